@@ -1,0 +1,104 @@
+#pragma once
+/// A domain is configuration, not code: its tables, columns and their types,
+/// which tables are owned by the user, foreign keys, ref prefixes and label
+/// rules. The kitchen domain is `core/domains/kitchen.json`; a second domain
+/// needs a second JSON file and no C++ change.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alfred/error.h"
+#include "alfred/json.h"
+
+namespace alfred {
+
+enum class column_type {
+  uuid,
+  text,
+  integer,
+  numeric,
+  boolean,
+  date,
+  timestamp,
+  text_array,
+  uuid_array,
+  jsonb,
+};
+
+/// The name used in the domain JSON and in error messages ("text[]").
+std::string_view column_type_name(column_type type);
+
+struct column {
+  std::string name;
+  column_type type = column_type::text;
+  /// NOT NULL without a default: a create must give it.
+  bool required = false;
+  /// Whether the model may set it (false for `id`, the owner column, timestamps).
+  bool writable = true;
+  /// Whether the database allows NULL here; a non-nullable column can never
+  /// match `is_null`, so `is_not_null` on it does not narrow an update/delete.
+  bool nullable = true;
+  /// Target table of a foreign key ("" when not a foreign key). Set for
+  /// `uuid` and `uuid[]` columns that point at rows of that table.
+  std::string references;
+  /// Allowed values for enum-like text columns (empty = any).
+  std::vector<std::string> allowed_values;
+};
+
+/// A one-to-many embed: `recipes` → `recipe_ingredients(...)`.
+struct relation {
+  std::string name;
+  std::string table;
+};
+
+struct table {
+  std::string name;
+  /// Ref prefix: rows of this table are `recipe_1`, `recipe_2`, …
+  std::string ref_prefix;
+  /// Reads, updates and deletes are scoped to the user; creates get the owner set.
+  bool user_owned = false;
+  /// False for catalog tables the model may read but never change.
+  bool writable = true;
+  std::vector<column> columns;
+  /// Columns tried in order for a row's label; the first non-empty wins.
+  std::vector<std::string> label_columns;
+  /// Optional template such as "{date|mon_day} [{meal_type}]", used when all
+  /// of its columns are present; falls back to `label_columns`.
+  std::string label_format;
+  std::vector<relation> relations;
+  /// Columns that exist in the database but are never selected or shown
+  /// (embeddings). When non-empty, a read without `columns` lists the visible
+  /// columns instead of `*`.
+  std::vector<std::string> hidden_columns;
+
+  const column* find_column(std::string_view name) const;
+  const relation* find_relation(std::string_view name) const;
+};
+
+struct domain {
+  std::string name;
+  /// The column holding the owning user's id on user-owned tables.
+  std::string owner_column = "user_id";
+  /// The server's row cap (PostgREST `db-max-rows`); a larger `limit` is an
+  /// error instead of a silently truncated result.
+  int max_rows = 1000;
+  std::vector<table> tables;
+
+  const table* find_table(std::string_view name) const;
+  const table* find_table_by_prefix(std::string_view prefix) const;
+  /// The names of all tables, comma-separated, for error hints.
+  std::string table_list() const;
+};
+
+/// Validates and loads a domain. Rejects unknown column types, duplicate or
+/// malformed ref prefixes, column names that PostgREST reserves (`or`,
+/// `select`, `limit`, …), foreign keys to unknown tables and UUID columns that
+/// would leak to the model untranslated.
+result<domain> parse_domain(const json& config);
+
+/// True for query-string keys PostgREST interprets itself.
+bool is_postgrest_reserved(std::string_view name);
+
+}  // namespace alfred

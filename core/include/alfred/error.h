@@ -1,0 +1,54 @@
+#pragma once
+/// Errors as values: every fallible core function returns `result<T>`.
+/// Nothing in the core throws across its public API; the WASM boundary and
+/// the JS side only ever see `{code, path, message, hint}`.
+
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace alfred {
+
+/// One problem with the input, precise enough for a person or an LLM to fix.
+/// `code` is stable (tests and callers branch on it), `path` points into the
+/// tool-call params (`filters[0].value[1]`), `message` says what was wrong
+/// and `hint` says what is allowed or gives a corrected example.
+struct error {
+  std::string code;
+  std::string path;
+  std::string message;
+  std::string hint;
+};
+
+/// Holds either a value or an `error`. Cheap to move; accessing the wrong
+/// alternative is a programming error (std::get throws / aborts).
+template <class T>
+class result {
+ public:
+  result(T value) : state_(std::move(value)) {}
+  result(error err) : state_(std::move(err)) {}
+
+  bool ok() const { return state_.index() == 0; }
+  explicit operator bool() const { return ok(); }
+
+  T& value() & { return std::get<0>(state_); }
+  const T& value() const& { return std::get<0>(state_); }
+  T&& value() && { return std::get<0>(std::move(state_)); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+
+  const error& err() const { return std::get<1>(state_); }
+  error&& take_error() { return std::get<1>(std::move(state_)); }
+
+ private:
+  std::variant<T, error> state_;
+};
+
+/// `result<void>`: success carries no value.
+struct ok_t {};
+using status = result<ok_t>;
+inline status ok_status() { return ok_t{}; }
+
+}  // namespace alfred

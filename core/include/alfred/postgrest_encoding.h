@@ -1,0 +1,30 @@
+#pragma once
+/// The two layers of PostgREST's URL grammar (docs/postgrest-wire.md §0):
+/// first the PostgREST grammar on the decoded text (quoting inside `in.(…)`,
+/// `or=(…)` and array literals), then percent-encoding of the finished key
+/// and value. Percent-encoding never protects grammar characters.
+
+#include <string>
+#include <string_view>
+
+#include "alfred/json.h"
+
+namespace alfred {
+
+/// Percent-encodes every byte outside `A-Z a-z 0-9 - . _ ~` (RFC 3986
+/// unreserved), so `+`, `;`, `&`, `#`, `%` and non-ASCII are always safe.
+std::string percent_encode(std::string_view text);
+
+/// The text of a scalar filter value: strings verbatim, numbers and booleans
+/// as JSON writes them.
+std::string scalar_text(const json& value);
+
+/// An element of an `in.(…)` list or a value inside `or=(…)`: bare when that
+/// is unambiguous, else `"…"` with `\` and `"` escaped.
+std::string quote_list_value(std::string_view text);
+
+/// A PostgreSQL array literal `{a,"b c"}` for cs/cd/ov on array columns;
+/// elements are quoted whenever the array grammar would misread them.
+std::string array_literal(const json& elements);
+
+}  // namespace alfred

@@ -1,0 +1,125 @@
+#pragma once
+/// The ref registry: the model sees `recipe_1`, the database sees UUIDs.
+///
+/// - Database rows get `{prefix}_{n}`; the counter per prefix never resets and
+///   a number is never reused, so a ref means the same row for the session.
+/// - Generated, unsaved artifacts get `gen_{prefix}_{n}` from their own
+///   counters and keep their content as a pending artifact.
+/// - Saving an artifact promotes its `gen_` ref exactly once: the saved row
+///   gets a regular ref and the `gen_` ref becomes an alias of it, so children
+///   written later with `recipe_id: "gen_recipe_1"` link to the saved row.
+/// The registry knows nothing about HTTP; it is pure state plus JSON
+/// serialization with a format version.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "alfred/error.h"
+#include "alfred/json.h"
+
+namespace alfred {
+
+enum class ref_action { read, created, updated, deleted, generated, linked };
+
+std::string_view ref_action_name(ref_action action);
+
+struct ref_entry {
+  std::string ref;
+  /// The ref prefix ("recipe"); also the key of the counters.
+  std::string type;
+  std::string table;
+  /// Canonical lower-case UUID; empty while a `gen_` ref is pending.
+  std::string uuid;
+  std::string label;
+  ref_action action = ref_action::read;
+  int turn_created = 0;
+  int turn_last = 0;
+  bool generated = false;
+  /// Generated content, kept while pending and until the turn that saved it ends.
+  std::optional<json> content;
+  /// For a promoted `gen_` ref: the regular ref of the saved row.
+  std::string saved_as;
+  int turn_saved = 0;
+
+  bool pending() const { return generated && uuid.empty(); }
+};
+
+/// Parsed form of a ref string.
+struct ref_name {
+  bool generated = false;
+  std::string prefix;
+  long number = 0;
+};
+
+/// Splits `recipe_12` / `gen_meal_3` into prefix and number. No registry or
+/// domain lookup: it only says whether the text has the shape of a ref.
+std::optional<ref_name> parse_ref_name(std::string_view text);
+
+class ref_registry {
+ public:
+  ref_registry() = default;
+
+  /// Restores a state produced by `to_json`. An unknown format version, a
+  /// missing or ill-typed field, a counter below a ref's number or a UUID
+  /// mapped twice is an error, never a silent reset.
+  static result<ref_registry> from_json(const json& state);
+  json to_json() const;
+
+  const ref_entry* find(std::string_view ref) const;
+  /// The regular ref that holds this (canonical) UUID, if any.
+  const ref_entry* find_by_uuid(std::string_view uuid) const;
+  /// Resolves an alias: a promoted `gen_` ref yields the saved row's entry.
+  const ref_entry* resolve(std::string_view ref) const;
+
+  /// Registers (or refreshes) a database row and returns its ref. `label` is
+  /// kept when empty. The action is updated on every call.
+  std::string register_row(std::string_view table, std::string_view type, std::string_view uuid,
+                           ref_action action, std::string_view label);
+  /// Registers a row seen only through a foreign key. A known UUID keeps its
+  /// action; an unknown one gets a new ref with action `linked`.
+  std::string register_linked(std::string_view table, std::string_view type,
+                              std::string_view uuid);
+  /// Creates a `gen_` ref holding `content` until it is saved.
+  std::string register_generated(std::string_view table, std::string_view type, json content,
+                                 std::string_view label);
+  /// Replaces the content of a pending artifact (the model revised it).
+  status update_generated(std::string_view gen_ref, json content, std::string_view label);
+  /// Binds a pending `gen_` ref to the row that saved it; returns the row's
+  /// regular ref. Fails when the ref is unknown, not generated, or already saved.
+  result<std::string> promote(std::string_view gen_ref, std::string_view uuid,
+                              std::string_view label);
+  /// A pending artifact of this type whose label matches (case-insensitive,
+  /// trimmed); used when a save names the artifact only by its label.
+  const ref_entry* find_pending_by_label(std::string_view type, std::string_view label) const;
+  /// Marks a known row's action (`updated`, `deleted`).
+  void mark(std::string_view ref, ref_action action);
+
+  int turn() const { return turn_; }
+  /// Moves to turn `n` (turns only go forward).
+  void set_turn(int n);
+  /// Drops the content of artifacts saved in this or an earlier turn; pending
+  /// ones keep theirs.
+  void end_turn();
+
+  /// Entries in registration order.
+  const std::vector<ref_entry>& entries() const { return entries_; }
+  /// Refs of one prefix (regular and generated), in registration order.
+  std::vector<const ref_entry*> refs_of_type(std::string_view type) const;
+
+ private:
+  ref_entry& add(ref_entry entry);
+  std::string next_ref(std::string_view type, bool generated);
+
+  std::vector<ref_entry> entries_;
+  std::unordered_map<std::string, std::size_t> by_ref_;
+  std::unordered_map<std::string, std::size_t> by_uuid_;
+  std::map<std::string, long, std::less<>> counters_;
+  std::map<std::string, long, std::less<>> gen_counters_;
+  int turn_ = 0;
+};
+
+}  // namespace alfred

@@ -1,0 +1,64 @@
+#pragma once
+/// PostgREST request building: a validated tool call becomes the exact HTTP
+/// request (method, URL, headers, JSON body) that JavaScript's fetch sends.
+/// Follows docs/postgrest-wire.md; see README "Wire format" for where it
+/// departs from @supabase/postgrest-js on purpose.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "alfred/domain.h"
+#include "alfred/error.h"
+#include "alfred/json.h"
+#include "alfred/registry.h"
+#include "alfred/tool_call.h"
+
+namespace alfred {
+
+struct request_options {
+  /// The PostgREST root: `http://127.0.0.1:3000` or `https://<ref>.supabase.co/rest/v1`.
+  std::string base_url;
+  /// The project's anon/publishable key, sent as `apikey`.
+  std::string api_key;
+  /// The signed-in user's JWT, sent as `Authorization: Bearer …`.
+  std::string access_token;
+  /// The signed-in user's id; required for user-owned tables.
+  std::string user_id;
+  /// Longest URL sent; longer requests fail with `url_too_long` (Node's fetch
+  /// rejects responses echoing URLs above ~16 KB, and PostgREST refuses ~50 KB).
+  std::size_t max_url_length = 8000;
+};
+
+/// Parses `{"baseUrl", "apiKey", "accessToken", "userId", "maxUrlLength"}`.
+result<request_options> parse_request_options(const json& options);
+
+struct http_request {
+  std::string method;
+  std::string url;
+  /// In the order they are sent; names as in the PostgREST docs.
+  std::vector<std::pair<std::string, std::string>> headers;
+  /// The JSON text of the body, or nothing (GET, DELETE).
+  std::optional<std::string> body;
+};
+
+/// Builds the request for a validated call. Fails only on options (missing
+/// user id, service key, bad base URL), semantic search (which needs the
+/// executor's embedding step) and the URL length limit.
+result<http_request> build_request(const domain& dom, const tool_call& call,
+                                   const request_options& options);
+
+/// Validation, ref translation and building in one step.
+result<http_request> build_request(const domain& dom, const ref_registry& registry,
+                                   std::string_view tool, const json& params,
+                                   const request_options& options);
+
+/// `{"method", "url", "headers": {…}, "body": "…"|null}`.
+json request_to_json(const http_request& request);
+
+/// `{"code", "message", "path", "hint"}`.
+json error_to_json(const error& err);
+
+}  // namespace alfred

@@ -1,0 +1,94 @@
+#pragma once
+/// Validation of the model's tool calls (`db_read`, `db_create`, `db_update`,
+/// `db_delete`) against the domain's schema, with refs translated to UUIDs.
+/// The result is a `tool_call` that can be turned into a request without any
+/// further checks; every problem is reported as an `error` whose path points
+/// into the params the model wrote.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alfred/domain.h"
+#include "alfred/error.h"
+#include "alfred/json.h"
+#include "alfred/registry.h"
+
+namespace alfred {
+
+enum class tool_kind { read, create, update, remove };
+
+std::optional<tool_kind> parse_tool_name(std::string_view name);
+std::string_view tool_name(tool_kind kind);
+
+enum class filter_op {
+  eq,
+  neq,
+  gt,
+  gte,
+  lt,
+  lte,
+  in,
+  not_in,
+  like,
+  ilike,
+  not_like,
+  not_ilike,
+  is_null,
+  is_not_null,
+  contains,
+  contained_by,
+  overlaps,
+  similar,
+};
+
+/// The canonical name the model is taught ("=", "!=", "not_in", …).
+std::string_view filter_op_name(filter_op op);
+/// Every accepted spelling, for error hints.
+std::string filter_op_list();
+
+/// The field name that asks for semantic search (`similar`).
+inline constexpr std::string_view kSemanticField = "_semantic";
+
+struct filter {
+  std::string path;  // "filters[2]"
+  std::string field;
+  const column* col = nullptr;  // null only for the `_semantic` pseudo-field
+  filter_op op = filter_op::eq;
+  /// Validated value with refs replaced by UUIDs; null for is_null/is_not_null.
+  json value;
+  /// The value as the model wrote it (refs, never UUIDs it did not write).
+  json requested;
+};
+
+struct tool_call {
+  tool_kind kind = tool_kind::read;
+  const table* tbl = nullptr;
+  std::vector<filter> filters;
+  std::vector<filter> or_filters;
+  /// Validated select items ("name", "recipe_ingredients(name,quantity)");
+  /// empty means every visible column.
+  std::vector<std::string> columns;
+  std::optional<long> limit;
+  std::optional<long> offset;
+  std::string order_by;
+  bool descending = false;
+  /// "", "exact", "planned" or "estimated".
+  std::string count;
+  /// create: the rows to insert; update: the one patch object. Sanitized,
+  /// with refs translated.
+  std::vector<json> rows;
+  bool batch = false;
+  /// create: for each row, the pending `gen_` ref it saves ("" for none).
+  std::vector<std::string> saves;
+  /// The text of a `_semantic` `similar` filter ("" when none).
+  std::string semantic_query;
+};
+
+/// Validates `params` for `tool` ("db_read", …) and translates refs through
+/// `registry`. Never touches the registry's state.
+result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry,
+                                  std::string_view tool, const json& params);
+
+}  // namespace alfred

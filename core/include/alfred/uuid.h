@@ -1,0 +1,29 @@
+#pragma once
+/// UUID checks for values the model writes where a row id is expected. The
+/// model never sees UUIDs, so one in its output was pasted by the user,
+/// copied from a place it should not have seen, or invented. Syntax and the
+/// RFC 9562 version/variant bits are checkable; existence is not (that needs
+/// the database).
+
+#include <string>
+#include <string_view>
+
+namespace alfred {
+
+/// 8-4-4-4-12 hex digits, either case.
+bool is_uuid_syntax(std::string_view text);
+
+/// Lower-cases a syntactically valid UUID (PostgreSQL prints lower case).
+std::string canonical_uuid(std::string_view text);
+
+/// Hex digits and dashes only, at least 8 long, but not a complete UUID: a
+/// truncated or mangled copy.
+bool looks_like_broken_uuid(std::string_view text);
+
+/// Why a syntactically valid UUID cannot come from a database, or "" when it
+/// could. Generators (gen_random_uuid, uuidv7, …) always set a version nibble
+/// 1–8 and the RFC variant bits, so the nil UUID, `…-0000-0000-…` padding and
+/// well-known documentation examples are caught here.
+std::string_view implausible_uuid_reason(std::string_view canonical);
+
+}  // namespace alfred

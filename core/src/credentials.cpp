@@ -1,0 +1,68 @@
+#include "credentials.h"
+
+#include <fmt/format.h>
+
+#include "alfred/json.h"
+
+namespace alfred::detail {
+namespace {
+
+int base64url_digit(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '-' || c == '+') return 62;
+  if (c == '_' || c == '/') return 63;
+  return -1;
+}
+
+bool base64url_decode(std::string_view text, std::string& out) {
+  unsigned buffer = 0;
+  int bits = 0;
+  for (char c : text) {
+    if (c == '=') break;
+    const int digit = base64url_digit(c);
+    if (digit < 0) return false;
+    buffer = (buffer << 6) | unsigned(digit);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += char((buffer >> bits) & 0xFF);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string jwt_role(std::string_view token) {
+  const auto first = token.find('.');
+  if (first == std::string_view::npos) return {};
+  const auto second = token.find('.', first + 1);
+  if (second == std::string_view::npos) return {};
+  std::string payload;
+  if (!base64url_decode(token.substr(first + 1, second - first - 1), payload)) return {};
+  const json claims = json::parse(payload, nullptr, false);
+  if (!claims.is_object()) return {};
+  auto role = claims.find("role");
+  return role != claims.end() && role->is_string() ? role->get<std::string>() : std::string();
+}
+
+status check_credential(std::string_view value, std::string_view field) {
+  for (unsigned char c : value)
+    if (c < 0x21 || c == 0x7F)
+      return error{"invalid_option", std::string(field),
+                   fmt::format("{} contains spaces or control characters", field),
+                   "pass the key or token exactly as issued"};
+  if (value.rfind("sb_secret_", 0) == 0 || jwt_role(value) == "service_role")
+    return error{"service_key_refused", std::string(field),
+                 fmt::format("{} is a service-role key, which bypasses row-level security", field),
+                 "use the anon/publishable key and the signed-in user's access token"};
+  return ok_status();
+}
+
+bool is_bearer_key(std::string_view api_key) {
+  return api_key.rfind("sb_publishable_", 0) != 0 && api_key.rfind("sb_secret_", 0) != 0;
+}
+
+}  // namespace alfred::detail

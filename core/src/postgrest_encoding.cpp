@@ -1,0 +1,83 @@
+#include "alfred/postgrest_encoding.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace alfred {
+namespace {
+
+bool is_unreserved(unsigned char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '.' || c == '_' || c == '~';
+}
+
+bool has_edge_space(std::string_view text) {
+  return !text.empty() && (std::isspace(static_cast<unsigned char>(text.front())) ||
+                           std::isspace(static_cast<unsigned char>(text.back())));
+}
+
+std::string double_quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  for (char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+std::string percent_encode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size() * 3 / 2 + 8);
+  for (unsigned char c : text) {
+    if (is_unreserved(c)) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string scalar_text(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
+}
+
+std::string quote_list_value(std::string_view text) {
+  // Inside lists and logic trees, `,` and `)` end a bare value, `(` opens a
+  // group, a leading `"` or `{` starts a quoted value or an array, a leading
+  // space is dropped, and an empty element means "no element" (in.("") is
+  // the empty list). `:` is quoted too, as postgrest-py does.
+  const bool needs_quotes = text.empty() || has_edge_space(text) ||
+                            text.find_first_of(",()\"\\{}:") != std::string_view::npos;
+  return needs_quotes ? double_quoted(text) : std::string(text);
+}
+
+std::string array_literal(const json& elements) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& element : elements) {
+    if (!first) out += ',';
+    first = false;
+    const std::string text = scalar_text(element);
+    std::string lowered = text;
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    const bool needs_quotes =
+        text.empty() || lowered == "null" ||
+        text.find_first_of("{},\"\\ \t\r\n\v\f") != std::string::npos;
+    out += needs_quotes ? double_quoted(text) : text;
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace alfred

@@ -1,0 +1,358 @@
+#include "alfred/registry.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "alfred/uuid.h"
+
+namespace alfred {
+namespace {
+
+constexpr std::string_view kFormat = "alfred-act/registry";
+constexpr int kVersion = 1;
+
+constexpr std::array<std::pair<ref_action, std::string_view>, 6> kActions{{
+    {ref_action::read, "read"},
+    {ref_action::created, "created"},
+    {ref_action::updated, "updated"},
+    {ref_action::deleted, "deleted"},
+    {ref_action::generated, "generated"},
+    {ref_action::linked, "linked"},
+}};
+
+std::optional<ref_action> parse_action(std::string_view name) {
+  for (const auto& [action, action_name] : kActions)
+    if (action_name == name) return action;
+  return std::nullopt;
+}
+
+std::string normalized_label(std::string_view label) {
+  auto begin = label.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  auto end = label.find_last_not_of(" \t\r\n");
+  std::string out(label.substr(begin, end - begin + 1));
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return out;
+}
+
+error state_error(std::string path, std::string message) {
+  return {"invalid_state", std::move(path), std::move(message),
+          "pass a value produced by registry.toJSON(), or omit it to start a new session"};
+}
+
+}  // namespace
+
+std::string_view ref_action_name(ref_action action) {
+  for (const auto& [candidate, name] : kActions)
+    if (candidate == action) return name;
+  return "read";
+}
+
+std::optional<ref_name> parse_ref_name(std::string_view text) {
+  const auto last = text.rfind('_');
+  if (last == std::string_view::npos || last == 0 || last + 1 >= text.size()) return std::nullopt;
+  const auto digits = text.substr(last + 1);
+  if (digits.size() > 9 || digits[0] == '0') return std::nullopt;
+  long number = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return std::nullopt;
+    number = number * 10 + (c - '0');
+  }
+  ref_name name;
+  name.number = number;
+  auto prefix = text.substr(0, last);
+  if (prefix.rfind("gen_", 0) == 0) {
+    name.generated = true;
+    prefix.remove_prefix(4);
+  }
+  if (prefix.empty()) return std::nullopt;
+  for (char c : prefix)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return std::nullopt;
+  name.prefix = std::string(prefix);
+  return name;
+}
+
+const ref_entry* ref_registry::find(std::string_view ref) const {
+  auto it = by_ref_.find(std::string(ref));
+  return it == by_ref_.end() ? nullptr : &entries_[it->second];
+}
+
+const ref_entry* ref_registry::find_by_uuid(std::string_view uuid) const {
+  auto it = by_uuid_.find(std::string(uuid));
+  return it == by_uuid_.end() ? nullptr : &entries_[it->second];
+}
+
+const ref_entry* ref_registry::resolve(std::string_view ref) const {
+  const ref_entry* entry = find(ref);
+  if (entry && !entry->saved_as.empty()) return find(entry->saved_as);
+  return entry;
+}
+
+std::string ref_registry::next_ref(std::string_view type, bool generated) {
+  auto& counters = generated ? gen_counters_ : counters_;
+  auto it = counters.find(type);
+  if (it == counters.end()) it = counters.emplace(std::string(type), 0).first;
+  return fmt::format("{}{}_{}", generated ? "gen_" : "", type, ++it->second);
+}
+
+ref_entry& ref_registry::add(ref_entry entry) {
+  const std::size_t index = entries_.size();
+  by_ref_.emplace(entry.ref, index);
+  if (!entry.uuid.empty() && !entry.generated) by_uuid_.emplace(entry.uuid, index);
+  entries_.push_back(std::move(entry));
+  return entries_.back();
+}
+
+std::string ref_registry::register_row(std::string_view table, std::string_view type,
+                                       std::string_view uuid, ref_action action,
+                                       std::string_view label) {
+  if (auto it = by_uuid_.find(std::string(uuid)); it != by_uuid_.end()) {
+    ref_entry& entry = entries_[it->second];
+    entry.action = action;
+    entry.turn_last = turn_;
+    if (!label.empty()) entry.label = std::string(label);
+    return entry.ref;
+  }
+  ref_entry entry;
+  entry.ref = next_ref(type, false);
+  entry.type = std::string(type);
+  entry.table = std::string(table);
+  entry.uuid = std::string(uuid);
+  entry.label = std::string(label);
+  entry.action = action;
+  entry.turn_created = entry.turn_last = turn_;
+  return add(std::move(entry)).ref;
+}
+
+std::string ref_registry::register_linked(std::string_view table, std::string_view type,
+                                          std::string_view uuid) {
+  if (const ref_entry* known = find_by_uuid(uuid)) return known->ref;
+  return register_row(table, type, uuid, ref_action::linked, {});
+}
+
+std::string ref_registry::register_generated(std::string_view table, std::string_view type,
+                                             json content, std::string_view label) {
+  ref_entry entry;
+  entry.ref = next_ref(type, true);
+  entry.type = std::string(type);
+  entry.table = std::string(table);
+  entry.label = std::string(label);
+  entry.action = ref_action::generated;
+  entry.generated = true;
+  entry.content = std::move(content);
+  entry.turn_created = entry.turn_last = turn_;
+  return add(std::move(entry)).ref;
+}
+
+status ref_registry::update_generated(std::string_view gen_ref, json content,
+                                      std::string_view label) {
+  auto it = by_ref_.find(std::string(gen_ref));
+  if (it == by_ref_.end() || !entries_[it->second].pending())
+    return error{"unknown_ref", "", fmt::format("{} is not a pending generated artifact", gen_ref), ""};
+  ref_entry& entry = entries_[it->second];
+  entry.content = std::move(content);
+  if (!label.empty()) entry.label = std::string(label);
+  entry.turn_last = turn_;
+  return ok_status();
+}
+
+result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view uuid,
+                                          std::string_view label) {
+  auto it = by_ref_.find(std::string(gen_ref));
+  if (it == by_ref_.end() || !entries_[it->second].generated)
+    return error{"unknown_ref", "", fmt::format("{} is not a generated artifact", gen_ref), ""};
+  if (!entries_[it->second].pending())
+    return error{"already_saved", "",
+                 fmt::format("{} was already saved as {}", gen_ref, entries_[it->second].saved_as),
+                 "refer to the saved row by its ref"};
+  const std::size_t gen_index = it->second;
+  const std::string table = entries_[gen_index].table;
+  const std::string type = entries_[gen_index].type;
+  const std::string final_label = label.empty() ? entries_[gen_index].label : std::string(label);
+  std::string saved = register_row(table, type, uuid, ref_action::created, final_label);
+  ref_entry& gen = entries_[gen_index];  // register_row may have reallocated
+  gen.uuid = std::string(uuid);
+  gen.saved_as = saved;
+  gen.action = ref_action::created;
+  gen.turn_saved = gen.turn_last = turn_;
+  return saved;
+}
+
+const ref_entry* ref_registry::find_pending_by_label(std::string_view type,
+                                                     std::string_view label) const {
+  const std::string wanted = normalized_label(label);
+  if (wanted.empty()) return nullptr;
+  for (const auto& entry : entries_)
+    if (entry.pending() && entry.type == type && normalized_label(entry.label) == wanted)
+      return &entry;
+  return nullptr;
+}
+
+void ref_registry::mark(std::string_view ref, ref_action action) {
+  auto it = by_ref_.find(std::string(ref));
+  if (it == by_ref_.end()) return;
+  entries_[it->second].action = action;
+  entries_[it->second].turn_last = turn_;
+}
+
+void ref_registry::set_turn(int n) { turn_ = std::max(turn_, n); }
+
+void ref_registry::end_turn() {
+  for (auto& entry : entries_)
+    if (entry.generated && !entry.pending()) entry.content.reset();
+}
+
+std::vector<const ref_entry*> ref_registry::refs_of_type(std::string_view type) const {
+  std::vector<const ref_entry*> out;
+  for (const auto& entry : entries_)
+    if (entry.type == type) out.push_back(&entry);
+  return out;
+}
+
+json ref_registry::to_json() const {
+  json refs = json::array();
+  for (const auto& entry : entries_) {
+    json item = {{"ref", entry.ref},
+                 {"table", entry.table},
+                 {"uuid", entry.uuid.empty() ? json() : json(entry.uuid)},
+                 {"label", entry.label},
+                 {"action", ref_action_name(entry.action)},
+                 {"turn_created", entry.turn_created},
+                 {"turn_last", entry.turn_last}};
+    if (entry.content) item["content"] = *entry.content;
+    if (!entry.saved_as.empty()) {
+      item["saved_as"] = entry.saved_as;
+      item["turn_saved"] = entry.turn_saved;
+    }
+    refs.push_back(std::move(item));
+  }
+  json counters = json::object();
+  for (const auto& [type, n] : counters_) counters[type] = n;
+  json gen_counters = json::object();
+  for (const auto& [type, n] : gen_counters_) gen_counters[type] = n;
+  return {{"format", kFormat}, {"version", kVersion},        {"turn", turn_},
+          {"counters", counters}, {"gen_counters", gen_counters}, {"refs", refs}};
+}
+
+result<ref_registry> ref_registry::from_json(const json& state) {
+  if (!state.is_object()) return state_error("", "a registry state must be a JSON object");
+  auto format = state.find("format");
+  if (format == state.end() || *format != kFormat)
+    return state_error("format", fmt::format("expected \"{}\"", kFormat));
+  auto version = state.find("version");
+  if (version == state.end() || !version->is_number_integer())
+    return state_error("version", "is missing");
+  if (*version != kVersion)
+    return error{"unsupported_state_version", "version",
+                 fmt::format("registry state version {} is not supported (this build reads {})",
+                             version->dump(), kVersion),
+                 "restore it with the alfred-act version that wrote it"};
+
+  auto int_field = [](const json& obj, const char* key, const std::string& path) -> result<long> {
+    auto it = obj.find(key);
+    if (it == obj.end() || !it->is_number_integer() || it->get<long>() < 0)
+      return state_error(path + key, "must be a non-negative integer");
+    return it->get<long>();
+  };
+
+  ref_registry reg;
+  auto turn = int_field(state, "turn", "");
+  if (!turn) return turn.take_error();
+  reg.turn_ = int(*turn);
+
+  for (const char* key : {"counters", "gen_counters"}) {
+    auto it = state.find(key);
+    if (it == state.end() || !it->is_object()) return state_error(key, "must be an object");
+    auto& target = std::string_view(key) == "counters" ? reg.counters_ : reg.gen_counters_;
+    for (const auto& [type, n] : it->items()) {
+      if (!n.is_number_integer() || n.get<long>() < 0)
+        return state_error(fmt::format("{}.{}", key, type), "must be a non-negative integer");
+      target[type] = n.get<long>();
+    }
+  }
+
+  auto refs = state.find("refs");
+  if (refs == state.end() || !refs->is_array()) return state_error("refs", "must be an array");
+  std::vector<std::pair<std::size_t, std::string>> aliases;
+  for (std::size_t i = 0; i < refs->size(); ++i) {
+    const json& item = (*refs)[i];
+    const std::string path = fmt::format("refs[{}].", i);
+    if (!item.is_object()) return state_error(fmt::format("refs[{}]", i), "must be an object");
+    auto str_field = [&](const char* key) -> const json* {
+      auto it = item.find(key);
+      return (it != item.end() && it->is_string()) ? &*it : nullptr;
+    };
+    ref_entry entry;
+    const json* ref = str_field("ref");
+    auto name = ref ? parse_ref_name(ref->get<std::string>()) : std::nullopt;
+    if (!name) return state_error(path + "ref", "must be a ref such as recipe_1");
+    entry.ref = ref->get<std::string>();
+    entry.type = name->prefix;
+    entry.generated = name->generated;
+    if (reg.by_ref_.count(entry.ref)) return state_error(path + "ref", entry.ref + " appears twice");
+    const auto& counters = entry.generated ? reg.gen_counters_ : reg.counters_;
+    auto counter = counters.find(entry.type);
+    if (counter == counters.end() || counter->second < name->number)
+      return state_error(path + "ref",
+                         fmt::format("{} is beyond its counter (a number would be reused)", entry.ref));
+    const json* table = str_field("table");
+    if (!table || table->get<std::string>().empty())
+      return state_error(path + "table", "must be a table name");
+    entry.table = table->get<std::string>();
+    auto uuid = item.find("uuid");
+    if (uuid != item.end() && !uuid->is_null()) {
+      if (!uuid->is_string() || !is_uuid_syntax(uuid->get<std::string>()))
+        return state_error(path + "uuid", "must be a UUID or null");
+      entry.uuid = canonical_uuid(uuid->get<std::string>());
+    } else if (!entry.generated) {
+      return state_error(path + "uuid", "a database ref needs its UUID");
+    }
+    if (!entry.generated && reg.by_uuid_.count(entry.uuid))
+      return state_error(path + "uuid", "this UUID already has a ref");
+    const json* label = str_field("label");
+    if (!label) return state_error(path + "label", "must be a string");
+    entry.label = label->get<std::string>();
+    const json* action = str_field("action");
+    auto parsed_action = action ? parse_action(action->get<std::string>()) : std::nullopt;
+    if (!parsed_action)
+      return state_error(path + "action",
+                         "must be one of read, created, updated, deleted, generated, linked");
+    entry.action = *parsed_action;
+    auto created = int_field(item, "turn_created", path);
+    if (!created) return created.take_error();
+    auto last = int_field(item, "turn_last", path);
+    if (!last) return last.take_error();
+    entry.turn_created = int(*created);
+    entry.turn_last = int(*last);
+    if (auto content = item.find("content"); content != item.end()) {
+      if (!entry.generated) return state_error(path + "content", "only generated refs hold content");
+      entry.content = *content;
+    }
+    if (const json* saved_as = str_field("saved_as")) {
+      if (!entry.generated || entry.uuid.empty())
+        return state_error(path + "saved_as", "only saved generated refs have saved_as");
+      auto saved_turn = int_field(item, "turn_saved", path);
+      if (!saved_turn) return saved_turn.take_error();
+      entry.turn_saved = int(*saved_turn);
+      entry.saved_as = saved_as->get<std::string>();
+      aliases.emplace_back(reg.entries_.size(), entry.uuid);
+    } else if (entry.generated && !entry.uuid.empty()) {
+      return state_error(path + "saved_as", "a saved generated ref must name its saved row");
+    }
+    reg.add(std::move(entry));
+  }
+  for (const auto& [index, uuid] : aliases) {
+    const ref_entry& gen = reg.entries_[index];
+    const ref_entry* saved = reg.find(gen.saved_as);
+    if (!saved || saved->generated || saved->uuid != uuid)
+      return state_error(fmt::format("refs[{}].saved_as", index),
+                         fmt::format("{} must name a ref holding the same UUID", gen.saved_as));
+  }
+  return reg;
+}
+
+}  // namespace alfred

@@ -1,0 +1,437 @@
+#include "values.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "alfred/uuid.h"
+
+namespace alfred {
+
+const char* json_kind(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::binary: return "binary data";
+    case json::value_t::discarded: return "invalid JSON";
+    default: return "a number";
+  }
+}
+
+namespace detail {
+namespace {
+
+constexpr std::size_t kMaxListedRefs = 12;
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return out;
+}
+
+std::string trimmed_lower(std::string_view text) {
+  auto begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  auto end = text.find_last_not_of(" \t\r\n");
+  return lower(text.substr(begin, end - begin + 1));
+}
+
+std::string describe_ref(const ref_entry& entry) {
+  return entry.label.empty() || entry.label == entry.ref
+             ? entry.ref
+             : fmt::format("{} ({})", entry.ref, entry.label);
+}
+
+// "known recipe refs: recipe_1 (Butter Chicken), recipe_2" or how to get some.
+std::string known_refs_hint(const ref_registry& registry, const table& target) {
+  std::vector<std::string> listed;
+  std::size_t total = 0;
+  for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
+    if (entry->pending() || !entry->saved_as.empty()) continue;
+    if (entry->action == ref_action::deleted) continue;
+    if (++total <= kMaxListedRefs) listed.push_back(describe_ref(*entry));
+  }
+  if (listed.empty())
+    return fmt::format("no {} refs are known yet; read {} first to get refs", target.ref_prefix,
+                       target.name);
+  std::string hint = fmt::format("known {} refs: {}", target.ref_prefix, fmt::join(listed, ", "));
+  if (total > listed.size()) hint += fmt::format(", … ({} in all)", total);
+  return hint;
+}
+
+bool all_digits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool is_integer_text(std::string_view text) {
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
+  return all_digits(text) && text.size() <= 18;
+}
+
+bool is_numeric_text(std::string_view text) {
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
+  const auto dot = text.find('.');
+  if (dot == std::string_view::npos) return all_digits(text);
+  const auto whole = text.substr(0, dot);
+  const auto frac = text.substr(dot + 1);
+  return (all_digits(whole) || whole.empty()) && (all_digits(frac) || frac.empty()) &&
+         !(whole.empty() && frac.empty());
+}
+
+int days_in_month(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+int two_digits(std::string_view text, std::size_t at) {
+  return (text[at] - '0') * 10 + (text[at + 1] - '0');
+}
+
+bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
+  return at + count <= text.size() && all_digits(text.substr(at, count));
+}
+
+std::string type_hint(const column& col) {
+  switch (col.type) {
+    case column_type::integer: return "a whole number such as 30";
+    case column_type::numeric: return "a number such as 2.5";
+    case column_type::boolean: return "true or false";
+    case column_type::date: return "an ISO date such as 2026-03-14";
+    case column_type::timestamp: return "an ISO timestamp such as 2026-03-14T18:30:00Z";
+    case column_type::text_array: return "an array of strings such as [\"weeknight\"]";
+    case column_type::uuid_array: return "an array of refs";
+    case column_type::jsonb: return "a JSON object";
+    case column_type::uuid: return "a ref";
+    case column_type::text: return "a string";
+  }
+  return "a value";
+}
+
+status check_allowed(const column& col, const std::string& text, const std::string& path) {
+  if (col.allowed_values.empty() ||
+      std::find(col.allowed_values.begin(), col.allowed_values.end(), text) !=
+          col.allowed_values.end())
+    return ok_status();
+  return invalid_value(path,
+                       fmt::format("'{}' is not an allowed value for {}", text, col.name),
+                       fmt::format("use one of: {}", fmt::join(col.allowed_values, ", ")));
+}
+
+// Text, numbers, booleans and dates as the column's type expects them.
+result<json> check_plain_scalar(const column& col, const json& value, const std::string& path) {
+  auto wrong = [&]() -> error {
+    return invalid_value(path,
+                         fmt::format("{} expects {}, got {}", col.name, type_hint(col),
+                                     value.is_string() ? fmt::format("'{}'", value.get<std::string>())
+                                                       : std::string(json_kind(value))),
+                         fmt::format("give {}", type_hint(col)));
+  };
+  switch (col.type) {
+    case column_type::text: {
+      if (value.is_number()) return json(value.dump());
+      if (!value.is_string()) return wrong();
+      auto ok = check_allowed(col, value.get<std::string>(), path);
+      if (!ok) return ok.take_error();
+      return value;
+    }
+    case column_type::integer:
+      if (value.is_number_integer()) return value;
+      if (value.is_number_float()) {
+        const double d = value.get<double>();
+        if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15)
+          return json(static_cast<long long>(d));
+        return wrong();
+      }
+      if (value.is_string() && is_integer_text(value.get<std::string>())) return value;
+      return wrong();
+    case column_type::numeric:
+      if (value.is_number_integer()) return value;
+      if (value.is_number_float() && std::isfinite(value.get<double>())) return value;
+      if (value.is_string() && is_numeric_text(value.get<std::string>())) return value;
+      return wrong();
+    case column_type::boolean:
+      if (value.is_boolean()) return value;
+      if (value.is_string()) {
+        const std::string text = lower(value.get<std::string>());
+        if (text == "true") return json(true);
+        if (text == "false") return json(false);
+      }
+      return wrong();
+    case column_type::date:
+      if (value.is_string() && is_iso_date(value.get<std::string>())) return value;
+      return wrong();
+    case column_type::timestamp:
+      if (value.is_string() && is_iso_timestamp(value.get<std::string>())) return value;
+      return wrong();
+    default:
+      return wrong();
+  }
+}
+
+}  // namespace
+
+error invalid_value(std::string path, std::string message, std::string hint) {
+  return {"invalid_value", std::move(path), std::move(message), std::move(hint)};
+}
+
+bool contains_nul(std::string_view text) { return text.find('\0') != std::string_view::npos; }
+
+void strip_nul(json& value) {
+  if (value.is_string()) {
+    auto& text = value.get_ref<std::string&>();
+    text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
+  } else if (value.is_array() || value.is_object()) {
+    for (auto& item : value) strip_nul(item);
+  }
+}
+
+bool is_iso_date(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+  if (!digits_at(text, 0, 4) || !digits_at(text, 5, 2) || !digits_at(text, 8, 2)) return false;
+  const int year = std::stoi(std::string(text.substr(0, 4)));
+  const int month = two_digits(text, 5);
+  const int day = two_digits(text, 8);
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= days_in_month(year, month);
+}
+
+bool is_iso_timestamp(std::string_view text) {
+  if (text.size() < 10 || !is_iso_date(text.substr(0, 10))) return false;
+  if (text.size() == 10) return true;
+  if (text[10] != 'T' && text[10] != ' ') return false;
+  std::size_t at = 11;
+  if (!digits_at(text, at, 2) || two_digits(text, at) > 23) return false;
+  if (at + 2 >= text.size() || text[at + 2] != ':') return false;
+  if (!digits_at(text, at + 3, 2) || two_digits(text, at + 3) > 59) return false;
+  at += 5;
+  if (at < text.size() && text[at] == ':') {
+    if (!digits_at(text, at + 1, 2) || two_digits(text, at + 1) > 60) return false;
+    at += 3;
+    if (at < text.size() && text[at] == '.') {
+      const std::size_t start = ++at;
+      while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
+      if (at == start) return false;
+    }
+  }
+  if (at == text.size()) return true;
+  if (text[at] == 'Z' || text[at] == 'z') return at + 1 == text.size();
+  if (text[at] != '+' && text[at] != '-') return false;
+  const auto zone = text.substr(at + 1);
+  if (zone.size() == 2) return all_digits(zone);
+  if (zone.size() == 4) return all_digits(zone);
+  return zone.size() == 5 && zone[2] == ':' && digits_at(zone, 0, 2) && digits_at(zone, 3, 2);
+}
+
+const table* row_target(const value_scope& scope, const column& col) {
+  if (col.name == "id") return &scope.tbl;
+  return col.references.empty() ? nullptr : scope.dom.find_table(col.references);
+}
+
+result<std::string> resolve_row_ref(const value_scope& scope, const table& target,
+                                    const json& value, const std::string& path,
+                                    std::string_view field) {
+  const auto& registry = scope.registry;
+  if (!value.is_string())
+    return error{"invalid_value", path,
+                 fmt::format("{} takes a {} ref such as {}_1, got {}", field, target.ref_prefix,
+                             target.ref_prefix, json_kind(value)),
+                 known_refs_hint(registry, target)};
+  const std::string text = value.get<std::string>();
+
+  if (auto name = parse_ref_name(text)) {
+    const ref_entry* entry = registry.find(text);
+    if (!entry) {
+      const table* other = scope.dom.find_table_by_prefix(name->prefix);
+      const bool wrong_table = other && other != &target;
+      return error{wrong_table ? "ref_type_mismatch" : "unknown_ref", path,
+                   wrong_table
+                       ? fmt::format("{} is not a known ref, and {} refs are {} rows while {} "
+                                     "takes a {} ref",
+                                     text, name->prefix, other->name, field, target.ref_prefix)
+                       : fmt::format("{} is not a known ref; refs cannot be invented", text),
+                   known_refs_hint(registry, target)};
+    }
+    if (entry->type != target.ref_prefix)
+      return error{"ref_type_mismatch", path,
+                   fmt::format("{} is a {} row, but {} takes a {} ref", describe_ref(*entry),
+                               entry->table, field, target.ref_prefix),
+                   known_refs_hint(registry, target)};
+    if (entry->pending())
+      return error{"pending_ref", path,
+                   fmt::format("{} is generated content that has not been saved, so it has no "
+                               "row in {} yet",
+                               describe_ref(*entry), target.name),
+                   fmt::format("save it first with db_create on {} (its content is under "
+                               "Generated Data), then use its ref",
+                               target.name)};
+    if (entry->action == ref_action::deleted)
+      return error{"deleted_ref", path,
+                   fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
+                   known_refs_hint(registry, target)};
+    return registry.resolve(text)->uuid;
+  }
+
+  if (is_uuid_syntax(text)) {
+    const std::string uuid = canonical_uuid(text);
+    if (const ref_entry* known = registry.find_by_uuid(uuid)) {
+      if (known->type != target.ref_prefix)
+        return error{"ref_type_mismatch", path,
+                     fmt::format("this UUID belongs to {}, a {} row, but {} takes a {} ref",
+                                 describe_ref(*known), known->table, field, target.ref_prefix),
+                     known_refs_hint(registry, target)};
+      return uuid;
+    }
+    if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
+      return error{"invented_uuid", path,
+                   fmt::format("'{}' cannot be a row id: {}", text, reason),
+                   "use the refs shown in context instead of UUIDs; " +
+                       known_refs_hint(registry, target)};
+    for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
+      if (!entry->uuid.empty() && entry->saved_as.empty() &&
+          entry->uuid.compare(0, 8, uuid, 0, 8) == 0)
+        return error{"mangled_uuid", path,
+                     fmt::format("'{}' looks like a corrupted copy of the id of {}", text,
+                                 describe_ref(*entry)),
+                     fmt::format("use the ref {} instead of a UUID", entry->ref)};
+    return uuid;  // well-formed, unknown: may be a real row the user gave us
+  }
+
+  if (looks_like_broken_uuid(text))
+    return error{"invalid_uuid", path,
+                 fmt::format("'{}' is not a complete UUID (truncated or altered)", text),
+                 "use the refs shown in context instead of UUIDs; " +
+                     known_refs_hint(registry, target)};
+
+  for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
+    if (lower(entry->ref) == lower(text))
+      return error{"unknown_ref", path,
+                   fmt::format("'{}' is not a known ref; refs are case-sensitive", text),
+                   fmt::format("write it exactly as shown: {}", entry->ref)};
+  }
+  const std::string wanted = trimmed_lower(text);
+  for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
+    if (!entry->saved_as.empty() || wanted.empty()) continue;
+    if (trimmed_lower(entry->label) == wanted)
+      return error{"not_a_ref", path,
+                   fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, text,
+                               entry->ref),
+                   fmt::format("use the ref {}", entry->ref)};
+  }
+  return error{"not_a_ref", path,
+               fmt::format("{} takes a {} ref such as {}_1, got '{}'", field, target.ref_prefix,
+                           target.ref_prefix, text),
+               known_refs_hint(registry, target) +
+                   fmt::format("; to find rows by name, read {} with a name filter first",
+                               target.name)};
+}
+
+result<json> check_filter_scalar(const value_scope& scope, const column& col, const json& value,
+                                 const std::string& path) {
+  if (value.is_array() || value.is_object())
+    return invalid_value(path,
+                         fmt::format("{} compares against one value, got {}", col.name,
+                                     json_kind(value)),
+                         "use op 'in' with a list, or 'contains' for array columns");
+  if (value.is_string() && contains_nul(value.get<std::string>()))
+    return error{"nul_byte", path, "the value contains a NUL byte (U+0000)",
+                 "PostgREST truncates filter values at NUL; remove it"};
+  switch (col.type) {
+    case column_type::uuid: {
+      const table* target = row_target(scope, col);
+      if (!target)
+        return invalid_value(path, fmt::format("{} cannot be filtered on", col.name));
+      auto uuid = resolve_row_ref(scope, *target, value, path, col.name);
+      if (!uuid) return uuid.take_error();
+      return json(std::move(*uuid));
+    }
+    case column_type::text_array:
+    case column_type::uuid_array:
+    case column_type::jsonb:
+      return invalid_value(path,
+                           fmt::format("{} is {}; compare it with contains, contained_by or "
+                                       "overlaps",
+                                       col.name, column_type_name(col.type)),
+                           fmt::format("{{\"field\": \"{}\", \"op\": \"contains\", \"value\": "
+                                       "[\"…\"]}}",
+                                       col.name));
+    default:
+      return check_plain_scalar(col, value, path);
+  }
+}
+
+result<json> check_array_elements(const value_scope& scope, const column& col, const json& value,
+                                  const std::string& path) {
+  json elements = value.is_array() ? value : json::array({value});
+  json out = json::array();
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    const std::string item_path = value.is_array() ? fmt::format("{}[{}]", path, i) : path;
+    const json& item = elements[i];
+    if (col.type == column_type::uuid_array) {
+      const table* target = scope.dom.find_table(col.references);
+      auto uuid = resolve_row_ref(scope, *target, item, item_path, col.name);
+      if (!uuid) return uuid.take_error();
+      out.push_back(std::move(*uuid));
+      continue;
+    }
+    if (item.is_number()) {
+      out.push_back(item.dump());
+      continue;
+    }
+    if (!item.is_string())
+      return invalid_value(item_path,
+                           fmt::format("{} holds strings, got {}", col.name, json_kind(item)));
+    if (contains_nul(item.get<std::string>()))
+      return error{"nul_byte", item_path, "the value contains a NUL byte (U+0000)",
+                   "remove the NUL byte"};
+    auto ok = check_allowed(col, item.get<std::string>(), item_path);
+    if (!ok) return ok.take_error();
+    out.push_back(item);
+  }
+  return out;
+}
+
+result<json> check_payload_value(const value_scope& scope, const column& col, json value,
+                                 const std::string& path) {
+  strip_nul(value);
+  if (col.type == column_type::uuid && value.is_string() && value.get<std::string>().empty())
+    value = nullptr;
+  if (value.is_null()) {
+    if (col.required || !col.nullable)
+      return invalid_value(path, fmt::format("{} cannot be null", col.name),
+                           fmt::format("give {}", type_hint(col)));
+    return value;
+  }
+  switch (col.type) {
+    case column_type::uuid: {
+      const table* target = row_target(scope, col);
+      auto uuid = resolve_row_ref(scope, *target, value, path, col.name);
+      if (!uuid) return uuid.take_error();
+      return json(std::move(*uuid));
+    }
+    case column_type::text_array:
+    case column_type::uuid_array:
+      if (!value.is_array() && !value.is_string())
+        return invalid_value(path, fmt::format("{} expects {}, got {}", col.name, type_hint(col),
+                                               json_kind(value)));
+      return check_array_elements(scope, col, value, path);
+    case column_type::jsonb:
+      return value;
+    case column_type::text:
+      if (!value.is_string())
+        return invalid_value(path,
+                             fmt::format("{} expects a string, got {}", col.name, json_kind(value)));
+      return check_plain_scalar(col, value, path);
+    default:
+      return check_plain_scalar(col, value, path);
+  }
+}
+
+}  // namespace detail
+}  // namespace alfred

@@ -1,0 +1,53 @@
+#pragma once
+// Value checks shared by filter and payload validation: column types, ISO
+// dates, and the ref/UUID resolution for uuid columns.
+
+#include <string>
+#include <string_view>
+
+#include "alfred/domain.h"
+#include "alfred/error.h"
+#include "alfred/json.h"
+#include "alfred/registry.h"
+
+namespace alfred::detail {
+
+struct value_scope {
+  const domain& dom;
+  const ref_registry& registry;
+  const table& tbl;
+};
+
+/// The table a uuid column points at: its own table for `id`, else the FK target.
+const table* row_target(const value_scope& scope, const column& col);
+
+/// A ref (or raw UUID) for a row of `target` → canonical UUID.
+result<std::string> resolve_row_ref(const value_scope& scope, const table& target,
+                                    const json& value, const std::string& path,
+                                    std::string_view field);
+
+/// One scalar filter value for `col` (not null, not an array), normalized:
+/// refs become UUIDs, numeric strings stay strings.
+result<json> check_filter_scalar(const value_scope& scope, const column& col, const json& value,
+                                 const std::string& path);
+
+/// One payload value for `col` (create/update data), sanitized: NUL bytes
+/// stripped, "" → null for uuid columns, refs → UUIDs, a lone string for a
+/// text[] column wrapped in an array.
+result<json> check_payload_value(const value_scope& scope, const column& col, json value,
+                                 const std::string& path);
+
+/// The elements of an array literal value for contains/contained_by/overlaps.
+result<json> check_array_elements(const value_scope& scope, const column& col, const json& value,
+                                  const std::string& path);
+
+bool is_iso_date(std::string_view text);
+bool is_iso_timestamp(std::string_view text);
+
+/// Removes U+0000 from every string inside `value`.
+void strip_nul(json& value);
+bool contains_nul(std::string_view text);
+
+error invalid_value(std::string path, std::string message, std::string hint = {});
+
+}  // namespace alfred::detail
