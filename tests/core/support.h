@@ -1,12 +1,20 @@
 #pragma once
-// Shared fixtures for the core tests: the kitchen domain and a registry with
-// a few known rows.
+// Shared fixtures for the core tests: the kitchen domain, a registry with a
+// few known rows, and helpers that go through the core's text-in/text-out
+// API, so tests read as "this JSON in, this request or error out".
 
 #include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "alfred/domain.h"
 #include "alfred/registry.h"
 #include "alfred/request.h"
+#include "alfred/row_translation.h"
 #include "kitchen_domain.h"
 
 namespace alfred::test {
@@ -41,6 +49,66 @@ inline request_options alice_options() {
   opts.base_url = "http://127.0.0.1:3000";
   opts.user_id = kAlice;
   return opts;
+}
+
+/// Builds a request from params given as JSON text.
+inline result<http_request> build(std::string_view tool, std::string_view params_json,
+                                  const ref_registry& reg = sample_registry(),
+                                  const request_options& opts = alice_options()) {
+  return build_request(kitchen(), reg, tool, json::parse(params_json), opts);
+}
+
+/// The error a tool call produces; fails the test if it succeeds.
+inline error build_error(std::string_view tool, std::string_view params_json,
+                         const ref_registry& reg = sample_registry(),
+                         const request_options& opts = alice_options()) {
+  auto req = build(tool, params_json, reg, opts);
+  REQUIRE_FALSE(req.ok());
+  return req.err();
+}
+
+/// Percent-decodes a query string into (key, value) pairs, in order.
+inline std::vector<std::pair<std::string, std::string>> decoded_query(const std::string& url) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const auto question = url.find('?');
+  if (question == std::string::npos) return out;
+  auto decode = [](std::string_view text) {
+    std::string result;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '%' && i + 2 < text.size() + 0 && i + 2 <= text.size() - 1 + 1) {
+        result += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+        i += 2;
+      } else {
+        result += text[i];
+      }
+    }
+    return result;
+  };
+  std::string_view query = std::string_view(url).substr(question + 1);
+  while (!query.empty()) {
+    auto amp = query.find('&');
+    auto pair = query.substr(0, amp);
+    auto eq = pair.find('=');
+    out.emplace_back(decode(pair.substr(0, eq)), eq == std::string_view::npos ? "" : decode(pair.substr(eq + 1)));
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+/// A header's value ("" when absent).
+inline std::string header(const http_request& req, std::string_view name) {
+  for (const auto& [key, value] : req.headers)
+    if (key == name) return value;
+  return {};
+}
+
+/// Translates rows given as JSON text; returns the model-facing JSON text.
+inline std::string translate(ref_registry& reg, std::string_view table_name, std::string_view rows_json,
+                             ref_action action = ref_action::read) {
+  const table* tbl = kitchen().find_table(table_name);
+  REQUIRE(tbl != nullptr);
+  return to_json_text(translate_rows(kitchen(), reg, *tbl, json::parse(rows_json), action));
 }
 
 }  // namespace alfred::test
