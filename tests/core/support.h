@@ -51,6 +51,25 @@ inline request_options alice_options() {
   return opts;
 }
 
+/// Loads a domain from JSON text.
+inline result<domain> load_domain(std::string_view json_text) { return parse_domain(json::parse(json_text)); }
+
+/// Restores a registry from JSON text.
+inline result<ref_registry> restore(std::string_view state_json) {
+  return ref_registry::from_json(json::parse(state_json));
+}
+
+/// A registry's serialized state as JSON text.
+inline std::string state_text(const ref_registry& reg) { return to_json_text(reg.to_json()); }
+
+/// Registers generated content given as JSON text; returns the gen_ ref.
+inline std::string generate(ref_registry& reg, std::string_view table_name, std::string_view content_json) {
+  const table* tbl = kitchen().find_table(table_name);
+  REQUIRE(tbl != nullptr);
+  json content = json::parse(content_json);
+  return reg.register_generated(tbl->name, tbl->ref_prefix, content, row_label(*tbl, content));
+}
+
 /// Builds a request from params given as JSON text.
 inline result<http_request> build(std::string_view tool, std::string_view params_json,
                                   const ref_registry& reg = sample_registry(),
