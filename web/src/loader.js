@@ -1,0 +1,19 @@
+// The part of loadCore() shared by the browser, workerd and deno entries: an
+// injected module wins; otherwise the entry's own way of getting the shipped
+// .wasm runs once per process. The compiled module is cached, never the
+// instance, so every loadCore() call gets fresh WASM memory.
+import { instantiateCore } from './core.js';
+
+export function createLoadCore(compileShipped) {
+  let compiled;
+  return async function loadCore(options = {}) {
+    const injected = options?.wasmModule;
+    if (injected !== undefined && injected !== null) return instantiateCore(injected);
+    // A failed fetch must not poison the cache: the next call tries again.
+    compiled ??= compileShipped().catch((cause) => {
+      compiled = undefined;
+      throw cause;
+    });
+    return instantiateCore(await compiled);
+  };
+}
