@@ -1,0 +1,149 @@
+// Compile-time checks of web/index.d.ts as a user sees it through the
+// package's exports; `@ts-expect-error` lines prove misuse is rejected.
+import {
+  AlfredError,
+  Core,
+  Registry,
+  kitchen,
+  loadCore,
+  type AlfredErrorShape,
+  type BuildRequestOptions,
+  type DomainConfig,
+  type FilterClause,
+  type HttpRequest,
+  type LoadOptions,
+  type ReadParams,
+  type RegistryState,
+  type Result,
+  type ToolName,
+  type ToolParams,
+} from 'alfred-act';
+
+declare const precompiled: WebAssembly.Module;
+const options: LoadOptions = { wasmModule: precompiled };
+const core: Core = await loadCore(options);
+await loadCore();
+
+const domain: DomainConfig = kitchen;
+const columnType: 'uuid' | 'text' | 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'text[]' | 'uuid[]' | 'jsonb' =
+  domain.tables['recipes']!.columns['id']!.type;
+void columnType;
+const custom: DomainConfig = {
+  name: 'notes',
+  owner_column: 'user_id',
+  tables: {
+    notes: {
+      ref: 'note',
+      user_owned: true,
+      label: ['title'],
+      label_format: '{title}',
+      relations: {},
+      hidden: ['embedding'],
+      columns: {
+        id: { type: 'uuid', writable: false, nullable: false },
+        title: { type: 'text', required: true },
+        kind: { type: 'text', values: ['a', 'b'] },
+        parent_id: { type: 'uuid', references: 'notes' },
+      },
+    },
+  },
+};
+
+const registry: Registry = core.createRegistry();
+const saved: RegistryState = registry.toJSON();
+core.createRegistry(saved).delete();
+core.createRegistry(JSON.stringify(saved)).delete();
+const turn: number = registry.turn;
+registry.setTurn(turn + 1);
+registry.endTurn();
+
+const filter: FilterClause = { field: 'name', op: 'ilike', value: '%chicken%' };
+const aliased: FilterClause[] = [
+  { field: 'servings', op: 'gte', value: 2 },
+  { field: 'id', op: 'not_in', value: ['recipe_1'] },
+  { field: 'cuisine', op: 'is_null' },
+];
+const read: ReadParams = {
+  table: 'recipes',
+  filters: [filter, ...aliased],
+  or_filters: [],
+  columns: 'name, recipe_ingredients(name)',
+  limit: 10,
+  offset: 0,
+  order_by: 'name',
+  order_dir: 'desc',
+  count: 'planned',
+};
+const requestOptions: BuildRequestOptions = {
+  domain: custom,
+  registry,
+  userId: '11111111-1111-4111-8111-111111111111',
+  baseUrl: 'http://127.0.0.1:3000',
+  apiKey: 'anon',
+  accessToken: 'jwt',
+  maxUrlLength: 4000,
+};
+
+const result: Result<HttpRequest> = core.buildRequest('db_read', read, requestOptions);
+if (result.error) {
+  const shape: AlfredErrorShape = result.error;
+  const fields: [string, string, string, string] = [shape.code, shape.message, shape.path, shape.hint];
+  void fields;
+} else {
+  const request: HttpRequest = result.data;
+  const body: string | null = request.body;
+  const header: string | undefined = request.headers['Prefer'];
+  void [request.method, request.url, body, header];
+}
+core.buildRequest('db_create', { table: 'inventory', data: [{ name: 'milk', quantity: 1 }] }, requestOptions);
+core.buildRequest('db_update', { table: 'inventory', filters: [filter], data: { quantity: 2 } }, requestOptions);
+core.buildRequest('db_delete', { table: 'inventory', filters: [filter] }, requestOptions);
+
+// Model output typed only as "some tool call" is accepted; the core validates it.
+declare const call: { name: ToolName; arguments: ToolParams[ToolName] };
+core.buildRequest(call.name, call.arguments, requestOptions);
+
+const rows: Result<Array<{ [column: string]: unknown }>> = registry.translateRows('recipes', [{ id: 'x' }], {
+  action: 'created',
+});
+const row = registry.translateRows('recipes', { id: 'x' });
+if (row.data) {
+  const single: { [column: string]: unknown } = row.data;
+  void single;
+}
+const ref: Result<string> = registry.registerGenerated('recipes', { name: 'Soup' }, { domain: kitchen });
+const promoted: Result<string> = registry.promote('gen_recipe_1', '11111111-1111-4111-8111-111111111111', 'Soup');
+void [rows, ref, promoted];
+
+{
+  using scoped = core.createRegistry();
+  void scoped.turn;
+}
+registry.delete();
+
+try {
+  await loadCore({ wasmModule: precompiled });
+} catch (e) {
+  if (e instanceof AlfredError) {
+    const code: string = e.code;
+    const json: AlfredErrorShape = e.toJSON();
+    void [code, json, e.path, e.hint, e.message];
+  }
+}
+new AlfredError({ code: 'x', message: 'y' });
+
+// @ts-expect-error unknown tool name
+core.buildRequest('db_drop', { table: 'recipes' }, requestOptions);
+// @ts-expect-error db_update needs data
+core.buildRequest('db_update', { table: 'recipes', filters: [] }, requestOptions);
+// @ts-expect-error unsupported operator
+const badOp: FilterClause = { field: 'name', op: 'matches', value: 'x' };
+// @ts-expect-error baseUrl is required
+const noBase: BuildRequestOptions = { userId: 'u' };
+// @ts-expect-error unknown column type
+const badColumn: DomainConfig = { tables: { t: { ref: 't', columns: { id: { type: 'serial' } } } } };
+// @ts-expect-error the core cannot be constructed directly
+new Core();
+// @ts-expect-error a registry comes from createRegistry()
+new Registry();
+void [badOp, noBase, badColumn];

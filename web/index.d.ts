@@ -1,0 +1,390 @@
+// Type declarations for alfred-act, written by hand because embind in
+// Emscripten 3.1.6 cannot emit them. Every runtime entry (node, browser,
+// workerd, deno) exports exactly these names.
+
+// Both merge with the full declarations when the project's lib or
+// @types/node has them, and let this file compile when it does not.
+declare global {
+  namespace WebAssembly {
+    interface Module {}
+  }
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+
+/** Any JSON value, as tool calls and PostgREST rows contain. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** One row as PostgREST returns it or as the model writes it. */
+export type Row = { [column: string]: JsonValue };
+
+/** The Postgres type of a column, as a domain declares it. */
+export type ColumnType =
+  | 'uuid'
+  | 'text'
+  | 'integer'
+  | 'numeric'
+  | 'boolean'
+  | 'date'
+  | 'timestamp'
+  | 'text[]'
+  | 'uuid[]'
+  | 'jsonb';
+
+/** One column of a domain table. */
+export interface ColumnConfig {
+  readonly type: ColumnType;
+  /** A create must set it. Default `false`. */
+  readonly required?: boolean;
+  /** The model may set it in a create or update. Default `true`. */
+  readonly writable?: boolean;
+  /** `null` is accepted. Default: `true` unless `required`. */
+  readonly nullable?: boolean;
+  /** The table a `uuid` / `uuid[]` column points to; its values are refs of that table. */
+  readonly references?: string;
+  /** The only values allowed (for `text` and `text[]`). */
+  readonly values?: readonly string[];
+}
+
+/** One table of a domain. */
+export interface TableConfig {
+  /** Ref prefix: rows become `${ref}_1`, `${ref}_2`, … and generated ones `gen_${ref}_1`. */
+  readonly ref: string;
+  /** Rows belong to a user: every request is limited to `userId` through the domain's `owner_column`. Default `false`. */
+  readonly user_owned?: boolean;
+  /** `false` makes the table a read-only catalog (no create/update/delete). Default `true`. */
+  readonly writable?: boolean;
+  /** Columns that give a row its display label; the first non-empty one wins. */
+  readonly label?: readonly string[];
+  /** A label template such as `"{date|mon_day} [{meal_type}]"`, used when all its columns have values. */
+  readonly label_format?: string;
+  /** Embeddable relations: relation name → table name (`recipes(recipe_ingredients(…))`). */
+  readonly relations?: { readonly [relation: string]: string };
+  /** Columns the model never sees or selects (for example embeddings). */
+  readonly hidden?: readonly string[];
+  /** Every column the model may know about; an `id` column of type `uuid` is required. */
+  readonly columns: { readonly [column: string]: ColumnConfig };
+}
+
+/** A domain: the tables the model may touch, as data rather than code. */
+export interface DomainConfig {
+  /** Used in error messages. Default `"domain"`. */
+  readonly name?: string;
+  /** The column that holds the owning user's id in `user_owned` tables. */
+  readonly owner_column?: string;
+  /** The most rows one read or create may touch (1 to 1 000 000). */
+  readonly max_rows?: number;
+  readonly tables: { readonly [table: string]: TableConfig };
+}
+
+/** The kitchen domain (recipes, inventory, meal plans, …): the default `domain` of every call. */
+export declare const kitchen: DomainConfig;
+
+/** The tools a model may call. */
+export type ToolName = 'db_read' | 'db_create' | 'db_update' | 'db_delete';
+
+/**
+ * Filter operators. The core also accepts, case-insensitively, `nin`,
+ * `not in`, `not like` and `not ilike`.
+ */
+export type FilterOp =
+  | '='
+  | '!='
+  | '>'
+  | '>='
+  | '<'
+  | '<='
+  | 'in'
+  | 'not_in'
+  | 'like'
+  | 'ilike'
+  | 'not_like'
+  | 'not_ilike'
+  | 'is_null'
+  | 'is_not_null'
+  | 'contains'
+  | 'contained_by'
+  | 'overlaps'
+  | 'similar'
+  | 'eq'
+  | 'neq'
+  | 'gt'
+  | 'gte'
+  | 'lt'
+  | 'lte'
+  | '=='
+  | '<>';
+
+/**
+ * One condition. `value` holds refs (`recipe_1`), never UUIDs, for uuid
+ * columns; it is omitted for `is_null` / `is_not_null`.
+ *
+ * @example
+ * { field: 'recipe_id', op: 'in', value: ['recipe_1', 'recipe_2'] }
+ */
+export interface FilterClause {
+  field: string;
+  op: FilterOp;
+  value?: JsonValue;
+}
+
+/** `db_read`: select rows. Filters are ANDed; `or_filters` are ORed with each other. */
+export interface ReadParams {
+  table: string;
+  filters?: FilterClause[];
+  or_filters?: FilterClause[];
+  /** Column names and embeds (`"recipe_ingredients(name, quantity)"`), as an array or comma-separated. Default: every visible column. */
+  columns?: string[] | string;
+  limit?: number;
+  offset?: number;
+  order_by?: string;
+  order_dir?: 'asc' | 'desc';
+  /** Ask PostgREST for a row count; `true` means `'exact'`. */
+  count?: boolean | 'exact' | 'planned' | 'estimated';
+}
+
+/** `db_create`: insert one row, or a batch. */
+export interface CreateParams {
+  table: string;
+  data: Row | Row[];
+}
+
+/** `db_update`: patch the rows the filters select (at least one narrowing filter is required). */
+export interface UpdateParams {
+  table: string;
+  filters: FilterClause[];
+  data: Row;
+}
+
+/** `db_delete`: delete the rows the filters select (at least one narrowing filter is required). */
+export interface DeleteParams {
+  table: string;
+  filters: FilterClause[];
+}
+
+/** The params type of each tool. */
+export interface ToolParams {
+  db_read: ReadParams;
+  db_create: CreateParams;
+  db_update: UpdateParams;
+  db_delete: DeleteParams;
+}
+
+/** Where and as whom a request is built. */
+export interface BuildRequestOptions {
+  /** Default: `kitchen`. */
+  domain?: DomainConfig;
+  /** Resolves the refs in the call. Default: an empty registry owned by the core. */
+  registry?: Registry;
+  /** The signed-in user's id (a UUID); required for `user_owned` tables. */
+  userId?: string;
+  /** The PostgREST root: `http://127.0.0.1:3000` or `https://<ref>.supabase.co/rest/v1`. */
+  baseUrl: string;
+  /** The project's anon/publishable key, sent as `apikey`. Never a service-role key. */
+  apiKey?: string;
+  /** The signed-in user's JWT, sent as `Authorization: Bearer …`, so row-level security applies. */
+  accessToken?: string;
+  /** Longest URL built; longer requests fail with `url_too_long`. Default 8000. */
+  maxUrlLength?: number;
+}
+
+/** A request ready for `fetch(url, { method, headers, body })`. */
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The full URL, query string encoded. */
+  url: string;
+  headers: Record<string, string>;
+  /** JSON text, or `null` for GET and DELETE. */
+  body: string | null;
+}
+
+/**
+ * An error as a value. Branch on `code`; `path` points into the input
+ * (`filters[0].value[0]`); `hint` says what is allowed.
+ */
+export interface AlfredErrorShape {
+  code: string;
+  message: string;
+  path: string;
+  hint: string;
+}
+
+/** What every fallible call returns instead of throwing. */
+export type Result<T> = { data: T; error: null } | { data: null; error: AlfredErrorShape };
+
+/** What a row's last action was, as the registry records it. */
+export type RefAction = 'read' | 'created' | 'updated' | 'deleted' | 'generated' | 'linked';
+
+/** One ref in a serialized registry. */
+export interface RegistryRef {
+  ref: string;
+  table: string;
+  /** `null` while a generated (`gen_`) ref is not saved. */
+  uuid: string | null;
+  label: string;
+  action: RefAction;
+  turn_created: number;
+  turn_last: number;
+  /** The generated content, kept while pending and until the turn that saved it ends. */
+  content?: JsonValue;
+  /** For a saved `gen_` ref: the saved row's regular ref. */
+  saved_as?: string;
+  turn_saved?: number;
+}
+
+/** The serialized registry, as `registry.toJSON()` returns it. Treat it as opaque and store it whole. */
+export interface RegistryState {
+  format: 'alfred-act/registry';
+  version: number;
+  turn: number;
+  counters: Record<string, number>;
+  gen_counters: Record<string, number>;
+  refs: RegistryRef[];
+}
+
+/** Options of `loadCore`. */
+export interface LoadOptions {
+  /**
+   * A compiled `alfred_core.wasm` (import `alfred-act/alfred_core.wasm` in a
+   * bundler or Worker). When omitted, the runtime's entry compiles the shipped
+   * file once per process.
+   */
+  wasmModule?: WebAssembly.Module;
+}
+
+/**
+ * Loads the core. The compiled module is cached per process; every call
+ * returns a new instance with its own memory. Rejects with `AlfredError`
+ * (`invalid_option`) when `wasmModule` is not a `WebAssembly.Module`.
+ *
+ * @example
+ * import { loadCore } from 'alfred-act'
+ * const core = await loadCore()
+ */
+export declare function loadCore(options?: LoadOptions): Promise<Core>;
+
+/**
+ * The loaded core. `buildRequest` is stateless; registries own WASM memory
+ * and must be deleted.
+ */
+export declare class Core {
+  private constructor();
+
+  /** The kitchen domain configuration (the default `domain`). */
+  readonly kitchen: DomainConfig;
+
+  /**
+   * A ref registry, empty or restored from `registry.toJSON()` of an earlier
+   * turn (the object or its JSON text). Throws `AlfredError` (`invalid_state`,
+   * `unsupported_state_version`) for a damaged or foreign state.
+   *
+   * @example
+   * using registry = core.createRegistry(saved ?? undefined)
+   * // … run the turn …
+   * saved = registry.toJSON()
+   */
+  createRegistry(state?: RegistryState | string | null): Registry;
+
+  /**
+   * Validates a tool call, translates its refs and builds the PostgREST
+   * request. Never throws for bad input: model output is checked at run time
+   * whatever its static type, and problems come back as `error`.
+   *
+   * @example
+   * const { data, error } = core.buildRequest('db_read',
+   *   { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] },
+   *   { registry, userId, baseUrl: 'http://127.0.0.1:3000', apiKey, accessToken })
+   * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
+   */
+  buildRequest<T extends ToolName>(tool: T, params: ToolParams[T], options: BuildRequestOptions): Result<HttpRequest>;
+}
+
+/** Options of the registry methods that read the domain. */
+export interface DomainOption {
+  /** Default: `kitchen`. */
+  domain?: DomainConfig;
+}
+
+/** Options of `registry.translateRows`. */
+export interface TranslateRowsOptions extends DomainOption {
+  /** What produced the rows. Default `'read'`. */
+  action?: 'read' | 'created' | 'updated' | 'deleted';
+}
+
+/**
+ * Session-long ref state: which UUID each ref (`recipe_1`, `gen_recipe_1`)
+ * stands for, its label and last action. Owns WASM memory: call `delete()`
+ * or declare it with `using`. After `delete()`, `toJSON`, `turn`, `setTurn`
+ * and `endTurn` throw `AlfredError` (`invalid_option`) and the other methods
+ * return it as `error`.
+ */
+export declare class Registry {
+  private constructor();
+
+  /** The serializable state, to store between turns. */
+  toJSON(): RegistryState;
+
+  /** The current turn number. */
+  readonly turn: number;
+
+  /** Moves to turn `n` (turns only go forward). */
+  setTurn(n: number): void;
+
+  /** Drops the content of generated artifacts that have been saved. */
+  endTurn(): void;
+
+  /**
+   * Replaces UUIDs with refs in rows PostgREST returned for `table`, drops
+   * hidden and undeclared columns, and registers the rows.
+   *
+   * @example
+   * const { data } = registry.translateRows('recipes', await response.json())
+   * // [{ id: 'recipe_1', name: 'Butter Chicken' }]
+   */
+  translateRows(table: string, rows: Row[], options?: TranslateRowsOptions): Result<Row[]>;
+  translateRows(table: string, row: Row, options?: TranslateRowsOptions): Result<Row>;
+
+  /**
+   * Keeps generated, unsaved content under a new `gen_` ref and returns the ref.
+   *
+   * @example
+   * const { data: ref } = registry.registerGenerated('recipes', { name: 'Thai Basil Chicken' }) // 'gen_recipe_1'
+   */
+  registerGenerated(table: string, content: JsonValue, options?: DomainOption): Result<string>;
+
+  /**
+   * Binds a pending `gen_` ref to the row that saved it and returns the row's
+   * regular ref. Saving the same artifact twice is an error.
+   *
+   * @example
+   * const { data: ref } = registry.promote('gen_recipe_1', savedRow.id, savedRow.name) // 'recipe_4'
+   */
+  promote(genRef: string, uuid: string, label?: string): Result<string>;
+
+  /** Frees the WASM memory; later calls fail as described above. Safe to call twice. */
+  delete(): void;
+
+  [Symbol.dispose](): void;
+}
+
+/**
+ * The error `loadCore` and `createRegistry` throw; `{ data, error }` calls
+ * return the same fields as a plain `AlfredErrorShape` instead.
+ *
+ * @example
+ * try { core.createRegistry(saved) } catch (e) {
+ *   if (e instanceof AlfredError && e.code === 'unsupported_state_version') startOver()
+ * }
+ */
+export declare class AlfredError extends Error {
+  constructor(detail: { code: string; message: string; path?: string; hint?: string });
+  readonly name: 'AlfredError';
+  /** Stable machine-readable code, e.g. `invalid_option`, `invalid_state`. */
+  code: string;
+  /** Where in the input the problem is; `""` when it is not about one place. */
+  path: string;
+  /** What is allowed, or a corrected example; may be `""`. */
+  hint: string;
+  toJSON(): AlfredErrorShape;
+}
