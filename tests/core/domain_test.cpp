@@ -153,7 +153,7 @@ TEST_CASE("is_postgrest_reserved: the query keys PostgREST interprets itself") {
   }
 }
 
-TEST_CASE("a minimal domain loads; defaults for owner column and max_rows") {
+TEST_CASE("a minimal domain loads - defaults for owner column and max_rows") {
   auto loaded = load_domain(domain_text(kThings));
   REQUIRE(loaded.ok());
   CHECK(loaded->name == "shop");

@@ -129,7 +129,7 @@ TEST_CASE("ref_action_name spells every action") {
   CHECK(ref_action_name(ref_action::linked) == "linked");
 }
 
-TEST_CASE("the same UUID keeps its ref; re-registering refreshes action, label and turn") {
+TEST_CASE("the same UUID keeps its ref - re-registering refreshes action, label and turn") {
   ref_registry reg = sample_registry();
   reg.set_turn(3);
   CHECK(reg.register_row("recipes", "recipe", kRecipe1, ref_action::updated, "") == "recipe_1");
@@ -271,7 +271,7 @@ TEST_CASE("find_pending_by_label matches trimmed and case-insensitive, per type,
   CHECK(reg.find_pending_by_label("recipe", "thai basil chicken")->ref == "gen_recipe_2");
 }
 
-TEST_CASE("mark sets a known row's action and turn; unknown refs are ignored") {
+TEST_CASE("mark sets a known row's action and turn - unknown refs are ignored") {
   ref_registry reg = sample_registry();
   reg.set_turn(4);
   reg.mark("recipe_2", ref_action::deleted);
@@ -495,7 +495,7 @@ TEST_CASE("restore error: bad ref name, table, label, action and turns") {
       "invalid_state", "refs[0].turn_created", "must be a non-negative integer");
 }
 
-TEST_CASE("restore error: content only on generated refs; saved gen_ refs must alias a row with the same UUID") {
+TEST_CASE("restore error: content only on generated refs - saved gen_ refs must alias a row with the same UUID") {
   check_restore_error(state_with(R"({"recipe":1})", "{}", row_ref("recipe_1", kRecipe1, R"(,"content":{"a":1})")),
                       "invalid_state", "refs[0].content", "only generated refs hold content");
   const std::string gen_saved = R"({"ref":"gen_recipe_1","table":"recipes","uuid":")" + std::string(kSaved) +
