@@ -1,1 +1,227 @@
+// Output translation: rows from PostgREST become rows the model may see -
+// refs instead of UUIDs, no owner column, no hidden or undeclared columns,
+// and every row registered with its label (docs/original-system.md §1.4, B8).
+
+#include "alfred/row_translation.h"
+
+#include <string>
+
+#include "request_text.h"
 #include "support.h"
+
+namespace alfred::test {
+namespace {
+
+constexpr const char* kSaved = "5b0c6f3e-2a1d-4c8e-9f7a-3d2e1c0b9a88";
+constexpr const char* kParent = "11111111-2222-4333-8444-555555555555";
+constexpr const char* kRi1 = "22222222-2222-4333-8444-555555555555";
+constexpr const char* kRi2 = "22222222-3333-4333-8444-555555555555";
+constexpr const char* kSalt = "33333333-2222-4333-8444-555555555555";
+constexpr const char* kMeal = "44444444-2222-4333-8444-555555555555";
+constexpr const char* kTask = "55555555-2222-4333-8444-555555555555";
+constexpr const char* kPref = "66666666-2222-4333-8444-555555555555";
+constexpr const char* kLog = "77777777-2222-4333-8444-555555555555";
+constexpr const char* kPepper = "88888888-2222-4333-8444-555555555555";
+
+std::string q(const char* uuid) { return std::string("\"") + uuid + "\""; }
+
+// A recipes row as PostgREST returns it for select=*,recipe_ingredients(*).
+std::string butter_chicken_row() {
+  return std::string(R"j({"id":)j") + q(kRecipe1) + R"j(,"user_id":)j" + q(kAlice) +
+         R"j(,"name":"Butter Chicken","cuisine":"indian","embedding":[0.12,-0.5,0.33],"parent_recipe_id":)j" +
+         q(kParent) + R"j(,"secret_column":"x","owner_uuid":)j" + q(kAlice) +
+         R"j(,"recipe_ingredients":[{"id":)j" + q(kRi1) + R"j(,"user_id":)j" + q(kAlice) + R"j(,"recipe_id":)j" +
+         q(kRecipe1) + R"j(,"ingredient_id":)j" + q(kSalt) + R"j(,"name":"salt","quantity":1.5},{"id":)j" +
+         q(kRi2) + R"j(,"recipe_id":)j" + q(kRecipe1) + R"j(,"ingredient_id":null,"name":"ghee","quantity":null}]})j";
+}
+
+}  // namespace
+
+TEST_CASE("ids and FK columns become refs - owner, hidden and undeclared columns are dropped") {
+  ref_registry reg = sample_registry();
+  const std::string out = translate(reg, "recipes", "[" + butter_chicken_row() + "]");
+  CHECK(out ==
+        R"j([{"id":"recipe_1","name":"Butter Chicken","cuisine":"indian","parent_recipe_id":"recipe_3",)j"
+        R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","ingredient_id":"ing_1","name":"salt","quantity":1.5},)j"
+        R"j({"id":"ri_2","recipe_id":"recipe_1","ingredient_id":null,"name":"ghee","quantity":null}]}])j");
+  CHECK(first_uuid_in(out) == "");
+}
+
+TEST_CASE("unknown FK UUIDs are registered as linked refs with the target table") {
+  ref_registry reg = sample_registry();
+  translate(reg, "recipes", "[" + butter_chicken_row() + "]");
+  const ref_entry* parent = reg.find("recipe_3");
+  REQUIRE(parent != nullptr);
+  CHECK(parent->uuid == kParent);
+  CHECK(parent->action == ref_action::linked);
+  CHECK(parent->table == "recipes");
+  CHECK(parent->label == "");
+  const ref_entry* salt = reg.find("ing_1");
+  REQUIRE(salt != nullptr);
+  CHECK(salt->uuid == kSalt);
+  CHECK(salt->action == ref_action::linked);
+  CHECK(salt->table == "ingredients");
+  CHECK(salt->type == "ing");
+}
+
+TEST_CASE("nested rows are registered as read rows with their own labels") {
+  ref_registry reg = sample_registry();
+  reg.set_turn(2);
+  translate(reg, "recipes", butter_chicken_row());
+  const ref_entry* ri = reg.find("ri_1");
+  REQUIRE(ri != nullptr);
+  CHECK(ri->uuid == kRi1);
+  CHECK(ri->table == "recipe_ingredients");
+  CHECK(ri->label == "salt");
+  CHECK(ri->action == ref_action::read);
+  CHECK(ri->turn_created == 2);
+  CHECK(reg.find("ri_2")->label == "ghee");
+  // The top-level row was known: same ref, refreshed turn, label kept.
+  const ref_entry* recipe = reg.find("recipe_1");
+  CHECK(recipe->turn_created == 1);
+  CHECK(recipe->turn_last == 2);
+  CHECK(recipe->label == "Butter Chicken");
+}
+
+TEST_CASE("a single row object is translated as an object") {
+  ref_registry reg = sample_registry();
+  CHECK(translate(reg, "inventory", std::string(R"j({"id":)j") + q(kInv1) + R"j(,"user_id":)j" + q(kAlice) +
+                                        R"j(,"name":"milk","quantity":2,"unit":"l","ingredient_id":null})j") ==
+        R"j({"id":"inv_1","name":"milk","quantity":2,"unit":"l","ingredient_id":null})j");
+}
+
+TEST_CASE("many-to-one embeds (meal_plans → recipes) are translated - meal plan label is 'Feb 01 [dinner]'") {
+  ref_registry reg = sample_registry();
+  const std::string out = translate(reg, "meal_plans",
+                                    std::string(R"j([{"id":)j") + q(kMeal) + R"j(,"user_id":)j" + q(kAlice) +
+                                        R"j(,"date":"2026-02-01","meal_type":"dinner","recipe_id":)j" + q(kRecipe2) +
+                                        R"j(,"recipes":{"id":)j" + q(kRecipe2) + R"j(,"name":"Cod Curry","user_id":)j" +
+                                        q(kAlice) + R"j(},"servings":2}])j");
+  CHECK(out ==
+        R"j([{"id":"meal_1","date":"2026-02-01","meal_type":"dinner","recipe_id":"recipe_2","recipes":{"id":"recipe_2","name":"Cod Curry"},"servings":2}])j");
+  REQUIRE(reg.find("meal_1") != nullptr);
+  CHECK(reg.find("meal_1")->label == "Feb 01 [dinner]");
+  CHECK(first_uuid_in(out) == "");
+}
+
+TEST_CASE("labels: name, title, date fallback, the fixed preferences label, cooking log dates") {
+  ref_registry reg;
+  translate(reg, "meal_plans", std::string(R"j([{"id":)j") + q(kMeal) + R"j(,"date":"2026-12-24"}])j");
+  CHECK(reg.find("meal_1")->label == "2026-12-24");  // no meal_type: first label column
+  translate(reg, "tasks", std::string(R"j([{"id":)j") + q(kTask) + R"j(,"title":"Thaw chicken"}])j");
+  CHECK(reg.find("task_1")->label == "Thaw chicken");
+  translate(reg, "preferences", std::string(R"j([{"id":)j") + q(kPref) + R"j(,"allergies":["peanuts"]}])j");
+  CHECK(reg.find("pref_1")->label == "preferences");
+  translate(reg, "cooking_log", std::string(R"j([{"id":)j") + q(kLog) +
+                                    R"j(,"cooked_at":"2026-03-14T18:30:00+00:00","rating":5}])j");
+  CHECK(reg.find("log_1")->label == "Mar 14");
+  translate(reg, "inventory", std::string(R"j([{"id":)j") + q(kInv1) + R"j(,"name":"","notes":"x"}])j");
+  CHECK(reg.find("inv_1")->label == "");
+}
+
+TEST_CASE("the same UUID gets the same ref across calls and in any letter case") {
+  ref_registry reg;
+  const std::string first = translate(reg, "recipes", std::string(R"j([{"id":)j") + q(kRecipe1) + R"j(,"name":"A"}])j");
+  const std::string second =
+      translate(reg, "recipes", R"j([{"id":"C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61","name":"A"}])j");
+  const std::string as_fk = translate(reg, "tasks", std::string(R"j([{"id":)j") + q(kTask) +
+                                                        R"j(,"title":"t","recipe_id":"C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61"}])j");
+  CHECK(first == R"j([{"id":"recipe_1","name":"A"}])j");
+  CHECK(second == R"j([{"id":"recipe_1","name":"A"}])j");
+  CHECK(as_fk == R"j([{"id":"task_1","title":"t","recipe_id":"recipe_1"}])j");
+  CHECK(reg.entries().size() == 2);
+}
+
+TEST_CASE("a linked row read later keeps its ref and gets its label and action") {
+  ref_registry reg = sample_registry();
+  translate(reg, "inventory", std::string(R"j([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51","ingredient_id":)j") +
+                                  q(kSalt) + "}]");
+  CHECK(reg.find("ing_1")->action == ref_action::linked);
+  translate(reg, "ingredients", std::string(R"j([{"id":)j") + q(kSalt) + R"j(,"name":"salt","embedding":[1]}])j");
+  CHECK(reg.find("ing_1")->action == ref_action::read);
+  CHECK(reg.find("ing_1")->label == "salt");
+  // A later FK sighting does not downgrade it back to linked.
+  translate(reg, "shopping_list", std::string(R"j([{"id":)j") + q(kTask) + R"j(,"ingredient_id":)j" + q(kSalt) + "}]");
+  CHECK(reg.find("ing_1")->action == ref_action::read);
+}
+
+TEST_CASE("uuid[] columns become arrays of refs") {
+  ref_registry reg;
+  const std::string out = translate(reg, "preferences", std::string(R"j([{"id":)j") + q(kPref) +
+                                                             R"j(,"assumed_staples":[)j" + q(kSalt) + "," + q(kPepper) +
+                                                             "," + q(kSalt) + R"j(],"favorite_cuisines":["thai"]}])j");
+  CHECK(out == R"j([{"id":"pref_1","assumed_staples":["ing_1","ing_2","ing_1"],"favorite_cuisines":["thai"]}])j");
+  CHECK(reg.find("ing_2")->uuid == kPepper);
+  CHECK(translate(reg, "preferences", std::string(R"j([{"id":)j") + q(kPref) + R"j(,"assumed_staples":null}])j") ==
+        R"j([{"id":"pref_1","assumed_staples":null}])j");
+}
+
+TEST_CASE("the action is recorded: created rows, updated rows, deleted rows") {
+  ref_registry reg = sample_registry();
+  translate(reg, "tasks", std::string(R"j({"id":)j") + q(kTask) + R"j(,"title":"t"})j", ref_action::created);
+  CHECK(reg.find("task_1")->action == ref_action::created);
+  translate(reg, "inventory", std::string(R"j([{"id":)j") + q(kInv1) + R"j(,"name":"milk"}])j", ref_action::updated);
+  CHECK(reg.find("inv_1")->action == ref_action::updated);
+  translate(reg, "recipes", std::string(R"j([{"id":)j") + q(kRecipe2) + R"j(,"name":"Cod Curry"}])j",
+            ref_action::deleted);
+  CHECK(reg.find("recipe_2")->action == ref_action::deleted);
+}
+
+TEST_CASE("regression: reading a saved artifact's row returns its regular ref and leaves the gen_ ref saved (B2)") {
+  ref_registry reg = sample_registry();
+  REQUIRE(reg.promote("gen_recipe_1", kSaved, "").ok());
+  CHECK(translate(reg, "recipes", std::string(R"j([{"id":)j") + q(kSaved) + R"j(,"name":"Thai Basil Chicken"}])j") ==
+        R"j([{"id":"recipe_3","name":"Thai Basil Chicken"}])j");
+  CHECK(reg.find("gen_recipe_1")->action == ref_action::created);
+  CHECK(reg.find_pending_by_label("recipe", "Thai Basil Chicken") == nullptr);
+  CHECK(translate(reg, "recipe_ingredients", std::string(R"j([{"id":)j") + q(kRi1) + R"j(,"recipe_id":)j" +
+                                                 q(kSaved) + R"j(,"name":"basil"}])j") ==
+        R"j([{"id":"ri_1","recipe_id":"recipe_3","name":"basil"}])j");
+}
+
+TEST_CASE("values that are not UUIDs where UUIDs are declared are dropped, not shown") {
+  ref_registry reg;
+  CHECK(translate(reg, "tasks", R"j([{"id":"not-a-uuid","title":"t","recipe_id":"recipe_1","meal_plan_id":42}])j") ==
+        R"j([{"title":"t"}])j");
+  CHECK(reg.entries().empty());
+}
+
+TEST_CASE("non-row input: null stays null, scalars in an array are skipped, an empty array stays empty") {
+  ref_registry reg;
+  CHECK(translate(reg, "recipes", "null") == "null");
+  CHECK(translate(reg, "recipes", "[]") == "[]");
+  CHECK(translate(reg, "recipes", R"j([1, "x", null, {"name": "A"}])j") == R"j([{"name":"A"}])j");
+}
+
+TEST_CASE("no 36-character UUID survives translation of a realistic mixed payload (B8)") {
+  ref_registry reg = sample_registry();
+  std::string rows = "[";
+  rows += butter_chicken_row() + ",";
+  rows += std::string(R"j({"id":)j") + q(kRecipe2) + R"j(,"user_id":)j" + q(kAlice) + R"j(,"name":"Cod Curry",)j" +
+          R"j("parent_recipe_id":null,"embedding":"[0.1,0.2]","created_at":"2026-01-05T10:00:00+00:00",)j" +
+          R"j("recipe_ingredients":[{"id":"99999999-2222-4333-8444-555555555555","recipe_id":)j" + q(kRecipe2) +
+          R"j(,"ingredient_id":"aaaaaaaa-2222-4333-8444-555555555555","name":"cod","user_id":)j" + q(kAlice) + "}]}";
+  rows += "]";
+  const std::string out = translate(reg, "recipes", rows);
+  CHECK(first_uuid_in(out) == "");
+  CHECK(out.find("user_id") == std::string::npos);
+  CHECK(out.find("embedding") == std::string::npos);
+  CHECK(out.find("secret_column") == std::string::npos);
+
+  const std::string log = translate(reg, "cooking_log",
+                                    std::string(R"j([{"id":)j") + q(kLog) + R"j(,"user_id":)j" + q(kAlice) +
+                                        R"j(,"recipe_id":)j" + q(kRecipe1) + R"j(,"from_meal_plan_id":)j" + q(kMeal) +
+                                        R"j(,"cooked_at":"2026-03-14T18:30:00Z"}])j");
+  CHECK(log == R"j([{"id":"log_1","recipe_id":"recipe_1","from_meal_plan_id":"meal_1","cooked_at":"2026-03-14T18:30:00Z"}])j");
+  CHECK(first_uuid_in(log) == "");
+}
+
+TEST_CASE("row_label-driven labels feed generated artifacts too") {
+  ref_registry reg;
+  CHECK(generate(reg, "meal_plans", R"j({"date": "2026-02-01", "meal_type": "lunch"})j") == "gen_meal_1");
+  CHECK(reg.find("gen_meal_1")->label == "Feb 01 [lunch]");
+  CHECK(generate(reg, "tasks", R"j({"title": "Buy basil"})j") == "gen_task_1");
+  CHECK(reg.find("gen_task_1")->label == "Buy basil");
+}
+
+}  // namespace alfred::test
