@@ -1,0 +1,8 @@
+// web/index.d.ts as a TypeScript user sees it: tests/types/usage.ts imports
+// 'alfred-act' through the package's exports and must compile under --strict.
+import { test } from 'node:test';
+import { bin, exec } from './support/paths.mjs';
+
+test('tests/types/usage.ts compiles with tsc --noEmit --strict', { timeout: 30_000 }, async () => {
+  await exec(bin('tsc'), ['--noEmit', '--strict', '-p', 'tests/types'], { timeout: 20_000 });
+});
