@@ -1,0 +1,349 @@
+// Request-building speed, package size and cold start of alfred-act next to
+// @supabase/postgrest-js. Run: node bench/build-requests.mjs (npm run bench).
+//
+// Speed: the same five typical requests built by both, interleaved in one
+// process. alfred-act gets the tool call the model wrote (refs included) and
+// does everything buildRequest does: validation, ref → UUID translation,
+// owner scope, encoding, JSON body. postgrest-js runs the builder chain plus
+// the synchronous work its `then()` does before `fetch` — `url.toString()`,
+// copying the headers, Content-Type, `JSON.stringify(body)` — without
+// awaiting anything (postgrest-wire.md §8 "build only"). Before timing, each
+// pair is checked to produce the same request on the wire.
+//
+// Each round runs a fixed number of iterations per side, calibrated in the
+// warm-up to take about BENCH_ROUND_MS; the reported ops/s is the median of
+// BENCH_ROUNDS rounds. Environment: BENCH_ROUNDS (5), BENCH_ROUND_MS (200),
+// BENCH_COLD_RUNS (7).
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
+import { isDeepStrictEqual } from 'node:util';
+import { PostgrestClient } from '@supabase/postgrest-js';
+import { loadCore } from '../web/src/index.node.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 200);
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 7);
+
+const BASE_URL = 'https://abcdefghijklmnop.supabase.co/rest/v1';
+const API_KEY = 'anon-key';
+const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMTExIn0.c2lnbmF0dXJl';
+const USER_ID = '11111111-1111-1111-1111-111111111111';
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+// --- setup: a session that has already read some rows ----------------------
+
+const core = await loadCore();
+const registry = core.createRegistry();
+const uuid = (prefix, n) => `${prefix}-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const recipeRows = Array.from({ length: 8 }, (_, i) => ({ id: uuid('0a8e7e53', i + 1), name: `recipe ${i + 1}` }));
+const inventoryRows = Array.from({ length: 8 }, (_, i) => ({ id: uuid('b7c1d2e3', i + 1), name: `item ${i + 1}` }));
+for (const [table, rows] of [
+  ['recipes', recipeRows],
+  ['inventory', inventoryRows],
+]) {
+  const { error } = registry.translateRows(table, rows);
+  if (error) throw new Error(`translateRows(${table}): ${JSON.stringify(error)}`);
+}
+const ourOptions = { registry, userId: USER_ID, baseUrl: BASE_URL, apiKey: API_KEY, accessToken: ACCESS_TOKEN };
+
+const client = new PostgrestClient(BASE_URL, {
+  headers: { apikey: API_KEY, Authorization: `Bearer ${ACCESS_TOKEN}` },
+});
+
+/** What postgrest-js does synchronously before fetch (then(), minus the I/O). */
+function finishPostgrestJs(builder) {
+  const headers = {};
+  builder.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  if (builder.method !== 'GET' && builder.method !== 'HEAD') headers['content-type'] = 'application/json';
+  return { method: builder.method, url: builder.url.toString(), headers, body: JSON.stringify(builder.body) };
+}
+
+const batch = [
+  { name: 'milk', quantity: 2, unit: 'l', location: 'fridge', expiry_date: '2025-06-10' },
+  { name: 'eggs', quantity: 12, unit: 'pcs', location: 'fridge', expiry_date: '2025-06-20' },
+  { name: 'rice', quantity: 1, unit: 'kg', location: 'pantry', expiry_date: '2026-01-01' },
+];
+
+const requests = [
+  {
+    name: 'read: 3 filters + or + order + limit',
+    tool: 'db_read',
+    params: {
+      table: 'inventory',
+      columns: ['id', 'name', 'quantity', 'unit', 'location', 'expiry_date'],
+      filters: [
+        { field: 'location', op: '=', value: 'fridge' },
+        { field: 'expiry_date', op: '<=', value: '2025-06-01' },
+      ],
+      or_filters: [
+        { field: 'name', op: 'ilike', value: '*milk*' },
+        { field: 'name', op: 'ilike', value: '*cheese*' },
+      ],
+      order_by: 'expiry_date',
+      limit: 50,
+    },
+    postgrestJs: () =>
+      client
+        .from('inventory')
+        .select('id,name,quantity,unit,location,expiry_date')
+        .eq('user_id', USER_ID)
+        .eq('location', 'fridge')
+        .lte('expiry_date', '2025-06-01')
+        .or('name.ilike.*milk*,name.ilike.*cheese*')
+        .order('expiry_date', { ascending: true })
+        .limit(50),
+  },
+  {
+    name: 'read by ref list (5 refs)',
+    tool: 'db_read',
+    params: {
+      table: 'recipes',
+      columns: ['id', 'name', 'cuisine', 'servings'],
+      filters: [{ field: 'id', op: 'in', value: ['recipe_1', 'recipe_2', 'recipe_3', 'recipe_4', 'recipe_5'] }],
+    },
+    postgrestJs: () =>
+      client
+        .from('recipes')
+        .select('id,name,cuisine,servings')
+        .eq('user_id', USER_ID)
+        .in(
+          'id',
+          recipeRows.slice(0, 5).map((row) => row.id),
+        ),
+  },
+  {
+    name: 'batch create (3 rows)',
+    tool: 'db_create',
+    params: { table: 'inventory', data: batch },
+    postgrestJs: () =>
+      client
+        .from('inventory')
+        .insert(batch.map((row) => ({ ...row, user_id: USER_ID })))
+        .select(),
+  },
+  {
+    name: 'update by ref',
+    tool: 'db_update',
+    params: { table: 'inventory', filters: [{ field: 'id', op: '=', value: 'inv_3' }], data: { quantity: 5, location: 'freezer' } },
+    postgrestJs: () =>
+      client.from('inventory').update({ quantity: 5, location: 'freezer' }).eq('user_id', USER_ID).eq('id', inventoryRows[2].id).select(),
+  },
+  {
+    name: 'delete by ref list',
+    tool: 'db_delete',
+    params: { table: 'inventory', filters: [{ field: 'id', op: 'in', value: ['inv_4', 'inv_5'] }] },
+    postgrestJs: () =>
+      client
+        .from('inventory')
+        .delete()
+        .eq('user_id', USER_ID)
+        .in('id', [inventoryRows[3].id, inventoryRows[4].id])
+        .select(),
+  },
+];
+
+for (const request of requests) {
+  request.ours = () => core.buildRequest(request.tool, request.params, ourOptions);
+  request.theirs = () => finishPostgrestJs(request.postgrestJs());
+}
+
+// --- check both sides build the same request --------------------------------
+
+function wireView({ method, url, headers, body }) {
+  const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const parsed = new URL(url);
+  return {
+    method,
+    path: parsed.pathname,
+    params: [...parsed.searchParams],
+    prefer: lower.prefer ?? null,
+    body: body === undefined || body === null ? null : JSON.parse(body),
+  };
+}
+
+for (const request of requests) {
+  const { data, error } = request.ours();
+  if (error) throw new Error(`${request.name}: ${JSON.stringify(error)}`);
+  const mine = wireView(data);
+  const theirs = wireView(request.theirs());
+  if (!isDeepStrictEqual(mine, theirs)) {
+    throw new Error(`${request.name}: the two sides build different requests\n${JSON.stringify({ mine, theirs }, null, 1)}`);
+  }
+}
+
+// --- speed --------------------------------------------------------------------
+
+let sink = 0;
+
+function runSide(fn, iterations) {
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) sink += fn() ? 1 : 0;
+  return performance.now() - start;
+}
+
+/** Iterations that take about ROUND_MS, measured after a warm-up. */
+function calibrate(fn) {
+  let iterations = 100;
+  let elapsed = runSide(fn, iterations);
+  while (elapsed < ROUND_MS / 2) {
+    iterations *= 2;
+    elapsed = runSide(fn, iterations);
+  }
+  return Math.max(100, Math.round((iterations * ROUND_MS) / elapsed));
+}
+
+const started = performance.now();
+// Warm-up round: every request on both sides, also sizes the rounds.
+for (const request of requests) {
+  request.oursIterations = calibrate(request.ours);
+  request.theirsIterations = calibrate(request.theirs);
+  request.oursRates = [];
+  request.theirsRates = [];
+}
+// Timed rounds, interleaved: per round every request, alternating which side goes first.
+for (let round = 0; round < ROUNDS; round++) {
+  for (const request of requests) {
+    const sides = [
+      () => request.oursRates.push(request.oursIterations / (runSide(request.ours, request.oursIterations) / 1000)),
+      () => request.theirsRates.push(request.theirsIterations / (runSide(request.theirs, request.theirsIterations) / 1000)),
+    ];
+    if (round % 2) sides.reverse();
+    for (const side of sides) side();
+  }
+}
+const speedSeconds = (performance.now() - started) / 1000;
+
+const fmtRate = (rate) => Math.round(rate).toLocaleString('en-US');
+const fmtUs = (rate) => (1e6 / rate).toFixed(2);
+const rows = requests.map((request) => {
+  const ours = median(request.oursRates);
+  const theirs = median(request.theirsRates);
+  return [request.name, fmtRate(ours), fmtUs(ours), fmtRate(theirs), fmtUs(theirs), (ours / theirs).toFixed(2)];
+});
+
+function printTable(header, body) {
+  const widths = header.map((cell, i) => Math.max(cell.length, ...body.map((row) => String(row[i]).length)));
+  const line = (row) => row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  for (const row of body) console.log(line(row));
+}
+
+console.log(
+  `alfred-act vs @supabase/postgrest-js ${readJson('node_modules/@supabase/postgrest-js/package.json').version}, ` +
+    `Node ${process.version}, ${process.arch}`,
+);
+console.log(`request building: median of ${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per side (${speedSeconds.toFixed(1)} s)\n`);
+printTable(['request', 'alfred-act ops/s', 'µs/op', 'postgrest-js ops/s', 'µs/op', 'ratio'], rows);
+console.log('ratio = alfred-act / postgrest-js (target ≥ 1.00)\n');
+
+// --- size -----------------------------------------------------------------------
+
+function readJson(path) {
+  return JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
+}
+
+const gzipSize = (path) => gzipSync(readFileSync(path), { level: 9 }).length;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+function sizeOf(paths) {
+  return paths.reduce((sum, path) => ({ raw: sum.raw + readFileSync(path).length, gzip: sum.gzip + gzipSize(path) }), { raw: 0, gzip: 0 });
+}
+
+const jsFiles = (dir) =>
+  readdirSync(join(ROOT, dir))
+    .filter((name) => /\.(m|c)?js$/.test(name))
+    .map((name) => join(ROOT, dir, name));
+
+const corePaths = ['web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs'].map((path) => join(ROOT, path));
+const packageJs = [...jsFiles('web/src'), ...jsFiles('web/dist')];
+const coreSize = sizeOf(corePaths);
+const jsSize = sizeOf(packageJs);
+const wasmSize = sizeOf([corePaths[0]]);
+
+console.log('size (each file gzipped separately at level 9, then summed):');
+printTable(
+  ['files', 'raw', 'gzip'],
+  [
+    ['alfred_core.wasm', kb(wasmSize.raw), kb(wasmSize.gzip)],
+    ['alfred_core.wasm + alfred_core.mjs', kb(coreSize.raw), kb(coreSize.gzip)],
+    [`package JS (${packageJs.length} files in web/src, web/dist)`, kb(jsSize.raw), kb(jsSize.gzip)],
+    ['package total (wasm + all JS)', kb(wasmSize.raw + jsSize.raw), kb(wasmSize.gzip + jsSize.gzip)],
+  ],
+);
+console.log(`package JS: ${packageJs.map((path) => relative(join(ROOT, 'web'), path)).join(', ')}`);
+console.log(`target: wasm + glue ≤ 120 KB gzipped (${coreSize.gzip <= 120 * 1024 ? 'met' : 'not met'})\n`);
+
+// --- cold start -----------------------------------------------------------------
+
+// V8 caches compiled modules by their bytes within a process, so each run
+// compiles a copy with a distinct trailing custom section (ignored by the
+// engine and by the glue) to measure a real compile every time.
+const wasmBytes = readFileSync(corePaths[0]);
+function uniqueCopy(bytes, n) {
+  const name = Buffer.from(`bench-${n}-${Date.now()}`);
+  const payload = Buffer.concat([Buffer.from([name.length]), name]);
+  return Buffer.concat([bytes, Buffer.from([0, payload.length]), payload]);
+}
+
+const compileMs = [];
+const instantiateMs = [];
+for (let run = 0; run < COLD_RUNS; run++) {
+  const bytes = uniqueCopy(wasmBytes, run);
+  const t0 = performance.now();
+  const wasmModule = await WebAssembly.compile(bytes);
+  const t1 = performance.now();
+  const fresh = await loadCore({ wasmModule });
+  const t2 = performance.now();
+  if (!fresh.createRegistry) throw new Error('loadCore returned no core');
+  compileMs.push(t1 - t0);
+  instantiateMs.push(t2 - t1);
+}
+
+/** Runs `code` (an ES module) in a fresh node process; it prints one number of ms. */
+function childMs(code) {
+  const times = [];
+  for (let run = 0; run < COLD_RUNS; run++) {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' });
+    times.push(Number(out.trim()));
+  }
+  return median(times);
+}
+
+const entry = pathToFileURL(join(ROOT, 'web/src/index.node.js')).href;
+const childOurs = childMs(`
+const t0 = performance.now();
+const { loadCore } = await import(${JSON.stringify(entry)});
+const core = await loadCore();
+core.createRegistry();
+console.log(performance.now() - t0);`);
+const childTheirs = childMs(`
+const t0 = performance.now();
+const { PostgrestClient } = await import('@supabase/postgrest-js');
+new PostgrestClient('http://127.0.0.1:3000', { headers: {} });
+console.log(performance.now() - t0);`);
+
+console.log(`cold start (median of ${COLD_RUNS}):`);
+printTable(
+  ['step', 'ms'],
+  [
+    ['alfred-act: WebAssembly.compile(bytes), in process', median(compileMs).toFixed(1)],
+    ['alfred-act: loadCore({ wasmModule }) (instantiate + init), in process', median(instantiateMs).toFixed(1)],
+    ['alfred-act: compile + instantiate, in process', median(compileMs.map((ms, i) => ms + instantiateMs[i])).toFixed(1)],
+    ['alfred-act: import + loadCore() in a fresh node process', childOurs.toFixed(1)],
+    ['postgrest-js: import + new PostgrestClient() in a fresh node process', childTheirs.toFixed(1)],
+  ],
+);
+console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s (${sink} requests built)`);
