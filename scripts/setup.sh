@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need on a fresh Debian 12 machine.
+# Idempotent: apt runs only when something is missing, npm only when
+# node_modules was not installed from the current package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(emscripten nlohmann-json3-dev libfmt-dev doctest-dev cmake ninja-build g++ chromium)
+
+# One probe per package: a command or a header it installs.
+missing=()
+command -v em++ >/dev/null || missing+=(emscripten)
+[[ -f /usr/include/nlohmann/json.hpp ]] || missing+=(nlohmann-json3-dev)
+[[ -f /usr/include/fmt/format.h ]] || missing+=(libfmt-dev)
+[[ -f /usr/include/doctest/doctest.h ]] || missing+=(doctest-dev)
+command -v cmake >/dev/null || missing+=(cmake)
+command -v ninja >/dev/null || missing+=(ninja-build)
+command -v g++ >/dev/null || missing+=(g++)
+[[ -x /usr/bin/chromium ]] || missing+=(chromium)
+
+if ((${#missing[@]})); then
+  if [[ $(id -u) -eq 0 ]]; then
+    echo "setup: installing ${missing[*]} (and the rest of the list, already present ones are kept)"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_packages[@]}"
+  else
+    echo "setup: missing ${missing[*]}. Install them as root with:" >&2
+    echo "  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${apt_packages[*]}" >&2
+    exit 1
+  fi
+fi
+
+# Debian 12's nodejs is 18; the package and its tests need Node 20 (NodeSource or nvm).
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if ((node_major < 20)); then
+  echo "setup: Node.js 20 or newer with npm is required (found: $(node --version 2>/dev/null || echo none))" >&2
+  exit 1
+fi
+
+# Not `npm ci`: the lock holds only the linux-x64 builds of deno's and
+# workerd's platform packages (the registry mirror this lock was made with
+# serves no others), and npm ci rejects such a lock ("Missing:
+# @deno/darwin-arm64@ from lock file", npm/cli#4828). `npm install --no-save`
+# installs the locked versions and leaves the lock untouched.
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+stamp=node_modules/.installed-lock.sha256
+if [[ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]]; then
+  npm install --no-save --no-audit --no-fund
+  echo "$lock_sum" >"$stamp"
+fi

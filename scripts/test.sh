@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The one test command: set-up, build, native and wasm doctest, then the JS
+# tests (binding, packed package in Node, Deno, workerd and Chromium, types).
+# Stops at the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/setup.sh
+bash scripts/build.sh
+ctest --test-dir build/native --output-on-failure
+ctest --test-dir build/wasm --output-on-failure
+# Code generation from strings is off, as in workerd and under a strict CSP.
+node --disallow-code-generation-from-strings --test tests/js/
