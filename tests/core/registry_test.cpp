@@ -313,8 +313,10 @@ TEST_CASE("refs_of_type lists regular and gen_ refs of one prefix in registratio
 TEST_CASE("end_turn drops the content of saved artifacts only") {
   ref_registry reg;
   reg.set_turn(1);
-  CHECK(generate(reg, "recipes", R"({"name": "A", "instructions": ["x"]})") == "gen_recipe_1");
-  CHECK(generate(reg, "recipes", R"({"name": "B"})") == "gen_recipe_2");
+  // Compact content, so the expected state does not depend on whether the
+  // registry re-serializes content or keeps the text it was given.
+  CHECK(generate(reg, "recipes", R"({"name":"A","instructions":["x"]})") == "gen_recipe_1");
+  CHECK(generate(reg, "recipes", R"({"name":"B"})") == "gen_recipe_2");
   REQUIRE(reg.promote("gen_recipe_1", kSaved, "").ok());
   const std::string before_end =
       R"({"format":"alfred-act/registry","version":1,"turn":1,"counters":{"recipe":1},"gen_counters":{"recipe":2},"refs":[)"
