@@ -255,8 +255,9 @@ export interface LoadOptions {
 
 /**
  * Loads the core. The compiled module is cached per process; every call
- * returns a new instance with its own memory. Rejects with `AlfredError`
- * (`invalid_option`) when `wasmModule` is not a `WebAssembly.Module`.
+ * returns a new instance with its own memory. Rejects with `AlfredError`:
+ * `invalid_option` when `wasmModule` is not a `WebAssembly.Module`, and in
+ * browsers `wasm_fetch_failed` when `alfred_core.wasm` cannot be fetched.
  *
  * @example
  * import { loadCore } from 'alfred-act'
