@@ -12,10 +12,11 @@
 //
 // Each round runs a fixed number of iterations per side, calibrated in the
 // warm-up to take about BENCH_ROUND_MS; the reported ops/s is the median of
-// BENCH_ROUNDS rounds. Environment: BENCH_ROUNDS (5), BENCH_ROUND_MS (200),
+// BENCH_ROUNDS rounds. Environment: BENCH_ROUNDS (5), BENCH_ROUND_MS (300),
 // BENCH_COLD_RUNS (7).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -26,7 +27,7 @@ import { loadCore } from '../web/src/index.node.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 200);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 300);
 const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 7);
 
 const BASE_URL = 'https://abcdefghijklmnop.supabase.co/rest/v1';
@@ -243,7 +244,8 @@ function printTable(header, body) {
 
 console.log(
   `alfred-act vs @supabase/postgrest-js ${readJson('node_modules/@supabase/postgrest-js/package.json').version}, ` +
-    `Node ${process.version}, ${process.arch}`,
+    `Node ${process.version}, ${process.arch}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ` +
+    `load average ${loadavg()[0].toFixed(2)} (other processes skew absolute numbers; the interleaved ratio less so)`,
 );
 console.log(`request building: median of ${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per side (${speedSeconds.toFixed(1)} s)\n`);
 printTable(['request', 'alfred-act ops/s', 'µs/op', 'postgrest-js ops/s', 'µs/op', 'ratio'], rows);
