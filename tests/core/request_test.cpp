@@ -543,6 +543,19 @@ TEST_CASE("update: PATCH with owner scope, translated filters, body, select=* an
   CHECK(*req.body == R"j({"quantity":2,"ingredient_id":null,"notes":"xy"})j");
 }
 
+TEST_CASE("update: refs in FK payload fields and uuid[] become UUIDs, \"\" clears a FK") {
+  const http_request meal = request_for("db_update", R"j({"table": "meal_plans", "filters": [
+      {"field": "date", "op": "=", "value": "2026-02-01"}], "data": {"recipe_id": "recipe_2", "notes": "swap"}})j");
+  CHECK(*meal.body == std::string(R"j({"recipe_id":")j") + kRecipe2 + R"j(","notes":"swap"})j");
+  const http_request prefs = request_for("db_update", R"j({"table": "preferences", "filters": [
+      {"field": "cooking_skill_level", "op": "is_not_null"}], "data": {"assumed_staples": ["ing_2"]}})j",
+                                         with_ingredients());
+  CHECK(*prefs.body == std::string(R"j({"assumed_staples":[")j") + kPepper + "\"]}");
+  const http_request recipe = request_for("db_update", R"j({"table": "recipes", "filters": [
+      {"field": "id", "op": "=", "value": "recipe_1"}], "data": {"parent_recipe_id": ""}})j");
+  CHECK(*recipe.body == R"j({"parent_recipe_id":null})j");
+}
+
 TEST_CASE("update: narrowing filters other than id are accepted") {
   const http_request req = request_for("db_update", R"j({"table": "inventory", "filters": [
       {"field": "location", "op": "is_not_null"}, {"field": "name", "op": "ilike", "value": "%milk%"}],
