@@ -4,129 +4,123 @@
 
 #include <emscripten/bind.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <string>
 
 #include "alfred/domain.h"
+#include "alfred/json.h"
 #include "alfred/registry.h"
 #include "alfred/request.h"
 #include "alfred/row_translation.h"
 
 namespace {
 
-using alfred::json;
-
-std::string error_text(const alfred::error& err) {
-  return alfred::to_json_text(json{{"data", nullptr}, {"error", alfred::error_to_json(err)}});
-}
-
-std::string data_text(json data) {
-  return alfred::to_json_text(json{{"data", std::move(data)}, {"error", nullptr}});
-}
+using alfred::data_result;
+using alfred::error_result;
+using alfred::json_document;
+using alfred::json_value;
 
 alfred::error internal_error(const char* what) {
   return {"internal_error", "", std::string("alfred-act core failed: ") + what,
           "please report this with the input that caused it"};
 }
 
-// Parses JSON text coming from JS; `path` names the argument in errors.
-alfred::result<json> parse_json_argument(const std::string& text, const char* path) {
-  json value = json::parse(text, nullptr, false);
-  if (value.is_discarded())
-    return alfred::error{"invalid_json", path, std::string(path) + " is not valid JSON",
-                         "lone UTF-16 surrogates and malformed escapes cannot be represented"};
-  return value;
-}
-
-// Runs `body`, turning any escaped C++ exception into an error result so the
-// module is never left in a broken state.
+// Runs `body`, turning any escaped C++ exception (allocation failure) into an
+// error result so the module is never left in a broken state. Builds without
+// exceptions abort instead, and the JS side reports the instance as broken.
 template <class F>
 std::string guarded(F&& body) {
+#if defined(__cpp_exceptions)
   try {
     return body();
   } catch (const std::exception& e) {
-    return error_text(internal_error(e.what()));
+    return error_result(internal_error(e.what()));
   } catch (...) {
-    return error_text(internal_error("unknown exception"));
+    return error_result(internal_error("unknown exception"));
   }
+#else
+  return body();
+#endif
 }
+
+std::string quoted_data(const std::string& text) { return data_result(alfred::json_quote(text)); }
 
 class domain_handle {
  public:
-  explicit domain_handle(const std::string& config_text) {
-    error_ = guarded([&]() -> std::string {
-      auto config = parse_json_argument(config_text, "domain");
-      if (!config) return error_text(config.err());
-      auto parsed = alfred::parse_domain(*config);
-      if (!parsed) return error_text(parsed.err());
+  explicit domain_handle(const std::string& config_json) {
+    load_error_ = guarded([&]() -> std::string {
+      auto parsed = alfred::parse_domain(config_json);
+      if (!parsed) return error_result(parsed.err());
       domain_ = std::move(*parsed);
       return {};
     });
   }
   /// "" when the domain loaded, else `{"data":null,"error":{…}}`.
-  std::string load_error() const { return error_; }
+  std::string load_error() const { return load_error_; }
   const alfred::domain& get() const { return domain_; }
+
+  const alfred::table* table(const std::string& name) const { return domain_.find_table(name); }
 
  private:
   alfred::domain domain_;
-  std::string error_;
+  std::string load_error_;
 };
+
+alfred::error unknown_table(const std::string& name) {
+  return {"unknown_table", "table", "'" + name + "' is not a table of this domain", ""};
+}
 
 class registry_handle {
  public:
-  registry_handle() = default;
-
   /// Replaces the state; returns `{"data":true}` or the error.
-  std::string restore(const std::string& state_text) {
+  std::string restore(const std::string& state_json) {
     return guarded([&]() -> std::string {
-      auto state = parse_json_argument(state_text, "state");
-      if (!state) return error_text(state.err());
-      auto restored = alfred::ref_registry::from_json(*state);
-      if (!restored) return error_text(restored.err());
+      auto restored = alfred::ref_registry::from_json(state_json);
+      if (!restored) return error_result(restored.err());
       registry_ = std::move(*restored);
-      return data_text(true);
+      return data_result("true");
     });
   }
 
-  std::string to_json() const { return alfred::to_json_text(registry_.to_json()); }
+  std::string to_json() const { return registry_.to_json(); }
   int turn() const { return registry_.turn(); }
   void set_turn(int n) { registry_.set_turn(n); }
   void end_turn() { registry_.end_turn(); }
 
-  std::string translate_rows(const domain_handle& dom, const std::string& table_name,
-                             const std::string& rows_text, const std::string& action) {
+  std::string translate_rows(const domain_handle& dom, const std::string& table_name, const std::string& rows_json,
+                             const std::string& action) {
     return guarded([&]() -> std::string {
-      const alfred::table* tbl = dom.get().find_table(table_name);
-      if (!tbl)
-        return error_text({"unknown_table", "table", "'" + table_name + "' is not a table of this domain", ""});
-      auto rows = parse_json_argument(rows_text, "rows");
-      if (!rows) return error_text(rows.err());
-      const alfred::ref_action parsed_action = action == "created"   ? alfred::ref_action::created
-                                               : action == "updated" ? alfred::ref_action::updated
-                                               : action == "deleted" ? alfred::ref_action::deleted
-                                                                     : alfred::ref_action::read;
-      return data_text(alfred::translate_rows(dom.get(), registry_, *tbl, *rows, parsed_action));
+      const alfred::table* tbl = dom.table(table_name);
+      if (!tbl) return error_result(unknown_table(table_name));
+      const alfred::ref_action parsed = action == "created"   ? alfred::ref_action::created
+                                        : action == "updated" ? alfred::ref_action::updated
+                                        : action == "deleted" ? alfred::ref_action::deleted
+                                                              : alfred::ref_action::read;
+      auto rows = alfred::translate_rows(dom.get(), registry_, *tbl, rows_json, parsed);
+      if (!rows) return error_result(rows.err());
+      return data_result(*rows);
     });
   }
 
   std::string register_generated(const domain_handle& dom, const std::string& table_name,
-                                 const std::string& content_text) {
+                                 const std::string& content_json) {
     return guarded([&]() -> std::string {
-      const alfred::table* tbl = dom.get().find_table(table_name);
-      if (!tbl)
-        return error_text({"unknown_table", "table", "'" + table_name + "' is not a table of this domain", ""});
-      auto content = parse_json_argument(content_text, "content");
-      if (!content) return error_text(content.err());
-      const std::string label = alfred::row_label(*tbl, *content);
-      return data_text(registry_.register_generated(tbl->name, tbl->ref_prefix, std::move(*content), label));
+      const alfred::table* tbl = dom.table(table_name);
+      if (!tbl) return error_result(unknown_table(table_name));
+      auto content = json_document::parse(content_json);
+      if (!content) return error_result({"invalid_json", "content", content.err().message, ""});
+      const std::string label = alfred::row_label(*tbl, content->root());
+      return quoted_data(registry_.register_generated(tbl->name, tbl->ref_prefix, content_json, label));
     });
   }
 
   std::string promote(const std::string& gen_ref, const std::string& uuid, const std::string& label) {
     return guarded([&]() -> std::string {
       auto saved = registry_.promote(gen_ref, uuid, label);
-      if (!saved) return error_text(saved.err());
-      return data_text(*saved);
+      if (!saved) return error_result(saved.err());
+      return quoted_data(*saved);
     });
   }
 
@@ -136,28 +130,70 @@ class registry_handle {
   alfred::ref_registry registry_;
 };
 
-std::string build_request(const domain_handle& dom, const registry_handle& registry, const std::string& tool,
-                          const std::string& params_text, const std::string& options_text) {
+// `call_json` is `[tool, params, options]`, so one string crosses the boundary.
+std::string build_request(const domain_handle& dom, const registry_handle& registry, std::string_view call_json) {
   return guarded([&]() -> std::string {
-    auto params = parse_json_argument(params_text, "params");
-    if (!params) return error_text(params.err());
-    auto options_json = parse_json_argument(options_text, "options");
-    if (!options_json) return error_text(options_json.err());
-    auto options = alfred::parse_request_options(*options_json);
-    if (!options) return error_text(options.err());
-    auto request = alfred::build_request(dom.get(), registry.get(), tool, *params, *options);
-    if (!request) return error_text(request.err());
-    return data_text(alfred::request_to_json(*request));
+    auto doc = json_document::parse(call_json);
+    if (!doc) return error_result({"invalid_json", "params", doc.err().message, ""});
+    const json_value call = doc->root();
+    if (!call.is_array() || call.size() != 3 || !call.at(0).is_string())
+      return error_result({"invalid_params", "", "expected [tool, params, options]", ""});
+    auto options = alfred::parse_request_options(call.at(2));
+    if (!options) return error_result(options.err());
+    auto parsed = alfred::parse_tool_call(dom.get(), registry.get(), call.at(0).str(), call.at(1));
+    if (!parsed) return error_result(parsed.err());
+    auto request = alfred::build_request(dom.get(), *parsed, *options);
+    if (!request) return error_result(request.err());
+    std::string out = "{\"data\":";
+    alfred::json_writer w(out);
+    alfred::write_request(w, *request);
+    out += ",\"error\":null}";
+    return out;
   });
+}
+
+// Byte transfer for the hot path: embind's std::string marshalling is a JS
+// loop per character, while JS can fill WASM memory with
+// TextEncoder.encodeInto and read it back with TextDecoder (native code).
+// JS writes the input into `input_buffer`, calls a `*_at` function, then
+// reads the output's address and length from `result_slot`.
+std::string& input_bytes() {
+  static std::string bytes;
+  return bytes;
+}
+
+std::uint32_t* result_slot_words() {
+  static std::uint32_t slot[2];
+  return slot;
+}
+
+std::uintptr_t input_buffer(std::size_t size) {
+  if (input_bytes().size() < size) input_bytes().resize(size);
+  return reinterpret_cast<std::uintptr_t>(input_bytes().data());
+}
+
+std::uintptr_t result_slot() { return reinterpret_cast<std::uintptr_t>(result_slot_words()); }
+
+void publish(std::string text) {
+  static std::string output;
+  output = std::move(text);
+  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(output.data()));
+  result_slot_words()[1] = static_cast<std::uint32_t>(output.size());
+}
+
+std::string_view input_view(std::size_t length) {
+  return std::string_view(input_bytes().data(), std::min(length, input_bytes().size()));
+}
+
+void build_request_at(const domain_handle& dom, const registry_handle& registry, std::size_t length) {
+  publish(build_request(dom, registry, input_view(length)));
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(alfred_act) {
   using namespace emscripten;
-  class_<domain_handle>("Domain")
-      .constructor<const std::string&>()
-      .function("loadError", &domain_handle::load_error);
+  class_<domain_handle>("Domain").constructor<const std::string&>().function("loadError", &domain_handle::load_error);
   class_<registry_handle>("Registry")
       .constructor<>()
       .function("restore", &registry_handle::restore)
@@ -168,5 +204,7 @@ EMSCRIPTEN_BINDINGS(alfred_act) {
       .function("translateRows", &registry_handle::translate_rows)
       .function("registerGenerated", &registry_handle::register_generated)
       .function("promote", &registry_handle::promote);
-  function("buildRequest", &build_request);
+  function("inputBuffer", &input_buffer);
+  function("resultSlot", &result_slot);
+  function("buildRequestAt", &build_request_at);
 }

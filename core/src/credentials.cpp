@@ -42,10 +42,10 @@ std::string jwt_role(std::string_view token) {
   if (second == std::string_view::npos) return {};
   std::string payload;
   if (!base64url_decode(token.substr(first + 1, second - first - 1), payload)) return {};
-  const json claims = json::parse(payload, nullptr, false);
-  if (!claims.is_object()) return {};
-  auto role = claims.find("role");
-  return role != claims.end() && role->is_string() ? role->get<std::string>() : std::string();
+  auto claims = json_document::parse(payload);
+  if (!claims) return {};
+  auto role = claims->root().find("role");
+  return role && role->is_string() ? std::string(role->str()) : std::string();
 }
 
 status check_credential(std::string_view value, std::string_view field) {

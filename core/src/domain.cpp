@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <set>
 
 namespace alfred {
@@ -40,19 +41,31 @@ error config_error(std::string path, std::string message) {
           "see core/domains/kitchen.json for the expected shape"};
 }
 
-result<std::vector<std::string>> string_list(const json& value,
+result<std::vector<std::string>> string_list(std::optional<json_value> value,
                                              const std::string& path) {
   std::vector<std::string> out;
-  if (value.is_null()) return out;
-  if (!value.is_array()) return config_error(path, "must be an array of strings");
-  for (const auto& item : value) {
-    if (!item.is_string()) return config_error(path, "must be an array of strings");
-    out.push_back(item.get<std::string>());
-  }
+  if (!value || value->is_null()) return out;
+  if (!value->is_array()) return config_error(path, "must be an array of strings");
+  bool all_strings = true;
+  value->for_each_element([&](std::size_t, json_value item) {
+    all_strings = all_strings && item.is_string();
+    out.emplace_back(item.str());
+  });
+  if (!all_strings) return config_error(path, "must be an array of strings");
   return out;
 }
 
-result<column> parse_column(const std::string& name, const json& spec,
+bool flag(json_value spec, std::string_view key, bool fallback) {
+  auto value = spec.find(key);
+  return value && value->is_bool() ? value->as_bool() : fallback;
+}
+
+std::string text_field(json_value spec, std::string_view key) {
+  auto value = spec.find(key);
+  return value && value->is_string() ? std::string(value->str()) : std::string();
+}
+
+result<column> parse_column(const std::string& name, json_value spec,
                             const std::string& path) {
   if (!is_identifier(name))
     return config_error(path, fmt::format("column name '{}' is not a lower-case identifier", name));
@@ -61,66 +74,69 @@ result<column> parse_column(const std::string& name, const json& spec,
   if (!spec.is_object()) return config_error(path, "must be an object");
   column col;
   col.name = name;
-  auto type = spec.find("type");
-  if (type == spec.end() || !type->is_string())
-    return config_error(path + ".type", "is required");
-  auto found = std::find_if(kTypes.begin(), kTypes.end(), [&](const type_entry& t) {
-    return t.name == type->get<std::string>();
-  });
+  const std::string type = text_field(spec, "type");
+  if (type.empty()) return config_error(path + ".type", "is required");
+  auto found = std::find_if(kTypes.begin(), kTypes.end(), [&](const type_entry& t) { return t.name == type; });
   if (found == kTypes.end())
-    return config_error(path + ".type", fmt::format("unknown column type '{}'", type->get<std::string>()));
+    return config_error(path + ".type", fmt::format("unknown column type '{}'", type));
   col.type = found->type;
-  col.required = spec.value("required", false);
-  col.writable = spec.value("writable", true);
-  col.nullable = spec.value("nullable", !col.required);
-  col.references = spec.value("references", std::string());
-  auto allowed = string_list(spec.value("values", json()), path + ".values");
+  col.required = flag(spec, "required", false);
+  col.writable = flag(spec, "writable", true);
+  col.nullable = flag(spec, "nullable", !col.required);
+  col.references = text_field(spec, "references");
+  auto allowed = string_list(spec.find("values"), path + ".values");
   if (!allowed) return allowed.take_error();
   col.allowed_values = std::move(*allowed);
   return col;
 }
 
-result<table> parse_table(const std::string& name, const json& spec) {
+result<table> parse_table(const std::string& name, json_value spec) {
   const std::string path = "tables." + name;
   if (!is_identifier(name))
     return config_error(path, fmt::format("table name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
   table tbl;
   tbl.name = name;
-  tbl.ref_prefix = spec.value("ref", std::string());
+  tbl.ref_prefix = text_field(spec, "ref");
   if (!is_identifier(tbl.ref_prefix) || tbl.ref_prefix == "gen" ||
       tbl.ref_prefix.rfind("gen_", 0) == 0 || tbl.ref_prefix.back() == '_')
     return config_error(path + ".ref", "must be a lower-case identifier that does not start with 'gen'");
-  tbl.user_owned = spec.value("user_owned", false);
-  tbl.writable = spec.value("writable", true);
+  tbl.user_owned = flag(spec, "user_owned", false);
+  tbl.writable = flag(spec, "writable", true);
 
   auto columns = spec.find("columns");
-  if (columns == spec.end() || !columns->is_object() || columns->empty())
+  if (!columns || !columns->is_object() || columns->empty())
     return config_error(path + ".columns", "must be a non-empty object");
-  for (const auto& [col_name, col_spec] : columns->items()) {
-    auto col = parse_column(col_name, col_spec, path + ".columns." + col_name);
-    if (!col) return col.take_error();
-    tbl.columns.push_back(std::move(*col));
-  }
+  std::optional<error> failure;
+  columns->for_each_member([&](std::string_view col_name, json_value col_spec) {
+    if (failure) return;
+    const std::string name_text(col_name);
+    auto col = parse_column(name_text, col_spec, path + ".columns." + name_text);
+    if (!col) failure = col.take_error();
+    else tbl.columns.push_back(std::move(*col));
+  });
+  if (failure) return std::move(*failure);
   const column* id = tbl.find_column("id");
   if (!id || id->type != column_type::uuid)
     return config_error(path + ".columns.id", "every table needs a uuid 'id' column");
 
-  auto label = string_list(spec.value("label", json()), path + ".label");
+  auto label = string_list(spec.find("label"), path + ".label");
   if (!label) return label.take_error();
   tbl.label_columns = std::move(*label);
-  tbl.label_format = spec.value("label_format", std::string());
-  auto hidden = string_list(spec.value("hidden", json()), path + ".hidden");
+  tbl.label_format = text_field(spec, "label_format");
+  auto hidden = string_list(spec.find("hidden"), path + ".hidden");
   if (!hidden) return hidden.take_error();
   tbl.hidden_columns = std::move(*hidden);
 
-  if (auto relations = spec.find("relations"); relations != spec.end()) {
+  if (auto relations = spec.find("relations")) {
     if (!relations->is_object()) return config_error(path + ".relations", "must be an object");
-    for (const auto& [rel_name, target] : relations->items()) {
+    relations->for_each_member([&](std::string_view rel_name, json_value target) {
+      if (failure) return;
       if (!target.is_string() || !is_identifier(rel_name))
-        return config_error(path + ".relations." + rel_name, "must name a table");
-      tbl.relations.push_back({rel_name, target.get<std::string>()});
-    }
+        failure = config_error(path + ".relations." + std::string(rel_name), "must name a table");
+      else tbl.relations.push_back({std::string(rel_name), std::string(target.str())});
+    });
+    if (failure) return std::move(*failure);
   }
   return tbl;
 }
@@ -172,26 +188,43 @@ std::string domain::table_list() const {
   return out;
 }
 
-result<domain> parse_domain(const json& config) {
+result<domain> parse_domain(std::string_view config_json) {
+  auto doc = json_document::parse(config_json);
+  if (!doc) return config_error("", doc.err().message);
+  const json_value config = doc->root();
   if (!config.is_object()) return config_error("", "a domain must be a JSON object");
   domain dom;
-  dom.name = config.value("name", std::string("domain"));
-  dom.owner_column = config.value("owner_column", std::string("user_id"));
-  dom.max_rows = config.value("max_rows", 1000);
-  if (dom.max_rows < 1) return config_error("max_rows", "must be positive");
+  dom.name = text_field(config, "name");
+  if (dom.name.empty()) dom.name = "domain";
+  const std::string owner = text_field(config, "owner_column");
+  if (!owner.empty()) dom.owner_column = owner;
+  if (auto max_rows = config.find("max_rows")) {
+    auto n = max_rows->as_integer();
+    if (!n || *n < 1 || *n > 1000000) return config_error("max_rows", "must be a positive whole number");
+    dom.max_rows = int(*n);
+  }
 
   auto tables = config.find("tables");
-  if (tables == config.end() || !tables->is_object() || tables->empty())
+  if (!tables || !tables->is_object() || tables->empty())
     return config_error("tables", "must be a non-empty object");
   std::set<std::string> prefixes;
-  for (const auto& [name, spec] : tables->items()) {
+  std::optional<error> failure;
+  tables->for_each_member([&](std::string_view name_view, json_value spec) {
+    if (failure) return;
+    const std::string name(name_view);
     auto tbl = parse_table(name, spec);
-    if (!tbl) return tbl.take_error();
-    if (!prefixes.insert(tbl->ref_prefix).second)
-      return config_error("tables." + name + ".ref",
-                          fmt::format("ref prefix '{}' is used by two tables", tbl->ref_prefix));
-    dom.tables.push_back(std::move(*tbl));
-  }
+    if (!tbl) {
+      failure = tbl.take_error();
+    } else if (!prefixes.insert(tbl->ref_prefix).second) {
+      failure = config_error("tables." + name + ".ref",
+                             fmt::format("ref prefix '{}' is used by two tables", tbl->ref_prefix));
+    } else if (dom.find_table(name)) {
+      failure = config_error("tables." + name, "table appears twice");
+    } else {
+      dom.tables.push_back(std::move(*tbl));
+    }
+  });
+  if (failure) return std::move(*failure);
 
   // Cross-table checks: every UUID the database can return must become a ref
   // (or be the owner column, which is stripped), or it would reach the model.

@@ -32,23 +32,19 @@ std::string double_quoted(std::string_view text) {
 
 std::string percent_encode(std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(text.size() * 3 / 2 + 8);
+  std::string out(text.size() * 3, '\0');
+  char* at = out.data();
   for (unsigned char c : text) {
     if (is_unreserved(c)) {
-      out += static_cast<char>(c);
+      *at++ = static_cast<char>(c);
     } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
+      *at++ = '%';
+      *at++ = kHex[c >> 4];
+      *at++ = kHex[c & 15];
     }
   }
+  out.resize(static_cast<std::size_t>(at - out.data()));
   return out;
-}
-
-std::string scalar_text(const json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  return value.dump();
 }
 
 std::string quote_list_value(std::string_view text) {
@@ -61,13 +57,13 @@ std::string quote_list_value(std::string_view text) {
   return needs_quotes ? double_quoted(text) : std::string(text);
 }
 
-std::string array_literal(const json& elements) {
+std::string array_literal(const std::vector<scalar>& elements) {
   std::string out = "{";
   bool first = true;
   for (const auto& element : elements) {
     if (!first) out += ',';
     first = false;
-    const std::string text = scalar_text(element);
+    const std::string& text = element.text;
     std::string lowered = text;
     std::transform(lowered.begin(), lowered.end(), lowered.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });

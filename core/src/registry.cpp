@@ -77,12 +77,12 @@ std::optional<ref_name> parse_ref_name(std::string_view text) {
 }
 
 const ref_entry* ref_registry::find(std::string_view ref) const {
-  auto it = by_ref_.find(std::string(ref));
+  auto it = by_ref_.find(ref);
   return it == by_ref_.end() ? nullptr : &entries_[it->second];
 }
 
 const ref_entry* ref_registry::find_by_uuid(std::string_view uuid) const {
-  auto it = by_uuid_.find(std::string(uuid));
+  auto it = by_uuid_.find(uuid);
   return it == by_uuid_.end() ? nullptr : &entries_[it->second];
 }
 
@@ -110,7 +110,7 @@ ref_entry& ref_registry::add(ref_entry entry) {
 std::string ref_registry::register_row(std::string_view table, std::string_view type,
                                        std::string_view uuid, ref_action action,
                                        std::string_view label) {
-  if (auto it = by_uuid_.find(std::string(uuid)); it != by_uuid_.end()) {
+  if (auto it = by_uuid_.find(uuid); it != by_uuid_.end()) {
     ref_entry& entry = entries_[it->second];
     entry.action = action;
     entry.turn_last = turn_;
@@ -135,7 +135,7 @@ std::string ref_registry::register_linked(std::string_view table, std::string_vi
 }
 
 std::string ref_registry::register_generated(std::string_view table, std::string_view type,
-                                             json content, std::string_view label) {
+                                             std::string content, std::string_view label) {
   ref_entry entry;
   entry.ref = next_ref(type, true);
   entry.type = std::string(type);
@@ -148,9 +148,9 @@ std::string ref_registry::register_generated(std::string_view table, std::string
   return add(std::move(entry)).ref;
 }
 
-status ref_registry::update_generated(std::string_view gen_ref, json content,
+status ref_registry::update_generated(std::string_view gen_ref, std::string content,
                                       std::string_view label) {
-  auto it = by_ref_.find(std::string(gen_ref));
+  auto it = by_ref_.find(gen_ref);
   if (it == by_ref_.end() || !entries_[it->second].pending())
     return error{"unknown_ref", "", fmt::format("{} is not a pending generated artifact", gen_ref), ""};
   ref_entry& entry = entries_[it->second];
@@ -162,7 +162,7 @@ status ref_registry::update_generated(std::string_view gen_ref, json content,
 
 result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view uuid,
                                           std::string_view label) {
-  auto it = by_ref_.find(std::string(gen_ref));
+  auto it = by_ref_.find(gen_ref);
   if (it == by_ref_.end() || !entries_[it->second].generated)
     return error{"unknown_ref", "", fmt::format("{} is not a generated artifact", gen_ref), ""};
   if (!entries_[it->second].pending())
@@ -193,7 +193,7 @@ const ref_entry* ref_registry::find_pending_by_label(std::string_view type,
 }
 
 void ref_registry::mark(std::string_view ref, ref_action action) {
-  auto it = by_ref_.find(std::string(ref));
+  auto it = by_ref_.find(ref);
   if (it == by_ref_.end()) return;
   entries_[it->second].action = action;
   entries_[it->second].turn_last = turn_;
@@ -213,50 +213,81 @@ std::vector<const ref_entry*> ref_registry::refs_of_type(std::string_view type) 
   return out;
 }
 
-json ref_registry::to_json() const {
-  json refs = json::array();
-  for (const auto& entry : entries_) {
-    json item = {{"ref", entry.ref},
-                 {"table", entry.table},
-                 {"uuid", entry.uuid.empty() ? json() : json(entry.uuid)},
-                 {"label", entry.label},
-                 {"action", ref_action_name(entry.action)},
-                 {"turn_created", entry.turn_created},
-                 {"turn_last", entry.turn_last}};
-    if (entry.content) item["content"] = *entry.content;
-    if (!entry.saved_as.empty()) {
-      item["saved_as"] = entry.saved_as;
-      item["turn_saved"] = entry.turn_saved;
+std::string ref_registry::to_json() const {
+  std::string out;
+  json_writer w(out);
+  w.begin_object();
+  w.key("format");
+  w.string(kFormat);
+  w.key("version");
+  w.integer(kVersion);
+  w.key("turn");
+  w.integer(turn_);
+  for (const auto* counters : {&counters_, &gen_counters_}) {
+    w.key(counters == &counters_ ? "counters" : "gen_counters");
+    w.begin_object();
+    for (const auto& [type, n] : *counters) {
+      w.key(type);
+      w.integer(n);
     }
-    refs.push_back(std::move(item));
+    w.end_object();
   }
-  json counters = json::object();
-  for (const auto& [type, n] : counters_) counters[type] = n;
-  json gen_counters = json::object();
-  for (const auto& [type, n] : gen_counters_) gen_counters[type] = n;
-  return {{"format", kFormat}, {"version", kVersion},        {"turn", turn_},
-          {"counters", counters}, {"gen_counters", gen_counters}, {"refs", refs}};
+  w.key("refs");
+  w.begin_array();
+  for (const auto& entry : entries_) {
+    w.begin_object();
+    w.key("ref");
+    w.string(entry.ref);
+    w.key("table");
+    w.string(entry.table);
+    w.key("uuid");
+    if (entry.uuid.empty()) w.null(); else w.string(entry.uuid);
+    w.key("label");
+    w.string(entry.label);
+    w.key("action");
+    w.string(ref_action_name(entry.action));
+    w.key("turn_created");
+    w.integer(entry.turn_created);
+    w.key("turn_last");
+    w.integer(entry.turn_last);
+    if (entry.content) {
+      w.key("content");
+      w.raw_value(*entry.content);
+    }
+    if (!entry.saved_as.empty()) {
+      w.key("saved_as");
+      w.string(entry.saved_as);
+      w.key("turn_saved");
+      w.integer(entry.turn_saved);
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return out;
 }
 
-result<ref_registry> ref_registry::from_json(const json& state) {
+result<ref_registry> ref_registry::from_json(std::string_view state_json) {
+  auto doc = json_document::parse(state_json);
+  if (!doc) return state_error("", doc.err().message);
+  const json_value state = doc->root();
   if (!state.is_object()) return state_error("", "a registry state must be a JSON object");
   auto format = state.find("format");
-  if (format == state.end() || *format != kFormat)
+  if (!format || format->str() != kFormat)
     return state_error("format", fmt::format("expected \"{}\"", kFormat));
   auto version = state.find("version");
-  if (version == state.end() || !version->is_number_integer())
-    return state_error("version", "is missing");
-  if (*version != kVersion)
+  if (!version || !version->as_integer()) return state_error("version", "is missing");
+  if (*version->as_integer() != kVersion)
     return error{"unsupported_state_version", "version",
                  fmt::format("registry state version {} is not supported (this build reads {})",
-                             version->dump(), kVersion),
+                             version->raw(), kVersion),
                  "restore it with the alfred-act version that wrote it"};
 
-  auto int_field = [](const json& obj, const char* key, const std::string& path) -> result<long> {
-    auto it = obj.find(key);
-    if (it == obj.end() || !it->is_number_integer() || it->get<long>() < 0)
-      return state_error(path + key, "must be a non-negative integer");
-    return it->get<long>();
+  auto int_field = [](json_value obj, const char* key, const std::string& path) -> result<long> {
+    auto value = obj.find(key);
+    auto n = value ? value->as_integer() : std::nullopt;
+    if (!n || *n < 0 || *n > 2000000000) return state_error(path + key, "must be a non-negative integer");
+    return long(*n);
   };
 
   ref_registry reg;
@@ -265,94 +296,111 @@ result<ref_registry> ref_registry::from_json(const json& state) {
   reg.turn_ = int(*turn);
 
   for (const char* key : {"counters", "gen_counters"}) {
-    auto it = state.find(key);
-    if (it == state.end() || !it->is_object()) return state_error(key, "must be an object");
+    auto counters = state.find(key);
+    if (!counters || !counters->is_object()) return state_error(key, "must be an object");
     auto& target = std::string_view(key) == "counters" ? reg.counters_ : reg.gen_counters_;
-    for (const auto& [type, n] : it->items()) {
-      if (!n.is_number_integer() || n.get<long>() < 0)
-        return state_error(fmt::format("{}.{}", key, type), "must be a non-negative integer");
-      target[type] = n.get<long>();
-    }
+    std::optional<error> failure;
+    counters->for_each_member([&](std::string_view type, json_value n) {
+      auto count = n.as_integer();
+      if (!count || *count < 0 || *count > 2000000000)
+        failure = state_error(fmt::format("{}.{}", key, type), "must be a non-negative integer");
+      else target[std::string(type)] = long(*count);
+    });
+    if (failure) return std::move(*failure);
   }
 
   auto refs = state.find("refs");
-  if (refs == state.end() || !refs->is_array()) return state_error("refs", "must be an array");
-  std::vector<std::pair<std::size_t, std::string>> aliases;
-  for (std::size_t i = 0; i < refs->size(); ++i) {
-    const json& item = (*refs)[i];
-    const std::string path = fmt::format("refs[{}].", i);
-    if (!item.is_object()) return state_error(fmt::format("refs[{}]", i), "must be an object");
-    auto str_field = [&](const char* key) -> const json* {
-      auto it = item.find(key);
-      return (it != item.end() && it->is_string()) ? &*it : nullptr;
-    };
-    ref_entry entry;
-    const json* ref = str_field("ref");
-    auto name = ref ? parse_ref_name(ref->get<std::string>()) : std::nullopt;
-    if (!name) return state_error(path + "ref", "must be a ref such as recipe_1");
-    entry.ref = ref->get<std::string>();
-    entry.type = name->prefix;
-    entry.generated = name->generated;
-    if (reg.by_ref_.count(entry.ref)) return state_error(path + "ref", entry.ref + " appears twice");
-    const auto& counters = entry.generated ? reg.gen_counters_ : reg.counters_;
-    auto counter = counters.find(entry.type);
-    if (counter == counters.end() || counter->second < name->number)
-      return state_error(path + "ref",
-                         fmt::format("{} is beyond its counter (a number would be reused)", entry.ref));
-    const json* table = str_field("table");
-    if (!table || table->get<std::string>().empty())
-      return state_error(path + "table", "must be a table name");
-    entry.table = table->get<std::string>();
-    auto uuid = item.find("uuid");
-    if (uuid != item.end() && !uuid->is_null()) {
-      if (!uuid->is_string() || !is_uuid_syntax(uuid->get<std::string>()))
-        return state_error(path + "uuid", "must be a UUID or null");
-      entry.uuid = canonical_uuid(uuid->get<std::string>());
-    } else if (!entry.generated) {
-      return state_error(path + "uuid", "a database ref needs its UUID");
+  if (!refs || !refs->is_array()) return state_error("refs", "must be an array");
+  std::vector<std::size_t> aliases;
+  std::optional<error> failure;
+  refs->for_each_element([&](std::size_t i, json_value item) {
+    if (failure) return;
+    auto entry = parse_entry(reg, item, fmt::format("refs[{}]", i));
+    if (!entry) {
+      failure = entry.take_error();
+      return;
     }
-    if (!entry.generated && reg.by_uuid_.count(entry.uuid))
-      return state_error(path + "uuid", "this UUID already has a ref");
-    const json* label = str_field("label");
-    if (!label) return state_error(path + "label", "must be a string");
-    entry.label = label->get<std::string>();
-    const json* action = str_field("action");
-    auto parsed_action = action ? parse_action(action->get<std::string>()) : std::nullopt;
-    if (!parsed_action)
-      return state_error(path + "action",
-                         "must be one of read, created, updated, deleted, generated, linked");
-    entry.action = *parsed_action;
-    auto created = int_field(item, "turn_created", path);
-    if (!created) return created.take_error();
-    auto last = int_field(item, "turn_last", path);
-    if (!last) return last.take_error();
-    entry.turn_created = int(*created);
-    entry.turn_last = int(*last);
-    if (auto content = item.find("content"); content != item.end()) {
-      if (!entry.generated) return state_error(path + "content", "only generated refs hold content");
-      entry.content = *content;
-    }
-    if (const json* saved_as = str_field("saved_as")) {
-      if (!entry.generated || entry.uuid.empty())
-        return state_error(path + "saved_as", "only saved generated refs have saved_as");
-      auto saved_turn = int_field(item, "turn_saved", path);
-      if (!saved_turn) return saved_turn.take_error();
-      entry.turn_saved = int(*saved_turn);
-      entry.saved_as = saved_as->get<std::string>();
-      aliases.emplace_back(reg.entries_.size(), entry.uuid);
-    } else if (entry.generated && !entry.uuid.empty()) {
-      return state_error(path + "saved_as", "a saved generated ref must name its saved row");
-    }
-    reg.add(std::move(entry));
-  }
-  for (const auto& [index, uuid] : aliases) {
+    if (!entry->saved_as.empty()) aliases.push_back(reg.entries_.size());
+    reg.add(std::move(*entry));
+  });
+  if (failure) return std::move(*failure);
+  for (std::size_t index : aliases) {
     const ref_entry& gen = reg.entries_[index];
     const ref_entry* saved = reg.find(gen.saved_as);
-    if (!saved || saved->generated || saved->uuid != uuid)
+    if (!saved || saved->generated || saved->uuid != gen.uuid)
       return state_error(fmt::format("refs[{}].saved_as", index),
                          fmt::format("{} must name a ref holding the same UUID", gen.saved_as));
   }
   return reg;
+}
+
+result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value item, const std::string& where) {
+  const std::string path = where + ".";
+  if (!item.is_object()) return state_error(where, "must be an object");
+  auto str_field = [&](const char* key) -> std::optional<std::string> {
+    auto value = item.find(key);
+    if (!value || !value->is_string()) return std::nullopt;
+    return std::string(value->str());
+  };
+  auto int_field = [&](const char* key) -> result<int> {
+    auto value = item.find(key);
+    auto n = value ? value->as_integer() : std::nullopt;
+    if (!n || *n < 0 || *n > 2000000000) return state_error(path + key, "must be a non-negative integer");
+    return int(*n);
+  };
+  ref_entry entry;
+  auto ref = str_field("ref");
+  auto name = ref ? parse_ref_name(*ref) : std::nullopt;
+  if (!name) return state_error(path + "ref", "must be a ref such as recipe_1");
+  entry.ref = *ref;
+  entry.type = name->prefix;
+  entry.generated = name->generated;
+  if (reg.by_ref_.count(entry.ref)) return state_error(path + "ref", entry.ref + " appears twice");
+  const auto& counters = entry.generated ? reg.gen_counters_ : reg.counters_;
+  auto counter = counters.find(entry.type);
+  if (counter == counters.end() || counter->second < name->number)
+    return state_error(path + "ref", fmt::format("{} is beyond its counter (a number would be reused)", entry.ref));
+  auto table = str_field("table");
+  if (!table || table->empty()) return state_error(path + "table", "must be a table name");
+  entry.table = *table;
+  auto uuid = item.find("uuid");
+  if (uuid && !uuid->is_null()) {
+    if (!uuid->is_string() || !is_uuid_syntax(uuid->str())) return state_error(path + "uuid", "must be a UUID or null");
+    entry.uuid = canonical_uuid(uuid->str());
+  } else if (!entry.generated) {
+    return state_error(path + "uuid", "a database ref needs its UUID");
+  }
+  if (!entry.generated && reg.by_uuid_.count(entry.uuid))
+    return state_error(path + "uuid", "this UUID already has a ref");
+  auto label = str_field("label");
+  if (!label) return state_error(path + "label", "must be a string");
+  entry.label = *label;
+  auto action = str_field("action");
+  auto parsed_action = action ? parse_action(*action) : std::nullopt;
+  if (!parsed_action)
+    return state_error(path + "action", "must be one of read, created, updated, deleted, generated, linked");
+  entry.action = *parsed_action;
+  auto created = int_field("turn_created");
+  if (!created) return created.take_error();
+  auto last = int_field("turn_last");
+  if (!last) return last.take_error();
+  entry.turn_created = *created;
+  entry.turn_last = *last;
+  if (auto content = item.find("content")) {
+    if (!entry.generated) return state_error(path + "content", "only generated refs hold content");
+    entry.content = std::string(content->raw());
+  }
+  if (auto saved_as = str_field("saved_as")) {
+    if (!entry.generated || entry.uuid.empty())
+      return state_error(path + "saved_as", "only saved generated refs have saved_as");
+    auto saved_turn = int_field("turn_saved");
+    if (!saved_turn) return saved_turn.take_error();
+    entry.turn_saved = *saved_turn;
+    entry.saved_as = *saved_as;
+  } else if (entry.generated && !entry.uuid.empty()) {
+    return state_error(path + "saved_as", "a saved generated ref must name its saved row");
+  }
+  return entry;
 }
 
 }  // namespace alfred

@@ -21,13 +21,13 @@ struct split_list {
   bool has_null = false;
 };
 
-split_list split_nulls(const json& list) {
+split_list split_nulls(const std::vector<scalar>& list) {
   split_list out;
   for (const auto& item : list) {
     if (item.is_null())
       out.has_null = true;
     else
-      out.items.push_back(scalar_text(item));
+      out.items.push_back(item.text);
   }
   return out;
 }
@@ -70,7 +70,7 @@ std::string_view array_op(filter_op op) {
 
 // cs/cd/ov operand: a PostgreSQL array literal, or JSON text for jsonb.
 std::string containment_operand(const filter& f) {
-  return f.col->type == column_type::jsonb ? to_json_text(f.value) : array_literal(f.value);
+  return f.col->type == column_type::jsonb ? f.json_operand : array_literal(f.values);
 }
 
 // One AND filter as top-level query parameters (`col=op.value`). Values are
@@ -79,19 +79,19 @@ void append_filter(const filter& f, query_params& query) {
   const std::string& col = f.field;
   switch (f.op) {
     case filter_op::eq:
-      query.emplace_back(col, f.value.is_null() ? "is.null" : "eq." + scalar_text(f.value));
+      query.emplace_back(col, f.value().is_null() ? "is.null" : "eq." + f.value().text);
       return;
     case filter_op::neq:
-      query.emplace_back(col, f.value.is_null() ? "not.is.null" : "neq." + scalar_text(f.value));
+      query.emplace_back(col, f.value().is_null() ? "not.is.null" : "neq." + f.value().text);
       return;
     case filter_op::gt:
     case filter_op::gte:
     case filter_op::lt:
     case filter_op::lte:
-      query.emplace_back(col, fmt::format("{}.{}", comparison_op(f.op), scalar_text(f.value)));
+      query.emplace_back(col, fmt::format("{}.{}", comparison_op(f.op), f.value().text));
       return;
     case filter_op::in: {
-      const split_list list = split_nulls(f.value);
+      const split_list list = split_nulls(f.values);
       if (list.has_null && list.items.empty()) {
         query.emplace_back(col, "is.null");
       } else if (list.has_null) {
@@ -104,7 +104,7 @@ void append_filter(const filter& f, query_params& query) {
       return;
     }
     case filter_op::not_in: {
-      const split_list list = split_nulls(f.value);
+      const split_list list = split_nulls(f.values);
       if (list.items.size() == 1 && list.items[0].empty())
         query.emplace_back(col, "neq.");
       else if (!list.items.empty() || !list.has_null)
@@ -116,7 +116,7 @@ void append_filter(const filter& f, query_params& query) {
     case filter_op::ilike:
     case filter_op::not_like:
     case filter_op::not_ilike:
-      query.emplace_back(col, fmt::format("{}.{}", pattern_op(f.op), f.value.get<std::string>()));
+      query.emplace_back(col, fmt::format("{}.{}", pattern_op(f.op), f.value().text));
       return;
     case filter_op::is_null: query.emplace_back(col, "is.null"); return;
     case filter_op::is_not_null: query.emplace_back(col, "not.is.null"); return;
@@ -133,26 +133,26 @@ void append_filter(const filter& f, query_params& query) {
 // grammar needs, so a value can never add or close a condition.
 std::string logic_condition(const filter& f) {
   const std::string& col = f.field;
-  auto value = [&]() { return quote_list_value(scalar_text(f.value)); };
+  auto value = [&]() { return quote_list_value(f.value().text); };
   switch (f.op) {
     case filter_op::eq:
-      return f.value.is_null() ? col + ".is.null" : fmt::format("{}.eq.{}", col, value());
+      return f.value().is_null() ? col + ".is.null" : fmt::format("{}.eq.{}", col, value());
     case filter_op::neq:
-      return f.value.is_null() ? col + ".not.is.null" : fmt::format("{}.neq.{}", col, value());
+      return f.value().is_null() ? col + ".not.is.null" : fmt::format("{}.neq.{}", col, value());
     case filter_op::gt:
     case filter_op::gte:
     case filter_op::lt:
     case filter_op::lte:
       return fmt::format("{}.{}.{}", col, comparison_op(f.op), value());
     case filter_op::in: {
-      const split_list list = split_nulls(f.value);
+      const split_list list = split_nulls(f.values);
       if (list.has_null && list.items.empty()) return col + ".is.null";
       std::string cond = fmt::format("{}.in.{}", col, list_text(list.items));
       if (list.has_null) cond += fmt::format(",{}.is.null", col);
       return cond;
     }
     case filter_op::not_in: {
-      const split_list list = split_nulls(f.value);
+      const split_list list = split_nulls(f.values);
       const std::string cond = fmt::format("{}.not.in.{}", col, list_text(list.items));
       return list.has_null ? fmt::format("and({},{}.not.is.null)", cond, col) : cond;
     }
@@ -160,7 +160,7 @@ std::string logic_condition(const filter& f) {
     case filter_op::ilike:
     case filter_op::not_like:
     case filter_op::not_ilike:
-      return fmt::format("{}.{}.{}", col, pattern_op(f.op), quote_list_value(f.value.get<std::string>()));
+      return fmt::format("{}.{}.{}", col, pattern_op(f.op), quote_list_value(f.value().text));
     case filter_op::is_null: return col + ".is.null";
     case filter_op::is_not_null: return col + ".not.is.null";
     case filter_op::contains:
@@ -194,15 +194,24 @@ std::string select_text(const domain& dom, const tool_call& call) {
 }
 
 // Union of the rows' keys in first-seen order, for `columns=`.
-std::vector<std::string> union_keys(const std::vector<json>& rows, bool& keys_differ) {
+std::vector<std::string> union_keys(const std::vector<row>& rows, bool& keys_differ) {
   std::vector<std::string> keys;
   keys_differ = false;
-  for (const auto& row : rows)
-    for (const auto& [key, value] : row.items())
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
-  for (const auto& row : rows)
-    if (row.size() != keys.size()) keys_differ = true;
+  for (const auto& fields : rows)
+    for (const auto& field : fields)
+      if (std::find(keys.begin(), keys.end(), field.column) == keys.end()) keys.push_back(field.column);
+  for (const auto& fields : rows)
+    if (fields.size() != keys.size()) keys_differ = true;
   return keys;
+}
+
+void write_row(json_writer& w, const row& fields) {
+  w.begin_object();
+  for (const auto& field : fields) {
+    w.key(field.column);
+    w.raw_value(field.json);
+  }
+  w.end_object();
 }
 
 std::string trim_trailing_slashes(std::string url) {
@@ -212,27 +221,30 @@ std::string trim_trailing_slashes(std::string url) {
 
 }  // namespace
 
-result<request_options> parse_request_options(const json& options) {
+result<request_options> parse_request_options(json_value options) {
   request_options out;
   if (options.is_null()) return out;
   if (!options.is_object())
     return error{"invalid_option", "", "options must be an object", "{ baseUrl, apiKey, accessToken, userId }"};
-  for (const auto& [key, value] : options.items()) {
+  std::optional<error> failure;
+  options.for_each_member([&](std::string_view key, json_value value) {
+    if (failure) return;
     if (key == "maxUrlLength") {
-      if (!value.is_number_unsigned() || value.get<std::size_t>() < 256)
-        return error{"invalid_option", key, "maxUrlLength must be a whole number of at least 256", ""};
-      out.max_url_length = value.get<std::size_t>();
-      continue;
+      auto n = value.as_integer();
+      if (!n || *n < 256) failure = error{"invalid_option", "maxUrlLength", "maxUrlLength must be a whole number of at least 256", ""};
+      else out.max_url_length = std::size_t(*n);
+      return;
     }
     std::string* target = key == "baseUrl"       ? &out.base_url
                           : key == "apiKey"      ? &out.api_key
                           : key == "accessToken" ? &out.access_token
                           : key == "userId"      ? &out.user_id
                                                  : nullptr;
-    if (!target || value.is_null()) continue;  // unrelated options belong to the JS layer
-    if (!value.is_string()) return error{"invalid_option", key, fmt::format("{} must be a string", key), ""};
-    *target = value.get<std::string>();
-  }
+    if (!target || value.is_null()) return;  // other options belong to the JS layer
+    if (!value.is_string()) failure = error{"invalid_option", std::string(key), fmt::format("{} must be a string", key), ""};
+    else *target = std::string(value.str());
+  });
+  if (failure) return std::move(*failure);
   return out;
 }
 
@@ -286,9 +298,11 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
     }
     case tool_kind::create: {
       req.method = "POST";
-      std::vector<json> rows = call.rows;
+      std::vector<row> rows = call.rows;
       if (!owner.empty())
-        for (auto& row : rows) row[dom.owner_column] = owner;
+        for (auto& fields : rows) fields.push_back({dom.owner_column, "\"" + owner + "\""});
+      std::string body;
+      json_writer w(body);
       if (call.batch) {
         bool keys_differ = false;
         const auto keys = union_keys(rows, keys_differ);
@@ -298,12 +312,13 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
         // Without it, a key missing from one row would be inserted as NULL
         // instead of the column default (docs/postgrest-wire.md D9).
         if (keys_differ) prefer.push_back("missing=default");
-        json body = json::array();
-        for (auto& row : rows) body.push_back(std::move(row));
-        req.body = to_json_text(body);
+        w.begin_array();
+        for (const auto& fields : rows) write_row(w, fields);
+        w.end_array();
       } else {
-        req.body = to_json_text(rows.front());
+        write_row(w, rows.front());
       }
+      req.body = std::move(body);
       query.emplace_back("select", "*");
       prefer.push_back("return=representation");
       break;
@@ -314,7 +329,12 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
       if (!owner.empty()) query.emplace_back(dom.owner_column, "eq." + owner);
       for (const auto& f : call.filters) append_filter(f, query);
       query.emplace_back("select", "*");
-      if (call.kind == tool_kind::update) req.body = to_json_text(call.rows.front());
+      if (call.kind == tool_kind::update) {
+        std::string body;
+        json_writer w(body);
+        write_row(w, call.rows.front());
+        req.body = std::move(body);
+      }
       prefer.push_back("return=representation");
       break;
     }
@@ -345,23 +365,58 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
 }
 
 result<http_request> build_request(const domain& dom, const ref_registry& registry, std::string_view tool,
-                                   const json& params, const request_options& options) {
-  auto call = parse_tool_call(dom, registry, tool, params);
+                                   std::string_view params_json, const request_options& options) {
+  auto call = parse_tool_call(dom, registry, tool, params_json);
   if (!call) return call.take_error();
   return build_request(dom, *call, options);
 }
 
-json request_to_json(const http_request& request) {
-  json headers = json::object();
-  for (const auto& [name, value] : request.headers) headers[name] = value;
-  return {{"method", request.method},
-          {"url", request.url},
-          {"headers", std::move(headers)},
-          {"body", request.body ? json(*request.body) : json()}};
+void write_request(json_writer& w, const http_request& request) {
+  w.begin_object();
+  w.key("method");
+  w.string(request.method);
+  w.key("url");
+  w.string(request.url);
+  w.key("headers");
+  w.begin_object();
+  for (const auto& [name, value] : request.headers) {
+    w.key(name);
+    w.string(value);
+  }
+  w.end_object();
+  w.key("body");
+  if (request.body) w.string(*request.body); else w.null();
+  w.end_object();
 }
 
-json error_to_json(const error& err) {
-  return {{"code", err.code}, {"message", err.message}, {"path", err.path}, {"hint", err.hint}};
+void write_error(json_writer& w, const error& err) {
+  w.begin_object();
+  w.key("code");
+  w.string(err.code);
+  w.key("message");
+  w.string(err.message);
+  w.key("path");
+  w.string(err.path);
+  w.key("hint");
+  w.string(err.hint);
+  w.end_object();
+}
+
+std::string data_result(std::string_view data_json) {
+  std::string out;
+  out.reserve(data_json.size() + 24);
+  out += "{\"data\":";
+  out += data_json;
+  out += ",\"error\":null}";
+  return out;
+}
+
+std::string error_result(const error& err) {
+  std::string out = "{\"data\":null,\"error\":";
+  json_writer w(out);
+  write_error(w, err);
+  out += '}';
+  return out;
 }
 
 }  // namespace alfred

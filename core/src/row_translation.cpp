@@ -10,9 +10,9 @@
 namespace alfred {
 namespace {
 
-std::string value_text(const json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_number() || value.is_boolean()) return value.dump();
+std::string value_text(json_value value) {
+  if (value.is_string()) return std::string(value.str());
+  if (value.is_number() || value.is_bool()) return std::string(value.raw());
   return {};
 }
 
@@ -27,7 +27,7 @@ std::string month_day(const std::string& date) {
 }
 
 // Renders "{date|mon_day} [{meal_type}]"; "" when a referenced value is missing.
-std::string render_label_format(const std::string& format, const json& row) {
+std::string render_label_format(const std::string& format, json_value row) {
   std::string out;
   std::size_t at = 0;
   while (at < format.size()) {
@@ -45,8 +45,8 @@ std::string render_label_format(const std::string& format, const json& row) {
       filter = name.substr(bar + 1);
       name.resize(bar);
     }
-    auto it = row.find(name);
-    const std::string text = it == row.end() ? std::string() : value_text(*it);
+    auto value = row.find(name);
+    const std::string text = value ? value_text(*value) : std::string();
     if (text.empty()) return {};
     out += filter == "mon_day" ? month_day(text) : text;
     at = close + 1;
@@ -54,92 +54,116 @@ std::string render_label_format(const std::string& format, const json& row) {
   return out;
 }
 
-const table* embed_target(const domain& dom, const table& tbl, const std::string& key) {
+const table* embed_target(const domain& dom, const table& tbl, std::string_view key) {
   if (const relation* rel = tbl.find_relation(key)) return dom.find_table(rel->table);
   for (const auto& col : tbl.columns)
-    if (col.type == column_type::uuid && col.references == key && col.name != "id")
-      return dom.find_table(key);
+    if (col.type == column_type::uuid && col.references == key && col.name != "id") return dom.find_table(key);
   return nullptr;
 }
 
-json translate_row(const domain& dom, ref_registry& registry, const table& tbl, const json& row,
-                   ref_action action);
+bool is_uuid_string(json_value value) { return value.is_string() && is_uuid_syntax(value.str()); }
 
-json translate_any(const domain& dom, ref_registry& registry, const table& tbl, const json& value,
-                   ref_action action) {
-  if (value.is_array()) {
-    json out = json::array();
-    for (const auto& row : value)
-      if (row.is_object()) out.push_back(translate_row(dom, registry, tbl, row, action));
-    return out;
-  }
-  if (value.is_object()) return translate_row(dom, registry, tbl, value, action);
-  return value.is_null() ? json() : json::array();
-}
+class row_translator {
+ public:
+  row_translator(const domain& dom, ref_registry& registry, std::string& out)
+      : dom_(dom), registry_(registry), w_(out) {}
 
-json translate_row(const domain& dom, ref_registry& registry, const table& tbl, const json& row,
-                   ref_action action) {
-  json out = json::object();
-  for (const auto& [key, value] : row.items()) {
-    if (key == dom.owner_column && tbl.user_owned) continue;
-    if (std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), key) != tbl.hidden_columns.end())
-      continue;
-    const column* col = tbl.find_column(key);
-    if (!col) {
-      if (const table* target = embed_target(dom, tbl, key))
-        out[key] = translate_any(dom, registry, *target, value, ref_action::read);
-      continue;
+  // Rows of `tbl`: an array, one object, or null (an empty embed).
+  void rows(const table& tbl, json_value value, ref_action action) {
+    if (value.is_array()) {
+      w_.begin_array();
+      value.for_each_element([&](std::size_t, json_value item) {
+        if (item.is_object()) row(tbl, item, action);
+      });
+      w_.end_array();
+    } else if (value.is_object()) {
+      row(tbl, value, action);
+    } else {
+      w_.null();
     }
-    if (col->type == column_type::uuid) {
-      if (value.is_null()) {
-        out[key] = nullptr;
-        continue;
-      }
-      if (!value.is_string() || !is_uuid_syntax(value.get<std::string>())) continue;
-      const std::string uuid = canonical_uuid(value.get<std::string>());
-      if (key == "id") {
-        out[key] = registry.register_row(tbl.name, tbl.ref_prefix, uuid, action, row_label(tbl, row));
-      } else if (const table* target = dom.find_table(col->references)) {
-        out[key] = registry.register_linked(target->name, target->ref_prefix, uuid);
-      }
-      continue;
-    }
-    if (col->type == column_type::uuid_array) {
-      const table* target = dom.find_table(col->references);
-      json refs = json::array();
-      if (value.is_array() && target)
-        for (const auto& item : value)
-          if (item.is_string() && is_uuid_syntax(item.get<std::string>()))
-            refs.push_back(registry.register_linked(target->name, target->ref_prefix,
-                                                    canonical_uuid(item.get<std::string>())));
-      out[key] = value.is_null() ? json() : std::move(refs);
-      continue;
-    }
-    out[key] = value;
   }
-  return out;
-}
+
+ private:
+  void row(const table& tbl, json_value data, ref_action action) {
+    w_.begin_object();
+    data.for_each_member([&](std::string_view key, json_value value) {
+      if (key == dom_.owner_column && tbl.user_owned) return;
+      if (std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), key) != tbl.hidden_columns.end()) return;
+      const column* col = tbl.find_column(key);
+      if (!col) {
+        if (const table* target = embed_target(dom_, tbl, key)) {
+          w_.key(key);
+          rows(*target, value, ref_action::read);
+        }
+        return;  // undeclared: it could be a UUID the model must not see
+      }
+      if (col->type == column_type::uuid) {
+        if (value.is_null()) {
+          w_.key(key);
+          w_.null();
+        } else if (is_uuid_string(value)) {
+          w_.key(key);
+          w_.string(uuid_ref(tbl, *col, canonical_uuid(value.str()), data, action));
+        }
+        return;
+      }
+      if (col->type == column_type::uuid_array) {
+        w_.key(key);
+        if (!value.is_array()) {
+          w_.null();
+          return;
+        }
+        const table* target = dom_.find_table(col->references);
+        w_.begin_array();
+        value.for_each_element([&](std::size_t, json_value item) {
+          if (is_uuid_string(item))
+            w_.string(registry_.register_linked(target->name, target->ref_prefix, canonical_uuid(item.str())));
+        });
+        w_.end_array();
+        return;
+      }
+      w_.key(key);
+      w_.value(value);
+    });
+    w_.end_object();
+  }
+
+  std::string uuid_ref(const table& tbl, const column& col, const std::string& uuid, json_value data,
+                       ref_action action) {
+    if (col.name == "id") return registry_.register_row(tbl.name, tbl.ref_prefix, uuid, action, row_label(tbl, data));
+    const table* target = dom_.find_table(col.references);
+    return registry_.register_linked(target->name, target->ref_prefix, uuid);
+  }
+
+  const domain& dom_;
+  ref_registry& registry_;
+  json_writer w_;
+};
 
 }  // namespace
 
-std::string row_label(const table& tbl, const json& row) {
+std::string row_label(const table& tbl, json_value row) {
   if (!tbl.label_format.empty()) {
     std::string label = render_label_format(tbl.label_format, row);
     if (!label.empty()) return label;
   }
   for (const auto& name : tbl.label_columns) {
-    auto it = row.find(name);
-    if (it != row.end()) {
-      std::string text = value_text(*it);
+    if (auto value = row.find(name)) {
+      std::string text = value_text(*value);
       if (!text.empty()) return text;
     }
   }
   return {};
 }
 
-json translate_rows(const domain& dom, ref_registry& registry, const table& tbl, const json& rows,
-                    ref_action action) {
-  return translate_any(dom, registry, tbl, rows, action);
+result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
+                                   std::string_view rows_json, ref_action action) {
+  auto doc = json_document::parse(rows_json);
+  if (!doc) return error{"invalid_json", "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
+  std::string out;
+  out.reserve(rows_json.size());
+  row_translator(dom, registry, out).rows(tbl, doc->root(), action);
+  return out;
 }
 
 }  // namespace alfred

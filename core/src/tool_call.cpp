@@ -99,15 +99,27 @@ std::string allowed_keys(tool_kind kind) {
 }
 
 bool key_allowed(tool_kind kind, std::string_view key) {
-  const std::string keys = allowed_keys(kind);
-  std::size_t start = 0;
-  while (start < keys.size()) {
-    std::size_t end = keys.find(", ", start);
-    if (end == std::string::npos) end = keys.size();
-    if (std::string_view(keys).substr(start, end - start) == key) return true;
-    start = end + 2;
+  if (key == "table") return true;
+  switch (kind) {
+    case tool_kind::read:
+      return key == "filters" || key == "or_filters" || key == "columns" || key == "limit" || key == "offset" ||
+             key == "order_by" || key == "order_dir" || key == "count";
+    case tool_kind::create: return key == "data";
+    case tool_kind::update: return key == "filters" || key == "data";
+    case tool_kind::remove: return key == "filters";
   }
   return false;
+}
+
+// "filters" + 2 → "filters[2]" (hot path: no fmt).
+std::string indexed(std::string_view base, std::size_t index) {
+  std::string out;
+  out.reserve(base.size() + 8);
+  out += base;
+  out += '[';
+  out += std::to_string(index);
+  out += ']';
+  return out;
 }
 
 class call_parser {
@@ -115,233 +127,232 @@ class call_parser {
   call_parser(const domain& dom, const ref_registry& registry, tool_kind kind)
       : dom_(dom), registry_(registry), kind_(kind) {}
 
-  result<tool_call> parse(const json& params) {
+  result<tool_call> parse(json_value params) {
     if (!params.is_object())
-      return error{"invalid_params", "", fmt::format("params must be an object, got {}", json_kind(params)),
+      return error{"invalid_params", "", fmt::format("params must be an object, got {}", params.kind_name()),
                    fmt::format("{} takes: {}", tool_name(kind_), allowed_keys(kind_))};
-    for (const auto& [key, value] : params.items()) {
-      if (!key_allowed(kind_, key))
-        return error{"unknown_param", key,
-                     fmt::format("{} does not take '{}'", tool_name(kind_), key),
-                     fmt::format("allowed: {}", allowed_keys(kind_))};
-    }
+    std::optional<error> failure;
+    params.for_each_member([&](std::string_view key, json_value) {
+      if (!failure && !key_allowed(kind_, key))
+        failure = error{"unknown_param", std::string(key), fmt::format("{} does not take '{}'", tool_name(kind_), key),
+                        fmt::format("allowed: {}", allowed_keys(kind_))};
+    });
+    if (failure) return std::move(*failure);
     auto tbl = parse_table(params);
     if (!tbl) return tbl.take_error();
     call_.kind = kind_;
     call_.tbl = *tbl;
 
-    if (kind_ != tool_kind::create) {
-      auto ok = parse_filters(params, "filters", call_.filters);
-      if (!ok) return ok.take_error();
-    }
-    switch (kind_) {
-      case tool_kind::read: {
-        auto ok = parse_read_options(params);
-        if (!ok) return ok.take_error();
-        break;
-      }
-      case tool_kind::create: {
-        auto ok = parse_create_data(params);
-        if (!ok) return ok.take_error();
-        break;
-      }
-      case tool_kind::update: {
-        auto ok = parse_update_data(params);
-        if (!ok) return ok.take_error();
-        ok = require_narrowing_filter();
-        if (!ok) return ok.take_error();
-        break;
-      }
-      case tool_kind::remove: {
-        auto ok = require_narrowing_filter();
-        if (!ok) return ok.take_error();
-        break;
+    status ok = ok_status();
+    if (kind_ != tool_kind::create) ok = parse_filters(params, "filters", call_.filters);
+    if (ok) {
+      switch (kind_) {
+        case tool_kind::read: ok = parse_read_options(params); break;
+        case tool_kind::create: ok = parse_create_data(params); break;
+        case tool_kind::update:
+          ok = parse_update_data(params);
+          if (ok) ok = require_narrowing_filter();
+          break;
+        case tool_kind::remove: ok = require_narrowing_filter(); break;
       }
     }
+    if (!ok) return ok.take_error();
     return std::move(call_);
   }
 
  private:
   value_scope scope() const { return {dom_, registry_, *call_.tbl}; }
 
-  result<const table*> parse_table(const json& params) {
-    auto it = params.find("table");
-    if (it == params.end() || it->is_null())
-      return error{"missing_param", "table", "table is required",
+  result<const table*> parse_table(json_value params) {
+    auto value = params.find("table");
+    if (!value || value->is_null())
+      return error{"missing_param", "table", "table is required", fmt::format("one of: {}", dom_.table_list())};
+    if (!value->is_string())
+      return error{"invalid_param", "table", fmt::format("table must be a string, got {}", value->kind_name()),
                    fmt::format("one of: {}", dom_.table_list())};
-    if (!it->is_string())
-      return error{"invalid_param", "table", fmt::format("table must be a string, got {}", json_kind(*it)),
-                   fmt::format("one of: {}", dom_.table_list())};
-    const table* tbl = dom_.find_table(it->get<std::string>());
+    const table* tbl = dom_.find_table(value->str());
     if (!tbl)
       return error{"unknown_table", "table",
-                   fmt::format("'{}' is not a table of the {} domain", it->get<std::string>(), dom_.name),
+                   fmt::format("'{}' is not a table of the {} domain", value->str(), dom_.name),
                    fmt::format("one of: {}", dom_.table_list())};
     if (kind_ != tool_kind::read && !tbl->writable)
       return error{"read_only_table", "table",
-                   fmt::format("{} is a read-only catalog; {} is not allowed on it", tbl->name,
-                               tool_name(kind_)),
+                   fmt::format("{} is a read-only catalog; {} is not allowed on it", tbl->name, tool_name(kind_)),
                    "read it with db_read and link its rows by ref"};
     return tbl;
   }
 
   // A column the model may filter, select or order by.
-  result<const column*> visible_column(std::string_view name, const std::string& path,
-                                       const table& tbl) {
+  result<const column*> visible_column(std::string_view name, const std::string& path, const table& tbl) {
     if (name == dom_.owner_column && tbl.user_owned)
-      return error{"system_column", path,
-                   fmt::format("{} is applied automatically; it cannot be used", name),
+      return error{"system_column", path, fmt::format("{} is applied automatically; it cannot be used", name),
                    "rows are always limited to the signed-in user"};
     if (is_postgrest_reserved(name))
-      return error{"reserved_column", path,
-                   fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
-                   name == "or" || name == "and"
-                       ? std::string("to OR conditions, put them in or_filters")
-                       : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+      return error{"reserved_column", path, fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
+                   name == "or" || name == "and" ? std::string("to OR conditions, put them in or_filters")
+                                                 : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     const column* col = tbl.find_column(name);
-    if (!col)
-      return error{"unknown_column", path,
-                   fmt::format("{} has no column '{}'", tbl.name, name),
+    if (!col || is_hidden(tbl, name))
+      return error{"unknown_column", path, fmt::format("{} has no column '{}'", tbl.name, name),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     return col;
   }
 
-  status parse_filters(const json& params, const char* key, std::vector<filter>& out) {
-    auto it = params.find(key);
-    if (it == params.end() || it->is_null()) return ok_status();
-    if (!it->is_array())
+  status parse_filters(json_value params, const char* key, std::vector<filter>& out) {
+    auto list = params.find(key);
+    if (!list || list->is_null()) return ok_status();
+    if (!list->is_array())
       return error{"invalid_param", key,
-                   fmt::format("{} must be an array of filter objects, got {}", key, json_kind(*it)),
+                   fmt::format("{} must be an array of filter objects, got {}", key, list->kind_name()),
                    "[{\"field\": \"cuisine\", \"op\": \"=\", \"value\": \"indian\"}]"};
-    for (std::size_t i = 0; i < it->size(); ++i) {
-      auto parsed = parse_filter((*it)[i], fmt::format("{}[{}]", key, i), std::string_view(key) == "or_filters");
-      if (!parsed) return parsed.take_error();
-      out.push_back(std::move(*parsed));
-    }
+    const bool in_or = std::string_view(key) == "or_filters";
+    std::optional<error> failure;
+    list->for_each_element([&](std::size_t i, json_value clause) {
+      if (failure) return;
+      auto parsed = parse_filter(clause, indexed(key, i), in_or);
+      if (!parsed) failure = parsed.take_error();
+      else out.push_back(std::move(*parsed));
+    });
+    if (failure) return std::move(*failure);
     return ok_status();
   }
 
-  result<filter> parse_filter(const json& clause, const std::string& path, bool in_or) {
+  result<filter> parse_filter(json_value clause, const std::string& path, bool in_or) {
     const std::string example = "{\"field\": \"name\", \"op\": \"ilike\", \"value\": \"%chicken%\"}";
     if (!clause.is_object())
-      return error{"invalid_filter", path, fmt::format("a filter must be an object, got {}", json_kind(clause)),
-                   example};
-    for (const auto& [key, value] : clause.items())
-      if (key != "field" && key != "op" && key != "value")
-        return error{"invalid_filter", path + "." + key,
-                     fmt::format("a filter has only field, op and value; got '{}'", key), example};
-    auto field_it = clause.find("field");
-    if (field_it == clause.end() || !field_it->is_string())
+      return error{"invalid_filter", path, fmt::format("a filter must be an object, got {}", clause.kind_name()), example};
+    std::optional<error> failure;
+    clause.for_each_member([&](std::string_view key, json_value) {
+      if (!failure && key != "field" && key != "op" && key != "value")
+        failure = error{"invalid_filter", path + "." + std::string(key),
+                        fmt::format("a filter has only field, op and value; got '{}'", key), example};
+    });
+    if (failure) return std::move(*failure);
+    auto field = clause.find("field");
+    if (!field || !field->is_string())
       return error{"invalid_filter", path + ".field", "field is required and must be a column name", example};
-    auto op_it = clause.find("op");
-    if (op_it == clause.end() || !op_it->is_string())
-      return error{"invalid_filter", path + ".op", "op is required",
-                   fmt::format("one of: {}", filter_op_list())};
+    auto op_value = clause.find("op");
+    if (!op_value || !op_value->is_string())
+      return error{"invalid_filter", path + ".op", "op is required", fmt::format("one of: {}", filter_op_list())};
 
     filter f;
     f.path = path;
-    f.field = field_it->get<std::string>();
-    auto op = parse_op(op_it->get<std::string>());
+    f.field = std::string(field->str());
+    auto op = parse_op(op_value->str());
     if (!op) {
       std::string hint = fmt::format("supported ops: {}", filter_op_list());
-      if (looks_like_negation(op_it->get<std::string>()))
-        hint += ". To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", "
-                "\"op\": \"not_in\", \"value\": [\"recipe_5\", \"recipe_6\"]}; or in with the "
-                "refs to keep; or not_ilike for a text pattern; or read everything and filter "
-                "in an analyze step";
-      return error{"unknown_operator", path + ".op",
-                   fmt::format("'{}' is not a supported operator", op_it->get<std::string>()), hint};
+      if (looks_like_negation(op_value->str()))
+        hint += ". To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", \"op\": \"not_in\", "
+                "\"value\": [\"recipe_5\", \"recipe_6\"]}; or in with the refs to keep; or not_ilike for a text "
+                "pattern; or read everything and filter in an analyze step";
+      return error{"unknown_operator", path + ".op", fmt::format("'{}' is not a supported operator", op_value->str()),
+                   hint};
     }
     f.op = *op;
-    auto value_it = clause.find("value");
-    const bool has_value = value_it != clause.end();
-    f.requested = has_value ? *value_it : json();
+    const auto value = clause.find("value");
+    if (value) f.requested = std::string(value->raw());
 
     if (f.field == kSemanticField || f.op == filter_op::similar) {
-      if (f.field != kSemanticField)
-        return error{"invalid_filter", path + ".op",
-                     fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField, f.field),
-                     fmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
-                                 kSemanticField)};
-      if (f.op != filter_op::similar)
-        return error{"invalid_filter", path + ".op", fmt::format("{} only works with op similar", kSemanticField), ""};
-      if (in_or || kind_ != tool_kind::read)
-        return error{"invalid_filter", path, "semantic search is only available in db_read filters", ""};
-      if (!has_value || !value_it->is_string() || lower_trimmed(value_it->get<std::string>()).empty())
-        return invalid_value(path + ".value", "similar needs a non-empty search text");
-      if (!call_.semantic_query.empty())
-        return error{"invalid_filter", path, "only one semantic search per read", ""};
-      call_.semantic_query = value_it->get<std::string>();
-      f.value = *value_it;
+      auto ok = parse_semantic(f, value, path, in_or);
+      if (!ok) return ok.take_error();
       return f;
     }
 
     auto col = visible_column(f.field, path + ".field", *call_.tbl);
     if (!col) return col.take_error();
     f.col = *col;
-    const std::string value_path = path + ".value";
-    auto value = check_filter_value(*f.col, f.op, has_value ? *value_it : json(), has_value, value_path);
-    if (!value) return value.take_error();
-    f.value = std::move(*value);
-    if (f.op == filter_op::is_null && f.value.is_boolean()) {
-      // {"op": "is_null", "value": false} means "is not null".
-      if (!f.value.get<bool>()) f.op = filter_op::is_not_null;
-      f.value = nullptr;
-    } else if (f.op == filter_op::is_not_null && f.value.is_boolean()) {
-      if (!f.value.get<bool>()) f.op = filter_op::is_null;
-      f.value = nullptr;
-    }
+    auto ok = check_filter_value(f, value, path + ".value");
+    if (!ok) return ok.take_error();
     return f;
   }
 
-  result<json> check_filter_value(const column& col, filter_op op, const json& value, bool has_value,
-                                  const std::string& path) {
+  status parse_semantic(filter& f, std::optional<json_value> value, const std::string& path, bool in_or) {
+    if (f.field != kSemanticField)
+      return error{"invalid_filter", path + ".op",
+                   fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField, f.field),
+                   fmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
+                               kSemanticField)};
+    if (f.op != filter_op::similar)
+      return error{"invalid_filter", path + ".op", fmt::format("{} only works with op similar", kSemanticField), ""};
+    if (in_or || kind_ != tool_kind::read)
+      return error{"invalid_filter", path, "semantic search is only available in db_read filters", ""};
+    if (!value || !value->is_string() || lower_trimmed(value->str()).empty())
+      return invalid_value(path + ".value", "similar needs a non-empty search text");
+    if (detail::contains_nul(value->str())) return detail::nul_error(path + ".value");
+    if (!call_.semantic_query.empty())
+      return error{"invalid_filter", path, "only one semantic search per read", ""};
+    call_.semantic_query = std::string(value->str());
+    f.values.push_back({scalar::kind::text, call_.semantic_query});
+    return ok_status();
+  }
+
+  status check_filter_value(filter& f, std::optional<json_value> value, const std::string& path) {
     const value_scope sc = scope();
-    switch (op) {
+    const column& col = *f.col;
+    const bool has_value = value.has_value();
+    const char* got = has_value ? value->kind_name() : "nothing";
+    switch (f.op) {
       case filter_op::is_null:
       case filter_op::is_not_null:
-        if (!has_value || value.is_null()) return json(true);
-        if (value.is_boolean()) return value;
-        return invalid_value(path, fmt::format("{} takes no value (or true/false), got {}",
-                                               filter_op_name(op), json_kind(value)),
-                             "omit value");
+        if (!has_value || value->is_null()) return ok_status();
+        if (!value->is_bool())
+          return invalid_value(path,
+                               fmt::format("{} takes no value (or true/false), got {}", filter_op_name(f.op), got),
+                               "omit value");
+        // {"op": "is_null", "value": false} means "is not null".
+        if (!value->as_bool()) f.op = f.op == filter_op::is_null ? filter_op::is_not_null : filter_op::is_null;
+        return ok_status();
       case filter_op::eq:
-      case filter_op::neq:
-        if (!has_value)
-          return invalid_value(path, "value is required",
-                               "to test for a missing value use op is_null");
-        if (value.is_null()) return value;  // becomes is.null / not.is.null
-        return detail::check_filter_scalar(sc, col, value, path);
+      case filter_op::neq: {
+        if (!has_value) return invalid_value(path, "value is required", "to test for a missing value use op is_null");
+        if (value->is_null()) {
+          f.values.push_back({});
+          return ok_status();
+        }
+        auto item = detail::check_filter_scalar(sc, col, *value, path);
+        if (!item) return item.take_error();
+        f.values.push_back(std::move(*item));
+        return ok_status();
+      }
       case filter_op::gt:
       case filter_op::gte:
       case filter_op::lt:
-      case filter_op::lte:
-        if (!has_value || value.is_null())
-          return invalid_value(path, fmt::format("{} needs a value", filter_op_name(op)));
+      case filter_op::lte: {
+        if (!has_value || value->is_null())
+          return invalid_value(path, fmt::format("{} needs a value", filter_op_name(f.op)));
         if (col.type == column_type::uuid || col.type == column_type::boolean)
-          return invalid_value(path, fmt::format("{} cannot be compared with {}", col.name, filter_op_name(op)),
+          return invalid_value(path, fmt::format("{} cannot be compared with {}", col.name, filter_op_name(f.op)),
                                "use = or in");
-        return detail::check_filter_scalar(sc, col, value, path);
+        auto item = detail::check_filter_scalar(sc, col, *value, path);
+        if (!item) return item.take_error();
+        f.values.push_back(std::move(*item));
+        return ok_status();
+      }
       case filter_op::in:
       case filter_op::not_in: {
-        if (!value.is_array())
-          return invalid_value(path,
-                               fmt::format("{} needs a list of values, got {}", filter_op_name(op),
-                                           has_value ? json_kind(value) : "nothing"),
-                               has_value && value.is_primitive()
-                                   ? fmt::format("write \"value\": [{}]", value.dump())
-                                   : std::string("write \"value\": [\"a\", \"b\"]"));
-        json out = json::array();
-        for (std::size_t i = 0; i < value.size(); ++i) {
-          if (value[i].is_null()) {
-            out.push_back(nullptr);
-            continue;
+        if (!has_value || !value->is_array())
+          return invalid_value(path, fmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
+                               has_value && value->is_primitive() ? fmt::format("write \"value\": [{}]", value->raw())
+                                                                   : std::string("write \"value\": [\"a\", \"b\"]"));
+        std::optional<error> failure;
+        value->for_each_element([&](std::size_t i, json_value element) {
+          if (failure) return;
+          if (element.is_null()) {
+            f.values.push_back({});
+            return;
           }
-          auto item = detail::check_filter_scalar(sc, col, value[i], fmt::format("{}[{}]", path, i));
-          if (!item) return item.take_error();
-          if (std::find(out.begin(), out.end(), *item) == out.end()) out.push_back(std::move(*item));
-        }
-        return out;
+          auto item = detail::check_filter_scalar(sc, col, element, indexed(path, i));
+          if (!item) {
+            failure = item.take_error();
+            return;
+          }
+          // Duplicates change nothing but the URL's length.
+          for (const auto& seen : f.values)
+            if (seen.type == item->type && seen.text == item->text) return;
+          f.values.push_back(std::move(*item));
+        });
+        if (failure) return std::move(*failure);
+        return ok_status();
       }
       case filter_op::like:
       case filter_op::ilike:
@@ -352,43 +363,49 @@ class call_parser {
                                fmt::format("{} is {}; pattern matching works on text columns", col.name,
                                            column_type_name(col.type)),
                                "use =, in or a comparison");
-        if (!value.is_string())
+        if (!has_value || !value->is_string())
           return invalid_value(path, fmt::format("{} needs a text pattern such as \"%chicken%\", got {}",
-                                                 filter_op_name(op), has_value ? json_kind(value) : "nothing"));
-        if (detail::contains_nul(value.get<std::string>()))
-          return error{"nul_byte", path, "the value contains a NUL byte (U+0000)",
-                       "PostgREST truncates filter values at NUL; remove it"};
-        return value;
+                                                 filter_op_name(f.op), got));
+        if (detail::contains_nul(value->str())) return detail::nul_error(path);
+        f.values.push_back({scalar::kind::text, std::string(value->str())});
+        return ok_status();
       case filter_op::contains:
       case filter_op::contained_by:
       case filter_op::overlaps:
-        if (col.type == column_type::jsonb) {
-          if (op == filter_op::overlaps || !(value.is_object() || value.is_array()))
-            return invalid_value(path, fmt::format("{} on {} needs a JSON object", filter_op_name(op), col.name),
-                                 "{\"field\": \"" + col.name + "\", \"op\": \"contains\", \"value\": {\"key\": \"value\"}}");
-          json copy = value;
-          std::string text = copy.dump();
-          if (detail::contains_nul(text) || text.find("\\u0000") != std::string::npos)
-            return error{"nul_byte", path, "the value contains a NUL byte (U+0000)", "remove it"};
-          return copy;
-        }
-        if (col.type != column_type::text_array && col.type != column_type::uuid_array)
-          return invalid_value(path,
-                               fmt::format("{} works on array and JSON columns; {} is {}", filter_op_name(op),
-                                           col.name, column_type_name(col.type)),
-                               "for text use ilike, e.g. {\"field\": \"" + col.name +
-                                   "\", \"op\": \"ilike\", \"value\": \"%word%\"}");
-        if (!has_value || value.is_null() || value.is_object())
-          return invalid_value(path, fmt::format("{} needs a list of values", filter_op_name(op)),
-                               "write \"value\": [\"weeknight\"]");
-        return detail::check_array_elements(sc, col, value, path);
-      case filter_op::similar:
-        break;
+        return check_containment(f, value, path);
+      case filter_op::similar: break;
     }
     return invalid_value(path, "unsupported operator");
   }
 
-  status parse_read_options(const json& params) {
+  status check_containment(filter& f, std::optional<json_value> value, const std::string& path) {
+    const column& col = *f.col;
+    if (col.type == column_type::jsonb) {
+      if (f.op == filter_op::overlaps || !value || value->is_primitive())
+        return invalid_value(path, fmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
+                             "{\"field\": \"" + col.name + "\", \"op\": \"contains\", \"value\": {\"key\": \"value\"}}");
+      json_writer w(f.json_operand);
+      w.value(*value);
+      if (detail::contains_nul(f.json_operand) || f.json_operand.find("\\u0000") != std::string::npos)
+        return detail::nul_error(path);
+      return ok_status();
+    }
+    if (col.type != column_type::text_array && col.type != column_type::uuid_array)
+      return invalid_value(path,
+                           fmt::format("{} works on array and JSON columns; {} is {}", filter_op_name(f.op), col.name,
+                                       column_type_name(col.type)),
+                           "for text use ilike, e.g. {\"field\": \"" + col.name +
+                               "\", \"op\": \"ilike\", \"value\": \"%word%\"}");
+    if (!value || value->is_null() || value->is_object())
+      return invalid_value(path, fmt::format("{} needs a list of values", filter_op_name(f.op)),
+                           "write \"value\": [\"weeknight\"]");
+    auto items = detail::check_array_elements(scope(), col, *value, path);
+    if (!items) return items.take_error();
+    f.values = std::move(*items);
+    return ok_status();
+  }
+
+  status parse_read_options(json_value params) {
     auto ok = parse_filters(params, "or_filters", call_.or_filters);
     if (!ok) return ok;
     ok = parse_columns(params);
@@ -400,24 +417,24 @@ class call_parser {
     if (!offset) return offset.take_error();
     call_.offset = *offset;
 
-    if (auto it = params.find("order_by"); it != params.end() && !it->is_null()) {
-      if (!it->is_string())
-        return error{"invalid_param", "order_by", "order_by must be a column name", ""};
-      auto col = visible_column(it->get<std::string>(), "order_by", *call_.tbl);
+    if (auto order_by = params.find("order_by"); order_by && !order_by->is_null()) {
+      if (!order_by->is_string()) return error{"invalid_param", "order_by", "order_by must be a column name", ""};
+      auto col = visible_column(order_by->str(), "order_by", *call_.tbl);
       if (!col) return col.take_error();
       call_.order_by = (*col)->name;
-      if (auto dir = params.find("order_dir"); dir != params.end() && !dir->is_null()) {
-        const std::string text = dir->is_string() ? lower_trimmed(dir->get<std::string>()) : "";
+      if (auto dir = params.find("order_dir"); dir && !dir->is_null()) {
+        const std::string text = dir->is_string() ? lower_trimmed(dir->str()) : "";
         if (text != "asc" && text != "desc")
           return error{"invalid_param", "order_dir", "order_dir must be \"asc\" or \"desc\"", ""};
         call_.descending = text == "desc";
       }
     }
-    if (auto it = params.find("count"); it != params.end() && !it->is_null()) {
-      if (it->is_boolean()) {
-        call_.count = it->get<bool>() ? "exact" : "";
-      } else if (it->is_string() && (*it == "exact" || *it == "planned" || *it == "estimated")) {
-        call_.count = it->get<std::string>();
+    if (auto count = params.find("count"); count && !count->is_null()) {
+      if (count->is_bool()) {
+        call_.count = count->as_bool() ? "exact" : "";
+      } else if (count->is_string() &&
+                 (count->str() == "exact" || count->str() == "planned" || count->str() == "estimated")) {
+        call_.count = std::string(count->str());
       } else {
         return error{"invalid_param", "count", "count must be true, \"exact\", \"planned\" or \"estimated\"", ""};
       }
@@ -425,59 +442,53 @@ class call_parser {
     return ok_status();
   }
 
-  result<std::optional<long>> parse_count_param(const json& params, const char* key, long min, long max) {
-    auto it = params.find(key);
-    if (it == params.end() || it->is_null()) return std::optional<long>();
-    long n = 0;
-    if (it->is_number_integer()) {
-      n = it->get<long>();
-    } else if (it->is_number_float() && it->get<double>() == static_cast<double>(static_cast<long>(it->get<double>()))) {
-      n = static_cast<long>(it->get<double>());
-    } else if (it->is_string() && !it->get<std::string>().empty() && it->get<std::string>().size() < 10 &&
-               std::all_of(it->get<std::string>().begin(), it->get<std::string>().end(),
-                           [](char c) { return c >= '0' && c <= '9'; })) {
-      n = std::stol(it->get<std::string>());
-    } else {
-      return error{"invalid_param", key, fmt::format("{} must be a whole number, got {}", key, json_kind(*it)), ""};
-    }
-    if (n < min || n > max)
-      return error{"invalid_param", key, fmt::format("{} must be between {} and {}, got {}", key, min, max, n),
+  result<std::optional<long>> parse_count_param(json_value params, const char* key, long min, long max) {
+    auto value = params.find(key);
+    if (!value || value->is_null()) return std::optional<long>();
+    std::optional<long long> n = value->as_integer();
+    if (!n && value->is_string() && !value->str().empty() && value->str().size() < 10 &&
+        std::all_of(value->str().begin(), value->str().end(), [](char c) { return c >= '0' && c <= '9'; }))
+      n = std::stoll(std::string(value->str()));
+    if (!n)
+      return error{"invalid_param", key, fmt::format("{} must be a whole number, got {}", key, value->kind_name()), ""};
+    if (*n < min || *n > max)
+      return error{"invalid_param", key, fmt::format("{} must be between {} and {}, got {}", key, min, max, *n),
                    std::string_view(key) == "limit"
                        ? fmt::format("the server returns at most {} rows per read; page with offset", max)
                        : std::string()};
-    return std::optional<long>(n);
+    return std::optional<long>(long(*n));
   }
 
-  status parse_columns(const json& params) {
-    auto it = params.find("columns");
-    if (it == params.end() || it->is_null()) return ok_status();
+  status parse_columns(json_value params) {
+    auto value = params.find("columns");
+    if (!value || value->is_null()) return ok_status();
     std::vector<std::string> items;
-    if (it->is_string()) {
-      auto parts = split_select(it->get<std::string>());
+    if (value->is_string()) {
+      auto parts = split_select(value->str());
       if (!parts) return parts.take_error();
       items = std::move(*parts);
-    } else if (it->is_array()) {
-      for (std::size_t i = 0; i < it->size(); ++i) {
-        if (!(*it)[i].is_string())
-          return error{"invalid_param", fmt::format("columns[{}]", i), "columns must be strings", ""};
-        items.push_back((*it)[i].get<std::string>());
-      }
+    } else if (value->is_array()) {
+      std::optional<error> failure;
+      value->for_each_element([&](std::size_t i, json_value item) {
+        if (!item.is_string() && !failure)
+          failure = error{"invalid_param", fmt::format("columns[{}]", i), "columns must be strings", ""};
+        items.emplace_back(item.str());
+      });
+      if (failure) return std::move(*failure);
     } else {
-      return error{"invalid_param", "columns", "columns must be an array of column names",
-                   "[\"name\", \"cuisine\"]"};
+      return error{"invalid_param", "columns", "columns must be an array of column names", "[\"name\", \"cuisine\"]"};
     }
     for (std::size_t i = 0; i < items.size(); ++i) {
-      auto item = parse_select_item(items[i], fmt::format("columns[{}]", i));
+      auto item = parse_select_item(items[i], indexed("columns", i));
       if (!item) return item.take_error();
-      if (!item->empty() &&
-          std::find(call_.columns.begin(), call_.columns.end(), *item) == call_.columns.end())
+      if (!item->empty() && std::find(call_.columns.begin(), call_.columns.end(), *item) == call_.columns.end())
         call_.columns.push_back(std::move(*item));
     }
     return ok_status();
   }
 
   // Splits "a, b, rel(c, d)" at top-level commas.
-  static result<std::vector<std::string>> split_select(const std::string& text) {
+  static result<std::vector<std::string>> split_select(std::string_view text) {
     std::vector<std::string> out;
     int depth = 0;
     std::string current;
@@ -493,7 +504,8 @@ class call_parser {
       }
     }
     if (depth != 0)
-      return error{"invalid_param", "columns", "unbalanced parentheses in columns", "[\"name\", \"recipe_ingredients(name, quantity)\"]"};
+      return error{"invalid_param", "columns", "unbalanced parentheses in columns",
+                   "[\"name\", \"recipe_ingredients(name, quantity)\"]"};
     out.push_back(current);
     return out;
   }
@@ -514,8 +526,6 @@ class call_parser {
     if (open == std::string::npos) {
       auto col = visible_column(item, path, *call_.tbl);
       if (!col) return col.take_error();
-      if (is_hidden(*call_.tbl, item))
-        return error{"unknown_column", path, fmt::format("{} is not available to read", item), ""};
       return item;
     }
     if (item.back() != ')')
@@ -523,10 +533,9 @@ class call_parser {
     const std::string rel_name = trim(item.substr(0, open));
     const table* target = embedded_table(rel_name);
     if (!target)
-      return error{"unknown_relation", path,
-                   fmt::format("{} cannot embed '{}'", call_.tbl->name, rel_name),
+      return error{"unknown_relation", path, fmt::format("{} cannot embed '{}'", call_.tbl->name, rel_name),
                    embeddable_hint()};
-    auto inner = split_select(item.substr(open + 1, item.size() - open - 2));
+    auto inner = split_select(std::string_view(item).substr(open + 1, item.size() - open - 2));
     if (!inner) return error{"invalid_param", path, inner.err().message, inner.err().hint};
     std::vector<std::string> cols;
     bool star = false;
@@ -539,8 +548,6 @@ class call_parser {
       }
       auto col = visible_column(name, path, *target);
       if (!col) return col.take_error();
-      if (is_hidden(*target, name))
-        return error{"unknown_column", path, fmt::format("{} is not available to read", name), ""};
       if (std::find(cols.begin(), cols.end(), name) == cols.end()) cols.push_back(name);
     }
     // Nested rows need their id to get refs.
@@ -575,57 +582,79 @@ class call_parser {
 
   // One create/update object: checks keys and values, returns the sanitized
   // row and (for creates) the pending gen_ ref it saves.
-  result<json> parse_row(const json& row, const std::string& path, std::string* saves) {
-    if (!row.is_object())
-      return error{"invalid_data", path, fmt::format("a row must be an object, got {}", json_kind(row)),
+  result<row> parse_row(json_value data, const std::string& path, std::string* saves) {
+    if (!data.is_object())
+      return error{"invalid_data", path, fmt::format("a row must be an object, got {}", data.kind_name()),
                    "{\"name\": \"milk\", \"quantity\": 1, \"unit\": \"l\"}"};
     const table& tbl = *call_.tbl;
-    json out = json::object();
-    for (const auto& [key, value] : row.items()) {
+    row out;
+    std::optional<error> failure;
+    data.for_each_member([&](std::string_view key_view, json_value value) {
+      if (failure) return;
+      const std::string key(key_view);
       const std::string key_path = path + "." + key;
+      for (const auto& field : out)
+        if (field.column == key) {
+          failure = error{"invalid_data", key_path, fmt::format("{} is given twice", key), ""};
+          return;
+        }
       if (key == "id" && kind_ == tool_kind::create && saves) {
         auto saved = parse_save_marker(value, key_path);
-        if (!saved) return saved.take_error();
-        *saves = std::move(*saved);
-        continue;
+        if (!saved) failure = saved.take_error();
+        else *saves = std::move(*saved);
+        return;
       }
-      if (key == dom_.owner_column && tbl.user_owned)
-        return error{"system_column", key_path,
-                     fmt::format("{} is set from the signed-in user; leave it out", key), ""};
-      if (key == "id")
-        return error{"system_column", key_path,
-                     kind_ == tool_kind::update ? "id cannot be changed; choose the rows with filters"
-                                                : "id is assigned by the database; leave it out",
-                     ""};
-      const column* col = tbl.find_column(key);
-      if (!col || is_hidden(tbl, key)) {
-        if (is_postgrest_reserved(key))
-          return error{"reserved_column", key_path, fmt::format("'{}' is a PostgREST keyword, not a column", key),
-                       fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
-        return error{"unknown_column", key_path, fmt::format("{} has no column '{}'", tbl.name, key),
-                     fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+      auto col = writable_column(key, key_path);
+      if (!col) {
+        failure = col.take_error();
+        return;
       }
-      if (!col->writable)
-        return error{"read_only_column", key_path, fmt::format("{} is maintained by the database", key), ""};
-      auto checked = detail::check_payload_value(scope(), *col, value, key_path);
-      if (!checked) return checked.take_error();
-      out[key] = std::move(*checked);
-    }
+      auto checked = detail::check_payload_value(scope(), **col, value, key_path);
+      if (!checked) failure = checked.take_error();
+      else out.push_back({key, std::move(*checked)});
+    });
+    if (failure) return std::move(*failure);
     if (kind_ == tool_kind::create) {
-      for (const auto& col : tbl.columns)
-        if (col.required && col.writable && !out.contains(col.name))
-          return error{"missing_column", path,
-                       fmt::format("{} is required to create a row in {}", col.name, tbl.name), ""};
+      for (const auto& col : tbl.columns) {
+        if (!col.required || !col.writable) continue;
+        const bool given = std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
+        if (!given)
+          return error{"missing_column", path, fmt::format("{} is required to create a row in {}", col.name, tbl.name),
+                       fmt::format("add \"{}\" to the row", col.name)};
+      }
     }
     return out;
   }
 
+  result<const column*> writable_column(const std::string& key, const std::string& key_path) {
+    const table& tbl = *call_.tbl;
+    if (key == dom_.owner_column && tbl.user_owned)
+      return error{"system_column", key_path, fmt::format("{} is set from the signed-in user; leave it out", key), ""};
+    if (key == "id")
+      return error{"system_column", key_path,
+                   kind_ == tool_kind::update ? "id cannot be changed; choose the rows with filters"
+                                              : "id is assigned by the database; leave it out",
+                   ""};
+    const column* col = tbl.find_column(key);
+    if (!col || is_hidden(tbl, key)) {
+      if (is_postgrest_reserved(key))
+        return error{"reserved_column", key_path, fmt::format("'{}' is a PostgREST keyword, not a column", key),
+                     fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+      return error{"unknown_column", key_path, fmt::format("{} has no column '{}'", tbl.name, key),
+                   fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+    }
+    if (!col->writable)
+      return error{"read_only_column", key_path, fmt::format("{} is maintained by the database", key), ""};
+    return col;
+  }
+
   // `id: "gen_recipe_1"` in a create row says which generated artifact it saves.
-  result<std::string> parse_save_marker(const json& value, const std::string& path) {
+  result<std::string> parse_save_marker(json_value value, const std::string& path) {
     const std::string explain = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
     if (!value.is_string()) return error{"system_column", path, explain, ""};
-    auto name = parse_ref_name(value.get<std::string>());
-    const ref_entry* entry = registry_.find(value.get<std::string>());
+    const std::string text(value.str());
+    auto name = parse_ref_name(text);
+    const ref_entry* entry = registry_.find(text);
     if (!name || !name->generated || !entry) return error{"system_column", path, explain, ""};
     if (entry->type != call_.tbl->ref_prefix)
       return error{"ref_type_mismatch", path,
@@ -637,41 +666,49 @@ class call_parser {
     return entry->ref;
   }
 
-  status parse_create_data(const json& params) {
-    auto it = params.find("data");
-    if (it == params.end() || it->is_null())
+  status parse_create_data(json_value params) {
+    auto data = params.find("data");
+    if (!data || data->is_null())
       return error{"missing_param", "data", "data is required", "an object, or an array of objects for a batch"};
-    call_.batch = it->is_array();
-    if (call_.batch && it->empty())
+    call_.batch = data->is_array();
+    if (call_.batch && data->empty())
       return error{"invalid_data", "data", "data is an empty array; nothing to create", ""};
-    if (call_.batch && it->size() > static_cast<std::size_t>(dom_.max_rows))
+    if (call_.batch && data->size() > static_cast<std::size_t>(dom_.max_rows))
       return error{"invalid_data", "data", fmt::format("at most {} rows per create", dom_.max_rows), "split the batch"};
-    const json rows = call_.batch ? *it : json::array({*it});
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const std::string path = call_.batch ? fmt::format("data[{}]", i) : "data";
+    std::optional<error> failure;
+    auto add_row = [&](json_value item, const std::string& path) {
+      if (failure) return;
       std::string saves;
-      auto row = parse_row(rows[i], path, &saves);
-      if (!row) return row.take_error();
-      if (!saves.empty() && std::find(call_.saves.begin(), call_.saves.end(), saves) != call_.saves.end())
-        return error{"already_saved", path + ".id", fmt::format("{} is saved twice in this batch", saves), ""};
-      call_.rows.push_back(std::move(*row));
+      auto parsed = parse_row(item, path, &saves);
+      if (!parsed) {
+        failure = parsed.take_error();
+        return;
+      }
+      if (!saves.empty() && std::find(call_.saves.begin(), call_.saves.end(), saves) != call_.saves.end()) {
+        failure = error{"already_saved", path + ".id", fmt::format("{} is saved twice in this batch", saves), ""};
+        return;
+      }
+      call_.rows.push_back(std::move(*parsed));
       call_.saves.push_back(std::move(saves));
-    }
+    };
+    if (call_.batch)
+      data->for_each_element([&](std::size_t i, json_value item) { add_row(item, indexed("data", i)); });
+    else
+      add_row(*data, "data");
+    if (failure) return std::move(*failure);
     return ok_status();
   }
 
-  status parse_update_data(const json& params) {
-    auto it = params.find("data");
-    if (it == params.end() || it->is_null())
-      return error{"missing_param", "data", "data is required", "{\"quantity\": 2}"};
-    if (!it->is_object())
-      return error{"invalid_data", "data", fmt::format("db_update data must be one object, got {}", json_kind(*it)),
+  status parse_update_data(json_value params) {
+    auto data = params.find("data");
+    if (!data || data->is_null()) return error{"missing_param", "data", "data is required", "{\"quantity\": 2}"};
+    if (!data->is_object())
+      return error{"invalid_data", "data", fmt::format("db_update data must be one object, got {}", data->kind_name()),
                    "the same change applies to every matching row"};
-    auto row = parse_row(*it, "data", nullptr);
-    if (!row) return row.take_error();
-    if (row->empty())
-      return error{"invalid_data", "data", "data has no columns to change", "{\"quantity\": 2}"};
-    call_.rows.push_back(std::move(*row));
+    auto parsed = parse_row(*data, "data", nullptr);
+    if (!parsed) return parsed.take_error();
+    if (parsed->empty()) return error{"invalid_data", "data", "data has no columns to change", "{\"quantity\": 2}"};
+    call_.rows.push_back(std::move(*parsed));
     return ok_status();
   }
 
@@ -681,12 +718,9 @@ class call_parser {
     auto narrows = [](const filter& f) {
       switch (f.op) {
         case filter_op::is_not_null: return f.col->nullable;
-        case filter_op::not_in: return !f.value.empty();
+        case filter_op::not_in: return !f.values.empty();
         case filter_op::like:
-        case filter_op::ilike: {
-          const auto& text = f.value.get_ref<const std::string&>();
-          return text.find_first_not_of("%*") != std::string::npos;
-        }
+        case filter_op::ilike: return f.value().text.find_first_not_of("%*") != std::string::npos;
         default: return true;
       }
     };
@@ -727,12 +761,19 @@ std::string filter_op_list() {
 }
 
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
-                                  const json& params) {
+                                  json_value params) {
   auto kind = parse_tool_name(tool);
   if (!kind)
     return error{"unknown_tool", "tool", fmt::format("'{}' is not a tool", tool),
                  "one of: db_read, db_create, db_update, db_delete"};
   return call_parser(dom, registry, *kind).parse(params);
+}
+
+result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
+                                  std::string_view params_json) {
+  auto doc = json_document::parse(params_json);
+  if (!doc) return error{"invalid_json", "params", doc.err().message, "params must be a JSON object"};
+  return parse_tool_call(dom, registry, tool, doc->root());
 }
 
 }  // namespace alfred

@@ -10,19 +10,6 @@
 
 namespace alfred {
 
-const char* json_kind(const json& value) {
-  switch (value.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::binary: return "binary data";
-    case json::value_t::discarded: return "invalid JSON";
-    default: return "a number";
-  }
-}
-
 namespace detail {
 namespace {
 
@@ -125,51 +112,46 @@ status check_allowed(const column& col, const std::string& text, const std::stri
                        fmt::format("use one of: {}", fmt::join(col.allowed_values, ", ")));
 }
 
+std::string shown(json_value value) {
+  return value.is_string() ? fmt::format("'{}'", value.str()) : std::string(value.kind_name());
+}
+
+scalar text_scalar(std::string_view text) { return {scalar::kind::text, std::string(text)}; }
+
 // Text, numbers, booleans and dates as the column's type expects them.
-result<json> check_plain_scalar(const column& col, const json& value, const std::string& path) {
+result<scalar> check_plain_scalar(const column& col, json_value value, const std::string& path) {
   auto wrong = [&]() -> error {
-    return invalid_value(path,
-                         fmt::format("{} expects {}, got {}", col.name, type_hint(col),
-                                     value.is_string() ? fmt::format("'{}'", value.get<std::string>())
-                                                       : std::string(json_kind(value))),
+    return invalid_value(path, fmt::format("{} expects {}, got {}", col.name, type_hint(col), shown(value)),
                          fmt::format("give {}", type_hint(col)));
   };
   switch (col.type) {
     case column_type::text: {
-      if (value.is_number()) return json(value.dump());
+      if (value.is_number()) return text_scalar(value.raw());
       if (!value.is_string()) return wrong();
-      auto ok = check_allowed(col, value.get<std::string>(), path);
+      auto ok = check_allowed(col, std::string(value.str()), path);
       if (!ok) return ok.take_error();
-      return value;
+      return text_scalar(value.str());
     }
     case column_type::integer:
-      if (value.is_number_integer()) return value;
-      if (value.is_number_float()) {
-        const double d = value.get<double>();
-        if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15)
-          return json(static_cast<long long>(d));
-        return wrong();
-      }
-      if (value.is_string() && is_integer_text(value.get<std::string>())) return value;
+      if (value.is_integer() && value.as_integer()) return scalar{scalar::kind::number, std::string(value.raw())};
+      if (value.is_string() && is_integer_text(value.str())) return text_scalar(value.str());
       return wrong();
     case column_type::numeric:
-      if (value.is_number_integer()) return value;
-      if (value.is_number_float() && std::isfinite(value.get<double>())) return value;
-      if (value.is_string() && is_numeric_text(value.get<std::string>())) return value;
+      if (value.is_number()) return scalar{scalar::kind::number, std::string(value.raw())};
+      if (value.is_string() && is_numeric_text(value.str())) return text_scalar(value.str());
       return wrong();
     case column_type::boolean:
-      if (value.is_boolean()) return value;
+      if (value.is_bool()) return scalar{scalar::kind::boolean, value.as_bool() ? "true" : "false"};
       if (value.is_string()) {
-        const std::string text = lower(value.get<std::string>());
-        if (text == "true") return json(true);
-        if (text == "false") return json(false);
+        const std::string text = lower(value.str());
+        if (text == "true" || text == "false") return scalar{scalar::kind::boolean, text};
       }
       return wrong();
     case column_type::date:
-      if (value.is_string() && is_iso_date(value.get<std::string>())) return value;
+      if (value.is_string() && is_iso_date(value.str())) return text_scalar(value.str());
       return wrong();
     case column_type::timestamp:
-      if (value.is_string() && is_iso_timestamp(value.get<std::string>())) return value;
+      if (value.is_string() && is_iso_timestamp(value.str())) return text_scalar(value.str());
       return wrong();
     default:
       return wrong();
@@ -182,16 +164,12 @@ error invalid_value(std::string path, std::string message, std::string hint) {
   return {"invalid_value", std::move(path), std::move(message), std::move(hint)};
 }
 
-bool contains_nul(std::string_view text) { return text.find('\0') != std::string_view::npos; }
-
-void strip_nul(json& value) {
-  if (value.is_string()) {
-    auto& text = value.get_ref<std::string&>();
-    text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
-  } else if (value.is_array() || value.is_object()) {
-    for (auto& item : value) strip_nul(item);
-  }
+error nul_error(std::string path) {
+  return {"nul_byte", std::move(path), "the value contains a NUL byte (U+0000)",
+          "PostgREST truncates filter values at NUL, which would change what they match; remove it"};
 }
+
+bool contains_nul(std::string_view text) { return text.find('\0') != std::string_view::npos; }
 
 bool is_iso_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
@@ -234,16 +212,15 @@ const table* row_target(const value_scope& scope, const column& col) {
   return col.references.empty() ? nullptr : scope.dom.find_table(col.references);
 }
 
-result<std::string> resolve_row_ref(const value_scope& scope, const table& target,
-                                    const json& value, const std::string& path,
-                                    std::string_view field) {
+result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
+                                    const std::string& path, std::string_view field) {
   const auto& registry = scope.registry;
   if (!value.is_string())
     return error{"invalid_value", path,
                  fmt::format("{} takes a {} ref such as {}_1, got {}", field, target.ref_prefix,
-                             target.ref_prefix, json_kind(value)),
+                             target.ref_prefix, value.kind_name()),
                  known_refs_hint(registry, target)};
-  const std::string text = value.get<std::string>();
+  const std::string text(value.str());
 
   if (auto name = parse_ref_name(text)) {
     const ref_entry* entry = registry.find(text);
@@ -332,104 +309,144 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                                target.name)};
 }
 
-result<json> check_filter_scalar(const value_scope& scope, const column& col, const json& value,
-                                 const std::string& path) {
-  if (value.is_array() || value.is_object())
-    return invalid_value(path,
-                         fmt::format("{} compares against one value, got {}", col.name,
-                                     json_kind(value)),
+result<scalar> check_filter_scalar(const value_scope& scope, const column& col, json_value value,
+                                   const std::string& path) {
+  if (!value.is_primitive())
+    return invalid_value(path, fmt::format("{} compares against one value, got {}", col.name, value.kind_name()),
                          "use op 'in' with a list, or 'contains' for array columns");
-  if (value.is_string() && contains_nul(value.get<std::string>()))
-    return error{"nul_byte", path, "the value contains a NUL byte (U+0000)",
-                 "PostgREST truncates filter values at NUL; remove it"};
+  if (value.is_string() && contains_nul(value.str())) return nul_error(path);
   switch (col.type) {
     case column_type::uuid: {
       const table* target = row_target(scope, col);
-      if (!target)
-        return invalid_value(path, fmt::format("{} cannot be filtered on", col.name));
+      if (!target) return invalid_value(path, fmt::format("{} cannot be filtered on", col.name));
       auto uuid = resolve_row_ref(scope, *target, value, path, col.name);
       if (!uuid) return uuid.take_error();
-      return json(std::move(*uuid));
+      return text_scalar(*uuid);
     }
     case column_type::text_array:
     case column_type::uuid_array:
     case column_type::jsonb:
       return invalid_value(path,
-                           fmt::format("{} is {}; compare it with contains, contained_by or "
-                                       "overlaps",
-                                       col.name, column_type_name(col.type)),
-                           fmt::format("{{\"field\": \"{}\", \"op\": \"contains\", \"value\": "
-                                       "[\"…\"]}}",
-                                       col.name));
+                           fmt::format("{} is {}; compare it with contains, contained_by or overlaps", col.name,
+                                       column_type_name(col.type)),
+                           fmt::format("{{\"field\": \"{}\", \"op\": \"contains\", \"value\": [\"…\"]}}", col.name));
     default:
       return check_plain_scalar(col, value, path);
   }
 }
 
-result<json> check_array_elements(const value_scope& scope, const column& col, const json& value,
-                                  const std::string& path) {
-  json elements = value.is_array() ? value : json::array({value});
-  json out = json::array();
-  for (std::size_t i = 0; i < elements.size(); ++i) {
-    const std::string item_path = value.is_array() ? fmt::format("{}[{}]", path, i) : path;
-    const json& item = elements[i];
+result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col, json_value value,
+                                                 const std::string& path) {
+  std::vector<scalar> out;
+  std::optional<error> failure;
+  auto check = [&](json_value item, const std::string& item_path) {
+    if (failure) return;
     if (col.type == column_type::uuid_array) {
-      const table* target = scope.dom.find_table(col.references);
-      auto uuid = resolve_row_ref(scope, *target, item, item_path, col.name);
-      if (!uuid) return uuid.take_error();
-      out.push_back(std::move(*uuid));
-      continue;
+      auto uuid = resolve_row_ref(scope, *scope.dom.find_table(col.references), item, item_path, col.name);
+      if (!uuid) failure = uuid.take_error();
+      else out.push_back(text_scalar(*uuid));
+      return;
     }
     if (item.is_number()) {
-      out.push_back(item.dump());
-      continue;
+      out.push_back(text_scalar(item.raw()));
+      return;
     }
-    if (!item.is_string())
-      return invalid_value(item_path,
-                           fmt::format("{} holds strings, got {}", col.name, json_kind(item)));
-    if (contains_nul(item.get<std::string>()))
-      return error{"nul_byte", item_path, "the value contains a NUL byte (U+0000)",
-                   "remove the NUL byte"};
-    auto ok = check_allowed(col, item.get<std::string>(), item_path);
-    if (!ok) return ok.take_error();
-    out.push_back(item);
-  }
+    if (!item.is_string()) {
+      failure = invalid_value(item_path, fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
+      return;
+    }
+    if (contains_nul(item.str())) {
+      failure = nul_error(item_path);
+      return;
+    }
+    auto ok = check_allowed(col, std::string(item.str()), item_path);
+    if (!ok) failure = ok.take_error();
+    else out.push_back(text_scalar(item.str()));
+  };
+  if (value.is_array())
+    value.for_each_element([&](std::size_t i, json_value item) { check(item, fmt::format("{}[{}]", path, i)); });
+  else
+    check(value, path);
+  if (failure) return std::move(*failure);
   return out;
 }
 
-result<json> check_payload_value(const value_scope& scope, const column& col, json value,
-                                 const std::string& path) {
-  strip_nul(value);
-  if (col.type == column_type::uuid && value.is_string() && value.get<std::string>().empty())
-    value = nullptr;
-  if (value.is_null()) {
+namespace {
+
+std::string uuid_json(const std::string& uuid) { return "\"" + uuid + "\""; }
+
+}  // namespace
+
+result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
+                                        const std::string& path) {
+  const bool empty_uuid = col.type == column_type::uuid && value.is_string() && value.str().empty();
+  if (value.is_null() || empty_uuid) {
     if (col.required || !col.nullable)
-      return invalid_value(path, fmt::format("{} cannot be null", col.name),
-                           fmt::format("give {}", type_hint(col)));
-    return value;
+      return invalid_value(path, fmt::format("{} cannot be null", col.name), fmt::format("give {}", type_hint(col)));
+    return std::string("null");
   }
+  std::string out;
+  json_writer w(out);
   switch (col.type) {
     case column_type::uuid: {
-      const table* target = row_target(scope, col);
-      auto uuid = resolve_row_ref(scope, *target, value, path, col.name);
+      auto uuid = resolve_row_ref(scope, *row_target(scope, col), value, path, col.name);
       if (!uuid) return uuid.take_error();
-      return json(std::move(*uuid));
+      return uuid_json(*uuid);
     }
     case column_type::text_array:
-    case column_type::uuid_array:
+    case column_type::uuid_array: {
       if (!value.is_array() && !value.is_string())
-        return invalid_value(path, fmt::format("{} expects {}, got {}", col.name, type_hint(col),
-                                               json_kind(value)));
-      return check_array_elements(scope, col, value, path);
+        return invalid_value(path, fmt::format("{} expects {}, got {}", col.name, type_hint(col), value.kind_name()));
+      std::vector<scalar> items;
+      std::optional<error> failure;
+      auto check = [&](json_value item, const std::string& item_path) {
+        if (failure) return;
+        if (col.type == column_type::uuid_array) {
+          auto uuid = resolve_row_ref(scope, *scope.dom.find_table(col.references), item, item_path, col.name);
+          if (!uuid) failure = uuid.take_error();
+          else items.push_back(text_scalar(*uuid));
+          return;
+        }
+        if (!item.is_string()) {
+          failure = invalid_value(item_path, fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
+          return;
+        }
+        std::string text(item.str());
+        text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
+        auto ok = check_allowed(col, text, item_path);
+        if (!ok) failure = ok.take_error();
+        else items.push_back(text_scalar(text));
+      };
+      if (value.is_array())
+        value.for_each_element([&](std::size_t i, json_value item) { check(item, fmt::format("{}[{}]", path, i)); });
+      else
+        check(value, path);
+      if (failure) return std::move(*failure);
+      w.begin_array();
+      for (const auto& item : items) w.string(item.text);
+      w.end_array();
+      return out;
+    }
     case column_type::jsonb:
-      return value;
-    case column_type::text:
+      w.value(value, true);
+      return out;
+    case column_type::text: {
       if (!value.is_string())
-        return invalid_value(path,
-                             fmt::format("{} expects a string, got {}", col.name, json_kind(value)));
-      return check_plain_scalar(col, value, path);
-    default:
-      return check_plain_scalar(col, value, path);
+        return invalid_value(path, fmt::format("{} expects a string, got {}", col.name, value.kind_name()));
+      std::string text(value.str());
+      text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
+      auto ok = check_allowed(col, text, path);
+      if (!ok) return ok.take_error();
+      w.string(text);
+      return out;
+    }
+    default: {
+      auto checked = check_plain_scalar(col, value, path);
+      if (!checked) return checked.take_error();
+      if (checked->type == scalar::kind::text) w.string(checked->text);
+      else w.raw_value(checked->text);
+      return out;
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 #include "alfred/error.h"
 #include "alfred/json.h"
 #include "alfred/registry.h"
+#include "alfred/tool_call.h"
 
 namespace alfred::detail {
 
@@ -22,32 +23,30 @@ struct value_scope {
 const table* row_target(const value_scope& scope, const column& col);
 
 /// A ref (or raw UUID) for a row of `target` → canonical UUID.
-result<std::string> resolve_row_ref(const value_scope& scope, const table& target,
-                                    const json& value, const std::string& path,
-                                    std::string_view field);
+result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
+                                    const std::string& path, std::string_view field);
 
 /// One scalar filter value for `col` (not null, not an array), normalized:
-/// refs become UUIDs, numeric strings stay strings.
-result<json> check_filter_scalar(const value_scope& scope, const column& col, const json& value,
-                                 const std::string& path);
+/// refs become UUIDs.
+result<scalar> check_filter_scalar(const value_scope& scope, const column& col, json_value value,
+                                   const std::string& path);
 
-/// One payload value for `col` (create/update data), sanitized: NUL bytes
-/// stripped, "" → null for uuid columns, refs → UUIDs, a lone string for a
-/// text[] column wrapped in an array.
-result<json> check_payload_value(const value_scope& scope, const column& col, json value,
-                                 const std::string& path);
+/// The elements of an array value for contains/contained_by/overlaps (a lone
+/// scalar counts as a one-element array).
+result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col,
+                                                 json_value value, const std::string& path);
 
-/// The elements of an array literal value for contains/contained_by/overlaps.
-result<json> check_array_elements(const value_scope& scope, const column& col, const json& value,
-                                  const std::string& path);
+/// One payload value for `col` (create/update data) as sanitized JSON text:
+/// NUL bytes stripped, "" → null for uuid columns, refs → UUIDs, a lone
+/// string for an array column wrapped in an array.
+result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
+                                        const std::string& path);
 
 bool is_iso_date(std::string_view text);
 bool is_iso_timestamp(std::string_view text);
-
-/// Removes U+0000 from every string inside `value`.
-void strip_nul(json& value);
 bool contains_nul(std::string_view text);
 
 error invalid_value(std::string path, std::string message, std::string hint = {});
+error nul_error(std::string path);
 
 }  // namespace alfred::detail

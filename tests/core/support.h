@@ -21,7 +21,7 @@ namespace alfred::test {
 
 inline const domain& kitchen() {
   static const domain dom = [] {
-    auto parsed = parse_domain(json::parse(kKitchenDomainJson));
+    auto parsed = parse_domain(kKitchenDomainJson);
     REQUIRE(parsed.ok());
     return std::move(parsed).value();
   }();
@@ -40,7 +40,7 @@ inline ref_registry sample_registry() {
   reg.register_row("recipes", "recipe", kRecipe1, ref_action::read, "Butter Chicken");
   reg.register_row("recipes", "recipe", kRecipe2, ref_action::read, "Cod Curry");
   reg.register_row("inventory", "inv", kInv1, ref_action::read, "milk");
-  reg.register_generated("recipes", "recipe", json{{"name", "Thai Basil Chicken"}}, "Thai Basil Chicken");
+  reg.register_generated("recipes", "recipe", R"({"name":"Thai Basil Chicken"})", "Thai Basil Chicken");
   return reg;
 }
 
@@ -52,29 +52,30 @@ inline request_options alice_options() {
 }
 
 /// Loads a domain from JSON text.
-inline result<domain> load_domain(std::string_view json_text) { return parse_domain(json::parse(json_text)); }
+inline result<domain> load_domain(std::string_view json_text) { return parse_domain(json_text); }
 
 /// Restores a registry from JSON text.
 inline result<ref_registry> restore(std::string_view state_json) {
-  return ref_registry::from_json(json::parse(state_json));
+  return ref_registry::from_json(state_json);
 }
 
 /// A registry's serialized state as JSON text.
-inline std::string state_text(const ref_registry& reg) { return to_json_text(reg.to_json()); }
+inline std::string state_text(const ref_registry& reg) { return reg.to_json(); }
 
 /// Registers generated content given as JSON text; returns the gen_ ref.
 inline std::string generate(ref_registry& reg, std::string_view table_name, std::string_view content_json) {
   const table* tbl = kitchen().find_table(table_name);
   REQUIRE(tbl != nullptr);
-  json content = json::parse(content_json);
-  return reg.register_generated(tbl->name, tbl->ref_prefix, content, row_label(*tbl, content));
+  auto content = json_document::parse(content_json);
+  REQUIRE(content.ok());
+  return reg.register_generated(tbl->name, tbl->ref_prefix, std::string(content_json), row_label(*tbl, content->root()));
 }
 
 /// Builds a request from params given as JSON text.
 inline result<http_request> build(std::string_view tool, std::string_view params_json,
                                   const ref_registry& reg = sample_registry(),
                                   const request_options& opts = alice_options()) {
-  return build_request(kitchen(), reg, tool, json::parse(params_json), opts);
+  return build_request(kitchen(), reg, tool, params_json, opts);
 }
 
 /// The error a tool call produces; fails the test if it succeeds.
@@ -127,7 +128,9 @@ inline std::string translate(ref_registry& reg, std::string_view table_name, std
                              ref_action action = ref_action::read) {
   const table* tbl = kitchen().find_table(table_name);
   REQUIRE(tbl != nullptr);
-  return to_json_text(translate_rows(kitchen(), reg, *tbl, json::parse(rows_json), action));
+  auto out = translate_rows(kitchen(), reg, *tbl, rows_json, action);
+  REQUIRE(out.ok());
+  return std::move(out).value();
 }
 
 }  // namespace alfred::test

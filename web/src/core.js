@@ -32,6 +32,21 @@ export async function instantiateCore(wasmModule) {
 }
 
 const parseResult = (text) => JSON.parse(text);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// Passes `text` through WASM memory (see wasm/bindings.cpp): encodeInto and
+// TextDecoder are native, embind's string marshalling is a JS loop.
+function callWithText(module, slot, text, invoke) {
+  const capacity = text.length * 3;
+  const pointer = module.inputBuffer(capacity);
+  const { written } = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity));
+  invoke(written);
+  const words = module.HEAPU32 ?? new Uint32Array(module.HEAPU8.buffer);
+  const at = words[slot >>> 2];
+  const length = words[(slot >>> 2) + 1];
+  return decoder.decode(module.HEAPU8.subarray(at, at + length));
+}
 
 /**
  * The loaded core. Stateless calls (`buildRequest`) need no handle; a
@@ -42,8 +57,11 @@ export class Core {
   #domains = new WeakMap();
   #defaultRegistry;
 
+  #slot;
+
   constructor(module) {
     this.#module = module;
+    this.#slot = module.resultSlot();
     this.#defaultRegistry = new Registry(this, new module.Registry());
   }
 
@@ -90,14 +108,11 @@ export class Core {
     try {
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
+      // One string crosses the boundary: [tool, params, options].
+      const call = `[${JSON.stringify(String(tool))},${JSON.stringify(params === undefined ? null : params)},${JSON.stringify(rest)}]`;
+      const module = this.#module;
       return parseResult(
-        this.#module.buildRequest(
-          domainHandle,
-          registryHandle,
-          String(tool),
-          JSON.stringify(params === undefined ? null : params),
-          JSON.stringify(rest),
-        ),
+        callWithText(module, this.#slot, call, (length) => module.buildRequestAt(domainHandle, registryHandle, length)),
       );
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };

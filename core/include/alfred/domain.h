@@ -96,7 +96,7 @@ struct domain {
 /// malformed ref prefixes, column names that PostgREST reserves (`or`,
 /// `select`, `limit`, …), foreign keys to unknown tables and UUID columns that
 /// would leak to the model untranslated.
-result<domain> parse_domain(const json& config);
+result<domain> parse_domain(std::string_view config_json);
 
 /// True for query-string keys PostgREST interprets itself.
 bool is_postgrest_reserved(std::string_view name);

@@ -7,7 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/json.h"
+#include <vector>
+
+#include "alfred/tool_call.h"
 
 namespace alfred {
 
@@ -15,16 +17,12 @@ namespace alfred {
 /// unreserved), so `+`, `;`, `&`, `#`, `%` and non-ASCII are always safe.
 std::string percent_encode(std::string_view text);
 
-/// The text of a scalar filter value: strings verbatim, numbers and booleans
-/// as JSON writes them.
-std::string scalar_text(const json& value);
-
 /// An element of an `in.(…)` list or a value inside `or=(…)`: bare when that
 /// is unambiguous, else `"…"` with `\` and `"` escaped.
 std::string quote_list_value(std::string_view text);
 
 /// A PostgreSQL array literal `{a,"b c"}` for cs/cd/ov on array columns;
 /// elements are quoted whenever the array grammar would misread them.
-std::string array_literal(const json& elements);
+std::string array_literal(const std::vector<scalar>& elements);
 
 }  // namespace alfred

@@ -15,7 +15,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "alfred/error.h"
@@ -39,8 +38,9 @@ struct ref_entry {
   int turn_created = 0;
   int turn_last = 0;
   bool generated = false;
-  /// Generated content, kept while pending and until the turn that saved it ends.
-  std::optional<json> content;
+  /// Generated content as JSON text, kept while pending and until the turn
+  /// that saved it ends.
+  std::optional<std::string> content;
   /// For a promoted `gen_` ref: the regular ref of the saved row.
   std::string saved_as;
   int turn_saved = 0;
@@ -66,8 +66,8 @@ class ref_registry {
   /// Restores a state produced by `to_json`. An unknown format version, a
   /// missing or ill-typed field, a counter below a ref's number or a UUID
   /// mapped twice is an error, never a silent reset.
-  static result<ref_registry> from_json(const json& state);
-  json to_json() const;
+  static result<ref_registry> from_json(std::string_view state_json);
+  std::string to_json() const;
 
   const ref_entry* find(std::string_view ref) const;
   /// The regular ref that holds this (canonical) UUID, if any.
@@ -84,10 +84,11 @@ class ref_registry {
   std::string register_linked(std::string_view table, std::string_view type,
                               std::string_view uuid);
   /// Creates a `gen_` ref holding `content` until it is saved.
-  std::string register_generated(std::string_view table, std::string_view type, json content,
+  /// `content_json` must be valid JSON text (the caller parsed it).
+  std::string register_generated(std::string_view table, std::string_view type, std::string content_json,
                                  std::string_view label);
   /// Replaces the content of a pending artifact (the model revised it).
-  status update_generated(std::string_view gen_ref, json content, std::string_view label);
+  status update_generated(std::string_view gen_ref, std::string content_json, std::string_view label);
   /// Binds a pending `gen_` ref to the row that saved it; returns the row's
   /// regular ref. Fails when the ref is unknown, not generated, or already saved.
   result<std::string> promote(std::string_view gen_ref, std::string_view uuid,
@@ -111,12 +112,13 @@ class ref_registry {
   std::vector<const ref_entry*> refs_of_type(std::string_view type) const;
 
  private:
+  static result<ref_entry> parse_entry(const ref_registry& reg, json_value item, const std::string& where);
   ref_entry& add(ref_entry entry);
   std::string next_ref(std::string_view type, bool generated);
 
   std::vector<ref_entry> entries_;
-  std::unordered_map<std::string, std::size_t> by_ref_;
-  std::unordered_map<std::string, std::size_t> by_uuid_;
+  std::map<std::string, std::size_t, std::less<>> by_ref_;
+  std::map<std::string, std::size_t, std::less<>> by_uuid_;
   std::map<std::string, long, std::less<>> counters_;
   std::map<std::string, long, std::less<>> gen_counters_;
   int turn_ = 0;

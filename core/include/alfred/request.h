@@ -33,7 +33,7 @@ struct request_options {
 };
 
 /// Parses `{"baseUrl", "apiKey", "accessToken", "userId", "maxUrlLength"}`.
-result<request_options> parse_request_options(const json& options);
+result<request_options> parse_request_options(json_value options);
 
 struct http_request {
   std::string method;
@@ -50,15 +50,21 @@ struct http_request {
 result<http_request> build_request(const domain& dom, const tool_call& call,
                                    const request_options& options);
 
-/// Validation, ref translation and building in one step.
+/// Validation, ref translation and building in one step; `params_json` is
+/// the tool call's params as JSON text.
 result<http_request> build_request(const domain& dom, const ref_registry& registry,
-                                   std::string_view tool, const json& params,
+                                   std::string_view tool, std::string_view params_json,
                                    const request_options& options);
 
-/// `{"method", "url", "headers": {…}, "body": "…"|null}`.
-json request_to_json(const http_request& request);
+/// Writes `{"method", "url", "headers": {…}, "body": "…"|null}`.
+void write_request(json_writer& w, const http_request& request);
 
-/// `{"code", "message", "path", "hint"}`.
-json error_to_json(const error& err);
+/// Writes `{"code", "message", "path", "hint"}`.
+void write_error(json_writer& w, const error& err);
+
+/// `{"data": <data_json>, "error": null}` or `{"data": null, "error": {…}}`,
+/// the shape every JS-facing call returns.
+std::string data_result(std::string_view data_json);
+std::string error_result(const error& err);
 
 }  // namespace alfred

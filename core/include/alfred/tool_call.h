@@ -51,16 +51,39 @@ std::string filter_op_list();
 /// The field name that asks for semantic search (`similar`).
 inline constexpr std::string_view kSemanticField = "_semantic";
 
+/// A validated value as it goes on the wire.
+struct scalar {
+  enum class kind : unsigned char { null, text, number, boolean };
+  kind type = kind::null;
+  /// String content, the number's JSON text, or "true"/"false".
+  std::string text;
+
+  bool is_null() const { return type == kind::null; }
+};
+
 struct filter {
   std::string path;  // "filters[2]"
   std::string field;
   const column* col = nullptr;  // null only for the `_semantic` pseudo-field
   filter_op op = filter_op::eq;
-  /// Validated value with refs replaced by UUIDs; null for is_null/is_not_null.
-  json value;
-  /// The value as the model wrote it (refs, never UUIDs it did not write).
-  json requested;
+  /// The validated value(s) with refs replaced by UUIDs: one for scalar ops
+  /// (a null one for `= null`), the list for in/not_in and array
+  /// containment, none for is_null/is_not_null.
+  std::vector<scalar> values;
+  /// The JSON operand of containment on a jsonb column.
+  std::string json_operand;
+  /// The value as the model wrote it, as JSON text ("" when absent).
+  std::string requested;
+
+  const scalar& value() const { return values.front(); }
 };
+
+/// One column of a create/update row: the sanitized value as JSON text.
+struct row_field {
+  std::string column;
+  std::string json;
+};
+using row = std::vector<row_field>;
 
 struct tool_call {
   tool_kind kind = tool_kind::read;
@@ -78,7 +101,7 @@ struct tool_call {
   std::string count;
   /// create: the rows to insert; update: the one patch object. Sanitized,
   /// with refs translated.
-  std::vector<json> rows;
+  std::vector<row> rows;
   bool batch = false;
   /// create: for each row, the pending `gen_` ref it saves ("" for none).
   std::vector<std::string> saves;
@@ -89,6 +112,9 @@ struct tool_call {
 /// Validates `params` for `tool` ("db_read", …) and translates refs through
 /// `registry`. Never touches the registry's state.
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry,
-                                  std::string_view tool, const json& params);
+                                  std::string_view tool, json_value params);
+/// The same for params given as JSON text.
+result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry,
+                                  std::string_view tool, std::string_view params_json);
 
 }  // namespace alfred

@@ -1,0 +1,477 @@
+#include "alfred/json.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace alfred {
+
+class json_parser {
+ public:
+  json_parser(json_document& doc, std::string_view text, std::size_t max_depth)
+      : doc_(doc), text_(text), max_depth_(max_depth) {}
+
+  status run() {
+    doc_.nodes_.reserve(text_.size() / 6 + 4);
+    skip_space();
+    const bool ok = text_.size() < 0xFFFFFFF0u ? value(0) : fail("the JSON text is too large");
+    skip_space();
+    if (ok && at_ != text_.size()) fail("unexpected text after the JSON value");
+    if (problem_) return error{"invalid_json", "", fmt::format("invalid JSON at byte {}: {}", at_, problem_), ""};
+    return ok_status();
+  }
+
+ private:
+  using node = json_document::node;
+
+  // Records the first problem; parsing functions return false from then on.
+  bool fail(const char* what) {
+    if (!problem_) problem_ = what;
+    return false;
+  }
+
+  void skip_space() {
+    while (at_ < text_.size()) {
+      const char c = text_[at_];
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
+      ++at_;
+    }
+  }
+
+  std::uint32_t push(json_kind kind) {
+    doc_.nodes_.push_back(node{kind, false, 0, 0, 0, 0, std::uint32_t(at_), 0});
+    return std::uint32_t(doc_.nodes_.size() - 1);
+  }
+
+  void close(std::uint32_t index) {
+    node& n = doc_.nodes_[index];
+    n.next = std::uint32_t(doc_.nodes_.size());
+    n.raw_length = std::uint32_t(at_) - n.raw_offset;
+  }
+
+  bool literal(std::string_view word, json_kind kind) {
+    if (text_.compare(at_, word.size(), word) != 0) return fail("unexpected character");
+    const auto index = push(kind);
+    at_ += word.size();
+    close(index);
+    return true;
+  }
+
+  bool value(std::size_t depth) {
+    if (at_ >= text_.size()) return fail("unexpected end of input");
+    switch (text_[at_]) {
+      case '{': return object(depth);
+      case '[': return array(depth);
+      case '"': return string_value();
+      case 't': return literal("true", json_kind::boolean);
+      case 'f': return literal("false", json_kind::boolean);
+      case 'n': return literal("null", json_kind::null);
+      default: return number();
+    }
+  }
+
+  bool number() {
+    const auto index = push(json_kind::number);
+    const std::size_t start = at_;
+    auto digits = [&]() {
+      const std::size_t from = at_;
+      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
+      return at_ - from;
+    };
+    if (at_ < text_.size() && text_[at_] == '-') ++at_;
+    if (at_ < text_.size() && text_[at_] == '0') {
+      ++at_;
+    } else if (digits() == 0) {
+      return fail("unexpected character");
+    }
+    if (at_ < text_.size() && text_[at_] == '.') {
+      ++at_;
+      if (digits() == 0) return fail("a fraction needs digits");
+    }
+    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
+      ++at_;
+      if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
+      if (digits() == 0) return fail("an exponent needs digits");
+    }
+    node& n = doc_.nodes_[index];
+    n.offset = std::uint32_t(start);
+    n.length = std::uint32_t(at_ - start);
+    close(index);
+    return true;
+  }
+
+  static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  bool read_hex4(unsigned& out) {
+    if (at_ + 4 > text_.size()) return false;
+    out = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int d = hex_digit(text_[at_ + i]);
+      if (d < 0) return false;
+      out = out * 16 + unsigned(d);
+    }
+    at_ += 4;
+    return true;
+  }
+
+  static void append_utf8(std::string& out, unsigned cp) {
+    if (cp < 0x80) {
+      out += char(cp);
+    } else if (cp < 0x800) {
+      out += char(0xC0 | (cp >> 6));
+      out += char(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += char(0xE0 | (cp >> 12));
+      out += char(0x80 | ((cp >> 6) & 0x3F));
+      out += char(0x80 | (cp & 0x3F));
+    } else {
+      out += char(0xF0 | (cp >> 18));
+      out += char(0x80 | ((cp >> 12) & 0x3F));
+      out += char(0x80 | ((cp >> 6) & 0x3F));
+      out += char(0x80 | (cp & 0x3F));
+    }
+  }
+
+  // Parses a string at at_ (on the opening quote); on success its content is
+  // either a slice of the text or, when it had escapes, appended to the arena.
+  bool string_content(node& target) {
+    ++at_;
+    const std::size_t start = at_;
+    while (at_ < text_.size()) {
+      const unsigned char c = static_cast<unsigned char>(text_[at_]);
+      if (c == '"') {
+        target.offset = std::uint32_t(start);
+        target.length = std::uint32_t(at_ - start);
+        ++at_;
+        return true;
+      }
+      if (c == '\\') break;
+      if (c < 0x20) return fail("control character in string");
+      ++at_;
+    }
+    if (at_ >= text_.size()) return fail("unterminated string");
+    // Slow path: decode escapes into the arena.
+    std::string& arena = doc_.arena_;
+    const std::size_t arena_start = arena.size();
+    arena.append(text_.substr(start, at_ - start));
+    while (at_ < text_.size()) {
+      const unsigned char c = static_cast<unsigned char>(text_[at_]);
+      if (c == '"') {
+        target.in_arena = true;
+        target.offset = std::uint32_t(arena_start);
+        target.length = std::uint32_t(arena.size() - arena_start);
+        ++at_;
+        return true;
+      }
+      if (c < 0x20) return fail("control character in string");
+      if (c != '\\') {
+        arena += char(c);
+        ++at_;
+        continue;
+      }
+      if (++at_ >= text_.size()) break;
+      const char escape = text_[at_++];
+      switch (escape) {
+        case '"': arena += '"'; break;
+        case '\\': arena += '\\'; break;
+        case '/': arena += '/'; break;
+        case 'b': arena += '\b'; break;
+        case 'f': arena += '\f'; break;
+        case 'n': arena += '\n'; break;
+        case 'r': arena += '\r'; break;
+        case 't': arena += '\t'; break;
+        case 'u': {
+          unsigned cp = 0;
+          if (!read_hex4(cp)) return fail("bad \\u escape");
+          if (cp >= 0xD800 && cp <= 0xDBFF) {
+            unsigned low = 0;
+            if (at_ + 2 > text_.size() || text_[at_] != '\\' || text_[at_ + 1] != 'u')
+              return fail("lone UTF-16 surrogate");
+            at_ += 2;
+            if (!read_hex4(low) || low < 0xDC00 || low > 0xDFFF) return fail("lone UTF-16 surrogate");
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            return fail("lone UTF-16 surrogate");
+          }
+          append_utf8(arena, cp);
+          break;
+        }
+        default: return fail("bad escape");
+      }
+    }
+    return fail("unterminated string");
+  }
+
+  bool string_value() {
+    const auto index = push(json_kind::string);
+    node scratch = doc_.nodes_[index];
+    if (!string_content(scratch)) return false;
+    node& n = doc_.nodes_[index];
+    n.in_arena = scratch.in_arena;
+    n.offset = scratch.offset;
+    n.length = scratch.length;
+    close(index);
+    return true;
+  }
+
+  bool array(std::size_t depth) {
+    if (depth >= max_depth_) return fail("nested too deeply");
+    const auto index = push(json_kind::array);
+    ++at_;
+    skip_space();
+    std::uint32_t count = 0;
+    if (at_ < text_.size() && text_[at_] == ']') {
+      ++at_;
+    } else {
+      while (true) {
+        if (!value(depth + 1)) return false;
+        ++count;
+        skip_space();
+        if (at_ < text_.size() && text_[at_] == ',') {
+          ++at_;
+          skip_space();
+          continue;
+        }
+        if (at_ < text_.size() && text_[at_] == ']') {
+          ++at_;
+          break;
+        }
+        return fail("expected , or ]");
+      }
+    }
+    doc_.nodes_[index].count = count;
+    close(index);
+    return true;
+  }
+
+  // Members are stored as key (a string node) followed by the value's subtree.
+  bool object(std::size_t depth) {
+    if (depth >= max_depth_) return fail("nested too deeply");
+    const auto index = push(json_kind::object);
+    ++at_;
+    skip_space();
+    std::uint32_t count = 0;
+    if (at_ < text_.size() && text_[at_] == '}') {
+      ++at_;
+    } else {
+      while (true) {
+        if (at_ >= text_.size() || text_[at_] != '"') return fail("expected a key");
+        if (!string_value()) return false;
+        skip_space();
+        if (at_ >= text_.size() || text_[at_] != ':') return fail("expected :");
+        ++at_;
+        skip_space();
+        if (!value(depth + 1)) return false;
+        ++count;
+        skip_space();
+        if (at_ < text_.size() && text_[at_] == ',') {
+          ++at_;
+          skip_space();
+          continue;
+        }
+        if (at_ < text_.size() && text_[at_] == '}') {
+          ++at_;
+          break;
+        }
+        return fail("expected , or }");
+      }
+    }
+    doc_.nodes_[index].count = count;
+    close(index);
+    return true;
+  }
+
+  json_document& doc_;
+  std::string_view text_;
+  std::size_t max_depth_;
+  std::size_t at_ = 0;
+  const char* problem_ = nullptr;
+};
+
+result<json_document> json_document::parse(std::string_view text, std::size_t max_depth) {
+  json_document doc;
+  doc.text_ = text;
+  auto ok = json_parser(doc, text, max_depth).run();
+  if (!ok) return ok.take_error();
+  return doc;
+}
+
+std::uint32_t json_value::next_of(std::uint32_t index) const { return doc_->nodes_[index].next; }
+
+json_kind json_value::kind() const { return doc_ ? doc_->nodes_[index_].kind : json_kind::null; }
+
+bool json_value::is_integer() const {
+  if (!is_number()) return false;
+  const auto text = raw();
+  return text.find_first_of(".eE") == std::string_view::npos;
+}
+
+bool json_value::as_bool() const { return is_bool() && doc_->text_[doc_->nodes_[index_].raw_offset] == 't'; }
+
+std::string_view json_value::str() const {
+  if (!doc_) return {};
+  const auto& n = doc_->nodes_[index_];
+  if (n.kind != json_kind::string) return {};
+  return n.in_arena ? std::string_view(doc_->arena_).substr(n.offset, n.length) : doc_->text_.substr(n.offset, n.length);
+}
+
+std::string_view json_value::raw() const {
+  if (!doc_) return "null";
+  const auto& n = doc_->nodes_[index_];
+  return doc_->text_.substr(n.raw_offset, n.raw_length);
+}
+
+std::optional<long long> json_value::as_integer() const {
+  if (!is_integer()) return std::nullopt;
+  auto text = raw();
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.remove_prefix(1);
+  if (text.size() > 16) return std::nullopt;
+  long long n = 0;
+  for (char c : text) n = n * 10 + (c - '0');
+  if (n > (1LL << 53)) return std::nullopt;
+  return negative ? -n : n;
+}
+
+std::size_t json_value::size() const {
+  if (!doc_) return 0;
+  const auto& n = doc_->nodes_[index_];
+  return (n.kind == json_kind::array || n.kind == json_kind::object) ? n.count : 0;
+}
+
+json_value json_value::at(std::size_t i) const {
+  const auto& nodes = doc_->nodes_;
+  const bool object = nodes[index_].kind == json_kind::object;
+  std::uint32_t child = index_ + 1;
+  for (std::size_t k = 0; k < i; ++k) {
+    if (object) child = nodes[child].next;  // skip key
+    child = nodes[child].next;
+  }
+  if (object) child = nodes[child].next;
+  return json_value(doc_, child);
+}
+
+std::string_view json_value::key_at(std::size_t i) const {
+  const auto& nodes = doc_->nodes_;
+  std::uint32_t child = index_ + 1;
+  for (std::size_t k = 0; k < i; ++k) child = nodes[nodes[child].next].next;
+  return json_value(doc_, child).str();
+}
+
+std::optional<json_value> json_value::find(std::string_view key) const {
+  std::optional<json_value> found;
+  for_each_member([&](std::string_view name, json_value value) {
+    if (name == key) found = value;
+  });
+  return found;
+}
+
+const char* json_value::kind_name() const {
+  switch (kind()) {
+    case json_kind::null: return "null";
+    case json_kind::boolean: return "a boolean";
+    case json_kind::number: return "a number";
+    case json_kind::string: return "a string";
+    case json_kind::array: return "an array";
+    case json_kind::object: return "an object";
+  }
+  return "a value";
+}
+
+void json_writer::separate() {
+  if (after_key_) {
+    after_key_ = false;
+  } else if (!first_) {
+    out_ += ',';
+  }
+  first_ = false;
+}
+
+namespace {
+
+void append_escaped(std::string& out, std::string_view text, bool strip_nul) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(text.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c == 0 && strip_nul) break;
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+    }
+  }
+  out.append(text.data() + run, text.size() - run);
+  out += '"';
+}
+
+}  // namespace
+
+void json_writer::string(std::string_view text) {
+  separate();
+  append_escaped(out_, text, false);
+}
+
+void json_writer::integer(long long value) {
+  separate();
+  out_ += std::to_string(value);
+}
+
+void json_writer::key(std::string_view name) {
+  if (!first_) out_ += ',';
+  first_ = false;
+  append_escaped(out_, name, false);
+  out_ += ':';
+  after_key_ = true;
+}
+
+void json_writer::value(json_value value, bool strip_nul) {
+  switch (value.kind()) {
+    case json_kind::string:
+      separate();
+      append_escaped(out_, value.str(), strip_nul);
+      return;
+    case json_kind::array:
+      begin_array();
+      value.for_each_element([&](std::size_t, json_value item) { this->value(item, strip_nul); });
+      end_array();
+      return;
+    case json_kind::object:
+      begin_object();
+      value.for_each_member([&](std::string_view name, json_value item) {
+        std::string key_text(name);
+        if (strip_nul) key_text.erase(std::remove(key_text.begin(), key_text.end(), '\0'), key_text.end());
+        key(key_text);
+        this->value(item, strip_nul);
+      });
+      end_object();
+      return;
+    default:
+      raw_value(value.raw());
+  }
+}
+
+std::string json_quote(std::string_view text) {
+  std::string out;
+  append_escaped(out, text, false);
+  return out;
+}
+
+}  // namespace alfred

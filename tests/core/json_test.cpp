@@ -1,0 +1,3 @@
+#include <nlohmann/json.hpp>
+
+#include "support.h"
