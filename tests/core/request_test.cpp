@@ -166,10 +166,20 @@ TEST_CASE("read: in and not_in with several values - not_in is never dropped (F1
         "select=*\n" + kOwner + "location=in.(fridge,freezer)\nname=not.in.(milk,eggs,rice)\n");
 }
 
-TEST_CASE("read: in de-duplicates values (R7) and normalizes numbers") {
+TEST_CASE("read: in de-duplicates values (R7)") {
   const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"],
-      "filters": [{"field": "servings", "op": "in", "value": [2, 4, 4, 6.0]}]})j");
+      "filters": [{"field": "servings", "op": "in", "value": [2, 4, 4, 6]},
+      {"field": "cuisine", "op": "in", "value": ["thai", "thai", "indian"]}]})j");
   CHECK(query_value(req, "servings") == "in.(2,4,6)");
+  CHECK(query_value(req, "cuisine") == "in.(thai,indian)");
+}
+
+TEST_CASE("whole-number floats (6.0) are accepted for integer columns and limit, and sent as integers") {
+  // PostgreSQL rejects "6.0" for an integer column (22P02); the model often writes 6.0 for 6.
+  const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "limit": 5.0,
+      "filters": [{"field": "servings", "op": "in", "value": [6.0, 2]}, {"field": "prep_time_minutes", "op": "<=",
+      "value": 30.0}]})j");
+  CHECK(query_text(req) == "select=id,name\n" + kOwner + "servings=in.(6,2)\nprep_time_minutes=lte.30\nlimit=5\n");
 }
 
 TEST_CASE("read: in with null becomes or=(col.in.(...),col.is.null) (S41, D3)") {
@@ -422,7 +432,6 @@ TEST_CASE("order, offset, limit and count: exact parameters and Prefer") {
   CHECK(header(request_for("db_read", R"j({"table": "recipes", "count": false})j"), "Prefer") == "");
   CHECK(query_value(request_for("db_read", R"j({"table": "recipes", "limit": 1000, "offset": 0})j"), "limit") ==
         "1000");
-  CHECK(query_value(request_for("db_read", R"j({"table": "recipes", "limit": 5.0})j"), "limit") == "5");
 }
 
 TEST_CASE("limit and offset given as digit strings are accepted") {
@@ -478,9 +487,15 @@ TEST_CASE("create: payload sanitation - NUL stripped, \"\" uuid to null, lone st
                          R"j(","ingredient_id":null,"name":"eggs","notes":"a","quantity":"2.5","is_optional":false,"user_id":")j" +
                          kAlice + "\"}");
   const http_request recipe = request_for("db_create", R"j({"table": "recipes", "data": {"name": "x",
-      "instructions": "Just eat it", "occasions": ["a\u0000b", 1, 2.5], "flavor_tags": "spicy"}})j");
-  CHECK(*recipe.body == std::string(R"j({"name":"x","instructions":["Just eat it"],"occasions":["ab","1","2.5"],"flavor_tags":["spicy"],"user_id":")j") +
+      "instructions": "Just eat it", "occasions": ["a\u0000b"], "flavor_tags": "spicy"}})j");
+  CHECK(*recipe.body == std::string(R"j({"name":"x","instructions":["Just eat it"],"occasions":["ab"],"flavor_tags":["spicy"],"user_id":")j") +
                             kAlice + "\"}");
+}
+
+TEST_CASE("create: numbers in a text[] payload are sent as strings") {
+  const http_request req = request_for("db_create", R"j({"table": "recipes", "data": {"name": "x",
+      "instructions": ["Step", 2, 2.5]}})j");
+  CHECK(*req.body == std::string(R"j({"name":"x","instructions":["Step","2","2.5"],"user_id":")j") + kAlice + "\"}");
 }
 
 TEST_CASE("create: strings are JSON-escaped like JSON.stringify - unicode kept as UTF-8") {
