@@ -49,11 +49,15 @@ std::string jwt_role(std::string_view token) {
 }
 
 status check_credential(std::string_view value, std::string_view field) {
-  for (unsigned char c : value)
+  for (unsigned char c : value) {
     if (c < 0x21 || c == 0x7F)
-      return error{"invalid_option", std::string(field),
-                   fmt::format("{} contains spaces or control characters", field),
+      return error{"invalid_option", std::string(field), fmt::format("{} contains spaces or control characters", field),
                    "pass the key or token exactly as issued"};
+    // fetch's Headers rejects these, and no issued key or JWT contains them.
+    if (c > 0x7F)
+      return error{"invalid_option", std::string(field), fmt::format("{} contains non-ASCII characters", field),
+                   "pass the key or token exactly as issued"};
+  }
   if (value.rfind("sb_secret_", 0) == 0 || jwt_role(value) == "service_role")
     return error{"service_key_refused", std::string(field),
                  fmt::format("{} is a service-role key, which bypasses row-level security", field),

@@ -200,7 +200,8 @@ result<domain> parse_domain(std::string_view config_json) {
   if (!owner.empty()) dom.owner_column = owner;
   if (auto max_rows = config.find("max_rows")) {
     auto n = max_rows->as_integer();
-    if (!n || *n < 1 || *n > 1000000) return config_error("max_rows", "must be a positive whole number");
+    if (!n) return config_error("max_rows", "must be a whole number");
+    if (*n < 1 || *n > 1000000) return config_error("max_rows", "must be positive");
     dom.max_rows = int(*n);
   }
 

@@ -160,8 +160,12 @@ status ref_registry::update_generated(std::string_view gen_ref, std::string cont
   return ok_status();
 }
 
-result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view uuid,
+result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view raw_uuid,
                                           std::string_view label) {
+  if (!is_uuid_syntax(raw_uuid))
+    return error{"invalid_uuid", "uuid", fmt::format("'{}' is not a UUID", raw_uuid),
+                 "pass the id of the row PostgREST returned"};
+  const std::string uuid = canonical_uuid(raw_uuid);
   auto it = by_ref_.find(gen_ref);
   if (it == by_ref_.end() || !entries_[it->second].generated)
     return error{"unknown_ref", "", fmt::format("{} is not a generated artifact", gen_ref), ""};

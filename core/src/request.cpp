@@ -147,13 +147,19 @@ std::string logic_condition(const filter& f) {
     case filter_op::in: {
       const split_list list = split_nulls(f.values);
       if (list.has_null && list.items.empty()) return col + ".is.null";
-      std::string cond = fmt::format("{}.in.{}", col, list_text(list.items));
+      // in.("") is the empty list, so a lone "" is written as eq.
+      std::string cond = list.items.size() == 1 && list.items[0].empty()
+                             ? fmt::format("{}.eq.\"\"", col)
+                             : fmt::format("{}.in.{}", col, list_text(list.items));
       if (list.has_null) cond += fmt::format(",{}.is.null", col);
       return cond;
     }
     case filter_op::not_in: {
       const split_list list = split_nulls(f.values);
-      const std::string cond = fmt::format("{}.not.in.{}", col, list_text(list.items));
+      if (list.has_null && list.items.empty()) return col + ".not.is.null";
+      const std::string cond = list.items.size() == 1 && list.items[0].empty()
+                                   ? fmt::format("{}.neq.\"\"", col)
+                                   : fmt::format("{}.not.in.{}", col, list_text(list.items));
       return list.has_null ? fmt::format("and({},{}.not.is.null)", cond, col) : cond;
     }
     case filter_op::like:

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 
 #include "values.h"
 
@@ -446,6 +448,10 @@ class call_parser {
     auto value = params.find(key);
     if (!value || value->is_null()) return std::optional<long>();
     std::optional<long long> n = value->as_integer();
+    if (!n && value->is_number()) {
+      const double d = std::strtod(std::string(value->raw()).c_str(), nullptr);
+      if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 1e15) n = static_cast<long long>(d);
+    }
     if (!n && value->is_string() && !value->str().empty() && value->str().size() < 10 &&
         std::all_of(value->str().begin(), value->str().end(), [](char c) { return c >= '0' && c <= '9'; }))
       n = std::stoll(std::string(value->str()));
@@ -715,10 +721,15 @@ class call_parser {
   // Updates and deletes must select rows; the owner scope alone selects all
   // of the user's rows, and so do filters that cannot exclude anything.
   status require_narrowing_filter() const {
+    // `!= null`, `not_in [null]` and `is_not_null` all mean IS NOT NULL,
+    // which excludes nothing on a NOT NULL column.
     auto narrows = [](const filter& f) {
       switch (f.op) {
         case filter_op::is_not_null: return f.col->nullable;
-        case filter_op::not_in: return !f.values.empty();
+        case filter_op::neq: return !f.value().is_null() || f.col->nullable;
+        case filter_op::not_in:
+          return std::any_of(f.values.begin(), f.values.end(), [](const scalar& v) { return !v.is_null(); }) ||
+                 (!f.values.empty() && f.col->nullable);
         case filter_op::like:
         case filter_op::ilike: return f.value().text.find_first_not_of("%*") != std::string::npos;
         default: return true;

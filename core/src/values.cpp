@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 
 #include "alfred/uuid.h"
 
@@ -118,6 +120,15 @@ std::string shown(json_value value) {
 
 scalar text_scalar(std::string_view text) { return {scalar::kind::text, std::string(text)}; }
 
+// A JSON number with an integral value ("6", "6.0", "6e0") as integer text.
+std::optional<std::string> integral_text(json_value value) {
+  if (!value.is_number()) return std::nullopt;
+  if (auto n = value.as_integer()) return std::to_string(*n);
+  const double d = std::strtod(std::string(value.raw()).c_str(), nullptr);
+  if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) >= 9.0e15) return std::nullopt;
+  return std::to_string(static_cast<long long>(d));
+}
+
 // Text, numbers, booleans and dates as the column's type expects them.
 result<scalar> check_plain_scalar(const column& col, json_value value, const std::string& path) {
   auto wrong = [&]() -> error {
@@ -133,7 +144,7 @@ result<scalar> check_plain_scalar(const column& col, json_value value, const std
       return text_scalar(value.str());
     }
     case column_type::integer:
-      if (value.is_integer() && value.as_integer()) return scalar{scalar::kind::number, std::string(value.raw())};
+      if (auto text = integral_text(value)) return scalar{scalar::kind::number, *text};
       if (value.is_string() && is_integer_text(value.str())) return text_scalar(value.str());
       return wrong();
     case column_type::numeric:
@@ -166,7 +177,7 @@ error invalid_value(std::string path, std::string message, std::string hint) {
 
 error nul_error(std::string path) {
   return {"nul_byte", std::move(path), "the value contains a NUL byte (U+0000)",
-          "PostgREST truncates filter values at NUL, which would change what they match; remove it"};
+          "PostgREST truncates filter values at NUL; remove it"};
 }
 
 bool contains_nul(std::string_view text) { return text.find('\0') != std::string_view::npos; }
@@ -405,6 +416,10 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
           auto uuid = resolve_row_ref(scope, *scope.dom.find_table(col.references), item, item_path, col.name);
           if (!uuid) failure = uuid.take_error();
           else items.push_back(text_scalar(*uuid));
+          return;
+        }
+        if (item.is_number()) {
+          items.push_back(text_scalar(item.raw()));
           return;
         }
         if (!item.is_string()) {
