@@ -58,7 +58,7 @@ test('damaged or foreign state throws AlfredError instead of starting over', () 
   const cases = [
     [{ ...state, format: 'something-else' }, 'invalid_state', 'format'],
     [{ ...state, version: 99 }, 'unsupported_state_version', 'version'],
-    ['{"format": "alfred-act/registry", ', 'invalid_json', 'state'],
+    ['{"format": "alfred-act/registry", ', 'invalid_state', ''],
   ];
   for (const [bad, code, path] of cases) {
     assert.throws(
