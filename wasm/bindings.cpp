@@ -94,11 +94,11 @@ class registry_handle {
     return guarded([&]() -> std::string {
       const alfred::table* tbl = dom.table(table_name);
       if (!tbl) return error_result(unknown_table(table_name));
-      const alfred::ref_action parsed = action == "created"   ? alfred::ref_action::created
-                                        : action == "updated" ? alfred::ref_action::updated
-                                        : action == "deleted" ? alfred::ref_action::deleted
-                                                              : alfred::ref_action::read;
-      auto rows = alfred::translate_rows(dom.get(), registry_, *tbl, rows_json, parsed);
+      auto parsed = alfred::parse_row_action(action);
+      if (!parsed)
+        return error_result({"invalid_option", "action", "'" + action + "' is not a row action",
+                             "one of: read, created, updated, deleted"});
+      auto rows = alfred::translate_rows(dom.get(), registry_, *tbl, rows_json, *parsed);
       if (!rows) return error_result(rows.err());
       return data_result(*rows);
     });

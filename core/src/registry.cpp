@@ -52,6 +52,12 @@ std::string_view ref_action_name(ref_action action) {
   return "read";
 }
 
+std::optional<ref_action> parse_row_action(std::string_view name) {
+  auto action = parse_action(name);
+  if (action == ref_action::generated || action == ref_action::linked) return std::nullopt;
+  return action;
+}
+
 std::optional<ref_name> parse_ref_name(std::string_view text) {
   const auto last = text.rfind('_');
   if (last == std::string_view::npos || last == 0 || last + 1 >= text.size()) return std::nullopt;

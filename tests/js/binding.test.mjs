@@ -137,7 +137,7 @@ test('NUL byte in a filter value is refused, not truncated', () => {
       code: 'nul_byte',
       message: 'the value contains a NUL byte (U+0000)',
       path: 'filters[0].value',
-      hint: 'PostgREST truncates filter values at NUL, which would change what they match; remove it',
+      hint: 'PostgREST truncates filter values at NUL; remove it',
     },
   });
 });

@@ -90,9 +90,7 @@ test('Symbol.dispose frees the registry', () => {
   assert.throws(() => registry.toJSON(), AlfredError);
 });
 
-// core.js's promote() wraps every throw as internal_error, unlike the other
-// methods; kept as todo until web/src/core.js passes AlfredError through.
-test('promote on a deleted registry reports invalid_option', { todo: 'web/src/core.js promote() catch' }, () => {
+test('promote on a deleted registry reports invalid_option', () => {
   const registry = core.createRegistry();
   registry.delete();
   assert.equal(registry.promote('gen_recipe_1', SAVED).error.code, 'invalid_option');

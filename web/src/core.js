@@ -134,12 +134,18 @@ export class Core {
         throw new AlfredError(parseResult(failure).error);
       }
       this.#domains.set(domain, handle);
+      domainFinalizer?.register(domain, handle);
     }
     return handle;
   }
 }
 
 const handles = new WeakMap();
+
+// Embind handles are not garbage-collected: free a compiled domain when the
+// domain object it was cached for is collected.
+const domainFinalizer =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
 
 function registryHandleOf(registry, core) {
   const entry = handles.get(registry);
@@ -183,9 +189,12 @@ export class Registry {
     return this.#handle().turn();
   }
 
-  /** Moves to turn `n` (turns only go forward). */
+  /** Moves to turn `n` (turns only go forward). Throws `AlfredError` for anything but a whole number ≥ 0. */
   setTurn(n) {
-    this.#handle().setTurn(n | 0);
+    if (!Number.isSafeInteger(n) || n < 0 || n > 2_000_000_000) {
+      throw new AlfredError({ code: 'invalid_option', path: 'turn', message: `turn must be a whole number ≥ 0, got ${n}` });
+    }
+    this.#handle().setTurn(n);
   }
 
   /** Drops the content of generated artifacts that have been saved. */
@@ -237,6 +246,7 @@ export class Registry {
     try {
       return parseResult(this.#handle().promote(String(genRef), String(uuid), String(label)));
     } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
     }
   }

@@ -1,10 +1,8 @@
 // Node entry: compiles the shipped .wasm from disk once per process.
 import { readFile } from 'node:fs/promises';
-import { instantiateCore } from './core.js';
+import { createLoadCore } from './loader.js';
 
 export { AlfredError, Core, Registry, kitchen } from './core.js';
-
-let compiled;
 
 /**
  * Loads the alfred-act core. `options.wasmModule` may be a precompiled
@@ -15,8 +13,6 @@ let compiled;
  * import { loadCore, kitchen } from 'alfred-act'
  * const core = await loadCore()
  */
-export async function loadCore(options = {}) {
-  if (options.wasmModule) return instantiateCore(options.wasmModule);
-  compiled ??= readFile(new URL('../dist/alfred_core.wasm', import.meta.url)).then((bytes) => WebAssembly.compile(bytes));
-  return instantiateCore(await compiled);
-}
+export const loadCore = createLoadCore(async () =>
+  WebAssembly.compile(await readFile(new URL('../dist/alfred_core.wasm', import.meta.url))),
+);

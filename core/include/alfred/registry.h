@@ -25,6 +25,8 @@ namespace alfred {
 enum class ref_action { read, created, updated, deleted, generated, linked };
 
 std::string_view ref_action_name(ref_action action);
+/// The action of rows returned by a tool call: read, created, updated or deleted.
+std::optional<ref_action> parse_row_action(std::string_view name);
 
 struct ref_entry {
   std::string ref;
