@@ -37,14 +37,13 @@ if ((node_major < 20)); then
   exit 1
 fi
 
-# Not `npm ci`: the lock holds only the linux-x64 builds of deno's and
-# workerd's platform packages (the registry mirror this lock was made with
-# serves no others), and npm ci rejects such a lock ("Missing:
-# @deno/darwin-arm64@ from lock file", npm/cli#4828). `npm install --no-save`
-# installs the locked versions and leaves the lock untouched.
+# npm ci installs exactly the committed lock. The lock lists the other
+# platforms' deno/workerd binaries without download addresses (this machine's
+# registry serves only linux-x64 ones); npm skips them by os/cpu here and
+# resolves them by version elsewhere.
 lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
 stamp=node_modules/.installed-lock.sha256
 if [[ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]]; then
-  npm install --no-save --no-audit --no-fund
+  npm ci --no-audit --no-fund
   echo "$lock_sum" >"$stamp"
 fi
