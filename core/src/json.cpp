@@ -3,8 +3,36 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace alfred {
+namespace {
+
+// Index of the first byte at or after `at` that a JSON string cannot hold
+// verbatim ('"', '\\' or a control character), or `size`. Tests eight bytes
+// per step: strings are long runs of plain text, and this loop is the hot
+// part of both parsing and writing.
+std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_t size) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  for (; at + 8 <= size; at += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, data + at, 8);
+    const std::uint64_t quote = word ^ (kOnes * '"');
+    const std::uint64_t backslash = word ^ (kOnes * '\\');
+    // Per byte: below 0x20, or zero after the xor (the classic SWAR tests).
+    const std::uint64_t special =
+        ((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash);
+    if (special & kHighs) break;
+  }
+  for (; at < size; ++at) {
+    const unsigned char c = static_cast<unsigned char>(data[at]);
+    if (c < 0x20 || c == '"' || c == '\\') break;
+  }
+  return at;
+}
+
+}  // namespace
 
 class json_parser {
  public:
@@ -142,19 +170,15 @@ class json_parser {
   bool string_content(node& target) {
     ++at_;
     const std::size_t start = at_;
-    while (at_ < text_.size()) {
-      const unsigned char c = static_cast<unsigned char>(text_[at_]);
-      if (c == '"') {
-        target.offset = std::uint32_t(start);
-        target.length = std::uint32_t(at_ - start);
-        ++at_;
-        return true;
-      }
-      if (c == '\\') break;
-      if (c < 0x20) return fail("control character in string");
-      ++at_;
-    }
+    at_ = end_of_plain_run(text_.data(), at_, text_.size());
     if (at_ >= text_.size()) return fail("unterminated string");
+    if (text_[at_] == '"') {
+      target.offset = std::uint32_t(start);
+      target.length = std::uint32_t(at_ - start);
+      ++at_;
+      return true;
+    }
+    if (text_[at_] != '\\') return fail("control character in string");
     // Slow path: decode escapes into the arena.
     std::string& arena = doc_.arena_;
     const std::size_t arena_start = arena.size();
@@ -398,9 +422,8 @@ void append_escaped(std::string& out, std::string_view text, bool strip_nul) {
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   std::size_t run = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  for (std::size_t i = 0; (i = end_of_plain_run(text.data(), i, text.size())) < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(text.data() + run, i - run);
     run = i + 1;
     switch (c) {
