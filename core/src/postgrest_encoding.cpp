@@ -16,24 +16,28 @@ bool has_edge_space(std::string_view text) {
                            std::isspace(static_cast<unsigned char>(text.back())));
 }
 
-std::string double_quoted(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
+void append_double_quoted(std::string& out, std::string_view text) {
   out += '"';
   for (char c : text) {
     if (c == '\\' || c == '"') out += '\\';
     out += c;
   }
   out += '"';
-  return out;
 }
 
 }  // namespace
 
 std::string percent_encode(std::string_view text) {
+  std::string out;
+  append_percent_encoded(out, text);
+  return out;
+}
+
+void append_percent_encoded(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out(text.size() * 3, '\0');
-  char* at = out.data();
+  const std::size_t start = out.size();
+  out.resize(start + text.size() * 3);
+  char* at = out.data() + start;
   for (unsigned char c : text) {
     if (is_unreserved(c)) {
       *at++ = static_cast<char>(c);
@@ -44,17 +48,25 @@ std::string percent_encode(std::string_view text) {
     }
   }
   out.resize(static_cast<std::size_t>(at - out.data()));
-  return out;
 }
 
 std::string quote_list_value(std::string_view text) {
+  std::string out;
+  append_list_value(out, text);
+  return out;
+}
+
+void append_list_value(std::string& out, std::string_view text) {
   // Inside lists and logic trees, `,` and `)` end a bare value, `(` opens a
   // group, a leading `"` or `{` starts a quoted value or an array, a leading
   // space is dropped, and an empty element means "no element" (in.("") is
   // the empty list). `:` is quoted too, as postgrest-py does.
-  const bool needs_quotes = text.empty() || has_edge_space(text) ||
-                            text.find_first_of(",()\"\\{}:") != std::string_view::npos;
-  return needs_quotes ? double_quoted(text) : std::string(text);
+  const bool needs_quotes =
+      text.empty() || has_edge_space(text) || text.find_first_of(",()\"\\{}:") != std::string_view::npos;
+  if (needs_quotes)
+    append_double_quoted(out, text);
+  else
+    out += text;
 }
 
 std::string array_literal(const std::vector<scalar>& elements) {
@@ -70,7 +82,10 @@ std::string array_literal(const std::vector<scalar>& elements) {
     const bool needs_quotes =
         text.empty() || lowered == "null" ||
         text.find_first_of("{},\"\\ \t\r\n\v\f") != std::string::npos;
-    out += needs_quotes ? double_quoted(text) : text;
+    if (needs_quotes)
+      append_double_quoted(out, text);
+    else
+      out += text;
   }
   out += '}';
   return out;

@@ -11,18 +11,46 @@
 namespace alfred {
 namespace {
 
-// The decoded query, as (key, value) pairs in order; encoded at the end.
-using query_params = std::vector<std::pair<std::string, std::string>>;
+// Writes the query string straight into the URL. A value is composed in
+// PostgREST's grammar (decoded) in one reused buffer and percent-encoded as
+// it is appended, so no string is made per parameter.
+class query_writer {
+ public:
+  explicit query_writer(std::string& url) : url_(url) {}
+
+  /// The cleared buffer to compose the next value in.
+  std::string& scratch() {
+    scratch_.clear();
+    return scratch_;
+  }
+
+  /// Appends `?key=value` (or `&key=value`), both encoded.
+  void add(std::string_view key, std::string_view decoded_value) {
+    url_ += first_ ? '?' : '&';
+    first_ = false;
+    append_percent_encoded(url_, key);
+    url_ += '=';
+    append_percent_encoded(url_, decoded_value);
+  }
+
+ private:
+  std::string& url_;
+  std::string scratch_;
+  bool first_ = true;
+};
 
 // The elements of an in/not_in list, with SQL NULL split out: PostgREST's
 // `in.(null)` compares with the string "null", never with NULL.
 struct split_list {
-  std::vector<std::string> items;
+  std::vector<std::string_view> items;
   bool has_null = false;
+
+  bool is_lone_empty() const { return items.size() == 1 && items[0].empty(); }
 };
 
 split_list split_nulls(const std::vector<scalar>& list) {
   split_list out;
+  out.items.reserve(list.size());
   for (const auto& item : list) {
     if (item.is_null())
       out.has_null = true;
@@ -32,14 +60,14 @@ split_list split_nulls(const std::vector<scalar>& list) {
   return out;
 }
 
-std::string list_text(const std::vector<std::string>& items) {
-  std::string out = "(";
+// `(a,"b c")`
+void append_list(std::string& out, const std::vector<std::string_view>& items) {
+  out += '(';
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i) out += ',';
-    out += quote_list_value(items[i]);
+    append_list_value(out, items[i]);
   }
   out += ')';
-  return out;
 }
 
 std::string_view pattern_op(filter_op op) {
@@ -73,155 +101,253 @@ std::string containment_operand(const filter& f) {
   return f.col->type == column_type::jsonb ? f.json_operand : array_literal(f.values);
 }
 
+// `op.value` for the ops whose value needs no list or quoting at top level.
+void add_op_value(query_writer& query, std::string_view col, std::string_view op, std::string_view value) {
+  std::string& text = query.scratch();
+  text += op;
+  text += '.';
+  text += value;
+  query.add(col, text);
+}
+
 // One AND filter as top-level query parameters (`col=op.value`). Values are
 // verbatim at this level; only list elements are quoted.
-void append_filter(const filter& f, query_params& query) {
+void add_filter(const filter& f, query_writer& query) {
   const std::string& col = f.field;
   switch (f.op) {
     case filter_op::eq:
-      query.emplace_back(col, f.value().is_null() ? "is.null" : "eq." + f.value().text);
+      if (f.value().is_null())
+        query.add(col, "is.null");
+      else
+        add_op_value(query, col, "eq", f.value().text);
       return;
     case filter_op::neq:
-      query.emplace_back(col, f.value().is_null() ? "not.is.null" : "neq." + f.value().text);
+      if (f.value().is_null())
+        query.add(col, "not.is.null");
+      else
+        add_op_value(query, col, "neq", f.value().text);
       return;
     case filter_op::gt:
     case filter_op::gte:
     case filter_op::lt:
-    case filter_op::lte:
-      query.emplace_back(col, fmt::format("{}.{}", comparison_op(f.op), f.value().text));
-      return;
+    case filter_op::lte: add_op_value(query, col, comparison_op(f.op), f.value().text); return;
     case filter_op::in: {
       const split_list list = split_nulls(f.values);
       if (list.has_null && list.items.empty()) {
-        query.emplace_back(col, "is.null");
+        query.add(col, "is.null");
       } else if (list.has_null) {
-        query.emplace_back("or", fmt::format("({}.in.{},{}.is.null)", col, list_text(list.items), col));
-      } else if (list.items.size() == 1 && list.items[0].empty()) {
-        query.emplace_back(col, "eq.");  // in.("") would be the empty list
+        std::string& text = query.scratch();
+        text += '(';
+        text += col;
+        text += ".in.";
+        append_list(text, list.items);
+        text += ',';
+        text += col;
+        text += ".is.null)";
+        query.add("or", text);
+      } else if (list.is_lone_empty()) {
+        query.add(col, "eq.");  // in.("") would be the empty list
       } else {
-        query.emplace_back(col, "in." + list_text(list.items));
+        std::string& text = query.scratch();
+        text += "in.";
+        append_list(text, list.items);
+        query.add(col, text);
       }
       return;
     }
     case filter_op::not_in: {
       const split_list list = split_nulls(f.values);
-      if (list.items.size() == 1 && list.items[0].empty())
-        query.emplace_back(col, "neq.");
-      else if (!list.items.empty() || !list.has_null)
-        query.emplace_back(col, "not.in." + list_text(list.items));
-      if (list.has_null) query.emplace_back(col, "not.is.null");
+      if (list.is_lone_empty()) {
+        query.add(col, "neq.");
+      } else if (!list.items.empty() || !list.has_null) {
+        std::string& text = query.scratch();
+        text += "not.in.";
+        append_list(text, list.items);
+        query.add(col, text);
+      }
+      if (list.has_null) query.add(col, "not.is.null");
       return;
     }
     case filter_op::like:
     case filter_op::ilike:
     case filter_op::not_like:
-    case filter_op::not_ilike:
-      query.emplace_back(col, fmt::format("{}.{}", pattern_op(f.op), f.value().text));
-      return;
-    case filter_op::is_null: query.emplace_back(col, "is.null"); return;
-    case filter_op::is_not_null: query.emplace_back(col, "not.is.null"); return;
+    case filter_op::not_ilike: add_op_value(query, col, pattern_op(f.op), f.value().text); return;
+    case filter_op::is_null: query.add(col, "is.null"); return;
+    case filter_op::is_not_null: query.add(col, "not.is.null"); return;
     case filter_op::contains:
     case filter_op::contained_by:
-    case filter_op::overlaps:
-      query.emplace_back(col, fmt::format("{}.{}", array_op(f.op), containment_operand(f)));
-      return;
+    case filter_op::overlaps: add_op_value(query, col, array_op(f.op), containment_operand(f)); return;
     case filter_op::similar: return;  // consumed before building
   }
 }
 
+// `col.op.` then the value, quoted as the logic-tree grammar needs.
+void append_condition(std::string& out, std::string_view col, std::string_view op, std::string_view value) {
+  out += col;
+  out += '.';
+  out += op;
+  out += '.';
+  append_list_value(out, value);
+}
+
 // One condition inside `or=(…)`: every value quoted as the logic-tree
 // grammar needs, so a value can never add or close a condition.
-std::string logic_condition(const filter& f) {
+void append_logic_condition(std::string& out, const filter& f) {
   const std::string& col = f.field;
-  auto value = [&]() { return quote_list_value(f.value().text); };
   switch (f.op) {
     case filter_op::eq:
-      return f.value().is_null() ? col + ".is.null" : fmt::format("{}.eq.{}", col, value());
+      if (f.value().is_null()) {
+        out += col;
+        out += ".is.null";
+      } else {
+        append_condition(out, col, "eq", f.value().text);
+      }
+      return;
     case filter_op::neq:
-      return f.value().is_null() ? col + ".not.is.null" : fmt::format("{}.neq.{}", col, value());
+      if (f.value().is_null()) {
+        out += col;
+        out += ".not.is.null";
+      } else {
+        append_condition(out, col, "neq", f.value().text);
+      }
+      return;
     case filter_op::gt:
     case filter_op::gte:
     case filter_op::lt:
-    case filter_op::lte:
-      return fmt::format("{}.{}.{}", col, comparison_op(f.op), value());
+    case filter_op::lte: append_condition(out, col, comparison_op(f.op), f.value().text); return;
     case filter_op::in: {
       const split_list list = split_nulls(f.values);
-      if (list.has_null && list.items.empty()) return col + ".is.null";
+      out += col;
+      if (list.has_null && list.items.empty()) {
+        out += ".is.null";
+        return;
+      }
       // in.("") is the empty list, so a lone "" is written as eq.
-      std::string cond = list.items.size() == 1 && list.items[0].empty()
-                             ? fmt::format("{}.eq.\"\"", col)
-                             : fmt::format("{}.in.{}", col, list_text(list.items));
-      if (list.has_null) cond += fmt::format(",{}.is.null", col);
-      return cond;
+      if (list.is_lone_empty()) {
+        out += ".eq.\"\"";
+      } else {
+        out += ".in.";
+        append_list(out, list.items);
+      }
+      if (list.has_null) {
+        out += ',';
+        out += col;
+        out += ".is.null";
+      }
+      return;
     }
     case filter_op::not_in: {
       const split_list list = split_nulls(f.values);
-      if (list.has_null && list.items.empty()) return col + ".not.is.null";
-      const std::string cond = list.items.size() == 1 && list.items[0].empty()
-                                   ? fmt::format("{}.neq.\"\"", col)
-                                   : fmt::format("{}.not.in.{}", col, list_text(list.items));
-      return list.has_null ? fmt::format("and({},{}.not.is.null)", cond, col) : cond;
+      if (list.has_null && list.items.empty()) {
+        out += col;
+        out += ".not.is.null";
+        return;
+      }
+      if (list.has_null) out += "and(";
+      out += col;
+      if (list.is_lone_empty()) {
+        out += ".neq.\"\"";
+      } else {
+        out += ".not.in.";
+        append_list(out, list.items);
+      }
+      if (list.has_null) {
+        out += ',';
+        out += col;
+        out += ".not.is.null)";
+      }
+      return;
     }
     case filter_op::like:
     case filter_op::ilike:
     case filter_op::not_like:
-    case filter_op::not_ilike:
-      return fmt::format("{}.{}.{}", col, pattern_op(f.op), quote_list_value(f.value().text));
-    case filter_op::is_null: return col + ".is.null";
-    case filter_op::is_not_null: return col + ".not.is.null";
+    case filter_op::not_ilike: append_condition(out, col, pattern_op(f.op), f.value().text); return;
+    case filter_op::is_null:
+      out += col;
+      out += ".is.null";
+      return;
+    case filter_op::is_not_null:
+      out += col;
+      out += ".not.is.null";
+      return;
     case filter_op::contains:
     case filter_op::contained_by:
-    case filter_op::overlaps:
-      return fmt::format("{}.{}.{}", col, array_op(f.op), quote_list_value(containment_operand(f)));
-    case filter_op::similar: break;
+    case filter_op::overlaps: append_condition(out, col, array_op(f.op), containment_operand(f)); return;
+    case filter_op::similar: return;
   }
-  return {};
 }
 
-std::string select_text(const domain& dom, const tool_call& call) {
+void append_select(std::string& out, const domain& dom, const tool_call& call) {
   const table& tbl = *call.tbl;
   if (call.columns.empty()) {
-    if (tbl.hidden_columns.empty()) return "*";
-    std::vector<std::string_view> names;
-    for (const auto& col : tbl.columns)
-      if (col.name != dom.owner_column &&
-          std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) == tbl.hidden_columns.end())
-        names.push_back(col.name);
-    return fmt::format("{}", fmt::join(names, ","));
+    if (tbl.hidden_columns.empty()) {
+      out += '*';
+      return;
+    }
+    bool first = true;
+    for (const auto& col : tbl.columns) {
+      if (col.name == dom.owner_column ||
+          std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end())
+        continue;
+      if (!first) out += ',';
+      first = false;
+      out += col.name;
+    }
+    return;
   }
   const bool has_star = std::find(call.columns.begin(), call.columns.end(), "*") != call.columns.end();
   const bool has_id = std::find(call.columns.begin(), call.columns.end(), "id") != call.columns.end();
-  std::string out = has_star || has_id ? "" : "id";
+  bool first = true;
+  if (!has_star && !has_id) {
+    out += "id";
+    first = false;
+  }
   for (const auto& item : call.columns) {
-    if (!out.empty()) out += ',';
+    if (!first) out += ',';
+    first = false;
     out += item;
   }
-  return out;
 }
 
-// Union of the rows' keys in first-seen order, for `columns=`.
-std::vector<std::string> union_keys(const std::vector<row>& rows, bool& keys_differ) {
-  std::vector<std::string> keys;
+// Union of the rows' keys in first-seen order, for `columns=`. `extra` is
+// the owner column ("" for none), which ends every row.
+std::vector<std::string_view> union_keys(const std::vector<row>& rows, std::string_view extra, bool& keys_differ) {
+  std::vector<std::string_view> keys;
+  auto add = [&](std::string_view key) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  };
+  for (const auto& fields : rows) {
+    for (const auto& field : fields) add(field.column);
+    if (!extra.empty()) add(extra);
+  }
+  const std::size_t extra_count = extra.empty() ? 0 : 1;
   keys_differ = false;
   for (const auto& fields : rows)
-    for (const auto& field : fields)
-      if (std::find(keys.begin(), keys.end(), field.column) == keys.end()) keys.push_back(field.column);
-  for (const auto& fields : rows)
-    if (fields.size() != keys.size()) keys_differ = true;
+    if (fields.size() + extra_count != keys.size()) keys_differ = true;
   return keys;
 }
 
-void write_row(json_writer& w, const row& fields) {
+// The owner column a created row gets, as a field written after the row's own.
+struct owner_field {
+  std::string_view column;  // "" for tables that are not user-owned
+  std::string_view uuid;
+};
+
+void write_row(json_writer& w, const row& fields, const owner_field& owner = {}) {
   w.begin_object();
   for (const auto& field : fields) {
     w.key(field.column);
     w.raw_value(field.json);
   }
+  if (!owner.column.empty()) {
+    w.key(owner.column);
+    w.string(owner.uuid);
+  }
   w.end_object();
 }
 
-std::string trim_trailing_slashes(std::string url) {
-  while (!url.empty() && url.back() == '/') url.pop_back();
+std::string_view trim_trailing_slashes(std::string_view url) {
+  while (!url.empty() && url.back() == '/') url.remove_suffix(1);
   return url;
 }
 
@@ -261,7 +387,7 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
                  "semantic search needs an embedding of the query, which a plain request cannot carry",
                  "run it through createAct().execute(), which embeds the text and calls the search RPC"};
 
-  const std::string base = trim_trailing_slashes(options.base_url);
+  const std::string_view base = trim_trailing_slashes(options.base_url);
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
     return error{"invalid_option", "baseUrl", "baseUrl must be an http:// or https:// URL",
                  "the PostgREST root, e.g. https://<project>.supabase.co/rest/v1"};
@@ -282,77 +408,96 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
   }
 
   http_request req;
-  query_params query;
-  std::vector<std::string> prefer;
+  req.url.reserve(base.size() + tbl.name.size() + 512);
+  req.url += base;
+  req.url += '/';
+  append_percent_encoded(req.url, tbl.name);
+  query_writer query(req.url);
+  // `Prefer` preferences, joined with ", ".
+  std::string prefer;
+  auto add_owner_filter = [&]() {
+    if (owner.empty()) return;
+    std::string& text = query.scratch();
+    text += "eq.";
+    text += owner;
+    query.add(dom.owner_column, text);
+  };
   switch (call.kind) {
     case tool_kind::read: {
       req.method = "GET";
-      query.emplace_back("select", select_text(dom, call));
-      if (!owner.empty()) query.emplace_back(dom.owner_column, "eq." + owner);
-      for (const auto& f : call.filters) append_filter(f, query);
+      std::string& select = query.scratch();
+      append_select(select, dom, call);
+      query.add("select", select);
+      add_owner_filter();
+      for (const auto& f : call.filters) add_filter(f, query);
       if (!call.or_filters.empty()) {
-        std::vector<std::string> conditions;
-        for (const auto& f : call.or_filters) conditions.push_back(logic_condition(f));
-        query.emplace_back("or", fmt::format("({})", fmt::join(conditions, ",")));
+        std::string& text = query.scratch();
+        text += '(';
+        for (std::size_t i = 0; i < call.or_filters.size(); ++i) {
+          if (i) text += ',';
+          append_logic_condition(text, call.or_filters[i]);
+        }
+        text += ')';
+        query.add("or", text);
       }
-      if (!call.order_by.empty())
-        query.emplace_back("order", call.order_by + (call.descending ? ".desc" : ".asc"));
-      if (call.offset) query.emplace_back("offset", std::to_string(*call.offset));
-      if (call.limit) query.emplace_back("limit", std::to_string(*call.limit));
-      if (!call.count.empty()) prefer.push_back("count=" + call.count);
+      if (!call.order_by.empty()) {
+        std::string& text = query.scratch();
+        text += call.order_by;
+        text += call.descending ? ".desc" : ".asc";
+        query.add("order", text);
+      }
+      if (call.offset) query.add("offset", std::to_string(*call.offset));
+      if (call.limit) query.add("limit", std::to_string(*call.limit));
+      if (!call.count.empty()) prefer = "count=" + call.count;
       break;
     }
     case tool_kind::create: {
       req.method = "POST";
-      std::vector<row> rows = call.rows;
-      if (!owner.empty())
-        for (auto& fields : rows) fields.push_back({dom.owner_column, "\"" + owner + "\""});
+      const owner_field owner_value{owner.empty() ? std::string_view() : std::string_view(dom.owner_column), owner};
       std::string body;
       json_writer w(body);
       if (call.batch) {
         bool keys_differ = false;
-        const auto keys = union_keys(rows, keys_differ);
-        std::vector<std::string> quoted;
-        for (const auto& key : keys) quoted.push_back("\"" + key + "\"");
-        query.emplace_back("columns", fmt::format("{}", fmt::join(quoted, ",")));
+        const auto keys = union_keys(call.rows, owner_value.column, keys_differ);
+        std::string& text = query.scratch();
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+          if (i) text += ',';
+          text += '"';
+          text += keys[i];
+          text += '"';
+        }
+        query.add("columns", text);
         // Without it, a key missing from one row would be inserted as NULL
         // instead of the column default (docs/postgrest-wire.md D9).
-        if (keys_differ) prefer.push_back("missing=default");
+        if (keys_differ) prefer = "missing=default, ";
         w.begin_array();
-        for (const auto& fields : rows) write_row(w, fields);
+        for (const auto& fields : call.rows) write_row(w, fields, owner_value);
         w.end_array();
       } else {
-        write_row(w, rows.front());
+        write_row(w, call.rows.front(), owner_value);
       }
       req.body = std::move(body);
-      query.emplace_back("select", "*");
-      prefer.push_back("return=representation");
+      query.add("select", "*");
+      prefer += "return=representation";
       break;
     }
     case tool_kind::update:
     case tool_kind::remove: {
       req.method = call.kind == tool_kind::update ? "PATCH" : "DELETE";
-      if (!owner.empty()) query.emplace_back(dom.owner_column, "eq." + owner);
-      for (const auto& f : call.filters) append_filter(f, query);
-      query.emplace_back("select", "*");
+      add_owner_filter();
+      for (const auto& f : call.filters) add_filter(f, query);
+      query.add("select", "*");
       if (call.kind == tool_kind::update) {
         std::string body;
         json_writer w(body);
         write_row(w, call.rows.front());
         req.body = std::move(body);
       }
-      prefer.push_back("return=representation");
+      prefer = "return=representation";
       break;
     }
   }
 
-  req.url = base + "/" + percent_encode(tbl.name);
-  for (std::size_t i = 0; i < query.size(); ++i) {
-    req.url += i == 0 ? '?' : '&';
-    req.url += percent_encode(query[i].first);
-    req.url += '=';
-    req.url += percent_encode(query[i].second);
-  }
   if (req.url.size() > options.max_url_length)
     return error{"url_too_long", "filters",
                  fmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),
@@ -366,7 +511,7 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
     req.headers.emplace_back("Authorization", "Bearer " + options.api_key);
   req.headers.emplace_back("Accept", "application/json");
   if (req.body) req.headers.emplace_back("Content-Type", "application/json");
-  if (!prefer.empty()) req.headers.emplace_back("Prefer", fmt::format("{}", fmt::join(prefer, ", ")));
+  if (!prefer.empty()) req.headers.emplace_back("Prefer", std::move(prefer));
   return req;
 }
 

@@ -16,10 +16,14 @@ namespace alfred {
 /// Percent-encodes every byte outside `A-Z a-z 0-9 - . _ ~` (RFC 3986
 /// unreserved), so `+`, `;`, `&`, `#`, `%` and non-ASCII are always safe.
 std::string percent_encode(std::string_view text);
+/// The same, appended to `out`.
+void append_percent_encoded(std::string& out, std::string_view text);
 
 /// An element of an `in.(…)` list or a value inside `or=(…)`: bare when that
 /// is unambiguous, else `"…"` with `\` and `"` escaped.
 std::string quote_list_value(std::string_view text);
+/// The same, appended to `out`.
+void append_list_value(std::string& out, std::string_view text);
 
 /// A PostgreSQL array literal `{a,"b c"}` for cs/cd/ov on array columns;
 /// elements are quoted whenever the array grammar would misread them.
