@@ -184,18 +184,21 @@ class call_parser {
     return tbl;
   }
 
-  // A column the model may filter, select or order by.
-  result<const column*> visible_column(std::string_view name, const std::string& path, const table& tbl) {
+  // A column the model may filter, select or order by. The error path is
+  // `path` + `path_suffix`, joined only when there is an error.
+  result<const column*> visible_column(std::string_view name, std::string_view path, const table& tbl,
+                                       std::string_view path_suffix = {}) {
+    auto error_path = [&]() { return std::string(path) + std::string(path_suffix); };
     if (name == dom_.owner_column && tbl.user_owned)
-      return error{"system_column", path, fmt::format("{} is applied automatically; it cannot be used", name),
+      return error{"system_column", error_path(), fmt::format("{} is applied automatically; it cannot be used", name),
                    "rows are always limited to the signed-in user"};
     if (is_postgrest_reserved(name))
-      return error{"reserved_column", path, fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
+      return error{"reserved_column", error_path(), fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
                    name == "or" || name == "and" ? std::string("to OR conditions, put them in or_filters")
                                                  : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     const column* col = tbl.find_column(name);
     if (!col || is_hidden(tbl, name))
-      return error{"unknown_column", path, fmt::format("{} has no column '{}'", tbl.name, name),
+      return error{"unknown_column", error_path(), fmt::format("{} has no column '{}'", tbl.name, name),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     return col;
   }
@@ -220,7 +223,8 @@ class call_parser {
   }
 
   result<filter> parse_filter(json_value clause, const std::string& path, bool in_or) {
-    const std::string example = "{\"field\": \"name\", \"op\": \"ilike\", \"value\": \"%chicken%\"}";
+    // Only error paths use it; a literal costs nothing on the success path.
+    constexpr const char* example = "{\"field\": \"name\", \"op\": \"ilike\", \"value\": \"%chicken%\"}";
     if (!clause.is_object())
       return error{"invalid_filter", path, fmt::format("a filter must be an object, got {}", clause.kind_name()), example};
     std::optional<error> failure;
@@ -260,7 +264,7 @@ class call_parser {
       return f;
     }
 
-    auto col = visible_column(f.field, path + ".field", *call_.tbl);
+    auto col = visible_column(f.field, path, *call_.tbl, ".field");
     if (!col) return col.take_error();
     f.col = *col;
     auto ok = check_filter_value(f, value, path + ".value");
