@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-apt_packages=(emscripten nlohmann-json3-dev libfmt-dev doctest-dev cmake ninja-build g++ chromium)
+apt_packages=(emscripten nlohmann-json3-dev libfmt-dev doctest-dev cmake ninja-build g++ clang-format chromium)
 
 # One probe per package: a command or a header it installs.
 missing=()
@@ -16,6 +16,7 @@ command -v em++ >/dev/null || missing+=(emscripten)
 command -v cmake >/dev/null || missing+=(cmake)
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v g++ >/dev/null || missing+=(g++)
+command -v clang-format >/dev/null || missing+=(clang-format)
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
 
 if ((${#missing[@]})); then

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
+# The C++ tree is kept clang-formatted (.clang-format, Google base).
+git ls-files '*.cpp' '*.h' | xargs clang-format --dry-run --Werror
 bash scripts/build.sh
 ctest --test-dir build/native --output-on-failure
 ctest --test-dir build/wasm --output-on-failure

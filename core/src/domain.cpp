@@ -31,9 +31,8 @@ constexpr std::array<type_entry, 10> kTypes{{
 bool is_identifier(std::string_view name) {
   if (name.empty() || name.size() > 63) return false;
   if (!(name[0] >= 'a' && name[0] <= 'z')) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
 }
 
 error config_error(std::string path, std::string message) {
@@ -41,8 +40,7 @@ error config_error(std::string path, std::string message) {
           "see core/domains/kitchen.json for the expected shape"};
 }
 
-result<std::vector<std::string>> string_list(std::optional<json_value> value,
-                                             const std::string& path) {
+result<std::vector<std::string>> string_list(std::optional<json_value> value, const std::string& path) {
   std::vector<std::string> out;
   if (!value || value->is_null()) return out;
   if (!value->is_array()) return config_error(path, "must be an array of strings");
@@ -65,8 +63,7 @@ std::string text_field(json_value spec, std::string_view key) {
   return value && value->is_string() ? std::string(value->str()) : std::string();
 }
 
-result<column> parse_column(const std::string& name, json_value spec,
-                            const std::string& path) {
+result<column> parse_column(const std::string& name, json_value spec, const std::string& path) {
   if (!is_identifier(name))
     return config_error(path, fmt::format("column name '{}' is not a lower-case identifier", name));
   if (is_postgrest_reserved(name))
@@ -77,8 +74,7 @@ result<column> parse_column(const std::string& name, json_value spec,
   const std::string type = text_field(spec, "type");
   if (type.empty()) return config_error(path + ".type", "is required");
   auto found = std::find_if(kTypes.begin(), kTypes.end(), [&](const type_entry& t) { return t.name == type; });
-  if (found == kTypes.end())
-    return config_error(path + ".type", fmt::format("unknown column type '{}'", type));
+  if (found == kTypes.end()) return config_error(path + ".type", fmt::format("unknown column type '{}'", type));
   col.type = found->type;
   col.required = flag(spec, "required", false);
   col.writable = flag(spec, "writable", true);
@@ -98,8 +94,8 @@ result<table> parse_table(const std::string& name, json_value spec) {
   table tbl;
   tbl.name = name;
   tbl.ref_prefix = text_field(spec, "ref");
-  if (!is_identifier(tbl.ref_prefix) || tbl.ref_prefix == "gen" ||
-      tbl.ref_prefix.rfind("gen_", 0) == 0 || tbl.ref_prefix.back() == '_')
+  if (!is_identifier(tbl.ref_prefix) || tbl.ref_prefix == "gen" || tbl.ref_prefix.rfind("gen_", 0) == 0 ||
+      tbl.ref_prefix.back() == '_')
     return config_error(path + ".ref", "must be a lower-case identifier that does not start with 'gen'");
   tbl.user_owned = flag(spec, "user_owned", false);
   tbl.writable = flag(spec, "writable", true);
@@ -112,8 +108,10 @@ result<table> parse_table(const std::string& name, json_value spec) {
     if (failure) return;
     const std::string name_text(col_name);
     auto col = parse_column(name_text, col_spec, path + ".columns." + name_text);
-    if (!col) failure = col.take_error();
-    else tbl.columns.push_back(std::move(*col));
+    if (!col)
+      failure = col.take_error();
+    else
+      tbl.columns.push_back(std::move(*col));
   });
   if (failure) return std::move(*failure);
   const column* id = tbl.find_column("id");
@@ -134,7 +132,8 @@ result<table> parse_table(const std::string& name, json_value spec) {
       if (failure) return;
       if (!target.is_string() || !is_identifier(rel_name))
         failure = config_error(path + ".relations." + std::string(rel_name), "must name a table");
-      else tbl.relations.push_back({std::string(rel_name), std::string(target.str())});
+      else
+        tbl.relations.push_back({std::string(rel_name), std::string(target.str())});
     });
     if (failure) return std::move(*failure);
   }
@@ -150,8 +149,8 @@ std::string_view column_type_name(column_type type) {
 }
 
 bool is_postgrest_reserved(std::string_view name) {
-  static constexpr std::array<std::string_view, 9> kReserved{
-      "select", "columns", "on_conflict", "order", "limit", "offset", "or", "and", "not"};
+  static constexpr std::array<std::string_view, 9> kReserved{"select", "columns", "on_conflict", "order", "limit",
+                                                             "offset", "or",      "and",         "not"};
   return std::find(kReserved.begin(), kReserved.end(), name) != kReserved.end();
 }
 
@@ -206,8 +205,7 @@ result<domain> parse_domain(std::string_view config_json) {
   }
 
   auto tables = config.find("tables");
-  if (!tables || !tables->is_object() || tables->empty())
-    return config_error("tables", "must be a non-empty object");
+  if (!tables || !tables->is_object() || tables->empty()) return config_error("tables", "must be a non-empty object");
   std::set<std::string> prefixes;
   std::optional<error> failure;
   tables->for_each_member([&](std::string_view name_view, json_value spec) {
@@ -250,8 +248,7 @@ result<domain> parse_domain(std::string_view config_json) {
     }
     for (const auto& rel : tbl.relations)
       if (!dom.find_table(rel.table))
-        return config_error(path + ".relations." + rel.name,
-                            fmt::format("unknown table '{}'", rel.table));
+        return config_error(path + ".relations." + rel.name, fmt::format("unknown table '{}'", rel.table));
     for (const auto& label_col : tbl.label_columns)
       if (!tbl.find_column(label_col))
         return config_error(path + ".label", fmt::format("unknown column '{}'", label_col));

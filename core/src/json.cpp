@@ -88,13 +88,20 @@ class json_parser {
   bool value(std::size_t depth) {
     if (at_ >= text_.size()) return fail("unexpected end of input");
     switch (text_[at_]) {
-      case '{': return object(depth);
-      case '[': return array(depth);
-      case '"': return string_value();
-      case 't': return literal("true", json_kind::boolean);
-      case 'f': return literal("false", json_kind::boolean);
-      case 'n': return literal("null", json_kind::null);
-      default: return number();
+      case '{':
+        return object(depth);
+      case '[':
+        return array(depth);
+      case '"':
+        return string_value();
+      case 't':
+        return literal("true", json_kind::boolean);
+      case 'f':
+        return literal("false", json_kind::boolean);
+      case 'n':
+        return literal("null", json_kind::null);
+      default:
+        return number();
     }
   }
 
@@ -201,14 +208,30 @@ class json_parser {
       if (++at_ >= text_.size()) break;
       const char escape = text_[at_++];
       switch (escape) {
-        case '"': arena += '"'; break;
-        case '\\': arena += '\\'; break;
-        case '/': arena += '/'; break;
-        case 'b': arena += '\b'; break;
-        case 'f': arena += '\f'; break;
-        case 'n': arena += '\n'; break;
-        case 'r': arena += '\r'; break;
-        case 't': arena += '\t'; break;
+        case '"':
+          arena += '"';
+          break;
+        case '\\':
+          arena += '\\';
+          break;
+        case '/':
+          arena += '/';
+          break;
+        case 'b':
+          arena += '\b';
+          break;
+        case 'f':
+          arena += '\f';
+          break;
+        case 'n':
+          arena += '\n';
+          break;
+        case 'r':
+          arena += '\r';
+          break;
+        case 't':
+          arena += '\t';
+          break;
         case 'u': {
           unsigned cp = 0;
           if (!read_hex4(cp)) return fail("bad \\u escape");
@@ -225,7 +248,8 @@ class json_parser {
           append_utf8(arena, cp);
           break;
         }
-        default: return fail("bad escape");
+        default:
+          return fail("bad escape");
       }
     }
     return fail("unterminated string");
@@ -341,7 +365,8 @@ std::string_view json_value::str() const {
   if (!doc_) return {};
   const auto& n = doc_->nodes_[index_];
   if (n.kind != json_kind::string) return {};
-  return n.in_arena ? std::string_view(doc_->arena_).substr(n.offset, n.length) : doc_->text_.substr(n.offset, n.length);
+  return n.in_arena ? std::string_view(doc_->arena_).substr(n.offset, n.length)
+                    : doc_->text_.substr(n.offset, n.length);
 }
 
 std::string_view json_value::raw() const {
@@ -397,12 +422,18 @@ std::optional<json_value> json_value::find(std::string_view key) const {
 
 const char* json_value::kind_name() const {
   switch (kind()) {
-    case json_kind::null: return "null";
-    case json_kind::boolean: return "a boolean";
-    case json_kind::number: return "a number";
-    case json_kind::string: return "a string";
-    case json_kind::array: return "an array";
-    case json_kind::object: return "an object";
+    case json_kind::null:
+      return "null";
+    case json_kind::boolean:
+      return "a boolean";
+    case json_kind::number:
+      return "a number";
+    case json_kind::string:
+      return "a string";
+    case json_kind::array:
+      return "an array";
+    case json_kind::object:
+      return "an object";
   }
   return "a value";
 }
@@ -427,13 +458,27 @@ void append_escaped(std::string& out, std::string_view text, bool strip_nul) {
     out.append(text.data() + run, i - run);
     run = i + 1;
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c == 0 && strip_nul) break;
         out += "\\u00";

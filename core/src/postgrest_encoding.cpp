@@ -7,8 +7,8 @@ namespace alfred {
 namespace {
 
 bool is_unreserved(unsigned char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-         c == '.' || c == '_' || c == '~';
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
 }
 
 bool has_edge_space(std::string_view text) {
@@ -80,8 +80,7 @@ std::string array_literal(const std::vector<scalar>& elements) {
     std::transform(lowered.begin(), lowered.end(), lowered.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
     const bool needs_quotes =
-        text.empty() || lowered == "null" ||
-        text.find_first_of("{},\"\\ \t\r\n\v\f") != std::string::npos;
+        text.empty() || lowered == "null" || text.find_first_of("{},\"\\ \t\r\n\v\f") != std::string::npos;
     if (needs_quotes)
       append_double_quoted(out, text);
     else

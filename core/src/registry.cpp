@@ -34,8 +34,7 @@ std::string normalized_label(std::string_view label) {
   if (begin == std::string_view::npos) return {};
   auto end = label.find_last_not_of(" \t\r\n");
   std::string out(label.substr(begin, end - begin + 1));
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return out;
 }
 
@@ -113,9 +112,9 @@ ref_entry& ref_registry::add(ref_entry entry) {
   return entries_.back();
 }
 
-std::string ref_registry::register_row(std::string_view table, std::string_view type,
-                                       std::string_view uuid, ref_action action,
-                                       std::string_view label) {
+std::string ref_registry::register_row(std::string_view table, std::string_view type, std::string_view raw_uuid,
+                                       ref_action action, std::string_view label) {
+  const std::string uuid = canonical_uuid(raw_uuid);
   if (auto it = by_uuid_.find(uuid); it != by_uuid_.end()) {
     ref_entry& entry = entries_[it->second];
     entry.action = action;
@@ -134,14 +133,13 @@ std::string ref_registry::register_row(std::string_view table, std::string_view 
   return add(std::move(entry)).ref;
 }
 
-std::string ref_registry::register_linked(std::string_view table, std::string_view type,
-                                          std::string_view uuid) {
-  if (const ref_entry* known = find_by_uuid(uuid)) return known->ref;
+std::string ref_registry::register_linked(std::string_view table, std::string_view type, std::string_view uuid) {
+  if (const ref_entry* known = find_by_uuid(canonical_uuid(uuid))) return known->ref;
   return register_row(table, type, uuid, ref_action::linked, {});
 }
 
-std::string ref_registry::register_generated(std::string_view table, std::string_view type,
-                                             std::string content, std::string_view label) {
+std::string ref_registry::register_generated(std::string_view table, std::string_view type, std::string content,
+                                             std::string_view label) {
   ref_entry entry;
   entry.ref = next_ref(type, true);
   entry.type = std::string(type);
@@ -154,8 +152,7 @@ std::string ref_registry::register_generated(std::string_view table, std::string
   return add(std::move(entry)).ref;
 }
 
-status ref_registry::update_generated(std::string_view gen_ref, std::string content,
-                                      std::string_view label) {
+status ref_registry::update_generated(std::string_view gen_ref, std::string content, std::string_view label) {
   auto it = by_ref_.find(gen_ref);
   if (it == by_ref_.end() || !entries_[it->second].pending())
     return error{"unknown_ref", "", fmt::format("{} is not a pending generated artifact", gen_ref), ""};
@@ -166,8 +163,7 @@ status ref_registry::update_generated(std::string_view gen_ref, std::string cont
   return ok_status();
 }
 
-result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view raw_uuid,
-                                          std::string_view label) {
+result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view raw_uuid, std::string_view label) {
   if (!is_uuid_syntax(raw_uuid))
     return error{"invalid_uuid", "uuid", fmt::format("'{}' is not a UUID", raw_uuid),
                  "pass the id of the row PostgREST returned"};
@@ -176,8 +172,7 @@ result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_
   if (it == by_ref_.end() || !entries_[it->second].generated)
     return error{"unknown_ref", "", fmt::format("{} is not a generated artifact", gen_ref), ""};
   if (!entries_[it->second].pending())
-    return error{"already_saved", "",
-                 fmt::format("{} was already saved as {}", gen_ref, entries_[it->second].saved_as),
+    return error{"already_saved", "", fmt::format("{} was already saved as {}", gen_ref, entries_[it->second].saved_as),
                  "refer to the saved row by its ref"};
   const std::size_t gen_index = it->second;
   const std::string table = entries_[gen_index].table;
@@ -192,13 +187,11 @@ result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_
   return saved;
 }
 
-const ref_entry* ref_registry::find_pending_by_label(std::string_view type,
-                                                     std::string_view label) const {
+const ref_entry* ref_registry::find_pending_by_label(std::string_view type, std::string_view label) const {
   const std::string wanted = normalized_label(label);
   if (wanted.empty()) return nullptr;
   for (const auto& entry : entries_)
-    if (entry.pending() && entry.type == type && normalized_label(entry.label) == wanted)
-      return &entry;
+    if (entry.pending() && entry.type == type && normalized_label(entry.label) == wanted) return &entry;
   return nullptr;
 }
 
@@ -251,7 +244,10 @@ std::string ref_registry::to_json() const {
     w.key("table");
     w.string(entry.table);
     w.key("uuid");
-    if (entry.uuid.empty()) w.null(); else w.string(entry.uuid);
+    if (entry.uuid.empty())
+      w.null();
+    else
+      w.string(entry.uuid);
     w.key("label");
     w.string(entry.label);
     w.key("action");
@@ -283,15 +279,14 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
   const json_value state = doc->root();
   if (!state.is_object()) return state_error("", "a registry state must be a JSON object");
   auto format = state.find("format");
-  if (!format || format->str() != kFormat)
-    return state_error("format", fmt::format("expected \"{}\"", kFormat));
+  if (!format || format->str() != kFormat) return state_error("format", fmt::format("expected \"{}\"", kFormat));
   auto version = state.find("version");
   if (!version || !version->as_integer()) return state_error("version", "is missing");
   if (*version->as_integer() != kVersion)
-    return error{"unsupported_state_version", "version",
-                 fmt::format("registry state version {} is not supported (this build reads {})",
-                             version->raw(), kVersion),
-                 "restore it with the alfred-act version that wrote it"};
+    return error{
+        "unsupported_state_version", "version",
+        fmt::format("registry state version {} is not supported (this build reads {})", version->raw(), kVersion),
+        "restore it with the alfred-act version that wrote it"};
 
   auto int_field = [](json_value obj, const char* key, const std::string& path) -> result<long> {
     auto value = obj.find(key);
@@ -314,7 +309,8 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
       auto count = n.as_integer();
       if (!count || *count < 0 || *count > 2000000000)
         failure = state_error(fmt::format("{}.{}", key, type), "must be a non-negative integer");
-      else target[std::string(type)] = long(*count);
+      else
+        target[std::string(type)] = long(*count);
     });
     if (failure) return std::move(*failure);
   }

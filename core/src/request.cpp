@@ -72,27 +72,38 @@ void append_list(std::string& out, const std::vector<std::string_view>& items) {
 
 std::string_view pattern_op(filter_op op) {
   switch (op) {
-    case filter_op::like: return "like";
-    case filter_op::ilike: return "ilike";
-    case filter_op::not_like: return "not.like";
-    default: return "not.ilike";
+    case filter_op::like:
+      return "like";
+    case filter_op::ilike:
+      return "ilike";
+    case filter_op::not_like:
+      return "not.like";
+    default:
+      return "not.ilike";
   }
 }
 
 std::string_view comparison_op(filter_op op) {
   switch (op) {
-    case filter_op::gt: return "gt";
-    case filter_op::gte: return "gte";
-    case filter_op::lt: return "lt";
-    default: return "lte";
+    case filter_op::gt:
+      return "gt";
+    case filter_op::gte:
+      return "gte";
+    case filter_op::lt:
+      return "lt";
+    default:
+      return "lte";
   }
 }
 
 std::string_view array_op(filter_op op) {
   switch (op) {
-    case filter_op::contains: return "cs";
-    case filter_op::contained_by: return "cd";
-    default: return "ov";
+    case filter_op::contains:
+      return "cs";
+    case filter_op::contained_by:
+      return "cd";
+    default:
+      return "ov";
   }
 }
 
@@ -130,7 +141,9 @@ void add_filter(const filter& f, query_writer& query) {
     case filter_op::gt:
     case filter_op::gte:
     case filter_op::lt:
-    case filter_op::lte: add_op_value(query, col, comparison_op(f.op), f.value().text); return;
+    case filter_op::lte:
+      add_op_value(query, col, comparison_op(f.op), f.value().text);
+      return;
     case filter_op::in: {
       const split_list list = split_nulls(f.values);
       if (list.has_null && list.items.empty()) {
@@ -171,13 +184,22 @@ void add_filter(const filter& f, query_writer& query) {
     case filter_op::like:
     case filter_op::ilike:
     case filter_op::not_like:
-    case filter_op::not_ilike: add_op_value(query, col, pattern_op(f.op), f.value().text); return;
-    case filter_op::is_null: query.add(col, "is.null"); return;
-    case filter_op::is_not_null: query.add(col, "not.is.null"); return;
+    case filter_op::not_ilike:
+      add_op_value(query, col, pattern_op(f.op), f.value().text);
+      return;
+    case filter_op::is_null:
+      query.add(col, "is.null");
+      return;
+    case filter_op::is_not_null:
+      query.add(col, "not.is.null");
+      return;
     case filter_op::contains:
     case filter_op::contained_by:
-    case filter_op::overlaps: add_op_value(query, col, array_op(f.op), containment_operand(f)); return;
-    case filter_op::similar: return;  // consumed before building
+    case filter_op::overlaps:
+      add_op_value(query, col, array_op(f.op), containment_operand(f));
+      return;
+    case filter_op::similar:
+      return;  // consumed before building
   }
 }
 
@@ -214,7 +236,9 @@ void append_logic_condition(std::string& out, const filter& f) {
     case filter_op::gt:
     case filter_op::gte:
     case filter_op::lt:
-    case filter_op::lte: append_condition(out, col, comparison_op(f.op), f.value().text); return;
+    case filter_op::lte:
+      append_condition(out, col, comparison_op(f.op), f.value().text);
+      return;
     case filter_op::in: {
       const split_list list = split_nulls(f.values);
       out += col;
@@ -261,7 +285,9 @@ void append_logic_condition(std::string& out, const filter& f) {
     case filter_op::like:
     case filter_op::ilike:
     case filter_op::not_like:
-    case filter_op::not_ilike: append_condition(out, col, pattern_op(f.op), f.value().text); return;
+    case filter_op::not_ilike:
+      append_condition(out, col, pattern_op(f.op), f.value().text);
+      return;
     case filter_op::is_null:
       out += col;
       out += ".is.null";
@@ -272,27 +298,36 @@ void append_logic_condition(std::string& out, const filter& f) {
       return;
     case filter_op::contains:
     case filter_op::contained_by:
-    case filter_op::overlaps: append_condition(out, col, array_op(f.op), containment_operand(f)); return;
-    case filter_op::similar: return;
+    case filter_op::overlaps:
+      append_condition(out, col, array_op(f.op), containment_operand(f));
+      return;
+    case filter_op::similar:
+      return;
+  }
+}
+
+// `*`, or the visible columns when `*` would also fetch hidden ones
+// (embedding vectors: kilobytes per row that are dropped anyway).
+void append_all_columns(std::string& out, const domain& dom, const table& tbl) {
+  if (tbl.hidden_columns.empty()) {
+    out += '*';
+    return;
+  }
+  bool first = true;
+  for (const auto& col : tbl.columns) {
+    if (col.name == dom.owner_column ||
+        std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end())
+      continue;
+    if (!first) out += ',';
+    first = false;
+    out += col.name;
   }
 }
 
 void append_select(std::string& out, const domain& dom, const tool_call& call) {
   const table& tbl = *call.tbl;
   if (call.columns.empty()) {
-    if (tbl.hidden_columns.empty()) {
-      out += '*';
-      return;
-    }
-    bool first = true;
-    for (const auto& col : tbl.columns) {
-      if (col.name == dom.owner_column ||
-          std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end())
-        continue;
-      if (!first) out += ',';
-      first = false;
-      out += col.name;
-    }
+    append_all_columns(out, dom, tbl);
     return;
   }
   const bool has_star = std::find(call.columns.begin(), call.columns.end(), "*") != call.columns.end();
@@ -305,7 +340,10 @@ void append_select(std::string& out, const domain& dom, const tool_call& call) {
   for (const auto& item : call.columns) {
     if (!first) out += ',';
     first = false;
-    out += item;
+    if (item == "*")
+      append_all_columns(out, dom, tbl);
+    else
+      out += item;
   }
 }
 
@@ -363,8 +401,10 @@ result<request_options> parse_request_options(json_value options) {
     if (failure) return;
     if (key == "maxUrlLength") {
       auto n = value.as_integer();
-      if (!n || *n < 256) failure = error{"invalid_option", "maxUrlLength", "maxUrlLength must be a whole number of at least 256", ""};
-      else out.max_url_length = std::size_t(*n);
+      if (!n || *n < 256)
+        failure = error{"invalid_option", "maxUrlLength", "maxUrlLength must be a whole number of at least 256", ""};
+      else
+        out.max_url_length = std::size_t(*n);
       return;
     }
     std::string* target = key == "baseUrl"       ? &out.base_url
@@ -373,8 +413,10 @@ result<request_options> parse_request_options(json_value options) {
                           : key == "userId"      ? &out.user_id
                                                  : nullptr;
     if (!target || value.is_null()) return;  // other options belong to the JS layer
-    if (!value.is_string()) failure = error{"invalid_option", std::string(key), fmt::format("{} must be a string", key), ""};
-    else *target = std::string(value.str());
+    if (!value.is_string())
+      failure = error{"invalid_option", std::string(key), fmt::format("{} must be a string", key), ""};
+    else
+      *target = std::string(value.str());
   });
   if (failure) return std::move(*failure);
   return out;
@@ -393,7 +435,8 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
                  "the PostgREST root, e.g. https://<project>.supabase.co/rest/v1"};
   if (base.find_first_of("?# \t\r\n") != std::string::npos)
     return error{"invalid_option", "baseUrl", "baseUrl must not contain a query, fragment or spaces", ""};
-  for (const auto& [value, field] : {std::pair{&options.api_key, "apiKey"}, std::pair{&options.access_token, "accessToken"}}) {
+  for (const auto& [value, field] :
+       {std::pair{&options.api_key, "apiKey"}, std::pair{&options.access_token, "accessToken"}}) {
     auto ok = detail::check_credential(*value, field);
     if (!ok) return ok.take_error();
   }
@@ -402,8 +445,7 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
     if (options.user_id.empty())
       return error{"missing_user_id", "userId", fmt::format("{} belongs to users; a user id is required", tbl.name),
                    "pass userId (the signed-in user's id, the JWT's sub claim)"};
-    if (!is_uuid_syntax(options.user_id))
-      return error{"invalid_option", "userId", "userId must be a UUID", ""};
+    if (!is_uuid_syntax(options.user_id)) return error{"invalid_option", "userId", "userId must be a UUID", ""};
     owner = canonical_uuid(options.user_id);
   }
 
@@ -536,7 +578,10 @@ void write_request(json_writer& w, const http_request& request) {
   }
   w.end_object();
   w.key("body");
-  if (request.body) w.string(*request.body); else w.null();
+  if (request.body)
+    w.string(*request.body);
+  else
+    w.null();
   w.end_object();
 }
 

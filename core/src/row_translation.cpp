@@ -57,7 +57,7 @@ std::string render_label_format(const std::string& format, json_value row) {
 const table* embed_target(const domain& dom, const table& tbl, std::string_view key) {
   if (const relation* rel = tbl.find_relation(key)) return dom.find_table(rel->table);
   for (const auto& col : tbl.columns)
-    if (col.type == column_type::uuid && col.references == key && col.name != "id") return dom.find_table(key);
+    if (col.type == column_type::uuid && col.references == key && key != tbl.name) return dom.find_table(key);
   return nullptr;
 }
 

@@ -56,16 +56,14 @@ constexpr std::array<op_spelling, 30> kOps{{
 }};
 constexpr std::size_t kCanonicalOps = 18;
 
-constexpr std::array<std::string_view, 4> kToolNames{"db_read", "db_create", "db_update",
-                                                     "db_delete"};
+constexpr std::array<std::string_view, 4> kToolNames{"db_read", "db_create", "db_update", "db_delete"};
 
 std::string lower_trimmed(std::string_view text) {
   auto begin = text.find_first_not_of(" \t");
   if (begin == std::string_view::npos) return {};
   auto end = text.find_last_not_of(" \t");
   std::string out(text.substr(begin, end - begin + 1));
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return out;
 }
 
@@ -75,6 +73,12 @@ std::optional<filter_op> parse_op(std::string_view text) {
     if (spelling.text == wanted) return spelling.op;
   return std::nullopt;
 }
+
+// Seed 000: how to exclude rows without an invented operator.
+constexpr std::string_view kExclusionHint =
+    "To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", \"op\": \"not_in\", "
+    "\"value\": [\"recipe_5\", \"recipe_6\"]}; or in with the refs to keep; or not_ilike for a text "
+    "pattern; or read everything and filter in an analyze step";
 
 bool looks_like_negation(std::string_view op) {
   const std::string text = lower_trimmed(op);
@@ -93,9 +97,12 @@ std::string allowed_keys(tool_kind kind) {
   switch (kind) {
     case tool_kind::read:
       return "table, filters, or_filters, columns, limit, offset, order_by, order_dir, count";
-    case tool_kind::create: return "table, data";
-    case tool_kind::update: return "table, filters, data";
-    case tool_kind::remove: return "table, filters";
+    case tool_kind::create:
+      return "table, data";
+    case tool_kind::update:
+      return "table, filters, data";
+    case tool_kind::remove:
+      return "table, filters";
   }
   return {};
 }
@@ -106,9 +113,12 @@ bool key_allowed(tool_kind kind, std::string_view key) {
     case tool_kind::read:
       return key == "filters" || key == "or_filters" || key == "columns" || key == "limit" || key == "offset" ||
              key == "order_by" || key == "order_dir" || key == "count";
-    case tool_kind::create: return key == "data";
-    case tool_kind::update: return key == "filters" || key == "data";
-    case tool_kind::remove: return key == "filters";
+    case tool_kind::create:
+      return key == "data";
+    case tool_kind::update:
+      return key == "filters" || key == "data";
+    case tool_kind::remove:
+      return key == "filters";
   }
   return false;
 }
@@ -149,13 +159,19 @@ class call_parser {
     if (kind_ != tool_kind::create) ok = parse_filters(params, "filters", call_.filters);
     if (ok) {
       switch (kind_) {
-        case tool_kind::read: ok = parse_read_options(params); break;
-        case tool_kind::create: ok = parse_create_data(params); break;
+        case tool_kind::read:
+          ok = parse_read_options(params);
+          break;
+        case tool_kind::create:
+          ok = parse_create_data(params);
+          break;
         case tool_kind::update:
           ok = parse_update_data(params);
           if (ok) ok = require_narrowing_filter();
           break;
-        case tool_kind::remove: ok = require_narrowing_filter(); break;
+        case tool_kind::remove:
+          ok = require_narrowing_filter();
+          break;
       }
     }
     if (!ok) return ok.take_error();
@@ -193,9 +209,11 @@ class call_parser {
       return error{"system_column", error_path(), fmt::format("{} is applied automatically; it cannot be used", name),
                    "rows are always limited to the signed-in user"};
     if (is_postgrest_reserved(name))
-      return error{"reserved_column", error_path(), fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
-                   name == "or" || name == "and" ? std::string("to OR conditions, put them in or_filters")
-                                                 : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+      return error{"reserved_column", error_path(),
+                   fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
+                   name == "or" || name == "and"
+                       ? std::string("to OR conditions, put them in or_filters")
+                       : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     const column* col = tbl.find_column(name);
     if (!col || is_hidden(tbl, name))
       return error{"unknown_column", error_path(), fmt::format("{} has no column '{}'", tbl.name, name),
@@ -215,8 +233,10 @@ class call_parser {
     list->for_each_element([&](std::size_t i, json_value clause) {
       if (failure) return;
       auto parsed = parse_filter(clause, indexed(key, i), in_or);
-      if (!parsed) failure = parsed.take_error();
-      else out.push_back(std::move(*parsed));
+      if (!parsed)
+        failure = parsed.take_error();
+      else
+        out.push_back(std::move(*parsed));
     });
     if (failure) return std::move(*failure);
     return ok_status();
@@ -226,7 +246,8 @@ class call_parser {
     // Only error paths use it; a literal costs nothing on the success path.
     constexpr const char* example = "{\"field\": \"name\", \"op\": \"ilike\", \"value\": \"%chicken%\"}";
     if (!clause.is_object())
-      return error{"invalid_filter", path, fmt::format("a filter must be an object, got {}", clause.kind_name()), example};
+      return error{"invalid_filter", path, fmt::format("a filter must be an object, got {}", clause.kind_name()),
+                   example};
     std::optional<error> failure;
     clause.for_each_member([&](std::string_view key, json_value) {
       if (!failure && key != "field" && key != "op" && key != "value")
@@ -247,10 +268,7 @@ class call_parser {
     auto op = parse_op(op_value->str());
     if (!op) {
       std::string hint = fmt::format("supported ops: {}", filter_op_list());
-      if (looks_like_negation(op_value->str()))
-        hint += ". To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", \"op\": \"not_in\", "
-                "\"value\": [\"recipe_5\", \"recipe_6\"]}; or in with the refs to keep; or not_ilike for a text "
-                "pattern; or read everything and filter in an analyze step";
+      if (looks_like_negation(op_value->str())) hint.append(". ").append(kExclusionHint);
       return error{"unknown_operator", path + ".op", fmt::format("'{}' is not a supported operator", op_value->str()),
                    hint};
     }
@@ -285,8 +303,7 @@ class call_parser {
     if (!value || !value->is_string() || lower_trimmed(value->str()).empty())
       return invalid_value(path + ".value", "similar needs a non-empty search text");
     if (detail::contains_nul(value->str())) return detail::nul_error(path + ".value");
-    if (!call_.semantic_query.empty())
-      return error{"invalid_filter", path, "only one semantic search per read", ""};
+    if (!call_.semantic_query.empty()) return error{"invalid_filter", path, "only one semantic search per read", ""};
     call_.semantic_query = std::string(value->str());
     f.values.push_back({scalar::kind::text, call_.semantic_query});
     return ok_status();
@@ -302,9 +319,8 @@ class call_parser {
       case filter_op::is_not_null:
         if (!has_value || value->is_null()) return ok_status();
         if (!value->is_bool())
-          return invalid_value(path,
-                               fmt::format("{} takes no value (or true/false), got {}", filter_op_name(f.op), got),
-                               "omit value");
+          return invalid_value(
+              path, fmt::format("{} takes no value (or true/false), got {}", filter_op_name(f.op), got), "omit value");
         // {"op": "is_null", "value": false} means "is not null".
         if (!value->as_bool()) f.op = f.op == filter_op::is_null ? filter_op::is_not_null : filter_op::is_null;
         return ok_status();
@@ -339,7 +355,7 @@ class call_parser {
         if (!has_value || !value->is_array())
           return invalid_value(path, fmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
                                has_value && value->is_primitive() ? fmt::format("write \"value\": [{}]", value->raw())
-                                                                   : std::string("write \"value\": [\"a\", \"b\"]"));
+                                                                  : std::string("write \"value\": [\"a\", \"b\"]"));
         std::optional<error> failure;
         value->for_each_element([&](std::size_t i, json_value element) {
           if (failure) return;
@@ -365,13 +381,14 @@ class call_parser {
       case filter_op::not_like:
       case filter_op::not_ilike:
         if (col.type != column_type::text)
-          return invalid_value(path,
-                               fmt::format("{} is {}; pattern matching works on text columns", col.name,
-                                           column_type_name(col.type)),
-                               "use =, in or a comparison");
+          return invalid_value(
+              path,
+              fmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
+              f.op == filter_op::not_like || f.op == filter_op::not_ilike ? std::string(kExclusionHint)
+                                                                          : std::string("use =, in or a comparison"));
         if (!has_value || !value->is_string())
-          return invalid_value(path, fmt::format("{} needs a text pattern such as \"%chicken%\", got {}",
-                                                 filter_op_name(f.op), got));
+          return invalid_value(
+              path, fmt::format("{} needs a text pattern such as \"%chicken%\", got {}", filter_op_name(f.op), got));
         if (detail::contains_nul(value->str())) return detail::nul_error(path);
         f.values.push_back({scalar::kind::text, std::string(value->str())});
         return ok_status();
@@ -379,7 +396,8 @@ class call_parser {
       case filter_op::contained_by:
       case filter_op::overlaps:
         return check_containment(f, value, path);
-      case filter_op::similar: break;
+      case filter_op::similar:
+        break;
     }
     return invalid_value(path, "unsupported operator");
   }
@@ -388,8 +406,9 @@ class call_parser {
     const column& col = *f.col;
     if (col.type == column_type::jsonb) {
       if (f.op == filter_op::overlaps || !value || value->is_primitive())
-        return invalid_value(path, fmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
-                             "{\"field\": \"" + col.name + "\", \"op\": \"contains\", \"value\": {\"key\": \"value\"}}");
+        return invalid_value(
+            path, fmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
+            "{\"field\": \"" + col.name + "\", \"op\": \"contains\", \"value\": {\"key\": \"value\"}}");
       json_writer w(f.json_operand);
       w.value(*value);
       if (detail::contains_nul(f.json_operand) || f.json_operand.find("\\u0000") != std::string::npos)
@@ -397,11 +416,11 @@ class call_parser {
       return ok_status();
     }
     if (col.type != column_type::text_array && col.type != column_type::uuid_array)
-      return invalid_value(path,
-                           fmt::format("{} works on array and JSON columns; {} is {}", filter_op_name(f.op), col.name,
-                                       column_type_name(col.type)),
-                           "for text use ilike, e.g. {\"field\": \"" + col.name +
-                               "\", \"op\": \"ilike\", \"value\": \"%word%\"}");
+      return invalid_value(
+          path,
+          fmt::format("{} works on array and JSON columns; {} is {}", filter_op_name(f.op), col.name,
+                      column_type_name(col.type)),
+          "for text use ilike, e.g. {\"field\": \"" + col.name + "\", \"op\": \"ilike\", \"value\": \"%word%\"}");
     if (!value || value->is_null() || value->is_object())
       return invalid_value(path, fmt::format("{} needs a list of values", filter_op_name(f.op)),
                            "write \"value\": [\"weeknight\"]");
@@ -574,17 +593,21 @@ class call_parser {
   const table* embedded_table(std::string_view name) const {
     if (const relation* rel = call_.tbl->find_relation(name)) return dom_.find_table(rel->table);
     for (const auto& col : call_.tbl->columns)
-      if (col.type == column_type::uuid && col.references == name && col.name != "id")
-        return dom_.find_table(col.references);
+      if (is_embeddable_fk(col) && col.references == name) return dom_.find_table(col.references);
     return nullptr;
+  }
+
+  // A self reference (recipes.parent_recipe_id) is not embeddable by table
+  // name: PostgREST cannot tell which direction is meant (PGRST201).
+  bool is_embeddable_fk(const column& col) const {
+    return col.type == column_type::uuid && !col.references.empty() && col.references != call_.tbl->name;
   }
 
   std::string embeddable_hint() const {
     std::vector<std::string> names;
     for (const auto& rel : call_.tbl->relations) names.push_back(rel.name);
     for (const auto& col : call_.tbl->columns)
-      if (col.type == column_type::uuid && !col.references.empty() &&
-          std::find(names.begin(), names.end(), col.references) == names.end())
+      if (is_embeddable_fk(col) && std::find(names.begin(), names.end(), col.references) == names.end())
         names.push_back(col.references);
     if (names.empty()) return fmt::format("{} has no related tables to embed", call_.tbl->name);
     return fmt::format("embeddable: {}", fmt::join(names, ", "));
@@ -610,8 +633,10 @@ class call_parser {
         }
       if (key == "id" && kind_ == tool_kind::create && saves) {
         auto saved = parse_save_marker(value, key_path);
-        if (!saved) failure = saved.take_error();
-        else *saves = std::move(*saved);
+        if (!saved)
+          failure = saved.take_error();
+        else
+          *saves = std::move(*saved);
         return;
       }
       auto col = writable_column(key, key_path);
@@ -620,14 +645,17 @@ class call_parser {
         return;
       }
       auto checked = detail::check_payload_value(scope(), **col, value, key_path);
-      if (!checked) failure = checked.take_error();
-      else out.push_back({key, std::move(*checked)});
+      if (!checked)
+        failure = checked.take_error();
+      else
+        out.push_back({key, std::move(*checked)});
     });
     if (failure) return std::move(*failure);
     if (kind_ == tool_kind::create) {
       for (const auto& col : tbl.columns) {
         if (!col.required || !col.writable) continue;
-        const bool given = std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
+        const bool given =
+            std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
         if (!given)
           return error{"missing_column", path, fmt::format("{} is required to create a row in {}", col.name, tbl.name),
                        fmt::format("add \"{}\" to the row", col.name)};
@@ -667,9 +695,10 @@ class call_parser {
     const ref_entry* entry = registry_.find(text);
     if (!name || !name->generated || !entry) return error{"system_column", path, explain, ""};
     if (entry->type != call_.tbl->ref_prefix)
-      return error{"ref_type_mismatch", path,
-                   fmt::format("{} is generated {} content, not a row for {}", entry->ref, entry->table, call_.tbl->name),
-                   fmt::format("save it with db_create on {}", entry->table)};
+      return error{
+          "ref_type_mismatch", path,
+          fmt::format("{} is generated {} content, not a row for {}", entry->ref, entry->table, call_.tbl->name),
+          fmt::format("save it with db_create on {}", entry->table)};
     if (!entry->pending())
       return error{"already_saved", path, fmt::format("{} was already saved as {}", entry->ref, entry->saved_as),
                    fmt::format("to change it, db_update {} with id = {}", call_.tbl->name, entry->saved_as)};
@@ -729,22 +758,27 @@ class call_parser {
     // which excludes nothing on a NOT NULL column.
     auto narrows = [](const filter& f) {
       switch (f.op) {
-        case filter_op::is_not_null: return f.col->nullable;
-        case filter_op::neq: return !f.value().is_null() || f.col->nullable;
+        case filter_op::is_not_null:
+          return f.col->nullable;
+        case filter_op::neq:
+          return !f.value().is_null() || f.col->nullable;
         case filter_op::not_in:
           return std::any_of(f.values.begin(), f.values.end(), [](const scalar& v) { return !v.is_null(); }) ||
                  (!f.values.empty() && f.col->nullable);
         case filter_op::like:
-        case filter_op::ilike: return f.value().text.find_first_not_of("%*") != std::string::npos;
-        default: return true;
+        case filter_op::ilike:
+          return f.value().text.find_first_not_of("%*") != std::string::npos;
+        default:
+          return true;
       }
     };
     if (std::any_of(call_.filters.begin(), call_.filters.end(), narrows)) return ok_status();
-    return error{"missing_filter", "filters",
-                 fmt::format("{} needs a filter that selects rows; changing every row of {} is refused",
-                             tool_name(kind_), call_.tbl->name),
-                 fmt::format("e.g. \"filters\": [{{\"field\": \"id\", \"op\": \"in\", \"value\": [\"{}_1\", \"{}_2\"]}}]",
-                             call_.tbl->ref_prefix, call_.tbl->ref_prefix)};
+    return error{
+        "missing_filter", "filters",
+        fmt::format("{} needs a filter that selects rows; changing every row of {} is refused", tool_name(kind_),
+                    call_.tbl->name),
+        fmt::format("e.g. \"filters\": [{{\"field\": \"id\", \"op\": \"in\", \"value\": [\"{}_1\", \"{}_2\"]}}]",
+                    call_.tbl->ref_prefix, call_.tbl->ref_prefix)};
   }
 
   const domain& dom_;

@@ -6,9 +6,7 @@
 namespace alfred {
 namespace {
 
-bool is_hex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 }  // namespace
 
@@ -29,10 +27,12 @@ std::string canonical_uuid(std::string_view text) {
 }
 
 bool looks_like_broken_uuid(std::string_view text) {
-  if (text.size() < 8 || is_uuid_syntax(text)) return false;
-  const bool hex_and_dashes =
-      std::all_of(text.begin(), text.end(), [](char c) { return is_hex(c) || c == '-'; });
-  return hex_and_dashes && std::any_of(text.begin(), text.end(), [](char c) { return c == '-'; });
+  if (text.size() < 8 || text.size() > 40 || is_uuid_syntax(text)) return false;
+  // It starts like a UUID (8 hex digits, then a dash or more hex) and has
+  // nothing but hex and dashes: a date such as 2026-02-01 does not qualify.
+  const bool starts_like_uuid =
+      std::all_of(text.begin(), text.begin() + 8, is_hex) && (text.size() == 8 || text[8] == '-' || is_hex(text[8]));
+  return starts_like_uuid && std::all_of(text.begin(), text.end(), [](char c) { return is_hex(c) || c == '-'; });
 }
 
 std::string_view implausible_uuid_reason(std::string_view canonical) {
@@ -46,8 +46,7 @@ std::string_view implausible_uuid_reason(std::string_view canonical) {
   if (std::find(kExamples.begin(), kExamples.end(), canonical) != kExamples.end())
     return "it is a well-known example UUID from documentation";
   const char version = canonical[14];
-  if (version < '1' || version > '8')
-    return "its version digit is not 1-8, which no UUID generator produces";
+  if (version < '1' || version > '8') return "its version digit is not 1-8, which no UUID generator produces";
   const char variant = canonical[19];
   if (variant != '8' && variant != '9' && variant != 'a' && variant != 'b')
     return "its variant digit is not 8, 9, a or b, which no UUID generator produces";

@@ -19,8 +19,7 @@ constexpr std::size_t kMaxListedRefs = 12;
 
 std::string lower(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return char(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return out;
 }
 
@@ -32,9 +31,7 @@ std::string trimmed_lower(std::string_view text) {
 }
 
 std::string describe_ref(const ref_entry& entry) {
-  return entry.label.empty() || entry.label == entry.ref
-             ? entry.ref
-             : fmt::format("{} ({})", entry.ref, entry.label);
+  return entry.label.empty() || entry.label == entry.ref ? entry.ref : fmt::format("{} ({})", entry.ref, entry.label);
 }
 
 // "known recipe refs: recipe_1 (Butter Chicken), recipe_2" or how to get some.
@@ -47,16 +44,14 @@ std::string known_refs_hint(const ref_registry& registry, const table& target) {
     if (++total <= kMaxListedRefs) listed.push_back(describe_ref(*entry));
   }
   if (listed.empty())
-    return fmt::format("no {} refs are known yet; read {} first to get refs", target.ref_prefix,
-                       target.name);
+    return fmt::format("no {} refs are known yet; read {} first to get refs", target.ref_prefix, target.name);
   std::string hint = fmt::format("known {} refs: {}", target.ref_prefix, fmt::join(listed, ", "));
   if (total > listed.size()) hint += fmt::format(", … ({} in all)", total);
   return hint;
 }
 
 bool all_digits(std::string_view text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 bool is_integer_text(std::string_view text) {
@@ -70,8 +65,7 @@ bool is_numeric_text(std::string_view text) {
   if (dot == std::string_view::npos) return all_digits(text);
   const auto whole = text.substr(0, dot);
   const auto frac = text.substr(dot + 1);
-  return (all_digits(whole) || whole.empty()) && (all_digits(frac) || frac.empty()) &&
-         !(whole.empty() && frac.empty());
+  return (all_digits(whole) || whole.empty()) && (all_digits(frac) || frac.empty()) && !(whole.empty() && frac.empty());
 }
 
 int days_in_month(int year, int month) {
@@ -80,9 +74,7 @@ int days_in_month(int year, int month) {
   return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
-int two_digits(std::string_view text, std::size_t at) {
-  return (text[at] - '0') * 10 + (text[at + 1] - '0');
-}
+int two_digits(std::string_view text, std::size_t at) { return (text[at] - '0') * 10 + (text[at + 1] - '0'); }
 
 bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
   return at + count <= text.size() && all_digits(text.substr(at, count));
@@ -90,27 +82,35 @@ bool digits_at(std::string_view text, std::size_t at, std::size_t count) {
 
 std::string type_hint(const column& col) {
   switch (col.type) {
-    case column_type::integer: return "a whole number such as 30";
-    case column_type::numeric: return "a number such as 2.5";
-    case column_type::boolean: return "true or false";
-    case column_type::date: return "an ISO date such as 2026-03-14";
-    case column_type::timestamp: return "an ISO timestamp such as 2026-03-14T18:30:00Z";
-    case column_type::text_array: return "an array of strings such as [\"weeknight\"]";
-    case column_type::uuid_array: return "an array of refs";
-    case column_type::jsonb: return "a JSON object";
-    case column_type::uuid: return "a ref";
-    case column_type::text: return "a string";
+    case column_type::integer:
+      return "a whole number such as 30";
+    case column_type::numeric:
+      return "a number such as 2.5";
+    case column_type::boolean:
+      return "true or false";
+    case column_type::date:
+      return "an ISO date such as 2026-03-14";
+    case column_type::timestamp:
+      return "an ISO timestamp such as 2026-03-14T18:30:00Z";
+    case column_type::text_array:
+      return "an array of strings such as [\"weeknight\"]";
+    case column_type::uuid_array:
+      return "an array of refs";
+    case column_type::jsonb:
+      return "a JSON object";
+    case column_type::uuid:
+      return "a ref";
+    case column_type::text:
+      return "a string";
   }
   return "a value";
 }
 
 status check_allowed(const column& col, const std::string& text, const std::string& path) {
   if (col.allowed_values.empty() ||
-      std::find(col.allowed_values.begin(), col.allowed_values.end(), text) !=
-          col.allowed_values.end())
+      std::find(col.allowed_values.begin(), col.allowed_values.end(), text) != col.allowed_values.end())
     return ok_status();
-  return invalid_value(path,
-                       fmt::format("'{}' is not an allowed value for {}", text, col.name),
+  return invalid_value(path, fmt::format("'{}' is not an allowed value for {}", text, col.name),
                        fmt::format("use one of: {}", fmt::join(col.allowed_values, ", ")));
 }
 
@@ -228,8 +228,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
   const auto& registry = scope.registry;
   if (!value.is_string())
     return error{"invalid_value", path,
-                 fmt::format("{} takes a {} ref such as {}_1, got {}", field, target.ref_prefix,
-                             target.ref_prefix, value.kind_name()),
+                 fmt::format("{} takes a ref such as {}_1, got {}", field, target.ref_prefix, value.kind_name()),
                  known_refs_hint(registry, target)};
   const std::string text(value.str());
 
@@ -239,17 +238,16 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
       const table* other = scope.dom.find_table_by_prefix(name->prefix);
       const bool wrong_table = other && other != &target;
       return error{wrong_table ? "ref_type_mismatch" : "unknown_ref", path,
-                   wrong_table
-                       ? fmt::format("{} is not a known ref, and {} refs are {} rows while {} "
-                                     "takes a {} ref",
-                                     text, name->prefix, other->name, field, target.ref_prefix)
-                       : fmt::format("{} is not a known ref; refs cannot be invented", text),
+                   wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
+                                             "to {} ({}_N)",
+                                             text, name->prefix, other->name, field, target.name, target.ref_prefix)
+                               : fmt::format("{} is not a known ref; refs cannot be invented", text),
                    known_refs_hint(registry, target)};
     }
     if (entry->type != target.ref_prefix)
       return error{"ref_type_mismatch", path,
-                   fmt::format("{} is a {} row, but {} takes a {} ref", describe_ref(*entry),
-                               entry->table, field, target.ref_prefix),
+                   fmt::format("{} is a row of {}, but {} takes a ref to {} ({}_N)", describe_ref(*entry), entry->table,
+                               field, target.name, target.ref_prefix),
                    known_refs_hint(registry, target)};
     if (entry->pending())
       return error{"pending_ref", path,
@@ -260,8 +258,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                                "Generated Data), then use its ref",
                                target.name)};
     if (entry->action == ref_action::deleted)
-      return error{"deleted_ref", path,
-                   fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
+      return error{"deleted_ref", path, fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
                    known_refs_hint(registry, target)};
     return registry.resolve(text)->uuid;
   }
@@ -271,36 +268,29 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     if (const ref_entry* known = registry.find_by_uuid(uuid)) {
       if (known->type != target.ref_prefix)
         return error{"ref_type_mismatch", path,
-                     fmt::format("this UUID belongs to {}, a {} row, but {} takes a {} ref",
-                                 describe_ref(*known), known->table, field, target.ref_prefix),
+                     fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({}_N)",
+                                 describe_ref(*known), known->table, field, target.name, target.ref_prefix),
                      known_refs_hint(registry, target)};
       return uuid;
     }
     if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
-      return error{"invented_uuid", path,
-                   fmt::format("'{}' cannot be a row id: {}", text, reason),
-                   "use the refs shown in context instead of UUIDs; " +
-                       known_refs_hint(registry, target)};
+      return error{"invented_uuid", path, fmt::format("'{}' cannot be a row id: {}", text, reason),
+                   "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
     for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
-      if (!entry->uuid.empty() && entry->saved_as.empty() &&
-          entry->uuid.compare(0, 8, uuid, 0, 8) == 0)
+      if (!entry->uuid.empty() && entry->saved_as.empty() && entry->uuid.compare(0, 8, uuid, 0, 8) == 0)
         return error{"mangled_uuid", path,
-                     fmt::format("'{}' looks like a corrupted copy of the id of {}", text,
-                                 describe_ref(*entry)),
+                     fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
                      fmt::format("use the ref {} instead of a UUID", entry->ref)};
     return uuid;  // well-formed, unknown: may be a real row the user gave us
   }
 
   if (looks_like_broken_uuid(text))
-    return error{"invalid_uuid", path,
-                 fmt::format("'{}' is not a complete UUID (truncated or altered)", text),
-                 "use the refs shown in context instead of UUIDs; " +
-                     known_refs_hint(registry, target)};
+    return error{"invalid_uuid", path, fmt::format("'{}' is not a complete UUID (truncated or altered)", text),
+                 "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
 
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (lower(entry->ref) == lower(text))
-      return error{"unknown_ref", path,
-                   fmt::format("'{}' is not a known ref; refs are case-sensitive", text),
+      return error{"unknown_ref", path, fmt::format("'{}' is not a known ref; refs are case-sensitive", text),
                    fmt::format("write it exactly as shown: {}", entry->ref)};
   }
   const std::string wanted = trimmed_lower(text);
@@ -308,16 +298,12 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     if (!entry->saved_as.empty() || wanted.empty()) continue;
     if (trimmed_lower(entry->label) == wanted)
       return error{"not_a_ref", path,
-                   fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, text,
-                               entry->ref),
+                   fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, text, entry->ref),
                    fmt::format("use the ref {}", entry->ref)};
   }
-  return error{"not_a_ref", path,
-               fmt::format("{} takes a {} ref such as {}_1, got '{}'", field, target.ref_prefix,
-                           target.ref_prefix, text),
+  return error{"not_a_ref", path, fmt::format("{} takes a ref such as {}_1, got '{}'", field, target.ref_prefix, text),
                known_refs_hint(registry, target) +
-                   fmt::format("; to find rows by name, read {} with a name filter first",
-                               target.name)};
+                   fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
 }
 
 result<scalar> check_filter_scalar(const value_scope& scope, const column& col, json_value value,
@@ -354,8 +340,10 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
     if (failure) return;
     if (col.type == column_type::uuid_array) {
       auto uuid = resolve_row_ref(scope, *scope.dom.find_table(col.references), item, item_path, col.name);
-      if (!uuid) failure = uuid.take_error();
-      else out.push_back(text_scalar(*uuid));
+      if (!uuid)
+        failure = uuid.take_error();
+      else
+        out.push_back(text_scalar(*uuid));
       return;
     }
     if (item.is_number()) {
@@ -371,8 +359,10 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
       return;
     }
     auto ok = check_allowed(col, std::string(item.str()), item_path);
-    if (!ok) failure = ok.take_error();
-    else out.push_back(text_scalar(item.str()));
+    if (!ok)
+      failure = ok.take_error();
+    else
+      out.push_back(text_scalar(item.str()));
   };
   if (value.is_array())
     value.for_each_element([&](std::size_t i, json_value item) { check(item, fmt::format("{}[{}]", path, i)); });
@@ -414,8 +404,10 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
         if (failure) return;
         if (col.type == column_type::uuid_array) {
           auto uuid = resolve_row_ref(scope, *scope.dom.find_table(col.references), item, item_path, col.name);
-          if (!uuid) failure = uuid.take_error();
-          else items.push_back(text_scalar(*uuid));
+          if (!uuid)
+            failure = uuid.take_error();
+          else
+            items.push_back(text_scalar(*uuid));
           return;
         }
         if (item.is_number()) {
@@ -429,8 +421,10 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
         std::string text(item.str());
         text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
         auto ok = check_allowed(col, text, item_path);
-        if (!ok) failure = ok.take_error();
-        else items.push_back(text_scalar(text));
+        if (!ok)
+          failure = ok.take_error();
+        else
+          items.push_back(text_scalar(text));
       };
       if (value.is_array())
         value.for_each_element([&](std::size_t i, json_value item) { check(item, fmt::format("{}[{}]", path, i)); });
@@ -458,8 +452,10 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
     default: {
       auto checked = check_plain_scalar(col, value, path);
       if (!checked) return checked.take_error();
-      if (checked->type == scalar::kind::text) w.string(checked->text);
-      else w.raw_value(checked->text);
+      if (checked->type == scalar::kind::text)
+        w.string(checked->text);
+      else
+        w.raw_value(checked->text);
       return out;
     }
   }

@@ -33,8 +33,8 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
 
 /// The elements of an array value for contains/contained_by/overlaps (a lone
 /// scalar counts as a one-element array).
-result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col,
-                                                 json_value value, const std::string& path);
+result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col, json_value value,
+                                                 const std::string& path);
 
 /// One payload value for `col` (create/update data) as sanitized JSON text:
 /// NUL bytes stripped, "" → null for uuid columns, refs → UUIDs, a lone

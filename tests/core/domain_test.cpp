@@ -10,9 +10,7 @@ namespace alfred::test {
 namespace {
 
 // A small valid domain; tests splice one mistake into it.
-std::string domain_text(const std::string& tables) {
-  return R"({"name": "shop", "tables": {)" + tables + "}}";
-}
+std::string domain_text(const std::string& tables) { return R"({"name": "shop", "tables": {)" + tables + "}}"; }
 
 const char* kThings = R"("things": {"ref": "thing", "label": ["name"],
     "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}})";
@@ -41,9 +39,9 @@ TEST_CASE("kitchen domain loads with its nine tables in file order") {
 
 TEST_CASE("kitchen tables have the ref prefixes the model is taught") {
   const domain& dom = kitchen();
-  const char* expected[][2] = {{"recipes", "recipe"},   {"recipe_ingredients", "ri"}, {"ingredients", "ing"},
-                               {"inventory", "inv"},    {"shopping_list", "shop"},    {"meal_plans", "meal"},
-                               {"tasks", "task"},       {"preferences", "pref"},      {"cooking_log", "log"}};
+  const char* expected[][2] = {{"recipes", "recipe"}, {"recipe_ingredients", "ri"}, {"ingredients", "ing"},
+                               {"inventory", "inv"},  {"shopping_list", "shop"},    {"meal_plans", "meal"},
+                               {"tasks", "task"},     {"preferences", "pref"},      {"cooking_log", "log"}};
   for (const auto& [name, prefix] : expected) {
     const std::string table_name = name;
     CAPTURE(table_name);
@@ -176,8 +174,8 @@ TEST_CASE("domain error: reserved column names (or, select, limit, order, not)")
 }
 
 TEST_CASE("domain error: two tables with the same ref prefix") {
-  const std::string tables = std::string(kThings) +
-                             R"(, "others": {"ref": "thing", "columns": {"id": {"type": "uuid"}}})";
+  const std::string tables =
+      std::string(kThings) + R"(, "others": {"ref": "thing", "columns": {"id": {"type": "uuid"}}})";
   check_domain_error(domain_text(tables), "tables.others.ref", "ref prefix 'thing' is used by two tables");
 }
 
@@ -206,12 +204,11 @@ TEST_CASE("domain error: ref prefixes that would collide with gen_ refs or be un
   const std::string message = "must be a lower-case identifier that does not start with 'gen'";
   for (const std::string prefix : {"gen", "gen_thing", "Thing", "thing_", "", "9thing", "th-ing"}) {
     CAPTURE(prefix);
-    const std::string tables = std::string(R"("things": {"ref": ")") + prefix +
-                               R"(", "columns": {"id": {"type": "uuid"}}})";
+    const std::string tables =
+        std::string(R"("things": {"ref": ")") + prefix + R"(", "columns": {"id": {"type": "uuid"}}})";
     check_domain_error(domain_text(tables), "tables.things.ref", message);
   }
-  check_domain_error(domain_text(R"("things": {"columns": {"id": {"type": "uuid"}}})"), "tables.things.ref",
-                     message);
+  check_domain_error(domain_text(R"("things": {"columns": {"id": {"type": "uuid"}}})"), "tables.things.ref", message);
 }
 
 TEST_CASE("a ref prefix that merely begins with the letters gen (genre) is fine") {

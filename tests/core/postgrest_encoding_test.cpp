@@ -50,7 +50,7 @@ TEST_CASE("percent_encode: a raw %XX in data stays data (S55)") {
 
 TEST_CASE("quote_list_value leaves plain values bare") {
   for (const std::string text : {"milk", "two words", "日本酒", "a+b;c&d#e%f", "x.y", "a*b", "null", "NULL", "100%",
-                           "c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61", "42"}) {
+                                 "c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61", "42"}) {
     CAPTURE(text);
     CHECK(quote_list_value(text) == text);
   }

@@ -63,9 +63,10 @@ TEST_CASE("parse_ref_name splits regular and gen_ refs") {
 }
 
 TEST_CASE("parse_ref_name rejects text that is not ref-shaped") {
-  for (const std::string text : {"", "recipe", "recipe_", "_1", "recipe_01", "recipe_0", "Recipe_1", "recipe_1a",
-                           "recipe_-1", "recipe_+1", "recipe 1", " recipe_1", "recipe_1 ", "gen__1", "gen_recipe_",
-                           "recipe_1234567890", "c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61", "recipé_1", "inv-1"}) {
+  for (const std::string text :
+       {"", "recipe", "recipe_", "_1", "recipe_01", "recipe_0", "Recipe_1", "recipe_1a", "recipe_-1", "recipe_+1",
+        "recipe 1", " recipe_1", "recipe_1 ", "gen__1", "gen_recipe_", "recipe_1234567890",
+        "c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61", "recipé_1", "inv-1"}) {
     CAPTURE(text);
     CHECK_FALSE(parse_ref_name(text).has_value());
   }
@@ -159,8 +160,7 @@ TEST_CASE("register_linked: unknown UUIDs get a linked ref, known ones keep thei
 
 TEST_CASE("counters never reset: numbers are not reused after a restore, even past gaps") {
   // The counter is ahead of the highest ref (a row was dropped from state).
-  const std::string state = state_with(R"({"recipe":5})", R"({"recipe":2})",
-                                       row_ref("recipe_1", kRecipe1));
+  const std::string state = state_with(R"({"recipe":5})", R"({"recipe":2})", row_ref("recipe_1", kRecipe1));
   auto restored = restore(state);
   REQUIRE(restored.ok());
   ref_registry reg = std::move(restored).value();
@@ -344,12 +344,13 @@ TEST_CASE("end_turn also clears artifacts saved in an earlier turn whose end was
 }
 
 TEST_CASE("serialized state of the sample registry, exactly") {
-  CHECK(state_text(sample_registry()) ==
-        R"({"format":"alfred-act/registry","version":1,"turn":1,"counters":{"inv":1,"recipe":2},"gen_counters":{"recipe":1},"refs":[)"
-        R"({"ref":"recipe_1","table":"recipes","uuid":"c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61","label":"Butter Chicken","action":"read","turn_created":1,"turn_last":1},)"
-        R"({"ref":"recipe_2","table":"recipes","uuid":"0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c22","label":"Cod Curry","action":"read","turn_created":1,"turn_last":1},)"
-        R"({"ref":"inv_1","table":"inventory","uuid":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51","label":"milk","action":"read","turn_created":1,"turn_last":1},)"
-        R"({"ref":"gen_recipe_1","table":"recipes","uuid":null,"label":"Thai Basil Chicken","action":"generated","turn_created":1,"turn_last":1,"content":{"name":"Thai Basil Chicken"}}]})");
+  CHECK(
+      state_text(sample_registry()) ==
+      R"({"format":"alfred-act/registry","version":1,"turn":1,"counters":{"inv":1,"recipe":2},"gen_counters":{"recipe":1},"refs":[)"
+      R"({"ref":"recipe_1","table":"recipes","uuid":"c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61","label":"Butter Chicken","action":"read","turn_created":1,"turn_last":1},)"
+      R"({"ref":"recipe_2","table":"recipes","uuid":"0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c22","label":"Cod Curry","action":"read","turn_created":1,"turn_last":1},)"
+      R"({"ref":"inv_1","table":"inventory","uuid":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51","label":"milk","action":"read","turn_created":1,"turn_last":1},)"
+      R"({"ref":"gen_recipe_1","table":"recipes","uuid":null,"label":"Thai Basil Chicken","action":"generated","turn_created":1,"turn_last":1,"content":{"name":"Thai Basil Chicken"}}]})");
   CHECK(state_text(ref_registry()) ==
         R"({"format":"alfred-act/registry","version":1,"turn":0,"counters":{},"gen_counters":{},"refs":[]})");
 }
@@ -391,7 +392,8 @@ TEST_CASE("a restored registry resolves aliases and continues its counters") {
 }
 
 TEST_CASE("restore canonicalizes upper-case UUIDs") {
-  auto restored = restore(state_with(R"({"recipe":1})", "{}", row_ref("recipe_1", "C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61")));
+  auto restored =
+      restore(state_with(R"({"recipe":1})", "{}", row_ref("recipe_1", "C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61")));
   REQUIRE(restored.ok());
   REQUIRE(restored->find_by_uuid(kRecipe1) != nullptr);
   CHECK(restored->find_by_uuid(kRecipe1)->ref == "recipe_1");
@@ -400,8 +402,8 @@ TEST_CASE("restore canonicalizes upper-case UUIDs") {
 TEST_CASE("restore error: not an object, wrong format, missing or unsupported version") {
   check_restore_error("[]", "invalid_state", "", "a registry state must be a JSON object");
   check_restore_error("null", "invalid_state", "", "a registry state must be a JSON object");
-  check_restore_error(state_with("{}", "{}", "", R"("format":"alfred/registry","version":1,"turn":1)"),
-                      "invalid_state", "format", R"(expected "alfred-act/registry")");
+  check_restore_error(state_with("{}", "{}", "", R"("format":"alfred/registry","version":1,"turn":1)"), "invalid_state",
+                      "format", R"(expected "alfred-act/registry")");
   check_restore_error(state_with("{}", "{}", "", R"("version":1,"turn":1)"), "invalid_state", "format",
                       R"(expected "alfred-act/registry")");
   check_restore_error(state_with("{}", "{}", "", R"("format":"alfred-act/registry","turn":1)"), "invalid_state",
@@ -446,28 +448,30 @@ TEST_CASE("restore error: a ref beyond its counter would reuse a number") {
                       "recipe_1 is beyond its counter (a number would be reused)");
   // gen_ refs are checked against gen_counters, not counters.
   check_restore_error(
-      state_with(R"({"recipe":5})", "{}",
-                 R"({"ref":"gen_recipe_1","table":"recipes","uuid":null,"label":"","action":"generated","turn_created":1,"turn_last":1})"),
+      state_with(
+          R"({"recipe":5})", "{}",
+          R"({"ref":"gen_recipe_1","table":"recipes","uuid":null,"label":"","action":"generated","turn_created":1,"turn_last":1})"),
       "invalid_state", "refs[0].ref", "gen_recipe_1 is beyond its counter (a number would be reused)");
 }
 
 TEST_CASE("restore error: duplicate ref, duplicate uuid, bad uuid, missing uuid") {
-  check_restore_error(state_with(R"({"recipe":2})", "{}",
-                                 row_ref("recipe_1", kRecipe1) + "," + row_ref("recipe_1", kRecipe2)),
-                      "invalid_state", "refs[1].ref", "recipe_1 appears twice");
-  check_restore_error(state_with(R"({"recipe":2})", "{}",
-                                 row_ref("recipe_1", kRecipe1) + "," + row_ref("recipe_2", kRecipe1)),
-                      "invalid_state", "refs[1].uuid", "this UUID already has a ref");
-  // Case differences do not make a UUID new.
-  check_restore_error(state_with(R"({"recipe":2})", "{}",
-                                 row_ref("recipe_1", kRecipe1) + "," +
-                                     row_ref("recipe_2", "C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61")),
-                      "invalid_state", "refs[1].uuid", "this UUID already has a ref");
-  check_restore_error(state_with(R"({"recipe":1})", "{}", row_ref("recipe_1", "c69607bb-5d2e-4b8a")),
-                      "invalid_state", "refs[0].uuid", "must be a UUID or null");
   check_restore_error(
-      state_with(R"({"recipe":1})", "{}",
-                 R"({"ref":"recipe_1","table":"recipes","uuid":null,"label":"","action":"read","turn_created":1,"turn_last":1})"),
+      state_with(R"({"recipe":2})", "{}", row_ref("recipe_1", kRecipe1) + "," + row_ref("recipe_1", kRecipe2)),
+      "invalid_state", "refs[1].ref", "recipe_1 appears twice");
+  check_restore_error(
+      state_with(R"({"recipe":2})", "{}", row_ref("recipe_1", kRecipe1) + "," + row_ref("recipe_2", kRecipe1)),
+      "invalid_state", "refs[1].uuid", "this UUID already has a ref");
+  // Case differences do not make a UUID new.
+  check_restore_error(
+      state_with(R"({"recipe":2})", "{}",
+                 row_ref("recipe_1", kRecipe1) + "," + row_ref("recipe_2", "C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61")),
+      "invalid_state", "refs[1].uuid", "this UUID already has a ref");
+  check_restore_error(state_with(R"({"recipe":1})", "{}", row_ref("recipe_1", "c69607bb-5d2e-4b8a")), "invalid_state",
+                      "refs[0].uuid", "must be a UUID or null");
+  check_restore_error(
+      state_with(
+          R"({"recipe":1})", "{}",
+          R"({"ref":"recipe_1","table":"recipes","uuid":null,"label":"","action":"read","turn_created":1,"turn_last":1})"),
       "invalid_state", "refs[0].uuid", "a database ref needs its UUID");
 }
 
@@ -475,26 +479,23 @@ TEST_CASE("restore error: bad ref name, table, label, action and turns") {
   check_restore_error(state_with(R"({"recipe":1})", "{}", row_ref("Recipe_1", kRecipe1)), "invalid_state",
                       "refs[0].ref", "must be a ref such as recipe_1");
   check_restore_error(state_with(R"({"recipe":1})", "{}", "42"), "invalid_state", "refs[0]", "must be an object");
-  check_restore_error(
-      state_with(R"({"recipe":1})", "{}",
-                 R"({"ref":"recipe_1","table":"","uuid":")" + std::string(kRecipe1) +
-                     R"(","label":"","action":"read","turn_created":1,"turn_last":1})"),
-      "invalid_state", "refs[0].table", "must be a table name");
-  check_restore_error(
-      state_with(R"({"recipe":1})", "{}",
-                 R"({"ref":"recipe_1","table":"recipes","uuid":")" + std::string(kRecipe1) +
-                     R"(","action":"read","turn_created":1,"turn_last":1})"),
-      "invalid_state", "refs[0].label", "must be a string");
-  check_restore_error(
-      state_with(R"({"recipe":1})", "{}",
-                 R"({"ref":"recipe_1","table":"recipes","uuid":")" + std::string(kRecipe1) +
-                     R"(","label":"","action":"viewed","turn_created":1,"turn_last":1})"),
-      "invalid_state", "refs[0].action", "must be one of read, created, updated, deleted, generated, linked");
-  check_restore_error(
-      state_with(R"({"recipe":1})", "{}",
-                 R"({"ref":"recipe_1","table":"recipes","uuid":")" + std::string(kRecipe1) +
-                     R"(","label":"","action":"read","turn_last":1})"),
-      "invalid_state", "refs[0].turn_created", "must be a non-negative integer");
+  check_restore_error(state_with(R"({"recipe":1})", "{}",
+                                 R"({"ref":"recipe_1","table":"","uuid":")" + std::string(kRecipe1) +
+                                     R"(","label":"","action":"read","turn_created":1,"turn_last":1})"),
+                      "invalid_state", "refs[0].table", "must be a table name");
+  check_restore_error(state_with(R"({"recipe":1})", "{}",
+                                 R"({"ref":"recipe_1","table":"recipes","uuid":")" + std::string(kRecipe1) +
+                                     R"(","action":"read","turn_created":1,"turn_last":1})"),
+                      "invalid_state", "refs[0].label", "must be a string");
+  check_restore_error(state_with(R"({"recipe":1})", "{}",
+                                 R"({"ref":"recipe_1","table":"recipes","uuid":")" + std::string(kRecipe1) +
+                                     R"(","label":"","action":"viewed","turn_created":1,"turn_last":1})"),
+                      "invalid_state", "refs[0].action",
+                      "must be one of read, created, updated, deleted, generated, linked");
+  check_restore_error(state_with(R"({"recipe":1})", "{}",
+                                 R"({"ref":"recipe_1","table":"recipes","uuid":")" + std::string(kRecipe1) +
+                                     R"(","label":"","action":"read","turn_last":1})"),
+                      "invalid_state", "refs[0].turn_created", "must be a non-negative integer");
 }
 
 TEST_CASE("restore error: content only on generated refs - saved gen_ refs must alias a row with the same UUID") {
@@ -503,13 +504,15 @@ TEST_CASE("restore error: content only on generated refs - saved gen_ refs must 
   const std::string gen_saved = R"({"ref":"gen_recipe_1","table":"recipes","uuid":")" + std::string(kSaved) +
                                 R"(","label":"","action":"created","turn_created":1,"turn_last":1)";
   // saved_as naming a row with another UUID
-  check_restore_error(state_with(R"({"recipe":1})", R"({"recipe":1})",
-                                 gen_saved + R"(,"saved_as":"recipe_1","turn_saved":1},)" + row_ref("recipe_1", kRecipe1)),
-                      "invalid_state", "refs[0].saved_as", "recipe_1 must name a ref holding the same UUID");
+  check_restore_error(
+      state_with(R"({"recipe":1})", R"({"recipe":1})",
+                 gen_saved + R"(,"saved_as":"recipe_1","turn_saved":1},)" + row_ref("recipe_1", kRecipe1)),
+      "invalid_state", "refs[0].saved_as", "recipe_1 must name a ref holding the same UUID");
   // saved_as naming a ref that does not exist
-  check_restore_error(state_with(R"({"recipe":1})", R"({"recipe":1})",
-                                 gen_saved + R"(,"saved_as":"recipe_9","turn_saved":1},)" + row_ref("recipe_1", kSaved)),
-                      "invalid_state", "refs[0].saved_as", "recipe_9 must name a ref holding the same UUID");
+  check_restore_error(
+      state_with(R"({"recipe":1})", R"({"recipe":1})",
+                 gen_saved + R"(,"saved_as":"recipe_9","turn_saved":1},)" + row_ref("recipe_1", kSaved)),
+      "invalid_state", "refs[0].saved_as", "recipe_9 must name a ref holding the same UUID");
   // saved_as naming itself (a gen_ ref)
   check_restore_error(state_with("{}", R"({"recipe":1})", gen_saved + R"(,"saved_as":"gen_recipe_1","turn_saved":1})"),
                       "invalid_state", "refs[0].saved_as", "gen_recipe_1 must name a ref holding the same UUID");
@@ -517,9 +520,9 @@ TEST_CASE("restore error: content only on generated refs - saved gen_ refs must 
   check_restore_error(state_with(R"({"recipe":1})", R"({"recipe":1})", gen_saved + "}," + row_ref("recipe_1", kSaved)),
                       "invalid_state", "refs[0].saved_as", "a saved generated ref must name its saved row");
   // saved_as on a regular ref
-  check_restore_error(state_with(R"({"recipe":1})", "{}",
-                                 row_ref("recipe_1", kRecipe1, R"(,"saved_as":"recipe_1","turn_saved":1)")),
-                      "invalid_state", "refs[0].saved_as", "only saved generated refs have saved_as");
+  check_restore_error(
+      state_with(R"({"recipe":1})", "{}", row_ref("recipe_1", kRecipe1, R"(,"saved_as":"recipe_1","turn_saved":1)")),
+      "invalid_state", "refs[0].saved_as", "only saved generated refs have saved_as");
 }
 
 }  // namespace alfred::test

@@ -29,10 +29,10 @@ std::string q(const char* uuid) { return std::string("\"") + uuid + "\""; }
 std::string butter_chicken_row() {
   return std::string(R"j({"id":)j") + q(kRecipe1) + R"j(,"user_id":)j" + q(kAlice) +
          R"j(,"name":"Butter Chicken","cuisine":"indian","embedding":[0.12,-0.5,0.33],"parent_recipe_id":)j" +
-         q(kParent) + R"j(,"secret_column":"x","owner_uuid":)j" + q(kAlice) +
-         R"j(,"recipe_ingredients":[{"id":)j" + q(kRi1) + R"j(,"user_id":)j" + q(kAlice) + R"j(,"recipe_id":)j" +
-         q(kRecipe1) + R"j(,"ingredient_id":)j" + q(kSalt) + R"j(,"name":"salt","quantity":1.5},{"id":)j" +
-         q(kRi2) + R"j(,"recipe_id":)j" + q(kRecipe1) + R"j(,"ingredient_id":null,"name":"ghee","quantity":null}]})j";
+         q(kParent) + R"j(,"secret_column":"x","owner_uuid":)j" + q(kAlice) + R"j(,"recipe_ingredients":[{"id":)j" +
+         q(kRi1) + R"j(,"user_id":)j" + q(kAlice) + R"j(,"recipe_id":)j" + q(kRecipe1) + R"j(,"ingredient_id":)j" +
+         q(kSalt) + R"j(,"name":"salt","quantity":1.5},{"id":)j" + q(kRi2) + R"j(,"recipe_id":)j" + q(kRecipe1) +
+         R"j(,"ingredient_id":null,"name":"ghee","quantity":null}]})j";
 }
 
 }  // namespace
@@ -40,10 +40,11 @@ std::string butter_chicken_row() {
 TEST_CASE("ids and FK columns become refs - owner, hidden and undeclared columns are dropped") {
   ref_registry reg = sample_registry();
   const std::string out = translate(reg, "recipes", "[" + butter_chicken_row() + "]");
-  CHECK(out ==
-        R"j([{"id":"recipe_1","name":"Butter Chicken","cuisine":"indian","parent_recipe_id":"recipe_3",)j"
-        R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","ingredient_id":"ing_1","name":"salt","quantity":1.5},)j"
-        R"j({"id":"ri_2","recipe_id":"recipe_1","ingredient_id":null,"name":"ghee","quantity":null}]}])j");
+  CHECK(
+      out ==
+      R"j([{"id":"recipe_1","name":"Butter Chicken","cuisine":"indian","parent_recipe_id":"recipe_3",)j"
+      R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","ingredient_id":"ing_1","name":"salt","quantity":1.5},)j"
+      R"j({"id":"ri_2","recipe_id":"recipe_1","ingredient_id":null,"name":"ghee","quantity":null}]}])j");
   CHECK(first_uuid_in(out) == "");
 }
 
@@ -85,8 +86,9 @@ TEST_CASE("nested rows are registered as read rows with their own labels") {
 
 TEST_CASE("a single row object is translated as an object") {
   ref_registry reg = sample_registry();
-  CHECK(translate(reg, "inventory", std::string(R"j({"id":)j") + q(kInv1) + R"j(,"user_id":)j" + q(kAlice) +
-                                        R"j(,"name":"milk","quantity":2,"unit":"l","ingredient_id":null})j") ==
+  CHECK(translate(reg, "inventory",
+                  std::string(R"j({"id":)j") + q(kInv1) + R"j(,"user_id":)j" + q(kAlice) +
+                      R"j(,"name":"milk","quantity":2,"unit":"l","ingredient_id":null})j") ==
         R"j({"id":"inv_1","name":"milk","quantity":2,"unit":"l","ingredient_id":null})j");
 }
 
@@ -97,8 +99,9 @@ TEST_CASE("many-to-one embeds (meal_plans → recipes) are translated - meal pla
                                         R"j(,"date":"2026-02-01","meal_type":"dinner","recipe_id":)j" + q(kRecipe2) +
                                         R"j(,"recipes":{"id":)j" + q(kRecipe2) + R"j(,"name":"Cod Curry","user_id":)j" +
                                         q(kAlice) + R"j(},"servings":2}])j");
-  CHECK(out ==
-        R"j([{"id":"meal_1","date":"2026-02-01","meal_type":"dinner","recipe_id":"recipe_2","recipes":{"id":"recipe_2","name":"Cod Curry"},"servings":2}])j");
+  CHECK(
+      out ==
+      R"j([{"id":"meal_1","date":"2026-02-01","meal_type":"dinner","recipe_id":"recipe_2","recipes":{"id":"recipe_2","name":"Cod Curry"},"servings":2}])j");
   REQUIRE(reg.find("meal_1") != nullptr);
   CHECK(reg.find("meal_1")->label == "Feb 01 [dinner]");
   CHECK(first_uuid_in(out) == "");
@@ -112,8 +115,8 @@ TEST_CASE("labels: name, title, date fallback, the fixed preferences label, cook
   CHECK(reg.find("task_1")->label == "Thaw chicken");
   translate(reg, "preferences", std::string(R"j([{"id":)j") + q(kPref) + R"j(,"allergies":["peanuts"]}])j");
   CHECK(reg.find("pref_1")->label == "preferences");
-  translate(reg, "cooking_log", std::string(R"j([{"id":)j") + q(kLog) +
-                                    R"j(,"cooked_at":"2026-03-14T18:30:00+00:00","rating":5}])j");
+  translate(reg, "cooking_log",
+            std::string(R"j([{"id":)j") + q(kLog) + R"j(,"cooked_at":"2026-03-14T18:30:00+00:00","rating":5}])j");
   CHECK(reg.find("log_1")->label == "Mar 14");
   translate(reg, "inventory", std::string(R"j([{"id":)j") + q(kInv1) + R"j(,"name":"","notes":"x"}])j");
   CHECK(reg.find("inv_1")->label == "");
@@ -124,8 +127,9 @@ TEST_CASE("the same UUID gets the same ref across calls and in any letter case")
   const std::string first = translate(reg, "recipes", std::string(R"j([{"id":)j") + q(kRecipe1) + R"j(,"name":"A"}])j");
   const std::string second =
       translate(reg, "recipes", R"j([{"id":"C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61","name":"A"}])j");
-  const std::string as_fk = translate(reg, "tasks", std::string(R"j([{"id":)j") + q(kTask) +
-                                                        R"j(,"title":"t","recipe_id":"C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61"}])j");
+  const std::string as_fk = translate(reg, "tasks",
+                                      std::string(R"j([{"id":)j") + q(kTask) +
+                                          R"j(,"title":"t","recipe_id":"C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61"}])j");
   CHECK(first == R"j([{"id":"recipe_1","name":"A"}])j");
   CHECK(second == R"j([{"id":"recipe_1","name":"A"}])j");
   CHECK(as_fk == R"j([{"id":"task_1","title":"t","recipe_id":"recipe_1"}])j");
@@ -134,8 +138,8 @@ TEST_CASE("the same UUID gets the same ref across calls and in any letter case")
 
 TEST_CASE("a linked row read later keeps its ref and gets its label and action") {
   ref_registry reg = sample_registry();
-  translate(reg, "inventory", std::string(R"j([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51","ingredient_id":)j") +
-                                  q(kSalt) + "}]");
+  translate(reg, "inventory",
+            std::string(R"j([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51","ingredient_id":)j") + q(kSalt) + "}]");
   CHECK(reg.find("ing_1")->action == ref_action::linked);
   translate(reg, "ingredients", std::string(R"j([{"id":)j") + q(kSalt) + R"j(,"name":"salt","embedding":[1]}])j");
   CHECK(reg.find("ing_1")->action == ref_action::read);
@@ -147,9 +151,9 @@ TEST_CASE("a linked row read later keeps its ref and gets its label and action")
 
 TEST_CASE("uuid[] columns become arrays of refs") {
   ref_registry reg;
-  const std::string out = translate(reg, "preferences", std::string(R"j([{"id":)j") + q(kPref) +
-                                                             R"j(,"assumed_staples":[)j" + q(kSalt) + "," + q(kPepper) +
-                                                             "," + q(kSalt) + R"j(],"favorite_cuisines":["thai"]}])j");
+  const std::string out = translate(reg, "preferences",
+                                    std::string(R"j([{"id":)j") + q(kPref) + R"j(,"assumed_staples":[)j" + q(kSalt) +
+                                        "," + q(kPepper) + "," + q(kSalt) + R"j(],"favorite_cuisines":["thai"]}])j");
   CHECK(out == R"j([{"id":"pref_1","assumed_staples":["ing_1","ing_2","ing_1"],"favorite_cuisines":["thai"]}])j");
   CHECK(reg.find("ing_2")->uuid == kPepper);
   CHECK(translate(reg, "preferences", std::string(R"j([{"id":)j") + q(kPref) + R"j(,"assumed_staples":null}])j") ==
@@ -174,9 +178,9 @@ TEST_CASE("regression: reading a saved artifact's row returns its regular ref an
         R"j([{"id":"recipe_3","name":"Thai Basil Chicken"}])j");
   CHECK(reg.find("gen_recipe_1")->action == ref_action::created);
   CHECK(reg.find_pending_by_label("recipe", "Thai Basil Chicken") == nullptr);
-  CHECK(translate(reg, "recipe_ingredients", std::string(R"j([{"id":)j") + q(kRi1) + R"j(,"recipe_id":)j" +
-                                                 q(kSaved) + R"j(,"name":"basil"}])j") ==
-        R"j([{"id":"ri_1","recipe_id":"recipe_3","name":"basil"}])j");
+  CHECK(translate(reg, "recipe_ingredients",
+                  std::string(R"j([{"id":)j") + q(kRi1) + R"j(,"recipe_id":)j" + q(kSaved) +
+                      R"j(,"name":"basil"}])j") == R"j([{"id":"ri_1","recipe_id":"recipe_3","name":"basil"}])j");
 }
 
 TEST_CASE("values that are not UUIDs where UUIDs are declared are dropped, not shown") {
@@ -212,7 +216,8 @@ TEST_CASE("no 36-character UUID survives translation of a realistic mixed payloa
                                     std::string(R"j([{"id":)j") + q(kLog) + R"j(,"user_id":)j" + q(kAlice) +
                                         R"j(,"recipe_id":)j" + q(kRecipe1) + R"j(,"from_meal_plan_id":)j" + q(kMeal) +
                                         R"j(,"cooked_at":"2026-03-14T18:30:00Z"}])j");
-  CHECK(log == R"j([{"id":"log_1","recipe_id":"recipe_1","from_meal_plan_id":"meal_1","cooked_at":"2026-03-14T18:30:00Z"}])j");
+  CHECK(log ==
+        R"j([{"id":"log_1","recipe_id":"recipe_1","from_meal_plan_id":"meal_1","cooked_at":"2026-03-14T18:30:00Z"}])j");
   CHECK(first_uuid_in(log) == "");
 }
 

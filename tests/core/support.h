@@ -55,9 +55,7 @@ inline request_options alice_options() {
 inline result<domain> load_domain(std::string_view json_text) { return parse_domain(json_text); }
 
 /// Restores a registry from JSON text.
-inline result<ref_registry> restore(std::string_view state_json) {
-  return ref_registry::from_json(state_json);
-}
+inline result<ref_registry> restore(std::string_view state_json) { return ref_registry::from_json(state_json); }
 
 /// A registry's serialized state as JSON text.
 inline std::string state_text(const ref_registry& reg) { return reg.to_json(); }
@@ -68,7 +66,8 @@ inline std::string generate(ref_registry& reg, std::string_view table_name, std:
   REQUIRE(tbl != nullptr);
   auto content = json_document::parse(content_json);
   REQUIRE(content.ok());
-  return reg.register_generated(tbl->name, tbl->ref_prefix, std::string(content_json), row_label(*tbl, content->root()));
+  return reg.register_generated(tbl->name, tbl->ref_prefix, std::string(content_json),
+                                row_label(*tbl, content->root()));
 }
 
 /// Builds a request from params given as JSON text.
@@ -80,8 +79,7 @@ inline result<http_request> build(std::string_view tool, std::string_view params
 
 /// The error a tool call produces; fails the test if it succeeds.
 inline error build_error(std::string_view tool, std::string_view params_json,
-                         const ref_registry& reg = sample_registry(),
-                         const request_options& opts = alice_options()) {
+                         const ref_registry& reg = sample_registry(), const request_options& opts = alice_options()) {
   auto req = build(tool, params_json, reg, opts);
   REQUIRE_FALSE(req.ok());
   return req.err();

@@ -47,9 +47,8 @@ void check_error(const error& err, const std::string& code, const std::string& p
 
 // A read of recipes by id with one value (JSON text).
 error recipe_id_error(const std::string& value_json, const ref_registry& reg = sample_registry()) {
-  return build_error("db_read",
-                     R"({"table": "recipes", "filters": [{"field": "id", "op": "=", "value": )" + value_json + "}]}",
-                     reg);
+  return build_error(
+      "db_read", R"({"table": "recipes", "filters": [{"field": "id", "op": "=", "value": )" + value_json + "}]}", reg);
 }
 
 std::string uuid_for(int i) {
@@ -63,8 +62,8 @@ std::string uuid_for(int i) {
 // ---------------------------------------------------------------- tools and params
 
 TEST_CASE("unknown tool name") {
-  check_error(build_error("db_upsert", R"j({"table": "recipes"})j"), "unknown_tool", "tool", "'db_upsert' is not a tool",
-              "one of: db_read, db_create, db_update, db_delete");
+  check_error(build_error("db_upsert", R"j({"table": "recipes"})j"), "unknown_tool", "tool",
+              "'db_upsert' is not a tool", "one of: db_read, db_create, db_update, db_delete");
   check_error(build_error("DB_READ", R"j({"table": "recipes"})j"), "unknown_tool", "tool", "'DB_READ' is not a tool");
 }
 
@@ -77,8 +76,9 @@ TEST_CASE("params must be an object") {
 }
 
 TEST_CASE("unknown params are refused per tool (db_update with limit)") {
-  check_error(build_error("db_update", R"j({"table": "inventory", "limit": 1, "filters": [], "data": {"quantity": 1}})j"),
-              "unknown_param", "limit", "db_update does not take 'limit'", "allowed: table, filters, data");
+  check_error(
+      build_error("db_update", R"j({"table": "inventory", "limit": 1, "filters": [], "data": {"quantity": 1}})j"),
+      "unknown_param", "limit", "db_update does not take 'limit'", "allowed: table, filters, data");
   check_error(build_error("db_delete", R"j({"table": "inventory", "filters": [], "or_filters": []})j"), "unknown_param",
               "or_filters", "db_delete does not take 'or_filters'", "allowed: table, filters");
   check_error(build_error("db_create", R"j({"table": "inventory", "filters": [], "data": {}})j"), "unknown_param",
@@ -119,9 +119,10 @@ TEST_CASE("writes to the read-only ingredients catalog are refused") {
 
 TEST_CASE("filters must be an array of objects with only field, op and value") {
   const char* example = R"j({"field": "name", "op": "ilike", "value": "%chicken%"})j";
-  check_error(build_error("db_read", R"j({"table": "recipes", "filters": {"field": "name", "op": "=", "value": "x"}})j"),
-              "invalid_param", "filters", "filters must be an array of filter objects, got an object",
-              R"j([{"field": "cuisine", "op": "=", "value": "indian"}])j");
+  check_error(
+      build_error("db_read", R"j({"table": "recipes", "filters": {"field": "name", "op": "=", "value": "x"}})j"),
+      "invalid_param", "filters", "filters must be an array of filter objects, got an object",
+      R"j([{"field": "cuisine", "op": "=", "value": "indian"}])j");
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": "name = x"})j"), "invalid_param", "filters",
               "filters must be an array of filter objects, got a string");
   check_error(build_error("db_read", R"j({"table": "recipes", "or_filters": {}})j"), "invalid_param", "or_filters",
@@ -145,11 +146,11 @@ TEST_CASE("filters must be an array of objects with only field, op and value") {
 }
 
 TEST_CASE("unknown operators that mean exclusion get the exclusion hint") {
-  for (const std::string op : {"excludes", "not_contains", "NOT CONTAINS", "without", "!contains", "not_equal",
-                               "exclude"}) {
+  for (const std::string op :
+       {"excludes", "not_contains", "NOT CONTAINS", "without", "!contains", "not_equal", "exclude"}) {
     CAPTURE(op);
-    auto err = build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "name", "op": ")j" + op +
-                                          R"j(", "value": "x"}]})j");
+    auto err = build_error(
+        "db_read", R"j({"table": "recipes", "filters": [{"field": "name", "op": ")j" + op + R"j(", "value": "x"}]})j");
     check_error(err, "unknown_operator", "filters[0].op", "'" + op + "' is not a supported operator",
                 std::string(kOpList) + kExclusionHint);
   }
@@ -191,8 +192,9 @@ TEST_CASE("filter fields: unknown, reserved by PostgREST, the owner column") {
       "value": "6f1c1a52-8d3e-4f7a-9a41-2b7d5e0c9a11"}]})j"),
               "system_column", "filters[0].field", "user_id is applied automatically; it cannot be used",
               "rows are always limited to the signed-in user");
-  check_error(build_error("db_read", R"j({"table": "recipes", "or_filters": [{"field": "user_id", "op": "is_not_null"}]})j"),
-              "system_column", "or_filters[0].field", "user_id is applied automatically; it cannot be used");
+  check_error(
+      build_error("db_read", R"j({"table": "recipes", "or_filters": [{"field": "user_id", "op": "is_not_null"}]})j"),
+      "system_column", "or_filters[0].field", "user_id is applied automatically; it cannot be used");
   // Embedded-resource keys and JSON paths are not columns either.
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "recipe_ingredients.name",
       "op": "=", "value": "salt"}]})j"),
@@ -296,9 +298,9 @@ TEST_CASE("dates and timestamps are validated, not sent for the server to reject
                 "invalid_value", "filters[0].value",
                 "expiry_date expects an ISO date such as 2026-03-14, got '" + date + "'", date_hint);
   }
-  for (const std::string stamp : {"2026-02-01T25:00:00Z", "2026-02-01T10:60:00Z", "2026-02-30T10:00:00Z",
-                                  "2026-02-01T10:00:00+2", "2026-02-01T10:00:00 UTC", "2026-02-01T10",
-                                  "2026-02-01T10:00:00.Z", "2026-02-01X10:00:00"}) {
+  for (const std::string stamp :
+       {"2026-02-01T25:00:00Z", "2026-02-01T10:60:00Z", "2026-02-30T10:00:00Z", "2026-02-01T10:00:00+2",
+        "2026-02-01T10:00:00 UTC", "2026-02-01T10", "2026-02-01T10:00:00.Z", "2026-02-01X10:00:00"}) {
     CAPTURE(stamp);
     check_error(build_error("db_read", R"j({"table": "inventory", "filters": [{"field": "created_at", "op": ">",
         "value": ")j" + stamp + R"j("}]})j"),
@@ -320,9 +322,9 @@ TEST_CASE("pattern and containment ops on the wrong column types") {
       "value": ["x"]}]})j"),
               "invalid_value", "filters[0].value", "contains works on array and JSON columns; name is text",
               R"(for text use ilike, e.g. {"field": "name", "op": "ilike", "value": "%word%"})");
-  check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "occasions", "op": "contains"}]})j"),
-              "invalid_value", "filters[0].value", "contains needs a list of values",
-              R"(write "value": ["weeknight"])");
+  check_error(
+      build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "occasions", "op": "contains"}]})j"),
+      "invalid_value", "filters[0].value", "contains needs a list of values", R"(write "value": ["weeknight"])");
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "occasions", "op": "contains",
       "value": [["nested"]]}]})j"),
               "invalid_value", "filters[0].value[0]", "occasions holds strings, got an array");
@@ -399,26 +401,29 @@ TEST_CASE("refs of the wrong type: inv_1 where a recipe is expected") {
   check_error(build_error("db_read", R"j({"table": "recipe_ingredients", "filters": [{"field": "recipe_id",
       "op": "=", "value": "inv_1"}]})j"),
               "ref_type_mismatch", "filters[0].value",
-              "inv_1 (milk) is a inventory row, but recipe_id takes a recipe ref", kKnownRecipes);
+              "inv_1 (milk) is a row of inventory, but recipe_id takes a ref to recipes (recipe_N)", kKnownRecipes);
   check_error(recipe_id_error(R"("inv_1")"), "ref_type_mismatch", "filters[0].value",
-              "inv_1 (milk) is a inventory row, but id takes a recipe ref", kKnownRecipes);
+              "inv_1 (milk) is a row of inventory, but id takes a ref to recipes (recipe_N)", kKnownRecipes);
   // Unknown, but its prefix names another table.
-  check_error(build_error("db_read", R"j({"table": "recipe_ingredients", "filters": [{"field": "recipe_id",
+  check_error(
+      build_error("db_read", R"j({"table": "recipe_ingredients", "filters": [{"field": "recipe_id",
       "op": "=", "value": "inv_7"}]})j"),
-              "ref_type_mismatch", "filters[0].value",
-              "inv_7 is not a known ref, and inv refs are inventory rows while recipe_id takes a recipe ref",
-              kKnownRecipes);
+      "ref_type_mismatch", "filters[0].value",
+      "inv_7 is not a known ref, and inv refs are rows of inventory while recipe_id takes a ref to recipes (recipe_N)",
+      kKnownRecipes);
   // A known UUID of another table.
   check_error(recipe_id_error(R"("a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51")"), "ref_type_mismatch", "filters[0].value",
-              "this UUID belongs to inv_1 (milk), a inventory row, but id takes a recipe ref", kKnownRecipes);
+              "this UUID belongs to inv_1 (milk), a row of inventory, but id takes a ref to recipes (recipe_N)",
+              kKnownRecipes);
   // Payload foreign keys and uuid[] elements are checked the same way.
   check_error(build_error("db_create", R"j({"table": "recipe_ingredients", "data": {"recipe_id": "inv_1",
       "name": "salt"}})j"),
-              "ref_type_mismatch", "data.recipe_id", "inv_1 (milk) is a inventory row, but recipe_id takes a recipe ref");
+              "ref_type_mismatch", "data.recipe_id",
+              "inv_1 (milk) is a row of inventory, but recipe_id takes a ref to recipes (recipe_N)");
   check_error(build_error("db_update", R"j({"table": "preferences", "filters": [{"field": "cooking_skill_level",
       "op": "=", "value": "beginner"}], "data": {"assumed_staples": ["inv_1"]}})j"),
               "ref_type_mismatch", "data.assumed_staples[0]",
-              "inv_1 (milk) is a inventory row, but assumed_staples takes a ing ref",
+              "inv_1 (milk) is a row of inventory, but assumed_staples takes a ref to ingredients (ing_N)",
               "no ing refs are known yet; read ingredients first to get refs");
 }
 
@@ -441,7 +446,8 @@ TEST_CASE("a ref marked deleted is refused and left out of the hint") {
   ref_registry reg = sample_registry();
   reg.mark("recipe_2", ref_action::deleted);
   check_error(recipe_id_error(R"("recipe_2")", reg), "deleted_ref", "filters[0].value",
-              "recipe_2 (Cod Curry) was deleted earlier in this session", "known recipe refs: recipe_1 (Butter Chicken)");
+              "recipe_2 (Cod Curry) was deleted earlier in this session",
+              "known recipe refs: recipe_1 (Butter Chicken)");
 }
 
 TEST_CASE("invented UUIDs: zero padding, nil, documentation examples") {
@@ -468,9 +474,10 @@ TEST_CASE("truncated and mangled copies of known UUIDs") {
   check_error(recipe_id_error(R"("c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a6")"), "invalid_uuid", "filters[0].value",
               "'c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a6' is not a complete UUID (truncated or altered)");
   // Same first 8 hex digits as recipe_1, rest made up.
-  check_error(recipe_id_error(R"("c69607bb-1111-4222-8333-444455556666")"), "mangled_uuid", "filters[0].value",
-              "'c69607bb-1111-4222-8333-444455556666' looks like a corrupted copy of the id of recipe_1 (Butter Chicken)",
-              "use the ref recipe_1 instead of a UUID");
+  check_error(
+      recipe_id_error(R"("c69607bb-1111-4222-8333-444455556666")"), "mangled_uuid", "filters[0].value",
+      "'c69607bb-1111-4222-8333-444455556666' looks like a corrupted copy of the id of recipe_1 (Butter Chicken)",
+      "use the ref recipe_1 instead of a UUID");
 }
 
 TEST_CASE("a label where a ref belongs names the ref to use") {
@@ -483,12 +490,11 @@ TEST_CASE("a label where a ref belongs names the ref to use") {
               "not_a_ref", "data.recipe_id",
               "recipe_id takes a ref, not a name; 'Butter Chicken' is the label of recipe_1", "use the ref recipe_1");
   check_error(recipe_id_error(R"("Paneer Tikka")"), "not_a_ref", "filters[0].value",
-              "id takes a recipe ref such as recipe_1, got 'Paneer Tikka'",
+              "id takes a ref such as recipe_1, got 'Paneer Tikka'",
               std::string(kKnownRecipes) + "; to find rows by name, read recipes with a name filter first");
-  check_error(recipe_id_error(R"("")"), "not_a_ref", "filters[0].value",
-              "id takes a recipe ref such as recipe_1, got ''");
+  check_error(recipe_id_error(R"("")"), "not_a_ref", "filters[0].value", "id takes a ref such as recipe_1, got ''");
   check_error(recipe_id_error("7"), "invalid_value", "filters[0].value",
-              "id takes a recipe ref such as recipe_1, got a number", kKnownRecipes);
+              "id takes a ref such as recipe_1, got a number", kKnownRecipes);
 }
 
 TEST_CASE("refs are case-sensitive: Recipe_1 gets a case hint") {
@@ -503,7 +509,8 @@ TEST_CASE("refs are case-sensitive: Recipe_1 gets a case hint") {
 TEST_CASE("update and delete without a filter are refused (the owner scope alone selects every row)") {
   const char* delete_message = "db_delete needs a filter that selects rows; changing every row of inventory is refused";
   const char* hint = R"(e.g. "filters": [{"field": "id", "op": "in", "value": ["inv_1", "inv_2"]}])";
-  check_error(build_error("db_delete", R"j({"table": "inventory"})j"), "missing_filter", "filters", delete_message, hint);
+  check_error(build_error("db_delete", R"j({"table": "inventory"})j"), "missing_filter", "filters", delete_message,
+              hint);
   check_error(build_error("db_delete", R"j({"table": "inventory", "filters": []})j"), "missing_filter", "filters",
               delete_message, hint);
   check_error(build_error("db_delete", R"j({"table": "inventory", "filters": null})j"), "missing_filter", "filters",
@@ -525,8 +532,8 @@ TEST_CASE("filters that cannot exclude a row do not count as narrowing") {
            R"j({"field": "id", "op": "not_in", "value": []})j",
        }) {
     CAPTURE(filter);
-    check_error(build_error("db_update", R"j({"table": "inventory", "filters": [)j" + filter +
-                                             R"j(], "data": {"quantity": 1}})j"),
+    check_error(build_error("db_update",
+                            R"j({"table": "inventory", "filters": [)j" + filter + R"j(], "data": {"quantity": 1}})j"),
                 "missing_filter", "filters", update_message);
   }
 }
@@ -567,8 +574,8 @@ TEST_CASE("the owner column and id are refused in payloads") {
       "value": "inv_1"}], "data": {"id": "inv_2"}})j"),
               "system_column", "data.id", "id cannot be changed; choose the rows with filters");
   const char* create_id = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
-  for (const std::string id : {R"("recipe_1")", R"("gen_recipe_9")", R"("c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61")",
-                               "1", "null"}) {
+  for (const std::string id :
+       {R"("recipe_1")", R"("gen_recipe_9")", R"("c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61")", "1", "null"}) {
     CAPTURE(id);
     check_error(build_error("db_create", R"j({"table": "recipes", "data": {"id": )j" + id +
                                              R"j(, "name": "A", "instructions": ["x"]}})j"),
@@ -609,16 +616,17 @@ TEST_CASE("payload columns: unknown, reserved, hidden, read-only, required, null
   check_error(build_error("db_update", R"j({"table": "recipes", "filters": [{"field": "id", "op": "=",
       "value": "recipe_1"}], "data": {"is_system": true}})j"),
               "read_only_column", "data.is_system", "is_system is maintained by the database");
-  check_error(build_error("db_create", R"j({"table": "inventory", "data": {"name": "milk"}})j"), "missing_column", "data",
-              "quantity is required to create a row in inventory");
+  check_error(build_error("db_create", R"j({"table": "inventory", "data": {"name": "milk"}})j"), "missing_column",
+              "data", "quantity is required to create a row in inventory");
   check_error(build_error("db_create", R"j({"table": "inventory", "data": [{"name": "milk", "quantity": 1, "unit": "l"},
       {"name": "eggs", "unit": "pcs"}]})j"),
               "missing_column", "data[1]", "quantity is required to create a row in inventory");
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"name": null}})j"),
               "invalid_value", "data.name", "name cannot be null", "give a string");
-  check_error(build_error("db_create", R"j({"table": "recipe_ingredients", "data": {"recipe_id": "", "name": "salt"}})j"),
-              "invalid_value", "data.recipe_id", "recipe_id cannot be null", "give a ref");
+  check_error(
+      build_error("db_create", R"j({"table": "recipe_ingredients", "data": {"recipe_id": "", "name": "salt"}})j"),
+      "invalid_value", "data.recipe_id", "recipe_id cannot be null", "give a ref");
 }
 
 TEST_CASE("payload value types") {
@@ -628,13 +636,15 @@ TEST_CASE("payload value types") {
               "give a number such as 2.5");
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"expiry_date": "2026-02-30"}})j"),
-              "invalid_value", "data.expiry_date", "expiry_date expects an ISO date such as 2026-03-14, got '2026-02-30'");
+              "invalid_value", "data.expiry_date",
+              "expiry_date expects an ISO date such as 2026-03-14, got '2026-02-30'");
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"name": 42}})j"),
               "invalid_value", "data.name", "name expects a string, got a number");
   check_error(build_error("db_update", R"j({"table": "recipes", "filters": [{"field": "id", "op": "=",
       "value": "recipe_1"}], "data": {"occasions": {"a": 1}}})j"),
-              "invalid_value", "data.occasions", "occasions expects an array of strings such as [\"weeknight\"], got an object");
+              "invalid_value", "data.occasions",
+              "occasions expects an array of strings such as [\"weeknight\"], got an object");
   check_error(build_error("db_update", R"j({"table": "recipes", "filters": [{"field": "id", "op": "=",
       "value": "recipe_1"}], "data": {"difficulty": "trivial"}})j"),
               "invalid_value", "data.difficulty", "'trivial' is not an allowed value for difficulty",
@@ -720,12 +730,12 @@ TEST_CASE("columns: unknown, hidden, owner, reserved, bad embeds") {
               "columns[1]", "recipes has no column 'colour'", kRecipeColumns);
   check_error(build_error("db_read", R"j({"table": "recipes", "columns": ["embedding"]})j"), "unknown_column",
               "columns[0]", "recipes has no column 'embedding'");
-  check_error(build_error("db_read", R"j({"table": "recipes", "columns": ["user_id"]})j"), "system_column", "columns[0]",
-              "user_id is applied automatically; it cannot be used");
+  check_error(build_error("db_read", R"j({"table": "recipes", "columns": ["user_id"]})j"), "system_column",
+              "columns[0]", "user_id is applied automatically; it cannot be used");
   check_error(build_error("db_read", R"j({"table": "recipes", "columns": "name,select"})j"), "reserved_column",
               "columns[1]", "'select' is a PostgREST keyword, not a column of recipes");
   check_error(build_error("db_read", R"j({"table": "recipes", "columns": ["ingredients(name)"]})j"), "unknown_relation",
-              "columns[0]", "recipes cannot embed 'ingredients'", "embeddable: recipe_ingredients, recipes");
+              "columns[0]", "recipes cannot embed 'ingredients'", "embeddable: recipe_ingredients");
   check_error(build_error("db_read", R"j({"table": "inventory", "columns": ["recipes(name)"]})j"), "unknown_relation",
               "columns[0]", "inventory cannot embed 'recipes'", "embeddable: ingredients");
   check_error(build_error("db_read", R"j({"table": "recipes", "columns": ["recipe_ingredients(name, colour)"]})j"),
@@ -780,6 +790,27 @@ TEST_CASE("errors point at the first bad filter even after good ones") {
       {"field": "expiry_date", "op": "<", "value": "2026-02-30"}]})j"),
               "invalid_value", "filters[2].value",
               "expiry_date expects an ISO date such as 2026-03-14, got '2026-02-30'");
+}
+
+TEST_CASE("regression: a self reference is not embeddable by table name (PostgREST answers PGRST201)") {
+  const error err = build_error("db_read", R"j({"table": "recipes", "columns": ["name", "recipes(name)"]})j");
+  CHECK(err.code == "unknown_relation");
+  CHECK(err.path == "columns[1]");
+  CHECK(err.hint == "embeddable: recipe_ingredients");
+}
+
+TEST_CASE("regression: a date where a ref belongs is not called a truncated UUID") {
+  const error err = build_error("db_read", R"j({"table": "meal_plans", "filters": [
+      {"field": "recipe_id", "op": "=", "value": "2026-02-01"}]})j");
+  CHECK(err.code == "not_a_ref");
+  CHECK(err.message == "recipe_id takes a ref such as recipe_1, got '2026-02-01'");
+}
+
+TEST_CASE("not_ilike on a non-text column points to the exclusion patterns") {
+  const error err = build_error("db_read", R"j({"table": "recipes", "filters": [
+      {"field": "id", "op": "not_ilike", "value": "recipe_1"}]})j");
+  CHECK(err.code == "invalid_value");
+  CHECK(err.hint.find("use not_in with the refs to drop") != std::string::npos);
 }
 
 }  // namespace alfred::test

@@ -153,10 +153,11 @@ const parityCases = [
     js: (db) => db.from('recipes').select('id,name,recipe_ingredients(id,name,quantity,unit)').eq('user_id', USER_ID),
   },
   {
+    // recipes has a hidden embedding column, so * is sent as the visible columns.
     name: 'recipes * with recipe_ingredients(*)',
     tool: 'db_read',
     params: { table: 'recipes', columns: ['*', 'recipe_ingredients(*)'] },
-    js: (db) => db.from('recipes').select('*,recipe_ingredients(*)').eq('user_id', USER_ID),
+    js: (db) => db.from('recipes').select(`${RECIPE_COLUMNS},recipe_ingredients(*)`).eq('user_id', USER_ID),
   },
   {
     name: 'inventory with embedded ingredients, filter, order desc, limit',

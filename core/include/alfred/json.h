@@ -101,10 +101,10 @@ class json_document {
   friend class json_parser;
   struct node {
     json_kind kind;
-    bool in_arena;        // string content lives in arena_ (it had escapes)
-    std::uint32_t next;   // index one past this value's subtree
-    std::uint32_t count;  // elements or members
-    std::uint32_t offset; // string content / raw text start
+    bool in_arena;         // string content lives in arena_ (it had escapes)
+    std::uint32_t next;    // index one past this value's subtree
+    std::uint32_t count;   // elements or members
+    std::uint32_t offset;  // string content / raw text start
     std::uint32_t length;
     std::uint32_t raw_offset;
     std::uint32_t raw_length;
@@ -120,18 +120,41 @@ class json_writer {
   explicit json_writer(std::string& out) : out_(out) {}
   void string(std::string_view text);
   /// A value given as ready JSON text (a raw number, a nested document).
-  void raw_value(std::string_view json_text) { separate(); out_ += json_text; }
-  void null() { separate(); out_ += "null"; }
-  void boolean(bool value) { separate(); out_ += value ? "true" : "false"; }
+  void raw_value(std::string_view json_text) {
+    separate();
+    out_ += json_text;
+  }
+  void null() {
+    separate();
+    out_ += "null";
+  }
+  void boolean(bool value) {
+    separate();
+    out_ += value ? "true" : "false";
+  }
   void integer(long long value);
   /// Re-writes a parsed value; `strip_nul` removes U+0000 from its strings.
   void value(json_value value, bool strip_nul = false);
   /// Writes `"key":`; the next value call writes the member's value.
   void key(std::string_view name);
-  void begin_object() { separate(); out_ += '{'; first_ = true; }
-  void end_object() { out_ += '}'; first_ = false; }
-  void begin_array() { separate(); out_ += '['; first_ = true; }
-  void end_array() { out_ += ']'; first_ = false; }
+  void begin_object() {
+    separate();
+    out_ += '{';
+    first_ = true;
+  }
+  void end_object() {
+    out_ += '}';
+    first_ = false;
+  }
+  void begin_array() {
+    separate();
+    out_ += '[';
+    first_ = true;
+  }
+  void end_array() {
+    out_ += ']';
+    first_ = false;
+  }
 
  private:
   void separate();

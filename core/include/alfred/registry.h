@@ -79,12 +79,11 @@ class ref_registry {
 
   /// Registers (or refreshes) a database row and returns its ref. `label` is
   /// kept when empty. The action is updated on every call.
-  std::string register_row(std::string_view table, std::string_view type, std::string_view uuid,
-                           ref_action action, std::string_view label);
+  std::string register_row(std::string_view table, std::string_view type, std::string_view uuid, ref_action action,
+                           std::string_view label);
   /// Registers a row seen only through a foreign key. A known UUID keeps its
   /// action; an unknown one gets a new ref with action `linked`.
-  std::string register_linked(std::string_view table, std::string_view type,
-                              std::string_view uuid);
+  std::string register_linked(std::string_view table, std::string_view type, std::string_view uuid);
   /// Creates a `gen_` ref holding `content` until it is saved.
   /// `content_json` must be valid JSON text (the caller parsed it).
   std::string register_generated(std::string_view table, std::string_view type, std::string content_json,
@@ -93,8 +92,7 @@ class ref_registry {
   status update_generated(std::string_view gen_ref, std::string content_json, std::string_view label);
   /// Binds a pending `gen_` ref to the row that saved it; returns the row's
   /// regular ref. Fails when the ref is unknown, not generated, or already saved.
-  result<std::string> promote(std::string_view gen_ref, std::string_view uuid,
-                              std::string_view label);
+  result<std::string> promote(std::string_view gen_ref, std::string_view uuid, std::string_view label);
   /// A pending artifact of this type whose label matches (case-insensitive,
   /// trimmed); used when a save names the artifact only by its label.
   const ref_entry* find_pending_by_label(std::string_view type, std::string_view label) const;

@@ -47,14 +47,12 @@ struct http_request {
 /// Builds the request for a validated call. Fails only on options (missing
 /// user id, service key, bad base URL), semantic search (which needs the
 /// executor's embedding step) and the URL length limit.
-result<http_request> build_request(const domain& dom, const tool_call& call,
-                                   const request_options& options);
+result<http_request> build_request(const domain& dom, const tool_call& call, const request_options& options);
 
 /// Validation, ref translation and building in one step; `params_json` is
 /// the tool call's params as JSON text.
-result<http_request> build_request(const domain& dom, const ref_registry& registry,
-                                   std::string_view tool, std::string_view params_json,
-                                   const request_options& options);
+result<http_request> build_request(const domain& dom, const ref_registry& registry, std::string_view tool,
+                                   std::string_view params_json, const request_options& options);
 
 /// Writes `{"method", "url", "headers": {…}, "body": "…"|null}`.
 void write_request(json_writer& w, const http_request& request);

@@ -111,10 +111,10 @@ struct tool_call {
 
 /// Validates `params` for `tool` ("db_read", …) and translates refs through
 /// `registry`. Never touches the registry's state.
-result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry,
-                                  std::string_view tool, json_value params);
+result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
+                                  json_value params);
 /// The same for params given as JSON text.
-result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry,
-                                  std::string_view tool, std::string_view params_json);
+result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
+                                  std::string_view params_json);
 
 }  // namespace alfred

@@ -16,8 +16,8 @@ bool is_uuid_syntax(std::string_view text);
 /// Lower-cases a syntactically valid UUID (PostgreSQL prints lower case).
 std::string canonical_uuid(std::string_view text);
 
-/// Hex digits and dashes only, at least 8 long, but not a complete UUID: a
-/// truncated or mangled copy.
+/// Starts with 8 hex digits and holds only hex digits and dashes, but is not a
+/// complete UUID: a truncated or mangled copy (a date is not one).
 bool looks_like_broken_uuid(std::string_view text);
 
 /// Why a syntactically valid UUID cannot come from a database, or "" when it
