@@ -124,7 +124,7 @@ void add_op_value(query_writer& query, std::string_view col, std::string_view op
 // One AND filter as top-level query parameters (`col=op.value`). Values are
 // verbatim at this level; only list elements are quoted.
 void add_filter(const filter& f, query_writer& query) {
-  const std::string& col = f.field;
+  const std::string_view col = f.field;
   switch (f.op) {
     case filter_op::eq:
       if (f.value().is_null())
@@ -215,7 +215,7 @@ void append_condition(std::string& out, std::string_view col, std::string_view o
 // One condition inside `or=(…)`: every value quoted as the logic-tree
 // grammar needs, so a value can never add or close a condition.
 void append_logic_condition(std::string& out, const filter& f) {
-  const std::string& col = f.field;
+  const std::string_view col = f.field;
   switch (f.op) {
     case filter_op::eq:
       if (f.value().is_null()) {

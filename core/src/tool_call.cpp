@@ -8,12 +8,14 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "param_path.h"
 #include "values.h"
 
 namespace alfred {
 namespace {
 
 using detail::invalid_value;
+using detail::param_path;
 using detail::value_scope;
 
 struct op_spelling {
@@ -123,17 +125,6 @@ bool key_allowed(tool_kind kind, std::string_view key) {
   return false;
 }
 
-// "filters" + 2 → "filters[2]" (hot path: no fmt).
-std::string indexed(std::string_view base, std::size_t index) {
-  std::string out;
-  out.reserve(base.size() + 8);
-  out += base;
-  out += '[';
-  out += std::to_string(index);
-  out += ']';
-  return out;
-}
-
 class call_parser {
  public:
   call_parser(const domain& dom, const ref_registry& registry, tool_kind kind)
@@ -200,23 +191,19 @@ class call_parser {
     return tbl;
   }
 
-  // A column the model may filter, select or order by. The error path is
-  // `path` + `path_suffix`, joined only when there is an error.
-  result<const column*> visible_column(std::string_view name, std::string_view path, const table& tbl,
-                                       std::string_view path_suffix = {}) {
-    auto error_path = [&]() { return std::string(path) + std::string(path_suffix); };
+  // A column the model may filter, select or order by.
+  result<const column*> visible_column(std::string_view name, const param_path& path, const table& tbl) {
     if (name == dom_.owner_column && tbl.user_owned)
-      return error{"system_column", error_path(), fmt::format("{} is applied automatically; it cannot be used", name),
+      return error{"system_column", path.str(), fmt::format("{} is applied automatically; it cannot be used", name),
                    "rows are always limited to the signed-in user"};
     if (is_postgrest_reserved(name))
-      return error{"reserved_column", error_path(),
-                   fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
-                   name == "or" || name == "and"
-                       ? std::string("to OR conditions, put them in or_filters")
-                       : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+      return error{
+          "reserved_column", path.str(), fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
+          name == "or" || name == "and" ? std::string("to OR conditions, put them in or_filters")
+                                        : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     const column* col = tbl.find_column(name);
     if (!col || is_hidden(tbl, name))
-      return error{"unknown_column", error_path(), fmt::format("{} has no column '{}'", tbl.name, name),
+      return error{"unknown_column", path.str(), fmt::format("{} has no column '{}'", tbl.name, name),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     return col;
   }
@@ -230,9 +217,10 @@ class call_parser {
                    "[{\"field\": \"cuisine\", \"op\": \"=\", \"value\": \"indian\"}]"};
     const bool in_or = std::string_view(key) == "or_filters";
     std::optional<error> failure;
+    const param_path list_path(key);
     list->for_each_element([&](std::size_t i, json_value clause) {
       if (failure) return;
-      auto parsed = parse_filter(clause, indexed(key, i), in_or);
+      auto parsed = parse_filter(clause, list_path.element(i), in_or);
       if (!parsed)
         failure = parsed.take_error();
       else
@@ -242,74 +230,78 @@ class call_parser {
     return ok_status();
   }
 
-  result<filter> parse_filter(json_value clause, const std::string& path, bool in_or) {
+  result<filter> parse_filter(json_value clause, const param_path& path, bool in_or) {
     // Only error paths use it; a literal costs nothing on the success path.
     constexpr const char* example = "{\"field\": \"name\", \"op\": \"ilike\", \"value\": \"%chicken%\"}";
     if (!clause.is_object())
-      return error{"invalid_filter", path, fmt::format("a filter must be an object, got {}", clause.kind_name()),
+      return error{"invalid_filter", path.str(), fmt::format("a filter must be an object, got {}", clause.kind_name()),
                    example};
     std::optional<error> failure;
     clause.for_each_member([&](std::string_view key, json_value) {
       if (!failure && key != "field" && key != "op" && key != "value")
-        failure = error{"invalid_filter", path + "." + std::string(key),
+        failure = error{"invalid_filter", path.member(key).str(),
                         fmt::format("a filter has only field, op and value; got '{}'", key), example};
     });
     if (failure) return std::move(*failure);
     auto field = clause.find("field");
     if (!field || !field->is_string())
-      return error{"invalid_filter", path + ".field", "field is required and must be a column name", example};
+      return error{"invalid_filter", path.member("field").str(), "field is required and must be a column name",
+                   example};
     auto op_value = clause.find("op");
     if (!op_value || !op_value->is_string())
-      return error{"invalid_filter", path + ".op", "op is required", fmt::format("one of: {}", filter_op_list())};
+      return error{"invalid_filter", path.member("op").str(), "op is required",
+                   fmt::format("one of: {}", filter_op_list())};
 
     filter f;
-    f.path = path;
-    f.field = std::string(field->str());
+    f.field = field->str();
     auto op = parse_op(op_value->str());
     if (!op) {
       std::string hint = fmt::format("supported ops: {}", filter_op_list());
       if (looks_like_negation(op_value->str())) hint.append(". ").append(kExclusionHint);
-      return error{"unknown_operator", path + ".op", fmt::format("'{}' is not a supported operator", op_value->str()),
-                   hint};
+      return error{"unknown_operator", path.member("op").str(),
+                   fmt::format("'{}' is not a supported operator", op_value->str()), hint};
     }
     f.op = *op;
     const auto value = clause.find("value");
-    if (value) f.requested = std::string(value->raw());
 
     if (f.field == kSemanticField || f.op == filter_op::similar) {
       auto ok = parse_semantic(f, value, path, in_or);
       if (!ok) return ok.take_error();
+      f.field = kSemanticField;  // not a view into the params, which may not outlive the call
       return f;
     }
 
-    auto col = visible_column(f.field, path, *call_.tbl, ".field");
+    auto col = visible_column(f.field, path.member("field"), *call_.tbl);
     if (!col) return col.take_error();
     f.col = *col;
-    auto ok = check_filter_value(f, value, path + ".value");
+    f.field = f.col->name;  // the domain's copy: the params text may not outlive the call
+    auto ok = check_filter_value(f, value, path.member("value"));
     if (!ok) return ok.take_error();
     return f;
   }
 
-  status parse_semantic(filter& f, std::optional<json_value> value, const std::string& path, bool in_or) {
+  status parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or) {
     if (f.field != kSemanticField)
-      return error{"invalid_filter", path + ".op",
+      return error{"invalid_filter", path.member("op").str(),
                    fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField, f.field),
                    fmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
                                kSemanticField)};
     if (f.op != filter_op::similar)
-      return error{"invalid_filter", path + ".op", fmt::format("{} only works with op similar", kSemanticField), ""};
+      return error{"invalid_filter", path.member("op").str(),
+                   fmt::format("{} only works with op similar", kSemanticField), ""};
     if (in_or || kind_ != tool_kind::read)
-      return error{"invalid_filter", path, "semantic search is only available in db_read filters", ""};
+      return error{"invalid_filter", path.str(), "semantic search is only available in db_read filters", ""};
     if (!value || !value->is_string() || lower_trimmed(value->str()).empty())
-      return invalid_value(path + ".value", "similar needs a non-empty search text");
-    if (detail::contains_nul(value->str())) return detail::nul_error(path + ".value");
-    if (!call_.semantic_query.empty()) return error{"invalid_filter", path, "only one semantic search per read", ""};
+      return invalid_value(path.member("value").str(), "similar needs a non-empty search text");
+    if (detail::contains_nul(value->str())) return detail::nul_error(path.member("value").str());
+    if (!call_.semantic_query.empty())
+      return error{"invalid_filter", path.str(), "only one semantic search per read", ""};
     call_.semantic_query = std::string(value->str());
     f.values.push_back({scalar::kind::text, call_.semantic_query});
     return ok_status();
   }
 
-  status check_filter_value(filter& f, std::optional<json_value> value, const std::string& path) {
+  status check_filter_value(filter& f, std::optional<json_value> value, const param_path& path) {
     const value_scope sc = scope();
     const column& col = *f.col;
     const bool has_value = value.has_value();
@@ -319,14 +311,16 @@ class call_parser {
       case filter_op::is_not_null:
         if (!has_value || value->is_null()) return ok_status();
         if (!value->is_bool())
-          return invalid_value(
-              path, fmt::format("{} takes no value (or true/false), got {}", filter_op_name(f.op), got), "omit value");
+          return invalid_value(path.str(),
+                               fmt::format("{} takes no value (or true/false), got {}", filter_op_name(f.op), got),
+                               "omit value");
         // {"op": "is_null", "value": false} means "is not null".
         if (!value->as_bool()) f.op = f.op == filter_op::is_null ? filter_op::is_not_null : filter_op::is_null;
         return ok_status();
       case filter_op::eq:
       case filter_op::neq: {
-        if (!has_value) return invalid_value(path, "value is required", "to test for a missing value use op is_null");
+        if (!has_value)
+          return invalid_value(path.str(), "value is required", "to test for a missing value use op is_null");
         if (value->is_null()) {
           f.values.push_back({});
           return ok_status();
@@ -341,9 +335,9 @@ class call_parser {
       case filter_op::lt:
       case filter_op::lte: {
         if (!has_value || value->is_null())
-          return invalid_value(path, fmt::format("{} needs a value", filter_op_name(f.op)));
+          return invalid_value(path.str(), fmt::format("{} needs a value", filter_op_name(f.op)));
         if (col.type == column_type::uuid || col.type == column_type::boolean)
-          return invalid_value(path, fmt::format("{} cannot be compared with {}", col.name, filter_op_name(f.op)),
+          return invalid_value(path.str(), fmt::format("{} cannot be compared with {}", col.name, filter_op_name(f.op)),
                                "use = or in");
         auto item = detail::check_filter_scalar(sc, col, *value, path);
         if (!item) return item.take_error();
@@ -353,7 +347,7 @@ class call_parser {
       case filter_op::in:
       case filter_op::not_in: {
         if (!has_value || !value->is_array())
-          return invalid_value(path, fmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
+          return invalid_value(path.str(), fmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
                                has_value && value->is_primitive() ? fmt::format("write \"value\": [{}]", value->raw())
                                                                   : std::string("write \"value\": [\"a\", \"b\"]"));
         std::optional<error> failure;
@@ -363,7 +357,7 @@ class call_parser {
             f.values.push_back({});
             return;
           }
-          auto item = detail::check_filter_scalar(sc, col, element, indexed(path, i));
+          auto item = detail::check_filter_scalar(sc, col, element, path.element(i));
           if (!item) {
             failure = item.take_error();
             return;
@@ -382,14 +376,14 @@ class call_parser {
       case filter_op::not_ilike:
         if (col.type != column_type::text)
           return invalid_value(
-              path,
+              path.str(),
               fmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
               f.op == filter_op::not_like || f.op == filter_op::not_ilike ? std::string(kExclusionHint)
                                                                           : std::string("use =, in or a comparison"));
         if (!has_value || !value->is_string())
-          return invalid_value(
-              path, fmt::format("{} needs a text pattern such as \"%chicken%\", got {}", filter_op_name(f.op), got));
-        if (detail::contains_nul(value->str())) return detail::nul_error(path);
+          return invalid_value(path.str(), fmt::format("{} needs a text pattern such as \"%chicken%\", got {}",
+                                                       filter_op_name(f.op), got));
+        if (detail::contains_nul(value->str())) return detail::nul_error(path.str());
         f.values.push_back({scalar::kind::text, std::string(value->str())});
         return ok_status();
       case filter_op::contains:
@@ -399,30 +393,30 @@ class call_parser {
       case filter_op::similar:
         break;
     }
-    return invalid_value(path, "unsupported operator");
+    return invalid_value(path.str(), "unsupported operator");
   }
 
-  status check_containment(filter& f, std::optional<json_value> value, const std::string& path) {
+  status check_containment(filter& f, std::optional<json_value> value, const param_path& path) {
     const column& col = *f.col;
     if (col.type == column_type::jsonb) {
       if (f.op == filter_op::overlaps || !value || value->is_primitive())
         return invalid_value(
-            path, fmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
+            path.str(), fmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
             "{\"field\": \"" + col.name + "\", \"op\": \"contains\", \"value\": {\"key\": \"value\"}}");
       json_writer w(f.json_operand);
       w.value(*value);
       if (detail::contains_nul(f.json_operand) || f.json_operand.find("\\u0000") != std::string::npos)
-        return detail::nul_error(path);
+        return detail::nul_error(path.str());
       return ok_status();
     }
     if (col.type != column_type::text_array && col.type != column_type::uuid_array)
       return invalid_value(
-          path,
+          path.str(),
           fmt::format("{} works on array and JSON columns; {} is {}", filter_op_name(f.op), col.name,
                       column_type_name(col.type)),
           "for text use ilike, e.g. {\"field\": \"" + col.name + "\", \"op\": \"ilike\", \"value\": \"%word%\"}");
     if (!value || value->is_null() || value->is_object())
-      return invalid_value(path, fmt::format("{} needs a list of values", filter_op_name(f.op)),
+      return invalid_value(path.str(), fmt::format("{} needs a list of values", filter_op_name(f.op)),
                            "write \"value\": [\"weeknight\"]");
     auto items = detail::check_array_elements(scope(), col, *value, path);
     if (!items) return items.take_error();
@@ -507,8 +501,9 @@ class call_parser {
     } else {
       return error{"invalid_param", "columns", "columns must be an array of column names", "[\"name\", \"cuisine\"]"};
     }
+    const param_path columns_path("columns");
     for (std::size_t i = 0; i < items.size(); ++i) {
-      auto item = parse_select_item(items[i], indexed("columns", i));
+      auto item = parse_select_item(items[i], columns_path.element(i));
       if (!item) return item.take_error();
       if (!item->empty() && std::find(call_.columns.begin(), call_.columns.end(), *item) == call_.columns.end())
         call_.columns.push_back(std::move(*item));
@@ -547,7 +542,7 @@ class call_parser {
   }
 
   // "name", "*", or "relation(col, col)" → validated select text ("" to skip).
-  result<std::string> parse_select_item(const std::string& raw, const std::string& path) {
+  result<std::string> parse_select_item(const std::string& raw, const param_path& path) {
     const std::string item = trim(raw);
     if (item.empty()) return std::string();
     if (item == "*") return item;
@@ -558,14 +553,14 @@ class call_parser {
       return item;
     }
     if (item.back() != ')')
-      return error{"invalid_param", path, fmt::format("'{}' is not a column or relation(columns)", item), ""};
+      return error{"invalid_param", path.str(), fmt::format("'{}' is not a column or relation(columns)", item), ""};
     const std::string rel_name = trim(item.substr(0, open));
     const table* target = embedded_table(rel_name);
     if (!target)
-      return error{"unknown_relation", path, fmt::format("{} cannot embed '{}'", call_.tbl->name, rel_name),
+      return error{"unknown_relation", path.str(), fmt::format("{} cannot embed '{}'", call_.tbl->name, rel_name),
                    embeddable_hint()};
     auto inner = split_select(std::string_view(item).substr(open + 1, item.size() - open - 2));
-    if (!inner) return error{"invalid_param", path, inner.err().message, inner.err().hint};
+    if (!inner) return error{"invalid_param", path.str(), inner.err().message, inner.err().hint};
     std::vector<std::string> cols;
     bool star = false;
     for (const auto& raw_inner : *inner) {
@@ -615,9 +610,9 @@ class call_parser {
 
   // One create/update object: checks keys and values, returns the sanitized
   // row and (for creates) the pending gen_ ref it saves.
-  result<row> parse_row(json_value data, const std::string& path, std::string* saves) {
+  result<row> parse_row(json_value data, const param_path& path, std::string* saves) {
     if (!data.is_object())
-      return error{"invalid_data", path, fmt::format("a row must be an object, got {}", data.kind_name()),
+      return error{"invalid_data", path.str(), fmt::format("a row must be an object, got {}", data.kind_name()),
                    "{\"name\": \"milk\", \"quantity\": 1, \"unit\": \"l\"}"};
     const table& tbl = *call_.tbl;
     row out;
@@ -625,10 +620,10 @@ class call_parser {
     data.for_each_member([&](std::string_view key_view, json_value value) {
       if (failure) return;
       const std::string key(key_view);
-      const std::string key_path = path + "." + key;
+      const param_path key_path = path.member(key_view);
       for (const auto& field : out)
         if (field.column == key) {
-          failure = error{"invalid_data", key_path, fmt::format("{} is given twice", key), ""};
+          failure = error{"invalid_data", key_path.str(), fmt::format("{} is given twice", key), ""};
           return;
         }
       if (key == "id" && kind_ == tool_kind::create && saves) {
@@ -657,50 +652,52 @@ class call_parser {
         const bool given =
             std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
         if (!given)
-          return error{"missing_column", path, fmt::format("{} is required to create a row in {}", col.name, tbl.name),
+          return error{"missing_column", path.str(),
+                       fmt::format("{} is required to create a row in {}", col.name, tbl.name),
                        fmt::format("add \"{}\" to the row", col.name)};
       }
     }
     return out;
   }
 
-  result<const column*> writable_column(const std::string& key, const std::string& key_path) {
+  result<const column*> writable_column(const std::string& key, const param_path& key_path) {
     const table& tbl = *call_.tbl;
     if (key == dom_.owner_column && tbl.user_owned)
-      return error{"system_column", key_path, fmt::format("{} is set from the signed-in user; leave it out", key), ""};
+      return error{"system_column", key_path.str(), fmt::format("{} is set from the signed-in user; leave it out", key),
+                   ""};
     if (key == "id")
-      return error{"system_column", key_path,
+      return error{"system_column", key_path.str(),
                    kind_ == tool_kind::update ? "id cannot be changed; choose the rows with filters"
                                               : "id is assigned by the database; leave it out",
                    ""};
     const column* col = tbl.find_column(key);
     if (!col || is_hidden(tbl, key)) {
       if (is_postgrest_reserved(key))
-        return error{"reserved_column", key_path, fmt::format("'{}' is a PostgREST keyword, not a column", key),
+        return error{"reserved_column", key_path.str(), fmt::format("'{}' is a PostgREST keyword, not a column", key),
                      fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
-      return error{"unknown_column", key_path, fmt::format("{} has no column '{}'", tbl.name, key),
+      return error{"unknown_column", key_path.str(), fmt::format("{} has no column '{}'", tbl.name, key),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     }
     if (!col->writable)
-      return error{"read_only_column", key_path, fmt::format("{} is maintained by the database", key), ""};
+      return error{"read_only_column", key_path.str(), fmt::format("{} is maintained by the database", key), ""};
     return col;
   }
 
   // `id: "gen_recipe_1"` in a create row says which generated artifact it saves.
-  result<std::string> parse_save_marker(json_value value, const std::string& path) {
+  result<std::string> parse_save_marker(json_value value, const param_path& path) {
     const std::string explain = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
-    if (!value.is_string()) return error{"system_column", path, explain, ""};
+    if (!value.is_string()) return error{"system_column", path.str(), explain, ""};
     const std::string text(value.str());
     auto name = parse_ref_name(text);
     const ref_entry* entry = registry_.find(text);
-    if (!name || !name->generated || !entry) return error{"system_column", path, explain, ""};
+    if (!name || !name->generated || !entry) return error{"system_column", path.str(), explain, ""};
     if (entry->type != call_.tbl->ref_prefix)
       return error{
-          "ref_type_mismatch", path,
+          "ref_type_mismatch", path.str(),
           fmt::format("{} is generated {} content, not a row for {}", entry->ref, entry->table, call_.tbl->name),
           fmt::format("save it with db_create on {}", entry->table)};
     if (!entry->pending())
-      return error{"already_saved", path, fmt::format("{} was already saved as {}", entry->ref, entry->saved_as),
+      return error{"already_saved", path.str(), fmt::format("{} was already saved as {}", entry->ref, entry->saved_as),
                    fmt::format("to change it, db_update {} with id = {}", call_.tbl->name, entry->saved_as)};
     return entry->ref;
   }
@@ -715,7 +712,7 @@ class call_parser {
     if (call_.batch && data->size() > static_cast<std::size_t>(dom_.max_rows))
       return error{"invalid_data", "data", fmt::format("at most {} rows per create", dom_.max_rows), "split the batch"};
     std::optional<error> failure;
-    auto add_row = [&](json_value item, const std::string& path) {
+    auto add_row = [&](json_value item, const param_path& path) {
       if (failure) return;
       std::string saves;
       auto parsed = parse_row(item, path, &saves);
@@ -724,14 +721,15 @@ class call_parser {
         return;
       }
       if (!saves.empty() && std::find(call_.saves.begin(), call_.saves.end(), saves) != call_.saves.end()) {
-        failure = error{"already_saved", path + ".id", fmt::format("{} is saved twice in this batch", saves), ""};
+        failure =
+            error{"already_saved", path.member("id").str(), fmt::format("{} is saved twice in this batch", saves), ""};
         return;
       }
       call_.rows.push_back(std::move(*parsed));
       call_.saves.push_back(std::move(saves));
     };
     if (call_.batch)
-      data->for_each_element([&](std::size_t i, json_value item) { add_row(item, indexed("data", i)); });
+      data->for_each_element([&](std::size_t i, json_value item) { add_row(item, param_path("data").element(i)); });
     else
       add_row(*data, "data");
     if (failure) return std::move(*failure);

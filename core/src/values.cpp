@@ -106,11 +106,11 @@ std::string type_hint(const column& col) {
   return "a value";
 }
 
-status check_allowed(const column& col, const std::string& text, const std::string& path) {
+status check_allowed(const column& col, std::string_view text, const param_path& path) {
   if (col.allowed_values.empty() ||
       std::find(col.allowed_values.begin(), col.allowed_values.end(), text) != col.allowed_values.end())
     return ok_status();
-  return invalid_value(path, fmt::format("'{}' is not an allowed value for {}", text, col.name),
+  return invalid_value(path.str(), fmt::format("'{}' is not an allowed value for {}", text, col.name),
                        fmt::format("use one of: {}", fmt::join(col.allowed_values, ", ")));
 }
 
@@ -130,16 +130,16 @@ std::optional<std::string> integral_text(json_value value) {
 }
 
 // Text, numbers, booleans and dates as the column's type expects them.
-result<scalar> check_plain_scalar(const column& col, json_value value, const std::string& path) {
+result<scalar> check_plain_scalar(const column& col, json_value value, const param_path& path) {
   auto wrong = [&]() -> error {
-    return invalid_value(path, fmt::format("{} expects {}, got {}", col.name, type_hint(col), shown(value)),
+    return invalid_value(path.str(), fmt::format("{} expects {}, got {}", col.name, type_hint(col), shown(value)),
                          fmt::format("give {}", type_hint(col)));
   };
   switch (col.type) {
     case column_type::text: {
       if (value.is_number()) return text_scalar(value.raw());
       if (!value.is_string()) return wrong();
-      auto ok = check_allowed(col, std::string(value.str()), path);
+      auto ok = check_allowed(col, value.str(), path);
       if (!ok) return ok.take_error();
       return text_scalar(value.str());
     }
@@ -224,10 +224,10 @@ const table* row_target(const value_scope& scope, const column& col) {
 }
 
 result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
-                                    const std::string& path, std::string_view field) {
+                                    const param_path& path, std::string_view field) {
   const auto& registry = scope.registry;
   if (!value.is_string())
-    return error{"invalid_value", path,
+    return error{"invalid_value", path.str(),
                  fmt::format("{} takes a ref such as {}_1, got {}", field, target.ref_prefix, value.kind_name()),
                  known_refs_hint(registry, target)};
   const std::string text(value.str());
@@ -237,7 +237,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     if (!entry) {
       const table* other = scope.dom.find_table_by_prefix(name->prefix);
       const bool wrong_table = other && other != &target;
-      return error{wrong_table ? "ref_type_mismatch" : "unknown_ref", path,
+      return error{wrong_table ? "ref_type_mismatch" : "unknown_ref", path.str(),
                    wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
                                              "to {} ({}_N)",
                                              text, name->prefix, other->name, field, target.name, target.ref_prefix)
@@ -245,12 +245,12 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                    known_refs_hint(registry, target)};
     }
     if (entry->type != target.ref_prefix)
-      return error{"ref_type_mismatch", path,
+      return error{"ref_type_mismatch", path.str(),
                    fmt::format("{} is a row of {}, but {} takes a ref to {} ({}_N)", describe_ref(*entry), entry->table,
                                field, target.name, target.ref_prefix),
                    known_refs_hint(registry, target)};
     if (entry->pending())
-      return error{"pending_ref", path,
+      return error{"pending_ref", path.str(),
                    fmt::format("{} is generated content that has not been saved, so it has no "
                                "row in {} yet",
                                describe_ref(*entry), target.name),
@@ -258,7 +258,8 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                                "Generated Data), then use its ref",
                                target.name)};
     if (entry->action == ref_action::deleted)
-      return error{"deleted_ref", path, fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
+      return error{"deleted_ref", path.str(),
+                   fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
                    known_refs_hint(registry, target)};
     return registry.resolve(text)->uuid;
   }
@@ -267,55 +268,56 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     const std::string uuid = canonical_uuid(text);
     if (const ref_entry* known = registry.find_by_uuid(uuid)) {
       if (known->type != target.ref_prefix)
-        return error{"ref_type_mismatch", path,
+        return error{"ref_type_mismatch", path.str(),
                      fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({}_N)",
                                  describe_ref(*known), known->table, field, target.name, target.ref_prefix),
                      known_refs_hint(registry, target)};
       return uuid;
     }
     if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
-      return error{"invented_uuid", path, fmt::format("'{}' cannot be a row id: {}", text, reason),
+      return error{"invented_uuid", path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
                    "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
     for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
       if (!entry->uuid.empty() && entry->saved_as.empty() && entry->uuid.compare(0, 8, uuid, 0, 8) == 0)
-        return error{"mangled_uuid", path,
+        return error{"mangled_uuid", path.str(),
                      fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
                      fmt::format("use the ref {} instead of a UUID", entry->ref)};
     return uuid;  // well-formed, unknown: may be a real row the user gave us
   }
 
   if (looks_like_broken_uuid(text))
-    return error{"invalid_uuid", path, fmt::format("'{}' is not a complete UUID (truncated or altered)", text),
+    return error{"invalid_uuid", path.str(), fmt::format("'{}' is not a complete UUID (truncated or altered)", text),
                  "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
 
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (lower(entry->ref) == lower(text))
-      return error{"unknown_ref", path, fmt::format("'{}' is not a known ref; refs are case-sensitive", text),
+      return error{"unknown_ref", path.str(), fmt::format("'{}' is not a known ref; refs are case-sensitive", text),
                    fmt::format("write it exactly as shown: {}", entry->ref)};
   }
   const std::string wanted = trimmed_lower(text);
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (!entry->saved_as.empty() || wanted.empty()) continue;
     if (trimmed_lower(entry->label) == wanted)
-      return error{"not_a_ref", path,
+      return error{"not_a_ref", path.str(),
                    fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, text, entry->ref),
                    fmt::format("use the ref {}", entry->ref)};
   }
-  return error{"not_a_ref", path, fmt::format("{} takes a ref such as {}_1, got '{}'", field, target.ref_prefix, text),
+  return error{"not_a_ref", path.str(),
+               fmt::format("{} takes a ref such as {}_1, got '{}'", field, target.ref_prefix, text),
                known_refs_hint(registry, target) +
                    fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
 }
 
 result<scalar> check_filter_scalar(const value_scope& scope, const column& col, json_value value,
-                                   const std::string& path) {
+                                   const param_path& path) {
   if (!value.is_primitive())
-    return invalid_value(path, fmt::format("{} compares against one value, got {}", col.name, value.kind_name()),
+    return invalid_value(path.str(), fmt::format("{} compares against one value, got {}", col.name, value.kind_name()),
                          "use op 'in' with a list, or 'contains' for array columns");
-  if (value.is_string() && contains_nul(value.str())) return nul_error(path);
+  if (value.is_string() && contains_nul(value.str())) return nul_error(path.str());
   switch (col.type) {
     case column_type::uuid: {
       const table* target = row_target(scope, col);
-      if (!target) return invalid_value(path, fmt::format("{} cannot be filtered on", col.name));
+      if (!target) return invalid_value(path.str(), fmt::format("{} cannot be filtered on", col.name));
       auto uuid = resolve_row_ref(scope, *target, value, path, col.name);
       if (!uuid) return uuid.take_error();
       return text_scalar(*uuid);
@@ -323,7 +325,7 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
     case column_type::text_array:
     case column_type::uuid_array:
     case column_type::jsonb:
-      return invalid_value(path,
+      return invalid_value(path.str(),
                            fmt::format("{} is {}; compare it with contains, contained_by or overlaps", col.name,
                                        column_type_name(col.type)),
                            fmt::format("{{\"field\": \"{}\", \"op\": \"contains\", \"value\": [\"…\"]}}", col.name));
@@ -333,10 +335,10 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
 }
 
 result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col, json_value value,
-                                                 const std::string& path) {
+                                                 const param_path& path) {
   std::vector<scalar> out;
   std::optional<error> failure;
-  auto check = [&](json_value item, const std::string& item_path) {
+  auto check = [&](json_value item, const param_path& item_path) {
     if (failure) return;
     if (col.type == column_type::uuid_array) {
       auto uuid = resolve_row_ref(scope, *scope.dom.find_table(col.references), item, item_path, col.name);
@@ -351,21 +353,21 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
       return;
     }
     if (!item.is_string()) {
-      failure = invalid_value(item_path, fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
+      failure = invalid_value(item_path.str(), fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
       return;
     }
     if (contains_nul(item.str())) {
-      failure = nul_error(item_path);
+      failure = nul_error(item_path.str());
       return;
     }
-    auto ok = check_allowed(col, std::string(item.str()), item_path);
+    auto ok = check_allowed(col, item.str(), item_path);
     if (!ok)
       failure = ok.take_error();
     else
       out.push_back(text_scalar(item.str()));
   };
   if (value.is_array())
-    value.for_each_element([&](std::size_t i, json_value item) { check(item, fmt::format("{}[{}]", path, i)); });
+    value.for_each_element([&](std::size_t i, json_value item) { check(item, path.element(i)); });
   else
     check(value, path);
   if (failure) return std::move(*failure);
@@ -379,11 +381,12 @@ std::string uuid_json(const std::string& uuid) { return "\"" + uuid + "\""; }
 }  // namespace
 
 result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
-                                        const std::string& path) {
+                                        const param_path& path) {
   const bool empty_uuid = col.type == column_type::uuid && value.is_string() && value.str().empty();
   if (value.is_null() || empty_uuid) {
     if (col.required || !col.nullable)
-      return invalid_value(path, fmt::format("{} cannot be null", col.name), fmt::format("give {}", type_hint(col)));
+      return invalid_value(path.str(), fmt::format("{} cannot be null", col.name),
+                           fmt::format("give {}", type_hint(col)));
     return std::string("null");
   }
   std::string out;
@@ -397,10 +400,11 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
     case column_type::text_array:
     case column_type::uuid_array: {
       if (!value.is_array() && !value.is_string())
-        return invalid_value(path, fmt::format("{} expects {}, got {}", col.name, type_hint(col), value.kind_name()));
+        return invalid_value(path.str(),
+                             fmt::format("{} expects {}, got {}", col.name, type_hint(col), value.kind_name()));
       std::vector<scalar> items;
       std::optional<error> failure;
-      auto check = [&](json_value item, const std::string& item_path) {
+      auto check = [&](json_value item, const param_path& item_path) {
         if (failure) return;
         if (col.type == column_type::uuid_array) {
           auto uuid = resolve_row_ref(scope, *scope.dom.find_table(col.references), item, item_path, col.name);
@@ -415,7 +419,7 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
           return;
         }
         if (!item.is_string()) {
-          failure = invalid_value(item_path, fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
+          failure = invalid_value(item_path.str(), fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
           return;
         }
         std::string text(item.str());
@@ -427,7 +431,7 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
           items.push_back(text_scalar(text));
       };
       if (value.is_array())
-        value.for_each_element([&](std::size_t i, json_value item) { check(item, fmt::format("{}[{}]", path, i)); });
+        value.for_each_element([&](std::size_t i, json_value item) { check(item, path.element(i)); });
       else
         check(value, path);
       if (failure) return std::move(*failure);
@@ -441,7 +445,7 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
       return out;
     case column_type::text: {
       if (!value.is_string())
-        return invalid_value(path, fmt::format("{} expects a string, got {}", col.name, value.kind_name()));
+        return invalid_value(path.str(), fmt::format("{} expects a string, got {}", col.name, value.kind_name()));
       std::string text(value.str());
       text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
       auto ok = check_allowed(col, text, path);

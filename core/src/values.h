@@ -10,6 +10,7 @@
 #include "alfred/json.h"
 #include "alfred/registry.h"
 #include "alfred/tool_call.h"
+#include "param_path.h"
 
 namespace alfred::detail {
 
@@ -24,23 +25,23 @@ const table* row_target(const value_scope& scope, const column& col);
 
 /// A ref (or raw UUID) for a row of `target` → canonical UUID.
 result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
-                                    const std::string& path, std::string_view field);
+                                    const param_path& path, std::string_view field);
 
 /// One scalar filter value for `col` (not null, not an array), normalized:
 /// refs become UUIDs.
 result<scalar> check_filter_scalar(const value_scope& scope, const column& col, json_value value,
-                                   const std::string& path);
+                                   const param_path& path);
 
 /// The elements of an array value for contains/contained_by/overlaps (a lone
 /// scalar counts as a one-element array).
 result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col, json_value value,
-                                                 const std::string& path);
+                                                 const param_path& path);
 
 /// One payload value for `col` (create/update data) as sanitized JSON text:
 /// NUL bytes stripped, "" → null for uuid columns, refs → UUIDs, a lone
 /// string for an array column wrapped in an array.
 result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
-                                        const std::string& path);
+                                        const param_path& path);
 
 bool is_iso_date(std::string_view text);
 bool is_iso_timestamp(std::string_view text);

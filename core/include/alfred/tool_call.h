@@ -62,8 +62,8 @@ struct scalar {
 };
 
 struct filter {
-  std::string path;  // "filters[2]"
-  std::string field;
+  /// The column's name as the domain spells it, or `kSemanticField`.
+  std::string_view field;
   const column* col = nullptr;  // null only for the `_semantic` pseudo-field
   filter_op op = filter_op::eq;
   /// The validated value(s) with refs replaced by UUIDs: one for scalar ops
@@ -72,8 +72,6 @@ struct filter {
   std::vector<scalar> values;
   /// The JSON operand of containment on a jsonb column.
   std::string json_operand;
-  /// The value as the model wrote it, as JSON text ("" when absent).
-  std::string requested;
 
   const scalar& value() const { return values.front(); }
 };
