@@ -27,22 +27,31 @@ alfred::error internal_error(const char* what) {
           "please report this with the input that caused it"};
 }
 
-// Runs `body`, turning any escaped C++ exception (allocation failure) into an
-// error result so the module is never left in a broken state. Builds without
-// exceptions abort instead, and the JS side reports the instance as broken.
+// Runs `body`, which writes its result into `out`, turning any escaped C++
+// exception (allocation failure) into an error result so the module is never
+// left in a broken state. Builds without exceptions abort instead, and the JS
+// side reports the instance as broken.
 template <class F>
-std::string guarded(F&& body) {
+void guarded_into(std::string& out, F&& body) {
 #if defined(__cpp_exceptions)
   try {
-    return body();
+    body();
   } catch (const std::exception& e) {
-    return error_result(internal_error(e.what()));
+    out = error_result(internal_error(e.what()));
   } catch (...) {
-    return error_result(internal_error("unknown exception"));
+    out = error_result(internal_error("unknown exception"));
   }
 #else
-  return body();
+  body();
 #endif
+}
+
+// `guarded_into` for a `body` that returns its result.
+template <class F>
+std::string guarded(F&& body) {
+  std::string out;
+  guarded_into(out, [&]() { out = body(); });
+  return out;
 }
 
 std::string quoted_data(const std::string& text) { return data_result(alfred::json_quote(text)); }
@@ -131,25 +140,21 @@ class registry_handle {
 };
 
 // `call_json` is `[tool, params, options]`, so one string crosses the boundary.
-std::string build_request(const domain_handle& dom, const registry_handle& registry, std::string_view call_json) {
-  return guarded([&]() -> std::string {
-    auto doc = json_document::parse(call_json);
-    if (!doc) return error_result({"invalid_json", "params", doc.err().message, ""});
-    const json_value call = doc->root();
-    if (!call.is_array() || call.size() != 3 || !call.at(0).is_string())
-      return error_result({"invalid_params", "", "expected [tool, params, options]", ""});
-    auto options = alfred::parse_request_options(call.at(2));
-    if (!options) return error_result(options.err());
-    auto parsed = alfred::parse_tool_call(dom.get(), registry.get(), call.at(0).str(), call.at(1));
-    if (!parsed) return error_result(parsed.err());
-    auto request = alfred::build_request(dom.get(), *parsed, *options);
-    if (!request) return error_result(request.err());
-    std::string out = "{\"data\":";
-    alfred::json_writer w(out);
-    alfred::write_request(w, *request);
-    out += ",\"error\":null}";
-    return out;
-  });
+// Appends the result to the empty `out`.
+void build_request(std::string& out, const domain_handle& dom, const registry_handle& registry,
+                   std::string_view call_json) {
+  auto fail = [&](const alfred::error& err) { out = error_result(err); };
+  auto doc = json_document::parse(call_json);
+  if (!doc) return fail({"invalid_json", "params", doc.err().message, ""});
+  const json_value call = doc->root();
+  if (!call.is_array() || call.size() != 3 || !call.at(0).is_string())
+    return fail({"invalid_params", "", "expected [tool, params, options]", ""});
+  auto options = alfred::parse_request_options(call.at(2));
+  if (!options) return fail(options.err());
+  auto parsed = alfred::parse_tool_call(dom.get(), registry.get(), call.at(0).str(), call.at(1));
+  if (!parsed) return fail(parsed.err());
+  auto written = alfred::append_request_result(out, dom.get(), *parsed, *options);
+  if (!written) return fail(written.err());
 }
 
 // Byte transfer for the hot path: embind's std::string marshalling is a JS
@@ -174,11 +179,15 @@ std::uintptr_t input_buffer(std::size_t size) {
 
 std::uintptr_t result_slot() { return reinterpret_cast<std::uintptr_t>(result_slot_words()); }
 
-void publish(std::string text) {
-  static std::string output;
-  output = std::move(text);
-  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(output.data()));
-  result_slot_words()[1] = static_cast<std::uint32_t>(output.size());
+// Kept between calls so its capacity is reused rather than regrown.
+std::string& output_bytes() {
+  static std::string bytes;
+  return bytes;
+}
+
+void publish_output() {
+  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(output_bytes().data()));
+  result_slot_words()[1] = static_cast<std::uint32_t>(output_bytes().size());
 }
 
 std::string_view input_view(std::size_t length) {
@@ -186,7 +195,10 @@ std::string_view input_view(std::size_t length) {
 }
 
 void build_request_at(const domain_handle& dom, const registry_handle& registry, std::size_t length) {
-  publish(build_request(dom, registry, input_view(length)));
+  std::string& out = output_bytes();
+  out.clear();
+  guarded_into(out, [&]() { build_request(out, dom, registry, input_view(length)); });
+  publish_output();
 }
 
 }  // namespace

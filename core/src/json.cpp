@@ -449,9 +449,9 @@ void json_writer::separate() {
 
 namespace {
 
-void append_escaped(std::string& out, std::string_view text, bool strip_nul) {
+// The content of a JSON string literal for `text`, without the quotes.
+void append_escaped_content(std::string& out, std::string_view text, bool strip_nul) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
   std::size_t run = 0;
   for (std::size_t i = 0; (i = end_of_plain_run(text.data(), i, text.size())) < text.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
@@ -487,6 +487,11 @@ void append_escaped(std::string& out, std::string_view text, bool strip_nul) {
     }
   }
   out.append(text.data() + run, text.size() - run);
+}
+
+void append_escaped(std::string& out, std::string_view text, bool strip_nul) {
+  out += '"';
+  append_escaped_content(out, text, strip_nul);
   out += '"';
 }
 
@@ -495,6 +500,14 @@ void append_escaped(std::string& out, std::string_view text, bool strip_nul) {
 void json_writer::string(std::string_view text) {
   separate();
   append_escaped(out_, text, false);
+}
+
+void json_writer::string(std::string_view prefix, std::string_view text) {
+  separate();
+  out_ += '"';
+  append_escaped_content(out_, prefix, false);
+  append_escaped_content(out_, text, false);
+  out_ += '"';
 }
 
 void json_writer::integer(long long value) {

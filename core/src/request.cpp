@@ -389,6 +389,53 @@ std::string_view trim_trailing_slashes(std::string_view url) {
   return url;
 }
 
+// What build_request decides. The headers follow from it and the options
+// (for_each_header), so the JSON result can be written without first
+// copying every header value into an http_request.
+struct request_parts {
+  std::string_view method;
+  std::string url;
+  std::optional<std::string> body;
+  /// `Prefer` preferences, joined with ", "; "" for none.
+  std::string prefer;
+};
+
+// Calls `f(name, value_prefix, value)` for each header in send order; the
+// value sent is value_prefix + value.
+template <class F>
+void for_each_header(const request_parts& req, const request_options& options, F&& f) {
+  if (!options.api_key.empty()) f("apikey", "", options.api_key);
+  if (!options.access_token.empty())
+    f("Authorization", "Bearer ", options.access_token);
+  else if (!options.api_key.empty() && detail::is_bearer_key(options.api_key))
+    f("Authorization", "Bearer ", options.api_key);
+  f("Accept", "", "application/json");
+  if (req.body) f("Content-Type", "", "application/json");
+  if (!req.prefer.empty()) f("Prefer", "", req.prefer);
+}
+
+// `{"method", "url", "headers": {…}, "body": "…"|null}`; `write_headers`
+// writes the headers object's members.
+template <class F>
+void write_request_object(json_writer& w, std::string_view method, std::string_view url,
+                          const std::optional<std::string>& body, F&& write_headers) {
+  w.begin_object();
+  w.key("method");
+  w.string(method);
+  w.key("url");
+  w.string(url);
+  w.key("headers");
+  w.begin_object();
+  write_headers();
+  w.end_object();
+  w.key("body");
+  if (body)
+    w.string(*body);
+  else
+    w.null();
+  w.end_object();
+}
+
 }  // namespace
 
 result<request_options> parse_request_options(json_value options) {
@@ -422,7 +469,9 @@ result<request_options> parse_request_options(json_value options) {
   return out;
 }
 
-result<http_request> build_request(const domain& dom, const tool_call& call, const request_options& options) {
+namespace {
+
+result<request_parts> build_request_parts(const domain& dom, const tool_call& call, const request_options& options) {
   const table& tbl = *call.tbl;
   if (!call.semantic_query.empty())
     return error{"requires_executor", "filters",
@@ -449,14 +498,13 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
     owner = canonical_uuid(options.user_id);
   }
 
-  http_request req;
+  request_parts req;
   req.url.reserve(base.size() + tbl.name.size() + 512);
   req.url += base;
   req.url += '/';
   append_percent_encoded(req.url, tbl.name);
   query_writer query(req.url);
-  // `Prefer` preferences, joined with ", ".
-  std::string prefer;
+  std::string& prefer = req.prefer;
   auto add_owner_filter = [&]() {
     if (owner.empty()) return;
     std::string& text = query.scratch();
@@ -546,15 +594,42 @@ result<http_request> build_request(const domain& dom, const tool_call& call, con
                              options.max_url_length),
                  "split the value list into several smaller calls, or filter on fewer values"};
 
-  if (!options.api_key.empty()) req.headers.emplace_back("apikey", options.api_key);
-  if (!options.access_token.empty())
-    req.headers.emplace_back("Authorization", "Bearer " + options.access_token);
-  else if (!options.api_key.empty() && detail::is_bearer_key(options.api_key))
-    req.headers.emplace_back("Authorization", "Bearer " + options.api_key);
-  req.headers.emplace_back("Accept", "application/json");
-  if (req.body) req.headers.emplace_back("Content-Type", "application/json");
-  if (!prefer.empty()) req.headers.emplace_back("Prefer", std::move(prefer));
   return req;
+}
+
+}  // namespace
+
+result<http_request> build_request(const domain& dom, const tool_call& call, const request_options& options) {
+  auto parts = build_request_parts(dom, call, options);
+  if (!parts) return parts.take_error();
+  http_request req;
+  for_each_header(*parts, options, [&](std::string_view name, std::string_view prefix, std::string_view value) {
+    std::string text;
+    text.reserve(prefix.size() + value.size());
+    text += prefix;
+    text += value;
+    req.headers.emplace_back(std::string(name), std::move(text));
+  });
+  req.method = std::string(parts->method);
+  req.url = std::move(parts->url);
+  req.body = std::move(parts->body);
+  return req;
+}
+
+status append_request_result(std::string& out, const domain& dom, const tool_call& call,
+                             const request_options& options) {
+  auto parts = build_request_parts(dom, call, options);
+  if (!parts) return parts.take_error();
+  out += "{\"data\":";
+  json_writer w(out);
+  write_request_object(w, parts->method, parts->url, parts->body, [&]() {
+    for_each_header(*parts, options, [&](std::string_view name, std::string_view prefix, std::string_view value) {
+      w.key(name);
+      w.string(prefix, value);
+    });
+  });
+  out += ",\"error\":null}";
+  return ok_status();
 }
 
 result<http_request> build_request(const domain& dom, const ref_registry& registry, std::string_view tool,
@@ -565,24 +640,12 @@ result<http_request> build_request(const domain& dom, const ref_registry& regist
 }
 
 void write_request(json_writer& w, const http_request& request) {
-  w.begin_object();
-  w.key("method");
-  w.string(request.method);
-  w.key("url");
-  w.string(request.url);
-  w.key("headers");
-  w.begin_object();
-  for (const auto& [name, value] : request.headers) {
-    w.key(name);
-    w.string(value);
-  }
-  w.end_object();
-  w.key("body");
-  if (request.body)
-    w.string(*request.body);
-  else
-    w.null();
-  w.end_object();
+  write_request_object(w, request.method, request.url, request.body, [&]() {
+    for (const auto& [name, value] : request.headers) {
+      w.key(name);
+      w.string(value);
+    }
+  });
 }
 
 void write_error(json_writer& w, const error& err) {

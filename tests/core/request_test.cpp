@@ -809,4 +809,52 @@ TEST_CASE("a URL over the limit is url_too_long, never truncated") {
   CHECK(build_error("db_delete", params, reg, exact).code == "url_too_long");
 }
 
+TEST_CASE("append_request_result writes what data_result(write_request(build_request)) writes") {
+  // The binding's hot path builds its JSON result without an http_request;
+  // it must stay byte-identical to the native API's request.
+  const ref_registry reg = sample_registry();
+  request_options bearer = alice_options();
+  bearer.api_key = "eyJ.anon\\key\"";
+  bearer.access_token = "tok\"en";
+  request_options publishable = alice_options();
+  publishable.api_key = "sb_publishable_abc";
+  const std::pair<std::string_view, std::string_view> calls[] = {
+      {"db_read",
+       R"j({"table": "inventory", "filters": [{"field": "name", "op": "in", "value": ["a \"b\"", null]}],
+            "or_filters": [{"field": "name", "op": "ilike", "value": "*milk*"}], "order_by": "name", "count": true})j"},
+      {"db_create", R"j({"table": "inventory", "data": [{"name": "tab\tmilk", "quantity": 2, "unit": "l"},
+                                                        {"name": "eggs", "quantity": 6, "unit": "pcs", "location": "fridge"}]})j"},
+      {"db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=", "value": "inv_1"}],
+                        "data": {"quantity": 5}})j"},
+      {"db_delete", R"j({"table": "recipes", "filters": [{"field": "id", "op": "in", "value": ["recipe_1"]}]})j"},
+      {"db_read", R"j({"table": "recipes", "filters": [{"field": "_semantic", "op": "similar", "value": "x"}]})j"},
+  };
+  int built = 0;
+  for (const request_options& opts : {alice_options(), bearer, publishable, request_options()}) {
+    for (const auto& tool_and_params : calls) {
+      const std::string_view tool = tool_and_params.first;  // clang 14: INFO cannot capture structured bindings
+      const std::string_view params = tool_and_params.second;
+      auto call = parse_tool_call(kitchen(), reg, tool, params);
+      INFO(tool, " ", params, " ", call.ok() ? "" : error_text(call.err()));
+      REQUIRE(call.ok());
+      auto request = build_request(kitchen(), *call, opts);
+      std::string expected;
+      if (request.ok()) {
+        json_writer w(expected);
+        write_request(w, *request);
+        expected = data_result(expected);
+      }
+      std::string written = "kept:";
+      const status ok = append_request_result(written, kitchen(), *call, opts);
+      REQUIRE(ok.ok() == request.ok());
+      if (ok.ok())
+        CHECK(written == "kept:" + expected);
+      else
+        CHECK((written == "kept:" && error_text(ok.err()) == error_text(request.err())));
+      built += ok.ok();
+    }
+  }
+  CHECK(built == 12);  // semantic search and the options without a base URL fail
+}
+
 }  // namespace alfred::test

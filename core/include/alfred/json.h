@@ -119,6 +119,8 @@ class json_writer {
  public:
   explicit json_writer(std::string& out) : out_(out) {}
   void string(std::string_view text);
+  /// One string whose content is `prefix` followed by `text` ("Bearer " + token).
+  void string(std::string_view prefix, std::string_view text);
   /// A value given as ready JSON text (a raw number, a nested document).
   void raw_value(std::string_view json_text) {
     separate();

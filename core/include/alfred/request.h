@@ -57,6 +57,14 @@ result<http_request> build_request(const domain& dom, const ref_registry& regist
 /// Writes `{"method", "url", "headers": {…}, "body": "…"|null}`.
 void write_request(json_writer& w, const http_request& request);
 
+/// Builds the request for a validated call and appends its JSON result,
+/// `{"data": {"method", …}, "error": null}`, to `out`: the text
+/// `data_result` of `write_request` gives, without an http_request in
+/// between (the WASM binding's hot path). On failure appends nothing and
+/// returns the error `build_request` would.
+status append_request_result(std::string& out, const domain& dom, const tool_call& call,
+                             const request_options& options);
+
 /// Writes `{"code", "message", "path", "hint"}`.
 void write_error(json_writer& w, const error& err);
 
