@@ -125,20 +125,56 @@ bool key_allowed(tool_kind kind, std::string_view key) {
   return false;
 }
 
+// The params' members, read in one pass; each is the last one given under
+// its key, as json_value::find would return.
+struct param_members {
+  std::optional<json_value> table, filters, or_filters, columns, limit, offset, order_by, order_dir, count, data;
+
+  std::optional<json_value>* slot(std::string_view key) {
+    if (key == "table") return &table;
+    if (key == "filters") return &filters;
+    if (key == "or_filters") return &or_filters;
+    if (key == "columns") return &columns;
+    if (key == "limit") return &limit;
+    if (key == "offset") return &offset;
+    if (key == "order_by") return &order_by;
+    if (key == "order_dir") return &order_dir;
+    if (key == "count") return &count;
+    if (key == "data") return &data;
+    return nullptr;
+  }
+};
+
+// A filter object's members, read in one pass like param_members.
+struct filter_members {
+  std::optional<json_value> field, op, value;
+
+  std::optional<json_value>* slot(std::string_view key) {
+    if (key == "field") return &field;
+    if (key == "op") return &op;
+    if (key == "value") return &value;
+    return nullptr;
+  }
+};
+
 class call_parser {
  public:
   call_parser(const domain& dom, const ref_registry& registry, tool_kind kind)
       : dom_(dom), registry_(registry), kind_(kind) {}
 
-  result<tool_call> parse(json_value params) {
-    if (!params.is_object())
-      return error{"invalid_params", "", fmt::format("params must be an object, got {}", params.kind_name()),
+  result<tool_call> parse(json_value params_object) {
+    if (!params_object.is_object())
+      return error{"invalid_params", "", fmt::format("params must be an object, got {}", params_object.kind_name()),
                    fmt::format("{} takes: {}", tool_name(kind_), allowed_keys(kind_))};
+    param_members params;
     std::optional<error> failure;
-    params.for_each_member([&](std::string_view key, json_value) {
-      if (!failure && !key_allowed(kind_, key))
+    params_object.for_each_member([&](std::string_view key, json_value value) {
+      if (failure) return;
+      if (!key_allowed(kind_, key))
         failure = error{"unknown_param", std::string(key), fmt::format("{} does not take '{}'", tool_name(kind_), key),
                         fmt::format("allowed: {}", allowed_keys(kind_))};
+      else
+        *params.slot(key) = value;
     });
     if (failure) return std::move(*failure);
     auto tbl = parse_table(params);
@@ -147,7 +183,7 @@ class call_parser {
     call_.tbl = *tbl;
 
     status ok = ok_status();
-    if (kind_ != tool_kind::create) ok = parse_filters(params, "filters", call_.filters);
+    if (kind_ != tool_kind::create) ok = parse_filters(params.filters, "filters", call_.filters);
     if (ok) {
       switch (kind_) {
         case tool_kind::read:
@@ -172,8 +208,8 @@ class call_parser {
  private:
   value_scope scope() const { return {dom_, registry_, *call_.tbl}; }
 
-  result<const table*> parse_table(json_value params) {
-    auto value = params.find("table");
+  result<const table*> parse_table(const param_members& params) {
+    const auto& value = params.table;
     if (!value || value->is_null())
       return error{"missing_param", "table", "table is required", fmt::format("one of: {}", dom_.table_list())};
     if (!value->is_string())
@@ -208,8 +244,7 @@ class call_parser {
     return col;
   }
 
-  status parse_filters(json_value params, const char* key, std::vector<filter>& out) {
-    auto list = params.find(key);
+  status parse_filters(const std::optional<json_value>& list, const char* key, std::vector<filter>& out) {
     if (!list || list->is_null()) return ok_status();
     if (!list->is_array())
       return error{"invalid_param", key,
@@ -236,18 +271,22 @@ class call_parser {
     if (!clause.is_object())
       return error{"invalid_filter", path.str(), fmt::format("a filter must be an object, got {}", clause.kind_name()),
                    example};
+    filter_members members;
     std::optional<error> failure;
-    clause.for_each_member([&](std::string_view key, json_value) {
-      if (!failure && key != "field" && key != "op" && key != "value")
+    clause.for_each_member([&](std::string_view key, json_value member) {
+      if (failure) return;
+      if (std::optional<json_value>* slot = members.slot(key))
+        *slot = member;
+      else
         failure = error{"invalid_filter", path.member(key).str(),
                         fmt::format("a filter has only field, op and value; got '{}'", key), example};
     });
     if (failure) return std::move(*failure);
-    auto field = clause.find("field");
+    const auto& field = members.field;
     if (!field || !field->is_string())
       return error{"invalid_filter", path.member("field").str(), "field is required and must be a column name",
                    example};
-    auto op_value = clause.find("op");
+    const auto& op_value = members.op;
     if (!op_value || !op_value->is_string())
       return error{"invalid_filter", path.member("op").str(), "op is required",
                    fmt::format("one of: {}", filter_op_list())};
@@ -262,7 +301,7 @@ class call_parser {
                    fmt::format("'{}' is not a supported operator", op_value->str()), hint};
     }
     f.op = *op;
-    const auto value = clause.find("value");
+    const auto& value = members.value;
 
     if (f.field == kSemanticField || f.op == filter_op::similar) {
       auto ok = parse_semantic(f, value, path, in_or);
@@ -424,31 +463,31 @@ class call_parser {
     return ok_status();
   }
 
-  status parse_read_options(json_value params) {
-    auto ok = parse_filters(params, "or_filters", call_.or_filters);
+  status parse_read_options(const param_members& params) {
+    auto ok = parse_filters(params.or_filters, "or_filters", call_.or_filters);
     if (!ok) return ok;
-    ok = parse_columns(params);
+    ok = parse_columns(params.columns);
     if (!ok) return ok;
-    auto limit = parse_count_param(params, "limit", 1, dom_.max_rows);
+    auto limit = parse_count_param(params.limit, "limit", 1, dom_.max_rows);
     if (!limit) return limit.take_error();
     call_.limit = *limit;
-    auto offset = parse_count_param(params, "offset", 0, 100000000);
+    auto offset = parse_count_param(params.offset, "offset", 0, 100000000);
     if (!offset) return offset.take_error();
     call_.offset = *offset;
 
-    if (auto order_by = params.find("order_by"); order_by && !order_by->is_null()) {
+    if (const auto& order_by = params.order_by; order_by && !order_by->is_null()) {
       if (!order_by->is_string()) return error{"invalid_param", "order_by", "order_by must be a column name", ""};
       auto col = visible_column(order_by->str(), "order_by", *call_.tbl);
       if (!col) return col.take_error();
       call_.order_by = (*col)->name;
-      if (auto dir = params.find("order_dir"); dir && !dir->is_null()) {
+      if (const auto& dir = params.order_dir; dir && !dir->is_null()) {
         const std::string text = dir->is_string() ? lower_trimmed(dir->str()) : "";
         if (text != "asc" && text != "desc")
           return error{"invalid_param", "order_dir", "order_dir must be \"asc\" or \"desc\"", ""};
         call_.descending = text == "desc";
       }
     }
-    if (auto count = params.find("count"); count && !count->is_null()) {
+    if (const auto& count = params.count; count && !count->is_null()) {
       if (count->is_bool()) {
         call_.count = count->as_bool() ? "exact" : "";
       } else if (count->is_string() &&
@@ -461,8 +500,8 @@ class call_parser {
     return ok_status();
   }
 
-  result<std::optional<long>> parse_count_param(json_value params, const char* key, long min, long max) {
-    auto value = params.find(key);
+  result<std::optional<long>> parse_count_param(const std::optional<json_value>& value, const char* key, long min,
+                                                long max) {
     if (!value || value->is_null()) return std::optional<long>();
     std::optional<long long> n = value->as_integer();
     if (!n && value->is_number()) {
@@ -482,8 +521,7 @@ class call_parser {
     return std::optional<long>(long(*n));
   }
 
-  status parse_columns(json_value params) {
-    auto value = params.find("columns");
+  status parse_columns(const std::optional<json_value>& value) {
     if (!value || value->is_null()) return ok_status();
     std::vector<std::string> items;
     if (value->is_string()) {
@@ -702,8 +740,8 @@ class call_parser {
     return entry->ref;
   }
 
-  status parse_create_data(json_value params) {
-    auto data = params.find("data");
+  status parse_create_data(const param_members& params) {
+    const auto& data = params.data;
     if (!data || data->is_null())
       return error{"missing_param", "data", "data is required", "an object, or an array of objects for a batch"};
     call_.batch = data->is_array();
@@ -736,8 +774,8 @@ class call_parser {
     return ok_status();
   }
 
-  status parse_update_data(json_value params) {
-    auto data = params.find("data");
+  status parse_update_data(const param_members& params) {
+    const auto& data = params.data;
     if (!data || data->is_null()) return error{"missing_param", "data", "data is required", "{\"quantity\": 2}"};
     if (!data->is_object())
       return error{"invalid_data", "data", fmt::format("db_update data must be one object, got {}", data->kind_name()),
