@@ -6,10 +6,29 @@
 namespace alfred {
 namespace {
 
-bool is_unreserved(unsigned char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-         c == '_' || c == '~';
-}
+// A set of bytes as a 256-entry table. Every URL byte and list value goes
+// through these tests; find_first_of calls memchr on the set for each byte.
+class byte_set {
+ public:
+  constexpr explicit byte_set(std::string_view members) {
+    for (char c : members) contains_[static_cast<unsigned char>(c)] = true;
+  }
+  constexpr bool contains(unsigned char c) const { return contains_[c]; }
+  bool any_of(std::string_view text) const {
+    for (unsigned char c : text)
+      if (contains_[c]) return true;
+    return false;
+  }
+
+ private:
+  bool contains_[256] = {};
+};
+
+constexpr byte_set kUnreserved("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~");
+// Inside lists and logic trees, `,` and `)` end a bare value, `(` opens a
+// group, a leading `"` or `{` starts a quoted value or an array. `:` is
+// quoted too, as postgrest-py does.
+constexpr byte_set kListSpecial(",()\"\\{}:");
 
 bool has_edge_space(std::string_view text) {
   return !text.empty() && (std::isspace(static_cast<unsigned char>(text.front())) ||
@@ -39,7 +58,7 @@ void append_percent_encoded(std::string& out, std::string_view text) {
   out.resize(start + text.size() * 3);
   char* at = out.data() + start;
   for (unsigned char c : text) {
-    if (is_unreserved(c)) {
+    if (kUnreserved.contains(c)) {
       *at++ = static_cast<char>(c);
     } else {
       *at++ = '%';
@@ -57,12 +76,9 @@ std::string quote_list_value(std::string_view text) {
 }
 
 void append_list_value(std::string& out, std::string_view text) {
-  // Inside lists and logic trees, `,` and `)` end a bare value, `(` opens a
-  // group, a leading `"` or `{` starts a quoted value or an array, a leading
-  // space is dropped, and an empty element means "no element" (in.("") is
-  // the empty list). `:` is quoted too, as postgrest-py does.
-  const bool needs_quotes =
-      text.empty() || has_edge_space(text) || text.find_first_of(",()\"\\{}:") != std::string_view::npos;
+  // Besides kListSpecial: a leading space is dropped, and an empty element
+  // means "no element" (in.("") is the empty list).
+  const bool needs_quotes = text.empty() || has_edge_space(text) || kListSpecial.any_of(text);
   if (needs_quotes)
     append_double_quoted(out, text);
   else

@@ -384,6 +384,12 @@ void write_row(json_writer& w, const row& fields, const owner_field& owner = {})
   w.end_object();
 }
 
+// A byte the base URL must not hold (a loop: find_first_of on a set calls
+// memchr on the set for every byte of the URL).
+bool is_query_fragment_or_space(char c) {
+  return c == '?' || c == '#' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 std::string_view trim_trailing_slashes(std::string_view url) {
   while (!url.empty() && url.back() == '/') url.remove_suffix(1);
   return url;
@@ -482,7 +488,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
     return error{"invalid_option", "baseUrl", "baseUrl must be an http:// or https:// URL",
                  "the PostgREST root, e.g. https://<project>.supabase.co/rest/v1"};
-  if (base.find_first_of("?# \t\r\n") != std::string::npos)
+  if (std::any_of(base.begin(), base.end(), is_query_fragment_or_space))
     return error{"invalid_option", "baseUrl", "baseUrl must not contain a query, fragment or spaces", ""};
   for (const auto& [value, field] :
        {std::pair{&options.api_key, "apiKey"}, std::pair{&options.access_token, "accessToken"}}) {
