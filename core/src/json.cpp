@@ -449,6 +449,29 @@ void json_writer::separate() {
 
 namespace {
 
+// The letter after the backslash of c's two-character escape ('n' for a
+// newline), or 0 when c takes the six-character u00XX form.
+char short_escape_letter(unsigned char c) {
+  switch (c) {
+    case '"':
+      return '"';
+    case '\\':
+      return '\\';
+    case '\b':
+      return 'b';
+    case '\f':
+      return 'f';
+    case '\n':
+      return 'n';
+    case '\r':
+      return 'r';
+    case '\t':
+      return 't';
+    default:
+      return 0;
+  }
+}
+
 // The content of a JSON string literal for `text`, without the quotes.
 void append_escaped_content(std::string& out, std::string_view text, bool strip_nul) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -457,42 +480,40 @@ void append_escaped_content(std::string& out, std::string_view text, bool strip_
     const unsigned char c = static_cast<unsigned char>(text[i]);
     out.append(text.data() + run, i - run);
     run = i + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c == 0 && strip_nul) break;
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
+    // One append per escape: bodies are JSON inside a JSON string, so every
+    // quote of theirs is escaped.
+    if (const char letter = short_escape_letter(c)) {
+      const char escape[2] = {'\\', letter};
+      out.append(escape, 2);
+    } else if (c != 0 || !strip_nul) {
+      const char escape[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+      out.append(escape, 6);
     }
   }
   out.append(text.data() + run, text.size() - run);
 }
 
-void append_escaped(std::string& out, std::string_view text, bool strip_nul) {
+// `before` + the string literal for `text` + `after` (each '\0' for none). Most
+// strings and keys need no escape, and are written with one resize.
+void append_escaped(std::string& out, std::string_view text, bool strip_nul, char before = 0, char after = 0) {
+  if (end_of_plain_run(text.data(), 0, text.size()) == text.size()) {
+    const std::size_t extra = (before ? 1 : 0) + (after ? 1 : 0);
+    std::size_t at = out.size();
+    out.resize(at + text.size() + 2 + extra);
+    char* data = out.data();
+    if (before) data[at++] = before;
+    data[at++] = '"';
+    std::memcpy(data + at, text.data(), text.size());
+    at += text.size();
+    data[at++] = '"';
+    if (after) data[at] = after;
+    return;
+  }
+  if (before) out += before;
   out += '"';
   append_escaped_content(out, text, strip_nul);
   out += '"';
+  if (after) out += after;
 }
 
 }  // namespace
@@ -516,10 +537,8 @@ void json_writer::integer(long long value) {
 }
 
 void json_writer::key(std::string_view name) {
-  if (!first_) out_ += ',';
+  append_escaped(out_, name, false, first_ ? '\0' : ',', ':');
   first_ = false;
-  append_escaped(out_, name, false);
-  out_ += ':';
   after_key_ = true;
 }
 
