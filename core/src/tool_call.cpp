@@ -655,10 +655,9 @@ class call_parser {
     const table& tbl = *call_.tbl;
     row out;
     std::optional<error> failure;
-    data.for_each_member([&](std::string_view key_view, json_value value) {
+    data.for_each_member([&](std::string_view key, json_value value) {
       if (failure) return;
-      const std::string key(key_view);
-      const param_path key_path = path.member(key_view);
+      const param_path key_path = path.member(key);
       for (const auto& field : out)
         if (field.column == key) {
           failure = error{"invalid_data", key_path.str(), fmt::format("{} is given twice", key), ""};
@@ -681,7 +680,7 @@ class call_parser {
       if (!checked)
         failure = checked.take_error();
       else
-        out.push_back({key, std::move(*checked)});
+        out.push_back({(*col)->name, std::move(*checked)});
     });
     if (failure) return std::move(*failure);
     if (kind_ == tool_kind::create) {
@@ -698,7 +697,7 @@ class call_parser {
     return out;
   }
 
-  result<const column*> writable_column(const std::string& key, const param_path& key_path) {
+  result<const column*> writable_column(std::string_view key, const param_path& key_path) {
     const table& tbl = *call_.tbl;
     if (key == dom_.owner_column && tbl.user_owned)
       return error{"system_column", key_path.str(), fmt::format("{} is set from the signed-in user; leave it out", key),

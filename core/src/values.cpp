@@ -230,7 +230,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     return error{"invalid_value", path.str(),
                  fmt::format("{} takes a ref such as {}_1, got {}", field, target.ref_prefix, value.kind_name()),
                  known_refs_hint(registry, target)};
-  const std::string text(value.str());
+  const std::string_view text = value.str();
 
   if (auto name = parse_ref_name(text)) {
     const ref_entry* entry = registry.find(text);
@@ -261,7 +261,8 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
       return error{"deleted_ref", path.str(),
                    fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
                    known_refs_hint(registry, target)};
-    return registry.resolve(text)->uuid;
+    // What registry.resolve(text) returns, without looking the ref up again.
+    return entry->saved_as.empty() ? entry->uuid : registry.find(entry->saved_as)->uuid;
   }
 
   if (is_uuid_syntax(text)) {
@@ -320,7 +321,7 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
       if (!target) return invalid_value(path.str(), fmt::format("{} cannot be filtered on", col.name));
       auto uuid = resolve_row_ref(scope, *target, value, path, col.name);
       if (!uuid) return uuid.take_error();
-      return text_scalar(*uuid);
+      return scalar{scalar::kind::text, std::move(*uuid)};
     }
     case column_type::text_array:
     case column_type::uuid_array:
@@ -345,7 +346,7 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
       if (!uuid)
         failure = uuid.take_error();
       else
-        out.push_back(text_scalar(*uuid));
+        out.push_back({scalar::kind::text, std::move(*uuid)});
       return;
     }
     if (item.is_number()) {
@@ -411,7 +412,7 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
           if (!uuid)
             failure = uuid.take_error();
           else
-            items.push_back(text_scalar(*uuid));
+            items.push_back({scalar::kind::text, std::move(*uuid)});
           return;
         }
         if (item.is_number()) {

@@ -78,7 +78,8 @@ struct filter {
 
 /// One column of a create/update row: the sanitized value as JSON text.
 struct row_field {
-  std::string column;
+  /// The column's name as the domain spells it.
+  std::string_view column;
   std::string json;
 };
 using row = std::vector<row_field>;
