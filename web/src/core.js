@@ -36,10 +36,17 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 // Passes `text` through WASM memory (see wasm/bindings.cpp): encodeInto and
-// TextDecoder are native, embind's string marshalling is a JS loop.
-function callWithText(module, slot, text, invoke) {
+// TextDecoder are native, embind's string marshalling is a JS loop. The
+// input buffer never shrinks and moves only when inputBuffer grows it, so
+// `input` ({ pointer, capacity }) keeps its address and the boundary is
+// crossed for it only when a text needs more room.
+function callWithText(module, slot, input, text, invoke) {
   const capacity = text.length * 3;
-  const pointer = module.inputBuffer(capacity);
+  if (capacity > input.capacity) {
+    input.pointer = module.inputBuffer(capacity);
+    input.capacity = capacity;
+  }
+  const { pointer } = input;
   const { written } = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity));
   invoke(written);
   const words = module.HEAPU32 ?? new Uint32Array(module.HEAPU8.buffer);
@@ -58,6 +65,7 @@ export class Core {
   #defaultRegistry;
 
   #slot;
+  #input = { pointer: 0, capacity: 0 };
 
   constructor(module) {
     this.#module = module;
@@ -112,7 +120,7 @@ export class Core {
       const call = `[${JSON.stringify(String(tool))},${JSON.stringify(params === undefined ? null : params)},${JSON.stringify(rest)}]`;
       const module = this.#module;
       return parseResult(
-        callWithText(module, this.#slot, call, (length) => module.buildRequestAt(domainHandle, registryHandle, length)),
+        callWithText(module, this.#slot, this.#input, call, (length) => module.buildRequestAt(domainHandle, registryHandle, length)),
       );
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
