@@ -335,8 +335,14 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
   }
 }
 
-result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col, json_value value,
-                                                 const param_path& path) {
+namespace {
+
+// Filters refuse a NUL (PostgREST would truncate the value); payload text is
+// model-written, so NULs are stripped there.
+enum class nul_handling { refuse, strip };
+
+result<std::vector<scalar>> collect_array_elements(const value_scope& scope, const column& col, json_value value,
+                                                   const param_path& path, nul_handling nuls) {
   std::vector<scalar> out;
   std::optional<error> failure;
   auto check = [&](json_value item, const param_path& item_path) {
@@ -357,15 +363,19 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
       failure = invalid_value(item_path.str(), fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
       return;
     }
-    if (contains_nul(item.str())) {
-      failure = nul_error(item_path.str());
-      return;
+    std::string text(item.str());
+    if (contains_nul(text)) {
+      if (nuls == nul_handling::refuse) {
+        failure = nul_error(item_path.str());
+        return;
+      }
+      text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
     }
-    auto ok = check_allowed(col, item.str(), item_path);
+    auto ok = check_allowed(col, text, item_path);
     if (!ok)
       failure = ok.take_error();
     else
-      out.push_back(text_scalar(item.str()));
+      out.push_back(text_scalar(text));
   };
   if (value.is_array())
     value.for_each_element([&](std::size_t i, json_value item) { check(item, path.element(i)); });
@@ -373,6 +383,13 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
     check(value, path);
   if (failure) return std::move(*failure);
   return out;
+}
+
+}  // namespace
+
+result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col, json_value value,
+                                                 const param_path& path) {
+  return collect_array_elements(scope, col, value, path, nul_handling::refuse);
 }
 
 namespace {
@@ -403,41 +420,10 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
       if (!value.is_array() && !value.is_string())
         return invalid_value(path.str(),
                              fmt::format("{} expects {}, got {}", col.name, type_hint(col), value.kind_name()));
-      std::vector<scalar> items;
-      std::optional<error> failure;
-      auto check = [&](json_value item, const param_path& item_path) {
-        if (failure) return;
-        if (col.type == column_type::uuid_array) {
-          auto uuid = resolve_row_ref(scope, *scope.dom.find_table(col.references), item, item_path, col.name);
-          if (!uuid)
-            failure = uuid.take_error();
-          else
-            items.push_back({scalar::kind::text, std::move(*uuid)});
-          return;
-        }
-        if (item.is_number()) {
-          items.push_back(text_scalar(item.raw()));
-          return;
-        }
-        if (!item.is_string()) {
-          failure = invalid_value(item_path.str(), fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
-          return;
-        }
-        std::string text(item.str());
-        text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
-        auto ok = check_allowed(col, text, item_path);
-        if (!ok)
-          failure = ok.take_error();
-        else
-          items.push_back(text_scalar(text));
-      };
-      if (value.is_array())
-        value.for_each_element([&](std::size_t i, json_value item) { check(item, path.element(i)); });
-      else
-        check(value, path);
-      if (failure) return std::move(*failure);
+      auto items = collect_array_elements(scope, col, value, path, nul_handling::strip);
+      if (!items) return items.take_error();
       w.begin_array();
-      for (const auto& item : items) w.string(item.text);
+      for (const auto& item : *items) w.string(item.text);
       w.end_array();
       return out;
     }

@@ -153,3 +153,20 @@ test('missing baseUrl is an option error, not a throw', () => {
     },
   });
 });
+
+test('params that JSON cannot represent are invalid_params, not an internal error', () => {
+  const cyclic = { table: 'inventory' };
+  cyclic.self = cyclic;
+  for (const params of [cyclic, { table: 'inventory', limit: 10n }]) {
+    const { data, error } = core.buildRequest('db_read', params, { userId: USER, baseUrl: BASE });
+    assert.equal(data, null);
+    assert.equal(error.code, 'invalid_params');
+    assert.match(error.message, /^params cannot be written as JSON: /);
+  }
+});
+
+test('null options mean no options', () => {
+  const { error } = core.buildRequest('db_read', { table: 'ingredients' }, null);
+  assert.equal(error.code, 'invalid_option');
+  assert.equal(error.path, 'baseUrl');
+});

@@ -32,6 +32,21 @@ export async function instantiateCore(wasmModule) {
 }
 
 const parseResult = (text) => JSON.parse(text);
+
+// JSON text of a caller's value; a BigInt or a cycle is the caller's error,
+// not the core's.
+function jsonText(value, path) {
+  try {
+    return JSON.stringify(value);
+  } catch (cause) {
+    throw new AlfredError({
+      code: path === 'params' ? 'invalid_params' : 'invalid_option',
+      path: '',
+      message: `${path} cannot be written as JSON: ${cause?.message ?? cause}`,
+      hint: 'use plain objects, arrays, strings, numbers, booleans and null',
+    });
+  }
+}
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -111,13 +126,13 @@ export class Core {
    *   { registry, userId, baseUrl: 'http://127.0.0.1:3000', apiKey, accessToken })
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
-  buildRequest(tool, params, options = {}) {
-    const { domain = kitchen, registry = this.#defaultRegistry, ...rest } = options;
+  buildRequest(tool, params, options) {
+    const { domain = kitchen, registry = this.#defaultRegistry, ...rest } = options ?? {};
     try {
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       // One string crosses the boundary: [tool, params, options].
-      const call = `[${JSON.stringify(String(tool))},${JSON.stringify(params === undefined ? null : params)},${JSON.stringify(rest)}]`;
+      const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')},${jsonText(rest, 'options')}]`;
       const module = this.#module;
       return parseResult(
         callWithText(module, this.#slot, this.#input, call, (length) => module.buildRequestAt(domainHandle, registryHandle, length)),
