@@ -1,3 +1,122 @@
+// The core's JSON reader and writer, checked against nlohmann_json as an
+// independent reference: same documents accepted and rejected, same values
+// after a round trip, and escaping exactly as JSON.stringify writes it.
+
+#include "alfred/json.h"
+
 #include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "support.h"
+
+namespace alfred::test {
+namespace {
+
+// Our reader then our writer, re-read by nlohmann.
+nlohmann::json round_trip(const std::string& text) {
+  auto doc = json_document::parse(text);
+  REQUIRE(doc.ok());
+  std::string out;
+  json_writer w(out);
+  w.value(doc->root());
+  return nlohmann::json::parse(out);
+}
+
+bool nlohmann_accepts(const std::string& text) { return !nlohmann::json::parse(text, nullptr, false).is_discarded(); }
+
+// A random JSON value: nested containers, unicode, control characters,
+// quotes and backslashes in strings and keys, integers and decimals.
+nlohmann::json random_value(std::mt19937& rng, int depth) {
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  static const std::vector<std::string> kPieces = {"a",      "Z",  "0",    " ",    "\"", "\\",     "/",
+                                                   "\n",     "\t", "\x01", "\x1f", "é",  "日本酒", "😀",
+                                                   "\u2028", ",",  "(",    ")",    "{",  "}",      "%"};
+  const auto random_string = [&]() {
+    std::string text;
+    for (int i = pick(8); i > 0; --i) text += kPieces[static_cast<std::size_t>(pick(int(kPieces.size())))];
+    return text;
+  };
+  switch (depth > 3 ? pick(4) : pick(6)) {
+    case 0:
+      return nullptr;
+    case 1:
+      return pick(2) == 0;
+    case 2:
+      return pick(2) == 0 ? nlohmann::json(pick(1000000) - 500000) : nlohmann::json(pick(100000) / 64.0);
+    case 3:
+      return random_string();
+    case 4: {
+      nlohmann::json array = nlohmann::json::array();
+      for (int i = pick(5); i > 0; --i) array.push_back(random_value(rng, depth + 1));
+      return array;
+    }
+    default: {
+      nlohmann::json object = nlohmann::json::object();
+      for (int i = pick(5); i > 0; --i) object[random_string()] = random_value(rng, depth + 1);
+      return object;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("json: 500 random documents survive our reader and writer unchanged") {
+  std::mt19937 rng(20261121);
+  for (int i = 0; i < 500; ++i) {
+    const nlohmann::json value = random_value(rng, 0);
+    const std::string text = value.dump();
+    CAPTURE(text);
+    CHECK(round_trip(text) == value);
+  }
+}
+
+TEST_CASE("json: accepts and rejects the same documents as nlohmann") {
+  const std::vector<std::string> documents = {
+      "{}", "[]", "0", "-0", "1.5e3", "-1E-2", "\"\"", "true", "null", " [1 , 2 ] ", "{\"a\":{\"b\":[{}]}}",
+      "\"\\u00e9\\ud83d\\ude00\"", "\"\\/\"",
+      // rejected by both:
+      "", " ", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "+1", "1e", "NaN", "[1 2]", "{\"a\"}", "{a:1}",
+      "\"unterminated", "\"bad \\x escape\"", "\"tab\tinside\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"",
+      "[1]]", "tru", "nul", "'single'", "[\"a\",]", "{\"a\":}", "\"\\u12\""};
+  for (const auto& text : documents) {
+    CAPTURE(text);
+    CHECK(json_document::parse(text).ok() == nlohmann_accepts(text));
+  }
+}
+
+TEST_CASE("json: strings are escaped exactly as JSON.stringify escapes them") {
+  CHECK(json_quote("a\"b\\c") == R"("a\"b\\c")");
+  CHECK(json_quote("\b\f\n\r\t") == R"("\b\f\n\r\t")");
+  CHECK(json_quote(std::string("\x01\x1f\x7f", 3)) == "\"\\u0001\\u001f\x7f\"");
+  CHECK(json_quote(std::string("nul\0here", 8)) == R"("nul\u0000here")");
+  CHECK(json_quote("é日😀 / </script> \u2028") == "\"é日😀 / </script> \u2028\"");
+}
+
+TEST_CASE("json: numbers and untouched sub-documents are written back byte for byte") {
+  const std::string text = R"({"n":1.50,"e":1E+2,"big":12345678901234567890,"nested":{"k":[0.10,-0]}})";
+  auto doc = json_document::parse(text);
+  REQUIRE(doc.ok());
+  std::string out;
+  json_writer w(out);
+  w.value(doc->root());
+  CHECK(out == text);
+}
+
+TEST_CASE("json: nesting deeper than the limit is refused, not a stack overflow") {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  auto doc = json_document::parse(deep);
+  REQUIRE_FALSE(doc.ok());
+  CHECK(doc.err().code == "invalid_json");
+  CHECK(doc.err().message.find("nested too deeply") != std::string::npos);
+  CHECK(json_document::parse(std::string(64, '[') + std::string(64, ']')).ok());
+}
+
+TEST_CASE("json: a repeated key keeps its last value, as JSON.parse does") {
+  auto doc = json_document::parse(R"({"a":1,"a":2})");
+  REQUIRE(doc.ok());
+  CHECK(doc->root().find("a")->raw() == "2");
+}
+
+}  // namespace alfred::test
