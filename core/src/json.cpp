@@ -71,7 +71,7 @@ class json_parser {
     return std::uint32_t(doc_.nodes_.size() - 1);
   }
 
-  void close(std::uint32_t index) {
+  void close_node(std::uint32_t index) {
     node& n = doc_.nodes_[index];
     n.next = std::uint32_t(doc_.nodes_.size());
     n.raw_length = std::uint32_t(at_) - n.raw_offset;
@@ -81,7 +81,7 @@ class json_parser {
     if (text_.compare(at_, word.size(), word) != 0) return fail("unexpected character");
     const auto index = push(kind);
     at_ += word.size();
-    close(index);
+    close_node(index);
     return true;
   }
 
@@ -131,7 +131,7 @@ class json_parser {
     node& n = doc_.nodes_[index];
     n.offset = std::uint32_t(start);
     n.length = std::uint32_t(at_ - start);
-    close(index);
+    close_node(index);
     return true;
   }
 
@@ -263,58 +263,40 @@ class json_parser {
     n.in_arena = scratch.in_arena;
     n.offset = scratch.offset;
     n.length = scratch.length;
-    close(index);
+    close_node(index);
     return true;
   }
 
   bool array(std::size_t depth) {
-    if (depth >= max_depth_) return fail("nested too deeply");
-    const auto index = push(json_kind::array);
-    ++at_;
-    skip_space();
-    std::uint32_t count = 0;
-    if (at_ < text_.size() && text_[at_] == ']') {
-      ++at_;
-    } else {
-      while (true) {
-        if (!value(depth + 1)) return false;
-        ++count;
-        skip_space();
-        if (at_ < text_.size() && text_[at_] == ',') {
-          ++at_;
-          skip_space();
-          continue;
-        }
-        if (at_ < text_.size() && text_[at_] == ']') {
-          ++at_;
-          break;
-        }
-        return fail("expected , or ]");
-      }
-    }
-    doc_.nodes_[index].count = count;
-    close(index);
-    return true;
+    return container(depth, json_kind::array, ']', "expected , or ]", [&] { return value(depth + 1); });
   }
 
   // Members are stored as key (a string node) followed by the value's subtree.
   bool object(std::size_t depth) {
+    return container(depth, json_kind::object, '}', "expected , or }", [&] {
+      if (at_ >= text_.size() || text_[at_] != '"') return fail("expected a key");
+      if (!string_value()) return false;
+      skip_space();
+      if (at_ >= text_.size() || text_[at_] != ':') return fail("expected :");
+      ++at_;
+      skip_space();
+      return value(depth + 1);
+    });
+  }
+
+  // `[`/`{` at at_: elements parsed by `element`, separated by commas, up to `close`.
+  template <class F>
+  bool container(std::size_t depth, json_kind kind, char close, const char* expected, F&& element) {
     if (depth >= max_depth_) return fail("nested too deeply");
-    const auto index = push(json_kind::object);
+    const auto index = push(kind);
     ++at_;
     skip_space();
     std::uint32_t count = 0;
-    if (at_ < text_.size() && text_[at_] == '}') {
+    if (at_ < text_.size() && text_[at_] == close) {
       ++at_;
     } else {
       while (true) {
-        if (at_ >= text_.size() || text_[at_] != '"') return fail("expected a key");
-        if (!string_value()) return false;
-        skip_space();
-        if (at_ >= text_.size() || text_[at_] != ':') return fail("expected :");
-        ++at_;
-        skip_space();
-        if (!value(depth + 1)) return false;
+        if (!element()) return false;
         ++count;
         skip_space();
         if (at_ < text_.size() && text_[at_] == ',') {
@@ -322,15 +304,15 @@ class json_parser {
           skip_space();
           continue;
         }
-        if (at_ < text_.size() && text_[at_] == '}') {
+        if (at_ < text_.size() && text_[at_] == close) {
           ++at_;
           break;
         }
-        return fail("expected , or }");
+        return fail(expected);
       }
     }
     doc_.nodes_[index].count = count;
-    close(index);
+    close_node(index);
     return true;
   }
 

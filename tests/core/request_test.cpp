@@ -71,12 +71,6 @@ const std::string kAnonJwt = jwt_with_role("eyJpc3MiOiJzdXBhYmFzZSIsInJvbGUiOiJh
 const std::string kUserJwt =
     jwt_with_role("eyJpc3MiOiJzdXBhYmFzZSIsInJvbGUiOiJhdXRoZW50aWNhdGVkIiwiZXhwIjoxOTgzODEyOTk2fQ");
 
-std::string uuid_for(int i) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%08x-2222-4333-8444-%012x", 0x20000000 + i, i);
-  return text;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- db_read basics
@@ -770,7 +764,7 @@ TEST_CASE("a long in-list under the URL limit is sent whole") {
   std::string uuids;
   const int count = 190;
   for (int i = 0; i < count; ++i) {
-    const std::string uuid = uuid_for(i);
+    const std::string uuid = numbered_uuid(i);
     const std::string ref = reg.register_row("recipes", "recipe", uuid, ref_action::read, "");
     refs += std::string(i ? "," : "") + "\"" + ref + "\"";
     uuids += std::string(i ? "," : "") + uuid;
@@ -790,7 +784,7 @@ TEST_CASE("a URL over the limit is url_too_long, never truncated") {
   const int count = 220;
   for (int i = 0; i < count; ++i)
     refs += std::string(i ? "," : "") + "\"" +
-            reg.register_row("recipes", "recipe", uuid_for(i), ref_action::read, "") + "\"";
+            reg.register_row("recipes", "recipe", numbered_uuid(i), ref_action::read, "") + "\"";
   const std::string params =
       R"j({"table": "recipes", "filters": [{"field": "id", "op": "in", "value": [)j" + refs + "]}]}";
   const std::size_t length = std::string("http://127.0.0.1:3000/recipes?user_id=eq.").size() + 36 +

@@ -3,6 +3,7 @@
 // Built only from support.h helpers and public struct fields, so they survive
 // changes to the core's internals. A mismatch prints both texts in full.
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,13 @@ inline std::string first_uuid_in(std::string_view text) {
 }
 
 /// A request's error rendered as "code @ path: message | hint".
+/// A distinct, valid v4 UUID per `i`, for tests that register many rows.
+inline std::string numbered_uuid(int i) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%08x-2222-4333-8444-%012x", 0x20000000 + i, i);
+  return text;
+}
+
 inline std::string error_text(const error& err) {
   return err.code + " @ " + err.path + ": " + err.message + " | " + err.hint;
 }

@@ -51,12 +51,6 @@ error recipe_id_error(const std::string& value_json, const ref_registry& reg = s
       "db_read", R"({"table": "recipes", "filters": [{"field": "id", "op": "=", "value": )" + value_json + "}]}", reg);
 }
 
-std::string uuid_for(int i) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%08x-1111-4222-8333-%012x", 0x10000000 + i, i);
-  return text;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- tools and params
@@ -390,7 +384,7 @@ TEST_CASE("unknown refs are an error listing the known refs (B6: never sent as l
 
 TEST_CASE("the known-refs hint is capped at 12 and says how many exist") {
   ref_registry reg;
-  for (int i = 0; i < 15; ++i) reg.register_row("recipes", "recipe", uuid_for(i), ref_action::read, "");
+  for (int i = 0; i < 15; ++i) reg.register_row("recipes", "recipe", numbered_uuid(i), ref_action::read, "");
   check_error(recipe_id_error(R"("recipe_99")", reg), "unknown_ref", "filters[0].value",
               "recipe_99 is not a known ref; refs cannot be invented",
               "known recipe refs: recipe_1, recipe_2, recipe_3, recipe_4, recipe_5, recipe_6, recipe_7, recipe_8, "
