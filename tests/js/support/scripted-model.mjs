@@ -1,0 +1,91 @@
+// A real OpenAI-compatible chat-completions server on 127.0.0.1 that answers
+// each POST /chat/completions with the next entry of a script:
+// - a plain object (a decision): returned as the assistant's JSON content;
+// - a string: returned verbatim as the content (malformed JSON, prose);
+// - { status, body, headers }: that exact HTTP answer (body objects as JSON);
+// - { delayMs, then }: waits, then answers with `then`;
+// - a function (requestBody, index) → entry (may be async).
+// Every request is recorded; a request past the end of the script gets a 500
+// that says so, which the driver retries and the test then sees fail.
+import { createServer } from 'node:http';
+
+const isHttpAnswer = (entry) => entry !== null && typeof entry === 'object' && Number.isInteger(entry.status);
+const isDelay = (entry) => entry !== null && typeof entry === 'object' && 'delayMs' in entry && 'then' in entry;
+
+export function completionBody(content, { model = 'scripted', finishReason = 'stop' } = {}) {
+  return {
+    id: `chatcmpl-scripted-${Math.random().toString(36).slice(2, 10)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
+    usage: { prompt_tokens: 100, completion_tokens: Math.ceil(content.length / 4), total_tokens: 100 + Math.ceil(content.length / 4) },
+  };
+}
+
+/** @param {Array} script */
+export async function startScriptedModel(script) {
+  const requests = [];
+  let next = 0;
+  const server = createServer(async (request, response) => {
+    const chunks = [];
+    for await (const chunk of request) chunks.push(chunk);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    requests.push({ method: request.method, path: request.url, headers: request.headers, body });
+    if (request.method !== 'POST' || !request.url.endsWith('/chat/completions')) {
+      return send(response, { status: 404, body: { error: { message: `no route ${request.method} ${request.url}` } } });
+    }
+    const index = next;
+    next += 1;
+    const entry = index < script.length ? script[index] : { status: 500, body: { error: { message: `scripted model: script exhausted (${script.length} entries, this is request ${index + 1})` } } };
+    try {
+      await answer(response, entry, body, index, request);
+    } catch (error) {
+      send(response, { status: 500, body: { error: { message: `scripted model: entry ${index} threw: ${error.message}` } } });
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${server.address().port}/v1`,
+    requests,
+    /** How many script entries were consumed. */
+    get used() {
+      return next;
+    },
+    stop() {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+async function answer(response, entry, body, index, request) {
+  if (typeof entry === 'function') return answer(response, await entry(body, index), body, index, request);
+  if (isDelay(entry)) {
+    // A client that gives up (timeout, abort) closes the socket: stop waiting.
+    const gaveUp = await new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), entry.delayMs);
+      request.socket.once('close', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (gaveUp) return;
+    return answer(response, entry.then, body, index, request);
+  }
+  if (isHttpAnswer(entry)) return send(response, entry);
+  const content = typeof entry === 'string' ? entry : JSON.stringify(entry);
+  send(response, { status: 200, body: completionBody(content, { model: body?.model }) });
+}
+
+function send(response, { status, body = '', headers = {} }) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const type = typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json';
+  response.writeHead(status, { 'content-type': type, ...headers }).end(text);
+}
