@@ -1,143 +1,55 @@
-// The only WASM boundary: embind classes and functions that take and return
-// JSON text. Everything here is translation between the JS shapes and the
-// core's types; no decisions are made in this file.
+// The core's first binding file: the domain and registry classes, the byte
+// transfer, and request building. Everything here is translation between the
+// JS shapes and the core's types; no decisions are made in the bindings.
 
 #include <emscripten/bind.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <exception>
 #include <string>
 
-#include "alfred/domain.h"
-#include "alfred/json.h"
-#include "alfred/registry.h"
-#include "alfred/request.h"
-#include "alfred/row_translation.h"
+#include "handles.h"
+
+namespace alfred_wasm {
+namespace {
+std::string& input_bytes() {
+  static std::string bytes;
+  return bytes;
+}
+
+std::uint32_t* result_slot_words() {
+  static std::uint32_t slot[2];
+  return slot;
+}
+
+std::uintptr_t input_buffer(std::size_t size) {
+  if (input_bytes().size() < size) input_bytes().resize(size);
+  return reinterpret_cast<std::uintptr_t>(input_bytes().data());
+}
+
+std::uintptr_t result_slot() { return reinterpret_cast<std::uintptr_t>(result_slot_words()); }
+
+}  // namespace
+
+std::string& output_bytes() {
+  static std::string bytes;
+  return bytes;
+}
+
+void publish_output() {
+  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(output_bytes().data()));
+  result_slot_words()[1] = static_cast<std::uint32_t>(output_bytes().size());
+}
+
+std::string_view input_view(std::size_t length) {
+  return std::string_view(input_bytes().data(), std::min(length, input_bytes().size()));
+}
 
 namespace {
 
-using alfred::data_result;
 using alfred::error_result;
 using alfred::json_document;
 using alfred::json_value;
-
-alfred::error internal_error(const char* what) {
-  return {"internal_error", "", std::string("alfred-act core failed: ") + what,
-          "please report this with the input that caused it"};
-}
-
-// Runs `body`, which writes its result into `out`, turning any escaped C++
-// exception (allocation failure) into an error result so the module is never
-// left in a broken state. Builds without exceptions abort instead, and the JS
-// side reports the instance as broken.
-template <class F>
-void guarded_into(std::string& out, F&& body) {
-#if defined(__cpp_exceptions)
-  try {
-    body();
-  } catch (const std::exception& e) {
-    out = error_result(internal_error(e.what()));
-  } catch (...) {
-    out = error_result(internal_error("unknown exception"));
-  }
-#else
-  body();
-#endif
-}
-
-// `guarded_into` for a `body` that returns its result.
-template <class F>
-std::string guarded(F&& body) {
-  std::string out;
-  guarded_into(out, [&]() { out = body(); });
-  return out;
-}
-
-std::string quoted_data(const std::string& text) { return data_result(alfred::json_quote(text)); }
-
-class domain_handle {
- public:
-  explicit domain_handle(const std::string& config_json) {
-    load_error_ = guarded([&]() -> std::string {
-      auto parsed = alfred::parse_domain(config_json);
-      if (!parsed) return error_result(parsed.err());
-      domain_ = std::move(*parsed);
-      return {};
-    });
-  }
-  /// "" when the domain loaded, else `{"data":null,"error":{…}}`.
-  std::string load_error() const { return load_error_; }
-  const alfred::domain& get() const { return domain_; }
-
-  const alfred::table* table(const std::string& name) const { return domain_.find_table(name); }
-
- private:
-  alfred::domain domain_;
-  std::string load_error_;
-};
-
-alfred::error unknown_table(const std::string& name) {
-  return {"unknown_table", "table", "'" + name + "' is not a table of this domain", ""};
-}
-
-class registry_handle {
- public:
-  /// Replaces the state; returns `{"data":true}` or the error.
-  std::string restore(const std::string& state_json) {
-    return guarded([&]() -> std::string {
-      auto restored = alfred::ref_registry::from_json(state_json);
-      if (!restored) return error_result(restored.err());
-      registry_ = std::move(*restored);
-      return data_result("true");
-    });
-  }
-
-  std::string to_json() const { return registry_.to_json(); }
-  int turn() const { return registry_.turn(); }
-  void set_turn(int n) { registry_.set_turn(n); }
-  void end_turn() { registry_.end_turn(); }
-
-  std::string translate_rows(const domain_handle& dom, const std::string& table_name, const std::string& rows_json,
-                             const std::string& action) {
-    return guarded([&]() -> std::string {
-      const alfred::table* tbl = dom.table(table_name);
-      if (!tbl) return error_result(unknown_table(table_name));
-      auto parsed = alfred::parse_row_action(action);
-      if (!parsed)
-        return error_result({"invalid_option", "action", "'" + action + "' is not a row action",
-                             "one of: read, created, updated, deleted"});
-      auto rows = alfred::translate_rows(dom.get(), registry_, *tbl, rows_json, *parsed);
-      if (!rows) return error_result(rows.err());
-      return data_result(*rows);
-    });
-  }
-
-  std::string register_generated(const domain_handle& dom, const std::string& table_name,
-                                 const std::string& content_json) {
-    return guarded([&]() -> std::string {
-      const alfred::table* tbl = dom.table(table_name);
-      if (!tbl) return error_result(unknown_table(table_name));
-      auto content = json_document::parse(content_json);
-      if (!content) return error_result({"invalid_json", "content", content.err().message, ""});
-      const std::string label = alfred::row_label(*tbl, content->root());
-      return quoted_data(registry_.register_generated(tbl->name, tbl->ref_prefix, content_json, label));
-    });
-  }
-
-  std::string promote(const std::string& gen_ref, const std::string& uuid, const std::string& label) {
-    return guarded([&]() -> std::string {
-      auto saved = registry_.promote(gen_ref, uuid, label);
-      if (!saved) return error_result(saved.err());
-      return quoted_data(*saved);
-    });
-  }
-
-  const alfred::ref_registry& get() const { return registry_; }
-
- private:
-  alfred::ref_registry registry_;
-};
 
 // `call_json` is `[tool, params, options]`, so one string crosses the boundary.
 // Appends the result to the empty `out`.
@@ -157,43 +69,6 @@ void build_request(std::string& out, const domain_handle& dom, const registry_ha
   if (!written) return fail(written.err());
 }
 
-// Byte transfer for the hot path: embind's std::string marshalling is a JS
-// loop per character, while JS can fill WASM memory with
-// TextEncoder.encodeInto and read it back with TextDecoder (native code).
-// JS writes the input into `input_buffer`, calls a `*_at` function, then
-// reads the output's address and length from `result_slot`.
-std::string& input_bytes() {
-  static std::string bytes;
-  return bytes;
-}
-
-std::uint32_t* result_slot_words() {
-  static std::uint32_t slot[2];
-  return slot;
-}
-
-std::uintptr_t input_buffer(std::size_t size) {
-  if (input_bytes().size() < size) input_bytes().resize(size);
-  return reinterpret_cast<std::uintptr_t>(input_bytes().data());
-}
-
-std::uintptr_t result_slot() { return reinterpret_cast<std::uintptr_t>(result_slot_words()); }
-
-// Kept between calls so its capacity is reused rather than regrown.
-std::string& output_bytes() {
-  static std::string bytes;
-  return bytes;
-}
-
-void publish_output() {
-  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(output_bytes().data()));
-  result_slot_words()[1] = static_cast<std::uint32_t>(output_bytes().size());
-}
-
-std::string_view input_view(std::size_t length) {
-  return std::string_view(input_bytes().data(), std::min(length, input_bytes().size()));
-}
-
 void build_request_at(const domain_handle& dom, const registry_handle& registry, std::size_t length) {
   std::string& out = output_bytes();
   out.clear();
@@ -202,9 +77,11 @@ void build_request_at(const domain_handle& dom, const registry_handle& registry,
 }
 
 }  // namespace
+}  // namespace alfred_wasm
 
 EMSCRIPTEN_BINDINGS(alfred_act) {
   using namespace emscripten;
+  using namespace alfred_wasm;
   class_<domain_handle>("Domain").constructor<const std::string&>().function("loadError", &domain_handle::load_error);
   class_<registry_handle>("Registry")
       .constructor<>()
