@@ -1,0 +1,45 @@
+// What the model is told when its answer could not be used. Each message is
+// the "tool result" of its rejected decision: what went wrong, where, and
+// what is allowed, so the next answer can be a correction (never a guess).
+
+const closing = 'Answer again with one corrected decision, or with "blocked" if the step cannot be done.';
+
+function errorLines(error) {
+  const lines = [`Error ${error.code ?? 'error'}${error.path ? ` at ${error.path}` : ''}: ${error.message}`];
+  if (error.hint) lines.push(`Hint: ${error.hint}`);
+  if (error.details) lines.push(`Details: ${typeof error.details === 'string' ? error.details : JSON.stringify(error.details)}`);
+  return lines;
+}
+
+/** The decision text was not a valid decision (malformed JSON, missing fields). */
+export function malformedDecisionFeedback(error) {
+  return ['Your answer is not a valid decision; nothing was done.', ...errorLines(error), closing].join('\n');
+}
+
+/** The executor refused the tool call or the database rejected it. */
+export function toolErrorFeedback(tool, error) {
+  return [`Tool result for ${tool}: ERROR. The call had no effect.`, ...errorLines(error), closing].join('\n');
+}
+
+/** A tool this step type may not use (a write in a read step). */
+export function toolNotAllowedFeedback(tool, stepType, allowed) {
+  const list = allowed.length > 0 ? allowed.join(', ') : 'no tools';
+  return [
+    `Tool ${tool} is not allowed in a ${stepType} step; nothing was done.`,
+    `Allowed here: ${list}. When the step's goal is reached, answer step_complete.`,
+    closing,
+  ].join('\n');
+}
+
+/** The exact call already ran in this step: its result is in the prompt. */
+export function repeatedCallFeedback(tool) {
+  return [
+    `This ${tool} call is identical to one already run in this step; it was not run again.`,
+    'Its result is under this step\'s tool results. Use it: answer step_complete, or make a different call.',
+  ].join('\n');
+}
+
+/** Generated content that could not be kept as gen_ refs. */
+export function artifactFeedback(error) {
+  return ['The generated data could not be registered; nothing was kept.', ...errorLines(error), closing].join('\n');
+}

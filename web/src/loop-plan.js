@@ -1,0 +1,118 @@
+// Minimal planning and reply around the Act loop, with the same model
+// driver. Both are replaceable: runTurn takes `planTurn` / `replyTurn`, and a
+// turn with its own `steps` skips planning altogether.
+
+const STEP_TYPES = ['read', 'write', 'analyze', 'generate'];
+
+/** The plan's strict structured-output schema (OpenAI strict rules: every property required, no extras). */
+export const planSchema = Object.freeze({
+  type: 'object',
+  additionalProperties: false,
+  required: ['steps'],
+  properties: {
+    steps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['description', 'type'],
+        properties: { description: { type: 'string' }, type: { type: 'string', enum: STEP_TYPES } },
+      },
+    },
+  },
+});
+
+function planSystemPrompt(domain, maxSteps) {
+  return [
+    'You plan the steps an execution agent takes to answer the user. It works on these database tables:',
+    Object.keys(domain.tables).join(', ') + '.',
+    'Step types: read (query rows), write (create, update or delete rows), analyze (reason over data read in earlier steps),',
+    'generate (create new content such as a recipe, kept unsaved until a later write step saves it).',
+    `Give 1 to ${maxSteps} steps, each one sentence naming the table and the goal. Read before you change rows you have not seen.`,
+    'Answer with JSON: {"steps": [{"description": "...", "type": "read"}]}.',
+  ].join('\n');
+}
+
+const conversationText = (conversation) =>
+  conversation.map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content}`).join('\n');
+
+const modelErrorValue = (cause) => ({ code: cause?.code ?? 'model_error', path: '', message: String(cause?.message ?? cause), hint: '' });
+
+/**
+ * Asks the model for a short plan: `{ data: [{ description, type }], error }`.
+ *
+ * @example
+ * const { data: steps } = await planTurn({ model, userMessage: 'what is in my fridge?', domain: kitchen })
+ */
+export async function planTurn({ model, userMessage, conversation = [], domain, signal, maxSteps = 5 }) {
+  const history = conversation.length > 0 ? `Conversation so far:\n${conversationText(conversation)}\n\n` : '';
+  let reply;
+  try {
+    reply = await model.complete({
+      messages: [
+        { role: 'system', content: planSystemPrompt(domain, maxSteps) },
+        { role: 'user', content: `${history}User message: ${userMessage}` },
+      ],
+      schema: planSchema,
+      schemaName: 'turn_plan',
+      signal,
+    });
+  } catch (cause) {
+    return { data: null, error: modelErrorValue(cause) };
+  }
+  let steps;
+  try {
+    steps = JSON.parse(reply.content).steps;
+  } catch {
+    steps = null;
+  }
+  const valid =
+    Array.isArray(steps) &&
+    steps.length > 0 &&
+    steps.every((step) => typeof step?.description === 'string' && step.description !== '' && STEP_TYPES.includes(step.type));
+  if (!valid) {
+    return { data: null, error: { code: 'invalid_plan', path: 'steps', message: `the model's plan is unusable: ${reply.content.slice(0, 200)}`, hint: '' } };
+  }
+  return { data: steps.slice(0, maxSteps).map(({ description, type }) => ({ description, type })), error: null };
+}
+
+// One line per executed call: what the reply may state as fact.
+function queryLine({ tool, table, data, error, count }) {
+  if (error) return `  - ${tool} on ${table}: error ${error.code}: ${error.message}`;
+  const rows = Array.isArray(data) ? data.length : count;
+  return `  - ${tool} on ${table}: ${rows ?? 0} row(s)`;
+}
+
+function stepText(step) {
+  const lines = [`Step ${step.index + 1} (${step.type}, ${step.status}): ${step.description}`];
+  if (step.summary) lines.push(`  Summary: ${step.summary}`);
+  if (step.blocked) lines.push(`  Blocked: ${step.blocked.details ?? step.blocked.reason_code}`);
+  lines.push(...step.queries.map(queryLine));
+  if (step.generated.length > 0) lines.push(`  Generated (not saved yet): ${step.generated.map((item) => `${item.ref} ${item.content.name ?? ''}`.trim()).join(', ')}`);
+  return lines.join('\n');
+}
+
+/**
+ * Asks the model for the user-facing answer from the step results:
+ * `{ data: text, error }`. Only what the steps did may be claimed.
+ */
+export async function replyTurn({ model, userMessage, steps, conversation = [], signal }) {
+  const history = conversation.length > 0 ? `Conversation so far:\n${conversationText(conversation)}\n\n` : '';
+  try {
+    const reply = await model.complete({
+      messages: [
+        {
+          role: 'system',
+          content:
+            'You are a helpful kitchen assistant. Answer the user from what the executed steps below did. ' +
+            'State only what they show; if a step was blocked or failed, say so plainly. Never show internal ids such as recipe_1.',
+        },
+        { role: 'user', content: `${history}User message: ${userMessage}\n\nExecuted steps:\n${steps.map(stepText).join('\n')}` },
+      ],
+      signal,
+    });
+    return { data: reply.content, error: null };
+  } catch (cause) {
+    return { data: null, error: modelErrorValue(cause) };
+  }
+}

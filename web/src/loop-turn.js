@@ -1,0 +1,138 @@
+// One user turn: plan (or take the caller's steps), run each step through
+// the Act loop, reply, and hand back the state for the next turn.
+import { eventsOf } from './loop-events.js';
+import { planTurn as defaultPlanTurn, replyTurn as defaultReplyTurn } from './loop-plan.js';
+import { nextTurnState, readTurnState } from './loop-state.js';
+import { runStep } from './loop-step.js';
+import { todayIso } from './loop-prompt-input.js';
+
+// Step statuses after which the turn goes on with the next step.
+const CONTINUES = new Set(['complete', 'limit_reached']);
+
+/**
+ * Runs a turn and resolves to `{ status, steps, reply, question, state, error, usage }`;
+ * it does not throw for model, executor or plan failures (`status: 'error'`),
+ * so `state` always keeps what already ran (rows written, refs handed out).
+ *
+ * `status`: `done` | `ask_user` | `blocked` | `failed` | `error` | `aborted`.
+ * `turn`: `{ userMessage, steps? }` (`plan` is accepted as another name for
+ * `steps`); without steps `planTurn` asks the model. `replyTurn: null` skips
+ * the reply. Events go to `onEvent` as they happen (see runTurnEvents).
+ *
+ * @example
+ * const act = createAct({ url, apiKey, accessToken, userId, state: state.registry })
+ * const result = await runTurn({ core, act, model, turn: { userMessage: 'what is in my fridge?' }, state })
+ * state = result.state // JSON-serializable; store it for the next turn
+ */
+export async function runTurn({
+  core,
+  act,
+  model,
+  turn,
+  state,
+  signal,
+  onEvent,
+  maxToolCalls,
+  maxRetries,
+  today = todayIso(),
+  domain = act.domain ?? core.kitchen,
+  planTurn = defaultPlanTurn,
+  replyTurn = defaultReplyTurn,
+}) {
+  const emit = (type, fields = {}) => onEvent?.({ type, ...fields });
+  const { userMessage } = turn;
+  const usage = { prompt_tokens: 0, completion_tokens: 0 };
+  const steps = [];
+  const { data: previous, error: stateError } = readTurnState(state);
+  if (stateError) return done({ status: 'error', error: stateError, state: state ?? null });
+
+  const registry = act.registry;
+  const turnNumber = Math.max(previous.turn, registry.turn) + 1;
+  registry.setTurn(turnNumber);
+  emit('turn_started', { turn: turnNumber, userMessage });
+
+  const finish = (fields) => {
+    registry.endTurn();
+    const reply = fields.reply ?? null;
+    const nextState = nextTurnState(previous, { turn: turnNumber, registry: registry.toJSON(), userMessage, reply, steps });
+    return done({ reply, question: null, error: null, ...fields, state: nextState });
+  };
+  function done(fields) {
+    const result = { status: fields.status, steps, reply: null, question: null, error: null, usage, ...fields };
+    emit('turn_done', { result });
+    return result;
+  }
+
+  let planned = turn.steps ?? turn.plan;
+  if (!planned) {
+    const plan = await planTurn({ model, userMessage, conversation: previous.conversation, domain, signal });
+    if (plan.error) return finish({ status: signal?.aborted ? 'aborted' : 'error', error: plan.error });
+    planned = plan.data;
+  }
+  emit('plan', { steps: planned });
+
+  for (const [index, step] of planned.entries()) {
+    const result = await runStep({
+      core,
+      act,
+      model,
+      step,
+      context: {
+        index,
+        count: planned.length,
+        userMessage,
+        conversation: previous.conversation,
+        previousSteps: steps.slice(),
+        recentTurns: previous.recentTurns,
+        previousNote: steps.at(-1)?.note ?? null,
+        today,
+        domain,
+      },
+      maxToolCalls,
+      maxRetries,
+      signal,
+      onEvent,
+    });
+    steps.push(result);
+    usage.prompt_tokens += result.usage.prompt_tokens;
+    usage.completion_tokens += result.usage.completion_tokens;
+    if (!CONTINUES.has(result.status)) break;
+  }
+
+  const last = steps.at(-1);
+  const status = last && !CONTINUES.has(last.status) ? last.status : 'done';
+  if (status === 'error' || status === 'aborted') return finish({ status, error: last.error });
+  if (status === 'ask_user') return finish({ status, question: last.question, reply: last.question });
+  if (status === 'failed' && last.failure?.user_message) return finish({ status, reply: last.failure.user_message });
+  if (!replyTurn) return finish({ status });
+  const answer = await replyTurn({ model, userMessage, steps, conversation: previous.conversation, signal });
+  emit('reply', { reply: answer.data, error: answer.error });
+  return finish({ status: signal?.aborted ? 'aborted' : status, reply: answer.data, error: answer.error });
+}
+
+/**
+ * runTurn as an async iterator of its events: `turn_started`, `plan`, then
+ * per step `step_started`, `prompt`, `decision`, `tool_call`, `query`,
+ * `result`, `retry`, `step_done`; then `reply` and `turn_done` (whose
+ * `result` is what runTurn resolves to). Leaving the loop early cancels the turn.
+ *
+ * @example
+ * for await (const event of runTurnEvents({ core, act, model, turn, state })) {
+ *   if (event.type === 'query') show(event.query)
+ *   if (event.type === 'turn_done') state = event.result.state
+ * }
+ */
+export function runTurnEvents(options) {
+  return eventsOf(
+    (onEvent, signal) =>
+      runTurn({
+        ...options,
+        signal,
+        onEvent: (event) => {
+          options.onEvent?.(event);
+          onEvent(event);
+        },
+      }),
+    options.signal,
+  );
+}
