@@ -1,0 +1,138 @@
+// The Act loop's parts that need no database: generated artifacts → gen_
+// refs in the real registry, the turn state's checks, the event iterator,
+// and planTurn / replyTurn against the scripted model server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kitchen, loadCore } from '../../web/src/index.node.js';
+import { artifactsOf, registerArtifacts } from '../../web/src/loop-artifacts.js';
+import { eventsOf } from '../../web/src/loop-events.js';
+import { createTurnState, planTurn, readTurnState, replyTurn } from '../../web/src/loop.js';
+import { nextTurnState } from '../../web/src/loop-state.js';
+import { createChatModel } from '../../web/src/llm.js';
+import { startScriptedModel } from './support/scripted-model.mjs';
+
+const core = await loadCore();
+const RECIPE = { name: 'Thai Basil Chicken', instructions: ['Fry', 'Serve'], cuisine: 'thai', recipe_ingredients: [{ name: 'basil', quantity: 1 }] };
+
+test('artifact shapes: { artifacts: [{ table, content }] }, keyed by table, JSON text, a bare row placed by its columns', () => {
+  const expected = [{ table: 'recipes', content: RECIPE }];
+  assert.deepEqual(artifactsOf({ artifacts: [{ table: 'recipes', content: RECIPE }] }, kitchen), { data: expected, error: null });
+  assert.deepEqual(artifactsOf({ recipes: [RECIPE] }, kitchen), { data: expected, error: null });
+  assert.deepEqual(artifactsOf({ recipes: RECIPE }, kitchen), { data: expected, error: null });
+  assert.deepEqual(artifactsOf(JSON.stringify([{ table: 'recipes', content: RECIPE }]), kitchen), { data: expected, error: null });
+  assert.deepEqual(artifactsOf(RECIPE, kitchen), { data: expected, error: null });
+  assert.deepEqual(artifactsOf(null, kitchen), { data: [], error: null });
+});
+
+test('artifacts that cannot be placed are errors the model can act on', () => {
+  for (const data of ['{not json', { name: 'ambiguous' }, { artifacts: [{ table: 'recipez', content: RECIPE }] }, [42], { recipes: ['x'] }]) {
+    const { data: found, error } = artifactsOf(data, kitchen);
+    assert.equal(found, null, JSON.stringify(data));
+    assert.equal(error.code, 'invalid_artifacts');
+    assert.match(error.hint, /artifacts/);
+  }
+});
+
+test('registered artifacts become gen_ refs with their content; the model\'s own id is ignored', () => {
+  const registry = core.createRegistry();
+  const { data, error } = registerArtifacts(registry, [{ table: 'recipes', content: { id: 'recipe_99', ...RECIPE } }, { table: 'recipes', content: { name: 'Dal', instructions: ['Simmer'] } }], kitchen);
+  assert.equal(error, null);
+  assert.deepEqual(data.map((item) => item.ref), ['gen_recipe_1', 'gen_recipe_2']);
+  assert.deepEqual(data[0].content, { id: 'gen_recipe_1', ...RECIPE });
+  assert.deepEqual(registry.toJSON().refs.map((entry) => entry.ref), ['gen_recipe_1', 'gen_recipe_2']);
+  registry.delete();
+});
+
+test('turn state: fresh, round-trips through JSON text, refuses damaged or foreign values, keeps a bounded window', () => {
+  const fresh = createTurnState();
+  assert.deepEqual(readTurnState(undefined), { data: fresh, error: null });
+  assert.deepEqual(readTurnState(JSON.stringify(fresh)), { data: fresh, error: null });
+  assert.equal(readTurnState('{"turn":1').error.code, 'invalid_state');
+  assert.equal(readTurnState({ turn: 1 }).error.code, 'invalid_state');
+  assert.equal(readTurnState({ ...fresh, version: 99 }).error.code, 'unsupported_state_version');
+  assert.equal(readTurnState({ ...fresh, turn: -1 }).error.code, 'invalid_state');
+  let state = fresh;
+  for (let turn = 1; turn <= 10; turn += 1) state = nextTurnState(state, { turn, registry: { turn }, userMessage: `q${turn}`, reply: `a${turn}`, steps: [] });
+  assert.equal(state.turn, 10);
+  assert.deepEqual(state.registry, { turn: 10 });
+  assert.deepEqual(state.recentTurns.map((entry) => entry.turn), [9, 10]);
+  assert.equal(state.conversation.length, 12);
+  assert.deepEqual(state.conversation.at(-1), { role: 'assistant', content: 'a10', turn: 10 });
+  assert.deepEqual(JSON.parse(JSON.stringify(state)), state);
+});
+
+test('eventsOf yields events in order, rethrows a failure, and cancels the run when the consumer stops', async () => {
+  const seen = [];
+  for await (const event of eventsOf(async (emit) => {
+    emit(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    emit(2);
+  })) seen.push(event);
+  assert.deepEqual(seen, [1, 2]);
+
+  await assert.rejects(async () => {
+    for await (const _ of eventsOf(async (emit) => {
+      emit('x');
+      throw new Error('boom');
+    }));
+  }, /boom/);
+
+  let cancelled = null;
+  const run = async (emit, signal) => {
+    emit('first');
+    await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    cancelled = signal.aborted;
+  };
+  for await (const event of eventsOf(run)) {
+    assert.equal(event, 'first');
+    break;
+  }
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(cancelled, true);
+});
+
+test('planTurn: strict plan schema request, steps kept, unusable plans and model errors as values', async () => {
+  const plan = { steps: [{ description: 'Read inventory in the fridge', type: 'read' }] };
+  const server = await startScriptedModel([plan, { steps: [{ description: 'x', type: 'delete_everything' }] }, '{"steps": [', { status: 401, body: { error: { message: 'Incorrect API key' } } }]);
+  try {
+    const model = createChatModel({ baseUrl: server.baseUrl, model: 'm', apiKey: 'k' });
+    const conversation = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }];
+    assert.deepEqual(await planTurn({ model, userMessage: 'what is in my fridge?', conversation, domain: kitchen }), { data: plan.steps, error: null });
+    const request = server.requests[0].body;
+    assert.equal(request.response_format.json_schema.name, 'turn_plan');
+    assert.equal(request.response_format.json_schema.strict, true);
+    assert.match(request.messages[0].content, /inventory/);
+    assert.match(request.messages[1].content, /User: hi\nAssistant: hello/);
+    assert.equal((await planTurn({ model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_plan');
+    assert.equal((await planTurn({ model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_plan');
+    assert.deepEqual((await planTurn({ model, userMessage: 'x', domain: kitchen })).error.code, 'http_error');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('replyTurn: plain text from the step results, which are in the request', async () => {
+  const server = await startScriptedModel(['You have milk and eggs in the fridge.']);
+  try {
+    const model = createChatModel({ baseUrl: server.baseUrl, model: 'm' });
+    const steps = [
+      {
+        index: 0,
+        type: 'read',
+        status: 'complete',
+        description: 'Read fridge inventory',
+        summary: 'Found 2 items',
+        blocked: null,
+        generated: [],
+        queries: [{ tool: 'db_read', table: 'inventory', data: [{ id: 'inv_1' }, { id: 'inv_2' }], error: null, count: null }],
+      },
+    ];
+    assert.deepEqual(await replyTurn({ model, userMessage: 'fridge?', steps }), { data: 'You have milk and eggs in the fridge.', error: null });
+    const request = server.requests[0].body;
+    assert.equal('response_format' in request, false);
+    assert.match(request.messages[1].content, /db_read on inventory: 2 row\(s\)/);
+    assert.match(request.messages[1].content, /Summary: Found 2 items/);
+  } finally {
+    await server.stop();
+  }
+});
