@@ -22,6 +22,7 @@ test('artifact shapes: { artifacts: [{ table, content }] }, keyed by table, JSON
   assert.deepEqual(artifactsOf(JSON.stringify([{ table: 'recipes', content: RECIPE }]), kitchen), { data: expected, error: null });
   assert.deepEqual(artifactsOf(RECIPE, kitchen), { data: expected, error: null });
   assert.deepEqual(artifactsOf(null, kitchen), { data: [], error: null });
+  assert.deepEqual(artifactsOf({ gen_recipe_1: RECIPE }, kitchen), { data: [{ ref: 'gen_recipe_1', content: RECIPE }], error: null });
 });
 
 test('artifacts that cannot be placed are errors the model can act on', () => {
@@ -40,6 +41,12 @@ test('registered artifacts become gen_ refs with their content; the model\'s own
   assert.deepEqual(data.map((item) => item.ref), ['gen_recipe_1', 'gen_recipe_2']);
   assert.deepEqual(data[0].content, { id: 'gen_recipe_1', ...RECIPE });
   assert.deepEqual(registry.toJSON().refs.map((entry) => entry.ref), ['gen_recipe_1', 'gen_recipe_2']);
+  const revised = registerArtifacts(registry, [{ ref: 'gen_recipe_2', content: { name: 'Tadka Dal', instructions: ['Simmer', 'Temper'] } }], kitchen);
+  if (typeof registry.updateGenerated === 'function') {
+    assert.deepEqual(revised.data, [{ ref: 'gen_recipe_2', table: 'recipes', content: { id: 'gen_recipe_2', name: 'Tadka Dal', instructions: ['Simmer', 'Temper'] } }]);
+  } else {
+    assert.equal(revised.error.code, 'revision_unsupported');
+  }
   registry.delete();
 });
 

@@ -2,6 +2,8 @@
 // `data` is registered under the table it is a row of, so a later write step
 // can save it with db_create `{ id: "gen_recipe_1", … }` (seed 004).
 
+const GEN_REF = /^gen_[a-z][a-z0-9]*_[1-9][0-9]*$/;
+
 const fail = (message, hint) => ({ data: null, error: { code: 'invalid_artifacts', path: 'data', message, hint } });
 
 const HINT =
@@ -48,12 +50,18 @@ function collect(value, domain, found) {
     found.push({ table: value.table, content });
     return null;
   }
-  const keyedByTable = Object.keys(value).length > 0 && Object.keys(value).every((key) => Object.hasOwn(tables, key));
-  if (keyedByTable) {
-    for (const [table, rows] of Object.entries(value)) {
+  // Keyed by table name, or by the gen_ ref of an artifact being revised.
+  const keys = Object.keys(value);
+  if (keys.length > 0 && keys.every((key) => Object.hasOwn(tables, key) || GEN_REF.test(key))) {
+    for (const [key, rows] of Object.entries(value)) {
+      if (GEN_REF.test(key)) {
+        if (!rows || typeof rows !== 'object' || Array.isArray(rows)) return `the revision of ${key} must be one object`;
+        found.push({ ref: key, content: rows });
+        continue;
+      }
       for (const content of [rows].flat()) {
-        if (!content || typeof content !== 'object') return `rows under "${table}" must be objects`;
-        found.push({ table, content });
+        if (!content || typeof content !== 'object') return `rows under "${key}" must be objects`;
+        found.push({ table: key, content });
       }
     }
     return null;
@@ -75,16 +83,34 @@ function tableHolding(row, tables) {
 }
 
 /**
- * Registers each artifact as a gen_ ref. Tables are checked before anything
- * is registered; `data` is `[{ ref, table, content }]` with `content.id = ref`.
+ * Registers each artifact as a new gen_ ref, or replaces the content of the
+ * pending gen_ ref it revises; `data` is `[{ ref, table, content }]` with
+ * `content.id = ref`. The model's own `id` is never kept.
  */
 export function registerArtifacts(registry, artifacts, domain) {
   const registered = [];
-  for (const { table, content } of artifacts) {
-    const { id: _modelId, ...fields } = content;
-    const { data: ref, error } = registry.registerGenerated(table, fields, { domain });
-    if (error) return { data: registered, error: { ...error, path: `data.${table}${error.path ? `.${error.path}` : ''}` } };
-    registered.push({ ref, table, content: { id: ref, ...fields } });
+  for (const artifact of artifacts) {
+    const { id: _ignored, ...fields } = artifact.content;
+    const { data, error } = artifact.ref ? reviseArtifact(registry, artifact.ref, fields, domain) : registry.registerGenerated(artifact.table, fields, { domain });
+    if (error) {
+      const where = artifact.ref ?? artifact.table;
+      return { data: registered, error: { ...error, path: `data.${where}${error.path ? `.${error.path}` : ''}` } };
+    }
+    const ref = artifact.ref ?? data;
+    registered.push({ ref, table: artifact.table ?? tableOfRef(ref, domain), content: { id: ref, ...fields } });
   }
   return { data: registered, error: null };
+}
+
+function reviseArtifact(registry, ref, fields, domain) {
+  if (typeof registry.updateGenerated !== 'function') {
+    return { data: null, error: { code: 'revision_unsupported', path: '', message: `this core cannot replace the content of ${ref}`, hint: 'output the revised content as a new artifact keyed by its table' } };
+  }
+  return registry.updateGenerated(ref, fields, { domain });
+}
+
+// gen_recipe_1 → the table whose ref prefix is "recipe".
+function tableOfRef(ref, domain) {
+  const prefix = ref.replace(/^gen_/, '').replace(/_[0-9]+$/, '');
+  return Object.keys(domain.tables).find((table) => domain.tables[table].ref === prefix) ?? null;
 }

@@ -13,12 +13,16 @@ import {
 } from './loop-feedback.js';
 import { actPromptInput } from './loop-prompt-input.js';
 
-/** Which tools each step type may call. Reads are harmless everywhere; writes only in write steps. */
+/**
+ * Which tools each step type may call, as the core's decision parser rules
+ * (prompt_step.h): a write step reads to find what it changes; analyze and
+ * generate steps work on what earlier steps read.
+ */
 export const STEP_TOOLS = Object.freeze({
   read: Object.freeze(['db_read']),
   write: Object.freeze(['db_read', 'db_create', 'db_update', 'db_delete']),
-  analyze: Object.freeze(['db_read']),
-  generate: Object.freeze(['db_read']),
+  analyze: Object.freeze([]),
+  generate: Object.freeze([]),
 });
 
 /**
