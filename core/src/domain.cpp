@@ -86,6 +86,69 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
   return col;
 }
 
+result<semantic_search> parse_semantic(json_value spec, const std::string& path) {
+  if (!spec.is_object()) return config_error(path, "must be an object");
+  semantic_search out;
+  out.rpc = text_field(spec, "rpc");
+  if (!is_identifier(out.rpc)) return config_error(path + ".rpc", "must name a database function");
+  for (auto [key, target] : {std::pair{"embedding_arg", &out.embedding_arg}, std::pair{"count_arg", &out.count_arg},
+                             std::pair{"distance_arg", &out.distance_arg}}) {
+    if (auto value = spec.find(key)) {
+      if (!value->is_string() || !is_identifier(value->str()))
+        return config_error(path + "." + key, "must be an argument name");
+      *target = std::string(value->str());
+    }
+  }
+  if (auto limit = spec.find("limit")) {
+    auto n = limit->as_integer();
+    if (!n || *n < 1 || *n > 1000) return config_error(path + ".limit", "must be a whole number from 1 to 1000");
+    out.limit = int(*n);
+  }
+  if (auto distance = spec.find("max_distance")) {
+    if (!distance->is_number()) return config_error(path + ".max_distance", "must be a number");
+    out.max_distance = std::string(distance->raw());
+  }
+  return out;
+}
+
+result<catalog_link> parse_catalog(json_value spec, const std::string& path) {
+  if (!spec.is_object()) return config_error(path, "must be an object");
+  catalog_link out;
+  out.catalog = text_field(spec, "table");
+  out.link_column = text_field(spec, "link");
+  out.alias_column = text_field(spec, "aliases");
+  if (auto name = text_field(spec, "name"); !name.empty()) out.name_column = name;
+  if (out.catalog.empty() || out.link_column.empty())
+    return config_error(path, "needs \"table\" (the catalog) and \"link\" (the foreign key to it)");
+  auto copy = string_list(spec.find("copy"), path + ".copy");
+  if (!copy) return copy.take_error();
+  out.copy_columns = std::move(*copy);
+  out.dedupe_batches = flag(spec, "dedupe", false);
+  return out;
+}
+
+result<table_middleware> parse_middleware(json_value spec, const std::string& path) {
+  if (!spec.is_object()) return config_error(path, "must be an object");
+  table_middleware out;
+  auto fuzzy = string_list(spec.find("fuzzy"), path + ".fuzzy");
+  if (!fuzzy) return fuzzy.take_error();
+  out.fuzzy_columns = std::move(*fuzzy);
+  auto include = string_list(spec.find("include"), path + ".include");
+  if (!include) return include.take_error();
+  out.include = std::move(*include);
+  if (auto semantic = spec.find("semantic"); semantic && !semantic->is_null()) {
+    auto parsed = parse_semantic(*semantic, path + ".semantic");
+    if (!parsed) return parsed.take_error();
+    out.semantic = std::move(*parsed);
+  }
+  if (auto catalog = spec.find("catalog"); catalog && !catalog->is_null()) {
+    auto parsed = parse_catalog(*catalog, path + ".catalog");
+    if (!parsed) return parsed.take_error();
+    out.catalog = std::move(*parsed);
+  }
+  return out;
+}
+
 result<table> parse_table(const std::string& name, json_value spec) {
   const std::string path = "tables." + name;
   if (!is_identifier(name))
@@ -126,6 +189,12 @@ result<table> parse_table(const std::string& name, json_value spec) {
   if (!hidden) return hidden.take_error();
   tbl.hidden_columns = std::move(*hidden);
 
+  if (auto middleware = spec.find("middleware")) {
+    auto parsed = parse_middleware(*middleware, path + ".middleware");
+    if (!parsed) return parsed.take_error();
+    tbl.middleware = std::move(*parsed);
+  }
+
   if (auto relations = spec.find("relations")) {
     if (!relations->is_object()) return config_error(path + ".relations", "must be an object");
     relations->for_each_member([&](std::string_view rel_name, json_value target) {
@@ -138,6 +207,74 @@ result<table> parse_table(const std::string& name, json_value spec) {
     if (failure) return std::move(*failure);
   }
   return tbl;
+}
+
+const table* embed_target(const domain& dom, const table& tbl, std::string_view name) {
+  if (const relation* rel = tbl.find_relation(name)) return dom.find_table(rel->table);
+  for (const auto& col : tbl.columns)
+    if (col.type == column_type::uuid && col.references == name && name != tbl.name) return dom.find_table(name);
+  return nullptr;
+}
+
+// `relation(id,col,…)`: an embeddable table and its columns, `id` included
+// so that nested rows get refs.
+status check_include(const domain& dom, const table& tbl, const std::string& item, const std::string& path) {
+  const auto open = item.find('(');
+  if (open == std::string::npos || item.back() != ')')
+    return config_error(path, fmt::format("'{}' must be relation(id,column,…)", item));
+  const table* target = embed_target(dom, tbl, item.substr(0, open));
+  if (!target) return config_error(path, fmt::format("{} cannot embed '{}'", tbl.name, item.substr(0, open)));
+  bool has_id = false;
+  std::string_view columns = std::string_view(item).substr(open + 1, item.size() - open - 2);
+  while (!columns.empty()) {
+    const auto comma = columns.find(',');
+    const std::string_view name = columns.substr(0, comma);
+    const column* col = target->find_column(name);
+    if (!col || name == dom.owner_column ||
+        std::find(target->hidden_columns.begin(), target->hidden_columns.end(), name) != target->hidden_columns.end())
+      return config_error(path, fmt::format("{} has no visible column '{}'", target->name, name));
+    has_id = has_id || name == "id";
+    columns = comma == std::string_view::npos ? std::string_view() : columns.substr(comma + 1);
+  }
+  if (!has_id) return config_error(path, "must list id, so that embedded rows get refs");
+  return ok_status();
+}
+
+status check_middleware(const domain& dom, const table& tbl, const std::string& path) {
+  const table_middleware& mw = tbl.middleware;
+  for (const auto& name : mw.fuzzy_columns) {
+    const column* col = tbl.find_column(name);
+    if (!col || col->type != column_type::text)
+      return config_error(path + ".fuzzy", fmt::format("'{}' is not a text column", name));
+  }
+  for (std::size_t i = 0; i < mw.include.size(); ++i) {
+    auto ok = check_include(dom, tbl, mw.include[i], fmt::format("{}.include[{}]", path, i));
+    if (!ok) return ok;
+  }
+  if (mw.semantic && !tbl.find_column("id")) return config_error(path + ".semantic", "needs an id column");
+  if (const auto& link = mw.catalog) {
+    const table* catalog = dom.find_table(link->catalog);
+    if (!catalog) return config_error(path + ".catalog.table", fmt::format("unknown table '{}'", link->catalog));
+    const column* fk = tbl.find_column(link->link_column);
+    if (!fk || fk->references != catalog->name)
+      return config_error(path + ".catalog.link", fmt::format("must be a column referencing {}", catalog->name));
+    for (const table* side : {&tbl, catalog}) {
+      const column* name = side->find_column(link->name_column);
+      if (!name || name->type != column_type::text)
+        return config_error(path + ".catalog.name",
+                            fmt::format("{} has no text column '{}'", side->name, link->name_column));
+    }
+    if (!link->alias_column.empty()) {
+      const column* aliases = catalog->find_column(link->alias_column);
+      if (!aliases || aliases->type != column_type::text_array)
+        return config_error(path + ".catalog.aliases",
+                            fmt::format("{} has no text[] column '{}'", catalog->name, link->alias_column));
+    }
+    for (const auto& name : link->copy_columns)
+      if (!tbl.find_column(name) || !catalog->find_column(name))
+        return config_error(path + ".catalog.copy", fmt::format("'{}' must be a column of both tables", name));
+  }
+  return ok_status();
 }
 
 }  // namespace
@@ -249,6 +386,7 @@ result<domain> parse_domain(std::string_view config_json) {
     for (const auto& rel : tbl.relations)
       if (!dom.find_table(rel.table))
         return config_error(path + ".relations." + rel.name, fmt::format("unknown table '{}'", rel.table));
+    if (auto ok = check_middleware(dom, tbl, path + ".middleware"); !ok) return ok.take_error();
     for (const auto& label_col : tbl.label_columns)
       if (!tbl.find_column(label_col))
         return config_error(path + ".label", fmt::format("unknown column '{}'", label_col));

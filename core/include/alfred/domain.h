@@ -5,6 +5,7 @@
 /// needs a second JSON file and no C++ change.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +54,46 @@ struct relation {
   std::string table;
 };
 
+/// Semantic search through a database function: the executor embeds the
+/// query text and calls `rpc`, which returns the matching ids ranked.
+struct semantic_search {
+  std::string rpc;
+  std::string embedding_arg = "query_embedding";
+  std::string count_arg = "match_count";
+  std::string distance_arg = "max_distance";
+  int limit = 20;
+  /// JSON number text, passed through as written (the core formats no floats).
+  std::string max_distance = "0.7";
+};
+
+/// Rows named after entries of a catalog table (inventory "milk" ↔ the
+/// ingredients catalog): name filters also match through the catalog link,
+/// and writes get the link filled in.
+struct catalog_link {
+  std::string catalog;
+  /// This table's name column and the catalog's.
+  std::string name_column = "name";
+  /// The catalog's column of alternative names (text[]), "" for none.
+  std::string alias_column;
+  /// This table's foreign key to the catalog.
+  std::string link_column;
+  /// Columns copied from the catalog row when a write leaves them out.
+  std::vector<std::string> copy_columns;
+  /// Batch creates keep one row per catalog entry (or name): the last one.
+  bool dedupe_batches = false;
+};
+
+/// Per-table behaviour of the executor, configured rather than coded.
+struct table_middleware {
+  /// Text columns where `=` means a case-insensitive substring match.
+  std::vector<std::string> fuzzy_columns;
+  /// Select items added to reads that do not pick their own columns
+  /// (`recipe_ingredients(id,name,quantity,unit)`).
+  std::vector<std::string> include;
+  std::optional<semantic_search> semantic;
+  std::optional<catalog_link> catalog;
+};
+
 struct table {
   std::string name;
   /// Ref prefix: rows of this table are `recipe_1`, `recipe_2`, …
@@ -72,6 +113,7 @@ struct table {
   /// (embeddings). When non-empty, a read without `columns` lists the visible
   /// columns instead of `*`.
   std::vector<std::string> hidden_columns;
+  table_middleware middleware;
 
   const column* find_column(std::string_view name) const;
   const relation* find_relation(std::string_view name) const;
