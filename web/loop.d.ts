@@ -83,9 +83,15 @@ export interface StepContext {
   conversation?: ConversationMessage[];
   previousSteps?: StepResult[];
   recentTurns?: TurnState['recentTurns'];
-  previousNote?: string | null;
+  /** The descriptions of all planned steps. */
+  plan?: string[];
   today?: string;
   domain?: DomainConfig;
+  /** Passed to the prompt as `user_profile`, `subdomain_guidance`, `templates`, `limits`. */
+  userProfile?: string | { [key: string]: JsonValue };
+  subdomainGuidance?: string;
+  templates?: { [name: string]: string };
+  limits?: { [name: string]: number };
 }
 
 export type LoopEvent =

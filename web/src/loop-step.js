@@ -35,7 +35,8 @@ export const STEP_TOOLS = Object.freeze({
  *
  * @param {object} options
  * @param options.step        `{ description, type: 'read'|'write'|'analyze'|'generate', subdomain? }`
- * @param options.context     `{ index, count, userMessage, conversation, previousSteps, recentTurns, previousNote, today, domain }`
+ * @param options.context     `{ index, count, plan, userMessage, conversation, previousSteps, recentTurns, today, domain }`
+ *                            and optionally the prompt's `userProfile`, `subdomainGuidance`, `templates`, `limits`
  * @param options.maxToolCalls successful tool calls before the step is ended for it
  * @param options.maxRetries  corrections (bad decision, refused call) the model gets in this step
  */
@@ -57,7 +58,7 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
   while (true) {
     if (signal?.aborted) return finish('aborted', { error: abortedError() });
     const results = result.queries.filter((record) => !record.error);
-    const prompt = core.buildActPrompt(actPromptInput({ step, context, results, registry: act.registry, domain }));
+    const prompt = core.buildActPrompt(actPromptInput({ step, context, results }), { registry: act.registry, domain });
     if (prompt.error) return finish('error', { error: prompt.error });
     emit('prompt', { system: prompt.data.system, user: prompt.data.user });
 
@@ -91,7 +92,7 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
       return null;
     };
 
-    const parsed = core.parseDecision(reply.content);
+    const parsed = core.parseDecision(reply.content, { stepType: step.type });
     if (parsed.error) {
       const ended = reject('malformed_decision', parsed.error, malformedDecisionFeedback(parsed.error));
       if (ended) return ended;

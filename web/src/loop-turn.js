@@ -80,11 +80,11 @@ export async function runTurn({
       context: {
         index,
         count: planned.length,
+        plan: planned.map((entry) => entry.description),
         userMessage,
         conversation: previous.conversation,
         previousSteps: steps.slice(),
         recentTurns: previous.recentTurns,
-        previousNote: steps.at(-1)?.note ?? null,
         today,
         domain,
       },
