@@ -103,7 +103,6 @@ export async function runTurn({
   const status = last && !CONTINUES.has(last.status) ? last.status : 'done';
   if (status === 'error' || status === 'aborted') return finish({ status, error: last.error });
   if (status === 'ask_user') return finish({ status, question: last.question, reply: last.question });
-  if (status === 'failed' && last.failure?.user_message) return finish({ status, reply: last.failure.user_message });
   if (!replyTurn) return finish({ status });
   const answer = await replyTurn({ model, userMessage, steps, conversation: previous.conversation, signal });
   emit('reply', { reply: answer.data, error: answer.error });
