@@ -69,7 +69,7 @@ export class LlmError extends Error {
   readonly code: LlmErrorCode;
   /** The HTTP status, for `rate_limited` and `http_error`. */
   readonly status: number | null;
-  /** For `rate_limited`: how long the provider asked to wait, when it said. */
+  /** How long the provider asked to wait (Retry-After), when it said. */
   readonly retryAfterMs: number | null;
   /** The provider's own error message. */
   readonly providerMessage: string | null;

@@ -109,9 +109,12 @@ test('500s: retried maxRetries times, then http_error with status and provider m
   });
 });
 
-test('a 503 then success recovers; a 400 is not retried and keeps the text body', async () => {
-  await withModel([{ status: 503, body: 'upstream busy' }, { action: 'ok' }, { status: 400, body: 'bad model name' }], {}, async (model, server) => {
+test('a 503 with Retry-After then success recovers; a 400 is not retried and keeps the text body', async () => {
+  const busy = { status: 503, headers: { 'retry-after': '1' }, body: 'upstream busy' };
+  await withModel([busy, { action: 'ok' }, { status: 400, body: 'bad model name' }], {}, async (model, server) => {
+    const started = Date.now();
     assert.equal((await model.complete({ messages: MESSAGES })).content, '{"action":"ok"}');
+    assert.ok(Date.now() - started >= 950, 'the 503 Retry-After was honoured');
     await rejectsWith(model.complete({ messages: MESSAGES }), { code: 'http_error', status: 400, providerMessage: 'bad model name' });
     assert.equal(server.requests.length, 3);
   });

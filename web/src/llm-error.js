@@ -1,6 +1,7 @@
 /**
  * A failed model call. `code` is what to branch on:
- * - `rate_limited`: 429 after the retries; `retryAfterMs` says when to try again (or `null`);
+ * - `rate_limited`: 429 after the retries; `retryAfterMs` says when to try again (or `null`; also
+ *   set for other statuses that sent Retry-After);
  * - `timeout`: no answer within `timeoutMs`;
  * - `aborted`: the caller's `AbortSignal` fired;
  * - `http_error`: any other non-2xx; `status` and the provider's own `providerMessage`;

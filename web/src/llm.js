@@ -62,7 +62,7 @@ export function createChatModel({
       const outcome = await attemptOnce({ fetch, url, headers: requestHeaders, body, signal, timeoutMs });
       if (outcome.result) return outcome.result;
       const { error } = outcome;
-      const wait = error.code === 'rate_limited' && error.retryAfterMs !== null ? error.retryAfterMs : backoffMs(attempt, retryDelayMs);
+      const wait = error.retryAfterMs ?? backoffMs(attempt, retryDelayMs);
       if (!outcome.retryable || attempt >= maxRetries || wait > MAX_RETRY_WAIT_MS) throw error;
       try {
         await sleep(wait, signal);
@@ -109,12 +109,13 @@ function abortedError(reason) {
 function httpError(response, text) {
   const providerMessage = providerMessageOf(text);
   const { status } = response;
+  // 503s may carry Retry-After too; it is honoured for every retried status.
+  const wait = retryAfterMs(response.headers);
   if (status === 429) {
-    const wait = retryAfterMs(response.headers);
     const after = wait === null ? '' : `; retry after ${wait} ms`;
     return new LlmError({ code: 'rate_limited', status, retryAfterMs: wait, providerMessage, message: `rate limited (429)${after}: ${providerMessage}` });
   }
-  return new LlmError({ code: 'http_error', status, providerMessage, message: `HTTP ${status} from the model endpoint: ${providerMessage}` });
+  return new LlmError({ code: 'http_error', status, retryAfterMs: wait, providerMessage, message: `HTTP ${status} from the model endpoint: ${providerMessage}` });
 }
 
 // OpenAI and most compatible servers send { error: { message } }; some send
