@@ -94,7 +94,8 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
 
     const parsed = core.parseDecision(reply.content, { stepType: step.type });
     if (parsed.error) {
-      const ended = reject('malformed_decision', parsed.error, malformedDecisionFeedback(parsed.error));
+      const reason = parsed.error.code === 'action_not_allowed' ? 'tool_not_allowed' : 'malformed_decision';
+      const ended = reject(reason, parsed.error, malformedDecisionFeedback(parsed.error));
       if (ended) return ended;
       continue;
     }
