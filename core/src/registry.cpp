@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 
 #include "alfred/uuid.h"
 
@@ -36,6 +37,13 @@ std::string normalized_label(std::string_view label) {
   std::string out(label.substr(begin, end - begin + 1));
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return out;
+}
+
+// FNV-1a: refs are short ASCII strings.
+std::uint32_t ref_hash(std::string_view ref) {
+  std::uint32_t hash = 2166136261u;
+  for (char c : ref) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  return hash;
 }
 
 error state_error(std::string path, std::string message) {
@@ -81,14 +89,24 @@ std::optional<ref_name> parse_ref_name(std::string_view text) {
   return name;
 }
 
+std::uint32_t ref_registry::find_ref_index(std::string_view ref) const {
+  return by_ref_.find(ref_hash(ref), [&](std::uint32_t at) { return entries_[at].ref == ref; });
+}
+
 const ref_entry* ref_registry::find(std::string_view ref) const {
-  auto it = by_ref_.find(ref);
-  return it == by_ref_.end() ? nullptr : &entries_[it->second];
+  const std::uint32_t at = find_ref_index(ref);
+  return at == detail::entry_index::npos ? nullptr : &entries_[at];
+}
+
+std::size_t ref_registry::find_index(uuid_bits uuid) const {
+  const std::uint32_t at = by_uuid_.find(uuid_hash(uuid), [&](std::uint32_t i) { return uuid_bits_[i] == uuid; });
+  return at == detail::entry_index::npos ? npos : at;
 }
 
 const ref_entry* ref_registry::find_by_uuid(std::string_view uuid) const {
-  auto it = by_uuid_.find(uuid);
-  return it == by_uuid_.end() ? nullptr : &entries_[it->second];
+  const auto bits = parse_uuid_bits(uuid);
+  const std::size_t at = bits ? find_index(*bits) : npos;
+  return at == npos ? nullptr : &entries_[at];
 }
 
 const ref_entry* ref_registry::resolve(std::string_view ref) const {
@@ -101,41 +119,108 @@ std::string ref_registry::next_ref(std::string_view type, bool generated) {
   auto& counters = generated ? gen_counters_ : counters_;
   auto it = counters.find(type);
   if (it == counters.end()) it = counters.emplace(std::string(type), 0).first;
-  return fmt::format("{}{}_{}", generated ? "gen_" : "", type, ++it->second);
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, ++it->second).ptr;
+  std::string ref;
+  ref.reserve((generated ? 4 : 0) + type.size() + 1 + std::size_t(end - digits));
+  if (generated) ref += "gen_";
+  ref += type;
+  ref += '_';
+  ref.append(digits, end);
+  return ref;
 }
 
-ref_entry& ref_registry::add(ref_entry entry) {
-  const std::size_t index = entries_.size();
-  by_ref_.emplace(entry.ref, index);
-  if (!entry.uuid.empty() && !entry.generated) by_uuid_.emplace(entry.uuid, index);
+ref_entry& ref_registry::add(ref_entry entry, uuid_bits uuid) {
+  const auto index = std::uint32_t(entries_.size());
+  by_ref_.insert(ref_hash(entry.ref), index);
+  if (!entry.uuid.empty() && !entry.generated) by_uuid_.insert(uuid_hash(uuid), index);
   entries_.push_back(std::move(entry));
+  uuid_bits_.push_back(uuid);
   return entries_.back();
 }
 
-std::string ref_registry::register_row(std::string_view table, std::string_view type, std::string_view raw_uuid,
-                                       ref_action action, std::string_view label) {
-  const std::string uuid = canonical_uuid(raw_uuid);
-  if (auto it = by_uuid_.find(uuid); it != by_uuid_.end()) {
-    ref_entry& entry = entries_[it->second];
-    entry.action = action;
-    entry.turn_last = turn_;
-    if (!label.empty()) entry.label = std::string(label);
-    return entry.ref;
+void ref_registry::rebuild_indexes() {
+  by_ref_.clear();
+  by_uuid_.clear();
+  for (std::uint32_t i = 0; i < entries_.size(); ++i) {
+    by_ref_.insert(ref_hash(entries_[i].ref), i);
+    if (!entries_[i].uuid.empty() && !entries_[i].generated) by_uuid_.insert(uuid_hash(uuid_bits_[i]), i);
+  }
+}
+
+void ref_registry::refresh(std::size_t index, ref_action action, std::string_view label) {
+  ref_entry& entry = entries_[index];
+  if (batch_open_ && index < batch_first_new_) undo_.push_back({index, entry.action, entry.turn_last, false, {}});
+  entry.action = action;
+  entry.turn_last = turn_;
+  set_label(index, label);
+}
+
+void ref_registry::set_label(std::size_t index, std::string_view label) {
+  ref_entry& entry = entries_[index];
+  if (label.empty() || entry.label == label) return;
+  if (batch_open_ && index < batch_first_new_)
+    undo_.push_back({index, entry.action, entry.turn_last, true, std::move(entry.label)});
+  entry.label = std::string(label);
+}
+
+std::size_t ref_registry::register_row_index(std::string_view table, std::string_view type, uuid_bits uuid,
+                                             ref_action action, std::string_view label) {
+  if (const std::size_t known = find_index(uuid); known != npos) {
+    refresh(known, action, label);
+    return known;
   }
   ref_entry entry;
   entry.ref = next_ref(type, false);
   entry.type = std::string(type);
   entry.table = std::string(table);
-  entry.uuid = std::string(uuid);
+  entry.uuid = uuid_text(uuid);
   entry.label = std::string(label);
   entry.action = action;
   entry.turn_created = entry.turn_last = turn_;
-  return add(std::move(entry)).ref;
+  add(std::move(entry), uuid);
+  return entries_.size() - 1;
+}
+
+std::size_t ref_registry::register_linked_index(std::string_view table, std::string_view type, uuid_bits uuid) {
+  if (const std::size_t known = find_index(uuid); known != npos) return known;
+  return register_row_index(table, type, uuid, ref_action::linked, {});
+}
+
+std::string ref_registry::register_row(std::string_view table, std::string_view type, std::string_view raw_uuid,
+                                       ref_action action, std::string_view label) {
+  return entries_[register_row_index(table, type, parse_uuid_bits(raw_uuid).value_or(uuid_bits{}), action, label)].ref;
 }
 
 std::string ref_registry::register_linked(std::string_view table, std::string_view type, std::string_view uuid) {
-  if (const ref_entry* known = find_by_uuid(canonical_uuid(uuid))) return known->ref;
-  return register_row(table, type, uuid, ref_action::linked, {});
+  return entries_[register_linked_index(table, type, parse_uuid_bits(uuid).value_or(uuid_bits{}))].ref;
+}
+
+void ref_registry::begin_batch() {
+  batch_open_ = true;
+  batch_first_new_ = entries_.size();
+  batch_counters_ = counters_;
+  undo_.clear();
+}
+
+void ref_registry::commit_batch() {
+  batch_open_ = false;
+  undo_.clear();
+}
+
+void ref_registry::rollback_batch() {
+  if (!batch_open_) return;
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+    ref_entry& entry = entries_[it->index];
+    entry.action = it->action;
+    entry.turn_last = it->turn_last;
+    if (it->label_changed) entry.label = std::move(it->label);
+  }
+  entries_.resize(batch_first_new_);
+  uuid_bits_.resize(batch_first_new_);
+  counters_ = std::move(batch_counters_);
+  rebuild_indexes();
+  commit_batch();
 }
 
 std::string ref_registry::register_generated(std::string_view table, std::string_view type, std::string content,
@@ -149,14 +234,14 @@ std::string ref_registry::register_generated(std::string_view table, std::string
   entry.generated = true;
   entry.content = std::move(content);
   entry.turn_created = entry.turn_last = turn_;
-  return add(std::move(entry)).ref;
+  return add(std::move(entry), uuid_bits{}).ref;
 }
 
 status ref_registry::update_generated(std::string_view gen_ref, std::string content, std::string_view label) {
-  auto it = by_ref_.find(gen_ref);
-  if (it == by_ref_.end() || !entries_[it->second].pending())
+  const std::uint32_t at = find_ref_index(gen_ref);
+  if (at == detail::entry_index::npos || !entries_[at].pending())
     return error{"unknown_ref", "", fmt::format("{} is not a pending generated artifact", gen_ref), ""};
-  ref_entry& entry = entries_[it->second];
+  ref_entry& entry = entries_[at];
   entry.content = std::move(content);
   if (!label.empty()) entry.label = std::string(label);
   entry.turn_last = turn_;
@@ -168,19 +253,19 @@ result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_
     return error{"invalid_uuid", "uuid", fmt::format("'{}' is not a UUID", raw_uuid),
                  "pass the id of the row PostgREST returned"};
   const std::string uuid = canonical_uuid(raw_uuid);
-  auto it = by_ref_.find(gen_ref);
-  if (it == by_ref_.end() || !entries_[it->second].generated)
+  const std::uint32_t gen_index = find_ref_index(gen_ref);
+  if (gen_index == detail::entry_index::npos || !entries_[gen_index].generated)
     return error{"unknown_ref", "", fmt::format("{} is not a generated artifact", gen_ref), ""};
-  if (!entries_[it->second].pending())
-    return error{"already_saved", "", fmt::format("{} was already saved as {}", gen_ref, entries_[it->second].saved_as),
+  if (!entries_[gen_index].pending())
+    return error{"already_saved", "", fmt::format("{} was already saved as {}", gen_ref, entries_[gen_index].saved_as),
                  "refer to the saved row by its ref"};
-  const std::size_t gen_index = it->second;
   const std::string table = entries_[gen_index].table;
   const std::string type = entries_[gen_index].type;
   const std::string final_label = label.empty() ? entries_[gen_index].label : std::string(label);
   std::string saved = register_row(table, type, uuid, ref_action::created, final_label);
   ref_entry& gen = entries_[gen_index];  // register_row may have reallocated
   gen.uuid = std::string(uuid);
+  uuid_bits_[gen_index] = *parse_uuid_bits(uuid);
   gen.saved_as = saved;
   gen.action = ref_action::created;
   gen.turn_saved = gen.turn_last = turn_;
@@ -196,10 +281,10 @@ const ref_entry* ref_registry::find_pending_by_label(std::string_view type, std:
 }
 
 void ref_registry::mark(std::string_view ref, ref_action action) {
-  auto it = by_ref_.find(ref);
-  if (it == by_ref_.end()) return;
-  entries_[it->second].action = action;
-  entries_[it->second].turn_last = turn_;
+  const std::uint32_t at = find_ref_index(ref);
+  if (at == detail::entry_index::npos) return;
+  entries_[at].action = action;
+  entries_[at].turn_last = turn_;
 }
 
 void ref_registry::set_turn(int n) { turn_ = std::max(turn_, n); }
@@ -327,7 +412,8 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
       return;
     }
     if (!entry->saved_as.empty()) aliases.push_back(reg.entries_.size());
-    reg.add(std::move(*entry));
+    const uuid_bits bits = parse_uuid_bits(entry->uuid).value_or(uuid_bits{});
+    reg.add(std::move(*entry), bits);
   });
   if (failure) return std::move(*failure);
   for (std::size_t index : aliases) {
@@ -361,7 +447,7 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
   entry.ref = *ref;
   entry.type = name->prefix;
   entry.generated = name->generated;
-  if (reg.by_ref_.count(entry.ref)) return state_error(path + "ref", entry.ref + " appears twice");
+  if (reg.find(entry.ref)) return state_error(path + "ref", entry.ref + " appears twice");
   const auto& counters = entry.generated ? reg.gen_counters_ : reg.counters_;
   auto counter = counters.find(entry.type);
   if (counter == counters.end() || counter->second < name->number)
@@ -376,7 +462,7 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
   } else if (!entry.generated) {
     return state_error(path + "uuid", "a database ref needs its UUID");
   }
-  if (!entry.generated && reg.by_uuid_.count(entry.uuid))
+  if (!entry.generated && reg.find_by_uuid(entry.uuid))
     return state_error(path + "uuid", "this UUID already has a ref");
   auto label = str_field("label");
   if (!label) return state_error(path + "label", "must be a string");

@@ -11,14 +11,17 @@
 /// The registry knows nothing about HTTP; it is pure state plus JSON
 /// serialization with a format version.
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "alfred/entry_index.h"
 #include "alfred/error.h"
 #include "alfred/json.h"
+#include "alfred/uuid_bits.h"
 
 namespace alfred {
 
@@ -72,7 +75,7 @@ class ref_registry {
   std::string to_json() const;
 
   const ref_entry* find(std::string_view ref) const;
-  /// The regular ref that holds this (canonical) UUID, if any.
+  /// The regular ref that holds this UUID (either letter case), if any.
   const ref_entry* find_by_uuid(std::string_view uuid) const;
   /// Resolves an alias: a promoted `gen_` ref yields the saved row's entry.
   const ref_entry* resolve(std::string_view ref) const;
@@ -84,6 +87,27 @@ class ref_registry {
   /// Registers a row seen only through a foreign key. A known UUID keeps its
   /// action; an unknown one gets a new ref with action `linked`.
   std::string register_linked(std::string_view table, std::string_view type, std::string_view uuid);
+
+  /// Position in `entries()` of the regular ref holding `uuid`, or `npos`.
+  std::size_t find_index(uuid_bits uuid) const;
+  /// `register_row` / `register_linked` for callers that parsed the UUID
+  /// already (row translation); they return the position in `entries()`.
+  std::size_t register_row_index(std::string_view table, std::string_view type, uuid_bits uuid, ref_action action,
+                                 std::string_view label);
+  std::size_t register_linked_index(std::string_view table, std::string_view type, uuid_bits uuid);
+  /// Sets the label of `entries()[index]`; an empty label keeps the old one.
+  void set_label(std::size_t index, std::string_view label);
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  /// Starts recording changes so that `rollback_batch()` can undo them, for
+  /// work that can fail halfway (rows whose JSON turns out to be invalid
+  /// after some were registered). `commit_batch()` keeps the changes. Refs
+  /// created in a rolled-back batch were never shown, so their numbers are
+  /// handed out again.
+  void begin_batch();
+  void commit_batch();
+  void rollback_batch();
+
   /// Creates a `gen_` ref holding `content` until it is saved.
   /// `content_json` must be valid JSON text (the caller parsed it).
   std::string register_generated(std::string_view table, std::string_view type, std::string content_json,
@@ -113,12 +137,30 @@ class ref_registry {
 
  private:
   static result<ref_entry> parse_entry(const ref_registry& reg, json_value item, const std::string& where);
-  ref_entry& add(ref_entry entry);
+  ref_entry& add(ref_entry entry, uuid_bits uuid);
   std::string next_ref(std::string_view type, bool generated);
+  std::uint32_t find_ref_index(std::string_view ref) const;
+  void refresh(std::size_t index, ref_action action, std::string_view label);
+  void rebuild_indexes();
+
+  // A change to an existing entry made inside a batch, with what it replaced.
+  struct undo_record {
+    std::size_t index;
+    ref_action action;
+    int turn_last;
+    bool label_changed;
+    std::string label;
+  };
 
   std::vector<ref_entry> entries_;
-  std::map<std::string, std::size_t, std::less<>> by_ref_;
-  std::map<std::string, std::size_t, std::less<>> by_uuid_;
+  // The bits of each entry's UUID (zero while a gen_ ref is pending), by position.
+  std::vector<uuid_bits> uuid_bits_;
+  detail::entry_index by_ref_;
+  detail::entry_index by_uuid_;
+  bool batch_open_ = false;
+  std::size_t batch_first_new_ = 0;
+  std::map<std::string, long, std::less<>> batch_counters_;
+  std::vector<undo_record> undo_;
   std::map<std::string, long, std::less<>> counters_;
   std::map<std::string, long, std::less<>> gen_counters_;
   int turn_ = 0;

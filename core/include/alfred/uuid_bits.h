@@ -1,0 +1,31 @@
+#pragma once
+/// UUIDs as 128 bits: the registry's lookup key. Parsing checks the
+/// 8-4-4-4-12 shape and ignores letter case, so `C696…` and `c696…` are the
+/// same key without a lower-cased copy.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace alfred {
+
+struct uuid_bits {
+  std::uint64_t high = 0;
+  std::uint64_t low = 0;
+  friend bool operator==(const uuid_bits&, const uuid_bits&) = default;
+};
+
+/// The bits of an 8-4-4-4-12 hex UUID (either case); nothing for other text.
+std::optional<uuid_bits> parse_uuid_bits(std::string_view text);
+
+/// The canonical lower-case text (36 characters).
+std::string uuid_text(uuid_bits bits);
+
+/// A well-mixed 32-bit hash (UUIDs written by hand or by tests are not random).
+inline std::uint32_t uuid_hash(uuid_bits bits) {
+  const std::uint64_t mixed = (bits.high ^ (bits.low * 0x9E3779B97F4A7C15ULL)) * 0xC2B2AE3D27D4EB4FULL;
+  return static_cast<std::uint32_t>(mixed >> 32);
+}
+
+}  // namespace alfred
