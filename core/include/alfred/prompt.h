@@ -1,0 +1,78 @@
+#pragma once
+/// Assembly of the Act prompt: a system prompt from the embedded templates
+/// (`prompts/act/*.md`) and a user prompt of numbered sections, chosen per
+/// step type. The input is JSON (so JavaScript and the worker pass it
+/// through unchanged; its shape is documented in docs/prompt-anatomy.md);
+/// refs, labels and generated content come from the registry, the schema
+/// section from the domain. Pure: no I/O, and the output never contains a
+/// UUID (any that slipped into the input is replaced by its ref, or by
+/// `<id>` when the registry does not know it).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alfred/domain.h"
+#include "alfred/error.h"
+#include "alfred/prompt_step.h"
+#include "alfred/registry.h"
+
+namespace alfred {
+
+/// The user prompt's sections, in the order they appear.
+enum class prompt_section {
+  status,
+  previous_step_note,
+  user_profile,
+  user_preferences,
+  task,
+  data,
+  schema,
+  entities,
+  artifacts,
+  conversation,
+  decision,
+};
+
+/// Every section, in prompt order.
+inline constexpr prompt_section kPromptSections[] = {
+    prompt_section::status,  prompt_section::previous_step_note, prompt_section::user_profile,
+    prompt_section::user_preferences, prompt_section::task, prompt_section::data,
+    prompt_section::schema,  prompt_section::entities,           prompt_section::artifacts,
+    prompt_section::conversation,     prompt_section::decision,
+};
+
+enum class section_presence {
+  always,      ///< present for this step type, with a one-line placeholder when empty
+  when_given,  ///< present for this step type only when its input is non-empty
+  never,
+};
+
+/// The section matrix (docs/prompt-anatomy.md).
+section_presence section_presence_for(prompt_section section, step_type type);
+
+/// The heading text ("Step History" for read/write, "Data Available" for
+/// analyze/generate).
+std::string_view prompt_section_title(prompt_section section, step_type type);
+
+struct act_prompt {
+  std::string system;
+  std::string user;
+};
+
+/// Builds both prompts for one Act call. `input_json` is the prompt input
+/// (step, user_message, conversation, plan, previous_steps,
+/// current_step_results, previous_turns, today, user_profile,
+/// subdomain_guidance, templates, limits). Errors: `invalid_json`,
+/// `invalid_prompt_input` (path into the input), `unknown_template`.
+result<act_prompt> build_act_prompt(const domain& dom, const ref_registry& registry, std::string_view input_json);
+
+/// The template compiled into the library under `name` ("act/base",
+/// "act/crud", "act/read", "reply/executed-queries", "act/decision.schema").
+std::optional<std::string_view> embedded_template(std::string_view name);
+
+/// Names of all embedded templates, sorted.
+std::vector<std::string_view> embedded_template_names();
+
+}  // namespace alfred

@@ -1,0 +1,29 @@
+#pragma once
+/// The four kinds of plan step the Act prompt is built for, and what each may
+/// do. Shared by the prompt builder (which sections and which actions to
+/// offer) and the decision parser (which actions to accept).
+
+#include <optional>
+#include <string_view>
+
+#include "alfred/tool_call.h"
+
+namespace alfred {
+
+enum class step_type { read, write, analyze, generate };
+
+/// "read", "write", "analyze" or "generate".
+std::string_view step_type_name(step_type type);
+std::optional<step_type> parse_step_type(std::string_view name);
+
+/// Read and write steps call tools; analyze and generate steps never do.
+inline bool step_calls_tools(step_type type) { return type == step_type::read || type == step_type::write; }
+
+/// A read step may only read; a write step may use every tool (it reads to
+/// find what it changes).
+inline bool step_allows_tool(step_type type, tool_kind tool) {
+  if (type == step_type::read) return tool == tool_kind::read;
+  return type == step_type::write;
+}
+
+}  // namespace alfred

@@ -1,0 +1,139 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "prompt_sections.h"
+#include "prompt_text.h"
+
+namespace alfred::detail {
+namespace {
+
+using latest_rows = std::map<std::string_view, json_value, std::less<>>;
+
+void collect_rows(latest_rows& rows, json_value item) {
+  auto data = item.find("data");
+  if (!data) return;
+  auto take = [&](json_value row) {
+    if (auto ref = row_ref(row); !ref.empty()) rows[ref] = row;
+  };
+  if (data->is_object()) take(*data);
+  if (data->is_array()) data->for_each_element([&](std::size_t, json_value row) { take(row); });
+}
+
+// The latest row seen for each ref: older turns first, so newer data wins.
+latest_rows collect_latest_rows(const prompt_input& in) {
+  latest_rows rows;
+  for (const turn_record& turn : in.previous_turns)
+    for (const step_record& step : turn.steps)
+      for (json_value item : step.results) collect_rows(rows, item);
+  for (const step_record& step : in.previous_steps)
+    for (json_value item : step.results) collect_rows(rows, item);
+  for (json_value item : in.current_step_results) collect_rows(rows, item);
+  return rows;
+}
+
+void append_ref_line(std::string& out, const ref_entry& entry, std::string_view state) {
+  out.append("- `").append(entry.ref).append("`");
+  if (!entry.label.empty()) out.append(": ").append(entry.label);
+  fmt::format_to(std::back_inserter(out), " ({}) · {}\n", entry.table, state);
+}
+
+std::string entry_state(const ref_entry& entry, bool artifacts_section) {
+  if (entry.pending())
+    return artifacts_section ? "generated, not saved; content in Generated Artifacts" : "generated, not saved";
+  if (entry.generated) return fmt::format("generated, saved as {}", entry.saved_as);
+  return fmt::format("{} in turn {}", ref_action_name(entry.action), entry.turn_last);
+}
+
+}  // namespace
+
+void append_entities_body(std::string& out, const ref_registry& registry, const prompt_input& in,
+                          const shown_refs& shown, bool artifacts_section) {
+  const auto& entries = registry.entries();
+  if (entries.empty()) {
+    out += "*No entities yet.*\n";
+    return;
+  }
+  out +=
+      "Every ref known in this conversation. Use refs exactly as written. Data here is a snapshot from recent "
+      "turns, not a fresh read.\n";
+
+  const latest_rows rows = collect_latest_rows(in);
+  const int oldest_active = registry.turn() - kActiveTurns;
+  std::string with_data, in_history, recent, generated;
+  std::vector<const ref_entry*> memory;
+  shown_refs entity_rows;
+  std::size_t data_count = 0;
+  for (const ref_entry& entry : entries) {
+    if (shown.embedded.count(entry.ref)) continue;
+    if (shown.rows.count(entry.ref)) {
+      in_history.append(in_history.empty() ? "" : ", ").append(entry.ref);
+      continue;
+    }
+    if (entry.generated) {
+      append_ref_line(generated, entry, entry_state(entry, artifacts_section));
+      continue;
+    }
+    if (entry.turn_last < oldest_active) {
+      memory.push_back(&entry);
+      continue;
+    }
+    auto row = rows.find(entry.ref);
+    if (row != rows.end() && data_count < in.limits.entities_with_data) {
+      render_row(with_data, row->second, in.limits, "", &entity_rows);
+      ++data_count;
+      continue;
+    }
+    append_ref_line(recent, entry, entry_state(entry, artifacts_section));
+  }
+  // Rows embedded in an entity shown with data are not listed again. They
+  // were registered before or after their parent, so filter afterwards.
+  if (!entity_rows.embedded.empty()) {
+    std::string kept;
+    std::size_t line_start = 0;
+    while (line_start < recent.size()) {
+      const std::size_t line_end = recent.find('\n', line_start) + 1;
+      const std::string_view line(recent.data() + line_start, line_end - line_start);
+      const std::string_view ref = line.substr(3, line.find('`', 3) - 3);
+      if (!entity_rows.embedded.count(ref)) kept.append(line);
+      line_start = line_end;
+    }
+    recent = std::move(kept);
+  }
+
+  if (!with_data.empty()) out.append("\n### Active, with data\n").append(with_data);
+  if (!in_history.empty()) out.append("\n### Rows shown in the step data above\n").append(in_history).append("\n");
+  if (!recent.empty()) out.append("\n### Recent, refs only\n").append(recent);
+  if (!generated.empty()) out.append("\n### Generated\n").append(generated);
+  if (!memory.empty()) {
+    out += "\n### Long-term memory (refs only; read them to see their data)\n";
+    std::stable_sort(memory.begin(), memory.end(),
+                     [](const ref_entry* a, const ref_entry* b) { return a->turn_last > b->turn_last; });
+    const std::size_t listed = std::min(memory.size(), in.limits.memory_refs);
+    for (std::size_t i = 0; i < listed; ++i)
+      append_ref_line(out, *memory[i], fmt::format("last seen in turn {}", memory[i]->turn_last));
+    if (listed < memory.size()) fmt::format_to(std::back_inserter(out), "- … {} older refs not listed\n", memory.size() - listed);
+  }
+}
+
+void append_artifacts_body(std::string& out, const ref_registry& registry) {
+  bool any = false;
+  for (const ref_entry& entry : registry.entries()) {
+    if (!entry.pending() || !entry.content) continue;
+    if (!any) out += "Unsaved content, each under its `gen_` ref. Save it as it is; do not retype it from memory.\n";
+    any = true;
+    out.append("\n#### `").append(entry.ref).append("`");
+    if (!entry.label.empty()) out.append(": ").append(entry.label);
+    fmt::format_to(std::back_inserter(out), " ({})\n```json\n", entry.table);
+    auto doc = json_document::parse(*entry.content);
+    if (doc)
+      append_compact_json(out, doc->root());
+    else
+      out.append(*entry.content);
+    out += "\n```\n";
+  }
+  if (!any) out += "*No unsaved generated content.*\n";
+}
+
+}  // namespace alfred::detail

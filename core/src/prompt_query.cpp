@@ -1,0 +1,290 @@
+#include "alfred/prompt_query.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "prompt_text.h"
+
+namespace alfred {
+namespace {
+
+// Filter values longer than this are cut in query lines; the full value is
+// in the model's own tool call.
+constexpr std::size_t kValueChars = 120;
+
+// The parts of a query record the renderer uses, checked once.
+struct query_view {
+  std::string_view tool;
+  std::string_view table;
+  json_value requested;  // an empty object when the record has none
+  std::optional<json_value> effective;
+  std::optional<json_value> notes;
+  std::string_view source = "database";
+  std::optional<long long> count;
+  std::optional<json_value> error;
+  std::optional<json_value> data;
+};
+
+error invalid(std::string path, std::string message) {
+  return {"invalid_query", std::move(path), std::move(message),
+          "pass the executor's query record {tool, table, requested, effective, notes, source, count} or a step "
+          "result item {tool, table, data, error, count, query}"};
+}
+
+std::optional<json_value> member(json_value object, std::string_view key) {
+  auto found = object.find(key);
+  if (!found || found->is_null()) return std::nullopt;
+  return found;
+}
+
+result<std::string_view> string_member(json_value object, std::string_view key, std::string_view path) {
+  auto found = member(object, key);
+  if (!found) return std::string_view();
+  if (!found->is_string()) return invalid(std::string(path), fmt::format("{} must be a string", key));
+  return found->str();
+}
+
+json_value empty_object() {
+  static const json_document empty = std::move(json_document::parse("{}")).value();
+  return empty.root();
+}
+
+result<query_view> read_record(json_value input) {
+  if (!input.is_object()) return invalid("", fmt::format("expected an object, got {}", input.kind_name()));
+  query_view view;
+  json_value record = input;
+  std::string prefix;
+  if (auto query = member(input, "query")) {
+    if (!query->is_object()) return invalid("query", "query must be an object");
+    record = *query;
+    prefix = "query.";
+    view.error = member(input, "error");
+    if (view.error && !view.error->is_object()) return invalid("error", "error must be an object or null");
+    view.data = member(input, "data");
+    if (auto count = member(input, "count")) view.count = count->as_integer();
+  }
+  auto tool = string_member(record, "tool", prefix + "tool");
+  if (!tool) return tool.take_error();
+  view.tool = *tool;
+  if (view.tool.empty()) {
+    auto outer = string_member(input, "tool", "tool");
+    if (!outer) return outer.take_error();
+    view.tool = *outer;
+  }
+  auto table = string_member(record, "table", prefix + "table");
+  if (!table) return table.take_error();
+  view.table = *table;
+  auto requested = member(record, "requested");
+  if (requested && !requested->is_object()) return invalid(prefix + "requested", "requested must be an object");
+  view.requested = requested ? *requested : empty_object();
+  view.effective = member(record, "effective");
+  if (view.effective && !view.effective->is_object())
+    return invalid(prefix + "effective", "effective must be an object or null");
+  view.notes = member(record, "notes");
+  if (view.notes && !view.notes->is_array()) return invalid(prefix + "notes", "notes must be a list of strings");
+  auto source = string_member(record, "source", prefix + "source");
+  if (!source) return source.take_error();
+  if (!source->empty()) view.source = *source;
+  if (view.source != "database" && view.source != "generated" && view.source != "none")
+    return invalid(prefix + "source", "source must be \"database\", \"generated\" or \"none\"");
+  if (!view.count)
+    if (auto count = member(record, "count")) view.count = count->as_integer();
+  if (!view.count && view.data && view.data->is_array()) view.count = static_cast<long long>(view.data->size());
+  return view;
+}
+
+std::string_view verb_of(std::string_view tool) {
+  if (tool == "db_create") return "create";
+  if (tool == "db_update") return "update";
+  if (tool == "db_delete") return "delete";
+  return "read";
+}
+
+void append_filter(std::string& out, json_value filter) {
+  std::string_view field, op;
+  if (filter.is_object()) {
+    if (auto f = filter.find("field"); f && f->is_string()) field = f->str();
+    if (auto o = filter.find("op"); o && o->is_string()) op = o->str();
+  }
+  out.append(field).append(" ").append(op);
+  if (op == "is_null" || op == "is_not_null") return;
+  out += ' ';
+  auto value = filter.is_object() ? filter.find("value") : std::nullopt;
+  if (value)
+    detail::append_display_value(out, *value, kValueChars);
+  else
+    out += "null";
+}
+
+std::optional<json_value> list_member(json_value shape, std::string_view key) {
+  if (!shape.is_object()) return std::nullopt;
+  auto found = member(shape, key);
+  if (!found || !found->is_array() || found->empty()) return std::nullopt;
+  return found;
+}
+
+std::string filters_text(json_value shape, std::string_view joiner) {
+  std::string out;
+  if (auto filters = list_member(shape, "filters"))
+    filters->for_each_element([&](std::size_t i, json_value f) {
+      if (i) out += joiner;
+      append_filter(out, f);
+    });
+  return out;
+}
+
+std::string or_filters_text(json_value shape) {
+  std::string out;
+  if (auto filters = list_member(shape, "or_filters"))
+    filters->for_each_element([&](std::size_t i, json_value f) {
+      if (i) out += " OR ";
+      append_filter(out, f);
+    });
+  return out;
+}
+
+std::string names_text(json_value shape, std::string_view key) {
+  std::string out;
+  if (auto names = list_member(shape, key))
+    names->for_each_element([&](std::size_t i, json_value name) {
+      if (i) out += ", ";
+      detail::append_display_value(out, name, kValueChars);
+    });
+  return out;
+}
+
+std::optional<long long> integer_member(json_value shape, std::string_view key) {
+  if (!shape.is_object()) return std::nullopt;
+  auto found = member(shape, key);
+  return found ? found->as_integer() : std::nullopt;
+}
+
+// "Table: inventory | Filters: location = pantry | Limit: 100".
+std::string shape_text(const query_view& q, json_value shape) {
+  std::string out = fmt::format("Table: {}", q.table);
+  const std::string_view verb = verb_of(q.tool);
+  if (verb == "create") {
+    if (auto records = integer_member(shape, "records"))
+      fmt::format_to(std::back_inserter(out), " | Create: {} record{}", *records, *records == 1 ? "" : "s");
+    if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.append(" | Columns: ").append(cols);
+    return out;
+  }
+  const std::string filters = filters_text(shape, ", ");
+  out.append(" | Filters: ").append(filters.empty() ? std::string_view("none (all records)") : filters);
+  if (auto any = or_filters_text(shape); !any.empty()) out.append(" | Any of: ").append(any);
+  if (verb == "update")
+    if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.append(" | Set: ").append(cols);
+  if (auto cols = names_text(shape, "columns"); !cols.empty()) out.append(" | Columns: ").append(cols);
+  if (shape.is_object())
+    if (auto order = member(shape, "order_by"); order && order->is_string()) {
+      out.append(" | Order: ").append(order->str());
+      if (auto dir = member(shape, "order_dir"); dir && dir->is_string()) out.append(" ").append(dir->str());
+    }
+  if (auto limit = integer_member(shape, "limit")) fmt::format_to(std::back_inserter(out), " | Limit: {}", *limit);
+  if (auto offset = integer_member(shape, "offset")) fmt::format_to(std::back_inserter(out), " | Offset: {}", *offset);
+  return out;
+}
+
+std::string count_text(std::string_view verb, long long n, bool short_form) {
+  const char* plural = n == 1 ? "" : "s";
+  if (verb == "read") return short_form ? fmt::format("{} record{}", n, plural) : fmt::format("{} record{} found", n, plural);
+  return short_form ? fmt::format("{} {}d", n, verb) : fmt::format("{} record{} {}d", n, plural, verb);
+}
+
+std::string_view error_code(json_value err) {
+  auto code = err.find("code");
+  return code && code->is_string() && !code->str().empty() ? code->str() : std::string_view("unknown");
+}
+
+std::string error_text(json_value err) {
+  auto text = [&](std::string_view key) {
+    auto found = err.find(key);
+    return found && found->is_string() ? found->str() : std::string_view();
+  };
+  std::string out = fmt::format("error {}", error_code(err));
+  if (!text("path").empty()) out.append(" at ").append(text("path"));
+  if (!text("message").empty()) out.append(": ").append(text("message"));
+  if (!text("hint").empty()) out.append(" (hint: ").append(text("hint")).append(")");
+  return out;
+}
+
+std::string outcome_text(const query_view& q, bool short_form) {
+  const std::string_view verb = verb_of(q.tool);
+  if (q.error) return short_form ? fmt::format("error {}", error_code(*q.error)) : error_text(*q.error);
+  if (q.source == "none") return "not executed";
+  if (q.count) return count_text(verb, *q.count, short_form);
+  return "done";
+}
+
+// A one-line explanation for an empty read that filtered.
+std::string tip_text(const query_view& q) {
+  if (verb_of(q.tool) != "read" || q.error || q.source == "none" || !q.count || *q.count != 0) return {};
+  const json_value shape = q.effective ? *q.effective : q.requested;
+  auto filters = list_member(shape, "filters");
+  const std::string any = or_filters_text(shape);
+  if (!filters && any.empty()) return {};
+  if (filters && filters->size() == 1 && any.empty()) {
+    const json_value only = filters->at(0);
+    if (auto field = only.find("field"); field && field->is_string() && field->str() == "id")
+      return "Tip: none of these refs matched a row; they may have been deleted.";
+    return fmt::format("Tip: only rows with {} were searched; a read without that filter would cover all of {}.",
+                       filters_text(shape, ", "), q.table);
+  }
+  std::string all = filters_text(shape, ", ");
+  if (!any.empty()) all.append(all.empty() ? "" : ", ").append("any of (").append(any).append(")");
+  return fmt::format("Tip: no row matched all of {}; fewer filters would broaden the read.", all);
+}
+
+std::string render_block(const query_view& q) {
+  std::string out = "Query: " + shape_text(q, q.requested);
+  if (q.effective) out.append("\nEffective: ").append(shape_text(q, *q.effective));
+  if (q.notes)
+    q.notes->for_each_element([&](std::size_t, json_value note) {
+      if (note.is_string()) out.append("\nNote: ").append(note.str());
+    });
+  if (q.source == "generated")
+    out += "\nSource: generated content (unsaved gen_ artifacts; no database call)";
+  else if (q.source == "none")
+    out += "\nSource: not executed";
+  out.append("\nOutcome: ").append(outcome_text(q, false));
+  if (auto tip = tip_text(q); !tip.empty()) out.append("\n").append(tip);
+  return out;
+}
+
+std::string render_line(const query_view& q) {
+  const std::string_view verb = verb_of(q.tool);
+  std::string out = fmt::format("{} {}", verb, q.table);
+  std::string details;
+  if (verb == "create") {
+    if (auto cols = names_text(q.requested, "data_columns"); !cols.empty()) details = "columns: " + cols;
+  } else {
+    const std::string filters = filters_text(q.requested, ", ");
+    details = filters.empty() ? std::string("all records") : "filters: " + filters;
+    if (auto any = or_filters_text(q.requested); !any.empty()) details.append("; any of: ").append(any);
+  }
+  if (q.effective) {
+    const std::string effective = filters_text(*q.effective, ", ");
+    details.append("; effective: ").append(effective.empty() ? std::string_view("all records") : effective);
+  }
+  if (!details.empty()) out.append(" (").append(details).append(")");
+  if (q.source == "generated") out += " [generated content]";
+  out.append(": ").append(outcome_text(q, true));
+  return out;
+}
+
+}  // namespace
+
+result<std::string> render_query(json_value record, query_style style) {
+  auto view = read_record(record);
+  if (!view) return view.take_error();
+  return style == query_style::line ? render_line(*view) : render_block(*view);
+}
+
+result<std::string> render_query(std::string_view record_json, query_style style) {
+  auto doc = json_document::parse(record_json);
+  if (!doc) return error{"invalid_json", "", doc.err().message, ""};
+  return render_query(doc->root(), style);
+}
+
+}  // namespace alfred

@@ -1,0 +1,115 @@
+#include "prompt_rows.h"
+
+#include <fmt/format.h>
+
+#include "prompt_text.h"
+
+namespace alfred::detail {
+namespace {
+
+// A list of strings is shown inline up to this length per element; longer
+// elements (instructions) get a numbered line each.
+constexpr std::size_t kInlineElementChars = 60;
+
+bool is_empty_value(json_value value) {
+  return value.is_null() || (value.is_string() && value.str().empty()) || (value.is_array() && value.empty());
+}
+
+bool is_row_list(json_value value) {
+  if (!value.is_array() || value.empty()) return false;
+  bool rows = true;
+  value.for_each_element([&](std::size_t, json_value element) { rows = rows && element.is_object(); });
+  return rows;
+}
+
+bool has_long_element(json_value list) {
+  bool long_one = false;
+  list.for_each_element([&](std::size_t, json_value element) {
+    long_one = long_one || (element.is_string() && code_points(element.str()) > kInlineElementChars);
+  });
+  return long_one;
+}
+
+}  // namespace
+
+std::string_view row_ref(json_value row) {
+  if (!row.is_object()) return {};
+  auto id = row.find("id");
+  return id && id->is_string() ? id->str() : std::string_view();
+}
+
+void render_row(std::string& out, json_value row, const prompt_limits& limits, std::string_view indent,
+                shown_refs* shown, bool embedded) {
+  out.append(indent).append("-");
+  if (!row.is_object()) {
+    out += ' ';
+    append_display_value(out, row, limits.chars_per_value);
+    out += '\n';
+    return;
+  }
+  const std::string_view ref = row_ref(row);
+  if (!ref.empty()) {
+    out.append(" `").append(ref).append("`");
+    if (shown) (embedded ? shown->embedded : shown->rows).insert(ref);
+  }
+  bool first = ref.empty();
+  // Inline pairs first, then the block members (long lists, embedded rows)
+  // below them, so each row starts with one scannable line.
+  row.for_each_member([&](std::string_view key, json_value value) {
+    if (key == "id" || is_empty_value(value) || is_row_list(value) || (value.is_array() && has_long_element(value)))
+      return;
+    out.append(first ? " " : " | ").append(key).append(": ");
+    first = false;
+    append_display_value(out, value, limits.chars_per_value);
+  });
+  out += '\n';
+  const std::string nested_indent = std::string(indent) + "  ";
+  row.for_each_member([&](std::string_view key, json_value value) {
+    if (key == "id" || is_empty_value(value)) return;
+    if (is_row_list(value)) {
+      fmt::format_to(std::back_inserter(out), "{}{} ({}):\n", nested_indent, key, value.size());
+      render_rows(out, value, limits, nested_indent, shown, true);
+    } else if (value.is_array() && has_long_element(value)) {
+      out.append(nested_indent).append(key).append(":\n");
+      value.for_each_element([&](std::size_t i, json_value element) {
+        fmt::format_to(std::back_inserter(out), "{}  {}. ", nested_indent, i + 1);
+        if (element.is_string())
+          append_bounded(out, element.str(), limits.chars_per_value);
+        else
+          append_display_value(out, element, limits.chars_per_value);
+        out += '\n';
+      });
+    }
+  });
+}
+
+void render_rows(std::string& out, json_value data, const prompt_limits& limits, std::string_view indent,
+                 shown_refs* shown, bool embedded) {
+  if (!data.is_array()) {
+    render_row(out, data, limits, indent, shown, embedded);
+    return;
+  }
+  const std::size_t total = data.size();
+  std::string overflow;
+  std::size_t listed = 0;
+  data.for_each_element([&](std::size_t i, json_value row) {
+    if (i < limits.rows_per_result) {
+      render_row(out, row, limits, indent, shown, embedded);
+      return;
+    }
+    const std::string_view ref = row_ref(row);
+    if (ref.empty() || listed == limits.refs_per_overflow) return;
+    overflow.append(listed++ ? ", " : "").append(ref);
+  });
+  if (total <= limits.rows_per_result) return;
+  const std::size_t hidden = total - limits.rows_per_result;
+  fmt::format_to(std::back_inserter(out), "{}- … {} more row{} not shown", indent, hidden, hidden == 1 ? "" : "s");
+  if (!overflow.empty()) {
+    out.append(" (refs: ").append(overflow);
+    if (listed < hidden) out += ", …";
+    out += ')';
+  }
+  out += '\n';
+}
+
+}  // namespace alfred::detail

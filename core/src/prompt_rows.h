@@ -1,0 +1,37 @@
+#pragma once
+// Rows as the Act prompt shows them: one `- \`ref\` | key: value` line per
+// row, long lists as numbered lines, embedded rows indented below their
+// parent. Empty values are left out.
+
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "alfred/json.h"
+#include "prompt_input.h"
+
+namespace alfred::detail {
+
+/// Refs whose rows a prompt already shows in full: top-level rows, and rows
+/// embedded in another row (`ri_` rows inside a recipe).
+struct shown_refs {
+  std::set<std::string_view, std::less<>> rows;
+  std::set<std::string_view, std::less<>> embedded;
+
+  bool contains(std::string_view ref) const { return rows.count(ref) || embedded.count(ref); }
+};
+
+/// Appends one row object. Records its ref and those of embedded rows in
+/// `shown` when given.
+void render_row(std::string& out, json_value row, const prompt_limits& limits, std::string_view indent,
+                shown_refs* shown, bool embedded = false);
+
+/// Appends a list of rows (or one row object): at most
+/// `limits.rows_per_result`, then one line listing the refs of the rest.
+void render_rows(std::string& out, json_value data, const prompt_limits& limits, std::string_view indent,
+                 shown_refs* shown, bool embedded = false);
+
+/// The row's ref (its `id` string), or "".
+std::string_view row_ref(json_value row);
+
+}  // namespace alfred::detail

@@ -1,0 +1,110 @@
+#include "prompt_text.h"
+
+#include <fmt/format.h>
+
+#include "alfred/uuid.h"
+
+namespace alfred::detail {
+namespace {
+
+bool is_continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+}  // namespace
+
+std::size_t code_points(std::string_view text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) n += !is_continuation(c);
+  return n;
+}
+
+void append_bounded(std::string& out, std::string_view text, std::size_t max_chars) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (is_continuation(static_cast<unsigned char>(text[i]))) continue;
+    if (seen == max_chars) {
+      out.append(text.substr(0, i));
+      fmt::format_to(std::back_inserter(out), "… [+{} chars]", code_points(text.substr(i)));
+      return;
+    }
+    ++seen;
+  }
+  out.append(text);
+}
+
+bool reads_plain(std::string_view text) {
+  if (text.empty() || text.front() == ' ' || text.back() == ' ') return false;
+  if (text == "null" || text == "true" || text == "false") return false;
+  for (unsigned char c : text)
+    if (c < 0x20 || c == '|' || c == ',' || c == '[' || c == ']' || c == '"' || c == '`' || c == '\\') return false;
+  return true;
+}
+
+void append_compact_json(std::string& out, json_value value) {
+  json_writer writer(out);
+  writer.value(value);
+}
+
+void append_display_value(std::string& out, json_value value, std::size_t max_chars) {
+  switch (value.kind()) {
+    case json_kind::string: {
+      const std::string_view text = value.str();
+      if (reads_plain(text)) {
+        append_bounded(out, text, max_chars);
+      } else {
+        std::string bounded;
+        append_bounded(bounded, text, max_chars);
+        out += json_quote(bounded);
+      }
+      return;
+    }
+    case json_kind::array:
+      out += '[';
+      value.for_each_element([&](std::size_t i, json_value element) {
+        if (i) out += ", ";
+        append_display_value(out, element, max_chars);
+      });
+      out += ']';
+      return;
+    case json_kind::object: {
+      std::string json;
+      append_compact_json(json, value);
+      append_bounded(out, json, max_chars);
+      return;
+    }
+    default:
+      out += value.raw();
+      return;
+  }
+}
+
+void scrub_uuids(std::string& text, const ref_registry& registry) {
+  constexpr std::size_t kLength = 36;
+  if (text.size() < kLength) return;
+  std::string out;
+  std::size_t copied = 0;
+  // A UUID has dashes at 8, 13, 18 and 23; look at every dash that could be
+  // the first one instead of testing every offset. Hex around it does not
+  // matter: a UUID inside a longer hex run is still one.
+  for (std::size_t dash = text.find('-', 8); dash != std::string::npos && dash + 28 <= text.size();
+       dash = text.find('-', dash + 1)) {
+    const std::size_t start = dash - 8;
+    if (start < copied) continue;
+    const std::string_view candidate(text.data() + start, kLength);
+    if (!is_uuid_syntax(candidate)) continue;
+    out.append(text, copied, start - copied);
+    const ref_entry* entry = registry.find_by_uuid(canonical_uuid(candidate));
+    out += entry ? std::string_view(entry->ref) : std::string_view("<id>");
+    copied = start + kLength;
+    dash = copied - 1;
+  }
+  if (copied == 0) return;
+  out.append(text, copied, std::string::npos);
+  text = std::move(out);
+}
+
+void replace_all(std::string& text, std::string_view from, std::string_view to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+}
+
+}  // namespace alfred::detail
