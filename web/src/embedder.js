@@ -1,0 +1,184 @@
+// Text → 1536-dimension vectors for recipes.embedding and the match_recipes
+// RPC. Two embedders with one shape, { name, dimensions, embed(texts) }:
+//
+// - lexicalEmbedder: offline and deterministic, no model, no network. It is
+//   LEXICAL, not semantic: two texts are close only when they share words
+//   (after lower-casing, accent folding and a tiny plural stemmer), so
+//   "spicy chicken curry" finds "Chicken Curry" but not "Vindaloo". Each word
+//   and each pair of adjacent words is feature-hashed (FNV-1a) into one of
+//   1536 dimensions with a hashed sign, and the vector is L2-normalized, so
+//   cosine distance (pgvector's <=>) falls as the share of common words grows.
+//   Good for tests, demos and offline use; vectors from it are not comparable
+//   with a model's vectors, so a database is embedded with one or the other.
+// - openAIEmbedder: any OpenAI-compatible POST /embeddings endpoint
+//   (text-embedding-3-small at 1536 dimensions by default).
+//
+// Runs in Node, browsers, workers and Deno: no node: imports.
+
+export const EMBEDDING_DIMENSIONS = 1536;
+
+/** A failed embedding call; `code` is `http_error`, `bad_response` or `network_error`. */
+export class EmbeddingError extends Error {
+  constructor({ code, message, status = null, cause }) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'EmbeddingError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+// Words that carry no meaning for matching recipes to requests.
+const STOP_WORDS = new Set(['a', 'an', 'and', 'the', 'with', 'of', 'in', 'on', 'for', 'to', 'or', 'my', 'some']);
+const BIGRAM_WEIGHT = 0.5;
+const utf8 = new TextEncoder();
+
+/** tomatoes → tomato, berries → berry, dishes → dish, eggs → egg; "hummus", "glass" stay. */
+function singular(word) {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && /(oes|ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !/(ss|us|is)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+/** Lower-cased, accent-folded word tokens (Unicode letters and digits), singular, no stop words. */
+export function lexicalTokens(text) {
+  const folded = String(text).toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '');
+  const words = folded.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.filter((word) => !STOP_WORDS.has(word)).map(singular);
+}
+
+function fnv1a(text) {
+  let hash = 0x811c9dc5;
+  for (const byte of utf8.encode(text)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+// murmur3's finalizer: the sign must not follow from the dimension (both
+// would otherwise come from the same low bits of one hash).
+function mix(hash) {
+  let h = hash;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+function addFeature(vector, feature, weight) {
+  const hash = fnv1a(feature);
+  vector[hash % EMBEDDING_DIMENSIONS] += mix(hash) & 1 ? weight : -weight;
+}
+
+/** The lexical vector of one text; all zeros when it has no words. */
+export function lexicalVector(text) {
+  const vector = new Array(EMBEDDING_DIMENSIONS).fill(0);
+  const tokens = lexicalTokens(text);
+  tokens.forEach((token, i) => {
+    addFeature(vector, token, 1);
+    // A space cannot occur inside a token, so "a b" never collides with a word.
+    if (i > 0) addFeature(vector, `${tokens[i - 1]} ${token}`, BIGRAM_WEIGHT);
+  });
+  const norm = Math.hypot(...vector);
+  return norm === 0 ? vector : vector.map((x) => x / norm);
+}
+
+/**
+ * The offline, deterministic, lexical embedder (see the top of this file).
+ *
+ * @example
+ * const [query] = await lexicalEmbedder.embed(['spicy chicken curry'])
+ * await fetch(`${url}/rpc/match_recipes`, { method: 'POST', headers, body: JSON.stringify({ query_embedding: query }) })
+ */
+export const lexicalEmbedder = Object.freeze({
+  name: 'lexical',
+  dimensions: EMBEDDING_DIMENSIONS,
+  async embed(texts) {
+    return texts.map(lexicalVector);
+  },
+});
+
+/**
+ * An embedder behind an OpenAI-compatible `POST {baseUrl}/embeddings`.
+ *
+ * @example
+ * const embedder = openAIEmbedder({ baseUrl: 'https://api.openai.com/v1', apiKey })
+ * const [vector] = await embedder.embed(['spicy chicken curry'])   // 1536 numbers
+ */
+export function openAIEmbedder({ baseUrl, apiKey, model = 'text-embedding-3-small', fetch = globalThis.fetch } = {}) {
+  if (typeof baseUrl !== 'string' || baseUrl === '') throw new TypeError('openAIEmbedder: baseUrl is required');
+  if (typeof fetch !== 'function') throw new TypeError('openAIEmbedder: no fetch in this runtime; pass one');
+  const url = `${baseUrl.replace(/\/+$/, '')}/embeddings`;
+  const headers = { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
+
+  async function embed(texts) {
+    if (!Array.isArray(texts) || texts.some((text) => typeof text !== 'string')) {
+      throw new TypeError('embed: texts must be an array of strings');
+    }
+    if (texts.length === 0) return [];
+    const body = JSON.stringify({ model, input: texts, dimensions: EMBEDDING_DIMENSIONS });
+    let response;
+    try {
+      response = await fetch(url, { method: 'POST', headers, body });
+    } catch (cause) {
+      throw new EmbeddingError({ code: 'network_error', message: `embedding request to ${url} failed: ${cause?.message ?? cause}`, cause });
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      throw new EmbeddingError({
+        code: 'http_error',
+        status: response.status,
+        message: `embedding request failed with HTTP ${response.status}: ${providerMessage(text)}`,
+      });
+    }
+    return vectorsOf(text, texts.length);
+  }
+
+  return Object.freeze({ name: `openai:${model}`, dimensions: EMBEDDING_DIMENSIONS, embed });
+}
+
+function providerMessage(text) {
+  try {
+    return JSON.parse(text)?.error?.message ?? text.slice(0, 200);
+  } catch {
+    return text.slice(0, 200);
+  }
+}
+
+// The vectors of an embeddings response in input order (data[].index), each
+// checked to be 1536 finite numbers.
+function vectorsOf(text, count) {
+  const bad = (why) => new EmbeddingError({ code: 'bad_response', message: `embedding response ${why}` });
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw bad('is not JSON');
+  }
+  if (!Array.isArray(json?.data) || json.data.length !== count) throw bad(`does not hold ${count} embeddings`);
+  const vectors = new Array(count);
+  for (const [position, item] of json.data.entries()) {
+    const index = Number.isInteger(item?.index) ? item.index : position;
+    const vector = item?.embedding;
+    if (index < 0 || index >= count || vectors[index]) throw bad(`has a wrong or repeated index ${index}`);
+    if (!Array.isArray(vector) || vector.length !== EMBEDDING_DIMENSIONS || !vector.every(Number.isFinite)) {
+      throw bad(`embedding ${index} is not ${EMBEDDING_DIMENSIONS} numbers`);
+    }
+    vectors[index] = vector;
+  }
+  return vectors;
+}
+
+/**
+ * The text a recipe is embedded from, for the seed and for recipes saved later:
+ * name, description, cuisine and the tag columns, in that order.
+ *
+ * @example
+ * recipeEmbeddingText({ name: 'Chicken Curry', cuisine: 'indian', tags: ['spicy'] })  // 'Chicken Curry. indian. spicy'
+ */
+export function recipeEmbeddingText(recipe) {
+  const lists = ['tags', 'flavor_tags', 'occasions', 'health_tags'].flatMap((key) => recipe[key] ?? []);
+  return [recipe.name, recipe.description, recipe.cuisine, lists.join(', ')]
+    .filter((part) => typeof part === 'string' && part.trim() !== '')
+    .join('. ');
+}
