@@ -28,7 +28,7 @@ export function postgrestBinary() {
   return binary;
 }
 
-export function postgrestEnv({ host, pgPort, httpPort, jwtSecret }) {
+export function postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret }) {
   return {
     PGRST_DB_URI: `postgres://authenticator@${host}:${pgPort}/postgres`,
     PGRST_DB_SCHEMAS: 'public',
@@ -37,6 +37,7 @@ export function postgrestEnv({ host, pgPort, httpPort, jwtSecret }) {
     PGRST_JWT_SECRET: jwtSecret,
     PGRST_SERVER_HOST: host,
     PGRST_SERVER_PORT: String(httpPort),
+    PGRST_ADMIN_SERVER_PORT: String(adminPort),
     PGRST_DB_POOL: '1',
     PGRST_DB_CHANNEL_ENABLED: 'false',
     PGRST_DB_PREPARED_STATEMENTS: 'false',
@@ -48,15 +49,18 @@ export function postgrestEnv({ host, pgPort, httpPort, jwtSecret }) {
 }
 
 /**
- * Starts PostgREST and resolves once `probe` (an authenticated request that
- * needs the schema cache) answers 200. Rejects with PostgREST's own output if
- * it exits or is not ready within `timeoutMs`.
- * Returns `{ url, pid, output(), reload(), stop() }`.
+ * Starts PostgREST and resolves once its admin server reports ready and then
+ * `probe` (an authenticated request that needs the schema cache) answers 200.
+ * Readiness is asked of the admin server first because an API request
+ * answered 503 while the schema cache loads makes PostgREST 12 reconnect,
+ * and with one allowed connection the reconnect is refused for a while.
+ * Rejects with PostgREST's own output if it exits or is not ready within
+ * `timeoutMs`. Returns `{ url, pid, exited, output(), reload(), stop() }`.
  */
-export async function startPostgrest({ host, pgPort, httpPort, jwtSecret, probe, timeoutMs = 30_000, quiet = true }) {
+export async function startPostgrest({ host, pgPort, httpPort, adminPort, jwtSecret, probe, timeoutMs = 30_000, quiet = true }) {
   const url = `http://${host}:${httpPort}`;
   const child = spawn(postgrestBinary(), [], {
-    env: { ...process.env, ...postgrestEnv({ host, pgPort, httpPort, jwtSecret }) },
+    env: { ...process.env, ...postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -95,15 +99,23 @@ export async function startPostgrest({ host, pgPort, httpPort, jwtSecret, probe,
   const deadline = Date.now() + timeoutMs;
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   let lastProblem = 'no answer yet';
+  let ready = false;
   while (Date.now() < deadline && !hasExited()) {
     try {
-      const response = await fetch(`${url}${probe.path}`, { headers: probe.headers, signal: AbortSignal.timeout(2000) });
-      if (response.status === 200) return server;
-      lastProblem = `probe answered ${response.status}: ${(await response.text()).slice(0, 300)}`;
+      if (!ready) {
+        const response = await fetch(`http://${host}:${adminPort}/ready`, { signal: AbortSignal.timeout(2000) });
+        ready = response.status === 200;
+        lastProblem = `admin /ready answered ${response.status}`;
+      }
+      if (ready) {
+        const response = await fetch(`${url}${probe.path}`, { headers: probe.headers, signal: AbortSignal.timeout(5000) });
+        if (response.status === 200) return server;
+        lastProblem = `probe answered ${response.status}: ${(await response.text()).slice(0, 300)}`;
+      }
     } catch (error) {
-      lastProblem = `probe failed: ${error.cause?.code ?? error.message}`;
+      lastProblem = `readiness check failed: ${error.cause?.code ?? error.message}`;
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
   if (hasExited()) lastProblem = `PostgREST exited (code ${child.exitCode}, signal ${child.signalCode})`;
   await server.stop();

@@ -66,6 +66,7 @@ export async function startStack({
     const serveAt = performance.now();
     pgPort ??= await freePort(host);
     httpPort ??= await freePort(host);
+    const adminPort = await freePort(host);
     socket = new PGLiteSocketServer({ db, host, port: pgPort, maxConnections: 1 });
     await socket.start();
 
@@ -76,6 +77,7 @@ export async function startStack({
       host,
       pgPort,
       httpPort,
+      adminPort,
       jwtSecret,
       quiet,
       probe: { path: '/recipes?select=id&limit=1', headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },

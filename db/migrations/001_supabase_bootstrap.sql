@@ -77,8 +77,12 @@ begin
 end
 $$;
 
-grant execute on function auth.jwt(), auth.uid(), auth.role(), auth.check_request()
+grant execute on function auth.jwt(), auth.uid(), auth.role()
   to anon, authenticated, service_role;
+-- Whatever role a forged or mistaken JWT names must be able to reach the hook,
+-- so that the refusal is this clear message rather than a permission error.
+grant usage on schema auth to public;
+grant execute on function auth.check_request() to public;
 
 -- Supabase's defaults: the API roles may use public and every object created
 -- in it; row level security is what narrows access.

@@ -1,7 +1,9 @@
 -- Row level security: a signed-in user sees and changes only rows whose
 -- user_id is theirs (auth.uid()), as in the original's migration 024.
 -- Beyond the original: a row may only point at recipes and meal plans the user
--- can see. The EXISTS sub-queries run under the caller's own RLS, so a foreign
+-- can see. (The new row's columns are written table.column inside the
+-- sub-queries: a bare parent_recipe_id in a sub-query over recipes would mean
+-- the inner row's.) The EXISTS sub-queries run under the caller's own RLS, so a foreign
 -- key into another user's recipe fails the policy (403 42501) instead of
 -- silently linking across accounts.
 -- anon keeps Supabase's table privileges but has no policy: it sees no rows
@@ -21,12 +23,12 @@ create policy recipes_insert on public.recipes
   for insert to authenticated with check (
     user_id = auth.uid()
     and (parent_recipe_id is null
-         or exists (select from public.recipes p where p.id = parent_recipe_id)));
+         or exists (select from public.recipes p where p.id = recipes.parent_recipe_id)));
 create policy recipes_update on public.recipes
   for update to authenticated using (user_id = auth.uid()) with check (
     user_id = auth.uid()
     and (parent_recipe_id is null
-         or exists (select from public.recipes p where p.id = parent_recipe_id)));
+         or exists (select from public.recipes p where p.id = recipes.parent_recipe_id)));
 create policy recipes_delete on public.recipes
   for delete to authenticated using (user_id = auth.uid());
 
@@ -37,11 +39,11 @@ create policy recipe_ingredients_select on public.recipe_ingredients
 create policy recipe_ingredients_insert on public.recipe_ingredients
   for insert to authenticated with check (
     user_id = auth.uid()
-    and exists (select from public.recipes r where r.id = recipe_id));
+    and exists (select from public.recipes r where r.id = recipe_ingredients.recipe_id));
 create policy recipe_ingredients_update on public.recipe_ingredients
   for update to authenticated using (user_id = auth.uid()) with check (
     user_id = auth.uid()
-    and exists (select from public.recipes r where r.id = recipe_id));
+    and exists (select from public.recipes r where r.id = recipe_ingredients.recipe_id));
 create policy recipe_ingredients_delete on public.recipe_ingredients
   for delete to authenticated using (user_id = auth.uid());
 
@@ -52,11 +54,11 @@ create policy meal_plans_select on public.meal_plans
 create policy meal_plans_insert on public.meal_plans
   for insert to authenticated with check (
     user_id = auth.uid()
-    and (recipe_id is null or exists (select from public.recipes r where r.id = recipe_id)));
+    and (recipe_id is null or exists (select from public.recipes r where r.id = meal_plans.recipe_id)));
 create policy meal_plans_update on public.meal_plans
   for update to authenticated using (user_id = auth.uid()) with check (
     user_id = auth.uid()
-    and (recipe_id is null or exists (select from public.recipes r where r.id = recipe_id)));
+    and (recipe_id is null or exists (select from public.recipes r where r.id = meal_plans.recipe_id)));
 create policy meal_plans_delete on public.meal_plans
   for delete to authenticated using (user_id = auth.uid());
 
@@ -67,13 +69,13 @@ create policy tasks_select on public.tasks
 create policy tasks_insert on public.tasks
   for insert to authenticated with check (
     user_id = auth.uid()
-    and (recipe_id is null or exists (select from public.recipes r where r.id = recipe_id))
-    and (meal_plan_id is null or exists (select from public.meal_plans m where m.id = meal_plan_id)));
+    and (recipe_id is null or exists (select from public.recipes r where r.id = tasks.recipe_id))
+    and (meal_plan_id is null or exists (select from public.meal_plans m where m.id = tasks.meal_plan_id)));
 create policy tasks_update on public.tasks
   for update to authenticated using (user_id = auth.uid()) with check (
     user_id = auth.uid()
-    and (recipe_id is null or exists (select from public.recipes r where r.id = recipe_id))
-    and (meal_plan_id is null or exists (select from public.meal_plans m where m.id = meal_plan_id)));
+    and (recipe_id is null or exists (select from public.recipes r where r.id = tasks.recipe_id))
+    and (meal_plan_id is null or exists (select from public.meal_plans m where m.id = tasks.meal_plan_id)));
 create policy tasks_delete on public.tasks
   for delete to authenticated using (user_id = auth.uid());
 
@@ -84,13 +86,13 @@ create policy cooking_log_select on public.cooking_log
 create policy cooking_log_insert on public.cooking_log
   for insert to authenticated with check (
     user_id = auth.uid()
-    and (recipe_id is null or exists (select from public.recipes r where r.id = recipe_id))
-    and (from_meal_plan_id is null or exists (select from public.meal_plans m where m.id = from_meal_plan_id)));
+    and (recipe_id is null or exists (select from public.recipes r where r.id = cooking_log.recipe_id))
+    and (from_meal_plan_id is null or exists (select from public.meal_plans m where m.id = cooking_log.from_meal_plan_id)));
 create policy cooking_log_update on public.cooking_log
   for update to authenticated using (user_id = auth.uid()) with check (
     user_id = auth.uid()
-    and (recipe_id is null or exists (select from public.recipes r where r.id = recipe_id))
-    and (from_meal_plan_id is null or exists (select from public.meal_plans m where m.id = from_meal_plan_id)));
+    and (recipe_id is null or exists (select from public.recipes r where r.id = cooking_log.recipe_id))
+    and (from_meal_plan_id is null or exists (select from public.meal_plans m where m.id = cooking_log.from_meal_plan_id)));
 create policy cooking_log_delete on public.cooking_log
   for delete to authenticated using (user_id = auth.uid());
 
