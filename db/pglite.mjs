@@ -1,17 +1,20 @@
 // The database: PGlite (PostgreSQL 18 in WASM) with pgvector and pgcrypto,
-// migrated in-process. A new database starts from a cached snapshot of the
-// migrated state (PGlite's dumpDataDir/loadDataDir) instead of running initdb
-// and the migrations again: about 1.5 s instead of about 4 s. The snapshot is
-// keyed by the migration files and the PGlite versions, so it is rebuilt when
-// either changes.
+// migrated and seeded in-process. A new database starts from a cached
+// snapshot (PGlite's dumpDataDir/loadDataDir, gzipped tarballs under
+// node_modules/.cache/alfred-stack/) instead of running initdb, the
+// migrations and the seed again. Two layers: the migrated state, keyed by the
+// migration files and the PGlite build, and the seeded state on top of it,
+// keyed also by the seed's own key (its files and the day). Either is rebuilt
+// when its key changes.
 import { PGlite } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { applyMigrations, migrationsHash, readMigrations } from './migrations.mjs';
 
 const EXTENSIONS = { vector, pgcrypto };
@@ -23,56 +26,97 @@ function packageVersion(name) {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
 }
 
-/** Path of the snapshot for these migrations and this PGlite build. */
-export function snapshotPath(migrations = readMigrations()) {
-  const key = createHash('sha256')
+/** Cache key of the migrated database: the migration files and the PGlite build. */
+export function migratedKey(migrations = readMigrations()) {
+  return createHash('sha256')
     .update(migrationsHash(migrations))
     .update(`pglite ${packageVersion('@electric-sql/pglite')} pgvector ${packageVersion('@electric-sql/pglite-pgvector')}`)
     .digest('hex')
     .slice(0, 24);
-  return join(SNAPSHOT_DIR, `${key}.tgz`);
 }
 
+const snapshotFile = (key) => join(SNAPSHOT_DIR, `${key}.tgz`);
 const isMemory = (dataDir) => !dataDir || dataDir.startsWith('memory://');
 
 /**
- * Opens (or creates) the database and brings it to the current migrations.
- * `dataDir`: a folder (kept between runs) or undefined/'memory://'.
- * Returns `{ db, source, timings }`; `source` says how it was made:
- * `snapshot`, `initdb` (snapshot written for next time) or `existing`.
+ * Opens (or creates) the database, brings it to the current migrations and,
+ * when `seed` is given, runs `seed.run(db)`.
+ *
+ * - `dataDir`: a folder (kept between runs) or undefined/'memory://'.
+ * - `seed`: `{ key, run(db) }`. A new database whose seed `key` was seen
+ *   before starts from the snapshot taken after that seed instead of seeding
+ *   again; `key` must change whenever what `run` inserts would.
+ *
+ * Resolves to `{ db, source, applied, timings }`; `source` is how it was made:
+ * `existing` (a data dir opened again), `seeded-snapshot`, `snapshot`
+ * (migrated state) or `initdb` (nothing cached yet).
  */
-export async function openDatabase({ dataDir, useSnapshot = true } = {}) {
+export async function openDatabase({ dataDir, seed, useSnapshot = true } = {}) {
   const migrations = readMigrations();
-  const timings = {};
-  const started = performance.now();
-  const existing = !isMemory(dataDir) && existsSync(join(dataDir, 'PG_VERSION'));
-  const snapshot = snapshotPath(migrations);
+  const migratedSnapshot = snapshotFile(migratedKey(migrations));
+  const seededSnapshot = seed && useSnapshot ? snapshotFile(`${migratedKey(migrations)}-seed-${seed.key}`) : null;
   const location = isMemory(dataDir) ? 'memory://' : dataDir;
+  const timings = {};
+  let mark = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - mark);
+    mark = now;
+  };
 
-  let db;
   let source;
-  if (existing) {
-    db = await PGlite.create({ dataDir: location, extensions: EXTENSIONS });
-    source = 'existing';
-  } else if (useSnapshot && existsSync(snapshot)) {
-    db = await PGlite.create({ dataDir: location, loadDataDir: new Blob([readFileSync(snapshot)]), extensions: EXTENSIONS });
-    source = 'snapshot';
-  } else {
-    db = await PGlite.create({ dataDir: location, extensions: EXTENSIONS });
-    source = 'initdb';
-  }
-  timings.open = performance.now() - started;
+  let image = null;
+  if (!isMemory(dataDir) && existsSync(join(dataDir, 'PG_VERSION'))) source = 'existing';
+  else if (seededSnapshot && (image = readIfPresent(seededSnapshot))) source = 'seeded-snapshot';
+  else if (useSnapshot && (image = readIfPresent(migratedSnapshot))) source = 'snapshot';
+  else source = 'initdb';
+  const db = await PGlite.create({
+    dataDir: location,
+    extensions: EXTENSIONS,
+    // node:zlib inflates the tarball several times faster than PGlite's own
+    // gzip path, so PGlite gets the plain tar.
+    ...(image ? { loadDataDir: new Blob([gunzipSync(image)]) } : {}),
+  });
+  lap('open');
 
-  const migrated = performance.now();
   const applied = await applyMigrations(db, migrations);
-  timings.migrate = performance.now() - migrated;
-
+  lap('migrate');
   if (source === 'initdb' && useSnapshot) {
-    const dumped = performance.now();
-    await writeSnapshot(db, snapshot);
-    timings.snapshot = performance.now() - dumped;
+    await writeSnapshot(db, migratedSnapshot);
+    removeSuperseded(migratedSnapshot, '');
+    lap('snapshot');
+  }
+  if (seed && source !== 'seeded-snapshot') {
+    await seed.run(db);
+    lap('seed');
+    if (seededSnapshot && source !== 'existing') {
+      await writeSnapshot(db, seededSnapshot);
+      removeSuperseded(seededSnapshot, `${basename(migratedSnapshot, '.tgz')}-seed-`);
+      lap('seedSnapshot');
+    }
   }
   return { db, source, applied, timings };
+}
+
+// Another process may remove a superseded snapshot between a check and a read.
+function readIfPresent(path) {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+// Snapshots of older migrations, and seeded snapshots of other days, are
+// never read again: each write removes the files `keep` supersedes (those
+// starting with `prefix`, except `keep` and anything still being written).
+function removeSuperseded(keep, prefix) {
+  for (const file of readdirSync(SNAPSHOT_DIR)) {
+    if (file.startsWith(prefix) && !file.startsWith(basename(keep, '.tgz')) && file.endsWith('.tgz')) {
+      rmSync(join(SNAPSHOT_DIR, file), { force: true });
+    }
+  }
 }
 
 // Written under a temporary name and renamed: test processes that start

@@ -8,7 +8,7 @@ import { openDatabase } from './pglite.mjs';
 import { freePort } from './ports.mjs';
 import { startPostgrest } from './postgrest.mjs';
 import { SEED_USERS } from './seed/ids.mjs';
-import { seedDatabase } from './seed/index.mjs';
+import { seedDatabase, seedKey } from './seed/index.mjs';
 
 const since = (start) => Math.round(performance.now() - start);
 
@@ -46,8 +46,14 @@ export async function startStack({
 } = {}) {
   const started = performance.now();
   const timings = {};
-  const { db, source, timings: dbTimings } = await openDatabase({ dataDir });
-  timings.database = { source, ...Object.fromEntries(Object.entries(dbTimings).map(([k, v]) => [k, Math.round(v)])) };
+  // Everything that talks to PGlite directly (migrations, seed) happens
+  // before the socket opens: afterwards PostgREST must be its only client.
+  const today = new Date();
+  const { db, source, timings: dbTimings } = await openDatabase({
+    dataDir,
+    seed: seed ? { key: seedKey(today), run: (database) => seedDatabase(database, { today }) } : undefined,
+  });
+  timings.database = { source, ...dbTimings };
 
   let socket;
   let postgrest;
@@ -57,12 +63,6 @@ export async function startStack({
     if (!db.closed) await db.close();
   };
   try {
-    // Everything that talks to PGlite directly happens before the socket
-    // opens: afterwards PostgREST must be its only client.
-    const seededAt = performance.now();
-    if (seed) await seedDatabase(db);
-    timings.seed = since(seededAt);
-
     const serveAt = performance.now();
     pgPort ??= await freePort(host);
     httpPort ??= await freePort(host);

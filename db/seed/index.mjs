@@ -2,6 +2,9 @@
 // full, Ben's small). Ids are derived from natural keys (ids.mjs), dates from
 // `today`, recipe embeddings from the embedder (lexical by default), all in
 // one transaction as the superuser, before any client connects.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { lexicalEmbedder, recipeEmbeddingText } from '../../web/src/embedder.js';
 import { ADA_RECIPES } from './ada-recipes.mjs';
 import * as ada from './ada-kitchen.mjs';
@@ -50,6 +53,21 @@ const TABLES = [
 
 const isoDay = (today, days) => new Date(today.getTime() + days * 86_400_000).toISOString().slice(0, 10);
 const vectorText = (vector) => `[${vector.join(',')}]`;
+
+/**
+ * What the default seed of `today` depends on: this folder's files, the
+ * embedder's source and the day (dates in the seed are relative to it).
+ * Snapshots of a seeded database are cached under this key.
+ */
+export function seedKey(today = new Date()) {
+  const hash = createHash('sha256');
+  const seedDir = fileURLToPath(new URL('./', import.meta.url));
+  for (const file of readdirSync(seedDir).filter((f) => f.endsWith('.mjs')).sort()) {
+    hash.update(file).update(readFileSync(`${seedDir}/${file}`));
+  }
+  hash.update(readFileSync(new URL('../../web/src/embedder.js', import.meta.url)));
+  return `${isoDay(today, 0)}-${hash.digest('hex').slice(0, 16)}`;
+}
 
 /** Catalog lookup by lower-cased name or alias. */
 function catalogIndex(ingredients) {
