@@ -3,12 +3,13 @@
 // match_recipes RPC, the catalog's permissions, and the foreign-key rules.
 // Plain fetch on purpose: this tests the database, not the project's core.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { signJwt } from '../../db/jwt.mjs';
+import { openDatabase } from '../../db/pglite.mjs';
 import { lexicalEmbedder } from '../../web/src/embedder.js';
-import { SCRATCH } from './support/paths.mjs';
+import { ROOT, SCRATCH } from './support/paths.mjs';
 import { rest, SEED_USERS, sharedStack, withStack } from './support/stack.mjs';
 
 const stack = sharedStack();
@@ -300,4 +301,54 @@ test('a data dir keeps rows across a restart and is not seeded twice', async (t)
   const recipes = await rest(second, second.users[0].token, 'GET', '/recipes?select=id');
   assert.equal(recipes.body.length, 21, 'seeded once');
   await second.stop();
+});
+
+// kitchen.json column types → information_schema's data_type (udt_name for arrays).
+const PG_TYPES = {
+  uuid: ['uuid'],
+  text: ['text'],
+  integer: ['integer'],
+  numeric: ['numeric'],
+  boolean: ['boolean'],
+  date: ['date'],
+  timestamp: ['timestamp with time zone', 'timestamp without time zone'],
+  jsonb: ['jsonb'],
+  'text[]': ['_text'],
+  'uuid[]': ['_uuid'],
+};
+
+test('the migrated schema has every column of core/domains/kitchen.json, with its type, nullability and references', async (t) => {
+  const domain = JSON.parse(readFileSync(join(ROOT, 'core/domains/kitchen.json'), 'utf8'));
+  const { db } = await openDatabase();
+  t.after(() => db.close());
+  const { rows: columns } = await db.query(
+    `select table_name, column_name, data_type, udt_name, is_nullable from information_schema.columns where table_schema = 'public'`,
+  );
+  const { rows: references } = await db.query(`
+    select c.conrelid::regclass::text as table_name, a.attname as column_name, c.confrelid::regclass::text as target
+    from pg_constraint c join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any (c.conkey)
+    where c.contype = 'f' and c.connamespace = 'public'::regnamespace`);
+  const { rows: security } = await db.query(
+    `select relname, relrowsecurity from pg_class where relnamespace = 'public'::regnamespace and relkind = 'r'`,
+  );
+
+  for (const [table, spec] of Object.entries(domain.tables)) {
+    const dbColumns = new Map(columns.filter((c) => c.table_name === table).map((c) => [c.column_name, c]));
+    assert.ok(dbColumns.size > 0, `table ${table} exists`);
+    assert.equal(security.find((r) => r.relname === table)?.relrowsecurity, true, `${table} has RLS enabled`);
+    for (const [name, column] of Object.entries(spec.columns)) {
+      const actual = dbColumns.get(name);
+      assert.ok(actual, `${table}.${name} exists`);
+      const type = actual.data_type === 'ARRAY' ? actual.udt_name : actual.data_type;
+      assert.ok(PG_TYPES[column.type].includes(type), `${table}.${name}: ${column.type} vs ${type}`);
+      const notNull = column.nullable === false || column.required === true;
+      assert.equal(actual.is_nullable === 'NO', notNull, `${table}.${name} NOT NULL matches kitchen.json`);
+      if (column.references && !column.type.endsWith('[]')) {
+        const fk = references.find((r) => r.table_name === table && r.column_name === name);
+        assert.equal(fk?.target, column.references, `${table}.${name} references ${column.references}`);
+      }
+    }
+    const extra = [...dbColumns.keys()].filter((name) => !(name in spec.columns));
+    assert.deepEqual(extra, spec.hidden ?? [], `${table}: the only columns kitchen.json lacks are its hidden ones`);
+  }
 });

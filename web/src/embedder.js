@@ -179,6 +179,7 @@ function vectorsOf(text, count) {
 export function recipeEmbeddingText(recipe) {
   const lists = ['tags', 'flavor_tags', 'occasions', 'health_tags'].flatMap((key) => recipe[key] ?? []);
   return [recipe.name, recipe.description, recipe.cuisine, lists.join(', ')]
-    .filter((part) => typeof part === 'string' && part.trim() !== '')
+    .map((part) => (typeof part === 'string' ? part.trim().replace(/\.+$/, '') : ''))
+    .filter((part) => part !== '')
     .join('. ');
 }
