@@ -3,6 +3,7 @@
 // match_recipes RPC, the catalog's permissions, and the foreign-key rules.
 // Plain fetch on purpose: this tests the database, not the project's core.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -351,4 +352,31 @@ test('the migrated schema has every column of core/domains/kitchen.json, with it
     const extra = [...dbColumns.keys()].filter((name) => !(name in spec.columns));
     assert.deepEqual(extra, spec.hidden ?? [], `${table}: the only columns kitchen.json lacks are its hidden ones`);
   }
+});
+
+test('the CLI prints the URL, keys and export lines, serves, and stops cleanly on SIGTERM', async (t) => {
+  const child = spawn(process.execPath, [join(ROOT, 'db/stack.mjs'), 'start'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => child.kill('SIGKILL'));
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (stdout.includes('export ALFRED_USER_ID=')) resolve();
+    });
+    exited.then(() => reject(new Error(`the CLI exited before it was ready:\n${stdout}\n${stderr}`)));
+  });
+  const env = Object.fromEntries([...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map(([, key, value]) => [key, value]));
+  assert.deepEqual(Object.keys(env), ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']);
+  assert.equal(env.ALFRED_USER_ID, SEED_USERS[0].id);
+  const cli = { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY };
+  const { status, body } = await rest(cli, env.ALFRED_ACCESS_TOKEN, 'GET', '/recipes?select=user_id');
+  assert.equal(status, 200);
+  assert.equal(body.length, 21);
+
+  child.kill('SIGTERM');
+  assert.deepEqual(await exited, { code: 0, signal: null });
+  await assert.rejects(fetch(`${cli.url}/recipes`), 'PostgREST stopped with the CLI');
 });
