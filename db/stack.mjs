@@ -116,9 +116,14 @@ function parseArgs(argv) {
       if (i + 1 >= argv.length) throw new Error(`${flag} needs a value`);
       return argv[++i];
     };
+    const port = () => {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${flag} needs a port number (1-65535)`);
+      return n;
+    };
     if (flag === '--data') options.dataDir = value();
-    else if (flag === '--port') options.httpPort = Number(value());
-    else if (flag === '--pg-port') options.pgPort = Number(value());
+    else if (flag === '--port') options.httpPort = port();
+    else if (flag === '--pg-port') options.pgPort = port();
     else if (flag === '--no-seed') options.seed = false;
     else if (flag === '--verbose') options.quiet = false;
     else throw new Error(`unknown option ${flag}`);
