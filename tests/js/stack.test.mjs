@@ -277,9 +277,14 @@ test('updated_at follows updates', async () => {
   assert.ok(Date.parse(updated.updated_at) > Date.parse(row.updated_at));
 });
 
-test('reload() keeps the API answering', async () => {
+test('reload() makes PostgREST reload its schema cache and the API keeps answering', async () => {
+  const loads = () => stack().postgrestOutput().split('Schema cache loaded').length - 1;
+  const before = loads();
+  assert.ok(before >= 1, 'PostgREST logged its first load');
   stack().reload();
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const deadline = Date.now() + 15_000;
+  while (loads() === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(loads(), before + 1);
   const { status } = await rest(stack(), ada().token, 'GET', '/recipes?select=id&limit=1');
   assert.equal(status, 200);
 });
