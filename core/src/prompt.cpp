@@ -170,13 +170,14 @@ void append_decision(std::string& out, const prompt_input& in) {
                    step_label(in.type));
   } else {
     fmt::format_to(std::back_inserter(out),
-                   "Allowed in {}: `step_complete`, `ask_user`, `blocked`, `fail`. No tool calls.\n", step_label(in.type));
+                   "Allowed in {}: `step_complete`, `ask_user`, `blocked`, `fail`. No tool calls.\n",
+                   step_label(in.type));
   }
   if (step_calls_tools(in.type))
-    out += "- Step done → `step_complete` with `summary` and `note_for_next_step` naming the refs the next step needs.\n";
-  else
     out +=
-        "- Step done → `step_complete` with `summary`, `data` (the result as JSON text) and `note_for_next_step`.\n";
+        "- Step done → `step_complete` with `summary` and `note_for_next_step` naming the refs the next step needs.\n";
+  else
+    out += "- Step done → `step_complete` with `summary`, `data` (the result as JSON text) and `note_for_next_step`.\n";
   out +=
       "- Only the user can answer → `ask_user` with `question`.\n"
       "- Cannot be done as planned → `blocked` with `reason_code` (INSUFFICIENT_INFO, PLAN_INVALID, TOOL_FAILURE), "
@@ -217,8 +218,9 @@ std::string user_prompt(const domain& dom, const ref_registry& registry, const p
         detail::append_schema_body(body, dom);
         break;
       case prompt_section::entities:
-        detail::append_entities_body(body, registry, in, shown,
-                                     section_presence_for(prompt_section::artifacts, in.type) != section_presence::never);
+        detail::append_entities_body(
+            body, registry, in, shown,
+            section_presence_for(prompt_section::artifacts, in.type) != section_presence::never);
         break;
       case prompt_section::artifacts:
         detail::append_artifacts_body(body, registry);

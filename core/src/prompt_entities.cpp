@@ -113,7 +113,8 @@ void append_entities_body(std::string& out, const ref_registry& registry, const 
     const std::size_t listed = std::min(memory.size(), in.limits.memory_refs);
     for (std::size_t i = 0; i < listed; ++i)
       append_ref_line(out, *memory[i], fmt::format("last seen in turn {}", memory[i]->turn_last));
-    if (listed < memory.size()) fmt::format_to(std::back_inserter(out), "- … {} older refs not listed\n", memory.size() - listed);
+    if (listed < memory.size())
+      fmt::format_to(std::back_inserter(out), "- … {} older refs not listed\n", memory.size() - listed);
   }
 }
 

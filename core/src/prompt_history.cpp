@@ -26,8 +26,7 @@ void append_query(std::string& out, json_value item, query_style style) {
   out += '\n';
 }
 
-void append_result(std::string& out, json_value item, bool with_rows, const prompt_limits& limits,
-                   shown_refs& shown) {
+void append_result(std::string& out, json_value item, bool with_rows, const prompt_limits& limits, shown_refs& shown) {
   append_query(out, item, query_style::block);
   auto data = item_data(item);
   if (!data) return;
@@ -88,7 +87,8 @@ void append_data_body(std::string& out, const prompt_input& in, shown_refs& show
     if (calls == 0) {
       out += "\n### This step so far\n*No tool calls yet.*\n";
     } else {
-      fmt::format_to(std::back_inserter(out), "\n### This step so far ({} tool call{})\n", calls, calls == 1 ? "" : "s");
+      fmt::format_to(std::back_inserter(out), "\n### This step so far ({} tool call{})\n", calls,
+                     calls == 1 ? "" : "s");
       for (std::size_t i = 0; i < calls; ++i) {
         fmt::format_to(std::back_inserter(out), "#### Call {}\n", i + 1);
         append_result(out, in.current_step_results[i], true, in.limits, shown);

@@ -8,9 +8,18 @@
 namespace alfred::detail {
 namespace {
 
-constexpr std::array<std::string_view, 12> kInputKeys{
-    "step",           "user_message",         "today",          "plan",         "conversation",       "previous_steps",
-    "current_step_results", "previous_turns", "user_profile", "subdomain_guidance", "templates", "limits"};
+constexpr std::array<std::string_view, 12> kInputKeys{"step",
+                                                      "user_message",
+                                                      "today",
+                                                      "plan",
+                                                      "conversation",
+                                                      "previous_steps",
+                                                      "current_step_results",
+                                                      "previous_turns",
+                                                      "user_profile",
+                                                      "subdomain_guidance",
+                                                      "templates",
+                                                      "limits"};
 
 bool is_input_key(std::string_view key) {
   for (auto name : kInputKeys)
@@ -239,7 +248,8 @@ std::optional<std::string_view> prompt_input::template_override(std::string_view
 }
 
 result<prompt_input> read_prompt_input(json_value root) {
-  if (!root.is_object()) return invalid("", fmt::format("the prompt input must be an object, got {}", root.kind_name()));
+  if (!root.is_object())
+    return invalid("", fmt::format("the prompt input must be an object, got {}", root.kind_name()));
   std::optional<error> failure;
   root.for_each_member([&](std::string_view key, json_value) {
     if (!failure && !is_input_key(key))

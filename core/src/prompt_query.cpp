@@ -188,7 +188,8 @@ std::string shape_text(const query_view& q, json_value shape) {
 
 std::string count_text(std::string_view verb, long long n, bool short_form) {
   const char* plural = n == 1 ? "" : "s";
-  if (verb == "read") return short_form ? fmt::format("{} record{}", n, plural) : fmt::format("{} record{} found", n, plural);
+  if (verb == "read")
+    return short_form ? fmt::format("{} record{}", n, plural) : fmt::format("{} record{} found", n, plural);
   return short_form ? fmt::format("{} {}d", n, verb) : fmt::format("{} record{} {}d", n, plural, verb);
 }
 

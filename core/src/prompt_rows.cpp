@@ -39,7 +39,8 @@ std::string_view row_ref(json_value row) {
 }
 
 void render_row(std::string& out, json_value row, const prompt_limits& limits, std::string_view indent,
-                shown_refs* shown, bool embedded) {
+                shown_refs* shown, std::string_view parent_ref) {
+  const bool embedded = !parent_ref.empty();
   out.append(indent).append("-");
   if (!row.is_object()) {
     out += ' ';
@@ -58,6 +59,8 @@ void render_row(std::string& out, json_value row, const prompt_limits& limits, s
   row.for_each_member([&](std::string_view key, json_value value) {
     if (key == "id" || is_empty_value(value) || is_row_list(value) || (value.is_array() && has_long_element(value)))
       return;
+    // An embedded row's foreign key to the row it is shown under says nothing new.
+    if (!parent_ref.empty() && value.is_string() && value.str() == parent_ref) return;
     out.append(first ? " " : " | ").append(key).append(": ");
     first = false;
     append_display_value(out, value, limits.chars_per_value);
@@ -68,7 +71,7 @@ void render_row(std::string& out, json_value row, const prompt_limits& limits, s
     if (key == "id" || is_empty_value(value)) return;
     if (is_row_list(value)) {
       fmt::format_to(std::back_inserter(out), "{}{} ({}):\n", nested_indent, key, value.size());
-      render_rows(out, value, limits, nested_indent, shown, true);
+      render_rows(out, value, limits, nested_indent, shown, ref.empty() ? std::string_view("-") : ref);
     } else if (value.is_array() && has_long_element(value)) {
       out.append(nested_indent).append(key).append(":\n");
       value.for_each_element([&](std::size_t i, json_value element) {
@@ -84,9 +87,9 @@ void render_row(std::string& out, json_value row, const prompt_limits& limits, s
 }
 
 void render_rows(std::string& out, json_value data, const prompt_limits& limits, std::string_view indent,
-                 shown_refs* shown, bool embedded) {
+                 shown_refs* shown, std::string_view parent_ref) {
   if (!data.is_array()) {
-    render_row(out, data, limits, indent, shown, embedded);
+    render_row(out, data, limits, indent, shown, parent_ref);
     return;
   }
   const std::size_t total = data.size();
@@ -94,7 +97,7 @@ void render_rows(std::string& out, json_value data, const prompt_limits& limits,
   std::size_t listed = 0;
   data.for_each_element([&](std::size_t i, json_value row) {
     if (i < limits.rows_per_result) {
-      render_row(out, row, limits, indent, shown, embedded);
+      render_row(out, row, limits, indent, shown, parent_ref);
       return;
     }
     const std::string_view ref = row_ref(row);

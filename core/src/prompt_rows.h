@@ -22,14 +22,15 @@ struct shown_refs {
 };
 
 /// Appends one row object. Records its ref and those of embedded rows in
-/// `shown` when given.
+/// `shown` when given. `parent_ref` is set for rows embedded in another row
+/// (their foreign key back to it is left out).
 void render_row(std::string& out, json_value row, const prompt_limits& limits, std::string_view indent,
-                shown_refs* shown, bool embedded = false);
+                shown_refs* shown, std::string_view parent_ref = {});
 
 /// Appends a list of rows (or one row object): at most
 /// `limits.rows_per_result`, then one line listing the refs of the rest.
 void render_rows(std::string& out, json_value data, const prompt_limits& limits, std::string_view indent,
-                 shown_refs* shown, bool embedded = false);
+                 shown_refs* shown, std::string_view parent_ref = {});
 
 /// The row's ref (its `id` string), or "".
 std::string_view row_ref(json_value row);

@@ -32,13 +32,12 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
   } else {
     out.append(type_text(col.type));
   }
-  if (!col.allowed_values.empty()) {
-    out += ", one of: ";
-    for (std::size_t i = 0; i < col.allowed_values.size(); ++i)
-      out.append(i ? ", " : "").append(col.allowed_values[i]);
-  }
   if (col.required && tbl.writable && col.writable) out += ", required";
   if (!col.writable && tbl.writable) out += ", read-only";
+  if (!col.allowed_values.empty()) {
+    out += ", one of: ";
+    for (std::size_t i = 0; i < col.allowed_values.size(); ++i) out.append(i ? ", " : "").append(col.allowed_values[i]);
+  }
   out += '\n';
 }
 
@@ -52,8 +51,8 @@ void append_schema_body(std::string& out, const domain& dom) {
     fmt::format_to(std::back_inserter(out), "\n### {} (refs {}_N){}\n", tbl.name, tbl.ref_prefix,
                    tbl.writable ? "" : ", read-only catalog");
     for (const column& col : tbl.columns) {
-      const bool hidden = std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) !=
-                          tbl.hidden_columns.end();
+      const bool hidden =
+          std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end();
       if (hidden || (tbl.user_owned && col.name == dom.owner_column)) continue;
       append_column(out, dom, tbl, col);
     }

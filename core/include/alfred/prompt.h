@@ -37,10 +37,12 @@ enum class prompt_section {
 
 /// Every section, in prompt order.
 inline constexpr prompt_section kPromptSections[] = {
-    prompt_section::status,  prompt_section::previous_step_note, prompt_section::user_profile,
-    prompt_section::user_preferences, prompt_section::task, prompt_section::data,
-    prompt_section::schema,  prompt_section::entities,           prompt_section::artifacts,
-    prompt_section::conversation,     prompt_section::decision,
+    prompt_section::status,       prompt_section::previous_step_note,
+    prompt_section::user_profile, prompt_section::user_preferences,
+    prompt_section::task,         prompt_section::data,
+    prompt_section::schema,       prompt_section::entities,
+    prompt_section::artifacts,    prompt_section::conversation,
+    prompt_section::decision,
 };
 
 enum class section_presence {
