@@ -477,13 +477,9 @@ result<request_options> parse_request_options(json_value options) {
 
 namespace {
 
-result<request_parts> build_request_parts(const domain& dom, const tool_call& call, const request_options& options) {
-  const table& tbl = *call.tbl;
-  if (!call.semantic_query.empty())
-    return error{"requires_executor", "filters",
-                 "semantic search needs an embedding of the query, which a plain request cannot carry",
-                 "run it through createAct().execute(), which embeds the text and calls the search RPC"};
-
+// The base URL without trailing slashes, once it and the credentials are
+// known to be safe to send.
+result<std::string_view> checked_base(const request_options& options) {
   const std::string_view base = trim_trailing_slashes(options.base_url);
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
     return error{"invalid_option", "baseUrl", "baseUrl must be an http:// or https:// URL",
@@ -495,6 +491,18 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
     auto ok = detail::check_credential(*value, field);
     if (!ok) return ok.take_error();
   }
+  return base;
+}
+
+result<request_parts> build_request_parts(const domain& dom, const tool_call& call, const request_options& options) {
+  const table& tbl = *call.tbl;
+  if (!call.semantic_query.empty())
+    return error{"requires_executor", "filters",
+                 "semantic search needs an embedding of the query, which a plain request cannot carry",
+                 "run it through createAct().execute(), which embeds the text and calls the search RPC"};
+  auto checked = checked_base(options);
+  if (!checked) return checked.take_error();
+  const std::string_view base = *checked;
   std::string owner;
   if (tbl.user_owned) {
     if (options.user_id.empty())
@@ -526,16 +534,20 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
       query.add("select", select);
       add_owner_filter();
       for (const auto& f : call.filters) add_filter(f, query);
-      if (!call.or_filters.empty()) {
+      // Repeated `or` parameters are ANDed by PostgREST.
+      auto add_or_group = [&](const std::vector<filter>& group) {
+        if (group.empty()) return;
         std::string& text = query.scratch();
         text += '(';
-        for (std::size_t i = 0; i < call.or_filters.size(); ++i) {
+        for (std::size_t i = 0; i < group.size(); ++i) {
           if (i) text += ',';
-          append_logic_condition(text, call.or_filters[i]);
+          append_logic_condition(text, group[i]);
         }
         text += ')';
         query.add("or", text);
-      }
+      };
+      add_or_group(call.or_filters);
+      for (const auto& group : call.or_groups) add_or_group(group);
       if (!call.order_by.empty()) {
         std::string& text = query.scratch();
         text += call.order_by;
@@ -605,21 +617,41 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
 
 }  // namespace
 
-result<http_request> build_request(const domain& dom, const tool_call& call, const request_options& options) {
-  auto parts = build_request_parts(dom, call, options);
-  if (!parts) return parts.take_error();
+namespace {
+
+http_request to_http_request(request_parts parts, const request_options& options) {
   http_request req;
-  for_each_header(*parts, options, [&](std::string_view name, std::string_view prefix, std::string_view value) {
+  for_each_header(parts, options, [&](std::string_view name, std::string_view prefix, std::string_view value) {
     std::string text;
     text.reserve(prefix.size() + value.size());
     text += prefix;
     text += value;
     req.headers.emplace_back(std::string(name), std::move(text));
   });
-  req.method = std::string(parts->method);
-  req.url = std::move(parts->url);
-  req.body = std::move(parts->body);
+  req.method = std::string(parts.method);
+  req.url = std::move(parts.url);
+  req.body = std::move(parts.body);
   return req;
+}
+
+}  // namespace
+
+result<http_request> build_rpc_request(std::string_view function, std::string body_json,
+                                       const request_options& options) {
+  auto base = checked_base(options);
+  if (!base) return base.take_error();
+  request_parts parts;
+  parts.method = "POST";
+  parts.url = std::string(*base) + "/rpc/";
+  append_percent_encoded(parts.url, function);
+  parts.body = std::move(body_json);
+  return to_http_request(std::move(parts), options);
+}
+
+result<http_request> build_request(const domain& dom, const tool_call& call, const request_options& options) {
+  auto parts = build_request_parts(dom, call, options);
+  if (!parts) return parts.take_error();
+  return to_http_request(std::move(*parts), options);
 }
 
 status append_request_result(std::string& out, const domain& dom, const tool_call& call,
@@ -664,6 +696,18 @@ void write_error(json_writer& w, const error& err) {
   w.string(err.path);
   w.key("hint");
   w.string(err.hint);
+  if (err.status != 0) {
+    w.key("status");
+    w.raw_value(std::to_string(err.status));
+  }
+  if (!err.db_code.empty()) {
+    w.key("dbCode");
+    w.string(err.db_code);
+  }
+  if (!err.details.empty()) {
+    w.key("details");
+    w.string(err.details);
+  }
   w.end_object();
 }
 

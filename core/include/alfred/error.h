@@ -18,6 +18,11 @@ struct error {
   std::string path;
   std::string message;
   std::string hint;
+  /// Errors that came from the database: the HTTP status (0 otherwise), and
+  /// PostgREST's or PostgreSQL's own code and details.
+  int status = 0;
+  std::string db_code;
+  std::string details;
 };
 
 /// Holds either a value or an `error`. Cheap to move; accessing the wrong

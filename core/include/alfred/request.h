@@ -49,6 +49,11 @@ struct http_request {
 /// executor's embedding step) and the URL length limit.
 result<http_request> build_request(const domain& dom, const tool_call& call, const request_options& options);
 
+/// `POST {base}/rpc/{function}` with `body_json` as the arguments, and the
+/// same credentials and checks as every other request.
+result<http_request> build_rpc_request(std::string_view function, std::string body_json,
+                                       const request_options& options);
+
 /// Validation, ref translation and building in one step; `params_json` is
 /// the tool call's params as JSON text.
 result<http_request> build_request(const domain& dom, const ref_registry& registry, std::string_view tool,

@@ -89,6 +89,9 @@ struct tool_call {
   const table* tbl = nullptr;
   std::vector<filter> filters;
   std::vector<filter> or_filters;
+  /// Further OR groups, each ANDed with the rest (added by middleware when
+  /// `or_filters` is taken).
+  std::vector<std::vector<filter>> or_groups;
   /// Validated select items ("name", "recipe_ingredients(name,quantity)");
   /// empty means every visible column.
   std::vector<std::string> columns;

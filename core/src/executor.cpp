@@ -1,0 +1,432 @@
+#include "alfred/executor.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "alfred/json.h"
+#include "alfred/row_translation.h"
+#include "alfred/tool_call.h"
+#include "alfred/uuid.h"
+#include "db_error.h"
+#include "generated_read.h"
+#include "middleware.h"
+#include "query_record.h"
+
+namespace alfred {
+
+using detail::query_source;
+
+// What each need of the current round is for.
+enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, main };
+
+struct execution::state {
+  const domain& dom;
+  ref_registry& registry;
+  request_options options;
+  std::string tool;
+  std::string params_text;
+  std::optional<json_document> params_doc;
+
+  std::optional<tool_call> requested;
+  std::optional<tool_call> effective;
+  detail::query_record record;
+  std::vector<detail::catalog_term> terms;
+  /// Semantic search ranking (UUIDs, best first); set once the RPC answered.
+  std::optional<std::vector<std::string>> ranking;
+  std::optional<long> semantic_limit;
+
+  std::vector<need> needs;
+  std::vector<purpose> purposes;
+  std::vector<std::optional<need_response>> responses;
+
+  bool finished = false;
+  std::string result;
+
+  state(const domain& d, ref_registry& r, request_options o) : dom(d), registry(r), options(std::move(o)) {}
+
+  // ---- finishing ----------------------------------------------------------
+
+  void finish(std::string_view data_json, const error* err, std::optional<long> count) {
+    record.count = count;
+    result.clear();
+    json_writer w(result);
+    w.begin_object();
+    w.key("data");
+    w.raw_value(data_json.empty() ? std::string_view("null") : data_json);
+    w.key("error");
+    if (err)
+      write_error(w, *err);
+    else
+      w.null();
+    w.key("query");
+    record.requested = requested ? &*requested : nullptr;
+    record.effective = effective ? &*effective : nullptr;
+    write_query_record(w, registry, record);
+    w.key("count");
+    if (count)
+      w.integer(*count);
+    else
+      w.null();
+    w.end_object();
+    finished = true;
+    needs.clear();
+    purposes.clear();
+    responses.clear();
+  }
+
+  void fail(const error& err) { finish({}, &err, std::nullopt); }
+
+  // ---- planning -----------------------------------------------------------
+
+  void start(std::string_view tool_text) {
+    tool = std::string(tool_text);
+    auto kind = parse_tool_name(tool);
+    record.tool = kind ? tool_name(*kind) : std::string_view("unknown");
+    auto doc = json_document::parse(params_text);
+    if (!doc) return fail({"invalid_json", "", "params are not valid JSON: " + doc.err().message, ""});
+    params_doc = std::move(*doc);
+    const json_value params = params_doc->root();
+    record.raw_params = params;
+    if (auto table_name = params.is_object() ? params.find("table") : std::nullopt;
+        table_name && table_name->is_string())
+      record.table = std::string(table_name->str());
+
+    if (kind == tool_kind::read && params.is_object()) {
+      if (const table* tbl = dom.find_table(record.table)) {
+        if (auto generated = detail::read_generated(dom, registry, *tbl, params)) {
+          if (!*generated) return fail(generated->err());
+          record.source = query_source::generated;
+          record.notes.push_back("answered from generated content that is not saved yet; no database call");
+          auto rows = json_document::parse(**generated);
+          return finish(**generated, nullptr, rows ? long(rows->root().size()) : 0L);
+        }
+      }
+    }
+
+    auto call = parse_tool_call(dom, registry, tool, params);
+    if (!call) return fail(call.err());
+    requested = *call;
+    effective = std::move(*call);
+    const table& tbl = *effective->tbl;
+    record.table = tbl.name;
+    record.raw_params.reset();
+
+    if (effective->kind == tool_kind::read) {
+      detail::apply_read_rewrites(tbl, *effective, record.notes);
+      terms = detail::catalog_terms(tbl, *effective);
+      if (!terms.empty()) {
+        std::vector<std::string> names;
+        for (const auto& term : terms) names.push_back(term.name);
+        if (!add_read_need(detail::catalog_lookup(dom, tbl, names), purpose::catalog_read)) return;
+      }
+      if (!effective->semantic_query.empty()) {
+        if (!tbl.middleware.semantic)
+          return fail({"unsupported_filter", "filters", fmt::format("{} has no semantic search", tbl.name),
+                       "filter with ilike on a text column instead"});
+        need n;
+        n.type = need::kind::embed;
+        n.text = effective->semantic_query;
+        add_need(std::move(n), purpose::embed);
+      }
+    } else if (effective->kind == tool_kind::create || effective->kind == tool_kind::update) {
+      auto names = detail::unlinked_names(tbl, *effective);
+      if (!names.empty() && !add_read_need(detail::catalog_lookup(dom, tbl, names), purpose::catalog_write)) return;
+    }
+    if (needs.empty()) plan_main();
+  }
+
+  void add_need(need n, purpose p) {
+    needs.push_back(std::move(n));
+    purposes.push_back(p);
+    responses.emplace_back();
+  }
+
+  bool add_read_need(const tool_call& call, purpose p) {
+    auto request = build_request(dom, call, options);
+    if (!request) {
+      fail(request.err());
+      return false;
+    }
+    need n;
+    n.request = std::move(*request);
+    add_need(std::move(n), p);
+    return true;
+  }
+
+  void plan_main() {
+    tool_call& call = *effective;
+    if (call.kind == tool_kind::create) detail::dedupe_batch(*call.tbl, call, record.notes);
+    auto request = build_request(dom, call, options);
+    if (!request) return fail(request.err());
+    need n;
+    n.request = std::move(*request);
+    add_need(std::move(n), purpose::main);
+  }
+
+  // ---- consuming ----------------------------------------------------------
+
+  void respond(std::size_t index, need_response response) {
+    if (finished || index >= responses.size() || responses[index]) return;
+    responses[index] = std::move(response);
+    if (std::any_of(responses.begin(), responses.end(), [](const auto& r) { return !r.has_value(); })) return;
+    advance();
+  }
+
+  void advance() {
+    std::vector<need> round = std::move(needs);
+    std::vector<purpose> kinds = std::move(purposes);
+    std::vector<std::optional<need_response>> answers = std::move(responses);
+    needs.clear();
+    purposes.clear();
+    responses.clear();
+    bool main_answered = false;
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      const need_response& answer = *answers[i];
+      switch (kinds[i]) {
+        case purpose::catalog_read:
+        case purpose::catalog_write:
+          if (!consume_catalog(answer, kinds[i])) return;
+          break;
+        case purpose::embed:
+          if (!consume_embedding(answer)) return;
+          break;
+        case purpose::semantic_rpc:
+          if (!consume_ranking(answer)) return;
+          break;
+        case purpose::main:
+          consume_main(answer);
+          main_answered = true;
+          break;
+      }
+    }
+    if (main_answered || finished) return;
+    if (needs.empty()) plan_main();
+  }
+
+  static bool succeeded(const need_response& answer) { return answer.status >= 200 && answer.status < 300; }
+
+  bool consume_catalog(const need_response& answer, purpose p) {
+    const table& tbl = *effective->tbl;
+    const std::string catalog = tbl.middleware.catalog->catalog;
+    if (!succeeded(answer)) {
+      fail(detail::database_error(answer, "looking the name up in " + catalog));
+      return false;
+    }
+    auto entries = detail::read_catalog_rows(dom, registry, tbl, answer.body);
+    if (!entries) {
+      fail(entries.err());
+      return false;
+    }
+    if (p == purpose::catalog_read)
+      detail::link_read_filters(tbl, *effective, terms, *entries, registry, record.notes);
+    else
+      detail::link_write_rows(tbl, *effective, *entries, registry, record.notes);
+    return true;
+  }
+
+  bool consume_embedding(const need_response& answer) {
+    const table& tbl = *effective->tbl;
+    if (answer.status < 200 || answer.status >= 300) {
+      fail({"embedding_failed", "filters", "embedding the search text failed: " + answer.body,
+            "semantic search is unavailable; filter with ilike on name or description instead"});
+      return false;
+    }
+    auto doc = json_document::parse(answer.body);
+    bool numbers = doc && doc->root().is_array() && !doc->root().empty();
+    std::string vector_text;
+    if (numbers) {
+      json_writer w(vector_text);
+      w.begin_array();
+      doc->root().for_each_element([&](std::size_t, json_value item) {
+        numbers = numbers && item.is_number();
+        if (numbers) w.raw_value(item.raw());
+      });
+      w.end_array();
+    }
+    if (!numbers) {
+      fail({"embedding_failed", "filters", "the embedder returned something other than an array of numbers", ""});
+      return false;
+    }
+    const semantic_search& search = *tbl.middleware.semantic;
+    std::string body;
+    json_writer w(body);
+    w.begin_object();
+    w.key(search.embedding_arg);
+    w.string(vector_text);
+    w.key(search.count_arg);
+    w.integer(search.limit);
+    w.key(search.distance_arg);
+    w.raw_value(search.max_distance);
+    w.end_object();
+    auto request = build_rpc_request(search.rpc, std::move(body), options);
+    if (!request) {
+      fail(request.err());
+      return false;
+    }
+    need n;
+    n.request = std::move(*request);
+    add_need(std::move(n), purpose::semantic_rpc);
+    return true;
+  }
+
+  bool consume_ranking(const need_response& answer) {
+    tool_call& call = *effective;
+    const table& tbl = *call.tbl;
+    if (!succeeded(answer)) {
+      fail(detail::database_error(answer, "semantic search"));
+      return false;
+    }
+    auto doc = json_document::parse(answer.body);
+    if (!doc || !doc->root().is_array()) {
+      fail({"invalid_response", "", "semantic search returned no rows array", ""});
+      return false;
+    }
+    std::vector<std::string> ids;
+    doc->root().for_each_element([&](std::size_t, json_value item) {
+      auto id = item.find("id");
+      if (!id || !id->is_string() || !is_uuid_syntax(id->str())) return;
+      const std::string uuid = canonical_uuid(id->str());
+      if (!registry.find_by_uuid(uuid))
+        registry.register_row(tbl.name, tbl.ref_prefix, uuid, ref_action::linked, row_label(tbl, item));
+      ids.push_back(uuid);
+    });
+    const std::string query = call.semantic_query;
+    call.filters.erase(std::remove_if(call.filters.begin(), call.filters.end(),
+                                      [](const filter& f) { return f.field == kSemanticField; }),
+                       call.filters.end());
+    call.semantic_query.clear();
+    const semantic_search& search = *tbl.middleware.semantic;
+    if (ids.empty()) {
+      record.notes.push_back(fmt::format("semantic search for \"{}\" found no {} within distance {}", query, tbl.name,
+                                         search.max_distance));
+      record.source = query_source::database;
+      finish("[]", nullptr, 0L);
+      return false;
+    }
+    filter by_id;
+    const column& id_col = *tbl.find_column("id");
+    by_id.field = id_col.name;
+    by_id.col = &id_col;
+    by_id.op = filter_op::in;
+    for (const auto& id : ids) by_id.values.push_back({scalar::kind::text, id});
+    call.filters.insert(call.filters.begin(), std::move(by_id));
+    record.notes.push_back(
+        fmt::format("semantic search for \"{}\" ranked {} {} (best first, at most {}, distance ≤ {})", query,
+                    ids.size(), tbl.name, search.limit, search.max_distance));
+    // The ranking is the order; a limit sent with `id in (…)` would keep
+    // arbitrary rows instead of the best ones, so it is applied afterwards.
+    if (call.order_by.empty()) {
+      ranking = std::move(ids);
+      semantic_limit = call.limit;
+      call.limit.reset();
+    }
+    return true;
+  }
+
+  // Rows in ranking order, at most `semantic_limit` of them.
+  std::string ranked(std::string_view body) const {
+    auto doc = json_document::parse(body);
+    if (!doc || !doc->root().is_array()) return std::string(body);
+    std::vector<std::pair<std::size_t, json_value>> rows;
+    doc->root().for_each_element([&](std::size_t, json_value item) {
+      auto id = item.find("id");
+      const std::string uuid = id && id->is_string() ? canonical_uuid(id->str()) : std::string();
+      const auto at = std::find(ranking->begin(), ranking->end(), uuid);
+      rows.emplace_back(std::size_t(at - ranking->begin()), item);
+    });
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    if (semantic_limit && rows.size() > std::size_t(*semantic_limit)) rows.resize(std::size_t(*semantic_limit));
+    std::string out;
+    json_writer w(out);
+    w.begin_array();
+    for (const auto& [rank, item] : rows) w.value(item);
+    w.end_array();
+    return out;
+  }
+
+  // Created rows: each saved artifact's gen_ ref is bound to its row, named
+  // by the call (`id: gen_recipe_1`) or, failing that, by a pending
+  // artifact with the same label.
+  void promote_saved(std::string_view body) {
+    const tool_call& call = *effective;
+    const table& tbl = *call.tbl;
+    auto doc = json_document::parse(body);
+    if (!doc || !doc->root().is_array()) return;
+    doc->root().for_each_element([&](std::size_t i, json_value row) {
+      auto id = row.find("id");
+      if (!id || !id->is_string() || !is_uuid_syntax(id->str())) return;
+      const std::string label = row_label(tbl, row);
+      std::string gen_ref = i < call.saves.size() ? call.saves[i] : std::string();
+      if (gen_ref.empty())
+        if (const ref_entry* pending = registry.find_pending_by_label(tbl.ref_prefix, label)) gen_ref = pending->ref;
+      if (gen_ref.empty()) return;
+      auto saved = registry.promote(gen_ref, canonical_uuid(id->str()), label);
+      if (saved) record.notes.push_back(fmt::format("saved {} as {}", gen_ref, *saved));
+    });
+  }
+
+  void consume_main(const need_response& answer) {
+    const tool_call& call = *effective;
+    const table& tbl = *call.tbl;
+    record.source = query_source::database;
+    if (!succeeded(answer)) {
+      const std::string what =
+          call.kind == tool_kind::read ? "reading " + tbl.name : fmt::format("{} on {}", tool, tbl.name);
+      error err = detail::database_error(answer, what);
+      return finish({}, &err, std::nullopt);
+    }
+    std::string body = ranking ? ranked(answer.body) : answer.body;
+    if (call.kind == tool_kind::create) promote_saved(body);
+    const ref_action action = call.kind == tool_kind::read     ? ref_action::read
+                              : call.kind == tool_kind::create ? ref_action::created
+                              : call.kind == tool_kind::update ? ref_action::updated
+                                                               : ref_action::deleted;
+    auto rows = translate_rows(dom, registry, tbl, body, action);
+    if (!rows) return fail(rows.err());
+    auto doc = json_document::parse(*rows);
+    const long n = doc && doc->root().is_array() ? long(doc->root().size()) : 0;
+    if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove))
+      record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
+    std::optional<long> count = n;
+    if (!call.count.empty()) count = total_from_content_range(answer.content_range).value_or(n);
+    if (call.kind == tool_kind::create && !call.batch && doc && doc->root().is_array() && n == 1) {
+      std::string single;
+      json_writer w(single);
+      w.value(doc->root().at(0));
+      return finish(single, nullptr, count);
+    }
+    finish(*rows, nullptr, count);
+  }
+
+  // "0-24/3573" → 3573; "*/0" → 0; "0-9/*" → nothing.
+  static std::optional<long> total_from_content_range(std::string_view range) {
+    const auto slash = range.rfind('/');
+    if (slash == std::string_view::npos || slash + 1 >= range.size()) return std::nullopt;
+    long total = 0;
+    for (char c : range.substr(slash + 1)) {
+      if (c < '0' || c > '9') return std::nullopt;
+      total = total * 10 + (c - '0');
+    }
+    return total;
+  }
+};
+
+execution::execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string_view params_json,
+                     request_options options)
+    : state_(std::make_unique<state>(dom, registry, std::move(options))) {
+  state_->params_text = std::string(params_json);
+  state_->start(tool);
+}
+
+execution::~execution() = default;
+execution::execution(execution&&) noexcept = default;
+execution& execution::operator=(execution&&) noexcept = default;
+
+bool execution::done() const { return state_->finished; }
+const std::vector<need>& execution::needs() const { return state_->needs; }
+void execution::respond(std::size_t index, need_response response) { state_->respond(index, std::move(response)); }
+std::string execution::result_json() const { return state_->result; }
+
+}  // namespace alfred

@@ -1,0 +1,98 @@
+#include "generated_read.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace alfred::detail {
+namespace {
+
+struct id_clauses {
+  /// The string refs of `id = …` and `id in […]` clauses, in order.
+  std::vector<std::string> refs;
+  /// Whether some clause is not one of those.
+  bool other_clauses = false;
+};
+
+id_clauses read_id_clauses(json_value filters) {
+  id_clauses out;
+  filters.for_each_element([&](std::size_t, json_value clause) {
+    auto field = clause.find("field");
+    auto op = clause.find("op");
+    auto value = clause.find("value");
+    const bool on_id = field && field->is_string() && field->str() == "id" && op && op->is_string() && value;
+    if (on_id && (op->str() == "=" || op->str() == "eq") && value->is_string()) {
+      out.refs.emplace_back(value->str());
+    } else if (on_id && op->str() == "in" && value->is_array()) {
+      value->for_each_element([&](std::size_t, json_value item) {
+        if (item.is_string()) out.refs.emplace_back(item.str());
+      });
+    } else {
+      out.other_clauses = true;
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
+std::optional<result<std::string>> read_generated(const domain& dom, const ref_registry& registry, const table& tbl,
+                                                  json_value params) {
+  auto filters = params.find("filters");
+  if (!filters || !filters->is_array()) return std::nullopt;
+  const id_clauses clauses = read_id_clauses(*filters);
+  const std::vector<std::string>& refs = clauses.refs;
+  std::vector<const ref_entry*> pending;
+  std::vector<std::string> others;
+  for (const auto& ref : refs) {
+    const ref_entry* entry = registry.find(ref);
+    if (entry && entry->pending())
+      pending.push_back(entry);
+    else
+      others.push_back(ref);
+  }
+  if (pending.empty()) return std::nullopt;
+  if (!others.empty())
+    return result<std::string>(
+        error{"mixed_refs", "filters",
+              fmt::format("{} are generated and not saved, {} are database rows; one read cannot mix them",
+                          pending.front()->ref, fmt::join(others, ", ")),
+              "read the generated refs and the saved rows in two separate db_read calls"});
+  for (const ref_entry* entry : pending)
+    if (entry->type != tbl.ref_prefix) {
+      const table* owner = dom.find_table_by_prefix(entry->type);
+      return result<std::string>(error{"ref_type_mismatch", "filters",
+                                       fmt::format("{} is generated {} content, not a row of {}", entry->ref,
+                                                   owner ? owner->name : entry->type, tbl.name),
+                                       fmt::format("read it with table {}", owner ? owner->name : entry->type)});
+    }
+  auto or_filters = params.find("or_filters");
+  if (clauses.other_clauses || (or_filters && or_filters->is_array() && !or_filters->empty()))
+    return result<std::string>(error{"generated_filter", "filters",
+                                     "generated artifacts are read by id only; other filters cannot apply to them",
+                                     "filter on id alone, or save the artifact first"});
+
+  std::string out;
+  json_writer w(out);
+  w.begin_array();
+  for (const ref_entry* entry : pending) {
+    const std::string content_text = entry->content.value_or("{}");
+    auto content = json_document::parse(content_text);
+    w.begin_object();
+    w.key("id");
+    w.string(entry->ref);
+    if (content && content->root().is_object())
+      content->root().for_each_member([&](std::string_view key, json_value value) {
+        if (key == "id") return;
+        w.key(key);
+        w.value(value);
+      });
+    w.end_object();
+  }
+  w.end_array();
+  return result<std::string>(std::move(out));
+}
+
+}  // namespace alfred::detail

@@ -1,0 +1,301 @@
+#include "middleware.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "alfred/json.h"
+#include "alfred/uuid.h"
+
+namespace alfred::detail {
+namespace {
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+  return out;
+}
+
+std::string trimmed_lower(std::string_view text) {
+  const auto begin = text.find_first_not_of(" \t\n");
+  if (begin == std::string_view::npos) return {};
+  const auto end = text.find_last_not_of(" \t\n");
+  return ascii_lower(text.substr(begin, end - begin + 1));
+}
+
+// "tomatoes" → "tomato", "berries" → "berry", "eggs" → "egg"; the catalog
+// names things in the singular.
+std::string singular(const std::string& name) {
+  auto ends_with = [&](std::string_view suffix) {
+    return name.size() > suffix.size() + 1 && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (ends_with("ies")) return name.substr(0, name.size() - 3) + "y";
+  if (ends_with("oes")) return name.substr(0, name.size() - 2);
+  if (ends_with("s") && !ends_with("ss")) return name.substr(0, name.size() - 1);
+  return name;
+}
+
+bool names_match(const std::string& wanted, const catalog_entry& entry) {
+  const std::string wanted_singular = singular(wanted);
+  auto same = [&](std::string_view candidate) {
+    const std::string lower = trimmed_lower(candidate);
+    return lower == wanted || lower == wanted_singular || singular(lower) == wanted_singular;
+  };
+  return same(entry.name) || std::any_of(entry.aliases.begin(), entry.aliases.end(), same);
+}
+
+std::vector<const catalog_entry*> matches(const std::vector<catalog_entry>& entries, const std::string& name) {
+  const std::string wanted = trimmed_lower(name);
+  std::vector<const catalog_entry*> out;
+  for (const auto& entry : entries)
+    if (names_match(wanted, entry)) out.push_back(&entry);
+  return out;
+}
+
+filter text_filter(const column& col, filter_op op, std::string text) {
+  filter f;
+  f.field = col.name;
+  f.col = &col;
+  f.op = op;
+  f.values.push_back({scalar::kind::text, std::move(text)});
+  return f;
+}
+
+std::string_view ref_of(const ref_registry& registry, const std::string& uuid) {
+  const ref_entry* entry = registry.find_by_uuid(uuid);
+  return entry ? std::string_view(entry->ref) : std::string_view(uuid);
+}
+
+const row_field* find_field(const row& fields, std::string_view name) {
+  for (const auto& field : fields)
+    if (field.column == name) return &field;
+  return nullptr;
+}
+
+// The text of a JSON string value ("" for anything else).
+std::string json_string_text(const std::string& json) {
+  auto doc = json_document::parse(json);
+  return doc && doc->root().is_string() ? std::string(doc->root().str()) : std::string();
+}
+
+}  // namespace
+
+std::string like_literal(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 4);
+  for (char c : text) {
+    if (c == '\\' || c == '%' || c == '_') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void apply_read_rewrites(const table& tbl, tool_call& call, notes& out) {
+  const table_middleware& mw = tbl.middleware;
+  for (auto& f : call.filters) {
+    if (f.op != filter_op::eq || !f.col || f.value().is_null() ||
+        std::find(mw.fuzzy_columns.begin(), mw.fuzzy_columns.end(), f.field) == mw.fuzzy_columns.end())
+      continue;
+    const std::string text = f.value().text;
+    f.op = filter_op::ilike;
+    f.values.front().text = "*" + like_literal(text) + "*";
+    out.push_back(fmt::format("{} = \"{}\" matched as a case-insensitive part of the name ({} ilike *{}*)", f.field,
+                              text, f.field, text));
+  }
+  const bool own_columns =
+      !call.columns.empty() && std::find(call.columns.begin(), call.columns.end(), "*") == call.columns.end();
+  if (own_columns) return;
+  if (!mw.include.empty() && call.columns.empty()) call.columns.push_back("*");
+  for (const auto& item : mw.include) {
+    const std::string_view relation = std::string_view(item).substr(0, item.find('('));
+    const bool chosen = std::any_of(call.columns.begin(), call.columns.end(), [&](const std::string& c) {
+      return c.size() > relation.size() && c.compare(0, relation.size(), relation) == 0 && c[relation.size()] == '(';
+    });
+    if (!chosen) call.columns.push_back(item);
+  }
+}
+
+std::vector<catalog_term> catalog_terms(const table& tbl, const tool_call& call) {
+  std::vector<catalog_term> out;
+  const auto& link = tbl.middleware.catalog;
+  if (!link) return out;
+  for (std::size_t i = 0; i < call.filters.size(); ++i) {
+    const filter& f = call.filters[i];
+    if (f.field == link->name_column && f.op == filter_op::eq && !f.value().is_null() &&
+        !trimmed_lower(f.value().text).empty())
+      out.push_back({i, f.value().text});
+  }
+  return out;
+}
+
+std::vector<std::string> unlinked_names(const table& tbl, const tool_call& call) {
+  std::vector<std::string> out;
+  const auto& link = tbl.middleware.catalog;
+  if (!link) return out;
+  for (const auto& fields : call.rows) {
+    if (find_field(fields, link->link_column)) continue;
+    const row_field* name = find_field(fields, link->name_column);
+    if (!name) continue;
+    std::string text = json_string_text(name->json);
+    if (!trimmed_lower(text).empty() && std::find(out.begin(), out.end(), text) == out.end())
+      out.push_back(std::move(text));
+  }
+  return out;
+}
+
+tool_call catalog_lookup(const domain& dom, const table& tbl, const std::vector<std::string>& names) {
+  const catalog_link& link = *tbl.middleware.catalog;
+  const table& catalog = *dom.find_table(link.catalog);
+  tool_call call;
+  call.kind = tool_kind::read;
+  call.tbl = &catalog;
+  call.columns = {"id", link.name_column};
+  if (!link.alias_column.empty()) call.columns.push_back(link.alias_column);
+  for (const auto& name : link.copy_columns) call.columns.push_back(name);
+  const column& name_col = *catalog.find_column(link.name_column);
+  const column* alias_col = link.alias_column.empty() ? nullptr : catalog.find_column(link.alias_column);
+  for (const auto& name : names) {
+    const std::string lower = trimmed_lower(name);
+    for (const std::string& form : {lower, singular(lower)}) {
+      const bool repeated = std::any_of(call.or_filters.begin(), call.or_filters.end(), [&](const filter& f) {
+        return f.col == &name_col && f.value().text == like_literal(form);
+      });
+      if (repeated) continue;
+      call.or_filters.push_back(text_filter(name_col, filter_op::ilike, like_literal(form)));
+      if (alias_col) call.or_filters.push_back(text_filter(*alias_col, filter_op::contains, form));
+    }
+  }
+  call.limit = std::min<long>(dom.max_rows, long(names.size()) * 5);
+  return call;
+}
+
+result<std::vector<catalog_entry>> read_catalog_rows(const domain& dom, ref_registry& registry, const table& tbl,
+                                                     std::string_view rows_json) {
+  const catalog_link& link = *tbl.middleware.catalog;
+  const table& catalog = *dom.find_table(link.catalog);
+  auto doc = json_document::parse(rows_json);
+  if (!doc || !doc->root().is_array())
+    return error{"invalid_response", "", fmt::format("the {} lookup returned no rows array", catalog.name), ""};
+  std::vector<catalog_entry> out;
+  doc->root().for_each_element([&](std::size_t, json_value item) {
+    auto id = item.find("id");
+    auto name = item.find(link.name_column);
+    if (!id || !id->is_string() || !is_uuid_syntax(id->str()) || !name || !name->is_string()) return;
+    catalog_entry entry;
+    entry.uuid = canonical_uuid(id->str());
+    entry.name = std::string(name->str());
+    if (auto aliases = item.find(link.alias_column); aliases && aliases->is_array())
+      aliases->for_each_element([&](std::size_t, json_value alias) {
+        if (alias.is_string()) entry.aliases.emplace_back(alias.str());
+      });
+    for (const auto& copy : link.copy_columns) {
+      auto value = item.find(copy);
+      entry.copies.push_back(value && !value->is_null() ? std::string(value->raw()) : std::string());
+    }
+    if (!registry.find_by_uuid(entry.uuid))
+      registry.register_row(catalog.name, catalog.ref_prefix, entry.uuid, ref_action::linked, entry.name);
+    out.push_back(std::move(entry));
+  });
+  return out;
+}
+
+void link_read_filters(const table& tbl, tool_call& call, const std::vector<catalog_term>& terms,
+                       const std::vector<catalog_entry>& entries, const ref_registry& registry, notes& out) {
+  const catalog_link& link = *tbl.middleware.catalog;
+  const column& link_col = *tbl.find_column(link.link_column);
+  std::vector<filter> kept;
+  std::vector<std::vector<filter>> groups;
+  for (std::size_t i = 0; i < call.filters.size(); ++i) {
+    auto term = std::find_if(terms.begin(), terms.end(), [&](const catalog_term& t) { return t.filter_index == i; });
+    if (term == terms.end()) {
+      kept.push_back(std::move(call.filters[i]));
+      continue;
+    }
+    filter name_match = std::move(call.filters[i]);
+    name_match.op = filter_op::ilike;
+    name_match.values.front().text = "*" + like_literal(term->name) + "*";
+    const auto found = matches(entries, term->name);
+    if (found.empty()) {
+      out.push_back(fmt::format("no catalog entry is named \"{}\"; matched {} ilike *{}*", term->name, link.name_column,
+                                term->name));
+      kept.push_back(std::move(name_match));
+      continue;
+    }
+    filter linked;
+    linked.field = link_col.name;
+    linked.col = &link_col;
+    linked.op = filter_op::in;
+    std::vector<std::string_view> refs;
+    for (const catalog_entry* entry : found) {
+      linked.values.push_back({scalar::kind::text, entry->uuid});
+      refs.push_back(ref_of(registry, entry->uuid));
+    }
+    out.push_back(fmt::format("\"{}\" is catalog {} ({}); matched rows linked to it or named like it", term->name,
+                              fmt::join(refs, ", "), found.front()->name));
+    groups.push_back({std::move(linked), std::move(name_match)});
+  }
+  call.filters = std::move(kept);
+  for (auto& group : groups) {
+    if (call.or_filters.empty())
+      call.or_filters = std::move(group);
+    else
+      call.or_groups.push_back(std::move(group));
+  }
+}
+
+void link_write_rows(const table& tbl, tool_call& call, const std::vector<catalog_entry>& entries,
+                     const ref_registry& registry, notes& out) {
+  const catalog_link& link = *tbl.middleware.catalog;
+  const column& link_col = *tbl.find_column(link.link_column);
+  for (auto& fields : call.rows) {
+    if (find_field(fields, link.link_column)) continue;
+    const row_field* name = find_field(fields, link.name_column);
+    if (!name) continue;
+    const std::string text = json_string_text(name->json);
+    const auto found = matches(entries, text);
+    if (found.empty()) continue;
+    const catalog_entry& entry = *found.front();
+    fields.push_back({link_col.name, json_quote(entry.uuid)});
+    for (std::size_t i = 0; i < link.copy_columns.size(); ++i) {
+      const column& col = *tbl.find_column(link.copy_columns[i]);
+      if (!entry.copies[i].empty() && !find_field(fields, col.name)) fields.push_back({col.name, entry.copies[i]});
+    }
+    out.push_back(fmt::format("\"{}\" linked to catalog {} ({})", text, ref_of(registry, entry.uuid), entry.name));
+  }
+}
+
+void dedupe_batch(const table& tbl, tool_call& call, notes& out) {
+  const auto& link = tbl.middleware.catalog;
+  if (!link || !link->dedupe_batches || !call.batch || call.rows.size() < 2) return;
+  std::vector<std::string> keys;
+  for (const auto& fields : call.rows) {
+    std::string key;
+    if (const row_field* linked = find_field(fields, link->link_column); linked && linked->json != "null")
+      key = linked->json;
+    else if (const row_field* name = find_field(fields, link->name_column))
+      key = trimmed_lower(json_string_text(name->json));
+    keys.push_back(std::move(key));
+  }
+  std::vector<row> rows;
+  std::vector<std::string> saves;
+  std::size_t dropped = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const bool later_duplicate =
+        !keys[i].empty() && std::find(keys.begin() + long(i) + 1, keys.end(), keys[i]) != keys.end();
+    if (later_duplicate) {
+      ++dropped;
+      continue;
+    }
+    rows.push_back(std::move(call.rows[i]));
+    saves.push_back(std::move(call.saves[i]));
+  }
+  if (!dropped) return;
+  call.rows = std::move(rows);
+  call.saves = std::move(saves);
+  out.push_back(fmt::format(
+      "{} duplicate row(s) of the same item dropped from the batch; the last one of each was kept", dropped));
+}
+
+}  // namespace alfred::detail

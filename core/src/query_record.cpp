@@ -1,0 +1,195 @@
+#include "query_record.h"
+
+#include <algorithm>
+
+#include "alfred/uuid.h"
+
+namespace alfred::detail {
+namespace {
+
+bool holds_uuids(const filter& f) {
+  return f.col && (f.col->type == column_type::uuid || f.col->type == column_type::uuid_array);
+}
+
+void write_scalar(json_writer& w, const ref_registry& registry, const scalar& value, bool uuid) {
+  switch (value.type) {
+    case scalar::kind::null:
+      w.null();
+      return;
+    case scalar::kind::number:
+    case scalar::kind::boolean:
+      w.raw_value(value.text);
+      return;
+    case scalar::kind::text:
+      if (uuid) {
+        const ref_entry* entry = registry.find_by_uuid(value.text);
+        w.string(entry ? std::string_view(entry->ref) : std::string_view("(unregistered row)"));
+      } else {
+        w.string(value.text);
+      }
+      return;
+  }
+}
+
+bool takes_list(filter_op op) {
+  return op == filter_op::in || op == filter_op::not_in || op == filter_op::contains || op == filter_op::contained_by ||
+         op == filter_op::overlaps;
+}
+
+void write_filter(json_writer& w, const ref_registry& registry, const filter& f) {
+  w.begin_object();
+  w.key("field");
+  w.string(f.field);
+  w.key("op");
+  w.string(filter_op_name(f.op));
+  w.key("value");
+  if (!f.json_operand.empty()) {
+    w.raw_value(f.json_operand);
+  } else if (takes_list(f.op)) {
+    w.begin_array();
+    for (const auto& value : f.values) write_scalar(w, registry, value, holds_uuids(f));
+    w.end_array();
+  } else if (f.values.empty()) {
+    w.null();
+  } else {
+    write_scalar(w, registry, f.value(), holds_uuids(f));
+  }
+  w.end_object();
+}
+
+void write_filters(json_writer& w, const ref_registry& registry, const std::vector<filter>& filters) {
+  w.begin_array();
+  for (const auto& f : filters) write_filter(w, registry, f);
+  w.end_array();
+}
+
+void write_optional_integer(json_writer& w, std::string_view key, const std::optional<long>& value) {
+  w.key(key);
+  if (value)
+    w.integer(*value);
+  else
+    w.null();
+}
+
+void write_call(json_writer& w, const ref_registry& registry, const tool_call& call) {
+  w.begin_object();
+  w.key("filters");
+  write_filters(w, registry, call.filters);
+  w.key("or_filters");
+  write_filters(w, registry, call.or_filters);
+  if (!call.or_groups.empty()) {
+    w.key("or_groups");
+    w.begin_array();
+    for (const auto& group : call.or_groups) write_filters(w, registry, group);
+    w.end_array();
+  }
+  w.key("columns");
+  if (call.columns.empty()) {
+    w.null();
+  } else {
+    w.begin_array();
+    for (const auto& item : call.columns) w.string(item);
+    w.end_array();
+  }
+  write_optional_integer(w, "limit", call.limit);
+  write_optional_integer(w, "offset", call.offset);
+  w.key("order_by");
+  if (call.order_by.empty())
+    w.null();
+  else
+    w.string(call.order_by);
+  w.key("order_dir");
+  if (call.order_by.empty())
+    w.null();
+  else
+    w.string(call.descending ? "desc" : "asc");
+  w.key("data_columns");
+  if (call.rows.empty()) {
+    w.null();
+  } else {
+    std::vector<std::string_view> columns;
+    for (const auto& fields : call.rows)
+      for (const auto& field : fields)
+        if (std::find(columns.begin(), columns.end(), field.column) == columns.end()) columns.push_back(field.column);
+    w.begin_array();
+    for (auto name : columns) w.string(name);
+    w.end_array();
+  }
+  write_optional_integer(w, "records",
+                         call.kind == tool_kind::create ? std::optional<long>(long(call.rows.size())) : std::nullopt);
+  w.end_object();
+}
+
+// The model's own params, for a call that failed validation. Strings shaped
+// like UUIDs are masked: they are the model's inventions, and the record is
+// shown to the model again.
+void write_masked(json_writer& w, json_value value) {
+  if (value.is_string() && is_uuid_syntax(value.str())) {
+    w.string("(uuid)");
+  } else if (value.is_array()) {
+    w.begin_array();
+    value.for_each_element([&](std::size_t, json_value item) { write_masked(w, item); });
+    w.end_array();
+  } else if (value.is_object()) {
+    w.begin_object();
+    value.for_each_member([&](std::string_view key, json_value item) {
+      w.key(key);
+      write_masked(w, item);
+    });
+    w.end_object();
+  } else {
+    w.value(value, true);
+  }
+}
+
+std::string_view source_name(query_source source) {
+  switch (source) {
+    case query_source::database:
+      return "database";
+    case query_source::generated:
+      return "generated";
+    case query_source::none:
+      return "none";
+  }
+  return "none";
+}
+
+}  // namespace
+
+std::string call_params_json(const ref_registry& registry, const tool_call& call) {
+  std::string out;
+  json_writer w(out);
+  write_call(w, registry, call);
+  return out;
+}
+
+void write_query_record(json_writer& w, const ref_registry& registry, const query_record& record) {
+  w.begin_object();
+  w.key("tool");
+  w.string(record.tool);
+  w.key("table");
+  w.string(record.table);
+  w.key("requested");
+  if (record.requested)
+    write_call(w, registry, *record.requested);
+  else if (record.raw_params)
+    write_masked(w, *record.raw_params);
+  else
+    w.null();
+  w.key("effective");
+  if (record.effective && record.requested &&
+      call_params_json(registry, *record.effective) != call_params_json(registry, *record.requested))
+    write_call(w, registry, *record.effective);
+  else
+    w.null();
+  w.key("notes");
+  w.begin_array();
+  for (const auto& note : record.notes) w.string(note);
+  w.end_array();
+  w.key("source");
+  w.string(source_name(record.source));
+  write_optional_integer(w, "count", record.count);
+  w.end_object();
+}
+
+}  // namespace alfred::detail

@@ -1,0 +1,42 @@
+#pragma once
+// The executed query kept with every tool result (seed 001): the call as the
+// model wrote it and as it actually ran after middleware, with refs where the
+// request had UUIDs, so it can be shown to the model and to people.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alfred/json.h"
+#include "alfred/registry.h"
+#include "alfred/tool_call.h"
+
+namespace alfred::detail {
+
+/// Where the result came from: the database, pending generated artifacts, or
+/// nowhere (the call was refused before any request).
+enum class query_source { database, generated, none };
+
+struct query_record {
+  std::string_view tool;
+  std::string table;
+  /// The validated call before middleware; null when validation failed.
+  const tool_call* requested = nullptr;
+  /// The call as sent; null when middleware changed nothing.
+  const tool_call* effective = nullptr;
+  /// When validation failed: the params as the model wrote them.
+  std::optional<json_value> raw_params;
+  std::vector<std::string> notes;
+  query_source source = query_source::none;
+  std::optional<long> count;
+};
+
+/// Writes `{"tool", "table", "requested", "effective", "notes", "source", "count"}`.
+void write_query_record(json_writer& w, const ref_registry& registry, const query_record& record);
+
+/// The params part of a record for `call`, as JSON text; two calls that
+/// render the same were the same query.
+std::string call_params_json(const ref_registry& registry, const tool_call& call);
+
+}  // namespace alfred::detail

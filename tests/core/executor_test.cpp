@@ -1,0 +1,310 @@
+// The executor driven by scripted responses: the same sans-I/O state machine
+// the JS side runs against a live PostgREST, checked need by need.
+#include "alfred/executor.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "request_text.h"
+#include "support.h"
+
+namespace alfred::test {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kMilkCatalog = "11111111-2222-4333-8444-555555555501";
+constexpr const char* kOatMilkCatalog = "11111111-2222-4333-8444-555555555502";
+
+need_response ok(std::string body, int status = 200) { return {status, "", "application/json", std::move(body)}; }
+
+struct run {
+  ref_registry registry = sample_registry();
+  std::optional<execution> ex;
+
+  run& start(std::string_view tool, std::string_view params) {
+    ex.emplace(kitchen(), registry, tool, params, alice_options());
+    return *this;
+  }
+  const std::vector<need>& needs() const { return ex->needs(); }
+  const http_request& request(std::size_t i = 0) const { return ex->needs().at(i).request; }
+  run& answer(std::size_t i, need_response response) {
+    ex->respond(i, std::move(response));
+    return *this;
+  }
+  json result() const {
+    REQUIRE(ex->done());
+    return json::parse(ex->result_json());
+  }
+};
+
+std::string query_of(const http_request& req) {
+  std::string out;
+  for (const auto& [key, value] : decoded_query(req.url)) out += (out.empty() ? "" : "&") + key + "=" + value;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a validation error finishes at once, with the model's params in the query and UUIDs masked") {
+  run r;
+  r.start("db_read",
+          R"({"table":"recipes","filters":[{"field":"id","op":"=","value":"c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a6"}]})");
+  CHECK(r.ex->done());
+  CHECK(r.needs().empty());
+  const json out = r.result();
+  CHECK(out["data"].is_null());
+  CHECK(out["error"]["path"] == "filters[0].value");
+  CHECK(out["query"]["source"] == "none");
+  CHECK(out["query"]["table"] == "recipes");
+  CHECK(out["query"]["requested"]["filters"][0]["value"] == "(uuid)");
+  CHECK(out["count"].is_null());
+}
+
+TEST_CASE("a read of pending gen_ refs is answered from the registry without a request") {
+  run r;
+  r.start("db_read", R"({"table":"recipes","filters":[{"field":"id","op":"=","value":"gen_recipe_1"}]})");
+  const json out = r.result();
+  CHECK(out["error"].is_null());
+  CHECK(out["data"] == json::parse(R"([{"id":"gen_recipe_1","name":"Thai Basil Chicken"}])"));
+  CHECK(out["query"]["source"] == "generated");
+  CHECK(out["count"] == 1);
+
+  SUBCASE("of another table") {
+    r.start("db_read", R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"gen_recipe_1"}]})");
+    CHECK(r.result()["error"]["code"] == "ref_type_mismatch");
+  }
+  SUBCASE("mixed with saved rows") {
+    r.start("db_read",
+            R"({"table":"recipes","filters":[{"field":"id","op":"in","value":["gen_recipe_1","recipe_1"]}]})");
+    CHECK(r.result()["error"]["code"] == "mixed_refs");
+  }
+  SUBCASE("with another filter, which could not apply") {
+    r.start("db_read", R"({"table":"recipes","filters":[{"field":"id","op":"=","value":"gen_recipe_1"},
+                           {"field":"cuisine","op":"=","value":"thai"}]})");
+    CHECK(r.result()["error"]["code"] == "generated_filter");
+  }
+}
+
+TEST_CASE("a saved gen_ ref is read from the database") {
+  run r;
+  REQUIRE(r.registry.promote("gen_recipe_1", numbered_uuid(7), "Thai Basil Chicken"));
+  r.start("db_read", R"({"table":"recipes","filters":[{"field":"id","op":"=","value":"gen_recipe_1"}]})");
+  REQUIRE(r.needs().size() == 1);
+  CHECK(query_of(r.request()).find("id=eq." + numbered_uuid(7)) != std::string::npos);
+}
+
+TEST_CASE("recipe reads match names loosely and include their ingredients") {
+  run r;
+  r.start("db_read", R"({"table":"recipes","filters":[{"field":"name","op":"=","value":"butter 50%_off"}],"limit":5})");
+  REQUIRE(r.needs().size() == 1);
+  const std::string q = query_of(r.request());
+  CHECK(q.find("select=id,name,") == 0);
+  CHECK(q.find(",recipe_ingredients(id,name,quantity,unit,ingredient_id,is_optional,notes)") != std::string::npos);
+  CHECK(q.find("name=ilike.*butter 50\\%\\_off*") != std::string::npos);
+  r.answer(0, ok(std::string(R"([{"id":")") + kRecipe1 + R"(","name":"Butter Chicken","recipe_ingredients":[]}])"));
+  const json out = r.result();
+  CHECK(out["data"][0]["id"] == "recipe_1");
+  CHECK(out["query"]["requested"]["filters"][0]["op"] == "=");
+  CHECK(out["query"]["effective"]["filters"][0]["op"] == "ilike");
+  CHECK(out["query"]["notes"].size() == 1);
+  CHECK(out["count"] == 1);
+}
+
+TEST_CASE("an inventory name filter goes through the catalog, and falls back to the name when nothing matches") {
+  run r;
+  r.start("db_read", R"({"table":"inventory","filters":[{"field":"name","op":"=","value":"Milks"},
+                         {"field":"location","op":"=","value":"fridge"}]})");
+  REQUIRE(r.needs().size() == 1);
+  const std::string lookup = query_of(r.request());
+  CHECK(lookup.find("/ingredients") == std::string::npos);  // the path is not in the query
+  CHECK(r.request().url.find("/ingredients?") != std::string::npos);
+  CHECK(lookup.find(R"(or=(name.ilike.milks,aliases.cs."{milks}",name.ilike.milk,aliases.cs."{milk}"))") !=
+        std::string::npos);
+
+  SUBCASE("a match reads rows linked to it or named like it") {
+    r.answer(0, ok(std::string(R"([{"id":")") + kMilkCatalog +
+                   R"(","name":"milk","aliases":["whole milk"],"category":"dairy"},{"id":")" + kOatMilkCatalog +
+                   R"(","name":"oat milk","aliases":[],"category":"dairy"}])"));
+    REQUIRE(r.needs().size() == 1);
+    const std::string q = query_of(r.request());
+    CHECK(q.find(std::string("or=(ingredient_id.in.(") + kMilkCatalog + "),name.ilike.*Milks*)") != std::string::npos);
+    CHECK(q.find("location=eq.fridge") != std::string::npos);
+    r.answer(0, ok("[]"));
+    const json out = r.result();
+    CHECK(out["query"]["effective"]["or_filters"][0]["value"][0].get<std::string>().rfind("ing_", 0) == 0);
+    CHECK(out["query"]["notes"][0].get<std::string>().find("catalog") != std::string::npos);
+  }
+  SUBCASE("no match keeps a name filter instead of dropping it") {
+    r.answer(0, ok("[]"));
+    const std::string q = query_of(r.request());
+    CHECK(q.find("name=ilike.*Milks*") != std::string::npos);
+    CHECK(q.find("or=") == std::string::npos);
+    r.answer(0, ok("[]"));
+    CHECK(r.result()["query"]["notes"][0].get<std::string>().find("no catalog entry") != std::string::npos);
+  }
+  SUBCASE("a failed lookup is an error, not an unfiltered read") {
+    r.answer(0, {500, "", "text/plain", "boom"});
+    const json out = r.result();
+    CHECK(out["error"]["code"] == "server_error");
+    CHECK(out["error"]["status"] == 500);
+  }
+}
+
+TEST_CASE("semantic search embeds, ranks through the RPC, then reads in rank order") {
+  run r;
+  r.start("db_read",
+          R"({"table":"recipes","filters":[{"field":"_semantic","op":"similar","value":"cozy curry"}],"limit":1})");
+  REQUIRE(r.needs().size() == 1);
+  CHECK(r.needs()[0].type == need::kind::embed);
+  CHECK(r.needs()[0].text == "cozy curry");
+  r.answer(0, ok("[0.5, -0.25, 1e-3]"));
+  REQUIRE(r.needs().size() == 1);
+  CHECK(r.request().method == "POST");
+  CHECK(r.request().url == "http://127.0.0.1:3000/rpc/match_recipes");
+  CHECK(*r.request().body == R"({"query_embedding":"[0.5,-0.25,1e-3]","match_count":20,"max_distance":0.7})");
+  r.answer(0, ok(std::string(R"([{"id":")") + kRecipe2 + R"(","name":"Cod Curry","distance":0.1},{"id":")" + kRecipe1 +
+                 R"(","name":"Butter Chicken","distance":0.3}])"));
+  REQUIRE(r.needs().size() == 1);
+  const std::string q = query_of(r.request());
+  CHECK(q.find(std::string("id=in.(") + kRecipe2 + "," + kRecipe1 + ")") != std::string::npos);
+  CHECK(q.find("limit=") == std::string::npos);
+  r.answer(0, ok(std::string(R"([{"id":")") + kRecipe1 + R"(","name":"Butter Chicken"},{"id":")" + kRecipe2 +
+                 R"(","name":"Cod Curry"}])"));
+  const json out = r.result();
+  REQUIRE(out["data"].size() == 1);
+  CHECK(out["data"][0]["id"] == "recipe_2");
+  CHECK(out["query"]["effective"]["filters"][0]["value"] == json::parse(R"(["recipe_2","recipe_1"])"));
+
+  SUBCASE("an RPC error is surfaced, never shown as no results") {
+    run s;
+    s.start("db_read", R"({"table":"recipes","filters":[{"field":"_semantic","op":"similar","value":"x"}]})");
+    s.answer(0, ok("[1]"));
+    s.answer(0, {404, "", "application/json", R"({"code":"PGRST202","message":"Could not find the function"})"});
+    CHECK(s.result()["error"]["code"] == "unknown_function");
+  }
+  SUBCASE("no match is an empty result with a note, without the read") {
+    run s;
+    s.start("db_read", R"({"table":"recipes","filters":[{"field":"_semantic","op":"similar","value":"x"}]})");
+    s.answer(0, ok("[1]"));
+    s.answer(0, ok("[]"));
+    const json empty = s.result();
+    CHECK(empty["data"] == json::array());
+    CHECK(empty["count"] == 0);
+    CHECK(empty["query"]["notes"][0].get<std::string>().find("found no recipes") != std::string::npos);
+  }
+  SUBCASE("an embedder failure is its own error") {
+    run s;
+    s.start("db_read", R"({"table":"recipes","filters":[{"field":"_semantic","op":"similar","value":"x"}]})");
+    s.answer(0, {0, "", "", "connection refused"});
+    CHECK(s.result()["error"]["code"] == "embedding_failed");
+  }
+}
+
+TEST_CASE("creates link catalog names, de-duplicate batches and report what they did") {
+  run r;
+  r.start("db_create", R"({"table":"shopping_list","data":[{"name":"milk","quantity":1},{"name":"eggs"},
+                           {"name":"Milk","quantity":2}]})");
+  REQUIRE(r.needs().size() == 1);
+  r.answer(0, ok(std::string(R"([{"id":")") + kMilkCatalog + R"(","name":"milk","aliases":[],"category":"dairy"}])"));
+  REQUIRE(r.needs().size() == 1);
+  const json body = json::parse(*r.request().body);
+  REQUIRE(body.size() == 2);
+  CHECK(body[0]["name"] == "eggs");
+  CHECK(body[1]["name"] == "Milk");
+  CHECK(body[1]["quantity"] == 2);
+  CHECK(body[1]["ingredient_id"] == kMilkCatalog);
+  CHECK(body[1]["category"] == "dairy");
+  CHECK(body[1]["user_id"] == kAlice);
+  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) + R"(","user_id":")" + kAlice +
+                     R"(","name":"eggs","ingredient_id":null},{"id":")" + numbered_uuid(2) + R"(","user_id":")" +
+                     kAlice + R"(","name":"Milk","ingredient_id":")" + kMilkCatalog + R"("}])",
+                 201));
+  const json out = r.result();
+  CHECK(out["data"][0]["id"] == "shop_1");
+  CHECK(out["data"][1]["ingredient_id"].get<std::string>().rfind("ing_", 0) == 0);
+  CHECK(out["data"][1].count("user_id") == 0);
+  CHECK(out["query"]["requested"]["records"] == 3);
+  CHECK(out["query"]["effective"]["records"] == 2);
+}
+
+TEST_CASE("saving a generated recipe promotes its gen_ ref; children then link through it") {
+  run r;
+  r.start("db_create",
+          R"({"table":"recipes","data":{"id":"gen_recipe_1","name":"Thai Basil Chicken","instructions":["cook"]}})");
+  REQUIRE(r.needs().size() == 1);
+  CHECK(json::parse(*r.request().body).count("id") == 0);
+  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(9) + R"(","name":"Thai Basil Chicken"}])", 201));
+  const json out = r.result();
+  CHECK(out["error"].is_null());
+  CHECK(out["data"]["id"] == "recipe_3");
+  CHECK(out["query"]["notes"][0] == "saved gen_recipe_1 as recipe_3");
+
+  r.start("db_create",
+          R"({"table":"recipe_ingredients","data":{"recipe_id":"gen_recipe_1","name":"basil","ingredient_id":null}})");
+  REQUIRE(r.needs().size() == 1);
+  CHECK(json::parse(*r.request().body)["recipe_id"] == numbered_uuid(9));
+
+  SUBCASE("a second save is refused") {
+    r.start("db_create",
+            R"({"table":"recipes","data":{"id":"gen_recipe_1","name":"Thai Basil Chicken","instructions":["x"]}})");
+    CHECK(r.result()["error"]["code"] == "already_saved");
+  }
+}
+
+TEST_CASE("database errors are typed by status and code") {
+  run r;
+  r.start("db_update",
+          R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}],"data":{"quantity":2}})");
+  REQUIRE(r.needs().size() == 1);
+  CHECK(r.request().method == "PATCH");
+
+  SUBCASE("row-level security") {
+    r.answer(0,
+             {403, "", "application/json",
+              R"({"code":"42501","message":"new row violates row-level security policy","details":null,"hint":null})"});
+    const json out = r.result();
+    CHECK(out["error"]["code"] == "permission_denied");
+    CHECK(out["error"]["dbCode"] == "42501");
+    CHECK(out["query"]["source"] == "database");
+  }
+  SUBCASE("text/plain") {
+    r.answer(0, {400, "", "text/plain", "bad request"});
+    CHECK(r.result()["error"]["message"] == "db_update on inventory failed: bad request");
+  }
+  SUBCASE("network failure") {
+    r.answer(0, {0, "", "", "fetch failed"});
+    CHECK(r.result()["error"]["code"] == "network_error");
+  }
+  SUBCASE("an expired token") {
+    r.answer(0, {401, "", "application/json", R"({"code":"PGRST303","message":"JWT expired"})"});
+    CHECK(r.result()["error"]["code"] == "unauthorized");
+  }
+  SUBCASE("no row matched") {
+    r.answer(0, ok("[]"));
+    const json out = r.result();
+    CHECK(out["count"] == 0);
+    CHECK(out["query"]["notes"][0].get<std::string>().find("no row matched") == 0);
+  }
+}
+
+TEST_CASE("a requested count comes from Content-Range") {
+  run r;
+  r.start("db_read", R"({"table":"tasks","count":"exact","limit":1})");
+  REQUIRE(r.needs().size() == 1);
+  r.answer(0, {200, "0-0/42", "application/json", "[]"});
+  CHECK(r.result()["count"] == 42);
+}
+
+TEST_CASE("responses for a finished or unknown need are ignored") {
+  run r;
+  r.start("db_read", R"({"table":"tasks"})");
+  r.answer(5, ok("[]"));
+  CHECK_FALSE(r.ex->done());
+  r.answer(0, ok("[]"));
+  r.answer(0, ok("[1]"));
+  CHECK(r.result()["data"] == json::array());
+}
+
+}  // namespace alfred::test
