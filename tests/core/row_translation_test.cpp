@@ -43,8 +43,9 @@ TEST_CASE("ids and FK columns become refs - owner, hidden and undeclared columns
   CHECK(
       out ==
       R"j([{"id":"recipe_1","name":"Butter Chicken","cuisine":"indian","parent_recipe_id":"recipe_3",)j"
-      R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","ingredient_id":"ing_1","name":"salt","quantity":1.5},)j"
-      R"j({"id":"ri_2","recipe_id":"recipe_1","ingredient_id":null,"name":"ghee","quantity":null}]}])j");
+      R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","_recipe_id_label":"Butter Chicken","ingredient_id":"ing_1",)j"
+      R"j("name":"salt","quantity":1.5},)j"
+      R"j({"id":"ri_2","recipe_id":"recipe_1","_recipe_id_label":"Butter Chicken","ingredient_id":null,"name":"ghee","quantity":null}]}])j");
   CHECK(first_uuid_in(out) == "");
 }
 
@@ -101,7 +102,8 @@ TEST_CASE("many-to-one embeds (meal_plans → recipes) are translated - meal pla
                                         q(kAlice) + R"j(},"servings":2}])j");
   CHECK(
       out ==
-      R"j([{"id":"meal_1","date":"2026-02-01","meal_type":"dinner","recipe_id":"recipe_2","recipes":{"id":"recipe_2","name":"Cod Curry"},"servings":2}])j");
+      R"j([{"id":"meal_1","date":"2026-02-01","meal_type":"dinner","recipe_id":"recipe_2","_recipe_id_label":"Cod Curry",)j"
+      R"j("recipes":{"id":"recipe_2","name":"Cod Curry"},"servings":2}])j");
   REQUIRE(reg.find("meal_1") != nullptr);
   CHECK(reg.find("meal_1")->label == "Feb 01 [dinner]");
   CHECK(first_uuid_in(out) == "");
@@ -132,7 +134,7 @@ TEST_CASE("the same UUID gets the same ref across calls and in any letter case")
                                           R"j(,"title":"t","recipe_id":"C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61"}])j");
   CHECK(first == R"j([{"id":"recipe_1","name":"A"}])j");
   CHECK(second == R"j([{"id":"recipe_1","name":"A"}])j");
-  CHECK(as_fk == R"j([{"id":"task_1","title":"t","recipe_id":"recipe_1"}])j");
+  CHECK(as_fk == R"j([{"id":"task_1","title":"t","recipe_id":"recipe_1","_recipe_id_label":"A"}])j");
   CHECK(reg.entries().size() == 2);
 }
 
@@ -178,9 +180,10 @@ TEST_CASE("regression: reading a saved artifact's row returns its regular ref an
         R"j([{"id":"recipe_3","name":"Thai Basil Chicken"}])j");
   CHECK(reg.find("gen_recipe_1")->action == ref_action::created);
   CHECK(reg.find_pending_by_label("recipe", "Thai Basil Chicken") == nullptr);
-  CHECK(translate(reg, "recipe_ingredients",
-                  std::string(R"j([{"id":)j") + q(kRi1) + R"j(,"recipe_id":)j" + q(kSaved) +
-                      R"j(,"name":"basil"}])j") == R"j([{"id":"ri_1","recipe_id":"recipe_3","name":"basil"}])j");
+  CHECK(
+      translate(reg, "recipe_ingredients",
+                std::string(R"j([{"id":)j") + q(kRi1) + R"j(,"recipe_id":)j" + q(kSaved) + R"j(,"name":"basil"}])j") ==
+      R"j([{"id":"ri_1","recipe_id":"recipe_3","_recipe_id_label":"Thai Basil Chicken","name":"basil"}])j");
 }
 
 TEST_CASE("values that are not UUIDs where UUIDs are declared are dropped, not shown") {
@@ -217,7 +220,8 @@ TEST_CASE("no 36-character UUID survives translation of a realistic mixed payloa
                                         R"j(,"recipe_id":)j" + q(kRecipe1) + R"j(,"from_meal_plan_id":)j" + q(kMeal) +
                                         R"j(,"cooked_at":"2026-03-14T18:30:00Z"}])j");
   CHECK(log ==
-        R"j([{"id":"log_1","recipe_id":"recipe_1","from_meal_plan_id":"meal_1","cooked_at":"2026-03-14T18:30:00Z"}])j");
+        R"j([{"id":"log_1","recipe_id":"recipe_1","_recipe_id_label":"Butter Chicken","from_meal_plan_id":"meal_1",)j"
+        R"j("cooked_at":"2026-03-14T18:30:00Z"}])j");
   CHECK(first_uuid_in(log) == "");
 }
 

@@ -2,9 +2,18 @@
 /// Output translation: rows returned by PostgREST become rows the model may
 /// see. Every UUID the domain declares (ids, foreign keys, uuid[] columns,
 /// embedded rows) becomes a ref, the owner column and hidden columns are
-/// dropped, and every row is registered with its label and last action.
+/// dropped, every row is registered with its label and last action, and a
+/// foreign key whose target row has a label gets `_<column>_label` after it.
+///
+/// Labels of foreign-key targets the registry has not seen come from one
+/// lookup per target table, run by the executor before translating:
+/// `unlabeled_references` says which rows, `label_select` what to select,
+/// `apply_labels` registers what came back. A failed lookup only means fewer
+/// labels: translation does not depend on it.
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "alfred/domain.h"
 #include "alfred/error.h"
@@ -21,7 +30,36 @@ std::string row_label(const table& tbl, json_value row);
 /// with `action` and foreign keys as `linked`. Values that are not UUIDs
 /// where UUIDs are declared are dropped rather than shown. Columns the domain
 /// does not declare are dropped, so an undeclared UUID can never leak.
+/// Strings are written escaped as `JSON.stringify` would, without whitespace.
+/// Invalid JSON is an `invalid_json` error and leaves the registry unchanged.
+/// A single pass over the text, with no document built.
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
                                    std::string_view rows_json, ref_action action);
+
+/// The rows of one table whose labels a response refers to but the registry
+/// lacks.
+struct label_lookup {
+  const table* target = nullptr;
+  /// Canonical lower-case UUIDs, distinct, in the order first referenced.
+  std::vector<std::string> uuids;
+};
+
+/// For each table that foreign keys of `rows_json` point to (nested rows
+/// too; `uuid[]` columns are not labeled), the UUIDs whose row has no label
+/// in `registry`, leaving out rows that the response itself contains with a
+/// label. Tables in the order first referenced; none when all are labeled.
+/// Reads only: the registry is not changed.
+result<std::vector<label_lookup>> unlabeled_references(const domain& dom, const ref_registry& registry,
+                                                       const table& tbl, std::string_view rows_json);
+
+/// The PostgREST `select` for a label lookup of `tbl`: `id`, then the columns
+/// its label reads ("id,date,meal_type" for meal plans, "id,name" for recipes).
+std::string label_select(const table& tbl);
+
+/// Registers the labels of rows a label lookup of `target` returned: a known
+/// row gets its label (its action and ref stay), an unknown one becomes a
+/// `linked` ref with its label. Rows without an id or a label are skipped;
+/// invalid JSON is an `invalid_json` error and changes nothing.
+status apply_labels(const domain& dom, ref_registry& registry, const table& target, std::string_view rows_json);
 
 }  // namespace alfred

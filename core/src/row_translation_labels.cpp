@@ -1,0 +1,87 @@
+#include "row_translation_labels.h"
+
+#include <algorithm>
+#include <array>
+
+namespace alfred::detail {
+namespace {
+
+// "2026-02-01" → "Feb 01"; anything else unchanged.
+void append_month_day(std::string& out, std::string_view date) {
+  static constexpr std::array<const char*, 12> kMonths{"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const int month = date.size() >= 10 && date[4] == '-' && date[7] == '-' ? (date[5] - '0') * 10 + (date[6] - '0') : 0;
+  if (month < 1 || month > 12) {
+    out += date;
+    return;
+  }
+  out += kMonths[std::size_t(month - 1)];
+  out += ' ';
+  out += date.substr(8, 2);
+}
+
+// Calls `f(text)` for each literal piece and `f(name, filter)` for each
+// "{name|filter}" placeholder of `format`; false when a brace is unclosed.
+template <class Literal, class Placeholder>
+bool walk_format(std::string_view format, Literal&& literal, Placeholder&& placeholder) {
+  std::size_t at = 0;
+  while (at < format.size()) {
+    const auto open = format.find('{', at);
+    if (open == std::string_view::npos) {
+      literal(format.substr(at));
+      return true;
+    }
+    const auto close = format.find('}', open);
+    if (close == std::string_view::npos) return false;
+    literal(format.substr(at, open - at));
+    std::string_view name = format.substr(open + 1, close - open - 1);
+    std::string_view filter;
+    if (auto bar = name.find('|'); bar != std::string_view::npos) {
+      filter = name.substr(bar + 1);
+      name = name.substr(0, bar);
+    }
+    if (!placeholder(name, filter)) return false;
+    at = close + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view render_row_label(const table& tbl, const label_values& values, std::string& scratch) {
+  if (!tbl.label_format.empty()) {
+    scratch.clear();
+    const bool complete = walk_format(
+        tbl.label_format, [&](std::string_view text) { scratch += text; },
+        [&](std::string_view name, std::string_view filter) {
+          const std::string_view text = values.text_of(name);
+          if (text.empty()) return false;
+          if (filter == "mon_day")
+            append_month_day(scratch, text);
+          else
+            scratch += text;
+          return true;
+        });
+    if (complete && !scratch.empty()) return scratch;
+  }
+  for (const auto& name : tbl.label_columns)
+    if (const std::string_view text = values.text_of(name); !text.empty()) return text;
+  return {};
+}
+
+std::vector<std::string> label_column_names(const table& tbl) {
+  std::vector<std::string> names;
+  auto add = [&](std::string_view name) {
+    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+  };
+  walk_format(
+      tbl.label_format, [](std::string_view) {},
+      [&](std::string_view name, std::string_view) {
+        add(name);
+        return true;
+      });
+  for (const auto& name : tbl.label_columns) add(name);
+  return names;
+}
+
+}  // namespace alfred::detail

@@ -1,0 +1,789 @@
+#include "row_translation_stream.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+#include "alfred/json.h"
+#include "alfred/uuid_bits.h"
+#include "row_translation_labels.h"
+
+namespace alfred::detail {
+namespace {
+
+constexpr int kMaxDepth = 64;  // as json_document::parse
+
+// Index of the first byte at or after `at` that a JSON string cannot hold
+// verbatim ('"', '\\' or a control character), or `size`; eight bytes per
+// step (the same SWAR test as json.cpp, where it is file-local too).
+std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_t size) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  for (; at + 8 <= size; at += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, data + at, 8);
+    const std::uint64_t quote = word ^ (kOnes * '"');
+    const std::uint64_t backslash = word ^ (kOnes * '\\');
+    const std::uint64_t special =
+        ((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash);
+    if (special & kHighs) break;
+  }
+  for (; at < size; ++at) {
+    const unsigned char c = static_cast<unsigned char>(data[at]);
+    if (c < 0x20 || c == '"' || c == '\\') break;
+  }
+  return at;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+unsigned hex4(const char* at) {
+  unsigned value = 0;
+  for (int i = 0; i < 4; ++i) value = value * 16 + unsigned(hex_digit(at[i]));
+  return value;
+}
+
+void append_utf8(std::string& out, unsigned cp) {
+  if (cp < 0x80) {
+    out += char(cp);
+  } else if (cp < 0x800) {
+    out += char(0xC0 | (cp >> 6));
+    out += char(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += char(0xE0 | (cp >> 12));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  } else {
+    out += char(0xF0 | (cp >> 18));
+    out += char(0x80 | ((cp >> 12) & 0x3F));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  }
+}
+
+// The content of a string literal whose escapes were validated: between the
+// quotes, and whether it has any escape.
+struct string_span {
+  const char* begin = nullptr;
+  const char* end = nullptr;
+  bool escaped = false;
+  std::string_view raw() const { return {begin, std::size_t(end - begin)}; }
+};
+
+// Decodes a validated span into `out` (appending).
+void decode(string_span s, std::string& out) {
+  for (const char* p = s.begin; p < s.end;) {
+    if (*p != '\\') {
+      out += *p++;
+      continue;
+    }
+    const char escape = p[1];
+    p += 2;
+    switch (escape) {
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'u': {
+        unsigned cp = hex4(p);
+        p += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(p + 2) - 0xDC00);
+          p += 6;
+        }
+        append_utf8(out, cp);
+        break;
+      }
+      default:  // '"', '\\', '/'
+        out += escape;
+    }
+  }
+}
+
+// Appends `"text"`: plain text (keys, refs, most labels) as it is, anything
+// else escaped as JSON.stringify does.
+void append_quoted(std::string& out, std::string_view text) {
+  if (end_of_plain_run(text.data(), 0, text.size()) == text.size()) {
+    out += '"';
+    out += text;
+    out += '"';
+  } else {
+    out += json_quote(text);
+  }
+}
+
+// What a member of a row becomes.
+enum class member_kind : std::uint8_t { drop, copy, row_id, foreign_key, uuid_array, embed };
+
+struct member_rule {
+  std::string name;
+  member_kind kind = member_kind::drop;
+  const table* target = nullptr;
+  // `"name":`, and for foreign keys `,"_name_label":`.
+  std::string key_text;
+  std::string label_key_text;
+  // Index into the row's label values when the label reads this column.
+  int label_slot = -1;
+};
+
+// How to translate rows of one table: its members by name in a small
+// open-addressing table (keys are looked up for every member of every row).
+struct table_plan {
+  const table* tbl = nullptr;
+  std::vector<member_rule> rules;
+  std::vector<std::string> label_names;
+  std::vector<std::uint16_t> slots;  // rule index + 1; 0 = empty; a power of two
+
+  static std::uint32_t hash(std::string_view key) {
+    const auto n = key.size();
+    return std::uint32_t(n * 7 + static_cast<unsigned char>(key[0]) * 3 + static_cast<unsigned char>(key[n - 1]) * 5 +
+                         static_cast<unsigned char>(key[n / 2]));
+  }
+
+  const member_rule* find(std::string_view key) const {
+    if (key.empty()) return nullptr;
+    const auto mask = std::uint32_t(slots.size() - 1);
+    for (std::uint32_t at = hash(key) & mask;; at = (at + 1) & mask) {
+      const std::uint16_t slot = slots[at];
+      if (slot == 0) return nullptr;
+      const member_rule& rule = rules[slot - 1];
+      if (rule.name == key) return &rule;
+    }
+  }
+
+  // Fills `slots` at most a quarter full, so a miss ends after a probe or two.
+  void index() {
+    std::size_t size = 64;
+    while (size < rules.size() * 4) size *= 2;
+    slots.assign(size, 0);
+    const auto mask = std::uint32_t(size - 1);
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      std::uint32_t at = hash(rules[i].name) & mask;
+      while (slots[at] != 0) at = (at + 1) & mask;
+      slots[at] = std::uint16_t(i + 1);
+    }
+  }
+};
+
+const table* embed_target(const domain& dom, const table& tbl, std::string_view key) {
+  if (const relation* rel = tbl.find_relation(key)) return dom.find_table(rel->table);
+  for (const auto& col : tbl.columns)
+    if (col.type == column_type::uuid && col.references == key && key != tbl.name) return dom.find_table(key);
+  return nullptr;
+}
+
+// The rule for member `key` of rows of `tbl`, in the order the checks have
+// always been made: owner column, hidden columns, declared columns, embeds.
+member_rule rule_for(const domain& dom, const table& tbl, std::string_view key) {
+  member_rule rule;
+  rule.name = std::string(key);
+  const bool hidden = std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), key) != tbl.hidden_columns.end();
+  if ((key == dom.owner_column && tbl.user_owned) || hidden) return rule;
+  if (const column* col = tbl.find_column(key)) {
+    if (col->type == column_type::uuid) {
+      rule.target = col->name == "id" ? &tbl : dom.find_table(col->references);
+      rule.kind = !rule.target ? member_kind::drop : col->name == "id" ? member_kind::row_id : member_kind::foreign_key;
+    } else if (col->type == column_type::uuid_array) {
+      rule.target = dom.find_table(col->references);
+      rule.kind = rule.target ? member_kind::uuid_array : member_kind::drop;
+    } else {
+      rule.kind = member_kind::copy;
+    }
+  } else if (const table* target = embed_target(dom, tbl, key)) {
+    rule.kind = member_kind::embed;
+    rule.target = target;
+  }
+  return rule;
+}
+
+std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
+  auto plan = std::make_unique<table_plan>();
+  plan->tbl = &tbl;
+  plan->label_names = label_column_names(tbl);
+  auto add = [&](std::string_view key) {
+    for (const auto& rule : plan->rules)
+      if (rule.name == key) return;
+    member_rule rule = rule_for(dom, tbl, key);
+    if (rule.kind == member_kind::drop) return;
+    rule.key_text = json_quote(key) + ':';
+    if (rule.kind == member_kind::foreign_key)
+      rule.label_key_text = fmt::format(",{}:", json_quote(fmt::format("_{}_label", key)));
+    plan->rules.push_back(std::move(rule));
+  };
+  for (const auto& col : tbl.columns) add(col.name);
+  for (const auto& rel : tbl.relations) add(rel.name);
+  for (const auto& col : tbl.columns)
+    if (col.type == column_type::uuid && !col.references.empty()) add(col.references);
+  // Label columns the model does not see still feed the label.
+  for (std::size_t slot = 0; slot < plan->label_names.size(); ++slot) {
+    const std::string& name = plan->label_names[slot];
+    auto it =
+        std::find_if(plan->rules.begin(), plan->rules.end(), [&](const member_rule& r) { return r.name == name; });
+    if (it == plan->rules.end()) {
+      member_rule rule;
+      rule.name = name;
+      plan->rules.push_back(std::move(rule));
+      it = plan->rules.end() - 1;
+    }
+    it->label_slot = int(slot);
+  }
+  plan->index();
+  return plan;
+}
+
+// Distinct (table, UUID) pairs in the order first added.
+struct row_set {
+  std::vector<std::pair<const table*, uuid_bits>> rows;
+  entry_index index;
+
+  static std::uint32_t hash(const table* tbl, uuid_bits bits) {
+    return uuid_hash(bits) ^ std::uint32_t(reinterpret_cast<std::uintptr_t>(tbl) >> 3);
+  }
+  bool contains(const table* tbl, uuid_bits bits) const {
+    return index.find(hash(tbl, bits), [&](std::uint32_t at) {
+      return rows[at].first == tbl && rows[at].second == bits;
+    }) != entry_index::npos;
+  }
+  void add(const table* tbl, uuid_bits bits) {
+    if (contains(tbl, bits)) return;
+    index.insert(hash(tbl, bits), std::uint32_t(rows.size()));
+    rows.emplace_back(tbl, bits);
+  }
+};
+
+// The label values of one open row.
+struct row_frame final : label_values {
+  const table_plan* plan = nullptr;
+  std::size_t id_index = ref_registry::npos;
+  bool has_id = false;
+  uuid_bits id;
+  std::vector<std::string_view> values;
+  std::vector<std::string> decoded;  // storage for values that had escapes
+
+  void open(const table_plan& p) {
+    plan = &p;
+    id_index = ref_registry::npos;
+    has_id = false;
+    values.assign(p.label_names.size(), {});
+    if (decoded.size() < values.size()) decoded.resize(values.size());
+  }
+
+  std::string_view text_of(std::string_view column) const override {
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (plan->label_names[i] == column) return values[i];
+    return {};
+  }
+};
+
+class row_stream {
+ public:
+  // Translating: `writing` and `out` set. Surveying: both null.
+  row_stream(const domain& dom, const ref_registry& reading, ref_registry* writing, std::string_view text,
+             std::string* out)
+      : dom_(dom),
+        reading_(reading),
+        writing_(writing),
+        out_(out),
+        begin_(text.data()),
+        p_(text.data()),
+        end_(text.data() + text.size()) {}
+
+  status run(const table& tbl, ref_action action) {
+    action_ = action;
+    const table_plan& plan = plan_of(tbl);
+    skip_space();
+    bool ok = true;
+    if (end_ - begin_ >= 0xFFFFFFF0LL) {
+      ok = fail("the JSON text is too large");
+    } else if (p_ < end_ && *p_ == '[') {
+      ok = rows(plan, 0);
+    } else if (p_ < end_ && *p_ == '{') {
+      ok = row(plan, 0);
+    } else {
+      ok = value(0, false);
+      emit("null");
+    }
+    skip_space();
+    if (ok && p_ != end_) fail("unexpected text after the JSON value");
+    if (problem_)
+      return error{"invalid_json", "rows",
+                   fmt::format("invalid JSON at byte {}: {}", std::size_t(p_ - begin_), problem_),
+                   "rows must be the JSON PostgREST returned"};
+    return ok_status();
+  }
+
+  std::vector<label_lookup> lookups() const {
+    std::vector<label_lookup> out;
+    for (const auto& [target, bits] : unlabeled_.rows) {
+      if (labeled_rows_.contains(target, bits)) continue;
+      auto it = std::find_if(out.begin(), out.end(), [&](const label_lookup& l) { return l.target == target; });
+      if (it == out.end()) it = out.insert(out.end(), label_lookup{target, {}});
+      it->uuids.push_back(uuid_text(bits));
+    }
+    return out;
+  }
+
+ private:
+  bool translating() const { return writing_ != nullptr; }
+
+  void emit(std::string_view text) {
+    if (out_) *out_ += text;
+  }
+  void emit(char c) {
+    if (out_) *out_ += c;
+  }
+
+  bool fail(const char* what) {
+    if (!problem_) problem_ = what;
+    return false;
+  }
+
+  void skip_space() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  bool at(char c) const { return p_ < end_ && *p_ == c; }
+
+  const table_plan& plan_of(const table& tbl) {
+    for (const auto& plan : plans_)
+      if (plan->tbl == &tbl) return *plan;
+    plans_.push_back(make_plan(dom_, tbl));
+    return *plans_.back();
+  }
+
+  // --- scalars ----------------------------------------------------------
+
+  // At an opening quote: validates the literal (escapes, surrogate pairs, no
+  // control characters) and moves past it.
+  bool scan_string(string_span& s) {
+    const std::size_t size = std::size_t(end_ - begin_);
+    std::size_t i = std::size_t(p_ - begin_) + 1;
+    s.begin = begin_ + i;
+    s.escaped = false;
+    while (true) {
+      i = end_of_plain_run(begin_, i, size);
+      if (i >= size) {
+        p_ = end_;
+        return fail("unterminated string");
+      }
+      const char c = begin_[i];
+      if (c == '"') break;
+      if (c != '\\') {
+        p_ = begin_ + i;
+        return fail("control character in string");
+      }
+      s.escaped = true;
+      if (++i >= size) {
+        p_ = end_;
+        return fail("unterminated string");
+      }
+      const char escape = begin_[i++];
+      if (escape == 'u') {
+        const unsigned cp = i + 4 <= size ? read_hex4(begin_ + i) : 0x110000;
+        if (cp > 0xFFFF) {
+          p_ = begin_ + i;
+          return fail("bad \\u escape");
+        }
+        i += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          const unsigned low =
+              i + 6 <= size && begin_[i] == '\\' && begin_[i + 1] == 'u' ? read_hex4(begin_ + i + 2) : 0x110000;
+          if (low < 0xDC00 || low > 0xDFFF) {
+            p_ = begin_ + i;
+            return fail("lone UTF-16 surrogate");
+          }
+          i += 6;
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+          p_ = begin_ + i;
+          return fail("lone UTF-16 surrogate");
+        }
+      } else if (escape == 0 || !std::strchr("\"\\/bfnrt", escape)) {
+        p_ = begin_ + i;
+        return fail("bad escape");
+      }
+    }
+    s.end = begin_ + i;
+    p_ = s.end + 1;
+    return true;
+  }
+
+  // Four hex digits, or 0x110000 when one is not hex.
+  static unsigned read_hex4(const char* at) {
+    unsigned value = 0;
+    for (int k = 0; k < 4; ++k) {
+      const int d = hex_digit(at[k]);
+      if (d < 0) return 0x110000;
+      value = value * 16 + unsigned(d);
+    }
+    return value;
+  }
+
+  // The decoded content: the text itself, or `storage` when it had escapes.
+  static std::string_view content(string_span s, std::string& storage) {
+    if (!s.escaped) return s.raw();
+    storage.clear();
+    decode(s, storage);
+    return storage;
+  }
+
+  void emit_string(string_span s) {
+    if (!out_) return;
+    if (!s.escaped) {
+      out_->append(s.begin - 1, std::size_t(s.end - s.begin) + 2);
+    } else {
+      scratch_.clear();
+      decode(s, scratch_);
+      *out_ += json_quote(scratch_);
+    }
+  }
+
+  bool literal(std::string_view word) {
+    if (std::size_t(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0)
+      return fail("unexpected character");
+    p_ += word.size();
+    return true;
+  }
+
+  bool number() {
+    auto digits = [&]() {
+      const char* from = p_;
+      while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+      return p_ - from;
+    };
+    if (at('-')) ++p_;
+    if (at('0')) {
+      ++p_;
+    } else if (digits() == 0) {
+      return fail("unexpected character");
+    }
+    if (at('.')) {
+      ++p_;
+      if (digits() == 0) return fail("a fraction needs digits");
+    }
+    if (at('e') || at('E')) {
+      ++p_;
+      if (at('+') || at('-')) ++p_;
+      if (digits() == 0) return fail("an exponent needs digits");
+    }
+    return true;
+  }
+
+  // --- any value, copied compactly (emit) or only checked ----------------
+
+  bool value(int depth, bool write) {
+    if (p_ >= end_) return fail("unexpected end of input");
+    const char* start = p_;
+    switch (*p_) {
+      case '{':
+        return container(depth, write, '{', '}', "expected , or }", [&] {
+          if (!at('"')) return fail("expected a key");
+          if (!string_value(write)) return false;
+          skip_space();
+          if (!at(':')) return fail("expected :");
+          ++p_;
+          if (write) emit(':');
+          skip_space();
+          return value(depth + 1, write);
+        });
+      case '[':
+        return container(depth, write, '[', ']', "expected , or ]", [&] { return value(depth + 1, write); });
+      case '"':
+        return string_value(write);
+      case 't':
+        if (!literal("true")) return false;
+        break;
+      case 'f':
+        if (!literal("false")) return false;
+        break;
+      case 'n':
+        if (!literal("null")) return false;
+        break;
+      default:
+        if (!number()) return false;
+    }
+    if (write) emit(std::string_view(start, std::size_t(p_ - start)));
+    return true;
+  }
+
+  bool string_value(bool write) {
+    string_span s;
+    if (!scan_string(s)) return false;
+    if (write) emit_string(s);
+    return true;
+  }
+
+  template <class F>
+  bool container(int depth, bool write, char open, char close, const char* expected, F&& element) {
+    if (depth >= kMaxDepth) return fail("nested too deeply");
+    ++p_;
+    if (write) emit(open);
+    skip_space();
+    if (at(close)) {
+      ++p_;
+    } else {
+      while (true) {
+        if (!element()) return false;
+        skip_space();
+        if (at(',')) {
+          ++p_;
+          if (write) emit(',');
+          skip_space();
+          continue;
+        }
+        if (at(close)) {
+          ++p_;
+          break;
+        }
+        return fail(expected);
+      }
+    }
+    if (write) emit(close);
+    return true;
+  }
+
+  // Checks a value and returns its label text (see label_values).
+  bool label_value(int depth, bool write, std::string_view& text, std::string& storage) {
+    text = {};
+    if (at('"')) {
+      string_span s;
+      if (!scan_string(s)) return false;
+      text = content(s, storage);
+      if (write) emit_string(s);
+      return true;
+    }
+    const char* start = p_;
+    if (!value(depth, write)) return false;
+    if (*start == 't' || *start == 'f' || *start == '-' || (*start >= '0' && *start <= '9'))
+      text = std::string_view(start, std::size_t(p_ - start));
+    return true;
+  }
+
+  // --- rows ---------------------------------------------------------------
+
+  // An array of rows: objects are rows, anything else is checked and left out
+  // (so the commas are written here, not by `container`).
+  bool rows(const table_plan& plan, int depth) {
+    bool first = true;
+    emit('[');
+    const bool ok = container(depth, false, '[', ']', "expected , or ]", [&] {
+      if (!at('{')) return value(depth + 1, false);
+      if (!first) emit(',');
+      first = false;
+      return row(plan, depth + 1);
+    });
+    emit(']');
+    return ok;
+  }
+
+  // A row: its members as `member` decides, then its label registered.
+  bool row(const table_plan& plan, int depth) {
+    if (frames_open_ == frames_.size()) frames_.emplace_back();
+    const std::size_t frame_at = frames_open_++;
+    frames_[frame_at].open(plan);
+    bool wrote = false;
+    emit('{');
+    const bool ok = container(depth, false, '{', '}', "expected , or }", [&] {
+      if (!at('"')) return fail("expected a key");
+      string_span key_span;
+      if (!scan_string(key_span)) return false;
+      const std::string_view key = content(key_span, key_scratch_);
+      skip_space();
+      if (!at(':')) return fail("expected :");
+      ++p_;
+      skip_space();
+      return member(plan, plan.find(key), frame_at, depth + 1, wrote);
+    });
+    if (ok) {
+      finish_label(frame_at);
+      emit('}');
+    }
+    --frames_open_;
+    return ok;
+  }
+
+  void emit_key(const member_rule& rule, bool& wrote) {
+    if (wrote) emit(',');
+    wrote = true;
+    emit(rule.key_text);
+  }
+
+  bool member(const table_plan& plan, const member_rule* rule, std::size_t frame_at, int depth, bool& wrote) {
+    if (!rule) return value(depth, false);
+    if (rule->label_slot >= 0 && (rule->kind == member_kind::drop || rule->kind == member_kind::copy)) {
+      if (rule->kind == member_kind::copy) emit_key(*rule, wrote);
+      row_frame& frame = frames_[frame_at];
+      const auto slot = std::size_t(rule->label_slot);
+      return label_value(depth, rule->kind == member_kind::copy, frame.values[slot], frame.decoded[slot]);
+    }
+    switch (rule->kind) {
+      case member_kind::drop:
+        return value(depth, false);
+      case member_kind::copy:
+        emit_key(*rule, wrote);
+        return value(depth, true);
+      case member_kind::row_id:
+      case member_kind::foreign_key:
+        return uuid_member(plan, *rule, frame_at, depth, wrote);
+      case member_kind::uuid_array:
+        return uuid_array_member(*rule, depth, wrote);
+      case member_kind::embed:
+        emit_key(*rule, wrote);
+        // Rows below should see this row's label (their foreign key to it).
+        flush_label(frame_at);
+        if (at('[')) return rows(plan_of(*rule->target), depth);
+        if (at('{')) return row(plan_of(*rule->target), depth);
+        emit("null");
+        return value(depth, false);
+    }
+    return value(depth, false);
+  }
+
+  // A uuid column: null stays null, a UUID becomes a ref (and a foreign key
+  // its target's label), anything else is left out.
+  bool uuid_member(const table_plan& plan, const member_rule& rule, std::size_t frame_at, int depth, bool& wrote) {
+    if (at('n')) {
+      if (!literal("null")) return false;
+      emit_key(rule, wrote);
+      emit("null");
+      return true;
+    }
+    if (!at('"')) return value(depth, false);
+    string_span s;
+    if (!scan_string(s)) return false;
+    const auto bits = parse_uuid_bits(content(s, scratch_));
+    if (!bits) return true;
+    if (rule.kind == member_kind::row_id) {
+      row_frame& frame = frames_[frame_at];
+      frame.has_id = true;
+      frame.id = *bits;
+      if (translating()) {
+        frame.id_index =
+            writing_->register_row_index(plan.tbl->name, plan.tbl->ref_prefix, *bits, action_of(frame_at), {});
+        emit_key(rule, wrote);
+        append_quoted(*out_, reading_.entries()[frame.id_index].ref);
+      }
+      return true;
+    }
+    if (!translating()) {
+      const std::size_t known = reading_.find_index(*bits);
+      if (known == ref_registry::npos || reading_.entries()[known].label.empty()) unlabeled_.add(rule.target, *bits);
+      return true;
+    }
+    const std::size_t index = writing_->register_linked_index(rule.target->name, rule.target->ref_prefix, *bits);
+    for (std::size_t open = 0; open < frames_open_; ++open)
+      if (frames_[open].id_index == index) flush_label(open);
+    const ref_entry& entry = reading_.entries()[index];
+    emit_key(rule, wrote);
+    append_quoted(*out_, entry.ref);
+    if (!entry.label.empty() && entry.label != entry.ref) {
+      emit(rule.label_key_text);
+      append_quoted(*out_, entry.label);
+    }
+    return true;
+  }
+
+  // A uuid[] column: an array of refs (non-UUID elements left out), or null.
+  bool uuid_array_member(const member_rule& rule, int depth, bool& wrote) {
+    emit_key(rule, wrote);
+    if (!at('[')) {
+      emit("null");
+      return value(depth, false);
+    }
+    emit('[');
+    bool first = true;
+    const bool ok = container(depth, false, '[', ']', "expected , or ]", [&] {
+      if (!at('"')) return value(depth + 1, false);
+      string_span s;
+      if (!scan_string(s)) return false;
+      const auto bits = parse_uuid_bits(content(s, scratch_));
+      if (!bits || !translating()) return true;
+      const std::size_t index = writing_->register_linked_index(rule.target->name, rule.target->ref_prefix, *bits);
+      if (!first) emit(',');
+      first = false;
+      append_quoted(*out_, reading_.entries()[index].ref);
+      return true;
+    });
+    emit(']');
+    return ok;
+  }
+
+  ref_action action_of(std::size_t frame_at) const { return frame_at == 0 ? action_ : ref_action::read; }
+
+  // Gives the row's id the label its values so far make.
+  void flush_label(std::size_t frame_at) {
+    row_frame& frame = frames_[frame_at];
+    if (!translating() || frame.id_index == ref_registry::npos) return;
+    const std::string_view label = render_row_label(*frame.plan->tbl, frame, label_scratch_);
+    writing_->set_label(frame.id_index, label);
+  }
+
+  void finish_label(std::size_t frame_at) {
+    if (translating()) return flush_label(frame_at);
+    row_frame& frame = frames_[frame_at];
+    if (frame.has_id && !render_row_label(*frame.plan->tbl, frame, label_scratch_).empty())
+      labeled_rows_.add(frame.plan->tbl, frame.id);
+  }
+
+  const domain& dom_;
+  const ref_registry& reading_;
+  ref_registry* writing_;
+  std::string* out_;
+  const char* begin_;
+  const char* p_;
+  const char* end_;
+  const char* problem_ = nullptr;
+  ref_action action_ = ref_action::read;
+  std::vector<std::unique_ptr<table_plan>> plans_;
+  std::vector<row_frame> frames_;
+  std::size_t frames_open_ = 0;
+  std::string scratch_;
+  std::string key_scratch_;
+  std::string label_scratch_;
+  // Survey: foreign keys without a label, and rows of the response that have one.
+  row_set unlabeled_;
+  row_set labeled_rows_;
+};
+
+}  // namespace
+
+status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
+                            ref_action action, std::string& out) {
+  registry.begin_batch();
+  row_stream stream(dom, registry, &registry, text, &out);
+  auto done = stream.run(tbl, action);
+  if (done)
+    registry.commit_batch();
+  else
+    registry.rollback_batch();
+  return done;
+}
+
+result<std::vector<label_lookup>> survey_row_stream(const domain& dom, const ref_registry& registry, const table& tbl,
+                                                    std::string_view text) {
+  row_stream stream(dom, registry, nullptr, text, nullptr);
+  auto done = stream.run(tbl, ref_action::read);
+  if (!done) return done.take_error();
+  return stream.lookups();
+}
+
+}  // namespace alfred::detail
