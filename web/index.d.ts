@@ -299,7 +299,146 @@ export declare class Core {
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
   buildRequest<T extends ToolName>(tool: T, params: ToolParams[T], options: BuildRequestOptions): Result<HttpRequest>;
+
+  /**
+   * Builds the Act prompt for one plan step (docs/prompt-anatomy.md): the
+   * system prompt from the embedded templates, the user prompt's numbered
+   * sections from `input`, the registry (entity context) and the domain
+   * (schema). Never contains a UUID.
+   *
+   * @example
+   * const { data, error } = core.buildActPrompt({ step: { type: 'read', description: 'Read the fridge', index: 0, total: 2 },
+   *   user_message: "what's in my fridge?", today: '2026-02-09' }, { registry })
+   */
+  buildActPrompt(input: ActPromptInput, options?: ActPromptOptions): Result<ActPrompt>;
+
+  /**
+   * Parses the model's reply into an ActDecision: ```json fences, text
+   * around the object, strict-mode nulls and JSON-text `params.data`/`data`
+   * are all accepted. With `stepType`, actions the step may not take are errors.
+   *
+   * @example
+   * const { data: decision, error } = core.parseDecision(reply, { stepType: 'read' })
+   */
+  parseDecision(text: string, options?: { stepType?: StepType }): Result<ActDecision>;
+
+  /**
+   * Renders an executed query record (or a whole step result item) the way
+   * prompts, Reply, Think and the CLI show it.
+   *
+   * @example
+   * core.renderQuery(item.query).data // 'Query: Table: inventory | Filters: location = pantry | Limit: 100\nOutcome: 0 records found\n…'
+   */
+  renderQuery(record: QueryRecord | StepResultItem, options?: { style?: 'block' | 'line' }): Result<string>;
 }
+
+/** The kind of a plan step. */
+export type StepType = 'read' | 'write' | 'analyze' | 'generate';
+
+/** What the executor reports for one tool call; values are refs, never UUIDs. */
+export interface QueryShape {
+  filters?: FilterClause[];
+  or_filters?: FilterClause[];
+  columns?: string[] | null;
+  limit?: number | null;
+  offset?: number | null;
+  order_by?: string | null;
+  order_dir?: 'asc' | 'desc' | null;
+  /** create/update: the columns written. */
+  data_columns?: string[] | null;
+  /** create: the number of rows. */
+  records?: number | null;
+}
+
+export interface QueryRecord {
+  tool: ToolName;
+  table: string;
+  requested: QueryShape;
+  /** What the database was asked after middleware; `null` when nothing changed. */
+  effective?: QueryShape | null;
+  notes?: string[];
+  /** `generated`: answered from pending gen_ artifacts; `none`: not executed. */
+  source?: 'database' | 'generated' | 'none';
+  count?: number | null;
+}
+
+/** One executed tool call of a step, as the executor returns it. */
+export interface StepResultItem {
+  tool: ToolName;
+  table: string;
+  data: JsonValue;
+  error: AlfredErrorShape | null;
+  count: number | null;
+  query: QueryRecord;
+}
+
+/** A completed step of the plan. `index` is 0-based. */
+export interface StepRecord {
+  index: number;
+  type: StepType;
+  description: string;
+  summary?: string | null;
+  note?: string | null;
+  results?: StepResultItem[];
+  /** analyze/generate: the step's output. */
+  data?: JsonValue;
+}
+
+/** The input of `core.buildActPrompt`. Everything but `step` is optional. */
+export interface ActPromptInput {
+  step: { type: StepType; description?: string; index?: number; total?: number; subdomain?: string | null };
+  user_message?: string;
+  /** `YYYY-MM-DD`. */
+  today?: string;
+  /** Every step's description, in order. */
+  plan?: string[];
+  conversation?: { role: 'user' | 'assistant' | string; text: string }[];
+  /** This turn's completed steps. */
+  previous_steps?: StepRecord[];
+  /** The tool calls made so far in this step. */
+  current_step_results?: StepResultItem[];
+  /** The last turns' steps (oldest first): their rows are entity data, the last one is summarized. */
+  previous_turns?: { turn: number; steps: StepRecord[] }[];
+  user_profile?: string | Record<string, JsonValue> | null;
+  subdomain_guidance?: string | null;
+  /** Replacement templates by name: `act/base`, `act/crud`, `act/read`, `act/write`, `act/analyze`, `act/generate`. */
+  templates?: Record<string, string>;
+  /** Truncation rules (defaults in docs/prompt-anatomy.md). */
+  limits?: Partial<Record<
+    | 'rows_per_result' | 'refs_per_overflow' | 'chars_per_value' | 'full_steps' | 'chars_per_step_output'
+    | 'conversation_messages' | 'chars_per_message' | 'entities_with_data' | 'memory_refs',
+    number
+  >>;
+}
+
+export interface ActPromptOptions extends DomainOption {
+  /** Default: the core's default registry. */
+  registry?: Registry;
+}
+
+export interface ActPrompt {
+  system: string;
+  user: string;
+}
+
+/** A parsed ActDecision; only the members its action uses are present. */
+export type ActDecision =
+  | { action: 'tool_call'; tool: ToolName; params: Record<string, JsonValue> }
+  | { action: 'step_complete'; summary: string; data: JsonValue; note_for_next_step: string | null }
+  | { action: 'ask_user'; question: string }
+  | {
+      action: 'blocked';
+      reason_code: 'INSUFFICIENT_INFO' | 'PLAN_INVALID' | 'TOOL_FAILURE';
+      details: string | null;
+      suggested_next: 'ask_user' | 'replan' | 'fail' | null;
+    }
+  | { action: 'fail'; details: string | null };
+
+/**
+ * The ActDecision JSON Schema, valid under OpenAI strict structured outputs.
+ * `params.data` and `data` are JSON text (strict mode has no open objects).
+ */
+export declare const actDecisionSchema: Readonly<Record<string, JsonValue>>;
 
 /** Options of the registry methods that read the domain. */
 export interface DomainOption {

@@ -4,6 +4,8 @@
 import createAlfredCore from '../dist/alfred_core.mjs';
 import { kitchen } from '../dist/kitchen.mjs';
 import { AlfredError, internalError } from './errors.js';
+import { Act } from './act.js';
+import { buildActPrompt, parseDecision, renderQuery } from './prompt.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -84,6 +86,7 @@ export class Core {
 
   constructor(module) {
     this.#module = module;
+    modules.set(this, module);
     this.#slot = module.resultSlot();
     this.#defaultRegistry = new Registry(this, new module.Registry());
   }
@@ -143,6 +146,106 @@ export class Core {
     }
   }
 
+  /**
+   * Builds the Act prompt for one step: `{ system, user }`. `input` is
+   * `{ step: { type, description, index, total, subdomain }, user_message, today, plan, conversation,
+   * previous_steps, current_step_results, previous_turns, user_profile, subdomain_guidance, templates, limits }`
+   * (docs/prompt-anatomy.md). Entity context comes from `registry`, the schema section from `domain`.
+   *
+   * @example
+   * const { data, error } = core.buildActPrompt({ step: { type: 'read', description: 'Read the fridge', index: 0, total: 2 },
+   *   user_message: "what's in my fridge?", today: '2026-02-09' }, { registry })
+   * // data.system, data.user
+   */
+  buildActPrompt(input, { domain = kitchen, registry = this.#defaultRegistry } = {}) {
+    try {
+      const state = registryHandleOf(registry, this).toJSON();
+      return buildActPrompt(this.#module, domain, state, input);
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: internalError(cause) };
+    }
+  }
+
+  /**
+   * Parses the model's ActDecision text (fenced, strict-mode or not) into
+   * `{ action, … }`; with `stepType`, actions the step may not take are errors.
+   *
+   * @example
+   * const { data: decision, error } = core.parseDecision(text, { stepType: 'read' })
+   * if (decision?.action === 'tool_call') core.buildRequest(decision.tool, decision.params, options)
+   */
+  parseDecision(text, options) {
+    return parseDecision(this.#module, text, options);
+  }
+
+  /**
+   * Renders an executed query record (or a step result item) as
+   * `Query: … / Effective: … / Outcome: …` lines, or `{ style: 'line' }` as one line.
+   *
+   * @example
+   * core.renderQuery(result.query).data // 'Query: Table: inventory | Filters: location = pantry | Limit: 100\nOutcome: 0 records found\n…'
+   */
+  renderQuery(record, options) {
+    return renderQuery(this.#module, record, options);
+  }
+
+  /**
+   * An executor for one user: `execute(tool, params)` resolves to
+   * `{ data, error, query, count }`. Options: `{ url, apiKey, accessToken,
+   * userId, domain, fetch, state, registry, embedder, timeoutMs }`.
+   *
+   * @example
+   * const act = core.createAct({ url: process.env.SUPABASE_URL, apiKey: anonKey, accessToken: jwt, userId })
+   * const { data, error, query } = await act.execute('db_read', { table: 'inventory' })
+   * saved = act.registry.toJSON()
+   */
+  createAct(options) {
+    return new Act(this, options);
+  }
+
+  /**
+   * @internal One tool call's execution in the core: `needs()` of each round,
+   * `respond(index, { status, contentRange, contentType, body: Uint8Array })`,
+   * then `result()`. Always `delete()` it.
+   */
+  startExecution(tool, params, requestOptions, { registry, domain }) {
+    const module = this.#module;
+    const domainHandle = this.domainHandle(domain);
+    const registryHandle = registryHandleOf(registry, this);
+    const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')},${jsonText(requestOptions, 'options')}]`;
+    const input = this.#input;
+    const slot = this.#slot;
+    const capacity = call.length * 3;
+    if (capacity > input.capacity) {
+      input.pointer = module.inputBuffer(capacity);
+      input.capacity = capacity;
+    }
+    const { written } = encoder.encodeInto(call, module.HEAPU8.subarray(input.pointer, input.pointer + capacity));
+    const handle = new module.Execution(domainHandle, registryHandle, written);
+    const readResult = () => {
+      const words = new Uint32Array(module.HEAPU8.buffer);
+      return decoder.decode(module.HEAPU8.subarray(words[slot >>> 2], words[slot >>> 2] + words[(slot >>> 2) + 1]));
+    };
+    return {
+      done: () => handle.done(),
+      needs: () => JSON.parse(handle.needs()),
+      respond(index, { status, contentRange, contentType, body }) {
+        if (body.length > input.capacity) {
+          input.pointer = module.inputBuffer(body.length);
+          input.capacity = body.length;
+        }
+        module.HEAPU8.set(body, input.pointer);
+        handle.respondAt(index, status, contentRange, contentType, body.length);
+      },
+      result() {
+        handle.resultAt();
+        return JSON.parse(readResult());
+      },
+      delete: () => handle.delete(),
+    };
+  }
+
   /** @internal The compiled form of a domain, cached per domain object. */
   domainHandle(domain) {
     if (!domain || typeof domain !== 'object') {
@@ -164,6 +267,17 @@ export class Core {
 }
 
 const handles = new WeakMap();
+// The Emscripten module of each Core, for calls made on a registry's behalf.
+const modules = new WeakMap();
+
+// A response body given as bytes, or null for text and parsed values.
+function rowBytes(rows) {
+  if (rows instanceof Uint8Array) return rows;
+  if (rows instanceof ArrayBuffer) return new Uint8Array(rows);
+  if (ArrayBuffer.isView(rows)) return new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength);
+  return null;
+}
+
 
 // Embind handles are not garbage-collected: free a compiled domain when the
 // domain object it was cached for is collected.
@@ -227,17 +341,50 @@ export class Registry {
 
   /**
    * Replaces UUIDs with refs in rows PostgREST returned for `table` and
-   * registers them. `action` is `read` (default), `created`, `updated` or `deleted`.
+   * registers them; a foreign key whose target row has a label gets
+   * `_<column>_label` after it. `rows` is the response body as bytes
+   * (`Uint8Array`, `ArrayBuffer`: the fastest, no JSON.parse of the UUID-laden
+   * original), as JSON text, or as parsed values. `action` is `read`
+   * (default), `created`, `updated` or `deleted`.
    *
    * @example
-   * const { data } = registry.translateRows('recipes', await response.json())
-   * // [{ id: 'recipe_1', name: 'Butter Chicken', recipe_ingredients: [{ id: 'ri_1', … }] }]
+   * const { data } = registry.translateRows('recipes', new Uint8Array(await response.arrayBuffer()))
+   * // [{ id: 'recipe_1', name: 'Butter Chicken', recipe_ingredients: [{ id: 'ri_1', recipe_id: 'recipe_1',
+   * //    _recipe_id_label: 'Butter Chicken', … }] }]
    */
-  translateRows(table, rows, { domain = kitchen, action = 'read' } = {}) {
+  translateRows(table, rows, options) {
+    const { data, error } = this.translateRowsText(table, rows, options);
+    return error ? { data: null, error } : { data: JSON.parse(data), error: null };
+  }
+
+  /**
+   * `translateRows` that returns the model-facing rows as JSON text, for
+   * callers that decide themselves when (or whether) to parse it.
+   *
+   * @example
+   * const { data: text } = registry.translateRowsText('meal_plans', bytes) // '[{"id":"meal_1",…}]'
+   */
+  translateRowsText(table, rows, { domain = kitchen, action = 'read' } = {}) {
     try {
-      return parseResult(
-        this.#handle().translateRows(this.#core.domainHandle(domain), String(table), JSON.stringify(rows), String(action)),
-      );
+      const module = modules.get(this.#core);
+      const domainHandle = this.#core.domainHandle(domain);
+      const handle = this.#handle();
+      const bytes = rowBytes(rows);
+      let length;
+      if (bytes) {
+        length = bytes.length;
+        module.HEAPU8.set(bytes, module.rowsBuffer(length));
+      } else {
+        const text = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
+        const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
+        const pointer = module.rowsBuffer(capacity);
+        length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
+      }
+      const ok = module.translateRowsAt(domainHandle, handle, String(table), String(action), length);
+      const words = new Uint32Array(module.HEAPU8.buffer);
+      const slot = module.resultSlot() >>> 2;
+      const text = decoder.decode(module.HEAPU8.subarray(words[slot], words[slot] + words[slot + 1]));
+      return ok ? { data: text, error: null } : parseResult(text);
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };

@@ -2,8 +2,9 @@
 // .wasm next to this package and compiles it while it downloads.
 import { AlfredError } from './errors.js';
 import { createLoadCore } from './loader.js';
+import { createActFactory } from './act.js';
 
-export { AlfredError, Core, Registry, kitchen } from './core.js';
+export * from './public.js';
 
 // A literal `new URL(…, import.meta.url)` lets bundlers (Vite, webpack 5) find and copy the asset.
 const wasmUrl = new URL('../dist/alfred_core.wasm', import.meta.url);
@@ -36,3 +37,12 @@ async function compileShipped() {
  * const core = await loadCore()
  */
 export const loadCore = createLoadCore(compileShipped);
+
+/**
+ * An executor for one user, usable at once (the core loads on first use).
+ *
+ * @example
+ * const act = createAct({ url, apiKey, accessToken, userId })
+ * const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' })
+ */
+export const createAct = createActFactory(loadCore);

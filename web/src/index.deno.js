@@ -2,8 +2,9 @@
 // without --allow-read (Deno ≥ 2.6).
 import source wasm from '../dist/alfred_core.wasm';
 import { createLoadCore } from './loader.js';
+import { createActFactory } from './act.js';
 
-export { AlfredError, Core, Registry, kitchen } from './core.js';
+export * from './public.js';
 
 /**
  * Loads the alfred-act core from the module Deno compiled at import time, or
@@ -14,3 +15,12 @@ export { AlfredError, Core, Registry, kitchen } from './core.js';
  * const core = await loadCore()
  */
 export const loadCore = createLoadCore(async () => wasm);
+
+/**
+ * An executor for one user, usable at once (the core loads on first use).
+ *
+ * @example
+ * const act = createAct({ url, apiKey, accessToken, userId })
+ * const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' })
+ */
+export const createAct = createActFactory(loadCore);

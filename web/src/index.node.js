@@ -1,8 +1,9 @@
 // Node entry: compiles the shipped .wasm from disk once per process.
 import { readFile } from 'node:fs/promises';
 import { createLoadCore } from './loader.js';
+import { createActFactory } from './act.js';
 
-export { AlfredError, Core, Registry, kitchen } from './core.js';
+export * from './public.js';
 
 /**
  * Loads the alfred-act core. `options.wasmModule` may be a precompiled
@@ -16,3 +17,12 @@ export { AlfredError, Core, Registry, kitchen } from './core.js';
 export const loadCore = createLoadCore(async () =>
   WebAssembly.compile(await readFile(new URL('../dist/alfred_core.wasm', import.meta.url))),
 );
+
+/**
+ * An executor for one user, usable at once (the core loads on first use).
+ *
+ * @example
+ * const act = createAct({ url, apiKey, accessToken, userId })
+ * const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' })
+ */
+export const createAct = createActFactory(loadCore);
