@@ -1,0 +1,110 @@
+// The executor's binding: an Execution handle per tool call. JS reads the
+// needs of each round, performs them, and writes each response's body into
+// the input buffer before handing it back; results leave through the
+// result slot like every other large text.
+
+#include <emscripten/bind.h>
+
+#include <optional>
+#include <string>
+
+#include "alfred/executor.h"
+#include "handles.h"
+
+namespace alfred_wasm {
+namespace {
+
+class execution_handle {
+ public:
+  // `call_json` is `[tool, params, options]`, as for buildRequestAt; the
+  // params stay JSON text so the executor reads them once.
+  execution_handle(const domain_handle& dom, registry_handle& registry, std::size_t length) {
+    std::string failure;
+    guarded_into(failure, [&]() {
+      auto doc = json_document::parse(input_view(length));
+      if (!doc) {
+        failure = error_result({"invalid_json", "params", doc.err().message, ""});
+        return;
+      }
+      const json_value call = doc->root();
+      if (!call.is_array() || call.size() != 3 || !call.at(0).is_string()) {
+        failure = error_result({"invalid_params", "", "expected [tool, params, options]", ""});
+        return;
+      }
+      auto options = alfred::parse_request_options(call.at(2));
+      if (!options) {
+        failure = error_result(options.err());
+        return;
+      }
+      execution_.emplace(dom.get(), registry.get(), call.at(0).str(), call.at(1).raw(), std::move(*options));
+    });
+    failure_ = std::move(failure);
+  }
+
+  bool done() const { return !execution_ || execution_->done(); }
+
+  /// `[{"kind":"http","method","url","headers","body"} | {"kind":"embed","text"}]`
+  std::string needs() const {
+    std::string out;
+    guarded_into(out, [&]() {
+      alfred::json_writer w(out);
+      w.begin_array();
+      if (execution_)
+        for (const auto& need : execution_->needs()) {
+          if (need.type == alfred::need::kind::embed) {
+            w.begin_object();
+            w.key("kind");
+            w.string("embed");
+            w.key("text");
+            w.string(need.text);
+            w.end_object();
+          } else {
+            out += out.back() == '[' ? "" : ",";
+            std::string request;
+            alfred::json_writer rw(request);
+            alfred::write_request(rw, need.request);
+            out += "{\"kind\":\"http\",";
+            out.append(request, 1);
+          }
+        }
+      w.end_array();
+    });
+    return out;
+  }
+
+  /// The body is the first `length` bytes of the input buffer.
+  void respond_at(std::size_t index, int status, const std::string& content_range, const std::string& content_type,
+                  std::size_t length) {
+    if (!execution_) return;
+    std::string ignored;
+    guarded_into(ignored, [&]() {
+      execution_->respond(index, {status, content_range, content_type, std::string(input_view(length))});
+    });
+  }
+
+  /// Publishes `{"data","error","query","count"}` through the result slot.
+  void result_at() {
+    std::string& out = output_bytes();
+    out.clear();
+    guarded_into(out, [&]() { out = failure_.empty() ? execution_->result_json() : failure_; });
+    publish_output();
+  }
+
+ private:
+  std::optional<alfred::execution> execution_;
+  std::string failure_;
+};
+
+}  // namespace
+}  // namespace alfred_wasm
+
+EMSCRIPTEN_BINDINGS(alfred_executor) {
+  using namespace emscripten;
+  using namespace alfred_wasm;
+  class_<execution_handle>("Execution")
+      .constructor<const domain_handle&, registry_handle&, std::size_t>()
+      .function("done", &execution_handle::done)
+      .function("needs", &execution_handle::needs)
+      .function("respondAt", &execution_handle::respond_at)
+      .function("resultAt", &execution_handle::result_at);
+}

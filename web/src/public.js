@@ -1,0 +1,18 @@
+// What every runtime entry exports besides loadCore/createAct, which depend on
+// how the entry gets the .wasm.
+export { AlfredError, Core, Registry, kitchen } from './core.js';
+export { actDecisionSchema } from './prompt.js';
+export { Act, restUrl } from './act.js';
+export { lexicalEmbedder, openAIEmbedder, recipeEmbeddingText, EmbeddingError } from './embedder.js';
+export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
+export {
+  runStep,
+  runTurn,
+  runTurnEvents,
+  planTurn,
+  replyTurn,
+  planSchema,
+  createTurnState,
+  readTurnState,
+  STEP_TOOLS,
+} from './loop.js';
