@@ -19,7 +19,7 @@ namespace alfred {
 using detail::query_source;
 
 // What each need of the current round is for.
-enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, main };
+enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, main, labels };
 
 struct execution::state {
   const domain& dom;
@@ -36,6 +36,12 @@ struct execution::state {
   /// Semantic search ranking (UUIDs, best first); set once the RPC answered.
   std::optional<std::vector<std::string>> ranking;
   std::optional<long> semantic_limit;
+
+  /// The main response, kept while the labels it refers to are looked up.
+  std::string main_body;
+  std::string main_content_range;
+  /// The target table of each label lookup of the current round.
+  std::vector<const table*> label_targets;
 
   std::vector<need> needs;
   std::vector<purpose> purposes;
@@ -182,6 +188,7 @@ struct execution::state {
     purposes.clear();
     responses.clear();
     bool main_answered = false;
+    if (!kinds.empty() && kinds.front() == purpose::labels) return consume_labels(answers);
     for (std::size_t i = 0; i < round.size(); ++i) {
       const need_response& answer = *answers[i];
       switch (kinds[i]) {
@@ -198,6 +205,8 @@ struct execution::state {
         case purpose::main:
           consume_main(answer);
           main_answered = true;
+          break;
+        case purpose::labels:
           break;
       }
     }
@@ -377,20 +386,73 @@ struct execution::state {
       error err = detail::database_error(answer, what);
       return finish({}, &err, std::nullopt);
     }
-    std::string body = ranking ? ranked(answer.body) : answer.body;
-    if (call.kind == tool_kind::create) promote_saved(body);
+    main_body = ranking ? ranked(answer.body) : answer.body;
+    main_content_range = answer.content_range;
+    if (call.kind == tool_kind::create) promote_saved(main_body);
+    auto lookups = unlabeled_references(dom, registry, tbl, main_body);
+    if (!lookups || lookups->empty()) return complete_main();
+    for (const auto& lookup : *lookups) plan_label_lookup(lookup);
+    if (needs.empty()) complete_main();
+  }
+
+  // One batched read per target table, in chunks that keep URLs short.
+  void plan_label_lookup(const label_lookup& lookup) {
+    constexpr std::size_t kChunk = 100;
+    const table& target = *lookup.target;
+    const column& id_col = *target.find_column("id");
+    for (std::size_t at = 0; at < lookup.uuids.size(); at += kChunk) {
+      tool_call call;
+      call.kind = tool_kind::read;
+      call.tbl = &target;
+      const std::string select = label_select(target);
+      for (std::size_t from = 0; from <= select.size();) {
+        const auto comma = std::min(select.find(',', from), select.size());
+        call.columns.push_back(select.substr(from, comma - from));
+        from = comma + 1;
+      }
+      filter by_id;
+      by_id.field = id_col.name;
+      by_id.col = &id_col;
+      by_id.op = filter_op::in;
+      for (std::size_t i = at; i < std::min(at + kChunk, lookup.uuids.size()); ++i)
+        by_id.values.push_back({scalar::kind::text, lookup.uuids[i]});
+      call.filters.push_back(std::move(by_id));
+      auto request = build_request(dom, call, options);
+      if (!request) continue;  // labels are a nicety; the rows are the result
+      need n;
+      n.request = std::move(*request);
+      add_need(std::move(n), purpose::labels);
+      label_targets.push_back(&target);
+    }
+  }
+
+  // A failed label lookup leaves the main result intact, without those labels.
+  void consume_labels(const std::vector<std::optional<need_response>>& answers) {
+    std::vector<const table*> targets = std::move(label_targets);
+    label_targets.clear();
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+      const need_response& answer = *answers[i];
+      if (!succeeded(answer) || !apply_labels(dom, registry, *targets[i], answer.body))
+        record.notes.push_back(fmt::format("labels of {} rows could not be fetched", targets[i]->name));
+    }
+    complete_main();
+  }
+
+  void complete_main() {
+    const tool_call& call = *effective;
+    const table& tbl = *call.tbl;
     const ref_action action = call.kind == tool_kind::read     ? ref_action::read
                               : call.kind == tool_kind::create ? ref_action::created
                               : call.kind == tool_kind::update ? ref_action::updated
                                                                : ref_action::deleted;
-    auto rows = translate_rows(dom, registry, tbl, body, action);
+    auto rows = translate_rows(dom, registry, tbl, main_body, action);
     if (!rows) return fail(rows.err());
     auto doc = json_document::parse(*rows);
     const long n = doc && doc->root().is_array() ? long(doc->root().size()) : 0;
     if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove))
       record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
     std::optional<long> count = n;
-    if (!call.count.empty()) count = total_from_content_range(answer.content_range).value_or(n);
+    if (!call.count.empty()) count = total_from_content_range(main_content_range).value_or(n);
     if (call.kind == tool_kind::create && !call.batch && doc && doc->root().is_array() && n == 1) {
       std::string single;
       json_writer w(single);

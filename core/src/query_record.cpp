@@ -122,9 +122,9 @@ void write_call(json_writer& w, const ref_registry& registry, const tool_call& c
 
 // The model's own params, for a call that failed validation. Strings shaped
 // like UUIDs are masked: they are the model's inventions, and the record is
-// shown to the model again.
+// shown to the model again (a truncated or padded one too).
 void write_masked(json_writer& w, json_value value) {
-  if (value.is_string() && is_uuid_syntax(value.str())) {
+  if (value.is_string() && (is_uuid_syntax(value.str()) || looks_like_broken_uuid(value.str()))) {
     w.string("(uuid)");
   } else if (value.is_array()) {
     w.begin_array();

@@ -289,6 +289,36 @@ TEST_CASE("database errors are typed by status and code") {
   }
 }
 
+TEST_CASE("foreign keys get labels from one batched lookup per table; a failed lookup keeps the rows") {
+  run r;
+  r.start("db_read", R"({"table":"meal_plans"})");
+  REQUIRE(r.needs().size() == 1);
+  r.answer(0,
+           ok(std::string(R"([{"id":")") + numbered_uuid(1) +
+              R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" + numbered_uuid(2) + R"("},{"id":")" +
+              numbered_uuid(3) + R"(","date":"2026-02-02","meal_type":"lunch","recipe_id":")" + kRecipe1 + R"("}])"));
+  REQUIRE(r.needs().size() == 1);
+  const std::string q = query_of(r.request());
+  CHECK(r.request().url.find("/recipes?") != std::string::npos);
+  CHECK(q == std::string("select=id,name&user_id=eq.") + kAlice + "&id=in.(" + numbered_uuid(2) + ")");
+
+  SUBCASE("labels found") {
+    r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(2) + R"(","name":"Shakshuka"}])"));
+    const json out = r.result();
+    CHECK(out["data"][0]["_recipe_id_label"] == "Shakshuka");
+    CHECK(out["data"][1]["_recipe_id_label"] == "Butter Chicken");
+    CHECK(out["data"][0]["id"] == "meal_1");
+  }
+  SUBCASE("lookup failed") {
+    r.answer(0, {500, "", "text/plain", "down"});
+    const json out = r.result();
+    CHECK(out["error"].is_null());
+    CHECK(out["data"].size() == 2);
+    CHECK(out["data"][0].count("_recipe_id_label") == 0);
+    CHECK(out["query"]["notes"][0] == "labels of recipes rows could not be fetched");
+  }
+}
+
 TEST_CASE("a requested count comes from Content-Range") {
   run r;
   r.start("db_read", R"({"table":"tasks","count":"exact","limit":1})");
