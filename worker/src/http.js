@@ -1,0 +1,116 @@
+// HTTP plumbing shared by the routes: JSON and error responses, CORS, and
+// reading a size-limited JSON body.
+
+const ALLOWED_METHODS = 'GET, POST, OPTIONS';
+const ALLOWED_HEADERS = 'authorization, content-type, x-client-info, apikey';
+
+/** A JSON response; `headers` are added (CORS goes in through `withCors`). */
+export function jsonResponse(status, body, headers = {}) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** `{ error: { code, message, path?, hint? } }` with `status`. */
+export function errorResponse(status, { code, message, path, hint }, headers = {}) {
+  const error = { code, message, ...(path ? { path } : {}), ...(hint ? { hint } : {}) };
+  return jsonResponse(status, { error }, headers);
+}
+
+/**
+ * The CORS headers for this request's Origin: `*` when every origin is
+ * allowed, the origin itself when it is listed, none otherwise (the browser
+ * then blocks the response). Tokens travel in Authorization, never cookies,
+ * so credentials mode is not needed.
+ */
+export function corsHeaders(request, allowedOrigins) {
+  if (allowedOrigins.includes('*')) return { 'access-control-allow-origin': '*' };
+  const origin = request.headers.get('origin');
+  const headers = { vary: 'Origin' };
+  if (origin && allowedOrigins.includes(origin)) headers['access-control-allow-origin'] = origin;
+  return headers;
+}
+
+export function isOriginAllowed(request, allowedOrigins) {
+  const origin = request.headers.get('origin');
+  return allowedOrigins.includes('*') || origin === null || allowedOrigins.includes(origin);
+}
+
+/** The answer to an OPTIONS preflight from an allowed origin. */
+export function preflightResponse(cors) {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...cors,
+      'access-control-allow-methods': ALLOWED_METHODS,
+      'access-control-allow-headers': ALLOWED_HEADERS,
+      'access-control-max-age': '86400',
+    },
+  });
+}
+
+/** The response with `headers` added. */
+export function withHeaders(response, headers) {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * The request body parsed as a JSON object: `{ data, error }`, error with
+ * its HTTP status (415 not JSON, 413 over `maxBytes`, 400 unparsable or not
+ * an object). The size is enforced while reading, so a lying or missing
+ * Content-Length cannot make the worker buffer more than `maxBytes`.
+ */
+export async function readJsonObject(request, maxBytes) {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    return fail(415, 'unsupported_media_type', `the body must be JSON (Content-Type: application/json), got ${type || 'none'}`);
+  }
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > maxBytes) return tooLarge(maxBytes);
+  const bytes = await readAtMost(request.body, maxBytes);
+  if (bytes === null) return tooLarge(maxBytes);
+  let value;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (cause) {
+    return fail(400, 'invalid_json', `the body is not valid JSON: ${cause.message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(400, 'invalid_body', 'the body must be a JSON object');
+  return { data: value, error: null };
+}
+
+// The body's bytes, or null once more than `maxBytes` arrive.
+async function readAtMost(body, maxBytes) {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks = [];
+  let length = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+const tooLarge = (maxBytes) => fail(413, 'body_too_large', `the body is larger than ${maxBytes} bytes`);
+
+function fail(status, code, message, path) {
+  return { data: null, error: { status, code, message, path } };
+}
+
+/** A `{ status, code, message, path }` validation failure. */
+export const invalid = (path, message, code = 'invalid_body') => ({ status: 400, code, message, path });

@@ -1,0 +1,53 @@
+// Server-sent events: the Act loop's progress as it happens.
+
+const encoder = new TextEncoder();
+
+/** One SSE frame: `event: <type>` and the event as JSON on one data line. */
+export function sseFrame(event) {
+  return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  // Proxies such as nginx would otherwise hold events back in a buffer.
+  'x-accel-buffering': 'no',
+};
+
+/**
+ * A byte stream of `run(send, signal)`'s events. `run` resolves when it has
+ * nothing more to send; the stream closes then. A client that disconnects
+ * cancels the stream, which aborts `signal`; `run` should still finish (and
+ * release what it holds) on its own. Returns `{ stream, done }`, `done`
+ * settling when `run` has finished.
+ */
+export function eventStream(run) {
+  const abort = new AbortController();
+  let controller;
+  let open = true;
+  const stream = new ReadableStream({
+    start(streamController) {
+      controller = streamController;
+    },
+    cancel(reason) {
+      open = false;
+      abort.abort(reason ?? new DOMException('the client disconnected', 'AbortError'));
+    },
+  });
+  const send = (event) => {
+    if (open) controller.enqueue(sseFrame(event));
+  };
+  const done = (async () => {
+    try {
+      await run(send, abort.signal);
+    } catch (cause) {
+      // The loop reports its failures as events; reaching here is a bug,
+      // still told to the client rather than cutting the stream silently.
+      send({ type: 'error', error: { code: 'internal_error', message: String(cause?.message ?? cause) } });
+    } finally {
+      if (open) controller.close();
+      open = false;
+    }
+  })();
+  return { stream, done };
+}

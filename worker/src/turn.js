@@ -1,0 +1,62 @@
+// POST /act/turn: a whole turn of the Act loop, streamed as server-sent events.
+import { createChatModel, readTurnState, runTurnEvents } from 'alfred-act';
+import { invalid } from './http.js';
+import { createCallerAct } from './execute.js';
+import { eventStream } from './sse.js';
+
+const STEP_TYPES = ['read', 'write', 'analyze', 'generate'];
+const MAX_MESSAGE_CHARS = 8_000;
+const MAX_PLANNED_STEPS = 10;
+
+/**
+ * Checks `{ message, state?, plan?, prompts? }` and prepares the turn:
+ * `{ data: { stream, done }, error }`. The stream carries every loop event
+ * (`turn_started`, `plan`, `step_started`, `decision`, `tool_call`, `query`,
+ * `result`, `retry`, `step_done`, `reply`, then `turn_done` whose
+ * `result.state` is the state for the next turn); `prompt` events only with
+ * `prompts: true`, as they hold the whole assembled prompt.
+ */
+export function startTurn({ body, core, config, caller }) {
+  const { message, state, plan, prompts = false } = body;
+  if (typeof message !== 'string' || message.trim() === '') return { error: invalid('message', 'message must be a non-empty string') };
+  if (message.length > MAX_MESSAGE_CHARS) return { error: invalid('message', `message is longer than ${MAX_MESSAGE_CHARS} characters`) };
+  if (typeof prompts !== 'boolean') return { error: invalid('prompts', 'prompts must be true or false') };
+  const planError = plan === undefined || plan === null ? null : checkPlan(plan);
+  if (planError) return { error: planError };
+  const { data: turnState, error: stateError } = readTurnState(state ?? null);
+  if (stateError) return { error: { status: 400, ...stateError } };
+
+  let model;
+  try {
+    model = createChatModel(config.model);
+  } catch (cause) {
+    return { error: { status: 500, code: 'worker_misconfigured', message: `the model configuration is unusable: ${cause.message}` } };
+  }
+  const { data: act, error: actError } = createCallerAct(core, config, caller, turnState.registry ?? undefined);
+  if (actError) return { error: actError };
+
+  const turn = { userMessage: message, ...(plan ? { steps: plan.map(({ description, type }) => ({ description, type })) } : {}) };
+  return {
+    data: eventStream(async (send, signal) => {
+      try {
+        for await (const event of runTurnEvents({ core, act, model, turn, state: turnState, signal })) {
+          if (event.type !== 'prompt' || prompts) send(event);
+        }
+      } finally {
+        // Only after the loop has settled: it uses the registry until then.
+        act.registry.delete();
+      }
+    }),
+  };
+}
+
+function checkPlan(plan) {
+  if (!Array.isArray(plan) || plan.length === 0 || plan.length > MAX_PLANNED_STEPS) {
+    return invalid('plan', `plan must be a list of 1 to ${MAX_PLANNED_STEPS} steps`);
+  }
+  for (const [index, step] of plan.entries()) {
+    if (typeof step?.description !== 'string' || step.description.trim() === '') return invalid(`plan[${index}].description`, 'each step needs a description');
+    if (!STEP_TYPES.includes(step.type)) return invalid(`plan[${index}].type`, `type must be one of ${STEP_TYPES.join(', ')}`);
+  }
+  return null;
+}
