@@ -26,7 +26,7 @@ const since = (start) => Math.round(performance.now() - start);
  *   and shown when start-up fails).
  *
  * Resolves to `{ url, anonKey, serviceKey, jwtSecret, users: [{ id, email, token }],
- * pgPort, httpPort, timings, exited, reload(), stop() }`. `url` is the
+ * pgPort, httpPort, timings, exited, reload(), postgrestOutput(), stop() }`. `url` is the
  * PostgREST root (no /rest/v1). `exited` resolves if PostgREST ever stops.
  *
  * @example
