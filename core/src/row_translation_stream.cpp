@@ -336,7 +336,9 @@ class row_stream {
     std::vector<label_lookup> out;
     for (const auto& [target, bits] : unlabeled_.rows) {
       if (labeled_rows_.contains(target, bits)) continue;
-      auto it = std::find_if(out.begin(), out.end(), [&](const label_lookup& l) { return l.target == target; });
+      // clang 14 (emscripten) cannot capture a structured binding.
+      const auto* wanted = target;
+      auto it = std::find_if(out.begin(), out.end(), [&](const label_lookup& l) { return l.target == wanted; });
       if (it == out.end()) it = out.insert(out.end(), label_lookup{target, {}});
       it->uuids.push_back(uuid_text(bits));
     }

@@ -373,7 +373,8 @@ export class Registry {
       let length;
       if (bytes) {
         length = bytes.length;
-        module.HEAPU8.set(bytes, module.rowsBuffer(length));
+        const pointer = module.rowsBuffer(length); // may grow memory: read HEAPU8 after it
+        module.HEAPU8.set(bytes, pointer);
       } else {
         const text = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
         const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit

@@ -1,0 +1,86 @@
+// Row translation from bytes: JS copies a response body (the Uint8Array
+// fetch gives) into WASM memory and gets the model-facing JSON text back
+// through the result slot, with no embind string marshalling either way.
+
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "handles.h"
+
+namespace alfred_wasm {
+namespace {
+
+// A buffer of its own, not the shared input buffer: JS callers cache that
+// one's address, and a response can be far larger than any tool call.
+struct rows_input {
+  std::unique_ptr<char[]> bytes;
+  std::size_t capacity = 0;
+};
+
+rows_input& rows_input_buffer() {
+  static rows_input input;
+  return input;
+}
+
+// Address of room for `size` bytes of rows JSON; valid until the next
+// translateRowsAt, which frees a large buffer rather than keeping it.
+std::uintptr_t rows_buffer(std::size_t size) {
+  rows_input& input = rows_input_buffer();
+  if (input.capacity < size) {
+    input.bytes.reset();  // before allocating, so both never coexist
+    input.bytes.reset(new char[size]);
+    input.capacity = size;
+  }
+  return reinterpret_cast<std::uintptr_t>(input.bytes.get());
+}
+
+// Translates the first `length` bytes of the rows buffer. Returns true with
+// the model-facing rows as the output text, or false with
+// `{"data":null,"error":{…}}` there.
+bool translate_rows_at(const domain_handle& dom, registry_handle& registry, const std::string& table_name,
+                       const std::string& action, std::size_t length) {
+  std::string& out = output_bytes();
+  out.clear();
+  bool ok = false;
+  guarded_into(out, [&]() {
+    const alfred::table* tbl = dom.table(table_name);
+    auto parsed = alfred::parse_row_action(action);
+    if (!tbl) {
+      out = error_result(unknown_table(table_name));
+    } else if (!parsed) {
+      out = error_result({"invalid_option", "action", "'" + action + "' is not a row action",
+                          "one of: read, created, updated, deleted"});
+    } else {
+      rows_input& input = rows_input_buffer();
+      const std::string_view text(input.bytes.get(), std::min(length, input.capacity));
+      auto rows = alfred::translate_rows(dom.get(), registry.get(), *tbl, text, *parsed);
+      if (rows) {
+        out = std::move(*rows);
+        ok = true;
+      } else {
+        out = error_result(rows.err());
+      }
+    }
+  });
+  rows_input& input = rows_input_buffer();
+  if (input.capacity > (1u << 20)) {
+    input.bytes.reset();
+    input.capacity = 0;
+  }
+  publish_output();
+  return ok;
+}
+
+}  // namespace
+}  // namespace alfred_wasm
+
+EMSCRIPTEN_BINDINGS(alfred_act_translation) {
+  using namespace emscripten;
+  using namespace alfred_wasm;
+  function("rowsBuffer", &rows_buffer);
+  function("translateRowsAt", &translate_rows_at);
+}
