@@ -5,7 +5,7 @@ import createAlfredCore from '../dist/alfred_core.mjs';
 import { kitchen } from '../dist/kitchen.mjs';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
-import { buildActPrompt, parseDecision, renderQuery } from './prompt.js';
+import { actDecisionSchema, buildActPrompt, parseDecision, renderQuery } from './prompt.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -89,6 +89,11 @@ export class Core {
     modules.set(this, module);
     this.#slot = module.resultSlot();
     this.#defaultRegistry = new Registry(this, new module.Registry());
+  }
+
+  /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
+  get actDecisionSchema() {
+    return actDecisionSchema;
   }
 
   /** The kitchen domain configuration (the default `domain`). */
