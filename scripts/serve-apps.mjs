@@ -1,0 +1,34 @@
+// The serving half of the main job: the browser demo and the edge worker (in
+// workerd, as Cloudflare runs it) on 127.0.0.1, both against `backend`, until
+// Ctrl-C. A model from OPENAI_API_KEY / OPENAI_BASE_URL is offered to both.
+import { modelConfigFromEnv } from '../web/src/llm.js';
+import { startWorkerd } from '../worker/local.mjs';
+import { startDemoServer } from './serve-demo.mjs';
+
+export async function serveApps(backend, env = process.env) {
+  const model = modelConfigFromEnv(env);
+  const users = backend.local
+    ? backend.local.users
+    : [{ id: backend.userId, email: 'configured user', token: backend.accessToken }];
+  const demo = await startDemoServer({ supabase: { url: backend.url, anonKey: backend.apiKey }, users, model });
+  const workerEnv = { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.apiKey };
+  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ALFRED_LLM_MODEL', 'ALFRED_LLM_RESPONSE_FORMAT']) {
+    if (env[name]) workerEnv[name] = env[name];
+  }
+  const worker = await startWorkerd({ env: workerEnv });
+  console.log(`
+Demo page:  ${demo.url}
+Worker:     ${worker.url}  (POST /act/execute, POST /act/turn with Authorization: Bearer <user JWT>)
+Model:      ${model ? `${model.model} at ${model.baseUrl}` : 'none configured (the page offers manual tool calls and a recorded replay; set OPENAI_API_KEY or OPENAI_BASE_URL for a live model)'}
+Press Ctrl-C to stop.`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.allSettled([demo.close(), worker.stop()]);
+    await backend.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
