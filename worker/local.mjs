@@ -30,7 +30,7 @@ export const WORKER_VARIABLES = [
 /**
  * Serves the worker in workerd. `env` holds the worker's variables (plain
  * text bindings); `port` defaults to a free one. Resolves once /health
- * answers, to `{ url, runtime, stop(), output() }`.
+ * answers (with any status), to `{ url, runtime, stop(), output() }`.
  *
  * @example
  * const worker = await startWorkerd({ env: { SUPABASE_URL, SUPABASE_ANON_KEY } })
@@ -171,7 +171,8 @@ async function waitForHealth(url, exited, output) {
     try {
       const response = await fetch(`${url}/health`);
       await response.arrayBuffer();
-      if (response.status === 200) return;
+      // Any answer means the server is up; a misconfigured worker says so with a 500.
+      return;
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

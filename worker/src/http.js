@@ -92,7 +92,7 @@ async function readAtMost(body, maxBytes) {
     if (done) break;
     length += value.byteLength;
     if (length > maxBytes) {
-      await reader.cancel();
+      await discardRest(reader, maxBytes * DISCARD_FACTOR - length);
       return null;
     }
     chunks.push(value);
@@ -104,6 +104,20 @@ async function readAtMost(body, maxBytes) {
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+// An oversized body is read on (not kept) up to this many times the limit,
+// so a client still sending it gets to read the 413; workerd cuts the
+// connection of a request whose body is left half-read. Past that, cancel.
+const DISCARD_FACTOR = 16;
+
+async function discardRest(reader, budget) {
+  for (let left = budget; left > 0; ) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    left -= value.byteLength;
+  }
+  await reader.cancel();
 }
 
 const tooLarge = (maxBytes) => fail(413, 'body_too_large', `the body is larger than ${maxBytes} bytes`);
