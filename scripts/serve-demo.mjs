@@ -112,7 +112,10 @@ export async function startDemoServer({ supabase, users, model = null, host = '1
       const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
       if (path === '/' || path === '/web/demo') return send(response, 302, '', undefined, { location: PAGE });
       if (path === '/config.json') return send(response, 200, config, 'application/json');
-      if (path === MODEL_ROUTE && model) return await forwardToModel(request, response, model);
+      if (path === MODEL_ROUTE) {
+        if (!model) return send(response, 404, JSON.stringify({ error: { message: 'the demo server has no model (set OPENAI_API_KEY or OPENAI_BASE_URL)' } }), 'application/json');
+        return await forwardToModel(request, response, model);
+      }
       if (request.method !== 'GET' && request.method !== 'HEAD') return send(response, 405, 'GET only', undefined, { allow: 'GET, HEAD' });
       if (path.startsWith('/web/')) return await serveFile(response, path.endsWith('/') ? `${path}index.html` : path);
       send(response, 404, `not found: ${path}`);

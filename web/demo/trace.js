@@ -110,7 +110,7 @@ export function createTrace(container, { renderQuery }) {
       const footer = h('p', { class: 'turn-status muted' }, 'planning…');
       const article = h(
         'article',
-        { class: 'turn' },
+        { class: 'turn', 'data-turn': number },
         h('h3', {}, `Turn ${number}`, tag ? h('span', { class: 'tag' }, tag) : null),
         h('p', { class: 'message' }, `“${userMessage}”`),
         list,
@@ -186,7 +186,7 @@ export function createTrace(container, { renderQuery }) {
       manualCount += 1;
       const article = h(
         'article',
-        { class: 'turn manual' },
+        { class: 'turn manual', 'data-manual': manualCount },
         h('h3', {}, `Manual call ${manualCount}`, h('span', { class: 'tag' }, 'no model')),
         entry('decision', 'Tool call', h('p', {}, h('code', { class: 'tool' }, tool)), h('pre', { class: 'json' }, isObject(params) ? fieldLines(params) : prettyJson(params))),
         outcome.query ? queryView(outcome.query) : null,
