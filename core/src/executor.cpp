@@ -447,19 +447,50 @@ struct execution::state {
                                                                : ref_action::deleted;
     auto rows = translate_rows(dom, registry, tbl, main_body, action);
     if (!rows) return fail(rows.err());
-    auto doc = json_document::parse(*rows);
-    const long n = doc && doc->root().is_array() ? long(doc->root().size()) : 0;
+    const long n = top_level_elements(*rows);
     if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove))
       record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
     std::optional<long> count = n;
     if (!call.count.empty()) count = total_from_content_range(main_content_range).value_or(n);
-    if (call.kind == tool_kind::create && !call.batch && doc && doc->root().is_array() && n == 1) {
+    if (call.kind == tool_kind::create && !call.batch && n == 1) {
+      auto doc = json_document::parse(*rows);
       std::string single;
       json_writer w(single);
       w.value(doc->root().at(0));
       return finish(single, nullptr, count);
     }
     finish(*rows, nullptr, count);
+  }
+
+  // The number of elements of the JSON array `text` (the translator's own
+  // compact output), without parsing it again.
+  static long top_level_elements(std::string_view text) {
+    long elements = 0;
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_string) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
+        continue;
+      }
+      if (c == '"') {
+        in_string = true;
+      } else if (c == '[' || c == '{') {
+        if (depth == 1 && elements == 0) elements = 1;
+        ++depth;
+      } else if (c == ']' || c == '}') {
+        --depth;
+      } else if (c == ',' && depth == 1) {
+        ++elements;
+      } else if (depth == 1 && elements == 0 && c != ' ') {
+        elements = 1;
+      }
+    }
+    return elements;
   }
 
   // "0-24/3573" → 3573; "*/0" → 0; "0-9/*" → nothing.
