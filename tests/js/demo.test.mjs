@@ -21,6 +21,8 @@ import { rest } from './support/stack.mjs';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const WAIT = { timeout: 20_000 };
+// Every test is bounded; the stack's cold start is most of the before hook.
+const BOUNDED = { timeout: 60_000 };
 const SERVER_KEY = 'sk-demo-server-key';
 const BROWSER_KEY = 'sk-typed-into-the-page';
 // docs/demo.png is rewritten only on request: its rows carry today's dates.
@@ -86,7 +88,7 @@ before(async () => {
     timeout: 20_000,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-});
+}, { timeout: 90_000 });
 
 after(async () => {
   await browser?.close();
@@ -109,7 +111,7 @@ async function openDemo() {
   return { page, ui, problems };
 }
 
-test('serve-demo: the page, its modules and the wasm; /config.json without the model key; nothing outside web/', async () => {
+test('serve-demo: the page, its modules and the wasm; /config.json without the model key; nothing outside web/', BOUNDED, async () => {
   const page = await fetch(demo.url);
   assert.equal(page.status, 200);
   assert.match(page.headers.get('content-type'), /^text\/html/);
@@ -126,7 +128,7 @@ test('serve-demo: the page, its modules and the wasm; /config.json without the m
   assert.equal((await fetch(new URL('/llm/v1/chat/completions', demo.origin))).status, 405);
 });
 
-test('the page loads with no console errors, core ready, every field labelled', async () => {
+test('the page loads with no console errors, core ready, every field labelled', BOUNDED, async () => {
   const { page, ui, problems } = await openDemo();
   try {
     assert.match(await ui.text('#status'), /^Ready: core loaded/);
@@ -142,7 +144,7 @@ test('the page loads with no console errors, core ready, every field labelled', 
   }
 });
 
-test('without any model the page says so, keeps Send off and opens the model settings', async () => {
+test('without any model the page says so, keeps Send off and opens the model settings', BOUNDED, async () => {
   const bare = await startDemoServer({ supabase: { url: stack.url, anonKey: stack.anonKey }, users: stack.users });
   const page = await browser.newPage();
   const problems = [];
@@ -163,7 +165,7 @@ test('without any model the page says so, keeps Send off and opens the model set
   }
 });
 
-test('manual mode: a read runs through act.execute and shows refs, the executed query, and no UUID', async () => {
+test('manual mode: a read runs through act.execute and shows refs, the executed query, and no UUID', BOUNDED, async () => {
   const { page, ui, problems } = await openDemo();
   try {
     await ui.click('#tab-manual');
@@ -200,7 +202,7 @@ test('manual mode: a read runs through act.execute and shows refs, the executed 
   }
 });
 
-test('a scripted conversation: the demo server model, then a model URL typed into the page; steps, queries and rows shown', async () => {
+test('a scripted conversation: the demo server model, then a model URL typed into the page; steps, queries and rows shown', BOUNDED, async () => {
   const { page, ui, problems } = await openDemo();
   try {
     // Turn 1: the demo server's model (its key stays on the server).
@@ -262,7 +264,7 @@ test('a scripted conversation: the demo server model, then a model URL typed int
   }
 });
 
-test('replay: the recorded session runs through the real loop and executor, clearly labelled', async () => {
+test('replay: the recorded session runs through the real loop and executor, clearly labelled', BOUNDED, async () => {
   const { page, ui, problems } = await openDemo();
   try {
     await ui.click('#tab-replay');

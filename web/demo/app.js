@@ -92,6 +92,9 @@ async function runConversationTurn(userMessage, model, { tag } = {}) {
       trace.onEvent(event);
       if (event.type === 'turn_done') result = event.result;
     }
+  } catch (cause) {
+    // runTurn reports model and database failures as results; this is anything else.
+    result = { status: 'error', reply: null, state: null, error: { code: 'internal_error', message: String(cause?.message ?? cause) } };
   } finally {
     running = null;
     setBusy(false);
@@ -145,17 +148,15 @@ function bindModelSettings() {
     $('model-settings').open = false;
     $('message').focus();
   });
-  $('model-forget').addEventListener('click', () => {
+  // Forgetting the browser's settings falls back to the server's model, if any.
+  const forget = () => {
     storeModelSettings(null);
     fill();
     refreshChatControls();
-  });
+  };
+  $('model-forget').addEventListener('click', forget);
   $('model-server').hidden = !config.model;
-  $('model-server').addEventListener('click', () => {
-    storeModelSettings(null);
-    fill();
-    refreshChatControls();
-  });
+  $('model-server').addEventListener('click', forget);
   fill();
   // Without any model, open the settings so the first thing seen is how to add one.
   if (!storedModelSettings() && !config.model) $('model-settings').open = true;
