@@ -330,6 +330,10 @@ export declare class Core {
    * core.renderQuery(item.query).data // 'Query: Table: inventory | Filters: location = pantry | Limit: 100\nOutcome: 0 records found\n…'
    */
   renderQuery(record: QueryRecord | StepResultItem, options?: { style?: 'block' | 'line' }): Result<string>;
+  /** An executor for one user; see `createAct`. */
+  createAct(options: ActOptions): Act;
+  /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
+  readonly actDecisionSchema: Readonly<Record<string, JsonValue>>;
 }
 
 /** The kind of a plan step. */
@@ -528,3 +532,90 @@ export declare class AlfredError extends Error {
   hint: string;
   toJSON(): AlfredErrorShape;
 }
+
+/** The part of `fetch` the executor uses; every runtime's global fetch fits. */
+export type ActFetch = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+) => Promise<{ status: number; headers: { get(name: string): string | null }; arrayBuffer(): Promise<ArrayBuffer> }>;
+
+/** Text → vectors for semantic search; `lexicalEmbedder` (offline, lexical) or `openAIEmbedder`. */
+export interface Embedder {
+  readonly name: string;
+  readonly dimensions: number;
+  embed(texts: string[]): Promise<number[][]>;
+}
+export declare const lexicalEmbedder: Embedder;
+export declare function openAIEmbedder(options: {
+  baseUrl: string;
+  apiKey?: string;
+  model?: string;
+  fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<unknown>;
+}): Embedder;
+/** The text a recipe is embedded from (name, description, cuisine, tags). */
+export declare function recipeEmbeddingText(recipe: Row): string;
+export declare class EmbeddingError extends Error {
+  readonly code: 'http_error' | 'bad_response' | 'network_error';
+  readonly status: number | null;
+}
+
+export interface ActOptions extends DomainOption {
+  /** A Supabase project URL (gets `/rest/v1`) or a PostgREST root. */
+  url: string;
+  /** The anon/publishable key, sent as `apikey`; never a service key. */
+  apiKey?: string;
+  /** The signed-in user's JWT. */
+  accessToken?: string;
+  /** The signed-in user's id (the JWT's `sub`); required for user-owned tables. */
+  userId?: string;
+  fetch?: ActFetch;
+  /** A state from `registry.toJSON()` of an earlier turn. */
+  state?: RegistryState | string | null;
+  registry?: Registry;
+  embedder?: Embedder;
+  /** Per request; default 30 000. */
+  timeoutMs?: number;
+  /** Package-level createAct only: an already loaded core. */
+  core?: Core;
+  /** Package-level createAct only: passed to loadCore. */
+  wasmModule?: WebAssembly.Module;
+}
+
+/** What `execute` resolves to: supabase-js style, plus the executed query. */
+export interface ExecuteResult {
+  /** Rows as the model sees them (refs, labels); one object for a single create. */
+  data: Row[] | Row | null;
+  error: (AlfredErrorShape & { status?: number; dbCode?: string; details?: string }) | null;
+  query: QueryRecord | null;
+  /** Rows returned or affected; the Content-Range total when `count` was asked for. */
+  count: number | null;
+}
+
+export interface Act {
+  readonly registry: Registry;
+  readonly domain: DomainConfig;
+  execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: { signal?: AbortSignal }): Promise<ExecuteResult>;
+}
+
+/**
+ * An executor for one user, usable at once (the core loads on first use;
+ * `await act.ready` for the registry before the first call).
+ */
+export declare function createAct(options: ActOptions): Act & { readonly ready: Promise<Act> };
+/** A Supabase project URL → its PostgREST root; other URLs unchanged. */
+export declare function restUrl(url: string): string;
+
+export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
+export type { ChatModel, ChatModelOptions, ChatMessage, Completion } from './llm.js';
+export {
+  runStep,
+  runTurn,
+  runTurnEvents,
+  planTurn,
+  replyTurn,
+  planSchema,
+  createTurnState,
+  readTurnState,
+  STEP_TOOLS,
+} from './loop.js';
+export type { TurnState, TurnResult, StepResult, LoopEvent, RunStepOptions, RunTurnOptions } from './loop.js';

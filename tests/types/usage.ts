@@ -147,3 +147,13 @@ new Core();
 // @ts-expect-error a registry comes from createRegistry()
 new Registry();
 void [badOp, noBase, badColumn];
+
+// The executor and the loop, as a TypeScript user writes them.
+export async function executorUsage(core: import('alfred-act').Core, saved: import('alfred-act').RegistryState | null) {
+  const { createAct, lexicalEmbedder } = await import('alfred-act');
+  const act = createAct({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'u', state: saved, embedder: lexicalEmbedder });
+  const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' });
+  const direct = core.createAct({ url: 'http://127.0.0.1:3000' });
+  const rows: unknown = data;
+  return [rows, error?.code, query?.table, count, direct.registry.toJSON()];
+}
