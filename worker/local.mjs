@@ -30,7 +30,7 @@ export const WORKER_VARIABLES = [
 /**
  * Serves the worker in workerd. `env` holds the worker's variables (plain
  * text bindings); `port` defaults to a free one. Resolves once /health
- * answers (with any status), to `{ url, runtime, stop(), output() }`.
+ * answers (with any status), to `{ url, runtime, pid, stop(), output(), exited }`.
  *
  * @example
  * const worker = await startWorkerd({ env: { SUPABASE_URL, SUPABASE_ANON_KEY } })
@@ -157,7 +157,7 @@ async function startProcess({ runtime, command, args, cwd, env = {}, url, cleanu
     await stop();
     throw error;
   }
-  return { url, runtime, stop, output: () => output, exited };
+  return { url, runtime, pid: child.pid, stop, output: () => output, exited };
 }
 
 async function waitForHealth(url, exited, output) {
