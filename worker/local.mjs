@@ -141,7 +141,11 @@ async function startProcess({ runtime, command, args, cwd, env = {}, url, cleanu
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  // A parent that dies without stop() (an uncaught error) must not leave the server running.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  exited.then(() => process.removeListener('exit', killOnExit));
   let stopping;
   const stop = () =>
     (stopping ??= (async () => {
