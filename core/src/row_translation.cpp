@@ -33,9 +33,6 @@ std::string row_label(const table& tbl, json_value row) {
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
                                    std::string_view rows_json, ref_action action) {
   std::string out;
-  // Refs are shorter than the UUIDs they replace, and the owner column goes:
-  // the output is nearly always smaller than the input.
-  out.reserve(rows_json.size() + 64);
   auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out);
   if (!done) return done.take_error();
   return out;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "alfred/json.h"
 #include "alfred/uuid_bits.h"
@@ -120,16 +121,20 @@ void decode(string_span s, std::string& out) {
   }
 }
 
-// Appends `"text"`: plain text (keys, refs, most labels) as it is, anything
-// else escaped as JSON.stringify does.
-void append_quoted(std::string& out, std::string_view text) {
-  if (end_of_plain_run(text.data(), 0, text.size()) == text.size()) {
-    out += '"';
-    out += text;
-    out += '"';
-  } else {
-    out += json_quote(text);
+// Equal bytes, compared a word at a time (member keys are short; a memcmp
+// call per key showed in profiles).
+inline bool same_text(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  std::size_t i = 0;
+  for (; i + 8 <= a.size(); i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return false;
   }
+  for (; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
 }
 
 // What a member of a row becomes.
@@ -167,7 +172,7 @@ struct table_plan {
       const std::uint16_t slot = slots[at];
       if (slot == 0) return nullptr;
       const member_rule& rule = rules[slot - 1];
-      if (rule.name == key) return &rule;
+      if (same_text(rule.name, key)) return &rule;
     }
   }
 
@@ -295,15 +300,102 @@ struct row_frame final : label_values {
   }
 };
 
+// Bytes '"', '\\' and below 0x20 of an 8-byte word, as the high bit of
+// each byte; the lowest set bit marks the first one exactly.
+inline std::uint64_t special_bytes(std::uint64_t word) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  const std::uint64_t quote = word ^ (kOnes * '"');
+  const std::uint64_t backslash = word ^ (kOnes * '\\');
+  return (((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) &
+         0x8080808080808080ULL;
+}
+
+inline bool is_special(char c) { return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\'; }
+
+// The output text, written through a raw pointer into a string sized ahead:
+// most writes are one byte or a short run, and std::string's bookkeeping per
+// append cost more than the copying.
+template <class Word>
+inline void copy_word(char* to, const char* from) {
+  Word word;
+  std::memcpy(&word, from, sizeof word);
+  std::memcpy(to, &word, sizeof word);
+}
+
+class output_text {
+ public:
+  output_text(std::string& text, std::size_t expected) : text_(text), used_(text.size()) {
+    text_.resize(used_ + expected + 64);
+    refresh();
+  }
+  /// Trims the string to what was written.
+  void finish() { text_.resize(std::size_t(at_ - text_.data())); }
+
+  /// Room for `n` more bytes.
+  void reserve(std::size_t n) {
+    if (std::size_t(limit_ - at_) < n) grow(n);
+  }
+  char* cursor() { return at_; }
+  void advance_to(char* at) { at_ = at; }
+
+  void put(char c) {
+    reserve(1);
+    *at_++ = c;
+  }
+  // Keys, numbers and refs are short: two overlapping word copies instead
+  // of a call to memcpy (a byte loop in WASM without bulk memory).
+  void put(std::string_view text) {
+    const std::size_t n = text.size();
+    const char* from = text.data();
+    reserve(n + 8);
+    if (n >= 8 && n <= 16) {
+      copy_word<std::uint64_t>(at_, from);
+      copy_word<std::uint64_t>(at_ + n - 8, from + n - 8);
+    } else if (n >= 4 && n < 8) {
+      copy_word<std::uint32_t>(at_, from);
+      copy_word<std::uint32_t>(at_ + n - 4, from + n - 4);
+    } else if (n < 4) {
+      for (std::size_t i = 0; i < n; ++i) at_[i] = from[i];
+    } else {
+      std::memcpy(at_, from, n);
+    }
+    at_ += n;
+  }
+  /// `"text"`, escaped as JSON.stringify would when it has to be.
+  void put_quoted(std::string_view text) {
+    if (end_of_plain_run(text.data(), 0, text.size()) != text.size()) return put(json_quote(text));
+    reserve(text.size() + 2);
+    *at_++ = '"';
+    put(text);
+    *at_++ = '"';
+  }
+
+ private:
+  void grow(std::size_t n) {
+    used_ = std::size_t(at_ - text_.data());
+    text_.resize(std::max(text_.size() * 2, used_ + n + 64));
+    refresh();
+  }
+  void refresh() {
+    at_ = text_.data() + used_;
+    limit_ = text_.data() + text_.size();
+  }
+
+  std::string& text_;
+  std::size_t used_;
+  char* at_ = nullptr;
+  char* limit_ = nullptr;
+};
+
 class row_stream {
  public:
-  // Translating: `writing` and `out` set. Surveying: both null.
+  // Translating: `writing` set. Surveying: null, and `out` is scratch.
   row_stream(const domain& dom, const ref_registry& reading, ref_registry* writing, std::string_view text,
-             std::string* out)
+             std::string& out)
       : dom_(dom),
         reading_(reading),
         writing_(writing),
-        out_(out),
+        out_(out, text.size()),
         begin_(text.data()),
         p_(text.data()),
         end_(text.data() + text.size()) {}
@@ -313,7 +405,7 @@ class row_stream {
     const table_plan& plan = plan_of(tbl);
     skip_space();
     bool ok = true;
-    if (end_ - begin_ >= 0xFFFFFFF0LL) {
+    if (std::size_t(end_ - begin_) >= 0xFFFFFFF0u) {
       ok = fail("the JSON text is too large");
     } else if (p_ < end_ && *p_ == '[') {
       ok = rows(plan, 0);
@@ -325,6 +417,7 @@ class row_stream {
     }
     skip_space();
     if (ok && p_ != end_) fail("unexpected text after the JSON value");
+    out_.finish();
     if (problem_)
       return error{"invalid_json", "rows",
                    fmt::format("invalid JSON at byte {}: {}", std::size_t(p_ - begin_), problem_),
@@ -348,12 +441,8 @@ class row_stream {
  private:
   bool translating() const { return writing_ != nullptr; }
 
-  void emit(std::string_view text) {
-    if (out_) *out_ += text;
-  }
-  void emit(char c) {
-    if (out_) *out_ += c;
-  }
+  void emit(std::string_view text) { out_.put(text); }
+  void emit(char c) { out_.put(c); }
 
   bool fail(const char* what) {
     if (!problem_) problem_ = what;
@@ -449,14 +538,44 @@ class row_stream {
   }
 
   void emit_string(string_span s) {
-    if (!out_) return;
-    if (!s.escaped) {
-      out_->append(s.begin - 1, std::size_t(s.end - s.begin) + 2);
-    } else {
-      scratch_.clear();
-      decode(s, scratch_);
-      *out_ += json_quote(scratch_);
+    if (!s.escaped) return emit(std::string_view(s.begin - 1, std::size_t(s.end - s.begin) + 2));
+    scratch_.clear();
+    decode(s, scratch_);
+    emit(json_quote(scratch_));
+  }
+
+  // At an opening quote: copies a string without escapes (the usual case) in
+  // the same pass that finds its end, eight bytes at a time; anything else
+  // goes through scan_string and is written escaped as JSON.stringify does.
+  bool copy_string() {
+    out_.reserve(std::size_t(end_ - p_) + 8);
+    char* to = out_.cursor();
+    const char* from = p_ + 1;
+    *to++ = '"';
+    while (end_ - from >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, from, 8);
+      std::memcpy(to, &word, 8);
+      if (const std::uint64_t special = special_bytes(word)) {
+        const int plain = __builtin_ctzll(special) >> 3;
+        from += plain;
+        to += plain;
+        break;
+      }
+      from += 8;
+      to += 8;
     }
+    while (from < end_ && !is_special(*from)) *to++ = *from++;
+    if (from < end_ && *from == '"') {
+      *to++ = '"';
+      out_.advance_to(to);
+      p_ = from + 1;
+      return true;
+    }
+    string_span span;
+    if (!scan_string(span)) return false;
+    emit_string(span);
+    return true;
   }
 
   bool literal(std::string_view word) {
@@ -510,7 +629,7 @@ class row_stream {
       case '[':
         return container(depth, write, '[', ']', "expected , or ]", [&] { return value(depth + 1, write); });
       case '"':
-        return string_value(write);
+        return write ? copy_string() : string_value(false);
       case 't':
         if (!literal("true")) return false;
         break;
@@ -670,10 +789,15 @@ class row_stream {
       return true;
     }
     if (!at('"')) return value(depth, false);
-    string_span s;
-    if (!scan_string(s)) return false;
-    const auto bits = parse_uuid_bits(content(s, scratch_));
-    if (!bits) return true;
+    std::optional<uuid_bits> bits;
+    if (end_ - p_ >= 38 && p_[37] == '"' && (bits = parse_uuid_bits(std::string_view(p_ + 1, 36)))) {
+      p_ += 38;  // hex digits and dashes only: nothing to unescape or check
+    } else {
+      string_span s;
+      if (!scan_string(s)) return false;
+      bits = parse_uuid_bits(content(s, scratch_));
+      if (!bits) return true;
+    }
     if (rule.kind == member_kind::row_id) {
       row_frame& frame = frames_[frame_at];
       frame.has_id = true;
@@ -682,7 +806,7 @@ class row_stream {
         frame.id_index =
             writing_->register_row_index(plan.tbl->name, plan.tbl->ref_prefix, *bits, action_of(frame_at), {});
         emit_key(rule, wrote);
-        append_quoted(*out_, reading_.entries()[frame.id_index].ref);
+        out_.put_quoted(reading_.entries()[frame.id_index].ref);
       }
       return true;
     }
@@ -696,10 +820,10 @@ class row_stream {
       if (frames_[open].id_index == index) flush_label(open);
     const ref_entry& entry = reading_.entries()[index];
     emit_key(rule, wrote);
-    append_quoted(*out_, entry.ref);
+    out_.put_quoted(entry.ref);
     if (!entry.label.empty() && entry.label != entry.ref) {
       emit(rule.label_key_text);
-      append_quoted(*out_, entry.label);
+      out_.put_quoted(entry.label);
     }
     return true;
   }
@@ -722,7 +846,7 @@ class row_stream {
       const std::size_t index = writing_->register_linked_index(rule.target->name, rule.target->ref_prefix, *bits);
       if (!first) emit(',');
       first = false;
-      append_quoted(*out_, reading_.entries()[index].ref);
+      out_.put_quoted(reading_.entries()[index].ref);
       return true;
     });
     emit(']');
@@ -749,7 +873,7 @@ class row_stream {
   const domain& dom_;
   const ref_registry& reading_;
   ref_registry* writing_;
-  std::string* out_;
+  output_text out_;
   const char* begin_;
   const char* p_;
   const char* end_;
@@ -771,7 +895,7 @@ class row_stream {
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
                             ref_action action, std::string& out) {
   registry.begin_batch();
-  row_stream stream(dom, registry, &registry, text, &out);
+  row_stream stream(dom, registry, &registry, text, out);
   auto done = stream.run(tbl, action);
   if (done)
     registry.commit_batch();
@@ -782,7 +906,8 @@ status translate_row_stream(const domain& dom, ref_registry& registry, const tab
 
 result<std::vector<label_lookup>> survey_row_stream(const domain& dom, const ref_registry& registry, const table& tbl,
                                                     std::string_view text) {
-  row_stream stream(dom, registry, nullptr, text, nullptr);
+  std::string scratch;
+  row_stream stream(dom, registry, nullptr, text, scratch);
   auto done = stream.run(tbl, ref_action::read);
   if (!done) return done.take_error();
   return stream.lookups();

@@ -233,4 +233,157 @@ TEST_CASE("row_label-driven labels feed generated artifacts too") {
   CHECK(reg.find("gen_task_1")->label == "Buy basil");
 }
 
+TEST_CASE("PostgREST's json_agg layout is read and written compactly; jsonb keeps its values, not its spaces") {
+  ref_registry reg;
+  const std::string out =
+      translate(reg, "ingredients",
+                std::string("[{\"id\":") + q(kSalt) +
+                    ",\"name\":\"salt\",\"nutrition_per_100g\":{\"fat\": [0.2, 1], \"kcal\": 52}}, \n "
+                    "{\"id\":" +
+                    q(kPepper) + ",\"name\":\"pepper\",\"tier\":1.50}]");
+  CHECK(
+      out ==
+      R"j([{"id":"ing_1","name":"salt","nutrition_per_100g":{"fat":[0.2,1],"kcal":52}},{"id":"ing_2","name":"pepper","tier":1.50}])j");
+}
+
+TEST_CASE("strings are written escaped as JSON.stringify does, whatever escapes the input used") {
+  ref_registry reg;
+  const std::string out =
+      translate(reg, "tasks",
+                std::string(R"j([{"id":)j") + q(kTask) +
+                    R"j(,"title":"a\/b \u00e9 \ud83c\udf73 \"q\" \\ \n \u001F \u0001 tab\t","ti\u0074le":"x"}])j");
+  CHECK(out == std::string(R"j([{"id":"task_1","title":"a/b é 🍳 \"q\" \\ \n \u001f \u0001 tab\t","title":"x"}])j"));
+  // The label is the decoded text of the last "title" member.
+  CHECK(reg.find("task_1")->label == "x");
+}
+
+TEST_CASE("invalid JSON is an error and leaves the registry as it was, even after rows were registered") {
+  ref_registry reg = sample_registry();
+  const std::string before = reg.to_json();
+  const table& recipes = *kitchen().find_table("recipes");
+  const std::string good_row = std::string(R"j({"id":)j") + q(kParent) + R"j(,"name":"New name"})j";
+  const std::string renamed =
+      std::string(R"j({"id":)j") + q(kRecipe1) + R"j(,"name":"Renamed","parent_recipe_id":)j" + q(kSaved) + "}";
+  for (const std::string& broken : std::vector<std::string>{
+           "[" + good_row + "," + renamed + ",", "[" + renamed + "," + good_row + "] x",
+           "[" + renamed + ",{\"id\":1,}]", "[" + renamed + R"j(,{"name":"\ud800"}])j",
+           "[" + renamed + R"j(,{"name":"a)j" + std::string(1, '\x01') + "\"}]",
+           std::string(70, '[') + std::string(70, ']'), "", "[01]", "[1.]", "[-]", "[tru]", R"j(["\x"])j"}) {
+    CAPTURE(broken);
+    auto out = translate_rows(kitchen(), reg, recipes, broken, ref_action::updated);
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.err().code == "invalid_json");
+    CHECK(out.err().path == "rows");
+    CHECK(reg.to_json() == before);
+  }
+  // The numbers of refs that were never shown are handed out again.
+  CHECK(translate(reg, "recipes", "[" + good_row + "]") == R"j([{"id":"recipe_3","name":"New name"}])j");
+}
+
+TEST_CASE("JSON the reader accepts is accepted here too (nesting up to 64 levels, any whitespace)") {
+  ref_registry reg;
+  const std::string deep = std::string(62, '[') + std::string(62, ']');
+  CHECK(translate(reg, "recipes", R"j([{"name":"A","tags":)j" + deep + "}]") ==
+        R"j([{"name":"A","tags":)j" + deep + "}]");
+  CHECK(translate(reg, "recipes", " \t\r\n[ { \"name\" : \"A\" , \"servings\" : -1.5e+3 } ] \n") ==
+        R"j([{"name":"A","servings":-1.5e+3}])j");
+  CHECK(translate(reg, "recipes", "\"text\"") == "null");
+  CHECK(translate(reg, "recipes", "42") == "null");
+}
+
+TEST_CASE("FK labels: only when the target has a label that differs from its ref; uuid[] gets none") {
+  ref_registry reg = sample_registry();
+  reg.register_row("ingredients", "ing", kSalt, ref_action::read, "ing_1");  // a label that says nothing
+  const std::string out = translate(reg, "recipe_ingredients",
+                                    std::string(R"j([{"id":)j") + q(kRi1) + R"j(,"recipe_id":)j" + q(kRecipe2) +
+                                        R"j(,"ingredient_id":)j" + q(kSalt) + R"j(,"name":"salt"},{"id":)j" + q(kRi2) +
+                                        R"j(,"recipe_id":)j" + q(kParent) + R"j(,"name":"x"}])j");
+  CHECK(
+      out ==
+      R"j([{"id":"ri_1","recipe_id":"recipe_2","_recipe_id_label":"Cod Curry","ingredient_id":"ing_1","name":"salt"},)j"
+      R"j({"id":"ri_2","recipe_id":"recipe_3","name":"x"}])j");
+  CHECK(translate(reg, "preferences",
+                  std::string(R"j([{"id":)j") + q(kPref) + R"j(,"assumed_staples":[)j" + q(kSalt) + "]}]") ==
+        R"j([{"id":"pref_1","assumed_staples":["ing_1"]}])j");
+}
+
+TEST_CASE("FK labels: a self reference sees the row's own label, nested rows see their parent's") {
+  ref_registry reg;
+  const std::string out =
+      translate(reg, "recipes",
+                std::string(R"j([{"id":)j") + q(kRecipe1) + R"j(,"name":"Stock","parent_recipe_id":)j" + q(kRecipe1) +
+                    R"j(,"recipe_ingredients":[{"id":)j" + q(kRi1) + R"j(,"recipe_id":)j" + q(kRecipe1) + "}]}]");
+  CHECK(out == R"j([{"id":"recipe_1","name":"Stock","parent_recipe_id":"recipe_1","_parent_recipe_id_label":"Stock",)j"
+               R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","_recipe_id_label":"Stock"}]}])j");
+}
+
+TEST_CASE("label_select: id and the columns the label reads") {
+  CHECK(label_select(*kitchen().find_table("meal_plans")) == "id,date,meal_type");
+  CHECK(label_select(*kitchen().find_table("recipes")) == "id,name");
+  CHECK(label_select(*kitchen().find_table("tasks")) == "id,title");
+  CHECK(label_select(*kitchen().find_table("cooking_log")) == "id,cooked_at");
+  CHECK(label_select(*kitchen().find_table("preferences")) == "id");
+}
+
+TEST_CASE("unlabeled_references: FK targets without a label, per table, minus labeled rows of the response") {
+  ref_registry reg = sample_registry();  // recipe_1 and recipe_2 have labels
+  const std::string rows = std::string(R"j([{"id":)j") + q(kTask) + R"j(,"title":"t","recipe_id":)j" + q(kRecipe1) +
+                           R"j(,"meal_plan_id":)j" + q(kMeal) + R"j(},{"id":)j" + q(kLog) +
+                           R"j(,"title":"u","recipe_id":)j" + q(kParent) + R"j(,"meal_plan_id":)j" + q(kMeal) +
+                           R"j(},{"id":)j" + q(kPepper) + R"j(,"recipe_id":)j" + q(kTask) +
+                           R"j(,"meal_plan_id":"C0FFEE00-2222-4333-8444-555555555555"}])j";
+  const std::string before = reg.to_json();
+  auto lookups = unlabeled_references(kitchen(), reg, *kitchen().find_table("tasks"), rows);
+  REQUIRE(lookups.ok());
+  CHECK(reg.to_json() == before);
+  REQUIRE(lookups->size() == 2);
+  CHECK((*lookups)[0].target->name == "meal_plans");
+  CHECK((*lookups)[0].uuids == std::vector<std::string>{kMeal, "c0ffee00-2222-4333-8444-555555555555"});
+  CHECK((*lookups)[1].target->name == "recipes");
+  // kTask is a row of this response, but of tasks, not recipes: still looked up.
+  CHECK((*lookups)[1].uuids == std::vector<std::string>{kParent, kTask});
+
+  // Rows of the response with a label are not looked up (nested rows' FK to their parent).
+  ref_registry fresh;
+  auto nested =
+      unlabeled_references(kitchen(), fresh, *kitchen().find_table("recipes"),
+                           std::string(R"j([{"id":)j") + q(kRecipe1) + R"j(,"name":"A","parent_recipe_id":)j" +
+                               q(kParent) + R"j(,"recipe_ingredients":[{"id":)j" + q(kRi1) + R"j(,"recipe_id":)j" +
+                               q(kRecipe1) + R"j(,"ingredient_id":)j" + q(kSalt) + "}]}]");
+  REQUIRE(nested.ok());
+  REQUIRE(nested->size() == 2);
+  CHECK((*nested)[0].target->name == "recipes");
+  CHECK((*nested)[0].uuids == std::vector<std::string>{kParent});
+  CHECK((*nested)[1].target->name == "ingredients");
+  CHECK((*nested)[1].uuids == std::vector<std::string>{kSalt});
+
+  auto none = unlabeled_references(kitchen(), reg, *kitchen().find_table("tasks"),
+                                   std::string(R"j([{"recipe_id":)j") + q(kRecipe2) + "}]");
+  REQUIRE(none.ok());
+  CHECK(none->empty());
+  CHECK(unlabeled_references(kitchen(), reg, *kitchen().find_table("tasks"), "[{").err().code == "invalid_json");
+}
+
+TEST_CASE("apply_labels then translate: FKs get the looked-up labels; known refs keep their action") {
+  ref_registry reg = sample_registry();
+  translate(reg, "tasks", std::string(R"j([{"id":)j") + q(kTask) + R"j(,"meal_plan_id":)j" + q(kMeal) + "}]");
+  REQUIRE(reg.find("meal_1")->label.empty());
+  const table& meal_plans = *kitchen().find_table("meal_plans");
+  REQUIRE(apply_labels(kitchen(), reg, meal_plans,
+                       std::string(R"j([{"id":)j") + q(kMeal) +
+                           R"j(,"date":"2026-02-01","meal_type":"dinner"},{"id":)j" + q(kLog) +
+                           R"j(,"date":"2026-02-02","meal_type":"lunch"},{"id":null},{"date":"x"},7])j")
+              .ok());
+  CHECK(reg.find("meal_1")->label == "Feb 01 [dinner]");
+  CHECK(reg.find("meal_1")->action == ref_action::linked);
+  CHECK(reg.find("meal_2")->label == "Feb 02 [lunch]");
+  CHECK(reg.find("meal_2")->uuid == kLog);
+  CHECK(reg.find("meal_2")->action == ref_action::linked);
+  CHECK(translate(reg, "tasks", std::string(R"j([{"id":)j") + q(kTask) + R"j(,"meal_plan_id":)j" + q(kMeal) + "}]") ==
+        R"j([{"id":"task_1","meal_plan_id":"meal_1","_meal_plan_id_label":"Feb 01 [dinner]"}])j");
+  const std::string before = reg.to_json();
+  CHECK(apply_labels(kitchen(), reg, meal_plans, "[{").err().code == "invalid_json");
+  CHECK(reg.to_json() == before);
+}
+
 }  // namespace alfred::test
