@@ -415,6 +415,26 @@ export class Registry {
   }
 
   /**
+   * Replaces the content of a pending `gen_` ref (the model revised the
+   * artifact); `data` is the ref. A saved or unknown ref is an error.
+   *
+   * @example
+   * registry.updateGenerated('gen_recipe_1', { name: 'Spicy Thai Basil Chicken', … }) // { data: 'gen_recipe_1', error: null }
+   */
+  updateGenerated(genRef, content, { domain = kitchen } = {}) {
+    try {
+      const module = modules.get(this.#core);
+      const domainHandle = this.#core.domainHandle(domain);
+      return parseResult(
+        module.registryUpdateGenerated(this.#handle(), domainHandle, String(genRef), jsonText(content ?? null, 'content')),
+      );
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: internalError(cause) };
+    }
+  }
+
+  /**
    * Binds a pending `gen_` ref to the row that saved it; `data` is the saved
    * row's regular ref. A second save of the same artifact is an error.
    */

@@ -2,6 +2,8 @@
 // driver. Both are replaceable: runTurn takes `planTurn` / `replyTurn`, and a
 // turn with its own `steps` skips planning altogether.
 
+import { withoutUuids } from './loop-redact.js';
+
 const STEP_TYPES = ['read', 'write', 'analyze', 'generate'];
 
 /** The plan's strict structured-output schema (OpenAI strict rules: every property required, no extras). */
@@ -51,7 +53,7 @@ export async function planTurn({ model, userMessage, conversation = [], domain, 
     reply = await model.complete({
       messages: [
         { role: 'system', content: planSystemPrompt(domain, maxSteps) },
-        { role: 'user', content: `${history}User message: ${userMessage}` },
+        { role: 'user', content: withoutUuids(`${history}User message: ${userMessage}`) },
       ],
       schema: planSchema,
       schemaName: 'turn_plan',
@@ -107,7 +109,7 @@ export async function replyTurn({ model, userMessage, steps, conversation = [], 
             'You are a helpful kitchen assistant. Answer the user from what the executed steps below did. ' +
             'State only what they show; if a step was blocked or failed, say so plainly. Never show internal ids such as recipe_1.',
         },
-        { role: 'user', content: `${history}User message: ${userMessage}\n\nExecuted steps:\n${steps.map(stepText).join('\n')}` },
+        { role: 'user', content: withoutUuids(`${history}User message: ${userMessage}\n\nExecuted steps:\n${steps.map(stepText).join('\n')}`) },
       ],
       signal,
     });

@@ -12,6 +12,7 @@ import {
   toolNotAllowedFeedback,
 } from './loop-feedback.js';
 import { actPromptInput } from './loop-prompt-input.js';
+import { withoutUuids } from './loop-redact.js';
 
 /**
  * Which tools each step type may call, as the core's decision parser rules
@@ -88,7 +89,7 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
         });
       }
       emit('retry', { reason, error, retriesLeft: maxRetries - result.rejected.length });
-      corrections = [...corrections, { role: 'assistant', content: reply.content }, { role: 'user', content: feedback }];
+      corrections = [...corrections, { role: 'assistant', content: reply.content }, { role: 'user', content: withoutUuids(feedback, act.registry) }];
       return null;
     };
 
