@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { kitchen, loadCore } from '../../web/src/index.node.js';
 import { artifactsOf, registerArtifacts } from '../../web/src/loop-artifacts.js';
 import { eventsOf } from '../../web/src/loop-events.js';
+import { withoutUuids } from '../../web/src/loop-redact.js';
 import { createTurnState, planTurn, readTurnState, replyTurn } from '../../web/src/loop.js';
 import { nextTurnState } from '../../web/src/loop-state.js';
 import { createChatModel } from '../../web/src/llm.js';
@@ -42,12 +43,27 @@ test('registered artifacts become gen_ refs with their content; the model\'s own
   assert.deepEqual(data[0].content, { id: 'gen_recipe_1', ...RECIPE });
   assert.deepEqual(registry.toJSON().refs.map((entry) => entry.ref), ['gen_recipe_1', 'gen_recipe_2']);
   const revised = registerArtifacts(registry, [{ ref: 'gen_recipe_2', content: { name: 'Tadka Dal', instructions: ['Simmer', 'Temper'] } }], kitchen);
-  if (typeof registry.updateGenerated === 'function') {
-    assert.deepEqual(revised.data, [{ ref: 'gen_recipe_2', table: 'recipes', content: { id: 'gen_recipe_2', name: 'Tadka Dal', instructions: ['Simmer', 'Temper'] } }]);
-  } else {
-    assert.equal(revised.error.code, 'revision_unsupported');
-  }
+  assert.deepEqual(revised, { data: [{ ref: 'gen_recipe_2', table: 'recipes', content: { id: 'gen_recipe_2', name: 'Tadka Dal', instructions: ['Simmer', 'Temper'] } }], error: null });
+  assert.deepEqual(registry.toJSON().refs[1].content, { name: 'Tadka Dal', instructions: ['Simmer', 'Temper'] });
+  assert.equal(registry.toJSON().refs[1].label, 'Tadka Dal');
+  const unknown = registerArtifacts(registry, [{ ref: 'gen_recipe_7', content: { name: 'Ghost' } }], kitchen);
+  assert.deepEqual(unknown.data, []);
+  assert.equal(unknown.error.code, 'unknown_ref');
+  assert.equal(unknown.error.path, 'data.gen_recipe_7');
+  // A bad revision is found before a new artifact in the same answer gets a ref.
+  const mixed = registerArtifacts(registry, [{ table: 'recipes', content: { name: 'Orphan' } }, { ref: 'gen_recipe_9', content: { name: 'Ghost' } }], kitchen);
+  assert.equal(mixed.error.code, 'unknown_ref');
+  assert.deepEqual(registry.toJSON().refs.map((entry) => entry.ref), ['gen_recipe_1', 'gen_recipe_2']);
   registry.delete();
+});
+
+test('withoutUuids: known rows become their ref, other UUIDs <id>, text without one is untouched', () => {
+  const registry = core.createRegistry();
+  registry.translateRows('inventory', [{ id: 'C69607BB-1111-4111-8111-000000000001', name: 'milk' }]);
+  const text = 'Key (id)=(c69607bb-1111-4111-8111-000000000001) and 0a1b2c3d-0000-4000-8000-00000000abcd, twice: c69607bb-1111-4111-8111-000000000001';
+  assert.equal(withoutUuids(text, registry), 'Key (id)=(inv_1) and <id>, twice: inv_1');
+  assert.equal(withoutUuids(text), 'Key (id)=(<id>) and <id>, twice: <id>');
+  assert.equal(withoutUuids('no ids here', registry), 'no ids here');
 });
 
 test('turn state: fresh, round-trips through JSON text, refuses damaged or foreign values, keeps a bounded window', () => {

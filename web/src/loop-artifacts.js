@@ -85,13 +85,19 @@ function tableHolding(row, tables) {
 /**
  * Registers each artifact as a new gen_ ref, or replaces the content of the
  * pending gen_ ref it revises; `data` is `[{ ref, table, content }]` with
- * `content.id = ref`. The model's own `id` is never kept.
+ * `content.id = ref`. The model's own `id` is never kept. Revisions go
+ * first: a revision of an unknown or saved ref is the likely mistake, and
+ * failing before any new ref is handed out keeps a corrected answer from
+ * leaving orphaned gen_ refs behind.
  */
 export function registerArtifacts(registry, artifacts, domain) {
   const registered = [];
-  for (const artifact of artifacts) {
+  const ordered = [...artifacts.filter((artifact) => artifact.ref), ...artifacts.filter((artifact) => !artifact.ref)];
+  for (const artifact of ordered) {
     const { id: _ignored, ...fields } = artifact.content;
-    const { data, error } = artifact.ref ? reviseArtifact(registry, artifact.ref, fields, domain) : registry.registerGenerated(artifact.table, fields, { domain });
+    const { data, error } = artifact.ref
+      ? registry.updateGenerated(artifact.ref, fields, { domain })
+      : registry.registerGenerated(artifact.table, fields, { domain });
     if (error) {
       const where = artifact.ref ?? artifact.table;
       return { data: registered, error: { ...error, path: `data.${where}${error.path ? `.${error.path}` : ''}` } };
@@ -100,13 +106,6 @@ export function registerArtifacts(registry, artifacts, domain) {
     registered.push({ ref, table: artifact.table ?? tableOfRef(ref, domain), content: { id: ref, ...fields } });
   }
   return { data: registered, error: null };
-}
-
-function reviseArtifact(registry, ref, fields, domain) {
-  if (typeof registry.updateGenerated !== 'function') {
-    return { data: null, error: { code: 'revision_unsupported', path: '', message: `this core cannot replace the content of ${ref}`, hint: 'output the revised content as a new artifact keyed by its table' } };
-  }
-  return registry.updateGenerated(ref, fields, { domain });
 }
 
 // gen_recipe_1 → the table whose ref prefix is "recipe".

@@ -122,8 +122,9 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
       emit('tool_call', { tool, params });
       let outcome;
       try {
-        outcome = await act.execute(tool, params);
+        outcome = await act.execute(tool, params, { signal });
       } catch (cause) {
+        if (signal?.aborted) return finish('aborted', { error: abortedError() });
         return finish('error', { error: { code: 'executor_error', path: '', message: String(cause?.message ?? cause), hint: '' } });
       }
       const record = {
