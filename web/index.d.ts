@@ -506,6 +506,15 @@ export declare class Registry {
    */
   promote(genRef: string, uuid: string, label?: string): Result<string>;
 
+  /**
+   * Replaces the content (and label) of a pending `gen_` ref the model revised;
+   * returns the ref. An unknown or already saved ref is an error (`unknown_ref`).
+   *
+   * @example
+   * const { error } = registry.updateGenerated('gen_recipe_1', { name: 'Spicy Thai Basil Chicken' })
+   */
+  updateGenerated(genRef: string, content: JsonValue, options?: DomainOption): Result<string>;
+
   /** Frees the WASM memory; later calls fail as described above. Safe to call twice. */
   delete(): void;
 

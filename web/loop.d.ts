@@ -26,7 +26,7 @@ type ValueOrError<T> = { data: T; error: null } | { data: null; error: AlfredErr
 export interface LoopCore {
   readonly kitchen: DomainConfig;
   readonly actDecisionSchema: object;
-  buildActPrompt(input: object): ValueOrError<{ system: string; user: string }>;
+  buildActPrompt(input: object, options?: { registry?: Registry; domain?: DomainConfig }): ValueOrError<{ system: string; user: string }>;
   parseDecision(text: string, options?: object): ValueOrError<ActDecision>;
 }
 
@@ -46,7 +46,8 @@ export interface QueryRecord {
 export interface LoopAct {
   readonly registry: Registry;
   readonly domain?: DomainConfig;
-  execute(tool: LoopToolName, params: JsonValue): Promise<{ data: JsonValue; error: AlfredErrorShape | null; query: QueryRecord['query']; count: number | null }>;
+  /** Rejects only when `signal` aborts; the loop then ends the step `aborted`. */
+  execute(tool: LoopToolName, params: JsonValue, options?: { signal?: AbortSignal }): Promise<{ data: JsonValue; error: AlfredErrorShape | null; query: QueryRecord['query']; count: number | null }>;
 }
 
 export type StepStatus = 'complete' | 'ask_user' | 'blocked' | 'failed' | 'limit_reached' | 'error' | 'aborted';
