@@ -50,10 +50,13 @@ test('registered artifacts become gen_ refs with their content; the model\'s own
   assert.deepEqual(unknown.data, []);
   assert.equal(unknown.error.code, 'unknown_ref');
   assert.equal(unknown.error.path, 'data.gen_recipe_7');
+  registry.promote('gen_recipe_1', 'c69607bb-1111-4111-8111-000000000001');
+  const saved = registerArtifacts(registry, [{ ref: 'gen_recipe_1', content: { name: 'Too late' } }], kitchen);
+  assert.deepEqual(saved.error, { code: 'unknown_ref', path: 'data.gen_recipe_1', message: 'gen_recipe_1 is not a pending generated artifact', hint: 'it was saved as recipe_1; change the saved row with db_update' });
   // A bad revision is found before a new artifact in the same answer gets a ref.
   const mixed = registerArtifacts(registry, [{ table: 'recipes', content: { name: 'Orphan' } }, { ref: 'gen_recipe_9', content: { name: 'Ghost' } }], kitchen);
   assert.equal(mixed.error.code, 'unknown_ref');
-  assert.deepEqual(registry.toJSON().refs.map((entry) => entry.ref), ['gen_recipe_1', 'gen_recipe_2']);
+  assert.deepEqual(registry.toJSON().refs.map((entry) => entry.ref), ['gen_recipe_1', 'gen_recipe_2', 'recipe_1']);
   registry.delete();
 });
 
