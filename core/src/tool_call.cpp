@@ -423,6 +423,9 @@ class call_parser {
           return invalid_value(path.str(), fmt::format("{} needs a text pattern such as \"%chicken%\", got {}",
                                                        filter_op_name(f.op), got));
         if (detail::contains_nul(value->str())) return detail::nul_error(path.str());
+        if (ends_with_lone_escape(value->str()))
+          return invalid_value(path.str(), "the pattern ends with a single \\, which would escape nothing",
+                               "write \\\\ for a literal backslash");
         f.values.push_back({scalar::kind::text, std::string(value->str())});
         return ok_status();
       case filter_op::contains:
@@ -433,6 +436,14 @@ class call_parser {
         break;
     }
     return invalid_value(path.str(), "unsupported operator");
+  }
+
+  // PostgreSQL refuses such a LIKE pattern only once it scans that far (22025),
+  // so whether the request fails would depend on the rows.
+  static bool ends_with_lone_escape(std::string_view pattern) {
+    const auto last = pattern.find_last_not_of('\\');
+    const std::size_t backslashes = pattern.size() - (last == std::string_view::npos ? 0 : last + 1);
+    return backslashes % 2 == 1;
   }
 
   status check_containment(filter& f, std::optional<json_value> value, const param_path& path) {
@@ -727,7 +738,17 @@ class call_parser {
     const std::string text(value.str());
     auto name = parse_ref_name(text);
     const ref_entry* entry = registry_.find(text);
-    if (!name || !name->generated || !entry) return error{"system_column", path.str(), explain, ""};
+    if (!name || !name->generated) return error{"system_column", path.str(), explain, ""};
+    if (!entry) {
+      std::string pending;
+      for (const ref_entry* candidate : registry_.refs_of_type(call_.tbl->ref_prefix))
+        if (candidate->pending()) pending += (pending.empty() ? "" : ", ") + candidate->ref;
+      return error{
+          "unknown_ref", path.str(), fmt::format("{} is not a pending generated artifact", text),
+          pending.empty()
+              ? fmt::format("no generated {} is waiting to be saved; leave id out to create a new row", call_.tbl->name)
+              : fmt::format("pending: {}", pending)};
+    }
     if (entry->type != call_.tbl->ref_prefix)
       return error{
           "ref_type_mismatch", path.str(),

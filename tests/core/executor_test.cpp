@@ -337,4 +337,34 @@ TEST_CASE("responses for a finished or unknown need are ignored") {
   CHECK(r.result()["data"] == json::array());
 }
 
+TEST_CASE("a LIKE pattern ending in a lone backslash is refused before any request") {
+  // PostgreSQL fails it (22025) only when a row's text reaches that far, so
+  // the same call would fail or not depending on the rows.
+  for (const char* pattern : {R"("\\")", R"("trailing\\")", R"("a\\\\\\")"}) {
+    run r;
+    r.start("db_read",
+            std::string(R"({"table":"tasks","filters":[{"field":"title","op":"ilike","value":)") + pattern + "}]}");
+    CHECK(r.needs().empty());
+    CHECK(r.result()["error"]["code"] == "invalid_value");
+    CHECK(r.result()["error"]["path"] == "filters[0].value");
+  }
+  for (const char* pattern : {R"("\\\\")", R"("100\\%")", R"("a\\b")"}) {
+    run r;
+    r.start("db_read", std::string(R"({"table":"tasks","or_filters":[{"field":"title","op":"like","value":)") +
+                           pattern + R"(},{"field":"notes","op":"is_null"}]})");
+    CHECK(r.needs().size() == 1);
+  }
+}
+
+}  // namespace alfred::test
+
+namespace alfred::test {
+TEST_CASE("saving a gen_ ref that does not exist names the pending ones") {
+  ref_registry reg = sample_registry();
+  execution ex(kitchen(), reg, "db_create",
+               R"({"table":"recipes","data":{"id":"gen_recipe_9","name":"x","instructions":["a"]}})", alice_options());
+  const auto out = nlohmann::json::parse(ex.result_json());
+  CHECK(out["error"]["code"] == "unknown_ref");
+  CHECK(out["error"]["hint"] == "pending: gen_recipe_1");
+}
 }  // namespace alfred::test
