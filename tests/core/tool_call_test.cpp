@@ -568,13 +568,15 @@ TEST_CASE("the owner column and id are refused in payloads") {
       "value": "inv_1"}], "data": {"id": "inv_2"}})j"),
               "system_column", "data.id", "id cannot be changed; choose the rows with filters");
   const char* create_id = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
-  for (const std::string id :
-       {R"("recipe_1")", R"("gen_recipe_9")", R"("c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61")", "1", "null"}) {
+  for (const std::string id : {R"("recipe_1")", R"("c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61")", "1", "null"}) {
     CAPTURE(id);
     check_error(build_error("db_create", R"j({"table": "recipes", "data": {"id": )j" + id +
                                              R"j(, "name": "A", "instructions": ["x"]}})j"),
                 "system_column", "data.id", create_id);
   }
+  check_error(build_error("db_create", R"j({"table": "recipes", "data": {"id": "gen_recipe_9", "name": "A",
+      "instructions": ["x"]}})j"),
+              "unknown_ref", "data.id", "gen_recipe_9 is not a pending generated artifact", "pending: gen_recipe_1");
 }
 
 TEST_CASE("saving a generated artifact: wrong table, already saved, saved twice in one batch") {
