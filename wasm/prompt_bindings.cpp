@@ -5,80 +5,41 @@
 
 #include <emscripten/bind.h>
 
-#include <exception>
 #include <string>
 
 #include "alfred/decision.h"
-#include "alfred/domain.h"
-#include "alfred/json.h"
 #include "alfred/prompt.h"
 #include "alfred/prompt_query.h"
-#include "alfred/registry.h"
-#include "alfred/request.h"
+#include "handles.h"
 
 namespace {
 
-alfred::error internal_error(const char* what) {
-  return {"internal_error", "", std::string("alfred-act core failed: ") + what,
-          "please report this with the input that caused it"};
+using alfred_wasm::guarded;
+
+// The prompt input is tens of kilobytes: it comes through the byte transfer
+// (handles.h), and the prompts go back the same way.
+void build_act_prompt_at(const alfred_wasm::domain_handle& dom, const alfred_wasm::registry_handle& registry,
+                         std::size_t length) {
+  std::string& out = alfred_wasm::output_bytes();
+  out.clear();
+  alfred_wasm::guarded_into(out, [&]() {
+    auto prompt = alfred::build_act_prompt(dom.get(), registry.get(), alfred_wasm::input_view(length));
+    if (!prompt) {
+      out = alfred::error_result(prompt.err());
+      return;
+    }
+    std::string data;
+    alfred::json_writer w(data);
+    w.begin_object();
+    w.key("system");
+    w.string(prompt->system);
+    w.key("user");
+    w.string(prompt->user);
+    w.end_object();
+    out = alfred::data_result(data);
+  });
+  alfred_wasm::publish_output();
 }
-
-// Turns an escaped C++ exception (allocation failure) into an error result.
-template <class F>
-std::string guarded(F&& body) {
-#if defined(__cpp_exceptions)
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    return alfred::error_result(internal_error(e.what()));
-  } catch (...) {
-    return alfred::error_result(internal_error("unknown exception"));
-  }
-#else
-  return body();
-#endif
-}
-
-/// A compiled domain for prompt assembly. The registry arrives as its
-/// `toJSON()` state, so this file needs nothing from the request bindings.
-class act_prompts {
- public:
-  explicit act_prompts(const std::string& domain_json) {
-    load_error_ = guarded([&]() -> std::string {
-      auto parsed = alfred::parse_domain(domain_json);
-      if (!parsed) return alfred::error_result(parsed.err());
-      domain_ = std::move(*parsed);
-      return {};
-    });
-  }
-  std::string load_error() const { return load_error_; }
-
-  std::string build(const std::string& registry_state, const std::string& input_json) const {
-    return guarded([&]() -> std::string {
-      alfred::ref_registry registry;
-      if (!registry_state.empty()) {
-        auto restored = alfred::ref_registry::from_json(registry_state);
-        if (!restored) return alfred::error_result(restored.err());
-        registry = std::move(*restored);
-      }
-      auto prompt = alfred::build_act_prompt(domain_, registry, input_json);
-      if (!prompt) return alfred::error_result(prompt.err());
-      std::string data;
-      alfred::json_writer w(data);
-      w.begin_object();
-      w.key("system");
-      w.string(prompt->system);
-      w.key("user");
-      w.string(prompt->user);
-      w.end_object();
-      return alfred::data_result(data);
-    });
-  }
-
- private:
-  alfred::domain domain_;
-  std::string load_error_;
-};
 
 std::string render_query(const std::string& record_json, const std::string& style) {
   return guarded([&]() -> std::string {
@@ -110,10 +71,7 @@ std::string act_decision_schema() { return std::string(alfred::act_decision_sche
 
 EMSCRIPTEN_BINDINGS(alfred_act_prompt) {
   using namespace emscripten;
-  class_<act_prompts>("ActPrompts")
-      .constructor<const std::string&>()
-      .function("loadError", &act_prompts::load_error)
-      .function("build", &act_prompts::build);
+  function("buildActPromptAt", &build_act_prompt_at);
   function("renderQuery", &render_query);
   function("parseDecision", &parse_decision);
   function("actDecisionSchema", &act_decision_schema);

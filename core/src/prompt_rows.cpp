@@ -56,11 +56,27 @@ void render_row(std::string& out, json_value row, const prompt_limits& limits, s
   bool first = ref.empty();
   // Inline pairs first, then the block members (long lists, embedded rows)
   // below them, so each row starts with one scannable line.
+  // Row translation writes a foreign key's label right after it as
+  // `_<column>_label`; it is shown next to the ref: `recipe_id: recipe_3 (Butter Chicken)`.
+  std::string_view previous_key;
+  bool previous_dropped = false;
   row.for_each_member([&](std::string_view key, json_value value) {
-    if (key == "id" || is_empty_value(value) || is_row_list(value) || (value.is_array() && has_long_element(value)))
+    const bool label_of_previous = key.size() == previous_key.size() + 7 && key.front() == '_' &&
+                                   key.substr(1, previous_key.size()) == previous_key &&
+                                   key.substr(key.size() - 6) == "_label";
+    if (label_of_previous && !previous_dropped && value.is_string()) {
+      out += " (";
+      append_bounded(out, value.str(), limits.chars_per_value);
+      out += ')';
+    }
+    previous_key = key;
+    previous_dropped = true;
+    if (label_of_previous || key == "id" || is_empty_value(value) || is_row_list(value) ||
+        (value.is_array() && has_long_element(value)))
       return;
     // An embedded row's foreign key to the row it is shown under says nothing new.
     if (!parent_ref.empty() && value.is_string() && value.str() == parent_ref) return;
+    previous_dropped = false;
     out.append(first ? " " : " | ").append(key).append(": ");
     first = false;
     append_display_value(out, value, limits.chars_per_value);

@@ -281,3 +281,20 @@ TEST_CASE("entities: a UUID that reached the input is replaced by its ref, or by
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("rows: a foreign key's label is shown next to its ref") {
+  kitchen_session session;
+  const std::string plan = translate(
+      session.registry, "meal_plans",
+      R"([{"id":"4b1c2d3e-4f5a-4b6c-8d7e-8f9a0b1c2d01","date":"2026-02-10","meal_type":"dinner","recipe_id":"c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61"}])");
+  const std::string input = R"({"step":{"type":"analyze"},"previous_steps":[{"index":0,"type":"read","results":[)" +
+                            read_item("meal_plans", "[]", plan, 1) + "]}]}";
+  const auto user = build_prompt(session.registry, input).user;
+  REQUIRE(plan.find(R"("recipe_id":"recipe_3","_recipe_id_label":"Butter Chicken")") != std::string::npos);
+  CHECK(user.find("| recipe_id: recipe_3 (Butter Chicken)") != std::string::npos);
+  CHECK(user.find("_recipe_id_label") == std::string::npos);
+}
+
+}  // namespace alfred::test

@@ -5,7 +5,7 @@ import createAlfredCore from '../dist/alfred_core.mjs';
 import { kitchen } from '../dist/kitchen.mjs';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
-import { actDecisionSchema, buildActPrompt, parseDecision, renderQuery } from './prompt.js';
+import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -164,8 +164,13 @@ export class Core {
    */
   buildActPrompt(input, { domain = kitchen, registry = this.#defaultRegistry } = {}) {
     try {
-      const state = registryHandleOf(registry, this).toJSON();
-      return buildActPrompt(this.#module, domain, state, input);
+      const module = this.#module;
+      const domainHandle = this.domainHandle(domain);
+      const registryHandle = registryHandleOf(registry, this);
+      const text = jsonText(input ?? null, 'input');
+      return parseResult(
+        callWithText(module, this.#slot, this.#input, text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
+      );
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };

@@ -1,5 +1,6 @@
-// Act prompt assembly, executed-query rendering and ActDecision parsing:
-// thin wrappers over wasm/prompt_bindings.cpp. Inputs cross the boundary as
+// Executed-query rendering, ActDecision parsing and the ActDecision schema:
+// thin wrappers over wasm/prompt_bindings.cpp (prompt assembly itself uses
+// the byte transfer in core.js). Inputs cross the boundary as
 // JSON text; every call returns `{ data, error }` and never throws.
 import { AlfredError, internalError } from './errors.js';
 
@@ -295,32 +296,6 @@ function deepFreeze(value) {
   return value;
 }
 
-const builders = new WeakMap(); // module → WeakMap(domain → ActPrompts handle)
-
-function buildersOf(module) {
-  let map = builders.get(module);
-  if (!map) builders.set(module, (map = new WeakMap()));
-  return map;
-}
-
-function builderFor(module, domain) {
-  if (!domain || typeof domain !== 'object') {
-    throw new AlfredError({ code: 'invalid_option', path: 'domain', message: 'domain must be a domain configuration object' });
-  }
-  const map = buildersOf(module);
-  let handle = map.get(domain);
-  if (!handle) {
-    handle = new module.ActPrompts(JSON.stringify(domain));
-    const failure = handle.loadError();
-    if (failure) {
-      handle.delete();
-      throw new AlfredError(JSON.parse(failure).error);
-    }
-    map.set(domain, handle);
-  }
-  return handle;
-}
-
 function asResult(run) {
   try {
     return run();
@@ -336,11 +311,6 @@ function jsonOf(value, path) {
   } catch (cause) {
     throw new AlfredError({ code: 'invalid_option', path, message: `${path} cannot be written as JSON: ${cause?.message ?? cause}` });
   }
-}
-
-/** @internal Core#buildActPrompt. `registryState` is the registry's toJSON() text. */
-export function buildActPrompt(module, domain, registryState, input) {
-  return asResult(() => JSON.parse(builderFor(module, domain).build(registryState, jsonOf(input, 'input'))));
 }
 
 /** @internal Core#renderQuery. */
