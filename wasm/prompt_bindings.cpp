@@ -43,8 +43,8 @@ void build_act_prompt_at(const alfred_wasm::domain_handle& dom, const alfred_was
 
 std::string render_query(const std::string& record_json, const std::string& style) {
   return guarded([&]() -> std::string {
-    auto text = alfred::render_query(record_json, style == "line" ? alfred::query_style::line
-                                                                  : alfred::query_style::block);
+    auto text =
+        alfred::render_query(record_json, style == "line" ? alfred::query_style::line : alfred::query_style::block);
     if (!text) return alfred::error_result(text.err());
     return alfred::data_result(alfred::json_quote(*text));
   });
