@@ -73,3 +73,8 @@ test('renderQuery: block and line styles', () => {
   assert.equal(core.renderQuery(query, { style: 'line' }).data, 'read inventory (filters: location = pantry): 0 records');
   assert.equal(core.renderQuery({ tool: 'db_read', table: 7 }).error.code, 'invalid_query');
 });
+
+test('docs/prompt-anatomy.md shows the prompt the code assembles today', async () => {
+  const { execFileSync } = await import('node:child_process');
+  execFileSync(process.execPath, [new URL('../../bench/prompt-example.mjs', import.meta.url).pathname, '--check'], { stdio: 'pipe' });
+});
