@@ -1,0 +1,35 @@
+// A real fetch that remembers every request it sends, so executor tests can
+// count HTTP calls and inspect headers. Not a mock: each call goes to the
+// network unless a test passes `respond` to stand in for one response.
+
+/**
+ * `recordingFetch()` → a fetch function with `.requests` (`[{ url, method,
+ * headers, body }]`, headers lower-cased) and `.reset()`. Options:
+ * - `rewrite(url)`: the URL actually fetched (the recorded one is the original).
+ * - `respond(url, init)`: a Response to return instead of fetching, or undefined.
+ *
+ * @example
+ * const fetch = recordingFetch()
+ * await act.execute('db_read', …)   // with createAct({ fetch, … })
+ * assert.equal(fetch.requests.length, 1)
+ */
+export function recordingFetch({ rewrite, respond } = {}) {
+  const requests = [];
+  const recording = async (url, init = {}) => {
+    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
+    requests.push({ url: String(url), method: init.method ?? 'GET', headers, body: init.body ?? null });
+    const substitute = respond?.(String(url), init);
+    if (substitute) return substitute;
+    return fetch(rewrite ? rewrite(String(url)) : url, init);
+  };
+  recording.requests = requests;
+  recording.reset = () => {
+    requests.length = 0;
+  };
+  return recording;
+}
+
+/** The decoded query parameters of a request URL, in order: `[[key, value], …]`. */
+export function queryParams(url) {
+  return [...new URL(url).searchParams.entries()];
+}
