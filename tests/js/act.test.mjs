@@ -513,3 +513,25 @@ test('401 for bad or expired tokens, network_error for a closed port, server_err
   assert.deepEqual([serverResult.error.code, serverResult.error.status], ['server_error', 500]);
   assert.match(serverResult.error.message, /boom/);
 });
+
+test('a foreign key to a row that does not exist is foreign_key_violation from the database', async () => {
+  const { act, fetch } = actFor();
+  const before = await dbRows('/inventory?select=id');
+  const result = await act.execute('db_create', { table: 'inventory', data: { name: 'ghost', quantity: 1, unit: 'g', ingredient_id: '3f1c2b9e-7d4a-4c1b-9e2f-5a6b7c8d9e0f' } });
+  assert.equal(fetch.requests.length, 1, 'the database decides');
+  assert.deepEqual([result.error.code, result.error.dbCode, result.data], ['foreign_key_violation', '23503', null]);
+  assertModelFacing(result);
+  assert.equal((await dbRows('/inventory?select=id')).length, before.length);
+});
+
+test('a failed label lookup leaves the main result intact, without those labels', async () => {
+  // The label lookup is sent to a table PostgREST does not have: a real 404.
+  const fetch = recordingFetch({ rewrite: (url) => (new URL(url).pathname === '/recipes' ? url.replace('/recipes?', '/recipes_gone?') : url) });
+  const { act } = actFor({ fetch });
+  const result = ok(await act.execute('db_read', { table: 'meal_plans', filters: [{ field: 'recipe_id', op: 'is_not_null' }] }));
+  const truth = await dbRows('/meal_plans?recipe_id=not.is.null&select=id');
+  assert.equal(result.data.length, truth.length);
+  assert.ok(result.data.every((row) => /^recipe_\d+$/.test(row.recipe_id) && !('_recipe_id_label' in row)));
+  assert.ok(result.query.notes.some((note) => note.includes('labels of recipes rows could not be fetched')), result.query.notes.join('\n'));
+  assert.ok(fetch.requests.some((r) => new URL(r.url).pathname === '/recipes'), 'the lookup was attempted');
+});
