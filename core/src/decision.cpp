@@ -117,10 +117,10 @@ result<std::string> normalized_params(json_value params, tool_kind tool) {
     const std::string data_text(value.str());
     auto data = json_document::parse(data_text);
     if (!data || !(data->root().is_object() || data->root().is_array())) {
-      failure = invalid("params.data",
-                        data ? "params.data must hold a JSON object or list"
-                             : "params.data is not valid JSON: " + data.err().message,
-                        "params.data is JSON text of the row(s): \"{\\\"name\\\": \\\"eggs\\\", \\\"quantity\\\": 12}\"");
+      failure = invalid(
+          "params.data",
+          data ? "params.data must hold a JSON object or list" : "params.data is not valid JSON: " + data.err().message,
+          "params.data is JSON text of the row(s): \"{\\\"name\\\": \\\"eggs\\\", \\\"quantity\\\": 12}\"");
       return;
     }
     writer.value(data->root());
@@ -170,11 +170,9 @@ status parse_step_data(json_value root, act_decision& decision) {
 
 status parse_tool_call_action(json_value root, std::optional<step_type> step, act_decision& decision) {
   auto tool = root.find("tool");
-  if (!tool || !tool->is_string())
-    return invalid("tool", "tool_call needs a tool", "one of: " + allowed_tools(step));
+  if (!tool || !tool->is_string()) return invalid("tool", "tool_call needs a tool", "one of: " + allowed_tools(step));
   auto kind = parse_tool_name(tool->str());
-  if (!kind)
-    return invalid("tool", fmt::format("'{}' is not a tool", tool->str()), "one of: " + allowed_tools(step));
+  if (!kind) return invalid("tool", fmt::format("'{}' is not a tool", tool->str()), "one of: " + allowed_tools(step));
   if (step && !step_allows_tool(*step, *kind))
     return error{"action_not_allowed", "tool",
                  fmt::format("{} is not allowed in a {} step", tool->str(), step_type_name(*step)),
@@ -236,8 +234,7 @@ result<act_decision> parse_decision(std::string_view text, std::optional<step_ty
     return invalid("action", fmt::format("'{}' is not an action", action_value->str()),
                    "one of: " + allowed_actions(step));
   if (*action == decision_action::tool_call && step && !step_calls_tools(*step))
-    return error{"action_not_allowed", "action",
-                 fmt::format("{} steps make no tool calls", step_type_name(*step)),
+    return error{"action_not_allowed", "action", fmt::format("{} steps make no tool calls", step_type_name(*step)),
                  "use the data in the prompt and finish with step_complete; allowed: " + allowed_actions(step)};
 
   act_decision decision;
