@@ -134,12 +134,22 @@ std::string filters_text(json_value shape, std::string_view joiner) {
   return out;
 }
 
+// `or_filters`, then each middleware group (`or_groups`), ANDed: "a OR b AND (c OR d)".
 std::string or_filters_text(json_value shape) {
   std::string out;
-  if (auto filters = list_member(shape, "or_filters"))
-    filters->for_each_element([&](std::size_t i, json_value f) {
+  auto append_group = [&](json_value group) {
+    group.for_each_element([&](std::size_t i, json_value f) {
       if (i) out += " OR ";
       append_filter(out, f);
+    });
+  };
+  if (auto filters = list_member(shape, "or_filters")) append_group(*filters);
+  if (auto groups = list_member(shape, "or_groups"))
+    groups->for_each_element([&](std::size_t, json_value group) {
+      if (!out.empty()) out += " AND (";
+      const bool wrapped = out.size() > 0 && out.back() == '(';
+      append_group(group);
+      if (wrapped) out += ')';
     });
   return out;
 }
@@ -171,8 +181,13 @@ std::string shape_text(const query_view& q, json_value shape) {
     return out;
   }
   const std::string filters = filters_text(shape, ", ");
-  out.append(" | Filters: ").append(filters.empty() ? std::string_view("none (all records)") : filters);
-  if (auto any = or_filters_text(shape); !any.empty()) out.append(" | Any of: ").append(any);
+  const std::string any = or_filters_text(shape);
+  // "all records" only when nothing at all narrows the query.
+  if (!filters.empty())
+    out.append(" | Filters: ").append(filters);
+  else if (any.empty())
+    out.append(" | Filters: none (all records)");
+  if (!any.empty()) out.append(" | Any of: ").append(any);
   if (verb == "update")
     if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.append(" | Set: ").append(cols);
   if (auto cols = names_text(shape, "columns"); !cols.empty()) out.append(" | Columns: ").append(cols);

@@ -126,3 +126,22 @@ TEST_CASE("render_query: ill-typed records are errors with a path") {
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+TEST_CASE("render_query: OR conditions alone are not 'all records'; middleware groups are ANDed") {
+  const std::string text = render(
+      R"({"tool":"db_read","table":"inventory","requested":{"filters":[{"field":"name","op":"=","value":"milk"}]},)"
+      R"("effective":{"filters":[],"or_filters":[{"field":"ingredient_id","op":"in","value":["ing_3"]},)"
+      R"({"field":"name","op":"ilike","value":"*milk*"}]},"source":"database","count":2})");
+  CHECK(text.find("Effective: Table: inventory | Any of: ingredient_id in [ing_3] OR name ilike *milk*") !=
+        std::string::npos);
+  CHECK(text.find("none (all records)") == std::string::npos);
+  const std::string grouped = render(
+      R"({"tool":"db_read","table":"inventory","requested":{"filters":[]},"effective":{"filters":[],)"
+      R"("or_filters":[{"field":"location","op":"=","value":"fridge"},{"field":"location","op":"=","value":"freezer"}],)"
+      R"("or_groups":[[{"field":"ingredient_id","op":"in","value":["ing_3"]},{"field":"name","op":"ilike","value":"*milk*"}]]},)"
+      R"("source":"database","count":1})");
+  CHECK(grouped.find("Any of: location = fridge OR location = freezer AND (ingredient_id in [ing_3] OR name ilike "
+                     "*milk*)") != std::string::npos);
+}
+}  // namespace alfred::test
