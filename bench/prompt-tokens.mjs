@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadCore } from '../web/src/index.node.js';
 import { kitchenTurn } from './kitchen-turn.mjs';
+import { startStack } from '../db/stack.mjs';
 
 const CALLS = Number(process.env.BENCH_PROMPT_CALLS ?? 2000);
 
@@ -65,4 +66,26 @@ for (let round = 0; round < 5; round++) {
 }
 times.sort((a, b) => a - b);
 console.log(`assembly: ${times[2].toFixed(1)} µs per core.buildActPrompt call (median of 5 rounds of ${CALLS / 5}; input ${JSON.stringify(input).length.toLocaleString('en')} bytes of JSON)`);
+
+// One local PostgREST round trip (a typical read on the embedded stack), the
+// yardstick of the 5 % target.
+const stack = await startStack();
+try {
+  const [user] = stack.users;
+  const url = `${stack.url}/inventory?select=*&user_id=eq.${user.id}&location=eq.fridge&limit=100`;
+  const headers = { apikey: stack.anonKey, authorization: `Bearer ${user.token}` };
+  for (let i = 0; i < 20; i++) await (await fetch(url, { headers })).arrayBuffer();
+  const trips = [];
+  for (let i = 0; i < 200; i++) {
+    const start = performance.now();
+    await (await fetch(url, { headers })).arrayBuffer();
+    trips.push((performance.now() - start) * 1000);
+  }
+  trips.sort((a, b) => a - b);
+  const trip = trips[trips.length >> 1];
+  const share = (times[2] / trip) * 100;
+  console.log(`local PostgREST round trip: ${trip.toFixed(0)} µs (median of 200); assembly is ${share.toFixed(1)} % of it (target < 5 %: ${share < 5 ? 'met' : 'missed'})`);
+} finally {
+  await stack.stop();
+}
 registry.delete();
