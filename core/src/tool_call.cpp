@@ -515,10 +515,7 @@ class call_parser {
                                                 long max) {
     if (!value || value->is_null()) return std::optional<long>();
     std::optional<long long> n = value->as_integer();
-    if (!n && value->is_number()) {
-      const double d = std::strtod(std::string(value->raw()).c_str(), nullptr);
-      if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 1e15) n = static_cast<long long>(d);
-    }
+    if (!n) n = detail::whole_number(*value, 1'000'000'000'000'000);
     if (!n && value->is_string() && !value->str().empty() && value->str().size() < 10 &&
         std::all_of(value->str().begin(), value->str().end(), [](char c) { return c >= '0' && c <= '9'; }))
       n = std::stoll(std::string(value->str()));

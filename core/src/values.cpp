@@ -122,11 +122,10 @@ scalar text_scalar(std::string_view text) { return {scalar::kind::text, std::str
 
 // A JSON number with an integral value ("6", "6.0", "6e0") as integer text.
 std::optional<std::string> integral_text(json_value value) {
-  if (!value.is_number()) return std::nullopt;
-  if (auto n = value.as_integer()) return std::to_string(*n);
-  const double d = std::strtod(std::string(value.raw()).c_str(), nullptr);
-  if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) >= 9.0e15) return std::nullopt;
-  return std::to_string(static_cast<long long>(d));
+  auto n = value.as_integer();
+  if (!n) n = whole_number(value, 9'000'000'000'000'000);
+  if (!n) return std::nullopt;
+  return std::to_string(*n);
 }
 
 // Text, numbers, booleans and dates as the column's type expects them.
@@ -178,6 +177,46 @@ error invalid_value(std::string path, std::string message, std::string hint) {
 error nul_error(std::string path) {
   return {"nul_byte", std::move(path), "the value contains a NUL byte (U+0000)",
           "PostgREST truncates filter values at NUL; remove it"};
+}
+
+std::optional<long long> whole_number(json_value value, long long bound) {
+  if (!value.is_number()) return std::nullopt;
+  std::string_view text = value.raw();  // the parser checked the JSON number grammar
+  const bool negative = text.front() == '-';
+  if (negative) text.remove_prefix(1);
+  std::string digits;  // significant digits, without the point
+  long exponent = 0;   // value = digits * 10^exponent
+  std::size_t i = 0;
+  for (bool fraction = false; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      fraction = true;
+    } else if (digits.size() < 40) {
+      if (!digits.empty() || text[i] != '0') digits += text[i];
+      if (fraction) --exponent;
+    } else if (!fraction) {
+      ++exponent;  // an integer part too long to matter: only its magnitude counts
+    } else if (text[i] != '0') {
+      return std::nullopt;
+    }
+  }
+  if (i < text.size()) {
+    const bool minus = text[++i] == '-';
+    if (text[i] == '-' || text[i] == '+') ++i;
+    long e = 0;
+    for (; i < text.size(); ++i) e = std::min(e * 10 + (text[i] - '0'), 100000L);
+    exponent += minus ? -e : e;
+  }
+  while (!digits.empty() && digits.back() == '0') {
+    digits.pop_back();
+    ++exponent;
+  }
+  if (digits.empty()) return 0;
+  if (exponent < 0 || long(digits.size()) + exponent > 18) return std::nullopt;
+  long long n = 0;
+  for (char c : digits) n = n * 10 + (c - '0');
+  for (long k = 0; k < exponent; ++k) n *= 10;
+  if (n >= bound) return std::nullopt;
+  return negative ? -n : n;
 }
 
 bool contains_nul(std::string_view text) { return text.find('\0') != std::string_view::npos; }
