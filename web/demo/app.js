@@ -2,7 +2,7 @@
 // Act loop and the executor run in this tab; PostgREST is called directly
 // with the signed-in user's JWT. Three ways to drive it: a model, tool calls
 // written by hand, or the replay of a recorded session.
-import { actDecisionSchema, createChatModel, createTurnState, loadCore, runTurnEvents } from '../src/index.browser.js';
+import { createChatModel, createTurnState, loadCore, runTurnEvents } from '../src/index.browser.js';
 import { h, prettyJson } from './dom.js';
 import { MANUAL_EXAMPLES } from './manual-examples.js';
 import { activeModelSettings, describeModel, storeModelSettings, storedModelSettings } from './model-settings.js';
@@ -14,7 +14,6 @@ const $ = (id) => document.getElementById(id);
 
 let config = null;
 let core = null;
-let loopCore = null;
 /** `{ user, act, state, recorder }`: one conversation; a new one starts refs from 1 again. */
 let session = null;
 let running = null; // the AbortController of the turn in progress
@@ -86,7 +85,7 @@ async function runConversationTurn(userMessage, model, { tag } = {}) {
   addMessage('user', userMessage, { tag });
   let result = null;
   try {
-    const events = runTurnEvents({ core: loopCore, act: session.act, model, turn: { userMessage }, state: session.state, signal: running.signal });
+    const events = runTurnEvents({ core, act: session.act, model, turn: { userMessage }, state: session.state, signal: running.signal });
     for await (const event of events) {
       if (event.type === 'turn_started') trace.startTurn({ turn: event.turn, userMessage, tag });
       trace.onEvent(event);
@@ -247,11 +246,6 @@ async function start() {
   if (!response.ok) throw new Error(`/config.json answered HTTP ${response.status}`);
   config = await response.json();
   core = await loadCore();
-  // Cores without the schema getter get it from the package export.
-  loopCore =
-    'actDecisionSchema' in core
-      ? core
-      : { kitchen: core.kitchen, actDecisionSchema, buildActPrompt: (...args) => core.buildActPrompt(...args), parseDecision: (...args) => core.parseDecision(...args) };
   bindSession();
   bindModelSettings();
   bindChat();
