@@ -5,34 +5,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "json_scan.h"
+
 namespace alfred {
-namespace {
 
-// Index of the first byte at or after `at` that a JSON string cannot hold
-// verbatim ('"', '\\' or a control character), or `size`. Tests eight bytes
-// per step: strings are long runs of plain text, and this loop is the hot
-// part of both parsing and writing.
-std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_t size) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
-  for (; at + 8 <= size; at += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, data + at, 8);
-    const std::uint64_t quote = word ^ (kOnes * '"');
-    const std::uint64_t backslash = word ^ (kOnes * '\\');
-    // Per byte: below 0x20, or zero after the xor (the classic SWAR tests).
-    const std::uint64_t special =
-        ((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash);
-    if (special & kHighs) break;
-  }
-  for (; at < size; ++at) {
-    const unsigned char c = static_cast<unsigned char>(data[at]);
-    if (c < 0x20 || c == '"' || c == '\\') break;
-  }
-  return at;
-}
-
-}  // namespace
+using detail::end_of_plain_run;
+using detail::hex_digit;
 
 class json_parser {
  public:
@@ -133,13 +111,6 @@ class json_parser {
     n.length = std::uint32_t(at_ - start);
     close_node(index);
     return true;
-  }
-
-  static int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
   }
 
   bool read_hex4(unsigned& out) {

@@ -11,41 +11,13 @@
 
 #include "alfred/json.h"
 #include "alfred/uuid_bits.h"
+#include "json_scan.h"
 #include "row_translation_labels.h"
 
 namespace alfred::detail {
 namespace {
 
 constexpr int kMaxDepth = 64;  // as json_document::parse
-
-// Index of the first byte at or after `at` that a JSON string cannot hold
-// verbatim ('"', '\\' or a control character), or `size`; eight bytes per
-// step (the same SWAR test as json.cpp, where it is file-local too).
-std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_t size) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
-  for (; at + 8 <= size; at += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, data + at, 8);
-    const std::uint64_t quote = word ^ (kOnes * '"');
-    const std::uint64_t backslash = word ^ (kOnes * '\\');
-    const std::uint64_t special =
-        ((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash);
-    if (special & kHighs) break;
-  }
-  for (; at < size; ++at) {
-    const unsigned char c = static_cast<unsigned char>(data[at]);
-    if (c < 0x20 || c == '"' || c == '\\') break;
-  }
-  return at;
-}
-
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 unsigned hex4(const char* at) {
   unsigned value = 0;
