@@ -314,13 +314,7 @@ struct execution::state {
       finish("[]", nullptr, 0L);
       return false;
     }
-    filter by_id;
-    const column& id_col = *tbl.find_column("id");
-    by_id.field = id_col.name;
-    by_id.col = &id_col;
-    by_id.op = filter_op::in;
-    for (const auto& id : ids) by_id.values.push_back({scalar::kind::text, id});
-    call.filters.insert(call.filters.begin(), std::move(by_id));
+    call.filters.insert(call.filters.begin(), detail::uuid_in_filter(*tbl.find_column("id"), ids));
     record.notes.push_back(
         fmt::format("semantic search for \"{}\" ranked {} {} (best first, at most {}, distance ≤ {})", query,
                     ids.size(), tbl.name, search.limit, search.max_distance));
@@ -400,23 +394,21 @@ struct execution::state {
     constexpr std::size_t kChunk = 100;
     const table& target = *lookup.target;
     const column& id_col = *target.find_column("id");
+    std::vector<std::string> columns;
+    const std::string select = label_select(target);
+    for (std::size_t from = 0; from <= select.size();) {
+      const auto comma = std::min(select.find(',', from), select.size());
+      columns.push_back(select.substr(from, comma - from));
+      from = comma + 1;
+    }
     for (std::size_t at = 0; at < lookup.uuids.size(); at += kChunk) {
       tool_call call;
       call.kind = tool_kind::read;
       call.tbl = &target;
-      const std::string select = label_select(target);
-      for (std::size_t from = 0; from <= select.size();) {
-        const auto comma = std::min(select.find(',', from), select.size());
-        call.columns.push_back(select.substr(from, comma - from));
-        from = comma + 1;
-      }
-      filter by_id;
-      by_id.field = id_col.name;
-      by_id.col = &id_col;
-      by_id.op = filter_op::in;
-      for (std::size_t i = at; i < std::min(at + kChunk, lookup.uuids.size()); ++i)
-        by_id.values.push_back({scalar::kind::text, lookup.uuids[i]});
-      call.filters.push_back(std::move(by_id));
+      call.columns = columns;
+      const auto chunk_end = lookup.uuids.begin() + long(std::min(at + kChunk, lookup.uuids.size()));
+      call.filters.push_back(
+          detail::uuid_in_filter(id_col, std::vector<std::string>(lookup.uuids.begin() + long(at), chunk_end)));
       auto request = build_request(dom, call, options);
       if (!request) continue;  // labels are a nicety; the rows are the result
       need n;

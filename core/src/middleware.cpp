@@ -92,6 +92,16 @@ std::string like_literal(std::string_view text) {
   return out;
 }
 
+filter uuid_in_filter(const column& col, std::vector<std::string> uuids) {
+  filter f;
+  f.field = col.name;
+  f.col = &col;
+  f.op = filter_op::in;
+  f.values.reserve(uuids.size());
+  for (auto& uuid : uuids) f.values.push_back({scalar::kind::text, std::move(uuid)});
+  return f;
+}
+
 void apply_read_rewrites(const table& tbl, tool_call& call, notes& out) {
   const table_middleware& mw = tbl.middleware;
   for (auto& f : call.filters) {
@@ -223,15 +233,13 @@ void link_read_filters(const table& tbl, tool_call& call, const std::vector<cata
       kept.push_back(std::move(name_match));
       continue;
     }
-    filter linked;
-    linked.field = link_col.name;
-    linked.col = &link_col;
-    linked.op = filter_op::in;
+    std::vector<std::string> uuids;
     std::vector<std::string_view> refs;
     for (const catalog_entry* entry : found) {
-      linked.values.push_back({scalar::kind::text, entry->uuid});
+      uuids.push_back(entry->uuid);
       refs.push_back(ref_of(registry, entry->uuid));
     }
+    filter linked = uuid_in_filter(link_col, std::move(uuids));
     out.push_back(fmt::format("\"{}\" is catalog {} ({}); matched rows linked to it or named like it", term->name,
                               fmt::join(refs, ", "), found.front()->name));
     groups.push_back({std::move(linked), std::move(name_match)});

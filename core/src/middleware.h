@@ -21,6 +21,9 @@ using notes = std::vector<std::string>;
 /// pattern (`*` stays a wildcard for PostgREST).
 std::string like_literal(std::string_view text);
 
+/// `col in (uuids…)`, the filter of every lookup by id.
+filter uuid_in_filter(const column& col, std::vector<std::string> uuids);
+
 /// Rewrites that need no lookup: `=` on a fuzzy column becomes a
 /// case-insensitive substring match, and configured relations are embedded
 /// into reads that do not choose their own columns.
