@@ -3,6 +3,7 @@
 // Ctrl-C. A model from OPENAI_API_KEY / OPENAI_BASE_URL is offered to both.
 import { modelConfigFromEnv } from '../web/src/llm.js';
 import { startWorkerd } from '../worker/local.mjs';
+import { WORKER_VARIABLES } from '../worker/src/variables.js';
 import { startDemoServer } from './serve-demo.mjs';
 
 export async function serveApps(backend, env = process.env) {
@@ -11,10 +12,9 @@ export async function serveApps(backend, env = process.env) {
     ? backend.local.users
     : [{ id: backend.userId, email: 'configured user', token: backend.accessToken }];
   const demo = await startDemoServer({ supabase: { url: backend.url, anonKey: backend.apiKey }, users, model });
-  const workerEnv = { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.apiKey };
-  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ALFRED_LLM_MODEL', 'ALFRED_LLM_RESPONSE_FORMAT']) {
-    if (env[name]) workerEnv[name] = env[name];
-  }
+  const workerEnv = {};
+  for (const name of WORKER_VARIABLES) if (env[name]) workerEnv[name] = env[name];
+  Object.assign(workerEnv, { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.apiKey });
   const worker = await startWorkerd({ env: workerEnv });
   console.log(`
 Demo page:  ${demo.url}

@@ -3,18 +3,9 @@
 //   deno run --allow-net --allow-env --config worker/deno.json worker/deno.js
 // PORT picks the port (default 8787; 0 for any free one).
 import handler from './src/handler.js';
+import { WORKER_VARIABLES } from './src/variables.js';
 
-const VARIABLES = [
-  'SUPABASE_URL',
-  'SUPABASE_ANON_KEY',
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'ALFRED_LLM_MODEL',
-  'ALFRED_LLM_RESPONSE_FORMAT',
-  'ALLOWED_ORIGINS',
-  'MAX_BODY_BYTES',
-];
-const env = Object.fromEntries(VARIABLES.map((name) => [name, Deno.env.get(name)]).filter(([, value]) => value !== undefined));
+const env = Object.fromEntries(WORKER_VARIABLES.map((name) => [name, Deno.env.get(name)]).filter(([, value]) => value !== undefined));
 
 // Deno has no ExecutionContext; a turn's stream keeps the request alive by itself.
 const ctx = { waitUntil: (promise) => promise.catch(() => {}), passThroughOnException() {} };

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from '../db/ports.mjs';
+import { WORKER_VARIABLES } from './src/variables.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SCRATCH = join(ROOT, '.scratch');
@@ -15,17 +16,6 @@ const bin = (name) => join(ROOT, 'node_modules/.bin', name);
 const DENO_ENV = { DENO_DIR: join(SCRATCH, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 const READY_TIMEOUT_MS = 30_000;
 
-/** The variables the worker reads (worker/src/config.js, modelConfigFromEnv). */
-export const WORKER_VARIABLES = [
-  'SUPABASE_URL',
-  'SUPABASE_ANON_KEY',
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'ALFRED_LLM_MODEL',
-  'ALFRED_LLM_RESPONSE_FORMAT',
-  'ALLOWED_ORIGINS',
-  'MAX_BODY_BYTES',
-];
 
 /**
  * Serves the worker in workerd. `env` holds the worker's variables (plain
