@@ -16,7 +16,6 @@ const bin = (name) => join(ROOT, 'node_modules/.bin', name);
 const DENO_ENV = { DENO_DIR: join(SCRATCH, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 const READY_TIMEOUT_MS = 30_000;
 
-
 /**
  * Serves the worker in workerd. `env` holds the worker's variables (plain
  * text bindings); `port` defaults to a free one. Resolves once /health
