@@ -26,7 +26,7 @@ const since = (start) => Math.round(performance.now() - start);
  *   and shown when start-up fails).
  *
  * Resolves to `{ url, anonKey, serviceKey, jwtSecret, users: [{ id, email, token }],
- * pgPort, httpPort, timings, exited, reload(), postgrestOutput(), stop() }`. `url` is the
+ * pgPort, httpPort, timings, exited, reload(), postgrestOutput(), stopPostgrest(), startPostgrest(), stop() }`. `url` is the
  * PostgREST root (no /rest/v1). `exited` resolves if PostgREST ever stops.
  *
  * @example
@@ -73,15 +73,17 @@ export async function startStack({
     const keys = { anonKey: anonKey(jwtSecret), serviceKey: serviceKey(jwtSecret) };
     const users = seed ? SEED_USERS.map(({ id, email }) => ({ id, email, token: userToken({ id, email }, jwtSecret) })) : [];
     const probeToken = users[0]?.token ?? keys.serviceKey;
-    postgrest = await startPostgrest({
-      host,
-      pgPort,
-      httpPort,
-      adminPort,
-      jwtSecret,
-      quiet,
-      probe: { path: '/recipes?select=id&limit=1', headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
-    });
+    const servePostgrest = () =>
+      startPostgrest({
+        host,
+        pgPort,
+        httpPort,
+        adminPort,
+        jwtSecret,
+        quiet,
+        probe: { path: '/recipes?select=id&limit=1', headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
+      });
+    postgrest = await servePostgrest();
     timings.serve = since(serveAt);
     timings.total = since(started);
 
@@ -99,6 +101,16 @@ export async function startStack({
       reload: () => postgrest.reload(),
       /** The last 64 KB PostgREST wrote, for diagnosing a failed request. */
       postgrestOutput: () => postgrest.output(),
+      /**
+       * Stops PostgREST alone (the database keeps its data): requests to `url`
+       * are then refused, as when a server goes down mid-session.
+       */
+      stopPostgrest: () => postgrest.stop(),
+      /** Starts PostgREST again on the same port after `stopPostgrest()`. */
+      async startPostgrest() {
+        await postgrest.stop();
+        postgrest = await servePostgrest();
+      },
       /** Stops PostgREST, the socket and PGlite; safe to call twice. */
       stop: () => (stopping ??= closeAll()),
     };

@@ -29,6 +29,16 @@ std::uintptr_t input_buffer(std::size_t size) {
 
 std::uintptr_t result_slot() { return reinterpret_cast<std::uintptr_t>(result_slot_words()); }
 
+// The input and output buffers keep their capacity between calls (most
+// calls are small and alike); after a large one JS calls this, so one huge
+// input does not pin its memory for the life of the instance. The memory
+// goes back to the allocator, which reuses it.
+void trim_buffers() {
+  constexpr std::size_t kKeep = std::size_t(1) << 20;
+  if (input_bytes().capacity() > kKeep) std::string().swap(input_bytes());
+  if (output_bytes().capacity() > kKeep) std::string().swap(output_bytes());
+}
+
 }  // namespace
 
 std::string& output_bytes() {
@@ -94,6 +104,7 @@ EMSCRIPTEN_BINDINGS(alfred_act) {
       .function("registerGenerated", &registry_handle::register_generated)
       .function("promote", &registry_handle::promote);
   function("inputBuffer", &input_buffer);
+  function("trimBuffers", &trim_buffers);
   function("resultSlot", &result_slot);
   function("buildRequestAt", &build_request_at);
 }

@@ -10,8 +10,10 @@
 #include "alfred/tool_call.h"
 #include "alfred/uuid.h"
 #include "db_error.h"
+#include "echo.h"
 #include "generated_read.h"
 #include "middleware.h"
+#include "param_path.h"
 #include "query_record.h"
 
 namespace alfred {
@@ -19,12 +21,76 @@ namespace alfred {
 using detail::query_source;
 
 // What each need of the current round is for.
-enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, main, labels };
+enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, main, verify_created, labels };
+
+namespace {
+
+// The number of elements of the JSON array `text`, counting at most
+// `stop_after + 1` (enough to tell that a limit is passed); nothing when the
+// text is not an array. No parse: strings are skipped, nesting is counted.
+std::optional<std::size_t> array_length(std::string_view text, std::size_t stop_after) {
+  std::size_t at = text.find_first_not_of(" \t\r\n");
+  if (at == std::string_view::npos || text[at] != '[') return std::nullopt;
+  std::size_t elements = 0;
+  long depth = 0;
+  bool empty = true;
+  for (; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c == '"') {
+      for (++at; at < text.size() && text[at] != '"'; ++at)
+        if (text[at] == '\\') ++at;
+      if (depth == 1) empty = false;
+    } else if (c == '[' || c == '{') {
+      if (depth == 1) empty = false;
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      if (--depth == 0) return empty ? 0 : elements + 1;
+    } else if (c == ',' && depth == 1) {
+      if (++elements > stop_after) return elements;
+    } else if (depth == 1 && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+      empty = false;
+    }
+  }
+  return std::nullopt;  // cut off before the closing bracket
+}
+
+// The first string (value or key) in `value` longer than `max_bytes`, as a
+// path; `path` is null at the top of the params.
+std::optional<std::string> oversized_string(json_value value, const detail::param_path* path, std::size_t max_bytes) {
+  if (value.is_string())
+    return value.str().size() > max_bytes ? std::optional<std::string>(path ? path->str() : "") : std::nullopt;
+  std::optional<std::string> found;
+  if (value.is_object())
+    value.for_each_member([&](std::string_view key, json_value member) {
+      if (found) return;
+      const detail::param_path at = path ? path->member(key) : detail::param_path(key);
+      if (key.size() > max_bytes)
+        found = at.str();
+      else
+        found = oversized_string(member, &at, max_bytes);
+    });
+  else if (value.is_array())
+    value.for_each_element([&](std::size_t i, json_value item) {
+      if (found) return;
+      const detail::param_path at = path ? path->element(i) : detail::param_path("");
+      found = oversized_string(item, &at, max_bytes);
+    });
+  return found;
+}
+
+std::string byte_size(std::size_t bytes) {
+  if (bytes >= (std::size_t(1) << 20) && bytes % (std::size_t(1) << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} bytes", bytes);
+}
+
+}  // namespace
 
 struct execution::state {
   const domain& dom;
   ref_registry& registry;
   request_options options;
+  execution_options settings;
   std::string tool;
   std::string params_text;
   std::optional<json_document> params_doc;
@@ -40,8 +106,19 @@ struct execution::state {
   /// The main response, kept while the labels it refers to are looked up.
   std::string main_body;
   std::string main_content_range;
+  int main_status = 0;
   /// The target table of each label lookup of the current round.
   std::vector<const table*> label_targets;
+
+  /// create: the id of each row sent (canonical UUIDs, aligned with the
+  /// call's rows); empty when the database assigns them.
+  std::vector<std::string> created_ids;
+  /// gen_ refs this execution holds a save claim on.
+  std::vector<std::string> claims;
+  /// While created rows are read back by id: the error to report when they
+  /// are not all there, and the note when they are.
+  std::optional<error> unverified;
+  std::string verified_note;
 
   std::vector<need> needs;
   std::vector<purpose> purposes;
@@ -50,7 +127,16 @@ struct execution::state {
   bool finished = false;
   std::string result;
 
-  state(const domain& d, ref_registry& r, request_options o) : dom(d), registry(r), options(std::move(o)) {}
+  state(const domain& d, ref_registry& r, request_options o, execution_options s)
+      : dom(d), registry(r), options(std::move(o)), settings(std::move(s)) {}
+  ~state() { release_claims(); }
+  state(const state&) = delete;
+  state& operator=(const state&) = delete;
+
+  void release_claims() {
+    for (const auto& ref : claims) registry.release_save(ref);
+    claims.clear();
+  }
 
   // ---- finishing ----------------------------------------------------------
 
@@ -80,6 +166,7 @@ struct execution::state {
     needs.clear();
     purposes.clear();
     responses.clear();
+    release_claims();
   }
 
   void fail(const error& err) { finish({}, &err, std::nullopt); }
@@ -90,14 +177,26 @@ struct execution::state {
     tool = std::string(tool_text);
     auto kind = parse_tool_name(tool);
     record.tool = kind ? tool_name(*kind) : std::string_view("unknown");
+    const execution_limits& limits = settings.limits;
+    if (params_text.size() > limits.max_params_bytes)
+      return fail({"params_too_large", "",
+                   fmt::format("the params are {} bytes of JSON, over the limit of {}", params_text.size(),
+                               byte_size(limits.max_params_bytes)),
+                   "split the call into smaller ones"});
     auto doc = json_document::parse(params_text);
     if (!doc) return fail({"invalid_json", "", "params are not valid JSON: " + doc.err().message, ""});
     params_doc = std::move(*doc);
     const json_value params = params_doc->root();
+    if (auto at = oversized_string(params, nullptr, limits.max_string_bytes)) {
+      params_doc.reset();
+      return fail({"value_too_large", *at,
+                   fmt::format("a text in the params is over the limit of {}", byte_size(limits.max_string_bytes)),
+                   "shorten it, or keep long content out of the database call"});
+    }
     record.raw_params = params;
     if (auto table_name = params.is_object() ? params.find("table") : std::nullopt;
         table_name && table_name->is_string())
-      record.table = std::string(table_name->str());
+      record.table = detail::echoed(table_name->str());
 
     if (kind == tool_kind::read && params.is_object()) {
       if (const table* tbl = dom.find_table(record.table)) {
@@ -137,10 +236,40 @@ struct execution::state {
         add_need(std::move(n), purpose::embed);
       }
     } else if (effective->kind == tool_kind::create || effective->kind == tool_kind::update) {
+      if (effective->kind == tool_kind::create && !claim_saves()) return;
+      if (effective->kind == tool_kind::create) assign_row_ids();
       auto names = detail::unlinked_names(tbl, *effective);
       if (!names.empty() && !add_read_need(detail::catalog_lookup(dom, tbl, names), purpose::catalog_write)) return;
     }
     if (needs.empty()) plan_main();
+  }
+
+  // A gen_ artifact is saved by one call at a time: a second save while the
+  // first is in flight would insert a second row the registry cannot promote.
+  bool claim_saves() {
+    const tool_call& call = *effective;
+    for (std::size_t i = 0; i < call.saves.size(); ++i) {
+      const std::string& ref = call.saves[i];
+      if (ref.empty()) continue;
+      if (!registry.claim_save(ref)) {
+        const std::string path = call.batch ? fmt::format("data[{}].id", i) : std::string("data.id");
+        fail({"save_in_progress", path, fmt::format("{} is being saved by another call that has not finished", ref),
+              "wait for that call's result; if it failed, save again"});
+        return false;
+      }
+      claims.push_back(ref);
+    }
+    return true;
+  }
+
+  // Rows keep the id the caller drew for them, in the order the model gave
+  // them, before de-duplication or catalog enrichment moves anything.
+  void assign_row_ids() {
+    tool_call& call = *effective;
+    const column* id_col = call.tbl->find_column("id");
+    if (!id_col || settings.row_ids.size() < call.rows.size()) return;
+    for (std::size_t i = 0; i < call.rows.size(); ++i)
+      call.rows[i].push_back({id_col->name, json_quote(settings.row_ids[i])});
   }
 
   void add_need(need n, purpose p) {
@@ -163,7 +292,14 @@ struct execution::state {
 
   void plan_main() {
     tool_call& call = *effective;
-    if (call.kind == tool_kind::create) detail::dedupe_batch(*call.tbl, call, record.notes);
+    if (call.kind == tool_kind::create) {
+      detail::dedupe_batch(*call.tbl, call, record.notes);
+      for (const auto& fields : call.rows)
+        for (const auto& field : fields)
+          if (field.column == "id" && field.json.size() > 2)
+            created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
+      if (created_ids.size() != call.rows.size()) created_ids.clear();
+    }
     auto request = build_request(dom, call, options);
     if (!request) return fail(request.err());
     need n;
@@ -190,7 +326,8 @@ struct execution::state {
     bool main_answered = false;
     if (!kinds.empty() && kinds.front() == purpose::labels) return consume_labels(answers);
     for (std::size_t i = 0; i < round.size(); ++i) {
-      const need_response& answer = *answers[i];
+      need_response& answer = *answers[i];
+      if (round[i].type == need::kind::http) apply_limits(answer);
       switch (kinds[i]) {
         case purpose::catalog_read:
         case purpose::catalog_write:
@@ -203,7 +340,11 @@ struct execution::state {
           if (!consume_ranking(answer)) return;
           break;
         case purpose::main:
-          consume_main(answer);
+          consume_main(std::move(answer));
+          main_answered = true;
+          break;
+        case purpose::verify_created:
+          consume_verification(std::move(answer));
           main_answered = true;
           break;
         case purpose::labels:
@@ -214,7 +355,27 @@ struct execution::state {
     if (needs.empty()) plan_main();
   }
 
-  static bool succeeded(const need_response& answer) { return answer.status >= 200 && answer.status < 300; }
+  static bool succeeded(const need_response& answer) {
+    return answer.status >= 200 && answer.status < 300 && answer.failure == transport_failure::none;
+  }
+
+  // A body over the limits is not read: the JS side stops reading at the
+  // byte limit already; rows are counted here, before anything is parsed.
+  void apply_limits(need_response& answer) const {
+    if (answer.failure != transport_failure::none) return;
+    const execution_limits& limits = settings.limits;
+    std::string why;
+    if (answer.body.size() > limits.max_response_bytes) {
+      why = fmt::format("{} bytes, over {}", answer.body.size(), byte_size(limits.max_response_bytes));
+    } else if (auto rows = array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
+      why = fmt::format("more than {} rows", limits.max_rows);
+    } else {
+      return;
+    }
+    answer.failure = transport_failure::too_large;
+    answer.body = std::move(why);
+    answer.body.shrink_to_fit();
+  }
 
   bool consume_catalog(const need_response& answer, purpose p) {
     const table& tbl = *effective->tbl;
@@ -361,29 +522,137 @@ struct execution::state {
       auto id = row.find("id");
       if (!id || !id->is_string() || !is_uuid_syntax(id->str())) return;
       const std::string label = row_label(tbl, row);
-      std::string gen_ref = i < call.saves.size() ? call.saves[i] : std::string();
+      const std::string uuid = canonical_uuid(id->str());
+      // Rows read back come in any order: the id says which row is which.
+      std::size_t at = i;
+      if (!created_ids.empty())
+        at = std::size_t(std::find(created_ids.begin(), created_ids.end(), uuid) - created_ids.begin());
+      std::string gen_ref = at < call.saves.size() ? call.saves[at] : std::string();
       if (gen_ref.empty())
-        if (const ref_entry* pending = registry.find_pending_by_label(tbl.ref_prefix, label)) gen_ref = pending->ref;
+        if (const ref_entry* pending = registry.find_pending_by_label(tbl.ref_prefix, label);
+            pending && !(registry.save_claimed(pending->ref) &&
+                         std::find(claims.begin(), claims.end(), pending->ref) == claims.end()))
+          gen_ref = pending->ref;
       if (gen_ref.empty()) return;
-      auto saved = registry.promote(gen_ref, canonical_uuid(id->str()), label);
+      auto saved = registry.promote(gen_ref, uuid, label);
       if (saved) record.notes.push_back(fmt::format("saved {} as {}", gen_ref, *saved));
     });
   }
 
-  void consume_main(const need_response& answer) {
+  void consume_main(need_response answer) {
     const tool_call& call = *effective;
     const table& tbl = *call.tbl;
     record.source = query_source::database;
+    if (call.kind != tool_kind::read) return consume_write(std::move(answer));
     if (!succeeded(answer)) {
-      const std::string what =
-          call.kind == tool_kind::read ? "reading " + tbl.name : fmt::format("{} on {}", tool, tbl.name);
-      error err = detail::database_error(answer, what);
+      error err = detail::database_error(answer, "reading " + tbl.name);
       return finish({}, &err, std::nullopt);
     }
-    main_body = ranking ? ranked(answer.body) : answer.body;
-    main_content_range = answer.content_range;
-    if (call.kind == tool_kind::create) promote_saved(main_body);
-    auto lookups = unlabeled_references(dom, registry, tbl, main_body);
+    main_body = ranking ? ranked(answer.body) : std::move(answer.body);
+    main_content_range = std::move(answer.content_range);
+    look_up_labels();
+  }
+
+  // A write's answer. Only a definite refusal (a 4xx, or an error the
+  // database itself reported) or a request never sent means "no effect";
+  // an answer lost, cut off, unreadable or from a proxy leaves the outcome
+  // unknown, and says so. Created rows carry client ids, so such a create
+  // is settled by reading its rows back.
+  void consume_write(need_response answer) {
+    const tool_call& call = *effective;
+    const std::string what = fmt::format("{} on {}", tool, call.tbl->name);
+    if (succeeded(answer) && is_rows_array(answer.body)) {
+      main_status = answer.status;
+      main_body = std::move(answer.body);
+      main_content_range = std::move(answer.content_range);
+      if (call.kind == tool_kind::create) promote_saved(main_body);
+      return look_up_labels();
+    }
+    if (answer.status >= 200 && answer.status < 300) {
+      const std::string why =
+          answer.failure == transport_failure::none
+              ? fmt::format("the database answered {} but its answer has no rows", detail::status_line(answer.status))
+          : answer.failure == transport_failure::too_large
+              ? fmt::format("the database answered {} but its answer is over the limit",
+                            detail::status_line(answer.status))
+              : fmt::format("the database answered {} but its answer was cut off", detail::status_line(answer.status));
+      error unknown = detail::write_outcome_unknown(answer, what, why);
+      if (!created_ids.empty() && answer.failure != transport_failure::too_large)
+        return verify_created(std::move(unknown),
+                              fmt::format("the database's answer ({}) could not be read; the created rows were read "
+                                          "back by id",
+                                          detail::status_line(answer.status)));
+      return finish({}, &unknown, std::nullopt);
+    }
+    if (answer.status == 0 || answer.failure != transport_failure::none) {
+      if (!detail::maybe_sent(answer)) {
+        error err = detail::database_error(answer, what);
+        return finish({}, &err, std::nullopt);
+      }
+      const std::string reason = detail::clip_utf8(answer.body, 200);
+      error unknown = detail::write_outcome_unknown(
+          answer, what,
+          answer.status == 0
+              ? fmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
+              : fmt::format("the answer ({}) was cut off", detail::status_line(answer.status)));
+      return finish({}, &unknown, std::nullopt);
+    }
+    error err = detail::database_error(answer, what);
+    // A 5xx that is not the database's own error comes from something in
+    // between (a gateway, a proxy), which may have given up after the
+    // database committed.
+    if (answer.status >= 500 && err.db_code.empty()) {
+      error unknown = detail::write_outcome_unknown(
+          answer, what,
+          fmt::format("{} came from something other than the database", detail::status_line(answer.status)));
+      return finish({}, &unknown, std::nullopt);
+    }
+    // The same ids again: an earlier attempt whose answer was lost did
+    // insert these rows. Reading them back tells it apart from a clash on
+    // another unique column.
+    if (err.db_code == "23505" && !created_ids.empty())
+      return verify_created(std::move(err),
+                            "these rows were inserted by an earlier attempt whose answer was lost (same row ids); "
+                            "nothing was inserted twice");
+    finish({}, &err, std::nullopt);
+  }
+
+  static bool is_rows_array(std::string_view body) {
+    auto doc = json_document::parse(body);
+    return doc && doc->root().is_array();
+  }
+
+  // Reads the created rows back by their ids; when every one is there they
+  // are the result, else `fallback` is.
+  void verify_created(error fallback, std::string note) {
+    const tool_call& call = *effective;
+    tool_call read;
+    read.kind = tool_kind::read;
+    read.tbl = call.tbl;
+    read.filters.push_back(detail::uuid_in_filter(*call.tbl->find_column("id"), created_ids));
+    auto request = build_request(dom, read, options);
+    if (!request) return finish({}, &fallback, std::nullopt);
+    unverified = std::move(fallback);
+    verified_note = std::move(note);
+    need n;
+    n.request = std::move(*request);
+    add_need(std::move(n), purpose::verify_created);
+  }
+
+  void consume_verification(need_response answer) {
+    const auto found = succeeded(answer) && is_rows_array(answer.body)
+                           ? array_length(answer.body, settings.limits.max_rows)
+                           : std::nullopt;
+    if (!found || *found != created_ids.size()) return finish({}, &*unverified, std::nullopt);
+    record.notes.push_back(std::move(verified_note));
+    main_status = unverified->status;
+    main_body = std::move(answer.body);
+    promote_saved(main_body);
+    look_up_labels();
+  }
+
+  void look_up_labels() {
+    auto lookups = unlabeled_references(dom, registry, *effective->tbl, main_body);
     if (!lookups || lookups->empty()) return complete_main();
     for (const auto& lookup : *lookups) plan_label_lookup(lookup);
     if (needs.empty()) complete_main();
@@ -438,8 +707,17 @@ struct execution::state {
                               : call.kind == tool_kind::update ? ref_action::updated
                                                                : ref_action::deleted;
     auto rows = translate_rows(dom, registry, tbl, main_body, action);
+    if (!rows && call.kind != tool_kind::read) {
+      // The write was applied; only its answer is unusable.
+      need_response answered{main_status, "", "", {}};
+      error unknown =
+          detail::write_outcome_unknown(answered, fmt::format("{} on {}", tool, tbl.name),
+                                        fmt::format("the database answered {} but its rows could not be read: {}",
+                                                    detail::status_line(main_status), rows.err().message));
+      return finish({}, &unknown, std::nullopt);
+    }
     if (!rows) return fail(rows.err());
-    const long n = top_level_elements(*rows);
+    const long n = long(array_length(*rows, std::size_t(-1)).value_or(0));
     if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove))
       record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
     std::optional<long> count = n;
@@ -452,37 +730,6 @@ struct execution::state {
       return finish(single, nullptr, count);
     }
     finish(*rows, nullptr, count);
-  }
-
-  // The number of elements of the JSON array `text` (the translator's own
-  // compact output), without parsing it again.
-  static long top_level_elements(std::string_view text) {
-    long elements = 0;
-    int depth = 0;
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (in_string) {
-        if (c == '\\')
-          ++i;
-        else if (c == '"')
-          in_string = false;
-        continue;
-      }
-      if (c == '"') {
-        in_string = true;
-      } else if (c == '[' || c == '{') {
-        if (depth == 1 && elements == 0) elements = 1;
-        ++depth;
-      } else if (c == ']' || c == '}') {
-        --depth;
-      } else if (c == ',' && depth == 1) {
-        ++elements;
-      } else if (depth == 1 && elements == 0 && c != ' ') {
-        elements = 1;
-      }
-    }
-    return elements;
   }
 
   // "0-24/3573" → 3573; "*/0" → 0; "0-9/*" → nothing.
@@ -499,8 +746,8 @@ struct execution::state {
 };
 
 execution::execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string_view params_json,
-                     request_options options)
-    : state_(std::make_unique<state>(dom, registry, std::move(options))) {
+                     request_options options, execution_options settings)
+    : state_(std::make_unique<state>(dom, registry, std::move(options), std::move(settings))) {
   state_->params_text = std::string(params_json);
   state_->start(tool);
 }
@@ -512,6 +759,6 @@ execution& execution::operator=(execution&&) noexcept = default;
 bool execution::done() const { return state_->finished; }
 const std::vector<need>& execution::needs() const { return state_->needs; }
 void execution::respond(std::size_t index, need_response response) { state_->respond(index, std::move(response)); }
-std::string execution::result_json() const { return state_->result; }
+const std::string& execution::result_json() const { return state_->result; }
 
 }  // namespace alfred

@@ -7,6 +7,7 @@
 #include "alfred/postgrest_encoding.h"
 #include "alfred/uuid.h"
 #include "credentials.h"
+#include "echo.h"
 
 namespace alfred {
 namespace {
@@ -687,26 +688,33 @@ void write_request(json_writer& w, const http_request& request) {
 }
 
 void write_error(json_writer& w, const error& err) {
+  // The last line of defence against an echoed value of any size: messages
+  // quote values through detail::echoed, and no field leaves longer than this.
+  constexpr std::size_t kFieldBytes = 2000;
   w.begin_object();
   w.key("code");
   w.string(err.code);
   w.key("message");
-  w.string(err.message);
+  w.string(detail::clip_utf8(err.message, kFieldBytes));
   w.key("path");
-  w.string(err.path);
+  w.string(detail::clip_utf8(err.path, kFieldBytes));
   w.key("hint");
-  w.string(err.hint);
+  w.string(detail::clip_utf8(err.hint, kFieldBytes));
   if (err.status != 0) {
     w.key("status");
     w.raw_value(std::to_string(err.status));
   }
   if (!err.db_code.empty()) {
     w.key("dbCode");
-    w.string(err.db_code);
+    w.string(detail::clip_utf8(err.db_code, detail::kEchoBytes));
   }
   if (!err.details.empty()) {
     w.key("details");
-    w.string(err.details);
+    w.string(detail::clip_utf8(err.details, kFieldBytes));
+  }
+  if (!err.raw_body.empty()) {
+    w.key("rawBody");
+    w.string(detail::clip_utf8(err.raw_body, kFieldBytes));
   }
   w.end_object();
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "echo.h"
 #include "param_path.h"
 #include "values.h"
 
@@ -171,7 +172,8 @@ class call_parser {
     params_object.for_each_member([&](std::string_view key, json_value value) {
       if (failure) return;
       if (!key_allowed(kind_, key))
-        failure = error{"unknown_param", std::string(key), fmt::format("{} does not take '{}'", tool_name(kind_), key),
+        failure = error{"unknown_param", detail::echoed(key),
+                        fmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
                         fmt::format("allowed: {}", allowed_keys(kind_))};
       else
         *params.slot(key) = value;
@@ -218,7 +220,7 @@ class call_parser {
     const table* tbl = dom_.find_table(value->str());
     if (!tbl)
       return error{"unknown_table", "table",
-                   fmt::format("'{}' is not a table of the {} domain", value->str(), dom_.name),
+                   fmt::format("'{}' is not a table of the {} domain", detail::echoed(value->str()), dom_.name),
                    fmt::format("one of: {}", dom_.table_list())};
     if (kind_ != tool_kind::read && !tbl->writable)
       return error{"read_only_table", "table",
@@ -230,16 +232,18 @@ class call_parser {
   // A column the model may filter, select or order by.
   result<const column*> visible_column(std::string_view name, const param_path& path, const table& tbl) {
     if (name == dom_.owner_column && tbl.user_owned)
-      return error{"system_column", path.str(), fmt::format("{} is applied automatically; it cannot be used", name),
+      return error{"system_column", path.str(),
+                   fmt::format("{} is applied automatically; it cannot be used", detail::echoed(name)),
                    "rows are always limited to the signed-in user"};
     if (is_postgrest_reserved(name))
-      return error{
-          "reserved_column", path.str(), fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
-          name == "or" || name == "and" ? std::string("to OR conditions, put them in or_filters")
-                                        : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+      return error{"reserved_column", path.str(),
+                   fmt::format("'{}' is a PostgREST keyword, not a column of {}", detail::echoed(name), tbl.name),
+                   name == "or" || name == "and"
+                       ? std::string("to OR conditions, put them in or_filters")
+                       : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     const column* col = tbl.find_column(name);
     if (!col || is_hidden(tbl, name))
-      return error{"unknown_column", path.str(), fmt::format("{} has no column '{}'", tbl.name, name),
+      return error{"unknown_column", path.str(), fmt::format("{} has no column '{}'", tbl.name, detail::echoed(name)),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     return col;
   }
@@ -279,7 +283,7 @@ class call_parser {
         *slot = member;
       else
         failure = error{"invalid_filter", path.member(key).str(),
-                        fmt::format("a filter has only field, op and value; got '{}'", key), example};
+                        fmt::format("a filter has only field, op and value; got '{}'", detail::echoed(key)), example};
     });
     if (failure) return std::move(*failure);
     const auto& field = members.field;
@@ -298,7 +302,7 @@ class call_parser {
       std::string hint = fmt::format("supported ops: {}", filter_op_list());
       if (looks_like_negation(op_value->str())) hint.append(". ").append(kExclusionHint);
       return error{"unknown_operator", path.member("op").str(),
-                   fmt::format("'{}' is not a supported operator", op_value->str()), hint};
+                   fmt::format("'{}' is not a supported operator", detail::echoed(op_value->str())), hint};
     }
     f.op = *op;
     const auto& value = members.value;
@@ -322,7 +326,8 @@ class call_parser {
   status parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or) {
     if (f.field != kSemanticField)
       return error{"invalid_filter", path.member("op").str(),
-                   fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField, f.field),
+                   fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField,
+                               detail::echoed(f.field)),
                    fmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
                                kSemanticField)};
     if (f.op != filter_op::similar)
@@ -599,12 +604,13 @@ class call_parser {
       return item;
     }
     if (item.back() != ')')
-      return error{"invalid_param", path.str(), fmt::format("'{}' is not a column or relation(columns)", item), ""};
+      return error{"invalid_param", path.str(),
+                   fmt::format("'{}' is not a column or relation(columns)", detail::echoed(item)), ""};
     const std::string rel_name = trim(item.substr(0, open));
     const table* target = embedded_table(rel_name);
     if (!target)
-      return error{"unknown_relation", path.str(), fmt::format("{} cannot embed '{}'", call_.tbl->name, rel_name),
-                   embeddable_hint()};
+      return error{"unknown_relation", path.str(),
+                   fmt::format("{} cannot embed '{}'", call_.tbl->name, detail::echoed(rel_name)), embeddable_hint()};
     auto inner = split_select(std::string_view(item).substr(open + 1, item.size() - open - 2));
     if (!inner) return error{"invalid_param", path.str(), inner.err().message, inner.err().hint};
     std::vector<std::string> cols;
@@ -668,7 +674,7 @@ class call_parser {
       const param_path key_path = path.member(key);
       for (const auto& field : out)
         if (field.column == key) {
-          failure = error{"invalid_data", key_path.str(), fmt::format("{} is given twice", key), ""};
+          failure = error{"invalid_data", key_path.str(), fmt::format("{} is given twice", detail::echoed(key)), ""};
           return;
         }
       if (key == "id" && kind_ == tool_kind::create && saves) {
@@ -718,9 +724,11 @@ class call_parser {
     const column* col = tbl.find_column(key);
     if (!col || is_hidden(tbl, key)) {
       if (is_postgrest_reserved(key))
-        return error{"reserved_column", key_path.str(), fmt::format("'{}' is a PostgREST keyword, not a column", key),
+        return error{"reserved_column", key_path.str(),
+                     fmt::format("'{}' is a PostgREST keyword, not a column", detail::echoed(key)),
                      fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
-      return error{"unknown_column", key_path.str(), fmt::format("{} has no column '{}'", tbl.name, key),
+      return error{"unknown_column", key_path.str(),
+                   fmt::format("{} has no column '{}'", tbl.name, detail::echoed(key)),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     }
     if (!col->writable)
@@ -741,7 +749,7 @@ class call_parser {
       for (const ref_entry* candidate : registry_.refs_of_type(call_.tbl->ref_prefix))
         if (candidate->pending()) pending += (pending.empty() ? "" : ", ") + candidate->ref;
       return error{
-          "unknown_ref", path.str(), fmt::format("{} is not a pending generated artifact", text),
+          "unknown_ref", path.str(), fmt::format("{} is not a pending generated artifact", detail::echoed(text)),
           pending.empty()
               ? fmt::format("no generated {} is waiting to be saved; leave id out to create a new row", call_.tbl->name)
               : fmt::format("pending: {}", pending)};
@@ -866,7 +874,7 @@ result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registr
                                   json_value params) {
   auto kind = parse_tool_name(tool);
   if (!kind)
-    return error{"unknown_tool", "tool", fmt::format("'{}' is not a tool", tool),
+    return error{"unknown_tool", "tool", fmt::format("'{}' is not a tool", detail::echoed(tool)),
                  "one of: db_read, db_create, db_update, db_delete"};
   return call_parser(dom, registry, *kind).parse(params);
 }

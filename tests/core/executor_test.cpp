@@ -273,9 +273,18 @@ TEST_CASE("database errors are typed by status and code") {
     r.answer(0, {400, "", "text/plain", "bad request"});
     CHECK(r.result()["error"]["message"] == "db_update on inventory failed: bad request");
   }
-  SUBCASE("network failure") {
-    r.answer(0, {0, "", "", "fetch failed"});
-    CHECK(r.result()["error"]["code"] == "network_error");
+  SUBCASE("a request never sent had no effect") {
+    r.answer(0, {0, "", "", "connect ECONNREFUSED 127.0.0.1:9", transport_failure::not_sent});
+    const json out = r.result();
+    CHECK(out["error"]["code"] == "network_error");
+    CHECK(out["error"]["hint"] == "nothing was sent; try again");
+  }
+  SUBCASE("a write sent without an answer has an unknown outcome, not no effect") {
+    r.answer(0, {0, "", "", "fetch failed", transport_failure::no_response});
+    const json out = r.result();
+    CHECK(out["error"]["code"] == "write_outcome_unknown");
+    CHECK(out["error"]["message"] ==
+          "db_update on inventory: the outcome is unknown; the request was sent but no answer came (fetch failed)");
   }
   SUBCASE("an expired token") {
     r.answer(0, {401, "", "application/json", R"({"code":"PGRST303","message":"JWT expired"})"});

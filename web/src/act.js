@@ -1,11 +1,20 @@
 // The executor on the JS side: runs a tool call's needs (HTTP requests to
 // PostgREST, embeddings) round by round for the C++ executor, which decides
-// everything else (wasm/executor_bindings.cpp, core/src/executor.cpp).
+// everything else (wasm/executor_bindings.cpp, core/src/executor.cpp). What
+// it owns is the I/O and its failures: a timeout that holds even against a
+// fetch that ignores its signal, a response size limit enforced while the
+// body streams in, and a report of how each exchange ended, so that the core
+// can tell "nothing was sent" from "the write may have happened".
 import { kitchen } from '../dist/kitchen.mjs';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
+import { httpExchange } from './http-exchange.js';
+import { randomUuid } from './uuid.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+// Creates whose outcome is unknown that an act remembers (their row ids are
+// reused when the same create is tried again).
+const UNCERTAIN_CREATES_KEPT = 100;
 
 // A Supabase project URL (https://<ref>.supabase.co) serves PostgREST under
 // /rest/v1; any other URL is taken as the PostgREST root itself.
@@ -17,51 +26,63 @@ export function restUrl(url) {
   try {
     parsed = new URL(url);
   } catch {
-    throw new AlfredError({ code: 'invalid_option', path: 'url', message: `url is not a URL: ${url}` });
+    throw new AlfredError({ code: 'invalid_option', path: 'url', message: `url is not a URL: ${url.slice(0, 80)}` });
   }
   const bare = parsed.pathname === '/' || parsed.pathname === '';
   if (bare && /\.supabase\.(co|in)$/.test(parsed.hostname)) return `${parsed.origin}/rest/v1`;
   return url.replace(/\/+$/, '');
 }
 
-function signalFor(signal, timeoutMs) {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  if (!signal) return timeout;
-  return typeof AbortSignal.any === 'function' ? AbortSignal.any([signal, timeout]) : signal;
-}
-
 const encoder = new TextEncoder();
-
-// One HTTP need → the response the core reads. Failures without a response
-// become status 0 with the reason as the body, never a throw.
-async function performHttp(fetchImpl, need, signal, timeoutMs) {
-  try {
-    const response = await fetchImpl(need.url, {
-      method: need.method,
-      headers: need.headers,
-      body: need.body ?? undefined,
-      signal: signalFor(signal, timeoutMs),
-    });
-    return {
-      status: response.status,
-      contentRange: response.headers.get('content-range') ?? '',
-      contentType: response.headers.get('content-type') ?? '',
-      body: new Uint8Array(await response.arrayBuffer()),
-    };
-  } catch (cause) {
-    if (signal?.aborted) throw cause;
-    const reason = cause?.name === 'TimeoutError' ? `no response within ${timeoutMs} ms` : String(cause?.message ?? cause);
-    return { status: 0, contentRange: '', contentType: '', body: encoder.encode(reason) };
-  }
-}
 
 async function performEmbed(embedder, need) {
   try {
     const [vector] = await embedder.embed([need.text]);
-    return { status: 200, contentRange: '', contentType: 'application/json', body: encoder.encode(JSON.stringify(vector)) };
+    return { status: 200, contentRange: '', contentType: 'application/json', body: encoder.encode(JSON.stringify(vector)), failure: '' };
   } catch (cause) {
-    return { status: 0, contentRange: '', contentType: '', body: encoder.encode(String(cause?.message ?? cause)) };
+    return { status: 0, contentRange: '', contentType: '', body: encoder.encode(String(cause?.message ?? cause)), failure: '' };
   }
+}
+
+function checkedTimeout(timeoutMs) {
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new AlfredError({ code: 'invalid_option', path: 'timeoutMs', message: 'timeoutMs must be a positive number of milliseconds' });
+  }
+  return timeoutMs;
+}
+
+// The core's defaults with the caller's overrides, each a whole number ≥ 1.
+function checkedLimits(defaults, limits) {
+  if (limits === undefined || limits === null) return { ...defaults };
+  if (typeof limits !== 'object' || Array.isArray(limits)) {
+    throw new AlfredError({ code: 'invalid_option', path: 'limits', message: 'limits must be an object', hint: Object.keys(defaults).join(', ') });
+  }
+  const out = { ...defaults };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!(key in defaults)) {
+      throw new AlfredError({ code: 'invalid_option', path: `limits.${key.slice(0, 80)}`, message: `unknown limit '${key.slice(0, 80)}'`, hint: Object.keys(defaults).join(', ') });
+    }
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new AlfredError({ code: 'invalid_option', path: `limits.${key}`, message: `limits.${key} must be a whole number ≥ 1` });
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+// How many rows a create's data holds (one id each).
+function rowCount(params) {
+  const data = params?.data;
+  if (Array.isArray(data)) return data.length;
+  return data && typeof data === 'object' ? 1 : 0;
+}
+
+// The gen_ ref each row of a create saves (`id: "gen_recipe_1"`), or null.
+function savedRefs(params) {
+  const data = params?.data;
+  const rows = Array.isArray(data) ? data : [data];
+  return rows.map((row) => (row && typeof row === 'object' && typeof row.id === 'string' && row.id.startsWith('gen_') ? row.id : null));
 }
 
 /**
@@ -72,6 +93,11 @@ export class Act {
   #core;
   #options;
   #registry;
+  // Creates whose outcome is unknown: the call's JSON → the row ids it sent,
+  // and each gen_ ref it saved → its row's id. A retry sends the same ids,
+  // so the database refuses it as a duplicate instead of inserting twice.
+  #uncertainCalls = new Map();
+  #uncertainSaves = new Map();
 
   constructor(core, options = {}) {
     const { url, apiKey = '', accessToken = '', userId = '', domain = kitchen, state, registry, embedder = lexicalEmbedder } = options;
@@ -82,7 +108,8 @@ export class Act {
     if (!embedder || typeof embedder.embed !== 'function') {
       throw new AlfredError({ code: 'invalid_option', path: 'embedder', message: 'embedder must have embed(texts)' });
     }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const limits = checkedLimits(core.executionLimits, options.limits);
     this.#core = core;
     this.#registry = registry ?? core.createRegistry(state);
     this.#options = {
@@ -91,6 +118,7 @@ export class Act {
       fetch: fetchImpl,
       embedder,
       timeoutMs,
+      limits,
     };
     core.domainHandle(domain);
   }
@@ -105,39 +133,94 @@ export class Act {
     return this.#options.domain;
   }
 
+  /** The limits of one call (`maxResponseBytes`, `maxRows`, `maxParamsBytes`, `maxStringBytes`). */
+  get limits() {
+    return { ...this.#options.limits };
+  }
+
   /**
    * Executes one tool call: `{ data, error, query, count }`. Never throws for
-   * bad params or database failures (they are `error`); rejects only when
-   * `signal` aborts.
+   * bad params, database or network failures (they are `error`); rejects
+   * only when `signal` aborts. A write whose answer was lost is
+   * `write_outcome_unknown`, never "no effect".
    *
    * @example
    * const { data, error, query } = await act.execute('db_read', { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] })
    */
   async execute(tool, params, { signal } = {}) {
-    const { requestOptions, domain, fetch: fetchImpl, embedder, timeoutMs } = this.#options;
-    let execution;
+    signal?.throwIfAborted();
     try {
-      execution = this.#core.startExecution(tool, params, requestOptions, { registry: this.#registry, domain });
+      return await this.#execute(tool, params, signal);
     } catch (cause) {
+      if (signal?.aborted) throw signal.reason ?? cause;
       return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
     }
+  }
+
+  async #execute(tool, params, signal) {
+    const { requestOptions, domain, fetch: fetchImpl, embedder, timeoutMs, limits } = this.#options;
+    const call = this.#createIds(tool, params);
+    const execution = this.#core.startExecution(tool, params, requestOptions, {
+      registry: this.#registry,
+      domain,
+      settings: { rowIds: call.rowIds, limits },
+    });
+    let result;
     try {
+      const exchange = { signal, timeoutMs, maxResponseBytes: limits.maxResponseBytes };
       while (!execution.done()) {
         signal?.throwIfAborted();
         const needs = execution.needs();
         const responses = await Promise.all(
-          needs.map((need) => (need.kind === 'embed' ? performEmbed(embedder, need) : performHttp(fetchImpl, need, signal, timeoutMs))),
+          needs.map((need) => (need.kind === 'embed' ? performEmbed(embedder, need) : httpExchange(fetchImpl, need, exchange))),
         );
         signal?.throwIfAborted();
         responses.forEach((response, index) => execution.respond(index, response));
       }
-      return execution.result();
+      result = execution.result();
     } finally {
       execution.delete();
     }
+    this.#settle(call, result);
+    return result;
+  }
+
+  // Row ids for a create: the ones an earlier attempt of the same create (or
+  // of a save of the same gen_ artifact) used when its outcome was unknown,
+  // fresh ones otherwise.
+  #createIds(tool, params) {
+    if (tool !== 'db_create') return { rowIds: undefined };
+    const count = rowCount(params);
+    if (count === 0 || count > this.#options.limits.maxRows) return { rowIds: undefined };
+    let key;
+    try {
+      key = JSON.stringify([tool, params]);
+    } catch {
+      return { rowIds: undefined }; // the core reports the params
+    }
+    const earlier = this.#uncertainCalls.get(key);
+    const saves = savedRefs(params);
+    const rowIds = Array.from({ length: count }, (_, i) => (saves[i] && this.#uncertainSaves.get(saves[i])) ?? earlier?.[i] ?? randomUuid());
+    return { rowIds, key, saves };
+  }
+
+  #settle({ rowIds, key, saves }, result) {
+    if (!rowIds) return;
+    const remember = (map, k, value) => {
+      map.delete(k);
+      map.set(k, value);
+      if (map.size > UNCERTAIN_CREATES_KEPT) map.delete(map.keys().next().value);
+    };
+    const unknown = result?.error?.code === 'write_outcome_unknown';
+    if (unknown) remember(this.#uncertainCalls, key, rowIds);
+    else this.#uncertainCalls.delete(key);
+    saves.forEach((ref, i) => {
+      if (!ref) return;
+      if (unknown) remember(this.#uncertainSaves, ref, rowIds[i]);
+      else if (result?.error?.code !== 'save_in_progress') this.#uncertainSaves.delete(ref);
+    });
   }
 }
-
 
 /**
  * The package-level `createAct(options)`: usable at once, loading the core on
@@ -165,6 +248,9 @@ export function createActFactory(loadCore) {
       },
       get domain() {
         return options.domain ?? kitchen;
+      },
+      get limits() {
+        return act ? act.limits : null;
       },
       async execute(tool, params, executeOptions) {
         try {

@@ -11,7 +11,7 @@ import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
  * module their bundler imported; other runtimes compile the shipped `.wasm`.
  */
-export async function instantiateCore(wasmModule) {
+export async function instantiateCore(wasmModule, { maxInputBytes } = {}) {
   if (!(wasmModule instanceof WebAssembly.Module)) {
     throw new AlfredError({
       code: 'invalid_option',
@@ -30,10 +30,20 @@ export async function instantiateCore(wasmModule) {
     },
     locateFile: (path) => path,
   });
-  return new Core(module);
+  return new Core(module, maxInputBytes);
 }
 
 const parseResult = (text) => JSON.parse(text);
+
+// loadCore({ maxInputBytes }): a whole number ≥ 1; 16 MiB by default.
+const DEFAULT_MAX_INPUT_BYTES = 16 << 20;
+function checkedInputLimit(value) {
+  if (value === undefined || value === null) return DEFAULT_MAX_INPUT_BYTES;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: 'maxInputBytes must be a whole number ≥ 1' });
+  }
+  return value;
+}
 
 // JSON text of a caller's value; a BigInt or a cycle is the caller's error,
 // not the core's.
@@ -52,24 +62,83 @@ function jsonText(value, path) {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// Passes `text` through WASM memory (see wasm/bindings.cpp): encodeInto and
-// TextDecoder are native, embind's string marshalling is a JS loop. The
-// input buffer never shrinks and moves only when inputBuffer grows it, so
+// Buffers above this are given back to the allocator after the call (see
+// trimBuffers in wasm/bindings.cpp); below it they are kept for reuse.
+const KEEP_BYTES = 1 << 20;
+
+/** Bytes of `text` in UTF-8, without encoding it. */
+export function utf8Length(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2; // four bytes for the pair's two units
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+function tooLarge(code, path, what, bytes, limit) {
+  return new AlfredError({
+    code,
+    path,
+    message: `${what} ${bytes === null ? 'are' : `are ${bytes} bytes,`} over the limit of ${limit} bytes`,
+    hint: 'split the work into smaller calls, or raise the limit',
+  });
+}
+
+// Refuses `text` over `limit` UTF-8 bytes before anything is copied into
+// WASM memory; returns its exact size when that is cheap to know.
+function checkSize(text, limit, code, path, what) {
+  if (text.length > limit) throw tooLarge(code, path, what, null, limit);
+  if (text.length * 3 <= limit) return;
+  const bytes = utf8Length(text);
+  if (bytes > limit) throw tooLarge(code, path, what, bytes, limit);
+}
+
+// The one way text goes into WASM memory (see wasm/bindings.cpp):
+// encodeInto and TextDecoder are native, embind's string marshalling is a
+// JS loop. The input buffer moves only when inputBuffer grows it, so
 // `input` ({ pointer, capacity }) keeps its address and the boundary is
-// crossed for it only when a text needs more room.
-function callWithText(module, slot, input, text, invoke) {
-  const capacity = text.length * 3;
+// crossed for it only when a text needs more room. Returns the byte length.
+function writeInput(module, input, text) {
+  const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
   if (capacity > input.capacity) {
     input.pointer = module.inputBuffer(capacity);
     input.capacity = capacity;
   }
-  const { pointer } = input;
-  const { written } = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity));
-  invoke(written);
-  const words = module.HEAPU32 ?? new Uint32Array(module.HEAPU8.buffer);
+  return encoder.encodeInto(text, module.HEAPU8.subarray(input.pointer, input.pointer + capacity)).written;
+}
+
+// The text a *_at call published through the result slot.
+function readOutput(module, slot) {
+  const words = new Uint32Array(module.HEAPU8.buffer);
   const at = words[slot >>> 2];
   const length = words[(slot >>> 2) + 1];
   return decoder.decode(module.HEAPU8.subarray(at, at + length));
+}
+
+// After a large call, the buffers go back to the allocator: one huge input
+// must not pin its memory for the life of the instance.
+function trimAfterLargeCall(module, input, bytes) {
+  if (input.capacity <= KEEP_BYTES && bytes <= KEEP_BYTES) return;
+  module.trimBuffers();
+  input.pointer = 0;
+  input.capacity = 0;
+}
+
+function callWithText(module, slot, input, text, invoke) {
+  const length = writeInput(module, input, text);
+  invoke(length);
+  const out = readOutput(module, slot);
+  trimAfterLargeCall(module, input, out.length);
+  return out;
 }
 
 /**
@@ -83,12 +152,45 @@ export class Core {
 
   #slot;
   #input = { pointer: 0, capacity: 0 };
+  #executionLimits;
+  #maxInputBytes;
 
-  constructor(module) {
+  constructor(module, maxInputBytes) {
     this.#module = module;
     modules.set(this, module);
     this.#slot = module.resultSlot();
     this.#defaultRegistry = new Registry(this, new module.Registry());
+    this.#executionLimits = Object.freeze(JSON.parse(module.executionLimits()));
+    this.#maxInputBytes = checkedInputLimit(maxInputBytes);
+  }
+
+  /**
+   * The default limits of one `execute` call (`maxParamsBytes`,
+   * `maxStringBytes`, `maxResponseBytes`, `maxRows`); `createAct({ limits })`
+   * overrides them per act. See docs/limits-and-faults.md.
+   */
+  get executionLimits() {
+    return this.#executionLimits;
+  }
+
+  /**
+   * The most UTF-8 bytes one stateless call (`buildRequest`, `buildActPrompt`,
+   * `parseDecision`, `renderQuery`, `translateRows`) takes; larger inputs are
+   * refused with `input_too_large` before they reach WASM memory.
+   * `loadCore({ maxInputBytes })` sets it.
+   */
+  get maxInputBytes() {
+    return this.#maxInputBytes;
+  }
+
+  /** @internal Refuses a stateless call's input over maxInputBytes. */
+  checkInput(text, path) {
+    checkSize(text, this.#maxInputBytes, 'input_too_large', path, path);
+  }
+
+  /** @internal The bytes the WASM memory has grown to (it never shrinks). */
+  get memoryBytes() {
+    return this.#module.HEAPU8.buffer.byteLength;
   }
 
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
@@ -141,6 +243,7 @@ export class Core {
       const registryHandle = registryHandleOf(registry, this);
       // One string crosses the boundary: [tool, params, options].
       const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')},${jsonText(rest, 'options')}]`;
+      this.checkInput(call, 'params');
       const module = this.#module;
       return parseResult(
         callWithText(module, this.#slot, this.#input, call, (length) => module.buildRequestAt(domainHandle, registryHandle, length)),
@@ -168,6 +271,7 @@ export class Core {
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       const text = jsonText(input ?? null, 'input');
+      this.checkInput(text, 'input');
       return parseResult(
         callWithText(module, this.#slot, this.#input, text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
       );
@@ -186,7 +290,7 @@ export class Core {
    * if (decision?.action === 'tool_call') core.buildRequest(decision.tool, decision.params, options)
    */
   parseDecision(text, options) {
-    return parseDecision(this.#module, text, options);
+    return parseDecision(this, this.#module, text, options);
   }
 
   /**
@@ -197,7 +301,7 @@ export class Core {
    * core.renderQuery(result.query).data // 'Query: Table: inventory | Filters: location = pantry | Limit: 100\nOutcome: 0 records found\n…'
    */
   renderQuery(record, options) {
-    return renderQuery(this.#module, record, options);
+    return renderQuery(this, this.#module, record, options);
   }
 
   /**
@@ -219,38 +323,45 @@ export class Core {
    * `respond(index, { status, contentRange, contentType, body: Uint8Array })`,
    * then `result()`. Always `delete()` it.
    */
-  startExecution(tool, params, requestOptions, { registry, domain }) {
+  startExecution(tool, params, requestOptions, { registry, domain, settings }) {
     const module = this.#module;
     const domainHandle = this.domainHandle(domain);
     const registryHandle = registryHandleOf(registry, this);
-    const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')},${jsonText(requestOptions, 'options')}]`;
+    const paramsText = jsonText(params ?? null, 'params');
+    const maxParams = settings?.limits?.maxParamsBytes ?? this.#executionLimits.maxParamsBytes;
+    checkSize(paramsText, maxParams, 'params_too_large', '', 'the params');
+    const call = `[${JSON.stringify(String(tool))},${paramsText},${jsonText(requestOptions, 'options')},${jsonText(settings ?? null, 'options')}]`;
     const input = this.#input;
     const slot = this.#slot;
-    const capacity = call.length * 3;
-    if (capacity > input.capacity) {
-      input.pointer = module.inputBuffer(capacity);
-      input.capacity = capacity;
+    const length = writeInput(module, input, call);
+    let handle;
+    try {
+      handle = new module.Execution(domainHandle, registryHandle, length);
+    } finally {
+      trimAfterLargeCall(module, input, 0);
     }
-    const { written } = encoder.encodeInto(call, module.HEAPU8.subarray(input.pointer, input.pointer + capacity));
-    const handle = new module.Execution(domainHandle, registryHandle, written);
-    const readResult = () => {
-      const words = new Uint32Array(module.HEAPU8.buffer);
-      return decoder.decode(module.HEAPU8.subarray(words[slot >>> 2], words[slot >>> 2] + words[(slot >>> 2) + 1]));
-    };
     return {
       done: () => handle.done(),
       needs: () => JSON.parse(handle.needs()),
-      respond(index, { status, contentRange, contentType, body }) {
-        if (body.length > input.capacity) {
-          input.pointer = module.inputBuffer(body.length);
-          input.capacity = body.length;
+      // The body goes into the handle's own buffer, which the core takes
+      // over without a copy.
+      respond(index, { status, contentRange, contentType, body, failure = '' }) {
+        let bytes = body;
+        let kind = failure;
+        let pointer = handle.bodyBuffer(bytes.length);
+        if (pointer === 0 && bytes.length > 0) {
+          bytes = encoder.encode(`the core could not make room for ${bytes.length} bytes`);
+          kind = 'too_large';
+          pointer = handle.bodyBuffer(bytes.length);
         }
-        module.HEAPU8.set(body, input.pointer);
-        handle.respondAt(index, status, contentRange, contentType, body.length);
+        module.HEAPU8.set(bytes, pointer); // HEAPU8 after bodyBuffer: the memory may have grown
+        handle.respondAt(index, status, contentRange, contentType, kind);
       },
       result() {
         handle.resultAt();
-        return JSON.parse(readResult());
+        const text = readOutput(module, slot);
+        trimAfterLargeCall(module, input, text.length);
+        return JSON.parse(text);
       },
       delete: () => handle.delete(),
     };
@@ -382,19 +493,22 @@ export class Registry {
       const bytes = rowBytes(rows);
       let length;
       if (bytes) {
+        if (bytes.length > this.#core.maxInputBytes) {
+          throw tooLarge('input_too_large', 'rows', 'rows', bytes.length, this.#core.maxInputBytes);
+        }
         length = bytes.length;
         const pointer = module.rowsBuffer(length); // may grow memory: read HEAPU8 after it
         module.HEAPU8.set(bytes, pointer);
       } else {
         const text = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
+        this.#core.checkInput(text, 'rows');
         const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
         const pointer = module.rowsBuffer(capacity);
         length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
       }
       const ok = module.translateRowsAt(domainHandle, handle, String(table), String(action), length);
-      const words = new Uint32Array(module.HEAPU8.buffer);
-      const slot = module.resultSlot() >>> 2;
-      const text = decoder.decode(module.HEAPU8.subarray(words[slot], words[slot] + words[slot + 1]));
+      const text = readOutput(module, module.resultSlot());
+      if (text.length > KEEP_BYTES) module.trimBuffers();
       return ok ? { data: text, error: null } : parseResult(text);
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };

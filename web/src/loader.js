@@ -8,12 +8,12 @@ export function createLoadCore(compileShipped) {
   let compiled;
   return async function loadCore(options = {}) {
     const injected = options?.wasmModule;
-    if (injected !== undefined && injected !== null) return instantiateCore(injected);
+    if (injected !== undefined && injected !== null) return instantiateCore(injected, options);
     // A failed fetch must not poison the cache: the next call tries again.
     compiled ??= compileShipped().catch((cause) => {
       compiled = undefined;
       throw cause;
     });
-    return instantiateCore(await compiled);
+    return instantiateCore(await compiled, options);
   };
 }

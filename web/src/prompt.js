@@ -314,11 +314,19 @@ function jsonOf(value, path) {
 }
 
 /** @internal Core#renderQuery. */
-export function renderQuery(module, record, { style = 'block' } = {}) {
-  return asResult(() => JSON.parse(module.renderQuery(jsonOf(record, 'record'), String(style))));
+export function renderQuery(core, module, record, { style = 'block' } = {}) {
+  return asResult(() => {
+    const text = jsonOf(record, 'record');
+    core.checkInput(text, 'record');
+    return JSON.parse(module.renderQuery(text, String(style)));
+  });
 }
 
 /** @internal Core#parseDecision. */
-export function parseDecision(module, text, { stepType } = {}) {
-  return asResult(() => JSON.parse(module.parseDecision(String(text ?? ''), stepType ? String(stepType) : '')));
+export function parseDecision(core, module, text, { stepType } = {}) {
+  return asResult(() => {
+    const reply = String(text ?? '');
+    core.checkInput(reply, 'text');
+    return JSON.parse(module.parseDecision(reply, stepType ? String(stepType).slice(0, 80) : ''));
+  });
 }

@@ -23,6 +23,9 @@ struct error {
   int status = 0;
   std::string db_code;
   std::string details;
+  /// For developers, never for the model: a response body that was not a
+  /// database error (a proxy's HTML page), cut to about 1 KB.
+  std::string raw_body;
 };
 
 /// Holds either a value or an `error`. Cheap to move; accessing the wrong
