@@ -46,10 +46,12 @@ std::string& output_bytes() {
   return bytes;
 }
 
-void publish_output() {
-  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(output_bytes().data()));
-  result_slot_words()[1] = static_cast<std::uint32_t>(output_bytes().size());
+void publish(const std::string& text) {
+  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(text.data()));
+  result_slot_words()[1] = static_cast<std::uint32_t>(text.size());
 }
+
+void publish_output() { publish(output_bytes()); }
 
 std::string_view input_view(std::size_t length) {
   return std::string_view(input_bytes().data(), std::min(length, input_bytes().size()));

@@ -51,6 +51,7 @@ class execution_handle {
   }
 
   bool done() const { return !execution_ || execution_->done(); }
+  // (A failed constructor or response leaves no execution_ and failure_ set.)
 
   /// `[{"kind":"http","method","url","headers","body"} | {"kind":"embed","text"}]`
   std::string needs() const {
@@ -94,27 +95,33 @@ class execution_handle {
     return ok ? reinterpret_cast<std::uintptr_t>(body_.data()) : 0;
   }
 
-  /// The body is what JS wrote into the body buffer; `failure` is a
+  /// The body is what JS wrote into the body buffer; `failure_name` is a
   /// transport_failure name ("" for a whole response).
   void respond_at(std::size_t index, int status, const std::string& content_range, const std::string& content_type,
-                  const std::string& failure) {
+                  const std::string& failure_name) {
     std::string body = std::move(body_);
     body_ = std::string();
     if (!execution_) return;
-    std::string ignored;
-    guarded_into(ignored, [&]() {
-      auto kind = alfred::parse_transport_failure(failure);
+    // A failure here (memory) leaves the execution unusable: it ends with
+    // the error instead of waiting for a response it could not take.
+    std::string failure;
+    guarded_into(failure, [&]() {
+      auto kind = alfred::parse_transport_failure(failure_name);
       execution_->respond(index, {status, content_range, content_type, std::move(body),
                                   kind.value_or(alfred::transport_failure::no_response)});
     });
+    if (!failure.empty()) {
+      failure_ = std::move(failure);
+      execution_.reset();
+    }
   }
 
-  /// Publishes `{"data","error","query","count"}` through the result slot.
+  /// Publishes `{"data","error","query","count"}` through the result slot:
+  /// the execution's own text (it can be megabytes), valid until the handle
+  /// is deleted.
   void result_at() {
-    std::string& out = output_bytes();
-    out.clear();
-    guarded_into(out, [&]() { out = failure_.empty() ? execution_->result_json() : failure_; });
-    publish_output();
+    if (failure_.empty() && execution_) return publish(execution_->result_json());
+    publish(failure_);
   }
 
  private:

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -34,6 +35,10 @@ inline void guarded_into(std::string& out, F&& body) {
 #if defined(__cpp_exceptions)
   try {
     body();
+  } catch (const std::bad_alloc&) {
+    out = error_result(
+        {"out_of_memory", "", "alfred-act core failed: the input needs more memory than the core may use",
+         "use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory cap)"});
   } catch (const std::exception& e) {
     out = error_result(internal_error(e.what()));
   } catch (...) {
@@ -150,5 +155,8 @@ std::string_view input_view(std::size_t length);
 std::string& output_bytes();
 /// Makes `output_bytes()` visible to JS through the result slot.
 void publish_output();
+/// Makes `text` visible to JS through the result slot, without copying it;
+/// `text` must outlive JS reading it.
+void publish(const std::string& text);
 
 }  // namespace alfred_wasm

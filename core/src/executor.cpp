@@ -142,11 +142,11 @@ struct execution::state {
 
   void finish(std::string_view data_json, const error* err, std::optional<long> count) {
     record.count = count;
-    result.clear();
-    json_writer w(result);
+    // Everything after the data first, so the result (megabytes of rows, at
+    // times) is allocated once at its final size rather than grown twice.
+    std::string tail;
+    json_writer w(tail);
     w.begin_object();
-    w.key("data");
-    w.raw_value(data_json.empty() ? std::string_view("null") : data_json);
     w.key("error");
     if (err)
       write_error(w, *err);
@@ -162,6 +162,13 @@ struct execution::state {
     else
       w.null();
     w.end_object();
+    const std::string_view data = data_json.empty() ? std::string_view("null") : data_json;
+    std::string().swap(result);
+    result.reserve(data.size() + tail.size() + 16);
+    result += "{\"data\":";
+    result += data;
+    result += ',';
+    result.append(tail, 1);  // without its opening brace
     finished = true;
     needs.clear();
     purposes.clear();
@@ -707,6 +714,7 @@ struct execution::state {
                               : call.kind == tool_kind::update ? ref_action::updated
                                                                : ref_action::deleted;
     auto rows = translate_rows(dom, registry, tbl, main_body, action);
+    std::string().swap(main_body);  // a response can be megabytes: no second copy lives on
     if (!rows && call.kind != tool_kind::read) {
       // The write was applied; only its answer is unusable.
       need_response answered{main_status, "", "", {}};

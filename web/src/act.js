@@ -9,6 +9,7 @@ import { kitchen } from '../dist/kitchen.mjs';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
 import { httpExchange } from './http-exchange.js';
+import { MAX_ROWS_LIMIT, MAX_SIZE_LIMIT } from './limits.js';
 import { randomUuid } from './uuid.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -63,8 +64,9 @@ function checkedLimits(defaults, limits) {
       throw new AlfredError({ code: 'invalid_option', path: `limits.${key.slice(0, 80)}`, message: `unknown limit '${key.slice(0, 80)}'`, hint: Object.keys(defaults).join(', ') });
     }
     if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new AlfredError({ code: 'invalid_option', path: `limits.${key}`, message: `limits.${key} must be a whole number ≥ 1` });
+    const most = key === 'maxRows' ? MAX_ROWS_LIMIT : MAX_SIZE_LIMIT;
+    if (!Number.isSafeInteger(value) || value < 1 || value > most) {
+      throw new AlfredError({ code: 'invalid_option', path: `limits.${key}`, message: `limits.${key} must be a whole number from 1 to ${most}` });
     }
     out[key] = value;
   }

@@ -5,6 +5,7 @@ import createAlfredCore from '../dist/alfred_core.mjs';
 import { kitchen } from '../dist/kitchen.mjs';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
+import { DEFAULT_MAX_INPUT_BYTES, MAX_SIZE_LIMIT } from './limits.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
 
 /**
@@ -35,12 +36,11 @@ export async function instantiateCore(wasmModule, { maxInputBytes } = {}) {
 
 const parseResult = (text) => JSON.parse(text);
 
-// loadCore({ maxInputBytes }): a whole number ≥ 1; 16 MiB by default.
-const DEFAULT_MAX_INPUT_BYTES = 16 << 20;
+// loadCore({ maxInputBytes }), see limits.js.
 function checkedInputLimit(value) {
   if (value === undefined || value === null) return DEFAULT_MAX_INPUT_BYTES;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: 'maxInputBytes must be a whole number ≥ 1' });
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_SIZE_LIMIT) {
+    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_SIZE_LIMIT}` });
   }
   return value;
 }
@@ -88,7 +88,7 @@ function tooLarge(code, path, what, bytes, limit) {
   return new AlfredError({
     code,
     path,
-    message: `${what} ${bytes === null ? 'are' : `are ${bytes} bytes,`} over the limit of ${limit} bytes`,
+    message: `the size of ${what} is ${bytes === null ? 'over' : `${bytes} bytes, over`} the limit of ${limit} bytes`,
     hint: 'split the work into smaller calls, or raise the limit',
   });
 }
@@ -108,10 +108,17 @@ function checkSize(text, limit, code, path, what) {
 // `input` ({ pointer, capacity }) keeps its address and the boundary is
 // crossed for it only when a text needs more room. Returns the byte length.
 function writeInput(module, input, text) {
-  const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
+  // A large text is encoded in JS first, so WASM holds its exact size rather
+  // than three bytes per character.
+  const bytes = text.length > KEEP_BYTES / 3 ? encoder.encode(text) : null;
+  const capacity = bytes ? bytes.length : text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
   if (capacity > input.capacity) {
     input.pointer = module.inputBuffer(capacity);
     input.capacity = capacity;
+  }
+  if (bytes) {
+    module.HEAPU8.set(bytes, input.pointer);
+    return bytes.length;
   }
   return encoder.encodeInto(text, module.HEAPU8.subarray(input.pointer, input.pointer + capacity)).written;
 }
@@ -183,9 +190,14 @@ export class Core {
     return this.#maxInputBytes;
   }
 
+  /** @internal Passes `text` through WASM memory to `invoke(length)`; returns the published result text. */
+  callWithInput(text, invoke) {
+    return callWithText(this.#module, this.#slot, this.#input, text, invoke);
+  }
+
   /** @internal Refuses a stateless call's input over maxInputBytes. */
   checkInput(text, path) {
-    checkSize(text, this.#maxInputBytes, 'input_too_large', path, path);
+    checkSize(text, this.#maxInputBytes, 'input_too_large', path, `the ${path}`);
   }
 
   /** @internal The bytes the WASM memory has grown to (it never shrinks). */
@@ -217,6 +229,12 @@ export class Core {
     const handle = new this.#module.Registry();
     if (state !== undefined && state !== null) {
       const text = typeof state === 'string' ? state : JSON.stringify(state);
+      try {
+        this.checkInput(text, 'state');
+      } catch (error) {
+        handle.delete();
+        throw error;
+      }
       const { error } = parseResult(handle.restore(text));
       if (error) {
         handle.delete();
@@ -439,7 +457,14 @@ export class Registry {
 
   /** The serializable state (`{ format, version, turn, counters, gen_counters, refs }`). */
   toJSON() {
-    return JSON.parse(this.#handle().toJSON());
+    const handle = this.#handle();
+    let text;
+    try {
+      text = handle.toJSON();
+    } catch (cause) {
+      throw new AlfredError(internalError(cause)); // out_of_memory: the state did not fit
+    }
+    return JSON.parse(text);
   }
 
   /** The current turn number. */
@@ -494,7 +519,7 @@ export class Registry {
       let length;
       if (bytes) {
         if (bytes.length > this.#core.maxInputBytes) {
-          throw tooLarge('input_too_large', 'rows', 'rows', bytes.length, this.#core.maxInputBytes);
+          throw tooLarge('input_too_large', 'rows', 'the rows', bytes.length, this.#core.maxInputBytes);
         }
         length = bytes.length;
         const pointer = module.rowsBuffer(length); // may grow memory: read HEAPU8 after it
@@ -502,9 +527,16 @@ export class Registry {
       } else {
         const text = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
         this.#core.checkInput(text, 'rows');
-        const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
-        const pointer = module.rowsBuffer(capacity);
-        length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
+        if (text.length > KEEP_BYTES / 3) {
+          const encoded = encoder.encode(text); // exact size in WASM, not three bytes per character
+          length = encoded.length;
+          const pointer = module.rowsBuffer(length); // may grow memory: read HEAPU8 after it
+          module.HEAPU8.set(encoded, pointer);
+        } else {
+          const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
+          const pointer = module.rowsBuffer(capacity);
+          length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
+        }
       }
       const ok = module.translateRowsAt(domainHandle, handle, String(table), String(action), length);
       const text = readOutput(module, module.resultSlot());
@@ -524,9 +556,9 @@ export class Registry {
    */
   registerGenerated(table, content, { domain = kitchen } = {}) {
     try {
-      return parseResult(
-        this.#handle().registerGenerated(this.#core.domainHandle(domain), String(table), JSON.stringify(content)),
-      );
+      const text = jsonText(content ?? null, 'content');
+      this.#core.checkInput(text, 'content');
+      return parseResult(this.#handle().registerGenerated(this.#core.domainHandle(domain), String(table).slice(0, 256), text));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -544,9 +576,9 @@ export class Registry {
     try {
       const module = modules.get(this.#core);
       const domainHandle = this.#core.domainHandle(domain);
-      return parseResult(
-        module.registryUpdateGenerated(this.#handle(), domainHandle, String(genRef), jsonText(content ?? null, 'content')),
-      );
+      const text = jsonText(content ?? null, 'content');
+      this.#core.checkInput(text, 'content');
+      return parseResult(module.registryUpdateGenerated(this.#handle(), domainHandle, String(genRef).slice(0, 256), text));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -559,7 +591,7 @@ export class Registry {
    */
   promote(genRef, uuid, label = '') {
     try {
-      return parseResult(this.#handle().promote(String(genRef), String(uuid), String(label)));
+      return parseResult(this.#handle().promote(String(genRef).slice(0, 256), String(uuid).slice(0, 256), String(label).slice(0, 4096)));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };

@@ -18,7 +18,7 @@ export function malformedDecisionFeedback(error) {
 
 // Errors after which a write may have been applied: its answer was lost, or
 // the executor failed after sending it.
-const OUTCOME_UNKNOWN = new Set(['write_outcome_unknown', 'internal_error']);
+const OUTCOME_UNKNOWN = new Set(['write_outcome_unknown', 'internal_error', 'out_of_memory']);
 
 /**
  * The executor refused the tool call or the database rejected it; for a

@@ -318,7 +318,7 @@ export function renderQuery(core, module, record, { style = 'block' } = {}) {
   return asResult(() => {
     const text = jsonOf(record, 'record');
     core.checkInput(text, 'record');
-    return JSON.parse(module.renderQuery(text, String(style)));
+    return JSON.parse(core.callWithInput(text, (length) => module.renderQueryAt(length, String(style))));
   });
 }
 
@@ -327,6 +327,7 @@ export function parseDecision(core, module, text, { stepType } = {}) {
   return asResult(() => {
     const reply = String(text ?? '');
     core.checkInput(reply, 'text');
-    return JSON.parse(module.parseDecision(reply, stepType ? String(stepType).slice(0, 80) : ''));
+    const step = stepType ? String(stepType).slice(0, 80) : '';
+    return JSON.parse(core.callWithInput(reply, (length) => module.parseDecisionAt(length, step)));
   });
 }
