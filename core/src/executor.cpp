@@ -555,6 +555,16 @@ struct execution::state {
       error err = detail::database_error(answer, "reading " + tbl.name);
       return finish({}, &err, std::nullopt);
     }
+    // PostgREST answers a read with an array; anything else (a bare value,
+    // a body cut off with a matching length) is not rows to show.
+    if (!array_length(answer.body, settings.limits.max_rows)) {
+      error err{"invalid_response", "",
+                fmt::format("reading {} failed: the database answered {} but not with rows", tbl.name,
+                            detail::status_line(answer.status)),
+                "the database or something in front of it answered oddly; try again"};
+      err.status = answer.status;
+      return finish({}, &err, std::nullopt);
+    }
     main_body = ranking ? ranked(answer.body) : std::move(answer.body);
     main_content_range = std::move(answer.content_range);
     look_up_labels();
