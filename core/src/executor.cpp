@@ -187,9 +187,9 @@ struct execution::state {
     const execution_limits& limits = settings.limits;
     if (params_text.size() > limits.max_params_bytes)
       return fail({"params_too_large", "",
-                   fmt::format("the params are {} bytes of JSON, over the limit of {}", params_text.size(),
-                               byte_size(limits.max_params_bytes)),
-                   "split the call into smaller ones"});
+                   fmt::format("the size of the params is {} bytes, over the limit of {} bytes", params_text.size(),
+                               limits.max_params_bytes),
+                   "split the work into smaller calls, or raise the limit"});
     auto doc = json_document::parse(params_text);
     if (!doc) return fail({"invalid_json", "", "params are not valid JSON: " + doc.err().message, ""});
     params_doc = std::move(*doc);

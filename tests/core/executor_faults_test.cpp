@@ -260,6 +260,7 @@ TEST_CASE("limits: params, strings and rows over the limit are refused with a cl
   execution params(kitchen(), reg, "db_read", R"({"table":"tasks","filters":[)" + std::string(300, ' ') + "]}",
                    alice_options(), tight);
   CHECK(result_of(params)["error"]["code"] == "params_too_large");
+  CHECK(result_of(params)["error"]["message"] == "the size of the params is 330 bytes, over the limit of 200 bytes");
 
   execution text(kitchen(), reg, "db_create",
                  R"({"table":"tasks","data":{"title":"a title of more than sixteen bytes"}})", alice_options(), tight);
