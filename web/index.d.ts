@@ -251,6 +251,29 @@ export interface LoadOptions {
    * file once per process.
    */
   wasmModule?: WebAssembly.Module;
+  /**
+   * The most UTF-8 bytes one stateless call (`buildRequest`, `buildActPrompt`,
+   * `parseDecision`, `renderQuery`, `translateRows`, `registerGenerated`, a
+   * restored state) takes; larger inputs are `input_too_large` before they
+   * reach WASM memory. Default 8 MiB, at most 32 MiB (docs/limits-and-faults.md).
+   */
+  maxInputBytes?: number;
+}
+
+/**
+ * The limits of one `execute` call (docs/limits-and-faults.md). Past one, the
+ * call fails with `params_too_large`, `value_too_large` or
+ * `response_too_large` before anything larger is copied into WASM memory.
+ */
+export interface ExecutionLimits {
+  /** The tool call's params as JSON text. Default 1 MiB. */
+  maxParamsBytes: number;
+  /** Any one string (value or key) in the params. Default 256 KiB. */
+  maxStringBytes: number;
+  /** One response body, checked on Content-Length and while it streams. Default 8 MiB. */
+  maxResponseBytes: number;
+  /** Rows in one response. Default 10 000. */
+  maxRows: number;
 }
 
 /**
@@ -274,6 +297,12 @@ export declare class Core {
 
   /** The kitchen domain configuration (the default `domain`). */
   readonly kitchen: DomainConfig;
+
+  /** The default limits of one `execute` call; `createAct({ limits })` overrides them. */
+  readonly executionLimits: Readonly<ExecutionLimits>;
+
+  /** The input limit of the stateless calls (`loadCore({ maxInputBytes })`). */
+  readonly maxInputBytes: number;
 
   /**
    * A ref registry, empty or restored from `registry.toJSON()` of an earlier
@@ -542,11 +571,20 @@ export declare class AlfredError extends Error {
   toJSON(): AlfredErrorShape;
 }
 
-/** The part of `fetch` the executor uses; every runtime's global fetch fits. */
+/**
+ * The part of `fetch` the executor uses; every runtime's global fetch fits.
+ * The body is read from `body` (a stream, so the size limit holds while it
+ * arrives) or, without one, from `arrayBuffer()`.
+ */
 export type ActFetch = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
-) => Promise<{ status: number; headers: { get(name: string): string | null }; arrayBuffer(): Promise<ArrayBuffer> }>;
+) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  body?: { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(reason?: unknown): Promise<void> } } | null;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}>;
 
 /** Text → vectors for semantic search; `lexicalEmbedder` (offline, lexical) or `openAIEmbedder`. */
 export interface Embedder {
@@ -582,8 +620,13 @@ export interface ActOptions extends DomainOption {
   state?: RegistryState | string | null;
   registry?: Registry;
   embedder?: Embedder;
-  /** Per request; default 30 000. */
+  /**
+   * Per request, body included; default 30 000. Holds even when `fetch`
+   * ignores its abort signal.
+   */
   timeoutMs?: number;
+  /** Overrides of the default limits of one call (`core.executionLimits`). */
+  limits?: Partial<ExecutionLimits>;
   /** Package-level createAct only: an already loaded core. */
   core?: Core;
   /** Package-level createAct only: passed to loadCore. */
@@ -594,7 +637,13 @@ export interface ActOptions extends DomainOption {
 export interface ExecuteResult {
   /** Rows as the model sees them (refs, labels); one object for a single create. */
   data: Row[] | Row | null;
-  error: (AlfredErrorShape & { status?: number; dbCode?: string; details?: string }) | null;
+  /**
+   * `status` is the HTTP status that arrived (a `write_outcome_unknown` with a
+   * 201 means the write happened but its answer was unusable); `rawBody` is a
+   * response body that was not a database error (a proxy's HTML page), cut
+   * to about 1 KB, for developers rather than for the model.
+   */
+  error: (AlfredErrorShape & { status?: number; dbCode?: string; details?: string; rawBody?: string }) | null;
   query: QueryRecord | null;
   /** Rows returned or affected; the Content-Range total when `count` was asked for. */
   count: number | null;
@@ -603,6 +652,8 @@ export interface ExecuteResult {
 export interface Act {
   readonly registry: Registry;
   readonly domain: DomainConfig;
+  /** The limits of one call, the defaults with the act's `limits` applied. */
+  readonly limits: ExecutionLimits;
   execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: { signal?: AbortSignal }): Promise<ExecuteResult>;
 }
 
@@ -610,7 +661,7 @@ export interface Act {
  * An executor for one user, usable at once (the core loads on first use;
  * `await act.ready` for the registry before the first call).
  */
-export declare function createAct(options: ActOptions): Act & { readonly ready: Promise<Act> };
+export declare function createAct(options: ActOptions): Omit<Act, 'limits'> & { readonly ready: Promise<Act>; readonly limits: ExecutionLimits | null };
 /** A Supabase project URL → its PostgREST root; other URLs unchanged. */
 export declare function restUrl(url: string): string;
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { kitchen, loadCore } from '../../web/src/index.node.js';
 import { artifactsOf, registerArtifacts } from '../../web/src/loop-artifacts.js';
 import { eventsOf } from '../../web/src/loop-events.js';
+import { toolErrorFeedback } from '../../web/src/loop-feedback.js';
 import { withoutUuids } from '../../web/src/loop-redact.js';
 import { createTurnState, planTurn, readTurnState, replyTurn } from '../../web/src/loop.js';
 import { nextTurnState } from '../../web/src/loop-state.js';
@@ -161,4 +162,23 @@ test('replyTurn: plain text from the step results, which are in the request', as
   } finally {
     await server.stop();
   }
+});
+
+test('regression: the feedback for a write whose outcome is unknown never says it had no effect', () => {
+  const unknown = { code: 'write_outcome_unknown', path: '', message: 'db_create on tasks: the outcome is unknown; the request was sent but no answer came (fetch failed)', hint: 'the change may or may not have been made: read the rows (db_read) before trying again' };
+  const text = toolErrorFeedback('db_create', unknown);
+  assert.equal(
+    text,
+    [
+      'Tool result for db_create: OUTCOME UNKNOWN. The change may or may not have been made.',
+      `Error write_outcome_unknown: ${unknown.message}`,
+      `Hint: ${unknown.hint}`,
+      'Read the rows it would have changed (db_read) to see whether it was made before you write again.',
+      'Answer again with one corrected decision, or with "blocked" if the step cannot be done.',
+    ].join('\n'),
+  );
+  assert.doesNotMatch(toolErrorFeedback('db_update', { ...unknown, code: 'internal_error' }), /no effect/);
+  // A refusal is still "no effect", and a read never changes anything.
+  assert.match(toolErrorFeedback('db_create', { code: 'check_violation', path: '', message: 'm', hint: '' }), /^Tool result for db_create: ERROR\. The call had no effect\./);
+  assert.match(toolErrorFeedback('db_read', { code: 'internal_error', path: '', message: 'm', hint: '' }), /no effect/);
 });

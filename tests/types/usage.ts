@@ -157,3 +157,15 @@ export async function executorUsage(core: import('alfred-act').Core, saved: impo
   const rows: unknown = data;
   return [rows, error?.code, query?.table, count, direct.registry.toJSON()];
 }
+
+// Limits: the defaults, per act, and the error fields of a failed exchange.
+export async function limitsUsage(core: import('alfred-act').Core) {
+  const defaults: Readonly<import('alfred-act').ExecutionLimits> = core.executionLimits;
+  const act = core.createAct({ url: 'http://127.0.0.1:3000', limits: { maxRows: 500, maxResponseBytes: defaults.maxResponseBytes }, timeoutMs: 5000 });
+  const rows: number = act.limits.maxRows;
+  const { error } = await act.execute('db_read', { table: 'tasks' });
+  const status: number | undefined = error?.code === 'write_outcome_unknown' ? error.status : undefined;
+  const raw: string | undefined = error?.rawBody;
+  const input: number = core.maxInputBytes;
+  return [input, rows, status, raw];
+}
