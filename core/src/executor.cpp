@@ -252,14 +252,21 @@ struct execution::state {
   }
 
   // A gen_ artifact is saved by one call at a time: a second save while the
-  // first is in flight would insert a second row the registry cannot promote.
+  // first is in flight would insert a second row the registry cannot
+  // promote. A row without an `id: gen_…` marker saves the pending artifact
+  // whose label it has (promote_saved), so that one is claimed too.
   bool claim_saves() {
     const tool_call& call = *effective;
     for (std::size_t i = 0; i < call.saves.size(); ++i) {
-      const std::string& ref = call.saves[i];
-      if (ref.empty()) continue;
+      std::string ref = call.saves[i];
+      const bool marked = !ref.empty();
+      if (!marked)
+        if (const ref_entry* pending = registry.find_pending_by_label(call.tbl->ref_prefix, label_of(call.rows[i])))
+          ref = pending->ref;
+      if (ref.empty() || std::find(claims.begin(), claims.end(), ref) != claims.end()) continue;
       if (!registry.claim_save(ref)) {
-        const std::string path = call.batch ? fmt::format("data[{}].id", i) : std::string("data.id");
+        const std::string path =
+            (call.batch ? fmt::format("data[{}]", i) : std::string("data")) + (marked ? ".id" : "");
         fail({"save_in_progress", path, fmt::format("{} is being saved by another call that has not finished", ref),
               "wait for that call's result; if it failed, save again"});
         return false;
@@ -267,6 +274,20 @@ struct execution::state {
       claims.push_back(ref);
     }
     return true;
+  }
+
+  // The label a create row will have once saved.
+  std::string label_of(const row& fields) const {
+    std::string text;
+    json_writer w(text);
+    w.begin_object();
+    for (const auto& field : fields) {
+      w.key(field.column);
+      w.raw_value(field.json);
+    }
+    w.end_object();
+    auto doc = json_document::parse(text);
+    return doc ? row_label(*effective->tbl, doc->root()) : std::string();
   }
 
   // Rows keep the id the caller drew for them, in the order the model gave

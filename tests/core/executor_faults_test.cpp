@@ -210,6 +210,14 @@ TEST_CASE("regression: two concurrent saves of one gen_ artifact: the second is 
     first.reset();
     CHECK_FALSE(reg.save_claimed("gen_recipe_1"));
   }
+  SUBCASE("a save by label (no id marker) of the same artifact is refused too") {
+    execution by_label(kitchen(), reg, "db_create",
+                       R"({"table":"recipes","data":{"name":"thai basil chicken","instructions":["x"]}})",
+                       alice_options(), with_ids({kNewId2}));
+    const json out = result_of(by_label);
+    CHECK(out["error"]["code"] == "save_in_progress");
+    CHECK(out["error"]["path"] == "data");
+  }
   SUBCASE("claims are not part of the saved state") {
     CHECK(reg.to_json().find("claim") == std::string::npos);
     auto restored = ref_registry::from_json(reg.to_json());
