@@ -538,7 +538,8 @@ export class Registry {
           length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
         }
       }
-      const ok = module.translateRowsAt(domainHandle, handle, String(table), String(action), length);
+      // No table or action name is that long; an error repeats at most this much of one.
+      const ok = module.translateRowsAt(domainHandle, handle, String(table).slice(0, 256), String(action).slice(0, 256), length);
       const text = readOutput(module, module.resultSlot());
       if (text.length > KEEP_BYTES) module.trimBuffers();
       return ok ? { data: text, error: null } : parseResult(text);
