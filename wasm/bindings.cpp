@@ -41,6 +41,13 @@ void trim_buffers() {
 
 }  // namespace
 
+std::string out_of_memory_result() {
+  return error_result(
+      {"out_of_memory", "", "alfred-act core failed: the input needs more memory than the core may use",
+       "use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory "
+       "cap)"});
+}
+
 std::string& output_bytes() {
   static std::string bytes;
   return bytes;

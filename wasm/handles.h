@@ -26,6 +26,10 @@ inline alfred::error internal_error(const char* what) {
           "please report this with the input that caused it"};
 }
 
+/// `{"data":null,"error":{"code":"out_of_memory",…}}`: one copy for every
+/// guarded call (defined in bindings.cpp).
+std::string out_of_memory_result();
+
 // Runs `body`, which writes its result into `out`, turning any escaped C++
 // exception (allocation failure) into an error result so the module is never
 // left in a broken state. Builds without exceptions abort instead, and the JS
@@ -36,9 +40,7 @@ inline void guarded_into(std::string& out, F&& body) {
   try {
     body();
   } catch (const std::bad_alloc&) {
-    out = error_result(
-        {"out_of_memory", "", "alfred-act core failed: the input needs more memory than the core may use",
-         "use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory cap)"});
+    out = out_of_memory_result();
   } catch (const std::exception& e) {
     out = error_result(internal_error(e.what()));
   } catch (...) {
