@@ -14,6 +14,13 @@
 ///
 /// Every need of one round is independent of the others, so the caller may
 /// perform them concurrently.
+///
+/// A write is reported as having had no effect only when it was refused (a
+/// 4xx, or the database's own error) or never sent; an answer lost, cut off,
+/// unusable or from a proxy is `write_outcome_unknown` with the status that
+/// arrived. A create whose rows carry caller-drawn ids (`execution_options`)
+/// settles such an answer, and a duplicate key on a retry, by reading its rows
+/// back by id (docs/limits-and-faults.md).
 
 #include <cstddef>
 #include <memory>
