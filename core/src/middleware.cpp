@@ -286,20 +286,21 @@ void dedupe_batch(const table& tbl, tool_call& call, notes& out) {
       key = trimmed_lower(json_string_text(name->json));
     keys.push_back(std::move(key));
   }
-  std::vector<row> rows;
-  std::vector<std::string> saves;
+  // Decide first, move after: a batch without duplicates stays as it is.
+  std::vector<bool> later_duplicate(keys.size(), false);
   std::size_t dropped = 0;
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    const bool later_duplicate =
-        !keys[i].empty() && std::find(keys.begin() + long(i) + 1, keys.end(), keys[i]) != keys.end();
-    if (later_duplicate) {
-      ++dropped;
-      continue;
-    }
+    later_duplicate[i] = !keys[i].empty() && std::find(keys.begin() + long(i) + 1, keys.end(), keys[i]) != keys.end();
+    if (later_duplicate[i]) ++dropped;
+  }
+  if (!dropped) return;
+  std::vector<row> rows;
+  std::vector<std::string> saves;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (later_duplicate[i]) continue;
     rows.push_back(std::move(call.rows[i]));
     saves.push_back(std::move(call.saves[i]));
   }
-  if (!dropped) return;
   call.rows = std::move(rows);
   call.saves = std::move(saves);
   out.push_back(fmt::format(

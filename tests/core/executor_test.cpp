@@ -229,6 +229,27 @@ TEST_CASE("creates link catalog names, de-duplicate batches and report what they
   CHECK(out["query"]["effective"]["records"] == 2);
 }
 
+TEST_CASE("a batch create of distinct items keeps every field of every row") {
+  run r;
+  r.start("db_create", R"({"table":"shopping_list","data":[{"name":"bread","quantity":1},{"name":"butter"},
+                           {"name":"eggs","unit":"pcs"}]})");
+  REQUIRE(r.needs().size() == 1);
+  r.answer(0, ok("[]"));  // no catalog entry for any of them
+  REQUIRE(r.needs().size() == 1);
+  CHECK(query_of(r.request()) == R"(columns="name","quantity","user_id","unit"&select=*)");
+  const json body = json::parse(*r.request().body);
+  CHECK(body == json::parse(std::string(R"([{"user_id":")") + kAlice + R"(","name":"bread","quantity":1},
+                                            {"user_id":")" +
+                            kAlice + R"(","name":"butter"},
+                                            {"user_id":")" +
+                            kAlice + R"(","name":"eggs","unit":"pcs"}])"));
+  r.answer(0, ok("[]", 201));
+  const json out = r.result();
+  CHECK(out["query"]["requested"]["records"] == 3);
+  CHECK(out["query"]["effective"].is_null());
+  CHECK(out["query"]["notes"].empty());
+}
+
 TEST_CASE("saving a generated recipe promotes its gen_ ref; children then link through it") {
   run r;
   r.start("db_create",
