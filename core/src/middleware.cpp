@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "alfred/json.h"
+#include "alfred/like_pattern.h"
 #include "alfred/uuid.h"
 
 namespace alfred::detail {
@@ -81,16 +82,6 @@ std::string json_string_text(const std::string& json) {
 }
 
 }  // namespace
-
-std::string like_literal(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 4);
-  for (char c : text) {
-    if (c == '\\' || c == '%' || c == '_') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 filter uuid_in_filter(const column& col, std::vector<std::string> uuids) {
   filter f;
