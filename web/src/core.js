@@ -326,9 +326,14 @@ export class Registry {
     return registryHandleOf(this, this.#core);
   }
 
-  /** The serializable state (`{ format, version, turn, counters, gen_counters, refs }`). */
+  /**
+   * The serializable state (`{ format, version, turn, counters, gen_counters, refs }`).
+   * Throws `AlfredError` (`internal_error`) only if the core runs out of memory writing it.
+   */
   toJSON() {
-    return JSON.parse(this.#handle().toJSON());
+    const { data, error } = parseResult(this.#handle().toJSON());
+    if (error) throw new AlfredError(error);
+    return data;
   }
 
   /** The current turn number. */
