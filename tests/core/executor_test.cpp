@@ -348,6 +348,55 @@ TEST_CASE("a requested count comes from Content-Range") {
   CHECK(r.result()["count"] == 42);
 }
 
+TEST_CASE("Content-Range totals beyond 2^53 - 1 or malformed are invalid_response, never an overflowed count") {
+  auto count_of = [](const char* range) {
+    run r;
+    r.start("db_read", R"({"table":"tasks","count":"exact","limit":1})");
+    r.answer(0, {200, range, "application/json", "[]"});
+    return r.result();
+  };
+  CHECK(count_of("*/2147483648")["count"] == 2147483648LL);
+  CHECK(count_of("0-0/9007199254740991")["count"] == 9007199254740991LL);
+  CHECK(count_of("0-0/*")["count"] == 0);  // unknown total: the rows there are
+  CHECK(count_of("")["count"] == 0);
+  for (const char* bad : {"*/9007199254740992", "*/18446744073709551616", "*/99999999999999999999999", "0-0/-1", "0-0/",
+                          "0-0/12abc", "garbage"}) {
+    CAPTURE(bad);
+    const json out = count_of(bad);
+    CHECK(out["error"]["code"] == "invalid_response");
+    CHECK(out["data"].is_null());
+    CHECK(out["count"].is_null());
+  }
+}
+
+TEST_CASE("a 2xx body that is not an array of rows is invalid_response, not zero rows or fields as rows") {
+  for (const char* body : {"42", "\"x\"", "true", "null", " {\"id\":\"x\",\"name\":\"a\",\"b\":1}", "", "oops"}) {
+    CAPTURE(body);
+    run r;
+    r.start("db_read", R"({"table":"tasks"})");
+    r.answer(0, ok(body));
+    const json out = r.result();
+    CHECK(out["data"].is_null());
+    CHECK(out["error"]["code"] == "invalid_response");
+    CHECK(out["error"]["message"].get<std::string>().find("the database answered tasks with ") == 0);
+    CHECK(out["count"].is_null());
+  }
+  run r;
+  r.start("db_create", R"({"table":"tasks","data":{"title":"call mum"}})");
+  r.answer(0, ok(std::string(R"({"id":")") + numbered_uuid(4) + R"(","title":"call mum"})", 201));
+  CHECK(r.result()["error"]["code"] == "invalid_response");
+}
+
+TEST_CASE("a long non-JSON error body is cut between UTF-8 characters") {
+  std::string body(299, 'x');
+  body += "é and more";  // é's two bytes straddle the 300-byte cut
+  run r;
+  r.start("db_read", R"({"table":"tasks"})");
+  r.answer(0, {502, "", "text/html", body});
+  const std::string message = r.result()["error"]["message"];  // json::parse refused invalid UTF-8 before
+  CHECK(message == "reading tasks failed: " + std::string(299, 'x') + "…");
+}
+
 TEST_CASE("responses for a finished or unknown need are ignored") {
   run r;
   r.start("db_read", R"({"table":"tasks"})");
