@@ -9,6 +9,7 @@
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
 #include "alfred/uuid.h"
+#include "alfred/uuid_scrub.h"
 #include "content_range.h"
 #include "db_error.h"
 #include "generated_read.h"
@@ -65,10 +66,14 @@ struct execution::state {
     w.key("data");
     w.raw_value(data_json.empty() ? std::string_view("null") : data_json);
     w.key("error");
-    if (err)
-      write_error(w, *err);
-    else
+    if (err) {
+      // The model sees refs, never UUIDs; the developer keeps the original.
+      error shown = *err;
+      scrub_error(shown, registry, shown.status != 0);
+      write_error(w, shown);
+    } else {
       w.null();
+    }
     w.key("query");
     record.requested = requested ? &*requested : nullptr;
     record.effective = effective ? &*effective : nullptr;

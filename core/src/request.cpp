@@ -714,6 +714,17 @@ void write_error(json_writer& w, const error& err) {
     w.key("details");
     w.string(err.details);
   }
+  if (err.raw) {
+    w.key("raw");
+    w.begin_object();
+    w.key("message");
+    w.string(err.raw->message);
+    w.key("details");
+    w.string(err.raw->details);
+    w.key("hint");
+    w.string(err.raw->hint);
+    w.end_object();
+  }
   w.end_object();
 }
 

@@ -387,6 +387,28 @@ TEST_CASE("a 2xx body that is not an array of rows is invalid_response, not zero
   CHECK(r.result()["error"]["code"] == "invalid_response");
 }
 
+TEST_CASE("database errors show refs or <id> for UUIDs; the raw text stays in error.raw") {
+  run r;
+  r.start("db_update",
+          R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}],"data":{"quantity":2}})");
+  const std::string unknown = "0f0e0d0c-0b0a-4908-8706-050403020100";
+  const std::string body =
+      std::string(
+          R"({"code":"23505","message":"duplicate key value violates unique constraint \"inventory_pkey\"","details":"Key (id)=()") +
+      kInv1 + R"() already exists.","hint":"not )" + unknown + R"("})";
+  r.answer(0, {409, "", "application/json", body});
+  const json err = r.result()["error"];
+  CHECK(err["code"] == "duplicate");
+  CHECK(err["details"] == "Key (id)=(inv_1) already exists.");
+  CHECK(err["hint"] == "not <id>");
+  CHECK(err["raw"]["details"] == std::string("Key (id)=(") + kInv1 + ") already exists.");
+  CHECK(err["raw"]["hint"] == "not " + unknown);
+  CHECK(err["raw"]["message"] == err["message"]);
+  const std::string shown =
+      err["message"].get<std::string>() + err["details"].get<std::string>() + err["hint"].get<std::string>();
+  CHECK(shown.find(kInv1) == std::string::npos);
+}
+
 TEST_CASE("a long non-JSON error body is cut between UTF-8 characters") {
   std::string body(299, 'x');
   body += "é and more";  // é's two bytes straddle the 300-byte cut

@@ -80,6 +80,7 @@ export class Core {
   #module;
   #domains = new WeakMap();
   #defaultRegistry;
+  #emptyRegistry;
 
   #slot;
   #input = { pointer: 0, capacity: 0 };
@@ -175,6 +176,26 @@ export class Core {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
     }
+  }
+
+  /**
+   * `text` as the model may see it: every UUID replaced with the ref
+   * `registry` holds for it, or with `<id>` (every UUID, without a registry).
+   * The core's scrubber, the same that guards the Act prompt and the
+   * executor's errors. `text` that is not a string is converted with
+   * `String()`. Throws `AlfredError` only for a `registry` that is not this
+   * core's (or deleted), or when the core fails.
+   *
+   * @example
+   * core.withoutUuids('Key (id)=(c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61) already exists', { registry: act.registry })
+   * // 'Key (id)=(inv_1) already exists'
+   */
+  withoutUuids(text, { registry } = {}) {
+    const module = this.#module;
+    const handle = registry ? registryHandleOf(registry, this) : (this.#emptyRegistry ??= new module.Registry());
+    const { data, error } = parseResult(module.withoutUuids(handle, String(text)));
+    if (error) throw new AlfredError(error);
+    return data;
   }
 
   /**

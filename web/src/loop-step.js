@@ -12,7 +12,6 @@ import {
   toolNotAllowedFeedback,
 } from './loop-feedback.js';
 import { actPromptInput } from './loop-prompt-input.js';
-import { withoutUuids } from './loop-redact.js';
 
 /**
  * Which tools each step type may call, as the core's decision parser rules
@@ -89,7 +88,8 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
         });
       }
       emit('retry', { reason, error, retriesLeft: maxRetries - result.rejected.length });
-      corrections = [...corrections, { role: 'assistant', content: reply.content }, { role: 'user', content: withoutUuids(feedback, act.registry) }];
+      const scrubbed = core.withoutUuids(feedback, { registry: act.registry });
+      corrections = [...corrections, { role: 'assistant', content: reply.content }, { role: 'user', content: scrubbed }];
       return null;
     };
 
