@@ -35,6 +35,17 @@ export async function instantiateCore(wasmModule) {
 
 const parseResult = (text) => JSON.parse(text);
 
+// Runs `call` on the core; a C++ exception that escaped it (out of memory
+// while crossing the boundary) is thrown as an AlfredError, never as a raw
+// WebAssembly.Exception.
+function throwingAlfredError(call) {
+  try {
+    return call();
+  } catch (cause) {
+    throw cause instanceof AlfredError ? cause : new AlfredError(internalError(cause));
+  }
+}
+
 // JSON text of a caller's value; a BigInt or a cycle is the caller's error,
 // not the core's.
 function jsonText(value, path) {
@@ -113,10 +124,16 @@ export class Core {
    * saved = registry.toJSON()
    */
   createRegistry(state) {
-    const handle = new this.#module.Registry();
+    const handle = throwingAlfredError(() => new this.#module.Registry());
     if (state !== undefined && state !== null) {
-      const text = typeof state === 'string' ? state : JSON.stringify(state);
-      const { error } = parseResult(handle.restore(text));
+      let error;
+      try {
+        const text = typeof state === 'string' ? state : JSON.stringify(state);
+        ({ error } = throwingAlfredError(() => parseResult(handle.restore(text))));
+      } catch (cause) {
+        handle.delete();
+        throw cause;
+      }
       if (error) {
         handle.delete();
         throw new AlfredError(error);
@@ -193,7 +210,7 @@ export class Core {
   withoutUuids(text, { registry } = {}) {
     const module = this.#module;
     const handle = registry ? registryHandleOf(registry, this) : (this.#emptyRegistry ??= new module.Registry());
-    const { data, error } = parseResult(module.withoutUuids(handle, String(text)));
+    const { data, error } = throwingAlfredError(() => parseResult(module.withoutUuids(handle, String(text))));
     if (error) throw new AlfredError(error);
     return data;
   }
@@ -352,7 +369,7 @@ export class Registry {
    * Throws `AlfredError` (`internal_error`) only if the core runs out of memory writing it.
    */
   toJSON() {
-    const { data, error } = parseResult(this.#handle().toJSON());
+    const { data, error } = throwingAlfredError(() => parseResult(this.#handle().toJSON()));
     if (error) throw new AlfredError(error);
     return data;
   }
