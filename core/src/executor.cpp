@@ -466,7 +466,7 @@ struct execution::state {
     label_targets.clear();
     for (std::size_t i = 0; i < answers.size(); ++i) {
       const need_response& answer = *answers[i];
-      if (!succeeded(answer) || !apply_labels(dom, registry, *targets[i], answer.body))
+      if (!succeeded(answer) || not_rows(answer.body) || !apply_labels(dom, registry, *targets[i], answer.body))
         record.notes.push_back(fmt::format("labels of {} rows could not be fetched", targets[i]->name));
     }
     complete_main();

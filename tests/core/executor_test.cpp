@@ -330,6 +330,13 @@ TEST_CASE("foreign keys get labels from one batched lookup per table; a failed l
     CHECK(out["data"][1]["_recipe_id_label"] == "Butter Chicken");
     CHECK(out["data"][0]["id"] == "meal_1");
   }
+  SUBCASE("a single object is not a lookup's rows") {
+    r.answer(0, ok(std::string(R"({"id":")") + numbered_uuid(2) + R"(","name":"Shakshuka"})"));
+    const json out = r.result();
+    CHECK(out["error"].is_null());
+    CHECK(out["data"][0].count("_recipe_id_label") == 0);
+    CHECK(out["query"]["notes"][0] == "labels of recipes rows could not be fetched");
+  }
   SUBCASE("lookup failed") {
     r.answer(0, {500, "", "text/plain", "down"});
     const json out = r.result();
