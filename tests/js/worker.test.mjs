@@ -10,6 +10,7 @@ import { startScriptedModel } from './support/scripted-model.mjs';
 import { startStack } from '../../db/stack.mjs';
 import { rest } from './support/stack.mjs';
 import { stepComplete, toolCall, where } from './support/decisions.mjs';
+import { post as postJson, turn as sseTurn } from './support/worker-client.mjs';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const APP_ORIGIN = 'http://app.example.test';
@@ -54,41 +55,9 @@ after(async () => {
 const ada = () => stack().users[0];
 const ben = () => stack().users[1];
 
-async function post(worker, path, body, { token = ada().token, headers = {} } = {}) {
-  const response = await fetch(`${worker.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
-
+const post = (worker, path, body, { token = ada().token, headers } = {}) => postJson(worker, path, body, { token, headers });
 const execute = (worker, body, options) => post(worker, '/act/execute', body, options);
-
-/** A turn over SSE: the response, and every event parsed from the stream in order. */
-async function turn(worker, body, { token = ada().token } = {}) {
-  const response = await fetch(`${worker.url}/act/turn`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return { status: response.status, body: JSON.parse(text) };
-  return { status: response.status, headers: response.headers, events: parseSse(text) };
-}
-
-function parseSse(text) {
-  assert.ok(text.endsWith('\n\n'), 'the stream ends after a whole frame');
-  return text
-    .slice(0, -2)
-    .split('\n\n')
-    .map((frame) => {
-      const fields = Object.fromEntries(frame.split('\n').map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
-      const event = JSON.parse(fields.data);
-      assert.equal(fields.event, event.type);
-      return event;
-    });
-}
+const turn = (worker, body, { token = ada().token } = {}) => sseTurn(worker, body, { token });
 
 const fridgeRead = { table: 'inventory', filters: [where('location', '=', 'fridge')], order_by: 'name', order_dir: 'asc' };
 

@@ -81,13 +81,13 @@ function readAuth(env) {
   } else if (restUrl(env.SUPABASE_URL).endsWith('/rest/v1')) {
     jwksUrl = `${new URL(env.SUPABASE_URL).origin}${JWKS_PATH}`;
   }
-  if (jwtSecret === undefined && jwksUrl === undefined) return { data: null, error: null };
   const options = { jwtSecret, jwksUrl, audience: env.SUPABASE_JWT_AUDIENCE || 'authenticated', issuer: env.SUPABASE_JWT_ISSUER || undefined };
   for (const [name, [field, fallback]] of Object.entries(AUTH_SECONDS)) {
     const value = env[name] === undefined ? fallback : Number(env[name]);
     if (!Number.isFinite(value) || value < 0 || String(env[name] ?? fallback).trim() === '') return { data: null, error: `${name} must be a number of seconds ≥ 0` };
     options[field] = value;
   }
+  if (jwtSecret === undefined && jwksUrl === undefined) return { data: null, error: null };
   return { data: options, error: null };
 }
 
