@@ -80,12 +80,14 @@ before(async () => {
     ALFRED_JWKS_REFETCH_SECONDS: String(REFETCH_SECONDS),
   };
   const main = (runtime) => ({ ...base, ...LIMITS, SUPABASE_JWT_SECRET: stack.jwtSecret, SUPABASE_JWKS_URL: jwks[runtime].url });
-  [workers.workerd, workers.deno, workers.jwksOnly, workers.jwksDown, workers.noAuth] = await Promise.all([
+  [workers.workerd, workers.deno, workers.jwksOnly, workers.jwksDown, workers.noAuth, workers.durable] = await Promise.all([
     startWorkerd({ env: main('workerd') }),
     startDeno({ env: main('deno') }),
     startWorkerd({ env: { ...base, SUPABASE_JWKS_URL: jwks.fixed.url } }),
     startDeno({ env: { ...base, SUPABASE_JWT_SECRET: stack.jwtSecret, SUPABASE_JWKS_URL: `http://127.0.0.1:${closedPort}/auth/v1/.well-known/jwks.json` } }),
     startDeno({ env: base }),
+    // Two isolates counting in the same Durable Objects (worker/src/durable.js).
+    startWorkerd({ env: { ...base, ...LIMITS, SUPABASE_JWT_SECRET: stack.jwtSecret }, durableLimits: true, instances: 2 }),
   ]);
 });
 
@@ -375,4 +377,36 @@ test('neither a JWT secret nor a JWK set: /act/turn and /act/execute refuse to r
     assert.match(refused.body.error.hint, /SUPABASE_JWT_SECRET/);
     await assertRefused(() => analyzeTurn(worker, script(stepComplete('no')), token), 500, 'auth_not_configured');
   }
+});
+
+test('limits in Durable Objects (worker/src/durable.js): two isolates share one count per user', async () => {
+  const [first, second] = workers.durable.urls.map((url) => ({ url }));
+  const token = newUser();
+  for (const worker of [first, second, first]) {
+    const { status, events } = await analyzeTurn(worker, script(stepComplete('Thought'), 'ok'), token);
+    assert.deepEqual([status, events.at(-1).result.status], [200, 'done']);
+  }
+  await assertRefused(() => analyzeTurn(second, script(stepComplete('Thought'), 'ok'), token), 429, 'too_many_turns', 'the 4th turn, on the other isolate');
+  assert.equal((await analyzeTurn(second, script(stepComplete('Thought'), 'ok'), newUser())).status, 200, 'another user');
+
+  // A turn running on one isolate holds the user's only slot on the other too.
+  const other = newUser();
+  const slow = script({ delayMs: 1_500, then: stepComplete('Slow thought') }, 'ok');
+  const running = analyzeTurn(first, slow, other);
+  while (callsOf(slow) === 0) await sleep(20);
+  await assertRefused(() => analyzeTurn(second, script(stepComplete('Thought'), 'ok'), other), 429, 'too_many_concurrent_turns');
+  assert.equal((await running).events.at(-1).result.status, 'done');
+  assert.equal((await analyzeTurn(second, script(stepComplete('Thought'), 'ok'), other)).events.at(-1).result.status, 'done', 'the slot was released');
+});
+
+test('model calls per day in Durable Objects: spent on one isolate, refused on the other', async () => {
+  const [first, second] = workers.durable.urls.map((url) => ({ url }));
+  const token = newUser();
+  const codes = [];
+  for (const worker of [first, second]) codes.push((await analyzeTurn(worker, script('x', 'x', 'x'), token)).events.at(-1).result.error.code);
+  assert.deepEqual(codes, ['turn_model_calls_exceeded', 'turn_model_calls_exceeded']);
+  const tag = script('x', 'x');
+  assert.equal((await analyzeTurn(first, tag, token)).events.at(-1).result.error.code, 'daily_model_calls_exhausted');
+  assert.equal(callsOf(tag), 1, 'the 7th call of the day ran, the 8th did not');
+  await assertRefused(() => analyzeTurn(second, script('x'), token), 429, 'daily_model_calls_exhausted');
 });

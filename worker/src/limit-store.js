@@ -14,15 +14,41 @@
 //     A slot among `limit` for one running turn. A lease that is never
 //     released (an isolate that died mid-turn) frees itself after `leaseMs`.
 //
-// Every method may return a value or a promise. MemoryLimitStore below keeps
-// the counts in the isolate; a shared store (a Durable Object, see
-// docs/worker-auth.md) implements the same three methods.
+// Every method may return a value or a promise. MemoryLimitStore keeps the
+// counts in the isolate; DurableObjectLimitStore (durable-limit-store.js)
+// shares them between isolates. Both apply the same two rules below
+// (takeFromWindow, acquireLease) to the state of one key.
+
+/**
+ * The take rule on one key's window (`{ used, endsAt }` or null): the answer
+ * and the window to keep (null: nothing to keep).
+ */
+export function takeFromWindow(window, { amount, limit, windowMs, now, force = false }) {
+  const current = window && now < window.endsAt ? window : { used: 0, endsAt: now + windowMs };
+  const allowed = force || current.used + amount <= limit;
+  const used = allowed ? current.used + amount : current.used;
+  const answer = { allowed, used, retryAfterMs: Math.max(0, current.endsAt - now) };
+  // An empty read does not open a window.
+  const keep = used > 0 || current === window ? { used, endsAt: current.endsAt } : null;
+  return { answer, window: keep };
+}
+
+/**
+ * The acquire rule on one key's leases (`{ [lease]: expiresAt }`): the answer
+ * and the leases to keep, expired ones dropped. `lease` names the new one.
+ */
+export function acquireLease(leases, { limit, leaseMs, now, lease }) {
+  const live = Object.fromEntries(Object.entries(leases ?? {}).filter(([, expiresAt]) => expiresAt > now));
+  const held = Object.values(live);
+  if (held.length >= limit) return { answer: { allowed: false, lease: null, retryAfterMs: Math.max(0, Math.min(...held) - now) }, leases: live };
+  return { answer: { allowed: true, lease, retryAfterMs: 0 }, leases: { ...live, [lease]: now + leaseMs } };
+}
 
 /**
  * Counts in this isolate's memory: exact within one isolate, not shared
- * between isolates or instances (each has its own budget). Expired windows
- * and leases are swept as the store is used, so memory follows the number
- * of users active within the longest window.
+ * between isolates or instances (each has its own budget). Closed windows
+ * and expired leases are swept as the store is used, so memory follows the
+ * number of users active within the longest window.
  *
  * @example
  * const store = new MemoryLimitStore()
@@ -34,43 +60,23 @@ export class MemoryLimitStore {
   #nextLease = 0;
   #sweptAt = 0;
 
-  take(key, { amount, limit, windowMs, now, force = false }) {
-    this.#sweep(now);
-    let window = this.#windows.get(key);
-    if (!window || now >= window.endsAt) {
-      window = { used: 0, endsAt: now + windowMs };
-      // An empty read does not open a window.
-      if (amount > 0) this.#windows.set(key, window);
-    }
-    const allowed = force || window.used + amount <= limit;
-    if (allowed) window.used += amount;
-    return { allowed, used: window.used, retryAfterMs: Math.max(0, window.endsAt - now) };
+  take(key, request) {
+    this.#sweep(request.now);
+    const { answer, window } = takeFromWindow(this.#windows.get(key) ?? null, request);
+    if (window) this.#windows.set(key, window);
+    return answer;
   }
 
   acquire(key, { limit, leaseMs, now }) {
     this.#sweep(now);
-    const held = this.#liveLeases(key, now);
-    if (held.size >= limit) {
-      const soonest = Math.min(...held.values());
-      return { allowed: false, lease: null, retryAfterMs: Math.max(0, soonest - now) };
-    }
-    const lease = String((this.#nextLease += 1));
-    held.set(lease, now + leaseMs);
-    this.#leases.set(key, held);
-    return { allowed: true, lease, retryAfterMs: 0 };
+    const { answer, leases } = acquireLease(this.#leases.get(key), { limit, leaseMs, now, lease: String((this.#nextLease += 1)) });
+    this.#leases.set(key, leases);
+    return answer;
   }
 
   release(key, lease) {
-    const held = this.#leases.get(key);
-    if (!held) return;
-    held.delete(lease);
-    if (held.size === 0) this.#leases.delete(key);
-  }
-
-  #liveLeases(key, now) {
-    const held = this.#leases.get(key) ?? new Map();
-    for (const [lease, expiresAt] of held) if (expiresAt <= now) held.delete(lease);
-    return held;
+    const leases = this.#leases.get(key);
+    if (leases) delete leases[lease];
   }
 
   // At most once a second: drop closed windows and expired leases.
@@ -78,6 +84,6 @@ export class MemoryLimitStore {
     if (now - this.#sweptAt < 1_000) return;
     this.#sweptAt = now;
     for (const [key, window] of this.#windows) if (now >= window.endsAt) this.#windows.delete(key);
-    for (const key of [...this.#leases.keys()]) if (this.#liveLeases(key, now).size === 0) this.#leases.delete(key);
+    for (const [key, leases] of this.#leases) if (Object.values(leases).every((expiresAt) => expiresAt <= now)) this.#leases.delete(key);
   }
 }
