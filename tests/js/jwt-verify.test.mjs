@@ -6,7 +6,7 @@
 // module in workerd and Deno.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from 'alfred-act';
 import { newJwtSecret, signJwt, signJwtWithKey, signingKey } from '../../db/jwt.mjs';
 import { startJwksServer } from './support/jwks-server.mjs';
@@ -89,7 +89,7 @@ describe('accepted tokens', () => {
 
 describe('refused tokens', () => {
   const both = () => createTokenVerifier({ jwtSecret: secret, jwksUrl: jwks.url });
-  const pem = ec.publicJwk && generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' });
+  const pem = createPublicKey(ec.privateKey).export({ type: 'spki', format: 'pem' });
 
   test('missing, garbage and malformed tokens', async () => {
     const verifier = both();
@@ -303,4 +303,16 @@ describe('the JWK set cache', () => {
       await server.stop();
     }
   });
+});
+
+test('one catalog of codes: every code the verifier emits is in TOKEN_ERROR_STATUS and in the TokenErrorCode type', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const source = await readFile(new URL('../../web/src/jwt-verify.js', import.meta.url), 'utf8');
+  const emitted = new Set([...source.matchAll(/\bfail\('([a-z_]+)'/g)].map(([, code]) => code));
+  const types = await readFile(new URL('../../web/jwt-verify.d.ts', import.meta.url), 'utf8');
+  const union = types.slice(types.indexOf('export type TokenErrorCode'), types.indexOf(';', types.indexOf('export type TokenErrorCode')));
+  const typed = new Set([...union.matchAll(/'([a-z_]+)'/g)].map(([, code]) => code));
+  assert.ok(emitted.size >= 12);
+  for (const code of emitted) assert.ok(code in TOKEN_ERROR_STATUS, `${code} is not in TOKEN_ERROR_STATUS`);
+  assert.deepEqual([...typed].sort(), Object.keys(TOKEN_ERROR_STATUS).sort());
 });
