@@ -326,7 +326,8 @@ for (const runtime of ['workerd', 'deno']) {
 
       test('a client that disconnects stops the turn: no model call after the abort, and its slot is freed', async () => {
         const token = newUser();
-        const tag = script({ delayMs: 1_500, then: toolCall('db_read', fridgeRead) }, stepComplete('late'), 'late');
+        // The model takes 2.5 s; the worker's heartbeat (1 s) finds the hang-up well before.
+        const tag = script({ delayMs: 2_500, then: toolCall('db_read', fridgeRead) }, stepComplete('late'), 'late');
         const controller = new AbortController();
         const response = await fetch(`${worker().url}/act/turn`, {
           method: 'POST',
@@ -339,7 +340,7 @@ for (const runtime of ['workerd', 'deno']) {
         const postgrest = proxy.requests.length;
         controller.abort();
         // Past the model's delay: had the turn gone on, it would have read and asked again.
-        await sleep(2_500);
+        await sleep(3_500);
         assert.equal(callsOf(tag), 1);
         assert.equal(proxy.requests.length, postgrest, 'the tool call the model was about to make never ran');
         // One running turn is allowed: the aborted one gave its slot back.
