@@ -638,6 +638,8 @@ export declare function restUrl(url: string): string;
 
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
 export type { ChatModel, ChatModelOptions, ChatMessage, Completion } from './llm.js';
+export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
+export type { Jwk, JwksFetch, TokenVerifierOptions, TokenVerifier, TokenErrorCode, TokenError, VerifiedToken, VerifyResult } from './jwt-verify.js';
 export {
   runStep,
   runTurn,
