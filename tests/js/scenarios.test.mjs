@@ -9,3 +9,4 @@
 // comparing the whole table before and after.
 import './scenarios/shopping.mjs';
 import './scenarios/inventory.mjs';
+import './scenarios/recipes.mjs';
