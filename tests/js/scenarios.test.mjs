@@ -10,3 +10,4 @@
 import './scenarios/shopping.mjs';
 import './scenarios/inventory.mjs';
 import './scenarios/recipes.mjs';
+import './scenarios/planning.mjs';
