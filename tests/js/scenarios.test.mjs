@@ -7,6 +7,7 @@
 // kitchen domain is covered (docs/scenarios.md has the matrix). One shared
 // stack; the modules run in this order, each scenario on its own rows or
 // comparing the whole table before and after.
+import './scenarios/mistakes.mjs';
 import './scenarios/shopping.mjs';
 import './scenarios/inventory.mjs';
 import './scenarios/recipes.mjs';
