@@ -12,3 +12,4 @@ import './scenarios/shopping.mjs';
 import './scenarios/inventory.mjs';
 import './scenarios/recipes.mjs';
 import './scenarios/planning.mjs';
+import './scenarios/turns.mjs';

@@ -91,6 +91,30 @@ test('"cancel the lunch in three days": delete by filter', async () => {
   assert.deepEqual(await db(`/meal_plans?date=eq.${day}&meal_type=eq.dinner&select=id`), dinner);
 });
 
+test('"oats for breakfast in three weeks" sent twice in one batch: both rows are written (no de-duplication on meal plans); the model deletes one by ref', async () => {
+  const { act } = kit.actFor();
+  const oats = await recipeRef(act, 'oats', 'Overnight Oats');
+  const date = isoDay(21);
+  const row = { date, meal_type: 'breakfast', recipe_id: oats, servings: 1 };
+  const result = ok(await act.execute('db_create', { table: 'meal_plans', data: [row, row] }));
+  assert.equal(result.data.length, 2);
+  assert.notEqual(result.data[0].id, result.data[1].id);
+  assert.equal((await db(`/meal_plans?date=eq.${date}&select=id`)).length, 2);
+  ok(await act.execute('db_delete', { table: 'meal_plans', filters: [where('id', '=', result.data[1].id)] }));
+  assert.deepEqual(await db(`/meal_plans?date=eq.${date}&select=id`), [{ id: uuidOf(act, result.data[0].id) }]);
+});
+
+test('"breakfast tomorrow is for 2": update by date and meal type (meal plans have no name)', async () => {
+  const { act } = kit.actFor();
+  const before = await db('/meal_plans?select=id,date,meal_type,servings&order=id');
+  const result = ok(await act.execute('db_update', { table: 'meal_plans', filters: [where('date', '=', isoDay(1)), where('meal_type', '=', 'breakfast')], data: { servings: 2 } }));
+  assert.equal(result.count, 1);
+  assert.deepEqual(
+    await db('/meal_plans?select=id,date,meal_type,servings&order=id'),
+    before.map((row) => (row.date === isoDay(1) && row.meal_type === 'breakfast' ? { ...row, servings: 2 } : row)),
+  );
+});
+
 test('"drop the breakfasts except the pancakes": delete by filter with not_in, and by ref', async () => {
   const { act } = kit.actFor();
   const breakfasts = ok(await act.execute('db_read', { table: 'meal_plans', filters: [where('meal_type', '=', 'breakfast')] }));
@@ -131,6 +155,20 @@ test('"remind me to take the salmon out tomorrow morning, for tomorrow\'s dinner
   assert.deepEqual(await db(`/tasks?title=eq.${enc(title)}&select=due_date,category,completed,meal_plan_id,recipe_id,user_id`), [
     { due_date: isoDay(1), category: 'prep', completed: false, meal_plan_id: uuidOf(act, meal.id), recipe_id: uuidOf(act, meal.recipe_id), user_id: kit.ada().id },
   ]);
+  // "Actually, make it tonight": the same task, by its ref.
+  const moved = ok(await act.execute('db_update', { table: 'tasks', filters: [where('id', '=', result.data.id)], data: { due_date: isoDay(0) } }));
+  assert.deepEqual([moved.data[0].id, moved.data[0].due_date], [result.data.id, isoDay(0)]);
+  assert.deepEqual(await db(`/tasks?title=eq.${enc(title)}&select=due_date`), [{ due_date: isoDay(0) }]);
+});
+
+test('"what do I need to do today?": tasks due today, open ones first', async () => {
+  const { act } = kit.actFor();
+  const result = ok(await act.execute('db_read', { table: 'tasks', filters: [where('due_date', '=', isoDay(0))], order_by: 'completed', columns: ['title', 'completed', 'recipe_id'] }));
+  const truth = await db(`/tasks?due_date=eq.${isoDay(0)}&select=title,completed&order=completed,title`);
+  assert.ok(truth.length >= 2);
+  assert.deepEqual(result.data.map((row) => row.completed), truth.map((row) => row.completed));
+  assert.deepEqual(result.data.map((row) => row.title).sort(), truth.map((row) => row.title).sort());
+  assert.ok(result.data.filter((row) => row.recipe_id).every((row) => /^recipe_\d+$/.test(row.recipe_id) && row._recipe_id_label));
 });
 
 test('"add prep tasks: chop onions, soak beans, and chop onions": tasks are not de-duplicated, every row is written', async () => {
@@ -187,6 +225,17 @@ test('"clear the finished tasks, but keep the salmon one": delete by filter with
   assert.deepEqual(await db('/tasks?completed=is.false&select=id,title&order=id'), open);
   ok(await act.execute('db_delete', { table: 'tasks', filters: [where('id', '=', salmon.data[0].id)] }));
   assert.deepEqual(await db('/tasks?completed=is.true&select=title'), []);
+});
+
+test('"I\'ve given up on cleaning tasks": delete by filter', async () => {
+  const { act } = kit.actFor();
+  const cleanup = await db('/tasks?category=eq.cleanup&select=title');
+  assert.ok(cleanup.length >= 1);
+  const others = await db('/tasks?or=(category.neq.cleanup,category.is.null)&select=id&order=id');
+  const result = ok(await act.execute('db_delete', { table: 'tasks', filters: [where('category', '=', 'cleanup')] }));
+  assert.deepEqual(result.data.map((row) => row.title).sort(), cleanup.map((row) => row.title).sort());
+  assert.deepEqual(await db('/tasks?category=eq.cleanup&select=id'), []);
+  assert.deepEqual(await db('/tasks?or=(category.neq.cleanup,category.is.null)&select=id&order=id'), others);
 });
 
 test('"save that recipe and add a task to buy its ingredients": the task is linked by the gen_ ref once the recipe is saved', async () => {
@@ -247,19 +296,26 @@ test('"log last week: tacos on Monday, risotto on Tuesday; and I cooked tonight\
       data: [
         { recipe_id: tacos, cooked_at: `${isoDay(-7)}T19:00:00Z`, servings: 4 },
         { recipe_id: risotto, cooked_at: `${isoDay(-6)}T19:30:00Z`, rating: 3 },
+        { recipe_id: tacos, cooked_at: `${isoDay(-7)}T19:00:00Z`, servings: 4 },
       ],
     }),
   );
-  assert.equal(batch.data.length, 2);
+  assert.equal(batch.data.length, 3, 'a repeated entry is written too (no de-duplication on the log)');
   const tonight = ok(await act.execute('db_read', { table: 'meal_plans', filters: [where('date', '=', isoDay(0)), where('meal_type', '=', 'dinner')] }));
   const meal = tonight.data[0];
   const linked = ok(await act.execute('db_create', { table: 'cooking_log', data: { recipe_id: meal.recipe_id, from_meal_plan_id: meal.id, servings: meal.servings } }));
   assert.deepEqual([linked.data.from_meal_plan_id, linked.data.recipe_id], [meal.id, meal.recipe_id]);
   const rows = added(before, await db('/cooking_log?select=id,recipe_id,from_meal_plan_id,servings,rating,cooked_at'));
-  assert.deepEqual(pick(rows, 'cooked_at', 'recipe_id', 'from_meal_plan_id', 'servings', 'rating').slice(0, 2), [
-    { cooked_at: `${isoDay(-7)}T19:00:00+00:00`, recipe_id: uuidOf(act, tacos), from_meal_plan_id: null, servings: 4, rating: null },
+  const tacoEntry = { cooked_at: `${isoDay(-7)}T19:00:00+00:00`, recipe_id: uuidOf(act, tacos), from_meal_plan_id: null, servings: 4, rating: null };
+  assert.deepEqual(pick(rows, 'cooked_at', 'recipe_id', 'from_meal_plan_id', 'servings', 'rating').slice(0, 3), [
+    tacoEntry,
+    tacoEntry,
     { cooked_at: `${isoDay(-6)}T19:30:00+00:00`, recipe_id: uuidOf(act, risotto), from_meal_plan_id: null, servings: null, rating: 3 },
   ]);
+  // "Oops, the tacos are in there twice": the second entry goes, by its ref.
+  const taco = batch.data.filter((row) => row.recipe_id === tacos);
+  ok(await act.execute('db_delete', { table: 'cooking_log', filters: [where('id', '=', taco[1].id)] }));
+  assert.deepEqual(await db(`/cooking_log?recipe_id=eq.${uuidOf(act, tacos)}&select=id`), [{ id: uuidOf(act, taco[0].id) }]);
   assert.ok(rows.some((row) => row.from_meal_plan_id === uuidOf(act, meal.id) && row.servings === meal.servings));
 });
 
@@ -271,6 +327,17 @@ test('"the carbonara was actually 5 stars": read the log by recipe ref, update b
   assert.equal(entries.data[0]._recipe_id_label, 'Weeknight Carbonara');
   ok(await act.execute('db_update', { table: 'cooking_log', filters: [where('id', '=', entries.data[0].id)], data: { rating: 5 } }));
   assert.deepEqual(await db(`/cooking_log?recipe_id=eq.${uuidOf(act, carbonara)}&select=rating`), [{ rating: 5 }]);
+});
+
+test('"last week\'s dinners were all for 4": one update for a batch of refs', async () => {
+  const { act } = kit.actFor();
+  const week = ok(await act.execute('db_read', { table: 'cooking_log', filters: [where('cooked_at', '>=', `${isoDay(-8)}T00:00:00Z`), where('cooked_at', '<', `${isoDay(-5)}T00:00:00Z`)] }));
+  assert.ok(week.data.length >= 2);
+  const refs = week.data.map((row) => row.id);
+  const before = await db('/cooking_log?select=id,servings&order=id');
+  ok(await act.execute('db_update', { table: 'cooking_log', filters: [where('id', 'in', refs)], data: { servings: 4 } }));
+  const changed = new Set(refs.map((ref) => uuidOf(act, ref)));
+  assert.deepEqual(await db('/cooking_log?select=id,servings&order=id'), before.map((row) => (changed.has(row.id) ? { ...row, servings: 4 } : row)));
 });
 
 test('"forget everything I logged before this week, except the chana masala": delete by filter with not_in', async () => {

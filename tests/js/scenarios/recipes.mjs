@@ -224,6 +224,20 @@ test('"delete my test recipes except the good one": delete by filter with not_in
   assert.deepEqual(await db(`/recipes?tags=not.cs.{${tag}}&select=id&order=id`), others);
 });
 
+test('"delete the recipes I imported from that blog": delete by filter', async () => {
+  const { act } = kit.actFor();
+  const blog = `https://example.com/${unique('blog').replace(/ /g, '-')}`;
+  await createRecipes(act, [
+    { name: unique('Blog Focaccia'), source_url: blog, instructions: ['Proof.', 'Bake.'] },
+    { name: unique('Blog Brownies'), source_url: blog, instructions: ['Melt.', 'Bake.'] },
+  ]);
+  const others = await db('/recipes?or=(source_url.is.null,source_url.neq.' + enc(blog) + ')&select=id&order=id');
+  const result = ok(await act.execute('db_delete', { table: 'recipes', filters: [where('source_url', '=', blog)] }));
+  assert.equal(result.count, 2);
+  assert.deepEqual(await db(`/recipes?source_url=eq.${enc(blog)}&select=id`), []);
+  assert.deepEqual(await db('/recipes?select=id&order=id'), others);
+});
+
 test('"remove the optional ingredients from the chili": delete by filter on a child table', async () => {
   const { act } = kit.actFor();
   const chili = await recipeNamed(act, 'chili', 'Chili con Carne');
@@ -236,6 +250,27 @@ test('"remove the optional ingredients from the chili": delete by filter on a ch
   assert.deepEqual(await db(`/recipe_ingredients?recipe_id=eq.${uuid}&select=id&order=id`), required);
   const elsewhere = await db('/recipe_ingredients?is_optional=is.true&select=name');
   assert.ok(elsewhere.length >= 3, 'other recipes keep their optional ingredients');
+});
+
+test('"the chili needs 6 cloves of garlic, and the spices are optional; drop the cumin": ingredients by name, by a batch of refs, by ref', async () => {
+  const { act } = kit.actFor();
+  const chili = await recipeNamed(act, 'chili', 'Chili con Carne');
+  const uuid = uuidOf(act, chili.id);
+  const before = await db(`/recipe_ingredients?recipe_id=eq.${uuid}&select=id,name,quantity,is_optional&order=id`);
+  const garlic = ok(
+    await act.execute('db_update', { table: 'recipe_ingredients', filters: [where('recipe_id', '=', chili.id), where('name', '=', 'garlic')], data: { quantity: 6 } }),
+  );
+  assert.deepEqual(pick(garlic.data, 'name', 'quantity'), [{ name: 'garlic', quantity: 6 }]);
+  const spices = chili.recipe_ingredients.filter((row) => ['chili powder', 'cumin'].includes(row.name));
+  assert.equal(spices.length, 2);
+  ok(await act.execute('db_update', { table: 'recipe_ingredients', filters: [where('id', 'in', spices.map((row) => row.id))], data: { is_optional: true } }));
+  const cumin = spices.find((row) => row.name === 'cumin');
+  const dropped = ok(await act.execute('db_delete', { table: 'recipe_ingredients', filters: [where('id', '=', cumin.id)] }));
+  assert.deepEqual(dropped.data.map((row) => row.id), [cumin.id]);
+  const expected = before
+    .filter((row) => row.name !== 'cumin')
+    .map((row) => (row.name === 'garlic' ? { ...row, quantity: 6 } : row.name === 'chili powder' ? { ...row, is_optional: true } : row));
+  assert.deepEqual(await db(`/recipe_ingredients?recipe_id=eq.${uuid}&select=id,name,quantity,is_optional&order=id`), expected);
 });
 
 test('"strip the lentil soup down to lentils and stock": delete every ingredient of a recipe except two', async () => {

@@ -101,6 +101,16 @@ test('"is tamarnd paste on my list?": a typo finds nothing and says why; nothing
   assert.equal((await db('/shopping_list?name=ilike.*tamarind*&select=name')).length, 1, 'the real item is there under its right name');
 });
 
+test('"make that 6 limes": update one row by its ref', async () => {
+  const { act } = kit.actFor();
+  const ref = await refByName(act, 'lime');
+  const before = await db('/shopping_list?select=id,quantity&order=id');
+  const result = ok(await act.execute('db_update', { table: 'shopping_list', filters: [where('id', '=', ref)], data: { quantity: 6 } }));
+  assert.deepEqual(pick(result.data, 'id', 'name', 'quantity'), [{ id: ref, name: 'lime', quantity: 6 }]);
+  const uuid = uuidOf(act, ref);
+  assert.deepEqual(await db('/shopping_list?select=id,quantity&order=id'), before.map((row) => (row.id === uuid ? { ...row, quantity: 6 } : row)));
+});
+
 test('"I bought the thai basil and the red curry paste": one update for a batch of refs changes exactly those rows', async () => {
   const { act } = kit.actFor();
   const refs = [await refByName(act, 'thai basil'), await refByName(act, 'red curry paste')];

@@ -129,3 +129,40 @@ export function pick(rows, ...keys) {
     .map((row) => Object.fromEntries(keys.map((key) => [key, row[key]])))
     .sort((a, b) => (String(a[keys[0]]) < String(b[keys[0]]) ? -1 : String(a[keys[0]]) > String(b[keys[0]]) ? 1 : 0));
 }
+
+/** The first user message of a chat request the loop sent: the assembled Act prompt. */
+export const userPrompt = (body) => body.messages.find((message) => message.role === 'user').content;
+
+/**
+ * The rows in a prompt as the model reads them, from its `` - `ref` | key: value | … `` lines:
+ * `[{ ref, key: value, …, children? }]`, embedded rows both under their parent and on their own,
+ * each ref once (the first occurrence: step data comes before the entity snapshot).
+ *
+ * @example
+ * promptRows(userPrompt(body)).find((row) => row.name === 'egg') // { ref: 'inv_5', name: 'egg', quantity: '10', … }
+ */
+export function promptRows(text) {
+  const rows = new Map();
+  let parent = null;
+  for (const line of text.split('\n')) {
+    const match = /^(\s*)- `([a-z_]+_\d+)`((?: \| .*)?)$/.exec(line);
+    if (!match) continue;
+    const [, indent, ref, rest] = match;
+    const fields = { ref };
+    for (const part of rest.split(' | ').slice(1)) {
+      const colon = part.indexOf(': ');
+      if (colon > 0) fields[part.slice(0, colon)] = part.slice(colon + 2);
+    }
+    if (indent === '') parent = fields;
+    else if (parent) (parent.children ??= []).push(fields);
+    if (!rows.has(ref)) rows.set(ref, fields);
+  }
+  return [...rows.values()];
+}
+
+/** The content of a generated artifact as the prompt's Generated Artifacts section shows it. */
+export function promptArtifact(text, ref) {
+  const match = new RegExp(`#### \`${ref}\`[^\\n]*\\n\`\`\`json\\n(.*)\\n\`\`\``).exec(text);
+  assert.ok(match, `${ref} is in the prompt's Generated Artifacts`);
+  return JSON.parse(match[1]);
+}
