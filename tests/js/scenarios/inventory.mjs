@@ -86,6 +86,18 @@ test('"set the rice to 1.5 kg": update by the exact name changes that row only',
   assert.deepEqual(await db('/inventory?select=name,quantity&order=name'), before.map((row) => (row.name === 'rice' ? { ...row, quantity: 1500 } : row)));
 });
 
+test('"I used the last eggs" written as an update by name: writes match names exactly, so "eggs" changes nothing and says so', async () => {
+  const { act } = kit.actFor();
+  const before = await db('/inventory?select=id,quantity&order=id');
+  const result = ok(await act.execute('db_update', { table: 'inventory', filters: [where('name', '=', 'eggs')], data: { quantity: 0 } }));
+  assert.deepEqual([result.data, result.count], [[], 0]);
+  assert.ok(result.query.notes.some((note) => note.includes('no row matched')));
+  assert.deepEqual(await db('/inventory?select=id,quantity&order=id'), before);
+  const milk = ok(await act.execute('db_delete', { table: 'inventory', filters: [where('name', '=', 'Milk')] }));
+  assert.deepEqual(milk.data, [], 'no case folding either: coconut milk and milk stay');
+  assert.equal((await db('/inventory?name=ilike.*milk*&select=id')).length, 2);
+});
+
 test('"note on all the cans that they are in the left cupboard": one update for a batch of refs', async () => {
   const { act } = kit.actFor();
   const cans = ok(await act.execute('db_read', { table: 'inventory', filters: [where('unit', '=', 'can')] }));
@@ -207,19 +219,19 @@ test('"what dairy do you know about?": the shared catalog reads like any table, 
 });
 
 test('"add yuzu to the ingredient list": the catalog cannot be written, by any tool', async () => {
-  const everything = await kit.everything();
+  const everything = await kit.everything(['ingredients']);
   const { act, fetch } = kit.actFor();
   refused(await act.execute('db_create', { table: 'ingredients', data: { name: 'yuzu', family: 'citrus' } }), 'read_only_table', fetch);
   refused(await act.execute('db_update', { table: 'ingredients', filters: [where('name', '=', 'lemon')], data: { category: 'x' } }), 'read_only_table', fetch);
   refused(await act.execute('db_delete', { table: 'ingredients', filters: [where('name', '=', 'lemon')] }), 'read_only_table', fetch);
-  assert.deepEqual(await kit.everything(), everything);
+  assert.deepEqual(await kit.everything(['ingredients']), everything);
 });
 
 test('mistakes on the inventory: a recipe ref, a pasted UUID of a real row, an unknown column', async () => {
   const { act: reader } = kit.actFor();
   const recipes = ok(await reader.execute('db_read', { table: 'recipes', filters: [where('name', '=', 'Shakshuka')], columns: ['name'] }));
   const recipeRef = recipes.data[0].id;
-  const everything = await kit.everything();
+  const everything = await kit.everything(['inventory', 'recipes']);
 
   const { act, fetch } = kit.actFor({ state: reader.registry.toJSON() });
   const wrong = refused(await act.execute('db_update', { table: 'inventory', filters: [where('id', '=', recipeRef)], data: { quantity: 0 } }), 'ref_type_mismatch', fetch);
@@ -229,5 +241,5 @@ test('mistakes on the inventory: a recipe ref, a pasted UUID of a real row, an u
   // The recipe's real UUID, pasted where an inventory row is expected: the registry knows whose it is.
   const recipeUuid = uuidOf(reader, recipeRef);
   refused(await act.execute('db_delete', { table: 'inventory', filters: [where('id', '=', recipeUuid)] }), 'ref_type_mismatch', fetch, { allow: [recipeUuid] });
-  assert.deepEqual(await kit.everything(), everything, 'nothing was written');
+  assert.deepEqual(await kit.everything(['inventory', 'recipes']), everything, 'nothing was written');
 });

@@ -131,7 +131,7 @@ test('mistakes on meal plans: "diner", a recipe name instead of its ref, Feb 30,
   const { act: reader } = kit.actFor();
   const tasks = ok(await reader.execute('db_read', { table: 'tasks', limit: 1, columns: ['title'] }));
   ok(await reader.execute('db_read', { table: 'recipes', filters: [where('name', '=', 'Shakshuka')], columns: ['name'] }));
-  const everything = await kit.everything();
+  const everything = await kit.everything(['meal_plans']);
   const { act, fetch } = kit.actFor({ state: reader.registry.toJSON() });
   const typo = refused(await act.execute('db_create', { table: 'meal_plans', data: { date: isoDay(20), meal_type: 'diner' } }), 'invalid_value', fetch);
   assert.equal(typo.error.hint, 'use one of: breakfast, lunch, dinner, snack, other');
@@ -139,7 +139,7 @@ test('mistakes on meal plans: "diner", a recipe name instead of its ref, Feb 30,
   assert.match(byName.error.hint, /use the ref recipe_\d+/);
   refused(await act.execute('db_create', { table: 'meal_plans', data: { date: '2031-02-30', meal_type: 'dinner' } }), 'invalid_value', fetch);
   refused(await act.execute('db_update', { table: 'meal_plans', filters: [where('recipe_id', '=', tasks.data[0].id)], data: { servings: 1 } }), 'ref_type_mismatch', fetch);
-  assert.deepEqual(await kit.everything(), everything, 'nothing was written');
+  assert.deepEqual(await kit.everything(['meal_plans']), everything, 'nothing was written');
 });
 
 // ---- tasks ------------------------------------------------------------------
@@ -254,7 +254,7 @@ test('"save that recipe and add a task to buy its ingredients": the task is link
 });
 
 test('mistakes on tasks: an unknown category, a misspelt column, a pasted UUID of another user\'s task', async () => {
-  const everything = await kit.everything();
+  const everything = await kit.everything(['tasks']);
   const { act, fetch } = kit.actFor();
   const category = refused(await act.execute('db_create', { table: 'tasks', data: { title: 'Scrub the oven', category: 'cleaning' } }), 'invalid_value', fetch);
   assert.equal(category.error.hint, 'use one of: prep, shopping, cleanup, other');
@@ -268,7 +268,7 @@ test('mistakes on tasks: an unknown category, a misspelt column, a pasted UUID o
   assert.deepEqual([pasted.data, pasted.count], [[], 0]);
   assert.equal(pasted.query.requested.filters[0].value, '(unregistered row)');
   assert.ok(pasted.query.notes.some((note) => note.includes('may belong to another user')));
-  assert.deepEqual(await kit.everything(), everything, "nothing was written, Ben's task included");
+  assert.deepEqual(await kit.everything(['tasks']), everything, "nothing was written, Ben's task included");
 });
 
 // ---- cooking_log -------------------------------------------------------------
@@ -354,14 +354,24 @@ test('"forget everything I logged before this week, except the chana masala": de
   assert.equal((await db(`/cooking_log?cooked_at=lt.${since}&select=id`)).length, keep.data.filter((row) => row.cooked_at < since).length);
 });
 
+test('"delete the log entries I never rated": delete by filter on a null column', async () => {
+  const { act } = kit.actFor();
+  const unrated = await db('/cooking_log?rating=is.null&select=id');
+  assert.ok(unrated.length >= 1);
+  const rated = await db('/cooking_log?rating=not.is.null&select=id,rating&order=id');
+  const result = ok(await act.execute('db_delete', { table: 'cooking_log', filters: [where('rating', 'is_null')] }));
+  assert.equal(result.count, unrated.length);
+  assert.deepEqual(await db('/cooking_log?select=id,rating&order=id'), rated);
+});
+
 test('"log it with 9 stars": the database refuses the rating; the error is typed, nothing is written', async () => {
-  const everything = await kit.everything();
+  const everything = await kit.everything(['cooking_log']);
   const { act, fetch } = kit.actFor();
   const result = await act.execute('db_create', { table: 'cooking_log', data: { rating: 9, notes: 'best ever' } });
   assert.deepEqual([result.error.code, result.error.status, result.error.dbCode, result.data], ['check_violation', 400, '23514', null]);
   assert.equal(fetch.requests.length, 1, 'the database decides');
   assertModelFacing(result);
-  assert.deepEqual(await kit.everything(), everything);
+  assert.deepEqual(await kit.everything(['cooking_log']), everything);
 });
 
 // ---- preferences --------------------------------------------------------------
@@ -391,7 +401,7 @@ test('"butter is a staple, I always have it": a uuid[] column written with catal
 });
 
 test('"set up my preferences" when they exist: one row per user, a batch of two is refused whole', async () => {
-  const everything = await kit.everything();
+  const everything = await kit.everything(['preferences']);
   const { act } = kit.actFor();
   const one = await act.execute('db_create', { table: 'preferences', data: { household_adults: 3 } });
   assert.deepEqual([one.error.code, one.error.status, one.error.dbCode], ['duplicate', 409, '23505']);
@@ -404,7 +414,7 @@ test('"set up my preferences" when they exist: one row per user, a batch of two 
   assert.match(all.error.hint, /pref_/);
   const column = refused(await tidy.execute('db_update', { table: 'preferences', filters: [where('cooking_skill_level', '=', 'intermediate')], data: { favourite_cuisines: ['thai'] } }), 'unknown_column', fetch);
   assert.match(column.error.hint, /favorite_cuisines/);
-  assert.deepEqual(await kit.everything(), everything, 'nothing was written');
+  assert.deepEqual(await kit.everything(['preferences']), everything, 'nothing was written');
 });
 
 test('"reset my preferences": delete by ref, then create them fresh', async () => {

@@ -80,14 +80,14 @@ test('"save that recipe you just made": the gen_ recipe and its ingredients, lin
 test('"plan the recipe you just made for Saturday" before it is saved: refused, nothing written', async () => {
   const { act, fetch } = kit.actFor();
   const { data: gen } = act.registry.registerGenerated('recipes', { name: unique('Unsaved Stew'), instructions: ['Simmer.'] });
-  const everything = await kit.everything();
+  const everything = await kit.everything(['meal_plans', 'recipe_ingredients']);
   const plan = refused(await act.execute('db_create', { table: 'meal_plans', data: { date: '2031-03-01', meal_type: 'dinner', recipe_id: gen } }), 'pending_ref', fetch);
   assert.match(plan.error.hint, /save it first with db_create on recipes/);
   refused(await act.execute('db_create', { table: 'recipe_ingredients', data: [{ recipe_id: gen, name: 'onion' }] }), 'pending_ref', fetch);
   const read = ok(await act.execute('db_read', { table: 'recipes', filters: [where('id', '=', gen)] }));
   assert.equal(read.query.source, 'generated');
   assert.equal(fetch.requests.length, 0);
-  assert.deepEqual(await kit.everything(), everything);
+  assert.deepEqual(await kit.everything(['meal_plans', 'recipe_ingredients']), everything);
 });
 
 test('"save both salads": a batch of two distinct recipes keeps every field', async () => {
@@ -322,6 +322,26 @@ test('"show me the butter chiken recipe": a typo is an empty answer, not every r
   assert.deepEqual(result.query.effective.filters, [{ field: 'name', op: 'ilike', value: '*butter chiken*' }]);
 });
 
+test('"the 100% rye" and "mac, cheese": % and a comma in a name are literal', async () => {
+  const { act } = kit.actFor();
+  const rye = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', '=', '100%')], columns: ['name'] }));
+  assert.deepEqual(rye.data.map((row) => row.name), ['100% Rye Sourdough']);
+  assert.deepEqual(rye.query.effective.filters, [{ field: 'name', op: 'ilike', value: '*100\\%*' }]);
+  const mac = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', '=', 'mac, cheese')], columns: ['name'] }));
+  assert.deepEqual(mac.data.map((row) => row.name), ['Mac, Cheese & Peas']);
+  const pie = ok(await act.execute('db_update', { table: 'recipes', filters: [where('name', '=', "Grandma's Apple Pie")], data: { servings: 10 } }));
+  assert.equal(pie.count, 1);
+  assert.deepEqual(await db(`/recipes?name=eq.${enc("Grandma's Apple Pie")}&select=servings`), [{ servings: 10 }]);
+});
+
+test('"show me the creme brulee and the pho": a name typed without its accents finds the recipe', { todo: 'names typed without their accents do not match (creme brulee → Crème Brûlée, pho → Phở Gà): the fuzzy name match is ilike only' }, async () => {
+  const { act } = kit.actFor();
+  const creme = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', '=', 'creme brulee')], columns: ['name'] }));
+  assert.deepEqual(creme.data.map((row) => row.name), ['Crème Brûlée']);
+  const pho = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', '=', 'pho')], columns: ['name'] }));
+  assert.deepEqual(pho.data.map((row) => row.name), ['Phở Gà']);
+});
+
 test('"save the weeknight version as a variant of the Shakshuka": a self reference by ref', async () => {
   const { act } = kit.actFor();
   const shakshuka = await recipeNamed(act, 'Shakshuka');
@@ -334,7 +354,7 @@ test('"save the weeknight version as a variant of the Shakshuka": a self referen
 test('mistakes on recipes: ingredients nested in the recipe, no instructions, a flavor outside the list, an inventory ref as recipe_id', async () => {
   const { act: reader } = kit.actFor();
   const inv = ok(await reader.execute('db_read', { table: 'inventory', filters: [where('location', '=', 'pantry')], limit: 1, columns: ['name'] }));
-  const everything = await kit.everything();
+  const everything = await kit.everything(['recipes', 'recipe_ingredients']);
   const { act, fetch } = kit.actFor({ state: reader.registry.toJSON() });
   const nested = refused(
     await act.execute('db_create', { table: 'recipes', data: { name: 'Nested', instructions: ['x'], recipe_ingredients: [{ name: 'egg' }] } }),
@@ -349,5 +369,5 @@ test('mistakes on recipes: ingredients nested in the recipe, no instructions, a 
   refused(await act.execute('db_create', { table: 'recipe_ingredients', data: { recipe_id: inv.data[0].id, name: 'salt' } }), 'ref_type_mismatch', fetch);
   refused(await act.execute('db_update', { table: 'recipes', filters: [where('id', '=', 'recipe_99')], data: { servings: 1 } }), 'unknown_ref', fetch);
   assertModelFacing(flavor);
-  assert.deepEqual(await kit.everything(), everything, 'nothing was written');
+  assert.deepEqual(await kit.everything(['recipes', 'recipe_ingredients']), everything, 'nothing was written');
 });

@@ -183,11 +183,24 @@ test('"clear out what I bought": delete by filter removes the bought rows and re
   assert.ok(again.query.notes.some((note) => note.includes('no row matched')));
 });
 
+test('"clear my shopping list except the limes": not_in alone is the filter', async () => {
+  const { act } = kit.actFor();
+  for (const name of ['lime', 'dish soap', 'paper towels']) ok(await act.execute('db_create', { table: 'shopping_list', data: { name, quantity: 1 } }));
+  const keep = await refByName(act, 'lime');
+  const count = (await db('/shopping_list?select=id')).length;
+  assert.ok(count >= 3);
+  const benBefore = await db('/shopping_list?select=id&order=id', kit.ben());
+  const result = ok(await act.execute('db_delete', { table: 'shopping_list', filters: [where('id', 'not_in', [keep])] }));
+  assert.equal(result.count, count - 1);
+  assert.deepEqual(await db('/shopping_list?select=id,name'), [{ id: uuidOf(act, keep), name: 'lime' }]);
+  assert.deepEqual(await db('/shopping_list?select=id&order=id', kit.ben()), benBefore);
+});
+
 test('mistakes on the shopping list are refused before any request: an inventory ref, a pasted UUID, a misspelt column', async () => {
   const { act: reader } = kit.actFor();
   const inv = ok(await reader.execute('db_read', { table: 'inventory', filters: [where('location', '=', 'pantry')], limit: 1 }));
   const state = reader.registry.toJSON();
-  const everything = await kit.everything();
+  const everything = await kit.everything(['shopping_list']);
 
   const { act, fetch } = kit.actFor({ state });
   refused(await act.execute('db_update', { table: 'shopping_list', filters: [where('id', '=', inv.data[0].id)], data: { is_purchased: true } }), 'ref_type_mismatch', fetch);
@@ -198,5 +211,5 @@ test('mistakes on the shopping list are refused before any request: an inventory
   assert.equal(column.error.path, 'data.purchased');
   assert.match(column.error.hint, /is_purchased/);
   assertModelFacing(column);
-  assert.deepEqual(await kit.everything(), everything, 'nothing was written');
+  assert.deepEqual(await kit.everything(['shopping_list']), everything, 'nothing was written');
 });

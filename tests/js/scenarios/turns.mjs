@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { createChatModel } from '../../../web/src/llm.js';
 import { runTurn } from '../../../web/src/loop.js';
 import { stepComplete, toolCall, where } from '../support/decisions.mjs';
-import { UUID, isoDay, promptArtifact, promptRows, unique, userPrompt, uuidOf } from '../support/scenario.mjs';
+import { UUID, assertModelFacing, isoDay, ok, promptArtifact, promptRows, unique, userPrompt, uuidOf } from '../support/scenario.mjs';
 import { startScriptedModel } from '../support/scripted-model.mjs';
 import { db, kit } from './kit.mjs';
 
@@ -54,7 +54,12 @@ async function withModel(script, run) {
   }
 }
 
-const turn = (model, act, userMessage, steps, options = {}) => runTurn({ core: kit.core, act, model, turn: { userMessage, steps }, ...options });
+/** runTurn with the given steps (none: the model plans); every executed call's result is checked for UUIDs. */
+async function turn(model, act, userMessage, steps, options = {}) {
+  const result = await runTurn({ core: kit.core, act, model, turn: { userMessage, steps }, ...options });
+  for (const step of result.steps) for (const record of step.queries) assertModelFacing(record);
+  return result;
+}
 
 test('"what\'s in my fridge?": planned by the model, read, answered; the prompt showed exactly the fridge rows', async () => {
   let shown = null;
@@ -213,8 +218,7 @@ test('"delete the duplicate recipe": the model finds both rows in the prompt and
   const name = unique('Cheese Scones');
   const { act: setup } = kit.actFor();
   for (let copy = 0; copy < 2; copy += 1) {
-    const created = await setup.execute('db_create', { table: 'recipes', data: { name, instructions: ['Rub in the butter.'] } });
-    assert.equal(created.error, null);
+    ok(await setup.execute('db_create', { table: 'recipes', data: { name, instructions: ['Rub in the butter.'] } }));
   }
   const [older, newer] = await db(`/recipes?name=eq.${enc(name)}&select=id,created_at&order=created_at`);
   assert.ok(older.created_at < newer.created_at);

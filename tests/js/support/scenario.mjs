@@ -81,16 +81,20 @@ export function scenarioKit(options) {
       return body;
     },
 
-    /** Every user-owned row of `user`, by table, ordered by id: the before/after of "nothing was written". */
-    async snapshot(user = kit.ada()) {
-      const tables = await Promise.all(OWN_TABLES.map((table) => kit.db(`/${table}?select=*&order=id`, user)));
-      return Object.fromEntries(OWN_TABLES.map((table, i) => [table, tables[i]]));
+    /** The rows of `tables` (every user-owned table by default) `user` sees, by table, ordered by id. */
+    async snapshot(user = kit.ada(), tables = OWN_TABLES) {
+      const rows = await Promise.all(tables.map((table) => kit.db(`/${table}?select=*&order=id`, user)));
+      return Object.fromEntries(tables.map((table, i) => [table, rows[i]]));
     },
 
-    /** Both users' kitchens and the catalog: nothing anywhere may change. */
-    async everything() {
-      const [ada, ben, catalog] = await Promise.all([kit.snapshot(kit.ada()), kit.snapshot(kit.ben()), kit.db('/ingredients?select=id,name,aliases&order=id')]);
-      return { ada, ben, catalog };
+    /**
+     * Both users' rows of `tables` (all by default): "nothing was written" is
+     * this, equal before and after. Name the tables a scenario could touch to
+     * keep it quick; `ingredients` reads the shared catalog.
+     */
+    async everything(tables = [...OWN_TABLES, 'ingredients']) {
+      const [ada, ben] = await Promise.all([kit.snapshot(kit.ada(), tables), kit.snapshot(kit.ben(), tables)]);
+      return { ada, ben };
     },
   };
   return kit;
