@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "alfred/json.h"
-#include "alfred/uuid.h"
 #include "echo.h"
 
 namespace alfred::detail {
@@ -140,21 +140,6 @@ bool readable_text(const need_response& response) {
   return body.size() <= kMessageBytes && valid_utf8_text(body);
 }
 
-// A page can quote ids (a request id, a row in an echoed body): raw bodies
-// carry none, so that no UUID reaches a model that is shown the error.
-std::string without_uuids(std::string text) {
-  constexpr std::size_t kLength = 36;
-  for (std::size_t at = 0; at + kLength <= text.size();) {
-    if (is_uuid_syntax(std::string_view(text).substr(at, kLength))) {
-      text.replace(at, kLength, "(uuid)");
-      at += 6;
-    } else {
-      ++at;
-    }
-  }
-  return text;
-}
-
 // What a failed exchange without a usable response amounts to.
 error transport_error(const need_response& response, std::string_view what) {
   const std::string reason = clip_utf8(trimmed(response.body), 200);
@@ -178,7 +163,7 @@ error transport_error(const need_response& response, std::string_view what) {
       err.code = "invalid_response";
       err.message = fmt::format("{} failed: fetch returned something that is not an HTTP response", what);
       err.hint = "the fetch function given to createAct must resolve to a Response";
-      err.raw_body = without_uuids(clip_utf8(response.body, kRawBodyBytes));
+      err.raw_body = clip_utf8(response.body, kRawBodyBytes);
       return err;
     case transport_failure::body_incomplete:
       err.code = "network_error";
@@ -224,7 +209,7 @@ error database_error(const need_response& response, std::string_view what) {
   } else if (readable_text(response)) {
     message = trimmed(std::string(response.body));  // PostgREST's text/plain errors
   } else if (!response.body.empty()) {
-    err.raw_body = without_uuids(clip_utf8(response.body, kRawBodyBytes));  // a proxy's HTML page, binary
+    err.raw_body = clip_utf8(response.body, kRawBodyBytes);  // a proxy's HTML page, binary
   }
   for (const auto& entry : kCodes) {
     if (entry.db_code != err.db_code) continue;
