@@ -16,6 +16,9 @@ import { stepComplete, toolCall } from './support/decisions.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 import { freePort } from '../../db/ports.mjs';
 
+// Every test has a time bound: a fault that hangs fails the test instead of stalling the suite.
+const BOUNDED = { timeout: 60_000 };
+
 const stack = sharedStack();
 const ada = () => stack().users[0];
 let core;
@@ -105,7 +108,7 @@ function lazyBody(total, { chunk = 64 << 10, headers = {}, status = 200 } = {}) 
 
 // ---- the network --------------------------------------------------------
 
-test('connection refused: nothing was sent, so even a write is network_error (no effect), promptly', async () => {
+test('connection refused: nothing was sent, so even a write is network_error (no effect), promptly', BOUNDED, async () => {
   const fetch = faultFetch();
   const act = actWith(fetch, { url: `http://127.0.0.1:${await freePort()}` });
   const read = await executeChecked(act, fetch, 'db_read', { table: 'tasks' }, { code: 'network_error' });
@@ -115,7 +118,7 @@ test('connection refused: nothing was sent, so even a write is network_error (no
   assert.equal(write.writes.length, 1);
 });
 
-test('regression: a fetch that ignores the abort signal and never answers cannot hang execute', async () => {
+test('regression: a fetch that ignores the abort signal and never answers cannot hang execute', BOUNDED, async () => {
   const fetch = faultFetch(() => new Promise(() => {}));
   const act = actWith(fetch, { timeoutMs: 200 });
   const read = await executeChecked(act, fetch, 'db_read', { table: 'tasks' }, { code: 'timeout', timeoutMs: 2000 });
@@ -125,7 +128,7 @@ test('regression: a fetch that ignores the abort signal and never answers cannot
   assert.ok(fetch.sent.every((request) => request.signal.aborted), 'the request was told to stop');
 });
 
-test('regression: a body that stalls after the headers cannot hang execute; a create whose body stalled is read back by id', async () => {
+test('regression: a body that stalls after the headers cannot hang execute; a create whose body stalled is read back by id', BOUNDED, async () => {
   const stalled = (status) => new Response(new ReadableStream({ start: (controller) => controller.enqueue(bytes('[{"id":')) }), { status, headers: { 'content-type': 'application/json' } });
   const readFetch = faultFetch(() => stalled(200));
   const read = await executeChecked(actWith(readFetch, { timeoutMs: 200 }), readFetch, 'db_read', { table: 'tasks' }, { code: 'timeout', timeoutMs: 2000 });
@@ -138,8 +141,9 @@ test('regression: a body that stalls after the headers cannot hang execute; a cr
     const response = await send();
     return request.method === 'POST' ? stalled(response.status) : response;
   });
-  const act = actWith(fetch, { timeoutMs: 300 });
-  const { result } = await executeChecked(act, fetch, 'db_create', { table: 'tasks', data: { title } }, { code: null, timeoutMs: 3000 });
+  // Long enough for the real insert to answer on a busy machine; the stall then uses it up.
+  const act = actWith(fetch, { timeoutMs: 1500 });
+  const { result } = await executeChecked(act, fetch, 'db_create', { table: 'tasks', data: { title } }, { code: null, timeoutMs: 6000 });
   assert.match(result.data.id, /^task_\d+$/);
   assert.equal(result.data.title, title);
   assert.deepEqual(result.query.notes, ["the database's answer (HTTP 201 Created) could not be read; the created rows were read back by id"]);
@@ -149,7 +153,7 @@ test('regression: a body that stalls after the headers cannot hang execute; a cr
   assert.equal(act.registry.toJSON().refs.find((entry) => entry.ref === result.data.id).uuid, rows[0].id);
 });
 
-test('regression: a connection reset while reading a write\'s body is write_outcome_unknown with the status kept, not network_error', async () => {
+test('regression: a connection reset while reading a write\'s body is write_outcome_unknown with the status kept, not network_error', BOUNDED, async () => {
   const proxy = await faultProxy(stack().url);
   try {
     const fetch = faultFetch();
@@ -167,7 +171,7 @@ test('regression: a connection reset while reading a write\'s body is write_outc
   }
 });
 
-test('regression: a create retried after its answer was lost leaves exactly one row (same row ids, duplicate key, read back)', async () => {
+test('regression: a create retried after its answer was lost leaves exactly one row (same row ids, duplicate key, read back)', BOUNDED, async () => {
   const proxy = await faultProxy(stack().url);
   try {
     const fetch = faultFetch();
@@ -200,7 +204,7 @@ test('regression: a create retried after its answer was lost leaves exactly one 
   }
 });
 
-test('the Act loop: a create whose answer was lost is reported as an unknown outcome, and its retry saves one row', async () => {
+test('the Act loop: a create whose answer was lost is reported as an unknown outcome, and its retry saves one row', BOUNDED, async () => {
   const proxy = await faultProxy(stack().url);
   const title = uniqueTitle('loop retry');
   const create = toolCall('db_create', { table: 'tasks', data: { title } });
@@ -224,7 +228,7 @@ test('the Act loop: a create whose answer was lost is reported as an unknown out
 
 // ---- what came back -------------------------------------------------------
 
-test('regression: a 5xx HTML page gives a short message; the page is kept, cut, for developers', async () => {
+test('regression: a 5xx HTML page gives a short message; the page is kept, cut, for developers', BOUNDED, async () => {
   const page = `<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>${'<p>upstream trouble</p>'.repeat(500)}</body></html>`;
   const fetch = faultFetch(() => new Response(page, { status: 502, headers: { 'content-type': 'text/html' } }));
   const act = actWith(fetch);
@@ -237,7 +241,7 @@ test('regression: a 5xx HTML page gives a short message; the page is kept, cut, 
   assert.doesNotMatch(write.result.error.message, /</);
 });
 
-test('a 502 on a create that never reached the database: unknown outcome, and the retry inserts exactly one row', async () => {
+test('a 502 on a create that never reached the database: unknown outcome, and the retry inserts exactly one row', BOUNDED, async () => {
   let failNext = true;
   const fetch = faultFetch((request, send) => {
     if (request.method === 'POST' && failNext) {
@@ -256,7 +260,7 @@ test('a 502 on a create that never reached the database: unknown outcome, and th
   assert.equal((await tasksTitled(title)).length, 1);
 });
 
-test('4xx answers with and without PostgREST error JSON are typed refusals; a refused write changes nothing', async () => {
+test('4xx answers with and without PostgREST error JSON are typed refusals; a refused write changes nothing', BOUNDED, async () => {
   const cases = [
     [401, { code: 'PGRST301', message: 'JWT expired', details: null, hint: null }, 'unauthorized', 'JWT expired'],
     [401, null, 'unauthorized', 'HTTP 401 Unauthorized'],
@@ -283,7 +287,7 @@ test('4xx answers with and without PostgREST error JSON are typed refusals; a re
   }
 });
 
-test('truncated JSON: a read is an error; a create is settled by reading it back; an update is write_outcome_unknown', async () => {
+test('truncated JSON: a read is an error; a create is settled by reading it back; an update is write_outcome_unknown', BOUNDED, async () => {
   const truncate = async (response) => {
     const text = await response.text();
     return new Response(text.slice(0, Math.max(1, Math.floor(text.length / 2))), { status: response.status, headers: { 'content-type': 'application/json' } });
@@ -303,7 +307,7 @@ test('truncated JSON: a read is an error; a create is settled by reading it back
   assert.deepEqual((await tasksTitled(title)).map((row) => row.completed), [true]);
 });
 
-test('invalid UTF-8 in a body: the rows come through with replacement characters, nothing throws', async () => {
+test('invalid UTF-8 in a body: the rows come through with replacement characters, nothing throws', BOUNDED, async () => {
   const title = uniqueTitle('utf8');
   const setup = faultFetch();
   await executeChecked(actWith(setup), setup, 'db_create', { table: 'tasks', data: { title: `${title} AB` } }, { code: null });
@@ -319,7 +323,7 @@ test('invalid UTF-8 in a body: the rows come through with replacement characters
   assert.equal(result.data[0].title, `${title} \ufffd\ufffd\ufffd`);
 });
 
-test('200 with a non-array body: a read is invalid_response; a write is write_outcome_unknown (a create is read back by id)', async () => {
+test('200 with a non-array body: a read is invalid_response; a write is write_outcome_unknown (a create is read back by id)', BOUNDED, async () => {
   const fetch = faultFetch(async (request, send) => {
     const response = await send();
     if (request.method === 'GET' && request.url.includes('id=in.')) return response;
@@ -327,7 +331,8 @@ test('200 with a non-array body: a read is invalid_response; a write is write_ou
   });
   const act = actWith(fetch);
   const read = await executeChecked(act, fetch, 'db_read', { table: 'tasks' }, { code: 'invalid_response' });
-  assert.equal(read.result.error.message, 'reading tasks failed: the database answered HTTP 200 OK but not with rows');
+  assert.equal(read.result.error.message, 'the database answered tasks with a string instead of an array of rows');
+  assert.equal(read.result.error.status, 200);
   const title = uniqueTitle('non-array');
   const created = await executeChecked(act, fetch, 'db_create', { table: 'tasks', data: { title } }, { code: null });
   assert.equal(created.result.data.title, title);
@@ -337,7 +342,7 @@ test('200 with a non-array body: a read is invalid_response; a write is write_ou
   assert.equal((await tasksTitled(title)).length, 0, 'the delete did happen');
 });
 
-test('206 with Content-Range: the rows and the total it gives', async () => {
+test('206 with Content-Range: the rows and the total it gives', BOUNDED, async () => {
   const fetch = faultFetch(async (request, send) => {
     const response = await send();
     return new Response(await response.arrayBuffer(), { status: 206, headers: { 'content-type': 'application/json', 'content-range': '0-1/57' } });
@@ -347,7 +352,7 @@ test('206 with Content-Range: the rows and the total it gives', async () => {
   assert.ok(result.data.length <= 2);
 });
 
-test('201 with an empty body: the created row is read back by id; a 204 on an update is write_outcome_unknown', async () => {
+test('201 with an empty body: the created row is read back by id; a 204 on an update is write_outcome_unknown', BOUNDED, async () => {
   const fetch = faultFetch(async (request, send) => {
     const response = await send();
     if (request.method === 'POST') return new Response(null, { status: 201 });
@@ -364,7 +369,7 @@ test('201 with an empty body: the created row is read back by id; a 204 on an up
   assert.equal(update.result.error.status, 204);
 });
 
-test('100 MB bodies: refused from Content-Length without reading, or after the limit while streaming; WASM memory does not grow', async () => {
+test('100 MB bodies: refused from Content-Length without reading, or after the limit while streaming; WASM memory does not grow', BOUNDED, async () => {
   const total = 100 << 20;
   const limit = core.executionLimits.maxResponseBytes;
   let last;
@@ -393,7 +398,7 @@ test('100 MB bodies: refused from Content-Length without reading, or after the l
   assert.equal((await tasksTitled(title)).length, 1);
 });
 
-test('a fetch that resolves to something other than a Response is invalid_response (a write: write_outcome_unknown)', async () => {
+test('a fetch that resolves to something other than a Response is invalid_response (a write: write_outcome_unknown)', BOUNDED, async () => {
   for (const value of [undefined, null, 42, { ok: true }, { status: 200, headers: null }]) {
     const fetch = faultFetch(async () => value);
     const act = actWith(fetch);
@@ -408,7 +413,95 @@ test('a fetch that resolves to something other than a Response is invalid_respon
   assert.equal(thrown.result.error.message, 'reading tasks failed: fetch is broken');
 });
 
-test('regression: bad values are echoed cut to 80 bytes, never whole', async () => {
+/**
+ * The real core, except that the execution handles it starts throw `error()`
+ * from `respond` for the first response to a need matching `when(need)`, as
+ * the core does when it fails while taking an answer (a C++ exception that
+ * escaped: a WebAssembly.Exception). The real execution goes on otherwise.
+ */
+function coreFailingToRespond(when, error) {
+  let armed = true;
+  const startExecution = (...args) => {
+    const execution = core.startExecution(...args);
+    let needs = [];
+    return {
+      ...execution,
+      needs: () => (needs = execution.needs()),
+      respond(index, response) {
+        if (armed && when(needs[index])) {
+          armed = false;
+          throw error();
+        }
+        execution.respond(index, response);
+      },
+    };
+  };
+  return new Proxy(core, {
+    get(target, key) {
+      if (key === 'startExecution') return startExecution;
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+const escapedException = () => new WebAssembly.Exception(new WebAssembly.Tag({ parameters: [] }), []);
+
+test('regression: a throw from the core while it takes a response is a { data, error } result; after a write was sent it is write_outcome_unknown and the retry inserts one row', BOUNDED, async () => {
+  const { Act } = await import('../../web/src/act.js');
+  const options = { url: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id };
+
+  // A read: internal_error (a plain throw) or out_of_memory (an escaped C++ exception), never a rejection.
+  for (const [error, code] of [
+    [() => new TypeError('respondAt: bad argument'), 'internal_error'],
+    [escapedException, 'out_of_memory'],
+  ]) {
+    const fetch = faultFetch();
+    const act = new Act(coreFailingToRespond((need) => need.method === 'GET', error), { ...options, fetch });
+    const { result } = await executeChecked(act, fetch, 'db_read', { table: 'tasks', limit: 1 }, { code });
+    assert.deepEqual(Object.keys(result), ['data', 'error', 'query', 'count']);
+    assert.deepEqual([result.query, result.count], [null, null]);
+    if (code === 'internal_error') assert.equal(result.error.message, 'alfred-act core failed: respondAt: bad argument');
+    // The act keeps working.
+    await executeChecked(act, fetch, 'db_read', { table: 'tasks', limit: 1 }, { code: null });
+  }
+
+  // A create: the row is in the database, so the outcome is unknown (status
+  // kept), and the act keeps the row ids: the retry is a duplicate key, read
+  // back, not a second row.
+  const fetch = faultFetch();
+  const act = new Act(coreFailingToRespond((need) => need.method === 'POST', escapedException), { ...options, fetch });
+  const title = uniqueTitle('core failed on the answer');
+  const params = { table: 'tasks', data: { title } };
+  const failed = await executeChecked(act, fetch, 'db_create', params, { code: 'write_outcome_unknown' });
+  assert.deepEqual(failed.result.error, {
+    code: 'write_outcome_unknown',
+    path: '',
+    message:
+      "db_create on tasks: the outcome is unknown; the request was sent and the core failed while taking the database's answer (HTTP 201): out_of_memory: alfred-act core failed: the input needs more memory than the core may use",
+    hint: 'the change may or may not have been made: read the rows (db_read) before trying again; a repeated db_create of the same data reuses its row ids, so it cannot insert a second row',
+    status: 201,
+  });
+  // The hint is the core's own for an unknown outcome (an update answered 204 with no rows).
+  const empty = faultFetch(async (request, send) => (request.method === 'PATCH' ? new Response(null, { status: 204 }) : send()));
+  const fromCore = await executeChecked(new Act(core, { ...options, fetch: empty }), empty, 'db_update', { table: 'tasks', filters: [{ field: 'title', op: '=', value: title }], data: { completed: true } }, { code: 'write_outcome_unknown' });
+  assert.equal(failed.result.error.hint, fromCore.result.error.hint);
+  const rows = await tasksTitled(title);
+  assert.equal(rows.length, 1, 'PostgREST did insert it');
+  assert.equal(rows[0].id, JSON.parse(failed.writes[0].body).id);
+  const retried = await executeChecked(act, fetch, 'db_create', params, { code: null });
+  assert.equal(JSON.parse(retried.writes[0].body).id, rows[0].id, 'the retry sends the same row id');
+  assert.match(retried.result.query.notes[0], /inserted by an earlier attempt whose answer was lost/);
+  assert.equal((await tasksTitled(title)).length, 1, 'exactly one row');
+
+  // A write refused before it was sent (connection refused) stays "no effect".
+  const refused = faultFetch();
+  const offline = new Act(coreFailingToRespond((need) => need.method === 'POST', escapedException), { ...options, url: `http://127.0.0.1:${await freePort()}`, fetch: refused });
+  const { result } = await executeChecked(offline, refused, 'db_create', { table: 'tasks', data: { title: uniqueTitle('never sent') } }, { code: 'out_of_memory' });
+  assert.equal(result.error.status, undefined);
+});
+
+test('regression: bad values are echoed cut to 80 bytes, never whole', BOUNDED, async () => {
   const fetch = faultFetch();
   const act = actWith(fetch);
   const huge = await executeChecked(act, fetch, 'db_read', { table: 'x'.repeat(50 << 20) }, { code: 'params_too_large' });
@@ -425,7 +518,7 @@ test('regression: bad values are echoed cut to 80 bytes, never whole', async () 
 
 // ---- the server goes away -----------------------------------------------
 
-test('PostgREST stopped mid-run: refused reads and writes change nothing; after a restart the same act goes on', async () => {
+test('PostgREST stopped mid-run: refused reads and writes change nothing; after a restart the same act goes on', BOUNDED, async () => {
   const fetch = faultFetch();
   const act = actWith(fetch);
   const title = uniqueTitle('outage');
@@ -447,7 +540,7 @@ test('PostgREST stopped mid-run: refused reads and writes change nothing; after 
 
 // ---- concurrency ----------------------------------------------------------
 
-test('regression: two concurrent saves of one gen_ artifact: one row, one promotion; the second is refused while the first runs', async () => {
+test('regression: two concurrent saves of one gen_ artifact: one row, one promotion; the second is refused while the first runs', BOUNDED, async () => {
   const fetch = faultFetch();
   const act = actWith(fetch);
   const name = uniqueTitle('gen recipe');
@@ -479,7 +572,7 @@ test('regression: two concurrent saves of one gen_ artifact: one row, one promot
   assert.equal(saved.result.query.notes.at(-1), `saved ${gen2} as ${saved.result.data.id}`);
 });
 
-test('twenty concurrent executes on one act (reads and writes): every ref kept, one ref per row, counters consistent', async () => {
+test('twenty concurrent executes on one act (reads and writes): every ref kept, one ref per row, counters consistent', BOUNDED, async () => {
   const fetch = faultFetch();
   const act = actWith(fetch);
   const prefix = uniqueTitle('concurrent');

@@ -8,6 +8,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadCore } from '../../web/src/index.node.js';
 
+// Every test has a time bound: a runaway allocation fails the test instead of stalling the suite.
+const BOUNDED = { timeout: 120_000 };
+
 const USER = '00000000-0000-4000-8000-000000000001';
 const OPTIONS = { userId: USER, baseUrl: 'http://127.0.0.1:3000' };
 const MiB = 1 << 20;
@@ -28,7 +31,7 @@ function assertHealthy(core) {
   assert.equal(data.url, `http://127.0.0.1:3000/tasks?select=%2A&user_id=eq.${USER}&limit=1`);
 }
 
-test('regression: 50 MB strings are refused before they reach WASM memory', async () => {
+test('regression: 50 MB strings are refused before they reach WASM memory', BOUNDED, async () => {
   const core = await loadCore();
   const before = core.memoryBytes;
   const huge = 'x'.repeat(50 * MiB);
@@ -47,7 +50,7 @@ test('regression: 50 MB strings are refused before they reach WASM memory', asyn
   assertHealthy(core);
 });
 
-test('regression: 10^6 rows through translateRows: refused by default; taken or refused cleanly with a raised limit', async () => {
+test('regression: 10^6 rows through translateRows: refused by default; taken or refused cleanly with a raised limit', BOUNDED, async () => {
   const rows = taskRows(1_000_000);
   const core = await loadCore();
   const before = core.memoryBytes;
@@ -70,7 +73,7 @@ test('regression: 10^6 rows through translateRows: refused by default; taken or 
   assert.equal(big.translateRows('tasks', taskRows(3)).data.length, 3);
 });
 
-test('regression: 10^5 levels of nesting are an error, never a stack overflow', async () => {
+test('regression: 10^5 levels of nesting are an error, never a stack overflow', BOUNDED, async () => {
   const core = await loadCore();
   const deepText = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
   const deepObject = `[{"id":"${USER}","title":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}]`;
@@ -88,7 +91,7 @@ test('regression: 10^5 levels of nesting are an error, never a stack overflow', 
   assertHealthy(core);
 });
 
-test('memory grown for a large input is reused: the same work again does not grow it', async () => {
+test('memory grown for a large input is reused: the same work again does not grow it', BOUNDED, async () => {
   const core = await loadCore();
   const rows = new TextEncoder().encode(taskRows(10_000, { pad: 700 })); // 7.6 MB, under the 8 MiB limit
   const sizes = [];
@@ -110,7 +113,7 @@ test('memory grown for a large input is reused: the same work again does not gro
   assertHealthy(core);
 });
 
-test('execute: the largest response the limits allow fits in 48 MiB of WASM memory, and the next one reuses it', async () => {
+test('execute: the largest response the limits allow fits in 48 MiB of WASM memory, and the next one reuses it', BOUNDED, async () => {
   const core = await loadCore();
   const body = taskRows(10_000, { pad: 700 });
   const sizes = [];
@@ -131,7 +134,7 @@ test('execute: the largest response the limits allow fits in 48 MiB of WASM memo
   assert.deepEqual(over.registry.toJSON().refs, []);
 });
 
-test('limits are options: createAct({ limits }) and loadCore({ maxInputBytes }), checked', async () => {
+test('limits are options: createAct({ limits }) and loadCore({ maxInputBytes }), checked', BOUNDED, async () => {
   const core = await loadCore();
   assert.deepEqual(core.executionLimits, { maxParamsBytes: MiB, maxStringBytes: 256 << 10, maxResponseBytes: 8 * MiB, maxRows: 10_000 });
   assert.equal(core.maxInputBytes, 8 * MiB);

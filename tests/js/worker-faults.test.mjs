@@ -9,6 +9,9 @@ import { createServer } from 'node:http';
 import { startWorkerd } from '../../worker/local.mjs';
 import { startStack } from '../../db/stack.mjs';
 
+// Every test has a time bound: a fault that hangs fails the test instead of stalling the suite.
+const BOUNDED = { timeout: 120_000 };
+
 const HUGE = 100 << 20;
 let stack;
 let front;
@@ -71,7 +74,7 @@ async function execute(body) {
   return { status: response.status, body: await response.json() };
 }
 
-test('workerd: 100 MB answers get response_too_large, and the same isolate keeps serving', async () => {
+test('workerd: 100 MB answers get response_too_large, and the same isolate keeps serving', BOUNDED, async () => {
   const normal = async () => {
     const { status, body } = await execute({ tool: 'db_read', params: { table: 'inventory', limit: 3 } });
     assert.equal(status, 200);

@@ -80,6 +80,30 @@ function rowCount(params) {
   return data && typeof data === 'object' ? 1 : 0;
 }
 
+const WRITE_TOOLS = new Set(['db_create', 'db_update', 'db_delete']);
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+// The core's hint for an unknown outcome (core/src/db_error.cpp), word for word
+// (tests/js/faults.test.mjs compares the two).
+const OUTCOME_UNKNOWN_HINT =
+  'the change may or may not have been made: read the rows (db_read) before trying again; a repeated db_create of the same data reuses its row ids, so it cannot insert a second row';
+
+// The core failed (a throw from the execution handle, or its own
+// internal_error / out_of_memory result) after the write's request was sent:
+// the database may have applied it, so this is an unknown outcome, with the
+// status that arrived, never "no effect".
+function coreFailedAfterWrite(tool, params, answer, failure) {
+  const table = typeof params?.table === 'string' ? params.table.slice(0, 80) : '?';
+  const arrived = answer.status ? `HTTP ${answer.status}` : 'no answer';
+  const why = `${failure.code}: ${String(failure.message ?? '').slice(0, 300)}`;
+  return {
+    code: 'write_outcome_unknown',
+    path: '',
+    message: `${tool} on ${table}: the outcome is unknown; the request was sent and the core failed while taking the database's answer (${arrived}): ${why}`,
+    hint: OUTCOME_UNKNOWN_HINT,
+    ...(answer.status ? { status: answer.status } : {}),
+  };
+}
+
 // The gen_ ref each row of a create saves (`id: "gen_recipe_1"`), or null.
 function savedRefs(params) {
   const data = params?.data;
@@ -168,6 +192,10 @@ export class Act {
       settings: { rowIds: call.rowIds, limits },
     });
     let result;
+    // The answer to the write's own request once it may have reached the
+    // database: from then on a failure of the core is an unknown outcome.
+    let writeAnswer = null;
+    const isWrite = WRITE_TOOLS.has(tool);
     try {
       const exchange = { signal, timeoutMs, maxResponseBytes: limits.maxResponseBytes };
       while (!execution.done()) {
@@ -177,11 +205,31 @@ export class Act {
           needs.map((need) => (need.kind === 'embed' ? performEmbed(embedder, need) : httpExchange(fetchImpl, need, exchange))),
         );
         signal?.throwIfAborted();
-        responses.forEach((response, index) => execution.respond(index, response));
+        responses.forEach((response, index) => {
+          const need = needs[index];
+          if (isWrite && need.kind === 'http' && WRITE_METHODS.has(need.method) && response.failure !== 'not_sent') writeAnswer = response;
+          execution.respond(index, response);
+        });
       }
       result = execution.result();
+      const failed = result?.error?.code;
+      if (writeAnswer && (failed === 'internal_error' || failed === 'out_of_memory')) {
+        result = { data: null, error: coreFailedAfterWrite(tool, params, writeAnswer, result.error), query: result.query ?? null, count: null };
+      }
+    } catch (cause) {
+      // A throw from the execution handle (the core answering a response,
+      // reading its needs or result) is a result, never a raw exception; the
+      // caller's abort still rejects.
+      if (signal?.aborted) throw signal.reason ?? cause;
+      const failure = cause instanceof AlfredError ? cause.toJSON() : internalError(cause);
+      result = { data: null, error: writeAnswer ? coreFailedAfterWrite(tool, params, writeAnswer, failure) : failure, query: null, count: null };
     } finally {
-      execution.delete();
+      try {
+        execution.delete();
+      } catch {
+        // A handle the core failed in may fail to free too; the result (or
+        // the error above) stands.
+      }
     }
     this.#settle(call, result);
     return result;
