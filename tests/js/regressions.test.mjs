@@ -315,9 +315,15 @@ test('a 100 000-character name is a capped label: prompts and toJSON() stay smal
   assert.equal(error, null);
   const entry = registry.toJSON().refs.find((item) => item.ref === ref);
   assert.equal(entry.label, `${'n'.repeat(199)}…`);
-  const huge = registry.registerGenerated('recipes', { name: 'é'.repeat(5_000_000), instructions: ['x'] });
+  // 6 MB of two-byte characters: under the 8 MiB input limit (loadCore's maxInputBytes).
+  const huge = registry.registerGenerated('recipes', { name: 'é'.repeat(3_000_000), instructions: ['x'] });
   assert.equal(huge.error, null);
   assert.doesNotThrow(() => registry.toJSON());
   assert.equal([...registry.toJSON().refs.at(-1).label].length, 200);
+  // 10 MB is over it: refused before it reaches WASM memory, the registry unchanged.
+  const state = registry.toJSON();
+  const over = registry.registerGenerated('recipes', { name: 'é'.repeat(5_000_000), instructions: ['x'] });
+  assert.deepEqual([over.data, over.error.code, over.error.path], [null, 'input_too_large', 'content']);
+  assert.deepEqual(registry.toJSON(), state);
   registry.delete();
 });
