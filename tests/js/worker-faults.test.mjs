@@ -55,7 +55,8 @@ async function startFront(target) {
 before(async () => {
   stack = await startStack();
   front = await startFront(stack.url);
-  worker = await startWorkerd({ env: { SUPABASE_URL: front.url, SUPABASE_ANON_KEY: stack.anonKey, ALLOWED_ORIGINS: 'http://app.example.test' } });
+  // The secret lets the worker verify the users' HS256 tokens itself (docs/worker-auth.md).
+  worker = await startWorkerd({ env: { SUPABASE_URL: front.url, SUPABASE_ANON_KEY: stack.anonKey, SUPABASE_JWT_SECRET: stack.jwtSecret, ALLOWED_ORIGINS: 'http://app.example.test' } });
 });
 
 after(async () => {
