@@ -153,7 +153,7 @@ struct execution::state {
     w.begin_object();
     w.key("error");
     if (err) {
-      // The model sees refs, never UUIDs; the developer keeps the original.
+      // The model sees refs, never UUIDs; the developer keeps the unscrubbed error.
       error shown = *err;
       scrub_error(shown, registry, shown.status != 0);
       scrub_uuids(shown.raw_body, registry);  // a proxy's page can quote ids too
