@@ -151,9 +151,9 @@ void [badOp, noBase, badColumn];
 // The executor and the loop, as a TypeScript user writes them.
 export async function executorUsage(core: import('alfred-act').Core, saved: import('alfred-act').RegistryState | null) {
   const { createAct, lexicalEmbedder } = await import('alfred-act');
-  const act = createAct({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'u', state: saved, embedder: lexicalEmbedder });
+  const act = createAct({ restUrl: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'u', state: saved, embedder: lexicalEmbedder });
   const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' });
-  const direct = core.createAct({ url: 'http://127.0.0.1:3000' });
+  const direct = core.createAct({ url: 'http://127.0.0.1:54321' });
   const rows: unknown = data;
   return [rows, error?.code, query?.table, count, direct.registry.toJSON()];
 }
