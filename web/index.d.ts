@@ -171,20 +171,22 @@ export interface ToolParams {
   db_delete: DeleteParams;
 }
 
-/** Where and as whom a request is built. */
-export interface BuildRequestOptions {
+/** Where a request goes: exactly one of `url`, `restUrl`, `baseUrl`. */
+export type RequestLocation =
+  | { /** The Supabase URL (`https://<ref>.supabase.co`, `http://127.0.0.1:54321`); gets `/rest/v1`. */ url: string; restUrl?: never; baseUrl?: never }
+  | { /** A bare PostgREST root (`http://127.0.0.1:3000`), used as it is. */ restUrl: string; url?: never; baseUrl?: never }
+  | { /** The PostgREST root, as `restUrl` (the original name); a bare `https://<ref>.supabase.co` is refused. */ baseUrl: string; url?: never; restUrl?: never };
+
+/** Where and as whom a request is built. An unknown option is `invalid_option`. */
+export type BuildRequestOptions = BuildRequestCredentials & RequestLocation;
+
+export interface BuildRequestCredentials {
   /** Default: `kitchen`. */
   domain?: DomainConfig;
   /** Resolves the refs in the call. Default: an empty registry owned by the core. */
   registry?: Registry;
   /** The signed-in user's id (a UUID); default: the access token's `sub`; required for `user_owned` tables. */
   userId?: string;
-  /** The Supabase URL (`https://<ref>.supabase.co`, `http://127.0.0.1:54321`); gets `/rest/v1`. One of `url`, `restUrl`, `baseUrl`. */
-  url?: string;
-  /** A bare PostgREST root (`http://127.0.0.1:3000`), used as it is. */
-  restUrl?: string;
-  /** The PostgREST root, as `restUrl` (the original name); a bare `https://<ref>.supabase.co` is refused. */
-  baseUrl?: string;
   /** The project's anon/publishable key, sent as `apikey`. Never a service-role key. */
   apiKey?: string;
   /** The signed-in user's JWT, sent as `Authorization: Bearer …`, so row-level security applies. */
@@ -299,7 +301,7 @@ export declare class Core {
    * @example
    * const { data, error } = core.buildRequest('db_read',
    *   { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] },
-   *   { registry, userId, baseUrl: 'http://127.0.0.1:3000', apiKey, accessToken })
+   *   { registry, url: 'https://<project>.supabase.co', apiKey, accessToken }) // userId: the token's sub
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
   buildRequest<T extends ToolName>(tool: T, params: ToolParams[T], options: BuildRequestOptions): Result<HttpRequest>;

@@ -530,8 +530,9 @@ result<request_options> parse_request_options(json_value options) {
     }
     if (is_url) {
       if (!url_field.empty()) {
-        failure = error{"invalid_option", std::string(key), fmt::format("give either {} or {}, not both", url_field, key),
-                        "url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself"};
+        failure =
+            error{"invalid_option", std::string(key), fmt::format("give either {} or {}, not both", url_field, key),
+                  "url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself"};
         return;
       }
       url_field = std::string(key);

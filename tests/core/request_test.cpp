@@ -761,9 +761,11 @@ TEST_CASE("missing or malformed userId on a user-owned table - bad base URLs") {
 namespace {
 
 // {"role":"authenticated","sub":"<kAlice>"}
-const std::string kAliceJwt = jwt_with_role("eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjZmMWMxYTUyLThkM2UtNGY3YS05YTQxLTJiN2Q1ZTBjOWExMSJ9");
+const std::string kAliceJwt =
+    jwt_with_role("eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjZmMWMxYTUyLThkM2UtNGY3YS05YTQxLTJiN2Q1ZTBjOWExMSJ9");
 // {"role":"authenticated","sub":"0b7d2c4e-1f3a-4c5b-8d6e-7f8091a2b3c4"}
-const std::string kBobJwt = jwt_with_role("eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjBiN2QyYzRlLTFmM2EtNGM1Yi04ZDZlLTdmODA5MWEyYjNjNCJ9");
+const std::string kBobJwt =
+    jwt_with_role("eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjBiN2QyYzRlLTFmM2EtNGM1Yi04ZDZlLTdmODA5MWEyYjNjNCJ9");
 
 result<request_options> options_from(const std::string& json_text) {
   auto doc = json_document::parse(json_text);
@@ -811,8 +813,9 @@ TEST_CASE("regression: a bare project URL as baseUrl silently built URLs PostgRE
     const error err = options_error(R"j({")j" + field + R"j(": "https://abcd.supabase.co/"})j");
     CHECK(err.code == "invalid_option");
     CHECK(err.path == field);
-    CHECK(err.message == field + " is the PostgREST root, but https://abcd.supabase.co is a Supabase project URL "
-                                 "(PostgREST is under /rest/v1)");
+    CHECK(err.message == field +
+                             " is the PostgREST root, but https://abcd.supabase.co is a Supabase project URL "
+                             "(PostgREST is under /rest/v1)");
     CHECK(err.hint == "pass it as url (it gets /rest/v1), or " + field + ": 'https://abcd.supabase.co/rest/v1'");
   }
 }
@@ -849,7 +852,8 @@ TEST_CASE("url already ending in /rest/v1, two URL options, unknown keys and wro
 
 TEST_CASE("userId defaults to the access token's sub, and must match it when given") {
   CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt + R"j("})j")->user_id == kAlice);
-  CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt + R"j(", "userId": "6F1C1A52-8D3E-4F7A-9A41-2B7D5E0C9A11"})j")
+  CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt +
+                     R"j(", "userId": "6F1C1A52-8D3E-4F7A-9A41-2B7D5E0C9A11"})j")
             ->user_id == "6F1C1A52-8D3E-4F7A-9A41-2B7D5E0C9A11");
   const error mismatch =
       options_error(R"j({"restUrl": "http://h", "accessToken": ")j" + kBobJwt + R"j(", "userId": ")j" + kAlice + "\"}");

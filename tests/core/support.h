@@ -56,7 +56,9 @@ inline request_options alice_options() {
 inline request_options alice_session() {
   request_options opts = alice_options();
   // {"role":"authenticated","sub":"<kAlice>"}, with a dummy signature.
-  opts.access_token = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjZmMWMxYTUyLThkM2UtNGY3YS05YTQxLTJiN2Q1ZTBjOWExMSJ9.c2lnbmF0dXJl";
+  opts.access_token =
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+      "eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjZmMWMxYTUyLThkM2UtNGY3YS05YTQxLTJiN2Q1ZTBjOWExMSJ9.c2lnbmF0dXJl";
   return opts;
 }
 

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { before, describe, test } from 'node:test';
-import { createClient } from '@supabase/supabase-js';
+import { createClient as createSupabaseClient } from '@supabase/supabase-js';
 import { signJwt } from '../../db/jwt.mjs';
-import { createAct as packageCreateAct, loadCore } from '../../web/src/index.node.js';
+import { createAct as packageCreateAct, loadCore, restUrl } from '../../web/src/index.node.js';
 import { recordingFetch } from './support/recording-fetch.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 
@@ -20,6 +20,17 @@ let core;
 before(async () => {
   core = await loadCore();
 });
+
+// supabase-js's realtime client wants a WebSocket class at construction; Node
+// 20 has none without a flag. These tests open no channel, so none is made.
+class NoRealtimeSocket {
+  constructor() {
+    throw new Error('realtime is not used by these tests');
+  }
+}
+const realtime = { transport: globalThis.WebSocket ?? NoRealtimeSocket };
+/** The real createClient, with `realtime` set for Node 20. */
+const createClient = (url, key, options = {}) => createSupabaseClient(url, key, { ...options, realtime });
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** A user token of the stack that expires in `seconds`. */
@@ -361,5 +372,91 @@ describe('invalid_option: no option is ever dropped', () => {
     });
     const unknown = core.buildRequest('db_read', { table: 'recipes' }, { url: 'https://abcd.supabase.co', acessToken: 'x', userId: ada().id });
     assert.deepEqual([unknown.error.code, unknown.error.path, unknown.error.message], ['invalid_option', 'acessToken', 'unknown option acessToken']);
+  });
+});
+
+describe('URLs like supabase-js: url gets /rest/v1, restUrl is the bare root', () => {
+  const urlOf = (options) => {
+    const { data, error } = core.buildRequest('db_read', { table: 'ingredients', limit: 1 }, { apiKey: 'sb_publishable_x', ...options });
+    assert.equal(error, null, JSON.stringify(error));
+    return data.url.slice(0, data.url.indexOf('?'));
+  };
+
+  test('buildRequest: project URLs, supabase start\'s 127.0.0.1:54321, custom domains, paths and trailing slashes', () => {
+    assert.equal(urlOf({ url: 'https://abcd.supabase.co' }), 'https://abcd.supabase.co/rest/v1/ingredients');
+    assert.equal(urlOf({ url: 'https://abcd.supabase.co//' }), 'https://abcd.supabase.co/rest/v1/ingredients');
+    assert.equal(urlOf({ url: 'http://127.0.0.1:54321' }), 'http://127.0.0.1:54321/rest/v1/ingredients');
+    assert.equal(urlOf({ url: 'https://api.example.com/' }), 'https://api.example.com/rest/v1/ingredients');
+    assert.equal(urlOf({ url: 'https://example.com/supabase' }), 'https://example.com/supabase/rest/v1/ingredients');
+    assert.equal(urlOf({ restUrl: 'http://127.0.0.1:3000/' }), 'http://127.0.0.1:3000/ingredients');
+    assert.equal(urlOf({ baseUrl: 'https://abcd.supabase.co/rest/v1' }), 'https://abcd.supabase.co/rest/v1/ingredients');
+  });
+
+  test('buildRequest: the URLs that would silently be wrong are invalid_option', () => {
+    const errorOf = (options) => core.buildRequest('db_read', { table: 'ingredients' }, options).error;
+    assert.deepEqual(errorOf({ baseUrl: 'https://abcd.supabase.co' }), {
+      code: 'invalid_option',
+      path: 'baseUrl',
+      message: 'baseUrl is the PostgREST root, but https://abcd.supabase.co is a Supabase project URL (PostgREST is under /rest/v1)',
+      hint: "pass it as url (it gets /rest/v1), or baseUrl: 'https://abcd.supabase.co/rest/v1'",
+    });
+    assert.equal(errorOf({ url: 'https://abcd.supabase.co/rest/v1' }).message, 'url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1');
+    assert.equal(errorOf({ url: 'https://abcd.supabase.co', restUrl: 'http://127.0.0.1:3000' }).message, 'give either url or restUrl, not both');
+    assert.equal(errorOf({ url: 'abcd.supabase.co' }).message, 'url must be an http:// or https:// URL');
+  });
+
+  test('createAct: url and restUrl reach the same PostgREST; both together are an error', async () => {
+    for (const [options, prefix] of [
+      [{ url: stack().supabaseUrl }, `${stack().supabaseUrl}/rest/v1/recipes?`],
+      [{ url: `${stack().supabaseUrl}/` }, `${stack().supabaseUrl}/rest/v1/recipes?`],
+      [{ restUrl: stack().restUrl }, `${stack().restUrl}/recipes?`],
+    ]) {
+      const fetch = recordingFetch();
+      const act = core.createAct({ ...options, apiKey: stack().anonKey, accessToken: ada().token, fetch });
+      const { data, error } = await act.execute('db_read', { table: 'recipes', columns: ['name'], limit: 1 });
+      assert.equal(error, null, JSON.stringify(error));
+      assert.equal(data.length, 1);
+      assert.ok(fetch.requests[0].url.startsWith(prefix), fetch.requests[0].url);
+    }
+    assert.throws(() => core.createAct({ url: stack().supabaseUrl, restUrl: stack().restUrl, accessToken: ada().token }), {
+      code: 'invalid_option',
+      path: 'restUrl',
+      message: 'give either url or restUrl, not both',
+    });
+    assert.throws(() => core.createAct({ accessToken: ada().token }), { code: 'invalid_option', path: 'url', message: 'url is required' });
+    assert.throws(() => core.createAct({ url: `${stack().supabaseUrl}/rest/v1` }), { code: 'invalid_option', path: 'url' });
+  });
+
+  test('the bare root given as url now reaches the gateway, which answers 404, an error and never rows', async () => {
+    const act = core.createAct({ url: stack().restUrl, apiKey: stack().anonKey, accessToken: ada().token });
+    const { data, error } = await act.execute('db_read', { table: 'recipes' });
+    assert.equal(data, null);
+    assert.equal(error.status, 404);
+  });
+
+  test('restUrl(url) is the PostgREST root createClient uses', () => {
+    assert.equal(restUrl('https://abcd.supabase.co/'), 'https://abcd.supabase.co/rest/v1');
+    assert.equal(restUrl('http://127.0.0.1:54321'), 'http://127.0.0.1:54321/rest/v1');
+    assert.throws(() => restUrl('https://abcd.supabase.co/rest/v1'), { code: 'invalid_option' });
+    assert.throws(() => restUrl('ftp://x'), { code: 'invalid_option' });
+  });
+
+  test('the local stack: /rest/v1 at its Supabase URL, 404 elsewhere like a project gateway', async () => {
+    const headers = { apikey: stack().anonKey, authorization: `Bearer ${ada().token}` };
+    const viaGateway = await fetch(`${stack().supabaseUrl}/rest/v1/recipes?select=user_id&limit=2`, { headers });
+    assert.equal(viaGateway.status, 200);
+    assert.deepEqual(await viaGateway.json(), [{ user_id: ada().id }, { user_id: ada().id }]);
+    const outside = await fetch(`${stack().supabaseUrl}/recipes?select=user_id`, { headers });
+    assert.equal(outside.status, 404);
+    assert.deepEqual(await outside.json(), { message: 'no Route matched with those values' });
+    const name = unique('through the gateway');
+    const posted = await fetch(`${stack().supabaseUrl}/rest/v1/inventory?select=name,user_id`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', prefer: 'return=representation' },
+      body: JSON.stringify({ name, quantity: 1, unit: 'pc' }),
+    });
+    assert.equal(posted.status, 201);
+    assert.deepEqual(await posted.json(), [{ name, user_id: ada().id }]);
+    assert.deepEqual(await inventoryNamed(name), [{ name, user_id: ada().id, quantity: 1 }]);
   });
 });

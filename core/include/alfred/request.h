@@ -41,7 +41,8 @@ struct request_options {
 /// defaults to the access token's `sub` and must match it when both are
 /// given. Any other key, and any value of the wrong type, is `invalid_option`.
 ///
-/// @example parse_request_options(doc.root()) // {"url":"http://127.0.0.1:54321"} → base_url http://127.0.0.1:54321/rest/v1
+/// @example parse_request_options(doc.root()) // {"url":"http://127.0.0.1:54321"} → base_url
+/// http://127.0.0.1:54321/rest/v1
 result<request_options> parse_request_options(json_value options);
 
 /// The checks every request makes on the options alone: an http(s) root
