@@ -230,8 +230,10 @@ export class Act {
     }
     this.#core = core;
     const requestOptions = { ...resolved.location, apiKey: resolved.apiKey, accessToken: resolved.fixedToken ?? '', userId: resolved.userId };
-    // The URL, key and user are checked now, not at the first call.
+    // The URL, key, user and domain are checked now, not at the first call,
+    // and before a registry that would need deleting is made.
     core.checkRequestOptions(requestOptions);
+    core.domainHandle(domain);
     this.#registry = registry ?? core.createRegistry(state);
     this.#options = {
       requestOptions,
@@ -241,7 +243,6 @@ export class Act {
       embedder,
       timeoutMs,
     };
-    core.domainHandle(domain);
   }
 
   /** The ref registry; `registry.toJSON()` is the state to keep for the next turn. */
