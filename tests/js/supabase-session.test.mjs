@@ -121,6 +121,7 @@ describe('createAct({ supabase }): the client brings URL, key and session', () =
     const supabase = createClient(stack().supabaseUrl, stack().anonKey, { accessToken });
     const fetch = recordingFetch();
     const act = core.createAct({ supabase, fetch });
+    calls = 0; // createClient itself asks once, for its realtime client
     const first = unique('before expiry');
     const accepted = await act.execute('db_create', { table: 'inventory', data: { name: first, quantity: 1, unit: 'pc' } });
     assert.equal(accepted.error, null, `the first call must run within PostgREST's skew: ${JSON.stringify(accepted.error)}`);
