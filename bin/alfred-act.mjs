@@ -54,7 +54,8 @@ try {
     console.log(`← ${response.status}${response.headers.get('content-range') ? ` (Content-Range ${response.headers.get('content-range')})` : ''}`);
     return response;
   };
-  const act = core.createAct({ ...backend, fetch: showingFetch, state });
+  const { url, apiKey, accessToken, userId } = backend;
+  const act = core.createAct({ url, apiKey, accessToken, userId, fetch: showingFetch, state });
   const result = await act.execute(tool, params);
   if (flags.json) {
     console.log(JSON.stringify(result, null, 2));

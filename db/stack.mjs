@@ -7,6 +7,7 @@ import { anonKey, newJwtSecret, postgrestJwtSecret, serviceKey, userToken } from
 import { openDatabase } from './pglite.mjs';
 import { freePort } from './ports.mjs';
 import { startPostgrest } from './postgrest.mjs';
+import { startRestGateway } from './rest-proxy.mjs';
 import { SEED_USERS } from './seed/ids.mjs';
 import { seedDatabase, seedKey } from './seed/index.mjs';
 
@@ -17,7 +18,8 @@ const since = (start) => Math.round(performance.now() - start);
  * authenticated request.
  *
  * - `host`: interface for both servers (loopback only by default).
- * - `pgPort`, `httpPort`: default to free ports.
+ * - `pgPort`, `httpPort` (PostgREST), `apiPort` (the Supabase URL, which
+ *   serves PostgREST under /rest/v1): default to free ports.
  * - `dataDir`: a folder kept between runs; default in memory.
  * - `seed`: load the demo catalog and the two demo users (skipped when a
  *   data dir already has them).
@@ -28,20 +30,23 @@ const since = (start) => Math.round(performance.now() - start);
  * - `quiet`: false streams PostgREST's output to stderr (it is always kept
  *   and shown when start-up fails).
  *
- * Resolves to `{ url, anonKey, serviceKey, jwtSecret, users: [{ id, email, token }],
- * pgPort, httpPort, timings, exited, reload(), postgrestOutput(), stopPostgrest(), startPostgrest(), stop() }`. `url` is the
- * PostgREST root (no /rest/v1). `exited` resolves if PostgREST ever stops.
+ * Resolves to `{ supabaseUrl, restUrl, url, anonKey, serviceKey, jwtSecret, users: [{ id, email, token }],
+ * pgPort, httpPort, apiPort, timings, exited, reload(), postgrestOutput(), stopPostgrest(), startPostgrest(), stop() }`.
+ * `supabaseUrl` is what `createClient(supabaseUrl, anonKey)` and `createAct({ url })` take (PostgREST under
+ * /rest/v1); `restUrl` is the bare PostgREST root, and `url` the same root, kept for callers
+ * that fetch it directly. `exited` resolves if PostgREST ever stops.
  *
  * @example
  * const stack = await startStack()
  * const [ada] = stack.users
- * const response = await fetch(`${stack.url}/recipes?select=name`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${ada.token}` } })
+ * const response = await fetch(`${stack.supabaseUrl}/rest/v1/recipes?select=name`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${ada.token}` } })
  * await stack.stop()
  */
 export async function startStack({
   host = '127.0.0.1',
   pgPort,
   httpPort,
+  apiPort,
   dataDir,
   seed = true,
   jwtSecret = newJwtSecret(),
@@ -61,7 +66,9 @@ export async function startStack({
 
   let socket;
   let postgrest;
+  let gateway;
   const closeAll = async () => {
+    await gateway?.stop();
     await postgrest?.stop();
     await socket?.stop();
     if (!db.closed) await db.close();
@@ -88,17 +95,21 @@ export async function startStack({
         probe: { path: '/recipes?select=id&limit=1', headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
       });
     postgrest = await servePostgrest();
+    gateway = await startRestGateway({ host, port: apiPort ?? (await freePort(host)), restUrl: postgrest.url });
     timings.serve = since(serveAt);
     timings.total = since(started);
 
     let stopping;
     return {
+      supabaseUrl: gateway.url,
+      restUrl: postgrest.url,
       url: postgrest.url,
       ...keys,
       jwtSecret,
       users,
       pgPort,
       httpPort,
+      apiPort: Number(new URL(gateway.url).port),
       timings,
       exited: postgrest.exited,
       /** Makes PostgREST re-read the schema cache (SIGUSR1). */
@@ -139,6 +150,7 @@ function parseArgs(argv) {
     };
     if (flag === '--data') options.dataDir = value();
     else if (flag === '--port') options.httpPort = port();
+    else if (flag === '--api-port') options.apiPort = port();
     else if (flag === '--pg-port') options.pgPort = port();
     else if (flag === '--no-seed') options.seed = false;
     else if (flag === '--verbose') options.quiet = false;
@@ -147,9 +159,10 @@ function parseArgs(argv) {
   return options;
 }
 
-const USAGE = `usage: node db/stack.mjs start [--data DIR] [--port N] [--pg-port N] [--no-seed] [--verbose]
+const USAGE = `usage: node db/stack.mjs start [--data DIR] [--api-port N] [--port N] [--pg-port N] [--no-seed] [--verbose]
   Runs PGlite + PostgREST in the foreground until Ctrl-C (SIGINT) or SIGTERM.
   --data DIR   keep the database in DIR (default: in memory)
+  --api-port N the Supabase URL's port (PostgREST under /rest/v1, e.g. 54321; default: a free one)
   --port N     PostgREST port (default: a free one); --pg-port N the Postgres wire port
   The JWT secret is PGRST_JWT_SECRET when set, else random (tokens are valid for this run).
   kill -USR1 <pid> reloads PostgREST's schema cache.`;
@@ -166,13 +179,14 @@ async function main(argv) {
   const [user] = stack.users;
   const lines = [
     `Local Supabase (PostgREST 12 on PGlite) ready in ${(stack.timings.total / 1000).toFixed(1)} s (database: ${stack.timings.database.source})`,
-    `  API URL       ${stack.url}`,
+    `  API URL       ${stack.supabaseUrl}   (createClient(url, anonKey), createAct({ url }))`,
+    `  REST URL      ${stack.supabaseUrl}/rest/v1   (PostgREST; its bare root: ${stack.restUrl})`,
     `  Postgres      127.0.0.1:${stack.pgPort} (PostgREST's only connection; do not connect to it)`,
     `  anon key      ${stack.anonKey}`,
     `  service key   ${stack.serviceKey}`,
     ...stack.users.map((u) => `  user ${u.email}\n    id    ${u.id}\n    token ${u.token}`),
     '',
-    `export SUPABASE_URL=${stack.url}`,
+    `export SUPABASE_URL=${stack.supabaseUrl}`,
     `export SUPABASE_ANON_KEY=${stack.anonKey}`,
     `export SUPABASE_JWT_SECRET=${stack.jwtSecret}`,
     ...(user ? [`export ALFRED_ACCESS_TOKEN=${user.token}`, `export ALFRED_USER_ID=${user.id}`] : []),

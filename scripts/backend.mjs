@@ -1,9 +1,10 @@
-// Which database the CLI and the main command talk to: a Supabase project or
-// PostgREST from the environment, else a fresh embedded local stack.
+// Which database the CLI and the main command talk to: a Supabase project
+// from the environment, else a fresh embedded local stack.
 import { startStack } from '../db/stack.mjs';
 
 /**
- * `{ url, apiKey, accessToken, userId, local, stop() }`. From SUPABASE_URL,
+ * `{ url, apiKey, accessToken, userId, local, stop() }`; `url` is the
+ * Supabase URL (PostgREST under /rest/v1). From SUPABASE_URL,
  * SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID when SUPABASE_URL
  * is set; otherwise a seeded local stack signed in as its first user.
  */
@@ -23,5 +24,5 @@ export async function openBackend(env = process.env, { user = 0 } = {}) {
   }
   const stack = await startStack();
   const signedIn = stack.users[user];
-  return { url: stack.url, apiKey: stack.anonKey, accessToken: signedIn.token, userId: signedIn.id, local: stack, stop: () => stack.stop() };
+  return { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: signedIn.token, userId: signedIn.id, local: stack, stop: () => stack.stop() };
 }

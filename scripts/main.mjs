@@ -11,7 +11,8 @@ const backend = await openBackend();
 try {
   console.log(backend.local ? `Local stack: ${backend.url} (signed in as ${backend.local.users[0].email})` : `Backend: ${backend.url}`);
   const core = await loadCore();
-  const act = core.createAct(backend);
+  const { url, apiKey, accessToken, userId } = backend;
+  const act = core.createAct({ url, apiKey, accessToken, userId });
   const results = await runSession({ core, act });
   const failed = results.filter((result) => result.error);
   console.log(`\nSession: ${results.length} steps, ${failed.length} errors. Registry: ${act.registry.toJSON().refs.length} refs.`);

@@ -95,6 +95,20 @@ void build_request_at(const domain_handle& dom, const registry_handle& registry,
   publish_output();
 }
 
+// `{"data":null}`, or the error of request options (JSON text) that no
+// request could be built with.
+std::string check_request_options(const std::string& options_json) {
+  return guarded([&]() {
+    auto doc = json_document::parse(options_json);
+    if (!doc) return error_result({"invalid_option", "", doc.err().message, ""});
+    auto options = alfred::parse_request_options(doc->root());
+    if (!options) return error_result(options.err());
+    auto checked = alfred::check_request_options(*options);
+    if (!checked) return error_result(checked.err());
+    return alfred::data_result("null");
+  });
+}
+
 }  // namespace
 }  // namespace alfred_wasm
 
@@ -116,4 +130,5 @@ EMSCRIPTEN_BINDINGS(alfred_act) {
   function("trimBuffers", &trim_buffers);
   function("resultSlot", &result_slot);
   function("buildRequestAt", &build_request_at);
+  function("checkRequestOptions", &check_request_options);
 }

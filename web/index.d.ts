@@ -171,16 +171,22 @@ export interface ToolParams {
   db_delete: DeleteParams;
 }
 
-/** Where and as whom a request is built. */
-export interface BuildRequestOptions {
+/** Where a request goes: exactly one of `url`, `restUrl`, `baseUrl`. */
+export type RequestLocation =
+  | { /** The Supabase URL (`https://<ref>.supabase.co`, `http://127.0.0.1:54321`); gets `/rest/v1`. */ url: string; restUrl?: never; baseUrl?: never }
+  | { /** A bare PostgREST root (`http://127.0.0.1:3000`), used as it is. */ restUrl: string; url?: never; baseUrl?: never }
+  | { /** The PostgREST root, as `restUrl` (the original name); a bare `https://<ref>.supabase.co` is refused. */ baseUrl: string; url?: never; restUrl?: never };
+
+/** Where and as whom a request is built. An unknown option is `invalid_option`. */
+export type BuildRequestOptions = BuildRequestCredentials & RequestLocation;
+
+export interface BuildRequestCredentials {
   /** Default: `kitchen`. */
   domain?: DomainConfig;
   /** Resolves the refs in the call. Default: an empty registry owned by the core. */
   registry?: Registry;
-  /** The signed-in user's id (a UUID); required for `user_owned` tables. */
+  /** The signed-in user's id (a UUID); default: the access token's `sub`; required for `user_owned` tables. */
   userId?: string;
-  /** The PostgREST root: `http://127.0.0.1:3000` or `https://<ref>.supabase.co/rest/v1`. */
-  baseUrl: string;
   /** The project's anon/publishable key, sent as `apikey`. Never a service-role key. */
   apiKey?: string;
   /** The signed-in user's JWT, sent as `Authorization: Bearer …`, so row-level security applies. */
@@ -324,7 +330,7 @@ export declare class Core {
    * @example
    * const { data, error } = core.buildRequest('db_read',
    *   { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] },
-   *   { registry, userId, baseUrl: 'http://127.0.0.1:3000', apiKey, accessToken })
+   *   { registry, url: 'https://<project>.supabase.co', apiKey, accessToken }) // userId: the token's sub
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
   buildRequest<T extends ToolName>(tool: T, params: ToolParams[T], options: BuildRequestOptions): Result<HttpRequest>;
@@ -616,17 +622,31 @@ export declare class EmbeddingError extends Error {
   readonly status: number | null;
 }
 
-export interface ActOptions extends DomainOption {
-  /** A Supabase project URL (gets `/rest/v1`) or a PostgREST root. */
-  url: string;
-  /** The anon/publishable key, sent as `apikey`; never a service key. */
-  apiKey?: string;
-  /** The signed-in user's JWT. */
-  accessToken?: string;
-  /** The signed-in user's id (the JWT's `sub`); required for user-owned tables. */
+/**
+ * The signed-in user's access token: the JWT itself, or a function returning
+ * it (or a promise of it), as supabase-js's own `accessToken` option takes
+ * it. A function is called before every `execute`, so a refreshed token is
+ * the one sent; returning `null` or `''` means no session.
+ */
+export type AccessToken = string | (() => string | null | undefined | Promise<string | null | undefined>);
+
+/**
+ * What `createAct` reads from a supabase-js client, typed structurally so
+ * supabase-js is not a dependency: its URL, its key and its current
+ * session (`auth.getSession()`, or the client's `accessToken` function when
+ * it was created with one).
+ */
+export interface SupabaseClientLike {
+  readonly auth: {
+    getSession(): Promise<{ data: { session: { access_token: string } | null }; error: unknown }>;
+  };
+}
+
+interface ActCommonOptions extends DomainOption {
+  /** The signed-in user's id; default: the access token's `sub`. Must match it when both are given. */
   userId?: string;
   fetch?: ActFetch;
-  /** A state from `registry.toJSON()` of an earlier turn. */
+  /** A state from `registry.toJSON()` of an earlier turn. Not together with `registry`. */
   state?: RegistryState | string | null;
   registry?: Registry;
   embedder?: Embedder;
@@ -642,6 +662,35 @@ export interface ActOptions extends DomainOption {
   /** Package-level createAct only: passed to loadCore. */
   wasmModule?: WebAssembly.Module;
 }
+
+/** The session of a supabase-js client: `createAct({ supabase })`. */
+export interface ActSupabaseOptions extends ActCommonOptions {
+  /** A supabase-js client (`createClient(url, key)`): its URL, key and session, read before every call. */
+  supabase: SupabaseClientLike;
+  url?: never;
+  restUrl?: never;
+  apiKey?: never;
+  accessToken?: never;
+}
+
+/** Explicit URL, key and token. */
+export interface ActUrlOptions extends ActCommonOptions {
+  supabase?: never;
+  /** The Supabase URL, as `createClient` takes it (`https://<ref>.supabase.co`, `http://127.0.0.1:54321`, a custom domain); gets `/rest/v1`. */
+  url?: string;
+  /** Instead of `url`: a bare PostgREST root (`http://127.0.0.1:3000`), used as it is. */
+  restUrl?: string;
+  /** The anon/publishable key, sent as `apikey`; never a service key. */
+  apiKey?: string;
+  /** The signed-in user's JWT, or a function returning it. */
+  accessToken?: AccessToken;
+}
+
+/**
+ * `createAct` options: a supabase-js client, or `url` (or `restUrl`), key and
+ * token. An unknown option, or a value of the wrong type, is `invalid_option`.
+ */
+export type ActOptions = ActSupabaseOptions | ActUrlOptions;
 
 /** What `execute` resolves to: supabase-js style, plus the executed query. */
 export interface ExecuteResult {
@@ -683,7 +732,7 @@ export interface Act {
  * `await act.ready` for the registry before the first call).
  */
 export declare function createAct(options: ActOptions): Omit<Act, 'limits'> & { readonly ready: Promise<Act>; readonly limits: ExecutionLimits | null };
-/** A Supabase project URL → its PostgREST root; other URLs unchanged. */
+/** A Supabase URL → its PostgREST root (`url` + `/rest/v1`), as `createClient` builds it. */
 export declare function restUrl(url: string): string;
 
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';

@@ -233,6 +233,9 @@ struct execution::state {
     const table& tbl = *effective->tbl;
     record.table = tbl.name;
     record.raw_params.reset();
+    // Before any request: without a user's token the call would run as anon
+    // and row-level security would answer with nothing, not with an error.
+    if (auto signed_in = require_signed_in(tbl, options); !signed_in) return fail(signed_in.err());
 
     if (effective->kind == tool_kind::read) {
       detail::apply_read_rewrites(tbl, *effective, record.notes);

@@ -24,7 +24,7 @@ struct run {
   std::optional<execution> ex;
 
   run& start(std::string_view tool, std::string_view params) {
-    ex.emplace(kitchen(), registry, tool, params, alice_options());
+    ex.emplace(kitchen(), registry, tool, params, alice_session());
     return *this;
   }
   const std::vector<need>& needs() const { return ex->needs(); }
@@ -478,9 +478,22 @@ namespace alfred::test {
 TEST_CASE("saving a gen_ ref that does not exist names the pending ones") {
   ref_registry reg = sample_registry();
   execution ex(kitchen(), reg, "db_create",
-               R"({"table":"recipes","data":{"id":"gen_recipe_9","name":"x","instructions":["a"]}})", alice_options());
+               R"({"table":"recipes","data":{"id":"gen_recipe_9","name":"x","instructions":["a"]}})", alice_session());
   const auto out = nlohmann::json::parse(ex.result_json());
   CHECK(out["error"]["code"] == "unknown_ref");
   CHECK(out["error"]["hint"] == "pending: gen_recipe_1");
+}
+}  // namespace alfred::test
+
+namespace alfred::test {
+TEST_CASE("not_signed_in: a user-owned table without a user's token finishes with no needs") {
+  ref_registry reg = sample_registry();
+  execution ex(kitchen(), reg, "db_read", R"({"table":"inventory"})", alice_options());
+  CHECK(ex.done());
+  CHECK(ex.needs().empty());
+  const auto out = nlohmann::json::parse(ex.result_json());
+  CHECK(out["error"]["code"] == "not_signed_in");
+  CHECK(out["error"]["path"] == "accessToken");
+  CHECK(out["data"].is_null());
 }
 }  // namespace alfred::test

@@ -756,6 +756,137 @@ TEST_CASE("missing or malformed userId on a user-owned table - bad base URLs") {
   }
 }
 
+// ---------------------------------------------------------------- URLs and sessions like supabase-js
+
+namespace {
+
+// {"role":"authenticated","sub":"<kAlice>"}
+const std::string kAliceJwt =
+    jwt_with_role("eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjZmMWMxYTUyLThkM2UtNGY3YS05YTQxLTJiN2Q1ZTBjOWExMSJ9");
+// {"role":"authenticated","sub":"0b7d2c4e-1f3a-4c5b-8d6e-7f8091a2b3c4"}
+const std::string kBobJwt =
+    jwt_with_role("eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjBiN2QyYzRlLTFmM2EtNGM1Yi04ZDZlLTdmODA5MWEyYjNjNCJ9");
+
+result<request_options> options_from(const std::string& json_text) {
+  auto doc = json_document::parse(json_text);
+  REQUIRE(doc.ok());
+  return parse_request_options(doc->root());
+}
+
+std::string root_of(const std::string& json_text) {
+  auto opts = options_from(json_text);
+  if (!opts.ok()) {
+    INFO(error_text(opts.err()));
+    REQUIRE(opts.ok());
+  }
+  return opts->base_url;
+}
+
+error options_error(const std::string& json_text) {
+  auto opts = options_from(json_text);
+  REQUIRE_FALSE(opts.ok());
+  return opts.err();
+}
+
+}  // namespace
+
+TEST_CASE("url is the Supabase URL and gets /rest/v1, as createClient builds it") {
+  CHECK(root_of(R"j({"url": "https://abcd.supabase.co"})j") == "https://abcd.supabase.co/rest/v1");
+  CHECK(root_of(R"j({"url": "https://abcd.supabase.co///"})j") == "https://abcd.supabase.co/rest/v1");
+  CHECK(root_of(R"j({"url": "http://127.0.0.1:54321"})j") == "http://127.0.0.1:54321/rest/v1");
+  CHECK(root_of(R"j({"url": "https://api.example.com/"})j") == "https://api.example.com/rest/v1");
+  CHECK(root_of(R"j({"url": "https://example.com/supabase/"})j") == "https://example.com/supabase/rest/v1");
+  request_options opts = *options_from(R"j({"url": "http://127.0.0.1:54321/"})j");
+  opts.user_id = kAlice;
+  CHECK(url_path(request_for("db_read", R"j({"table": "tasks"})j", sample_registry(), opts)) ==
+        "http://127.0.0.1:54321/rest/v1/tasks");
+}
+
+TEST_CASE("restUrl and baseUrl are the PostgREST root, used as they are") {
+  CHECK(root_of(R"j({"restUrl": "http://127.0.0.1:3000"})j") == "http://127.0.0.1:3000");
+  CHECK(root_of(R"j({"restUrl": "https://abcd.supabase.co/rest/v1/"})j") == "https://abcd.supabase.co/rest/v1/");
+  CHECK(root_of(R"j({"baseUrl": "http://127.0.0.1:3000"})j") == "http://127.0.0.1:3000");
+}
+
+TEST_CASE("regression: a bare project URL as baseUrl silently built URLs PostgREST does not serve") {
+  for (const std::string field : {"baseUrl", "restUrl"}) {
+    const error err = options_error(R"j({")j" + field + R"j(": "https://abcd.supabase.co/"})j");
+    CHECK(err.code == "invalid_option");
+    CHECK(err.path == field);
+    CHECK(err.message == field +
+                             " is the PostgREST root, but https://abcd.supabase.co is a Supabase project URL "
+                             "(PostgREST is under /rest/v1)");
+    CHECK(err.hint == "pass it as url (it gets /rest/v1), or " + field + ": 'https://abcd.supabase.co/rest/v1'");
+  }
+}
+
+TEST_CASE("url already ending in /rest/v1, two URL options, unknown keys and wrong types are invalid_option") {
+  const error doubled = options_error(R"j({"url": "https://abcd.supabase.co/rest/v1/"})j");
+  CHECK(doubled.code == "invalid_option");
+  CHECK(doubled.path == "url");
+  CHECK(doubled.message == "url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1");
+
+  const error both = options_error(R"j({"url": "https://abcd.supabase.co", "restUrl": "http://127.0.0.1:3000"})j");
+  CHECK(both.code == "invalid_option");
+  CHECK(both.path == "restUrl");
+  CHECK(both.message == "give either url or restUrl, not both");
+
+  const error unknown = options_error(R"j({"url": "https://abcd.supabase.co", "acessToken": "x"})j");
+  CHECK(unknown.code == "invalid_option");
+  CHECK(unknown.path == "acessToken");
+  CHECK(unknown.message == "unknown option acessToken");
+
+  for (const std::string field : {"url", "restUrl", "apiKey", "accessToken", "userId"}) {
+    const error err = options_error(R"j({")j" + field + R"j(": 42})j");
+    CHECK(err.code == "invalid_option");
+    CHECK(err.path == field);
+    CHECK(err.message == field + " must be a string");
+  }
+
+  request_options bad_url = *options_from(R"j({"url": "abcd.supabase.co"})j");
+  bad_url.user_id = kAlice;
+  const error scheme = build_error("db_read", R"j({"table": "tasks"})j", sample_registry(), bad_url);
+  CHECK(scheme.path == "url");
+  CHECK(scheme.message == "url must be an http:// or https:// URL");
+}
+
+TEST_CASE("userId defaults to the access token's sub, and must match it when given") {
+  CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt + R"j("})j")->user_id == kAlice);
+  CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt +
+                     R"j(", "userId": "6F1C1A52-8D3E-4F7A-9A41-2B7D5E0C9A11"})j")
+            ->user_id == "6F1C1A52-8D3E-4F7A-9A41-2B7D5E0C9A11");
+  const error mismatch =
+      options_error(R"j({"restUrl": "http://h", "accessToken": ")j" + kBobJwt + R"j(", "userId": ")j" + kAlice + "\"}");
+  CHECK(mismatch.code == "invalid_option");
+  CHECK(mismatch.path == "userId");
+  CHECK(mismatch.message == "userId is not the user the access token belongs to (its sub)");
+  // A token without sub (or not a JWT) leaves userId as given.
+  CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kUserJwt + R"j("})j")->user_id.empty());
+
+  request_options opts = *options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt + R"j("})j");
+  CHECK(query_value(request_for("db_read", R"j({"table": "tasks"})j", sample_registry(), opts), "user_id") ==
+        std::string("eq.") + kAlice);
+}
+
+TEST_CASE("require_signed_in: user-owned tables need a user's token, the shared catalog does not") {
+  const table& tasks = *kitchen().find_table("tasks");
+  const table& catalog = *kitchen().find_table("ingredients");
+  request_options opts = alice_options();
+  CHECK(require_signed_in(catalog, opts).ok());
+  const error none = require_signed_in(tasks, opts).err();
+  CHECK(none.code == "not_signed_in");
+  CHECK(none.path == "accessToken");
+  CHECK(none.message == "tasks belongs to users, and no signed-in user's access token was given");
+  opts.access_token = kAnonJwt;
+  CHECK(require_signed_in(tasks, opts).err().message ==
+        "tasks belongs to users, and the access token is the anon key, not a user's token");
+  opts.access_token = kUserJwt;
+  CHECK(require_signed_in(tasks, opts).err().message ==
+        "tasks belongs to users, and the access token names no user (no sub claim)");
+  opts.access_token = kAliceJwt;
+  CHECK(require_signed_in(tasks, opts).ok());
+}
+
 // ---------------------------------------------------------------- URL length
 
 TEST_CASE("a long in-list under the URL limit is sent whole") {

@@ -51,6 +51,17 @@ inline request_options alice_options() {
   return opts;
 }
 
+/// `alice_options()` signed in: a token whose `sub` is Alice (the executor
+/// refuses user-owned tables without one, `not_signed_in`).
+inline request_options alice_session() {
+  request_options opts = alice_options();
+  // {"role":"authenticated","sub":"<kAlice>"}, with a dummy signature.
+  opts.access_token =
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+      "eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjZmMWMxYTUyLThkM2UtNGY3YS05YTQxLTJiN2Q1ZTBjOWExMSJ9.c2lnbmF0dXJl";
+  return opts;
+}
+
 /// Loads a domain from JSON text.
 inline result<domain> load_domain(std::string_view json_text) { return parse_domain(json_text); }
 

@@ -27,7 +27,7 @@ before(async () => {
 after(() => stack?.stop());
 
 const newAct = (user = ada, state) =>
-  core.createAct({ url: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, state });
+  core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, state });
 
 /** PostgREST straight, as `user`: the ground truth the loop is checked against. */
 async function rest(user, pathAndQuery) {

@@ -24,7 +24,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 function actFor({ fetch = recordingFetch(), ...options } = {}) {
   const user = ada();
-  const act = core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...options });
+  const act = core.createAct({ restUrl: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...options });
   return { act, fetch };
 }
 

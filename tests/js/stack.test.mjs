@@ -376,7 +376,8 @@ test('the CLI prints the URL, keys and export lines, serves, and stops cleanly o
   const env = Object.fromEntries([...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map(([, key, value]) => [key, value]));
   assert.deepEqual(Object.keys(env), ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_JWT_SECRET', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']);
   assert.equal(env.ALFRED_USER_ID, SEED_USERS[0].id);
-  const cli = { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY };
+  // SUPABASE_URL is the Supabase URL: PostgREST answers under /rest/v1, as on a project.
+  const cli = { url: `${env.SUPABASE_URL}/rest/v1`, anonKey: env.SUPABASE_ANON_KEY };
   const { status, body } = await rest(cli, env.ALFRED_ACCESS_TOKEN, 'GET', '/recipes?select=user_id');
   assert.equal(status, 200);
   assert.equal(body.length, 21);

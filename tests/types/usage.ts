@@ -138,7 +138,7 @@ core.buildRequest('db_drop', { table: 'recipes' }, requestOptions);
 core.buildRequest('db_update', { table: 'recipes', filters: [] }, requestOptions);
 // @ts-expect-error unsupported operator
 const badOp: FilterClause = { field: 'name', op: 'matches', value: 'x' };
-// @ts-expect-error baseUrl is required
+// @ts-expect-error url, restUrl or baseUrl is required
 const noBase: BuildRequestOptions = { userId: 'u' };
 // @ts-expect-error unknown column type
 const badColumn: DomainConfig = { tables: { t: { ref: 't', columns: { id: { type: 'serial' } } } } };
@@ -146,14 +146,32 @@ const badColumn: DomainConfig = { tables: { t: { ref: 't', columns: { id: { type
 new Core();
 // @ts-expect-error a registry comes from createRegistry()
 new Registry();
-void [badOp, noBase, badColumn];
+// @ts-expect-error url and restUrl exclude each other
+const twoBases: BuildRequestOptions = { url: 'https://abcd.supabase.co', restUrl: 'http://127.0.0.1:3000' };
+const supabaseBase: BuildRequestOptions = { url: 'https://abcd.supabase.co', accessToken: 'jwt' };
+void [badOp, noBase, badColumn, twoBases, supabaseBase];
 
 // The executor and the loop, as a TypeScript user writes them.
 export async function executorUsage(core: import('alfred-act').Core, saved: import('alfred-act').RegistryState | null) {
   const { createAct, lexicalEmbedder } = await import('alfred-act');
-  const act = createAct({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'u', state: saved, embedder: lexicalEmbedder });
+  const act = createAct({ restUrl: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'u', state: saved, embedder: lexicalEmbedder });
   const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' });
-  const direct = core.createAct({ url: 'http://127.0.0.1:3000' });
+  const direct = core.createAct({ url: 'http://127.0.0.1:54321' });
+  // A supabase-js client, typed structurally (supabase-js is not a dependency of the package, and its
+  // types need the DOM lib): the public auth.getSession() result union of supabase-js 2.x.
+  type SessionResult =
+    | { data: { session: { access_token: string; refresh_token: string } }; error: null }
+    | { data: { session: null }; error: Error }
+    | { data: { session: null }; error: null };
+  const supabase = { auth: { getSession: async (): Promise<SessionResult> => ({ data: { session: null }, error: null }) }, from: (table: string) => table };
+  const withSession = createAct({ supabase });
+  const withGetter = createAct({ url: 'https://abcd.supabase.co', apiKey: 'anon', accessToken: async () => 'jwt' });
+  const withSyncGetter = core.createAct({ url: 'https://abcd.supabase.co', accessToken: () => null });
+  // @ts-expect-error supabase brings its own URL
+  createAct({ supabase, url: 'https://abcd.supabase.co' });
+  // @ts-expect-error accessToken is a string or a function returning one
+  createAct({ url: 'https://abcd.supabase.co', accessToken: 42 });
+  void [withSession, withGetter, withSyncGetter];
   const rows: unknown = data;
   return [rows, error?.code, query?.table, count, direct.registry.toJSON()];
 }

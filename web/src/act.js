@@ -17,11 +17,18 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 // reused when the same create is tried again).
 const UNCERTAIN_CREATES_KEPT = 100;
 
-// A Supabase project URL (https://<ref>.supabase.co) serves PostgREST under
-// /rest/v1; any other URL is taken as the PostgREST root itself.
+/**
+ * The PostgREST root of a Supabase URL, as supabase-js's `createClient`
+ * builds it: `url` + `/rest/v1` (project URLs, `http://127.0.0.1:54321` from
+ * `supabase start`, custom domains). Throws `AlfredError` (`invalid_option`)
+ * for anything that is not an http(s) URL, or that already ends in `/rest/v1`.
+ *
+ * @example
+ * restUrl('https://abcd.supabase.co/') // 'https://abcd.supabase.co/rest/v1'
+ */
 export function restUrl(url) {
   if (typeof url !== 'string' || url === '') {
-    throw new AlfredError({ code: 'invalid_option', path: 'url', message: 'url is required', hint: 'the Supabase project URL or a PostgREST root' });
+    throw new AlfredError({ code: 'invalid_option', path: 'url', message: 'url is required', hint: 'the Supabase URL, e.g. https://<project>.supabase.co' });
   }
   let parsed;
   try {
@@ -29,9 +36,137 @@ export function restUrl(url) {
   } catch {
     throw new AlfredError({ code: 'invalid_option', path: 'url', message: `url is not a URL: ${url.slice(0, 80)}` });
   }
-  const bare = parsed.pathname === '/' || parsed.pathname === '';
-  if (bare && /\.supabase\.(co|in)$/.test(parsed.hostname)) return `${parsed.origin}/rest/v1`;
-  return url.replace(/\/+$/, '');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new AlfredError({ code: 'invalid_option', path: 'url', message: 'url must be an http:// or https:// URL' });
+  }
+  const trimmed = url.replace(/\/+$/, '');
+  if (trimmed.endsWith('/rest/v1')) {
+    throw new AlfredError({
+      code: 'invalid_option',
+      path: 'url',
+      message: 'url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1',
+      hint: 'pass the Supabase URL as url, or the PostgREST root as restUrl',
+    });
+  }
+  return `${trimmed}/rest/v1`;
+}
+
+// Every option createAct reads; anything else is an error, never ignored.
+const OPTION_NAMES = new Set([
+  'url', 'restUrl', 'supabase', 'apiKey', 'accessToken', 'userId',
+  'domain', 'fetch', 'state', 'registry', 'embedder', 'timeoutMs', 'limits',
+]);
+
+const invalidOption = (path, message, hint = '') => new AlfredError({ code: 'invalid_option', path, message, hint });
+
+function checkString(options, name) {
+  const value = options[name];
+  if (value !== undefined && value !== null && typeof value !== 'string') {
+    throw invalidOption(name, `${name} must be a string, got ${describe(value)}`);
+  }
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+const present = (value) => value !== undefined && value !== null;
+
+// What a supabase-js client gives: its URL and key. supabase-js has no public
+// getter for them: `supabaseUrl` and `supabaseKey` are the constructor's
+// arguments, kept as (TypeScript-protected) fields since 2.0, and
+// tests/js/supabase-session.test.mjs checks them against the real package.
+function supabaseParts(supabase) {
+  if (!supabase || typeof supabase !== 'object') {
+    throw invalidOption('supabase', `supabase must be a supabase-js client (createClient(url, key)), got ${describe(supabase)}`);
+  }
+  const { supabaseUrl, supabaseKey } = supabase;
+  if (typeof supabaseUrl !== 'string' || typeof supabaseKey !== 'string') {
+    throw invalidOption('supabase', 'supabase must be a supabase-js client: supabaseUrl and supabaseKey are missing');
+  }
+  return { url: supabaseUrl, apiKey: supabaseKey, session: supabaseSession(supabase) };
+}
+
+// The client's current access token, read again before every call: the
+// `accessToken` function the client was created with (its `auth` then throws
+// on any use), or the signed-in session from `auth.getSession()`, which
+// refreshes an expiring token. `accessToken` is TypeScript-protected in
+// supabase-js; it is the only way to the token of such a client.
+function supabaseSession(supabase) {
+  if (typeof supabase.accessToken === 'function') return () => supabase.accessToken();
+  let auth;
+  try {
+    auth = supabase.auth;
+  } catch {
+    auth = undefined;
+  }
+  if (!auth || typeof auth.getSession !== 'function') {
+    throw invalidOption('supabase', 'supabase must be a supabase-js client: it has neither auth.getSession() nor an accessToken function');
+  }
+  return async () => {
+    const { data, error } = await auth.getSession();
+    if (error) throw error;
+    return data?.session?.access_token ?? '';
+  };
+}
+
+// The options as the core reads them, and how to get the token of each call.
+function resolveOptions(options) {
+  if (!options || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidOption('', `options must be an object, got ${describe(options)}`, '{ supabase } or { url, apiKey, accessToken }');
+  }
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) {
+      throw invalidOption(name, `unknown option ${name}`, `options are ${[...OPTION_NAMES].join(', ')}`);
+    }
+  }
+  for (const name of ['url', 'restUrl', 'apiKey', 'userId']) checkString(options, name);
+  const { accessToken } = options;
+  if (present(accessToken) && typeof accessToken !== 'string' && typeof accessToken !== 'function') {
+    throw invalidOption('accessToken', `accessToken must be a string or a function returning one, got ${describe(accessToken)}`);
+  }
+  if (present(options.supabase)) {
+    for (const name of ['url', 'restUrl', 'apiKey', 'accessToken']) {
+      if (present(options[name])) {
+        throw invalidOption(name, `give either supabase or ${name}, not both`, 'the supabase client brings its URL, key and session');
+      }
+    }
+    const { url, apiKey, session } = supabaseParts(options.supabase);
+    return { location: { url }, apiKey, userId: options.userId ?? '', token: session };
+  }
+  if (present(options.url) && present(options.restUrl)) {
+    throw invalidOption('restUrl', 'give either url or restUrl, not both', 'url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself');
+  }
+  if (!present(options.url) && !present(options.restUrl)) {
+    throw invalidOption('url', 'url is required', 'the Supabase URL (https://<project>.supabase.co), restUrl for a bare PostgREST root, or supabase (a supabase-js client)');
+  }
+  const location = present(options.url) ? { url: options.url } : { restUrl: options.restUrl };
+  const token = typeof accessToken === 'function' ? accessToken : null;
+  return { location, apiKey: options.apiKey ?? '', userId: options.userId ?? '', token, fixedToken: typeof accessToken === 'string' ? accessToken : '' };
+}
+
+// The token of one call from a getter: a string, or nothing (no session).
+async function callToken(getter) {
+  let token;
+  try {
+    token = await getter();
+  } catch (cause) {
+    return {
+      error: {
+        code: 'session_error',
+        path: 'accessToken',
+        message: `getting the access token failed: ${cause?.message ?? String(cause)}`,
+        hint: 'sign in again, or check the accessToken function',
+      },
+    };
+  }
+  if (token === undefined || token === null) return { token: '' };
+  if (typeof token !== 'string') {
+    return { error: { code: 'invalid_option', path: 'accessToken', message: `accessToken() must return a string, got ${describe(token)}`, hint: '' } };
+  }
+  return { token };
 }
 
 const encoder = new TextEncoder();
@@ -46,8 +181,8 @@ async function performEmbed(embedder, need) {
 }
 
 function checkedTimeout(timeoutMs) {
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new AlfredError({ code: 'invalid_option', path: 'timeoutMs', message: 'timeoutMs must be a positive number of milliseconds' });
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new AlfredError({ code: 'invalid_option', path: 'timeoutMs', message: `timeoutMs must be a number of milliseconds above 0, got ${String(timeoutMs)}` });
   }
   return timeoutMs;
 }
@@ -126,27 +261,39 @@ export class Act {
   #uncertainSaves = new Map();
 
   constructor(core, options = {}) {
-    const { url, apiKey = '', accessToken = '', userId = '', domain = kitchen, state, registry, embedder = lexicalEmbedder } = options;
+    const resolved = resolveOptions(options);
+    const { domain = kitchen, state, registry, embedder = lexicalEmbedder } = options;
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
-      throw new AlfredError({ code: 'invalid_option', path: 'fetch', message: 'fetch must be a function' });
+      throw invalidOption('fetch', 'fetch must be a function');
     }
     if (!embedder || typeof embedder.embed !== 'function') {
-      throw new AlfredError({ code: 'invalid_option', path: 'embedder', message: 'embedder must have embed(texts)' });
+      throw invalidOption('embedder', 'embedder must have embed(texts)');
+    }
+    if (present(state) && present(registry)) {
+      throw invalidOption('state', 'give either state or registry, not both', 'state restores a new registry; registry is one already made');
+    }
+    if (present(state) && typeof state !== 'string' && typeof state !== 'object') {
+      throw invalidOption('state', `state must be registry.toJSON() or its JSON text, got ${describe(state)}`);
     }
     const timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const limits = checkedLimits(core.executionLimits, options.limits);
     this.#core = core;
+    const requestOptions = { ...resolved.location, apiKey: resolved.apiKey, accessToken: resolved.fixedToken ?? '', userId: resolved.userId };
+    // The URL, key, user and domain are checked now, not at the first call,
+    // and before a registry that would need deleting is made.
+    core.checkRequestOptions(requestOptions);
+    core.domainHandle(domain);
     this.#registry = registry ?? core.createRegistry(state);
     this.#options = {
-      requestOptions: { baseUrl: restUrl(url), apiKey, accessToken, userId },
+      requestOptions,
+      token: resolved.token,
       domain,
       fetch: fetchImpl,
       embedder,
       timeoutMs,
       limits,
     };
-    core.domainHandle(domain);
   }
 
   /** The ref registry; `registry.toJSON()` is the state to keep for the next turn. */
@@ -175,16 +322,24 @@ export class Act {
    */
   async execute(tool, params, { signal } = {}) {
     signal?.throwIfAborted();
+    let { requestOptions } = this.#options;
+    const { token } = this.#options;
+    if (token) {
+      // Read before every call, so a refreshed token is the one sent.
+      const current = await callToken(token);
+      if (current.error) return { data: null, error: current.error, query: null, count: null };
+      requestOptions = { ...requestOptions, accessToken: current.token };
+    }
     try {
-      return await this.#execute(tool, params, signal);
+      return await this.#execute(tool, params, signal, requestOptions);
     } catch (cause) {
       if (signal?.aborted) throw signal.reason ?? cause;
       return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
     }
   }
 
-  async #execute(tool, params, signal) {
-    const { requestOptions, domain, fetch: fetchImpl, embedder, timeoutMs, limits } = this.#options;
+  async #execute(tool, params, signal, requestOptions) {
+    const { domain, fetch: fetchImpl, embedder, timeoutMs, limits } = this.#options;
     const call = this.#createIds(tool, params);
     const execution = this.#core.startExecution(tool, params, requestOptions, {
       registry: this.#registry,
@@ -280,10 +435,12 @@ export class Act {
  */
 export function createActFactory(loadCore) {
   return function createAct(options = {}) {
-    if (options.core) return options.core.createAct(options);
+    // `core` and `wasmModule` are this function's own; the rest is the act's.
+    const { core, wasmModule, ...actOptions } = options ?? {};
+    if (core) return core.createAct(actOptions);
     let act = null;
-    const ready = loadCore(options).then((core) => {
-      act = core.createAct(options);
+    const ready = loadCore({ wasmModule }).then((loaded) => {
+      act = loaded.createAct(actOptions);
       return act;
     });
     // Surfaced by execute(); an unobserved rejection must not crash the process.

@@ -264,12 +264,24 @@ export class Core {
    * @example
    * const { data, error } = core.buildRequest('db_read',
    *   { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] },
-   *   { registry, userId, baseUrl: 'http://127.0.0.1:3000', apiKey, accessToken })
+   *   { registry, url: 'https://<project>.supabase.co', apiKey, accessToken }) // userId: the token's sub
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
   buildRequest(tool, params, options) {
     const { domain = kitchen, registry = this.#defaultRegistry, ...rest } = options ?? {};
     try {
+      // JSON would drop a function silently: a token getter cannot be
+      // awaited by this synchronous call, so it is an error, not anon.
+      for (const [name, value] of Object.entries(rest)) {
+        if (typeof value === 'function' || typeof value === 'symbol') {
+          throw new AlfredError({
+            code: 'invalid_option',
+            path: name,
+            message: `${name} must be a string, got a ${typeof value}`,
+            hint: name === 'accessToken' ? 'await your token getter first and pass the token, or use createAct, which calls it per request' : '',
+          });
+        }
+      }
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       // One string crosses the boundary: [tool, params, options].
@@ -357,16 +369,30 @@ export class Core {
 
   /**
    * An executor for one user: `execute(tool, params)` resolves to
-   * `{ data, error, query, count }`. Options: `{ url, apiKey, accessToken,
-   * userId, domain, fetch, state, registry, embedder, timeoutMs }`.
+   * `{ data, error, query, count }`. Options: `{ supabase }` (a supabase-js
+   * client: its URL, key and current session) or `{ url | restUrl, apiKey,
+   * accessToken }` (a string, or a function returning one or a promise of
+   * one, called before every call), plus `userId` (default: the token's
+   * `sub`), `domain`, `fetch`, `state` or `registry`, `embedder`,
+   * `timeoutMs`. An unknown option or a value of the wrong type throws
+   * `AlfredError` (`invalid_option`).
    *
    * @example
-   * const act = core.createAct({ url: process.env.SUPABASE_URL, apiKey: anonKey, accessToken: jwt, userId })
+   * const act = core.createAct({ supabase }) // or { url: process.env.SUPABASE_URL, apiKey: anonKey, accessToken: () => session.access_token }
    * const { data, error, query } = await act.execute('db_read', { table: 'inventory' })
    * saved = act.registry.toJSON()
    */
   createAct(options) {
     return new Act(this, options);
+  }
+
+  /**
+   * @internal Throws `AlfredError` for request options (`{ url | restUrl,
+   * apiKey, accessToken, userId }`) no request could be built with.
+   */
+  checkRequestOptions(options) {
+    const { error } = throwingAlfredError(() => parseResult(this.#module.checkRequestOptions(jsonText(options, 'options'))));
+    if (error) throw new AlfredError(error);
   }
 
   /**
