@@ -4,11 +4,11 @@
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { pathToFileURL } from 'node:url';
 import { anonKey, newJwtSecret, serviceKey, userToken } from './jwt.mjs';
+import { loadPack } from './packs.mjs';
 import { openDatabase } from './pglite.mjs';
 import { freePort } from './ports.mjs';
 import { startPostgrest } from './postgrest.mjs';
 import { SEED_USERS } from './seed/ids.mjs';
-import { seedDatabase, seedKey } from './seed/index.mjs';
 
 const since = (start) => Math.round(performance.now() - start);
 
@@ -16,16 +16,18 @@ const since = (start) => Math.round(performance.now() - start);
  * Starts a local Supabase-like stack and resolves when PostgREST answers an
  * authenticated request.
  *
+ * - `schema`: the domain pack whose migrations and seed make the database,
+ *   a folder under domains/: `kitchen` (default) or `crm`.
  * - `host`: interface for both servers (loopback only by default).
  * - `pgPort`, `httpPort`: default to free ports.
  * - `dataDir`: a folder kept between runs; default in memory.
- * - `seed`: load the demo catalog and the two demo users (skipped when a
+ * - `seed`: load the pack's demo data for the two demo users (skipped when a
  *   data dir already has them).
  * - `jwtSecret`: HS256 secret; a random one by default.
  * - `quiet`: false streams PostgREST's output to stderr (it is always kept
  *   and shown when start-up fails).
  *
- * Resolves to `{ url, anonKey, serviceKey, jwtSecret, users: [{ id, email, token }],
+ * Resolves to `{ url, schema, anonKey, serviceKey, jwtSecret, users: [{ id, email, token }],
  * pgPort, httpPort, timings, exited, reload(), postgrestOutput(), stop() }`. `url` is the
  * PostgREST root (no /rest/v1). `exited` resolves if PostgREST ever stops.
  *
@@ -36,6 +38,7 @@ const since = (start) => Math.round(performance.now() - start);
  * await stack.stop()
  */
 export async function startStack({
+  schema = 'kitchen',
   host = '127.0.0.1',
   pgPort,
   httpPort,
@@ -46,12 +49,15 @@ export async function startStack({
 } = {}) {
   const started = performance.now();
   const timings = {};
+  const pack = await loadPack(schema);
   // Everything that talks to PGlite directly (migrations, seed) happens
   // before the socket opens: afterwards PostgREST must be its only client.
   const today = new Date();
   const { db, source, timings: dbTimings } = await openDatabase({
     dataDir,
-    seed: seed ? { key: seedKey(today), run: (database) => seedDatabase(database, { today }) } : undefined,
+    migrations: pack.migrations(),
+    snapshotName: pack.name,
+    seed: seed ? { key: pack.seed.key(today), run: (database) => pack.seed.run(database, { today }) } : undefined,
   });
   timings.database = { source, ...dbTimings };
 
@@ -80,7 +86,7 @@ export async function startStack({
       adminPort,
       jwtSecret,
       quiet,
-      probe: { path: '/recipes?select=id&limit=1', headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
+      probe: { path: `/${pack.probeTable}?select=id&limit=1`, headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
     });
     timings.serve = since(serveAt);
     timings.total = since(started);
@@ -88,6 +94,7 @@ export async function startStack({
     let stopping;
     return {
       url: postgrest.url,
+      schema: pack.name,
       ...keys,
       jwtSecret,
       users,
@@ -122,6 +129,7 @@ function parseArgs(argv) {
       return n;
     };
     if (flag === '--data') options.dataDir = value();
+    else if (flag === '--schema') options.schema = value();
     else if (flag === '--port') options.httpPort = port();
     else if (flag === '--pg-port') options.pgPort = port();
     else if (flag === '--no-seed') options.seed = false;
@@ -131,8 +139,9 @@ function parseArgs(argv) {
   return options;
 }
 
-const USAGE = `usage: node db/stack.mjs start [--data DIR] [--port N] [--pg-port N] [--no-seed] [--verbose]
+const USAGE = `usage: node db/stack.mjs start [--schema PACK] [--data DIR] [--port N] [--pg-port N] [--no-seed] [--verbose]
   Runs PGlite + PostgREST in the foreground until Ctrl-C (SIGINT) or SIGTERM.
+  --schema PACK the domain pack under domains/ to migrate and seed: kitchen (default) or crm
   --data DIR   keep the database in DIR (default: in memory)
   --port N     PostgREST port (default: a free one); --pg-port N the Postgres wire port
   The JWT secret is PGRST_JWT_SECRET when set, else random (tokens are valid for this run).
@@ -149,7 +158,7 @@ async function main(argv) {
   const stack = await startStack(options);
   const [user] = stack.users;
   const lines = [
-    `Local Supabase (PostgREST 12 on PGlite) ready in ${(stack.timings.total / 1000).toFixed(1)} s (database: ${stack.timings.database.source})`,
+    `Local Supabase (PostgREST 12 on PGlite, ${stack.schema} schema) ready in ${(stack.timings.total / 1000).toFixed(1)} s (database: ${stack.timings.database.source})`,
     `  API URL       ${stack.url}`,
     `  Postgres      127.0.0.1:${stack.pgPort} (PostgREST's only connection; do not connect to it)`,
     `  anon key      ${stack.anonKey}`,
