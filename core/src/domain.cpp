@@ -1,9 +1,11 @@
 #include "alfred/domain.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <optional>
 #include <set>
 
@@ -36,8 +38,20 @@ bool is_identifier(std::string_view name) {
 }
 
 error config_error(std::string path, std::string message) {
-  return {"invalid_domain", std::move(path), std::move(message),
-          "see core/domains/kitchen.json for the expected shape"};
+  return {"invalid_domain", std::move(path), std::move(message), "docs/own-schema.md describes a domain's shape"};
+}
+
+// A misspelt setting ("requried") would otherwise be silently ignored.
+status known_keys(json_value spec, std::initializer_list<std::string_view> keys, const std::string& path) {
+  std::optional<error> failure;
+  spec.for_each_member([&](std::string_view key, json_value) {
+    if (failure || std::find(keys.begin(), keys.end(), key) != keys.end()) return;
+    failure =
+        error{"invalid_domain", path.empty() ? std::string(key) : fmt::format("{}.{}", path, key),
+              fmt::format("'{}' is not a domain setting", key), fmt::format("allowed here: {}", fmt::join(keys, ", "))};
+  });
+  if (failure) return std::move(*failure);
+  return ok_status();
 }
 
 result<std::vector<std::string>> string_list(std::optional<json_value> value, const std::string& path) {
@@ -69,6 +83,8 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
   if (is_postgrest_reserved(name))
     return config_error(path, fmt::format("column name '{}' is reserved by PostgREST", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"type", "required", "writable", "nullable", "references", "values"}, path); !ok)
+    return ok.take_error();
   column col;
   col.name = name;
   const std::string type = text_field(spec, "type");
@@ -88,6 +104,9 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
 
 result<semantic_search> parse_semantic(json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"rpc", "embedding_arg", "count_arg", "distance_arg", "limit", "max_distance"}, path);
+      !ok)
+    return ok.take_error();
   semantic_search out;
   out.rpc = text_field(spec, "rpc");
   if (!is_identifier(out.rpc)) return config_error(path + ".rpc", "must name a database function");
@@ -113,6 +132,8 @@ result<semantic_search> parse_semantic(json_value spec, const std::string& path)
 
 result<catalog_link> parse_catalog(json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"table", "name", "aliases", "link", "copy", "dedupe"}, path); !ok)
+    return ok.take_error();
   catalog_link out;
   out.catalog = text_field(spec, "table");
   out.link_column = text_field(spec, "link");
@@ -129,6 +150,7 @@ result<catalog_link> parse_catalog(json_value spec, const std::string& path) {
 
 result<table_middleware> parse_middleware(json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"fuzzy", "include", "semantic", "catalog"}, path); !ok) return ok.take_error();
   table_middleware out;
   auto fuzzy = string_list(spec.find("fuzzy"), path + ".fuzzy");
   if (!fuzzy) return fuzzy.take_error();
@@ -154,6 +176,12 @@ result<table> parse_table(const std::string& name, json_value spec) {
   if (!is_identifier(name))
     return config_error(path, fmt::format("table name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(
+          spec,
+          {"ref", "user_owned", "writable", "label", "label_format", "hidden", "relations", "middleware", "columns"},
+          path);
+      !ok)
+    return ok.take_error();
   table tbl;
   tbl.name = name;
   tbl.ref_prefix = text_field(spec, "ref");
@@ -329,6 +357,7 @@ result<domain> parse_domain(std::string_view config_json) {
   if (!doc) return config_error("", doc.err().message);
   const json_value config = doc->root();
   if (!config.is_object()) return config_error("", "a domain must be a JSON object");
+  if (auto ok = known_keys(config, {"name", "owner_column", "max_rows", "tables"}, ""); !ok) return ok.take_error();
   domain dom;
   dom.name = text_field(config, "name");
   if (dom.name.empty()) dom.name = "domain";
