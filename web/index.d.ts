@@ -63,8 +63,36 @@ export interface TableConfig {
   readonly relations?: { readonly [relation: string]: string };
   /** Columns the model never sees or selects (for example embeddings). */
   readonly hidden?: readonly string[];
+  /** What the executor does around this table's calls (docs/own-schema.md). */
+  readonly middleware?: MiddlewareConfig;
   /** Every column the model may know about; an `id` column of type `uuid` is required. */
   readonly columns: { readonly [column: string]: ColumnConfig };
+}
+
+/** Per-table executor behaviour, configured rather than coded. */
+export interface MiddlewareConfig {
+  /** Text columns where `=` means a case-insensitive substring match. */
+  readonly fuzzy?: readonly string[];
+  /** Relations added to reads that pick no columns: `"deals(id,title,stage)"`. */
+  readonly include?: readonly string[];
+  /** `_semantic similar` through a database function that ranks ids by an embedding. */
+  readonly semantic?: {
+    readonly rpc: string;
+    readonly embedding_arg?: string;
+    readonly count_arg?: string;
+    readonly distance_arg?: string;
+    readonly limit?: number;
+    readonly max_distance?: number;
+  };
+  /** Rows named after entries of a shared catalog table, linked through `link`. */
+  readonly catalog?: {
+    readonly table: string;
+    readonly link: string;
+    readonly name?: string;
+    readonly aliases?: string;
+    readonly copy?: readonly string[];
+    readonly dedupe?: boolean;
+  };
 }
 
 /** A domain: the tables the model may touch, as data rather than code. */
@@ -80,6 +108,81 @@ export interface DomainConfig {
 
 /** The kitchen domain (recipes, inventory, meal plans, …): the default `domain` of every call. */
 export declare const kitchen: DomainConfig;
+
+/**
+ * Settings merged on top of a pulled domain: plain objects merge per table and
+ * per column, arrays and values replace, `null` removes a table, a column or a
+ * setting.
+ */
+export interface DomainOverrides {
+  readonly name?: string;
+  /** The owner column, when no uuid column defaults to `auth.uid()`. */
+  readonly owner_column?: string;
+  readonly max_rows?: number;
+  readonly tables?: {
+    readonly [table: string]:
+      | (Partial<Omit<TableConfig, 'columns'>> & { readonly columns?: { readonly [column: string]: Partial<ColumnConfig> | null } })
+      | null;
+  };
+}
+
+/** Something a pull left out or could not decide, at a path into the domain. */
+export interface DomainNote {
+  path: string;
+  message: string;
+}
+
+/** A derived domain, validated by the core, or the error that says what to fix. */
+export type DomainPullResult =
+  | { data: DomainConfig; error: null; notes: DomainNote[] }
+  | { data: null; error: AlfredErrorShape; notes: DomainNote[] };
+
+export interface DomainFromOpenApiOptions extends LoadOptions {
+  /** The uuid column row-level security compares with `auth.uid()`. Default: the one that defaults to `auth.uid()`. */
+  ownerColumn?: string;
+  /** The domain's name (error messages). Default: the overrides' `name`, else `"database"`. */
+  name?: string;
+  /** A loaded core; otherwise one is loaded. */
+  core?: Core;
+}
+
+export interface PullDomainOptions extends DomainFromOpenApiOptions {
+  /** A Supabase project URL or a PostgREST root. */
+  url: string;
+  /** Sent as `apikey`. */
+  apiKey?: string;
+  /** A signed-in user's JWT. */
+  accessToken?: string;
+  overrides?: DomainOverrides | string | null;
+  fetch?: (input: string, init?: { headers?: Record<string, string> }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+}
+
+/**
+ * Derives a domain from PostgREST's OpenAPI description (`GET /` with
+ * `Accept: application/openapi+json`), merges `overrides` and validates the
+ * result with the core. Never rejects. Rules: docs/own-schema.md.
+ *
+ * @example
+ * const spec = await (await fetch(`${url}/rest/v1/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
+ * const { data: domain, error, notes } = await domainFromOpenApi(spec, { tables: { deals: { ref: 'deal' } } })
+ * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
+ * const act = createAct({ url, apiKey, accessToken, userId, domain })
+ */
+export declare function domainFromOpenApi(
+  spec: Record<string, unknown> | string,
+  overrides?: DomainOverrides | string | null,
+  options?: DomainFromOpenApiOptions,
+): Promise<DomainPullResult>;
+
+/**
+ * Fetches the description from the live database and derives its domain, as
+ * `alfred-act domain pull` does. Never rejects (`network_error`, `http_error`,
+ * `invalid_openapi` are errors).
+ *
+ * @example
+ * const { data: domain, error, notes } = await pullDomain({ url: SUPABASE_URL, apiKey: anonKey, accessToken: jwt, ownerColumn: 'owner_id' })
+ */
+export declare function pullDomain(options: PullDomainOptions): Promise<DomainPullResult>;
 
 /** The tools a model may call. */
 export type ToolName = 'db_read' | 'db_create' | 'db_update' | 'db_delete';
@@ -274,6 +377,28 @@ export declare class Core {
 
   /** The kitchen domain configuration (the default `domain`). */
   readonly kitchen: DomainConfig;
+
+  /**
+   * Checks a domain (an object or its JSON text) with the core's own parser:
+   * the domain, or an error with the `path` into it and a `hint`.
+   *
+   * @example
+   * const { error } = core.validateDomain(JSON.parse(readFileSync('domain.json', 'utf8')))
+   * if (error) console.error(`${error.path}: ${error.message} (${error.hint})`)
+   */
+  validateDomain(domain: DomainConfig | string): Result<DomainConfig>;
+
+  /**
+   * `domainFromOpenApi` with this core: synchronous.
+   *
+   * @example
+   * const { data: domain, error, notes } = core.domainFromOpenApi(spec, overrides, { ownerColumn: 'owner_id' })
+   */
+  domainFromOpenApi(
+    spec: Record<string, unknown> | string,
+    overrides?: DomainOverrides | string | null,
+    options?: { ownerColumn?: string; name?: string },
+  ): DomainPullResult;
 
   /**
    * A ref registry, empty or restored from `registry.toJSON()` of an earlier

@@ -6,6 +6,7 @@ import { kitchen } from '../dist/kitchen.mjs';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
+import { domainFromOpenApiWith } from './domain-pull.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -99,6 +100,54 @@ export class Core {
   /** The kitchen domain configuration (the default `domain`). */
   get kitchen() {
     return kitchen;
+  }
+
+  /**
+   * Checks a domain configuration (an object or JSON text) with the core's
+   * own parser, the one every call uses: `{ data: domain, error }`. `error`
+   * has the `path` into the domain (`tables.deals.columns.stage.values`), a
+   * `message` and a `hint`.
+   *
+   * @example
+   * const { error } = core.validateDomain(JSON.parse(readFileSync('domain.json', 'utf8')))
+   * if (error) console.error(`${error.path}: ${error.message} (${error.hint})`)
+   */
+  validateDomain(domain) {
+    let text;
+    let value = domain;
+    try {
+      if (typeof domain === 'string') {
+        text = domain;
+        value = JSON.parse(domain);
+      } else {
+        text = jsonText(domain ?? null, 'domain');
+      }
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: { code: 'invalid_domain', path: '', message: `the domain is not JSON: ${cause.message}`, hint: '' } };
+    }
+    const handle = new this.#module.Domain(text);
+    try {
+      const failure = handle.loadError();
+      return failure ? { data: null, error: parseResult(failure).error } : { data: value, error: null };
+    } finally {
+      handle.delete();
+    }
+  }
+
+  /**
+   * Derives a domain from PostgREST's OpenAPI description of the database
+   * (`GET /` with `Accept: application/openapi+json`), merges `overrides` on
+   * top and validates the result: `{ data: domain, error, notes }`. `notes`
+   * lists tables and columns left out and why. Rules: docs/own-schema.md.
+   *
+   * @example
+   * const spec = await (await fetch(`${url}/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
+   * const { data: domain, error, notes } = core.domainFromOpenApi(spec, { tables: { deals: { ref: 'deal' } } }, { ownerColumn: 'owner_id' })
+   * const act = core.createAct({ url, apiKey, accessToken, userId, domain })
+   */
+  domainFromOpenApi(spec, overrides, options) {
+    return domainFromOpenApiWith(this, spec, overrides, options);
   }
 
   /**
