@@ -2,12 +2,12 @@
 // catalog, inventory, shopping list, meal plans, tasks, preferences and a
 // cooking log, for the local stack (db/stack.mjs, the default schema).
 import { fileURLToPath } from 'node:url';
-import { seedDatabase, seedKey } from '../../db/seed/index.mjs';
+import { seedDatabase, seedKey } from './seed/index.mjs';
 
 export default {
   name: 'kitchen',
   migrationsDir: fileURLToPath(new URL('./migrations/', import.meta.url)),
-  domainFile: fileURLToPath(new URL('../../core/domains/kitchen.json', import.meta.url)),
+  domainFile: fileURLToPath(new URL('./domain.json', import.meta.url)),
   probeTable: 'recipes',
   seed: { key: seedKey, run: (db, { today }) => seedDatabase(db, { today }) },
 };

@@ -1,7 +1,7 @@
 // A domain from PostgREST's OpenAPI description (web/src/domain-pull.js): the
 // derivation rules on small hand-made descriptions shaped like PostgREST 12's,
 // then the real kitchen stack, whose pulled domain plus
-// domains/kitchen/overrides.json must be core/domains/kitchen.json in
+// domains/kitchen/overrides.json must be domains/kitchen/domain.json in
 // everything the core reads. The CRM end to end is in crm.test.mjs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -398,7 +398,7 @@ function differences(a, b, path = '') {
   return [path];
 }
 
-const KITCHEN = JSON.parse(readFileSync(join(ROOT, 'core/domains/kitchen.json'), 'utf8'));
+const KITCHEN = JSON.parse(readFileSync(join(ROOT, 'domains/kitchen/domain.json'), 'utf8'));
 const KITCHEN_OVERRIDES = JSON.parse(readFileSync(join(ROOT, 'domains/kitchen/overrides.json'), 'utf8'));
 
 const kitchenStack = sharedStack();

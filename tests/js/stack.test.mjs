@@ -331,8 +331,8 @@ const PG_TYPES = {
   'uuid[]': ['_uuid'],
 };
 
-test('the migrated schema has every column of core/domains/kitchen.json, with its type, nullability and references', async (t) => {
-  const domain = JSON.parse(readFileSync(join(ROOT, 'core/domains/kitchen.json'), 'utf8'));
+test('the migrated schema has every column of domains/kitchen/domain.json, with its type, nullability and references', async (t) => {
+  const domain = JSON.parse(readFileSync(join(ROOT, 'domains/kitchen/domain.json'), 'utf8'));
   const kitchen = await loadPack('kitchen');
   const { db } = await openDatabase({ migrations: kitchen.migrations(), snapshotName: kitchen.name });
   t.after(() => db.close());

@@ -1,7 +1,7 @@
 #pragma once
 /// A domain is configuration, not code: its tables, columns and their types,
 /// which tables are owned by the user, foreign keys, ref prefixes and label
-/// rules. The kitchen domain is `core/domains/kitchen.json`; a second domain
+/// rules. The kitchen domain is `domains/kitchen/domain.json`; a second domain
 /// needs a second JSON file and no C++ change.
 
 #include <cstddef>

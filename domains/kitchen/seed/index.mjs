@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { lexicalEmbedder, recipeEmbeddingText } from '../../web/src/embedder.js';
+import { lexicalEmbedder, recipeEmbeddingText } from '../../../web/src/embedder.js';
 import { ADA_RECIPES } from './ada-recipes.mjs';
 import * as ada from './ada-kitchen.mjs';
 import * as ben from './ben.mjs';
 import { CATALOG } from './catalog.mjs';
-import { SEED_USERS, seedUuid } from './ids.mjs';
+import { SEED_USERS, seedUuid } from '../../../db/seed/ids.mjs';
 
 const KITCHENS = [
   {
@@ -65,7 +65,7 @@ export function seedKey(today = new Date()) {
   for (const file of readdirSync(seedDir).filter((f) => f.endsWith('.mjs')).sort()) {
     hash.update(file).update(readFileSync(`${seedDir}/${file}`));
   }
-  hash.update(readFileSync(new URL('../../web/src/embedder.js', import.meta.url)));
+  hash.update(readFileSync(new URL('../../../web/src/embedder.js', import.meta.url)));
   return `${isoDay(today, 0)}-${hash.digest('hex').slice(0, 16)}`;
 }
 
