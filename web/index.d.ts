@@ -276,9 +276,9 @@ export interface ToolParams {
 
 /** Where and as whom a request is built. */
 export interface BuildRequestOptions {
-  /** Default: `kitchen`. */
+  /** Default: the registry's domain, else the core's (`loadCore({ domain })`). A registry of another domain is an error. */
   domain?: DomainConfig;
-  /** Resolves the refs in the call. Default: an empty registry owned by the core. */
+  /** Resolves the refs in the call. Default: an empty registry of the domain, owned by the core. */
   registry?: Registry;
   /** The signed-in user's id (a UUID); required for `user_owned` tables. */
   userId?: string;
@@ -354,6 +354,11 @@ export interface LoadOptions {
    * file once per process.
    */
   wasmModule?: WebAssembly.Module;
+  /**
+   * The domain the core binds its registries and calls to when they name none
+   * (validated at load; a bad one rejects with `invalid_domain`). Default: `kitchen`.
+   */
+  domain?: DomainConfig;
 }
 
 /**
@@ -410,7 +415,10 @@ export declare class Core {
    * // … run the turn …
    * saved = registry.toJSON()
    */
-  createRegistry(state?: RegistryState | string | null): Registry;
+  createRegistry(state?: RegistryState | string | null, options?: { domain?: DomainConfig }): Registry;
+
+  /** The domain the core was loaded with (`loadCore({ domain })`; the kitchen by default). */
+  readonly domain: DomainConfig;
 
   /**
    * Validates a tool call, translates its refs and builds the PostgREST
@@ -571,7 +579,10 @@ export declare const actDecisionSchema: Readonly<Record<string, JsonValue>>;
 
 /** Options of the registry methods that read the domain. */
 export interface DomainOption {
-  /** Default: `kitchen`. */
+  /**
+   * Default: the registry's domain (or, for `createAct`, the core's). A
+   * domain is bound once: a different one next to a registry is an error.
+   */
   domain?: DomainConfig;
 }
 
@@ -590,6 +601,9 @@ export interface TranslateRowsOptions extends DomainOption {
  */
 export declare class Registry {
   private constructor();
+
+  /** The domain this registry's refs belong to (`createRegistry(state, { domain })`). */
+  readonly domain: DomainConfig;
 
   /** The serializable state, to store between turns. */
   toJSON(): RegistryState;

@@ -24,7 +24,6 @@ type ValueOrError<T> = { data: T; error: null } | { data: null; error: AlfredErr
 
 /** What the loop needs of the loaded core (`loadCore()`). */
 export interface LoopCore {
-  readonly kitchen: DomainConfig;
   readonly actDecisionSchema: object;
   buildActPrompt(input: object, options?: { registry?: Registry; domain?: DomainConfig }): ValueOrError<{ system: string; user: string }>;
   parseDecision(text: string, options?: object): ValueOrError<ActDecision>;
@@ -45,7 +44,8 @@ export interface QueryRecord {
 /** What the loop needs of the executor (`createAct(…)`). */
 export interface LoopAct {
   readonly registry: Registry;
-  readonly domain?: DomainConfig;
+  /** The domain the act is bound to: prompts, plans and artifacts use it. */
+  readonly domain: DomainConfig;
   /** Rejects only when `signal` aborts; the loop then ends the step `aborted`. */
   execute(tool: LoopToolName, params: JsonValue, options?: { signal?: AbortSignal }): Promise<{ data: JsonValue; error: AlfredErrorShape | null; query: QueryRecord['query']; count: number | null }>;
 }

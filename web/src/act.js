@@ -1,7 +1,7 @@
 // The executor on the JS side: runs a tool call's needs (HTTP requests to
 // PostgREST, embeddings) round by round for the C++ executor, which decides
 // everything else (wasm/executor_bindings.cpp, core/src/executor.cpp).
-import { kitchen } from '../dist/kitchen.mjs';
+import { defaultDomain } from './default-domain.js';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
 
@@ -74,7 +74,7 @@ export class Act {
   #registry;
 
   constructor(core, options = {}) {
-    const { url, apiKey = '', accessToken = '', userId = '', domain = kitchen, state, registry, embedder = lexicalEmbedder } = options;
+    const { url, apiKey = '', accessToken = '', userId = '', state, registry, embedder = lexicalEmbedder } = options;
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
       throw new AlfredError({ code: 'invalid_option', path: 'fetch', message: 'fetch must be a function' });
@@ -84,7 +84,18 @@ export class Act {
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#core = core;
-    this.#registry = registry ?? core.createRegistry(state);
+    // Bound once: the given domain, else the registry's, else the core's; a
+    // registry of another domain is refused.
+    const domain = options.domain ?? registry?.domain ?? core.domain;
+    if (registry && registry.domain !== domain && JSON.stringify(registry.domain) !== JSON.stringify(domain)) {
+      throw new AlfredError({
+        code: 'invalid_option',
+        path: 'registry',
+        message: `the registry is bound to the ${registry.domain?.name ?? 'unnamed'} domain, not ${domain?.name ?? 'unnamed'}`,
+        hint: 'pass the registry of this domain (createRegistry(state, { domain })), or state instead of registry',
+      });
+    }
+    this.#registry = registry ?? core.createRegistry(state, { domain });
     this.#options = {
       requestOptions: { baseUrl: restUrl(url), apiKey, accessToken, userId },
       domain,
@@ -164,7 +175,7 @@ export function createActFactory(loadCore) {
         return act ? act.registry : pendingRegistry;
       },
       get domain() {
-        return options.domain ?? kitchen;
+        return act ? act.domain : (options.domain ?? options.registry?.domain ?? defaultDomain);
       },
       async execute(tool, params, executeOptions) {
         try {

@@ -11,8 +11,10 @@ import { domainFromOpenApiWith } from './domain-pull.js';
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
  * module their bundler imported; other runtimes compile the shipped `.wasm`.
+ * `domain` is the core's domain: what its registries and calls are bound to
+ * unless they name another (loadCore passes the kitchen by default).
  */
-export async function instantiateCore(wasmModule) {
+export async function instantiateCore(wasmModule, domain) {
   if (!(wasmModule instanceof WebAssembly.Module)) {
     throw new AlfredError({
       code: 'invalid_option',
@@ -31,7 +33,7 @@ export async function instantiateCore(wasmModule) {
     },
     locateFile: (path) => path,
   });
-  return new Core(module);
+  return new Core(module, domain);
 }
 
 const parseResult = (text) => JSON.parse(text);
@@ -79,17 +81,43 @@ function callWithText(module, slot, input, text, invoke) {
  */
 export class Core {
   #module;
+  #domain;
   #domains = new WeakMap();
-  #defaultRegistry;
+  // One registry per domain for calls that pass none.
+  #defaultRegistries = new WeakMap();
 
   #slot;
   #input = { pointer: 0, capacity: 0 };
 
-  constructor(module) {
+  constructor(module, domain) {
     this.#module = module;
     modules.set(this, module);
     this.#slot = module.resultSlot();
-    this.#defaultRegistry = new Registry(this, new module.Registry());
+    this.domainHandle(domain); // throws AlfredError for a domain the core refuses
+    this.#domain = domain;
+  }
+
+  /** The domain this core was loaded with (`loadCore({ domain })`, the kitchen by default). */
+  get domain() {
+    return this.#domain;
+  }
+
+  // The registry and domain of a call: a registry brings its own domain, and
+  // a different `domain` next to it is an error rather than a silent mix.
+  #bound({ domain, registry }) {
+    if (registry !== undefined && registry !== null) {
+      const bound = registryDomainOf(registry, this);
+      if (domain !== undefined && domain !== null && !sameDomain(domain, bound)) throw domainMismatch(bound, domain);
+      return { domain: bound, registry };
+    }
+    const chosen = domain ?? this.#domain;
+    let fallback = this.#defaultRegistries.get(chosen);
+    if (!fallback) {
+      this.domainHandle(chosen);
+      fallback = new Registry(this, new this.#module.Registry(), chosen);
+      this.#defaultRegistries.set(chosen, fallback);
+    }
+    return { domain: chosen, registry: fallback };
   }
 
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
@@ -97,7 +125,7 @@ export class Core {
     return actDecisionSchema;
   }
 
-  /** The kitchen domain configuration (the default `domain`). */
+  /** The kitchen domain configuration (what `loadCore()` binds to unless given another). */
   get kitchen() {
     return kitchen;
   }
@@ -151,26 +179,29 @@ export class Core {
   }
 
   /**
-   * A ref registry, empty or restored from `registry.toJSON()` of an earlier
-   * turn. Throws `AlfredError` (`invalid_state`, `unsupported_state_version`)
-   * for a damaged or foreign state instead of silently starting over.
+   * A ref registry bound to `domain` (the core's by default), empty or
+   * restored from `registry.toJSON()` of an earlier turn. Throws `AlfredError`
+   * (`invalid_state`, `unsupported_state_version`) for a damaged state or one
+   * whose refs belong to another domain, instead of silently starting over.
    *
    * @example
-   * const registry = core.createRegistry(saved ?? undefined)
+   * const registry = core.createRegistry(saved ?? undefined, { domain })
    * // … run the turn …
    * saved = registry.toJSON()
    */
-  createRegistry(state) {
+  createRegistry(state, { domain = this.#domain } = {}) {
+    this.domainHandle(domain);
     const handle = new this.#module.Registry();
     if (state !== undefined && state !== null) {
       const text = typeof state === 'string' ? state : JSON.stringify(state);
       const { error } = parseResult(handle.restore(text));
-      if (error) {
+      const foreign = error ? null : foreignRefs(JSON.parse(handle.toJSON()), domain);
+      if (error || foreign) {
         handle.delete();
-        throw new AlfredError(error);
+        throw new AlfredError(error ?? foreign);
       }
     }
-    return new Registry(this, handle);
+    return new Registry(this, handle, domain);
   }
 
   /**
@@ -184,8 +215,9 @@ export class Core {
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
   buildRequest(tool, params, options) {
-    const { domain = kitchen, registry = this.#defaultRegistry, ...rest } = options ?? {};
+    const { domain: given, registry: givenRegistry, ...rest } = options ?? {};
     try {
+      const { domain, registry } = this.#bound({ domain: given, registry: givenRegistry });
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       // One string crosses the boundary: [tool, params, options].
@@ -211,8 +243,9 @@ export class Core {
    *   user_message: "what's in my fridge?", today: '2026-02-09' }, { registry })
    * // data.system, data.user
    */
-  buildActPrompt(input, { domain = kitchen, registry = this.#defaultRegistry } = {}) {
+  buildActPrompt(input, options = {}) {
     try {
+      const { domain, registry } = this.#bound(options ?? {});
       const module = this.#module;
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
@@ -252,7 +285,8 @@ export class Core {
   /**
    * An executor for one user: `execute(tool, params)` resolves to
    * `{ data, error, query, count }`. Options: `{ url, apiKey, accessToken,
-   * userId, domain, fetch, state, registry, embedder, timeoutMs }`.
+   * userId, domain, fetch, state, registry, embedder, timeoutMs }`. The act is
+   * bound to one domain: `domain`, else the registry's, else the core's.
    *
    * @example
    * const act = core.createAct({ url: process.env.SUPABASE_URL, apiKey: anonKey, accessToken: jwt, userId })
@@ -326,6 +360,38 @@ export class Core {
 }
 
 const handles = new WeakMap();
+
+// Two domain objects are the same domain when they are one object or have the
+// same JSON (a copy read from the same file).
+const sameDomain = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+const domainName = (domain) => (typeof domain?.name === 'string' ? domain.name : 'unnamed');
+
+function domainMismatch(bound, given) {
+  return new AlfredError({
+    code: 'invalid_option',
+    path: 'domain',
+    message: `this registry is bound to the ${domainName(bound)} domain, not ${domainName(given)}`,
+    hint: 'a registry serves one domain: createRegistry(state, { domain }) for each',
+  });
+}
+
+// The refs of a restored state must be refs of `domain`: a kitchen state
+// read into a CRM registry would otherwise turn recipe_1 into nonsense.
+function foreignRefs(state, domain) {
+  for (const [index, entry] of (state.refs ?? []).entries()) {
+    const prefix = String(entry.ref).replace(/^gen_/, '').replace(/_\d+$/, '');
+    if (domain.tables?.[entry.table]?.ref !== prefix) {
+      return {
+        code: 'invalid_state',
+        path: `refs[${index}]`,
+        message: `${entry.ref} (table ${entry.table}) is not a ref of the ${domainName(domain)} domain`,
+        hint: 'this state was saved with another domain: restore it with that domain, or start a new registry',
+      };
+    }
+  }
+  return null;
+}
 // The Emscripten module of each Core, for calls made on a registry's behalf.
 const modules = new WeakMap();
 
@@ -342,6 +408,11 @@ function rowBytes(rows) {
 // domain object it was cached for is collected.
 const domainFinalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
+
+function registryDomainOf(registry, core) {
+  registryHandleOf(registry, core);
+  return handles.get(registry).domain;
+}
 
 function registryHandleOf(registry, core) {
   const entry = handles.get(registry);
@@ -366,13 +437,25 @@ function registryHandleOf(registry, core) {
 export class Registry {
   #core;
 
-  constructor(core, handle) {
+  constructor(core, handle, domain) {
     this.#core = core;
-    handles.set(this, { core, handle });
+    handles.set(this, { core, handle, domain });
   }
 
   #handle() {
     return registryHandleOf(this, this.#core);
+  }
+
+  /** The domain this registry's refs belong to. */
+  get domain() {
+    return handles.get(this).domain;
+  }
+
+  // The registry's domain; a different one passed to a call is an error.
+  #domain(given) {
+    const bound = this.domain;
+    if (given !== undefined && given !== null && !sameDomain(given, bound)) throw domainMismatch(bound, given);
+    return bound;
   }
 
   /** The serializable state (`{ format, version, turn, counters, gen_counters, refs }`). */
@@ -423,10 +506,10 @@ export class Registry {
    * @example
    * const { data: text } = registry.translateRowsText('meal_plans', bytes) // '[{"id":"meal_1",…}]'
    */
-  translateRowsText(table, rows, { domain = kitchen, action = 'read' } = {}) {
+  translateRowsText(table, rows, { domain, action = 'read' } = {}) {
     try {
       const module = modules.get(this.#core);
-      const domainHandle = this.#core.domainHandle(domain);
+      const domainHandle = this.#core.domainHandle(this.#domain(domain));
       const handle = this.#handle();
       const bytes = rowBytes(rows);
       let length;
@@ -457,10 +540,10 @@ export class Registry {
    * @example
    * const { data: ref } = registry.registerGenerated('recipes', { name: 'Thai Basil Chicken', … }) // 'gen_recipe_1'
    */
-  registerGenerated(table, content, { domain = kitchen } = {}) {
+  registerGenerated(table, content, { domain } = {}) {
     try {
       return parseResult(
-        this.#handle().registerGenerated(this.#core.domainHandle(domain), String(table), JSON.stringify(content)),
+        this.#handle().registerGenerated(this.#core.domainHandle(this.#domain(domain)), String(table), JSON.stringify(content)),
       );
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
@@ -475,10 +558,10 @@ export class Registry {
    * @example
    * registry.updateGenerated('gen_recipe_1', { name: 'Spicy Thai Basil Chicken', … }) // { data: 'gen_recipe_1', error: null }
    */
-  updateGenerated(genRef, content, { domain = kitchen } = {}) {
+  updateGenerated(genRef, content, { domain } = {}) {
     try {
       const module = modules.get(this.#core);
-      const domainHandle = this.#core.domainHandle(domain);
+      const domainHandle = this.#core.domainHandle(this.#domain(domain));
       return parseResult(
         module.registryUpdateGenerated(this.#handle(), domainHandle, String(genRef), jsonText(content ?? null, 'content')),
       );

@@ -35,7 +35,7 @@ export async function runTurn({
   maxToolCalls,
   maxRetries,
   today = todayIso(),
-  domain = act.domain ?? core.kitchen,
+  domain = act.domain,
   planTurn = defaultPlanTurn,
   replyTurn = defaultReplyTurn,
 }) {
