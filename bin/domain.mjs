@@ -15,10 +15,11 @@ export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KE
   from PostgREST's OpenAPI description, and checks it with the core's domain parser.
 
   --url URL            default SUPABASE_URL; without either, a fresh local stack (--schema)
-  --key KEY            the API key sent as apikey (default SUPABASE_ANON_KEY); on a hosted project
-                       whose anon key may not read the schema description, a key that may
-                       (used for this one request, never by the Act)
-  --token JWT          a signed-in user's JWT (default ALFRED_ACCESS_TOKEN)
+  --key KEY            the API key sent as apikey (default SUPABASE_ANON_KEY). Hosted Supabase
+                       describes the schema only for a secret (service-role) key: pass it here;
+                       it is used for this one request, never stored, never used by the Act
+  --token JWT          a signed-in user's JWT, sent as the bearer (default ALFRED_ACCESS_TOKEN;
+                       optional)
   --owner-column NAME  the uuid column RLS compares with auth.uid(); needed when no column
                        defaults to auth.uid()
   --overrides FILE     JSON merged on top of what was derived (per table, per column; null removes)

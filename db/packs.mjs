@@ -1,7 +1,7 @@
 // Domain packs: the folders under domains/ that bring a database schema
 // (migrations) and demo data (seed) for the local stack. The stack knows no
 // pack by name; `startStack({ schema })` loads domains/<schema>/pack.mjs.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MIGRATIONS_DIR, readMigrations } from './migrations.mjs';
 
@@ -30,4 +30,22 @@ export function listPacks() {
     .filter((entry) => entry.isDirectory() && existsSync(`${DOMAINS_DIR}${entry.name}/pack.mjs`))
     .map((entry) => entry.name)
     .sort();
+}
+
+/**
+ * A pack's domain as the package and the tests use it: its domain.json, with
+ * its prompts/<slot>.md files as `prompt_examples` (each file's text without
+ * its final newline). Slots without a file are derived from the tables by the
+ * core (core/include/alfred/prompt_examples.h).
+ */
+export function readPackDomain(name) {
+  const dir = `${DOMAINS_DIR}${name}/`;
+  const domain = JSON.parse(readFileSync(`${dir}domain.json`, 'utf8'));
+  const promptsDir = `${dir}prompts/`;
+  if (!existsSync(promptsDir)) return domain;
+  const examples = {};
+  for (const file of readdirSync(promptsDir).filter((f) => f.endsWith('.md')).sort()) {
+    examples[file.slice(0, -3)] = readFileSync(`${promptsDir}${file}`, 'utf8').replace(/\n$/, '');
+  }
+  return Object.keys(examples).length > 0 ? { ...domain, prompt_examples: examples } : domain;
 }

@@ -1,7 +1,6 @@
 // Which database the CLI and the main command talk to: a Supabase project or
 // PostgREST from the environment, else a fresh embedded local stack.
-import { readFile } from 'node:fs/promises';
-import { loadPack } from '../db/packs.mjs';
+import { loadPack, readPackDomain } from '../db/packs.mjs';
 import { startStack } from '../db/stack.mjs';
 
 /**
@@ -25,7 +24,7 @@ export async function openBackend(env = process.env, { user = 0, schema = 'kitch
     };
   }
   const pack = await loadPack(schema);
-  const domain = JSON.parse(await readFile(pack.domainFile, 'utf8'));
+  const domain = readPackDomain(pack.name);
   const stack = await startStack({ schema });
   const signedIn = stack.users[user];
   return { url: stack.url, apiKey: stack.anonKey, accessToken: signedIn.token, userId: signedIn.id, domain, local: stack, stop: () => stack.stop() };

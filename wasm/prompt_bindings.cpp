@@ -9,6 +9,7 @@
 
 #include "alfred/decision.h"
 #include "alfred/prompt.h"
+#include "alfred/prompt_examples.h"
 #include "alfred/prompt_query.h"
 #include "handles.h"
 
@@ -65,6 +66,20 @@ std::string parse_decision(const std::string& text, const std::string& step) {
   });
 }
 
+std::string prompt_examples(const alfred_wasm::domain_handle& dom) {
+  return guarded([&]() -> std::string {
+    std::string data;
+    alfred::json_writer w(data);
+    w.begin_object();
+    for (const auto& [slot, text] : alfred::prompt_examples(dom.get())) {
+      w.key(slot);
+      w.string(text);
+    }
+    w.end_object();
+    return alfred::data_result(data);
+  });
+}
+
 std::string act_decision_schema() { return std::string(alfred::act_decision_schema()); }
 
 }  // namespace
@@ -75,4 +90,5 @@ EMSCRIPTEN_BINDINGS(alfred_act_prompt) {
   function("renderQuery", &render_query);
   function("parseDecision", &parse_decision);
   function("actDecisionSchema", &act_decision_schema);
+  function("promptExamples", &prompt_examples);
 }

@@ -83,6 +83,8 @@ export interface MiddlewareConfig {
     readonly distance_arg?: string;
     readonly limit?: number;
     readonly max_distance?: number;
+    /** The text and text[] columns a row's embedding is made from (`embeddingText`). */
+    readonly text?: readonly string[];
   };
   /** Rows named after entries of a shared catalog table, linked through `link`. */
   readonly catalog?: {
@@ -104,6 +106,11 @@ export interface DomainConfig {
   /** The most rows one read or create may touch (1 to 1 000 000). */
   readonly max_rows?: number;
   readonly tables: { readonly [table: string]: TableConfig };
+  /**
+   * The domain's own text for the Act prompt's example slots (a domain pack's
+   * `prompts/<slot>.md`); slots left out are derived from the tables.
+   */
+  readonly prompt_examples?: { readonly [slot: string]: string };
 }
 
 /** The kitchen domain (recipes, inventory, meal plans, …): the default `domain` of every call. */
@@ -406,9 +413,19 @@ export declare class Core {
   ): DomainPullResult;
 
   /**
-   * A ref registry, empty or restored from `registry.toJSON()` of an earlier
-   * turn (the object or its JSON text). Throws `AlfredError` (`invalid_state`,
-   * `unsupported_state_version`) for a damaged or foreign state.
+   * The examples the Act prompt shows for `domain` (default: the core's): the
+   * domain's own `prompt_examples`, the other slots derived from its tables.
+   *
+   * @example
+   * core.promptExamples(crm).data?.gen_ref // 'gen_org_1'
+   */
+  promptExamples(domain?: DomainConfig): Result<Record<string, string>>;
+
+  /**
+   * A ref registry bound to `domain` (default: the core's), empty or restored
+   * from `registry.toJSON()` of an earlier turn (the object or its JSON text).
+   * Throws `AlfredError` (`invalid_state`, `unsupported_state_version`) for a
+   * damaged state or one whose refs belong to another domain.
    *
    * @example
    * using registry = core.createRegistry(saved ?? undefined)
@@ -700,7 +717,15 @@ export declare function openAIEmbedder(options: {
   model?: string;
   fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<unknown>;
 }): Embedder;
-/** The text a recipe is embedded from (name, description, cuisine, tags). */
+/**
+ * The text a row is embedded from: the columns of the table's
+ * `middleware.semantic.text`, in order. Throws TypeError when the table has none.
+ *
+ * @example
+ * embeddingText(kitchen, 'recipes', { name: 'Chicken Curry', cuisine: 'indian', tags: ['spicy'] }) // 'Chicken Curry. indian. spicy'
+ */
+export declare function embeddingText(domain: DomainConfig, table: string, row: Row): string;
+/** The text a kitchen recipe is embedded from (`embeddingText(kitchen, 'recipes', recipe)`). */
 export declare function recipeEmbeddingText(recipe: Row): string;
 export declare class EmbeddingError extends Error {
   readonly code: 'http_error' | 'bad_response' | 'network_error';

@@ -26,6 +26,8 @@ type ValueOrError<T> = { data: T; error: null } | { data: null; error: AlfredErr
 export interface LoopCore {
   readonly actDecisionSchema: object;
   buildActPrompt(input: object, options?: { registry?: Registry; domain?: DomainConfig }): ValueOrError<{ system: string; user: string }>;
+  /** The domain's prompt examples; the planner and reply take their wording from them. */
+  promptExamples?(domain?: DomainConfig): ValueOrError<Record<string, string>>;
   parseDecision(text: string, options?: object): ValueOrError<ActDecision>;
 }
 
@@ -181,6 +183,8 @@ export function planTurn(options: {
   userMessage: string;
   conversation?: ConversationMessage[];
   domain: DomainConfig;
+  /** Gives the domain's wording (`promptExamples`); without it, the domain's own `prompt_examples` or plain words. */
+  core?: LoopCore;
   signal?: AbortSignal;
   maxSteps?: number;
 }): Promise<ValueOrError<PlannedStep[]>>;
@@ -190,6 +194,9 @@ export function replyTurn(options: {
   userMessage: string;
   steps: StepResult[];
   conversation?: ConversationMessage[];
+  /** The assistant's role and refs come from the domain (`assistant_role`). */
+  domain?: DomainConfig;
+  core?: LoopCore;
   signal?: AbortSignal;
 }): Promise<ValueOrError<string>>;
 

@@ -9,6 +9,8 @@
 #include <optional>
 #include <set>
 
+#include "alfred/prompt_examples.h"
+
 namespace alfred {
 namespace {
 
@@ -104,7 +106,8 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
 
 result<semantic_search> parse_semantic(json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object");
-  if (auto ok = known_keys(spec, {"rpc", "embedding_arg", "count_arg", "distance_arg", "limit", "max_distance"}, path);
+  if (auto ok = known_keys(spec, {"rpc", "embedding_arg", "count_arg", "distance_arg", "limit", "max_distance", "text"},
+                           path);
       !ok)
     return ok.take_error();
   semantic_search out;
@@ -127,6 +130,9 @@ result<semantic_search> parse_semantic(json_value spec, const std::string& path)
     if (!distance->is_number()) return config_error(path + ".max_distance", "must be a number");
     out.max_distance = std::string(distance->raw());
   }
+  auto text = string_list(spec.find("text"), path + ".text");
+  if (!text) return text.take_error();
+  out.text_columns = std::move(*text);
   return out;
 }
 
@@ -280,6 +286,12 @@ status check_middleware(const domain& dom, const table& tbl, const std::string& 
     if (!ok) return ok;
   }
   if (mw.semantic && !tbl.find_column("id")) return config_error(path + ".semantic", "needs an id column");
+  if (mw.semantic)
+    for (const auto& name : mw.semantic->text_columns) {
+      const column* col = tbl.find_column(name);
+      if (!col || (col->type != column_type::text && col->type != column_type::text_array))
+        return config_error(path + ".semantic.text", fmt::format("'{}' is not a text or text[] column", name));
+    }
   if (const auto& link = mw.catalog) {
     const table* catalog = dom.find_table(link->catalog);
     if (!catalog) return config_error(path + ".catalog.table", fmt::format("unknown table '{}'", link->catalog));
@@ -357,7 +369,8 @@ result<domain> parse_domain(std::string_view config_json) {
   if (!doc) return config_error("", doc.err().message);
   const json_value config = doc->root();
   if (!config.is_object()) return config_error("", "a domain must be a JSON object");
-  if (auto ok = known_keys(config, {"name", "owner_column", "max_rows", "tables"}, ""); !ok) return ok.take_error();
+  if (auto ok = known_keys(config, {"name", "owner_column", "max_rows", "tables", "prompt_examples"}, ""); !ok)
+    return ok.take_error();
   domain dom;
   dom.name = text_field(config, "name");
   if (dom.name.empty()) dom.name = "domain";
@@ -368,6 +381,26 @@ result<domain> parse_domain(std::string_view config_json) {
     if (!n) return config_error("max_rows", "must be a whole number");
     if (*n < 1 || *n > 1000000) return config_error("max_rows", "must be positive");
     dom.max_rows = int(*n);
+  }
+
+  if (auto examples = config.find("prompt_examples"); examples && !examples->is_null()) {
+    if (!examples->is_object()) return config_error("prompt_examples", "must be an object of slot name → text");
+    std::optional<error> failure;
+    examples->for_each_member([&](std::string_view slot, json_value text) {
+      if (failure) return;
+      const std::string path = fmt::format("prompt_examples.{}", slot);
+      if (!is_prompt_example_slot(slot)) {
+        std::vector<std::string_view> names;
+        for (const auto& known : prompt_example_slots()) names.push_back(known.name);
+        failure = error{"invalid_domain", path, fmt::format("'{}' is not a prompt example slot", slot),
+                        fmt::format("slots: {}", fmt::join(names, ", "))};
+      } else if (!text.is_string()) {
+        failure = config_error(path, "must be text");
+      } else {
+        dom.prompt_examples.emplace_back(std::string(slot), std::string(text.str()));
+      }
+    });
+    if (failure) return std::move(*failure);
   }
 
   auto tables = config.find("tables");

@@ -8,7 +8,6 @@ import { seedDatabase, seedKey } from './seed/index.mjs';
 export default {
   name: 'crm',
   migrationsDir: fileURLToPath(new URL('./migrations/', import.meta.url)),
-  domainFile: fileURLToPath(new URL('./domain.json', import.meta.url)),
   probeTable: 'organizations',
   seed: { key: seedKey, run: (db, { today }) => seedDatabase(db, { today }) },
 };

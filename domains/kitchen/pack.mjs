@@ -7,7 +7,6 @@ import { seedDatabase, seedKey } from './seed/index.mjs';
 export default {
   name: 'kitchen',
   migrationsDir: fileURLToPath(new URL('./migrations/', import.meta.url)),
-  domainFile: fileURLToPath(new URL('./domain.json', import.meta.url)),
   probeTable: 'recipes',
   seed: { key: seedKey, run: (db, { today }) => seedDatabase(db, { today }) },
 };

@@ -12,12 +12,14 @@ import { beforeEach, test } from 'node:test';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';
 import { createChatModel } from '../../web/src/llm.js';
 import { runTurn } from '../../web/src/loop.js';
+import { readPackDomain } from '../../db/packs.mjs';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 import { startScriptedModel } from './support/scripted-model.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 import { stepComplete, toolCall, where } from './support/decisions.mjs';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const KITCHEN_WORDS = /recipe|inventory|ingredient|pantry|fridge|freezer|meal|kitchen|cook|chicken|shopping|allerg|\binv_|\bri_|\bshop_/i;
 const COMMITTED = readFileSync(join(ROOT, 'domains/crm/domain.json'), 'utf8');
 const OVERRIDES = JSON.parse(readFileSync(join(ROOT, 'domains/crm/overrides.json'), 'utf8'));
 
@@ -267,12 +269,38 @@ test('runTurn completes a plain CRM request with a scripted model: plan, read, w
     assert.equal(result.reply, 'I added a task to ask Lena for a reference, due 20 January.');
     assert.deepEqual(result.steps.map((step) => [step.type, step.status]), [['read', 'complete'], ['write', 'complete']]);
     assert.equal(server.used, script.length);
-    // The planner saw the CRM's tables, and no prompt carried a UUID.
-    assert.match(server.requests[0].body.messages[0].content, /contacts, deals, organizations, tasks/);
-    for (const { body } of server.requests) for (const message of body.messages) assert.doesNotMatch(message.content, UUID);
+    // The planner saw the CRM's tables and words, and no prompt carried a UUID or a kitchen word.
+    const [plan] = server.requests;
+    assert.match(plan.body.messages[0].content, /contacts, deals, organizations, tasks\.\n/);
+    assert.match(plan.body.messages[0].content, /generate \(create new content such as a new organization, kept unsaved/);
+    assert.match(server.requests.at(-1).body.messages[0].content, /^You are a helpful assistant\. .*refs such as contact_1\)/);
+    for (const { body } of server.requests) {
+      for (const message of body.messages) {
+        assert.doesNotMatch(message.content, UUID);
+        assert.doesNotMatch(message.content, KITCHEN_WORDS, `${message.role}: ${message.content.match(KITCHEN_WORDS)?.[0]}`);
+      }
+    }
   } finally {
     await server.stop();
   }
   const [task] = await truth(ada(), '/tasks?select=title,status,owner_id,due_at,deals(title)&title=eq.Ask%20Lena%20for%20a%20reference');
   assert.deepEqual(task, { title: 'Ask Lena for a reference', status: 'open', owner_id: ada().id, due_at: '2027-01-20T10:00:00+00:00', deals: { title: 'Nordlicht: pilot' } });
+});
+
+test('the CRM pack\'s own prompt examples replace the derived ones; the rest stay derived from its tables', async () => {
+  const pack = readPackDomain('crm');
+  assert.deepEqual(pack.prompt_examples, {
+    assistant_role: "a helpful sales assistant working in the user's CRM",
+    planner_generate_example: 'a draft deal or a follow-up task',
+  });
+  const { data: examples } = core.promptExamples(pack);
+  assert.equal(examples.assistant_role, pack.prompt_examples.assistant_role);
+  assert.equal(examples.gen_ref, 'gen_org_1');
+  assert.equal(core.promptExamples(await pulledDomain()).data.assistant_role, 'a helpful assistant');
+  for (const type of ['read', 'write', 'analyze', 'generate']) {
+    const { data, error } = core.buildActPrompt({ step: { type, description: 'Find the deals that close this month' }, user_message: 'Which deals close this month?' }, { domain: pack, registry: core.createRegistry(undefined, { domain: pack }) });
+    assert.equal(error, null);
+    assert.doesNotMatch(data.system + data.user, KITCHEN_WORDS);
+    assert.doesNotMatch(data.system, /\{\{/);
+  }
 });

@@ -328,8 +328,22 @@ test('not a PostgREST description: invalid_openapi with how to get one', async (
   });
   const unreachable = await pullDomain({ url: 'http://127.0.0.1:9/', core, fetch: () => Promise.reject(new TypeError('fetch failed')) });
   assert.deepEqual(unreachable.error, { code: 'network_error', path: 'url', message: 'GET http://127.0.0.1:9/ failed: fetch failed', hint: 'is the URL right and the server up?' });
-  const html = await pullDomain({ url: 'https://x.supabase.co', core, fetch: async () => new Response('<html>', { status: 401 }) });
-  assert.deepEqual([html.error.code, html.error.message], ['http_error', 'GET https://x.supabase.co/rest/v1/ answered HTTP 401: <html>']);
+  // Hosted Supabase: the key goes as apikey only (secret keys are not JWTs), and a refusal says which key works.
+  const sent = [];
+  const forbidden = '{"message":"Access to schema is forbidden","hint":"Accessing the schema via the Data API is only allowed using a secret API key."}';
+  const refused = await pullDomain({
+    url: 'https://x.supabase.co',
+    apiKey: 'sb_publishable_x',
+    core,
+    fetch: async (url, init) => (sent.push([url, init.headers]), new Response(forbidden, { status: 401 })),
+  });
+  assert.deepEqual(sent, [['https://x.supabase.co/rest/v1/', { accept: 'application/openapi+json', apikey: 'sb_publishable_x' }]]);
+  assert.deepEqual(refused.error, {
+    code: 'http_error',
+    path: 'url',
+    message: `GET https://x.supabase.co/rest/v1/ answered HTTP 401: ${forbidden.slice(0, 200)}`,
+    hint: 'hosted Supabase serves the schema description only for a secret (service-role) key: pass it as the key for this one request (it is not stored, and the Act never uses it)',
+  });
 });
 
 const errorOf = (fn) => {

@@ -176,3 +176,9 @@ export async function domainPullUsage(core: import('alfred-act').Core, spec: Rec
   const bad: import('alfred-act').DomainOverrides = { tables: { deals: { columns: { stage: 'text' } } } };
   return [act, sync.data?.tables, checked.error?.code, bad];
 }
+
+export function promptExamplesUsage(core: import('alfred-act').Core, domain: DomainConfig) {
+  const examples: Result<Record<string, string>> = core.promptExamples(domain);
+  const withOwn: DomainConfig = { ...domain, prompt_examples: { assistant_role: 'a helpful sales assistant' } };
+  return [examples.data?.gen_ref, withOwn];
+}

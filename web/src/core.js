@@ -2,7 +2,7 @@
 // Emscripten module in the public API. Each runtime entry (node, browser,
 // workerd, deno) only decides how the .wasm is compiled.
 import createAlfredCore from '../dist/alfred_core.mjs';
-import { kitchen } from '../dist/kitchen.mjs';
+import { kitchen } from './kitchen.js';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
@@ -253,6 +253,23 @@ export class Core {
       return parseResult(
         callWithText(module, this.#slot, this.#input, text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
       );
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: internalError(cause) };
+    }
+  }
+
+  /**
+   * The examples the Act prompt shows for `domain` (the core's by default):
+   * `{ data: { slot: text }, error }`, the domain's own `prompt_examples`
+   * where it has them, the others derived from its tables (docs/own-schema.md).
+   *
+   * @example
+   * core.promptExamples(crm).data.gen_ref // 'gen_org_1'
+   */
+  promptExamples(domain = this.#domain) {
+    try {
+      return parseResult(this.#module.promptExamples(this.domainHandle(domain)));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -598,4 +615,4 @@ export class Registry {
   }
 }
 
-export { kitchen, AlfredError };
+export { AlfredError };

@@ -490,9 +490,11 @@ export function domainFromOpenApiWith(core, spec, overrides, options) {
  */
 export async function fetchOpenApi({ url, apiKey = '', accessToken = '', fetch: fetchImpl = globalThis.fetch }) {
   const root = `${restUrl(url)}/`;
+  // The key goes as apikey only: Supabase's secret keys are not JWTs, and its
+  // gateway takes the apikey as the bearer when there is no user token.
   const headers = { accept: 'application/openapi+json' };
   if (apiKey) headers.apikey = apiKey;
-  if (accessToken || apiKey) headers.authorization = `Bearer ${accessToken || apiKey}`;
+  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
   let response;
   try {
     response = await fetchImpl(root, { headers });
@@ -505,7 +507,10 @@ export async function fetchOpenApi({ url, apiKey = '', accessToken = '', fetch: 
       code: 'http_error',
       path: 'url',
       message: `GET ${root} answered HTTP ${response.status}: ${text.slice(0, 200)}`,
-      hint: response.status === 401 || response.status === 403 ? 'pass the project\'s key (--key); on a hosted project whose anon key may not read the schema description, use a key that may (it is used for this one request only)' : openApiHint,
+      hint:
+        response.status === 401 || response.status === 403
+          ? 'hosted Supabase serves the schema description only for a secret (service-role) key: pass it as the key for this one request (it is not stored, and the Act never uses it)'
+          : openApiHint,
     });
   }
   try {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "alfred/error.h"
@@ -64,6 +65,10 @@ struct semantic_search {
   int limit = 20;
   /// JSON number text, passed through as written (the core formats no floats).
   std::string max_distance = "0.7";
+  /// The columns a row's embedding is made from, in order (text columns each
+  /// a part, text[] columns' items joined into one last part); used by
+  /// whoever embeds the rows (the seed, `embeddingText` in JS).
+  std::vector<std::string> text_columns;
 };
 
 /// Rows named after entries of a catalog table (inventory "milk" ↔ the
@@ -127,6 +132,9 @@ struct domain {
   /// error instead of a silently truncated result.
   int max_rows = 1000;
   std::vector<table> tables;
+  /// The domain's own text for prompt example slots (`prompt_examples.h`);
+  /// slots it leaves out are derived from the tables.
+  std::vector<std::pair<std::string, std::string>> prompt_examples;
 
   const table* find_table(std::string_view name) const;
   const table* find_table_by_prefix(std::string_view prefix) const;
