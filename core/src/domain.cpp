@@ -453,6 +453,7 @@ result<domain> parse_domain(std::string_view config_json) {
       if (!tbl.find_column(label_col))
         return config_error(path + ".label", fmt::format("unknown column '{}'", label_col));
   }
+  dom.resolved_prompt_examples = prompt_examples(dom);
   return dom;
 }
 

@@ -73,6 +73,8 @@ std::string system_prompt(const domain& dom, const prompt_input& in) {
   if (step_calls_tools(in.type)) out.append("\n\n---\n\n").append(trimmed_end(template_text(in, "act/crud")));
   const std::string step_name = "act/" + std::string(step_type_name(in.type));
   out.append("\n\n---\n\n").append(trimmed_end(template_text(in, step_name))).append("\n");
+  if (dom.resolved_prompt_examples.size() == prompt_example_slots().size())
+    return fill_examples(out, dom.resolved_prompt_examples);
   return fill_examples(out, prompt_examples(dom));
 }
 

@@ -482,6 +482,7 @@ std::string derived_prompt_example(const domain& dom, std::string_view slot) {
 }
 
 example_texts prompt_examples(const domain& dom) {
+  if (dom.resolved_prompt_examples.size() == prompt_example_slots().size()) return dom.resolved_prompt_examples;
   example_texts out;
   out.reserve(prompt_example_slots().size());
   std::optional<picks> chosen;

@@ -135,6 +135,9 @@ struct domain {
   /// The domain's own text for prompt example slots (`prompt_examples.h`);
   /// slots it leaves out are derived from the tables.
   std::vector<std::pair<std::string, std::string>> prompt_examples;
+  /// Every slot's text, the domain's own or derived: filled by parse_domain
+  /// once, so prompts do not derive examples per call.
+  std::vector<std::pair<std::string, std::string>> resolved_prompt_examples;
 
   const table* find_table(std::string_view name) const;
   const table* find_table_by_prefix(std::string_view prefix) const;

@@ -34,7 +34,8 @@ bool is_prompt_example_slot(std::string_view name);
 using example_texts = std::vector<std::pair<std::string, std::string>>;
 
 /// The examples for `dom`: its own where it has them, the others derived.
-/// Never fails; a domain with few column kinds gets plainer examples.
+/// Never fails; a domain with few column kinds gets plainer examples. A
+/// domain from parse_domain has them already (`resolved_prompt_examples`).
 example_texts prompt_examples(const domain& dom);
 
 /// The text `dom` would get for `slot` if it gave none ("" for an unknown slot
