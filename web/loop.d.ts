@@ -29,6 +29,8 @@ export interface LoopCore {
   /** The domain's prompt examples; the planner and reply take their wording from them. */
   promptExamples?(domain?: DomainConfig): ValueOrError<Record<string, string>>;
   parseDecision(text: string, options?: object): ValueOrError<ActDecision>;
+  /** The core's UUID scrubber: every text the loop sends to a model goes through it. */
+  withoutUuids(text: string, options?: { registry?: Registry }): string;
 }
 
 /** One executed tool call, as kept in step results and shown to the next prompts. */
@@ -178,25 +180,29 @@ export function runTurn(options: RunTurnOptions): Promise<TurnResult>;
 /** runTurn's events as an async iterator; the last one is `turn_done`. Leaving the loop cancels the turn. */
 export function runTurnEvents(options: RunTurnOptions): AsyncGenerator<LoopEvent, void, undefined>;
 
+/** `core` scrubs UUIDs from the prompt (`registry`: known rows as refs); without it the result is an `invalid_option` error. */
 export function planTurn(options: {
+  core: LoopCore;
+  registry?: Registry;
   model: ChatModel;
   userMessage: string;
   conversation?: ConversationMessage[];
+  /** Names the tables; its prompt examples (`core.promptExamples`) give the planner's wording. */
   domain: DomainConfig;
-  /** Gives the domain's wording (`promptExamples`); without it, the domain's own `prompt_examples` or plain words. */
-  core?: LoopCore;
   signal?: AbortSignal;
   maxSteps?: number;
 }): Promise<ValueOrError<PlannedStep[]>>;
 
+/** `core` scrubs UUIDs from the prompt (`registry`: known rows as refs); without it the result is an `invalid_option` error. */
 export function replyTurn(options: {
+  core: LoopCore;
+  registry?: Registry;
   model: ChatModel;
   userMessage: string;
   steps: StepResult[];
   conversation?: ConversationMessage[];
-  /** The assistant's role and refs come from the domain (`assistant_role`). */
+  /** The assistant's role and what a ref looks like come from the domain (`assistant_role`). */
   domain?: DomainConfig;
-  core?: LoopCore;
   signal?: AbortSignal;
 }): Promise<ValueOrError<string>>;
 

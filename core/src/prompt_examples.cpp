@@ -46,6 +46,7 @@ const std::vector<prompt_example_slot>& prompt_example_slots() {
       {"read_long_columns", "which long columns to fetch only when needed (read)"},
       {"create_call", "a complete db_create decision (write)"},
       {"save_generated_steps", "saving a gen_ artifact and its linked rows (write)"},
+      {"saved_as_example", "how a saved artifact is marked (write)"},
       {"write_ref_filter", "a filter on one ref (write)"},
       {"write_update_example", "an update by ref (write)"},
       {"write_delete_example", "a delete of several refs (write)"},

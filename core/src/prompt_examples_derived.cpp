@@ -393,6 +393,7 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
         gen, p.child->name, parent_row, example_row(*p.child, "First", link), example_row(*p.child, "Second", link),
         p.child->name);
   }
+  if (slot == "saved_as_example") return code("saved as " + ref(main, 5));
   if (slot == "write_ref_filter") return filter("id", "=", json_quote(ref(writes, 4)));
   if (slot == "write_update_example") {
     const column* col = nullptr;

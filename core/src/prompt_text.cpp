@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "alfred/uuid.h"
-
 namespace alfred::detail {
 namespace {
 
@@ -75,31 +73,6 @@ void append_display_value(std::string& out, json_value value, std::size_t max_ch
       out += value.raw();
       return;
   }
-}
-
-void scrub_uuids(std::string& text, const ref_registry& registry) {
-  constexpr std::size_t kLength = 36;
-  if (text.size() < kLength) return;
-  std::string out;
-  std::size_t copied = 0;
-  // A UUID has dashes at 8, 13, 18 and 23; look at every dash that could be
-  // the first one instead of testing every offset. Hex around it does not
-  // matter: a UUID inside a longer hex run is still one.
-  for (std::size_t dash = text.find('-', 8); dash != std::string::npos && dash + 28 <= text.size();
-       dash = text.find('-', dash + 1)) {
-    const std::size_t start = dash - 8;
-    if (start < copied) continue;
-    const std::string_view candidate(text.data() + start, kLength);
-    if (!is_uuid_syntax(candidate)) continue;
-    out.append(text, copied, start - copied);
-    const ref_entry* entry = registry.find_by_uuid(canonical_uuid(candidate));
-    out += entry ? std::string_view(entry->ref) : std::string_view("<id>");
-    copied = start + kLength;
-    dash = copied - 1;
-  }
-  if (copied == 0) return;
-  out.append(text, copied, std::string::npos);
-  text = std::move(out);
 }
 
 void replace_all(std::string& text, std::string_view from, std::string_view to) {

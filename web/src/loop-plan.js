@@ -2,8 +2,6 @@
 // driver. Both are replaceable: runTurn takes `planTurn` / `replyTurn`, and a
 // turn with its own `steps` skips planning altogether.
 
-import { withoutUuids } from './loop-redact.js';
-
 const STEP_TYPES = ['read', 'write', 'analyze', 'generate'];
 
 /** The plan's strict structured-output schema (OpenAI strict rules: every property required, no extras). */
@@ -26,7 +24,7 @@ export const planSchema = Object.freeze({
 
 // The domain's words for the planner and the reply (prompt example slots
 // `planner_generate_example` and `assistant_role`): from the core, which
-// derives what the domain does not give, else the domain's own, else plain.
+// derives what the domain does not give; plain words for a core without it.
 function wordingOf(domain, core) {
   const examples = core?.promptExamples?.(domain)?.data ?? domain?.prompt_examples ?? {};
   return {
@@ -49,23 +47,32 @@ function planSystemPrompt(domain, maxSteps, core) {
 const conversationText = (conversation) =>
   conversation.map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content}`).join('\n');
 
+// No UUID reaches the model: the core's scrubber, with the registry's refs
+// for rows it knows. Without a core there is no scrubber, and no prompt.
+const missingCore = () => ({
+  data: null,
+  error: { code: 'invalid_option', path: 'core', message: 'core is required (the loaded core scrubs UUIDs from the prompt)', hint: 'pass the core from loadCore()' },
+});
+const hasScrubber = (core) => typeof core?.withoutUuids === 'function';
+
 const modelErrorValue = (cause) => ({ code: cause?.code ?? 'model_error', path: '', message: String(cause?.message ?? cause), hint: '' });
 
 /**
  * Asks the model for a short plan: `{ data: [{ description, type }], error }`.
- * `domain` names the tables; `core` (optional) gives the domain's wording.
+ * `domain` names the tables; `core` scrubs UUIDs and gives the domain's wording.
  *
  * @example
- * const { data: steps } = await planTurn({ model, userMessage: 'which deals close this month?', domain: act.domain, core })
+ * const { data: steps } = await planTurn({ core, model, userMessage: 'which deals close this month?', domain: act.domain })
  */
-export async function planTurn({ model, userMessage, conversation = [], domain, core, signal, maxSteps = 5 }) {
+export async function planTurn({ core, registry, model, userMessage, conversation = [], domain, signal, maxSteps = 5 }) {
+  if (!hasScrubber(core)) return missingCore();
   const history = conversation.length > 0 ? `Conversation so far:\n${conversationText(conversation)}\n\n` : '';
   let reply;
   try {
     reply = await model.complete({
       messages: [
         { role: 'system', content: planSystemPrompt(domain, maxSteps, core) },
-        { role: 'user', content: withoutUuids(`${history}User message: ${userMessage}`) },
+        { role: 'user', content: core.withoutUuids(`${history}User message: ${userMessage}`, { registry }) },
       ],
       schema: planSchema,
       schemaName: 'turn_plan',
@@ -109,9 +116,13 @@ function stepText(step) {
 /**
  * Asks the model for the user-facing answer from the step results:
  * `{ data: text, error }`. Only what the steps did may be claimed. `domain`
- * and `core` (optional) give the assistant's role.
+ * gives the assistant's role (`assistant_role`) and what a ref looks like.
+ *
+ * @example
+ * const { data: answer } = await replyTurn({ core, registry: act.registry, model, userMessage, steps, domain: act.domain })
  */
-export async function replyTurn({ model, userMessage, steps, conversation = [], domain, core, signal }) {
+export async function replyTurn({ core, registry, model, userMessage, steps, conversation = [], domain, signal }) {
+  if (!hasScrubber(core)) return missingCore();
   const history = conversation.length > 0 ? `Conversation so far:\n${conversationText(conversation)}\n\n` : '';
   try {
     const reply = await model.complete({
@@ -123,7 +134,10 @@ export async function replyTurn({ model, userMessage, steps, conversation = [], 
             'State only what they show; if a step was blocked or failed, say so plainly. Never show internal ids (refs such as ' +
             `${domain ? exampleRef(domain) : 'item_1'}).`,
         },
-        { role: 'user', content: withoutUuids(`${history}User message: ${userMessage}\n\nExecuted steps:\n${steps.map(stepText).join('\n')}`) },
+        {
+          role: 'user',
+          content: core.withoutUuids(`${history}User message: ${userMessage}\n\nExecuted steps:\n${steps.map(stepText).join('\n')}`, { registry }),
+        },
       ],
       signal,
     });
