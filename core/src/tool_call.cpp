@@ -76,8 +76,9 @@ std::optional<filter_op> parse_op(std::string_view text) {
   return std::nullopt;
 }
 
-// Seed 000: how to exclude rows without an invented operator, with refs of
-// the table the call is about.
+// How to exclude rows without an invented operator (models reach for
+// `excludes` or `not_contains`, which do not exist), with refs of the table
+// the call is about.
 std::string exclusion_hint(const table& tbl) {
   return fmt::format(
       "To exclude rows: use not_in with the refs to drop, e.g. {{\"field\": \"id\", \"op\": \"not_in\", "
