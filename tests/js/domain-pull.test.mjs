@@ -130,7 +130,7 @@ test('required = NOT NULL without a default; id, the owner column and database t
   });
 });
 
-test('the owner column: the one uuid column defaulting to auth.uid(), or the option; tables without it are read-only catalogs', () => {
+test('the owner column: the one uuid column defaulting to auth.uid(), else the one NOT NULL uuid column without a foreign key (with a note), or the option; tables without it are read-only catalogs', () => {
   const withCatalog = { ...NOTES, colors: definition({ id: PK, name: TEXT }, ['id', 'name']) };
   const { data } = deriveDomain(spec(withCatalog));
   assert.equal(data.owner_column, 'owner_id');
@@ -143,16 +143,47 @@ test('the owner column: the one uuid column defaulting to auth.uid(), or the opt
   assert.equal(deriveDomain(noDefault, {}, { ownerColumn: 'user_ref' }).data.owner_column, 'user_ref');
   assert.equal(deriveDomain(noDefault, { owner_column: 'user_ref' }).data.owner_column, 'user_ref');
   assert.deepEqual(deriveDomain(noDefault, {}, { ownerColumn: 'user_ref' }).data.tables.items.columns.user_ref, { type: 'uuid', writable: false, nullable: false });
+  assert.deepEqual(deriveDomain(noDefault, {}, { ownerColumn: 'user_ref' }).notes, []);
+
+  // No default: a reference to auth.users is a NOT NULL uuid column whose
+  // foreign key PostgREST does not describe. The one such name is taken, and said so.
+  const userRef = { format: 'uuid', type: 'string' };
+  const linked = spec({
+    lists: definition({ id: PK, user_ref: userRef, name: TEXT }, ['id', 'user_ref', 'name']),
+    items: definition({ id: PK, user_ref: userRef, list_id: fk('lists'), name: TEXT }, ['id', 'user_ref', 'list_id', 'name']),
+  });
+  const inferred = deriveDomain(linked);
+  assert.equal(inferred.error, null);
+  assert.equal(inferred.data.owner_column, 'user_ref');
+  assert.deepEqual([inferred.data.tables.items.user_owned, inferred.data.tables.lists.user_owned], [true, true]);
+  assert.deepEqual(inferred.notes, [
+    {
+      path: 'owner_column',
+      message:
+        'user_ref: the only NOT NULL uuid column without a described foreign key (items, lists), taken for a reference to auth.users; pass --owner-column (or { ownerColumn }) if it is not the column row level security compares with auth.uid()',
+    },
+  ]);
 });
 
 test('no owner column found, two candidates, or an unknown one: an error that says what to pass', () => {
-  const noDefault = spec({ items: definition({ id: PK, user_ref: { format: 'uuid', type: 'string' }, name: TEXT }, ['id', 'user_ref', 'name']) });
-  assert.deepEqual(deriveDomain(noDefault).error, {
+  const nullable = spec({ items: definition({ id: PK, user_ref: { format: 'uuid', type: 'string' }, name: TEXT }, ['id', 'name']) });
+  assert.deepEqual(deriveDomain(nullable).error, {
     code: 'owner_column_not_found',
     path: 'owner_column',
-    message: 'no uuid column defaults to auth.uid(), and PostgREST does not describe foreign keys to auth.users',
+    message: 'no uuid column defaults to auth.uid() or looks like a reference to auth.users (NOT NULL, no described foreign key)',
     hint: 'name the column that row level security compares with auth.uid(): --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides (uuid columns: user_ref)',
   });
+  const unlinked = spec({
+    items: definition({ id: PK, user_ref: { format: 'uuid', type: 'string' }, external_id: { format: 'uuid', type: 'string' }, name: TEXT }, ['id', 'user_ref', 'external_id', 'name']),
+  });
+  assert.deepEqual(deriveDomain(unlinked).error, {
+    code: 'ambiguous_owner_column',
+    path: 'owner_column',
+    message:
+      'no uuid column defaults to auth.uid(), and more than one NOT NULL uuid column has no described foreign key (a reference to auth.users is not described): user_ref (items) and external_id (items)',
+    hint: 'name the owner column: --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides',
+  });
+  assert.equal(deriveDomain(unlinked, {}, { ownerColumn: 'user_ref' }).data.owner_column, 'user_ref');
   const two = spec({ ...NOTES, other: definition({ id: PK, user_id: OWNER }, ['id', 'user_id']) });
   assert.deepEqual(deriveDomain(two).error, {
     code: 'ambiguous_owner_column',

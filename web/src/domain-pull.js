@@ -145,8 +145,10 @@ function describedTables(spec) {
 const normalizedDefault = (value) => String(value ?? '').replace(/[\s()]/g, '').toLowerCase();
 
 // The owner column: given, or the one uuid column name that defaults to
-// auth.uid(). PostgREST does not describe the auth schema, so a foreign key
-// to auth.users is invisible; the default is what shows.
+// auth.uid(), or else the one NOT NULL uuid column name without a described
+// foreign key. PostgREST does not describe the auth schema, so a reference to
+// auth.users shows only as a uuid column whose foreign key is missing; that
+// guess comes with a note.
 function ownerColumnOf(tables, given) {
   if (given !== undefined && given !== null) {
     if (typeof given !== 'string' || !IDENTIFIER.test(given)) {
@@ -168,16 +170,42 @@ function ownerColumnOf(tables, given) {
       }
     }
   }
+  const uses = (map) => [...map].map(([column, names]) => `${column} (${names.join(', ')})`).join(' and ');
   if (byName.size === 1) return { column: [...byName.keys()][0] };
   if (byName.size > 1) {
-    const uses = [...byName].map(([column, names]) => `${column} (${names.join(', ')})`).join(' and ');
-    return { error: pullError('ambiguous_owner_column', 'owner_column', `more than one column defaults to auth.uid(): ${uses}`, 'name the owner column: --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides') };
+    return { error: pullError('ambiguous_owner_column', 'owner_column', `more than one column defaults to auth.uid(): ${uses(byName)}`, 'name the owner column: --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides') };
+  }
+  const unlinked = new Map();
+  for (const table of tables) {
+    for (const column of table.columns) {
+      if (column.type === 'uuid' && !column.primaryKey && column.notNull && !column.references) {
+        unlinked.set(column.name, [...(unlinked.get(column.name) ?? []), table.name]);
+      }
+    }
+  }
+  if (unlinked.size === 1) {
+    const [[column, names]] = unlinked;
+    const note = {
+      path: 'owner_column',
+      message: `${column}: the only NOT NULL uuid column without a described foreign key (${names.join(', ')}), taken for a reference to auth.users; pass --owner-column (or { ownerColumn }) if it is not the column row level security compares with auth.uid()`,
+    };
+    return { column, note };
+  }
+  if (unlinked.size > 1) {
+    return {
+      error: pullError(
+        'ambiguous_owner_column',
+        'owner_column',
+        `no uuid column defaults to auth.uid(), and more than one NOT NULL uuid column has no described foreign key (a reference to auth.users is not described): ${uses(unlinked)}`,
+        'name the owner column: --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides',
+      ),
+    };
   }
   return {
     error: pullError(
       'owner_column_not_found',
       'owner_column',
-      'no uuid column defaults to auth.uid(), and PostgREST does not describe foreign keys to auth.users',
+      'no uuid column defaults to auth.uid() or looks like a reference to auth.users (NOT NULL, no described foreign key)',
       `name the column that row level security compares with auth.uid(): --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides (uuid columns: ${uuidColumnList(tables)})`,
     ),
   };
@@ -225,7 +253,7 @@ function derive(spec, { ownerColumn }) {
   const tables = describedTables(spec);
   const owner = ownerColumnOf(tables, ownerColumn);
   if (owner.error) return { error: owner.error };
-  const notes = [];
+  const notes = owner.note ? [owner.note] : [];
   const skipped = new Map();
   const included = [];
   for (const table of tables) {
