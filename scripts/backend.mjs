@@ -1,14 +1,16 @@
-// Which database the CLI and the main command talk to: a Supabase project
-// from the environment, else a fresh embedded local stack.
+// Which database the CLI and the main command talk to: a Supabase project or
+// PostgREST from the environment, else a fresh embedded local stack.
+import { loadPack, readPackDomain } from '../db/packs.mjs';
 import { startStack } from '../db/stack.mjs';
 
 /**
- * `{ url, apiKey, accessToken, userId, local, stop() }`; `url` is the
+ * `{ url, apiKey, accessToken, userId, domain, local, stop() }`; `url` is the
  * Supabase URL (PostgREST under /rest/v1). From SUPABASE_URL,
  * SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID when SUPABASE_URL
- * is set; otherwise a seeded local stack signed in as its first user.
+ * is set (`domain` undefined: the caller's); otherwise a seeded local stack of
+ * the domain pack `schema` signed in as its first user, with the pack's domain.
  */
-export async function openBackend(env = process.env, { user = 0 } = {}) {
+export async function openBackend(env = process.env, { user = 0, schema = 'kitchen' } = {}) {
   if (env.SUPABASE_URL) {
     for (const name of ['SUPABASE_ANON_KEY', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']) {
       if (!env[name]) throw new Error(`${name} is required with SUPABASE_URL (the user's JWT and id, never a service key)`);
@@ -22,7 +24,9 @@ export async function openBackend(env = process.env, { user = 0 } = {}) {
       stop: async () => {},
     };
   }
-  const stack = await startStack();
+  const pack = await loadPack(schema);
+  const domain = readPackDomain(pack.name);
+  const stack = await startStack({ schema });
   const signedIn = stack.users[user];
-  return { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: signedIn.token, userId: signedIn.id, local: stack, stop: () => stack.stop() };
+  return { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: signedIn.token, userId: signedIn.id, domain, local: stack, stop: () => stack.stop() };
 }

@@ -9,6 +9,7 @@
 
 #include "alfred/decision.h"
 #include "alfred/prompt.h"
+#include "alfred/prompt_examples.h"
 #include "alfred/prompt_query.h"
 #include "handles.h"
 
@@ -72,6 +73,20 @@ void parse_decision_at(std::size_t length, const std::string& step) {
   alfred_wasm::publish_output();
 }
 
+std::string prompt_examples(const alfred_wasm::domain_handle& dom) {
+  return guarded([&]() -> std::string {
+    std::string data;
+    alfred::json_writer w(data);
+    w.begin_object();
+    for (const auto& [slot, text] : alfred::prompt_examples(dom.get())) {
+      w.key(slot);
+      w.string(text);
+    }
+    w.end_object();
+    return alfred::data_result(data);
+  });
+}
+
 std::string act_decision_schema() { return std::string(alfred::act_decision_schema()); }
 
 }  // namespace
@@ -82,4 +97,5 @@ EMSCRIPTEN_BINDINGS(alfred_act_prompt) {
   function("renderQueryAt", &render_query_at);
   function("parseDecisionAt", &parse_decision_at);
   function("actDecisionSchema", &act_decision_schema);
+  function("promptExamples", &prompt_examples);
 }

@@ -63,8 +63,38 @@ export interface TableConfig {
   readonly relations?: { readonly [relation: string]: string };
   /** Columns the model never sees or selects (for example embeddings). */
   readonly hidden?: readonly string[];
+  /** What the executor does around this table's calls (docs/own-schema.md). */
+  readonly middleware?: MiddlewareConfig;
   /** Every column the model may know about; an `id` column of type `uuid` is required. */
   readonly columns: { readonly [column: string]: ColumnConfig };
+}
+
+/** Per-table executor behaviour, configured rather than coded. */
+export interface MiddlewareConfig {
+  /** Text columns where `=` means a case-insensitive substring match. */
+  readonly fuzzy?: readonly string[];
+  /** Relations added to reads that pick no columns: `"deals(id,title,stage)"`. */
+  readonly include?: readonly string[];
+  /** `_semantic similar` through a database function that ranks ids by an embedding. */
+  readonly semantic?: {
+    readonly rpc: string;
+    readonly embedding_arg?: string;
+    readonly count_arg?: string;
+    readonly distance_arg?: string;
+    readonly limit?: number;
+    readonly max_distance?: number;
+    /** The text and text[] columns a row's embedding is made from (`embeddingText`). */
+    readonly text?: readonly string[];
+  };
+  /** Rows named after entries of a shared catalog table, linked through `link`. */
+  readonly catalog?: {
+    readonly table: string;
+    readonly link: string;
+    readonly name?: string;
+    readonly aliases?: string;
+    readonly copy?: readonly string[];
+    readonly dedupe?: boolean;
+  };
 }
 
 /** A domain: the tables the model may touch, as data rather than code. */
@@ -76,10 +106,90 @@ export interface DomainConfig {
   /** The most rows one read or create may touch (1 to 1 000 000). */
   readonly max_rows?: number;
   readonly tables: { readonly [table: string]: TableConfig };
+  /**
+   * The domain's own text for the Act prompt's example slots (a domain pack's
+   * `prompts/<slot>.md`); slots left out are derived from the tables.
+   */
+  readonly prompt_examples?: { readonly [slot: string]: string };
 }
 
 /** The kitchen domain (recipes, inventory, meal plans, …): the default `domain` of every call. */
 export declare const kitchen: DomainConfig;
+
+/**
+ * Settings merged on top of a pulled domain: plain objects merge per table and
+ * per column, arrays and values replace, `null` removes a table, a column or a
+ * setting.
+ */
+export interface DomainOverrides {
+  readonly name?: string;
+  /** The owner column, when no uuid column defaults to `auth.uid()`. */
+  readonly owner_column?: string;
+  readonly max_rows?: number;
+  readonly tables?: {
+    readonly [table: string]:
+      | (Partial<Omit<TableConfig, 'columns'>> & { readonly columns?: { readonly [column: string]: Partial<ColumnConfig> | null } })
+      | null;
+  };
+}
+
+/** Something a pull left out or could not decide, at a path into the domain. */
+export interface DomainNote {
+  path: string;
+  message: string;
+}
+
+/** A derived domain, validated by the core, or the error that says what to fix. */
+export type DomainPullResult =
+  | { data: DomainConfig; error: null; notes: DomainNote[] }
+  | { data: null; error: AlfredErrorShape; notes: DomainNote[] };
+
+export interface DomainFromOpenApiOptions extends LoadOptions {
+  /** The uuid column row-level security compares with `auth.uid()`. Default: the one that defaults to `auth.uid()`. */
+  ownerColumn?: string;
+  /** The domain's name (error messages). Default: the overrides' `name`, else `"database"`. */
+  name?: string;
+  /** A loaded core; otherwise one is loaded. */
+  core?: Core;
+}
+
+export interface PullDomainOptions extends DomainFromOpenApiOptions {
+  /** A Supabase project URL or a PostgREST root. */
+  url: string;
+  /** Sent as `apikey`. */
+  apiKey?: string;
+  /** A signed-in user's JWT. */
+  accessToken?: string;
+  overrides?: DomainOverrides | string | null;
+  fetch?: (input: string, init?: { headers?: Record<string, string> }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+}
+
+/**
+ * Derives a domain from PostgREST's OpenAPI description (`GET /` with
+ * `Accept: application/openapi+json`), merges `overrides` and validates the
+ * result with the core. Never rejects. Rules: docs/own-schema.md.
+ *
+ * @example
+ * const spec = await (await fetch(`${url}/rest/v1/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
+ * const { data: domain, error, notes } = await domainFromOpenApi(spec, { tables: { deals: { ref: 'deal' } } })
+ * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
+ * const act = createAct({ url, apiKey, accessToken, userId, domain })
+ */
+export declare function domainFromOpenApi(
+  spec: Record<string, unknown> | string,
+  overrides?: DomainOverrides | string | null,
+  options?: DomainFromOpenApiOptions,
+): Promise<DomainPullResult>;
+
+/**
+ * Fetches the description from the live database and derives its domain, as
+ * `alfred-act domain pull` does. Never rejects (`network_error`, `http_error`,
+ * `invalid_openapi` are errors).
+ *
+ * @example
+ * const { data: domain, error, notes } = await pullDomain({ url: SUPABASE_URL, apiKey: anonKey, accessToken: jwt, ownerColumn: 'owner_id' })
+ */
+export declare function pullDomain(options: PullDomainOptions): Promise<DomainPullResult>;
 
 /** The tools a model may call. */
 export type ToolName = 'db_read' | 'db_create' | 'db_update' | 'db_delete';
@@ -181,9 +291,9 @@ export type RequestLocation =
 export type BuildRequestOptions = BuildRequestCredentials & RequestLocation;
 
 export interface BuildRequestCredentials {
-  /** Default: `kitchen`. */
+  /** Default: the registry's domain, else the core's (`loadCore({ domain })`). A registry of another domain is an error. */
   domain?: DomainConfig;
-  /** Resolves the refs in the call. Default: an empty registry owned by the core. */
+  /** Resolves the refs in the call. Default: an empty registry of the domain, owned by the core. */
   registry?: Registry;
   /** The signed-in user's id (a UUID); default: the access token's `sub`; required for `user_owned` tables. */
   userId?: string;
@@ -264,6 +374,11 @@ export interface LoadOptions {
    * reach WASM memory. Default 8 MiB, at most 32 MiB (docs/limits-and-faults.md).
    */
   maxInputBytes?: number;
+  /**
+   * The domain the core binds its registries and calls to when they name none
+   * (validated at load; a bad one rejects with `invalid_domain`). Default: `kitchen`.
+   */
+  domain?: DomainConfig;
 }
 
 /**
@@ -311,16 +426,51 @@ export declare class Core {
   readonly maxInputBytes: number;
 
   /**
-   * A ref registry, empty or restored from `registry.toJSON()` of an earlier
-   * turn (the object or its JSON text). Throws `AlfredError` (`invalid_state`,
-   * `unsupported_state_version`) for a damaged or foreign state.
+   * Checks a domain (an object or its JSON text) with the core's own parser:
+   * the domain, or an error with the `path` into it and a `hint`.
+   *
+   * @example
+   * const { error } = core.validateDomain(JSON.parse(readFileSync('domain.json', 'utf8')))
+   * if (error) console.error(`${error.path}: ${error.message} (${error.hint})`)
+   */
+  validateDomain(domain: DomainConfig | string): Result<DomainConfig>;
+
+  /**
+   * `domainFromOpenApi` with this core: synchronous.
+   *
+   * @example
+   * const { data: domain, error, notes } = core.domainFromOpenApi(spec, overrides, { ownerColumn: 'owner_id' })
+   */
+  domainFromOpenApi(
+    spec: Record<string, unknown> | string,
+    overrides?: DomainOverrides | string | null,
+    options?: { ownerColumn?: string; name?: string },
+  ): DomainPullResult;
+
+  /**
+   * The examples the Act prompt shows for `domain` (default: the core's): the
+   * domain's own `prompt_examples`, the other slots derived from its tables.
+   *
+   * @example
+   * core.promptExamples(crm).data?.gen_ref // 'gen_org_1'
+   */
+  promptExamples(domain?: DomainConfig): Result<Record<string, string>>;
+
+  /**
+   * A ref registry bound to `domain` (default: the core's), empty or restored
+   * from `registry.toJSON()` of an earlier turn (the object or its JSON text).
+   * Throws `AlfredError` (`invalid_state`, `unsupported_state_version`) for a
+   * damaged state or one whose refs belong to another domain.
    *
    * @example
    * using registry = core.createRegistry(saved ?? undefined)
    * // … run the turn …
    * saved = registry.toJSON()
    */
-  createRegistry(state?: RegistryState | string | null): Registry;
+  createRegistry(state?: RegistryState | string | null, options?: { domain?: DomainConfig }): Registry;
+
+  /** The domain the core was loaded with (`loadCore({ domain })`; the kitchen by default). */
+  readonly domain: DomainConfig;
 
   /**
    * Validates a tool call, translates its refs and builds the PostgREST
@@ -491,7 +641,10 @@ export declare const actDecisionSchema: Readonly<Record<string, JsonValue>>;
 
 /** Options of the registry methods that read the domain. */
 export interface DomainOption {
-  /** Default: `kitchen`. */
+  /**
+   * Default: the registry's domain (or, for `createAct`, the core's). A
+   * domain is bound once: a different one next to a registry is an error.
+   */
   domain?: DomainConfig;
 }
 
@@ -510,6 +663,9 @@ export interface TranslateRowsOptions extends DomainOption {
  */
 export declare class Registry {
   private constructor();
+
+  /** The domain this registry's refs belong to (`createRegistry(state, { domain })`). */
+  readonly domain: DomainConfig;
 
   /** The serializable state, to store between turns. */
   toJSON(): RegistryState;
@@ -615,7 +771,15 @@ export declare function openAIEmbedder(options: {
   model?: string;
   fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<unknown>;
 }): Embedder;
-/** The text a recipe is embedded from (name, description, cuisine, tags). */
+/**
+ * The text a row is embedded from: the columns of the table's
+ * `middleware.semantic.text`, in order. Throws TypeError when the table has none.
+ *
+ * @example
+ * embeddingText(kitchen, 'recipes', { name: 'Chicken Curry', cuisine: 'indian', tags: ['spicy'] }) // 'Chicken Curry. indian. spicy'
+ */
+export declare function embeddingText(domain: DomainConfig, table: string, row: Row): string;
+/** The text a kitchen recipe is embedded from (`embeddingText(kitchen, 'recipes', recipe)`). */
 export declare function recipeEmbeddingText(recipe: Row): string;
 export declare class EmbeddingError extends Error {
   readonly code: 'http_error' | 'bad_response' | 'network_error';

@@ -24,9 +24,10 @@ type ValueOrError<T> = { data: T; error: null } | { data: null; error: AlfredErr
 
 /** What the loop needs of the loaded core (`loadCore()`). */
 export interface LoopCore {
-  readonly kitchen: DomainConfig;
   readonly actDecisionSchema: object;
   buildActPrompt(input: object, options?: { registry?: Registry; domain?: DomainConfig }): ValueOrError<{ system: string; user: string }>;
+  /** The domain's prompt examples; the planner and reply take their wording from them. */
+  promptExamples?(domain?: DomainConfig): ValueOrError<Record<string, string>>;
   parseDecision(text: string, options?: object): ValueOrError<ActDecision>;
   /** The core's UUID scrubber: every text the loop sends to a model goes through it. */
   withoutUuids(text: string, options?: { registry?: Registry }): string;
@@ -47,7 +48,8 @@ export interface QueryRecord {
 /** What the loop needs of the executor (`createAct(…)`). */
 export interface LoopAct {
   readonly registry: Registry;
-  readonly domain?: DomainConfig;
+  /** The domain the act is bound to: prompts, plans and artifacts use it. */
+  readonly domain: DomainConfig;
   /** Rejects only when `signal` aborts; the loop then ends the step `aborted`. */
   execute(tool: LoopToolName, params: JsonValue, options?: { signal?: AbortSignal }): Promise<{ data: JsonValue; error: AlfredErrorShape | null; query: QueryRecord['query']; count: number | null }>;
 }
@@ -185,6 +187,7 @@ export function planTurn(options: {
   model: ChatModel;
   userMessage: string;
   conversation?: ConversationMessage[];
+  /** Names the tables; its prompt examples (`core.promptExamples`) give the planner's wording. */
   domain: DomainConfig;
   signal?: AbortSignal;
   maxSteps?: number;
@@ -198,6 +201,8 @@ export function replyTurn(options: {
   userMessage: string;
   steps: StepResult[];
   conversation?: ConversationMessage[];
+  /** The assistant's role and what a ref looks like come from the domain (`assistant_role`). */
+  domain?: DomainConfig;
   signal?: AbortSignal;
 }): Promise<ValueOrError<string>>;
 

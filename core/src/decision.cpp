@@ -105,14 +105,14 @@ result<std::string> normalized_params(json_value params, tool_kind tool) {
     auto parsed = json_document::parse(params.str());
     if (!parsed)
       return invalid("params", "params is text that is not JSON: " + parsed.err().message,
-                     "give params as an object: {\"table\": \"recipes\", \"filters\": [...]}");
+                     "give params as an object: {\"table\": \"<table>\", \"filters\": [...]}");
     params_doc = std::move(*parsed);
     params = params_doc->root();
   }
   if (!params.is_object())
     return invalid("params", fmt::format("params must be an object, got {}", params.kind_name()),
-                   "{\"table\": \"inventory\", \"filters\": [{\"field\": \"location\", \"op\": \"=\", \"value\": "
-                   "\"fridge\"}]}");
+                   "{\"table\": \"<table>\", \"filters\": [{\"field\": \"<column>\", \"op\": \"=\", \"value\": "
+                   "\"<value>\"}]}");
   std::string out;
   json_writer writer(out);
   writer.begin_object();
@@ -194,7 +194,7 @@ status parse_tool_call_action(json_value root, std::optional<step_type> step, ac
   decision.tool = std::string(tool->str());
   auto params = root.find("params");
   if (!params || params->is_null())
-    return invalid("params", "tool_call needs params", "{\"table\": \"recipes\", \"filters\": []}");
+    return invalid("params", "tool_call needs params", "{\"table\": \"<table>\", \"filters\": []}");
   auto normalized = normalized_params(*params, *kind);
   if (!normalized) return normalized.take_error();
   decision.params_json = std::move(*normalized);

@@ -78,11 +78,15 @@ std::optional<filter_op> parse_op(std::string_view text) {
 }
 
 // How to exclude rows without an invented operator (models reach for
-// `excludes` or `not_contains`, which do not exist).
-constexpr std::string_view kExclusionHint =
-    "To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", \"op\": \"not_in\", "
-    "\"value\": [\"recipe_5\", \"recipe_6\"]}; or in with the refs to keep; or not_ilike for a text "
-    "pattern; or read everything and filter in an analyze step";
+// `excludes` or `not_contains`, which do not exist), with refs of the table
+// the call is about.
+std::string exclusion_hint(const table& tbl) {
+  return fmt::format(
+      "To exclude rows: use not_in with the refs to drop, e.g. {{\"field\": \"id\", \"op\": \"not_in\", "
+      "\"value\": [\"{0}_5\", \"{0}_6\"]}}; or in with the refs to keep; or not_ilike for a text "
+      "pattern; or read everything and filter in an analyze step",
+      tbl.ref_prefix);
+}
 
 bool looks_like_negation(std::string_view op) {
   const std::string text = lower_trimmed(op);
@@ -301,7 +305,7 @@ class call_parser {
     auto op = parse_op(op_value->str());
     if (!op) {
       std::string hint = fmt::format("supported ops: {}", filter_op_list());
-      if (looks_like_negation(op_value->str())) hint.append(". ").append(kExclusionHint);
+      if (looks_like_negation(op_value->str())) hint.append(". ").append(exclusion_hint(*call_.tbl));
       return error{"unknown_operator", path.member("op").str(),
                    fmt::format("'{}' is not a supported operator", detail::echoed(op_value->str())), hint};
     }
@@ -423,11 +427,11 @@ class call_parser {
           return invalid_value(
               path.str(),
               fmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
-              f.op == filter_op::not_like || f.op == filter_op::not_ilike ? std::string(kExclusionHint)
+              f.op == filter_op::not_like || f.op == filter_op::not_ilike ? exclusion_hint(*call_.tbl)
                                                                           : std::string("use =, in or a comparison"));
         if (!has_value || !value->is_string())
-          return invalid_value(path.str(), fmt::format("{} needs a text pattern such as \"%chicken%\", got {}",
-                                                       filter_op_name(f.op), got));
+          return invalid_value(
+              path.str(), fmt::format("{} needs a text pattern such as \"%word%\", got {}", filter_op_name(f.op), got));
         if (detail::contains_nul(value->str())) return detail::nul_error(path.str());
         if (ends_with_lone_escape(value->str()))
           return invalid_value(path.str(), "the pattern ends with a single \\, which would escape nothing",
@@ -563,8 +567,23 @@ class call_parser {
     return ok_status();
   }
 
+  // `["name", "relation(name)"]` for this call's table: what columns may look like.
+  std::string columns_example() const {
+    const table& tbl = *call_.tbl;
+    auto first_visible = [&](const table& of) -> std::string {
+      if (!of.label_columns.empty()) return of.label_columns.front();
+      for (const auto& col : of.columns)
+        if (col.name != "id" && col.name != dom_.owner_column && !is_hidden(of, col.name)) return col.name;
+      return "id";
+    };
+    if (tbl.relations.empty()) return fmt::format("[\"{}\"]", first_visible(tbl));
+    const table* target = dom_.find_table(tbl.relations.front().table);
+    return fmt::format("[\"{}\", \"{}({})\"]", first_visible(tbl), tbl.relations.front().name,
+                       target ? first_visible(*target) : std::string("id"));
+  }
+
   // Splits "a, b, rel(c, d)" at top-level commas.
-  static result<std::vector<std::string>> split_select(std::string_view text) {
+  result<std::vector<std::string>> split_select(std::string_view text) const {
     std::vector<std::string> out;
     int depth = 0;
     std::string current;
@@ -579,9 +598,7 @@ class call_parser {
         current += c;
       }
     }
-    if (depth != 0)
-      return error{"invalid_param", "columns", "unbalanced parentheses in columns",
-                   "[\"name\", \"recipe_ingredients(name, quantity)\"]"};
+    if (depth != 0) return error{"invalid_param", "columns", "unbalanced parentheses in columns", columns_example()};
     out.push_back(current);
     return out;
   }

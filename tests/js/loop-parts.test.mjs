@@ -2,6 +2,8 @@
 // refs in the real registry, the turn state's checks, the event iterator,
 // and planTurn / replyTurn against the scripted model server.
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { kitchen, loadCore } from '../../web/src/index.node.js';
 import { artifactsOf, registerArtifacts } from '../../web/src/loop-artifacts.js';
@@ -11,6 +13,7 @@ import { createTurnState, planTurn, readTurnState, replyTurn } from '../../web/s
 import { nextTurnState } from '../../web/src/loop-state.js';
 import { createChatModel } from '../../web/src/llm.js';
 import { startScriptedModel } from './support/scripted-model.mjs';
+import { ROOT } from './support/paths.mjs';
 
 const core = await loadCore();
 const RECIPE = { name: 'Thai Basil Chicken', instructions: ['Fry', 'Serve'], cuisine: 'thai', recipe_ingredients: [{ name: 'basil', quantity: 1 }] };
@@ -33,6 +36,20 @@ test('artifacts that cannot be placed are errors the model can act on', () => {
     assert.equal(error.code, 'invalid_artifacts');
     assert.match(error.hint, /artifacts/);
   }
+});
+
+test('the artifact shape hint names a table and column of the domain in use, no kitchen table for the CRM', () => {
+  const crm = JSON.parse(readFileSync(join(ROOT, 'domains/crm/domain.json'), 'utf8'));
+  assert.equal(
+    artifactsOf('{not json', kitchen).error.hint,
+    'give data as { "artifacts": [{ "table": "recipes", "content": { "name": "…", … } }] }, or as { "recipes": [{ "name": "…" }] } keyed by table name',
+  );
+  assert.deepEqual(artifactsOf({ recipes: [RECIPE] }, crm).error, {
+    code: 'invalid_artifacts',
+    path: 'data',
+    message: 'cannot tell which table this artifact belongs to (keys: recipes)',
+    hint: 'give data as { "artifacts": [{ "table": "organizations", "content": { "name": "…", … } }] }, or as { "organizations": [{ "name": "…" }] } keyed by table name',
+  });
 });
 
 test('registered artifacts become gen_ refs with their content; the model\'s own id is ignored', () => {

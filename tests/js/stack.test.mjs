@@ -4,10 +4,11 @@
 // Plain fetch on purpose: this tests the database, not the project's core.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { signJwt } from '../../db/jwt.mjs';
+import { loadPack } from '../../db/packs.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
 import { lexicalEmbedder } from '../../web/src/embedder.js';
 import { ROOT, SCRATCH } from './support/paths.mjs';
@@ -291,6 +292,7 @@ test('reload() makes PostgREST reload its schema cache and the API keeps answeri
 
 test('a data dir keeps rows across a restart and is not seeded twice', async (t) => {
   const dataDir = join(SCRATCH, `stack-data-${process.pid}`);
+  mkdirSync(SCRATCH, { recursive: true });
   rmSync(dataDir, { recursive: true, force: true });
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -307,6 +309,12 @@ test('a data dir keeps rows across a restart and is not seeded twice', async (t)
   const recipes = await rest(second, second.users[0].token, 'GET', '/recipes?select=id');
   assert.equal(recipes.body.length, 21, 'seeded once');
   await second.stop();
+
+  // The kitchen's data dir is not a CRM database: refused, naming both files.
+  await assert.rejects(
+    withStack(t, { dataDir, schema: 'crm' }),
+    /this database was migrated with 002_kitchen\.sql, not 002_crm\.sql: it belongs to another domain pack/,
+  );
 });
 
 // kitchen.json column types → information_schema's data_type (udt_name for arrays).
@@ -323,9 +331,10 @@ const PG_TYPES = {
   'uuid[]': ['_uuid'],
 };
 
-test('the migrated schema has every column of core/domains/kitchen.json, with its type, nullability and references', async (t) => {
-  const domain = JSON.parse(readFileSync(join(ROOT, 'core/domains/kitchen.json'), 'utf8'));
-  const { db } = await openDatabase();
+test('the migrated schema has every column of domains/kitchen/domain.json, with its type, nullability and references', async (t) => {
+  const domain = JSON.parse(readFileSync(join(ROOT, 'domains/kitchen/domain.json'), 'utf8'));
+  const kitchen = await loadPack('kitchen');
+  const { db } = await openDatabase({ migrations: kitchen.migrations(), snapshotName: kitchen.name });
   t.after(() => db.close());
   const { rows: columns } = await db.query(
     `select table_name, column_name, data_type, udt_name, is_nullable from information_schema.columns where table_schema = 'public'`,

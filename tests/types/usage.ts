@@ -188,6 +188,31 @@ export async function limitsUsage(core: import('alfred-act').Core) {
   return [input, rows, status, raw];
 }
 
+// A domain pulled from a live database, with overrides.
+export async function domainPullUsage(core: import('alfred-act').Core, spec: Record<string, unknown>) {
+  const { domainFromOpenApi, pullDomain, createAct } = await import('alfred-act');
+  const overrides: import('alfred-act').DomainOverrides = {
+    name: 'crm',
+    tables: { deals: { ref: 'deal', columns: { stage: { values: ['lead', 'won'] }, notes: null } }, activity_log: null },
+  };
+  const fromSpec = await domainFromOpenApi(spec, overrides, { ownerColumn: 'owner_id' });
+  const pulled = await pullDomain({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', overrides, core });
+  const sync = core.domainFromOpenApi(spec, overrides);
+  const checked = core.validateDomain('{"tables": {}}');
+  const notes: import('alfred-act').DomainNote[] = fromSpec.notes;
+  if (pulled.error) return [pulled.error.path, pulled.error.hint, notes];
+  const act = createAct({ url: 'http://127.0.0.1:3000', domain: pulled.data });
+  // @ts-expect-error a column override is settings, not a type name
+  const bad: import('alfred-act').DomainOverrides = { tables: { deals: { columns: { stage: 'text' } } } };
+  return [act, sync.data?.tables, checked.error?.code, bad];
+}
+
+export function promptExamplesUsage(core: import('alfred-act').Core, domain: DomainConfig) {
+  const examples: Result<Record<string, string>> = core.promptExamples(domain);
+  const withOwn: DomainConfig = { ...domain, prompt_examples: { assistant_role: 'a helpful sales assistant' } };
+  return [examples.data?.gen_ref, withOwn];
+}
+
 // Access-token verification (web/jwt-verify.d.ts).
 import { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS, type TokenErrorCode, type VerifyResult } from 'alfred-act';
 const verifier = createTokenVerifier({ jwtSecret: 'x'.repeat(32), jwksUrl: 'https://example.supabase.co/auth/v1/.well-known/jwks.json', audience: null });

@@ -5,7 +5,7 @@
 // fetch that ignores its signal, a response size limit enforced while the
 // body streams in, and a report of how each exchange ended, so that the core
 // can tell "nothing was sent" from "the write may have happened".
-import { kitchen } from '../dist/kitchen.mjs';
+import { defaultDomain } from './default-domain.js';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
 import { httpExchange } from './http-exchange.js';
@@ -262,7 +262,7 @@ export class Act {
 
   constructor(core, options = {}) {
     const resolved = resolveOptions(options);
-    const { domain = kitchen, state, registry, embedder = lexicalEmbedder } = options;
+    const { state, registry, embedder = lexicalEmbedder } = options;
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
       throw invalidOption('fetch', 'fetch must be a function');
@@ -279,12 +279,23 @@ export class Act {
     const timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const limits = checkedLimits(core.executionLimits, options.limits);
     this.#core = core;
+    // Bound once: the given domain, else the registry's, else the core's; a
+    // registry of another domain is refused.
+    const domain = options.domain ?? registry?.domain ?? core.domain;
+    if (registry && registry.domain !== domain && JSON.stringify(registry.domain) !== JSON.stringify(domain)) {
+      throw new AlfredError({
+        code: 'invalid_option',
+        path: 'registry',
+        message: `the registry is bound to the ${registry.domain?.name ?? 'unnamed'} domain, not ${domain?.name ?? 'unnamed'}`,
+        hint: 'pass the registry of this domain (createRegistry(state, { domain })), or state instead of registry',
+      });
+    }
     const requestOptions = { ...resolved.location, apiKey: resolved.apiKey, accessToken: resolved.fixedToken ?? '', userId: resolved.userId };
     // The URL, key, user and domain are checked now, not at the first call,
     // and before a registry that would need deleting is made.
     core.checkRequestOptions(requestOptions);
     core.domainHandle(domain);
-    this.#registry = registry ?? core.createRegistry(state);
+    this.#registry = registry ?? core.createRegistry(state, { domain });
     this.#options = {
       requestOptions,
       token: resolved.token,
@@ -454,7 +465,7 @@ export function createActFactory(loadCore) {
         return act ? act.registry : pendingRegistry;
       },
       get domain() {
-        return options.domain ?? kitchen;
+        return act ? act.domain : (options.domain ?? options.registry?.domain ?? defaultDomain);
       },
       get limits() {
         return act ? act.limits : null;

@@ -2,17 +2,21 @@
 // Emscripten module in the public API. Each runtime entry (node, browser,
 // workerd, deno) only decides how the .wasm is compiled.
 import createAlfredCore from '../dist/alfred_core.mjs';
-import { kitchen } from '../dist/kitchen.mjs';
+import { kitchen } from './kitchen.js';
+import { defaultDomain } from './default-domain.js';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
 import { DEFAULT_MAX_INPUT_BYTES, MAX_SIZE_LIMIT } from './limits.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
+import { domainFromOpenApiWith } from './domain-pull.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
  * module their bundler imported; other runtimes compile the shipped `.wasm`.
+ * `domain` is the core's domain: what its registries and calls are bound to
+ * unless they name another (loadCore passes the kitchen by default).
  */
-export async function instantiateCore(wasmModule, { maxInputBytes } = {}) {
+export async function instantiateCore(wasmModule, { maxInputBytes, domain = defaultDomain } = {}) {
   if (!(wasmModule instanceof WebAssembly.Module)) {
     throw new AlfredError({
       code: 'invalid_option',
@@ -31,7 +35,7 @@ export async function instantiateCore(wasmModule, { maxInputBytes } = {}) {
     },
     locateFile: (path) => path,
   });
-  return new Core(module, maxInputBytes);
+  return new Core(module, domain, maxInputBytes);
 }
 
 const parseResult = (text) => JSON.parse(text);
@@ -165,8 +169,10 @@ function callWithText(module, slot, input, text, invoke) {
  */
 export class Core {
   #module;
+  #domain;
   #domains = new WeakMap();
-  #defaultRegistry;
+  // One registry per domain for calls that pass none.
+  #defaultRegistries = new WeakMap();
   #emptyRegistry;
 
   #slot;
@@ -174,13 +180,14 @@ export class Core {
   #executionLimits;
   #maxInputBytes;
 
-  constructor(module, maxInputBytes) {
+  constructor(module, domain, maxInputBytes) {
     this.#module = module;
     modules.set(this, module);
     this.#slot = module.resultSlot();
-    this.#defaultRegistry = new Registry(this, new module.Registry());
     this.#executionLimits = Object.freeze(JSON.parse(module.executionLimits()));
     this.#maxInputBytes = checkedInputLimit(maxInputBytes);
+    this.domainHandle(domain); // throws AlfredError for a domain the core refuses
+    this.#domain = domain;
   }
 
   /**
@@ -217,44 +224,119 @@ export class Core {
     return this.#module.HEAPU8.buffer.byteLength;
   }
 
+  /** The domain this core was loaded with (`loadCore({ domain })`, the kitchen by default). */
+  get domain() {
+    return this.#domain;
+  }
+
+  // The registry and domain of a call: a registry brings its own domain, and
+  // a different `domain` next to it is an error rather than a silent mix.
+  #bound({ domain, registry }) {
+    if (registry !== undefined && registry !== null) {
+      const bound = registryDomainOf(registry, this);
+      if (domain !== undefined && domain !== null && !sameDomain(domain, bound)) throw domainMismatch(bound, domain);
+      return { domain: bound, registry };
+    }
+    const chosen = domain ?? this.#domain;
+    let fallback = this.#defaultRegistries.get(chosen);
+    if (!fallback) {
+      this.domainHandle(chosen);
+      fallback = new Registry(this, new this.#module.Registry(), chosen);
+      this.#defaultRegistries.set(chosen, fallback);
+    }
+    return { domain: chosen, registry: fallback };
+  }
+
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
   get actDecisionSchema() {
     return actDecisionSchema;
   }
 
-  /** The kitchen domain configuration (the default `domain`). */
+  /** The kitchen domain configuration (what `loadCore()` binds to unless given another). */
   get kitchen() {
     return kitchen;
   }
 
   /**
-   * A ref registry, empty or restored from `registry.toJSON()` of an earlier
-   * turn. Throws `AlfredError` (`invalid_state`, `unsupported_state_version`)
-   * for a damaged or foreign state instead of silently starting over.
+   * Checks a domain configuration (an object or JSON text) with the core's
+   * own parser, the one every call uses: `{ data: domain, error }`. `error`
+   * has the `path` into the domain (`tables.deals.columns.stage.values`), a
+   * `message` and a `hint`.
    *
    * @example
-   * const registry = core.createRegistry(saved ?? undefined)
+   * const { error } = core.validateDomain(JSON.parse(readFileSync('domain.json', 'utf8')))
+   * if (error) console.error(`${error.path}: ${error.message} (${error.hint})`)
+   */
+  validateDomain(domain) {
+    let text;
+    let value = domain;
+    try {
+      if (typeof domain === 'string') {
+        text = domain;
+        value = JSON.parse(domain);
+      } else {
+        text = jsonText(domain ?? null, 'domain');
+      }
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: { code: 'invalid_domain', path: '', message: `the domain is not JSON: ${cause.message}`, hint: '' } };
+    }
+    const handle = new this.#module.Domain(text);
+    try {
+      const failure = handle.loadError();
+      return failure ? { data: null, error: parseResult(failure).error } : { data: value, error: null };
+    } finally {
+      handle.delete();
+    }
+  }
+
+  /**
+   * Derives a domain from PostgREST's OpenAPI description of the database
+   * (`GET /` with `Accept: application/openapi+json`), merges `overrides` on
+   * top and validates the result: `{ data: domain, error, notes }`. `notes`
+   * lists tables and columns left out and why. Rules: docs/own-schema.md.
+   *
+   * @example
+   * const spec = await (await fetch(`${url}/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
+   * const { data: domain, error, notes } = core.domainFromOpenApi(spec, { tables: { deals: { ref: 'deal' } } }, { ownerColumn: 'owner_id' })
+   * const act = core.createAct({ url, apiKey, accessToken, userId, domain })
+   */
+  domainFromOpenApi(spec, overrides, options) {
+    return domainFromOpenApiWith(this, spec, overrides, options);
+  }
+
+  /**
+   * A ref registry bound to `domain` (the core's by default), empty or
+   * restored from `registry.toJSON()` of an earlier turn. Throws `AlfredError`
+   * (`invalid_state`, `unsupported_state_version`) for a damaged state or one
+   * whose refs belong to another domain, instead of silently starting over.
+   *
+   * @example
+   * const registry = core.createRegistry(saved ?? undefined, { domain })
    * // … run the turn …
    * saved = registry.toJSON()
    */
-  createRegistry(state) {
+  createRegistry(state, { domain = this.#domain } = {}) {
+    this.domainHandle(domain);
     const handle = throwingAlfredError(() => new this.#module.Registry());
     if (state !== undefined && state !== null) {
       let error;
+      let foreign = null;
       try {
         const text = typeof state === 'string' ? state : JSON.stringify(state);
         this.checkInput(text, 'state');
         ({ error } = throwingAlfredError(() => parseResult(handle.restore(text))));
+        if (!error) foreign = foreignRefs(throwingAlfredError(() => parseResult(handle.toJSON())).data, domain);
       } catch (cause) {
         handle.delete();
         throw cause;
       }
-      if (error) {
+      if (error || foreign) {
         handle.delete();
-        throw new AlfredError(error);
+        throw new AlfredError(error ?? foreign);
       }
     }
-    return new Registry(this, handle);
+    return new Registry(this, handle, domain);
   }
 
   /**
@@ -268,7 +350,7 @@ export class Core {
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
   buildRequest(tool, params, options) {
-    const { domain = kitchen, registry = this.#defaultRegistry, ...rest } = options ?? {};
+    const { domain: given, registry: givenRegistry, ...rest } = options ?? {};
     try {
       // JSON would drop a function silently: a token getter cannot be
       // awaited by this synchronous call, so it is an error, not anon.
@@ -282,6 +364,7 @@ export class Core {
           });
         }
       }
+      const { domain, registry } = this.#bound({ domain: given, registry: givenRegistry });
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       // One string crosses the boundary: [tool, params, options].
@@ -308,8 +391,9 @@ export class Core {
    *   user_message: "what's in my fridge?", today: '2026-02-09' }, { registry })
    * // data.system, data.user
    */
-  buildActPrompt(input, { domain = kitchen, registry = this.#defaultRegistry } = {}) {
+  buildActPrompt(input, options = {}) {
     try {
+      const { domain, registry } = this.#bound(options ?? {});
       const module = this.#module;
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
@@ -318,6 +402,23 @@ export class Core {
       return parseResult(
         callWithText(module, this.#slot, this.#input, text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
       );
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: internalError(cause) };
+    }
+  }
+
+  /**
+   * The examples the Act prompt shows for `domain` (the core's by default):
+   * `{ data: { slot: text }, error }`, the domain's own `prompt_examples`
+   * where it has them, the others derived from its tables (docs/own-schema.md).
+   *
+   * @example
+   * core.promptExamples(crm).data.gen_ref // 'gen_org_1'
+   */
+  promptExamples(domain = this.#domain) {
+    try {
+      return parseResult(this.#module.promptExamples(this.domainHandle(domain)));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -376,6 +477,7 @@ export class Core {
    * `sub`), `domain`, `fetch`, `state` or `registry`, `embedder`,
    * `timeoutMs`. An unknown option or a value of the wrong type throws
    * `AlfredError` (`invalid_option`).
+   * The act is bound to one domain: `domain`, else the registry's, else the core's.
    *
    * @example
    * const act = core.createAct({ supabase }) // or { url: process.env.SUPABASE_URL, apiKey: anonKey, accessToken: () => session.access_token }
@@ -465,6 +567,38 @@ export class Core {
 }
 
 const handles = new WeakMap();
+
+// Two domain objects are the same domain when they are one object or have the
+// same JSON (a copy read from the same file).
+const sameDomain = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+const domainName = (domain) => (typeof domain?.name === 'string' ? domain.name : 'unnamed');
+
+function domainMismatch(bound, given) {
+  return new AlfredError({
+    code: 'invalid_option',
+    path: 'domain',
+    message: `this registry is bound to the ${domainName(bound)} domain, not ${domainName(given)}`,
+    hint: 'a registry serves one domain: createRegistry(state, { domain }) for each',
+  });
+}
+
+// The refs of a restored state must be refs of `domain`: a kitchen state
+// read into a CRM registry would otherwise turn recipe_1 into nonsense.
+function foreignRefs(state, domain) {
+  for (const [index, entry] of (state.refs ?? []).entries()) {
+    const prefix = String(entry.ref).replace(/^gen_/, '').replace(/_\d+$/, '');
+    if (domain.tables?.[entry.table]?.ref !== prefix) {
+      return {
+        code: 'invalid_state',
+        path: `refs[${index}]`,
+        message: `${entry.ref} (table ${entry.table}) is not a ref of the ${domainName(domain)} domain`,
+        hint: 'this state was saved with another domain: restore it with that domain, or start a new registry',
+      };
+    }
+  }
+  return null;
+}
 // The Emscripten module of each Core, for calls made on a registry's behalf.
 const modules = new WeakMap();
 
@@ -481,6 +615,11 @@ function rowBytes(rows) {
 // domain object it was cached for is collected.
 const domainFinalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
+
+function registryDomainOf(registry, core) {
+  registryHandleOf(registry, core);
+  return handles.get(registry).domain;
+}
 
 function registryHandleOf(registry, core) {
   const entry = handles.get(registry);
@@ -505,13 +644,25 @@ function registryHandleOf(registry, core) {
 export class Registry {
   #core;
 
-  constructor(core, handle) {
+  constructor(core, handle, domain) {
     this.#core = core;
-    handles.set(this, { core, handle });
+    handles.set(this, { core, handle, domain });
   }
 
   #handle() {
     return registryHandleOf(this, this.#core);
+  }
+
+  /** The domain this registry's refs belong to. */
+  get domain() {
+    return handles.get(this).domain;
+  }
+
+  // The registry's domain; a different one passed to a call is an error.
+  #domain(given) {
+    const bound = this.domain;
+    if (given !== undefined && given !== null && !sameDomain(given, bound)) throw domainMismatch(bound, given);
+    return bound;
   }
 
   /**
@@ -567,10 +718,10 @@ export class Registry {
    * @example
    * const { data: text } = registry.translateRowsText('meal_plans', bytes) // '[{"id":"meal_1",…}]'
    */
-  translateRowsText(table, rows, { domain = kitchen, action = 'read' } = {}) {
+  translateRowsText(table, rows, { domain, action = 'read' } = {}) {
     try {
       const module = modules.get(this.#core);
-      const domainHandle = this.#core.domainHandle(domain);
+      const domainHandle = this.#core.domainHandle(this.#domain(domain));
       const handle = this.#handle();
       const bytes = rowBytes(rows);
       let length;
@@ -612,11 +763,11 @@ export class Registry {
    * @example
    * const { data: ref } = registry.registerGenerated('recipes', { name: 'Thai Basil Chicken', … }) // 'gen_recipe_1'
    */
-  registerGenerated(table, content, { domain = kitchen } = {}) {
+  registerGenerated(table, content, { domain } = {}) {
     try {
       const text = jsonText(content ?? null, 'content');
       this.#core.checkInput(text, 'content');
-      return parseResult(this.#handle().registerGenerated(this.#core.domainHandle(domain), String(table).slice(0, 256), text));
+      return parseResult(this.#handle().registerGenerated(this.#core.domainHandle(this.#domain(domain)), String(table).slice(0, 256), text));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -630,10 +781,10 @@ export class Registry {
    * @example
    * registry.updateGenerated('gen_recipe_1', { name: 'Spicy Thai Basil Chicken', … }) // { data: 'gen_recipe_1', error: null }
    */
-  updateGenerated(genRef, content, { domain = kitchen } = {}) {
+  updateGenerated(genRef, content, { domain } = {}) {
     try {
       const module = modules.get(this.#core);
-      const domainHandle = this.#core.domainHandle(domain);
+      const domainHandle = this.#core.domainHandle(this.#domain(domain));
       const text = jsonText(content ?? null, 'content');
       this.#core.checkInput(text, 'content');
       return parseResult(module.registryUpdateGenerated(this.#handle(), domainHandle, String(genRef).slice(0, 256), text));
@@ -670,4 +821,4 @@ export class Registry {
   }
 }
 
-export { kitchen, AlfredError };
+export { AlfredError };

@@ -3,6 +3,7 @@
 import { AlfredError } from './errors.js';
 import { createLoadCore } from './loader.js';
 import { createActFactory } from './act.js';
+import { createDomainPull } from './domain-pull.js';
 
 export * from './public.js';
 
@@ -46,3 +47,5 @@ export const loadCore = createLoadCore(compileShipped);
  * const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' })
  */
 export const createAct = createActFactory(loadCore);
+
+export const { domainFromOpenApi, pullDomain } = createDomainPull(loadCore);

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { createLoadCore } from './loader.js';
 import { createActFactory } from './act.js';
+import { createDomainPull } from './domain-pull.js';
 
 export * from './public.js';
 
@@ -26,3 +27,14 @@ export const loadCore = createLoadCore(async () =>
  * const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' })
  */
 export const createAct = createActFactory(loadCore);
+
+/**
+ * Derives a domain from PostgREST's OpenAPI description and validates it
+ * (docs/own-schema.md): `{ data: domain, error, notes }`.
+ *
+ * @example
+ * const { data: domain, error, notes } = await domainFromOpenApi(spec, overrides, { ownerColumn: 'owner_id' })
+ *
+ * `pullDomain({ url, apiKey, accessToken, ownerColumn, overrides })` fetches the description first.
+ */
+export const { domainFromOpenApi, pullDomain } = createDomainPull(loadCore);
