@@ -251,13 +251,23 @@ export interface LoadOptions {
    * file once per process.
    */
   wasmModule?: WebAssembly.Module;
+  /**
+   * Where the core comes from under a bundler: what
+   * `import wasm from 'alfred-act/alfred_core.wasm'` gives (a compiled module
+   * in Workers, the emitted file's URL under esbuild's `file` loader or a
+   * webpack `asset/resource` rule), or any URL of `alfred_core.wasm` (in Node
+   * also a file path). See docs/bundlers.md.
+   */
+  wasm?: WebAssembly.Module | URL | string;
 }
 
 /**
- * Loads the core. The compiled module is cached per process; every call
- * returns a new instance with its own memory. Rejects with `AlfredError`:
- * `invalid_option` when `wasmModule` is not a `WebAssembly.Module`, and in
- * browsers `wasm_fetch_failed` when `alfred_core.wasm` cannot be fetched.
+ * Loads the core. The compiled module is cached per process (per URL for
+ * `wasm`), but every call instantiates a new core with its own memory: load
+ * it once per process or isolate and create every act from it with
+ * `core.createAct` (docs/bundlers.md). Rejects with `AlfredError`: `invalid_option` when
+ * `wasmModule` or `wasm` has the wrong type, and `wasm_fetch_failed` when
+ * `alfred_core.wasm` cannot be fetched or what came back is not WebAssembly.
  *
  * @example
  * import { loadCore } from 'alfred-act'
@@ -598,29 +608,44 @@ export interface ActOptions extends DomainOption {
   core?: Core;
   /** Package-level createAct only: passed to loadCore. */
   wasmModule?: WebAssembly.Module;
+  /** Package-level createAct only: passed to loadCore. */
+  wasm?: WebAssembly.Module | URL | string;
 }
 
-/** What `execute` resolves to: supabase-js style, plus the executed query. */
-export interface ExecuteResult {
-  /** Rows as the model sees them (refs, labels); one object for a single create. */
-  data: Row[] | Row | null;
-  /**
-   * `message`, `details` and `hint` show refs (or `<id>`) where the database
-   * wrote UUIDs; `raw` keeps the text as it was, for the developer only
-   * (docs/uuid-scrubbing.md). Never pass `raw` to a model.
-   */
-  error:
-    | (AlfredErrorShape & {
-        status?: number;
-        dbCode?: string;
-        details?: string;
-        raw?: { message: string; details: string; hint: string };
-      })
-    | null;
-  query: QueryRecord | null;
-  /** Rows returned or affected; the Content-Range total when `count` was asked for. */
-  count: number | null;
+/**
+ * The error of a tool call. `message`, `details` and `hint` show refs (or
+ * `<id>`) where the database wrote UUIDs; `raw` keeps the text as it was, for
+ * the developer only (docs/uuid-scrubbing.md). Never pass `raw` to a model.
+ */
+export interface ExecuteError extends AlfredErrorShape {
+  /** The HTTP status, when the database answered. */
+  status?: number;
+  /** The Postgres or PostgREST error code (`42501`, `PGRST204`, …). */
+  dbCode?: string;
+  details?: string;
+  raw?: { message: string; details: string; hint: string };
 }
+
+/**
+ * What `execute` resolves to: supabase-js style, plus the executed query. A
+ * union on `error`, like `Result<T>`: after `if (error) return …`, `data` is
+ * the rows.
+ *
+ * @example
+ * const { data, error, query } = await act.execute('db_read', { table: 'inventory' })
+ * if (error) return error.message
+ * console.log(Array.isArray(data) ? data.length : 1, query?.source)
+ */
+export type ExecuteResult =
+  | {
+      /** Rows as the model sees them (refs, labels); one object for a single create. */
+      data: Row[] | Row;
+      error: null;
+      query: QueryRecord | null;
+      /** Rows returned or affected; the Content-Range total when `count` was asked for. */
+      count: number | null;
+    }
+  | { data: null; error: ExecuteError; query: QueryRecord | null; count: null };
 
 export interface Act {
   readonly registry: Registry;
