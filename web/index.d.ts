@@ -2,7 +2,7 @@
 // Emscripten 3.1.6 cannot emit them. Every runtime entry (node, browser,
 // workerd, deno) exports exactly these names.
 
-// Both merge with the full declarations when the project's lib or
+// These merge with the full declarations when the project's lib or
 // @types/node has them, and let this file compile when it does not.
 declare global {
   namespace WebAssembly {
@@ -10,6 +10,9 @@ declare global {
   }
   interface SymbolConstructor {
     readonly dispose: unique symbol;
+  }
+  interface URL {
+    href: string;
   }
 }
 
