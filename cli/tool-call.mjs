@@ -108,22 +108,46 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
   try {
     const core = await loadCore();
     const state = flags.state ? await readState(flags.state) : undefined;
-    // Starts the local stack on the first request, and shows every request.
-    const tracingFetch = async (url, init) => {
-      await backend.start();
-      trace(`→ ${init.method} ${decodeURIComponent(url)}${init.body ? `\n  body: ${init.body.slice(0, 500)}` : ''}`);
-      const response = await fetch(url, init);
-      const range = response.headers.get('content-range');
-      trace(`← ${response.status}${range ? ` (Content-Range ${range})` : ''}`);
-      return response;
-    };
+    const createAct = (fetchImpl) => core.createAct({ ...backend, fetch: fetchImpl, state });
     let act;
     try {
-      act = core.createAct({ ...backend, fetch: tracingFetch, state });
+      act = createAct(fetch);
     } catch (cause) {
       return fail(2, { code: cause.code ?? 'invalid_state', path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' });
     }
-    const result = await act.execute(tool, params);
+    // A local stack starts only when the call gets as far as a request: a
+    // first pass whose fetch sends nothing finds out (a refused call or a
+    // read of generated refs ends there), then the call runs again from the
+    // same state once the stack is up. No request was sent in the first pass.
+    let result = null;
+    if (!env.SUPABASE_URL) {
+      let needsDatabase = false;
+      const probe = createAct(async () => {
+        needsDatabase = true;
+        throw new Error('the local stack is not started');
+      });
+      result = await probe.execute(tool, params);
+      act = probe;
+      if (needsDatabase) {
+        result = null;
+        try {
+          await backend.start();
+        } catch (cause) {
+          return fail(1, { code: 'backend_unavailable', path: '', message: `the local stack did not start: ${cause.message}`, hint: '' });
+        }
+      }
+    }
+    if (!result) {
+      // Shows every request and response status.
+      act = createAct(async (url, init) => {
+        trace(`→ ${init.method} ${decodeURIComponent(url)}${init.body ? `\n  body: ${init.body.slice(0, 500)}` : ''}`);
+        const response = await fetch(url, init);
+        const range = response.headers.get('content-range');
+        trace(`← ${response.status}${range ? ` (Content-Range ${range})` : ''}`);
+        return response;
+      });
+      result = await act.execute(tool, params);
+    }
     if (json) {
       out(JSON.stringify(result, null, 2));
     } else {
