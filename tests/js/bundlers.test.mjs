@@ -83,9 +83,9 @@ async function runInChromium(out) {
 function expectedResult() {
   const { url, users } = stack();
   return {
-    readUrl: `${url}/inventory?select=id%2Cname%2Clocation%2Cquantity%2Cunit%2Cexpiry_date%2Cingredient_id%2Ccategory%2Ccreated_at%2Cupdated_at&user_id=eq.${users[0].id}&name=eq.eggs&limit=3`,
+    readUrl: `${url}/inventory?select=%2A&user_id=eq.${users[0].id}&name=eq.eggs&limit=3`,
     ref: 'recipe_1',
-    deleteUrl: `${url}/recipes?user_id=eq.${users[0].id}&id=eq.0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c`,
+    deleteUrl: `${url}/recipes?user_id=eq.${users[0].id}&id=eq.0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c&select=%2A`,
     executed: { error: null, rows: ['recipe_N', 'recipe_N'] },
   };
 }
