@@ -1,6 +1,5 @@
 // Node entry: compiles the shipped .wasm from disk once per process.
 import { readFile } from 'node:fs/promises';
-import { pathToFileURL } from 'node:url';
 import { compileBytes, createLoadCore, fetchWasm, wasmFetchFailed } from './loader.js';
 import { createActFactory } from './act.js';
 
@@ -22,11 +21,10 @@ export const loadCore = createLoadCore(
   async (url) => {
     // A path, including a Windows one (`C:\…` parses as a URL with scheme `c:`).
     const isUrl = URL.canParse(url) && !/^[a-z]:$/i.test(new URL(url).protocol);
-    const parsed = isUrl ? new URL(url) : pathToFileURL(url);
-    if (parsed.protocol !== 'file:') return fetchWasm(parsed);
+    if (isUrl && new URL(url).protocol !== 'file:') return fetchWasm(new URL(url));
     let bytes;
     try {
-      bytes = await readFile(parsed);
+      bytes = await readFile(isUrl ? new URL(url) : url);
     } catch (cause) {
       throw wasmFetchFailed(url, `failed: ${cause.message}`);
     }
