@@ -1,7 +1,9 @@
 # Progress lines for the long scripts (sourced): `stage "building wasm"`
 # prints the stage with the time since the script started, and
 # `ninja_progress LABEL` turns ninja's [n/N] lines on stdin into a line per
-# tenth of the work, so a five-minute build shows that it is moving.
+# tenth of the work, so a five-minute build shows that it is moving (compiler
+# errors and FAILED lines pass through; build.sh prints the whole log when a
+# build fails).
 STAGE_START=${STAGE_START:-$SECONDS}
 export STAGE_START
 
@@ -25,7 +27,7 @@ ninja_progress() {
         shown=$tenth
         echo "[$(elapsed)]   $label: $done/$total steps"
       fi
-    elif [[ $line == *error* || $line == FAILED* || $line == *warning* ]]; then
+    elif [[ $line == *error:* || $line == FAILED* ]]; then
       echo "$line"
     fi
   done
