@@ -55,7 +55,7 @@ test('the manifest: license, repository, engines, keywords, bin, no install scri
   assert.deepEqual(Object.values(manifest.peerDependenciesMeta).map((meta) => meta.optional), [true, true, true, true]);
 });
 
-test('the installed tarball runs against the local stack with no build (ESM, from node_modules)', { timeout: 60_000 }, async () => {
+test('the installed tarball runs against the local stack with no build (ESM, from node_modules)', { timeout: 120_000 }, async () => {
   const { url, anonKey, users } = stack();
   const script = `import { createAct, loadCore } from 'alfred-act';
 const entry = import.meta.resolve('alfred-act');
@@ -70,7 +70,7 @@ console.log(JSON.stringify({ entry, error: read.error, refs: read.data.map((row)
   const { stdout } = await exec(process.execPath, ['installed.mjs'], {
     cwd: consumer,
     env: { URL: url, KEY: anonKey, TOKEN: users[0].token, USER_ID: users[0].id },
-    timeout: 50_000,
+    timeout: 100_000,
   });
   const result = JSON.parse(stdout);
   assert.deepEqual(result, {
@@ -82,12 +82,12 @@ console.log(JSON.stringify({ entry, error: read.error, refs: read.data.map((row)
 });
 
 const cli = (args, env = {}) =>
-  exec(join(consumer, 'node_modules/.bin/alfred-act'), args, { cwd: consumer, env: { SUPABASE_URL: '', ...env }, timeout: 50_000 }).then(
+  exec(join(consumer, 'node_modules/.bin/alfred-act'), args, { cwd: consumer, env: { SUPABASE_URL: '', ...env }, timeout: 100_000 }).then(
     (done) => ({ code: 0, ...done }),
     (failed) => ({ code: failed.code, stdout: failed.stdout, stderr: failed.stderr }),
   );
 
-test('the bin: a refused call comes back as JSON without starting a database', { timeout: 60_000 }, async () => {
+test('the bin: a refused call comes back as JSON without starting a database', { timeout: 120_000 }, async () => {
   // The consumer has no local-stack packages: starting one would fail loudly.
   const { code, stdout, stderr } = await cli(['db_read', '{"table":"nope"}', '--json']);
   assert.equal(stderr, '');
@@ -102,7 +102,7 @@ test('the bin: a refused call comes back as JSON without starting a database', {
   assert.equal(result.data, null);
 });
 
-test('the bin: --state with an in-memory stack and bad params are usage errors (exit 2), as JSON under --json', { timeout: 60_000 }, async () => {
+test('the bin: --state with an in-memory stack and bad params are usage errors (exit 2), as JSON under --json', { timeout: 300_000 }, async () => {
   const state = await cli(['db_read', '{"table":"recipes"}', '--state', 'refs.json', '--json']);
   assert.equal(state.code, 2);
   assert.equal(JSON.parse(state.stdout).error.path, '--state');
@@ -113,7 +113,7 @@ test('the bin: --state with an in-memory stack and bad params are usage errors (
   assert.deepEqual({ code: user.code, stderr: user.stderr }, { code: 2, stderr: 'alfred-act: --user must be 0 or 1, not "7"\n' });
 });
 
-test('the bin against a running stack: --json prints only JSON, the trace goes to stderr, --state keeps a create for the next call', { timeout: 90_000 }, async () => {
+test('the bin against a running stack: --json prints only JSON, the trace goes to stderr, --state keeps a create for the next call', { timeout: 300_000 }, async () => {
   const { url, anonKey, users } = stack();
   const env = { SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey, ALFRED_ACCESS_TOKEN: users[0].token, ALFRED_USER_ID: users[0].id };
   const stateFile = join(consumer, 'refs.json');
@@ -132,12 +132,12 @@ test('the bin against a running stack: --json prints only JSON, the trace goes t
   assert.deepEqual(await response.json(), [{ name: 'bin test saffron', quantity: 2 }]);
 });
 
-test('the CLI with --data-dir: a create is still there on the next call, on a new local stack', { timeout: 240_000 }, async () => {
+test('the CLI with --data-dir: a create is still there on the next call, on a new local stack', { timeout: 420_000 }, async () => {
   const dir = await mkdtemp(join(SCRATCH, 'cli-data-'));
   try {
     const args = ['--json', '--data-dir', join(dir, 'db'), '--state', join(dir, 'refs.json')];
     const run = (tool, params) =>
-      exec(process.execPath, [join(ROOT, 'bin/alfred-act.mjs'), tool, JSON.stringify(params), ...args], { env: { SUPABASE_URL: '' }, timeout: 110_000 });
+      exec(process.execPath, [join(ROOT, 'bin/alfred-act.mjs'), tool, JSON.stringify(params), ...args], { env: { SUPABASE_URL: '' }, timeout: 200_000 });
     const created = JSON.parse((await run('db_create', { table: 'shopping_list', data: { name: 'persisted saffron', quantity: 3 } })).stdout);
     assert.equal(created.error, null);
     const read = JSON.parse((await run('db_read', { table: 'shopping_list', filters: [{ field: 'id', op: '=', value: created.data.id }] })).stdout);
