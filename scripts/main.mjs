@@ -2,7 +2,7 @@
 // and a scripted tool-call session against it, each step's executed query
 // printed. `--session-only` stops after the session; otherwise the demo page
 // and the worker are served on 127.0.0.1 until Ctrl-C.
-import { openBackend } from './backend.mjs';
+import { openBackend } from '../cli/backend.mjs';
 import { runSession } from './session.mjs';
 import { loadCore } from '../web/src/index.node.js';
 

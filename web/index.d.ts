@@ -2,7 +2,7 @@
 // Emscripten 3.1.6 cannot emit them. Every runtime entry (node, browser,
 // workerd, deno) exports exactly these names.
 
-// Both merge with the full declarations when the project's lib or
+// These merge with the full declarations when the project's lib or
 // @types/node has them, and let this file compile when it does not.
 declare global {
   namespace WebAssembly {
@@ -10,6 +10,9 @@ declare global {
   }
   interface SymbolConstructor {
     readonly dispose: unique symbol;
+  }
+  interface URL {
+    href: string;
   }
 }
 
@@ -368,6 +371,14 @@ export interface LoadOptions {
    */
   wasmModule?: WebAssembly.Module;
   /**
+   * Where the core comes from under a bundler: what
+   * `import wasm from 'alfred-act/alfred_core.wasm'` gives (a compiled module
+   * in Workers, the emitted file's URL under esbuild's `file` loader or a
+   * webpack `asset/resource` rule), or any URL of `alfred_core.wasm` (in Node
+   * also a file path). See docs/bundlers.md.
+   */
+  wasm?: WebAssembly.Module | URL | string;
+  /**
    * The most UTF-8 bytes one stateless call (`buildRequest`, `buildActPrompt`,
    * `parseDecision`, `renderQuery`, `translateRows`, `registerGenerated`, a
    * restored state) takes; larger inputs are `input_too_large` before they
@@ -398,10 +409,12 @@ export interface ExecutionLimits {
 }
 
 /**
- * Loads the core. The compiled module is cached per process; every call
- * returns a new instance with its own memory. Rejects with `AlfredError`:
- * `invalid_option` when `wasmModule` is not a `WebAssembly.Module`, and in
- * browsers `wasm_fetch_failed` when `alfred_core.wasm` cannot be fetched.
+ * Loads the core. The compiled module is cached per process (per URL for
+ * `wasm`), but every call instantiates a new core with its own memory: load
+ * it once per process or isolate and create every act from it with
+ * `core.createAct` (docs/bundlers.md). Rejects with `AlfredError`: `invalid_option` when
+ * `wasmModule` or `wasm` has the wrong type, and `wasm_fetch_failed` when
+ * `alfred_core.wasm` cannot be fetched or what came back is not WebAssembly.
  *
  * @example
  * import { loadCore } from 'alfred-act'
@@ -825,6 +838,8 @@ interface ActCommonOptions extends DomainOption {
   core?: Core;
   /** Package-level createAct only: passed to loadCore. */
   wasmModule?: WebAssembly.Module;
+  /** Package-level createAct only: passed to loadCore. */
+  wasm?: WebAssembly.Module | URL | string;
 }
 
 /** The session of a supabase-js client: `createAct({ supabase })`. */
@@ -856,32 +871,45 @@ export interface ActUrlOptions extends ActCommonOptions {
  */
 export type ActOptions = ActSupabaseOptions | ActUrlOptions;
 
-/** What `execute` resolves to: supabase-js style, plus the executed query. */
-export interface ExecuteResult {
-  /** Rows as the model sees them (refs, labels); one object for a single create. */
-  data: Row[] | Row | null;
+/**
+ * The error of a tool call. `message`, `details` and `hint` show refs (or
+ * `<id>`) where the database wrote UUIDs; `raw` keeps the text as it was, for
+ * the developer only (docs/uuid-scrubbing.md). Never pass `raw` to a model.
+ */
+export interface ExecuteError extends AlfredErrorShape {
   /**
-   * `message`, `details` and `hint` show refs (or `<id>`) where the database
-   * wrote UUIDs; `raw` keeps the text as it was, for the developer only
-   * (docs/uuid-scrubbing.md). Never pass `raw` to a model. `status` is the
-   * HTTP status that arrived (a `write_outcome_unknown` with a 201 means the
-   * write happened but its answer was unusable); `rawBody` is a response body
-   * that was not a database error (a proxy's HTML page), cut to about 1 KB,
-   * for developers too.
+   * The HTTP status that arrived (a `write_outcome_unknown` with a 201 means
+   * the write happened but its answer was unusable).
    */
-  error:
-    | (AlfredErrorShape & {
-        status?: number;
-        dbCode?: string;
-        details?: string;
-        raw?: { message: string; details: string; hint: string };
-        rawBody?: string;
-      })
-    | null;
-  query: QueryRecord | null;
-  /** Rows returned or affected; the Content-Range total when `count` was asked for. */
-  count: number | null;
+  status?: number;
+  /** The Postgres or PostgREST error code (`42501`, `PGRST204`, …). */
+  dbCode?: string;
+  details?: string;
+  raw?: { message: string; details: string; hint: string };
+  /** A response body that was not a database error (a proxy's HTML page), cut to about 1 KB, for developers. */
+  rawBody?: string;
 }
+
+/**
+ * What `execute` resolves to: supabase-js style, plus the executed query. A
+ * union on `error`, like `Result<T>`: after `if (error) return …`, `data` is
+ * the rows.
+ *
+ * @example
+ * const { data, error, query } = await act.execute('db_read', { table: 'inventory' })
+ * if (error) return error.message
+ * console.log(Array.isArray(data) ? data.length : 1, query?.source)
+ */
+export type ExecuteResult =
+  | {
+      /** Rows as the model sees them (refs, labels); one object for a single create. */
+      data: Row[] | Row;
+      error: null;
+      query: QueryRecord | null;
+      /** Rows returned or affected; the Content-Range total when `count` was asked for. */
+      count: number | null;
+    }
+  | { data: null; error: ExecuteError; query: QueryRecord | null; count: null };
 
 export interface Act {
   readonly registry: Registry;

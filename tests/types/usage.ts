@@ -228,3 +228,23 @@ if (verified.error) {
 await verifyAccessToken('token', { jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: '', y: '', kid: 'k' }] } });
 // @ts-expect-error roles is a list of strings
 createTokenVerifier({ jwtSecret: 'x', roles: 'authenticated' });
+
+// One definition of every type: a loaded core and an act are what the loop takes.
+import { createTurnState, runTurn, type ExecuteResult, type Row } from 'alfred-act';
+import wasm from 'alfred-act/alfred_core.wasm';
+export async function loopUsage(model: import('alfred-act').ChatModel, cdnUrl: URL) {
+  const loaded = await loadCore({ wasm });
+  await loadCore({ wasm: cdnUrl });
+  const act = loaded.createAct({ url: 'http://127.0.0.1:3000' });
+  const { status } = await runTurn({ core: loaded, act, model, turn: { userMessage: 'hi' }, state: createTurnState() });
+  const result: ExecuteResult = await act.execute('db_read', { table: 'inventory' });
+  if (result.error) {
+    const missing: null = result.data;
+    const code: string = result.error.code;
+    void missing, code;
+  } else {
+    const rows: Row[] | Row = result.data;
+    void rows;
+  }
+  return status;
+}

@@ -4,14 +4,13 @@
 // notes on what was left out; exit 1 with path, message and hint on an error.
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { startStack } from '../db/stack.mjs';
 import { formatDomain } from '../web/src/domain-pull.js';
 import { loadCore, pullDomain } from '../web/src/index.node.js';
 
 export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KEY] [--token JWT] [--owner-column NAME]
                               [--overrides FILE] [--out FILE] [--name NAME] [--schema PACK]
 
-  Derives a domain from the database behind URL (a Supabase project URL or a PostgREST root),
+  Derives a domain from the database behind URL (the Supabase URL; PostgREST is under /rest/v1),
   from PostgREST's OpenAPI description, and checks it with the core's domain parser.
 
   --url URL            default SUPABASE_URL; without either, a fresh local stack (--schema)
@@ -87,8 +86,9 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
   if (url) {
     source = { url, apiKey: flags.key ?? env.SUPABASE_ANON_KEY ?? '', accessToken: flags.token ?? env.ALFRED_ACCESS_TOKEN ?? '' };
   } else {
+    const { startStack } = await import('../db/stack.mjs');
     stack = await startStack({ schema: flags.schema ?? 'kitchen' });
-    source = { url: stack.url, apiKey: stack.anonKey, accessToken: stack.users[0].token };
+    source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
     stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);
   }
   try {
