@@ -89,6 +89,11 @@ bool looks_like_negation(std::string_view op) {
          text.find("without") != std::string::npos;
 }
 
+bool looks_like_rows(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+}
+
 std::string visible_columns(const domain& dom, const table& tbl) {
   std::vector<std::string_view> names;
   for (const auto& col : tbl.columns)
@@ -178,7 +183,9 @@ class call_parser {
         *params.slot(key) = value;
     });
     if (failure) return std::move(*failure);
-    if (params.data && params.data->is_string()) {
+    // Strict mode gives rows as JSON text; any other string stays a string
+    // (and is refused below as not a row).
+    if (params.data && params.data->is_string() && looks_like_rows(params.data->str())) {
       auto rows = detail::parse_data_text(params.data->str(), "data");
       if (!rows) return rows.take_error();
       data_doc_ = std::move(*rows);

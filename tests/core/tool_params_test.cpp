@@ -71,11 +71,15 @@ TEST_CASE("strict data text that is not rows is invalid_data at data, nothing bu
   CHECK(not_json.path == "data");
   CHECK(not_json.message.rfind("data is text that is not JSON: ", 0) == 0);
   CHECK(not_json.hint.find("JSON text of the row(s)") != std::string::npos);
+  // Text that is not rows at all stays a string, refused as one.
   const auto scalar = build_error("db_update", R"({"table": "inventory", "data": "5",
                                                    "filters": [{"field": "id", "op": "=", "value": "inv_1"}]})");
   CHECK(scalar.code == "invalid_data");
   CHECK(scalar.path == "data");
-  CHECK(scalar.message == "data must hold a JSON object or list, got a number");
+  CHECK(scalar.message == "db_update data must be one object, got a string");
+  const auto unclosed = build_error("db_create", R"({"table": "inventory", "data": " [{\"name\": \"milk\"}"})");
+  CHECK(unclosed.path == "data");
+  CHECK(unclosed.message.rfind("data is text that is not JSON: ", 0) == 0);
   // Inside the text, paths are the rows' own.
   const auto bad_column = build_error("db_create", R"({"table": "inventory", "data": "{\"nme\": \"milk\"}"})");
   CHECK(bad_column.code == "unknown_column");

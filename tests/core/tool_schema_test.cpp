@@ -5,6 +5,7 @@
 #include "alfred/tool_schema.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -145,7 +146,7 @@ TEST_CASE("strict tool definitions obey the strict structured-output rules") {
     const json_value params = *item.find("parameters");
     CHECK(params.find("type")->str() == "object");
     check_strict(params, std::string(item.find("name")->str()), problems);
-    CHECK_MESSAGE(problems.empty(), problems.empty() ? "" : problems.front());
+    CHECK_MESSAGE(problems.empty(), (problems.empty() ? std::string() : problems.front()));
   });
   CHECK(tools == 4);
   const json_value create = *defs->tool("db_create").find("parameters");
@@ -163,7 +164,7 @@ TEST_CASE("strict tool definitions obey the strict structured-output rules") {
 TEST_CASE("a domain of read-only catalogs gets db_read only") {
   auto dom = parse_domain(R"({"name": "catalog", "tables": {"items": {"ref": "item", "writable": false,
                               "columns": {"id": {"type": "uuid", "writable": false}, "name": {"type": "text"}}}}})");
-  REQUIRE_MESSAGE(dom.ok(), dom.ok() ? "" : dom.err().message);
+  REQUIRE_MESSAGE(dom.ok(), (dom.ok() ? std::string() : dom.err().message));
   auto defs = definitions_of(*dom, true);
   CHECK(defs->doc.root().size() == 1);
   CHECK(defs->tool("db_read").find("description")->str().rfind("Read rows of the catalog database.", 0) == 0);
