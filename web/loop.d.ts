@@ -30,6 +30,9 @@ export interface LoopCore {
   parseDecision(text: string, options?: object): ValueOrError<ActDecision>;
   /** The core's UUID scrubber: every text the loop sends to a model goes through it. */
   withoutUuids(text: string, options?: { registry?: Registry }): string;
+  /** Needed for `toolCalling: 'native'` (a loaded `Core` has both). */
+  toolDefinitions?(options: { domain?: DomainConfig; strict?: boolean }): readonly { name: string; description: string; parameters: object }[];
+  toolResult?(tool: string, outcome: object): object;
 }
 
 /** One executed tool call, as kept in step results and shown to the next prompts. */
@@ -121,6 +124,14 @@ export interface RunStepOptions {
   maxToolCalls?: number;
   /** Corrections (malformed decision, refused call) per step before it ends `blocked`. Default 3. */
   maxRetries?: number;
+  /**
+   * `'json'` (default): tool calls are ActDecisions in the model's JSON answer.
+   * `'native'`: the step's tools go to the model as OpenAI function tools (the
+   * core's strict schemas) and its `tool_calls` are run and answered with tool
+   * messages; the step still ends with a decision. Same validation, refs,
+   * error feedback, retries and limits.
+   */
+  toolCalling?: 'json' | 'native';
   signal?: AbortSignal;
   onEvent?: (event: LoopEvent) => void;
 }
