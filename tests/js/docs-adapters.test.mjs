@@ -6,7 +6,7 @@
 // and imported. The models are scripted (the AI SDK's MockLanguageModelV4; the
 // OpenAI-compatible server on loopback); the database is read back.
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { after, test } from 'node:test';
 import { MockLanguageModelV4 } from 'ai/test';
 import { completionBody, startScriptedModel, toolCallsBody } from './support/scripted-model.mjs';
@@ -26,7 +26,11 @@ function snippet(name) {
 }
 
 const globals = new Map();
-after(() => globals.clear());
+const written = [];
+after(async () => {
+  globals.clear();
+  for (const file of written) await rm(file, { force: true });
+});
 
 /** Runs `code` as a module with `bindings` as its free variables; resolves to what `exports` names. */
 async function runSnippet(name, code, bindings, exports) {
@@ -41,6 +45,7 @@ async function runSnippet(name, code, bindings, exports) {
   const imports = lines.filter((line) => line.startsWith('import '));
   const body = lines.filter((line) => !line.startsWith('import '));
   await writeFile(file, `${imports.join('\n')}\n${prelude}${body.join('\n')}\nexport { ${exports.join(', ')} };\n`);
+  written.push(file);
   globalThis.__alfredSnippets = globals;
   return import(file.href);
 }
