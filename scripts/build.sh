@@ -40,4 +40,5 @@ build_step wasm cmake --build build/wasm
 mkdir -p web/dist
 cp build/wasm/alfred_core.mjs build/wasm/alfred_core.wasm web/dist/
 node scripts/generate-kitchen.mjs
+node scripts/generate-decision-schema.mjs
 stage "build: done (web/dist staged)"

@@ -13,9 +13,16 @@ export type FetchLike = (
 ) => Promise<{ ok: boolean; status: number; headers: { get(name: string): string | null }; text(): Promise<string> }>;
 
 /** One chat message as the OpenAI-compatible API takes it. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+export type ChatMessage =
+  | { role: 'system' | 'user' | 'assistant'; content: string }
+  /** Native tool calling: the assistant's tool calls and the tool results that answer them. */
+  | { role: 'assistant'; content: string | null; tool_calls: ChatToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
 }
 
 /** How a `schema` is enforced: OpenAI strict structured outputs, any JSON object, or not at all. */
@@ -47,6 +54,8 @@ export interface CompleteOptions {
   schemaName?: string;
   signal?: AbortSignal;
   temperature?: number;
+  /** OpenAI function tools; the answer may then be `toolCalls` instead of content. */
+  tools?: object[];
 }
 
 export interface Completion {
@@ -54,6 +63,10 @@ export interface Completion {
   /** The provider's token counts, or null when it sent none. */
   usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
   finishReason: string | null;
+  /** With `tools`: the calls the model made (`arguments` as the JSON text it wrote). */
+  toolCalls?: { id: string; name: string; arguments: string }[];
+  /** With `toolCalls`: the assistant message to put back before the tool results. */
+  message?: ChatMessage;
 }
 
 export interface ChatModel {

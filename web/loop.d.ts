@@ -31,7 +31,9 @@ export interface PlannedStep {
 type ValueOrError<T> = Result<T>;
 
 /** What the loop uses of the loaded core: `loadCore()` gives it. */
-export type LoopCore = Pick<Core, 'actDecisionSchema' | 'promptExamples' | 'buildActPrompt' | 'parseDecision' | 'withoutUuids'>;
+export type LoopCore = Pick<Core, 'actDecisionSchema' | 'promptExamples' | 'buildActPrompt' | 'parseDecision' | 'withoutUuids'> &
+  /** Needed for `toolCalling: 'native'` (a loaded `Core` has both). */
+  Partial<Pick<Core, 'toolDefinitions' | 'toolResult'>>;
 
 /** One executed tool call, as kept in step results and shown to the next prompts. */
 export interface LoopQuery {
@@ -121,6 +123,14 @@ export interface RunStepOptions {
   maxToolCalls?: number;
   /** Corrections (malformed decision, refused call) per step before it ends `blocked`. Default 3. */
   maxRetries?: number;
+  /**
+   * `'json'` (default): tool calls are ActDecisions in the model's JSON answer.
+   * `'native'`: the step's tools go to the model as OpenAI function tools (the
+   * core's strict schemas) and its `tool_calls` are run and answered with tool
+   * messages; the step still ends with a decision. Same validation, refs,
+   * error feedback, retries and limits.
+   */
+  toolCalling?: 'json' | 'native';
   signal?: AbortSignal;
   onEvent?: (event: LoopEvent) => void;
 }

@@ -10,6 +10,7 @@
 
 #include "echo.h"
 #include "param_path.h"
+#include "tool_params.h"
 #include "values.h"
 
 namespace alfred {
@@ -94,6 +95,11 @@ bool looks_like_negation(std::string_view op) {
          text.find("without") != std::string::npos;
 }
 
+bool looks_like_rows(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+}
+
 std::string visible_columns(const domain& dom, const table& tbl) {
   std::vector<std::string_view> names;
   for (const auto& col : tbl.columns)
@@ -175,7 +181,7 @@ class call_parser {
     param_members params;
     std::optional<error> failure;
     params_object.for_each_member([&](std::string_view key, json_value value) {
-      if (failure) return;
+      if (failure || detail::is_absent_param(value)) return;
       if (!key_allowed(kind_, key))
         failure = error{"unknown_param", detail::echoed(key),
                         fmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
@@ -184,6 +190,14 @@ class call_parser {
         *params.slot(key) = value;
     });
     if (failure) return std::move(*failure);
+    // Strict mode gives rows as JSON text; any other string stays a string
+    // (and is refused below as not a row).
+    if (params.data && params.data->is_string() && looks_like_rows(params.data->str())) {
+      auto rows = detail::parse_data_text(params.data->str(), "data");
+      if (!rows) return rows.take_error();
+      data_doc_ = std::move(*rows);
+      params.data = data_doc_->root();
+    }
     auto tbl = parse_table(params);
     if (!tbl) return tbl.take_error();
     call_.kind = kind_;
@@ -864,6 +878,9 @@ class call_parser {
   const ref_registry& registry_;
   tool_kind kind_;
   tool_call call_;
+  // `data` given as JSON text (strict mode), parsed; the rows are copied out
+  // as JSON text, so it only lives as long as the parse.
+  std::optional<json_document> data_doc_;
 };
 
 }  // namespace

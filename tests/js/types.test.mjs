@@ -6,3 +6,7 @@ import { bin, exec } from './support/paths.mjs';
 test('tests/types/usage.ts compiles with tsc --noEmit --strict', { timeout: 30_000 }, async () => {
   await exec(bin('tsc'), ['--noEmit', '--strict', '-p', 'tests/types'], { timeout: 20_000 });
 });
+
+test('tests/types/adapters.ts (alfred-act/ai, alfred-act/openai, tool calling) compiles with tsc --noEmit --strict', { timeout: 30_000 }, async () => {
+  await exec(bin('tsc'), ['--noEmit', '--strict', '-p', 'tests/types/tsconfig.adapters.json'], { timeout: 20_000 });
+});

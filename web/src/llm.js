@@ -56,17 +56,20 @@ export function createChatModel(options = {}) {
     ...headers,
   };
 
-  async function complete({ messages, schema, schemaName = 'response', signal, temperature } = {}) {
+  async function complete({ messages, schema, schemaName = 'response', signal, temperature, tools } = {}) {
     if (!Array.isArray(messages) || messages.length === 0) throw new TypeError('complete: messages must be a non-empty array');
     if (schema && !SCHEMA_NAME.test(schemaName)) throw new TypeError('complete: schemaName must match [A-Za-z0-9_-]{1,64}');
+    if (tools !== undefined && !Array.isArray(tools)) throw new TypeError('complete: tools must be an array of function tools');
+    const withTools = Array.isArray(tools) && tools.length > 0;
     const body = JSON.stringify({
       model,
       messages,
       ...(temperature === undefined ? {} : { temperature }),
+      ...(withTools ? { tools } : {}),
       ...responseFormatField(responseFormat, schema, schemaName),
     });
     for (let attempt = 0; ; attempt += 1) {
-      const outcome = await attemptOnce({ fetch, url, headers: requestHeaders, body, signal, timeoutMs });
+      const outcome = await attemptOnce({ fetch, url, headers: requestHeaders, body, signal, timeoutMs, withTools });
       if (outcome.result) return outcome.result;
       const { error } = outcome;
       const wait = error.retryAfterMs ?? backoffMs(attempt, retryDelayMs);
@@ -89,7 +92,7 @@ function responseFormatField(mode, schema, name) {
 }
 
 // One HTTP exchange → { result } or { error, retryable }. Never throws.
-async function attemptOnce({ fetch, url, headers, body, signal, timeoutMs }) {
+async function attemptOnce({ fetch, url, headers, body, signal, timeoutMs, withTools }) {
   if (signal?.aborted) return { error: abortedError(signal.reason), retryable: false };
   const timeout = timeoutSignal(timeoutMs);
   let response;
@@ -106,7 +109,7 @@ async function attemptOnce({ fetch, url, headers, body, signal, timeoutMs }) {
     return { error: new LlmError({ code: 'network_error', message, cause }), retryable: true };
   }
   if (!response.ok) return { error: httpError(response, text), retryable: isRetryableStatus(response.status) };
-  return readCompletion(text);
+  return readCompletion(text, withTools);
 }
 
 function abortedError(reason) {
@@ -137,7 +140,11 @@ function providerMessageOf(text) {
   return text.slice(0, 500) || '(empty body)';
 }
 
-function readCompletion(text) {
+// With `tools` sent, an answer may be tool calls instead of content: they
+// come back as `toolCalls` ({ id, name, arguments } with `arguments` the
+// JSON text the model wrote) and `message`, the assistant message to put
+// back into the conversation before the tool results.
+function readCompletion(text, withTools = false) {
   const bad = (message) => ({ error: new LlmError({ code: 'bad_response', message }), retryable: false });
   let parsed;
   try {
@@ -150,6 +157,19 @@ function readCompletion(text) {
   const message = choice.message ?? {};
   if (typeof message.refusal === 'string' && message.refusal !== '') return bad(`the model refused: ${message.refusal}`);
   const content = contentText(message.content);
+  if (withTools && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
+    const toolCalls = message.tool_calls.map((call) => ({
+      id: String(call?.id ?? ''),
+      name: String(call?.function?.name ?? ''),
+      arguments: typeof call?.function?.arguments === 'string' ? call.function.arguments : JSON.stringify(call?.function?.arguments ?? null),
+    }));
+    const assistant = {
+      role: 'assistant',
+      content: content === '' ? null : content,
+      tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } })),
+    };
+    return { result: { content, toolCalls, message: assistant, usage: parsed.usage ?? null, finishReason: choice.finish_reason ?? null } };
+  }
   if (content === '') return bad(`the completion has no content (finish_reason: ${choice.finish_reason ?? 'none'})`);
   return { result: { content, usage: parsed.usage ?? null, finishReason: choice.finish_reason ?? null } };
 }

@@ -59,3 +59,16 @@ export function repeatedCallFeedback(tool) {
 export function artifactFeedback(error) {
   return ['The generated data could not be registered; nothing was kept.', ...errorLines(error), closing].join('\n');
 }
+
+/**
+ * Native tool calling: the step's database tools are function tools. Sent
+ * as a second system message after the Act prompt, whose decision format
+ * still ends the step.
+ */
+export function nativeToolsInstruction(allowed) {
+  return [
+    `The database tools of this step (${allowed.join(', ')}) are available as function tools: call them directly, one call per action, instead of writing a tool_call decision.`,
+    'Each call is answered with a tool result: { ok: true, rows, query } with rows by ref, or { ok: false, error: { code, path, message, hint } } when it had no effect; correct the call from the error and the hint.',
+    'When the step is done, answer with the decision JSON (step_complete, ask_user, blocked or fail), not with a tool call.',
+  ].join('\n');
+}

@@ -34,6 +34,7 @@ export async function runTurn({
   onEvent,
   maxToolCalls,
   maxRetries,
+  toolCalling,
   today = todayIso(),
   domain = act.domain,
   planTurn = defaultPlanTurn,
@@ -90,6 +91,7 @@ export async function runTurn({
       },
       maxToolCalls,
       maxRetries,
+      toolCalling,
       signal,
       onEvent,
     });

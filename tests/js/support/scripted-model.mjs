@@ -7,6 +7,8 @@
 // - a function (requestBody, index) → entry (may be async).
 // Every request is recorded; a request past the end of the script gets a 500
 // that says so, which the driver retries and the test then sees fail.
+// POST /responses (the Responses API) takes the same script; its entries are
+// full HTTP answers (`responsesBody`).
 import { createServer } from 'node:http';
 
 const isHttpAnswer = (entry) => entry !== null && typeof entry === 'object' && Number.isInteger(entry.status);
@@ -20,6 +22,46 @@ export function completionBody(content, { model = 'scripted', finishReason = 'st
     model,
     choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
     usage: { prompt_tokens: 100, completion_tokens: Math.ceil(content.length / 4), total_tokens: 100 + Math.ceil(content.length / 4) },
+  };
+}
+
+/**
+ * A chat completion whose assistant message makes native tool calls:
+ * `calls` is `[{ name, arguments }]`, `arguments` an object (sent as JSON
+ * text) or a string sent verbatim (malformed JSON).
+ */
+export function toolCallsBody(calls, { model = 'scripted' } = {}) {
+  const toolCalls = calls.map((call, i) => ({
+    id: call.id ?? `call_${Math.random().toString(36).slice(2, 10)}_${i}`,
+    type: 'function',
+    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+  }));
+  return {
+    status: 200,
+    body: {
+      id: `chatcmpl-scripted-${Math.random().toString(36).slice(2, 10)}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: null, tool_calls: toolCalls }, logprobs: null, finish_reason: 'tool_calls' }],
+      usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+    },
+  };
+}
+
+/** A Responses API answer: `output` items (function_call or message). */
+export function responsesBody(output, { model = 'scripted' } = {}) {
+  return {
+    status: 200,
+    body: {
+      id: `resp_${Math.random().toString(36).slice(2, 10)}`,
+      object: 'response',
+      created_at: Math.floor(Date.now() / 1000),
+      model,
+      status: 'completed',
+      output,
+      usage: { input_tokens: 100, output_tokens: 20, total_tokens: 120 },
+    },
   };
 }
 
@@ -38,7 +80,7 @@ export async function startScriptedModel(script) {
       body = text;
     }
     requests.push({ method: request.method, path: request.url, headers: request.headers, body });
-    if (request.method !== 'POST' || !request.url.endsWith('/chat/completions')) {
+    if (request.method !== 'POST' || !(request.url.endsWith('/chat/completions') || request.url.endsWith('/responses'))) {
       return send(response, { status: 404, body: { error: { message: `no route ${request.method} ${request.url}` } } });
     }
     const index = next;

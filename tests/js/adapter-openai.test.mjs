@@ -1,0 +1,132 @@
+// alfred-act/openai with the real `openai` client against a scripted
+// OpenAI-compatible server on loopback (tests/js/support/scripted-model.mjs),
+// both Chat Completions and the Responses API, the tools running against the
+// real local stack. The model makes the known mistakes (an update without a
+// narrowing filter, malformed arguments), corrects them from the error in
+// the tool result, and the database is read back.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import OpenAI from 'openai';
+import { openaiTools, runToolCalls } from 'alfred-act/openai';
+import { loadCore } from '../../web/src/index.node.js';
+import { responsesBody, startScriptedModel, toolCallsBody, completionBody } from './support/scripted-model.mjs';
+import { rest, sharedStack } from './support/stack.mjs';
+
+const stack = sharedStack();
+const ada = () => stack().users[0];
+let core;
+before(async () => {
+  core = await loadCore();
+});
+
+const actFor = () => core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
+const nulls = { or_filters: null, columns: null, limit: null, offset: null, order_by: null, order_dir: null, count: null };
+
+/** The tool results (parsed) the model was sent in the last chat request. */
+const toolMessages = (body) => {
+  const out = [];
+  for (let i = body.messages.length - 1; i >= 0 && body.messages[i].role === 'tool'; i -= 1) out.unshift(JSON.parse(body.messages[i].content));
+  return out;
+};
+
+test('openaiTools: Chat Completions and Responses API shapes of the core schemas', () => {
+  const act = actFor();
+  const strict = act.tools({ strict: true });
+  const chat = openaiTools(act);
+  assert.deepEqual(chat[0], { type: 'function', function: { name: 'db_read', description: strict[0].description, parameters: strict[0].parameters, strict: true } });
+  const responses = openaiTools(act, { api: 'responses', strict: false, tools: ['db_read', 'db_delete'] });
+  assert.deepEqual(responses.map((tool) => tool.name), ['db_read', 'db_delete']);
+  assert.deepEqual(responses[1], { type: 'function', name: 'db_delete', description: act.tools()[3].description, parameters: act.tools()[3].parameters, strict: false });
+  assert.throws(() => openaiTools(act, { api: 'assistants' }), /api must be 'chat' or 'responses'/);
+  assert.throws(() => openaiTools(act, { tools: ['db_drop'] }), /'db_drop' is not a tool/);
+});
+
+test('Chat Completions: an update without a narrowing filter and malformed arguments are corrected from the errors; milk is 3 in the database', async (t) => {
+  const act = actFor();
+  let milkRef = null;
+  const model = await startScriptedModel([
+    // Mistake 1: update every row (no filter); mistake 2 in the same message: arguments that are not JSON.
+    toolCallsBody([
+      { name: 'db_update', arguments: { table: 'inventory', filters: [], data: '{"quantity": 3}' } },
+      { name: 'db_read', arguments: '{"table": "inventory", "filters": [' },
+    ]),
+    (body) => {
+      const [update, read] = toolMessages(body);
+      assert.equal(update.error.code, 'missing_filter');
+      assert.equal(read.error.code, 'invalid_json');
+      // Correction: find the row first, as the hint suggests (by ref).
+      assert.match(update.error.hint, /"field": "id", "op": "in"/);
+      return toolCallsBody([{ name: 'db_read', arguments: { table: 'inventory', filters: [{ field: 'name', op: '=', value: 'milk' }], ...nulls } }]);
+    },
+    (body) => {
+      const [read] = toolMessages(body);
+      milkRef = read.rows.find((row) => row.name === 'milk').id;
+      return toolCallsBody([{ name: 'db_update', arguments: { table: 'inventory', filters: [{ field: 'id', op: '=', value: milkRef }], data: '{"quantity": 3}' } }]);
+    },
+    (body) => {
+      const [update] = toolMessages(body);
+      return { status: 200, body: completionBody(`Done: ${update.rows.map((row) => `${row.id} ${row.name} ${row.quantity}`).join(', ')}`) };
+    },
+  ]);
+  t.after(() => model.stop());
+  const client = new OpenAI({ apiKey: 'test-key', baseURL: model.baseUrl });
+  const before = await rest(stack(), ada().token, 'GET', '/inventory?select=name,quantity&order=name');
+
+  const messages = [{ role: 'user', content: 'Set my milk to 3.' }];
+  let completion;
+  for (let turn = 0; turn < 6; turn += 1) {
+    completion = await client.chat.completions.create({ model: 'scripted', messages, tools: openaiTools(act) });
+    const message = completion.choices[0].message;
+    if (!message.tool_calls?.length) break;
+    messages.push(message, ...(await runToolCalls(act, message.tool_calls)));
+  }
+  assert.equal(model.used, 4);
+  assert.deepEqual(model.requests[0].body.tools, JSON.parse(JSON.stringify(openaiTools(act))));
+  assert.equal(completion.choices[0].message.content, `Done: ${milkRef} milk 3`);
+  // Each tool message answers its call, in order.
+  const second = model.requests[1].body.messages;
+  assert.deepEqual(second.slice(-2).map((m) => m.tool_call_id), second.at(-3).tool_calls.map((call) => call.id));
+
+  const uuid = act.registry.toJSON().refs.find((entry) => entry.ref === milkRef).uuid;
+  const { body } = await rest(stack(), ada().token, 'GET', `/inventory?id=eq.${uuid}&select=name,quantity`);
+  assert.deepEqual(body, [{ name: 'milk', quantity: 3 }]);
+  // The refused update changed nothing else.
+  const after = await rest(stack(), ada().token, 'GET', '/inventory?select=name,quantity&order=name');
+  assert.deepEqual(after.body, before.body.map((row) => (row.name === 'milk' ? { ...row, quantity: 3 } : row)));
+});
+
+test('Responses API: function_call items in, function_call_output items out; a create with the wrong table corrected; the row is saved', async (t) => {
+  const act = actFor();
+  const lastOutputs = (body) => body.input.filter((item) => item.type === 'function_call_output').map((item) => JSON.parse(item.output));
+  const model = await startScriptedModel([
+    // Mistake: a table that does not exist.
+    responsesBody([{ type: 'function_call', id: 'fc_1', call_id: 'call_a', name: 'db_create', arguments: JSON.stringify({ table: 'pantry', data: '{"name": "responses rice", "quantity": 1, "unit": "kg"}' }), status: 'completed' }]),
+    (body) => {
+      const [result] = lastOutputs(body);
+      assert.equal(result.error.code, 'unknown_table');
+      assert.match(result.error.hint, /inventory/);
+      return responsesBody([{ type: 'function_call', id: 'fc_2', call_id: 'call_b', name: 'db_create', arguments: JSON.stringify({ table: 'inventory', data: '{"name": "responses rice", "quantity": 1, "unit": "kg"}' }), status: 'completed' }]);
+    },
+    (body) => {
+      const created = lastOutputs(body).at(-1);
+      return responsesBody([{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: `Saved ${created.rows[0].id}`, annotations: [] }] }]);
+    },
+  ]);
+  t.after(() => model.stop());
+  const client = new OpenAI({ apiKey: 'test-key', baseURL: model.baseUrl });
+  const input = [{ role: 'user', content: 'Add 1 kg of rice.' }];
+  let response;
+  for (let turn = 0; turn < 5; turn += 1) {
+    response = await client.responses.create({ model: 'scripted', input, tools: openaiTools(act, { api: 'responses' }) });
+    const calls = response.output.filter((item) => item.type === 'function_call');
+    if (calls.length === 0) break;
+    const outputs = await runToolCalls(act, response.output);
+    assert.deepEqual(outputs.map((item) => [item.type, item.call_id]), calls.map((call) => ['function_call_output', call.call_id]));
+    input.push(...response.output, ...outputs);
+  }
+  assert.equal(model.used, 3);
+  assert.deepEqual(model.requests[0].body.tools, JSON.parse(JSON.stringify(openaiTools(act, { api: 'responses' }))));
+  assert.match(response.output_text, /^Saved inv_\d+$/);
+  const { body } = await rest(stack(), ada().token, 'GET', '/inventory?name=eq.responses%20rice&select=name,quantity,unit,user_id');
+  assert.deepEqual(body, [{ name: 'responses rice', quantity: 1, unit: 'kg', user_id: ada().id }]);
+});

@@ -1,0 +1,67 @@
+// alfred-act/openai: the four database tools as OpenAI function tools (Chat
+// Completions and the Responses API) and a dispatcher that runs the model's
+// tool calls and returns the messages to send back. Works with the `openai`
+// package and with any OpenAI-compatible endpoint; it imports nothing from it.
+
+/**
+ * Function tools for `client.chat.completions.create({ tools })` (`api:
+ * 'chat'`, the default) or `client.responses.create({ tools })` (`api:
+ * 'responses'`). `strict` (default `true`) sends the strict-mode schemas
+ * with `strict: true`. `tools` picks a subset of the names.
+ *
+ * @example
+ * const tools = openaiTools(act)
+ * const completion = await client.chat.completions.create({ model, messages, tools })
+ */
+export function openaiTools(act, { api = 'chat', strict = true, tools: names } = {}) {
+  if (api !== 'chat' && api !== 'responses') throw new TypeError(`openaiTools: api must be 'chat' or 'responses', got ${JSON.stringify(api)}`);
+  const definitions = act.tools({ strict });
+  const wanted = names === undefined ? null : new Set(names);
+  if (wanted) {
+    for (const name of wanted) {
+      if (!definitions.some((definition) => definition.name === name)) throw new TypeError(`openaiTools: '${name}' is not a tool`);
+    }
+  }
+  return definitions
+    .filter((definition) => !wanted || wanted.has(definition.name))
+    .map(({ name, description, parameters }) => {
+      const fn = { name, description, parameters: structuredClone(parameters), strict };
+      return api === 'chat' ? { type: 'function', function: fn } : { type: 'function', ...fn };
+    });
+}
+
+// A Chat Completions tool call ({ id, type: 'function', function: { name,
+// arguments } }) or a Responses API item ({ type: 'function_call', call_id,
+// name, arguments }).
+function callOf(item) {
+  if (item?.type === 'function_call') return { id: item.call_id, name: item.name, args: item.arguments, api: 'responses' };
+  if (item?.function) return { id: item.id, name: item.function.name, args: item.function.arguments, api: 'chat' };
+  return null;
+}
+
+/**
+ * Runs the model's tool calls in order (a write may depend on the read
+ * before it) and resolves to the messages that answer them: `{ role: 'tool',
+ * tool_call_id, content }` for Chat Completions, `{ type:
+ * 'function_call_output', call_id, output }` for the Responses API. `calls`
+ * is `message.tool_calls` or `response.output` (items that are not function
+ * calls are skipped). Each `content` / `output` is the JSON text of
+ * `act.callTool`'s result, errors included, so the model can correct its
+ * call. Rejects only when `signal` aborts.
+ *
+ * @example
+ * const message = completion.choices[0].message
+ * messages.push(message, ...(await runToolCalls(act, message.tool_calls)))
+ */
+export async function runToolCalls(act, calls, { signal } = {}) {
+  const out = [];
+  for (const item of calls ?? []) {
+    const call = callOf(item);
+    if (!call) continue;
+    signal?.throwIfAborted();
+    const result = await act.callTool(call.name, call.args, { signal });
+    const text = JSON.stringify(result);
+    out.push(call.api === 'chat' ? { role: 'tool', tool_call_id: call.id, content: text } : { type: 'function_call_output', call_id: call.id, output: text });
+  }
+  return out;
+}
