@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { openBackend } from '../scripts/backend.mjs';
 import { loadCore } from '../web/src/index.node.js';
+import { runMcpCommand } from '../web/src/mcp/stdio.js';
 
 const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete> '<params JSON>' [--state FILE] [--user N] [--json]
 
@@ -16,6 +17,9 @@ const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete> '<param
 
 Backend: SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
 from the environment, else a fresh local stack (PGlite + PostgREST) with demo data.`;
+
+// `alfred-act mcp …`: the MCP server over stdio (web/src/mcp/stdio.js).
+if (process.argv[2] === 'mcp') process.exit(await runMcpCommand(process.argv.slice(3), { loadCore }));
 
 const { values: flags, positionals } = parseArgs({
   allowPositionals: true,
