@@ -7,6 +7,18 @@ export { lexicalEmbedder, openAIEmbedder, recipeEmbeddingText, EmbeddingError } 
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
 export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
 export {
+  MCP_INSTRUCTIONS,
+  SCHEMA_URI,
+  mcpToolList,
+  mcpResourceList,
+  schemaDescription,
+  toolResult,
+  toolError,
+} from './mcp/tools.js';
+export { newSessionId, openSession, findSession, closeSession, callSessionTool } from './mcp/session.js';
+export { MemorySessionStore, SupabaseSessionStore } from './mcp/store.js';
+export { readUserToken } from './mcp/user-token.js';
+export {
   runStep,
   runTurn,
   runTurnEvents,

@@ -24,12 +24,14 @@ const AUTH_SECONDS = {
 const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
 
 /**
- * `{ data: { supabaseUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits }, error }`.
+ * `{ data: { supabaseUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits, mcpStore }, error }`.
  * `model` is `modelConfigFromEnv(env)`: null when no model is configured,
  * which only /act/turn needs. `allowedOrigins` is `['*']` or a list.
  * `auth` is the token verifier's options (createTokenVerifier), or null when
  * neither a JWT secret nor a JWK set is configured: the /act routes then
- * refuse to run. `limits` are the per-user limits (limits.js).
+ * refuse to run. `limits` are the per-user limits (limits.js). `mcpStore`
+ * is where /mcp keeps its sessions: `memory` (per isolate) or `supabase`
+ * (the act_sessions table, as the user).
  */
 export function readConfig(env = {}) {
   const missing = ['SUPABASE_URL', 'SUPABASE_ANON_KEY'].filter((name) => !env[name]);
@@ -48,6 +50,8 @@ export function readConfig(env = {}) {
   if (authError) return misconfigured(authError);
   const { data: limits, error: limitsError } = readLimits(env);
   if (limitsError) return misconfigured(limitsError);
+  const mcpStore = env.ALFRED_MCP_STORE || 'memory';
+  if (mcpStore !== 'memory' && mcpStore !== 'supabase') return misconfigured(`ALFRED_MCP_STORE must be memory or supabase, got ${JSON.stringify(env.ALFRED_MCP_STORE)}`);
   const origins = (env.ALLOWED_ORIGINS ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean);
   return {
     data: {
@@ -58,6 +62,7 @@ export function readConfig(env = {}) {
       model: modelConfigFromEnv(env),
       auth,
       limits,
+      mcpStore,
     },
     error: null,
   };

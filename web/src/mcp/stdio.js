@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { callSessionTool, findSession, newSessionId, openSession } from './session.js';
 import { MemorySessionStore, SupabaseSessionStore } from './store.js';
-import { SCHEMA_URI, mcpResourceList, mcpToolList, schemaDescription, toolError } from './tools.js';
+import { MCP_INSTRUCTIONS, SCHEMA_URI, mcpResourceList, mcpToolList, schemaDescription, toolError } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
 
 export const MCP_USAGE = `usage: alfred-act mcp [--url URL] [--anon-key KEY]
@@ -39,11 +39,6 @@ const OPTIONS = {
   store: { type: 'string', env: 'ALFRED_MCP_STORE' },
   session: { type: 'string', env: 'ALFRED_MCP_SESSION' },
 };
-
-const INSTRUCTIONS =
-  "These tools read and change the signed-in user's own database rows. Rows are named by refs (recipe_1, inv_3), never ids: " +
-  'use the refs from earlier results in filters and links. Call db_schema first to learn the tables and columns. ' +
-  'A refused call explains itself (code, path, hint): correct the arguments and call again.';
 
 /**
  * The server's configuration from flags and the environment (a flag wins):
@@ -146,7 +141,7 @@ export async function createMcpServer({ core, url, apiKey, getAccessToken, store
     if (openError) return { data: null, error: openError };
   }
 
-  const server = new Server({ name: 'alfred-act', version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  const server = new Server({ name: 'alfred-act', version }, { capabilities: { tools: {}, resources: {} }, instructions: MCP_INSTRUCTIONS });
   const tools = mcpToolList(core, domain);
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {

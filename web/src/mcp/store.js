@@ -96,7 +96,8 @@ export class SupabaseSessionStore {
   constructor({ url, apiKey, fetch: fetchImpl = globalThis.fetch, table = 'act_sessions' }) {
     this.#base = restUrl(url);
     this.#apiKey = apiKey;
-    this.#fetch = fetchImpl;
+    // Called unbound: workerd's fetch refuses to run with a store as `this`.
+    this.#fetch = (...args) => fetchImpl(...args);
     this.#table = table;
   }
 

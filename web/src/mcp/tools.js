@@ -8,6 +8,12 @@ export const DATABASE_TOOLS = ['db_read', 'db_create', 'db_update', 'db_delete']
 export const SCHEMA_TOOL = 'db_schema';
 export const SCHEMA_URI = 'alfred-act://schema';
 
+/** The server's instructions to the model, sent with `initialize`. */
+export const MCP_INSTRUCTIONS =
+  "These tools read and change the signed-in user's own database rows. Rows are named by refs (recipe_1, inv_3), never ids: " +
+  'use the refs from earlier results in filters and links. Call db_schema first to learn the tables and columns. ' +
+  'A refused call explains itself (code, path, hint): correct the arguments and call again.';
+
 const DESCRIPTIONS = {
   db_read: 'Read rows of one table, as the signed-in user. Rows come back with refs (recipe_1, inv_3) instead of ids; use those refs in later calls.',
   db_create: 'Create one row or a list of rows in one table, as the signed-in user. Link rows by ref (recipe_id: "recipe_1").',
