@@ -124,8 +124,9 @@ export class SupabaseSessionStore {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (prefer) headers.prefer = prefer;
     const response = await this.#fetch(`${this.#base}/${this.#table}${query}`, { method, headers, body });
-    const text = await response.text();
-    if (!response.ok) {
+    // Only status and arrayBuffer(): any fetch an Act accepts fits here too.
+    const text = new TextDecoder().decode(await response.arrayBuffer());
+    if (response.status < 200 || response.status > 299) {
       let detail = text;
       try {
         detail = JSON.parse(text).message ?? text;
