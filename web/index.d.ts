@@ -643,6 +643,7 @@ export type { Jwk, JwksFetch, TokenVerifierOptions, TokenVerifier, TokenErrorCod
 export {
   MCP_INSTRUCTIONS,
   SCHEMA_URI,
+  coreDomain,
   mcpToolList,
   mcpResourceList,
   schemaDescription,

@@ -37,6 +37,9 @@ export declare const MCP_INSTRUCTIONS: string;
 /** The schema description's resource URI: `alfred-act://schema`. */
 export declare const SCHEMA_URI: string;
 
+/** The domain a core validates against by default. */
+export declare function coreDomain(core: Core): DomainConfig;
+
 /**
  * The four database tools and db_schema, with their input schemas.
  *

@@ -9,6 +9,7 @@ export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jw
 export {
   MCP_INSTRUCTIONS,
   SCHEMA_URI,
+  coreDomain,
   mcpToolList,
   mcpResourceList,
   schemaDescription,

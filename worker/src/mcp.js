@@ -15,7 +15,7 @@
 // A session id that is unknown, expired or another user's is 404 (the
 // client then starts over); a missing one is 400; an MCP-Protocol-Version
 // this server does not speak is 400.
-import { MCP_INSTRUCTIONS, callSessionTool, closeSession, findSession, mcpResourceList, mcpToolList, newSessionId, openSession, schemaDescription, SCHEMA_URI } from 'alfred-act';
+import { MCP_INSTRUCTIONS, callSessionTool, coreDomain, closeSession, findSession, mcpResourceList, mcpToolList, newSessionId, openSession, schemaDescription, SCHEMA_URI } from 'alfred-act';
 import { jsonResponse, readJsonObject } from './http.js';
 
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
@@ -90,7 +90,7 @@ export async function handleMcp({ request, core, config, caller, store, headers 
     case 'ping':
       return result({});
     case 'tools/list':
-      return result({ tools: mcpToolList(core, core.kitchen) });
+      return result({ tools: mcpToolList(core, coreDomain(core)) });
     case 'tools/call': {
       if (typeof params.name !== 'string') return rpcError(200, message.id, INVALID_PARAMS, 'Invalid params: tools/call needs a tool name', { code: 'invalid_params', path: 'params.name' });
       const answer = await callSessionTool({ core, store, sessionId, actOptions, name: params.name, args: params.arguments, signal: request.signal });
@@ -100,7 +100,7 @@ export async function handleMcp({ request, core, config, caller, store, headers 
       return result({ resources: mcpResourceList() });
     case 'resources/read': {
       if (params.uri !== SCHEMA_URI) return rpcError(200, message.id, INVALID_PARAMS, `Invalid params: no resource ${params.uri}`, { code: 'unknown_resource', hint: `resources: ${SCHEMA_URI}` });
-      const { data, error: schemaError } = schemaDescription(core, core.kitchen);
+      const { data, error: schemaError } = schemaDescription(core, coreDomain(core));
       if (schemaError) return rpcError(200, message.id, INTERNAL_ERROR, schemaError.message, { code: schemaError.code });
       return result({ contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }] });
     }

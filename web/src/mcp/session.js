@@ -2,7 +2,7 @@
 // store, the call runs as the caller (their token, under row-level security),
 // and the registry is stored back. Used by the stdio server and by the edge
 // worker's /mcp route alike.
-import { DATABASE_TOOLS, SCHEMA_TOOL, schemaDescription, toolError, toolResult } from './tools.js';
+import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, schemaDescription, toolError, toolResult } from './tools.js';
 
 /**
  * A new session id: 32 random bytes, base64url (not UUID-shaped, so no
@@ -87,7 +87,7 @@ function serialized(key, task) {
  */
 export async function callSessionTool({ core, store, sessionId, actOptions, name, args, signal }) {
   if (name === SCHEMA_TOOL) {
-    const { data, error } = schemaDescription(core, actOptions.domain ?? core.kitchen);
+    const { data, error } = schemaDescription(core, actOptions.domain ?? coreDomain(core));
     return error ? toolError(error) : { content: [{ type: 'text', text: data }], isError: false };
   }
   if (!DATABASE_TOOLS.includes(name)) {

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { callSessionTool, findSession, newSessionId, openSession } from './session.js';
 import { MemorySessionStore, SupabaseSessionStore } from './store.js';
-import { MCP_INSTRUCTIONS, SCHEMA_URI, mcpResourceList, mcpToolList, schemaDescription, toolError } from './tools.js';
+import { MCP_INSTRUCTIONS, SCHEMA_URI, coreDomain, mcpResourceList, mcpToolList, schemaDescription, toolError } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
 
 export const MCP_USAGE = `usage: alfred-act mcp [--url URL] [--anon-key KEY]
@@ -127,7 +127,7 @@ async function loadSdk() {
  * const { server } = await createMcpServer({ core, url, apiKey: anonKey, getAccessToken: accessTokenSource({ accessToken }) })
  * await server.connect(new StdioServerTransport())
  */
-export async function createMcpServer({ core, url, apiKey, getAccessToken, store = new MemorySessionStore(), sessionId, domain = core.kitchen, fetch, version = '0.1.0' }) {
+export async function createMcpServer({ core, url, apiKey, getAccessToken, store = new MemorySessionStore(), sessionId, domain = coreDomain(core), fetch, version = '0.1.0' }) {
   const { Server, types } = await loadSdk();
   const { data: first, error } = await getAccessToken();
   if (error) return { data: null, error };

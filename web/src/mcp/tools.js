@@ -22,6 +22,9 @@ const DESCRIPTIONS = {
   [SCHEMA_TOOL]: 'The tables, columns, types, allowed values and ref prefixes the db_ tools accept. Read it before the first call.',
 };
 
+/** The domain a core validates against by default (`core.domain` where the core has one). */
+export const coreDomain = (core) => core.domain ?? core.kitchen;
+
 /**
  * The JSON Schema of one tool's arguments. The one place the MCP layer takes
  * its input schemas from: the core's tool definitions when this core has
