@@ -123,6 +123,22 @@ test('reads and writes by ref as the signed-in user; the database holds exactly 
   assert.deepEqual(left.body, []);
 });
 
+test('strict-mode arguments (every field, null where unused, data as JSON text) run like the plain form', async (t) => {
+  const client = await connect(t);
+  const unused = { filters: null, or_filters: null, columns: null, limit: null, offset: null, order_by: null, order_dir: null };
+  const created = await call(client, 'db_create', { table: 'tasks', ...unused, data: JSON.stringify({ title: 'Strict MCP task', category: 'prep' }) });
+  assert.equal(created.isError, false, JSON.stringify(created.body));
+  assert.match(created.body.data.id, /^task_\d+$/);
+  const read = await call(client, 'db_read', { table: 'tasks', ...unused, filters: [{ field: 'id', op: '=', value: created.body.data.id }], columns: ['title', 'category'], data: null });
+  assert.deepEqual(read.body.data, [{ id: created.body.data.id, title: 'Strict MCP task', category: 'prep' }]);
+  const stored = await rest(stack(), ada().token, 'GET', '/tasks?select=title,category,user_id&title=eq.Strict%20MCP%20task');
+  assert.deepEqual(stored.body, [{ title: 'Strict MCP task', category: 'prep', user_id: ada().id }]);
+  const broken = await call(client, 'db_create', { table: 'tasks', ...unused, data: '{"title":' });
+  assert.equal(broken.isError, true);
+  assert.equal(broken.body.error.path, 'data');
+  assert.match(broken.body.error.hint, /JSON text/);
+});
+
 test('an invalid call is an isError result with code, path and hint, and sends no request', async (t) => {
   const client = await connect(t);
   const wrongColumn = await call(client, 'db_read', { table: 'inventory', filters: [{ field: 'colour', op: '=', value: 'red' }] });

@@ -2,7 +2,7 @@
 // store, the call runs as the caller (their token, under row-level security),
 // and the registry is stored back. Used by the stdio server and by the edge
 // worker's /mcp route alike.
-import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, schemaDescription, toolError, toolResult } from './tools.js';
+import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, toolParams, schemaDescription, toolError, toolResult } from './tools.js';
 
 /**
  * A new session id: 32 random bytes, base64url (not UUID-shaped, so no
@@ -93,10 +93,11 @@ export async function callSessionTool({ core, store, sessionId, actOptions, name
   if (!DATABASE_TOOLS.includes(name)) {
     return toolError({ code: 'unknown_tool', message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...DATABASE_TOOLS, SCHEMA_TOOL].join(', ')}` });
   }
-  const params = args ?? {};
-  if (typeof params !== 'object' || Array.isArray(params)) {
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
     return toolError({ code: 'invalid_params', message: 'the arguments must be an object', path: 'arguments', hint: '{"table": "inventory"}' });
   }
+  const { data: params, error: paramsError } = toolParams(core, name, args ?? {});
+  if (paramsError) return toolError(paramsError);
   const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
   return serialized(`${caller.userId}\n${sessionId}`, async () => {
     const { data: session, error: findError } = await findSession({ store, sessionId, caller });

@@ -41,6 +41,20 @@ export function toolInputSchema(core, tool, domain) {
 }
 
 /**
+ * The arguments a client sent, as `act.execute` takes them: `{ data, error }`.
+ * A core with tool definitions executes them as they are (strict-mode nulls
+ * and `data` as JSON text included); otherwise the core's ActDecision parser
+ * normalizes them, as it does for the loop's strict-mode decisions.
+ */
+export function toolParams(core, tool, args) {
+  if (typeof core.toolDefinitions === 'function') return { data: args, error: null };
+  const decision = { action: 'tool_call', tool, params: args };
+  const { data, error } = core.parseDecision(JSON.stringify(decision), { stepType: tool === 'db_read' ? 'read' : 'write' });
+  if (error) return { data: null, error: { ...error, path: error.path?.replace(/^params\.?/, '') || undefined } };
+  return { data: data.params, error: null };
+}
+
+/**
  * `tools/list`: `[{ name, description, inputSchema }]`, the four database
  * tools and db_schema.
  *
