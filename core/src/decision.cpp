@@ -8,6 +8,7 @@
 #include "alfred/json.h"
 #include "alfred/prompt.h"
 #include "alfred/tool_call.h"
+#include "tool_params.h"
 
 namespace alfred {
 namespace {
@@ -77,8 +78,8 @@ std::string_view json_text_of(std::string_view text) {
 }
 
 // Params keys each tool takes (tool_call.cpp checks them again, with its own
-// errors); used to drop the null and empty placeholders a strict schema
-// makes the model write for every key.
+// errors). The ActDecision schema has one params object for all four tools,
+// so a strict model also writes [] or "" for the keys its tool does not take.
 bool tool_takes(tool_kind tool, std::string_view key) {
   if (key == "table") return true;
   switch (tool) {
@@ -95,7 +96,7 @@ bool tool_takes(tool_kind tool, std::string_view key) {
 }
 
 bool is_placeholder(json_value value) {
-  return value.is_null() || (value.is_array() && value.empty()) || (value.is_string() && value.str().empty());
+  return (value.is_array() && value.empty()) || (value.is_string() && value.str().empty());
 }
 
 result<std::string> normalized_params(json_value params, tool_kind tool) {
@@ -118,20 +119,16 @@ result<std::string> normalized_params(json_value params, tool_kind tool) {
   std::optional<error> failure;
   params.for_each_member([&](std::string_view key, json_value value) {
     if (failure) return;
-    if (value.is_null() || (!tool_takes(tool, key) && is_placeholder(value))) return;
+    if (detail::is_absent_param(value) || (!tool_takes(tool, key) && is_placeholder(value))) return;
     writer.key(key);
     if (key != "data" || !value.is_string()) {
       writer.value(value);
       return;
     }
     // Strict mode: rows are JSON text.
-    const std::string data_text(value.str());
-    auto data = json_document::parse(data_text);
-    if (!data || !(data->root().is_object() || data->root().is_array())) {
-      failure = invalid(
-          "params.data",
-          data ? "params.data must hold a JSON object or list" : "params.data is not valid JSON: " + data.err().message,
-          "params.data is JSON text of the row(s): \"{\\\"name\\\": \\\"eggs\\\", \\\"quantity\\\": 12}\"");
+    auto data = detail::parse_data_text(value.str(), "params.data");
+    if (!data) {
+      failure = invalid("params.data", data.err().message, data.err().hint);
       return;
     }
     writer.value(data->root());

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "param_path.h"
+#include "tool_params.h"
 #include "values.h"
 
 namespace alfred {
@@ -169,7 +170,7 @@ class call_parser {
     param_members params;
     std::optional<error> failure;
     params_object.for_each_member([&](std::string_view key, json_value value) {
-      if (failure) return;
+      if (failure || detail::is_absent_param(value)) return;
       if (!key_allowed(kind_, key))
         failure = error{"unknown_param", std::string(key), fmt::format("{} does not take '{}'", tool_name(kind_), key),
                         fmt::format("allowed: {}", allowed_keys(kind_))};
@@ -177,6 +178,12 @@ class call_parser {
         *params.slot(key) = value;
     });
     if (failure) return std::move(*failure);
+    if (params.data && params.data->is_string()) {
+      auto rows = detail::parse_data_text(params.data->str(), "data");
+      if (!rows) return rows.take_error();
+      data_doc_ = std::move(*rows);
+      params.data = data_doc_->root();
+    }
     auto tbl = parse_table(params);
     if (!tbl) return tbl.take_error();
     call_.kind = kind_;
@@ -838,6 +845,9 @@ class call_parser {
   const ref_registry& registry_;
   tool_kind kind_;
   tool_call call_;
+  // `data` given as JSON text (strict mode), parsed; the rows are copied out
+  // as JSON text, so it only lives as long as the parse.
+  std::optional<json_document> data_doc_;
 };
 
 }  // namespace

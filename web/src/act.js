@@ -4,6 +4,7 @@
 import { kitchen } from '../dist/kitchen.mjs';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
+import { callTool } from './tools.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -106,6 +107,34 @@ export class Act {
   }
 
   /**
+   * The tool definitions for this act's domain (`core.toolDefinitions`):
+   * `[{ name, description, parameters }]`; `{ strict: true }` for OpenAI
+   * strict mode.
+   *
+   * @example
+   * const tools = act.tools({ strict: true }).map((t) => ({ type: 'function', function: { ...t, strict: true } }))
+   */
+  tools({ strict = false } = {}) {
+    return this.#core.toolDefinitions({ domain: this.#options.domain, strict });
+  }
+
+  /**
+   * Runs one native tool call and resolves to the result for the model
+   * (`core.toolResult`): `{ ok: true, tool, table, count, rows, query }` or
+   * `{ ok: false, tool, table, error: { code, path, message, hint } }`.
+   * `args` is the arguments object, or the JSON text a provider sends;
+   * strict-mode nulls and `data` as JSON text are accepted. Never throws but
+   * when `signal` aborts.
+   *
+   * @example
+   * const result = await act.callTool('db_read', '{"table":"inventory","filters":null}')
+   * // { ok: true, tool: 'db_read', table: 'inventory', count: 3, rows: [{ id: 'inv_1', … }], query: 'Query: …' }
+   */
+  callTool(name, args, { signal } = {}) {
+    return callTool(this.#core, this, name, args, { signal });
+  }
+
+  /**
    * Executes one tool call: `{ data, error, query, count }`. Never throws for
    * bad params or database failures (they are `error`); rejects only when
    * `signal` aborts.
@@ -173,6 +202,22 @@ export function createActFactory(loadCore) {
           return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
         }
         return act.execute(tool, params, executeOptions);
+      },
+      // Tool definitions need the core: `await act.ready` first.
+      tools(toolOptions) {
+        if (!act) {
+          throw new AlfredError({ code: 'not_ready', path: '', message: 'the core is not loaded yet', hint: 'await act.ready before act.tools()' });
+        }
+        return act.tools(toolOptions);
+      },
+      async callTool(name, args, callOptions) {
+        try {
+          await ready;
+        } catch (cause) {
+          const error = cause instanceof AlfredError ? cause.toJSON() : internalError(cause);
+          return { ok: false, tool: String(name), table: null, error: { code: error.code, path: error.path ?? '', message: error.message, hint: error.hint ?? '' } };
+        }
+        return act.callTool(name, args, callOptions);
       },
     };
   };

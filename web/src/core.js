@@ -6,6 +6,7 @@ import { kitchen } from '../dist/kitchen.mjs';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
+import { toolDefinitions, toolResult } from './tools.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -90,6 +91,7 @@ function callWithText(module, slot, input, text, invoke) {
 export class Core {
   #module;
   #domains = new WeakMap();
+  #toolDefinitions = new WeakMap();
   #defaultRegistry;
   #emptyRegistry;
 
@@ -236,6 +238,46 @@ export class Core {
    */
   renderQuery(record, options) {
     return renderQuery(this.#module, record, options);
+  }
+
+  /**
+   * The four tools (`db_read`, `db_create`, `db_update`, `db_delete`) as
+   * `[{ name, description, parameters }]`, `parameters` being a JSON Schema
+   * the core generates from `domain`: table names as an enum, the columns of
+   * each table with types and allowed values, the filter ops. `strict: true`
+   * gives the variant valid under OpenAI strict structured outputs (every
+   * property required, null for "left out", `data` as JSON text);
+   * `act.execute` accepts what either variant produces. Frozen; throws
+   * `AlfredError` only for an invalid `domain` or option.
+   *
+   * @example
+   * const tools = core.toolDefinitions({ strict: true })
+   * // [{ name: 'db_read', description: 'Read rows of the kitchen database. …', parameters: { type: 'object', … } }, …]
+   */
+  toolDefinitions({ domain = kitchen, strict = false } = {}) {
+    if (typeof strict !== 'boolean') {
+      throw new AlfredError({ code: 'invalid_option', path: 'strict', message: `strict must be true or false, got ${JSON.stringify(strict)}` });
+    }
+    const handle = this.domainHandle(domain);
+    let cached = this.#toolDefinitions.get(domain);
+    if (!cached) this.#toolDefinitions.set(domain, (cached = {}));
+    const key = strict ? 'strict' : 'plain';
+    return (cached[key] ??= toolDefinitions(this.#module, handle, { strict }));
+  }
+
+  /**
+   * The tool result for the model from what `act.execute` returned:
+   * `{ ok: true, tool, table, count, rows, query }` (rows with refs, `query`
+   * the executed query rendered as text) or `{ ok: false, tool, table,
+   * error: { code, path, message, hint, details? } }`. Never includes UUIDs
+   * or the developer-only `error.raw`.
+   *
+   * @example
+   * const outcome = await act.execute('db_read', { table: 'inventory' })
+   * messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(core.toolResult('db_read', outcome)) })
+   */
+  toolResult(tool, outcome) {
+    return toolResult(this, tool, outcome);
   }
 
   /**

@@ -1,0 +1,44 @@
+#pragma once
+/// Tool definitions for native tool calling: the four tools (`db_read`,
+/// `db_create`, `db_update`, `db_delete`), each with a description and a JSON
+/// Schema of its params, generated from the domain in use (table names as an
+/// enum, the columns of each table with their types and allowed values, the
+/// filter ops). `parse_tool_call` accepts exactly what these schemas produce,
+/// including the strict variant's nulls and `data` as JSON text
+/// (tool_params.h in core/src holds that normalization).
+///
+/// Example:
+///   std::string tools = alfred::tool_definitions_json(dom, {.strict = true});
+///   // [{"name":"db_read","description":"…","parameters":{"type":"object",…}}, …]
+
+#include <string>
+
+#include "alfred/domain.h"
+#include "alfred/tool_call.h"
+
+namespace alfred {
+
+struct tool_schema_options {
+  /// The variant valid under OpenAI strict structured outputs: every
+  /// property listed in `required` (a value the model leaves out is null),
+  /// `additionalProperties: false` on every object, no numeric or length
+  /// keywords, and `data` as JSON text (strict mode has no open objects).
+  /// Without it: optional properties are left out of `required`, rows are
+  /// typed objects per table, and limits carry `minimum`/`maximum`.
+  bool strict = false;
+};
+
+/// The JSON Schema of `kind`'s params for `dom`. Borrows nothing: the
+/// returned text is self-contained.
+std::string tool_parameters_schema(const domain& dom, tool_kind kind, const tool_schema_options& options = {});
+
+/// One line (or a few) telling the model what `kind` does.
+std::string tool_description(const domain& dom, tool_kind kind);
+
+/// The four tools as a JSON array of `{"name", "description", "parameters"}`
+/// in the order db_read, db_create, db_update, db_delete. Tools that have no
+/// table to act on (a domain with only read-only catalogs has no writes) are
+/// left out.
+std::string tool_definitions_json(const domain& dom, const tool_schema_options& options = {});
+
+}  // namespace alfred

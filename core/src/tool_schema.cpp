@@ -1,0 +1,478 @@
+#include "alfred/tool_schema.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+
+#include "alfred/json.h"
+#include "prompt_sections.h"
+
+namespace alfred {
+namespace {
+
+constexpr std::array<tool_kind, 4> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove};
+
+constexpr std::string_view kValueDescription =
+    "A scalar of the column's type (a ref such as recipe_1 for id and foreign-key columns, dates as YYYY-MM-DD), "
+    "a list for in, not_in, contains, contained_by and overlaps, null for is_null and is_not_null, the search text "
+    "for _semantic similar.";
+
+bool is_hidden(const table& tbl, std::string_view name) {
+  return std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), name) != tbl.hidden_columns.end();
+}
+
+// A column the model may filter, select or order by.
+bool is_visible(const domain& dom, const table& tbl, const column& col) {
+  return !is_hidden(tbl, col.name) && !(tbl.user_owned && col.name == dom.owner_column);
+}
+
+// A column the model may set in a create or update row.
+bool is_settable(const domain& dom, const table& tbl, const column& col) {
+  return is_visible(dom, tbl, col) && col.writable && col.name != "id" && col.name != dom.owner_column;
+}
+
+bool takes_writes(const table& tbl) { return tbl.writable; }
+
+std::vector<const table*> tables_for(const domain& dom, tool_kind kind) {
+  std::vector<const table*> out;
+  for (const auto& tbl : dom.tables)
+    if (kind == tool_kind::read || takes_writes(tbl)) out.push_back(&tbl);
+  return out;
+}
+
+// Every visible column of the tables a tool acts on, in first-seen order.
+std::vector<std::string_view> column_names(const domain& dom, const std::vector<const table*>& tables) {
+  std::vector<std::string_view> out;
+  for (const table* tbl : tables)
+    for (const auto& col : tbl->columns)
+      if (is_visible(dom, *tbl, col) && std::find(out.begin(), out.end(), col.name) == out.end())
+        out.push_back(col.name);
+  return out;
+}
+
+class schema_writer {
+ public:
+  schema_writer(const domain& dom, tool_kind kind, const tool_schema_options& options, std::string& out)
+      : dom_(dom), kind_(kind), strict_(options.strict), tables_(tables_for(dom, kind)), w_(out) {}
+
+  void params() {
+    std::vector<std::string_view> keys{"table"};
+    std::vector<std::string_view> required{"table"};
+    switch (kind_) {
+      case tool_kind::read:
+        keys.insert(keys.end(),
+                    {"filters", "or_filters", "columns", "limit", "offset", "order_by", "order_dir", "count"});
+        break;
+      case tool_kind::create:
+        keys.push_back("data");
+        required.push_back("data");
+        break;
+      case tool_kind::update:
+        keys.insert(keys.end(), {"filters", "data"});
+        required.insert(required.end(), {"filters", "data"});
+        break;
+      case tool_kind::remove:
+        keys.push_back("filters");
+        required.push_back("filters");
+        break;
+    }
+    w_.begin_object();
+    text("type", "object");
+    w_.key("properties");
+    w_.begin_object();
+    for (auto key : keys) {
+      w_.key(key);
+      property(key);
+    }
+    w_.end_object();
+    strings("required", strict_ ? keys : required);
+    w_.key("additionalProperties");
+    w_.boolean(false);
+    const bool typed_rows = !strict_ && (kind_ == tool_kind::create || kind_ == tool_kind::update);
+    if (kind_ != tool_kind::create || typed_rows) {
+      w_.key("$defs");
+      w_.begin_object();
+      if (kind_ != tool_kind::create) {
+        w_.key("filter");
+        filter();
+      }
+      if (typed_rows)
+        for (const table* tbl : tables_) {
+          w_.key(row_def(*tbl));
+          row(*tbl);
+        }
+      w_.end_object();
+    }
+    w_.end_object();
+  }
+
+ private:
+  void text(std::string_view key, std::string_view value) {
+    w_.key(key);
+    w_.string(value);
+  }
+
+  void strings(std::string_view key, const std::vector<std::string_view>& values, bool with_null = false) {
+    w_.key(key);
+    w_.begin_array();
+    for (auto value : values) w_.string(value);
+    if (with_null) w_.null();
+    w_.end_array();
+  }
+
+  // `"type": "x"`, or `"type": ["x", "null"]` for an optional value in strict mode.
+  void type(std::string_view name, bool nullable) {
+    w_.key("type");
+    if (!nullable) return w_.string(name);
+    w_.begin_array();
+    w_.string(name);
+    w_.string("null");
+    w_.end_array();
+  }
+
+  void property(std::string_view key) {
+    const bool optional = strict_ && key != "table" && !(key == "filters" && kind_ != tool_kind::read) &&
+                          !(key == "data" && kind_ != tool_kind::read);
+    w_.begin_object();
+    if (key == "table") {
+      type("string", false);
+      std::vector<std::string_view> names;
+      for (const table* tbl : tables_) names.push_back(tbl->name);
+      strings("enum", names);
+    } else if (key == "filters" || key == "or_filters") {
+      type("array", optional);
+      text("description",
+           key == "filters" ? filters_description()
+                            : std::string_view("Conditions of which at least one must hold (OR), ANDed with filters."));
+      w_.key("items");
+      w_.begin_object();
+      text("$ref", "#/$defs/filter");
+      w_.end_object();
+    } else if (key == "columns") {
+      type("array", optional);
+      text("description",
+           "The columns to return (all when left out); a related table's rows as \"relation(col, col)\".");
+      w_.key("items");
+      w_.begin_object();
+      type("string", false);
+      w_.end_object();
+    } else if (key == "limit" || key == "offset") {
+      type("integer", optional);
+      if (key == "limit") {
+        text("description", fmt::format("At most this many rows (1 to {}).", dom_.max_rows));
+        if (!strict_) bounds(1, dom_.max_rows);
+      } else {
+        text("description", "Rows to skip, for paging.");
+        if (!strict_) bounds(0, 100000000);
+      }
+    } else if (key == "order_by") {
+      type("string", optional);
+      text("description", "A column to sort by.");
+      strings("enum", column_names(dom_, tables_), optional);
+    } else if (key == "order_dir") {
+      type("string", optional);
+      strings("enum", {"asc", "desc"}, optional);
+    } else if (key == "count") {
+      type("string", optional);
+      text("description", "Also count every matching row (exact), not only those returned.");
+      strings("enum", {"exact", "planned", "estimated"}, optional);
+    } else if (key == "data") {
+      data();
+    }
+    w_.end_object();
+  }
+
+  std::string_view filters_description() const {
+    switch (kind_) {
+      case tool_kind::read:
+        return "Conditions that must all hold (AND). Left out: every row.";
+      case tool_kind::update:
+        return "Conditions that select the rows to change (AND), e.g. id = a ref; at least one must narrow the rows.";
+      default:
+        return "Conditions that select the rows to delete (AND), e.g. id in a list of refs; at least one must narrow "
+               "the rows.";
+    }
+  }
+
+  void bounds(long min, long max) {
+    w_.key("minimum");
+    w_.integer(min);
+    w_.key("maximum");
+    w_.integer(max);
+  }
+
+  void filter() {
+    std::vector<std::string_view> fields = column_names(dom_, tables_);
+    if (kind_ == tool_kind::read) fields.push_back(kSemanticField);
+    w_.begin_object();
+    text("type", "object");
+    text("description", "One condition: {field, op, value}.");
+    w_.key("properties");
+    w_.begin_object();
+    w_.key("field");
+    w_.begin_object();
+    type("string", false);
+    text("description",
+         kind_ == tool_kind::read ? "A column of the table, or _semantic with op similar." : "A column of the table.");
+    strings("enum", fields);
+    w_.end_object();
+    w_.key("op");
+    w_.begin_object();
+    type("string", false);
+    std::vector<std::string_view> op_names;
+    for (int op = int(filter_op::eq); op <= int(filter_op::similar); ++op) {
+      if (kind_ != tool_kind::read && filter_op(op) == filter_op::similar) continue;
+      op_names.push_back(filter_op_name(filter_op(op)));
+    }
+    strings("enum", op_names);
+    w_.end_object();
+    w_.key("value");
+    filter_value();
+    w_.end_object();
+    strings("required", strict_ ? std::vector<std::string_view>{"field", "op", "value"}
+                                : std::vector<std::string_view>{"field", "op"});
+    w_.key("additionalProperties");
+    w_.boolean(false);
+    w_.end_object();
+  }
+
+  void scalar_types(bool with_object) {
+    w_.begin_array();
+    for (std::string_view name : {"string", "number", "boolean", "null"}) {
+      w_.begin_object();
+      type(name, false);
+      w_.end_object();
+    }
+    if (with_object) {
+      // Containment on a JSON column; strict mode has no open objects.
+      w_.begin_object();
+      type("object", false);
+      w_.end_object();
+    }
+  }
+
+  void filter_value() {
+    w_.begin_object();
+    text("description", kValueDescription);
+    w_.key("anyOf");
+    scalar_types(!strict_);
+    w_.begin_object();
+    type("array", false);
+    w_.key("items");
+    w_.begin_object();
+    w_.key("anyOf");
+    scalar_types(false);
+    w_.end_array();
+    w_.end_object();
+    w_.end_object();
+    w_.end_array();
+    w_.end_object();
+  }
+
+  void data() {
+    if (strict_) {
+      type("string", false);
+      text("description", fmt::format("{} As JSON text. Columns: {}",
+                                      kind_ == tool_kind::create
+                                          ? "One row object, or a list of row objects for a batch."
+                                          : "An object with the columns to change, applied to every selected row.",
+                                      settable_columns_text()));
+      return;
+    }
+    text("description", kind_ == tool_kind::create
+                            ? "One row object, or a list of row objects for a batch, of the table's columns."
+                            : "An object with the columns to change, applied to every selected row.");
+    w_.key("anyOf");
+    w_.begin_array();
+    auto refs = [&]() {
+      for (const table* tbl : tables_) {
+        w_.begin_object();
+        text("$ref", "#/$defs/" + row_def(*tbl));
+        w_.end_object();
+      }
+    };
+    refs();
+    if (kind_ == tool_kind::create) {
+      w_.begin_object();
+      type("array", false);
+      w_.key("items");
+      w_.begin_object();
+      w_.key("anyOf");
+      w_.begin_array();
+      refs();
+      w_.end_array();
+      w_.end_object();
+      w_.end_object();
+    }
+    w_.end_array();
+  }
+
+  static std::string row_def(const table& tbl) { return "row_" + tbl.name; }
+
+  // One row of `tbl` as a typed object (non-strict).
+  void row(const table& tbl) {
+    std::vector<std::string_view> required;
+    w_.begin_object();
+    text("type", "object");
+    text("description", fmt::format("A row of {}.", tbl.name));
+    w_.key("properties");
+    w_.begin_object();
+    if (kind_ == tool_kind::create) {
+      w_.key("id");
+      w_.begin_object();
+      type("string", false);
+      text("description", fmt::format("Only to save a generated artifact: its gen_ ref (gen_{}_1). Left out otherwise.",
+                                      tbl.ref_prefix));
+      w_.end_object();
+    }
+    for (const auto& col : tbl.columns) {
+      if (!is_settable(dom_, tbl, col)) continue;
+      if (kind_ == tool_kind::create && col.required) required.push_back(col.name);
+      w_.key(col.name);
+      column_value(col);
+    }
+    w_.end_object();
+    strings("required", required);
+    w_.key("additionalProperties");
+    w_.boolean(false);
+    w_.end_object();
+  }
+
+  void column_value(const column& col) {
+    const table* target = col.references.empty() ? nullptr : dom_.find_table(col.references);
+    w_.begin_object();
+    switch (col.type) {
+      case column_type::uuid:
+        type("string", col.nullable);
+        if (target) text("description", fmt::format("A ref to {} ({}_N).", target->name, target->ref_prefix));
+        break;
+      case column_type::text:
+        type("string", col.nullable);
+        if (!col.allowed_values.empty()) strings("enum", to_views(col.allowed_values), col.nullable);
+        break;
+      case column_type::integer:
+        type("integer", col.nullable);
+        break;
+      case column_type::numeric:
+        type("number", col.nullable);
+        break;
+      case column_type::boolean:
+        type("boolean", col.nullable);
+        break;
+      case column_type::date:
+        type("string", col.nullable);
+        text("description", "A date, YYYY-MM-DD.");
+        break;
+      case column_type::timestamp:
+        type("string", col.nullable);
+        text("description", "An ISO 8601 date and time.");
+        break;
+      case column_type::text_array:
+      case column_type::uuid_array:
+        type("array", col.nullable);
+        if (target) text("description", fmt::format("Refs to {} ({}_N).", target->name, target->ref_prefix));
+        w_.key("items");
+        w_.begin_object();
+        type("string", false);
+        if (!col.allowed_values.empty()) strings("enum", to_views(col.allowed_values));
+        w_.end_object();
+        break;
+      case column_type::jsonb:
+        text("description", "Any JSON value.");
+        break;
+    }
+    w_.end_object();
+  }
+
+  static std::vector<std::string_view> to_views(const std::vector<std::string>& values) {
+    return std::vector<std::string_view>(values.begin(), values.end());
+  }
+
+  // "recipes {name* text, difficulty text easy|medium|hard, …}; …" for the
+  // strict variant, whose rows are JSON text the schema cannot type.
+  std::string settable_columns_text() const {
+    std::string out;
+    for (const table* tbl : tables_) {
+      if (!out.empty()) out += "; ";
+      out.append(tbl->name).append(" {");
+      bool first = true;
+      for (const auto& col : tbl->columns) {
+        if (!is_settable(dom_, *tbl, col)) continue;
+        out.append(first ? "" : ", ").append(col.name);
+        if (kind_ == tool_kind::create && col.required) out += '*';
+        const table* target = col.references.empty() ? nullptr : dom_.find_table(col.references);
+        if (target)
+          fmt::format_to(std::back_inserter(out), " {}{}_N", col.type == column_type::uuid_array ? "[]" : "",
+                         target->ref_prefix);
+        else
+          out.append(" ").append(column_type_name(col.type));
+        for (std::size_t i = 0; i < col.allowed_values.size(); ++i)
+          out.append(i ? "|" : " ").append(col.allowed_values[i]);
+        first = false;
+      }
+      out += '}';
+    }
+    if (kind_ == tool_kind::create) out += " (* = required; id only as a gen_ ref, to save that generated artifact)";
+    return out;
+  }
+
+  const domain& dom_;
+  tool_kind kind_;
+  bool strict_;
+  std::vector<const table*> tables_;
+  json_writer w_;
+};
+
+}  // namespace
+
+std::string tool_parameters_schema(const domain& dom, tool_kind kind, const tool_schema_options& options) {
+  std::string out;
+  schema_writer(dom, kind, options, out).params();
+  return out;
+}
+
+std::string tool_description(const domain& dom, tool_kind kind) {
+  switch (kind) {
+    case tool_kind::read: {
+      std::string out = fmt::format(
+          "Read rows of the {} database. Rows come back with refs (such as {}_1) in place of ids; use the refs in "
+          "filters and in later calls. Only the signed-in user's rows are visible.\n\n",
+          dom.name, dom.tables.empty() ? "row" : dom.tables.front().ref_prefix);
+      detail::append_schema_body(out, dom);
+      return out;
+    }
+    case tool_kind::create:
+      return "Create rows (one, or a batch). Link rows with refs (\"recipe_id\": \"recipe_1\"), including generated "
+             "artifacts not saved yet (gen_ refs). The owner and ids are set by the database. Returns the created "
+             "rows with their new refs.";
+    case tool_kind::update:
+      return "Change the rows the filters select (identify them by ref: id = recipe_1). Returns the changed rows.";
+    case tool_kind::remove:
+      return "Delete the rows the filters select (identify them by ref: id in [recipe_1, recipe_2]). Returns the "
+             "deleted rows.";
+  }
+  return {};
+}
+
+std::string tool_definitions_json(const domain& dom, const tool_schema_options& options) {
+  std::string out;
+  json_writer w(out);
+  w.begin_array();
+  for (tool_kind kind : kTools) {
+    if (tables_for(dom, kind).empty()) continue;
+    w.begin_object();
+    w.key("name");
+    w.string(tool_name(kind));
+    w.key("description");
+    w.string(tool_description(dom, kind));
+    w.key("parameters");
+    w.raw_value(tool_parameters_schema(dom, kind, options));
+    w.end_object();
+  }
+  w.end_array();
+  return out;
+}
+
+}  // namespace alfred

@@ -1,0 +1,172 @@
+// The tool definitions generated from the domain: tables, columns, types and
+// allowed values come from kitchen.json, and the strict variant obeys the
+// rules of OpenAI strict structured outputs (checked by walking the schema).
+
+#include "alfred/tool_schema.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "alfred/json.h"
+#include "support.h"
+
+namespace alfred::test {
+namespace {
+
+std::vector<std::string> strings_of(json_value list) {
+  std::vector<std::string> out;
+  list.for_each_element(
+      [&](std::size_t, json_value item) { out.emplace_back(item.is_null() ? "<null>" : item.str()); });
+  return out;
+}
+
+bool has(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// The strict-mode rules: a root object, every object closed and with every
+// property required, only the keywords strict mode supports.
+void check_strict(json_value node, const std::string& path, std::vector<std::string>& problems) {
+  static const std::set<std::string, std::less<>> allowed{"type",  "properties", "required", "additionalProperties",
+                                                          "items", "enum",       "anyOf",    "$ref",
+                                                          "$defs", "description"};
+  if (!node.is_object()) return;
+  node.for_each_member([&](std::string_view key, json_value) {
+    if (!allowed.count(key)) problems.push_back(path + ": keyword " + std::string(key));
+  });
+  auto properties = node.find("properties");
+  if (properties) {
+    auto additional = node.find("additionalProperties");
+    if (!additional || !additional->is_bool() || additional->as_bool())
+      problems.push_back(path + ": additionalProperties is not false");
+    auto required = node.find("required");
+    std::vector<std::string> keys;
+    properties->for_each_member([&](std::string_view key, json_value) { keys.emplace_back(key); });
+    if (!required || strings_of(*required) != keys) problems.push_back(path + ": not every property is required");
+    properties->for_each_member(
+        [&](std::string_view key, json_value child) { check_strict(child, path + "." + std::string(key), problems); });
+  }
+  for (std::string_view key : {"items"})
+    if (auto child = node.find(key)) check_strict(*child, path + "." + std::string(key), problems);
+  if (auto defs = node.find("$defs"))
+    defs->for_each_member([&](std::string_view key, json_value child) {
+      check_strict(child, path + ".$defs." + std::string(key), problems);
+    });
+  if (auto any = node.find("anyOf"))
+    any->for_each_element([&](std::size_t i, json_value child) {
+      check_strict(child, path + ".anyOf[" + std::to_string(i) + "]", problems);
+    });
+}
+
+struct definitions {
+  std::string text;
+  json_document doc;
+
+  json_value tool(std::string_view name) const {
+    json_value found;
+    doc.root().for_each_element([&](std::size_t, json_value item) {
+      if (item.find("name")->str() == name) found = item;
+    });
+    return found;
+  }
+};
+
+std::unique_ptr<definitions> definitions_of(const domain& dom, bool strict) {
+  auto out = std::make_unique<definitions>();
+  out->text = tool_definitions_json(dom, {strict});
+  auto doc = json_document::parse(out->text);
+  REQUIRE(doc.ok());
+  out->doc = std::move(*doc);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("tool definitions: the four tools, tables and columns from the domain") {
+  auto defs = definitions_of(kitchen(), false);
+  std::vector<std::string> names;
+  defs->doc.root().for_each_element(
+      [&](std::size_t, json_value item) { names.emplace_back(item.find("name")->str()); });
+  CHECK(names == std::vector<std::string>{"db_read", "db_create", "db_update", "db_delete"});
+
+  const json_value read = defs->tool("db_read");
+  CHECK(read.find("description")->str().find("### inventory (refs inv_N)") != std::string_view::npos);
+  const json_value params = *read.find("parameters");
+  CHECK(strings_of(*params.find("required")) == std::vector<std::string>{"table"});
+  CHECK(strings_of(*params.find("properties")->find("table")->find("enum")) ==
+        std::vector<std::string>{"recipes", "recipe_ingredients", "ingredients", "inventory", "shopping_list",
+                                 "meal_plans", "tasks", "preferences", "cooking_log"});
+  const json_value filter = *params.find("$defs")->find("filter");
+  const auto fields = strings_of(*filter.find("properties")->find("field")->find("enum"));
+  CHECK(has(fields, "cuisine"));
+  CHECK(has(fields, "expiry_date"));
+  CHECK(has(fields, "_semantic"));
+  CHECK_FALSE(has(fields, "user_id"));    // the owner column is never the model's
+  CHECK_FALSE(has(fields, "embedding"));  // hidden
+  const auto ops = strings_of(*filter.find("properties")->find("op")->find("enum"));
+  CHECK(ops.size() == 18);
+  CHECK(ops.front() == "=");
+  CHECK(has(ops, "not_in"));
+  CHECK(params.find("properties")->find("limit")->find("maximum")->as_integer() == 1000);
+}
+
+TEST_CASE("tool definitions: typed rows per writable table, required columns, allowed values") {
+  auto defs = definitions_of(kitchen(), false);
+  const json_value create = *defs->tool("db_create").find("parameters");
+  const auto tables = strings_of(*create.find("properties")->find("table")->find("enum"));
+  CHECK_FALSE(has(tables, "ingredients"));  // a read-only catalog
+  CHECK(has(tables, "inventory"));
+  const json_value inventory = *create.find("$defs")->find("row_inventory");
+  CHECK(strings_of(*inventory.find("required")) == std::vector<std::string>{"name", "quantity", "unit"});
+  const json_value columns = *inventory.find("properties");
+  CHECK(columns.find("quantity")->find("type")->str() == "number");
+  CHECK(columns.find("ingredient_id")->find("description")->str() == "A ref to ingredients (ing_N).");
+  CHECK_FALSE(columns.find("user_id"));
+  CHECK_FALSE(columns.find("created_at"));  // maintained by the database
+  const json_value recipes = *create.find("$defs")->find("row_recipes");
+  CHECK(strings_of(*recipes.find("properties")->find("difficulty")->find("enum")) ==
+        std::vector<std::string>{"easy", "medium", "hard", "<null>"});
+  CHECK(recipes.find("properties")->find("id")->find("description")->str().find("gen_recipe_1") !=
+        std::string_view::npos);
+  const json_value update = *defs->tool("db_update").find("parameters");
+  CHECK(strings_of(*update.find("required")) == std::vector<std::string>{"table", "filters", "data"});
+  CHECK(strings_of(*update.find("$defs")->find("row_recipes")->find("required")).empty());
+  CHECK_FALSE(update.find("$defs")->find("row_recipes")->find("properties")->find("id"));
+}
+
+TEST_CASE("strict tool definitions obey the strict structured-output rules") {
+  auto defs = definitions_of(kitchen(), true);
+  int tools = 0;
+  defs->doc.root().for_each_element([&](std::size_t, json_value item) {
+    ++tools;
+    std::vector<std::string> problems;
+    const json_value params = *item.find("parameters");
+    CHECK(params.find("type")->str() == "object");
+    check_strict(params, std::string(item.find("name")->str()), problems);
+    CHECK_MESSAGE(problems.empty(), problems.empty() ? "" : problems.front());
+  });
+  CHECK(tools == 4);
+  const json_value create = *defs->tool("db_create").find("parameters");
+  const json_value data = *create.find("properties")->find("data");
+  CHECK(data.find("type")->str() == "string");
+  CHECK(data.find("description")->str().find("inventory {ingredient_id ing_N, name* text, quantity* numeric") !=
+        std::string_view::npos);
+  const json_value read = *defs->tool("db_read").find("parameters");
+  CHECK(strings_of(*read.find("properties")->find("limit")->find("type")) ==
+        std::vector<std::string>{"integer", "null"});
+  CHECK(strings_of(*read.find("properties")->find("order_dir")->find("enum")) ==
+        std::vector<std::string>{"asc", "desc", "<null>"});
+}
+
+TEST_CASE("a domain of read-only catalogs gets db_read only") {
+  auto dom = parse_domain(R"({"name": "catalog", "tables": {"items": {"ref": "item", "writable": false,
+                              "columns": {"id": {"type": "uuid", "writable": false}, "name": {"type": "text"}}}}})");
+  REQUIRE_MESSAGE(dom.ok(), dom.ok() ? "" : dom.err().message);
+  auto defs = definitions_of(*dom, true);
+  CHECK(defs->doc.root().size() == 1);
+  CHECK(defs->tool("db_read").find("description")->str().rfind("Read rows of the catalog database.", 0) == 0);
+}
+
+}  // namespace alfred::test

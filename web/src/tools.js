@@ -1,0 +1,89 @@
+// Native tool calling: the tool definitions the core generates from the
+// domain, the arguments a model sends, and the one shape every tool result
+// takes on its way back to the model. The adapters (adapters/ai.js,
+// adapters/openai.js) and the loop's native mode all go through here.
+import { AlfredError, internalError } from './errors.js';
+
+/** The four tool names, in the order the core lists them. */
+export const TOOL_NAMES = Object.freeze(['db_read', 'db_create', 'db_update', 'db_delete']);
+
+export function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** @internal Core#toolDefinitions: the core's JSON, parsed and frozen. */
+export function toolDefinitions(module, domainHandle, { strict }) {
+  let parsed;
+  try {
+    parsed = JSON.parse(module.toolDefinitions(domainHandle, strict));
+  } catch (cause) {
+    throw new AlfredError(internalError(cause));
+  }
+  if (parsed.error) throw new AlfredError(parsed.error);
+  return deepFreeze(parsed.data);
+}
+
+/**
+ * A tool call's arguments as the model sent them: an object, or JSON text
+ * (OpenAI's `arguments`). `{ params }`, or `{ error }` for text that is not
+ * JSON, so the model is told instead of the call failing.
+ */
+export function toolArguments(args) {
+  if (typeof args !== 'string') return { params: args ?? null, error: null };
+  try {
+    return { params: JSON.parse(args), error: null };
+  } catch (cause) {
+    return {
+      params: null,
+      error: {
+        code: 'invalid_json',
+        path: '',
+        message: `the arguments are not valid JSON: ${cause?.message ?? cause}`,
+        hint: 'send the arguments as one JSON object, e.g. {"table": "inventory", "filters": []}',
+      },
+    };
+  }
+}
+
+// The error as the model may see it: never `raw` (the developer's copy with
+// UUIDs), never the HTTP status or the database's own code.
+function modelError(error) {
+  const out = { code: error.code ?? 'error', path: error.path ?? '', message: error.message ?? '', hint: error.hint ?? '' };
+  if (error.details) out.details = typeof error.details === 'string' ? error.details : JSON.stringify(error.details);
+  return out;
+}
+
+/**
+ * The tool result for the model, one shape for every tool and adapter:
+ * `{ ok: true, tool, table, count, rows, query }` (rows with refs, the
+ * executed query rendered as text) or `{ ok: false, tool, table, error: { code,
+ * path, message, hint, details? }, query? }` (`query` when the call reached
+ * the database). `outcome` is what
+ * `act.execute` resolved to.
+ */
+export function toolResult(core, tool, outcome) {
+  const query = outcome?.query ? core.renderQuery(outcome.query).data ?? null : null;
+  const table = outcome?.query?.table ?? null;
+  if (outcome?.error) {
+    const out = { ok: false, tool: String(tool), table, error: modelError(outcome.error) };
+    // The query only when it ran (a database refusal); a call refused before
+    // any request has nothing to show but the error.
+    if (query && outcome.query.source !== 'none') out.query = query;
+    return out;
+  }
+  const data = outcome?.data ?? null;
+  const rows = Array.isArray(data) ? data : data === null ? [] : [data];
+  return { ok: true, tool: String(tool), table, count: outcome?.count ?? rows.length, rows, query };
+}
+
+/** @internal Act#callTool: arguments in, the model's tool result out; never throws but for `signal`. */
+export async function callTool(core, act, name, args, { signal } = {}) {
+  const { params, error } = toolArguments(args);
+  if (error) return toolResult(core, name, { data: null, error, query: null, count: null });
+  const outcome = await act.execute(name, params, { signal });
+  return toolResult(core, name, outcome);
+}
