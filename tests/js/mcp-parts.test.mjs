@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { anonKey, newJwtSecret, serviceKey, signJwt } from '../../db/jwt.mjs';
-import { MemorySessionStore, readUserToken, toolResult } from '../../web/src/index.node.js';
+import { loadCore, mcpToolResult, MemorySessionStore, readUserToken } from '../../web/src/index.node.js';
 import { readMcpConfig } from '../../web/src/mcp/stdio.js';
 import { readConfig } from '../../worker/src/config.js';
 
@@ -89,12 +89,14 @@ describe('readMcpConfig', () => {
   });
 });
 
-test("toolResult: the model's copy of an error leaves out raw, status and dbCode", () => {
+test('mcpToolResult: the core\'s tool result as JSON text, isError when not ok', async () => {
+  const core = await loadCore();
   const error = { code: 'duplicate', message: 'already exists', path: 'data', hint: 'use another name', details: 'Key (name)=(x) already exists', status: 409, dbCode: '23505', raw: { message: 'Key (id)=(0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c)' } };
-  assert.deepEqual(toolResult({ data: null, error, query: null, count: null }), {
-    content: [{ type: 'text', text: JSON.stringify({ error: { code: 'duplicate', message: 'already exists', path: 'data', hint: 'use another name', details: 'Key (name)=(x) already exists' } }) }],
-    isError: true,
-  });
+  const refused = mcpToolResult(core.toolResult('db_create', { data: null, error, query: null, count: null }));
+  assert.equal(refused.isError, true);
+  assert.deepEqual(JSON.parse(refused.content[0].text), { ok: false, tool: 'db_create', table: null, error: { code: 'duplicate', path: 'data', message: 'already exists', hint: 'use another name', details: 'Key (name)=(x) already exists' } });
+  const read = mcpToolResult(core.toolResult('db_read', { data: [{ id: 'inv_1', name: 'eggs' }], error: null, query: null, count: 1 }));
+  assert.deepEqual(read, { content: [{ type: 'text', text: '{"ok":true,"tool":"db_read","table":null,"count":1,"rows":[{"id":"inv_1","name":"eggs"}],"query":null}' }], isError: false });
 });
 
 test('worker config: ALFRED_MCP_STORE is memory by default, supabase when set, anything else misconfigured', () => {

@@ -94,21 +94,22 @@ test('reads and writes by ref as the signed-in user; the database holds exactly 
   const recipes = await call(client, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' });
   assert.equal(recipes.isError, false);
   const truth = await rest(stack(), ada().token, 'GET', '/recipes?select=name&order=name.asc');
-  assert.deepEqual(recipes.body.data.map((row) => row.name), truth.body.map((row) => row.name));
-  for (const row of recipes.body.data) assert.match(row.id, /^recipe_\d+$/);
+  assert.deepEqual(recipes.body.rows.map((row) => row.name), truth.body.map((row) => row.name));
+  for (const row of recipes.body.rows) assert.match(row.id, /^recipe_\d+$/);
   assert.equal(recipes.body.count, truth.body.length);
-  assert.equal(recipes.body.query.table, 'recipes');
+  assert.equal(recipes.body.table, 'recipes');
+  assert.match(recipes.body.query, /^Query: Table: recipes/);
 
   const created = await call(client, 'db_create', { table: 'recipes', data: { name: 'MCP Shakshuka', instructions: ['Simmer the sauce.', 'Poach the eggs.'], servings: 2 } });
   assert.equal(created.isError, false, JSON.stringify(created.body));
-  const recipe = created.body.data;
+  const [recipe] = created.body.rows;
   assert.match(recipe.id, /^recipe_\d+$/);
   const linked = await call(client, 'db_create', { table: 'recipe_ingredients', data: [{ recipe_id: recipe.id, name: 'eggs', quantity: 4, unit: 'pcs' }] });
   assert.equal(linked.isError, false, JSON.stringify(linked.body));
-  assert.equal(linked.body.data[0].recipe_id, recipe.id);
+  assert.equal(linked.body.rows[0].recipe_id, recipe.id);
   const updated = await call(client, 'db_update', { table: 'recipes', filters: [{ field: 'id', op: '=', value: recipe.id }], data: { servings: 3 } });
   assert.equal(updated.isError, false, JSON.stringify(updated.body));
-  assert.deepEqual(updated.body.data.map((row) => [row.id, row.servings]), [[recipe.id, 3]]);
+  assert.deepEqual(updated.body.rows.map((row) => [row.id, row.servings]), [[recipe.id, 3]]);
 
   const stored = await rest(stack(), ada().token, 'GET', "/recipes?select=id,servings,user_id,recipe_ingredients(name,quantity,unit)&name=eq.MCP%20Shakshuka");
   assert.equal(stored.body.length, 1);
@@ -118,7 +119,7 @@ test('reads and writes by ref as the signed-in user; the database holds exactly 
 
   const deleted = await call(client, 'db_delete', { table: 'recipe_ingredients', filters: [{ field: 'recipe_id', op: '=', value: recipe.id }] });
   assert.equal(deleted.isError, false, JSON.stringify(deleted.body));
-  assert.equal(deleted.body.data.length, 1);
+  assert.equal(deleted.body.rows.length, 1);
   const left = await rest(stack(), ada().token, 'GET', `/recipe_ingredients?select=id&recipe_id=eq.${stored.body[0].id}`);
   assert.deepEqual(left.body, []);
 });
@@ -128,9 +129,9 @@ test('strict-mode arguments (every field, null where unused, data as JSON text) 
   const unused = { filters: null, or_filters: null, columns: null, limit: null, offset: null, order_by: null, order_dir: null };
   const created = await call(client, 'db_create', { table: 'tasks', ...unused, data: JSON.stringify({ title: 'Strict MCP task', category: 'prep' }) });
   assert.equal(created.isError, false, JSON.stringify(created.body));
-  assert.match(created.body.data.id, /^task_\d+$/);
-  const read = await call(client, 'db_read', { table: 'tasks', ...unused, filters: [{ field: 'id', op: '=', value: created.body.data.id }], columns: ['title', 'category'], data: null });
-  assert.deepEqual(read.body.data, [{ id: created.body.data.id, title: 'Strict MCP task', category: 'prep' }]);
+  assert.match(created.body.rows[0].id, /^task_\d+$/);
+  const read = await call(client, 'db_read', { table: 'tasks', ...unused, filters: [{ field: 'id', op: '=', value: created.body.rows[0].id }], columns: ['title', 'category'], data: null });
+  assert.deepEqual(read.body.rows, [{ id: created.body.rows[0].id, title: 'Strict MCP task', category: 'prep' }]);
   const stored = await rest(stack(), ada().token, 'GET', '/tasks?select=title,category,user_id&title=eq.Strict%20MCP%20task');
   assert.deepEqual(stored.body, [{ title: 'Strict MCP task', category: 'prep', user_id: ada().id }]);
   const broken = await call(client, 'db_create', { table: 'tasks', ...unused, data: '{"title":' });
@@ -155,7 +156,7 @@ test('an invalid call is an isError result with code, path and hint, and sends n
   const unknownTool = await call(client, 'db_drop', { table: 'inventory' });
   assert.deepEqual(unknownTool, {
     isError: true,
-    body: { error: { code: 'unknown_tool', message: 'there is no tool "db_drop"', path: 'name', hint: 'tools: db_read, db_create, db_update, db_delete, db_schema' } },
+    body: { ok: false, tool: 'db_drop', table: null, error: { code: 'unknown_tool', path: 'name', message: 'there is no tool "db_drop"', hint: 'tools: db_read, db_create, db_update, db_delete, db_schema' } },
   });
 });
 
@@ -164,13 +165,13 @@ test("two users: each session sees its own rows, and one user's refs mean nothin
   const adas = await call(adaClient, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' });
   const bens = await call(benClient, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' });
   const benTruth = await rest(stack(), ben().token, 'GET', '/recipes?select=name&order=name.asc');
-  assert.deepEqual(bens.body.data.map((row) => row.name), benTruth.body.map((row) => row.name));
-  assert.notDeepEqual(adas.body.data.map((row) => row.name), bens.body.data.map((row) => row.name));
+  assert.deepEqual(bens.body.rows.map((row) => row.name), benTruth.body.map((row) => row.name));
+  assert.notDeepEqual(adas.body.rows.map((row) => row.name), bens.body.rows.map((row) => row.name));
 
   // Ada's last recipe ref is past every ref Ben's session has handed out.
-  const adaRef = adas.body.data.at(-1).id;
-  const adaRecipe = adas.body.data.at(-1).name;
-  assert.ok(Number(adaRef.split('_')[1]) > bens.body.data.length);
+  const adaRef = adas.body.rows.at(-1).id;
+  const adaRecipe = adas.body.rows.at(-1).name;
+  assert.ok(Number(adaRef.split('_')[1]) > bens.body.rows.length);
   const attempt = await call(benClient, 'db_update', { table: 'recipes', filters: [{ field: 'id', op: '=', value: adaRef }], data: { name: 'taken over' } });
   assert.equal(attempt.isError, true);
   assert.equal(attempt.body.error.path, 'filters[0].value');
@@ -189,7 +190,7 @@ test('the token comes from a command or a file when the server is configured wit
   for (const client of [fromFile, fromCommand]) {
     const { isError, body } = await call(client, 'db_read', { table: 'inventory', columns: ['name'], order_by: 'name' });
     assert.equal(isError, false);
-    assert.deepEqual(body.data.map((row) => row.name), truth.body.map((row) => row.name));
+    assert.deepEqual(body.rows.map((row) => row.name), truth.body.map((row) => row.name));
   }
 });
 
@@ -224,13 +225,13 @@ test('--store supabase keeps the session in act_sessions under RLS: refs survive
   const args = ['--store', 'supabase', '--session', sessionId];
   const first = await connect(t, { args });
   const { body } = await call(first, 'db_read', { table: 'inventory', columns: ['name'], order_by: 'name', limit: 2 });
-  const [{ id: ref, name }] = body.data;
+  const [{ id: ref, name }] = body.rows;
   await first.close();
 
   const again = await connect(t, { args });
   const byRef = await call(again, 'db_read', { table: 'inventory', columns: ['name'], filters: [{ field: 'id', op: '=', value: ref }] });
   assert.equal(byRef.isError, false, JSON.stringify(byRef.body));
-  assert.deepEqual(byRef.body.data, [{ id: ref, name }]);
+  assert.deepEqual(byRef.body.rows, [{ id: ref, name }]);
 
   const adasRows = await rest(stack(), ada().token, 'GET', `/act_sessions?select=id,user_id,state&id=eq.${sessionId}`);
   assert.equal(adasRows.status, 200);

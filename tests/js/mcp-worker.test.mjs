@@ -100,22 +100,22 @@ describe('in workerd', () => {
       rest(stack, ada().token, 'GET', '/recipes?select=name&order=name.asc'),
       rest(stack, ben().token, 'GET', '/recipes?select=name&order=name.asc'),
     ]);
-    assert.deepEqual(adas.body.data.map((row) => row.name), adaTruth.body.map((row) => row.name));
-    assert.deepEqual(bens.body.data.map((row) => row.name), benTruth.body.map((row) => row.name));
+    assert.deepEqual(adas.body.rows.map((row) => row.name), adaTruth.body.map((row) => row.name));
+    assert.deepEqual(bens.body.rows.map((row) => row.name), benTruth.body.map((row) => row.name));
     assert.notDeepEqual(adaTruth.body, benTruth.body);
 
     // Ada writes through her session, linking by ref.
     const recipe = await call(adaClient, 'db_create', { table: 'recipes', data: { name: 'Worker Dal', instructions: ['Simmer.'], servings: 2 } });
     assert.equal(recipe.isError, false, JSON.stringify(recipe.body));
-    const plan = await call(adaClient, 'db_create', { table: 'meal_plans', data: { date: '2026-03-02', meal_type: 'dinner', recipe_id: recipe.body.data.id, servings: 2 } });
+    const plan = await call(adaClient, 'db_create', { table: 'meal_plans', data: { date: '2026-03-02', meal_type: 'dinner', recipe_id: recipe.body.rows[0].id, servings: 2 } });
     assert.equal(plan.isError, false, JSON.stringify(plan.body));
-    const moved = await call(adaClient, 'db_update', { table: 'meal_plans', filters: [{ field: 'id', op: '=', value: plan.body.data.id }], data: { meal_type: 'lunch' } });
-    assert.deepEqual(moved.body.data.map((row) => [row.id, row.meal_type, row.recipe_id]), [[plan.body.data.id, 'lunch', recipe.body.data.id]]);
+    const moved = await call(adaClient, 'db_update', { table: 'meal_plans', filters: [{ field: 'id', op: '=', value: plan.body.rows[0].id }], data: { meal_type: 'lunch' } });
+    assert.deepEqual(moved.body.rows.map((row) => [row.id, row.meal_type, row.recipe_id]), [[plan.body.rows[0].id, 'lunch', recipe.body.rows[0].id]]);
     const stored = await rest(stack, ada().token, 'GET', '/meal_plans?select=meal_type,user_id,recipes(name)&date=eq.2026-03-02');
     assert.deepEqual(stored.body, [{ meal_type: 'lunch', user_id: ada().id, recipes: { name: 'Worker Dal' } }]);
 
     // Ben's session has never seen Ada's refs: the same names are an error before any request.
-    const attempt = await call(benClient, 'db_delete', { table: 'meal_plans', filters: [{ field: 'id', op: '=', value: plan.body.data.id }] });
+    const attempt = await call(benClient, 'db_delete', { table: 'meal_plans', filters: [{ field: 'id', op: '=', value: plan.body.rows[0].id }] });
     assert.equal(attempt.isError, true);
     assert.equal(attempt.body.error.path, 'filters[0].value');
     assert.ok(attempt.body.error.hint);
@@ -165,7 +165,7 @@ describe('in workerd', () => {
     const { client: adaClient, transport } = await connect(t, worker(), ada().token);
     const adaSession = transport.sessionId;
     const { body } = await call(adaClient, 'db_read', { table: 'inventory', columns: ['name'], order_by: 'name', limit: 1 });
-    const ref = body.data[0].id;
+    const ref = body.rows[0].id;
 
     const raw = await post(worker(), listTools, { token: ben().token, sessionId: adaSession });
     assert.equal(raw.status, 404);
@@ -178,7 +178,7 @@ describe('in workerd', () => {
     assert.equal(benDelete.status, 404);
 
     const again = await call(adaClient, 'db_read', { table: 'inventory', columns: ['name'], filters: [{ field: 'id', op: '=', value: ref }] });
-    assert.deepEqual(again.body.data, body.data, "Ada's refs still resolve in her session");
+    assert.deepEqual(again.body.rows, body.rows, "Ada's refs still resolve in her session");
   });
 
   test('the transport rules: session id required, unknown session 404, GET 405, DELETE ends the session, versions checked', async () => {
@@ -226,9 +226,9 @@ describe('in workerd, sessions in act_sessions (ALFRED_MCP_STORE=supabase)', () 
     const { client, transport } = await connect(t, worker(), ada().token);
     const sessionId = transport.sessionId;
     const { body } = await call(client, 'db_read', { table: 'tasks', columns: ['title'], order_by: 'title', limit: 1 });
-    const ref = body.data[0].id;
+    const ref = body.rows[0].id;
     const again = await call(client, 'db_read', { table: 'tasks', columns: ['title'], filters: [{ field: 'id', op: '=', value: ref }] });
-    assert.deepEqual(again.body.data, body.data);
+    assert.deepEqual(again.body.rows, body.rows);
 
     const row = await rest(stack, ada().token, 'GET', `/act_sessions?select=user_id,state&id=eq.${sessionId}`);
     assert.equal(row.body.length, 1);
@@ -252,7 +252,7 @@ describe('in Deno', () => {
     const { isError, body } = await call(client, 'db_read', { table: 'inventory', columns: ['name'], order_by: 'name' });
     assert.equal(isError, false);
     const truth = await rest(stack, ben().token, 'GET', '/inventory?select=name&order=name.asc');
-    assert.deepEqual(body.data.map((row) => row.name), truth.body.map((row) => row.name));
+    assert.deepEqual(body.rows.map((row) => row.name), truth.body.map((row) => row.name));
     const stolen = await post(workers.deno, listTools, { token: ada().token, sessionId: transport.sessionId });
     assert.equal(stolen.status, 404);
   });

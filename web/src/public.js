@@ -13,8 +13,8 @@ export {
   mcpToolList,
   mcpResourceList,
   schemaDescription,
-  toolResult,
-  toolError,
+  mcpToolResult,
+  mcpToolError,
 } from './mcp/tools.js';
 export { newSessionId, openSession, findSession, closeSession, callSessionTool } from './mcp/session.js';
 export { MemorySessionStore, SupabaseSessionStore } from './mcp/store.js';

@@ -2,7 +2,7 @@
 // store, the call runs as the caller (their token, under row-level security),
 // and the registry is stored back. Used by the stdio server and by the edge
 // worker's /mcp route alike.
-import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, toolParams, schemaDescription, toolError, toolResult } from './tools.js';
+import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, mcpToolError, mcpToolResult, schemaDescription } from './tools.js';
 
 /**
  * A new session id: 32 random bytes, base64url (not UUID-shaped, so no
@@ -75,54 +75,52 @@ function serialized(key, task) {
 }
 
 /**
- * Runs one `tools/call` in a session: resolves to an MCP CallToolResult,
- * never rejects for bad arguments, a missing session or a database failure
- * (those are `isError` results with `code`, `path`, `message`, `hint`).
+ * Runs one `tools/call` in a session: resolves to an MCP CallToolResult
+ * whose text is `act.callTool`'s result for the model; never rejects for bad
+ * arguments, a missing session or a database failure (those are `isError`
+ * results with `code`, `path`, `message`, `hint`).
  * `actOptions` are createAct's (url, apiKey, accessToken, userId, domain,
  * fetch, …); the caller is `{ userId, accessToken }` from them.
  *
  * @example
  * const result = await callSessionTool({ core, store, sessionId, actOptions, name: 'db_read', args: { table: 'inventory' } })
- * // { content: [{ type: 'text', text: '{"data":[{"id":"inv_1",…}],"count":4,"query":{…}}' }], isError: false }
+ * // { content: [{ type: 'text', text: '{"ok":true,"tool":"db_read","table":"inventory","count":4,"rows":[{"id":"inv_1",…}],"query":"Query: …"}' }], isError: false }
  */
 export async function callSessionTool({ core, store, sessionId, actOptions, name, args, signal }) {
   if (name === SCHEMA_TOOL) {
     const { data, error } = schemaDescription(core, actOptions.domain ?? coreDomain(core));
-    return error ? toolError(error) : { content: [{ type: 'text', text: data }], isError: false };
+    return error ? mcpToolError(name, error) : { content: [{ type: 'text', text: data }], isError: false };
   }
   if (!DATABASE_TOOLS.includes(name)) {
-    return toolError({ code: 'unknown_tool', message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...DATABASE_TOOLS, SCHEMA_TOOL].join(', ')}` });
+    return mcpToolError(name, { code: 'unknown_tool', message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...DATABASE_TOOLS, SCHEMA_TOOL].join(', ')}` });
   }
-  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
-    return toolError({ code: 'invalid_params', message: 'the arguments must be an object', path: 'arguments', hint: '{"table": "inventory"}' });
-  }
-  const { data: params, error: paramsError } = toolParams(core, name, args ?? {});
-  if (paramsError) return toolError(paramsError);
   const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
   return serialized(`${caller.userId}\n${sessionId}`, async () => {
     const { data: session, error: findError } = await findSession({ store, sessionId, caller });
-    if (findError) return toolError(findError);
-    if (!session) return toolError(sessionNotFound());
+    if (findError) return mcpToolError(name, findError);
+    if (!session) return mcpToolError(name, sessionNotFound());
     let act;
     try {
       act = core.createAct({ ...actOptions, state: session.registry ?? undefined });
     } catch (cause) {
       if (cause?.name !== 'AlfredError') throw cause;
-      return toolError({ code: cause.code, message: `the session's state is unusable: ${cause.message}`, path: 'session', hint: 'start a new session' });
+      return mcpToolError(name, { code: cause.code, message: `the session's state is unusable: ${cause.message}`, path: 'session', hint: 'start a new session' });
     }
     try {
-      const result = await act.execute(name, params, { signal });
+      // Arguments as the client sent them: the core takes plain and strict-mode
+      // params alike, and refuses anything else with a path.
+      const result = await act.callTool(name, args ?? {}, { signal });
       const next = { ...session, registry: act.registry.toJSON(), updatedAt: new Date().toISOString() };
       try {
         await store.put(sessionId, next, caller);
       } catch (cause) {
         // The call ran (a write is done): it is reported as it happened, never
         // as a failure the model would retry, with what was lost said.
-        const answer = toolResult(result);
+        const answer = mcpToolResult(result);
         answer.content.push({ type: 'text', text: `note: ${storeFailure(cause).message}; refs from this result may not resolve in later calls` });
         return answer;
       }
-      return toolResult(result);
+      return mcpToolResult(result);
     } finally {
       act.registry.delete();
     }

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { callSessionTool, findSession, newSessionId, openSession } from './session.js';
 import { MemorySessionStore, SupabaseSessionStore } from './store.js';
-import { MCP_INSTRUCTIONS, SCHEMA_URI, coreDomain, mcpResourceList, mcpToolList, schemaDescription, toolError } from './tools.js';
+import { MCP_INSTRUCTIONS, SCHEMA_URI, coreDomain, mcpResourceList, mcpToolList, mcpToolError, schemaDescription } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
 
 export const MCP_USAGE = `usage: alfred-act mcp [--url URL] [--anon-key KEY]
@@ -146,9 +146,9 @@ export async function createMcpServer({ core, url, apiKey, getAccessToken, store
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const { data: token, error: tokenError } = await getAccessToken();
-    if (tokenError) return toolError(tokenError);
+    if (tokenError) return mcpToolError(request.params.name, tokenError);
     if (token.userId !== userId) {
-      return toolError({ code: 'user_changed', message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
+      return mcpToolError(request.params.name, { code: 'user_changed', message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
     }
     const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain, ...(fetch ? { fetch } : {}) };
     return callSessionTool({ core, store, sessionId: id, actOptions, name: request.params.name, args: request.params.arguments, signal: extra?.signal });
