@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { signJwt } from '../../db/jwt.mjs';
+import { loadCore } from '../../web/src/index.node.js';
 import { rest, sharedStack } from './support/stack.mjs';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 
@@ -70,13 +71,12 @@ test('tools/list: the four database tools and db_schema, each with an object inp
     tools.map((tool) => tool.name),
     ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema'],
   );
-  for (const tool of tools) {
-    assert.equal(tool.inputSchema.type, 'object', tool.name);
-    assert.ok(tool.description.length > 20, tool.name);
+  // The core's own definitions, as they are: no copy of a schema in the MCP layer.
+  const core = await loadCore();
+  for (const [index, definition] of core.toolDefinitions().entries()) {
+    assert.deepEqual(tools[index], JSON.parse(JSON.stringify({ name: definition.name, description: definition.description, inputSchema: definition.parameters })));
   }
-  const read = tools.find((tool) => tool.name === 'db_read');
-  assert.ok(read.inputSchema.properties.table, 'db_read takes a table');
-  assert.ok(read.inputSchema.properties.filters, 'db_read takes filters');
+  assert.equal(tools[4].inputSchema.type, 'object');
 
   const schema = await client.callTool({ name: 'db_schema', arguments: {} });
   assert.equal(schema.isError, false);

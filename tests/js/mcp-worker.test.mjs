@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signJwt } from '../../db/jwt.mjs';
+import { loadCore } from '../../web/src/index.node.js';
 import { startStack } from '../../db/stack.mjs';
 import { startDeno, startWorkerd } from '../../worker/local.mjs';
 import { rest } from './support/stack.mjs';
@@ -82,7 +83,11 @@ describe('in workerd', () => {
       tools.map((tool) => tool.name),
       ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema'],
     );
-    for (const tool of tools) assert.equal(tool.inputSchema.type, 'object');
+    const core = await loadCore();
+    assert.deepEqual(
+      tools.slice(0, 4).map(({ description, inputSchema }) => [description, inputSchema]),
+      JSON.parse(JSON.stringify(core.toolDefinitions().map(({ description, parameters }) => [description, parameters]))),
+    );
     const schema = await client.callTool({ name: 'db_schema', arguments: {} });
     assert.match(schema.content[0].text, /### recipes \(refs recipe_N\)\n/);
     const { contents } = await client.readResource({ uri: 'alfred-act://schema' });
