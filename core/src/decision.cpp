@@ -253,7 +253,7 @@ result<act_decision> parse_decision(std::string_view text, std::optional<step_ty
       ok = parse_tool_call_action(root, step, decision);
       break;
     case decision_action::step_complete:
-      ok = text_member(root, "result_summary", decision.summary);  // the original's name
+      ok = text_member(root, "result_summary", decision.summary);  // an older name models still write
       if (ok && decision.summary.empty()) ok = required_text(root, "summary", "step_complete", decision.summary);
       if (ok) ok = parse_step_data(root, decision);
       if (ok) ok = text_member(root, "note_for_next_step", decision.note_for_next_step);

@@ -67,7 +67,7 @@ struct execution::state {
     w.raw_value(data_json.empty() ? std::string_view("null") : data_json);
     w.key("error");
     if (err) {
-      // The model sees refs, never UUIDs; the developer keeps the original.
+      // The model sees refs, never UUIDs; the developer keeps the unscrubbed error.
       error shown = *err;
       scrub_error(shown, registry, shown.status != 0);
       write_error(w, shown);

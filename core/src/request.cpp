@@ -41,7 +41,8 @@ class query_writer {
 };
 
 // The elements of an in/not_in list, with SQL NULL split out: PostgREST's
-// `in.(null)` compares with the string "null", never with NULL.
+// `in.(null)` compares with the string "null", never with NULL
+// (docs/postgrest-wire.md#null).
 struct split_list {
   std::vector<std::string_view> items;
   bool has_null = false;
@@ -582,7 +583,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
         }
         query.add("columns", text);
         // Without it, a key missing from one row would be inserted as NULL
-        // instead of the column default (docs/postgrest-wire.md D9).
+        // instead of the column default (docs/postgrest-wire.md#writes-and-prefer).
         if (keys_differ) prefer = "missing=default, ";
         w.begin_array();
         for (const auto& fields : call.rows) write_row(w, fields, owner_value);

@@ -77,7 +77,8 @@ std::optional<filter_op> parse_op(std::string_view text) {
   return std::nullopt;
 }
 
-// Seed 000: how to exclude rows without an invented operator.
+// How to exclude rows without an invented operator (models reach for
+// `excludes` or `not_contains`, which do not exist).
 constexpr std::string_view kExclusionHint =
     "To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", \"op\": \"not_in\", "
     "\"value\": [\"recipe_5\", \"recipe_6\"]}; or in with the refs to keep; or not_ilike for a text "

@@ -377,7 +377,7 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
 namespace {
 
 // Filters refuse a NUL (PostgREST would truncate the value); payload text is
-// model-written, so NULs are stripped there.
+// model-written, so NULs are stripped there (docs/postgrest-wire.md#nul-bytes).
 enum class nul_handling { refuse, strip };
 
 result<std::vector<scalar>> collect_array_elements(const value_scope& scope, const column& col, json_value value,

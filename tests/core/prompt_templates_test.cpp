@@ -93,7 +93,7 @@ TEST_CASE("templates: the contract points are taught") {
   for (const char* op : {"`=`", "`!=`", "`>`", "`in`", "`not_in`", "`like`", "`ilike`", "`not_like`", "`not_ilike`",
                          "`is_null`", "`is_not_null`", "`contains`", "`contained_by`", "`overlaps`", "`similar`"})
     CHECK_MESSAGE(crud.find(std::string("| ") + op) != std::string::npos, op);
-  // Exclusions the right way (seed 000): not_in with several refs, positive in, or analyze.
+  // Exclusions the right way: not_in with several refs, positive in, or analyze.
   CHECK(crud.find(R"("op": "not_in", "value": ["recipe_1", "recipe_2", "recipe_7"])") != std::string::npos);
   CHECK(crud.find(R"("op": "in", "value": ["recipe_3", "recipe_4", "recipe_8"])") != std::string::npos);
   CHECK(crud.find("let\n   the analyze step filter it") != std::string::npos);

@@ -200,7 +200,7 @@ TEST_CASE("filter fields: unknown, reserved by PostgREST, the owner column") {
 
 // ---------------------------------------------------------------- values per op
 
-TEST_CASE("in / not_in with a scalar is an error with a corrected example (F4)") {
+TEST_CASE("in / not_in with a scalar is an error with a corrected example") {
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "cuisine", "op": "in",
       "value": "indian"}]})j"),
               "invalid_value", "filters[0].value", "in needs a list of values, got a string",
@@ -369,7 +369,7 @@ TEST_CASE("NUL bytes in filter values are refused (PostgREST would truncate: egg
 
 // ---------------------------------------------------------------- refs and UUIDs
 
-TEST_CASE("unknown refs are an error listing the known refs (B6: never sent as literal strings)") {
+TEST_CASE("unknown refs are an error listing the known refs (never sent as literal strings)") {
   check_error(recipe_id_error(R"("recipe_9")"), "unknown_ref", "filters[0].value",
               "recipe_9 is not a known ref; refs cannot be invented", kKnownRecipes);
   check_error(build_error("db_read", R"j({"table": "inventory", "filters": [{"field": "id", "op": "in",

@@ -217,7 +217,7 @@ test('the ingredient catalog is readable by signed-in users, not by anon, and no
   }
 });
 
-test('check constraints refuse values outside the original schema\'s sets', async () => {
+test('check constraints refuse values outside the allowed sets', async () => {
   const flavor = await rest(stack(), ada().token, 'POST', '/recipes', { body: { name: 'x', instructions: ['y'], flavor_tags: ['crunchy'] } });
   assert.equal(flavor.status, 400);
   assert.equal(flavor.body.code, '23514');
@@ -256,7 +256,7 @@ test('deleting a recipe deletes its recipe_ingredients and unlinks plans, tasks 
   }
 });
 
-test('deleting a parent recipe keeps its variants with parent_recipe_id null (bug D1 fixed)', async () => {
+test('deleting a parent recipe keeps its variants with parent_recipe_id null', async () => {
   const user = ada();
   const parent = await rest(stack(), user.token, 'POST', '/recipes', { body: { name: 'Base Dal', instructions: ['simmer'] }, prefer: RETURN_ROWS });
   const parentId = parent.body[0].id;

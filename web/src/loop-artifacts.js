@@ -1,6 +1,6 @@
 // A generate step's output becomes gen_ refs: each artifact in the decision's
 // `data` is registered under the table it is a row of, so a later write step
-// can save it with db_create `{ id: "gen_recipe_1", … }` (seed 004).
+// can save it with db_create `{ id: "gen_recipe_1", … }`.
 
 const GEN_REF = /^gen_[a-z][a-z0-9]*_[1-9][0-9]*$/;
 

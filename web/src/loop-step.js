@@ -156,7 +156,8 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
       executed.add(callKey);
       corrections = [];
       // Empty reads of one table that only change the filters are a search
-      // with no end: the second one ends the step (as the original did).
+      // with no end: the second one ends the step
+      // (docs/limits.md#empty-reads-in-the-act-loop).
       if (tool === 'db_read' && isEmptyRead(record)) {
         const empties = (emptyReads.get(record.table) ?? 0) + 1;
         emptyReads.set(record.table, empties);

@@ -124,7 +124,8 @@ struct domain {
   /// The column holding the owning user's id on user-owned tables.
   std::string owner_column = "user_id";
   /// The server's row cap (PostgREST `db-max-rows`); a larger `limit` is an
-  /// error instead of a silently truncated result.
+  /// error instead of a silently truncated result
+  /// (docs/postgrest-wire.md#silent-row-cap).
   int max_rows = 1000;
   std::vector<table> tables;
 

@@ -1,8 +1,8 @@
 #pragma once
 /// PostgREST request building: a validated tool call becomes the exact HTTP
 /// request (method, URL, headers, JSON body) that JavaScript's fetch sends.
-/// Follows docs/postgrest-wire.md; see README "Wire format" for where it
-/// departs from @supabase/postgrest-js on purpose.
+/// Follows docs/postgrest-wire.md; its "Where postgrest-js differs" section
+/// lists where it departs from @supabase/postgrest-js on purpose.
 
 #include <optional>
 #include <string>
@@ -28,7 +28,8 @@ struct request_options {
   /// The signed-in user's id; required for user-owned tables.
   std::string user_id;
   /// Longest URL sent; longer requests fail with `url_too_long` (Node's fetch
-  /// rejects responses echoing URLs above ~16 KB, and PostgREST refuses ~50 KB).
+  /// rejects responses echoing URLs above ~16 KB, and PostgREST refuses ~50 KB;
+  /// docs/postgrest-wire.md#url-size).
   std::size_t max_url_length = 8000;
 };
 

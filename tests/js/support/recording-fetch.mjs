@@ -5,7 +5,7 @@
 /**
  * `recordingFetch()` → a fetch function with `.requests` (`[{ url, method,
  * headers, body }]`, headers lower-cased) and `.reset()`. Options:
- * - `rewrite(url)`: the URL actually fetched (the recorded one is the original).
+ * - `rewrite(url)`: the URL actually fetched (the recorded one is the URL asked for).
  * - `respond(url, init)`: a Response to return instead of fetching, or undefined.
  *
  * @example
