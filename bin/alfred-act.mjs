@@ -15,6 +15,14 @@ const COMMANDS = {
     summary: "derive a domain from a live database's PostgREST description (docs/own-schema.md)",
     run: async (argv) => (await import('../cli/domain.mjs')).runDomainCommand(argv),
   },
+  mcp: {
+    usage: 'mcp [--url URL] [--anon-key KEY] [--access-token JWT | --token-command CMD | --token-file FILE] [--store memory|supabase] [--session ID]',
+    summary: 'the db_ tools over MCP (stdio), acting as the signed-in user (docs/mcp.md)',
+    run: async (argv) => {
+      const [{ runMcpCommand }, { loadCore }] = await Promise.all([import('../web/src/mcp/stdio.js'), import('../web/src/index.node.js')]);
+      return runMcpCommand(argv, { loadCore });
+    },
+  },
 };
 
 function usage() {

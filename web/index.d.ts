@@ -992,6 +992,25 @@ export type { ChatModel, ChatModelOptions, ChatMessage, Completion } from './llm
 export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
 export type { Jwk, JwksFetch, TokenVerifierOptions, TokenVerifier, TokenErrorCode, TokenError, VerifiedToken, VerifyResult } from './jwt-verify.js';
 export {
+  MCP_INSTRUCTIONS,
+  SCHEMA_URI,
+  coreDomain,
+  mcpToolList,
+  mcpResourceList,
+  schemaDescription,
+  mcpToolResult,
+  mcpToolError,
+  newSessionId,
+  openSession,
+  findSession,
+  closeSession,
+  callSessionTool,
+  MemorySessionStore,
+  SupabaseSessionStore,
+  readUserToken,
+} from './mcp.js';
+export type { McpTool, McpResource, McpToolResult, SessionCaller, SessionState, SessionStore } from './mcp.js';
+export {
   runStep,
   runTurn,
   runTurnEvents,

@@ -248,3 +248,25 @@ export async function loopUsage(model: import('alfred-act').ChatModel, cdnUrl: U
   }
   return status;
 }
+
+// The MCP layer (web/mcp.d.ts): tools, sessions and a store of one's own.
+import { callSessionTool, mcpToolList, MemorySessionStore, openSession, readUserToken, type SessionStore, type SessionState } from 'alfred-act';
+async function mcpUsage(core: Core) {
+  const tools = mcpToolList(core, core.kitchen);
+  const names: string[] = tools.map((tool) => tool.name);
+  const kept = new Map<string, SessionState>();
+  const custom: SessionStore = {
+    get: (id, { userId }) => kept.get(`${userId}/${id}`) ?? null,
+    put: async (id, state, { userId }) => void kept.set(`${userId}/${id}`, state),
+    delete: (id, { userId }) => void kept.delete(`${userId}/${id}`),
+  };
+  const store: SessionStore = new MemorySessionStore({ maxSessions: 10 });
+  const caller = { userId: 'u', accessToken: 't' };
+  await openSession({ store: custom, sessionId: 's', caller });
+  const result = await callSessionTool({ core, store, sessionId: 's', actOptions: { url: 'http://127.0.0.1:3000', ...caller }, name: 'db_read', args: { table: 'inventory' } });
+  const text: string = result.content[0].text;
+  const token = readUserToken('jwt');
+  const userId: string | undefined = token.data?.userId;
+  return [names, text, result.isError, userId];
+}
+void mcpUsage;

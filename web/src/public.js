@@ -8,6 +8,19 @@ export { lexicalEmbedder, openAIEmbedder, embeddingText, EmbeddingError } from '
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
 export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
 export {
+  MCP_INSTRUCTIONS,
+  SCHEMA_URI,
+  coreDomain,
+  mcpToolList,
+  mcpResourceList,
+  schemaDescription,
+  mcpToolResult,
+  mcpToolError,
+} from './mcp/tools.js';
+export { newSessionId, openSession, findSession, closeSession, callSessionTool } from './mcp/session.js';
+export { MemorySessionStore, SupabaseSessionStore } from './mcp/store.js';
+export { readUserToken } from './mcp/user-token.js';
+export {
   runStep,
   runTurn,
   runTurnEvents,

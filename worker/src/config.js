@@ -24,7 +24,7 @@ const AUTH_SECONDS = {
 const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
 
 /**
- * `{ data: { supabaseUrl, restUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits }, error }`.
+ * `{ data: { supabaseUrl, restUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits, mcpStore }, error }`.
  * `model` is `modelConfigFromEnv(env)`: null when no model is configured,
  * which only /act/turn needs. `allowedOrigins` is `['*']` or a list.
  * `auth` is the token verifier's options (createTokenVerifier), or null when
@@ -32,6 +32,8 @@ const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
  * refuse to run. `limits` are the per-user limits (limits.js).
  * `supabaseUrl` (SUPABASE_URL, gets /rest/v1) or `restUrl`
  * (SUPABASE_REST_URL, a bare PostgREST root): exactly one is set.
+ * `mcpStore` is where /mcp keeps its sessions: `memory` (per isolate) or `supabase`
+ * (the act_sessions table, as the user).
  */
 export function readConfig(env = {}) {
   if (env.SUPABASE_URL && env.SUPABASE_REST_URL) {
@@ -54,6 +56,8 @@ export function readConfig(env = {}) {
   if (authError) return misconfigured(authError);
   const { data: limits, error: limitsError } = readLimits(env);
   if (limitsError) return misconfigured(limitsError);
+  const mcpStore = env.ALFRED_MCP_STORE || 'memory';
+  if (mcpStore !== 'memory' && mcpStore !== 'supabase') return misconfigured(`ALFRED_MCP_STORE must be memory or supabase, got ${JSON.stringify(env.ALFRED_MCP_STORE)}`);
   const origins = (env.ALLOWED_ORIGINS ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean);
   return {
     data: {
@@ -65,6 +69,7 @@ export function readConfig(env = {}) {
       model: modelConfigFromEnv(env),
       auth,
       limits,
+      mcpStore,
     },
     error: null,
   };

@@ -4,17 +4,19 @@
 //   GET  /health        liveness, and whether a model is configured
 //   POST /act/execute   one tool call → JSON
 //   POST /act/turn      a whole turn → server-sent events
+//   POST|DELETE /mcp    the Model Context Protocol (Streamable HTTP, mcp.js)
 // Every /act request runs as the caller: their Supabase JWT is verified
 // (auth.js) before anything is spent, then forwarded with the project's anon
 // key as apikey, never a service key. /act/turn runs within per-user limits
 // (limits.js).
-import { loadCore } from 'alfred-act';
+import { MemorySessionStore, SupabaseSessionStore, loadCore } from 'alfred-act';
 import { callerFromRequest } from './auth.js';
 import { readConfig } from './config.js';
 import { executeToolCall } from './execute.js';
 import { corsHeaders, errorResponse, isOriginAllowed, jsonResponse, preflightResponse, readJsonObject } from './http.js';
 import { MemoryLimitStore } from './limit-store.js';
 import { admitTurn, budgetedModel, retryAfterSeconds } from './limits.js';
+import { handleMcp, MCP_EXPOSED_HEADERS } from './mcp.js';
 import { SSE_HEADERS } from './sse.js';
 import { readTurnRequest, startTurn } from './turn.js';
 
@@ -22,7 +24,9 @@ const ROUTES = {
   '/health': 'GET',
   '/act/execute': 'POST',
   '/act/turn': 'POST',
+  '/mcp': ['POST', 'DELETE'],
 };
+const allowed = (methods) => [methods].flat();
 
 // One core per isolate, instantiated on first use (Workers forbid compiling
 // per request, and instantiating is the slow part); a failed load is retried
@@ -41,17 +45,26 @@ function core() {
  * store the per-user limits count in (limit-store.js describes the three
  * methods it needs); by default one MemoryLimitStore per isolate. A shared
  * store, e.g. a Durable Object, is plugged in here (docs/worker-auth.md).
+ * `sessionStore(env, config)` gives the store /mcp keeps its sessions in
+ * (alfred-act's session store interface, docs/mcp.md); by default
+ * ALFRED_MCP_STORE picks one MemorySessionStore per isolate (`memory`) or
+ * the act_sessions table of the user's database (`supabase`).
  *
  * @example
  * export default createHandler({ limitStore: (env) => new DurableObjectLimitStore(env.LIMITS) })
  */
-export function createHandler({ limitStore } = {}) {
+export function createHandler({ limitStore, sessionStore } = {}) {
   let memoryStore;
+  let memorySessions;
   const storeFor = limitStore ?? (() => (memoryStore ??= new MemoryLimitStore()));
+  const sessionsFor =
+    sessionStore ??
+    ((env, config) =>
+      config.mcpStore === 'supabase' ? new SupabaseSessionStore({ ...(config.restUrl ? { restUrl: config.restUrl } : { url: config.supabaseUrl }), apiKey: config.anonKey }) : (memorySessions ??= new MemorySessionStore()));
   return {
     async fetch(request, env, ctx) {
       try {
-        return await route(request, env, ctx, storeFor);
+        return await route(request, env, ctx, { storeFor, sessionsFor });
       } catch (cause) {
         // Everything expected is a value; this is a bug, still answered in JSON.
         return errorResponse(500, { code: 'internal_error', message: `the worker failed: ${cause?.message ?? cause}` });
@@ -62,7 +75,7 @@ export function createHandler({ limitStore } = {}) {
 
 export default createHandler();
 
-async function route(request, env, ctx, storeFor) {
+async function route(request, env, ctx, { storeFor, sessionsFor }) {
   const { data: config, error: configError } = readConfig(env);
   if (configError) return errorResponse(500, configError);
   const cors = corsHeaders(request, config.allowedOrigins);
@@ -75,13 +88,28 @@ async function route(request, env, ctx, storeFor) {
     if (!isOriginAllowed(request, config.allowedOrigins)) return fail({ status: 403, code: 'origin_not_allowed', message: `origin ${request.headers.get('origin')} is not allowed` });
     return preflightResponse(cors);
   }
-  if (request.method !== method) {
-    return errorResponse(405, { code: 'method_not_allowed', message: `${pathname} takes ${method}` }, { ...cors, allow: `${method}, OPTIONS` });
+  if (!allowed(method).includes(request.method)) {
+    const methods = allowed(method).join(', ');
+    return errorResponse(405, { code: 'method_not_allowed', message: `${pathname} takes ${methods}` }, { ...cors, allow: `${methods}, OPTIONS` });
   }
   if (pathname === '/health') return jsonResponse(200, { ok: true, model: config.model !== null }, cors);
 
   const { data: caller, error: authError } = await callerFromRequest(request, config.auth);
-  if (authError) return fail(authError);
+  if (authError) {
+    // An MCP client reads a 401 with WWW-Authenticate as "sign in again".
+    const challenge = pathname === '/mcp' && authError.status === 401 ? { 'www-authenticate': `Bearer error="invalid_token", error_description="${authError.code}"` } : {};
+    return errorResponse(authError.status, authError, { ...cors, ...challenge });
+  }
+  if (pathname === '/mcp') {
+    let loadedCore;
+    try {
+      loadedCore = await core();
+    } catch (cause) {
+      return fail({ status: 500, code: 'core_unavailable', message: `the alfred-act core did not load: ${cause?.message ?? cause}` });
+    }
+    const store = sessionsFor(env, config);
+    return handleMcp({ request, core: loadedCore, config, caller, store, headers: { ...cors, ...MCP_EXPOSED_HEADERS } });
+  }
   if (pathname === '/act/turn' && config.model === null) {
     return fail({
       status: 503,

@@ -1,8 +1,9 @@
 // HTTP plumbing shared by the routes: JSON and error responses, CORS, and
 // reading a size-limited JSON body.
 
-const ALLOWED_METHODS = 'GET, POST, OPTIONS';
-const ALLOWED_HEADERS = 'authorization, content-type, x-client-info, apikey';
+const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
+// mcp-*: the MCP transport's session and version headers (/mcp).
+const ALLOWED_HEADERS = 'authorization, content-type, x-client-info, apikey, mcp-session-id, mcp-protocol-version';
 
 /** A JSON response; `headers` are added (CORS goes in through `withCors`). */
 export function jsonResponse(status, body, headers = {}) {

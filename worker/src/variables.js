@@ -26,4 +26,6 @@ export const WORKER_VARIABLES = Object.freeze([
   'ALFRED_LLM_RESPONSE_FORMAT',
   'ALLOWED_ORIGINS',
   'MAX_BODY_BYTES',
+  // Where /mcp keeps its sessions: memory (default) or supabase.
+  'ALFRED_MCP_STORE',
 ]);

@@ -1,0 +1,109 @@
+// The MCP layer's parts on their own, in Node: the in-memory session store,
+// the user-token reader, the stdio configuration, the tool result shape and
+// the worker's ALFRED_MCP_STORE setting. The transports are tested end to end
+// in mcp-stdio.test.mjs and mcp-worker.test.mjs.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { anonKey, newJwtSecret, serviceKey, signJwt } from '../../db/jwt.mjs';
+import { loadCore, mcpToolResult, MemorySessionStore, readUserToken } from '../../web/src/index.node.js';
+import { readMcpConfig } from '../../web/src/mcp/stdio.js';
+import { readConfig } from '../../worker/src/config.js';
+
+const secret = newJwtSecret();
+const user = (claims = {}) => signJwt({ sub: '5f0c8e8a-3b7e-4d2a-9c61-0a8f2b4c6d10', role: 'authenticated', exp: 2_000_000_000, ...claims }, secret);
+
+describe('MemorySessionStore', () => {
+  test('keyed by user: another user asking for the same session id gets null, and deletes nothing', () => {
+    const store = new MemorySessionStore();
+    store.put('s1', { userId: 'ada', registry: null }, { userId: 'ada' });
+    assert.equal(store.get('s1', { userId: 'ben' }), null);
+    store.delete('s1', { userId: 'ben' });
+    assert.deepEqual(store.get('s1', { userId: 'ada' }), { userId: 'ada', registry: null });
+  });
+
+  test('a copy goes in and comes out: changing the value after put changes nothing stored', () => {
+    const store = new MemorySessionStore();
+    const state = { userId: 'ada', registry: { format: 'x' } };
+    store.put('s', state, { userId: 'ada' });
+    state.registry.format = 'changed';
+    assert.equal(store.get('s', { userId: 'ada' }).registry.format, 'x');
+  });
+
+  test('least recently stored goes first past maxSessions; idle sessions expire', () => {
+    let now = 0;
+    const store = new MemorySessionStore({ maxSessions: 2, idleMs: 1_000, now: () => now });
+    for (const id of ['a', 'b']) store.put(id, { userId: 'u', id }, { userId: 'u' });
+    store.put('a', { userId: 'u', id: 'a2' }, { userId: 'u' });
+    store.put('c', { userId: 'u', id: 'c' }, { userId: 'u' });
+    assert.equal(store.size, 2);
+    assert.equal(store.get('b', { userId: 'u' }), null, 'b was the least recently stored');
+    assert.equal(store.get('a', { userId: 'u' }).id, 'a2');
+    now = 1_001;
+    assert.equal(store.get('c', { userId: 'u' }), null);
+  });
+});
+
+describe('readUserToken', () => {
+  test("a user's token: its sub and expiry", () => {
+    assert.deepEqual(readUserToken(` ${user()}\n`), { data: { accessToken: user(), userId: '5f0c8e8a-3b7e-4d2a-9c61-0a8f2b4c6d10', expiresAt: 2_000_000_000_000 }, error: null });
+  });
+
+  test('refused: service keys, the anon key, no sub, not a JWT, empty', () => {
+    const cases = [
+      [serviceKey(secret), 'service_key_refused'],
+      ['sb_secret_abc', 'service_key_refused'],
+      [anonKey(secret), 'not_a_user_token'],
+      [user({ sub: undefined }), 'missing_subject'],
+      ['sbp_0123456789abcdef', 'malformed_token'],
+      ['', 'missing_token'],
+    ];
+    for (const [token, code] of cases) assert.equal(readUserToken(token).error?.code, code, token);
+  });
+});
+
+describe('readMcpConfig', () => {
+  const env = { SUPABASE_URL: 'http://127.0.0.1:3000', SUPABASE_ANON_KEY: anonKey(secret) };
+
+  test('flags win over the environment; one token source', () => {
+    const { data } = readMcpConfig(['--url', 'http://127.0.0.1:4000', '--token-file', '/tmp/t'], { ...env, ALFRED_MCP_STORE: 'supabase' });
+    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined });
+    assert.deepEqual(readMcpConfig([], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' }).data.token, { accessToken: 'jwt' });
+  });
+
+  test('refused with a message: no token, two tokens, a service key as anon key, a bad store or session, an unknown flag', () => {
+    const cases = [
+      [[], env, /access token is required/],
+      [['--access-token', 'a', '--token-command', 'b'], env, /give one token source, not --access-token and --token-command/],
+      [['--access-token', 'a'], { ...env, SUPABASE_ANON_KEY: serviceKey(secret) }, /service-role key/],
+      [['--access-token', 'a', '--store', 'redis'], env, /--store must be memory or supabase/],
+      [['--access-token', 'a', '--session', 'abcdefghijklmnopq'], env, /needs --store supabase/],
+      [['--access-token', 'a', '--store', 'supabase', '--session', 'short'], env, /--session must be 16 to 128 characters/],
+      [['--access-token', 'a', '--verbose'], env, /Unknown option '--verbose'/],
+      [['--access-token', 'a'], {}, /URL and anon key are required/],
+    ];
+    for (const [argv, environment, message] of cases) {
+      const { data, error } = readMcpConfig(argv, environment);
+      assert.equal(data, null, argv.join(' '));
+      assert.match(error, message);
+    }
+  });
+});
+
+test('mcpToolResult: the core\'s tool result as JSON text, isError when not ok', async () => {
+  const core = await loadCore();
+  const error = { code: 'duplicate', message: 'already exists', path: 'data', hint: 'use another name', details: 'Key (name)=(x) already exists', status: 409, dbCode: '23505', raw: { message: 'Key (id)=(0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c)' } };
+  const refused = mcpToolResult(core.toolResult('db_create', { data: null, error, query: null, count: null }));
+  assert.equal(refused.isError, true);
+  assert.deepEqual(JSON.parse(refused.content[0].text), { ok: false, tool: 'db_create', table: null, error: { code: 'duplicate', path: 'data', message: 'already exists', hint: 'use another name', details: 'Key (name)=(x) already exists' } });
+  const read = mcpToolResult(core.toolResult('db_read', { data: [{ id: 'inv_1', name: 'eggs' }], error: null, query: null, count: 1 }));
+  assert.deepEqual(read, { content: [{ type: 'text', text: '{"ok":true,"tool":"db_read","table":null,"count":1,"rows":[{"id":"inv_1","name":"eggs"}],"query":null}' }], isError: false });
+});
+
+test('worker config: ALFRED_MCP_STORE is memory by default, supabase when set, anything else misconfigured', () => {
+  const base = { SUPABASE_URL: 'http://127.0.0.1:3000', SUPABASE_ANON_KEY: anonKey(secret), SUPABASE_JWT_SECRET: secret };
+  assert.equal(readConfig(base).data.mcpStore, 'memory');
+  assert.equal(readConfig({ ...base, ALFRED_MCP_STORE: 'supabase' }).data.mcpStore, 'supabase');
+  const { error } = readConfig({ ...base, ALFRED_MCP_STORE: 'durable' });
+  assert.equal(error.code, 'worker_misconfigured');
+  assert.match(error.message, /ALFRED_MCP_STORE must be memory or supabase/);
+});

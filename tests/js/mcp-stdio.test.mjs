@@ -1,0 +1,252 @@
+// `alfred-act mcp` over stdio, driven by @modelcontextprotocol/sdk's own
+// Client and StdioClientTransport (which spawn the CLI), against the local
+// stack (PGlite + PostgREST) with its two seeded users. Every write is read
+// back from the database as the user.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { signJwt } from '../../db/jwt.mjs';
+import { loadCore } from '../../web/src/index.node.js';
+import { rest, sharedStack } from './support/stack.mjs';
+import { ROOT, SCRATCH } from './support/paths.mjs';
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const stack = sharedStack();
+const ada = () => stack().users[0];
+const ben = () => stack().users[1];
+
+let scratch;
+before(async () => {
+  await mkdir(SCRATCH, { recursive: true });
+  scratch = await mkdtemp(join(SCRATCH, 'mcp-stdio-'));
+});
+after(() => rm(scratch, { recursive: true, force: true }));
+
+
+/** A connected SDK client whose server is `alfred-act mcp` with `args` and `env`. */
+async function connect(t, { token = ada().token, args = [], env = {} } = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/alfred-act.mjs', 'mcp', ...args],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ...(token ? { SUPABASE_ACCESS_TOKEN: token } : {}), ...env },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  return client;
+}
+
+/** tools/call → `{ isError, body }`, body the parsed JSON text of the result. */
+async function call(client, name, args) {
+  const result = await client.callTool({ name, arguments: args });
+  assert.equal(result.content.length, 1, JSON.stringify(result));
+  assert.equal(result.content[0].type, 'text');
+  // No result shown to the model may hold a UUID.
+  assert.doesNotMatch(result.content[0].text, UUID);
+  return { isError: result.isError, body: JSON.parse(result.content[0].text) };
+}
+
+/** Runs the CLI to its exit with `env`: `{ code, stdout, stderr }`. */
+async function runCli(args, env) {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, ['bin/alfred-act.mjs', 'mcp', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end();
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+test('tools/list: the four database tools and db_schema, each with an object input schema', async (t) => {
+  const client = await connect(t);
+  const { tools } = await client.listTools();
+  assert.deepEqual(
+    tools.map((tool) => tool.name),
+    ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema'],
+  );
+  // The core's own definitions, as they are: no copy of a schema in the MCP layer.
+  const core = await loadCore();
+  for (const [index, definition] of core.toolDefinitions().entries()) {
+    assert.deepEqual(tools[index], JSON.parse(JSON.stringify({ name: definition.name, description: definition.description, inputSchema: definition.parameters })));
+  }
+  assert.equal(tools[4].inputSchema.type, 'object');
+
+  const schema = await client.callTool({ name: 'db_schema', arguments: {} });
+  assert.equal(schema.isError, false);
+  assert.match(schema.content[0].text, /^# Database schema\n/);
+  assert.match(schema.content[0].text, /### inventory \(refs inv_N\)\n- id: ref \(inv_N\), read-only\n/);
+  assert.match(schema.content[0].text, /- meal_type: text, required, one of: breakfast, lunch, dinner, snack, other\n/);
+  const { resources } = await client.listResources();
+  assert.deepEqual(resources.map((resource) => resource.uri), ['alfred-act://schema']);
+  const { contents } = await client.readResource({ uri: 'alfred-act://schema' });
+  assert.equal(contents[0].text, schema.content[0].text);
+});
+
+test('reads and writes by ref as the signed-in user; the database holds exactly what was written', async (t) => {
+  const client = await connect(t);
+  const recipes = await call(client, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' });
+  assert.equal(recipes.isError, false);
+  const truth = await rest(stack(), ada().token, 'GET', '/recipes?select=name&order=name.asc');
+  assert.deepEqual(recipes.body.rows.map((row) => row.name), truth.body.map((row) => row.name));
+  for (const row of recipes.body.rows) assert.match(row.id, /^recipe_\d+$/);
+  assert.equal(recipes.body.count, truth.body.length);
+  assert.equal(recipes.body.table, 'recipes');
+  assert.match(recipes.body.query, /^Query: Table: recipes/);
+
+  const created = await call(client, 'db_create', { table: 'recipes', data: { name: 'MCP Shakshuka', instructions: ['Simmer the sauce.', 'Poach the eggs.'], servings: 2 } });
+  assert.equal(created.isError, false, JSON.stringify(created.body));
+  const [recipe] = created.body.rows;
+  assert.match(recipe.id, /^recipe_\d+$/);
+  const linked = await call(client, 'db_create', { table: 'recipe_ingredients', data: [{ recipe_id: recipe.id, name: 'eggs', quantity: 4, unit: 'pcs' }] });
+  assert.equal(linked.isError, false, JSON.stringify(linked.body));
+  assert.equal(linked.body.rows[0].recipe_id, recipe.id);
+  const updated = await call(client, 'db_update', { table: 'recipes', filters: [{ field: 'id', op: '=', value: recipe.id }], data: { servings: 3 } });
+  assert.equal(updated.isError, false, JSON.stringify(updated.body));
+  assert.deepEqual(updated.body.rows.map((row) => [row.id, row.servings]), [[recipe.id, 3]]);
+
+  const stored = await rest(stack(), ada().token, 'GET', "/recipes?select=id,servings,user_id,recipe_ingredients(name,quantity,unit)&name=eq.MCP%20Shakshuka");
+  assert.equal(stored.body.length, 1);
+  assert.equal(stored.body[0].user_id, ada().id);
+  assert.equal(stored.body[0].servings, 3);
+  assert.deepEqual(stored.body[0].recipe_ingredients, [{ name: 'eggs', quantity: 4, unit: 'pcs' }]);
+
+  const deleted = await call(client, 'db_delete', { table: 'recipe_ingredients', filters: [{ field: 'recipe_id', op: '=', value: recipe.id }] });
+  assert.equal(deleted.isError, false, JSON.stringify(deleted.body));
+  assert.equal(deleted.body.rows.length, 1);
+  const left = await rest(stack(), ada().token, 'GET', `/recipe_ingredients?select=id&recipe_id=eq.${stored.body[0].id}`);
+  assert.deepEqual(left.body, []);
+});
+
+test('strict-mode arguments (every field, null where unused, data as JSON text) run like the plain form', async (t) => {
+  const client = await connect(t);
+  const unused = { filters: null, or_filters: null, columns: null, limit: null, offset: null, order_by: null, order_dir: null };
+  const created = await call(client, 'db_create', { table: 'tasks', ...unused, data: JSON.stringify({ title: 'Strict MCP task', category: 'prep' }) });
+  assert.equal(created.isError, false, JSON.stringify(created.body));
+  assert.match(created.body.rows[0].id, /^task_\d+$/);
+  const read = await call(client, 'db_read', { table: 'tasks', ...unused, filters: [{ field: 'id', op: '=', value: created.body.rows[0].id }], columns: ['title', 'category'], data: null });
+  assert.deepEqual(read.body.rows, [{ id: created.body.rows[0].id, title: 'Strict MCP task', category: 'prep' }]);
+  const stored = await rest(stack(), ada().token, 'GET', '/tasks?select=title,category,user_id&title=eq.Strict%20MCP%20task');
+  assert.deepEqual(stored.body, [{ title: 'Strict MCP task', category: 'prep', user_id: ada().id }]);
+  const broken = await call(client, 'db_create', { table: 'tasks', ...unused, data: '{"title":' });
+  assert.equal(broken.isError, true);
+  assert.equal(broken.body.error.path, 'data');
+  assert.match(broken.body.error.hint, /JSON text/);
+});
+
+test('an invalid call is an isError result with code, path and hint, and sends no request', async (t) => {
+  const client = await connect(t);
+  const wrongColumn = await call(client, 'db_read', { table: 'inventory', filters: [{ field: 'colour', op: '=', value: 'red' }] });
+  assert.equal(wrongColumn.isError, true);
+  assert.equal(wrongColumn.body.error.path, 'filters[0].field');
+  assert.equal(typeof wrongColumn.body.error.code, 'string');
+  assert.match(wrongColumn.body.error.hint, /location/);
+
+  const unknownRef = await call(client, 'db_update', { table: 'inventory', filters: [{ field: 'id', op: '=', value: 'inv_999' }], data: { quantity: 1 } });
+  assert.equal(unknownRef.isError, true);
+  assert.equal(unknownRef.body.error.path, 'filters[0].value');
+  assert.ok(unknownRef.body.error.hint);
+
+  const unknownTool = await call(client, 'db_drop', { table: 'inventory' });
+  assert.deepEqual(unknownTool, {
+    isError: true,
+    body: { ok: false, tool: 'db_drop', table: null, error: { code: 'unknown_tool', path: 'name', message: 'there is no tool "db_drop"', hint: 'tools: db_read, db_create, db_update, db_delete, db_schema' } },
+  });
+});
+
+test("two users: each session sees its own rows, and one user's refs mean nothing in the other's session", async (t) => {
+  const [adaClient, benClient] = await Promise.all([connect(t), connect(t, { token: ben().token })]);
+  const adas = await call(adaClient, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' });
+  const bens = await call(benClient, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' });
+  const benTruth = await rest(stack(), ben().token, 'GET', '/recipes?select=name&order=name.asc');
+  assert.deepEqual(bens.body.rows.map((row) => row.name), benTruth.body.map((row) => row.name));
+  assert.notDeepEqual(adas.body.rows.map((row) => row.name), bens.body.rows.map((row) => row.name));
+
+  // Ada's last recipe ref is past every ref Ben's session has handed out.
+  const adaRef = adas.body.rows.at(-1).id;
+  const adaRecipe = adas.body.rows.at(-1).name;
+  assert.ok(Number(adaRef.split('_')[1]) > bens.body.rows.length);
+  const attempt = await call(benClient, 'db_update', { table: 'recipes', filters: [{ field: 'id', op: '=', value: adaRef }], data: { name: 'taken over' } });
+  assert.equal(attempt.isError, true);
+  assert.equal(attempt.body.error.path, 'filters[0].value');
+  const still = await rest(stack(), ada().token, 'GET', `/recipes?select=name&name=eq.${encodeURIComponent(adaRecipe)}`);
+  assert.equal(still.body.length, 1, "Ada's recipe is untouched");
+  const taken = await rest(stack(), ada().token, 'GET', '/recipes?select=name&name=eq.taken%20over');
+  assert.deepEqual(taken.body, []);
+});
+
+test('the token comes from a command or a file when the server is configured with one', async (t) => {
+  const file = join(scratch, 'token');
+  await writeFile(file, `${ben().token}\n`);
+  const fromFile = await connect(t, { token: null, args: ['--token-file', file] });
+  const fromCommand = await connect(t, { token: null, env: { ALFRED_TOKEN_COMMAND: `cat '${file}'` } });
+  const truth = await rest(stack(), ben().token, 'GET', '/inventory?select=name&order=name.asc');
+  for (const client of [fromFile, fromCommand]) {
+    const { isError, body } = await call(client, 'db_read', { table: 'inventory', columns: ['name'], order_by: 'name' });
+    assert.equal(isError, false);
+    assert.deepEqual(body.rows.map((row) => row.name), truth.body.map((row) => row.name));
+  }
+});
+
+test('a service key is refused at startup, as the access token or as the anon key, and nothing is written to stdout', async () => {
+  const { supabaseUrl: url, anonKey, serviceKey } = stack();
+  const asToken = await runCli([], { SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey, SUPABASE_ACCESS_TOKEN: serviceKey });
+  assert.equal(asToken.code, 1);
+  assert.equal(asToken.stdout, '');
+  assert.match(asToken.stderr, /service-role key, which bypasses row-level security/);
+  const asKey = await runCli(['--url', url, '--anon-key', serviceKey, '--access-token', ada().token], {});
+  assert.equal(asKey.code, 2);
+  assert.equal(asKey.stdout, '');
+  assert.match(asKey.stderr, /the anon key given is a service-role key/);
+  const anonAsToken = await runCli([], { SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey, SUPABASE_ACCESS_TOKEN: anonKey });
+  assert.equal(anonAsToken.code, 1);
+  assert.match(anonAsToken.stderr, /has role "anon", not a signed-in user's/);
+  const twoSources = await runCli(['--access-token', ada().token, '--token-file', '/dev/null'], { SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey });
+  assert.equal(twoSources.code, 2);
+  assert.match(twoSources.stderr, /give one token source, not --access-token and --token-file/);
+});
+
+test('an expired token gives the database refusal as an isError result', async (t) => {
+  const expired = signJwt({ sub: ada().id, role: 'authenticated', aud: 'authenticated', exp: Math.floor(Date.now() / 1000) - 3600 }, stack().jwtSecret);
+  const client = await connect(t, { token: expired });
+  const { isError, body } = await call(client, 'db_read', { table: 'inventory' });
+  assert.equal(isError, true);
+  assert.equal(body.error.code, 'unauthorized');
+});
+
+test('--store supabase keeps the session in act_sessions under RLS: refs survive a restart, and only their user sees the row', async (t) => {
+  const sessionId = 'stdio-session-0123456789';
+  const args = ['--store', 'supabase', '--session', sessionId];
+  const first = await connect(t, { args });
+  const { body } = await call(first, 'db_read', { table: 'inventory', columns: ['name'], order_by: 'name', limit: 2 });
+  const [{ id: ref, name }] = body.rows;
+  await first.close();
+
+  const again = await connect(t, { args });
+  const byRef = await call(again, 'db_read', { table: 'inventory', columns: ['name'], filters: [{ field: 'id', op: '=', value: ref }] });
+  assert.equal(byRef.isError, false, JSON.stringify(byRef.body));
+  assert.deepEqual(byRef.body.rows, [{ id: ref, name }]);
+
+  const adasRows = await rest(stack(), ada().token, 'GET', `/act_sessions?select=id,user_id,state&id=eq.${sessionId}`);
+  assert.equal(adasRows.status, 200);
+  assert.equal(adasRows.body.length, 1);
+  assert.equal(adasRows.body[0].user_id, ada().id);
+  assert.equal(adasRows.body[0].state.userId, ada().id);
+  assert.equal(adasRows.body[0].state.registry.format, 'alfred-act/registry');
+  const bensView = await rest(stack(), ben().token, 'GET', `/act_sessions?select=id&id=eq.${sessionId}`);
+  assert.deepEqual(bensView.body, []);
+
+  // Ben resuming Ada's session id starts a session of his own: her refs do not resolve.
+  const benClient = await connect(t, { token: ben().token, args });
+  const stolen = await call(benClient, 'db_read', { table: 'inventory', filters: [{ field: 'id', op: '=', value: ref }] });
+  assert.equal(stolen.isError, true);
+  assert.equal(stolen.body.error.path, 'filters[0].value');
+  const bothRows = await rest(stack(), stack().serviceKey, 'GET', `/act_sessions?select=user_id&id=eq.${sessionId}&order=user_id`);
+  assert.deepEqual(bothRows.body.map((row) => row.user_id).sort(), [ada().id, ben().id].sort());
+});

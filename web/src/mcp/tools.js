@@ -1,0 +1,67 @@
+// What an MCP client sees of alfred-act: the four database tools as the core
+// defines them (core.toolDefinitions), the schema description, and a tool
+// result (act.callTool's one shape for every adapter) as an MCP
+// CallToolResult. Transport-free, so the stdio server (stdio.js, on the SDK)
+// and the edge worker's /mcp route answer with the same content.
+
+export const DATABASE_TOOLS = ['db_read', 'db_create', 'db_update', 'db_delete'];
+export const SCHEMA_TOOL = 'db_schema';
+export const SCHEMA_URI = 'alfred-act://schema';
+
+/** The server's instructions to the model, sent with `initialize`. */
+export const MCP_INSTRUCTIONS =
+  "These tools read and change the signed-in user's own database rows. Rows are named by refs (recipe_1, inv_3), never ids: " +
+  'use the refs from earlier results in filters and links. The tool descriptions (and db_schema) list the tables and columns. ' +
+  'A refused call explains itself (code, path, hint): correct the arguments and call again.';
+
+const SCHEMA_DESCRIPTION = 'The tables, columns, types, allowed values and ref prefixes the db_ tools accept, as text.';
+
+/** The domain a core validates against by default (`core.domain` where the core has one). */
+export const coreDomain = (core) => core.domain ?? core.kitchen;
+
+/**
+ * `tools/list`: `[{ name, description, inputSchema }]`: the core's four tool
+ * definitions for `domain` (the plain variant: `act.execute` takes the strict
+ * one's nulls and JSON text too), and db_schema.
+ *
+ * @example
+ * const tools = mcpToolList(core, core.kitchen) // [{ name: 'db_read', description: 'Read rows of …', inputSchema: { type: 'object', … } }, …]
+ */
+export function mcpToolList(core, domain) {
+  const tools = core.toolDefinitions({ domain }).map(({ name, description, parameters }) => ({ name, description, inputSchema: parameters }));
+  tools.push({ name: SCHEMA_TOOL, description: SCHEMA_DESCRIPTION, inputSchema: { type: 'object', properties: {}, additionalProperties: false } });
+  return tools;
+}
+
+/**
+ * The domain's schema as the model reads it (markdown): the Schema section
+ * the core generates for the Act prompt, without the prompt around it.
+ */
+export function schemaDescription(core, domain) {
+  const input = { step: { type: 'read', description: 'schema', index: 1, total: 1 }, user_message: '', today: '1970-01-01' };
+  const { data, error } = core.buildActPrompt(input, { domain });
+  if (error) return { data: null, error };
+  const match = /^## \d+\. Schema\n([\s\S]*?)(?=^## \d+\. |(?![\s\S]))/m.exec(data.user);
+  if (!match) return { data: null, error: { code: 'internal_error', message: 'the Act prompt has no Schema section' } };
+  return { data: `# Database schema\n${match[1].trimEnd()}\n`, error: null };
+}
+
+/** `resources/list`: the schema description. */
+export function mcpResourceList() {
+  return [{ uri: SCHEMA_URI, name: 'schema', title: 'Database schema', description: SCHEMA_DESCRIPTION, mimeType: 'text/markdown' }];
+}
+
+/**
+ * A tool result for the model (`act.callTool`, `core.toolResult`: `{ ok,
+ * tool, table, count, rows, query }` or `{ ok: false, …, error: { code,
+ * path, message, hint } }`) as an MCP CallToolResult: its JSON as text,
+ * `isError` when it is not ok.
+ */
+export function mcpToolResult(result) {
+  return { content: [{ type: 'text', text: JSON.stringify(result) }], isError: !result.ok };
+}
+
+/** An error of the MCP layer itself (`{ code, message, path?, hint? }`) in the same shape, for `tool`. */
+export function mcpToolError(tool, { code, message, path, hint }) {
+  return mcpToolResult({ ok: false, tool: String(tool), table: null, error: { code, path: path ?? '', message, hint: hint ?? '' } });
+}
