@@ -138,11 +138,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(translated.ok() == parses, "the translator and the JSON reader disagree on a body",
         translated ? "translated" : translated.err().message);
   check(survey.ok() == parses, "the label survey and the JSON reader disagree on a body");
-  {
-    ref_registry labeled = sample_registry();
-    check(apply_labels(kitchen(), labeled, tbl, body).ok() == parses, "apply_labels and the JSON reader disagree");
-    check(ref_registry::from_json(labeled.to_json()).ok(), "apply_labels leaves a state that does not restore");
-  }
+  ref_registry labeled = sample_registry();
+  check(apply_labels(kitchen(), labeled, tbl, body).ok() == parses, "apply_labels and the JSON reader disagree");
+  for (const auto& entry : labeled.entries())
+    check(labeled.find(entry.ref) == &entry && (entry.generated || labeled.find_by_uuid(entry.uuid) == &entry),
+          "apply_labels registered a row that is not found", entry.ref);
   if (!translated) {
     check(translated.err().code == "invalid_json", "an unexpected translation error", translated.err().code);
     check(reg.to_json() == before, "a refused body changed the registry", reg.to_json());
