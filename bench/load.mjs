@@ -159,7 +159,7 @@ async function main() {
   const stack = await startStackProcess();
   let worker;
   try {
-    worker = await startWorkerd({ env: { SUPABASE_URL: stack.SUPABASE_URL, SUPABASE_ANON_KEY: stack.SUPABASE_ANON_KEY } });
+    worker = await startWorkerd({ env: { SUPABASE_URL: stack.SUPABASE_URL, SUPABASE_ANON_KEY: stack.SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET: stack.SUPABASE_JWT_SECRET } });
     const recorded = [];
     for (const params of TOOL_CALLS) recorded.push(await recordRounds(stack, params));
     const token = stack.ALFRED_ACCESS_TOKEN;

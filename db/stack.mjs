@@ -3,7 +3,7 @@
 // Library (startStack) and CLI (`node db/stack.mjs start`).
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { pathToFileURL } from 'node:url';
-import { anonKey, newJwtSecret, serviceKey, userToken } from './jwt.mjs';
+import { anonKey, newJwtSecret, postgrestJwtSecret, serviceKey, userToken } from './jwt.mjs';
 import { openDatabase } from './pglite.mjs';
 import { freePort } from './ports.mjs';
 import { startPostgrest } from './postgrest.mjs';
@@ -22,6 +22,9 @@ const since = (start) => Math.round(performance.now() - start);
  * - `seed`: load the demo catalog and the two demo users (skipped when a
  *   data dir already has them).
  * - `jwtSecret`: HS256 secret; a random one by default.
+ * - `jwks`: a JWK set (`{ keys: [...] }`, public keys) whose ES256 / RS256
+ *   tokens PostgREST accepts too, as a Supabase project with asymmetric
+ *   signing keys does; the HS256 secret keeps working alongside.
  * - `quiet`: false streams PostgREST's output to stderr (it is always kept
  *   and shown when start-up fails).
  *
@@ -42,6 +45,7 @@ export async function startStack({
   dataDir,
   seed = true,
   jwtSecret = newJwtSecret(),
+  jwks,
   quiet = true,
 } = {}) {
   const started = performance.now();
@@ -78,7 +82,7 @@ export async function startStack({
       pgPort,
       httpPort,
       adminPort,
-      jwtSecret,
+      jwtSecret: postgrestJwtSecret(jwtSecret, jwks),
       quiet,
       probe: { path: '/recipes?select=id&limit=1', headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
     });
@@ -158,6 +162,7 @@ async function main(argv) {
     '',
     `export SUPABASE_URL=${stack.url}`,
     `export SUPABASE_ANON_KEY=${stack.anonKey}`,
+    `export SUPABASE_JWT_SECRET=${stack.jwtSecret}`,
     ...(user ? [`export ALFRED_ACCESS_TOKEN=${user.token}`, `export ALFRED_USER_ID=${user.id}`] : []),
   ];
   console.log(lines.join('\n'));

@@ -15,6 +15,9 @@ export async function serveApps(backend, env = process.env) {
   const workerEnv = {};
   for (const name of WORKER_VARIABLES) if (env[name]) workerEnv[name] = env[name];
   Object.assign(workerEnv, { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.apiKey });
+  // The local stack's tokens are HS256 with its own secret; a hosted backend
+  // brings SUPABASE_JWT_SECRET / SUPABASE_JWKS_URL from the environment.
+  if (backend.local) workerEnv.SUPABASE_JWT_SECRET = backend.local.jwtSecret;
   const worker = await startWorkerd({ env: workerEnv });
   console.log(`
 Demo page:  ${demo.url}

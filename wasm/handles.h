@@ -91,7 +91,11 @@ class registry_handle {
     });
   }
 
-  std::string to_json() const { return registry_.to_json(); }
+  /// `{"data": <state>}`, or the error when the state could not be written
+  /// (out of memory): nothing escapes to JS as a raw exception.
+  std::string to_json() const {
+    return guarded([&]() { return data_result(registry_.to_json()); });
+  }
   int turn() const { return registry_.turn(); }
   void set_turn(int n) { registry_.set_turn(n); }
   void end_turn() { registry_.end_turn(); }
@@ -119,7 +123,9 @@ class registry_handle {
       auto content = json_document::parse(content_json);
       if (!content) return error_result({"invalid_json", "content", content.err().message, ""});
       const std::string label = alfred::row_label(*tbl, content->root());
-      return quoted_data(registry_.register_generated(tbl->name, tbl->ref_prefix, content_json, label));
+      auto ref = registry_.register_generated(tbl->name, tbl->ref_prefix, content_json, label);
+      if (!ref) return error_result(ref.err());
+      return quoted_data(*ref);
     });
   }
 

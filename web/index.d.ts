@@ -332,6 +332,16 @@ export declare class Core {
   renderQuery(record: QueryRecord | StepResultItem, options?: { style?: 'block' | 'line' }): Result<string>;
   /** An executor for one user; see `createAct`. */
   createAct(options: ActOptions): Act;
+  /**
+   * `text` with every UUID replaced by the ref `registry` holds for it, or
+   * by `<id>` (every UUID when no registry is given): the core's scrubber,
+   * for any text a model will read.
+   *
+   * @example
+   * core.withoutUuids('Key (id)=(c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61) already exists', { registry: act.registry })
+   * // 'Key (id)=(inv_1) already exists'
+   */
+  withoutUuids(text: string, options?: { registry?: Registry }): string;
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
   readonly actDecisionSchema: Readonly<Record<string, JsonValue>>;
 }
@@ -594,7 +604,19 @@ export interface ActOptions extends DomainOption {
 export interface ExecuteResult {
   /** Rows as the model sees them (refs, labels); one object for a single create. */
   data: Row[] | Row | null;
-  error: (AlfredErrorShape & { status?: number; dbCode?: string; details?: string }) | null;
+  /**
+   * `message`, `details` and `hint` show refs (or `<id>`) where the database
+   * wrote UUIDs; `raw` keeps the text as it was, for the developer only
+   * (docs/uuid-scrubbing.md). Never pass `raw` to a model.
+   */
+  error:
+    | (AlfredErrorShape & {
+        status?: number;
+        dbCode?: string;
+        details?: string;
+        raw?: { message: string; details: string; hint: string };
+      })
+    | null;
   query: QueryRecord | null;
   /** Rows returned or affected; the Content-Range total when `count` was asked for. */
   count: number | null;
@@ -616,6 +638,8 @@ export declare function restUrl(url: string): string;
 
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
 export type { ChatModel, ChatModelOptions, ChatMessage, Completion } from './llm.js';
+export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
+export type { Jwk, JwksFetch, TokenVerifierOptions, TokenVerifier, TokenErrorCode, TokenError, VerifiedToken, VerifyResult } from './jwt-verify.js';
 export {
   runStep,
   runTurn,

@@ -28,6 +28,8 @@ export interface LoopCore {
   readonly actDecisionSchema: object;
   buildActPrompt(input: object, options?: { registry?: Registry; domain?: DomainConfig }): ValueOrError<{ system: string; user: string }>;
   parseDecision(text: string, options?: object): ValueOrError<ActDecision>;
+  /** The core's UUID scrubber: every text the loop sends to a model goes through it. */
+  withoutUuids(text: string, options?: { registry?: Registry }): string;
 }
 
 /** One executed tool call, as kept in step results and shown to the next prompts. */
@@ -176,7 +178,10 @@ export function runTurn(options: RunTurnOptions): Promise<TurnResult>;
 /** runTurn's events as an async iterator; the last one is `turn_done`. Leaving the loop cancels the turn. */
 export function runTurnEvents(options: RunTurnOptions): AsyncGenerator<LoopEvent, void, undefined>;
 
+/** `core` scrubs UUIDs from the prompt (`registry`: known rows as refs); without it the result is an `invalid_option` error. */
 export function planTurn(options: {
+  core: LoopCore;
+  registry?: Registry;
   model: ChatModel;
   userMessage: string;
   conversation?: ConversationMessage[];
@@ -185,7 +190,10 @@ export function planTurn(options: {
   maxSteps?: number;
 }): Promise<ValueOrError<PlannedStep[]>>;
 
+/** `core` scrubs UUIDs from the prompt (`registry`: known rows as refs); without it the result is an `invalid_option` error. */
 export function replyTurn(options: {
+  core: LoopCore;
+  registry?: Registry;
   model: ChatModel;
   userMessage: string;
   steps: StepResult[];

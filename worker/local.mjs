@@ -19,25 +19,34 @@ const READY_TIMEOUT_MS = 30_000;
 /**
  * Serves the worker in workerd. `env` holds the worker's variables (plain
  * text bindings); `port` defaults to a free one. Resolves once /health
- * answers (with any status), to `{ url, runtime, pid, stop(), output(), exited }`.
+ * answers (with any status), to `{ url, urls, runtime, pid, stop(), output(), exited }`.
+ *
+ * `durableLimits: true` serves src/durable.js instead, its limits counted in
+ * the LimitCounter Durable Object (in memory) bound as LIMITS, as on
+ * Cloudflare; `instances: n` then runs n copies of the worker, each its own
+ * isolate on its own port (`urls`), sharing those Durable Objects.
  *
  * @example
  * const worker = await startWorkerd({ env: { SUPABASE_URL, SUPABASE_ANON_KEY } })
  * await fetch(`${worker.url}/health`); await worker.stop()
  */
-export async function startWorkerd({ env, port } = {}) {
-  port ??= await freePort();
+export async function startWorkerd({ env, port, durableLimits = false, instances = 1 } = {}) {
+  if (instances > 1 && !durableLimits) throw new Error('startWorkerd: several instances only with durableLimits (they share nothing else)');
+  const ports = [port ?? (await freePort())];
+  while (ports.length < instances) ports.push(await freePort());
   await mkdir(SCRATCH, { recursive: true });
   const dir = await mkdtemp(join(SCRATCH, 'workerd-'));
-  const config = await writeWorkerdConfig(dir, { env, port });
-  return startProcess({
+  const config = await writeWorkerdConfig(dir, { env, ports, durableLimits });
+  const urls = ports.map((each) => `http://127.0.0.1:${each}`);
+  const worker = await startProcess({
     runtime: 'workerd',
     command: bin('workerd'),
     args: ['serve', config],
     cwd: dir,
-    url: `http://127.0.0.1:${port}`,
+    url: urls[0],
     cleanup: () => rm(dir, { recursive: true, force: true }),
   });
+  return { ...worker, urls };
 }
 
 /**
@@ -47,7 +56,7 @@ export async function startWorkerd({ env, port } = {}) {
 export async function startDeno({ env, port } = {}) {
   port ??= await freePort();
   const hosts = new Set(['127.0.0.1']);
-  for (const name of ['SUPABASE_URL', 'OPENAI_BASE_URL']) if (env?.[name]) hosts.add(new URL(env[name]).hostname);
+  for (const name of ['SUPABASE_URL', 'SUPABASE_JWKS_URL', 'OPENAI_BASE_URL']) if (env?.[name] && URL.canParse(env[name])) hosts.add(new URL(env[name]).hostname);
   if (env?.OPENAI_API_KEY && !env.OPENAI_BASE_URL) hosts.add('api.openai.com');
   const allowEnv = [...WORKER_VARIABLES, 'PORT'].join(',');
   return startProcess({
@@ -65,15 +74,18 @@ const onlyWorkerVariables = (env = {}) =>
 
 /**
  * A capnp config for `workerd serve`: the worker's files and the package's
- * workerd entry graph as modules, `env` as text bindings, one HTTP socket on
- * 127.0.0.1, and outbound access to loopback (workerd's default "internet"
- * service refuses private and local addresses).
+ * workerd entry graph as modules, `env` as text bindings, one HTTP socket per
+ * port on 127.0.0.1 (one worker service each), and outbound access to
+ * loopback (workerd's default "internet" service refuses private and local
+ * addresses). With `durableLimits`, the first service defines the
+ * LimitCounter namespace (in-memory storage) and every service binds it.
  */
-async function writeWorkerdConfig(dir, { env, port }) {
+async function writeWorkerdConfig(dir, { env, ports, durableLimits }) {
+  const main = durableLimits ? 'durable.js' : 'handler.js';
   // The first module is the worker's main module.
   const workerFiles = (await readdir(join(ROOT, 'worker/src')))
     .filter((name) => name.endsWith('.js'))
-    .sort((a, b) => (b === 'handler.js') - (a === 'handler.js'))
+    .sort((a, b) => (b === main) - (a === main))
     .map((name) => `worker/src/${name}`);
   const packageModules = await packageGraph('web/src/index.workerd.js');
   // workerd resolves the bare 'alfred-act' next to the importing module: a
@@ -85,25 +97,37 @@ async function writeWorkerdConfig(dir, { env, port }) {
     '(name = "worker/src/alfred-act", esModule = embed "alfred-act.js")',
     ...packageModules.map(({ kind, path }) => `(name = ${JSON.stringify(path)}, ${kind === 'wasm' ? 'wasm' : 'esModule'} = embed ${embed(path)})`),
   ];
-  const bindings = Object.entries(onlyWorkerVariables(env)).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`);
+  const textBindings = Object.entries(onlyWorkerVariables(env)).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`);
+  const names = ports.map((_, index) => (index === 0 ? 'main' : `copy${index}`));
+  const workers = names.map((name, index) => {
+    const bindings = [...textBindings];
+    let durable = '';
+    if (durableLimits) {
+      bindings.push(`(name = "LIMITS", durableObjectNamespace = (className = "LimitCounter"${index === 0 ? '' : ', serviceName = "main"'}))`);
+      if (index === 0) durable = `\n  durableObjectNamespaces = [(className = "LimitCounter", uniqueKey = "alfred-act-limits")],\n  durableObjectStorage = (inMemory = void),`;
+    }
+    return `const ${name} :Workerd.Worker = (
+  modules = [
+    ${modules.join(',\n    ')},
+  ],
+  bindings = [${bindings.join(', ')}],${durable}
+  compatibilityDate = "2025-06-01",
+  # request.signal aborts when the client disconnects (as in wrangler.jsonc).
+  compatibilityFlags = ["enable_request_signal"],
+);
+`;
+  });
   const config = `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
   services = [
-    (name = "main", worker = .worker),
+    ${names.map((name) => `(name = "${name}", worker = .${name})`).join(',\n    ')},
     (name = "internet", network = (allow = ["public", "private", "local"])),
   ],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+  sockets = [${ports.map((each, index) => `(name = "http${index}", address = "127.0.0.1:${each}", http = (), service = "${names[index]}")`).join(', ')}],
 );
 
-const worker :Workerd.Worker = (
-  modules = [
-    ${modules.join(',\n    ')},
-  ],
-  bindings = [${bindings.join(', ')}],
-  compatibilityDate = "2025-06-01",
-);
-`;
+${workers.join('\n')}`;
   const path = join(dir, 'config.capnp');
   await writeFile(path, config);
   return path;

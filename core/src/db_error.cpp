@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "alfred/json.h"
@@ -57,9 +58,12 @@ std::string_view status_hint(int status) {
 }
 
 // Bodies can be long (HTML from a proxy); the model needs the first words.
+// The cut falls between two characters, never inside a UTF-8 sequence.
 std::string clipped(std::string_view text) {
   constexpr std::size_t kMax = 300;
-  std::string out(text.substr(0, kMax));
+  std::size_t cut = std::min(text.size(), kMax);
+  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  std::string out(text.substr(0, cut));
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   if (text.size() > kMax) out += "…";
   return out;

@@ -47,16 +47,27 @@ std::string allowed_tools(std::optional<step_type> step) {
   return out;
 }
 
+// Where a fence that closes a code block starts in `text`: the first "```"
+// with nothing but spaces before it on its line. JSON keeps newlines out of
+// its strings, so a "```" inside a string value is never at a line start.
+std::string_view::size_type closing_fence(std::string_view text) {
+  for (auto at = text.find("```"); at != std::string_view::npos; at = text.find("```", at + 3)) {
+    auto line_start = text.find_last_of('\n', at == 0 ? 0 : at - 1);
+    line_start = (at == 0 || line_start == std::string_view::npos) ? 0 : line_start + 1;
+    if (text.substr(line_start, at - line_start).find_first_not_of(" \t\r") == std::string_view::npos) return at;
+  }
+  return std::string_view::npos;
+}
+
 // The JSON object inside a reply: fenced (```json … ```), bare, or with text
-// around it.
+// around it. A fence counts only when it opens before the object does.
 std::string_view json_text_of(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
-  if (auto fence = text.find("```"); fence != std::string_view::npos) {
+  if (auto fence = text.find("```"); fence != std::string_view::npos && fence < text.find('{')) {
     auto body_start = text.find('\n', fence);
     if (body_start != std::string_view::npos) {
-      auto body = text.substr(body_start + 1);
-      auto close = body.find("```");
-      return close == std::string_view::npos ? body : body.substr(0, close);
+      text = text.substr(body_start + 1);
+      text = text.substr(0, closing_fence(text));
     }
   }
   const auto first = text.find('{');

@@ -9,6 +9,8 @@
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
 #include "alfred/uuid.h"
+#include "alfred/uuid_scrub.h"
+#include "content_range.h"
 #include "db_error.h"
 #include "generated_read.h"
 #include "middleware.h"
@@ -39,7 +41,9 @@ struct execution::state {
 
   /// The main response, kept while the labels it refers to are looked up.
   std::string main_body;
-  std::string main_content_range;
+  /// The total from Content-Range when the call asked for a count and the
+  /// server knew it.
+  std::optional<long long> main_total;
   /// The target table of each label lookup of the current round.
   std::vector<const table*> label_targets;
 
@@ -54,7 +58,7 @@ struct execution::state {
 
   // ---- finishing ----------------------------------------------------------
 
-  void finish(std::string_view data_json, const error* err, std::optional<long> count) {
+  void finish(std::string_view data_json, const error* err, std::optional<long long> count) {
     record.count = count;
     result.clear();
     json_writer w(result);
@@ -62,10 +66,14 @@ struct execution::state {
     w.key("data");
     w.raw_value(data_json.empty() ? std::string_view("null") : data_json);
     w.key("error");
-    if (err)
-      write_error(w, *err);
-    else
+    if (err) {
+      // The model sees refs, never UUIDs; the developer keeps the original.
+      error shown = *err;
+      scrub_error(shown, registry, shown.status != 0);
+      write_error(w, shown);
+    } else {
       w.null();
+    }
     w.key("query");
     record.requested = requested ? &*requested : nullptr;
     record.effective = effective ? &*effective : nullptr;
@@ -106,7 +114,7 @@ struct execution::state {
           record.source = query_source::generated;
           record.notes.push_back("answered from generated content that is not saved yet; no database call");
           auto rows = json_document::parse(**generated);
-          return finish(**generated, nullptr, rows ? long(rows->root().size()) : 0L);
+          return finish(**generated, nullptr, rows ? (long long)(rows->root().size()) : 0LL);
         }
       }
     }
@@ -216,6 +224,29 @@ struct execution::state {
 
   static bool succeeded(const need_response& answer) { return answer.status >= 200 && answer.status < 300; }
 
+  // What a 2xx body is when it is not an array ("an object", "a number", …),
+  // or null for an array. Only the first character is looked at: the
+  // translator validates the rest.
+  static const char* not_rows(std::string_view body) {
+    const auto first = body.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return "an empty body";
+    switch (body[first]) {
+      case '[':
+        return nullptr;
+      case '{':
+        return "a single object";
+      case '"':
+        return "a string";
+      case 't':
+      case 'f':
+        return "a boolean";
+      case 'n':
+        return "null";
+      default:
+        return body[first] == '-' || (body[first] >= '0' && body[first] <= '9') ? "a number" : "text that is not JSON";
+    }
+  }
+
   bool consume_catalog(const need_response& answer, purpose p) {
     const table& tbl = *effective->tbl;
     const std::string catalog = tbl.middleware.catalog->catalog;
@@ -311,7 +342,7 @@ struct execution::state {
       record.notes.push_back(fmt::format("semantic search for \"{}\" found no {} within distance {}", query, tbl.name,
                                          search.max_distance));
       record.source = query_source::database;
-      finish("[]", nullptr, 0L);
+      finish("[]", nullptr, 0LL);
       return false;
     }
     call.filters.insert(call.filters.begin(), detail::uuid_in_filter(*tbl.find_column("id"), ids));
@@ -380,8 +411,19 @@ struct execution::state {
       error err = detail::database_error(answer, what);
       return finish({}, &err, std::nullopt);
     }
+    // PostgREST answers with an array of rows unless asked for one object
+    // (`Accept: application/vnd.pgrst.object+json`), which no request here
+    // does; anything else is a broken server or proxy, not zero rows.
+    if (const char* shape = not_rows(answer.body))
+      return fail({"invalid_response", "",
+                   fmt::format("the database answered {} with {} instead of an array of rows", tbl.name, shape),
+                   "this is a server problem, not a tool-call problem; try again"});
+    if (!call.count.empty()) {
+      auto total = detail::content_range_total(answer.content_range);
+      if (!total) return fail(total.err());
+      main_total = *total;
+    }
     main_body = ranking ? ranked(answer.body) : answer.body;
-    main_content_range = answer.content_range;
     if (call.kind == tool_kind::create) promote_saved(main_body);
     auto lookups = unlabeled_references(dom, registry, tbl, main_body);
     if (!lookups || lookups->empty()) return complete_main();
@@ -424,7 +466,7 @@ struct execution::state {
     label_targets.clear();
     for (std::size_t i = 0; i < answers.size(); ++i) {
       const need_response& answer = *answers[i];
-      if (!succeeded(answer) || !apply_labels(dom, registry, *targets[i], answer.body))
+      if (!succeeded(answer) || not_rows(answer.body) || !apply_labels(dom, registry, *targets[i], answer.body))
         record.notes.push_back(fmt::format("labels of {} rows could not be fetched", targets[i]->name));
     }
     complete_main();
@@ -442,8 +484,8 @@ struct execution::state {
     const long n = top_level_elements(*rows);
     if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove))
       record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
-    std::optional<long> count = n;
-    if (!call.count.empty()) count = total_from_content_range(main_content_range).value_or(n);
+    std::optional<long long> count = n;
+    if (main_total) count = *main_total;
     if (call.kind == tool_kind::create && !call.batch && n == 1) {
       auto doc = json_document::parse(*rows);
       std::string single;
@@ -483,18 +525,6 @@ struct execution::state {
       }
     }
     return elements;
-  }
-
-  // "0-24/3573" → 3573; "*/0" → 0; "0-9/*" → nothing.
-  static std::optional<long> total_from_content_range(std::string_view range) {
-    const auto slash = range.rfind('/');
-    if (slash == std::string_view::npos || slash + 1 >= range.size()) return std::nullopt;
-    long total = 0;
-    for (char c : range.substr(slash + 1)) {
-      if (c < '0' || c > '9') return std::nullopt;
-      total = total * 10 + (c - '0');
-    }
-    return total;
   }
 };
 

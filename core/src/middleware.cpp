@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "alfred/json.h"
+#include "alfred/like_pattern.h"
 #include "alfred/uuid.h"
 
 namespace alfred::detail {
@@ -81,16 +82,6 @@ std::string json_string_text(const std::string& json) {
 }
 
 }  // namespace
-
-std::string like_literal(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 4);
-  for (char c : text) {
-    if (c == '\\' || c == '%' || c == '_') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 filter uuid_in_filter(const column& col, std::vector<std::string> uuids) {
   filter f;
@@ -286,20 +277,21 @@ void dedupe_batch(const table& tbl, tool_call& call, notes& out) {
       key = trimmed_lower(json_string_text(name->json));
     keys.push_back(std::move(key));
   }
-  std::vector<row> rows;
-  std::vector<std::string> saves;
+  // Decide first, move after: a batch without duplicates stays as it is.
+  std::vector<bool> later_duplicate(keys.size(), false);
   std::size_t dropped = 0;
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    const bool later_duplicate =
-        !keys[i].empty() && std::find(keys.begin() + long(i) + 1, keys.end(), keys[i]) != keys.end();
-    if (later_duplicate) {
-      ++dropped;
-      continue;
-    }
+    later_duplicate[i] = !keys[i].empty() && std::find(keys.begin() + long(i) + 1, keys.end(), keys[i]) != keys.end();
+    if (later_duplicate[i]) ++dropped;
+  }
+  if (!dropped) return;
+  std::vector<row> rows;
+  std::vector<std::string> saves;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (later_duplicate[i]) continue;
     rows.push_back(std::move(call.rows[i]));
     saves.push_back(std::move(call.saves[i]));
   }
-  if (!dropped) return;
   call.rows = std::move(rows);
   call.saves = std::move(saves);
   out.push_back(fmt::format(

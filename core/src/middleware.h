@@ -17,10 +17,6 @@ namespace alfred::detail {
 
 using notes = std::vector<std::string>;
 
-/// `\`, `%` and `_` escaped, so the text matches only itself in a LIKE
-/// pattern (`*` stays a wildcard for PostgREST).
-std::string like_literal(std::string_view text);
-
 /// `col in (uuids…)`, the filter of every lookup by id.
 filter uuid_in_filter(const column& col, std::vector<std::string> uuids);
 

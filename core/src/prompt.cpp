@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "alfred/uuid_scrub.h"
 #include "prompt_input.h"
 #include "prompt_sections.h"
 #include "prompt_text.h"
@@ -294,8 +295,8 @@ result<act_prompt> build_act_prompt(const domain& dom, const ref_registry& regis
                    fmt::format("'{}' is not a template name", name), "templates: " + names};
     }
   act_prompt prompt{system_prompt(*in), user_prompt(dom, registry, *in)};
-  detail::scrub_uuids(prompt.system, registry);
-  detail::scrub_uuids(prompt.user, registry);
+  scrub_uuids(prompt.system, registry);
+  scrub_uuids(prompt.user, registry);
   return prompt;
 }
 

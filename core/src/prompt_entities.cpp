@@ -42,7 +42,9 @@ void append_ref_line(std::string& out, const ref_entry& entry, std::string_view 
 std::string entry_state(const ref_entry& entry, bool artifacts_section) {
   if (entry.pending())
     return artifacts_section ? "generated, not saved; content in Generated Artifacts" : "generated, not saved";
-  if (entry.generated) return fmt::format("generated, saved as {}", entry.saved_as);
+  if (entry.generated)
+    return fmt::format("generated, saved as {}{}", entry.saved_as,
+                       artifacts_section && entry.content ? "; content in Generated Artifacts" : "");
   return fmt::format("{} in turn {}", ref_action_name(entry.action), entry.turn_last);
 }
 
@@ -119,14 +121,28 @@ void append_entities_body(std::string& out, const ref_registry& registry, const 
 }
 
 void append_artifacts_body(std::string& out, const ref_registry& registry) {
+  const auto& entries = registry.entries();
+  const bool pending = std::any_of(entries.begin(), entries.end(),
+                                   [](const ref_entry& entry) { return entry.pending() && entry.content; });
   bool any = false;
-  for (const ref_entry& entry : registry.entries()) {
-    if (!entry.pending() || !entry.content) continue;
-    if (!any) out += "Unsaved content, each under its `gen_` ref. Save it as it is; do not retype it from memory.\n";
+  // A saved artifact keeps its content until the turn ends and stays listed:
+  // the rows that belong to it (its recipe_ingredients) are saved after it,
+  // by the same gen_ ref, from this content.
+  for (const ref_entry& entry : entries) {
+    if (!entry.generated || !entry.content) continue;
+    if (!any)
+      out += pending ? "Unsaved content, each under its `gen_` ref. Save it as it is; do not retype it from memory.\n"
+                     : "Content saved in this turn, each under its `gen_` ref. Do not save it again; save the rows "
+                       "that belong to it from here, linked by the `gen_` ref.\n";
     any = true;
     out.append("\n#### `").append(entry.ref).append("`");
     if (!entry.label.empty()) out.append(": ").append(entry.label);
-    fmt::format_to(std::back_inserter(out), " ({})\n```json\n", entry.table);
+    fmt::format_to(std::back_inserter(out), " ({})", entry.table);
+    if (!entry.pending())
+      fmt::format_to(std::back_inserter(out),
+                     " · saved as {}; rows that belong to it (nested lists) are saved with `{}` as their foreign key",
+                     entry.saved_as, entry.ref);
+    out += "\n```json\n";
     auto doc = json_document::parse(*entry.content);
     if (doc)
       append_compact_json(out, doc->root());

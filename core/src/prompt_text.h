@@ -30,11 +30,6 @@ void append_display_value(std::string& out, json_value value, std::size_t max_ch
 /// Compact JSON text of a parsed value.
 void append_compact_json(std::string& out, json_value value);
 
-/// Replaces every UUID in `text` with the ref the registry holds for it, or
-/// with `<id>`. The prompt's last line of defence: refs are all the model
-/// may see.
-void scrub_uuids(std::string& text, const ref_registry& registry);
-
 /// Replaces "{{name}}" in a template with `value`.
 void replace_all(std::string& text, std::string_view from, std::string_view to);
 

@@ -63,7 +63,7 @@ void write_filters(json_writer& w, const ref_registry& registry, const std::vect
   w.end_array();
 }
 
-void write_optional_integer(json_writer& w, std::string_view key, const std::optional<long>& value) {
+void write_optional_integer(json_writer& w, std::string_view key, const std::optional<long long>& value) {
   w.key(key);
   if (value)
     w.integer(*value);

@@ -29,7 +29,7 @@ struct query_record {
   std::optional<json_value> raw_params;
   std::vector<std::string> notes;
   query_source source = query_source::none;
-  std::optional<long> count;
+  std::optional<long long> count;
 };
 
 /// Writes `{"tool", "table", "requested", "effective", "notes", "source", "count"}`.

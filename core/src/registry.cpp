@@ -39,6 +39,12 @@ std::string normalized_label(std::string_view label) {
   return out;
 }
 
+error registry_full(std::string_view type) {
+  return {"registry_full", "",
+          fmt::format("no ref number is left for {} (the limit is {} per type)", type, kMaxRefNumber),
+          "start a new session: this registry cannot name more rows of this type"};
+}
+
 error state_error(std::string path, std::string message) {
   return {"invalid_state", std::move(path), std::move(message),
           "pass a value produced by registry.toJSON(), or omit it to start a new session"};
@@ -56,6 +62,24 @@ std::optional<ref_action> parse_row_action(std::string_view name) {
   auto action = parse_action(name);
   if (action == ref_action::generated || action == ref_action::linked) return std::nullopt;
   return action;
+}
+
+std::string capped_label(std::string_view label) {
+  // Fewer bytes than the limit means fewer code points too.
+  if (label.size() <= kMaxLabelChars) return std::string(label);
+  std::size_t points = 0;
+  for (std::size_t i = 0; i < label.size(); ++i) {
+    if ((static_cast<unsigned char>(label[i]) & 0xC0) == 0x80) continue;
+    if (++points == kMaxLabelChars) {
+      // `i` starts the last code point that fits: keep what comes before it
+      // unless the label ends within that code point.
+      std::size_t end = i + 1;
+      while (end < label.size() && (static_cast<unsigned char>(label[end]) & 0xC0) == 0x80) ++end;
+      if (end == label.size()) return std::string(label);
+      return std::string(label.substr(0, i)) + "…";
+    }
+  }
+  return std::string(label);
 }
 
 std::optional<ref_name> parse_ref_name(std::string_view text) {
@@ -82,13 +106,14 @@ std::optional<ref_name> parse_ref_name(std::string_view text) {
   return name;
 }
 
-std::string ref_registry::register_generated(std::string_view table, std::string_view type, std::string content,
-                                             std::string_view label) {
+result<std::string> ref_registry::register_generated(std::string_view table, std::string_view type, std::string content,
+                                                     std::string_view label) {
   ref_entry entry;
   entry.ref = next_ref(type, true);
+  if (entry.ref.empty()) return registry_full("gen_" + std::string(type));
   entry.type = std::string(type);
   entry.table = std::string(table);
-  entry.label = std::string(label);
+  entry.label = capped_label(label);
   entry.action = ref_action::generated;
   entry.generated = true;
   entry.content = std::move(content);
@@ -102,7 +127,7 @@ status ref_registry::update_generated(std::string_view gen_ref, std::string cont
     return error{"unknown_ref", "", fmt::format("{} is not a pending generated artifact", gen_ref), ""};
   ref_entry& entry = entries_[at];
   entry.content = std::move(content);
-  if (!label.empty()) entry.label = std::string(label);
+  if (!label.empty()) entry.label = capped_label(label);
   entry.turn_last = turn_;
   return ok_status();
 }
@@ -122,6 +147,7 @@ result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_
   const std::string type = entries_[gen_index].type;
   const std::string final_label = label.empty() ? entries_[gen_index].label : std::string(label);
   std::string saved = register_row(table, type, uuid, ref_action::created, final_label);
+  if (saved.empty()) return registry_full(type);
   ref_entry& gen = entries_[gen_index];  // register_row may have reallocated
   gen.uuid = std::string(uuid);
   uuid_bits_[gen_index] = *parse_uuid_bits(uuid);
@@ -132,7 +158,7 @@ result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_
 }
 
 const ref_entry* ref_registry::find_pending_by_label(std::string_view type, std::string_view label) const {
-  const std::string wanted = normalized_label(label);
+  const std::string wanted = normalized_label(capped_label(label));
   if (wanted.empty()) return nullptr;
   for (const auto& entry : entries_)
     if (entry.pending() && entry.type == type && normalized_label(entry.label) == wanted) return &entry;
@@ -251,8 +277,9 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
     std::optional<error> failure;
     counters->for_each_member([&](std::string_view type, json_value n) {
       auto count = n.as_integer();
-      if (!count || *count < 0 || *count > 2000000000)
-        failure = state_error(fmt::format("{}.{}", key, type), "must be a non-negative integer");
+      if (!count || *count < 0 || *count > kMaxRefNumber)
+        failure = state_error(fmt::format("{}.{}", key, type),
+                              fmt::format("must be a whole number from 0 to {}", kMaxRefNumber));
       else
         target[std::string(type)] = long(*count);
     });
@@ -325,7 +352,7 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
     return state_error(path + "uuid", "this UUID already has a ref");
   auto label = str_field("label");
   if (!label) return state_error(path + "label", "must be a string");
-  entry.label = *label;
+  entry.label = capped_label(*label);
   auto action = str_field("action");
   auto parsed_action = action ? parse_action(*action) : std::nullopt;
   if (!parsed_action)

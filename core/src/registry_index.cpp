@@ -49,6 +49,7 @@ std::string ref_registry::next_ref(std::string_view type, bool generated) {
   auto& counters = generated ? gen_counters_ : counters_;
   auto it = counters.find(type);
   if (it == counters.end()) it = counters.emplace(std::string(type), 0).first;
+  if (it->second >= kMaxRefNumber) return {};
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, ++it->second).ptr;
   std::string ref;
@@ -89,9 +90,11 @@ void ref_registry::refresh(std::size_t index, ref_action action, std::string_vie
 void ref_registry::set_label(std::size_t index, std::string_view label) {
   ref_entry& entry = entries_[index];
   if (label.empty() || entry.label == label) return;
+  std::string capped = capped_label(label);
+  if (entry.label == capped) return;
   if (batch_open_ && index < batch_first_new_)
     undo_.push_back({index, entry.action, entry.turn_last, true, std::move(entry.label)});
-  entry.label = std::string(label);
+  entry.label = std::move(capped);
 }
 
 std::size_t ref_registry::register_row_index(std::string_view table, std::string_view type, uuid_bits uuid,
@@ -102,10 +105,11 @@ std::size_t ref_registry::register_row_index(std::string_view table, std::string
   }
   ref_entry entry;
   entry.ref = next_ref(type, false);
+  if (entry.ref.empty()) return npos;
   entry.type = std::string(type);
   entry.table = std::string(table);
   entry.uuid = uuid_text(uuid);
-  entry.label = std::string(label);
+  entry.label = capped_label(label);
   entry.action = action;
   entry.turn_created = entry.turn_last = turn_;
   add(std::move(entry), uuid);
@@ -119,11 +123,14 @@ std::size_t ref_registry::register_linked_index(std::string_view table, std::str
 
 std::string ref_registry::register_row(std::string_view table, std::string_view type, std::string_view raw_uuid,
                                        ref_action action, std::string_view label) {
-  return entries_[register_row_index(table, type, parse_uuid_bits(raw_uuid).value_or(uuid_bits{}), action, label)].ref;
+  const std::size_t index =
+      register_row_index(table, type, parse_uuid_bits(raw_uuid).value_or(uuid_bits{}), action, label);
+  return index == npos ? std::string() : entries_[index].ref;
 }
 
 std::string ref_registry::register_linked(std::string_view table, std::string_view type, std::string_view uuid) {
-  return entries_[register_linked_index(table, type, parse_uuid_bits(uuid).value_or(uuid_bits{}))].ref;
+  const std::size_t index = register_linked_index(table, type, parse_uuid_bits(uuid).value_or(uuid_bits{}));
+  return index == npos ? std::string() : entries_[index].ref;
 }
 
 void ref_registry::begin_batch() {

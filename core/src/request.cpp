@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "alfred/like_pattern.h"
 #include "alfred/postgrest_encoding.h"
 #include "alfred/uuid.h"
 #include "credentials.h"
@@ -70,17 +71,18 @@ void append_list(std::string& out, const std::vector<std::string_view>& items) {
   out += ')';
 }
 
-std::string_view pattern_op(filter_op op) {
-  switch (op) {
-    case filter_op::like:
-      return "like";
-    case filter_op::ilike:
-      return "ilike";
-    case filter_op::not_like:
-      return "not.like";
-    default:
-      return "not.ilike";
-  }
+// `like`/`ilike` (`not.` for the negated ops), or `match`/`imatch` for a
+// pattern with a literal `*` (like_pattern.h).
+struct pattern_condition {
+  std::string op;
+  std::string value;
+};
+
+pattern_condition pattern_of(const filter& f) {
+  const bool negated = f.op == filter_op::not_like || f.op == filter_op::not_ilike;
+  const bool case_insensitive = f.op == filter_op::ilike || f.op == filter_op::not_ilike;
+  pattern_operand operand = encode_like_pattern(f.value().text, case_insensitive);
+  return {std::string(negated ? "not." : "") + std::string(operand.op), std::move(operand.value)};
 }
 
 std::string_view comparison_op(filter_op op) {
@@ -184,9 +186,11 @@ void add_filter(const filter& f, query_writer& query) {
     case filter_op::like:
     case filter_op::ilike:
     case filter_op::not_like:
-    case filter_op::not_ilike:
-      add_op_value(query, col, pattern_op(f.op), f.value().text);
+    case filter_op::not_ilike: {
+      const pattern_condition pattern = pattern_of(f);
+      add_op_value(query, col, pattern.op, pattern.value);
       return;
+    }
     case filter_op::is_null:
       query.add(col, "is.null");
       return;
@@ -285,9 +289,11 @@ void append_logic_condition(std::string& out, const filter& f) {
     case filter_op::like:
     case filter_op::ilike:
     case filter_op::not_like:
-    case filter_op::not_ilike:
-      append_condition(out, col, pattern_op(f.op), f.value().text);
+    case filter_op::not_ilike: {
+      const pattern_condition pattern = pattern_of(f);
+      append_condition(out, col, pattern.op, pattern.value);
       return;
+    }
     case filter_op::is_null:
       out += col;
       out += ".is.null";
@@ -707,6 +713,17 @@ void write_error(json_writer& w, const error& err) {
   if (!err.details.empty()) {
     w.key("details");
     w.string(err.details);
+  }
+  if (err.raw) {
+    w.key("raw");
+    w.begin_object();
+    w.key("message");
+    w.string(err.raw->message);
+    w.key("details");
+    w.string(err.raw->details);
+    w.key("hint");
+    w.string(err.raw->hint);
+    w.end_object();
   }
   w.end_object();
 }

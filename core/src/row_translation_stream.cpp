@@ -390,6 +390,10 @@ class row_stream {
     skip_space();
     if (ok && p_ != end_) fail("unexpected text after the JSON value");
     out_.finish();
+    if (full_prefix_)
+      return error{"registry_full", "",
+                   fmt::format("no ref number is left for {} (the limit is {} per type)", *full_prefix_, kMaxRefNumber),
+                   "start a new session: this registry cannot name more rows of this type"};
     if (problem_)
       return error{"invalid_json", "rows",
                    fmt::format("invalid JSON at byte {}: {}", std::size_t(p_ - begin_), problem_),
@@ -419,6 +423,13 @@ class row_stream {
   bool fail(const char* what) {
     if (!problem_) problem_ = what;
     return false;
+  }
+
+  // A new row whose prefix has no ref number left: the translation stops
+  // (and the registry rolls back) rather than show a row without its ref.
+  bool registry_full(const std::string& prefix) {
+    if (!full_prefix_) full_prefix_ = prefix;
+    return fail("the registry is full");
   }
 
   void skip_space() {
@@ -777,6 +788,7 @@ class row_stream {
       if (translating()) {
         frame.id_index =
             writing_->register_row_index(plan.tbl->name, plan.tbl->ref_prefix, *bits, action_of(frame_at), {});
+        if (frame.id_index == ref_registry::npos) return registry_full(plan.tbl->ref_prefix);
         emit_key(rule, wrote);
         out_.put_quoted(reading_.entries()[frame.id_index].ref);
       }
@@ -788,6 +800,7 @@ class row_stream {
       return true;
     }
     const std::size_t index = writing_->register_linked_index(rule.target->name, rule.target->ref_prefix, *bits);
+    if (index == ref_registry::npos) return registry_full(rule.target->ref_prefix);
     for (std::size_t open = 0; open < frames_open_; ++open)
       if (frames_[open].id_index == index) flush_label(open);
     const ref_entry& entry = reading_.entries()[index];
@@ -816,6 +829,7 @@ class row_stream {
       const auto bits = parse_uuid_bits(content(s, scratch_));
       if (!bits || !translating()) return true;
       const std::size_t index = writing_->register_linked_index(rule.target->name, rule.target->ref_prefix, *bits);
+      if (index == ref_registry::npos) return registry_full(rule.target->ref_prefix);
       if (!first) emit(',');
       first = false;
       out_.put_quoted(reading_.entries()[index].ref);
@@ -850,6 +864,7 @@ class row_stream {
   const char* p_;
   const char* end_;
   const char* problem_ = nullptr;
+  std::optional<std::string> full_prefix_;
   ref_action action_ = ref_action::read;
   std::vector<std::unique_ptr<table_plan>> plans_;
   std::vector<row_frame> frames_;

@@ -171,3 +171,24 @@ TEST_CASE("parse: actions the step type does not allow") {
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("a pretty-printed decision with ``` inside a string is parsed, bare or fenced") {
+  const std::string decision =
+      "{\n"
+      "  \"action\": \"step_complete\",\n"
+      "  \"summary\": \"Saved the note ```json {\\\"a\\\":1}``` as written\",\n"
+      "  \"data\": null,\n"
+      "  \"note_for_next_step\": \"keep ``` as is\"\n"
+      "}";
+  const auto bare = parsed(decision);
+  CHECK(bare.summary == "Saved the note ```json {\"a\":1}``` as written");
+  CHECK(bare.note_for_next_step == "keep ``` as is");
+  const auto fenced = parsed("Here it is:\n```json\n" + decision + "\n```\nDone {really}.");
+  CHECK(fenced.summary == bare.summary);
+  CHECK(fenced.note_for_next_step == bare.note_for_next_step);
+  CHECK(parsed("```\n" + decision + "\n  ```").note_for_next_step == bare.note_for_next_step);
+}
+
+}  // namespace alfred::test

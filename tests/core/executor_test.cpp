@@ -237,6 +237,27 @@ TEST_CASE("creates link catalog names, de-duplicate batches and report what they
   CHECK(out["query"]["effective"]["records"] == 2);
 }
 
+TEST_CASE("a batch create of distinct items keeps every field of every row") {
+  run r;
+  r.start("db_create", R"({"table":"shopping_list","data":[{"name":"bread","quantity":1},{"name":"butter"},
+                           {"name":"eggs","unit":"pcs"}]})");
+  REQUIRE(r.needs().size() == 1);
+  r.answer(0, ok("[]"));  // no catalog entry for any of them
+  REQUIRE(r.needs().size() == 1);
+  CHECK(query_of(r.request()) == R"(columns="name","quantity","user_id","unit"&select=*)");
+  const json body = json::parse(*r.request().body);
+  CHECK(body == json::parse(std::string(R"([{"user_id":")") + kAlice + R"(","name":"bread","quantity":1},
+                                            {"user_id":")" +
+                            kAlice + R"(","name":"butter"},
+                                            {"user_id":")" +
+                            kAlice + R"(","name":"eggs","unit":"pcs"}])"));
+  r.answer(0, ok("[]", 201));
+  const json out = r.result();
+  CHECK(out["query"]["requested"]["records"] == 3);
+  CHECK(out["query"]["effective"].is_null());
+  CHECK(out["query"]["notes"].empty());
+}
+
 TEST_CASE("saving a generated recipe promotes its gen_ ref; children then link through it") {
   run r;
   r.start("db_create",
@@ -317,6 +338,13 @@ TEST_CASE("foreign keys get labels from one batched lookup per table; a failed l
     CHECK(out["data"][1]["_recipe_id_label"] == "Butter Chicken");
     CHECK(out["data"][0]["id"] == "meal_1");
   }
+  SUBCASE("a single object is not a lookup's rows") {
+    r.answer(0, ok(std::string(R"({"id":")") + numbered_uuid(2) + R"(","name":"Shakshuka"})"));
+    const json out = r.result();
+    CHECK(out["error"].is_null());
+    CHECK(out["data"][0].count("_recipe_id_label") == 0);
+    CHECK(out["query"]["notes"][0] == "labels of recipes rows could not be fetched");
+  }
   SUBCASE("lookup failed") {
     r.answer(0, {500, "", "text/plain", "down"});
     const json out = r.result();
@@ -333,6 +361,77 @@ TEST_CASE("a requested count comes from Content-Range") {
   REQUIRE(r.needs().size() == 1);
   r.answer(0, {200, "0-0/42", "application/json", "[]"});
   CHECK(r.result()["count"] == 42);
+}
+
+TEST_CASE("Content-Range totals beyond 2^53 - 1 or malformed are invalid_response, never an overflowed count") {
+  auto count_of = [](const char* range) {
+    run r;
+    r.start("db_read", R"({"table":"tasks","count":"exact","limit":1})");
+    r.answer(0, {200, range, "application/json", "[]"});
+    return r.result();
+  };
+  CHECK(count_of("*/2147483648")["count"] == 2147483648LL);
+  CHECK(count_of("0-0/9007199254740991")["count"] == 9007199254740991LL);
+  CHECK(count_of("0-0/*")["count"] == 0);  // unknown total: the rows there are
+  CHECK(count_of("")["count"] == 0);
+  for (const char* bad : {"*/9007199254740992", "*/18446744073709551616", "*/99999999999999999999999", "0-0/-1", "0-0/",
+                          "0-0/12abc", "garbage"}) {
+    CAPTURE(bad);
+    const json out = count_of(bad);
+    CHECK(out["error"]["code"] == "invalid_response");
+    CHECK(out["data"].is_null());
+    CHECK(out["count"].is_null());
+  }
+}
+
+TEST_CASE("a 2xx body that is not an array of rows is invalid_response, not zero rows or fields as rows") {
+  for (const char* body : {"42", "\"x\"", "true", "null", " {\"id\":\"x\",\"name\":\"a\",\"b\":1}", "", "oops"}) {
+    CAPTURE(body);
+    run r;
+    r.start("db_read", R"({"table":"tasks"})");
+    r.answer(0, ok(body));
+    const json out = r.result();
+    CHECK(out["data"].is_null());
+    CHECK(out["error"]["code"] == "invalid_response");
+    CHECK(out["error"]["message"].get<std::string>().find("the database answered tasks with ") == 0);
+    CHECK(out["count"].is_null());
+  }
+  run r;
+  r.start("db_create", R"({"table":"tasks","data":{"title":"call mum"}})");
+  r.answer(0, ok(std::string(R"({"id":")") + numbered_uuid(4) + R"(","title":"call mum"})", 201));
+  CHECK(r.result()["error"]["code"] == "invalid_response");
+}
+
+TEST_CASE("database errors show refs or <id> for UUIDs; the raw text stays in error.raw") {
+  run r;
+  r.start("db_update",
+          R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}],"data":{"quantity":2}})");
+  const std::string unknown = "0f0e0d0c-0b0a-4908-8706-050403020100";
+  const std::string body =
+      std::string(
+          R"({"code":"23505","message":"duplicate key value violates unique constraint \"inventory_pkey\"","details":"Key (id)=()") +
+      kInv1 + R"() already exists.","hint":"not )" + unknown + R"("})";
+  r.answer(0, {409, "", "application/json", body});
+  const json err = r.result()["error"];
+  CHECK(err["code"] == "duplicate");
+  CHECK(err["details"] == "Key (id)=(inv_1) already exists.");
+  CHECK(err["hint"] == "not <id>");
+  CHECK(err["raw"]["details"] == std::string("Key (id)=(") + kInv1 + ") already exists.");
+  CHECK(err["raw"]["hint"] == "not " + unknown);
+  CHECK(err["raw"]["message"] == err["message"]);
+  const std::string shown =
+      err["message"].get<std::string>() + err["details"].get<std::string>() + err["hint"].get<std::string>();
+  CHECK(shown.find(kInv1) == std::string::npos);
+}
+
+TEST_CASE("a long non-JSON error body is cut between UTF-8 characters") {
+  std::string body(299, 'x');
+  body += "é and more";  // é's two bytes straddle the 300-byte cut
+  run r;
+  r.start("db_read", R"({"table":"tasks"})");
+  r.answer(0, {502, "", "text/html", body});
+  const std::string message = r.result()["error"]["message"];  // json::parse refused invalid UTF-8 before
+  CHECK(message == "reading tasks failed: " + std::string(299, 'x') + "…");
 }
 
 TEST_CASE("responses for a finished or unknown need are ignored") {

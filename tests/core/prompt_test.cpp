@@ -270,6 +270,32 @@ TEST_CASE("entities: active ones with data unless shown above, older ones as ref
   CHECK(write.find("\"instructions\":[\"Slice the chicken.\",\"Stir-fry with basil.\"]") != std::string::npos);
 }
 
+TEST_CASE("a gen_ artifact saved in this turn keeps its content in Generated Artifacts until the turn ends") {
+  // Saving the recipe first and its ingredients second needs the ingredients
+  // in the prompt after the first save; they were only in the artifact.
+  kitchen_session session;
+  auto saved = session.registry.promote("gen_recipe_1", "5b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e", "");
+  REQUIRE(saved.ok());
+  const auto write = build_prompt(session.registry, session.input("write")).user;
+  const auto artifacts = write.substr(write.find(". Generated Artifacts\n"));
+  CHECK(artifacts.find("Content saved in this turn, each under its `gen_` ref. Do not save it again;") !=
+        std::string::npos);
+  CHECK(artifacts.find("#### `gen_recipe_1`: Thai Basil Chicken (recipes) · saved as " + *saved +
+                       "; rows that belong to it (nested lists) are saved with `gen_recipe_1` as their foreign key") !=
+        std::string::npos);
+  CHECK(artifacts.find(R"("recipe_ingredients":[{"name":"chicken thighs","quantity":500,"unit":"g"}])") !=
+        std::string::npos);
+  CHECK(write.find("`gen_recipe_1`: Thai Basil Chicken (recipes) · generated, saved as " + *saved +
+                   "; content in Generated Artifacts") != std::string::npos);
+
+  session.registry.end_turn();
+  const auto next = build_prompt(session.registry, session.input("write")).user;
+  CHECK(next.find("*No unsaved generated content.*") != std::string::npos);
+  CHECK(next.find("chicken thighs\",\"quantity\":500") == std::string::npos);
+  CHECK(next.find("`gen_recipe_1`: Thai Basil Chicken (recipes) · generated, saved as " + *saved + "\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("entities: a UUID that reached the input is replaced by its ref, or by <id>") {
   const kitchen_session session;
   const auto user =

@@ -434,9 +434,9 @@ TEST_CASE("restore error: turn and counters") {
   check_restore_error(state_with("[]", "{}", ""), "invalid_state", "counters", "must be an object");
   check_restore_error(state_with("{}", "null", ""), "invalid_state", "gen_counters", "must be an object");
   check_restore_error(state_with(R"({"recipe":-1})", "{}", ""), "invalid_state", "counters.recipe",
-                      "must be a non-negative integer");
+                      "must be a whole number from 0 to 999999999");
   check_restore_error(state_with(R"({"recipe":"2"})", "{}", ""), "invalid_state", "counters.recipe",
-                      "must be a non-negative integer");
+                      "must be a whole number from 0 to 999999999");
   check_restore_error(R"({"format":"alfred-act/registry","version":1,"turn":1,"counters":{},"gen_counters":{}})",
                       "invalid_state", "refs", "must be an array");
 }
@@ -523,6 +523,80 @@ TEST_CASE("restore error: content only on generated refs - saved gen_ refs must 
   check_restore_error(
       state_with(R"({"recipe":1})", "{}", row_ref("recipe_1", kRecipe1, R"(,"saved_as":"recipe_1","turn_saved":1)")),
       "invalid_state", "refs[0].saved_as", "only saved generated refs have saved_as");
+}
+
+}  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("a counter restored at the ref-number limit never yields a ref that cannot be restored") {
+  const std::string state = state_with(R"({"recipe":999999998})", R"({"recipe":999999999})", "");
+  auto restored = restore(state);
+  REQUIRE(restored.ok());
+  ref_registry reg = std::move(restored).value();
+  CHECK(reg.register_row("recipes", "recipe", kRecipe1, ref_action::read, "Butter Chicken") == "recipe_999999999");
+  REQUIRE(restore(reg.to_json()).ok());
+
+  SUBCASE("the next row gets no ref: registration says so and changes nothing") {
+    const std::string before = reg.to_json();
+    CHECK(reg.register_row("recipes", "recipe", kRecipe2, ref_action::read, "Cod Curry").empty());
+    CHECK(reg.register_row_index("recipes", "recipe", *parse_uuid_bits(kRecipe2), ref_action::read, "") ==
+          ref_registry::npos);
+    CHECK(reg.to_json() == before);
+    // A known row keeps working, and other prefixes are not affected.
+    CHECK(reg.register_row("recipes", "recipe", kRecipe1, ref_action::updated, "") == "recipe_999999999");
+    CHECK(reg.register_row("inventory", "inv", kInv1, ref_action::read, "milk") == "inv_1");
+    REQUIRE(restore(reg.to_json()).ok());
+  }
+  SUBCASE("generated refs too") {
+    auto gen = reg.register_generated("recipes", "recipe", "{}", "Pho");
+    REQUIRE_FALSE(gen.ok());
+    CHECK(gen.err().code == "registry_full");
+  }
+  SUBCASE("row translation stops with registry_full and registers nothing") {
+    const std::string before = reg.to_json();
+    auto rows = translate_rows(kitchen(), reg, *kitchen().find_table("recipes"),
+                               std::string(R"([{"id":")") + kRecipe2 + R"(","name":"Cod Curry"}])", ref_action::read);
+    REQUIRE_FALSE(rows.ok());
+    CHECK(rows.err().code == "registry_full");
+    CHECK(reg.to_json() == before);
+  }
+}
+
+TEST_CASE("a counter beyond the ref-number limit is refused at restore") {
+  check_restore_error(state_with(R"({"recipe":1000000000})", "{}", ""), "invalid_state", "counters.recipe",
+                      "must be a whole number from 0 to 999999999");
+  check_restore_error(state_with("{}", R"({"recipe":2000000000})", ""), "invalid_state", "gen_counters.recipe",
+                      "must be a whole number from 0 to 999999999");
+  CHECK(restore(state_with(R"({"recipe":999999999})", "{}", row_ref("recipe_999999999", kRecipe1))).ok());
+}
+
+TEST_CASE("labels are capped at 200 code points, cut between characters with an ellipsis") {
+  CHECK(capped_label("Butter Chicken") == "Butter Chicken");
+  const std::string exact(200, 'a');
+  CHECK(capped_label(exact) == exact);
+  std::string wide;
+  for (int i = 0; i < 200; ++i) wide += "é";  // 200 code points, 400 bytes
+  CHECK(capped_label(wide) == wide);
+  const std::string capped = capped_label(wide + "x");
+  CHECK(capped == wide.substr(0, 199 * 2) + "…");
+  CHECK(capped_label(std::string(100000, 'n')) == std::string(199, 'n') + "…");
+
+  ref_registry reg;
+  reg.register_row("recipes", "recipe", kRecipe1, ref_action::read, std::string(100000, 'n'));
+  CHECK(reg.find("recipe_1")->label == std::string(199, 'n') + "…");
+  auto gen = reg.register_generated("recipes", "recipe", "{}", std::string(5000, 'p'));
+  REQUIRE(gen.ok());
+  CHECK(reg.find(*gen)->label.size() == 199 + std::string("…").size());
+  // A save that names the artifact by its whole label still finds it.
+  CHECK(reg.find_pending_by_label("recipe", std::string(5000, 'p')) == reg.find(*gen));
+  // Restoring an older state with a long label cuts it the same way.
+  auto restored =
+      restore(state_with(R"({"recipe":1})", "{}",
+                         R"({"ref":"recipe_1","table":"recipes","uuid":")" + std::string(kRecipe1) + R"(","label":")" +
+                             std::string(300, 'q') + R"(","action":"read","turn_created":1,"turn_last":1})"));
+  REQUIRE(restored.ok());
+  CHECK(restored->find("recipe_1")->label == std::string(199, 'q') + "…");
 }
 
 }  // namespace alfred::test

@@ -66,8 +66,10 @@ inline std::string generate(ref_registry& reg, std::string_view table_name, std:
   REQUIRE(tbl != nullptr);
   auto content = json_document::parse(content_json);
   REQUIRE(content.ok());
-  return reg.register_generated(tbl->name, tbl->ref_prefix, std::string(content_json),
-                                row_label(*tbl, content->root()));
+  auto ref =
+      reg.register_generated(tbl->name, tbl->ref_prefix, std::string(content_json), row_label(*tbl, content->root()));
+  REQUIRE(ref.ok());
+  return *ref;
 }
 
 /// Builds a request from params given as JSON text.

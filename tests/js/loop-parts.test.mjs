@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { kitchen, loadCore } from '../../web/src/index.node.js';
 import { artifactsOf, registerArtifacts } from '../../web/src/loop-artifacts.js';
 import { eventsOf } from '../../web/src/loop-events.js';
-import { withoutUuids } from '../../web/src/loop-redact.js';
 import { createTurnState, planTurn, readTurnState, replyTurn } from '../../web/src/loop.js';
 import { nextTurnState } from '../../web/src/loop-state.js';
 import { createChatModel } from '../../web/src/llm.js';
@@ -60,13 +59,19 @@ test('registered artifacts become gen_ refs with their content; the model\'s own
   registry.delete();
 });
 
-test('withoutUuids: known rows become their ref, other UUIDs <id>, text without one is untouched', () => {
+test('core.withoutUuids: known rows become their ref, other UUIDs <id>, text without one is untouched', () => {
   const registry = core.createRegistry();
   registry.translateRows('inventory', [{ id: 'C69607BB-1111-4111-8111-000000000001', name: 'milk' }]);
   const text = 'Key (id)=(c69607bb-1111-4111-8111-000000000001) and 0a1b2c3d-0000-4000-8000-00000000abcd, twice: c69607bb-1111-4111-8111-000000000001';
-  assert.equal(withoutUuids(text, registry), 'Key (id)=(inv_1) and <id>, twice: inv_1');
-  assert.equal(withoutUuids(text), 'Key (id)=(<id>) and <id>, twice: <id>');
-  assert.equal(withoutUuids('no ids here', registry), 'no ids here');
+  assert.equal(core.withoutUuids(text, { registry }), 'Key (id)=(inv_1) and <id>, twice: inv_1');
+  assert.equal(core.withoutUuids(text), 'Key (id)=(<id>) and <id>, twice: <id>');
+  assert.equal(core.withoutUuids('no ids here', { registry }), 'no ids here');
+  // Inside a longer hex run, upper case, next to multi-byte text.
+  assert.equal(core.withoutUuids('ÉÉ0C69607BB-1111-4111-8111-000000000001FF ü', { registry }), 'ÉÉ0inv_1FF ü');
+  const other = core.createRegistry();
+  assert.throws(() => core.withoutUuids(text, { registry: { toJSON: () => ({}) } }), { code: 'invalid_option' });
+  registry.delete();
+  other.delete();
 });
 
 test('turn state: fresh, round-trips through JSON text, refuses damaged or foreign values, keeps a bounded window', () => {
@@ -123,15 +128,20 @@ test('planTurn: strict plan schema request, steps kept, unusable plans and model
   try {
     const model = createChatModel({ baseUrl: server.baseUrl, model: 'm', apiKey: 'k' });
     const conversation = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }];
-    assert.deepEqual(await planTurn({ model, userMessage: 'what is in my fridge?', conversation, domain: kitchen }), { data: plan.steps, error: null });
+    assert.deepEqual(await planTurn({ core, model, userMessage: 'what is in my fridge?', conversation, domain: kitchen }), { data: plan.steps, error: null });
     const request = server.requests[0].body;
     assert.equal(request.response_format.json_schema.name, 'turn_plan');
     assert.equal(request.response_format.json_schema.strict, true);
     assert.match(request.messages[0].content, /inventory/);
     assert.match(request.messages[1].content, /User: hi\nAssistant: hello/);
-    assert.equal((await planTurn({ model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_plan');
-    assert.equal((await planTurn({ model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_plan');
-    assert.deepEqual((await planTurn({ model, userMessage: 'x', domain: kitchen })).error.code, 'http_error');
+    assert.equal((await planTurn({ core, model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_plan');
+    assert.equal((await planTurn({ core, model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_plan');
+    assert.deepEqual((await planTurn({ core, model, userMessage: 'x', domain: kitchen })).error.code, 'http_error');
+    // Without the core there is no scrubber: no prompt is sent.
+    const used = server.used;
+    assert.equal((await planTurn({ model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_option');
+    assert.equal((await replyTurn({ model, userMessage: 'x', steps: [] })).error.code, 'invalid_option');
+    assert.equal(server.used, used);
   } finally {
     await server.stop();
   }
@@ -153,7 +163,7 @@ test('replyTurn: plain text from the step results, which are in the request', as
         queries: [{ tool: 'db_read', table: 'inventory', data: [{ id: 'inv_1' }, { id: 'inv_2' }], error: null, count: null }],
       },
     ];
-    assert.deepEqual(await replyTurn({ model, userMessage: 'fridge?', steps }), { data: 'You have milk and eggs in the fridge.', error: null });
+    assert.deepEqual(await replyTurn({ core, model, userMessage: 'fridge?', steps }), { data: 'You have milk and eggs in the fridge.', error: null });
     const request = server.requests[0].body;
     assert.equal('response_format' in request, false);
     assert.match(request.messages[1].content, /db_read on inventory: 2 row\(s\)/);

@@ -374,7 +374,7 @@ test('the CLI prints the URL, keys and export lines, serves, and stops cleanly o
     exited.then(() => reject(new Error(`the CLI exited before it was ready:\n${stdout}\n${stderr}`)));
   });
   const env = Object.fromEntries([...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map(([, key, value]) => [key, value]));
-  assert.deepEqual(Object.keys(env), ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']);
+  assert.deepEqual(Object.keys(env), ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_JWT_SECRET', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']);
   assert.equal(env.ALFRED_USER_ID, SEED_USERS[0].id);
   const cli = { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY };
   const { status, body } = await rest(cli, env.ALFRED_ACCESS_TOKEN, 'GET', '/recipes?select=user_id');

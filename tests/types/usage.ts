@@ -157,3 +157,19 @@ export async function executorUsage(core: import('alfred-act').Core, saved: impo
   const rows: unknown = data;
   return [rows, error?.code, query?.table, count, direct.registry.toJSON()];
 }
+
+// Access-token verification (web/jwt-verify.d.ts).
+import { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS, type TokenErrorCode, type VerifyResult } from 'alfred-act';
+const verifier = createTokenVerifier({ jwtSecret: 'x'.repeat(32), jwksUrl: 'https://example.supabase.co/auth/v1/.well-known/jwks.json', audience: null });
+const verified: VerifyResult = await verifier.verify('token');
+if (verified.error) {
+  const code: TokenErrorCode = verified.error.code;
+  const status: 401 | 503 = TOKEN_ERROR_STATUS[code];
+  void status;
+} else {
+  const userId: string = verified.data.userId;
+  void userId;
+}
+await verifyAccessToken('token', { jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: '', y: '', kid: 'k' }] } });
+// @ts-expect-error roles is a list of strings
+createTokenVerifier({ jwtSecret: 'x', roles: 'authenticated' });

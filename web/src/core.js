@@ -35,6 +35,17 @@ export async function instantiateCore(wasmModule) {
 
 const parseResult = (text) => JSON.parse(text);
 
+// Runs `call` on the core; a C++ exception that escaped it (out of memory
+// while crossing the boundary) is thrown as an AlfredError, never as a raw
+// WebAssembly.Exception.
+function throwingAlfredError(call) {
+  try {
+    return call();
+  } catch (cause) {
+    throw cause instanceof AlfredError ? cause : new AlfredError(internalError(cause));
+  }
+}
+
 // JSON text of a caller's value; a BigInt or a cycle is the caller's error,
 // not the core's.
 function jsonText(value, path) {
@@ -80,6 +91,7 @@ export class Core {
   #module;
   #domains = new WeakMap();
   #defaultRegistry;
+  #emptyRegistry;
 
   #slot;
   #input = { pointer: 0, capacity: 0 };
@@ -112,10 +124,16 @@ export class Core {
    * saved = registry.toJSON()
    */
   createRegistry(state) {
-    const handle = new this.#module.Registry();
+    const handle = throwingAlfredError(() => new this.#module.Registry());
     if (state !== undefined && state !== null) {
-      const text = typeof state === 'string' ? state : JSON.stringify(state);
-      const { error } = parseResult(handle.restore(text));
+      let error;
+      try {
+        const text = typeof state === 'string' ? state : JSON.stringify(state);
+        ({ error } = throwingAlfredError(() => parseResult(handle.restore(text))));
+      } catch (cause) {
+        handle.delete();
+        throw cause;
+      }
       if (error) {
         handle.delete();
         throw new AlfredError(error);
@@ -175,6 +193,26 @@ export class Core {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
     }
+  }
+
+  /**
+   * `text` as the model may see it: every UUID replaced with the ref
+   * `registry` holds for it, or with `<id>` (every UUID, without a registry).
+   * The core's scrubber, the same that guards the Act prompt and the
+   * executor's errors. `text` that is not a string is converted with
+   * `String()`. Throws `AlfredError` only for a `registry` that is not this
+   * core's (or deleted), or when the core fails.
+   *
+   * @example
+   * core.withoutUuids('Key (id)=(c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61) already exists', { registry: act.registry })
+   * // 'Key (id)=(inv_1) already exists'
+   */
+  withoutUuids(text, { registry } = {}) {
+    const module = this.#module;
+    const handle = registry ? registryHandleOf(registry, this) : (this.#emptyRegistry ??= new module.Registry());
+    const { data, error } = throwingAlfredError(() => parseResult(module.withoutUuids(handle, String(text))));
+    if (error) throw new AlfredError(error);
+    return data;
   }
 
   /**
@@ -326,9 +364,14 @@ export class Registry {
     return registryHandleOf(this, this.#core);
   }
 
-  /** The serializable state (`{ format, version, turn, counters, gen_counters, refs }`). */
+  /**
+   * The serializable state (`{ format, version, turn, counters, gen_counters, refs }`).
+   * Throws `AlfredError` (`internal_error`) only if the core runs out of memory writing it.
+   */
   toJSON() {
-    return JSON.parse(this.#handle().toJSON());
+    const { data, error } = throwingAlfredError(() => parseResult(this.#handle().toJSON()));
+    if (error) throw new AlfredError(error);
+    return data;
   }
 
   /** The current turn number. */

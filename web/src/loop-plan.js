@@ -2,8 +2,6 @@
 // driver. Both are replaceable: runTurn takes `planTurn` / `replyTurn`, and a
 // turn with its own `steps` skips planning altogether.
 
-import { withoutUuids } from './loop-redact.js';
-
 const STEP_TYPES = ['read', 'write', 'analyze', 'generate'];
 
 /** The plan's strict structured-output schema (OpenAI strict rules: every property required, no extras). */
@@ -38,22 +36,31 @@ function planSystemPrompt(domain, maxSteps) {
 const conversationText = (conversation) =>
   conversation.map((message) => `${message.role === 'user' ? 'User' : 'Assistant'}: ${message.content}`).join('\n');
 
+// No UUID reaches the model: the core's scrubber, with the registry's refs
+// for rows it knows. Without a core there is no scrubber, and no prompt.
+const missingCore = () => ({
+  data: null,
+  error: { code: 'invalid_option', path: 'core', message: 'core is required (the loaded core scrubs UUIDs from the prompt)', hint: 'pass the core from loadCore()' },
+});
+const hasScrubber = (core) => typeof core?.withoutUuids === 'function';
+
 const modelErrorValue = (cause) => ({ code: cause?.code ?? 'model_error', path: '', message: String(cause?.message ?? cause), hint: '' });
 
 /**
  * Asks the model for a short plan: `{ data: [{ description, type }], error }`.
  *
  * @example
- * const { data: steps } = await planTurn({ model, userMessage: 'what is in my fridge?', domain: kitchen })
+ * const { data: steps } = await planTurn({ core, model, userMessage: 'what is in my fridge?', domain: kitchen })
  */
-export async function planTurn({ model, userMessage, conversation = [], domain, signal, maxSteps = 5 }) {
+export async function planTurn({ core, registry, model, userMessage, conversation = [], domain, signal, maxSteps = 5 }) {
+  if (!hasScrubber(core)) return missingCore();
   const history = conversation.length > 0 ? `Conversation so far:\n${conversationText(conversation)}\n\n` : '';
   let reply;
   try {
     reply = await model.complete({
       messages: [
         { role: 'system', content: planSystemPrompt(domain, maxSteps) },
-        { role: 'user', content: withoutUuids(`${history}User message: ${userMessage}`) },
+        { role: 'user', content: core.withoutUuids(`${history}User message: ${userMessage}`, { registry }) },
       ],
       schema: planSchema,
       schemaName: 'turn_plan',
@@ -97,8 +104,12 @@ function stepText(step) {
 /**
  * Asks the model for the user-facing answer from the step results:
  * `{ data: text, error }`. Only what the steps did may be claimed.
+ *
+ * @example
+ * const { data: answer } = await replyTurn({ core, registry: act.registry, model, userMessage, steps })
  */
-export async function replyTurn({ model, userMessage, steps, conversation = [], signal }) {
+export async function replyTurn({ core, registry, model, userMessage, steps, conversation = [], signal }) {
+  if (!hasScrubber(core)) return missingCore();
   const history = conversation.length > 0 ? `Conversation so far:\n${conversationText(conversation)}\n\n` : '';
   try {
     const reply = await model.complete({
@@ -109,7 +120,10 @@ export async function replyTurn({ model, userMessage, steps, conversation = [], 
             'You are a helpful kitchen assistant. Answer the user from what the executed steps below did. ' +
             'State only what they show; if a step was blocked or failed, say so plainly. Never show internal ids such as recipe_1.',
         },
-        { role: 'user', content: withoutUuids(`${history}User message: ${userMessage}\n\nExecuted steps:\n${steps.map(stepText).join('\n')}`) },
+        {
+          role: 'user',
+          content: core.withoutUuids(`${history}User message: ${userMessage}\n\nExecuted steps:\n${steps.map(stepText).join('\n')}`, { registry }),
+        },
       ],
       signal,
     });

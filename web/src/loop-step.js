@@ -12,7 +12,6 @@ import {
   toolNotAllowedFeedback,
 } from './loop-feedback.js';
 import { actPromptInput } from './loop-prompt-input.js';
-import { withoutUuids } from './loop-redact.js';
 
 /**
  * Which tools each step type may call, as the core's decision parser rules
@@ -26,12 +25,20 @@ export const STEP_TOOLS = Object.freeze({
   generate: Object.freeze([]),
 });
 
+/** Successful db_read calls of one table that found nothing before the step is ended as complete. */
+const EMPTY_READS_PER_TABLE = 2;
+
+const isEmptyRead = (record) => !record.error && Array.isArray(record.data) && record.data.length === 0;
+
 /**
  * Runs one step and resolves to its result (a plain, serializable object);
  * model and executor failures end the step with `status: 'error'` or
  * `'aborted'` instead of throwing, so the turn keeps what already ran.
  *
  * `status`: `complete` | `ask_user` | `blocked` | `failed` | `limit_reached` | `error` | `aborted`.
+ * The second successful db_read of the same table that returns no rows ends
+ * the step as `complete` with the summary "Step completed (no data found in
+ * <table>)"; the model is not asked to search on.
  * `queries`: every executed call `{ tool, table, params, data, error, count, query }`.
  *
  * @param {object} options
@@ -54,6 +61,7 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
 
   emit('step_started', { description: step.description, stepType: step.type });
   const executed = new Set();
+  const emptyReads = new Map();
   let corrections = [];
 
   while (true) {
@@ -89,7 +97,8 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
         });
       }
       emit('retry', { reason, error, retriesLeft: maxRetries - result.rejected.length });
-      corrections = [...corrections, { role: 'assistant', content: reply.content }, { role: 'user', content: withoutUuids(feedback, act.registry) }];
+      const scrubbed = core.withoutUuids(feedback, { registry: act.registry });
+      corrections = [...corrections, { role: 'assistant', content: reply.content }, { role: 'user', content: scrubbed }];
       return null;
     };
 
@@ -146,6 +155,15 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
       }
       executed.add(callKey);
       corrections = [];
+      // Empty reads of one table that only change the filters are a search
+      // with no end: the second one ends the step (as the original did).
+      if (tool === 'db_read' && isEmptyRead(record)) {
+        const empties = (emptyReads.get(record.table) ?? 0) + 1;
+        emptyReads.set(record.table, empties);
+        if (empties >= EMPTY_READS_PER_TABLE) {
+          return finish('complete', { summary: `Step completed (no data found in ${record.table})`, note: `no data found in ${record.table}` });
+        }
+      }
       if (results.length + 1 >= maxToolCalls) {
         return finish('limit_reached', { summary: `Step ended: the limit of ${maxToolCalls} tool calls was reached.` });
       }

@@ -65,7 +65,7 @@ export async function runTurn({
 
   let planned = turn.steps ?? turn.plan;
   if (!planned) {
-    const plan = await planTurn({ model, userMessage, conversation: previous.conversation, domain, signal });
+    const plan = await planTurn({ core, registry: act.registry, model, userMessage, conversation: previous.conversation, domain, signal });
     if (plan.error) return finish({ status: signal?.aborted ? 'aborted' : 'error', error: plan.error });
     planned = plan.data;
   }
@@ -104,7 +104,7 @@ export async function runTurn({
   if (status === 'error' || status === 'aborted') return finish({ status, error: last.error });
   if (status === 'ask_user') return finish({ status, question: last.question, reply: last.question });
   if (!replyTurn) return finish({ status });
-  const answer = await replyTurn({ model, userMessage, steps, conversation: previous.conversation, signal });
+  const answer = await replyTurn({ core, registry: act.registry, model, userMessage, steps, conversation: previous.conversation, signal });
   emit('reply', { reply: answer.data, error: answer.error });
   return finish({ status: signal?.aborted ? 'aborted' : status, reply: answer.data, error: answer.error });
 }

@@ -5,6 +5,7 @@ export { actDecisionSchema } from './prompt.js';
 export { Act, restUrl } from './act.js';
 export { lexicalEmbedder, openAIEmbedder, recipeEmbeddingText, EmbeddingError } from './embedder.js';
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
+export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
 export {
   runStep,
   runTurn,

@@ -1,13 +1,35 @@
 // The worker's configuration, read from its environment (Workers `env`
 // bindings, or Deno's environment through worker/deno.js).
-import { modelConfigFromEnv } from 'alfred-act';
+import { modelConfigFromEnv, restUrl } from 'alfred-act';
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
+// The per-user limits on /act/turn: variable → [field, default].
+const LIMITS = {
+  ALFRED_TURNS_PER_MINUTE: ['turnsPerMinute', 10],
+  ALFRED_CONCURRENT_TURNS: ['concurrentTurns', 2],
+  ALFRED_MODEL_CALLS_PER_TURN: ['modelCallsPerTurn', 20],
+  ALFRED_TOKENS_PER_TURN: ['tokensPerTurn', 200_000],
+  ALFRED_MODEL_CALLS_PER_DAY: ['modelCallsPerDay', 500],
+  ALFRED_TOKENS_PER_DAY: ['tokensPerDay', 2_000_000],
+};
+
+// Token verification tuning: variable → [field, default seconds].
+const AUTH_SECONDS = {
+  ALFRED_JWT_CLOCK_SKEW_SECONDS: ['clockSkewSeconds', 30],
+  ALFRED_JWKS_CACHE_SECONDS: ['jwksCacheSeconds', 600],
+  ALFRED_JWKS_REFETCH_SECONDS: ['jwksRefetchSeconds', 30],
+};
+
+const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
+
 /**
- * `{ data: { supabaseUrl, anonKey, allowedOrigins, maxBodyBytes, model }, error }`.
+ * `{ data: { supabaseUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits }, error }`.
  * `model` is `modelConfigFromEnv(env)`: null when no model is configured,
  * which only /act/turn needs. `allowedOrigins` is `['*']` or a list.
+ * `auth` is the token verifier's options (createTokenVerifier), or null when
+ * neither a JWT secret nor a JWK set is configured: the /act routes then
+ * refuse to run. `limits` are the per-user limits (limits.js).
  */
 export function readConfig(env = {}) {
   const missing = ['SUPABASE_URL', 'SUPABASE_ANON_KEY'].filter((name) => !env[name]);
@@ -22,6 +44,10 @@ export function readConfig(env = {}) {
   }
   const maxBodyBytes = env.MAX_BODY_BYTES === undefined ? DEFAULT_MAX_BODY_BYTES : Number(env.MAX_BODY_BYTES);
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) return misconfigured('MAX_BODY_BYTES must be a positive whole number');
+  const { data: auth, error: authError } = readAuth(env);
+  if (authError) return misconfigured(authError);
+  const { data: limits, error: limitsError } = readLimits(env);
+  if (limitsError) return misconfigured(limitsError);
   const origins = (env.ALLOWED_ORIGINS ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean);
   return {
     data: {
@@ -30,9 +56,51 @@ export function readConfig(env = {}) {
       allowedOrigins: origins.length === 0 || origins.includes('*') ? ['*'] : origins,
       maxBodyBytes,
       model: modelConfigFromEnv(env),
+      auth,
+      limits,
     },
     error: null,
   };
+}
+
+/**
+ * The verifier's options: SUPABASE_JWT_SECRET (HS256) and the JWK set
+ * (ES256/RS256) at SUPABASE_JWKS_URL, which defaults to
+ * `<SUPABASE_URL>/auth/v1/.well-known/jwks.json` for a Supabase project URL
+ * (one restUrl gives /rest/v1) and to none for a bare PostgREST root;
+ * `off` turns it off. `{ data: options | null, error: message | null }`.
+ */
+function readAuth(env) {
+  const jwtSecret = env.SUPABASE_JWT_SECRET || undefined;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) return { data: null, error: 'SUPABASE_JWT_SECRET must be at least 32 characters (the project JWT secret)' };
+  let jwksUrl;
+  if (env.SUPABASE_JWKS_URL === 'off') jwksUrl = undefined;
+  else if (env.SUPABASE_JWKS_URL) {
+    if (!URL.canParse(env.SUPABASE_JWKS_URL)) return { data: null, error: `SUPABASE_JWKS_URL is not a URL: ${env.SUPABASE_JWKS_URL}` };
+    jwksUrl = env.SUPABASE_JWKS_URL;
+  } else if (restUrl(env.SUPABASE_URL).endsWith('/rest/v1')) {
+    jwksUrl = `${new URL(env.SUPABASE_URL).origin}${JWKS_PATH}`;
+  }
+  const options = { jwtSecret, jwksUrl, audience: env.SUPABASE_JWT_AUDIENCE || 'authenticated', issuer: env.SUPABASE_JWT_ISSUER || undefined };
+  for (const [name, [field, fallback]] of Object.entries(AUTH_SECONDS)) {
+    const value = env[name] === undefined ? fallback : Number(env[name]);
+    if (!Number.isFinite(value) || value < 0 || String(env[name] ?? fallback).trim() === '') return { data: null, error: `${name} must be a number of seconds ≥ 0` };
+    options[field] = value;
+  }
+  if (jwtSecret === undefined && jwksUrl === undefined) return { data: null, error: null };
+  return { data: options, error: null };
+}
+
+/** The per-user limits: positive whole numbers, or `unlimited`. */
+function readLimits(env) {
+  const limits = {};
+  for (const [name, [field, fallback]] of Object.entries(LIMITS)) {
+    const text = env[name];
+    const value = text === undefined ? fallback : text.trim() === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(text);
+    if (!Number.isSafeInteger(value) || value <= 0 || text?.trim() === '') return { data: null, error: `${name} must be a positive whole number or "unlimited", got ${JSON.stringify(text)}` };
+    limits[field] = value;
+  }
+  return { data: limits, error: null };
 }
 
 function misconfigured(message) {

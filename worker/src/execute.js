@@ -8,9 +8,11 @@ const TOOLS = ['db_read', 'db_create', 'db_update', 'db_delete'];
  * Body `{ tool, params, state? }` → `{ data, error, query, count, state }`.
  * A refused or failed tool call is a 200 whose `error` is the executor's
  * `{ code, path, message, hint }`: it is the tool result an agent feeds
- * back to its model, not a fault of the HTTP request.
+ * back to its model, not a fault of the HTTP request. `signal` (the
+ * request's) stops the call's remaining database requests when the client
+ * hangs up.
  */
-export async function executeToolCall({ body, core, config, caller }) {
+export async function executeToolCall({ body, core, config, caller, signal }) {
   const { tool, params, state } = body;
   if (!TOOLS.includes(tool)) return { error: invalid('tool', `tool must be one of ${TOOLS.join(', ')}`) };
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return { error: invalid('params', 'params must be an object') };
@@ -19,7 +21,7 @@ export async function executeToolCall({ body, core, config, caller }) {
   const { data: act, error: actError } = createCallerAct(core, config, caller, start.registry);
   if (actError) return { error: actError };
   try {
-    const result = await act.execute(tool, params);
+    const result = await act.execute(tool, params, { signal });
     return { data: { ...result, state: start.withRegistry(act.registry.toJSON()) } };
   } finally {
     act.registry.delete();

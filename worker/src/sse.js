@@ -7,6 +7,10 @@ export function sseFrame(event) {
   return encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
 }
 
+/** An SSE comment: clients ignore it; writing it is how a hang-up is noticed. */
+const HEARTBEAT = encoder.encode(': keep-alive\n\n');
+const HEARTBEAT_MS = 1_000;
+
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-store',
@@ -20,8 +24,15 @@ export const SSE_HEADERS = {
  * cancels the stream, which aborts `signal`; `run` should still finish (and
  * release what it holds) on its own. Returns `{ stream, done }`, `done`
  * settling when `run` has finished.
+ *
+ * While `run` waits (a model call takes seconds), a comment frame goes out
+ * every `heartbeatMs`: workerd notices a client that hung up only when it
+ * writes to the connection (its request.signal and the stream's cancel fire
+ * then), so without it a turn would run on until its next event, spending a
+ * model answer and a tool call for nobody. It also keeps proxies from closing
+ * an idle stream.
  */
-export function eventStream(run) {
+export function eventStream(run, { heartbeatMs = HEARTBEAT_MS } = {}) {
   const abort = new AbortController();
   let controller;
   let open = true;
@@ -37,6 +48,9 @@ export function eventStream(run) {
   const send = (event) => {
     if (open) controller.enqueue(sseFrame(event));
   };
+  const heartbeat = setInterval(() => {
+    if (open) controller.enqueue(HEARTBEAT);
+  }, heartbeatMs);
   const done = (async () => {
     try {
       await run(send, abort.signal);
@@ -45,6 +59,7 @@ export function eventStream(run) {
       // still told to the client rather than cutting the stream silently.
       send({ type: 'error', error: { code: 'internal_error', message: String(cause?.message ?? cause) } });
     } finally {
+      clearInterval(heartbeat);
       if (open) controller.close();
       open = false;
     }

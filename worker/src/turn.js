@@ -9,14 +9,11 @@ const MAX_MESSAGE_CHARS = 8_000;
 const MAX_PLANNED_STEPS = 10;
 
 /**
- * Checks `{ message, state?, plan?, prompts? }` and prepares the turn:
- * `{ data: { stream, done }, error }`. The stream carries every loop event
- * (`turn_started`, `plan`, `step_started`, `decision`, `tool_call`, `query`,
- * `result`, `retry`, `step_done`, `reply`, then `turn_done` whose
- * `result.state` is the state for the next turn); `prompt` events only with
- * `prompts: true`, as they hold the whole assembled prompt.
+ * Checks the body `{ message, state?, plan?, prompts? }` of a turn:
+ * `{ data: { message, plan, prompts, turnState }, error }`, error a 400 with
+ * the `path` at fault. Nothing is spent before it passes.
  */
-export function startTurn({ body, core, config, caller }) {
+export function readTurnRequest(body) {
   const { message, state, plan, prompts = false } = body;
   if (typeof message !== 'string' || message.trim() === '') return { error: invalid('message', 'message must be a non-empty string') };
   if (message.length > MAX_MESSAGE_CHARS) return { error: invalid('message', `message is longer than ${MAX_MESSAGE_CHARS} characters`) };
@@ -25,7 +22,21 @@ export function startTurn({ body, core, config, caller }) {
   if (planError) return { error: planError };
   const { data: turnState, error: stateError } = readTurnState(state ?? null);
   if (stateError) return { error: { status: 400, ...stateError } };
+  return { data: { message, plan: plan ?? null, prompts, turnState }, error: null };
+}
 
+/**
+ * Starts a turn read by readTurnRequest: `{ data: { stream, done }, error }`.
+ * The stream carries every loop event (`turn_started`, `plan`,
+ * `step_started`, `decision`, `tool_call`, `query`, `result`, `retry`,
+ * `step_done`, `reply`, then `turn_done` whose `result.state` is the state
+ * for the next turn); `prompt` events only with `prompts: true`, as they
+ * hold the whole assembled prompt. `budget(model, signal)` wraps the model
+ * with the caller's limits (limits.js); the turn stops, with no further model
+ * call, when the client cancels the stream or `signal` (the request's own)
+ * aborts.
+ */
+export function startTurn({ request: { message, plan, prompts, turnState }, core, config, caller, budget = (model) => model, signal }) {
   let model;
   try {
     model = createChatModel(config.model);
@@ -37,9 +48,10 @@ export function startTurn({ body, core, config, caller }) {
 
   const turn = { userMessage: message, ...(plan ? { steps: plan.map(({ description, type }) => ({ description, type })) } : {}) };
   return {
-    data: eventStream(async (send, signal) => {
+    data: eventStream(async (send, streamSignal) => {
+      const stop = anySignal([streamSignal, signal]);
       try {
-        for await (const event of runTurnEvents({ core, act, model, turn, state: turnState, signal })) {
+        for await (const event of runTurnEvents({ core, act, model: budget(model, stop), turn, state: turnState, signal: stop })) {
           if (event.type !== 'prompt' || prompts) send(event);
         }
       } finally {
@@ -48,6 +60,19 @@ export function startTurn({ body, core, config, caller }) {
       }
     }),
   };
+}
+
+// Aborts when any of `signals` does (AbortSignal.any where the runtime has it).
+function anySignal(signals) {
+  const present = signals.filter(Boolean);
+  if (present.length === 1) return present[0];
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(present);
+  const controller = new AbortController();
+  for (const signal of present) {
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
 }
 
 function checkPlan(plan) {

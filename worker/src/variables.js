@@ -1,8 +1,24 @@
 // The environment variables the worker reads (config.js, modelConfigFromEnv),
 // for the runtimes that pass a process environment on (deno.js, local.mjs).
+// What each one means: worker/README.md and docs/worker-auth.md.
 export const WORKER_VARIABLES = Object.freeze([
   'SUPABASE_URL',
   'SUPABASE_ANON_KEY',
+  // Who is calling: every bearer token is verified before any work.
+  'SUPABASE_JWT_SECRET',
+  'SUPABASE_JWKS_URL',
+  'SUPABASE_JWT_AUDIENCE',
+  'SUPABASE_JWT_ISSUER',
+  'ALFRED_JWT_CLOCK_SKEW_SECONDS',
+  'ALFRED_JWKS_CACHE_SECONDS',
+  'ALFRED_JWKS_REFETCH_SECONDS',
+  // Per-user limits on /act/turn.
+  'ALFRED_TURNS_PER_MINUTE',
+  'ALFRED_CONCURRENT_TURNS',
+  'ALFRED_MODEL_CALLS_PER_TURN',
+  'ALFRED_TOKENS_PER_TURN',
+  'ALFRED_MODEL_CALLS_PER_DAY',
+  'ALFRED_TOKENS_PER_DAY',
   'OPENAI_API_KEY',
   'OPENAI_BASE_URL',
   'ALFRED_LLM_MODEL',

@@ -3,6 +3,7 @@
 /// Nothing in the core throws across its public API; the WASM boundary and
 /// the JS side only ever see `{code, path, message, hint}`.
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -23,6 +24,15 @@ struct error {
   int status = 0;
   std::string db_code;
   std::string details;
+  /// The message, details and hint as they were before UUIDs were replaced
+  /// with refs (`scrub_error`, uuid_scrub.h): for the developer's logs, never
+  /// for the model. Set on every error the database answered.
+  struct raw_text {
+    std::string message;
+    std::string details;
+    std::string hint;
+  };
+  std::optional<raw_text> raw;
 };
 
 /// Holds either a value or an `error`. Cheap to move; accessing the wrong

@@ -60,8 +60,23 @@ struct ref_name {
   long number = 0;
 };
 
-/// Splits `recipe_12` / `gen_meal_3` into prefix and number. No registry or
-/// domain lookup: it only says whether the text has the shape of a ref.
+/// The largest ref number (`recipe_999999999`, nine digits). Allocation and
+/// restore share it: a counter never passes it, so every state `to_json`
+/// writes can be restored. A prefix whose counter reached it gets no new ref
+/// (`registry_full`).
+inline constexpr long kMaxRefNumber = 999999999;
+
+/// Labels longer than this many code points are cut to it, the last one an
+/// ellipsis (`capped_label`).
+inline constexpr std::size_t kMaxLabelChars = 200;
+
+/// `label`, or its first `kMaxLabelChars - 1` code points and "…" when it
+/// is longer. Every label the registry stores goes through it.
+std::string capped_label(std::string_view label);
+
+/// Splits `recipe_12` / `gen_meal_3` into prefix and number (1 to
+/// `kMaxRefNumber`). No registry or domain lookup: it only says whether the
+/// text has the shape of a ref.
 std::optional<ref_name> parse_ref_name(std::string_view text);
 
 class ref_registry {
@@ -69,8 +84,9 @@ class ref_registry {
   ref_registry() = default;
 
   /// Restores a state produced by `to_json`. An unknown format version, a
-  /// missing or ill-typed field, a counter below a ref's number or a UUID
-  /// mapped twice is an error, never a silent reset.
+  /// missing or ill-typed field, a counter below a ref's number or above
+  /// `kMaxRefNumber`, or a UUID mapped twice is an error, never a silent
+  /// reset. Labels longer than `kMaxLabelChars` are cut.
   static result<ref_registry> from_json(std::string_view state_json);
   std::string to_json() const;
 
@@ -81,7 +97,8 @@ class ref_registry {
   const ref_entry* resolve(std::string_view ref) const;
 
   /// Registers (or refreshes) a database row and returns its ref. `label` is
-  /// kept when empty. The action is updated on every call.
+  /// kept when empty. The action is updated on every call. "" when the row
+  /// is new and its prefix has no ref number left.
   std::string register_row(std::string_view table, std::string_view type, std::string_view uuid, ref_action action,
                            std::string_view label);
   /// Registers a row seen only through a foreign key. A known UUID keeps its
@@ -91,7 +108,8 @@ class ref_registry {
   /// Position in `entries()` of the regular ref holding `uuid`, or `npos`.
   std::size_t find_index(uuid_bits uuid) const;
   /// `register_row` / `register_linked` for callers that parsed the UUID
-  /// already (row translation); they return the position in `entries()`.
+  /// already (row translation); they return the position in `entries()`,
+  /// or `npos` when the row is new and its prefix has no ref number left.
   std::size_t register_row_index(std::string_view table, std::string_view type, uuid_bits uuid, ref_action action,
                                  std::string_view label);
   std::size_t register_linked_index(std::string_view table, std::string_view type, uuid_bits uuid);
@@ -110,12 +128,14 @@ class ref_registry {
 
   /// Creates a `gen_` ref holding `content` until it is saved.
   /// `content_json` must be valid JSON text (the caller parsed it).
-  std::string register_generated(std::string_view table, std::string_view type, std::string content_json,
-                                 std::string_view label);
+  /// `registry_full` when the prefix has no generated ref number left.
+  result<std::string> register_generated(std::string_view table, std::string_view type, std::string content_json,
+                                         std::string_view label);
   /// Replaces the content of a pending artifact (the model revised it).
   status update_generated(std::string_view gen_ref, std::string content_json, std::string_view label);
   /// Binds a pending `gen_` ref to the row that saved it; returns the row's
-  /// regular ref. Fails when the ref is unknown, not generated, or already saved.
+  /// regular ref. Fails when the ref is unknown, not generated, or already
+  /// saved, or when the row needs a ref and none is left (`registry_full`).
   result<std::string> promote(std::string_view gen_ref, std::string_view uuid, std::string_view label);
   /// A pending artifact of this type whose label matches (case-insensitive,
   /// trimmed); used when a save names the artifact only by its label.
@@ -138,6 +158,7 @@ class ref_registry {
  private:
   static result<ref_entry> parse_entry(const ref_registry& reg, json_value item, const std::string& where);
   ref_entry& add(ref_entry entry, uuid_bits uuid);
+  /// The next ref of `type`, or "" when its counter is at `kMaxRefNumber`.
   std::string next_ref(std::string_view type, bool generated);
   std::uint32_t find_ref_index(std::string_view ref) const;
   void refresh(std::size_t index, ref_action action, std::string_view label);

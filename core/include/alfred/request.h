@@ -70,7 +70,8 @@ void write_request(json_writer& w, const http_request& request);
 status append_request_result(std::string& out, const domain& dom, const tool_call& call,
                              const request_options& options);
 
-/// Writes `{"code", "message", "path", "hint"}`.
+/// Writes `{"code", "message", "path", "hint"}`, then `status`, `dbCode`,
+/// `details` and `raw` when the error has them.
 void write_error(json_writer& w, const error& err);
 
 /// `{"data": <data_json>, "error": null}` or `{"data": null, "error": {…}}`,

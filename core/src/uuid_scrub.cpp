@@ -1,0 +1,56 @@
+#include "alfred/uuid_scrub.h"
+
+#include "alfred/uuid.h"
+
+namespace alfred {
+
+namespace {
+
+// One left-to-right pass; true when it replaced something.
+bool scrub_uuids_once(std::string& text, const ref_registry& registry) {
+  constexpr std::size_t kLength = 36;
+  if (text.size() < kLength) return false;
+  std::string out;
+  std::size_t copied = 0;
+  // A UUID has dashes at 8, 13, 18 and 23; look at every dash that could be
+  // the first one instead of testing every offset. Hex around it does not
+  // matter: a UUID inside a longer hex run is still one.
+  for (std::size_t dash = text.find('-', 8); dash != std::string::npos && dash + 28 <= text.size();
+       dash = text.find('-', dash + 1)) {
+    const std::size_t start = dash - 8;
+    if (start < copied) continue;
+    const std::string_view candidate(text.data() + start, kLength);
+    if (!is_uuid_syntax(candidate)) continue;
+    out.append(text, copied, start - copied);
+    const ref_entry* entry = registry.find_by_uuid(canonical_uuid(candidate));
+    out += entry ? std::string_view(entry->ref) : std::string_view("<id>");
+    copied = start + kLength;
+    dash = copied - 1;
+  }
+  if (copied == 0) return false;
+  out.append(text, copied, std::string::npos);
+  text = std::move(out);
+  return true;
+}
+
+}  // namespace
+
+void scrub_uuids(std::string& text, const ref_registry& registry) {
+  // A ref ends in digits: put where a UUID was, it can complete another one
+  // with the text after it (two UUIDs that overlapped, "recipe_3" followed by
+  // "2d31111-2222-…"). So scrub until nothing is left; every pass that
+  // replaces something removes four dashes and adds none, so this ends.
+  while (scrub_uuids_once(text, registry)) {
+  }
+}
+
+void scrub_error(error& err, const ref_registry& registry, bool keep_raw) {
+  error::raw_text raw{err.message, err.details, err.hint};
+  scrub_uuids(err.message, registry);
+  scrub_uuids(err.details, registry);
+  scrub_uuids(err.hint, registry);
+  const bool changed = raw.message != err.message || raw.details != err.details || raw.hint != err.hint;
+  if (changed || keep_raw) err.raw = std::move(raw);
+}
+
+}  // namespace alfred

@@ -1,0 +1,31 @@
+// The UUID scrubber for texts the JS loop sends to the model (correction
+// feedback, plan and reply prompts): the same code that scrubs the Act
+// prompt and the executor's errors (alfred/uuid_scrub.h).
+
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "alfred/uuid_scrub.h"
+#include "handles.h"
+
+namespace alfred_wasm {
+namespace {
+
+// `{"data":"<text with refs or <id> for UUIDs>"}`.
+std::string without_uuids(const registry_handle& registry, const std::string& text) {
+  return guarded([&]() {
+    std::string out = text;
+    alfred::scrub_uuids(out, registry.get());
+    return quoted_data(out);
+  });
+}
+
+}  // namespace
+}  // namespace alfred_wasm
+
+EMSCRIPTEN_BINDINGS(alfred_act_scrub) {
+  using namespace emscripten;
+  using namespace alfred_wasm;
+  function("withoutUuids", &without_uuids);
+}
