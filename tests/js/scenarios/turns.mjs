@@ -242,7 +242,7 @@ test('"delete the duplicate recipe": the model finds both rows in the prompt and
   assert.deepEqual(await db(`/recipes?name=eq.${enc(name)}&select=id`), [{ id: older.id }]);
 });
 
-test('repeated empty reads end the step instead of asking the model again', { todo: "repeated empty reads don't end a step" }, async () => {
+test('repeated empty reads end the step instead of asking the model again', async () => {
   await withModel(
     [
       toolCall('db_read', { table: 'inventory', filters: [where('name', '=', 'chiken')] }),

@@ -27,12 +27,14 @@ function hasKeyDeep(value, key) {
 }
 
 /**
- * What the model sees (data, error, query record) has no UUID and no owner
- * column. `allow` lists UUIDs the model itself wrote, which an error may quote.
+ * What the model sees (data, error without its developer-only `raw`, query
+ * record) has no UUID and no owner column. `allow` lists UUIDs the model itself wrote, which an error may quote.
  */
 export function assertModelFacing(result, { allow = [] } = {}) {
   for (const part of ['data', 'error', 'query']) {
-    let text = JSON.stringify(result[part] ?? null);
+    // error.raw is the database's own text, kept for the developer and never shown to the model.
+    const value = part === 'error' && result.error ? { ...result.error, raw: undefined } : result[part];
+    let text = JSON.stringify(value ?? null);
     for (const own of allow) text = text.split(own).join('(own)');
     assert.doesNotMatch(text, UUID, `no UUID in ${part}: ${text.slice(0, 400)}`);
   }
