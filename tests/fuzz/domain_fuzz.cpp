@@ -52,7 +52,9 @@ json value_for(const column& col, unsigned& counter) {
     case column_type::text:
       break;
   }
-  return col.allowed_values.empty() ? std::string("some ") + col.name : col.allowed_values.front();
+  // An allowed value may be any bytes; the row is JSON text, written by nlohmann.
+  if (col.allowed_values.empty() || !valid_utf8(col.allowed_values.front())) return std::string("some ") + col.name;
+  return col.allowed_values.front();
 }
 
 json full_row(const domain& dom, const table& tbl, unsigned& counter, bool embeds) {
