@@ -7,7 +7,7 @@
 // owner scope, encoding, JSON body. postgrest-js runs the builder chain plus
 // the synchronous work its `then()` does before `fetch` — `url.toString()`,
 // copying the headers, Content-Type, `JSON.stringify(body)` — without
-// awaiting anything (postgrest-wire.md §8 "build only"). Before timing, each
+// awaiting anything (request building only). Before timing, each
 // pair is checked to produce the same request on the wire.
 //
 // Each round runs a fixed number of iterations per side, calibrated in the

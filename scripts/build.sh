@@ -1,18 +1,43 @@
 #!/usr/bin/env bash
 # Builds the C++ core natively (for doctest) and to WebAssembly, and stages
-# the package's generated files in web/dist/.
+# the package's generated files in web/dist/. Prints a line per stage and per
+# tenth of each build; a failed build prints its whole log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/stage.sh
+source scripts/cmake-cache.sh
 # NodeSource's node does not search Debian's module dir; emcc -O1+ needs acorn from it.
 export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"
 
+# Runs "$@" (a build), showing ninja's progress as `label: n/N steps`.
+build_step() {
+  local label=$1 log
+  shift
+  log=$(mktemp)
+  if ! "$@" 2>&1 | tee "$log" | ninja_progress "$label"; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "build: $label failed" >&2
+    return 1
+  fi
+  rm -f "$log"
+}
+
+drop_stale_cmake_cache build/native .
+drop_stale_cmake_cache build/wasm .
+
+stage "build: configuring native"
 cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/native
+stage "build: building native (core + doctest)"
+build_step native cmake --build build/native
 
 # emcmake presets an emulator flag that Node 20 rejects; the wasm test sets its own.
+stage "build: configuring wasm"
 emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR= >/dev/null
-cmake --build build/wasm
+stage "build: building wasm (em++)"
+build_step wasm cmake --build build/wasm
 
 mkdir -p web/dist
 cp build/wasm/alfred_core.mjs build/wasm/alfred_core.wasm web/dist/
 node scripts/generate-kitchen.mjs
+stage "build: done (web/dist staged)"

@@ -1,14 +1,16 @@
-// Writes web/dist/kitchen.mjs from core/domains/kitchen.json, so the domain
+// Writes web/dist/kitchen.mjs from the kitchen pack (domains/kitchen/:
+// domain.json and its prompts/ examples), so the package's default domain
 // ships as a plain ES module (JSON imports are not portable across runtimes).
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { readPackDomain } from '../db/packs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const domain = JSON.parse(readFileSync(`${root}core/domains/kitchen.json`, 'utf8'));
+const domain = readPackDomain('kitchen');
 mkdirSync(`${root}web/dist`, { recursive: true });
 writeFileSync(
   `${root}web/dist/kitchen.mjs`,
-  `// Generated from core/domains/kitchen.json by scripts/generate-kitchen.mjs.\n` +
+  `// Generated from domains/kitchen/ (domain.json, prompts/) by scripts/generate-kitchen.mjs.\n` +
     `const deepFreeze = (value) => {\n` +
     `  if (value && typeof value === 'object') {\n` +
     `    for (const item of Object.values(value)) deepFreeze(item);\n` +

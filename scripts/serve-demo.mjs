@@ -99,7 +99,7 @@ async function forwardToModel(request, response, model) {
  *
  * @example
  * const stack = await startStack()
- * const demo = await startDemoServer({ supabase: { url: stack.url, anonKey: stack.anonKey }, users: stack.users })
+ * const demo = await startDemoServer({ supabase: { url: stack.supabaseUrl, anonKey: stack.anonKey }, users: stack.users })
  * console.log(demo.url) // http://127.0.0.1:PORT/web/demo/
  */
 export async function startDemoServer({ supabase, users, model = null, host = '127.0.0.1', port = 0 }) {
@@ -157,12 +157,12 @@ async function main(argv) {
   } else {
     const { startStack } = await import('../db/stack.mjs');
     stack = await startStack();
-    backend = { supabase: { url: stack.url, anonKey: stack.anonKey }, users: stack.users };
+    backend = { supabase: { url: stack.supabaseUrl, anonKey: stack.anonKey }, users: stack.users };
   }
   const model = modelConfigFromEnv(env);
   const demo = await startDemoServer({ ...backend, model, port });
   console.log(`alfred-act demo: ${demo.url}`);
-  console.log(`  PostgREST ${backend.supabase.url}${stack ? ' (local stack, seeded)' : ''}`);
+  console.log(`  Supabase URL ${backend.supabase.url}${stack ? ' (local stack, seeded)' : ''}`);
   console.log(`  model     ${model ? `${model.model} at ${model.baseUrl} (proxied at /llm/v1)` : 'none: manual mode and replay, or set one in the page'}`);
   await new Promise((resolve) => {
     process.once('SIGINT', resolve);

@@ -4,6 +4,7 @@
 # node_modules was not installed from the current package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/stage.sh
 
 # clang and libclang-rt-14-dev build the libFuzzer targets (scripts/fuzz.sh).
 apt_packages=(emscripten nlohmann-json3-dev libfmt-dev doctest-dev cmake ninja-build g++ clang-format chromium clang
@@ -25,7 +26,7 @@ compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' 
 
 if ((${#missing[@]})); then
   if [[ $(id -u) -eq 0 ]]; then
-    echo "setup: installing ${missing[*]} (and the rest of the list, already present ones are kept)"
+    stage "setup: installing Debian packages: ${missing[*]} (and the rest of the list, already present ones are kept)"
     apt-get update
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${apt_packages[@]}"
   else
@@ -49,6 +50,8 @@ fi
 lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
 stamp=node_modules/.installed-lock.sha256
 if [[ "$(cat "$stamp" 2>/dev/null)" != "$lock_sum" ]]; then
+  stage "setup: npm ci (the packages of package-lock.json, the local stack's PGlite and PostgREST included)"
   npm ci --no-audit --no-fund
   echo "$lock_sum" >"$stamp"
+  stage "setup: npm packages installed"
 fi

@@ -29,17 +29,36 @@ std::uintptr_t input_buffer(std::size_t size) {
 
 std::uintptr_t result_slot() { return reinterpret_cast<std::uintptr_t>(result_slot_words()); }
 
+// The input and output buffers keep their capacity between calls (most
+// calls are small and alike); after a large one JS calls this, so one huge
+// input does not pin its memory for the life of the instance. The memory
+// goes back to the allocator, which reuses it.
+void trim_buffers() {
+  constexpr std::size_t kKeep = std::size_t(1) << 20;
+  if (input_bytes().capacity() > kKeep) std::string().swap(input_bytes());
+  if (output_bytes().capacity() > kKeep) std::string().swap(output_bytes());
+}
+
 }  // namespace
+
+std::string out_of_memory_result() {
+  return error_result(
+      {"out_of_memory", "", "alfred-act core failed: the input needs more memory than the core may use",
+       "use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory "
+       "cap)"});
+}
 
 std::string& output_bytes() {
   static std::string bytes;
   return bytes;
 }
 
-void publish_output() {
-  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(output_bytes().data()));
-  result_slot_words()[1] = static_cast<std::uint32_t>(output_bytes().size());
+void publish(const std::string& text) {
+  result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(text.data()));
+  result_slot_words()[1] = static_cast<std::uint32_t>(text.size());
 }
+
+void publish_output() { publish(output_bytes()); }
 
 std::string_view input_view(std::size_t length) {
   return std::string_view(input_bytes().data(), std::min(length, input_bytes().size()));
@@ -76,6 +95,20 @@ void build_request_at(const domain_handle& dom, const registry_handle& registry,
   publish_output();
 }
 
+// `{"data":null}`, or the error of request options (JSON text) that no
+// request could be built with.
+std::string check_request_options(const std::string& options_json) {
+  return guarded([&]() {
+    auto doc = json_document::parse(options_json);
+    if (!doc) return error_result({"invalid_option", "", doc.err().message, ""});
+    auto options = alfred::parse_request_options(doc->root());
+    if (!options) return error_result(options.err());
+    auto checked = alfred::check_request_options(*options);
+    if (!checked) return error_result(checked.err());
+    return alfred::data_result("null");
+  });
+}
+
 }  // namespace
 }  // namespace alfred_wasm
 
@@ -94,6 +127,8 @@ EMSCRIPTEN_BINDINGS(alfred_act) {
       .function("registerGenerated", &registry_handle::register_generated)
       .function("promote", &registry_handle::promote);
   function("inputBuffer", &input_buffer);
+  function("trimBuffers", &trim_buffers);
   function("resultSlot", &result_slot);
   function("buildRequestAt", &build_request_at);
+  function("checkRequestOptions", &check_request_options);
 }

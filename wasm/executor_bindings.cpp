@@ -1,10 +1,12 @@
 // The executor's binding: an Execution handle per tool call. JS reads the
 // needs of each round, performs them, and writes each response's body into
-// the input buffer before handing it back; results leave through the
+// the handle's own body buffer (moved into the core without a copy, and
+// freed with the handle) before handing it back; results leave through the
 // result slot like every other large text.
 
 #include <emscripten/bind.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -16,8 +18,9 @@ namespace {
 
 class execution_handle {
  public:
-  // `call_json` is `[tool, params, options]`, as for buildRequestAt; the
-  // params stay JSON text so the executor reads them once.
+  // `call_json` is `[tool, params, options, settings]` (settings optional:
+  // row ids and limits); the params stay JSON text so the executor reads
+  // them once.
   execution_handle(const domain_handle& dom, registry_handle& registry, std::size_t length) {
     std::string failure;
     guarded_into(failure, [&]() {
@@ -27,8 +30,8 @@ class execution_handle {
         return;
       }
       const json_value call = doc->root();
-      if (!call.is_array() || call.size() != 3 || !call.at(0).is_string()) {
-        failure = error_result({"invalid_params", "", "expected [tool, params, options]", ""});
+      if (!call.is_array() || call.size() < 3 || call.size() > 4 || !call.at(0).is_string()) {
+        failure = error_result({"invalid_params", "", "expected [tool, params, options, settings]", ""});
         return;
       }
       auto options = alfred::parse_request_options(call.at(2));
@@ -36,12 +39,19 @@ class execution_handle {
         failure = error_result(options.err());
         return;
       }
-      execution_.emplace(dom.get(), registry.get(), call.at(0).str(), call.at(1).raw(), std::move(*options));
+      auto settings = alfred::parse_execution_options(call.size() == 4 ? call.at(3) : json_value());
+      if (!settings) {
+        failure = error_result(settings.err());
+        return;
+      }
+      execution_.emplace(dom.get(), registry.get(), call.at(0).str(), call.at(1).raw(), std::move(*options),
+                         std::move(*settings));
     });
     failure_ = std::move(failure);
   }
 
   bool done() const { return !execution_ || execution_->done(); }
+  // (A failed constructor or response leaves no execution_ and failure_ set.)
 
   /// `[{"kind":"http","method","url","headers","body"} | {"kind":"embed","text"}]`
   std::string needs() const {
@@ -72,28 +82,55 @@ class execution_handle {
     return out;
   }
 
-  /// The body is the first `length` bytes of the input buffer.
-  void respond_at(std::size_t index, int status, const std::string& content_range, const std::string& content_type,
-                  std::size_t length) {
-    if (!execution_) return;
+  /// Room for the next response body; JS writes `length` bytes there.
+  /// 0 when the room cannot be had (JS then reports the body as too large).
+  std::uintptr_t body_buffer(std::size_t length) {
+    body_ = std::string();
+    bool ok = false;
     std::string ignored;
     guarded_into(ignored, [&]() {
-      execution_->respond(index, {status, content_range, content_type, std::string(input_view(length))});
+      body_.resize(length);
+      ok = true;
     });
+    return ok ? reinterpret_cast<std::uintptr_t>(body_.data()) : 0;
   }
 
-  /// Publishes `{"data","error","query","count"}` through the result slot.
+  /// The body is what JS wrote into the body buffer; `failure_name` is a
+  /// transport_failure name ("" for a whole response).
+  void respond_at(std::size_t index, int status, const std::string& content_range, const std::string& content_type,
+                  const std::string& failure_name) {
+    std::string body = std::move(body_);
+    body_ = std::string();
+    if (!execution_) return;
+    // A failure here (memory) leaves the execution unusable: it ends with
+    // the error instead of waiting for a response it could not take.
+    std::string failure;
+    guarded_into(failure, [&]() {
+      auto kind = alfred::parse_transport_failure(failure_name);
+      execution_->respond(index, {status, content_range, content_type, std::move(body),
+                                  kind.value_or(alfred::transport_failure::no_response)});
+    });
+    if (!failure.empty()) {
+      failure_ = std::move(failure);
+      execution_.reset();
+    }
+  }
+
+  /// Publishes `{"data","error","query","count"}` through the result slot:
+  /// the execution's own text (it can be megabytes), valid until the handle
+  /// is deleted.
   void result_at() {
-    std::string& out = output_bytes();
-    out.clear();
-    guarded_into(out, [&]() { out = failure_.empty() ? execution_->result_json() : failure_; });
-    publish_output();
+    if (failure_.empty() && execution_) return publish(execution_->result_json());
+    publish(failure_);
   }
 
  private:
   std::optional<alfred::execution> execution_;
   std::string failure_;
+  std::string body_;
 };
+
+std::string default_execution_limits() { return alfred::execution_limits_json(); }
 
 }  // namespace
 }  // namespace alfred_wasm
@@ -105,6 +142,8 @@ EMSCRIPTEN_BINDINGS(alfred_executor) {
       .constructor<const domain_handle&, registry_handle&, std::size_t>()
       .function("done", &execution_handle::done)
       .function("needs", &execution_handle::needs)
+      .function("bodyBuffer", &execution_handle::body_buffer)
       .function("respondAt", &execution_handle::respond_at)
       .function("resultAt", &execution_handle::result_at);
+  function("executionLimits", &default_execution_limits);
 }

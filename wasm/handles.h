@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,10 @@ inline alfred::error internal_error(const char* what) {
           "please report this with the input that caused it"};
 }
 
+/// `{"data":null,"error":{"code":"out_of_memory",…}}`: one copy for every
+/// guarded call (defined in bindings.cpp).
+std::string out_of_memory_result();
+
 // Runs `body`, which writes its result into `out`, turning any escaped C++
 // exception (allocation failure) into an error result so the module is never
 // left in a broken state. Builds without exceptions abort instead, and the JS
@@ -34,6 +39,8 @@ inline void guarded_into(std::string& out, F&& body) {
 #if defined(__cpp_exceptions)
   try {
     body();
+  } catch (const std::bad_alloc&) {
+    out = out_of_memory_result();
   } catch (const std::exception& e) {
     out = error_result(internal_error(e.what()));
   } catch (...) {
@@ -156,5 +163,8 @@ std::string_view input_view(std::size_t length);
 std::string& output_bytes();
 /// Makes `output_bytes()` visible to JS through the result slot.
 void publish_output();
+/// Makes `text` visible to JS through the result slot, without copying it;
+/// `text` must outlive JS reading it.
+void publish(const std::string& text);
 
 }  // namespace alfred_wasm

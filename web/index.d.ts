@@ -2,7 +2,7 @@
 // Emscripten 3.1.6 cannot emit them. Every runtime entry (node, browser,
 // workerd, deno) exports exactly these names.
 
-// Both merge with the full declarations when the project's lib or
+// These merge with the full declarations when the project's lib or
 // @types/node has them, and let this file compile when it does not.
 declare global {
   namespace WebAssembly {
@@ -10,6 +10,9 @@ declare global {
   }
   interface SymbolConstructor {
     readonly dispose: unique symbol;
+  }
+  interface URL {
+    href: string;
   }
 }
 
@@ -63,8 +66,38 @@ export interface TableConfig {
   readonly relations?: { readonly [relation: string]: string };
   /** Columns the model never sees or selects (for example embeddings). */
   readonly hidden?: readonly string[];
+  /** What the executor does around this table's calls (docs/own-schema.md). */
+  readonly middleware?: MiddlewareConfig;
   /** Every column the model may know about; an `id` column of type `uuid` is required. */
   readonly columns: { readonly [column: string]: ColumnConfig };
+}
+
+/** Per-table executor behaviour, configured rather than coded. */
+export interface MiddlewareConfig {
+  /** Text columns where `=` means a case-insensitive substring match. */
+  readonly fuzzy?: readonly string[];
+  /** Relations added to reads that pick no columns: `"deals(id,title,stage)"`. */
+  readonly include?: readonly string[];
+  /** `_semantic similar` through a database function that ranks ids by an embedding. */
+  readonly semantic?: {
+    readonly rpc: string;
+    readonly embedding_arg?: string;
+    readonly count_arg?: string;
+    readonly distance_arg?: string;
+    readonly limit?: number;
+    readonly max_distance?: number;
+    /** The text and text[] columns a row's embedding is made from (`embeddingText`). */
+    readonly text?: readonly string[];
+  };
+  /** Rows named after entries of a shared catalog table, linked through `link`. */
+  readonly catalog?: {
+    readonly table: string;
+    readonly link: string;
+    readonly name?: string;
+    readonly aliases?: string;
+    readonly copy?: readonly string[];
+    readonly dedupe?: boolean;
+  };
 }
 
 /** A domain: the tables the model may touch, as data rather than code. */
@@ -76,10 +109,90 @@ export interface DomainConfig {
   /** The most rows one read or create may touch (1 to 1 000 000). */
   readonly max_rows?: number;
   readonly tables: { readonly [table: string]: TableConfig };
+  /**
+   * The domain's own text for the Act prompt's example slots (a domain pack's
+   * `prompts/<slot>.md`); slots left out are derived from the tables.
+   */
+  readonly prompt_examples?: { readonly [slot: string]: string };
 }
 
 /** The kitchen domain (recipes, inventory, meal plans, …): the default `domain` of every call. */
 export declare const kitchen: DomainConfig;
+
+/**
+ * Settings merged on top of a pulled domain: plain objects merge per table and
+ * per column, arrays and values replace, `null` removes a table, a column or a
+ * setting.
+ */
+export interface DomainOverrides {
+  readonly name?: string;
+  /** The owner column, when no uuid column defaults to `auth.uid()`. */
+  readonly owner_column?: string;
+  readonly max_rows?: number;
+  readonly tables?: {
+    readonly [table: string]:
+      | (Partial<Omit<TableConfig, 'columns'>> & { readonly columns?: { readonly [column: string]: Partial<ColumnConfig> | null } })
+      | null;
+  };
+}
+
+/** Something a pull left out or could not decide, at a path into the domain. */
+export interface DomainNote {
+  path: string;
+  message: string;
+}
+
+/** A derived domain, validated by the core, or the error that says what to fix. */
+export type DomainPullResult =
+  | { data: DomainConfig; error: null; notes: DomainNote[] }
+  | { data: null; error: AlfredErrorShape; notes: DomainNote[] };
+
+export interface DomainFromOpenApiOptions extends LoadOptions {
+  /** The uuid column row-level security compares with `auth.uid()`. Default: the one that defaults to `auth.uid()`. */
+  ownerColumn?: string;
+  /** The domain's name (error messages). Default: the overrides' `name`, else `"database"`. */
+  name?: string;
+  /** A loaded core; otherwise one is loaded. */
+  core?: Core;
+}
+
+export interface PullDomainOptions extends DomainFromOpenApiOptions {
+  /** A Supabase project URL or a PostgREST root. */
+  url: string;
+  /** Sent as `apikey`. */
+  apiKey?: string;
+  /** A signed-in user's JWT. */
+  accessToken?: string;
+  overrides?: DomainOverrides | string | null;
+  fetch?: (input: string, init?: { headers?: Record<string, string> }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+}
+
+/**
+ * Derives a domain from PostgREST's OpenAPI description (`GET /` with
+ * `Accept: application/openapi+json`), merges `overrides` and validates the
+ * result with the core. Never rejects. Rules: docs/own-schema.md.
+ *
+ * @example
+ * const spec = await (await fetch(`${url}/rest/v1/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
+ * const { data: domain, error, notes } = await domainFromOpenApi(spec, { tables: { deals: { ref: 'deal' } } })
+ * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
+ * const act = createAct({ url, apiKey, accessToken, userId, domain })
+ */
+export declare function domainFromOpenApi(
+  spec: Record<string, unknown> | string,
+  overrides?: DomainOverrides | string | null,
+  options?: DomainFromOpenApiOptions,
+): Promise<DomainPullResult>;
+
+/**
+ * Fetches the description from the live database and derives its domain, as
+ * `alfred-act domain pull` does. Never rejects (`network_error`, `http_error`,
+ * `invalid_openapi` are errors).
+ *
+ * @example
+ * const { data: domain, error, notes } = await pullDomain({ url: SUPABASE_URL, apiKey: anonKey, accessToken: jwt, ownerColumn: 'owner_id' })
+ */
+export declare function pullDomain(options: PullDomainOptions): Promise<DomainPullResult>;
 
 /** The tools a model may call. */
 export type ToolName = 'db_read' | 'db_create' | 'db_update' | 'db_delete';
@@ -171,16 +284,22 @@ export interface ToolParams {
   db_delete: DeleteParams;
 }
 
-/** Where and as whom a request is built. */
-export interface BuildRequestOptions {
-  /** Default: `kitchen`. */
+/** Where a request goes: exactly one of `url`, `restUrl`, `baseUrl`. */
+export type RequestLocation =
+  | { /** The Supabase URL (`https://<ref>.supabase.co`, `http://127.0.0.1:54321`); gets `/rest/v1`. */ url: string; restUrl?: never; baseUrl?: never }
+  | { /** A bare PostgREST root (`http://127.0.0.1:3000`), used as it is. */ restUrl: string; url?: never; baseUrl?: never }
+  | { /** The PostgREST root, as `restUrl` (the original name); a bare `https://<ref>.supabase.co` is refused. */ baseUrl: string; url?: never; restUrl?: never };
+
+/** Where and as whom a request is built. An unknown option is `invalid_option`. */
+export type BuildRequestOptions = BuildRequestCredentials & RequestLocation;
+
+export interface BuildRequestCredentials {
+  /** Default: the registry's domain, else the core's (`loadCore({ domain })`). A registry of another domain is an error. */
   domain?: DomainConfig;
-  /** Resolves the refs in the call. Default: an empty registry owned by the core. */
+  /** Resolves the refs in the call. Default: an empty registry of the domain, owned by the core. */
   registry?: Registry;
-  /** The signed-in user's id (a UUID); required for `user_owned` tables. */
+  /** The signed-in user's id (a UUID); default: the access token's `sub`; required for `user_owned` tables. */
   userId?: string;
-  /** The PostgREST root: `http://127.0.0.1:3000` or `https://<ref>.supabase.co/rest/v1`. */
-  baseUrl: string;
   /** The project's anon/publishable key, sent as `apikey`. Never a service-role key. */
   apiKey?: string;
   /** The signed-in user's JWT, sent as `Authorization: Bearer …`, so row-level security applies. */
@@ -251,13 +370,51 @@ export interface LoadOptions {
    * file once per process.
    */
   wasmModule?: WebAssembly.Module;
+  /**
+   * Where the core comes from under a bundler: what
+   * `import wasm from 'alfred-act/alfred_core.wasm'` gives (a compiled module
+   * in Workers, the emitted file's URL under esbuild's `file` loader or a
+   * webpack `asset/resource` rule), or any URL of `alfred_core.wasm` (in Node
+   * also a file path). See docs/bundlers.md.
+   */
+  wasm?: WebAssembly.Module | URL | string;
+  /**
+   * The most UTF-8 bytes one stateless call (`buildRequest`, `buildActPrompt`,
+   * `parseDecision`, `renderQuery`, `translateRows`, `registerGenerated`, a
+   * restored state) takes; larger inputs are `input_too_large` before they
+   * reach WASM memory. Default 8 MiB, at most 32 MiB (docs/limits-and-faults.md).
+   */
+  maxInputBytes?: number;
+  /**
+   * The domain the core binds its registries and calls to when they name none
+   * (validated at load; a bad one rejects with `invalid_domain`). Default: `kitchen`.
+   */
+  domain?: DomainConfig;
 }
 
 /**
- * Loads the core. The compiled module is cached per process; every call
- * returns a new instance with its own memory. Rejects with `AlfredError`:
- * `invalid_option` when `wasmModule` is not a `WebAssembly.Module`, and in
- * browsers `wasm_fetch_failed` when `alfred_core.wasm` cannot be fetched.
+ * The limits of one `execute` call (docs/limits-and-faults.md). Past one, the
+ * call fails with `params_too_large`, `value_too_large` or
+ * `response_too_large` before anything larger is copied into WASM memory.
+ */
+export interface ExecutionLimits {
+  /** The tool call's params as JSON text. Default 1 MiB. */
+  maxParamsBytes: number;
+  /** Any one string (value or key) in the params. Default 256 KiB. */
+  maxStringBytes: number;
+  /** One response body, checked on Content-Length and while it streams. Default 8 MiB. */
+  maxResponseBytes: number;
+  /** Rows in one response. Default 10 000. */
+  maxRows: number;
+}
+
+/**
+ * Loads the core. The compiled module is cached per process (per URL for
+ * `wasm`), but every call instantiates a new core with its own memory: load
+ * it once per process or isolate and create every act from it with
+ * `core.createAct` (docs/bundlers.md). Rejects with `AlfredError`: `invalid_option` when
+ * `wasmModule` or `wasm` has the wrong type, and `wasm_fetch_failed` when
+ * `alfred_core.wasm` cannot be fetched or what came back is not WebAssembly.
  *
  * @example
  * import { loadCore } from 'alfred-act'
@@ -275,17 +432,58 @@ export declare class Core {
   /** The kitchen domain configuration (the default `domain`). */
   readonly kitchen: DomainConfig;
 
+  /** The default limits of one `execute` call; `createAct({ limits })` overrides them. */
+  readonly executionLimits: Readonly<ExecutionLimits>;
+
+  /** The input limit of the stateless calls (`loadCore({ maxInputBytes })`). */
+  readonly maxInputBytes: number;
+
   /**
-   * A ref registry, empty or restored from `registry.toJSON()` of an earlier
-   * turn (the object or its JSON text). Throws `AlfredError` (`invalid_state`,
-   * `unsupported_state_version`) for a damaged or foreign state.
+   * Checks a domain (an object or its JSON text) with the core's own parser:
+   * the domain, or an error with the `path` into it and a `hint`.
+   *
+   * @example
+   * const { error } = core.validateDomain(JSON.parse(readFileSync('domain.json', 'utf8')))
+   * if (error) console.error(`${error.path}: ${error.message} (${error.hint})`)
+   */
+  validateDomain(domain: DomainConfig | string): Result<DomainConfig>;
+
+  /**
+   * `domainFromOpenApi` with this core: synchronous.
+   *
+   * @example
+   * const { data: domain, error, notes } = core.domainFromOpenApi(spec, overrides, { ownerColumn: 'owner_id' })
+   */
+  domainFromOpenApi(
+    spec: Record<string, unknown> | string,
+    overrides?: DomainOverrides | string | null,
+    options?: { ownerColumn?: string; name?: string },
+  ): DomainPullResult;
+
+  /**
+   * The examples the Act prompt shows for `domain` (default: the core's): the
+   * domain's own `prompt_examples`, the other slots derived from its tables.
+   *
+   * @example
+   * core.promptExamples(crm).data?.gen_ref // 'gen_org_1'
+   */
+  promptExamples(domain?: DomainConfig): Result<Record<string, string>>;
+
+  /**
+   * A ref registry bound to `domain` (default: the core's), empty or restored
+   * from `registry.toJSON()` of an earlier turn (the object or its JSON text).
+   * Throws `AlfredError` (`invalid_state`, `unsupported_state_version`) for a
+   * damaged state or one whose refs belong to another domain.
    *
    * @example
    * using registry = core.createRegistry(saved ?? undefined)
    * // … run the turn …
    * saved = registry.toJSON()
    */
-  createRegistry(state?: RegistryState | string | null): Registry;
+  createRegistry(state?: RegistryState | string | null, options?: { domain?: DomainConfig }): Registry;
+
+  /** The domain the core was loaded with (`loadCore({ domain })`; the kitchen by default). */
+  readonly domain: DomainConfig;
 
   /**
    * Validates a tool call, translates its refs and builds the PostgREST
@@ -295,7 +493,7 @@ export declare class Core {
    * @example
    * const { data, error } = core.buildRequest('db_read',
    *   { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] },
-   *   { registry, userId, baseUrl: 'http://127.0.0.1:3000', apiKey, accessToken })
+   *   { registry, url: 'https://<project>.supabase.co', apiKey, accessToken }) // userId: the token's sub
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
   buildRequest<T extends ToolName>(tool: T, params: ToolParams[T], options: BuildRequestOptions): Result<HttpRequest>;
@@ -456,7 +654,10 @@ export declare const actDecisionSchema: Readonly<Record<string, JsonValue>>;
 
 /** Options of the registry methods that read the domain. */
 export interface DomainOption {
-  /** Default: `kitchen`. */
+  /**
+   * Default: the registry's domain (or, for `createAct`, the core's). A
+   * domain is bound once: a different one next to a registry is an error.
+   */
   domain?: DomainConfig;
 }
 
@@ -475,6 +676,9 @@ export interface TranslateRowsOptions extends DomainOption {
  */
 export declare class Registry {
   private constructor();
+
+  /** The domain this registry's refs belong to (`createRegistry(state, { domain })`). */
+  readonly domain: DomainConfig;
 
   /** The serializable state, to store between turns. */
   toJSON(): RegistryState;
@@ -552,11 +756,20 @@ export declare class AlfredError extends Error {
   toJSON(): AlfredErrorShape;
 }
 
-/** The part of `fetch` the executor uses; every runtime's global fetch fits. */
+/**
+ * The part of `fetch` the executor uses; every runtime's global fetch fits.
+ * The body is read from `body` (a stream, so the size limit holds while it
+ * arrives) or, without one, from `arrayBuffer()`.
+ */
 export type ActFetch = (
   url: string,
   init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal },
-) => Promise<{ status: number; headers: { get(name: string): string | null }; arrayBuffer(): Promise<ArrayBuffer> }>;
+) => Promise<{
+  status: number;
+  headers: { get(name: string): string | null };
+  body?: { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(reason?: unknown): Promise<void> } } | null;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}>;
 
 /** Text → vectors for semantic search; `lexicalEmbedder` (offline, lexical) or `openAIEmbedder`. */
 export interface Embedder {
@@ -571,60 +784,138 @@ export declare function openAIEmbedder(options: {
   model?: string;
   fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<unknown>;
 }): Embedder;
-/** The text a recipe is embedded from (name, description, cuisine, tags). */
+/**
+ * The text a row is embedded from: the columns of the table's
+ * `middleware.semantic.text`, in order. Throws TypeError when the table has none.
+ *
+ * @example
+ * embeddingText(kitchen, 'recipes', { name: 'Chicken Curry', cuisine: 'indian', tags: ['spicy'] }) // 'Chicken Curry. indian. spicy'
+ */
+export declare function embeddingText(domain: DomainConfig, table: string, row: Row): string;
+/** The text a kitchen recipe is embedded from (`embeddingText(kitchen, 'recipes', recipe)`). */
 export declare function recipeEmbeddingText(recipe: Row): string;
 export declare class EmbeddingError extends Error {
   readonly code: 'http_error' | 'bad_response' | 'network_error';
   readonly status: number | null;
 }
 
-export interface ActOptions extends DomainOption {
-  /** A Supabase project URL (gets `/rest/v1`) or a PostgREST root. */
-  url: string;
-  /** The anon/publishable key, sent as `apikey`; never a service key. */
-  apiKey?: string;
-  /** The signed-in user's JWT. */
-  accessToken?: string;
-  /** The signed-in user's id (the JWT's `sub`); required for user-owned tables. */
+/**
+ * The signed-in user's access token: the JWT itself, or a function returning
+ * it (or a promise of it), as supabase-js's own `accessToken` option takes
+ * it. A function is called before every `execute`, so a refreshed token is
+ * the one sent; returning `null` or `''` means no session.
+ */
+export type AccessToken = string | (() => string | null | undefined | Promise<string | null | undefined>);
+
+/**
+ * What `createAct` reads from a supabase-js client, typed structurally so
+ * supabase-js is not a dependency: its URL, its key and its current
+ * session (`auth.getSession()`, or the client's `accessToken` function when
+ * it was created with one).
+ */
+export interface SupabaseClientLike {
+  readonly auth: {
+    getSession(): Promise<{ data: { session: { access_token: string } | null }; error: unknown }>;
+  };
+}
+
+interface ActCommonOptions extends DomainOption {
+  /** The signed-in user's id; default: the access token's `sub`. Must match it when both are given. */
   userId?: string;
   fetch?: ActFetch;
-  /** A state from `registry.toJSON()` of an earlier turn. */
+  /** A state from `registry.toJSON()` of an earlier turn. Not together with `registry`. */
   state?: RegistryState | string | null;
   registry?: Registry;
   embedder?: Embedder;
-  /** Per request; default 30 000. */
+  /**
+   * Per request, body included; default 30 000. Holds even when `fetch`
+   * ignores its abort signal.
+   */
   timeoutMs?: number;
+  /** Overrides of the default limits of one call (`core.executionLimits`). */
+  limits?: Partial<ExecutionLimits>;
   /** Package-level createAct only: an already loaded core. */
   core?: Core;
   /** Package-level createAct only: passed to loadCore. */
   wasmModule?: WebAssembly.Module;
+  /** Package-level createAct only: passed to loadCore. */
+  wasm?: WebAssembly.Module | URL | string;
 }
 
-/** What `execute` resolves to: supabase-js style, plus the executed query. */
-export interface ExecuteResult {
-  /** Rows as the model sees them (refs, labels); one object for a single create. */
-  data: Row[] | Row | null;
-  /**
-   * `message`, `details` and `hint` show refs (or `<id>`) where the database
-   * wrote UUIDs; `raw` keeps the text as it was, for the developer only
-   * (docs/uuid-scrubbing.md). Never pass `raw` to a model.
-   */
-  error:
-    | (AlfredErrorShape & {
-        status?: number;
-        dbCode?: string;
-        details?: string;
-        raw?: { message: string; details: string; hint: string };
-      })
-    | null;
-  query: QueryRecord | null;
-  /** Rows returned or affected; the Content-Range total when `count` was asked for. */
-  count: number | null;
+/** The session of a supabase-js client: `createAct({ supabase })`. */
+export interface ActSupabaseOptions extends ActCommonOptions {
+  /** A supabase-js client (`createClient(url, key)`): its URL, key and session, read before every call. */
+  supabase: SupabaseClientLike;
+  url?: never;
+  restUrl?: never;
+  apiKey?: never;
+  accessToken?: never;
 }
+
+/** Explicit URL, key and token. */
+export interface ActUrlOptions extends ActCommonOptions {
+  supabase?: never;
+  /** The Supabase URL, as `createClient` takes it (`https://<ref>.supabase.co`, `http://127.0.0.1:54321`, a custom domain); gets `/rest/v1`. */
+  url?: string;
+  /** Instead of `url`: a bare PostgREST root (`http://127.0.0.1:3000`), used as it is. */
+  restUrl?: string;
+  /** The anon/publishable key, sent as `apikey`; never a service key. */
+  apiKey?: string;
+  /** The signed-in user's JWT, or a function returning it. */
+  accessToken?: AccessToken;
+}
+
+/**
+ * `createAct` options: a supabase-js client, or `url` (or `restUrl`), key and
+ * token. An unknown option, or a value of the wrong type, is `invalid_option`.
+ */
+export type ActOptions = ActSupabaseOptions | ActUrlOptions;
+
+/**
+ * The error of a tool call. `message`, `details` and `hint` show refs (or
+ * `<id>`) where the database wrote UUIDs; `raw` keeps the text as it was, for
+ * the developer only (docs/uuid-scrubbing.md). Never pass `raw` to a model.
+ */
+export interface ExecuteError extends AlfredErrorShape {
+  /**
+   * The HTTP status that arrived (a `write_outcome_unknown` with a 201 means
+   * the write happened but its answer was unusable).
+   */
+  status?: number;
+  /** The Postgres or PostgREST error code (`42501`, `PGRST204`, …). */
+  dbCode?: string;
+  details?: string;
+  raw?: { message: string; details: string; hint: string };
+  /** A response body that was not a database error (a proxy's HTML page), cut to about 1 KB, for developers. */
+  rawBody?: string;
+}
+
+/**
+ * What `execute` resolves to: supabase-js style, plus the executed query. A
+ * union on `error`, like `Result<T>`: after `if (error) return …`, `data` is
+ * the rows.
+ *
+ * @example
+ * const { data, error, query } = await act.execute('db_read', { table: 'inventory' })
+ * if (error) return error.message
+ * console.log(Array.isArray(data) ? data.length : 1, query?.source)
+ */
+export type ExecuteResult =
+  | {
+      /** Rows as the model sees them (refs, labels); one object for a single create. */
+      data: Row[] | Row;
+      error: null;
+      query: QueryRecord | null;
+      /** Rows returned or affected; the Content-Range total when `count` was asked for. */
+      count: number | null;
+    }
+  | { data: null; error: ExecuteError; query: QueryRecord | null; count: null };
 
 export interface Act {
   readonly registry: Registry;
   readonly domain: DomainConfig;
+  /** The limits of one call, the defaults with the act's `limits` applied. */
+  readonly limits: ExecutionLimits;
   execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: { signal?: AbortSignal }): Promise<ExecuteResult>;
 }
 
@@ -632,8 +923,8 @@ export interface Act {
  * An executor for one user, usable at once (the core loads on first use;
  * `await act.ready` for the registry before the first call).
  */
-export declare function createAct(options: ActOptions): Act & { readonly ready: Promise<Act> };
-/** A Supabase project URL → its PostgREST root; other URLs unchanged. */
+export declare function createAct(options: ActOptions): Omit<Act, 'limits'> & { readonly ready: Promise<Act>; readonly limits: ExecutionLimits | null };
+/** A Supabase URL → its PostgREST root (`url` + `/rest/v1`), as `createClient` builds it. */
 export declare function restUrl(url: string): string;
 
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';

@@ -1,9 +1,25 @@
-// Types of the Act loop (web/src/loop.js).
-import type { AlfredErrorShape, DomainConfig, JsonValue, Registry, RegistryState } from './index.js';
+// Types of the Act loop (web/src/loop.js). Every type the loop shares with
+// the rest of the package (Core, Act, ActDecision, StepType, …) is the one
+// declared in index.d.ts, so a loaded core and an act are what runStep and
+// runTurn take.
+import type {
+  Act,
+  ActDecision,
+  AlfredErrorShape,
+  Core,
+  DomainConfig,
+  JsonValue,
+  Registry,
+  RegistryState,
+  Result,
+  StepType,
+  ToolName,
+} from './index.js';
 import type { ChatModel } from './llm.js';
 
-export type StepType = 'read' | 'write' | 'analyze' | 'generate';
-export type LoopToolName = 'db_read' | 'db_create' | 'db_update' | 'db_delete';
+export type { ActDecision, StepType };
+/** @deprecated use `ToolName` from 'alfred-act'. */
+export type LoopToolName = ToolName;
 
 /** One planned step. */
 export interface PlannedStep {
@@ -12,29 +28,14 @@ export interface PlannedStep {
   subdomain?: string;
 }
 
-/** The model's decision, as the core's parseDecision returns it. */
-export type ActDecision =
-  | { action: 'tool_call'; tool: LoopToolName; params: { [key: string]: JsonValue } }
-  | { action: 'step_complete'; summary: string; data: JsonValue; note_for_next_step: string | null }
-  | { action: 'ask_user'; question: string }
-  | { action: 'blocked'; reason_code: 'INSUFFICIENT_INFO' | 'PLAN_INVALID' | 'TOOL_FAILURE'; details: string; suggested_next: 'ask_user' | 'replan' | 'fail' | null }
-  | { action: 'fail'; details: string; [key: string]: JsonValue };
+type ValueOrError<T> = Result<T>;
 
-type ValueOrError<T> = { data: T; error: null } | { data: null; error: AlfredErrorShape };
-
-/** What the loop needs of the loaded core (`loadCore()`). */
-export interface LoopCore {
-  readonly kitchen: DomainConfig;
-  readonly actDecisionSchema: object;
-  buildActPrompt(input: object, options?: { registry?: Registry; domain?: DomainConfig }): ValueOrError<{ system: string; user: string }>;
-  parseDecision(text: string, options?: object): ValueOrError<ActDecision>;
-  /** The core's UUID scrubber: every text the loop sends to a model goes through it. */
-  withoutUuids(text: string, options?: { registry?: Registry }): string;
-}
+/** What the loop uses of the loaded core: `loadCore()` gives it. */
+export type LoopCore = Pick<Core, 'actDecisionSchema' | 'promptExamples' | 'buildActPrompt' | 'parseDecision' | 'withoutUuids'>;
 
 /** One executed tool call, as kept in step results and shown to the next prompts. */
-export interface QueryRecord {
-  tool: LoopToolName;
+export interface LoopQuery {
+  tool: ToolName;
   table: string | null;
   params: JsonValue;
   data: JsonValue;
@@ -44,13 +45,12 @@ export interface QueryRecord {
   query: { [key: string]: JsonValue } | null;
 }
 
-/** What the loop needs of the executor (`createAct(…)`). */
-export interface LoopAct {
-  readonly registry: Registry;
-  readonly domain?: DomainConfig;
-  /** Rejects only when `signal` aborts; the loop then ends the step `aborted`. */
-  execute(tool: LoopToolName, params: JsonValue, options?: { signal?: AbortSignal }): Promise<{ data: JsonValue; error: AlfredErrorShape | null; query: QueryRecord['query']; count: number | null }>;
-}
+/**
+ * What the loop uses of the executor: `core.createAct(…)` or the package's
+ * `createAct(…)` gives it. `execute` rejects only when `signal` aborts; the
+ * loop then ends the step `aborted`.
+ */
+export type LoopAct = Pick<Act, 'registry' | 'execute'> & { readonly domain: DomainConfig };
 
 export type StepStatus = 'complete' | 'ask_user' | 'blocked' | 'failed' | 'limit_reached' | 'error' | 'aborted';
 
@@ -71,7 +71,7 @@ export interface StepResult {
   /** gen_ refs a generate step registered. */
   generated: { ref: string; table: string | null; content: { [key: string]: JsonValue } }[];
   /** Every executed call, including those the executor or database refused. */
-  queries: QueryRecord[];
+  queries: LoopQuery[];
   /** Answers that were sent back for correction. */
   rejected: { reason: 'malformed_decision' | 'tool_not_allowed' | 'repeated_call' | 'tool_error' | 'invalid_artifacts'; error: AlfredErrorShape }[];
   modelCalls: number;
@@ -103,9 +103,9 @@ export type LoopEvent =
   | { type: 'step_started'; step: number; description: string; stepType: StepType }
   | { type: 'prompt'; step: number; system: string; user: string }
   | { type: 'decision'; step: number; decision: ActDecision }
-  | { type: 'tool_call'; step: number; tool: LoopToolName; params: JsonValue }
-  | { type: 'query'; step: number; query: NonNullable<QueryRecord['query']> }
-  | { type: 'result'; step: number; tool: LoopToolName; table: string | null; data: JsonValue; error: AlfredErrorShape | null; count: number | null }
+  | { type: 'tool_call'; step: number; tool: ToolName; params: JsonValue }
+  | { type: 'query'; step: number; query: NonNullable<LoopQuery['query']> }
+  | { type: 'result'; step: number; tool: ToolName; table: string | null; data: JsonValue; error: AlfredErrorShape | null; count: number | null }
   | { type: 'retry'; step: number; reason: StepResult['rejected'][number]['reason']; error: AlfredErrorShape; retriesLeft: number }
   | { type: 'step_done'; step: number; result: StepResult }
   | { type: 'reply'; reply: string | null; error: AlfredErrorShape | null }
@@ -129,7 +129,7 @@ export interface RunStepOptions {
 export function runStep(options: RunStepOptions): Promise<StepResult>;
 
 /** Which tools each step type may call. */
-export declare const STEP_TOOLS: { readonly [type in StepType]: readonly LoopToolName[] };
+export declare const STEP_TOOLS: { readonly [type in StepType]: readonly ToolName[] };
 
 export interface ConversationMessage {
   role: 'user' | 'assistant';
@@ -185,6 +185,7 @@ export function planTurn(options: {
   model: ChatModel;
   userMessage: string;
   conversation?: ConversationMessage[];
+  /** Names the tables; its prompt examples (`core.promptExamples`) give the planner's wording. */
   domain: DomainConfig;
   signal?: AbortSignal;
   maxSteps?: number;
@@ -198,6 +199,8 @@ export function replyTurn(options: {
   userMessage: string;
   steps: StepResult[];
   conversation?: ConversationMessage[];
+  /** The assistant's role and what a ref looks like come from the domain (`assistant_role`). */
+  domain?: DomainConfig;
   signal?: AbortSignal;
 }): Promise<ValueOrError<string>>;
 

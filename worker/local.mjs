@@ -56,7 +56,7 @@ export async function startWorkerd({ env, port, durableLimits = false, instances
 export async function startDeno({ env, port } = {}) {
   port ??= await freePort();
   const hosts = new Set(['127.0.0.1']);
-  for (const name of ['SUPABASE_URL', 'SUPABASE_JWKS_URL', 'OPENAI_BASE_URL']) if (env?.[name] && URL.canParse(env[name])) hosts.add(new URL(env[name]).hostname);
+  for (const name of ['SUPABASE_URL', 'SUPABASE_REST_URL', 'SUPABASE_JWKS_URL', 'OPENAI_BASE_URL']) if (env?.[name] && URL.canParse(env[name])) hosts.add(new URL(env[name]).hostname);
   if (env?.OPENAI_API_KEY && !env.OPENAI_BASE_URL) hosts.add('api.openai.com');
   const allowEnv = [...WORKER_VARIABLES, 'PORT'].join(',');
   return startProcess({

@@ -54,18 +54,23 @@ bool is_service_role_jwt(std::string_view token) {
 
 }  // namespace
 
-std::string jwt_role(std::string_view token) {
+jwt_claims decode_jwt_claims(std::string_view token) {
+  jwt_claims out;
   const auto first = token.find('.');
-  if (first == std::string_view::npos) return {};
+  if (first == std::string_view::npos) return out;
   const auto second = token.find('.', first + 1);
-  if (second == std::string_view::npos) return {};
+  if (second == std::string_view::npos) return out;
   std::string payload;
-  if (!base64url_decode(token.substr(first + 1, second - first - 1), payload)) return {};
+  if (!base64url_decode(token.substr(first + 1, second - first - 1), payload)) return out;
   auto claims = json_document::parse(payload);
-  if (!claims) return {};
-  auto role = claims->root().find("role");
-  return role && role->is_string() ? std::string(role->str()) : std::string();
+  if (!claims || !claims->root().is_object()) return out;
+  out.is_jwt = true;
+  if (auto role = claims->root().find("role"); role && role->is_string()) out.role = std::string(role->str());
+  if (auto sub = claims->root().find("sub"); sub && sub->is_string()) out.sub = std::string(sub->str());
+  return out;
 }
+
+std::string jwt_role(std::string_view token) { return decode_jwt_claims(token).role; }
 
 status check_credential(std::string_view value, std::string_view field) {
   for (unsigned char c : value) {

@@ -9,6 +9,21 @@
 
 namespace alfred::detail {
 
+/// The claims of a JWT's payload this side needs. Decoded without checking
+/// the signature (only the server can do that): good for telling the user
+/// id and refusing obvious mistakes, never for trusting the token.
+struct jwt_claims {
+  /// Whether the text is a JWT with a JSON object payload.
+  bool is_jwt = false;
+  /// The `role` claim, or "".
+  std::string role;
+  /// The `sub` claim (the user id), or "" when absent or not a string.
+  std::string sub;
+};
+
+/// The claims of `token`; `is_jwt` is false when the text is not a JWT.
+jwt_claims decode_jwt_claims(std::string_view token);
+
 /// The `role` claim of a JWT's payload, or "" when the text is not a JWT
 /// (signature is not checked; only the server can do that).
 std::string jwt_role(std::string_view token);

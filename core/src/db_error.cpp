@@ -6,6 +6,7 @@
 #include <array>
 
 #include "alfred/json.h"
+#include "echo.h"
 
 namespace alfred::detail {
 namespace {
@@ -57,24 +58,138 @@ std::string_view status_hint(int status) {
   return "";
 }
 
-// Bodies can be long (HTML from a proxy); the model needs the first words.
-// The cut falls between two characters, never inside a UTF-8 sequence.
-std::string clipped(std::string_view text) {
-  constexpr std::size_t kMax = 300;
-  std::size_t cut = std::min(text.size(), kMax);
-  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  std::string out(text.substr(0, cut));
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  if (text.size() > kMax) out += "…";
-  return out;
+std::string_view reason_phrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 204:
+      return "No Content";
+    case 206:
+      return "Partial Content";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 406:
+      return "Not Acceptable";
+    case 408:
+      return "Request Timeout";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Content Too Large";
+    case 414:
+      return "URI Too Long";
+    case 416:
+      return "Range Not Satisfiable";
+    case 422:
+      return "Unprocessable Content";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
+    default:
+      return "";
+  }
+}
+
+constexpr std::size_t kMessageBytes = 300;
+constexpr std::size_t kRawBodyBytes = 1000;
+
+std::string trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+bool valid_utf8_text(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') return false;
+    const std::size_t extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 4;
+    if (extra == 4 || i + extra >= text.size()) return false;
+    for (std::size_t k = 1; k <= extra; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
+    i += extra + 1;
+  }
+  return true;
+}
+
+// A short plain-text body (PostgREST's text/plain errors) reads well in a
+// message; markup, binary and long pages do not.
+bool readable_text(const need_response& response) {
+  const std::string_view body = response.body;
+  const auto first = body.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return false;
+  if (body[first] == '<' || response.content_type.find("html") != std::string::npos) return false;
+  return body.size() <= kMessageBytes && valid_utf8_text(body);
+}
+
+// What a failed exchange without a usable response amounts to.
+error transport_error(const need_response& response, std::string_view what) {
+  const std::string reason = clip_utf8(trimmed(response.body), 200);
+  error err;
+  err.status = response.status;
+  switch (response.failure) {
+    case transport_failure::not_sent:
+      return {"network_error", "", fmt::format("{} failed: the database could not be reached ({})", what, reason),
+              "nothing was sent; try again"};
+    case transport_failure::timeout:
+      err.code = "timeout";
+      err.message = fmt::format("{} failed: {}", what, reason.empty() ? "no response in time" : reason);
+      err.hint = "the database did not answer in time; try again, or narrow the filters or lower the limit";
+      return err;
+    case transport_failure::too_large:
+      err.code = "response_too_large";
+      err.message = fmt::format("{} failed: the response is larger than the limit ({})", what, reason);
+      err.hint = "read fewer rows (a lower limit, narrower filters) or fewer columns";
+      return err;
+    case transport_failure::not_a_response:
+      err.code = "invalid_response";
+      err.message = fmt::format("{} failed: fetch returned something that is not an HTTP response", what);
+      err.hint = "the fetch function given to createAct must resolve to a Response";
+      err.raw_body = clip_utf8(response.body, kRawBodyBytes);
+      return err;
+    case transport_failure::body_incomplete:
+      err.code = "network_error";
+      err.message = fmt::format("{} failed: the answer ({}) was cut off: {}", what, status_line(response.status),
+                                reason.empty() ? "connection closed" : reason);
+      err.hint = "the connection broke; try again";
+      return err;
+    case transport_failure::none:
+    case transport_failure::no_response:
+      break;
+  }
+  err.code = "network_error";
+  err.message = fmt::format("{} failed: {}", what, reason.empty() ? "no response" : reason);
+  err.hint = "the database could not be reached; try again";
+  return err;
 }
 
 }  // namespace
 
+std::string status_line(int status) {
+  const std::string_view reason = reason_phrase(status);
+  return reason.empty() ? fmt::format("HTTP {}", status) : fmt::format("HTTP {} {}", status, reason);
+}
+
 error database_error(const need_response& response, std::string_view what) {
-  if (response.status == 0)
-    return {"network_error", "", fmt::format("{} failed: {}", what, clipped(response.body)),
-            "the database could not be reached; try again"};
+  if (response.status == 0 || response.failure != transport_failure::none) return transport_error(response, what);
   error err;
   err.status = response.status;
   err.code = std::string(status_code(response.status));
@@ -88,11 +203,13 @@ error database_error(const need_response& response, std::string_view what) {
       return value && value->is_string() ? std::string(value->str()) : std::string();
     };
     err.db_code = text("code");
-    message = text("message");
-    err.details = text("details");
-    db_hint = text("hint");
-  } else {
-    message = clipped(response.body);  // PostgREST's text/plain errors, proxies' HTML
+    message = clip_utf8(text("message"), kMessageBytes);
+    err.details = clip_utf8(text("details"), kMessageBytes);
+    db_hint = clip_utf8(text("hint"), kMessageBytes);
+  } else if (readable_text(response)) {
+    message = trimmed(std::string(response.body));  // PostgREST's text/plain errors
+  } else if (!response.body.empty()) {
+    err.raw_body = clip_utf8(response.body, kRawBodyBytes);  // a proxy's HTML page, binary
   }
   for (const auto& entry : kCodes) {
     if (entry.db_code != err.db_code) continue;
@@ -102,8 +219,25 @@ error database_error(const need_response& response, std::string_view what) {
   }
   // PostgREST's own hint ("Perhaps you meant …") is the most specific.
   if (!db_hint.empty()) err.hint = db_hint;
-  err.message = message.empty() ? fmt::format("{} failed with HTTP {}", what, response.status)
+  err.message = message.empty() ? fmt::format("{} failed: {}", what, status_line(response.status))
                                 : fmt::format("{} failed: {}", what, message);
+  return err;
+}
+
+error write_outcome_unknown(const need_response& response, std::string_view what, std::string_view why) {
+  error err;
+  err.code = "write_outcome_unknown";
+  err.status = response.status;
+  err.message = fmt::format("{}: the outcome is unknown; {}", what, why);
+  err.hint =
+      "the change may or may not have been made: read the rows (db_read) before trying again; a repeated "
+      "db_create of the same data reuses its row ids, so it cannot insert a second row";
+  if (response.status != 0 && response.failure == transport_failure::none) {
+    const error answered = database_error(response, what);
+    err.db_code = answered.db_code;
+    err.details = answered.details;
+    err.raw_body = answered.raw_body;
+  }
   return err;
 }
 

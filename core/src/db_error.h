@@ -1,7 +1,8 @@
 #pragma once
 // PostgREST's failures as errors the model (and the JS caller) can act on:
 // keyed on the HTTP status and PostgREST's / PostgreSQL's code, never on
-// message text, which changes between versions.
+// message text, which changes between versions. The model reads `message`,
+// so it stays short and clean; a proxy's HTML page goes to `raw_body`.
 
 #include <string_view>
 
@@ -10,8 +11,22 @@
 
 namespace alfred::detail {
 
-/// The error for a response that is not 2xx (or status 0: no response).
-/// `what` names the request for the message ("reading inventory").
+/// The error for a response that is not a usable 2xx: a 4xx/5xx, no response
+/// at all (status 0), a body cut off or over the limit. `what` names the
+/// request for the message ("reading inventory").
 error database_error(const need_response& response, std::string_view what);
+
+/// The error for a write that may or may not have been applied (its answer
+/// was lost, cut off, unreadable, or came from a proxy instead of the
+/// database): `write_outcome_unknown`, with the status that arrived (0 for
+/// none) and a hint to read before retrying. `why` says what happened.
+error write_outcome_unknown(const need_response& response, std::string_view what, std::string_view why);
+
+/// "HTTP 502 Bad Gateway", "HTTP 599" for a status without a known reason.
+std::string status_line(int status);
+
+/// Whether a failure or status means the request may have reached the
+/// database (everything but a request that was never sent).
+inline bool maybe_sent(const need_response& response) { return response.failure != transport_failure::not_sent; }
 
 }  // namespace alfred::detail

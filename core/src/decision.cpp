@@ -8,6 +8,7 @@
 #include "alfred/json.h"
 #include "alfred/prompt.h"
 #include "alfred/tool_call.h"
+#include "echo.h"
 
 namespace alfred {
 namespace {
@@ -104,14 +105,14 @@ result<std::string> normalized_params(json_value params, tool_kind tool) {
     auto parsed = json_document::parse(params.str());
     if (!parsed)
       return invalid("params", "params is text that is not JSON: " + parsed.err().message,
-                     "give params as an object: {\"table\": \"recipes\", \"filters\": [...]}");
+                     "give params as an object: {\"table\": \"<table>\", \"filters\": [...]}");
     params_doc = std::move(*parsed);
     params = params_doc->root();
   }
   if (!params.is_object())
     return invalid("params", fmt::format("params must be an object, got {}", params.kind_name()),
-                   "{\"table\": \"inventory\", \"filters\": [{\"field\": \"location\", \"op\": \"=\", \"value\": "
-                   "\"fridge\"}]}");
+                   "{\"table\": \"<table>\", \"filters\": [{\"field\": \"<column>\", \"op\": \"=\", \"value\": "
+                   "\"<value>\"}]}");
   std::string out;
   json_writer writer(out);
   writer.begin_object();
@@ -183,7 +184,9 @@ status parse_tool_call_action(json_value root, std::optional<step_type> step, ac
   auto tool = root.find("tool");
   if (!tool || !tool->is_string()) return invalid("tool", "tool_call needs a tool", "one of: " + allowed_tools(step));
   auto kind = parse_tool_name(tool->str());
-  if (!kind) return invalid("tool", fmt::format("'{}' is not a tool", tool->str()), "one of: " + allowed_tools(step));
+  if (!kind)
+    return invalid("tool", fmt::format("'{}' is not a tool", detail::echoed(tool->str())),
+                   "one of: " + allowed_tools(step));
   if (step && !step_allows_tool(*step, *kind))
     return error{"action_not_allowed", "tool",
                  fmt::format("{} is not allowed in a {} step", tool->str(), step_type_name(*step)),
@@ -191,7 +194,7 @@ status parse_tool_call_action(json_value root, std::optional<step_type> step, ac
   decision.tool = std::string(tool->str());
   auto params = root.find("params");
   if (!params || params->is_null())
-    return invalid("params", "tool_call needs params", "{\"table\": \"recipes\", \"filters\": []}");
+    return invalid("params", "tool_call needs params", "{\"table\": \"<table>\", \"filters\": []}");
   auto normalized = normalized_params(*params, *kind);
   if (!normalized) return normalized.take_error();
   decision.params_json = std::move(*normalized);
@@ -204,14 +207,15 @@ status parse_blocked(json_value root, act_decision& decision) {
   for (char& c : decision.reason_code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (decision.reason_code != "INSUFFICIENT_INFO" && decision.reason_code != "PLAN_INVALID" &&
       decision.reason_code != "TOOL_FAILURE")
-    return invalid("reason_code", fmt::format("'{}' is not a reason code", decision.reason_code),
+    return invalid("reason_code", fmt::format("'{}' is not a reason code", detail::echoed(decision.reason_code)),
                    "one of: INSUFFICIENT_INFO, PLAN_INVALID, TOOL_FAILURE");
   ok = text_member(root, "details", decision.details);
   if (ok) ok = text_member(root, "suggested_next", decision.suggested_next);
   if (!ok) return ok;
   const auto& next = decision.suggested_next;
   if (!next.empty() && next != "ask_user" && next != "replan" && next != "fail")
-    return invalid("suggested_next", fmt::format("'{}' is not a next step", next), "one of: ask_user, replan, fail");
+    return invalid("suggested_next", fmt::format("'{}' is not a next step", detail::echoed(next)),
+                   "one of: ask_user, replan, fail");
   return ok_status();
 }
 
@@ -242,7 +246,7 @@ result<act_decision> parse_decision(std::string_view text, std::optional<step_ty
   for (const auto& [candidate, name] : kActions)
     if (name == action_value->str()) action = candidate;
   if (!action)
-    return invalid("action", fmt::format("'{}' is not an action", action_value->str()),
+    return invalid("action", fmt::format("'{}' is not an action", detail::echoed(action_value->str())),
                    "one of: " + allowed_actions(step));
   if (*action == decision_action::tool_call && step && !step_calls_tools(*step))
     return error{"action_not_allowed", "action", fmt::format("{} steps make no tool calls", step_type_name(*step)),
@@ -256,7 +260,7 @@ result<act_decision> parse_decision(std::string_view text, std::optional<step_ty
       ok = parse_tool_call_action(root, step, decision);
       break;
     case decision_action::step_complete:
-      ok = text_member(root, "result_summary", decision.summary);  // the original's name
+      ok = text_member(root, "result_summary", decision.summary);  // an older name models still write
       if (ok && decision.summary.empty()) ok = required_text(root, "summary", "step_complete", decision.summary);
       if (ok) ok = parse_step_data(root, decision);
       if (ok) ok = text_member(root, "note_for_next_step", decision.note_for_next_step);

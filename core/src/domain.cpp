@@ -1,11 +1,15 @@
 #include "alfred/domain.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <optional>
 #include <set>
+
+#include "alfred/prompt_examples.h"
 
 namespace alfred {
 namespace {
@@ -36,8 +40,20 @@ bool is_identifier(std::string_view name) {
 }
 
 error config_error(std::string path, std::string message) {
-  return {"invalid_domain", std::move(path), std::move(message),
-          "see core/domains/kitchen.json for the expected shape"};
+  return {"invalid_domain", std::move(path), std::move(message), "docs/own-schema.md describes a domain's shape"};
+}
+
+// A misspelt setting ("requried") would otherwise be silently ignored.
+status known_keys(json_value spec, std::initializer_list<std::string_view> keys, const std::string& path) {
+  std::optional<error> failure;
+  spec.for_each_member([&](std::string_view key, json_value) {
+    if (failure || std::find(keys.begin(), keys.end(), key) != keys.end()) return;
+    failure =
+        error{"invalid_domain", path.empty() ? std::string(key) : fmt::format("{}.{}", path, key),
+              fmt::format("'{}' is not a domain setting", key), fmt::format("allowed here: {}", fmt::join(keys, ", "))};
+  });
+  if (failure) return std::move(*failure);
+  return ok_status();
 }
 
 result<std::vector<std::string>> string_list(std::optional<json_value> value, const std::string& path) {
@@ -69,6 +85,8 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
   if (is_postgrest_reserved(name))
     return config_error(path, fmt::format("column name '{}' is reserved by PostgREST", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"type", "required", "writable", "nullable", "references", "values"}, path); !ok)
+    return ok.take_error();
   column col;
   col.name = name;
   const std::string type = text_field(spec, "type");
@@ -88,6 +106,10 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
 
 result<semantic_search> parse_semantic(json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"rpc", "embedding_arg", "count_arg", "distance_arg", "limit", "max_distance", "text"},
+                           path);
+      !ok)
+    return ok.take_error();
   semantic_search out;
   out.rpc = text_field(spec, "rpc");
   if (!is_identifier(out.rpc)) return config_error(path + ".rpc", "must name a database function");
@@ -108,11 +130,16 @@ result<semantic_search> parse_semantic(json_value spec, const std::string& path)
     if (!distance->is_number()) return config_error(path + ".max_distance", "must be a number");
     out.max_distance = std::string(distance->raw());
   }
+  auto text = string_list(spec.find("text"), path + ".text");
+  if (!text) return text.take_error();
+  out.text_columns = std::move(*text);
   return out;
 }
 
 result<catalog_link> parse_catalog(json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"table", "name", "aliases", "link", "copy", "dedupe"}, path); !ok)
+    return ok.take_error();
   catalog_link out;
   out.catalog = text_field(spec, "table");
   out.link_column = text_field(spec, "link");
@@ -129,6 +156,7 @@ result<catalog_link> parse_catalog(json_value spec, const std::string& path) {
 
 result<table_middleware> parse_middleware(json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"fuzzy", "include", "semantic", "catalog"}, path); !ok) return ok.take_error();
   table_middleware out;
   auto fuzzy = string_list(spec.find("fuzzy"), path + ".fuzzy");
   if (!fuzzy) return fuzzy.take_error();
@@ -154,6 +182,12 @@ result<table> parse_table(const std::string& name, json_value spec) {
   if (!is_identifier(name))
     return config_error(path, fmt::format("table name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(
+          spec,
+          {"ref", "user_owned", "writable", "label", "label_format", "hidden", "relations", "middleware", "columns"},
+          path);
+      !ok)
+    return ok.take_error();
   table tbl;
   tbl.name = name;
   tbl.ref_prefix = text_field(spec, "ref");
@@ -252,6 +286,12 @@ status check_middleware(const domain& dom, const table& tbl, const std::string& 
     if (!ok) return ok;
   }
   if (mw.semantic && !tbl.find_column("id")) return config_error(path + ".semantic", "needs an id column");
+  if (mw.semantic)
+    for (const auto& name : mw.semantic->text_columns) {
+      const column* col = tbl.find_column(name);
+      if (!col || (col->type != column_type::text && col->type != column_type::text_array))
+        return config_error(path + ".semantic.text", fmt::format("'{}' is not a text or text[] column", name));
+    }
   if (const auto& link = mw.catalog) {
     const table* catalog = dom.find_table(link->catalog);
     if (!catalog) return config_error(path + ".catalog.table", fmt::format("unknown table '{}'", link->catalog));
@@ -329,6 +369,8 @@ result<domain> parse_domain(std::string_view config_json) {
   if (!doc) return config_error("", doc.err().message);
   const json_value config = doc->root();
   if (!config.is_object()) return config_error("", "a domain must be a JSON object");
+  if (auto ok = known_keys(config, {"name", "owner_column", "max_rows", "tables", "prompt_examples"}, ""); !ok)
+    return ok.take_error();
   domain dom;
   dom.name = text_field(config, "name");
   if (dom.name.empty()) dom.name = "domain";
@@ -339,6 +381,26 @@ result<domain> parse_domain(std::string_view config_json) {
     if (!n) return config_error("max_rows", "must be a whole number");
     if (*n < 1 || *n > 1000000) return config_error("max_rows", "must be positive");
     dom.max_rows = int(*n);
+  }
+
+  if (auto examples = config.find("prompt_examples"); examples && !examples->is_null()) {
+    if (!examples->is_object()) return config_error("prompt_examples", "must be an object of slot name → text");
+    std::optional<error> failure;
+    examples->for_each_member([&](std::string_view slot, json_value text) {
+      if (failure) return;
+      const std::string path = fmt::format("prompt_examples.{}", slot);
+      if (!is_prompt_example_slot(slot)) {
+        std::vector<std::string_view> names;
+        for (const auto& known : prompt_example_slots()) names.push_back(known.name);
+        failure = error{"invalid_domain", path, fmt::format("'{}' is not a prompt example slot", slot),
+                        fmt::format("slots: {}", fmt::join(names, ", "))};
+      } else if (!text.is_string()) {
+        failure = config_error(path, "must be text");
+      } else {
+        dom.prompt_examples.emplace_back(std::string(slot), std::string(text.str()));
+      }
+    });
+    if (failure) return std::move(*failure);
   }
 
   auto tables = config.find("tables");
@@ -391,6 +453,7 @@ result<domain> parse_domain(std::string_view config_json) {
       if (!tbl.find_column(label_col))
         return config_error(path + ".label", fmt::format("unknown column '{}'", label_col));
   }
+  dom.resolved_prompt_examples = prompt_examples(dom);
   return dom;
 }
 

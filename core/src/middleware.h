@@ -64,7 +64,7 @@ void link_write_rows(const table& tbl, tool_call& call, const std::vector<catalo
                      const ref_registry& registry, notes& out);
 
 /// Batch creates on tables configured to: one row per catalog entry (or per
-/// name), the last one given, in the original order.
+/// name), the last one given, in the order the rows were given.
 void dedupe_batch(const table& tbl, tool_call& call, notes& out);
 
 }  // namespace alfred::detail

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "echo.h"
+
 namespace alfred::detail {
 
 class param_path {
@@ -42,7 +44,7 @@ class param_path {
     parent_->append_to(out);
     if (step_ == step::member) {
       out += '.';
-      out += name_;
+      out += name_.size() > kEchoBytes ? clip_utf8(name_, kEchoBytes) : std::string(name_);  // a model's key
     } else {
       out += '[';
       out += std::to_string(index_);

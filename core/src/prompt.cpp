@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "alfred/prompt_examples.h"
 #include "alfred/uuid_scrub.h"
 #include "prompt_input.h"
 #include "prompt_sections.h"
@@ -67,12 +68,15 @@ std::string_view template_text(const prompt_input& in, std::string_view name) {
   return embedded_template(name).value_or(std::string_view());
 }
 
-std::string system_prompt(const prompt_input& in) {
+// The templates with the domain's examples in their {{slots}}.
+std::string system_prompt(const domain& dom, const prompt_input& in) {
   std::string out(trimmed_end(template_text(in, "act/base")));
   if (step_calls_tools(in.type)) out.append("\n\n---\n\n").append(trimmed_end(template_text(in, "act/crud")));
   const std::string step_name = "act/" + std::string(step_type_name(in.type));
   out.append("\n\n---\n\n").append(trimmed_end(template_text(in, step_name))).append("\n");
-  return out;
+  if (dom.resolved_prompt_examples.size() == prompt_example_slots().size())
+    return fill_examples(out, dom.resolved_prompt_examples);
+  return fill_examples(out, prompt_examples(dom));
 }
 
 void append_status(std::string& out, const prompt_input& in) {
@@ -294,10 +298,16 @@ result<act_prompt> build_act_prompt(const domain& dom, const ref_registry& regis
       return error{"unknown_template", "templates." + std::string(name),
                    fmt::format("'{}' is not a template name", name), "templates: " + names};
     }
-  act_prompt prompt{system_prompt(*in), user_prompt(dom, registry, *in)};
+  act_prompt prompt{system_prompt(dom, *in), user_prompt(dom, registry, *in)};
   scrub_uuids(prompt.system, registry);
   scrub_uuids(prompt.user, registry);
   return prompt;
+}
+
+std::optional<std::string> domain_template(const domain& dom, std::string_view name) {
+  auto text = embedded_template(name);
+  if (!text) return std::nullopt;
+  return fill_examples(*text, prompt_examples(dom));
 }
 
 }  // namespace alfred

@@ -53,7 +53,7 @@ void append_step(std::string& out, const step_record& step, bool full, bool last
   if (!last && !step.note.empty()) out.append("Note for next step: ").append(step.note).append("\n");
 }
 
-// Seed 003: the previous turn contributes its last two steps, as one line
+// The previous turn contributes its last two steps, as one line
 // per executed query.
 constexpr std::size_t kPreviousTurnSteps = 2;
 

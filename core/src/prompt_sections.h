@@ -11,8 +11,8 @@
 
 namespace alfred::detail {
 
-/// Turns before the current one whose entities count as active (seed 003:
-/// "last 2 turns + current").
+/// Turns before the current one whose entities count as active (the last
+/// two turns and the current one).
 inline constexpr int kActiveTurns = 2;
 
 /// Tables, columns with types and allowed values, ref prefixes, which

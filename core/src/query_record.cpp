@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "alfred/uuid.h"
+#include "echo.h"
 
 namespace alfred::detail {
 namespace {
@@ -135,9 +136,13 @@ bool uuid_shaped(std::string_view text) {
 // The model's own params, for a call that failed validation. Strings shaped
 // like UUIDs are masked: they are the model's inventions, and the record is
 // shown to the model again (a truncated or padded one too).
+// The params of a call that failed validation, echoed: UUIDs masked, long
+// texts and keys cut (the model wrote them; a 200 KB text need not come back).
 void write_masked(json_writer& w, json_value value) {
   if (value.is_string() && uuid_shaped(value.str())) {
     w.string("(uuid)");
+  } else if (value.is_string() && value.str().size() > kEchoBytes) {
+    w.string(clip_utf8(value.str(), kEchoBytes));
   } else if (value.is_array()) {
     w.begin_array();
     value.for_each_element([&](std::size_t, json_value item) { write_masked(w, item); });
@@ -145,7 +150,7 @@ void write_masked(json_writer& w, json_value value) {
   } else if (value.is_object()) {
     w.begin_object();
     value.for_each_member([&](std::string_view key, json_value item) {
-      w.key(key);
+      w.key(key.size() > kEchoBytes ? clip_utf8(key, kEchoBytes) : std::string(key));
       write_masked(w, item);
     });
     w.end_object();

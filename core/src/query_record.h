@@ -1,5 +1,5 @@
 #pragma once
-// The executed query kept with every tool result (seed 001): the call as the
+// The executed query kept with every tool result: the call as the
 // model wrote it and as it actually ran after middleware, with refs where the
 // request had UUIDs, so it can be shown to the model and to people.
 

@@ -8,6 +8,7 @@
 #include <charconv>
 
 #include "alfred/uuid.h"
+#include "echo.h"
 
 namespace alfred {
 namespace {
@@ -134,7 +135,7 @@ status ref_registry::update_generated(std::string_view gen_ref, std::string cont
 
 result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view raw_uuid, std::string_view label) {
   if (!is_uuid_syntax(raw_uuid))
-    return error{"invalid_uuid", "uuid", fmt::format("'{}' is not a UUID", raw_uuid),
+    return error{"invalid_uuid", "uuid", fmt::format("'{}' is not a UUID", detail::echoed(raw_uuid)),
                  "pass the id of the row PostgREST returned"};
   const std::string uuid = canonical_uuid(raw_uuid);
   const std::uint32_t gen_index = find_ref_index(gen_ref);
@@ -170,6 +171,21 @@ void ref_registry::mark(std::string_view ref, ref_action action) {
   if (at == detail::entry_index::npos) return;
   entries_[at].action = action;
   entries_[at].turn_last = turn_;
+}
+
+bool ref_registry::claim_save(std::string_view gen_ref) {
+  if (save_claimed(gen_ref)) return false;
+  saves_in_flight_.emplace_back(gen_ref);
+  return true;
+}
+
+void ref_registry::release_save(std::string_view gen_ref) {
+  const auto at = std::find(saves_in_flight_.begin(), saves_in_flight_.end(), gen_ref);
+  if (at != saves_in_flight_.end()) saves_in_flight_.erase(at);
+}
+
+bool ref_registry::save_claimed(std::string_view gen_ref) const {
+  return std::find(saves_in_flight_.begin(), saves_in_flight_.end(), gen_ref) != saves_in_flight_.end();
 }
 
 void ref_registry::set_turn(int n) { turn_ = std::max(turn_, n); }

@@ -155,6 +155,12 @@ void ref_registry::rollback_batch() {
   }
   entries_.resize(batch_first_new_);
   uuid_bits_.resize(batch_first_new_);
+  // A huge batch that failed must not keep its room (the WASM memory never
+  // shrinks; freed room at least goes back to the allocator).
+  if (entries_.capacity() > 2 * entries_.size() + 1024) {
+    entries_.shrink_to_fit();
+    uuid_bits_.shrink_to_fit();
+  }
   counters_ = std::move(batch_counters_);
   rebuild_indexes();
   commit_batch();

@@ -8,6 +8,7 @@
 #include "alfred/postgrest_encoding.h"
 #include "alfred/uuid.h"
 #include "credentials.h"
+#include "echo.h"
 
 namespace alfred {
 namespace {
@@ -41,7 +42,8 @@ class query_writer {
 };
 
 // The elements of an in/not_in list, with SQL NULL split out: PostgREST's
-// `in.(null)` compares with the string "null", never with NULL.
+// `in.(null)` compares with the string "null", never with NULL
+// (docs/postgrest-wire.md#null).
 struct split_list {
   std::vector<std::string_view> items;
   bool has_null = false;
@@ -450,15 +452,61 @@ void write_request_object(json_writer& w, std::string_view method, std::string_v
 
 }  // namespace
 
+namespace {
+
+// Where a Supabase URL serves PostgREST (createClient: new URL("rest/v1", url)).
+constexpr std::string_view kRestPath = "/rest/v1";
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// The root of a Supabase project's own domain (https://<ref>.supabase.co):
+// as a PostgREST root it would silently build URLs PostgREST does not serve.
+bool is_bare_supabase_project(std::string_view url) {
+  const auto scheme = url.find("://");
+  if (scheme == std::string_view::npos) return false;
+  const std::string_view rest = trim_trailing_slashes(url.substr(scheme + 3));
+  if (rest.find('/') != std::string_view::npos) return false;
+  return ends_with(rest, ".supabase.co") || ends_with(rest, ".supabase.in");
+}
+
+// The PostgREST root for the one URL option given.
+result<std::string> rest_root(std::string_view field, std::string_view value) {
+  const std::string_view trimmed = trim_trailing_slashes(value);
+  if (field == "url") {
+    if (ends_with(trimmed, kRestPath))
+      return error{"invalid_option", "url",
+                   "url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1",
+                   "pass the Supabase URL (https://<project>.supabase.co, http://127.0.0.1:54321) as url, or the "
+                   "PostgREST root as restUrl"};
+    std::string root(trimmed);
+    // An empty or scheme-less url keeps failing the http(s) check, unchanged.
+    if (trimmed.find("://") != std::string_view::npos) root += kRestPath;
+    return root;
+  }
+  if (is_bare_supabase_project(trimmed))
+    return error{"invalid_option", std::string(field),
+                 fmt::format("{} is the PostgREST root, but {} is a Supabase project URL (PostgREST is under /rest/v1)",
+                             field, trimmed),
+                 fmt::format("pass it as url (it gets /rest/v1), or {}: '{}/rest/v1'", field, trimmed)};
+  return std::string(value);
+}
+
+}  // namespace
+
 result<request_options> parse_request_options(json_value options) {
   request_options out;
   if (options.is_null()) return out;
   if (!options.is_object())
-    return error{"invalid_option", "", "options must be an object", "{ baseUrl, apiKey, accessToken, userId }"};
+    return error{"invalid_option", "", "options must be an object", "{ url | restUrl, apiKey, accessToken, userId }"};
   std::optional<error> failure;
+  std::string url_field;
+  std::string url_value;
   options.for_each_member([&](std::string_view key, json_value value) {
     if (failure) return;
     if (key == "maxUrlLength") {
+      if (value.is_null()) return;
       auto n = value.as_integer();
       if (!n || *n < 256)
         failure = error{"invalid_option", "maxUrlLength", "maxUrlLength must be a whole number of at least 256", ""};
@@ -466,19 +514,71 @@ result<request_options> parse_request_options(json_value options) {
         out.max_url_length = std::size_t(*n);
       return;
     }
-    std::string* target = key == "baseUrl"       ? &out.base_url
+    const bool is_url = key == "url" || key == "restUrl" || key == "baseUrl";
+    std::string* target = is_url                 ? &url_value
                           : key == "apiKey"      ? &out.api_key
                           : key == "accessToken" ? &out.access_token
                           : key == "userId"      ? &out.user_id
                                                  : nullptr;
-    if (!target || value.is_null()) return;  // other options belong to the JS layer
-    if (!value.is_string())
+    if (!target) {
+      failure = error{"invalid_option", std::string(key), fmt::format("unknown option {}", key),
+                      "request options are url or restUrl, apiKey, accessToken, userId, maxUrlLength"};
+      return;
+    }
+    if (value.is_null()) return;
+    if (!value.is_string()) {
       failure = error{"invalid_option", std::string(key), fmt::format("{} must be a string", key), ""};
-    else
-      *target = std::string(value.str());
+      return;
+    }
+    if (is_url) {
+      if (!url_field.empty()) {
+        failure =
+            error{"invalid_option", std::string(key), fmt::format("give either {} or {}, not both", url_field, key),
+                  "url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself"};
+        return;
+      }
+      url_field = std::string(key);
+    }
+    *target = std::string(value.str());
   });
   if (failure) return std::move(*failure);
+  if (!url_field.empty()) {
+    auto root = rest_root(url_field, url_value);
+    if (!root) return root.take_error();
+    out.base_url = std::move(*root);
+    out.base_url_field = url_field;
+  }
+  if (!out.access_token.empty()) {
+    const detail::jwt_claims claims = detail::decode_jwt_claims(out.access_token);
+    if (!claims.sub.empty()) {
+      if (out.user_id.empty())
+        out.user_id = claims.sub;
+      else if (!is_uuid_syntax(out.user_id) || !is_uuid_syntax(claims.sub) ||
+               canonical_uuid(out.user_id) != canonical_uuid(claims.sub))
+        return error{"invalid_option", "userId", "userId is not the user the access token belongs to (its sub)",
+                     "leave userId out: it defaults to the token's sub"};
+    }
+  }
   return out;
+}
+
+status require_signed_in(const table& tbl, const request_options& options) {
+  if (!tbl.user_owned) return ok_status();
+  const std::string hint =
+      "pass the signed-in user's session: createAct({ supabase }) or accessToken (a string or a function returning "
+      "one)";
+  if (options.access_token.empty())
+    return error{"not_signed_in", "accessToken",
+                 fmt::format("{} belongs to users, and no signed-in user's access token was given", tbl.name), hint};
+  const detail::jwt_claims claims = detail::decode_jwt_claims(options.access_token);
+  if (claims.is_jwt && claims.role == "anon")
+    return error{"not_signed_in", "accessToken",
+                 fmt::format("{} belongs to users, and the access token is the anon key, not a user's token", tbl.name),
+                 hint};
+  if (claims.is_jwt && claims.sub.empty())
+    return error{"not_signed_in", "accessToken",
+                 fmt::format("{} belongs to users, and the access token names no user (no sub claim)", tbl.name), hint};
+  return ok_status();
 }
 
 namespace {
@@ -487,11 +587,13 @@ namespace {
 // known to be safe to send.
 result<std::string_view> checked_base(const request_options& options) {
   const std::string_view base = trim_trailing_slashes(options.base_url);
+  const std::string& field = options.base_url_field;
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
-    return error{"invalid_option", "baseUrl", "baseUrl must be an http:// or https:// URL",
-                 "the PostgREST root, e.g. https://<project>.supabase.co/rest/v1"};
+    return error{"invalid_option", field, fmt::format("{} must be an http:// or https:// URL", field),
+                 field == "url" ? "the Supabase URL, e.g. https://<project>.supabase.co or http://127.0.0.1:54321"
+                                : "the PostgREST root, e.g. https://<project>.supabase.co/rest/v1"};
   if (std::any_of(base.begin(), base.end(), is_query_fragment_or_space))
-    return error{"invalid_option", "baseUrl", "baseUrl must not contain a query, fragment or spaces", ""};
+    return error{"invalid_option", field, fmt::format("{} must not contain a query, fragment or spaces", field), ""};
   for (const auto& [value, field] :
        {std::pair{&options.api_key, "apiKey"}, std::pair{&options.access_token, "accessToken"}}) {
     auto ok = detail::check_credential(*value, field);
@@ -499,6 +601,16 @@ result<std::string_view> checked_base(const request_options& options) {
   }
   return base;
 }
+
+}  // namespace
+
+status check_request_options(const request_options& options) {
+  auto base = checked_base(options);
+  if (!base) return base.take_error();
+  return ok_status();
+}
+
+namespace {
 
 result<request_parts> build_request_parts(const domain& dom, const tool_call& call, const request_options& options) {
   const table& tbl = *call.tbl;
@@ -582,7 +694,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
         }
         query.add("columns", text);
         // Without it, a key missing from one row would be inserted as NULL
-        // instead of the column default (docs/postgrest-wire.md D9).
+        // instead of the column default (docs/postgrest-wire.md#writes-and-prefer).
         if (keys_differ) prefer = "missing=default, ";
         w.begin_array();
         for (const auto& fields : call.rows) write_row(w, fields, owner_value);
@@ -693,36 +805,43 @@ void write_request(json_writer& w, const http_request& request) {
 }
 
 void write_error(json_writer& w, const error& err) {
+  // The last line of defence against an echoed value of any size: messages
+  // quote values through detail::echoed, and no field leaves longer than this.
+  constexpr std::size_t kFieldBytes = 2000;
   w.begin_object();
   w.key("code");
   w.string(err.code);
   w.key("message");
-  w.string(err.message);
+  w.string(detail::clip_utf8(err.message, kFieldBytes));
   w.key("path");
-  w.string(err.path);
+  w.string(detail::clip_utf8(err.path, kFieldBytes));
   w.key("hint");
-  w.string(err.hint);
+  w.string(detail::clip_utf8(err.hint, kFieldBytes));
   if (err.status != 0) {
     w.key("status");
     w.raw_value(std::to_string(err.status));
   }
   if (!err.db_code.empty()) {
     w.key("dbCode");
-    w.string(err.db_code);
+    w.string(detail::clip_utf8(err.db_code, detail::kEchoBytes));
   }
   if (!err.details.empty()) {
     w.key("details");
-    w.string(err.details);
+    w.string(detail::clip_utf8(err.details, kFieldBytes));
+  }
+  if (!err.raw_body.empty()) {
+    w.key("rawBody");
+    w.string(detail::clip_utf8(err.raw_body, kFieldBytes));
   }
   if (err.raw) {
     w.key("raw");
     w.begin_object();
     w.key("message");
-    w.string(err.raw->message);
+    w.string(detail::clip_utf8(err.raw->message, kFieldBytes));
     w.key("details");
-    w.string(err.raw->details);
+    w.string(detail::clip_utf8(err.raw->details, kFieldBytes));
     w.key("hint");
-    w.string(err.raw->hint);
+    w.string(detail::clip_utf8(err.raw->hint, kFieldBytes));
     w.end_object();
   }
   w.end_object();

@@ -882,8 +882,18 @@ class row_stream {
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
                             ref_action action, std::string& out) {
   registry.begin_batch();
-  row_stream stream(dom, registry, &registry, text, out);
-  auto done = stream.run(tbl, action);
+  status done = ok_status();
+  try {
+    row_stream stream(dom, registry, &registry, text, out);
+    done = stream.run(tbl, action);
+  } catch (...) {
+    // Out of memory halfway: the rows registered so far are taken back
+    // before the failure goes on up (the binding reports it).
+    out.clear();
+    out.shrink_to_fit();
+    registry.rollback_batch();
+    throw;
+  }
   if (done)
     registry.commit_batch();
   else

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "echo.h"
 #include "param_path.h"
 #include "values.h"
 
@@ -76,11 +77,16 @@ std::optional<filter_op> parse_op(std::string_view text) {
   return std::nullopt;
 }
 
-// Seed 000: how to exclude rows without an invented operator.
-constexpr std::string_view kExclusionHint =
-    "To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", \"op\": \"not_in\", "
-    "\"value\": [\"recipe_5\", \"recipe_6\"]}; or in with the refs to keep; or not_ilike for a text "
-    "pattern; or read everything and filter in an analyze step";
+// How to exclude rows without an invented operator (models reach for
+// `excludes` or `not_contains`, which do not exist), with refs of the table
+// the call is about.
+std::string exclusion_hint(const table& tbl) {
+  return fmt::format(
+      "To exclude rows: use not_in with the refs to drop, e.g. {{\"field\": \"id\", \"op\": \"not_in\", "
+      "\"value\": [\"{0}_5\", \"{0}_6\"]}}; or in with the refs to keep; or not_ilike for a text "
+      "pattern; or read everything and filter in an analyze step",
+      tbl.ref_prefix);
+}
 
 bool looks_like_negation(std::string_view op) {
   const std::string text = lower_trimmed(op);
@@ -171,7 +177,8 @@ class call_parser {
     params_object.for_each_member([&](std::string_view key, json_value value) {
       if (failure) return;
       if (!key_allowed(kind_, key))
-        failure = error{"unknown_param", std::string(key), fmt::format("{} does not take '{}'", tool_name(kind_), key),
+        failure = error{"unknown_param", detail::echoed(key),
+                        fmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
                         fmt::format("allowed: {}", allowed_keys(kind_))};
       else
         *params.slot(key) = value;
@@ -218,7 +225,7 @@ class call_parser {
     const table* tbl = dom_.find_table(value->str());
     if (!tbl)
       return error{"unknown_table", "table",
-                   fmt::format("'{}' is not a table of the {} domain", value->str(), dom_.name),
+                   fmt::format("'{}' is not a table of the {} domain", detail::echoed(value->str()), dom_.name),
                    fmt::format("one of: {}", dom_.table_list())};
     if (kind_ != tool_kind::read && !tbl->writable)
       return error{"read_only_table", "table",
@@ -230,16 +237,18 @@ class call_parser {
   // A column the model may filter, select or order by.
   result<const column*> visible_column(std::string_view name, const param_path& path, const table& tbl) {
     if (name == dom_.owner_column && tbl.user_owned)
-      return error{"system_column", path.str(), fmt::format("{} is applied automatically; it cannot be used", name),
+      return error{"system_column", path.str(),
+                   fmt::format("{} is applied automatically; it cannot be used", detail::echoed(name)),
                    "rows are always limited to the signed-in user"};
     if (is_postgrest_reserved(name))
-      return error{
-          "reserved_column", path.str(), fmt::format("'{}' is a PostgREST keyword, not a column of {}", name, tbl.name),
-          name == "or" || name == "and" ? std::string("to OR conditions, put them in or_filters")
-                                        : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+      return error{"reserved_column", path.str(),
+                   fmt::format("'{}' is a PostgREST keyword, not a column of {}", detail::echoed(name), tbl.name),
+                   name == "or" || name == "and"
+                       ? std::string("to OR conditions, put them in or_filters")
+                       : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     const column* col = tbl.find_column(name);
     if (!col || is_hidden(tbl, name))
-      return error{"unknown_column", path.str(), fmt::format("{} has no column '{}'", tbl.name, name),
+      return error{"unknown_column", path.str(), fmt::format("{} has no column '{}'", tbl.name, detail::echoed(name)),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     return col;
   }
@@ -279,7 +288,7 @@ class call_parser {
         *slot = member;
       else
         failure = error{"invalid_filter", path.member(key).str(),
-                        fmt::format("a filter has only field, op and value; got '{}'", key), example};
+                        fmt::format("a filter has only field, op and value; got '{}'", detail::echoed(key)), example};
     });
     if (failure) return std::move(*failure);
     const auto& field = members.field;
@@ -296,9 +305,9 @@ class call_parser {
     auto op = parse_op(op_value->str());
     if (!op) {
       std::string hint = fmt::format("supported ops: {}", filter_op_list());
-      if (looks_like_negation(op_value->str())) hint.append(". ").append(kExclusionHint);
+      if (looks_like_negation(op_value->str())) hint.append(". ").append(exclusion_hint(*call_.tbl));
       return error{"unknown_operator", path.member("op").str(),
-                   fmt::format("'{}' is not a supported operator", op_value->str()), hint};
+                   fmt::format("'{}' is not a supported operator", detail::echoed(op_value->str())), hint};
     }
     f.op = *op;
     const auto& value = members.value;
@@ -322,7 +331,8 @@ class call_parser {
   status parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or) {
     if (f.field != kSemanticField)
       return error{"invalid_filter", path.member("op").str(),
-                   fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField, f.field),
+                   fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField,
+                               detail::echoed(f.field)),
                    fmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
                                kSemanticField)};
     if (f.op != filter_op::similar)
@@ -417,11 +427,11 @@ class call_parser {
           return invalid_value(
               path.str(),
               fmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
-              f.op == filter_op::not_like || f.op == filter_op::not_ilike ? std::string(kExclusionHint)
+              f.op == filter_op::not_like || f.op == filter_op::not_ilike ? exclusion_hint(*call_.tbl)
                                                                           : std::string("use =, in or a comparison"));
         if (!has_value || !value->is_string())
-          return invalid_value(path.str(), fmt::format("{} needs a text pattern such as \"%chicken%\", got {}",
-                                                       filter_op_name(f.op), got));
+          return invalid_value(
+              path.str(), fmt::format("{} needs a text pattern such as \"%word%\", got {}", filter_op_name(f.op), got));
         if (detail::contains_nul(value->str())) return detail::nul_error(path.str());
         if (ends_with_lone_escape(value->str()))
           return invalid_value(path.str(), "the pattern ends with a single \\, which would escape nothing",
@@ -557,8 +567,23 @@ class call_parser {
     return ok_status();
   }
 
+  // `["name", "relation(name)"]` for this call's table: what columns may look like.
+  std::string columns_example() const {
+    const table& tbl = *call_.tbl;
+    auto first_visible = [&](const table& of) -> std::string {
+      if (!of.label_columns.empty()) return of.label_columns.front();
+      for (const auto& col : of.columns)
+        if (col.name != "id" && col.name != dom_.owner_column && !is_hidden(of, col.name)) return col.name;
+      return "id";
+    };
+    if (tbl.relations.empty()) return fmt::format("[\"{}\"]", first_visible(tbl));
+    const table* target = dom_.find_table(tbl.relations.front().table);
+    return fmt::format("[\"{}\", \"{}({})\"]", first_visible(tbl), tbl.relations.front().name,
+                       target ? first_visible(*target) : std::string("id"));
+  }
+
   // Splits "a, b, rel(c, d)" at top-level commas.
-  static result<std::vector<std::string>> split_select(std::string_view text) {
+  result<std::vector<std::string>> split_select(std::string_view text) const {
     std::vector<std::string> out;
     int depth = 0;
     std::string current;
@@ -573,9 +598,7 @@ class call_parser {
         current += c;
       }
     }
-    if (depth != 0)
-      return error{"invalid_param", "columns", "unbalanced parentheses in columns",
-                   "[\"name\", \"recipe_ingredients(name, quantity)\"]"};
+    if (depth != 0) return error{"invalid_param", "columns", "unbalanced parentheses in columns", columns_example()};
     out.push_back(current);
     return out;
   }
@@ -599,12 +622,13 @@ class call_parser {
       return item;
     }
     if (item.back() != ')')
-      return error{"invalid_param", path.str(), fmt::format("'{}' is not a column or relation(columns)", item), ""};
+      return error{"invalid_param", path.str(),
+                   fmt::format("'{}' is not a column or relation(columns)", detail::echoed(item)), ""};
     const std::string rel_name = trim(item.substr(0, open));
     const table* target = embedded_table(rel_name);
     if (!target)
-      return error{"unknown_relation", path.str(), fmt::format("{} cannot embed '{}'", call_.tbl->name, rel_name),
-                   embeddable_hint()};
+      return error{"unknown_relation", path.str(),
+                   fmt::format("{} cannot embed '{}'", call_.tbl->name, detail::echoed(rel_name)), embeddable_hint()};
     auto inner = split_select(std::string_view(item).substr(open + 1, item.size() - open - 2));
     if (!inner) return error{"invalid_param", path.str(), inner.err().message, inner.err().hint};
     std::vector<std::string> cols;
@@ -668,7 +692,7 @@ class call_parser {
       const param_path key_path = path.member(key);
       for (const auto& field : out)
         if (field.column == key) {
-          failure = error{"invalid_data", key_path.str(), fmt::format("{} is given twice", key), ""};
+          failure = error{"invalid_data", key_path.str(), fmt::format("{} is given twice", detail::echoed(key)), ""};
           return;
         }
       if (key == "id" && kind_ == tool_kind::create && saves) {
@@ -718,9 +742,11 @@ class call_parser {
     const column* col = tbl.find_column(key);
     if (!col || is_hidden(tbl, key)) {
       if (is_postgrest_reserved(key))
-        return error{"reserved_column", key_path.str(), fmt::format("'{}' is a PostgREST keyword, not a column", key),
+        return error{"reserved_column", key_path.str(),
+                     fmt::format("'{}' is a PostgREST keyword, not a column", detail::echoed(key)),
                      fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
-      return error{"unknown_column", key_path.str(), fmt::format("{} has no column '{}'", tbl.name, key),
+      return error{"unknown_column", key_path.str(),
+                   fmt::format("{} has no column '{}'", tbl.name, detail::echoed(key)),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     }
     if (!col->writable)
@@ -741,7 +767,7 @@ class call_parser {
       for (const ref_entry* candidate : registry_.refs_of_type(call_.tbl->ref_prefix))
         if (candidate->pending()) pending += (pending.empty() ? "" : ", ") + candidate->ref;
       return error{
-          "unknown_ref", path.str(), fmt::format("{} is not a pending generated artifact", text),
+          "unknown_ref", path.str(), fmt::format("{} is not a pending generated artifact", detail::echoed(text)),
           pending.empty()
               ? fmt::format("no generated {} is waiting to be saved; leave id out to create a new row", call_.tbl->name)
               : fmt::format("pending: {}", pending)};
@@ -866,7 +892,7 @@ result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registr
                                   json_value params) {
   auto kind = parse_tool_name(tool);
   if (!kind)
-    return error{"unknown_tool", "tool", fmt::format("'{}' is not a tool", tool),
+    return error{"unknown_tool", "tool", fmt::format("'{}' is not a tool", detail::echoed(tool)),
                  "one of: db_read, db_create, db_update, db_delete"};
   return call_parser(dom, registry, *kind).parse(params);
 }

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "alfred/uuid.h"
+#include "echo.h"
 
 namespace alfred {
 
@@ -110,12 +111,12 @@ status check_allowed(const column& col, std::string_view text, const param_path&
   if (col.allowed_values.empty() ||
       std::find(col.allowed_values.begin(), col.allowed_values.end(), text) != col.allowed_values.end())
     return ok_status();
-  return invalid_value(path.str(), fmt::format("'{}' is not an allowed value for {}", text, col.name),
+  return invalid_value(path.str(), fmt::format("'{}' is not an allowed value for {}", detail::echoed(text), col.name),
                        fmt::format("use one of: {}", fmt::join(col.allowed_values, ", ")));
 }
 
 std::string shown(json_value value) {
-  return value.is_string() ? fmt::format("'{}'", value.str()) : std::string(value.kind_name());
+  return value.is_string() ? fmt::format("'{}'", detail::echoed(value.str())) : std::string(value.kind_name());
 }
 
 scalar text_scalar(std::string_view text) { return {scalar::kind::text, std::string(text)}; }
@@ -279,8 +280,9 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
       return error{wrong_table ? "ref_type_mismatch" : "unknown_ref", path.str(),
                    wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
                                              "to {} ({}_N)",
-                                             text, name->prefix, other->name, field, target.name, target.ref_prefix)
-                               : fmt::format("{} is not a known ref; refs cannot be invented", text),
+                                             detail::echoed(text), name->prefix, other->name, field, target.name,
+                                             target.ref_prefix)
+                               : fmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
                    known_refs_hint(registry, target)};
     }
     if (entry->type != target.ref_prefix)
@@ -326,24 +328,27 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
   }
 
   if (looks_like_broken_uuid(text))
-    return error{"invalid_uuid", path.str(), fmt::format("'{}' is not a complete UUID (truncated or altered)", text),
+    return error{"invalid_uuid", path.str(),
+                 fmt::format("'{}' is not a complete UUID (truncated or altered)", detail::echoed(text)),
                  "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
 
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (lower(entry->ref) == lower(text))
-      return error{"unknown_ref", path.str(), fmt::format("'{}' is not a known ref; refs are case-sensitive", text),
+      return error{"unknown_ref", path.str(),
+                   fmt::format("'{}' is not a known ref; refs are case-sensitive", detail::echoed(text)),
                    fmt::format("write it exactly as shown: {}", entry->ref)};
   }
   const std::string wanted = trimmed_lower(text);
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (!entry->saved_as.empty() || wanted.empty()) continue;
     if (trimmed_lower(entry->label) == wanted)
-      return error{"not_a_ref", path.str(),
-                   fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, text, entry->ref),
-                   fmt::format("use the ref {}", entry->ref)};
+      return error{
+          "not_a_ref", path.str(),
+          fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text), entry->ref),
+          fmt::format("use the ref {}", entry->ref)};
   }
   return error{"not_a_ref", path.str(),
-               fmt::format("{} takes a ref such as {}_1, got '{}'", field, target.ref_prefix, text),
+               fmt::format("{} takes a ref such as {}_1, got '{}'", field, target.ref_prefix, detail::echoed(text)),
                known_refs_hint(registry, target) +
                    fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
 }
@@ -377,7 +382,7 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
 namespace {
 
 // Filters refuse a NUL (PostgREST would truncate the value); payload text is
-// model-written, so NULs are stripped there.
+// model-written, so NULs are stripped there (docs/postgrest-wire.md#nul-bytes).
 enum class nul_handling { refuse, strip };
 
 result<std::vector<scalar>> collect_array_elements(const value_scope& scope, const column& col, json_value value,

@@ -15,13 +15,14 @@ std::string domain_text(const std::string& tables) { return R"({"name": "shop", 
 const char* kThings = R"("things": {"ref": "thing", "label": ["name"],
     "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}})";
 
-void check_domain_error(const std::string& text, const std::string& path, const std::string& message) {
+void check_domain_error(const std::string& text, const std::string& path, const std::string& message,
+                        const std::string& hint = "docs/own-schema.md describes a domain's shape") {
   auto loaded = load_domain(text);
   REQUIRE_FALSE(loaded.ok());
   CHECK(loaded.err().code == "invalid_domain");
   CHECK(loaded.err().path == path);
   CHECK(loaded.err().message == message);
-  CHECK(loaded.err().hint == "see core/domains/kitchen.json for the expected shape");
+  CHECK(loaded.err().hint == hint);
 }
 
 }  // namespace
@@ -261,6 +262,60 @@ TEST_CASE("domain error: the document's overall shape") {
                      "must be positive");
   check_domain_error(domain_text(R"("things": {"ref": "thing", "columns": {}})"), "tables.things.columns",
                      "must be a non-empty object");
+}
+
+TEST_CASE("domain error: a misspelt or unknown setting is refused, at every level, not ignored") {
+  check_domain_error(R"({"name": "shop", "owner": "user_id", "tables": {)" + std::string(kThings) + "}}", "owner",
+                     "'owner' is not a domain setting",
+                     "allowed here: name, owner_column, max_rows, tables, prompt_examples");
+  check_domain_error(
+      domain_text(R"("things": {"ref": "thing", "user_owend": true, "columns": {"id": {"type": "uuid"}}})"),
+      "tables.things.user_owend", "'user_owend' is not a domain setting",
+      "allowed here: ref, user_owned, writable, label, label_format, hidden, relations, middleware, "
+      "columns");
+  check_domain_error(
+      domain_text(
+          R"("things": {"ref": "thing", "columns": {"id": {"type": "uuid"}, "name": {"type": "text", "requried": true}}})"),
+      "tables.things.columns.name.requried", "'requried' is not a domain setting",
+      "allowed here: type, required, writable, nullable, references, values");
+  check_domain_error(domain_text(R"("things": {"ref": "thing", "middleware": {"fuzz": ["name"]},
+      "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}})"),
+                     "tables.things.middleware.fuzz", "'fuzz' is not a domain setting",
+                     "allowed here: fuzzy, include, semantic, catalog");
+  check_domain_error(domain_text(R"("things": {"ref": "thing", "middleware": {"semantic": {"rpc": "match", "top": 3}},
+      "columns": {"id": {"type": "uuid"}}})"),
+                     "tables.things.middleware.semantic.top", "'top' is not a domain setting",
+                     "allowed here: rpc, embedding_arg, count_arg, distance_arg, limit, max_distance, text");
+}
+
+TEST_CASE("prompt_examples: text per known slot; an unknown slot or a non-text value is refused") {
+  auto loaded = load_domain(
+      R"({"name": "shop", "prompt_examples": {"gen_ref": "gen_thing_1", "assistant_role": "a shop assistant"},
+      "tables": {)" +
+      std::string(kThings) + "}}");
+  REQUIRE(loaded.ok());
+  CHECK(loaded->prompt_examples == std::vector<std::pair<std::string, std::string>>{
+                                       {"gen_ref", "gen_thing_1"}, {"assistant_role", "a shop assistant"}});
+  auto unknown = load_domain(R"({"name": "shop", "prompt_examples": {"gen_refs": "x"}, "tables": {)" +
+                             std::string(kThings) + "}}");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.err().path == "prompt_examples.gen_refs");
+  CHECK(unknown.err().message == "'gen_refs' is not a prompt example slot");
+  CHECK(unknown.err().hint.rfind("slots: note_example, ref_examples, gen_ref, ", 0) == 0);
+  check_domain_error(R"({"name": "shop", "prompt_examples": {"gen_ref": 1}, "tables": {)" + std::string(kThings) + "}}",
+                     "prompt_examples.gen_ref", "must be text");
+  check_domain_error(R"({"name": "shop", "prompt_examples": [], "tables": {)" + std::string(kThings) + "}}",
+                     "prompt_examples", "must be an object of slot name → text");
+}
+
+TEST_CASE("semantic text columns: what a row's embedding is made of must be text or text[] columns") {
+  const domain& dom = kitchen();
+  CHECK(dom.find_table("recipes")->middleware.semantic->text_columns ==
+        std::vector<std::string>{"name", "description", "cuisine", "tags", "flavor_tags", "occasions", "health_tags"});
+  check_domain_error(
+      domain_text(R"("things": {"ref": "thing", "middleware": {"semantic": {"rpc": "match", "text": ["n"]}},
+      "columns": {"id": {"type": "uuid"}, "n": {"type": "integer"}}})"),
+      "tables.things.middleware.semantic.text", "'n' is not a text or text[] column");
 }
 
 }  // namespace alfred::test

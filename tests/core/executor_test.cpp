@@ -24,7 +24,7 @@ struct run {
   std::optional<execution> ex;
 
   run& start(std::string_view tool, std::string_view params) {
-    ex.emplace(kitchen(), registry, tool, params, alice_options());
+    ex.emplace(kitchen(), registry, tool, params, alice_session());
     return *this;
   }
   const std::vector<need>& needs() const { return ex->needs(); }
@@ -302,9 +302,18 @@ TEST_CASE("database errors are typed by status and code") {
     r.answer(0, {400, "", "text/plain", "bad request"});
     CHECK(r.result()["error"]["message"] == "db_update on inventory failed: bad request");
   }
-  SUBCASE("network failure") {
-    r.answer(0, {0, "", "", "fetch failed"});
-    CHECK(r.result()["error"]["code"] == "network_error");
+  SUBCASE("a request never sent had no effect") {
+    r.answer(0, {0, "", "", "connect ECONNREFUSED 127.0.0.1:9", transport_failure::not_sent});
+    const json out = r.result();
+    CHECK(out["error"]["code"] == "network_error");
+    CHECK(out["error"]["hint"] == "nothing was sent; try again");
+  }
+  SUBCASE("a write sent without an answer has an unknown outcome, not no effect") {
+    r.answer(0, {0, "", "", "fetch failed", transport_failure::no_response});
+    const json out = r.result();
+    CHECK(out["error"]["code"] == "write_outcome_unknown");
+    CHECK(out["error"]["message"] ==
+          "db_update on inventory: the outcome is unknown; the request was sent but no answer came (fetch failed)");
   }
   SUBCASE("an expired token") {
     r.answer(0, {401, "", "application/json", R"({"code":"PGRST303","message":"JWT expired"})"});
@@ -396,10 +405,15 @@ TEST_CASE("a 2xx body that is not an array of rows is invalid_response, not zero
     CHECK(out["error"]["message"].get<std::string>().find("the database answered tasks with ") == 0);
     CHECK(out["count"].is_null());
   }
+  // A write's 2xx may mean it was applied: not rows is an unknown outcome,
+  // with the status kept, never a result (docs/limits-and-faults.md).
   run r;
   r.start("db_create", R"({"table":"tasks","data":{"title":"call mum"}})");
   r.answer(0, ok(std::string(R"({"id":")") + numbered_uuid(4) + R"(","title":"call mum"})", 201));
-  CHECK(r.result()["error"]["code"] == "invalid_response");
+  const json out = r.result();
+  CHECK(out["data"].is_null());
+  CHECK(out["error"]["code"] == "write_outcome_unknown");
+  CHECK(out["error"]["status"] == 201);
 }
 
 TEST_CASE("database errors show refs or <id> for UUIDs; the raw text stays in error.raw") {
@@ -425,13 +439,16 @@ TEST_CASE("database errors show refs or <id> for UUIDs; the raw text stays in er
 }
 
 TEST_CASE("a long non-JSON error body is cut between UTF-8 characters") {
-  std::string body(299, 'x');
-  body += "é and more";  // é's two bytes straddle the 300-byte cut
+  // Too long for the message: the status goes there, the body to rawBody,
+  // cut at 1000 bytes.
+  std::string body(999, 'x');
+  body += "é and more";  // é's two bytes straddle the 1000-byte cut
   run r;
   r.start("db_read", R"({"table":"tasks"})");
-  r.answer(0, {502, "", "text/html", body});
-  const std::string message = r.result()["error"]["message"];  // json::parse refused invalid UTF-8 before
-  CHECK(message == "reading tasks failed: " + std::string(299, 'x') + "…");
+  r.answer(0, {502, "", "text/plain", body});
+  const json err = r.result()["error"];  // json::parse refuses invalid UTF-8
+  CHECK(err["message"] == "reading tasks failed: HTTP 502 Bad Gateway");
+  CHECK(err["rawBody"] == std::string(999, 'x') + "…");
 }
 
 TEST_CASE("responses for a finished or unknown need are ignored") {
@@ -469,9 +486,22 @@ namespace alfred::test {
 TEST_CASE("saving a gen_ ref that does not exist names the pending ones") {
   ref_registry reg = sample_registry();
   execution ex(kitchen(), reg, "db_create",
-               R"({"table":"recipes","data":{"id":"gen_recipe_9","name":"x","instructions":["a"]}})", alice_options());
+               R"({"table":"recipes","data":{"id":"gen_recipe_9","name":"x","instructions":["a"]}})", alice_session());
   const auto out = nlohmann::json::parse(ex.result_json());
   CHECK(out["error"]["code"] == "unknown_ref");
   CHECK(out["error"]["hint"] == "pending: gen_recipe_1");
+}
+}  // namespace alfred::test
+
+namespace alfred::test {
+TEST_CASE("not_signed_in: a user-owned table without a user's token finishes with no needs") {
+  ref_registry reg = sample_registry();
+  execution ex(kitchen(), reg, "db_read", R"({"table":"inventory"})", alice_options());
+  CHECK(ex.done());
+  CHECK(ex.needs().empty());
+  const auto out = nlohmann::json::parse(ex.result_json());
+  CHECK(out["error"]["code"] == "not_signed_in");
+  CHECK(out["error"]["path"] == "accessToken");
+  CHECK(out["data"].is_null());
 }
 }  // namespace alfred::test

@@ -1,6 +1,7 @@
-// The two layers of PostgREST's URL grammar (docs/postgrest-wire.md §0, §3.1,
-// §3.4): quoting on the decoded text, then percent-encoding of every byte
-// outside the RFC 3986 unreserved set.
+// The two layers of PostgREST's URL grammar (docs/postgrest-wire.md
+// #two-encoding-layers, #percent-encoding, #lists-and-logic-trees): quoting on
+// the decoded text, then percent-encoding of every byte outside the RFC 3986
+// unreserved set.
 
 #include "alfred/postgrest_encoding.h"
 
@@ -18,7 +19,7 @@ TEST_CASE("percent_encode keeps exactly A-Z a-z 0-9 - . _ ~") {
 }
 
 TEST_CASE("percent_encode encodes every other ASCII byte, upper-case hex") {
-  // Mandatory per §0 rule 2: space, + (would decode to space), ; (splits
+  // Mandatory (docs/postgrest-wire.md#percent-encoding): space, + (would decode to space), ; (splits
   // parameters), & # % = " \ ; JS fetch leaves + ; & % \ { } | ^ raw.
   CHECK(percent_encode(" ") == "%20");
   CHECK(percent_encode("+") == "%2B");
@@ -42,7 +43,7 @@ TEST_CASE("percent_encode encodes UTF-8 bytewise") {
   CHECK(percent_encode("🍣") == "%F0%9F%8D%A3");
 }
 
-TEST_CASE("percent_encode: a raw %XX in data stays data (S55)") {
+TEST_CASE("percent_encode: a raw %XX in data stays data") {
   // ilike.%cafe% must not reach the server as %ca (an invalid UTF-8 byte → HTTP 500).
   CHECK(percent_encode("%cafe%") == "%25cafe%25");
   CHECK(percent_encode("100%") == "100%25");
@@ -64,16 +65,16 @@ TEST_CASE("quote_list_value quotes grammar characters: , ( ) and array braces") 
   CHECK(quote_list_value("x:y") == R"("x:y")");
 }
 
-TEST_CASE("quote_list_value escapes backslash and double quote inside quotes (D1)") {
+TEST_CASE("quote_list_value escapes backslash and double quote inside quotes") {
   CHECK(quote_list_value(R"(say "hi")") == R"("say \"hi\"")");
   CHECK(quote_list_value(R"(back\slash)") == R"("back\\slash")");
-  // postgrest-js sends ("he said "a,b"") which the server splits in two (S35).
+  // postgrest-js sends ("he said "a,b"") which the server splits in two.
   CHECK(quote_list_value(R"(he said "a,b")") == R"("he said \"a,b\"")");
   CHECK(quote_list_value(R"(x,y\z)") == R"("x,y\\z")");
   CHECK(quote_list_value(R"(")") == R"("\"")");
 }
 
-TEST_CASE("quote_list_value quotes the empty string and edge spaces (S38, S48)") {
+TEST_CASE("quote_list_value quotes the empty string and edge spaces") {
   CHECK(quote_list_value("") == R"("")");
   CHECK(quote_list_value(" padded ") == R"(" padded ")");
   CHECK(quote_list_value(" lead") == R"(" lead")");

@@ -21,7 +21,7 @@ constexpr const char* kPantry =
 
 }  // namespace
 
-TEST_CASE("render_query: seed 001's example, with the narrow-filter tip") {
+TEST_CASE("render_query: a pantry read, with the narrow-filter tip") {
   CHECK(render(kPantry) ==
         "Query: Table: inventory | Filters: location = pantry | Limit: 100\n"
         "Outcome: 0 records found\n"

@@ -1,6 +1,6 @@
 // The ref registry: refs that never change meaning within a session, gen_
 // refs that are promoted exactly once, and a versioned state that restores
-// exactly or fails loudly (docs/original-system.md §1, §6 B2, B3, B10).
+// exactly or fails loudly.
 
 #include "alfred/registry.h"
 
@@ -202,7 +202,7 @@ TEST_CASE("promote takes the label it is given") {
   CHECK(reg.find("recipe_3")->label == "Thai Basil Chicken (less chilli)");
 }
 
-TEST_CASE("regression: double promotion (B3) - a second save of the same gen_ ref is refused") {
+TEST_CASE("regression: double promotion - a second save of the same gen_ ref is refused") {
   ref_registry reg = sample_registry();
   REQUIRE(reg.promote("gen_recipe_1", kSaved, "").ok());
   const std::string before = state_text(reg);
@@ -241,7 +241,7 @@ TEST_CASE("promote never leaves a state that cannot be restored (non-UUID row id
   }
 }
 
-TEST_CASE("regression: action flip (B2) - reading a saved row does not make its gen_ ref pending again") {
+TEST_CASE("regression: action flip - reading a saved row does not make its gen_ ref pending again") {
   ref_registry reg = sample_registry();
   REQUIRE(reg.promote("gen_recipe_1", kSaved, "").ok());
   CHECK(reg.register_row("recipes", "recipe", kSaved, ref_action::read, "Thai Basil Chicken") == "recipe_3");
@@ -408,7 +408,7 @@ TEST_CASE("restore error: not an object, wrong format, missing or unsupported ve
                       R"(expected "alfred-act/registry")");
   check_restore_error(state_with("{}", "{}", "", R"("format":"alfred-act/registry","turn":1)"), "invalid_state",
                       "version", "is missing");
-  // The original's to_dict() has no format at all: refused, not silently reset.
+  // A state without a format (from another program) is refused, not silently reset.
   check_restore_error(R"({"session_id":"c1","ref_to_uuid":{},"counters":{}})", "invalid_state", "format",
                       R"(expected "alfred-act/registry")");
 

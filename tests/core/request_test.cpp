@@ -1,5 +1,5 @@
 // Exact PostgREST requests for valid tool calls: method, full URL, decoded
-// query pairs, headers and body text (docs/postgrest-wire.md §0, §3).
+// query pairs, headers and body text (docs/postgrest-wire.md).
 
 #include "alfred/request.h"
 
@@ -103,7 +103,7 @@ TEST_CASE("read: the shared ingredients catalog is not scoped to a user and need
   CHECK(req.url == "http://127.0.0.1:3000/ingredients?select=id%2Cname&parent_category=eq.spices");
 }
 
-TEST_CASE("read: comparison ops =, !=, >, >=, <, <= (R4)") {
+TEST_CASE("read: comparison ops =, !=, >, >=, <, <=") {
   CHECK(inventory_query(R"j([{"field": "location", "op": "=", "value": "fridge"},
       {"field": "unit", "op": "!=", "value": "g"}, {"field": "quantity", "op": ">", "value": 1},
       {"field": "quantity", "op": ">=", "value": 2}, {"field": "expiry_date", "op": "<", "value": "2026-01-31"},
@@ -128,7 +128,7 @@ TEST_CASE("read: op aliases and spelling variants map to the canonical ops") {
             "name=not.ilike.h%\nname=ilike.i%\nname=not.in.(j)\n");
 }
 
-TEST_CASE("read: pattern ops like, ilike, not_like, not_ilike pass % and * through (R13-R16)") {
+TEST_CASE("read: pattern ops like, ilike, not_like, not_ilike pass % and * through") {
   const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "filters": [
       {"field": "name", "op": "like", "value": "Chicken%"}, {"field": "name", "op": "ilike", "value": "*chicken*"},
       {"field": "name", "op": "not_like", "value": "%Cod"}, {"field": "name", "op": "not_ilike", "value": "%cod%"}]})j");
@@ -139,7 +139,7 @@ TEST_CASE("read: pattern ops like, ilike, not_like, not_ilike pass % and * throu
         "&name=like.Chicken%25&name=ilike.%2Achicken%2A&name=not.like.%25Cod&name=not.ilike.%25cod%25");
 }
 
-TEST_CASE("read: is_null / is_not_null, with and without a boolean value (F5)") {
+TEST_CASE("read: is_null / is_not_null, with and without a boolean value") {
   CHECK(inventory_query(R"j([{"field": "expiry_date", "op": "is_null"},
       {"field": "location", "op": "is_not_null"}, {"field": "notes", "op": "is_null", "value": false},
       {"field": "category", "op": "is_not_null", "value": false}, {"field": "unit", "op": "is_null", "value": true},
@@ -149,19 +149,19 @@ TEST_CASE("read: is_null / is_not_null, with and without a boolean value (F5)") 
             "ingredient_id=is.null\n");
 }
 
-TEST_CASE("read: '= null' becomes is.null and '!= null' becomes not.is.null (F7, S17, S108)") {
+TEST_CASE("read: '= null' becomes is.null and '!= null' becomes not.is.null") {
   CHECK(inventory_query(R"j([{"field": "expiry_date", "op": "=", "value": null},
       {"field": "ingredient_id", "op": "!=", "value": null}])j") ==
         "select=*\n" + kOwner + "expiry_date=is.null\ningredient_id=not.is.null\n");
 }
 
-TEST_CASE("read: in and not_in with several values - not_in is never dropped (F1, S24)") {
+TEST_CASE("read: in and not_in with several values - not_in is never dropped") {
   CHECK(inventory_query(R"j([{"field": "location", "op": "in", "value": ["fridge", "freezer"]},
       {"field": "name", "op": "not_in", "value": ["milk", "eggs", "rice"]}])j") ==
         "select=*\n" + kOwner + "location=in.(fridge,freezer)\nname=not.in.(milk,eggs,rice)\n");
 }
 
-TEST_CASE("read: in de-duplicates values (R7)") {
+TEST_CASE("read: in de-duplicates values") {
   const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"],
       "filters": [{"field": "servings", "op": "in", "value": [2, 4, 4, 6]},
       {"field": "cuisine", "op": "in", "value": ["thai", "thai", "indian"]}]})j");
@@ -189,7 +189,7 @@ TEST_CASE("whole-number floats (6.0) for integer columns are sent as integers or
   }
 }
 
-TEST_CASE("read: in with null becomes or=(col.in.(...),col.is.null) (S41, D3)") {
+TEST_CASE("read: in with null becomes or=(col.in.(...),col.is.null)") {
   CHECK(inventory_query(R"j([{"field": "location", "op": "in", "value": ["fridge", null]}])j") ==
         "select=*\n" + kOwner + "or=(location.in.(fridge),location.is.null)\n");
   CHECK(inventory_query(R"j([{"field": "location", "op": "in", "value": [null]}])j") ==
@@ -201,7 +201,7 @@ TEST_CASE("read: not_in with null excludes NULL rows explicitly") {
         "select=*\n" + kOwner + "location=not.in.(fridge)\nlocation=not.is.null\n");
 }
 
-TEST_CASE("read: in [\"\"] is eq. (in.(\"\") would be the empty list, S48), not_in [\"\"] is neq.") {
+TEST_CASE("read: in [\"\"] is eq. (in.(\"\") would be the empty list), not_in [\"\"] is neq.") {
   CHECK(inventory_query(R"j([{"field": "notes", "op": "in", "value": [""]},
       {"field": "location", "op": "not_in", "value": [""]}])j") ==
         "select=*\n" + kOwner + "notes=eq.\nlocation=neq.\n");
@@ -211,7 +211,7 @@ TEST_CASE("read: in [\"\"] is eq. (in.(\"\") would be the empty list, S48), not_
         "select=*\n" + kOwner + "notes=in.()\n");
 }
 
-TEST_CASE("read: contains, contained_by, overlaps on text[] quote array elements (R20, R24, D4)") {
+TEST_CASE("read: contains, contained_by, overlaps on text[] quote array elements") {
   const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "filters": [
       {"field": "occasions", "op": "contains", "value": ["weeknight", "hosting"]},
       {"field": "occasions", "op": "contained_by", "value": ["weeknight", "weekend"]},
@@ -222,7 +222,7 @@ TEST_CASE("read: contains, contained_by, overlaps on text[] quote array elements
                                "health_tags=ov.{vegan,keto}\nequipment_tags=cs.{wok}\n");
 }
 
-TEST_CASE("read: array literal elements with commas, quotes, spaces, NULL and \"\" stay single elements (S91-S94)") {
+TEST_CASE("read: array literal elements with commas, quotes, spaces, NULL and \"\" stay single elements") {
   const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "filters": [
       {"field": "occasions", "op": "contains",
        "value": ["date, night", "say \"hi\"", "two words", "NULL", "null", "", "back\\slash", "{x}", "日本酒", 7]}]})j");
@@ -230,7 +230,7 @@ TEST_CASE("read: array literal elements with commas, quotes, spaces, NULL and \"
         R"j(cs.{"date, night","say \"hi\"","two words","NULL","null","","back\\slash","{x}",日本酒,7})j");
 }
 
-TEST_CASE("read: contains on jsonb sends JSON (R23) and on uuid[] sends translated refs") {
+TEST_CASE("read: contains on jsonb sends JSON and on uuid[] sends translated refs") {
   CHECK(query_value(request_for("db_read", R"j({"table": "preferences", "filters": [{"field": "subdomain_guidance",
       "op": "contains", "value": {"theme": "dark", "n": [1, 2]}}]})j"),
                     "subdomain_guidance") == R"j(cs.{"theme":"dark","n":[1,2]})j");
@@ -240,7 +240,7 @@ TEST_CASE("read: contains on jsonb sends JSON (R23) and on uuid[] sends translat
                     "assumed_staples") == std::string("ov.{") + kSalt + "," + kPepper + "}");
 }
 
-TEST_CASE("read: booleans, numbers as text, timestamps with offsets (+ is encoded, S8)") {
+TEST_CASE("read: booleans, numbers as text, timestamps with offsets (+ is encoded)") {
   const http_request req = request_for("db_read", R"j({"table": "recipe_ingredients", "filters": [
       {"field": "is_optional", "op": "=", "value": "TRUE"}, {"field": "quantity", "op": ">", "value": "2.5"},
       {"field": "name", "op": "=", "value": 42}]})j");
@@ -261,7 +261,7 @@ TEST_CASE("read: booleans, numbers as text, timestamps with offsets (+ is encode
 
 // ---------------------------------------------------------------- hostile values
 
-TEST_CASE("hostile top-level values are sent verbatim and fully percent-encoded (R5, S1-S13)") {
+TEST_CASE("hostile top-level values are sent verbatim and fully percent-encoded") {
   const http_request req = request_for("db_read", R"j({"table": "inventory", "filters": [{"field": "name",
       "op": "=", "value": "salt, (coarse) \"kosher\" a+b&c=d#e%f g;h *\\ é"}]})j");
   CHECK(req.url ==
@@ -278,7 +278,7 @@ TEST_CASE("hostile top-level values cannot add parameters or conditions") {
             "name=eq.milk&user_id=neq.x\nname=ilike.x;or=(id.not.is.null)\nname=neq.milk,id.not.is.null\n");
 }
 
-TEST_CASE("hostile in-list values each stay ONE quoted value (D1, D2, S28-S40)") {
+TEST_CASE("hostile in-list values each stay ONE quoted value") {
   const http_request req = request_for("db_read", R"j({"table": "inventory", "filters": [{"field": "name",
       "op": "in", "value": ["milk,id.not.is.null", "x),user_id.neq.null,and(id.is.null", "say \"hi\"",
       "back\\slash", " padded ", "", "日本酒", "a+b;c&d#e%f", "he said \"a,b\"", "plain"]}]})j");
@@ -288,13 +288,13 @@ TEST_CASE("hostile in-list values each stay ONE quoted value (D1, D2, S28-S40)")
   CHECK(decoded_query(req.url).size() == 3);
 }
 
-TEST_CASE("hostile not_in values stay quoted too (R12)") {
+TEST_CASE("hostile not_in values stay quoted too") {
   CHECK(inventory_query(R"j([{"field": "location", "op": "not_in", "value": ["indian", "thai", "a,b", "(x)"]}])j") ==
         "select=*\n" + kOwner + "location=not.in.(indian,thai,\"a,b\",\"(x)\")\n");
 }
 
-TEST_CASE("regression: or_filters injection (F3) - values with , ( ) stay one quoted value inside or=(...)") {
-  // The original produced or=(name.ilike.%mac, cheese%,name.eq.x),user_id.neq.null,and(id.is.null,…)
+TEST_CASE("regression: or_filters injection - values with , ( ) stay one quoted value inside or=(...)") {
+  // Pasting values into the string gives or=(name.ilike.%mac, cheese%,name.eq.x),user_id.neq.null,and(id.is.null,…)
   const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "or_filters": [
       {"field": "name", "op": "ilike", "value": "%mac, cheese%"},
       {"field": "name", "op": "=", "value": "x),user_id.neq.null,and(id.is.null"},
@@ -318,7 +318,7 @@ TEST_CASE("or_filters: quotes, backslashes, spaces, unicode and reserved charact
   CHECK(decoded_query(req.url).size() == 3);
 }
 
-TEST_CASE("or_filters: every op, including the ones the original dropped silently (F2)") {
+TEST_CASE("or_filters: every op is sent, none dropped silently") {
   const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "or_filters": [
       {"field": "cuisine", "op": "!=", "value": "thai"}, {"field": "id", "op": "not_in", "value": ["recipe_1", "recipe_2"]},
       {"field": "source_url", "op": "is_not_null"}, {"field": "source_url", "op": "is_null"},
@@ -345,7 +345,7 @@ TEST_CASE("or_filters: in/not_in with null inside or=(...)") {
 }
 
 TEST_CASE("or_filters: in [\"\"] must match the empty string, not become the empty list in.(\"\")") {
-  // Top-level in [""] is sent as eq. because in.("") means "no values" (S48);
+  // Top-level in [""] is sent as eq. because in.("") means "no values";
   // the same list inside or=(...) must not silently match nothing.
   const http_request req = request_for("db_read", R"j({"table": "inventory", "or_filters": [
       {"field": "notes", "op": "in", "value": [""]}, {"field": "name", "op": "=", "value": "milk"}]})j");
@@ -367,7 +367,7 @@ TEST_CASE("or_filters AND-ed with filters - an in-with-null filter adds its own 
                                "or=(name.eq.rice,name.eq.milk)\n");
 }
 
-TEST_CASE("refs in text columns are values, not refs (B7)") {
+TEST_CASE("refs in text columns are values, not refs") {
   CHECK(inventory_query(R"j([{"field": "name", "op": "=", "value": "recipe_1"},
       {"field": "notes", "op": "in", "value": ["inv_1", "gen_recipe_1"]}])j") ==
         "select=*\n" + kOwner + "name=eq.recipe_1\nnotes=in.(inv_1,gen_recipe_1)\n");
@@ -533,7 +533,7 @@ TEST_CASE("create: strings are JSON-escaped like JSON.stringify - unicode kept a
             kAlice + "\"}");
 }
 
-TEST_CASE("regression: NUL inside jsonb object keys must not reach the body (S234-S240: 400 22P05)") {
+TEST_CASE("regression: NUL inside jsonb object keys must not reach the body (the server would answer 400 22P05)") {
   auto req = build("db_update", R"j({"table": "preferences", "filters": [{"field": "cooking_skill_level", "op": "=",
       "value": "beginner"}], "data": {"subdomain_guidance": {"th\u0000eme": "da\u0000rk"}}})j");
   if (req.ok()) {
@@ -557,7 +557,7 @@ TEST_CASE("create: batch with uniform keys sends columns= and no missing=default
                          R"j("},{"name":"eggs","quantity":6,"unit":"pcs","user_id":")j" + kAlice + "\"}]");
 }
 
-TEST_CASE("create: batch with differing keys sends the union in columns= and Prefer missing=default (D9)") {
+TEST_CASE("create: batch with differing keys sends the union in columns= and Prefer missing=default") {
   const http_request req = request_for("db_create", R"j({"table": "inventory", "data": [
       {"name": "milk", "quantity": 1, "unit": "l"}, {"name": "eggs", "quantity": 6, "unit": "pcs", "location": "fridge"},
       {"unit": "g", "quantity": 500, "name": "rice", "notes": "basmati"}]})j");
@@ -617,7 +617,7 @@ TEST_CASE("delete: DELETE with filters, no body, no Content-Type") {
   CHECK_FALSE(req.body.has_value());
 }
 
-TEST_CASE("delete: 'everything except these' is a real not.in filter (F1)") {
+TEST_CASE("delete: 'everything except these' is a real not.in filter") {
   const http_request req = request_for("db_delete", R"j({"table": "recipes", "filters": [
       {"field": "id", "op": "not_in", "value": ["recipe_1", "recipe_2"]}]})j");
   CHECK(query_text(req) == kOwner + "id=not.in.(" + kRecipe1 + "," + kRecipe2 + ")\nselect=*\n");
@@ -754,6 +754,137 @@ TEST_CASE("missing or malformed userId on a user-owned table - bad base URLs") {
     CHECK(err.code == "invalid_option");
     CHECK(err.message == "baseUrl must not contain a query, fragment or spaces");
   }
+}
+
+// ---------------------------------------------------------------- URLs and sessions like supabase-js
+
+namespace {
+
+// {"role":"authenticated","sub":"<kAlice>"}
+const std::string kAliceJwt =
+    jwt_with_role("eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjZmMWMxYTUyLThkM2UtNGY3YS05YTQxLTJiN2Q1ZTBjOWExMSJ9");
+// {"role":"authenticated","sub":"0b7d2c4e-1f3a-4c5b-8d6e-7f8091a2b3c4"}
+const std::string kBobJwt =
+    jwt_with_role("eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjBiN2QyYzRlLTFmM2EtNGM1Yi04ZDZlLTdmODA5MWEyYjNjNCJ9");
+
+result<request_options> options_from(const std::string& json_text) {
+  auto doc = json_document::parse(json_text);
+  REQUIRE(doc.ok());
+  return parse_request_options(doc->root());
+}
+
+std::string root_of(const std::string& json_text) {
+  auto opts = options_from(json_text);
+  if (!opts.ok()) {
+    INFO(error_text(opts.err()));
+    REQUIRE(opts.ok());
+  }
+  return opts->base_url;
+}
+
+error options_error(const std::string& json_text) {
+  auto opts = options_from(json_text);
+  REQUIRE_FALSE(opts.ok());
+  return opts.err();
+}
+
+}  // namespace
+
+TEST_CASE("url is the Supabase URL and gets /rest/v1, as createClient builds it") {
+  CHECK(root_of(R"j({"url": "https://abcd.supabase.co"})j") == "https://abcd.supabase.co/rest/v1");
+  CHECK(root_of(R"j({"url": "https://abcd.supabase.co///"})j") == "https://abcd.supabase.co/rest/v1");
+  CHECK(root_of(R"j({"url": "http://127.0.0.1:54321"})j") == "http://127.0.0.1:54321/rest/v1");
+  CHECK(root_of(R"j({"url": "https://api.example.com/"})j") == "https://api.example.com/rest/v1");
+  CHECK(root_of(R"j({"url": "https://example.com/supabase/"})j") == "https://example.com/supabase/rest/v1");
+  request_options opts = *options_from(R"j({"url": "http://127.0.0.1:54321/"})j");
+  opts.user_id = kAlice;
+  CHECK(url_path(request_for("db_read", R"j({"table": "tasks"})j", sample_registry(), opts)) ==
+        "http://127.0.0.1:54321/rest/v1/tasks");
+}
+
+TEST_CASE("restUrl and baseUrl are the PostgREST root, used as they are") {
+  CHECK(root_of(R"j({"restUrl": "http://127.0.0.1:3000"})j") == "http://127.0.0.1:3000");
+  CHECK(root_of(R"j({"restUrl": "https://abcd.supabase.co/rest/v1/"})j") == "https://abcd.supabase.co/rest/v1/");
+  CHECK(root_of(R"j({"baseUrl": "http://127.0.0.1:3000"})j") == "http://127.0.0.1:3000");
+}
+
+TEST_CASE("regression: a bare project URL as baseUrl silently built URLs PostgREST does not serve") {
+  for (const std::string field : {"baseUrl", "restUrl"}) {
+    const error err = options_error(R"j({")j" + field + R"j(": "https://abcd.supabase.co/"})j");
+    CHECK(err.code == "invalid_option");
+    CHECK(err.path == field);
+    CHECK(err.message == field +
+                             " is the PostgREST root, but https://abcd.supabase.co is a Supabase project URL "
+                             "(PostgREST is under /rest/v1)");
+    CHECK(err.hint == "pass it as url (it gets /rest/v1), or " + field + ": 'https://abcd.supabase.co/rest/v1'");
+  }
+}
+
+TEST_CASE("url already ending in /rest/v1, two URL options, unknown keys and wrong types are invalid_option") {
+  const error doubled = options_error(R"j({"url": "https://abcd.supabase.co/rest/v1/"})j");
+  CHECK(doubled.code == "invalid_option");
+  CHECK(doubled.path == "url");
+  CHECK(doubled.message == "url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1");
+
+  const error both = options_error(R"j({"url": "https://abcd.supabase.co", "restUrl": "http://127.0.0.1:3000"})j");
+  CHECK(both.code == "invalid_option");
+  CHECK(both.path == "restUrl");
+  CHECK(both.message == "give either url or restUrl, not both");
+
+  const error unknown = options_error(R"j({"url": "https://abcd.supabase.co", "acessToken": "x"})j");
+  CHECK(unknown.code == "invalid_option");
+  CHECK(unknown.path == "acessToken");
+  CHECK(unknown.message == "unknown option acessToken");
+
+  for (const std::string field : {"url", "restUrl", "apiKey", "accessToken", "userId"}) {
+    const error err = options_error(R"j({")j" + field + R"j(": 42})j");
+    CHECK(err.code == "invalid_option");
+    CHECK(err.path == field);
+    CHECK(err.message == field + " must be a string");
+  }
+
+  request_options bad_url = *options_from(R"j({"url": "abcd.supabase.co"})j");
+  bad_url.user_id = kAlice;
+  const error scheme = build_error("db_read", R"j({"table": "tasks"})j", sample_registry(), bad_url);
+  CHECK(scheme.path == "url");
+  CHECK(scheme.message == "url must be an http:// or https:// URL");
+}
+
+TEST_CASE("userId defaults to the access token's sub, and must match it when given") {
+  CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt + R"j("})j")->user_id == kAlice);
+  CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt +
+                     R"j(", "userId": "6F1C1A52-8D3E-4F7A-9A41-2B7D5E0C9A11"})j")
+            ->user_id == "6F1C1A52-8D3E-4F7A-9A41-2B7D5E0C9A11");
+  const error mismatch =
+      options_error(R"j({"restUrl": "http://h", "accessToken": ")j" + kBobJwt + R"j(", "userId": ")j" + kAlice + "\"}");
+  CHECK(mismatch.code == "invalid_option");
+  CHECK(mismatch.path == "userId");
+  CHECK(mismatch.message == "userId is not the user the access token belongs to (its sub)");
+  // A token without sub (or not a JWT) leaves userId as given.
+  CHECK(options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kUserJwt + R"j("})j")->user_id.empty());
+
+  request_options opts = *options_from(R"j({"restUrl": "http://h", "accessToken": ")j" + kAliceJwt + R"j("})j");
+  CHECK(query_value(request_for("db_read", R"j({"table": "tasks"})j", sample_registry(), opts), "user_id") ==
+        std::string("eq.") + kAlice);
+}
+
+TEST_CASE("require_signed_in: user-owned tables need a user's token, the shared catalog does not") {
+  const table& tasks = *kitchen().find_table("tasks");
+  const table& catalog = *kitchen().find_table("ingredients");
+  request_options opts = alice_options();
+  CHECK(require_signed_in(catalog, opts).ok());
+  const error none = require_signed_in(tasks, opts).err();
+  CHECK(none.code == "not_signed_in");
+  CHECK(none.path == "accessToken");
+  CHECK(none.message == "tasks belongs to users, and no signed-in user's access token was given");
+  opts.access_token = kAnonJwt;
+  CHECK(require_signed_in(tasks, opts).err().message ==
+        "tasks belongs to users, and the access token is the anon key, not a user's token");
+  opts.access_token = kUserJwt;
+  CHECK(require_signed_in(tasks, opts).err().message ==
+        "tasks belongs to users, and the access token names no user (no sub claim)");
+  opts.access_token = kAliceJwt;
+  CHECK(require_signed_in(tasks, opts).ok());
 }
 
 // ---------------------------------------------------------------- URL length

@@ -1,6 +1,6 @@
 // Output translation: rows from PostgREST become rows the model may see -
 // refs instead of UUIDs, no owner column, no hidden or undeclared columns,
-// and every row registered with its label (docs/original-system.md §1.4, B8).
+// and every row registered with its label .
 
 #include "alfred/row_translation.h"
 
@@ -179,7 +179,7 @@ TEST_CASE("the action is recorded: created rows, updated rows, deleted rows") {
   CHECK(reg.find("recipe_2")->action == ref_action::deleted);
 }
 
-TEST_CASE("regression: reading a saved artifact's row returns its regular ref and leaves the gen_ ref saved (B2)") {
+TEST_CASE("regression: reading a saved artifact's row returns its regular ref and leaves the gen_ ref saved") {
   ref_registry reg = sample_registry();
   REQUIRE(reg.promote("gen_recipe_1", kSaved, "").ok());
   CHECK(translate(reg, "recipes", std::string(R"j([{"id":)j") + q(kSaved) + R"j(,"name":"Thai Basil Chicken"}])j") ==
@@ -206,7 +206,7 @@ TEST_CASE("non-row input: null stays null, scalars in an array are skipped, an e
   CHECK(translate(reg, "recipes", R"j([1, "x", null, {"name": "A"}])j") == R"j([{"name":"A"}])j");
 }
 
-TEST_CASE("no 36-character UUID survives translation of a realistic mixed payload (B8)") {
+TEST_CASE("no 36-character UUID survives translation of a realistic mixed payload") {
   ref_registry reg = sample_registry();
   std::string rows = "[";
   rows += butter_chicken_row() + ",";

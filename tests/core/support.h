@@ -1,5 +1,5 @@
 #pragma once
-// Shared fixtures for the core tests: the kitchen domain, a registry with a
+// Shared fixtures for the core tests: the domain packs, a registry with a
 // few known rows, and helpers that go through the core's text-in/text-out
 // API, so tests read as "this JSON in, this request or error out".
 
@@ -12,19 +12,54 @@
 #include <vector>
 
 #include "alfred/domain.h"
+#include "alfred/json.h"
 #include "alfred/registry.h"
 #include "alfred/request.h"
 #include "alfred/row_translation.h"
-#include "kitchen_domain.h"
+#include "domain_packs.h"
 
 namespace alfred::test {
 
+/// The JSON of a domain pack as the JS side loads it (db/packs.mjs): the
+/// folder's domain.json, with its prompts/<slot>.md files as
+/// "prompt_examples" unless `with_prompts` is false.
+inline std::string pack_domain_json(std::string_view pack, bool with_prompts = true) {
+  std::string json;
+  const std::string domain_name = std::string(pack) + "/domain";
+  const std::string prompts = std::string(pack) + "/prompts/";
+  std::string examples;
+  for (const auto& entry : kDomainPacks) {
+    if (entry.name == domain_name) json = std::string(entry.text);
+    if (!with_prompts || entry.name.substr(0, prompts.size()) != prompts) continue;
+    std::string_view text = entry.text;
+    if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+    examples.append(examples.empty() ? "" : ",")
+        .append(json_quote(entry.name.substr(prompts.size())))
+        .append(":")
+        .append(json_quote(text));
+  }
+  REQUIRE_FALSE(json.empty());
+  if (examples.empty()) return json;
+  while (!json.empty() && json.back() != '}') json.pop_back();
+  json.pop_back();
+  return json + ", \"prompt_examples\": {" + examples + "}}";
+}
+
+inline domain load_pack(std::string_view pack, bool with_prompts = true) {
+  auto parsed = parse_domain(pack_domain_json(pack, with_prompts));
+  if (!parsed) FAIL(parsed.err().path << ": " << parsed.err().message);
+  return std::move(parsed).value();
+}
+
 inline const domain& kitchen() {
-  static const domain dom = [] {
-    auto parsed = parse_domain(kKitchenDomainJson);
-    REQUIRE(parsed.ok());
-    return std::move(parsed).value();
-  }();
+  static const domain dom = load_pack("kitchen");
+  return dom;
+}
+
+/// The CRM pack's domain as `alfred-act domain pull` wrote it: every prompt
+/// example derived from its tables.
+inline const domain& crm_pulled() {
+  static const domain dom = load_pack("crm", false);
   return dom;
 }
 
@@ -48,6 +83,17 @@ inline request_options alice_options() {
   request_options opts;
   opts.base_url = "http://127.0.0.1:3000";
   opts.user_id = kAlice;
+  return opts;
+}
+
+/// `alice_options()` signed in: a token whose `sub` is Alice (the executor
+/// refuses user-owned tables without one, `not_signed_in`).
+inline request_options alice_session() {
+  request_options opts = alice_options();
+  // {"role":"authenticated","sub":"<kAlice>"}, with a dummy signature.
+  opts.access_token =
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+      "eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6IjZmMWMxYTUyLThkM2UtNGY3YS05YTQxLTJiN2Q1ZTBjOWExMSJ9.c2lnbmF0dXJl";
   return opts;
 }
 

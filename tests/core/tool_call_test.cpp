@@ -139,6 +139,22 @@ TEST_CASE("filters must be an array of objects with only field, op and value") {
               "contains, contained_by, overlaps, similar");
 }
 
+TEST_CASE("hints show refs and columns of the call's own table, not the kitchen's (pulled CRM)") {
+  const ref_registry empty;
+  auto negation =
+      parse_tool_call(crm_pulled(), empty, "db_read",
+                      R"j({"table": "deals", "filters": [{"field": "title", "op": "exclude", "value": "x"}]})j");
+  REQUIRE_FALSE(negation.ok());
+  CHECK(negation.err().hint ==
+        std::string(kOpList) +
+            ". To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", "
+            "\"op\": \"not_in\", \"value\": [\"deal_5\", \"deal_6\"]}; or in with the refs to "
+            "keep; or not_ilike for a text pattern; or read everything and filter in an analyze step");
+  auto columns = parse_tool_call(crm_pulled(), empty, "db_read", R"j({"table": "organizations", "columns": "name)"})j");
+  REQUIRE_FALSE(columns.ok());
+  CHECK(columns.err().hint == R"j(["name", "deals(title)"])j");
+}
+
 TEST_CASE("unknown operators that mean exclusion get the exclusion hint") {
   for (const std::string op :
        {"excludes", "not_contains", "NOT CONTAINS", "without", "!contains", "not_equal", "exclude"}) {
@@ -200,7 +216,7 @@ TEST_CASE("filter fields: unknown, reserved by PostgREST, the owner column") {
 
 // ---------------------------------------------------------------- values per op
 
-TEST_CASE("in / not_in with a scalar is an error with a corrected example (F4)") {
+TEST_CASE("in / not_in with a scalar is an error with a corrected example") {
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "cuisine", "op": "in",
       "value": "indian"}]})j"),
               "invalid_value", "filters[0].value", "in needs a list of values, got a string",
@@ -311,7 +327,7 @@ TEST_CASE("pattern and containment ops on the wrong column types") {
               "use =, in or a comparison");
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "name", "op": "like",
       "value": 4}]})j"),
-              "invalid_value", "filters[0].value", "like needs a text pattern such as \"%chicken%\", got a number");
+              "invalid_value", "filters[0].value", "like needs a text pattern such as \"%word%\", got a number");
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "name", "op": "contains",
       "value": ["x"]}]})j"),
               "invalid_value", "filters[0].value", "contains works on array and JSON columns; name is text",
@@ -369,7 +385,7 @@ TEST_CASE("NUL bytes in filter values are refused (PostgREST would truncate: egg
 
 // ---------------------------------------------------------------- refs and UUIDs
 
-TEST_CASE("unknown refs are an error listing the known refs (B6: never sent as literal strings)") {
+TEST_CASE("unknown refs are an error listing the known refs (never sent as literal strings)") {
   check_error(recipe_id_error(R"("recipe_9")"), "unknown_ref", "filters[0].value",
               "recipe_9 is not a known ref; refs cannot be invented", kKnownRecipes);
   check_error(build_error("db_read", R"j({"table": "inventory", "filters": [{"field": "id", "op": "in",

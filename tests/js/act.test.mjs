@@ -21,7 +21,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** A fresh act for `user` (Ada by default) with a recording fetch. */
 function actFor({ user = ada(), fetch = recordingFetch(), ...options } = {}) {
-  const act = core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...options });
+  const act = core.createAct({ restUrl: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...options });
   return { act, fetch };
 }
 
@@ -502,7 +502,7 @@ test('401 for bad or expired tokens, network_error for a closed port, server_err
   const expiredResult = await expired.act.execute('db_read', { table: 'tasks' });
   assert.deepEqual([expiredResult.error.code, expiredResult.error.status], ['unauthorized', 401]);
 
-  const closed = core.createAct({ url: 'http://127.0.0.1:9', apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
+  const closed = core.createAct({ restUrl: 'http://127.0.0.1:9', apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
   const network = await closed.execute('db_read', { table: 'tasks' });
   assert.equal(network.error.code, 'network_error');
   assert.equal(network.data, null);

@@ -78,7 +78,7 @@ before(async () => {
   model = await startScriptedModel(SCRIPT);
   front = await startCorsFront(model.baseUrl);
   demo = await startDemoServer({
-    supabase: { url: stack.url, anonKey: stack.anonKey },
+    supabase: { url: stack.supabaseUrl, anonKey: stack.anonKey },
     users: stack.users,
     model: { baseUrl: model.baseUrl, apiKey: SERVER_KEY, model: 'scripted' },
   });
@@ -117,7 +117,7 @@ test('serve-demo: the page, its modules and the wasm; /config.json without the m
   assert.match(page.headers.get('content-type'), /^text\/html/);
   assert.equal((await fetch(new URL('/web/dist/alfred_core.wasm', demo.origin))).headers.get('content-type'), 'application/wasm');
   const config = await (await fetch(new URL('/config.json', demo.origin))).json();
-  assert.deepEqual(config.supabase, { url: stack.url, anonKey: stack.anonKey });
+  assert.deepEqual(config.supabase, { url: stack.supabaseUrl, anonKey: stack.anonKey });
   assert.deepEqual(config.users.map((user) => user.email), ['ada@example.com', 'ben@example.com']);
   assert.deepEqual(config.model, { baseUrl: '/llm/v1', model: 'scripted', responseFormat: 'json_schema' });
   assert.doesNotMatch(JSON.stringify(config), new RegExp(SERVER_KEY));
@@ -145,7 +145,7 @@ test('the page loads with no console errors, core ready, every field labelled', 
 });
 
 test('without any model the page says so, keeps Send off and opens the model settings', BOUNDED, async () => {
-  const bare = await startDemoServer({ supabase: { url: stack.url, anonKey: stack.anonKey }, users: stack.users });
+  const bare = await startDemoServer({ supabase: { url: stack.supabaseUrl, anonKey: stack.anonKey }, users: stack.users });
   const page = await browser.newPage();
   const problems = [];
   page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));

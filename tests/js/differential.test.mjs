@@ -7,10 +7,10 @@
 // headers and the parsed JSON body must be equal. Raw query strings are not
 // compared: postgrest-js serializes with URLSearchParams (space → '+',
 // '*' raw), we percent-encode every byte outside A-Za-z0-9-._~; PostgREST
-// decodes both to the same text (docs/postgrest-wire.md §3.1).
+// decodes both to the same text (docs/postgrest-wire.md#percent-encoding).
 //
 // Group 2 ("deliberate departures"): one case per unsafety of postgrest-js
-// listed in docs/postgrest-wire.md §4 that a tool call can reach. Each case
+// listed in docs/postgrest-wire.md#where-postgrest-js-differs that a tool call can reach. Each case
 // asserts our exact output AND the (wrong) output of postgrest-js, so a fix
 // on either side shows up here.
 //
@@ -517,7 +517,7 @@ const parityCases = [
   },
   // --- typical agent reads (also used by bench/build-requests.mjs) ---
   {
-    name: 'doc §8 read: 3 filters + or + order + limit',
+    name: 'benchmark read: 3 filters + or + order + limit',
     tool: 'db_read',
     params: {
       table: 'inventory',
@@ -750,8 +750,8 @@ describe('postgrest-js parity', () => {
   }
 });
 
-describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
-  // D1, J1/S35: postgrest-js quotes "a,b" but does not escape the inner quote → ("he said "a,b"") splits into two wrong values.
+describe('deliberate departures (docs/postgrest-wire.md#where-postgrest-js-differs)', () => {
+  // D1: postgrest-js quotes "a,b" but does not escape the inner quote → ("he said "a,b"") splits into two wrong values.
   it('D1: in() escapes " inside a quoted element', async () => {
     const value = 'he said "a,b"';
     const mine = ours('db_read', { table: 'inventory', columns: ['id'], filters: [{ field: 'name', op: 'in', value: [value] }] });
@@ -761,7 +761,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D1, J2/S33: postgrest-js leaves \ unescaped inside quotes → "x,y\z" is read by PostgREST as x,yz.
+  // D1: postgrest-js leaves \ unescaped inside quotes → "x,y\z" is read by PostgREST as x,yz.
   it('D1: in() escapes \\ inside a quoted element', async () => {
     const value = 'x,y\\z';
     const mine = ours('db_read', { table: 'inventory', columns: ['id'], filters: [{ field: 'name', op: 'in', value: [value, 'milk'] }] });
@@ -771,7 +771,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D2, J3/S38: unquoted " padded " loses its leading space in PostgREST's list parser.
+  // D2: unquoted " padded " loses its leading space in PostgREST's list parser.
   it('D2: in() quotes values with edge whitespace', async () => {
     const mine = ours('db_read', { table: 'inventory', columns: ['id'], filters: [{ field: 'name', op: 'in', value: [' padded ', 'milk'] }] });
     const theirs = await postgrestJs((db) => db.from('inventory').select('id').eq('user_id', USER_ID).in('name', [' padded ', 'milk']));
@@ -780,7 +780,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D2, J4/S48/S16: postgrest-js sends [""] as in.() = the empty list (matches nothing); "" is only matched by eq.
+  // D2: postgrest-js sends [""] as in.() = the empty list (matches nothing); "" is only matched by eq.
   it('D2: in() with only the empty string becomes eq.', async () => {
     const mine = ours('db_read', { table: 'inventory', columns: ['id'], filters: [{ field: 'notes', op: 'in', value: [''] }] });
     const theirs = await postgrestJs((db) => db.from('inventory').select('id').eq('user_id', USER_ID).in('notes', ['']));
@@ -789,7 +789,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D2, S46/S48: unquoted empty element; we quote it so the list keeps two elements.
+  // D2: unquoted empty element; we quote it so the list keeps two elements.
   it('D2: in() quotes the empty string among other values', async () => {
     const mine = ours('db_read', { table: 'inventory', columns: ['id'], filters: [{ field: 'notes', op: 'in', value: ['', 'fresh'] }] });
     const theirs = await postgrestJs((db) => db.from('inventory').select('id').eq('user_id', USER_ID).in('notes', ['', 'fresh']));
@@ -798,7 +798,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D3, J5/S41: in.(null) compares with the string 'null'; NULL needs is.null, OR-ed with the rest.
+  // D3: in.(null) compares with the string 'null'; NULL needs is.null, OR-ed with the rest.
   it('D3: null in an in() list becomes or=(… ,col.is.null)', async () => {
     const mine = ours('db_read', { table: 'inventory', columns: ['id'], filters: [{ field: 'location', op: 'in', value: ['fridge', null] }] });
     const theirs = await postgrestJs((db) => db.from('inventory').select('id').eq('user_id', USER_ID).in('location', ['fridge', null]));
@@ -807,7 +807,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D4, J7/S92: postgrest-js joins raw elements → {date, night} is two elements, so the wrong rows match.
+  // D4: postgrest-js joins raw elements → {date, night} is two elements, so the wrong rows match.
   it('D4: contains quotes an element with a comma', async () => {
     const mine = ours('db_read', { table: 'recipes', columns: ['id'], filters: [{ field: 'occasions', op: 'contains', value: ['date, night'] }] });
     const theirs = await postgrestJs((db) => db.from('recipes').select('id').eq('user_id', USER_ID).contains('occasions', ['date, night']));
@@ -816,7 +816,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D4, J8/S94: a raw " in an array literal is a 400 22P02 malformed array literal.
+  // D4: a raw " in an array literal is a 400 22P02 malformed array literal.
   it('D4: overlaps escapes " inside an element', async () => {
     const value = ['say "hi"', 'two words'];
     const mine = ours('db_read', { table: 'recipes', columns: ['id'], filters: [{ field: 'occasions', op: 'overlaps', value }] });
@@ -826,7 +826,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D5, J9/S66/S176: or() pastes strings verbatim, so a value can add a condition that matches every row.
+  // D5: or() pastes strings verbatim, so a value can add a condition that matches every row.
   it('D5: an or value cannot add conditions (milk,id.not.is.null)', async () => {
     const value = 'milk,id.not.is.null';
     const mine = ours('db_read', {
@@ -843,7 +843,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D5, J10/S248: a value that closes the group and opens and(...) rewrites the logic tree.
+  // D5: a value that closes the group and opens and(...) rewrites the logic tree.
   it('D5: an or value cannot close the group (x),user_id.neq.null,and(id.is.null)', async () => {
     const value = 'x),user_id.neq.null,and(id.is.null';
     const mine = ours('db_read', { table: 'inventory', columns: ['id'], or_filters: [{ field: 'name', op: '=', value }] });
@@ -853,7 +853,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D7, J13/S237: PostgREST truncates a filter at NUL, so eq.eggs\0junk deletes "eggs".
+  // D7: PostgREST truncates a filter at NUL, so eq.eggs\0junk deletes "eggs".
   it('D7: NUL in a delete filter is refused (nul_byte)', async () => {
     const value = 'eggs\u0000junk';
     const mine = oursError('db_delete', { table: 'inventory', filters: [{ field: 'name', op: '=', value }] });
@@ -862,7 +862,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.deepStrictEqual(theirs.params, [scope, ['name', 'eq.eggs\u0000junk'], ['select', '*']]);
   });
 
-  // D7, S51: same truncation inside in.(…) and or=(…).
+  // D7: same truncation inside in.(…) and or=(…).
   it('D7: NUL in an in list or an or value is refused (nul_byte)', async () => {
     const inList = oursError('db_read', { table: 'inventory', filters: [{ field: 'name', op: 'in', value: ['rice', 'milk\u0000junk'] }] });
     assert.deepStrictEqual(inList, { code: 'nul_byte', path: 'filters[0].value[1]' });
@@ -872,9 +872,8 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.deepStrictEqual(theirs.params, [['select', 'id'], scope, ['name', 'in.(rice,milk\u0000junk)']]);
   });
 
-  // Rule 9, S234/S240: NUL in a JSON body is a 400 22P05; the doc says reject it in the core (not alter the data).
-  // D7, S234–S236: a NUL in a JSON body is a 400 22P05 for the whole insert. Payload strings are
-  // model-written text, so the core strips the NUL (issue #3's sanitizing) instead of failing the call.
+  // D7: a NUL in a JSON body is a 400 22P05 for the whole insert. Payload strings are
+  // model-written text, so the core strips the NUL instead of failing the call.
   it('D7: NUL in a create body is stripped before sending', async () => {
     const mine = ours('db_create', { table: 'inventory', data: { name: 'mi\u0000lk', quantity: 1, unit: 'l' } });
     const theirs = await postgrestJs((db) => db.from('inventory').insert({ name: 'mi\u0000lk', quantity: 1, unit: 'l', user_id: USER_ID }).select());
@@ -882,7 +881,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.equal(theirs.body.name, 'mi\u0000lk');
   });
 
-  // D8, J15/S108: eq.null compares with the string 'null' (400 22007 on a date column).
+  // D8: eq.null compares with the string 'null' (400 22007 on a date column).
   it('D8: = null becomes is.null, != null becomes not.is.null', async () => {
     const mine = ours('db_read', {
       table: 'inventory',
@@ -900,7 +899,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.notDeepStrictEqual(theirs.params, mine.params);
   });
 
-  // D9, J16/S143: with columns= a missing key becomes NULL unless Prefer: missing=default (NOT NULL + DEFAULT → 400 23502).
+  // D9: with columns= a missing key becomes NULL unless Prefer: missing=default (NOT NULL + DEFAULT → 400 23502).
   it('D9: batch with differing keys sends missing=default', async () => {
     const mine = ours('db_create', {
       table: 'inventory',
@@ -926,7 +925,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.deepStrictEqual(mine.body, theirs.body);
   });
 
-  // D11, J19/S168/S170: the owner scope satisfies safeupdate, so a no-filter update hits every row of the user.
+  // D11: the owner scope satisfies safeupdate, so a no-filter update hits every row of the user.
   it('D11: update without a filter is refused (missing_filter)', async () => {
     const mine = oursError('db_update', { table: 'inventory', data: { quantity: 0 } });
     const mineEmpty = oursError('db_update', { table: 'inventory', filters: [], data: { quantity: 0 } });
@@ -937,7 +936,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.equal(theirs.method, 'PATCH');
   });
 
-  // D11, J19/S170: same for delete: "delete all my inventory" from a forgotten filter.
+  // D11: same for delete: "delete all my inventory" from a forgotten filter.
   it('D11: delete without a filter is refused (missing_filter)', async () => {
     const mine = oursError('db_delete', { table: 'inventory', filters: [] });
     const theirs = await postgrestJs((db) => db.from('inventory').delete().eq('user_id', USER_ID).select());
@@ -946,7 +945,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.equal(theirs.method, 'DELETE');
   });
 
-  // D12, J20/S243: PostgREST echoes the query in Content-Location; Node rejects > 16 KiB response headers.
+  // D12: PostgREST echoes the query in Content-Location; Node rejects > 16 KiB response headers.
   it('D12: a URL over 8000 bytes is refused (url_too_long)', async () => {
     const names = Array.from({ length: 1000 }, (_, i) => `pantry item number ${i}`);
     const mine = oursError('db_read', { table: 'inventory', columns: ['id'], filters: [{ field: 'name', op: 'in', value: names }] });
@@ -955,7 +954,7 @@ describe('deliberate departures (docs/postgrest-wire.md §4)', () => {
     assert.ok(theirs.url.length > 16 * 1024, `postgrest-js built a ${theirs.url.length}-byte URL`);
   });
 
-  // D13, §3.2: a "column" named like a reserved key changes the request (or=eq.x is a logic tree, not a filter).
+  // D13: a "column" named like a reserved key changes the request (or=eq.x is a logic tree, not a filter).
   it('D13: reserved names as filter field, column, order_by or data key are refused (reserved_column)', async () => {
     assert.deepStrictEqual(oursError('db_read', { table: 'inventory', filters: [{ field: 'or', op: '=', value: 'x' }] }), {
       code: 'reserved_column',

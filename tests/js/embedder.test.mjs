@@ -5,12 +5,13 @@ import { createServer } from 'node:http';
 import { test } from 'node:test';
 import {
   EmbeddingError,
+  embeddingText,
   lexicalEmbedder,
   lexicalTokens,
   lexicalVector,
   openAIEmbedder,
-  recipeEmbeddingText,
 } from '../../web/src/embedder.js';
+import { kitchen, recipeEmbeddingText } from '../../web/src/kitchen.js';
 
 const dot = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
 const cosineDistance = (a, b) => 1 - dot(a, b);
@@ -51,6 +52,24 @@ test('recipeEmbeddingText joins name, description, cuisine and tags, skipping bl
     'Chana Masala. Chickpea curry. indian. vegan, spicy',
   );
   assert.equal(recipeEmbeddingText({ name: 'Toast', description: ' ', cuisine: null }), 'Toast');
+});
+
+test('embeddingText: the columns the domain lists in semantic.text, for any domain; none listed is an error', () => {
+  assert.deepEqual(kitchen.tables.recipes.middleware.semantic.text, ['name', 'description', 'cuisine', 'tags', 'flavor_tags', 'occasions', 'health_tags']);
+  const recipe = { name: 'Dal', cuisine: 'indian', occasions: ['weeknight'], tags: ['vegan'] };
+  assert.equal(embeddingText(kitchen, 'recipes', recipe), recipeEmbeddingText(recipe));
+  assert.equal(recipeEmbeddingText(recipe), 'Dal. indian. vegan, weeknight');
+  const notes = {
+    tables: {
+      notes: {
+        ref: 'note',
+        middleware: { semantic: { rpc: 'match_notes', text: ['title', 'labels', 'body'] } },
+        columns: { id: { type: 'uuid' }, title: { type: 'text' }, body: { type: 'text' }, labels: { type: 'text[]' } },
+      },
+    },
+  };
+  assert.equal(embeddingText(notes, 'notes', { title: 'Q3 plan.', body: 'Hire two', labels: ['draft', 'ops'] }), 'Q3 plan. Hire two. draft, ops');
+  assert.throws(() => embeddingText(kitchen, 'inventory', { name: 'milk' }), /embeddingText: inventory has no middleware\.semantic\.text in the domain/);
 });
 
 async function embeddingsServer(answer) {

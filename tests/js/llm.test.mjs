@@ -198,3 +198,14 @@ test('modelConfigFromEnv: null when unset, OpenAI defaults, a local base URL nee
     { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: undefined, model: 'qwen2.5', responseFormat: 'json_object' },
   );
 });
+
+test('createChatModel(null), as modelConfigFromEnv returns without a key or URL, is a TypeError that says so', () => {
+  assert.throws(() => createChatModel(null), {
+    name: 'TypeError',
+    message:
+      'createChatModel: options must be an object with baseUrl and model, got null' +
+      ' (modelConfigFromEnv returns null when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set)',
+  });
+  assert.throws(() => createChatModel(modelConfigFromEnv({})), /modelConfigFromEnv returns null/);
+  assert.throws(() => createChatModel(), { name: 'TypeError', message: 'createChatModel: baseUrl is required' });
+});

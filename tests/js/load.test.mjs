@@ -2,7 +2,9 @@
 // separate instances per call) and the compile cache the other entries share.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { AlfredError, loadCore } from '../../web/src/index.node.js';
 import { createLoadCore } from '../../web/src/loader.js';
 
@@ -66,3 +68,60 @@ test('shared loader: compiles once, and a failed compile is retried', async () =
   await assert.rejects(load({ wasmModule: bytes }), AlfredError);
   assert.equal(compiles, 2);
 });
+
+test('loadCore({ wasm }) takes a module, a file path, a file URL or an http URL (compiled once per URL)', async () => {
+  const file = new URL('../../web/dist/alfred_core.wasm', import.meta.url);
+  const bytes = await readFile(file);
+  const wasmModule = await WebAssembly.compile(bytes);
+  for (const wasm of [wasmModule, file, file.href, fileURLToPath(file)]) {
+    const core = await loadCore({ wasm });
+    assert.deepEqual(core.buildRequest(...call), expected, String(wasm));
+  }
+  const server = await serveBytes({ '/core.wasm': ['application/octet-stream', bytes], '/fallback.wasm': ['text/html', Buffer.from('<!doctype html><p>app')] });
+  try {
+    const core = await loadCore({ wasm: `${server.origin}/core.wasm` });
+    assert.deepEqual(core.buildRequest(...call), expected);
+    await loadCore({ wasm: `${server.origin}/core.wasm` });
+    assert.equal(server.hits('/core.wasm'), 1);
+    // A dev server's HTML fallback (status 200) and a 404 name the URL; neither poisons the cache.
+    await assert.rejects(loadCore({ wasm: `${server.origin}/fallback.wasm` }), {
+      name: 'AlfredError',
+      code: 'wasm_fetch_failed',
+      path: 'wasm',
+      message: `fetching ${server.origin}/fallback.wasm gave text/html that is not WebAssembly (a dev server's fallback page?)`,
+    });
+    await assert.rejects(loadCore({ wasm: `${server.origin}/missing.wasm` }), {
+      code: 'wasm_fetch_failed',
+      message: `fetching ${server.origin}/missing.wasm failed with HTTP 404`,
+    });
+    await assert.rejects(loadCore({ wasm: `${server.origin}/missing.wasm` }), { code: 'wasm_fetch_failed' });
+    assert.equal(server.hits('/missing.wasm'), 2);
+  } finally {
+    await server.close();
+  }
+  await assert.rejects(loadCore({ wasm: 42 }), {
+    code: 'invalid_option',
+    path: 'wasm',
+    message: 'wasm must be a WebAssembly.Module, a URL or a URL string',
+  });
+  await assert.rejects(loadCore({ wasm: '/nonexistent/alfred_core.wasm' }), {
+    code: 'wasm_fetch_failed',
+    message: /^fetching \/nonexistent\/alfred_core\.wasm failed: ENOENT/,
+  });
+});
+
+async function serveBytes(routes) {
+  const hits = new Map();
+  const server = createServer((request, response) => {
+    hits.set(request.url, (hits.get(request.url) ?? 0) + 1);
+    const route = routes[request.url];
+    if (!route) return response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': route[0] }).end(route[1]);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${server.address().port}`,
+    hits: (path) => hits.get(path) ?? 0,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}

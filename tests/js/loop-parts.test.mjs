@@ -2,14 +2,18 @@
 // refs in the real registry, the turn state's checks, the event iterator,
 // and planTurn / replyTurn against the scripted model server.
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { kitchen, loadCore } from '../../web/src/index.node.js';
 import { artifactsOf, registerArtifacts } from '../../web/src/loop-artifacts.js';
 import { eventsOf } from '../../web/src/loop-events.js';
+import { toolErrorFeedback } from '../../web/src/loop-feedback.js';
 import { createTurnState, planTurn, readTurnState, replyTurn } from '../../web/src/loop.js';
 import { nextTurnState } from '../../web/src/loop-state.js';
 import { createChatModel } from '../../web/src/llm.js';
 import { startScriptedModel } from './support/scripted-model.mjs';
+import { ROOT } from './support/paths.mjs';
 
 const core = await loadCore();
 const RECIPE = { name: 'Thai Basil Chicken', instructions: ['Fry', 'Serve'], cuisine: 'thai', recipe_ingredients: [{ name: 'basil', quantity: 1 }] };
@@ -32,6 +36,20 @@ test('artifacts that cannot be placed are errors the model can act on', () => {
     assert.equal(error.code, 'invalid_artifacts');
     assert.match(error.hint, /artifacts/);
   }
+});
+
+test('the artifact shape hint names a table and column of the domain in use, no kitchen table for the CRM', () => {
+  const crm = JSON.parse(readFileSync(join(ROOT, 'domains/crm/domain.json'), 'utf8'));
+  assert.equal(
+    artifactsOf('{not json', kitchen).error.hint,
+    'give data as { "artifacts": [{ "table": "recipes", "content": { "name": "…", … } }] }, or as { "recipes": [{ "name": "…" }] } keyed by table name',
+  );
+  assert.deepEqual(artifactsOf({ recipes: [RECIPE] }, crm).error, {
+    code: 'invalid_artifacts',
+    path: 'data',
+    message: 'cannot tell which table this artifact belongs to (keys: recipes)',
+    hint: 'give data as { "artifacts": [{ "table": "organizations", "content": { "name": "…", … } }] }, or as { "organizations": [{ "name": "…" }] } keyed by table name',
+  });
 });
 
 test('registered artifacts become gen_ refs with their content; the model\'s own id is ignored', () => {
@@ -171,4 +189,23 @@ test('replyTurn: plain text from the step results, which are in the request', as
   } finally {
     await server.stop();
   }
+});
+
+test('regression: the feedback for a write whose outcome is unknown never says it had no effect', () => {
+  const unknown = { code: 'write_outcome_unknown', path: '', message: 'db_create on tasks: the outcome is unknown; the request was sent but no answer came (fetch failed)', hint: 'the change may or may not have been made: read the rows (db_read) before trying again' };
+  const text = toolErrorFeedback('db_create', unknown);
+  assert.equal(
+    text,
+    [
+      'Tool result for db_create: OUTCOME UNKNOWN. The change may or may not have been made.',
+      `Error write_outcome_unknown: ${unknown.message}`,
+      `Hint: ${unknown.hint}`,
+      'Read the rows it would have changed (db_read) to see whether it was made before you write again.',
+      'Answer again with one corrected decision, or with "blocked" if the step cannot be done.',
+    ].join('\n'),
+  );
+  assert.doesNotMatch(toolErrorFeedback('db_update', { ...unknown, code: 'internal_error' }), /no effect/);
+  // A refusal is still "no effect", and a read never changes anything.
+  assert.match(toolErrorFeedback('db_create', { code: 'check_violation', path: '', message: 'm', hint: '' }), /^Tool result for db_create: ERROR\. The call had no effect\./);
+  assert.match(toolErrorFeedback('db_read', { code: 'internal_error', path: '', message: 'm', hint: '' }), /no effect/);
 });

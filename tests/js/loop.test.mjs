@@ -27,7 +27,7 @@ before(async () => {
 after(() => stack?.stop());
 
 const newAct = (user = ada, state) =>
-  core.createAct({ url: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, state });
+  core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, state });
 
 /** PostgREST straight, as `user`: the ground truth the loop is checked against. */
 async function rest(user, pathAndQuery) {
@@ -246,7 +246,7 @@ test('`in` with a scalar → feedback → the list form', async () => {
   );
 });
 
-test('empty params (null, {}) are answered, not looped on (P1)', async () => {
+test('empty params (null, {}) are answered, not looped on', async () => {
   await withModel(
     [toolCall('db_read', null), { action: 'tool_call', tool: 'db_read', params: {} }, toolCall('db_read', { table: 'tasks' }), stepComplete('Read the tasks')],
     async (model, server) => {
@@ -395,7 +395,7 @@ test('the tool-call limit ends the step cleanly; a repeated identical call is no
   );
 });
 
-test('generate → gen_recipe_1 → a write step saves it and links its ingredients; a second save is refused (seed 004)', async () => {
+test('generate → gen_recipe_1 → a write step saves it and links its ingredients; a second save is refused', async () => {
   const name = `Loop Basil Chicken ${Date.now()}`;
   const recipe = { name, cuisine: 'thai', difficulty: 'easy', servings: 2, instructions: ['Fry the chicken.', 'Add basil.'] };
   const ingredients = [

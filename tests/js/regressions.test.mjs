@@ -24,7 +24,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 function actFor({ fetch = recordingFetch(), ...options } = {}) {
   const user = ada();
-  const act = core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...options });
+  const act = core.createAct({ restUrl: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...options });
   return { act, fetch };
 }
 
@@ -315,9 +315,15 @@ test('a 100 000-character name is a capped label: prompts and toJSON() stay smal
   assert.equal(error, null);
   const entry = registry.toJSON().refs.find((item) => item.ref === ref);
   assert.equal(entry.label, `${'n'.repeat(199)}…`);
-  const huge = registry.registerGenerated('recipes', { name: 'é'.repeat(5_000_000), instructions: ['x'] });
+  // 6 MB of two-byte characters: under the 8 MiB input limit (loadCore's maxInputBytes).
+  const huge = registry.registerGenerated('recipes', { name: 'é'.repeat(3_000_000), instructions: ['x'] });
   assert.equal(huge.error, null);
   assert.doesNotThrow(() => registry.toJSON());
   assert.equal([...registry.toJSON().refs.at(-1).label].length, 200);
+  // 10 MB is over it: refused before it reaches WASM memory, the registry unchanged.
+  const state = registry.toJSON();
+  const over = registry.registerGenerated('recipes', { name: 'é'.repeat(5_000_000), instructions: ['x'] });
+  assert.deepEqual([over.data, over.error.code, over.error.path], [null, 'input_too_large', 'content']);
+  assert.deepEqual(registry.toJSON(), state);
   registry.delete();
 });

@@ -26,7 +26,7 @@ const fetches = [];
 function actFor(user, options = {}) {
   const fetch = recordingFetch();
   fetches.push(fetch);
-  const act = core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...options });
+  const act = core.createAct({ restUrl: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...options });
   return { act, fetch };
 }
 
@@ -374,7 +374,7 @@ test('a service-role key is refused as apiKey or accessToken, before any request
     const fetch = recordingFetch();
     let result;
     try {
-      const act = core.createAct({ url: stack().url, apiKey: keys.apiKey(), accessToken: keys.accessToken(), userId: ada().id, fetch });
+      const act = core.createAct({ restUrl: stack().url, apiKey: keys.apiKey(), accessToken: keys.accessToken(), userId: ada().id, fetch });
       result = await act.execute('db_read', { table: 'tasks' });
     } catch (error) {
       result = { error: { code: error.code } };

@@ -12,7 +12,7 @@ test('the scripted session runs end to end against the local stack', async (t) =
   const stack = await withStack(t);
   const core = await loadCore();
   const [ada] = stack.users;
-  const act = core.createAct({ url: stack.url, apiKey: stack.anonKey, accessToken: ada.token, userId: ada.id });
+  const act = core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: ada.token, userId: ada.id });
   const printed = [];
   const results = await runSession({ core, act, print: (line) => printed.push(line) });
   assert.equal(results.length, SESSION.length);

@@ -4,10 +4,11 @@
 // Plain fetch on purpose: this tests the database, not the project's core.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { signJwt } from '../../db/jwt.mjs';
+import { loadPack } from '../../db/packs.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
 import { lexicalEmbedder } from '../../web/src/embedder.js';
 import { ROOT, SCRATCH } from './support/paths.mjs';
@@ -217,7 +218,7 @@ test('the ingredient catalog is readable by signed-in users, not by anon, and no
   }
 });
 
-test('check constraints refuse values outside the original schema\'s sets', async () => {
+test('check constraints refuse values outside the allowed sets', async () => {
   const flavor = await rest(stack(), ada().token, 'POST', '/recipes', { body: { name: 'x', instructions: ['y'], flavor_tags: ['crunchy'] } });
   assert.equal(flavor.status, 400);
   assert.equal(flavor.body.code, '23514');
@@ -256,7 +257,7 @@ test('deleting a recipe deletes its recipe_ingredients and unlinks plans, tasks 
   }
 });
 
-test('deleting a parent recipe keeps its variants with parent_recipe_id null (bug D1 fixed)', async () => {
+test('deleting a parent recipe keeps its variants with parent_recipe_id null', async () => {
   const user = ada();
   const parent = await rest(stack(), user.token, 'POST', '/recipes', { body: { name: 'Base Dal', instructions: ['simmer'] }, prefer: RETURN_ROWS });
   const parentId = parent.body[0].id;
@@ -291,6 +292,7 @@ test('reload() makes PostgREST reload its schema cache and the API keeps answeri
 
 test('a data dir keeps rows across a restart and is not seeded twice', async (t) => {
   const dataDir = join(SCRATCH, `stack-data-${process.pid}`);
+  mkdirSync(SCRATCH, { recursive: true });
   rmSync(dataDir, { recursive: true, force: true });
   t.after(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -307,6 +309,12 @@ test('a data dir keeps rows across a restart and is not seeded twice', async (t)
   const recipes = await rest(second, second.users[0].token, 'GET', '/recipes?select=id');
   assert.equal(recipes.body.length, 21, 'seeded once');
   await second.stop();
+
+  // The kitchen's data dir is not a CRM database: refused, naming both files.
+  await assert.rejects(
+    withStack(t, { dataDir, schema: 'crm' }),
+    /this database was migrated with 002_kitchen\.sql, not 002_crm\.sql: it belongs to another domain pack/,
+  );
 });
 
 // kitchen.json column types → information_schema's data_type (udt_name for arrays).
@@ -323,9 +331,10 @@ const PG_TYPES = {
   'uuid[]': ['_uuid'],
 };
 
-test('the migrated schema has every column of core/domains/kitchen.json, with its type, nullability and references', async (t) => {
-  const domain = JSON.parse(readFileSync(join(ROOT, 'core/domains/kitchen.json'), 'utf8'));
-  const { db } = await openDatabase();
+test('the migrated schema has every column of domains/kitchen/domain.json, with its type, nullability and references', async (t) => {
+  const domain = JSON.parse(readFileSync(join(ROOT, 'domains/kitchen/domain.json'), 'utf8'));
+  const kitchen = await loadPack('kitchen');
+  const { db } = await openDatabase({ migrations: kitchen.migrations(), snapshotName: kitchen.name });
   t.after(() => db.close());
   const { rows: columns } = await db.query(
     `select table_name, column_name, data_type, udt_name, is_nullable from information_schema.columns where table_schema = 'public'`,
@@ -376,7 +385,8 @@ test('the CLI prints the URL, keys and export lines, serves, and stops cleanly o
   const env = Object.fromEntries([...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map(([, key, value]) => [key, value]));
   assert.deepEqual(Object.keys(env), ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_JWT_SECRET', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']);
   assert.equal(env.ALFRED_USER_ID, SEED_USERS[0].id);
-  const cli = { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY };
+  // SUPABASE_URL is the Supabase URL: PostgREST answers under /rest/v1, as on a project.
+  const cli = { url: `${env.SUPABASE_URL}/rest/v1`, anonKey: env.SUPABASE_ANON_KEY };
   const { status, body } = await rest(cli, env.ALFRED_ACCESS_TOKEN, 'GET', '/recipes?select=user_id');
   assert.equal(status, 200);
   assert.equal(body.length, 21);

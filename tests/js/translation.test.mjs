@@ -63,9 +63,11 @@ test('no UUID survives in the model-facing text of the fixtures', () => {
   registry.delete();
 });
 
-test('a response larger than WASM memory grows it (the heap view is read after the buffer is made)', () => {
+test('a response larger than WASM memory grows it (the heap view is read after the buffer is made)', async () => {
   const big = mealPlans(40000, recipes.recipeIds, { seed: 8 });
-  const registry = core.createRegistry();
+  // 10.6 MB: over the default input limit (8 MiB), so this core takes more.
+  const roomy = await loadCore({ maxInputBytes: 16 << 20 });
+  const registry = roomy.createRegistry();
   const { data, error } = registry.translateRows('meal_plans', big.bytes);
   assert.equal(error, null);
   assert.equal(data.length, 40000);

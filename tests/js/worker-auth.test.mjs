@@ -73,7 +73,7 @@ before(async () => {
   [jwks.workerd, jwks.deno, jwks.fixed] = await Promise.all([0, 1, 2].map(() => startJwksServer([ec.publicJwk, rsa.publicJwk])));
   const closedPort = await freePort();
   const base = {
-    SUPABASE_URL: proxy.url,
+    SUPABASE_REST_URL: proxy.url,
     SUPABASE_ANON_KEY: stack.anonKey,
     OPENAI_BASE_URL: model.baseUrl,
     ALFRED_LLM_MODEL: 'scripted',

@@ -163,7 +163,7 @@ describe('budgetedModel (the real driver, the scripted model server)', () => {
 
 describe('readConfig: auth and limits', () => {
   const secret = newJwtSecret();
-  const base = { SUPABASE_URL: 'http://127.0.0.1:3000', SUPABASE_ANON_KEY: anonKey(secret) };
+  const base = { SUPABASE_REST_URL: 'http://127.0.0.1:3000', SUPABASE_ANON_KEY: anonKey(secret) };
   const config = (env) => readConfig({ ...base, ...env });
 
   test('a PostgREST root: no JWK set unless SUPABASE_JWKS_URL is given; no secret either means auth is null', () => {
@@ -174,7 +174,7 @@ describe('readConfig: auth and limits', () => {
   });
 
   test('a Supabase project URL: the project JWK set by default; off turns it off', () => {
-    const project = { SUPABASE_URL: 'https://abcd.supabase.co' };
+    const project = { SUPABASE_REST_URL: undefined, SUPABASE_URL: 'https://abcd.supabase.co' };
     assert.equal(config(project).data.auth.jwksUrl, 'https://abcd.supabase.co/auth/v1/.well-known/jwks.json');
     assert.equal(config({ ...project, SUPABASE_JWKS_URL: 'off' }).data.auth, null);
     const tuned = config({ ...project, SUPABASE_JWT_AUDIENCE: 'app', SUPABASE_JWT_ISSUER: 'https://abcd.supabase.co/auth/v1', ALFRED_JWT_CLOCK_SKEW_SECONDS: '5', ALFRED_JWKS_CACHE_SECONDS: '60', ALFRED_JWKS_REFETCH_SECONDS: '0' }).data.auth;

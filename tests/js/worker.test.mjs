@@ -28,7 +28,8 @@ before(async () => {
   model = await startScriptedModel(
     Array.from({ length: 500 }, () => () => modelAnswers.shift() ?? { status: 500, body: { error: { message: 'no answer queued' } } }),
   );
-  const { url, anonKey, serviceKey, jwtSecret } = stack();
+  // The Supabase URL: the worker's requests go through /rest/v1 as on a project.
+  const { supabaseUrl: url, anonKey, serviceKey, jwtSecret } = stack();
   const env = {
     SUPABASE_URL: url,
     SUPABASE_ANON_KEY: anonKey,

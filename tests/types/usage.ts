@@ -138,7 +138,7 @@ core.buildRequest('db_drop', { table: 'recipes' }, requestOptions);
 core.buildRequest('db_update', { table: 'recipes', filters: [] }, requestOptions);
 // @ts-expect-error unsupported operator
 const badOp: FilterClause = { field: 'name', op: 'matches', value: 'x' };
-// @ts-expect-error baseUrl is required
+// @ts-expect-error url, restUrl or baseUrl is required
 const noBase: BuildRequestOptions = { userId: 'u' };
 // @ts-expect-error unknown column type
 const badColumn: DomainConfig = { tables: { t: { ref: 't', columns: { id: { type: 'serial' } } } } };
@@ -146,16 +146,71 @@ const badColumn: DomainConfig = { tables: { t: { ref: 't', columns: { id: { type
 new Core();
 // @ts-expect-error a registry comes from createRegistry()
 new Registry();
-void [badOp, noBase, badColumn];
+// @ts-expect-error url and restUrl exclude each other
+const twoBases: BuildRequestOptions = { url: 'https://abcd.supabase.co', restUrl: 'http://127.0.0.1:3000' };
+const supabaseBase: BuildRequestOptions = { url: 'https://abcd.supabase.co', accessToken: 'jwt' };
+void [badOp, noBase, badColumn, twoBases, supabaseBase];
 
 // The executor and the loop, as a TypeScript user writes them.
 export async function executorUsage(core: import('alfred-act').Core, saved: import('alfred-act').RegistryState | null) {
   const { createAct, lexicalEmbedder } = await import('alfred-act');
-  const act = createAct({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'u', state: saved, embedder: lexicalEmbedder });
+  const act = createAct({ restUrl: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'u', state: saved, embedder: lexicalEmbedder });
   const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' });
-  const direct = core.createAct({ url: 'http://127.0.0.1:3000' });
+  const direct = core.createAct({ url: 'http://127.0.0.1:54321' });
+  // A supabase-js client, typed structurally (supabase-js is not a dependency of the package, and its
+  // types need the DOM lib): the public auth.getSession() result union of supabase-js 2.x.
+  type SessionResult =
+    | { data: { session: { access_token: string; refresh_token: string } }; error: null }
+    | { data: { session: null }; error: Error }
+    | { data: { session: null }; error: null };
+  const supabase = { auth: { getSession: async (): Promise<SessionResult> => ({ data: { session: null }, error: null }) }, from: (table: string) => table };
+  const withSession = createAct({ supabase });
+  const withGetter = createAct({ url: 'https://abcd.supabase.co', apiKey: 'anon', accessToken: async () => 'jwt' });
+  const withSyncGetter = core.createAct({ url: 'https://abcd.supabase.co', accessToken: () => null });
+  // @ts-expect-error supabase brings its own URL
+  createAct({ supabase, url: 'https://abcd.supabase.co' });
+  // @ts-expect-error accessToken is a string or a function returning one
+  createAct({ url: 'https://abcd.supabase.co', accessToken: 42 });
+  void [withSession, withGetter, withSyncGetter];
   const rows: unknown = data;
   return [rows, error?.code, query?.table, count, direct.registry.toJSON()];
+}
+
+// Limits: the defaults, per act, and the error fields of a failed exchange.
+export async function limitsUsage(core: import('alfred-act').Core) {
+  const defaults: Readonly<import('alfred-act').ExecutionLimits> = core.executionLimits;
+  const act = core.createAct({ url: 'http://127.0.0.1:3000', limits: { maxRows: 500, maxResponseBytes: defaults.maxResponseBytes }, timeoutMs: 5000 });
+  const rows: number = act.limits.maxRows;
+  const { error } = await act.execute('db_read', { table: 'tasks' });
+  const status: number | undefined = error?.code === 'write_outcome_unknown' ? error.status : undefined;
+  const raw: string | undefined = error?.rawBody;
+  const input: number = core.maxInputBytes;
+  return [input, rows, status, raw];
+}
+
+// A domain pulled from a live database, with overrides.
+export async function domainPullUsage(core: import('alfred-act').Core, spec: Record<string, unknown>) {
+  const { domainFromOpenApi, pullDomain, createAct } = await import('alfred-act');
+  const overrides: import('alfred-act').DomainOverrides = {
+    name: 'crm',
+    tables: { deals: { ref: 'deal', columns: { stage: { values: ['lead', 'won'] }, notes: null } }, activity_log: null },
+  };
+  const fromSpec = await domainFromOpenApi(spec, overrides, { ownerColumn: 'owner_id' });
+  const pulled = await pullDomain({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', overrides, core });
+  const sync = core.domainFromOpenApi(spec, overrides);
+  const checked = core.validateDomain('{"tables": {}}');
+  const notes: import('alfred-act').DomainNote[] = fromSpec.notes;
+  if (pulled.error) return [pulled.error.path, pulled.error.hint, notes];
+  const act = createAct({ url: 'http://127.0.0.1:3000', domain: pulled.data });
+  // @ts-expect-error a column override is settings, not a type name
+  const bad: import('alfred-act').DomainOverrides = { tables: { deals: { columns: { stage: 'text' } } } };
+  return [act, sync.data?.tables, checked.error?.code, bad];
+}
+
+export function promptExamplesUsage(core: import('alfred-act').Core, domain: DomainConfig) {
+  const examples: Result<Record<string, string>> = core.promptExamples(domain);
+  const withOwn: DomainConfig = { ...domain, prompt_examples: { assistant_role: 'a helpful sales assistant' } };
+  return [examples.data?.gen_ref, withOwn];
 }
 
 // Access-token verification (web/jwt-verify.d.ts).
@@ -173,3 +228,23 @@ if (verified.error) {
 await verifyAccessToken('token', { jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: '', y: '', kid: 'k' }] } });
 // @ts-expect-error roles is a list of strings
 createTokenVerifier({ jwtSecret: 'x', roles: 'authenticated' });
+
+// One definition of every type: a loaded core and an act are what the loop takes.
+import { createTurnState, runTurn, type ExecuteResult, type Row } from 'alfred-act';
+import wasm from 'alfred-act/alfred_core.wasm';
+export async function loopUsage(model: import('alfred-act').ChatModel, cdnUrl: URL) {
+  const loaded = await loadCore({ wasm });
+  await loadCore({ wasm: cdnUrl });
+  const act = loaded.createAct({ url: 'http://127.0.0.1:3000' });
+  const { status } = await runTurn({ core: loaded, act, model, turn: { userMessage: 'hi' }, state: createTurnState() });
+  const result: ExecuteResult = await act.execute('db_read', { table: 'inventory' });
+  if (result.error) {
+    const missing: null = result.data;
+    const code: string = result.error.code;
+    void missing, code;
+  } else {
+    const rows: Row[] | Row = result.data;
+    void rows;
+  }
+  return status;
+}

@@ -253,7 +253,7 @@ async function start() {
   bindReplay();
   newSession(config.users[0], 'Session started');
   setBusy(false);
-  setStatus(`Ready: core loaded in ${Math.round(performance.now() - started)} ms · PostgREST at ${config.supabase.url}`);
+  setStatus(`Ready: core loaded in ${Math.round(performance.now() - started)} ms · Supabase at ${config.supabase.url}`);
 
   const sessionFile = await fetch('session.json');
   if (sessionFile.ok) showRecorded(await sessionFile.json(), 'web/demo/session.json');

@@ -1,67 +1,249 @@
 // The executor on the JS side: runs a tool call's needs (HTTP requests to
 // PostgREST, embeddings) round by round for the C++ executor, which decides
-// everything else (wasm/executor_bindings.cpp, core/src/executor.cpp).
-import { kitchen } from '../dist/kitchen.mjs';
+// everything else (wasm/executor_bindings.cpp, core/src/executor.cpp). What
+// it owns is the I/O and its failures: a timeout that holds even against a
+// fetch that ignores its signal, a response size limit enforced while the
+// body streams in, and a report of how each exchange ended, so that the core
+// can tell "nothing was sent" from "the write may have happened".
+import { defaultDomain } from './default-domain.js';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
+import { httpExchange } from './http-exchange.js';
+import { MAX_ROWS_LIMIT, MAX_SIZE_LIMIT } from './limits.js';
+import { randomUuid } from './uuid.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+// Creates whose outcome is unknown that an act remembers (their row ids are
+// reused when the same create is tried again).
+const UNCERTAIN_CREATES_KEPT = 100;
 
-// A Supabase project URL (https://<ref>.supabase.co) serves PostgREST under
-// /rest/v1; any other URL is taken as the PostgREST root itself.
+/**
+ * The PostgREST root of a Supabase URL, as supabase-js's `createClient`
+ * builds it: `url` + `/rest/v1` (project URLs, `http://127.0.0.1:54321` from
+ * `supabase start`, custom domains). Throws `AlfredError` (`invalid_option`)
+ * for anything that is not an http(s) URL, or that already ends in `/rest/v1`.
+ *
+ * @example
+ * restUrl('https://abcd.supabase.co/') // 'https://abcd.supabase.co/rest/v1'
+ */
 export function restUrl(url) {
   if (typeof url !== 'string' || url === '') {
-    throw new AlfredError({ code: 'invalid_option', path: 'url', message: 'url is required', hint: 'the Supabase project URL or a PostgREST root' });
+    throw new AlfredError({ code: 'invalid_option', path: 'url', message: 'url is required', hint: 'the Supabase URL, e.g. https://<project>.supabase.co' });
   }
   let parsed;
   try {
     parsed = new URL(url);
   } catch {
-    throw new AlfredError({ code: 'invalid_option', path: 'url', message: `url is not a URL: ${url}` });
+    throw new AlfredError({ code: 'invalid_option', path: 'url', message: `url is not a URL: ${url.slice(0, 80)}` });
   }
-  const bare = parsed.pathname === '/' || parsed.pathname === '';
-  if (bare && /\.supabase\.(co|in)$/.test(parsed.hostname)) return `${parsed.origin}/rest/v1`;
-  return url.replace(/\/+$/, '');
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new AlfredError({ code: 'invalid_option', path: 'url', message: 'url must be an http:// or https:// URL' });
+  }
+  const trimmed = url.replace(/\/+$/, '');
+  if (trimmed.endsWith('/rest/v1')) {
+    throw new AlfredError({
+      code: 'invalid_option',
+      path: 'url',
+      message: 'url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1',
+      hint: 'pass the Supabase URL as url, or the PostgREST root as restUrl',
+    });
+  }
+  return `${trimmed}/rest/v1`;
 }
 
-function signalFor(signal, timeoutMs) {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  if (!signal) return timeout;
-  return typeof AbortSignal.any === 'function' ? AbortSignal.any([signal, timeout]) : signal;
+// Every option createAct reads; anything else is an error, never ignored.
+const OPTION_NAMES = new Set([
+  'url', 'restUrl', 'supabase', 'apiKey', 'accessToken', 'userId',
+  'domain', 'fetch', 'state', 'registry', 'embedder', 'timeoutMs', 'limits',
+]);
+
+const invalidOption = (path, message, hint = '') => new AlfredError({ code: 'invalid_option', path, message, hint });
+
+function checkString(options, name) {
+  const value = options[name];
+  if (value !== undefined && value !== null && typeof value !== 'string') {
+    throw invalidOption(name, `${name} must be a string, got ${describe(value)}`);
+  }
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+const present = (value) => value !== undefined && value !== null;
+
+// What a supabase-js client gives: its URL and key. supabase-js has no public
+// getter for them: `supabaseUrl` and `supabaseKey` are the constructor's
+// arguments, kept as (TypeScript-protected) fields since 2.0, and
+// tests/js/supabase-session.test.mjs checks them against the real package.
+function supabaseParts(supabase) {
+  if (!supabase || typeof supabase !== 'object') {
+    throw invalidOption('supabase', `supabase must be a supabase-js client (createClient(url, key)), got ${describe(supabase)}`);
+  }
+  const { supabaseUrl, supabaseKey } = supabase;
+  if (typeof supabaseUrl !== 'string' || typeof supabaseKey !== 'string') {
+    throw invalidOption('supabase', 'supabase must be a supabase-js client: supabaseUrl and supabaseKey are missing');
+  }
+  return { url: supabaseUrl, apiKey: supabaseKey, session: supabaseSession(supabase) };
+}
+
+// The client's current access token, read again before every call: the
+// `accessToken` function the client was created with (its `auth` then throws
+// on any use), or the signed-in session from `auth.getSession()`, which
+// refreshes an expiring token. `accessToken` is TypeScript-protected in
+// supabase-js; it is the only way to the token of such a client.
+function supabaseSession(supabase) {
+  if (typeof supabase.accessToken === 'function') return () => supabase.accessToken();
+  let auth;
+  try {
+    auth = supabase.auth;
+  } catch {
+    auth = undefined;
+  }
+  if (!auth || typeof auth.getSession !== 'function') {
+    throw invalidOption('supabase', 'supabase must be a supabase-js client: it has neither auth.getSession() nor an accessToken function');
+  }
+  return async () => {
+    const { data, error } = await auth.getSession();
+    if (error) throw error;
+    return data?.session?.access_token ?? '';
+  };
+}
+
+// The options as the core reads them, and how to get the token of each call.
+function resolveOptions(options) {
+  if (!options || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalidOption('', `options must be an object, got ${describe(options)}`, '{ supabase } or { url, apiKey, accessToken }');
+  }
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) {
+      throw invalidOption(name, `unknown option ${name}`, `options are ${[...OPTION_NAMES].join(', ')}`);
+    }
+  }
+  for (const name of ['url', 'restUrl', 'apiKey', 'userId']) checkString(options, name);
+  const { accessToken } = options;
+  if (present(accessToken) && typeof accessToken !== 'string' && typeof accessToken !== 'function') {
+    throw invalidOption('accessToken', `accessToken must be a string or a function returning one, got ${describe(accessToken)}`);
+  }
+  if (present(options.supabase)) {
+    for (const name of ['url', 'restUrl', 'apiKey', 'accessToken']) {
+      if (present(options[name])) {
+        throw invalidOption(name, `give either supabase or ${name}, not both`, 'the supabase client brings its URL, key and session');
+      }
+    }
+    const { url, apiKey, session } = supabaseParts(options.supabase);
+    return { location: { url }, apiKey, userId: options.userId ?? '', token: session };
+  }
+  if (present(options.url) && present(options.restUrl)) {
+    throw invalidOption('restUrl', 'give either url or restUrl, not both', 'url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself');
+  }
+  if (!present(options.url) && !present(options.restUrl)) {
+    throw invalidOption('url', 'url is required', 'the Supabase URL (https://<project>.supabase.co), restUrl for a bare PostgREST root, or supabase (a supabase-js client)');
+  }
+  const location = present(options.url) ? { url: options.url } : { restUrl: options.restUrl };
+  const token = typeof accessToken === 'function' ? accessToken : null;
+  return { location, apiKey: options.apiKey ?? '', userId: options.userId ?? '', token, fixedToken: typeof accessToken === 'string' ? accessToken : '' };
+}
+
+// The token of one call from a getter: a string, or nothing (no session).
+async function callToken(getter) {
+  let token;
+  try {
+    token = await getter();
+  } catch (cause) {
+    return {
+      error: {
+        code: 'session_error',
+        path: 'accessToken',
+        message: `getting the access token failed: ${cause?.message ?? String(cause)}`,
+        hint: 'sign in again, or check the accessToken function',
+      },
+    };
+  }
+  if (token === undefined || token === null) return { token: '' };
+  if (typeof token !== 'string') {
+    return { error: { code: 'invalid_option', path: 'accessToken', message: `accessToken() must return a string, got ${describe(token)}`, hint: '' } };
+  }
+  return { token };
 }
 
 const encoder = new TextEncoder();
 
-// One HTTP need → the response the core reads. Failures without a response
-// become status 0 with the reason as the body, never a throw.
-async function performHttp(fetchImpl, need, signal, timeoutMs) {
-  try {
-    const response = await fetchImpl(need.url, {
-      method: need.method,
-      headers: need.headers,
-      body: need.body ?? undefined,
-      signal: signalFor(signal, timeoutMs),
-    });
-    return {
-      status: response.status,
-      contentRange: response.headers.get('content-range') ?? '',
-      contentType: response.headers.get('content-type') ?? '',
-      body: new Uint8Array(await response.arrayBuffer()),
-    };
-  } catch (cause) {
-    if (signal?.aborted) throw cause;
-    const reason = cause?.name === 'TimeoutError' ? `no response within ${timeoutMs} ms` : String(cause?.message ?? cause);
-    return { status: 0, contentRange: '', contentType: '', body: encoder.encode(reason) };
-  }
-}
-
 async function performEmbed(embedder, need) {
   try {
     const [vector] = await embedder.embed([need.text]);
-    return { status: 200, contentRange: '', contentType: 'application/json', body: encoder.encode(JSON.stringify(vector)) };
+    return { status: 200, contentRange: '', contentType: 'application/json', body: encoder.encode(JSON.stringify(vector)), failure: '' };
   } catch (cause) {
-    return { status: 0, contentRange: '', contentType: '', body: encoder.encode(String(cause?.message ?? cause)) };
+    return { status: 0, contentRange: '', contentType: '', body: encoder.encode(String(cause?.message ?? cause)), failure: '' };
   }
+}
+
+function checkedTimeout(timeoutMs) {
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new AlfredError({ code: 'invalid_option', path: 'timeoutMs', message: `timeoutMs must be a number of milliseconds above 0, got ${String(timeoutMs)}` });
+  }
+  return timeoutMs;
+}
+
+// The core's defaults with the caller's overrides, each a whole number ≥ 1.
+function checkedLimits(defaults, limits) {
+  if (limits === undefined || limits === null) return { ...defaults };
+  if (typeof limits !== 'object' || Array.isArray(limits)) {
+    throw new AlfredError({ code: 'invalid_option', path: 'limits', message: 'limits must be an object', hint: Object.keys(defaults).join(', ') });
+  }
+  const out = { ...defaults };
+  for (const [key, value] of Object.entries(limits)) {
+    if (!(key in defaults)) {
+      throw new AlfredError({ code: 'invalid_option', path: `limits.${key.slice(0, 80)}`, message: `unknown limit '${key.slice(0, 80)}'`, hint: Object.keys(defaults).join(', ') });
+    }
+    if (value === undefined) continue;
+    const most = key === 'maxRows' ? MAX_ROWS_LIMIT : MAX_SIZE_LIMIT;
+    if (!Number.isSafeInteger(value) || value < 1 || value > most) {
+      throw new AlfredError({ code: 'invalid_option', path: `limits.${key}`, message: `limits.${key} must be a whole number from 1 to ${most}` });
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+// How many rows a create's data holds (one id each).
+function rowCount(params) {
+  const data = params?.data;
+  if (Array.isArray(data)) return data.length;
+  return data && typeof data === 'object' ? 1 : 0;
+}
+
+const WRITE_TOOLS = new Set(['db_create', 'db_update', 'db_delete']);
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+// The core's hint for an unknown outcome (core/src/db_error.cpp), word for word
+// (tests/js/faults.test.mjs compares the two).
+const OUTCOME_UNKNOWN_HINT =
+  'the change may or may not have been made: read the rows (db_read) before trying again; a repeated db_create of the same data reuses its row ids, so it cannot insert a second row';
+
+// The core failed (a throw from the execution handle, or its own
+// internal_error / out_of_memory result) after the write's request was sent:
+// the database may have applied it, so this is an unknown outcome, with the
+// status that arrived, never "no effect".
+function coreFailedAfterWrite(tool, params, answer, failure) {
+  const table = typeof params?.table === 'string' ? params.table.slice(0, 80) : '?';
+  const arrived = answer.status ? `HTTP ${answer.status}` : 'no answer';
+  const why = `${failure.code}: ${String(failure.message ?? '').slice(0, 300)}`;
+  return {
+    code: 'write_outcome_unknown',
+    path: '',
+    message: `${tool} on ${table}: the outcome is unknown; the request was sent and the core failed while taking the database's answer (${arrived}): ${why}`,
+    hint: OUTCOME_UNKNOWN_HINT,
+    ...(answer.status ? { status: answer.status } : {}),
+  };
+}
+
+// The gen_ ref each row of a create saves (`id: "gen_recipe_1"`), or null.
+function savedRefs(params) {
+  const data = params?.data;
+  const rows = Array.isArray(data) ? data : [data];
+  return rows.map((row) => (row && typeof row === 'object' && typeof row.id === 'string' && row.id.startsWith('gen_') ? row.id : null));
 }
 
 /**
@@ -72,27 +254,57 @@ export class Act {
   #core;
   #options;
   #registry;
+  // Creates whose outcome is unknown: the call's JSON → the row ids it sent,
+  // and each gen_ ref it saved → its row's id. A retry sends the same ids,
+  // so the database refuses it as a duplicate instead of inserting twice.
+  #uncertainCalls = new Map();
+  #uncertainSaves = new Map();
 
   constructor(core, options = {}) {
-    const { url, apiKey = '', accessToken = '', userId = '', domain = kitchen, state, registry, embedder = lexicalEmbedder } = options;
+    const resolved = resolveOptions(options);
+    const { state, registry, embedder = lexicalEmbedder } = options;
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') {
-      throw new AlfredError({ code: 'invalid_option', path: 'fetch', message: 'fetch must be a function' });
+      throw invalidOption('fetch', 'fetch must be a function');
     }
     if (!embedder || typeof embedder.embed !== 'function') {
-      throw new AlfredError({ code: 'invalid_option', path: 'embedder', message: 'embedder must have embed(texts)' });
+      throw invalidOption('embedder', 'embedder must have embed(texts)');
     }
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (present(state) && present(registry)) {
+      throw invalidOption('state', 'give either state or registry, not both', 'state restores a new registry; registry is one already made');
+    }
+    if (present(state) && typeof state !== 'string' && typeof state !== 'object') {
+      throw invalidOption('state', `state must be registry.toJSON() or its JSON text, got ${describe(state)}`);
+    }
+    const timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const limits = checkedLimits(core.executionLimits, options.limits);
     this.#core = core;
-    this.#registry = registry ?? core.createRegistry(state);
+    // Bound once: the given domain, else the registry's, else the core's; a
+    // registry of another domain is refused.
+    const domain = options.domain ?? registry?.domain ?? core.domain;
+    if (registry && registry.domain !== domain && JSON.stringify(registry.domain) !== JSON.stringify(domain)) {
+      throw new AlfredError({
+        code: 'invalid_option',
+        path: 'registry',
+        message: `the registry is bound to the ${registry.domain?.name ?? 'unnamed'} domain, not ${domain?.name ?? 'unnamed'}`,
+        hint: 'pass the registry of this domain (createRegistry(state, { domain })), or state instead of registry',
+      });
+    }
+    const requestOptions = { ...resolved.location, apiKey: resolved.apiKey, accessToken: resolved.fixedToken ?? '', userId: resolved.userId };
+    // The URL, key, user and domain are checked now, not at the first call,
+    // and before a registry that would need deleting is made.
+    core.checkRequestOptions(requestOptions);
+    core.domainHandle(domain);
+    this.#registry = registry ?? core.createRegistry(state, { domain });
     this.#options = {
-      requestOptions: { baseUrl: restUrl(url), apiKey, accessToken, userId },
+      requestOptions,
+      token: resolved.token,
       domain,
       fetch: fetchImpl,
       embedder,
       timeoutMs,
+      limits,
     };
-    core.domainHandle(domain);
   }
 
   /** The ref registry; `registry.toJSON()` is the state to keep for the next turn. */
@@ -105,39 +317,126 @@ export class Act {
     return this.#options.domain;
   }
 
+  /** The limits of one call (`maxResponseBytes`, `maxRows`, `maxParamsBytes`, `maxStringBytes`). */
+  get limits() {
+    return { ...this.#options.limits };
+  }
+
   /**
    * Executes one tool call: `{ data, error, query, count }`. Never throws for
-   * bad params or database failures (they are `error`); rejects only when
-   * `signal` aborts.
+   * bad params, database or network failures (they are `error`); rejects
+   * only when `signal` aborts. A write whose answer was lost is
+   * `write_outcome_unknown`, never "no effect".
    *
    * @example
    * const { data, error, query } = await act.execute('db_read', { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] })
    */
   async execute(tool, params, { signal } = {}) {
-    const { requestOptions, domain, fetch: fetchImpl, embedder, timeoutMs } = this.#options;
-    let execution;
-    try {
-      execution = this.#core.startExecution(tool, params, requestOptions, { registry: this.#registry, domain });
-    } catch (cause) {
-      return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
+    signal?.throwIfAborted();
+    let { requestOptions } = this.#options;
+    const { token } = this.#options;
+    if (token) {
+      // Read before every call, so a refreshed token is the one sent.
+      const current = await callToken(token);
+      if (current.error) return { data: null, error: current.error, query: null, count: null };
+      requestOptions = { ...requestOptions, accessToken: current.token };
     }
     try {
+      return await this.#execute(tool, params, signal, requestOptions);
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason ?? cause;
+      return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
+    }
+  }
+
+  async #execute(tool, params, signal, requestOptions) {
+    const { domain, fetch: fetchImpl, embedder, timeoutMs, limits } = this.#options;
+    const call = this.#createIds(tool, params);
+    const execution = this.#core.startExecution(tool, params, requestOptions, {
+      registry: this.#registry,
+      domain,
+      settings: { rowIds: call.rowIds, limits },
+    });
+    let result;
+    // The answer to the write's own request once it may have reached the
+    // database: from then on a failure of the core is an unknown outcome.
+    let writeAnswer = null;
+    const isWrite = WRITE_TOOLS.has(tool);
+    try {
+      const exchange = { signal, timeoutMs, maxResponseBytes: limits.maxResponseBytes };
       while (!execution.done()) {
         signal?.throwIfAborted();
         const needs = execution.needs();
         const responses = await Promise.all(
-          needs.map((need) => (need.kind === 'embed' ? performEmbed(embedder, need) : performHttp(fetchImpl, need, signal, timeoutMs))),
+          needs.map((need) => (need.kind === 'embed' ? performEmbed(embedder, need) : httpExchange(fetchImpl, need, exchange))),
         );
         signal?.throwIfAborted();
-        responses.forEach((response, index) => execution.respond(index, response));
+        responses.forEach((response, index) => {
+          const need = needs[index];
+          if (isWrite && need.kind === 'http' && WRITE_METHODS.has(need.method) && response.failure !== 'not_sent') writeAnswer = response;
+          execution.respond(index, response);
+        });
       }
-      return execution.result();
+      result = execution.result();
+      const failed = result?.error?.code;
+      if (writeAnswer && (failed === 'internal_error' || failed === 'out_of_memory')) {
+        result = { data: null, error: coreFailedAfterWrite(tool, params, writeAnswer, result.error), query: result.query ?? null, count: null };
+      }
+    } catch (cause) {
+      // A throw from the execution handle (the core answering a response,
+      // reading its needs or result) is a result, never a raw exception; the
+      // caller's abort still rejects.
+      if (signal?.aborted) throw signal.reason ?? cause;
+      const failure = cause instanceof AlfredError ? cause.toJSON() : internalError(cause);
+      result = { data: null, error: writeAnswer ? coreFailedAfterWrite(tool, params, writeAnswer, failure) : failure, query: null, count: null };
     } finally {
-      execution.delete();
+      try {
+        execution.delete();
+      } catch {
+        // A handle the core failed in may fail to free too; the result (or
+        // the error above) stands.
+      }
     }
+    this.#settle(call, result);
+    return result;
+  }
+
+  // Row ids for a create: the ones an earlier attempt of the same create (or
+  // of a save of the same gen_ artifact) used when its outcome was unknown,
+  // fresh ones otherwise.
+  #createIds(tool, params) {
+    if (tool !== 'db_create') return { rowIds: undefined };
+    const count = rowCount(params);
+    if (count === 0 || count > this.#options.limits.maxRows) return { rowIds: undefined };
+    let key;
+    try {
+      key = JSON.stringify([tool, params]);
+    } catch {
+      return { rowIds: undefined }; // the core reports the params
+    }
+    const earlier = this.#uncertainCalls.get(key);
+    const saves = savedRefs(params);
+    const rowIds = Array.from({ length: count }, (_, i) => (saves[i] && this.#uncertainSaves.get(saves[i])) ?? earlier?.[i] ?? randomUuid());
+    return { rowIds, key, saves };
+  }
+
+  #settle({ rowIds, key, saves }, result) {
+    if (!rowIds) return;
+    const remember = (map, k, value) => {
+      map.delete(k);
+      map.set(k, value);
+      if (map.size > UNCERTAIN_CREATES_KEPT) map.delete(map.keys().next().value);
+    };
+    const unknown = result?.error?.code === 'write_outcome_unknown';
+    if (unknown) remember(this.#uncertainCalls, key, rowIds);
+    else this.#uncertainCalls.delete(key);
+    saves.forEach((ref, i) => {
+      if (!ref) return;
+      if (unknown) remember(this.#uncertainSaves, ref, rowIds[i]);
+      else if (result?.error?.code !== 'save_in_progress') this.#uncertainSaves.delete(ref);
+    });
   }
 }
-
 
 /**
  * The package-level `createAct(options)`: usable at once, loading the core on
@@ -147,10 +446,12 @@ export class Act {
  */
 export function createActFactory(loadCore) {
   return function createAct(options = {}) {
-    if (options.core) return options.core.createAct(options);
+    // `core` and `wasmModule` are this function's own; the rest is the act's.
+    const { core, wasmModule, ...actOptions } = options ?? {};
+    if (core) return core.createAct(actOptions);
     let act = null;
-    const ready = loadCore(options).then((core) => {
-      act = core.createAct(options);
+    const ready = loadCore({ wasmModule }).then((loaded) => {
+      act = loaded.createAct(actOptions);
       return act;
     });
     // Surfaced by execute(); an unobserved rejection must not crash the process.
@@ -164,7 +465,10 @@ export function createActFactory(loadCore) {
         return act ? act.registry : pendingRegistry;
       },
       get domain() {
-        return options.domain ?? kitchen;
+        return act ? act.domain : (options.domain ?? options.registry?.domain ?? defaultDomain);
+      },
+      get limits() {
+        return act ? act.limits : null;
       },
       async execute(tool, params, executeOptions) {
         try {

@@ -2,16 +2,21 @@
 // Emscripten module in the public API. Each runtime entry (node, browser,
 // workerd, deno) only decides how the .wasm is compiled.
 import createAlfredCore from '../dist/alfred_core.mjs';
-import { kitchen } from '../dist/kitchen.mjs';
+import { kitchen } from './kitchen.js';
+import { defaultDomain } from './default-domain.js';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
+import { DEFAULT_MAX_INPUT_BYTES, MAX_SIZE_LIMIT } from './limits.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
+import { domainFromOpenApiWith } from './domain-pull.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
  * module their bundler imported; other runtimes compile the shipped `.wasm`.
+ * `domain` is the core's domain: what its registries and calls are bound to
+ * unless they name another (loadCore passes the kitchen by default).
  */
-export async function instantiateCore(wasmModule) {
+export async function instantiateCore(wasmModule, { maxInputBytes, domain = defaultDomain } = {}) {
   if (!(wasmModule instanceof WebAssembly.Module)) {
     throw new AlfredError({
       code: 'invalid_option',
@@ -30,10 +35,19 @@ export async function instantiateCore(wasmModule) {
     },
     locateFile: (path) => path,
   });
-  return new Core(module);
+  return new Core(module, domain, maxInputBytes);
 }
 
 const parseResult = (text) => JSON.parse(text);
+
+// loadCore({ maxInputBytes }), see limits.js.
+function checkedInputLimit(value) {
+  if (value === undefined || value === null) return DEFAULT_MAX_INPUT_BYTES;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_SIZE_LIMIT) {
+    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_SIZE_LIMIT}` });
+  }
+  return value;
+}
 
 // Runs `call` on the core; a C++ exception that escaped it (out of memory
 // while crossing the boundary) is thrown as an AlfredError, never as a raw
@@ -63,24 +77,90 @@ function jsonText(value, path) {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// Passes `text` through WASM memory (see wasm/bindings.cpp): encodeInto and
-// TextDecoder are native, embind's string marshalling is a JS loop. The
-// input buffer never shrinks and moves only when inputBuffer grows it, so
+// Buffers above this are given back to the allocator after the call (see
+// trimBuffers in wasm/bindings.cpp); below it they are kept for reuse.
+const KEEP_BYTES = 1 << 20;
+
+/** Bytes of `text` in UTF-8, without encoding it. */
+export function utf8Length(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2; // four bytes for the pair's two units
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+function tooLarge(code, path, what, bytes, limit) {
+  return new AlfredError({
+    code,
+    path,
+    message: `the size of ${what} is ${bytes === null ? 'over' : `${bytes} bytes, over`} the limit of ${limit} bytes`,
+    hint: 'split the work into smaller calls, or raise the limit',
+  });
+}
+
+// Refuses `text` over `limit` UTF-8 bytes before anything is copied into
+// WASM memory; returns its exact size when that is cheap to know.
+function checkSize(text, limit, code, path, what) {
+  if (text.length > limit) throw tooLarge(code, path, what, null, limit);
+  if (text.length * 3 <= limit) return;
+  const bytes = utf8Length(text);
+  if (bytes > limit) throw tooLarge(code, path, what, bytes, limit);
+}
+
+// The one way text goes into WASM memory (see wasm/bindings.cpp):
+// encodeInto and TextDecoder are native, embind's string marshalling is a
+// JS loop. The input buffer moves only when inputBuffer grows it, so
 // `input` ({ pointer, capacity }) keeps its address and the boundary is
-// crossed for it only when a text needs more room.
-function callWithText(module, slot, input, text, invoke) {
-  const capacity = text.length * 3;
+// crossed for it only when a text needs more room. Returns the byte length.
+function writeInput(module, input, text) {
+  // A large text is encoded in JS first, so WASM holds its exact size rather
+  // than three bytes per character.
+  const bytes = text.length > KEEP_BYTES / 3 ? encoder.encode(text) : null;
+  const capacity = bytes ? bytes.length : text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
   if (capacity > input.capacity) {
     input.pointer = module.inputBuffer(capacity);
     input.capacity = capacity;
   }
-  const { pointer } = input;
-  const { written } = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity));
-  invoke(written);
-  const words = module.HEAPU32 ?? new Uint32Array(module.HEAPU8.buffer);
+  if (bytes) {
+    module.HEAPU8.set(bytes, input.pointer);
+    return bytes.length;
+  }
+  return encoder.encodeInto(text, module.HEAPU8.subarray(input.pointer, input.pointer + capacity)).written;
+}
+
+// The text a *_at call published through the result slot.
+function readOutput(module, slot) {
+  const words = new Uint32Array(module.HEAPU8.buffer);
   const at = words[slot >>> 2];
   const length = words[(slot >>> 2) + 1];
   return decoder.decode(module.HEAPU8.subarray(at, at + length));
+}
+
+// After a large call, the buffers go back to the allocator: one huge input
+// must not pin its memory for the life of the instance.
+function trimAfterLargeCall(module, input, bytes) {
+  if (input.capacity <= KEEP_BYTES && bytes <= KEEP_BYTES) return;
+  module.trimBuffers();
+  input.pointer = 0;
+  input.capacity = 0;
+}
+
+function callWithText(module, slot, input, text, invoke) {
+  const length = writeInput(module, input, text);
+  invoke(length);
+  const out = readOutput(module, slot);
+  trimAfterLargeCall(module, input, out.length);
+  return out;
 }
 
 /**
@@ -89,18 +169,82 @@ function callWithText(module, slot, input, text, invoke) {
  */
 export class Core {
   #module;
+  #domain;
   #domains = new WeakMap();
-  #defaultRegistry;
+  // One registry per domain for calls that pass none.
+  #defaultRegistries = new WeakMap();
   #emptyRegistry;
 
   #slot;
   #input = { pointer: 0, capacity: 0 };
+  #executionLimits;
+  #maxInputBytes;
 
-  constructor(module) {
+  constructor(module, domain, maxInputBytes) {
     this.#module = module;
     modules.set(this, module);
     this.#slot = module.resultSlot();
-    this.#defaultRegistry = new Registry(this, new module.Registry());
+    this.#executionLimits = Object.freeze(JSON.parse(module.executionLimits()));
+    this.#maxInputBytes = checkedInputLimit(maxInputBytes);
+    this.domainHandle(domain); // throws AlfredError for a domain the core refuses
+    this.#domain = domain;
+  }
+
+  /**
+   * The default limits of one `execute` call (`maxParamsBytes`,
+   * `maxStringBytes`, `maxResponseBytes`, `maxRows`); `createAct({ limits })`
+   * overrides them per act. See docs/limits-and-faults.md.
+   */
+  get executionLimits() {
+    return this.#executionLimits;
+  }
+
+  /**
+   * The most UTF-8 bytes one stateless call (`buildRequest`, `buildActPrompt`,
+   * `parseDecision`, `renderQuery`, `translateRows`) takes; larger inputs are
+   * refused with `input_too_large` before they reach WASM memory.
+   * `loadCore({ maxInputBytes })` sets it.
+   */
+  get maxInputBytes() {
+    return this.#maxInputBytes;
+  }
+
+  /** @internal Passes `text` through WASM memory to `invoke(length)`; returns the published result text. */
+  callWithInput(text, invoke) {
+    return callWithText(this.#module, this.#slot, this.#input, text, invoke);
+  }
+
+  /** @internal Refuses a stateless call's input over maxInputBytes. */
+  checkInput(text, path) {
+    checkSize(text, this.#maxInputBytes, 'input_too_large', path, `the ${path}`);
+  }
+
+  /** @internal The bytes the WASM memory has grown to (it never shrinks). */
+  get memoryBytes() {
+    return this.#module.HEAPU8.buffer.byteLength;
+  }
+
+  /** The domain this core was loaded with (`loadCore({ domain })`, the kitchen by default). */
+  get domain() {
+    return this.#domain;
+  }
+
+  // The registry and domain of a call: a registry brings its own domain, and
+  // a different `domain` next to it is an error rather than a silent mix.
+  #bound({ domain, registry }) {
+    if (registry !== undefined && registry !== null) {
+      const bound = registryDomainOf(registry, this);
+      if (domain !== undefined && domain !== null && !sameDomain(domain, bound)) throw domainMismatch(bound, domain);
+      return { domain: bound, registry };
+    }
+    const chosen = domain ?? this.#domain;
+    let fallback = this.#defaultRegistries.get(chosen);
+    if (!fallback) {
+      this.domainHandle(chosen);
+      fallback = new Registry(this, new this.#module.Registry(), chosen);
+      this.#defaultRegistries.set(chosen, fallback);
+    }
+    return { domain: chosen, registry: fallback };
   }
 
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
@@ -108,38 +252,91 @@ export class Core {
     return actDecisionSchema;
   }
 
-  /** The kitchen domain configuration (the default `domain`). */
+  /** The kitchen domain configuration (what `loadCore()` binds to unless given another). */
   get kitchen() {
     return kitchen;
   }
 
   /**
-   * A ref registry, empty or restored from `registry.toJSON()` of an earlier
-   * turn. Throws `AlfredError` (`invalid_state`, `unsupported_state_version`)
-   * for a damaged or foreign state instead of silently starting over.
+   * Checks a domain configuration (an object or JSON text) with the core's
+   * own parser, the one every call uses: `{ data: domain, error }`. `error`
+   * has the `path` into the domain (`tables.deals.columns.stage.values`), a
+   * `message` and a `hint`.
    *
    * @example
-   * const registry = core.createRegistry(saved ?? undefined)
+   * const { error } = core.validateDomain(JSON.parse(readFileSync('domain.json', 'utf8')))
+   * if (error) console.error(`${error.path}: ${error.message} (${error.hint})`)
+   */
+  validateDomain(domain) {
+    let text;
+    let value = domain;
+    try {
+      if (typeof domain === 'string') {
+        text = domain;
+        value = JSON.parse(domain);
+      } else {
+        text = jsonText(domain ?? null, 'domain');
+      }
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: { code: 'invalid_domain', path: '', message: `the domain is not JSON: ${cause.message}`, hint: '' } };
+    }
+    const handle = new this.#module.Domain(text);
+    try {
+      const failure = handle.loadError();
+      return failure ? { data: null, error: parseResult(failure).error } : { data: value, error: null };
+    } finally {
+      handle.delete();
+    }
+  }
+
+  /**
+   * Derives a domain from PostgREST's OpenAPI description of the database
+   * (`GET /` with `Accept: application/openapi+json`), merges `overrides` on
+   * top and validates the result: `{ data: domain, error, notes }`. `notes`
+   * lists tables and columns left out and why. Rules: docs/own-schema.md.
+   *
+   * @example
+   * const spec = await (await fetch(`${url}/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
+   * const { data: domain, error, notes } = core.domainFromOpenApi(spec, { tables: { deals: { ref: 'deal' } } }, { ownerColumn: 'owner_id' })
+   * const act = core.createAct({ url, apiKey, accessToken, userId, domain })
+   */
+  domainFromOpenApi(spec, overrides, options) {
+    return domainFromOpenApiWith(this, spec, overrides, options);
+  }
+
+  /**
+   * A ref registry bound to `domain` (the core's by default), empty or
+   * restored from `registry.toJSON()` of an earlier turn. Throws `AlfredError`
+   * (`invalid_state`, `unsupported_state_version`) for a damaged state or one
+   * whose refs belong to another domain, instead of silently starting over.
+   *
+   * @example
+   * const registry = core.createRegistry(saved ?? undefined, { domain })
    * // … run the turn …
    * saved = registry.toJSON()
    */
-  createRegistry(state) {
+  createRegistry(state, { domain = this.#domain } = {}) {
+    this.domainHandle(domain);
     const handle = throwingAlfredError(() => new this.#module.Registry());
     if (state !== undefined && state !== null) {
       let error;
+      let foreign = null;
       try {
         const text = typeof state === 'string' ? state : JSON.stringify(state);
+        this.checkInput(text, 'state');
         ({ error } = throwingAlfredError(() => parseResult(handle.restore(text))));
+        if (!error) foreign = foreignRefs(throwingAlfredError(() => parseResult(handle.toJSON())).data, domain);
       } catch (cause) {
         handle.delete();
         throw cause;
       }
-      if (error) {
+      if (error || foreign) {
         handle.delete();
-        throw new AlfredError(error);
+        throw new AlfredError(error ?? foreign);
       }
     }
-    return new Registry(this, handle);
+    return new Registry(this, handle, domain);
   }
 
   /**
@@ -149,16 +346,30 @@ export class Core {
    * @example
    * const { data, error } = core.buildRequest('db_read',
    *   { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] },
-   *   { registry, userId, baseUrl: 'http://127.0.0.1:3000', apiKey, accessToken })
+   *   { registry, url: 'https://<project>.supabase.co', apiKey, accessToken }) // userId: the token's sub
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
   buildRequest(tool, params, options) {
-    const { domain = kitchen, registry = this.#defaultRegistry, ...rest } = options ?? {};
+    const { domain: given, registry: givenRegistry, ...rest } = options ?? {};
     try {
+      // JSON would drop a function silently: a token getter cannot be
+      // awaited by this synchronous call, so it is an error, not anon.
+      for (const [name, value] of Object.entries(rest)) {
+        if (typeof value === 'function' || typeof value === 'symbol') {
+          throw new AlfredError({
+            code: 'invalid_option',
+            path: name,
+            message: `${name} must be a string, got a ${typeof value}`,
+            hint: name === 'accessToken' ? 'await your token getter first and pass the token, or use createAct, which calls it per request' : '',
+          });
+        }
+      }
+      const { domain, registry } = this.#bound({ domain: given, registry: givenRegistry });
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       // One string crosses the boundary: [tool, params, options].
       const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')},${jsonText(rest, 'options')}]`;
+      this.checkInput(call, 'params');
       const module = this.#module;
       return parseResult(
         callWithText(module, this.#slot, this.#input, call, (length) => module.buildRequestAt(domainHandle, registryHandle, length)),
@@ -180,15 +391,34 @@ export class Core {
    *   user_message: "what's in my fridge?", today: '2026-02-09' }, { registry })
    * // data.system, data.user
    */
-  buildActPrompt(input, { domain = kitchen, registry = this.#defaultRegistry } = {}) {
+  buildActPrompt(input, options = {}) {
     try {
+      const { domain, registry } = this.#bound(options ?? {});
       const module = this.#module;
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       const text = jsonText(input ?? null, 'input');
+      this.checkInput(text, 'input');
       return parseResult(
         callWithText(module, this.#slot, this.#input, text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
       );
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: internalError(cause) };
+    }
+  }
+
+  /**
+   * The examples the Act prompt shows for `domain` (the core's by default):
+   * `{ data: { slot: text }, error }`, the domain's own `prompt_examples`
+   * where it has them, the others derived from its tables (docs/own-schema.md).
+   *
+   * @example
+   * core.promptExamples(crm).data.gen_ref // 'gen_org_1'
+   */
+  promptExamples(domain = this.#domain) {
+    try {
+      return parseResult(this.#module.promptExamples(this.domainHandle(domain)));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -224,7 +454,7 @@ export class Core {
    * if (decision?.action === 'tool_call') core.buildRequest(decision.tool, decision.params, options)
    */
   parseDecision(text, options) {
-    return parseDecision(this.#module, text, options);
+    return parseDecision(this, this.#module, text, options);
   }
 
   /**
@@ -235,16 +465,22 @@ export class Core {
    * core.renderQuery(result.query).data // 'Query: Table: inventory | Filters: location = pantry | Limit: 100\nOutcome: 0 records found\n…'
    */
   renderQuery(record, options) {
-    return renderQuery(this.#module, record, options);
+    return renderQuery(this, this.#module, record, options);
   }
 
   /**
    * An executor for one user: `execute(tool, params)` resolves to
-   * `{ data, error, query, count }`. Options: `{ url, apiKey, accessToken,
-   * userId, domain, fetch, state, registry, embedder, timeoutMs }`.
+   * `{ data, error, query, count }`. Options: `{ supabase }` (a supabase-js
+   * client: its URL, key and current session) or `{ url | restUrl, apiKey,
+   * accessToken }` (a string, or a function returning one or a promise of
+   * one, called before every call), plus `userId` (default: the token's
+   * `sub`), `domain`, `fetch`, `state` or `registry`, `embedder`,
+   * `timeoutMs`. An unknown option or a value of the wrong type throws
+   * `AlfredError` (`invalid_option`).
+   * The act is bound to one domain: `domain`, else the registry's, else the core's.
    *
    * @example
-   * const act = core.createAct({ url: process.env.SUPABASE_URL, apiKey: anonKey, accessToken: jwt, userId })
+   * const act = core.createAct({ supabase }) // or { url: process.env.SUPABASE_URL, apiKey: anonKey, accessToken: () => session.access_token }
    * const { data, error, query } = await act.execute('db_read', { table: 'inventory' })
    * saved = act.registry.toJSON()
    */
@@ -253,42 +489,58 @@ export class Core {
   }
 
   /**
+   * @internal Throws `AlfredError` for request options (`{ url | restUrl,
+   * apiKey, accessToken, userId }`) no request could be built with.
+   */
+  checkRequestOptions(options) {
+    const { error } = throwingAlfredError(() => parseResult(this.#module.checkRequestOptions(jsonText(options, 'options'))));
+    if (error) throw new AlfredError(error);
+  }
+
+  /**
    * @internal One tool call's execution in the core: `needs()` of each round,
    * `respond(index, { status, contentRange, contentType, body: Uint8Array })`,
    * then `result()`. Always `delete()` it.
    */
-  startExecution(tool, params, requestOptions, { registry, domain }) {
+  startExecution(tool, params, requestOptions, { registry, domain, settings }) {
     const module = this.#module;
     const domainHandle = this.domainHandle(domain);
     const registryHandle = registryHandleOf(registry, this);
-    const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')},${jsonText(requestOptions, 'options')}]`;
+    const paramsText = jsonText(params ?? null, 'params');
+    const maxParams = settings?.limits?.maxParamsBytes ?? this.#executionLimits.maxParamsBytes;
+    checkSize(paramsText, maxParams, 'params_too_large', '', 'the params');
+    const call = `[${JSON.stringify(String(tool))},${paramsText},${jsonText(requestOptions, 'options')},${jsonText(settings ?? null, 'options')}]`;
     const input = this.#input;
     const slot = this.#slot;
-    const capacity = call.length * 3;
-    if (capacity > input.capacity) {
-      input.pointer = module.inputBuffer(capacity);
-      input.capacity = capacity;
+    const length = writeInput(module, input, call);
+    let handle;
+    try {
+      handle = new module.Execution(domainHandle, registryHandle, length);
+    } finally {
+      trimAfterLargeCall(module, input, 0);
     }
-    const { written } = encoder.encodeInto(call, module.HEAPU8.subarray(input.pointer, input.pointer + capacity));
-    const handle = new module.Execution(domainHandle, registryHandle, written);
-    const readResult = () => {
-      const words = new Uint32Array(module.HEAPU8.buffer);
-      return decoder.decode(module.HEAPU8.subarray(words[slot >>> 2], words[slot >>> 2] + words[(slot >>> 2) + 1]));
-    };
     return {
       done: () => handle.done(),
       needs: () => JSON.parse(handle.needs()),
-      respond(index, { status, contentRange, contentType, body }) {
-        if (body.length > input.capacity) {
-          input.pointer = module.inputBuffer(body.length);
-          input.capacity = body.length;
+      // The body goes into the handle's own buffer, which the core takes
+      // over without a copy.
+      respond(index, { status, contentRange, contentType, body, failure = '' }) {
+        let bytes = body;
+        let kind = failure;
+        let pointer = handle.bodyBuffer(bytes.length);
+        if (pointer === 0 && bytes.length > 0) {
+          bytes = encoder.encode(`the core could not make room for ${bytes.length} bytes`);
+          kind = 'too_large';
+          pointer = handle.bodyBuffer(bytes.length);
         }
-        module.HEAPU8.set(body, input.pointer);
-        handle.respondAt(index, status, contentRange, contentType, body.length);
+        module.HEAPU8.set(bytes, pointer); // HEAPU8 after bodyBuffer: the memory may have grown
+        handle.respondAt(index, status, contentRange, contentType, kind);
       },
       result() {
         handle.resultAt();
-        return JSON.parse(readResult());
+        const text = readOutput(module, slot);
+        trimAfterLargeCall(module, input, text.length);
+        return JSON.parse(text);
       },
       delete: () => handle.delete(),
     };
@@ -315,6 +567,38 @@ export class Core {
 }
 
 const handles = new WeakMap();
+
+// Two domain objects are the same domain when they are one object or have the
+// same JSON (a copy read from the same file).
+const sameDomain = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+const domainName = (domain) => (typeof domain?.name === 'string' ? domain.name : 'unnamed');
+
+function domainMismatch(bound, given) {
+  return new AlfredError({
+    code: 'invalid_option',
+    path: 'domain',
+    message: `this registry is bound to the ${domainName(bound)} domain, not ${domainName(given)}`,
+    hint: 'a registry serves one domain: createRegistry(state, { domain }) for each',
+  });
+}
+
+// The refs of a restored state must be refs of `domain`: a kitchen state
+// read into a CRM registry would otherwise turn recipe_1 into nonsense.
+function foreignRefs(state, domain) {
+  for (const [index, entry] of (state.refs ?? []).entries()) {
+    const prefix = String(entry.ref).replace(/^gen_/, '').replace(/_\d+$/, '');
+    if (domain.tables?.[entry.table]?.ref !== prefix) {
+      return {
+        code: 'invalid_state',
+        path: `refs[${index}]`,
+        message: `${entry.ref} (table ${entry.table}) is not a ref of the ${domainName(domain)} domain`,
+        hint: 'this state was saved with another domain: restore it with that domain, or start a new registry',
+      };
+    }
+  }
+  return null;
+}
 // The Emscripten module of each Core, for calls made on a registry's behalf.
 const modules = new WeakMap();
 
@@ -331,6 +615,11 @@ function rowBytes(rows) {
 // domain object it was cached for is collected.
 const domainFinalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
+
+function registryDomainOf(registry, core) {
+  registryHandleOf(registry, core);
+  return handles.get(registry).domain;
+}
 
 function registryHandleOf(registry, core) {
   const entry = handles.get(registry);
@@ -355,13 +644,25 @@ function registryHandleOf(registry, core) {
 export class Registry {
   #core;
 
-  constructor(core, handle) {
+  constructor(core, handle, domain) {
     this.#core = core;
-    handles.set(this, { core, handle });
+    handles.set(this, { core, handle, domain });
   }
 
   #handle() {
     return registryHandleOf(this, this.#core);
+  }
+
+  /** The domain this registry's refs belong to. */
+  get domain() {
+    return handles.get(this).domain;
+  }
+
+  // The registry's domain; a different one passed to a call is an error.
+  #domain(given) {
+    const bound = this.domain;
+    if (given !== undefined && given !== null && !sameDomain(given, bound)) throw domainMismatch(bound, given);
+    return bound;
   }
 
   /**
@@ -417,27 +718,38 @@ export class Registry {
    * @example
    * const { data: text } = registry.translateRowsText('meal_plans', bytes) // '[{"id":"meal_1",…}]'
    */
-  translateRowsText(table, rows, { domain = kitchen, action = 'read' } = {}) {
+  translateRowsText(table, rows, { domain, action = 'read' } = {}) {
     try {
       const module = modules.get(this.#core);
-      const domainHandle = this.#core.domainHandle(domain);
+      const domainHandle = this.#core.domainHandle(this.#domain(domain));
       const handle = this.#handle();
       const bytes = rowBytes(rows);
       let length;
       if (bytes) {
+        if (bytes.length > this.#core.maxInputBytes) {
+          throw tooLarge('input_too_large', 'rows', 'the rows', bytes.length, this.#core.maxInputBytes);
+        }
         length = bytes.length;
         const pointer = module.rowsBuffer(length); // may grow memory: read HEAPU8 after it
         module.HEAPU8.set(bytes, pointer);
       } else {
         const text = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
-        const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
-        const pointer = module.rowsBuffer(capacity);
-        length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
+        this.#core.checkInput(text, 'rows');
+        if (text.length > KEEP_BYTES / 3) {
+          const encoded = encoder.encode(text); // exact size in WASM, not three bytes per character
+          length = encoded.length;
+          const pointer = module.rowsBuffer(length); // may grow memory: read HEAPU8 after it
+          module.HEAPU8.set(encoded, pointer);
+        } else {
+          const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
+          const pointer = module.rowsBuffer(capacity);
+          length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
+        }
       }
-      const ok = module.translateRowsAt(domainHandle, handle, String(table), String(action), length);
-      const words = new Uint32Array(module.HEAPU8.buffer);
-      const slot = module.resultSlot() >>> 2;
-      const text = decoder.decode(module.HEAPU8.subarray(words[slot], words[slot] + words[slot + 1]));
+      // No table or action name is that long; an error repeats at most this much of one.
+      const ok = module.translateRowsAt(domainHandle, handle, String(table).slice(0, 256), String(action).slice(0, 256), length);
+      const text = readOutput(module, module.resultSlot());
+      if (text.length > KEEP_BYTES) module.trimBuffers();
       return ok ? { data: text, error: null } : parseResult(text);
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
@@ -451,11 +763,11 @@ export class Registry {
    * @example
    * const { data: ref } = registry.registerGenerated('recipes', { name: 'Thai Basil Chicken', … }) // 'gen_recipe_1'
    */
-  registerGenerated(table, content, { domain = kitchen } = {}) {
+  registerGenerated(table, content, { domain } = {}) {
     try {
-      return parseResult(
-        this.#handle().registerGenerated(this.#core.domainHandle(domain), String(table), JSON.stringify(content)),
-      );
+      const text = jsonText(content ?? null, 'content');
+      this.#core.checkInput(text, 'content');
+      return parseResult(this.#handle().registerGenerated(this.#core.domainHandle(this.#domain(domain)), String(table).slice(0, 256), text));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -469,13 +781,13 @@ export class Registry {
    * @example
    * registry.updateGenerated('gen_recipe_1', { name: 'Spicy Thai Basil Chicken', … }) // { data: 'gen_recipe_1', error: null }
    */
-  updateGenerated(genRef, content, { domain = kitchen } = {}) {
+  updateGenerated(genRef, content, { domain } = {}) {
     try {
       const module = modules.get(this.#core);
-      const domainHandle = this.#core.domainHandle(domain);
-      return parseResult(
-        module.registryUpdateGenerated(this.#handle(), domainHandle, String(genRef), jsonText(content ?? null, 'content')),
-      );
+      const domainHandle = this.#core.domainHandle(this.#domain(domain));
+      const text = jsonText(content ?? null, 'content');
+      this.#core.checkInput(text, 'content');
+      return parseResult(module.registryUpdateGenerated(this.#handle(), domainHandle, String(genRef).slice(0, 256), text));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -488,7 +800,7 @@ export class Registry {
    */
   promote(genRef, uuid, label = '') {
     try {
-      return parseResult(this.#handle().promote(String(genRef), String(uuid), String(label)));
+      return parseResult(this.#handle().promote(String(genRef).slice(0, 256), String(uuid).slice(0, 256), String(label).slice(0, 4096)));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -509,4 +821,4 @@ export class Registry {
   }
 }
 
-export { kitchen, AlfredError };
+export { AlfredError };

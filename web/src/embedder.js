@@ -1,5 +1,6 @@
-// Text → 1536-dimension vectors for recipes.embedding and the match_recipes
-// RPC. Two embedders with one shape, { name, dimensions, embed(texts) }:
+// Text → 1536-dimension vectors for a domain's embedding columns and its
+// semantic-search RPC (the kitchen's recipes.embedding and match_recipes).
+// Two embedders with one shape, { name, dimensions, embed(texts) }:
 //
 // - lexicalEmbedder: offline and deterministic, no model, no network. It is
 //   LEXICAL, not semantic: two texts are close only when they share words
@@ -170,15 +171,20 @@ function vectorsOf(text, count) {
 }
 
 /**
- * The text a recipe is embedded from, for the seed and for recipes saved later:
- * name, description, cuisine and the tag columns, in that order.
+ * The text a row of `table` is embedded from: the columns the domain lists in
+ * that table's `middleware.semantic.text`, in order; each text column is one
+ * part, the items of the text[] columns are joined into one last part. Throws
+ * TypeError when the table has no such list (nothing to embed by).
  *
  * @example
- * recipeEmbeddingText({ name: 'Chicken Curry', cuisine: 'indian', tags: ['spicy'] })  // 'Chicken Curry. indian. spicy'
+ * embeddingText(kitchen, 'recipes', { name: 'Chicken Curry', cuisine: 'indian', tags: ['spicy'] })  // 'Chicken Curry. indian. spicy'
  */
-export function recipeEmbeddingText(recipe) {
-  const lists = ['tags', 'flavor_tags', 'occasions', 'health_tags'].flatMap((key) => recipe[key] ?? []);
-  return [recipe.name, recipe.description, recipe.cuisine, lists.join(', ')]
+export function embeddingText(domain, table, row) {
+  const columns = domain?.tables?.[table]?.middleware?.semantic?.text;
+  if (!Array.isArray(columns)) throw new TypeError(`embeddingText: ${table} has no middleware.semantic.text in the domain`);
+  const spec = domain.tables[table].columns;
+  const lists = columns.filter((name) => spec[name]?.type === 'text[]').flatMap((name) => row[name] ?? []);
+  return [...columns.filter((name) => spec[name]?.type !== 'text[]').map((name) => row[name]), lists.join(', ')]
     .map((part) => (typeof part === 'string' ? part.trim().replace(/\.+$/, '') : ''))
     .filter((part) => part !== '')
     .join('. ');

@@ -24,8 +24,21 @@ export class AlfredError extends Error {
   }
 }
 
-/** Wraps an unexpected throw from the WASM module as an `{ code, message, path, hint }` value. */
+/**
+ * Wraps an unexpected throw from the WASM module as an `{ code, message, path, hint }` value.
+ * A C++ exception that reaches JS is an allocation at the boundary that
+ * failed (calls inside the core catch their own): `out_of_memory`.
+ */
 export function internalError(cause) {
+  const escaped = typeof WebAssembly.Exception === 'function' && cause instanceof WebAssembly.Exception;
+  if (escaped || (cause instanceof RangeError && /allocation failed|out of memory/i.test(cause.message))) {
+    return {
+      code: 'out_of_memory',
+      message: 'alfred-act core failed: the input needs more memory than the core may use',
+      path: '',
+      hint: 'use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory cap)',
+    };
+  }
   return {
     code: 'internal_error',
     message: `alfred-act core failed: ${cause?.message ?? String(cause)}`,

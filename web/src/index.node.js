@@ -1,21 +1,36 @@
 // Node entry: compiles the shipped .wasm from disk once per process.
 import { readFile } from 'node:fs/promises';
-import { createLoadCore } from './loader.js';
+import { compileBytes, createLoadCore, fetchWasm, wasmFetchFailed } from './loader.js';
 import { createActFactory } from './act.js';
+import { createDomainPull } from './domain-pull.js';
 
 export * from './public.js';
 
 /**
  * Loads the alfred-act core. `options.wasmModule` may be a precompiled
- * `WebAssembly.Module`; otherwise the package's `alfred_core.wasm` is compiled
+ * `WebAssembly.Module`, `options.wasm` a module, a URL or a file path;
+ * otherwise the package's `alfred_core.wasm` is compiled
  * (once per process) and instantiated.
  *
  * @example
  * import { loadCore, kitchen } from 'alfred-act'
  * const core = await loadCore()
  */
-export const loadCore = createLoadCore(async () =>
-  WebAssembly.compile(await readFile(new URL('../dist/alfred_core.wasm', import.meta.url))),
+export const loadCore = createLoadCore(
+  async () => WebAssembly.compile(await readFile(new URL('../dist/alfred_core.wasm', import.meta.url))),
+  // `wasm` as a URL: file: URLs and paths from disk, http(s) fetched.
+  async (url) => {
+    // A path, including a Windows one (`C:\…` parses as a URL with scheme `c:`).
+    const isUrl = URL.canParse(url) && !/^[a-z]:$/i.test(new URL(url).protocol);
+    if (isUrl && new URL(url).protocol !== 'file:') return fetchWasm(new URL(url));
+    let bytes;
+    try {
+      bytes = await readFile(isUrl ? new URL(url) : url);
+    } catch (cause) {
+      throw wasmFetchFailed(url, `failed: ${cause.message}`);
+    }
+    return compileBytes(new Uint8Array(bytes), url);
+  },
 );
 
 /**
@@ -26,3 +41,14 @@ export const loadCore = createLoadCore(async () =>
  * const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' })
  */
 export const createAct = createActFactory(loadCore);
+
+/**
+ * Derives a domain from PostgREST's OpenAPI description and validates it
+ * (docs/own-schema.md): `{ data: domain, error, notes }`.
+ *
+ * @example
+ * const { data: domain, error, notes } = await domainFromOpenApi(spec, overrides, { ownerColumn: 'owner_id' })
+ *
+ * `pullDomain({ url, apiKey, accessToken, ownerColumn, overrides })` fetches the description first.
+ */
+export const { domainFromOpenApi, pullDomain } = createDomainPull(loadCore);

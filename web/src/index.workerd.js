@@ -3,6 +3,7 @@
 import wasm from '../dist/alfred_core.wasm';
 import { createLoadCore } from './loader.js';
 import { createActFactory } from './act.js';
+import { createDomainPull } from './domain-pull.js';
 
 export * from './public.js';
 
@@ -24,3 +25,5 @@ export const loadCore = createLoadCore(async () => wasm);
  * const { data, error, query, count } = await act.execute('db_read', { table: 'inventory' })
  */
 export const createAct = createActFactory(loadCore);
+
+export const { domainFromOpenApi, pullDomain } = createDomainPull(loadCore);

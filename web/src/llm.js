@@ -25,17 +25,24 @@ const SCHEMA_NAME = /^[A-Za-z0-9_-]{1,64}$/;
  * const model = createChatModel({ baseUrl: 'https://api.openai.com/v1', apiKey, model: 'gpt-4o-mini' })
  * const { content } = await model.complete({ messages, schema: actDecisionSchema, schemaName: 'act_decision' })
  */
-export function createChatModel({
-  baseUrl,
-  apiKey,
-  model,
-  fetch = globalThis.fetch,
-  timeoutMs = 60_000,
-  maxRetries = 2,
-  retryDelayMs = 500,
-  responseFormat = 'json_schema',
-  headers = {},
-} = {}) {
+export function createChatModel(options = {}) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(
+      `createChatModel: options must be an object with baseUrl and model, got ${options === null ? 'null' : typeof options}` +
+        ' (modelConfigFromEnv returns null when neither OPENAI_API_KEY nor OPENAI_BASE_URL is set)',
+    );
+  }
+  const {
+    baseUrl,
+    apiKey,
+    model,
+    fetch = globalThis.fetch,
+    timeoutMs = 60_000,
+    maxRetries = 2,
+    retryDelayMs = 500,
+    responseFormat = 'json_schema',
+    headers = {},
+  } = options;
   if (typeof baseUrl !== 'string' || baseUrl === '') throw new TypeError('createChatModel: baseUrl is required');
   if (typeof model !== 'string' || model === '') throw new TypeError('createChatModel: model is required');
   if (typeof fetch !== 'function') throw new TypeError('createChatModel: no fetch in this runtime; pass one');

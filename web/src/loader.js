@@ -1,19 +1,96 @@
-// The part of loadCore() shared by the browser, workerd and deno entries: an
-// injected module wins; otherwise the entry's own way of getting the shipped
-// .wasm runs once per process. The compiled module is cached, never the
-// instance, so every loadCore() call gets fresh WASM memory.
+// The part of loadCore() shared by every runtime entry. Where the .wasm comes
+// from, first match wins:
+//   options.wasmModule  a compiled WebAssembly.Module (unchanged contract);
+//   options.wasm        what importing `alfred-act/alfred_core.wasm` gives
+//                       under the caller's bundler: a compiled module
+//                       (Workers, Deno) or the URL it emitted (esbuild's
+//                       `file` loader, webpack's asset/resource, Vite's ?url);
+//   otherwise           the entry's own way of getting the shipped file.
+// Compiled modules are cached (one per URL, one for the shipped file), never
+// instances, so every loadCore() call gets fresh WASM memory.
 import { instantiateCore } from './core.js';
+import { defaultDomain } from './default-domain.js';
+import { AlfredError } from './errors.js';
 
-export function createLoadCore(compileShipped) {
-  let compiled;
-  return async function loadCore(options = {}) {
-    const injected = options?.wasmModule;
-    if (injected !== undefined && injected !== null) return instantiateCore(injected);
-    // A failed fetch must not poison the cache: the next call tries again.
-    compiled ??= compileShipped().catch((cause) => {
-      compiled = undefined;
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
+
+/** The error of every way loading the .wasm from a URL can fail. */
+export function wasmFetchFailed(url, message) {
+  return new AlfredError({
+    code: 'wasm_fetch_failed',
+    path: 'wasm',
+    message: `fetching ${url} ${message}`,
+    hint:
+      'serve alfred_core.wasm where the bundle can reach it, or pass loadCore({ wasm }) with the URL your bundler ' +
+      'emitted for alfred-act/alfred_core.wasm (docs/bundlers.md), or a compiled WebAssembly.Module',
+  });
+}
+
+/**
+ * Fetches and compiles a .wasm URL: streaming when the server says
+ * application/wasm, from the bytes otherwise. A 404, or a dev server's HTML
+ * fallback page with status 200, is a `wasm_fetch_failed` AlfredError.
+ */
+export async function fetchWasm(url, fetchImpl = globalThis.fetch) {
+  let response;
+  try {
+    response = await fetchImpl(url);
+  } catch (cause) {
+    throw wasmFetchFailed(url, `failed: ${cause?.message ?? cause}`);
+  }
+  if (!response.ok) throw wasmFetchFailed(url, `failed with HTTP ${response.status}`);
+  const type = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  // compileStreaming insists on application/wasm; many static servers send
+  // something else, so those responses are compiled from the full bytes.
+  if (type === 'application/wasm') return WebAssembly.compileStreaming(response);
+  return compileBytes(new Uint8Array(await response.arrayBuffer()), url, type);
+}
+
+/** Compiles bytes that should be alfred_core.wasm; anything else is `wasm_fetch_failed`. */
+export function compileBytes(bytes, url, type = '') {
+  if (!WASM_MAGIC.every((byte, index) => bytes[index] === byte)) {
+    throw wasmFetchFailed(url, `gave ${type || 'a body'} that is not WebAssembly (a dev server's fallback page?)`);
+  }
+  return WebAssembly.compile(bytes);
+}
+
+function wasmOption(wasm) {
+  if (wasm instanceof WebAssembly.Module) return { module: wasm };
+  if (typeof wasm === 'string' || wasm instanceof URL) return { url: String(wasm) };
+  throw new AlfredError({
+    code: 'invalid_option',
+    path: 'wasm',
+    message: 'wasm must be a WebAssembly.Module, a URL or a URL string',
+    hint: "import wasm from 'alfred-act/alfred_core.wasm' and pass loadCore({ wasm }) (docs/bundlers.md)",
+  });
+}
+
+/**
+ * `compileShipped()` compiles the package's own .wasm; `compileUrl(url)`
+ * compiles one at a URL (default: fetch, resolved against the page).
+ */
+export function createLoadCore(compileShipped, compileUrl = (url) => fetchWasm(new URL(url, globalThis.location?.href))) {
+  let shipped;
+  const byUrl = new Map();
+  // A failed load must not poison the cache: the next call tries again.
+  const cached = (promise, forget) =>
+    promise.catch((cause) => {
+      forget();
       throw cause;
     });
-    return instantiateCore(await compiled);
+  return async function loadCore(options = {}) {
+    const domain = options?.domain ?? defaultDomain;
+    const injected = options?.wasmModule;
+    if (injected !== undefined && injected !== null) return instantiateCore(injected, { ...options, domain });
+    if (options?.wasm !== undefined && options?.wasm !== null) {
+      const { module, url } = wasmOption(options.wasm);
+      if (module) return instantiateCore(module, { ...options, domain });
+      if (!byUrl.has(url)) byUrl.set(url, cached(compileUrl(url), () => byUrl.delete(url)));
+      return instantiateCore(await byUrl.get(url), { ...options, domain });
+    }
+    shipped ??= cached(compileShipped(), () => {
+      shipped = undefined;
+    });
+    return instantiateCore(await shipped, { ...options, domain });
   };
 }

@@ -1,14 +1,23 @@
 // A generate step's output becomes gen_ refs: each artifact in the decision's
 // `data` is registered under the table it is a row of, so a later write step
-// can save it with db_create `{ id: "gen_recipe_1", … }` (seed 004).
+// can save it with db_create `{ id: "gen_recipe_1", … }`.
 
 const GEN_REF = /^gen_[a-z][a-z0-9]*_[1-9][0-9]*$/;
 
 const fail = (message, hint) => ({ data: null, error: { code: 'invalid_artifacts', path: 'data', message, hint } });
 
-const HINT =
-  'give data as { "artifacts": [{ "table": "recipes", "content": { "name": "…", … } }] }, ' +
-  'or as { "recipes": [{ "name": "…" }] } keyed by table name';
+// The shape to give, on a table of the domain in use: a writable one with a
+// label column (what a generated row names), one with linked rows first.
+function hintFor(domain) {
+  const entries = Object.entries(domain?.tables ?? {});
+  const labelled = ([, t]) => t.writable !== false && t.label?.length > 0;
+  const [table, config] = entries.find((e) => labelled(e) && e[1].relations) ?? entries.find(labelled) ?? entries[0] ?? ['table', {}];
+  const column = config.label?.[0] ?? Object.keys(config.columns ?? {}).find((c) => c !== 'id') ?? 'name';
+  return (
+    `give data as { "artifacts": [{ "table": "${table}", "content": { "${column}": "…", … } }] }, ` +
+    `or as { "${table}": [{ "${column}": "…" }] } keyed by table name`
+  );
+}
 
 /**
  * The `{ table, content }` artifacts in a generate decision's `data`:
@@ -23,13 +32,13 @@ export function artifactsOf(data, domain) {
     try {
       data = JSON.parse(data);
     } catch {
-      return fail('data is text that is not JSON', HINT);
+      return fail('data is text that is not JSON', hintFor(domain));
     }
   }
   if (data === null || data === undefined) return { data: [], error: null };
   const found = [];
   const problem = collect(data, domain, found);
-  return problem ? fail(problem, HINT) : { data: found, error: null };
+  return problem ? fail(problem, hintFor(domain)) : { data: found, error: null };
 }
 
 function collect(value, domain, found) {

@@ -16,8 +16,24 @@ export function malformedDecisionFeedback(error) {
   return ['Your answer is not a valid decision; nothing was done.', ...errorLines(error), closing].join('\n');
 }
 
-/** The executor refused the tool call or the database rejected it. */
+// Errors after which a write may have been applied: its answer was lost, or
+// the executor failed after sending it.
+const OUTCOME_UNKNOWN = new Set(['write_outcome_unknown', 'internal_error', 'out_of_memory']);
+
+/**
+ * The executor refused the tool call or the database rejected it; for a
+ * write whose outcome is unknown, that it may have been applied and must be
+ * read back before it is tried again (never "no effect").
+ */
 export function toolErrorFeedback(tool, error) {
+  if (tool !== 'db_read' && OUTCOME_UNKNOWN.has(error.code)) {
+    return [
+      `Tool result for ${tool}: OUTCOME UNKNOWN. The change may or may not have been made.`,
+      ...errorLines(error),
+      'Read the rows it would have changed (db_read) to see whether it was made before you write again.',
+      closing,
+    ].join('\n');
+  }
   return [`Tool result for ${tool}: ERROR. The call had no effect.`, ...errorLines(error), closing].join('\n');
 }
 

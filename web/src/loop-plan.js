@@ -22,12 +22,23 @@ export const planSchema = Object.freeze({
   },
 });
 
-function planSystemPrompt(domain, maxSteps) {
+// The domain's words for the planner and the reply (prompt example slots
+// `planner_generate_example` and `assistant_role`): from the core, which
+// derives what the domain does not give; plain words for a core without it.
+function wordingOf(domain, core) {
+  const examples = core?.promptExamples?.(domain)?.data ?? domain?.prompt_examples ?? {};
+  return {
+    generated: examples.planner_generate_example || 'new rows',
+    assistant: examples.assistant_role || 'a helpful assistant',
+  };
+}
+
+function planSystemPrompt(domain, maxSteps, core) {
   return [
     'You plan the steps an execution agent takes to answer the user. It works on these database tables:',
     Object.keys(domain.tables).join(', ') + '.',
     'Step types: read (query rows), write (create, update or delete rows), analyze (reason over data read in earlier steps),',
-    'generate (create new content such as a recipe, kept unsaved until a later write step saves it).',
+    `generate (create new content such as ${wordingOf(domain, core).generated}, kept unsaved until a later write step saves it).`,
     `Give 1 to ${maxSteps} steps, each one sentence naming the table and the goal. Read before you change rows you have not seen.`,
     'Answer with JSON: {"steps": [{"description": "...", "type": "read"}]}.',
   ].join('\n');
@@ -48,9 +59,10 @@ const modelErrorValue = (cause) => ({ code: cause?.code ?? 'model_error', path: 
 
 /**
  * Asks the model for a short plan: `{ data: [{ description, type }], error }`.
+ * `domain` names the tables; `core` scrubs UUIDs and gives the domain's wording.
  *
  * @example
- * const { data: steps } = await planTurn({ core, model, userMessage: 'what is in my fridge?', domain: kitchen })
+ * const { data: steps } = await planTurn({ core, model, userMessage: 'which deals close this month?', domain: act.domain })
  */
 export async function planTurn({ core, registry, model, userMessage, conversation = [], domain, signal, maxSteps = 5 }) {
   if (!hasScrubber(core)) return missingCore();
@@ -59,7 +71,7 @@ export async function planTurn({ core, registry, model, userMessage, conversatio
   try {
     reply = await model.complete({
       messages: [
-        { role: 'system', content: planSystemPrompt(domain, maxSteps) },
+        { role: 'system', content: planSystemPrompt(domain, maxSteps, core) },
         { role: 'user', content: core.withoutUuids(`${history}User message: ${userMessage}`, { registry }) },
       ],
       schema: planSchema,
@@ -103,12 +115,13 @@ function stepText(step) {
 
 /**
  * Asks the model for the user-facing answer from the step results:
- * `{ data: text, error }`. Only what the steps did may be claimed.
+ * `{ data: text, error }`. Only what the steps did may be claimed. `domain`
+ * gives the assistant's role (`assistant_role`) and what a ref looks like.
  *
  * @example
- * const { data: answer } = await replyTurn({ core, registry: act.registry, model, userMessage, steps })
+ * const { data: answer } = await replyTurn({ core, registry: act.registry, model, userMessage, steps, domain: act.domain })
  */
-export async function replyTurn({ core, registry, model, userMessage, steps, conversation = [], signal }) {
+export async function replyTurn({ core, registry, model, userMessage, steps, conversation = [], domain, signal }) {
   if (!hasScrubber(core)) return missingCore();
   const history = conversation.length > 0 ? `Conversation so far:\n${conversationText(conversation)}\n\n` : '';
   try {
@@ -117,8 +130,9 @@ export async function replyTurn({ core, registry, model, userMessage, steps, con
         {
           role: 'system',
           content:
-            'You are a helpful kitchen assistant. Answer the user from what the executed steps below did. ' +
-            'State only what they show; if a step was blocked or failed, say so plainly. Never show internal ids such as recipe_1.',
+            `You are ${wordingOf(domain, core).assistant}. Answer the user from what the executed steps below did. ` +
+            'State only what they show; if a step was blocked or failed, say so plainly. Never show internal ids (refs such as ' +
+            `${domain ? exampleRef(domain) : 'item_1'}).`,
         },
         {
           role: 'user',
@@ -131,4 +145,10 @@ export async function replyTurn({ core, registry, model, userMessage, steps, con
   } catch (cause) {
     return { data: null, error: modelErrorValue(cause) };
   }
+}
+
+// A ref of the domain's first table, to show what an internal id looks like.
+function exampleRef(domain) {
+  const first = Object.values(domain.tables ?? {})[0];
+  return `${first?.ref ?? 'item'}_1`;
 }

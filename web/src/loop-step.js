@@ -49,7 +49,7 @@ const isEmptyRead = (record) => !record.error && Array.isArray(record.data) && r
  * @param options.maxRetries  corrections (bad decision, refused call) the model gets in this step
  */
 export async function runStep({ core, act, model, step, context = {}, maxToolCalls = 6, maxRetries = 3, signal, onEvent }) {
-  const domain = context.domain ?? act.domain ?? core.kitchen;
+  const domain = context.domain ?? act.domain;
   const allowed = STEP_TOOLS[step.type] ?? [];
   const result = newStepResult(step, context.index ?? 0);
   const emit = (type, fields = {}) => onEvent?.({ type, step: result.index, ...fields });
@@ -156,7 +156,8 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
       executed.add(callKey);
       corrections = [];
       // Empty reads of one table that only change the filters are a search
-      // with no end: the second one ends the step (as the original did).
+      // with no end: the second one ends the step
+      // (docs/limits.md#empty-reads-in-the-act-loop).
       if (tool === 'db_read' && isEmptyRead(record)) {
         const empties = (emptyReads.get(record.table) ?? 0) + 1;
         emptyReads.set(record.table, empties);

@@ -35,7 +35,7 @@ export async function runTurn({
   maxToolCalls,
   maxRetries,
   today = todayIso(),
-  domain = act.domain ?? core.kitchen,
+  domain = act.domain,
   planTurn = defaultPlanTurn,
   replyTurn = defaultReplyTurn,
 }) {
@@ -104,7 +104,7 @@ export async function runTurn({
   if (status === 'error' || status === 'aborted') return finish({ status, error: last.error });
   if (status === 'ask_user') return finish({ status, question: last.question, reply: last.question });
   if (!replyTurn) return finish({ status });
-  const answer = await replyTurn({ core, registry: act.registry, model, userMessage, steps, conversation: previous.conversation, signal });
+  const answer = await replyTurn({ core, registry: act.registry, model, userMessage, steps, conversation: previous.conversation, domain, signal });
   emit('reply', { reply: answer.data, error: answer.error });
   return finish({ status: signal?.aborted ? 'aborted' : status, reply: answer.data, error: answer.error });
 }

@@ -314,11 +314,20 @@ function jsonOf(value, path) {
 }
 
 /** @internal Core#renderQuery. */
-export function renderQuery(module, record, { style = 'block' } = {}) {
-  return asResult(() => JSON.parse(module.renderQuery(jsonOf(record, 'record'), String(style))));
+export function renderQuery(core, module, record, { style = 'block' } = {}) {
+  return asResult(() => {
+    const text = jsonOf(record, 'record');
+    core.checkInput(text, 'record');
+    return JSON.parse(core.callWithInput(text, (length) => module.renderQueryAt(length, String(style))));
+  });
 }
 
 /** @internal Core#parseDecision. */
-export function parseDecision(module, text, { stepType } = {}) {
-  return asResult(() => JSON.parse(module.parseDecision(String(text ?? ''), stepType ? String(stepType) : '')));
+export function parseDecision(core, module, text, { stepType } = {}) {
+  return asResult(() => {
+    const reply = String(text ?? '');
+    core.checkInput(reply, 'text');
+    const step = stepType ? String(stepType).slice(0, 80) : '';
+    return JSON.parse(core.callWithInput(reply, (length) => module.parseDecisionAt(length, step)));
+  });
 }

@@ -1,6 +1,6 @@
 // The worker's configuration, read from its environment (Workers `env`
 // bindings, or Deno's environment through worker/deno.js).
-import { modelConfigFromEnv, restUrl } from 'alfred-act';
+import { modelConfigFromEnv } from 'alfred-act';
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
@@ -24,17 +24,23 @@ const AUTH_SECONDS = {
 const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
 
 /**
- * `{ data: { supabaseUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits }, error }`.
+ * `{ data: { supabaseUrl, restUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits }, error }`.
  * `model` is `modelConfigFromEnv(env)`: null when no model is configured,
  * which only /act/turn needs. `allowedOrigins` is `['*']` or a list.
  * `auth` is the token verifier's options (createTokenVerifier), or null when
  * neither a JWT secret nor a JWK set is configured: the /act routes then
  * refuse to run. `limits` are the per-user limits (limits.js).
+ * `supabaseUrl` (SUPABASE_URL, gets /rest/v1) or `restUrl`
+ * (SUPABASE_REST_URL, a bare PostgREST root): exactly one is set.
  */
 export function readConfig(env = {}) {
-  const missing = ['SUPABASE_URL', 'SUPABASE_ANON_KEY'].filter((name) => !env[name]);
+  if (env.SUPABASE_URL && env.SUPABASE_REST_URL) {
+    return misconfigured('set SUPABASE_URL (the Supabase URL, gets /rest/v1) or SUPABASE_REST_URL (a bare PostgREST root), not both');
+  }
+  const urlName = env.SUPABASE_REST_URL ? 'SUPABASE_REST_URL' : 'SUPABASE_URL';
+  const missing = [urlName, 'SUPABASE_ANON_KEY'].filter((name) => !env[name]);
   if (missing.length > 0) return misconfigured(`${missing.join(' and ')} must be set`);
-  if (!URL.canParse(env.SUPABASE_URL)) return misconfigured(`SUPABASE_URL is not a URL: ${env.SUPABASE_URL}`);
+  if (!URL.canParse(env[urlName])) return misconfigured(`${urlName} is not a URL: ${env[urlName]}`);
   const anonKey = env.SUPABASE_ANON_KEY;
   // The worker acts for the caller only: the apikey it sends must not bypass
   // row-level security, so a service key here is refused outright rather
@@ -51,7 +57,8 @@ export function readConfig(env = {}) {
   const origins = (env.ALLOWED_ORIGINS ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean);
   return {
     data: {
-      supabaseUrl: env.SUPABASE_URL,
+      supabaseUrl: env.SUPABASE_URL || null,
+      restUrl: env.SUPABASE_REST_URL || null,
       anonKey,
       allowedOrigins: origins.length === 0 || origins.includes('*') ? ['*'] : origins,
       maxBodyBytes,
@@ -67,7 +74,7 @@ export function readConfig(env = {}) {
  * The verifier's options: SUPABASE_JWT_SECRET (HS256) and the JWK set
  * (ES256/RS256) at SUPABASE_JWKS_URL, which defaults to
  * `<SUPABASE_URL>/auth/v1/.well-known/jwks.json` for a Supabase project URL
- * (one restUrl gives /rest/v1) and to none for a bare PostgREST root;
+ * (https://<ref>.supabase.co) and to none for other URLs;
  * `off` turns it off. `{ data: options | null, error: message | null }`.
  */
 function readAuth(env) {
@@ -78,7 +85,7 @@ function readAuth(env) {
   else if (env.SUPABASE_JWKS_URL) {
     if (!URL.canParse(env.SUPABASE_JWKS_URL)) return { data: null, error: `SUPABASE_JWKS_URL is not a URL: ${env.SUPABASE_JWKS_URL}` };
     jwksUrl = env.SUPABASE_JWKS_URL;
-  } else if (restUrl(env.SUPABASE_URL).endsWith('/rest/v1')) {
+  } else if (env.SUPABASE_URL && /\.supabase\.(co|in)$/.test(new URL(env.SUPABASE_URL).hostname)) {
     jwksUrl = `${new URL(env.SUPABASE_URL).origin}${JWKS_PATH}`;
   }
   const options = { jwtSecret, jwksUrl, audience: env.SUPABASE_JWT_AUDIENCE || 'authenticated', issuer: env.SUPABASE_JWT_ISSUER || undefined };

@@ -36,7 +36,7 @@ export async function executeToolCall({ body, core, config, caller, signal }) {
 export function createCallerAct(core, config, caller, registryState) {
   try {
     const act = core.createAct({
-      url: config.supabaseUrl,
+      ...(config.restUrl ? { restUrl: config.restUrl } : { url: config.supabaseUrl }),
       apiKey: config.anonKey,
       accessToken: caller.accessToken,
       userId: caller.userId,

@@ -3,6 +3,7 @@
 // What each one means: worker/README.md and docs/worker-auth.md.
 export const WORKER_VARIABLES = Object.freeze([
   'SUPABASE_URL',
+  'SUPABASE_REST_URL',
   'SUPABASE_ANON_KEY',
   // Who is calling: every bearer token is verified before any work.
   'SUPABASE_JWT_SECRET',

@@ -1,13 +1,14 @@
 #pragma once
 /// A domain is configuration, not code: its tables, columns and their types,
 /// which tables are owned by the user, foreign keys, ref prefixes and label
-/// rules. The kitchen domain is `core/domains/kitchen.json`; a second domain
+/// rules. The kitchen domain is `domains/kitchen/domain.json`; a second domain
 /// needs a second JSON file and no C++ change.
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "alfred/error.h"
@@ -64,6 +65,10 @@ struct semantic_search {
   int limit = 20;
   /// JSON number text, passed through as written (the core formats no floats).
   std::string max_distance = "0.7";
+  /// The columns a row's embedding is made from, in order (text columns each
+  /// a part, text[] columns' items joined into one last part); used by
+  /// whoever embeds the rows (the seed, `embeddingText` in JS).
+  std::vector<std::string> text_columns;
 };
 
 /// Rows named after entries of a catalog table (inventory "milk" ↔ the
@@ -124,9 +129,16 @@ struct domain {
   /// The column holding the owning user's id on user-owned tables.
   std::string owner_column = "user_id";
   /// The server's row cap (PostgREST `db-max-rows`); a larger `limit` is an
-  /// error instead of a silently truncated result.
+  /// error instead of a silently truncated result
+  /// (docs/postgrest-wire.md#silent-row-cap).
   int max_rows = 1000;
   std::vector<table> tables;
+  /// The domain's own text for prompt example slots (`prompt_examples.h`);
+  /// slots it leaves out are derived from the tables.
+  std::vector<std::pair<std::string, std::string>> prompt_examples;
+  /// Every slot's text, the domain's own or derived: filled by parse_domain
+  /// once, so prompts do not derive examples per call.
+  std::vector<std::pair<std::string, std::string>> resolved_prompt_examples;
 
   const table* find_table(std::string_view name) const;
   const table* find_table_by_prefix(std::string_view prefix) const;

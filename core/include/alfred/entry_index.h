@@ -32,8 +32,9 @@ class entry_index {
     ++size_;
   }
 
+  /// Empties the index and gives its memory back.
   void clear() {
-    slots_.clear();
+    std::vector<slot>().swap(slots_);
     size_ = 0;
   }
 

@@ -24,6 +24,9 @@ struct error {
   int status = 0;
   std::string db_code;
   std::string details;
+  /// For developers, never for the model: a response body that was not a
+  /// database error (a proxy's HTML page), cut to about 1 KB.
+  std::string raw_body;
   /// The message, details and hint as they were before UUIDs were replaced
   /// with refs (`scrub_error`, uuid_scrub.h): for the developer's logs, never
   /// for the model. Set on every error the database answered.

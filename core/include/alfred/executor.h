@@ -14,8 +14,17 @@
 ///
 /// Every need of one round is independent of the others, so the caller may
 /// perform them concurrently.
+///
+/// A write is reported as having had no effect only when it was refused (a
+/// 4xx, or the database's own error) or never sent; an answer lost, cut off,
+/// unusable or from a proxy is `write_outcome_unknown` with the status that
+/// arrived. A create whose rows carry caller-drawn ids (`execution_options`)
+/// settles such an answer, and a duplicate key on a retry, by reading its rows
+/// back by id (docs/limits-and-faults.md).
 
+#include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +45,30 @@ struct need {
   std::string text;
 };
 
+/// How the exchange for a need ended, as the caller saw it. Everything but
+/// `none` and `not_sent` may have reached the server: a write answered that
+/// way has an unknown outcome.
+enum class transport_failure {
+  /// A response with its whole body.
+  none,
+  /// The request never left (connection refused, no such host): no effect.
+  not_sent,
+  /// No response: the connection broke, or fetch failed without saying why.
+  no_response,
+  /// No whole response within the time limit.
+  timeout,
+  /// The status and headers arrived, the body was cut off.
+  body_incomplete,
+  /// The body was over the response limit and was not read (`body` is empty).
+  too_large,
+  /// fetch resolved to something that is not an HTTP response.
+  not_a_response,
+};
+
+/// `"" | "not_sent" | "no_response" | "timeout" | "body_incomplete" |
+/// "too_large" | "not_a_response"` (the names the JS executor reports).
+std::optional<transport_failure> parse_transport_failure(std::string_view name);
+
 /// What the caller got back for a need.
 struct need_response {
   /// The HTTP status; 0 when the request never got a response (network
@@ -48,15 +81,55 @@ struct need_response {
   /// The response body: JSON for PostgREST and for embeddings (an array of
   /// numbers); for status 0, the failure's message.
   std::string body;
+  /// How the exchange ended; with a failure, `status` is what had arrived
+  /// (0 for nothing) and `body` what had been read, or the failure's message.
+  transport_failure failure = transport_failure::none;
 };
+
+/// What one execution may take. A Cloudflare Worker has 128 MB for
+/// everything; the defaults keep one call well inside that
+/// (docs/limits-and-faults.md).
+struct execution_limits {
+  /// The tool call's params as JSON text.
+  std::size_t max_params_bytes = std::size_t(1) << 20;
+  /// Any one string (value or key) in the params.
+  std::size_t max_string_bytes = std::size_t(256) << 10;
+  /// One response body.
+  std::size_t max_response_bytes = std::size_t(8) << 20;
+  /// Rows in one response.
+  std::size_t max_rows = 10000;
+};
+
+/// Per-call settings of an execution that are not request options.
+struct execution_options {
+  /// Ids (UUIDs) for the rows a `db_create` inserts, one per element of
+  /// `data` in its order (a single object takes the first). The database
+  /// then refuses a repeated insert as a duplicate key instead of inserting
+  /// a second row, so a create whose answer was lost can be retried with the
+  /// same ids. Empty: the database assigns ids. The executor does no I/O and
+  /// draws no randomness: the caller generates them.
+  std::vector<std::string> row_ids;
+  execution_limits limits;
+};
+
+/// Parses `{"rowIds": [uuid…], "limits": {"maxParamsBytes", "maxStringBytes",
+/// "maxResponseBytes", "maxRows"}}` (every member optional; null is `{}`).
+result<execution_options> parse_execution_options(json_value options);
+
+/// The default limits as `{"maxParamsBytes":…,…}`, so the JS side reads them
+/// from here instead of keeping a copy.
+std::string execution_limits_json(const execution_limits& limits = {});
 
 class execution {
  public:
   /// Starts executing `tool` with `params_json` for the user in `options`.
   /// Validation errors and reads answered from generated artifacts finish
-  /// here, with no needs.
+  /// here, with no needs. Borrows `dom` and `registry`, which must outlive
+  /// the execution. While it runs, the `gen_` artifacts it saves are claimed
+  /// in the registry: a second execution saving one of them fails with
+  /// `save_in_progress` until this one is done or destroyed.
   execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string_view params_json,
-            request_options options);
+            request_options options, execution_options settings = {});
   ~execution();
   execution(execution&&) noexcept;
   execution& operator=(execution&&) noexcept;
@@ -70,7 +143,7 @@ class execution {
   void respond(std::size_t index, need_response response);
 
   /// `{"data": …, "error": …|null, "query": {…}, "count": n|null}`, once done.
-  std::string result_json() const;
+  const std::string& result_json() const;
 
  private:
   struct state;

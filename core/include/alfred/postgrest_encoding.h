@@ -1,5 +1,5 @@
 #pragma once
-/// The two layers of PostgREST's URL grammar (docs/postgrest-wire.md §0):
+/// The two layers of PostgREST's URL grammar (docs/postgrest-wire.md#two-encoding-layers):
 /// first the PostgREST grammar on the decoded text (quoting inside `in.(…)`,
 /// `or=(…)` and array literals), then percent-encoding of the finished key
 /// and value. Percent-encoding never protects grammar characters.

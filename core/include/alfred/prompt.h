@@ -77,4 +77,10 @@ std::optional<std::string_view> embedded_template(std::string_view name);
 /// Names of all embedded templates, sorted.
 std::vector<std::string_view> embedded_template_names();
 
+/// The embedded template `name` with `dom`'s examples in its `{{slots}}`
+/// (prompt_examples.h), as the prompts use it; nullopt for an unknown name.
+///
+///     domain_template(crm, "reply/executed-queries")  // examples on deals, not inventory
+std::optional<std::string> domain_template(const domain& dom, std::string_view name);
+
 }  // namespace alfred

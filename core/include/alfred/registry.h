@@ -143,6 +143,15 @@ class ref_registry {
   /// Marks a known row's action (`updated`, `deleted`).
   void mark(std::string_view ref, ref_action action);
 
+  /// Claims a pending `gen_` ref for a save that is in flight; false when
+  /// another save holds it. Claims are not part of the serialized state
+  /// (they live only as long as the call that holds them).
+  bool claim_save(std::string_view gen_ref);
+  /// Gives a claim back (the save finished, failed or was abandoned).
+  void release_save(std::string_view gen_ref);
+  /// Whether a save in flight holds `gen_ref`.
+  bool save_claimed(std::string_view gen_ref) const;
+
   int turn() const { return turn_; }
   /// Moves to turn `n` (turns only go forward).
   void set_turn(int n);
@@ -185,6 +194,8 @@ class ref_registry {
   std::map<std::string, long, std::less<>> counters_;
   std::map<std::string, long, std::less<>> gen_counters_;
   int turn_ = 0;
+  // gen_ refs whose save is in flight (few at a time).
+  std::vector<std::string> saves_in_flight_;
 };
 
 }  // namespace alfred

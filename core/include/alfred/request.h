@@ -1,8 +1,8 @@
 #pragma once
 /// PostgREST request building: a validated tool call becomes the exact HTTP
 /// request (method, URL, headers, JSON body) that JavaScript's fetch sends.
-/// Follows docs/postgrest-wire.md; see README "Wire format" for where it
-/// departs from @supabase/postgrest-js on purpose.
+/// Follows docs/postgrest-wire.md; its "Where postgrest-js differs" section
+/// lists where it departs from @supabase/postgrest-js on purpose.
 
 #include <optional>
 #include <string>
@@ -21,6 +21,8 @@ namespace alfred {
 struct request_options {
   /// The PostgREST root: `http://127.0.0.1:3000` or `https://<ref>.supabase.co/rest/v1`.
   std::string base_url;
+  /// The option the root came from (`url`, `restUrl` or `baseUrl`), for errors.
+  std::string base_url_field = "baseUrl";
   /// The project's anon/publishable key, sent as `apikey`.
   std::string api_key;
   /// The signed-in user's JWT, sent as `Authorization: Bearer …`.
@@ -28,12 +30,33 @@ struct request_options {
   /// The signed-in user's id; required for user-owned tables.
   std::string user_id;
   /// Longest URL sent; longer requests fail with `url_too_long` (Node's fetch
-  /// rejects responses echoing URLs above ~16 KB, and PostgREST refuses ~50 KB).
+  /// rejects responses echoing URLs above ~16 KB, and PostgREST refuses ~50 KB;
+  /// docs/postgrest-wire.md#url-size).
   std::size_t max_url_length = 8000;
 };
 
-/// Parses `{"baseUrl", "apiKey", "accessToken", "userId", "maxUrlLength"}`.
+/// Parses `{"url" | "restUrl" | "baseUrl", "apiKey", "accessToken", "userId",
+/// "maxUrlLength"}`. `url` is a Supabase URL and gets `/rest/v1` (as
+/// supabase-js's `createClient` does); `restUrl` and `baseUrl` are the
+/// PostgREST root itself; giving more than one is `invalid_option`. `userId`
+/// defaults to the access token's `sub` and must match it when both are
+/// given. Any other key, and any value of the wrong type, is `invalid_option`.
+///
+/// @example parse_request_options(doc.root()) // {"url":"http://127.0.0.1:54321"} → base_url
+/// http://127.0.0.1:54321/rest/v1
 result<request_options> parse_request_options(json_value options);
+
+/// The checks every request makes on the options alone: an http(s) root
+/// without query, fragment or spaces, and keys and tokens safe to send (never
+/// a service key). Lets a caller refuse bad options before the first call.
+///
+/// @example check_request_options(*parse_request_options(doc.root())) // ok, or invalid_option / service_key_refused
+status check_request_options(const request_options& options);
+
+/// `not_signed_in` unless `options` carries a signed-in user's access token
+/// for a user-owned `tbl`: a token that is present, and, when it is a JWT,
+/// has a `sub` and is not the `anon` role. Other tables need no session.
+status require_signed_in(const table& tbl, const request_options& options);
 
 struct http_request {
   std::string method;

@@ -5,7 +5,7 @@
 /**
  * `recordingFetch()` → a fetch function with `.requests` (`[{ url, method,
  * headers, body }]`, headers lower-cased) and `.reset()`. Options:
- * - `rewrite(url)`: the URL actually fetched (the recorded one is the original).
+ * - `rewrite(url)`: the URL actually fetched (the recorded one is the URL asked for).
  * - `respond(url, init)`: a Response to return instead of fetching, or undefined.
  *
  * @example
@@ -16,7 +16,9 @@
 export function recordingFetch({ rewrite, respond } = {}) {
   const requests = [];
   const recording = async (url, init = {}) => {
-    const headers = Object.fromEntries(Object.entries(init.headers ?? {}).map(([key, value]) => [key.toLowerCase(), value]));
+    // A Headers instance (supabase-js's fetch passes one) lists its own, lower-cased.
+    const entries = init.headers instanceof Headers ? [...init.headers] : Object.entries(init.headers ?? {});
+    const headers = Object.fromEntries(entries.map(([key, value]) => [key.toLowerCase(), value]));
     requests.push({ url: String(url), method: init.method ?? 'GET', headers, body: init.body ?? null });
     const substitute = respond?.(String(url), init);
     if (substitute) return substitute;

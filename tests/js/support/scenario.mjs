@@ -72,7 +72,7 @@ export function scenarioKit(options) {
 
     /** A fresh act (own registry) for `user` (Ada by default), with a recording fetch. */
     actFor({ user = kit.ada(), fetch = recordingFetch(), ...rest_ } = {}) {
-      const act = core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...rest_ });
+      const act = core.createAct({ restUrl: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id, fetch, ...rest_ });
       return { act, fetch };
     },
 

@@ -1,7 +1,7 @@
--- The kitchen tables: the columns of core/domains/kitchen.json, with the types,
--- defaults, checks and foreign keys of the original schema (shared docs,
--- original-system.md §4.1). One deliberate change: recipes.parent_recipe_id is
--- ON DELETE SET NULL (bug D1: deleting a recipe with variants failed with 23503).
+-- The kitchen tables: the columns of core/domains/kitchen.json, with their
+-- types, defaults, checks and foreign keys. recipes.parent_recipe_id is
+-- ON DELETE SET NULL, so deleting a recipe keeps its variants (with NO ACTION
+-- the delete would fail with 23503).
 -- user_id defaults to the caller, so an insert may leave it out; RLS (003)
 -- still checks it.
 

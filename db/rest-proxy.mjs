@@ -1,0 +1,69 @@
+// The Supabase URL of the local stack: a loopback HTTP server that serves
+// PostgREST under /rest/v1, as a Supabase project (and `supabase start`'s
+// API gateway) does, so supabase-js's createClient(url, key) and
+// createAct({ url }) work against it unchanged. PostgREST itself has no
+// setting for a path prefix (it serves tables at /<table>).
+import { createServer, request as httpRequest } from 'node:http';
+
+const REST_PREFIX = '/rest/v1';
+
+// What the gateway of a Supabase project answers for a path it has no
+// route for.
+const NO_ROUTE = JSON.stringify({ message: 'no Route matched with those values' });
+
+/**
+ * Starts the gateway on `host:port` in front of PostgREST at `restUrl`.
+ * Resolves to `{ url, stop() }`; `url` is the Supabase URL (no path).
+ *
+ * @example
+ * const gateway = await startRestGateway({ host: '127.0.0.1', port: 54321, restUrl: 'http://127.0.0.1:3000' })
+ * await fetch(`${gateway.url}/rest/v1/recipes?select=name`, { headers })
+ */
+export async function startRestGateway({ host, port, restUrl }) {
+  const upstream = new URL(restUrl);
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    const rest = path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`) || path.startsWith(`${REST_PREFIX}?`);
+    if (!rest) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(NO_ROUTE);
+      return;
+    }
+    const forwardedPath = path.slice(REST_PREFIX.length) || '/';
+    const proxied = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: forwardedPath.startsWith('/') ? forwardedPath : `/${forwardedPath}`,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    proxied.on('error', (cause) => {
+      if (res.headersSent) res.destroy(cause);
+      else res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `PostgREST did not answer: ${cause.message}` }));
+    });
+    req.pipe(proxied);
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port: boundPort } = server.address();
+  let stopping;
+  return {
+    url: `http://${host}:${boundPort}`,
+    /** Closes the listener and every open connection; safe to call twice. */
+    stop: () =>
+      (stopping ??= new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      })),
+  };
+}

@@ -1,0 +1,50 @@
+// scripts/cmake-cache.sh (a build dir configured for a moved or copied
+// checkout is configured again) and scripts/stage.sh (the progress lines of
+// start.sh and build.sh).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { exec, ROOT, SCRATCH } from './support/paths.mjs';
+
+const bash = (script, cwd = ROOT) => exec('bash', ['-c', script], { cwd, timeout: 20_000 });
+
+test('a CMake cache made for another source dir (moved or copied checkout) is stale and dropped', async () => {
+  await mkdir(SCRATCH, { recursive: true });
+  const dir = await mkdtemp(join(SCRATCH, 'cmake-cache-'));
+  try {
+    const source = join(dir, 'checkout');
+    const copy = join(dir, 'copy');
+    await mkdir(join(source, 'build/native'), { recursive: true });
+    await mkdir(copy);
+    const cache = (home) => writeFile(join(source, 'build/native/CMakeCache.txt'), `# cache\nCMAKE_HOME_DIRECTORY:INTERNAL=${home}\nCMAKE_BUILD_TYPE:STRING=Release\n`);
+    const stale = (build, src) =>
+      bash(`source ${join(ROOT, 'scripts/cmake-cache.sh')}; cmake_cache_is_stale ${build} ${src} && echo stale || echo fresh`).then(({ stdout }) => stdout.trim());
+
+    await cache(source);
+    assert.equal(await stale(join(source, 'build/native'), source), 'fresh');
+    assert.equal(await stale(join(source, 'build/native'), `${source}/.`), 'fresh');
+    assert.equal(await stale(join(source, 'build/wasm'), source), 'fresh', 'no cache yet');
+    await cache(copy); // copied: the cache names a checkout that still exists elsewhere
+    assert.equal(await stale(join(source, 'build/native'), source), 'stale');
+    await cache(join(dir, 'moved-away')); // moved: the old path is gone
+    assert.equal(await stale(join(source, 'build/native'), source), 'stale');
+
+    const { stdout } = await bash(`source ${join(ROOT, 'scripts/cmake-cache.sh')}; drop_stale_cmake_cache build/native .`, source);
+    assert.equal(stdout, `build: build/native was configured for ${join(dir, 'moved-away')}; configuring again for ${source}\n`);
+    await assert.rejects(stat(join(source, 'build/native')), { code: 'ENOENT' });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('stage lines carry the elapsed time; ninja progress becomes a line per tenth', async () => {
+  const ninja = Array.from({ length: 20 }, (_, i) => `[${i + 1}/20] Building CXX object x${i}.o`).join('\\n');
+  const { stdout } = await bash(`source scripts/stage.sh; stage "build: building wasm"; printf '${ninja}\\nFAILED: x.o\\n' | ninja_progress wasm`);
+  assert.match(stdout, /^\[0m0\ds\] build: building wasm\n/);
+  const lines = stdout.trim().replace(/^\[\dm\d\ds\]/gm, '[T]').split('\n');
+  assert.deepEqual(lines.slice(1, 3), ['[T]   wasm: 1/20 steps', '[T]   wasm: 2/20 steps']);
+  assert.equal(lines.at(-2), '[T]   wasm: 20/20 steps');
+  assert.equal(lines.at(-1), 'FAILED: x.o');
+  assert.equal(lines.length, 1 + 10 + 1 + 1);
+});

@@ -1,0 +1,93 @@
+// A domain is bound once: loadCore({ domain }) and createAct({ domain }) are
+// the only places with a default (the kitchen); a registry carries its
+// domain, calls that pass a registry use it, and a different domain next to
+// a registry, or a state saved under another domain, is an error instead of
+// a silent mix.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { AlfredError, createAct, kitchen, loadCore } from '../../web/src/index.node.js';
+import { ROOT } from './support/paths.mjs';
+
+const crm = JSON.parse(readFileSync(join(ROOT, 'domains/crm/domain.json'), 'utf8'));
+const USER = 'a1f0ed00-0000-4000-8000-000000000001';
+const ORG = '0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c';
+const request = { baseUrl: 'http://127.0.0.1:54321', userId: USER };
+
+test('loadCore({ domain }) binds the core: calls without a domain or registry use it', async () => {
+  const core = await loadCore({ domain: crm });
+  assert.equal(core.domain, crm);
+  const { data, error } = core.buildRequest('db_read', { table: 'deals', filters: [{ field: 'stage', op: '=', value: 'won' }] }, request);
+  assert.equal(error, null);
+  assert.equal(data.url, `http://127.0.0.1:54321/deals?select=%2A&owner_id=eq.${USER}&stage=eq.won`);
+  assert.equal(core.buildRequest('db_read', { table: 'recipes' }, request).error.message, "'recipes' is not a table of the crm domain");
+  assert.equal(core.createRegistry().domain, crm);
+  assert.equal((await loadCore()).domain, kitchen, 'the kitchen is the default');
+});
+
+test('loadCore with a domain the core refuses rejects with the path into it', async () => {
+  await assert.rejects(loadCore({ domain: { tables: { deals: { ref: 'deal', columns: { id: { type: 'serial' } } } } } }), (error) => {
+    assert.ok(error instanceof AlfredError);
+    assert.deepEqual([error.code, error.path, error.message], ['invalid_domain', 'tables.deals.columns.id.type', "unknown column type 'serial'"]);
+    return true;
+  });
+});
+
+test('a registry carries its domain: its methods and the calls given it use that domain', async () => {
+  const core = await loadCore();
+  const registry = core.createRegistry(undefined, { domain: crm });
+  assert.equal(registry.domain, crm);
+  const { data: rows, error } = registry.translateRows('organizations', [{ id: ORG, owner_id: USER, name: 'Acme' }]);
+  assert.equal(error, null);
+  assert.deepEqual(rows, [{ id: 'org_1', name: 'Acme' }]);
+  const built = core.buildRequest('db_update', { table: 'organizations', filters: [{ field: 'id', op: '=', value: 'org_1' }], data: { industry: 'robots' } }, { ...request, registry });
+  assert.equal(built.error, null);
+  assert.equal(built.data.url, `http://127.0.0.1:54321/organizations?owner_id=eq.${USER}&id=eq.${ORG}&select=%2A`);
+  assert.equal(registry.registerGenerated('deals', { title: 'Pilot' }).data, 'gen_deal_1');
+  // The same domain read again from its file is the same domain.
+  assert.equal(core.buildRequest('db_read', { table: 'deals' }, { ...request, registry, domain: JSON.parse(JSON.stringify(crm)) }).error, null);
+});
+
+test('a different domain next to a registry is an error, in every call that takes both', async () => {
+  const core = await loadCore();
+  const registry = core.createRegistry(undefined, { domain: crm });
+  const mismatch = {
+    code: 'invalid_option',
+    path: 'domain',
+    message: 'this registry is bound to the crm domain, not kitchen',
+    hint: 'a registry serves one domain: createRegistry(state, { domain }) for each',
+  };
+  assert.deepEqual(core.buildRequest('db_read', { table: 'recipes' }, { ...request, registry, domain: kitchen }), { data: null, error: mismatch });
+  assert.deepEqual(core.buildActPrompt({ step: { type: 'read' } }, { registry, domain: kitchen }), { data: null, error: mismatch });
+  assert.deepEqual(registry.translateRows('recipes', [], { domain: kitchen }), { data: null, error: mismatch });
+  assert.deepEqual(registry.registerGenerated('recipes', { name: 'x' }, { domain: kitchen }), { data: null, error: mismatch });
+  assert.throws(() => core.createAct({ url: request.baseUrl, registry, domain: kitchen }), (error) => {
+    assert.deepEqual([error.code, error.path, error.message], ['invalid_option', 'registry', 'the registry is bound to the crm domain, not kitchen']);
+    return true;
+  });
+  const act = core.createAct({ url: request.baseUrl, registry });
+  assert.equal(act.domain, crm, 'an act takes its registry\'s domain');
+});
+
+test('a state saved under one domain does not restore under another', async () => {
+  const core = await loadCore();
+  const registry = core.createRegistry();
+  registry.translateRows('recipes', [{ id: ORG, user_id: USER, name: 'Soup' }]);
+  const saved = registry.toJSON();
+  assert.throws(() => core.createRegistry(saved, { domain: crm }), (error) => {
+    assert.ok(error instanceof AlfredError);
+    assert.deepEqual(error.toJSON(), {
+      code: 'invalid_state',
+      path: 'refs[0]',
+      message: 'recipe_1 (table recipes) is not a ref of the crm domain',
+      hint: 'this state was saved with another domain: restore it with that domain, or start a new registry',
+    });
+    return true;
+  });
+  assert.equal(core.createRegistry(saved).toJSON().refs[0].ref, 'recipe_1');
+  // The package-level createAct surfaces it on the first call, as a value.
+  const act = createAct({ url: request.baseUrl, domain: crm, state: saved });
+  const { error } = await act.execute('db_read', { table: 'deals' });
+  assert.equal(error.code, 'invalid_state');
+});

@@ -1,0 +1,151 @@
+// Memory bounds of the stateless core API and of execute: huge strings,
+// 10^6 rows and 10^5 levels of nesting through translateRows, buildRequest
+// and parseDecision give a clean error or a result (never a crash, a stack
+// overflow or a trap), and the WebAssembly memory, which never shrinks, is
+// checked before and after: refused inputs never reach it, and memory grown
+// for a large input is reused by the next one.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadCore } from '../../web/src/index.node.js';
+
+// Every test has a time bound: a runaway allocation fails the test instead of stalling the suite.
+const BOUNDED = { timeout: 120_000 };
+
+const USER = '00000000-0000-4000-8000-000000000001';
+const OPTIONS = { userId: USER, baseUrl: 'http://127.0.0.1:3000' };
+const MiB = 1 << 20;
+
+function taskRows(n, { pad = 0, base = 0 } = {}) {
+  const parts = [];
+  for (let i = 0; i < n; i++) {
+    const id = `00000000-0000-4000-8000-${(i + base).toString(16).padStart(12, '0')}`;
+    parts.push(`{"id":"${id}","title":"task ${i}${'x'.repeat(pad)}","completed":false,"recipe_id":null}`);
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/** The core still answers a small call correctly. */
+function assertHealthy(core) {
+  const { data, error } = core.buildRequest('db_read', { table: 'tasks', limit: 1 }, OPTIONS);
+  assert.equal(error, null);
+  assert.equal(data.url, `http://127.0.0.1:3000/tasks?select=%2A&user_id=eq.${USER}&limit=1`);
+}
+
+test('regression: 50 MB strings are refused before they reach WASM memory', BOUNDED, async () => {
+  const core = await loadCore();
+  const before = core.memoryBytes;
+  const huge = 'x'.repeat(50 * MiB);
+  const request = core.buildRequest('db_read', { table: huge }, OPTIONS);
+  assert.deepEqual([request.error.code, request.error.path], ['input_too_large', 'params']);
+  assert.equal(request.error.message, `the size of the params is over the limit of ${8 * MiB} bytes`);
+  const decision = core.parseDecision(huge, { stepType: 'read' });
+  assert.deepEqual([decision.error.code, decision.error.path], ['input_too_large', 'text']);
+  const rows = core.createRegistry().translateRows('tasks', huge);
+  assert.equal(rows.error.code, 'input_too_large');
+  const bytes = core.createRegistry().translateRows('tasks', new Uint8Array(50 * MiB));
+  assert.equal(bytes.error.message, `the size of the rows is ${50 * MiB} bytes, over the limit of ${8 * MiB} bytes`);
+  assert.equal(core.createRegistry().registerGenerated('recipes', { name: huge }).error.code, 'input_too_large');
+  assert.throws(() => core.createRegistry(huge), { code: 'input_too_large' });
+  assert.equal(core.memoryBytes, before, 'nothing was copied in');
+  assertHealthy(core);
+});
+
+test('regression: 10^6 rows through translateRows: refused by default; taken or refused cleanly with a raised limit', BOUNDED, async () => {
+  const rows = taskRows(1_000_000);
+  const core = await loadCore();
+  const before = core.memoryBytes;
+  const registry = core.createRegistry();
+  const { error } = registry.translateRows('tasks', rows);
+  assert.equal(error.code, 'input_too_large');
+  assert.equal(core.memoryBytes, before);
+
+  // 32 MiB is the most a caller may allow; 10^6 rows (98 MB) stay over it,
+  // and 300 000 (29 MB) need more memory than the core may use: out_of_memory,
+  // the registry as it was, the core fine afterwards.
+  const roomy = await loadCore({ maxInputBytes: 32 * MiB });
+  const big = roomy.createRegistry();
+  assert.equal(big.translateRows('tasks', rows).error.code, 'input_too_large');
+  const result = big.translateRows('tasks', taskRows(300_000));
+  assert.equal(result.error.code, 'out_of_memory');
+  assert.deepEqual(big.toJSON().refs, []);
+  assert.ok(roomy.memoryBytes <= 96 * MiB, `memory ${roomy.memoryBytes}`);
+  assertHealthy(roomy);
+  assert.equal(big.translateRows('tasks', taskRows(3)).data.length, 3);
+});
+
+test('regression: 10^5 levels of nesting are an error, never a stack overflow', BOUNDED, async () => {
+  const core = await loadCore();
+  const deepText = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const deepObject = `[{"id":"${USER}","title":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}]`;
+  assert.equal(core.parseDecision(deepText).error.code, 'invalid_decision_json');
+  assert.equal(core.parseDecision(`{"action":${'['.repeat(100_000)}`).error.code, 'invalid_decision_json');
+  const registry = core.createRegistry();
+  assert.equal(registry.translateRows('tasks', deepText).error.code, 'invalid_json');
+  const nested = registry.translateRows('tasks', deepObject);
+  assert.deepEqual([nested.error.code, nested.error.message], ['invalid_json', 'invalid JSON at byte 364: nested too deeply']);
+  let params = {};
+  for (let i = 0, at = params; i < 100_000; i++) at = at.a = {};
+  const request = core.buildRequest('db_read', { table: 'tasks', filters: params }, OPTIONS);
+  assert.equal(request.error.code, 'invalid_params');
+  assert.match(request.error.message, /^params cannot be written as JSON/);
+  assertHealthy(core);
+});
+
+test('memory grown for a large input is reused: the same work again does not grow it', BOUNDED, async () => {
+  const core = await loadCore();
+  const rows = new TextEncoder().encode(taskRows(10_000, { pad: 700 })); // 7.6 MB, under the 8 MiB limit
+  const sizes = [];
+  for (let round = 0; round < 4; round++) {
+    const registry = core.createRegistry();
+    const { data, error } = registry.translateRowsText('tasks', rows);
+    assert.equal(error, null);
+    assert.ok(data.startsWith('[{"id":"task_1"'));
+    registry.delete();
+    sizes.push(core.memoryBytes);
+  }
+  assert.ok(sizes[0] <= 48 * MiB, `grew to ${sizes[0]} bytes`);
+  assert.deepEqual(sizes.slice(1), [sizes[0], sizes[0], sizes[0]]);
+
+  // A large buildRequest (a 900-row batch) gives its buffers back too.
+  const data = Array.from({ length: 900 }, (_, i) => ({ title: `task ${i} ${'y'.repeat(2000)}` }));
+  for (let round = 0; round < 3; round++) assert.equal(core.buildRequest('db_create', { table: 'tasks', data }, OPTIONS).error, null);
+  assert.equal(core.memoryBytes, sizes[0]);
+  assertHealthy(core);
+});
+
+test('execute: the largest response the limits allow fits in 48 MiB of WASM memory, and the next one reuses it', BOUNDED, async () => {
+  const core = await loadCore();
+  const body = taskRows(10_000, { pad: 700 });
+  const sizes = [];
+  for (let round = 0; round < 3; round++) {
+    const act = core.createAct({ url: 'http://127.0.0.1:3000', userId: USER, fetch: async () => new Response(body, { status: 200 }) });
+    const { data, error } = await act.execute('db_read', { table: 'tasks' });
+    assert.equal(error, null);
+    assert.equal(data.length, 10_000);
+    act.registry.delete();
+    sizes.push(core.memoryBytes);
+  }
+  assert.ok(sizes[0] <= 48 * MiB, `grew to ${sizes[0]} bytes`);
+  assert.deepEqual(sizes.slice(1), [sizes[0], sizes[0]]);
+  // One row more than maxRows: refused before translation.
+  const over = core.createAct({ url: 'http://127.0.0.1:3000', userId: USER, fetch: async () => new Response(taskRows(10_001), { status: 200 }) });
+  const { error } = await over.execute('db_read', { table: 'tasks' });
+  assert.deepEqual([error.code, error.message], ['response_too_large', 'reading tasks failed: the response is larger than the limit (more than 10000 rows)']);
+  assert.deepEqual(over.registry.toJSON().refs, []);
+});
+
+test('limits are options: createAct({ limits }) and loadCore({ maxInputBytes }), checked', BOUNDED, async () => {
+  const core = await loadCore();
+  assert.deepEqual(core.executionLimits, { maxParamsBytes: MiB, maxStringBytes: 256 << 10, maxResponseBytes: 8 * MiB, maxRows: 10_000 });
+  assert.equal(core.maxInputBytes, 8 * MiB);
+  const act = core.createAct({ url: 'http://127.0.0.1:3000', userId: USER, limits: { maxRows: 2, maxParamsBytes: 100 }, fetch: async () => new Response(taskRows(3)) });
+  assert.deepEqual(act.limits, { maxParamsBytes: 100, maxStringBytes: 256 << 10, maxResponseBytes: 8 * MiB, maxRows: 2 });
+  assert.equal((await act.execute('db_read', { table: 'tasks' })).error.message, 'reading tasks failed: the response is larger than the limit (more than 2 rows)');
+  const tooBig = await act.execute('db_read', { table: 'tasks', filters: [{ field: 'title', op: '=', value: 'z'.repeat(200) }] });
+  assert.deepEqual([tooBig.error.code, tooBig.error.message], ['params_too_large', 'the size of the params is over the limit of 100 bytes']);
+  assert.throws(() => core.createAct({ url: 'http://x', limits: { maxRows: 0 } }), { code: 'invalid_option', path: 'limits.maxRows' });
+  assert.throws(() => core.createAct({ url: 'http://x', limits: { maxResponseBytes: 64 * MiB } }), { code: 'invalid_option' });
+  assert.throws(() => core.createAct({ url: 'http://x', limits: { maxBananas: 1 } }), { code: 'invalid_option', path: 'limits.maxBananas' });
+  assert.throws(() => core.createAct({ url: 'http://x', timeoutMs: 0 }), { code: 'invalid_option', path: 'timeoutMs' });
+  await assert.rejects(loadCore({ maxInputBytes: 64 * MiB }), { code: 'invalid_option', path: 'maxInputBytes' });
+});
