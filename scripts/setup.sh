@@ -6,7 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/stage.sh
 
-apt_packages=(emscripten nlohmann-json3-dev libfmt-dev doctest-dev cmake ninja-build g++ clang-format chromium)
+# clang and libclang-rt-14-dev build the libFuzzer targets (scripts/fuzz.sh).
+apt_packages=(emscripten nlohmann-json3-dev libfmt-dev doctest-dev cmake ninja-build g++ clang-format chromium clang
+  libclang-rt-14-dev)
 
 # One probe per package: a command or a header it installs.
 missing=()
@@ -19,6 +21,8 @@ command -v ninja >/dev/null || missing+=(ninja-build)
 command -v g++ >/dev/null || missing+=(g++)
 command -v clang-format >/dev/null || missing+=(clang-format)
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
+command -v clang++ >/dev/null || missing+=(clang)
+compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || missing+=(libclang-rt-14-dev)
 
 if ((${#missing[@]})); then
   if [[ $(id -u) -eq 0 ]]; then

@@ -121,13 +121,25 @@ void write_call(json_writer& w, const ref_registry& registry, const tool_call& c
   w.end_object();
 }
 
+// Whether a string is shaped like a UUID as the record shows it: without
+// U+0000, which the writer strips ("c69607\u0000bb-…" is shown as a UUID).
+bool uuid_shaped(std::string_view text) {
+  std::string stripped;
+  if (text.find('\0') != std::string_view::npos) {
+    stripped.assign(text);
+    stripped.erase(std::remove(stripped.begin(), stripped.end(), '\0'), stripped.end());
+    text = stripped;
+  }
+  return is_uuid_syntax(text) || looks_like_broken_uuid(text);
+}
+
 // The model's own params, for a call that failed validation. Strings shaped
 // like UUIDs are masked: they are the model's inventions, and the record is
 // shown to the model again (a truncated or padded one too).
 // The params of a call that failed validation, echoed: UUIDs masked, long
 // texts and keys cut (the model wrote them; a 200 KB text need not come back).
 void write_masked(json_writer& w, json_value value) {
-  if (value.is_string() && (is_uuid_syntax(value.str()) || looks_like_broken_uuid(value.str()))) {
+  if (value.is_string() && uuid_shaped(value.str())) {
     w.string("(uuid)");
   } else if (value.is_string() && value.str().size() > kEchoBytes) {
     w.string(clip_utf8(value.str(), kEchoBytes));

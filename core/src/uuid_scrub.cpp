@@ -4,9 +4,12 @@
 
 namespace alfred {
 
-void scrub_uuids(std::string& text, const ref_registry& registry) {
+namespace {
+
+// One left-to-right pass; true when it replaced something.
+bool scrub_uuids_once(std::string& text, const ref_registry& registry) {
   constexpr std::size_t kLength = 36;
-  if (text.size() < kLength) return;
+  if (text.size() < kLength) return false;
   std::string out;
   std::size_t copied = 0;
   // A UUID has dashes at 8, 13, 18 and 23; look at every dash that could be
@@ -24,9 +27,21 @@ void scrub_uuids(std::string& text, const ref_registry& registry) {
     copied = start + kLength;
     dash = copied - 1;
   }
-  if (copied == 0) return;
+  if (copied == 0) return false;
   out.append(text, copied, std::string::npos);
   text = std::move(out);
+  return true;
+}
+
+}  // namespace
+
+void scrub_uuids(std::string& text, const ref_registry& registry) {
+  // A ref ends in digits: put where a UUID was, it can complete another one
+  // with the text after it (two UUIDs that overlapped, "recipe_3" followed by
+  // "2d31111-2222-…"). So scrub until nothing is left; every pass that
+  // replaces something removes four dashes and adds none, so this ends.
+  while (scrub_uuids_once(text, registry)) {
+  }
 }
 
 void scrub_error(error& err, const ref_registry& registry, bool keep_raw) {

@@ -62,6 +62,14 @@ TEST_CASE("a validation error finishes at once, with the model's params in the q
   CHECK(out["count"].is_null());
 }
 
+TEST_CASE("regression: a UUID with an escaped NUL inside was shown unmasked in the query record, without the NUL") {
+  run r;
+  r.start("db_read", R"([{"id":"c69607\u0000bb-5d2e-4b8a-9f3c-1e2d3c4b5a61"}])");
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "invalid_params");
+  CHECK(out["query"]["requested"] == json::parse(R"j([{"id":"(uuid)"}])j"));
+}
+
 TEST_CASE("a read of pending gen_ refs is answered from the registry without a request") {
   run r;
   r.start("db_read", R"({"table":"recipes","filters":[{"field":"id","op":"=","value":"gen_recipe_1"}]})");

@@ -306,6 +306,18 @@ TEST_CASE("entities: a UUID that reached the input is replaced by its ref, or by
   CHECK(user.find("delete recipe_3 and recipe_3 but not <id>") != std::string::npos);
 }
 
+TEST_CASE("regression: a ref put in place of a UUID completed another UUID with the text after it") {
+  // Two UUIDs that overlap (the second starts with the first's last "1"):
+  // replacing the first by recipe_3 left "recipe_32d31111-2222-…", a UUID again.
+  const kitchen_session session;
+  const auto user =
+      build_prompt(session.registry, R"({"step":{"type":"read"},"user_message":"delete )"
+                                     R"(c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a612d31111-2222-4333-8444-555551111002 now"})")
+          .user;
+  CHECK(user.find("delete recipe_<id> now") != std::string::npos);
+  CHECK(user.find("-2222-4333-8444-") == std::string::npos);
+}
+
 }  // namespace alfred::test
 
 namespace alfred::test {

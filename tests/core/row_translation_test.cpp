@@ -49,6 +49,12 @@ TEST_CASE("ids and FK columns become refs - owner, hidden and undeclared columns
   CHECK(first_uuid_in(out) == "");
 }
 
+TEST_CASE("regression: a number beyond a double is copied as written (JSON.parse reads it as Infinity)") {
+  ref_registry reg = sample_registry();
+  CHECK(translate(reg, "inventory", R"j([{"quantity":1.1e9995,"name":"milk","unit":"l"}])j") ==
+        R"j([{"quantity":1.1e9995,"name":"milk","unit":"l"}])j");
+}
+
 TEST_CASE("unknown FK UUIDs are registered as linked refs with the target table") {
   ref_registry reg = sample_registry();
   translate(reg, "recipes", "[" + butter_chicken_row() + "]");
