@@ -74,7 +74,7 @@ void parse_decision_at(std::size_t length, const std::string& step) {
 }
 
 std::string prompt_examples(const alfred_wasm::domain_handle& dom) {
-  return guarded([&]() -> std::string {
+  return alfred_wasm::guarded([&]() -> std::string {
     std::string data;
     alfred::json_writer w(data);
     w.begin_object();
