@@ -51,7 +51,7 @@ const char* kSaveGen =
 TEST_CASE("a create sends the row ids it was given, in the order of data, after de-duplication too") {
   ref_registry reg = sample_registry();
   execution ex(kitchen(), reg, "db_create", R"({"table":"tasks","data":[{"title":"a"},{"title":"b"}]})",
-               alice_options(), with_ids({kNewId1, kNewId2}));
+               alice_session(), with_ids({kNewId1, kNewId2}));
   REQUIRE(ex.needs().size() == 1);
   const json body = json::parse(*ex.needs()[0].request.body);
   CHECK(body[0]["id"] == kNewId1);
@@ -59,7 +59,7 @@ TEST_CASE("a create sends the row ids it was given, in the order of data, after 
   CHECK(body[0]["title"] == "a");
 
   SUBCASE("without ids the database assigns them") {
-    execution plain(kitchen(), reg, "db_create", R"({"table":"tasks","data":{"title":"a"}})", alice_options());
+    execution plain(kitchen(), reg, "db_create", R"({"table":"tasks","data":{"title":"a"}})", alice_session());
     CHECK(json::parse(*plain.needs()[0].request.body).count("id") == 0);
   }
 }
@@ -71,7 +71,7 @@ TEST_CASE("regression: a write whose answer was lost is write_outcome_unknown, n
       R"({"table":"tasks","filters":[{"field":"title","op":"=","value":"x"}],"data":{"completed":true}})";
 
   SUBCASE("connection reset while reading the body: the status is kept") {
-    execution ex(kitchen(), reg, "db_update", update, alice_options());
+    execution ex(kitchen(), reg, "db_update", update, alice_session());
     ex.respond(0, answer(200, R"([{"id":")", transport_failure::body_incomplete));
     const json out = result_of(ex);
     CHECK(out["error"]["code"] == "write_outcome_unknown");
@@ -82,7 +82,7 @@ TEST_CASE("regression: a write whose answer was lost is write_outcome_unknown, n
           std::string::npos);
   }
   SUBCASE("a 204 with an empty body") {
-    execution ex(kitchen(), reg, "db_update", update, alice_options());
+    execution ex(kitchen(), reg, "db_update", update, alice_session());
     ex.respond(0, answer(204, ""));
     const json out = result_of(ex);
     CHECK(out["error"]["code"] == "write_outcome_unknown");
@@ -90,14 +90,14 @@ TEST_CASE("regression: a write whose answer was lost is write_outcome_unknown, n
   }
   SUBCASE("a timeout") {
     execution ex(kitchen(), reg, "db_delete", R"({"table":"tasks","filters":[{"field":"title","op":"=","value":"x"}]})",
-                 alice_options());
+                 alice_session());
     ex.respond(0, answer(0, "no response within 50 ms", transport_failure::timeout));
     const json out = result_of(ex);
     CHECK(out["error"]["code"] == "write_outcome_unknown");
     CHECK(out["error"].count("status") == 0);
   }
   SUBCASE("a proxy's 502 page: the database may have committed") {
-    execution ex(kitchen(), reg, "db_update", update, alice_options());
+    execution ex(kitchen(), reg, "db_update", update, alice_session());
     ex.respond(0, {502, "", "text/html", "<html><body><h1>502 Bad Gateway</h1></body></html>"});
     const json out = result_of(ex);
     CHECK(out["error"]["code"] == "write_outcome_unknown");
@@ -106,14 +106,14 @@ TEST_CASE("regression: a write whose answer was lost is write_outcome_unknown, n
     CHECK(out["error"]["message"].get<std::string>().find('<') == std::string::npos);
   }
   SUBCASE("a 4xx is a definite refusal") {
-    execution ex(kitchen(), reg, "db_update", update, alice_options());
+    execution ex(kitchen(), reg, "db_update", update, alice_session());
     ex.respond(0, {429, "", "text/html", "<html>slow down</html>"});
     const json out = result_of(ex);
     CHECK(out["error"]["code"] == "rate_limited");
     CHECK(out["error"]["message"] == "db_update on tasks failed: HTTP 429 Too Many Requests");
   }
   SUBCASE("the database's own 5xx is a definite failure") {
-    execution ex(kitchen(), reg, "db_update", update, alice_options());
+    execution ex(kitchen(), reg, "db_update", update, alice_session());
     ex.respond(0, answer(503, R"({"code":"PGRST001","message":"Database client error","details":null,"hint":null})"));
     CHECK(result_of(ex)["error"]["code"] == "unavailable");
   }
@@ -122,7 +122,7 @@ TEST_CASE("regression: a write whose answer was lost is write_outcome_unknown, n
 
 TEST_CASE("regression: a 201 with an empty body is settled by reading the created rows back by id") {
   ref_registry reg = sample_registry();
-  execution ex(kitchen(), reg, "db_create", kSaveGen, alice_options(), with_ids({kNewId1}));
+  execution ex(kitchen(), reg, "db_create", kSaveGen, alice_session(), with_ids({kNewId1}));
   ex.respond(0, answer(201, ""));
   REQUIRE(ex.needs().size() == 1);
   const http_request& read = ex.needs()[0].request;
@@ -154,11 +154,11 @@ TEST_CASE("regression: a create retried after a lost answer is a duplicate key, 
   ref_registry reg = sample_registry();
   const char* params = R"({"table":"tasks","data":{"title":"buy basil"}})";
   {
-    execution first(kitchen(), reg, "db_create", params, alice_options(), with_ids({kNewId1}));
+    execution first(kitchen(), reg, "db_create", params, alice_session(), with_ids({kNewId1}));
     first.respond(0, answer(0, "socket hang up", transport_failure::no_response));
     CHECK(result_of(first)["error"]["code"] == "write_outcome_unknown");
   }
-  execution retry(kitchen(), reg, "db_create", params, alice_options(), with_ids({kNewId1}));
+  execution retry(kitchen(), reg, "db_create", params, alice_session(), with_ids({kNewId1}));
   CHECK(json::parse(*retry.needs()[0].request.body)["id"] == kNewId1);
   retry.respond(0, {409, "", "application/json",
                     R"({"code":"23505","details":"Key (id)=(0b6f1a2c-3d4e-4f50-8a6b-7c8d9e0f1a21) already exists.",)"
@@ -187,11 +187,11 @@ TEST_CASE("regression: a create retried after a lost answer is a duplicate key, 
 TEST_CASE("regression: two concurrent saves of one gen_ artifact: the second is refused while the first is in flight") {
   ref_registry reg = sample_registry();
   std::optional<execution> first;
-  first.emplace(kitchen(), reg, "db_create", kSaveGen, alice_options(), with_ids({kNewId1}));
+  first.emplace(kitchen(), reg, "db_create", kSaveGen, alice_session(), with_ids({kNewId1}));
   REQUIRE(first->needs().size() == 1);
   CHECK(reg.save_claimed("gen_recipe_1"));
 
-  execution second(kitchen(), reg, "db_create", kSaveGen, alice_options(), with_ids({kNewId2}));
+  execution second(kitchen(), reg, "db_create", kSaveGen, alice_session(), with_ids({kNewId2}));
   CHECK(second.needs().empty());
   const json refused = result_of(second);
   CHECK(refused["error"]["code"] == "save_in_progress");
@@ -203,7 +203,7 @@ TEST_CASE("regression: two concurrent saves of one gen_ artifact: the second is 
     first->respond(0, {400, "", "application/json", R"({"code":"23514","message":"check"})"});
     CHECK(result_of(*first)["error"]["code"] == "check_violation");
     CHECK_FALSE(reg.save_claimed("gen_recipe_1"));
-    execution again(kitchen(), reg, "db_create", kSaveGen, alice_options(), with_ids({kNewId2}));
+    execution again(kitchen(), reg, "db_create", kSaveGen, alice_session(), with_ids({kNewId2}));
     CHECK(again.needs().size() == 1);
   }
   SUBCASE("an abandoned execution gives its claim back") {
@@ -213,7 +213,7 @@ TEST_CASE("regression: two concurrent saves of one gen_ artifact: the second is 
   SUBCASE("a save by label (no id marker) of the same artifact is refused too") {
     execution by_label(kitchen(), reg, "db_create",
                        R"({"table":"recipes","data":{"name":"thai basil chicken","instructions":["x"]}})",
-                       alice_options(), with_ids({kNewId2}));
+                       alice_session(), with_ids({kNewId2}));
     const json out = result_of(by_label);
     CHECK(out["error"]["code"] == "save_in_progress");
     CHECK(out["error"]["path"] == "data");
@@ -228,7 +228,7 @@ TEST_CASE("regression: two concurrent saves of one gen_ artifact: the second is 
 
 TEST_CASE("regression: a 5xx HTML page gives a short message; the page is kept, cut, in rawBody") {
   ref_registry reg = sample_registry();
-  execution ex(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_options());
+  execution ex(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_session());
   const std::string page =
       "<!DOCTYPE html><html><head><title>502</title></head><body>" + std::string(5000, 'x') + "</body></html>";
   ex.respond(0, {502, "", "text/html; charset=utf-8", page});
@@ -244,7 +244,7 @@ TEST_CASE("regression: a 5xx HTML page gives a short message; the page is kept, 
 TEST_CASE("transport failures of reads have their own codes") {
   ref_registry reg = sample_registry();
   auto failed_read = [&](need_response response) {
-    execution ex(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_options());
+    execution ex(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_session());
     ex.respond(0, std::move(response));
     return result_of(ex)["error"];
   };
@@ -266,18 +266,18 @@ TEST_CASE("limits: params, strings and rows over the limit are refused with a cl
   tight.limits.max_rows = 2;
 
   execution params(kitchen(), reg, "db_read", R"({"table":"tasks","filters":[)" + std::string(300, ' ') + "]}",
-                   alice_options(), tight);
+                   alice_session(), tight);
   CHECK(result_of(params)["error"]["code"] == "params_too_large");
   CHECK(result_of(params)["error"]["message"] == "the size of the params is 330 bytes, over the limit of 200 bytes");
 
   execution text(kitchen(), reg, "db_create",
-                 R"({"table":"tasks","data":{"title":"a title of more than sixteen bytes"}})", alice_options(), tight);
+                 R"({"table":"tasks","data":{"title":"a title of more than sixteen bytes"}})", alice_session(), tight);
   const json long_text = result_of(text)["error"];
   CHECK(long_text["code"] == "value_too_large");
   CHECK(long_text["path"] == "data.title");
   CHECK(long_text["message"] == "a text in the params is over the limit of 16 bytes");
 
-  execution rows(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_options(), tight);
+  execution rows(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_session(), tight);
   rows.respond(0, answer(200, R"([{"id":")" + numbered_uuid(1) + R"("},{"id":")" + numbered_uuid(2) + R"("},{"id":")" +
                                   numbered_uuid(3) + R"("}])"));
   const json many = result_of(rows)["error"];
@@ -308,14 +308,14 @@ TEST_CASE("execution options are checked") {
 TEST_CASE("regression: a 50 MB table name is not echoed whole") {
   ref_registry reg = sample_registry();
   const std::string name(50u << 20, 'x');
-  execution ex(kitchen(), reg, "db_read", R"({"table":")" + name + R"("})", alice_options());
+  execution ex(kitchen(), reg, "db_read", R"({"table":")" + name + R"("})", alice_session());
   const json out = result_of(ex);
   CHECK(out["error"]["code"] == "params_too_large");
 
   execution_options roomy;
   roomy.limits.max_params_bytes = std::size_t(64) << 20;
   roomy.limits.max_string_bytes = std::size_t(64) << 20;
-  execution wide(kitchen(), reg, "db_read", R"({"table":")" + name + R"("})", alice_options(), roomy);
+  execution wide(kitchen(), reg, "db_read", R"({"table":")" + name + R"("})", alice_session(), roomy);
   const std::string message = result_of(wide)["error"]["message"];
   CHECK(message.size() < 200);
   CHECK(message.find("xxxx…'") != std::string::npos);
