@@ -78,7 +78,7 @@ function scriptedModel() {
 }
 
 test('aiTools: the SDK tools carry the core schemas (strict by default) and a subset can be picked', () => {
-  const act = core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
   const tools = aiTools(act);
   assert.deepEqual(Object.keys(tools), ['db_read', 'db_create', 'db_update', 'db_delete']);
   const strict = act.tools({ strict: true });
@@ -92,7 +92,7 @@ test('aiTools: the SDK tools carry the core schemas (strict by default) and a su
 });
 
 test('generateText with aiTools: mistakes come back as tool results, the model corrects them, the row is in the database', async () => {
-  const act = core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
   const { model, seen } = scriptedModel();
   const result = await generateText({ model, tools: aiTools(act), stopWhen: stepCountIs(8), prompt: 'Put 1 g of saffron in my pantry.' });
 

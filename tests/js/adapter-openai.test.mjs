@@ -19,7 +19,7 @@ before(async () => {
   core = await loadCore();
 });
 
-const actFor = () => core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
+const actFor = () => core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
 const nulls = { or_filters: null, columns: null, limit: null, offset: null, order_by: null, order_dir: null, count: null };
 
 /** The tool results (parsed) the model was sent in the last chat request. */

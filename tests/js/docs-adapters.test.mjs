@@ -16,14 +16,19 @@ const stack = sharedStack();
 const ada = () => stack().users[0];
 const root = new URL('../../', import.meta.url);
 const doc = await readFile(new URL('docs/adapters.md', root), 'utf8');
+const readme = await readFile(new URL('README.md', root), 'utf8');
 
-/** The first ```js block after `<!-- snippet:name`. */
-function snippet(name) {
-  const marker = doc.indexOf(`<!-- snippet:${name} `);
-  assert.notEqual(marker, -1, `docs/adapters.md has no snippet:${name}`);
-  const match = /```js\n([\s\S]*?)```/.exec(doc.slice(marker));
+/** The first ```js block after `<!-- snippet:name` in `text` (docs/adapters.md by default). */
+function snippet(name, text = doc, file = 'docs/adapters.md') {
+  const marker = text.indexOf(`<!-- snippet:${name} `);
+  assert.notEqual(marker, -1, `${file} has no snippet:${name}`);
+  const match = /```js\n([\s\S]*?)```/.exec(text.slice(marker));
   return match[1];
 }
+
+test('the README\'s "Use with the AI SDK" and "Use with OpenAI" blocks are the ones run here', () => {
+  for (const name of ['ai', 'openai']) assert.equal(snippet(name, readme, 'README.md'), snippet(name));
+});
 
 const globals = new Map();
 const written = [];
@@ -64,7 +69,7 @@ test('docs/adapters.md "Use with the AI SDK" runs: the model reads the fridge th
       return { content: [{ type: 'text', text: result.rows.map((row) => row.name).join(', ') }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
     },
   });
-  const { url, anonKey } = stack();
+  const { supabaseUrl: url, anonKey } = stack();
   const { text, steps } = await runSnippet('ai', snippet('ai'), { url, anonKey, accessToken: ada().token, userId: ada().id, model }, ['text', 'steps']);
   const fridge = await rest(stack(), ada().token, 'GET', '/inventory?location=eq.fridge&select=name&order=name');
   assert.ok(fridge.body.length > 0);
@@ -93,7 +98,7 @@ test('docs/adapters.md "Use with OpenAI" runs: a create without its unit is corr
       else process.env[name] = value;
     }
   });
-  const { url, anonKey } = stack();
+  const { supabaseUrl: url, anonKey } = stack();
   const { messages } = await runSnippet('openai', snippet('openai'), { url, anonKey, accessToken: ada().token, userId: ada().id }, ['messages']);
   assert.equal(server.used, 3);
   assert.match(messages.at(-1).content, /^Added inv_\d+\.$/);

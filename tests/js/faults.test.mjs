@@ -48,8 +48,9 @@ function faultFetch(inject = (request, send) => send()) {
   return wrapped;
 }
 
-function actWith(fetch, options = {}) {
-  return core.createAct({ url: options.url ?? stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, fetch, ...options });
+// `url` here is a PostgREST root (the stack's, or a fault proxy in front of it).
+function actWith(fetch, { url, ...options } = {}) {
+  return core.createAct({ restUrl: url ?? stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, fetch, ...options });
 }
 
 /**
@@ -449,7 +450,7 @@ const escapedException = () => new WebAssembly.Exception(new WebAssembly.Tag({ p
 
 test('regression: a throw from the core while it takes a response is a { data, error } result; after a write was sent it is write_outcome_unknown and the retry inserts one row', BOUNDED, async () => {
   const { Act } = await import('../../web/src/act.js');
-  const options = { url: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id };
+  const options = { restUrl: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id };
 
   // A read: internal_error (a plain throw) or out_of_memory (an escaped C++ exception), never a rejection.
   for (const [error, code] of [

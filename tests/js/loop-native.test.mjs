@@ -25,7 +25,7 @@ before(async () => {
 });
 after(() => stack?.stop());
 
-const newAct = () => core.createAct({ url: stack.url, apiKey: stack.anonKey, accessToken: ada.token, userId: ada.id });
+const newAct = () => core.createAct({ url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: ada.token, userId: ada.id });
 const nulls = { or_filters: null, columns: null, limit: null, offset: null, order_by: null, order_dir: null, count: null };
 const decision = (value) => ({ status: 200, body: completionBody(JSON.stringify(value)) });
 

@@ -12,7 +12,9 @@ import { loadCore } from '../../web/src/index.node.js';
 const BOUNDED = { timeout: 120_000 };
 
 const USER = '00000000-0000-4000-8000-000000000001';
-const OPTIONS = { userId: USER, baseUrl: 'http://127.0.0.1:3000' };
+// A signed-in user's token (user-owned tables need one); PostgREST would check the signature.
+const TOKEN = `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify({ sub: USER, role: 'authenticated' })).toString('base64url')}.c2ln`;
+const OPTIONS = { userId: USER, accessToken: TOKEN, baseUrl: 'http://127.0.0.1:3000' };
 const MiB = 1 << 20;
 
 function taskRows(n, { pad = 0, base = 0 } = {}) {
@@ -118,7 +120,7 @@ test('execute: the largest response the limits allow fits in 48 MiB of WASM memo
   const body = taskRows(10_000, { pad: 700 });
   const sizes = [];
   for (let round = 0; round < 3; round++) {
-    const act = core.createAct({ url: 'http://127.0.0.1:3000', userId: USER, fetch: async () => new Response(body, { status: 200 }) });
+    const act = core.createAct({ restUrl: 'http://127.0.0.1:3000', userId: USER, accessToken: TOKEN, fetch: async () => new Response(body, { status: 200 }) });
     const { data, error } = await act.execute('db_read', { table: 'tasks' });
     assert.equal(error, null);
     assert.equal(data.length, 10_000);
@@ -128,7 +130,7 @@ test('execute: the largest response the limits allow fits in 48 MiB of WASM memo
   assert.ok(sizes[0] <= 48 * MiB, `grew to ${sizes[0]} bytes`);
   assert.deepEqual(sizes.slice(1), [sizes[0], sizes[0]]);
   // One row more than maxRows: refused before translation.
-  const over = core.createAct({ url: 'http://127.0.0.1:3000', userId: USER, fetch: async () => new Response(taskRows(10_001), { status: 200 }) });
+  const over = core.createAct({ restUrl: 'http://127.0.0.1:3000', userId: USER, accessToken: TOKEN, fetch: async () => new Response(taskRows(10_001), { status: 200 }) });
   const { error } = await over.execute('db_read', { table: 'tasks' });
   assert.deepEqual([error.code, error.message], ['response_too_large', 'reading tasks failed: the response is larger than the limit (more than 10000 rows)']);
   assert.deepEqual(over.registry.toJSON().refs, []);
@@ -138,7 +140,7 @@ test('limits are options: createAct({ limits }) and loadCore({ maxInputBytes }),
   const core = await loadCore();
   assert.deepEqual(core.executionLimits, { maxParamsBytes: MiB, maxStringBytes: 256 << 10, maxResponseBytes: 8 * MiB, maxRows: 10_000 });
   assert.equal(core.maxInputBytes, 8 * MiB);
-  const act = core.createAct({ url: 'http://127.0.0.1:3000', userId: USER, limits: { maxRows: 2, maxParamsBytes: 100 }, fetch: async () => new Response(taskRows(3)) });
+  const act = core.createAct({ restUrl: 'http://127.0.0.1:3000', userId: USER, accessToken: TOKEN, limits: { maxRows: 2, maxParamsBytes: 100 }, fetch: async () => new Response(taskRows(3)) });
   assert.deepEqual(act.limits, { maxParamsBytes: 100, maxStringBytes: 256 << 10, maxResponseBytes: 8 * MiB, maxRows: 2 });
   assert.equal((await act.execute('db_read', { table: 'tasks' })).error.message, 'reading tasks failed: the response is larger than the limit (more than 2 rows)');
   const tooBig = await act.execute('db_read', { table: 'tasks', filters: [{ field: 'title', op: '=', value: 'z'.repeat(200) }] });

@@ -100,7 +100,7 @@ function mismatch(schema, value, root = schema, path = 'params') {
 const conforms = (definition, params) => mismatch(definition.parameters, params);
 
 function actFor(user = ada()) {
-  return core.createAct({ url: stack().url, apiKey: stack().anonKey, accessToken: user.token, userId: user.id });
+  return core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: user.token, userId: user.id });
 }
 
 async function dbRows(path, user = ada()) {
