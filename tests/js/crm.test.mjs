@@ -73,6 +73,7 @@ test('alfred-act domain pull against the CRM stack writes exactly domains/crm/do
   assert.equal(
     stderr,
     [
+      'note: tables.act_sessions: skipped: its primary key (id text, user_id uuid) is not a single uuid column named id, which refs need',
       'note: tables.activity_log: skipped: its primary key (id bigint) is not a single uuid column named id, which refs need',
       'note: tables.open_deals: skipped: a view: name it in the overrides ("tables": { "open_deals": {} }) to include it, read-only unless "writable" says otherwise',
       "note: tables.organizations.columns.profile_embedding: hidden: type 'extensions.vector(8)' is not one the model can read or write (an embedding)",

@@ -358,7 +358,7 @@ test('not a PostgREST description: invalid_openapi with how to get one', async (
     hint,
   });
   const unreachable = await pullDomain({ url: 'http://127.0.0.1:9/', core, fetch: () => Promise.reject(new TypeError('fetch failed')) });
-  assert.deepEqual(unreachable.error, { code: 'network_error', path: 'url', message: 'GET http://127.0.0.1:9/ failed: fetch failed', hint: 'is the URL right and the server up?' });
+  assert.deepEqual(unreachable.error, { code: 'network_error', path: 'url', message: 'GET http://127.0.0.1:9/rest/v1/ failed: fetch failed', hint: 'is the URL right and the server up?' });
   // Hosted Supabase: the key goes as apikey only (secret keys are not JWTs), and a refusal says which key works.
   const sent = [];
   const forbidden = '{"message":"Access to schema is forbidden","hint":"Accessing the schema via the Data API is only allowed using a secret API key."}';
@@ -470,7 +470,8 @@ test('the kitchen pulled from its stack plus domains/kitchen/overrides.json is k
   const { data, error, notes } = await pullDomain({ url, apiKey: anonKey, accessToken: users[0].token, overrides: KITCHEN_OVERRIDES, core });
   assert.equal(error, null);
   assert.deepEqual(normalized(data), normalized(KITCHEN));
-  assert.deepEqual(notes.map((note) => note.path), ['tables.ingredients.columns.embedding', 'tables.recipes.columns.embedding']);
+  // act_sessions is the MCP server's session table (db/migrations), keyed by (user_id, id): no refs, so skipped.
+  assert.deepEqual(notes.map((note) => note.path), ['tables.act_sessions', 'tables.ingredients.columns.embedding', 'tables.recipes.columns.embedding']);
 });
 
 test('without overrides the pulled kitchen differs only where the database cannot say', async () => {

@@ -249,9 +249,17 @@ function columnConfig(column, { owner, isView }) {
  * what it would take to include them (views are included when the overrides
  * name them).
  */
+// A table refs can point at: a lower-case name and a single uuid primary key named id.
+function refable(table) {
+  const id = table.columns.find((c) => c.name === 'id');
+  return IDENTIFIER.test(table.name) && Boolean(id?.primaryKey) && id.type === 'uuid' && table.keys.length === 1;
+}
+
 function derive(spec, { ownerColumn }) {
   const tables = describedTables(spec);
-  const owner = ownerColumnOf(tables, ownerColumn);
+  // Only tables a domain can hold say which column is the owner (a session or
+  // log table keyed otherwise, skipped below, must not decide it).
+  const owner = ownerColumnOf(tables.filter(refable), ownerColumn);
   if (owner.error) return { error: owner.error };
   const notes = owner.note ? [owner.note] : [];
   const skipped = new Map();
