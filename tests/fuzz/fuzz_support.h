@@ -18,7 +18,7 @@
 #include "alfred/registry.h"
 #include "alfred/request.h"
 #include "alfred/uuid.h"
-#include "kitchen_domain.h"
+#include "domain_packs.h"
 
 namespace alfred::fuzz {
 
@@ -37,7 +37,10 @@ inline void check(bool ok, std::string_view what, std::string_view detail = {}) 
 
 inline const domain& kitchen() {
   static const domain dom = [] {
-    auto parsed = parse_domain(kKitchenDomainJson);
+    std::string_view json;
+    for (const auto& entry : kDomainPacks)
+      if (entry.name == "kitchen/domain") json = entry.text;
+    auto parsed = parse_domain(json);
     if (!parsed) fail("the kitchen domain does not load", parsed.err().message);
     return std::move(parsed).value();
   }();

@@ -497,7 +497,7 @@ test('regression: a throw from the core while it takes a response is a { data, e
 
   // A write refused before it was sent (connection refused) stays "no effect".
   const refused = faultFetch();
-  const offline = new Act(coreFailingToRespond((need) => need.method === 'POST', escapedException), { ...options, url: `http://127.0.0.1:${await freePort()}`, fetch: refused });
+  const offline = new Act(coreFailingToRespond((need) => need.method === 'POST', escapedException), { ...options, restUrl: `http://127.0.0.1:${await freePort()}`, fetch: refused });
   const { result } = await executeChecked(offline, refused, 'db_create', { table: 'tasks', data: { title: uniqueTitle('never sent') } }, { code: 'out_of_memory' });
   assert.equal(result.error.status, undefined);
 });
