@@ -526,6 +526,24 @@ test('state between turns is one JSON value: turn 2 runs in a new act from it an
   assert.deepEqual(await rest(ada, 'inventory?select=name&name=eq.spinach'), []);
 });
 
+test('regression: a turn whose final reply fails is an error, not done; its steps and state are kept', async () => {
+  await withModel([stepComplete('Nothing to change')], async (model) => {
+    const failingReply = async () => ({ data: null, error: { code: 'http_error', path: '', message: 'the model answered 500', hint: '' } });
+    const result = await runTurn({
+      core,
+      act: newAct(),
+      model,
+      replyTurn: failingReply,
+      turn: { userMessage: 'anything to do?', steps: [{ description: 'Check nothing', type: 'analyze' }] },
+    });
+    assert.equal(result.status, 'error');
+    assert.equal(result.error.code, 'http_error');
+    assert.equal(result.reply, null);
+    assert.deepEqual(result.steps.map((step) => step.status), ['complete']);
+    assert.equal(result.state.turn, 1);
+  });
+});
+
 test('ask_user ends the turn with the question; later steps do not run', async () => {
   await withModel([askUser('Which recipe do you mean, the original or the weeknight version?')], async (model, server) => {
     const result = await runTurn({

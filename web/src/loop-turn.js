@@ -108,7 +108,10 @@ export async function runTurn({
   if (!replyTurn) return finish({ status });
   const answer = await replyTurn({ core, registry: act.registry, model, userMessage, steps, conversation: previous.conversation, domain, signal });
   emit('reply', { reply: answer.data, error: answer.error });
-  return finish({ status: signal?.aborted ? 'aborted' : status, reply: answer.data, error: answer.error });
+  // A failed reply makes the turn an error: its steps ran (and are in `steps`
+  // and the state), but the user got no answer, and 'done' would hide that.
+  const ended = signal?.aborted ? 'aborted' : answer.error ? 'error' : status;
+  return finish({ status: ended, reply: answer.data, error: answer.error });
 }
 
 /**
