@@ -82,8 +82,12 @@ export async function startStack({
   try {
     const serveAt = performance.now();
     pgPort ??= await freePort(host);
+    // A port found free may be taken by another process before PostgREST
+    // binds it (parallel test suites): with ports of our own choosing, a
+    // PostgREST that exits during start-up is started again on fresh ones.
+    const choosePorts = httpPort === undefined || httpPort === null;
     httpPort ??= await freePort(host);
-    const adminPort = await freePort(host);
+    let adminPort = await freePort(host);
     socket = new PGLiteSocketServer({ db, host, port: pgPort, maxConnections: 1 });
     await socket.start();
 
@@ -100,7 +104,16 @@ export async function startStack({
         quiet,
         probe: { path: `/${pack.probeTable}?select=id&limit=1`, headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
       });
-    postgrest = await servePostgrest();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        postgrest = await servePostgrest();
+        break;
+      } catch (cause) {
+        if (!choosePorts || attempt === 3 || !/PostgREST exited/.test(cause.message)) throw cause;
+        httpPort = await freePort(host);
+        adminPort = await freePort(host);
+      }
+    }
     gateway = await startRestGateway({ host, port: apiPort ?? (await freePort(host)), restUrl: postgrest.url });
     timings.serve = since(serveAt);
     timings.total = since(started);
