@@ -121,8 +121,9 @@ void write_call(json_writer& w, const ref_registry& registry, const tool_call& c
   w.end_object();
 }
 
-// Whether a string is shaped like a UUID as the record shows it: without
-// U+0000, which the writer strips ("c69607\u0000bb-…" is shown as a UUID).
+// Whether a string shows a UUID as the record writes it: without U+0000,
+// which the writer strips ("c69607\u0000bb-…" is shown as a UUID), whole,
+// broken, or inside longer text.
 bool uuid_shaped(std::string_view text) {
   std::string stripped;
   if (text.find('\0') != std::string_view::npos) {
@@ -130,7 +131,11 @@ bool uuid_shaped(std::string_view text) {
     stripped.erase(std::remove(stripped.begin(), stripped.end(), '\0'), stripped.end());
     text = stripped;
   }
-  return is_uuid_syntax(text) || looks_like_broken_uuid(text);
+  if (is_uuid_syntax(text) || looks_like_broken_uuid(text)) return true;
+  // A UUID inside a longer string ("c69606bb-…-11e999e2d3c4b5a61") shows too.
+  for (std::size_t at = 0; at + 36 <= text.size(); ++at)
+    if (is_uuid_syntax(text.substr(at, 36))) return true;
+  return false;
 }
 
 // The model's own params, for a call that failed validation. Strings shaped

@@ -70,6 +70,17 @@ TEST_CASE("regression: a UUID with an escaped NUL inside was shown unmasked in t
   CHECK(out["query"]["requested"] == json::parse(R"j([{"id":"(uuid)"}])j"));
 }
 
+TEST_CASE("regression: a UUID inside a longer invented string was shown in the query record") {
+  run r;
+  r.start(
+      "db_read",
+      R"([{"i\u0000d":"c69606\u0000bb-5d2e-4b8a-9f3c-11e999e2d3c4b5a61"},"note 3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b here"])");
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "invalid_params");
+  CHECK(out["query"]["requested"][0].begin().value() == "(uuid)");
+  CHECK(out["query"]["requested"][1] == "(uuid)");
+}
+
 TEST_CASE("a read of pending gen_ refs is answered from the registry without a request") {
   run r;
   r.start("db_read", R"({"table":"recipes","filters":[{"field":"id","op":"=","value":"gen_recipe_1"}]})");

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../../core/src/db_error.h"
+#include "../../core/src/echo.h"
 #include "alfred/json.h"
 #include "fuzz_support.h"
 
@@ -65,11 +66,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (utf8 && json_object && !reference.duplicate_keys) {
     const json& body = *reference.value;
     check(err.db_code == member(body, "code"), "the database code is misread", err.db_code);
-    check(err.details == member(body, "details"), "the details are misread", err.details);
-    const std::string message = member(body, "message");
+    // Message, details and hint are cut at 300 bytes on a UTF-8 boundary (docs/limits-and-faults.md).
+    const auto cut = [](const std::string& text) { return detail::clip_utf8(text, 300); };
+    check(err.details == cut(member(body, "details")), "the details are misread", err.details);
+    const std::string message = cut(member(body, "message"));
     if (!message.empty())
       check(err.message == std::string(kWhat) + " failed: " + message, "the message is misread", err.message);
-    const std::string hint = member(body, "hint");
+    const std::string hint = cut(member(body, "hint"));
     if (!hint.empty()) check(err.hint == hint, "the hint is misread", err.hint);
   }
   // A body the core does not read as a JSON object is quoted, cut (nlohmann
