@@ -70,6 +70,9 @@ void check_request(const tool_call& call, const http_request& req) {
   // Text from JavaScript is always well-formed UTF-8; nlohmann insists on it.
   if (!valid_utf8(*req.body)) return;
   const auto body = parse_reference(*req.body);
+  // A number beyond a double is copied as the model wrote it (valid JSON; the
+  // core's own reader accepted the body above), which nlohmann refuses.
+  if (body.number_overflow) return;
   check(body.value.has_value(), "the body is not JSON", *req.body);
   check(!body.duplicate_keys, "the body repeats a key", *req.body);
   if (body.value->is_array()) {
