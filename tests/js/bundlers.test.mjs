@@ -67,7 +67,7 @@ async function runInChromium(out) {
   });
   tab.on('pageerror', (error) => problems.push(error.message));
   try {
-    const { url, anonKey, users } = stack();
+    const { supabaseUrl: url, anonKey, users } = stack();
     const query = new URLSearchParams({ url, apiKey: anonKey, token: users[0].token, userId: users[0].id });
     await tab.goto(`${server.origin}/index.html?${query}`, { timeout: 20_000 });
     const done = await tab.evaluate(
@@ -81,7 +81,8 @@ async function runInChromium(out) {
 }
 
 function expectedResult() {
-  const { url, users } = stack();
+  const { supabaseUrl, users } = stack();
+  const url = `${supabaseUrl}/rest/v1`;
   return {
     readUrl: `${url}/inventory?select=%2A&user_id=eq.${users[0].id}&name=eq.eggs&limit=3`,
     ref: 'recipe_1',

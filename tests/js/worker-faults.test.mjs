@@ -56,7 +56,7 @@ before(async () => {
   stack = await startStack();
   front = await startFront(stack.url);
   // The secret lets the worker verify the users' HS256 tokens itself (docs/worker-auth.md).
-  worker = await startWorkerd({ env: { SUPABASE_URL: front.url, SUPABASE_ANON_KEY: stack.anonKey, SUPABASE_JWT_SECRET: stack.jwtSecret, ALLOWED_ORIGINS: 'http://app.example.test' } });
+  worker = await startWorkerd({ env: { SUPABASE_REST_URL: front.url, SUPABASE_ANON_KEY: stack.anonKey, SUPABASE_JWT_SECRET: stack.jwtSecret, ALLOWED_ORIGINS: 'http://app.example.test' } });
 });
 
 after(async () => {
