@@ -32,7 +32,8 @@ const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 7);
 
 const BASE_URL = 'https://abcdefghijklmnop.supabase.co/rest/v1';
 const API_KEY = 'anon-key';
-const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMTExIn0.c2lnbmF0dXJl';
+// A signed-in user's token whose sub is USER_ID (user-owned tables need one; the signature is not checked here).
+const ACCESS_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMTExMTExMS0xMTExLTExMTEtMTExMS0xMTExMTExMTExMTEiLCJyb2xlIjoiYXV0aGVudGljYXRlZCJ9.c2lnbmF0dXJl';
 const USER_ID = '11111111-1111-1111-1111-111111111111';
 
 const median = (values) => {
