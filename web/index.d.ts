@@ -1008,6 +1008,7 @@ export {
   MemorySessionStore,
   SupabaseSessionStore,
   readUserToken,
+  isServiceKey,
 } from './mcp.js';
 export type { McpTool, McpResource, McpToolResult, SessionCaller, SessionState, SessionStore } from './mcp.js';
 export {

@@ -148,3 +148,6 @@ export declare function readUserToken(
   token: string,
   source?: string,
 ): { data: { accessToken: string; userId: string; expiresAt: number | null }; error: null } | { data: null; error: { code: string; message: string; hint?: string } };
+
+/** Whether `key` is a service key (`sb_secret_…` or a JWT whose role is `service_role`); never one for a user. */
+export declare function isServiceKey(key: unknown): boolean;

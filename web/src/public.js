@@ -19,7 +19,7 @@ export {
 } from './mcp/tools.js';
 export { newSessionId, openSession, findSession, closeSession, callSessionTool } from './mcp/session.js';
 export { MemorySessionStore, SupabaseSessionStore } from './mcp/store.js';
-export { readUserToken } from './mcp/user-token.js';
+export { isServiceKey, readUserToken } from './mcp/user-token.js';
 export {
   runStep,
   runTurn,

@@ -1,6 +1,6 @@
 // The worker's configuration, read from its environment (Workers `env`
 // bindings, or Deno's environment through worker/deno.js).
-import { modelConfigFromEnv } from 'alfred-act';
+import { isServiceKey, modelConfigFromEnv } from 'alfred-act';
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
@@ -117,23 +117,4 @@ function readLimits(env) {
 
 function misconfigured(message) {
   return { data: null, error: { code: 'worker_misconfigured', message, hint: 'set the worker variables (see worker/README.md)' } };
-}
-
-function isServiceKey(key) {
-  if (key.startsWith('sb_secret_')) return true;
-  return jwtClaims(key)?.role === 'service_role';
-}
-
-/** The claims of a JWT, unverified, or null when `token` is not one. */
-export function jwtClaims(token) {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  try {
-    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
-    const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (char) => char.charCodeAt(0));
-    const claims = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? claims : null;
-  } catch {
-    return null;
-  }
 }
