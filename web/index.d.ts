@@ -552,12 +552,15 @@ export declare class Core {
    */
   toolDefinitions(options?: { domain?: DomainConfig; strict?: boolean }): readonly ToolDefinition[];
   /**
-   * The tool result for the model from what `act.execute` returned.
+   * The tool result for the model from what `act.execute` returned. No UUID
+   * in it: one inside a text value shows as its ref in `registry` (the
+   * Act's), or as `<id>`; `outcome.data` keeps the text as written.
    *
    * @example
-   * const content = JSON.stringify(core.toolResult('db_read', await act.execute('db_read', params)))
+   * const result = core.toolResult('db_read', await act.execute('db_read', params), { registry: act.registry })
+   * const content = JSON.stringify(result)
    */
-  toolResult(tool: ToolName | string, outcome: ExecuteResult): ToolResult;
+  toolResult(tool: ToolName | string, outcome: ExecuteResult, options?: { registry?: Registry }): ToolResult;
 }
 
 /** The kind of a plan step. */

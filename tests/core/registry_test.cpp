@@ -355,6 +355,17 @@ TEST_CASE("serialized state of the sample registry, exactly") {
         R"({"format":"alfred-act/registry","version":1,"turn":0,"counters":{},"gen_counters":{},"refs":[]})");
 }
 
+TEST_CASE("regression: generated content with a number beyond a double restores and is written back as written") {
+  // JSON by the grammar (JSON.parse reads Infinity); the content is kept as
+  // the text it was restored from.
+  const std::string state = state_with(
+      "{}", R"({"recipe":1})",
+      R"({"ref":"gen_recipe_1","table":"recipes","uuid":null,"label":"Big","action":"generated","turn_created":1,"turn_last":1,"content":{"name":"Big","serves":71e999}})");
+  auto restored = restore(state);
+  REQUIRE(restored.ok());
+  CHECK(state_text(*restored) == state);
+}
+
 TEST_CASE("state round trip: restore(state) serializes to exactly the same text") {
   ref_registry empty;
   ref_registry sample = sample_registry();

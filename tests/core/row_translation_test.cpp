@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "alfred/uuid_scrub.h"
 #include "request_text.h"
 #include "support.h"
 
@@ -204,6 +205,22 @@ TEST_CASE("non-row input: null stays null, scalars in an array are skipped, an e
   CHECK(translate(reg, "recipes", "null") == "null");
   CHECK(translate(reg, "recipes", "[]") == "[]");
   CHECK(translate(reg, "recipes", R"j([1, "x", null, {"name": "A"}])j") == R"j([{"name":"A"}])j");
+}
+
+TEST_CASE("regression: a UUID quoted inside a text value stays as written; the scrub for the model replaces it") {
+  // The rows are the developer's and what a write-back starts from, so the
+  // user's text is kept; a tool result runs the rows through scrub_uuids.
+  ref_registry reg = sample_registry();
+  const std::string out =
+      translate(reg, "inventory",
+                R"j([{"name":"jar","notes":"same box as C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61, not )j"
+                R"j(0b5e9c1a-7d3f-4e2b-9a8c-6f1d2e3c4b5a"}])j");
+  CHECK(
+      out ==
+      R"j([{"name":"jar","notes":"same box as C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61, not 0b5e9c1a-7d3f-4e2b-9a8c-6f1d2e3c4b5a"}])j");
+  std::string for_model = out;
+  scrub_uuids(for_model, reg);
+  CHECK(for_model == R"j([{"name":"jar","notes":"same box as recipe_1, not <id>"}])j");
 }
 
 TEST_CASE("no 36-character UUID survives translation of a realistic mixed payload") {

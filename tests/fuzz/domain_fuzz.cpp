@@ -3,16 +3,21 @@
 // that a domain it accepts cannot make the core leak or break. So a domain
 // that loads is used: a row of every table, every column filled in (UUIDs
 // in the UUID columns, one embed per relation), is translated and must show
-// no UUID; a read of every table builds a request to that table or fails
-// with a structured error; the prompt built over the translated rows holds
-// no UUID. Cross-table references of the loaded domain all resolve.
-// A refused domain is an `invalid_domain` error with a message.
+// none of the UUIDs the row held in its UUID columns, and nothing at all
+// once scrubbed as a tool result is (a UUID inside a free-text value, such
+// as an allowed value, stays in the rows as the user wrote it); a read of
+// every table builds a request to that table or fails with a structured
+// error; the prompt built over the translated rows holds no UUID.
+// Cross-table references of the loaded domain all resolve. A refused domain
+// is an `invalid_domain` error with a message.
 
 #include <cstdint>
+#include <set>
 #include <string>
 
 #include "alfred/prompt.h"
 #include "alfred/row_translation.h"
+#include "alfred/uuid_scrub.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {
@@ -20,6 +25,13 @@ namespace {
 
 constexpr const char* kPromptInput =
     R"({"step":{"type":"read","description":"Read everything","index":0,"total":1},"user_message":"show me","today":"2026-02-09"})";
+
+// The UUIDs inside the free-text values the rows hold (an allowed value may
+// be any text, a UUID too): these stay in translated rows as written.
+std::set<std::string, std::less<>>& in_text() {
+  static std::set<std::string, std::less<>> uuids;
+  return uuids;
+}
 
 // A distinct UUID per value, so that a leaked one names its column.
 std::string next_uuid(unsigned& counter) {
@@ -54,6 +66,7 @@ json value_for(const column& col, unsigned& counter) {
   }
   // An allowed value may be any bytes; the row is JSON text, written by nlohmann.
   if (col.allowed_values.empty() || !valid_utf8(col.allowed_values.front())) return std::string("some ") + col.name;
+  for_each_uuid(col.allowed_values.front(), [](std::string_view uuid) { in_text().emplace(uuid); });
   return col.allowed_values.front();
 }
 
@@ -105,12 +118,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ref_registry reg;
   reg.set_turn(1);
   unsigned counter = 0;
+  in_text().clear();
   for (const auto& tbl : dom.tables) {
     const std::string body = json::array({full_row(dom, tbl, counter, true)}).dump();
     auto rows = translate_rows(dom, reg, tbl, body, ref_action::read);
     check(rows.ok(), "a row of a loaded domain does not translate", body);
-    const auto uuid = find_uuid(*rows);
-    check(uuid.empty(), "a UUID in translated rows", std::string(uuid) + "\n" + body + "\n" + *rows);
+    // The UUIDs this test generated for the UUID columns (…-1111-4222-8333-…)
+    // are all replaced.
+    for_each_uuid(*rows, [&](std::string_view uuid) {
+      check(uuid.substr(8, 16) != "-1111-4222-8333-" || in_text().count(uuid) > 0,
+            "a UUID column's value in translated rows", std::string(uuid) + "\n" + body + "\n" + *rows);
+    });
+    std::string for_model = *rows;
+    scrub_uuids(for_model, reg);
+    const auto uuid = find_uuid(for_model);
+    check(uuid.empty(), "a UUID in translated rows as a tool result shows them",
+          std::string(uuid) + "\n" + body + "\n" + for_model);
 
     auto req = build_request(dom, reg, "db_read", R"({"table":")" + tbl.name + R"(","limit":5})", alice_options());
     if (req) {

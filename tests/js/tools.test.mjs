@@ -238,6 +238,33 @@ test('callTool: one result shape for the model (rows with refs and the rendered 
   assert.deepEqual(unknownTool.error, { code: 'unknown_tool', path: 'tool', message: "'db_upsert' is not a tool", hint: 'one of: db_read, db_create, db_update, db_delete' });
 });
 
+test('callTool: a UUID quoted inside a text value shows as its ref or <id>; execute keeps the text as written', async () => {
+  const act = actFor();
+  const [known] = await dbRows('/inventory?select=id,name&order=name&limit=1');
+  const first = await act.callTool('db_read', { table: 'inventory', filters: [{ field: 'name', op: '=', value: known.name }], columns: ['name'] });
+  assert.equal(first.ok, true, JSON.stringify(first));
+  const ref = first.rows[0].id;
+  const stranger = '0b5e9c1a-7d3f-4e2b-9a8c-6f1d2e3c4b5a';
+  const notes = `same box as ${known.id.toUpperCase()}, not ${stranger}`;
+  const { status, body } = await rest(stack(), ada().token, 'POST', '/inventory', {
+    body: { user_id: ada().id, name: 'quoted uuid jar', quantity: 1, unit: 'jar', notes },
+    prefer: 'return=representation',
+  });
+  assert.equal(status, 201, JSON.stringify(body));
+  try {
+    const params = { table: 'inventory', filters: [{ field: 'name', op: '=', value: 'quoted uuid jar' }], columns: ['name', 'notes'] };
+    const result = await act.callTool('db_read', params);
+    assert.equal(result.ok, true, JSON.stringify(result));
+    assert.equal(result.rows[0].notes, `same box as ${ref}, not <id>`);
+    assert.doesNotMatch(JSON.stringify(result), UUID);
+    // The developer's outcome (and a write the model makes from it) keeps the user's text.
+    const outcome = await act.execute('db_read', params);
+    assert.equal(outcome.data[0].notes, notes);
+  } finally {
+    await rest(stack(), ada().token, 'DELETE', `/inventory?id=eq.${body[0].id}`);
+  }
+});
+
 test('callTool: a database refusal comes back scrubbed, without raw or the status', async () => {
   const act = actFor();
   const before = await dbRows('/cooking_log?select=id');

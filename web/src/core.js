@@ -500,14 +500,16 @@ export class Core {
    * `{ ok: true, tool, table, count, rows, query }` (rows with refs, `query`
    * the executed query rendered as text) or `{ ok: false, tool, table,
    * error: { code, path, message, hint, details? } }`. Never includes UUIDs
-   * or the developer-only `error.raw`.
+   * (one inside a text value shows as its ref in `registry`, or `<id>`) or
+   * the developer-only `error.raw`.
    *
    * @example
    * const outcome = await act.execute('db_read', { table: 'inventory' })
-   * messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(core.toolResult('db_read', outcome)) })
+   * const result = core.toolResult('db_read', outcome, { registry: act.registry })
+   * messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) })
    */
-  toolResult(tool, outcome) {
-    return toolResult(this, tool, outcome);
+  toolResult(tool, outcome, { registry } = {}) {
+    return toolResult(this, tool, outcome, { registry });
   }
 
   /**

@@ -57,15 +57,28 @@ function modelError(error) {
   return out;
 }
 
+// The rows as the model may see them: a UUID inside a value (a note that
+// quotes one) becomes its ref or `<id>`, by the core's scrubber over the rows'
+// JSON text (JSON.stringify never escapes a hex digit or a dash, so every UUID
+// in a value is there as written). `outcome.data` keeps the text verbatim
+// for the developer and for writes (docs/uuid-scrubbing.md).
+function rowsForModel(core, rows, registry) {
+  if (rows.length === 0) return rows;
+  const text = JSON.stringify(rows);
+  const scrubbed = core.withoutUuids(text, { registry });
+  return scrubbed === text ? rows : JSON.parse(scrubbed);
+}
+
 /**
  * The tool result for the model, one shape for every tool and adapter:
  * `{ ok: true, tool, table, count, rows, query }` (rows with refs, the
  * executed query rendered as text) or `{ ok: false, tool, table, error: { code,
  * path, message, hint, details? }, query? }` (`query` when the call reached
- * the database). `outcome` is what
- * `act.execute` resolved to.
+ * the database). `outcome` is what `act.execute` resolved to; `registry`
+ * (the Act's) turns a known UUID inside a text value into its ref rather
+ * than `<id>`.
  */
-export function toolResult(core, tool, outcome) {
+export function toolResult(core, tool, outcome, { registry } = {}) {
   const query = outcome?.query ? core.renderQuery(outcome.query).data ?? null : null;
   const table = outcome?.query?.table ?? null;
   if (outcome?.error) {
@@ -77,7 +90,7 @@ export function toolResult(core, tool, outcome) {
   }
   const data = outcome?.data ?? null;
   const rows = Array.isArray(data) ? data : data === null ? [] : [data];
-  return { ok: true, tool: String(tool), table, count: outcome?.count ?? rows.length, rows, query };
+  return { ok: true, tool: String(tool), table, count: outcome?.count ?? rows.length, rows: rowsForModel(core, rows, registry), query };
 }
 
 /** @internal Act#callTool: arguments in, the model's tool result out; never throws but for `signal`. */
@@ -85,5 +98,5 @@ export async function callTool(core, act, name, args, { signal } = {}) {
   const { params, error } = toolArguments(args);
   if (error) return toolResult(core, name, { data: null, error, query: null, count: null });
   const outcome = await act.execute(name, params, { signal });
-  return toolResult(core, name, outcome);
+  return toolResult(core, name, outcome, { registry: act.registry });
 }
