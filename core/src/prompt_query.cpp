@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "alfred/filter_ops.h"
 #include "prompt_text.h"
 
 namespace alfred {
@@ -108,7 +109,7 @@ void append_filter(std::string& out, json_value filter) {
     if (auto o = filter.find("op"); o && o->is_string()) op = o->str();
   }
   out.append(field).append(" ").append(op);
-  if (op == "is_null" || op == "is_not_null") return;
+  if (const filter_op_rule* rule = find_filter_op(op); rule && takes_no_value(rule->shape)) return;
   out += ' ';
   auto value = filter.is_object() ? filter.find("value") : std::nullopt;
   if (value)

@@ -32,11 +32,6 @@ void write_scalar(json_writer& w, const ref_registry& registry, const scalar& va
   }
 }
 
-bool takes_list(filter_op op) {
-  return op == filter_op::in || op == filter_op::not_in || op == filter_op::contains || op == filter_op::contained_by ||
-         op == filter_op::overlaps;
-}
-
 void write_filter(json_writer& w, const ref_registry& registry, const filter& f) {
   w.begin_object();
   w.key("field");
@@ -46,7 +41,7 @@ void write_filter(json_writer& w, const ref_registry& registry, const filter& f)
   w.key("value");
   if (!f.json_operand.empty()) {
     w.raw_value(f.json_operand);
-  } else if (takes_list(f.op)) {
+  } else if (takes_list(filter_op_rule_of(f.op).shape)) {
     w.begin_array();
     for (const auto& value : f.values) write_scalar(w, registry, value, holds_uuids(f));
     w.end_array();

@@ -41,7 +41,7 @@ class query_writer {
   bool first_ = true;
 };
 
-// The elements of an in/not_in list, with SQL NULL split out: PostgREST's
+// The elements of a list filter, with SQL NULL split out: PostgREST's
 // `in.(null)` compares with the string "null", never with NULL
 // (docs/postgrest-wire.md#null).
 struct split_list {
@@ -73,244 +73,193 @@ void append_list(std::string& out, const std::vector<std::string_view>& items) {
   out += ')';
 }
 
-// `like`/`ilike` (`not.` for the negated ops), or `match`/`imatch` for a
-// pattern with a literal `*` (like_pattern.h).
-struct pattern_condition {
-  std::string op;
-  std::string value;
-};
-
-pattern_condition pattern_of(const filter& f) {
-  const bool negated = f.op == filter_op::not_like || f.op == filter_op::not_ilike;
-  const bool case_insensitive = f.op == filter_op::ilike || f.op == filter_op::not_ilike;
-  pattern_operand operand = encode_like_pattern(f.value().text, case_insensitive);
-  return {std::string(negated ? "not." : "") + std::string(operand.op), std::move(operand.value)};
-}
-
-std::string_view comparison_op(filter_op op) {
-  switch (op) {
-    case filter_op::gt:
-      return "gt";
-    case filter_op::gte:
-      return "gte";
-    case filter_op::lt:
-      return "lt";
-    default:
-      return "lte";
-  }
-}
-
-std::string_view array_op(filter_op op) {
-  switch (op) {
-    case filter_op::contains:
-      return "cs";
-    case filter_op::contained_by:
-      return "cd";
-    default:
-      return "ov";
-  }
-}
-
 // cs/cd/ov operand: a PostgreSQL array literal, or JSON text for jsonb.
 std::string containment_operand(const filter& f) {
   return f.col->type == column_type::jsonb ? f.json_operand : array_literal(f.values);
 }
 
-// `op.value` for the ops whose value needs no list or quoting at top level.
-void add_op_value(query_writer& query, std::string_view col, std::string_view op, std::string_view value) {
-  std::string& text = query.scratch();
-  text += op;
-  text += '.';
-  text += value;
-  query.add(col, text);
-}
+// The two places a filter goes have one interface, so one encoder
+// (encode_filter) serves both: conditions inside `or=(…)`, written
+// `col.op.value` with every value quoted as the logic-tree grammar needs (a
+// value can never add or close a condition), and top-level parameters below.
+class logic_conditions {
+ public:
+  /// The conditions of `or=(…)` (`any` true) or of `and(…)`, written to `out`.
+  logic_conditions(std::string& out, bool any) : out_(out), any_(any) {}
 
-// One AND filter as top-level query parameters (`col=op.value`). Values are
+  /// `col.[not.]op.value`
+  void compare(std::string_view col, bool negated, std::string_view op, std::string_view value) {
+    start(col, negated, op);
+    append_list_value(out_, value);
+  }
+  /// `col.[not.]op.(a,"b c")`
+  void list(std::string_view col, bool negated, std::string_view op, const std::vector<std::string_view>& items) {
+    start(col, negated, op);
+    append_list(out_, items);
+  }
+  /// `col.[not.]is.null`
+  void null_test(std::string_view col, bool negated) {
+    start(col, negated, "is");
+    out_ += "null";
+  }
+  /// Conditions that must all hold: `and(…)` inside an OR group.
+  template <class F>
+  void all_of(F&& conditions) {
+    group(false, "and(", conditions);
+  }
+  /// Conditions of which one must hold: `or(…)` inside an AND group.
+  template <class F>
+  void any_of(F&& conditions) {
+    group(true, "or(", conditions);
+  }
+
+ private:
+  template <class F>
+  void group(bool any, std::string_view opening, F& conditions) {
+    if (any == any_) {
+      conditions(*this);
+      return;
+    }
+    separate();
+    out_ += opening;
+    logic_conditions nested(out_, any);
+    conditions(nested);
+    out_ += ')';
+  }
+  void separate() {
+    if (!first_) out_ += ',';
+    first_ = false;
+  }
+  void start(std::string_view col, bool negated, std::string_view op) {
+    separate();
+    out_ += col;
+    out_ += '.';
+    if (negated) out_ += "not.";
+    out_ += op;
+    out_ += '.';
+  }
+
+  std::string& out_;
+  bool any_;
+  bool first_ = true;
+};
+
+// Top-level query parameters, `col=op.value`, ANDed by PostgREST. Values are
 // verbatim at this level; only list elements are quoted.
-void add_filter(const filter& f, query_writer& query) {
+class parameter_conditions {
+ public:
+  explicit parameter_conditions(query_writer& query) : query_(query) {}
+
+  /// `col=[not.]op.value`
+  void compare(std::string_view col, bool negated, std::string_view op, std::string_view value) {
+    std::string& text = start(negated, op);
+    text += value;
+    query_.add(col, text);
+  }
+  /// `col=[not.]op.(a,"b c")`
+  void list(std::string_view col, bool negated, std::string_view op, const std::vector<std::string_view>& items) {
+    std::string& text = start(negated, op);
+    append_list(text, items);
+    query_.add(col, text);
+  }
+  /// `col=[not.]is.null`
+  void null_test(std::string_view col, bool negated) { query_.add(col, negated ? "not.is.null" : "is.null"); }
+  /// Conditions that must all hold: one parameter each.
+  template <class F>
+  void all_of(F&& conditions) {
+    conditions(*this);
+  }
+  /// Conditions of which one must hold: an `or=(…)` of their own.
+  template <class F>
+  void any_of(F&& conditions) {
+    std::string& text = query_.scratch();
+    text += '(';
+    logic_conditions group(text, true);
+    conditions(group);
+    text += ')';
+    query_.add("or", text);
+  }
+
+ private:
+  std::string& start(bool negated, std::string_view op) {
+    std::string& text = query_.scratch();
+    if (negated) text += "not.";
+    text += op;
+    text += '.';
+    return text;
+  }
+
+  query_writer& query_;
+};
+
+// A list filter. NULL goes as a condition of its own, ORed for a list that
+// keeps rows (`in`) and ANDed for one that leaves them out (`not_in`); a lone
+// "" goes as the equality the op's polarity has, since `in.("")` is the
+// empty list.
+template <class Conditions>
+void encode_list(const filter& f, const filter_op_rule& rule, Conditions& out) {
   const std::string_view col = f.field;
-  switch (f.op) {
-    case filter_op::eq:
-      if (f.value().is_null())
-        query.add(col, "is.null");
-      else
-        add_op_value(query, col, "eq", f.value().text);
-      return;
-    case filter_op::neq:
-      if (f.value().is_null())
-        query.add(col, "not.is.null");
-      else
-        add_op_value(query, col, "neq", f.value().text);
-      return;
-    case filter_op::gt:
-    case filter_op::gte:
-    case filter_op::lt:
-    case filter_op::lte:
-      add_op_value(query, col, comparison_op(f.op), f.value().text);
-      return;
-    case filter_op::in: {
-      const split_list list = split_nulls(f.values);
-      if (list.has_null && list.items.empty()) {
-        query.add(col, "is.null");
-      } else if (list.has_null) {
-        std::string& text = query.scratch();
-        text += '(';
-        text += col;
-        text += ".in.";
-        append_list(text, list.items);
-        text += ',';
-        text += col;
-        text += ".is.null)";
-        query.add("or", text);
-      } else if (list.is_lone_empty()) {
-        query.add(col, "eq.");  // in.("") would be the empty list
-      } else {
-        std::string& text = query.scratch();
-        text += "in.";
-        append_list(text, list.items);
-        query.add(col, text);
-      }
-      return;
-    }
-    case filter_op::not_in: {
-      const split_list list = split_nulls(f.values);
-      if (list.is_lone_empty()) {
-        query.add(col, "neq.");
-      } else if (!list.items.empty() || !list.has_null) {
-        std::string& text = query.scratch();
-        text += "not.in.";
-        append_list(text, list.items);
-        query.add(col, text);
-      }
-      if (list.has_null) query.add(col, "not.is.null");
-      return;
-    }
-    case filter_op::like:
-    case filter_op::ilike:
-    case filter_op::not_like:
-    case filter_op::not_ilike: {
-      const pattern_condition pattern = pattern_of(f);
-      add_op_value(query, col, pattern.op, pattern.value);
-      return;
-    }
-    case filter_op::is_null:
-      query.add(col, "is.null");
-      return;
-    case filter_op::is_not_null:
-      query.add(col, "not.is.null");
-      return;
-    case filter_op::contains:
-    case filter_op::contained_by:
-    case filter_op::overlaps:
-      add_op_value(query, col, array_op(f.op), containment_operand(f));
-      return;
-    case filter_op::similar:
-      return;  // consumed before building
+  const bool excludes = rule.negation != op_negation::none;
+  const split_list list = split_nulls(f.values);
+  if (list.has_null && list.items.empty()) {
+    out.null_test(col, excludes);
+    return;
+  }
+  auto values = [&](auto& conditions) {
+    if (list.is_lone_empty())
+      conditions.compare(col, false, filter_op_rule_of(excludes ? filter_op::neq : filter_op::eq).postgrest, "");
+    else
+      conditions.list(col, rule.negation == op_negation::prefix, rule.postgrest, list.items);
+  };
+  if (!list.has_null) {
+    values(out);
+  } else if (excludes) {
+    out.all_of([&](auto& conditions) {
+      values(conditions);
+      conditions.null_test(col, true);
+    });
+  } else {
+    out.any_of([&](auto& conditions) {
+      values(conditions);
+      conditions.null_test(col, false);
+    });
   }
 }
 
-// `col.op.` then the value, quoted as the logic-tree grammar needs.
-void append_condition(std::string& out, std::string_view col, std::string_view op, std::string_view value) {
-  out += col;
-  out += '.';
-  out += op;
-  out += '.';
-  append_list_value(out, value);
-}
-
-// One condition inside `or=(…)`: every value quoted as the logic-tree
-// grammar needs, so a value can never add or close a condition.
-void append_logic_condition(std::string& out, const filter& f) {
+// One filter as conditions, as its op's row says (filter_ops.h).
+template <class Conditions>
+void encode_filter(const filter& f, Conditions& out) {
+  const filter_op_rule& rule = filter_op_rule_of(f.op);
   const std::string_view col = f.field;
-  switch (f.op) {
-    case filter_op::eq:
-      if (f.value().is_null()) {
-        out += col;
-        out += ".is.null";
-      } else {
-        append_condition(out, col, "eq", f.value().text);
-      }
+  const bool prefixed = rule.negation == op_negation::prefix;
+  switch (rule.shape) {
+    case value_shape::none:
+      out.null_test(col, rule.negation != op_negation::none);
       return;
-    case filter_op::neq:
-      if (f.value().is_null()) {
-        out += col;
-        out += ".not.is.null";
-      } else {
-        append_condition(out, col, "neq", f.value().text);
-      }
+    case value_shape::scalar_or_null:
+      if (f.value().is_null())
+        out.null_test(col, rule.negation != op_negation::none);
+      else
+        out.compare(col, prefixed, rule.postgrest, f.value().text);
       return;
-    case filter_op::gt:
-    case filter_op::gte:
-    case filter_op::lt:
-    case filter_op::lte:
-      append_condition(out, col, comparison_op(f.op), f.value().text);
+    case value_shape::ordered_scalar:
+      out.compare(col, prefixed, rule.postgrest, f.value().text);
       return;
-    case filter_op::in: {
-      const split_list list = split_nulls(f.values);
-      out += col;
-      if (list.has_null && list.items.empty()) {
-        out += ".is.null";
-        return;
-      }
-      // in.("") is the empty list, so a lone "" is written as eq.
-      if (list.is_lone_empty()) {
-        out += ".eq.\"\"";
-      } else {
-        out += ".in.";
-        append_list(out, list.items);
-      }
-      if (list.has_null) {
-        out += ',';
-        out += col;
-        out += ".is.null";
-      }
+    case value_shape::list:
+      encode_list(f, rule, out);
+      return;
+    case value_shape::pattern: {
+      // like/ilike, or match/imatch for a pattern with a literal `*` (like_pattern.h).
+      const pattern_operand operand = encode_like_pattern(f.value().text, rule.postgrest == "ilike");
+      out.compare(col, prefixed, operand.op, operand.value);
       return;
     }
-    case filter_op::not_in: {
-      const split_list list = split_nulls(f.values);
-      if (list.has_null && list.items.empty()) {
-        out += col;
-        out += ".not.is.null";
-        return;
-      }
-      if (list.has_null) out += "and(";
-      out += col;
-      if (list.is_lone_empty()) {
-        out += ".neq.\"\"";
-      } else {
-        out += ".not.in.";
-        append_list(out, list.items);
-      }
-      if (list.has_null) {
-        out += ',';
-        out += col;
-        out += ".not.is.null)";
-      }
+    case value_shape::elements_or_object:
+    case value_shape::elements:
+      out.compare(col, prefixed, rule.postgrest, containment_operand(f));
       return;
-    }
-    case filter_op::like:
-    case filter_op::ilike:
-    case filter_op::not_like:
-    case filter_op::not_ilike: {
-      const pattern_condition pattern = pattern_of(f);
-      append_condition(out, col, pattern.op, pattern.value);
-      return;
-    }
-    case filter_op::is_null:
-      out += col;
-      out += ".is.null";
-      return;
-    case filter_op::is_not_null:
-      out += col;
-      out += ".not.is.null";
-      return;
-    case filter_op::contains:
-    case filter_op::contained_by:
-    case filter_op::overlaps:
-      append_condition(out, col, array_op(f.op), containment_operand(f));
-      return;
-    case filter_op::similar:
-      return;
+    case value_shape::search_text:
+      return;  // consumed before building
   }
 }
 
@@ -636,6 +585,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
   req.url += '/';
   append_percent_encoded(req.url, tbl.name);
   query_writer query(req.url);
+  parameter_conditions parameters(query);
   std::string& prefer = req.prefer;
   auto add_owner_filter = [&]() {
     if (owner.empty()) return;
@@ -651,16 +601,14 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
       append_select(select, dom, call);
       query.add("select", select);
       add_owner_filter();
-      for (const auto& f : call.filters) add_filter(f, query);
+      for (const auto& f : call.filters) encode_filter(f, parameters);
       // Repeated `or` parameters are ANDed by PostgREST.
       auto add_or_group = [&](const std::vector<filter>& group) {
         if (group.empty()) return;
         std::string& text = query.scratch();
         text += '(';
-        for (std::size_t i = 0; i < group.size(); ++i) {
-          if (i) text += ',';
-          append_logic_condition(text, group[i]);
-        }
+        logic_conditions conditions(text, true);
+        for (const auto& f : group) encode_filter(f, conditions);
         text += ')';
         query.add("or", text);
       };
@@ -711,7 +659,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
     case tool_kind::remove: {
       req.method = call.kind == tool_kind::update ? "PATCH" : "DELETE";
       add_owner_filter();
-      for (const auto& f : call.filters) add_filter(f, query);
+      for (const auto& f : call.filters) encode_filter(f, parameters);
       query.add("select", "*");
       if (call.kind == tool_kind::update) {
         std::string body;

@@ -20,46 +20,6 @@ using detail::invalid_value;
 using detail::param_path;
 using detail::value_scope;
 
-struct op_spelling {
-  std::string_view text;
-  filter_op op;
-};
-
-// Canonical names first; the rest are spellings models commonly use.
-constexpr std::array<op_spelling, 30> kOps{{
-    {"=", filter_op::eq},
-    {"!=", filter_op::neq},
-    {">", filter_op::gt},
-    {">=", filter_op::gte},
-    {"<", filter_op::lt},
-    {"<=", filter_op::lte},
-    {"in", filter_op::in},
-    {"not_in", filter_op::not_in},
-    {"like", filter_op::like},
-    {"ilike", filter_op::ilike},
-    {"not_like", filter_op::not_like},
-    {"not_ilike", filter_op::not_ilike},
-    {"is_null", filter_op::is_null},
-    {"is_not_null", filter_op::is_not_null},
-    {"contains", filter_op::contains},
-    {"contained_by", filter_op::contained_by},
-    {"overlaps", filter_op::overlaps},
-    {"similar", filter_op::similar},
-    {"==", filter_op::eq},
-    {"eq", filter_op::eq},
-    {"neq", filter_op::neq},
-    {"<>", filter_op::neq},
-    {"gt", filter_op::gt},
-    {"gte", filter_op::gte},
-    {"lt", filter_op::lt},
-    {"lte", filter_op::lte},
-    {"nin", filter_op::not_in},
-    {"not in", filter_op::not_in},
-    {"not like", filter_op::not_like},
-    {"not ilike", filter_op::not_ilike},
-}};
-constexpr std::size_t kCanonicalOps = 18;
-
 constexpr std::array<std::string_view, 4> kToolNames{"db_read", "db_create", "db_update", "db_delete"};
 
 std::string lower_trimmed(std::string_view text) {
@@ -69,13 +29,6 @@ std::string lower_trimmed(std::string_view text) {
   std::string out(text.substr(begin, end - begin + 1));
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
   return out;
-}
-
-std::optional<filter_op> parse_op(std::string_view text) {
-  const std::string wanted = lower_trimmed(text);
-  for (const auto& spelling : kOps)
-    if (spelling.text == wanted) return spelling.op;
-  return std::nullopt;
 }
 
 // How to exclude rows without an invented operator (models reach for
@@ -316,7 +269,7 @@ class call_parser {
 
     filter f;
     f.field = field->str();
-    auto op = parse_op(op_value->str());
+    auto op = parse_filter_op(op_value->str());
     if (!op) {
       std::string hint = fmt::format("supported ops: {}", filter_op_list());
       if (looks_like_negation(op_value->str())) hint.append(". ").append(exclusion_hint(*call_.tbl));
@@ -326,7 +279,8 @@ class call_parser {
     f.op = *op;
     const auto& value = members.value;
 
-    if (f.field == kSemanticField || f.op == filter_op::similar) {
+    const filter_op_rule& rule = filter_op_rule_of(f.op);
+    if (f.field == kSemanticField || rule.shape == value_shape::search_text) {
       auto ok = parse_semantic(f, value, path, in_or);
       if (!ok) return ok.take_error();
       f.field = kSemanticField;  // not a view into the params, which may not outlive the call
@@ -349,7 +303,7 @@ class call_parser {
                                detail::echoed(f.field)),
                    fmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
                                kSemanticField)};
-    if (f.op != filter_op::similar)
+    if (filter_op_rule_of(f.op).shape != value_shape::search_text)
       return error{"invalid_filter", path.member("op").str(),
                    fmt::format("{} only works with op similar", kSemanticField), ""};
     if (in_or || kind_ != tool_kind::read)
@@ -369,19 +323,18 @@ class call_parser {
     const column& col = *f.col;
     const bool has_value = value.has_value();
     const char* got = has_value ? value->kind_name() : "nothing";
-    switch (f.op) {
-      case filter_op::is_null:
-      case filter_op::is_not_null:
+    const filter_op_rule& rule = filter_op_rule_of(f.op);
+    switch (rule.shape) {
+      case value_shape::none:
         if (!has_value || value->is_null()) return ok_status();
         if (!value->is_bool())
           return invalid_value(path.str(),
                                fmt::format("{} takes no value (or true/false), got {}", filter_op_name(f.op), got),
                                "omit value");
         // {"op": "is_null", "value": false} means "is not null".
-        if (!value->as_bool()) f.op = f.op == filter_op::is_null ? filter_op::is_not_null : filter_op::is_null;
+        if (!value->as_bool()) f.op = rule.opposite;
         return ok_status();
-      case filter_op::eq:
-      case filter_op::neq: {
+      case value_shape::scalar_or_null: {
         if (!has_value)
           return invalid_value(path.str(), "value is required", "to test for a missing value use op is_null");
         if (value->is_null()) {
@@ -393,10 +346,7 @@ class call_parser {
         f.values.push_back(std::move(*item));
         return ok_status();
       }
-      case filter_op::gt:
-      case filter_op::gte:
-      case filter_op::lt:
-      case filter_op::lte: {
+      case value_shape::ordered_scalar: {
         if (!has_value || value->is_null())
           return invalid_value(path.str(), fmt::format("{} needs a value", filter_op_name(f.op)));
         if (col.type == column_type::uuid || col.type == column_type::boolean)
@@ -407,8 +357,7 @@ class call_parser {
         f.values.push_back(std::move(*item));
         return ok_status();
       }
-      case filter_op::in:
-      case filter_op::not_in: {
+      case value_shape::list: {
         if (!has_value || !value->is_array())
           return invalid_value(path.str(), fmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
                                has_value && value->is_primitive() ? fmt::format("write \"value\": [{}]", value->raw())
@@ -433,16 +382,13 @@ class call_parser {
         if (failure) return std::move(*failure);
         return ok_status();
       }
-      case filter_op::like:
-      case filter_op::ilike:
-      case filter_op::not_like:
-      case filter_op::not_ilike:
+      case value_shape::pattern:
         if (col.type != column_type::text)
           return invalid_value(
               path.str(),
               fmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
-              f.op == filter_op::not_like || f.op == filter_op::not_ilike ? exclusion_hint(*call_.tbl)
-                                                                          : std::string("use =, in or a comparison"));
+              rule.negation != op_negation::none ? exclusion_hint(*call_.tbl)
+                                                 : std::string("use =, in or a comparison"));
         if (!has_value || !value->is_string())
           return invalid_value(
               path.str(), fmt::format("{} needs a text pattern such as \"%word%\", got {}", filter_op_name(f.op), got));
@@ -452,11 +398,10 @@ class call_parser {
                                "write \\\\ for a literal backslash");
         f.values.push_back({scalar::kind::text, std::string(value->str())});
         return ok_status();
-      case filter_op::contains:
-      case filter_op::contained_by:
-      case filter_op::overlaps:
+      case value_shape::elements_or_object:
+      case value_shape::elements:
         return check_containment(f, value, path);
-      case filter_op::similar:
+      case value_shape::search_text:
         break;
     }
     return invalid_value(path.str(), "unsupported operator");
@@ -473,7 +418,7 @@ class call_parser {
   status check_containment(filter& f, std::optional<json_value> value, const param_path& path) {
     const column& col = *f.col;
     if (col.type == column_type::jsonb) {
-      if (f.op == filter_op::overlaps || !value || value->is_primitive())
+      if (filter_op_rule_of(f.op).shape != value_shape::elements_or_object || !value || value->is_primitive())
         return invalid_value(
             path.str(), fmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
             "{\"field\": \"" + col.name + "\", \"op\": \"contains\", \"value\": {\"key\": \"value\"}}");
@@ -850,20 +795,18 @@ class call_parser {
     // `!= null`, `not_in [null]` and `is_not_null` all mean IS NOT NULL,
     // which excludes nothing on a NOT NULL column.
     auto narrows = [](const filter& f) {
-      switch (f.op) {
-        case filter_op::is_not_null:
+      switch (filter_op_rule_of(f.op).narrowing) {
+        case write_narrowing::always:
+          return true;
+        case write_narrowing::if_nullable:
           return f.col->nullable;
-        case filter_op::neq:
-          return !f.value().is_null() || f.col->nullable;
-        case filter_op::not_in:
+        case write_narrowing::if_excludes_value:
           return std::any_of(f.values.begin(), f.values.end(), [](const scalar& v) { return !v.is_null(); }) ||
                  (!f.values.empty() && f.col->nullable);
-        case filter_op::like:
-        case filter_op::ilike:
+        case write_narrowing::if_pattern_selective:
           return f.value().text.find_first_not_of("%*") != std::string::npos;
-        default:
-          return true;
       }
+      return true;
     };
     if (std::any_of(call_.filters.begin(), call_.filters.end(), narrows)) return ok_status();
     return error{
@@ -892,18 +835,6 @@ std::optional<tool_kind> parse_tool_name(std::string_view name) {
 }
 
 std::string_view tool_name(tool_kind kind) { return kToolNames[static_cast<std::size_t>(kind)]; }
-
-std::string_view filter_op_name(filter_op op) {
-  for (std::size_t i = 0; i < kCanonicalOps; ++i)
-    if (kOps[i].op == op) return kOps[i].text;
-  return "?";
-}
-
-std::string filter_op_list() {
-  std::vector<std::string_view> names;
-  for (std::size_t i = 0; i < kCanonicalOps; ++i) names.push_back(kOps[i].text);
-  return fmt::format("{}", fmt::join(names, ", "));
-}
 
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
                                   json_value params) {

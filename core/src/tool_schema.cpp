@@ -14,10 +14,15 @@ namespace {
 
 constexpr std::array<tool_kind, 4> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove};
 
-constexpr std::string_view kValueDescription =
-    "A scalar of the column's type (a ref such as recipe_1 for id and foreign-key columns, dates as YYYY-MM-DD), "
-    "a list for in, not_in, contains, contained_by and overlaps, null for is_null and is_not_null, the search text "
-    "for _semantic similar.";
+// What a filter's value holds, by op (filter_ops.h).
+const std::string& value_description() {
+  static const std::string text = fmt::format(
+      "A scalar of the column's type (a ref such as recipe_1 for id and foreign-key columns, dates as YYYY-MM-DD), "
+      "a list for {}, null for {}, the search text for {} {}.",
+      filter_op_names(takes_list, "and"), filter_op_names(takes_no_value, "and"), kSemanticField,
+      filter_op_names(read_filters_only, "and"));
+  return text;
+}
 
 bool is_hidden(const table& tbl, std::string_view name) {
   return std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), name) != tbl.hidden_columns.end();
@@ -222,10 +227,8 @@ class schema_writer {
     w_.begin_object();
     type("string", false);
     std::vector<std::string_view> op_names;
-    for (int op = int(filter_op::eq); op <= int(filter_op::similar); ++op) {
-      if (kind_ != tool_kind::read && filter_op(op) == filter_op::similar) continue;
-      op_names.push_back(filter_op_name(filter_op(op)));
-    }
+    for (const filter_op_rule& rule : filter_op_rules())
+      if (kind_ == tool_kind::read || !read_filters_only(rule.shape)) op_names.push_back(rule.name);
     strings("enum", op_names);
     w_.end_object();
     w_.key("value");
@@ -255,7 +258,7 @@ class schema_writer {
 
   void filter_value() {
     w_.begin_object();
-    text("description", kValueDescription);
+    text("description", value_description());
     w_.key("anyOf");
     scalar_types(!strict_);
     w_.begin_object();

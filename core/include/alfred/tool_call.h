@@ -12,6 +12,7 @@
 
 #include "alfred/domain.h"
 #include "alfred/error.h"
+#include "alfred/filter_ops.h"
 #include "alfred/json.h"
 #include "alfred/registry.h"
 
@@ -21,32 +22,6 @@ enum class tool_kind { read, create, update, remove };
 
 std::optional<tool_kind> parse_tool_name(std::string_view name);
 std::string_view tool_name(tool_kind kind);
-
-enum class filter_op {
-  eq,
-  neq,
-  gt,
-  gte,
-  lt,
-  lte,
-  in,
-  not_in,
-  like,
-  ilike,
-  not_like,
-  not_ilike,
-  is_null,
-  is_not_null,
-  contains,
-  contained_by,
-  overlaps,
-  similar,
-};
-
-/// The canonical name the model is taught ("=", "!=", "not_in", …).
-std::string_view filter_op_name(filter_op op);
-/// Every accepted spelling, for error hints.
-std::string filter_op_list();
 
 /// The field name that asks for semantic search (`similar`).
 inline constexpr std::string_view kSemanticField = "_semantic";

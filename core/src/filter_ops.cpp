@@ -1,0 +1,143 @@
+// The filter op table. Every rule about an op is a field of its row here;
+// docs/filter-ops.md explains the columns and how to add an op.
+#include "alfred/filter_ops.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace alfred {
+namespace {
+
+using op = filter_op;
+using shape = value_shape;
+using neg = op_negation;
+using narrows = write_narrowing;
+
+// One row per op, in enum order (checked below). docs/filter-ops.md says
+// what each column means and how to add an op; the table test
+// (tests/core/filter_ops_test.cpp) walks every row through validation, both
+// encoders, the records, the schema and the prompt.
+// clang-format off
+constexpr std::array<filter_op_rule, 18> kRules{{
+    // op, name, aliases, shape, postgrest operator, negation,
+    //  opposite, write narrowing, example slot, meaning (the prompt table's line),
+    //  what the example slot shows
+    {op::eq,           "=",            {"==", "eq"},      shape::scalar_or_null,     "eq",    neg::none,
+     op::eq,           narrows::always,               "op_eq",           "equal (`null` means IS NULL)",
+     "a filter with = (crud)"},
+    {op::neq,          "!=",           {"neq", "<>"},     shape::scalar_or_null,     "neq",   neg::in_operator,
+     op::neq,          narrows::if_excludes_value,    "op_neq",          "not equal",
+     "a filter with != (crud)"},
+    {op::gt,           ">",            {"gt"},            shape::ordered_scalar,     "gt",    neg::none,
+     op::gt,           narrows::always,               "op_compare",      "compare numbers and dates",
+     "a filter with a comparison (crud)"},
+    {op::gte,          ">=",           {"gte"},           shape::ordered_scalar,     "gte",   neg::none,
+     op::gte,          narrows::always,               "op_compare",      "compare numbers and dates",
+     "a filter with a comparison (crud)"},
+    {op::lt,           "<",            {"lt"},            shape::ordered_scalar,     "lt",    neg::none,
+     op::lt,           narrows::always,               "op_compare",      "compare numbers and dates",
+     "a filter with a comparison (crud)"},
+    {op::lte,          "<=",           {"lte"},           shape::ordered_scalar,     "lte",   neg::none,
+     op::lte,          narrows::always,               "op_compare",      "compare numbers and dates",
+     "a filter with a comparison (crud)"},
+    {op::in,           "in",           {},                shape::list,               "in",    neg::none,
+     op::in,           narrows::always,               "op_in",           "one of a list",
+     "a filter with in over refs (crud)"},
+    {op::not_in,       "not_in",       {"nin", "not in"}, shape::list,               "in",    neg::prefix,
+     op::not_in,       narrows::if_excludes_value,    "op_not_in",       "none of a list (any length)",
+     "a filter with not_in over refs (crud)"},
+    {op::like,         "like",         {},                shape::pattern,            "like",  neg::none,
+     op::like,         narrows::if_pattern_selective, "op_like",         "pattern, case-sensitive (`%` = anything)",
+     "a filter with like (crud)"},
+    {op::ilike,        "ilike",        {},                shape::pattern,            "ilike", neg::none,
+     op::ilike,        narrows::if_pattern_selective, "op_ilike",        "pattern, any case",
+     "a filter with ilike (crud)"},
+    {op::not_like,     "not_like",     {"not like"},      shape::pattern,            "like",  neg::prefix,
+     op::not_like,     narrows::always,               "op_not_like",     "does not match the pattern, case-sensitive",
+     "a filter with not_like (crud)"},
+    {op::not_ilike,    "not_ilike",    {"not ilike"},     shape::pattern,            "ilike", neg::prefix,
+     op::not_ilike,    narrows::always,               "op_not_ilike",    "does not match the pattern, any case",
+     "a filter with not_ilike (crud)"},
+    {op::is_null,      "is_null",      {},                shape::none,               "is",    neg::none,
+     op::is_not_null,  narrows::always,               "op_is_null",      "has no value (no `value` needed)",
+     "a filter with is_null (crud)"},
+    {op::is_not_null,  "is_not_null",  {},                shape::none,               "is",    neg::prefix,
+     op::is_null,      narrows::if_nullable,          "op_is_not_null",  "has a value",
+     "a filter with is_not_null (crud)"},
+    {op::contains,     "contains",     {},                shape::elements_or_object, "cs",    neg::none,
+     op::contains,     narrows::always,               "op_contains",     "array column holds all of these",
+     "a filter with contains on an array column (crud, read)"},
+    {op::contained_by, "contained_by", {},                shape::elements_or_object, "cd",    neg::none,
+     op::contained_by, narrows::always,               "op_contained_by", "array column holds only these",
+     "a filter with contained_by (crud)"},
+    {op::overlaps,     "overlaps",     {},                shape::elements,           "ov",    neg::none,
+     op::overlaps,     narrows::always,               "op_overlaps",     "array column holds at least one of these",
+     "a filter with overlaps (crud)"},
+    {op::similar,      "similar",      {},                shape::search_text,        "",      neg::none,
+     op::similar,      narrows::always,               "op_similar_row",  "",
+     "the operator table's row for similar, or nothing (crud)"},
+}};
+// clang-format on
+
+constexpr bool in_enum_order() {
+  for (std::size_t i = 0; i < kRules.size(); ++i)
+    if (static_cast<std::size_t>(kRules[i].op) != i) return false;
+  return true;
+}
+static_assert(in_enum_order(), "kRules must list the ops in filter_op order");
+static_assert(static_cast<std::size_t>(filter_op::similar) + 1 == kRules.size(), "every filter_op needs a row");
+
+}  // namespace
+
+std::span<const filter_op_rule> filter_op_rules() { return kRules; }
+
+const filter_op_rule& filter_op_rule_of(filter_op op) { return kRules[static_cast<std::size_t>(op)]; }
+
+std::optional<filter_op> parse_filter_op(std::string_view spelling) {
+  const auto begin = spelling.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return std::nullopt;
+  spelling = spelling.substr(begin, spelling.find_last_not_of(" \t") - begin + 1);
+  auto same = [&](std::string_view known) {
+    return known.size() == spelling.size() &&
+           std::equal(known.begin(), known.end(), spelling.begin(), [](char a, char b) {
+             return a == static_cast<char>(std::tolower(static_cast<unsigned char>(b)));
+           });
+  };
+  for (const auto& rule : kRules) {
+    if (same(rule.name)) return rule.op;
+    for (std::string_view alias : rule.aliases)
+      if (!alias.empty() && same(alias)) return rule.op;
+  }
+  return std::nullopt;
+}
+
+const filter_op_rule* find_filter_op(std::string_view name) {
+  for (const auto& rule : kRules)
+    if (rule.name == name) return &rule;
+  return nullptr;
+}
+
+std::string_view filter_op_name(filter_op op) { return filter_op_rule_of(op).name; }
+
+std::string filter_op_list() {
+  std::string out;
+  for (const auto& rule : kRules) out.append(out.empty() ? "" : ", ").append(rule.name);
+  return out;
+}
+
+std::string filter_op_names(bool (*pred)(value_shape), std::string_view conjunction) {
+  std::vector<std::string_view> names;
+  for (const auto& rule : kRules)
+    if (pred(rule.shape)) names.push_back(rule.name);
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i) out.append(i + 1 == names.size() ? fmt::format(" {} ", conjunction) : ", ");
+    out.append(names[i]);
+  }
+  return out;
+}
+
+}  // namespace alfred
