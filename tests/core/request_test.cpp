@@ -211,6 +211,15 @@ TEST_CASE("read: in [\"\"] is eq. (in.(\"\") would be the empty list), not_in [\
         "select=*\n" + kOwner + "notes=in.()\n");
 }
 
+TEST_CASE("read: in [\"\", null] keeps the rows with \"\" (or=(col.eq.\"\",col.is.null), not in.(\"\"))") {
+  // It went as or=(notes.in.(""),notes.is.null): in.("") is the empty list,
+  // so only the NULL rows came back.
+  CHECK(inventory_query(R"j([{"field": "notes", "op": "in", "value": ["", null]}])j") ==
+        "select=*\n" + kOwner + "or=(notes.eq.\"\",notes.is.null)\n");
+  CHECK(inventory_query(R"j([{"field": "notes", "op": "not_in", "value": [null, ""]}])j") ==
+        "select=*\n" + kOwner + "notes=neq.\nnotes=not.is.null\n");
+}
+
 TEST_CASE("read: contains, contained_by, overlaps on text[] quote array elements") {
   const http_request req = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "filters": [
       {"field": "occasions", "op": "contains", "value": ["weeknight", "hosting"]},
