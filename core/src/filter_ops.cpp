@@ -2,11 +2,7 @@
 // docs/filter-ops.md explains the columns and how to add an op.
 #include "alfred/filter_ops.h"
 
-#include <fmt/format.h>
-
-#include <algorithm>
 #include <cctype>
-#include <vector>
 
 namespace alfred {
 namespace {
@@ -23,62 +19,43 @@ using narrows = write_narrowing;
 // clang-format off
 constexpr std::array<filter_op_rule, 18> kRules{{
     // op, name, aliases, shape, postgrest operator, negation,
-    //  opposite, write narrowing, example slot, meaning (the prompt table's line),
-    //  what the example slot shows
+    //  opposite, write narrowing, example slot, meaning (the prompt table's line)
     {op::eq,           "=",            {"==", "eq"},      shape::scalar_or_null,     "eq",    neg::none,
-     op::eq,           narrows::always,               "op_eq",           "equal (`null` means IS NULL)",
-     "a filter with = (crud)"},
+     op::eq,           narrows::always,               "op_eq",           "equal (`null` means IS NULL)"},
     {op::neq,          "!=",           {"neq", "<>"},     shape::scalar_or_null,     "neq",   neg::in_operator,
-     op::neq,          narrows::if_excludes_value,    "op_neq",          "not equal",
-     "a filter with != (crud)"},
+     op::neq,          narrows::if_excludes_value,    "op_neq",          "not equal"},
     {op::gt,           ">",            {"gt"},            shape::ordered_scalar,     "gt",    neg::none,
-     op::gt,           narrows::always,               "op_compare",      "compare numbers and dates",
-     "a filter with a comparison (crud)"},
+     op::gt,           narrows::always,               "op_compare",      "compare numbers and dates"},
     {op::gte,          ">=",           {"gte"},           shape::ordered_scalar,     "gte",   neg::none,
-     op::gte,          narrows::always,               "op_compare",      "compare numbers and dates",
-     "a filter with a comparison (crud)"},
+     op::gte,          narrows::always,               "op_compare",      "compare numbers and dates"},
     {op::lt,           "<",            {"lt"},            shape::ordered_scalar,     "lt",    neg::none,
-     op::lt,           narrows::always,               "op_compare",      "compare numbers and dates",
-     "a filter with a comparison (crud)"},
+     op::lt,           narrows::always,               "op_compare",      "compare numbers and dates"},
     {op::lte,          "<=",           {"lte"},           shape::ordered_scalar,     "lte",   neg::none,
-     op::lte,          narrows::always,               "op_compare",      "compare numbers and dates",
-     "a filter with a comparison (crud)"},
+     op::lte,          narrows::always,               "op_compare",      "compare numbers and dates"},
     {op::in,           "in",           {},                shape::list,               "in",    neg::none,
-     op::in,           narrows::always,               "op_in",           "one of a list",
-     "a filter with in over refs (crud)"},
+     op::in,           narrows::always,               "op_in",           "one of a list"},
     {op::not_in,       "not_in",       {"nin", "not in"}, shape::list,               "in",    neg::prefix,
-     op::not_in,       narrows::if_excludes_value,    "op_not_in",       "none of a list (any length)",
-     "a filter with not_in over refs (crud)"},
+     op::not_in,       narrows::if_excludes_value,    "op_not_in",       "none of a list (any length)"},
     {op::like,         "like",         {},                shape::pattern,            "like",  neg::none,
-     op::like,         narrows::if_pattern_selective, "op_like",         "pattern, case-sensitive (`%` = anything)",
-     "a filter with like (crud)"},
+     op::like,         narrows::if_pattern_selective, "op_like",         "pattern, case-sensitive (`%` = anything)"},
     {op::ilike,        "ilike",        {},                shape::pattern,            "ilike", neg::none,
-     op::ilike,        narrows::if_pattern_selective, "op_ilike",        "pattern, any case",
-     "a filter with ilike (crud)"},
+     op::ilike,        narrows::if_pattern_selective, "op_ilike",        "pattern, any case"},
     {op::not_like,     "not_like",     {"not like"},      shape::pattern,            "like",  neg::prefix,
-     op::not_like,     narrows::always,               "op_not_like",     "does not match the pattern, case-sensitive",
-     "a filter with not_like (crud)"},
+     op::not_like,     narrows::always,               "op_not_like",     "does not match the pattern, case-sensitive"},
     {op::not_ilike,    "not_ilike",    {"not ilike"},     shape::pattern,            "ilike", neg::prefix,
-     op::not_ilike,    narrows::always,               "op_not_ilike",    "does not match the pattern, any case",
-     "a filter with not_ilike (crud)"},
+     op::not_ilike,    narrows::always,               "op_not_ilike",    "does not match the pattern, any case"},
     {op::is_null,      "is_null",      {},                shape::none,               "is",    neg::none,
-     op::is_not_null,  narrows::always,               "op_is_null",      "has no value (no `value` needed)",
-     "a filter with is_null (crud)"},
+     op::is_not_null,  narrows::always,               "op_is_null",      "has no value (no `value` needed)"},
     {op::is_not_null,  "is_not_null",  {},                shape::none,               "is",    neg::prefix,
-     op::is_null,      narrows::if_nullable,          "op_is_not_null",  "has a value",
-     "a filter with is_not_null (crud)"},
+     op::is_null,      narrows::if_nullable,          "op_is_not_null",  "has a value"},
     {op::contains,     "contains",     {},                shape::elements_or_object, "cs",    neg::none,
-     op::contains,     narrows::always,               "op_contains",     "array column holds all of these",
-     "a filter with contains on an array column (crud, read)"},
+     op::contains,     narrows::always,               "op_contains",     "array column holds all of these"},
     {op::contained_by, "contained_by", {},                shape::elements_or_object, "cd",    neg::none,
-     op::contained_by, narrows::always,               "op_contained_by", "array column holds only these",
-     "a filter with contained_by (crud)"},
+     op::contained_by, narrows::always,               "op_contained_by", "array column holds only these"},
     {op::overlaps,     "overlaps",     {},                shape::elements,           "ov",    neg::none,
-     op::overlaps,     narrows::always,               "op_overlaps",     "array column holds at least one of these",
-     "a filter with overlaps (crud)"},
+     op::overlaps,     narrows::always,               "op_overlaps",     "array column holds at least one of these"},
     {op::similar,      "similar",      {},                shape::search_text,        "",      neg::none,
-     op::similar,      narrows::always,               "op_similar_row",  "",
-     "the operator table's row for similar, or nothing (crud)"},
+     op::similar,      narrows::always,               "op_similar_row",  ""},
 }};
 // clang-format on
 
@@ -100,16 +77,16 @@ std::optional<filter_op> parse_filter_op(std::string_view spelling) {
   const auto begin = spelling.find_first_not_of(" \t");
   if (begin == std::string_view::npos) return std::nullopt;
   spelling = spelling.substr(begin, spelling.find_last_not_of(" \t") - begin + 1);
-  auto same = [&](std::string_view known) {
-    return known.size() == spelling.size() &&
-           std::equal(known.begin(), known.end(), spelling.begin(), [](char a, char b) {
-             return a == static_cast<char>(std::tolower(static_cast<unsigned char>(b)));
-           });
-  };
+  // Every spelling is short; a longer text names no op.
+  char lowered[16];
+  if (spelling.size() > sizeof lowered) return std::nullopt;
+  for (std::size_t i = 0; i < spelling.size(); ++i)
+    lowered[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(spelling[i])));
+  const std::string_view wanted(lowered, spelling.size());
   for (const auto& rule : kRules) {
-    if (same(rule.name)) return rule.op;
+    if (rule.name == wanted) return rule.op;
     for (std::string_view alias : rule.aliases)
-      if (!alias.empty() && same(alias)) return rule.op;
+      if (alias == wanted) return rule.op;
   }
   return std::nullopt;
 }
@@ -129,15 +106,22 @@ std::string filter_op_list() {
 }
 
 std::string filter_op_names(bool (*pred)(value_shape), std::string_view conjunction) {
-  std::vector<std::string_view> names;
-  for (const auto& rule : kRules)
-    if (pred(rule.shape)) names.push_back(rule.name);
+  std::size_t count = 0;
+  for (const auto& rule : kRules) count += pred(rule.shape);
   std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i) out.append(i + 1 == names.size() ? fmt::format(" {} ", conjunction) : ", ");
-    out.append(names[i]);
+  std::size_t written = 0;
+  for (const auto& rule : kRules) {
+    if (!pred(rule.shape)) continue;
+    if (written + 1 == count && written)
+      out.append(" ").append(conjunction).append(" ");
+    else if (written)
+      out.append(", ");
+    out.append(rule.name);
+    ++written;
   }
   return out;
 }
+
+bool opens_prompt_line(std::size_t row) { return row == 0 || kRules[row - 1].example_slot != kRules[row].example_slot; }
 
 }  // namespace alfred

@@ -6,7 +6,6 @@
 #include "alfred/uuid_scrub.h"
 #include "prompt_input.h"
 #include "prompt_sections.h"
-#include "prompt_templates.h"
 #include "prompt_text.h"
 
 namespace alfred {
@@ -75,9 +74,6 @@ std::string system_prompt(const domain& dom, const prompt_input& in) {
   if (step_calls_tools(in.type)) out.append("\n\n---\n\n").append(trimmed_end(template_text(in, "act/crud")));
   const std::string step_name = "act/" + std::string(step_type_name(in.type));
   out.append("\n\n---\n\n").append(trimmed_end(template_text(in, step_name))).append("\n");
-  // A replacement template may hold the operator table too; the embedded
-  // ones have it written in already.
-  if (out.find(detail::kFilterOpTable) != std::string::npos) out = detail::with_filter_op_table(out);
   if (dom.resolved_prompt_examples.size() == prompt_example_slots().size())
     return fill_examples(out, dom.resolved_prompt_examples);
   return fill_examples(out, prompt_examples(dom));

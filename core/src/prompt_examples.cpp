@@ -4,27 +4,10 @@
 
 #include <algorithm>
 
-#include "alfred/filter_ops.h"
-
 namespace alfred {
 
-namespace {
-
-// `slots` with the empty entry replaced by the slots of the operator table's
-// lines, in table order (one per line: the comparisons share one).
-std::vector<prompt_example_slot> with_filter_op_slots(std::vector<prompt_example_slot> slots) {
-  std::vector<prompt_example_slot> ops;
-  for (const filter_op_rule& rule : filter_op_rules())
-    if (ops.empty() || ops.back().name != rule.example_slot) ops.push_back({rule.example_slot, rule.slot_what});
-  const auto at = std::find_if(slots.begin(), slots.end(), [](const prompt_example_slot& s) { return s.name.empty(); });
-  slots.insert(slots.erase(at), ops.begin(), ops.end());
-  return slots;
-}
-
-}  // namespace
-
 const std::vector<prompt_example_slot>& prompt_example_slots() {
-  static const std::vector<prompt_example_slot> slots = with_filter_op_slots({
+  static const std::vector<prompt_example_slot> slots = {
       {"note_example", "a note_for_next_step naming refs (base)"},
       {"ref_examples", "four refs of different tables (base)"},
       {"gen_ref", "a generated ref, bare (base, generate)"},
@@ -34,7 +17,21 @@ const std::vector<prompt_example_slot>& prompt_example_slots() {
       {"adjustment_example", "what an Effective: line may show (base, reply)"},
       {"complete_summary", "a step_complete summary (base)"},
       {"complete_note", "a step_complete note_for_next_step (base)"},
-      {"", ""},  // the operator table's slots (filter_ops.h)
+      {"op_eq", "a filter with = (crud)"},
+      {"op_neq", "a filter with != (crud)"},
+      {"op_compare", "a filter with a comparison (crud)"},
+      {"op_in", "a filter with in over refs (crud)"},
+      {"op_not_in", "a filter with not_in over refs (crud)"},
+      {"op_like", "a filter with like (crud)"},
+      {"op_ilike", "a filter with ilike (crud)"},
+      {"op_not_like", "a filter with not_like (crud)"},
+      {"op_not_ilike", "a filter with not_ilike (crud)"},
+      {"op_is_null", "a filter with is_null (crud)"},
+      {"op_is_not_null", "a filter with is_not_null (crud)"},
+      {"op_contains", "a filter with contains on an array column (crud, read)"},
+      {"op_contained_by", "a filter with contained_by (crud)"},
+      {"op_overlaps", "a filter with overlaps (crud)"},
+      {"op_similar_row", "the operator table's row for similar, or nothing (crud)"},
       {"exclude_not_in", "leaving refs out with not_in (crud)"},
       {"exclude_in", "keeping refs with in (crud)"},
       {"exclude_complex", "exclusions left to an analyze step (crud)"},
@@ -65,7 +62,7 @@ const std::vector<prompt_example_slot>& prompt_example_slots() {
       {"reply_ref_example", "a ref never shown to the user (reply)"},
       {"assistant_role", "who answers the user (reply prompt of the loop)"},
       {"planner_generate_example", "what a generate step makes (planner)"},
-  });
+  };
   return slots;
 }
 

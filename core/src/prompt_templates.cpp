@@ -1,7 +1,5 @@
 // The templates under prompts/, compiled in (cmake/embed_text.cmake) so the
 // core needs no file system: workers and browsers have none.
-#include "prompt_templates.h"
-
 #include <algorithm>
 #include <vector>
 
@@ -11,8 +9,10 @@
 #include "prompt_text.h"
 
 namespace alfred {
-namespace detail {
 namespace {
+
+// Where a template wants the operator table, alone on its line (act/crud).
+constexpr std::string_view kFilterOpTable = "{{filter_op_table}}";
 
 // The rows of the operator table: ops sharing an example slot share a line
 // ("| `>` `>=` `<` `<=` | compare numbers and dates | {{op_compare}} |"); an op
@@ -23,44 +23,33 @@ std::string filter_op_table() {
   const auto rules = filter_op_rules();
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const filter_op_rule& rule = rules[i];
-    if (i && rules[i - 1].example_slot == rule.example_slot) continue;
-    if (!out.empty()) out += '\n';
-    const std::string slot = "{{" + std::string(rule.example_slot) + "}}";
-    if (rule.meaning.empty()) {
-      out += slot;
-      continue;
-    }
-    out += '|';
-    for (std::size_t j = i; j < rules.size() && rules[j].example_slot == rule.example_slot; ++j)
-      out.append(" `").append(rules[j].name).append("`");
-    out.append(" | ").append(rule.meaning).append(" | ").append(slot).append(" |");
+    if (opens_prompt_line(i)) out.append(i ? "\n" : "").append(rule.meaning.empty() ? "" : "|");
+    if (!rule.meaning.empty()) out.append(" `").append(rule.name).append("`");
+    if (i + 1 < rules.size() && !opens_prompt_line(i + 1)) continue;  // the line goes on
+    if (!rule.meaning.empty()) out.append(" | ").append(rule.meaning).append(" | ");
+    out.append("{{").append(rule.example_slot).append("}}").append(rule.meaning.empty() ? "" : " |");
   }
+  return out;
+}
+
+// `text` with the operator table written in.
+std::string with_filter_op_table(std::string_view text) {
+  std::string out(text);
+  detail::replace_all(out, kFilterOpTable, filter_op_table());
   return out;
 }
 
 }  // namespace
 
-std::string with_filter_op_table(std::string_view text) {
-  std::string out(text);
-  if (out.find(kFilterOpTable) != std::string::npos) replace_all(out, kFilterOpTable, filter_op_table());
-  return out;
-}
-
-}  // namespace detail
-
 std::optional<std::string_view> embedded_template(std::string_view name) {
-  // Built once: the templates that hold the operator table, with it written in.
-  static const std::vector<std::string> expanded = [] {
-    std::vector<std::string> out;
-    for (const auto& entry : kPromptTemplates)
-      out.push_back(entry.text.find(detail::kFilterOpTable) == std::string_view::npos
-                        ? std::string()
-                        : detail::with_filter_op_table(entry.text));
-    return out;
-  }();
-  for (std::size_t i = 0; i < std::size(kPromptTemplates); ++i)
-    if (kPromptTemplates[i].name == name)
-      return expanded[i].empty() ? kPromptTemplates[i].text : std::string_view(expanded[i]);
+  for (const auto& entry : kPromptTemplates) {
+    if (entry.name != name) continue;
+    if (entry.text.find(kFilterOpTable) == std::string_view::npos) return entry.text;
+    // act/crud, the one template with the operator table (a test checks
+    // that), written in once.
+    static const std::string with_table = with_filter_op_table(entry.text);
+    return std::string_view(with_table);
+  }
   return std::nullopt;
 }
 

@@ -78,126 +78,106 @@ std::string containment_operand(const filter& f) {
   return f.col->type == column_type::jsonb ? f.json_operand : array_literal(f.values);
 }
 
-// The two places a filter goes have one interface, so one encoder
-// (encode_filter) serves both: conditions inside `or=(…)`, written
-// `col.op.value` with every value quoted as the logic-tree grammar needs (a
-// value can never add or close a condition), and top-level parameters below.
-class logic_conditions {
+// Where a filter's conditions go. At the top level each is a query
+// parameter, `col=op.value`, ANDed by PostgREST, with the value verbatim
+// (only list elements are quoted). Inside a group, `or=(…)` or `and(…)`, each
+// is `col.op.value` with the value quoted as the logic-tree grammar needs, so
+// a value can never add or close a condition. One encoder (encode_filter)
+// writes both.
+class condition_writer {
  public:
-  /// The conditions of `or=(…)` (`any` true) or of `and(…)`, written to `out`.
-  logic_conditions(std::string& out, bool any) : out_(out), any_(any) {}
+  /// Top-level parameters of `query`.
+  explicit condition_writer(query_writer& query) : query_(query) {}
 
-  /// `col.[not.]op.value`
+  /// `col=[not.]op.value`, or `col.[not.]op."value"` in a group.
   void compare(std::string_view col, bool negated, std::string_view op, std::string_view value) {
-    start(col, negated, op);
-    append_list_value(out_, value);
+    std::string& text = start(col, negated, op);
+    if (group_)
+      append_list_value(text, value);
+    else
+      text += value;
+    finish(col, text);
   }
-  /// `col.[not.]op.(a,"b c")`
+  /// `col=[not.]op.(a,"b c")`, or `col.[not.]op.(a,"b c")` in a group.
   void list(std::string_view col, bool negated, std::string_view op, const std::vector<std::string_view>& items) {
-    start(col, negated, op);
-    append_list(out_, items);
+    std::string& text = start(col, negated, op);
+    append_list(text, items);
+    finish(col, text);
   }
-  /// `col.[not.]is.null`
-  void null_test(std::string_view col, bool negated) {
-    start(col, negated, "is");
-    out_ += "null";
-  }
-  /// Conditions that must all hold: `and(…)` inside an OR group.
-  template <class F>
-  void all_of(F&& conditions) {
-    group(false, "and(", conditions);
-  }
-  /// Conditions of which one must hold: `or(…)` inside an AND group.
-  template <class F>
-  void any_of(F&& conditions) {
-    group(true, "or(", conditions);
-  }
+  /// `col=[not.]is.null`, or `col.[not.]is.null` in a group.
+  void null_test(std::string_view col, bool negated) { finish(col, start(col, negated, "is") += "null"); }
 
- private:
-  template <class F>
-  void group(bool any, std::string_view opening, F& conditions) {
-    if (any == any_) {
-      conditions(*this);
-      return;
+  /// What close_group() restores.
+  struct group_state {
+    bool opened = false;
+    bool top_level = false;
+    bool any = false;
+  };
+  /// Starts conditions of which one (`any`) or all must hold: `or=(…)` at
+  /// the top level, `or(…)`/`and(…)` inside a group of the other kind, and
+  /// nothing where the enclosing conditions combine that way already.
+  group_state open_group(bool any) {
+    const group_state before{true, group_ == nullptr, any_};
+    if (!group_) {
+      if (!any) return {};  // parameters are ANDed
+      group_ = &query_.scratch();
+    } else {
+      if (any == any_) return {};
+      separate();
+      *group_ += any ? "or" : "and";
     }
-    separate();
-    out_ += opening;
-    logic_conditions nested(out_, any);
-    conditions(nested);
-    out_ += ')';
+    *group_ += '(';
+    any_ = any;
+    first_ = true;
+    return before;
   }
-  void separate() {
-    if (!first_) out_ += ',';
+  /// Ends the group open_group() started.
+  void close_group(const group_state& before) {
+    if (!before.opened) return;
+    *group_ += ')';
+    if (before.top_level) {
+      query_.add("or", *group_);
+      group_ = nullptr;
+    }
+    any_ = before.any;
     first_ = false;
   }
-  void start(std::string_view col, bool negated, std::string_view op) {
-    separate();
-    out_ += col;
-    out_ += '.';
-    if (negated) out_ += "not.";
-    out_ += op;
-    out_ += '.';
-  }
-
-  std::string& out_;
-  bool any_;
-  bool first_ = true;
-};
-
-// Top-level query parameters, `col=op.value`, ANDed by PostgREST. Values are
-// verbatim at this level; only list elements are quoted.
-class parameter_conditions {
- public:
-  explicit parameter_conditions(query_writer& query) : query_(query) {}
-
-  /// `col=[not.]op.value`
-  void compare(std::string_view col, bool negated, std::string_view op, std::string_view value) {
-    std::string& text = start(negated, op);
-    text += value;
-    query_.add(col, text);
-  }
-  /// `col=[not.]op.(a,"b c")`
-  void list(std::string_view col, bool negated, std::string_view op, const std::vector<std::string_view>& items) {
-    std::string& text = start(negated, op);
-    append_list(text, items);
-    query_.add(col, text);
-  }
-  /// `col=[not.]is.null`
-  void null_test(std::string_view col, bool negated) { query_.add(col, negated ? "not.is.null" : "is.null"); }
-  /// Conditions that must all hold: one parameter each.
-  template <class F>
-  void all_of(F&& conditions) {
-    conditions(*this);
-  }
-  /// Conditions of which one must hold: an `or=(…)` of their own.
-  template <class F>
-  void any_of(F&& conditions) {
-    std::string& text = query_.scratch();
-    text += '(';
-    logic_conditions group(text, true);
-    conditions(group);
-    text += ')';
-    query_.add("or", text);
-  }
 
  private:
-  std::string& start(bool negated, std::string_view op) {
-    std::string& text = query_.scratch();
-    if (negated) text += "not.";
-    text += op;
-    text += '.';
-    return text;
+  void separate() {
+    if (!first_) *group_ += ',';
+    first_ = false;
+  }
+  std::string& start(std::string_view col, bool negated, std::string_view op) {
+    std::string* text = group_;
+    if (text) {
+      separate();
+      *text += col;
+      *text += '.';
+    } else {
+      text = &query_.scratch();
+    }
+    if (negated) *text += "not.";
+    *text += op;
+    *text += '.';
+    return *text;
+  }
+  // A top-level condition is a parameter of its own.
+  void finish(std::string_view col, const std::string& text) {
+    if (!group_) query_.add(col, text);
   }
 
   query_writer& query_;
+  std::string* group_ = nullptr;  // the text of the open group, null at the top level
+  bool any_ = false;
+  bool first_ = true;
 };
 
 // A list filter. NULL goes as a condition of its own, ORed for a list that
 // keeps rows (`in`) and ANDed for one that leaves them out (`not_in`); a lone
-// "" goes as the equality the op's polarity has, since `in.("")` is the
-// empty list.
-template <class Conditions>
-void encode_list(const filter& f, const filter_op_rule& rule, Conditions& out) {
+// "" goes as the equality of the op's polarity, since `in.("")` is the empty
+// list.
+void encode_list(const filter& f, const filter_op_rule& rule, condition_writer& out) {
   const std::string_view col = f.field;
   const bool excludes = rule.negation != op_negation::none;
   const split_list list = split_nulls(f.values);
@@ -205,62 +185,58 @@ void encode_list(const filter& f, const filter_op_rule& rule, Conditions& out) {
     out.null_test(col, excludes);
     return;
   }
-  auto values = [&](auto& conditions) {
-    if (list.is_lone_empty())
-      conditions.compare(col, false, filter_op_rule_of(excludes ? filter_op::neq : filter_op::eq).postgrest, "");
-    else
-      conditions.list(col, rule.negation == op_negation::prefix, rule.postgrest, list.items);
-  };
-  if (!list.has_null) {
-    values(out);
-  } else if (excludes) {
-    out.all_of([&](auto& conditions) {
-      values(conditions);
-      conditions.null_test(col, true);
-    });
-  } else {
-    out.any_of([&](auto& conditions) {
-      values(conditions);
-      conditions.null_test(col, false);
-    });
+  const condition_writer::group_state group =
+      list.has_null ? out.open_group(!excludes) : condition_writer::group_state{};
+  if (list.is_lone_empty())
+    out.compare(col, false, filter_op_rule_of(excludes ? filter_op::neq : filter_op::eq).postgrest, "");
+  else
+    out.list(col, rule.negation == op_negation::prefix, rule.postgrest, list.items);
+  if (list.has_null) {
+    out.null_test(col, excludes);
+    out.close_group(group);
   }
 }
 
 // One filter as conditions, as its op's row says (filter_ops.h).
-template <class Conditions>
-void encode_filter(const filter& f, Conditions& out) {
+void encode_filter(const filter& f, condition_writer& out) {
   const filter_op_rule& rule = filter_op_rule_of(f.op);
-  const std::string_view col = f.field;
-  const bool prefixed = rule.negation == op_negation::prefix;
+  std::string_view op = rule.postgrest;
+  std::string operand;  // a value the encoding makes
+  std::string_view value;
   switch (rule.shape) {
     case value_shape::none:
-      out.null_test(col, rule.negation != op_negation::none);
+      out.null_test(f.field, rule.negation != op_negation::none);
       return;
     case value_shape::scalar_or_null:
-      if (f.value().is_null())
-        out.null_test(col, rule.negation != op_negation::none);
-      else
-        out.compare(col, prefixed, rule.postgrest, f.value().text);
-      return;
+      if (f.value().is_null()) {
+        out.null_test(f.field, rule.negation != op_negation::none);
+        return;
+      }
+      value = f.value().text;
+      break;
     case value_shape::ordered_scalar:
-      out.compare(col, prefixed, rule.postgrest, f.value().text);
-      return;
+      value = f.value().text;
+      break;
     case value_shape::list:
       encode_list(f, rule, out);
       return;
     case value_shape::pattern: {
       // like/ilike, or match/imatch for a pattern with a literal `*` (like_pattern.h).
-      const pattern_operand operand = encode_like_pattern(f.value().text, rule.postgrest == "ilike");
-      out.compare(col, prefixed, operand.op, operand.value);
-      return;
+      pattern_operand pattern = encode_like_pattern(f.value().text, rule.postgrest == "ilike");
+      op = pattern.op;
+      operand = std::move(pattern.value);
+      value = operand;
+      break;
     }
     case value_shape::elements_or_object:
     case value_shape::elements:
-      out.compare(col, prefixed, rule.postgrest, containment_operand(f));
-      return;
+      operand = containment_operand(f);
+      value = operand;
+      break;
     case value_shape::search_text:
       return;  // consumed before building
   }
+  out.compare(f.field, rule.negation == op_negation::prefix, op, value);
 }
 
 // `*`, or the visible columns when `*` would also fetch hidden ones
@@ -585,7 +561,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
   req.url += '/';
   append_percent_encoded(req.url, tbl.name);
   query_writer query(req.url);
-  parameter_conditions parameters(query);
+  condition_writer conditions(query);
   std::string& prefer = req.prefer;
   auto add_owner_filter = [&]() {
     if (owner.empty()) return;
@@ -601,16 +577,13 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
       append_select(select, dom, call);
       query.add("select", select);
       add_owner_filter();
-      for (const auto& f : call.filters) encode_filter(f, parameters);
+      for (const auto& f : call.filters) encode_filter(f, conditions);
       // Repeated `or` parameters are ANDed by PostgREST.
       auto add_or_group = [&](const std::vector<filter>& group) {
         if (group.empty()) return;
-        std::string& text = query.scratch();
-        text += '(';
-        logic_conditions conditions(text, true);
+        const condition_writer::group_state any = conditions.open_group(true);
         for (const auto& f : group) encode_filter(f, conditions);
-        text += ')';
-        query.add("or", text);
+        conditions.close_group(any);
       };
       add_or_group(call.or_filters);
       for (const auto& group : call.or_groups) add_or_group(group);
@@ -659,7 +632,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
     case tool_kind::remove: {
       req.method = call.kind == tool_kind::update ? "PATCH" : "DELETE";
       add_owner_filter();
-      for (const auto& f : call.filters) encode_filter(f, parameters);
+      for (const auto& f : call.filters) encode_filter(f, conditions);
       query.add("select", "*");
       if (call.kind == tool_kind::update) {
         std::string body;

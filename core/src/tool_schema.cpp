@@ -14,15 +14,12 @@ namespace {
 
 constexpr std::array<tool_kind, 4> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove};
 
-// What a filter's value holds, by op (filter_ops.h).
-const std::string& value_description() {
-  static const std::string text = fmt::format(
-      "A scalar of the column's type (a ref such as recipe_1 for id and foreign-key columns, dates as YYYY-MM-DD), "
-      "a list for {}, null for {}, the search text for {} {}.",
-      filter_op_names(takes_list, "and"), filter_op_names(takes_no_value, "and"), kSemanticField,
-      filter_op_names(read_filters_only, "and"));
-  return text;
-}
+// What a filter's value holds. The ops it names are the rows' (filter_ops.h):
+// the table test compares the lists with the rows' shapes.
+constexpr std::string_view kValueDescription =
+    "A scalar of the column's type (a ref such as recipe_1 for id and foreign-key columns, dates as YYYY-MM-DD), "
+    "a list for in, not_in, contains, contained_by and overlaps, null for is_null and is_not_null, the search text "
+    "for _semantic similar.";
 
 bool is_hidden(const table& tbl, std::string_view name) {
   return std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), name) != tbl.hidden_columns.end();
@@ -258,7 +255,7 @@ class schema_writer {
 
   void filter_value() {
     w_.begin_object();
-    text("description", value_description());
+    text("description", kValueDescription);
     w_.key("anyOf");
     scalar_types(!strict_);
     w_.begin_object();

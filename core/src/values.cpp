@@ -371,8 +371,8 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
     case column_type::uuid_array:
     case column_type::jsonb:
       return invalid_value(path.str(),
-                           fmt::format("{} is {}; compare it with {}", col.name, column_type_name(col.type),
-                                       filter_op_names(takes_elements, "or")),
+                           fmt::format("{} is {}; compare it with contains, contained_by or overlaps", col.name,
+                                       column_type_name(col.type)),
                            fmt::format("{{\"field\": \"{}\", \"op\": \"contains\", \"value\": [\"…\"]}}", col.name));
     default:
       return check_plain_scalar(col, value, path);

@@ -21,6 +21,7 @@
 #include "alfred/prompt_query.h"
 #include "alfred/tool_call.h"
 #include "alfred/tool_schema.h"
+#include "alfred_prompt_templates.h"
 #include "request_text.h"
 #include "support.h"
 
@@ -190,7 +191,6 @@ TEST_CASE("filter op table: one row per op in enum order, spellings unique, line
       if (rules[j].example_slot == rule.example_slot) CHECK(rules[j + 1].example_slot == rule.example_slot);
     if (i && rules[i - 1].example_slot == rule.example_slot) {
       CHECK(rules[i - 1].meaning == rule.meaning);
-      CHECK(rules[i - 1].slot_what == rule.slot_what);
     }
   }
   CHECK(filter_op_list() ==
@@ -306,6 +306,15 @@ TEST_CASE("filter op table: the tool schemas, the decision schema and the prompt
       for (const auto& names : enums) CHECK(names == canonical_names(kind == tool_kind::read));
     }
   }
+  // The value's description names the ops by shape.
+  const std::string schema = tool_parameters_schema(kitchen(), tool_kind::read);
+  CHECK(schema.find("a list for " + filter_op_names(takes_list, "and") + ", null for " +
+                    filter_op_names(takes_no_value, "and") + ", the search text for _semantic " +
+                    filter_op_names(read_filters_only, "and") + ".") != std::string::npos);
+  // So does the hint for a scalar compared with an array column.
+  const error scalar_on_array =
+      build_error("db_read", R"({"table": "recipes", "filters": [{"field": "tags", "op": "=", "value": "x"}]})");
+  CHECK(scalar_on_array.message == "tags is text[]; compare it with " + filter_op_names(takes_elements, "or"));
   // The Act decision schema (prompts/act/decision.schema.json) is a file;
   // its enum must follow the table.
   CHECK(op_enums(act_decision_schema()) == std::vector<std::vector<std::string>>{canonical_names(true)});
@@ -334,23 +343,14 @@ TEST_CASE("filter op table: the tool schemas, the decision schema and the prompt
   }
 }
 
-TEST_CASE("filter op table: {{filter_op_table}} in a replacement template gets the same table") {
-  const std::string custom = "Ops:\n{{filter_op_table}}\n\nEnd.";
-  auto prompt = build_act_prompt(kitchen(), ref_registry(),
-                                 R"({"step":{"type":"read"},"templates":{"act/crud":)" + json_quote(custom) + "}}");
-  REQUIRE(prompt.ok());
-  const std::string& system = prompt->system;
-  const std::string embedded = system_prompt_for(step_type::read);
-  const auto table_of = [](const std::string& text) {
-    const std::size_t begin = text.find("| `=` |");
-    const std::size_t end = text.find("\n\n", begin);
-    REQUIRE(begin != std::string::npos);
-    return text.substr(begin, end - begin);
-  };
-  CHECK(system.find("{{") == std::string::npos);
-  CHECK(table_of(system) == table_of(embedded));
-  CHECK(system.find("| `>` `>=` `<` `<=` | compare numbers and dates | ") != std::string::npos);
-  CHECK(system.find("\nEnd.") != std::string::npos);
+TEST_CASE("filter op table: act/crud is the one template that holds it (embedded_template writes in one)") {
+  std::vector<std::string_view> holders;
+  for (const auto& entry : kPromptTemplates)
+    if (entry.text.find("{{filter_op_table}}") != std::string_view::npos) holders.push_back(entry.name);
+  CHECK(holders == std::vector<std::string_view>{"act/crud"});
+  const std::string crud(*embedded_template("act/crud"));
+  CHECK(crud.find("{{filter_op_table}}") == std::string::npos);
+  CHECK(crud.find("| `in` | one of a list | {{op_in}} |\n") != std::string::npos);
 }
 
 }  // namespace alfred::test

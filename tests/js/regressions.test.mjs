@@ -327,3 +327,26 @@ test('a 100 000-character name is a capped label: prompts and toJSON() stay smal
   assert.deepEqual(registry.toJSON(), state);
   registry.delete();
 });
+
+// ---- lists with "" and null ------------------------------------------------
+
+test('in ["", null] finds the rows with "" and the NULL ones, as a filter and inside or_filters', async () => {
+  const { act } = actFor();
+  const unit = 'empty-null-probe';
+  await insertAsAda('shopping_list', [
+    { name: 'probe empty notes', notes: '', quantity: 1, unit, user_id: ada().id },
+    { name: 'probe null notes', notes: null, quantity: 1, unit, user_id: ada().id },
+    { name: 'probe x notes', notes: 'x', quantity: 1, unit, user_id: ada().id },
+  ]);
+  assert.equal((await dbRows(`/shopping_list?select=id&unit=eq.${unit}`)).length, 3);
+  const names = async (params) => {
+    const result = ok(await act.execute('db_read', { table: 'shopping_list', ...params }));
+    return result.data.map((row) => row.name).sort();
+  };
+  const sameUnit = where('unit', '=', unit);
+  // It went as or=(notes.in.(""),notes.is.null), which finds only the NULL row.
+  assert.deepEqual(await names({ filters: [sameUnit, where('notes', 'in', ['', null])] }), ['probe empty notes', 'probe null notes']);
+  assert.deepEqual(await names({ filters: [sameUnit], or_filters: [where('notes', 'in', ['', null])] }), ['probe empty notes', 'probe null notes']);
+  assert.deepEqual(await names({ filters: [sameUnit, where('notes', 'not_in', ['', null])] }), ['probe x notes']);
+  assert.deepEqual(await names({ filters: [sameUnit], or_filters: [where('notes', 'not_in', ['', null])] }), ['probe x notes']);
+});

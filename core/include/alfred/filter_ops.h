@@ -25,7 +25,7 @@ namespace alfred {
 
 /// The ops, in the order of their rows (and of the prompt table and the
 /// schema enum).
-enum class filter_op {
+enum class filter_op : unsigned char {
   eq,
   neq,
   gt,
@@ -118,13 +118,11 @@ struct filter_op_rule {
   filter_op opposite;
   write_narrowing narrowing;
   /// Its line in the prompt's operator table (prompts/act/crud.md): the
-  /// example slot, and what the op means. Consecutive rows with one slot
+  /// example slot (one of prompt_example_slots()), and what the op means. Consecutive rows with one slot
   /// share a line; a row without a meaning takes its whole line from the
   /// slot (empty when it does not apply to the domain).
   std::string_view example_slot;
   std::string_view meaning;
-  /// What the slot's text shows (prompt_example_slots()).
-  std::string_view slot_what;
 };
 
 /// Every row, in `filter_op` order.
@@ -149,6 +147,10 @@ std::string filter_op_list();
 /// The canonical names of the ops whose shape `pred` accepts, as prose:
 /// "in, not_in and overlaps" (`conjunction` "and").
 std::string filter_op_names(bool (*pred)(value_shape), std::string_view conjunction);
+
+/// True when row `row` of filter_op_rules() starts a line of the prompt's
+/// operator table: rows sharing an example slot share its line.
+bool opens_prompt_line(std::size_t row);
 
 /// The op compares the elements of an array column (or a jsonb value).
 constexpr bool takes_elements(value_shape shape) {
