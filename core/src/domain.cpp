@@ -243,6 +243,10 @@ result<table> parse_table(const std::string& name, json_value spec) {
         failure = config_error(path + ".relations." + std::string(rel_name), "must name a table");
       else if (tbl.find_relation(rel_name))
         failure = config_error(path + ".relations." + std::string(rel_name), "relation appears twice");
+      else if (tbl.find_column(rel_name))
+        // One key of a row cannot be both: the translator would read the
+        // embedded rows as the column's value.
+        failure = config_error(path + ".relations." + std::string(rel_name), "a column has the same name");
       else
         tbl.relations.push_back({std::string(rel_name), std::string(target.str())});
     });

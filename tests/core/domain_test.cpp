@@ -190,6 +190,12 @@ TEST_CASE("regression: a column declared twice (jsonb, then a uuid reference) le
                      "tables.boxes.relations.things", "relation appears twice");
 }
 
+TEST_CASE("regression: a relation named like a column (its embedded rows read as the column's value) is refused") {
+  check_domain_error(domain_text(std::string(kThings) + R"(, "boxes": {"ref": "box", "relations": {"name": "things"},
+      "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}})"),
+                     "tables.boxes.relations.name", "a column has the same name");
+}
+
 TEST_CASE("domain error: foreign key to an unknown table") {
   const std::string tables = R"("things": {"ref": "thing", "columns": {"id": {"type": "uuid"},
       "box_id": {"type": "uuid", "references": "boxes"}}})";
