@@ -41,4 +41,5 @@ mkdir -p web/dist
 cp build/wasm/alfred_core.mjs build/wasm/alfred_core.wasm web/dist/
 node scripts/generate-kitchen.mjs
 node scripts/generate-decision-schema.mjs
+node scripts/generate-error-codes.mjs
 stage "build: done (web/dist staged)"

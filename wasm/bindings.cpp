@@ -43,7 +43,7 @@ void trim_buffers() {
 
 std::string out_of_memory_result() {
   return error_result(
-      {"out_of_memory", "", "alfred-act core failed: the input needs more memory than the core may use",
+      {codes::out_of_memory, "", "alfred-act core failed: the input needs more memory than the core may use",
        "use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory "
        "cap)"});
 }
@@ -76,10 +76,10 @@ void build_request(std::string& out, const domain_handle& dom, const registry_ha
                    std::string_view call_json) {
   auto fail = [&](const alfred::error& err) { out = error_result(err); };
   auto doc = json_document::parse(call_json);
-  if (!doc) return fail({"invalid_json", "params", doc.err().message, ""});
+  if (!doc) return fail({codes::invalid_json, "params", doc.err().message, ""});
   const json_value call = doc->root();
   if (!call.is_array() || call.size() != 3 || !call.at(0).is_string())
-    return fail({"invalid_params", "", "expected [tool, params, options]", ""});
+    return fail({codes::invalid_params, "", "expected [tool, params, options]", ""});
   auto options = alfred::parse_request_options(call.at(2));
   if (!options) return fail(options.err());
   auto parsed = alfred::parse_tool_call(dom.get(), registry.get(), call.at(0).str(), call.at(1));
@@ -100,7 +100,7 @@ void build_request_at(const domain_handle& dom, const registry_handle& registry,
 std::string check_request_options(const std::string& options_json) {
   return guarded([&]() {
     auto doc = json_document::parse(options_json);
-    if (!doc) return error_result({"invalid_option", "", doc.err().message, ""});
+    if (!doc) return error_result({codes::invalid_option, "", doc.err().message, ""});
     auto options = alfred::parse_request_options(doc->root());
     if (!options) return error_result(options.err());
     auto checked = alfred::check_request_options(*options);

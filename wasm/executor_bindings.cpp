@@ -26,12 +26,12 @@ class execution_handle {
     guarded_into(failure, [&]() {
       auto doc = json_document::parse(input_view(length));
       if (!doc) {
-        failure = error_result({"invalid_json", "params", doc.err().message, ""});
+        failure = error_result({codes::invalid_json, "params", doc.err().message, ""});
         return;
       }
       const json_value call = doc->root();
       if (!call.is_array() || call.size() < 3 || call.size() > 4 || !call.at(0).is_string()) {
-        failure = error_result({"invalid_params", "", "expected [tool, params, options, settings]", ""});
+        failure = error_result({codes::invalid_params, "", "expected [tool, params, options, settings]", ""});
         return;
       }
       auto options = alfred::parse_request_options(call.at(2));

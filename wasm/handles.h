@@ -16,13 +16,14 @@
 
 namespace alfred_wasm {
 
+namespace codes = alfred::codes;
 using alfred::data_result;
 using alfred::error_result;
 using alfred::json_document;
 using alfred::json_value;
 
 inline alfred::error internal_error(const char* what) {
-  return {"internal_error", "", std::string("alfred-act core failed: ") + what,
+  return {codes::internal_error, "", std::string("alfred-act core failed: ") + what,
           "please report this with the input that caused it"};
 }
 
@@ -83,7 +84,7 @@ class domain_handle {
 };
 
 inline alfred::error unknown_table(const std::string& name) {
-  return {"unknown_table", "table", "'" + name + "' is not a table of this domain", ""};
+  return {codes::unknown_table, "table", "'" + name + "' is not a table of this domain", ""};
 }
 
 class registry_handle {
@@ -114,7 +115,7 @@ class registry_handle {
       if (!tbl) return error_result(unknown_table(table_name));
       auto parsed = alfred::parse_row_action(action);
       if (!parsed)
-        return error_result({"invalid_option", "action", "'" + action + "' is not a row action",
+        return error_result({codes::invalid_option, "action", "'" + action + "' is not a row action",
                              "one of: read, created, updated, deleted"});
       auto rows = alfred::translate_rows(dom.get(), registry_, *tbl, rows_json, *parsed);
       if (!rows) return error_result(rows.err());
@@ -128,7 +129,7 @@ class registry_handle {
       const alfred::table* tbl = dom.table(table_name);
       if (!tbl) return error_result(unknown_table(table_name));
       auto content = json_document::parse(content_json);
-      if (!content) return error_result({"invalid_json", "content", content.err().message, ""});
+      if (!content) return error_result({codes::invalid_json, "content", content.err().message, ""});
       const std::string label = alfred::row_label(*tbl, content->root());
       auto ref = registry_.register_generated(tbl->name, tbl->ref_prefix, content_json, label);
       if (!ref) return error_result(ref.err());

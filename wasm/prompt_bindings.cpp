@@ -62,7 +62,7 @@ void parse_decision_at(std::size_t length, const std::string& step) {
     if (!step.empty()) {
       type = alfred::parse_step_type(step);
       if (!type) {
-        out = alfred::error_result({"invalid_option", "stepType", "'" + step + "' is not a step type",
+        out = alfred::error_result({alfred::codes::invalid_option, "stepType", "'" + step + "' is not a step type",
                                     "one of: read, write, analyze, generate"});
         return;
       }

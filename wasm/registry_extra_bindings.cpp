@@ -23,14 +23,14 @@ std::string update_generated(registry_handle& registry, const domain_handle& dom
       const std::string hint = entry && entry->generated
                                    ? "it was saved as " + entry->saved_as + "; change the saved row with db_update"
                                    : "revise a gen_ ref listed as pending";
-      return error_result({"unknown_ref", "", gen_ref + " is not a pending generated artifact", hint});
+      return error_result({codes::unknown_ref, "", gen_ref + " is not a pending generated artifact", hint});
     }
     const alfred::table* tbl = dom.table(entry->table);
     if (!tbl) return error_result(unknown_table(entry->table));
     auto content = json_document::parse(content_json);
-    if (!content) return error_result({"invalid_json", "content", content.err().message, ""});
+    if (!content) return error_result({codes::invalid_json, "content", content.err().message, ""});
     if (!content->root().is_object())
-      return error_result({"invalid_content", "content", "the content of an artifact must be an object", ""});
+      return error_result({codes::invalid_content, "content", "the content of an artifact must be an object", ""});
     const std::string label = alfred::row_label(*tbl, content->root());
     auto updated = registry.get().update_generated(gen_ref, content_json, label);
     if (!updated) return error_result(updated.err());

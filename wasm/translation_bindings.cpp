@@ -52,7 +52,7 @@ bool translate_rows_at(const domain_handle& dom, registry_handle& registry, cons
     if (!tbl) {
       out = error_result(unknown_table(table_name));
     } else if (!parsed) {
-      out = error_result({"invalid_option", "action", "'" + action + "' is not a row action",
+      out = error_result({codes::invalid_option, "action", "'" + action + "' is not a row action",
                           "one of: read, created, updated, deleted"});
     } else {
       rows_input& input = rows_input_buffer();

@@ -2,6 +2,12 @@
 // Emscripten 3.1.6 cannot emit them. Every runtime entry (node, browser,
 // workerd, deno) exports exactly these names.
 
+import type { ErrorCode, ErrorCodeOrigin } from './dist/error-codes.mjs';
+export type { ErrorCode, ErrorCodeOrigin };
+
+/** Every error code alfred-act emits, `code → { origin, meaning }` (docs/error-codes.md). */
+export declare const errorCodes: Readonly<Record<ErrorCode, Readonly<{ origin: ErrorCodeOrigin; meaning: string }>>>;
+
 // These merge with the full declarations when the project's lib or
 // @types/node has them, and let this file compile when it does not.
 declare global {
@@ -323,7 +329,8 @@ export interface HttpRequest {
  * (`filters[0].value[0]`); `hint` says what is allowed.
  */
 export interface AlfredErrorShape {
-  code: string;
+  /** One of the catalog's codes (docs/error-codes.md). */
+  code: ErrorCode;
   message: string;
   path: string;
   hint: string;
@@ -766,8 +773,8 @@ export declare class Registry {
 export declare class AlfredError extends Error {
   constructor(detail: { code: string; message: string; path?: string; hint?: string });
   readonly name: 'AlfredError';
-  /** Stable machine-readable code, e.g. `invalid_option`, `invalid_state`. */
-  code: string;
+  /** Stable machine-readable code, e.g. `invalid_option`, `invalid_state` (docs/error-codes.md). */
+  code: ErrorCode;
   /** Where in the input the problem is; `""` when it is not about one place. */
   path: string;
   /** What is allowed, or a corrected example; may be `""`. */

@@ -7,7 +7,7 @@ namespace {
 
 error bad_range(std::string_view header) {
   constexpr std::size_t kShown = 40;
-  return {"invalid_response", "",
+  return {codes::invalid_response, "",
           fmt::format("the database sent an unusable Content-Range total: \"{}{}\"", header.substr(0, kShown),
                       header.size() > kShown ? "…" : ""),
           fmt::format("a total is a whole number up to {}; this is a server problem, not a tool-call problem",

@@ -13,42 +13,42 @@ namespace {
 
 struct code_entry {
   std::string_view db_code;
-  std::string_view code;
+  error_code code;
   std::string_view hint;
 };
 
 // PostgreSQL SQLSTATEs and PostgREST PGRST codes the model can do something
 // about; the rest fall back to the HTTP status.
 constexpr std::array<code_entry, 17> kCodes{{
-    {"42501", "permission_denied", "the row belongs to someone else or the table cannot be changed by this user"},
-    {"23505", "duplicate", "a row with this value already exists; update it instead of creating another"},
-    {"23503", "foreign_key_violation", "a referenced row does not exist, or other rows still reference this one"},
-    {"23502", "missing_required", "give a value for the column named in the message"},
-    {"23514", "check_violation", "the value is outside what the column allows; see the schema's allowed values"},
-    {"22P02", "invalid_value", "the value does not have the column's type"},
-    {"22007", "invalid_value", "dates are written YYYY-MM-DD"},
-    {"22008", "invalid_value", "the date or time is out of range"},
-    {"22003", "invalid_value", "the number is out of range for the column"},
-    {"42703", "unknown_column", "use only the columns the schema lists"},
-    {"42P01", "unknown_table", "use only the tables the schema lists"},
-    {"PGRST205", "unknown_table", "use only the tables the schema lists"},
-    {"PGRST202", "unknown_function", "the database has no such function; the schema cache may need a reload"},
-    {"PGRST100", "invalid_query", ""},
-    {"PGRST102", "invalid_body", ""},
-    {"PGRST116", "not_found", ""},
-    {"57014", "timeout", "the query took too long; narrow the filters or lower the limit"},
+    {"42501", codes::permission_denied, "the row belongs to someone else or the table cannot be changed by this user"},
+    {"23505", codes::duplicate, "a row with this value already exists; update it instead of creating another"},
+    {"23503", codes::foreign_key_violation, "a referenced row does not exist, or other rows still reference this one"},
+    {"23502", codes::missing_required, "give a value for the column named in the message"},
+    {"23514", codes::check_violation, "the value is outside what the column allows; see the schema's allowed values"},
+    {"22P02", codes::invalid_value, "the value does not have the column's type"},
+    {"22007", codes::invalid_value, "dates are written YYYY-MM-DD"},
+    {"22008", codes::invalid_value, "the date or time is out of range"},
+    {"22003", codes::invalid_value, "the number is out of range for the column"},
+    {"42703", codes::unknown_column, "use only the columns the schema lists"},
+    {"42P01", codes::unknown_table, "use only the tables the schema lists"},
+    {"PGRST205", codes::unknown_table, "use only the tables the schema lists"},
+    {"PGRST202", codes::unknown_function, "the database has no such function; the schema cache may need a reload"},
+    {"PGRST100", codes::invalid_query, ""},
+    {"PGRST102", codes::invalid_body, ""},
+    {"PGRST116", codes::not_found, ""},
+    {"57014", codes::timeout, "the query took too long; narrow the filters or lower the limit"},
 }};
 
-std::string_view status_code(int status) {
-  if (status == 401) return "unauthorized";
-  if (status == 403) return "permission_denied";
-  if (status == 404) return "not_found";
-  if (status == 408 || status == 504) return "timeout";
-  if (status == 409) return "conflict";
-  if (status == 429) return "rate_limited";
-  if (status == 503) return "unavailable";
-  if (status >= 500) return "server_error";
-  return "bad_request";
+error_code status_code(int status) {
+  if (status == 401) return codes::unauthorized;
+  if (status == 403) return codes::permission_denied;
+  if (status == 404) return codes::not_found;
+  if (status == 408 || status == 504) return codes::timeout;
+  if (status == 409) return codes::conflict;
+  if (status == 429) return codes::rate_limited;
+  if (status == 503) return codes::unavailable;
+  if (status >= 500) return codes::server_error;
+  return codes::bad_request;
 }
 
 std::string_view status_hint(int status) {
@@ -147,26 +147,26 @@ error transport_error(const need_response& response, std::string_view what) {
   err.status = response.status;
   switch (response.failure) {
     case transport_failure::not_sent:
-      return {"network_error", "", fmt::format("{} failed: the database could not be reached ({})", what, reason),
+      return {codes::network_error, "", fmt::format("{} failed: the database could not be reached ({})", what, reason),
               "nothing was sent; try again"};
     case transport_failure::timeout:
-      err.code = "timeout";
+      err.code = codes::timeout;
       err.message = fmt::format("{} failed: {}", what, reason.empty() ? "no response in time" : reason);
       err.hint = "the database did not answer in time; try again, or narrow the filters or lower the limit";
       return err;
     case transport_failure::too_large:
-      err.code = "response_too_large";
+      err.code = codes::response_too_large;
       err.message = fmt::format("{} failed: the response is larger than the limit ({})", what, reason);
       err.hint = "read fewer rows (a lower limit, narrower filters) or fewer columns";
       return err;
     case transport_failure::not_a_response:
-      err.code = "invalid_response";
+      err.code = codes::invalid_response;
       err.message = fmt::format("{} failed: fetch returned something that is not an HTTP response", what);
       err.hint = "the fetch function given to createAct must resolve to a Response";
       err.raw_body = clip_utf8(response.body, kRawBodyBytes);
       return err;
     case transport_failure::body_incomplete:
-      err.code = "network_error";
+      err.code = codes::network_error;
       err.message = fmt::format("{} failed: the answer ({}) was cut off: {}", what, status_line(response.status),
                                 reason.empty() ? "connection closed" : reason);
       err.hint = "the connection broke; try again";
@@ -175,7 +175,7 @@ error transport_error(const need_response& response, std::string_view what) {
     case transport_failure::no_response:
       break;
   }
-  err.code = "network_error";
+  err.code = codes::network_error;
   err.message = fmt::format("{} failed: {}", what, reason.empty() ? "no response" : reason);
   err.hint = "the database could not be reached; try again";
   return err;
@@ -192,7 +192,7 @@ error database_error(const need_response& response, std::string_view what) {
   if (response.status == 0 || response.failure != transport_failure::none) return transport_error(response, what);
   error err;
   err.status = response.status;
-  err.code = std::string(status_code(response.status));
+  err.code = status_code(response.status);
   err.hint = std::string(status_hint(response.status));
   std::string message, db_hint;
   auto doc = json_document::parse(response.body);
@@ -213,7 +213,7 @@ error database_error(const need_response& response, std::string_view what) {
   }
   for (const auto& entry : kCodes) {
     if (entry.db_code != err.db_code) continue;
-    err.code = std::string(entry.code);
+    err.code = entry.code;
     if (!entry.hint.empty()) err.hint = std::string(entry.hint);
     break;
   }
@@ -226,7 +226,7 @@ error database_error(const need_response& response, std::string_view what) {
 
 error write_outcome_unknown(const need_response& response, std::string_view what, std::string_view why) {
   error err;
-  err.code = "write_outcome_unknown";
+  err.code = codes::write_outcome_unknown;
   err.status = response.status;
   err.message = fmt::format("{}: the outcome is unknown; {}", what, why);
   err.hint =

@@ -28,7 +28,7 @@ constexpr std::string_view kExample =
     "\"suggested_next\": null}";
 
 error invalid(std::string path, std::string message, std::string hint) {
-  return {"invalid_decision", std::move(path), std::move(message), std::move(hint)};
+  return {codes::invalid_decision, std::move(path), std::move(message), std::move(hint)};
 }
 
 std::string allowed_actions(std::optional<step_type> step) {
@@ -185,7 +185,7 @@ status parse_tool_call_action(json_value root, std::optional<step_type> step, ac
     return invalid("tool", fmt::format("'{}' is not a tool", detail::echoed(tool->str())),
                    "one of: " + allowed_tools(step));
   if (step && !step_allows_tool(*step, *kind))
-    return error{"action_not_allowed", "tool",
+    return error{codes::action_not_allowed, "tool",
                  fmt::format("{} is not allowed in a {} step", tool->str(), step_type_name(*step)),
                  "allowed tools: " + allowed_tools(step)};
   decision.tool = std::string(tool->str());
@@ -230,12 +230,12 @@ result<act_decision> parse_decision(std::string_view text, std::optional<step_ty
   const std::string_view json_text = json_text_of(text);
   auto doc = json_document::parse(json_text);
   if (!doc)
-    return error{"invalid_decision_json", "", "the reply is not valid JSON: " + doc.err().message,
+    return error{codes::invalid_decision_json, "", "the reply is not valid JSON: " + doc.err().message,
                  "reply with only the JSON object, e.g. " + std::string(kExample)};
   const json_value root = doc->root();
   if (!root.is_object())
-    return error{"invalid_decision_json", "", fmt::format("the reply must be a JSON object, got {}", root.kind_name()),
-                 std::string(kExample)};
+    return error{codes::invalid_decision_json, "",
+                 fmt::format("the reply must be a JSON object, got {}", root.kind_name()), std::string(kExample)};
   auto action_value = root.find("action");
   if (!action_value || !action_value->is_string())
     return invalid("action", "action is required", "one of: " + allowed_actions(step));
@@ -246,7 +246,7 @@ result<act_decision> parse_decision(std::string_view text, std::optional<step_ty
     return invalid("action", fmt::format("'{}' is not an action", detail::echoed(action_value->str())),
                    "one of: " + allowed_actions(step));
   if (*action == decision_action::tool_call && step && !step_calls_tools(*step))
-    return error{"action_not_allowed", "action", fmt::format("{} steps make no tool calls", step_type_name(*step)),
+    return error{codes::action_not_allowed, "action", fmt::format("{} steps make no tool calls", step_type_name(*step)),
                  "use the data in the prompt and finish with step_complete; allowed: " + allowed_actions(step)};
 
   act_decision decision;

@@ -40,7 +40,7 @@ bool is_identifier(std::string_view name) {
 }
 
 error config_error(std::string path, std::string message) {
-  return {"invalid_domain", std::move(path), std::move(message), "docs/own-schema.md describes a domain's shape"};
+  return {codes::invalid_domain, std::move(path), std::move(message), "docs/own-schema.md describes a domain's shape"};
 }
 
 // A misspelt setting ("requried") would otherwise be silently ignored.
@@ -49,7 +49,7 @@ status known_keys(json_value spec, std::initializer_list<std::string_view> keys,
   spec.for_each_member([&](std::string_view key, json_value) {
     if (failure || std::find(keys.begin(), keys.end(), key) != keys.end()) return;
     failure =
-        error{"invalid_domain", path.empty() ? std::string(key) : fmt::format("{}.{}", path, key),
+        error{codes::invalid_domain, path.empty() ? std::string(key) : fmt::format("{}.{}", path, key),
               fmt::format("'{}' is not a domain setting", key), fmt::format("allowed here: {}", fmt::join(keys, ", "))};
   });
   if (failure) return std::move(*failure);
@@ -204,6 +204,12 @@ result<table> parse_table(const std::string& name, json_value spec) {
   columns->for_each_member([&](std::string_view col_name, json_value col_spec) {
     if (failure) return;
     const std::string name_text(col_name);
+    // A repeated key: the translator would read one declaration and a
+    // reader of the JSON (JSON.parse keeps the last) another.
+    if (tbl.find_column(name_text)) {
+      failure = config_error(path + ".columns." + name_text, "column appears twice");
+      return;
+    }
     auto col = parse_column(name_text, col_spec, path + ".columns." + name_text);
     if (!col)
       failure = col.take_error();
@@ -235,6 +241,12 @@ result<table> parse_table(const std::string& name, json_value spec) {
       if (failure) return;
       if (!target.is_string() || !is_identifier(rel_name))
         failure = config_error(path + ".relations." + std::string(rel_name), "must name a table");
+      else if (tbl.find_relation(rel_name))
+        failure = config_error(path + ".relations." + std::string(rel_name), "relation appears twice");
+      else if (tbl.find_column(rel_name))
+        // One key of a row cannot be both: the translator would read the
+        // embedded rows as the column's value.
+        failure = config_error(path + ".relations." + std::string(rel_name), "a column has the same name");
       else
         tbl.relations.push_back({std::string(rel_name), std::string(target.str())});
     });
@@ -392,7 +404,7 @@ result<domain> parse_domain(std::string_view config_json) {
       if (!is_prompt_example_slot(slot)) {
         std::vector<std::string_view> names;
         for (const auto& known : prompt_example_slots()) names.push_back(known.name);
-        failure = error{"invalid_domain", path, fmt::format("'{}' is not a prompt example slot", slot),
+        failure = error{codes::invalid_domain, path, fmt::format("'{}' is not a prompt example slot", slot),
                         fmt::format("slots: {}", fmt::join(names, ", "))};
       } else if (!text.is_string()) {
         failure = config_error(path, "must be text");

@@ -22,13 +22,13 @@ std::optional<transport_failure> parse_transport_failure(std::string_view name) 
 result<execution_options> parse_execution_options(json_value options) {
   execution_options out;
   if (options.is_null()) return out;
-  if (!options.is_object()) return error{"invalid_option", "", "execution options must be an object", ""};
+  if (!options.is_object()) return error{codes::invalid_option, "", "execution options must be an object", ""};
   std::optional<error> failure;
   auto size_limit = [&](json_value value, std::string_view key, std::size_t& target) {
     auto n = value.as_integer();
     if (!n || *n < 1)
-      failure =
-          error{"invalid_option", "limits." + std::string(key), fmt::format("{} must be a whole number ≥ 1", key), ""};
+      failure = error{codes::invalid_option, "limits." + std::string(key),
+                      fmt::format("{} must be a whole number ≥ 1", key), ""};
     else
       target = std::size_t(*n);
   };
@@ -36,19 +36,19 @@ result<execution_options> parse_execution_options(json_value options) {
     if (failure) return;
     if (key == "rowIds") {
       if (!value.is_array()) {
-        failure = error{"invalid_option", "rowIds", "rowIds must be an array of UUIDs", ""};
+        failure = error{codes::invalid_option, "rowIds", "rowIds must be an array of UUIDs", ""};
         return;
       }
       value.for_each_element([&](std::size_t i, json_value id) {
         if (failure) return;
         if (!id.is_string() || !is_uuid_syntax(id.str()))
-          failure = error{"invalid_option", fmt::format("rowIds[{}]", i), "rowIds must be an array of UUIDs", ""};
+          failure = error{codes::invalid_option, fmt::format("rowIds[{}]", i), "rowIds must be an array of UUIDs", ""};
         else
           out.row_ids.push_back(canonical_uuid(id.str()));
       });
     } else if (key == "limits") {
       if (!value.is_object()) {
-        failure = error{"invalid_option", "limits", "limits must be an object", ""};
+        failure = error{codes::invalid_option, "limits", "limits must be an object", ""};
         return;
       }
       value.for_each_member([&](std::string_view name, json_value n) {
@@ -63,12 +63,12 @@ result<execution_options> parse_execution_options(json_value options) {
         else if (name == "maxRows")
           size_limit(n, name, l.max_rows);
         else
-          failure = error{"invalid_option", "limits." + detail::echoed(name),
+          failure = error{codes::invalid_option, "limits." + detail::echoed(name),
                           fmt::format("unknown limit '{}'", detail::echoed(name)),
                           "maxParamsBytes, maxStringBytes, maxResponseBytes, maxRows"};
       });
     } else {
-      failure = error{"invalid_option", detail::echoed(key),
+      failure = error{codes::invalid_option, detail::echoed(key),
                       fmt::format("unknown execution option '{}'", detail::echoed(key)), "rowIds, limits"};
     }
   });

@@ -195,17 +195,17 @@ struct execution::state {
     record.tool = kind ? tool_name(*kind) : std::string_view("unknown");
     const execution_limits& limits = settings.limits;
     if (params_text.size() > limits.max_params_bytes)
-      return fail({"params_too_large", "",
+      return fail({codes::params_too_large, "",
                    fmt::format("the size of the params is {} bytes, over the limit of {} bytes", params_text.size(),
                                limits.max_params_bytes),
                    "split the work into smaller calls, or raise the limit"});
     auto doc = json_document::parse(params_text);
-    if (!doc) return fail({"invalid_json", "", "params are not valid JSON: " + doc.err().message, ""});
+    if (!doc) return fail({codes::invalid_json, "", "params are not valid JSON: " + doc.err().message, ""});
     params_doc = std::move(*doc);
     const json_value params = params_doc->root();
     if (auto at = oversized_string(params, nullptr, limits.max_string_bytes)) {
       params_doc.reset();
-      return fail({"value_too_large", *at,
+      return fail({codes::value_too_large, *at,
                    fmt::format("a text in the params is over the limit of {}", byte_size(limits.max_string_bytes)),
                    "shorten it, or keep long content out of the database call"});
     }
@@ -247,7 +247,7 @@ struct execution::state {
       }
       if (!effective->semantic_query.empty()) {
         if (!tbl.middleware.semantic)
-          return fail({"unsupported_filter", "filters", fmt::format("{} has no semantic search", tbl.name),
+          return fail({codes::unsupported_filter, "filters", fmt::format("{} has no semantic search", tbl.name),
                        "filter with ilike on a text column instead"});
         need n;
         n.type = need::kind::embed;
@@ -279,7 +279,8 @@ struct execution::state {
       if (!registry.claim_save(ref)) {
         const std::string path =
             (call.batch ? fmt::format("data[{}]", i) : std::string("data")) + (marked ? ".id" : "");
-        fail({"save_in_progress", path, fmt::format("{} is being saved by another call that has not finished", ref),
+        fail({codes::save_in_progress, path,
+              fmt::format("{} is being saved by another call that has not finished", ref),
               "wait for that call's result; if it failed, save again"});
         return false;
       }
@@ -462,7 +463,7 @@ struct execution::state {
   bool consume_embedding(const need_response& answer) {
     const table& tbl = *effective->tbl;
     if (answer.status < 200 || answer.status >= 300) {
-      fail({"embedding_failed", "filters", "embedding the search text failed: " + answer.body,
+      fail({codes::embedding_failed, "filters", "embedding the search text failed: " + answer.body,
             "semantic search is unavailable; filter with ilike on name or description instead"});
       return false;
     }
@@ -479,7 +480,7 @@ struct execution::state {
       w.end_array();
     }
     if (!numbers) {
-      fail({"embedding_failed", "filters", "the embedder returned something other than an array of numbers", ""});
+      fail({codes::embedding_failed, "filters", "the embedder returned something other than an array of numbers", ""});
       return false;
     }
     const semantic_search& search = *tbl.middleware.semantic;
@@ -513,7 +514,7 @@ struct execution::state {
     }
     auto doc = json_document::parse(answer.body);
     if (!doc || !doc->root().is_array()) {
-      fail({"invalid_response", "", "semantic search returned no rows array", ""});
+      fail({codes::invalid_response, "", "semantic search returned no rows array", ""});
       return false;
     }
     std::vector<std::string> ids;
@@ -615,7 +616,7 @@ struct execution::state {
     // (`Accept: application/vnd.pgrst.object+json`), which no request here
     // does; anything else is a broken server or proxy, not zero rows.
     if (const char* shape = not_rows(answer.body)) {
-      error err{"invalid_response", "",
+      error err{codes::invalid_response, "",
                 fmt::format("the database answered {} with {} instead of an array of rows", tbl.name, shape),
                 "this is a server problem, not a tool-call problem; try again"};
       err.status = answer.status;
@@ -624,7 +625,7 @@ struct execution::state {
     // An array cut off (with a Content-Length that matches the cut) is not
     // rows either.
     if (!array_length(answer.body, settings.limits.max_rows)) {
-      error err{"invalid_response", "",
+      error err{codes::invalid_response, "",
                 fmt::format("reading {} failed: the database answered {} but not with rows", tbl.name,
                             detail::status_line(answer.status)),
                 "the database or something in front of it answered oddly; try again"};

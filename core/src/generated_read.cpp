@@ -56,21 +56,21 @@ std::optional<result<std::string>> read_generated(const domain& dom, const ref_r
   if (pending.empty()) return std::nullopt;
   if (!others.empty())
     return result<std::string>(
-        error{"mixed_refs", "filters",
+        error{codes::mixed_refs, "filters",
               fmt::format("{} are generated and not saved, {} are database rows; one read cannot mix them",
                           pending.front()->ref, fmt::join(others, ", ")),
               "read the generated refs and the saved rows in two separate db_read calls"});
   for (const ref_entry* entry : pending)
     if (entry->type != tbl.ref_prefix) {
       const table* owner = dom.find_table_by_prefix(entry->type);
-      return result<std::string>(error{"ref_type_mismatch", "filters",
+      return result<std::string>(error{codes::ref_type_mismatch, "filters",
                                        fmt::format("{} is generated {} content, not a row of {}", entry->ref,
                                                    owner ? owner->name : entry->type, tbl.name),
                                        fmt::format("read it with table {}", owner ? owner->name : entry->type)});
     }
   auto or_filters = params.find("or_filters");
   if (clauses.other_clauses || (or_filters && or_filters->is_array() && !or_filters->empty()))
-    return result<std::string>(error{"generated_filter", "filters",
+    return result<std::string>(error{codes::generated_filter, "filters",
                                      "generated artifacts are read by id only; other filters cannot apply to them",
                                      "filter on id alone, or save the artifact first"});
 

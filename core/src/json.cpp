@@ -23,7 +23,7 @@ class json_parser {
     const bool ok = text_.size() < 0xFFFFFFF0u ? value(0) : fail("the JSON text is too large");
     skip_space();
     if (ok && at_ != text_.size()) fail("unexpected text after the JSON value");
-    if (problem_) return error{"invalid_json", "", fmt::format("invalid JSON at byte {}: {}", at_, problem_), ""};
+    if (problem_) return error{codes::invalid_json, "", fmt::format("invalid JSON at byte {}: {}", at_, problem_), ""};
     return ok_status();
   }
 

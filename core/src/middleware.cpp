@@ -178,7 +178,7 @@ result<std::vector<catalog_entry>> read_catalog_rows(const domain& dom, ref_regi
   const table& catalog = *dom.find_table(link.catalog);
   auto doc = json_document::parse(rows_json);
   if (!doc || !doc->root().is_array())
-    return error{"invalid_response", "", fmt::format("the {} lookup returned no rows array", catalog.name), ""};
+    return error{codes::invalid_response, "", fmt::format("the {} lookup returned no rows array", catalog.name), ""};
   std::vector<catalog_entry> out;
   doc->root().for_each_element([&](std::size_t, json_value item) {
     auto id = item.find("id");

@@ -288,14 +288,14 @@ std::optional<step_type> parse_step_type(std::string_view name) {
 
 result<act_prompt> build_act_prompt(const domain& dom, const ref_registry& registry, std::string_view input_json) {
   auto doc = json_document::parse(input_json);
-  if (!doc) return error{"invalid_json", "", doc.err().message, "the prompt input must be one JSON object"};
+  if (!doc) return error{codes::invalid_json, "", doc.err().message, "the prompt input must be one JSON object"};
   auto in = detail::read_prompt_input(doc->root());
   if (!in) return in.take_error();
   for (const auto& [name, text] : in->templates)
     if (!embedded_template(name)) {
       std::string names;
       for (auto known : embedded_template_names()) names.append(names.empty() ? "" : ", ").append(known);
-      return error{"unknown_template", "templates." + std::string(name),
+      return error{codes::unknown_template, "templates." + std::string(name),
                    fmt::format("'{}' is not a template name", name), "templates: " + names};
     }
   act_prompt prompt{system_prompt(dom, *in), user_prompt(dom, registry, *in)};

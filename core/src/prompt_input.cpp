@@ -34,7 +34,7 @@ std::string input_key_list() {
 }
 
 error invalid(std::string path, std::string message, std::string hint = {}) {
-  return {"invalid_prompt_input", std::move(path), std::move(message), std::move(hint)};
+  return {codes::invalid_prompt_input, std::move(path), std::move(message), std::move(hint)};
 }
 
 // A present, non-null member.

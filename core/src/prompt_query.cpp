@@ -28,7 +28,7 @@ struct query_view {
 };
 
 error invalid(std::string path, std::string message) {
-  return {"invalid_query", std::move(path), std::move(message),
+  return {codes::invalid_query, std::move(path), std::move(message),
           "pass the executor's query record {tool, table, requested, effective, notes, source, count} or a step "
           "result item {tool, table, data, error, count, query}"};
 }
@@ -300,7 +300,7 @@ result<std::string> render_query(json_value record, query_style style) {
 
 result<std::string> render_query(std::string_view record_json, query_style style) {
   auto doc = json_document::parse(record_json);
-  if (!doc) return error{"invalid_json", "", doc.err().message, ""};
+  if (!doc) return error{codes::invalid_json, "", doc.err().message, ""};
   return render_query(doc->root(), style);
 }
 

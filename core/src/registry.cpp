@@ -41,13 +41,13 @@ std::string normalized_label(std::string_view label) {
 }
 
 error registry_full(std::string_view type) {
-  return {"registry_full", "",
+  return {codes::registry_full, "",
           fmt::format("no ref number is left for {} (the limit is {} per type)", type, kMaxRefNumber),
           "start a new session: this registry cannot name more rows of this type"};
 }
 
 error state_error(std::string path, std::string message) {
-  return {"invalid_state", std::move(path), std::move(message),
+  return {codes::invalid_state, std::move(path), std::move(message),
           "pass a value produced by registry.toJSON(), or omit it to start a new session"};
 }
 
@@ -125,7 +125,7 @@ result<std::string> ref_registry::register_generated(std::string_view table, std
 status ref_registry::update_generated(std::string_view gen_ref, std::string content, std::string_view label) {
   const std::uint32_t at = find_ref_index(gen_ref);
   if (at == detail::entry_index::npos || !entries_[at].pending())
-    return error{"unknown_ref", "", fmt::format("{} is not a pending generated artifact", gen_ref), ""};
+    return error{codes::unknown_ref, "", fmt::format("{} is not a pending generated artifact", gen_ref), ""};
   ref_entry& entry = entries_[at];
   entry.content = std::move(content);
   if (!label.empty()) entry.label = capped_label(label);
@@ -135,14 +135,15 @@ status ref_registry::update_generated(std::string_view gen_ref, std::string cont
 
 result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view raw_uuid, std::string_view label) {
   if (!is_uuid_syntax(raw_uuid))
-    return error{"invalid_uuid", "uuid", fmt::format("'{}' is not a UUID", detail::echoed(raw_uuid)),
+    return error{codes::invalid_uuid, "uuid", fmt::format("'{}' is not a UUID", detail::echoed(raw_uuid)),
                  "pass the id of the row PostgREST returned"};
   const std::string uuid = canonical_uuid(raw_uuid);
   const std::uint32_t gen_index = find_ref_index(gen_ref);
   if (gen_index == detail::entry_index::npos || !entries_[gen_index].generated)
-    return error{"unknown_ref", "", fmt::format("{} is not a generated artifact", gen_ref), ""};
+    return error{codes::unknown_ref, "", fmt::format("{} is not a generated artifact", gen_ref), ""};
   if (!entries_[gen_index].pending())
-    return error{"already_saved", "", fmt::format("{} was already saved as {}", gen_ref, entries_[gen_index].saved_as),
+    return error{codes::already_saved, "",
+                 fmt::format("{} was already saved as {}", gen_ref, entries_[gen_index].saved_as),
                  "refer to the saved row by its ref"};
   const std::string table = entries_[gen_index].table;
   const std::string type = entries_[gen_index].type;
@@ -270,7 +271,7 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
   if (!version || !version->as_integer()) return state_error("version", "is missing");
   if (*version->as_integer() != kVersion)
     return error{
-        "unsupported_state_version", "version",
+        codes::unsupported_state_version, "version",
         fmt::format("registry state version {} is not supported (this build reads {})", version->raw(), kVersion),
         "restore it with the alfred-act version that wrote it"};
 

@@ -401,7 +401,7 @@ result<std::string> rest_root(std::string_view field, std::string_view value) {
   const std::string_view trimmed = trim_trailing_slashes(value);
   if (field == "url") {
     if (ends_with(trimmed, kRestPath))
-      return error{"invalid_option", "url",
+      return error{codes::invalid_option, "url",
                    "url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1",
                    "pass the Supabase URL (https://<project>.supabase.co, http://127.0.0.1:54321) as url, or the "
                    "PostgREST root as restUrl"};
@@ -411,7 +411,7 @@ result<std::string> rest_root(std::string_view field, std::string_view value) {
     return root;
   }
   if (is_bare_supabase_project(trimmed))
-    return error{"invalid_option", std::string(field),
+    return error{codes::invalid_option, std::string(field),
                  fmt::format("{} is the PostgREST root, but {} is a Supabase project URL (PostgREST is under /rest/v1)",
                              field, trimmed),
                  fmt::format("pass it as url (it gets /rest/v1), or {}: '{}/rest/v1'", field, trimmed)};
@@ -424,7 +424,8 @@ result<request_options> parse_request_options(json_value options) {
   request_options out;
   if (options.is_null()) return out;
   if (!options.is_object())
-    return error{"invalid_option", "", "options must be an object", "{ url | restUrl, apiKey, accessToken, userId }"};
+    return error{codes::invalid_option, "", "options must be an object",
+                 "{ url | restUrl, apiKey, accessToken, userId }"};
   std::optional<error> failure;
   std::string url_field;
   std::string url_value;
@@ -434,7 +435,8 @@ result<request_options> parse_request_options(json_value options) {
       if (value.is_null()) return;
       auto n = value.as_integer();
       if (!n || *n < 256)
-        failure = error{"invalid_option", "maxUrlLength", "maxUrlLength must be a whole number of at least 256", ""};
+        failure =
+            error{codes::invalid_option, "maxUrlLength", "maxUrlLength must be a whole number of at least 256", ""};
       else
         out.max_url_length = std::size_t(*n);
       return;
@@ -446,20 +448,20 @@ result<request_options> parse_request_options(json_value options) {
                           : key == "userId"      ? &out.user_id
                                                  : nullptr;
     if (!target) {
-      failure = error{"invalid_option", std::string(key), fmt::format("unknown option {}", key),
+      failure = error{codes::invalid_option, std::string(key), fmt::format("unknown option {}", key),
                       "request options are url or restUrl, apiKey, accessToken, userId, maxUrlLength"};
       return;
     }
     if (value.is_null()) return;
     if (!value.is_string()) {
-      failure = error{"invalid_option", std::string(key), fmt::format("{} must be a string", key), ""};
+      failure = error{codes::invalid_option, std::string(key), fmt::format("{} must be a string", key), ""};
       return;
     }
     if (is_url) {
       if (!url_field.empty()) {
-        failure =
-            error{"invalid_option", std::string(key), fmt::format("give either {} or {}, not both", url_field, key),
-                  "url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself"};
+        failure = error{codes::invalid_option, std::string(key),
+                        fmt::format("give either {} or {}, not both", url_field, key),
+                        "url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself"};
         return;
       }
       url_field = std::string(key);
@@ -480,7 +482,7 @@ result<request_options> parse_request_options(json_value options) {
         out.user_id = claims.sub;
       else if (!is_uuid_syntax(out.user_id) || !is_uuid_syntax(claims.sub) ||
                canonical_uuid(out.user_id) != canonical_uuid(claims.sub))
-        return error{"invalid_option", "userId", "userId is not the user the access token belongs to (its sub)",
+        return error{codes::invalid_option, "userId", "userId is not the user the access token belongs to (its sub)",
                      "leave userId out: it defaults to the token's sub"};
     }
   }
@@ -493,15 +495,15 @@ status require_signed_in(const table& tbl, const request_options& options) {
       "pass the signed-in user's session: createAct({ supabase }) or accessToken (a string or a function returning "
       "one)";
   if (options.access_token.empty())
-    return error{"not_signed_in", "accessToken",
+    return error{codes::not_signed_in, "accessToken",
                  fmt::format("{} belongs to users, and no signed-in user's access token was given", tbl.name), hint};
   const detail::jwt_claims claims = detail::decode_jwt_claims(options.access_token);
   if (claims.is_jwt && claims.role == "anon")
-    return error{"not_signed_in", "accessToken",
+    return error{codes::not_signed_in, "accessToken",
                  fmt::format("{} belongs to users, and the access token is the anon key, not a user's token", tbl.name),
                  hint};
   if (claims.is_jwt && claims.sub.empty())
-    return error{"not_signed_in", "accessToken",
+    return error{codes::not_signed_in, "accessToken",
                  fmt::format("{} belongs to users, and the access token names no user (no sub claim)", tbl.name), hint};
   return ok_status();
 }
@@ -514,11 +516,12 @@ result<std::string_view> checked_base(const request_options& options) {
   const std::string_view base = trim_trailing_slashes(options.base_url);
   const std::string& field = options.base_url_field;
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
-    return error{"invalid_option", field, fmt::format("{} must be an http:// or https:// URL", field),
+    return error{codes::invalid_option, field, fmt::format("{} must be an http:// or https:// URL", field),
                  field == "url" ? "the Supabase URL, e.g. https://<project>.supabase.co or http://127.0.0.1:54321"
                                 : "the PostgREST root, e.g. https://<project>.supabase.co/rest/v1"};
   if (std::any_of(base.begin(), base.end(), is_query_fragment_or_space))
-    return error{"invalid_option", field, fmt::format("{} must not contain a query, fragment or spaces", field), ""};
+    return error{codes::invalid_option, field, fmt::format("{} must not contain a query, fragment or spaces", field),
+                 ""};
   for (const auto& [value, field] :
        {std::pair{&options.api_key, "apiKey"}, std::pair{&options.access_token, "accessToken"}}) {
     auto ok = detail::check_credential(*value, field);
@@ -540,7 +543,7 @@ namespace {
 result<request_parts> build_request_parts(const domain& dom, const tool_call& call, const request_options& options) {
   const table& tbl = *call.tbl;
   if (!call.semantic_query.empty())
-    return error{"requires_executor", "filters",
+    return error{codes::requires_executor, "filters",
                  "semantic search needs an embedding of the query, which a plain request cannot carry",
                  "run it through createAct().execute(), which embeds the text and calls the search RPC"};
   auto checked = checked_base(options);
@@ -549,9 +552,10 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
   std::string owner;
   if (tbl.user_owned) {
     if (options.user_id.empty())
-      return error{"missing_user_id", "userId", fmt::format("{} belongs to users; a user id is required", tbl.name),
+      return error{codes::missing_user_id, "userId",
+                   fmt::format("{} belongs to users; a user id is required", tbl.name),
                    "pass userId (the signed-in user's id, the JWT's sub claim)"};
-    if (!is_uuid_syntax(options.user_id)) return error{"invalid_option", "userId", "userId must be a UUID", ""};
+    if (!is_uuid_syntax(options.user_id)) return error{codes::invalid_option, "userId", "userId must be a UUID", ""};
     owner = canonical_uuid(options.user_id);
   }
 
@@ -646,7 +650,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
   }
 
   if (req.url.size() > options.max_url_length)
-    return error{"url_too_long", "filters",
+    return error{codes::url_too_long, "filters",
                  fmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),
                              options.max_url_length),
                  "split the value list into several smaller calls, or filter on fewer values"};

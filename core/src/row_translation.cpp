@@ -55,7 +55,7 @@ std::string label_select(const table& tbl) {
 
 status apply_labels(const domain&, ref_registry& registry, const table& target, std::string_view rows_json) {
   auto doc = json_document::parse(rows_json);
-  if (!doc) return error{"invalid_json", "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
+  if (!doc) return error{codes::invalid_json, "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
   const json_value root = doc->root();
   auto apply = [&](json_value row) {
     auto id = row.is_object() ? row.find("id") : std::nullopt;

@@ -391,11 +391,11 @@ class row_stream {
     if (ok && p_ != end_) fail("unexpected text after the JSON value");
     out_.finish();
     if (full_prefix_)
-      return error{"registry_full", "",
+      return error{codes::registry_full, "",
                    fmt::format("no ref number is left for {} (the limit is {} per type)", *full_prefix_, kMaxRefNumber),
                    "start a new session: this registry cannot name more rows of this type"};
     if (problem_)
-      return error{"invalid_json", "rows",
+      return error{codes::invalid_json, "rows",
                    fmt::format("invalid JSON at byte {}: {}", std::size_t(p_ - begin_), problem_),
                    "rows must be the JSON PostgREST returned"};
     return ok_status();

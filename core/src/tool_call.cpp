@@ -129,14 +129,15 @@ class call_parser {
 
   result<tool_call> parse(json_value params_object) {
     if (!params_object.is_object())
-      return error{"invalid_params", "", fmt::format("params must be an object, got {}", params_object.kind_name()),
+      return error{codes::invalid_params, "",
+                   fmt::format("params must be an object, got {}", params_object.kind_name()),
                    fmt::format("{} takes: {}", tool_name(kind_), allowed_keys(kind_))};
     param_members params;
     std::optional<error> failure;
     params_object.for_each_member([&](std::string_view key, json_value value) {
       if (failure || detail::is_absent_param(value)) return;
       if (!key_allowed(kind_, key))
-        failure = error{"unknown_param", detail::echoed(key),
+        failure = error{codes::unknown_param, detail::echoed(key),
                         fmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
                         fmt::format("allowed: {}", allowed_keys(kind_))};
       else
@@ -185,17 +186,17 @@ class call_parser {
   result<const table*> parse_table(const param_members& params) {
     const auto& value = params.table;
     if (!value || value->is_null())
-      return error{"missing_param", "table", "table is required", fmt::format("one of: {}", dom_.table_list())};
+      return error{codes::missing_param, "table", "table is required", fmt::format("one of: {}", dom_.table_list())};
     if (!value->is_string())
-      return error{"invalid_param", "table", fmt::format("table must be a string, got {}", value->kind_name()),
+      return error{codes::invalid_param, "table", fmt::format("table must be a string, got {}", value->kind_name()),
                    fmt::format("one of: {}", dom_.table_list())};
     const table* tbl = dom_.find_table(value->str());
     if (!tbl)
-      return error{"unknown_table", "table",
+      return error{codes::unknown_table, "table",
                    fmt::format("'{}' is not a table of the {} domain", detail::echoed(value->str()), dom_.name),
                    fmt::format("one of: {}", dom_.table_list())};
     if (kind_ != tool_kind::read && !tbl->writable)
-      return error{"read_only_table", "table",
+      return error{codes::read_only_table, "table",
                    fmt::format("{} is a read-only catalog; {} is not allowed on it", tbl->name, tool_name(kind_)),
                    "read it with db_read and link its rows by ref"};
     return tbl;
@@ -204,18 +205,19 @@ class call_parser {
   // A column the model may filter, select or order by.
   result<const column*> visible_column(std::string_view name, const param_path& path, const table& tbl) {
     if (name == dom_.owner_column && tbl.user_owned)
-      return error{"system_column", path.str(),
+      return error{codes::system_column, path.str(),
                    fmt::format("{} is applied automatically; it cannot be used", detail::echoed(name)),
                    "rows are always limited to the signed-in user"};
     if (is_postgrest_reserved(name))
-      return error{"reserved_column", path.str(),
+      return error{codes::reserved_column, path.str(),
                    fmt::format("'{}' is a PostgREST keyword, not a column of {}", detail::echoed(name), tbl.name),
                    name == "or" || name == "and"
                        ? std::string("to OR conditions, put them in or_filters")
                        : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     const column* col = tbl.find_column(name);
     if (!col || is_hidden(tbl, name))
-      return error{"unknown_column", path.str(), fmt::format("{} has no column '{}'", tbl.name, detail::echoed(name)),
+      return error{codes::unknown_column, path.str(),
+                   fmt::format("{} has no column '{}'", tbl.name, detail::echoed(name)),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     return col;
   }
@@ -223,7 +225,7 @@ class call_parser {
   status parse_filters(const std::optional<json_value>& list, const char* key, std::vector<filter>& out) {
     if (!list || list->is_null()) return ok_status();
     if (!list->is_array())
-      return error{"invalid_param", key,
+      return error{codes::invalid_param, key,
                    fmt::format("{} must be an array of filter objects, got {}", key, list->kind_name()),
                    "[{\"field\": \"cuisine\", \"op\": \"=\", \"value\": \"indian\"}]"};
     const bool in_or = std::string_view(key) == "or_filters";
@@ -245,8 +247,8 @@ class call_parser {
     // Only error paths use it; a literal costs nothing on the success path.
     constexpr const char* example = "{\"field\": \"name\", \"op\": \"ilike\", \"value\": \"%chicken%\"}";
     if (!clause.is_object())
-      return error{"invalid_filter", path.str(), fmt::format("a filter must be an object, got {}", clause.kind_name()),
-                   example};
+      return error{codes::invalid_filter, path.str(),
+                   fmt::format("a filter must be an object, got {}", clause.kind_name()), example};
     filter_members members;
     std::optional<error> failure;
     clause.for_each_member([&](std::string_view key, json_value member) {
@@ -254,17 +256,17 @@ class call_parser {
       if (std::optional<json_value>* slot = members.slot(key))
         *slot = member;
       else
-        failure = error{"invalid_filter", path.member(key).str(),
+        failure = error{codes::invalid_filter, path.member(key).str(),
                         fmt::format("a filter has only field, op and value; got '{}'", detail::echoed(key)), example};
     });
     if (failure) return std::move(*failure);
     const auto& field = members.field;
     if (!field || !field->is_string())
-      return error{"invalid_filter", path.member("field").str(), "field is required and must be a column name",
+      return error{codes::invalid_filter, path.member("field").str(), "field is required and must be a column name",
                    example};
     const auto& op_value = members.op;
     if (!op_value || !op_value->is_string())
-      return error{"invalid_filter", path.member("op").str(), "op is required",
+      return error{codes::invalid_filter, path.member("op").str(), "op is required",
                    fmt::format("one of: {}", filter_op_list())};
 
     filter f;
@@ -273,7 +275,7 @@ class call_parser {
     if (!op) {
       std::string hint = fmt::format("supported ops: {}", filter_op_list());
       if (looks_like_negation(op_value->str())) hint.append(". ").append(exclusion_hint(*call_.tbl));
-      return error{"unknown_operator", path.member("op").str(),
+      return error{codes::unknown_operator, path.member("op").str(),
                    fmt::format("'{}' is not a supported operator", detail::echoed(op_value->str())), hint};
     }
     f.op = *op;
@@ -298,21 +300,21 @@ class call_parser {
 
   status parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or) {
     if (f.field != kSemanticField)
-      return error{"invalid_filter", path.member("op").str(),
+      return error{codes::invalid_filter, path.member("op").str(),
                    fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField,
                                detail::echoed(f.field)),
                    fmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
                                kSemanticField)};
     if (filter_op_rule_of(f.op).shape != value_shape::search_text)
-      return error{"invalid_filter", path.member("op").str(),
+      return error{codes::invalid_filter, path.member("op").str(),
                    fmt::format("{} only works with op similar", kSemanticField), ""};
     if (in_or || kind_ != tool_kind::read)
-      return error{"invalid_filter", path.str(), "semantic search is only available in db_read filters", ""};
+      return error{codes::invalid_filter, path.str(), "semantic search is only available in db_read filters", ""};
     if (!value || !value->is_string() || lower_trimmed(value->str()).empty())
       return invalid_value(path.member("value").str(), "similar needs a non-empty search text");
     if (detail::contains_nul(value->str())) return detail::nul_error(path.member("value").str());
     if (!call_.semantic_query.empty())
-      return error{"invalid_filter", path.str(), "only one semantic search per read", ""};
+      return error{codes::invalid_filter, path.str(), "only one semantic search per read", ""};
     call_.semantic_query = std::string(value->str());
     f.values.push_back({scalar::kind::text, call_.semantic_query});
     return ok_status();
@@ -456,14 +458,14 @@ class call_parser {
     call_.offset = *offset;
 
     if (const auto& order_by = params.order_by; order_by && !order_by->is_null()) {
-      if (!order_by->is_string()) return error{"invalid_param", "order_by", "order_by must be a column name", ""};
+      if (!order_by->is_string()) return error{codes::invalid_param, "order_by", "order_by must be a column name", ""};
       auto col = visible_column(order_by->str(), "order_by", *call_.tbl);
       if (!col) return col.take_error();
       call_.order_by = (*col)->name;
       if (const auto& dir = params.order_dir; dir && !dir->is_null()) {
         const std::string text = dir->is_string() ? lower_trimmed(dir->str()) : "";
         if (text != "asc" && text != "desc")
-          return error{"invalid_param", "order_dir", "order_dir must be \"asc\" or \"desc\"", ""};
+          return error{codes::invalid_param, "order_dir", "order_dir must be \"asc\" or \"desc\"", ""};
         call_.descending = text == "desc";
       }
     }
@@ -474,7 +476,7 @@ class call_parser {
                  (count->str() == "exact" || count->str() == "planned" || count->str() == "estimated")) {
         call_.count = std::string(count->str());
       } else {
-        return error{"invalid_param", "count", "count must be true, \"exact\", \"planned\" or \"estimated\"", ""};
+        return error{codes::invalid_param, "count", "count must be true, \"exact\", \"planned\" or \"estimated\"", ""};
       }
     }
     return ok_status();
@@ -489,9 +491,10 @@ class call_parser {
         std::all_of(value->str().begin(), value->str().end(), [](char c) { return c >= '0' && c <= '9'; }))
       n = std::stoll(std::string(value->str()));
     if (!n)
-      return error{"invalid_param", key, fmt::format("{} must be a whole number, got {}", key, value->kind_name()), ""};
+      return error{codes::invalid_param, key, fmt::format("{} must be a whole number, got {}", key, value->kind_name()),
+                   ""};
     if (*n < min || *n > max)
-      return error{"invalid_param", key, fmt::format("{} must be between {} and {}, got {}", key, min, max, *n),
+      return error{codes::invalid_param, key, fmt::format("{} must be between {} and {}, got {}", key, min, max, *n),
                    std::string_view(key) == "limit"
                        ? fmt::format("the server returns at most {} rows per read; page with offset", max)
                        : std::string()};
@@ -509,12 +512,13 @@ class call_parser {
       std::optional<error> failure;
       value->for_each_element([&](std::size_t i, json_value item) {
         if (!item.is_string() && !failure)
-          failure = error{"invalid_param", fmt::format("columns[{}]", i), "columns must be strings", ""};
+          failure = error{codes::invalid_param, fmt::format("columns[{}]", i), "columns must be strings", ""};
         items.emplace_back(item.str());
       });
       if (failure) return std::move(*failure);
     } else {
-      return error{"invalid_param", "columns", "columns must be an array of column names", "[\"name\", \"cuisine\"]"};
+      return error{codes::invalid_param, "columns", "columns must be an array of column names",
+                   "[\"name\", \"cuisine\"]"};
     }
     const param_path columns_path("columns");
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -557,7 +561,8 @@ class call_parser {
         current += c;
       }
     }
-    if (depth != 0) return error{"invalid_param", "columns", "unbalanced parentheses in columns", columns_example()};
+    if (depth != 0)
+      return error{codes::invalid_param, "columns", "unbalanced parentheses in columns", columns_example()};
     out.push_back(current);
     return out;
   }
@@ -581,15 +586,15 @@ class call_parser {
       return item;
     }
     if (item.back() != ')')
-      return error{"invalid_param", path.str(),
+      return error{codes::invalid_param, path.str(),
                    fmt::format("'{}' is not a column or relation(columns)", detail::echoed(item)), ""};
     const std::string rel_name = trim(item.substr(0, open));
     const table* target = embedded_table(rel_name);
     if (!target)
-      return error{"unknown_relation", path.str(),
+      return error{codes::unknown_relation, path.str(),
                    fmt::format("{} cannot embed '{}'", call_.tbl->name, detail::echoed(rel_name)), embeddable_hint()};
     auto inner = split_select(std::string_view(item).substr(open + 1, item.size() - open - 2));
-    if (!inner) return error{"invalid_param", path.str(), inner.err().message, inner.err().hint};
+    if (!inner) return error{codes::invalid_param, path.str(), inner.err().message, inner.err().hint};
     std::vector<std::string> cols;
     bool star = false;
     for (const auto& raw_inner : *inner) {
@@ -641,7 +646,7 @@ class call_parser {
   // row and (for creates) the pending gen_ ref it saves.
   result<row> parse_row(json_value data, const param_path& path, std::string* saves) {
     if (!data.is_object())
-      return error{"invalid_data", path.str(), fmt::format("a row must be an object, got {}", data.kind_name()),
+      return error{codes::invalid_data, path.str(), fmt::format("a row must be an object, got {}", data.kind_name()),
                    "{\"name\": \"milk\", \"quantity\": 1, \"unit\": \"l\"}"};
     const table& tbl = *call_.tbl;
     row out;
@@ -651,7 +656,8 @@ class call_parser {
       const param_path key_path = path.member(key);
       for (const auto& field : out)
         if (field.column == key) {
-          failure = error{"invalid_data", key_path.str(), fmt::format("{} is given twice", detail::echoed(key)), ""};
+          failure =
+              error{codes::invalid_data, key_path.str(), fmt::format("{} is given twice", detail::echoed(key)), ""};
           return;
         }
       if (key == "id" && kind_ == tool_kind::create && saves) {
@@ -680,7 +686,7 @@ class call_parser {
         const bool given =
             std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
         if (!given)
-          return error{"missing_column", path.str(),
+          return error{codes::missing_column, path.str(),
                        fmt::format("{} is required to create a row in {}", col.name, tbl.name),
                        fmt::format("add \"{}\" to the row", col.name)};
       }
@@ -691,53 +697,54 @@ class call_parser {
   result<const column*> writable_column(std::string_view key, const param_path& key_path) {
     const table& tbl = *call_.tbl;
     if (key == dom_.owner_column && tbl.user_owned)
-      return error{"system_column", key_path.str(), fmt::format("{} is set from the signed-in user; leave it out", key),
-                   ""};
+      return error{codes::system_column, key_path.str(),
+                   fmt::format("{} is set from the signed-in user; leave it out", key), ""};
     if (key == "id")
-      return error{"system_column", key_path.str(),
+      return error{codes::system_column, key_path.str(),
                    kind_ == tool_kind::update ? "id cannot be changed; choose the rows with filters"
                                               : "id is assigned by the database; leave it out",
                    ""};
     const column* col = tbl.find_column(key);
     if (!col || is_hidden(tbl, key)) {
       if (is_postgrest_reserved(key))
-        return error{"reserved_column", key_path.str(),
+        return error{codes::reserved_column, key_path.str(),
                      fmt::format("'{}' is a PostgREST keyword, not a column", detail::echoed(key)),
                      fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
-      return error{"unknown_column", key_path.str(),
+      return error{codes::unknown_column, key_path.str(),
                    fmt::format("{} has no column '{}'", tbl.name, detail::echoed(key)),
                    fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     }
     if (!col->writable)
-      return error{"read_only_column", key_path.str(), fmt::format("{} is maintained by the database", key), ""};
+      return error{codes::read_only_column, key_path.str(), fmt::format("{} is maintained by the database", key), ""};
     return col;
   }
 
   // `id: "gen_recipe_1"` in a create row says which generated artifact it saves.
   result<std::string> parse_save_marker(json_value value, const param_path& path) {
     const std::string explain = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
-    if (!value.is_string()) return error{"system_column", path.str(), explain, ""};
+    if (!value.is_string()) return error{codes::system_column, path.str(), explain, ""};
     const std::string text(value.str());
     auto name = parse_ref_name(text);
     const ref_entry* entry = registry_.find(text);
-    if (!name || !name->generated) return error{"system_column", path.str(), explain, ""};
+    if (!name || !name->generated) return error{codes::system_column, path.str(), explain, ""};
     if (!entry) {
       std::string pending;
       for (const ref_entry* candidate : registry_.refs_of_type(call_.tbl->ref_prefix))
         if (candidate->pending()) pending += (pending.empty() ? "" : ", ") + candidate->ref;
       return error{
-          "unknown_ref", path.str(), fmt::format("{} is not a pending generated artifact", detail::echoed(text)),
+          codes::unknown_ref, path.str(), fmt::format("{} is not a pending generated artifact", detail::echoed(text)),
           pending.empty()
               ? fmt::format("no generated {} is waiting to be saved; leave id out to create a new row", call_.tbl->name)
               : fmt::format("pending: {}", pending)};
     }
     if (entry->type != call_.tbl->ref_prefix)
       return error{
-          "ref_type_mismatch", path.str(),
+          codes::ref_type_mismatch, path.str(),
           fmt::format("{} is generated {} content, not a row for {}", entry->ref, entry->table, call_.tbl->name),
           fmt::format("save it with db_create on {}", entry->table)};
     if (!entry->pending())
-      return error{"already_saved", path.str(), fmt::format("{} was already saved as {}", entry->ref, entry->saved_as),
+      return error{codes::already_saved, path.str(),
+                   fmt::format("{} was already saved as {}", entry->ref, entry->saved_as),
                    fmt::format("to change it, db_update {} with id = {}", call_.tbl->name, entry->saved_as)};
     return entry->ref;
   }
@@ -745,12 +752,13 @@ class call_parser {
   status parse_create_data(const param_members& params) {
     const auto& data = params.data;
     if (!data || data->is_null())
-      return error{"missing_param", "data", "data is required", "an object, or an array of objects for a batch"};
+      return error{codes::missing_param, "data", "data is required", "an object, or an array of objects for a batch"};
     call_.batch = data->is_array();
     if (call_.batch && data->empty())
-      return error{"invalid_data", "data", "data is an empty array; nothing to create", ""};
+      return error{codes::invalid_data, "data", "data is an empty array; nothing to create", ""};
     if (call_.batch && data->size() > static_cast<std::size_t>(dom_.max_rows))
-      return error{"invalid_data", "data", fmt::format("at most {} rows per create", dom_.max_rows), "split the batch"};
+      return error{codes::invalid_data, "data", fmt::format("at most {} rows per create", dom_.max_rows),
+                   "split the batch"};
     std::optional<error> failure;
     auto add_row = [&](json_value item, const param_path& path) {
       if (failure) return;
@@ -761,8 +769,8 @@ class call_parser {
         return;
       }
       if (!saves.empty() && std::find(call_.saves.begin(), call_.saves.end(), saves) != call_.saves.end()) {
-        failure =
-            error{"already_saved", path.member("id").str(), fmt::format("{} is saved twice in this batch", saves), ""};
+        failure = error{codes::already_saved, path.member("id").str(),
+                        fmt::format("{} is saved twice in this batch", saves), ""};
         return;
       }
       call_.rows.push_back(std::move(*parsed));
@@ -778,13 +786,15 @@ class call_parser {
 
   status parse_update_data(const param_members& params) {
     const auto& data = params.data;
-    if (!data || data->is_null()) return error{"missing_param", "data", "data is required", "{\"quantity\": 2}"};
+    if (!data || data->is_null()) return error{codes::missing_param, "data", "data is required", "{\"quantity\": 2}"};
     if (!data->is_object())
-      return error{"invalid_data", "data", fmt::format("db_update data must be one object, got {}", data->kind_name()),
+      return error{codes::invalid_data, "data",
+                   fmt::format("db_update data must be one object, got {}", data->kind_name()),
                    "the same change applies to every matching row"};
     auto parsed = parse_row(*data, "data", nullptr);
     if (!parsed) return parsed.take_error();
-    if (parsed->empty()) return error{"invalid_data", "data", "data has no columns to change", "{\"quantity\": 2}"};
+    if (parsed->empty())
+      return error{codes::invalid_data, "data", "data has no columns to change", "{\"quantity\": 2}"};
     call_.rows.push_back(std::move(*parsed));
     return ok_status();
   }
@@ -810,7 +820,7 @@ class call_parser {
     };
     if (std::any_of(call_.filters.begin(), call_.filters.end(), narrows)) return ok_status();
     return error{
-        "missing_filter", "filters",
+        codes::missing_filter, "filters",
         fmt::format("{} needs a filter that selects rows; changing every row of {} is refused", tool_name(kind_),
                     call_.tbl->name),
         fmt::format("e.g. \"filters\": [{{\"field\": \"id\", \"op\": \"in\", \"value\": [\"{}_1\", \"{}_2\"]}}]",
@@ -840,7 +850,7 @@ result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registr
                                   json_value params) {
   auto kind = parse_tool_name(tool);
   if (!kind)
-    return error{"unknown_tool", "tool", fmt::format("'{}' is not a tool", detail::echoed(tool)),
+    return error{codes::unknown_tool, "tool", fmt::format("'{}' is not a tool", detail::echoed(tool)),
                  "one of: db_read, db_create, db_update, db_delete"};
   return call_parser(dom, registry, *kind).parse(params);
 }
@@ -848,7 +858,7 @@ result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registr
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
                                   std::string_view params_json) {
   auto doc = json_document::parse(params_json);
-  if (!doc) return error{"invalid_json", "params", doc.err().message, "params must be a JSON object"};
+  if (!doc) return error{codes::invalid_json, "params", doc.err().message, "params must be a JSON object"};
   return parse_tool_call(dom, registry, tool, doc->root());
 }
 

@@ -172,11 +172,11 @@ result<scalar> check_plain_scalar(const column& col, json_value value, const par
 }  // namespace
 
 error invalid_value(std::string path, std::string message, std::string hint) {
-  return {"invalid_value", std::move(path), std::move(message), std::move(hint)};
+  return {codes::invalid_value, std::move(path), std::move(message), std::move(hint)};
 }
 
 error nul_error(std::string path) {
-  return {"nul_byte", std::move(path), "the value contains a NUL byte (U+0000)",
+  return {codes::nul_byte, std::move(path), "the value contains a NUL byte (U+0000)",
           "PostgREST truncates filter values at NUL; remove it"};
 }
 
@@ -267,7 +267,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                                     const param_path& path, std::string_view field) {
   const auto& registry = scope.registry;
   if (!value.is_string())
-    return error{"invalid_value", path.str(),
+    return error{codes::invalid_value, path.str(),
                  fmt::format("{} takes a ref such as {}_1, got {}", field, target.ref_prefix, value.kind_name()),
                  known_refs_hint(registry, target)};
   const std::string_view text = value.str();
@@ -277,7 +277,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     if (!entry) {
       const table* other = scope.dom.find_table_by_prefix(name->prefix);
       const bool wrong_table = other && other != &target;
-      return error{wrong_table ? "ref_type_mismatch" : "unknown_ref", path.str(),
+      return error{wrong_table ? codes::ref_type_mismatch : codes::unknown_ref, path.str(),
                    wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
                                              "to {} ({}_N)",
                                              detail::echoed(text), name->prefix, other->name, field, target.name,
@@ -286,12 +286,12 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                    known_refs_hint(registry, target)};
     }
     if (entry->type != target.ref_prefix)
-      return error{"ref_type_mismatch", path.str(),
+      return error{codes::ref_type_mismatch, path.str(),
                    fmt::format("{} is a row of {}, but {} takes a ref to {} ({}_N)", describe_ref(*entry), entry->table,
                                field, target.name, target.ref_prefix),
                    known_refs_hint(registry, target)};
     if (entry->pending())
-      return error{"pending_ref", path.str(),
+      return error{codes::pending_ref, path.str(),
                    fmt::format("{} is generated content that has not been saved, so it has no "
                                "row in {} yet",
                                describe_ref(*entry), target.name),
@@ -299,7 +299,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                                "Generated Data), then use its ref",
                                target.name)};
     if (entry->action == ref_action::deleted)
-      return error{"deleted_ref", path.str(),
+      return error{codes::deleted_ref, path.str(),
                    fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
                    known_refs_hint(registry, target)};
     // What registry.resolve(text) returns, without looking the ref up again.
@@ -310,31 +310,31 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     const std::string uuid = canonical_uuid(text);
     if (const ref_entry* known = registry.find_by_uuid(uuid)) {
       if (known->type != target.ref_prefix)
-        return error{"ref_type_mismatch", path.str(),
+        return error{codes::ref_type_mismatch, path.str(),
                      fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({}_N)",
                                  describe_ref(*known), known->table, field, target.name, target.ref_prefix),
                      known_refs_hint(registry, target)};
       return uuid;
     }
     if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
-      return error{"invented_uuid", path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
+      return error{codes::invented_uuid, path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
                    "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
     for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
       if (!entry->uuid.empty() && entry->saved_as.empty() && entry->uuid.compare(0, 8, uuid, 0, 8) == 0)
-        return error{"mangled_uuid", path.str(),
+        return error{codes::mangled_uuid, path.str(),
                      fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
                      fmt::format("use the ref {} instead of a UUID", entry->ref)};
     return uuid;  // well-formed, unknown: may be a real row the user gave us
   }
 
   if (looks_like_broken_uuid(text))
-    return error{"invalid_uuid", path.str(),
+    return error{codes::invalid_uuid, path.str(),
                  fmt::format("'{}' is not a complete UUID (truncated or altered)", detail::echoed(text)),
                  "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
 
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (lower(entry->ref) == lower(text))
-      return error{"unknown_ref", path.str(),
+      return error{codes::unknown_ref, path.str(),
                    fmt::format("'{}' is not a known ref; refs are case-sensitive", detail::echoed(text)),
                    fmt::format("write it exactly as shown: {}", entry->ref)};
   }
@@ -343,11 +343,11 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     if (!entry->saved_as.empty() || wanted.empty()) continue;
     if (trimmed_lower(entry->label) == wanted)
       return error{
-          "not_a_ref", path.str(),
+          codes::not_a_ref, path.str(),
           fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text), entry->ref),
           fmt::format("use the ref {}", entry->ref)};
   }
-  return error{"not_a_ref", path.str(),
+  return error{codes::not_a_ref, path.str(),
                fmt::format("{} takes a ref such as {}_1, got '{}'", field, target.ref_prefix, detail::echoed(text)),
                known_refs_hint(registry, target) +
                    fmt::format("; to find rows by name, read {} with a name filter first", target.name)};

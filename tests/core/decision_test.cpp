@@ -87,6 +87,14 @@ TEST_CASE("parse: a strict-mode tool_call; null and placeholder params dropped, 
       R"({"action":"tool_call","tool":"db_create","params":{"table":"shopping_list","data":[{"name":"eggs","quantity":12}]}})");
 }
 
+TEST_CASE("regression: a number beyond a double in params (as JSON text) is kept as written") {
+  const auto d = parsed(
+      R"({"action":"tool_call","tool":"db_update","params":"{\"table\":\"inventory\",\"data\":{\"quantity\":2.2e824}}"})");
+  CHECK(d.params_json == R"({"table":"inventory","data":{"quantity":2.2e824}})");
+  CHECK(decision_to_json(d) ==
+        R"({"action":"tool_call","tool":"db_update","params":{"table":"inventory","data":{"quantity":2.2e824}}})");
+}
+
 TEST_CASE("parse: read params keep what a read takes; filter values pass through untouched") {
   const auto d = parsed(
       R"({"action":"tool_call","tool":"db_read","params":{"table":"inventory","filters":[{"field":"expiry_date","op":"is_null","value":null}],)"

@@ -180,6 +180,22 @@ TEST_CASE("domain error: two tables with the same ref prefix") {
   check_domain_error(domain_text(tables), "tables.others.ref", "ref prefix 'thing' is used by two tables");
 }
 
+TEST_CASE("regression: a column declared twice (jsonb, then a uuid reference) leaked the UUID; now refused") {
+  // The translator read the first declaration and copied the UUID as jsonb.
+  check_domain_error(domain_text(std::string(kThings) + R"(, "boxes": {"ref": "box", "columns": {"id": {"type": "uuid"},
+      "thing_id": {"type": "jsonb"}, "thing_id": {"type": "uuid", "references": "things"}}})"),
+                     "tables.boxes.columns.thing_id", "column appears twice");
+  check_domain_error(domain_text(std::string(kThings) + R"(, "boxes": {"ref": "box", "relations": {"things": "things",
+      "things": "boxes"}, "columns": {"id": {"type": "uuid"}}})"),
+                     "tables.boxes.relations.things", "relation appears twice");
+}
+
+TEST_CASE("regression: a relation named like a column (its embedded rows read as the column's value) is refused") {
+  check_domain_error(domain_text(std::string(kThings) + R"(, "boxes": {"ref": "box", "relations": {"name": "things"},
+      "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}})"),
+                     "tables.boxes.relations.name", "a column has the same name");
+}
+
 TEST_CASE("domain error: foreign key to an unknown table") {
   const std::string tables = R"("things": {"ref": "thing", "columns": {"id": {"type": "uuid"},
       "box_id": {"type": "uuid", "references": "boxes"}}})";

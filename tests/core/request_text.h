@@ -57,7 +57,7 @@ inline std::string numbered_uuid(int i) {
 }
 
 inline std::string error_text(const error& err) {
-  return err.code + " @ " + err.path + ": " + err.message + " | " + err.hint;
+  return std::string(err.code.name()) + " @ " + err.path + ": " + err.message + " | " + err.hint;
 }
 
 }  // namespace alfred::test

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,6 +18,11 @@
 #include "alfred/request.h"
 #include "alfred/row_translation.h"
 #include "domain_packs.h"
+
+namespace alfred {
+// doctest shows a code in a failed check as its text.
+inline std::ostream& operator<<(std::ostream& out, error_code code) { return out << code.name(); }
+}  // namespace alfred
 
 namespace alfred::test {
 

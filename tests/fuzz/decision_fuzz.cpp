@@ -49,7 +49,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_error(decision.err());
   } else {
     const std::string written = decision_to_json(*decision);
-    check(valid_utf8(text) <= parse_reference(written).value.has_value(),
+    // A number beyond a double in the params is kept as the model wrote it:
+    // JSON (JSON.parse reads Infinity) that nlohmann refuses.
+    const auto reference = parse_reference(written);
+    check(valid_utf8(text) <= (reference.value.has_value() || reference.number_overflow),
           "decision_to_json writes text that is not JSON", written);
     auto again = parse_decision(written);
     check(again.ok(), "a written decision does not parse", written);

@@ -107,3 +107,20 @@ test('worker config: ALFRED_MCP_STORE is memory by default, supabase when set, a
   assert.equal(error.code, 'worker_misconfigured');
   assert.match(error.message, /ALFRED_MCP_STORE must be memory or supabase/);
 });
+
+test('isServiceKey: sb_secret_ keys and service_role JWTs (padded too), never a user token or the anon key', async () => {
+  const { isServiceKey } = await import('../../web/src/index.node.js');
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const jwt = (claims) => `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}.c2lnbmF0dXJl`;
+  const service = jwt({ role: 'service_role', iss: 'supabase' });
+  assert.equal(isServiceKey(service), true);
+  const [header, claims, signature] = service.split('.');
+  const padded = `${header}.${claims}${'='.repeat((4 - (claims.length % 4)) % 4 || 1)}.${signature}`;
+  assert.equal(isServiceKey(padded), true);
+  assert.equal(isServiceKey('sb_secret_abc123'), true);
+  assert.equal(isServiceKey(jwt({ role: 'anon' })), false);
+  assert.equal(isServiceKey(jwt({ role: 'authenticated', sub: 'c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61' })), false);
+  assert.equal(isServiceKey('sb_publishable_abc123'), false);
+  assert.equal(isServiceKey('not a jwt'), false);
+  assert.equal(isServiceKey(undefined), false);
+});

@@ -310,6 +310,8 @@ function relationsOf(domainTables) {
     }
     for (const [parent, columns] of byTarget) {
       if (parent === child || columns.length !== 1 || !columns[0].required || !domainTables[parent]) continue;
+      // A parent column named like the child table would be the same key of a row.
+      if (Object.hasOwn(domainTables[parent].columns, child)) continue;
       relations[parent] = { ...relations[parent], [child]: child };
     }
   }

@@ -8,6 +8,8 @@
 #include <utility>
 #include <variant>
 
+#include "alfred/error_codes.h"
+
 namespace alfred {
 
 /// One problem with the input, precise enough for a person or an LLM to fix.
@@ -15,7 +17,8 @@ namespace alfred {
 /// tool-call params (`filters[0].value[1]`), `message` says what was wrong
 /// and `hint` says what is allowed or gives a corrected example.
 struct error {
-  std::string code;
+  /// From the catalog (error_codes.h): `codes::unknown_column`.
+  error_code code;
   std::string path;
   std::string message;
   std::string hint;

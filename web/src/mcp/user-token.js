@@ -1,6 +1,7 @@
 // The signed-in user's access token as the MCP server takes it from its
 // configuration: read (not verified: PostgREST verifies every request) to
 // learn the user id and expiry, and to refuse what must never act for a user.
+import { unverifiedClaims } from '../jwt-verify.js';
 
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -18,7 +19,7 @@ export function readUserToken(token, source = 'the access token') {
   if (typeof token !== 'string' || token.trim() === '') return refuse('missing_token', `${source} is empty`, "the signed-in user's session.access_token");
   const text = token.trim();
   if (text.startsWith('sb_secret_')) return refuse('service_key_refused', `${source} is a service key, which bypasses row-level security`, "use the signed-in user's access token");
-  const claims = jwtClaims(text);
+  const claims = unverifiedClaims(text);
   if (!claims) {
     return refuse('malformed_token', `${source} is not a JWT`, "the signed-in user's session.access_token (a Supabase personal access token, sbp_…, is not one)");
   }
@@ -36,20 +37,7 @@ export function expiresSoon({ expiresAt }, now = Date.now()) {
 
 /** Whether `key` is a service key (`sb_secret_…` or a service_role JWT). */
 export function isServiceKey(key) {
-  return typeof key === 'string' && (key.startsWith('sb_secret_') || jwtClaims(key)?.role === 'service_role');
-}
-
-function jwtClaims(token) {
-  const parts = token.split('.');
-  if (parts.length !== 3) return null;
-  try {
-    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
-    const bytes = Uint8Array.from(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')), (char) => char.charCodeAt(0));
-    const claims = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? claims : null;
-  } catch {
-    return null;
-  }
+  return typeof key === 'string' && (key.startsWith('sb_secret_') || unverifiedClaims(key)?.role === 'service_role');
 }
 
 function refuse(code, message, hint) {

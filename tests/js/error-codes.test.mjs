@@ -1,0 +1,69 @@
+// The error-code catalog (core/include/alfred/error_codes.h) is the one list
+// of codes: the package's `errorCodes`, its TypeScript union and
+// docs/error-codes.md are generated from it, and no JavaScript file of the
+// package, the worker, the CLI or the local stack emits a code missing from it.
+// (The core cannot: `error::code` is an `error_code`, which only the
+// catalog's constants make, so a code missing there does not compile.)
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { errorCodes } from '../../web/src/index.node.js';
+import { docsText, moduleText, readCatalog, typesText } from '../../scripts/generate-error-codes.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const catalog = readCatalog();
+const known = new Set(catalog.map((entry) => entry.code));
+
+// snake_case literals in the sources that are not error codes: tool names,
+// column and table names, refs in examples, loop events and step-ending
+// reasons, prompt template names, the JS executor's transport-failure names,
+// OpenAI and OAuth words.
+const NOT_CODES = new Set([
+  'act_decision', 'act_sessions', 'ask_user', 'body_incomplete', 'created_at', 'db_create', 'db_delete', 'db_read',
+  'db_schema', 'db_update', 'display_name', 'first_name', 'full_name', 'function_call', 'function_call_output',
+  'gen_org_1', 'gen_recipe_1', 'inserted_at', 'inv_1', 'invalid_token', 'item_1', 'json_object', 'json_schema',
+  'label_format', 'last_name', 'limit_reached', 'malformed_decision', 'max_rows', 'meal_1', 'meal_plans', 'modified_at',
+  'no_response', 'not_a_response', 'not_sent', 'on_conflict', 'owner_column', 'owner_id', 'recipe_1', 'ri_1',
+  'service_role', 'step_complete', 'step_done', 'step_started', 'too_large', 'tool_call', 'tool_error', 'turn_done',
+  'turn_plan', 'turn_started', 'updated_at', 'user_owned', 'prompt_examples', 'recipe_ingredients',
+  'planner_generate_example', 'assistant_role', 'tool_calls',
+]);
+
+function sources(dir) {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return sources(path);
+    return /\.m?js$/.test(entry.name) ? [path] : [];
+  });
+}
+const files = ['web/src', 'worker/src', 'cli', 'bin'].flatMap(sources).concat(
+  readdirSync(join(root, 'db')).filter((name) => name.endsWith('.mjs')).map((name) => `db/${name}`),
+);
+
+test('the generated forms are the catalog: errorCodes, the TypeScript union, docs/error-codes.md', () => {
+  assert.ok(catalog.length > 100);
+  assert.deepEqual(Object.keys(errorCodes), catalog.map((entry) => entry.code));
+  assert.ok(Object.isFrozen(errorCodes) && Object.isFrozen(errorCodes.unknown_column));
+  assert.deepEqual(errorCodes.unknown_column, { origin: 'core', meaning: 'the table has no such column' });
+  assert.equal(readFileSync(join(root, 'web/dist/error-codes.mjs'), 'utf8'), moduleText(catalog), 'run scripts/build.sh');
+  assert.equal(readFileSync(join(root, 'web/dist/error-codes.d.mts'), 'utf8'), typesText(catalog), 'run scripts/build.sh');
+  assert.equal(readFileSync(join(root, 'docs/error-codes.md'), 'utf8'), docsText(catalog), 'run node scripts/generate-error-codes.mjs --docs');
+});
+
+test('every code the JavaScript sources write is in the catalog', () => {
+  const missing = [];
+  for (const file of files) {
+    const text = readFileSync(join(root, file), 'utf8');
+    // Where a code is written or compared: `code: 'x'`, `code === 'x'`.
+    for (const match of text.matchAll(/(?<!typeof [\w?.]*)\bcode(?:\s*:\s*|\s*[!=]==\s*)['"]([a-z_]+)['"]/g)) {
+      if (!known.has(match[1])) missing.push(`${file}: ${match[1]}`);
+    }
+    // Any other snake_case word: a code (passed to a helper such as fail or pullError) or a known non-code.
+    for (const match of text.matchAll(/['"`]([a-z]+(?:_[a-z0-9]+)+)['"`]/g)) {
+      if (!known.has(match[1]) && !NOT_CODES.has(match[1])) missing.push(`${file}: ${match[1]}`);
+    }
+  }
+  assert.deepEqual(missing, [], 'add each to core/include/alfred/error_codes.h, or to NOT_CODES here if it is not an error code');
+});
