@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadCore } from '../web/src/index.node.js';
 import { openBackend } from './backend.mjs';
 
-export const TOOLS = ['db_read', 'db_create', 'db_update', 'db_delete'];
+export { TOOL_NAMES as TOOLS } from '../web/src/tools.js';
 
 export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete> '<params JSON>' [options]
 

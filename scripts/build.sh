@@ -42,4 +42,5 @@ cp build/wasm/alfred_core.mjs build/wasm/alfred_core.wasm web/dist/
 node scripts/generate-kitchen.mjs
 node scripts/generate-decision-schema.mjs
 node scripts/generate-error-codes.mjs
+node scripts/generate-core-rules.mjs
 stage "build: done (web/dist staged)"

@@ -1,6 +1,6 @@
 // The core's first binding file: the domain and registry classes, the byte
-// transfer, and request building. Everything here is translation between the
-// JS shapes and the core's types; no decisions are made in the bindings.
+// transfer, and request building. Everything here moves bytes to and from
+// the core's API layer (alfred/api.h), which makes every decision.
 
 #include <emscripten/bind.h>
 
@@ -41,13 +41,6 @@ void trim_buffers() {
 
 }  // namespace
 
-std::string out_of_memory_result() {
-  return error_result(
-      {codes::out_of_memory, "", "alfred-act core failed: the input needs more memory than the core may use",
-       "use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory "
-       "cap)"});
-}
-
 std::string& output_bytes() {
   static std::string bytes;
   return bytes;
@@ -66,47 +59,15 @@ std::string_view input_view(std::size_t length) {
 
 namespace {
 
-using alfred::error_result;
-using alfred::json_document;
-using alfred::json_value;
-
-// `call_json` is `[tool, params, options]`, so one string crosses the boundary.
-// Appends the result to the empty `out`.
-void build_request(std::string& out, const domain_handle& dom, const registry_handle& registry,
-                   std::string_view call_json) {
-  auto fail = [&](const alfred::error& err) { out = error_result(err); };
-  auto doc = json_document::parse(call_json);
-  if (!doc) return fail({codes::invalid_json, "params", doc.err().message, ""});
-  const json_value call = doc->root();
-  if (!call.is_array() || call.size() != 3 || !call.at(0).is_string())
-    return fail({codes::invalid_params, "", "expected [tool, params, options]", ""});
-  auto options = alfred::parse_request_options(call.at(2));
-  if (!options) return fail(options.err());
-  auto parsed = alfred::parse_tool_call(dom.get(), registry.get(), call.at(0).str(), call.at(1));
-  if (!parsed) return fail(parsed.err());
-  auto written = alfred::append_request_result(out, dom.get(), *parsed, *options);
-  if (!written) return fail(written.err());
-}
-
 void build_request_at(const domain_handle& dom, const registry_handle& registry, std::size_t length) {
   std::string& out = output_bytes();
   out.clear();
-  guarded_into(out, [&]() { build_request(out, dom, registry, input_view(length)); });
+  alfred::api::build_request(out, dom.get(), registry.get(), input_view(length));
   publish_output();
 }
 
-// `{"data":null}`, or the error of request options (JSON text) that no
-// request could be built with.
 std::string check_request_options(const std::string& options_json) {
-  return guarded([&]() {
-    auto doc = json_document::parse(options_json);
-    if (!doc) return error_result({codes::invalid_option, "", doc.err().message, ""});
-    auto options = alfred::parse_request_options(doc->root());
-    if (!options) return error_result(options.err());
-    auto checked = alfred::check_request_options(*options);
-    if (!checked) return error_result(checked.err());
-    return alfred::data_result("null");
-  });
+  return alfred::api::check_request_options(options_json);
 }
 
 }  // namespace

@@ -10,7 +10,6 @@
 #include <optional>
 #include <string>
 
-#include "alfred/executor.h"
 #include "handles.h"
 
 namespace alfred_wasm {
@@ -18,69 +17,14 @@ namespace {
 
 class execution_handle {
  public:
-  // `call_json` is `[tool, params, options, settings]` (settings optional:
-  // row ids and limits); the params stay JSON text so the executor reads
-  // them once.
-  execution_handle(const domain_handle& dom, registry_handle& registry, std::size_t length) {
-    std::string failure;
-    guarded_into(failure, [&]() {
-      auto doc = json_document::parse(input_view(length));
-      if (!doc) {
-        failure = error_result({codes::invalid_json, "params", doc.err().message, ""});
-        return;
-      }
-      const json_value call = doc->root();
-      if (!call.is_array() || call.size() < 3 || call.size() > 4 || !call.at(0).is_string()) {
-        failure = error_result({codes::invalid_params, "", "expected [tool, params, options, settings]", ""});
-        return;
-      }
-      auto options = alfred::parse_request_options(call.at(2));
-      if (!options) {
-        failure = error_result(options.err());
-        return;
-      }
-      auto settings = alfred::parse_execution_options(call.size() == 4 ? call.at(3) : json_value());
-      if (!settings) {
-        failure = error_result(settings.err());
-        return;
-      }
-      execution_.emplace(dom.get(), registry.get(), call.at(0).str(), call.at(1).raw(), std::move(*options),
-                         std::move(*settings));
-    });
-    failure_ = std::move(failure);
-  }
+  // The input buffer holds `[tool, params, options, settings?]`.
+  execution_handle(const domain_handle& dom, registry_handle& registry, std::size_t length)
+      : failure_(alfred::api::start_execution(execution_, dom.get(), registry.get(), input_view(length))) {}
 
   bool done() const { return !execution_ || execution_->done(); }
   // (A failed constructor or response leaves no execution_ and failure_ set.)
 
-  /// `[{"kind":"http","method","url","headers","body"} | {"kind":"embed","text"}]`
-  std::string needs() const {
-    std::string out;
-    guarded_into(out, [&]() {
-      alfred::json_writer w(out);
-      w.begin_array();
-      if (execution_)
-        for (const auto& need : execution_->needs()) {
-          if (need.type == alfred::need::kind::embed) {
-            w.begin_object();
-            w.key("kind");
-            w.string("embed");
-            w.key("text");
-            w.string(need.text);
-            w.end_object();
-          } else {
-            out += out.back() == '[' ? "" : ",";
-            std::string request;
-            alfred::json_writer rw(request);
-            alfred::write_request(rw, need.request);
-            out += "{\"kind\":\"http\",";
-            out.append(request, 1);
-          }
-        }
-      w.end_array();
-    });
-    return out;
-  }
+  std::string needs() const { return execution_ ? alfred::api::execution_needs(*execution_) : "[]"; }
 
   /// Room for the next response body; JS writes `length` bytes there.
   /// 0 when the room cannot be had (JS then reports the body as too large).
@@ -106,9 +50,7 @@ class execution_handle {
     // the error instead of waiting for a response it could not take.
     std::string failure;
     guarded_into(failure, [&]() {
-      auto kind = alfred::parse_transport_failure(failure_name);
-      execution_->respond(index, {status, content_range, content_type, std::move(body),
-                                  kind.value_or(alfred::transport_failure::no_response)});
+      alfred::api::respond(*execution_, index, status, content_range, content_type, failure_name, std::move(body));
     });
     if (!failure.empty()) {
       failure_ = std::move(failure);
@@ -125,12 +67,13 @@ class execution_handle {
   }
 
  private:
+  // Declared before failure_, which the constructor fills by starting it.
   std::optional<alfred::execution> execution_;
   std::string failure_;
   std::string body_;
 };
 
-std::string default_execution_limits() { return alfred::execution_limits_json(); }
+std::string default_execution_limits() { return alfred::api::default_execution_limits(); }
 
 }  // namespace
 }  // namespace alfred_wasm

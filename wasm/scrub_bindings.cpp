@@ -1,12 +1,12 @@
 // The UUID scrubber for texts the JS loop sends to the model (correction
 // feedback, plan and reply prompts): the same code that scrubs the Act
-// prompt and the executor's errors (alfred/uuid_scrub.h).
+// prompt and the executor's errors (alfred/uuid_scrub.h), through the core's
+// API layer.
 
 #include <emscripten/bind.h>
 
 #include <string>
 
-#include "alfred/uuid_scrub.h"
 #include "handles.h"
 
 namespace alfred_wasm {
@@ -14,11 +14,7 @@ namespace {
 
 // `{"data":"<text with refs or <id> for UUIDs>"}`.
 std::string without_uuids(const registry_handle& registry, const std::string& text) {
-  return guarded([&]() {
-    std::string out = text;
-    alfred::scrub_uuids(out, registry.get());
-    return quoted_data(out);
-  });
+  return alfred::api::without_uuids(registry.get(), text);
 }
 
 }  // namespace

@@ -45,28 +45,9 @@ bool translate_rows_at(const domain_handle& dom, registry_handle& registry, cons
                        const std::string& action, std::size_t length) {
   std::string& out = output_bytes();
   out.clear();
-  bool ok = false;
-  guarded_into(out, [&]() {
-    const alfred::table* tbl = dom.table(table_name);
-    auto parsed = alfred::parse_row_action(action);
-    if (!tbl) {
-      out = error_result(unknown_table(table_name));
-    } else if (!parsed) {
-      out = error_result({codes::invalid_option, "action", "'" + action + "' is not a row action",
-                          "one of: read, created, updated, deleted"});
-    } else {
-      rows_input& input = rows_input_buffer();
-      const std::string_view text(input.bytes.get(), std::min(length, input.capacity));
-      auto rows = alfred::translate_rows(dom.get(), registry.get(), *tbl, text, *parsed);
-      if (rows) {
-        out = std::move(*rows);
-        ok = true;
-      } else {
-        out = error_result(rows.err());
-      }
-    }
-  });
   rows_input& input = rows_input_buffer();
+  const std::string_view text(input.bytes.get(), std::min(length, input.capacity));
+  const bool ok = alfred::api::translate_rows(out, dom.get(), registry.get(), table_name, action, text);
   if (input.capacity > (1u << 20)) {
     input.bytes.reset();
     input.capacity = 0;

@@ -202,6 +202,8 @@ export declare function pullDomain(options: PullDomainOptions): Promise<DomainPu
 
 /** The tools a model may call. */
 export type ToolName = 'db_read' | 'db_create' | 'db_update' | 'db_delete';
+/** The four tools, in the order the core lists them (generated from the core). */
+export declare const TOOL_NAMES: readonly ToolName[];
 
 /**
  * Filter operators. The core also accepts, case-insensitively, `nin`,
@@ -550,6 +552,16 @@ export declare class Core {
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
   readonly actDecisionSchema: Readonly<Record<string, JsonValue>>;
   /**
+   * The parts of a ref by the core's ref grammar, or `null` for text not
+   * shaped like one (no registry lookup).
+   *
+   * @example
+   * core.parseRef('gen_recipe_1') // { generated: true, prefix: 'recipe', number: 1 }
+   */
+  parseRef(text: string): { generated: boolean; prefix: string; number: number } | null;
+  /** Which tools each step type may call: the rule `parseDecision({ stepType })` applies (the source of `STEP_TOOLS`). */
+  readonly stepTools: { readonly [type in StepType]: readonly ToolName[] };
+  /**
    * The four tools as `{ name, description, parameters }`, the JSON Schemas
    * generated from `domain` (default: kitchen). `strict: true`: the OpenAI
    * strict-mode variant. Throws `AlfredError` for an invalid domain or option.
@@ -754,6 +766,15 @@ export declare class Registry {
    * const { error } = registry.updateGenerated('gen_recipe_1', { name: 'Spicy Thai Basil Chicken' })
    */
   updateGenerated(genRef: string, content: JsonValue, options?: DomainOption): Result<string>;
+
+  /**
+   * The table a ref this registry holds names (for a promoted `gen_` ref, the
+   * saved row's), or `null`.
+   *
+   * @example
+   * registry.tableOf('gen_recipe_1') // 'recipes'
+   */
+  tableOf(ref: string): string | null;
 
   /** Frees the WASM memory; later calls fail as described above. Safe to call twice. */
   delete(): void;

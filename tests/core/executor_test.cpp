@@ -81,6 +81,17 @@ TEST_CASE("regression: a UUID inside a longer invented string was shown in the q
   CHECK(out["query"]["requested"][1] == "(uuid)");
 }
 
+TEST_CASE("regression: params that are a number beyond a double are shown in the query record as written") {
+  run r;
+  r.start("/i1", "2000e1444444444444430");
+  std::string text = r.ex->result_json();
+  CHECK(text.find(R"("requested":2000e1444444444444430,)") != std::string::npos);
+  // nlohmann refuses the number (JSON.parse reads it as Infinity); the rest is the usual error.
+  const json out = json::parse(text.replace(text.find("2000e"), 21, "0"));
+  CHECK(out["error"]["code"] == "unknown_tool");
+  CHECK(out["query"]["requested"] == 0);
+}
+
 TEST_CASE("a read of pending gen_ refs is answered from the registry without a request") {
   run r;
   r.start("db_read", R"({"table":"recipes","filters":[{"field":"id","op":"=","value":"gen_recipe_1"}]})");

@@ -20,18 +20,18 @@ const RECIPE = { name: 'Thai Basil Chicken', instructions: ['Fry', 'Serve'], cui
 
 test('artifact shapes: { artifacts: [{ table, content }] }, keyed by table, JSON text, a bare row placed by its columns', () => {
   const expected = [{ table: 'recipes', content: RECIPE }];
-  assert.deepEqual(artifactsOf({ artifacts: [{ table: 'recipes', content: RECIPE }] }, kitchen), { data: expected, error: null });
-  assert.deepEqual(artifactsOf({ recipes: [RECIPE] }, kitchen), { data: expected, error: null });
-  assert.deepEqual(artifactsOf({ recipes: RECIPE }, kitchen), { data: expected, error: null });
-  assert.deepEqual(artifactsOf(JSON.stringify([{ table: 'recipes', content: RECIPE }]), kitchen), { data: expected, error: null });
-  assert.deepEqual(artifactsOf(RECIPE, kitchen), { data: expected, error: null });
-  assert.deepEqual(artifactsOf(null, kitchen), { data: [], error: null });
-  assert.deepEqual(artifactsOf({ gen_recipe_1: RECIPE }, kitchen), { data: [{ ref: 'gen_recipe_1', content: RECIPE }], error: null });
+  assert.deepEqual(artifactsOf({ artifacts: [{ table: 'recipes', content: RECIPE }] }, kitchen, core), { data: expected, error: null });
+  assert.deepEqual(artifactsOf({ recipes: [RECIPE] }, kitchen, core), { data: expected, error: null });
+  assert.deepEqual(artifactsOf({ recipes: RECIPE }, kitchen, core), { data: expected, error: null });
+  assert.deepEqual(artifactsOf(JSON.stringify([{ table: 'recipes', content: RECIPE }]), kitchen, core), { data: expected, error: null });
+  assert.deepEqual(artifactsOf(RECIPE, kitchen, core), { data: expected, error: null });
+  assert.deepEqual(artifactsOf(null, kitchen, core), { data: [], error: null });
+  assert.deepEqual(artifactsOf({ gen_recipe_1: RECIPE }, kitchen, core), { data: [{ ref: 'gen_recipe_1', content: RECIPE }], error: null });
 });
 
 test('artifacts that cannot be placed are errors the model can act on', () => {
   for (const data of ['{not json', { name: 'ambiguous' }, { artifacts: [{ table: 'recipez', content: RECIPE }] }, [42], { recipes: ['x'] }]) {
-    const { data: found, error } = artifactsOf(data, kitchen);
+    const { data: found, error } = artifactsOf(data, kitchen, core);
     assert.equal(found, null, JSON.stringify(data));
     assert.equal(error.code, 'invalid_artifacts');
     assert.match(error.hint, /artifacts/);
@@ -41,10 +41,10 @@ test('artifacts that cannot be placed are errors the model can act on', () => {
 test('the artifact shape hint names a table and column of the domain in use, no kitchen table for the CRM', () => {
   const crm = JSON.parse(readFileSync(join(ROOT, 'domains/crm/domain.json'), 'utf8'));
   assert.equal(
-    artifactsOf('{not json', kitchen).error.hint,
+    artifactsOf('{not json', kitchen, core).error.hint,
     'give data as { "artifacts": [{ "table": "recipes", "content": { "name": "…", … } }] }, or as { "recipes": [{ "name": "…" }] } keyed by table name',
   );
-  assert.deepEqual(artifactsOf({ recipes: [RECIPE] }, crm).error, {
+  assert.deepEqual(artifactsOf({ recipes: [RECIPE] }, crm, core).error, {
     code: 'invalid_artifacts',
     path: 'data',
     message: 'cannot tell which table this artifact belongs to (keys: recipes)',

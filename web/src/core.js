@@ -9,7 +9,7 @@ import { Act } from './act.js';
 import { DEFAULT_MAX_INPUT_BYTES, MAX_SIZE_LIMIT } from './limits.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
 import { domainFromOpenApiWith } from './domain-pull.js';
-import { toolDefinitions, toolResult } from './tools.js';
+import { deepFreeze, toolDefinitions, toolResult } from './tools.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -181,6 +181,7 @@ export class Core {
   #input = { pointer: 0, capacity: 0 };
   #executionLimits;
   #maxInputBytes;
+  #stepTools;
 
   constructor(module, domain, maxInputBytes) {
     this.#module = module;
@@ -247,6 +248,30 @@ export class Core {
       this.#defaultRegistries.set(chosen, fallback);
     }
     return { domain: chosen, registry: fallback };
+  }
+
+  /**
+   * The parts of a ref by the core's ref grammar, or `null` for text that
+   * is not shaped like one. No registry lookup: `recipe_1` parses whether
+   * or not it was ever handed out.
+   *
+   * @example
+   * core.parseRef('gen_recipe_1') // { generated: true, prefix: 'recipe', number: 1 }
+   * core.parseRef('Recipe 2')     // null
+   */
+  parseRef(text) {
+    if (typeof text !== 'string' || text.length > 256) return null;
+    const { data, error } = throwingAlfredError(() => parseResult(this.#module.parseRef(text)));
+    if (error) throw new AlfredError(error);
+    return data;
+  }
+
+  /**
+   * Which tools each step type may call (`{ read: ['db_read'], write: […], analyze: [], generate: [] }`),
+   * the rule `parseDecision({ stepType })` applies; the package's `STEP_TOOLS` is generated from it.
+   */
+  get stepTools() {
+    return (this.#stepTools ??= deepFreeze(JSON.parse(this.#module.stepTools())));
   }
 
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
@@ -799,6 +824,21 @@ export class Registry {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
     }
+  }
+
+  /**
+   * The table a ref this registry holds names (a promoted `gen_` ref: the
+   * saved row's), or `null`.
+   *
+   * @example
+   * registry.tableOf('gen_recipe_1') // 'recipes'
+   */
+  tableOf(ref) {
+    if (typeof ref !== 'string') return null;
+    const module = modules.get(this.#core);
+    const { data, error } = throwingAlfredError(() => parseResult(module.registryRefTable(this.#handle(), ref.slice(0, 256))));
+    if (error) throw new AlfredError(error);
+    return data;
   }
 
   /**

@@ -2,8 +2,6 @@
 // `data` is registered under the table it is a row of, so a later write step
 // can save it with db_create `{ id: "gen_recipe_1", … }`.
 
-const GEN_REF = /^gen_[a-z][a-z0-9]*_[1-9][0-9]*$/;
-
 const fail = (message, hint) => ({ data: null, error: { code: 'invalid_artifacts', path: 'data', message, hint } });
 
 // The shape to give, on a table of the domain in use: a writable one with a
@@ -24,9 +22,10 @@ function hintFor(domain) {
  * `{ artifacts: [{ table, content }] }`, `{ <table>: row | rows }`, a list of
  * either, or the JSON text of any of these (strict schemas often carry
  * free-form data as a string). A bare row is placed in the one domain table
- * whose columns hold all its keys.
+ * whose columns hold all its keys. A key shaped like a `gen_` ref (by the
+ * core's ref grammar) revises that artifact.
  */
-export function artifactsOf(data, domain) {
+export function artifactsOf(data, domain, core) {
   if (typeof data === 'string') {
     if (data.trim() === '') return { data: [], error: null };
     try {
@@ -37,21 +36,22 @@ export function artifactsOf(data, domain) {
   }
   if (data === null || data === undefined) return { data: [], error: null };
   const found = [];
-  const problem = collect(data, domain, found);
+  const isGenRef = (key) => core.parseRef(key)?.generated === true;
+  const problem = collect(data, domain, isGenRef, found);
   return problem ? fail(problem, hintFor(domain)) : { data: found, error: null };
 }
 
-function collect(value, domain, found) {
+function collect(value, domain, isGenRef, found) {
   const tables = domain.tables;
   if (Array.isArray(value)) {
     for (const item of value) {
-      const problem = collect(item, domain, found);
+      const problem = collect(item, domain, isGenRef, found);
       if (problem) return problem;
     }
     return null;
   }
   if (typeof value !== 'object') return `an artifact must be an object, got ${JSON.stringify(value)}`;
-  if (Array.isArray(value.artifacts)) return collect(value.artifacts, domain, found);
+  if (Array.isArray(value.artifacts)) return collect(value.artifacts, domain, isGenRef, found);
   if (typeof value.table === 'string') {
     if (!Object.hasOwn(tables, value.table)) return `unknown table "${value.table}"; tables: ${Object.keys(tables).join(', ')}`;
     const content = value.content ?? value.data ?? value.row;
@@ -61,9 +61,9 @@ function collect(value, domain, found) {
   }
   // Keyed by table name, or by the gen_ ref of an artifact being revised.
   const keys = Object.keys(value);
-  if (keys.length > 0 && keys.every((key) => Object.hasOwn(tables, key) || GEN_REF.test(key))) {
+  if (keys.length > 0 && keys.every((key) => Object.hasOwn(tables, key) || isGenRef(key))) {
     for (const [key, rows] of Object.entries(value)) {
-      if (GEN_REF.test(key)) {
+      if (isGenRef(key)) {
         if (!rows || typeof rows !== 'object' || Array.isArray(rows)) return `the revision of ${key} must be one object`;
         found.push({ ref: key, content: rows });
         continue;
@@ -112,13 +112,7 @@ export function registerArtifacts(registry, artifacts, domain) {
       return { data: registered, error: { ...error, path: `data.${where}${error.path ? `.${error.path}` : ''}` } };
     }
     const ref = artifact.ref ?? data;
-    registered.push({ ref, table: artifact.table ?? tableOfRef(ref, domain), content: { id: ref, ...fields } });
+    registered.push({ ref, table: artifact.table ?? registry.tableOf(ref), content: { id: ref, ...fields } });
   }
   return { data: registered, error: null };
-}
-
-// gen_recipe_1 → the table whose ref prefix is "recipe".
-function tableOfRef(ref, domain) {
-  const prefix = ref.replace(/^gen_/, '').replace(/_[0-9]+$/, '');
-  return Object.keys(domain.tables).find((table) => domain.tables[table].ref === prefix) ?? null;
 }

@@ -4,6 +4,7 @@ export { AlfredError, Core, Registry } from './core.js';
 export { kitchen, recipeEmbeddingText } from './kitchen.js';
 export { actDecisionSchema } from './prompt.js';
 export { errorCodes } from '../dist/error-codes.mjs';
+export { TOOL_NAMES } from './tools.js';
 export { Act, restUrl } from './act.js';
 export { lexicalEmbedder, openAIEmbedder, embeddingText, EmbeddingError } from './embedder.js';
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';

@@ -3,9 +3,10 @@
 // takes on its way back to the model. The adapters (adapters/ai.js,
 // adapters/openai.js) and the loop's native mode all go through here.
 import { AlfredError, internalError } from './errors.js';
+import { TOOL_NAMES } from '../dist/core-rules.mjs';
 
-/** The four tool names, in the order the core lists them. */
-export const TOOL_NAMES = Object.freeze(['db_read', 'db_create', 'db_update', 'db_delete']);
+/** The four tool names, in the order the core lists them (generated from the core). */
+export { TOOL_NAMES };
 
 export function deepFreeze(value) {
   if (value && typeof value === 'object') {

@@ -1,8 +1,7 @@
 // POST /act/execute: one tool call for the caller, as JSON.
+import { TOOL_NAMES as TOOLS } from 'alfred-act';
 import { invalid } from './http.js';
 import { callerState } from './state.js';
-
-const TOOLS = ['db_read', 'db_create', 'db_update', 'db_delete'];
 
 /**
  * Body `{ tool, params, state? }` → `{ data, error, query, count, state }`.

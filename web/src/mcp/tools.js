@@ -3,8 +3,9 @@
 // result (act.callTool's one shape for every adapter) as an MCP
 // CallToolResult. Transport-free, so the stdio server (stdio.js, on the SDK)
 // and the edge worker's /mcp route answer with the same content.
+import { TOOL_NAMES } from '../tools.js';
 
-export const DATABASE_TOOLS = ['db_read', 'db_create', 'db_update', 'db_delete'];
+export const DATABASE_TOOLS = TOOL_NAMES;
 export const SCHEMA_TOOL = 'db_schema';
 export const SCHEMA_URI = 'alfred-act://schema';
 

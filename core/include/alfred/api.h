@@ -1,0 +1,151 @@
+#pragma once
+/// The core as text: every call the JavaScript package makes, with JSON text
+/// in and `{"data": …, "error": null}` or `{"data": null, "error": {code,
+/// path, message, hint}}` text out. The WebAssembly bindings (`wasm/`) only
+/// move bytes and delegate here; every decision a call makes (how its
+/// arguments are read, which error a bad one gets, how an allocation failure
+/// is reported) is made in this layer, so native tests cover it too.
+///
+///     alfred::domain dom;
+///     if (auto failure = alfred::api::load_domain(dom, config_json); !failure.empty()) return failure;
+///     alfred::ref_registry reg;
+///     std::string out;
+///     alfred::api::build_request(out, dom, reg, R"(["db_read",{"table":"inventory"},{…}])");
+
+#include <cstddef>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "alfred/domain.h"
+#include "alfred/error.h"
+#include "alfred/executor.h"
+#include "alfred/registry.h"
+
+namespace alfred::api {
+
+/// `{"data":null,"error":{"code":"out_of_memory",…}}`.
+std::string out_of_memory_result();
+/// `{"data":null,"error":{"code":"internal_error",…}}` for an exception the
+/// core did not expect (`what` is its message).
+std::string internal_error_result(const char* what);
+
+/// Runs `body`, which writes its result into `out`, turning an escaped C++
+/// exception (an allocation failure) into an error result, so the caller's
+/// state stays usable. Builds without exceptions abort instead (the
+/// package then reports the instance as broken).
+template <class F>
+void guarded_into(std::string& out, F&& body) {
+#if defined(__cpp_exceptions)
+  try {
+    body();
+  } catch (const std::bad_alloc&) {
+    out = out_of_memory_result();
+  } catch (const std::exception& e) {
+    out = internal_error_result(e.what());
+  } catch (...) {
+    out = internal_error_result("unknown exception");
+  }
+#else
+  body();
+#endif
+}
+
+/// `guarded_into` for a `body` that returns its result.
+template <class F>
+std::string guarded(F&& body) {
+  std::string out;
+  guarded_into(out, [&]() { out = body(); });
+  return out;
+}
+
+// --- Domains -----------------------------------------------------------------
+
+/// Loads a domain's JSON configuration into `into`: "" when it loaded, else
+/// the error result (and `into` is left as it was).
+std::string load_domain(domain& into, std::string_view config_json);
+
+/// `{"data":[…]}`: the four tools' JSON Schemas for `dom`.
+std::string tool_definitions(const domain& dom, bool strict);
+/// `{"data":{"<slot>":"<text>",…}}`: the prompt example texts for `dom`.
+std::string prompt_examples(const domain& dom);
+
+// --- Registry ----------------------------------------------------------------
+
+/// Replaces `reg` with a state `to_json` wrote: `{"data":true}` or the error
+/// (and `reg` is left as it was).
+std::string restore_registry(ref_registry& reg, std::string_view state_json);
+/// `{"data":<state>}`.
+std::string registry_state(const ref_registry& reg);
+/// Keeps generated content of `table` under a new `gen_` ref: `{"data":"gen_…"}`.
+std::string register_generated(const domain& dom, ref_registry& reg, std::string_view table,
+                               std::string_view content_json);
+/// Replaces the content of the pending `gen_` ref: `{"data":"<gen_ref>"}`,
+/// or `unknown_ref` (with the saved row's ref in the hint when it was saved).
+std::string update_generated(const domain& dom, ref_registry& reg, std::string_view gen_ref,
+                             std::string_view content_json);
+/// Binds a pending `gen_` ref to the row that saved it: `{"data":"<ref>"}`.
+std::string promote(ref_registry& reg, std::string_view gen_ref, std::string_view uuid, std::string_view label);
+/// `{"data":"<table>"}` for a ref the registry holds (a promoted `gen_` ref
+/// names the saved row's table), `{"data":null}` otherwise.
+std::string ref_table(const ref_registry& reg, std::string_view ref);
+/// `{"data":{"generated":bool,"prefix":"…","number":n}}` when `text` has
+/// the shape of a ref (`recipe_3`, `gen_recipe_1`), `{"data":null}` otherwise.
+/// No registry lookup: it answers what the ref grammar says.
+std::string parse_ref(std::string_view text);
+
+/// Translates a response body's rows for the model (`action`: read,
+/// created, updated, deleted). True with the model-facing rows JSON in
+/// `out`; false with the error result there (the registry as it was).
+bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std::string_view table,
+                    std::string_view action, std::string_view rows_json);
+
+/// `{"data":"<text>"}` with every UUID in `text` shown as its ref, or `<id>`.
+std::string without_uuids(const ref_registry& reg, std::string_view text);
+
+// --- Requests and executions -------------------------------------------------
+
+/// `call_json` is `[tool, params, options]`: appends the request result,
+/// `{"data":{"method","url","headers","body"},"error":null}`, or the error
+/// result, to the empty `out`.
+void build_request(std::string& out, const domain& dom, const ref_registry& reg, std::string_view call_json);
+/// `{"data":null}`, or the error of request options no request could be
+/// built with.
+std::string check_request_options(std::string_view options_json);
+
+/// `call_json` is `[tool, params, options, settings?]`: starts the execution
+/// in `into` and returns "", or returns the error result (`into` empty).
+/// The params stay text, so the executor reads them once.
+std::string start_execution(std::optional<execution>& into, const domain& dom, ref_registry& reg,
+                            std::string_view call_json);
+/// The needs of the current round:
+/// `[{"kind":"http","method","url","headers","body"} | {"kind":"embed","text"}]`.
+std::string execution_needs(const execution& ex);
+/// Gives need `index` its response; `failure_name` is a transport failure
+/// (`no_response`, `body_lost`, …) or "" for a whole response.
+void respond(execution& ex, std::size_t index, int status, std::string content_range, std::string content_type,
+             std::string_view failure_name, std::string body);
+/// `{"maxParamsBytes":…,…}`: the default execution limits.
+std::string default_execution_limits();
+
+// --- Prompts and decisions ---------------------------------------------------
+
+/// Writes `{"data":{"system","user"}}` for the prompt input, or the error
+/// result, into `out`.
+void build_act_prompt(std::string& out, const domain& dom, const ref_registry& reg, std::string_view input_json);
+/// `{"data":"<text>"}`: a query record rendered (`style`: "line", else block).
+std::string render_query(std::string_view record_json, std::string_view style);
+/// `{"data":<decision>}`: a model's ActDecision text parsed for a step
+/// (`step`: read, write, analyze, generate, or "" for any).
+std::string parse_decision(std::string_view text, std::string_view step);
+/// The ActDecision JSON Schema (text).
+std::string_view act_decision_schema();
+/// `{"read":["db_read"],"write":[…],…}`: which tools each step type may
+/// call, as `parse_decision` rules.
+std::string step_tools();
+/// `["db_read","db_create","db_update","db_delete"]`: the tools' names.
+std::string tool_names();
+
+}  // namespace alfred::api

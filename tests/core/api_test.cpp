@@ -1,0 +1,204 @@
+// The core's text API (alfred/api.h), the layer the WebAssembly bindings
+// delegate to: how each call reads its arguments, which error a bad one
+// gets, and that a refused call leaves the registry as it was.
+
+#include "alfred/api.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "support.h"
+
+namespace alfred::test {
+namespace {
+
+using nlohmann::json;
+
+const std::string kOptions = R"({"restUrl":"http://127.0.0.1:3000","userId":"6f1c1a52-8d3e-4f7a-9a41-2b7d5e0c9a11"})";
+
+json parsed(const std::string& text) { return json::parse(text); }
+
+std::string error_code_of(const std::string& result_text) {
+  const json result = parsed(result_text);
+  REQUIRE(result["data"].is_null());
+  REQUIRE(result["error"].is_object());
+  return result["error"]["code"].get<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("api: load_domain loads a domain or leaves the target as it was") {
+  domain dom;
+  CHECK(api::load_domain(dom, pack_domain_json("kitchen")).empty());
+  CHECK(dom.find_table("recipes") != nullptr);
+  CHECK(error_code_of(api::load_domain(dom, "{\"tables\": 3}")) != "");
+  CHECK(dom.find_table("recipes") != nullptr);
+  CHECK(error_code_of(api::load_domain(dom, "not json")) == "invalid_domain");
+}
+
+TEST_CASE("api: build_request takes [tool, params, options] and writes the request or the error") {
+  const ref_registry reg = sample_registry();
+  std::string out;
+  api::build_request(out, kitchen(), reg, R"(["db_read",{"table":"recipes","filters":[{"field":"id","op":"=","value":"recipe_1"}]},)" + kOptions + "]");
+  const json ok = parsed(out);
+  REQUIRE(ok["error"].is_null());
+  CHECK(ok["data"]["method"] == "GET");
+  CHECK(ok["data"]["url"].get<std::string>().find(std::string("id=eq.") + kRecipe1) != std::string::npos);
+
+  out.clear();
+  api::build_request(out, kitchen(), reg, "[\"db_read\"");
+  CHECK(error_code_of(out) == "invalid_json");
+  CHECK(parsed(out)["error"]["path"] == "params");
+  for (const char* shape : {R"({})", R"(["db_read",{}])", R"([1,{},{}])", R"(["db_read",{},{},{}])"}) {
+    out.clear();
+    api::build_request(out, kitchen(), reg, shape);
+    CHECK_MESSAGE(error_code_of(out) == "invalid_params", shape);
+    CHECK(parsed(out)["error"]["message"] == "expected [tool, params, options]");
+  }
+  out.clear();
+  api::build_request(out, kitchen(), reg, R"(["db_read",{"table":"recipes"},{"colour":"blue"}])");
+  CHECK(error_code_of(out) == "invalid_option");
+  out.clear();
+  api::build_request(out, kitchen(), reg, R"(["db_read",{"table":"nope"},)" + kOptions + "]");
+  CHECK(error_code_of(out) == "unknown_table");
+}
+
+TEST_CASE("api: check_request_options") {
+  CHECK(parsed(api::check_request_options(kOptions)) == json::parse(R"({"data":null,"error":null})"));
+  CHECK(error_code_of(api::check_request_options("{")) == "invalid_option");
+  CHECK(error_code_of(api::check_request_options(R"({"restUrl":"ftp://x"})")) == "invalid_option");
+}
+
+TEST_CASE("api: start_execution reads the call once; a bad call leaves no execution") {
+  ref_registry reg = sample_registry();
+  std::optional<execution> ex;
+  CHECK(error_code_of(api::start_execution(ex, kitchen(), reg, "[")) == "invalid_json");
+  CHECK_FALSE(ex.has_value());
+  for (const char* shape : {R"(["db_read",{}])", R"(["db_read",{},{},{},{}])", R"([null,{},{}])"}) {
+    const std::string failure = api::start_execution(ex, kitchen(), reg, shape);
+    CHECK_MESSAGE(error_code_of(failure) == "invalid_params", shape);
+    CHECK(parsed(failure)["error"]["message"] == "expected [tool, params, options, settings]");
+    CHECK_FALSE(ex.has_value());
+  }
+  CHECK(error_code_of(api::start_execution(ex, kitchen(), reg, R"(["db_read",{},{"x":1}])")) == "invalid_option");
+  CHECK(error_code_of(api::start_execution(ex, kitchen(), reg,
+                                           R"(["db_read",{"table":"recipes"},)" + kOptions + R"(,{"rowIds":7}])")) ==
+        "invalid_option");
+  CHECK_FALSE(ex.has_value());
+
+  // A read of a public table: one need, answered, and the result.
+  CHECK(api::start_execution(ex, kitchen(), reg, R"(["db_read",{"table":"ingredients","limit":1},)" + kOptions + "]")
+            .empty());
+  REQUIRE(ex.has_value());
+  const json needs = parsed(api::execution_needs(*ex));
+  REQUIRE(needs.size() == 1);
+  CHECK(needs[0]["kind"] == "http");
+  CHECK(needs[0]["method"] == "GET");
+  CHECK(needs[0]["url"].get<std::string>().rfind("http://127.0.0.1:3000/ingredients?", 0) == 0);
+  api::respond(*ex, 0, 200, "0-0/*", "application/json", "", R"([{"id":"0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c99","name":"salt"}])");
+  REQUIRE(ex->done());
+  const json result = parsed(ex->result_json());
+  CHECK(result["error"].is_null());
+  CHECK(result["data"][0]["name"] == "salt");
+  CHECK(parsed(api::execution_needs(*ex)) == json::array());
+
+  // A transport failure by name; an unknown name is a failure with no response.
+  CHECK(api::start_execution(ex, kitchen(), reg, R"(["db_read",{"table":"ingredients"},)" + kOptions + "]").empty());
+  api::respond(*ex, 0, 0, "", "", "no such failure", "connection refused");
+  REQUIRE(ex->done());
+  CHECK(parsed(ex->result_json())["error"]["code"] == "network_error");
+}
+
+TEST_CASE("api: the registry calls") {
+  ref_registry reg = sample_registry();
+  const std::string before = reg.to_json();
+  CHECK(parsed(api::registry_state(reg)) == json{{"data", json::parse(before)}, {"error", nullptr}});
+
+  CHECK(error_code_of(api::restore_registry(reg, "{}")) != "");
+  CHECK(reg.to_json() == before);
+  CHECK(parsed(api::restore_registry(reg, before))["data"] == true);
+
+  CHECK(error_code_of(api::register_generated(kitchen(), reg, "nope", "{}")) == "unknown_table");
+  CHECK(error_code_of(api::register_generated(kitchen(), reg, "recipes", "{")) == "invalid_json");
+  CHECK(parsed(api::register_generated(kitchen(), reg, "recipes", R"({"name":"Soup"})"))["data"] == "gen_recipe_2");
+
+  CHECK(parsed(api::update_generated(kitchen(), reg, "gen_recipe_2", R"({"name":"Hot Soup"})"))["data"] ==
+        "gen_recipe_2");
+  CHECK(reg.find("gen_recipe_2")->label == "Hot Soup");
+  CHECK(error_code_of(api::update_generated(kitchen(), reg, "gen_recipe_2", "[1]")) == "invalid_content");
+  CHECK(error_code_of(api::update_generated(kitchen(), reg, "gen_recipe_2", "{")) == "invalid_json");
+  const json unknown = parsed(api::update_generated(kitchen(), reg, "gen_recipe_9", "{}"));
+  CHECK(unknown["error"]["code"] == "unknown_ref");
+  CHECK(unknown["error"]["hint"] == "revise a gen_ ref listed as pending");
+
+  CHECK(parsed(api::promote(reg, "gen_recipe_2", "0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c33", "Hot Soup"))["data"] ==
+        "recipe_3");
+  const json saved = parsed(api::update_generated(kitchen(), reg, "gen_recipe_2", "{}"));
+  CHECK(saved["error"]["hint"] == "it was saved as recipe_3; change the saved row with db_update");
+  CHECK(error_code_of(api::promote(reg, "gen_recipe_2", kRecipe2, "")) != "");
+
+  CHECK(parsed(api::ref_table(reg, "inv_1"))["data"] == "inventory");
+  CHECK(parsed(api::ref_table(reg, "gen_recipe_1"))["data"] == "recipes");
+  CHECK(parsed(api::ref_table(reg, "gen_recipe_2"))["data"] == "recipes");
+  CHECK(parsed(api::ref_table(reg, "inv_9"))["data"].is_null());
+}
+
+TEST_CASE("api: parse_ref answers the ref grammar") {
+  CHECK(parsed(api::parse_ref("gen_recipe_12"))["data"] ==
+        json{{"generated", true}, {"prefix", "recipe"}, {"number", 12}});
+  CHECK(parsed(api::parse_ref("inv_1"))["data"] == json{{"generated", false}, {"prefix", "inv"}, {"number", 1}});
+  for (const char* not_a_ref : {"", "recipe", "recipe_0", "recipe_01", "gen_", "Recipe_1", "recipe_1000000000"})
+    CHECK_MESSAGE(parsed(api::parse_ref(not_a_ref))["data"].is_null(), not_a_ref);
+}
+
+TEST_CASE("api: translate_rows refuses an unknown table or action and keeps the registry") {
+  ref_registry reg = sample_registry();
+  const std::string before = reg.to_json();
+  std::string out;
+  CHECK_FALSE(api::translate_rows(out, kitchen(), reg, "nope", "read", "[]"));
+  CHECK(error_code_of(out) == "unknown_table");
+  out.clear();
+  CHECK_FALSE(api::translate_rows(out, kitchen(), reg, "recipes", "looked", "[]"));
+  CHECK(parsed(out)["error"]["hint"] == "one of: read, created, updated, deleted");
+  out.clear();
+  CHECK_FALSE(api::translate_rows(out, kitchen(), reg, "recipes", "read", R"([{"id":)"));
+  CHECK(reg.to_json() == before);
+  out.clear();
+  REQUIRE(api::translate_rows(out, kitchen(), reg, "recipes", "read", std::string(R"([{"id":")") + kRecipe1 + "\"}]"));
+  CHECK(parsed(out) == json::parse(R"([{"id":"recipe_1"}])"));
+}
+
+TEST_CASE("api: decisions, prompts and the step rule") {
+  CHECK(parsed(api::tool_names()) == json::parse(R"(["db_read","db_create","db_update","db_delete"])"));
+  CHECK(parsed(api::step_tools()) == json::parse(R"({"read":["db_read"],
+    "write":["db_read","db_create","db_update","db_delete"],"analyze":[],"generate":[]})"));
+  const json bad_step = parsed(api::parse_decision(R"({"action":"step_complete"})", "think"));
+  CHECK(bad_step["error"]["code"] == "invalid_option");
+  CHECK(bad_step["error"]["path"] == "stepType");
+  CHECK(error_code_of(api::parse_decision(R"({"action":"tool_call","tool":"db_create"})", "read")) ==
+        "action_not_allowed");
+  CHECK(error_code_of(api::render_query("{", "line")) != "");
+  CHECK(json::parse(std::string(api::act_decision_schema())).is_object());
+  const json examples = parsed(api::prompt_examples(kitchen()));
+  CHECK(examples["data"].is_object());
+  CHECK(parsed(api::tool_definitions(kitchen(), true))["data"].size() == 4);
+  CHECK(parsed(api::default_execution_limits()).contains("maxRows"));
+
+  const ref_registry reg = sample_registry();
+  std::string out;
+  api::build_act_prompt(out, kitchen(), reg, "{");
+  CHECK(error_code_of(out) != "");
+  CHECK(parsed(api::without_uuids(reg, std::string("Key (id)=(") + kInv1 + ")"))["data"] == "Key (id)=(inv_1)");
+}
+
+TEST_CASE("api: an allocation failure is an out_of_memory result") {
+  std::string out = "partial";
+  api::guarded_into(out, []() { throw std::bad_alloc(); });
+  CHECK(error_code_of(out) == "out_of_memory");
+  CHECK(error_code_of(api::guarded([]() -> std::string { throw std::runtime_error("boom"); })) == "internal_error");
+}
+
+}  // namespace alfred::test
