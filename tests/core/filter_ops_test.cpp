@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/src/query_record.h"
+#include "../../core/src/executor/query_record.h"
 #include "alfred/decision.h"
 #include "alfred/prompt.h"
 #include "alfred/prompt_examples.h"

@@ -3,7 +3,7 @@
 // must build exactly the request the plain params build, and a broken `data`
 // text is an error at `data`, never a request.
 
-#include "../../core/src/tool_params.h"
+#include "../../core/src/tool_call/tool_params.h"
 
 #include <string>
 

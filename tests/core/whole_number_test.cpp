@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "../../core/src/values.h"
+#include "../../core/src/tool_call/values.h"
 #include "support.h"
 
 namespace alfred::test {

@@ -1,4 +1,4 @@
-// The Content-Range total (`content_range_total`, core/src/content_range.cpp)
+// The Content-Range total (`content_range_total`, core/src/postgrest/content_range.cpp)
 // on arbitrary header text: the server (or a proxy in front of it) writes it.
 // A total the core reports is the whole number after the last `/`, up to
 // 2^53 - 1, read exactly; `*`, an empty header and trailing blanks are no
@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "../../core/src/content_range.h"
+#include "../../core/src/postgrest/content_range.h"
 #include "fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,4 +1,4 @@
-// PostgREST failures as errors (`database_error`, core/src/db_error.cpp) on
+// PostgREST failures as errors (`database_error`, core/src/executor/db_error.cpp) on
 // arbitrary responses: status and body come from the server or whatever
 // answers in its place (a proxy's HTML, a truncated body). The error always
 // has a known code and a message naming the request; a JSON error body's
@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "../../core/src/db_error.h"
-#include "../../core/src/echo.h"
+#include "../../core/src/executor/db_error.h"
+#include "../../core/src/json/echo.h"
 #include "alfred/json.h"
 #include "fuzz_support.h"
 

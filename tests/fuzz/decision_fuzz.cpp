@@ -1,4 +1,4 @@
-// The ActDecision parser (core/src/decision.cpp) on whatever a model replies.
+// The ActDecision parser (core/src/prompt/decision.cpp) on whatever a model replies.
 // A reply that parses writes back (decision_to_json) as JSON that parses to
 // the same decision; a step type only ever narrows what is accepted; a reply
 // that is one JSON object means that object, however it is laid out.

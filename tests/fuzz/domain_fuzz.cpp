@@ -1,4 +1,4 @@
-// Domain loading (`parse_domain`, core/src/domain.cpp) on arbitrary JSON: a
+// Domain loading (`parse_domain`, core/src/domain/domain.cpp) on arbitrary JSON: a
 // domain is configuration a developer writes, but the loader's promise is
 // that a domain it accepts cannot make the core leak or break. So a domain
 // that loads is used: a row of every table, every column filled in (UUIDs

@@ -1,4 +1,4 @@
-// The executor (core/src/executor.cpp) fed arbitrary responses, round after
+// The executor (core/src/executor/executor.cpp) fed arbitrary responses, round after
 // round. Input, in blocks separated by a line "%%":
 //   tool name \n params JSON
 //   %% status \n Content-Range \n Content-Type \n body      (one per need, in order)

@@ -1,4 +1,4 @@
-// The JSON reader (core/src/json.cpp) against nlohmann_json: on well-formed
+// The JSON reader (core/src/json/json.cpp) against nlohmann_json: on well-formed
 // UTF-8 both accept the same texts and read the same values, and what the
 // writer makes of a value reads back as the same value, its strings escaped
 // exactly as nlohmann (and JSON.stringify) escape them.

@@ -1,4 +1,4 @@
-// Prompt assembly (core/src/prompt_input.cpp and the prompt builder) on
+// Prompt assembly (core/src/prompt/prompt_input.cpp and the prompt builder) on
 // arbitrary input JSON: step, conversation, tool results and templates come
 // from the caller, the model and the database. Whatever it is given, the
 // prompt holds no UUID (every one becomes a ref or `<id>`), stays valid

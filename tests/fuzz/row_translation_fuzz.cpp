@@ -1,4 +1,4 @@
-// The streaming row translator (core/src/row_translation_stream.cpp) on
+// The streaming row translator (core/src/rows/row_translation_stream.cpp) on
 // response bodies, checked three ways:
 // - it accepts exactly what the JSON reader accepts, and a refused body
 //   leaves the registry as it was;

@@ -1,5 +1,5 @@
 // The filter ops as the package shows them: the `op` enum of the tool
-// schemas comes from the core's op table (core/src/filter_ops.cpp,
+// schemas comes from the core's op table (core/src/tool_call/filter_ops.cpp,
 // docs/filter-ops.md); the hand-written FilterOp union of web/index.d.ts and
 // the ActDecision schema must list every op of it.
 import assert from 'node:assert/strict';

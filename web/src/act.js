@@ -1,6 +1,6 @@
 // The executor on the JS side: runs a tool call's needs (HTTP requests to
 // PostgREST, embeddings) round by round for the C++ executor, which decides
-// everything else (wasm/executor_bindings.cpp, core/src/executor.cpp). What
+// everything else (wasm/executor_bindings.cpp, core/src/executor/executor.cpp). What
 // it owns is the I/O and its failures: a timeout that holds even against a
 // fetch that ignores its signal, a response size limit enforced while the
 // body streams in, and a report of how each exchange ended, so that the core
@@ -218,7 +218,7 @@ function rowCount(params) {
 
 const WRITE_TOOLS = new Set(['db_create', 'db_update', 'db_delete']);
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-// The core's hint for an unknown outcome (core/src/db_error.cpp), word for word
+// The core's hint for an unknown outcome (core/src/executor/db_error.cpp), word for word
 // (tests/js/faults.test.mjs compares the two).
 const OUTCOME_UNKNOWN_HINT =
   'the change may or may not have been made: read the rows (db_read) before trying again; a repeated db_create of the same data reuses its row ids, so it cannot insert a second row';

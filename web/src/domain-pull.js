@@ -29,7 +29,7 @@ const ARRAY_TYPES = [
 const LABEL_NAMES = ['name', 'title', 'label', 'display_name', 'full_name', 'subject', 'summary', 'email', 'username', 'handle', 'slug', 'code'];
 // Set by the database when a row is written; never by the model.
 const DATABASE_TIMESTAMPS = new Set(['created_at', 'updated_at', 'inserted_at', 'modified_at']);
-// Query-string keys PostgREST interprets itself (core/src/domain.cpp).
+// Query-string keys PostgREST interprets itself (core/src/domain/domain.cpp).
 const RESERVED = new Set(['select', 'columns', 'on_conflict', 'order', 'limit', 'offset', 'or', 'and', 'not']);
 const IDENTIFIER = /^[a-z][a-z0-9_]{0,62}$/;
 

@@ -1,5 +1,5 @@
 // The one place that knows the shape core.buildActPrompt takes
-// (core/src/prompt_input.cpp; unknown keys are errors there): the loop's
+// (core/src/prompt/prompt_input.cpp; unknown keys are errors there): the loop's
 // step, context and this step's tool results → the prompt assembly input.
 
 /** Today as YYYY-MM-DD in UTC; the prompt needs the full date for relative days. */

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "alfred/json.h"
-#include "echo.h"
+#include "../json/echo.h"
 
 namespace alfred::detail {
 namespace {

@@ -10,12 +10,12 @@
 #include "alfred/tool_call.h"
 #include "alfred/uuid.h"
 #include "alfred/uuid_scrub.h"
-#include "content_range.h"
+#include "../postgrest/content_range.h"
 #include "db_error.h"
-#include "echo.h"
+#include "../json/echo.h"
 #include "generated_read.h"
-#include "middleware.h"
-#include "param_path.h"
+#include "../tool_call/middleware.h"
+#include "../tool_call/param_path.h"
 #include "query_record.h"
 
 namespace alfred {

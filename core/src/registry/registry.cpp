@@ -8,7 +8,7 @@
 #include <charconv>
 
 #include "alfred/uuid.h"
-#include "echo.h"
+#include "../json/echo.h"
 
 namespace alfred {
 namespace {

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "echo.h"
+#include "../json/echo.h"
 #include "param_path.h"
 #include "tool_params.h"
 #include "values.h"

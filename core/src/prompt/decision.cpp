@@ -8,8 +8,8 @@
 #include "alfred/json.h"
 #include "alfred/prompt.h"
 #include "alfred/tool_call.h"
-#include "echo.h"
-#include "tool_params.h"
+#include "../json/echo.h"
+#include "../tool_call/tool_params.h"
 
 namespace alfred {
 namespace {

@@ -8,7 +8,7 @@
 #include "alfred/postgrest_encoding.h"
 #include "alfred/uuid.h"
 #include "credentials.h"
-#include "echo.h"
+#include "../json/echo.h"
 
 namespace alfred {
 namespace {

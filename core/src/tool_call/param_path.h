@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "echo.h"
+#include "../json/echo.h"
 
 namespace alfred::detail {
 

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "alfred/uuid.h"
-#include "echo.h"
+#include "../json/echo.h"
 
 namespace alfred {
 

@@ -4,7 +4,7 @@
 
 #include "alfred/executor.h"
 #include "alfred/uuid.h"
-#include "echo.h"
+#include "../json/echo.h"
 
 namespace alfred {
 

@@ -11,7 +11,7 @@
 
 #include "alfred/json.h"
 #include "alfred/uuid_bits.h"
-#include "json_scan.h"
+#include "../json/json_scan.h"
 #include "row_translation_labels.h"
 
 namespace alfred::detail {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "alfred/uuid.h"
-#include "echo.h"
+#include "../json/echo.h"
 
 namespace alfred::detail {
 namespace {
