@@ -5,13 +5,13 @@
 // JavaScript side, the worker and the CLI cannot drift from it.
 // Run by scripts/build.sh after the wasm build.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** `{ toolNames, stepTools }` from the built module in web/dist. */
 export async function coreRules() {
-  const { default: createAlfredCore } = await import(`${root}web/dist/alfred_core.mjs`);
+  const { default: createAlfredCore } = await import(pathToFileURL(`${root}web/dist/alfred_core.mjs`).href);
   const wasmModule = await WebAssembly.compile(readFileSync(`${root}web/dist/alfred_core.wasm`));
   const module = await createAlfredCore({
     instantiateWasm(imports, done) {
@@ -21,10 +21,15 @@ export async function coreRules() {
     },
     locateFile: (path) => path,
   });
-  return { toolNames: JSON.parse(module.toolNames()), stepTools: JSON.parse(module.stepTools()) };
+  const data = (text) => {
+    const { data: value, error } = JSON.parse(text);
+    if (error) throw new Error(`the core refused: ${error.message}`);
+    return value;
+  };
+  return { toolNames: data(module.toolNames()), stepTools: data(module.stepTools()) };
 }
 
-const list = (items) => `Object.freeze([${items.map((item) => `'${item}'`).join(', ')}])`;
+const list = (items) => `Object.freeze([${items.map((item) => JSON.stringify(item).replaceAll('"', "'")).join(', ')}])`;
 
 export function moduleText({ toolNames, stepTools }) {
   const steps = Object.entries(stepTools).map(([type, tools]) => `  ${type}: ${list(tools)},`);

@@ -45,17 +45,9 @@ class execution_handle {
                   const std::string& failure_name) {
     std::string body = std::move(body_);
     body_ = std::string();
-    if (!execution_) return;
-    // A failure here (memory) leaves the execution unusable: it ends with
-    // the error instead of waiting for a response it could not take.
-    std::string failure;
-    guarded_into(failure, [&]() {
-      alfred::api::respond(*execution_, index, status, content_range, content_type, failure_name, std::move(body));
-    });
-    if (!failure.empty()) {
-      failure_ = std::move(failure);
-      execution_.reset();
-    }
+    std::string failure =
+        alfred::api::respond(execution_, index, status, content_range, content_type, failure_name, std::move(body));
+    if (!failure.empty()) failure_ = std::move(failure);
   }
 
   /// Publishes `{"data","error","query","count"}` through the result slot:

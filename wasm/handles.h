@@ -8,17 +8,16 @@
 #include <string_view>
 
 #include "alfred/api.h"
-#include "alfred/request.h"
 
 namespace alfred_wasm {
 
-using alfred::api::guarded;
 using alfred::api::guarded_into;
 
 // A loaded domain, or why it did not load.
 class domain_handle {
  public:
-  explicit domain_handle(const std::string& config_json) : load_error_(alfred::api::load_domain(domain_, config_json)) {}
+  explicit domain_handle(const std::string& config_json)
+      : load_error_(alfred::api::load_domain(domain_, config_json)) {}
   /// "" when the domain loaded, else `{"data":null,"error":{…}}`.
   std::string load_error() const { return load_error_; }
   const alfred::domain& get() const { return domain_; }
@@ -37,9 +36,7 @@ class registry_handle {
   void end_turn() { registry_.end_turn(); }
   std::string translate_rows(const domain_handle& dom, const std::string& table_name, const std::string& rows_json,
                              const std::string& action) {
-    std::string rows;
-    if (!alfred::api::translate_rows(rows, dom.get(), registry_, table_name, action, rows_json)) return rows;
-    return guarded([&]() { return alfred::data_result(rows); });
+    return alfred::api::translate_rows_result(dom.get(), registry_, table_name, action, rows_json);
   }
   std::string register_generated(const domain_handle& dom, const std::string& table_name,
                                  const std::string& content_json) {
@@ -64,7 +61,8 @@ class registry_handle {
 
 /// The first `length` bytes JS wrote into the input buffer.
 std::string_view input_view(std::size_t length);
-/// The output buffer, kept between calls so its capacity is reused.
+/// The output buffer: the calls that write into it keep its capacity
+/// between calls; the others replace it with their result.
 std::string& output_bytes();
 /// Makes `output_bytes()` visible to JS through the result slot.
 void publish_output();

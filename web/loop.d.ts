@@ -31,7 +31,7 @@ export interface PlannedStep {
 type ValueOrError<T> = Result<T>;
 
 /** What the loop uses of the loaded core: `loadCore()` gives it. */
-export type LoopCore = Pick<Core, 'actDecisionSchema' | 'promptExamples' | 'buildActPrompt' | 'parseDecision' | 'withoutUuids'> &
+export type LoopCore = Pick<Core, 'actDecisionSchema' | 'promptExamples' | 'buildActPrompt' | 'parseDecision' | 'withoutUuids' | 'parseRef'> &
   /** Needed for `toolCalling: 'native'` (a loaded `Core` has both). */
   Partial<Pick<Core, 'toolDefinitions' | 'toolResult'>>;
 

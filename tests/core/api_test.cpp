@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "support.h"
@@ -34,7 +35,7 @@ TEST_CASE("api: load_domain loads a domain or leaves the target as it was") {
   domain dom;
   CHECK(api::load_domain(dom, pack_domain_json("kitchen")).empty());
   CHECK(dom.find_table("recipes") != nullptr);
-  CHECK(error_code_of(api::load_domain(dom, "{\"tables\": 3}")) != "");
+  CHECK(error_code_of(api::load_domain(dom, "{\"tables\": 3}")) == "invalid_domain");
   CHECK(dom.find_table("recipes") != nullptr);
   CHECK(error_code_of(api::load_domain(dom, "not json")) == "invalid_domain");
 }
@@ -42,7 +43,9 @@ TEST_CASE("api: load_domain loads a domain or leaves the target as it was") {
 TEST_CASE("api: build_request takes [tool, params, options] and writes the request or the error") {
   const ref_registry reg = sample_registry();
   std::string out;
-  api::build_request(out, kitchen(), reg, R"(["db_read",{"table":"recipes","filters":[{"field":"id","op":"=","value":"recipe_1"}]},)" + kOptions + "]");
+  api::build_request(
+      out, kitchen(), reg,
+      R"(["db_read",{"table":"recipes","filters":[{"field":"id","op":"=","value":"recipe_1"}]},)" + kOptions + "]");
   const json ok = parsed(out);
   REQUIRE(ok["error"].is_null());
   CHECK(ok["data"]["method"] == "GET");
@@ -98,7 +101,9 @@ TEST_CASE("api: start_execution reads the call once; a bad call leaves no execut
   CHECK(needs[0]["kind"] == "http");
   CHECK(needs[0]["method"] == "GET");
   CHECK(needs[0]["url"].get<std::string>().rfind("http://127.0.0.1:3000/ingredients?", 0) == 0);
-  api::respond(*ex, 0, 200, "0-0/*", "application/json", "", R"([{"id":"0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c99","name":"salt"}])");
+  CHECK(api::respond(ex, 0, 200, "0-0/*", "application/json", "",
+                     R"([{"id":"0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c99","name":"salt"}])")
+            .empty());
   REQUIRE(ex->done());
   const json result = parsed(ex->result_json());
   CHECK(result["error"].is_null());
@@ -107,7 +112,7 @@ TEST_CASE("api: start_execution reads the call once; a bad call leaves no execut
 
   // A transport failure by name; an unknown name is a failure with no response.
   CHECK(api::start_execution(ex, kitchen(), reg, R"(["db_read",{"table":"ingredients"},)" + kOptions + "]").empty());
-  api::respond(*ex, 0, 0, "", "", "no such failure", "connection refused");
+  CHECK(api::respond(ex, 0, 0, "", "", "no such failure", "connection refused").empty());
   REQUIRE(ex->done());
   CHECK(parsed(ex->result_json())["error"]["code"] == "network_error");
 }
@@ -117,7 +122,7 @@ TEST_CASE("api: the registry calls") {
   const std::string before = reg.to_json();
   CHECK(parsed(api::registry_state(reg)) == json{{"data", json::parse(before)}, {"error", nullptr}});
 
-  CHECK(error_code_of(api::restore_registry(reg, "{}")) != "");
+  CHECK(error_code_of(api::restore_registry(reg, "{}")) == "invalid_state");
   CHECK(reg.to_json() == before);
   CHECK(parsed(api::restore_registry(reg, before))["data"] == true);
 
@@ -138,7 +143,7 @@ TEST_CASE("api: the registry calls") {
         "recipe_3");
   const json saved = parsed(api::update_generated(kitchen(), reg, "gen_recipe_2", "{}"));
   CHECK(saved["error"]["hint"] == "it was saved as recipe_3; change the saved row with db_update");
-  CHECK(error_code_of(api::promote(reg, "gen_recipe_2", kRecipe2, "")) != "");
+  CHECK(error_code_of(api::promote(reg, "gen_recipe_2", kRecipe2, "")) == "already_saved");
 
   CHECK(parsed(api::ref_table(reg, "inv_1"))["data"] == "inventory");
   CHECK(parsed(api::ref_table(reg, "gen_recipe_1"))["data"] == "recipes");
@@ -165,22 +170,27 @@ TEST_CASE("api: translate_rows refuses an unknown table or action and keeps the 
   CHECK(parsed(out)["error"]["hint"] == "one of: read, created, updated, deleted");
   out.clear();
   CHECK_FALSE(api::translate_rows(out, kitchen(), reg, "recipes", "read", R"([{"id":)"));
+  CHECK(error_code_of(out) == "invalid_json");
   CHECK(reg.to_json() == before);
+  CHECK(error_code_of(api::translate_rows_result(kitchen(), reg, "recipes", "read", "{")) == "invalid_json");
+  CHECK(parsed(api::translate_rows_result(kitchen(), reg, "inventory", "read",
+                                          std::string(R"([{"id":")") + kInv1 + R"(","name":"milk"}])")) ==
+        json::parse(R"({"data":[{"id":"inv_1","name":"milk"}],"error":null})"));
   out.clear();
   REQUIRE(api::translate_rows(out, kitchen(), reg, "recipes", "read", std::string(R"([{"id":")") + kRecipe1 + "\"}]"));
   CHECK(parsed(out) == json::parse(R"([{"id":"recipe_1"}])"));
 }
 
 TEST_CASE("api: decisions, prompts and the step rule") {
-  CHECK(parsed(api::tool_names()) == json::parse(R"(["db_read","db_create","db_update","db_delete"])"));
-  CHECK(parsed(api::step_tools()) == json::parse(R"({"read":["db_read"],
+  CHECK(parsed(api::tool_names())["data"] == json::parse(R"(["db_read","db_create","db_update","db_delete"])"));
+  CHECK(parsed(api::step_tools())["data"] == json::parse(R"({"read":["db_read"],
     "write":["db_read","db_create","db_update","db_delete"],"analyze":[],"generate":[]})"));
   const json bad_step = parsed(api::parse_decision(R"({"action":"step_complete"})", "think"));
   CHECK(bad_step["error"]["code"] == "invalid_option");
   CHECK(bad_step["error"]["path"] == "stepType");
   CHECK(error_code_of(api::parse_decision(R"({"action":"tool_call","tool":"db_create"})", "read")) ==
         "action_not_allowed");
-  CHECK(error_code_of(api::render_query("{", "line")) != "");
+  CHECK(error_code_of(api::render_query("{", "line")) == "invalid_json");
   CHECK(json::parse(std::string(api::act_decision_schema())).is_object());
   const json examples = parsed(api::prompt_examples(kitchen()));
   CHECK(examples["data"].is_object());
@@ -190,8 +200,53 @@ TEST_CASE("api: decisions, prompts and the step rule") {
   const ref_registry reg = sample_registry();
   std::string out;
   api::build_act_prompt(out, kitchen(), reg, "{");
-  CHECK(error_code_of(out) != "");
+  CHECK(error_code_of(out) == "invalid_json");
   CHECK(parsed(api::without_uuids(reg, std::string("Key (id)=(") + kInv1 + ")"))["data"] == "Key (id)=(inv_1)");
+}
+
+TEST_CASE("api: the prompt calls on good input") {
+  const ref_registry reg = sample_registry();
+  const json decision =
+      parsed(api::parse_decision(R"({"action":"tool_call","tool":"db_read","params":{"table":"inventory"}})", "read"));
+  CHECK(decision["error"].is_null());
+  CHECK(decision["data"]["tool"] == "db_read");
+  CHECK(decision["data"]["params"]["table"] == "inventory");
+  const json complete = parsed(api::parse_decision(R"({"action":"step_complete","summary":"done"})", ""));
+  CHECK_MESSAGE(complete["error"].is_null(), complete.dump());
+
+  const json line = parsed(api::render_query(R"({"tool":"db_read","table":"inventory","count":0})", "line"));
+  REQUIRE(line["error"].is_null());
+  CHECK(line["data"].get<std::string>().find("inventory") != std::string::npos);
+
+  std::string out;
+  api::build_act_prompt(out, kitchen(), reg, R"({"step":{"type":"read","description":"what is in the fridge"}})");
+  const json prompt = parsed(out);
+  REQUIRE(prompt["error"].is_null());
+  CHECK(prompt["data"]["user"].get<std::string>().find("what is in the fridge") != std::string::npos);
+  CHECK_FALSE(prompt["data"]["system"].get<std::string>().empty());
+}
+
+TEST_CASE("api: an execution with settings takes the client's row ids") {
+  ref_registry reg = sample_registry();
+  std::optional<execution> ex;
+  const std::string id = "0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c44";
+  const std::string options =
+      R"({"restUrl":"http://127.0.0.1:3000","accessToken":")" + alice_session().access_token + R"("})";
+  REQUIRE(api::start_execution(ex, kitchen(), reg,
+                               R"(["db_create",{"table":"shopping_list","data":{"name":"bread"}},)" + options +
+                                   R"(,{"rowIds":[")" + id + R"("]}])")
+              .empty());
+  // Reads first (the list's existing items), then the insert with the given id.
+  for (int round = 0; round < 4 && !ex->done(); ++round) {
+    const json needs = parsed(api::execution_needs(*ex));
+    REQUIRE(needs.size() == 1);
+    if (needs[0]["method"] == "POST") {
+      CHECK(needs[0]["body"].get<std::string>().find(id) != std::string::npos);
+      return;
+    }
+    REQUIRE(api::respond(ex, 0, 200, "*/0", "application/json", "", "[]").empty());
+  }
+  FAIL("no insert was planned");
 }
 
 TEST_CASE("api: an allocation failure is an out_of_memory result") {

@@ -5,8 +5,10 @@
 // keeps the input that caused it.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -192,6 +194,40 @@ inline reference_parse parse_reference(std::string_view text) {
   } catch (const json::out_of_range& e) {
     out.number_overflow = e.id == 406;
   } catch (const json::exception&) {
+  }
+  return out;
+}
+
+/// `text` with every number beyond a double (outside strings) replaced by
+/// 0, so that nlohmann reads what JSON.parse reads as Infinity and the checks
+/// on the rest of the value still run. Only for text that otherwise parses.
+inline std::string without_overflowing_numbers(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == '"')
+        in_string = false;
+      ++i;
+    } else if (c == '"') {
+      in_string = true;
+      out += c;
+      ++i;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i + 1;
+      while (end < text.size() && std::strchr("0123456789.eE+-", text[end]) && text[end] != '\0') ++end;
+      const std::string number(text.substr(i, end - i));
+      out += std::isinf(std::strtod(number.c_str(), nullptr)) ? std::string("0") : number;
+      i = end;
+    } else {
+      out += c;
+      ++i;
+    }
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { ROOT } from './support/paths.mjs';
 const LAYERS = ['json', 'uuid', 'domain', 'registry', 'tool_call', 'postgrest', 'rows', 'executor', 'prompt', 'api'];
 // A public header (core/include/alfred/) belongs to the subsystem whose
 // folder holds the .cpp of the same name; these headers have none.
-const HEADER_HOMES = { error: 'json', error_codes: 'json', entry_index: 'registry', prompt_step: 'prompt' };
+const HEADER_HOMES = { error: 'json', error_codes: 'json', entry_index: 'registry', prompt_step: 'prompt', api: 'api' };
 
 const SRC = join(ROOT, 'core/src');
 const INCLUDE = join(ROOT, 'core/include/alfred');

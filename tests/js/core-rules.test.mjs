@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
-import { STEP_TOOLS, TOOL_NAMES, loadCore } from '../../web/src/index.node.js';
+import { AlfredError, STEP_TOOLS, TOOL_NAMES, kitchen, loadCore } from '../../web/src/index.node.js';
+import { artifactsOf, registerArtifacts } from '../../web/src/loop-artifacts.js';
 import { coreRules, moduleText } from '../../scripts/generate-core-rules.mjs';
 import { ROOT } from './support/paths.mjs';
 
@@ -18,6 +19,13 @@ test('TOOL_NAMES and STEP_TOOLS are the core\'s, and web/dist/core-rules.mjs is 
   assert.deepEqual(TOOL_NAMES, core.toolDefinitions().map((tool) => tool.name));
   assert.ok(Object.isFrozen(STEP_TOOLS) && Object.isFrozen(STEP_TOOLS.write) && Object.isFrozen(TOOL_NAMES));
   assert.equal(readFileSync(join(ROOT, 'web/dist/core-rules.mjs'), 'utf8'), moduleText(await coreRules()), 'run scripts/build.sh');
+});
+
+test('the ToolName and StepType unions of web/index.d.ts are the core\'s tools and step types', () => {
+  const types = readFileSync(join(ROOT, 'web/index.d.ts'), 'utf8');
+  const members = (name) => [...types.match(new RegExp(`export type ${name} =([^;]*);`))[1].matchAll(/'([^']*)'/g)].map((match) => match[1]);
+  assert.deepEqual(members('ToolName'), [...TOOL_NAMES]);
+  assert.deepEqual(members('StepType'), Object.keys(STEP_TOOLS));
 });
 
 test('parseDecision accepts a tool call in a step exactly when STEP_TOOLS lists the tool', () => {
@@ -45,5 +53,32 @@ test('core.parseRef answers the ref grammar; registry.tableOf the registry', () 
   assert.equal(registry.tableOf(genRef), 'recipes');
   assert.equal(registry.tableOf('recipe_1'), 'recipes');
   assert.equal(registry.tableOf(7), null);
+  registry.delete();
+});
+
+test('artifacts keyed by the gen_ ref of a table whose ref prefix has an underscore are revisions', () => {
+  const domain = {
+    name: 'planner',
+    tables: {
+      meal_plans: { ref: 'meal_plan', writable: true, label: ['title'], columns: { id: { type: 'uuid', writable: false }, title: { type: 'text' } } },
+    },
+  };
+  const planner = core.createRegistry(undefined, { domain });
+  const { data: genRef, error } = planner.registerGenerated('meal_plans', { title: 'Week 1' });
+  assert.equal(error, null);
+  assert.equal(genRef, 'gen_meal_plan_1');
+  const found = artifactsOf({ [genRef]: { title: 'Week 1, lighter' } }, domain, core);
+  assert.deepEqual(found, { data: [{ ref: genRef, content: { title: 'Week 1, lighter' } }], error: null });
+  assert.deepEqual(registerArtifacts(planner, found.data, domain).data, [
+    { ref: genRef, table: 'meal_plans', content: { id: genRef, title: 'Week 1, lighter' } },
+  ]);
+  planner.delete();
+});
+
+test('a core call that throws while placing artifacts is an error value, not an exception', () => {
+  const registry = core.createRegistry();
+  const { data: genRef } = registry.registerGenerated('recipes', { name: 'Dal' });
+  const throwing = { parseRef() { throw new AlfredError({ code: 'out_of_memory', message: 'no room' }); } };
+  assert.equal(artifactsOf({ [genRef]: { name: 'Dal' } }, kitchen, throwing).error.code, 'out_of_memory');
   registry.delete();
 });

@@ -37,7 +37,7 @@ test('npm publish --dry-run is clean and ships what the package needs, nothing e
   const report = JSON.parse(stdout);
   const files = (report['alfred-act'] ?? report).files.map((file) => file.path).sort();
   for (const needed of ['LICENSE', 'CHANGELOG.md', 'README.md', 'bin/alfred-act.mjs', 'cli/tool-call.mjs', 'cli/backend.mjs', 'db/stack.mjs',
-    'web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs', 'web/dist/kitchen.mjs', 'web/index.d.ts', 'web/loop.d.ts', 'web/alfred_core.wasm.d.ts', 'docs/bundlers.md']) {
+    'web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs', 'web/dist/kitchen.mjs', 'web/dist/core-rules.mjs', 'web/dist/error-codes.mjs', 'web/dist/decision-schema.mjs', 'web/index.d.ts', 'web/loop.d.ts', 'web/alfred_core.wasm.d.ts', 'docs/bundlers.md']) {
     assert.ok(files.includes(needed), `${needed} is not in the tarball`);
   }
   assert.deepEqual(files.filter((file) => /^(tests|core|wasm|build|scripts|bench|worker|\.scratch)\//.test(file) || file.endsWith('.cpp')), []);

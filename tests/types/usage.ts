@@ -4,6 +4,8 @@ import {
   AlfredError,
   Core,
   Registry,
+  STEP_TOOLS,
+  TOOL_NAMES,
   kitchen,
   loadCore,
   type AlfredErrorShape,
@@ -56,6 +58,16 @@ core.createRegistry(JSON.stringify(saved)).delete();
 const turn: number = registry.turn;
 registry.setTurn(turn + 1);
 registry.endTurn();
+
+// The core's rules: tool names, the step rule, the ref grammar, a ref's table.
+const tools: readonly ToolName[] = TOOL_NAMES;
+const readTools: readonly ToolName[] = STEP_TOOLS.read;
+const writeTools: readonly ToolName[] = core.stepTools.write;
+const shape: { generated: boolean; prefix: string; number: number } | null = core.parseRef('gen_recipe_1');
+const refTable: string | null = registry.tableOf('gen_recipe_1');
+void [tools, readTools, writeTools, shape, refTable];
+// @ts-expect-error STEP_TOOLS has only the four step types
+void STEP_TOOLS.think;
 
 const filter: FilterClause = { field: 'name', op: 'ilike', value: '%chicken%' };
 const aliased: FilterClause[] = [

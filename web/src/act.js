@@ -12,6 +12,7 @@ import { httpExchange } from './http-exchange.js';
 import { MAX_ROWS_LIMIT, MAX_SIZE_LIMIT } from './limits.js';
 import { randomUuid } from './uuid.js';
 import { callTool } from './tools.js';
+import { STEP_TOOLS, TOOL_NAMES } from '../dist/core-rules.mjs';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 // Creates whose outcome is unknown that an act remembers (their row ids are
@@ -216,7 +217,8 @@ function rowCount(params) {
   return data && typeof data === 'object' ? 1 : 0;
 }
 
-const WRITE_TOOLS = new Set(['db_create', 'db_update', 'db_delete']);
+// The tools a read step may not call: the writes (the core's rule, generated).
+const WRITE_TOOLS = new Set(TOOL_NAMES.filter((tool) => !STEP_TOOLS.read.includes(tool)));
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 // The core's hint for an unknown outcome (core/src/executor/db_error.cpp), word for word
 // (tests/js/faults.test.mjs compares the two).

@@ -156,12 +156,22 @@ function trimAfterLargeCall(module, input, bytes) {
   input.capacity = 0;
 }
 
-function callWithText(module, slot, input, text, invoke) {
+// The one way a text goes into the core: it is written into the input
+// buffer and `invoke(length)` runs on it; the text the call published through
+// the result slot is returned (with `read: false`, what `invoke` returned).
+// After a large call, or a failed one, the buffers go back to the allocator.
+function callWithText(module, slot, input, text, invoke, { read = true } = {}) {
   const length = writeInput(module, input, text);
-  invoke(length);
-  const out = readOutput(module, slot);
-  trimAfterLargeCall(module, input, out.length);
-  return out;
+  let outLength = 0;
+  try {
+    const value = invoke(length);
+    if (!read) return value;
+    const out = readOutput(module, slot);
+    outLength = out.length;
+    return out;
+  } finally {
+    trimAfterLargeCall(module, input, outLength);
+  }
 }
 
 /**
@@ -267,11 +277,19 @@ export class Core {
   }
 
   /**
-   * Which tools each step type may call (`{ read: ['db_read'], write: […], analyze: [], generate: [] }`),
-   * the rule `parseDecision({ stepType })` applies; the package's `STEP_TOOLS` is generated from it.
+   * Which tools each step type may call, the rule `parseDecision({ stepType })`
+   * applies; the package's `STEP_TOOLS` is generated from it.
+   *
+   * @example
+   * core.stepTools.read // ['db_read']
    */
   get stepTools() {
-    return (this.#stepTools ??= deepFreeze(JSON.parse(this.#module.stepTools())));
+    if (!this.#stepTools) {
+      const { data, error } = throwingAlfredError(() => parseResult(this.#module.stepTools()));
+      if (error) throw new AlfredError(error);
+      this.#stepTools = deepFreeze(data);
+    }
+    return this.#stepTools;
   }
 
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
@@ -581,13 +599,7 @@ export class Core {
     const call = `[${JSON.stringify(String(tool))},${paramsText},${jsonText(requestOptions, 'options')},${jsonText(settings ?? null, 'options')}]`;
     const input = this.#input;
     const slot = this.#slot;
-    const length = writeInput(module, input, call);
-    let handle;
-    try {
-      handle = new module.Execution(domainHandle, registryHandle, length);
-    } finally {
-      trimAfterLargeCall(module, input, 0);
-    }
+    const handle = callWithText(module, slot, input, call, (length) => new module.Execution(domainHandle, registryHandle, length), { read: false });
     return {
       done: () => handle.done(),
       needs: () => JSON.parse(handle.needs()),

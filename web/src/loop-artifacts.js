@@ -1,6 +1,10 @@
 // A generate step's output becomes gen_ refs: each artifact in the decision's
 // `data` is registered under the table it is a row of, so a later write step
 // can save it with db_create `{ id: "gen_recipe_1", … }`.
+import { AlfredError, internalError } from './errors.js';
+
+// A core call that threw (out of memory, a deleted registry), as an error value.
+const errorOf = (cause) => (cause instanceof AlfredError ? cause.toJSON() : internalError(cause));
 
 const fail = (message, hint) => ({ data: null, error: { code: 'invalid_artifacts', path: 'data', message, hint } });
 
@@ -37,8 +41,12 @@ export function artifactsOf(data, domain, core) {
   if (data === null || data === undefined) return { data: [], error: null };
   const found = [];
   const isGenRef = (key) => core.parseRef(key)?.generated === true;
-  const problem = collect(data, domain, isGenRef, found);
-  return problem ? fail(problem, hintFor(domain)) : { data: found, error: null };
+  try {
+    const problem = collect(data, domain, isGenRef, found);
+    return problem ? fail(problem, hintFor(domain)) : { data: found, error: null };
+  } catch (cause) {
+    return { data: null, error: errorOf(cause) };
+  }
 }
 
 function collect(value, domain, isGenRef, found) {
@@ -112,7 +120,13 @@ export function registerArtifacts(registry, artifacts, domain) {
       return { data: registered, error: { ...error, path: `data.${where}${error.path ? `.${error.path}` : ''}` } };
     }
     const ref = artifact.ref ?? data;
-    registered.push({ ref, table: artifact.table ?? registry.tableOf(ref), content: { id: ref, ...fields } });
+    let table = artifact.table;
+    try {
+      table ??= registry.tableOf(ref);
+    } catch (cause) {
+      return { data: registered, error: errorOf(cause) };
+    }
+    registered.push({ ref, table, content: { id: ref, ...fields } });
   }
   return { data: registered, error: null };
 }

@@ -61,8 +61,6 @@ std::string guarded(F&& body) {
   return out;
 }
 
-// --- Domains -----------------------------------------------------------------
-
 /// Loads a domain's JSON configuration into `into`: "" when it loaded, else
 /// the error result (and `into` is left as it was).
 std::string load_domain(domain& into, std::string_view config_json);
@@ -72,15 +70,13 @@ std::string tool_definitions(const domain& dom, bool strict);
 /// `{"data":{"<slot>":"<text>",…}}`: the prompt example texts for `dom`.
 std::string prompt_examples(const domain& dom);
 
-// --- Registry ----------------------------------------------------------------
-
 /// Replaces `reg` with a state `to_json` wrote: `{"data":true}` or the error
 /// (and `reg` is left as it was).
 std::string restore_registry(ref_registry& reg, std::string_view state_json);
 /// `{"data":<state>}`.
 std::string registry_state(const ref_registry& reg);
 /// Keeps generated content of `table` under a new `gen_` ref: `{"data":"gen_…"}`.
-std::string register_generated(const domain& dom, ref_registry& reg, std::string_view table,
+std::string register_generated(const domain& dom, ref_registry& reg, std::string_view table_name,
                                std::string_view content_json);
 /// Replaces the content of the pending `gen_` ref: `{"data":"<gen_ref>"}`,
 /// or `unknown_ref` (with the saved row's ref in the hint when it was saved).
@@ -99,13 +95,14 @@ std::string parse_ref(std::string_view text);
 /// Translates a response body's rows for the model (`action`: read,
 /// created, updated, deleted). True with the model-facing rows JSON in
 /// `out`; false with the error result there (the registry as it was).
-bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std::string_view table,
+bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std::string_view table_name,
                     std::string_view action, std::string_view rows_json);
+/// `translate_rows` as one result: `{"data":[…rows…],"error":null}` or the error.
+std::string translate_rows_result(const domain& dom, ref_registry& reg, std::string_view table_name,
+                                  std::string_view action, std::string_view rows_json);
 
 /// `{"data":"<text>"}` with every UUID in `text` shown as its ref, or `<id>`.
 std::string without_uuids(const ref_registry& reg, std::string_view text);
-
-// --- Requests and executions -------------------------------------------------
 
 /// `call_json` is `[tool, params, options]`: appends the request result,
 /// `{"data":{"method","url","headers","body"},"error":null}`, or the error
@@ -116,21 +113,22 @@ void build_request(std::string& out, const domain& dom, const ref_registry& reg,
 std::string check_request_options(std::string_view options_json);
 
 /// `call_json` is `[tool, params, options, settings?]`: starts the execution
-/// in `into` and returns "", or returns the error result (`into` empty).
-/// The params stay text, so the executor reads them once.
+/// in `into` and returns "", or returns the error result (`into` empty). The
+/// execution borrows `dom` and `reg`, which must outlive it.
 std::string start_execution(std::optional<execution>& into, const domain& dom, ref_registry& reg,
                             std::string_view call_json);
 /// The needs of the current round:
 /// `[{"kind":"http","method","url","headers","body"} | {"kind":"embed","text"}]`.
 std::string execution_needs(const execution& ex);
-/// Gives need `index` its response; `failure_name` is a transport failure
-/// (`no_response`, `body_lost`, …) or "" for a whole response.
-void respond(execution& ex, std::size_t index, int status, std::string content_range, std::string content_type,
-             std::string_view failure_name, std::string body);
+/// Gives need `index` of the running execution `ex` its response;
+/// `failure_name` is a transport failure (`no_response`, `body_lost`, …) or
+/// "" for a whole response. Returns "", or the error result of a failure to
+/// take it (out of memory), after which `ex` is empty: the execution ends
+/// with that error instead of waiting for a response it could not take.
+std::string respond(std::optional<execution>& ex, std::size_t index, int status, std::string content_range,
+                    std::string content_type, std::string_view failure_name, std::string body);
 /// `{"maxParamsBytes":…,…}`: the default execution limits.
 std::string default_execution_limits();
-
-// --- Prompts and decisions ---------------------------------------------------
 
 /// Writes `{"data":{"system","user"}}` for the prompt input, or the error
 /// result, into `out`.
@@ -142,10 +140,10 @@ std::string render_query(std::string_view record_json, std::string_view style);
 std::string parse_decision(std::string_view text, std::string_view step);
 /// The ActDecision JSON Schema (text).
 std::string_view act_decision_schema();
-/// `{"read":["db_read"],"write":[…],…}`: which tools each step type may
-/// call, as `parse_decision` rules.
+/// `{"data":{"read":["db_read"],"write":[…],…}}`: which tools each step
+/// type may call, as `parse_decision` rules.
 std::string step_tools();
-/// `["db_read","db_create","db_update","db_delete"]`: the tools' names.
+/// `{"data":["db_read","db_create","db_update","db_delete"]}`: the tools' names.
 std::string tool_names();
 
 }  // namespace alfred::api

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <array>
 
-#include "alfred/json.h"
 #include "../json/echo.h"
+#include "alfred/json.h"
 
 namespace alfred::detail {
 namespace {

@@ -2,9 +2,9 @@
 // client row ids, limits, and how a need's exchange ended.
 #include <fmt/format.h>
 
+#include "../json/echo.h"
 #include "alfred/executor.h"
 #include "alfred/uuid.h"
-#include "../json/echo.h"
 
 namespace alfred {
 

@@ -5,17 +5,17 @@
 #include <algorithm>
 #include <optional>
 
+#include "../json/echo.h"
+#include "../postgrest/content_range.h"
+#include "../tool_call/middleware.h"
+#include "../tool_call/param_path.h"
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
 #include "alfred/uuid.h"
 #include "alfred/uuid_scrub.h"
-#include "../postgrest/content_range.h"
 #include "db_error.h"
-#include "../json/echo.h"
 #include "generated_read.h"
-#include "../tool_call/middleware.h"
-#include "../tool_call/param_path.h"
 #include "query_record.h"
 
 namespace alfred {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "alfred/uuid.h"
 #include "../json/echo.h"
+#include "alfred/uuid.h"
 
 namespace alfred::detail {
 namespace {

@@ -9,8 +9,9 @@
 
 namespace alfred {
 
+using detail::append_utf8;
 using detail::end_of_plain_run;
-using detail::hex_digit;
+using detail::hex4;
 
 class json_parser {
  public:
@@ -115,32 +116,10 @@ class json_parser {
 
   bool read_hex4(unsigned& out) {
     if (at_ + 4 > text_.size()) return false;
-    out = 0;
-    for (int i = 0; i < 4; ++i) {
-      const int d = hex_digit(text_[at_ + i]);
-      if (d < 0) return false;
-      out = out * 16 + unsigned(d);
-    }
+    out = hex4(text_.data() + at_);
+    if (out > 0xFFFF) return false;
     at_ += 4;
     return true;
-  }
-
-  static void append_utf8(std::string& out, unsigned cp) {
-    if (cp < 0x80) {
-      out += char(cp);
-    } else if (cp < 0x800) {
-      out += char(0xC0 | (cp >> 6));
-      out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += char(0xE0 | (cp >> 12));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    } else {
-      out += char(0xF0 | (cp >> 18));
-      out += char(0x80 | ((cp >> 12) & 0x3F));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    }
   }
 
   // Parses a string at at_ (on the opening quote); on success its content is

@@ -1,10 +1,12 @@
 #pragma once
 // Byte-level helpers shared by the JSON reader (json.cpp) and the streaming
-// row translator (row_translation_stream.cpp): both scan JSON strings.
+// row translator (row_translation_stream.cpp): both scan JSON strings and
+// decode their escapes.
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace alfred::detail {
 
@@ -38,6 +40,37 @@ inline int hex_digit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
+}
+
+/// The value of the four hex digits at `at` (a `\u` escape), or 0x110000
+/// (beyond Unicode) when one of them is not a hex digit.
+inline unsigned hex4(const char* at) {
+  unsigned value = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int digit = hex_digit(at[i]);
+    if (digit < 0) return 0x110000;
+    value = value * 16 + unsigned(digit);
+  }
+  return value;
+}
+
+/// Appends code point `cp` (at most 0x10FFFF, not a surrogate) as UTF-8.
+inline void append_utf8(std::string& out, unsigned cp) {
+  if (cp < 0x80) {
+    out += char(cp);
+  } else if (cp < 0x800) {
+    out += char(0xC0 | (cp >> 6));
+    out += char(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += char(0xE0 | (cp >> 12));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  } else {
+    out += char(0xF0 | (cp >> 18));
+    out += char(0x80 | ((cp >> 12) & 0x3F));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  }
 }
 
 }  // namespace alfred::detail

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
+#include "../json/echo.h"
 #include "alfred/like_pattern.h"
 #include "alfred/postgrest_encoding.h"
 #include "alfred/uuid.h"
 #include "credentials.h"
-#include "../json/echo.h"
 
 namespace alfred {
 namespace {

@@ -5,11 +5,11 @@
 #include <array>
 #include <cctype>
 
+#include "../json/echo.h"
+#include "../tool_call/tool_params.h"
 #include "alfred/json.h"
 #include "alfred/prompt.h"
 #include "alfred/tool_call.h"
-#include "../json/echo.h"
-#include "../tool_call/tool_params.h"
 
 namespace alfred {
 namespace {

@@ -7,8 +7,8 @@
 #include <cctype>
 #include <charconv>
 
-#include "alfred/uuid.h"
 #include "../json/echo.h"
+#include "alfred/uuid.h"
 
 namespace alfred {
 namespace {

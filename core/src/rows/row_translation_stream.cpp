@@ -9,39 +9,15 @@
 #include <memory>
 #include <optional>
 
+#include "../json/json_scan.h"
 #include "alfred/json.h"
 #include "alfred/uuid_bits.h"
-#include "../json/json_scan.h"
 #include "row_translation_labels.h"
 
 namespace alfred::detail {
 namespace {
 
 constexpr int kMaxDepth = 64;  // as json_document::parse
-
-unsigned hex4(const char* at) {
-  unsigned value = 0;
-  for (int i = 0; i < 4; ++i) value = value * 16 + unsigned(hex_digit(at[i]));
-  return value;
-}
-
-void append_utf8(std::string& out, unsigned cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
-}
 
 // The content of a string literal whose escapes were validated: between the
 // quotes, and whether it has any escape.
@@ -473,7 +449,7 @@ class row_stream {
       }
       const char escape = begin_[i++];
       if (escape == 'u') {
-        const unsigned cp = i + 4 <= size ? read_hex4(begin_ + i) : 0x110000;
+        const unsigned cp = i + 4 <= size ? hex4(begin_ + i) : 0x110000;
         if (cp > 0xFFFF) {
           p_ = begin_ + i;
           return fail("bad \\u escape");
@@ -481,7 +457,7 @@ class row_stream {
         i += 4;
         if (cp >= 0xD800 && cp <= 0xDBFF) {
           const unsigned low =
-              i + 6 <= size && begin_[i] == '\\' && begin_[i + 1] == 'u' ? read_hex4(begin_ + i + 2) : 0x110000;
+              i + 6 <= size && begin_[i] == '\\' && begin_[i + 1] == 'u' ? hex4(begin_ + i + 2) : 0x110000;
           if (low < 0xDC00 || low > 0xDFFF) {
             p_ = begin_ + i;
             return fail("lone UTF-16 surrogate");
@@ -499,17 +475,6 @@ class row_stream {
     s.end = begin_ + i;
     p_ = s.end + 1;
     return true;
-  }
-
-  // Four hex digits, or 0x110000 when one is not hex.
-  static unsigned read_hex4(const char* at) {
-    unsigned value = 0;
-    for (int k = 0; k < 4; ++k) {
-      const int d = hex_digit(at[k]);
-      if (d < 0) return 0x110000;
-      value = value * 16 + unsigned(d);
-    }
-    return value;
   }
 
   // The decoded content: the text itself, or `storage` when it had escapes.

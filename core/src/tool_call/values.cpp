@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <optional>
 
-#include "alfred/uuid.h"
 #include "../json/echo.h"
+#include "alfred/uuid.h"
 
 namespace alfred {
 

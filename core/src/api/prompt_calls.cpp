@@ -1,0 +1,98 @@
+// The text API's model-facing calls: tool definitions, the Act prompt,
+// query rendering, decisions, and the tool and step rules.
+
+#include <utility>
+
+#include "alfred/api.h"
+#include "alfred/decision.h"
+#include "alfred/json.h"
+#include "alfred/prompt.h"
+#include "alfred/prompt_query.h"
+#include "alfred/prompt_step.h"
+#include "alfred/request.h"
+#include "alfred/tool_schema.h"
+#include "results.h"
+
+namespace alfred::api {
+namespace {
+
+constexpr tool_kind kTools[] = {tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove};
+constexpr step_type kStepTypes[] = {step_type::read, step_type::write, step_type::analyze, step_type::generate};
+
+}  // namespace
+
+std::string tool_definitions(const domain& dom, bool strict) {
+  return guarded([&]() { return data_result(tool_definitions_json(dom, {strict})); });
+}
+
+void build_act_prompt(std::string& out, const domain& dom, const ref_registry& reg, std::string_view input_json) {
+  guarded_into(out, [&]() {
+    auto prompt = alfred::build_act_prompt(dom, reg, input_json);
+    if (!prompt) {
+      out = error_result(prompt.err());
+      return;
+    }
+    std::string data;
+    json_writer w(data);
+    w.begin_object();
+    w.key("system");
+    w.string(prompt->system);
+    w.key("user");
+    w.string(prompt->user);
+    w.end_object();
+    out = data_result(data);
+  });
+}
+
+std::string render_query(std::string_view record_json, std::string_view style) {
+  return guarded([&]() {
+    auto text = alfred::render_query(record_json, style == "line" ? query_style::line : query_style::block);
+    return text ? quoted_data(*text) : error_result(text.err());
+  });
+}
+
+std::string parse_decision(std::string_view text, std::string_view step) {
+  return guarded([&]() -> std::string {
+    std::optional<step_type> type;
+    if (!step.empty()) {
+      type = parse_step_type(step);
+      if (!type)
+        return error_result({codes::invalid_option, "stepType", "'" + std::string(step) + "' is not a step type",
+                             "one of: read, write, analyze, generate"});
+    }
+    auto decision = alfred::parse_decision(text, type);
+    return decision ? data_result(decision_to_json(*decision)) : error_result(decision.err());
+  });
+}
+
+std::string_view act_decision_schema() { return alfred::act_decision_schema(); }
+
+std::string step_tools() {
+  return guarded([]() {
+    std::string out;
+    json_writer w(out);
+    w.begin_object();
+    for (const step_type type : kStepTypes) {
+      w.key(step_type_name(type));
+      w.begin_array();
+      for (const tool_kind tool : kTools)
+        if (step_calls_tools(type) && step_allows_tool(type, tool)) w.string(tool_name(tool));
+      w.end_array();
+    }
+    w.end_object();
+    return data_result(out);
+  });
+}
+
+std::string tool_names() {
+  return guarded([]() {
+    std::string out;
+    json_writer w(out);
+    w.begin_array();
+    for (const tool_kind tool : kTools) w.string(tool_name(tool));
+    w.end_array();
+    return data_result(out);
+  });
+}
+
+}  // namespace alfred::api
