@@ -27,15 +27,21 @@ rows_input& rows_input_buffer() {
 }
 
 // Address of room for `size` bytes of rows JSON; valid until the next
-// translateRowsAt, which frees a large buffer rather than keeping it.
+// translateRowsAt, which frees a large buffer rather than keeping it. 0 when
+// the room cannot be had (JS then reports out_of_memory); the buffer is left
+// empty, never with a capacity it does not have.
 std::uintptr_t rows_buffer(std::size_t size) {
   rows_input& input = rows_input_buffer();
   if (input.capacity < size) {
     input.bytes.reset();  // before allocating, so both never coexist
-    input.bytes.reset(new char[size]);
-    input.capacity = size;
+    input.capacity = 0;
+    std::string ignored;
+    guarded_into(ignored, [&]() {
+      input.bytes.reset(new char[size]);
+      input.capacity = size;
+    });
   }
-  return reinterpret_cast<std::uintptr_t>(input.bytes.get());
+  return input.capacity >= size && input.bytes ? reinterpret_cast<std::uintptr_t>(input.bytes.get()) : 0;
 }
 
 // Translates the first `length` bytes of the rows buffer. Returns true with

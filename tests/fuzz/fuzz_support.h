@@ -198,9 +198,34 @@ inline reference_parse parse_reference(std::string_view text) {
   return out;
 }
 
+/// Whether `text` is one JSON number: `-? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)?`.
+inline bool is_json_number(std::string_view text) {
+  std::size_t i = 0;
+  const auto digits = [&]() {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - start;
+  };
+  if (i < text.size() && text[i] == '-') ++i;
+  if (i < text.size() && text[i] == '0') {
+    ++i;
+  } else if (digits() == 0) {
+    return false;
+  }
+  if (i < text.size() && text[i] == '.' && (++i, digits() == 0)) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == text.size();
+}
+
 /// `text` with every number beyond a double (outside strings) replaced by
 /// 0, so that nlohmann reads what JSON.parse reads as Infinity and the checks
-/// on the rest of the value still run. Only for text that otherwise parses.
+/// on the rest of the value still run. A run of number characters that is
+/// not one whole number (`1e999e5`) is left as it is, so text that is not
+/// JSON stays text that is not JSON.
 inline std::string without_overflowing_numbers(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -222,7 +247,7 @@ inline std::string without_overflowing_numbers(std::string_view text) {
       std::size_t end = i + 1;
       while (end < text.size() && std::strchr("0123456789.eE+-", text[end]) && text[end] != '\0') ++end;
       const std::string number(text.substr(i, end - i));
-      out += std::isinf(std::strtod(number.c_str(), nullptr)) ? std::string("0") : number;
+      out += is_json_number(number) && std::isinf(std::strtod(number.c_str(), nullptr)) ? std::string("0") : number;
       i = end;
     } else {
       out += c;

@@ -80,5 +80,11 @@ test('a core call that throws while placing artifacts is an error value, not an 
   const { data: genRef } = registry.registerGenerated('recipes', { name: 'Dal' });
   const throwing = { parseRef() { throw new AlfredError({ code: 'out_of_memory', message: 'no room' }); } };
   assert.equal(artifactsOf({ [genRef]: { name: 'Dal' } }, kitchen, throwing).error.code, 'out_of_memory');
+  // A null where an artifact should be is the model's mistake, answered as one.
+  for (const data of [[null], { artifacts: [null] }, null]) {
+    const { error } = artifactsOf(data, kitchen, core);
+    assert.ok(error === null || error.code === 'invalid_artifacts', JSON.stringify(error));
+  }
+  assert.equal(artifactsOf([null], kitchen, core).error.code, 'invalid_artifacts');
   registry.delete();
 });

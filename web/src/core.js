@@ -160,6 +160,16 @@ function trimAfterLargeCall(module, input, bytes) {
 // buffer and `invoke(length)` runs on it; the text the call published through
 // the result slot is returned (with `read: false`, what `invoke` returned).
 // After a large call, or a failed one, the buffers go back to the allocator.
+// Room for `size` bytes of rows in WASM memory; out_of_memory when the core
+// cannot make it (address 0 is never written to).
+function rowsRoom(module, size) {
+  const pointer = module.rowsBuffer(size);
+  if (pointer === 0 && size > 0) {
+    throw new AlfredError({ code: 'out_of_memory', path: 'rows', message: `the core could not make room for ${size} bytes of rows`, hint: 'translate the rows in smaller parts' });
+  }
+  return pointer;
+}
+
 function callWithText(module, slot, input, text, invoke, { read = true } = {}) {
   const length = writeInput(module, input, text);
   let outLength = 0;
@@ -371,7 +381,7 @@ export class Core {
         const text = typeof state === 'string' ? state : JSON.stringify(state);
         this.checkInput(text, 'state');
         ({ error } = throwingAlfredError(() => parseResult(handle.restore(text))));
-        if (!error) foreign = foreignRefs(throwingAlfredError(() => parseResult(handle.toJSON())).data, domain);
+        if (!error) foreign = foreignRefs(throwingAlfredError(() => parseResult(handle.toJSON())).data, domain, (ref) => this.parseRef(ref));
       } catch (cause) {
         handle.delete();
         throw cause;
@@ -613,8 +623,9 @@ export class Core {
           bytes = encoder.encode(`the core could not make room for ${bytes.length} bytes`);
           kind = 'too_large';
           pointer = handle.bodyBuffer(bytes.length);
+          if (pointer === 0) bytes = new Uint8Array(0); // not even for the message: the failure alone
         }
-        module.HEAPU8.set(bytes, pointer); // HEAPU8 after bodyBuffer: the memory may have grown
+        if (bytes.length > 0) module.HEAPU8.set(bytes, pointer); // HEAPU8 after bodyBuffer: the memory may have grown
         handle.respondAt(index, status, contentRange, contentType, kind);
       },
       result() {
@@ -666,9 +677,10 @@ function domainMismatch(bound, given) {
 
 // The refs of a restored state must be refs of `domain`: a kitchen state
 // read into a CRM registry would otherwise turn recipe_1 into nonsense.
-function foreignRefs(state, domain) {
+// `parseRef` is the core's ref grammar.
+function foreignRefs(state, domain, parseRef) {
   for (const [index, entry] of (state.refs ?? []).entries()) {
-    const prefix = String(entry.ref).replace(/^gen_/, '').replace(/_\d+$/, '');
+    const prefix = parseRef(String(entry.ref))?.prefix;
     if (domain.tables?.[entry.table]?.ref !== prefix) {
       return {
         code: 'invalid_state',
@@ -811,7 +823,7 @@ export class Registry {
           throw tooLarge('input_too_large', 'rows', 'the rows', bytes.length, this.#core.maxInputBytes);
         }
         length = bytes.length;
-        const pointer = module.rowsBuffer(length); // may grow memory: read HEAPU8 after it
+        const pointer = rowsRoom(module, length); // may grow memory: read HEAPU8 after it
         module.HEAPU8.set(bytes, pointer);
       } else {
         const text = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
@@ -819,11 +831,11 @@ export class Registry {
         if (text.length > KEEP_BYTES / 3) {
           const encoded = encoder.encode(text); // exact size in WASM, not three bytes per character
           length = encoded.length;
-          const pointer = module.rowsBuffer(length); // may grow memory: read HEAPU8 after it
+          const pointer = rowsRoom(module, length); // may grow memory: read HEAPU8 after it
           module.HEAPU8.set(encoded, pointer);
         } else {
           const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
-          const pointer = module.rowsBuffer(capacity);
+          const pointer = rowsRoom(module, capacity);
           length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
         }
       }

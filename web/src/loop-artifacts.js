@@ -40,13 +40,19 @@ export function artifactsOf(data, domain, core) {
   }
   if (data === null || data === undefined) return { data: [], error: null };
   const found = [];
-  const isGenRef = (key) => core.parseRef(key)?.generated === true;
-  try {
-    const problem = collect(data, domain, isGenRef, found);
-    return problem ? fail(problem, hintFor(domain)) : { data: found, error: null };
-  } catch (cause) {
-    return { data: null, error: errorOf(cause) };
-  }
+  // The core's answer, or the error it threw (out of memory) to return instead.
+  let failure = null;
+  const isGenRef = (key) => {
+    try {
+      return core.parseRef(key)?.generated === true;
+    } catch (cause) {
+      failure ??= errorOf(cause);
+      return false;
+    }
+  };
+  const problem = collect(data, domain, isGenRef, found);
+  if (failure) return { data: null, error: failure };
+  return problem ? fail(problem, hintFor(domain)) : { data: found, error: null };
 }
 
 function collect(value, domain, isGenRef, found) {
@@ -58,7 +64,7 @@ function collect(value, domain, isGenRef, found) {
     }
     return null;
   }
-  if (typeof value !== 'object') return `an artifact must be an object, got ${JSON.stringify(value)}`;
+  if (value === null || typeof value !== 'object') return `an artifact must be an object, got ${JSON.stringify(value)}`;
   if (Array.isArray(value.artifacts)) return collect(value.artifacts, domain, isGenRef, found);
   if (typeof value.table === 'string') {
     if (!Object.hasOwn(tables, value.table)) return `unknown table "${value.table}"; tables: ${Object.keys(tables).join(', ')}`;

@@ -1,8 +1,10 @@
 // Minimal planning and reply around the Act loop, with the same model
 // driver. Both are replaceable: runTurn takes `planTurn` / `replyTurn`, and a
 // turn with its own `steps` skips planning altogether.
+import { STEP_TOOLS } from '../dist/core-rules.mjs';
 
-const STEP_TYPES = ['read', 'write', 'analyze', 'generate'];
+// The step types, as the core defines them.
+const STEP_TYPES = Object.keys(STEP_TOOLS);
 
 /** The plan's strict structured-output schema (OpenAI strict rules: every property required, no extras). */
 export const planSchema = Object.freeze({

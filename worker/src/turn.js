@@ -1,10 +1,10 @@
 // POST /act/turn: a whole turn of the Act loop, streamed as server-sent events.
-import { createChatModel, readTurnState, runTurnEvents } from 'alfred-act';
+import { STEP_TOOLS, createChatModel, readTurnState, runTurnEvents } from 'alfred-act';
 import { invalid } from './http.js';
 import { createCallerAct } from './execute.js';
 import { eventStream } from './sse.js';
 
-const STEP_TYPES = ['read', 'write', 'analyze', 'generate'];
+const STEP_TYPES = Object.keys(STEP_TOOLS);
 const MAX_MESSAGE_CHARS = 8_000;
 const MAX_PLANNED_STEPS = 10;
 

@@ -1,7 +1,6 @@
 // The registry's hot half: lookups by ref and UUID, registration and
 // batches. Row translation calls these for every id and foreign key of a
-// response, so this file is compiled for speed in WASM (CMakeLists.txt);
-// serialization stays in registry.cpp, compiled for size.
+// response; serialization stays in registry.cpp.
 
 #include <charconv>
 

@@ -853,7 +853,7 @@ status translate_row_stream(const domain& dom, ref_registry& registry, const tab
     done = stream.run(tbl, action);
   } catch (...) {
     // Out of memory halfway: the rows registered so far are taken back
-    // before the failure goes on up (the binding reports it).
+    // before the failure goes on up (the API layer reports it).
     out.clear();
     out.shrink_to_fit();
     registry.rollback_batch();
