@@ -84,7 +84,6 @@ EMSCRIPTEN_BINDINGS(alfred_act) {
       .function("turn", &registry_handle::turn)
       .function("setTurn", &registry_handle::set_turn)
       .function("endTurn", &registry_handle::end_turn)
-      .function("translateRows", &registry_handle::translate_rows)
       .function("registerGenerated", &registry_handle::register_generated)
       .function("promote", &registry_handle::promote);
   function("inputBuffer", &input_buffer);

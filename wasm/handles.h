@@ -34,10 +34,6 @@ class registry_handle {
   int turn() const { return registry_.turn(); }
   void set_turn(int n) { registry_.set_turn(n); }
   void end_turn() { registry_.end_turn(); }
-  std::string translate_rows(const domain_handle& dom, const std::string& table_name, const std::string& rows_json,
-                             const std::string& action) {
-    return alfred::api::translate_rows_result(dom.get(), registry_, table_name, action, rows_json);
-  }
   std::string register_generated(const domain_handle& dom, const std::string& table_name,
                                  const std::string& content_json) {
     return alfred::api::register_generated(dom.get(), registry_, table_name, content_json);

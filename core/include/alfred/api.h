@@ -97,9 +97,6 @@ std::string parse_ref(std::string_view text);
 /// `out`; false with the error result there (the registry as it was).
 bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std::string_view table_name,
                     std::string_view action, std::string_view rows_json);
-/// `translate_rows` as one result: `{"data":[…rows…],"error":null}` or the error.
-std::string translate_rows_result(const domain& dom, ref_registry& reg, std::string_view table_name,
-                                  std::string_view action, std::string_view rows_json);
 
 /// `{"data":"<text>"}` with every UUID in `text` shown as its ref, or `<id>`.
 std::string without_uuids(const ref_registry& reg, std::string_view text);

@@ -117,13 +117,6 @@ bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std:
   return ok;
 }
 
-std::string translate_rows_result(const domain& dom, ref_registry& reg, std::string_view table_name,
-                                  std::string_view action, std::string_view rows_json) {
-  std::string rows;
-  if (!translate_rows(rows, dom, reg, table_name, action, rows_json)) return rows;
-  return guarded([&]() { return data_result(rows); });
-}
-
 std::string without_uuids(const ref_registry& reg, std::string_view text) {
   return guarded([&]() {
     std::string out(text);
