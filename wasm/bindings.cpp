@@ -17,8 +17,9 @@ std::string& input_bytes() {
   return bytes;
 }
 
+// The output's address and length, then a built request's layout.
 std::uint32_t* result_slot_words() {
-  static std::uint32_t slot[2];
+  static std::uint32_t slot[6];
   return slot;
 }
 
@@ -53,17 +54,31 @@ void publish(const std::string& text) {
 
 void publish_output() { publish(output_bytes()); }
 
+void publish_layout(const alfred::request_layout& layout) {
+  std::uint32_t* words = result_slot_words();
+  words[2] = static_cast<std::uint32_t>(layout.method_length);
+  words[3] = static_cast<std::uint32_t>(layout.url_length);
+  words[4] = static_cast<std::uint32_t>(layout.body_length);
+  words[5] = layout.has_body ? 1 : 0;
+}
+
 std::string_view input_view(std::size_t length) {
   return std::string_view(input_bytes().data(), std::min(length, input_bytes().size()));
 }
 
 namespace {
 
-void build_request_at(const domain_handle& dom, const registry_handle& registry, std::size_t length) {
+// The input buffer holds `[tool, params]`. True with the request as the
+// output text (laid out as the slot says), false with the error result there.
+bool build_request_at(const domain_handle& dom, const registry_handle& registry, const request_context_handle& context,
+                      std::size_t length) {
   std::string& out = output_bytes();
   out.clear();
-  alfred::api::build_request(out, dom.get(), registry.get(), input_view(length));
+  alfred::request_layout layout;
+  const bool ok = alfred::api::build_request(out, layout, dom.get(), registry.get(), context.get(), input_view(length));
   publish_output();
+  publish_layout(layout);
+  return ok;
 }
 
 std::string check_request_options(const std::string& options_json) {
@@ -86,6 +101,10 @@ EMSCRIPTEN_BINDINGS(alfred_act) {
       .function("endTurn", &registry_handle::end_turn)
       .function("registerGenerated", &registry_handle::register_generated)
       .function("promote", &registry_handle::promote);
+  class_<request_context_handle>("RequestContext")
+      .constructor<std::size_t>()
+      .function("loadError", &request_context_handle::load_error)
+      .function("headers", &request_context_handle::headers);
   function("inputBuffer", &input_buffer);
   function("trimBuffers", &trim_buffers);
   function("resultSlot", &result_slot);

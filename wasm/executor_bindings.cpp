@@ -17,9 +17,11 @@ namespace {
 
 class execution_handle {
  public:
-  // The input buffer holds `[tool, params, options, settings?]`.
-  execution_handle(const domain_handle& dom, registry_handle& registry, std::size_t length)
-      : failure_(alfred::api::start_execution(execution_, dom.get(), registry.get(), input_view(length))) {}
+  // The input buffer holds `[tool, settings]`, a newline and the params.
+  execution_handle(const domain_handle& dom, registry_handle& registry, const request_context_handle& context,
+                   std::size_t length)
+      : failure_(
+            alfred::api::start_execution(execution_, dom.get(), registry.get(), context.get(), input_view(length))) {}
 
   bool done() const { return !execution_ || execution_->done(); }
   // (A failed constructor or response leaves no execution_ and failure_ set.)
@@ -74,7 +76,7 @@ EMSCRIPTEN_BINDINGS(alfred_executor) {
   using namespace emscripten;
   using namespace alfred_wasm;
   class_<execution_handle>("Execution")
-      .constructor<const domain_handle&, registry_handle&, std::size_t>()
+      .constructor<const domain_handle&, registry_handle&, const request_context_handle&, std::size_t>()
       .function("done", &execution_handle::done)
       .function("needs", &execution_handle::needs)
       .function("bodyBuffer", &execution_handle::body_buffer)

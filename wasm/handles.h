@@ -65,5 +65,27 @@ void publish_output();
 /// Makes `text` visible to JS through the result slot, without copying it;
 /// `text` must outlive JS reading it.
 void publish(const std::string& text);
+/// Publishes how a built request lies in the output text: the slot's words
+/// 2 to 5 are the method's, the URL's and the body's lengths and whether
+/// there is a body.
+void publish_layout(const alfred::request_layout& layout);
+
+// Request options made ready once for many requests (a session's
+// credentials), or why they did not parse. The input buffer holds the
+// options' JSON text.
+class request_context_handle {
+ public:
+  explicit request_context_handle(std::size_t length)
+      : load_error_(alfred::api::make_request_context(context_, input_view(length))) {}
+  /// "" when the options parsed, else `{"data":null,"error":{…}}`.
+  std::string load_error() const { return load_error_; }
+  /// The headers every request of the context carries, as a JSON object.
+  std::string headers() const { return alfred::api::context_headers(context_); }
+  const alfred::request_context& get() const { return context_; }
+
+ private:
+  alfred::request_context context_;
+  std::string load_error_;
+};
 
 }  // namespace alfred_wasm

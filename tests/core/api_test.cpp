@@ -40,33 +40,118 @@ TEST_CASE("api: load_domain loads a domain or leaves the target as it was") {
   CHECK(error_code_of(api::load_domain(dom, "not json")) == "invalid_domain");
 }
 
-TEST_CASE("api: build_request takes [tool, params, options] and writes the request or the error") {
+namespace {
+
+// A context of kOptions.
+request_context context_of(const std::string& options_json = kOptions) {
+  request_context ctx;
+  const std::string failure = api::make_request_context(ctx, options_json);
+  REQUIRE_MESSAGE(failure.empty(), failure);
+  return ctx;
+}
+
+// The parts a successful build wrote, as `layout` says.
+struct built_parts {
+  std::string method, url, body, headers;
+  bool has_body = false;
+};
+
+built_parts parts_of(const std::string& out, const request_layout& layout) {
+  built_parts parts;
+  std::size_t at = 0;
+  parts.method = out.substr(at, layout.method_length);
+  at += layout.method_length;
+  parts.url = out.substr(at, layout.url_length);
+  at += layout.url_length;
+  parts.has_body = layout.has_body;
+  if (layout.has_body) {
+    parts.body = out.substr(at, layout.body_length);
+    at += layout.body_length;
+  }
+  parts.headers = out.substr(at);
+  return parts;
+}
+
+}  // namespace
+
+TEST_CASE("api: make_request_context parses options once; a bad one leaves the context as it was") {
+  request_context ctx = context_of();
+  CHECK(ctx.options().base_url == "http://127.0.0.1:3000");
+  CHECK_FALSE(ctx.send_error().has_value());
+  CHECK(error_code_of(api::make_request_context(ctx, "{")) == "invalid_option");
+  CHECK(error_code_of(api::make_request_context(ctx, R"({"colour":"blue"})")) == "invalid_option");
+  CHECK(ctx.options().base_url == "http://127.0.0.1:3000");
+  // Options no request can be sent with still make a context; each build reports it.
+  const request_context ftp = context_of(R"({"restUrl":"ftp://x"})");
+  REQUIRE(ftp.send_error().has_value());
+  CHECK(ftp.send_error()->code == codes::invalid_option);
+}
+
+TEST_CASE("api: context_headers are the headers every request of the context carries, in send order") {
+  const request_context ctx =
+      context_of(R"({"restUrl":"http://127.0.0.1:3000","apiKey":"anon-key","accessToken":"user-token"})");
+  CHECK(api::context_headers(ctx) ==
+        R"({"apikey":"anon-key","Authorization":"Bearer user-token","Accept":"application/json"})");
+  // A legacy anon key is also the bearer without a session; a publishable key never is.
+  CHECK(api::context_headers(context_of(R"({"restUrl":"http://127.0.0.1:3000","apiKey":"eyJh.eyJ.sig"})")) ==
+        R"({"apikey":"eyJh.eyJ.sig","Authorization":"Bearer eyJh.eyJ.sig","Accept":"application/json"})");
+  CHECK(api::context_headers(context_of(R"({"restUrl":"http://127.0.0.1:3000","apiKey":"sb_publishable_x"})")) ==
+        R"({"apikey":"sb_publishable_x","Accept":"application/json"})");
+}
+
+TEST_CASE("api: build_request takes [tool, params] and writes the request's parts or the error") {
   const ref_registry reg = sample_registry();
+  const request_context ctx = context_of();
   std::string out;
-  api::build_request(
-      out, kitchen(), reg,
-      R"(["db_read",{"table":"recipes","filters":[{"field":"id","op":"=","value":"recipe_1"}]},)" + kOptions + "]");
-  const json ok = parsed(out);
-  REQUIRE(ok["error"].is_null());
-  CHECK(ok["data"]["method"] == "GET");
-  CHECK(ok["data"]["url"].get<std::string>().find(std::string("id=eq.") + kRecipe1) != std::string::npos);
+  request_layout layout;
+  REQUIRE(
+      api::build_request(out, layout, kitchen(), reg, ctx,
+                         R"(["db_read",{"table":"recipes","filters":[{"field":"id","op":"=","value":"recipe_1"}]}])"));
+  built_parts read = parts_of(out, layout);
+  CHECK(read.method == "GET");
+  CHECK(read.url.find(std::string("id=eq.") + kRecipe1) != std::string::npos);
+  CHECK_FALSE(read.has_body);
+  CHECK(read.headers == "{}");
+
+  // The same request as build_request writes through an http_request.
+  out.clear();
+  REQUIRE(
+      api::build_request(out, layout, kitchen(), reg, ctx,
+                         R"(["db_update",{"table":"recipes","filters":[{"field":"id","op":"=","value":"recipe_1"}],)"
+                         R"("data":{"name":"Dal é"}}])"));
+  const built_parts update = parts_of(out, layout);
+  auto direct = build_request(kitchen(), reg, "db_update",
+                              R"({"table":"recipes","filters":[{"field":"id","op":"=","value":"recipe_1"}],)"
+                              R"("data":{"name":"Dal é"}})",
+                              ctx.options());
+  REQUIRE(direct);
+  CHECK(update.method == direct->method);
+  CHECK(update.url == direct->url);
+  REQUIRE(update.has_body);
+  CHECK(update.body == *direct->body);
+  CHECK(update.headers == R"({"Content-Type":"application/json","Prefer":"return=representation"})");
 
   out.clear();
-  api::build_request(out, kitchen(), reg, "[\"db_read\"");
+  CHECK_FALSE(api::build_request(out, layout, kitchen(), reg, ctx, "[\"db_read\""));
   CHECK(error_code_of(out) == "invalid_json");
   CHECK(parsed(out)["error"]["path"] == "params");
-  for (const char* shape : {R"({})", R"(["db_read",{}])", R"([1,{},{}])", R"(["db_read",{},{},{}])"}) {
+  for (const char* shape : {R"({})", R"(["db_read"])", R"([1,{}])", R"(["db_read",{},{}])"}) {
     out.clear();
-    api::build_request(out, kitchen(), reg, shape);
+    CHECK_FALSE(api::build_request(out, layout, kitchen(), reg, ctx, shape));
     CHECK_MESSAGE(error_code_of(out) == "invalid_params", shape);
-    CHECK(parsed(out)["error"]["message"] == "expected [tool, params, options]");
+    CHECK(parsed(out)["error"]["message"] == "expected [tool, params]");
   }
   out.clear();
-  api::build_request(out, kitchen(), reg, R"(["db_read",{"table":"recipes"},{"colour":"blue"}])");
-  CHECK(error_code_of(out) == "invalid_option");
-  out.clear();
-  api::build_request(out, kitchen(), reg, R"(["db_read",{"table":"nope"},)" + kOptions + "]");
+  CHECK_FALSE(api::build_request(out, layout, kitchen(), reg, ctx, R"(["db_read",{"table":"nope"}])"));
   CHECK(error_code_of(out) == "unknown_table");
+  // A send error of the context comes after the call validated, as before.
+  const request_context ftp = context_of(R"({"restUrl":"ftp://x"})");
+  out.clear();
+  CHECK_FALSE(api::build_request(out, layout, kitchen(), reg, ftp, R"(["db_read",{"table":"nope"}])"));
+  CHECK(error_code_of(out) == "unknown_table");
+  out.clear();
+  CHECK_FALSE(api::build_request(out, layout, kitchen(), reg, ftp, R"(["db_read",{"table":"ingredients"}])"));
+  CHECK(error_code_of(out) == "invalid_option");
 }
 
 TEST_CASE("api: check_request_options") {
@@ -75,25 +160,34 @@ TEST_CASE("api: check_request_options") {
   CHECK(error_code_of(api::check_request_options(R"({"restUrl":"ftp://x"})")) == "invalid_option");
 }
 
-TEST_CASE("api: start_execution reads the call once; a bad call leaves no execution") {
+TEST_CASE("api: start_execution reads [tool, settings], a newline and the params; a bad call leaves no execution") {
   ref_registry reg = sample_registry();
+  const request_context ctx = context_of();
   std::optional<execution> ex;
-  CHECK(error_code_of(api::start_execution(ex, kitchen(), reg, "[")) == "invalid_json");
-  CHECK_FALSE(ex.has_value());
-  for (const char* shape : {R"(["db_read",{}])", R"(["db_read",{},{},{},{}])", R"([null,{},{}])"}) {
-    const std::string failure = api::start_execution(ex, kitchen(), reg, shape);
+  for (const char* shape : {"[", R"(["db_read",{}])",
+                            R"(["db_read"])"
+                            "\n{}",
+                            R"([null,{}])"
+                            "\n{}",
+                            R"(["db_read",{},{}])"
+                            "\n{}",
+                            "\n{}"}) {
+    const std::string failure = api::start_execution(ex, kitchen(), reg, ctx, shape);
     CHECK_MESSAGE(error_code_of(failure) == "invalid_params", shape);
-    CHECK(parsed(failure)["error"]["message"] == "expected [tool, params, options, settings]");
+    CHECK(parsed(failure)["error"]["message"] == "expected [tool, settings], a newline and the params");
     CHECK_FALSE(ex.has_value());
   }
-  CHECK(error_code_of(api::start_execution(ex, kitchen(), reg, R"(["db_read",{},{"x":1}])")) == "invalid_option");
-  CHECK(error_code_of(api::start_execution(ex, kitchen(), reg,
-                                           R"(["db_read",{"table":"recipes"},)" + kOptions + R"(,{"rowIds":7}])")) ==
+  CHECK(error_code_of(api::start_execution(ex, kitchen(), reg, ctx, "[\"db_read\",{\"rowIds\":7}]\n{}")) ==
         "invalid_option");
   CHECK_FALSE(ex.has_value());
+  // Params that are not JSON are the execution's error, with its result.
+  CHECK(api::start_execution(ex, kitchen(), reg, ctx, "[\"db_read\",null]\n{\"table\":").empty());
+  REQUIRE(ex.has_value());
+  REQUIRE(ex->done());
+  CHECK(parsed(ex->result_json())["error"]["code"] == "invalid_json");
 
   // A read of a public table: one need, answered, and the result.
-  CHECK(api::start_execution(ex, kitchen(), reg, R"(["db_read",{"table":"ingredients","limit":1},)" + kOptions + "]")
+  CHECK(api::start_execution(ex, kitchen(), reg, ctx, "[\"db_read\",null]\n{\"table\":\"ingredients\",\"limit\":1}")
             .empty());
   REQUIRE(ex.has_value());
   const json needs = parsed(api::execution_needs(*ex));
@@ -111,7 +205,7 @@ TEST_CASE("api: start_execution reads the call once; a bad call leaves no execut
   CHECK(parsed(api::execution_needs(*ex)) == json::array());
 
   // A transport failure by name; an unknown name is a failure with no response.
-  CHECK(api::start_execution(ex, kitchen(), reg, R"(["db_read",{"table":"ingredients"},)" + kOptions + "]").empty());
+  CHECK(api::start_execution(ex, kitchen(), reg, ctx, "[\"db_read\",null]\n{\"table\":\"ingredients\"}").empty());
   CHECK(api::respond(ex, 0, 0, "", "", "no such failure", "connection refused").empty());
   REQUIRE(ex->done());
   CHECK(parsed(ex->result_json())["error"]["code"] == "network_error");
@@ -228,9 +322,9 @@ TEST_CASE("api: an execution with settings takes the client's row ids") {
   const std::string id = "0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c44";
   const std::string options =
       R"({"restUrl":"http://127.0.0.1:3000","accessToken":")" + alice_session().access_token + R"("})";
-  REQUIRE(api::start_execution(ex, kitchen(), reg,
-                               R"(["db_create",{"table":"shopping_list","data":{"name":"bread"}},)" + options +
-                                   R"(,{"rowIds":[")" + id + R"("]}])")
+  REQUIRE(api::start_execution(ex, kitchen(), reg, context_of(options),
+                               R"(["db_create",{"rowIds":[")" + id + R"("]}])" + "\n" +
+                                   R"({"table":"shopping_list","data":{"name":"bread"}})")
               .empty());
   // Reads first (the list's existing items), then the insert with the given id.
   for (int round = 0; round < 4 && !ex->done(); ++round) {

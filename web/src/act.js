@@ -219,6 +219,10 @@ function rowCount(params) {
 
 // The tools a read step may not call: the writes (the core's rule, generated).
 const WRITE_TOOLS = new Set(TOOL_NAMES.filter((tool) => !STEP_TOOLS.read.includes(tool)));
+// Frees an act's request context when the act is collected.
+const contextFinalizer =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((held) => held.context?.handle.delete()) : null;
+
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 // The core's hint for an unknown outcome (core/src/executor/db_error.cpp), word for word
 // (tests/js/faults.test.mjs compares the two).
@@ -262,6 +266,9 @@ export class Act {
   // so the database refuses it as a duplicate instead of inserting twice.
   #uncertainCalls = new Map();
   #uncertainSaves = new Map();
+  // The request context of the last access token (#contextOf), held apart
+  // from the act so that it is freed when the act is collected.
+  #held = { context: null };
 
   constructor(core, options = {}) {
     const resolved = resolveOptions(options);
@@ -282,6 +289,7 @@ export class Act {
     const timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const limits = checkedLimits(core.executionLimits, options.limits);
     this.#core = core;
+    contextFinalizer?.register(this, this.#held);
     // Bound once: the given domain, else the registry's, else the core's; a
     // registry of another domain is refused.
     const domain = options.domain ?? registry?.domain ?? core.domain;
@@ -364,26 +372,39 @@ export class Act {
    */
   async execute(tool, params, { signal } = {}) {
     signal?.throwIfAborted();
-    let { requestOptions } = this.#options;
+    let accessToken = this.#options.requestOptions.accessToken;
     const { token } = this.#options;
     if (token) {
       // Read before every call, so a refreshed token is the one sent.
       const current = await callToken(token);
       if (current.error) return { data: null, error: current.error, query: null, count: null };
-      requestOptions = { ...requestOptions, accessToken: current.token };
+      accessToken = current.token;
     }
     try {
-      return await this.#execute(tool, params, signal, requestOptions);
+      return await this.#execute(tool, params, signal, accessToken);
     } catch (cause) {
       if (signal?.aborted) throw signal.reason ?? cause;
       return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
     }
   }
 
-  async #execute(tool, params, signal, requestOptions) {
+  // The request context of `accessToken`: the options are parsed and checked
+  // once per token, not per call. An execution copies the context when it
+  // starts, so the one it replaces can go at once.
+  #contextOf(accessToken) {
+    const held = this.#held;
+    const last = held.context;
+    if (last && last.accessToken === accessToken) return last;
+    const context = { accessToken, ...this.#core.requestContext({ ...this.#options.requestOptions, accessToken }) };
+    held.context = context;
+    last?.handle.delete();
+    return context;
+  }
+
+  async #execute(tool, params, signal, accessToken) {
     const { domain, fetch: fetchImpl, embedder, timeoutMs, limits } = this.#options;
     const call = this.#createIds(tool, params);
-    const execution = this.#core.startExecution(tool, params, requestOptions, {
+    const execution = this.#core.startExecution(tool, params, this.#contextOf(accessToken), {
       registry: this.#registry,
       domain,
       settings: { rowIds: call.rowIds, limits },

@@ -184,6 +184,47 @@ function callWithText(module, slot, input, text, invoke, { read = true } = {}) {
   }
 }
 
+// The headers that vary by request (`{"Content-Type":…,"Prefer":…}`) come
+// in a handful of combinations: each text is parsed once.
+const requestHeaderSets = new Map();
+const MAX_HEADER_SETS = 64;
+
+function requestHeaders(text) {
+  let headers = requestHeaderSets.get(text);
+  if (!headers) {
+    headers = Object.freeze(JSON.parse(text));
+    if (requestHeaderSets.size < MAX_HEADER_SETS) requestHeaderSets.set(text, headers);
+  }
+  return headers;
+}
+
+// The request a buildRequestAt call published: the output text holds the
+// method, the URL, the body (when there is one) and the per-request
+// headers, at the byte lengths the result slot's words 2 to 5 give
+// (wasm/bindings.cpp, publish_layout). `headers` are the context's own.
+function readRequest(module, slot, headers) {
+  const heap = module.HEAPU8;
+  const words = new Uint32Array(heap.buffer, slot, 6);
+  const [at, length, methodLength, urlLength, bodyLength, hasBody] = words;
+  const method = decoder.decode(heap.subarray(at, at + methodLength));
+  const urlEnd = at + methodLength + urlLength;
+  const url = decoder.decode(heap.subarray(at + methodLength, urlEnd));
+  const bodyEnd = hasBody ? urlEnd + bodyLength : urlEnd;
+  const body = hasBody ? decoder.decode(heap.subarray(urlEnd, bodyEnd)) : null;
+  const own = requestHeaders(decoder.decode(heap.subarray(bodyEnd, at + length)));
+  return { method, url, headers: { ...headers, ...own }, body };
+}
+
+// Whether `options` has exactly the members and values of `known`.
+function sameOptions(known, options) {
+  let count = 0;
+  for (const key in options) {
+    if (!Object.hasOwn(options, key) || !Object.hasOwn(known, key) || known[key] !== options[key]) return false;
+    count++;
+  }
+  return count === Object.keys(known).length;
+}
+
 /**
  * The loaded core. Stateless calls (`buildRequest`) need no handle; a
  * registry owns WASM memory and has `delete()` / `[Symbol.dispose]`.
@@ -199,6 +240,9 @@ export class Core {
 
   #slot;
   #input = { pointer: 0, capacity: 0 };
+  // The request options buildRequest was last given, and their context: a
+  // session calls with the same options again and again.
+  #lastContext = null;
   #executionLimits;
   #maxInputBytes;
   #stepTools;
@@ -407,28 +451,18 @@ export class Core {
   buildRequest(tool, params, options) {
     const { domain: given, registry: givenRegistry, ...rest } = options ?? {};
     try {
-      // JSON would drop a function silently: a token getter cannot be
-      // awaited by this synchronous call, so it is an error, not anon.
-      for (const [name, value] of Object.entries(rest)) {
-        if (typeof value === 'function' || typeof value === 'symbol') {
-          throw new AlfredError({
-            code: 'invalid_option',
-            path: name,
-            message: `${name} must be a string, got a ${typeof value}`,
-            hint: name === 'accessToken' ? 'await your token getter first and pass the token, or use createAct, which calls it per request' : '',
-          });
-        }
-      }
+      const context = this.#contextOf(rest);
       const { domain, registry } = this.#bound({ domain: given, registry: givenRegistry });
       const domainHandle = this.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
-      // One string crosses the boundary: [tool, params, options].
-      const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')},${jsonText(rest, 'options')}]`;
+      // One string crosses the boundary: [tool, params]; the options are the context's.
+      const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')}]`;
       this.checkInput(call, 'params');
       const module = this.#module;
-      return parseResult(
-        callWithText(module, this.#slot, this.#input, call, (length) => module.buildRequestAt(domainHandle, registryHandle, length)),
-      );
+      const slot = this.#slot;
+      const built = callWithText(module, slot, this.#input, call, (length) => module.buildRequestAt(domainHandle, registryHandle, context.handle, length), { read: false });
+      if (!built) return parseResult(readOutput(module, slot));
+      return { data: readRequest(module, slot, context.headers), error: null };
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -595,21 +629,70 @@ export class Core {
   }
 
   /**
-   * @internal One tool call's execution in the core: `needs()` of each round,
+   * @internal Request options made ready once for many requests (the core's
+   * request_context): `{ handle, headers }`, where `headers` are the ones
+   * every request carries. Throws `AlfredError` for options that do not
+   * parse. `delete()` the handle when done with it.
+   */
+  requestContext(options) {
+    const module = this.#module;
+    const text = jsonText(options ?? null, 'options');
+    this.checkInput(text, 'options');
+    const handle = callWithText(module, this.#slot, this.#input, text, (length) => new module.RequestContext(length), { read: false });
+    try {
+      const failure = handle.loadError();
+      if (failure) throw new AlfredError(parseResult(failure).error);
+      return { handle, headers: Object.freeze(JSON.parse(handle.headers())) };
+    } catch (cause) {
+      handle.delete();
+      throw cause;
+    }
+  }
+
+  // The context of buildRequest's options: the last one when they are the
+  // same, else a new one (the old is deleted: calls are synchronous).
+  #contextOf(options) {
+    const last = this.#lastContext;
+    if (last && sameOptions(last.options, options)) return last;
+    // JSON would drop a function silently: a token getter cannot be
+    // awaited by this synchronous call, so it is an error, not anon.
+    for (const [name, value] of Object.entries(options)) {
+      if (typeof value === 'function' || typeof value === 'symbol') {
+        throw new AlfredError({
+          code: 'invalid_option',
+          path: name,
+          message: `${name} must be a string, got a ${typeof value}`,
+          hint: name === 'accessToken' ? 'await your token getter first and pass the token, or use createAct, which calls it per request' : '',
+        });
+      }
+    }
+    const context = { options: { ...options }, ...this.requestContext(options) };
+    if (last) {
+      this.#lastContext = null;
+      last.handle.delete();
+    }
+    this.#lastContext = context;
+    return context;
+  }
+
+  /**
+   * @internal One tool call's execution in the core, for the user of
+   * `context` (`requestContext`): `needs()` of each round,
    * `respond(index, { status, contentRange, contentType, body: Uint8Array })`,
    * then `result()`. Always `delete()` it.
    */
-  startExecution(tool, params, requestOptions, { registry, domain, settings }) {
+  startExecution(tool, params, context, { registry, domain, settings }) {
     const module = this.#module;
     const domainHandle = this.domainHandle(domain);
     const registryHandle = registryHandleOf(registry, this);
     const paramsText = jsonText(params ?? null, 'params');
     const maxParams = settings?.limits?.maxParamsBytes ?? this.#executionLimits.maxParamsBytes;
     checkSize(paramsText, maxParams, 'params_too_large', '', 'the params');
-    const call = `[${JSON.stringify(String(tool))},${paramsText},${jsonText(requestOptions, 'options')},${jsonText(settings ?? null, 'options')}]`;
+    // [tool, settings], a newline, the params: the core parses the params once.
+    const call = `[${JSON.stringify(String(tool))},${jsonText(settings ?? null, 'options')}]\n${paramsText}`;
     const input = this.#input;
     const slot = this.#slot;
-    const handle = callWithText(module, slot, input, call, (length) => new module.Execution(domainHandle, registryHandle, length), { read: false });
+    const handle = callWithText(module, slot, input, call, (length) => new module.Execution(domainHandle, registryHandle, context.handle, length), { read: false });
     return {
       done: () => handle.done(),
       needs: () => JSON.parse(handle.needs()),

@@ -9,8 +9,11 @@
 ///     alfred::domain dom;
 ///     if (auto failure = alfred::api::load_domain(dom, config_json); !failure.empty()) return failure;
 ///     alfred::ref_registry reg;
+///     alfred::request_context ctx;
+///     if (auto failure = alfred::api::make_request_context(ctx, options_json); !failure.empty()) return failure;
 ///     std::string out;
-///     alfred::api::build_request(out, dom, reg, R"(["db_read",{"table":"inventory"},{…}])");
+///     alfred::request_layout layout;
+///     alfred::api::build_request(out, layout, dom, reg, ctx, R"(["db_read",{"table":"inventory"}])");
 
 #include <cstddef>
 #include <exception>
@@ -23,6 +26,7 @@
 #include "alfred/error.h"
 #include "alfred/executor.h"
 #include "alfred/registry.h"
+#include "alfred/request.h"
 
 namespace alfred::api {
 
@@ -101,19 +105,35 @@ bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std:
 /// `{"data":"<text>"}` with every UUID in `text` shown as its ref, or `<id>`.
 std::string without_uuids(const ref_registry& reg, std::string_view text);
 
-/// `call_json` is `[tool, params, options]`: appends the request result,
-/// `{"data":{"method","url","headers","body"},"error":null}`, or the error
-/// result, to the empty `out`.
-void build_request(std::string& out, const domain& dom, const ref_registry& reg, std::string_view call_json);
+/// Parses request options (`{"url" | "restUrl" | "baseUrl", "apiKey",
+/// "accessToken", "userId", "maxUrlLength"}`) into `into`, made ready for
+/// many requests: "" when they parse, else the error result (`into` is left
+/// as it was). Options no request can be sent with (a service key, an URL that
+/// is not http(s)) still make a context: each request reports that after
+/// validating its call, as it always has; `check_request_options` reports it
+/// at once.
+std::string make_request_context(request_context& into, std::string_view options_json);
+/// `{"apikey":…,"Authorization":…,"Accept":…}`: the headers every request of
+/// `context` carries, in the order they are sent.
+std::string context_headers(const request_context& context);
+
+/// `call_json` is `[tool, params]`. Writes the request into `out` as
+/// `layout` says (method, URL, body, then the per-request headers as a JSON
+/// object; `context_headers` are the others) and returns true; or writes the
+/// error result and returns false.
+bool build_request(std::string& out, request_layout& layout, const domain& dom, const ref_registry& reg,
+                   const request_context& context, std::string_view call_json);
+
 /// `{"data":null}`, or the error of request options no request could be
 /// built with.
 std::string check_request_options(std::string_view options_json);
 
-/// `call_json` is `[tool, params, options, settings?]`: starts the execution
-/// in `into` and returns "", or returns the error result (`into` empty). The
-/// execution borrows `dom` and `reg`, which must outlive it.
+/// `call_text` is `[tool, settings]`, a newline, then the params as JSON
+/// text, which the execution parses (once): starts the execution in `into`
+/// and returns "", or returns the error result (`into` empty). The execution
+/// borrows `dom` and `reg`, which must outlive it, and copies `context`.
 std::string start_execution(std::optional<execution>& into, const domain& dom, ref_registry& reg,
-                            std::string_view call_json);
+                            const request_context& context, std::string_view call_text);
 /// The needs of the current round:
 /// `[{"kind":"http","method","url","headers","body"} | {"kind":"embed","text"}]`.
 std::string execution_needs(const execution& ex);

@@ -122,12 +122,16 @@ std::string execution_limits_json(const execution_limits& limits = {});
 
 class execution {
  public:
-  /// Starts executing `tool` with `params_json` for the user in `options`.
+  /// Starts executing `tool` with `params_json` (parsed once, here) for the
+  /// user of `context`.
   /// Validation errors and reads answered from generated artifacts finish
   /// here, with no needs. Borrows `dom` and `registry`, which must outlive
   /// the execution. While it runs, the `gen_` artifacts it saves are claimed
   /// in the registry: a second execution saving one of them fails with
   /// `save_in_progress` until this one is done or destroyed.
+  execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string params_json,
+            request_context context, execution_options settings = {});
+  /// The same, with request options that are made ready for this execution.
   execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string_view params_json,
             request_options options, execution_options settings = {});
   ~execution();

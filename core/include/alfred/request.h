@@ -53,9 +53,45 @@ result<request_options> parse_request_options(json_value options);
 /// @example check_request_options(*parse_request_options(doc.root())) // ok, or invalid_option / service_key_refused
 status check_request_options(const request_options& options);
 
+/// Request options made ready once for many requests (one user's session):
+/// the base URL and the credentials are checked and the access token's
+/// claims read here, not at every request. Holds its own copies (it borrows
+/// nothing), so it is safe to copy into an execution.
+///
+///     request_context ctx(*parse_request_options(doc.root()));
+///     auto request = build_request(dom, call, ctx);  // as often as needed
+class request_context {
+ public:
+  /// A context of empty options (no base URL: every build reports that).
+  request_context() : request_context(request_options{}) {}
+  explicit request_context(request_options options);
+
+  const request_options& options() const { return options_; }
+  /// Why no request can be sent with these options (an URL that is not
+  /// http(s), a service key, a header-unsafe token), or nothing. Building
+  /// reports it after the call validated, as `check_request_options` would.
+  const std::optional<error>& send_error() const { return send_error_; }
+  /// The PostgREST root without trailing slashes (when `send_error` is empty).
+  std::string_view base() const { return base_; }
+  /// The access token's claims, decoded without checking the signature
+  /// (only the server can): whether it is a JWT, its `role` and `sub`.
+  bool token_is_jwt() const { return token_is_jwt_; }
+  const std::string& token_role() const { return token_role_; }
+  const std::string& token_sub() const { return token_sub_; }
+
+ private:
+  request_options options_;
+  std::optional<error> send_error_;
+  std::string base_;
+  bool token_is_jwt_ = false;
+  std::string token_role_;
+  std::string token_sub_;
+};
+
 /// `not_signed_in` unless `options` carries a signed-in user's access token
 /// for a user-owned `tbl`: a token that is present, and, when it is a JWT,
 /// has a `sub` and is not the `anon` role. Other tables need no session.
+status require_signed_in(const table& tbl, const request_context& context);
 status require_signed_in(const table& tbl, const request_options& options);
 
 struct http_request {
@@ -70,12 +106,13 @@ struct http_request {
 /// Builds the request for a validated call. Fails only on options (missing
 /// user id, service key, bad base URL), semantic search (which needs the
 /// executor's embedding step) and the URL length limit.
+result<http_request> build_request(const domain& dom, const tool_call& call, const request_context& context);
 result<http_request> build_request(const domain& dom, const tool_call& call, const request_options& options);
 
 /// `POST {base}/rpc/{function}` with `body_json` as the arguments, and the
 /// same credentials and checks as every other request.
 result<http_request> build_rpc_request(std::string_view function, std::string body_json,
-                                       const request_options& options);
+                                       const request_context& context);
 
 /// Validation, ref translation and building in one step; `params_json` is
 /// the tool call's params as JSON text.
@@ -92,6 +129,28 @@ void write_request(json_writer& w, const http_request& request);
 /// returns the error `build_request` would.
 status append_request_result(std::string& out, const domain& dom, const tool_call& call,
                              const request_options& options);
+
+/// How `append_request_parts` laid the request out in its text: the method,
+/// the URL, the body (when there is one), then the headers that vary by
+/// request as a JSON object (`{"Content-Type":…,"Prefer":…}`). The headers
+/// every request of a context carries are `write_context_headers`'.
+struct request_layout {
+  std::size_t method_length = 0;
+  std::size_t url_length = 0;
+  bool has_body = false;
+  std::size_t body_length = 0;
+};
+
+/// Builds the request for a validated call and appends its method, URL,
+/// body and per-request headers to `out` as `layout` says: the hot path of the
+/// package's `buildRequest`, which keeps the context's headers itself. On
+/// failure appends nothing and returns the error `build_request` would.
+status append_request_parts(std::string& out, request_layout& layout, const domain& dom, const tool_call& call,
+                            const request_context& context);
+
+/// Writes the headers every request of `context` carries (`apikey`,
+/// `Authorization`, `Accept`) as the members of a JSON object.
+void write_context_headers(json_writer& w, const request_context& context);
 
 /// Writes `{"code", "message", "path", "hint"}`, then `status`, `dbCode`,
 /// `details` and `raw` when the error has them.

@@ -11,21 +11,52 @@
 
 namespace alfred::api {
 
-void build_request(std::string& out, const domain& dom, const ref_registry& reg, std::string_view call_json) {
+std::string make_request_context(request_context& into, std::string_view options_json) {
+  std::string failure;
+  guarded_into(failure, [&]() {
+    auto doc = json_document::parse(options_json);
+    if (!doc) {
+      failure = error_result({codes::invalid_option, "", doc.err().message, ""});
+      return;
+    }
+    auto options = parse_request_options(doc->root());
+    if (!options) {
+      failure = error_result(options.err());
+      return;
+    }
+    into = request_context(std::move(*options));
+  });
+  return failure;
+}
+
+std::string context_headers(const request_context& context) {
+  return guarded([&]() {
+    std::string out;
+    json_writer w(out);
+    w.begin_object();
+    write_context_headers(w, context);
+    w.end_object();
+    return out;
+  });
+}
+
+bool build_request(std::string& out, request_layout& layout, const domain& dom, const ref_registry& reg,
+                   const request_context& context, std::string_view call_json) {
+  bool built = false;
   guarded_into(out, [&]() {
     auto fail = [&](const error& err) { out = error_result(err); };
     auto doc = json_document::parse(call_json);
     if (!doc) return fail({codes::invalid_json, "params", doc.err().message, ""});
     const json_value call = doc->root();
-    if (!call.is_array() || call.size() != 3 || !call.at(0).is_string())
-      return fail({codes::invalid_params, "", "expected [tool, params, options]", ""});
-    auto options = parse_request_options(call.at(2));
-    if (!options) return fail(options.err());
+    if (!call.is_array() || call.size() != 2 || !call.at(0).is_string())
+      return fail({codes::invalid_params, "", "expected [tool, params]", ""});
     auto parsed = parse_tool_call(dom, reg, call.at(0).str(), call.at(1));
     if (!parsed) return fail(parsed.err());
-    auto written = append_request_result(out, dom, *parsed, *options);
+    auto written = append_request_parts(out, layout, dom, *parsed, context);
     if (!written) return fail(written.err());
+    built = true;
   });
+  return built;
 }
 
 std::string check_request_options(std::string_view options_json) {
@@ -41,31 +72,24 @@ std::string check_request_options(std::string_view options_json) {
 }
 
 std::string start_execution(std::optional<execution>& into, const domain& dom, ref_registry& reg,
-                            std::string_view call_json) {
+                            const request_context& context, std::string_view call_text) {
   into.reset();
   std::string failure;
   guarded_into(failure, [&]() {
-    auto doc = json_document::parse(call_json);
-    if (!doc) {
-      failure = error_result({codes::invalid_json, "params", doc.err().message, ""});
+    const auto newline = call_text.find('\n');
+    auto head = json_document::parse(call_text.substr(0, newline));
+    if (newline == std::string_view::npos || !head || !head->root().is_array() || head->root().size() != 2 ||
+        !head->root().at(0).is_string()) {
+      failure = error_result({codes::invalid_params, "", "expected [tool, settings], a newline and the params", ""});
       return;
     }
-    const json_value call = doc->root();
-    if (!call.is_array() || call.size() < 3 || call.size() > 4 || !call.at(0).is_string()) {
-      failure = error_result({codes::invalid_params, "", "expected [tool, params, options, settings]", ""});
-      return;
-    }
-    auto options = parse_request_options(call.at(2));
-    if (!options) {
-      failure = error_result(options.err());
-      return;
-    }
-    auto settings = parse_execution_options(call.size() == 4 ? call.at(3) : json_value());
+    auto settings = parse_execution_options(head->root().at(1));
     if (!settings) {
       failure = error_result(settings.err());
       return;
     }
-    into.emplace(dom, reg, call.at(0).str(), call.at(1).raw(), std::move(*options), std::move(*settings));
+    into.emplace(dom, reg, head->root().at(0).str(), std::string(call_text.substr(newline + 1)), context,
+                 std::move(*settings));
   });
   if (!failure.empty()) into.reset();
   return failure;

@@ -91,7 +91,7 @@ std::string byte_size(std::size_t bytes) {
 struct execution::state {
   const domain& dom;
   ref_registry& registry;
-  request_options options;
+  request_context options;
   execution_options settings;
   std::string tool;
   std::string params_text;
@@ -131,7 +131,7 @@ struct execution::state {
   bool finished = false;
   std::string result;
 
-  state(const domain& d, ref_registry& r, request_options o, execution_options s)
+  state(const domain& d, ref_registry& r, request_context o, execution_options s)
       : dom(d), registry(r), options(std::move(o)), settings(std::move(s)) {}
   ~state() { release_claims(); }
   state(const state&) = delete;
@@ -821,12 +821,17 @@ struct execution::state {
   }
 };
 
-execution::execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string_view params_json,
-                     request_options options, execution_options settings)
-    : state_(std::make_unique<state>(dom, registry, std::move(options), std::move(settings))) {
-  state_->params_text = std::string(params_json);
+execution::execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string params_json,
+                     request_context context, execution_options settings)
+    : state_(std::make_unique<state>(dom, registry, std::move(context), std::move(settings))) {
+  state_->params_text = std::move(params_json);
   state_->start(tool);
 }
+
+execution::execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string_view params_json,
+                     request_options options, execution_options settings)
+    : execution(dom, registry, tool, std::string(params_json), request_context(std::move(options)),
+                std::move(settings)) {}
 
 execution::~execution() = default;
 execution::execution(execution&&) noexcept = default;

@@ -339,18 +339,30 @@ struct request_parts {
   std::string prefer;
 };
 
-// Calls `f(name, value_prefix, value)` for each header in send order; the
-// value sent is value_prefix + value.
+// Calls `f(name, value_prefix, value)` for each header every request with
+// `options` carries, in send order; the value sent is value_prefix + value.
 template <class F>
-void for_each_header(const request_parts& req, const request_options& options, F&& f) {
+void for_each_context_header(const request_options& options, F&& f) {
   if (!options.api_key.empty()) f("apikey", "", options.api_key);
   if (!options.access_token.empty())
     f("Authorization", "Bearer ", options.access_token);
   else if (!options.api_key.empty() && detail::is_bearer_key(options.api_key))
     f("Authorization", "Bearer ", options.api_key);
   f("Accept", "", "application/json");
+}
+
+// The headers that depend on the request, sent after the context's.
+template <class F>
+void for_each_request_header(const request_parts& req, F&& f) {
   if (req.body) f("Content-Type", "", "application/json");
   if (!req.prefer.empty()) f("Prefer", "", req.prefer);
+}
+
+// Every header, in send order.
+template <class F>
+void for_each_header(const request_parts& req, const request_options& options, F&& f) {
+  for_each_context_header(options, f);
+  for_each_request_header(req, f);
 }
 
 // `{"method", "url", "headers": {…}, "body": "…"|null}`; `write_headers`
@@ -489,23 +501,26 @@ result<request_options> parse_request_options(json_value options) {
   return out;
 }
 
-status require_signed_in(const table& tbl, const request_options& options) {
+status require_signed_in(const table& tbl, const request_context& context) {
   if (!tbl.user_owned) return ok_status();
   const std::string hint =
       "pass the signed-in user's session: createAct({ supabase }) or accessToken (a string or a function returning "
       "one)";
-  if (options.access_token.empty())
+  if (context.options().access_token.empty())
     return error{codes::not_signed_in, "accessToken",
                  fmt::format("{} belongs to users, and no signed-in user's access token was given", tbl.name), hint};
-  const detail::jwt_claims claims = detail::decode_jwt_claims(options.access_token);
-  if (claims.is_jwt && claims.role == "anon")
+  if (context.token_is_jwt() && context.token_role() == "anon")
     return error{codes::not_signed_in, "accessToken",
                  fmt::format("{} belongs to users, and the access token is the anon key, not a user's token", tbl.name),
                  hint};
-  if (claims.is_jwt && claims.sub.empty())
+  if (context.token_is_jwt() && context.token_sub().empty())
     return error{codes::not_signed_in, "accessToken",
                  fmt::format("{} belongs to users, and the access token names no user (no sub claim)", tbl.name), hint};
   return ok_status();
+}
+
+status require_signed_in(const table& tbl, const request_options& options) {
+  return require_signed_in(tbl, request_context(options));
 }
 
 namespace {
@@ -538,17 +553,30 @@ status check_request_options(const request_options& options) {
   return ok_status();
 }
 
+request_context::request_context(request_options options) : options_(std::move(options)) {
+  if (auto base = checked_base(options_))
+    base_ = std::string(*base);
+  else
+    send_error_ = base.take_error();
+  if (!options_.access_token.empty()) {
+    detail::jwt_claims claims = detail::decode_jwt_claims(options_.access_token);
+    token_is_jwt_ = claims.is_jwt;
+    token_role_ = std::move(claims.role);
+    token_sub_ = std::move(claims.sub);
+  }
+}
+
 namespace {
 
-result<request_parts> build_request_parts(const domain& dom, const tool_call& call, const request_options& options) {
+result<request_parts> build_request_parts(const domain& dom, const tool_call& call, const request_context& context) {
   const table& tbl = *call.tbl;
   if (!call.semantic_query.empty())
     return error{codes::requires_executor, "filters",
                  "semantic search needs an embedding of the query, which a plain request cannot carry",
                  "run it through createAct().execute(), which embeds the text and calls the search RPC"};
-  auto checked = checked_base(options);
-  if (!checked) return checked.take_error();
-  const std::string_view base = *checked;
+  if (context.send_error()) return *context.send_error();
+  const request_options& options = context.options();
+  const std::string_view base = context.base();
   std::string owner;
   if (tbl.user_owned) {
     if (options.user_id.empty())
@@ -680,26 +708,30 @@ http_request to_http_request(request_parts parts, const request_options& options
 }  // namespace
 
 result<http_request> build_rpc_request(std::string_view function, std::string body_json,
-                                       const request_options& options) {
-  auto base = checked_base(options);
-  if (!base) return base.take_error();
+                                       const request_context& context) {
+  if (context.send_error()) return *context.send_error();
   request_parts parts;
   parts.method = "POST";
-  parts.url = std::string(*base) + "/rpc/";
+  parts.url = std::string(context.base()) + "/rpc/";
   append_percent_encoded(parts.url, function);
   parts.body = std::move(body_json);
-  return to_http_request(std::move(parts), options);
+  return to_http_request(std::move(parts), context.options());
+}
+
+result<http_request> build_request(const domain& dom, const tool_call& call, const request_context& context) {
+  auto parts = build_request_parts(dom, call, context);
+  if (!parts) return parts.take_error();
+  return to_http_request(std::move(*parts), context.options());
 }
 
 result<http_request> build_request(const domain& dom, const tool_call& call, const request_options& options) {
-  auto parts = build_request_parts(dom, call, options);
-  if (!parts) return parts.take_error();
-  return to_http_request(std::move(*parts), options);
+  return build_request(dom, call, request_context(options));
 }
 
 status append_request_result(std::string& out, const domain& dom, const tool_call& call,
                              const request_options& options) {
-  auto parts = build_request_parts(dom, call, options);
+  const request_context context(options);
+  auto parts = build_request_parts(dom, call, context);
   if (!parts) return parts.take_error();
   out += "{\"data\":";
   json_writer w(out);
@@ -711,6 +743,35 @@ status append_request_result(std::string& out, const domain& dom, const tool_cal
   });
   out += ",\"error\":null}";
   return ok_status();
+}
+
+status append_request_parts(std::string& out, request_layout& layout, const domain& dom, const tool_call& call,
+                            const request_context& context) {
+  auto parts = build_request_parts(dom, call, context);
+  if (!parts) return parts.take_error();
+  layout.method_length = parts->method.size();
+  layout.url_length = parts->url.size();
+  layout.has_body = parts->body.has_value();
+  layout.body_length = parts->body ? parts->body->size() : 0;
+  out += parts->method;
+  out += parts->url;
+  if (parts->body) out += *parts->body;
+  json_writer w(out);
+  w.begin_object();
+  for_each_request_header(*parts, [&](std::string_view name, std::string_view prefix, std::string_view value) {
+    w.key(name);
+    w.string(prefix, value);
+  });
+  w.end_object();
+  return ok_status();
+}
+
+void write_context_headers(json_writer& w, const request_context& context) {
+  for_each_context_header(context.options(),
+                          [&](std::string_view name, std::string_view prefix, std::string_view value) {
+                            w.key(name);
+                            w.string(prefix, value);
+                          });
 }
 
 result<http_request> build_request(const domain& dom, const ref_registry& registry, std::string_view tool,
