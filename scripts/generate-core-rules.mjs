@@ -1,15 +1,18 @@
-// Writes web/dist/core-rules.mjs: the package's `TOOL_NAMES` (the four
-// tools) and `STEP_TOOLS` (which tools each plan step type may call), from
-// the core's own rules. The built WebAssembly module is loaded and asked
-// (`toolNames`, `stepTools`: the rule `parseDecision` applies), so the
-// JavaScript side, the worker and the CLI cannot drift from it.
-// Run by scripts/build.sh after the wasm build.
+// Writes web/dist/core-rules.mjs and its types, web/dist/core-rules.d.mts,
+// from the core's own rules (alfred::api::core_rules): the package's
+// `TOOL_NAMES` (the four tools), `STEP_TOOLS` (which tools each plan step
+// type may call, the rule `parseDecision` applies), `FILTER_OPS` (every
+// spelling of every filter op), `OUTCOME_UNKNOWN_HINT` and `NAME_RULES`
+// (what domain pull may name a table, column or ref prefix), and the
+// `ToolName`, `StepType` and `FilterOp` unions. The built WebAssembly module
+// is loaded and asked, so the JavaScript side, its types, the worker and the
+// CLI cannot drift from it. Run by scripts/build.sh after the wasm build.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** `{ toolNames, stepTools }` from the built module in web/dist. */
+/** The core's rules (`{ toolNames, stepTools, filterOps, outcomeUnknownHint, names }`) from the built module in web/dist. */
 export async function coreRules() {
   const { default: createAlfredCore } = await import(pathToFileURL(`${root}web/dist/alfred_core.mjs`).href);
   const wasmModule = await WebAssembly.compile(readFileSync(`${root}web/dist/alfred_core.wasm`));
@@ -26,23 +29,63 @@ export async function coreRules() {
     if (error) throw new Error(`the core refused: ${error.message}`);
     return value;
   };
-  return { toolNames: data(module.toolNames()), stepTools: data(module.stepTools()) };
+  return data(module.coreRules());
 }
 
 const list = (items) => `Object.freeze([${items.map((item) => JSON.stringify(item).replaceAll('"', "'")).join(', ')}])`;
 
-export function moduleText({ toolNames, stepTools }) {
+export function moduleText({ toolNames, stepTools, filterOps, outcomeUnknownHint, names }) {
   const steps = Object.entries(stepTools).map(([type, tools]) => `  ${type}: ${list(tools)},`);
   return (
-    '// Generated from the core (alfred::api::tool_names, step_tools) by scripts/generate-core-rules.mjs.\n\n' +
+    '// Generated from the core (alfred::api::core_rules) by scripts/generate-core-rules.mjs.\n\n' +
     '/** The four tools, in the order the core lists them. */\n' +
     `export const TOOL_NAMES = ${list(toolNames)};\n\n` +
     "/** Which tools each step type may call, as the core's decision parser rules. */\n" +
-    `export const STEP_TOOLS = Object.freeze({\n${steps.join('\n')}\n});\n`
+    `export const STEP_TOOLS = Object.freeze({\n${steps.join('\n')}\n});\n\n` +
+    "/** The filter ops: each op's name, then the other spellings the core accepts (any case). */\n" +
+    `export const FILTER_OPS = Object.freeze({ names: ${list(filterOps.names)}, aliases: ${list(filterOps.aliases)} });\n\n` +
+    '/** The hint of every error whose write may or may not have been made (`write_outcome_unknown`). */\n' +
+    `export const OUTCOME_UNKNOWN_HINT = ${JSON.stringify(outcomeUnknownHint)};\n\n` +
+    '/**\n' +
+    ' * What a table, column or ref prefix may be named: an identifier (its first character\n' +
+    ' * from `first`, the others from `rest`, at most `maxLength`), no column named like a\n' +
+    " * PostgREST keyword, no ref prefix that is or starts with `generatedRefPrefix` and '_'.\n" +
+    ' */\n' +
+    `export const NAME_RULES = Object.freeze({\n` +
+    `  identifier: Object.freeze(${JSON.stringify(names.identifier)}),\n` +
+    `  reservedColumns: ${list(names.reservedColumns)},\n` +
+    `  generatedRefPrefix: ${JSON.stringify(names.generatedRefPrefix)},\n` +
+    '});\n'
+  );
+}
+
+const union = (items) => items.map((item) => `  | ${JSON.stringify(item).replaceAll('"', "'")}`).join('\n');
+
+/** web/dist/core-rules.d.mts: the unions and the constants' types. */
+export function typesText({ toolNames, stepTools, filterOps }) {
+  return (
+    '// Generated from the core (alfred::api::core_rules) by scripts/generate-core-rules.mjs.\n\n' +
+    '/** The tools a model may call. */\n' +
+    `export type ToolName =\n${union(toolNames)};\n\n` +
+    '/** The step types of a plan. */\n' +
+    `export type StepType =\n${union(Object.keys(stepTools))};\n\n` +
+    '/** Filter operators: the names, then the other spellings the core accepts (any case). */\n' +
+    `export type FilterOp =\n${union([...filterOps.names, ...filterOps.aliases])};\n\n` +
+    'export declare const TOOL_NAMES: readonly ToolName[];\n' +
+    'export declare const STEP_TOOLS: { readonly [type in StepType]: readonly ToolName[] };\n' +
+    'export declare const FILTER_OPS: { readonly names: readonly FilterOp[]; readonly aliases: readonly FilterOp[] };\n' +
+    'export declare const OUTCOME_UNKNOWN_HINT: string;\n' +
+    'export declare const NAME_RULES: {\n' +
+    '  readonly identifier: { readonly first: string; readonly rest: string; readonly maxLength: number };\n' +
+    '  readonly reservedColumns: readonly string[];\n' +
+    '  readonly generatedRefPrefix: string;\n' +
+    '};\n'
   );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   mkdirSync(`${root}web/dist`, { recursive: true });
-  writeFileSync(`${root}web/dist/core-rules.mjs`, moduleText(await coreRules()));
+  const rules = await coreRules();
+  writeFileSync(`${root}web/dist/core-rules.mjs`, moduleText(rules));
+  writeFileSync(`${root}web/dist/core-rules.d.mts`, typesText(rules));
 }

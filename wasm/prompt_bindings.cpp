@@ -35,9 +35,9 @@ std::string prompt_examples(const domain_handle& dom) { return alfred::api::prom
 
 std::string act_decision_schema() { return std::string(alfred::api::act_decision_schema()); }
 
-std::string step_tools() { return alfred::api::step_tools(); }
+std::string core_rules() { return alfred::api::core_rules(); }
 
-std::string tool_names() { return alfred::api::tool_names(); }
+std::string schema_description(const domain_handle& dom) { return alfred::api::schema_description(dom.get()); }
 
 }  // namespace
 }  // namespace alfred_wasm
@@ -50,6 +50,6 @@ EMSCRIPTEN_BINDINGS(alfred_act_prompt) {
   function("parseDecisionAt", &parse_decision_at);
   function("actDecisionSchema", &act_decision_schema);
   function("promptExamples", &prompt_examples);
-  function("stepTools", &step_tools);
-  function("toolNames", &tool_names);
+  function("coreRules", &core_rules);
+  function("schemaDescription", &schema_description);
 }

@@ -4,6 +4,9 @@
 
 import type { ErrorCode, ErrorCodeOrigin } from './dist/error-codes.mjs';
 export type { ErrorCode, ErrorCodeOrigin };
+// The tool names, step types and filter ops are the core's, generated from it.
+import type { FilterOp, StepType, ToolName } from './dist/core-rules.mjs';
+export type { FilterOp, StepType, ToolName };
 
 /** Every error code alfred-act emits, `code → { origin, meaning }` (docs/error-codes.md). */
 export declare const errorCodes: Readonly<Record<ErrorCode, Readonly<{ origin: ErrorCodeOrigin; meaning: string }>>>;
@@ -200,42 +203,8 @@ export declare function domainFromOpenApi(
  */
 export declare function pullDomain(options: PullDomainOptions): Promise<DomainPullResult>;
 
-/** The tools a model may call. */
-export type ToolName = 'db_read' | 'db_create' | 'db_update' | 'db_delete';
 /** The four tools, in the order the core lists them (generated from the core). */
 export declare const TOOL_NAMES: readonly ToolName[];
-
-/**
- * Filter operators. The core also accepts, case-insensitively, `nin`,
- * `not in`, `not like` and `not ilike`.
- */
-export type FilterOp =
-  | '='
-  | '!='
-  | '>'
-  | '>='
-  | '<'
-  | '<='
-  | 'in'
-  | 'not_in'
-  | 'like'
-  | 'ilike'
-  | 'not_like'
-  | 'not_ilike'
-  | 'is_null'
-  | 'is_not_null'
-  | 'contains'
-  | 'contained_by'
-  | 'overlaps'
-  | 'similar'
-  | 'eq'
-  | 'neq'
-  | 'gt'
-  | 'gte'
-  | 'lt'
-  | 'lte'
-  | '=='
-  | '<>';
 
 /**
  * One condition. `value` holds refs (`recipe_1`), never UUIDs, for uuid
@@ -583,7 +552,6 @@ export declare class Core {
 }
 
 /** The kind of a plan step. */
-export type StepType = 'read' | 'write' | 'analyze' | 'generate';
 
 /** What the executor reports for one tool call; values are refs, never UUIDs. */
 export interface QueryShape {

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "../../core/src/executor/db_error.h"
+#include "alfred/filter_ops.h"
 #include "support.h"
 
 namespace alfred::test {
@@ -272,8 +274,9 @@ TEST_CASE("api: translate_rows refuses an unknown table or action and keeps the 
 }
 
 TEST_CASE("api: decisions, prompts and the step rule") {
-  CHECK(parsed(api::tool_names())["data"] == json::parse(R"(["db_read","db_create","db_update","db_delete"])"));
-  CHECK(parsed(api::step_tools())["data"] == json::parse(R"({"read":["db_read"],
+  const json rules = parsed(api::core_rules())["data"];
+  CHECK(rules["toolNames"] == json::parse(R"(["db_read","db_create","db_update","db_delete"])"));
+  CHECK(rules["stepTools"] == json::parse(R"({"read":["db_read"],
     "write":["db_read","db_create","db_update","db_delete"],"analyze":[],"generate":[]})"));
   const json bad_step = parsed(api::parse_decision(R"({"action":"step_complete"})", "think"));
   CHECK(bad_step["error"]["code"] == "invalid_option");
@@ -337,6 +340,37 @@ TEST_CASE("api: an execution with settings takes the client's row ids") {
     REQUIRE(api::respond(ex, 0, 200, "*/0", "application/json", "", "[]").empty());
   }
   FAIL("no insert was planned");
+}
+
+TEST_CASE("api: core_rules lists the rules the package generates its constants from") {
+  const json rules = parsed(api::core_rules())["data"];
+  CHECK(rules["filterOps"]["names"].size() == filter_op_rules().size());
+  CHECK(rules["filterOps"]["names"][0] == "=");
+  CHECK(rules["filterOps"]["aliases"][0] == "==");
+  for (const auto& alias : rules["filterOps"]["aliases"])
+    CHECK_MESSAGE(parse_filter_op(alias.get<std::string>()).has_value(), alias);
+  // The hint the executor gives every unknown outcome.
+  need_response lost;
+  CHECK(rules["outcomeUnknownHint"] == detail::write_outcome_unknown(lost, "x", "y").hint);
+  // The identifier rule as data, and is_identifier following it.
+  CHECK(rules["names"]["identifier"]["maxLength"] == 63);
+  CHECK(rules["names"]["generatedRefPrefix"] == "gen");
+  CHECK(rules["names"]["reservedColumns"].size() == 9);
+  for (const auto& name : rules["names"]["reservedColumns"]) CHECK(is_postgrest_reserved(name.get<std::string>()));
+  CHECK(is_identifier("meal_plans"));
+  CHECK(is_identifier(std::string(63, 'a')));
+  for (const char* name : {"", "MealPlans", "2x", "_x", "a-b", "ab c"}) CHECK_FALSE_MESSAGE(is_identifier(name), name);
+  CHECK_FALSE(is_identifier(std::string(64, 'a')));
+}
+
+TEST_CASE("api: schema_description is the Act prompt's Schema section body") {
+  const json text = parsed(api::schema_description(kitchen()));
+  REQUIRE(text["data"].is_string());
+  const std::string schema = text["data"].get<std::string>();
+  CHECK(schema.find("recipes") != std::string::npos);
+  std::string out;
+  api::build_act_prompt(out, kitchen(), sample_registry(), R"({"step":{"type":"read","description":"x"}})");
+  CHECK(parsed(out)["data"]["user"].get<std::string>().find(schema) != std::string::npos);
 }
 
 TEST_CASE("api: an allocation failure is an out_of_memory result") {

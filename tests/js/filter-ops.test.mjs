@@ -1,7 +1,7 @@
 // The filter ops as the package shows them: the `op` enum of the tool
 // schemas comes from the core's op table (core/src/tool_call/filter_ops.cpp,
-// docs/filter-ops.md); the hand-written FilterOp union of web/index.d.ts and
-// the ActDecision schema must list every op of it.
+// docs/filter-ops.md); the FilterOp union generated from the core and the
+// ActDecision schema must list every op of it.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { before, test } from 'node:test';
@@ -39,10 +39,10 @@ test('the tool schemas: db_read takes every op, writes all but similar', () => {
         assert.deepEqual(ops, tool.name === 'db_read' ? readOps() : readOps().filter((op) => op !== 'similar'), tool.name);
 });
 
-test('FilterOp in web/index.d.ts and the ActDecision schema list every op of the core', async () => {
-  const types = await readFile(new URL('../../web/index.d.ts', import.meta.url), 'utf8');
+test('FilterOp (generated from the core) and the ActDecision schema list every op of the core', async () => {
+  const types = await readFile(new URL('../../web/dist/core-rules.d.mts', import.meta.url), 'utf8');
   const union = types.match(/export type FilterOp =([^;]*);/);
-  assert.ok(union, 'web/index.d.ts declares FilterOp');
+  assert.ok(union, 'web/dist/core-rules.d.mts declares FilterOp');
   const members = [...union[1].matchAll(/'([^']*)'/g)].map((match) => match[1]);
   for (const op of readOps()) assert.ok(members.includes(op), `FilterOp lacks '${op}'`);
   assert.deepEqual(opEnums(actDecisionSchema), [readOps()]);

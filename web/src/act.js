@@ -12,7 +12,7 @@ import { httpExchange } from './http-exchange.js';
 import { MAX_ROWS_LIMIT, MAX_SIZE_LIMIT } from './limits.js';
 import { randomUuid } from './uuid.js';
 import { callTool } from './tools.js';
-import { STEP_TOOLS, TOOL_NAMES } from '../dist/core-rules.mjs';
+import { OUTCOME_UNKNOWN_HINT, STEP_TOOLS, TOOL_NAMES } from '../dist/core-rules.mjs';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 // Creates whose outcome is unknown that an act remembers (their row ids are
@@ -224,10 +224,6 @@ const contextFinalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((held) => held.context?.handle.delete()) : null;
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-// The core's hint for an unknown outcome (core/src/executor/db_error.cpp), word for word
-// (tests/js/faults.test.mjs compares the two).
-const OUTCOME_UNKNOWN_HINT =
-  'the change may or may not have been made: read the rows (db_read) before trying again; a repeated db_create of the same data reuses its row ids, so it cannot insert a second row';
 
 // The core failed (a throw from the execution handle, or its own
 // internal_error / out_of_memory result) after the write's request was sent:

@@ -339,11 +339,27 @@ export class Core {
    */
   get stepTools() {
     if (!this.#stepTools) {
-      const { data, error } = throwingAlfredError(() => parseResult(this.#module.stepTools()));
+      const { data, error } = throwingAlfredError(() => parseResult(this.#module.coreRules()));
       if (error) throw new AlfredError(error);
-      this.#stepTools = deepFreeze(data);
+      this.#stepTools = deepFreeze(data.stepTools);
     }
     return this.#stepTools;
+  }
+
+  /**
+   * The domain's schema as the model reads it (markdown, the body of the Act
+   * prompt's Schema section): `{ data, error }`.
+   *
+   * @example
+   * const { data } = core.schemaDescription({ domain }) // '### recipes (ref: recipe_N) …'
+   */
+  schemaDescription({ domain } = {}) {
+    try {
+      return parseResult(this.#module.schemaDescription(this.domainHandle(domain ?? this.#domain)));
+    } catch (cause) {
+      if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+      return { data: null, error: internalError(cause) };
+    }
   }
 
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */

@@ -6,6 +6,7 @@
 // every runtime the package supports).
 import { restUrl } from './act.js';
 import { AlfredError, internalError } from './errors.js';
+import { NAME_RULES } from '../dist/core-rules.mjs';
 
 const DEFAULT_NAME = 'database';
 
@@ -29,9 +30,18 @@ const ARRAY_TYPES = [
 const LABEL_NAMES = ['name', 'title', 'label', 'display_name', 'full_name', 'subject', 'summary', 'email', 'username', 'handle', 'slug', 'code'];
 // Set by the database when a row is written; never by the model.
 const DATABASE_TIMESTAMPS = new Set(['created_at', 'updated_at', 'inserted_at', 'modified_at']);
-// Query-string keys PostgREST interprets itself (core/src/domain/domain.cpp).
-const RESERVED = new Set(['select', 'columns', 'on_conflict', 'order', 'limit', 'offset', 'or', 'and', 'not']);
-const IDENTIFIER = /^[a-z][a-z0-9_]{0,62}$/;
+// The core's naming rules (generated from it): query-string keys PostgREST
+// interprets itself cannot be columns; names are identifiers.
+const RESERVED = new Set(NAME_RULES.reservedColumns);
+const IDENTIFIER = {
+  test: (name) =>
+    typeof name === 'string' &&
+    name.length > 0 &&
+    name.length <= NAME_RULES.identifier.maxLength &&
+    NAME_RULES.identifier.first.includes(name[0]) &&
+    [...name].every((c) => NAME_RULES.identifier.rest.includes(c)),
+};
+const GENERATED = NAME_RULES.generatedRefPrefix;
 
 // The order of a domain's keys in the output (the core's parser lists the same).
 const DOMAIN_KEYS = ['name', 'owner_column', 'max_rows', 'tables'];
@@ -89,7 +99,7 @@ function prefixCandidates(table) {
   const words = table.split('_').filter(Boolean);
   const first = singular(words[0]);
   const candidates = words.length === 1 ? [abbreviation(first), first] : [abbreviation(first), words.map((w) => w[0]).join('')];
-  return [...new Set(candidates)].filter((c) => IDENTIFIER.test(c) && c !== 'gen' && !c.startsWith('gen_'));
+  return [...new Set(candidates)].filter((c) => IDENTIFIER.test(c) && c !== GENERATED && !c.startsWith(`${GENERATED}_`));
 }
 
 /**

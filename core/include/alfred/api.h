@@ -157,10 +157,14 @@ std::string render_query(std::string_view record_json, std::string_view style);
 std::string parse_decision(std::string_view text, std::string_view step);
 /// The ActDecision JSON Schema (text).
 std::string_view act_decision_schema();
-/// `{"data":{"read":["db_read"],"write":[…],…}}`: which tools each step
-/// type may call, as `parse_decision` rules.
-std::string step_tools();
-/// `{"data":["db_read","db_create","db_update","db_delete"]}`: the tools' names.
-std::string tool_names();
+/// The core's rules that the JavaScript side generates its constants and
+/// types from instead of keeping copies: `{"data":{"toolNames":[…],
+/// "stepTools":{"read":["db_read"],…}, "filterOps":{"names":[…],
+/// "aliases":[…]}, "outcomeUnknownHint":"…", "names":{"identifier":{"first",
+/// "rest","maxLength"}, "reservedColumns":[…], "generatedRefPrefix":"gen"}}}`.
+std::string core_rules();
+/// `{"data":"<markdown>"}`: the domain's schema as the model reads it (the
+/// body of the Act prompt's Schema section).
+std::string schema_description(const domain& dom);
 
 }  // namespace alfred::api

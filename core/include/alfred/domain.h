@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -154,5 +155,27 @@ result<domain> parse_domain(std::string_view config_json);
 
 /// True for query-string keys PostgREST interprets itself.
 bool is_postgrest_reserved(std::string_view name);
+/// The query-string keys PostgREST interprets itself (`select`, `order`, …),
+/// which no column of a domain may be named.
+std::span<const std::string_view> postgrest_reserved_names();
+
+/// What the name of a table, column, relation, function or ref prefix may
+/// be: a lower-case identifier, its first byte one of `first`, the others of
+/// `rest`, at most `max_length` bytes (PostgreSQL's unquoted names, and what
+/// the ref grammar can read back). Kept as data so that the package's domain
+/// pull applies the same rule (generated from it).
+struct identifier_rule {
+  std::string_view first;
+  std::string_view rest;
+  std::size_t max_length;
+};
+inline constexpr identifier_rule kIdentifierRule{"abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz0123456789_",
+                                                 63};
+/// Whether `name` follows kIdentifierRule.
+///
+/// @example is_identifier("meal_plans") // true; "MealPlans", "2x", "" are not
+bool is_identifier(std::string_view name);
+/// The ref prefix no table may take: it and `<it>_…` name generated content.
+inline constexpr std::string_view kGeneratedRefPrefix = "gen";
 
 }  // namespace alfred

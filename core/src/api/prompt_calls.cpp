@@ -1,10 +1,14 @@
 // The text API's model-facing calls: tool definitions, the Act prompt,
-// query rendering, decisions, and the tool and step rules.
+// query rendering, decisions, the schema description and the rules the
+// package generates its constants from.
 
 #include <utility>
 
+#include "../executor/db_error.h"
+#include "../prompt/prompt_sections.h"
 #include "alfred/api.h"
 #include "alfred/decision.h"
+#include "alfred/filter_ops.h"
 #include "alfred/json.h"
 #include "alfred/prompt.h"
 #include "alfred/prompt_query.h"
@@ -67,10 +71,16 @@ std::string parse_decision(std::string_view text, std::string_view step) {
 
 std::string_view act_decision_schema() { return alfred::act_decision_schema(); }
 
-std::string step_tools() {
+std::string core_rules() {
   return guarded([]() {
     std::string out;
     json_writer w(out);
+    w.begin_object();
+    w.key("toolNames");
+    w.begin_array();
+    for (const tool_kind tool : kTools) w.string(tool_name(tool));
+    w.end_array();
+    w.key("stepTools");
     w.begin_object();
     for (const step_type type : kStepTypes) {
       w.key(step_type_name(type));
@@ -80,18 +90,49 @@ std::string step_tools() {
       w.end_array();
     }
     w.end_object();
+    w.key("filterOps");
+    w.begin_object();
+    w.key("names");
+    w.begin_array();
+    for (const filter_op_rule& rule : filter_op_rules()) w.string(rule.name);
+    w.end_array();
+    w.key("aliases");
+    w.begin_array();
+    for (const filter_op_rule& rule : filter_op_rules())
+      for (std::string_view alias : rule.aliases)
+        if (!alias.empty()) w.string(alias);
+    w.end_array();
+    w.end_object();
+    w.key("outcomeUnknownHint");
+    w.string(detail::write_outcome_unknown_hint());
+    w.key("names");
+    w.begin_object();
+    w.key("identifier");
+    w.begin_object();
+    w.key("first");
+    w.string(kIdentifierRule.first);
+    w.key("rest");
+    w.string(kIdentifierRule.rest);
+    w.key("maxLength");
+    w.integer(static_cast<long long>(kIdentifierRule.max_length));
+    w.end_object();
+    w.key("reservedColumns");
+    w.begin_array();
+    for (std::string_view name : postgrest_reserved_names()) w.string(name);
+    w.end_array();
+    w.key("generatedRefPrefix");
+    w.string(kGeneratedRefPrefix);
+    w.end_object();
+    w.end_object();
     return data_result(out);
   });
 }
 
-std::string tool_names() {
-  return guarded([]() {
-    std::string out;
-    json_writer w(out);
-    w.begin_array();
-    for (const tool_kind tool : kTools) w.string(tool_name(tool));
-    w.end_array();
-    return data_result(out);
+std::string schema_description(const domain& dom) {
+  return guarded([&]() {
+    std::string body;
+    detail::append_schema_body(body, dom);
+    return quoted_data(body);
   });
 }
 

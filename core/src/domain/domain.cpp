@@ -32,13 +32,6 @@ constexpr std::array<type_entry, 10> kTypes{{
     {"jsonb", column_type::jsonb},
 }};
 
-bool is_identifier(std::string_view name) {
-  if (name.empty() || name.size() > 63) return false;
-  if (!(name[0] >= 'a' && name[0] <= 'z')) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
-}
-
 error config_error(std::string path, std::string message) {
   return {codes::invalid_domain, std::move(path), std::move(message), "docs/own-schema.md describes a domain's shape"};
 }
@@ -191,8 +184,8 @@ result<table> parse_table(const std::string& name, json_value spec) {
   table tbl;
   tbl.name = name;
   tbl.ref_prefix = text_field(spec, "ref");
-  if (!is_identifier(tbl.ref_prefix) || tbl.ref_prefix == "gen" || tbl.ref_prefix.rfind("gen_", 0) == 0 ||
-      tbl.ref_prefix.back() == '_')
+  if (!is_identifier(tbl.ref_prefix) || tbl.ref_prefix == kGeneratedRefPrefix ||
+      tbl.ref_prefix.rfind(std::string(kGeneratedRefPrefix) + "_", 0) == 0 || tbl.ref_prefix.back() == '_')
     return config_error(path + ".ref", "must be a lower-case identifier that does not start with 'gen'");
   tbl.user_owned = flag(spec, "user_owned", false);
   tbl.writable = flag(spec, "writable", true);
@@ -337,10 +330,22 @@ std::string_view column_type_name(column_type type) {
   return "unknown";
 }
 
+namespace {
+constexpr std::array<std::string_view, 9> kReserved{"select", "columns", "on_conflict", "order", "limit",
+                                                    "offset", "or",      "and",         "not"};
+}  // namespace
+
 bool is_postgrest_reserved(std::string_view name) {
-  static constexpr std::array<std::string_view, 9> kReserved{"select", "columns", "on_conflict", "order", "limit",
-                                                             "offset", "or",      "and",         "not"};
   return std::find(kReserved.begin(), kReserved.end(), name) != kReserved.end();
+}
+
+std::span<const std::string_view> postgrest_reserved_names() { return kReserved; }
+
+bool is_identifier(std::string_view name) {
+  const identifier_rule& rule = kIdentifierRule;
+  if (name.empty() || name.size() > rule.max_length) return false;
+  if (rule.first.find(name[0]) == std::string_view::npos) return false;
+  return name.find_first_not_of(rule.rest) == std::string_view::npos;
 }
 
 const column* table::find_column(std::string_view col_name) const {

@@ -224,14 +224,17 @@ error database_error(const need_response& response, std::string_view what) {
   return err;
 }
 
+std::string_view write_outcome_unknown_hint() {
+  return "the change may or may not have been made: read the rows (db_read) before trying again; a repeated "
+         "db_create of the same data reuses its row ids, so it cannot insert a second row";
+}
+
 error write_outcome_unknown(const need_response& response, std::string_view what, std::string_view why) {
   error err;
   err.code = codes::write_outcome_unknown;
   err.status = response.status;
   err.message = fmt::format("{}: the outcome is unknown; {}", what, why);
-  err.hint =
-      "the change may or may not have been made: read the rows (db_read) before trying again; a repeated "
-      "db_create of the same data reuses its row ids, so it cannot insert a second row";
+  err.hint = std::string(write_outcome_unknown_hint());
   if (response.status != 0 && response.failure == transport_failure::none) {
     const error answered = database_error(response, what);
     err.db_code = answered.db_code;

@@ -21,6 +21,9 @@ error database_error(const need_response& response, std::string_view what);
 /// database): `write_outcome_unknown`, with the status that arrived (0 for
 /// none) and a hint to read before retrying. `why` says what happened.
 error write_outcome_unknown(const need_response& response, std::string_view what, std::string_view why);
+/// The hint of every `write_outcome_unknown` error (the package uses it for
+/// the ones it makes itself).
+std::string_view write_outcome_unknown_hint();
 
 /// "HTTP 502 Bad Gateway", "HTTP 599" for a status without a known reason.
 std::string status_line(int status);

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "../json/echo.h"
+#include "../json/json_scan.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
@@ -36,11 +37,19 @@ std::optional<std::size_t> array_length(std::string_view text, std::size_t stop_
   std::size_t elements = 0;
   long depth = 0;
   bool empty = true;
-  for (; at < text.size(); ++at) {
-    const char c = text[at];
+  const char* data = text.data();
+  const std::size_t size = text.size();
+  for (; at < size; ++at) {
+    const char c = data[at];
     if (c == '"') {
-      for (++at; at < text.size() && text[at] != '"'; ++at)
-        if (text[at] == '\\') ++at;
+      // Plain runs of a string are skipped eight bytes at a time; an escape
+      // takes the byte after its backslash along.
+      for (++at;;) {
+        at = detail::end_of_plain_run(data, at, size);
+        if (at >= size) return std::nullopt;  // cut off inside the string
+        if (data[at] == '"') break;
+        at += data[at] == '\\' ? 2 : 1;
+      }
       if (depth == 1) empty = false;
     } else if (c == '[' || c == '{') {
       if (depth == 1) empty = false;

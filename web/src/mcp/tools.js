@@ -39,12 +39,9 @@ export function mcpToolList(core, domain) {
  * the core generates for the Act prompt, without the prompt around it.
  */
 export function schemaDescription(core, domain) {
-  const input = { step: { type: 'read', description: 'schema', index: 1, total: 1 }, user_message: '', today: '1970-01-01' };
-  const { data, error } = core.buildActPrompt(input, { domain });
+  const { data, error } = core.schemaDescription({ domain });
   if (error) return { data: null, error };
-  const match = /^## \d+\. Schema\n([\s\S]*?)(?=^## \d+\. |(?![\s\S]))/m.exec(data.user);
-  if (!match) return { data: null, error: { code: 'internal_error', message: 'the Act prompt has no Schema section' } };
-  return { data: `# Database schema\n${match[1].trimEnd()}\n`, error: null };
+  return { data: `# Database schema\n${data.trimEnd()}\n`, error: null };
 }
 
 /** `resources/list`: the schema description. */
