@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 
+#include "../json/json_fields.h"
 #include "alfred/prompt_examples.h"
 
 namespace alfred {
@@ -38,38 +39,32 @@ error config_error(std::string path, std::string message) {
 
 // A misspelt setting ("requried") would otherwise be silently ignored.
 status known_keys(json_value spec, std::initializer_list<std::string_view> keys, const std::string& path) {
-  std::optional<error> failure;
-  spec.for_each_member([&](std::string_view key, json_value) {
-    if (failure || std::find(keys.begin(), keys.end(), key) != keys.end()) return;
-    failure =
-        error{codes::invalid_domain, path.empty() ? std::string(key) : fmt::format("{}.{}", path, key),
-              fmt::format("'{}' is not a domain setting", key), fmt::format("allowed here: {}", fmt::join(keys, ", "))};
-  });
-  if (failure) return std::move(*failure);
-  return ok_status();
+  const auto key = detail::unknown_key(spec, std::span<const std::string_view>(keys.begin(), keys.size()));
+  if (!key) return ok_status();
+  return error{codes::invalid_domain, path.empty() ? std::string(*key) : fmt::format("{}.{}", path, *key),
+               fmt::format("'{}' is not a domain setting", *key),
+               fmt::format("allowed here: {}", fmt::join(keys, ", "))};
 }
 
 result<std::vector<std::string>> string_list(std::optional<json_value> value, const std::string& path) {
   std::vector<std::string> out;
-  if (!value || value->is_null()) return out;
-  if (!value->is_array()) return config_error(path, "must be an array of strings");
-  bool all_strings = true;
-  value->for_each_element([&](std::size_t, json_value item) {
-    all_strings = all_strings && item.is_string();
-    out.emplace_back(item.str());
-  });
-  if (!all_strings) return config_error(path, "must be an array of strings");
+  if (detail::read_text_list(value, out) == detail::field_state::wrong_type)
+    return config_error(path, "must be an array of strings");
   return out;
 }
 
+// A flag, or `fallback` when it is absent or not true/false.
 bool flag(json_value spec, std::string_view key, bool fallback) {
-  auto value = spec.find(key);
-  return value && value->is_bool() ? value->as_bool() : fallback;
+  bool value = fallback;
+  detail::read_flag(spec.find(key), value);
+  return value;
 }
 
+// A text setting, or "" when it is absent or not text.
 std::string text_field(json_value spec, std::string_view key) {
-  auto value = spec.find(key);
-  return value && value->is_string() ? std::string(value->str()) : std::string();
+  std::string_view text;
+  detail::read_text(spec.find(key), text);
+  return std::string(text);
 }
 
 result<column> parse_column(const std::string& name, json_value spec, const std::string& path) {

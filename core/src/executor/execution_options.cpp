@@ -2,7 +2,10 @@
 // client row ids, limits, and how a need's exchange ended.
 #include <fmt/format.h>
 
+#include <array>
+
 #include "../json/echo.h"
+#include "../json/json_fields.h"
 #include "alfred/executor.h"
 #include "alfred/uuid.h"
 
@@ -19,60 +22,54 @@ std::optional<transport_failure> parse_transport_failure(std::string_view name) 
   return std::nullopt;
 }
 
+namespace {
+
+constexpr std::array<std::string_view, 2> kOptionKeys{"rowIds", "limits"};
+constexpr std::array<std::string_view, 4> kLimitKeys{"maxParamsBytes", "maxStringBytes", "maxResponseBytes", "maxRows"};
+
+}  // namespace
+
 result<execution_options> parse_execution_options(json_value options) {
   execution_options out;
   if (options.is_null()) return out;
   if (!options.is_object()) return error{codes::invalid_option, "", "execution options must be an object", ""};
+  const detail::object_fields fields(options, kOptionKeys);
+  if (const auto& key = fields.unknown())
+    return error{codes::invalid_option, detail::echoed(*key),
+                 fmt::format("unknown execution option '{}'", detail::echoed(*key)), detail::key_list(kOptionKeys)};
+
+  json_value ids;
+  if (detail::read_list(fields["rowIds"], ids) == detail::field_state::wrong_type)
+    return error{codes::invalid_option, "rowIds", "rowIds must be an array of UUIDs", ""};
   std::optional<error> failure;
-  auto size_limit = [&](json_value value, std::string_view key, std::size_t& target) {
-    auto n = value.as_integer();
-    if (!n || *n < 1)
-      failure = error{codes::invalid_option, "limits." + std::string(key),
-                      fmt::format("{} must be a whole number ≥ 1", key), ""};
-    else
-      target = std::size_t(*n);
-  };
-  options.for_each_member([&](std::string_view key, json_value value) {
+  ids.for_each_element([&](std::size_t i, json_value id) {
     if (failure) return;
-    if (key == "rowIds") {
-      if (!value.is_array()) {
-        failure = error{codes::invalid_option, "rowIds", "rowIds must be an array of UUIDs", ""};
-        return;
-      }
-      value.for_each_element([&](std::size_t i, json_value id) {
-        if (failure) return;
-        if (!id.is_string() || !is_uuid_syntax(id.str()))
-          failure = error{codes::invalid_option, fmt::format("rowIds[{}]", i), "rowIds must be an array of UUIDs", ""};
-        else
-          out.row_ids.push_back(canonical_uuid(id.str()));
-      });
-    } else if (key == "limits") {
-      if (!value.is_object()) {
-        failure = error{codes::invalid_option, "limits", "limits must be an object", ""};
-        return;
-      }
-      value.for_each_member([&](std::string_view name, json_value n) {
-        if (failure) return;
-        execution_limits& l = out.limits;
-        if (name == "maxParamsBytes")
-          size_limit(n, name, l.max_params_bytes);
-        else if (name == "maxStringBytes")
-          size_limit(n, name, l.max_string_bytes);
-        else if (name == "maxResponseBytes")
-          size_limit(n, name, l.max_response_bytes);
-        else if (name == "maxRows")
-          size_limit(n, name, l.max_rows);
-        else
-          failure = error{codes::invalid_option, "limits." + detail::echoed(name),
-                          fmt::format("unknown limit '{}'", detail::echoed(name)),
-                          "maxParamsBytes, maxStringBytes, maxResponseBytes, maxRows"};
-      });
-    } else {
-      failure = error{codes::invalid_option, detail::echoed(key),
-                      fmt::format("unknown execution option '{}'", detail::echoed(key)), "rowIds, limits"};
-    }
+    if (!id.is_string() || !is_uuid_syntax(id.str()))
+      failure = error{codes::invalid_option, fmt::format("rowIds[{}]", i), "rowIds must be an array of UUIDs", ""};
+    else
+      out.row_ids.push_back(canonical_uuid(id.str()));
   });
   if (failure) return std::move(*failure);
+
+  const auto limits = fields["limits"];
+  if (!limits || limits->is_null()) return out;
+  if (!limits->is_object()) return error{codes::invalid_option, "limits", "limits must be an object", ""};
+  const detail::object_fields given(*limits, kLimitKeys);
+  if (const auto& name = given.unknown())
+    return error{codes::invalid_option, "limits." + detail::echoed(*name),
+                 fmt::format("unknown limit '{}'", detail::echoed(*name)), detail::key_list(kLimitKeys)};
+  execution_limits& l = out.limits;
+  for (auto [key, target] :
+       {std::pair{kLimitKeys[0], &l.max_params_bytes}, std::pair{kLimitKeys[1], &l.max_string_bytes},
+        std::pair{kLimitKeys[2], &l.max_response_bytes}, std::pair{kLimitKeys[3], &l.max_rows}}) {
+    long long n = 0;
+    const detail::field_state state = detail::read_whole_number(given[key], n);
+    if (state == detail::field_state::absent) continue;
+    if (state == detail::field_state::wrong_type || n < 1)
+      return error{codes::invalid_option, "limits." + std::string(key),
+                   fmt::format("{} must be a whole number ≥ 1", key), ""};
+    *target = std::size_t(n);
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "json_lexer.h"
 #include "json_scan.h"
 
 namespace alfred {
@@ -13,60 +14,90 @@ using detail::append_utf8;
 using detail::end_of_plain_run;
 using detail::hex4;
 
+void detail::decode_string(detail::string_span s, std::string& out) {
+  for (const char* p = s.begin; p < s.end;) {
+    if (*p != '\\') {
+      const char* run = p;
+      while (p < s.end && *p != '\\') ++p;
+      out.append(run, std::size_t(p - run));
+      continue;
+    }
+    const char escape = p[1];
+    p += 2;
+    switch (escape) {
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'u': {
+        unsigned cp = hex4(p);
+        p += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(p + 2) - 0xDC00);
+          p += 6;
+        }
+        append_utf8(out, cp);
+        break;
+      }
+      default:  // '"', '\\', '/'
+        out += escape;
+    }
+  }
+}
+
+// Builds a json_document's nodes from the lexer's tokens.
 class json_parser {
  public:
   json_parser(json_document& doc, std::string_view text, std::size_t max_depth)
-      : doc_(doc), text_(text), max_depth_(max_depth) {}
+      : doc_(doc), lex_(text), max_depth_(max_depth) {}
 
   status run() {
-    doc_.nodes_.reserve(text_.size() / 6 + 4);
-    skip_space();
-    const bool ok = text_.size() < 0xFFFFFFF0u ? value(0) : fail("the JSON text is too large");
-    skip_space();
-    if (ok && at_ != text_.size()) fail("unexpected text after the JSON value");
-    if (problem_) return error{codes::invalid_json, "", fmt::format("invalid JSON at byte {}: {}", at_, problem_), ""};
+    doc_.nodes_.reserve(lex_.size() / 6 + 4);
+    lex_.skip_space();
+    const bool ok = lex_.size() < 0xFFFFFFF0u ? value(0) : lex_.fail("the JSON text is too large");
+    lex_.skip_space();
+    if (ok && !lex_.at_end()) lex_.fail("unexpected text after the JSON value");
+    if (lex_.problem())
+      return error{codes::invalid_json, "", fmt::format("invalid JSON at byte {}: {}", lex_.offset(), lex_.problem()),
+                   ""};
     return ok_status();
   }
 
  private:
   using node = json_document::node;
 
-  // Records the first problem; parsing functions return false from then on.
-  bool fail(const char* what) {
-    if (!problem_) problem_ = what;
-    return false;
-  }
-
-  void skip_space() {
-    while (at_ < text_.size()) {
-      const char c = text_[at_];
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') break;
-      ++at_;
-    }
-  }
-
   std::uint32_t push(json_kind kind) {
-    doc_.nodes_.push_back(node{kind, false, 0, 0, 0, 0, std::uint32_t(at_), 0});
+    doc_.nodes_.push_back(node{kind, false, 0, 0, 0, 0, std::uint32_t(lex_.offset()), 0});
     return std::uint32_t(doc_.nodes_.size() - 1);
   }
 
   void close_node(std::uint32_t index) {
     node& n = doc_.nodes_[index];
     n.next = std::uint32_t(doc_.nodes_.size());
-    n.raw_length = std::uint32_t(at_) - n.raw_offset;
+    n.raw_length = std::uint32_t(lex_.offset()) - n.raw_offset;
   }
 
   bool literal(std::string_view word, json_kind kind) {
-    if (text_.compare(at_, word.size(), word) != 0) return fail("unexpected character");
     const auto index = push(kind);
-    at_ += word.size();
+    if (!lex_.literal(word)) return false;
     close_node(index);
     return true;
   }
 
   bool value(std::size_t depth) {
-    if (at_ >= text_.size()) return fail("unexpected end of input");
-    switch (text_[at_]) {
+    if (lex_.at_end()) return lex_.fail("unexpected end of input");
+    switch (lex_.peek()) {
       case '{':
         return object(depth);
       case '[':
@@ -86,133 +117,33 @@ class json_parser {
 
   bool number() {
     const auto index = push(json_kind::number);
-    const std::size_t start = at_;
-    auto digits = [&]() {
-      const std::size_t from = at_;
-      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
-      return at_ - from;
-    };
-    if (at_ < text_.size() && text_[at_] == '-') ++at_;
-    if (at_ < text_.size() && text_[at_] == '0') {
-      ++at_;
-    } else if (digits() == 0) {
-      return fail("unexpected character");
-    }
-    if (at_ < text_.size() && text_[at_] == '.') {
-      ++at_;
-      if (digits() == 0) return fail("a fraction needs digits");
-    }
-    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
-      ++at_;
-      if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
-      if (digits() == 0) return fail("an exponent needs digits");
-    }
+    const std::size_t start = lex_.offset();
+    if (!lex_.number()) return false;
     node& n = doc_.nodes_[index];
     n.offset = std::uint32_t(start);
-    n.length = std::uint32_t(at_ - start);
+    n.length = std::uint32_t(lex_.offset() - start);
     close_node(index);
     return true;
   }
 
-  bool read_hex4(unsigned& out) {
-    if (at_ + 4 > text_.size()) return false;
-    out = hex4(text_.data() + at_);
-    if (out > 0xFFFF) return false;
-    at_ += 4;
-    return true;
-  }
-
-  // Parses a string at at_ (on the opening quote); on success its content is
-  // either a slice of the text or, when it had escapes, appended to the arena.
-  bool string_content(node& target) {
-    ++at_;
-    const std::size_t start = at_;
-    at_ = end_of_plain_run(text_.data(), at_, text_.size());
-    if (at_ >= text_.size()) return fail("unterminated string");
-    if (text_[at_] == '"') {
-      target.offset = std::uint32_t(start);
-      target.length = std::uint32_t(at_ - start);
-      ++at_;
-      return true;
-    }
-    if (text_[at_] != '\\') return fail("control character in string");
-    // Slow path: decode escapes into the arena.
-    std::string& arena = doc_.arena_;
-    const std::size_t arena_start = arena.size();
-    arena.append(text_.substr(start, at_ - start));
-    while (at_ < text_.size()) {
-      const unsigned char c = static_cast<unsigned char>(text_[at_]);
-      if (c == '"') {
-        target.in_arena = true;
-        target.offset = std::uint32_t(arena_start);
-        target.length = std::uint32_t(arena.size() - arena_start);
-        ++at_;
-        return true;
-      }
-      if (c < 0x20) return fail("control character in string");
-      if (c != '\\') {
-        arena += char(c);
-        ++at_;
-        continue;
-      }
-      if (++at_ >= text_.size()) break;
-      const char escape = text_[at_++];
-      switch (escape) {
-        case '"':
-          arena += '"';
-          break;
-        case '\\':
-          arena += '\\';
-          break;
-        case '/':
-          arena += '/';
-          break;
-        case 'b':
-          arena += '\b';
-          break;
-        case 'f':
-          arena += '\f';
-          break;
-        case 'n':
-          arena += '\n';
-          break;
-        case 'r':
-          arena += '\r';
-          break;
-        case 't':
-          arena += '\t';
-          break;
-        case 'u': {
-          unsigned cp = 0;
-          if (!read_hex4(cp)) return fail("bad \\u escape");
-          if (cp >= 0xD800 && cp <= 0xDBFF) {
-            unsigned low = 0;
-            if (at_ + 2 > text_.size() || text_[at_] != '\\' || text_[at_ + 1] != 'u')
-              return fail("lone UTF-16 surrogate");
-            at_ += 2;
-            if (!read_hex4(low) || low < 0xDC00 || low > 0xDFFF) return fail("lone UTF-16 surrogate");
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-            return fail("lone UTF-16 surrogate");
-          }
-          append_utf8(arena, cp);
-          break;
-        }
-        default:
-          return fail("bad escape");
-      }
-    }
-    return fail("unterminated string");
-  }
-
+  // A string's content is a slice of the text, or, when it had escapes, its
+  // decoded text appended to the arena.
   bool string_value() {
     const auto index = push(json_kind::string);
-    node scratch = doc_.nodes_[index];
-    if (!string_content(scratch)) return false;
+    detail::string_span s;
+    if (!lex_.string(s)) return false;
     node& n = doc_.nodes_[index];
-    n.in_arena = scratch.in_arena;
-    n.offset = scratch.offset;
-    n.length = scratch.length;
+    if (s.escaped) {
+      std::string& arena = doc_.arena_;
+      const std::size_t arena_start = arena.size();
+      detail::decode_string(s, arena);
+      n.in_arena = true;
+      n.offset = std::uint32_t(arena_start);
+      n.length = std::uint32_t(arena.size() - arena_start);
+    } else {
+      n.offset = std::uint32_t(s.begin - doc_.text_.data());
+      n.length = std::uint32_t(s.end - s.begin);
+    }
     close_node(index);
     return true;
   }
@@ -224,41 +155,41 @@ class json_parser {
   // Members are stored as key (a string node) followed by the value's subtree.
   bool object(std::size_t depth) {
     return container(depth, json_kind::object, '}', "expected , or }", [&] {
-      if (at_ >= text_.size() || text_[at_] != '"') return fail("expected a key");
+      if (!lex_.at('"')) return lex_.fail("expected a key");
       if (!string_value()) return false;
-      skip_space();
-      if (at_ >= text_.size() || text_[at_] != ':') return fail("expected :");
-      ++at_;
-      skip_space();
+      lex_.skip_space();
+      if (!lex_.at(':')) return lex_.fail("expected :");
+      lex_.advance();
+      lex_.skip_space();
       return value(depth + 1);
     });
   }
 
-  // `[`/`{` at at_: elements parsed by `element`, separated by commas, up to `close`.
+  // `[`/`{` at the cursor: elements parsed by `element`, separated by commas, up to `close`.
   template <class F>
   bool container(std::size_t depth, json_kind kind, char close, const char* expected, F&& element) {
-    if (depth >= max_depth_) return fail("nested too deeply");
+    if (depth >= max_depth_) return lex_.fail("nested too deeply");
     const auto index = push(kind);
-    ++at_;
-    skip_space();
+    lex_.advance();
+    lex_.skip_space();
     std::uint32_t count = 0;
-    if (at_ < text_.size() && text_[at_] == close) {
-      ++at_;
+    if (lex_.at(close)) {
+      lex_.advance();
     } else {
       while (true) {
         if (!element()) return false;
         ++count;
-        skip_space();
-        if (at_ < text_.size() && text_[at_] == ',') {
-          ++at_;
-          skip_space();
+        lex_.skip_space();
+        if (lex_.at(',')) {
+          lex_.advance();
+          lex_.skip_space();
           continue;
         }
-        if (at_ < text_.size() && text_[at_] == close) {
-          ++at_;
+        if (lex_.at(close)) {
+          lex_.advance();
           break;
         }
-        return fail(expected);
+        return lex_.fail(expected);
       }
     }
     doc_.nodes_[index].count = count;
@@ -267,10 +198,8 @@ class json_parser {
   }
 
   json_document& doc_;
-  std::string_view text_;
+  detail::json_lexer lex_;
   std::size_t max_depth_;
-  std::size_t at_ = 0;
-  const char* problem_ = nullptr;
 };
 
 result<json_document> json_document::parse(std::string_view text, std::size_t max_depth) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "../json/echo.h"
+#include "../json/json_fields.h"
 #include "alfred/like_pattern.h"
 #include "alfred/postgrest_encoding.h"
 #include "alfred/uuid.h"
@@ -432,55 +433,49 @@ result<std::string> rest_root(std::string_view field, std::string_view value) {
 
 }  // namespace
 
+// The members of request options, the three ways of giving the URL first.
+constexpr std::array<std::string_view, 7> kOptionKeys{"url",         "restUrl", "baseUrl",     "apiKey",
+                                                      "accessToken", "userId",  "maxUrlLength"};
+
 result<request_options> parse_request_options(json_value options) {
   request_options out;
   if (options.is_null()) return out;
   if (!options.is_object())
     return error{codes::invalid_option, "", "options must be an object",
                  "{ url | restUrl, apiKey, accessToken, userId }"};
-  std::optional<error> failure;
+  const detail::object_fields fields(options, kOptionKeys);
+  if (const auto& key = fields.unknown())
+    return error{codes::invalid_option, std::string(*key), fmt::format("unknown option {}", *key),
+                 "request options are url or restUrl, apiKey, accessToken, userId, maxUrlLength"};
   std::string url_field;
   std::string url_value;
-  options.for_each_member([&](std::string_view key, json_value value) {
-    if (failure) return;
+  for (std::string_view key : kOptionKeys) {
     if (key == "maxUrlLength") {
-      if (value.is_null()) return;
-      auto n = value.as_integer();
-      if (!n || *n < 256)
-        failure =
-            error{codes::invalid_option, "maxUrlLength", "maxUrlLength must be a whole number of at least 256", ""};
-      else
-        out.max_url_length = std::size_t(*n);
-      return;
+      long long n = 0;
+      const detail::field_state state = detail::read_whole_number(fields[key], n);
+      if (state == detail::field_state::absent) continue;
+      if (state == detail::field_state::wrong_type || n < 256)
+        return error{codes::invalid_option, "maxUrlLength", "maxUrlLength must be a whole number of at least 256", ""};
+      out.max_url_length = std::size_t(n);
+      continue;
     }
+    std::string_view text;
+    const detail::field_state state = detail::read_text(fields[key], text);
+    if (state == detail::field_state::absent) continue;
+    if (state == detail::field_state::wrong_type)
+      return error{codes::invalid_option, std::string(key), fmt::format("{} must be a string", key), ""};
     const bool is_url = key == "url" || key == "restUrl" || key == "baseUrl";
-    std::string* target = is_url                 ? &url_value
-                          : key == "apiKey"      ? &out.api_key
-                          : key == "accessToken" ? &out.access_token
-                          : key == "userId"      ? &out.user_id
-                                                 : nullptr;
-    if (!target) {
-      failure = error{codes::invalid_option, std::string(key), fmt::format("unknown option {}", key),
-                      "request options are url or restUrl, apiKey, accessToken, userId, maxUrlLength"};
-      return;
-    }
-    if (value.is_null()) return;
-    if (!value.is_string()) {
-      failure = error{codes::invalid_option, std::string(key), fmt::format("{} must be a string", key), ""};
-      return;
-    }
-    if (is_url) {
-      if (!url_field.empty()) {
-        failure = error{codes::invalid_option, std::string(key),
-                        fmt::format("give either {} or {}, not both", url_field, key),
-                        "url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself"};
-        return;
-      }
-      url_field = std::string(key);
-    }
-    *target = std::string(value.str());
-  });
-  if (failure) return std::move(*failure);
+    if (is_url && !url_field.empty())
+      return error{codes::invalid_option, std::string(key),
+                   fmt::format("give either {} or {}, not both", url_field, key),
+                   "url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself"};
+    std::string& target = is_url                 ? url_value
+                          : key == "apiKey"      ? out.api_key
+                          : key == "accessToken" ? out.access_token
+                                                 : out.user_id;
+    if (is_url) url_field = std::string(key);
+    target = std::string(text);
+  }
   if (!url_field.empty()) {
     auto root = rest_root(url_field, url_value);
     if (!root) return root.take_error();

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "../json/echo.h"
+#include "../json/json_fields.h"
 #include "../tool_call/tool_params.h"
 #include "alfred/json.h"
 #include "alfred/prompt.h"
@@ -141,11 +142,17 @@ result<std::string> normalized_params(json_value params, tool_kind tool) {
 
 // An optional text member; a non-string is an error the model can fix.
 status text_member(json_value root, std::string_view key, std::string& out) {
-  auto found = root.find(key);
-  if (!found || found->is_null()) return ok_status();
-  if (!found->is_string())
-    return invalid(std::string(key), fmt::format("{} must be text, got {}", key, found->kind_name()), "");
-  out = std::string(found->str());
+  auto found = detail::present_member(root, key);
+  std::string_view text;
+  switch (detail::read_text(found, text)) {
+    case detail::field_state::absent:
+      return ok_status();
+    case detail::field_state::wrong_type:
+      return invalid(std::string(key), fmt::format("{} must be text, got {}", key, found->kind_name()), "");
+    case detail::field_state::ok:
+      break;
+  }
+  out = std::string(text);
   return ok_status();
 }
 

@@ -5,6 +5,8 @@
 #include <array>
 #include <string>
 
+#include "../json/json_fields.h"
+
 namespace alfred::detail {
 namespace {
 
@@ -21,52 +23,36 @@ constexpr std::array<std::string_view, 12> kInputKeys{"step",
                                                       "templates",
                                                       "limits"};
 
-bool is_input_key(std::string_view key) {
-  for (auto name : kInputKeys)
-    if (name == key) return true;
-  return false;
-}
-
-std::string input_key_list() {
-  std::string out;
-  for (auto name : kInputKeys) out.append(out.empty() ? "" : ", ").append(name);
-  return out;
-}
-
 error invalid(std::string path, std::string message, std::string hint = {}) {
   return {codes::invalid_prompt_input, std::move(path), std::move(message), std::move(hint)};
 }
 
-// A present, non-null member.
-std::optional<json_value> member(json_value object, std::string_view key) {
-  auto found = object.find(key);
-  if (!found || found->is_null()) return std::nullopt;
-  return found;
-}
+using detail::field_state;
+using detail::present_member;
 
 status read_text(json_value object, std::string_view key, const std::string& path, std::string_view& out) {
-  auto found = member(object, key);
-  if (!found) return ok_status();
-  if (!found->is_string()) return invalid(path, fmt::format("{} must be a string, got {}", key, found->kind_name()));
-  out = found->str();
-  return ok_status();
+  auto found = present_member(object, key);
+  if (detail::read_text(found, out) != field_state::wrong_type) return ok_status();
+  return invalid(path, fmt::format("{} must be a string, got {}", key, found->kind_name()));
 }
 
 status read_integer(json_value object, std::string_view key, const std::string& path, long& out) {
-  auto found = member(object, key);
-  if (!found) return ok_status();
-  auto n = found->as_integer();
-  if (!n || *n < 0 || *n > 1'000'000)
+  auto found = present_member(object, key);
+  long long n = 0;
+  const field_state state = detail::read_whole_number(found, n);
+  if (state == field_state::absent) return ok_status();
+  if (state == field_state::wrong_type || n < 0 || n > 1'000'000)
     return invalid(path, fmt::format("{} must be a whole number ≥ 0, got {}", key, found->raw()));
-  out = static_cast<long>(*n);
+  out = static_cast<long>(n);
   return ok_status();
 }
 
 result<json_value> read_list(json_value object, std::string_view key, const std::string& path) {
-  auto found = member(object, key);
-  if (!found) return json_value();
-  if (!found->is_array()) return invalid(path, fmt::format("{} must be a list, got {}", key, found->kind_name()));
-  return *found;
+  auto found = present_member(object, key);
+  json_value list;
+  if (detail::read_list(found, list) == field_state::wrong_type)
+    return invalid(path, fmt::format("{} must be a list, got {}", key, found->kind_name()));
+  return list;
 }
 
 result<step_type> read_step_type(json_value value, const std::string& path) {
@@ -92,7 +78,7 @@ status read_results(json_value list, const std::string& path, std::vector<json_v
 result<step_record> read_step_record(json_value item, const std::string& path) {
   if (!item.is_object()) return invalid(path, "a step must be an object");
   step_record step;
-  if (auto type = member(item, "type")) {
+  if (auto type = present_member(item, "type")) {
     auto parsed = read_step_type(*type, path + ".type");
     if (!parsed) return parsed.take_error();
     step.type = *parsed;
@@ -108,7 +94,7 @@ result<step_record> read_step_record(json_value item, const std::string& path) {
   if (!results) return results.take_error();
   ok = read_results(*results, path + ".results", step.results);
   if (!ok) return ok.take_error();
-  step.data = member(item, "data");
+  step.data = present_member(item, "data");
   return step;
 }
 
@@ -127,11 +113,11 @@ status read_steps(json_value list, const std::string& path, std::vector<step_rec
 }
 
 status read_step(json_value root, prompt_input& in) {
-  auto step = member(root, "step");
+  auto step = present_member(root, "step");
   if (!step || !step->is_object())
     return invalid("step", "step is required: {type, description, index, total, subdomain}",
                    "{\"type\": \"read\", \"description\": \"Read the fridge\", \"index\": 0, \"total\": 2}");
-  auto type = member(*step, "type");
+  auto type = present_member(*step, "type");
   if (!type) return invalid("step.type", "step.type is required", "one of: read, write, analyze, generate");
   auto parsed = read_step_type(*type, "step.type");
   if (!parsed) return parsed.take_error();
@@ -186,7 +172,7 @@ status read_turns(json_value list, prompt_input& in) {
 }
 
 status read_limits(json_value root, prompt_input& in) {
-  auto limits = member(root, "limits");
+  auto limits = present_member(root, "limits");
   if (!limits) return ok_status();
   if (!limits->is_object()) return invalid("limits", "limits must be an object");
   prompt_limits& l = in.limits;
@@ -224,7 +210,7 @@ status read_limits(json_value root, prompt_input& in) {
 }
 
 status read_templates(json_value root, prompt_input& in) {
-  auto templates = member(root, "templates");
+  auto templates = present_member(root, "templates");
   if (!templates) return ok_status();
   if (!templates->is_object()) return invalid("templates", "templates must be an object of name → text");
   std::optional<error> failure;
@@ -250,12 +236,11 @@ std::optional<std::string_view> prompt_input::template_override(std::string_view
 result<prompt_input> read_prompt_input(json_value root) {
   if (!root.is_object())
     return invalid("", fmt::format("the prompt input must be an object, got {}", root.kind_name()));
+  const detail::object_fields fields(root, kInputKeys);
+  if (const auto& key = fields.unknown())
+    return invalid(std::string(*key), fmt::format("unknown input '{}'", *key),
+                   "allowed: " + detail::key_list(kInputKeys));
   std::optional<error> failure;
-  root.for_each_member([&](std::string_view key, json_value) {
-    if (!failure && !is_input_key(key))
-      failure = invalid(std::string(key), fmt::format("unknown input '{}'", key), "allowed: " + input_key_list());
-  });
-  if (failure) return std::move(*failure);
 
   prompt_input in;
   auto ok = read_step(root, in);
@@ -291,7 +276,7 @@ result<prompt_input> read_prompt_input(json_value root) {
   if (ok) ok = read_templates(root, in);
   if (!ok) return ok.take_error();
 
-  if (auto profile = member(root, "user_profile")) {
+  if (auto profile = present_member(root, "user_profile")) {
     if (!profile->is_string() && !profile->is_object())
       return invalid("user_profile", "user_profile must be text or an object");
     in.user_profile = profile;

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "../json/json_fields.h"
 #include "alfred/filter_ops.h"
 #include "prompt_text.h"
 
@@ -33,17 +34,14 @@ error invalid(std::string path, std::string message) {
           "result item {tool, table, data, error, count, query}"};
 }
 
-std::optional<json_value> member(json_value object, std::string_view key) {
-  auto found = object.find(key);
-  if (!found || found->is_null()) return std::nullopt;
-  return found;
-}
+using detail::field_state;
+using detail::present_member;
 
 result<std::string_view> string_member(json_value object, std::string_view key, std::string_view path) {
-  auto found = member(object, key);
-  if (!found) return std::string_view();
-  if (!found->is_string()) return invalid(std::string(path), fmt::format("{} must be a string", key));
-  return found->str();
+  std::string_view text;
+  if (detail::read_text(present_member(object, key), text) == field_state::wrong_type)
+    return invalid(std::string(path), fmt::format("{} must be a string", key));
+  return text;
 }
 
 json_value empty_object() {
@@ -56,14 +54,14 @@ result<query_view> read_record(json_value input) {
   query_view view;
   json_value record = input;
   std::string prefix;
-  if (auto query = member(input, "query")) {
+  if (auto query = present_member(input, "query")) {
     if (!query->is_object()) return invalid("query", "query must be an object");
     record = *query;
     prefix = "query.";
-    view.error = member(input, "error");
+    view.error = present_member(input, "error");
     if (view.error && !view.error->is_object()) return invalid("error", "error must be an object or null");
-    view.data = member(input, "data");
-    if (auto count = member(input, "count")) view.count = count->as_integer();
+    view.data = present_member(input, "data");
+    if (auto count = present_member(input, "count")) view.count = count->as_integer();
   }
   auto tool = string_member(record, "tool", prefix + "tool");
   if (!tool) return tool.take_error();
@@ -76,13 +74,13 @@ result<query_view> read_record(json_value input) {
   auto table = string_member(record, "table", prefix + "table");
   if (!table) return table.take_error();
   view.table = *table;
-  auto requested = member(record, "requested");
+  auto requested = present_member(record, "requested");
   if (requested && !requested->is_object()) return invalid(prefix + "requested", "requested must be an object");
   view.requested = requested ? *requested : empty_object();
-  view.effective = member(record, "effective");
+  view.effective = present_member(record, "effective");
   if (view.effective && !view.effective->is_object())
     return invalid(prefix + "effective", "effective must be an object or null");
-  view.notes = member(record, "notes");
+  view.notes = present_member(record, "notes");
   if (view.notes && !view.notes->is_array()) return invalid(prefix + "notes", "notes must be a list of strings");
   auto source = string_member(record, "source", prefix + "source");
   if (!source) return source.take_error();
@@ -90,7 +88,7 @@ result<query_view> read_record(json_value input) {
   if (view.source != "database" && view.source != "generated" && view.source != "none")
     return invalid(prefix + "source", "source must be \"database\", \"generated\" or \"none\"");
   if (!view.count)
-    if (auto count = member(record, "count")) view.count = count->as_integer();
+    if (auto count = present_member(record, "count")) view.count = count->as_integer();
   if (!view.count && view.data && view.data->is_array()) view.count = static_cast<long long>(view.data->size());
   return view;
 }
@@ -120,7 +118,7 @@ void append_filter(std::string& out, json_value filter) {
 
 std::optional<json_value> list_member(json_value shape, std::string_view key) {
   if (!shape.is_object()) return std::nullopt;
-  auto found = member(shape, key);
+  auto found = present_member(shape, key);
   if (!found || !found->is_array() || found->empty()) return std::nullopt;
   return found;
 }
@@ -166,9 +164,10 @@ std::string names_text(json_value shape, std::string_view key) {
 }
 
 std::optional<long long> integer_member(json_value shape, std::string_view key) {
-  if (!shape.is_object()) return std::nullopt;
-  auto found = member(shape, key);
-  return found ? found->as_integer() : std::nullopt;
+  long long n = 0;
+  if (!shape.is_object() || detail::read_whole_number(present_member(shape, key), n) != field_state::ok)
+    return std::nullopt;
+  return n;
 }
 
 // "Table: inventory | Filters: location = pantry | Limit: 100".
@@ -193,9 +192,9 @@ std::string shape_text(const query_view& q, json_value shape) {
     if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.append(" | Set: ").append(cols);
   if (auto cols = names_text(shape, "columns"); !cols.empty()) out.append(" | Columns: ").append(cols);
   if (shape.is_object())
-    if (auto order = member(shape, "order_by"); order && order->is_string()) {
+    if (auto order = present_member(shape, "order_by"); order && order->is_string()) {
       out.append(" | Order: ").append(order->str());
-      if (auto dir = member(shape, "order_dir"); dir && dir->is_string()) out.append(" ").append(dir->str());
+      if (auto dir = present_member(shape, "order_dir"); dir && dir->is_string()) out.append(" ").append(dir->str());
     }
   if (auto limit = integer_member(shape, "limit")) fmt::format_to(std::back_inserter(out), " | Limit: {}", *limit);
   if (auto offset = integer_member(shape, "offset")) fmt::format_to(std::back_inserter(out), " | Offset: {}", *offset);

@@ -8,6 +8,7 @@
 #include <charconv>
 
 #include "../json/echo.h"
+#include "../json/json_fields.h"
 #include "alfred/uuid.h"
 
 namespace alfred {
@@ -260,6 +261,18 @@ std::string ref_registry::to_json() const {
   return out;
 }
 
+namespace {
+
+// A whole number from 0 to 2,000,000,000 (a turn) at `key` of a state object.
+result<long> state_number(json_value object, const char* key, const std::string& path) {
+  long long n = -1;
+  if (detail::read_whole_number(object.find(key), n) != detail::field_state::ok || n < 0 || n > 2000000000)
+    return state_error(path + key, "must be a non-negative integer");
+  return long(n);
+}
+
+}  // namespace
+
 result<ref_registry> ref_registry::from_json(std::string_view state_json) {
   auto doc = json_document::parse(state_json);
   if (!doc) return state_error("", doc.err().message);
@@ -275,15 +288,8 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
         fmt::format("registry state version {} is not supported (this build reads {})", version->raw(), kVersion),
         "restore it with the alfred-act version that wrote it"};
 
-  auto int_field = [](json_value obj, const char* key, const std::string& path) -> result<long> {
-    auto value = obj.find(key);
-    auto n = value ? value->as_integer() : std::nullopt;
-    if (!n || *n < 0 || *n > 2000000000) return state_error(path + key, "must be a non-negative integer");
-    return long(*n);
-  };
-
   ref_registry reg;
-  auto turn = int_field(state, "turn", "");
+  auto turn = state_number(state, "turn", "");
   if (!turn) return turn.take_error();
   reg.turn_ = int(*turn);
 
@@ -333,14 +339,13 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
   const std::string path = where + ".";
   if (!item.is_object()) return state_error(where, "must be an object");
   auto str_field = [&](const char* key) -> std::optional<std::string> {
-    auto value = item.find(key);
-    if (!value || !value->is_string()) return std::nullopt;
-    return std::string(value->str());
+    std::string_view text;
+    if (detail::read_text(item.find(key), text) != detail::field_state::ok) return std::nullopt;
+    return std::string(text);
   };
   auto int_field = [&](const char* key) -> result<int> {
-    auto value = item.find(key);
-    auto n = value ? value->as_integer() : std::nullopt;
-    if (!n || *n < 0 || *n > 2000000000) return state_error(path + key, "must be a non-negative integer");
+    auto n = state_number(item, key, path);
+    if (!n) return n.take_error();
     return int(*n);
   };
   ref_entry entry;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "../json/json_lexer.h"
 #include "../json/json_scan.h"
 #include "alfred/json.h"
 #include "alfred/uuid_bits.h"
@@ -18,56 +19,6 @@ namespace alfred::detail {
 namespace {
 
 constexpr int kMaxDepth = 64;  // as json_document::parse
-
-// The content of a string literal whose escapes were validated: between the
-// quotes, and whether it has any escape.
-struct string_span {
-  const char* begin = nullptr;
-  const char* end = nullptr;
-  bool escaped = false;
-  std::string_view raw() const { return {begin, std::size_t(end - begin)}; }
-};
-
-// Decodes a validated span into `out` (appending).
-void decode(string_span s, std::string& out) {
-  for (const char* p = s.begin; p < s.end;) {
-    if (*p != '\\') {
-      out += *p++;
-      continue;
-    }
-    const char escape = p[1];
-    p += 2;
-    switch (escape) {
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u': {
-        unsigned cp = hex4(p);
-        p += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(p + 2) - 0xDC00);
-          p += 6;
-        }
-        append_utf8(out, cp);
-        break;
-      }
-      default:  // '"', '\\', '/'
-        out += escape;
-    }
-  }
-}
 
 // Equal bytes, compared a word at a time (member keys are short; a memcmp
 // call per key showed in profiles).
@@ -344,35 +295,33 @@ class row_stream {
         reading_(reading),
         writing_(writing),
         out_(out, text.size()),
-        begin_(text.data()),
-        p_(text.data()),
-        end_(text.data() + text.size()) {}
+        lex_(text) {}
 
   status run(const table& tbl, ref_action action) {
     action_ = action;
     const table_plan& plan = plan_of(tbl);
     skip_space();
     bool ok = true;
-    if (std::size_t(end_ - begin_) >= 0xFFFFFFF0u) {
+    if (lex_.size() >= 0xFFFFFFF0u) {
       ok = fail("the JSON text is too large");
-    } else if (p_ < end_ && *p_ == '[') {
+    } else if (at('[')) {
       ok = rows(plan, 0);
-    } else if (p_ < end_ && *p_ == '{') {
+    } else if (at('{')) {
       ok = row(plan, 0);
     } else {
       ok = value(0, false);
       emit("null");
     }
     skip_space();
-    if (ok && p_ != end_) fail("unexpected text after the JSON value");
+    if (ok && !lex_.at_end()) fail("unexpected text after the JSON value");
     out_.finish();
     if (full_prefix_)
       return error{codes::registry_full, "",
                    fmt::format("no ref number is left for {} (the limit is {} per type)", *full_prefix_, kMaxRefNumber),
                    "start a new session: this registry cannot name more rows of this type"};
-    if (problem_)
+    if (lex_.problem())
       return error{codes::invalid_json, "rows",
-                   fmt::format("invalid JSON at byte {}: {}", std::size_t(p_ - begin_), problem_),
+                   fmt::format("invalid JSON at byte {}: {}", lex_.offset(), lex_.problem()),
                    "rows must be the JSON PostgREST returned"};
     return ok_status();
   }
@@ -396,10 +345,7 @@ class row_stream {
   void emit(std::string_view text) { out_.put(text); }
   void emit(char c) { out_.put(c); }
 
-  bool fail(const char* what) {
-    if (!problem_) problem_ = what;
-    return false;
-  }
+  bool fail(const char* what) { return lex_.fail(what); }
 
   // A new row whose prefix has no ref number left: the translation stops
   // (and the registry rolls back) rather than show a row without its ref.
@@ -408,11 +354,8 @@ class row_stream {
     return fail("the registry is full");
   }
 
-  void skip_space() {
-    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
-  }
-
-  bool at(char c) const { return p_ < end_ && *p_ == c; }
+  void skip_space() { lex_.skip_space(); }
+  bool at(char c) const { return lex_.at(c); }
 
   const table_plan& plan_of(const table& tbl) {
     for (const auto& plan : plans_)
@@ -423,72 +366,21 @@ class row_stream {
 
   // --- scalars ----------------------------------------------------------
 
-  // At an opening quote: validates the literal (escapes, surrogate pairs, no
-  // control characters) and moves past it.
-  bool scan_string(string_span& s) {
-    const std::size_t size = std::size_t(end_ - begin_);
-    std::size_t i = std::size_t(p_ - begin_) + 1;
-    s.begin = begin_ + i;
-    s.escaped = false;
-    while (true) {
-      i = end_of_plain_run(begin_, i, size);
-      if (i >= size) {
-        p_ = end_;
-        return fail("unterminated string");
-      }
-      const char c = begin_[i];
-      if (c == '"') break;
-      if (c != '\\') {
-        p_ = begin_ + i;
-        return fail("control character in string");
-      }
-      s.escaped = true;
-      if (++i >= size) {
-        p_ = end_;
-        return fail("unterminated string");
-      }
-      const char escape = begin_[i++];
-      if (escape == 'u') {
-        const unsigned cp = i + 4 <= size ? hex4(begin_ + i) : 0x110000;
-        if (cp > 0xFFFF) {
-          p_ = begin_ + i;
-          return fail("bad \\u escape");
-        }
-        i += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          const unsigned low =
-              i + 6 <= size && begin_[i] == '\\' && begin_[i + 1] == 'u' ? hex4(begin_ + i + 2) : 0x110000;
-          if (low < 0xDC00 || low > 0xDFFF) {
-            p_ = begin_ + i;
-            return fail("lone UTF-16 surrogate");
-          }
-          i += 6;
-        } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-          p_ = begin_ + i;
-          return fail("lone UTF-16 surrogate");
-        }
-      } else if (escape == 0 || !std::strchr("\"\\/bfnrt", escape)) {
-        p_ = begin_ + i;
-        return fail("bad escape");
-      }
-    }
-    s.end = begin_ + i;
-    p_ = s.end + 1;
-    return true;
-  }
+  // At an opening quote: checks the literal and moves past it.
+  bool scan_string(string_span& s) { return lex_.string(s); }
 
   // The decoded content: the text itself, or `storage` when it had escapes.
   static std::string_view content(string_span s, std::string& storage) {
     if (!s.escaped) return s.raw();
     storage.clear();
-    decode(s, storage);
+    decode_string(s, storage);
     return storage;
   }
 
   void emit_string(string_span s) {
     if (!s.escaped) return emit(std::string_view(s.begin - 1, std::size_t(s.end - s.begin) + 2));
     scratch_.clear();
-    decode(s, scratch_);
+    decode_string(s, scratch_);
     emit(json_quote(scratch_));
   }
 
@@ -496,11 +388,12 @@ class row_stream {
   // the same pass that finds its end, eight bytes at a time; anything else
   // goes through scan_string and is written escaped as JSON.stringify does.
   bool copy_string() {
-    out_.reserve(std::size_t(end_ - p_) + 8);
+    const char* end = lex_.end();
+    out_.reserve(std::size_t(end - lex_.cursor()) + 8);
     char* to = out_.cursor();
-    const char* from = p_ + 1;
+    const char* from = lex_.cursor() + 1;
     *to++ = '"';
-    while (end_ - from >= 8) {
+    while (end - from >= 8) {
       std::uint64_t word;
       std::memcpy(&word, from, 8);
       std::memcpy(to, &word, 8);
@@ -513,11 +406,11 @@ class row_stream {
       from += 8;
       to += 8;
     }
-    while (from < end_ && !is_special(*from)) *to++ = *from++;
-    if (from < end_ && *from == '"') {
+    while (from < end && !is_special(*from)) *to++ = *from++;
+    if (from < end && *from == '"') {
       *to++ = '"';
       out_.advance_to(to);
-      p_ = from + 1;
+      lex_.move_to(from + 1);
       return true;
     }
     string_span span;
@@ -526,50 +419,22 @@ class row_stream {
     return true;
   }
 
-  bool literal(std::string_view word) {
-    if (std::size_t(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()) != 0)
-      return fail("unexpected character");
-    p_ += word.size();
-    return true;
-  }
-
-  bool number() {
-    auto digits = [&]() {
-      const char* from = p_;
-      while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
-      return p_ - from;
-    };
-    if (at('-')) ++p_;
-    if (at('0')) {
-      ++p_;
-    } else if (digits() == 0) {
-      return fail("unexpected character");
-    }
-    if (at('.')) {
-      ++p_;
-      if (digits() == 0) return fail("a fraction needs digits");
-    }
-    if (at('e') || at('E')) {
-      ++p_;
-      if (at('+') || at('-')) ++p_;
-      if (digits() == 0) return fail("an exponent needs digits");
-    }
-    return true;
-  }
+  bool literal(std::string_view word) { return lex_.literal(word); }
+  bool number() { return lex_.number(); }
 
   // --- any value, copied compactly (emit) or only checked ----------------
 
   bool value(int depth, bool write) {
-    if (p_ >= end_) return fail("unexpected end of input");
-    const char* start = p_;
-    switch (*p_) {
+    if (lex_.at_end()) return fail("unexpected end of input");
+    const char* start = lex_.cursor();
+    switch (lex_.peek()) {
       case '{':
         return container(depth, write, '{', '}', "expected , or }", [&] {
           if (!at('"')) return fail("expected a key");
           if (!string_value(write)) return false;
           skip_space();
           if (!at(':')) return fail("expected :");
-          ++p_;
+          lex_.advance();
           if (write) emit(':');
           skip_space();
           return value(depth + 1, write);
@@ -590,7 +455,7 @@ class row_stream {
       default:
         if (!number()) return false;
     }
-    if (write) emit(std::string_view(start, std::size_t(p_ - start)));
+    if (write) emit(std::string_view(start, std::size_t(lex_.cursor() - start)));
     return true;
   }
 
@@ -604,23 +469,23 @@ class row_stream {
   template <class F>
   bool container(int depth, bool write, char open, char close, const char* expected, F&& element) {
     if (depth >= kMaxDepth) return fail("nested too deeply");
-    ++p_;
+    lex_.advance();
     if (write) emit(open);
     skip_space();
     if (at(close)) {
-      ++p_;
+      lex_.advance();
     } else {
       while (true) {
         if (!element()) return false;
         skip_space();
         if (at(',')) {
-          ++p_;
+          lex_.advance();
           if (write) emit(',');
           skip_space();
           continue;
         }
         if (at(close)) {
-          ++p_;
+          lex_.advance();
           break;
         }
         return fail(expected);
@@ -640,10 +505,10 @@ class row_stream {
       if (write) emit_string(s);
       return true;
     }
-    const char* start = p_;
+    const char* start = lex_.cursor();
     if (!value(depth, write)) return false;
     if (*start == 't' || *start == 'f' || *start == '-' || (*start >= '0' && *start <= '9'))
-      text = std::string_view(start, std::size_t(p_ - start));
+      text = std::string_view(start, std::size_t(lex_.cursor() - start));
     return true;
   }
 
@@ -678,7 +543,7 @@ class row_stream {
       const std::string_view key = content(key_span, key_scratch_);
       skip_space();
       if (!at(':')) return fail("expected :");
-      ++p_;
+      lex_.advance();
       skip_space();
       return member(plan, plan.find(key), frame_at, depth + 1, wrote);
     });
@@ -738,8 +603,9 @@ class row_stream {
     }
     if (!at('"')) return value(depth, false);
     std::optional<uuid_bits> bits;
-    if (end_ - p_ >= 38 && p_[37] == '"' && (bits = parse_uuid_bits(std::string_view(p_ + 1, 36)))) {
-      p_ += 38;  // hex digits and dashes only: nothing to unescape or check
+    const char* p = lex_.cursor();
+    if (lex_.end() - p >= 38 && p[37] == '"' && (bits = parse_uuid_bits(std::string_view(p + 1, 36)))) {
+      lex_.advance(38);  // hex digits and dashes only: nothing to unescape or check
     } else {
       string_span s;
       if (!scan_string(s)) return false;
@@ -825,10 +691,7 @@ class row_stream {
   const ref_registry& reading_;
   ref_registry* writing_;
   output_text out_;
-  const char* begin_;
-  const char* p_;
-  const char* end_;
-  const char* problem_ = nullptr;
+  json_lexer lex_;
   std::optional<std::string> full_prefix_;
   ref_action action_ = ref_action::read;
   std::vector<std::unique_ptr<table_plan>> plans_;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "../json/echo.h"
+#include "../json/json_fields.h"
 #include "param_path.h"
 #include "tool_params.h"
 #include "values.h"
@@ -110,17 +111,8 @@ struct param_members {
   }
 };
 
-// A filter object's members, read in one pass like param_members.
-struct filter_members {
-  std::optional<json_value> field, op, value;
-
-  std::optional<json_value>* slot(std::string_view key) {
-    if (key == "field") return &field;
-    if (key == "op") return &op;
-    if (key == "value") return &value;
-    return nullptr;
-  }
-};
+// A filter object's members.
+constexpr std::array<std::string_view, 3> kFilterKeys{"field", "op", "value"};
 
 class call_parser {
  public:
@@ -249,22 +241,15 @@ class call_parser {
     if (!clause.is_object())
       return error{codes::invalid_filter, path.str(),
                    fmt::format("a filter must be an object, got {}", clause.kind_name()), example};
-    filter_members members;
-    std::optional<error> failure;
-    clause.for_each_member([&](std::string_view key, json_value member) {
-      if (failure) return;
-      if (std::optional<json_value>* slot = members.slot(key))
-        *slot = member;
-      else
-        failure = error{codes::invalid_filter, path.member(key).str(),
-                        fmt::format("a filter has only field, op and value; got '{}'", detail::echoed(key)), example};
-    });
-    if (failure) return std::move(*failure);
-    const auto& field = members.field;
+    const detail::object_fields members(clause, kFilterKeys);
+    if (const auto& key = members.unknown())
+      return error{codes::invalid_filter, path.member(*key).str(),
+                   fmt::format("a filter has only field, op and value; got '{}'", detail::echoed(*key)), example};
+    const auto field = members["field"];
     if (!field || !field->is_string())
       return error{codes::invalid_filter, path.member("field").str(), "field is required and must be a column name",
                    example};
-    const auto& op_value = members.op;
+    const auto op_value = members["op"];
     if (!op_value || !op_value->is_string())
       return error{codes::invalid_filter, path.member("op").str(), "op is required",
                    fmt::format("one of: {}", filter_op_list())};
@@ -279,7 +264,7 @@ class call_parser {
                    fmt::format("'{}' is not a supported operator", detail::echoed(op_value->str())), hint};
     }
     f.op = *op;
-    const auto& value = members.value;
+    const auto value = members["value"];
 
     const filter_op_rule& rule = filter_op_rule_of(f.op);
     if (f.field == kSemanticField || rule.shape == value_shape::search_text) {
