@@ -2,13 +2,14 @@
 // one JSON tokenizer (core/src/json/json_lexer.h) every reader of the core
 // goes through.
 
+#include "../../core/src/json/json_fields.h"
+
 #include <doctest/doctest.h>
 
 #include <array>
 #include <string>
 #include <vector>
 
-#include "../../core/src/json/json_fields.h"
 #include "../../core/src/json/json_lexer.h"
 #include "alfred/json.h"
 
@@ -99,12 +100,11 @@ TEST_CASE("json_lexer: strings, numbers and literals checked as JSON.parse check
     const char* problem;
     std::size_t at;
   };
-  for (const bad_string& c : {bad_string{R"("open)", "unterminated string", 5},
-                              bad_string{"\"a\x01\"", "control character in string", 2},
-                              bad_string{R"("\x")", "bad escape", 3},
-                              bad_string{R"("\u12g4")", "bad \\u escape", 3},
-                              bad_string{R"("\ud800x")", "lone UTF-16 surrogate", 7},
-                              bad_string{R"("\udc00")", "lone UTF-16 surrogate", 7}}) {
+  for (const bad_string& c :
+       {bad_string{R"("open)", "unterminated string", 5}, bad_string{"\"a\x01\"", "control character in string", 2},
+        bad_string{R"("\x")", "bad escape", 3}, bad_string{R"("\u12g4")", "bad \\u escape", 3},
+        bad_string{R"("\ud800x")", "lone UTF-16 surrogate", 7},
+        bad_string{R"("\udc00")", "lone UTF-16 surrogate", 7}}) {
     detail::json_lexer lex(c.text);
     detail::string_span s;
     CHECK_FALSE_MESSAGE(lex.string(s), c.text);

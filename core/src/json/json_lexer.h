@@ -36,8 +36,7 @@ void decode_string(string_span s, std::string& out);
 ///     if (lex.at('"') && !lex.string(s)) return lex.problem();
 class json_lexer {
  public:
-  explicit json_lexer(std::string_view text)
-      : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()) {}
+  explicit json_lexer(std::string_view text) : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()) {}
 
   /// Bytes from the start of the text to the cursor.
   std::size_t offset() const { return std::size_t(p_ - begin_); }

@@ -291,11 +291,7 @@ class row_stream {
   // Translating: `writing` set. Surveying: null, and `out` is scratch.
   row_stream(const domain& dom, const ref_registry& reading, ref_registry* writing, std::string_view text,
              std::string& out)
-      : dom_(dom),
-        reading_(reading),
-        writing_(writing),
-        out_(out, text.size()),
-        lex_(text) {}
+      : dom_(dom), reading_(reading), writing_(writing), out_(out, text.size()), lex_(text) {}
 
   status run(const table& tbl, ref_action action) {
     action_ = action;
