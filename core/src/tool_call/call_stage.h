@@ -1,0 +1,100 @@
+#pragma once
+// What the stages of reading one tool call share (tool_call.cpp reads the
+// params and the table, then hands the call to the stage readers): the
+// domain, the registry, the tool, and the call as far as it is read. Each
+// stage is its own class over this base: filters (filter_reader.cpp),
+// columns and embeds (select_reader.cpp), rows to write (row_reader.cpp).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alfred/domain.h"
+#include "alfred/error.h"
+#include "alfred/json.h"
+#include "alfred/registry.h"
+#include "alfred/tool_call.h"
+#include "param_path.h"
+#include "values.h"
+
+namespace alfred::detail {
+
+/// `text` without surrounding blanks, in lower case.
+std::string lower_trimmed(std::string_view text);
+/// How to exclude rows without an invented operator, with refs of `tbl`.
+std::string exclusion_hint(const table& tbl);
+/// Whether an unknown op reads like a negation (`excludes`, `not_contains`).
+bool looks_like_negation(std::string_view op);
+/// Whether a string looks like rows given as JSON text (strict mode).
+bool looks_like_rows(std::string_view text);
+/// The columns of `tbl` the model sees, comma-separated.
+std::string visible_columns(const domain& dom, const table& tbl);
+
+/// The state one stage reads and writes. Borrows everything; lives for one
+/// parse_tool_call. `call.tbl` is set before any stage runs.
+class call_stage {
+ protected:
+  call_stage(const domain& dom, const ref_registry& registry, tool_kind kind, tool_call& call)
+      : dom_(dom), registry_(registry), kind_(kind), call_(call) {}
+
+  value_scope scope() const { return {dom_, registry_, *call_.tbl}; }
+  /// A column the model may filter, select or order by.
+  result<const column*> visible_column(std::string_view name, const param_path& path, const table& tbl) const;
+  static bool is_hidden(const table& tbl, std::string_view name);
+
+  const domain& dom_;
+  const ref_registry& registry_;
+  tool_kind kind_;
+  tool_call& call_;
+};
+
+/// The filters stage: `filters` and `or_filters` of any tool.
+class filter_reader : call_stage {
+ public:
+  filter_reader(const domain& dom, const ref_registry& registry, tool_kind kind, tool_call& call)
+      : call_stage(dom, registry, kind, call) {}
+  /// Reads the filter list under `key` into `out`.
+  status read(const std::optional<json_value>& list, const char* key, std::vector<filter>& out);
+
+ private:
+  result<filter> parse_filter(json_value clause, const param_path& path, bool in_or);
+  status parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or);
+  status check_filter_value(filter& f, std::optional<json_value> value, const param_path& path);
+  status check_containment(filter& f, std::optional<json_value> value, const param_path& path);
+};
+
+/// The columns stage of a read: `columns`, with embedded relations.
+class select_reader : call_stage {
+ public:
+  select_reader(const domain& dom, const ref_registry& registry, tool_kind kind, tool_call& call)
+      : call_stage(dom, registry, kind, call) {}
+  /// Reads `columns` into the call's select list.
+  status read(const std::optional<json_value>& value);
+
+ private:
+  std::string columns_example() const;
+  result<std::vector<std::string>> split_select(std::string_view text) const;
+  result<std::string> parse_select_item(const std::string& raw, const param_path& path);
+  const table* embedded_table(std::string_view name) const;
+  bool is_embeddable_fk(const column& col) const;
+  std::string embeddable_hint() const;
+};
+
+/// The rows stage of a create or an update: `data`.
+class row_reader : call_stage {
+ public:
+  row_reader(const domain& dom, const ref_registry& registry, tool_kind kind, tool_call& call)
+      : call_stage(dom, registry, kind, call) {}
+  /// A create's `data`: one row or a batch, each with the gen_ ref it saves.
+  status read_create(const std::optional<json_value>& data);
+  /// An update's `data`: the one change every matching row gets.
+  status read_update(const std::optional<json_value>& data);
+
+ private:
+  result<row> parse_row(json_value data, const param_path& path, std::string* saves);
+  result<const column*> writable_column(std::string_view key, const param_path& key_path);
+  result<std::string> parse_save_marker(json_value value, const param_path& path);
+};
+
+}  // namespace alfred::detail

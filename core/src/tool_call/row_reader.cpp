@@ -1,0 +1,164 @@
+// The rows stage of reading a create or an update (call_stage.h): each row's
+// keys writable columns of the table, its values checked and refs resolved,
+// and the gen_ artifact a created row saves.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "../json/echo.h"
+#include "call_stage.h"
+
+namespace alfred::detail {
+
+// One create/update object: checks keys and values, returns the sanitized
+// row and (for creates) the pending gen_ ref it saves.
+result<row> row_reader::parse_row(json_value data, const param_path& path, std::string* saves) {
+  if (!data.is_object())
+    return error{codes::invalid_data, path.str(), fmt::format("a row must be an object, got {}", data.kind_name()),
+                 "{\"name\": \"milk\", \"quantity\": 1, \"unit\": \"l\"}"};
+  const table& tbl = *call_.tbl;
+  row out;
+  std::optional<error> failure;
+  data.for_each_member([&](std::string_view key, json_value value) {
+    if (failure) return;
+    const param_path key_path = path.member(key);
+    for (const auto& field : out)
+      if (field.column == key) {
+        failure = error{codes::invalid_data, key_path.str(), fmt::format("{} is given twice", detail::echoed(key)), ""};
+        return;
+      }
+    if (key == "id" && kind_ == tool_kind::create && saves) {
+      auto saved = parse_save_marker(value, key_path);
+      if (!saved)
+        failure = saved.take_error();
+      else
+        *saves = std::move(*saved);
+      return;
+    }
+    auto col = writable_column(key, key_path);
+    if (!col) {
+      failure = col.take_error();
+      return;
+    }
+    auto checked = detail::check_payload_value(scope(), **col, value, key_path);
+    if (!checked)
+      failure = checked.take_error();
+    else
+      out.push_back({(*col)->name, std::move(*checked)});
+  });
+  if (failure) return std::move(*failure);
+  if (kind_ == tool_kind::create) {
+    for (const auto& col : tbl.columns) {
+      if (!col.required || !col.writable) continue;
+      const bool given = std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
+      if (!given)
+        return error{codes::missing_column, path.str(),
+                     fmt::format("{} is required to create a row in {}", col.name, tbl.name),
+                     fmt::format("add \"{}\" to the row", col.name)};
+    }
+  }
+  return out;
+}
+
+result<const column*> row_reader::writable_column(std::string_view key, const param_path& key_path) {
+  const table& tbl = *call_.tbl;
+  if (key == dom_.owner_column && tbl.user_owned)
+    return error{codes::system_column, key_path.str(),
+                 fmt::format("{} is set from the signed-in user; leave it out", key), ""};
+  if (key == "id")
+    return error{codes::system_column, key_path.str(),
+                 kind_ == tool_kind::update ? "id cannot be changed; choose the rows with filters"
+                                            : "id is assigned by the database; leave it out",
+                 ""};
+  const column* col = tbl.find_column(key);
+  if (!col || is_hidden(tbl, key)) {
+    if (is_postgrest_reserved(key))
+      return error{codes::reserved_column, key_path.str(),
+                   fmt::format("'{}' is a PostgREST keyword, not a column", detail::echoed(key)),
+                   fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+    return error{codes::unknown_column, key_path.str(),
+                 fmt::format("{} has no column '{}'", tbl.name, detail::echoed(key)),
+                 fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+  }
+  if (!col->writable)
+    return error{codes::read_only_column, key_path.str(), fmt::format("{} is maintained by the database", key), ""};
+  return col;
+}
+
+// `id: "gen_recipe_1"` in a create row says which generated artifact it saves.
+result<std::string> row_reader::parse_save_marker(json_value value, const param_path& path) {
+  const std::string explain = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
+  if (!value.is_string()) return error{codes::system_column, path.str(), explain, ""};
+  const std::string text(value.str());
+  auto name = parse_ref_name(text);
+  const ref_entry* entry = registry_.find(text);
+  if (!name || !name->generated) return error{codes::system_column, path.str(), explain, ""};
+  if (!entry) {
+    std::string pending;
+    for (const ref_entry* candidate : registry_.refs_of_type(call_.tbl->ref_prefix))
+      if (candidate->pending()) pending += (pending.empty() ? "" : ", ") + candidate->ref;
+    return error{
+        codes::unknown_ref, path.str(), fmt::format("{} is not a pending generated artifact", detail::echoed(text)),
+        pending.empty()
+            ? fmt::format("no generated {} is waiting to be saved; leave id out to create a new row", call_.tbl->name)
+            : fmt::format("pending: {}", pending)};
+  }
+  if (entry->type != call_.tbl->ref_prefix)
+    return error{codes::ref_type_mismatch, path.str(),
+                 fmt::format("{} is generated {} content, not a row for {}", entry->ref, entry->table, call_.tbl->name),
+                 fmt::format("save it with db_create on {}", entry->table)};
+  if (!entry->pending())
+    return error{codes::already_saved, path.str(),
+                 fmt::format("{} was already saved as {}", entry->ref, entry->saved_as),
+                 fmt::format("to change it, db_update {} with id = {}", call_.tbl->name, entry->saved_as)};
+  return entry->ref;
+}
+
+status row_reader::read_create(const std::optional<json_value>& data) {
+  if (!data || data->is_null())
+    return error{codes::missing_param, "data", "data is required", "an object, or an array of objects for a batch"};
+  call_.batch = data->is_array();
+  if (call_.batch && data->empty())
+    return error{codes::invalid_data, "data", "data is an empty array; nothing to create", ""};
+  if (call_.batch && data->size() > static_cast<std::size_t>(dom_.max_rows))
+    return error{codes::invalid_data, "data", fmt::format("at most {} rows per create", dom_.max_rows),
+                 "split the batch"};
+  std::optional<error> failure;
+  auto add_row = [&](json_value item, const param_path& path) {
+    if (failure) return;
+    std::string saves;
+    auto parsed = parse_row(item, path, &saves);
+    if (!parsed) {
+      failure = parsed.take_error();
+      return;
+    }
+    if (!saves.empty() && std::find(call_.saves.begin(), call_.saves.end(), saves) != call_.saves.end()) {
+      failure = error{codes::already_saved, path.member("id").str(),
+                      fmt::format("{} is saved twice in this batch", saves), ""};
+      return;
+    }
+    call_.rows.push_back(std::move(*parsed));
+    call_.saves.push_back(std::move(saves));
+  };
+  if (call_.batch)
+    data->for_each_element([&](std::size_t i, json_value item) { add_row(item, param_path("data").element(i)); });
+  else
+    add_row(*data, "data");
+  if (failure) return std::move(*failure);
+  return ok_status();
+}
+
+status row_reader::read_update(const std::optional<json_value>& data) {
+  if (!data || data->is_null()) return error{codes::missing_param, "data", "data is required", "{\"quantity\": 2}"};
+  if (!data->is_object())
+    return error{codes::invalid_data, "data",
+                 fmt::format("db_update data must be one object, got {}", data->kind_name()),
+                 "the same change applies to every matching row"};
+  auto parsed = parse_row(*data, "data", nullptr);
+  if (!parsed) return parsed.take_error();
+  if (parsed->empty()) return error{codes::invalid_data, "data", "data has no columns to change", "{\"quantity\": 2}"};
+  call_.rows.push_back(std::move(*parsed));
+  return ok_status();
+}
+
+}  // namespace alfred::detail
