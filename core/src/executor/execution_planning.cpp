@@ -1,0 +1,179 @@
+// Planning an execution: the call validated (reads of pending artifacts answered
+// at once), save claims, the caller's row ids, and the first round of needs.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "../json/echo.h"
+#include "../json/json_scan.h"
+#include "../postgrest/content_range.h"
+#include "../tool_call/middleware.h"
+#include "../tool_call/param_path.h"
+#include "alfred/json.h"
+#include "alfred/row_translation.h"
+#include "alfred/tool_call.h"
+#include "alfred/uuid.h"
+#include "alfred/uuid_scrub.h"
+#include "db_error.h"
+#include "execution_state.h"
+#include "generated_read.h"
+#include "query_record.h"
+
+namespace alfred {
+
+using detail::array_length;
+using detail::byte_size;
+using detail::oversized_string;
+using detail::query_source;
+
+void execution::state::start(std::string_view tool_text) {
+  tool = std::string(tool_text);
+  auto kind = parse_tool_name(tool);
+  record.tool = kind ? tool_name(*kind) : std::string_view("unknown");
+  const execution_limits& limits = settings.limits;
+  if (params_text.size() > limits.max_params_bytes)
+    return fail({codes::params_too_large, "",
+                 fmt::format("the size of the params is {} bytes, over the limit of {} bytes", params_text.size(),
+                             limits.max_params_bytes),
+                 "split the work into smaller calls, or raise the limit"});
+  auto doc = json_document::parse(params_text);
+  if (!doc) return fail({codes::invalid_json, "", "params are not valid JSON: " + doc.err().message, ""});
+  params_doc = std::move(*doc);
+  const json_value params = params_doc->root();
+  if (auto at = oversized_string(params, nullptr, limits.max_string_bytes)) {
+    params_doc.reset();
+    return fail({codes::value_too_large, *at,
+                 fmt::format("a text in the params is over the limit of {}", byte_size(limits.max_string_bytes)),
+                 "shorten it, or keep long content out of the database call"});
+  }
+  record.raw_params = params;
+  if (auto table_name = params.is_object() ? params.find("table") : std::nullopt; table_name && table_name->is_string())
+    record.table = detail::echoed(table_name->str());
+
+  if (kind == tool_kind::read && params.is_object()) {
+    if (const table* tbl = dom.find_table(record.table)) {
+      if (auto generated = detail::read_generated(dom, registry, *tbl, params)) {
+        if (!*generated) return fail(generated->err());
+        record.source = query_source::generated;
+        record.notes.push_back("answered from generated content that is not saved yet; no database call");
+        auto rows = json_document::parse(**generated);
+        return finish(**generated, nullptr, rows ? (long long)(rows->root().size()) : 0LL);
+      }
+    }
+  }
+
+  auto call = parse_tool_call(dom, registry, tool, params);
+  if (!call) return fail(call.err());
+  requested = *call;
+  effective = std::move(*call);
+  const table& tbl = *effective->tbl;
+  record.table = tbl.name;
+  record.raw_params.reset();
+  // Before any request: without a user's token the call would run as anon
+  // and row-level security would answer with nothing, not with an error.
+  if (auto signed_in = require_signed_in(tbl, options); !signed_in) return fail(signed_in.err());
+
+  if (effective->kind == tool_kind::read) {
+    detail::apply_read_rewrites(tbl, *effective, record.notes);
+    terms = detail::catalog_terms(tbl, *effective);
+    if (!terms.empty()) {
+      std::vector<std::string> names;
+      for (const auto& term : terms) names.push_back(term.name);
+      if (!add_read_need(detail::catalog_lookup(dom, tbl, names), purpose::catalog_read)) return;
+    }
+    if (!effective->semantic_query.empty()) {
+      if (!tbl.middleware.semantic)
+        return fail({codes::unsupported_filter, "filters", fmt::format("{} has no semantic search", tbl.name),
+                     "filter with ilike on a text column instead"});
+      need n;
+      n.type = need::kind::embed;
+      n.text = effective->semantic_query;
+      add_need(std::move(n), purpose::embed);
+    }
+  } else if (effective->kind == tool_kind::create || effective->kind == tool_kind::update) {
+    if (effective->kind == tool_kind::create && !claim_saves()) return;
+    if (effective->kind == tool_kind::create) assign_row_ids();
+    auto names = detail::unlinked_names(tbl, *effective);
+    if (!names.empty() && !add_read_need(detail::catalog_lookup(dom, tbl, names), purpose::catalog_write)) return;
+  }
+  if (needs.empty()) plan_main();
+}
+
+bool execution::state::claim_saves() {
+  const tool_call& call = *effective;
+  for (std::size_t i = 0; i < call.saves.size(); ++i) {
+    std::string ref = call.saves[i];
+    const bool marked = !ref.empty();
+    if (!marked)
+      if (const ref_entry* pending = registry.find_pending_by_label(call.tbl->ref_prefix, label_of(call.rows[i])))
+        ref = pending->ref;
+    if (ref.empty() || std::find(claims.begin(), claims.end(), ref) != claims.end()) continue;
+    if (!registry.claim_save(ref)) {
+      const std::string path = (call.batch ? fmt::format("data[{}]", i) : std::string("data")) + (marked ? ".id" : "");
+      fail({codes::save_in_progress, path, fmt::format("{} is being saved by another call that has not finished", ref),
+            "wait for that call's result; if it failed, save again"});
+      return false;
+    }
+    claims.push_back(ref);
+  }
+  return true;
+}
+
+std::string execution::state::label_of(const row& fields) const {
+  std::string text;
+  json_writer w(text);
+  w.begin_object();
+  for (const auto& field : fields) {
+    w.key(field.column);
+    w.raw_value(field.json);
+  }
+  w.end_object();
+  auto doc = json_document::parse(text);
+  return doc ? row_label(*effective->tbl, doc->root()) : std::string();
+}
+
+void execution::state::assign_row_ids() {
+  tool_call& call = *effective;
+  const column* id_col = call.tbl->find_column("id");
+  if (!id_col || settings.row_ids.size() < call.rows.size()) return;
+  for (std::size_t i = 0; i < call.rows.size(); ++i)
+    call.rows[i].push_back({id_col->name, json_quote(settings.row_ids[i])});
+}
+
+void execution::state::add_need(need n, purpose p) {
+  needs.push_back(std::move(n));
+  purposes.push_back(p);
+  responses.emplace_back();
+}
+
+bool execution::state::add_read_need(const tool_call& call, purpose p) {
+  auto request = build_request(dom, call, options);
+  if (!request) {
+    fail(request.err());
+    return false;
+  }
+  need n;
+  n.request = std::move(*request);
+  add_need(std::move(n), p);
+  return true;
+}
+
+void execution::state::plan_main() {
+  tool_call& call = *effective;
+  if (call.kind == tool_kind::create) {
+    detail::dedupe_batch(*call.tbl, call, record.notes);
+    for (const auto& fields : call.rows)
+      for (const auto& field : fields)
+        if (field.column == "id" && field.json.size() > 2)
+          created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
+    if (created_ids.size() != call.rows.size()) created_ids.clear();
+  }
+  auto request = build_request(dom, call, options);
+  if (!request) return fail(request.err());
+  need n;
+  n.request = std::move(*request);
+  add_need(std::move(n), purpose::main);
+}
+
+}  // namespace alfred

@@ -1,0 +1,147 @@
+// The main rows: checked, their foreign keys' labels looked up, translated
+// for the model, and the result written.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "../json/echo.h"
+#include "../json/json_scan.h"
+#include "../postgrest/content_range.h"
+#include "../tool_call/middleware.h"
+#include "../tool_call/param_path.h"
+#include "alfred/json.h"
+#include "alfred/row_translation.h"
+#include "alfred/tool_call.h"
+#include "alfred/uuid.h"
+#include "alfred/uuid_scrub.h"
+#include "db_error.h"
+#include "execution_state.h"
+#include "generated_read.h"
+#include "query_record.h"
+
+namespace alfred {
+
+using detail::array_length;
+using detail::byte_size;
+using detail::query_source;
+
+void execution::state::consume_main(need_response answer) {
+  const tool_call& call = *effective;
+  const table& tbl = *call.tbl;
+  record.source = query_source::database;
+  if (call.kind != tool_kind::read) return consume_write(std::move(answer));
+  if (!succeeded(answer)) {
+    error err = detail::database_error(answer, "reading " + tbl.name);
+    return finish({}, &err, std::nullopt);
+  }
+  // PostgREST answers with an array of rows unless asked for one object
+  // (`Accept: application/vnd.pgrst.object+json`), which no request here
+  // does; anything else is a broken server or proxy, not zero rows.
+  if (const char* shape = not_rows(answer.body)) {
+    error err{codes::invalid_response, "",
+              fmt::format("the database answered {} with {} instead of an array of rows", tbl.name, shape),
+              "this is a server problem, not a tool-call problem; try again"};
+    err.status = answer.status;
+    return finish({}, &err, std::nullopt);
+  }
+  // An array cut off (with a Content-Length that matches the cut) is not
+  // rows either.
+  if (!array_length(answer.body, settings.limits.max_rows)) {
+    error err{codes::invalid_response, "",
+              fmt::format("reading {} failed: the database answered {} but not with rows", tbl.name,
+                          detail::status_line(answer.status)),
+              "the database or something in front of it answered oddly; try again"};
+    err.status = answer.status;
+    return finish({}, &err, std::nullopt);
+  }
+  if (!call.count.empty()) {
+    auto total = detail::content_range_total(answer.content_range);
+    if (!total) return fail(total.err());
+    main_total = *total;
+  }
+  main_body = ranking ? ranked(answer.body) : std::move(answer.body);
+  look_up_labels();
+}
+
+void execution::state::look_up_labels() {
+  auto lookups = unlabeled_references(dom, registry, *effective->tbl, main_body);
+  if (!lookups || lookups->empty()) return complete_main();
+  for (const auto& lookup : *lookups) plan_label_lookup(lookup);
+  if (needs.empty()) complete_main();
+}
+
+void execution::state::plan_label_lookup(const label_lookup& lookup) {
+  constexpr std::size_t kChunk = 100;
+  const table& target = *lookup.target;
+  const column& id_col = *target.find_column("id");
+  std::vector<std::string> columns;
+  const std::string select = label_select(target);
+  for (std::size_t from = 0; from <= select.size();) {
+    const auto comma = std::min(select.find(',', from), select.size());
+    columns.push_back(select.substr(from, comma - from));
+    from = comma + 1;
+  }
+  for (std::size_t at = 0; at < lookup.uuids.size(); at += kChunk) {
+    tool_call call;
+    call.kind = tool_kind::read;
+    call.tbl = &target;
+    call.columns = columns;
+    const auto chunk_end = lookup.uuids.begin() + long(std::min(at + kChunk, lookup.uuids.size()));
+    call.filters.push_back(
+        detail::uuid_in_filter(id_col, std::vector<std::string>(lookup.uuids.begin() + long(at), chunk_end)));
+    auto request = build_request(dom, call, options);
+    if (!request) continue;  // labels are a nicety; the rows are the result
+    need n;
+    n.request = std::move(*request);
+    add_need(std::move(n), purpose::labels);
+    label_targets.push_back(&target);
+  }
+}
+
+void execution::state::consume_labels(const std::vector<std::optional<need_response>>& answers) {
+  std::vector<const table*> targets = std::move(label_targets);
+  label_targets.clear();
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    const need_response& answer = *answers[i];
+    if (!succeeded(answer) || not_rows(answer.body) || !apply_labels(dom, registry, *targets[i], answer.body))
+      record.notes.push_back(fmt::format("labels of {} rows could not be fetched", targets[i]->name));
+  }
+  complete_main();
+}
+
+void execution::state::complete_main() {
+  const tool_call& call = *effective;
+  const table& tbl = *call.tbl;
+  const ref_action action = call.kind == tool_kind::read     ? ref_action::read
+                            : call.kind == tool_kind::create ? ref_action::created
+                            : call.kind == tool_kind::update ? ref_action::updated
+                                                             : ref_action::deleted;
+  auto rows = translate_rows(dom, registry, tbl, main_body, action);
+  std::string().swap(main_body);  // a response can be megabytes: no second copy lives on
+  if (!rows && call.kind != tool_kind::read) {
+    // The write was applied; only its answer is unusable.
+    need_response answered{main_status, "", "", {}};
+    error unknown =
+        detail::write_outcome_unknown(answered, fmt::format("{} on {}", tool, tbl.name),
+                                      fmt::format("the database answered {} but its rows could not be read: {}",
+                                                  detail::status_line(main_status), rows.err().message));
+    return finish({}, &unknown, std::nullopt);
+  }
+  if (!rows) return fail(rows.err());
+  const long n = long(array_length(*rows, std::size_t(-1)).value_or(0));
+  if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove))
+    record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
+  std::optional<long long> count = n;
+  if (main_total) count = *main_total;
+  if (call.kind == tool_kind::create && !call.batch && n == 1) {
+    auto doc = json_document::parse(*rows);
+    std::string single;
+    json_writer w(single);
+    w.value(doc->root().at(0));
+    return finish(single, nullptr, count);
+  }
+  finish(*rows, nullptr, count);
+}
+
+}  // namespace alfred

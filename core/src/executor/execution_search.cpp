@@ -1,0 +1,160 @@
+// The middleware stages before the main request: catalog lookups that
+// resolve names, and semantic search (embedding, the search RPC, the ranking).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "../json/echo.h"
+#include "../json/json_scan.h"
+#include "../postgrest/content_range.h"
+#include "../tool_call/middleware.h"
+#include "../tool_call/param_path.h"
+#include "alfred/json.h"
+#include "alfred/row_translation.h"
+#include "alfred/tool_call.h"
+#include "alfred/uuid.h"
+#include "alfred/uuid_scrub.h"
+#include "db_error.h"
+#include "execution_state.h"
+#include "generated_read.h"
+#include "query_record.h"
+
+namespace alfred {
+
+using detail::array_length;
+using detail::byte_size;
+using detail::query_source;
+
+bool execution::state::consume_catalog(const need_response& answer, purpose p) {
+  const table& tbl = *effective->tbl;
+  const std::string catalog = tbl.middleware.catalog->catalog;
+  if (!succeeded(answer)) {
+    fail(detail::database_error(answer, "looking the name up in " + catalog));
+    return false;
+  }
+  auto entries = detail::read_catalog_rows(dom, registry, tbl, answer.body);
+  if (!entries) {
+    fail(entries.err());
+    return false;
+  }
+  if (p == purpose::catalog_read)
+    detail::link_read_filters(tbl, *effective, terms, *entries, registry, record.notes);
+  else
+    detail::link_write_rows(tbl, *effective, *entries, registry, record.notes);
+  return true;
+}
+
+bool execution::state::consume_embedding(const need_response& answer) {
+  const table& tbl = *effective->tbl;
+  if (answer.status < 200 || answer.status >= 300) {
+    fail({codes::embedding_failed, "filters", "embedding the search text failed: " + answer.body,
+          "semantic search is unavailable; filter with ilike on name or description instead"});
+    return false;
+  }
+  auto doc = json_document::parse(answer.body);
+  bool numbers = doc && doc->root().is_array() && !doc->root().empty();
+  std::string vector_text;
+  if (numbers) {
+    json_writer w(vector_text);
+    w.begin_array();
+    doc->root().for_each_element([&](std::size_t, json_value item) {
+      numbers = numbers && item.is_number();
+      if (numbers) w.raw_value(item.raw());
+    });
+    w.end_array();
+  }
+  if (!numbers) {
+    fail({codes::embedding_failed, "filters", "the embedder returned something other than an array of numbers", ""});
+    return false;
+  }
+  const semantic_search& search = *tbl.middleware.semantic;
+  std::string body;
+  json_writer w(body);
+  w.begin_object();
+  w.key(search.embedding_arg);
+  w.string(vector_text);
+  w.key(search.count_arg);
+  w.integer(search.limit);
+  w.key(search.distance_arg);
+  w.raw_value(search.max_distance);
+  w.end_object();
+  auto request = build_rpc_request(search.rpc, std::move(body), options);
+  if (!request) {
+    fail(request.err());
+    return false;
+  }
+  need n;
+  n.request = std::move(*request);
+  add_need(std::move(n), purpose::semantic_rpc);
+  return true;
+}
+
+bool execution::state::consume_ranking(const need_response& answer) {
+  tool_call& call = *effective;
+  const table& tbl = *call.tbl;
+  if (!succeeded(answer)) {
+    fail(detail::database_error(answer, "semantic search"));
+    return false;
+  }
+  auto doc = json_document::parse(answer.body);
+  if (!doc || !doc->root().is_array()) {
+    fail({codes::invalid_response, "", "semantic search returned no rows array", ""});
+    return false;
+  }
+  std::vector<std::string> ids;
+  doc->root().for_each_element([&](std::size_t, json_value item) {
+    auto id = item.find("id");
+    if (!id || !id->is_string() || !is_uuid_syntax(id->str())) return;
+    const std::string uuid = canonical_uuid(id->str());
+    if (!registry.find_by_uuid(uuid))
+      registry.register_row(tbl.name, tbl.ref_prefix, uuid, ref_action::linked, row_label(tbl, item));
+    ids.push_back(uuid);
+  });
+  const std::string query = call.semantic_query;
+  call.filters.erase(std::remove_if(call.filters.begin(), call.filters.end(),
+                                    [](const filter& f) { return f.field == kSemanticField; }),
+                     call.filters.end());
+  call.semantic_query.clear();
+  const semantic_search& search = *tbl.middleware.semantic;
+  if (ids.empty()) {
+    record.notes.push_back(
+        fmt::format("semantic search for \"{}\" found no {} within distance {}", query, tbl.name, search.max_distance));
+    record.source = query_source::database;
+    finish("[]", nullptr, 0LL);
+    return false;
+  }
+  call.filters.insert(call.filters.begin(), detail::uuid_in_filter(*tbl.find_column("id"), ids));
+  record.notes.push_back(fmt::format("semantic search for \"{}\" ranked {} {} (best first, at most {}, distance ≤ {})",
+                                     query, ids.size(), tbl.name, search.limit, search.max_distance));
+  // The ranking is the order; a limit sent with `id in (…)` would keep
+  // arbitrary rows instead of the best ones, so it is applied afterwards.
+  if (call.order_by.empty()) {
+    ranking = std::move(ids);
+    semantic_limit = call.limit;
+    call.limit.reset();
+  }
+  return true;
+}
+
+std::string execution::state::ranked(std::string_view body) const {
+  auto doc = json_document::parse(body);
+  if (!doc || !doc->root().is_array()) return std::string(body);
+  std::vector<std::pair<std::size_t, json_value>> rows;
+  doc->root().for_each_element([&](std::size_t, json_value item) {
+    auto id = item.find("id");
+    const std::string uuid = id && id->is_string() ? canonical_uuid(id->str()) : std::string();
+    const auto at = std::find(ranking->begin(), ranking->end(), uuid);
+    rows.emplace_back(std::size_t(at - ranking->begin()), item);
+  });
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (semantic_limit && rows.size() > std::size_t(*semantic_limit)) rows.resize(std::size_t(*semantic_limit));
+  std::string out;
+  json_writer w(out);
+  w.begin_array();
+  for (const auto& [rank, item] : rows) w.value(item);
+  w.end_array();
+  return out;
+}
+
+}  // namespace alfred

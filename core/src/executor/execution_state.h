@@ -1,0 +1,186 @@
+#pragma once
+// The state of one execution (alfred/executor.h), shared by the files of its
+// stages:
+//   executor.cpp            the public class, rounds (respond, advance),
+//                           response limits, finishing with the result
+//   execution_planning.cpp  the call validated, artifacts claimed, row ids,
+//                           the first round of needs
+//   execution_search.cpp    catalog lookups and semantic search
+//   execution_writes.cpp    a write's answer, its verification, saved
+//                           artifacts promoted
+//   execution_reads.cpp     the main rows, their labels, the result
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../tool_call/middleware.h"
+#include "../tool_call/param_path.h"
+#include "alfred/executor.h"
+#include "alfred/json.h"
+#include "alfred/row_translation.h"
+#include "alfred/tool_call.h"
+#include "query_record.h"
+
+namespace alfred {
+
+// What each need of the current round is for.
+enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, main, verify_created, labels };
+
+namespace detail {
+
+/// The number of elements of the JSON array `text`, counting at most
+/// `stop_after + 1` (enough to tell that a limit is passed); nothing when the
+/// text is not an array. No parse: strings are skipped, nesting is counted.
+std::optional<std::size_t> array_length(std::string_view text, std::size_t stop_after);
+/// The first string (value or key) in `value` longer than `max_bytes`, as a
+/// path; `path` is null at the top of the params.
+std::optional<std::string> oversized_string(json_value value, const param_path* path, std::size_t max_bytes);
+/// "8 MiB", "512 KiB", "1000 bytes".
+std::string byte_size(std::size_t bytes);
+
+}  // namespace detail
+
+struct execution::state {
+  const domain& dom;
+  ref_registry& registry;
+  request_context options;
+  execution_options settings;
+  std::string tool;
+  std::string params_text;
+  std::optional<json_document> params_doc;
+
+  std::optional<tool_call> requested;
+  std::optional<tool_call> effective;
+  detail::query_record record;
+  std::vector<detail::catalog_term> terms;
+  /// Semantic search ranking (UUIDs, best first); set once the RPC answered.
+  std::optional<std::vector<std::string>> ranking;
+  std::optional<long> semantic_limit;
+
+  /// The main response, kept while the labels it refers to are looked up.
+  std::string main_body;
+  int main_status = 0;
+  /// The total from Content-Range when the call asked for a count and the
+  /// server knew it.
+  std::optional<long long> main_total;
+  /// The target table of each label lookup of the current round.
+  std::vector<const table*> label_targets;
+
+  /// create: the id of each row sent (canonical UUIDs, aligned with the
+  /// call's rows); empty when the database assigns them.
+  std::vector<std::string> created_ids;
+  /// gen_ refs this execution holds a save claim on.
+  std::vector<std::string> claims;
+  /// While created rows are read back by id: the error to report when they
+  /// are not all there, and the note when they are.
+  std::optional<error> unverified;
+  std::string verified_note;
+
+  std::vector<need> needs;
+  std::vector<purpose> purposes;
+  std::vector<std::optional<need_response>> responses;
+
+  bool finished = false;
+  std::string result;
+
+  state(const domain& d, ref_registry& r, request_context o, execution_options s)
+      : dom(d), registry(r), options(std::move(o)), settings(std::move(s)) {}
+  ~state() { release_claims(); }
+  state(const state&) = delete;
+  state& operator=(const state&) = delete;
+
+  void release_claims();
+
+  // Finishing, rounds and limits (executor.cpp).
+
+  void finish(std::string_view data_json, const error* err, std::optional<long long> count);
+
+  void fail(const error& err) { finish({}, &err, std::nullopt); }
+
+  // Planning (execution_planning.cpp).
+
+  void start(std::string_view tool_text);
+
+  // A gen_ artifact is saved by one call at a time: a second save while the
+  // first is in flight would insert a second row the registry cannot
+  // promote. A row without an `id: gen_…` marker saves the pending artifact
+  // whose label it has (promote_saved), so that one is claimed too.
+  bool claim_saves();
+
+  // The label a create row will have once saved.
+  std::string label_of(const row& fields) const;
+
+  // Rows keep the id the caller drew for them, in the order the model gave
+  // them, before de-duplication or catalog enrichment moves anything.
+  void assign_row_ids();
+
+  void add_need(need n, purpose p);
+
+  bool add_read_need(const tool_call& call, purpose p);
+
+  void plan_main();
+
+  // Consuming answers: rounds and limits (executor.cpp); the catalog and semantic search
+  // (execution_search.cpp); writes (execution_writes.cpp); reads, labels and the result
+  // (execution_reads.cpp).
+
+  void respond(std::size_t index, need_response response);
+
+  void advance();
+
+  static bool succeeded(const need_response& answer);
+
+  // A body over the limits is not read: the JS side stops reading at the
+  // byte limit already; rows are counted here, before anything is parsed.
+  void apply_limits(need_response& answer) const;
+
+  // What a 2xx body is when it is not an array ("an object", "a number", …),
+  // or null for an array. Only the first character is looked at: the
+  // translator validates the rest.
+  static const char* not_rows(std::string_view body);
+
+  bool consume_catalog(const need_response& answer, purpose p);
+
+  bool consume_embedding(const need_response& answer);
+
+  bool consume_ranking(const need_response& answer);
+
+  // Rows in ranking order, at most `semantic_limit` of them.
+  std::string ranked(std::string_view body) const;
+
+  // Created rows: each saved artifact's gen_ ref is bound to its row, named
+  // by the call (`id: gen_recipe_1`) or, failing that, by a pending
+  // artifact with the same label.
+  void promote_saved(std::string_view body);
+
+  void consume_main(need_response answer);
+
+  // A write's answer. Only a definite refusal (a 4xx, or an error the
+  // database itself reported) or a request never sent means "no effect";
+  // an answer lost, cut off, unreadable or from a proxy leaves the outcome
+  // unknown, and says so. Created rows carry client ids, so such a create
+  // is settled by reading its rows back.
+  void consume_write(need_response answer);
+
+  static bool is_rows_array(std::string_view body);
+
+  // Reads the created rows back by their ids; when every one is there they
+  // are the result, else `fallback` is.
+  void verify_created(error fallback, std::string note);
+
+  void consume_verification(need_response answer);
+
+  void look_up_labels();
+
+  // One batched read per target table, in chunks that keep URLs short.
+  void plan_label_lookup(const label_lookup& lookup);
+
+  // A failed label lookup leaves the main result intact, without those labels.
+  void consume_labels(const std::vector<std::optional<need_response>>& answers);
+
+  void complete_main();
+};
+
+}  // namespace alfred

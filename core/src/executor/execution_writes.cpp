@@ -1,0 +1,145 @@
+// A write's answer: rows to translate, an outcome that is unknown, or a
+// refusal; created rows read back by id; saved gen_ artifacts promoted.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "../json/echo.h"
+#include "../json/json_scan.h"
+#include "../postgrest/content_range.h"
+#include "../tool_call/middleware.h"
+#include "../tool_call/param_path.h"
+#include "alfred/json.h"
+#include "alfred/row_translation.h"
+#include "alfred/tool_call.h"
+#include "alfred/uuid.h"
+#include "alfred/uuid_scrub.h"
+#include "db_error.h"
+#include "execution_state.h"
+#include "generated_read.h"
+#include "query_record.h"
+
+namespace alfred {
+
+using detail::array_length;
+using detail::byte_size;
+using detail::query_source;
+
+void execution::state::promote_saved(std::string_view body) {
+  const tool_call& call = *effective;
+  const table& tbl = *call.tbl;
+  auto doc = json_document::parse(body);
+  if (!doc || !doc->root().is_array()) return;
+  doc->root().for_each_element([&](std::size_t i, json_value row) {
+    auto id = row.find("id");
+    if (!id || !id->is_string() || !is_uuid_syntax(id->str())) return;
+    const std::string label = row_label(tbl, row);
+    const std::string uuid = canonical_uuid(id->str());
+    // Rows read back come in any order: the id says which row is which.
+    std::size_t at = i;
+    if (!created_ids.empty())
+      at = std::size_t(std::find(created_ids.begin(), created_ids.end(), uuid) - created_ids.begin());
+    std::string gen_ref = at < call.saves.size() ? call.saves[at] : std::string();
+    if (gen_ref.empty())
+      if (const ref_entry* pending = registry.find_pending_by_label(tbl.ref_prefix, label);
+          pending && !(registry.save_claimed(pending->ref) &&
+                       std::find(claims.begin(), claims.end(), pending->ref) == claims.end()))
+        gen_ref = pending->ref;
+    if (gen_ref.empty()) return;
+    auto saved = registry.promote(gen_ref, uuid, label);
+    if (saved) record.notes.push_back(fmt::format("saved {} as {}", gen_ref, *saved));
+  });
+}
+
+void execution::state::consume_write(need_response answer) {
+  const tool_call& call = *effective;
+  const std::string what = fmt::format("{} on {}", tool, call.tbl->name);
+  if (succeeded(answer) && is_rows_array(answer.body)) {
+    main_status = answer.status;
+    main_body = std::move(answer.body);
+    if (call.kind == tool_kind::create) promote_saved(main_body);
+    return look_up_labels();
+  }
+  if (answer.status >= 200 && answer.status < 300) {
+    const std::string why =
+        answer.failure == transport_failure::none
+            ? fmt::format("the database answered {} but its answer has no rows", detail::status_line(answer.status))
+        : answer.failure == transport_failure::too_large
+            ? fmt::format("the database answered {} but its answer is over the limit",
+                          detail::status_line(answer.status))
+            : fmt::format("the database answered {} but its answer was cut off", detail::status_line(answer.status));
+    error unknown = detail::write_outcome_unknown(answer, what, why);
+    if (!created_ids.empty() && answer.failure != transport_failure::too_large)
+      return verify_created(std::move(unknown),
+                            fmt::format("the database's answer ({}) could not be read; the created rows were read "
+                                        "back by id",
+                                        detail::status_line(answer.status)));
+    return finish({}, &unknown, std::nullopt);
+  }
+  if (answer.status == 0 || answer.failure != transport_failure::none) {
+    if (!detail::maybe_sent(answer)) {
+      error err = detail::database_error(answer, what);
+      return finish({}, &err, std::nullopt);
+    }
+    const std::string reason = detail::clip_utf8(answer.body, 200);
+    error unknown = detail::write_outcome_unknown(
+        answer, what,
+        answer.status == 0
+            ? fmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
+            : fmt::format("the answer ({}) was cut off", detail::status_line(answer.status)));
+    return finish({}, &unknown, std::nullopt);
+  }
+  error err = detail::database_error(answer, what);
+  // A 5xx that is not the database's own error comes from something in
+  // between (a gateway, a proxy), which may have given up after the
+  // database committed.
+  if (answer.status >= 500 && err.db_code.empty()) {
+    error unknown = detail::write_outcome_unknown(
+        answer, what,
+        fmt::format("{} came from something other than the database", detail::status_line(answer.status)));
+    return finish({}, &unknown, std::nullopt);
+  }
+  // The same ids again: an earlier attempt whose answer was lost did
+  // insert these rows. Reading them back tells it apart from a clash on
+  // another unique column.
+  if (err.db_code == "23505" && !created_ids.empty())
+    return verify_created(std::move(err),
+                          "these rows were inserted by an earlier attempt whose answer was lost (same row ids); "
+                          "nothing was inserted twice");
+  finish({}, &err, std::nullopt);
+}
+
+bool execution::state::is_rows_array(std::string_view body) {
+  auto doc = json_document::parse(body);
+  return doc && doc->root().is_array();
+}
+
+void execution::state::verify_created(error fallback, std::string note) {
+  const tool_call& call = *effective;
+  tool_call read;
+  read.kind = tool_kind::read;
+  read.tbl = call.tbl;
+  read.filters.push_back(detail::uuid_in_filter(*call.tbl->find_column("id"), created_ids));
+  auto request = build_request(dom, read, options);
+  if (!request) return finish({}, &fallback, std::nullopt);
+  unverified = std::move(fallback);
+  verified_note = std::move(note);
+  need n;
+  n.request = std::move(*request);
+  add_need(std::move(n), purpose::verify_created);
+}
+
+void execution::state::consume_verification(need_response answer) {
+  const auto found = succeeded(answer) && is_rows_array(answer.body)
+                         ? array_length(answer.body, settings.limits.max_rows)
+                         : std::nullopt;
+  if (!found || *found != created_ids.size()) return finish({}, &*unverified, std::nullopt);
+  record.notes.push_back(std::move(verified_note));
+  main_status = unverified->status;
+  main_body = std::move(answer.body);
+  promote_saved(main_body);
+  look_up_labels();
+}
+
+}  // namespace alfred
