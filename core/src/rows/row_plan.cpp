@@ -1,0 +1,81 @@
+#include "row_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "alfred/json.h"
+#include "row_translation_labels.h"
+
+namespace alfred::detail {
+namespace {
+
+const table* embed_target(const domain& dom, const table& tbl, std::string_view key) {
+  if (const relation* rel = tbl.find_relation(key)) return dom.find_table(rel->table);
+  for (const auto& col : tbl.columns)
+    if (col.type == column_type::uuid && col.references == key && key != tbl.name) return dom.find_table(key);
+  return nullptr;
+}
+
+// The rule for member `key` of rows of `tbl`, in the order the checks have
+// always been made: owner column, hidden columns, declared columns, embeds.
+member_rule rule_for(const domain& dom, const table& tbl, std::string_view key) {
+  member_rule rule;
+  rule.name = std::string(key);
+  const bool hidden = std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), key) != tbl.hidden_columns.end();
+  if ((key == dom.owner_column && tbl.user_owned) || hidden) return rule;
+  if (const column* col = tbl.find_column(key)) {
+    if (col->type == column_type::uuid) {
+      rule.target = col->name == "id" ? &tbl : dom.find_table(col->references);
+      rule.kind = !rule.target ? member_kind::drop : col->name == "id" ? member_kind::row_id : member_kind::foreign_key;
+    } else if (col->type == column_type::uuid_array) {
+      rule.target = dom.find_table(col->references);
+      rule.kind = rule.target ? member_kind::uuid_array : member_kind::drop;
+    } else {
+      rule.kind = member_kind::copy;
+    }
+  } else if (const table* target = embed_target(dom, tbl, key)) {
+    rule.kind = member_kind::embed;
+    rule.target = target;
+  }
+  return rule;
+}
+
+}  // namespace
+
+std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
+  auto plan = std::make_unique<table_plan>();
+  plan->tbl = &tbl;
+  plan->label_names = label_column_names(tbl);
+  auto add = [&](std::string_view key) {
+    for (const auto& rule : plan->rules)
+      if (rule.name == key) return;
+    member_rule rule = rule_for(dom, tbl, key);
+    if (rule.kind == member_kind::drop) return;
+    rule.key_text = json_quote(key) + ':';
+    if (rule.kind == member_kind::foreign_key)
+      rule.label_key_text = fmt::format(",{}:", json_quote(fmt::format("_{}_label", key)));
+    plan->rules.push_back(std::move(rule));
+  };
+  for (const auto& col : tbl.columns) add(col.name);
+  for (const auto& rel : tbl.relations) add(rel.name);
+  for (const auto& col : tbl.columns)
+    if (col.type == column_type::uuid && !col.references.empty()) add(col.references);
+  // Label columns the model does not see still feed the label.
+  for (std::size_t slot = 0; slot < plan->label_names.size(); ++slot) {
+    const std::string& name = plan->label_names[slot];
+    auto it =
+        std::find_if(plan->rules.begin(), plan->rules.end(), [&](const member_rule& r) { return r.name == name; });
+    if (it == plan->rules.end()) {
+      member_rule rule;
+      rule.name = name;
+      plan->rules.push_back(std::move(rule));
+      it = plan->rules.end() - 1;
+    }
+    it->label_slot = int(slot);
+  }
+  plan->index();
+  return plan;
+}
+
+}  // namespace alfred::detail

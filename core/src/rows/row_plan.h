@@ -1,0 +1,90 @@
+#pragma once
+// How to translate rows of one table (row_translation_stream.cpp reads the
+// bytes): what each member becomes (dropped, copied, a ref, a foreign key
+// with its label, an embed), found by key in a small open-addressing table,
+// and which members feed the row's label.
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "alfred/domain.h"
+
+namespace alfred::detail {
+
+// Equal bytes, compared a word at a time (member keys are short; a memcmp
+// call per key showed in profiles).
+inline bool same_text(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  std::size_t i = 0;
+  for (; i + 8 <= a.size(); i += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+// What a member of a row becomes.
+enum class member_kind : std::uint8_t { drop, copy, row_id, foreign_key, uuid_array, embed };
+
+struct member_rule {
+  std::string name;
+  member_kind kind = member_kind::drop;
+  const table* target = nullptr;
+  // `"name":`, and for foreign keys `,"_name_label":`.
+  std::string key_text;
+  std::string label_key_text;
+  // Index into the row's label values when the label reads this column.
+  int label_slot = -1;
+};
+
+// How to translate rows of one table: its members by name in a small
+// open-addressing table (keys are looked up for every member of every row).
+struct table_plan {
+  const table* tbl = nullptr;
+  std::vector<member_rule> rules;
+  std::vector<std::string> label_names;
+  std::vector<std::uint16_t> slots;  // rule index + 1; 0 = empty; a power of two
+
+  static std::uint32_t hash(std::string_view key) {
+    const auto n = key.size();
+    return std::uint32_t(n * 7 + static_cast<unsigned char>(key[0]) * 3 + static_cast<unsigned char>(key[n - 1]) * 5 +
+                         static_cast<unsigned char>(key[n / 2]));
+  }
+
+  const member_rule* find(std::string_view key) const {
+    if (key.empty()) return nullptr;
+    const auto mask = std::uint32_t(slots.size() - 1);
+    for (std::uint32_t at = hash(key) & mask;; at = (at + 1) & mask) {
+      const std::uint16_t slot = slots[at];
+      if (slot == 0) return nullptr;
+      const member_rule& rule = rules[slot - 1];
+      if (same_text(rule.name, key)) return &rule;
+    }
+  }
+
+  // Fills `slots` at most a quarter full, so a miss ends after a probe or two.
+  void index() {
+    std::size_t size = 64;
+    while (size < rules.size() * 4) size *= 2;
+    slots.assign(size, 0);
+    const auto mask = std::uint32_t(size - 1);
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+      std::uint32_t at = hash(rules[i].name) & mask;
+      while (slots[at] != 0) at = (at + 1) & mask;
+      slots[at] = std::uint16_t(i + 1);
+    }
+  }
+};
+
+/// The plan for rows of `tbl` (made once per table and translation).
+std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl);
+
+}  // namespace alfred::detail
