@@ -81,10 +81,6 @@ bool build_request_at(const domain_handle& dom, const registry_handle& registry,
   return ok;
 }
 
-std::string check_request_options(const std::string& options_json) {
-  return alfred::api::check_request_options(options_json);
-}
-
 }  // namespace
 }  // namespace alfred_wasm
 
@@ -104,10 +100,10 @@ EMSCRIPTEN_BINDINGS(alfred_act) {
   class_<request_context_handle>("RequestContext")
       .constructor<std::size_t>()
       .function("loadError", &request_context_handle::load_error)
-      .function("headers", &request_context_handle::headers);
+      .function("headers", &request_context_handle::headers)
+      .function("sendError", &request_context_handle::send_error);
   function("inputBuffer", &input_buffer);
   function("trimBuffers", &trim_buffers);
   function("resultSlot", &result_slot);
   function("buildRequestAt", &build_request_at);
-  function("checkRequestOptions", &check_request_options);
 }

@@ -81,6 +81,8 @@ class request_context_handle {
   std::string load_error() const { return load_error_; }
   /// The headers every request of the context carries, as a JSON object.
   std::string headers() const { return alfred::api::context_headers(context_); }
+  /// `{"data":null}`, or the error every request of the context would report.
+  std::string send_error() const { return alfred::api::context_send_error(context_); }
   const alfred::request_context& get() const { return context_; }
 
  private:

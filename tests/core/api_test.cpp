@@ -156,10 +156,11 @@ TEST_CASE("api: build_request takes [tool, params] and writes the request's part
   CHECK(error_code_of(out) == "invalid_option");
 }
 
-TEST_CASE("api: check_request_options") {
-  CHECK(parsed(api::check_request_options(kOptions)) == json::parse(R"({"data":null,"error":null})"));
-  CHECK(error_code_of(api::check_request_options("{")) == "invalid_option");
-  CHECK(error_code_of(api::check_request_options(R"({"restUrl":"ftp://x"})")) == "invalid_option");
+TEST_CASE("api: context_send_error reports at once what every request would") {
+  CHECK(parsed(api::context_send_error(context_of())) == json::parse(R"({"data":null,"error":null})"));
+  CHECK(error_code_of(api::context_send_error(context_of(R"({"restUrl":"ftp://x"})"))) == "invalid_option");
+  CHECK(error_code_of(api::context_send_error(context_of(R"({"restUrl":"http://x","apiKey":"sb_secret_x"})"))) ==
+        "service_key_refused");
 }
 
 TEST_CASE("api: start_execution reads [tool, settings], a newline and the params; a bad call leaves no execution") {

@@ -640,9 +640,15 @@ export class Core {
    * apiKey, accessToken, userId }`) no request could be built with.
    */
   checkRequestOptions(options) {
-    const { error } = throwingAlfredError(() => parseResult(this.#module.checkRequestOptions(jsonText(options, 'options'))));
-    if (error) throw new AlfredError(error);
+    const { handle } = this.requestContext(options);
+    try {
+      const { error } = throwingAlfredError(() => parseResult(handle.sendError()));
+      if (error) throw new AlfredError(error);
+    } finally {
+      handle.delete();
+    }
   }
+
 
   /**
    * @internal Request options made ready once for many requests (the core's

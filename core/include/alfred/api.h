@@ -110,7 +110,7 @@ std::string without_uuids(const ref_registry& reg, std::string_view text);
 /// many requests: "" when they parse, else the error result (`into` is left
 /// as it was). Options no request can be sent with (a service key, an URL that
 /// is not http(s)) still make a context: each request reports that after
-/// validating its call, as it always has; `check_request_options` reports it
+/// validating its call, as it always has; `context_send_error` reports it
 /// at once.
 std::string make_request_context(request_context& into, std::string_view options_json);
 /// `{"apikey":…,"Authorization":…,"Accept":…}`: the headers every request of
@@ -124,9 +124,10 @@ std::string context_headers(const request_context& context);
 bool build_request(std::string& out, request_layout& layout, const domain& dom, const ref_registry& reg,
                    const request_context& context, std::string_view call_json);
 
-/// `{"data":null}`, or the error of request options no request could be
-/// built with.
-std::string check_request_options(std::string_view options_json);
+/// `{"data":null}`, or the error every request of `context` would report
+/// (an URL that is not http(s), a service key): lets a caller refuse such
+/// options before the first call.
+std::string context_send_error(const request_context& context);
 
 /// `call_text` is `[tool, settings]`, a newline, then the params as JSON
 /// text, which the execution parses (once): starts the execution in `into`

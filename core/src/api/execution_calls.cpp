@@ -59,16 +59,8 @@ bool build_request(std::string& out, request_layout& layout, const domain& dom, 
   return built;
 }
 
-std::string check_request_options(std::string_view options_json) {
-  return guarded([&]() {
-    auto doc = json_document::parse(options_json);
-    if (!doc) return error_result({codes::invalid_option, "", doc.err().message, ""});
-    auto options = parse_request_options(doc->root());
-    if (!options) return error_result(options.err());
-    auto checked = alfred::check_request_options(*options);
-    if (!checked) return error_result(checked.err());
-    return data_result("null");
-  });
+std::string context_send_error(const request_context& context) {
+  return guarded([&]() { return context.send_error() ? error_result(*context.send_error()) : data_result("null"); });
 }
 
 std::string start_execution(std::optional<execution>& into, const domain& dom, ref_registry& reg,
