@@ -8,6 +8,7 @@
 // (its code, path, message and hint) stays with each reader: they answer
 // different people (a model, a developer, a stored state).
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -96,22 +97,25 @@ inline field_state read_text_list(std::optional<json_value> value, std::vector<s
   return all_text ? field_state::ok : field_state::wrong_type;
 }
 
-/// The members of one JSON object under the keys a reader knows, read in
-/// one pass (a repeated key gives its last value, as json_value::find does).
-/// Borrows the object's document and `keys`, which must outlive it.
+/// The members of one JSON object under the keys a reader knows (at most
+/// kMaxKeys), read in one pass (a repeated key gives its last value, as
+/// json_value::find does). Borrows the object's document and `keys`, which
+/// must outlive it.
 ///
 ///     static constexpr std::array<std::string_view, 2> kKeys{"role", "text"};
 ///     object_fields fields(item, kKeys);
 ///     if (fields.unknown()) return error{…, "unknown key '" + *fields.unknown() + "'"};
 ///     std::string_view text;
 ///     if (read_text(fields["text"], text) == field_state::wrong_type) return error{…};
-template <std::size_t N>
 class object_fields {
  public:
-  object_fields(json_value object, const std::array<std::string_view, N>& keys) : keys_(keys) {
+  static constexpr std::size_t kMaxKeys = 16;
+
+  object_fields(json_value object, std::span<const std::string_view> keys)
+      : keys_(keys.first(std::min(keys.size(), kMaxKeys))) {
     object.for_each_member([&](std::string_view key, json_value value) {
       const std::size_t slot = index_of(key);
-      if (slot < N)
+      if (slot < keys_.size())
         values_[slot] = value;
       else if (!unknown_)
         unknown_ = key;
@@ -123,29 +127,31 @@ class object_fields {
 
   /// The member under `key` (one of the reader's keys) as given, null
   /// included; nothing when the object does not have it.
-  std::optional<json_value> operator[](std::string_view key) const { return values_[index_of(key)]; }
+  std::optional<json_value> operator[](std::string_view key) const {
+    const std::size_t slot = index_of(key);
+    return slot < keys_.size() ? values_[slot] : std::nullopt;
+  }
 
   /// Whether the object has `key` with a value other than null.
   bool has(std::string_view key) const {
-    const auto& value = values_[index_of(key)];
+    const auto value = (*this)[key];
     return value && !value->is_null();
   }
 
  private:
   std::size_t index_of(std::string_view key) const {
-    for (std::size_t i = 0; i < N; ++i)
+    for (std::size_t i = 0; i < keys_.size(); ++i)
       if (keys_[i] == key) return i;
-    return N;
+    return keys_.size();
   }
 
-  const std::array<std::string_view, N>& keys_;
-  std::array<std::optional<json_value>, N + 1> values_{};
+  std::span<const std::string_view> keys_;
+  std::array<std::optional<json_value>, kMaxKeys> values_{};
   std::optional<std::string_view> unknown_;
 };
 
 /// `"a, b, c"`: a reader's keys, for hints that list what is allowed.
-template <std::size_t N>
-std::string key_list(const std::array<std::string_view, N>& keys) {
+inline std::string key_list(std::span<const std::string_view> keys) {
   std::string out;
   for (std::string_view key : keys) out.append(out.empty() ? "" : ", ").append(key);
   return out;
