@@ -1,13 +1,19 @@
 // Per-execute overhead: everything act.execute() does besides the round trip
 // (validation, ref translation, request building, crossing into WASM, row
-// translation, the query record), measured as the median of execute() minus
-// the median of the same request sent with a plain fetch (headers and body
-// read), interleaved in one run. Target: overhead < 2% of the round trip.
+// translation, the query record), next to what a user would run instead:
+// @supabase/postgrest-js sending the same request and parsing its rows. The
+// three sides run interleaved in one process against the local stack:
+//   fetch         the same request with a plain fetch, body read as bytes
+//   postgrest-js  the same URL through PostgrestClient (rows JSON-parsed)
+//   alfred-act    act.execute(tool, params) (rows translated for the model)
+// Reported: medians, and alfred-act's overhead over each. Target: overhead
+// < 2% of a round trip. Run: node bench/execute.mjs (npm run bench:execute).
 import { performance } from 'node:perf_hooks';
+import { PostgrestClient } from '@supabase/postgrest-js';
 import { startStack } from '../db/stack.mjs';
 import { loadCore } from '../web/src/index.node.js';
 
-const ITERATIONS = 300;
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const READS = [
@@ -16,12 +22,22 @@ const READS = [
   ['meal plans (FK labels)', 'db_read', { table: 'meal_plans', limit: 50 }],
 ];
 
+// The request the act sent, through postgrest-js: same table, select and
+// query parameters, same headers; awaited like any postgrest-js query.
+function postgrestJsQuery(client, url) {
+  const parsed = new URL(url);
+  const table = decodeURIComponent(parsed.pathname.split('/').pop());
+  const builder = client.from(table).select(parsed.searchParams.get('select') ?? '*');
+  for (const [key, value] of parsed.searchParams) if (key !== 'select') builder.url.searchParams.append(key, value);
+  return builder;
+}
+
 const stack = await startStack();
 try {
   const core = await loadCore();
   const [user] = stack.users;
-  console.log(`alfred-act execute overhead vs local PostgREST round trip (${ITERATIONS} calls each, medians)\n`);
-  console.log('read                          rows   round trip   execute total   overhead   overhead/round trip');
+  console.log(`alfred-act execute vs postgrest-js and a plain fetch of the same request, local stack (${ITERATIONS} calls each, interleaved, medians)\n`);
+  console.log('read                          rows   fetch      postgrest-js   alfred-act   over postgrest-js        over fetch');
   for (const [title, tool, params] of READS) {
     let lastRequest;
     const recordingFetch = (url, init) => {
@@ -33,26 +49,39 @@ try {
     if (warm.error) throw new Error(`${title}: ${warm.error.message}`);
     await act.execute(tool, params);
     const request = lastRequest;
-    const totals = [];
-    const trips = [];
+    const client = new PostgrestClient(stack.url, { headers: request.init.headers });
+    const check = await postgrestJsQuery(client, request.url);
+    if (check.error || check.data.length !== warm.count) throw new Error(`${title}: postgrest-js gave ${check.error?.message ?? `${check.data.length} rows`}`);
+    const sides = {
+      fetch: async () => {
+        const response = await fetch(request.url, request.init);
+        await response.arrayBuffer();
+      },
+      postgrestJs: async () => {
+        const { error } = await postgrestJsQuery(client, request.url);
+        if (error) throw new Error(error.message);
+      },
+      alfred: async () => {
+        const result = await act.execute(tool, params);
+        if (result.error) throw new Error(result.error.message);
+      },
+    };
+    const times = { fetch: [], postgrestJs: [], alfred: [] };
+    const order = Object.keys(sides);
     for (let i = 0; i < ITERATIONS; i++) {
-      const started = performance.now();
-      const result = await act.execute(tool, params);
-      totals.push(performance.now() - started);
-      if (result.error) throw new Error(result.error.message);
-      const tripStart = performance.now();
-      const response = await fetch(request.url, request.init);
-      await response.arrayBuffer();
-      trips.push(performance.now() - tripStart);
+      for (const name of i % 2 ? [...order].reverse() : order) {
+        const started = performance.now();
+        await sides[name]();
+        times[name].push(performance.now() - started);
+      }
     }
-    const overheads = [median(totals) - median(trips)];
-    const rows = warm.count;
-    const trip = median(trips);
-    const overhead = overheads[0];
+    const [trip, pjs, ours] = [median(times.fetch), median(times.postgrestJs), median(times.alfred)];
+    const over = (base) => `${((ours - base) * 1000).toFixed(0).padStart(5)} µs ${(((ours - base) / trip) * 100).toFixed(1).padStart(5)} %`;
     console.log(
-      `${title.padEnd(30)}${String(rows).padStart(4)}   ${trip.toFixed(2).padStart(7)} ms   ${median(totals).toFixed(2).padStart(10)} ms   ${(overhead * 1000).toFixed(0).padStart(5)} µs   ${((overhead / trip) * 100).toFixed(1).padStart(6)} %`,
+      `${title.padEnd(30)}${String(warm.count).padStart(4)}   ${trip.toFixed(2).padStart(5)} ms   ${pjs.toFixed(2).padStart(7)} ms   ${ours.toFixed(2).padStart(7)} ms   ${over(pjs)}   ${over(trip)}`,
     );
   }
+  console.log('\noverhead = alfred-act median minus the other side\'s, and as a share of the fetch round trip (target < 2 %)');
 } finally {
   await stack.stop();
 }

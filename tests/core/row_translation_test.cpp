@@ -387,6 +387,58 @@ TEST_CASE("unlabeled_references: FK targets without a label, per table, minus la
   CHECK(unlabeled_references(kitchen(), reg, *kitchen().find_table("tasks"), "[{").err().code == "invalid_json");
 }
 
+TEST_CASE("translate_rows_if_labeled: one pass when labels are known, else what unlabeled_references says") {
+  const table& tasks = *kitchen().find_table("tasks");
+  const table& recipes = *kitchen().find_table("recipes");
+  // Every FK labeled: the translation, as translate_rows gives it.
+  {
+    ref_registry reg = sample_registry();
+    ref_registry copy = sample_registry();
+    const std::string rows =
+        std::string(R"j([{"id":)j") + q(kTask) + R"j(,"title":"t","recipe_id":)j" + q(kRecipe2) + "}]";
+    auto once = translate_rows_if_labeled(kitchen(), reg, tasks, rows, ref_action::read);
+    REQUIRE(once.ok());
+    CHECK(once->missing.empty());
+    auto plain = translate_rows(kitchen(), copy, tasks, rows, ref_action::read);
+    REQUIRE(plain.ok());
+    CHECK(once->rows == *plain);
+    CHECK(reg.to_json() == copy.to_json());
+  }
+  // Labels missing: the same lookups as the survey, nothing translated, the
+  // registry as it was. (One UUID that is both a row of one table and a
+  // foreign key into another is the one case where the two may differ: the
+  // translation takes the label the registry already has for it.)
+  for (const std::string& rows :
+       {std::string(R"j([{"id":)j") + q(kTask) + R"j(,"title":"t","recipe_id":)j" + q(kRecipe1) +
+        R"j(,"meal_plan_id":)j" + q(kMeal) + R"j(},{"id":)j" + q(kLog) + R"j(,"title":"u","recipe_id":)j" + q(kParent) +
+        R"j(,"meal_plan_id":)j" + q(kMeal) + R"j(},{"id":)j" + q(kPepper) + R"j(,"recipe_id":)j" + q(kSaved) +
+        R"j(,"meal_plan_id":"C0FFEE00-2222-4333-8444-555555555555"}])j"}) {
+    ref_registry reg = sample_registry();
+    const std::string before = reg.to_json();
+    auto survey = unlabeled_references(kitchen(), reg, tasks, rows);
+    auto once = translate_rows_if_labeled(kitchen(), reg, tasks, rows, ref_action::read);
+    REQUIRE(once.ok());
+    CHECK(once->rows.empty());
+    CHECK(reg.to_json() == before);
+    REQUIRE(once->missing.size() == survey->size());
+    for (std::size_t i = 0; i < survey->size(); ++i) {
+      CHECK(once->missing[i].target == (*survey)[i].target);
+      CHECK(once->missing[i].uuids == (*survey)[i].uuids);
+    }
+  }
+  // A row of the response that labels an FK target (a nested row's FK to its
+  // parent) needs no lookup, as in the survey; the parent FK of a recipe does.
+  ref_registry fresh;
+  const std::string nested = std::string(R"j([{"id":)j") + q(kRecipe1) +
+                             R"j(,"name":"A","recipe_ingredients":[{"id":)j" + q(kRi1) + R"j(,"recipe_id":)j" +
+                             q(kRecipe1) + "}]}]";
+  auto labeled = translate_rows_if_labeled(kitchen(), fresh, recipes, nested, ref_action::read);
+  REQUIRE(labeled.ok());
+  CHECK(labeled->missing.empty());
+  CHECK(labeled->rows.find("recipe_1") != std::string::npos);
+  CHECK(translate_rows_if_labeled(kitchen(), fresh, tasks, "[{", ref_action::read).err().code == "invalid_json");
+}
+
 TEST_CASE("apply_labels then translate: FKs get the looked-up labels; known refs keep their action") {
   ref_registry reg = sample_registry();
   translate(reg, "tasks", std::string(R"j([{"id":)j") + q(kTask) + R"j(,"meal_plan_id":)j" + q(kMeal) + "}]");

@@ -52,6 +52,19 @@ struct label_lookup {
 result<std::vector<label_lookup>> unlabeled_references(const domain& dom, const ref_registry& registry,
                                                        const table& tbl, std::string_view rows_json);
 
+/// `translate_rows` when every foreign key of the rows points at a row whose
+/// label the registry has (or that the rows themselves label): `rows` holds
+/// the translation and `missing` is empty. Otherwise `missing` is what
+/// `unlabeled_references` would say, `rows` is empty and the registry is as
+/// it was. One pass over the text in the usual case, where the labels are
+/// known, instead of a survey and a translation.
+struct labeled_translation {
+  std::string rows;
+  std::vector<label_lookup> missing;
+};
+result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_registry& registry, const table& tbl,
+                                                      std::string_view rows_json, ref_action action);
+
 /// The PostgREST `select` for a label lookup of `tbl`: `id`, then the columns
 /// its label reads ("id,date,meal_type" for meal plans, "id,name" for recipes).
 std::string label_select(const table& tbl);

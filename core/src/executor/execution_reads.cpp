@@ -65,10 +65,28 @@ void execution::state::consume_main(need_response answer) {
 }
 
 void execution::state::look_up_labels() {
-  auto lookups = unlabeled_references(dom, registry, *effective->tbl, main_body);
-  if (!lookups || lookups->empty()) return complete_main();
-  for (const auto& lookup : *lookups) plan_label_lookup(lookup);
+  // Translated at once when every label is known (the usual case); else the
+  // registry is as it was, the labels are looked up, and complete_main
+  // translates after them.
+  auto translated = translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action());
+  if (!translated) return complete_main(translated.take_error());
+  if (translated->missing.empty()) return complete_main(std::move(translated->rows));
+  for (const auto& lookup : translated->missing) plan_label_lookup(lookup);
   if (needs.empty()) complete_main();
+}
+
+ref_action execution::state::main_action() const {
+  switch (effective->kind) {
+    case tool_kind::read:
+      return ref_action::read;
+    case tool_kind::create:
+      return ref_action::created;
+    case tool_kind::update:
+      return ref_action::updated;
+    case tool_kind::remove:
+      return ref_action::deleted;
+  }
+  return ref_action::read;
 }
 
 void execution::state::plan_label_lookup(const label_lookup& lookup) {
@@ -110,14 +128,11 @@ void execution::state::consume_labels(const std::vector<std::optional<need_respo
   complete_main();
 }
 
-void execution::state::complete_main() {
+void execution::state::complete_main(std::optional<alfred::result<std::string>> translated) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
-  const ref_action action = call.kind == tool_kind::read     ? ref_action::read
-                            : call.kind == tool_kind::create ? ref_action::created
-                            : call.kind == tool_kind::update ? ref_action::updated
-                                                             : ref_action::deleted;
-  auto rows = translate_rows(dom, registry, tbl, main_body, action);
+  alfred::result<std::string> rows =
+      translated ? std::move(*translated) : translate_rows(dom, registry, tbl, main_body, main_action());
   std::string().swap(main_body);  // a response can be megabytes: no second copy lives on
   if (!rows && call.kind != tool_kind::read) {
     // The write was applied; only its answer is unusable.

@@ -180,7 +180,10 @@ struct execution::state {
   // A failed label lookup leaves the main result intact, without those labels.
   void consume_labels(const std::vector<std::optional<need_response>>& answers);
 
-  void complete_main();
+  // The main rows translated (`translated`, or now), and the result.
+  void complete_main(std::optional<alfred::result<std::string>> translated = std::nullopt);
+  // The action the main rows are registered with.
+  ref_action main_action() const;
 };
 
 }  // namespace alfred

@@ -38,6 +38,14 @@ result<std::string> translate_rows(const domain& dom, ref_registry& registry, co
   return out;
 }
 
+result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_registry& registry, const table& tbl,
+                                                      std::string_view rows_json, ref_action action) {
+  labeled_translation out;
+  auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out.rows, &out.missing);
+  if (!done) return done.take_error();
+  return out;
+}
+
 result<std::vector<label_lookup>> unlabeled_references(const domain& dom, const ref_registry& registry,
                                                        const table& tbl, std::string_view rows_json) {
   return detail::survey_row_stream(dom, registry, tbl, rows_json);

@@ -102,10 +102,30 @@ class row_stream {
     return ok_status();
   }
 
+  /// While translating, also note the foreign keys written without a label
+  /// (`still_unlabeled` then says which of them no row of the text labeled).
+  void collect_unlabeled() { collect_unlabeled_ = true; }
+
   std::vector<label_lookup> lookups() const {
+    return lookups_where([&](const table* target, uuid_bits bits) { return !labeled_rows_.contains(target, bits); });
+  }
+
+  /// After translating with collect_unlabeled: the foreign-key targets that
+  /// still have no label in the registry (a row later in the text may have
+  /// given one), as `lookups` would have said before translating.
+  std::vector<label_lookup> still_unlabeled() const {
+    return lookups_where([&](const table*, uuid_bits bits) {
+      const std::size_t known = reading_.find_index(bits);
+      return known == ref_registry::npos || reading_.entries()[known].label.empty();
+    });
+  }
+
+ private:
+  template <class Wanted>
+  std::vector<label_lookup> lookups_where(Wanted&& wanted_row) const {
     std::vector<label_lookup> out;
     for (const auto& [target, bits] : unlabeled_.rows) {
-      if (labeled_rows_.contains(target, bits)) continue;
+      if (!wanted_row(target, bits)) continue;
       // clang 14 (emscripten) cannot capture a structured binding.
       const auto* wanted = target;
       auto it = std::find_if(out.begin(), out.end(), [&](const label_lookup& l) { return l.target == wanted; });
@@ -115,7 +135,6 @@ class row_stream {
     return out;
   }
 
- private:
   bool translating() const { return writing_ != nullptr; }
 
   void emit(std::string_view text) { out_.put(text); }
@@ -411,6 +430,7 @@ class row_stream {
     for (std::size_t open = 0; open < frames_open_; ++open)
       if (frames_[open].id_index == index) flush_label(open);
     const ref_entry& entry = reading_.entries()[index];
+    if (collect_unlabeled_ && entry.label.empty()) unlabeled_.add(rule.target, *bits);
     emit_key(rule, wrote);
     out_.put_quoted(entry.ref);
     if (!entry.label.empty() && entry.label != entry.ref) {
@@ -479,17 +499,20 @@ class row_stream {
   // Survey: foreign keys without a label, and rows of the response that have one.
   row_set unlabeled_;
   row_set labeled_rows_;
+  bool collect_unlabeled_ = false;
 };
 
 }  // namespace
 
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
-                            ref_action action, std::string& out) {
+                            ref_action action, std::string& out, std::vector<label_lookup>* unlabeled) {
   registry.begin_batch();
   status done = ok_status();
   try {
     row_stream stream(dom, registry, &registry, text, out);
+    if (unlabeled) stream.collect_unlabeled();
     done = stream.run(tbl, action);
+    if (done && unlabeled) *unlabeled = stream.still_unlabeled();
   } catch (...) {
     // Out of memory halfway: the rows registered so far are taken back
     // before the failure goes on up (the API layer reports it).
@@ -498,10 +521,12 @@ status translate_row_stream(const domain& dom, ref_registry& registry, const tab
     registry.rollback_batch();
     throw;
   }
-  if (done)
+  if (done && !(unlabeled && !unlabeled->empty())) {
     registry.commit_batch();
-  else
+  } else {
     registry.rollback_batch();
+    out.clear();
+  }
   return done;
 }
 

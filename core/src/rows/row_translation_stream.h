@@ -17,10 +17,13 @@ namespace alfred::detail {
 
 /// Appends the model-facing rows to `out`. Registers ids and foreign keys as
 /// it goes; when the text turns out to be invalid JSON, the registry is
-/// rolled back to where it was and the error returned (`out` then holds a
-/// partial text the caller discards).
+/// rolled back to where it was and the error returned (`out` is cleared).
+/// With `unlabeled`, the foreign-key targets left without a label (as
+/// survey_row_stream says) go there; when there are any, the registry is
+/// rolled back and `out` cleared too, so that the caller can look the labels
+/// up and translate again.
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
-                            ref_action action, std::string& out);
+                            ref_action action, std::string& out, std::vector<label_lookup>* unlabeled = nullptr);
 
 /// The foreign-key targets of `text` that have no label in `registry` and
 /// are not rows of `text` with a label of their own.
