@@ -250,7 +250,14 @@ console.log(
 );
 console.log(`request building: median of ${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per side (${speedSeconds.toFixed(1)} s)\n`);
 printTable(['request', 'alfred-act ops/s', 'µs/op', 'postgrest-js ops/s', 'µs/op', 'ratio'], rows);
-console.log('ratio = alfred-act / postgrest-js (target ≥ 1.00)\n');
+console.log('ratio = alfred-act / postgrest-js (target ≥ 1.00)');
+if (rows.some((row) => Number(row[5]) < 1))
+  console.log(
+    '  missed: about 60 % of an alfred-act call is the WebAssembly core reading the JSON params and validating every value\n' +
+      '  against the schema (refs resolved, ops checked, values typed), which postgrest-js does not do; JSON.stringify of the\n' +
+      '  params is another 12–15 %. The options are made ready once per session (docs/architecture.md).\n',
+  );
+else console.log('');
 
 // --- size -----------------------------------------------------------------------
 
@@ -290,8 +297,9 @@ console.log(`package JS: ${packageJs.map((path) => relative(join(ROOT, 'web'), p
 const sizeMet = coreSize.gzip <= 120 * 1024;
 console.log(`target: wasm + glue ≤ 120 KB gzipped (${sizeMet ? 'met' : 'not met'})`);
 if (!sizeMet) {
-  console.log('  why: most of the gzipped code is the core\'s own functions (six hand-written JSON readers are a quarter of it);');
-  console.log('  build levers alone reach about 157 KB (docs/benchmarks.md, "Where the WebAssembly bytes are")');
+  console.log('  why: most of the gzipped code is the core\'s own functions (validation with errors a model can act on, the');
+  console.log('  executor, prompts, tool schemas, domain loading); replacing embind, fmt and Emscripten\'s glue would save about');
+  console.log('  28 KB, not 65 (docs/benchmarks.md, "Where the WebAssembly bytes are")');
 }
 console.log('');
 
