@@ -115,10 +115,12 @@ class object_fields {
       : keys_(keys.first(std::min(keys.size(), kMaxKeys))) {
     object.for_each_member([&](std::string_view key, json_value value) {
       const std::size_t slot = index_of(key);
-      if (slot < keys_.size())
+      if (slot < keys_.size()) {
         values_[slot] = value;
-      else if (!unknown_)
+        present_ |= 1u << slot;
+      } else if (!unknown_) {
         unknown_ = key;
+      }
     });
   }
 
@@ -129,7 +131,8 @@ class object_fields {
   /// included; nothing when the object does not have it.
   std::optional<json_value> operator[](std::string_view key) const {
     const std::size_t slot = index_of(key);
-    return slot < keys_.size() ? values_[slot] : std::nullopt;
+    if (slot >= keys_.size() || !(present_ & (1u << slot))) return std::nullopt;
+    return values_[slot];
   }
 
   /// Whether the object has `key` with a value other than null.
@@ -139,14 +142,18 @@ class object_fields {
   }
 
  private:
+  // Keys are short and few: their length and first byte tell most apart.
   std::size_t index_of(std::string_view key) const {
-    for (std::size_t i = 0; i < keys_.size(); ++i)
-      if (keys_[i] == key) return i;
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      const std::string_view known = keys_[i];
+      if (known.size() == key.size() && (key.empty() || known[0] == key[0]) && known == key) return i;
+    }
     return keys_.size();
   }
 
   std::span<const std::string_view> keys_;
-  std::array<std::optional<json_value>, kMaxKeys> values_{};
+  std::array<json_value, kMaxKeys> values_;
+  std::uint32_t present_ = 0;
   std::optional<std::string_view> unknown_;
 };
 
