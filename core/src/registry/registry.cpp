@@ -9,6 +9,7 @@
 
 #include "../json/echo.h"
 #include "../json/json_fields.h"
+#include "../json/text.h"
 #include "alfred/uuid.h"
 
 namespace alfred {
@@ -32,14 +33,7 @@ std::optional<ref_action> parse_action(std::string_view name) {
   return std::nullopt;
 }
 
-std::string normalized_label(std::string_view label) {
-  auto begin = label.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  auto end = label.find_last_not_of(" \t\r\n");
-  std::string out(label.substr(begin, end - begin + 1));
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return out;
-}
+std::string normalized_label(std::string_view label) { return detail::trimmed_lower(label); }
 
 error registry_full(std::string_view type) {
   return {codes::registry_full, "",

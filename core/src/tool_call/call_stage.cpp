@@ -7,17 +7,11 @@
 #include <cctype>
 
 #include "../json/echo.h"
+#include "../json/text.h"
 
 namespace alfred::detail {
 
-std::string lower_trimmed(std::string_view text) {
-  auto begin = text.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return {};
-  auto end = text.find_last_not_of(" \t");
-  std::string out(text.substr(begin, end - begin + 1));
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return out;
-}
+std::string lower_trimmed(std::string_view text) { return trimmed_lower(text, " \t"); }
 
 // How to exclude rows without an invented operator (models reach for
 // `excludes` or `not_contains`, which do not exist), with refs of the table

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "../json/echo.h"
+#include "../json/text.h"
 #include "alfred/uuid.h"
 
 namespace alfred {
@@ -18,18 +19,7 @@ namespace {
 
 constexpr std::size_t kMaxListedRefs = 12;
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return out;
-}
-
-std::string trimmed_lower(std::string_view text) {
-  auto begin = text.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  auto end = text.find_last_not_of(" \t\r\n");
-  return lower(text.substr(begin, end - begin + 1));
-}
+std::string lower(std::string_view text) { return trimmed_lower(text, ""); }
 
 std::string describe_ref(const ref_entry& entry) {
   return entry.label.empty() || entry.label == entry.ref ? entry.ref : fmt::format("{} ({})", entry.ref, entry.label);

@@ -1,0 +1,22 @@
+#pragma once
+// Small text helpers the readers above share.
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
+
+namespace alfred::detail {
+
+/// `text` without leading and trailing `blanks`, in ASCII lower case
+/// ("  Butter Chicken\n" → "butter chicken").
+inline std::string trimmed_lower(std::string_view text, std::string_view blanks = " \t\r\n") {
+  const auto begin = text.find_first_not_of(blanks);
+  if (begin == std::string_view::npos) return {};
+  const auto end = text.find_last_not_of(blanks);
+  std::string out(text.substr(begin, end - begin + 1));
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return out;
+}
+
+}  // namespace alfred::detail
