@@ -17,33 +17,6 @@ constexpr section_presence A = section_presence::always;
 constexpr section_presence G = section_presence::when_given;
 constexpr section_presence N = section_presence::never;
 
-struct matrix_row {
-  prompt_section section;
-  std::string_view title;
-  section_presence read, write, analyze, generate;
-};
-
-// The section matrix; docs/prompt-anatomy.md explains each choice.
-constexpr matrix_row kMatrix[] = {
-    {prompt_section::status, "Status", A, A, A, A},
-    {prompt_section::previous_step_note, "Previous Step Note", G, G, G, G},
-    {prompt_section::user_profile, "User Profile", N, N, G, G},
-    {prompt_section::user_preferences, "User Preferences", N, G, G, G},
-    {prompt_section::task, "Task", A, A, A, A},
-    {prompt_section::data, "Step History", A, A, A, A},
-    {prompt_section::schema, "Schema", A, A, N, A},
-    {prompt_section::entities, "Entities in Context", A, A, A, A},
-    {prompt_section::artifacts, "Generated Artifacts", N, A, A, A},
-    {prompt_section::conversation, "Conversation", A, A, A, A},
-    {prompt_section::decision, "Decision", A, A, A, A},
-};
-
-const matrix_row& row_of(prompt_section section) {
-  for (const auto& row : kMatrix)
-    if (row.section == section) return row;
-  return kMatrix[0];
-}
-
 std::string_view step_label(step_type type) {
   switch (type) {
     case step_type::read:
@@ -189,56 +162,78 @@ void append_decision(std::string& out, const prompt_input& in) {
       "`details` and `suggested_next` (ask_user, replan, fail).\n";
 }
 
+// What a section's body is written from.
+struct section_context {
+  const domain& dom;
+  const ref_registry& registry;
+  const prompt_input& in;
+  detail::shown_refs& shown;
+};
+
+struct matrix_row {
+  prompt_section section;
+  std::string_view title;
+  section_presence read, write, analyze, generate;
+  // Writes the body; an empty body leaves the section out.
+  void (*body)(std::string& out, section_context& c);
+};
+
+// The section matrix, in prompt order: each section's heading, when it is
+// there for each step type, and what writes its body. docs/prompt-anatomy.md
+// explains each choice; adding a section is a row here (and its value of
+// prompt_section).
+constexpr matrix_row kMatrix[] = {
+    {prompt_section::status, "Status", A, A, A, A,
+     [](std::string& out, section_context& c) { append_status(out, c.in); }},
+    {prompt_section::previous_step_note, "Previous Step Note", G, G, G, G,
+     [](std::string& out, section_context& c) { append_previous_note(out, c.in); }},
+    {prompt_section::user_profile, "User Profile", N, N, G, G,
+     [](std::string& out, section_context& c) { append_profile(out, c.in); }},
+    {prompt_section::user_preferences, "User Preferences", N, G, G, G,
+     [](std::string& out, section_context& c) { append_preferences(out, c.in); }},
+    {prompt_section::task, "Task", A, A, A, A, [](std::string& out, section_context& c) { append_task(out, c.in); }},
+    {prompt_section::data, "Step History", A, A, A, A,
+     [](std::string& out, section_context& c) { detail::append_data_body(out, c.in, c.shown); }},
+    {prompt_section::schema, "Schema", A, A, N, A,
+     [](std::string& out, section_context& c) { detail::append_schema_body(out, c.dom); }},
+    {prompt_section::entities, "Entities in Context", A, A, A, A,
+     [](std::string& out, section_context& c) {
+       detail::append_entities_body(
+           out, c.registry, c.in, c.shown,
+           section_presence_for(prompt_section::artifacts, c.in.type) != section_presence::never);
+     }},
+    {prompt_section::artifacts, "Generated Artifacts", N, A, A, A,
+     [](std::string& out, section_context& c) { detail::append_artifacts_body(out, c.registry); }},
+    {prompt_section::conversation, "Conversation", A, A, A, A,
+     [](std::string& out, section_context& c) { append_conversation(out, c.in); }},
+    {prompt_section::decision, "Decision", A, A, A, A,
+     [](std::string& out, section_context& c) { append_decision(out, c.in); }},
+};
+
+constexpr bool matrix_in_prompt_order() {
+  if (std::size(kMatrix) != std::size(kPromptSections)) return false;
+  for (std::size_t i = 0; i < std::size(kMatrix); ++i)
+    if (kMatrix[i].section != kPromptSections[i] || static_cast<std::size_t>(kMatrix[i].section) != i) return false;
+  return true;
+}
+static_assert(matrix_in_prompt_order(), "kMatrix lists every prompt_section once, in enum and kPromptSections order");
+
+const matrix_row& row_of(prompt_section section) { return kMatrix[static_cast<std::size_t>(section)]; }
+
 std::string user_prompt(const domain& dom, const ref_registry& registry, const prompt_input& in) {
   std::string out = fmt::format("# Act: step {} of {} ({})", in.index + 1, in.total, step_type_name(in.type));
   if (!in.subdomain.empty()) out.append(", subdomain ").append(in.subdomain);
   out += '\n';
   detail::shown_refs shown;
+  section_context context{dom, registry, in, shown};
   int number = 0;
   std::string body;
-  for (prompt_section section : kPromptSections) {
-    const section_presence presence = section_presence_for(section, in.type);
-    if (presence == section_presence::never) continue;
+  for (const matrix_row& row : kMatrix) {
+    if (section_presence_for(row.section, in.type) == section_presence::never) continue;
     body.clear();
-    switch (section) {
-      case prompt_section::status:
-        append_status(body, in);
-        break;
-      case prompt_section::previous_step_note:
-        append_previous_note(body, in);
-        break;
-      case prompt_section::user_profile:
-        append_profile(body, in);
-        break;
-      case prompt_section::user_preferences:
-        append_preferences(body, in);
-        break;
-      case prompt_section::task:
-        append_task(body, in);
-        break;
-      case prompt_section::data:
-        detail::append_data_body(body, in, shown);
-        break;
-      case prompt_section::schema:
-        detail::append_schema_body(body, dom);
-        break;
-      case prompt_section::entities:
-        detail::append_entities_body(
-            body, registry, in, shown,
-            section_presence_for(prompt_section::artifacts, in.type) != section_presence::never);
-        break;
-      case prompt_section::artifacts:
-        detail::append_artifacts_body(body, registry);
-        break;
-      case prompt_section::conversation:
-        append_conversation(body, in);
-        break;
-      case prompt_section::decision:
-        append_decision(body, in);
-        break;
-    }
+    row.body(body, context);
     if (body.empty()) continue;
-    fmt::format_to(std::back_inserter(out), "\n## {}. {}\n", ++number, prompt_section_title(section, in.type));
+    fmt::format_to(std::back_inserter(out), "\n## {}. {}\n", ++number, prompt_section_title(row.section, in.type));
     out += body;
   }
   return out;
