@@ -518,6 +518,14 @@ export declare class Core {
    * // 'Key (id)=(inv_1) already exists'
    */
   withoutUuids(text: string, options?: { registry?: Registry }): string;
+  /**
+   * The domain's schema as the model reads it (markdown: the body of the Act
+   * prompt's Schema section), for the core's domain unless `domain` is given.
+   *
+   * @example
+   * const { data } = core.schemaDescription() // 'Types: number = decimal, … ### recipes (refs recipe_N) - id: ref …'
+   */
+  schemaDescription(options?: { domain?: DomainConfig }): Result<string>;
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
   readonly actDecisionSchema: Readonly<Record<string, JsonValue>>;
   /**

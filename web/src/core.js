@@ -351,7 +351,7 @@ export class Core {
    * prompt's Schema section): `{ data, error }`.
    *
    * @example
-   * const { data } = core.schemaDescription({ domain }) // '### recipes (ref: recipe_N) …'
+   * const { data } = core.schemaDescription({ domain }) // 'Types: … ### recipes (refs recipe_N) - id: ref (recipe_N), read-only …'
    */
   schemaDescription({ domain } = {}) {
     try {
