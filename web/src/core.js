@@ -118,25 +118,36 @@ function checkSize(text, limit, code, path, what) {
   if (bytes > limit) throw tooLarge(code, path, what, bytes, limit);
 }
 
-// The one way text goes into WASM memory (see wasm/bindings.cpp):
-// encodeInto and TextDecoder are native, embind's string marshalling is a
-// JS loop. The input buffer moves only when inputBuffer grows it, so
-// `input` ({ pointer, capacity }) keeps its address and the boundary is
-// crossed for it only when a text needs more room. Returns the byte length.
+// The one way bytes go into WASM memory (see wasm/bindings.cpp): `value`
+// (text or a Uint8Array) is written at the address `room(size)` gives for at
+// least `size` bytes, and its length in bytes returned. encodeInto and
+// TextDecoder are native, embind's string marshalling is a JS loop. A large
+// text is encoded in JS first, so WASM holds its exact size rather than three
+// bytes per character. `room` may grow the memory: HEAPU8 is read after it.
+function copyIn(module, value, room) {
+  if (typeof value === 'string' && value.length > KEEP_BYTES / 3) value = encoder.encode(value);
+  if (typeof value !== 'string') {
+    const pointer = room(value.length);
+    if (value.length > 0) module.HEAPU8.set(value, pointer);
+    return value.length;
+  }
+  const capacity = value.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
+  const pointer = room(capacity);
+  return encoder.encodeInto(value, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
+}
+
+// `text` into the shared input buffer. The buffer moves only when
+// inputBuffer grows it, so `input` ({ pointer, capacity }) keeps its address
+// and the boundary is crossed for it only when a text needs more room.
+// Returns the byte length.
 function writeInput(module, input, text) {
-  // A large text is encoded in JS first, so WASM holds its exact size rather
-  // than three bytes per character.
-  const bytes = text.length > KEEP_BYTES / 3 ? encoder.encode(text) : null;
-  const capacity = bytes ? bytes.length : text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
-  if (capacity > input.capacity) {
-    input.pointer = module.inputBuffer(capacity);
-    input.capacity = capacity;
-  }
-  if (bytes) {
-    module.HEAPU8.set(bytes, input.pointer);
-    return bytes.length;
-  }
-  return encoder.encodeInto(text, module.HEAPU8.subarray(input.pointer, input.pointer + capacity)).written;
+  return copyIn(module, text, (size) => {
+    if (size > input.capacity) {
+      input.pointer = module.inputBuffer(size);
+      input.capacity = size;
+    }
+    return input.pointer;
+  });
 }
 
 // The text a *_at call published through the result slot.
@@ -730,7 +741,7 @@ export class Core {
           pointer = handle.bodyBuffer(bytes.length);
           if (pointer === 0) bytes = new Uint8Array(0); // not even for the message: the failure alone
         }
-        if (bytes.length > 0) module.HEAPU8.set(bytes, pointer); // HEAPU8 after bodyBuffer: the memory may have grown
+        copyIn(module, bytes, () => pointer);
         handle.respondAt(index, status, contentRange, contentType, kind);
       },
       result() {
@@ -922,28 +933,16 @@ export class Registry {
       const domainHandle = this.#core.domainHandle(this.#domain(domain));
       const handle = this.#handle();
       const bytes = rowBytes(rows);
-      let length;
+      let value = bytes;
       if (bytes) {
         if (bytes.length > this.#core.maxInputBytes) {
           throw tooLarge('input_too_large', 'rows', 'the rows', bytes.length, this.#core.maxInputBytes);
         }
-        length = bytes.length;
-        const pointer = rowsRoom(module, length); // may grow memory: read HEAPU8 after it
-        module.HEAPU8.set(bytes, pointer);
       } else {
-        const text = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
-        this.#core.checkInput(text, 'rows');
-        if (text.length > KEEP_BYTES / 3) {
-          const encoded = encoder.encode(text); // exact size in WASM, not three bytes per character
-          length = encoded.length;
-          const pointer = rowsRoom(module, length); // may grow memory: read HEAPU8 after it
-          module.HEAPU8.set(encoded, pointer);
-        } else {
-          const capacity = text.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
-          const pointer = rowsRoom(module, capacity);
-          length = encoder.encodeInto(text, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
-        }
+        value = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
+        this.#core.checkInput(value, 'rows');
       }
+      const length = copyIn(module, value, (size) => rowsRoom(module, size));
       // No table or action name is that long; an error repeats at most this much of one.
       const ok = module.translateRowsAt(domainHandle, handle, String(table).slice(0, 256), String(action).slice(0, 256), length);
       const text = readOutput(module, module.resultSlot());
