@@ -108,7 +108,7 @@ std::string without_uuids(const ref_registry& reg, std::string_view text);
 /// Parses request options (`{"url" | "restUrl" | "baseUrl", "apiKey",
 /// "accessToken", "userId", "maxUrlLength"}`) into `into`, made ready for
 /// many requests: "" when they parse, else the error result (`into` is left
-/// as it was). Options no request can be sent with (a service key, an URL that
+/// as it was). Options no request can be sent with (a service key, a URL that
 /// is not http(s)) still make a context: each request reports that after
 /// validating its call, as it always has; `context_send_error` reports it
 /// at once.
@@ -125,7 +125,7 @@ bool build_request(std::string& out, request_layout& layout, const domain& dom, 
                    const request_context& context, std::string_view call_json);
 
 /// `{"data":null}`, or the error every request of `context` would report
-/// (an URL that is not http(s), a service key): lets a caller refuse such
+/// (a URL that is not http(s), a service key): lets a caller refuse such
 /// options before the first call.
 std::string context_send_error(const request_context& context);
 

@@ -67,7 +67,7 @@ class request_context {
   explicit request_context(request_options options);
 
   const request_options& options() const { return options_; }
-  /// Why no request can be sent with these options (an URL that is not
+  /// Why no request can be sent with these options (a URL that is not
   /// http(s), a service key, a header-unsafe token), or nothing. Building
   /// reports it after the call validated, as `check_request_options` would.
   const std::optional<error>& send_error() const { return send_error_; }
