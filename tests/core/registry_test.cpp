@@ -366,6 +366,24 @@ TEST_CASE("regression: generated content with a number beyond a double restores 
   CHECK(state_text(*restored) == state);
 }
 
+TEST_CASE("regression: a registry at the last turn stays there, so its state still restores") {
+  // A state may hold turns up to kMaxTurn; moving on from there wrote a turn
+  // restore refuses (found by the long registry_restore_fuzz run).
+  ref_registry reg;
+  reg.set_turn(kMaxTurn);
+  reg.set_turn(reg.turn() + 1);
+  CHECK(reg.turn() == kMaxTurn);
+  reg.register_row("recipes", "recipe", kSaved, ref_action::read, "Soup");
+  reg.end_turn();
+  auto again = restore(state_text(reg));
+  REQUIRE(again.ok());
+  CHECK(again->turn() == kMaxTurn);
+  CHECK(again->find("recipe_1")->turn_created == kMaxTurn);
+  // Turns still only go forward.
+  reg.set_turn(3);
+  CHECK(reg.turn() == kMaxTurn);
+}
+
 TEST_CASE("state round trip: restore(state) serializes to exactly the same text") {
   ref_registry empty;
   ref_registry sample = sample_registry();

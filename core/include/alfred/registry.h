@@ -65,6 +65,9 @@ struct ref_name {
 /// writes can be restored. A prefix whose counter reached it gets no new ref
 /// (`registry_full`).
 inline constexpr long kMaxRefNumber = 999999999;
+/// The last turn a registry counts to; a state holds turns up to it, so one
+/// at the limit stays there rather than write a state it could not restore.
+inline constexpr int kMaxTurn = 2'000'000'000;
 
 /// Labels longer than this many code points are cut to it, the last one an
 /// ellipsis (`capped_label`).
@@ -153,7 +156,7 @@ class ref_registry {
   bool save_claimed(std::string_view gen_ref) const;
 
   int turn() const { return turn_; }
-  /// Moves to turn `n` (turns only go forward).
+  /// Moves to turn `n` (turns only go forward, and stop at kMaxTurn).
   void set_turn(int n);
   /// Drops the content of artifacts saved in this or an earlier turn; pending
   /// ones keep theirs.

@@ -184,7 +184,7 @@ bool ref_registry::save_claimed(std::string_view gen_ref) const {
   return std::find(saves_in_flight_.begin(), saves_in_flight_.end(), gen_ref) != saves_in_flight_.end();
 }
 
-void ref_registry::set_turn(int n) { turn_ = std::max(turn_, n); }
+void ref_registry::set_turn(int n) { turn_ = std::clamp(n, turn_, kMaxTurn); }
 
 void ref_registry::end_turn() {
   for (auto& entry : entries_)
@@ -257,10 +257,10 @@ std::string ref_registry::to_json() const {
 
 namespace {
 
-// A whole number from 0 to 2,000,000,000 (a turn) at `key` of a state object.
+// A whole number from 0 to kMaxTurn (a turn) at `key` of a state object.
 result<long> state_number(json_value object, const char* key, const std::string& path) {
   long long n = -1;
-  if (detail::read_whole_number(object.find(key), n) != detail::field_state::ok || n < 0 || n > 2000000000)
+  if (detail::read_whole_number(object.find(key), n) != detail::field_state::ok || n < 0 || n > kMaxTurn)
     return state_error(path + key, "must be a non-negative integer");
   return long(n);
 }
