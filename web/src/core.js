@@ -660,7 +660,6 @@ export class Core {
     }
   }
 
-
   /**
    * @internal Request options made ready once for many requests (the core's
    * request_context): `{ handle, headers }`, where `headers` are the ones
