@@ -300,8 +300,15 @@ export class Act {
     const requestOptions = { ...resolved.location, apiKey: resolved.apiKey, accessToken: resolved.fixedToken ?? '', userId: resolved.userId };
     // The URL, key, user and domain are checked now, not at the first call,
     // and before a registry that would need deleting is made.
-    core.checkRequestOptions(requestOptions);
-    core.domainHandle(domain);
+    const context = core.checkedRequestContext(requestOptions);
+    try {
+      core.domainHandle(domain);
+    } catch (cause) {
+      context.handle.delete();
+      throw cause;
+    }
+    // Kept for the calls: a fixed token's context is the one they use.
+    this.#held.context = { accessToken: requestOptions.accessToken, ...context };
     this.#registry = registry ?? core.createRegistry(state, { domain });
     this.#options = {
       requestOptions,

@@ -651,12 +651,22 @@ export class Core {
    * apiKey, accessToken, userId }`) no request could be built with.
    */
   checkRequestOptions(options) {
-    const { handle } = this.requestContext(options);
+    this.checkedRequestContext(options).handle.delete();
+  }
+
+  /**
+   * @internal `requestContext(options)`, refused (`AlfredError`) when no
+   * request could be sent with it (a service key, a URL that is not http(s)).
+   */
+  checkedRequestContext(options) {
+    const context = this.requestContext(options);
     try {
-      const { error } = throwingAlfredError(() => parseResult(handle.sendError()));
+      const { error } = throwingAlfredError(() => parseResult(context.handle.sendError()));
       if (error) throw new AlfredError(error);
-    } finally {
-      handle.delete();
+      return context;
+    } catch (cause) {
+      context.handle.delete();
+      throw cause;
     }
   }
 
