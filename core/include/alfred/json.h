@@ -114,6 +114,32 @@ class json_document {
   std::vector<node> nodes_;
 };
 
+// The accessors every reader calls per value, inline so a walk over a
+// document costs loads, not calls.
+inline std::uint32_t json_value::next_of(std::uint32_t index) const { return doc_->nodes_[index].next; }
+
+inline json_kind json_value::kind() const { return doc_ ? doc_->nodes_[index_].kind : json_kind::null; }
+
+inline std::string_view json_value::str() const {
+  if (!doc_) return {};
+  const auto& n = doc_->nodes_[index_];
+  if (n.kind != json_kind::string) return {};
+  const char* base = n.in_arena ? doc_->arena_.data() : doc_->text_.data();
+  return std::string_view(base + n.offset, n.length);
+}
+
+inline std::string_view json_value::raw() const {
+  if (!doc_) return "null";
+  const auto& n = doc_->nodes_[index_];
+  return std::string_view(doc_->text_.data() + n.raw_offset, n.raw_length);
+}
+
+inline std::size_t json_value::size() const {
+  if (!doc_) return 0;
+  const auto& n = doc_->nodes_[index_];
+  return (n.kind == json_kind::array || n.kind == json_kind::object) ? n.count : 0;
+}
+
 /// Appends JSON text, escaping strings exactly as `JSON.stringify` does.
 class json_writer {
  public:

@@ -210,10 +210,6 @@ result<json_document> json_document::parse(std::string_view text, std::size_t ma
   return doc;
 }
 
-std::uint32_t json_value::next_of(std::uint32_t index) const { return doc_->nodes_[index].next; }
-
-json_kind json_value::kind() const { return doc_ ? doc_->nodes_[index_].kind : json_kind::null; }
-
 bool json_value::is_integer() const {
   if (!is_number()) return false;
   const auto text = raw();
@@ -221,20 +217,6 @@ bool json_value::is_integer() const {
 }
 
 bool json_value::as_bool() const { return is_bool() && doc_->text_[doc_->nodes_[index_].raw_offset] == 't'; }
-
-std::string_view json_value::str() const {
-  if (!doc_) return {};
-  const auto& n = doc_->nodes_[index_];
-  if (n.kind != json_kind::string) return {};
-  return n.in_arena ? std::string_view(doc_->arena_).substr(n.offset, n.length)
-                    : doc_->text_.substr(n.offset, n.length);
-}
-
-std::string_view json_value::raw() const {
-  if (!doc_) return "null";
-  const auto& n = doc_->nodes_[index_];
-  return doc_->text_.substr(n.raw_offset, n.raw_length);
-}
 
 std::optional<long long> json_value::as_integer() const {
   if (!is_integer()) return std::nullopt;
@@ -246,12 +228,6 @@ std::optional<long long> json_value::as_integer() const {
   for (char c : text) n = n * 10 + (c - '0');
   if (n > (1LL << 53)) return std::nullopt;
   return negative ? -n : n;
-}
-
-std::size_t json_value::size() const {
-  if (!doc_) return 0;
-  const auto& n = doc_->nodes_[index_];
-  return (n.kind == json_kind::array || n.kind == json_kind::object) ? n.count : 0;
 }
 
 json_value json_value::at(std::size_t i) const {
@@ -275,8 +251,9 @@ std::string_view json_value::key_at(std::size_t i) const {
 
 std::optional<json_value> json_value::find(std::string_view key) const {
   std::optional<json_value> found;
+  // Length and first byte first: most keys differ in one of them.
   for_each_member([&](std::string_view name, json_value value) {
-    if (name == key) found = value;
+    if (name.size() == key.size() && (key.empty() || name[0] == key[0]) && name == key) found = value;
   });
   return found;
 }

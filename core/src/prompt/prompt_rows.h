@@ -3,7 +3,8 @@
 // row, long lists as numbered lines, embedded rows indented below their
 // parent. Empty values are left out.
 
-#include <set>
+#include <algorithm>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -15,8 +16,29 @@ namespace alfred::detail {
 /// Refs whose rows a prompt already shows in full: top-level rows, and rows
 /// embedded in another row (`ri_` rows inside a recipe).
 struct shown_refs {
-  std::set<std::string_view, std::less<>> rows;
-  std::set<std::string_view, std::less<>> embedded;
+  /// Refs added while rows are rendered, looked up once they are: a vector
+  /// sorted at the first lookup (cheaper than a tree node per ref).
+  class ref_set {
+   public:
+    void insert(std::string_view ref) {
+      refs_.push_back(ref);
+      sorted_ = false;
+    }
+    bool count(std::string_view ref) const {
+      if (!sorted_) {
+        std::sort(refs_.begin(), refs_.end());
+        sorted_ = true;
+      }
+      return std::binary_search(refs_.begin(), refs_.end(), ref);
+    }
+    bool empty() const { return refs_.empty(); }
+
+   private:
+    mutable std::vector<std::string_view> refs_;
+    mutable bool sorted_ = true;
+  };
+  ref_set rows;
+  ref_set embedded;
 
   bool contains(std::string_view ref) const { return rows.count(ref) || embedded.count(ref); }
 };
