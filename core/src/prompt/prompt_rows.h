@@ -4,9 +4,9 @@
 // parent. Empty values are left out.
 
 #include <algorithm>
-#include <vector>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "alfred/json.h"
 #include "prompt_input.h"
