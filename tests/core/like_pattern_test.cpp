@@ -49,6 +49,41 @@ TEST_CASE("a literal * in a pattern is not a wildcard on the wire") {
   SUBCASE("a trailing lone backslash stays a literal backslash") { CHECK(wire("a*b\\") == "imatch.^a\\*b\\\\$"); }
 }
 
+TEST_CASE("a name match that ignores accents: every letter is the class of its forms") {
+  const auto folded = [](std::string_view pattern) {
+    const pattern_operand operand = encode_like_pattern(pattern, true, true);
+    return std::string(operand.op) + "." + operand.value;
+  };
+  const std::string c = "[cCÇçĆ-čḈḉ]";
+  const std::string e = "[eEÈ-Ëè-ëĒ-ěȄ-ȇȨȩḔ-ḝẸ-ệ]";
+  const std::string o = "[oOÒ-ÖØò-öøŌ-őƠơǑǒǪ-ǭǾǿȌ-ȏȪ-ȱṌ-ṓỌ-ợ]";
+  SUBCASE("typed without accents, with them, or in capitals: one regular expression") {
+    CHECK(folded("*ce*") == "imatch." + c + e);
+    CHECK(folded("*cé*") == "imatch." + c + e);
+    CHECK(folded("*CẾ*") == "imatch." + c + e);
+    CHECK(folded("co") == "imatch.^" + c + o + "$");
+    CHECK(folded("*ở*") == "imatch." + o);
+  }
+  SUBCASE("everything else is as without folding") {
+    CHECK(folded("*e 1.5\\*x_%*") == "imatch." + e + " 1\\.5\\*[xXẊ-ẍ].");
+    CHECK(folded("*日本*") == "imatch.日本");
+    CHECK(folded("*×*") == "imatch.×");
+  }
+  SUBCASE("nothing to fold, or not ilike: the plain encoding") {
+    CHECK(folded("*12 %*") == "ilike.*12 %*");
+    CHECK(wire("*crème*", true) == "ilike.*crème*");
+    CHECK(encode_like_pattern("*cre*", false, true).op == "like");
+  }
+  SUBCASE("a truncated UTF-8 sequence stays bytes") { CHECK(folded("*\xC3*") == "imatch.\xC3"); }
+}
+
+TEST_CASE("fold_latin drops accents and lowers ASCII") {
+  CHECK(fold_latin("Crème Brûlée") == "creme brulee");
+  CHECK(fold_latin("Phở Gà, Đà Nẵng") == "pho ga, da nang");
+  CHECK(fold_latin("Jalapeño × 2 ŁÓDŹ ø") == "jalapeno × 2 lodz o");
+  CHECK(fold_latin("日本 \xC3") == "日本 \xC3");
+}
+
 TEST_CASE("like_literal escapes every wildcard, * included") {
   CHECK(like_literal("star*item 50%_\\") == "star\\*item 50\\%\\_\\\\");
   CHECK(wire("*" + like_literal("*lead") + "*") == "imatch.\\*lead");

@@ -122,7 +122,7 @@ test('reads: enum filters, fuzzy names, labels of foreign keys, refs instead of 
   // `name = acme` is fuzzy on organizations (the overrides' middleware); Ben's Acme is not Ada's.
   const acme = await act.execute('db_read', { table: 'organizations', filters: [where('name', '=', 'acme')] });
   assert.deepEqual(acme.data.map((row) => [row.name, row.tags]), [['Acme Robotics', ['enterprise', 'priority']]]);
-  assert.deepEqual(acme.query.notes, ['name = "acme" matched as a case-insensitive part of the name (name ilike *acme*)']);
+  assert.deepEqual(acme.query.notes, ['name = "acme" matched as a part of the name, ignoring case and accents (name ilike *acme*)']);
 
   // Enum arrays and their values are checked before any request.
   const emailable = await act.execute('db_read', { table: 'contacts', filters: [where('preferred_channels', 'contains', ['email'])] });

@@ -47,6 +47,9 @@ struct filter {
   std::vector<scalar> values;
   /// The JSON operand of containment on a jsonb column.
   std::string json_operand;
+  /// An `ilike` the middleware built for a name: it also ignores accents
+  /// (like_pattern.h). A model's own `ilike` never does.
+  bool accent_insensitive = false;
 
   const scalar& value() const { return values.front(); }
 };

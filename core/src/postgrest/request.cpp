@@ -222,8 +222,9 @@ void encode_filter(const filter& f, condition_writer& out) {
       encode_list(f, rule, out);
       return;
     case value_shape::pattern: {
-      // like/ilike, or match/imatch for a pattern with a literal `*` (like_pattern.h).
-      pattern_operand pattern = encode_like_pattern(f.value().text, rule.postgrest == "ilike");
+      // like/ilike, or match/imatch for a pattern with a literal `*` or one that
+      // ignores accents (like_pattern.h).
+      pattern_operand pattern = encode_like_pattern(f.value().text, rule.postgrest == "ilike", f.accent_insensitive);
       op = pattern.op;
       operand = std::move(pattern.value);
       value = operand;

@@ -1,9 +1,68 @@
 #include "alfred/like_pattern.h"
 
+#include <algorithm>
+#include <iterator>
 #include <vector>
+
+#include "../json/json_scan.h"
 
 namespace alfred {
 namespace {
+
+struct latin_range {
+  char32_t first;
+  char32_t last;
+  char letter;
+};
+
+constexpr latin_range kLatinLetters[] = {
+#include "latin_letters.inc"
+};
+
+// The code point of the 2- or 3-byte UTF-8 sequence at `at` and its length,
+// or length 0 (every accented letter of the table is 2 or 3 bytes long).
+std::size_t utf8_at(std::string_view text, std::size_t at, char32_t& cp) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const auto continuation = [&](std::size_t i) { return i < text.size() && (byte(i) & 0xC0) == 0x80; };
+  if ((byte(at) & 0xE0) == 0xC0 && continuation(at + 1)) {
+    cp = char32_t(byte(at) & 0x1F) << 6 | char32_t(byte(at + 1) & 0x3F);
+    return 2;
+  }
+  if ((byte(at) & 0xF0) == 0xE0 && continuation(at + 1) && continuation(at + 2)) {
+    cp = char32_t(byte(at) & 0x0F) << 12 | char32_t(byte(at + 1) & 0x3F) << 6 | char32_t(byte(at + 2) & 0x3F);
+    return 3;
+  }
+  return 0;
+}
+
+// The base letter of an accented Latin letter, or 0.
+char accented_base(char32_t cp) {
+  const auto* end = std::end(kLatinLetters);
+  const auto* after = std::upper_bound(std::begin(kLatinLetters), end, cp,
+                                       [](char32_t c, const latin_range& r) { return c < r.first; });
+  if (after == std::begin(kLatinLetters)) return 0;
+  const latin_range& range = *(after - 1);
+  return cp <= range.last ? range.letter : 0;
+}
+
+char ascii_letter(char c) {
+  const char lower = char(c | 0x20);
+  return lower >= 'a' && lower <= 'z' ? lower : 0;
+}
+
+// `[eEÈ-Ëè-ë…]`: the letter in both cases and every accented form of it.
+void append_letter_class(std::string& out, char letter) {
+  out += '[';
+  out += letter;
+  out += char(letter - 'a' + 'A');
+  for (const latin_range& r : kLatinLetters) {
+    if (r.letter != letter) continue;
+    detail::append_utf8(out, r.first);
+    if (r.last > r.first + 1) out += '-';
+    if (r.last > r.first) detail::append_utf8(out, r.last);
+  }
+  out += ']';
+}
 
 struct token {
   enum class kind : unsigned char { literal, any, one, star };
@@ -61,10 +120,20 @@ bool is_regex_special(char c) {
   }
 }
 
+// The code point the literal tokens at `at` spell in UTF-8 and how many
+// tokens it takes, or 0 tokens.
+std::size_t literal_code_point(const std::vector<token>& tokens, std::size_t at, std::size_t end, char32_t& cp) {
+  char bytes[3];
+  std::size_t n = 0;
+  for (; n < 3 && at + n < end && tokens[at + n].type == token::kind::literal; ++n) bytes[n] = tokens[at + n].c;
+  return n == 0 ? 0 : utf8_at(std::string_view(bytes, n), 0, cp);
+}
+
 // The anchored ARE that matches what the tokens match. A leading or trailing
 // "any" drops the anchor instead of writing `.*`; a `\` before a
-// non-alphanumeric character makes it literal in an ARE.
-std::string regex_of(const std::vector<token>& tokens) {
+// non-alphanumeric character makes it literal in an ARE. With `fold`, a
+// letter (accented or not) is the bracket expression of all its forms.
+std::string regex_of(const std::vector<token>& tokens, bool fold) {
   std::size_t begin = 0;
   std::size_t end = tokens.size();
   const bool open_start = begin < end && tokens[begin].type == token::kind::any;
@@ -82,9 +151,18 @@ std::string regex_of(const std::vector<token>& tokens) {
       case token::kind::one:
         out += '.';
         break;
-      default:
+      default: {
+        char32_t cp = 0;
+        const std::size_t length = fold ? literal_code_point(tokens, i, end, cp) : 0;
+        const char letter = !fold ? 0 : length ? accented_base(cp) : ascii_letter(tokens[i].c);
+        if (letter) {
+          append_letter_class(out, letter);
+          if (length) i += length - 1;
+          break;
+        }
         if (is_regex_special(tokens[i].c)) out += '\\';
         out += tokens[i].c;
+      }
     }
   }
   if (!open_end) out += '$';
@@ -93,12 +171,34 @@ std::string regex_of(const std::vector<token>& tokens) {
 
 }  // namespace
 
-pattern_operand encode_like_pattern(std::string_view pattern, bool case_insensitive) {
+pattern_operand encode_like_pattern(std::string_view pattern, bool case_insensitive, bool accent_insensitive) {
   const std::vector<token> tokens = tokens_of(pattern);
   bool literal_star = false;
-  for (const token& t : tokens) literal_star = literal_star || (t.type == token::kind::literal && t.c == '*');
-  if (!literal_star) return {case_insensitive ? "ilike" : "like", std::string(pattern)};
-  return {case_insensitive ? "imatch" : "match", regex_of(tokens)};
+  bool letter = false;
+  for (const token& t : tokens) {
+    literal_star = literal_star || (t.type == token::kind::literal && t.c == '*');
+    letter = letter || (t.type == token::kind::literal && (ascii_letter(t.c) || (t.c & 0x80)));
+  }
+  const bool fold = accent_insensitive && case_insensitive && letter;
+  if (!literal_star && !fold) return {case_insensitive ? "ilike" : "like", std::string(pattern)};
+  return {case_insensitive ? "imatch" : "match", regex_of(tokens, fold)};
+}
+
+std::string fold_latin(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char32_t cp = 0;
+    const std::size_t length = (text[i] & 0x80) ? utf8_at(text, i, cp) : 0;
+    const char base = length ? accented_base(cp) : 0;
+    if (base) {
+      out += base;
+      i += length - 1;
+    } else {
+      out += (text[i] >= 'A' && text[i] <= 'Z') ? char(text[i] - 'A' + 'a') : text[i];
+    }
+  }
+  return out;
 }
 
 std::string like_literal(std::string_view text) {

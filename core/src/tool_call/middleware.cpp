@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "../json/text.h"
 #include "alfred/json.h"
 #include "alfred/like_pattern.h"
 #include "alfred/uuid.h"
@@ -12,19 +13,11 @@
 namespace alfred::detail {
 namespace {
 
-std::string ascii_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-  return out;
-}
+using detail::trimmed_lower;
 
-std::string trimmed_lower(std::string_view text) {
-  const auto begin = text.find_first_not_of(" \t\n");
-  if (begin == std::string_view::npos) return {};
-  const auto end = text.find_last_not_of(" \t\n");
-  return ascii_lower(text.substr(begin, end - begin + 1));
-}
+// A name as the catalog match compares it: trimmed, lower case, accents
+// dropped ("  Jalapeño " → "jalapeno").
+std::string folded(std::string_view text) { return fold_latin(trimmed_lower(text)); }
 
 // "tomatoes" → "tomato", "berries" → "berry", "eggs" → "egg"; the catalog
 // names things in the singular.
@@ -41,14 +34,14 @@ std::string singular(const std::string& name) {
 bool names_match(const std::string& wanted, const catalog_entry& entry) {
   const std::string wanted_singular = singular(wanted);
   auto same = [&](std::string_view candidate) {
-    const std::string lower = trimmed_lower(candidate);
+    const std::string lower = folded(candidate);
     return lower == wanted || lower == wanted_singular || singular(lower) == wanted_singular;
   };
   return same(entry.name) || std::any_of(entry.aliases.begin(), entry.aliases.end(), same);
 }
 
 std::vector<const catalog_entry*> matches(const std::vector<catalog_entry>& entries, const std::string& name) {
-  const std::string wanted = trimmed_lower(name);
+  const std::string wanted = folded(name);
   std::vector<const catalog_entry*> out;
   for (const auto& entry : entries)
     if (names_match(wanted, entry)) out.push_back(&entry);
@@ -102,8 +95,9 @@ void apply_read_rewrites(const table& tbl, tool_call& call, notes& out) {
     const std::string text = f.value().text;
     f.op = filter_op::ilike;
     f.values.front().text = "*" + like_literal(text) + "*";
-    out.push_back(fmt::format("{} = \"{}\" matched as a case-insensitive part of the name ({} ilike *{}*)", f.field,
-                              text, f.field, text));
+    f.accent_insensitive = text.size() <= kAccentFoldMaxBytes;
+    out.push_back(fmt::format("{} = \"{}\" matched as a part of the name, ignoring case{} ({} ilike *{}*)", f.field,
+                              text, f.accent_insensitive ? " and accents" : "", f.field, text));
   }
   const bool own_columns =
       !call.columns.empty() && std::find(call.columns.begin(), call.columns.end(), "*") == call.columns.end();
@@ -165,6 +159,7 @@ tool_call catalog_lookup(const domain& dom, const table& tbl, const std::vector<
       });
       if (repeated) continue;
       call.or_filters.push_back(text_filter(name_col, filter_op::ilike, like_literal(form)));
+      call.or_filters.back().accent_insensitive = form.size() <= kAccentFoldMaxBytes;
       if (alias_col) call.or_filters.push_back(text_filter(*alias_col, filter_op::contains, form));
     }
   }
@@ -217,6 +212,7 @@ void link_read_filters(const table& tbl, tool_call& call, const std::vector<cata
     filter name_match = std::move(call.filters[i]);
     name_match.op = filter_op::ilike;
     name_match.values.front().text = "*" + like_literal(term->name) + "*";
+    name_match.accent_insensitive = term->name.size() <= kAccentFoldMaxBytes;
     const auto found = matches(entries, term->name);
     if (found.empty()) {
       out.push_back(fmt::format("no catalog entry is named \"{}\"; matched {} ilike *{}*", term->name, link.name_column,

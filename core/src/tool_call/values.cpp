@@ -10,6 +10,7 @@
 
 #include "../json/echo.h"
 #include "../json/text.h"
+#include "alfred/like_pattern.h"
 #include "alfred/uuid.h"
 
 namespace alfred {
@@ -328,10 +329,12 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                    fmt::format("'{}' is not a known ref; refs are case-sensitive", detail::echoed(text)),
                    fmt::format("write it exactly as shown: {}", entry->ref)};
   }
-  const std::string wanted = trimmed_lower(text);
+  // A name given where a ref belongs, matched as the catalog matches names
+  // (case and accents ignored).
+  const std::string wanted = fold_latin(trimmed_lower(text));
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (!entry->saved_as.empty() || wanted.empty()) continue;
-    if (trimmed_lower(entry->label) == wanted)
+    if (fold_latin(trimmed_lower(entry->label)) == wanted)
       return error{
           codes::not_a_ref, path.str(),
           fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text), entry->ref),

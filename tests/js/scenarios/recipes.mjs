@@ -334,12 +334,25 @@ test('"the 100% rye" and "mac, cheese": % and a comma in a name are literal', as
   assert.deepEqual(await db(`/recipes?name=eq.${enc("Grandma's Apple Pie")}&select=servings`), [{ servings: 10 }]);
 });
 
-test('"show me the creme brulee and the pho": a name typed without its accents finds the recipe', { todo: 'names typed without their accents do not match (creme brulee → Crème Brûlée, pho → Phở Gà): the fuzzy name match is ilike only' }, async () => {
+test('"show me the creme brulee and the pho": a name typed without its accents finds the recipe', async () => {
   const { act } = kit.actFor();
   const creme = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', '=', 'creme brulee')], columns: ['name'] }));
   assert.deepEqual(creme.data.map((row) => row.name), ['Crème Brûlée']);
   const pho = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', '=', 'pho')], columns: ['name'] }));
   assert.deepEqual(pho.data.map((row) => row.name), ['Phở Gà']);
+  assert.deepEqual(pho.query.effective.filters, [{ field: 'name', op: 'ilike', value: '*pho*' }]);
+  assert.match(pho.query.notes[0], /ignoring case and accents/);
+  for (const typed of ['CRÈME brûlée', 'crême brulée', 'phở gà', 'PHO GA']) {
+    const found = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', '=', typed)], columns: ['name'] }));
+    assert.equal(found.data.length, 1, typed);
+  }
+  for (const other of ['pha', 'creme brulee tart', 'phở bò']) {
+    const none = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', '=', other)], columns: ['name'] }));
+    assert.deepEqual(none.data, [], other);
+  }
+  // A model's own ilike means what it says: accents count.
+  const exact = ok(await act.execute('db_read', { table: 'recipes', filters: [where('name', 'ilike', '%creme%')], columns: ['name'] }));
+  assert.deepEqual(exact.data, []);
 });
 
 test('"save the weeknight version as a variant of the Shakshuka": a self reference by ref', async () => {

@@ -36,6 +36,18 @@ test('"add milk to my shopping list": one row, linked to the catalog, owned by t
   assert.equal((await db(`/shopping_list?id=eq.${rows[0].id}&select=id`, kit.ben())).length, 0, "Ben does not see Ada's row");
 });
 
+test('"add creme fraîche to my list": a name typed with half its accents is linked to the catalog entry', async () => {
+  const { act } = kit.actFor();
+  const before = await db('/shopping_list?select=id');
+  const result = ok(await act.execute('db_create', { table: 'shopping_list', data: { name: 'creme fraîche', quantity: 200, unit: 'g' } }));
+  const creme = await catalog('crème fraîche');
+  assert.match(result.data.ingredient_id, /^ing_\d+$/);
+  assert.ok(result.query.notes.some((note) => note.includes('crème fraîche')), result.query.notes.join('\n'));
+  const rows = added(before, await db('/shopping_list?select=id,name,ingredient_id,category'));
+  assert.deepEqual(pick(rows, 'name', 'ingredient_id', 'category'), [{ name: 'creme fraîche', ingredient_id: creme.id, category: creme.category }]);
+  assertModelFacing(result);
+});
+
 test('"add bread, butter and eggs to my shopping list": a batch of distinct items keeps every field', async () => {
   const { act } = kit.actFor();
   const before = await db('/shopping_list?select=id');
