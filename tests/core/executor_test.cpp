@@ -42,7 +42,9 @@ struct run {
 
 // A name as the middleware matches it on the wire: case and accents ignored
 // (like_pattern.h pins the classes).
-std::string folded_name(std::string_view pattern) { return encode_like_pattern(pattern, true, true).value; }
+std::string folded_name(std::string_view pattern, accent_folding accents = accent_folding::exact) {
+  return encode_like_pattern(pattern, true, accents).value;
+}
 
 std::string query_of(const http_request& req) {
   std::string out;
@@ -147,8 +149,8 @@ TEST_CASE("recipe reads match names loosely and include their ingredients") {
   CHECK(out["count"] == 1);
 }
 
-TEST_CASE("a name longer than the accent-folding limit is matched ignoring case only") {
-  const std::string name(kAccentFoldMaxBytes + 1, 'a');
+TEST_CASE("a name too long to fold within the budget is matched ignoring case only") {
+  const std::string name(200, 'a');
   run r;
   r.start("db_read", R"({"table":"recipes","filters":[{"field":"name","op":"=","value":")" + name + R"("}]})");
   REQUIRE(r.needs().size() == 1);
@@ -166,8 +168,8 @@ TEST_CASE("an inventory name filter goes through the catalog, and falls back to 
   const std::string lookup = query_of(r.request());
   CHECK(lookup.find("/ingredients") == std::string::npos);  // the path is not in the query
   CHECK(r.request().url.find("/ingredients?") != std::string::npos);
-  CHECK(lookup.find("or=(name.imatch." + folded_name("milks") + R"(,aliases.cs."{milks}",name.imatch.)" +
-                    folded_name("milk") + R"(,aliases.cs."{milk}"))") != std::string::npos);
+  CHECK(lookup.find("or=(name.imatch." + folded_name("milk", accent_folding::loose) +
+                    R"(,aliases.cs."{milk}",name.ilike.milks,aliases.cs."{milks}"))") != std::string::npos);
 
   SUBCASE("a match reads rows linked to it or named like it") {
     r.answer(0, ok(std::string(R"([{"id":")") + kMilkCatalog +
@@ -274,6 +276,33 @@ TEST_CASE("creates link catalog names, de-duplicate batches and report what they
   CHECK(out["data"][1].count("user_id") == 0);
   CHECK(out["query"]["requested"]["records"] == 3);
   CHECK(out["query"]["effective"]["records"] == 2);
+}
+
+// Gateways in front of PostgREST commonly refuse request lines over 8 KB.
+TEST_CASE("names matched ignoring accents keep the request line well under 8 KB") {
+  SUBCASE("a read by a name of any length") {
+    for (std::size_t letters = 10; letters <= 200; letters += 5) {
+      const std::string name(letters, 'o');
+      run r;
+      r.start("db_read", R"({"table":"recipes","filters":[{"field":"name","op":"=","value":")" + name + R"("}]})");
+      REQUIRE(r.needs().size() == 1);
+      CAPTURE(letters);
+      CHECK(r.request().url.size() < 6000);
+    }
+  }
+  SUBCASE("the catalog lookup for a batch of twenty items") {
+    std::string rows;
+    for (const char* name :
+         {"tomatoes",  "red onions", "garlic",         "coriander", "creme fraiche", "jalapenos", "basmati rice",
+          "chickpeas", "spinach",    "mozzarella",     "parmesan",  "chorizo",       "lemons",    "limes",
+          "ginger",    "potatoes",   "sweet potatoes", "mushrooms", "courgettes",    "aubergine"})
+      rows += std::string(rows.empty() ? "" : ",") + R"({"name":")" + name + R"("})";
+    run r;
+    r.start("db_create", R"({"table":"shopping_list","data":[)" + rows + "]}");
+    REQUIRE(r.needs().size() == 1);
+    CHECK(r.request().url.find("name.imatch.") != std::string::npos);
+    CHECK(r.request().url.size() < 6000);
+  }
 }
 
 TEST_CASE("a batch create of distinct items keeps every field of every row") {

@@ -51,7 +51,7 @@ TEST_CASE("a literal * in a pattern is not a wildcard on the wire") {
 
 TEST_CASE("a name match that ignores accents: every letter is the class of its forms") {
   const auto folded = [](std::string_view pattern) {
-    const pattern_operand operand = encode_like_pattern(pattern, true, true);
+    const pattern_operand operand = encode_like_pattern(pattern, true, accent_folding::exact);
     return std::string(operand.op) + "." + operand.value;
   };
   const std::string c = "[cCÇçĆ-čḈḉ]";
@@ -72,9 +72,23 @@ TEST_CASE("a name match that ignores accents: every letter is the class of its f
   SUBCASE("nothing to fold, or not ilike: the plain encoding") {
     CHECK(folded("*12 %*") == "ilike.*12 %*");
     CHECK(wire("*crème*", true) == "ilike.*crème*");
-    CHECK(encode_like_pattern("*cre*", false, true).op == "like");
+    CHECK(encode_like_pattern("*cre*", false, accent_folding::exact).op == "like");
+  }
+  SUBCASE("loosely, a letter is itself or any accented Latin letter") {
+    CHECK(encode_like_pattern("pho", true, accent_folding::loose).value == "^[pÀ-ỹ][hÀ-ỹ][oÀ-ỹ]$");
+    CHECK(encode_like_pattern("phở 2", true, accent_folding::loose).value == "^[pÀ-ỹ][hÀ-ỹ][oÀ-ỹ] 2$");
   }
   SUBCASE("a truncated UTF-8 sequence stays bytes") { CHECK(folded("*\xC3*") == "imatch.\xC3"); }
+}
+
+TEST_CASE("folding_within: exact while it fits, then loose, then none") {
+  CHECK(folding_within("*creme brulee*", accent_folding::exact, kAccentFoldBudget) == accent_folding::exact);
+  const std::string long_name = "*" + std::string(60, 'o') + "*";
+  CHECK(folding_within(long_name, accent_folding::exact, kAccentFoldBudget) == accent_folding::loose);
+  CHECK(folding_within("*" + std::string(200, 'o') + "*", accent_folding::exact, kAccentFoldBudget) ==
+        accent_folding::none);
+  CHECK(folding_within("*pho*", accent_folding::loose, 1000) == accent_folding::loose);
+  CHECK(folding_within("*pho*", accent_folding::loose, 10) == accent_folding::none);
 }
 
 TEST_CASE("fold_latin drops accents and lowers ASCII") {

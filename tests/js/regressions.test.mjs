@@ -169,8 +169,9 @@ test('the catalog lookup and its name fallback take a literal * literally: name 
   assert.deepEqual(names, ['Star*Item', 'big star*item box', 'star*item']);
   const lookup = new URL(fetch.requests[0].url);
   assert.equal(lookup.pathname, '/ingredients');
-  // Anchored, the `*` escaped, every letter the class of its accented forms (docs/pattern-encoding.md).
-  assert.match(lookup.searchParams.get('or'), /^\(name\.imatch\."\^\[sS[^\]]*\](\[[^\]]*\]){3}\\\\\*\[iI[^\]]*\](\[[^\]]*\]){3}\$",/);
+  // Anchored, the `*` escaped, every letter a class that also takes accented letters (docs/pattern-encoding.md):
+  // loose in the lookup, exact in the read.
+  assert.match(lookup.searchParams.get('or'), /^\(name\.imatch\."\^\[sÀ-ỹ\](\[[a-z]À-ỹ\]){3}\\\\\*\[iÀ-ỹ\](\[[a-z]À-ỹ\]){3}\$",/);
   const main = new URL(fetch.requests.at(-1).url);
   assert.match(main.searchParams.get('name'), /^imatch\.\[sS[^\]]*\](\[[^\]]*\]){3}\\\*\[iI[^\]]*\](\[[^\]]*\]){3}$/);
 });

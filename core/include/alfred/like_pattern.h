@@ -18,10 +18,10 @@
 ///   encode_like_pattern("*star\\*item*", true) → {"imatch", "star\\*item"}
 ///   encode_like_pattern("star*item", false)  → {"match", "^star\\*item$"}
 ///
-/// The fuzzy name match also ignores accents: with `accent_insensitive` (for
-/// `ilike` only), every Latin letter of the pattern, typed with or without an
-/// accent, stands for that letter in either case with any accent, as a
-/// bracket expression of an `imatch` regular expression
+/// The patterns the middleware builds for a name also ignore accents
+/// (`accent_folding`, for `ilike` only): every Latin letter, typed with or
+/// without an accent, becomes a bracket expression of an `imatch` regular
+/// expression that holds the letter in both cases and its accented forms
 /// (`creme` → `^[cCÇçĆ-čḈḉ][rR…]…$`).
 
 #include <cstddef>
@@ -37,16 +37,36 @@ struct pattern_operand {
   std::string value;
 };
 
+/// How a pattern the middleware builds for a name treats accents.
+enum class accent_folding : unsigned char {
+  /// As typed: `like`/`ilike` semantics only.
+  none,
+  /// A letter matches itself and its accented forms, both cases
+  /// (`[eEÈ-Ëè-ë…]`, up to ~60 characters): rows shown to the model.
+  exact,
+  /// A letter matches itself or any accented Latin letter (`[eÀ-ỹ]`, 10
+  /// bytes): a lookup whose rows the core compares again with `fold_latin`,
+  /// or a name too long for `exact`.
+  loose,
+};
+
 /// The wire form of `pattern` for `like` (`case_insensitive` false) or
 /// `ilike`. A trailing lone `\` is taken as a literal backslash (validation
-/// refuses it before this runs).
-pattern_operand encode_like_pattern(std::string_view pattern, bool case_insensitive, bool accent_insensitive = false);
+/// refuses it before this runs). `accents` applies to `ilike` only.
+pattern_operand encode_like_pattern(std::string_view pattern, bool case_insensitive,
+                                    accent_folding accents = accent_folding::none);
 
-/// The longest text (in bytes) the middleware matches ignoring accents: each
-/// letter becomes a bracket expression of up to 60 characters, and the
-/// request line has to stay a few kilobytes. Longer text is matched ignoring
-/// case only.
-inline constexpr std::size_t kAccentFoldMaxBytes = 120;
+/// How many bytes of regular expression the middleware spends on one name
+/// read ignoring accents, and on all the names of one catalog lookup.
+/// Gateways in front of PostgREST commonly refuse request lines over 8 KB,
+/// and a byte of these expressions takes up to three in the URL.
+inline constexpr std::size_t kAccentFoldBudget = 1200;
+inline constexpr std::size_t kLookupFoldBudget = 1000;
+
+/// `wanted`, or the next looser folding (exact → loose → none) whose
+/// regular expression for `pattern` (an `ilike` pattern) fits in `budget`
+/// bytes.
+accent_folding folding_within(std::string_view pattern, accent_folding wanted, std::size_t budget);
 
 /// `text` with its ASCII letters in lower case and every accented Latin
 /// letter replaced by its base letter ("Crème Brûlée" → "creme brulee");

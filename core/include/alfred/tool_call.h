@@ -14,6 +14,7 @@
 #include "alfred/error.h"
 #include "alfred/filter_ops.h"
 #include "alfred/json.h"
+#include "alfred/like_pattern.h"
 #include "alfred/registry.h"
 
 namespace alfred {
@@ -47,9 +48,9 @@ struct filter {
   std::vector<scalar> values;
   /// The JSON operand of containment on a jsonb column.
   std::string json_operand;
-  /// An `ilike` the middleware built for a name: it also ignores accents
-  /// (like_pattern.h). A model's own `ilike` never does.
-  bool accent_insensitive = false;
+  /// How an `ilike` the middleware built for a name treats accents
+  /// (like_pattern.h). A model's own `ilike` keeps them.
+  accent_folding accents = accent_folding::none;
 
   const scalar& value() const { return values.front(); }
 };

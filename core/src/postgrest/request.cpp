@@ -224,7 +224,7 @@ void encode_filter(const filter& f, condition_writer& out) {
     case value_shape::pattern: {
       // like/ilike, or match/imatch for a pattern with a literal `*` or one that
       // ignores accents (like_pattern.h).
-      pattern_operand pattern = encode_like_pattern(f.value().text, rule.postgrest == "ilike", f.accent_insensitive);
+      pattern_operand pattern = encode_like_pattern(f.value().text, rule.postgrest == "ilike", f.accents);
       op = pattern.op;
       operand = std::move(pattern.value);
       value = operand;

@@ -50,11 +50,19 @@ char ascii_letter(char c) {
   return lower >= 'a' && lower <= 'z' ? lower : 0;
 }
 
-// `[eEÈ-Ëè-ë…]`: the letter in both cases and every accented form of it.
-void append_letter_class(std::string& out, char letter) {
+// `[eEÈ-Ëè-ë…]`: the letter in both cases and every accented form of it;
+// loose, `[eÀ-ỹ]`: the letter or any accented Latin letter.
+void append_letter_class(std::string& out, char letter, accent_folding accents) {
   out += '[';
   out += letter;
-  out += char(letter - 'a' + 'A');
+  if (accents == accent_folding::loose) {  // imatch folds the case of ASCII letters in every locale
+    detail::append_utf8(out, std::begin(kLatinLetters)->first);
+    out += '-';
+    detail::append_utf8(out, (std::end(kLatinLetters) - 1)->last);
+    out += ']';
+    return;
+  }
+  out += char(letter - 'a' + 'A');  // and of the others in some
   for (const latin_range& r : kLatinLetters) {
     if (r.letter != letter) continue;
     detail::append_utf8(out, r.first);
@@ -131,9 +139,10 @@ std::size_t literal_code_point(const std::vector<token>& tokens, std::size_t at,
 
 // The anchored ARE that matches what the tokens match. A leading or trailing
 // "any" drops the anchor instead of writing `.*`; a `\` before a
-// non-alphanumeric character makes it literal in an ARE. With `fold`, a
-// letter (accented or not) is the bracket expression of all its forms.
-std::string regex_of(const std::vector<token>& tokens, bool fold) {
+// non-alphanumeric character makes it literal in an ARE. With accents
+// folded, a letter (accented or not) is the bracket expression of its forms.
+std::string regex_of(const std::vector<token>& tokens, accent_folding accents) {
+  const bool fold = accents != accent_folding::none;
   std::size_t begin = 0;
   std::size_t end = tokens.size();
   const bool open_start = begin < end && tokens[begin].type == token::kind::any;
@@ -156,7 +165,7 @@ std::string regex_of(const std::vector<token>& tokens, bool fold) {
         const std::size_t length = fold ? literal_code_point(tokens, i, end, cp) : 0;
         const char letter = !fold ? 0 : length ? accented_base(cp) : ascii_letter(tokens[i].c);
         if (letter) {
-          append_letter_class(out, letter);
+          append_letter_class(out, letter, accents);
           if (length) i += length - 1;
           break;
         }
@@ -171,7 +180,7 @@ std::string regex_of(const std::vector<token>& tokens, bool fold) {
 
 }  // namespace
 
-pattern_operand encode_like_pattern(std::string_view pattern, bool case_insensitive, bool accent_insensitive) {
+pattern_operand encode_like_pattern(std::string_view pattern, bool case_insensitive, accent_folding accents) {
   const std::vector<token> tokens = tokens_of(pattern);
   bool literal_star = false;
   bool letter = false;
@@ -179,9 +188,17 @@ pattern_operand encode_like_pattern(std::string_view pattern, bool case_insensit
     literal_star = literal_star || (t.type == token::kind::literal && t.c == '*');
     letter = letter || (t.type == token::kind::literal && (ascii_letter(t.c) || (t.c & 0x80)));
   }
-  const bool fold = accent_insensitive && case_insensitive && letter;
-  if (!literal_star && !fold) return {case_insensitive ? "ilike" : "like", std::string(pattern)};
-  return {case_insensitive ? "imatch" : "match", regex_of(tokens, fold)};
+  if (!case_insensitive || !letter) accents = accent_folding::none;
+  if (!literal_star && accents == accent_folding::none)
+    return {case_insensitive ? "ilike" : "like", std::string(pattern)};
+  return {case_insensitive ? "imatch" : "match", regex_of(tokens, accents)};
+}
+
+accent_folding folding_within(std::string_view pattern, accent_folding wanted, std::size_t budget) {
+  for (accent_folding accents = wanted; accents != accent_folding::none;
+       accents = accents == accent_folding::exact ? accent_folding::loose : accent_folding::none)
+    if (encode_like_pattern(pattern, true, accents).value.size() <= budget) return accents;
+  return accent_folding::none;
 }
 
 std::string fold_latin(std::string_view text) {

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "../json/text.h"
 #include "alfred/json.h"
@@ -95,9 +96,9 @@ void apply_read_rewrites(const table& tbl, tool_call& call, notes& out) {
     const std::string text = f.value().text;
     f.op = filter_op::ilike;
     f.values.front().text = "*" + like_literal(text) + "*";
-    f.accent_insensitive = text.size() <= kAccentFoldMaxBytes;
+    f.accents = folding_within(f.values.front().text, accent_folding::exact, kAccentFoldBudget);
     out.push_back(fmt::format("{} = \"{}\" matched as a part of the name, ignoring case{} ({} ilike *{}*)", f.field,
-                              text, f.accent_insensitive ? " and accents" : "", f.field, text));
+                              text, f.accents != accent_folding::none ? " and accents" : "", f.field, text));
   }
   const bool own_columns =
       !call.columns.empty() && std::find(call.columns.begin(), call.columns.end(), "*") == call.columns.end();
@@ -151,16 +152,27 @@ tool_call catalog_lookup(const domain& dom, const table& tbl, const std::vector<
   for (const auto& name : link.copy_columns) call.columns.push_back(name);
   const column& name_col = *catalog.find_column(link.name_column);
   const column* alias_col = link.alias_column.empty() ? nullptr : catalog.find_column(link.alias_column);
+  std::size_t budget = kLookupFoldBudget;
   for (const auto& name : names) {
+    // The singular ignores accents, loosely (like_pattern.h), while the
+    // lookup's budget lasts: `matches` then keeps only the entries it agrees
+    // with. A plural is also matched as typed, ignoring case.
     const std::string lower = trimmed_lower(name);
-    for (const std::string& form : {lower, singular(lower)}) {
+    const std::string one = singular(lower);
+    for (const auto& [form, folds] : {std::pair{&one, true}, std::pair{&lower, false}}) {
+      const std::string pattern = like_literal(*form);
       const bool repeated = std::any_of(call.or_filters.begin(), call.or_filters.end(), [&](const filter& f) {
-        return f.col == &name_col && f.value().text == like_literal(form);
+        return f.col == &name_col && f.value().text == pattern;
       });
       if (repeated) continue;
-      call.or_filters.push_back(text_filter(name_col, filter_op::ilike, like_literal(form)));
-      call.or_filters.back().accent_insensitive = form.size() <= kAccentFoldMaxBytes;
-      if (alias_col) call.or_filters.push_back(text_filter(*alias_col, filter_op::contains, form));
+      call.or_filters.push_back(text_filter(name_col, filter_op::ilike, pattern));
+      if (folds) {
+        filter& match = call.or_filters.back();
+        match.accents = folding_within(pattern, accent_folding::loose, budget);
+        if (match.accents != accent_folding::none)
+          budget -= encode_like_pattern(pattern, true, match.accents).value.size();
+      }
+      if (alias_col) call.or_filters.push_back(text_filter(*alias_col, filter_op::contains, *form));
     }
   }
   call.limit = std::min<long>(dom.max_rows, long(names.size()) * 5);
@@ -212,7 +224,7 @@ void link_read_filters(const table& tbl, tool_call& call, const std::vector<cata
     filter name_match = std::move(call.filters[i]);
     name_match.op = filter_op::ilike;
     name_match.values.front().text = "*" + like_literal(term->name) + "*";
-    name_match.accent_insensitive = term->name.size() <= kAccentFoldMaxBytes;
+    name_match.accents = folding_within(name_match.values.front().text, accent_folding::exact, kAccentFoldBudget);
     const auto found = matches(entries, term->name);
     if (found.empty()) {
       out.push_back(fmt::format("no catalog entry is named \"{}\"; matched {} ilike *{}*", term->name, link.name_column,
