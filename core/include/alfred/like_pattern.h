@@ -57,11 +57,14 @@ pattern_operand encode_like_pattern(std::string_view pattern, bool case_insensit
                                     accent_folding accents = accent_folding::none);
 
 /// How many bytes of regular expression the middleware spends on one name
-/// read ignoring accents, and on all the names of one catalog lookup.
-/// Gateways in front of PostgREST commonly refuse request lines over 8 KB,
-/// and a byte of these expressions takes up to three in the URL.
+/// read ignoring accents, and on one name of a catalog lookup; and how many
+/// bytes of names and patterns one lookup request carries (a batch with more
+/// is looked up in several). Gateways in front of PostgREST commonly refuse
+/// request lines over 8 KB, and a byte of these expressions takes up to
+/// three in the URL.
 inline constexpr std::size_t kAccentFoldBudget = 1200;
 inline constexpr std::size_t kLookupFoldBudget = 1000;
+inline constexpr std::size_t kLookupRequestBytes = 1600;
 
 /// `wanted`, or the next looser folding (exact → loose → none) whose
 /// regular expression for `pattern` (an `ilike` pattern) fits in `budget`

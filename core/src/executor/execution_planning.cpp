@@ -80,7 +80,8 @@ void execution::state::start(std::string_view tool_text) {
     if (!terms.empty()) {
       std::vector<std::string> names;
       for (const auto& term : terms) names.push_back(term.name);
-      if (!add_read_need(detail::catalog_lookup(dom, tbl, names), purpose::catalog_read)) return;
+      for (const tool_call& lookup : detail::catalog_lookups(dom, tbl, names))
+        if (!add_read_need(lookup, purpose::catalog_read)) return;
     }
     if (!effective->semantic_query.empty()) {
       if (!tbl.middleware.semantic)
@@ -95,7 +96,9 @@ void execution::state::start(std::string_view tool_text) {
     if (effective->kind == tool_kind::create && !claim_saves()) return;
     if (effective->kind == tool_kind::create) assign_row_ids();
     auto names = detail::unlinked_names(tbl, *effective);
-    if (!names.empty() && !add_read_need(detail::catalog_lookup(dom, tbl, names), purpose::catalog_write)) return;
+    if (!names.empty())
+      for (const tool_call& lookup : detail::catalog_lookups(dom, tbl, names))
+        if (!add_read_need(lookup, purpose::catalog_write)) return;
   }
   if (needs.empty()) plan_main();
 }

@@ -26,7 +26,7 @@ using detail::array_length;
 using detail::byte_size;
 using detail::query_source;
 
-bool execution::state::consume_catalog(const need_response& answer, purpose p) {
+bool execution::state::consume_catalog(const need_response& answer) {
   const table& tbl = *effective->tbl;
   const std::string catalog = tbl.middleware.catalog->catalog;
   if (!succeeded(answer)) {
@@ -38,11 +38,21 @@ bool execution::state::consume_catalog(const need_response& answer, purpose p) {
     fail(entries.err());
     return false;
   }
-  if (p == purpose::catalog_read)
-    detail::link_read_filters(tbl, *effective, terms, *entries, registry, record.notes);
-  else
-    detail::link_write_rows(tbl, *effective, *entries, registry, record.notes);
+  for (auto& entry : *entries) {
+    const bool known = std::any_of(catalog_found.begin(), catalog_found.end(),
+                                   [&](const detail::catalog_entry& e) { return e.uuid == entry.uuid; });
+    if (!known) catalog_found.push_back(std::move(entry));
+  }
   return true;
+}
+
+void execution::state::link_catalog(purpose p) {
+  const table& tbl = *effective->tbl;
+  if (p == purpose::catalog_read)
+    detail::link_read_filters(tbl, *effective, terms, catalog_found, registry, record.notes);
+  else
+    detail::link_write_rows(tbl, *effective, catalog_found, registry, record.notes);
+  catalog_found.clear();
 }
 
 bool execution::state::consume_embedding(const need_response& answer) {

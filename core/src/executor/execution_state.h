@@ -55,6 +55,9 @@ struct execution::state {
   std::optional<tool_call> effective;
   detail::query_record record;
   std::vector<detail::catalog_term> terms;
+  /// The entries the catalog lookups of a round found (a large batch is
+  /// looked up in several requests); linked once all of them answered.
+  std::vector<detail::catalog_entry> catalog_found;
   /// Semantic search ranking (UUIDs, best first); set once the RPC answered.
   std::optional<std::vector<std::string>> ranking;
   std::optional<long> semantic_limit;
@@ -141,7 +144,8 @@ struct execution::state {
   // translator validates the rest.
   static const char* not_rows(std::string_view body);
 
-  bool consume_catalog(const need_response& answer, purpose p);
+  bool consume_catalog(const need_response& answer);
+  void link_catalog(purpose p);
 
   bool consume_embedding(const need_response& answer);
 

@@ -158,6 +158,7 @@ void execution::state::advance() {
   purposes.clear();
   responses.clear();
   bool main_answered = false;
+  std::optional<purpose> catalog;
   if (!kinds.empty() && kinds.front() == purpose::labels) return consume_labels(answers);
   for (std::size_t i = 0; i < round.size(); ++i) {
     need_response& answer = *answers[i];
@@ -165,7 +166,8 @@ void execution::state::advance() {
     switch (kinds[i]) {
       case purpose::catalog_read:
       case purpose::catalog_write:
-        if (!consume_catalog(answer, kinds[i])) return;
+        if (!consume_catalog(answer)) return;
+        catalog = kinds[i];
         break;
       case purpose::embed:
         if (!consume_embedding(answer)) return;
@@ -186,6 +188,7 @@ void execution::state::advance() {
     }
   }
   if (main_answered || finished) return;
+  if (catalog) link_catalog(*catalog);
   if (needs.empty()) plan_main();
 }
 

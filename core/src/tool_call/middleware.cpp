@@ -141,42 +141,67 @@ std::vector<std::string> unlinked_names(const table& tbl, const tool_call& call)
   return out;
 }
 
-tool_call catalog_lookup(const domain& dom, const table& tbl, const std::vector<std::string>& names) {
+std::vector<tool_call> catalog_lookups(const domain& dom, const table& tbl, const std::vector<std::string>& names) {
   const catalog_link& link = *tbl.middleware.catalog;
   const table& catalog = *dom.find_table(link.catalog);
-  tool_call call;
-  call.kind = tool_kind::read;
-  call.tbl = &catalog;
-  call.columns = {"id", link.name_column};
-  if (!link.alias_column.empty()) call.columns.push_back(link.alias_column);
-  for (const auto& name : link.copy_columns) call.columns.push_back(name);
   const column& name_col = *catalog.find_column(link.name_column);
   const column* alias_col = link.alias_column.empty() ? nullptr : catalog.find_column(link.alias_column);
-  std::size_t budget = kLookupFoldBudget;
-  for (const auto& name : names) {
-    // The singular ignores accents, loosely (like_pattern.h), while the
-    // lookup's budget lasts: `matches` then keeps only the entries it agrees
-    // with. A plural is also matched as typed, ignoring case.
+  std::vector<tool_call> out;
+  std::size_t bytes = 0;      // of filter values in the last lookup
+  std::size_t looked_up = 0;  // names in the last lookup
+  auto start_lookup = [&] {
+    tool_call call;
+    call.kind = tool_kind::read;
+    call.tbl = &catalog;
+    call.columns = {"id", link.name_column};
+    if (!link.alias_column.empty()) call.columns.push_back(link.alias_column);
+    for (const auto& copy : link.copy_columns) call.columns.push_back(copy);
+    out.push_back(std::move(call));
+    bytes = 0;
+    looked_up = 0;
+  };
+  // The filters that look `name` up in `call`, and what they add to it.
+  auto filters_for = [&](const tool_call& call, const std::string& name, std::size_t& size) {
+    // The singular ignores accents, loosely (like_pattern.h): `matches` then
+    // keeps only the entries it agrees with. A plural is also matched as
+    // typed, ignoring case.
+    std::vector<filter> filters;
     const std::string lower = trimmed_lower(name);
     const std::string one = singular(lower);
+    size = 0;
     for (const auto& [form, folds] : {std::pair{&one, true}, std::pair{&lower, false}}) {
       const std::string pattern = like_literal(*form);
-      const bool repeated = std::any_of(call.or_filters.begin(), call.or_filters.end(), [&](const filter& f) {
-        return f.col == &name_col && f.value().text == pattern;
-      });
-      if (repeated) continue;
-      call.or_filters.push_back(text_filter(name_col, filter_op::ilike, pattern));
-      if (folds) {
-        filter& match = call.or_filters.back();
-        match.accents = folding_within(pattern, accent_folding::loose, budget);
-        if (match.accents != accent_folding::none)
-          budget -= encode_like_pattern(pattern, true, match.accents).value.size();
+      auto same = [&](const filter& f) { return f.col == &name_col && f.value().text == pattern; };
+      if (std::any_of(call.or_filters.begin(), call.or_filters.end(), same) ||
+          std::any_of(filters.begin(), filters.end(), same))
+        continue;
+      filters.push_back(text_filter(name_col, filter_op::ilike, pattern));
+      filter& match = filters.back();
+      if (folds) match.accents = folding_within(pattern, accent_folding::loose, kLookupFoldBudget);
+      size += match.accents == accent_folding::none ? pattern.size()
+                                                    : encode_like_pattern(pattern, true, match.accents).value.size();
+      if (alias_col) {
+        filters.push_back(text_filter(*alias_col, filter_op::contains, *form));
+        size += form->size();
       }
-      if (alias_col) call.or_filters.push_back(text_filter(*alias_col, filter_op::contains, *form));
     }
+    return filters;
+  };
+  start_lookup();
+  for (const auto& name : names) {
+    std::size_t size = 0;
+    auto filters = filters_for(out.back(), name, size);
+    if (looked_up > 0 && bytes + size > kLookupRequestBytes) {
+      start_lookup();
+      filters = filters_for(out.back(), name, size);
+    }
+    tool_call& call = out.back();
+    for (filter& f : filters) call.or_filters.push_back(std::move(f));
+    bytes += size;
+    ++looked_up;
+    call.limit = std::min<long>(dom.max_rows, long(looked_up) * 5);
   }
-  call.limit = std::min<long>(dom.max_rows, long(names.size()) * 5);
-  return call;
+  return out;
 }
 
 result<std::vector<catalog_entry>> read_catalog_rows(const domain& dom, ref_registry& registry, const table& tbl,

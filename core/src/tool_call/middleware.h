@@ -36,9 +36,10 @@ std::vector<catalog_term> catalog_terms(const table& tbl, const tool_call& call)
 /// Names of rows a create or update leaves without a catalog link.
 std::vector<std::string> unlinked_names(const table& tbl, const tool_call& call);
 
-/// The catalog read that looks `names` up (case-insensitive, plurals and
-/// aliases included).
-tool_call catalog_lookup(const domain& dom, const table& tbl, const std::vector<std::string>& names);
+/// The catalog reads that look `names` up (case and accents ignored, plurals
+/// and aliases included): one, or several when the names would make a
+/// request line longer than gateways accept (`kLookupRequestBytes`).
+std::vector<tool_call> catalog_lookups(const domain& dom, const table& tbl, const std::vector<std::string>& names);
 
 struct catalog_entry {
   std::string uuid;

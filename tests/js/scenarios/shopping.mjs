@@ -48,6 +48,26 @@ test('"add creme fraîche to my list": a name typed with half its accents is lin
   assertModelFacing(result);
 });
 
+test('"add everything for the party": a batch of 60 items is looked up in the catalog in several requests and linked', async () => {
+  const { act, fetch } = kit.actFor();
+  const before = await db('/shopping_list?select=id');
+  const party = unique('party');
+  const items = Array.from({ length: 58 }, (_, i) => ({ name: `${party} snack ${i}`, quantity: i + 1 }));
+  items.push({ name: 'creme fraîche', quantity: 1 }, { name: 'milk', quantity: 2, unit: 'l' });
+  const result = ok(await act.execute('db_create', { table: 'shopping_list', data: items }));
+  assert.equal(result.count, 60);
+  const lookups = fetch.requests.filter((request) => new URL(request.url).pathname === '/ingredients');
+  assert.ok(lookups.length > 1, `${lookups.length} catalog lookups`);
+  for (const request of lookups) assert.ok(request.url.length < 6000, `lookup URL of ${request.url.length} bytes`);
+  const rows = added(before, await db('/shopping_list?select=id,name,quantity,ingredient_id'));
+  assert.equal(rows.length, 60);
+  const byName = Object.fromEntries(rows.map((row) => [row.name, row]));
+  assert.equal(byName[`${party} snack 57`].quantity, 58);
+  assert.equal(byName['creme fraîche'].ingredient_id, (await catalog('crème fraîche')).id);
+  assert.equal(byName.milk.ingredient_id, (await catalog('milk')).id);
+  assertModelFacing(result);
+});
+
 test('"add bread, butter and eggs to my shopping list": a batch of distinct items keeps every field', async () => {
   const { act } = kit.actFor();
   const before = await db('/shopping_list?select=id');
