@@ -91,8 +91,9 @@ TEST_CASE("folding_within: exact while it fits, then loose, then none") {
   CHECK(folding_within("*pho*", accent_folding::loose, 10) == accent_folding::none);
 }
 
-TEST_CASE("fold_latin drops accents and lowers ASCII") {
+TEST_CASE("fold_latin trims, drops accents and lowers ASCII") {
   CHECK(fold_latin("Crème Brûlée") == "creme brulee");
+  CHECK(fold_latin(" \t Jalapeño\r\n") == "jalapeno");
   CHECK(fold_latin("Phở Gà, Đà Nẵng") == "pho ga, da nang");
   CHECK(fold_latin("Jalapeño × 2 ŁÓDŹ ø") == "jalapeno × 2 lodz o");
   CHECK(fold_latin("日本 \xC3") == "日本 \xC3");

@@ -71,9 +71,9 @@ inline constexpr std::size_t kLookupRequestBytes = 1600;
 /// bytes.
 accent_folding folding_within(std::string_view pattern, accent_folding wanted, std::size_t budget);
 
-/// `text` with its ASCII letters in lower case and every accented Latin
-/// letter replaced by its base letter ("Crème Brûlée" → "creme brulee");
-/// every other byte unchanged.
+/// A name as the core compares names: trimmed of blanks, its ASCII letters
+/// in lower case and every accented Latin letter replaced by its base letter
+/// (" Crème Brûlée\n" → "creme brulee"); every other byte unchanged.
 std::string fold_latin(std::string_view text);
 
 /// `text` as a pattern that matches only itself: `\`, `%`, `_` and `*`

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../json/json_scan.h"
+#include "../json/text.h"
 
 namespace alfred {
 namespace {
@@ -202,18 +203,15 @@ accent_folding folding_within(std::string_view pattern, accent_folding wanted, s
 }
 
 std::string fold_latin(std::string_view text) {
+  const std::string lower = detail::trimmed_lower(text);
   std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  out.reserve(lower.size());
+  for (std::size_t i = 0; i < lower.size(); ++i) {
     char32_t cp = 0;
-    const std::size_t length = (text[i] & 0x80) ? utf8_at(text, i, cp) : 0;
+    const std::size_t length = (lower[i] & 0x80) ? utf8_at(lower, i, cp) : 0;
     const char base = length ? accented_base(cp) : 0;
-    if (base) {
-      out += base;
-      i += length - 1;
-    } else {
-      out += (text[i] >= 'A' && text[i] <= 'Z') ? char(text[i] - 'A' + 'a') : text[i];
-    }
+    out += base ? base : lower[i];
+    if (base) i += length - 1;
   }
   return out;
 }

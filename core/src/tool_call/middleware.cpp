@@ -16,10 +16,6 @@ namespace {
 
 using detail::trimmed_lower;
 
-// A name as the catalog match compares it: trimmed, lower case, accents
-// dropped ("  Jalapeño " → "jalapeno").
-std::string folded(std::string_view text) { return fold_latin(trimmed_lower(text)); }
-
 // "tomatoes" → "tomato", "berries" → "berry", "eggs" → "egg"; the catalog
 // names things in the singular.
 std::string singular(const std::string& name) {
@@ -35,14 +31,14 @@ std::string singular(const std::string& name) {
 bool names_match(const std::string& wanted, const catalog_entry& entry) {
   const std::string wanted_singular = singular(wanted);
   auto same = [&](std::string_view candidate) {
-    const std::string lower = folded(candidate);
+    const std::string lower = fold_latin(candidate);
     return lower == wanted || lower == wanted_singular || singular(lower) == wanted_singular;
   };
   return same(entry.name) || std::any_of(entry.aliases.begin(), entry.aliases.end(), same);
 }
 
 std::vector<const catalog_entry*> matches(const std::vector<catalog_entry>& entries, const std::string& name) {
-  const std::string wanted = folded(name);
+  const std::string wanted = fold_latin(name);
   std::vector<const catalog_entry*> out;
   for (const auto& entry : entries)
     if (names_match(wanted, entry)) out.push_back(&entry);
@@ -56,6 +52,14 @@ filter text_filter(const column& col, filter_op op, std::string text) {
   f.op = op;
   f.values.push_back({scalar::kind::text, std::move(text)});
   return f;
+}
+
+// Turns `f` into the fuzzy name match: `ilike *name*`, ignoring accents as
+// far as the request-size budget allows (like_pattern.h).
+void match_part_of_name(filter& f, std::string_view name) {
+  f.op = filter_op::ilike;
+  f.values.front().text = "*" + like_literal(name) + "*";
+  f.accents = folding_within(f.values.front().text, accent_folding::exact, kAccentFoldBudget);
 }
 
 std::string_view ref_of(const ref_registry& registry, const std::string& uuid) {
@@ -94,9 +98,7 @@ void apply_read_rewrites(const table& tbl, tool_call& call, notes& out) {
         std::find(mw.fuzzy_columns.begin(), mw.fuzzy_columns.end(), f.field) == mw.fuzzy_columns.end())
       continue;
     const std::string text = f.value().text;
-    f.op = filter_op::ilike;
-    f.values.front().text = "*" + like_literal(text) + "*";
-    f.accents = folding_within(f.values.front().text, accent_folding::exact, kAccentFoldBudget);
+    match_part_of_name(f, text);
     out.push_back(fmt::format("{} = \"{}\" matched as a part of the name, ignoring case{} ({} ilike *{}*)", f.field,
                               text, f.accents != accent_folding::none ? " and accents" : "", f.field, text));
   }
@@ -247,9 +249,7 @@ void link_read_filters(const table& tbl, tool_call& call, const std::vector<cata
       continue;
     }
     filter name_match = std::move(call.filters[i]);
-    name_match.op = filter_op::ilike;
-    name_match.values.front().text = "*" + like_literal(term->name) + "*";
-    name_match.accents = folding_within(name_match.values.front().text, accent_folding::exact, kAccentFoldBudget);
+    match_part_of_name(name_match, term->name);
     const auto found = matches(entries, term->name);
     if (found.empty()) {
       out.push_back(fmt::format("no catalog entry is named \"{}\"; matched {} ilike *{}*", term->name, link.name_column,

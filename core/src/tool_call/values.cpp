@@ -331,10 +331,10 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
   }
   // A name given where a ref belongs, matched as the catalog matches names
   // (case and accents ignored).
-  const std::string wanted = fold_latin(trimmed_lower(text));
+  const std::string wanted = fold_latin(text);
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (!entry->saved_as.empty() || wanted.empty()) continue;
-    if (fold_latin(trimmed_lower(entry->label)) == wanted)
+    if (fold_latin(entry->label) == wanted)
       return error{
           codes::not_a_ref, path.str(),
           fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text), entry->ref),
