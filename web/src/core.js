@@ -1022,7 +1022,7 @@ export class Registry {
    * regular ref. A second save of the same artifact is an error.
    *
    * @example
-   * registry.promote('gen_recipe_1', row.id, row.name) // { data: 'recipe_3', error: null }
+   * registry.promote('gen_recipe_1', row.id, row.name) // { data: 'recipe_1', error: null }
    */
   promote(genRef, key, label = '', { domain } = {}) {
     try {

@@ -7,10 +7,10 @@
 #include <utility>
 
 #include "../json/text.h"
-#include "../rows/row_key.h"
 #include "alfred/json.h"
 #include "alfred/like_pattern.h"
 #include "alfred/uuid.h"
+#include "row_key.h"
 
 namespace alfred::detail {
 namespace {
