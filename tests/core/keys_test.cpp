@@ -386,3 +386,63 @@ TEST_CASE("keys: tool schemas and the schema text of a chat domain name no kitch
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("regression: a uuid column without references as a row value is refused, never dereferenced") {
+  // It once loaded (named like the domain's owner column on a table without
+  // an owner) and a create holding it dereferenced a null target table.
+  auto leaky = parse_domain(
+      R"({"owner_column": "user_id", "tables": {"things": {"ref": "thing", "columns": {"id": {"type": "uuid"},
+      "user_id": {"type": "uuid"}, "name": {"type": "text"}}}}})");
+  REQUIRE_FALSE(leaky.ok());
+  CHECK(leaky.err().path == "tables.things.columns.user_id");
+  // User-id columns (an owner without references, auth.users) as row values.
+  auto users = parse_domain(
+      R"({"tables": {"things": {"ref": "thing", "owner": "user_id", "columns": {"id": {"type": "integer", "writable": false},
+      "user_id": {"type": "uuid", "writable": false}, "helper": {"type": "uuid", "references": "auth.users"},
+      "name": {"type": "text"}}}}})");
+  REQUIRE(users.ok());
+  ref_registry reg;
+  auto me = build_request(*users, reg, "db_create", R"({"table": "things", "data": {"name": "a", "helper": "me"}})",
+                          alice_options());
+  REQUIRE(me.ok());
+  CHECK(*me->body == std::string(R"({"name":"a","helper":")") + kAlice + R"(","user_id":")" + kAlice + "\"}");
+  auto other = build_request(*users, reg, "db_create", R"({"table": "things", "data": {"name": "a", "helper": "bob"}})",
+                             alice_options());
+  REQUIRE_FALSE(other.ok());
+  CHECK(other.err().code == "invalid_value");
+  CHECK(other.err().path == "data.helper");
+}
+
+}  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("keys: a text key the model chooses is written as text when creating, and is a ref everywhere else") {
+  auto tags = parse_domain(R"({"tables": {"tags": {"ref": "tag", "key": "slug", "label": ["title"], "columns": {
+      "slug": {"type": "text", "required": true}, "title": {"type": "text"}}}}})");
+  REQUIRE(tags.ok());
+  ref_registry reg;
+  auto create =
+      build_request(*tags, reg, "db_create",
+                    R"({"table": "tags", "data": {"slug": "weeknight", "title": "Weeknight"}})", alice_options());
+  REQUIRE(create.ok());
+  CHECK(*create->body == R"({"slug":"weeknight","title":"Weeknight"})");
+  REQUIRE(translate_rows(*tags, reg, tags->tables[0], R"([{"slug": "weeknight", "title": "Weeknight"}])",
+                         ref_action::created)
+              .ok());
+  auto read = build_request(*tags, reg, "db_read",
+                            R"({"table": "tags", "filters": [{"field": "slug", "op": "=", "value": "tag_1"}]})",
+                            alice_options());
+  REQUIRE(read.ok());
+  CHECK(read->url == "http://127.0.0.1:3000/tags?select=*&slug=eq.weeknight");
+  auto rename = build_request(
+      *tags, reg, "db_update",
+      R"({"table": "tags", "data": {"slug": "x"}, "filters": [{"field": "slug", "op": "=", "value": "tag_1"}]})",
+      alice_options());
+  REQUIRE_FALSE(rename.ok());
+  CHECK(rename.err().code == "system_column");
+}
+
+}  // namespace alfred::test

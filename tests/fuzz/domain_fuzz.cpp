@@ -7,7 +7,10 @@
 // once scrubbed as a tool result is (a UUID inside a free-text value, such
 // as an allowed value, stays in the rows as the user wrote it); a read of
 // every table builds a request to that table or fails with a structured
-// error; the prompt built over the translated rows holds no UUID.
+// error; a create of every writable table, each settable column filled in,
+// builds a request or fails with a structured error (a uuid column without a
+// reference once crashed the core here); the prompt built over the
+// translated rows holds no UUID.
 // Cross-table references of the loaded domain all resolve. A refused domain
 // is an `invalid_domain` error with a message.
 
@@ -89,8 +92,16 @@ void check_loaded(const domain& dom) {
   for (const auto& tbl : dom.tables) {
     check(dom.find_table(tbl.name) == &tbl, "a table is not found by its name", tbl.name);
     check(dom.find_table_by_prefix(tbl.ref_prefix) == &tbl, "a table is not found by its prefix", tbl.ref_prefix);
-    const column* id = tbl.find_column("id");
-    check(id && id->type == column_type::uuid, "a table without a uuid id", tbl.name);
+    for (const auto& key : tbl.key) check(tbl.find_column(key) != nullptr, "a key column the table lacks", key);
+    if (const column* key = tbl.key_column())
+      check(key->type == column_type::uuid || key->type == column_type::integer || key->type == column_type::text,
+            "a key of another type", tbl.name);
+    check(!tbl.key.empty() || !tbl.writable, "a writable table without a key", tbl.name);
+    if (tbl.has_owner()) {
+      const column* owner = tbl.find_column(tbl.owner);
+      check(owner && owner->type == column_type::uuid && !owner->writable,
+            "an owner column that is not a read-only uuid", tbl.owner);
+    }
     for (const auto& col : tbl.columns) {
       check(!is_postgrest_reserved(col.name), "a reserved column name", col.name);
       if (!col.references.empty()) check(dom.find_table(col.references), "a reference to no table", col.references);
@@ -134,6 +145,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto uuid = find_uuid(for_model);
     check(uuid.empty(), "a UUID in translated rows as a tool result shows them",
           std::string(uuid) + "\n" + body + "\n" + for_model);
+
+    if (tbl.writable) {
+      json data = json::object();
+      for (const auto& col : tbl.columns)
+        if (col.writable && col.name != tbl.owner) data[col.name] = value_for(col, counter);
+      auto create =
+          build_request(dom, reg, "db_create", json{{"table", tbl.name}, {"data", data}}.dump(), alice_options());
+      if (create)
+        check(create->method == "POST", "a create is not a POST", create->method);
+      else
+        check(!create.err().code.empty() && !create.err().message.empty(), "a create error without a code or message",
+              create.err().code);
+    }
 
     auto req = build_request(dom, reg, "db_read", R"({"table":")" + tbl.name + R"(","limit":5})", alice_options());
     if (req) {

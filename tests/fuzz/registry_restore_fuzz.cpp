@@ -22,8 +22,8 @@ void check_lookups(const ref_registry& reg, const std::string& state) {
     check(name && name->prefix == entry.type && name->generated == entry.generated,
           "a ref's type does not match its name", entry.ref + "\n" + state);
     if (!entry.generated) {
-      const ref_entry* by_uuid = reg.find_by_uuid(entry.uuid);
-      check(by_uuid == &entry, "a row's UUID does not find its ref", entry.ref + "\n" + state);
+      const ref_entry* by_key = entry.uuid_key ? reg.find_by_uuid(entry.key) : reg.find_by_key(entry.type, entry.key);
+      check(by_key == &entry, "a row's key does not find its ref", entry.ref + "\n" + state);
     }
   }
 }

@@ -35,7 +35,7 @@ class reference_translation {
     check(ours.is_string(), "a UUID is not shown as a ref", path + ": " + ours.dump());
     const ref_entry* entry = reg_.find(ours.get<std::string>());
     check(entry != nullptr, "a ref the registry does not know", path + ": " + ours.dump());
-    check(entry->uuid == canonical_uuid(uuid), "a ref for another UUID", path + ": " + ours.dump() + " for " + uuid);
+    check(entry->key == canonical_uuid(uuid), "a ref for another UUID", path + ": " + ours.dump() + " for " + uuid);
   }
 
   void rows(const table& tbl, const json& theirs, const json& ours, const std::string& path) {
@@ -141,7 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ref_registry labeled = sample_registry();
   check(apply_labels(kitchen(), labeled, tbl, body).ok() == parses, "apply_labels and the JSON reader disagree");
   for (const auto& entry : labeled.entries())
-    check(labeled.find(entry.ref) == &entry && (entry.generated || labeled.find_by_uuid(entry.uuid) == &entry),
+    check(labeled.find(entry.ref) == &entry && (entry.generated || labeled.find_by_uuid(entry.key) == &entry),
           "apply_labels registered a row that is not found", entry.ref);
   if (!translated) {
     check(translated.err().code == "invalid_json", "an unexpected translation error", translated.err().code);
@@ -149,8 +149,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   for (const auto& lookup : *survey) {
-    check(lookup.target != nullptr && !lookup.uuids.empty(), "an empty label lookup");
-    for (const auto& uuid : lookup.uuids)
+    check(lookup.target != nullptr && !lookup.keys.empty(), "an empty label lookup");
+    for (const auto& uuid : lookup.keys)
       check(is_uuid_syntax(uuid) && canonical_uuid(uuid) == uuid, "a label lookup for a non-canonical UUID", uuid);
   }
   check(ref_registry::from_json(reg.to_json()).ok(), "translation leaves a state that does not restore", reg.to_json());

@@ -519,7 +519,9 @@ std::string uuid_json(const std::string& uuid) { return "\"" + uuid + "\""; }
 
 result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
                                         const param_path& path) {
-  const table* target = row_target(scope, col);
+  // A row's own key in its payload is a new value (a slug the model
+  // chooses), not a ref; other key-holding columns take refs.
+  const table* target = &col == scope.tbl.key_column() ? nullptr : row_target(scope, col);
   const bool empty_uuid = (col.type == column_type::uuid || target) && value.is_string() && value.str().empty();
   if (value.is_null() || empty_uuid) {
     if (col.required || !col.nullable)
