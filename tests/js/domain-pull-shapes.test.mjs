@@ -126,7 +126,7 @@ create table public.notes (id uuid primary key default gen_random_uuid(), body t
 
 const core = await loadCore();
 const stack = sharedSqlStack({ sql: SQL, inspect: (query) => catalogFacts(query) });
-const pulled = (options = {}) => pullDomain({ url: stack().supabaseUrl, apiKey: stack().serviceKey, core, ...options });
+const pulled = (options = {}) => pullDomain({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, core, ...options });
 
 // The columns every pull agrees on.
 const CHANNEL_COLUMNS = {
@@ -164,7 +164,7 @@ const AUDIT_COLUMNS = {
 const WITH_CATALOG = {
   name: 'database',
   tables: {
-    audit: { ref: 'audit', owner: 'user_id', writable: false, columns: { ...AUDIT_COLUMNS, user_id: { ...AUDIT_COLUMNS.user_id, references: 'profiles' } } },
+    audit: { ref: 'audit', owner: 'user_id', writable: false, label: ['what'], columns: { ...AUDIT_COLUMNS, user_id: { ...AUDIT_COLUMNS.user_id, references: 'profiles' } } },
     channel_activity: READ_ONLY_VIEW,
     channel_members: {
       ref: 'cm',
@@ -251,7 +251,7 @@ test('without the catalog: owners from auth.uid() defaults and conventional name
   assert.deepEqual(data, {
     name: 'database',
     tables: {
-      audit: { ref: 'audit', owner: 'user_id', columns: AUDIT_COLUMNS },
+      audit: { ref: 'audit', owner: 'user_id', label: ['what'], columns: AUDIT_COLUMNS },
       channel_activity: READ_ONLY_VIEW,
       // A reference to auth.users is not described: the join table loses a key column.
       channel_members: {
@@ -486,7 +486,7 @@ test('alfred-act domain pull --db-url reads the catalog with node-postgres; the 
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: '@acme/chat-app', private: true }));
   const out = join(project, 'domain.json');
   const dbUrl = `postgres://postgres:secret@127.0.0.1:${wire.port}/postgres`;
-  const { code, stderr } = await runCli(['pull', '--url', stack().supabaseUrl, '--key', stack().serviceKey, '--db-url', dbUrl, '--out', out], project);
+  const { code, stderr } = await runCli(['pull', '--url', stack().supabaseUrl, '--key', stack().anonKey, '--token', stack().token, '--db-url', dbUrl, '--out', out], project);
   assert.equal(code, 0, stderr);
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), { ...WITH_CATALOG, name: 'chat-app' });
   const lines = stderr.trim().split('\n');
