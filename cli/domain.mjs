@@ -161,12 +161,16 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
   let stack = null;
   try {
     let source;
+    // Facts read from the local stack's database before PostgREST connected
+    // (a stack that offers them), else those --db-url reads.
+    let facts = catalog ? (sql) => catalog.query(sql) : undefined;
     if (url) {
       source = { url, apiKey: flags.key ?? env.SUPABASE_ANON_KEY ?? '', accessToken: flags.token ?? env.ALFRED_ACCESS_TOKEN ?? '' };
     } else {
       const { startStack } = await import('../db/stack.mjs');
       stack = await startStack({ schema: flags.schema ?? 'kitchen' });
       source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
+      facts ??= stack.catalog;
       stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);
     }
     const core = await loadCore();
@@ -174,7 +178,7 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
       ...source,
       core,
       overrides,
-      catalog: catalog ? (sql) => catalog.query(sql) : undefined,
+      catalog: facts,
       ownerColumn: flags['owner-column'],
       name: flags.name,
       defaultName: await projectName(cwd),
@@ -184,7 +188,7 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
       writeError(stderr, error);
       return 1;
     }
-    if (!catalog) {
+    if (!facts) {
       stderr.write('note: no --db-url: owners and user ids come from auth.uid() defaults, foreign keys and column names alone; --db-url adds the row-level security policies and the references to auth.users\n');
     }
     const text = `${formatDomain(domain)}\n`;
