@@ -181,6 +181,20 @@ test('owners per table, any name: an auth.uid() default, else a conventional nam
     lists: [null, false],
   });
   assert.equal('user_owned' in deriveDomain(items, { tables: { items: { user_owned: true } } }, { ownerColumn: 'user_ref' }).data.tables.items, false);
+
+  // An owner column that references a table's uuid key makes that table one
+  // keyed by user ids (a profiles table): owned through its key, and other
+  // references to it are refs of users.
+  const social = spec({
+    profiles: definition({ id: { ...PK, default: undefined }, username: TEXT }, ['id']),
+    posts: definition({ id: PK, author_id: { ...OWNER, description: fk('profiles').description }, reviewer_id: fk('profiles'), title: TEXT }, ['id', 'author_id', 'title']),
+  });
+  const pulled = deriveDomain(social);
+  assert.deepEqual(ownersOf(pulled.data), { posts: ['author_id', true], profiles: ['id', true] });
+  assert.deepEqual(pulled.data.tables.posts.columns.author_id, { type: 'uuid', writable: false, nullable: false, references: 'profiles' });
+  assert.deepEqual(pulled.data.tables.posts.columns.reviewer_id, { type: 'uuid', references: 'profiles' });
+  assert.deepEqual(pulled.notes, []);
+  assert.equal(core.validateDomain(pulled.data).error, null);
 });
 
 test('several candidates in one table: that table has no owner and a note names them and the override; the rest of the pull goes on', () => {

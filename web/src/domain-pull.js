@@ -55,6 +55,58 @@ function buildTable(plan, usersTables, usersTable, notes) {
   return out;
 }
 
+// The tables a domain may hold, each with its key: `name → { table, given,
+// key, keyNote, assigned, decision }` (the owner is decided next). Names the
+// domain cannot hold and the session store are left out with a note, tables
+// the overrides remove without one.
+function planTables(tables, named, notes) {
+  const plans = new Map();
+  for (const table of tables) {
+    const spec = named[table.name];
+    if (spec === null) continue;
+    if (!isIdentifier(table.name)) {
+      notes.push({ path: `tables.${table.name}`, message: `left out: '${table.name}' is not a lower-case identifier, which refs and the domain need` });
+      continue;
+    }
+    if (table.name === SESSION_TABLE && spec === undefined) {
+      notes.push({ path: `tables.${table.name}`, message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" });
+      continue;
+    }
+    const { key, note } = keyOf(table, spec);
+    plans.set(table.name, { table, given: spec, key, keyNote: note, assigned: assignedKeys(table, key), decision: null });
+  }
+  return plans;
+}
+
+// The domain's tables as derived, before the overrides: settings, columns,
+// ref prefixes and the relations the foreign keys make.
+function derivedTables(plans, usersTables, notes) {
+  const usersTable = usersTableOf(usersTables, plans);
+  if (usersTables.size > 1) {
+    const others = [...usersTables].filter((t) => t !== usersTable).sort();
+    notes.push({ path: `tables.${usersTable}`, message: `user ids (references to auth.users) point here; ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} keyed by user ids too: set "references" in the overrides to choose` });
+  }
+  const built = {};
+  for (const [table, plan] of plans) built[table] = buildTable(plan, usersTables, usersTable, notes);
+  for (const [table, prefix] of Object.entries(refPrefixes(Object.keys(built)))) built[table].ref = prefix;
+  for (const [parent, children] of Object.entries(relationsOf(built))) built[parent].relations = children;
+  return built;
+}
+
+// The overrides merged on top; a ref prefix they changed may now be used
+// twice, and derived prefixes yield to the ones they chose.
+function withOverrides(built, overrides, named, { name, defaultName }) {
+  const merged = deepMerge({ name: defaultName ?? DEFAULT_NAME, tables: built }, mergeable(overrides));
+  if (name !== undefined) merged.name = name;
+  const chosenPrefixes = new Set(Object.entries(named).filter(([, s]) => s?.ref).map(([, s]) => s.ref));
+  const clashing = Object.keys(merged.tables).filter((t) => !named[t]?.ref && chosenPrefixes.has(merged.tables[t].ref));
+  if (clashing.length > 0) {
+    const renamed = refPrefixes(clashing, new Set(Object.values(merged.tables).map((t) => t.ref)));
+    for (const table of clashing) merged.tables[table].ref = renamed[table];
+  }
+  return merged;
+}
+
 // Key order of the output: the settings first, columns last, so a pulled
 // file reads like a hand-written one. Keys the list lacks stay (after the
 // known ones) for the core's parser to refuse.
@@ -121,48 +173,13 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
   if (overrideError) return { data: null, error: overrideError, notes: [] };
   const notes = [];
   const named = isPlainObject(overrides.tables) ? overrides.tables : {};
-  const plans = new Map();
-  for (const table of tables) {
-    const spec = named[table.name];
-    if (spec === null) continue;
-    if (!isIdentifier(table.name)) {
-      notes.push({ path: `tables.${table.name}`, message: `left out: '${table.name}' is not a lower-case identifier, which refs and the domain need` });
-      continue;
-    }
-    if (table.name === SESSION_TABLE && spec === undefined) {
-      notes.push({ path: `tables.${table.name}`, message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" });
-      continue;
-    }
-    const { key, note } = keyOf(table, spec);
-    plans.set(table.name, { table, given: spec, key, keyNote: note, assigned: assignedKeys(table, key), decision: null });
-  }
+  const plans = planTables(tables, named, notes);
   const globalOwner = ownerColumn ?? overrides.owner_column;
   const ownerError = checkGlobalOwner(globalOwner, [...plans.values()].map((plan) => plan.table));
   if (ownerError) return { data: null, error: ownerError, notes: [] };
   const usersTables = decideOwners(plans, { globalOwner });
-  const usersTable = usersTableOf(usersTables, plans);
-  if (usersTables.size > 1) {
-    const others = [...usersTables].filter((t) => t !== usersTable).sort();
-    notes.push({ path: `tables.${usersTable}`, message: `user ids (references to auth.users) point here; ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} keyed by user ids too: set "references" in the overrides to choose` });
-  }
-
-  const built = {};
-  for (const [table, plan] of plans) built[table] = buildTable(plan, usersTables, usersTable, notes);
-  const prefixes = refPrefixes(Object.keys(built));
-  for (const [table, prefix] of Object.entries(prefixes)) built[table].ref = prefix;
-  // Relations are derived before the overrides, from the facts.
-  for (const [parent, children] of Object.entries(relationsOf(built))) built[parent].relations = children;
-
-  const merged = deepMerge({ name: defaultName ?? DEFAULT_NAME, tables: built }, mergeable(overrides));
-  if (name !== undefined) merged.name = name;
-  // A ref prefix changed by the overrides may now be used twice: derived
-  // prefixes yield to the ones the overrides chose.
-  const chosenPrefixes = new Set(Object.entries(named).filter(([, s]) => s?.ref).map(([, s]) => s.ref));
-  const clashing = Object.keys(merged.tables).filter((t) => !named[t]?.ref && chosenPrefixes.has(merged.tables[t].ref));
-  if (clashing.length > 0) {
-    const renamed = refPrefixes(clashing, new Set(Object.values(merged.tables).map((t) => t.ref)));
-    for (const table of clashing) merged.tables[table].ref = renamed[table];
-  }
+  const built = derivedTables(plans, usersTables, notes);
+  const merged = withOverrides(built, overrides, named, { name, defaultName });
   finalizeColumns(merged, described, notes, Boolean(catalog));
   addLooseMatching(merged, named);
   for (const [parent, spec] of Object.entries(merged.tables)) {

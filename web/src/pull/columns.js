@@ -22,6 +22,10 @@ function referenceOf(column, plan, usersTables, usersTable) {
   return column.references?.table ?? null;
 }
 
+/**
+ * A column's settings from its facts and its table's plan (key, owner), or
+ * null for a type the model cannot read or write (hidden later).
+ */
 export function columnConfig(column, plan, usersTables, usersTable) {
   if (!column.type) return null;
   const config = { type: column.type };
@@ -40,9 +44,11 @@ export function columnConfig(column, plan, usersTables, usersTable) {
   return config;
 }
 
+/**
+ * One-to-many embeds where the child cannot exist without the parent: a
+ * required foreign key, the only one from that child to that parent.
+ */
 export function relationsOf(domainTables) {
-  // One-to-many embeds where the child cannot exist without the parent: a
-  // required foreign key, the only one from that child to that parent.
   const relations = {};
   for (const [child, spec] of Object.entries(domainTables)) {
     const byTarget = new Map();

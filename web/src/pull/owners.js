@@ -153,9 +153,10 @@ export function decideOwners(plans, { globalOwner }) {
   // uuid key makes that key a user id too (profiles.id).
   for (const plan of [...plans.values()]) {
     const owner = plan.decision?.owner;
-    const target = owner ? plans.get(plan.table.columns.find((c) => c.name === owner)?.references?.table) : undefined;
+    const reference = owner ? plan.table.columns.find((c) => c.name === owner)?.references : null;
+    const target = reference ? plans.get(reference.table) : undefined;
     const targetKey = target?.key.length === 1 ? target.table.columns.find((c) => c.name === target.key[0]) : null;
-    if (target && target !== plan && target.decision === null && targetKey?.type === 'uuid') {
+    if (target && target !== plan && target.decision === null && targetKey?.type === 'uuid' && targetKey.name === reference.column) {
       target.decision = { owner: targetKey.name, evidence: 'referenced' };
       usersTables.add(target.table.name);
     }
