@@ -84,7 +84,8 @@ async function connectCatalog(dbUrl) {
   } catch {
     return { error: { code: 'invalid_option', path: 'db_url', message: '--db-url needs the pg package, which is not installed', hint: 'npm install pg (an optional peer dependency of alfred-act), or pull without --db-url' } };
   }
-  const client = new pg.Client({ connectionString: dbUrl, connectionTimeoutMillis: 15_000, statement_timeout: 15_000 });
+  // Client-side timeouts: a startup parameter such as statement_timeout is refused by some poolers.
+  const client = new pg.Client({ connectionString: dbUrl, connectionTimeoutMillis: 15_000, query_timeout: 15_000 });
   client.on('error', () => {});
   try {
     await client.connect();
