@@ -1,17 +1,24 @@
 // `alfred-act domain pull`: derives a domain from a live database through
-// PostgREST's OpenAPI description, merges overrides and validates it with the
-// core (docs/own-schema.md). Prints the domain JSON (or writes --out) and the
-// notes on what was left out; exit 1 with path, message and hint on an error.
+// PostgREST's OpenAPI description (and, with --db-url, the catalog's
+// policies, privileges and references into auth.users), merges overrides and
+// validates it with the core (docs/own-schema.md). Prints the domain JSON (or
+// writes --out) and the notes on what was left out; exit 1 with path,
+// message and hint on an error.
 import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDomain } from '../web/src/domain-pull.js';
 import { loadCore, pullDomain } from '../web/src/index.node.js';
 
-export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KEY] [--token JWT] [--owner-column NAME]
-                              [--overrides FILE] [--out FILE] [--name NAME] [--schema PACK]
+export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KEY] [--token JWT] [--db-url POSTGRES_URL]
+                              [--owner-column NAME] [--overrides FILE] [--out FILE] [--name NAME]
+                              [--schema PACK]
 
   Derives a domain from the database behind URL (the Supabase URL; PostgREST is under /rest/v1),
-  from PostgREST's OpenAPI description, and checks it with the core's domain parser.
+  from PostgREST's OpenAPI description, and checks it with the core's domain parser. Per table it
+  finds the key (uuid, integer or text; several columns for a join table; none: read-only), the
+  owner column (any name) and whether the model may write; notes on stderr say what it left out
+  or could not decide, and why.
 
   --url URL            default SUPABASE_URL; without either, a fresh local stack (--schema)
   --key KEY            the API key sent as apikey (default SUPABASE_ANON_KEY). Hosted Supabase
@@ -19,11 +26,17 @@ export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KE
                        it is used for this one request, never stored, never used by the Act
   --token JWT          a signed-in user's JWT, sent as the bearer (default ALFRED_ACCESS_TOKEN;
                        optional)
-  --owner-column NAME  the uuid column RLS compares with auth.uid(); needed when no column
-                       defaults to auth.uid()
+  --db-url URL         the database itself (postgres://…, default SUPABASE_DB_URL): four
+                       read-only catalog queries add the row-level security policies (the owner
+                       column each compares with auth.uid()), which tables the authenticated
+                       role may write, views, and references to auth.users, which PostgREST does
+                       not describe. Needs the pg package (npm install pg)
+  --owner-column NAME  the owner column of every table that has a uuid column of that name
+                       (per table: "owner" in the overrides)
   --overrides FILE     JSON merged on top of what was derived (per table, per column; null removes)
   --out FILE           write the domain there instead of printing it
-  --name NAME          the domain's name (default: the overrides' "name", else "database")
+  --name NAME          the domain's name (default: the overrides' "name", else the "name" of
+                       ./package.json, else the first label of the URL's host)
   --schema PACK        the local stack's domain pack when no URL is given: kitchen (default) or crm`;
 
 async function readJson(file, what) {
@@ -40,8 +53,62 @@ async function readJson(file, what) {
   }
 }
 
+// The project's name: `name` of ./package.json, without an npm scope.
+async function projectName(cwd) {
+  try {
+    const { name } = JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8'));
+    return typeof name === 'string' && name.trim() ? name.trim().replace(/^@[^/]+\//, '') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Where a database URL points, without its password, for messages.
+function databaseAt(dbUrl) {
+  try {
+    const url = new URL(dbUrl);
+    return `${url.hostname}${url.port ? `:${url.port}` : ''}`;
+  } catch {
+    return 'the --db-url';
+  }
+}
+
+/**
+ * A connected node-postgres client for `dbUrl`, or `{ error }` (pg missing, no
+ * connection).
+ */
+async function connectCatalog(dbUrl) {
+  let pg;
+  try {
+    ({ default: pg } = await import('pg'));
+  } catch {
+    return { error: { code: 'invalid_option', path: 'db_url', message: '--db-url needs the pg package, which is not installed', hint: 'npm install pg (an optional peer dependency of alfred-act), or pull without --db-url' } };
+  }
+  // Client-side timeouts: a startup parameter such as statement_timeout is refused by some poolers.
+  const client = new pg.Client({ connectionString: dbUrl, connectionTimeoutMillis: 15_000, query_timeout: 15_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (cause) {
+    await client.end().catch(() => {});
+    return {
+      error: {
+        code: 'network_error',
+        path: 'db_url',
+        message: `cannot connect to the database at ${databaseAt(dbUrl)}: ${cause.message}`,
+        hint: 'the connection string of Supabase\'s Connect dialog (Session pooler or direct), with the password; or pull without --db-url',
+      },
+    };
+  }
+  return { client };
+}
+
+function writeError(stderr, error) {
+  stderr.write(`error ${error.code}${error.path ? ` at ${error.path}` : ''}: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`);
+}
+
 /** Runs `domain <subcommand> …`; resolves to the exit code. */
-export async function runDomainCommand(argv, { env = process.env, stdout = process.stdout, stderr = process.stderr } = {}) {
+export async function runDomainCommand(argv, { env = process.env, stdout = process.stdout, stderr = process.stderr, cwd = process.cwd() } = {}) {
   let parsed;
   try {
     parsed = parseArgs({
@@ -51,6 +118,7 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
         url: { type: 'string' },
         key: { type: 'string' },
         token: { type: 'string' },
+        'db-url': { type: 'string' },
         'owner-column': { type: 'string' },
         overrides: { type: 'string' },
         out: { type: 'string' },
@@ -80,40 +148,60 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
     stderr.write(`${cause.message}\n`);
     return 1;
   }
+  const dbUrl = flags['db-url'] ?? env.SUPABASE_DB_URL;
+  let catalog = null;
+  if (dbUrl) {
+    const connected = await connectCatalog(dbUrl);
+    if (connected.error) {
+      writeError(stderr, connected.error);
+      return 1;
+    }
+    catalog = connected.client;
+  }
   const url = flags.url ?? env.SUPABASE_URL;
   let stack = null;
-  let source;
-  if (url) {
-    source = { url, apiKey: flags.key ?? env.SUPABASE_ANON_KEY ?? '', accessToken: flags.token ?? env.ALFRED_ACCESS_TOKEN ?? '' };
-  } else {
-    const { startStack } = await import('../db/stack.mjs');
-    stack = await startStack({ schema: flags.schema ?? 'kitchen' });
-    source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
-    stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);
-  }
   try {
+    let source;
+    // Facts read from the local stack's database before PostgREST connected
+    // (a stack that offers them), else those --db-url reads.
+    let facts = catalog ? (sql) => catalog.query(sql) : undefined;
+    if (url) {
+      source = { url, apiKey: flags.key ?? env.SUPABASE_ANON_KEY ?? '', accessToken: flags.token ?? env.ALFRED_ACCESS_TOKEN ?? '' };
+    } else {
+      const { startStack } = await import('../db/stack.mjs');
+      stack = await startStack({ schema: flags.schema ?? 'kitchen' });
+      source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
+      facts ??= stack.catalog;
+      stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);
+    }
     const core = await loadCore();
     const { data: domain, error, notes } = await pullDomain({
       ...source,
       core,
       overrides,
+      catalog: facts,
       ownerColumn: flags['owner-column'],
-      name: flags.name ?? overrides?.name,
+      name: flags.name,
+      defaultName: await projectName(cwd),
     });
     for (const note of notes) stderr.write(`note: ${note.path}: ${note.message}\n`);
     if (error) {
-      stderr.write(`error ${error.code}${error.path ? ` at ${error.path}` : ''}: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`);
+      writeError(stderr, error);
       return 1;
+    }
+    if (!facts) {
+      stderr.write('note: no --db-url: owners and user ids come from auth.uid() defaults, foreign keys and column names alone; --db-url adds the row-level security policies and the references to auth.users\n');
     }
     const text = `${formatDomain(domain)}\n`;
     if (flags.out) {
       await writeFile(flags.out, text);
-      stderr.write(`wrote ${flags.out}: ${Object.keys(domain.tables).length} tables (${Object.keys(domain.tables).join(', ')}), owner column ${domain.owner_column}\n`);
+      stderr.write(`wrote ${flags.out}: ${Object.keys(domain.tables).length} tables (${Object.keys(domain.tables).join(', ')})\n`);
     } else {
       stdout.write(text);
     }
     return 0;
   } finally {
+    await catalog?.end().catch(() => {});
     await stack?.stop();
   }
 }

@@ -53,7 +53,11 @@ export interface ColumnConfig {
   readonly writable?: boolean;
   /** `null` is accepted. Default: `true` unless `required`. */
   readonly nullable?: boolean;
-  /** The table a `uuid` / `uuid[]` column points to; its values are refs of that table. */
+  /**
+   * The table a `uuid`, `integer`, `text` or `uuid[]` column points to (its values are refs of that table; the
+   * type is the target key's), or `"auth.users"` for a column holding a user id (shown as `me` for the signed-in
+   * user's).
+   */
   readonly references?: string;
   /** The only values allowed (for `text` and `text[]`). */
   readonly values?: readonly string[];
@@ -63,9 +67,18 @@ export interface ColumnConfig {
 export interface TableConfig {
   /** Ref prefix: rows become `${ref}_1`, `${ref}_2`, … and generated ones `gen_${ref}_1`. */
   readonly ref: string;
-  /** Rows belong to a user: every request is limited to `userId` through the domain's `owner_column`. Default `false`. */
+  /**
+   * The primary key: one column (uuid, integer or text; rows get refs) or several (a join table: rows are named by
+   * their columns). Default `"id"` when the table has an `id` column, else none; `[]` (no key) is read-only.
+   */
+  readonly key?: string | readonly string[];
+  /** The uuid column holding the owning user's id (any name; may be the key, as in a profiles table). Creates set it. */
+  readonly owner?: string;
+  /** `"rls"` (default): row-level security alone decides which rows a user reads; `"owner"`: also filtered to the owner's rows. */
+  readonly scope?: 'rls' | 'owner';
+  /** Legacy: `true` is `"owner"` = the domain's `owner_column`. */
   readonly user_owned?: boolean;
-  /** `false` makes the table a read-only catalog (no create/update/delete). Default `true`. */
+  /** `false` makes the table read-only for the model (no create/update/delete). Default `true` (a table without a key is read-only). */
   readonly writable?: boolean;
   /** Columns that give a row its display label; the first non-empty one wins. */
   readonly label?: readonly string[];
@@ -77,7 +90,7 @@ export interface TableConfig {
   readonly hidden?: readonly string[];
   /** What the executor does around this table's calls (docs/own-schema.md). */
   readonly middleware?: MiddlewareConfig;
-  /** Every column the model may know about; an `id` column of type `uuid` is required. */
+  /** Every column the model may know about. */
   readonly columns: { readonly [column: string]: ColumnConfig };
 }
 
@@ -113,7 +126,7 @@ export interface MiddlewareConfig {
 export interface DomainConfig {
   /** Used in error messages. Default `"domain"`. */
   readonly name?: string;
-  /** The column that holds the owning user's id in `user_owned` tables. */
+  /** Legacy: the owner column of tables marked `user_owned` (default `user_id`); tables name their `owner` instead. */
   readonly owner_column?: string;
   /** The most rows one read or create may touch (1 to 1 000 000). */
   readonly max_rows?: number;
@@ -135,12 +148,14 @@ export declare const kitchen: DomainConfig;
  */
 export interface DomainOverrides {
   readonly name?: string;
-  /** The owner column, when no uuid column defaults to `auth.uid()`. */
+  /** The owner column of every table that has a uuid column of that name (as the `ownerColumn` option). */
   readonly owner_column?: string;
   readonly max_rows?: number;
   readonly tables?: {
     readonly [table: string]:
-      | (Partial<Omit<TableConfig, 'columns'>> & { readonly columns?: { readonly [column: string]: Partial<ColumnConfig> | null } })
+      | ({ readonly [setting in keyof Omit<TableConfig, 'columns'>]?: TableConfig[setting] | null } & {
+          readonly columns?: { readonly [column: string]: Partial<ColumnConfig> | null };
+        })
       | null;
   };
 }
@@ -156,22 +171,65 @@ export type DomainPullResult =
   | { data: DomainConfig; error: null; notes: DomainNote[] }
   | { data: null; error: AlfredErrorShape; notes: DomainNote[] };
 
+/** One row-level security policy, as `pg_policies` shows it. */
+export interface CatalogPolicy {
+  name: string;
+  command: 'ALL' | 'SELECT' | 'INSERT' | 'UPDATE' | 'DELETE';
+  /** The roles it applies to (`public` = every role). */
+  roles: string[];
+  permissive: boolean;
+  /** The USING expression, or null. */
+  using: string | null;
+  /** The WITH CHECK expression, or null. */
+  check: string | null;
+}
+
+/** What the database's catalog says of one table or view of the exposed schema. */
+export interface CatalogTable {
+  kind: 'table' | 'view';
+  /** Row-level security is enabled. */
+  rls: boolean;
+  /** What the `authenticated` role may do; null where the database has no such role. */
+  privileges: { select: boolean; insert: boolean; update: boolean; delete: boolean } | null;
+  policies: CatalogPolicy[];
+  /** Single-column foreign keys, those into auth.users included: column → target. */
+  references: { [column: string]: { schema: string; table: string; column: string } };
+}
+
+/** The catalog facts a pull reads (plain JSON; `pullDomain({ catalog })` reads them itself from a query function). */
+export interface CatalogFacts {
+  schema: string;
+  tables: { [table: string]: CatalogTable };
+}
+
+/** Runs one SQL statement and resolves to its rows, or to `{ rows }` (node-postgres's `client.query`, PGlite's `db.query`). */
+export type CatalogQuery = (sql: string) => Promise<readonly Record<string, unknown>[] | { rows: readonly Record<string, unknown>[] }>;
+
 export interface DomainFromOpenApiOptions extends LoadOptions {
-  /** The uuid column row-level security compares with `auth.uid()`. Default: the one that defaults to `auth.uid()`. */
+  /** The owner column of every table that has a uuid column of that name. Default: decided per table (docs/own-schema.md). */
   ownerColumn?: string;
-  /** The domain's name (error messages). Default: the overrides' `name`, else `"database"`. */
+  /** The domain's name (error messages). Default: the overrides' `name`, else `defaultName`, else `"database"`. */
   name?: string;
+  /** The name used when neither `name` nor the overrides give one. */
+  defaultName?: string;
+  /** The catalog's facts (policies, grants, views, references into auth.users): owners and writes decided from them. */
+  catalog?: CatalogFacts | null;
   /** A loaded core; otherwise one is loaded. */
   core?: Core;
 }
 
-export interface PullDomainOptions extends DomainFromOpenApiOptions {
+export interface PullDomainOptions extends Omit<DomainFromOpenApiOptions, 'catalog'> {
   /** A Supabase project URL or a PostgREST root. */
   url: string;
   /** Sent as `apikey`. */
   apiKey?: string;
   /** A signed-in user's JWT. */
   accessToken?: string;
+  /**
+   * The catalog's facts, or a function that runs the four read-only catalog queries on the database
+   * (`(sql) => client.query(sql)` with node-postgres). A failing query is a `network_error` at `catalog`.
+   */
+  catalog?: CatalogFacts | CatalogQuery | null;
   overrides?: DomainOverrides | string | null;
   fetch?: (input: string, init?: { headers?: Record<string, string> }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
 }
@@ -195,11 +253,12 @@ export declare function domainFromOpenApi(
 
 /**
  * Fetches the description from the live database and derives its domain, as
- * `alfred-act domain pull` does. Never rejects (`network_error`, `http_error`,
- * `invalid_openapi` are errors).
+ * `alfred-act domain pull` does; with `catalog`, also from the database's
+ * policies, grants and references into auth.users. Never rejects
+ * (`network_error`, `http_error`, `invalid_openapi` are errors).
  *
  * @example
- * const { data: domain, error, notes } = await pullDomain({ url: SUPABASE_URL, apiKey: anonKey, accessToken: jwt, ownerColumn: 'owner_id' })
+ * const { data: domain, error, notes } = await pullDomain({ url: SUPABASE_URL, apiKey: secretKey, catalog: (sql) => client.query(sql) })
  */
 export declare function pullDomain(options: PullDomainOptions): Promise<DomainPullResult>;
 
@@ -435,7 +494,7 @@ export declare class Core {
   domainFromOpenApi(
     spec: Record<string, unknown> | string,
     overrides?: DomainOverrides | string | null,
-    options?: { ownerColumn?: string; name?: string },
+    options?: { ownerColumn?: string; name?: string; defaultName?: string; catalog?: CatalogFacts | null },
   ): DomainPullResult;
 
   /**

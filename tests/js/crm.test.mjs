@@ -62,7 +62,7 @@ function runCli(args) {
   });
 }
 
-test('alfred-act domain pull against the CRM stack writes exactly domains/crm/domain.json and says what it left out', async (t) => {
+test('alfred-act domain pull against the CRM stack writes exactly domains/crm/domain.json and says what it left out and that the catalog would add more', async (t) => {
   mkdirSync(SCRATCH, { recursive: true });
   const out = join(SCRATCH, `crm-domain-${process.pid}.json`);
   t.after(() => rmSync(out, { force: true }));
@@ -73,11 +73,10 @@ test('alfred-act domain pull against the CRM stack writes exactly domains/crm/do
   assert.equal(
     stderr,
     [
-      'note: tables.act_sessions: skipped: its primary key (id text, user_id uuid) is not a single uuid column named id, which refs need',
-      'note: tables.activity_log: skipped: its primary key (id bigint) is not a single uuid column named id, which refs need',
-      'note: tables.open_deals: skipped: a view: name it in the overrides ("tables": { "open_deals": {} }) to include it, read-only unless "writable" says otherwise',
+      "note: tables.act_sessions: left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model",
       "note: tables.organizations.columns.profile_embedding: hidden: type 'extensions.vector(8)' is not one the model can read or write (an embedding)",
-      `wrote ${out}: 4 tables (contacts, deals, organizations, tasks), owner column owner_id`,
+      'note: no --db-url: owners and user ids come from auth.uid() defaults, foreign keys and column names alone; --db-url adds the row-level security policies and the references to auth.users',
+      `wrote ${out}: 6 tables (activity_log, contacts, deals, open_deals, organizations, tasks)`,
       '',
     ].join('\n'),
   );
@@ -119,7 +118,7 @@ test('reads: enum filters, fuzzy names, labels of foreign keys, refs instead of 
   assert.equal(fleet.owner_id, 'me', 'row-level security decides; the owner shows as me');
   assert.doesNotMatch(JSON.stringify(open), UUID);
 
-  // `name = acme` is fuzzy on organizations (the overrides' middleware); Ben's Acme is not Ada's.
+  // `name = acme` is fuzzy on organizations (a name-like label matches loosely by default); Ben's Acme is not Ada's.
   const acme = await act.execute('db_read', { table: 'organizations', filters: [where('name', '=', 'acme')] });
   assert.deepEqual(acme.data.map((row) => [row.name, row.tags]), [['Acme Robotics', ['enterprise', 'priority']]]);
   assert.deepEqual(acme.query.notes, ['name = "acme" matched as a part of the name, ignoring case and accents (name ilike *acme*)']);
@@ -136,9 +135,33 @@ test('reads: enum filters, fuzzy names, labels of foreign keys, refs instead of 
   const closed = await counting.execute('db_update', { table: 'deals', filters: [where('title', '=', 'Acme: pilot')], data: { stage: 'closed' } });
   assert.equal(closed.error.code, 'invalid_value');
   assert.match(closed.error.hint, /lead, qualified, proposal, negotiation, won, lost/);
-  const ghost = await counting.execute('db_read', { table: 'activity_log' });
+  const ghost = await counting.execute('db_read', { table: 'invoices' });
   assert.equal(ghost.error.code, 'unknown_table');
   assert.equal(sent, 0, 'no request for refused calls');
+});
+
+test('the activity log (a bigint key) and the open_deals view (its id a ref of deals): read, appended to, read back', async () => {
+  const act = actFor(ada());
+  const log = await act.execute('db_read', { table: 'activity_log', order_by: 'id', columns: ['id', 'owner_id', 'summary'] });
+  assert.equal(log.error, null);
+  const logTruth = await truth(ada(), '/activity_log?select=id,summary&order=id');
+  assert.deepEqual(log.data, logTruth.map((row, i) => ({ id: `act_${i + 1}`, owner_id: 'me', summary: row.summary })));
+  const added = await act.execute('db_create', { table: 'activity_log', data: { summary: 'Called Lena about the pilot' } });
+  assert.equal(added.error, null);
+  assert.deepEqual([added.data.id, added.data.owner_id, added.data.summary], [`act_${logTruth.length + 1}`, 'me', 'Called Lena about the pilot']);
+  const [last] = await truth(ada(), '/activity_log?select=id,owner_id,summary&order=id.desc&limit=1');
+  assert.deepEqual([last.owner_id, last.summary, last.id > logTruth.at(-1).id], [ada().id, 'Called Lena about the pilot', true]);
+
+  // The view's rows carry the refs of the deals they show; the view itself is read-only.
+  const deals = await act.execute('db_read', { table: 'deals', columns: ['id', 'title'] });
+  const open = await act.execute('db_read', { table: 'open_deals', columns: ['id', 'owner_id', 'title', 'stage'], order_by: 'title' });
+  assert.equal(open.error, null);
+  const openTruth = await truth(ada(), '/open_deals?select=title,stage&order=title');
+  assert.deepEqual(open.data.map((row) => [row.title, row.stage, row.owner_id]), openTruth.map((row) => [row.title, row.stage, 'me']));
+  const refOf = new Map(deals.data.map((row) => [row.title, row.id]));
+  for (const row of open.data) assert.equal(row.id, refOf.get(row.title), row.title);
+  const refused = await act.execute('db_update', { table: 'open_deals', filters: [where('title', '=', open.data[0].title)], data: { stage: 'won' } });
+  assert.equal(refused.error.code, 'read_only_table');
 });
 
 test('creates: an organization, then its deals and a task in one batch by ref; generated content saved with its children; read back', async () => {
@@ -272,9 +295,9 @@ test('runTurn completes a plain CRM request with a scripted model: plan, read, w
     assert.equal(server.used, script.length);
     // The planner saw the CRM's tables and words, and no prompt carried a UUID or a kitchen word.
     const [plan] = server.requests;
-    assert.match(plan.body.messages[0].content, /contacts, deals, organizations, tasks\.\n/);
+    assert.match(plan.body.messages[0].content, /activity_log, contacts, deals, open_deals, organizations, tasks\.\n/);
     assert.match(plan.body.messages[0].content, /generate \(create new content such as a new organization, kept unsaved/);
-    assert.match(server.requests.at(-1).body.messages[0].content, /^You are a helpful assistant\. .*refs such as contact_1\)/);
+    assert.match(server.requests.at(-1).body.messages[0].content, /^You are a helpful assistant\. .*refs such as act_1\)/);
     for (const { body } of server.requests) {
       for (const message of body.messages) {
         assert.doesNotMatch(message.content, UUID);

@@ -1,14 +1,19 @@
 // A domain from PostgREST's OpenAPI description (web/src/domain-pull.js): the
 // derivation rules on small hand-made descriptions shaped like PostgREST 12's,
 // then the real kitchen stack, whose pulled domain plus
-// domains/kitchen/overrides.json must be domains/kitchen/domain.json in
-// everything the core reads. The CRM end to end is in crm.test.mjs.
+// domains/kitchen/overrides.json must be exactly domains/kitchen/domain.json,
+// with the catalog and without. The shapes of Supabase apps (bigint keys,
+// profiles, join tables, policies) are in domain-pull-shapes.test.mjs; the
+// CRM end to end is in crm.test.mjs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { deriveDomain, formatDomain, refPrefixes } from '../../web/src/domain-pull.js';
 import { domainFromOpenApi, loadCore, pullDomain } from '../../web/src/index.node.js';
+import { loadPack } from '../../db/packs.mjs';
+import { openDatabase } from '../../db/pglite.mjs';
+import { catalogFacts } from '../../web/src/pull/catalog.js';
 import { ROOT } from './support/paths.mjs';
 import { sharedStack } from './support/stack.mjs';
 
@@ -17,14 +22,18 @@ const core = await loadCore();
 // Column descriptions as PostgREST 12 writes them.
 const PK = { default: 'gen_random_uuid()', description: 'Note:\nThis is a Primary Key.<pk/>', format: 'uuid', type: 'string' };
 const OWNER = { default: 'auth.uid()', format: 'uuid', type: 'string' };
-const fk = (table, column = 'id') => ({
+const fk = (table, column = 'id', format = 'uuid') => ({
   description: `Note:\nThis is a Foreign Key to \`${table}.${column}\`.<fk table='${table}' column='${column}'/>`,
-  format: 'uuid',
-  type: 'string',
+  format,
+  type: format === 'bigint' ? 'integer' : 'string',
 });
 const TEXT = { format: 'text', type: 'string' };
+const UUID = { format: 'uuid', type: 'string' };
+const BIGKEY = { description: 'Note:\nThis is a Primary Key.<pk/>', format: 'bigint', type: 'integer' };
 const CREATED = { default: 'now()', format: 'timestamp with time zone', type: 'string' };
 const definition = (properties, required = []) => ({ required, properties, type: 'object' });
+// Each table's owner (null for none) and whether the model may write it.
+const ownersOf = (domain) => Object.fromEntries(Object.entries(domain.tables).map(([name, t]) => [name, [t.owner ?? null, t.writable ?? true]]));
 const spec = (definitions) => ({ swagger: '2.0', info: { title: 'standard public schema', version: '12.0.2' }, paths: {}, definitions });
 
 // A two-table schema most tests start from.
@@ -130,68 +139,84 @@ test('required = NOT NULL without a default; id, the owner column and database t
   });
 });
 
-test('the owner column: the one uuid column defaulting to auth.uid(), else the one NOT NULL uuid column without a foreign key (with a note), or the option; tables without it are read-only catalogs', () => {
-  const withCatalog = { ...NOTES, colors: definition({ id: PK, name: TEXT }, ['id', 'name']) };
-  const { data } = deriveDomain(spec(withCatalog));
-  assert.equal(data.owner_column, 'owner_id');
-  assert.deepEqual(
-    Object.fromEntries(Object.entries(data.tables).map(([name, t]) => [name, [t.user_owned, t.writable]])),
-    { colors: [false, false], notes: [true, true], projects: [true, true] },
-  );
-  // The option wins, also over the overrides' owner_column.
-  const noDefault = spec({ items: definition({ id: PK, user_ref: { format: 'uuid', type: 'string' }, name: TEXT }, ['id', 'user_ref', 'name']) });
-  assert.equal(deriveDomain(noDefault, {}, { ownerColumn: 'user_ref' }).data.owner_column, 'user_ref');
-  assert.equal(deriveDomain(noDefault, { owner_column: 'user_ref' }).data.owner_column, 'user_ref');
-  assert.deepEqual(deriveDomain(noDefault, {}, { ownerColumn: 'user_ref' }).data.tables.items.columns.user_ref, { type: 'uuid', writable: false, nullable: false });
-  assert.deepEqual(deriveDomain(noDefault, {}, { ownerColumn: 'user_ref' }).notes, []);
-
-  // No default: a reference to auth.users is a NOT NULL uuid column whose
-  // foreign key PostgREST does not describe. The one such name is taken, and said so.
-  const userRef = { format: 'uuid', type: 'string' };
-  const linked = spec({
-    lists: definition({ id: PK, user_ref: userRef, name: TEXT }, ['id', 'user_ref', 'name']),
-    items: definition({ id: PK, user_ref: userRef, list_id: fk('lists'), name: TEXT }, ['id', 'user_ref', 'list_id', 'name']),
-  });
-  const inferred = deriveDomain(linked);
-  assert.equal(inferred.error, null);
-  assert.equal(inferred.data.owner_column, 'user_ref');
-  assert.deepEqual([inferred.data.tables.items.user_owned, inferred.data.tables.lists.user_owned], [true, true]);
-  assert.deepEqual(inferred.notes, [
+test('owners per table, any name: an auth.uid() default, else a conventional name (NOT NULL, no described foreign key, with a note); tables without one are read-only', () => {
+  const definitions = {
+    projects: definition({ id: PK, owner_id: OWNER, name: TEXT }, ['id', 'owner_id', 'name']),
+    notes: definition({ id: PK, author_id: UUID, project_id: fk('projects'), body: TEXT }, ['id', 'author_id', 'project_id', 'body']),
+    colors: definition({ id: PK, name: TEXT }, ['id', 'name']),
+  };
+  const { data, error, notes } = deriveDomain(spec(definitions));
+  assert.equal(error, null);
+  assert.deepEqual(ownersOf(data), { colors: [null, false], notes: ['author_id', true], projects: ['owner_id', true] });
+  assert.deepEqual(data.tables.notes.columns.author_id, { type: 'uuid', writable: false, nullable: false });
+  assert.equal('owner_column' in data, false);
+  assert.deepEqual(notes, [
     {
-      path: 'owner_column',
+      path: 'tables.colors.writable',
+      message: 'read-only: no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true',
+    },
+    {
+      path: 'tables.notes.owner',
       message:
-        'user_ref: the only NOT NULL uuid column without a described foreign key (items, lists), taken for a reference to auth.users; pass --owner-column (or { ownerColumn }) if it is not the column row level security compares with auth.uid()',
+        'author_id: taken for the owner column, a NOT NULL uuid column with no described foreign key (PostgREST does not describe references to auth.users); pull with the catalog (--db-url) to be sure, or say "owner": null in the overrides if it is not',
     },
   ]);
+  assert.equal(core.validateDomain(data).error, null);
+
+  // The option names the owner of every table with that uuid column; the
+  // overrides decide per table (a column, or null for none), and the legacy
+  // "user_owned" still reads.
+  const items = spec({
+    lists: definition({ id: PK, user_ref: UUID, name: TEXT }, ['id', 'user_ref', 'name']),
+    items: definition({ id: PK, user_ref: UUID, keeper: UUID, list_id: fk('lists'), name: TEXT }, ['id', 'user_ref', 'keeper', 'list_id', 'name']),
+  });
+  assert.deepEqual(ownersOf(deriveDomain(items, {}, { ownerColumn: 'user_ref' }).data), { items: ['user_ref', true], lists: ['user_ref', true] });
+  assert.deepEqual(ownersOf(deriveDomain(items, { owner_column: 'user_ref' }).data), { items: ['user_ref', true], lists: ['user_ref', true] });
+  const perTable = deriveDomain(items, { tables: { items: { owner: 'keeper' }, lists: { owner: null, writable: true } } }, { ownerColumn: 'user_ref' });
+  assert.deepEqual(ownersOf(perTable.data), { items: ['keeper', true], lists: [null, true] });
+  assert.deepEqual(perTable.data.tables.items.columns.keeper, { type: 'uuid', writable: false, nullable: false });
+  assert.deepEqual(perTable.data.tables.items.hidden, ['user_ref']);
+  assert.deepEqual(ownersOf(deriveDomain(items, { tables: { items: { user_owned: true }, lists: { user_owned: false } } }, { ownerColumn: 'user_ref' }).data), {
+    items: ['user_ref', true],
+    lists: [null, false],
+  });
+  assert.equal('user_owned' in deriveDomain(items, { tables: { items: { user_owned: true } } }, { ownerColumn: 'user_ref' }).data.tables.items, false);
+
+  // An owner column that references a table's uuid key makes that table one
+  // keyed by user ids (a profiles table): owned through its key, and other
+  // references to it are refs of users.
+  const social = spec({
+    profiles: definition({ id: { ...PK, default: undefined }, username: TEXT }, ['id']),
+    posts: definition({ id: PK, author_id: { ...OWNER, description: fk('profiles').description }, reviewer_id: fk('profiles'), title: TEXT }, ['id', 'author_id', 'title']),
+  });
+  const pulled = deriveDomain(social);
+  assert.deepEqual(ownersOf(pulled.data), { posts: ['author_id', true], profiles: ['id', true] });
+  assert.deepEqual(pulled.data.tables.posts.columns.author_id, { type: 'uuid', writable: false, nullable: false, references: 'profiles' });
+  assert.deepEqual(pulled.data.tables.posts.columns.reviewer_id, { type: 'uuid', references: 'profiles' });
+  assert.deepEqual(pulled.notes, []);
+  assert.equal(core.validateDomain(pulled.data).error, null);
 });
 
-test('no owner column found, two candidates, or an unknown one: an error that says what to pass', () => {
-  const nullable = spec({ items: definition({ id: PK, user_ref: { format: 'uuid', type: 'string' }, name: TEXT }, ['id', 'name']) });
-  assert.deepEqual(deriveDomain(nullable).error, {
-    code: 'owner_column_not_found',
-    path: 'owner_column',
-    message: 'no uuid column defaults to auth.uid() or looks like a reference to auth.users (NOT NULL, no described foreign key)',
-    hint: 'name the column that row level security compares with auth.uid(): --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides (uuid columns: user_ref)',
-  });
-  const unlinked = spec({
-    items: definition({ id: PK, user_ref: { format: 'uuid', type: 'string' }, external_id: { format: 'uuid', type: 'string' }, name: TEXT }, ['id', 'user_ref', 'external_id', 'name']),
-  });
-  assert.deepEqual(deriveDomain(unlinked).error, {
-    code: 'ambiguous_owner_column',
-    path: 'owner_column',
-    message:
-      'no uuid column defaults to auth.uid(), and more than one NOT NULL uuid column has no described foreign key (a reference to auth.users is not described): user_ref (items) and external_id (items)',
-    hint: 'name the owner column: --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides',
-  });
-  assert.equal(deriveDomain(unlinked, {}, { ownerColumn: 'user_ref' }).data.owner_column, 'user_ref');
-  const two = spec({ ...NOTES, other: definition({ id: PK, user_id: OWNER }, ['id', 'user_id']) });
-  assert.deepEqual(deriveDomain(two).error, {
-    code: 'ambiguous_owner_column',
-    path: 'owner_column',
-    message: 'more than one column defaults to auth.uid(): owner_id (notes, projects) and user_id (other)',
-    hint: 'name the owner column: --owner-column <name>, or { ownerColumn } / "owner_column" in the overrides',
-  });
-  assert.equal(deriveDomain(two, {}, { ownerColumn: 'user_id' }).data.owner_column, 'user_id');
+test('several candidates in one table: that table has no owner and a note names them and the override; the rest of the pull goes on', () => {
+  const definitions = {
+    projects: definition({ id: PK, owner_id: OWNER, name: TEXT }, ['id', 'owner_id', 'name']),
+    // Two columns default to auth.uid().
+    reviews: definition({ id: PK, user_id: OWNER, created_by: OWNER, body: TEXT }, ['id', 'user_id', 'created_by']),
+    // Two conventional names, NOT NULL, no described foreign key.
+    handoffs: definition({ id: PK, user_id: UUID, creator_id: UUID, body: TEXT }, ['id', 'user_id', 'creator_id']),
+  };
+  const { data, error, notes } = deriveDomain(spec(definitions));
+  assert.equal(error, null);
+  assert.deepEqual(ownersOf(data), { handoffs: [null, false], projects: ['owner_id', true], reviews: [null, false] });
+  assert.deepEqual(notes.filter((note) => note.path.endsWith('.owner')), [
+    {
+      path: 'tables.handoffs.owner',
+      message: 'no owner: user_id, creator_id are named like an owner column and hold user ids; say which in the overrides ("owner": "user_id", or "owner": null)',
+    },
+    { path: 'tables.reviews.owner', message: 'no owner: user_id, created_by default to auth.uid(); say which in the overrides ("owner": "user_id", or "owner": null)' },
+  ]);
+  assert.deepEqual(ownersOf(deriveDomain(spec(definitions), { tables: { reviews: { owner: 'created_by' } } }).data).reviews, ['created_by', true]);
+
   assert.deepEqual(deriveDomain(spec(NOTES), {}, { ownerColumn: 'author_id' }).error, {
     code: 'owner_column_not_found',
     path: 'owner_column',
@@ -199,72 +224,107 @@ test('no owner column found, two candidates, or an unknown one: an error that sa
     hint: 'the column that row level security compares with auth.uid(); uuid columns: owner_id, project_id',
   });
   assert.equal(deriveDomain(spec(NOTES), {}, { ownerColumn: 'Owner' }).error.code, 'invalid_option');
+  assert.deepEqual(deriveDomain(spec(NOTES), { tables: { notes: { owner: 'body' } } }).error, {
+    code: 'invalid_overrides',
+    path: 'tables.notes.owner',
+    message: 'notes has no uuid column "body"',
+    hint: "the owner is the uuid column holding the owning user's id: id, owner_id, project_id; or \"owner\": null",
+  });
 });
 
-test('foreign keys become references; a required one is also a relation of the parent; uuid columns pointing nowhere known are hidden', () => {
+test('foreign keys of any key type become references; a required one is also a relation of the parent; uuid columns pointing nowhere known are hidden', () => {
   const definitions = {
     ...NOTES,
     links: definition(
-      { id: PK, owner_id: OWNER, from_note: fk('notes'), to_note: fk('notes'), project_id: fk('projects'), external_id: { format: 'uuid', type: 'string' }, log_id: fk('logs') },
-      ['id', 'owner_id', 'from_note', 'to_note'],
+      { id: PK, owner_id: OWNER, from_note: fk('notes'), to_note: fk('notes'), project_id: fk('projects'), external_id: UUID, log_id: fk('logs'), event_id: fk('events', 'id', 'bigint'), handle: fk('members', 'handle', 'text') },
+      ['id', 'owner_id', 'from_note', 'to_note', 'event_id'],
     ),
-    logs: definition({ id: { ...PK, format: 'bigint', type: 'integer' }, owner_id: OWNER }, ['id', 'owner_id']),
+    logs: definition({ id: PK, owner_id: OWNER }, ['id', 'owner_id']),
+    events: definition({ id: BIGKEY, owner_id: OWNER, title: TEXT }, ['id', 'owner_id']),
+    members: definition({ id: PK, owner_id: OWNER, handle: TEXT }, ['id', 'owner_id', 'handle']),
   };
-  const { data, notes } = deriveDomain(spec(definitions));
+  const { data, notes } = deriveDomain(spec(definitions), { tables: { logs: null } });
   assert.deepEqual(data.tables.notes.columns.project_id, { type: 'uuid', required: true, references: 'projects' });
-  // notes → projects is required: projects(notes(…)) embeds. Two keys from links to notes are ambiguous: no relation.
+  // notes → projects and links → events are required: parent(child(…)) embeds. Two keys from links to notes are ambiguous: no relation.
   assert.deepEqual(data.tables.projects.relations, { notes: 'notes' });
+  assert.deepEqual(data.tables.events.relations, { links: 'links' });
   assert.equal(data.tables.notes.relations, undefined);
   assert.deepEqual(data.tables.links.columns.from_note, { type: 'uuid', required: true, references: 'notes' });
+  assert.deepEqual(data.tables.links.columns.event_id, { type: 'integer', required: true, references: 'events' });
+  // A foreign key to a unique column that is not the key holds no ref: a plain text column.
+  assert.deepEqual(data.tables.links.columns.handle, { type: 'text' });
   assert.deepEqual(data.tables.links.hidden, ['external_id', 'log_id']);
   assert.deepEqual(notes.filter((n) => n.path.startsWith('tables.links')), [
-    { path: 'tables.links.columns.external_id', message: 'hidden: a uuid column without a foreign key: add "references": "<table>" in the overrides to use it' },
+    {
+      path: 'tables.links.columns.external_id',
+      message:
+        'hidden: a uuid column without a described foreign key (PostgREST does not describe references to auth.users): add "references": "<table>", or "auth.users" for a user id, in the overrides, or pull with the catalog (--db-url)',
+    },
     { path: 'tables.links.columns.log_id', message: 'hidden: references logs, which is not a table of this domain' },
+    { path: 'tables.links.columns.handle', message: 'a plain text: it references members.handle, which is not the one-column key of members' },
   ]);
-  // With the reference given, the column is visible and checked by the core.
-  const fixed = deriveDomain(spec(definitions), { tables: { links: { columns: { external_id: { references: 'projects' } } } } });
-  assert.deepEqual(fixed.data.tables.links.columns.external_id, { type: 'uuid', references: 'projects' });
+  assert.equal(core.validateDomain(data).error, null);
+  // With the reference given, the column is visible and checked by the core; a user id is "auth.users".
+  const fixed = deriveDomain(spec(definitions), { tables: { logs: null, links: { columns: { external_id: { references: 'auth.users' } } } } });
+  assert.deepEqual(fixed.data.tables.links.columns.external_id, { type: 'uuid', references: 'auth.users' });
   assert.deepEqual(fixed.data.tables.links.hidden, ['log_id']);
   assert.equal(core.validateDomain(fixed.data).error, null);
 });
 
-test('tables without a single uuid id key and views are left out with a note; a view named in the overrides is included read-only', () => {
+test('keys: one column of uuid, integer or text, or several; none, or another type, is read-only with a note that says why; views are read-only', async () => {
   const definitions = {
     ...NOTES,
-    events: definition({ id: { ...PK, format: 'bigint', type: 'integer' }, owner_id: OWNER }, ['id', 'owner_id']),
-    pairs: definition({ a: { ...PK, format: 'uuid' }, b: { ...PK, format: 'uuid' } }, ['a', 'b']),
+    events: definition({ id: BIGKEY, owner_id: OWNER, title: TEXT }, ['id', 'owner_id', 'title']),
+    countries: definition({ code: { ...TEXT, description: 'Note:\nThis is a Primary Key.<pk/>' }, name: TEXT }, ['code', 'name']),
+    invites: definition({ token: { ...TEXT, default: 'extensions.gen_random_uuid()::text', description: 'Note:\nThis is a Primary Key.<pk/>' }, owner_id: OWNER }, ['token', 'owner_id']),
+    pairs: definition({ a: { ...fk('notes'), description: `Note:\nThis is a Primary Key.<pk/>\n${fk('notes').description}` }, b: { ...fk('projects'), description: `Note:\nThis is a Primary Key.<pk/>\n${fk('projects').description}` }, owner_id: OWNER }, ['a', 'b', 'owner_id']),
+    days: definition({ day: { format: 'date', type: 'string', description: 'Note:\nThis is a Primary Key.<pk/>' }, total: { format: 'integer', type: 'integer' } }, ['day', 'total']),
+    totals: definition({ project_id: fk('projects'), n: { format: 'bigint', type: 'integer' } }),
     // Views: PostgREST infers the key but describes every column as nullable (no `required`).
-    pinned_notes: { properties: { id: { description: 'Note:\nThis is a Primary Key.<pk/>', format: 'uuid', type: 'string' }, owner_id: { format: 'uuid', type: 'string' }, body: TEXT, project_id: fk('projects') }, type: 'object' },
+    pinned_notes: { properties: { id: { description: 'Note:\nThis is a Primary Key.<pk/>', format: 'uuid', type: 'string' }, body: TEXT, project_id: fk('projects') }, type: 'object' },
   };
   const { data, notes } = deriveDomain(spec(definitions));
-  assert.deepEqual(Object.keys(data.tables), ['notes', 'projects']);
-  assert.deepEqual(notes, [
-    { path: 'tables.events', message: 'skipped: its primary key (id bigint) is not a single uuid column named id, which refs need' },
-    { path: 'tables.pairs', message: 'skipped: its primary key (a uuid, b uuid) is not a single uuid column named id, which refs need' },
-    {
-      path: 'tables.pinned_notes',
-      message: 'skipped: a view: name it in the overrides ("tables": { "pinned_notes": {} }) to include it, read-only unless "writable" says otherwise',
-    },
-  ]);
-  const withView = deriveDomain(spec(definitions), { tables: { pinned_notes: {} } });
-  assert.deepEqual(withView.data.tables.pinned_notes, {
-    ref: 'pinned',
-    user_owned: true,
-    writable: false,
+  const shape = (name) => {
+    const { ref: _ref, label: _label, middleware: _middleware, relations: _relations, ...rest } = data.tables[name];
+    return rest;
+  };
+  assert.deepEqual(shape('events'), {
+    owner: 'owner_id',
+    columns: { id: { type: 'integer', writable: false, nullable: false }, owner_id: { type: 'uuid', writable: false, nullable: false }, title: { type: 'text', required: true } },
+  });
+  // A text key without a default is the model's to write (a slug); with one, the database's.
+  assert.deepEqual(shape('countries'), { key: 'code', writable: false, columns: { code: { type: 'text', required: true }, name: { type: 'text', required: true } } });
+  assert.deepEqual(shape('invites').columns.token, { type: 'text', writable: false, nullable: false });
+  assert.deepEqual(shape('pairs'), {
+    key: ['a', 'b'],
+    owner: 'owner_id',
     columns: {
-      id: { type: 'uuid', writable: false },
-      owner_id: { type: 'uuid', writable: false },
-      body: { type: 'text' },
-      project_id: { type: 'uuid', references: 'projects' },
+      a: { type: 'uuid', required: true, references: 'notes' },
+      b: { type: 'uuid', required: true, references: 'projects' },
+      owner_id: { type: 'uuid', writable: false, nullable: false },
     },
   });
-  assert.equal(core.validateDomain(withView.data).error, null);
-  assert.deepEqual(deriveDomain(spec(definitions), { tables: { events: { ref: 'event' } } }).error, {
-    code: 'invalid_overrides',
-    path: 'tables.events',
-    message: 'events cannot be part of a domain: its primary key (id bigint) is not a single uuid column named id, which refs need',
-    hint: 'leave it out of the overrides; the model reaches it through a view with a uuid id, or not at all',
-  });
+  assert.deepEqual(shape('days'), { key: [], writable: false, columns: { day: { type: 'date', required: true }, total: { type: 'integer', required: true } } });
+  assert.deepEqual(shape('totals'), { key: [], writable: false, columns: { project_id: { type: 'uuid', references: 'projects' }, n: { type: 'integer' } } });
+  assert.deepEqual(shape('pinned_notes'), { writable: false, columns: { id: { type: 'uuid', writable: false }, body: { type: 'text' }, project_id: { type: 'uuid', references: 'projects' } } });
+  assert.deepEqual(
+    notes.filter((note) => /^tables\.(days|totals|pinned_notes|pairs)\b/.test(note.path)),
+    [
+      { path: 'tables.days.key', message: 'read-only: its primary key (day date) is of type date; a key is uuid, integer or text' },
+      { path: 'tables.pinned_notes.writable', message: 'read-only: a view; say "writable": true in the overrides if it is updatable' },
+      { path: 'tables.totals.key', message: 'read-only: no primary key, so no row can be named for an update or delete; give "key" in the overrides if a column is unique' },
+    ],
+  );
+  assert.equal(core.validateDomain(data).error, null);
+  // The overrides make a view writable, or give a keyless table its key; a keyless table written is the core's error.
+  const given = deriveDomain(spec(definitions), { tables: { pinned_notes: { writable: true }, totals: { key: 'project_id' } } });
+  assert.deepEqual([given.data.tables.pinned_notes.writable, given.data.tables.totals.key], [true, 'project_id']);
+  const keyless = await domainFromOpenApi(spec(definitions), { tables: { days: { writable: true } } }, { core });
+  assert.deepEqual([keyless.error.code, keyless.error.path], ['invalid_domain', 'tables.days.writable']);
+  // A name the domain cannot hold is left out with a note, and refused in the overrides.
+  const odd = spec({ ...NOTES, 'Odd Table': definition({ id: PK, owner_id: OWNER }, ['id', 'owner_id']) });
+  assert.deepEqual(deriveDomain(odd).notes, [{ path: 'tables.Odd Table', message: "left out: 'Odd Table' is not a lower-case identifier, which refs and the domain need" }]);
+  assert.equal(deriveDomain(odd, { tables: { 'Odd Table': {} } }).error.code, 'invalid_overrides');
 });
 
 test('ref prefixes: short, readable, unique, valid per the ref grammar', () => {
@@ -393,8 +453,7 @@ test('formatDomain writes one line per column, like a hand-written domain file',
     [
       '{',
       '  "ref": "note",',
-      '  "user_owned": true,',
-      '  "writable": true,',
+      '  "owner": "owner_id",',
       '  "label": ["body"],',
       '  "columns": {',
       '    "id": { "type": "uuid", "writable": false, "nullable": false },',
@@ -420,7 +479,9 @@ function normalized(domain) {
     }
     tables[name] = {
       ref: t.ref,
-      user_owned: t.user_owned ?? false,
+      key: t.key === undefined ? (t.columns.id ? ['id'] : []) : [t.key].flat(),
+      owner: t.owner ?? '',
+      scope: t.scope ?? 'rls',
       writable: t.writable ?? true,
       label: t.label ?? [],
       label_format: t.label_format ?? '',
@@ -430,7 +491,7 @@ function normalized(domain) {
       columns,
     };
   }
-  return { name: domain.name ?? 'domain', owner_column: domain.owner_column ?? 'user_id', max_rows: domain.max_rows ?? 1000, tables };
+  return { name: domain.name ?? 'domain', max_rows: domain.max_rows ?? 1000, tables };
 }
 
 // Paths where two normalized domains differ (a table's middleware as a whole).
@@ -465,41 +526,78 @@ test('the real PostgREST 12 serves Swagger 2.0 at its root for Accept: applicati
   assert.deepEqual(description.definitions.recipes.properties.tags, { format: 'text[]', items: { type: 'string' }, type: 'array' });
 });
 
-test('the kitchen pulled from its stack plus domains/kitchen/overrides.json is kitchen.json in everything the core reads', async () => {
+// The kitchen's catalog facts, read from a database migrated as its stack's
+// is (the stack's own PGlite has PostgREST as its only client).
+let kitchenCatalog;
+before(async () => {
+  const { db } = await openDatabase({ migrations: (await loadPack('kitchen')).migrations(), snapshotName: 'kitchen' });
+  try {
+    kitchenCatalog = await catalogFacts((sql) => db.query(sql));
+  } finally {
+    await db.close();
+  }
+});
+
+test('the kitchen pulled from its stack plus domains/kitchen/overrides.json is exactly domains/kitchen/domain.json, with the catalog or without', async () => {
   const { supabaseUrl: url, anonKey, users } = kitchenStack();
   const { data, error, notes } = await pullDomain({ url, apiKey: anonKey, accessToken: users[0].token, overrides: KITCHEN_OVERRIDES, core });
   assert.equal(error, null);
-  assert.deepEqual(normalized(data), normalized(KITCHEN));
-  // act_sessions is the MCP server's session table (db/migrations), keyed by (user_id, id): no refs, so skipped.
-  assert.deepEqual(notes.map((note) => note.path), ['tables.act_sessions', 'tables.ingredients.columns.embedding', 'tables.recipes.columns.embedding']);
+  assert.deepEqual(data, KITCHEN);
+  assert.deepEqual(notes, [
+    { path: 'tables.act_sessions', message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" },
+    {
+      path: 'tables.ingredients.writable',
+      message: 'read-only: no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true',
+    },
+    { path: 'tables.ingredients.columns.embedding', message: "hidden: type 'extensions.vector(1536)' is not one the model can read or write (an embedding)" },
+    { path: 'tables.recipes.columns.embedding', message: "hidden: type 'extensions.vector(1536)' is not one the model can read or write (an embedding)" },
+  ]);
+  // The catalog says the same through the policies (user_id = auth.uid()) and
+  // the privileges (ingredients: writes revoked), so it needs no note there.
+  const withCatalog = await pullDomain({ url, apiKey: anonKey, accessToken: users[0].token, overrides: KITCHEN_OVERRIDES, core, catalog: kitchenCatalog });
+  assert.equal(withCatalog.error, null);
+  assert.deepEqual(withCatalog.data, KITCHEN);
+  assert.deepEqual(withCatalog.notes.map((note) => note.path), ['tables.act_sessions', 'tables.ingredients.columns.embedding', 'tables.recipes.columns.embedding']);
 });
 
 test('without overrides the pulled kitchen differs only where the database cannot say', async () => {
   const { supabaseUrl: url, anonKey, users } = kitchenStack();
-  const { data, error } = await pullDomain({ url, apiKey: anonKey, accessToken: users[0].token, core });
+  const { data, error } = await pullDomain({ url, apiKey: anonKey, accessToken: users[0].token, core, catalog: kitchenCatalog });
   assert.equal(error, null);
+  // The URL is an address: the name falls back to "database".
+  assert.equal(data.name, 'database');
   assert.deepEqual(differences(normalized(data), normalized(KITCHEN)), [
     // The domain's name (the database does not have one).
     'name',
     // Check constraints (`check (difficulty in (…))`) are not in the description; enum types would be.
     'tables.cooking_log.ref', // 'cooking' derived; the kitchen says 'log'
+    'tables.cooking_log.scope', // defence in depth: the kitchen also filters to the owner's rows
     'tables.cooking_log.label_format',
+    'tables.ingredients.middleware', // name matched loosely by default; the kitchen matches catalog names exactly
     'tables.ingredients.columns.parent_category.values',
+    'tables.inventory.scope',
     'tables.inventory.middleware',
+    'tables.meal_plans.scope',
     'tables.meal_plans.label', // derived: the first required text column, meal_type; the kitchen labels by date
     'tables.meal_plans.label_format',
     'tables.meal_plans.columns.meal_type.values',
+    'tables.preferences.scope',
     'tables.preferences.label_format',
     'tables.preferences.hidden', // assumed_staples: uuid[] has no foreign key in Postgres …
     'tables.preferences.columns.cooking_skill_level.values',
     'tables.preferences.columns.assumed_staples', // … so the kitchen names its target
+    'tables.recipe_ingredients.scope',
     'tables.recipe_ingredients.middleware',
-    'tables.recipes.middleware',
+    'tables.recipes.scope',
+    'tables.recipes.middleware', // fuzzy name derived; include and semantic search are the kitchen's
     'tables.recipes.columns.difficulty.values',
     'tables.recipes.columns.flavor_tags.values',
     'tables.recipes.columns.instructions.required', // text[] NOT NULL: its default may be hidden, so not required
     'tables.recipes.columns.is_system.writable', // a boolean with a default, set by the system
+    'tables.shopping_list.scope',
     'tables.shopping_list.middleware',
+    'tables.tasks.scope',
+    'tables.tasks.middleware', // title matched loosely by default; the kitchen matches task titles exactly
     'tables.tasks.columns.category.values',
   ]);
 });

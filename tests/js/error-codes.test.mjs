@@ -28,7 +28,8 @@ const NOT_CODES = new Set([
   'no_response', 'not_a_response', 'not_sent', 'on_conflict', 'owner_column', 'owner_id', 'recipe_1', 'ri_1',
   'service_role', 'step_complete', 'step_done', 'step_started', 'too_large', 'tool_call', 'tool_error', 'turn_done',
   'turn_plan', 'turn_started', 'updated_at', 'user_owned', 'prompt_examples', 'recipe_ingredients',
-  'planner_generate_example', 'assistant_role', 'tool_calls',
+  'planner_generate_example', 'assistant_role', 'tool_calls', 'user_id', 'created_by', 'author_id', 'profile_id', 'creator_id',
+  'deal_notes', 'db_url',
 ]);
 
 function sources(dir) {

@@ -209,7 +209,17 @@ export async function domainPullUsage(core: import('alfred-act').Core, spec: Rec
   };
   const fromSpec = await domainFromOpenApi(spec, overrides, { ownerColumn: 'owner_id' });
   const pulled = await pullDomain({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', overrides, core });
-  const sync = core.domainFromOpenApi(spec, overrides);
+  // Per table: the key, the owner (any name, or none), the scope; the catalog as facts or as a query function.
+  const perTable: import('alfred-act').DomainOverrides = {
+    tables: { channel_members: { key: ['channel_id', 'member_id'], owner: 'member_id' }, todos: { owner: 'author_id', scope: 'owner' }, tags: { owner: null } },
+  };
+  const query = async (sql: string) => ({ rows: [{ sql }] });
+  const withCatalog = await pullDomain({ url: 'http://127.0.0.1:3000', apiKey: 'secret', catalog: query, overrides: perTable, defaultName: 'chat', core });
+  const facts: import('alfred-act').CatalogFacts = { schema: 'public', tables: { todos: { kind: 'table', rls: true, privileges: null, policies: [], references: {} } } };
+  const sync = core.domainFromOpenApi(spec, overrides, { catalog: facts });
+  // @ts-expect-error a scope is "rls" or "owner"
+  const badScope: import('alfred-act').DomainOverrides = { tables: { todos: { scope: 'mine' } } };
+  void [withCatalog, badScope];
   const checked = core.validateDomain('{"tables": {}}');
   const notes: import('alfred-act').DomainNote[] = fromSpec.notes;
   if (pulled.error) return [pulled.error.path, pulled.error.hint, notes];

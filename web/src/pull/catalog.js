@@ -1,0 +1,184 @@
+// What PostgreSQL's catalog adds to PostgREST's description of a schema, for
+// the domain pull: which relations are views, whether row-level security is
+// on, what the `authenticated` role may write, the row-level security
+// policies, and the foreign keys (those into auth.users included, which
+// PostgREST does not describe). Four read-only queries through a `query(sql)`
+// the caller supplies (node-postgres, PGlite, a server of its own), so this
+// module does no I/O of its own and runs in every runtime. The rules that
+// read these facts are in docs/own-schema.md.
+
+const RELATION_KINDS = { r: 'table', p: 'table', v: 'view', m: 'view', f: 'table' };
+const COMMANDS = new Set(['ALL', 'SELECT', 'INSERT', 'UPDATE', 'DELETE']);
+
+// A text literal for a query whose runner takes no parameters.
+const literal = (text) => `'${String(text).replaceAll("'", "''")}'`;
+
+/**
+ * The four catalog queries for `schema`: relations (kind, row-level
+ * security), the `authenticated` role's privileges, policies, and
+ * single-column foreign keys (into any schema).
+ */
+export function catalogQueries(schema = 'public') {
+  const name = literal(schema);
+  return {
+    relations: `select c.relname as table_name, c.relkind::text as kind, c.relrowsecurity as rls
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${name} and c.relkind in ('r', 'p', 'v', 'm', 'f')
+      order by c.relname`,
+    // No rows where there is no authenticated role (a database that is not Supabase-shaped).
+    privileges: `select c.relname as table_name,
+        has_table_privilege('authenticated', c.oid, 'SELECT') as can_select,
+        has_any_column_privilege('authenticated', c.oid, 'INSERT') as can_insert,
+        has_any_column_privilege('authenticated', c.oid, 'UPDATE') as can_update,
+        has_table_privilege('authenticated', c.oid, 'DELETE') as can_delete
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${name} and c.relkind in ('r', 'p', 'v', 'm', 'f')
+        and exists (select from pg_catalog.pg_roles where rolname = 'authenticated')
+      order by c.relname`,
+    policies: `select tablename::text as table_name, policyname::text as policy_name, permissive::text as permissive,
+        roles::text[] as roles, cmd::text as command, qual, with_check
+      from pg_catalog.pg_policies where schemaname = ${name}
+      order by tablename, policyname`,
+    foreignKeys: `select cl.relname as table_name, a.attname as column_name, fn.nspname as target_schema,
+        fc.relname as target_table, fa.attname as target_column
+      from pg_catalog.pg_constraint con
+      join pg_catalog.pg_class cl on cl.oid = con.conrelid
+      join pg_catalog.pg_namespace n on n.oid = cl.relnamespace
+      join pg_catalog.pg_class fc on fc.oid = con.confrelid
+      join pg_catalog.pg_namespace fn on fn.oid = fc.relnamespace
+      join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = con.conkey[1]
+      join pg_catalog.pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = con.confkey[1]
+      where con.contype = 'f' and n.nspname = ${name} and cardinality(con.conkey) = 1
+      order by cl.relname, a.attname`,
+  };
+}
+
+// node-postgres and PGlite answer `{ rows }`; a plain array is taken as the rows.
+async function rowsOf(query, sql) {
+  const answer = await query(sql);
+  const rows = Array.isArray(answer) ? answer : answer?.rows;
+  if (!Array.isArray(rows)) throw new TypeError('query(sql) must resolve to the rows, or to { rows }');
+  return rows;
+}
+
+// A text[] comes back as an array from node-postgres and PGlite; '{a,b}' text is read too.
+function textArray(value) {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === 'string' && /^\{.*\}$/s.test(value)) return value.slice(1, -1).split(',').filter(Boolean).map((item) => item.replace(/^"(.*)"$/, '$1'));
+  return [];
+}
+
+/**
+ * Reads the catalog facts of `schema` (default `public`) through `query`, a
+ * function that runs one SQL statement and resolves to its rows (or to
+ * `{ rows }`, as node-postgres's `client.query` and PGlite's `db.query` do).
+ * Resolves to `{ schema, tables }`, where `tables[name]` is
+ * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`.
+ * Plain JSON: it can be computed where the database is reachable and handed
+ * to `pullDomain({ catalog })` elsewhere. A failed query rejects with its error.
+ *
+ * @example
+ * import pg from 'pg'
+ * const client = new pg.Client({ connectionString: process.env.SUPABASE_DB_URL })
+ * await client.connect()
+ * const catalog = await catalogFacts((sql) => client.query(sql))
+ * await client.end()
+ * const { data: domain, notes } = await pullDomain({ url, apiKey, catalog })
+ */
+export async function catalogFacts(query, { schema = 'public' } = {}) {
+  if (typeof query !== 'function') throw new TypeError('catalogFacts(query): query must be a function (sql) => rows');
+  const sql = catalogQueries(schema);
+  const relations = await rowsOf(query, sql.relations);
+  const privileges = await rowsOf(query, sql.privileges);
+  const policies = await rowsOf(query, sql.policies);
+  const foreignKeys = await rowsOf(query, sql.foreignKeys);
+  const tables = {};
+  for (const row of relations) {
+    tables[row.table_name] = { kind: RELATION_KINDS[row.kind] ?? 'table', rls: row.rls === true, privileges: null, policies: [], references: {} };
+  }
+  for (const row of privileges) {
+    const table = tables[row.table_name];
+    if (table) table.privileges = { select: row.can_select === true, insert: row.can_insert === true, update: row.can_update === true, delete: row.can_delete === true };
+  }
+  for (const row of policies) {
+    tables[row.table_name]?.policies.push({
+      name: row.policy_name,
+      command: String(row.command).toUpperCase(),
+      roles: textArray(row.roles),
+      permissive: String(row.permissive).toUpperCase() !== 'RESTRICTIVE',
+      using: row.qual ?? null,
+      check: row.with_check ?? null,
+    });
+  }
+  for (const row of foreignKeys) {
+    const table = tables[row.table_name];
+    if (table) table.references[row.column_name] = { schema: row.target_schema, table: row.target_table, column: row.target_column };
+  }
+  return { schema, tables };
+}
+
+/**
+ * Why `facts` is not catalog facts as `catalogFacts` makes them (a message),
+ * or null when they are.
+ */
+export function catalogFactsProblem(facts) {
+  const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!isObject(facts) || !isObject(facts.tables)) return 'must be { tables: { <table>: { kind, rls, privileges, policies, references } } } as catalogFacts(query) makes it';
+  for (const [name, table] of Object.entries(facts.tables)) {
+    const at = `tables.${name}`;
+    if (!isObject(table)) return `${at} must be an object`;
+    if (table.kind !== 'table' && table.kind !== 'view') return `${at}.kind must be "table" or "view"`;
+    if (typeof table.rls !== 'boolean') return `${at}.rls must be true or false`;
+    if (table.privileges !== null && table.privileges !== undefined && !isObject(table.privileges)) return `${at}.privileges must be an object or null`;
+    if (!Array.isArray(table.policies ?? [])) return `${at}.policies must be a list`;
+    for (const policy of table.policies ?? []) {
+      if (!isObject(policy) || !COMMANDS.has(policy.command) || !Array.isArray(policy.roles)) return `${at}.policies: each is { name, command, roles, permissive, using, check }`;
+    }
+    if (!isObject(table.references ?? {})) return `${at}.references must be an object of column → { schema, table, column }`;
+    for (const target of Object.values(table.references ?? {})) {
+      if (!isObject(target) || typeof target.schema !== 'string' || typeof target.table !== 'string') return `${at}.references: each is { schema, table, column }`;
+    }
+  }
+  return null;
+}
+
+const IDENT = '[A-Za-z_][A-Za-z0-9_$]*';
+const OPERAND = `(?:${IDENT}\\.)?${IDENT}`;
+const UID = 'auth\\.uid\\(\\)';
+
+/**
+ * The columns of `table` a policy expression (as pg_policies shows it)
+ * compares with `auth.uid()`: `user_id = auth.uid()`, `auth.uid() = user_id`,
+ * `(select auth.uid()) = user_id`, with casts and parentheses
+ * (`(user_id)::text = (auth.uid())::text`). Columns qualified by another
+ * name (an alias inside a sub-query: `m.user_id = auth.uid()`) are another
+ * table's and left out.
+ *
+ * @example
+ * policyUserColumns('(( SELECT auth.uid() AS uid) = author_id)', 'posts') // ['author_id']
+ */
+export function policyUserColumns(expression, table) {
+  if (typeof expression !== 'string' || expression === '') return [];
+  let text = expression
+    // Quoted identifiers that need no quotes.
+    .replace(/"([a-z_][a-z0-9_$]*)"/g, '$1')
+    // (select auth.uid()), as Supabase recommends it for speed.
+    .replace(new RegExp(`\\(\\s*select\\s+${UID}(?:\\s+as\\s+${IDENT})?\\s*\\)`, 'gi'), 'auth.uid()')
+    // Casts: ::text, ::character varying(20), ::uuid[].
+    .replace(/::\s*(?:[A-Za-z_][\w.]*)(?:\s+(?:varying|precision|with(?:out)?\s+time\s+zone))?(?:\(\d+(?:,\s*\d+)?\))?(?:\[\])*/g, '');
+  // Parentheses around a single operand, innermost first.
+  const single = new RegExp(`(?<![\\w$.])\\(\\s*(${UID}|${OPERAND})\\s*\\)`, 'gi');
+  for (let previous = ''; previous !== text; ) {
+    previous = text;
+    text = text.replace(single, '$1');
+  }
+  const columns = new Set();
+  const take = (operand) => {
+    const [first, second] = operand.split('.');
+    if (second === undefined) columns.add(first);
+    else if (first === table) columns.add(second);
+  };
+  for (const match of text.matchAll(new RegExp(`(?<![\\w$.])(${OPERAND})\\s*=\\s*${UID}`, 'gi'))) take(match[1]);
+  for (const match of text.matchAll(new RegExp(`${UID}\\s*=\\s*(${OPERAND})(?![\\w$.(])`, 'gi'))) take(match[1]);
+  return [...columns];
+}

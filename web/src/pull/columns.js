@@ -1,0 +1,142 @@
+// The columns of a pulled table: each column's settings from its facts and
+// the table's key and owner, the embeds foreign keys make, and, after the
+// overrides, what must stay hidden from the model (its values would leak or
+// mean nothing to it).
+import { NAME_RULES } from '../../dist/core-rules.mjs';
+import { usableColumnName } from './names.js';
+
+/** How a domain writes a column holding a user id (the core's kUsersReference). */
+export const USERS = NAME_RULES.usersReference ?? 'auth.users';
+// Set by the database when a row is written; never by the model.
+const DATABASE_TIMESTAMPS = new Set(['created_at', 'updated_at', 'inserted_at', 'modified_at']);
+
+// The target of a column's foreign key in the domain, or null: a user id
+// points at the table keyed by user ids (else it is "auth.users"); an owner
+// column is a user id unless it references such a table; a one-column key
+// has refs of its own table.
+function referenceOf(column, plan, usersTables, usersTable) {
+  if (plan.key.length === 1 && plan.key[0] === column.name) return null;
+  const owner = plan.decision?.owner;
+  if (column.usersReference) return usersTable ?? (column.name === owner ? null : USERS);
+  if (column.name === owner) return usersTables.has(column.references?.table) ? column.references.table : null;
+  return column.references?.table ?? null;
+}
+
+/**
+ * A column's settings from its facts and its table's plan (key, owner), or
+ * null for a type the model cannot read or write (hidden later).
+ */
+export function columnConfig(column, plan, usersTables, usersTable) {
+  if (!column.type) return null;
+  const config = { type: column.type };
+  const databaseSets = plan.assigned.has(column.name) || column.name === plan.decision?.owner || (DATABASE_TIMESTAMPS.has(column.name) && column.hasDefault);
+  // PostgREST leaves out defaults that are JSON arrays or objects ('{}' on a
+  // text[] or jsonb column), so a NOT NULL array or jsonb column may well have
+  // one: it is not required, and a create without it that the database
+  // refuses gets the database's error.
+  const defaultMayBeHidden = column.type.endsWith('[]') || column.type === 'jsonb';
+  if (!plan.table.isView && column.notNull && !column.hasDefault && !databaseSets && !defaultMayBeHidden) config.required = true;
+  if (databaseSets) config.writable = false;
+  if (column.notNull && !config.required) config.nullable = false;
+  const references = referenceOf(column, plan, usersTables, usersTable);
+  if (references) config.references = references;
+  if (column.values) config.values = [...column.values];
+  return config;
+}
+
+/**
+ * One-to-many embeds where the child cannot exist without the parent: a
+ * required foreign key, the only one from that child to that parent.
+ */
+export function relationsOf(domainTables) {
+  const relations = {};
+  for (const [child, spec] of Object.entries(domainTables)) {
+    const byTarget = new Map();
+    for (const column of Object.values(spec.columns)) {
+      if (column?.references && column.references !== USERS && !column.type?.endsWith('[]')) byTarget.set(column.references, [...(byTarget.get(column.references) ?? []), column]);
+    }
+    for (const [parent, columns] of byTarget) {
+      if (parent === child || columns.length !== 1 || !columns[0].required || !domainTables[parent]) continue;
+      // A parent column named like the child table would be the same key of a row.
+      if (Object.hasOwn(domainTables[parent].columns, child)) continue;
+      relations[parent] = { ...relations[parent], [child]: child };
+    }
+  }
+  return relations;
+}
+
+// Why a column the merge kept cannot reach the model, or null when it can:
+// unsupported types, names PostgREST reserves, uuid columns that point
+// nowhere the domain knows (their values would leak).
+function hiddenBecause(column, config, fact, spec, domain, hasCatalog) {
+  if (!usableColumnName(column)) return `'${column}' is not a column name the model can use (reserved by PostgREST or not a lower-case identifier)`;
+  if (!config?.type) return `type '${fact?.format ?? 'unknown'}' is not one the model can read or write${fact?.format && /vector/.test(fact.format) ? ' (an embedding)' : ''}`;
+  const isUuid = config.type === 'uuid' || config.type === 'uuid[]';
+  const key = spec.key === undefined ? (spec.columns.id ? ['id'] : []) : [spec.key].flat();
+  if (!isUuid || (key.length === 1 && key[0] === column) || column === spec.owner || config.references === USERS) return null;
+  if (!config.references) {
+    if (fact?.references) return `references ${fact.references.table}.${fact.references.column}, which is not a table of this domain`;
+    return hasCatalog
+      ? 'a uuid column without a foreign key: add "references": "<table>" (or "auth.users" for a user id) in the overrides to use it'
+      : 'a uuid column without a described foreign key (PostgREST does not describe references to auth.users): add "references": "<table>", or "auth.users" for a user id, in the overrides, or pull with the catalog (--db-url)';
+  }
+  if (!domain.tables[config.references]) return `references ${config.references}, which is not a table of this domain`;
+  return null;
+}
+
+// A reference must hold the target's one-column key; one to another column
+// (a unique username) is not a ref. Returns the note, or null.
+function wrongTarget(config, fact, domain) {
+  if (!config?.references || config.references === USERS || !fact?.references || fact.references.table !== config.references) return null;
+  const target = domain.tables[config.references];
+  if (!target) return null;
+  const key = target.key === undefined ? (target.columns?.id ? ['id'] : []) : [target.key].flat();
+  if (key.length === 1 && key[0] === fact.references.column) return null;
+  return `references ${fact.references.table}.${fact.references.column}, which is not the one-column key of ${fact.references.table}`;
+}
+
+// After the overrides: columns the model must not see move to `hidden`, each
+// with a note unless the overrides hid it themselves; a reference that is not
+// to a key is dropped (text, integer) or hidden (uuid); a table whose key
+// lost a column is read-only without one.
+export function finalizeColumns(domain, described, notes, hasCatalog) {
+  for (const [table, spec] of Object.entries(domain.tables)) {
+    const facts = described.get(table);
+    const hidden = new Set(Array.isArray(spec.hidden) ? spec.hidden : []);
+    const columns = {};
+    for (const [column, config] of Object.entries(spec.columns ?? {})) {
+      const path = `tables.${table}.columns.${column}`;
+      const fact = facts?.columns.find((c) => c.name === column);
+      const misdirected = wrongTarget(config, fact, domain);
+      if (misdirected && config.type !== 'uuid' && config.type !== 'uuid[]') {
+        delete config.references;
+        notes.push({ path, message: `a plain ${config.type}: it ${misdirected}` });
+      }
+      const why = hidden.has(column) ? '' : (misdirected && config.references ? misdirected : hiddenBecause(column, config, fact, spec, domain, hasCatalog));
+      if (why === null) {
+        // Required implies NOT NULL (the core's default); an override that
+        // made a NOT NULL column required leaves nothing to say.
+        if (config.required === true && config.nullable === false) delete config.nullable;
+        columns[column] = config;
+        continue;
+      }
+      hidden.add(column);
+      if (why) notes.push({ path, message: `hidden: ${why}` });
+    }
+    for (const fact of facts?.columns ?? []) {
+      if (fact.note && columns[fact.name] && !columns[fact.name].values) notes.push({ path: `tables.${table}.columns.${fact.name}`, message: fact.note });
+    }
+    spec.columns = columns;
+    if (hidden.size > 0) spec.hidden = [...hidden];
+    else delete spec.hidden;
+    if (Array.isArray(spec.label)) spec.label = spec.label.filter((name) => columns[name]);
+    if (Array.isArray(spec.label) && spec.label.length === 0) delete spec.label;
+    const key = spec.key === undefined ? (facts?.columns.some((c) => c.name === 'id') ? ['id'] : []) : [spec.key].flat();
+    const lost = key.filter((name) => !columns[name]);
+    if (lost.length > 0) {
+      spec.key = [];
+      spec.writable = false;
+      notes.push({ path: `tables.${table}.key`, message: `read-only: its key column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} cannot be shown (see ${lost.length > 1 ? 'their notes' : 'its note'})` });
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// PostgREST's OpenAPI description (Swagger 2.0) read as facts about tables
+// and columns: each column's type, NOT NULL, default, primary-key mark and
+// described foreign key; with catalog facts (catalog.js) on top, whether a
+// relation is a view and the references PostgREST does not describe (those
+// into auth.users). No decisions here: those are in keys.js and owners.js.
+
+// PostgREST's column `format` → the domain's column type.
+const SCALAR_TYPES = [
+  [/^uuid$/, 'uuid'],
+  [/^(text|citext|name|bpchar|character varying(\(\d+\))?|varchar(\(\d+\))?|character(\(\d+\))?|char(\(\d+\))?)$/, 'text'],
+  [/^(integer|smallint|bigint|int2|int4|int8)$/, 'integer'],
+  [/^(numeric|decimal|real|double precision|float4|float8)(\(\d+(,\s*\d+)?\))?$/, 'numeric'],
+  [/^boolean$/, 'boolean'],
+  [/^date$/, 'date'],
+  [/^timestamp(\(\d\))?( with(out)? time zone)?$/, 'timestamp'],
+  [/^jsonb?$/, 'jsonb'],
+];
+const ARRAY_TYPES = [
+  [/^uuid\[\]$/, 'uuid[]'],
+  [/^(text|citext|character varying(\(\d+\))?|varchar(\(\d+\))?)\[\]$/, 'text[]'],
+];
+
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Reads PostgREST's `Note: This is a Foreign Key to `t.c`.<fk table='t' column='c'/>`. */
+function foreignKeyOf(description) {
+  const match = /<fk table='([^']+)' column='([^']+)'\/>/.exec(description ?? '');
+  return match ? { table: match[1], column: match[2] } : null;
+}
+
+const isPrimaryKey = (property) => /<pk\/>/.test(property.description ?? '');
+
+function columnTypeOf(property, enumsByFormat) {
+  const format = String(property.format ?? '');
+  if (Array.isArray(property.enum) && property.enum.every((v) => typeof v === 'string')) return { type: 'text', values: property.enum };
+  for (const [pattern, type] of SCALAR_TYPES) if (pattern.test(format)) return { type };
+  for (const [pattern, type] of ARRAY_TYPES) if (pattern.test(format)) return { type };
+  // An array of a user-defined type that is an enum elsewhere in the schema
+  // (`public.contact_channel[]`): PostgREST lists an enum's values only on
+  // scalar columns, so they are borrowed from one when there is one.
+  const element = format.endsWith('[]') ? format.slice(0, -2) : null;
+  if (element && enumsByFormat.has(element)) return { type: 'text[]', values: enumsByFormat.get(element) };
+  if (element && /^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$/.test(element) && property.items?.type === 'string') {
+    return { type: 'text[]', note: `'${format}' is an array of a user-defined type whose values PostgREST does not list; add "values" in the overrides if it is an enum` };
+  }
+  return { type: null };
+}
+
+/** Whether `spec` is a Swagger 2.0 description with definitions, as PostgREST 12 answers. */
+export const isPostgrestDescription = (spec) => isPlainObject(spec) && spec.swagger === '2.0' && isPlainObject(spec.definitions);
+
+/**
+ * The tables and views of a Swagger 2.0 description, sorted by name:
+ * `{ name, isView, catalog, columns: [{ name, format, type, values, note,
+ * notNull, hasDefault, default, primaryKey, references, usersReference }],
+ * keys }`. `catalog` is the table's catalog facts, or null without them.
+ * `references` is the foreign key PostgREST describes (`{ table, column }`),
+ * or, with the catalog, one into the exposed schema it does not;
+ * `usersReference` is true for a column that references auth.users (only
+ * the catalog tells).
+ */
+export function describedTables(spec, catalog = null) {
+  const enumsByFormat = new Map();
+  for (const definition of Object.values(spec.definitions)) {
+    for (const property of Object.values(definition?.properties ?? {})) {
+      if (Array.isArray(property?.enum) && property.format) enumsByFormat.set(String(property.format), property.enum);
+    }
+  }
+  const tables = [];
+  for (const [name, definition] of Object.entries(spec.definitions)) {
+    if (!isPlainObject(definition) || !isPlainObject(definition.properties)) continue;
+    const facts = catalog?.tables?.[name] ?? null;
+    const required = new Set(Array.isArray(definition.required) ? definition.required : []);
+    const columns = Object.entries(definition.properties).map(([column, property]) => {
+      const described = foreignKeyOf(property?.description);
+      const target = facts?.references?.[column];
+      const usersReference = target?.schema === 'auth' && target.table === 'users';
+      const inSchema = target && target.schema === (catalog.schema ?? 'public') ? { table: target.table, column: target.column } : null;
+      return {
+        name: column,
+        format: String(property?.format ?? property?.type ?? 'unknown'),
+        ...columnTypeOf(property ?? {}, enumsByFormat),
+        notNull: required.has(column),
+        hasDefault: property?.default !== undefined,
+        default: property?.default,
+        primaryKey: isPrimaryKey(property ?? {}),
+        references: described ?? inSchema,
+        usersReference,
+      };
+    });
+    const keys = columns.filter((c) => c.primaryKey);
+    // With the catalog a view is known; without it, a table's primary key is
+    // always NOT NULL while PostgREST describes every column of a view as
+    // nullable, even the key it infers for it.
+    const isView = facts ? facts.kind === 'view' : keys.length > 0 && keys.every((c) => !c.notNull);
+    tables.push({ name, columns, keys, isView, catalog: facts });
+  }
+  return tables.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** `auth.uid()` as PostgREST writes a column default, spaces and parentheses aside. */
+export const defaultsToUserId = (column) => String(column.default ?? '').replace(/[\s()]/g, '').toLowerCase() === 'auth.uid';

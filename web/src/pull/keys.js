@@ -1,0 +1,47 @@
+// A table's key: its primary key when the core can use it (one or more
+// columns of type uuid, integer or text), else none (read-only), and which
+// key columns the database fills in.
+import { usableColumnName } from './names.js';
+
+const KEY_TYPES = new Set(['uuid', 'integer', 'text']);
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+// The key columns the database fills in: a one-column uuid key (the package
+// draws uuids itself), an integer key (identity or serial), a text key with
+// a default. A text key without one (a slug) is the model's to write.
+export function assignedKeys(table, key) {
+  if (key.length !== 1) return new Set();
+  const column = table.columns.find((c) => c.name === key[0]);
+  const assigned = column && (column.type === 'uuid' || column.type === 'integer' || (column.type === 'text' && column.hasDefault));
+  return new Set(assigned ? key : []);
+}
+
+/**
+ * A table's key (`[]` for none) from its primary key, or the overrides'
+ * `"key"`, with the note that says why a table has none it can use.
+ */
+export function keyOf(table, given) {
+  if (isPlainObject(given) && given.key !== undefined) {
+    const key = given.key === null ? [] : (Array.isArray(given.key) ? given.key : [given.key]).filter((name) => typeof name === 'string');
+    return { key, note: null };
+  }
+  const path = `tables.${table.name}.key`;
+  const primary = table.keys;
+  if (primary.length === 0) {
+    const message = table.isView
+      ? 'read-only: a view without a key PostgREST can infer; give "key" (and "writable": true if it is updatable) in the overrides'
+      : 'read-only: no primary key, so no row can be named for an update or delete; give "key" in the overrides if a column is unique';
+    return { key: [], note: { path, message } };
+  }
+  const described = primary.map((c) => `${c.name} ${c.format}`).join(', ');
+  const otherType = primary.filter((c) => !KEY_TYPES.has(c.type));
+  if (otherType.length > 0) {
+    const types = [...new Set(otherType.map((c) => c.format))].join(', ');
+    return { key: [], note: { path, message: `read-only: its primary key (${described}) is of type ${types}; a key is uuid, integer or text` } };
+  }
+  const unnamed = primary.filter((c) => !usableColumnName(c.name));
+  if (unnamed.length > 0) {
+    return { key: [], note: { path, message: `read-only: its primary key (${described}) has a column the model cannot name (reserved by PostgREST or not a lower-case identifier)` } };
+  }
+  return { key: primary.map((c) => c.name), note: null };
+}

@@ -1,0 +1,177 @@
+// Who owns a table's rows and whether the model may write it, decided per
+// table from the facts (description.js, catalog.js). The order of the
+// evidence, strongest first, is in docs/own-schema.md.
+import { policyUserColumns } from './catalog.js';
+import { defaultsToUserId } from './description.js';
+
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Column names that conventionally hold the id of the user a row belongs to. */
+export const OWNER_NAMES = ['user_id', 'owner_id', 'created_by', 'author_id', 'profile_id', 'creator_id'];
+const WRITE_COMMANDS = new Set(['ALL', 'INSERT', 'UPDATE', 'DELETE']);
+
+const list = (names) => names.join(', ');
+// A policy a signed-in user's requests are held to.
+const appliesToUsers = (policy) => policy.roles.length === 0 || policy.roles.some((role) => role === 'authenticated' || role === 'public');
+
+// The uuid columns of `table` the policies compare with auth.uid(): those of
+// the policies a create must pass (INSERT, ALL) when they name any, else of
+// all of them. `others` are compared columns of another type.
+function policyCandidates(table) {
+  const policies = (table.catalog?.policies ?? []).filter(appliesToUsers);
+  const byName = new Map(table.columns.map((column) => [column.name, column]));
+  const compared = (expressions) => {
+    const names = new Set(expressions.flatMap((expression) => policyUserColumns(expression, table.name)).filter((name) => byName.has(name)));
+    return [...names];
+  };
+  const creating = compared(policies.filter((p) => p.command === 'INSERT' || p.command === 'ALL').map((p) => p.check ?? (p.command === 'ALL' ? p.using : null)));
+  const names = creating.length > 0 ? creating : compared(policies.flatMap((p) => [p.using, p.check]));
+  return { uuid: names.filter((name) => byName.get(name).type === 'uuid'), others: names.filter((name) => byName.get(name).type !== 'uuid') };
+}
+
+const ambiguous = (candidates, evidence) => ({ owner: null, candidates, evidence });
+
+/**
+ * The owner evidence of one table that needs no other table: the policies,
+ * a uuid column defaulting to auth.uid(), a uuid key referencing auth.users.
+ * `{ owner, evidence }`, `{ owner: null, candidates, evidence }` when
+ * several columns fit, or null when nothing says.
+ */
+export function ownerFromTable(table, key) {
+  const { uuid, others } = policyCandidates(table);
+  if (uuid.length === 1) return { owner: uuid[0], evidence: 'policy' };
+  if (uuid.length > 1) return ambiguous(uuid, 'are compared with auth.uid() in its row-level security policies');
+  const defaults = table.columns.filter((c) => c.type === 'uuid' && defaultsToUserId(c)).map((c) => c.name);
+  if (defaults.length === 1) return { owner: defaults[0], evidence: 'default' };
+  if (defaults.length > 1) return ambiguous(defaults, 'default to auth.uid()');
+  const keyColumn = key.length === 1 ? table.columns.find((c) => c.name === key[0]) : null;
+  if (keyColumn?.type === 'uuid' && keyColumn.usersReference) return { owner: keyColumn.name, evidence: 'key' };
+  if (others.length > 0) return { owner: null, candidates: [], evidence: 'other-type', others };
+  return null;
+}
+
+/**
+ * The conventional-name evidence (`user_id`, `owner_id`, `created_by`, …),
+ * which needs to know the tables keyed by user ids: a uuid column of such a
+ * name that references auth.users or one of `usersTables`, or, without the
+ * catalog, a NOT NULL one with no described foreign key (which is how a
+ * reference to auth.users looks to PostgREST).
+ */
+export function ownerFromName(table, usersTables) {
+  const fits = table.columns.filter(
+    (c) =>
+      OWNER_NAMES.includes(c.name) &&
+      c.type === 'uuid' &&
+      (c.usersReference || usersTables.has(c.references?.table) || (!table.catalog && c.notNull && !c.references)),
+  );
+  if (fits.length === 1) return { owner: fits[0].name, evidence: table.catalog || fits[0].usersReference || fits[0].references ? 'name' : 'name-guess' };
+  if (fits.length > 1) return ambiguous(fits.map((c) => c.name), 'are named like an owner column and hold user ids');
+  return null;
+}
+
+/** The note on a table whose owner the pull could not decide, or took on weak evidence. */
+export function ownerNote(table, decision, hasCatalog) {
+  const path = `tables.${table.name}.owner`;
+  if (decision?.evidence === 'name-guess') {
+    return {
+      path,
+      message: `${decision.owner}: taken for the owner column, a NOT NULL uuid column with no described foreign key (PostgREST does not describe references to auth.users); pull with the catalog (--db-url) to be sure, or say "owner": null in the overrides if it is not`,
+    };
+  }
+  if (decision?.evidence === 'other-type') {
+    return { path, message: `no owner: ${list(decision.others)} ${decision.others.length === 1 ? 'is' : 'are'} compared with auth.uid() but not uuid; an owner column is uuid` };
+  }
+  if (decision?.candidates?.length > 0) {
+    return {
+      path,
+      message: `no owner: ${list(decision.candidates)} ${decision.evidence}; say which in the overrides ("owner": "${decision.candidates[0]}", or "owner": null)`,
+    };
+  }
+  if (!decision && !table.isView) {
+    const keyColumn = table.keys.length === 1 ? table.keys[0] : null;
+    if (!hasCatalog && keyColumn?.type === 'uuid' && !keyColumn.hasDefault) {
+      return {
+        path,
+        message: `no owner found; its uuid key ${keyColumn.name} has no default: if it references auth.users (a profiles table), say "owner": "${keyColumn.name}" in the overrides, or pull with the catalog (--db-url)`,
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether the model may write the table, with the note that says why not
+ * where that is not plain: `{ writable, note }`. Without the catalog: a table
+ * with an owner. With it: one the `authenticated` role may insert, update or
+ * delete, under a row-level security policy that lets a signed-in user write
+ * (or, with row-level security off, one with an owner).
+ */
+export function writableOf(table, key, owner) {
+  const path = `tables.${table.name}`;
+  if (key.length === 0) return { writable: false, note: null };
+  if (table.isView) return { writable: false, note: { path: `${path}.writable`, message: 'read-only: a view; say "writable": true in the overrides if it is updatable' } };
+  const facts = table.catalog;
+  if (!facts) {
+    if (owner) return { writable: true, note: null };
+    return { writable: false, note: { path: `${path}.writable`, message: 'read-only: no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true' } };
+  }
+  const granted = facts.privileges ? ['insert', 'update', 'delete'].filter((what) => facts.privileges[what]) : ['insert', 'update', 'delete'];
+  if (granted.length === 0) return { writable: false, note: owner ? { path: `${path}.writable`, message: 'read-only: the authenticated role may not insert, update or delete it' } : null };
+  if (!facts.rls) return { writable: Boolean(owner), note: null };
+  const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
+  if (policies.length > 0) return { writable: true, note: null };
+  return { writable: false, note: owner ? { path: `${path}.writable`, message: 'read-only: no row-level security policy lets a signed-in user insert, update or delete its rows' } : null };
+}
+
+/** The note on a table whose row-level security is off (the catalog says). */
+export function rlsNote(table, writable) {
+  if (!table.catalog || table.catalog.rls || table.isView) return null;
+  return {
+    path: `tables.${table.name}`,
+    message: `row-level security is off: every signed-in user reads every row${writable ? ' and may change any' : ' (read-only for the model)'}; enable it and add policies`,
+  };
+}
+
+// Each table's owner: the overrides' "owner" (or legacy "user_owned"), the
+// option naming one column for every table that has it, then what the table
+// itself says (policies, auth.uid() defaults, a key referencing auth.users),
+// then tables that owner columns reference (keyed by user ids), then the
+// conventional names. `decision` is null when nothing says.
+export function decideOwners(plans, { globalOwner }) {
+  for (const plan of plans.values()) {
+    const { table, given } = plan;
+    const uuidColumn = (name) => table.columns.some((c) => c.name === name && c.type === 'uuid');
+    if (isPlainObject(given) && given.owner !== undefined) plan.decision = { owner: given.owner, evidence: 'override' };
+    else if (isPlainObject(given) && typeof given.user_owned === 'boolean') plan.decision = { owner: given.user_owned ? (globalOwner ?? 'user_id') : null, evidence: 'override' };
+    else if (globalOwner && uuidColumn(globalOwner)) plan.decision = { owner: globalOwner, evidence: 'option' };
+    else plan.decision = ownerFromTable(table, plan.key);
+  }
+  const usersTables = new Set();
+  const keyedByUsers = (plan) => plan.key.length === 1 && plan.decision?.owner === plan.key[0];
+  for (const [name, plan] of plans) if (keyedByUsers(plan)) usersTables.add(name);
+  // An owner column holds auth.uid(); a foreign key from it into a table's
+  // uuid key makes that key a user id too (profiles.id).
+  for (const plan of [...plans.values()]) {
+    const owner = plan.decision?.owner;
+    const reference = owner ? plan.table.columns.find((c) => c.name === owner)?.references : null;
+    const target = reference ? plans.get(reference.table) : undefined;
+    const targetKey = target?.key.length === 1 ? target.table.columns.find((c) => c.name === target.key[0]) : null;
+    if (target && target !== plan && target.decision === null && targetKey?.type === 'uuid' && targetKey.name === reference.column) {
+      target.decision = { owner: targetKey.name, evidence: 'referenced' };
+      usersTables.add(target.table.name);
+    }
+  }
+  for (const plan of plans.values()) if (plan.decision === null) plan.decision = ownerFromName(plan.table, usersTables);
+  return usersTables;
+}
+
+// The table user ids (references to auth.users) point at: one keyed by user
+// ids, preferably with a label (profiles), `profiles` or `users` by name.
+export function usersTableOf(usersTables, plans) {
+  const ranked = [...usersTables].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
+  function rank(name) {
+    const labelled = plans.get(name).table.columns.some((c) => c.type === 'text' && ['username', 'name', 'full_name', 'display_name', 'email', 'handle'].includes(c.name));
+    return (labelled ? 0 : 2) + (name === 'profiles' || name === 'users' ? 0 : 1);
+  }
+  return ranked[0] ?? null;
+}
