@@ -49,12 +49,15 @@ export function moduleText({ toolNames, stepTools, filterOps, outcomeUnknownHint
     '/**\n' +
     ' * What a table, column or ref prefix may be named: an identifier (its first character\n' +
     ' * from `first`, the others from `rest`, at most `maxLength`), no column named like a\n' +
-    " * PostgREST keyword, no ref prefix that is or starts with `generatedRefPrefix` and '_'.\n" +
+    " * PostgREST keyword, no ref prefix that is or starts with `generatedRefPrefix` and '_' or is\n" +
+    ' * `currentUserRef` (the signed-in user); `usersReference` marks a column holding a user id.\n' +
     ' */\n' +
     `export const NAME_RULES = Object.freeze({\n` +
     `  identifier: Object.freeze(${JSON.stringify(names.identifier)}),\n` +
     `  reservedColumns: ${list(names.reservedColumns)},\n` +
     `  generatedRefPrefix: ${JSON.stringify(names.generatedRefPrefix)},\n` +
+    `  currentUserRef: ${JSON.stringify(names.currentUserRef)},\n` +
+    `  usersReference: ${JSON.stringify(names.usersReference)},\n` +
     '});\n'
   );
 }
@@ -79,6 +82,10 @@ export function typesText({ toolNames, stepTools, filterOps }) {
     '  readonly identifier: { readonly first: string; readonly rest: string; readonly maxLength: number };\n' +
     '  readonly reservedColumns: readonly string[];\n' +
     '  readonly generatedRefPrefix: string;\n' +
+    '  /** The ref of the signed-in user (`me`). */\n' +
+    '  readonly currentUserRef: string;\n' +
+    "  /** How a domain writes a column holding a user id (`auth.users`). */\n" +
+    '  readonly usersReference: string;\n' +
     '};\n'
   );
 }

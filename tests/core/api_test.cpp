@@ -356,6 +356,8 @@ TEST_CASE("api: core_rules lists the rules the package generates its constants f
   // The identifier rule as data, and is_identifier following it.
   CHECK(rules["names"]["identifier"]["maxLength"] == 63);
   CHECK(rules["names"]["generatedRefPrefix"] == "gen");
+  CHECK(rules["names"]["currentUserRef"] == "me");
+  CHECK(rules["names"]["usersReference"] == "auth.users");
   CHECK(rules["names"]["reservedColumns"].size() == 9);
   for (const auto& name : rules["names"]["reservedColumns"]) CHECK(is_postgrest_reserved(name.get<std::string>()));
   CHECK(is_identifier("meal_plans"));

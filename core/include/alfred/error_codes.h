@@ -96,7 +96,6 @@
   X(unavailable, database, "the database is busy or starting (503)") \
   X(unknown_function, database, "the database has no such function (a search RPC)") \
   X(aborted, package, "the caller's AbortSignal ended the call") \
-  X(ambiguous_owner_column, package, "domain pull: more than one column could be the owner column") \
   X(backend_unavailable, package, "the CLI's local stack did not start") \
   X(core_unavailable, package, "the WebAssembly core did not load") \
   X(executor_error, package, "the loop's execute function threw instead of resolving") \
@@ -108,7 +107,7 @@
   X(invalid_plan, package, "the model's plan is not usable") \
   X(not_ready, package, "the core is not loaded yet; await act.ready") \
   X(out_of_memory, package, "the WebAssembly memory ran out during the call") \
-  X(owner_column_not_found, package, "domain pull: no table has the owner column given") \
+  X(owner_column_not_found, package, "domain pull: no table has the owner column given (--owner-column)") \
   X(repeated_call, package, "the same tool call already ran in this step") \
   X(session_error, package, "supabase-js could not give the session (getSession failed)") \
   X(tool_not_allowed, package, "the tool is not allowed in this kind of step") \

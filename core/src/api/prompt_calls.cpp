@@ -122,6 +122,10 @@ std::string core_rules() {
     w.end_array();
     w.key("generatedRefPrefix");
     w.string(kGeneratedRefPrefix);
+    w.key("currentUserRef");
+    w.string(kCurrentUserRef);
+    w.key("usersReference");
+    w.string(kUsersReference);
     w.end_object();
     w.end_object();
     return data_result(out);

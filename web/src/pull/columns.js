@@ -6,7 +6,7 @@ import { NAME_RULES } from '../../dist/core-rules.mjs';
 import { usableColumnName } from './names.js';
 
 /** How a domain writes a column holding a user id (the core's kUsersReference). */
-export const USERS = NAME_RULES.usersReference ?? 'auth.users';
+export const USERS = NAME_RULES.usersReference;
 // Set by the database when a row is written; never by the model.
 const DATABASE_TIMESTAMPS = new Set(['created_at', 'updated_at', 'inserted_at', 'modified_at']);
 

@@ -4,7 +4,7 @@ import { NAME_RULES } from '../../dist/core-rules.mjs';
 
 // The ref of the signed-in user, never a table's prefix (the core's
 // kCurrentUserRef; read from its rules once they list it).
-const CURRENT_USER_REF = NAME_RULES.currentUserRef ?? 'me';
+const CURRENT_USER_REF = NAME_RULES.currentUserRef;
 const GENERATED = NAME_RULES.generatedRefPrefix;
 
 /** Whether `name` is a lower-case identifier, per the core's naming rule. */
