@@ -16,11 +16,11 @@ const COMMANDS = {
     run: async (argv) => (await import('../cli/domain.mjs')).runDomainCommand(argv),
   },
   mcp: {
-    usage: 'mcp [--url URL] [--anon-key KEY] [--access-token JWT | --token-command CMD | --token-file FILE] [--store memory|supabase] [--session ID]',
-    summary: 'the db_ tools over MCP (stdio), acting as the signed-in user (docs/mcp.md)',
+    usage: 'mcp (--domain FILE | --pull [--key KEY]) [--url URL] [--anon-key KEY] [--access-token JWT | --token-command CMD | --token-file FILE] [--store memory|supabase] [--session ID]',
+    summary: "the db_ tools over MCP (stdio) on your domain's tables, acting as the signed-in user (docs/mcp.md)",
     run: async (argv) => {
-      const [{ runMcpCommand }, { loadCore }] = await Promise.all([import('../web/src/mcp/stdio.js'), import('../web/src/index.node.js')]);
-      return runMcpCommand(argv, { loadCore });
+      const [{ runMcpCommand }, { loadCore, pullDomain }] = await Promise.all([import('../web/src/mcp/stdio.js'), import('../web/src/index.node.js')]);
+      return runMcpCommand(argv, { loadCore, pullDomain });
     },
   },
 };

@@ -3,7 +3,7 @@
 // Ctrl-C. A model from OPENAI_API_KEY / OPENAI_BASE_URL is offered to both.
 import { modelConfigFromEnv } from '../web/src/llm.js';
 import { startWorkerd } from '../worker/local.mjs';
-import { WORKER_VARIABLES } from '../worker/src/variables.js';
+import { WORKER_VARIABLES } from '../web/src/worker/variables.js';
 import { startDemoServer } from './serve-demo.mjs';
 
 export async function serveApps(backend, env = process.env) {

@@ -1,15 +1,18 @@
-// The alfred-act edge worker: the Act loop server-side, for Cloudflare
-// Workers (wrangler.jsonc) and Deno (deno.js), with the same module-worker
-// handler. Routes:
-//   GET  /health        liveness, and whether a model is configured
+// The alfred-act edge worker's handler, `alfred-act/worker`: the Act loop
+// server-side for Cloudflare Workers and Deno (and any runtime with fetch's
+// Request/Response), serving the domain it is given. Routes:
+//   GET  /health        liveness, whether a model is configured, the domain's name
 //   POST /act/execute   one tool call → JSON
 //   POST /act/turn      a whole turn → server-sent events
 //   POST|DELETE /mcp    the Model Context Protocol (Streamable HTTP, mcp.js)
 // Every /act request runs as the caller: their Supabase JWT is verified
 // (auth.js) before anything is spent, then forwarded with the project's anon
 // key as apikey, never a service key. /act/turn runs within per-user limits
-// (limits.js).
-import { MemorySessionStore, SupabaseSessionStore, loadCore } from 'alfred-act';
+// (limits.js). Each runtime entry (index.<runtime>.js) binds createHandler
+// to its own loadCore.
+import { AlfredError } from '../errors.js';
+import { MemorySessionStore, SupabaseSessionStore } from '../mcp/store.js';
+import { domainName } from '../mcp/tools.js';
 import { callerFromRequest } from './auth.js';
 import { readConfig } from './config.js';
 import { executeToolCall } from './execute.js';
@@ -28,32 +31,35 @@ const ROUTES = {
 };
 const allowed = (methods) => [methods].flat();
 
-// One core per isolate, instantiated on first use (Workers forbid compiling
-// per request, and instantiating is the slow part); a failed load is retried
-// by the next request.
-let sharedCore;
-function core() {
-  sharedCore ??= loadCore().catch((cause) => {
-    sharedCore = undefined;
-    throw cause;
-  });
-  return sharedCore;
-}
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * The worker's `{ fetch(request, env, ctx) }`. `limitStore(env)` gives the
- * store the per-user limits count in (limit-store.js describes the three
- * methods it needs); by default one MemoryLimitStore per isolate. A shared
- * store, e.g. a Durable Object, is plugged in here (docs/worker-auth.md).
- * `sessionStore(env, config)` gives the store /mcp keeps its sessions in
- * (alfred-act's session store interface, docs/mcp.md); by default
- * ALFRED_MCP_STORE picks one MemorySessionStore per isolate (`memory`) or
- * the act_sessions table of the user's database (`supabase`).
- *
- * @example
- * export default createHandler({ limitStore: (env) => new DurableObjectLimitStore(env.LIMITS) })
+ * The worker's `{ fetch(request, env, ctx) }` for `domain`, with `loadCore`
+ * the runtime entry's. `domain` (the JSON `alfred-act domain pull` writes) is
+ * required: a worker never falls back to a demo domain. It is checked by the
+ * core when the first request loads it; a domain the core refuses makes every
+ * route but /health a 500 `core_unavailable` naming its path.
+ * Options: `limitStore(env)`, `sessionStore(env, config)`, and `wasm` or
+ * `wasmModule` for loadCore.
  */
-export function createHandler({ limitStore, sessionStore } = {}) {
+export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, wasm, wasmModule } = {}) {
+  if (!isPlainObject(domain)) {
+    throw new AlfredError({
+      code: 'invalid_option',
+      path: 'domain',
+      message: `createHandler needs the domain the worker serves, as an object; got ${domain === undefined ? 'none' : Array.isArray(domain) ? 'an array' : typeof domain}`,
+      hint: "write it with `npx alfred-act domain pull --out domain.json`, then import domain from './domain.json' with { type: 'json' } and pass createHandler({ domain })",
+    });
+  }
+  // One core per isolate, instantiated on first use (Workers forbid
+  // compiling per request, and instantiating is the slow part); a failed
+  // load is retried by the next request.
+  let sharedCore;
+  const core = () =>
+    (sharedCore ??= loadCore({ domain, ...(wasm ? { wasm } : {}), ...(wasmModule ? { wasmModule } : {}) }).catch((cause) => {
+      sharedCore = undefined;
+      throw cause;
+    }));
   let memoryStore;
   let memorySessions;
   const storeFor = limitStore ?? (() => (memoryStore ??= new MemoryLimitStore()));
@@ -64,7 +70,7 @@ export function createHandler({ limitStore, sessionStore } = {}) {
   return {
     async fetch(request, env, ctx) {
       try {
-        return await route(request, env, ctx, { storeFor, sessionsFor });
+        return await route(request, env, ctx, { core, domain, storeFor, sessionsFor });
       } catch (cause) {
         // Everything expected is a value; this is a bug, still answered in JSON.
         return errorResponse(500, { code: 'internal_error', message: `the worker failed: ${cause?.message ?? cause}` });
@@ -73,9 +79,27 @@ export function createHandler({ limitStore, sessionStore } = {}) {
   };
 }
 
-export default createHandler();
+// The core for a request, or the 500 that says why it did not load (a
+// domain the core refuses names its path into the domain).
+async function loadedCore(core) {
+  try {
+    return { data: await core(), error: null };
+  } catch (cause) {
+    const { path, hint } = cause ?? {};
+    return {
+      data: null,
+      error: {
+        status: 500,
+        code: 'core_unavailable',
+        message: `the alfred-act core did not load: ${cause?.message ?? cause}`,
+        ...(cause?.name === 'AlfredError' && cause.code === 'invalid_domain' ? { path: `domain${path ? `.${path}` : ''}` } : {}),
+        ...(hint ? { hint } : {}),
+      },
+    };
+  }
+}
 
-async function route(request, env, ctx, { storeFor, sessionsFor }) {
+async function route(request, env, ctx, { core, domain, storeFor, sessionsFor }) {
   const { data: config, error: configError } = readConfig(env);
   if (configError) return errorResponse(500, configError);
   const cors = corsHeaders(request, config.allowedOrigins);
@@ -92,7 +116,7 @@ async function route(request, env, ctx, { storeFor, sessionsFor }) {
     const methods = allowed(method).join(', ');
     return errorResponse(405, { code: 'method_not_allowed', message: `${pathname} takes ${methods}` }, { ...cors, allow: `${methods}, OPTIONS` });
   }
-  if (pathname === '/health') return jsonResponse(200, { ok: true, model: config.model !== null }, cors);
+  if (pathname === '/health') return jsonResponse(200, { ok: true, model: config.model !== null, domain: domainName(domain) }, cors);
 
   const { data: caller, error: authError } = await callerFromRequest(request, config.auth);
   if (authError) {
@@ -101,14 +125,10 @@ async function route(request, env, ctx, { storeFor, sessionsFor }) {
     return errorResponse(authError.status, authError, { ...cors, ...challenge });
   }
   if (pathname === '/mcp') {
-    let loadedCore;
-    try {
-      loadedCore = await core();
-    } catch (cause) {
-      return fail({ status: 500, code: 'core_unavailable', message: `the alfred-act core did not load: ${cause?.message ?? cause}` });
-    }
+    const { data: mcpCore, error: coreError } = await loadedCore(core);
+    if (coreError) return fail(coreError);
     const store = sessionsFor(env, config);
-    return handleMcp({ request, core: loadedCore, config, caller, store, headers: { ...cors, ...MCP_EXPOSED_HEADERS } });
+    return handleMcp({ request, core: mcpCore, config, caller, store, headers: { ...cors, ...MCP_EXPOSED_HEADERS } });
   }
   if (pathname === '/act/turn' && config.model === null) {
     return fail({
@@ -121,12 +141,8 @@ async function route(request, env, ctx, { storeFor, sessionsFor }) {
   const { data: body, error: bodyError } = await readJsonObject(request, config.maxBodyBytes);
   if (bodyError) return fail(bodyError);
 
-  let loaded;
-  try {
-    loaded = await core();
-  } catch (cause) {
-    return fail({ status: 500, code: 'core_unavailable', message: `the alfred-act core did not load: ${cause?.message ?? cause}` });
-  }
+  const { data: loaded, error: coreError } = await loadedCore(core);
+  if (coreError) return fail(coreError);
   if (pathname === '/act/execute') {
     const { data, error } = await executeToolCall({ body, core: loaded, config, caller, signal: request.signal });
     return error ? fail(error) : jsonResponse(200, data, cors);

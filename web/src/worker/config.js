@@ -1,6 +1,7 @@
 // The worker's configuration, read from its environment (Workers `env`
 // bindings, or Deno's environment through worker/deno.js).
-import { isServiceKey, modelConfigFromEnv } from 'alfred-act';
+import { modelConfigFromEnv } from '../llm.js';
+import { isServiceKey } from '../mcp/user-token.js';
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 

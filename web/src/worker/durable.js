@@ -2,8 +2,9 @@
 // Object per counter key (`turns:<user>`, `running:<user>`, …), which runs one
 // request at a time, so each take/acquire is atomic. Counts are kept in the
 // object's storage, so they survive the object being evicted. Cloudflare
-// Workers only (it imports cloudflare:workers); src/durable.js is the entry
-// that uses it, and docs/worker-auth.md shows the wrangler configuration.
+// Workers only (it imports cloudflare:workers): `alfred-act/worker/durable`.
+// The worker template's src/durable.js uses it, and docs/worker-auth.md
+// shows the wrangler configuration.
 import { DurableObject } from 'cloudflare:workers';
 import { acquireLease, takeFromWindow } from './limit-store.js';
 
@@ -54,7 +55,7 @@ export class LimitCounter extends DurableObject {
  * The LimitStore (limit-store.js) over a LimitCounter namespace binding.
  *
  * @example
- * export default createHandler({ limitStore: (env) => new DurableObjectLimitStore(env.LIMITS) })
+ * export default createHandler({ domain, limitStore: (env) => new DurableObjectLimitStore(env.LIMITS) })
  */
 export class DurableObjectLimitStore {
   constructor(namespace) {
@@ -76,4 +77,29 @@ export class DurableObjectLimitStore {
   release(key, lease) {
     return this.#counter(key).release(lease);
   }
+}
+
+/**
+ * `limitStore` for createHandler: one DurableObjectLimitStore per isolate
+ * over the LimitCounter namespace bound as `binding` (default `LIMITS`). A
+ * missing binding fails the request that needs it, saying which.
+ *
+ * @example
+ * import { createHandler } from 'alfred-act/worker'
+ * import { durableLimitStore } from 'alfred-act/worker/durable'
+ * export { LimitCounter } from 'alfred-act/worker/durable'
+ * export default createHandler({ domain, limitStore: durableLimitStore('LIMITS') })
+ */
+export function durableLimitStore(binding = 'LIMITS') {
+  const stores = new WeakMap();
+  return (env) => {
+    const namespace = env?.[binding];
+    if (!namespace) throw new Error(`the ${binding} Durable Object binding is missing (bind the LimitCounter class as ${binding}; see docs/worker-auth.md)`);
+    let store = stores.get(namespace);
+    if (!store) {
+      store = new DurableObjectLimitStore(namespace);
+      stores.set(namespace, store);
+    }
+    return store;
+  };
 }

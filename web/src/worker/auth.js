@@ -1,7 +1,7 @@
 // The caller's identity: their Supabase access token, verified here before
 // the worker spends anything (a model call, a database request), then
 // forwarded as is so PostgREST applies row-level security as that user.
-import { createTokenVerifier } from 'alfred-act';
+import { createTokenVerifier } from '../jwt-verify.js';
 
 // One verifier per isolate and configuration, so the JWK set and the
 // imported keys are cached across requests.

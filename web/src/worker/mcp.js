@@ -15,11 +15,11 @@
 // A session id that is unknown, expired or another user's is 404 (the
 // client then starts over); a missing one is 400; an MCP-Protocol-Version
 // this server does not speak is 400.
-import { MCP_INSTRUCTIONS, callSessionTool, coreDomain, closeSession, findSession, mcpResourceList, mcpToolList, newSessionId, openSession, schemaDescription, SCHEMA_URI } from 'alfred-act';
+import { callSessionTool, closeSession, findSession, newSessionId, openSession } from '../mcp/session.js';
+import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolList, schemaDescription } from '../mcp/tools.js';
 import { jsonResponse, readJsonObject } from './http.js';
 
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
-const SERVER_INFO = { name: 'alfred-act', version: '0.1.0' };
 
 // JSON-RPC error codes: the standard ones, and the transport's for a
 // missing or unknown session.
@@ -76,7 +76,7 @@ export async function handleMcp({ request, core, config, caller, store, headers 
   const isResponse = !('method' in message) && (typeof message.id === 'string' || Number.isInteger(message.id)) && ('result' in message || 'error' in message);
   if (!isRequest && !isNotification && !isResponse) return rpcError(400, null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC request, notification or response', { code: 'invalid_request' });
 
-  if (isRequest && message.method === 'initialize') return initialize(message, { store, caller, reply, rpcError });
+  if (isRequest && message.method === 'initialize') return initialize(message, { domain: coreDomain(core), store, caller, reply, rpcError });
 
   if (!sessionId) return rpcError(400, message.id, BAD_SESSION, 'Bad Request: Mcp-Session-Id header is required', { code: 'missing_session_id', hint: 'send initialize first' });
   const { data: session, error } = await findSession({ store, sessionId, caller });
@@ -97,7 +97,7 @@ export async function handleMcp({ request, core, config, caller, store, headers 
       return result(answer);
     }
     case 'resources/list':
-      return result({ resources: mcpResourceList() });
+      return result({ resources: mcpResourceList(coreDomain(core)) });
     case 'resources/read': {
       if (params.uri !== SCHEMA_URI) return rpcError(200, message.id, INVALID_PARAMS, `Invalid params: no resource ${params.uri}`, { code: 'unknown_resource', hint: `resources: ${SCHEMA_URI}` });
       const { data, error: schemaError } = schemaDescription(core, coreDomain(core));
@@ -109,15 +109,15 @@ export async function handleMcp({ request, core, config, caller, store, headers 
   }
 }
 
-// `initialize` opens a session for the caller: the version the client asked
+// `initialize` opens a session for the caller, naming the domain served: the version the client asked
 // for when this server speaks it, else the newest it does.
-async function initialize(message, { store, caller, reply, rpcError }) {
+async function initialize(message, { domain, store, caller, reply, rpcError }) {
   const requested = message.params?.protocolVersion;
   if (typeof requested !== 'string') return rpcError(200, message.id, INVALID_PARAMS, 'Invalid params: initialize needs a protocolVersion', { code: 'invalid_params', path: 'params.protocolVersion' });
   const protocolVersion = MCP_PROTOCOL_VERSIONS.includes(requested) ? requested : MCP_PROTOCOL_VERSIONS[0];
   const sessionId = newSessionId();
   const { error } = await openSession({ store, sessionId, caller, protocolVersion });
   if (error) return rpcError(500, message.id, INTERNAL_ERROR, error.message, { code: error.code });
-  const result = { protocolVersion, capabilities: { tools: { listChanged: false }, resources: {} }, serverInfo: SERVER_INFO, instructions: MCP_INSTRUCTIONS };
+  const result = { protocolVersion, capabilities: { tools: { listChanged: false }, resources: {} }, serverInfo: mcpServerInfo(domain, MCP_SERVER_VERSION), instructions: mcpInstructions(domain) };
   return reply(200, { jsonrpc: '2.0', id: message.id, result }, { 'mcp-session-id': sessionId });
 }

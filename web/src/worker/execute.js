@@ -1,5 +1,5 @@
 // POST /act/execute: one tool call for the caller, as JSON.
-import { TOOL_NAMES as TOOLS } from 'alfred-act';
+import { TOOL_NAMES as TOOLS } from '../tools.js';
 import { invalid } from './http.js';
 import { callerState } from './state.js';
 

@@ -2,7 +2,7 @@
 // before a turn starts, 429 with Retry-After), model calls and tokens per turn
 // and per day (checked before every model call). Counts live in a LimitStore
 // (limit-store.js); the per-turn ones in the turn itself.
-import { LlmError } from 'alfred-act';
+import { LlmError } from '../llm.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;

@@ -15,7 +15,7 @@
 //     released (an isolate that died mid-turn) frees itself after `leaseMs`.
 //
 // Every method may return a value or a promise. MemoryLimitStore keeps the
-// counts in the isolate; DurableObjectLimitStore (durable-limit-store.js)
+// counts in the isolate; DurableObjectLimitStore (durable.js, `alfred-act/worker/durable`)
 // shares them between isolates. Both apply the same two rules below
 // (takeFromWindow, acquireLease) to the state of one key.
 
