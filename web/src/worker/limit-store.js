@@ -22,6 +22,10 @@
 /**
  * The take rule on one key's window (`{ used, endsAt }` or null): the answer
  * and the window to keep (null: nothing to keep).
+ *
+ * @example
+ * takeFromWindow(null, { amount: 1, limit: 10, windowMs: 60_000, now: 0 })
+ * // { answer: { allowed: true, used: 1, retryAfterMs: 60000 }, window: { used: 1, endsAt: 60000 } }
  */
 export function takeFromWindow(window, { amount, limit, windowMs, now, force = false }) {
   const current = window && now < window.endsAt ? window : { used: 0, endsAt: now + windowMs };
@@ -36,6 +40,10 @@ export function takeFromWindow(window, { amount, limit, windowMs, now, force = f
 /**
  * The acquire rule on one key's leases (`{ [lease]: expiresAt }`): the answer
  * and the leases to keep, expired ones dropped. `lease` names the new one.
+ *
+ * @example
+ * acquireLease({}, { limit: 2, leaseMs: 900_000, now: 0, lease: 'a' })
+ * // { answer: { allowed: true, lease: 'a', retryAfterMs: 0 }, leases: { a: 900000 } }
  */
 export function acquireLease(leases, { limit, leaseMs, now, lease }) {
   const live = Object.fromEntries(Object.entries(leases ?? {}).filter(([, expiresAt]) => expiresAt > now));
