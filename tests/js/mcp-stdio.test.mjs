@@ -250,3 +250,21 @@ test('--store supabase keeps the session in act_sessions under RLS: refs survive
   const bothRows = await rest(stack(), stack().serviceKey, 'GET', `/act_sessions?select=user_id&id=eq.${sessionId}&order=user_id`);
   assert.deepEqual(bothRows.body.map((row) => row.user_id).sort(), [ada().id, ben().id].sort());
 });
+
+test('with no --domain or --pull against the local demo stack: the kitchen demo, said on stderr and in serverInfo', async (t) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/alfred-act.mjs', 'mcp'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, SUPABASE_ACCESS_TOKEN: ada().token },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr.on('data', (chunk) => (stderr += chunk));
+  const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: kitchen domain', version: '0.1.0' });
+  await client.listTools();
+  assert.match(stderr, /^alfred-act mcp: no --domain or --pull: serving the kitchen demo domain, as http:\/\/127\.0\.0\.1:\d+ is the local demo stack\nalfred-act mcp: serving the kitchen domain \(the demo; 9 tables: recipes, /);
+});
