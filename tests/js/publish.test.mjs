@@ -5,7 +5,8 @@
 // without a database). Then a developer's own domain on the ready-to-run
 // surfaces, from the installed tarball: `domain pull`, `npx alfred-act mcp
 // --domain domain.json` over stdio, `alfred-act/worker` in Node, and the
-// worker template bundled with esbuild as wrangler does and run in workerd.
+// worker template bundled with esbuild as wrangler does and run in workerd,
+// and run as it is by Deno from node_modules.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -15,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { freePort } from '../../db/ports.mjs';
 import { installPackedConsumer } from './support/consumer.mjs';
-import { bin, exec, ROOT, SCRATCH } from './support/paths.mjs';
+import { bin, DENO_ENV, exec, ROOT, SCRATCH } from './support/paths.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 
 const stack = sharedStack();
@@ -294,4 +295,43 @@ const worker :Workerd.Worker = (
   assert.match(data.id, /^task_\d+$/);
   const stored = await rest(stack(), stack().users[0].token, 'GET', '/tasks?select=title,category,user_id&title=eq.bundled%20template%20task');
   assert.deepEqual(stored.body, [{ title: 'bundled template task', category: 'prep', user_id: stack().users[0].id }]);
+});
+
+test("from the tarball: the worker template's deno.js (deno.json: node_modules) serves /act/execute in Deno", { timeout: 180_000 }, async (t) => {
+  const domain = await pullDomainFile();
+  const project = join(consumer, 'edge-deno');
+  await mkdir(join(project, 'src'), { recursive: true });
+  for (const file of ['src/index.js', 'deno.js', 'deno.json']) await copyFile(join(ROOT, 'worker', file), join(project, file));
+  await writeFile(join(project, 'domain.json'), JSON.stringify(domain));
+  const port = await freePort();
+  const child = spawn(bin('deno'), ['run', '--allow-net=127.0.0.1', '--allow-env', '--no-prompt', '--config', 'deno.json', 'deno.js'], {
+    cwd: project,
+    env: { ...process.env, ...DENO_ENV, ...workerEnv(), PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.after(async () => {
+    child.kill('SIGKILL');
+    await exited;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let health;
+  for (const deadline = Date.now() + 60_000; !health && Date.now() < deadline; ) {
+    health = await fetch(`${url}/health`).then((response) => response.json(), () => null);
+    if (!health) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.deepEqual(health, { ok: true, model: false, domain: 'database' }, output);
+  const response = await fetch(`${url}/act/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack().users[0].token}` },
+    body: JSON.stringify({ tool: 'db_create', params: { table: 'shopping_list', data: { name: 'deno template cardamom', quantity: 3 } } }),
+  });
+  const { data, error } = await response.json();
+  assert.equal(error, null, output);
+  assert.match(data.id, /^shop_\d+$/);
+  const stored = await rest(stack(), stack().users[0].token, 'GET', '/shopping_list?select=name,quantity,user_id&name=eq.deno%20template%20cardamom');
+  assert.deepEqual(stored.body, [{ name: 'deno template cardamom', quantity: 3, user_id: stack().users[0].id }]);
 });

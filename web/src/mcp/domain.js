@@ -10,7 +10,13 @@ import { domainName } from './tools.js';
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const NO_DOMAIN_HINT = 'pass --domain domain.json (the file `alfred-act domain pull --out domain.json` writes; or ALFRED_DOMAIN=domain.json), or --pull to derive it from the project at start';
 
-/** Whether `url` names this machine (localhost, 127.0.0.0/8, ::1). */
+/**
+ * Whether `url` names this machine (localhost, 127.0.0.0/8, ::1).
+ *
+ * @example
+ * isLoopbackUrl('http://127.0.0.1:54321') // true
+ * isLoopbackUrl('https://abcd.supabase.co') // false
+ */
 export function isLoopbackUrl(url) {
   if (!URL.canParse(url)) return false;
   const { hostname } = new URL(url);

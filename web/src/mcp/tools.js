@@ -23,7 +23,12 @@ export const MCP_INSTRUCTIONS =
 // Past this many tables, the instructions name the first ones and a count.
 const NAMED_TABLES = 20;
 
-/** A domain's name as the server shows it: its `name`, else "database". */
+/**
+ * A domain's name as the server shows it: its `name`, else "database".
+ *
+ * @example
+ * domainName({ name: 'crm', tables: {} }) // 'crm'
+ */
 export const domainName = (domain) => (typeof domain?.name === 'string' && domain.name !== '' ? domain.name : 'database');
 
 const tableNames = (domain) => Object.keys(domain?.tables ?? {});

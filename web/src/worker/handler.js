@@ -41,6 +41,10 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
  * route but /health a 500 `core_unavailable` naming its path.
  * Options: `limitStore(env)`, `sessionStore(env, config)`, and `wasm` or
  * `wasmModule` for loadCore.
+ *
+ * @example
+ * import { loadCore } from '../index.workerd.js'
+ * export const createHandler = (options) => createHandlerWith(loadCore, options)
  */
 export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, wasm, wasmModule } = {}) {
   if (!isPlainObject(domain)) {
