@@ -189,9 +189,10 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
   }
 
   // The secret key of --pull is used for the one schema request inside
-  // resolveMcpDomain and kept nowhere after it.
-  const source = config.domain;
+  // resolveMcpDomain; nothing here holds it after that.
+  let source = config.domain;
   config.domain = null;
+  const domainFile = source?.file;
   const { data: served, error: domainError } = await resolveMcpDomain({
     source,
     url: config.url,
@@ -200,6 +201,7 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     core,
     pullDomain: pullDomain ?? node.pullDomain,
   });
+  source = null;
   if (domainError) {
     say(`${domainError.message}${domainError.path && domainError.code !== 'invalid_option' ? ` (at ${domainError.path})` : ''}`);
     if (domainError.hint) stderr.write(`hint: ${domainError.hint}\n`);
@@ -230,7 +232,7 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
   });
   await server.server.connect(transport);
   const tables = Object.keys(served.domain.tables);
-  const from = { file: `from ${source?.file}`, pull: `pulled from ${config.url}`, demo: 'the demo' }[served.origin];
+  const from = { file: `from ${domainFile}`, pull: `pulled from ${config.url}`, demo: 'the demo' }[served.origin];
   say(
     `serving the ${domainName(served.domain)} domain (${from}; ${tables.length} tables: ${tables.join(', ')}) for ${config.url} over stdio ` +
       `(session store: ${config.store}${config.store === 'supabase' ? `, session ${server.sessionId}` : ''})`,
