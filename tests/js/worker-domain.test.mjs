@@ -182,5 +182,8 @@ describe("alfred-act/worker's createHandler in Node", () => {
     assert.equal(error.code, 'core_unavailable');
     assert.equal(error.path, 'domain.tables.deals.columns.stage.type');
     assert.match(error.message, /colour/);
+    // The refusal is kept: the next request answers the same, with no second load.
+    const again = await handler.fetch(request({ tool: 'db_read', params: { table: 'deals' } }), env());
+    assert.deepEqual([again.status, (await again.json()).error], [500, error]);
   });
 });

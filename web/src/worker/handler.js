@@ -57,11 +57,12 @@ export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, 
   }
   // One core per isolate, instantiated on first use (Workers forbid
   // compiling per request, and instantiating is the slow part); a failed
-  // load is retried by the next request.
+  // load is retried by the next request, except a domain the core refuses,
+  // which the next load would refuse again.
   let sharedCore;
   const core = () =>
     (sharedCore ??= loadCore({ domain, ...(wasm ? { wasm } : {}), ...(wasmModule ? { wasmModule } : {}) }).catch((cause) => {
-      sharedCore = undefined;
+      if (cause?.name !== 'AlfredError' || cause.code !== 'invalid_domain') sharedCore = undefined;
       throw cause;
     }));
   let memoryStore;
