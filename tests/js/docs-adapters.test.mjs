@@ -1,6 +1,7 @@
 // The code blocks of docs/adapters.md ("Use with the AI SDK", "Use with
 // OpenAI") run as written against the real local stack: each is extracted
-// from the document, given its free variables (url, anonKey, accessToken,
+// from the document (a ```ts block stripped of its types by esbuild; tsc
+// checks the types in tests/js/readme.test.mjs), given its free variables (url, anonKey, accessToken,
 // userId; `model` for the AI SDK, OPENAI_* for the OpenAI client), written to
 // a module inside the package (so 'alfred-act' resolves through its exports)
 // and imported. The models are scripted (the AI SDK's MockLanguageModelV4; the
