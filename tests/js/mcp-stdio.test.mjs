@@ -26,13 +26,17 @@ before(async () => {
 after(() => rm(scratch, { recursive: true, force: true }));
 
 
+// The server's environment is built from scratch; NODE_OPTIONS alone is kept,
+// so tests/matrix/run.sh's peer set reaches the server's imports too.
+const nodeOptions = process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {};
+
 /** A connected SDK client whose server is `alfred-act mcp` with `args` and `env`. */
 async function connect(t, { token = ada().token, args = [], env = {} } = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['bin/alfred-act.mjs', 'mcp', ...args],
     cwd: ROOT,
-    env: { PATH: process.env.PATH, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ...(token ? { SUPABASE_ACCESS_TOKEN: token } : {}), ...env },
+    env: { PATH: process.env.PATH, ...nodeOptions, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ...(token ? { SUPABASE_ACCESS_TOKEN: token } : {}), ...env },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
@@ -54,7 +58,7 @@ async function call(client, name, args) {
 /** Runs the CLI to its exit with `env`: `{ code, stdout, stderr }`. */
 async function runCli(args, env) {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['bin/alfred-act.mjs', 'mcp', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/alfred-act.mjs', 'mcp', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...nodeOptions, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
