@@ -9,7 +9,8 @@ const USERS_SHOWN = 10;
 
 /** The usage text, for `program` (`alfred-act stack` or `node db/stack.mjs`). */
 export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} start [--migrations DIR] [--seed FILE] [--user EMAIL:PASSWORD ...]
-           [--data DIR] [--api-port N] [--schema PACK] [--no-seed] [--port N] [--pg-port N] [--verbose]
+           [--access-token-hook FUNCTION] [--data DIR] [--api-port N] [--schema PACK] [--no-seed]
+           [--port N] [--pg-port N] [--verbose]
 
   Runs a local Supabase (PostgREST 12 on PGlite, with email and password sign-in under /auth/v1)
   in the foreground until Ctrl-C (SIGINT) or SIGTERM.
@@ -19,6 +20,9 @@ export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} s
   --seed FILE          a SQL file run once per database after the migrations (supabase/seed.sql);
                        may be given more than once
   --user EMAIL:PASSWORD  a user to create (or whose password to set), signed in at start; repeatable
+  --access-token-hook FUNCTION
+                       a custom access token hook, as config.toml's [auth.hook.custom_access_token]
+                       (public.custom_access_token_hook, or its pg-functions://postgres/public/… uri)
   --schema PACK        instead of --migrations: a domain pack under domains/, kitchen (default) or crm,
                        seeded with its two demo users unless --no-seed
   --data DIR           keep the database in DIR (default: in memory)
@@ -50,6 +54,7 @@ export function stackOptions(args, env = process.env) {
       migrations: { type: 'string' },
       seed: { type: 'string', multiple: true },
       user: { type: 'string', multiple: true },
+      'access-token-hook': { type: 'string' },
       schema: { type: 'string' },
       data: { type: 'string' },
       'api-port': { type: 'string' },
@@ -78,6 +83,7 @@ export function stackOptions(args, env = process.env) {
       return { email: spec.slice(0, colon), password: spec.slice(colon + 1) };
     });
   }
+  if (values['access-token-hook'] !== undefined) options.accessTokenHook = values['access-token-hook'];
   if (values.data !== undefined) options.dataDir = values.data;
   if (values['api-port'] !== undefined) options.apiPort = PORT('--api-port', values['api-port']);
   if (values.port !== undefined) options.httpPort = PORT('--port', values.port);

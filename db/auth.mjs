@@ -60,23 +60,33 @@ const CORS_HEADERS = {
  * - `jwtSecret`: the HS256 secret access tokens are signed and verified with;
  *   `jwks`: public keys whose ES256 / RS256 tokens /user and /logout accept too;
  * - `issuer`: the `iss` claim, the stack's `<supabaseUrl>/auth/v1`;
- * - `jwtExpiry`: seconds an access token lives (default 3600, as GoTrue's).
+ * - `jwtExpiry`: seconds an access token lives (default 3600, as GoTrue's);
+ * - `accessTokenHook`: true when the stack configured a custom access token
+ *   hook (alfred_auth.hooks): every token's claims go through it.
  *
  * @example
  * const auth = createAuthHandler({ restUrl: postgrest.url, serviceKey, jwtSecret, issuer: `${supabaseUrl}/auth/v1` })
  * createServer((req, res) => auth.handle(req, res, req.url.slice('/auth/v1'.length)))
  */
-export function createAuthHandler({ restUrl, serviceKey, jwtSecret, jwks, issuer, jwtExpiry = 3600 }) {
+export function createAuthHandler({ restUrl, serviceKey, jwtSecret, jwks, issuer, jwtExpiry = 3600, accessTokenHook = false }) {
   if (!Number.isInteger(jwtExpiry) || jwtExpiry < 1) throw new TypeError(`jwtExpiry must be a whole number of seconds ≥ 1, got ${jwtExpiry}`);
   const verifier = createTokenVerifier({ jwtSecret, ...(jwks ? { jwks } : {}), clockSkewSeconds: 0 });
   const call = (fn, args) => callAuthFunction(restUrl, serviceKey, fn, args);
 
-  // A session answer (POST /token, POST /signup) from a database result.
-  const session = ({ user, session_id: sessionId, refresh_token: refreshToken }, method) => {
+  // A session answer (POST /token, POST /signup) from a database result, or
+  // the hook's refusal.
+  const session = async ({ user, session_id: sessionId, refresh_token: refreshToken }, method) => {
     const now = Math.floor(Date.now() / 1000);
     const expiresAt = now + jwtExpiry;
-    const accessToken = signJwt(accessTokenClaims(user, { sessionId, method, issuer, now, exp: expiresAt }), jwtSecret);
-    return { access_token: accessToken, token_type: 'bearer', expires_in: jwtExpiry, expires_at: expiresAt, refresh_token: refreshToken, user };
+    let claims = accessTokenClaims(user, { sessionId, method, issuer, now, exp: expiresAt });
+    if (accessTokenHook) {
+      const answer = await call('run_access_token_hook', { p_event: accessTokenHookEvent(claims, method) });
+      const { claims: hooked, error } = hookedClaims(answer);
+      if (error) return refusal(error.status, 'unexpected_failure', error.message);
+      claims = hooked;
+    }
+    const body = { access_token: signJwt(claims, jwtSecret), token_type: 'bearer', expires_in: jwtExpiry, expires_at: expiresAt, refresh_token: refreshToken, user };
+    return ok(200, body);
   };
 
   const routes = {
@@ -89,12 +99,12 @@ export function createAuthHandler({ restUrl, serviceKey, jwtSecret, jwks, issuer
         }
         if (typeof body.password !== 'string') return refusal(400, 'validation_failed', 'missing password');
         const result = await call('sign_in_with_password', { p_email: body.email, p_password: body.password });
-        return result.error ? tokenRefusal(result.error) : ok(200, session(result, 'password'));
+        return result.error ? tokenRefusal(result.error) : session(result, 'password');
       }
       if (grant === 'refresh_token') {
         if (typeof body.refresh_token !== 'string' || body.refresh_token === '') return refusal(400, 'validation_failed', 'refresh_token required');
         const result = await call('refresh_session', { p_refresh_token: body.refresh_token });
-        return result.error ? tokenRefusal(result.error) : ok(200, session(result, 'token_refresh'));
+        return result.error ? tokenRefusal(result.error) : session(result, 'token_refresh');
       }
       return refusal(400, 'validation_failed', `unsupported_grant_type: the local stack signs in with grant_type=password or refresh_token, not ${JSON.stringify(grant)}`);
     },
@@ -122,7 +132,7 @@ export function createAuthHandler({ restUrl, serviceKey, jwtSecret, jwks, issuer
       }
       const data = body.data !== null && typeof body.data === 'object' && !Array.isArray(body.data) ? body.data : {};
       const result = await call('sign_up', { p_email: body.email, p_password: body.password, p_data: data });
-      return result.error ? refused(result.error) : ok(200, session(result, 'password'));
+      return result.error ? refused(result.error) : session(result, 'password');
     },
     'GET /settings': async () =>
       ok(200, {
@@ -187,6 +197,33 @@ export function accessTokenClaims(user, { sessionId, method = 'password', issuer
     session_id: sessionId,
     is_anonymous: user.is_anonymous ?? false,
   };
+}
+
+/**
+ * The event GoTrue gives a custom access token hook.
+ *
+ * @example
+ * accessTokenHookEvent(claims, 'password') // { user_id, claims, authentication_method: 'password' }
+ */
+export const accessTokenHookEvent = (claims, method) => ({ user_id: claims.sub, claims, authentication_method: method });
+
+/**
+ * The claims a custom access token hook answered, or its refusal as
+ * `{ error: { status, message } }` (its `error.http_code`, or 500 when its
+ * answer has no claims object), as GoTrue reads the answer.
+ *
+ * @example
+ * const { claims, error } = hookedClaims({ claims: { ...claims, user_role: 'admin' } })
+ */
+export function hookedClaims(answer) {
+  if (answer?.error) {
+    const status = Number.isInteger(answer.error.http_code) ? answer.error.http_code : 500;
+    return { error: { status, message: String(answer.error.message ?? 'the access token hook refused the request') } };
+  }
+  if (answer === null || typeof answer?.claims !== 'object' || Array.isArray(answer.claims) || answer.claims === null) {
+    return { error: { status: 500, message: 'Error running hook URI: output claims do not conform to the expected schema' } };
+  }
+  return { claims: answer.claims };
 }
 
 class RequestError extends Error {

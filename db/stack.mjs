@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { accessTokenClaims, createAuthHandler } from './auth.mjs';
+import { accessTokenClaims, accessTokenHookEvent, createAuthHandler, hookedClaims } from './auth.mjs';
 import { anonKey, newJwtSecret, postgrestJwtSecret, serviceKey, signJwt } from './jwt.mjs';
 import { applySeedFiles, MIGRATIONS_DIR, readMigrations } from './migrations.mjs';
 import { loadPack } from './packs.mjs';
@@ -51,6 +51,10 @@ const MIN_PASSWORD_LENGTH = 6;
  * - `dataDir`: a folder kept between runs; default in memory.
  * - `jwtSecret`: HS256 secret; a random one by default. `jwtExpiry`: seconds
  *   a signed-in access token lives (default 3600, as on Supabase).
+ * - `accessTokenHook`: a custom access token hook, the function
+ *   (`public.custom_access_token_hook`, or config.toml's
+ *   `pg-functions://postgres/public/custom_access_token_hook`) every access
+ *   token's claims go through, as with `[auth.hook.custom_access_token]`.
  * - `jwks`: a JWK set (`{ keys: [...] }`, public keys) whose ES256 / RS256
  *   tokens PostgREST accepts too, as a Supabase project with asymmetric
  *   signing keys does; the HS256 secret keeps working alongside.
@@ -84,6 +88,7 @@ export async function startStack({
   dataDir,
   jwtSecret = newJwtSecret(),
   jwtExpiry = 3600,
+  accessTokenHook,
   jwks,
   quiet = true,
 } = {}) {
@@ -91,6 +96,7 @@ export async function startStack({
   const timings = {};
   const database = await databaseSource({ schema, migrations, seed });
   const newUsers = checkUsers(users);
+  const hook = hookFunction(accessTokenHook);
   const notes = [];
   // Everything that talks to PGlite directly (migrations, seed, users, the
   // sessions of the users' tokens) happens before the socket opens:
@@ -116,8 +122,9 @@ export async function startStack({
     apiPort ??= await freePort(host);
     const supabaseUrl = `http://${host}:${apiPort}`;
     const issuer = `${supabaseUrl}/auth/v1`;
+    await configureHook(db, hook);
     const usersAt = performance.now();
-    const signedIn = await signInUsers(db, newUsers, { jwtSecret, issuer });
+    const signedIn = await signInUsers(db, newUsers, { jwtSecret, issuer, hook });
     timings.users = since(usersAt);
 
     const serveAt = performance.now();
@@ -147,7 +154,7 @@ export async function startStack({
         adminPort = await freePort(host);
       }
     }
-    const auth = createAuthHandler({ restUrl: postgrest.url, serviceKey: keys.serviceKey, jwtSecret, jwks, issuer, jwtExpiry });
+    const auth = createAuthHandler({ restUrl: postgrest.url, serviceKey: keys.serviceKey, jwtSecret, jwks, issuer, jwtExpiry, accessTokenHook: hook !== null });
     gateway = await startRestGateway({ host, port: apiPort, restUrl: postgrest.url, auth });
     timings.serve = since(serveAt);
     timings.total = since(started);
@@ -252,10 +259,29 @@ function checkUsers(users) {
   });
 }
 
+// `schema.function` from either spelling; null without a hook.
+function hookFunction(hook) {
+  if (hook === undefined || hook === null) return null;
+  const match = typeof hook === 'string' && /^(?:pg-functions:\/\/[^/]+\/([^/]+)\/([^/]+)|([A-Za-z_][\w$]*)\.([A-Za-z_][\w$]*))$/.exec(hook);
+  if (!match) {
+    throw new TypeError(`startStack: accessTokenHook must name a function, schema.function or pg-functions://postgres/schema/function, got ${JSON.stringify(hook)}`);
+  }
+  return match[1] ? `${match[1]}.${match[2]}` : `${match[3]}.${match[4]}`;
+}
+
+// Records the hook (or its absence) where alfred_auth.run_access_token_hook reads it.
+async function configureHook(db, hook) {
+  await db.exec('delete from alfred_auth.hooks');
+  if (hook === null) return;
+  const { rows } = await db.query('select to_regproc($1) is not null as found', [hook]);
+  if (!rows[0].found) throw new Error(`the access token hook ${hook} is not a function in this database (is its migration there?)`);
+  await db.query(`insert into alfred_auth.hooks (name, function) values ('custom_access_token', to_regproc($1))`, [hook]);
+}
+
 // Creates `newUsers` (or sets their passwords), then signs every user of
 // auth.users in: one session each, `{ id, email, token, refreshToken }`, the
 // given users first in their order, then the rest by creation.
-async function signInUsers(db, newUsers, { jwtSecret, issuer }) {
+async function signInUsers(db, newUsers, { jwtSecret, issuer, hook }) {
   const givenIds = [];
   if (newUsers.length > 0) {
     await db.transaction(async (tx) => {
@@ -271,12 +297,18 @@ async function signInUsers(db, newUsers, { jwtSecret, issuer }) {
     where u.deleted_at is null
     order by array_position($1::uuid[], u.id) nulls last, u.created_at, u.email`, [givenIds]);
   const now = Math.floor(Date.now() / 1000);
-  return rows.map(({ session: { user, session_id: sessionId, refresh_token: refreshToken } }) => ({
-    id: user.id,
-    email: user.email,
-    token: signJwt(accessTokenClaims(user, { sessionId, method: 'password', issuer, now, exp: now + TEN_YEARS_S }), jwtSecret),
-    refreshToken,
-  }));
+  const signed = [];
+  for (const { session: { user, session_id: sessionId, refresh_token: refreshToken } } of rows) {
+    let claims = accessTokenClaims(user, { sessionId, method: 'password', issuer, now, exp: now + TEN_YEARS_S });
+    if (hook) {
+      const { rows: [{ answer }] } = await db.query('select alfred_auth.run_access_token_hook($1) as answer', [accessTokenHookEvent(claims, 'password')]);
+      const hooked = hookedClaims(answer);
+      if (hooked.error) throw new Error(`the access token hook ${hook} refused ${user.email}: ${hooked.error.message}`);
+      claims = hooked.claims;
+    }
+    signed.push({ id: user.id, email: user.email, token: signJwt(claims, jwtSecret), refreshToken });
+  }
+  return signed;
 }
 
 // `node db/stack.mjs start …`: the same command as `alfred-act stack start …`.

@@ -234,3 +234,35 @@ grant execute on function
   alfred_auth.sign_out(uuid, uuid, text),
   alfred_auth.sign_up(text, text, jsonb)
   to service_role;
+
+-- A custom access token hook (Supabase's [auth.hook.custom_access_token]):
+-- the function named in alfred_auth.hooks, which the stack writes at start
+-- (in-process, before the socket opens), so no caller can name another. It
+-- gets GoTrue's event `{ user_id, claims, authentication_method }` and
+-- answers `{ claims }`, or `{ error: { http_code, message } }`. It runs with
+-- this function's owner's rights, not as supabase_auth_admin as on Supabase
+-- (a security definer function cannot SET ROLE).
+create table if not exists alfred_auth.hooks (
+  name text primary key check (name = 'custom_access_token'),
+  function regproc not null
+);
+
+create or replace function alfred_auth.run_access_token_hook(p_event jsonb) returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  hook regproc;
+  answer jsonb;
+begin
+  select function into hook from alfred_auth.hooks where name = 'custom_access_token';
+  if hook is null then
+    return jsonb_build_object('claims', p_event -> 'claims');
+  end if;
+  execute format('select %s($1)', hook) using p_event into answer;
+  return answer;
+end
+$$;
+
+grant execute on function alfred_auth.run_access_token_hook(jsonb) to service_role;
