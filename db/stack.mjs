@@ -19,6 +19,8 @@ import { freePort } from './ports.mjs';
 import { startPostgrest } from './postgrest.mjs';
 import { startRestGateway } from './rest-proxy.mjs';
 
+export { SqlFileError } from './sql-statements.mjs';
+
 const since = (start) => Math.round(performance.now() - start);
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 const TEN_YEARS_S = 10 * 365 * 24 * 3600;
