@@ -29,10 +29,9 @@ export async function startRestGateway({ host, port, restUrl, auth }) {
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     if (auth && under(path, AUTH_PREFIX)) {
-      auth.handle(req, res, path.slice(AUTH_PREFIX.length)).catch((cause) => {
-        if (res.headersSent) res.destroy(cause);
-        else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 500, error_code: 'unexpected_failure', msg: cause.message }));
-      });
+      // The handler answers every request itself, errors included; a throw
+      // here is a broken connection.
+      auth.handle(req, res, path.slice(AUTH_PREFIX.length)).catch((cause) => res.destroy(cause));
       return;
     }
     if (!under(path, REST_PREFIX)) {
