@@ -7,7 +7,12 @@ import { importStack } from './backend.mjs';
 
 const USERS_SHOWN = 10;
 
-/** The usage text, for `program` (`alfred-act stack` or `node db/stack.mjs`). */
+/**
+ * The usage text, for `program` (`alfred-act stack` or `node db/stack.mjs`).
+ *
+ * @example
+ * console.error(stackUsage('node db/stack.mjs'))
+ */
 export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} start [--migrations DIR] [--seed FILE] [--user EMAIL:PASSWORD ...]
            [--access-token-hook FUNCTION] [--data DIR] [--api-port N] [--schema PACK] [--no-seed]
            [--port N] [--pg-port N] [--verbose]

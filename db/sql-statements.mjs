@@ -134,7 +134,12 @@ function skipQuoted(text, from, quote, escapes) {
   return text.length;
 }
 
-/** The 1-based line of the character at `index`. */
+/**
+ * The 1-based line of the character at `index`.
+ *
+ * @example
+ * lineOf('select 1;\nselect 2;', 10) // 2
+ */
 export function lineOf(text, index) {
   let line = 1;
   for (let i = 0; i < index && i < text.length; i++) if (text[i] === '\n') line += 1;
@@ -149,6 +154,10 @@ const columnOf = (text, index) => index - text.lastIndexOf('\n', index - 1);
  * PostgreSQL reports one, else of the statement's start) and `column` (when it does),
  * `statementNumber` (1-based), `statementLine`, `statement` (its text),
  * `code` (SQLSTATE), `pgMessage`, `detail`, `hint`.
+ *
+ * @example
+ * try { await startStack({ migrations: 'supabase/migrations' }) }
+ * catch (error) { if (error instanceof SqlFileError) console.error(`${error.file}:${error.line}`, error.pgMessage) }
  */
 export class SqlFileError extends Error {
   constructor(fields, { cause } = {}) {

@@ -109,7 +109,7 @@ describe('todo list (Supabase example): own rows only, a bigint identity key, us
   let stack;
   before(async () => {
     stack = await startStack(app('todo-list'));
-  });
+  }, BOUNDED);
   after(() => stack?.stop());
 
   test('the users\' start-up tokens are sessions too: /user answers and their refresh tokens work', BOUNDED, async () => {
@@ -209,7 +209,7 @@ describe('user management (Supabase example): profiles from the handle_new_user 
   let stack;
   before(async () => {
     stack = await startStack(app('user-management'));
-  });
+  }, BOUNDED);
   after(() => stack?.stop());
 
   test('every user and anon read every profile; the trigger filled full_name from the metadata', BOUNDED, async (t) => {
@@ -263,7 +263,7 @@ describe('slack clone (Supabase example): channels and messages shared by every 
       ],
       accessTokenHook: 'pg-functions://postgres/public/custom_access_token_hook',
     });
-  });
+  }, BOUNDED);
   after(() => stack?.stop());
 
   test('users come from the seed and from users, each with a profile and the role its address gives', BOUNDED, async () => {
@@ -327,7 +327,7 @@ describe('subscription payments (Vercel starter): text keys, public products, a 
   let stack;
   before(async () => {
     stack = await startStack(app('subscription-payments'));
-  });
+  }, BOUNDED);
   after(() => stack?.stop());
 
   test('products and prices for everyone; each user reads only their own subscription, customer and user row', BOUNDED, async (t) => {
@@ -363,7 +363,7 @@ describe('Studio-shaped tables: identity ids, owner columns defaulting to auth.u
   let stack;
   before(async () => {
     stack = await startStack(app('studio'));
-  });
+  }, BOUNDED);
   after(() => stack?.stop());
 
   test('each user reads their own notes and others\' public ones, with the comments on them', BOUNDED, async (t) => {
