@@ -405,7 +405,9 @@ describe('Studio-shaped tables: identity ids, owner columns defaulting to auth.u
 });
 
 describe('own migrations: what goes wrong is named', () => {
-  const dir = join(SCRATCH, `stack-apps-${process.pid}`);
+  // A fixed folder: snapshots are kept per migrations folder, so a new name
+  // each run would leave a new snapshot behind each run.
+  const dir = join(SCRATCH, 'stack-apps');
   before(() => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(join(dir, 'ok/migrations'), { recursive: true });
