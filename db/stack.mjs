@@ -221,7 +221,9 @@ async function databaseSource({ schema, migrations, seed }) {
       snapshotName: `app-${sha256(resolve(migrations)).slice(0, 12)}`,
       probeTable: null,
       seed: seedFiles.length === 0 ? null : {
-        key: sha256(seedFiles.map((file) => `${file.path}\n${sha256(file.sql)}`).join('\n')).slice(0, 16),
+        // The day too: a seed's now() and current_date are frozen in the
+        // seeded snapshot, so it is made again each day.
+        key: `${new Date().toISOString().slice(0, 10)}-${sha256(seedFiles.map((file) => `${file.path}\n${sha256(file.sql)}`).join('\n')).slice(0, 16)}`,
         run: async (db, notes) => {
           const { skipped } = await applySeedFiles(db, seedFiles);
           for (const { path, changed } of skipped) {
