@@ -1,5 +1,6 @@
 // The package's surfaces beyond the root: `alfred-act/mcp`, `alfred-act/worker`
-// (one entry per runtime) and `alfred-act/worker/durable`. Their export map
+// (one entry per runtime), `alfred-act/worker/durable` and `alfred-act/stack`
+// (the local Supabase). Their export map
 // entries, what each runtime's worker entry reaches, and that the JavaScript
 // exports and the .d.ts declarations name the same things.
 import { test } from 'node:test';
@@ -32,7 +33,7 @@ async function exportedBySource(file) {
 
 test('package.json: the new subpaths, types first, and the existing exports as they were', () => {
   const { exports } = manifest;
-  assert.deepEqual(Object.keys(exports), ['.', './ai', './openai', './mcp', './worker', './worker/durable', './alfred_core.wasm', './package.json']);
+  assert.deepEqual(Object.keys(exports), ['.', './ai', './openai', './mcp', './worker', './worker/durable', './stack', './alfred_core.wasm', './package.json']);
   for (const [subpath, conditions] of Object.entries(exports)) {
     if (typeof conditions === 'string') continue;
     assert.equal(Object.keys(conditions)[0], 'types', subpath);
@@ -48,7 +49,14 @@ test('package.json: the new subpaths, types first, and the existing exports as t
   });
   assert.deepEqual(exports['./mcp'], { types: './web/mcp.d.ts', default: './web/src/mcp/index.js' });
   assert.deepEqual(exports['./worker/durable'], { types: './web/worker-durable.d.ts', default: './web/src/worker/durable.js' });
-  for (const file of ['web/mcp.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src']) assert.ok(manifest.files.includes(file), `${file} is not in "files"`);
+  assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/stack.mjs' });
+  for (const file of ['web/mcp.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src', 'db/stack.d.ts', 'db/*.mjs']) assert.ok(manifest.files.includes(file), `${file} is not in "files"`);
+});
+
+test('alfred-act/stack: the .d.ts declares exactly what the module exports', async () => {
+  const exported = new Set(Object.keys(await import('alfred-act/stack')));
+  assert.deepEqual(exported, new Set(['startStack', 'SqlFileError']));
+  assert.deepEqual(await declared('db/stack.d.ts'), exported);
 });
 
 test('alfred-act/worker: every runtime entry exports the same names, and the .d.ts declares exactly those', async () => {
