@@ -38,8 +38,9 @@ class registry_handle {
                                  const std::string& content_json) {
     return alfred::api::register_generated(dom.get(), registry_, table_name, content_json);
   }
-  std::string promote(const std::string& gen_ref, const std::string& uuid, const std::string& label) {
-    return alfred::api::promote(registry_, gen_ref, uuid, label);
+  std::string promote(const domain_handle& dom, const std::string& gen_ref, const std::string& key,
+                      const std::string& label) {
+    return alfred::api::promote(dom.get(), registry_, gen_ref, key, label);
   }
 
   const alfred::ref_registry& get() const { return registry_; }

@@ -48,12 +48,12 @@ std::uintptr_t rows_buffer(std::size_t size) {
 // the model-facing rows as the output text, or false with
 // `{"data":null,"error":{…}}` there.
 bool translate_rows_at(const domain_handle& dom, registry_handle& registry, const std::string& table_name,
-                       const std::string& action, std::size_t length) {
+                       const std::string& action, const std::string& current_user, std::size_t length) {
   std::string& out = output_bytes();
   out.clear();
   rows_input& input = rows_input_buffer();
   const std::string_view text(input.bytes.get(), std::min(length, input.capacity));
-  const bool ok = alfred::api::translate_rows(out, dom.get(), registry.get(), table_name, action, text);
+  const bool ok = alfred::api::translate_rows(out, dom.get(), registry.get(), table_name, action, text, current_user);
   if (input.capacity > (1u << 20)) {
     input.bytes.reset();
     input.capacity = 0;

@@ -236,11 +236,11 @@ TEST_CASE("api: the registry calls") {
   CHECK(unknown["error"]["code"] == "unknown_ref");
   CHECK(unknown["error"]["hint"] == "revise a gen_ ref listed as pending");
 
-  CHECK(parsed(api::promote(reg, "gen_recipe_2", "0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c33", "Hot Soup"))["data"] ==
-        "recipe_3");
+  CHECK(parsed(api::promote(kitchen(), reg, "gen_recipe_2", "0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c33",
+                            "Hot Soup"))["data"] == "recipe_3");
   const json saved = parsed(api::update_generated(kitchen(), reg, "gen_recipe_2", "{}"));
   CHECK(saved["error"]["hint"] == "it was saved as recipe_3; change the saved row with db_update");
-  CHECK(error_code_of(api::promote(reg, "gen_recipe_2", kRecipe2, "")) == "already_saved");
+  CHECK(error_code_of(api::promote(kitchen(), reg, "gen_recipe_2", kRecipe2, "")) == "already_saved");
 
   CHECK(parsed(api::ref_table(reg, "inv_1"))["data"] == "inventory");
   CHECK(parsed(api::ref_table(reg, "gen_recipe_1"))["data"] == "recipes");

@@ -61,9 +61,11 @@ TEST_CASE("kitchen: ingredients is a read-only catalog, every other table is use
   for (const table& tbl : kitchen().tables) {
     CAPTURE(tbl.name);
     const bool catalog = tbl.name == "ingredients";
-    CHECK(tbl.user_owned == !catalog);
+    CHECK(tbl.has_owner() == !catalog);
+    CHECK(tbl.owner_scoped == !catalog);
     CHECK(tbl.writable == !catalog);
-    if (tbl.user_owned) {
+    if (tbl.has_owner()) {
+      CHECK(tbl.owner == "user_id");
       const column* owner = tbl.find_column("user_id");
       REQUIRE(owner != nullptr);
       CHECK(owner->type == column_type::uuid);
@@ -160,7 +162,7 @@ TEST_CASE("a minimal domain loads - defaults for owner column and max_rows") {
   CHECK(loaded->max_rows == 1000);
   REQUIRE(loaded->tables.size() == 1);
   CHECK(loaded->tables[0].ref_prefix == "thing");
-  CHECK_FALSE(loaded->tables[0].user_owned);
+  CHECK_FALSE(loaded->tables[0].has_owner());
   CHECK(loaded->tables[0].writable);
 }
 
@@ -205,21 +207,25 @@ TEST_CASE("domain error: foreign key to an unknown table") {
 TEST_CASE("domain error: uuid and uuid[] columns without references would leak UUIDs") {
   check_domain_error(domain_text(R"("things": {"ref": "thing", "columns": {"id": {"type": "uuid"},
       "box_id": {"type": "uuid"}}})"),
-                     "tables.things.columns.box_id", "a uuid column must reference a table");
+                     "tables.things.columns.box_id", "a uuid column must reference a table (or auth.users)");
   check_domain_error(domain_text(R"("things": {"ref": "thing", "columns": {"id": {"type": "uuid"},
       "box_ids": {"type": "uuid[]"}}})"),
-                     "tables.things.columns.box_ids", "a uuid column must reference a table");
+                     "tables.things.columns.box_ids", "a uuid column must reference a table (or auth.users)");
 }
 
-TEST_CASE("domain error: references on a non-uuid column") {
+TEST_CASE("domain error: a foreign key's type must be the type of the key it points at") {
   check_domain_error(domain_text(std::string(kThings) + R"(, "boxes": {"ref": "box", "columns": {"id": {"type": "uuid"},
       "thing_name": {"type": "text", "references": "things"}}})"),
-                     "tables.boxes.columns.thing_name", "only uuid columns can reference a table");
+                     "tables.boxes.columns.thing_name", "is text but the key of things (id) is uuid");
+  check_domain_error(domain_text(std::string(kThings) + R"(, "boxes": {"ref": "box", "columns": {"id": {"type": "uuid"},
+      "thing_day": {"type": "date", "references": "things"}}})"),
+                     "tables.boxes.columns.thing_day",
+                     "only uuid, uuid[], integer and text columns can reference a table");
 }
 
 TEST_CASE("domain error: ref prefixes that would collide with gen_ refs or be unparsable") {
-  const std::string message = "must be a lower-case identifier that does not start with 'gen'";
-  for (const std::string prefix : {"gen", "gen_thing", "Thing", "thing_", "", "9thing", "th-ing"}) {
+  const std::string message = "must be a lower-case identifier that does not start with 'gen' and is not 'me'";
+  for (const std::string prefix : {"gen", "gen_thing", "Thing", "thing_", "", "9thing", "th-ing", "me"}) {
     CAPTURE(prefix);
     const std::string tables =
         std::string(R"("things": {"ref": ")") + prefix + R"(", "columns": {"id": {"type": "uuid"}}})";
@@ -238,16 +244,16 @@ TEST_CASE("domain error: unknown column type, missing id, bad owner column") {
   check_domain_error(domain_text(R"("things": {"ref": "thing", "columns": {"id": {"type": "uuid"},
       "name": {"type": "varchar"}}})"),
                      "tables.things.columns.name.type", "unknown column type 'varchar'");
-  check_domain_error(domain_text(R"("things": {"ref": "thing", "columns": {"name": {"type": "text"}}})"),
-                     "tables.things.columns.id", "every table needs a uuid 'id' column");
-  check_domain_error(domain_text(R"("things": {"ref": "thing", "columns": {"id": {"type": "text"}}})"),
-                     "tables.things.columns.id", "every table needs a uuid 'id' column");
+  check_domain_error(domain_text(R"("things": {"ref": "thing", "key": "code", "columns": {"name": {"type": "text"}}})"),
+                     "tables.things.key", "'code' is not a column of things");
+  check_domain_error(domain_text(R"("things": {"ref": "thing", "columns": {"id": {"type": "jsonb"}}})"),
+                     "tables.things.key", "id is jsonb; a key column is uuid, integer or text");
   check_domain_error(domain_text(R"("things": {"ref": "thing", "user_owned": true,
       "columns": {"id": {"type": "uuid"}}})"),
-                     "tables.things.columns.user_id", "a user-owned table needs a non-writable uuid owner column");
-  check_domain_error(domain_text(R"("things": {"ref": "thing", "user_owned": true,
+                     "tables.things.owner", "the owner column 'user_id' must be a non-writable uuid column of things");
+  check_domain_error(domain_text(R"("things": {"ref": "thing", "owner": "user_id",
       "columns": {"id": {"type": "uuid"}, "user_id": {"type": "uuid"}}})"),
-                     "tables.things.columns.user_id", "a user-owned table needs a non-writable uuid owner column");
+                     "tables.things.owner", "the owner column 'user_id' must be a non-writable uuid column of things");
 }
 
 TEST_CASE("domain error: column and table names must be lower-case identifiers") {
@@ -287,8 +293,8 @@ TEST_CASE("domain error: a misspelt or unknown setting is refused, at every leve
   check_domain_error(
       domain_text(R"("things": {"ref": "thing", "user_owend": true, "columns": {"id": {"type": "uuid"}}})"),
       "tables.things.user_owend", "'user_owend' is not a domain setting",
-      "allowed here: ref, user_owned, writable, label, label_format, hidden, relations, middleware, "
-      "columns");
+      "allowed here: ref, key, owner, scope, user_owned, writable, label, label_format, hidden, relations, "
+      "middleware, columns");
   check_domain_error(
       domain_text(
           R"("things": {"ref": "thing", "columns": {"id": {"type": "uuid"}, "name": {"type": "text", "requried": true}}})"),

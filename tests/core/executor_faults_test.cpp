@@ -135,7 +135,7 @@ TEST_CASE("regression: a 201 with an empty body is settled by reading the create
     const json out = result_of(ex);
     CHECK(out["error"].is_null());
     CHECK(out["data"]["id"] == "recipe_3");
-    CHECK(reg.resolve("gen_recipe_1")->uuid == kNewId1);
+    CHECK(reg.resolve("gen_recipe_1")->key == kNewId1);
     CHECK(out["query"]["notes"][0] ==
           "the database's answer (HTTP 201 Created) could not be read; the created rows were read back by id");
   }

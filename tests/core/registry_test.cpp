@@ -18,7 +18,7 @@ constexpr const char* kOther = "7e3f1a2b-4c5d-4e6f-8a9b-0c1d2e3f4a5b";
 const char* kHint = "pass a value produced by registry.toJSON(), or omit it to start a new session";
 
 std::string state_with(const std::string& counters, const std::string& gen_counters, const std::string& refs,
-                       const std::string& head = R"("format":"alfred-act/registry","version":1,"turn":1)") {
+                       const std::string& head = R"("format":"alfred-act/registry","version":2,"turn":1)") {
   return "{" + head + R"(,"counters":)" + counters + R"(,"gen_counters":)" + gen_counters + R"(,"refs":[)" + refs +
          "]}";
 }
@@ -93,7 +93,7 @@ TEST_CASE("registry entries carry table, type, uuid, label, action and turns") {
   CHECK(recipe->ref == "recipe_1");
   CHECK(recipe->type == "recipe");
   CHECK(recipe->table == "recipes");
-  CHECK(recipe->uuid == kRecipe1);
+  CHECK(recipe->key == kRecipe1);
   CHECK(recipe->label == "Butter Chicken");
   CHECK(recipe->action == ref_action::read);
   CHECK(recipe->turn_created == 1);
@@ -106,7 +106,7 @@ TEST_CASE("registry entries carry table, type, uuid, label, action and turns") {
   REQUIRE(gen != nullptr);
   CHECK(gen->type == "recipe");
   CHECK(gen->table == "recipes");
-  CHECK(gen->uuid == "");
+  CHECK(gen->key == "");
   CHECK(gen->label == "Thai Basil Chicken");
   CHECK(gen->action == ref_action::generated);
   CHECK(gen->generated);
@@ -178,14 +178,14 @@ TEST_CASE("promote binds a pending gen_ ref to a new regular ref for the saved r
 
   const ref_entry* row = reg.find("recipe_3");
   REQUIRE(row != nullptr);
-  CHECK(row->uuid == kSaved);
+  CHECK(row->key == kSaved);
   CHECK(row->label == "Thai Basil Chicken");
   CHECK(row->action == ref_action::created);
   CHECK_FALSE(row->generated);
 
   const ref_entry* gen = reg.find("gen_recipe_1");
   CHECK_FALSE(gen->pending());
-  CHECK(gen->uuid == kSaved);
+  CHECK(gen->key == kSaved);
   CHECK(gen->saved_as == "recipe_3");
   CHECK(gen->action == ref_action::created);
   CHECK(gen->turn_saved == 2);
@@ -237,7 +237,7 @@ TEST_CASE("promote never leaves a state that cannot be restored (non-UUID row id
     auto saved = reg.promote("gen_recipe_1", bad, "");
     auto restored = restore(state_text(reg));
     CHECK(restored.ok());
-    if (saved.ok()) CHECK(reg.find(*saved)->uuid != "");
+    if (saved.ok()) CHECK(reg.find(*saved)->key != "");
   }
 }
 
@@ -319,14 +319,14 @@ TEST_CASE("end_turn drops the content of saved artifacts only") {
   CHECK(generate(reg, "recipes", R"({"name":"B"})") == "gen_recipe_2");
   REQUIRE(reg.promote("gen_recipe_1", kSaved, "").ok());
   const std::string before_end =
-      R"({"format":"alfred-act/registry","version":1,"turn":1,"counters":{"recipe":1},"gen_counters":{"recipe":2},"refs":[)"
+      R"({"format":"alfred-act/registry","version":2,"turn":1,"counters":{"recipe":1},"gen_counters":{"recipe":2},"refs":[)"
       R"({"ref":"gen_recipe_1","table":"recipes","uuid":"5b0c6f3e-2a1d-4c8e-9f7a-3d2e1c0b9a88","label":"A","action":"created","turn_created":1,"turn_last":1,"content":{"name":"A","instructions":["x"]},"saved_as":"recipe_1","turn_saved":1},)"
       R"({"ref":"gen_recipe_2","table":"recipes","uuid":null,"label":"B","action":"generated","turn_created":1,"turn_last":1,"content":{"name":"B"}},)"
       R"({"ref":"recipe_1","table":"recipes","uuid":"5b0c6f3e-2a1d-4c8e-9f7a-3d2e1c0b9a88","label":"A","action":"created","turn_created":1,"turn_last":1}]})";
   CHECK(state_text(reg) == before_end);
   reg.end_turn();
   const std::string after_end =
-      R"({"format":"alfred-act/registry","version":1,"turn":1,"counters":{"recipe":1},"gen_counters":{"recipe":2},"refs":[)"
+      R"({"format":"alfred-act/registry","version":2,"turn":1,"counters":{"recipe":1},"gen_counters":{"recipe":2},"refs":[)"
       R"({"ref":"gen_recipe_1","table":"recipes","uuid":"5b0c6f3e-2a1d-4c8e-9f7a-3d2e1c0b9a88","label":"A","action":"created","turn_created":1,"turn_last":1,"saved_as":"recipe_1","turn_saved":1},)"
       R"({"ref":"gen_recipe_2","table":"recipes","uuid":null,"label":"B","action":"generated","turn_created":1,"turn_last":1,"content":{"name":"B"}},)"
       R"({"ref":"recipe_1","table":"recipes","uuid":"5b0c6f3e-2a1d-4c8e-9f7a-3d2e1c0b9a88","label":"A","action":"created","turn_created":1,"turn_last":1}]})";
@@ -346,13 +346,13 @@ TEST_CASE("end_turn also clears artifacts saved in an earlier turn whose end was
 TEST_CASE("serialized state of the sample registry, exactly") {
   CHECK(
       state_text(sample_registry()) ==
-      R"({"format":"alfred-act/registry","version":1,"turn":1,"counters":{"inv":1,"recipe":2},"gen_counters":{"recipe":1},"refs":[)"
+      R"({"format":"alfred-act/registry","version":2,"turn":1,"counters":{"inv":1,"recipe":2},"gen_counters":{"recipe":1},"refs":[)"
       R"({"ref":"recipe_1","table":"recipes","uuid":"c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61","label":"Butter Chicken","action":"read","turn_created":1,"turn_last":1},)"
       R"({"ref":"recipe_2","table":"recipes","uuid":"0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c22","label":"Cod Curry","action":"read","turn_created":1,"turn_last":1},)"
       R"({"ref":"inv_1","table":"inventory","uuid":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51","label":"milk","action":"read","turn_created":1,"turn_last":1},)"
       R"({"ref":"gen_recipe_1","table":"recipes","uuid":null,"label":"Thai Basil Chicken","action":"generated","turn_created":1,"turn_last":1,"content":{"name":"Thai Basil Chicken"}}]})");
   CHECK(state_text(ref_registry()) ==
-        R"({"format":"alfred-act/registry","version":1,"turn":0,"counters":{},"gen_counters":{},"refs":[]})");
+        R"({"format":"alfred-act/registry","version":2,"turn":0,"counters":{},"gen_counters":{},"refs":[]})");
 }
 
 TEST_CASE("regression: generated content with a number beyond a double restores and is written back as written") {
@@ -441,11 +441,11 @@ TEST_CASE("restore error: not an object, wrong format, missing or unsupported ve
   check_restore_error(R"({"session_id":"c1","ref_to_uuid":{},"counters":{}})", "invalid_state", "format",
                       R"(expected "alfred-act/registry")");
 
-  auto future = restore(state_with("{}", "{}", "", R"("format":"alfred-act/registry","version":2,"turn":1)"));
+  auto future = restore(state_with("{}", "{}", "", R"("format":"alfred-act/registry","version":3,"turn":1)"));
   REQUIRE_FALSE(future.ok());
   CHECK(future.err().code == "unsupported_state_version");
   CHECK(future.err().path == "version");
-  CHECK(future.err().message == "registry state version 2 is not supported (this build reads 1)");
+  CHECK(future.err().message == "registry state version 3 is not supported (this build reads 1 to 2)");
   CHECK(future.err().hint == "restore it with the alfred-act version that wrote it");
 }
 
@@ -489,19 +489,19 @@ TEST_CASE("restore error: duplicate ref, duplicate uuid, bad uuid, missing uuid"
       "invalid_state", "refs[1].ref", "recipe_1 appears twice");
   check_restore_error(
       state_with(R"({"recipe":2})", "{}", row_ref("recipe_1", kRecipe1) + "," + row_ref("recipe_2", kRecipe1)),
-      "invalid_state", "refs[1].uuid", "this UUID already has a ref");
+      "invalid_state", "refs[1].uuid", "this key already has a ref");
   // Case differences do not make a UUID new.
   check_restore_error(
       state_with(R"({"recipe":2})", "{}",
                  row_ref("recipe_1", kRecipe1) + "," + row_ref("recipe_2", "C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61")),
-      "invalid_state", "refs[1].uuid", "this UUID already has a ref");
+      "invalid_state", "refs[1].uuid", "this key already has a ref");
   check_restore_error(state_with(R"({"recipe":1})", "{}", row_ref("recipe_1", "c69607bb-5d2e-4b8a")), "invalid_state",
                       "refs[0].uuid", "must be a UUID or null");
   check_restore_error(
       state_with(
           R"({"recipe":1})", "{}",
           R"({"ref":"recipe_1","table":"recipes","uuid":null,"label":"","action":"read","turn_created":1,"turn_last":1})"),
-      "invalid_state", "refs[0].uuid", "a database ref needs its UUID");
+      "invalid_state", "refs[0].uuid", "a database ref needs its key (uuid or key)");
 }
 
 TEST_CASE("restore error: bad ref name, table, label, action and turns") {
@@ -536,15 +536,15 @@ TEST_CASE("restore error: content only on generated refs - saved gen_ refs must 
   check_restore_error(
       state_with(R"({"recipe":1})", R"({"recipe":1})",
                  gen_saved + R"(,"saved_as":"recipe_1","turn_saved":1},)" + row_ref("recipe_1", kRecipe1)),
-      "invalid_state", "refs[0].saved_as", "recipe_1 must name a ref holding the same UUID");
+      "invalid_state", "refs[0].saved_as", "recipe_1 must name a ref holding the same key");
   // saved_as naming a ref that does not exist
   check_restore_error(
       state_with(R"({"recipe":1})", R"({"recipe":1})",
                  gen_saved + R"(,"saved_as":"recipe_9","turn_saved":1},)" + row_ref("recipe_1", kSaved)),
-      "invalid_state", "refs[0].saved_as", "recipe_9 must name a ref holding the same UUID");
+      "invalid_state", "refs[0].saved_as", "recipe_9 must name a ref holding the same key");
   // saved_as naming itself (a gen_ ref)
   check_restore_error(state_with("{}", R"({"recipe":1})", gen_saved + R"(,"saved_as":"gen_recipe_1","turn_saved":1})"),
-                      "invalid_state", "refs[0].saved_as", "gen_recipe_1 must name a ref holding the same UUID");
+                      "invalid_state", "refs[0].saved_as", "gen_recipe_1 must name a ref holding the same key");
   // a gen_ ref with a UUID but no saved_as
   check_restore_error(state_with(R"({"recipe":1})", R"({"recipe":1})", gen_saved + "}," + row_ref("recipe_1", kSaved)),
                       "invalid_state", "refs[0].saved_as", "a saved generated ref must name its saved row");

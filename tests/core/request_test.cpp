@@ -392,13 +392,27 @@ TEST_CASE("refs become UUIDs in filters - duplicates collapse") {
                                "parent_recipe_id=eq." + kRecipe2 + "\n");
 }
 
-TEST_CASE("raw UUIDs: a known one passes as its canonical self, an unknown plausible one passes unchanged") {
-  const http_request known = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "filters": [
+TEST_CASE("raw UUIDs are never sent: a known one is refused with its ref, an unknown one with the known refs") {
+  // Another user's row id in a filter would be sent and answer nothing (or,
+  // on a shared table, that user's row); the model sees refs only.
+  auto known = build("db_read", R"j({"table": "recipes", "columns": ["name"], "filters": [
       {"field": "id", "op": "in", "value": ["C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61", "recipe_1"]}]})j");
-  CHECK(query_value(known, "id") == std::string("in.(") + kRecipe1 + ")");
-  const http_request unknown = request_for("db_read", R"j({"table": "recipes", "columns": ["name"], "filters": [
+  REQUIRE_FALSE(known.ok());
+  CHECK(known.err().code == "raw_id");
+  CHECK(known.err().path == "filters[0].value[0]");
+  CHECK(known.err().message == "id takes a ref, not a UUID; that row is recipe_1 (Butter Chicken)");
+  CHECK(known.err().hint == "use the ref recipe_1");
+  auto unknown = build("db_read", R"j({"table": "recipes", "columns": ["name"], "filters": [
       {"field": "id", "op": "=", "value": "7E3F1A2B-4C5D-4E6F-8A9B-0C1D2E3F4A5B"}]})j");
-  CHECK(query_value(unknown, "id") == "eq.7e3f1a2b-4c5d-4e6f-8a9b-0c1d2e3f4a5b");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.err().code == "raw_id");
+  CHECK(unknown.err().message == "id takes a ref such as recipe_1, not a UUID; refs cannot be made from ids");
+  CHECK(unknown.err().hint == "known recipe refs: recipe_1 (Butter Chicken), recipe_2 (Cod Curry)");
+  auto foreign_key = build("db_create", R"j({"table": "recipe_ingredients", "data": {"name": "basil",
+      "recipe_id": "7e3f1a2b-4c5d-4e6f-8a9b-0c1d2e3f4a5b"}})j");
+  REQUIRE_FALSE(foreign_key.ok());
+  CHECK(foreign_key.err().code == "raw_id");
+  CHECK(foreign_key.err().path == "data.recipe_id");
 }
 
 TEST_CASE("a promoted gen_ ref resolves to the saved row in filters and payloads") {
@@ -494,7 +508,7 @@ TEST_CASE("create: refs become UUIDs in FK fields, including the parent_recipe_i
 
 TEST_CASE("create: uuid[] assumed_staples are translated element by element") {
   const http_request req = request_for("db_create", R"j({"table": "preferences", "data": {
-      "assumed_staples": ["ing_1", "ing_2", "2F4E6A8C-1B3D-4F5A-9C7E-0D2B4F6A8C10"], "allergies": ["peanuts"]}})j",
+      "assumed_staples": ["ing_1", "ing_2", "ing_1"], "allergies": ["peanuts"]}})j",
                                        with_ingredients());
   CHECK(*req.body == std::string(R"j({"assumed_staples":[")j") + kSalt + "\",\"" + kPepper + "\",\"" + kSalt +
                          R"j("],"allergies":["peanuts"],"user_id":")j" + kAlice + "\"}");

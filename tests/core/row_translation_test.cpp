@@ -61,13 +61,13 @@ TEST_CASE("unknown FK UUIDs are registered as linked refs with the target table"
   translate(reg, "recipes", "[" + butter_chicken_row() + "]");
   const ref_entry* parent = reg.find("recipe_3");
   REQUIRE(parent != nullptr);
-  CHECK(parent->uuid == kParent);
+  CHECK(parent->key == kParent);
   CHECK(parent->action == ref_action::linked);
   CHECK(parent->table == "recipes");
   CHECK(parent->label == "");
   const ref_entry* salt = reg.find("ing_1");
   REQUIRE(salt != nullptr);
-  CHECK(salt->uuid == kSalt);
+  CHECK(salt->key == kSalt);
   CHECK(salt->action == ref_action::linked);
   CHECK(salt->table == "ingredients");
   CHECK(salt->type == "ing");
@@ -79,7 +79,7 @@ TEST_CASE("nested rows are registered as read rows with their own labels") {
   translate(reg, "recipes", butter_chicken_row());
   const ref_entry* ri = reg.find("ri_1");
   REQUIRE(ri != nullptr);
-  CHECK(ri->uuid == kRi1);
+  CHECK(ri->key == kRi1);
   CHECK(ri->table == "recipe_ingredients");
   CHECK(ri->label == "salt");
   CHECK(ri->action == ref_action::read);
@@ -164,7 +164,7 @@ TEST_CASE("uuid[] columns become arrays of refs") {
                                     std::string(R"j([{"id":)j") + q(kPref) + R"j(,"assumed_staples":[)j" + q(kSalt) +
                                         "," + q(kPepper) + "," + q(kSalt) + R"j(],"favorite_cuisines":["thai"]}])j");
   CHECK(out == R"j([{"id":"pref_1","assumed_staples":["ing_1","ing_2","ing_1"],"favorite_cuisines":["thai"]}])j");
-  CHECK(reg.find("ing_2")->uuid == kPepper);
+  CHECK(reg.find("ing_2")->key == kPepper);
   CHECK(translate(reg, "preferences", std::string(R"j([{"id":)j") + q(kPref) + R"j(,"assumed_staples":null}])j") ==
         R"j([{"id":"pref_1","assumed_staples":null}])j");
 }
@@ -361,10 +361,10 @@ TEST_CASE("unlabeled_references: FK targets without a label, per table, minus la
   CHECK(reg.to_json() == before);
   REQUIRE(lookups->size() == 2);
   CHECK((*lookups)[0].target->name == "meal_plans");
-  CHECK((*lookups)[0].uuids == std::vector<std::string>{kMeal, "c0ffee00-2222-4333-8444-555555555555"});
+  CHECK((*lookups)[0].keys == std::vector<std::string>{kMeal, "c0ffee00-2222-4333-8444-555555555555"});
   CHECK((*lookups)[1].target->name == "recipes");
   // kTask is a row of this response, but of tasks, not recipes: still looked up.
-  CHECK((*lookups)[1].uuids == std::vector<std::string>{kParent, kTask});
+  CHECK((*lookups)[1].keys == std::vector<std::string>{kParent, kTask});
 
   // Rows of the response with a label are not looked up (nested rows' FK to their parent).
   ref_registry fresh;
@@ -376,9 +376,9 @@ TEST_CASE("unlabeled_references: FK targets without a label, per table, minus la
   REQUIRE(nested.ok());
   REQUIRE(nested->size() == 2);
   CHECK((*nested)[0].target->name == "recipes");
-  CHECK((*nested)[0].uuids == std::vector<std::string>{kParent});
+  CHECK((*nested)[0].keys == std::vector<std::string>{kParent});
   CHECK((*nested)[1].target->name == "ingredients");
-  CHECK((*nested)[1].uuids == std::vector<std::string>{kSalt});
+  CHECK((*nested)[1].keys == std::vector<std::string>{kSalt});
 
   auto none = unlabeled_references(kitchen(), reg, *kitchen().find_table("tasks"),
                                    std::string(R"j([{"recipe_id":)j") + q(kRecipe2) + "}]");
@@ -423,7 +423,7 @@ TEST_CASE("translate_rows_if_labeled: one pass when labels are known, else what 
     REQUIRE(once->missing.size() == survey->size());
     for (std::size_t i = 0; i < survey->size(); ++i) {
       CHECK(once->missing[i].target == (*survey)[i].target);
-      CHECK(once->missing[i].uuids == (*survey)[i].uuids);
+      CHECK(once->missing[i].keys == (*survey)[i].keys);
     }
   }
   // A row of the response that labels an FK target (a nested row's FK to its
@@ -452,7 +452,7 @@ TEST_CASE("apply_labels then translate: FKs get the looked-up labels; known refs
   CHECK(reg.find("meal_1")->label == "Feb 01 [dinner]");
   CHECK(reg.find("meal_1")->action == ref_action::linked);
   CHECK(reg.find("meal_2")->label == "Feb 02 [lunch]");
-  CHECK(reg.find("meal_2")->uuid == kLog);
+  CHECK(reg.find("meal_2")->key == kLog);
   CHECK(reg.find("meal_2")->action == ref_action::linked);
   CHECK(translate(reg, "tasks", std::string(R"j([{"id":)j") + q(kTask) + R"j(,"meal_plan_id":)j" + q(kMeal) + "}]") ==
         R"j([{"id":"task_1","meal_plan_id":"meal_1","_meal_plan_id_label":"Feb 01 [dinner]"}])j");

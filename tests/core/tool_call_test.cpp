@@ -582,7 +582,8 @@ TEST_CASE("the owner column and id are refused in payloads") {
               "system_column", "data.user_id", "user_id is set from the signed-in user; leave it out");
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"id": "inv_2"}})j"),
-              "system_column", "data.id", "id cannot be changed; choose the rows with filters");
+              "system_column", "data.id",
+              "id is the key of inventory and cannot be changed; choose the rows with filters");
   const char* create_id = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
   for (const std::string id : {R"("recipe_1")", R"("c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61")", "1", "null"}) {
     CAPTURE(id);

@@ -62,7 +62,7 @@ void check_model_row(const table& tbl, const json& row, const std::string& path)
   check(row.is_object(), "a result row is not an object", path + ": " + row.dump());
   for (const auto& [key, value] : row.items()) {
     const std::string where = path + "." + key;
-    check(!(key == kitchen().owner_column && tbl.user_owned), "the owner column is shown", where);
+    check(!tbl.hides_owner(key), "the owner column is shown", where);
     if (const column* col = tbl.find_column(key)) {
       if (col->type == column_type::uuid)
         check(value.is_null() || (value.is_string() && parse_ref_name(value.get<std::string>())),
@@ -103,7 +103,7 @@ void check_need(const need& n, int& writes) {
   const table* tbl = kitchen().find_table(path.substr(0, path.find('?')));
   check(tbl != nullptr, "a request to a table the domain does not have", req.url);
   if (req.method != "GET") ++writes;
-  if (tbl->user_owned && req.method != "POST")
+  if (tbl->owner_scoped && req.method != "POST")
     check(req.url.find(std::string("user_id=eq.") + kAlice) != std::string::npos,
           "a request on a user-owned table is not scoped to the user", req.url);
   if (req.body) check(json_document::parse(*req.body).ok(), "a request body is not JSON", *req.body);

@@ -57,7 +57,7 @@ class reference_translation {
       const std::string where = path + "." + key;
       const bool shown = ours.contains(key);
       const auto hidden = std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), key);
-      if ((key == kitchen().owner_column && tbl.user_owned) || hidden != tbl.hidden_columns.end()) {
+      if (tbl.hides_owner(key) || hidden != tbl.hidden_columns.end()) {
         check(!shown, "the owner or a hidden column is shown", where);
         continue;
       }

@@ -35,17 +35,18 @@ void check_uuid_value(const column& col, const json& value, const std::string& w
 void check_body_row(const table& tbl, const json& row, bool create, const std::string& body) {
   check(row.is_object(), "a body row is not an object", body);
   for (const auto& [key, value] : row.items()) {
-    if (key == kitchen().owner_column && tbl.user_owned) {
-      check(create, "an update sends the owner column", body);
-      check(value == json(kAlice), "a row is created for another user", body);
-      continue;
-    }
+    if tbl
+      .hides_owner(key) {
+        check(create, "an update sends the owner column", body);
+        check(value == json(kAlice), "a row is created for another user", body);
+        continue;
+      }
     const column* col = tbl.find_column(key);
     check(col != nullptr, "the body has a column the table does not have", body);
     check(col->writable, "the body writes a column the model may not set", body);
     if (col->type == column_type::uuid || col->type == column_type::uuid_array) check_uuid_value(*col, value, body);
   }
-  if (create && tbl.user_owned) check(row.contains(kitchen().owner_column), "a created row has no owner", body);
+  if (create && tbl.has_owner()) check(row.contains(tbl.owner), "a created row has no owner", body);
 }
 
 void check_request(const tool_call& call, const http_request& req) {
@@ -57,7 +58,7 @@ void check_request(const tool_call& call, const http_request& req) {
   check(req.url.find_first_of(" \t\r\n#\"<>\\^`{|}") == std::string::npos, "the URL has an unencoded byte", req.url);
   static constexpr const char* kMethods[] = {"GET", "POST", "PATCH", "DELETE"};
   check(req.method == kMethods[int(call.kind)], "the method does not match the tool", req.method);
-  if (tbl.user_owned && call.kind != tool_kind::create)
+  if (tbl.owner_scoped && call.kind != tool_kind::create)
     check(req.url.find(std::string("user_id=eq.") + kAlice) != std::string::npos,
           "a request on a user-owned table is not scoped to the user", req.url);
   if (call.kind == tool_kind::update || call.kind == tool_kind::remove)

@@ -514,14 +514,37 @@ test('401 for bad or expired tokens, network_error for a closed port, server_err
   assert.match(serverResult.error.message, /boom/);
 });
 
-test('a foreign key to a row that does not exist is foreign_key_violation from the database', async () => {
+test('a ref to a row deleted since is refused by the database, typed (RLS checks the parent: 42501)', async () => {
+  // The ref is real (the model saw the row), but the row was deleted since,
+  // elsewhere: the database is what knows. The kitchen's insert policy checks
+  // the parent recipe exists before the foreign key would.
   const { act, fetch } = actFor();
-  const before = await dbRows('/inventory?select=id');
-  const result = await act.execute('db_create', { table: 'inventory', data: { name: 'ghost', quantity: 1, unit: 'g', ingredient_id: '3f1c2b9e-7d4a-4c1b-9e2f-5a6b7c8d9e0f' } });
-  assert.equal(fetch.requests.length, 1, 'the database decides');
-  assert.deepEqual([result.error.code, result.error.dbCode, result.data], ['foreign_key_violation', '23503', null]);
+  const created = ok(await act.execute('db_create', { table: 'recipes', data: { name: 'Gone Soon', instructions: ['x'] } }));
+  const ref = created.data.id;
+  const gone = await rest(stack(), ada().token, 'DELETE', `/recipes?id=eq.${uuids(act).get(ref)}`);
+  assert.equal(gone.status, 204);
+  const before = await dbRows('/recipe_ingredients?select=id');
+  const sent = fetch.requests.length;
+  const result = await act.execute('db_create', { table: 'recipe_ingredients', data: { recipe_id: ref, name: 'ghost' } });
+  assert.equal(fetch.requests.at(-1).method, 'POST', 'the database decides');
+  assert.ok(fetch.requests.length > sent);
+  assert.deepEqual([result.error.code, result.error.dbCode, result.data], ['permission_denied', '42501', null]);
   assertModelFacing(result);
-  assert.equal((await dbRows('/inventory?select=id')).length, before.length);
+  assert.equal((await dbRows('/recipe_ingredients?select=id')).length, before.length);
+});
+
+test('a raw UUID where a ref belongs is refused before any request, with the ref to use', async () => {
+  const { act, fetch } = actFor();
+  const read = ok(await act.execute('db_read', { table: 'recipes', columns: ['name'], limit: 1 }));
+  const [{ id: ref }] = read.data;
+  const sent = fetch.requests.length;
+  const pasted = await act.execute('db_read', { table: 'recipes', filters: [{ field: 'id', op: '=', value: uuids(act).get(ref).toUpperCase() }] });
+  assert.equal(fetch.requests.length, sent, 'nothing sent');
+  assert.deepEqual([pasted.error.code, pasted.error.path, pasted.error.hint], ['raw_id', 'filters[0].value', `use the ref ${ref}`]);
+  assert.doesNotMatch(JSON.stringify(pasted.error), UUID);
+  const foreign = await act.execute('db_create', { table: 'inventory', data: { name: 'ghost', quantity: 1, unit: 'g', ingredient_id: '3f1c2b9e-7d4a-4c1b-9e2f-5a6b7c8d9e0f' } });
+  assert.equal(fetch.requests.length, sent, 'nothing sent');
+  assert.deepEqual([foreign.error.code, foreign.error.path], ['raw_id', 'data.ingredient_id']);
 });
 
 test('a failed label lookup leaves the main result intact, without those labels', async () => {

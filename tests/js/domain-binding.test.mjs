@@ -20,7 +20,7 @@ test('loadCore({ domain }) binds the core: calls without a domain or registry us
   assert.equal(core.domain, crm);
   const { data, error } = core.buildRequest('db_read', { table: 'deals', filters: [{ field: 'stage', op: '=', value: 'won' }] }, request);
   assert.equal(error, null);
-  assert.equal(data.url, `http://127.0.0.1:54321/deals?select=%2A&owner_id=eq.${USER}&stage=eq.won`);
+  assert.equal(data.url, 'http://127.0.0.1:54321/deals?select=%2A&stage=eq.won', 'row-level security decides: no owner filter');
   assert.equal(core.buildRequest('db_read', { table: 'recipes' }, request).error.message, "'recipes' is not a table of the crm domain");
   assert.equal(core.createRegistry().domain, crm);
   assert.equal((await loadCore()).domain, kitchen, 'the kitchen is the default');
@@ -40,10 +40,11 @@ test('a registry carries its domain: its methods and the calls given it use that
   assert.equal(registry.domain, crm);
   const { data: rows, error } = registry.translateRows('organizations', [{ id: ORG, owner_id: USER, name: 'Acme' }]);
   assert.equal(error, null);
-  assert.deepEqual(rows, [{ id: 'org_1', name: 'Acme' }]);
+  assert.deepEqual(rows, [{ id: 'org_1', name: 'Acme' }], "another user's id (nobody is signed in here) is left out");
+  assert.deepEqual(registry.translateRows('organizations', [{ id: ORG, owner_id: USER, name: 'Acme' }], { userId: USER }).data, [{ id: 'org_1', owner_id: 'me', name: 'Acme' }]);
   const built = core.buildRequest('db_update', { table: 'organizations', filters: [{ field: 'id', op: '=', value: 'org_1' }], data: { industry: 'robots' } }, { ...request, registry });
   assert.equal(built.error, null);
-  assert.equal(built.data.url, `http://127.0.0.1:54321/organizations?owner_id=eq.${USER}&id=eq.${ORG}&select=%2A`);
+  assert.equal(built.data.url, `http://127.0.0.1:54321/organizations?id=eq.${ORG}&select=%2A`);
   assert.equal(registry.registerGenerated('deals', { title: 'Pilot' }).data, 'gen_deal_1');
   // The same domain read again from its file is the same domain.
   assert.equal(core.buildRequest('db_read', { table: 'deals' }, { ...request, registry, domain: JSON.parse(JSON.stringify(crm)) }).error, null);

@@ -931,12 +931,13 @@ export class Registry {
 
   /**
    * `translateRows` that returns the model-facing rows as JSON text, for
-   * callers that decide themselves when (or whether) to parse it.
+   * callers that decide themselves when (or whether) to parse it. `userId`
+   * (the signed-in user's id) is shown as `me`.
    *
    * @example
    * const { data: text } = registry.translateRowsText('meal_plans', bytes) // '[{"id":"meal_1",…}]'
    */
-  translateRowsText(table, rows, { domain, action = 'read' } = {}) {
+  translateRowsText(table, rows, { domain, action = 'read', userId = '' } = {}) {
     try {
       const module = modules.get(this.#core);
       const domainHandle = this.#core.domainHandle(this.#domain(domain));
@@ -953,7 +954,7 @@ export class Registry {
       }
       const length = copyIn(module, value, (size) => rowsRoom(module, size));
       // No table or action name is that long; an error repeats at most this much of one.
-      const ok = module.translateRowsAt(domainHandle, handle, String(table).slice(0, 256), String(action).slice(0, 256), length);
+      const ok = module.translateRowsAt(domainHandle, handle, String(table).slice(0, 256), String(action).slice(0, 256), String(userId).slice(0, 64), length);
       const text = readOutput(module, module.resultSlot());
       if (text.length > KEEP_BYTES) module.trimBuffers();
       return ok ? { data: text, error: null } : parseResult(text);
@@ -1016,12 +1017,17 @@ export class Registry {
   }
 
   /**
-   * Binds a pending `gen_` ref to the row that saved it; `data` is the saved
-   * row's regular ref. A second save of the same artifact is an error.
+   * Binds a pending `gen_` ref to the row that saved it (its key: a UUID, a
+   * bigint's digits as text, or a text key); `data` is the saved row's
+   * regular ref. A second save of the same artifact is an error.
+   *
+   * @example
+   * registry.promote('gen_recipe_1', row.id, row.name) // { data: 'recipe_1', error: null }
    */
-  promote(genRef, uuid, label = '') {
+  promote(genRef, key, label = '', { domain } = {}) {
     try {
-      return parseResult(this.#handle().promote(String(genRef).slice(0, 256), String(uuid).slice(0, 256), String(label).slice(0, 4096)));
+      const domainHandle = this.#core.domainHandle(this.#domain(domain));
+      return parseResult(this.#handle().promote(domainHandle, String(genRef).slice(0, 256), String(key).slice(0, 256), String(label).slice(0, 4096)));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };

@@ -86,8 +86,10 @@ std::string register_generated(const domain& dom, ref_registry& reg, std::string
 /// or `unknown_ref` (with the saved row's ref in the hint when it was saved).
 std::string update_generated(const domain& dom, ref_registry& reg, std::string_view gen_ref,
                              std::string_view content_json);
-/// Binds a pending `gen_` ref to the row that saved it: `{"data":"<ref>"}`.
-std::string promote(ref_registry& reg, std::string_view gen_ref, std::string_view uuid, std::string_view label);
+/// Binds a pending `gen_` ref to the row that saved it (its key, of the type
+/// of its table's key in `dom`): `{"data":"<ref>"}`.
+std::string promote(const domain& dom, ref_registry& reg, std::string_view gen_ref, std::string_view key,
+                    std::string_view label);
 /// `{"data":"<table>"}` for a ref the registry holds (a promoted `gen_` ref
 /// names the saved row's table), `{"data":null}` otherwise.
 std::string ref_table(const ref_registry& reg, std::string_view ref);
@@ -97,10 +99,11 @@ std::string ref_table(const ref_registry& reg, std::string_view ref);
 std::string parse_ref(std::string_view text);
 
 /// Translates a response body's rows for the model (`action`: read,
-/// created, updated, deleted). True with the model-facing rows JSON in
-/// `out`; false with the error result there (the registry as it was).
+/// created, updated, deleted; `current_user`: the signed-in user's id, shown
+/// as `me`, or ""). True with the model-facing rows JSON in `out`; false with
+/// the error result there (the registry as it was).
 bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std::string_view table_name,
-                    std::string_view action, std::string_view rows_json);
+                    std::string_view action, std::string_view rows_json, std::string_view current_user = {});
 
 /// `{"data":"<text>"}` with every UUID in `text` shown as its ref, or `<id>`.
 std::string without_uuids(const ref_registry& reg, std::string_view text);

@@ -1,8 +1,9 @@
 #pragma once
-/// A domain is configuration, not code: its tables, columns and their types,
-/// which tables are owned by the user, foreign keys, ref prefixes and label
-/// rules. The kitchen domain is `domains/kitchen/domain.json`; a second domain
-/// needs a second JSON file and no C++ change.
+/// A domain is configuration, not code: its tables, their keys, columns and
+/// types, each table's owner column and read scope, foreign keys, ref
+/// prefixes and label rules. The kitchen domain is
+/// `domains/kitchen/domain.json`; a second domain needs a second JSON file
+/// and no C++ change (docs/keys-and-owners.md).
 
 #include <cstddef>
 #include <optional>
@@ -38,14 +39,20 @@ struct column {
   column_type type = column_type::text;
   /// NOT NULL without a default: a create must give it.
   bool required = false;
-  /// Whether the model may set it (false for `id`, the owner column, timestamps).
+  /// Whether the model may set it (false for keys, the owner column, timestamps).
   bool writable = true;
   /// Whether the database allows NULL here; a non-nullable column can never
   /// match `is_null`, so `is_not_null` on it does not narrow an update/delete.
   bool nullable = true;
-  /// Target table of a foreign key ("" when not a foreign key). Set for
-  /// `uuid` and `uuid[]` columns that point at rows of that table.
+  /// Target table of a foreign key ("" when not a foreign key): a `uuid`,
+  /// `integer` or `text` column holding the key of one row of that table (of
+  /// the same type), or a `uuid[]` column holding several.
   std::string references;
+  /// Holds a user's id (`auth.users`, written `"references": "auth.users"`
+  /// in the domain, and every owner column that references no table): shown
+  /// to the model as `me` when it is the signed-in user's and left out
+  /// otherwise; a filter on it takes `me`.
+  bool user_id = false;
   /// Allowed values for enum-like text columns (empty = any).
   std::vector<std::string> allowed_values;
 };
@@ -104,8 +111,20 @@ struct table {
   std::string name;
   /// Ref prefix: rows of this table are `recipe_1`, `recipe_2`, …
   std::string ref_prefix;
-  /// Reads, updates and deletes are scoped to the user; creates get the owner set.
-  bool user_owned = false;
+  /// The primary key's columns. One column (of type uuid, integer or text)
+  /// gives each row a ref; several (a join table's composite key) give rows
+  /// no ref of their own: they are read, created and deleted through their
+  /// columns, foreign keys as refs. Empty for a table or view without a key,
+  /// which is read-only.
+  std::vector<std::string> key;
+  /// The column holding the owning user's id, "" for a table nobody owns
+  /// (shared or reference data). Creates set it to the signed-in user and
+  /// the model never writes it. It may be the key itself (`profiles.id`).
+  std::string owner;
+  /// Reads, updates and deletes are also filtered to the owner's rows
+  /// (`"scope": "owner"`, defence in depth); by default row-level security
+  /// alone decides which rows the user may see (`"scope": "rls"`).
+  bool owner_scoped = false;
   /// False for catalog tables the model may read but never change.
   bool writable = true;
   std::vector<column> columns;
@@ -123,11 +142,20 @@ struct table {
 
   const column* find_column(std::string_view name) const;
   const relation* find_relation(std::string_view name) const;
+  /// The key column when the key is one column (rows then have refs), else null.
+  const column* key_column() const;
+  /// Whether `name` is one of the key's columns.
+  bool is_key(std::string_view name) const;
+  bool has_owner() const { return !owner.empty(); }
+  /// Whether `name` is the owner column of an owner-scoped table, which is
+  /// never shown (every row is the user's).
+  bool hides_owner(std::string_view name) const { return owner_scoped && name == owner && !is_key(name); }
 };
 
 struct domain {
   std::string name;
-  /// The column holding the owning user's id on user-owned tables.
+  /// The owner column of tables marked `"user_owned": true` without an
+  /// `"owner"` of their own.
   std::string owner_column = "user_id";
   /// The server's row cap (PostgREST `db-max-rows`); a larger `limit` is an
   /// error instead of a silently truncated result
@@ -149,8 +177,9 @@ struct domain {
 
 /// Validates and loads a domain. Rejects unknown column types, duplicate or
 /// malformed ref prefixes, column names that PostgREST reserves (`or`,
-/// `select`, `limit`, …), foreign keys to unknown tables and UUID columns that
-/// would leak to the model untranslated.
+/// `select`, `limit`, …), keys of other types, foreign keys to unknown
+/// tables or of another type than the key they point at, and UUID columns
+/// that would leak to the model untranslated.
 result<domain> parse_domain(std::string_view config_json);
 
 /// True for query-string keys PostgREST interprets itself.
@@ -177,5 +206,10 @@ inline constexpr identifier_rule kIdentifierRule{"abcdefghijklmnopqrstuvwxyz", "
 bool is_identifier(std::string_view name);
 /// The ref prefix no table may take: it and `<it>_…` name generated content.
 inline constexpr std::string_view kGeneratedRefPrefix = "gen";
+/// The ref of the signed-in user (a user-id column's value, the key of the
+/// user's own row in a table keyed by user ids); never a table's prefix.
+inline constexpr std::string_view kCurrentUserRef = "me";
+/// How a domain writes a column holding a user id (`auth.users`).
+inline constexpr std::string_view kUsersReference = "auth.users";
 
 }  // namespace alfred

@@ -51,6 +51,7 @@
   X(not_signed_in, core, "a user-owned table was called without a signed-in user's token") \
   X(nul_byte, core, "a text value holds a NUL byte, which PostgreSQL refuses") \
   X(pending_ref, core, "a gen_ ref that has not been saved was used where a row is needed") \
+  X(raw_id, core, "the model wrote a row's key (a UUID, a number) where a ref belongs; refs only") \
   X(read_only_column, core, "a write sets a column the domain marks read-only") \
   X(read_only_table, core, "a write to a table the domain marks read-only") \
   X(ref_type_mismatch, core, "a ref of one table was used where another table's ref belongs") \

@@ -1,5 +1,6 @@
 #pragma once
-/// The ref registry: the model sees `recipe_1`, the database sees UUIDs.
+/// The ref registry: the model sees `recipe_1`, the database sees the row's
+/// key (a UUID, a bigint kept as its digits, or a text key).
 ///
 /// - Database rows get `{prefix}_{n}`; the counter per prefix never resets and
 ///   a number is never reused, so a ref means the same row for the session.
@@ -18,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "alfred/domain.h"
 #include "alfred/entry_index.h"
 #include "alfred/error.h"
 #include "alfred/json.h"
@@ -36,8 +38,13 @@ struct ref_entry {
   /// The ref prefix ("recipe"); also the key of the counters.
   std::string type;
   std::string table;
-  /// Canonical lower-case UUID; empty while a `gen_` ref is pending.
-  std::string uuid;
+  /// The row's key as text: a canonical lower-case UUID, an integer's digits
+  /// as the database wrote them (never a double: bigints above 2^53 keep
+  /// every digit), or a text key; empty while a `gen_` ref is pending.
+  std::string key;
+  /// Whether `key` is a UUID. UUIDs are unique across tables and found by
+  /// value alone (UUID scrubbing); other keys only within their ref type.
+  bool uuid_key = true;
   std::string label;
   ref_action action = ref_action::read;
   int turn_created = 0;
@@ -50,7 +57,7 @@ struct ref_entry {
   std::string saved_as;
   int turn_saved = 0;
 
-  bool pending() const { return generated && uuid.empty(); }
+  bool pending() const { return generated && key.empty(); }
 };
 
 /// Parsed form of a ref string.
@@ -82,13 +89,18 @@ std::string capped_label(std::string_view label);
 /// text has the shape of a ref.
 std::optional<ref_name> parse_ref_name(std::string_view text);
 
+/// An integer key as PostgreSQL prints it: an optional minus, then 1 to 20
+/// digits without a leading zero (a bigint's every digit, kept as text).
+bool is_integer_key(std::string_view text);
+
 class ref_registry {
  public:
   ref_registry() = default;
 
-  /// Restores a state produced by `to_json`. An unknown format version, a
-  /// missing or ill-typed field, a counter below a ref's number or above
-  /// `kMaxRefNumber`, or a UUID mapped twice is an error, never a silent
+  /// Restores a state produced by `to_json` (this version's, or version 1's,
+  /// which held UUID keys only). An unknown format version, a missing or
+  /// ill-typed field, a counter below a ref's number or above
+  /// `kMaxRefNumber`, or a key mapped twice is an error, never a silent
   /// reset. Labels longer than `kMaxLabelChars` are cut.
   static result<ref_registry> from_json(std::string_view state_json);
   std::string to_json() const;
@@ -96,17 +108,24 @@ class ref_registry {
   const ref_entry* find(std::string_view ref) const;
   /// The regular ref that holds this UUID (either letter case), if any.
   const ref_entry* find_by_uuid(std::string_view uuid) const;
+  /// The regular ref of type `type` that holds the non-UUID key `key`, if any.
+  const ref_entry* find_by_key(std::string_view type, std::string_view key) const;
   /// Resolves an alias: a promoted `gen_` ref yields the saved row's entry.
   const ref_entry* resolve(std::string_view ref) const;
 
-  /// Registers (or refreshes) a database row and returns its ref. `label` is
-  /// kept when empty. The action is updated on every call. "" when the row
-  /// is new and its prefix has no ref number left.
+  /// Registers (or refreshes) a database row with a UUID key and returns its
+  /// ref. `label` is kept when empty. The action is updated on every call.
+  /// "" when the row is new and its prefix has no ref number left, or `uuid`
+  /// is not a UUID.
   std::string register_row(std::string_view table, std::string_view type, std::string_view uuid, ref_action action,
                            std::string_view label);
   /// Registers a row seen only through a foreign key. A known UUID keeps its
   /// action; an unknown one gets a new ref with action `linked`.
   std::string register_linked(std::string_view table, std::string_view type, std::string_view uuid);
+  /// `register_row` for a row whose key is `key` of a column of `key_type`
+  /// (a UUID, integer digits or text).
+  std::string register_keyed_row(std::string_view table, std::string_view type, column_type key_type,
+                                 std::string_view key, ref_action action, std::string_view label);
 
   /// Position in `entries()` of the regular ref holding `uuid`, or `npos`.
   std::size_t find_index(uuid_bits uuid) const;
@@ -116,6 +135,11 @@ class ref_registry {
   std::size_t register_row_index(std::string_view table, std::string_view type, uuid_bits uuid, ref_action action,
                                  std::string_view label);
   std::size_t register_linked_index(std::string_view table, std::string_view type, uuid_bits uuid);
+  /// The same for a key that is not a UUID (integer digits, text).
+  std::size_t find_key_index(std::string_view type, std::string_view key) const;
+  std::size_t register_key_index(std::string_view table, std::string_view type, std::string_view key, ref_action action,
+                                 std::string_view label);
+  std::size_t register_linked_key_index(std::string_view table, std::string_view type, std::string_view key);
   /// Sets the label of `entries()[index]`; an empty label keeps the old one.
   void set_label(std::size_t index, std::string_view label);
   static constexpr std::size_t npos = static_cast<std::size_t>(-1);
@@ -136,10 +160,13 @@ class ref_registry {
                                          std::string_view label);
   /// Replaces the content of a pending artifact (the model revised it).
   status update_generated(std::string_view gen_ref, std::string content_json, std::string_view label);
-  /// Binds a pending `gen_` ref to the row that saved it; returns the row's
-  /// regular ref. Fails when the ref is unknown, not generated, or already
-  /// saved, or when the row needs a ref and none is left (`registry_full`).
-  result<std::string> promote(std::string_view gen_ref, std::string_view uuid, std::string_view label);
+  /// Binds a pending `gen_` ref to the row that saved it (its key, of a
+  /// column of `key_type`); returns the row's regular ref. Fails when the ref
+  /// is unknown, not generated, or already saved, when the key is not one
+  /// of that type, or when the row needs a ref and none is left
+  /// (`registry_full`).
+  result<std::string> promote(std::string_view gen_ref, std::string_view key, std::string_view label,
+                              column_type key_type = column_type::uuid);
   /// A pending artifact of this type whose label matches (case-insensitive,
   /// trimmed); used when a save names the artifact only by its label.
   const ref_entry* find_pending_by_label(std::string_view type, std::string_view label) const;
@@ -170,6 +197,7 @@ class ref_registry {
  private:
   static result<ref_entry> parse_entry(const ref_registry& reg, json_value item, const std::string& where);
   ref_entry& add(ref_entry entry, uuid_bits uuid);
+  void index_key(std::uint32_t index);
   /// The next ref of `type`, or "" when its counter is at `kMaxRefNumber`.
   std::string next_ref(std::string_view type, bool generated);
   std::uint32_t find_ref_index(std::string_view ref) const;
@@ -190,6 +218,8 @@ class ref_registry {
   std::vector<uuid_bits> uuid_bits_;
   detail::entry_index by_ref_;
   detail::entry_index by_uuid_;
+  // Entries whose key is not a UUID, by (type, key).
+  detail::entry_index by_key_;
   bool batch_open_ = false;
   std::size_t batch_first_new_ = 0;
   std::map<std::string, long, std::less<>> batch_counters_;

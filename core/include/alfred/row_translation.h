@@ -1,9 +1,12 @@
 #pragma once
 /// Output translation: rows returned by PostgREST become rows the model may
-/// see. Every UUID the domain declares (ids, foreign keys, uuid[] columns,
-/// embedded rows) becomes a ref, the owner column and hidden columns are
-/// dropped, every row is registered with its label and last action, and a
-/// foreign key whose target row has a label gets `_<column>_label` after it.
+/// see. Every key the domain declares (a row's key of any type, foreign keys,
+/// uuid[] columns, embedded rows) becomes a ref, the signed-in user's id
+/// becomes `me`, another user's id and hidden columns (and the owner column
+/// of an owner-scoped table) are dropped, every row is registered with its
+/// label and last action, and a foreign key whose target row has a label gets
+/// `_<column>_label` after it. `current_user` is the signed-in user's id
+/// ("" for none).
 ///
 /// Labels of foreign-key targets the registry has not seen come from one
 /// lookup per target table, run by the executor before translating:
@@ -26,22 +29,23 @@ namespace alfred {
 /// values, else the first non-empty `label_columns` value, else "".
 std::string row_label(const table& tbl, json_value row);
 
-/// Translates an array of rows (or one row object) of `tbl`, registering ids
-/// with `action` and foreign keys as `linked`. Values that are not UUIDs
-/// where UUIDs are declared are dropped rather than shown. Columns the domain
+/// Translates an array of rows (or one row object) of `tbl`, registering keys
+/// with `action` and foreign keys as `linked`. Values that are not keys of
+/// the declared type are dropped rather than shown. Columns the domain
 /// does not declare are dropped, so an undeclared UUID can never leak.
 /// Strings are written escaped as `JSON.stringify` would, without whitespace.
 /// Invalid JSON is an `invalid_json` error and leaves the registry unchanged.
 /// A single pass over the text, with no document built.
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
-                                   std::string_view rows_json, ref_action action);
+                                   std::string_view rows_json, ref_action action, std::string_view current_user = {});
 
 /// The rows of one table whose labels a response refers to but the registry
 /// lacks.
 struct label_lookup {
   const table* target = nullptr;
-  /// Canonical lower-case UUIDs, distinct, in the order first referenced.
-  std::vector<std::string> uuids;
+  /// Keys as the registry holds them (canonical lower-case UUIDs, integer
+  /// digits, text), distinct, in the order first referenced.
+  std::vector<std::string> keys;
 };
 
 /// For each table that foreign keys of `rows_json` point to (nested rows
@@ -50,7 +54,8 @@ struct label_lookup {
 /// label. Tables in the order first referenced; none when all are labeled.
 /// Reads only: the registry is not changed.
 result<std::vector<label_lookup>> unlabeled_references(const domain& dom, const ref_registry& registry,
-                                                       const table& tbl, std::string_view rows_json);
+                                                       const table& tbl, std::string_view rows_json,
+                                                       std::string_view current_user = {});
 
 /// `translate_rows` when every foreign key of the rows points at a row whose
 /// label the registry has (or that the rows themselves label): `rows` holds
@@ -63,10 +68,12 @@ struct labeled_translation {
   std::vector<label_lookup> missing;
 };
 result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_registry& registry, const table& tbl,
-                                                      std::string_view rows_json, ref_action action);
+                                                      std::string_view rows_json, ref_action action,
+                                                      std::string_view current_user = {});
 
-/// The PostgREST `select` for a label lookup of `tbl`: `id`, then the columns
-/// its label reads ("id,date,meal_type" for meal plans, "id,name" for recipes).
+/// The PostgREST `select` for a label lookup of `tbl`: its key column, then
+/// the columns its label reads ("id,date,meal_type" for meal plans, "id,name"
+/// for recipes).
 std::string label_select(const table& tbl);
 
 /// Registers the labels of rows a label lookup of `target` returned: a known

@@ -88,14 +88,19 @@ struct tool_call {
   std::vector<std::string> saves;
   /// The text of a `_semantic` `similar` filter ("" when none).
   std::string semantic_query;
+  /// The signed-in user's id that `me` stands for ("" when nobody is).
+  std::string current_user;
 };
 
 /// Validates `params` for `tool` ("db_read", …) and translates refs through
-/// `registry`. Never touches the registry's state.
+/// `registry` (and `me` to `current_user`, the signed-in user's id, "" for
+/// none). Never touches the registry's state.
+///
+/// @example parse_tool_call(dom, reg, "db_read", params, user_id) // filters on `me` → the user's UUID
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
-                                  json_value params);
+                                  json_value params, std::string_view current_user = {});
 /// The same for params given as JSON text.
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
-                                  std::string_view params_json);
+                                  std::string_view params_json, std::string_view current_user = {});
 
 }  // namespace alfred

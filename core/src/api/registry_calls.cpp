@@ -63,9 +63,14 @@ std::string update_generated(const domain& dom, ref_registry& reg, std::string_v
   });
 }
 
-std::string promote(ref_registry& reg, std::string_view gen_ref, std::string_view uuid, std::string_view label) {
+std::string promote(const domain& dom, ref_registry& reg, std::string_view gen_ref, std::string_view key,
+                    std::string_view label) {
   return guarded([&]() -> std::string {
-    auto saved = reg.promote(gen_ref, uuid, label);
+    // The key's type is its table's: a UUID, an integer's digits or text.
+    const ref_entry* entry = reg.find(gen_ref);
+    const table* tbl = entry ? dom.find_table(entry->table) : nullptr;
+    const column* key_col = tbl ? tbl->key_column() : nullptr;
+    auto saved = reg.promote(gen_ref, key, label, key_col ? key_col->type : column_type::uuid);
     if (!saved) return error_result(saved.err());
     return quoted_data(*saved);
   });
@@ -97,7 +102,7 @@ std::string parse_ref(std::string_view text) {
 }
 
 bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std::string_view table_name,
-                    std::string_view action, std::string_view rows_json) {
+                    std::string_view action, std::string_view rows_json, std::string_view current_user) {
   bool ok = false;
   guarded_into(out, [&]() {
     const table* tbl = dom.find_table(table_name);
@@ -107,7 +112,7 @@ bool translate_rows(std::string& out, const domain& dom, ref_registry& reg, std:
     } else if (!parsed) {
       out = error_result({codes::invalid_option, "action", "'" + std::string(action) + "' is not a row action",
                           "one of: read, created, updated, deleted"});
-    } else if (auto rows = alfred::translate_rows(dom, reg, *tbl, rows_json, *parsed)) {
+    } else if (auto rows = alfred::translate_rows(dom, reg, *tbl, rows_json, *parsed, current_user)) {
       out = std::move(*rows);
       ok = true;
     } else {

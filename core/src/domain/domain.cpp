@@ -86,6 +86,10 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
   col.writable = flag(spec, "writable", true);
   col.nullable = flag(spec, "nullable", !col.required);
   col.references = text_field(spec, "references");
+  if (col.references == kUsersReference) {
+    col.user_id = true;
+    col.references.clear();
+  }
   auto allowed = string_list(spec.find("values"), path + ".values");
   if (!allowed) return allowed.take_error();
   col.allowed_values = std::move(*allowed);
@@ -165,24 +169,71 @@ result<table_middleware> parse_middleware(json_value spec, const std::string& pa
   return out;
 }
 
-result<table> parse_table(const std::string& name, json_value spec) {
+// `"key": "id"` or `"key": ["channel_id", "user_id"]`; without it, `id`
+// when the table has such a column, else no key.
+status parse_key(table& tbl, json_value spec, const std::string& path) {
+  auto key = spec.find("key");
+  if (!key) {
+    if (tbl.find_column("id")) tbl.key = {"id"};
+  } else if (key->is_string()) {
+    tbl.key = {std::string(key->str())};
+  } else {
+    auto names = string_list(key, path + ".key");
+    if (!names) return names.take_error();
+    tbl.key = std::move(*names);
+    if (key->is_null()) tbl.key.clear();
+  }
+  for (std::size_t i = 0; i < tbl.key.size(); ++i) {
+    const column* col = tbl.find_column(tbl.key[i]);
+    if (!col) return config_error(path + ".key", fmt::format("'{}' is not a column of {}", tbl.key[i], tbl.name));
+    if (std::find(tbl.key.begin(), tbl.key.begin() + long(i), tbl.key[i]) != tbl.key.begin() + long(i))
+      return config_error(path + ".key", fmt::format("'{}' appears twice", tbl.key[i]));
+    const bool keyable =
+        col->type == column_type::uuid || col->type == column_type::integer || col->type == column_type::text;
+    if (!keyable)
+      return config_error(path + ".key", fmt::format("{} is {}; a key column is uuid, integer or text", col->name,
+                                                     column_type_name(col->type)));
+  }
+  return ok_status();
+}
+
+// `"owner": "<column>"`, or `"user_owned": true` for the domain's owner
+// column; `"scope": "owner"` filters reads and writes to the owner's rows.
+status parse_owner(table& tbl, json_value spec, std::string_view domain_owner, const std::string& path) {
+  tbl.owner = text_field(spec, "owner");
+  if (auto owner = spec.find("owner"); owner && !owner->is_null() && (!owner->is_string() || tbl.owner.empty()))
+    return config_error(path + ".owner", "must name the column holding the owner's user id");
+  if (tbl.owner.empty() && flag(spec, "user_owned", false)) tbl.owner = std::string(domain_owner);
+  const std::string scope = text_field(spec, "scope");
+  if (auto given = spec.find("scope"); given && scope != "owner" && scope != "rls")
+    return config_error(path + ".scope",
+                        "must be \"rls\" (row-level security decides what the user reads) or \"owner\" (also "
+                        "filtered to the user's own rows)");
+  tbl.owner_scoped = scope == "owner";
+  if (tbl.owner_scoped && tbl.owner.empty())
+    return config_error(path + ".scope", "\"owner\" needs an owner column (\"owner\": \"<column>\")");
+  return ok_status();
+}
+
+result<table> parse_table(const std::string& name, json_value spec, std::string_view domain_owner) {
   const std::string path = "tables." + name;
   if (!is_identifier(name))
     return config_error(path, fmt::format("table name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
-  if (auto ok = known_keys(
-          spec,
-          {"ref", "user_owned", "writable", "label", "label_format", "hidden", "relations", "middleware", "columns"},
-          path);
+  if (auto ok = known_keys(spec,
+                           {"ref", "key", "owner", "scope", "user_owned", "writable", "label", "label_format", "hidden",
+                            "relations", "middleware", "columns"},
+                           path);
       !ok)
     return ok.take_error();
   table tbl;
   tbl.name = name;
   tbl.ref_prefix = text_field(spec, "ref");
   if (!is_identifier(tbl.ref_prefix) || tbl.ref_prefix == kGeneratedRefPrefix ||
-      tbl.ref_prefix.rfind(std::string(kGeneratedRefPrefix) + "_", 0) == 0 || tbl.ref_prefix.back() == '_')
-    return config_error(path + ".ref", "must be a lower-case identifier that does not start with 'gen'");
-  tbl.user_owned = flag(spec, "user_owned", false);
+      tbl.ref_prefix.rfind(std::string(kGeneratedRefPrefix) + "_", 0) == 0 || tbl.ref_prefix.back() == '_' ||
+      tbl.ref_prefix == kCurrentUserRef)
+    return config_error(path + ".ref",
+                        "must be a lower-case identifier that does not start with 'gen' and is not 'me'");
   tbl.writable = flag(spec, "writable", true);
 
   auto columns = spec.find("columns");
@@ -205,9 +256,12 @@ result<table> parse_table(const std::string& name, json_value spec) {
       tbl.columns.push_back(std::move(*col));
   });
   if (failure) return std::move(*failure);
-  const column* id = tbl.find_column("id");
-  if (!id || id->type != column_type::uuid)
-    return config_error(path + ".columns.id", "every table needs a uuid 'id' column");
+  if (auto ok = parse_key(tbl, spec, path); !ok) return ok.take_error();
+  if (auto ok = parse_owner(tbl, spec, domain_owner, path); !ok) return ok.take_error();
+  // A table without a key has no way to name one row: reads only.
+  if (tbl.key.empty() && tbl.writable && spec.find("writable") && flag(spec, "writable", false))
+    return config_error(path + ".writable", "a table without a key cannot be written; give its \"key\"");
+  if (tbl.key.empty()) tbl.writable = false;
 
   auto label = string_list(spec.find("label"), path + ".label");
   if (!label) return label.take_error();
@@ -246,12 +300,12 @@ result<table> parse_table(const std::string& name, json_value spec) {
 const table* embed_target(const domain& dom, const table& tbl, std::string_view name) {
   if (const relation* rel = tbl.find_relation(name)) return dom.find_table(rel->table);
   for (const auto& col : tbl.columns)
-    if (col.type == column_type::uuid && col.references == name && name != tbl.name) return dom.find_table(name);
+    if (col.type != column_type::uuid_array && col.references == name && name != tbl.name) return dom.find_table(name);
   return nullptr;
 }
 
-// `relation(id,col,…)`: an embeddable table and its columns, `id` included
-// so that nested rows get refs.
+// `relation(id,col,…)`: an embeddable table and its columns, its key
+// included so that nested rows get refs.
 status check_include(const domain& dom, const table& tbl, const std::string& item, const std::string& path) {
   const auto open = item.find('(');
   if (open == std::string::npos || item.back() != ')')
@@ -264,13 +318,14 @@ status check_include(const domain& dom, const table& tbl, const std::string& ite
     const auto comma = columns.find(',');
     const std::string_view name = columns.substr(0, comma);
     const column* col = target->find_column(name);
-    if (!col || name == dom.owner_column ||
+    if (!col || target->hides_owner(name) ||
         std::find(target->hidden_columns.begin(), target->hidden_columns.end(), name) != target->hidden_columns.end())
       return config_error(path, fmt::format("{} has no visible column '{}'", target->name, name));
-    has_id = has_id || name == "id";
+    has_id = has_id || target->is_key(name);
     columns = comma == std::string_view::npos ? std::string_view() : columns.substr(comma + 1);
   }
-  if (!has_id) return config_error(path, "must list id, so that embedded rows get refs");
+  if (!has_id && target->key_column())
+    return config_error(path, fmt::format("must list {}, so that embedded rows get refs", target->key_column()->name));
   return ok_status();
 }
 
@@ -285,7 +340,7 @@ status check_middleware(const domain& dom, const table& tbl, const std::string& 
     auto ok = check_include(dom, tbl, mw.include[i], fmt::format("{}.include[{}]", path, i));
     if (!ok) return ok;
   }
-  if (mw.semantic && !tbl.find_column("id")) return config_error(path + ".semantic", "needs an id column");
+  if (mw.semantic && !tbl.key_column()) return config_error(path + ".semantic", "needs a one-column key");
   if (mw.semantic)
     for (const auto& name : mw.semantic->text_columns) {
       const column* col = tbl.find_column(name);
@@ -348,6 +403,10 @@ const column* table::find_column(std::string_view col_name) const {
     if (col.name == col_name) return &col;
   return nullptr;
 }
+
+const column* table::key_column() const { return key.size() == 1 ? find_column(key.front()) : nullptr; }
+
+bool table::is_key(std::string_view col_name) const { return std::find(key.begin(), key.end(), col_name) != key.end(); }
 
 const relation* table::find_relation(std::string_view rel_name) const {
   for (const auto& rel : relations)
@@ -422,7 +481,7 @@ result<domain> parse_domain(std::string_view config_json) {
   tables->for_each_member([&](std::string_view name_view, json_value spec) {
     if (failure) return;
     const std::string name(name_view);
-    auto tbl = parse_table(name, spec);
+    auto tbl = parse_table(name, spec, dom.owner_column);
     if (!tbl) {
       failure = tbl.take_error();
     } else if (!prefixes.insert(tbl->ref_prefix).second) {
@@ -437,24 +496,37 @@ result<domain> parse_domain(std::string_view config_json) {
   if (failure) return std::move(*failure);
 
   // Cross-table checks: every UUID the database can return must become a ref
-  // (or be the owner column, which is stripped), or it would reach the model.
-  for (const auto& tbl : dom.tables) {
+  // (or `me`, or be left out), or it would reach the model.
+  for (auto& tbl : dom.tables) {
     const std::string path = "tables." + tbl.name;
-    if (tbl.user_owned) {
-      const column* owner = tbl.find_column(dom.owner_column);
-      if (!owner || owner->type != column_type::uuid || owner->writable)
-        return config_error(path + ".columns." + dom.owner_column,
-                            "a user-owned table needs a non-writable uuid owner column");
+    if (tbl.has_owner()) {
+      const auto owner = std::find_if(tbl.columns.begin(), tbl.columns.end(),
+                                      [&](const column& col) { return col.name == tbl.owner; });
+      if (owner == tbl.columns.end() || owner->type != column_type::uuid || owner->writable)
+        return config_error(
+            path + ".owner",
+            fmt::format("the owner column '{}' must be a non-writable uuid column of {}", tbl.owner, tbl.name));
+      if (owner->references.empty()) owner->user_id = true;
     }
     for (const auto& col : tbl.columns) {
       const std::string col_path = path + ".columns." + col.name;
       const bool is_uuid = col.type == column_type::uuid || col.type == column_type::uuid_array;
       if (!col.references.empty()) {
-        if (!is_uuid) return config_error(col_path, "only uuid columns can reference a table");
-        if (!dom.find_table(col.references))
-          return config_error(col_path, fmt::format("references unknown table '{}'", col.references));
-      } else if (is_uuid && col.name != "id" && col.name != dom.owner_column) {
-        return config_error(col_path, "a uuid column must reference a table");
+        const table* target = dom.find_table(col.references);
+        if (!target) return config_error(col_path, fmt::format("references unknown table '{}'", col.references));
+        const column* key = target->key_column();
+        if (!key)
+          return config_error(col_path, fmt::format("references {}, whose key is not one column", target->name));
+        const column_type holds = col.type == column_type::uuid_array ? column_type::uuid : col.type;
+        if (holds != column_type::uuid && holds != column_type::integer && holds != column_type::text)
+          return config_error(col_path, "only uuid, uuid[], integer and text columns can reference a table");
+        if (key->type != holds)
+          return config_error(col_path, fmt::format("is {} but the key of {} ({}) is {}", column_type_name(col.type),
+                                                    target->name, key->name, column_type_name(key->type)));
+      } else if (col.user_id) {
+        if (col.type != column_type::uuid) return config_error(col_path, "a user id (auth.users) column must be uuid");
+      } else if (is_uuid && tbl.key_column() != &col) {
+        return config_error(col_path, "a uuid column must reference a table (or auth.users)");
       }
     }
     for (const auto& rel : tbl.relations)

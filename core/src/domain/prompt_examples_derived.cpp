@@ -21,8 +21,18 @@ bool is_hidden(const table& tbl, const column& col) {
 
 // A column the model may use in filters and writes of `tbl`.
 bool usable(const domain& dom, const table& tbl, const column& col) {
-  return !is_hidden(tbl, col) && col.name != "id" && !(tbl.user_owned && col.name == dom.owner_column);
+  (void)dom;
+  return !is_hidden(tbl, col) && !tbl.is_key(col.name) && col.name != tbl.owner && !col.user_id;
 }
+
+// The column a table's refs are written in ("id" for most tables).
+std::string key_of(const table& tbl) {
+  if (const column* key = tbl.key_column()) return key->name;
+  return tbl.key.empty() ? std::string("id") : tbl.key.front();
+}
+
+// A column holding a ref to another table (a foreign key of any key type).
+bool is_reference(const column& col) { return !col.references.empty() && col.type != column_type::uuid_array; }
 
 // "organizations" → "organization", "shopping_list" → "shopping list".
 std::string singular(std::string_view name) {
@@ -100,13 +110,15 @@ std::pair<const table*, const column*> first_column(const domain& dom, const tab
 
 picks pick(const domain& dom) {
   picks p;
-  auto owned = [](const table& tbl) { return tbl.user_owned && tbl.writable; };
+  auto owned = [](const table& tbl) { return tbl.has_owner() && tbl.writable && tbl.key_column(); };
   for (const auto& tbl : dom.tables)
     if (!p.main && owned(tbl) && !tbl.relations.empty() && dom.find_table(tbl.relations.front().table)) p.main = &tbl;
   for (const auto& tbl : dom.tables)
     if (!p.main && owned(tbl) && !tbl.label_columns.empty()) p.main = &tbl;
   for (const auto& tbl : dom.tables)
-    if (!p.main && tbl.writable) p.main = &tbl;
+    if (!p.main && tbl.writable && tbl.key_column()) p.main = &tbl;
+  for (const auto& tbl : dom.tables)
+    if (!p.main && tbl.key_column()) p.main = &tbl;
   if (!p.main) p.main = &dom.tables.front();
   for (const auto& tbl : dom.tables)
     if (!p.second && &tbl != p.main) p.second = &tbl;
@@ -115,14 +127,16 @@ picks pick(const domain& dom) {
     p.child = dom.find_table(p.main->relations.front().table);
     if (p.child)
       for (const auto& col : p.child->columns)
-        if (!p.child_fk && col.type == column_type::uuid && col.references == p.main->name) p.child_fk = &col;
+        if (!p.child_fk && is_reference(col) && col.references == p.main->name) p.child_fk = &col;
     if (!p.child_fk) p.child = nullptr;
   }
   // Create examples need a table whose required columns are all plain values.
   for (const auto& tbl : dom.tables) {
-    if (p.create || !tbl.writable) continue;
+    if (p.create || !tbl.writable || !tbl.key_column()) continue;
     const bool plain_required = std::all_of(tbl.columns.begin(), tbl.columns.end(), [](const column& col) {
-      return !col.required || !col.writable || (col.type != column_type::uuid && col.type != column_type::uuid_array);
+      return !col.required || !col.writable ||
+             (col.references.empty() && !col.user_id && col.type != column_type::uuid &&
+              col.type != column_type::uuid_array);
     });
     if (plain_required && text_label(tbl)) p.create = &tbl;
   }
@@ -142,12 +156,9 @@ picks pick(const domain& dom) {
   if (!p.array)
     std::tie(p.array_table, p.array) =
         first_column(dom, p.main, [](const column& c) { return c.type == column_type::text_array; });
-  std::tie(p.fk_table, p.fk) = first_column(dom, nullptr, [&](const column& c) {
-    return c.type == column_type::uuid && !c.references.empty() && !c.required;
-  });
-  if (!p.fk)
-    std::tie(p.fk_table, p.fk) = first_column(
-        dom, nullptr, [](const column& c) { return c.type == column_type::uuid && !c.references.empty(); });
+  std::tie(p.fk_table, p.fk) =
+      first_column(dom, nullptr, [&](const column& c) { return is_reference(c) && !c.required; });
+  if (!p.fk) std::tie(p.fk_table, p.fk) = first_column(dom, nullptr, [](const column& c) { return is_reference(c); });
   for (const auto& tbl : dom.tables)
     if (!p.semantic && tbl.middleware.semantic) p.semantic = &tbl;
   return p;
@@ -181,7 +192,7 @@ std::string example_row(const table& tbl, std::string_view which, std::string_vi
   const column* label = text_label(tbl);
   if (label) add(label->name, json_quote(new_value(tbl, which)));
   for (const auto& col : tbl.columns) {
-    if (!col.required || !col.writable || &col == label || col.type == column_type::uuid) continue;
+    if (!col.required || !col.writable || &col == label || col.type == column_type::uuid || is_reference(col)) continue;
     switch (col.type) {
       case column_type::text:
         add(col.name, json_quote(col.allowed_values.empty() ? plain(col.name) : col.allowed_values.front()));
@@ -231,7 +242,7 @@ sample_filter sample(const picks& p) {
     return {p.enum_table, p.enum_col->name + " = " + value, filter(p.enum_col->name, "=", json_quote(value))};
   }
   if (p.label) return {p.main, p.label->name + " ilike %new%", filter(p.label->name, "ilike", "\"%new%\"")};
-  return {p.main, "id = " + ref(*p.main, 1), filter("id", "=", json_quote(ref(*p.main, 1)))};
+  return {p.main, key_of(*p.main) + " = " + ref(*p.main, 1), filter(key_of(*p.main), "=", json_quote(ref(*p.main, 1)))};
 }
 
 std::string derive(const domain& dom, const picks& p, std::string_view slot) {
@@ -256,7 +267,7 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
   if (slot == "ref_column") {
     for (const auto& tbl : dom.tables)
       for (const auto& col : tbl.columns)
-        if (col.references == main.name && col.type == column_type::uuid) return code(col.name);
+        if (col.references == main.name && is_reference(col)) return code(col.name);
     return p.fk ? code(p.fk->name) : "a column that references it";
   }
   if (slot == "query_example" || slot == "reply_query_example") {
@@ -282,15 +293,15 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
   if (slot == "op_eq") return code(sample(p).json);
   if (slot == "op_neq") {
     if (p.enum_col) return code(filter(p.enum_col->name, "!=", json_quote(enum_value(*p.enum_col, 1))));
-    return code(filter(p.label ? p.label->name : "id", "!=", json_quote(p.label ? "old" : ref(main, 2))));
+    return code(filter(p.label ? p.label->name : key_of(main), "!=", json_quote(p.label ? "old" : ref(main, 2))));
   }
   if (slot == "op_compare") {
     if (p.number) return code(filter(p.number->name, ">=", "100"));
     if (p.date) return code(filter(p.date->name, ">=", "\"2026-02-09\""));
     return "(no number or date columns here)";
   }
-  if (slot == "op_in") return code(filter("id", "in", refs_json(main, {1, 4})));
-  if (slot == "op_not_in") return code(filter("id", "not_in", refs_json(main, {5, 6})));
+  if (slot == "op_in") return code(filter(key_of(main), "in", refs_json(main, {1, 4})));
+  if (slot == "op_not_in") return code(filter(key_of(main), "not_in", refs_json(main, {5, 6})));
   if (slot == "op_like" || slot == "op_ilike" || slot == "op_not_like" || slot == "op_not_ilike") {
     if (!p.label) return "(no text columns here)";
     const std::string_view op = slot.substr(3);
@@ -300,7 +311,7 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
   if (slot == "op_is_null" || slot == "op_is_not_null") {
     const column* col = slot == "op_is_null" ? (p.date && p.date->nullable ? p.date : p.fk) : p.fk;
     if (!col) col = p.label;
-    if (!col) return code(filter("id", slot.substr(3), "null"));
+    if (!col) return code(filter(key_of(main), slot.substr(3), "null"));
     return code(filter(col->name, slot.substr(3), "null"));
   }
   if (slot == "op_contains" || slot == "op_contained_by" || slot == "op_overlaps") {
@@ -314,10 +325,10 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
     return fmt::format("| `similar` | meaning-based search, {} only | {} |", p.semantic->name,
                        code(filter("_semantic", "similar", json_quote("what the user described"))));
   }
-  if (slot == "exclude_not_in") return code(filter("id", "not_in", refs_json(main, {1, 2, 7})));
-  if (slot == "exclude_in") return code(filter("id", "in", refs_json(main, {3, 4, 8})));
+  if (slot == "exclude_not_in") return code(filter(key_of(main), "not_in", refs_json(main, {1, 2, 7})));
+  if (slot == "exclude_in") return code(filter(key_of(main), "in", refs_json(main, {3, 4, 8})));
   if (slot == "exclude_complex") return "by a related table, by judgement";
-  if (slot == "reuse_by_ref") return code(filter("id", "in", refs_json(main, {4, 8})));
+  if (slot == "reuse_by_ref") return code(filter(key_of(main), "in", refs_json(main, {4, 8})));
   if (slot == "read_scope") {
     std::string out = fmt::format(
         "\"Read {}\" means all {}\n(`filters: []`); add a filter only when the step or the user asks for one.",
@@ -336,13 +347,13 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
     return decision("db_read", s.tbl->name, "[" + s.json + "]", "100", order ? order->name : "", order ? "asc" : "",
                     "");
   }
-  if (slot == "read_by_ref") return code(filter("id", "in", refs_json(main, {2, 5})));
+  if (slot == "read_by_ref") return code(filter(key_of(main), "in", refs_json(main, {2, 5})));
   if (slot == "read_either_or") {
     if (p.enum_col)
       return fmt::format("e.g. {} or {}:\n  `[{}, {}]`", enum_value(*p.enum_col, 0), enum_value(*p.enum_col, 1),
                          filter(p.enum_col->name, "=", json_quote(enum_value(*p.enum_col, 0))),
                          filter(p.enum_col->name, "=", json_quote(enum_value(*p.enum_col, 1))));
-    const std::string field = p.label ? p.label->name : "id";
+    const std::string field = p.label ? p.label->name : key_of(*p.main);
     return fmt::format("e.g.:\n  `[{}, {}]`", filter(field, "ilike", "\"%new%\""), filter(field, "ilike", "\"%old%\""));
   }
   if (slot == "read_date_range") {
@@ -358,10 +369,10 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
   }
   if (slot == "read_columns") {
     std::string out = "`\"columns\": [";
-    out += json_quote(p.label ? p.label->name : "id");
+    out += json_quote(p.label ? p.label->name : key_of(*p.main));
     if (p.child) {
       const column* child_label = text_label(*p.child);
-      out += fmt::format(", \"{}({})\"", p.child->name, child_label ? child_label->name : "id");
+      out += fmt::format(", \"{}({})\"", p.child->name, child_label ? child_label->name : key_of(*p.child));
     }
     return out + "]`";
   }
@@ -394,7 +405,7 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
         p.child->name);
   }
   if (slot == "saved_as_example") return code("saved as " + ref(main, 5));
-  if (slot == "write_ref_filter") return filter("id", "=", json_quote(ref(writes, 4)));
+  if (slot == "write_ref_filter") return filter(key_of(writes), "=", json_quote(ref(writes, 4)));
   if (slot == "write_update_example") {
     const column* col = nullptr;
     for (const auto& c : writes.columns)
@@ -408,18 +419,17 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
     else
       data = "{}";
     return fmt::format("Update `{}`: `\"filters\": [{}]`,\n  `\"data\": {}` on `{}`.", ref(writes, 4),
-                       filter("id", "=", json_quote(ref(writes, 4))), json_quote(data), writes.name);
+                       filter(key_of(writes), "=", json_quote(ref(writes, 4))), json_quote(data), writes.name);
   }
   if (slot == "write_delete_example")
-    return fmt::format("`[{}]` on `{}`.", filter("id", "in", refs_json(writes, {2, 5})), writes.name);
+    return fmt::format("`[{}]` on `{}`.", filter(key_of(writes), "in", refs_json(writes, {2, 5})), writes.name);
   if (slot == "write_cascade_note") return "";
   if (slot == "write_fk_columns") {
     std::string out;
     int shown = 0;
     for (const auto& tbl : dom.tables)
       for (const auto& col : tbl.columns)
-        if (shown < 2 && col.type == column_type::uuid && !col.references.empty() && usable(dom, tbl, col) &&
-            out.find(code(col.name)) == std::string::npos) {
+        if (shown < 2 && is_reference(col) && usable(dom, tbl, col) && out.find(code(col.name)) == std::string::npos) {
           out.append(shown++ ? ", " : "").append(code(col.name));
         }
     return out.empty() ? "the column that references the parent" : out;

@@ -63,7 +63,7 @@ void execution::state::start(std::string_view tool_text) {
     }
   }
 
-  auto call = parse_tool_call(dom, registry, tool, params);
+  auto call = parse_tool_call(dom, registry, tool, params, me());
   if (!call) return fail(call.err());
   requested = *call;
   effective = std::move(*call);
@@ -138,8 +138,12 @@ std::string execution::state::label_of(const row& fields) const {
 
 void execution::state::assign_row_ids() {
   tool_call& call = *effective;
-  const column* id_col = call.tbl->find_column("id");
-  if (!id_col || settings.row_ids.size() < call.rows.size()) return;
+  // Only a uuid key can be drawn by the caller; identity, serial and text
+  // keys come from the database.
+  const column* id_col = call.tbl->key_column();
+  if (!id_col || id_col->type != column_type::uuid || call.tbl->is_key(call.tbl->owner) ||
+      settings.row_ids.size() < call.rows.size())
+    return;
   for (std::size_t i = 0; i < call.rows.size(); ++i)
     call.rows[i].push_back({id_col->name, json_quote(settings.row_ids[i])});
 }
@@ -168,7 +172,8 @@ void execution::state::plan_main() {
     detail::dedupe_batch(*call.tbl, call, record.notes);
     for (const auto& fields : call.rows)
       for (const auto& field : fields)
-        if (field.column == "id" && field.json.size() > 2)
+        if (call.tbl->key_column() && field.column == call.tbl->key_column()->name &&
+            call.tbl->key_column()->type == column_type::uuid && field.json.size() > 2)
           created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
     if (created_ids.size() != call.rows.size()) created_ids.clear();
   }

@@ -10,6 +10,7 @@
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
+#include "../tool_call/row_key.h"
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
@@ -68,7 +69,7 @@ void execution::state::look_up_labels() {
   // Translated at once when every label is known (the usual case); else the
   // registry is as it was, the labels are looked up, and complete_main
   // translates after them.
-  auto translated = translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action());
+  auto translated = translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action(), me());
   if (!translated) return complete_main(translated.take_error());
   if (translated->missing.empty()) return complete_main(std::move(translated->rows));
   for (const auto& lookup : translated->missing) plan_label_lookup(lookup);
@@ -92,7 +93,7 @@ ref_action execution::state::main_action() const {
 void execution::state::plan_label_lookup(const label_lookup& lookup) {
   constexpr std::size_t kChunk = 100;
   const table& target = *lookup.target;
-  const column& id_col = *target.find_column("id");
+  const column& key_col = *target.key_column();
   std::vector<std::string> columns;
   const std::string select = label_select(target);
   for (std::size_t from = 0; from <= select.size();) {
@@ -100,14 +101,14 @@ void execution::state::plan_label_lookup(const label_lookup& lookup) {
     columns.push_back(select.substr(from, comma - from));
     from = comma + 1;
   }
-  for (std::size_t at = 0; at < lookup.uuids.size(); at += kChunk) {
+  for (std::size_t at = 0; at < lookup.keys.size(); at += kChunk) {
     tool_call call;
     call.kind = tool_kind::read;
     call.tbl = &target;
     call.columns = columns;
-    const auto chunk_end = lookup.uuids.begin() + long(std::min(at + kChunk, lookup.uuids.size()));
+    const auto chunk_end = lookup.keys.begin() + long(std::min(at + kChunk, lookup.keys.size()));
     call.filters.push_back(
-        detail::uuid_in_filter(id_col, std::vector<std::string>(lookup.uuids.begin() + long(at), chunk_end)));
+        detail::key_in_filter(key_col, std::vector<std::string>(lookup.keys.begin() + long(at), chunk_end)));
     auto request = build_request(dom, call, options);
     if (!request) continue;  // labels are a nicety; the rows are the result
     need n;
@@ -132,7 +133,7 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
   alfred::result<std::string> rows =
-      translated ? std::move(*translated) : translate_rows(dom, registry, tbl, main_body, main_action());
+      translated ? std::move(*translated) : translate_rows(dom, registry, tbl, main_body, main_action(), me());
   std::string().swap(main_body);  // a response can be megabytes: no second copy lives on
   if (!rows && call.kind != tool_kind::read) {
     // The write was applied; only its answer is unusable.

@@ -10,6 +10,7 @@
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
+#include "../tool_call/row_key.h"
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
@@ -40,7 +41,7 @@ bool execution::state::consume_catalog(const need_response& answer) {
   }
   for (auto& entry : *entries) {
     const bool known = std::any_of(catalog_found.begin(), catalog_found.end(),
-                                   [&](const detail::catalog_entry& e) { return e.uuid == entry.uuid; });
+                                   [&](const detail::catalog_entry& e) { return e.key == entry.key; });
     if (!known) catalog_found.push_back(std::move(entry));
   }
   return true;
@@ -49,9 +50,9 @@ bool execution::state::consume_catalog(const need_response& answer) {
 void execution::state::link_catalog(purpose p) {
   const table& tbl = *effective->tbl;
   if (p == purpose::catalog_read)
-    detail::link_read_filters(tbl, *effective, terms, catalog_found, registry, record.notes);
+    detail::link_read_filters(tbl, *effective, terms, catalog_found, record.notes);
   else
-    detail::link_write_rows(tbl, *effective, catalog_found, registry, record.notes);
+    detail::link_write_rows(tbl, *effective, catalog_found, record.notes);
   catalog_found.clear();
 }
 
@@ -112,14 +113,17 @@ bool execution::state::consume_ranking(const need_response& answer) {
     fail({codes::invalid_response, "", "semantic search returned no rows array", ""});
     return false;
   }
+  const column& key_col = *tbl.key_column();
   std::vector<std::string> ids;
   doc->root().for_each_element([&](std::size_t, json_value item) {
-    auto id = item.find("id");
-    if (!id || !id->is_string() || !is_uuid_syntax(id->str())) return;
-    const std::string uuid = canonical_uuid(id->str());
-    if (!registry.find_by_uuid(uuid))
-      registry.register_row(tbl.name, tbl.ref_prefix, uuid, ref_action::linked, row_label(tbl, item));
-    ids.push_back(uuid);
+    auto key = detail::row_key_text(tbl, item);
+    if (!key) return;
+    const bool known = key_col.type == column_type::uuid ? registry.find_by_uuid(*key) != nullptr
+                                                         : registry.find_by_key(tbl.ref_prefix, *key) != nullptr;
+    if (!known)
+      registry.register_keyed_row(tbl.name, tbl.ref_prefix, key_col.type, *key, ref_action::linked,
+                                  row_label(tbl, item));
+    ids.push_back(std::move(*key));
   });
   const std::string query = call.semantic_query;
   call.filters.erase(std::remove_if(call.filters.begin(), call.filters.end(),
@@ -134,7 +138,7 @@ bool execution::state::consume_ranking(const need_response& answer) {
     finish("[]", nullptr, 0LL);
     return false;
   }
-  call.filters.insert(call.filters.begin(), detail::uuid_in_filter(*tbl.find_column("id"), ids));
+  call.filters.insert(call.filters.begin(), detail::key_in_filter(key_col, ids));
   record.notes.push_back(fmt::format("semantic search for \"{}\" ranked {} {} (best first, at most {}, distance ≤ {})",
                                      query, ids.size(), tbl.name, search.limit, search.max_distance));
   // The ranking is the order; a limit sent with `id in (…)` would keep
@@ -152,9 +156,8 @@ std::string execution::state::ranked(std::string_view body) const {
   if (!doc || !doc->root().is_array()) return std::string(body);
   std::vector<std::pair<std::size_t, json_value>> rows;
   doc->root().for_each_element([&](std::size_t, json_value item) {
-    auto id = item.find("id");
-    const std::string uuid = id && id->is_string() ? canonical_uuid(id->str()) : std::string();
-    const auto at = std::find(ranking->begin(), ranking->end(), uuid);
+    const std::string key = detail::row_key_text(*effective->tbl, item).value_or(std::string());
+    const auto at = std::find(ranking->begin(), ranking->end(), key);
     rows.emplace_back(std::size_t(at - ranking->begin()), item);
   });
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

@@ -58,7 +58,7 @@ struct execution::state {
   /// The entries the catalog lookups of a round found (a large batch is
   /// looked up in several requests); linked once all of them answered.
   std::vector<detail::catalog_entry> catalog_found;
-  /// Semantic search ranking (UUIDs, best first); set once the RPC answered.
+  /// Semantic search ranking (keys, best first); set once the RPC answered.
   std::optional<std::vector<std::string>> ranking;
   std::optional<long> semantic_limit;
 
@@ -71,8 +71,9 @@ struct execution::state {
   /// The target table of each label lookup of the current round.
   std::vector<const table*> label_targets;
 
-  /// create: the id of each row sent (canonical UUIDs, aligned with the
-  /// call's rows); empty when the database assigns them.
+  /// create: the key of each row sent (canonical UUIDs the caller drew,
+  /// aligned with the call's rows); empty when the database assigns them
+  /// (identity and serial keys, and tables whose key is not a uuid).
   std::vector<std::string> created_ids;
   /// gen_ refs this execution holds a save claim on.
   std::vector<std::string> claims;
@@ -95,6 +96,9 @@ struct execution::state {
   state& operator=(const state&) = delete;
 
   void release_claims();
+
+  // The signed-in user's id ("" for none): `me` to the model.
+  std::string_view me() const { return options.options().user_id; }
 
   // Finishing, rounds and limits (executor.cpp).
 

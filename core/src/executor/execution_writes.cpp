@@ -10,6 +10,7 @@
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
+#include "../tool_call/row_key.h"
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
@@ -31,15 +32,16 @@ void execution::state::promote_saved(std::string_view body) {
   const table& tbl = *call.tbl;
   auto doc = json_document::parse(body);
   if (!doc || !doc->root().is_array()) return;
+  const column* key_col = tbl.key_column();
+  if (!key_col) return;
   doc->root().for_each_element([&](std::size_t i, json_value row) {
-    auto id = row.find("id");
-    if (!id || !id->is_string() || !is_uuid_syntax(id->str())) return;
+    const auto key = detail::row_key_text(tbl, row);
+    if (!key) return;
     const std::string label = row_label(tbl, row);
-    const std::string uuid = canonical_uuid(id->str());
-    // Rows read back come in any order: the id says which row is which.
+    // Rows read back come in any order: the key says which row is which.
     std::size_t at = i;
     if (!created_ids.empty())
-      at = std::size_t(std::find(created_ids.begin(), created_ids.end(), uuid) - created_ids.begin());
+      at = std::size_t(std::find(created_ids.begin(), created_ids.end(), *key) - created_ids.begin());
     std::string gen_ref = at < call.saves.size() ? call.saves[at] : std::string();
     if (gen_ref.empty())
       if (const ref_entry* pending = registry.find_pending_by_label(tbl.ref_prefix, label);
@@ -47,7 +49,7 @@ void execution::state::promote_saved(std::string_view body) {
                        std::find(claims.begin(), claims.end(), pending->ref) == claims.end()))
         gen_ref = pending->ref;
     if (gen_ref.empty()) return;
-    auto saved = registry.promote(gen_ref, uuid, label);
+    auto saved = registry.promote(gen_ref, *key, label, key_col->type);
     if (saved) record.notes.push_back(fmt::format("saved {} as {}", gen_ref, *saved));
   });
 }
@@ -120,7 +122,7 @@ void execution::state::verify_created(error fallback, std::string note) {
   tool_call read;
   read.kind = tool_kind::read;
   read.tbl = call.tbl;
-  read.filters.push_back(detail::uuid_in_filter(*call.tbl->find_column("id"), created_ids));
+  read.filters.push_back(detail::key_in_filter(*call.tbl->key_column(), created_ids));
   auto request = build_request(dom, read, options);
   if (!request) return finish({}, &fallback, std::nullopt);
   unverified = std::move(fallback);

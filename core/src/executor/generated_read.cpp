@@ -10,19 +10,19 @@ namespace alfred::detail {
 namespace {
 
 struct id_clauses {
-  /// The string refs of `id = …` and `id in […]` clauses, in order.
+  /// The string refs of `<key> = …` and `<key> in […]` clauses, in order.
   std::vector<std::string> refs;
   /// Whether some clause is not one of those.
   bool other_clauses = false;
 };
 
-id_clauses read_id_clauses(json_value filters) {
+id_clauses read_id_clauses(json_value filters, std::string_view key) {
   id_clauses out;
   filters.for_each_element([&](std::size_t, json_value clause) {
     auto field = clause.find("field");
     auto op = clause.find("op");
     auto value = clause.find("value");
-    const bool on_id = field && field->is_string() && field->str() == "id" && op && op->is_string() && value;
+    const bool on_id = field && field->is_string() && field->str() == key && op && op->is_string() && value;
     if (on_id && (op->str() == "=" || op->str() == "eq") && value->is_string()) {
       out.refs.emplace_back(value->str());
     } else if (on_id && op->str() == "in" && value->is_array()) {
@@ -42,7 +42,9 @@ std::optional<result<std::string>> read_generated(const domain& dom, const ref_r
                                                   json_value params) {
   auto filters = params.find("filters");
   if (!filters || !filters->is_array()) return std::nullopt;
-  const id_clauses clauses = read_id_clauses(*filters);
+  const column* key_col = tbl.key_column();
+  if (!key_col) return std::nullopt;
+  const id_clauses clauses = read_id_clauses(*filters, key_col->name);
   const std::vector<std::string>& refs = clauses.refs;
   std::vector<const ref_entry*> pending;
   std::vector<std::string> others;
@@ -81,11 +83,11 @@ std::optional<result<std::string>> read_generated(const domain& dom, const ref_r
     const std::string content_text = entry->content.value_or("{}");
     auto content = json_document::parse(content_text);
     w.begin_object();
-    w.key("id");
+    w.key(key_col->name);
     w.string(entry->ref);
     if (content && content->root().is_object())
       content->root().for_each_member([&](std::string_view key, json_value value) {
-        if (key == "id") return;
+        if (key == key_col->name) return;
         w.key(key);
         w.value(value);
       });

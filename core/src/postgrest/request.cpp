@@ -243,14 +243,14 @@ void encode_filter(const filter& f, condition_writer& out) {
 
 // `*`, or the visible columns when `*` would also fetch hidden ones
 // (embedding vectors: kilobytes per row that are dropped anyway).
-void append_all_columns(std::string& out, const domain& dom, const table& tbl) {
+void append_all_columns(std::string& out, const table& tbl) {
   if (tbl.hidden_columns.empty()) {
     out += '*';
     return;
   }
   bool first = true;
   for (const auto& col : tbl.columns) {
-    if (col.name == dom.owner_column ||
+    if (tbl.hides_owner(col.name) ||
         std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end())
       continue;
     if (!first) out += ',';
@@ -259,24 +259,28 @@ void append_all_columns(std::string& out, const domain& dom, const table& tbl) {
   }
 }
 
-void append_select(std::string& out, const domain& dom, const tool_call& call) {
+void append_select(std::string& out, const tool_call& call) {
   const table& tbl = *call.tbl;
   if (call.columns.empty()) {
-    append_all_columns(out, dom, tbl);
+    append_all_columns(out, tbl);
     return;
   }
   const bool has_star = std::find(call.columns.begin(), call.columns.end(), "*") != call.columns.end();
-  const bool has_id = std::find(call.columns.begin(), call.columns.end(), "id") != call.columns.end();
   bool first = true;
-  if (!has_star && !has_id) {
-    out += "id";
-    first = false;
-  }
+  // Rows need their key for their refs (a composite key's columns carry the
+  // refs of the rows they join).
+  if (!has_star)
+    for (const auto& key : tbl.key)
+      if (std::find(call.columns.begin(), call.columns.end(), key) == call.columns.end()) {
+        if (!first) out += ',';
+        first = false;
+        out += key;
+      }
   for (const auto& item : call.columns) {
     if (!first) out += ',';
     first = false;
     if (item == "*")
-      append_all_columns(out, dom, tbl);
+      append_all_columns(out, tbl);
     else
       out += item;
   }
@@ -498,7 +502,7 @@ result<request_options> parse_request_options(json_value options) {
 }
 
 status require_signed_in(const table& tbl, const request_context& context) {
-  if (!tbl.user_owned) return ok_status();
+  if (!tbl.has_owner()) return ok_status();
   const std::string hint =
       "pass the signed-in user's session: createAct({ supabase }) or accessToken (a string or a function returning "
       "one)";
@@ -564,7 +568,8 @@ request_context::request_context(request_options options) : options_(std::move(o
 
 namespace {
 
-result<request_parts> build_request_parts(const domain& dom, const tool_call& call, const request_context& context) {
+result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call& call,
+                                          const request_context& context) {
   const table& tbl = *call.tbl;
   if (!call.semantic_query.empty())
     return error{codes::requires_executor, "filters",
@@ -573,8 +578,10 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
   if (context.send_error()) return *context.send_error();
   const request_options& options = context.options();
   const std::string_view base = context.base();
+  // The owner's id goes into created rows, and into every filter of an
+  // owner-scoped table; otherwise row-level security alone decides.
   std::string owner;
-  if (tbl.user_owned) {
+  if (tbl.has_owner() && (call.kind == tool_kind::create || tbl.owner_scoped)) {
     if (options.user_id.empty())
       return error{codes::missing_user_id, "userId",
                    fmt::format("{} belongs to users; a user id is required", tbl.name),
@@ -592,17 +599,17 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
   condition_writer conditions(query);
   std::string& prefer = req.prefer;
   auto add_owner_filter = [&]() {
-    if (owner.empty()) return;
+    if (owner.empty() || !tbl.owner_scoped) return;
     std::string& text = query.scratch();
     text += "eq.";
     text += owner;
-    query.add(dom.owner_column, text);
+    query.add(tbl.owner, text);
   };
   switch (call.kind) {
     case tool_kind::read: {
       req.method = "GET";
       std::string& select = query.scratch();
-      append_select(select, dom, call);
+      append_select(select, call);
       query.add("select", select);
       add_owner_filter();
       for (const auto& f : call.filters) encode_filter(f, conditions);
@@ -628,7 +635,7 @@ result<request_parts> build_request_parts(const domain& dom, const tool_call& ca
     }
     case tool_kind::create: {
       req.method = "POST";
-      const owner_field owner_value{owner.empty() ? std::string_view() : std::string_view(dom.owner_column), owner};
+      const owner_field owner_value{owner.empty() ? std::string_view() : std::string_view(tbl.owner), owner};
       std::string body;
       json_writer w(body);
       if (call.batch) {
@@ -772,7 +779,7 @@ void write_context_headers(json_writer& w, const request_context& context) {
 
 result<http_request> build_request(const domain& dom, const ref_registry& registry, std::string_view tool,
                                    std::string_view params_json, const request_options& options) {
-  auto call = parse_tool_call(dom, registry, tool, params_json);
+  auto call = parse_tool_call(dom, registry, tool, params_json, options.user_id);
   if (!call) return call.take_error();
   return build_request(dom, *call, options);
 }

@@ -23,12 +23,17 @@ std::string_view type_text(column_type type) {
 void append_column(std::string& out, const domain& dom, const table& tbl, const column& col) {
   out.append("- ").append(col.name).append(": ");
   const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
-  if (col.name == "id") {
+  if (&col == tbl.key_column()) {
     fmt::format_to(std::back_inserter(out), "ref ({}_N)", tbl.ref_prefix);
+    if (tbl.owner == col.name || col.user_id) out += ", me for your own row";
+  } else if (col.user_id) {
+    out += "user: me when it is you";
   } else if (target && col.type == column_type::uuid_array) {
     fmt::format_to(std::back_inserter(out), "list of refs → {} ({}_N)", target->name, target->ref_prefix);
   } else if (target) {
     fmt::format_to(std::back_inserter(out), "ref → {} ({}_N)", target->name, target->ref_prefix);
+    if (target->key_column() && (target->owner == target->key_column()->name || target->key_column()->user_id))
+      out += ", me when it is you";
   } else {
     out.append(type_text(col.type));
   }
@@ -48,12 +53,18 @@ void append_schema_body(std::string& out, const domain& dom) {
       "Types: number = decimal, date = \"YYYY-MM-DD\", timestamp = ISO date and time, text[] = list of text. "
       "Columns not listed do not exist.\n";
   for (const table& tbl : dom.tables) {
-    fmt::format_to(std::back_inserter(out), "\n### {} (refs {}_N){}\n", tbl.name, tbl.ref_prefix,
-                   tbl.writable ? "" : ", read-only catalog");
+    if (tbl.key_column())
+      fmt::format_to(std::back_inserter(out), "\n### {} (refs {}_N){}\n", tbl.name, tbl.ref_prefix,
+                     tbl.writable ? "" : ", read-only catalog");
+    else if (!tbl.key.empty())
+      fmt::format_to(std::back_inserter(out), "\n### {} (rows named by {}){}\n", tbl.name, fmt::join(tbl.key, " + "),
+                     tbl.writable ? "" : ", read-only");
+    else
+      fmt::format_to(std::back_inserter(out), "\n### {} (read-only)\n", tbl.name);
     for (const column& col : tbl.columns) {
       const bool hidden =
           std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end();
-      if (hidden || (tbl.user_owned && col.name == dom.owner_column)) continue;
+      if (hidden || tbl.hides_owner(col.name)) continue;
       append_column(out, dom, tbl, col);
     }
     for (const relation& rel : tbl.relations) {

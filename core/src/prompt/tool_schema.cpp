@@ -14,25 +14,39 @@ namespace {
 
 constexpr std::array<tool_kind, 4> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove};
 
+// The first table whose rows have refs, for examples made from the domain
+// in use (never one domain's words in shared text).
+const table* ref_table(const domain& dom, bool writable) {
+  for (const auto& tbl : dom.tables)
+    if (tbl.key_column() && (!writable || tbl.writable)) return &tbl;
+  return nullptr;
+}
+
 // What a filter's value holds. The ops it names are the rows' (filter_ops.h):
 // the table test compares the lists with the rows' shapes.
-constexpr std::string_view kValueDescription =
-    "A scalar of the column's type (a ref such as recipe_1 for id and foreign-key columns, dates as YYYY-MM-DD), "
-    "a list for in, not_in, contains, contained_by and overlaps, null for is_null and is_not_null, the search text "
-    "for _semantic similar.";
+std::string value_description(const domain& dom) {
+  const table* example = ref_table(dom, false);
+  return fmt::format(
+      "A scalar of the column's type (a ref such as {}_1 for key and foreign-key columns, me for the signed-in "
+      "user, dates as YYYY-MM-DD), a list for in, not_in, contains, contained_by and overlaps, null for is_null and "
+      "is_not_null, the search text for _semantic similar.",
+      example ? example->ref_prefix : "row");
+}
 
 bool is_hidden(const table& tbl, std::string_view name) {
   return std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), name) != tbl.hidden_columns.end();
 }
 
 // A column the model may filter, select or order by.
-bool is_visible(const domain& dom, const table& tbl, const column& col) {
-  return !is_hidden(tbl, col.name) && !(tbl.user_owned && col.name == dom.owner_column);
+bool is_visible(const domain&, const table& tbl, const column& col) {
+  return !is_hidden(tbl, col.name) && !tbl.hides_owner(col.name);
 }
 
-// A column the model may set in a create or update row.
-bool is_settable(const domain& dom, const table& tbl, const column& col) {
-  return is_visible(dom, tbl, col) && col.writable && col.name != "id" && col.name != dom.owner_column;
+// A column the model may set in a create or update row: never the owner,
+// and a key column only when creating (a text slug, a join table's refs).
+bool is_settable(const domain& dom, const table& tbl, const column& col, tool_kind kind) {
+  return is_visible(dom, tbl, col) && col.writable && col.name != tbl.owner &&
+         !(tbl.is_key(col.name) && kind != tool_kind::create);
 }
 
 bool takes_writes(const table& tbl) { return tbl.writable; }
@@ -255,7 +269,7 @@ class schema_writer {
 
   void filter_value() {
     w_.begin_object();
-    text("description", kValueDescription);
+    text("description", value_description(dom_));
     w_.key("anyOf");
     scalar_types(!strict_);
     w_.begin_object();
@@ -319,8 +333,8 @@ class schema_writer {
     text("description", fmt::format("A row of {}.", tbl.name));
     w_.key("properties");
     w_.begin_object();
-    if (kind_ == tool_kind::create) {
-      w_.key("id");
+    if (const column* key = tbl.key_column(); kind_ == tool_kind::create && key && !key->writable) {
+      w_.key(key->name);
       w_.begin_object();
       type("string", false);
       text("description", fmt::format("Only to save a generated artifact: its gen_ ref (gen_{}_1). Left out otherwise.",
@@ -328,7 +342,7 @@ class schema_writer {
       w_.end_object();
     }
     for (const auto& col : tbl.columns) {
-      if (!is_settable(dom_, tbl, col)) continue;
+      if (!is_settable(dom_, tbl, col, kind_)) continue;
       if (kind_ == tool_kind::create && col.required) required.push_back(col.name);
       w_.key(col.name);
       column_value(col);
@@ -343,6 +357,13 @@ class schema_writer {
   void column_value(const column& col) {
     const table* target = col.references.empty() ? nullptr : dom_.find_table(col.references);
     w_.begin_object();
+    // A foreign key of any type is a ref (a string) to the model.
+    if (target && col.type != column_type::uuid_array) {
+      type("string", col.nullable);
+      text("description", fmt::format("A ref to {} ({}_N).", target->name, target->ref_prefix));
+      w_.end_object();
+      return;
+    }
     switch (col.type) {
       case column_type::uuid:
         type("string", col.nullable);
@@ -399,7 +420,7 @@ class schema_writer {
       out.append(tbl->name).append(" {");
       bool first = true;
       for (const auto& col : tbl->columns) {
-        if (!is_settable(dom_, *tbl, col)) continue;
+        if (!is_settable(dom_, *tbl, col, kind_)) continue;
         out.append(first ? "" : ", ").append(col.name);
         if (kind_ == tool_kind::create && col.required) out += '*';
         const table* target = col.references.empty() ? nullptr : dom_.find_table(col.references);
@@ -414,7 +435,7 @@ class schema_writer {
       }
       out += '}';
     }
-    if (kind_ == tool_kind::create) out += " (* = required; id only as a gen_ ref, to save that generated artifact)";
+    if (kind_ == tool_kind::create) out += " (* = required; a key only as a gen_ ref, to save that generated artifact)";
     return out;
   }
 
@@ -433,25 +454,57 @@ std::string tool_parameters_schema(const domain& dom, tool_kind kind, const tool
   return out;
 }
 
+namespace {
+
+// `"<column>": "<prefix>_1"`: a foreign key of a writable table, for the
+// create description.
+std::string link_example(const domain& dom) {
+  for (const auto& tbl : dom.tables) {
+    if (!tbl.writable) continue;
+    for (const auto& col : tbl.columns) {
+      const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
+      if (target && col.type != column_type::uuid_array && col.writable)
+        return fmt::format(" (\"{}\": \"{}_1\")", col.name, target->ref_prefix);
+    }
+  }
+  return {};
+}
+
+bool any_owner_scoped(const domain& dom) {
+  return std::any_of(dom.tables.begin(), dom.tables.end(), [](const table& t) { return t.owner_scoped; });
+}
+
+}  // namespace
+
 std::string tool_description(const domain& dom, tool_kind kind) {
+  const table* example = ref_table(dom, kind != tool_kind::read);
+  const std::string prefix = example ? example->ref_prefix : "row";
+  const std::string key = example ? example->key_column()->name : "id";
   switch (kind) {
     case tool_kind::read: {
       std::string out = fmt::format(
-          "Read rows of the {} database. Rows come back with refs (such as {}_1) in place of ids; use the refs in "
-          "filters and in later calls. Only the signed-in user's rows are visible.\n\n",
-          dom.name, dom.tables.empty() ? "row" : dom.tables.front().ref_prefix);
+          "Read rows of the {} database. Rows come back with refs (such as {}_1) in place of ids, and me for the "
+          "signed-in user; use them in filters and in later calls. {}\n\n",
+          dom.name, prefix,
+          any_owner_scoped(dom) ? "Rows are the signed-in user's, or shared with them."
+                                : "Rows are those the signed-in user may see.");
       detail::append_schema_body(out, dom);
       return out;
     }
     case tool_kind::create:
-      return "Create rows (one, or a batch). Link rows with refs (\"recipe_id\": \"recipe_1\"), including generated "
-             "artifacts not saved yet (gen_ refs). The owner and ids are set by the database. Returns the created "
-             "rows with their new refs.";
+      return fmt::format(
+          "Create rows (one, or a batch). Link rows with refs{}, including generated artifacts not saved yet (gen_ "
+          "refs). The owner and keys the database assigns are set for you. Returns the created rows with their new "
+          "refs.",
+          link_example(dom));
     case tool_kind::update:
-      return "Change the rows the filters select (identify them by ref: id = recipe_1). Returns the changed rows.";
+      return fmt::format(
+          "Change the rows the filters select (identify them by ref: {} = {}_1). Returns the changed rows.", key,
+          prefix);
     case tool_kind::remove:
-      return "Delete the rows the filters select (identify them by ref: id in [recipe_1, recipe_2]). Returns the "
-             "deleted rows.";
+      return fmt::format(
+          "Delete the rows the filters select (identify them by ref: {} in [{}_1, {}_2]). Returns the deleted rows.",
+          key, prefix, prefix);
   }
   return {};
 }

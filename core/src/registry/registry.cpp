@@ -16,7 +16,10 @@ namespace alfred {
 namespace {
 
 constexpr std::string_view kFormat = "alfred-act/registry";
-constexpr int kVersion = 1;
+// Version 2 added keys that are not UUIDs (`"key"` next to `"uuid"`);
+// version 1 states, UUIDs only, restore unchanged.
+constexpr int kVersion = 2;
+constexpr int kOldestVersion = 1;
 
 constexpr std::array<std::pair<ref_action, std::string_view>, 6> kActions{{
     {ref_action::read, "read"},
@@ -128,11 +131,22 @@ status ref_registry::update_generated(std::string_view gen_ref, std::string cont
   return ok_status();
 }
 
-result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view raw_uuid, std::string_view label) {
-  if (!is_uuid_syntax(raw_uuid))
-    return error{codes::invalid_uuid, "uuid", fmt::format("'{}' is not a UUID", detail::echoed(raw_uuid)),
-                 "pass the id of the row PostgREST returned"};
-  const std::string uuid = canonical_uuid(raw_uuid);
+bool is_integer_key(std::string_view text) {
+  if (!text.empty() && text.front() == '-') text.remove_prefix(1);
+  if (text.empty() || text.size() > 20 || (text.size() > 1 && text.front() == '0')) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_view raw_key, std::string_view label,
+                                          column_type key_type) {
+  const bool uuid_key = key_type == column_type::uuid;
+  if (uuid_key                           ? !is_uuid_syntax(raw_key)
+      : key_type == column_type::integer ? !is_integer_key(raw_key)
+                                         : raw_key.empty())
+    return error{codes::invalid_uuid, "uuid",
+                 fmt::format("'{}' is not a {} key", detail::echoed(raw_key), column_type_name(key_type)),
+                 "pass the key of the row PostgREST returned"};
+  const std::string key = uuid_key ? canonical_uuid(raw_key) : std::string(raw_key);
   const std::uint32_t gen_index = find_ref_index(gen_ref);
   if (gen_index == detail::entry_index::npos || !entries_[gen_index].generated)
     return error{codes::unknown_ref, "", fmt::format("{} is not a generated artifact", gen_ref), ""};
@@ -143,11 +157,12 @@ result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_
   const std::string table = entries_[gen_index].table;
   const std::string type = entries_[gen_index].type;
   const std::string final_label = label.empty() ? entries_[gen_index].label : std::string(label);
-  std::string saved = register_row(table, type, uuid, ref_action::created, final_label);
+  std::string saved = register_keyed_row(table, type, key_type, key, ref_action::created, final_label);
   if (saved.empty()) return registry_full(type);
   ref_entry& gen = entries_[gen_index];  // register_row may have reallocated
-  gen.uuid = std::string(uuid);
-  uuid_bits_[gen_index] = *parse_uuid_bits(uuid);
+  gen.key = key;
+  gen.uuid_key = uuid_key;
+  if (uuid_key) uuid_bits_[gen_index] = *parse_uuid_bits(key);
   gen.saved_as = saved;
   gen.action = ref_action::created;
   gen.turn_saved = gen.turn_last = turn_;
@@ -225,11 +240,11 @@ std::string ref_registry::to_json() const {
     w.string(entry.ref);
     w.key("table");
     w.string(entry.table);
-    w.key("uuid");
-    if (entry.uuid.empty())
+    w.key(entry.uuid_key ? "uuid" : "key");
+    if (entry.key.empty())
       w.null();
     else
-      w.string(entry.uuid);
+      w.string(entry.key);
     w.key("label");
     w.string(entry.label);
     w.key("action");
@@ -276,11 +291,11 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
   if (!format || format->str() != kFormat) return state_error("format", fmt::format("expected \"{}\"", kFormat));
   auto version = state.find("version");
   if (!version || !version->as_integer()) return state_error("version", "is missing");
-  if (*version->as_integer() != kVersion)
-    return error{
-        codes::unsupported_state_version, "version",
-        fmt::format("registry state version {} is not supported (this build reads {})", version->raw(), kVersion),
-        "restore it with the alfred-act version that wrote it"};
+  if (*version->as_integer() < kOldestVersion || *version->as_integer() > kVersion)
+    return error{codes::unsupported_state_version, "version",
+                 fmt::format("registry state version {} is not supported (this build reads {} to {})", version->raw(),
+                             kOldestVersion, kVersion),
+                 "restore it with the alfred-act version that wrote it"};
 
   ref_registry reg;
   auto turn = state_number(state, "turn", "");
@@ -315,16 +330,16 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
       return;
     }
     if (!entry->saved_as.empty()) aliases.push_back(reg.entries_.size());
-    const uuid_bits bits = parse_uuid_bits(entry->uuid).value_or(uuid_bits{});
+    const uuid_bits bits = entry->uuid_key ? parse_uuid_bits(entry->key).value_or(uuid_bits{}) : uuid_bits{};
     reg.add(std::move(*entry), bits);
   });
   if (failure) return std::move(*failure);
   for (std::size_t index : aliases) {
     const ref_entry& gen = reg.entries_[index];
     const ref_entry* saved = reg.find(gen.saved_as);
-    if (!saved || saved->generated || saved->uuid != gen.uuid)
+    if (!saved || saved->generated || saved->key != gen.key || saved->uuid_key != gen.uuid_key)
       return state_error(fmt::format("refs[{}].saved_as", index),
-                         fmt::format("{} must name a ref holding the same UUID", gen.saved_as));
+                         fmt::format("{} must name a ref holding the same key", gen.saved_as));
   }
   return reg;
 }
@@ -358,14 +373,21 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
   if (!table || table->empty()) return state_error(path + "table", "must be a table name");
   entry.table = *table;
   auto uuid = item.find("uuid");
+  auto key = item.find("key");
+  if (uuid && key) return state_error(path + "key", "a ref holds a uuid or a key, not both");
   if (uuid && !uuid->is_null()) {
     if (!uuid->is_string() || !is_uuid_syntax(uuid->str())) return state_error(path + "uuid", "must be a UUID or null");
-    entry.uuid = canonical_uuid(uuid->str());
+    entry.key = canonical_uuid(uuid->str());
+  } else if (key && !key->is_null()) {
+    if (!key->is_string() || key->str().empty()) return state_error(path + "key", "must be a non-empty string or null");
+    entry.key = std::string(key->str());
+    entry.uuid_key = false;
   } else if (!entry.generated) {
-    return state_error(path + "uuid", "a database ref needs its UUID");
+    return state_error(path + "uuid", "a database ref needs its key (uuid or key)");
   }
-  if (!entry.generated && reg.find_by_uuid(entry.uuid))
-    return state_error(path + "uuid", "this UUID already has a ref");
+  if (!entry.generated &&
+      (entry.uuid_key ? reg.find_by_uuid(entry.key) != nullptr : reg.find_by_key(entry.type, entry.key) != nullptr))
+    return state_error(path + (entry.uuid_key ? "uuid" : "key"), "this key already has a ref");
   auto label = str_field("label");
   if (!label) return state_error(path + "label", "must be a string");
   entry.label = capped_label(*label);
@@ -385,13 +407,13 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
     entry.content = std::string(content->raw());
   }
   if (auto saved_as = str_field("saved_as")) {
-    if (!entry.generated || entry.uuid.empty())
+    if (!entry.generated || entry.key.empty())
       return state_error(path + "saved_as", "only saved generated refs have saved_as");
     auto saved_turn = int_field("turn_saved");
     if (!saved_turn) return saved_turn.take_error();
     entry.turn_saved = *saved_turn;
     entry.saved_as = *saved_as;
-  } else if (entry.generated && !entry.uuid.empty()) {
+  } else if (entry.generated && !entry.key.empty()) {
     return state_error(path + "saved_as", "a saved generated ref must name its saved row");
   }
   return entry;

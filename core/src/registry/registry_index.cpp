@@ -16,6 +16,14 @@ std::uint32_t ref_hash(std::string_view ref) {
   return hash;
 }
 
+// (type, key) for keys that are not UUIDs: `1` of one table is not `1` of another.
+std::uint32_t key_hash(std::string_view type, std::string_view key) {
+  std::uint32_t hash = ref_hash(type);
+  hash = (hash ^ 0x1Fu) * 16777619u;
+  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+  return hash;
+}
+
 }  // namespace
 
 std::uint32_t ref_registry::find_ref_index(std::string_view ref) const {
@@ -30,6 +38,19 @@ const ref_entry* ref_registry::find(std::string_view ref) const {
 std::size_t ref_registry::find_index(uuid_bits uuid) const {
   const std::uint32_t at = by_uuid_.find(uuid_hash(uuid), [&](std::uint32_t i) { return uuid_bits_[i] == uuid; });
   return at == detail::entry_index::npos ? npos : at;
+}
+
+std::size_t ref_registry::find_key_index(std::string_view type, std::string_view key) const {
+  const std::uint32_t at = by_key_.find(key_hash(type, key), [&](std::uint32_t i) {
+    const ref_entry& entry = entries_[i];
+    return entry.key == key && entry.type == type;
+  });
+  return at == detail::entry_index::npos ? npos : at;
+}
+
+const ref_entry* ref_registry::find_by_key(std::string_view type, std::string_view key) const {
+  const std::size_t at = find_key_index(type, key);
+  return at == npos ? nullptr : &entries_[at];
 }
 
 const ref_entry* ref_registry::find_by_uuid(std::string_view uuid) const {
@@ -63,18 +84,30 @@ std::string ref_registry::next_ref(std::string_view type, bool generated) {
 ref_entry& ref_registry::add(ref_entry entry, uuid_bits uuid) {
   const auto index = std::uint32_t(entries_.size());
   by_ref_.insert(ref_hash(entry.ref), index);
-  if (!entry.uuid.empty() && !entry.generated) by_uuid_.insert(uuid_hash(uuid), index);
   entries_.push_back(std::move(entry));
   uuid_bits_.push_back(uuid);
+  index_key(index);
   return entries_.back();
+}
+
+// A regular ref's key goes in the index of its kind; a gen_ ref (pending,
+// or an alias of the row that saved it) is found by its ref only.
+void ref_registry::index_key(std::uint32_t index) {
+  const ref_entry& entry = entries_[index];
+  if (entry.key.empty() || entry.generated) return;
+  if (entry.uuid_key)
+    by_uuid_.insert(uuid_hash(uuid_bits_[index]), index);
+  else
+    by_key_.insert(key_hash(entry.type, entry.key), index);
 }
 
 void ref_registry::rebuild_indexes() {
   by_ref_.clear();
   by_uuid_.clear();
+  by_key_.clear();
   for (std::uint32_t i = 0; i < entries_.size(); ++i) {
     by_ref_.insert(ref_hash(entries_[i].ref), i);
-    if (!entries_[i].uuid.empty() && !entries_[i].generated) by_uuid_.insert(uuid_hash(uuid_bits_[i]), i);
+    index_key(i);
   }
 }
 
@@ -107,7 +140,7 @@ std::size_t ref_registry::register_row_index(std::string_view table, std::string
   if (entry.ref.empty()) return npos;
   entry.type = std::string(type);
   entry.table = std::string(table);
-  entry.uuid = uuid_text(uuid);
+  entry.key = uuid_text(uuid);
   entry.label = capped_label(label);
   entry.action = action;
   entry.turn_created = entry.turn_last = turn_;
@@ -120,15 +153,52 @@ std::size_t ref_registry::register_linked_index(std::string_view table, std::str
   return register_row_index(table, type, uuid, ref_action::linked, {});
 }
 
+std::size_t ref_registry::register_key_index(std::string_view table, std::string_view type, std::string_view key,
+                                             ref_action action, std::string_view label) {
+  if (const std::size_t known = find_key_index(type, key); known != npos) {
+    refresh(known, action, label);
+    return known;
+  }
+  ref_entry entry;
+  entry.ref = next_ref(type, false);
+  if (entry.ref.empty()) return npos;
+  entry.type = std::string(type);
+  entry.table = std::string(table);
+  entry.key = std::string(key);
+  entry.uuid_key = false;
+  entry.label = capped_label(label);
+  entry.action = action;
+  entry.turn_created = entry.turn_last = turn_;
+  add(std::move(entry), uuid_bits{});
+  return entries_.size() - 1;
+}
+
+std::size_t ref_registry::register_linked_key_index(std::string_view table, std::string_view type,
+                                                    std::string_view key) {
+  if (const std::size_t known = find_key_index(type, key); known != npos) return known;
+  return register_key_index(table, type, key, ref_action::linked, {});
+}
+
 std::string ref_registry::register_row(std::string_view table, std::string_view type, std::string_view raw_uuid,
                                        ref_action action, std::string_view label) {
-  const std::size_t index =
-      register_row_index(table, type, parse_uuid_bits(raw_uuid).value_or(uuid_bits{}), action, label);
+  const auto bits = parse_uuid_bits(raw_uuid);
+  if (!bits) return {};
+  const std::size_t index = register_row_index(table, type, *bits, action, label);
   return index == npos ? std::string() : entries_[index].ref;
 }
 
 std::string ref_registry::register_linked(std::string_view table, std::string_view type, std::string_view uuid) {
-  const std::size_t index = register_linked_index(table, type, parse_uuid_bits(uuid).value_or(uuid_bits{}));
+  const auto bits = parse_uuid_bits(uuid);
+  if (!bits) return {};
+  const std::size_t index = register_linked_index(table, type, *bits);
+  return index == npos ? std::string() : entries_[index].ref;
+}
+
+std::string ref_registry::register_keyed_row(std::string_view table, std::string_view type, column_type key_type,
+                                             std::string_view key, ref_action action, std::string_view label) {
+  if (key_type == column_type::uuid) return register_row(table, type, key, action, label);
+  if (key.empty()) return {};
+  const std::size_t index = register_key_index(table, type, key, action, label);
   return index == npos ? std::string() : entries_[index].ref;
 }
 

@@ -13,7 +13,7 @@ namespace {
 const table* embed_target(const domain& dom, const table& tbl, std::string_view key) {
   if (const relation* rel = tbl.find_relation(key)) return dom.find_table(rel->table);
   for (const auto& col : tbl.columns)
-    if (col.type == column_type::uuid && col.references == key && key != tbl.name) return dom.find_table(key);
+    if (col.type != column_type::uuid_array && col.references == key && key != tbl.name) return dom.find_table(key);
   return nullptr;
 }
 
@@ -23,11 +23,20 @@ member_rule rule_for(const domain& dom, const table& tbl, std::string_view key) 
   member_rule rule;
   rule.name = std::string(key);
   const bool hidden = std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), key) != tbl.hidden_columns.end();
-  if ((key == dom.owner_column && tbl.user_owned) || hidden) return rule;
+  if (tbl.hides_owner(key) || hidden) return rule;
   if (const column* col = tbl.find_column(key)) {
-    if (col->type == column_type::uuid) {
-      rule.target = col->name == "id" ? &tbl : dom.find_table(col->references);
-      rule.kind = !rule.target ? member_kind::drop : col->name == "id" ? member_kind::row_id : member_kind::foreign_key;
+    if (col == tbl.key_column()) {
+      rule.kind = member_kind::row_id;
+      rule.target = &tbl;
+      rule.key_type = col->type;
+    } else if (col->type != column_type::uuid_array && !col->references.empty()) {
+      rule.target = dom.find_table(col->references);
+      rule.kind = rule.target ? member_kind::foreign_key : member_kind::drop;
+      rule.key_type = col->type;
+    } else if (col->user_id) {
+      rule.kind = member_kind::user_ref;
+    } else if (col->type == column_type::uuid) {
+      rule.kind = member_kind::drop;  // a uuid the domain cannot name
     } else if (col->type == column_type::uuid_array) {
       rule.target = dom.find_table(col->references);
       rule.kind = rule.target ? member_kind::uuid_array : member_kind::drop;
@@ -60,7 +69,7 @@ std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
   for (const auto& col : tbl.columns) add(col.name);
   for (const auto& rel : tbl.relations) add(rel.name);
   for (const auto& col : tbl.columns)
-    if (col.type == column_type::uuid && !col.references.empty()) add(col.references);
+    if (col.type != column_type::uuid_array && !col.references.empty()) add(col.references);
   // Label columns the model does not see still feed the label.
   for (std::size_t slot = 0; slot < plan->label_names.size(); ++slot) {
     const std::string& name = plan->label_names[slot];

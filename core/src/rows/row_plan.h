@@ -32,12 +32,16 @@ inline bool same_text(std::string_view a, std::string_view b) {
 }
 
 // What a member of a row becomes.
-enum class member_kind : std::uint8_t { drop, copy, row_id, foreign_key, uuid_array, embed };
+// `user_ref`: a user id (auth.users), shown as `me` when it is the signed-in
+// user's and left out otherwise.
+enum class member_kind : std::uint8_t { drop, copy, row_id, foreign_key, uuid_array, embed, user_ref };
 
 struct member_rule {
   std::string name;
   member_kind kind = member_kind::drop;
   const table* target = nullptr;
+  // For row_id and foreign_key: the type of the key it holds.
+  column_type key_type = column_type::uuid;
   // `"name":`, and for foreign keys `,"_name_label":`.
   std::string key_text;
   std::string label_key_text;

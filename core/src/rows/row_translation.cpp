@@ -1,5 +1,6 @@
 #include "alfred/row_translation.h"
 
+#include "../tool_call/row_key.h"
 #include "alfred/uuid_bits.h"
 #include "row_translation_labels.h"
 #include "row_translation_stream.h"
@@ -31,30 +32,33 @@ std::string row_label(const table& tbl, json_value row) {
 }
 
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
-                                   std::string_view rows_json, ref_action action) {
+                                   std::string_view rows_json, ref_action action, std::string_view current_user) {
   std::string out;
-  auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out);
+  auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out, nullptr, current_user);
   if (!done) return done.take_error();
   return out;
 }
 
 result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_registry& registry, const table& tbl,
-                                                      std::string_view rows_json, ref_action action) {
+                                                      std::string_view rows_json, ref_action action,
+                                                      std::string_view current_user) {
   labeled_translation out;
-  auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out.rows, &out.missing);
+  auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out.rows, &out.missing, current_user);
   if (!done) return done.take_error();
   return out;
 }
 
 result<std::vector<label_lookup>> unlabeled_references(const domain& dom, const ref_registry& registry,
-                                                       const table& tbl, std::string_view rows_json) {
-  return detail::survey_row_stream(dom, registry, tbl, rows_json);
+                                                       const table& tbl, std::string_view rows_json,
+                                                       std::string_view current_user) {
+  return detail::survey_row_stream(dom, registry, tbl, rows_json, current_user);
 }
 
 std::string label_select(const table& tbl) {
-  std::string select = "id";
+  const column* key = tbl.key_column();
+  std::string select = key ? key->name : std::string();
   for (const auto& name : detail::label_column_names(tbl)) {
-    if (name == "id") continue;
+    if (tbl.is_key(name)) continue;
     select += ',';
     select += name;
   }
@@ -65,17 +69,19 @@ status apply_labels(const domain&, ref_registry& registry, const table& target, 
   auto doc = json_document::parse(rows_json);
   if (!doc) return error{codes::invalid_json, "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
   const json_value root = doc->root();
+  const column* key_col = target.key_column();
+  if (!key_col) return ok_status();
   auto apply = [&](json_value row) {
-    auto id = row.is_object() ? row.find("id") : std::nullopt;
-    const auto bits = id && id->is_string() ? parse_uuid_bits(id->str()) : std::nullopt;
-    if (!bits) return;
+    const auto key = detail::row_key_text(target, row);
+    if (!key) return;
     const std::string label = row_label(target, row);
     if (label.empty()) return;
-    const std::size_t known = registry.find_index(*bits);
-    if (known != ref_registry::npos)
-      registry.set_label(known, label);
+    const ref_entry* known = key_col->type == column_type::uuid ? registry.find_by_uuid(*key)
+                                                                : registry.find_by_key(target.ref_prefix, *key);
+    if (known)
+      registry.set_label(std::size_t(known - registry.entries().data()), label);
     else
-      registry.register_row_index(target.name, target.ref_prefix, *bits, ref_action::linked, label);
+      registry.register_keyed_row(target.name, target.ref_prefix, key_col->type, *key, ref_action::linked, label);
   };
   if (root.is_array())
     root.for_each_element([&](std::size_t, json_value row) { apply(row); });

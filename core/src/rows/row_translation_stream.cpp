@@ -22,23 +22,41 @@ namespace {
 
 constexpr int kMaxDepth = 64;  // as json_document::parse
 
-// Distinct (table, UUID) pairs in the order first added.
+// A key read from the bytes: a UUID's bits, or the text of another key
+// (integer digits, text), which is unique only within its table.
+struct row_key {
+  bool is_uuid = true;
+  uuid_bits bits;
+  std::string_view text;
+};
+
+// Distinct (table, key) pairs in the order first added.
 struct row_set {
-  std::vector<std::pair<const table*, uuid_bits>> rows;
+  struct item {
+    const table* tbl;
+    bool is_uuid;
+    uuid_bits bits;
+    std::string text;
+  };
+  std::vector<item> rows;
   entry_index index;
 
-  static std::uint32_t hash(const table* tbl, uuid_bits bits) {
-    return uuid_hash(bits) ^ std::uint32_t(reinterpret_cast<std::uintptr_t>(tbl) >> 3);
+  static std::uint32_t hash(const table* tbl, const row_key& key) {
+    std::uint32_t h = std::uint32_t(reinterpret_cast<std::uintptr_t>(tbl) >> 3);
+    if (key.is_uuid) return uuid_hash(key.bits) ^ h;
+    for (char c : key.text) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    return h;
   }
-  bool contains(const table* tbl, uuid_bits bits) const {
-    return index.find(hash(tbl, bits), [&](std::uint32_t at) {
-      return rows[at].first == tbl && rows[at].second == bits;
+  bool contains(const table* tbl, const row_key& key) const {
+    return index.find(hash(tbl, key), [&](std::uint32_t at) {
+      const item& it = rows[at];
+      return it.tbl == tbl && it.is_uuid == key.is_uuid && (key.is_uuid ? it.bits == key.bits : it.text == key.text);
     }) != entry_index::npos;
   }
-  void add(const table* tbl, uuid_bits bits) {
-    if (contains(tbl, bits)) return;
-    index.insert(hash(tbl, bits), std::uint32_t(rows.size()));
-    rows.emplace_back(tbl, bits);
+  void add(const table* tbl, const row_key& key) {
+    if (contains(tbl, key)) return;
+    index.insert(hash(tbl, key), std::uint32_t(rows.size()));
+    rows.push_back({tbl, key.is_uuid, key.bits, key.is_uuid ? std::string() : std::string(key.text)});
   }
 };
 
@@ -48,6 +66,8 @@ struct row_frame final : label_values {
   std::size_t id_index = ref_registry::npos;
   bool has_id = false;
   uuid_bits id;
+  bool id_is_uuid = true;
+  std::string id_text;  // a key that is not a UUID (surveys only)
   std::vector<std::string_view> values;
   std::vector<std::string> decoded;  // storage for values that had escapes
 
@@ -70,8 +90,13 @@ class row_stream {
  public:
   // Translating: `writing` set. Surveying: null, and `out` is scratch.
   row_stream(const domain& dom, const ref_registry& reading, ref_registry* writing, std::string_view text,
-             std::string& out)
-      : dom_(dom), reading_(reading), writing_(writing), out_(out, text.size()), lex_(text) {}
+             std::string& out, std::string_view current_user)
+      : dom_(dom),
+        reading_(reading),
+        writing_(writing),
+        out_(out, text.size()),
+        lex_(text),
+        me_(current_user.empty() ? std::nullopt : parse_uuid_bits(current_user)) {}
 
   status run(const table& tbl, ref_action action) {
     action_ = action;
@@ -107,32 +132,45 @@ class row_stream {
   void collect_unlabeled() { collect_unlabeled_ = true; }
 
   std::vector<label_lookup> lookups() const {
-    return lookups_where([&](const table* target, uuid_bits bits) { return !labeled_rows_.contains(target, bits); });
+    return lookups_where([&](const row_set::item& it) { return !labeled_rows_.contains(it.tbl, key_of(it)); });
   }
 
   /// After translating with collect_unlabeled: the foreign-key targets that
   /// still have no label in the registry (a row later in the text may have
   /// given one), as `lookups` would have said before translating.
   std::vector<label_lookup> still_unlabeled() const {
-    return lookups_where([&](const table*, uuid_bits bits) {
-      const std::size_t known = reading_.find_index(bits);
+    return lookups_where([&](const row_set::item& it) {
+      const std::size_t known = find_known(*it.tbl, key_of(it));
       return known == ref_registry::npos || reading_.entries()[known].label.empty();
     });
   }
 
  private:
+  static row_key key_of(const row_set::item& it) { return {it.is_uuid, it.bits, it.text}; }
+
   template <class Wanted>
   std::vector<label_lookup> lookups_where(Wanted&& wanted_row) const {
     std::vector<label_lookup> out;
-    for (const auto& [target, bits] : unlabeled_.rows) {
-      if (!wanted_row(target, bits)) continue;
-      // clang 14 (emscripten) cannot capture a structured binding.
-      const auto* wanted = target;
-      auto it = std::find_if(out.begin(), out.end(), [&](const label_lookup& l) { return l.target == wanted; });
-      if (it == out.end()) it = out.insert(out.end(), label_lookup{target, {}});
-      it->uuids.push_back(uuid_text(bits));
+    for (const auto& item : unlabeled_.rows) {
+      if (!wanted_row(item)) continue;
+      auto it = std::find_if(out.begin(), out.end(), [&](const label_lookup& l) { return l.target == item.tbl; });
+      if (it == out.end()) it = out.insert(out.end(), label_lookup{item.tbl, {}});
+      it->keys.push_back(item.is_uuid ? uuid_text(item.bits) : item.text);
     }
     return out;
+  }
+
+  // The registry position of a key of `target`'s rows, or npos.
+  std::size_t find_known(const table& target, const row_key& key) const {
+    return key.is_uuid ? reading_.find_index(key.bits) : reading_.find_key_index(target.ref_prefix, key.text);
+  }
+  std::size_t register_row(const table& tbl, const row_key& key, ref_action action) {
+    return key.is_uuid ? writing_->register_row_index(tbl.name, tbl.ref_prefix, key.bits, action, {})
+                       : writing_->register_key_index(tbl.name, tbl.ref_prefix, key.text, action, {});
+  }
+  std::size_t register_linked(const table& target, const row_key& key) {
+    return key.is_uuid ? writing_->register_linked_index(target.name, target.ref_prefix, key.bits)
+                       : writing_->register_linked_key_index(target.name, target.ref_prefix, key.text);
   }
 
   bool translating() const { return writing_ != nullptr; }
@@ -372,7 +410,9 @@ class row_stream {
         return value(depth, true);
       case member_kind::row_id:
       case member_kind::foreign_key:
-        return uuid_member(plan, *rule, frame_at, depth, wrote);
+        return key_member(plan, *rule, frame_at, depth, wrote);
+      case member_kind::user_ref:
+        return user_member(*rule, depth, wrote);
       case member_kind::uuid_array:
         return uuid_array_member(*rule, depth, wrote);
       case member_kind::embed:
@@ -387,55 +427,116 @@ class row_stream {
     return value(depth, false);
   }
 
-  // A uuid column: null stays null, a UUID becomes a ref (and a foreign key
-  // its target's label), anything else is left out.
-  bool uuid_member(const table_plan& plan, const member_rule& rule, std::size_t frame_at, int depth, bool& wrote) {
+  // At a key of `type`: reads it (a UUID, an integer's digits, a text),
+  // or skips a value of another shape (false in `found`).
+  bool read_key(column_type type, int depth, row_key& key, bool& found) {
+    found = false;
+    const char* p = lex_.cursor();
+    if (type == column_type::uuid) {
+      if (!at('"')) return value(depth, false);
+      std::optional<uuid_bits> bits;
+      if (lex_.end() - p >= 38 && p[37] == '"' && (bits = parse_uuid_bits(std::string_view(p + 1, 36)))) {
+        lex_.advance(38);  // hex digits and dashes only: nothing to unescape or check
+      } else {
+        string_span s;
+        if (!scan_string(s)) return false;
+        bits = parse_uuid_bits(content(s, scratch_));
+        if (!bits) return true;
+      }
+      key = {true, *bits, {}};
+      found = true;
+      return true;
+    }
+    if (type == column_type::integer && !at('"')) {
+      if (!(at('-') || (lex_.peek() >= '0' && lex_.peek() <= '9'))) return value(depth, false);
+      if (!number()) return false;
+      key = {false, {}, std::string_view(p, std::size_t(lex_.cursor() - p))};
+      found = is_integer_key(key.text);  // 1.5 or 1e3 is no key
+      return true;
+    }
+    if (!at('"')) return value(depth, false);
+    string_span s;
+    if (!scan_string(s)) return false;
+    key = {false, {}, content(s, scratch_)};
+    found = type == column_type::integer ? is_integer_key(key.text) : !key.text.empty();
+    return true;
+  }
+
+  bool is_me(const row_key& key) const { return key.is_uuid && me_ && key.bits == *me_; }
+
+  // A key column or foreign key: null stays null, a key becomes a ref (and
+  // a foreign key its target's label), the signed-in user's id `me`, and
+  // anything else is left out.
+  bool key_member(const table_plan& plan, const member_rule& rule, std::size_t frame_at, int depth, bool& wrote) {
     if (at('n')) {
       if (!literal("null")) return false;
       emit_key(rule, wrote);
       emit("null");
       return true;
     }
-    if (!at('"')) return value(depth, false);
-    std::optional<uuid_bits> bits;
-    const char* p = lex_.cursor();
-    if (lex_.end() - p >= 38 && p[37] == '"' && (bits = parse_uuid_bits(std::string_view(p + 1, 36)))) {
-      lex_.advance(38);  // hex digits and dashes only: nothing to unescape or check
-    } else {
-      string_span s;
-      if (!scan_string(s)) return false;
-      bits = parse_uuid_bits(content(s, scratch_));
-      if (!bits) return true;
+    row_key key;
+    bool found = false;
+    if (!read_key(rule.key_type, depth, key, found)) return false;
+    if (!found) return true;
+    if (is_me(key)) {
+      // The user's own row (a table keyed by user ids) or a reference to it:
+      // `me`, never registered under a ref of its own.
+      if (translating()) {
+        emit_key(rule, wrote);
+        emit("\"me\"");
+      }
+      return true;
     }
     if (rule.kind == member_kind::row_id) {
       row_frame& frame = frames_[frame_at];
       frame.has_id = true;
-      frame.id = *bits;
+      frame.id_is_uuid = key.is_uuid;
+      frame.id = key.bits;
       if (translating()) {
-        frame.id_index =
-            writing_->register_row_index(plan.tbl->name, plan.tbl->ref_prefix, *bits, action_of(frame_at), {});
+        frame.id_index = register_row(*plan.tbl, key, action_of(frame_at));
         if (frame.id_index == ref_registry::npos) return registry_full(plan.tbl->ref_prefix);
         emit_key(rule, wrote);
         out_.put_quoted(reading_.entries()[frame.id_index].ref);
+      } else if (!key.is_uuid) {
+        frame.id_text.assign(key.text);
       }
       return true;
     }
     if (!translating()) {
-      const std::size_t known = reading_.find_index(*bits);
-      if (known == ref_registry::npos || reading_.entries()[known].label.empty()) unlabeled_.add(rule.target, *bits);
+      const std::size_t known = find_known(*rule.target, key);
+      if (known == ref_registry::npos || reading_.entries()[known].label.empty()) unlabeled_.add(rule.target, key);
       return true;
     }
-    const std::size_t index = writing_->register_linked_index(rule.target->name, rule.target->ref_prefix, *bits);
+    const std::size_t index = register_linked(*rule.target, key);
     if (index == ref_registry::npos) return registry_full(rule.target->ref_prefix);
     for (std::size_t open = 0; open < frames_open_; ++open)
       if (frames_[open].id_index == index) flush_label(open);
     const ref_entry& entry = reading_.entries()[index];
-    if (collect_unlabeled_ && entry.label.empty()) unlabeled_.add(rule.target, *bits);
+    if (collect_unlabeled_ && entry.label.empty()) unlabeled_.add(rule.target, key);
     emit_key(rule, wrote);
     out_.put_quoted(entry.ref);
     if (!entry.label.empty() && entry.label != entry.ref) {
       emit(rule.label_key_text);
       out_.put_quoted(entry.label);
+    }
+    return true;
+  }
+
+  // A user id column: `me` for the signed-in user, null stays null, another
+  // user's id is left out (the domain has no table to name it by).
+  bool user_member(const member_rule& rule, int depth, bool& wrote) {
+    if (at('n')) {
+      if (!literal("null")) return false;
+      emit_key(rule, wrote);
+      emit("null");
+      return true;
+    }
+    row_key key;
+    bool found = false;
+    if (!read_key(column_type::uuid, depth, key, found)) return false;
+    if (found && is_me(key) && translating()) {
+      emit_key(rule, wrote);
+      emit("\"me\"");
     }
     return true;
   }
@@ -480,7 +581,7 @@ class row_stream {
     if (translating()) return flush_label(frame_at);
     row_frame& frame = frames_[frame_at];
     if (frame.has_id && !render_row_label(*frame.plan->tbl, frame, label_scratch_).empty())
-      labeled_rows_.add(frame.plan->tbl, frame.id);
+      labeled_rows_.add(frame.plan->tbl, row_key{frame.id_is_uuid, frame.id, frame.id_text});
   }
 
   const domain& dom_;
@@ -500,16 +601,19 @@ class row_stream {
   row_set unlabeled_;
   row_set labeled_rows_;
   bool collect_unlabeled_ = false;
+  // The signed-in user's id, shown as `me`.
+  std::optional<uuid_bits> me_;
 };
 
 }  // namespace
 
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
-                            ref_action action, std::string& out, std::vector<label_lookup>* unlabeled) {
+                            ref_action action, std::string& out, std::vector<label_lookup>* unlabeled,
+                            std::string_view current_user) {
   registry.begin_batch();
   status done = ok_status();
   try {
-    row_stream stream(dom, registry, &registry, text, out);
+    row_stream stream(dom, registry, &registry, text, out, current_user);
     if (unlabeled) stream.collect_unlabeled();
     done = stream.run(tbl, action);
     if (done && unlabeled) *unlabeled = stream.still_unlabeled();
@@ -531,9 +635,9 @@ status translate_row_stream(const domain& dom, ref_registry& registry, const tab
 }
 
 result<std::vector<label_lookup>> survey_row_stream(const domain& dom, const ref_registry& registry, const table& tbl,
-                                                    std::string_view text) {
+                                                    std::string_view text, std::string_view current_user) {
   std::string scratch;
-  row_stream stream(dom, registry, nullptr, text, scratch);
+  row_stream stream(dom, registry, nullptr, text, scratch, current_user);
   auto done = stream.run(tbl, ref_action::read);
   if (!done) return done.take_error();
   return stream.lookups();

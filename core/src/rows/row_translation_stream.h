@@ -1,7 +1,7 @@
 #pragma once
 // The streaming row translator behind `translate_rows` and
 // `unlabeled_references`: one pass over PostgREST's JSON bytes that copies
-// what the model may see, rewrites UUIDs to refs and drops the rest, without
+// what the model may see, rewrites keys to refs and drops the rest, without
 // building a document. Large responses are the hot path of every read, and a
 // DOM in WASM is several times slower than the JSON.parse it feeds.
 
@@ -23,11 +23,12 @@ namespace alfred::detail {
 /// rolled back and `out` cleared too, so that the caller can look the labels
 /// up and translate again.
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
-                            ref_action action, std::string& out, std::vector<label_lookup>* unlabeled = nullptr);
+                            ref_action action, std::string& out, std::vector<label_lookup>* unlabeled = nullptr,
+                            std::string_view current_user = {});
 
 /// The foreign-key targets of `text` that have no label in `registry` and
 /// are not rows of `text` with a label of their own.
 result<std::vector<label_lookup>> survey_row_stream(const domain& dom, const ref_registry& registry, const table& tbl,
-                                                    std::string_view text);
+                                                    std::string_view text, std::string_view current_user = {});
 
 }  // namespace alfred::detail

@@ -16,12 +16,26 @@ std::string lower_trimmed(std::string_view text) { return trimmed_lower(text, " 
 // How to exclude rows without an invented operator (models reach for
 // `excludes` or `not_contains`, which do not exist), with refs of the table
 // the call is about.
+namespace {
+// The column that holds the refs of `tbl`'s rows ("id" when it has no key).
+std::string_view ref_column(const table& tbl) { return tbl.key.empty() ? "id" : std::string_view(tbl.key.front()); }
+}  // namespace
+
 std::string exclusion_hint(const table& tbl) {
+  const std::string_view field = ref_column(tbl);
+  const std::string_view prefix = tbl.ref_prefix;
   return fmt::format(
-      "To exclude rows: use not_in with the refs to drop, e.g. {{\"field\": \"id\", \"op\": \"not_in\", "
-      "\"value\": [\"{0}_5\", \"{0}_6\"]}}; or in with the refs to keep; or not_ilike for a text "
+      "To exclude rows: use not_in with the refs to drop, e.g. {{\"field\": \"{0}\", \"op\": \"not_in\", "
+      "\"value\": [\"{1}_5\", \"{1}_6\"]}}; or in with the refs to keep; or not_ilike for a text "
       "pattern; or read everything and filter in an analyze step",
-      tbl.ref_prefix);
+      field, prefix);
+}
+
+std::string narrowing_example(const table& tbl) {
+  if (!tbl.key_column() && !tbl.key.empty())
+    return fmt::format("e.g. \"filters\" on the key of {}: {}", tbl.name, fmt::join(tbl.key, ", "));
+  return fmt::format("e.g. \"filters\": [{{\"field\": \"{0}\", \"op\": \"in\", \"value\": [\"{1}_1\", \"{1}_2\"]}}]",
+                     ref_column(tbl), tbl.ref_prefix);
 }
 
 bool looks_like_negation(std::string_view op) {
@@ -37,15 +51,16 @@ bool looks_like_rows(std::string_view text) {
 
 std::string visible_columns(const domain& dom, const table& tbl) {
   std::vector<std::string_view> names;
+  (void)dom;
   for (const auto& col : tbl.columns)
-    if (col.name != dom.owner_column) names.push_back(col.name);
+    if (!tbl.hides_owner(col.name)) names.push_back(col.name);
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
 // A column the model may filter, select or order by.
 result<const column*> call_stage::visible_column(std::string_view name, const param_path& path,
                                                  const table& tbl) const {
-  if (name == dom_.owner_column && tbl.user_owned)
+  if (tbl.hides_owner(name))
     return error{codes::system_column, path.str(),
                  fmt::format("{} is applied automatically; it cannot be used", detail::echoed(name)),
                  "rows are always limited to the signed-in user"};

@@ -28,6 +28,9 @@ std::string exclusion_hint(const table& tbl);
 bool looks_like_negation(std::string_view op);
 /// Whether a string looks like rows given as JSON text (strict mode).
 bool looks_like_rows(std::string_view text);
+/// "e.g. \"filters\": [{\"field\": \"id\", \"op\": \"in\", …}]" with the key (or the
+/// first key column's refs) of `tbl`: how to choose rows to change.
+std::string narrowing_example(const table& tbl);
 /// The columns of `tbl` the model sees, comma-separated.
 std::string visible_columns(const domain& dom, const table& tbl);
 
@@ -38,7 +41,7 @@ class call_stage {
   call_stage(const domain& dom, const ref_registry& registry, tool_kind kind, tool_call& call)
       : dom_(dom), registry_(registry), kind_(kind), call_(call) {}
 
-  value_scope scope() const { return {dom_, registry_, *call_.tbl}; }
+  value_scope scope() const { return {dom_, registry_, *call_.tbl, call_.current_user}; }
   /// A column the model may filter, select or order by.
   result<const column*> visible_column(std::string_view name, const param_path& path, const table& tbl) const;
   static bool is_hidden(const table& tbl, std::string_view name);

@@ -10,6 +10,7 @@
 #include "alfred/json.h"
 #include "alfred/like_pattern.h"
 #include "alfred/uuid.h"
+#include "row_key.h"
 
 namespace alfred::detail {
 namespace {
@@ -62,11 +63,6 @@ void match_part_of_name(filter& f, std::string_view name) {
   f.accents = folding_within(f.values.front().text, accent_folding::exact, kAccentFoldBudget);
 }
 
-std::string_view ref_of(const ref_registry& registry, const std::string& uuid) {
-  const ref_entry* entry = registry.find_by_uuid(uuid);
-  return entry ? std::string_view(entry->ref) : std::string_view(uuid);
-}
-
 const row_field* find_field(const row& fields, std::string_view name) {
   for (const auto& field : fields)
     if (field.column == name) return &field;
@@ -80,16 +76,6 @@ std::string json_string_text(const std::string& json) {
 }
 
 }  // namespace
-
-filter uuid_in_filter(const column& col, std::vector<std::string> uuids) {
-  filter f;
-  f.field = col.name;
-  f.col = &col;
-  f.op = filter_op::in;
-  f.values.reserve(uuids.size());
-  for (auto& uuid : uuids) f.values.push_back({scalar::kind::text, std::move(uuid)});
-  return f;
-}
 
 void apply_read_rewrites(const table& tbl, tool_call& call, notes& out) {
   const table_middleware& mw = tbl.middleware;
@@ -155,7 +141,7 @@ std::vector<tool_call> catalog_lookups(const domain& dom, const table& tbl, cons
     tool_call call;
     call.kind = tool_kind::read;
     call.tbl = &catalog;
-    call.columns = {"id", link.name_column};
+    call.columns = {catalog.key_column()->name, link.name_column};
     if (!link.alias_column.empty()) call.columns.push_back(link.alias_column);
     for (const auto& copy : link.copy_columns) call.columns.push_back(copy);
     out.push_back(std::move(call));
@@ -213,13 +199,14 @@ result<std::vector<catalog_entry>> read_catalog_rows(const domain& dom, ref_regi
   auto doc = json_document::parse(rows_json);
   if (!doc || !doc->root().is_array())
     return error{codes::invalid_response, "", fmt::format("the {} lookup returned no rows array", catalog.name), ""};
+  const column_type key_type = catalog.key_column()->type;
   std::vector<catalog_entry> out;
   doc->root().for_each_element([&](std::size_t, json_value item) {
-    auto id = item.find("id");
+    auto key = row_key_text(catalog, item);
     auto name = item.find(link.name_column);
-    if (!id || !id->is_string() || !is_uuid_syntax(id->str()) || !name || !name->is_string()) return;
+    if (!key || !name || !name->is_string()) return;
     catalog_entry entry;
-    entry.uuid = canonical_uuid(id->str());
+    entry.key = std::move(*key);
     entry.name = std::string(name->str());
     if (auto aliases = item.find(link.alias_column); aliases && aliases->is_array())
       aliases->for_each_element([&](std::size_t, json_value alias) {
@@ -229,15 +216,19 @@ result<std::vector<catalog_entry>> read_catalog_rows(const domain& dom, ref_regi
       auto value = item.find(copy);
       entry.copies.push_back(value && !value->is_null() ? std::string(value->raw()) : std::string());
     }
-    if (!registry.find_by_uuid(entry.uuid))
-      registry.register_row(catalog.name, catalog.ref_prefix, entry.uuid, ref_action::linked, entry.name);
+    const ref_entry* known = key_type == column_type::uuid ? registry.find_by_uuid(entry.key)
+                                                           : registry.find_by_key(catalog.ref_prefix, entry.key);
+    entry.ref = known ? known->ref
+                      : registry.register_keyed_row(catalog.name, catalog.ref_prefix, key_type, entry.key,
+                                                    ref_action::linked, entry.name);
+    if (entry.ref.empty()) return;  // no ref number left: not linked
     out.push_back(std::move(entry));
   });
   return out;
 }
 
 void link_read_filters(const table& tbl, tool_call& call, const std::vector<catalog_term>& terms,
-                       const std::vector<catalog_entry>& entries, const ref_registry& registry, notes& out) {
+                       const std::vector<catalog_entry>& entries, notes& out) {
   const catalog_link& link = *tbl.middleware.catalog;
   const column& link_col = *tbl.find_column(link.link_column);
   std::vector<filter> kept;
@@ -257,13 +248,13 @@ void link_read_filters(const table& tbl, tool_call& call, const std::vector<cata
       kept.push_back(std::move(name_match));
       continue;
     }
-    std::vector<std::string> uuids;
+    std::vector<std::string> keys;
     std::vector<std::string_view> refs;
     for (const catalog_entry* entry : found) {
-      uuids.push_back(entry->uuid);
-      refs.push_back(ref_of(registry, entry->uuid));
+      keys.push_back(entry->key);
+      refs.push_back(entry->ref);
     }
-    filter linked = uuid_in_filter(link_col, std::move(uuids));
+    filter linked = key_in_filter(link_col, std::move(keys));
     out.push_back(fmt::format("\"{}\" is catalog {} ({}); matched rows linked to it or named like it", term->name,
                               fmt::join(refs, ", "), found.front()->name));
     groups.push_back({std::move(linked), std::move(name_match)});
@@ -277,8 +268,7 @@ void link_read_filters(const table& tbl, tool_call& call, const std::vector<cata
   }
 }
 
-void link_write_rows(const table& tbl, tool_call& call, const std::vector<catalog_entry>& entries,
-                     const ref_registry& registry, notes& out) {
+void link_write_rows(const table& tbl, tool_call& call, const std::vector<catalog_entry>& entries, notes& out) {
   const catalog_link& link = *tbl.middleware.catalog;
   const column& link_col = *tbl.find_column(link.link_column);
   for (auto& fields : call.rows) {
@@ -289,12 +279,12 @@ void link_write_rows(const table& tbl, tool_call& call, const std::vector<catalo
     const auto found = matches(entries, text);
     if (found.empty()) continue;
     const catalog_entry& entry = *found.front();
-    fields.push_back({link_col.name, json_quote(entry.uuid)});
+    fields.push_back({link_col.name, link_col.type == column_type::integer ? entry.key : json_quote(entry.key)});
     for (std::size_t i = 0; i < link.copy_columns.size(); ++i) {
       const column& col = *tbl.find_column(link.copy_columns[i]);
       if (!entry.copies[i].empty() && !find_field(fields, col.name)) fields.push_back({col.name, entry.copies[i]});
     }
-    out.push_back(fmt::format("\"{}\" linked to catalog {} ({})", text, ref_of(registry, entry.uuid), entry.name));
+    out.push_back(fmt::format("\"{}\" linked to catalog {} ({})", text, entry.ref, entry.name));
   }
 }
 

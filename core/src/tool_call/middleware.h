@@ -17,9 +17,6 @@ namespace alfred::detail {
 
 using notes = std::vector<std::string>;
 
-/// `col in (uuids…)`, the filter of every lookup by id.
-filter uuid_in_filter(const column& col, std::vector<std::string> uuids);
-
 /// Rewrites that need no lookup: `=` on a fuzzy column becomes a
 /// case-insensitive substring match, and configured relations are embedded
 /// into reads that do not choose their own columns.
@@ -42,7 +39,9 @@ std::vector<std::string> unlinked_names(const table& tbl, const tool_call& call)
 std::vector<tool_call> catalog_lookups(const domain& dom, const table& tbl, const std::vector<std::string>& names);
 
 struct catalog_entry {
-  std::string uuid;
+  /// The catalog row's key as the registry holds it, and its ref.
+  std::string key;
+  std::string ref;
   std::string name;
   std::vector<std::string> aliases;
   /// Values of the link's copy columns, as JSON text ("" for null).
@@ -58,11 +57,10 @@ result<std::vector<catalog_entry>> read_catalog_rows(const domain& dom, ref_regi
 /// entry, or named like it"; without a match, with the name match alone
 /// (never with nothing: that would widen the read to every row).
 void link_read_filters(const table& tbl, tool_call& call, const std::vector<catalog_term>& terms,
-                       const std::vector<catalog_entry>& entries, const ref_registry& registry, notes& out);
+                       const std::vector<catalog_entry>& entries, notes& out);
 
 /// Fills the catalog link (and copy columns) of rows that name a catalog entry.
-void link_write_rows(const table& tbl, tool_call& call, const std::vector<catalog_entry>& entries,
-                     const ref_registry& registry, notes& out);
+void link_write_rows(const table& tbl, tool_call& call, const std::vector<catalog_entry>& entries, notes& out);
 
 /// Batch creates on tables configured to: one row per catalog entry (or per
 /// name), the last one given, in the order the rows were given.

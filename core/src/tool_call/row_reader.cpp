@@ -27,7 +27,12 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
         failure = error{codes::invalid_data, key_path.str(), fmt::format("{} is given twice", detail::echoed(key)), ""};
         return;
       }
-    if (key == "id" && kind_ == tool_kind::create && saves) {
+    // The key of a created row names the artifact it saves (`id:
+    // gen_recipe_1`); a key the model may write (a text slug) is a value
+    // unless it is a gen_ ref.
+    const column* key_col = tbl.key_column();
+    const bool gen_marker = value.is_string() && parse_ref_name(value.str()) && parse_ref_name(value.str())->generated;
+    if (key_col && key == key_col->name && kind_ == tool_kind::create && saves && (!key_col->writable || gen_marker)) {
       auto saved = parse_save_marker(value, key_path);
       if (!saved)
         failure = saved.take_error();
@@ -62,15 +67,17 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
 
 result<const column*> row_reader::writable_column(std::string_view key, const param_path& key_path) {
   const table& tbl = *call_.tbl;
-  if (key == dom_.owner_column && tbl.user_owned)
+  if (tbl.has_owner() && key == tbl.owner)
     return error{codes::system_column, key_path.str(),
                  fmt::format("{} is set from the signed-in user; leave it out", key), ""};
-  if (key == "id")
-    return error{codes::system_column, key_path.str(),
-                 kind_ == tool_kind::update ? "id cannot be changed; choose the rows with filters"
-                                            : "id is assigned by the database; leave it out",
-                 ""};
   const column* col = tbl.find_column(key);
+  if (col && tbl.is_key(key) && (kind_ == tool_kind::update || !col->writable))
+    return error{
+        codes::system_column, key_path.str(),
+        kind_ == tool_kind::update
+            ? fmt::format("{} is the key of {} and cannot be changed; choose the rows with filters", key, tbl.name)
+            : fmt::format("{} is assigned by the database; leave it out", key),
+        ""};
   if (!col || is_hidden(tbl, key)) {
     if (is_postgrest_reserved(key))
       return error{codes::reserved_column, key_path.str(),

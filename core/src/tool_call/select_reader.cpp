@@ -56,13 +56,13 @@ std::string select_reader::columns_example() const {
   auto first_visible = [&](const table& of) -> std::string {
     if (!of.label_columns.empty()) return of.label_columns.front();
     for (const auto& col : of.columns)
-      if (col.name != "id" && col.name != dom_.owner_column && !is_hidden(of, col.name)) return col.name;
-    return "id";
+      if (!of.is_key(col.name) && !of.hides_owner(col.name) && !is_hidden(of, col.name)) return col.name;
+    return of.columns.front().name;
   };
   if (tbl.relations.empty()) return fmt::format("[\"{}\"]", first_visible(tbl));
   const table* target = dom_.find_table(tbl.relations.front().table);
   return fmt::format("[\"{}\", \"{}({})\"]", first_visible(tbl), tbl.relations.front().name,
-                     target ? first_visible(*target) : std::string("id"));
+                     target ? first_visible(*target) : std::string("*"));
 }
 
 // Splits "a, b, rel(c, d)" at top-level commas.
@@ -120,8 +120,11 @@ result<std::string> select_reader::parse_select_item(const std::string& raw, con
     if (!col) return col.take_error();
     if (std::find(cols.begin(), cols.end(), name) == cols.end()) cols.push_back(name);
   }
-  // Nested rows need their id to get refs.
-  if (!star && std::find(cols.begin(), cols.end(), "id") == cols.end()) cols.insert(cols.begin(), "id");
+  // Nested rows need their key to get refs (a composite key's columns carry
+  // the refs of the rows they join).
+  if (!star)
+    for (auto key = target->key.rbegin(); key != target->key.rend(); ++key)
+      if (std::find(cols.begin(), cols.end(), *key) == cols.end()) cols.insert(cols.begin(), *key);
   if (star) cols.insert(cols.begin(), "*");
   return fmt::format("{}({})", rel_name, fmt::join(cols, ","));
 }
@@ -137,7 +140,7 @@ const table* select_reader::embedded_table(std::string_view name) const {
 // A self reference (recipes.parent_recipe_id) is not embeddable by table
 // name: PostgREST cannot tell which direction is meant (PGRST201).
 bool select_reader::is_embeddable_fk(const column& col) const {
-  return col.type == column_type::uuid && !col.references.empty() && col.references != call_.tbl->name;
+  return col.type != column_type::uuid_array && !col.references.empty() && col.references != call_.tbl->name;
 }
 
 std::string select_reader::embeddable_hint() const {

@@ -81,8 +81,10 @@ constexpr std::array<std::string_view, 3> kFilterKeys{"field", "op", "value"};
 // options, an update's or delete's narrowing filter.
 class call_parser : detail::call_stage {
  public:
-  call_parser(const domain& dom, const ref_registry& registry, tool_kind kind)
-      : call_stage(dom, registry, kind, call_) {}
+  call_parser(const domain& dom, const ref_registry& registry, tool_kind kind, std::string_view current_user)
+      : call_stage(dom, registry, kind, call_) {
+    call_.current_user = std::string(current_user);
+  }
 
   result<tool_call> parse(json_value params_object) {
     if (!params_object.is_object())
@@ -235,12 +237,10 @@ class call_parser : detail::call_stage {
       return true;
     };
     if (std::any_of(call_.filters.begin(), call_.filters.end(), narrows)) return ok_status();
-    return error{
-        codes::missing_filter, "filters",
-        fmt::format("{} needs a filter that selects rows; changing every row of {} is refused", tool_name(kind_),
-                    call_.tbl->name),
-        fmt::format("e.g. \"filters\": [{{\"field\": \"id\", \"op\": \"in\", \"value\": [\"{}_1\", \"{}_2\"]}}]",
-                    call_.tbl->ref_prefix, call_.tbl->ref_prefix)};
+    return error{codes::missing_filter, "filters",
+                 fmt::format("{} needs a filter that selects rows; changing every row of {} is refused",
+                             tool_name(kind_), call_.tbl->name),
+                 detail::narrowing_example(*call_.tbl)};
   }
 
   tool_call call_;
@@ -260,19 +260,19 @@ std::optional<tool_kind> parse_tool_name(std::string_view name) {
 std::string_view tool_name(tool_kind kind) { return kToolNames[static_cast<std::size_t>(kind)]; }
 
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
-                                  json_value params) {
+                                  json_value params, std::string_view current_user) {
   auto kind = parse_tool_name(tool);
   if (!kind)
     return error{codes::unknown_tool, "tool", fmt::format("'{}' is not a tool", detail::echoed(tool)),
                  "one of: db_read, db_create, db_update, db_delete"};
-  return call_parser(dom, registry, *kind).parse(params);
+  return call_parser(dom, registry, *kind, current_user).parse(params);
 }
 
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
-                                  std::string_view params_json) {
+                                  std::string_view params_json, std::string_view current_user) {
   auto doc = json_document::parse(params_json);
   if (!doc) return error{codes::invalid_json, "params", doc.err().message, "params must be a JSON object"};
-  return parse_tool_call(dom, registry, tool, doc->root());
+  return parse_tool_call(dom, registry, tool, doc->root(), current_user);
 }
 
 }  // namespace alfred

@@ -250,18 +250,71 @@ bool is_iso_timestamp(std::string_view text) {
 }
 
 const table* row_target(const value_scope& scope, const column& col) {
-  if (col.name == "id") return &scope.tbl;
-  return col.references.empty() ? nullptr : scope.dom.find_table(col.references);
+  if (&col == scope.tbl.key_column()) return &scope.tbl;
+  if (col.type == column_type::uuid_array || col.references.empty()) return nullptr;
+  return scope.dom.find_table(col.references);
 }
+
+namespace {
+
+// Whether rows of `target` are keyed by user ids (`profiles.id` references
+// auth.users): `me` names the signed-in user's own row there.
+bool keyed_by_user(const table& target) {
+  const column* key = target.key_column();
+  return key && key->type == column_type::uuid && (key->user_id || target.owner == key->name);
+}
+
+result<std::string> current_user_key(const value_scope& scope, const param_path& path, std::string_view field) {
+  if (scope.me.empty() || !is_uuid_syntax(scope.me))
+    return error{codes::not_signed_in, path.str(),
+                 fmt::format("{} was given me, the signed-in user, but nobody is signed in", field),
+                 "sign a user in (createAct({ supabase }) or accessToken)"};
+  return canonical_uuid(scope.me);
+}
+
+// The ref known for a raw key the model wrote, for the hint.
+const ref_entry* known_raw_key(const value_scope& scope, const table& target, json_value value) {
+  const column* key = target.key_column();
+  if (!key) return nullptr;
+  if (key->type == column_type::uuid)
+    return value.is_string() && is_uuid_syntax(value.str()) ? scope.registry.find_by_uuid(value.str()) : nullptr;
+  const std::string_view text = value.is_number() ? value.raw() : value.is_string() ? value.str() : "";
+  return text.empty() ? nullptr : scope.registry.find_by_key(target.ref_prefix, text);
+}
+
+error raw_id_error(const value_scope& scope, const table& target, json_value value, const param_path& path,
+                   std::string_view field, std::string_view what) {
+  const ref_entry* known = known_raw_key(scope, target, value);
+  if (known && known->type == target.ref_prefix)
+    return error{codes::raw_id, path.str(),
+                 fmt::format("{} takes a ref, not {}; that row is {}", field, what, describe_ref(*known)),
+                 fmt::format("use the ref {}", known->ref)};
+  return error{
+      codes::raw_id, path.str(),
+      fmt::format("{} takes a ref such as {}_1, not {}; refs cannot be made from ids", field, target.ref_prefix, what),
+      known_refs_hint(scope.registry, target)};
+}
+
+}  // namespace
 
 result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
                                     const param_path& path, std::string_view field) {
   const auto& registry = scope.registry;
+  const column* key_col = target.key_column();
+  if (value.is_number() && key_col && key_col->type == column_type::integer)
+    return raw_id_error(scope, target, value, path, field, fmt::format("the number {}", value.raw()));
   if (!value.is_string())
     return error{codes::invalid_value, path.str(),
                  fmt::format("{} takes a ref such as {}_1, got {}", field, target.ref_prefix, value.kind_name()),
                  known_refs_hint(registry, target)};
   const std::string_view text = value.str();
+  if (text == kCurrentUserRef) {
+    if (!keyed_by_user(target))
+      return error{codes::invalid_value, path.str(),
+                   fmt::format("me is the signed-in user, and {} does not hold user ids", field),
+                   known_refs_hint(registry, target)};
+    return current_user_key(scope, path, field);
+  }
 
   if (auto name = parse_ref_name(text)) {
     const ref_entry* entry = registry.find(text);
@@ -294,29 +347,35 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                    fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
                    known_refs_hint(registry, target)};
     // What registry.resolve(text) returns, without looking the ref up again.
-    return entry->saved_as.empty() ? entry->uuid : registry.find(entry->saved_as)->uuid;
+    return entry->saved_as.empty() ? entry->key : registry.find(entry->saved_as)->key;
   }
 
+  // A raw key is never sent: the model sees refs only, so a UUID or a
+  // number it writes was invented, pasted, or copied from a place it should
+  // not have seen, and another user's row id must not reach a filter.
   if (is_uuid_syntax(text)) {
     const std::string uuid = canonical_uuid(text);
-    if (const ref_entry* known = registry.find_by_uuid(uuid)) {
-      if (known->type != target.ref_prefix)
-        return error{codes::ref_type_mismatch, path.str(),
-                     fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({}_N)",
-                                 describe_ref(*known), known->table, field, target.name, target.ref_prefix),
-                     known_refs_hint(registry, target)};
-      return uuid;
-    }
+    if (const ref_entry* known = registry.find_by_uuid(uuid); known && known->type != target.ref_prefix)
+      return error{codes::ref_type_mismatch, path.str(),
+                   fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({}_N)",
+                               describe_ref(*known), known->table, field, target.name, target.ref_prefix),
+                   known_refs_hint(registry, target)};
     if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
       return error{codes::invented_uuid, path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
                    "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
-    for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
-      if (!entry->uuid.empty() && entry->saved_as.empty() && entry->uuid.compare(0, 8, uuid, 0, 8) == 0)
-        return error{codes::mangled_uuid, path.str(),
-                     fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
-                     fmt::format("use the ref {} instead of a UUID", entry->ref)};
-    return uuid;  // well-formed, unknown: may be a real row the user gave us
+    if (!registry.find_by_uuid(uuid))
+      for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
+        if (entry->uuid_key && !entry->key.empty() && entry->saved_as.empty() &&
+            entry->key.compare(0, 8, uuid, 0, 8) == 0)
+          return error{codes::mangled_uuid, path.str(),
+                       fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
+                       fmt::format("use the ref {} instead of a UUID", entry->ref)};
+    return raw_id_error(scope, target, value, path, field, "a UUID");
   }
+  if (key_col && key_col->type == column_type::integer && is_integer_key(text))
+    return raw_id_error(scope, target, value, path, field, fmt::format("the id {}", text));
+  if (key_col && key_col->type == column_type::text && known_raw_key(scope, target, value))
+    return raw_id_error(scope, target, value, path, field, fmt::format("the key '{}'", detail::echoed(text)));
 
   if (looks_like_broken_uuid(text))
     return error{codes::invalid_uuid, path.str(),
@@ -346,20 +405,43 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                    fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
 }
 
+namespace {
+
+// A user id column (auth.users) takes `me`: other users' ids are never shown,
+// so the model has nothing else to give.
+result<std::string> user_id_value(const value_scope& scope, const column& col, json_value value,
+                                  const param_path& path) {
+  if (value.is_string() && value.str() == kCurrentUserRef) return current_user_key(scope, path, col.name);
+  if (value.is_string() && is_uuid_syntax(value.str()))
+    return error{codes::raw_id, path.str(),
+                 fmt::format("{} holds user ids; the model gives me (the signed-in user), never a UUID", col.name),
+                 fmt::format("{{\"field\": \"{}\", \"op\": \"=\", \"value\": \"me\"}}", col.name)};
+  return invalid_value(
+      path.str(), fmt::format("{} holds user ids and takes me (the signed-in user), got {}", col.name, shown(value)),
+      fmt::format("{{\"field\": \"{}\", \"op\": \"=\", \"value\": \"me\"}}", col.name));
+}
+
+}  // namespace
+
 result<scalar> check_filter_scalar(const value_scope& scope, const column& col, json_value value,
                                    const param_path& path) {
   if (!value.is_primitive())
     return invalid_value(path.str(), fmt::format("{} compares against one value, got {}", col.name, value.kind_name()),
                          "use op 'in' with a list, or 'contains' for array columns");
   if (value.is_string() && contains_nul(value.str())) return nul_error(path.str());
+  if (const table* target = row_target(scope, col)) {
+    auto key = resolve_row_ref(scope, *target, value, path, col.name);
+    if (!key) return key.take_error();
+    return scalar{col.type == column_type::integer ? scalar::kind::number : scalar::kind::text, std::move(*key)};
+  }
+  if (col.user_id) {
+    auto me = user_id_value(scope, col, value, path);
+    if (!me) return me.take_error();
+    return scalar{scalar::kind::text, std::move(*me)};
+  }
   switch (col.type) {
-    case column_type::uuid: {
-      const table* target = row_target(scope, col);
-      if (!target) return invalid_value(path.str(), fmt::format("{} cannot be filtered on", col.name));
-      auto uuid = resolve_row_ref(scope, *target, value, path, col.name);
-      if (!uuid) return uuid.take_error();
-      return scalar{scalar::kind::text, std::move(*uuid)};
-    }
+    case column_type::uuid:
+      return invalid_value(path.str(), fmt::format("{} cannot be filtered on", col.name));
     case column_type::text_array:
     case column_type::uuid_array:
     case column_type::jsonb:
@@ -437,7 +519,8 @@ std::string uuid_json(const std::string& uuid) { return "\"" + uuid + "\""; }
 
 result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
                                         const param_path& path) {
-  const bool empty_uuid = col.type == column_type::uuid && value.is_string() && value.str().empty();
+  const table* target = row_target(scope, col);
+  const bool empty_uuid = (col.type == column_type::uuid || target) && value.is_string() && value.str().empty();
   if (value.is_null() || empty_uuid) {
     if (col.required || !col.nullable)
       return invalid_value(path.str(), fmt::format("{} cannot be null", col.name),
@@ -446,12 +529,20 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
   }
   std::string out;
   json_writer w(out);
+  if (target) {
+    auto key = resolve_row_ref(scope, *target, value, path, col.name);
+    if (!key) return key.take_error();
+    if (col.type == column_type::integer) return std::move(*key);  // digits: a JSON number, every digit kept
+    return uuid_json(*key);
+  }
+  if (col.user_id) {
+    auto me = user_id_value(scope, col, value, path);
+    if (!me) return me.take_error();
+    return uuid_json(*me);
+  }
   switch (col.type) {
-    case column_type::uuid: {
-      auto uuid = resolve_row_ref(scope, *row_target(scope, col), value, path, col.name);
-      if (!uuid) return uuid.take_error();
-      return uuid_json(*uuid);
-    }
+    case column_type::uuid:
+      return invalid_value(path.str(), fmt::format("{} cannot be written", col.name));
     case column_type::text_array:
     case column_type::uuid_array: {
       if (!value.is_array() && !value.is_string())

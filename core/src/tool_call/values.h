@@ -18,12 +18,17 @@ struct value_scope {
   const domain& dom;
   const ref_registry& registry;
   const table& tbl;
+  /// The signed-in user's id `me` stands for ("" when nobody is).
+  std::string_view me;
 };
 
-/// The table a uuid column points at: its own table for `id`, else the FK target.
+/// The table whose key a column holds: its own table for its one-column
+/// key, else the foreign key's target; null for other columns.
 const table* row_target(const value_scope& scope, const column& col);
 
-/// A ref (or raw UUID) for a row of `target` → canonical UUID.
+/// A ref for a row of `target` (or `me` where the target is keyed by user
+/// ids) → the row's key. A raw key (a UUID, a number) is refused with the
+/// ref to use when the registry knows it.
 result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
                                     const param_path& path, std::string_view field);
 

@@ -260,14 +260,12 @@ test('mistakes on tasks: an unknown category, a misspelt column, a pasted UUID o
   assert.equal(category.error.hint, 'use one of: prep, shopping, cleanup, other');
   const column = refused(await act.execute('db_create', { table: 'tasks', data: { title: 'Scrub the oven', due: isoDay(3) } }), 'unknown_column', fetch);
   assert.match(column.error.hint, /due_date/);
-  // A well-formed UUID the registry does not know is sent (the user may have pasted it);
-  // row-level security keeps Ben's task out of reach, and the record masks it.
+  // A well-formed UUID the model writes is never sent: the model sees refs
+  // only, and another user's row id must not reach a filter.
   const [benTask] = await db('/tasks?select=id,title,completed&limit=1', kit.ben());
-  const pasted = await act.execute('db_update', { table: 'tasks', filters: [where('id', '=', benTask.id)], data: { completed: true } });
-  ok(pasted);
-  assert.deepEqual([pasted.data, pasted.count], [[], 0]);
-  assert.equal(pasted.query.requested.filters[0].value, '(unregistered row)');
-  assert.ok(pasted.query.notes.some((note) => note.includes('may belong to another user')));
+  const pasted = refused(await act.execute('db_update', { table: 'tasks', filters: [where('id', '=', benTask.id)], data: { completed: true } }), 'raw_id', fetch);
+  assert.equal(pasted.error.hint, 'no task refs are known yet; read tasks first to get refs');
+  assert.doesNotMatch(JSON.stringify(pasted.error), new RegExp(benTask.id));
   assert.deepEqual(await kit.everything(['tasks']), everything, "nothing was written, Ben's task included");
 });
 
