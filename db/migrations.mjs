@@ -1,38 +1,71 @@
-// db/migrations/NNN_name.sql, applied in order, each once per database. What
-// was applied is recorded (with a checksum) in supabase_migrations, the table
-// the Supabase CLI uses, so a data dir opened again gets only the new files and
-// a file edited after it was applied is an error instead of a silent mismatch.
+// Migrations: db/migrations/NNN_name.sql (the Supabase bootstrap), then a
+// domain pack's or an app's own (`supabase/migrations/<timestamp>_name.sql`,
+// the layout `supabase init` makes), each applied once per database, in its
+// own transaction, statement by statement (db/sql-statements.mjs) so a
+// failure names the file and the line. What was applied is recorded (with a
+// checksum) in supabase_migrations, the table the Supabase CLI uses, so a data
+// dir opened again gets only the new files and a file edited after it was
+// applied is an error instead of a silent mismatch.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runSqlText } from './sql-statements.mjs';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+const MIGRATION_FILE = /^(\d+)_(.+)\.sql$/;
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
 /**
  * The migration files of `dirs`, each folder in order, files sorted by name:
- * `{ version, name, sql, checksum }`. The stack passes the bootstrap folder
- * (db/migrations) and then the domain pack's own.
+ * `{ version, name, sql, checksum, path }` (`path` as the folder was given,
+ * for messages). The stack passes the bootstrap folder (db/migrations) and
+ * then the domain pack's or the app's own. A `.sql` file whose name does not
+ * start with digits and an underscore is left out, as the Supabase CLI skips
+ * it. Throws when a folder is missing or two files share a version.
+ *
+ * @example
+ * const migrations = readMigrations(MIGRATIONS_DIR, 'supabase/migrations')
  */
 export function readMigrations(...dirs) {
-  return (dirs.length > 0 ? dirs : [MIGRATIONS_DIR]).flatMap(readMigrationDir);
+  const migrations = (dirs.length > 0 ? dirs : [MIGRATIONS_DIR]).flatMap(readMigrationDir);
+  const seen = new Map();
+  for (const migration of migrations) {
+    const other = seen.get(migration.version);
+    if (other) {
+      throw new Error(
+        `migrations ${other.path} and ${migration.path} have the same version ${migration.version}: ` +
+          'rename one (the bootstrap uses 001 to 099; `supabase migration new` names files by timestamp)',
+      );
+    }
+    seen.set(migration.version, migration);
+  }
+  return migrations;
 }
 
 function readMigrationDir(dir) {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`migrations folder ${dir} does not exist`);
   return readdirSync(dir)
-    .filter((file) => /^\d+_.+\.sql$/.test(file))
+    .filter((file) => MIGRATION_FILE.test(file))
     .sort()
     .map((file) => {
-      const sql = readFileSync(`${dir}/${file}`, 'utf8');
-      const [, version, name] = file.match(/^(\d+)_(.+)\.sql$/);
-      return { version, name, sql, checksum: sha256(sql) };
+      const path = join(dir, file);
+      const sql = readFileSync(path, 'utf8');
+      const [, version, name] = file.match(MIGRATION_FILE);
+      return { version, name, sql, checksum: sha256(sql), path };
     });
 }
 
 /** One hash over every migration's name and content: the snapshot cache key. */
 export const migrationsHash = (migrations) =>
   sha256(migrations.map((m) => `${m.version}_${m.name}\n${m.checksum}`).join('\n'));
+
+// Supabase's postgres role runs with the extensions schema on its search
+// path, so published migrations and seeds call uuid_generate_v4(), crypt()
+// and gen_salt() unqualified.
+const SUPABASE_SEARCH_PATH = 'set search_path to "$user", public, extensions';
 
 const LEDGER = `
   create schema if not exists supabase_migrations;
@@ -41,13 +74,23 @@ const LEDGER = `
     name text not null,
     checksum text not null,
     applied_at timestamptz not null default now()
+  );
+  create table if not exists supabase_migrations.seed_files (
+    path text primary key,
+    hash text not null
   );`;
 
 /**
  * Applies the migrations `db` has not seen, each in its own transaction.
- * Returns the versions applied. Throws when an applied file has changed.
+ * Returns the versions applied. Throws when an applied file has changed, and
+ * a SqlFileError (file, line, statement, PostgreSQL's message) when a
+ * statement fails; that migration is rolled back, the earlier ones stay.
+ *
+ * @example
+ * const applied = await applyMigrations(db, readMigrations(MIGRATIONS_DIR, 'supabase/migrations'))
  */
 export async function applyMigrations(db, migrations) {
+  await db.exec(SUPABASE_SEARCH_PATH);
   await db.exec(LEDGER);
   const { rows } = await db.query('select version, name, checksum from supabase_migrations.schema_migrations');
   const applied = new Map(rows.map((row) => [row.version, row]));
@@ -58,7 +101,7 @@ export async function applyMigrations(db, migrations) {
     if (recorded !== undefined && recorded.name !== migration.name) {
       throw new Error(
         `this database was migrated with ${recorded.version}_${recorded.name}.sql, not ${migration.version}_${migration.name}.sql: ` +
-          'it belongs to another domain pack; start it with that pack (startStack({ schema })) or use another data dir',
+          'it belongs to another domain pack or app; start it with that one (startStack({ schema }) or { migrations }) or use another data dir',
       );
     }
     if (recorded !== undefined) {
@@ -67,9 +110,9 @@ export async function applyMigrations(db, migrations) {
           'start from a new data dir (or add a new migration instead of editing an applied one)',
       );
     }
-    await db.transaction(async (tx) => {
-      await tx.exec(migration.sql);
-      await tx.query('insert into supabase_migrations.schema_migrations (version, name, checksum) values ($1, $2, $3)', [
+    await inTransaction(db, async () => {
+      await runSqlText(db, migration.sql, { file: migration.path ?? `${migration.version}_${migration.name}.sql`, what: 'migration' });
+      await db.query('insert into supabase_migrations.schema_migrations (version, name, checksum) values ($1, $2, $3)', [
         migration.version,
         migration.name,
         migration.checksum,
@@ -78,4 +121,52 @@ export async function applyMigrations(db, migrations) {
     versions.push(migration.version);
   }
   return versions;
+}
+
+/**
+ * Runs the seed files (`{ path, sql }`) once per database, in one
+ * transaction, statement by statement, and records each in
+ * supabase_migrations.seed_files (path, hash) as the Supabase CLI does.
+ * A file recorded before is not run again; resolves to
+ * `{ ran: [paths], skipped: [{ path, changed }] }` (`changed`: its content
+ * differs from the one that was run).
+ *
+ * @example
+ * await applySeedFiles(db, [{ path: 'supabase/seed.sql', sql: readFileSync('supabase/seed.sql', 'utf8') }])
+ */
+export async function applySeedFiles(db, files) {
+  await db.exec(SUPABASE_SEARCH_PATH);
+  await db.exec(LEDGER);
+  const { rows } = await db.query('select path, hash from supabase_migrations.seed_files');
+  const recorded = new Map(rows.map((row) => [row.path, row.hash]));
+  const ran = [];
+  const skipped = [];
+  const pending = files.filter((file) => {
+    if (!recorded.has(file.path)) return true;
+    skipped.push({ path: file.path, changed: recorded.get(file.path) !== sha256(file.sql) });
+    return false;
+  });
+  if (pending.length === 0) return { ran, skipped };
+  await inTransaction(db, async () => {
+    for (const file of pending) {
+      await runSqlText(db, file.sql, { file: file.path, what: 'seed' });
+      await db.query('insert into supabase_migrations.seed_files (path, hash) values ($1, $2)', [file.path, sha256(file.sql)]);
+      ran.push(file.path);
+    }
+  });
+  return { ran, skipped };
+}
+
+// A file may end the transaction itself (`begin; … commit;`, as some
+// published migrations do): PostgreSQL then warns at our commit, and the rest
+// runs in autocommit, as it would under the Supabase CLI.
+async function inTransaction(db, work) {
+  await db.exec('begin');
+  try {
+    await work();
+  } catch (error) {
+    await db.exec('rollback').catch(() => {});
+    throw error;
+  }
+  await db.exec('commit');
 }

@@ -1,4 +1,5 @@
-// The database: PGlite (PostgreSQL 18 in WASM) with pgvector and pgcrypto,
+// The database: PGlite (PostgreSQL 18 in WASM) with pgvector, pgcrypto and
+// uuid-ossp (the extensions a Supabase project has in its extensions schema),
 // migrated and seeded in-process. A new database starts from a cached
 // snapshot (PGlite's dumpDataDir/loadDataDir, gzipped tarballs under
 // node_modules/.cache/alfred-stack/) instead of running initdb, the
@@ -8,6 +9,7 @@
 // when its key changes.
 import { PGlite } from '@electric-sql/pglite';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
+import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { applyMigrations, migrationsHash, readMigrations } from './migrations.mjs';
 
-const EXTENSIONS = { vector, pgcrypto };
+const EXTENSIONS = { vector, pgcrypto, uuid_ossp };
 export const SNAPSHOT_DIR = fileURLToPath(new URL('../node_modules/.cache/alfred-stack/', import.meta.url));
 
 function packageVersion(name) {

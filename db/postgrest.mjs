@@ -31,7 +31,8 @@ export function postgrestBinary() {
 export function postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret }) {
   return {
     PGRST_DB_URI: `postgres://authenticator@${host}:${pgPort}/postgres`,
-    PGRST_DB_SCHEMAS: 'public',
+    // alfred_auth: the sign-in functions (db/auth.mjs), for service_role only.
+    PGRST_DB_SCHEMAS: 'public,alfred_auth',
     PGRST_DB_EXTRA_SEARCH_PATH: 'public,extensions',
     PGRST_DB_ANON_ROLE: 'anon',
     PGRST_JWT_SECRET: jwtSecret,

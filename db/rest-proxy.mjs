@@ -1,30 +1,40 @@
 // The Supabase URL of the local stack: a loopback HTTP server that serves
-// PostgREST under /rest/v1, as a Supabase project (and `supabase start`'s
-// API gateway) does, so supabase-js's createClient(url, key) and
-// createAct({ url }) work against it unchanged. PostgREST itself has no
-// setting for a path prefix (it serves tables at /<table>).
+// PostgREST under /rest/v1 and the local sign-in (db/auth.mjs) under
+// /auth/v1, as a Supabase project (and `supabase start`'s API gateway) does,
+// so supabase-js's createClient(url, key) and createAct({ url }) work against
+// it unchanged. PostgREST itself has no setting for a path prefix (it serves
+// tables at /<table>).
 import { createServer, request as httpRequest } from 'node:http';
 
 const REST_PREFIX = '/rest/v1';
+const AUTH_PREFIX = '/auth/v1';
+
+const under = (path, prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
 
 // What the gateway of a Supabase project answers for a path it has no
 // route for.
 const NO_ROUTE = JSON.stringify({ message: 'no Route matched with those values' });
 
 /**
- * Starts the gateway on `host:port` in front of PostgREST at `restUrl`.
+ * Starts the gateway on `host:port` in front of PostgREST at `restUrl`, with
+ * `auth` (createAuthHandler's result, optional) answering /auth/v1.
  * Resolves to `{ url, stop() }`; `url` is the Supabase URL (no path).
  *
  * @example
  * const gateway = await startRestGateway({ host: '127.0.0.1', port: 54321, restUrl: 'http://127.0.0.1:3000' })
  * await fetch(`${gateway.url}/rest/v1/recipes?select=name`, { headers })
  */
-export async function startRestGateway({ host, port, restUrl }) {
+export async function startRestGateway({ host, port, restUrl, auth }) {
   const upstream = new URL(restUrl);
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
-    const rest = path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`) || path.startsWith(`${REST_PREFIX}?`);
-    if (!rest) {
+    if (auth && under(path, AUTH_PREFIX)) {
+      // The handler answers every request itself, errors included; a throw
+      // here is a broken connection.
+      auth.handle(req, res, path.slice(AUTH_PREFIX.length)).catch((cause) => res.destroy(cause));
+      return;
+    }
+    if (!under(path, REST_PREFIX)) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(NO_ROUTE);
       return;
     }

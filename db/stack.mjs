@@ -1,72 +1,113 @@
 // The embedded local Supabase: PGlite (migrated, seeded) served over the
-// Postgres wire protocol by pglite-socket to exactly one client, PostgREST 12.
-// Library (startStack) and CLI (`node db/stack.mjs start`).
+// Postgres wire protocol by pglite-socket to exactly one client, PostgREST 12,
+// behind a gateway that serves PostgREST under /rest/v1 and a small
+// GoTrue-compatible sign-in under /auth/v1. The database is a domain pack's
+// (domains/<schema>/) or a developer's own app's (`supabase/migrations`,
+// `supabase/seed.sql`). Library (startStack, also `alfred-act/stack`) and CLI
+// (`node db/stack.mjs start`, the same as `alfred-act stack start`).
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { anonKey, newJwtSecret, postgrestJwtSecret, serviceKey, userToken } from './jwt.mjs';
+import { accessTokenClaims, accessTokenHookEvent, createAuthHandler, hookedClaims } from './auth.mjs';
+import { anonKey, newJwtSecret, postgrestJwtSecret, serviceKey, signJwt } from './jwt.mjs';
+import { applySeedFiles, MIGRATIONS_DIR, readMigrations } from './migrations.mjs';
 import { loadPack } from './packs.mjs';
 import { openDatabase } from './pglite.mjs';
 import { freePort } from './ports.mjs';
 import { startPostgrest } from './postgrest.mjs';
 import { startRestGateway } from './rest-proxy.mjs';
-import { SEED_USERS } from './seed/ids.mjs';
+
+export { SqlFileError } from './sql-statements.mjs';
 
 const since = (start) => Math.round(performance.now() - start);
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+const TEN_YEARS_S = 10 * 365 * 24 * 3600;
+const MIN_PASSWORD_LENGTH = 6;
 
 /**
  * Starts a local Supabase-like stack and resolves when PostgREST answers an
  * authenticated request.
  *
- * - `schema`: the domain pack whose migrations and seed make the database,
- *   a folder under domains/: `kitchen` (default) or `crm`.
- * - `host`: interface for both servers (loopback only by default).
+ * The database, one of:
+ * - `schema`: a domain pack under domains/, `kitchen` (the default) or
+ *   `crm`: its migrations and, with `seed` (default true), its demo data for
+ *   the two demo users (skipped when a data dir already has them);
+ * - `migrations`: the folder of a developer's own migrations, in the layout
+ *   `supabase init` makes (`supabase/migrations/<timestamp>_name.sql`),
+ *   applied in file-name order after the Supabase bootstrap (db/migrations),
+ *   read where they are. `seed`: a SQL file (`supabase/seed.sql`) or a list
+ *   of them, run once per database as postgres after the migrations. A
+ *   failing statement rejects with a SqlFileError that names the file, the
+ *   line, the statement and PostgreSQL's message.
+ *
+ * Either way:
+ * - `users`: `[{ email, password, id?, user_metadata? }]` to create in
+ *   auth.users (bcrypt password, confirmed; the app's `on auth.users` triggers
+ *   run), or whose password to set when the seed made that email.
+ * - `host`: interface for the servers (loopback only by default).
  * - `pgPort`, `httpPort` (PostgREST), `apiPort` (the Supabase URL, which
- *   serves PostgREST under /rest/v1): default to free ports.
+ *   serves PostgREST under /rest/v1 and sign-in under /auth/v1): free ports
+ *   by default.
  * - `dataDir`: a folder kept between runs; default in memory.
- * - `seed`: load the pack's demo data for the two demo users (skipped when a
- *   data dir already has them).
- * - `jwtSecret`: HS256 secret; a random one by default.
+ * - `jwtSecret`: HS256 secret; a random one by default. `jwtExpiry`: seconds
+ *   a signed-in access token lives (default 3600, as on Supabase).
+ * - `accessTokenHook`: a custom access token hook, the function
+ *   (`public.custom_access_token_hook`, or config.toml's
+ *   `pg-functions://postgres/public/custom_access_token_hook`) every access
+ *   token's claims go through, as with `[auth.hook.custom_access_token]`.
  * - `jwks`: a JWK set (`{ keys: [...] }`, public keys) whose ES256 / RS256
  *   tokens PostgREST accepts too, as a Supabase project with asymmetric
  *   signing keys does; the HS256 secret keeps working alongside.
  * - `quiet`: false streams PostgREST's output to stderr (it is always kept
  *   and shown when start-up fails).
  *
- * Resolves to `{ supabaseUrl, restUrl, url, schema, anonKey, serviceKey, jwtSecret, users: [{ id, email, token }],
- * pgPort, httpPort, apiPort, timings, exited, reload(), postgrestOutput(), stopPostgrest(), startPostgrest(), stop() }`.
- * `supabaseUrl` is what `createClient(supabaseUrl, anonKey)` and `createAct({ url })` take (PostgREST under
- * /rest/v1); `restUrl` is the bare PostgREST root, and `url` the same root, kept for callers
- * that fetch it directly. `exited` resolves if PostgREST ever stops.
+ * Resolves to `{ supabaseUrl, restUrl, url, authUrl, schema, migrations, anonKey, serviceKey, jwtSecret,
+ * users: [{ id, email, token, refreshToken }], notes, pgPort, httpPort, apiPort, timings, exited, reload(),
+ * postgrestOutput(), stopPostgrest(), startPostgrest(), stop() }`.
+ * `supabaseUrl` is what `createClient(supabaseUrl, anonKey)` and `createAct({ url })` take; `restUrl` is the
+ * bare PostgREST root, and `url` the same root, kept for callers that fetch it directly. `users` are every
+ * user of auth.users (those of `users` first, then by creation), each signed in: `token` is the access token of
+ * a session made at start (valid for ten years, for scripts), `refreshToken` that session's refresh token.
+ * `notes` says what was skipped (a seed already run on this data dir). `exited` resolves if PostgREST stops.
  *
  * @example
- * const stack = await startStack()
- * const [ada] = stack.users
- * const response = await fetch(`${stack.supabaseUrl}/rest/v1/recipes?select=name`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${ada.token}` } })
+ * const stack = await startStack({ migrations: 'supabase/migrations', seed: 'supabase/seed.sql', users: [{ email: 'ada@example.com', password: 'ada-password' }] })
+ * const supabase = createClient(stack.supabaseUrl, stack.anonKey)
+ * await supabase.auth.signInWithPassword({ email: 'ada@example.com', password: 'ada-password' })
  * await stack.stop()
  */
 export async function startStack({
-  schema = 'kitchen',
+  schema,
+  migrations,
+  seed,
+  users = [],
   host = '127.0.0.1',
   pgPort,
   httpPort,
   apiPort,
   dataDir,
-  seed = true,
   jwtSecret = newJwtSecret(),
+  jwtExpiry = 3600,
+  accessTokenHook,
   jwks,
   quiet = true,
 } = {}) {
   const started = performance.now();
   const timings = {};
-  const pack = await loadPack(schema);
-  // Everything that talks to PGlite directly (migrations, seed) happens
-  // before the socket opens: afterwards PostgREST must be its only client.
-  const today = new Date();
+  const database = await databaseSource({ schema, migrations, seed });
+  const newUsers = checkUsers(users);
+  const hook = hookFunction(accessTokenHook);
+  const notes = [];
+  // Everything that talks to PGlite directly (migrations, seed, users, the
+  // sessions of the users' tokens) happens before the socket opens:
+  // afterwards PostgREST must be its only client.
   const { db, source, timings: dbTimings } = await openDatabase({
     dataDir,
-    migrations: pack.migrations(),
-    snapshotName: pack.name,
-    seed: seed ? { key: pack.seed.key(today), run: (database) => pack.seed.run(database, { today }) } : undefined,
+    migrations: database.migrations,
+    snapshotName: database.snapshotName,
+    seed: database.seed && { key: database.seed.key, run: (opened) => database.seed.run(opened, notes) },
   });
   timings.database = { source, ...dbTimings };
 
@@ -80,6 +121,14 @@ export async function startStack({
     if (!db.closed) await db.close();
   };
   try {
+    apiPort ??= await freePort(host);
+    const supabaseUrl = `http://${host}:${apiPort}`;
+    const issuer = `${supabaseUrl}/auth/v1`;
+    await configureHook(db, hook);
+    const usersAt = performance.now();
+    const signedIn = await signInUsers(db, newUsers, { jwtSecret, issuer, hook });
+    timings.users = since(usersAt);
+
     const serveAt = performance.now();
     pgPort ??= await freePort(host);
     // A port found free may be taken by another process before PostgREST
@@ -92,18 +141,11 @@ export async function startStack({
     await socket.start();
 
     const keys = { anonKey: anonKey(jwtSecret), serviceKey: serviceKey(jwtSecret) };
-    const users = seed ? SEED_USERS.map(({ id, email }) => ({ id, email, token: userToken({ id, email }, jwtSecret) })) : [];
-    const probeToken = users[0]?.token ?? keys.serviceKey;
+    const probe = database.probeTable
+      ? { path: `/${database.probeTable}?select=id&limit=1`, headers: { apikey: keys.anonKey, authorization: `Bearer ${signedIn[0]?.token ?? keys.serviceKey}` } }
+      : { path: '/', headers: { apikey: keys.serviceKey, authorization: `Bearer ${keys.serviceKey}` } };
     const servePostgrest = () =>
-      startPostgrest({
-        host,
-        pgPort,
-        httpPort,
-        adminPort,
-        jwtSecret: postgrestJwtSecret(jwtSecret, jwks),
-        quiet,
-        probe: { path: `/${pack.probeTable}?select=id&limit=1`, headers: { apikey: keys.anonKey, authorization: `Bearer ${probeToken}` } },
-      });
+      startPostgrest({ host, pgPort, httpPort, adminPort, jwtSecret: postgrestJwtSecret(jwtSecret, jwks), quiet, probe });
     for (let attempt = 1; ; attempt++) {
       try {
         postgrest = await servePostgrest();
@@ -114,7 +156,8 @@ export async function startStack({
         adminPort = await freePort(host);
       }
     }
-    gateway = await startRestGateway({ host, port: apiPort ?? (await freePort(host)), restUrl: postgrest.url });
+    const auth = createAuthHandler({ restUrl: postgrest.url, serviceKey: keys.serviceKey, jwtSecret, jwks, issuer, jwtExpiry, accessTokenHook: hook !== null });
+    gateway = await startRestGateway({ host, port: apiPort, restUrl: postgrest.url, auth });
     timings.serve = since(serveAt);
     timings.total = since(started);
 
@@ -123,10 +166,13 @@ export async function startStack({
       supabaseUrl: gateway.url,
       restUrl: postgrest.url,
       url: postgrest.url,
-      schema: pack.name,
+      authUrl: issuer,
+      schema: database.schema,
+      migrations: database.migrationsDir,
       ...keys,
       jwtSecret,
-      users,
+      users: signedIn,
+      notes,
       pgPort,
       httpPort,
       apiPort: Number(new URL(gateway.url).port),
@@ -146,7 +192,7 @@ export async function startStack({
         await postgrest.stop();
         postgrest = await servePostgrest();
       },
-      /** Stops PostgREST, the socket and PGlite; safe to call twice. */
+      /** Stops the gateway, PostgREST, the socket and PGlite; safe to call twice. */
       stop: () => (stopping ??= closeAll()),
     };
   } catch (error) {
@@ -155,90 +201,129 @@ export async function startStack({
   }
 }
 
-function parseArgs(argv) {
-  const options = {};
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${flag} needs a value`);
-      return argv[++i];
+// What makes the database: `{ schema, migrationsDir, migrations, snapshotName, probeTable, seed: { key, run(db, notes) } }`.
+async function databaseSource({ schema, migrations, seed }) {
+  if (migrations !== undefined && migrations !== null) {
+    if (schema !== undefined) throw new TypeError('startStack: give schema (a domain pack) or migrations (your app\'s folder), not both');
+    if (typeof migrations !== 'string' || migrations === '') throw new TypeError('startStack: migrations must be the path of a folder (e.g. supabase/migrations)');
+    if (seed === true) throw new TypeError('startStack: with migrations, seed is the path of a SQL file (e.g. supabase/seed.sql) or a list of them');
+    const seedPaths = seed === undefined || seed === null || seed === false ? [] : [seed].flat();
+    for (const path of seedPaths) {
+      if (typeof path !== 'string' || path === '') throw new TypeError('startStack: seed must be the path of a SQL file or a list of them');
+      if (!existsSync(path) || !statSync(path).isFile()) throw new Error(`seed file ${path} does not exist`);
+    }
+    const seedFiles = seedPaths.map((path) => ({ path, sql: readFileSync(path, 'utf8') }));
+    return {
+      schema: null,
+      migrationsDir: migrations,
+      migrations: readMigrations(MIGRATIONS_DIR, migrations),
+      // Snapshots are kept per app folder, so two apps do not evict each other's.
+      snapshotName: `app-${sha256(resolve(migrations)).slice(0, 12)}`,
+      probeTable: null,
+      seed: seedFiles.length === 0 ? null : {
+        // The day too: a seed's now() and current_date are frozen in the
+        // seeded snapshot, so it is made again each day.
+        key: `${new Date().toISOString().slice(0, 10)}-${sha256(seedFiles.map((file) => `${file.path}\n${sha256(file.sql)}`).join('\n')).slice(0, 16)}`,
+        run: async (db, notes) => {
+          const { skipped } = await applySeedFiles(db, seedFiles);
+          for (const { path, changed } of skipped) {
+            notes.push(`seed ${path} was run on this database before${changed ? ' and has changed since: start from a new data dir to run it again' : ''}; not run again`);
+          }
+        },
+      },
     };
-    const port = () => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`${flag} needs a port number (1-65535)`);
-      return n;
-    };
-    if (flag === '--data') options.dataDir = value();
-    else if (flag === '--schema') options.schema = value();
-    else if (flag === '--port') options.httpPort = port();
-    else if (flag === '--api-port') options.apiPort = port();
-    else if (flag === '--pg-port') options.pgPort = port();
-    else if (flag === '--no-seed') options.seed = false;
-    else if (flag === '--verbose') options.quiet = false;
-    else throw new Error(`unknown option ${flag}`);
   }
-  return options;
+  if (typeof seed === 'string' || Array.isArray(seed)) throw new TypeError('startStack: a SQL seed file goes with migrations; a domain pack\'s seed is true or false');
+  const pack = await loadPack(schema ?? 'kitchen');
+  const today = new Date();
+  return {
+    schema: pack.name,
+    migrationsDir: null,
+    migrations: pack.migrations(),
+    snapshotName: pack.name,
+    probeTable: pack.probeTable,
+    seed: seed === false ? null : { key: pack.seed.key(today), run: (db) => pack.seed.run(db, { today }) },
+  };
 }
 
-const USAGE = `usage: node db/stack.mjs start [--schema PACK] [--data DIR] [--api-port N] [--port N] [--pg-port N] [--no-seed] [--verbose]
-  Runs PGlite + PostgREST in the foreground until Ctrl-C (SIGINT) or SIGTERM.
-  --schema PACK the domain pack under domains/ to migrate and seed: kitchen (default) or crm
-  --data DIR   keep the database in DIR (default: in memory)
-  --api-port N the Supabase URL's port (PostgREST under /rest/v1, e.g. 54321; default: a free one)
-  --port N     PostgREST port (default: a free one); --pg-port N the Postgres wire port
-  The JWT secret is PGRST_JWT_SECRET when set, else random (tokens are valid for this run).
-  kill -USR1 <pid> reloads PostgREST's schema cache.`;
-
-async function main(argv) {
-  const [command, ...rest] = argv;
-  if (command !== 'start') {
-    console.error(USAGE);
-    return 2;
-  }
-  const options = parseArgs(rest);
-  if (process.env.PGRST_JWT_SECRET) options.jwtSecret = process.env.PGRST_JWT_SECRET;
-  const stack = await startStack(options);
-  const [user] = stack.users;
-  const lines = [
-    `Local Supabase (PostgREST 12 on PGlite, ${stack.schema} schema) ready in ${(stack.timings.total / 1000).toFixed(1)} s (database: ${stack.timings.database.source})`,
-    `  API URL       ${stack.supabaseUrl}   (createClient(url, anonKey), createAct({ url }))`,
-    `  REST URL      ${stack.supabaseUrl}/rest/v1   (PostgREST; its bare root: ${stack.restUrl})`,
-    `  Postgres      127.0.0.1:${stack.pgPort} (PostgREST's only connection; do not connect to it)`,
-    `  anon key      ${stack.anonKey}`,
-    `  service key   ${stack.serviceKey}`,
-    ...stack.users.map((u) => `  user ${u.email}\n    id    ${u.id}\n    token ${u.token}`),
-    '',
-    `export SUPABASE_URL=${stack.supabaseUrl}`,
-    `export SUPABASE_ANON_KEY=${stack.anonKey}`,
-    `export SUPABASE_JWT_SECRET=${stack.jwtSecret}`,
-    ...(user ? [`export ALFRED_ACCESS_TOKEN=${user.token}`, `export ALFRED_USER_ID=${user.id}`] : []),
-  ];
-  console.log(lines.join('\n'));
-
-  process.on('SIGUSR1', () => stack.reload());
-  let shuttingDown = false;
-  return new Promise((resolve) => {
-    const shutDown = (signal) => {
-      shuttingDown = true;
-      console.error(`\n${signal}: stopping`);
-      stack.stop().then(() => resolve(0));
-    };
-    process.once('SIGINT', shutDown);
-    process.once('SIGTERM', shutDown);
-    stack.exited.then(({ code, signal }) => {
-      if (shuttingDown) return;
-      console.error(`PostgREST exited (code ${code}, signal ${signal})\n${stack.postgrestOutput()}`);
-      stack.stop().then(() => resolve(1));
-    });
+function checkUsers(users) {
+  if (!Array.isArray(users)) throw new TypeError('startStack: users must be a list of { email, password }');
+  const seen = new Set();
+  return users.map((user, index) => {
+    const { email, password, id, user_metadata: metadata } = user ?? {};
+    if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new TypeError(`startStack: users[${index}].email must be an email address, got ${JSON.stringify(email)}`);
+    if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH) {
+      throw new TypeError(`startStack: users[${index}].password must be a string of at least ${MIN_PASSWORD_LENGTH} characters (Supabase Auth's minimum)`);
+    }
+    if (id !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new TypeError(`startStack: users[${index}].id must be a UUID`);
+    if (metadata !== undefined && (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))) throw new TypeError(`startStack: users[${index}].user_metadata must be an object`);
+    if (seen.has(email.toLowerCase())) throw new TypeError(`startStack: users lists ${email} twice`);
+    seen.add(email.toLowerCase());
+    return { email, password, id: id ?? null, metadata: metadata ?? null };
   });
 }
 
+// `schema.function` from either spelling; null without a hook.
+function hookFunction(hook) {
+  if (hook === undefined || hook === null) return null;
+  const match = typeof hook === 'string' && /^(?:pg-functions:\/\/[^/]+\/([^/]+)\/([^/]+)|([A-Za-z_][\w$]*)\.([A-Za-z_][\w$]*))$/.exec(hook);
+  if (!match) {
+    throw new TypeError(`startStack: accessTokenHook must name a function, schema.function or pg-functions://postgres/schema/function, got ${JSON.stringify(hook)}`);
+  }
+  return match[1] ? `${match[1]}.${match[2]}` : `${match[3]}.${match[4]}`;
+}
+
+// Records the hook (or its absence) where alfred_auth.run_access_token_hook reads it.
+async function configureHook(db, hook) {
+  await db.exec('delete from alfred_auth.hooks');
+  if (hook === null) return;
+  const { rows } = await db.query('select to_regproc($1) is not null as found', [hook]);
+  if (!rows[0].found) throw new Error(`the access token hook ${hook} is not a function in this database (is its migration there?)`);
+  await db.query(`insert into alfred_auth.hooks (name, function) values ('custom_access_token', to_regproc($1))`, [hook]);
+}
+
+// Creates `newUsers` (or sets their passwords), then signs every user of
+// auth.users in: one session each, `{ id, email, token, refreshToken }`, the
+// given users first in their order, then the rest by creation.
+async function signInUsers(db, newUsers, { jwtSecret, issuer, hook }) {
+  const givenIds = [];
+  if (newUsers.length > 0) {
+    await db.transaction(async (tx) => {
+      for (const user of newUsers) {
+        const { rows } = await tx.query('select alfred_auth.ensure_user($1, $2, $3, $4) as id', [user.email, user.password, user.id, user.metadata]);
+        givenIds.push(rows[0].id);
+      }
+    });
+  }
+  const { rows } = await db.query(`
+    select alfred_auth.issue_session(u) as session
+    from auth.users u
+    where u.deleted_at is null
+    order by array_position($1::uuid[], u.id) nulls last, u.created_at, u.email`, [givenIds]);
+  const now = Math.floor(Date.now() / 1000);
+  const signed = [];
+  for (const { session: { user, session_id: sessionId, refresh_token: refreshToken } } of rows) {
+    let claims = accessTokenClaims(user, { sessionId, method: 'password', issuer, now, exp: now + TEN_YEARS_S });
+    if (hook) {
+      const { rows: [{ answer }] } = await db.query('select alfred_auth.run_access_token_hook($1) as answer', [accessTokenHookEvent(claims, 'password')]);
+      const hooked = hookedClaims(answer);
+      if (hooked.error) throw new Error(`the access token hook ${hook} refused ${user.email}: ${hooked.error.message}`);
+      claims = hooked.claims;
+    }
+    signed.push({ id: user.id, email: user.email, token: signJwt(claims, jwtSecret), refreshToken });
+  }
+  return signed;
+}
+
+// `node db/stack.mjs start …`: the same command as `alfred-act stack start …`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error) => {
-      console.error(error.message);
-      process.exit(1);
-    },
-  );
+  import('../cli/stack.mjs')
+    .then(({ runStackCommand }) => runStackCommand(process.argv.slice(2), { program: 'node db/stack.mjs' }))
+    .then(
+      (code) => process.exit(code),
+      (error) => {
+        console.error(error.message);
+        process.exit(1);
+      },
+    );
 }

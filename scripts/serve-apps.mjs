@@ -3,7 +3,7 @@
 // Ctrl-C. A model from OPENAI_API_KEY / OPENAI_BASE_URL is offered to both.
 import { modelConfigFromEnv } from '../web/src/llm.js';
 import { startWorkerd } from '../worker/local.mjs';
-import { WORKER_VARIABLES } from '../worker/src/variables.js';
+import { WORKER_VARIABLES } from '../web/src/worker/variables.js';
 import { startDemoServer } from './serve-demo.mjs';
 
 export async function serveApps(backend, env = process.env) {
@@ -18,7 +18,8 @@ export async function serveApps(backend, env = process.env) {
   // The local stack's tokens are HS256 with its own secret; a hosted backend
   // brings SUPABASE_JWT_SECRET / SUPABASE_JWKS_URL from the environment.
   if (backend.local) workerEnv.SUPABASE_JWT_SECRET = backend.local.jwtSecret;
-  const worker = await startWorkerd({ env: workerEnv });
+  // The local stack's own pack; for a configured backend ALFRED_DOMAIN (a pulled domain file), else the kitchen demo.
+  const worker = await startWorkerd({ env: workerEnv, domain: backend.domain ?? (env.ALFRED_DOMAIN || undefined) });
   console.log(`
 Demo page:  ${demo.url}
 Worker:     ${worker.url}  (POST /act/execute, POST /act/turn with Authorization: Bearer <user JWT>)

@@ -3,7 +3,10 @@ import type { Tool } from 'ai';
 import type { Act, ToolName, ToolParams, ToolResult } from './index.js';
 
 export interface AiToolsOptions {
-  /** The OpenAI strict-mode schemas (default `true`). */
+  /**
+   * The OpenAI strict-mode schemas (default `true`), sent with `strict: true` by AI SDK 6 and 7; on AI SDK 5
+   * pass `providerOptions: { openai: { strictJsonSchema: true } }` to the call for OpenAI's strict mode.
+   */
   strict?: boolean;
   /** A subset of the tools, e.g. `['db_read']`. */
   tools?: readonly ToolName[];

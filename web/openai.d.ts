@@ -23,20 +23,39 @@ export interface ResponsesFunctionTool {
   strict: boolean;
 }
 
-/** A Chat Completions tool call (`message.tool_calls[i]`). */
+/**
+ * A Chat Completions function tool call (`message.tool_calls[i]`), as every
+ * `openai` major types it (`ChatCompletionMessageToolCall`; in openai 6 and 7,
+ * its `ChatCompletionMessageFunctionToolCall` member).
+ */
 export interface ChatToolCall {
   id: string;
   type?: 'function' | string;
   function: { name: string; arguments: string };
 }
 
-/** A Responses API output item; only `function_call` items are run. */
+/**
+ * A custom tool's call (openai 6 and 7, `ChatCompletionMessageCustomToolCall`):
+ * accepted so `message.tool_calls` passes as it is, and skipped (the database
+ * tools are function tools; the caller answers its own custom tools).
+ */
+export interface ChatCustomToolCall {
+  id: string;
+  type: 'custom';
+  custom: { name: string; input: string };
+}
+
+/**
+ * A Responses API output item (`response.output[i]`, any kind of the SDK's
+ * `ResponseOutputItem`); only `function_call` items are run, with their
+ * `call_id`, `name` and `arguments` (strings there). The other kinds type
+ * these fields as they like (a tool search call's `call_id` may be null).
+ */
 export interface ResponsesOutputItem {
   type: string;
-  call_id?: string;
-  name?: string;
-  arguments?: string;
-  [key: string]: unknown;
+  call_id?: unknown;
+  name?: unknown;
+  arguments?: unknown;
 }
 
 export interface ChatToolMessage {
@@ -61,14 +80,15 @@ export declare function openaiTools(act: Pick<Act, 'tools'>, options?: OpenAIToo
 export declare function openaiTools(act: Pick<Act, 'tools'>, options: OpenAIToolsOptions & { api: 'responses' }): ResponsesFunctionTool[];
 
 /**
- * Runs the tool calls in order and resolves to the messages that answer them.
+ * Runs the function calls in order and resolves to the messages that answer them; `calls` is the SDK's
+ * `message.tool_calls` or `response.output` as it is, and other items (custom tool calls, messages) are skipped.
  *
  * @example
  * messages.push(message, ...(await runToolCalls(act, message.tool_calls)))
  */
 export declare function runToolCalls(
   act: Pick<Act, 'callTool'>,
-  calls: readonly ChatToolCall[] | null | undefined,
+  calls: readonly (ChatToolCall | ChatCustomToolCall)[] | null | undefined,
   options?: { signal?: AbortSignal },
 ): Promise<ChatToolMessage[]>;
 export declare function runToolCalls(

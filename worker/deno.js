@@ -1,9 +1,9 @@
-// The same worker under Deno: `Deno.serve` on 127.0.0.1, config from the
-// environment. Run from the repository root:
-//   deno run --allow-net --allow-env --config worker/deno.json worker/deno.js
+// The same worker under Deno: `Deno.serve` on 127.0.0.1, its configuration
+// from the environment. From this folder, after `npm install alfred-act`:
+//   deno run --allow-net --allow-env --config deno.json deno.js
 // PORT picks the port (default 8787; 0 for any free one).
-import handler from './src/handler.js';
-import { WORKER_VARIABLES } from './src/variables.js';
+import { WORKER_VARIABLES } from 'alfred-act/worker';
+import handler from './src/index.js';
 
 const env = Object.fromEntries(WORKER_VARIABLES.map((name) => [name, Deno.env.get(name)]).filter(([, value]) => value !== undefined));
 

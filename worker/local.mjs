@@ -1,41 +1,61 @@
-// Runs the worker on 127.0.0.1 in the real runtimes from npm — workerd (a
-// generated capnp config, the .wasm as a wasm module as wrangler uploads it)
-// and Deno (worker/deno.js) — for the tests, the load test and local use:
-//   node worker/local.mjs workerd|deno   (config from the environment; PORT)
+// Runs the worker template (worker/src/index.js, worker/deno.js) on
+// 127.0.0.1 in the real runtimes from npm — workerd (a generated capnp
+// config, the .wasm as a wasm module as wrangler uploads it) and Deno — with
+// `alfred-act/worker` resolved to this repository's web/src/worker and the
+// domain written next to it as domain.json, for the tests, the load test and
+// local use:
+//   node worker/local.mjs workerd|deno [--domain FILE]   (config from the environment; PORT)
 import { spawn, execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, posix, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { freePort } from '../db/ports.mjs';
-import { WORKER_VARIABLES } from './src/variables.js';
+import { kitchen } from '../web/src/kitchen.js';
+import { WORKER_VARIABLES } from '../web/src/worker/variables.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SCRATCH = join(ROOT, '.scratch');
 const bin = (name) => join(ROOT, 'node_modules/.bin', name);
 const DENO_ENV = { DENO_DIR: join(SCRATCH, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
 const READY_TIMEOUT_MS = 30_000;
+// What the template imports, and this repository's files standing in for the installed package.
+const PACKAGE_ENTRIES = {
+  workerd: { 'alfred-act/worker': 'web/src/worker/index.workerd.js', 'alfred-act/worker/durable': 'web/src/worker/durable.js' },
+  deno: { 'alfred-act/worker': 'web/src/worker/index.deno.js' },
+};
+
+// The domain as the template's domain.json: an object, or a file's text
+// (checked by the core when the worker loads it, as on Cloudflare). By
+// default the kitchen demo, the local stack's own schema.
+async function domainText(domain = kitchen) {
+  if (typeof domain === 'string') return readFile(domain, 'utf8');
+  return `${JSON.stringify(domain, null, 2)}\n`;
+}
 
 /**
- * Serves the worker in workerd. `env` holds the worker's variables (plain
- * text bindings); `port` defaults to a free one. Resolves once /health
- * answers (with any status), to `{ url, urls, runtime, pid, stop(), output(), exited }`.
+ * Serves the worker template in workerd. `env` holds the worker's variables
+ * (plain text bindings); `domain` the domain it serves (an object or a file
+ * path; default the kitchen demo); `port` defaults to a free one. Resolves
+ * once /health answers (with any status), to
+ * `{ url, urls, runtime, pid, stop(), output(), exited }`.
  *
- * `durableLimits: true` serves src/durable.js instead, its limits counted in
- * the LimitCounter Durable Object (in memory) bound as LIMITS, as on
- * Cloudflare; `instances: n` then runs n copies of the worker, each its own
- * isolate on its own port (`urls`), sharing those Durable Objects.
+ * `durableLimits: true` serves the template's src/durable.js instead, its
+ * limits counted in the LimitCounter Durable Object (in memory) bound as
+ * LIMITS, as on Cloudflare; `instances: n` then runs n copies of the worker,
+ * each its own isolate on its own port (`urls`), sharing those Durable Objects.
  *
  * @example
- * const worker = await startWorkerd({ env: { SUPABASE_URL, SUPABASE_ANON_KEY } })
+ * const worker = await startWorkerd({ env: { SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET }, domain: 'domain.json' })
  * await fetch(`${worker.url}/health`); await worker.stop()
  */
-export async function startWorkerd({ env, port, durableLimits = false, instances = 1 } = {}) {
+export async function startWorkerd({ env, port, domain, durableLimits = false, instances = 1 } = {}) {
   if (instances > 1 && !durableLimits) throw new Error('startWorkerd: several instances only with durableLimits (they share nothing else)');
   const ports = [port ?? (await freePort())];
   while (ports.length < instances) ports.push(await freePort());
   await mkdir(SCRATCH, { recursive: true });
   const dir = await mkdtemp(join(SCRATCH, 'workerd-'));
+  await writeFile(join(dir, 'domain.json'), await domainText(domain));
   const config = await writeWorkerdConfig(dir, { env, ports, durableLimits });
   const urls = ports.map((each) => `http://127.0.0.1:${each}`);
   const worker = await startProcess({
@@ -50,11 +70,24 @@ export async function startWorkerd({ env, port, durableLimits = false, instances
 }
 
 /**
- * Serves the worker with `deno run worker/deno.js`, network limited to
- * 127.0.0.1 and the model's host. Same result as startWorkerd.
+ * Serves the worker template with `deno run deno.js` (a copy of worker/deno.js
+ * and worker/src/index.js next to the domain), network limited to 127.0.0.1
+ * and the hosts it is configured with. Same options (but the Durable Objects)
+ * and result as startWorkerd.
+ *
+ * @example
+ * const worker = await startDeno({ env, domain: crmDomain })
  */
-export async function startDeno({ env, port } = {}) {
+export async function startDeno({ env, port, domain } = {}) {
   port ??= await freePort();
+  await mkdir(SCRATCH, { recursive: true });
+  const dir = await mkdtemp(join(SCRATCH, 'deno-'));
+  await mkdir(join(dir, 'src'));
+  await copyFile(join(ROOT, 'worker/deno.js'), join(dir, 'deno.js'));
+  await copyFile(join(ROOT, 'worker/src/index.js'), join(dir, 'src/index.js'));
+  await writeFile(join(dir, 'domain.json'), await domainText(domain));
+  const imports = Object.fromEntries(Object.entries(PACKAGE_ENTRIES.deno).map(([specifier, path]) => [specifier, pathToFileURL(join(ROOT, path)).href]));
+  await writeFile(join(dir, 'deno.json'), `${JSON.stringify({ imports }, null, 2)}\n`);
   const hosts = new Set(['127.0.0.1']);
   for (const name of ['SUPABASE_URL', 'SUPABASE_REST_URL', 'SUPABASE_JWKS_URL', 'OPENAI_BASE_URL']) if (env?.[name] && URL.canParse(env[name])) hosts.add(new URL(env[name]).hostname);
   if (env?.OPENAI_API_KEY && !env.OPENAI_BASE_URL) hosts.add('api.openai.com');
@@ -62,10 +95,11 @@ export async function startDeno({ env, port } = {}) {
   return startProcess({
     runtime: 'deno',
     command: bin('deno'),
-    args: ['run', `--allow-net=${[...hosts].join(',')}`, `--allow-env=${allowEnv}`, '--no-prompt', '--config', 'worker/deno.json', 'worker/deno.js'],
+    args: ['run', `--allow-net=${[...hosts].join(',')}`, `--allow-env=${allowEnv}`, '--no-prompt', '--config', join(dir, 'deno.json'), join(dir, 'deno.js')],
     cwd: ROOT,
     env: { ...DENO_ENV, ...onlyWorkerVariables(env), PORT: String(port) },
     url: `http://127.0.0.1:${port}`,
+    cleanup: () => rm(dir, { recursive: true, force: true }),
   });
 }
 
@@ -73,30 +107,35 @@ const onlyWorkerVariables = (env = {}) =>
   Object.fromEntries(WORKER_VARIABLES.filter((name) => typeof env[name] === 'string').map((name) => [name, env[name]]));
 
 /**
- * A capnp config for `workerd serve`: the worker's files and the package's
- * workerd entry graph as modules, `env` as text bindings, one HTTP socket per
- * port on 127.0.0.1 (one worker service each), and outbound access to
- * loopback (workerd's default "internet" service refuses private and local
- * addresses). With `durableLimits`, the first service defines the
- * LimitCounter namespace (in-memory storage) and every service binds it.
+ * A capnp config for `workerd serve` in `dir` (which holds domain.json): the
+ * template's entry as the main module, domain.json as a JSON module, the
+ * package's workerd entry graph as modules under their repository paths
+ * (with a one-line module where the template's `alfred-act/worker` import
+ * lands), `env` as text bindings, one HTTP socket per port on 127.0.0.1 (one
+ * worker service each), and outbound access to loopback (workerd's default
+ * "internet" service refuses private and local addresses). With
+ * `durableLimits`, the first service defines the LimitCounter namespace
+ * (in-memory storage) and every service binds it.
  */
 async function writeWorkerdConfig(dir, { env, ports, durableLimits }) {
-  const main = durableLimits ? 'durable.js' : 'handler.js';
-  // The first module is the worker's main module.
-  const workerFiles = (await readdir(join(ROOT, 'worker/src')))
-    .filter((name) => name.endsWith('.js'))
-    .sort((a, b) => (b === main) - (a === main))
-    .map((name) => `worker/src/${name}`);
-  const packageModules = await packageGraph('web/src/index.workerd.js');
-  // workerd resolves the bare 'alfred-act' next to the importing module: a
-  // one-line module there stands in for the package's "workerd" condition.
-  await writeFile(join(dir, 'alfred-act.js'), `export * from '${relative(dir, join(ROOT, 'web/src/index.workerd.js'))}';\n`);
-  const embed = (path) => JSON.stringify(relative(dir, join(ROOT, path)));
+  const main = durableLimits ? 'src/durable.js' : 'src/index.js';
+  const entries = Object.entries(PACKAGE_ENTRIES.workerd).filter(([specifier]) => durableLimits || !specifier.endsWith('/durable'));
+  const packageModules = await packageGraph(entries.map(([, path]) => path));
+  const embed = (path) => JSON.stringify(relative(dir, path));
   const modules = [
-    ...workerFiles.map((path) => `(name = ${JSON.stringify(path)}, esModule = embed ${embed(path)})`),
-    '(name = "worker/src/alfred-act", esModule = embed "alfred-act.js")',
-    ...packageModules.map(({ kind, path }) => `(name = ${JSON.stringify(path)}, ${kind === 'wasm' ? 'wasm' : 'esModule'} = embed ${embed(path)})`),
+    `(name = ${JSON.stringify(main)}, esModule = embed ${embed(join(ROOT, 'worker', main))})`,
+    `(name = "domain.json", json = embed ${embed(join(dir, 'domain.json'))})`,
   ];
+  // workerd resolves a bare specifier as a module name next to the
+  // importing module: a one-line module there stands in for the package's
+  // "workerd" condition.
+  for (const [specifier, path] of entries) {
+    const name = posix.join('src', specifier);
+    const file = join(dir, `${specifier.replace(/\//g, '-')}.js`);
+    await writeFile(file, `export * from '${posix.relative(posix.dirname(name), path)}';\n`);
+    modules.push(`(name = ${JSON.stringify(name)}, esModule = embed ${embed(file)})`);
+  }
+  modules.push(...packageModules.map(({ kind, path }) => `(name = ${JSON.stringify(path)}, ${kind === 'wasm' ? 'wasm' : 'esModule'} = embed ${embed(join(ROOT, path))})`));
   const textBindings = Object.entries(onlyWorkerVariables(env)).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`);
   const names = ports.map((_, index) => (index === 0 ? 'main' : `copy${index}`));
   const workers = names.map((name, index) => {
@@ -133,17 +172,24 @@ ${workers.join('\n')}`;
   return path;
 }
 
-// The entry's static import graph as Deno resolves it (wasm imports
-// included), as repo-relative paths; the .wasm is the package's own build.
-async function packageGraph(entry) {
-  const { stdout } = await promisify(execFile)(bin('deno'), ['info', '--json', join(ROOT, entry)], {
-    env: { ...process.env, ...DENO_ENV },
-    maxBuffer: 16 << 20,
-  });
-  return JSON.parse(stdout).modules.map(({ kind, specifier }) => {
-    if (kind !== 'esm' && kind !== 'wasm') throw new Error(`workerd cannot load ${specifier} (${kind})`);
-    return { kind, path: relative(ROOT, fileURLToPath(specifier)) };
-  });
+// The entries' static import graphs as Deno resolves them (wasm imports
+// included), as repository paths; the .wasm is the package's own build.
+// workerd's built-in modules (cloudflare:workers) are its own.
+async function packageGraph(entries) {
+  const seen = new Map();
+  for (const entry of entries) {
+    const { stdout } = await promisify(execFile)(bin('deno'), ['info', '--json', join(ROOT, entry)], {
+      env: { ...process.env, ...DENO_ENV },
+      maxBuffer: 16 << 20,
+    });
+    for (const { kind, specifier, error } of JSON.parse(stdout).modules) {
+      if (specifier.startsWith('cloudflare:')) continue;
+      if (kind !== 'esm' && kind !== 'wasm') throw new Error(`workerd cannot load ${specifier} (${kind}${error ? `: ${error}` : ''})`);
+      const path = relative(ROOT, fileURLToPath(specifier));
+      seen.set(path, { kind, path });
+    }
+  }
+  return [...seen.values()];
 }
 
 async function startProcess({ runtime, command, args, cwd, env = {}, url, cleanup }) {
@@ -196,14 +242,23 @@ async function waitForHealth(url, exited, output) {
   throw new Error(`the worker did not answer ${url}/health within ${READY_TIMEOUT_MS} ms:\n${output()}`);
 }
 
-async function main([runtime]) {
-  const start = { workerd: startWorkerd, deno: startDeno }[runtime];
-  if (!start) {
-    console.error('usage: node worker/local.mjs workerd|deno   (SUPABASE_URL, SUPABASE_ANON_KEY, OPENAI_* from the environment; PORT)');
+async function main(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { domain: { type: 'string' } } });
+  } catch (cause) {
+    console.error(cause.message);
     return 2;
   }
-  const worker = await start({ env: process.env, port: process.env.PORT ? Number(process.env.PORT) : 8787 });
-  console.log(`alfred-act worker (${runtime}) listening on ${worker.url}`);
+  const [runtime] = parsed.positionals;
+  const start = { workerd: startWorkerd, deno: startDeno }[runtime];
+  if (!start || parsed.positionals.length !== 1) {
+    console.error('usage: node worker/local.mjs workerd|deno [--domain FILE]   (SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET, OPENAI_* from the environment; PORT;\n       the domain from --domain or ALFRED_DOMAIN, else the kitchen demo of the local stack)');
+    return 2;
+  }
+  const domain = parsed.values.domain ?? process.env.ALFRED_DOMAIN;
+  const worker = await start({ env: process.env, domain, port: process.env.PORT ? Number(process.env.PORT) : 8787 });
+  console.log(`alfred-act worker (${runtime}) listening on ${worker.url}, serving ${domain ?? 'the kitchen demo domain'}`);
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => worker.stop());
   const { code } = await worker.exited;
   return code ?? 0;

@@ -1,12 +1,12 @@
 // alfred-act/ai with the real Vercel AI SDK: generateText drives a scripted
-// model (the SDK's own MockLanguageModelV4) through the four tools against
+// model (the SDK's own mock language model) through the four tools against
 // the real local stack. The model makes the known mistakes (a create without
 // a required column, a single value for `in`), reads the error in the tool
 // result and corrects its call from the hint; the database is read back.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
+import * as aiTest from 'ai/test';
 import { aiTools } from 'alfred-act/ai';
 import { loadCore } from '../../web/src/index.node.js';
 import { rest, sharedStack } from './support/stack.mjs';
@@ -18,18 +18,26 @@ before(async () => {
   core = await loadCore();
 });
 
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
+// The SDK's own mock of the language-model interface its major speaks: V4 (ai
+// 7), V3 (ai 6) or V2 (ai 5; run by tests/matrix/). V2 has a plain finish
+// reason and plain token counts.
+const MockLanguageModel = aiTest.MockLanguageModelV4 ?? aiTest.MockLanguageModelV3 ?? aiTest.MockLanguageModelV2;
+const specification = new MockLanguageModel().specificationVersion;
+const finish = (unified, raw) => (specification === 'v2' ? unified : { unified, raw });
+const usage = specification === 'v2'
+  ? { inputTokens: 10, outputTokens: 5, totalTokens: 15 }
+  : {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 5, text: 5, reasoning: undefined },
+  };
 let callId = 0;
 const toolCall = (toolName, input) => ({
   content: [{ type: 'tool-call', toolCallId: `call_${++callId}`, toolName, input: JSON.stringify(input) }],
-  finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+  finishReason: finish('tool-calls', 'tool_calls'),
   usage,
   warnings: [],
 });
-const text = (value) => ({ content: [{ type: 'text', text: value }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] });
+const text = (value) => ({ content: [{ type: 'text', text: value }], finishReason: finish('stop', 'stop'), usage, warnings: [] });
 
 /** The last tool result the SDK put into the prompt, as the model reads it. */
 function lastToolResult(prompt) {
@@ -45,7 +53,7 @@ function lastToolResult(prompt) {
  */
 function scriptedModel() {
   const seen = [];
-  const model = new MockLanguageModelV4({
+  const model = new MockLanguageModel({
     doGenerate: async (options) => {
       const result = lastToolResult(options.prompt);
       seen.push(result);
@@ -100,6 +108,8 @@ test('generateText with aiTools: mistakes come back as tool results, the model c
   const sent = model.doGenerateCalls[0].tools;
   assert.deepEqual(sent.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
   assert.deepEqual(sent[1].inputSchema, act.tools({ strict: true })[1].parameters);
+  // AI SDK 5's tools have no `strict` (its OpenAI provider takes strictJsonSchema per call); 6 and 7 pass it on.
+  assert.deepEqual(sent.map((tool) => tool.strict), Array(4).fill(specification === 'v2' ? undefined : true));
 
   assert.equal(result.steps.length, 5);
   const outcomes = result.steps.flatMap((step) => step.toolResults.map((item) => item.output));

@@ -41,6 +41,22 @@ test('openaiTools: Chat Completions and Responses API shapes of the core schemas
   assert.throws(() => openaiTools(act, { tools: ['db_drop'] }), /'db_drop' is not a tool/);
 });
 
+test('runToolCalls: the SDK\'s tool calls as they come (a custom tool\'s call among them) get one answer per function call, in order', async () => {
+  const act = actFor();
+  const read = (value) => JSON.stringify({ table: 'inventory', filters: [{ field: 'name', op: '=', value }], ...nulls, columns: ['name'], order_by: 'name' });
+  const replies = await runToolCalls(act, [
+    { id: 'call_1', type: 'function', function: { name: 'db_read', arguments: read('milk') } },
+    // openai 6 and 7 type tool_calls as function | custom; a custom tool is the caller's to answer.
+    { id: 'call_2', type: 'custom', custom: { name: 'shell', input: 'ls' } },
+    { id: 'call_3', type: 'function', function: { name: 'db_drop', arguments: '{}' } },
+  ]);
+  assert.deepEqual(replies.map((reply) => [reply.role, reply.tool_call_id]), [['tool', 'call_1'], ['tool', 'call_3']]);
+  const [milk, drop] = replies.map((reply) => JSON.parse(reply.content));
+  assert.deepEqual([milk.ok, milk.rows.map((row) => row.name)], [true, ['coconut milk', 'milk']]);
+  assert.deepEqual([drop.ok, drop.error.code], [false, 'unknown_tool']);
+  assert.deepEqual(await runToolCalls(act, undefined), []);
+});
+
 test('Chat Completions: an update without a narrowing filter and malformed arguments are corrected from the errors; milk is 3 in the database', async (t) => {
   const act = actFor();
   let milkRef = null;

@@ -1,6 +1,7 @@
 // The code blocks of docs/adapters.md ("Use with the AI SDK", "Use with
 // OpenAI") run as written against the real local stack: each is extracted
-// from the document, given its free variables (url, anonKey, accessToken,
+// from the document (a ```ts block stripped of its types by esbuild; tsc
+// checks the types in tests/js/readme.test.mjs), given its free variables (url, anonKey, accessToken,
 // userId; `model` for the AI SDK, OPENAI_* for the OpenAI client), written to
 // a module inside the package (so 'alfred-act' resolves through its exports)
 // and imported. The models are scripted (the AI SDK's MockLanguageModelV4; the
@@ -8,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { after, test } from 'node:test';
+import { transform } from 'esbuild';
 import { MockLanguageModelV4 } from 'ai/test';
 import { completionBody, startScriptedModel, toolCallsBody } from './support/scripted-model.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
@@ -18,16 +20,22 @@ const root = new URL('../../', import.meta.url);
 const doc = await readFile(new URL('docs/adapters.md', root), 'utf8');
 const readme = await readFile(new URL('README.md', root), 'utf8');
 
-/** The first ```js block after `<!-- snippet:name` in `text` (docs/adapters.md by default). */
+/** The first ```js or ```ts block after `<!-- snippet:name` in `text` (docs/adapters.md by default). */
 function snippet(name, text = doc, file = 'docs/adapters.md') {
   const marker = text.indexOf(`<!-- snippet:${name} `);
   assert.notEqual(marker, -1, `${file} has no snippet:${name}`);
-  const match = /```js\n([\s\S]*?)```/.exec(text.slice(marker));
-  return match[1];
+  const match = /```(js|ts)\n([\s\S]*?)```/.exec(text.slice(marker));
+  return { lang: match[1], code: match[2] };
+}
+
+/** The snippet as JavaScript (a ```ts block without its types, by esbuild). */
+async function snippetCode(name) {
+  const { lang, code } = snippet(name);
+  return lang === 'ts' ? (await transform(code, { loader: 'ts', format: 'esm' })).code : code;
 }
 
 test('the README\'s "Use with the AI SDK" and "Use with OpenAI" blocks are the ones run here', () => {
-  for (const name of ['ai', 'openai']) assert.equal(snippet(name, readme, 'README.md'), snippet(name));
+  for (const name of ['ai', 'openai']) assert.deepEqual(snippet(name, readme, 'README.md'), snippet(name));
 });
 
 const globals = new Map();
@@ -70,7 +78,7 @@ test('docs/adapters.md "Use with the AI SDK" runs: the model reads the fridge th
     },
   });
   const { supabaseUrl: url, anonKey } = stack();
-  const { text, steps } = await runSnippet('ai', snippet('ai'), { url, anonKey, accessToken: ada().token, userId: ada().id, model }, ['text', 'steps']);
+  const { text, steps } = await runSnippet('ai', await snippetCode('ai'), { url, anonKey, accessToken: ada().token, userId: ada().id, model }, ['text', 'steps']);
   const fridge = await rest(stack(), ada().token, 'GET', '/inventory?location=eq.fridge&select=name&order=name');
   assert.ok(fridge.body.length > 0);
   assert.equal(text, fridge.body.map((row) => row.name).join(', '));
@@ -99,7 +107,7 @@ test('docs/adapters.md "Use with OpenAI" runs: a create without its unit is corr
     }
   });
   const { supabaseUrl: url, anonKey } = stack();
-  const { messages } = await runSnippet('openai', snippet('openai'), { url, anonKey, accessToken: ada().token, userId: ada().id }, ['messages']);
+  const { messages } = await runSnippet('openai', await snippetCode('openai'), { url, anonKey, accessToken: ada().token, userId: ada().id }, ['messages']);
   assert.equal(server.used, 3);
   assert.match(messages.at(-1).content, /^Added inv_\d+\.$/);
   assert.deepEqual(messages.map((message) => message.role), ['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { anonKey, newJwtSecret, serviceKey, signJwt } from '../../db/jwt.mjs';
 import { loadCore, mcpToolResult, MemorySessionStore, readUserToken } from '../../web/src/index.node.js';
 import { readMcpConfig } from '../../web/src/mcp/stdio.js';
-import { readConfig } from '../../worker/src/config.js';
+import { readConfig } from '../../web/src/worker/config.js';
 
 const secret = newJwtSecret();
 const user = (claims = {}) => signJwt({ sub: '5f0c8e8a-3b7e-4d2a-9c61-0a8f2b4c6d10', role: 'authenticated', exp: 2_000_000_000, ...claims }, secret);
@@ -66,8 +66,22 @@ describe('readMcpConfig', () => {
 
   test('flags win over the environment; one token source', () => {
     const { data } = readMcpConfig(['--url', 'http://127.0.0.1:4000', '--token-file', '/tmp/t'], { ...env, ALFRED_MCP_STORE: 'supabase' });
-    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined });
+    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined, domain: null });
     assert.deepEqual(readMcpConfig([], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' }).data.token, { accessToken: 'jwt' });
+  });
+
+  test('the domain: --domain or ALFRED_DOMAIN, --pull with its options (the flag wins over ALFRED_DOMAIN), or none', () => {
+    const user = { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' };
+    assert.deepEqual(readMcpConfig(['--domain', 'crm.json'], user).data.domain, { file: 'crm.json' });
+    assert.deepEqual(readMcpConfig([], { ...user, ALFRED_DOMAIN: 'env.json' }).data.domain, { file: 'env.json' });
+    assert.deepEqual(readMcpConfig(['--domain', 'flag.json'], { ...user, ALFRED_DOMAIN: 'env.json' }).data.domain, { file: 'flag.json' });
+    assert.deepEqual(readMcpConfig(['--pull'], { ...user, ALFRED_DOMAIN: 'env.json' }).data.domain, { pull: { key: undefined, ownerColumn: undefined, overrides: undefined } });
+    assert.deepEqual(readMcpConfig(['--pull', '--owner-column', 'owner_id', '--overrides', 'o.json'], { ...user, SUPABASE_SECRET_KEY: 'sb_secret_x' }).data.domain, {
+      pull: { key: 'sb_secret_x', ownerColumn: 'owner_id', overrides: 'o.json' },
+    });
+    assert.equal(readMcpConfig(['--pull', '--key', 'sb_secret_flag'], { ...user, SUPABASE_SECRET_KEY: 'sb_secret_env' }).data.domain.pull.key, 'sb_secret_flag');
+    // SUPABASE_SECRET_KEY in the environment is only read for --pull.
+    assert.deepEqual(readMcpConfig([], { ...user, SUPABASE_SECRET_KEY: 'sb_secret_x' }).data.domain, null);
   });
 
   test('refused with a message: no token, two tokens, a service key as anon key, a bad store or session, an unknown flag', () => {
@@ -80,6 +94,10 @@ describe('readMcpConfig', () => {
       [['--access-token', 'a', '--store', 'supabase', '--session', 'short'], env, /--session must be 16 to 128 characters/],
       [['--access-token', 'a', '--verbose'], env, /Unknown option '--verbose'/],
       [['--access-token', 'a'], {}, /URL and anon key are required/],
+      [['--access-token', 'a', '--domain', 'd.json', '--pull'], env, /give --domain or --pull, not both/],
+      [['--access-token', 'a', '--key', 'sb_secret_x'], env, /--key goes with --pull/],
+      [['--access-token', 'a', '--owner-column', 'o', '--overrides', 'f'], env, /--owner-column and --overrides go with --pull/],
+      [['--access-token', 'a', '--domain', ''], env, /--domain needs a file/],
     ];
     for (const [argv, environment, message] of cases) {
       const { data, error } = readMcpConfig(argv, environment);

@@ -26,13 +26,17 @@ before(async () => {
 after(() => rm(scratch, { recursive: true, force: true }));
 
 
+// The server's environment is built from scratch; NODE_OPTIONS alone is kept,
+// so tests/matrix/run.sh's peer set reaches the server's imports too.
+const nodeOptions = process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {};
+
 /** A connected SDK client whose server is `alfred-act mcp` with `args` and `env`. */
 async function connect(t, { token = ada().token, args = [], env = {} } = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['bin/alfred-act.mjs', 'mcp', ...args],
     cwd: ROOT,
-    env: { PATH: process.env.PATH, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ...(token ? { SUPABASE_ACCESS_TOKEN: token } : {}), ...env },
+    env: { PATH: process.env.PATH, ...nodeOptions, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ...(token ? { SUPABASE_ACCESS_TOKEN: token } : {}), ...env },
     stderr: 'pipe',
   });
   const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
@@ -54,7 +58,7 @@ async function call(client, name, args) {
 /** Runs the CLI to its exit with `env`: `{ code, stdout, stderr }`. */
 async function runCli(args, env) {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, ['bin/alfred-act.mjs', 'mcp', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/alfred-act.mjs', 'mcp', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...nodeOptions, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -249,4 +253,22 @@ test('--store supabase keeps the session in act_sessions under RLS: refs survive
   assert.equal(stolen.body.error.path, 'filters[0].value');
   const bothRows = await rest(stack(), stack().serviceKey, 'GET', `/act_sessions?select=user_id&id=eq.${sessionId}&order=user_id`);
   assert.deepEqual(bothRows.body.map((row) => row.user_id).sort(), [ada().id, ben().id].sort());
+});
+
+test('with no --domain or --pull against the local demo stack: the kitchen demo, said on stderr and in serverInfo', async (t) => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/alfred-act.mjs', 'mcp'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, SUPABASE_ACCESS_TOKEN: ada().token },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr.on('data', (chunk) => (stderr += chunk));
+  const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: kitchen domain', version: '0.1.0' });
+  await client.listTools();
+  assert.match(stderr, /^alfred-act mcp: no --domain or --pull: serving the kitchen demo domain, as http:\/\/127\.0\.0\.1:\d+ is the local demo stack\nalfred-act mcp: serving the kitchen domain \(the demo; 9 tables: recipes, /);
 });

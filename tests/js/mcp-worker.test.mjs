@@ -199,7 +199,9 @@ describe('in workerd', () => {
     const opened = await post(worker(), initialize);
     assert.equal(opened.status, 200);
     assert.equal(opened.body.result.protocolVersion, '2025-06-18');
-    assert.deepEqual(opened.body.result.serverInfo, { name: 'alfred-act', version: '0.1.0' });
+    assert.deepEqual(opened.body.result.serverInfo, { name: 'alfred-act', title: 'alfred-act: kitchen domain', version: '0.1.0' });
+    assert.match(opened.body.result.instructions, /^This server serves the kitchen domain \(tables: recipes, recipe_ingredients, ingredients, inventory, shopping_list, meal_plans, tasks, preferences, cooking_log\)/);
+    assert.match(opened.body.result.instructions, /refs \(recipe_1, ri_1\)/);
     const sessionId = opened.headers.get('mcp-session-id');
     assert.equal(opened.headers.get('access-control-expose-headers'), 'mcp-session-id');
     const initialized = await post(worker(), { jsonrpc: '2.0', method: 'notifications/initialized' }, { sessionId });

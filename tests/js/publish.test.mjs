@@ -2,14 +2,22 @@
 // clean, the tarball installs into an empty project with no build step and no
 // Emscripten, the library runs there against the local stack, and the CLI
 // ships as its bin (--json, --state with a persistent stack, validation
-// without a database).
+// without a database). Then a developer's own domain on the ready-to-run
+// surfaces, from the installed tarball: `domain pull`, `npx alfred-act mcp
+// --domain domain.json` over stdio, `alfred-act/worker` in Node, and the
+// worker template bundled with esbuild as wrangler does and run in workerd,
+// and run as it is by Deno from node_modules.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { freePort } from '../../db/ports.mjs';
 import { installPackedConsumer } from './support/consumer.mjs';
-import { exec, ROOT, SCRATCH } from './support/paths.mjs';
-import { sharedStack } from './support/stack.mjs';
+import { bin, DENO_ENV, exec, ROOT, SCRATCH } from './support/paths.mjs';
+import { rest, sharedStack } from './support/stack.mjs';
 
 const stack = sharedStack();
 let consumer;
@@ -36,8 +44,9 @@ test('npm publish --dry-run is clean and ships what the package needs, nothing e
   assert.deepEqual(warnings, []);
   const report = JSON.parse(stdout);
   const files = (report['alfred-act'] ?? report).files.map((file) => file.path).sort();
-  for (const needed of ['LICENSE', 'CHANGELOG.md', 'README.md', 'bin/alfred-act.mjs', 'cli/tool-call.mjs', 'cli/backend.mjs', 'db/stack.mjs',
-    'web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs', 'web/dist/kitchen.mjs', 'web/dist/core-rules.mjs', 'web/dist/error-codes.mjs', 'web/dist/decision-schema.mjs', 'web/index.d.ts', 'web/loop.d.ts', 'web/alfred_core.wasm.d.ts', 'docs/bundlers.md']) {
+  for (const needed of ['LICENSE', 'CHANGELOG.md', 'README.md', 'bin/alfred-act.mjs', 'cli/tool-call.mjs', 'cli/backend.mjs', 'cli/stack.mjs', 'db/stack.mjs', 'db/stack.d.ts', 'db/auth.mjs', 'db/sql-statements.mjs', 'db/migrations/013_auth_api.sql',
+    'web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs', 'web/dist/kitchen.mjs', 'web/dist/core-rules.mjs', 'web/dist/error-codes.mjs', 'web/dist/decision-schema.mjs', 'web/index.d.ts', 'web/loop.d.ts', 'web/alfred_core.wasm.d.ts', 'docs/bundlers.md',
+    'web/mcp.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src/mcp/index.js', 'web/src/worker/index.workerd.js', 'web/src/worker/durable.js']) {
     assert.ok(files.includes(needed), `${needed} is not in the tarball`);
   }
   assert.deepEqual(files.filter((file) => /^(tests|core|wasm|build|scripts|bench|worker|\.scratch)\//.test(file) || file.endsWith('.cpp')), []);
@@ -147,4 +156,182 @@ test('the CLI with --data-dir: a create is still there on the next call, on a ne
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+// The domain a developer derives for their own project, with the installed
+// bin: `npx alfred-act domain pull … --out domain.json` (here from the local
+// stack, which describes its schema to the signed-in user).
+let pulled;
+function pullDomainFile() {
+  pulled ??= (async () => {
+    const { supabaseUrl: url, anonKey, users } = stack();
+    const { stderr } = await exec('npx', ['--no', 'alfred-act', 'domain', 'pull', '--url', url, '--key', anonKey, '--token', users[0].token, '--out', 'domain.json'], {
+      cwd: consumer,
+      env: { ...(await cleanNpmEnv()), SUPABASE_URL: '' },
+      timeout: 100_000,
+    });
+    assert.match(stderr, /^wrote domain\.json: 9 tables \(/m);
+    return JSON.parse(await readFile(join(consumer, 'domain.json'), 'utf8'));
+  })();
+  return pulled;
+}
+
+test('from the tarball: `npx alfred-act mcp --domain domain.json` answers tools/list over stdio with the domain\'s tables, naming it', { timeout: 180_000 }, async (t) => {
+  const domain = await pullDomainFile();
+  assert.equal(domain.name, 'database');
+  // The MCP SDK is an optional peer the user installs; the repository's copy stands in (same version).
+  await mkdir(join(consumer, 'node_modules/@modelcontextprotocol'), { recursive: true });
+  await symlink(join(ROOT, 'node_modules/@modelcontextprotocol/sdk'), join(consumer, 'node_modules/@modelcontextprotocol/sdk'), 'dir').catch((error) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  const { supabaseUrl: url, anonKey, users } = stack();
+  const transport = new StdioClientTransport({
+    command: 'npx',
+    args: ['--no', 'alfred-act', 'mcp', '--domain', 'domain.json'],
+    cwd: consumer,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(await cleanNpmEnv()), SUPABASE_URL: url, SUPABASE_ANON_KEY: anonKey, SUPABASE_ACCESS_TOKEN: users[0].token },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr.on('data', (chunk) => (stderr += chunk));
+  const client = new Client({ name: 'tarball-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: database domain', version: '0.1.0' });
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema']);
+  assert.deepEqual([...tools[0].inputSchema.properties.table.enum].sort(), Object.keys(domain.tables).sort());
+  const read = await client.callTool({ name: 'db_read', arguments: { table: 'recipes', columns: ['name'], order_by: 'name', limit: 2 } });
+  assert.equal(read.isError, false, read.content[0].text);
+  const truth = await rest(stack(), users[0].token, 'GET', '/recipes?select=name&order=name.asc&limit=2');
+  assert.deepEqual(JSON.parse(read.content[0].text).rows.map((row) => row.name), truth.body.map((row) => row.name));
+  assert.match(stderr, /^alfred-act mcp: serving the database domain \(from domain\.json; 9 tables: /m);
+});
+
+const workerEnv = () => ({ SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, SUPABASE_JWT_SECRET: stack().jwtSecret });
+
+test("from the tarball: `import { createHandler } from 'alfred-act/worker'` in Node serves the pulled domain; a write through /act/execute is in the database", { timeout: 180_000 }, async () => {
+  await pullDomainFile();
+  const script = `import { createHandler } from 'alfred-act/worker';
+import domain from './domain.json' with { type: 'json' };
+
+const handler = createHandler({ domain });
+const env = JSON.parse(process.env.WORKER_ENV);
+const post = (body) => new Request('http://worker.test/act/execute', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer ' + process.env.TOKEN }, body: JSON.stringify(body) });
+const health = await (await handler.fetch(new Request('http://worker.test/health'), env)).json();
+const created = await (await handler.fetch(post({ tool: 'db_create', params: { table: 'shopping_list', data: { name: 'tarball worker saffron', quantity: 5 } } }), env)).json();
+console.log(JSON.stringify({ entry: import.meta.resolve('alfred-act/worker'), health, id: created.data?.id, error: created.error }));
+`;
+  await writeFile(join(consumer, 'worker-node.mjs'), script);
+  const { stdout } = await exec(process.execPath, ['worker-node.mjs'], { cwd: consumer, env: { WORKER_ENV: JSON.stringify(workerEnv()), TOKEN: stack().users[0].token }, timeout: 100_000 });
+  const result = JSON.parse(stdout);
+  assert.equal(result.entry, `file://${join(consumer, 'node_modules/alfred-act/web/src/worker/index.node.js')}`);
+  assert.deepEqual(result.health, { ok: true, model: false, domain: 'database' });
+  assert.equal(result.error, null);
+  assert.match(result.id, /^shop_\d+$/);
+  const stored = await rest(stack(), stack().users[0].token, 'GET', '/shopping_list?select=name,quantity,user_id&name=eq.tarball%20worker%20saffron');
+  assert.deepEqual(stored.body, [{ name: 'tarball worker saffron', quantity: 5, user_id: stack().users[0].id }]);
+});
+
+test('from the tarball: the worker template (worker/src/index.js + domain.json) bundles for workerd as wrangler does and serves /act/execute there', { timeout: 180_000 }, async (t) => {
+  const domain = await pullDomainFile();
+  const project = join(consumer, 'edge');
+  await mkdir(join(project, 'src'), { recursive: true });
+  await copyFile(join(ROOT, 'worker/src/index.js'), join(project, 'src/index.js'));
+  await writeFile(join(project, 'domain.json'), JSON.stringify(domain));
+  // wrangler's build: esbuild with the workerd conditions; the .wasm stays a module import, uploaded beside the bundle.
+  await exec(
+    bin('esbuild'),
+    ['src/index.js', '--bundle', '--format=esm', '--platform=neutral', '--conditions=workerd,worker,browser', '--main-fields=browser,module,main', '--loader:.wasm=copy', '--outdir=dist', '--log-level=warning'],
+    { cwd: project, timeout: 60_000 },
+  );
+  const outputs = await readdir(join(project, 'dist'));
+  const wasm = outputs.find((name) => name.endsWith('.wasm'));
+  assert.deepEqual(outputs.sort(), ['index.js', wasm].sort());
+  const bundle = await readFile(join(project, 'dist/index.js'), 'utf8');
+  assert.ok(bundle.includes(`./${wasm}`), 'the bundle imports the .wasm as a module');
+  assert.doesNotMatch(bundle, /from ["']node:/, 'the workerd entry, not the Node one');
+
+  const port = await freePort();
+  const bindings = Object.entries(workerEnv()).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`);
+  await writeFile(
+    join(project, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker), (name = "internet", network = (allow = ["public", "private", "local"]))],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "index.js", esModule = embed "dist/index.js"), (name = ${JSON.stringify(wasm)}, wasm = embed ${JSON.stringify(`dist/${wasm}`)})],
+  bindings = [${bindings.join(', ')}],
+  compatibilityDate = "2025-06-01",
+  compatibilityFlags = ["enable_request_signal"],
+);
+`,
+  );
+  const child = spawn(bin('workerd'), ['serve', 'config.capnp'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.after(async () => {
+    child.kill('SIGKILL');
+    await exited;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let health;
+  for (const deadline = Date.now() + 30_000; !health && Date.now() < deadline; ) {
+    health = await fetch(`${url}/health`).then((response) => response.json(), () => null);
+    if (!health) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.deepEqual(health, { ok: true, model: false, domain: 'database' }, output);
+  const response = await fetch(`${url}/act/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack().users[0].token}` },
+    body: JSON.stringify({ tool: 'db_create', params: { table: 'tasks', data: { title: 'bundled template task', category: 'prep' } } }),
+  });
+  const { data, error } = await response.json();
+  assert.equal(error, null, output);
+  assert.match(data.id, /^task_\d+$/);
+  const stored = await rest(stack(), stack().users[0].token, 'GET', '/tasks?select=title,category,user_id&title=eq.bundled%20template%20task');
+  assert.deepEqual(stored.body, [{ title: 'bundled template task', category: 'prep', user_id: stack().users[0].id }]);
+});
+
+test("from the tarball: the worker template's deno.js (deno.json: node_modules) serves /act/execute in Deno", { timeout: 180_000 }, async (t) => {
+  const domain = await pullDomainFile();
+  const project = join(consumer, 'edge-deno');
+  await mkdir(join(project, 'src'), { recursive: true });
+  for (const file of ['src/index.js', 'deno.js', 'deno.json']) await copyFile(join(ROOT, 'worker', file), join(project, file));
+  await writeFile(join(project, 'domain.json'), JSON.stringify(domain));
+  const port = await freePort();
+  const child = spawn(bin('deno'), ['run', '--allow-net=127.0.0.1', '--allow-env', '--no-prompt', '--config', 'deno.json', 'deno.js'], {
+    cwd: project,
+    env: { ...process.env, ...DENO_ENV, ...workerEnv(), PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  t.after(async () => {
+    child.kill('SIGKILL');
+    await exited;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let health;
+  for (const deadline = Date.now() + 60_000; !health && Date.now() < deadline; ) {
+    health = await fetch(`${url}/health`).then((response) => response.json(), () => null);
+    if (!health) await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.deepEqual(health, { ok: true, model: false, domain: 'database' }, output);
+  const response = await fetch(`${url}/act/execute`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${stack().users[0].token}` },
+    body: JSON.stringify({ tool: 'db_create', params: { table: 'shopping_list', data: { name: 'deno template cardamom', quantity: 3 } } }),
+  });
+  const { data, error } = await response.json();
+  assert.equal(error, null, output);
+  assert.match(data.id, /^shop_\d+$/);
+  const stored = await rest(stack(), stack().users[0].token, 'GET', '/shopping_list?select=name,quantity,user_id&name=eq.deno%20template%20cardamom');
+  assert.deepEqual(stored.body, [{ name: 'deno template cardamom', quantity: 3, user_id: stack().users[0].id }]);
 });

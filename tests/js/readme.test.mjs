@@ -12,7 +12,8 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { installPackedConsumer } from './support/consumer.mjs';
 import { blockModule, readmeBlocks } from './support/readme-blocks.mjs';
-import { bin, exec, ROOT } from './support/paths.mjs';
+import { ROOT } from './support/paths.mjs';
+import { typecheck } from './support/typecheck.mjs';
 
 const CONFIGS = {
   bundler: { module: 'esnext', moduleResolution: 'bundler' },
@@ -58,6 +59,17 @@ test('the extractor finds js/ts blocks with their markers, not blocks nested in 
   );
 });
 
+test('the check fails when tsc does not run or finds an error, and lists what tsc read', async () => {
+  const dir = join(consumer, 'readme-probe');
+  await mkdir(dir);
+  await writeFile(join(dir, 'wrong.mts'), 'export const n: number = "text";\n');
+  const options = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', types: [] };
+  await assert.rejects(typecheck(dir, options, ['wrong.mts'], { tsc: join(dir, 'no-such-tsc') }), /tsc did not run/);
+  const { errors, listed } = await typecheck(dir, options, ['wrong.mts']);
+  assert.match(errors, /^wrong\.mts\(1,14\): error TS2322: Type 'string' is not assignable to type 'number'\./);
+  assert.ok(listed.includes(join(dir, 'wrong.mts')), listed.join('\n'));
+});
+
 test('README.md has code blocks to check', () => {
   assert.ok(blocks.length >= 3, `found ${blocks.length} js/ts blocks`);
 });
@@ -75,22 +87,20 @@ for (const [name, compilerOptions] of Object.entries(CONFIGS)) {
       files.push(file);
       origin.set(file, block.line);
     }
-    const tsconfig = {
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        target: 'es2022',
-        lib: ['es2022', 'dom', 'esnext.disposable'],
-        types: ['node'],
-        typeRoots: [join(ROOT, 'node_modules/@types')],
-        ...compilerOptions,
-      },
-      files,
-    };
-    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
     await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    const result = await exec(bin('tsc'), ['-p', dir], { cwd: dir, timeout: 50_000 }).catch((error) => error);
-    const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.replace(/block-line-(\d+)\.m?ts\((\d+),(\d+)\)/g, 'README.md block at line $1 (block line $2, col $3)');
+    const { errors, listed } = await typecheck(dir, {
+      strict: true,
+      noEmit: true,
+      target: 'es2022',
+      lib: ['es2022', 'dom', 'esnext.disposable'],
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules/@types')],
+      ...compilerOptions,
+    }, files);
+    const output = errors.replace(/block-line-(\d+)\.m?ts\((\d+),(\d+)\)/g, 'README.md block at line $1 (block line $2, col $3)');
     assert.equal(output.trim(), '', `tsc (${name}) rejected README blocks:\n${output}`);
+    // tsc read every block, and the package through the consumer's node_modules.
+    for (const file of files) assert.ok(listed.includes(join(dir, file)), `tsc did not read ${file}`);
+    assert.ok(listed.some((file) => file.startsWith(join(consumer, 'node_modules/alfred-act/'))), 'tsc did not read the installed package');
   });
 }

@@ -1,9 +1,10 @@
 // The signed-in user's session, the way supabase-js keeps it: the real
 // @supabase/supabase-js client against the local stack's Supabase URL
-// (PostgREST under /rest/v1). The stack has no GoTrue, so a client gets its
-// session either from the `accessToken` option or from a session the stack
-// signed, kept in the client's own auth storage (as a browser's localStorage
-// keeps it). Every write is read back from the database.
+// (PostgREST under /rest/v1). A client gets its session here either from the
+// `accessToken` option or from a session the stack signed, kept in the
+// client's own auth storage (as a browser's localStorage keeps it); signing
+// in with a password through the stack's /auth/v1 is tested in
+// stack-apps.test.mjs. Every write is read back from the database.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { before, describe, test } from 'node:test';
@@ -39,7 +40,7 @@ const shortLivedToken = (user, seconds) =>
 
 /**
  * A supabase-js client whose session lives in its auth storage (a Map, as a
- * browser keeps it in localStorage), so no GoTrue is needed to read it.
+ * browser keeps it in localStorage), so no sign-in is needed to read it.
  * `store(user, token, expiresIn)` replaces the session, as a refresh or a
  * sign-in in another tab does; `signOut()` removes it.
  */
@@ -179,8 +180,9 @@ describe('createAct({ supabase }): the client brings URL, key and session', () =
   });
 
   test('a supabase-js auth error while reading the session is session_error, with no request sent', async () => {
-    // An expired stored session makes supabase-js refresh it through GoTrue,
-    // which the local stack does not run: getSession() answers with an error.
+    // An expired stored session makes supabase-js refresh it through
+    // /auth/v1, which refuses a refresh token it never issued: getSession()
+    // answers with an error.
     const { client } = clientWithStoredSession({ user: ada(), token: shortLivedToken(ada(), -60), expiresIn: -60 });
     const fetch = recordingFetch();
     const act = core.createAct({ supabase: client, fetch });

@@ -1,15 +1,15 @@
 // The worker's limits and configuration as units, in Node, on a clock the
-// test moves: the in-memory store (worker/src/limit-store.js), turn admission
-// and the model budget (worker/src/limits.js, with the real driver against
+// test moves: the in-memory store (web/src/worker/limit-store.js), turn admission
+// and the model budget (web/src/worker/limits.js, with the real driver against
 // the scripted model server), and how config.js reads the auth and limit
 // variables. tests/js/worker-auth.test.mjs runs the same code in workerd and Deno.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createChatModel } from 'alfred-act';
-import { readConfig } from '../../worker/src/config.js';
-import { MemoryLimitStore } from '../../worker/src/limit-store.js';
-import { admitTurn, budgetedModel, retryAfterSeconds } from '../../worker/src/limits.js';
-import { WORKER_VARIABLES } from '../../worker/src/variables.js';
+import { readConfig } from '../../web/src/worker/config.js';
+import { MemoryLimitStore } from '../../web/src/worker/limit-store.js';
+import { admitTurn, budgetedModel, retryAfterSeconds } from '../../web/src/worker/limits.js';
+import { WORKER_VARIABLES } from '../../web/src/worker/variables.js';
 import { anonKey, newJwtSecret } from '../../db/jwt.mjs';
 import { startScriptedModel } from './support/scripted-model.mjs';
 
@@ -199,9 +199,9 @@ describe('readConfig: auth and limits', () => {
 
   test('every variable config.js reads is in WORKER_VARIABLES (the list deno.js and local.mjs pass on)', async () => {
     const { readFile } = await import('node:fs/promises');
-    const source = await readFile(new URL('../../worker/src/config.js', import.meta.url), 'utf8');
+    const source = await readFile(new URL('../../web/src/worker/config.js', import.meta.url), 'utf8');
     const read = new Set([...source.matchAll(/\b((?:SUPABASE|ALFRED|OPENAI|ALLOWED|MAX_BODY)_[A-Z_]+)\b/g)].map(([, name]) => name));
-    for (const name of read) assert.ok(WORKER_VARIABLES.includes(name), `${name} is missing from worker/src/variables.js`);
+    for (const name of read) assert.ok(WORKER_VARIABLES.includes(name), `${name} is missing from web/src/worker/variables.js`);
     assert.ok(read.has('ALFRED_TOKENS_PER_DAY') && read.has('SUPABASE_JWKS_URL'));
   });
 });

@@ -69,7 +69,7 @@ for (const runtime of ['workerd', 'deno']) {
     test('GET /health says a model is configured', async () => {
       const response = await fetch(`${worker().url}/health`);
       assert.equal(response.status, 200);
-      assert.deepEqual(await response.json(), { ok: true, model: true });
+      assert.deepEqual(await response.json(), { ok: true, model: true, domain: 'kitchen' });
     });
 
     test('/act/execute reads as the caller: refs instead of UUIDs, the query record, the registry state', async () => {
@@ -307,7 +307,7 @@ for (const runtime of ['workerd', 'deno']) {
 
 test('with no model configured, /act/turn is a 503 that says what to set; /act/execute still works', async () => {
   const health = await fetch(`${workers.noModel.url}/health`);
-  assert.deepEqual(await health.json(), { ok: true, model: false });
+  assert.deepEqual(await health.json(), { ok: true, model: false, domain: 'kitchen' });
   const { status, body } = await turn(workers.noModel, { message: 'hi' });
   assert.equal(status, 503);
   assert.equal(body.error.code, 'model_not_configured');

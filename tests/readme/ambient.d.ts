@@ -5,6 +5,7 @@
 //   <!-- readme-check: prelude declare let saved: TurnState | undefined; -->
 //   <!-- readme-check: skip (why the block cannot compile) -->
 // Types named in a prelude are imported from 'alfred-act' automatically.
+import type { LanguageModel } from 'ai';
 import type { RegistryState } from 'alfred-act';
 
 declare global {
@@ -14,6 +15,10 @@ declare global {
   const anonKey: string;
   /** The signed-in user's JWT. */
   const jwt: string;
+  /** The signed-in user's access token (the same JWT, named as createAct names it). */
+  const accessToken: string;
+  /** Any AI SDK language model, e.g. openai('gpt-4o-mini') from @ai-sdk/openai. */
+  const model: LanguageModel;
   /** A Supabase project URL or a PostgREST root. */
   const url: string;
   const SUPABASE_URL: string;

@@ -1,9 +1,12 @@
 // Compile-time checks of the adapters' types (web/ai.d.ts, web/openai.d.ts)
 // and the tool-calling additions to Act / Core, through the package exports.
+// Compiled against the root's ai and openai (tests/js/types.test.mjs) and
+// against each peer set of tests/matrix/ (tests/matrix/types.test.mjs).
 import { generateText, stepCountIs, type LanguageModel } from 'ai';
 import { loadCore, type ToolDefinition, type ToolResult } from 'alfred-act';
 import { aiTools } from 'alfred-act/ai';
 import { openaiTools, runToolCalls, type ChatToolMessage, type FunctionCallOutput } from 'alfred-act/openai';
+import type OpenAI from 'openai';
 
 const core = await loadCore();
 const act = core.createAct({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'user' });
@@ -39,3 +42,18 @@ void chatName, responsesName;
 const chatReplies: ChatToolMessage[] = await runToolCalls(act, [{ id: 'call_1', type: 'function', function: { name: 'db_read', arguments: '{}' } }]);
 const outputs: FunctionCallOutput[] = await runToolCalls(act, [{ type: 'function_call', call_id: 'call_1', name: 'db_read', arguments: '{}' }]);
 void chatReplies, outputs;
+
+// The openai SDK's own types go in and the answers go back without a cast.
+declare const client: OpenAI;
+const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], tools: openaiTools(act) });
+const message = completion.choices[0]!.message;
+const history: OpenAI.ChatCompletionMessageParam[] = [message];
+if (message.tool_calls) history.push(...(await runToolCalls(act, message.tool_calls)));
+const sdkCalls: OpenAI.ChatCompletionMessageToolCall[] = message.tool_calls ?? [];
+const sdkReplies: OpenAI.ChatCompletionToolMessageParam[] = await runToolCalls(act, sdkCalls);
+const response = await client.responses.create({ model: 'gpt-4o-mini', input: 'hi', tools: openaiTools(act, { api: 'responses' }) });
+const input: OpenAI.Responses.ResponseInput = await runToolCalls(act, response.output);
+void sdkReplies, input;
+// @ts-expect-error a Responses output is answered with function_call_output items, not tool messages
+const wrong: ChatToolMessage[] = await runToolCalls(act, response.output);
+void wrong;

@@ -20,6 +20,7 @@ import {
   type ToolName,
   type ToolParams,
 } from 'alfred-act';
+import { SqlFileError, startStack, type Stack, type StackOptions } from 'alfred-act/stack';
 
 declare const precompiled: WebAssembly.Module;
 const options: LoadOptions = { wasmModule: precompiled };
@@ -292,3 +293,30 @@ async function mcpUsage(core: Core) {
   return [names, text, result.isError, userId];
 }
 void mcpUsage;
+
+// alfred-act/stack: the local Supabase on an app's own migrations.
+
+const stackOptions: StackOptions = {
+  migrations: 'supabase/migrations',
+  seed: 'supabase/seed.sql',
+  users: [{ email: 'ada@example.com', password: 'ada-password', user_metadata: { full_name: 'Ada' } }],
+  accessTokenHook: 'public.custom_access_token_hook',
+};
+try {
+  const stack: Stack = await startStack(stackOptions);
+  const { id, token, refreshToken }: { id: string; token: string; refreshToken: string } = stack.users[0]!;
+  const urls: string[] = [stack.supabaseUrl, stack.authUrl, stack.restUrl];
+  const pack: string | null = stack.schema;
+  void id, token, refreshToken, urls, pack;
+  await stack.stop();
+} catch (error) {
+  if (error instanceof SqlFileError) {
+    const where: string = `${error.file}:${error.line}: ${error.pgMessage} (${error.code})`;
+    void where;
+  }
+}
+await startStack({ schema: 'crm', seed: false });
+// @ts-expect-error seed is a boolean, a path or a list of paths
+await startStack({ migrations: 'supabase/migrations', seed: 1 });
+// @ts-expect-error a user needs a password
+await startStack({ users: [{ email: 'ada@example.com' }] });

@@ -1,22 +1,10 @@
-// The worker with its per-user limits shared by every isolate: the same
-// handler, counting in Durable Objects (durable-limit-store.js) bound as
-// LIMITS. Cloudflare Workers only; use it as `main` instead of handler.js
-// (docs/worker-auth.md has the wrangler configuration).
-import { createHandler } from './handler.js';
-import { DurableObjectLimitStore } from './durable-limit-store.js';
+// The same worker with its per-user limits counted in Durable Objects, shared
+// by every isolate: use it as `main` in wrangler.jsonc, with the LimitCounter
+// class bound as LIMITS (docs/worker-auth.md has the lines). Cloudflare only.
+import { createHandler } from 'alfred-act/worker';
+import { durableLimitStore } from 'alfred-act/worker/durable';
+import domain from '../domain.json' with { type: 'json' };
 
-export { LimitCounter } from './durable-limit-store.js';
+export { LimitCounter } from 'alfred-act/worker/durable';
 
-const stores = new WeakMap();
-
-export default createHandler({
-  limitStore(env) {
-    if (!env.LIMITS) throw new Error('the LIMITS Durable Object binding is missing (see docs/worker-auth.md)');
-    let store = stores.get(env.LIMITS);
-    if (!store) {
-      store = new DurableObjectLimitStore(env.LIMITS);
-      stores.set(env.LIMITS, store);
-    }
-    return store;
-  },
-});
+export default createHandler({ domain, limitStore: durableLimitStore('LIMITS') });

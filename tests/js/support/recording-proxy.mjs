@@ -5,7 +5,7 @@ import { createServer, request as httpRequest } from 'node:http';
 
 /**
  * Forwards everything to `target` (`http://host:port`). Resolves to
- * `{ url, requests, stop() }`; `requests` is `[{ method, path, authorization }]`.
+ * `{ url, requests, stop() }`; `requests` is `[{ method, path, authorization, apikey }]`.
  *
  * @example
  * const proxy = await startRecordingProxy(stack.url)
@@ -15,7 +15,7 @@ export async function startRecordingProxy(target) {
   const { hostname, port } = new URL(target);
   const requests = [];
   const server = createServer((incoming, outgoing) => {
-    requests.push({ method: incoming.method, path: incoming.url, authorization: incoming.headers.authorization ?? null });
+    requests.push({ method: incoming.method, path: incoming.url, authorization: incoming.headers.authorization ?? null, apikey: incoming.headers.apikey ?? null });
     const forwarded = httpRequest({ hostname, port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
       outgoing.writeHead(answer.statusCode, answer.headers);
       answer.pipe(outgoing);

@@ -10,8 +10,11 @@ import { jsonSchema, tool } from 'ai';
  * `{ db_read, db_create, db_update, db_delete }`, each `tool({ description,
  * inputSchema: jsonSchema(…), execute })`. Options: `strict` (default `true`:
  * the OpenAI strict-mode schemas, which providers without strict mode take
- * as well), `tools` (a subset of the names, e.g. `['db_read']` for a
- * read-only agent). The result of each call is `act.callTool`'s:
+ * as well; AI SDK 6 and 7 send `strict: true` with each tool, while AI SDK
+ * 5's tools have no such field and its OpenAI provider takes `providerOptions:
+ * { openai: { strictJsonSchema: true } }` per call instead), `tools` (a subset
+ * of the names, e.g. `['db_read']` for a read-only agent). The result of each
+ * call is `act.callTool`'s:
  * `{ ok: true, tool, table, count, rows, query }` or `{ ok: false, tool, table, error }`.
  *
  * @example

@@ -30,9 +30,10 @@ export function openaiTools(act, { api = 'chat', strict = true, tools: names } =
     });
 }
 
-// A Chat Completions tool call ({ id, type: 'function', function: { name,
-// arguments } }) or a Responses API item ({ type: 'function_call', call_id,
-// name, arguments }).
+// A Chat Completions function tool call ({ id, type: 'function', function:
+// { name, arguments } }) or a Responses API item ({ type: 'function_call',
+// call_id, name, arguments }); null for anything else (a custom tool's call
+// { type: 'custom', custom }, an output message).
 function callOf(item) {
   if (item?.type === 'function_call') return { id: item.call_id, name: item.name, args: item.arguments, api: 'responses' };
   if (item?.function) return { id: item.id, name: item.function.name, args: item.function.arguments, api: 'chat' };
@@ -44,8 +45,9 @@ function callOf(item) {
  * before it) and resolves to the messages that answer them: `{ role: 'tool',
  * tool_call_id, content }` for Chat Completions, `{ type:
  * 'function_call_output', call_id, output }` for the Responses API. `calls`
- * is `message.tool_calls` or `response.output` (items that are not function
- * calls are skipped). Each `content` / `output` is the JSON text of
+ * is `message.tool_calls` or `response.output`, as the `openai` package types
+ * them; items that are not function calls (a custom tool's call, a message,
+ * a reasoning item) are skipped. Each `content` / `output` is the JSON text of
  * `act.callTool`'s result, errors included, so the model can correct its
  * call. Rejects only when `signal` aborts.
  *

@@ -1,23 +1,38 @@
-// `alfred-act mcp`: an MCP server over stdio that acts as the signed-in user.
-// Every tool call goes to PostgREST with the project's anon key and the
-// user's access token, so row-level security applies; a service key is
-// refused. Built on @modelcontextprotocol/sdk's Server and
-// StdioServerTransport (an optional peer dependency, loaded on use). Node only.
+// `alfred-act mcp`: an MCP server over stdio that acts as the signed-in user
+// on one domain. Every tool call goes to PostgREST with the project's anon
+// key and the user's access token, so row-level security applies; a service
+// key is refused. The domain is a file (--domain), pulled at start (--pull),
+// or the kitchen demo against the local demo stack only (domain.js). Built on
+// @modelcontextprotocol/sdk's Server (server.js) and StdioServerTransport (an
+// optional peer dependency, loaded on use). Node only.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { callSessionTool, findSession, newSessionId, openSession } from './session.js';
+import { resolveMcpDomain } from './domain.js';
+import { createMcpServer } from './server.js';
 import { MemorySessionStore, SupabaseSessionStore } from './store.js';
-import { MCP_INSTRUCTIONS, SCHEMA_URI, coreDomain, mcpResourceList, mcpToolList, mcpToolError, schemaDescription } from './tools.js';
+import { domainName } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
 
-export const MCP_USAGE = `usage: alfred-act mcp [--url URL] [--anon-key KEY]
+export { createMcpServer };
+
+export const MCP_USAGE = `usage: alfred-act mcp [--domain FILE | --pull [--key KEY] [--owner-column NAME] [--overrides FILE]]
+                    [--url URL] [--anon-key KEY]
                     [--access-token JWT | --token-command CMD | --token-file FILE]
                     [--store memory|supabase] [--session ID]
 
 An MCP server on stdin/stdout whose tools (db_read, db_create, db_update,
-db_delete, db_schema) act as the signed-in user, under row-level security.
+db_delete, db_schema) act as the signed-in user on your domain's tables,
+under row-level security.
 
+  --domain FILE        the domain to serve: the JSON \`alfred-act domain pull
+                       --out FILE\` writes                                (ALFRED_DOMAIN)
+  --pull               derive the domain from the project at start instead
+  --key KEY            with --pull: a secret key to read the schema with
+                       (hosted Supabase describes it only for one); used
+                       for that one request, never by a tool call      (SUPABASE_SECRET_KEY)
+  --owner-column NAME  with --pull: the column RLS compares with auth.uid()
+  --overrides FILE     with --pull: overrides merged on the pulled domain
   --url URL            the Supabase project URL or a PostgREST root     (SUPABASE_URL)
   --anon-key KEY       the anon / publishable key, never a service key  (SUPABASE_ANON_KEY)
   --access-token JWT   the signed-in user's access token                (SUPABASE_ACCESS_TOKEN)
@@ -28,9 +43,17 @@ db_delete, db_schema) act as the signed-in user, under row-level security.
   --store STORE        where the session's refs live: memory (default), or
                        supabase: the act_sessions table of the user's own
                        database, under row-level security             (ALFRED_MCP_STORE)
-  --session ID         with --store supabase, resume this session's refs (ALFRED_MCP_SESSION)`;
+  --session ID         with --store supabase, resume this session's refs (ALFRED_MCP_SESSION)
+
+Without --domain or --pull the server starts only against the local demo
+stack (node db/stack.mjs start), serving its kitchen demo domain.`;
 
 const OPTIONS = {
+  domain: { type: 'string', env: 'ALFRED_DOMAIN' },
+  pull: { type: 'boolean' },
+  key: { type: 'string', env: 'SUPABASE_SECRET_KEY' },
+  'owner-column': { type: 'string' },
+  overrides: { type: 'string' },
   url: { type: 'string', env: 'SUPABASE_URL' },
   'anon-key': { type: 'string', env: 'SUPABASE_ANON_KEY' },
   'access-token': { type: 'string', env: 'SUPABASE_ACCESS_TOKEN' },
@@ -39,11 +62,19 @@ const OPTIONS = {
   store: { type: 'string', env: 'ALFRED_MCP_STORE' },
   session: { type: 'string', env: 'ALFRED_MCP_SESSION' },
 };
+const PULL_ONLY = ['key', 'owner-column', 'overrides'];
 
 /**
  * The server's configuration from flags and the environment (a flag wins):
- * `{ data: { url, apiKey, token, store, sessionId }, error: message }`.
- * `token` is `{ accessToken }`, `{ command }` or `{ file }`.
+ * `{ data: { url, apiKey, token, store, sessionId, domain }, error: message }`.
+ * `token` is `{ accessToken }`, `{ command }` or `{ file }`; `domain` is
+ * `{ file }`, `{ pull: { key, ownerColumn, overrides } }` or null (none
+ * given: resolveMcpDomain then serves the demo against the local demo stack
+ * only). Nothing is read or fetched here.
+ *
+ * @example
+ * const { data, error } = readMcpConfig(['--domain', 'domain.json'], process.env)
+ * // data.domain: { file: 'domain.json' }
  */
 export function readMcpConfig(argv, env = {}) {
   let values;
@@ -52,12 +83,14 @@ export function readMcpConfig(argv, env = {}) {
   } catch (cause) {
     return { data: null, error: cause.message };
   }
-  const get = (name) => values[name] ?? (env[OPTIONS[name].env] || undefined);
+  const get = (name) => values[name] ?? ((OPTIONS[name].env && env[OPTIONS[name].env]) || undefined);
   const url = get('url');
   const apiKey = get('anon-key');
   if (!url || !apiKey) return { data: null, error: 'the Supabase URL and anon key are required (--url and --anon-key, or SUPABASE_URL and SUPABASE_ANON_KEY)' };
   if (!URL.canParse(url)) return { data: null, error: `the Supabase URL is not a URL: ${url}` };
   if (isServiceKey(apiKey)) return { data: null, error: 'the anon key given is a service-role key, which bypasses row-level security; this server acts only as the signed-in user: pass the anon (publishable) key' };
+  const { data: domain, error: domainError } = readDomainSource(values, get);
+  if (domainError) return { data: null, error: domainError };
   const sources = [
     ['access-token', 'accessToken'],
     ['token-command', 'command'],
@@ -72,13 +105,32 @@ export function readMcpConfig(argv, env = {}) {
   const sessionId = get('session');
   if (sessionId !== undefined && store !== 'supabase') return { data: null, error: '--session resumes a stored session: it needs --store supabase' };
   if (sessionId !== undefined && !/^[A-Za-z0-9_-]{16,128}$/.test(sessionId)) return { data: null, error: '--session must be 16 to 128 characters of A-Z, a-z, 0-9, - and _' };
-  return { data: { url, apiKey, token: { [field]: get(name) }, store, sessionId }, error: null };
+  return { data: { url, apiKey, token: { [field]: get(name) }, store, sessionId, domain }, error: null };
+}
+
+// --domain FILE (or ALFRED_DOMAIN), --pull with its options, or neither.
+// The --pull flag wins over ALFRED_DOMAIN; the two flags together are refused.
+function readDomainSource(values, get) {
+  if (values.pull) {
+    if (values.domain !== undefined) return { data: null, error: 'give --domain or --pull, not both' };
+    const overrides = get('overrides');
+    return { data: { pull: { key: get('key'), ownerColumn: get('owner-column'), overrides } }, error: null };
+  }
+  const strays = PULL_ONLY.filter((name) => values[name] !== undefined);
+  if (strays.length > 0) return { data: null, error: `${strays.map((name) => `--${name}`).join(' and ')} ${strays.length === 1 ? 'goes' : 'go'} with --pull (they say how to derive the domain)` };
+  const file = get('domain');
+  if (file === '') return { data: null, error: '--domain needs a file' };
+  return { data: file === undefined ? null : { file }, error: null };
 }
 
 /**
  * A function giving the user's current access token, read by readUserToken:
  * a fixed token, or one from a command or file, fetched again when the last
  * is about to expire. Resolves to `{ data: { accessToken, userId, expiresAt }, error }`.
+ *
+ * @example
+ * const getAccessToken = accessTokenSource({ command: 'cat ~/.config/alfred-act/token' })
+ * const { data, error } = await getAccessToken() // data.userId: the token's sub
  */
 export function accessTokenSource({ accessToken, command, file }) {
   let current = null;
@@ -105,103 +157,88 @@ export function accessTokenSource({ accessToken, command, file }) {
   };
 }
 
-async function loadSdk() {
-  try {
-    const [{ Server }, { StdioServerTransport }, types] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
-    return { Server, StdioServerTransport, types };
-  } catch (cause) {
-    throw new Error(`alfred-act mcp needs @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${cause.message}`);
-  }
-}
-
-/**
- * An SDK `Server` whose tools act as the user of `getAccessToken()`, for
- * one session: its refs are kept in `store` under `sessionId`. Connect it
- * to any SDK transport.
- *
- * @example
- * const { server } = await createMcpServer({ core, url, apiKey: anonKey, getAccessToken: accessTokenSource({ accessToken }) })
- * await server.connect(new StdioServerTransport())
- */
-export async function createMcpServer({ core, url, apiKey, getAccessToken, store = new MemorySessionStore(), sessionId, domain = coreDomain(core), fetch, version = '0.1.0' }) {
-  const { Server, types } = await loadSdk();
-  const { data: first, error } = await getAccessToken();
-  if (error) return { data: null, error };
-  const userId = first.userId;
-  const id = sessionId ?? newSessionId();
-  const caller = { userId, accessToken: first.accessToken };
-  const { data: existing, error: findError } = await findSession({ store, sessionId: id, caller });
-  if (findError) return { data: null, error: findError };
-  if (!existing) {
-    const { error: openError } = await openSession({ store, sessionId: id, caller });
-    if (openError) return { data: null, error: openError };
-  }
-
-  const server = new Server({ name: 'alfred-act', version }, { capabilities: { tools: {}, resources: {} }, instructions: MCP_INSTRUCTIONS });
-  const tools = mcpToolList(core, domain);
-  server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
-    const { data: token, error: tokenError } = await getAccessToken();
-    if (tokenError) return mcpToolError(request.params.name, tokenError);
-    if (token.userId !== userId) {
-      return mcpToolError(request.params.name, { code: 'user_changed', message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
-    }
-    const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain, ...(fetch ? { fetch } : {}) };
-    return callSessionTool({ core, store, sessionId: id, actOptions, name: request.params.name, args: request.params.arguments, signal: extra?.signal });
-  });
-  server.setRequestHandler(types.ListResourcesRequestSchema, () => ({ resources: mcpResourceList() }));
-  server.setRequestHandler(types.ReadResourceRequestSchema, (request) => {
-    if (request.params.uri !== SCHEMA_URI) throw new types.McpError(types.ErrorCode.InvalidParams, `no resource ${request.params.uri}; resources: ${SCHEMA_URI}`);
-    const { data, error: schemaError } = schemaDescription(core, domain);
-    if (schemaError) throw new types.McpError(types.ErrorCode.InternalError, schemaError.message);
-    return { contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }] };
-  });
-  return { data: { server, sessionId: id }, error: null };
-}
-
 /**
  * Runs `alfred-act mcp` with `argv` (the arguments after `mcp`) until stdin
- * closes. Resolves to the exit code. Diagnostics go to stderr only: stdout
- * carries MCP messages and nothing else.
+ * closes. Resolves to the exit code: 0 after a clean run, 2 for a usage error
+ * (a missing or conflicting option, or no domain given against a database
+ * that is not the local demo stack), 1 when something given does not work (a
+ * token refused, a domain file that does not load, a pull that fails).
+ * Diagnostics go to `stderr` only: stdout carries MCP messages and nothing else.
+ *
+ * @example
+ * process.exitCode = await runMcpCommand(['--domain', 'domain.json'], { loadCore })
  */
-export async function runMcpCommand(argv, { env = process.env, loadCore } = {}) {
+export async function runMcpCommand(argv, { env = process.env, loadCore, pullDomain, stderr = process.stderr } = {}) {
+  const say = (line) => stderr.write(`alfred-act mcp: ${line}\n`);
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stderr.write(`${MCP_USAGE}\n`);
+    stderr.write(`${MCP_USAGE}\n`);
     return 0;
   }
   const { data: config, error } = readMcpConfig(argv, env);
   if (error) {
-    process.stderr.write(`alfred-act mcp: ${error}\n\n${MCP_USAGE}\n`);
+    stderr.write(`alfred-act mcp: ${error}\n\n${MCP_USAGE}\n`);
     return 2;
   }
-  const core = await (loadCore ?? (await import('../index.node.js')).loadCore)();
-  const store = config.store === 'supabase' ? new SupabaseSessionStore({ url: config.url, apiKey: config.apiKey }) : new MemorySessionStore();
-  const { data: served, error: serverError } = await createMcpServer({
-    core,
+  const node = loadCore && pullDomain ? null : await import('../index.node.js');
+  const core = await (loadCore ?? node.loadCore)();
+  const getAccessToken = accessTokenSource(config.token);
+  const { data: token, error: tokenError } = await getAccessToken();
+  if (tokenError) {
+    say(`${tokenError.message}${tokenError.hint ? ` (${tokenError.hint})` : ''}`);
+    return 1;
+  }
+
+  // The secret key of --pull is used for the one schema request inside
+  // resolveMcpDomain; nothing here holds it after that.
+  let source = config.domain;
+  config.domain = null;
+  const domainFile = source?.file;
+  const { data: served, error: domainError } = await resolveMcpDomain({
+    source,
     url: config.url,
     apiKey: config.apiKey,
-    getAccessToken: accessTokenSource(config.token),
+    accessToken: token.accessToken,
+    core,
+    pullDomain: pullDomain ?? node.pullDomain,
+  });
+  source = null;
+  if (domainError) {
+    say(`${domainError.message}${domainError.path && domainError.code !== 'invalid_option' ? ` (at ${domainError.path})` : ''}`);
+    if (domainError.hint) stderr.write(`hint: ${domainError.hint}\n`);
+    return domainError.code === 'invalid_option' ? 2 : 1;
+  }
+  for (const note of served.notes) say(`note: ${note.path}: ${note.message}`);
+  if (served.origin === 'demo') say(`no --domain or --pull: serving the ${domainName(served.domain)} demo domain, as ${config.url} is the local demo stack`);
+
+  const store = config.store === 'supabase' ? new SupabaseSessionStore({ url: config.url, apiKey: config.apiKey }) : new MemorySessionStore();
+  const { data: server, error: serverError } = await createMcpServer({
+    core,
+    domain: served.domain,
+    url: config.url,
+    apiKey: config.apiKey,
+    getAccessToken,
     store,
     sessionId: config.sessionId,
   });
   if (serverError) {
-    process.stderr.write(`alfred-act mcp: ${serverError.message}${serverError.hint ? ` (${serverError.hint})` : ''}\n`);
+    say(`${serverError.message}${serverError.hint ? ` (${serverError.hint})` : ''}`);
     return 1;
   }
-  const { StdioServerTransport } = await loadSdk();
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport();
   const closed = new Promise((resolve) => {
     transport.onclose = resolve;
     process.stdin.once('end', resolve);
   });
-  await served.server.connect(transport);
-  process.stderr.write(`alfred-act mcp: serving ${config.url} over stdio (session store: ${config.store}${config.store === 'supabase' ? `, session ${served.sessionId}` : ''})\n`);
+  await server.server.connect(transport);
+  const tables = Object.keys(served.domain.tables);
+  const from = { file: `from ${domainFile}`, pull: `pulled from ${config.url}`, demo: 'the demo' }[served.origin];
+  say(
+    `serving the ${domainName(served.domain)} domain (${from}; ${tables.length} tables: ${tables.join(', ')}) for ${config.url} over stdio ` +
+      `(session store: ${config.store}${config.store === 'supabase' ? `, session ${server.sessionId}` : ''})`,
+  );
   await closed;
-  await served.server.close();
+  await server.server.close();
   // Whatever is still queued for stdout goes out before the caller exits.
   await new Promise((resolve) => process.stdout.write('', resolve));
   return 0;

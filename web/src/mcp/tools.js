@@ -8,12 +8,69 @@ import { TOOL_NAMES } from '../tools.js';
 export const DATABASE_TOOLS = TOOL_NAMES;
 export const SCHEMA_TOOL = 'db_schema';
 export const SCHEMA_URI = 'alfred-act://schema';
+/** The package version a server reports in `serverInfo` unless told another. */
+export const MCP_SERVER_VERSION = '0.1.0';
 
-/** The server's instructions to the model, sent with `initialize`. */
+/**
+ * The server's instructions to the model when no domain is named (the part
+ * of `mcpInstructions(domain)` that holds for every domain).
+ */
 export const MCP_INSTRUCTIONS =
-  "These tools read and change the signed-in user's own database rows. Rows are named by refs (recipe_1, inv_3), never ids: " +
+  "These tools read and change the signed-in user's own database rows. Rows are named by refs (a table's prefix and a number, as earlier results show them), never ids: " +
   'use the refs from earlier results in filters and links. The tool descriptions (and db_schema) list the tables and columns. ' +
   'A refused call explains itself (code, path, hint): correct the arguments and call again.';
+
+// Past this many tables, the instructions name the first ones and a count.
+const NAMED_TABLES = 20;
+
+/**
+ * A domain's name as the server shows it: its `name`, else "database".
+ *
+ * @example
+ * domainName({ name: 'crm', tables: {} }) // 'crm'
+ */
+export const domainName = (domain) => (typeof domain?.name === 'string' && domain.name !== '' ? domain.name : 'database');
+
+const tableNames = (domain) => Object.keys(domain?.tables ?? {});
+
+function namedTables(domain) {
+  const names = tableNames(domain);
+  if (names.length <= NAMED_TABLES) return names.join(', ');
+  return `${names.slice(0, NAMED_TABLES).join(', ')} and ${names.length - NAMED_TABLES} more`;
+}
+
+/**
+ * The server's instructions to the model, sent with `initialize`: which
+ * domain it serves, its tables, how refs look there (made from the domain's
+ * own ref prefixes), and how to correct a refused call.
+ *
+ * @example
+ * mcpInstructions(crm)
+ * // "This server serves the crm domain (tables: contacts, deals, organizations, tasks): these tools read and change the signed-in user's own rows there. Rows are named by refs (contact_1, deal_1), never ids: …"
+ */
+export function mcpInstructions(domain) {
+  const refs = tableNames(domain)
+    .map((table) => domain.tables[table]?.ref)
+    .filter((ref) => typeof ref === 'string')
+    .slice(0, 2)
+    .map((ref) => `${ref}_1`);
+  return (
+    `This server serves the ${domainName(domain)} domain (tables: ${namedTables(domain)}): these tools read and change the signed-in user's own rows there. ` +
+    `Rows are named by refs${refs.length > 0 ? ` (${refs.join(', ')})` : ''}, never ids: use the refs from earlier results in filters and links. ` +
+    'The tool descriptions (and db_schema) list the tables and columns. A refused call explains itself (code, path, hint): correct the arguments and call again.'
+  );
+}
+
+/**
+ * The server's `serverInfo` for `initialize`: its name, and a title naming
+ * the domain it serves.
+ *
+ * @example
+ * mcpServerInfo(crm, '0.1.0') // { name: 'alfred-act', title: 'alfred-act: crm domain', version: '0.1.0' }
+ */
+export function mcpServerInfo(domain, version) {
+  return { name: 'alfred-act', title: `alfred-act: ${domainName(domain)} domain`, version };
+}
 
 const SCHEMA_DESCRIPTION = 'The tables, columns, types, allowed values and ref prefixes the db_ tools accept, as text.';
 
@@ -44,9 +101,15 @@ export function schemaDescription(core, domain) {
   return { data: `# Database schema\n${data.trimEnd()}\n`, error: null };
 }
 
-/** `resources/list`: the schema description. */
-export function mcpResourceList() {
-  return [{ uri: SCHEMA_URI, name: 'schema', title: 'Database schema', description: SCHEMA_DESCRIPTION, mimeType: 'text/markdown' }];
+/**
+ * `resources/list`: the schema description of `domain`, named after it.
+ *
+ * @example
+ * mcpResourceList(crm) // [{ uri: 'alfred-act://schema', name: 'crm schema', title: 'Database schema: crm', … }]
+ */
+export function mcpResourceList(domain) {
+  const name = domainName(domain);
+  return [{ uri: SCHEMA_URI, name: `${name} schema`, title: `Database schema: ${name}`, description: SCHEMA_DESCRIPTION, mimeType: 'text/markdown' }];
 }
 
 /**

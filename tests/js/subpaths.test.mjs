@@ -1,0 +1,94 @@
+// The package's surfaces beyond the root: `alfred-act/mcp`, `alfred-act/worker`
+// (one entry per runtime), `alfred-act/worker/durable` and `alfred-act/stack`
+// (the local Supabase). Their export map
+// entries, what each runtime's worker entry reaches, and that the JavaScript
+// exports and the .d.ts declarations name the same things.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { moduleGraph } from './support/module-graph.mjs';
+import { ROOT } from './support/paths.mjs';
+
+const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+const web = pathToFileURL(join(ROOT, 'web/')).href;
+const outsideThePackage = (graph) => graph.filter(({ specifier }) => !specifier.startsWith(web));
+
+/** The names a .d.ts declares for export: `export declare …`, `export interface/type …`, `export { … }`. */
+async function declared(file, { values = true } = {}) {
+  const text = await readFile(join(ROOT, file), 'utf8');
+  const names = new Set();
+  for (const [, kind, name] of text.matchAll(/^export (?:declare )?(const|function|class|interface|type) (\w+)/gm)) {
+    if (!values || !['interface', 'type'].includes(kind)) names.add(name);
+  }
+  return names;
+}
+
+/** The names a JS module exports, from its source (for modules Node cannot import, such as cloudflare:workers users). */
+async function exportedBySource(file) {
+  const text = await readFile(join(ROOT, file), 'utf8');
+  return new Set([...text.matchAll(/^export (?:async )?(?:const|function|class) (\w+)/gm)].map(([, name]) => name));
+}
+
+test('package.json: the new subpaths, types first, and the existing exports as they were', () => {
+  const { exports } = manifest;
+  assert.deepEqual(Object.keys(exports), ['.', './ai', './openai', './mcp', './worker', './worker/durable', './stack', './alfred_core.wasm', './package.json']);
+  for (const [subpath, conditions] of Object.entries(exports)) {
+    if (typeof conditions === 'string') continue;
+    assert.equal(Object.keys(conditions)[0], 'types', subpath);
+    assert.equal(Object.keys(conditions).at(-1), 'default', subpath);
+  }
+  assert.deepEqual(exports['./worker'], {
+    types: './web/worker.d.ts',
+    workerd: './web/src/worker/index.workerd.js',
+    deno: './web/src/worker/index.deno.js',
+    browser: './web/src/worker/index.browser.js',
+    node: './web/src/worker/index.node.js',
+    default: './web/src/worker/index.browser.js',
+  });
+  assert.deepEqual(exports['./mcp'], { types: './web/mcp.d.ts', default: './web/src/mcp/index.js' });
+  assert.deepEqual(exports['./worker/durable'], { types: './web/worker-durable.d.ts', default: './web/src/worker/durable.js' });
+  assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/stack.mjs' });
+  for (const file of ['web/mcp.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src', 'db/stack.d.ts', 'db/*.mjs']) assert.ok(manifest.files.includes(file), `${file} is not in "files"`);
+});
+
+test('alfred-act/stack: the .d.ts declares exactly what the module exports', async () => {
+  const exported = new Set(Object.keys(await import('alfred-act/stack')));
+  assert.deepEqual(exported, new Set(['startStack', 'SqlFileError']));
+  assert.deepEqual(await declared('db/stack.d.ts'), exported);
+});
+
+test('alfred-act/worker: every runtime entry exports the same names, and the .d.ts declares exactly those', async () => {
+  const names = [];
+  for (const runtime of ['node', 'browser', 'deno', 'workerd']) names.push(await exportedBySource(`web/src/worker/index.${runtime}.js`));
+  const reexported = ['WORKER_VARIABLES', 'MemoryLimitStore', 'acquireLease', 'takeFromWindow'];
+  const expected = new Set(['createHandler', ...reexported]);
+  const fromNode = new Set(Object.keys(await import('alfred-act/worker')));
+  assert.deepEqual(fromNode, expected);
+  for (const each of names) assert.deepEqual(each, new Set(['createHandler']));
+  assert.deepEqual(await declared('web/worker.d.ts'), expected);
+});
+
+test('alfred-act/worker/durable: the .d.ts declares what the module exports', async () => {
+  assert.deepEqual(await exportedBySource('web/src/worker/durable.js'), await declared('web/worker-durable.d.ts'));
+});
+
+test('alfred-act/mcp: every export is declared in web/mcp.d.ts', async () => {
+  const exported = Object.keys(await import('alfred-act/mcp')).sort();
+  const types = await declared('web/mcp.d.ts');
+  assert.deepEqual(exported.filter((name) => !types.has(name)), []);
+  assert.ok(exported.includes('createMcpServer') && exported.includes('accessTokenSource') && exported.includes('resolveMcpDomain'));
+});
+
+test("the worker's workerd, Deno and browser entries reach only package files (no node: builtins); workerd imports the .wasm as a module", async () => {
+  for (const runtime of ['workerd', 'deno', 'browser']) {
+    const graph = await moduleGraph(join(ROOT, `web/src/worker/index.${runtime}.js`));
+    assert.deepEqual(outsideThePackage(graph), [], runtime);
+    assert.ok(graph.some(({ specifier }) => specifier.endsWith('/web/src/worker/handler.js')), runtime);
+    // The MCP SDK is the stdio server's, loaded on use: never in a worker's graph.
+    assert.ok(!graph.some(({ specifier }) => specifier.endsWith('/web/src/mcp/server.js')), runtime);
+  }
+  const workerd = await moduleGraph(join(ROOT, 'web/src/worker/index.workerd.js'));
+  assert.deepEqual(workerd.filter(({ specifier }) => specifier.endsWith('.wasm')).map(({ kind }) => kind), ['wasm']);
+});

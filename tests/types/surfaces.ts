@@ -1,0 +1,43 @@
+// Compile-time checks of alfred-act/mcp, alfred-act/worker and
+// alfred-act/worker/durable as a user sees them, through the package exports,
+// with no DOM or Workers lib (the declarations must stand alone).
+import { loadCore, type DomainConfig } from 'alfred-act';
+import { createMcpServer, accessTokenSource, readMcpConfig, MemorySessionStore, mcpInstructions, type McpConfig } from 'alfred-act/mcp';
+import { createHandler, MemoryLimitStore, WORKER_VARIABLES, type WorkerHandler } from 'alfred-act/worker';
+import { DurableObjectLimitStore, durableLimitStore, LimitCounter } from 'alfred-act/worker/durable';
+
+declare const domain: DomainConfig;
+declare const request: Request;
+
+const served = await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', accessToken: 'jwt' });
+if (served.error) {
+  const path: string = served.error.path;
+  void path;
+} else {
+  await served.data.server.connect({});
+  const sessionId: string = served.data.sessionId;
+  void sessionId;
+}
+const core = await loadCore({ domain });
+await createMcpServer({ core, url: 'http://127.0.0.1:54321', apiKey: 'anon', getAccessToken: accessTokenSource({ command: 'cat token' }), store: new MemorySessionStore() });
+// @ts-expect-error url is required
+await createMcpServer({ domain, apiKey: 'anon', accessToken: 'jwt' });
+const config = readMcpConfig(['--domain', 'domain.json']);
+if (config.data) {
+  const source: McpConfig['domain'] = config.data.domain;
+  void source;
+}
+const instructions: string = mcpInstructions(domain);
+void instructions;
+
+const handler: WorkerHandler = createHandler({ domain, limitStore: () => new MemoryLimitStore() });
+const response: Response = await handler.fetch(request, { SUPABASE_URL: 'https://abcd.supabase.co' }, { waitUntil() {} });
+void response;
+// @ts-expect-error the domain is required
+createHandler({});
+const durable = createHandler({ domain, limitStore: durableLimitStore('LIMITS') });
+void durable;
+declare const namespace: ConstructorParameters<typeof DurableObjectLimitStore>[0];
+createHandler({ domain, limitStore: () => new DurableObjectLimitStore(namespace) });
+const names: readonly string[] = WORKER_VARIABLES;
+void names, LimitCounter;

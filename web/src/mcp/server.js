@@ -1,0 +1,101 @@
+// The MCP server on @modelcontextprotocol/sdk's `Server`, for one user and
+// one session, serving one domain: tools/list, tools/call, resources/list
+// and resources/read, with the domain named in serverInfo, the instructions
+// and the schema resource. Transport-free and runtime-neutral (the SDK, an
+// optional peer dependency, is loaded on use): `alfred-act mcp` connects it to
+// stdio (stdio.js); a host connects it to any SDK transport.
+import { callSessionTool, findSession, newSessionId, openSession } from './session.js';
+import { MemorySessionStore } from './store.js';
+import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolError, mcpToolList, schemaDescription } from './tools.js';
+import { readUserToken } from './user-token.js';
+
+/**
+ * The SDK's server classes, or an Error saying how to install the SDK.
+ *
+ * @example
+ * const { Server, types } = await loadMcpSdk()
+ */
+export async function loadMcpSdk() {
+  try {
+    const [{ Server }, types] = await Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
+    return { Server, types };
+  } catch (cause) {
+    throw new Error(`the alfred-act MCP server needs @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk): ${cause.message}`);
+  }
+}
+
+const invalidOption = (path, message, hint) => ({ data: null, error: { code: 'invalid_option', path, message, hint } });
+
+/**
+ * An SDK `Server` whose tools act as the signed-in user on `domain`, for one
+ * session whose refs are kept in `store` under `sessionId`. Connect it to
+ * any SDK transport. Resolves to `{ data: { server, sessionId, domain }, error }`;
+ * never throws for a bad option, a refused domain or token, or a store that
+ * fails (those are `error`, with `code`, `path`, `message`, `hint`).
+ *
+ * - `core`: a loaded core (`loadCore()`); `domain`: the domain served (the
+ *   JSON `alfred-act domain pull` writes), checked by the core; without one,
+ *   the core's own domain. (From `alfred-act/mcp`, `core` is optional.)
+ * - `url`: the Supabase URL (PostgREST under /rest/v1) or a PostgREST root;
+ *   `apiKey`: the anon key, never a service key.
+ * - `accessToken` (a fixed token) or `getAccessToken()` (resolving to
+ *   `{ data: { accessToken, userId }, error }`, e.g. `accessTokenSource(…)`).
+ * - `store` (default a MemorySessionStore), `sessionId` (resume one), `fetch`, `version`.
+ *
+ * @example
+ * const { data, error } = await createMcpServer({ core, domain, url: SUPABASE_URL, apiKey: anonKey, accessToken: session.access_token })
+ * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
+ * await data.server.connect(new StdioServerTransport())
+ */
+export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION } = {}) {
+  if (!core || typeof core.toolDefinitions !== 'function') return invalidOption('core', 'createMcpServer needs a loaded core', "const core = await loadCore() (from 'alfred-act'), or import createMcpServer from 'alfred-act/mcp', which loads one");
+  const served = domain ?? coreDomain(core);
+  const { error: domainError } = core.validateDomain(served);
+  if (domainError) return { data: null, error: { ...domainError, path: domainError.path ? `domain.${domainError.path}` : 'domain' } };
+  if (typeof url !== 'string' || !URL.canParse(url)) return invalidOption('url', `url must be the Supabase URL or a PostgREST root, got ${JSON.stringify(url ?? null)}`, 'https://<ref>.supabase.co');
+  if (typeof apiKey !== 'string' || apiKey === '') return invalidOption('apiKey', 'apiKey must be the anon (publishable) key', "the project's anon key; never a service key");
+  if ((accessToken === undefined) === (getAccessToken === undefined)) {
+    return invalidOption('accessToken', 'give the user\'s token as accessToken or getAccessToken, one of them', "accessToken: session.access_token, or getAccessToken: accessTokenSource({ command }) for one that is refreshed");
+  }
+  const tokenOf = getAccessToken ?? (async () => readUserToken(accessToken));
+
+  let sdk;
+  try {
+    sdk = await loadMcpSdk();
+  } catch (cause) {
+    return { data: null, error: { code: 'invalid_option', path: '', message: cause.message, hint: 'npm install @modelcontextprotocol/sdk' } };
+  }
+  const { Server, types } = sdk;
+  const { data: first, error } = await tokenOf();
+  if (error) return { data: null, error };
+  const userId = first.userId;
+  const id = sessionId ?? newSessionId();
+  const caller = { userId, accessToken: first.accessToken };
+  const { data: existing, error: findError } = await findSession({ store, sessionId: id, caller });
+  if (findError) return { data: null, error: findError };
+  if (!existing) {
+    const { error: openError } = await openSession({ store, sessionId: id, caller });
+    if (openError) return { data: null, error: openError };
+  }
+
+  const server = new Server(mcpServerInfo(served, version), { capabilities: { tools: {}, resources: {} }, instructions: mcpInstructions(served) });
+  const tools = mcpToolList(core, served);
+  server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
+    const { data: token, error: tokenError } = await tokenOf();
+    if (tokenError) return mcpToolError(request.params.name, tokenError);
+    if (token.userId !== userId) {
+      return mcpToolError(request.params.name, { code: 'user_changed', message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
+    }
+    const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain: served, ...(fetch ? { fetch } : {}) };
+    return callSessionTool({ core, store, sessionId: id, actOptions, name: request.params.name, args: request.params.arguments, signal: extra?.signal });
+  });
+  server.setRequestHandler(types.ListResourcesRequestSchema, () => ({ resources: mcpResourceList(served) }));
+  server.setRequestHandler(types.ReadResourceRequestSchema, (request) => {
+    if (request.params.uri !== SCHEMA_URI) throw new types.McpError(types.ErrorCode.InvalidParams, `no resource ${request.params.uri}; resources: ${SCHEMA_URI}`);
+    const { data, error: schemaError } = schemaDescription(core, served);
+    if (schemaError) throw new types.McpError(types.ErrorCode.InternalError, schemaError.message);
+    return { contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }] };
+  });
+  return { data: { server, sessionId: id, domain: served }, error: null };
+}

@@ -1,0 +1,121 @@
+// The worker's configuration, read from its environment (Workers `env`
+// bindings, or Deno's environment through worker/deno.js).
+import { modelConfigFromEnv } from '../llm.js';
+import { isServiceKey } from '../mcp/user-token.js';
+
+const DEFAULT_MAX_BODY_BYTES = 1 << 20;
+
+// The per-user limits on /act/turn: variable → [field, default].
+const LIMITS = {
+  ALFRED_TURNS_PER_MINUTE: ['turnsPerMinute', 10],
+  ALFRED_CONCURRENT_TURNS: ['concurrentTurns', 2],
+  ALFRED_MODEL_CALLS_PER_TURN: ['modelCallsPerTurn', 20],
+  ALFRED_TOKENS_PER_TURN: ['tokensPerTurn', 200_000],
+  ALFRED_MODEL_CALLS_PER_DAY: ['modelCallsPerDay', 500],
+  ALFRED_TOKENS_PER_DAY: ['tokensPerDay', 2_000_000],
+};
+
+// Token verification tuning: variable → [field, default seconds].
+const AUTH_SECONDS = {
+  ALFRED_JWT_CLOCK_SKEW_SECONDS: ['clockSkewSeconds', 30],
+  ALFRED_JWKS_CACHE_SECONDS: ['jwksCacheSeconds', 600],
+  ALFRED_JWKS_REFETCH_SECONDS: ['jwksRefetchSeconds', 30],
+};
+
+const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
+
+/**
+ * `{ data: { supabaseUrl, restUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits, mcpStore }, error }`.
+ * `model` is `modelConfigFromEnv(env)`: null when no model is configured,
+ * which only /act/turn needs. `allowedOrigins` is `['*']` or a list.
+ * `auth` is the token verifier's options (createTokenVerifier), or null when
+ * neither a JWT secret nor a JWK set is configured: the /act routes then
+ * refuse to run. `limits` are the per-user limits (limits.js).
+ * `supabaseUrl` (SUPABASE_URL, gets /rest/v1) or `restUrl`
+ * (SUPABASE_REST_URL, a bare PostgREST root): exactly one is set.
+ * `mcpStore` is where /mcp keeps its sessions: `memory` (per isolate) or `supabase`
+ * (the act_sessions table, as the user).
+ */
+export function readConfig(env = {}) {
+  if (env.SUPABASE_URL && env.SUPABASE_REST_URL) {
+    return misconfigured('set SUPABASE_URL (the Supabase URL, gets /rest/v1) or SUPABASE_REST_URL (a bare PostgREST root), not both');
+  }
+  const urlName = env.SUPABASE_REST_URL ? 'SUPABASE_REST_URL' : 'SUPABASE_URL';
+  const missing = [urlName, 'SUPABASE_ANON_KEY'].filter((name) => !env[name]);
+  if (missing.length > 0) return misconfigured(`${missing.join(' and ')} must be set`);
+  if (!URL.canParse(env[urlName])) return misconfigured(`${urlName} is not a URL: ${env[urlName]}`);
+  const anonKey = env.SUPABASE_ANON_KEY;
+  // The worker acts for the caller only: the apikey it sends must not bypass
+  // row-level security, so a service key here is refused outright rather
+  // than trusted to be overridden by the caller's JWT.
+  if (isServiceKey(anonKey)) {
+    return misconfigured('SUPABASE_ANON_KEY holds a service-role key; the worker never sends one for a user. Use the anon (publishable) key.');
+  }
+  const maxBodyBytes = env.MAX_BODY_BYTES === undefined ? DEFAULT_MAX_BODY_BYTES : Number(env.MAX_BODY_BYTES);
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) return misconfigured('MAX_BODY_BYTES must be a positive whole number');
+  const { data: auth, error: authError } = readAuth(env);
+  if (authError) return misconfigured(authError);
+  const { data: limits, error: limitsError } = readLimits(env);
+  if (limitsError) return misconfigured(limitsError);
+  const mcpStore = env.ALFRED_MCP_STORE || 'memory';
+  if (mcpStore !== 'memory' && mcpStore !== 'supabase') return misconfigured(`ALFRED_MCP_STORE must be memory or supabase, got ${JSON.stringify(env.ALFRED_MCP_STORE)}`);
+  const origins = (env.ALLOWED_ORIGINS ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean);
+  return {
+    data: {
+      supabaseUrl: env.SUPABASE_URL || null,
+      restUrl: env.SUPABASE_REST_URL || null,
+      anonKey,
+      allowedOrigins: origins.length === 0 || origins.includes('*') ? ['*'] : origins,
+      maxBodyBytes,
+      model: modelConfigFromEnv(env),
+      auth,
+      limits,
+      mcpStore,
+    },
+    error: null,
+  };
+}
+
+/**
+ * The verifier's options: SUPABASE_JWT_SECRET (HS256) and the JWK set
+ * (ES256/RS256) at SUPABASE_JWKS_URL, which defaults to
+ * `<SUPABASE_URL>/auth/v1/.well-known/jwks.json` for a Supabase project URL
+ * (https://<ref>.supabase.co) and to none for other URLs;
+ * `off` turns it off. `{ data: options | null, error: message | null }`.
+ */
+function readAuth(env) {
+  const jwtSecret = env.SUPABASE_JWT_SECRET || undefined;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) return { data: null, error: 'SUPABASE_JWT_SECRET must be at least 32 characters (the project JWT secret)' };
+  let jwksUrl;
+  if (env.SUPABASE_JWKS_URL === 'off') jwksUrl = undefined;
+  else if (env.SUPABASE_JWKS_URL) {
+    if (!URL.canParse(env.SUPABASE_JWKS_URL)) return { data: null, error: `SUPABASE_JWKS_URL is not a URL: ${env.SUPABASE_JWKS_URL}` };
+    jwksUrl = env.SUPABASE_JWKS_URL;
+  } else if (env.SUPABASE_URL && /\.supabase\.(co|in)$/.test(new URL(env.SUPABASE_URL).hostname)) {
+    jwksUrl = `${new URL(env.SUPABASE_URL).origin}${JWKS_PATH}`;
+  }
+  const options = { jwtSecret, jwksUrl, audience: env.SUPABASE_JWT_AUDIENCE || 'authenticated', issuer: env.SUPABASE_JWT_ISSUER || undefined };
+  for (const [name, [field, fallback]] of Object.entries(AUTH_SECONDS)) {
+    const value = env[name] === undefined ? fallback : Number(env[name]);
+    if (!Number.isFinite(value) || value < 0 || String(env[name] ?? fallback).trim() === '') return { data: null, error: `${name} must be a number of seconds ≥ 0` };
+    options[field] = value;
+  }
+  if (jwtSecret === undefined && jwksUrl === undefined) return { data: null, error: null };
+  return { data: options, error: null };
+}
+
+/** The per-user limits: positive whole numbers, or `unlimited`. */
+function readLimits(env) {
+  const limits = {};
+  for (const [name, [field, fallback]] of Object.entries(LIMITS)) {
+    const text = env[name];
+    const value = text === undefined ? fallback : text.trim() === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(text);
+    if (!Number.isSafeInteger(value) || value <= 0 || text?.trim() === '') return { data: null, error: `${name} must be a positive whole number or "unlimited", got ${JSON.stringify(text)}` };
+    limits[field] = value;
+  }
+  return { data: limits, error: null };
+}
+
+function misconfigured(message) {
+  return { data: null, error: { code: 'worker_misconfigured', message, hint: 'set the worker variables (see worker/README.md)' } };
+}

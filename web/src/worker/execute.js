@@ -1,0 +1,50 @@
+// POST /act/execute: one tool call for the caller, as JSON.
+import { TOOL_NAMES as TOOLS } from '../tools.js';
+import { invalid } from './http.js';
+import { callerState } from './state.js';
+
+/**
+ * Body `{ tool, params, state? }` → `{ data, error, query, count, state }`.
+ * A refused or failed tool call is a 200 whose `error` is the executor's
+ * `{ code, path, message, hint }`: it is the tool result an agent feeds
+ * back to its model, not a fault of the HTTP request. `signal` (the
+ * request's) stops the call's remaining database requests when the client
+ * hangs up.
+ */
+export async function executeToolCall({ body, core, config, caller, signal }) {
+  const { tool, params, state } = body;
+  if (!TOOLS.includes(tool)) return { error: invalid('tool', `tool must be one of ${TOOLS.join(', ')}`) };
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return { error: invalid('params', 'params must be an object') };
+  const { data: start, error } = callerState(state);
+  if (error) return { error };
+  const { data: act, error: actError } = createCallerAct(core, config, caller, start.registry);
+  if (actError) return { error: actError };
+  try {
+    const result = await act.execute(tool, params, { signal });
+    return { data: { ...result, state: start.withRegistry(act.registry.toJSON()) } };
+  } finally {
+    act.registry.delete();
+  }
+}
+
+/**
+ * An executor that sends the anon key as `apikey` and the caller's JWT as
+ * the bearer, so PostgREST applies row-level security as that user.
+ * A damaged registry state is a 400.
+ */
+export function createCallerAct(core, config, caller, registryState) {
+  try {
+    const act = core.createAct({
+      ...(config.restUrl ? { restUrl: config.restUrl } : { url: config.supabaseUrl }),
+      apiKey: config.anonKey,
+      accessToken: caller.accessToken,
+      userId: caller.userId,
+      state: registryState,
+    });
+    return { data: act, error: null };
+  } catch (cause) {
+    if (cause?.name !== 'AlfredError') throw cause;
+    const { code, message, path, hint } = cause;
+    return { data: null, error: { status: 400, code, message, path: path ? `state.${path}` : 'state', hint } };
+  }
+}

@@ -1,0 +1,172 @@
+// The alfred-act edge worker's handler, `alfred-act/worker`: the Act loop
+// server-side for Cloudflare Workers and Deno (and any runtime with fetch's
+// Request/Response), serving the domain it is given. Routes:
+//   GET  /health        liveness, whether a model is configured, the domain's name
+//   POST /act/execute   one tool call → JSON
+//   POST /act/turn      a whole turn → server-sent events
+//   POST|DELETE /mcp    the Model Context Protocol (Streamable HTTP, mcp.js)
+// Every /act request runs as the caller: their Supabase JWT is verified
+// (auth.js) before anything is spent, then forwarded with the project's anon
+// key as apikey, never a service key. /act/turn runs within per-user limits
+// (limits.js). Each runtime entry (index.<runtime>.js) binds createHandler
+// to its own loadCore.
+import { AlfredError } from '../errors.js';
+import { MemorySessionStore, SupabaseSessionStore } from '../mcp/store.js';
+import { domainName } from '../mcp/tools.js';
+import { callerFromRequest } from './auth.js';
+import { readConfig } from './config.js';
+import { executeToolCall } from './execute.js';
+import { corsHeaders, errorResponse, isOriginAllowed, jsonResponse, preflightResponse, readJsonObject } from './http.js';
+import { MemoryLimitStore } from './limit-store.js';
+import { admitTurn, budgetedModel, retryAfterSeconds } from './limits.js';
+import { handleMcp, MCP_EXPOSED_HEADERS } from './mcp.js';
+import { SSE_HEADERS } from './sse.js';
+import { readTurnRequest, startTurn } from './turn.js';
+
+const ROUTES = {
+  '/health': 'GET',
+  '/act/execute': 'POST',
+  '/act/turn': 'POST',
+  '/mcp': ['POST', 'DELETE'],
+};
+const allowed = (methods) => [methods].flat();
+
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The worker's `{ fetch(request, env, ctx) }` for `domain`, with `loadCore`
+ * the runtime entry's. `domain` (the JSON `alfred-act domain pull` writes) is
+ * required: a worker never falls back to a demo domain. It is checked by the
+ * core when the first request loads it; a domain the core refuses makes every
+ * route but /health a 500 `core_unavailable` naming its path.
+ * Options: `limitStore(env)`, `sessionStore(env, config)`, and `wasm` or
+ * `wasmModule` for loadCore.
+ *
+ * @example
+ * import { loadCore } from '../index.workerd.js'
+ * export const createHandler = (options) => createHandlerWith(loadCore, options)
+ */
+export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, wasm, wasmModule } = {}) {
+  if (!isPlainObject(domain)) {
+    throw new AlfredError({
+      code: 'invalid_option',
+      path: 'domain',
+      message: `createHandler needs the domain the worker serves, as an object; got ${domain === undefined ? 'none' : Array.isArray(domain) ? 'an array' : typeof domain}`,
+      hint: "write it with `npx alfred-act domain pull --out domain.json`, then import domain from './domain.json' with { type: 'json' } and pass createHandler({ domain })",
+    });
+  }
+  // One core per isolate, instantiated on first use (Workers forbid
+  // compiling per request, and instantiating is the slow part); a failed
+  // load is retried by the next request, except a domain the core refuses,
+  // which the next load would refuse again.
+  let sharedCore;
+  const core = () =>
+    (sharedCore ??= loadCore({ domain, ...(wasm ? { wasm } : {}), ...(wasmModule ? { wasmModule } : {}) }).catch((cause) => {
+      if (cause?.name !== 'AlfredError' || cause.code !== 'invalid_domain') sharedCore = undefined;
+      throw cause;
+    }));
+  let memoryStore;
+  let memorySessions;
+  const storeFor = limitStore ?? (() => (memoryStore ??= new MemoryLimitStore()));
+  const sessionsFor =
+    sessionStore ??
+    ((env, config) =>
+      config.mcpStore === 'supabase' ? new SupabaseSessionStore({ ...(config.restUrl ? { restUrl: config.restUrl } : { url: config.supabaseUrl }), apiKey: config.anonKey }) : (memorySessions ??= new MemorySessionStore()));
+  return {
+    async fetch(request, env, ctx) {
+      try {
+        return await route(request, env, ctx, { core, domain, storeFor, sessionsFor });
+      } catch (cause) {
+        // Everything expected is a value; this is a bug, still answered in JSON.
+        return errorResponse(500, { code: 'internal_error', message: `the worker failed: ${cause?.message ?? cause}` });
+      }
+    },
+  };
+}
+
+// The core for a request, or the 500 that says why it did not load (a
+// domain the core refuses names its path into the domain).
+async function loadedCore(core) {
+  try {
+    return { data: await core(), error: null };
+  } catch (cause) {
+    const { path, hint } = cause ?? {};
+    return {
+      data: null,
+      error: {
+        status: 500,
+        code: 'core_unavailable',
+        message: `the alfred-act core did not load: ${cause?.message ?? cause}`,
+        ...(cause?.name === 'AlfredError' && cause.code === 'invalid_domain' ? { path: `domain${path ? `.${path}` : ''}` } : {}),
+        ...(hint ? { hint } : {}),
+      },
+    };
+  }
+}
+
+async function route(request, env, ctx, { core, domain, storeFor, sessionsFor }) {
+  const { data: config, error: configError } = readConfig(env);
+  if (configError) return errorResponse(500, configError);
+  const cors = corsHeaders(request, config.allowedOrigins);
+  const fail = (error) => errorResponse(error.status, error, cors);
+
+  const { pathname } = new URL(request.url);
+  const method = ROUTES[pathname];
+  if (!method) return fail({ status: 404, code: 'not_found', message: `no route ${pathname}`, hint: `routes: ${Object.keys(ROUTES).join(', ')}` });
+  if (request.method === 'OPTIONS') {
+    if (!isOriginAllowed(request, config.allowedOrigins)) return fail({ status: 403, code: 'origin_not_allowed', message: `origin ${request.headers.get('origin')} is not allowed` });
+    return preflightResponse(cors);
+  }
+  if (!allowed(method).includes(request.method)) {
+    const methods = allowed(method).join(', ');
+    return errorResponse(405, { code: 'method_not_allowed', message: `${pathname} takes ${methods}` }, { ...cors, allow: `${methods}, OPTIONS` });
+  }
+  if (pathname === '/health') return jsonResponse(200, { ok: true, model: config.model !== null, domain: domainName(domain) }, cors);
+
+  const { data: caller, error: authError } = await callerFromRequest(request, config.auth);
+  if (authError) {
+    // An MCP client reads a 401 with WWW-Authenticate as "sign in again".
+    const challenge = pathname === '/mcp' && authError.status === 401 ? { 'www-authenticate': `Bearer error="invalid_token", error_description="${authError.code}"` } : {};
+    return errorResponse(authError.status, authError, { ...cors, ...challenge });
+  }
+  if (pathname === '/mcp') {
+    const { data: mcpCore, error: coreError } = await loadedCore(core);
+    if (coreError) return fail(coreError);
+    const store = sessionsFor(env, config);
+    return handleMcp({ request, core: mcpCore, config, caller, store, headers: { ...cors, ...MCP_EXPOSED_HEADERS } });
+  }
+  if (pathname === '/act/turn' && config.model === null) {
+    return fail({
+      status: 503,
+      code: 'model_not_configured',
+      message: 'no model is configured, so /act/turn cannot run; /act/execute works without one',
+      hint: 'set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server (and ALFRED_LLM_MODEL)',
+    });
+  }
+  const { data: body, error: bodyError } = await readJsonObject(request, config.maxBodyBytes);
+  if (bodyError) return fail(bodyError);
+
+  const { data: loaded, error: coreError } = await loadedCore(core);
+  if (coreError) return fail(coreError);
+  if (pathname === '/act/execute') {
+    const { data, error } = await executeToolCall({ body, core: loaded, config, caller, signal: request.signal });
+    return error ? fail(error) : jsonResponse(200, data, cors);
+  }
+
+  const { data: turnRequest, error: turnError } = readTurnRequest(body);
+  if (turnError) return fail(turnError);
+  const store = storeFor(env);
+  const { data: admitted, error: limitError } = await admitTurn({ store, limits: config.limits, userId: caller.userId });
+  if (limitError) return errorResponse(429, limitError, { ...cors, 'retry-after': String(retryAfterSeconds(limitError.retryAfterMs)) });
+  const budget = (model, signal) => budgetedModel(model, { store, limits: config.limits, userId: caller.userId, signal });
+  const { data: turn, error } = startTurn({ request: turnRequest, core: loaded, config, caller, budget, signal: request.signal });
+  if (error) {
+    await admitted.release();
+    return fail(error);
+  }
+  const done = turn.done.finally(() => admitted.release());
+  // Keeps the isolate alive until the turn has released its registry and
+  // its running-turn slot, even if the client hangs up mid-stream.
+  ctx?.waitUntil?.(done);
+  return new Response(turn.stream, { status: 200, headers: { ...SSE_HEADERS, ...cors } });
+}
