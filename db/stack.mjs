@@ -18,6 +18,7 @@ import { openDatabase } from './pglite.mjs';
 import { freePort } from './ports.mjs';
 import { startPostgrest } from './postgrest.mjs';
 import { startRestGateway } from './rest-proxy.mjs';
+import { catalogFacts } from '../web/src/pull/catalog.js';
 
 export { SqlFileError } from './sql-statements.mjs';
 
@@ -64,7 +65,7 @@ const MIN_PASSWORD_LENGTH = 6;
  *   and shown when start-up fails).
  *
  * Resolves to `{ supabaseUrl, restUrl, url, authUrl, schema, migrations, anonKey, serviceKey, jwtSecret,
- * users: [{ id, email, token, refreshToken }], notes, pgPort, httpPort, apiPort, timings, exited, reload(),
+ * users: [{ id, email, token, refreshToken }], notes, catalog, pgPort, httpPort, apiPort, timings, exited, reload(),
  * postgrestOutput(), stopPostgrest(), startPostgrest(), stop() }`.
  * `supabaseUrl` is what `createClient(supabaseUrl, anonKey)` and `createAct({ url })` take; `restUrl` is the
  * bare PostgREST root, and `url` the same root, kept for callers that fetch it directly. `users` are every
@@ -128,6 +129,11 @@ export async function startStack({
     const usersAt = performance.now();
     const signedIn = await signInUsers(db, newUsers, { jwtSecret, issuer, hook });
     timings.users = since(usersAt);
+    // What `domain pull` reads from the catalog (policies, references to
+    // auth.users, grants), read while PGlite still has no other client.
+    const catalogAt = performance.now();
+    const catalog = await catalogFacts((sql) => db.query(sql));
+    timings.catalog = since(catalogAt);
 
     const serveAt = performance.now();
     pgPort ??= await freePort(host);
@@ -157,7 +163,7 @@ export async function startStack({
       }
     }
     const auth = createAuthHandler({ restUrl: postgrest.url, serviceKey: keys.serviceKey, jwtSecret, jwks, issuer, jwtExpiry, accessTokenHook: hook !== null });
-    gateway = await startRestGateway({ host, port: apiPort, restUrl: postgrest.url, auth });
+    gateway = await startRestGateway({ host, port: apiPort, restUrl: postgrest.url, auth, catalog: { facts: catalog, serviceKey: keys.serviceKey } });
     timings.serve = since(serveAt);
     timings.total = since(started);
 
@@ -173,6 +179,8 @@ export async function startStack({
       jwtSecret,
       users: signedIn,
       notes,
+      /** The catalog facts `domain pull` reads (also served for the service key at /alfred/v1/catalog). */
+      catalog,
       pgPort,
       httpPort,
       apiPort: Number(new URL(gateway.url).port),
