@@ -436,7 +436,7 @@ TEST_CASE("keys: a text key the model chooses is written as text when creating, 
                             R"({"table": "tags", "filters": [{"field": "slug", "op": "=", "value": "tag_1"}]})",
                             alice_options());
   REQUIRE(read.ok());
-  CHECK(read->url == "http://127.0.0.1:3000/tags?select=*&slug=eq.weeknight");
+  CHECK(read->url == "http://127.0.0.1:3000/tags?select=%2A&slug=eq.weeknight");
   auto rename = build_request(
       *tags, reg, "db_update",
       R"({"table": "tags", "data": {"slug": "x"}, "filters": [{"field": "slug", "op": "=", "value": "tag_1"}]})",

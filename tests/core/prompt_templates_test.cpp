@@ -153,7 +153,7 @@ TEST_CASE("derived examples: the decisions they show are valid calls of their do
 
 TEST_CASE("derived examples for the pulled CRM: its tables, prefixes, enum values and relation") {
   const domain& dom = crm_pulled();
-  CHECK(derived_prompt_example(dom, "ref_examples") == "`contact_1`, `deal_4`, `org_12`, `task_3`");
+  CHECK(derived_prompt_example(dom, "ref_examples") == "`act_1`, `contact_4`, `deal_12`, `org_3`");
   CHECK(derived_prompt_example(dom, "gen_ref") == "gen_org_1");
   CHECK(derived_prompt_example(dom, "op_eq") == R"(`{"field": "stage", "op": "=", "value": "lead"}`)");
   CHECK(derived_prompt_example(dom, "op_contains") ==

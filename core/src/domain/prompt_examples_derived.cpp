@@ -254,8 +254,13 @@ std::string derive(const domain& dom, const picks& p, std::string_view slot) {
   if (slot == "ref_examples") {
     std::string out;
     const int numbers[] = {1, 4, 12, 3};
-    for (std::size_t i = 0; i < dom.tables.size() && i < 4; ++i)
-      out.append(i ? ", " : "").append(code(ref(dom.tables[i], numbers[i])));
+    std::size_t shown = 0;
+    for (const auto& tbl : dom.tables) {
+      if (shown == 4) break;
+      if (!tbl.key_column()) continue;  // rows without refs of their own
+      out.append(shown ? ", " : "").append(code(ref(tbl, numbers[shown])));
+      ++shown;
+    }
     return out;
   }
   if (slot == "gen_ref") return gen;
