@@ -9,6 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDomain } from '../web/src/domain-pull.js';
+import { projectName } from '../web/src/project-name.js';
 import { loadCore, pullDomain } from '../web/src/index.node.js';
 
 export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KEY] [--token JWT] [--db-url POSTGRES_URL]
@@ -55,15 +56,6 @@ async function readJson(file, what) {
 }
 
 // The project's name: `name` of ./package.json, without an npm scope.
-async function projectName(cwd) {
-  try {
-    const { name } = JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8'));
-    return typeof name === 'string' && name.trim() ? name.trim().replace(/^@[^/]+\//, '') : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 // Where a database URL points, without its password, for messages.
 function databaseAt(dbUrl) {
   try {

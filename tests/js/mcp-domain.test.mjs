@@ -18,7 +18,7 @@ import { rest, sharedStack } from './support/stack.mjs';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const CRM_FILE = join(ROOT, 'domains/crm/domain.json');
-const CRM_TABLES = ['contacts', 'deals', 'organizations', 'tasks'];
+const CRM_TABLES = ['activity_log', 'contacts', 'deals', 'open_deals', 'organizations', 'tasks'];
 const stack = sharedStack({ schema: 'crm' });
 const ada = () => stack().users[0];
 const ben = () => stack().users[1];
@@ -77,11 +77,11 @@ const tableEnum = async (client) => {
 test('--domain FILE: the server names the domain (serverInfo, instructions, the schema resource), lists its tables and writes by ref as the user', async (t) => {
   const { client, stderr } = await connect(t, { args: ['--domain', CRM_FILE] });
   assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: crm domain', version: '0.1.0' });
-  assert.match(client.getInstructions(), /^This server serves the crm domain \(tables: contacts, deals, organizations, tasks\): .* refs \(contact_1, deal_1\)/);
+  assert.match(client.getInstructions(), /^This server serves the crm domain \(tables: activity_log, contacts, deals, open_deals, organizations, tasks\): .*row-level security decides.* refs \(act_1, contact_1\)/);
   assert.deepEqual(await tableEnum(client), CRM_TABLES);
   const { resources } = await client.listResources();
   assert.deepEqual(resources.map(({ uri, name, title }) => [uri, name, title]), [['alfred-act://schema', 'crm schema', 'Database schema: crm']]);
-  assert.match(stderr(), new RegExp(`^alfred-act mcp: serving the crm domain \\(from ${CRM_FILE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}; 4 tables: contacts, deals, organizations, tasks\\) for http://127\\.0\\.0\\.1:\\d+ over stdio`, 'm'));
+  assert.match(stderr(), new RegExp(`^alfred-act mcp: serving the crm domain \\(from ${CRM_FILE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}; 6 tables: activity_log, contacts, deals, open_deals, organizations, tasks\\) for http://127\\.0\\.0\\.1:\\d+ over stdio`, 'm'));
 
   const org = await call(client, 'db_create', { table: 'organizations', data: { name: 'MCP Freight', industry: 'shipping' } });
   assert.equal(org.isError, false, JSON.stringify(org.body));
@@ -107,9 +107,10 @@ test('ALFRED_DOMAIN=FILE is the same as --domain', async (t) => {
 test('--pull derives the domain from the project at start (notes on stderr) and serves it', async (t) => {
   const { client, stderr } = await connect(t, { args: ['--pull'] });
   assert.deepEqual(await tableEnum(client), CRM_TABLES);
-  assert.equal(client.getServerVersion().title, 'alfred-act: database domain');
-  assert.match(stderr(), /^alfred-act mcp: note: tables\.activity_log: skipped: its primary key \(id bigint\) is not a single uuid column named id/m);
-  assert.match(stderr(), /^alfred-act mcp: serving the database domain \(pulled from http:\/\/127\.0\.0\.1:\d+; 4 tables/m);
+  // Named after the project it runs in (the package.json of its working directory).
+  assert.equal(client.getServerVersion().title, 'alfred-act: alfred-act domain');
+  assert.match(stderr(), /^alfred-act mcp: note: tables\.open_deals\.writable: read-only: a view/m);
+  assert.match(stderr(), /^alfred-act mcp: serving the alfred-act domain \(pulled from http:\/\/127\.0\.0\.1:\d+; 6 tables/m);
   const created = await call(client, 'db_create', { table: 'tasks', data: { title: 'Pulled at start', status: 'open' } });
   assert.equal(created.isError, false, JSON.stringify(created.body));
   assert.match(created.body.rows[0].id, /^task_\d+$/);

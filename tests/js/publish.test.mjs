@@ -178,7 +178,7 @@ function pullDomainFile() {
 
 test('from the tarball: `npx alfred-act mcp --domain domain.json` answers tools/list over stdio with the domain\'s tables, naming it', { timeout: 180_000 }, async (t) => {
   const domain = await pullDomainFile();
-  assert.equal(domain.name, 'database');
+  assert.equal(domain.name, 'consumer', 'named after the project (its package.json)');
   // The MCP SDK is an optional peer the user installs; the repository's copy stands in (same version).
   await mkdir(join(consumer, 'node_modules/@modelcontextprotocol'), { recursive: true });
   await symlink(join(ROOT, 'node_modules/@modelcontextprotocol/sdk'), join(consumer, 'node_modules/@modelcontextprotocol/sdk'), 'dir').catch((error) => {
@@ -197,7 +197,7 @@ test('from the tarball: `npx alfred-act mcp --domain domain.json` answers tools/
   const client = new Client({ name: 'tarball-test', version: '1.0.0' });
   await client.connect(transport);
   t.after(() => client.close());
-  assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: database domain', version: '0.1.0' });
+  assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: consumer domain', version: '0.1.0' });
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema']);
   assert.deepEqual([...tools[0].inputSchema.properties.table.enum].sort(), Object.keys(domain.tables).sort());
@@ -205,7 +205,7 @@ test('from the tarball: `npx alfred-act mcp --domain domain.json` answers tools/
   assert.equal(read.isError, false, read.content[0].text);
   const truth = await rest(stack(), users[0].token, 'GET', '/recipes?select=name&order=name.asc&limit=2');
   assert.deepEqual(JSON.parse(read.content[0].text).rows.map((row) => row.name), truth.body.map((row) => row.name));
-  assert.match(stderr, /^alfred-act mcp: serving the database domain \(from domain\.json; 9 tables: /m);
+  assert.match(stderr, /^alfred-act mcp: serving the consumer domain \(from domain\.json; 9 tables: /m);
 });
 
 const workerEnv = () => ({ SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, SUPABASE_JWT_SECRET: stack().jwtSecret });
@@ -226,7 +226,7 @@ console.log(JSON.stringify({ entry: import.meta.resolve('alfred-act/worker'), he
   const { stdout } = await exec(process.execPath, ['worker-node.mjs'], { cwd: consumer, env: { WORKER_ENV: JSON.stringify(workerEnv()), TOKEN: stack().users[0].token }, timeout: 100_000 });
   const result = JSON.parse(stdout);
   assert.equal(result.entry, `file://${join(consumer, 'node_modules/alfred-act/web/src/worker/index.node.js')}`);
-  assert.deepEqual(result.health, { ok: true, model: false, domain: 'database' });
+  assert.deepEqual(result.health, { ok: true, model: false, domain: 'consumer' });
   assert.equal(result.error, null);
   assert.match(result.id, /^shop_\d+$/);
   const stored = await rest(stack(), stack().users[0].token, 'GET', '/shopping_list?select=name,quantity,user_id&name=eq.tarball%20worker%20saffron');
@@ -284,7 +284,7 @@ const worker :Workerd.Worker = (
     health = await fetch(`${url}/health`).then((response) => response.json(), () => null);
     if (!health) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  assert.deepEqual(health, { ok: true, model: false, domain: 'database' }, output);
+  assert.deepEqual(health, { ok: true, model: false, domain: 'consumer' }, output);
   const response = await fetch(`${url}/act/execute`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${stack().users[0].token}` },
@@ -323,7 +323,7 @@ test("from the tarball: the worker template's deno.js (deno.json: node_modules) 
     health = await fetch(`${url}/health`).then((response) => response.json(), () => null);
     if (!health) await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  assert.deepEqual(health, { ok: true, model: false, domain: 'database' }, output);
+  assert.deepEqual(health, { ok: true, model: false, domain: 'consumer' }, output);
   const response = await fetch(`${url}/act/execute`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${stack().users[0].token}` },

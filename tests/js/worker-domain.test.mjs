@@ -21,7 +21,7 @@ import { post } from './support/worker-client.mjs';
 import { where } from './support/decisions.mjs';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
-const CRM_TABLES = ['contacts', 'deals', 'organizations', 'tasks'];
+const CRM_TABLES = ['activity_log', 'contacts', 'deals', 'open_deals', 'organizations', 'tasks'];
 const crm = readPackDomain('crm');
 
 let stack;
@@ -37,7 +37,7 @@ before(async () => {
   scratch = await mkdtemp(join(SCRATCH, 'worker-domain-'));
   // The file a developer writes for their own project, with the package's CLI.
   pulledFile = join(scratch, 'domain.json');
-  await exec(process.execPath, [join(ROOT, 'bin/alfred-act.mjs'), 'domain', 'pull', '--url', stack.supabaseUrl, '--key', stack.anonKey, '--token', ada().token, '--out', pulledFile], {
+  await exec(process.execPath, [join(ROOT, 'bin/alfred-act.mjs'), 'domain', 'pull', '--url', stack.supabaseUrl, '--key', stack.anonKey, '--token', ada().token, '--name', 'my-app', '--out', pulledFile], {
     env: { SUPABASE_URL: '' },
   });
   const env = { SUPABASE_URL: stack.supabaseUrl, SUPABASE_ANON_KEY: stack.anonKey, SUPABASE_JWT_SECRET: stack.jwtSecret };
@@ -112,7 +112,7 @@ for (const runtime of ['workerd', 'deno']) {
       await client.connect(transport);
       t.after(() => client.close());
       assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: crm domain', version: '0.1.0' });
-      assert.match(client.getInstructions(), /^This server serves the crm domain \(tables: contacts, deals, organizations, tasks\)/);
+      assert.match(client.getInstructions(), /^This server serves the crm domain \(tables: activity_log, contacts, deals, open_deals, organizations, tasks\)/);
       const { tools } = await client.listTools();
       const read = tools.find((tool) => tool.name === 'db_read');
       assert.deepEqual([...read.inputSchema.properties.table.enum].sort(), CRM_TABLES);
@@ -127,10 +127,10 @@ for (const runtime of ['workerd', 'deno']) {
   describe(`a domain from \`alfred-act domain pull\` in ${runtime}`, () => {
     const worker = () => workers[runtime === 'workerd' ? 'pulledWorkerd' : 'pulledDeno'];
 
-    test('/health names the pulled domain (domain pull names it "database" unless told another name)', async () => {
-      assert.equal(JSON.parse(await readFile(pulledFile, 'utf8')).name, 'database');
+    test('/health names the pulled domain (--name my-app)', async () => {
+      assert.equal(JSON.parse(await readFile(pulledFile, 'utf8')).name, 'my-app');
       const response = await fetch(`${worker().url}/health`);
-      assert.deepEqual(await response.json(), { ok: true, model: false, domain: 'database' });
+      assert.deepEqual(await response.json(), { ok: true, model: false, domain: 'my-app' });
     });
 
     test('/act/execute creates a task and reads it back by ref; the database holds it for its owner', async () => {

@@ -483,9 +483,9 @@ std::string tool_description(const domain& dom, tool_kind kind) {
   switch (kind) {
     case tool_kind::read: {
       std::string out = fmt::format(
-          "Read rows of the {} database. Rows come back with refs (such as {}_1) in place of ids, and me for the "
+          "Read rows of the {}. Rows come back with refs (such as {}_1) in place of ids, and me for the "
           "signed-in user; use them in filters and in later calls. {}\n\n",
-          dom.name, prefix,
+          dom.name == "database" || dom.name == "domain" ? std::string("database") : dom.name + " database", prefix,
           any_owner_scoped(dom) ? "Rows are the signed-in user's, or shared with them."
                                 : "Rows are those the signed-in user may see.");
       detail::append_schema_body(out, dom);

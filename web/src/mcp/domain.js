@@ -3,6 +3,7 @@
 // package's domain pull), or the kitchen demo, but only against the local
 // demo stack: a server given no domain must never serve the demo's tables
 // against somebody else's database. Node only (it reads files).
+import { projectName } from '../project-name.js';
 import { readFile } from 'node:fs/promises';
 import { fetchOpenApi } from '../domain-pull.js';
 import { domainName } from './tools.js';
@@ -113,7 +114,8 @@ export async function resolveMcpDomain({ source, url, apiKey, accessToken, core,
     // A secret key describes the schema on hosted Supabase; it goes alone,
     // without the user's token. Without one, the user's own request does.
     const credentials = key ? { apiKey: key, accessToken: '' } : { apiKey, accessToken };
-    const { data, error, notes } = await pullDomain({ url, ...credentials, core, overrides, ownerColumn, name: overrides?.name, ...(fetch ? { fetch } : {}) });
+    const defaultName = await projectName(process.cwd());
+    const { data, error, notes } = await pullDomain({ url, ...credentials, core, overrides, ownerColumn, name: overrides?.name, defaultName, ...(fetch ? { fetch } : {}) });
     if (error) return { data: null, error: { ...error, message: `the domain could not be pulled from ${url}: ${error.message}` } };
     return { data: { domain: data, origin: 'pull', notes }, error: null };
   }

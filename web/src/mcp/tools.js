@@ -46,7 +46,7 @@ function namedTables(domain) {
  *
  * @example
  * mcpInstructions(crm)
- * // "This server serves the crm domain (tables: contacts, deals, organizations, tasks): these tools read and change the signed-in user's own rows there. Rows are named by refs (contact_1, deal_1), never ids: …"
+ * // "This server serves the crm domain (tables: contacts, deals, organizations, tasks): these tools read and change the rows the signed-in user may reach there (row-level security decides). Rows are named by refs (act_1, contact_1), never ids: …"
  */
 export function mcpInstructions(domain) {
   const refs = tableNames(domain)
@@ -55,7 +55,7 @@ export function mcpInstructions(domain) {
     .slice(0, 2)
     .map((ref) => `${ref}_1`);
   return (
-    `This server serves the ${domainName(domain)} domain (tables: ${namedTables(domain)}): these tools read and change the signed-in user's own rows there. ` +
+    `This server serves the ${domainName(domain)} domain (tables: ${namedTables(domain)}): these tools read and change the rows the signed-in user may reach there (row-level security decides). ` +
     `Rows are named by refs${refs.length > 0 ? ` (${refs.join(', ')})` : ''}, never ids: use the refs from earlier results in filters and links. ` +
     'The tool descriptions (and db_schema) list the tables and columns. A refused call explains itself (code, path, hint): correct the arguments and call again.'
   );
