@@ -136,15 +136,29 @@ export async function startStack({
     timings.catalog = since(catalogAt);
 
     const serveAt = performance.now();
-    pgPort ??= await freePort(host);
-    // A port found free may be taken by another process before PostgREST
-    // binds it (parallel test suites): with ports of our own choosing, a
-    // PostgREST that exits during start-up is started again on fresh ones.
+    // A port found free may be taken by another process before it is bound
+    // (parallel test suites): a database port of our own choosing is chosen
+    // again, and with ports of our own choosing, a PostgREST that exits
+    // during start-up is started again on fresh ones.
+    const choosePgPort = pgPort === undefined || pgPort === null;
+    for (let attempt = 1; ; attempt++) {
+      pgPort ??= await freePort(host);
+      // PostgREST holds one connection (db-pool 1, no LISTEN channel). A
+      // second slot lets it reconnect while the socket server is still
+      // letting go of a connection that dropped; pglite-socket keeps a
+      // transaction on the connection that opened it.
+      socket = new PGLiteSocketServer({ db, host, port: pgPort, maxConnections: 2 });
+      try {
+        await socket.start();
+        break;
+      } catch (cause) {
+        if (!choosePgPort || attempt === 3 || cause?.code !== 'EADDRINUSE') throw cause;
+        pgPort = undefined;
+      }
+    }
     const choosePorts = httpPort === undefined || httpPort === null;
     httpPort ??= await freePort(host);
     let adminPort = await freePort(host);
-    socket = new PGLiteSocketServer({ db, host, port: pgPort, maxConnections: 1 });
-    await socket.start();
 
     const keys = { anonKey: anonKey(jwtSecret), serviceKey: serviceKey(jwtSecret) };
     const probe = database.probeTable

@@ -1,5 +1,6 @@
 // The registry's free functions: revising a pending generated artifact, the
-// table a ref names, and the ref grammar. Each delegates to the core's API
+// table a ref names, the ref grammar, and the ids of creates of unknown
+// outcome. Each delegates to the core's API
 // layer (alfred/api.h).
 
 #include <emscripten/bind.h>
@@ -22,6 +23,14 @@ std::string ref_table(const registry_handle& registry, const std::string& ref) {
 
 std::string parse_ref(const std::string& text) { return alfred::api::parse_ref(text); }
 
+std::string uncertain_ids(const registry_handle& registry, const std::string& key) {
+  return alfred::api::uncertain_ids(registry.get(), key);
+}
+
+std::string set_uncertain(registry_handle& registry, const std::string& key, const std::string& ids_json) {
+  return alfred::api::set_uncertain(registry.get(), key, ids_json);
+}
+
 }  // namespace
 }  // namespace alfred_wasm
 
@@ -31,4 +40,6 @@ EMSCRIPTEN_BINDINGS(alfred_act_registry_extra) {
   function("registryUpdateGenerated", &update_generated);
   function("registryRefTable", &ref_table);
   function("parseRef", &parse_ref);
+  function("registryUncertainIds", &uncertain_ids);
+  function("registrySetUncertain", &set_uncertain);
 }

@@ -811,6 +811,18 @@ export declare class Registry {
    */
   tableOf(ref: string): string | null;
 
+  /**
+   * The row ids a create of unknown outcome was sent with, under `key` (the
+   * call's `[tool, params]` JSON, or the `gen_` ref it saved), or `null`.
+   * Kept in `toJSON()`, so a retry in a later call reuses them.
+   *
+   * @example
+   * registry.uncertainIds(JSON.stringify(['db_create', params])) // ['5b0c…'] or null
+   */
+  uncertainIds(key: string): string[] | null;
+  /** Keeps (`ids`) or forgets (`null`) the ids of a create of unknown outcome under `key`. */
+  setUncertain(key: string, ids: readonly string[] | null): void;
+
   /** Frees the WASM memory; later calls fail as described above. Safe to call twice. */
   delete(): void;
 

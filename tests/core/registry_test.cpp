@@ -629,3 +629,37 @@ TEST_CASE("labels are capped at 200 code points, cut between characters with an 
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("creates of unknown outcome: their ids are kept in the state, so a retry in a later call reuses them") {
+  ref_registry reg = sample_registry();
+  const std::string call = R"(["db_create",{"table":"inventory","data":{"name":"milk","quantity":1,"unit":"l"}}])";
+  CHECK(reg.uncertain_ids(call) == nullptr);
+  reg.remember_uncertain(call, {kInv1});
+  reg.remember_uncertain("gen_recipe_1", {kRecipe2});
+  const std::string state = reg.to_json();
+  CHECK(state.find(R"("uncertain":[{"key":"#)") != std::string::npos);  // the long call kept as a hash
+  CHECK(state.find(R"({"key":"gen_recipe_1","ids":[")" + std::string(kRecipe2) + R"("]})") != std::string::npos);
+  auto restored = ref_registry::from_json(state);
+  REQUIRE(restored.ok());
+  REQUIRE(restored->uncertain_ids(call) != nullptr);
+  CHECK(*restored->uncertain_ids(call) == std::vector<std::string>{kInv1});
+  CHECK(restored->to_json() == state);
+  restored->forget_uncertain(call);
+  CHECK(restored->uncertain_ids(call) == nullptr);
+  // The newest are kept.
+  for (std::size_t i = 0; i < kMaxUncertainCreates + 3; ++i)
+    reg.remember_uncertain("call " + std::to_string(i), {kInv1});
+  CHECK(reg.uncertain_ids(call) == nullptr);
+  CHECK(reg.uncertain_ids("call 2") == nullptr);
+  CHECK(reg.uncertain_ids("call 3") != nullptr);
+  // No uncertain create: the state is as before.
+  CHECK(sample_registry().to_json().find("uncertain") == std::string::npos);
+  check_restore_error(
+      state_with("{}", "{}", "",
+                 R"("format":"alfred-act/registry","version":2,"turn":1,"uncertain":[{"key":"k","ids":["x"]}])"),
+      "invalid_state", "uncertain[0].ids", "must be a non-empty array of UUIDs");
+}
+
+}  // namespace alfred::test

@@ -81,7 +81,17 @@ async function executeChecked(act, fetch, tool, params, { code, timeoutMs = 20_0
     seen.add(key);
   }
   assert.doesNotMatch(JSON.stringify([result.data, result.query, result.error?.message ?? '']), UUID, 'no UUID shown');
-  if (result.error && tool !== 'db_read') assert.deepEqual(act.registry.toJSON(), before, 'a failed write leaves the registry as it was');
+  if (result.error && tool !== 'db_read') {
+    // The refs are as they were; a create of unknown outcome keeps the ids it
+    // was sent with (under `uncertain`), so that a retry reuses them.
+    const { uncertain, ...after } = act.registry.toJSON();
+    const { uncertain: _before, ...was } = before;
+    assert.deepEqual(after, was, 'a failed write leaves the refs as they were');
+    const sentIds = tool === 'db_create' ? writes.flatMap((write) => [JSON.parse(write.body)].flat().map((row) => row.id)).filter(Boolean) : [];
+    if (result.error.code === 'write_outcome_unknown' && sentIds.length > 0) {
+      assert.ok(uncertain?.some((entry) => sentIds.every((id) => entry.ids.includes(id))), 'the ids of a create of unknown outcome are kept in the state');
+    }
+  }
   return { result, writes, elapsed };
 }
 
@@ -167,6 +177,32 @@ test('regression: a connection reset while reading a write\'s body is write_outc
     assert.equal(result.error.message, 'db_update on tasks: the outcome is unknown; the database answered HTTP 200 OK but its answer was cut off');
     assert.match(result.error.hint, /^the change may or may not have been made: read the rows \(db_read\) before trying again/);
     assert.deepEqual(await tasksTitled(title).then((rows) => rows.map((row) => row.completed)), [true], 'the update did happen');
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('a create whose answer was lost, retried in a later call by a new act from the saved state, leaves exactly one row', BOUNDED, async () => {
+  // What the worker's /act/execute and the MCP server do between calls: the
+  // state travels, the act does not.
+  const proxy = await faultProxy(stack().url);
+  try {
+    const fetch = faultFetch();
+    const first = actWith(fetch, { url: proxy.url });
+    const title = uniqueTitle('lost answer across calls');
+    const params = { table: 'tasks', data: { title, category: 'prep' } };
+    proxy.fault('drop');
+    const lost = await executeChecked(first, fetch, 'db_create', params, { code: 'write_outcome_unknown' });
+    const firstId = JSON.parse(lost.writes[0].body).id;
+    const state = JSON.parse(JSON.stringify(first.registry.toJSON()));
+    assert.deepEqual(state.uncertain.map((entry) => entry.ids), [[firstId]]);
+
+    const later = actWith(fetch, { url: proxy.url, state });
+    const retried = await executeChecked(later, fetch, 'db_create', params, { code: null });
+    assert.equal(JSON.parse(retried.writes[0].body).id, firstId, 'the retry in the later call sends the same row id');
+    const rows = await tasksTitled(title);
+    assert.deepEqual(rows.map((row) => row.id), [firstId], 'exactly one row');
+    assert.equal(later.registry.toJSON().uncertain, undefined, 'settled: nothing uncertain is kept');
   } finally {
     await proxy.close();
   }

@@ -17,7 +17,6 @@ import { OUTCOME_UNKNOWN_HINT, STEP_TOOLS, TOOL_NAMES } from '../dist/core-rules
 const DEFAULT_TIMEOUT_MS = 30_000;
 // Creates whose outcome is unknown that an act remembers (their row ids are
 // reused when the same create is tried again).
-const UNCERTAIN_CREATES_KEPT = 100;
 
 /**
  * The PostgREST root of a Supabase URL, as supabase-js's `createClient`
@@ -257,11 +256,10 @@ export class Act {
   #core;
   #options;
   #registry;
-  // Creates whose outcome is unknown: the call's JSON → the row ids it sent,
-  // and each gen_ ref it saved → its row's id. A retry sends the same ids,
-  // so the database refuses it as a duplicate instead of inserting twice.
-  #uncertainCalls = new Map();
-  #uncertainSaves = new Map();
+  // Creates whose outcome is unknown (the call's JSON → the row ids it sent,
+  // and each gen_ ref it saved → its row's id) are kept in the registry, so
+  // they travel with its state: a retry, in this act or in a later call,
+  // sends the same ids and the database refuses it as a duplicate.
   // The request context of the last access token (#contextOf), held apart
   // from the act so that it is freed when the act is collected.
   #held = { context: null };
@@ -469,26 +467,22 @@ export class Act {
     } catch {
       return { rowIds: undefined }; // the core reports the params
     }
-    const earlier = this.#uncertainCalls.get(key);
+    const registry = this.#registry;
+    const earlier = registry.uncertainIds(key);
     const saves = savedRefs(params);
-    const rowIds = Array.from({ length: count }, (_, i) => (saves[i] && this.#uncertainSaves.get(saves[i])) ?? earlier?.[i] ?? randomUuid());
+    const rowIds = Array.from({ length: count }, (_, i) => (saves[i] && registry.uncertainIds(saves[i])?.[0]) ?? earlier?.[i] ?? randomUuid());
     return { rowIds, key, saves };
   }
 
   #settle({ rowIds, key, saves }, result) {
     if (!rowIds) return;
-    const remember = (map, k, value) => {
-      map.delete(k);
-      map.set(k, value);
-      if (map.size > UNCERTAIN_CREATES_KEPT) map.delete(map.keys().next().value);
-    };
+    const registry = this.#registry;
     const unknown = result?.error?.code === 'write_outcome_unknown';
-    if (unknown) remember(this.#uncertainCalls, key, rowIds);
-    else this.#uncertainCalls.delete(key);
+    registry.setUncertain(key, unknown ? rowIds : null);
     saves.forEach((ref, i) => {
       if (!ref) return;
-      if (unknown) remember(this.#uncertainSaves, ref, rowIds[i]);
-      else if (result?.error?.code !== 'save_in_progress') this.#uncertainSaves.delete(ref);
+      if (unknown) registry.setUncertain(ref, [rowIds[i]]);
+      else if (result?.error?.code !== 'save_in_progress') registry.setUncertain(ref, null);
     });
   }
 }

@@ -980,6 +980,36 @@ export class Registry {
   }
 
   /**
+   * The row ids a create of unknown outcome (its answer was lost) was sent
+   * with, under `key` (the call's `[tool, params]` JSON, or the `gen_` ref it
+   * saved), or `null`. They are part of `toJSON()`, so a retry in a later
+   * call — another request to the worker or the MCP server, a new act from
+   * the state — reuses them and cannot insert twice.
+   *
+   * @example
+   * registry.uncertainIds(JSON.stringify(['db_create', params])) // ['5b0c…'] or null
+   */
+  uncertainIds(key) {
+    const module = modules.get(this.#core);
+    const { data, error } = throwingAlfredError(() => parseResult(module.registryUncertainIds(this.#handle(), String(key))));
+    if (error) throw new AlfredError(error);
+    return data;
+  }
+
+  /**
+   * Keeps (`ids`, an array of UUIDs) or forgets (`null`) the ids of a create
+   * of unknown outcome under `key` (see `uncertainIds`).
+   *
+   * @example
+   * registry.setUncertain(JSON.stringify(['db_create', params]), rowIds)
+   */
+  setUncertain(key, ids) {
+    const module = modules.get(this.#core);
+    const { error } = throwingAlfredError(() => parseResult(module.registrySetUncertain(this.#handle(), String(key), JSON.stringify(ids ?? null))));
+    if (error) throw new AlfredError(error);
+  }
+
+  /**
    * Keeps generated, unsaved content under a new `gen_` ref and returns it.
    *
    * @example

@@ -90,6 +90,12 @@ std::string update_generated(const domain& dom, ref_registry& reg, std::string_v
 /// of its table's key in `dom`): `{"data":"<ref>"}`.
 std::string promote(const domain& dom, ref_registry& reg, std::string_view gen_ref, std::string_view key,
                     std::string_view label);
+/// The ids a create of unknown outcome was sent with (ref_registry::
+/// uncertain_ids): `{"data":[uuid…]}` or `{"data":null}`.
+std::string uncertain_ids(const ref_registry& reg, std::string_view key);
+/// Keeps (`ids_json` an array of UUIDs) or forgets (`ids_json` "null") the
+/// ids of a create of unknown outcome: `{"data":true}`, or the error.
+std::string set_uncertain(ref_registry& reg, std::string_view key, std::string_view ids_json);
 /// `{"data":"<table>"}` for a ref the registry holds (a promoted `gen_` ref
 /// names the saved row's table), `{"data":null}` otherwise.
 std::string ref_table(const ref_registry& reg, std::string_view ref);

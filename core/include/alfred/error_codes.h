@@ -78,6 +78,7 @@
   X(response_too_large, executor, "the answer is over the byte or row limit; nothing was copied") \
   X(save_in_progress, executor, "another call is saving the same gen_ artifact") \
   X(timeout, executor, "no answer in time (or the database cancelled a slow query)") \
+  X(too_many_rows, executor, "an update or delete would change more rows than maxAffected allows; nothing was changed") \
   X(value_too_large, executor, "a string value is over the size limit") \
   X(write_outcome_unknown, executor, "a write was sent but its answer was lost; read before retrying") \
   X(bad_request, database, "PostgREST refused the request (400) for a reason without its own code") \

@@ -101,6 +101,12 @@ struct execution_limits {
 };
 
 /// Per-call settings of an execution that are not request options.
+/// How `max_affected` is enforced: by the database (`Prefer: handling=strict,
+/// max-affected=N`, PostgREST 13 and later, which rolls back a write over
+/// it), or by counting the rows the filters select first (older servers;
+/// another writer may change the count between the two requests).
+enum class max_affected_check { header, count };
+
 struct execution_options {
   /// Ids (UUIDs) for the rows a `db_create` inserts, one per element of
   /// `data` in its order (a single object takes the first). The database
@@ -110,10 +116,15 @@ struct execution_options {
   /// draws no randomness: the caller generates them.
   std::vector<std::string> row_ids;
   execution_limits limits;
+  /// The most rows an update or delete may change (0: no limit); more is
+  /// `too_many_rows`, with nothing changed.
+  std::size_t max_affected = 0;
+  max_affected_check max_affected_by = max_affected_check::header;
 };
 
 /// Parses `{"rowIds": [uuid…], "limits": {"maxParamsBytes", "maxStringBytes",
-/// "maxResponseBytes", "maxRows"}}` (every member optional; null is `{}`).
+/// "maxResponseBytes", "maxRows"}, "maxAffected": n, "maxAffectedBy":
+/// "header" | "count"}` (every member optional; null is `{}`).
 result<execution_options> parse_execution_options(json_value options);
 
 /// The default limits as `{"maxParamsBytes":…,…}`, so the JS side reads them

@@ -80,6 +80,10 @@ inline constexpr int kMaxTurn = 2'000'000'000;
 /// ellipsis (`capped_label`).
 inline constexpr std::size_t kMaxLabelChars = 200;
 
+/// The most creates of unknown outcome a registry keeps the ids of (the
+/// newest; see `remember_uncertain`).
+inline constexpr std::size_t kMaxUncertainCreates = 100;
+
 /// `label`, or its first `kMaxLabelChars - 1` code points and "…" when it
 /// is longer. Every label the registry stores goes through it.
 std::string capped_label(std::string_view label);
@@ -182,6 +186,20 @@ class ref_registry {
   /// Whether a save in flight holds `gen_ref`.
   bool save_claimed(std::string_view gen_ref) const;
 
+  /// Creates whose outcome is unknown (their answer was lost): the row ids
+  /// each was sent with, under a key naming the call (its `[tool, params]`
+  /// JSON) or the `gen_` artifact it saved. They are part of the state, so a
+  /// retry in a later call (another MCP request, another /act/execute, a new
+  /// act restored from the state) sends the same ids, and the database
+  /// refuses it as a duplicate instead of inserting a second row. Keys longer
+  /// than 64 bytes are kept as a hash; the newest kMaxUncertainCreates stay.
+  ///
+  ///     reg.remember_uncertain(call_json, ids);   // the answer was lost
+  ///     if (auto* ids = reg.uncertain_ids(call_json)) …  // the retry reuses them
+  const std::vector<std::string>* uncertain_ids(std::string_view key) const;
+  void remember_uncertain(std::string_view key, std::vector<std::string> ids);
+  void forget_uncertain(std::string_view key);
+
   int turn() const { return turn_; }
   /// Moves to turn `n` (turns only go forward, and stop at kMaxTurn).
   void set_turn(int n);
@@ -229,6 +247,8 @@ class ref_registry {
   int turn_ = 0;
   // gen_ refs whose save is in flight (few at a time).
   std::vector<std::string> saves_in_flight_;
+  // Creates of unknown outcome, oldest first: (key, ids).
+  std::vector<std::pair<std::string, std::vector<std::string>>> uncertain_;
 };
 
 }  // namespace alfred

@@ -90,6 +90,9 @@ struct tool_call {
   std::string semantic_query;
   /// The signed-in user's id that `me` stands for ("" when nobody is).
   std::string current_user;
+  /// update/delete: sent with `Prefer: handling=strict, max-affected=N`, so
+  /// that the database refuses to change more rows (0: no such preference).
+  std::size_t max_affected = 0;
 };
 
 /// Validates `params` for `tool` ("db_read", …) and translates refs through

@@ -7,6 +7,7 @@
 #include "alfred/json.h"
 #include "alfred/request.h"
 #include "alfred/row_translation.h"
+#include "alfred/uuid.h"
 #include "alfred/uuid_scrub.h"
 #include "results.h"
 
@@ -73,6 +74,41 @@ std::string promote(const domain& dom, ref_registry& reg, std::string_view gen_r
     auto saved = reg.promote(gen_ref, key, label, key_col ? key_col->type : column_type::uuid);
     if (!saved) return error_result(saved.err());
     return quoted_data(*saved);
+  });
+}
+
+std::string uncertain_ids(const ref_registry& reg, std::string_view key) {
+  return guarded([&]() {
+    const std::vector<std::string>* ids = reg.uncertain_ids(key);
+    if (!ids) return data_result("null");
+    std::string out;
+    json_writer w(out);
+    w.begin_array();
+    for (const auto& id : *ids) w.string(id);
+    w.end_array();
+    return data_result(out);
+  });
+}
+
+std::string set_uncertain(ref_registry& reg, std::string_view key, std::string_view ids_json) {
+  return guarded([&]() -> std::string {
+    auto doc = json_document::parse(ids_json);
+    if (!doc) return error_result({codes::invalid_json, "ids", doc.err().message, ""});
+    if (doc->root().is_null()) {
+      reg.forget_uncertain(key);
+      return data_result("true");
+    }
+    std::vector<std::string> ids;
+    bool all_uuids = doc->root().is_array() && !doc->root().empty();
+    doc->root().for_each_element([&](std::size_t, json_value id) {
+      if (id.is_string() && is_uuid_syntax(id.str()))
+        ids.push_back(canonical_uuid(id.str()));
+      else
+        all_uuids = false;
+    });
+    if (!all_uuids) return error_result({codes::invalid_option, "ids", "ids must be a non-empty array of UUIDs", ""});
+    reg.remember_uncertain(key, std::move(ids));
+    return data_result("true");
   });
 }
 

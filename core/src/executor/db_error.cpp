@@ -19,7 +19,7 @@ struct code_entry {
 
 // PostgreSQL SQLSTATEs and PostgREST PGRST codes the model can do something
 // about; the rest fall back to the HTTP status.
-constexpr std::array<code_entry, 17> kCodes{{
+constexpr std::array<code_entry, 18> kCodes{{
     {"42501", codes::permission_denied, "the row belongs to someone else or the table cannot be changed by this user"},
     {"23505", codes::duplicate, "a row with this value already exists; update it instead of creating another"},
     {"23503", codes::foreign_key_violation, "a referenced row does not exist, or other rows still reference this one"},
@@ -36,6 +36,8 @@ constexpr std::array<code_entry, 17> kCodes{{
     {"PGRST100", codes::invalid_query, ""},
     {"PGRST102", codes::invalid_body, ""},
     {"PGRST116", codes::not_found, ""},
+    {"PGRST124", codes::too_many_rows,
+     "narrow the filters to the rows meant (by ref), or change fewer rows per call; nothing was changed"},
     {"57014", codes::timeout, "the query took too long; narrow the filters or lower the limit"},
 }};
 

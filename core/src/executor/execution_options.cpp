@@ -24,7 +24,7 @@ std::optional<transport_failure> parse_transport_failure(std::string_view name) 
 
 namespace {
 
-constexpr std::array<std::string_view, 2> kOptionKeys{"rowIds", "limits"};
+constexpr std::array<std::string_view, 4> kOptionKeys{"rowIds", "limits", "maxAffected", "maxAffectedBy"};
 constexpr std::array<std::string_view, 4> kLimitKeys{"maxParamsBytes", "maxStringBytes", "maxResponseBytes", "maxRows"};
 
 }  // namespace
@@ -50,6 +50,17 @@ result<execution_options> parse_execution_options(json_value options) {
       out.row_ids.push_back(canonical_uuid(id.str()));
   });
   if (failure) return std::move(*failure);
+
+  long long max_affected = 0;
+  const detail::field_state affected = detail::read_whole_number(fields["maxAffected"], max_affected);
+  if (affected == detail::field_state::wrong_type || max_affected < 0)
+    return error{codes::invalid_option, "maxAffected", "maxAffected must be a whole number ≥ 0 (0: no limit)", ""};
+  out.max_affected = std::size_t(max_affected);
+  std::string_view by;
+  if (detail::read_text(fields["maxAffectedBy"], by) == detail::field_state::wrong_type ||
+      (!by.empty() && by != "header" && by != "count"))
+    return error{codes::invalid_option, "maxAffectedBy", "maxAffectedBy must be \"header\" or \"count\"", ""};
+  if (by == "count") out.max_affected_by = max_affected_check::count;
 
   const auto limits = fields["limits"];
   if (!limits || limits->is_null()) return out;

@@ -8,6 +8,7 @@
 #include "../json/echo.h"
 #include "../json/json_scan.h"
 #include "../postgrest/content_range.h"
+#include "../tool_call/call_stage.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "alfred/json.h"
@@ -166,8 +167,63 @@ bool execution::state::add_read_need(const tool_call& call, purpose p) {
   return true;
 }
 
+error execution::state::too_many_rows(long long count) const {
+  const tool_call& call = *effective;
+  return {
+      codes::too_many_rows, "filters",
+      fmt::format("this {} would change {} rows of {}, over the limit of {} (maxAffected); nothing was changed",
+                  call.kind == tool_kind::update ? "update" : "delete", count, call.tbl->name, settings.max_affected),
+      fmt::format("narrow the filters to the rows meant (by ref, e.g. {}), or change at most {} rows per call",
+                  detail::narrowing_example(*call.tbl), settings.max_affected)};
+}
+
+bool execution::state::plan_affected_count() {
+  const tool_call& call = *effective;
+  tool_call count;
+  count.kind = tool_kind::read;
+  count.tbl = call.tbl;
+  count.filters = call.filters;
+  count.or_filters = call.or_filters;
+  count.or_groups = call.or_groups;
+  count.current_user = call.current_user;
+  count.columns = {call.tbl->key.empty() ? call.tbl->columns.front().name : call.tbl->key.front()};
+  count.limit = 1;
+  count.count = "exact";
+  return add_read_need(count, purpose::count_affected);
+}
+
+bool execution::state::consume_affected_count(const need_response& answer) {
+  if (!succeeded(answer)) {
+    fail(detail::database_error(answer, fmt::format("counting the rows of {} to change", effective->tbl->name)));
+    return false;
+  }
+  auto total = detail::content_range_total(answer.content_range);
+  if (!total || !*total) {
+    fail({codes::invalid_response, "",
+          "the database did not say how many rows the filters select (Content-Range), so the limit on changed rows "
+          "cannot be checked; nothing was changed",
+          ""});
+    return false;
+  }
+  if (**total > static_cast<long long>(settings.max_affected)) {
+    fail(too_many_rows(**total));
+    return false;
+  }
+  affected_counted = true;
+  record.notes.push_back(
+      fmt::format("{} rows counted before changing them (at most {})", **total, settings.max_affected));
+  return true;
+}
+
 void execution::state::plan_main() {
   tool_call& call = *effective;
+  const bool changes_rows = call.kind == tool_kind::update || call.kind == tool_kind::remove;
+  if (changes_rows && settings.max_affected > 0) {
+    if (settings.max_affected_by == max_affected_check::header)
+      call.max_affected = settings.max_affected;
+    else if (!affected_counted)
+      return void(plan_affected_count());
+  }
   if (call.kind == tool_kind::create) {
     detail::dedupe_batch(*call.tbl, call, record.notes);
     for (const auto& fields : call.rows)

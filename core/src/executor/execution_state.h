@@ -26,7 +26,7 @@
 namespace alfred {
 
 // What each need of the current round is for.
-enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, main, verify_created, labels };
+enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, count_affected, main, verify_created, labels };
 
 namespace detail {
 
@@ -75,6 +75,9 @@ struct execution::state {
   /// aligned with the call's rows); empty when the database assigns them
   /// (identity and serial keys, and tables whose key is not a uuid).
   std::vector<std::string> created_ids;
+  /// An update or delete under `max_affected` checked by count: the rows
+  /// its filters select were counted and are within the limit.
+  bool affected_counted = false;
   /// gen_ refs this execution holds a save claim on.
   std::vector<std::string> claims;
   /// While created rows are read back by id: the error to report when they
@@ -128,6 +131,12 @@ struct execution::state {
   bool add_read_need(const tool_call& call, purpose p);
 
   void plan_main();
+
+  // Under `max_affected` by count (servers without Prefer: max-affected):
+  // the rows an update or delete selects are counted before it is sent.
+  bool plan_affected_count();
+  bool consume_affected_count(const need_response& answer);
+  error too_many_rows(long long count) const;
 
   // Consuming answers: rounds and limits (executor.cpp); the catalog and semantic search
   // (execution_search.cpp); writes (execution_writes.cpp); reads, labels and the result

@@ -175,6 +175,9 @@ void execution::state::advance() {
       case purpose::semantic_rpc:
         if (!consume_ranking(answer)) return;
         break;
+      case purpose::count_affected:
+        if (!consume_affected_count(answer)) return;
+        break;
       case purpose::main:
         consume_main(std::move(answer));
         main_answered = true;

@@ -675,7 +675,10 @@ result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call
         write_row(w, call.rows.front());
         req.body = std::move(body);
       }
-      prefer = "return=representation";
+      // handling=strict makes PostgREST refuse (and roll back) a write
+      // over the limit instead of ignoring the preference.
+      if (call.max_affected > 0) prefer = fmt::format("handling=strict, max-affected={}, ", call.max_affected);
+      prefer += "return=representation";
       break;
     }
   }

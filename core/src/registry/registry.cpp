@@ -199,6 +199,39 @@ bool ref_registry::save_claimed(std::string_view gen_ref) const {
   return std::find(saves_in_flight_.begin(), saves_in_flight_.end(), gen_ref) != saves_in_flight_.end();
 }
 
+namespace {
+
+// A call's key as kept: short keys as they are, long ones (a call's JSON) as
+// a 64-bit FNV-1a hash, which tells calls apart without storing them.
+std::string uncertain_key(std::string_view key) {
+  if (key.size() <= 64) return std::string(key);
+  std::uint64_t hash = 14695981039346656037ull;
+  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  return fmt::format("#{:016x}", hash);
+}
+
+}  // namespace
+
+const std::vector<std::string>* ref_registry::uncertain_ids(std::string_view key) const {
+  const std::string wanted = uncertain_key(key);
+  for (const auto& [k, ids] : uncertain_)
+    if (k == wanted) return &ids;
+  return nullptr;
+}
+
+void ref_registry::remember_uncertain(std::string_view key, std::vector<std::string> ids) {
+  forget_uncertain(key);
+  uncertain_.emplace_back(uncertain_key(key), std::move(ids));
+  if (uncertain_.size() > kMaxUncertainCreates) uncertain_.erase(uncertain_.begin());
+}
+
+void ref_registry::forget_uncertain(std::string_view key) {
+  const std::string wanted = uncertain_key(key);
+  uncertain_.erase(
+      std::remove_if(uncertain_.begin(), uncertain_.end(), [&](const auto& item) { return item.first == wanted; }),
+      uncertain_.end());
+}
+
 void ref_registry::set_turn(int n) { turn_ = std::clamp(n, turn_, kMaxTurn); }
 
 void ref_registry::end_turn() {
@@ -266,6 +299,21 @@ std::string ref_registry::to_json() const {
     w.end_object();
   }
   w.end_array();
+  if (!uncertain_.empty()) {
+    w.key("uncertain");
+    w.begin_array();
+    for (const auto& [key, ids] : uncertain_) {
+      w.begin_object();
+      w.key("key");
+      w.string(key);
+      w.key("ids");
+      w.begin_array();
+      for (const auto& id : ids) w.string(id);
+      w.end_array();
+      w.end_object();
+    }
+    w.end_array();
+  }
   w.end_object();
   return out;
 }
@@ -334,6 +382,31 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
     reg.add(std::move(*entry), bits);
   });
   if (failure) return std::move(*failure);
+  if (auto uncertain = state.find("uncertain"); uncertain && !uncertain->is_null()) {
+    if (!uncertain->is_array() || uncertain->size() > kMaxUncertainCreates)
+      return state_error("uncertain", fmt::format("must be an array of at most {} creates", kMaxUncertainCreates));
+    uncertain->for_each_element([&](std::size_t i, json_value item) {
+      if (failure) return;
+      const std::string where = fmt::format("uncertain[{}]", i);
+      auto key = item.is_object() ? item.find("key") : std::nullopt;
+      auto ids = item.is_object() ? item.find("ids") : std::nullopt;
+      if (!key || !key->is_string() || key->str().empty() || key->str().size() > 64) {
+        failure = state_error(where + ".key", "must be a key of at most 64 bytes");
+        return;
+      }
+      std::vector<std::string> kept;
+      if (ids && ids->is_array())
+        ids->for_each_element([&](std::size_t, json_value id) {
+          if (id.is_string() && is_uuid_syntax(id.str())) kept.push_back(canonical_uuid(id.str()));
+        });
+      if (!ids || !ids->is_array() || kept.size() != ids->size() || kept.empty()) {
+        failure = state_error(where + ".ids", "must be a non-empty array of UUIDs");
+        return;
+      }
+      reg.uncertain_.emplace_back(std::string(key->str()), std::move(kept));
+    });
+    if (failure) return std::move(*failure);
+  }
   for (std::size_t index : aliases) {
     const ref_entry& gen = reg.entries_[index];
     const ref_entry* saved = reg.find(gen.saved_as);

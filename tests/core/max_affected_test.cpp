@@ -1,0 +1,121 @@
+// maxAffected: an update or delete changes at most N rows. By the database
+// (`Prefer: handling=strict, max-affected=N`, PostgREST 13+), or by counting
+// the selected rows first on servers without that preference.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "alfred/executor.h"
+#include "support.h"
+
+namespace alfred::test {
+namespace {
+
+using nlohmann::json;
+
+need_response answer(int status, std::string body, std::string content_range = "") {
+  return {status, std::move(content_range), "application/json", std::move(body)};
+}
+
+std::optional<execution> start(ref_registry& reg, std::string_view tool, std::string_view params, std::size_t max,
+                               max_affected_check by) {
+  execution_options settings;
+  settings.max_affected = max;
+  settings.max_affected_by = by;
+  std::optional<execution> ex;
+  ex.emplace(kitchen(), reg, tool, params, alice_session(), settings);
+  return ex;
+}
+
+std::string prefer_of(const http_request& req) { return header(req, "Prefer"); }
+
+constexpr std::string_view kDelete =
+    R"({"table":"inventory","filters":[{"field":"location","op":"=","value":"fridge"}]})";
+
+}  // namespace
+
+TEST_CASE(
+    "maxAffected by header: updates and deletes carry handling=strict, max-affected=N; reads and creates do not") {
+  ref_registry reg = sample_registry();
+  auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::header);
+  REQUIRE(del->needs().size() == 1);
+  CHECK(del->needs()[0].request.method == "DELETE");
+  CHECK(prefer_of(del->needs()[0].request) == "handling=strict, max-affected=5, return=representation");
+  auto upd = start(reg, "db_update",
+                   R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}],"data":{"quantity":2}})",
+                   5, max_affected_check::header);
+  CHECK(prefer_of(upd->needs()[0].request) == "handling=strict, max-affected=5, return=representation");
+  auto read = start(reg, "db_read", R"({"table":"inventory"})", 5, max_affected_check::header);
+  CHECK(prefer_of(read->needs()[0].request).find("max-affected") == std::string::npos);
+  auto none = start(reg, "db_delete", kDelete, 0, max_affected_check::header);
+  CHECK(prefer_of(none->needs()[0].request) == "return=representation");
+}
+
+TEST_CASE("maxAffected by header: the database's refusal (PGRST124) is too_many_rows, with a hint to narrow") {
+  ref_registry reg = sample_registry();
+  auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::header);
+  del->respond(
+      0,
+      answer(
+          400,
+          R"({"code":"PGRST124","message":"Query result exceeds max-affected preference constraint","details":"The query affects 9 rows","hint":null})"));
+  REQUIRE(del->done());
+  const json out = json::parse(del->result_json());
+  CHECK(out["error"]["code"] == "too_many_rows");
+  CHECK(out["error"]["dbCode"] == "PGRST124");
+  CHECK(out["error"]["details"] == "The query affects 9 rows");
+  CHECK(out["data"].is_null());
+}
+
+TEST_CASE(
+    "maxAffected by count: the selected rows are counted first; within the limit the write follows, without the "
+    "preference") {
+  ref_registry reg = sample_registry();
+  auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::count);
+  REQUIRE(del->needs().size() == 1);
+  const http_request& count = del->needs()[0].request;
+  CHECK(count.method == "GET");
+  CHECK(prefer_of(count) == "count=exact");
+  CHECK(count.url.find("location=eq.fridge") != std::string::npos);
+  CHECK(count.url.find("limit=1") != std::string::npos);
+  del->respond(0, answer(206, R"([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51"}])", "0-0/3"));
+  REQUIRE_FALSE(del->done());
+  REQUIRE(del->needs().size() == 1);
+  CHECK(del->needs()[0].request.method == "DELETE");
+  CHECK(prefer_of(del->needs()[0].request) == "return=representation");
+  del->respond(0, answer(200, "[]"));
+  const json out = json::parse(del->result_json());
+  CHECK(out["error"].is_null());
+  CHECK(out["query"]["notes"].dump().find("3 rows counted before changing them (at most 5)") != std::string::npos);
+}
+
+TEST_CASE("maxAffected by count: over the limit is too_many_rows, and the write is never sent") {
+  ref_registry reg = sample_registry();
+  auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::count);
+  del->respond(0, answer(206, R"([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51"}])", "0-0/12"));
+  REQUIRE(del->done());
+  const json out = json::parse(del->result_json());
+  CHECK(out["error"]["code"] == "too_many_rows");
+  CHECK(out["error"]["message"] ==
+        "this delete would change 12 rows of inventory, over the limit of 5 (maxAffected); nothing was changed");
+  CHECK(out["error"]["path"] == "filters");
+  // A count the database does not give cannot be checked: nothing is changed.
+  auto unknown = start(reg, "db_delete", kDelete, 5, max_affected_check::count);
+  unknown->respond(0, answer(200, "[]", ""));
+  REQUIRE(unknown->done());
+  CHECK(json::parse(unknown->result_json())["error"]["code"] == "invalid_response");
+}
+
+TEST_CASE("maxAffected: the execution option is read and checked") {
+  auto doc = json_document::parse(R"({"maxAffected": 7, "maxAffectedBy": "count"})");
+  auto parsed = parse_execution_options(doc->root());
+  REQUIRE(parsed.ok());
+  CHECK(parsed->max_affected == 7);
+  CHECK(parsed->max_affected_by == max_affected_check::count);
+  auto bad = json_document::parse(R"({"maxAffectedBy": "sometimes"})");
+  CHECK(parse_execution_options(bad->root()).err().path == "maxAffectedBy");
+  auto negative = json_document::parse(R"({"maxAffected": -1})");
+  CHECK(parse_execution_options(negative->root()).err().path == "maxAffected");
+}
+
+}  // namespace alfred::test
