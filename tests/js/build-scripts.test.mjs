@@ -48,3 +48,23 @@ test('stage lines carry the elapsed time; ninja progress becomes a line per tent
   assert.equal(lines.at(-1), 'FAILED: x.o');
   assert.equal(lines.length, 1 + 10 + 1 + 1);
 });
+
+test('the main job prints what a newcomer needs: a signed-in token, the worker routes, an MCP client configuration that parses', async () => {
+  const { newcomerText } = await import('../../scripts/serve-apps.mjs');
+  const text = newcomerText({
+    backend: { url: 'http://127.0.0.1:54321', apiKey: 'anon-key' },
+    users: [{ email: 'ada@example.com', token: 'header.payload.signature' }],
+    demo: { url: 'http://127.0.0.1:8080' },
+    worker: { url: 'http://127.0.0.1:8787' },
+    model: null,
+  });
+  assert.match(text, /^Signed in: {4}ada@example\.com\n {2}token {7}header\.payload\.signature$/m);
+  for (const route of ['/act/execute', '/act/turn', '/mcp']) assert.match(text, new RegExp(`^  POST http://127\\.0\\.0\\.1:8787${route} `, 'm'));
+  const json = text.slice(text.indexOf('{\n'), text.indexOf('\n}\n') + 2);
+  const config = JSON.parse(json);
+  assert.deepEqual(config.mcpServers['alfred-act'], {
+    command: 'npx',
+    args: ['alfred-act', 'mcp'],
+    env: { SUPABASE_URL: 'http://127.0.0.1:54321', SUPABASE_ANON_KEY: 'anon-key', SUPABASE_ACCESS_TOKEN: 'header.payload.signature' },
+  });
+});
