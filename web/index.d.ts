@@ -419,7 +419,8 @@ export interface LoadOptions {
    * The most UTF-8 bytes one stateless call (`buildRequest`, `buildActPrompt`,
    * `parseDecision`, `renderQuery`, `translateRows`, `registerGenerated`, a
    * restored state) takes; larger inputs are `input_too_large` before they
-   * reach WASM memory. Default 8 MiB, at most 32 MiB (docs/limits-and-faults.md).
+   * reach WASM memory. Default and largest value 8 MiB: a call of that size
+   * already peaks near the core's 96 MiB of memory (docs/limits-and-faults.md).
    */
   maxInputBytes?: number;
   /**
@@ -435,13 +436,13 @@ export interface LoadOptions {
  * `response_too_large` before anything larger is copied into WASM memory.
  */
 export interface ExecutionLimits {
-  /** The tool call's params as JSON text. Default 1 MiB. */
+  /** The tool call's params as JSON text. Default 1 MiB, at most 4 MiB. */
   maxParamsBytes: number;
-  /** Any one string (value or key) in the params. Default 256 KiB. */
+  /** Any one string (value or key) in the params. Default 256 KiB, at most 2 MiB. */
   maxStringBytes: number;
-  /** One response body, checked on Content-Length and while it streams. Default 8 MiB. */
+  /** One response body, checked on Content-Length and while it streams. Default and largest value 8 MiB. */
   maxResponseBytes: number;
-  /** Rows in one response. Default 10 000. */
+  /** Rows in one response. Default 10 000, at most 100 000. */
   maxRows: number;
 }
 

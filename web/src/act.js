@@ -9,7 +9,7 @@ import { defaultDomain } from './default-domain.js';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
 import { httpExchange } from './http-exchange.js';
-import { MAX_ROWS_LIMIT, MAX_SIZE_LIMIT } from './limits.js';
+import { MAX_LIMITS } from './limits.js';
 import { randomUuid } from './uuid.js';
 import { callTool } from './tools.js';
 import { checkedResultLimits } from './result-limits.js';
@@ -204,7 +204,7 @@ function checkedLimits(defaults, limits) {
       throw new AlfredError({ code: 'invalid_option', path: `limits.${key.slice(0, 80)}`, message: `unknown limit '${key.slice(0, 80)}'`, hint: Object.keys(defaults).join(', ') });
     }
     if (value === undefined) continue;
-    const most = key === 'maxRows' ? MAX_ROWS_LIMIT : MAX_SIZE_LIMIT;
+    const most = MAX_LIMITS[key];
     if (!Number.isSafeInteger(value) || value < 1 || value > most) {
       throw new AlfredError({ code: 'invalid_option', path: `limits.${key}`, message: `limits.${key} must be a whole number from 1 to ${most}` });
     }

@@ -6,7 +6,7 @@ import { kitchen } from './kitchen.js';
 import { defaultDomain } from './default-domain.js';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
-import { DEFAULT_MAX_INPUT_BYTES, MAX_SIZE_LIMIT } from './limits.js';
+import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from './limits.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
 import { domainFromOpenApiWith } from './domain-pull.js';
 import { deepFreeze, toolDefinitions, toolResult, toolSchemaOption } from './tools.js';
@@ -44,8 +44,8 @@ const parseResult = (text) => JSON.parse(text);
 // loadCore({ maxInputBytes }), see limits.js.
 function checkedInputLimit(value) {
   if (value === undefined || value === null) return DEFAULT_MAX_INPUT_BYTES;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_SIZE_LIMIT) {
-    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_SIZE_LIMIT}` });
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_INPUT_BYTES) {
+    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_INPUT_BYTES}` });
   }
   return value;
 }
@@ -748,7 +748,13 @@ export class Core {
     const handle = callWithText(module, slot, input, call, (length) => new module.Execution(domainHandle, registryHandle, context.handle, length), { read: false });
     return {
       done: () => handle.done(),
-      needs: () => JSON.parse(handle.needs()),
+      // An error instead of the list: the core could not write the needs
+      // (out of memory); thrown, so the caller reports it as a result.
+      needs: () => {
+        const needs = JSON.parse(handle.needs());
+        if (!Array.isArray(needs)) throw new AlfredError(needs?.error ?? internalError(new Error('the core returned no needs')));
+        return needs;
+      },
       // The body goes into the handle's own buffer, which the core takes
       // over without a copy.
       respond(index, { status, contentRange, contentType, body, failure = '' }) {
