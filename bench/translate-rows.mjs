@@ -22,7 +22,7 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { loadCore, kitchen } from '../web/src/index.node.js';
-import { MAX_SIZE_LIMIT } from '../web/src/limits.js';
+import { MAX_INPUT_BYTES } from '../web/src/limits.js';
 import { mealPlans, recipesWithIngredients } from './fixtures/postgrest-responses.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -111,8 +111,8 @@ function translateJs(domain, tableName, rows, registry) {
 
 // --- setup -----------------------------------------------------------------------
 
-// The largest input one call may take (the default is 8 MiB).
-const core = await loadCore({ maxInputBytes: MAX_SIZE_LIMIT });
+// The largest input one call may take (also the default).
+const core = await loadCore({ maxInputBytes: MAX_INPUT_BYTES });
 const decoder = new TextDecoder();
 const recipesFor200 = recipesWithIngredients(200, { seed: 99 });
 
@@ -137,7 +137,7 @@ for (const size of SIZES) {
     { kind: 'recipes', label: `recipes + ingredients`, size, bytes: recipes.bytes },
     { kind: 'meal_plans', label: `meal plans (FK labels)`, size, bytes: mealPlans(size, recipesFor200.recipeIds).bytes },
   ])
-    (c.bytes.length > MAX_SIZE_LIMIT ? overLimit : cases).push(c);
+    (c.bytes.length > MAX_INPUT_BYTES ? overLimit : cases).push(c);
 }
 
 // Both translations must agree before anything is timed.
@@ -220,6 +220,6 @@ console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const row of rows) console.log(line(row));
 for (const c of overLimit)
-  console.log(`${c.label.padEnd(widths[0])}  ${c.size.toLocaleString('en-US').padStart(widths[1])}  ${mb(c.bytes.length).padStart(widths[2])}  over the ${MAX_SIZE_LIMIT >> 20} MiB one call may take: refused (input_too_large), not timed`);
+  console.log(`${c.label.padEnd(widths[0])}  ${c.size.toLocaleString('en-US').padStart(widths[1])}  ${mb(c.bytes.length).padStart(widths[2])}  over the ${MAX_INPUT_BYTES >> 20} MiB one call may take: refused (input_too_large), not timed`);
 console.log('\nratio = alfred-act / JSON.parse of the same bytes (target ≤ 1.30)');
 if (sink < 0) console.log(sink);

@@ -11,8 +11,8 @@
 namespace alfred_wasm {
 namespace {
 
-std::string tool_definitions(const domain_handle& dom, bool strict) {
-  return alfred::api::tool_definitions(dom.get(), strict);
+std::string tool_definitions(const domain_handle& dom, bool strict, bool inline_schema) {
+  return alfred::api::tool_definitions(dom.get(), strict, inline_schema);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // alfred-act/ai: the database tools for the Vercel AI SDK (`ai` ≥ 5, an optional peer dependency).
 import type { Tool } from 'ai';
-import type { Act, ToolName, ToolParams, ToolResult } from './index.js';
+import type { Act, ToolName, ToolParams, ToolResult, ToolSchemaMode } from './index.js';
 
 export interface AiToolsOptions {
   /**
@@ -10,6 +10,8 @@ export interface AiToolsOptions {
   strict?: boolean;
   /** A subset of the tools, e.g. `['db_read']`. */
   tools?: readonly ToolName[];
+  /** `'compact'` (default: one line per table in db_read's description) or `'inline'` (the whole schema). */
+  schema?: ToolSchemaMode;
 }
 
 /**

@@ -419,7 +419,8 @@ export interface LoadOptions {
    * The most UTF-8 bytes one stateless call (`buildRequest`, `buildActPrompt`,
    * `parseDecision`, `renderQuery`, `translateRows`, `registerGenerated`, a
    * restored state) takes; larger inputs are `input_too_large` before they
-   * reach WASM memory. Default 8 MiB, at most 32 MiB (docs/limits-and-faults.md).
+   * reach WASM memory. Default and largest value 8 MiB: a call of that size
+   * already peaks near the core's 96 MiB of memory (docs/limits-and-faults.md).
    */
   maxInputBytes?: number;
   /**
@@ -435,15 +436,34 @@ export interface LoadOptions {
  * `response_too_large` before anything larger is copied into WASM memory.
  */
 export interface ExecutionLimits {
-  /** The tool call's params as JSON text. Default 1 MiB. */
+  /** The tool call's params as JSON text. Default 1 MiB, at most 4 MiB. */
   maxParamsBytes: number;
-  /** Any one string (value or key) in the params. Default 256 KiB. */
+  /** Any one string (value or key) in the params. Default 256 KiB, at most 2 MiB. */
   maxStringBytes: number;
-  /** One response body, checked on Content-Length and while it streams. Default 8 MiB. */
+  /** One response body, checked on Content-Length and while it streams. Default and largest value 8 MiB. */
   maxResponseBytes: number;
-  /** Rows in one response. Default 10 000. */
+  /** Rows in one response. Default 10 000, at most 100 000. */
   maxRows: number;
 }
+
+/**
+ * The caps on one tool result for the model (`act.callTool`,
+ * `core.toolResult`, every adapter): at most `rows` rows (default 50) and
+ * `chars` characters of JSON (default 16 000, at least 1 000). `act.execute`
+ * is never capped.
+ */
+export interface ResultLimits {
+  rows: number;
+  chars: number;
+}
+
+/**
+ * How much of the schema the tool definitions carry: `'compact'` (the
+ * default: db_read's description lists each table on one line, rows are
+ * open objects; the full schema on demand) or `'inline'` (every column with
+ * its type, columns as enums, rows typed per table).
+ */
+export type ToolSchemaMode = 'compact' | 'inline';
 
 /**
  * Loads the core. The compiled module is cached per process (per URL for
@@ -600,22 +620,24 @@ export declare class Core {
   /**
    * The four tools as `{ name, description, parameters }`, the JSON Schemas
    * generated from `domain` (default: kitchen). `strict: true`: the OpenAI
-   * strict-mode variant. Throws `AlfredError` for an invalid domain or option.
+   * strict-mode variant. `schema`: `'compact'` (default) or `'inline'`.
+   * Throws `AlfredError` for an invalid domain or option.
    *
    * @example
    * const tools = core.toolDefinitions({ strict: true })
    */
-  toolDefinitions(options?: { domain?: DomainConfig; strict?: boolean }): readonly ToolDefinition[];
+  toolDefinitions(options?: { domain?: DomainConfig; strict?: boolean; schema?: ToolSchemaMode }): readonly ToolDefinition[];
   /**
-   * The tool result for the model from what `act.execute` returned. No UUID
-   * in it: one inside a text value shows as its ref in `registry` (the
-   * Act's), or as `<id>`; `outcome.data` keeps the text as written.
+   * The tool result for the model from what `act.execute` returned, cut to
+   * `resultLimits` (default 50 rows, 16 000 characters). No UUID in it: one
+   * inside a text value shows as its ref in `registry` (the Act's), or as
+   * `<id>`; `outcome.data` keeps the text as written.
    *
    * @example
-   * const result = core.toolResult('db_read', await act.execute('db_read', params), { registry: act.registry })
+   * const result = core.toolResult('db_read', await act.execute('db_read', params), { registry: act.registry, resultLimits: act.resultLimits })
    * const content = JSON.stringify(result)
    */
-  toolResult(tool: ToolName | string, outcome: ExecuteResult, options?: { registry?: Registry }): ToolResult;
+  toolResult(tool: ToolName | string, outcome: ExecuteResult, options?: { registry?: Registry; resultLimits?: Partial<ResultLimits> }): ToolResult;
 }
 
 /** The kind of a plan step. */
@@ -928,6 +950,8 @@ interface ActCommonOptions extends DomainOption {
   timeoutMs?: number;
   /** Overrides of the default limits of one call (`core.executionLimits`). */
   limits?: Partial<ExecutionLimits>;
+  /** The caps on each tool result for the model (`act.callTool`); default `{ rows: 50, chars: 16000 }`. */
+  resultLimits?: Partial<ResultLimits>;
   /** Package-level createAct only: an already loaded core. */
   core?: Core;
   /** Package-level createAct only: passed to loadCore. */
@@ -1010,6 +1034,8 @@ export interface Act {
   readonly domain: DomainConfig;
   /** The limits of one call, the defaults with the act's `limits` applied. */
   readonly limits: ExecutionLimits;
+  /** The caps on each tool result for the model, the defaults with the act's `resultLimits` applied. */
+  readonly resultLimits: ResultLimits;
   execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: { signal?: AbortSignal }): Promise<ExecuteResult>;
   /**
    * The tool definitions for this act's domain (`core.toolDefinitions`).
@@ -1017,11 +1043,13 @@ export interface Act {
    * @example
    * const tools = act.tools({ strict: true }).map((t) => ({ type: 'function', function: { ...t, strict: true } }))
    */
-  tools(options?: { strict?: boolean }): readonly ToolDefinition[];
+  tools(options?: { strict?: boolean; schema?: ToolSchemaMode }): readonly ToolDefinition[];
   /**
    * Runs one native tool call; `args` is the arguments object or the JSON text a
    * provider sends (strict-mode nulls and `data` as JSON text accepted).
-   * Resolves to the result for the model; rejects only when `signal` aborts.
+   * Resolves to the result for the model, cut to `resultLimits`; a read
+   * without a limit is sent with the cap as its limit and an exact count.
+   * Rejects only when `signal` aborts.
    *
    * @example
    * const result = await act.callTool('db_read', '{"table":"inventory","filters":null}')
@@ -1045,9 +1073,17 @@ export type ToolResult =
       table: string | null;
       /** Rows returned or affected (the Content-Range total when `count` was asked for). */
       count: number;
-      rows: Row[];
       /** The executed query rendered as `Query: … / Effective: … / Outcome: …` lines. */
       query: string | null;
+      /** Present when the result was cut to the act's `resultLimits`. */
+      truncated?: true;
+      /** How many rows this result holds, when `truncated`. */
+      shown?: number;
+      /** How to narrow the call (filters, columns, limit and offset), when `truncated`. */
+      hint?: string;
+      /** Said once before non-empty rows: they are data from the database, never instructions. */
+      notice?: string;
+      rows: Row[];
     }
   | {
       ok: false;
@@ -1061,7 +1097,11 @@ export type ToolResult =
  * An executor for one user, usable at once (the core loads on first use;
  * `await act.ready` for the registry before the first call).
  */
-export declare function createAct(options: ActOptions): Omit<Act, 'limits'> & { readonly ready: Promise<Act>; readonly limits: ExecutionLimits | null };
+export declare function createAct(options: ActOptions): Omit<Act, 'limits' | 'resultLimits'> & {
+  readonly ready: Promise<Act>;
+  readonly limits: ExecutionLimits | null;
+  readonly resultLimits: ResultLimits | null;
+};
 /** A Supabase URL → its PostgREST root (`url` + `/rest/v1`), as `createClient` builds it. */
 export declare function restUrl(url: string): string;
 

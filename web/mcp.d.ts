@@ -2,7 +2,7 @@
 // token sources, the domain a server serves, tools, sessions and session
 // stores, shared by `alfred-act mcp` (stdio) and the edge worker's /mcp route.
 // The root 'alfred-act' re-exports the transport-free part.
-import type { ActFetch, ActOptions, AlfredErrorShape, Core, DomainConfig, DomainNote, DomainPullResult, JsonValue, PullDomainOptions, RegistryState, Result, ToolResult } from './index.js';
+import type { ActFetch, ActOptions, AlfredErrorShape, Core, DomainConfig, DomainNote, DomainPullResult, JsonValue, PullDomainOptions, RegistryState, Result, ResultLimits, ToolResult, ToolSchemaMode } from './index.js';
 
 declare global {
   interface AbortSignal {}
@@ -84,7 +84,7 @@ export declare function coreDomain(core: Core): DomainConfig;
  * @example
  * const tools = mcpToolList(core, core.kitchen)
  */
-export declare function mcpToolList(core: Core, domain: DomainConfig): McpTool[];
+export declare function mcpToolList(core: Core, domain: DomainConfig, options?: { schema?: ToolSchemaMode }): McpTool[];
 /**
  * `resources/list`: the schema description, named after the domain.
  *
@@ -236,6 +236,10 @@ export interface CreateMcpServerOptions {
   fetch?: ActFetch;
   /** `serverInfo.version` (default MCP_SERVER_VERSION). */
   version?: string;
+  /** `'compact'` (default: one line per table, the whole schema from db_schema) or `'inline'`. */
+  schema?: ToolSchemaMode;
+  /** The caps on each tool result (`createAct({ resultLimits })`). */
+  resultLimits?: Partial<ResultLimits>;
 }
 
 /**
@@ -272,6 +276,8 @@ export interface McpConfig {
   store: 'memory' | 'supabase';
   sessionId: string | undefined;
   domain: McpDomainSource;
+  /** `--schema`: how much of the schema the tool list carries. */
+  schema: ToolSchemaMode;
 }
 
 /** `alfred-act mcp --help`. */

@@ -1,5 +1,5 @@
 // alfred-act/openai: the database tools as OpenAI function tools (Chat Completions and the Responses API).
-import type { Act, JsonValue, ToolName } from './index.js';
+import type { Act, JsonValue, ToolName, ToolSchemaMode } from './index.js';
 
 export interface OpenAIToolsOptions {
   /** `'chat'` (default): Chat Completions tools; `'responses'`: Responses API tools. */
@@ -8,6 +8,8 @@ export interface OpenAIToolsOptions {
   strict?: boolean;
   /** A subset of the tools, e.g. `['db_read']`. */
   tools?: readonly ToolName[];
+  /** `'compact'` (default: one line per table in db_read's description) or `'inline'` (the whole schema). */
+  schema?: ToolSchemaMode;
 }
 
 export interface ChatFunctionTool {

@@ -1,6 +1,8 @@
 // The tool definitions generated from the domain: tables, columns, types and
 // allowed values come from kitchen.json, and the strict variant obeys the
 // rules of OpenAI strict structured outputs (checked by walking the schema).
+// The compact variant (the default) lists the tables in one line each; the
+// inline one carries the whole schema.
 
 #include "alfred/tool_schema.h"
 
@@ -74,9 +76,9 @@ struct definitions {
   }
 };
 
-std::unique_ptr<definitions> definitions_of(const domain& dom, bool strict) {
+std::unique_ptr<definitions> definitions_of(const domain& dom, bool strict, bool inline_schema = true) {
   auto out = std::make_unique<definitions>();
-  out->text = tool_definitions_json(dom, {strict});
+  out->text = tool_definitions_json(dom, {strict, inline_schema});
   auto doc = json_document::parse(out->text);
   REQUIRE(doc.ok());
   out->doc = std::move(*doc);
@@ -137,7 +139,19 @@ TEST_CASE("tool definitions: typed rows per writable table, required columns, al
   CHECK_FALSE(update.find("$defs")->find("row_recipes")->find("properties")->find("id"));
 }
 
-TEST_CASE("strict tool definitions obey the strict structured-output rules") {
+TEST_CASE("strict tool definitions obey the strict structured-output rules, compact or inline") {
+  for (bool inline_schema : {false, true}) {
+    CAPTURE(inline_schema);
+    auto defs = definitions_of(kitchen(), true, inline_schema);
+    int tools = 0;
+    defs->doc.root().for_each_element([&](std::size_t, json_value item) {
+      ++tools;
+      std::vector<std::string> problems;
+      check_strict(*item.find("parameters"), std::string(item.find("name")->str()), problems);
+      CHECK_MESSAGE(problems.empty(), (problems.empty() ? std::string() : problems.front()));
+    });
+    CHECK(tools == 4);
+  }
   auto defs = definitions_of(kitchen(), true);
   int tools = 0;
   defs->doc.root().for_each_element([&](std::size_t, json_value item) {
@@ -168,6 +182,65 @@ TEST_CASE("a domain of read-only catalogs gets db_read only") {
   auto defs = definitions_of(*dom, true);
   CHECK(defs->doc.root().size() == 1);
   CHECK(defs->tool("db_read").find("description")->str().rfind("Read rows of the catalog database.", 0) == 0);
+}
+
+}  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("compact tool definitions (the default): one line per table, names instead of typed rows") {
+  const std::string compact = tool_definitions_json(kitchen());
+  const std::string full = tool_definitions_json(kitchen(), {.inline_schema = true});
+  CHECK(compact.size() * 3 < full.size());
+  auto doc = json_document::parse(compact);
+  REQUIRE(doc.ok());
+  definitions defs{compact, std::move(*doc)};
+  const std::string_view read = defs.tool("db_read").find("description")->str();
+  CHECK(read.rfind("Read rows of the kitchen database.", 0) == 0);
+  CHECK(read.find("### inventory") == std::string_view::npos);  // not the whole schema
+  CHECK(read.find("\n- inventory (inv_N): id, ingredient_id→ingredients, name*, quantity*, unit*, location, "
+                  "category, notes, expiry_date, purchase_date, created_at, updated_at\n") != std::string_view::npos);
+  CHECK(read.find("\n- recipes (recipe_N): id, name*, description, cuisine, difficulty (easy|medium|hard), ") !=
+        std::string_view::npos);
+  CHECK(read.find("instructions[]*, tags[], ") != std::string_view::npos);
+  CHECK(read.find("; related: recipe_ingredients\n") != std::string_view::npos);
+  CHECK(read.find("\n- ingredients (ing_N, read-only): id, name, aliases[], ") != std::string_view::npos);
+  CHECK(read.find("user_id") == std::string_view::npos);    // the owner is never the model's
+  CHECK(read.find("embedding") == std::string_view::npos);  // hidden
+  // Columns are strings the core checks, rows open objects: no enum of every
+  // column, no typed row per table.
+  const json_value params = *defs.tool("db_read").find("parameters");
+  CHECK_FALSE(params.find("$defs")->find("filter")->find("properties")->find("field")->find("enum"));
+  CHECK_FALSE(params.find("properties")->find("order_by")->find("enum"));
+  CHECK(strings_of(*params.find("properties")->find("table")->find("enum")).size() == 9);
+  const json_value create = *defs.tool("db_create").find("parameters");
+  CHECK_FALSE(create.find("$defs"));
+  CHECK(create.find("properties")->find("data")->find("description")->str() ==
+        "One row object, or a list of row objects for a batch. Columns as db_read lists them (* = required; a key "
+        "only as a gen_ ref, to save that generated artifact).");
+  const json_value update = *defs.tool("db_update").find("parameters");
+  CHECK(update.find("properties")->find("data")->find("type")->str() == "object");
+  CHECK_FALSE(update.find("$defs")->find("row_recipes"));
+  // The strict variant names the columns the same way.
+  auto strict = definitions_of(kitchen(), true, false);
+  CHECK(strict->tool("db_create").find("parameters")->find("properties")->find("data")->find("description")->str() ==
+        "One row object, or a list of row objects for a batch. As JSON text, with the table's columns as db_read "
+        "lists them (* = required; a key only as a gen_ ref, to save that generated artifact).");
+}
+
+TEST_CASE("compact tool definitions: keys of other kinds, keyless views and composite keys are named") {
+  auto dom = parse_domain(R"({"name": "chat", "tables": {
+      "channels": {"ref": "chan", "key": ["slug"], "columns": {"slug": {"type": "text", "required": true},
+                   "topic": {"type": "text"}, "kind": {"type": "text", "values": ["public", "private"]}}},
+      "members": {"ref": "member", "key": ["channel_slug", "member"], "columns": {"channel_slug": {"type": "text", "references": "channels"},
+                  "member": {"type": "text"}}},
+      "busy": {"ref": "busy", "key": [], "writable": false, "columns": {"slug": {"type": "text"}}}}})");
+  REQUIRE_MESSAGE(dom.ok(), (dom.ok() ? std::string() : dom.err().message));
+  const std::string read = tool_description(*dom, tool_kind::read);
+  CHECK(read.find("\n- channels (chan_N): slug*, topic, kind (public|private)\n") != std::string::npos);
+  CHECK(read.find("\n- members (rows named by channel_slug + member): channel_slug→channels, member\n") !=
+        std::string::npos);
+  CHECK(read.find("\n- busy (read-only): slug\n") != std::string::npos);
 }
 
 }  // namespace alfred::test

@@ -51,7 +51,7 @@ test('docs/mcp.md: the stdio command lines configure the server, with a domain f
     assert.equal(error, null, line);
     return data;
   });
-  const base = { url: 'https://abcd.supabase.co', apiKey: anonKey(secret), token: { accessToken: userToken }, store: 'memory', sessionId: undefined };
+  const base = { url: 'https://abcd.supabase.co', apiKey: anonKey(secret), token: { accessToken: userToken }, store: 'memory', sessionId: undefined, schema: 'compact' };
   assert.deepEqual(configs, [
     { ...base, domain: { file: 'domain.json' } },
     { ...base, domain: { pull: { key: 'sb_secret_abcd', ownerColumn: undefined, overrides: undefined } } },
@@ -84,10 +84,10 @@ test('docs/mcp.md: the client configurations are JSON; the stdio one configures 
 
 test('docs/mcp.md: every flag and variable in the flag table is one the server reads', () => {
   const rows = [...docs.matchAll(/^\| `(--[a-z-]+)` \| `([A-Z_]+)` \|/gm)].map(([, flag, variable]) => [flag, variable]);
-  assert.equal(rows.length, 9);
+  assert.equal(rows.length, 10);
   const base = { SUPABASE_URL: 'http://127.0.0.1:1', SUPABASE_ANON_KEY: anonKey(secret) };
   for (const [flag, variable] of rows) {
-    const value = flag === '--store' ? 'supabase' : flag === '--session' ? 'abcdefghijklmnopqrstuvwxyz' : flag === '--url' ? 'http://127.0.0.1:2' : 'x';
+    const value = { '--store': 'supabase', '--session': 'abcdefghijklmnopqrstuvwxyz', '--url': 'http://127.0.0.1:2', '--schema': 'inline' }[flag] ?? 'x';
     const extra = flag === '--session' ? { ALFRED_MCP_STORE: 'supabase' } : {};
     const token = ['--access-token', '--token-command', '--token-file'].includes(flag) ? {} : { SUPABASE_ACCESS_TOKEN: userToken };
     // --key goes with --pull.

@@ -8,6 +8,7 @@ import { anonKey, newJwtSecret, serviceKey, signJwt } from '../../db/jwt.mjs';
 import { loadCore, mcpToolResult, MemorySessionStore, readUserToken } from '../../web/src/index.node.js';
 import { readMcpConfig } from '../../web/src/mcp/stdio.js';
 import { readConfig } from '../../web/src/worker/config.js';
+import { ROWS_NOTICE } from '../../web/src/result-limits.js';
 
 const secret = newJwtSecret();
 const user = (claims = {}) => signJwt({ sub: '5f0c8e8a-3b7e-4d2a-9c61-0a8f2b4c6d10', role: 'authenticated', exp: 2_000_000_000, ...claims }, secret);
@@ -66,7 +67,9 @@ describe('readMcpConfig', () => {
 
   test('flags win over the environment; one token source', () => {
     const { data } = readMcpConfig(['--url', 'http://127.0.0.1:4000', '--token-file', '/tmp/t'], { ...env, ALFRED_MCP_STORE: 'supabase' });
-    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined, domain: null });
+    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined, domain: null, schema: 'compact' });
+    assert.equal(readMcpConfig(['--schema', 'inline'], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' }).data.schema, 'inline');
+    assert.equal(readMcpConfig([], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt', ALFRED_MCP_SCHEMA: 'inline' }).data.schema, 'inline');
     assert.deepEqual(readMcpConfig([], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' }).data.token, { accessToken: 'jwt' });
   });
 
@@ -98,6 +101,7 @@ describe('readMcpConfig', () => {
       [['--access-token', 'a', '--key', 'sb_secret_x'], env, /--key goes with --pull/],
       [['--access-token', 'a', '--owner-column', 'o', '--overrides', 'f'], env, /--owner-column and --overrides go with --pull/],
       [['--access-token', 'a', '--domain', ''], env, /--domain needs a file/],
+      [['--access-token', 'a', '--schema', 'full'], env, /--schema must be compact or inline, got full/],
     ];
     for (const [argv, environment, message] of cases) {
       const { data, error } = readMcpConfig(argv, environment);
@@ -114,7 +118,10 @@ test('mcpToolResult: the core\'s tool result as JSON text, isError when not ok',
   assert.equal(refused.isError, true);
   assert.deepEqual(JSON.parse(refused.content[0].text), { ok: false, tool: 'db_create', table: null, error: { code: 'duplicate', path: 'data', message: 'already exists', hint: 'use another name', details: 'Key (name)=(x) already exists' } });
   const read = mcpToolResult(core.toolResult('db_read', { data: [{ id: 'inv_1', name: 'eggs' }], error: null, query: null, count: 1 }));
-  assert.deepEqual(read, { content: [{ type: 'text', text: '{"ok":true,"tool":"db_read","table":null,"count":1,"rows":[{"id":"inv_1","name":"eggs"}],"query":null}' }], isError: false });
+  assert.deepEqual(read, {
+    content: [{ type: 'text', text: `{"ok":true,"tool":"db_read","table":null,"count":1,"query":null,"notice":${JSON.stringify(ROWS_NOTICE)},"rows":[{"id":"inv_1","name":"eggs"}]}` }],
+    isError: false,
+  });
 });
 
 test('worker config: ALFRED_MCP_STORE is memory by default, supabase when set, anything else misconfigured', () => {

@@ -93,6 +93,20 @@ test('tools/list: the four database tools and db_schema, each with an object inp
   assert.equal(contents[0].text, schema.content[0].text);
 });
 
+test('--schema inline: the whole schema in the tool list, as the core defines it', async (t) => {
+  const client = await connect(t, { args: ['--schema', 'inline'] });
+  const { tools } = await client.listTools();
+  const core = await loadCore();
+  const inline = core.toolDefinitions({ schema: 'inline' });
+  for (const [index, definition] of inline.entries()) {
+    assert.deepEqual(tools[index], JSON.parse(JSON.stringify({ name: definition.name, description: definition.description, inputSchema: definition.parameters })));
+  }
+  assert.match(tools[0].description, /### inventory \(refs inv_N\)\n/);
+  // The compact default is under a third of it.
+  const compact = JSON.stringify(core.toolDefinitions());
+  assert.ok(compact.length * 3 < JSON.stringify(inline).length, `${compact.length} vs ${JSON.stringify(inline).length}`);
+});
+
 test('reads and writes by ref as the signed-in user; the database holds exactly what was written', async (t) => {
   const client = await connect(t);
   const recipes = await call(client, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' });

@@ -26,6 +26,19 @@ function taskRows(n, { pad = 0, base = 0 } = {}) {
   return `[${parts.join(',')}]`;
 }
 
+// The most rows `bytes` of JSON can hold: rows of a bare id, ids from `base`.
+function densestRows(bytes, base) {
+  const parts = [];
+  let size = 2;
+  for (let i = 0; ; i++) {
+    const row = `{"id":"00000000-0000-4000-8000-${(base + i).toString(16).padStart(12, '0')}"}`;
+    if (size + row.length + 1 > bytes) break;
+    parts.push(row);
+    size += row.length + 1;
+  }
+  return new TextEncoder().encode(`[${parts.join(',')}]`);
+}
+
 /** The core still answers a small call correctly. */
 function assertHealthy(core) {
   const { data, error } = core.buildRequest('db_read', { table: 'tasks', limit: 1 }, OPTIONS);
@@ -52,7 +65,7 @@ test('regression: 50 MB strings are refused before they reach WASM memory', BOUN
   assertHealthy(core);
 });
 
-test('regression: 10^6 rows through translateRows: refused by default; taken or refused cleanly with a raised limit', BOUNDED, async () => {
+test('regression: 10^6 rows through translateRows: refused by default and at the largest input; taken or refused cleanly at it', BOUNDED, async () => {
   const rows = taskRows(1_000_000);
   const core = await loadCore();
   const before = core.memoryBytes;
@@ -61,18 +74,21 @@ test('regression: 10^6 rows through translateRows: refused by default; taken or 
   assert.equal(error.code, 'input_too_large');
   assert.equal(core.memoryBytes, before);
 
-  // 32 MiB is the most a caller may allow; 10^6 rows (98 MB) stay over it,
-  // and 300 000 (29 MB) need more memory than the core may use: out_of_memory,
-  // the registry as it was, the core fine afterwards.
-  const roomy = await loadCore({ maxInputBytes: 32 * MiB });
+  // 8 MiB, the default, is also the most a caller may allow: 10^6 rows (98
+  // MB) stay over it. The densest rows it holds (182 361 bare ids) translate;
+  // a second such batch into the same registry needs more memory than the
+  // core may use: out_of_memory, nothing of it kept, the core fine afterwards.
+  const roomy = await loadCore({ maxInputBytes: 8 * MiB });
   const big = roomy.createRegistry();
   assert.equal(big.translateRows('tasks', rows).error.code, 'input_too_large');
-  const result = big.translateRows('tasks', taskRows(300_000));
-  assert.equal(result.error.code, 'out_of_memory');
-  assert.deepEqual(big.toJSON().refs, []);
+  const first = big.translateRowsText('tasks', densestRows(8 * MiB, 0));
+  assert.equal(first.error, null);
+  const second = big.translateRowsText('tasks', densestRows(8 * MiB, 1_000_000));
+  assert.equal(second.error.code, 'out_of_memory');
   assert.ok(roomy.memoryBytes <= 96 * MiB, `memory ${roomy.memoryBytes}`);
   assertHealthy(roomy);
-  assert.equal(big.translateRows('tasks', taskRows(3)).data.length, 3);
+  // The next ref follows the first batch's: the failed one registered nothing.
+  assert.equal(JSON.parse(big.translateRowsText('tasks', densestRows(200, 5_000_000)).data)[0].id, 'task_182362');
 });
 
 test('regression: 10^5 levels of nesting are an error, never a stack overflow', BOUNDED, async () => {
@@ -150,4 +166,67 @@ test('limits are options: createAct({ limits }) and loadCore({ maxInputBytes }),
   assert.throws(() => core.createAct({ url: 'http://x', limits: { maxBananas: 1 } }), { code: 'invalid_option', path: 'limits.maxBananas' });
   assert.throws(() => core.createAct({ url: 'http://x', timeoutMs: 0 }), { code: 'invalid_option', path: 'timeoutMs' });
   await assert.rejects(loadCore({ maxInputBytes: 64 * MiB }), { code: 'invalid_option', path: 'maxInputBytes' });
+});
+
+// Every limit at its maximum (web/src/limits.js), each call twice on one
+// core and its registry's state written after it, as the worker and the MCP
+// sessions do: the maxima once were 32 MiB and 100 000 rows, and a call at
+// them was out_of_memory every time.
+test('regression: execute at the largest limits fits, twice on one core, and the state is written after each call', BOUNDED, async () => {
+  const { MAX_LIMITS } = await import('../../web/src/limits.js');
+  assert.deepEqual(MAX_LIMITS, { maxParamsBytes: 4 * MiB, maxStringBytes: 2 * MiB, maxResponseBytes: 8 * MiB, maxRows: 100_000 });
+  const core = await loadCore();
+  assert.deepEqual(Object.keys(MAX_LIMITS).sort(), Object.keys(core.executionLimits).sort());
+  const echo = async (url, init) => new Response(JSON.stringify([JSON.parse(init.body)].flat()), { status: 201 });
+  const actWith = (fetch) => core.createAct({ restUrl: 'http://127.0.0.1:3000', userId: USER, accessToken: TOKEN, limits: MAX_LIMITS, fetch });
+  // The row count limit and the response limit at once: 100 000 rows in 8 MiB.
+  // (Ids from 2^20: the user's own id would be `me`, not a ref.)
+  const manyRows = `[${Array.from({ length: 100_000 }, (_, i) => `{"id":"00000000-0000-4000-8000-${(i + 2 ** 20).toString(16).padStart(12, '0')}","title":"t${i}"}`).join(',')}]`;
+  assert.ok(manyRows.length <= 8 * MiB, `${manyRows.length}`);
+  // The response limit with the longest labels (200 characters): 27 500 rows.
+  const longLabels = taskRows(27_500, { pad: 200, base: 2 ** 20 });
+  assert.ok(longLabels.length <= 8 * MiB && longLabels.length > 7.5 * MiB, `${longLabels.length}`);
+  // The params limit: 1 000 rows (a create's most) in 4 MiB; the string limit: one title of 2 MiB.
+  const batch = Array.from({ length: 1_000 }, (_, i) => ({ title: `task ${i} ${'b'.repeat(4_000)}` }));
+  assert.ok(JSON.stringify({ table: 'tasks', data: batch }).length <= 4 * MiB);
+  const longString = { title: 's'.repeat(2 * MiB - 16) };
+  for (let round = 0; round < 2; round++) {
+    for (const body of [manyRows, longLabels]) {
+      const act = actWith(async () => new Response(body));
+      const { data, error } = await act.execute('db_read', { table: 'tasks' });
+      assert.equal(error, null, `round ${round}: ${error?.message}`);
+      assert.equal(data.length, body === manyRows ? 100_000 : 27_500);
+      assert.equal(act.registry.toJSON().refs.length, data.length);
+      act.registry.delete();
+    }
+    for (const data of [batch, longString]) {
+      const act = actWith(echo);
+      const created = await act.execute('db_create', { table: 'tasks', data });
+      assert.equal(created.error, null, `round ${round}: ${created.error?.message}`);
+      assert.equal([created.data].flat().length, Array.isArray(data) ? 1_000 : 1);
+      assert.ok(act.registry.toJSON().refs.length >= 1);
+      act.registry.delete();
+    }
+    assert.ok(core.memoryBytes <= 96 * MiB, `memory ${core.memoryBytes}`);
+  }
+  assertHealthy(core);
+  // One past each maximum is refused when the act is made.
+  for (const [key, most] of Object.entries(MAX_LIMITS)) {
+    assert.throws(() => core.createAct({ url: 'http://x', limits: { [key]: most + 1 } }), { code: 'invalid_option', path: `limits.${key}`, message: `limits.${key} must be a whole number from 1 to ${most}` });
+  }
+});
+
+test('regression: the stateless calls at the largest input (8 MiB) fit', BOUNDED, async () => {
+  const core = await loadCore({ maxInputBytes: 8 * MiB });
+  const rows = Array.from({ length: 1_000 }, (_, i) => ({ title: `task ${i} ${'y'.repeat(8_000)}` }));
+  for (let round = 0; round < 2; round++) {
+    const request = core.buildRequest('db_create', { table: 'tasks', data: rows }, OPTIONS);
+    assert.equal(request.error, null, request.error?.message);
+    const text = JSON.stringify({ action: 'step_complete', summary: 's', data: 'q'.repeat(8 * MiB - 1_000), note_for_next_step: '' });
+    const decision = core.parseDecision(text, { stepType: 'analyze' });
+    assert.equal(decision.error, null, decision.error?.message);
+    assert.ok(core.memoryBytes <= 96 * MiB);
+  }
+  assertHealthy(core);
+  await assert.rejects(loadCore({ maxInputBytes: 8 * MiB + 1 }), { code: 'invalid_option', path: 'maxInputBytes', message: 'maxInputBytes must be a whole number from 1 to 8388608' });
 });

@@ -120,18 +120,29 @@ test('toolDefinitions: four tools generated from the domain, frozen, cached', ()
   assert.deepEqual(db_read.parameters.properties.table.enum, Object.keys(kitchen.tables));
   assert.deepEqual(db_create.parameters.properties.table.enum, Object.keys(kitchen.tables).filter((name) => kitchen.tables[name].writable !== false));
   assert.match(db_read.description, /^Read rows of the kitchen database\./);
-  assert.match(db_read.description, /### recipes \(refs recipe_N\)\n- id: ref \(recipe_N\), read-only\n- name: text, required\n/);
-  const filter = db_read.parameters.$defs.filter;
+  // Compact (the default): one line per table, columns by name, rows open.
+  assert.match(db_read.description, /\n- inventory \(inv_N\): id, ingredient_id→ingredients, name\*, quantity\*, unit\*, location, category, notes, expiry_date, purchase_date, created_at, updated_at\n/);
+  assert.doesNotMatch(db_read.description, /user_id|embedding|###/);
+  assert.deepEqual(db_read.parameters.$defs.filter.required, ['field', 'op']);
+  assert.equal(db_read.parameters.$defs.filter.properties.field.enum, undefined);
+  assert.equal(db_create.parameters.$defs, undefined);
+  // Inline: the whole schema in the tools.
+  assert.equal(core.toolDefinitions({ schema: 'compact' }), tools);
+  const inline = byName(core.toolDefinitions({ schema: 'inline' }));
+  assert.match(inline.db_read.description, /### recipes \(refs recipe_N\)\n- id: ref \(recipe_N\), read-only\n- name: text, required\n/);
+  const filter = inline.db_read.parameters.$defs.filter;
   assert.deepEqual(filter.required, ['field', 'op']);
   assert.ok(filter.properties.field.enum.includes('expiry_date'));
   assert.ok(!filter.properties.field.enum.includes('user_id'));
-  assert.deepEqual(db_create.parameters.$defs.row_recipes.properties.difficulty.enum, ['easy', 'medium', 'hard', null]);
+  assert.deepEqual(inline.db_create.parameters.$defs.row_recipes.properties.difficulty.enum, ['easy', 'medium', 'hard', null]);
+  assert.equal(core.toolDefinitions({ schema: 'inline' }), core.toolDefinitions({ schema: 'inline' }));
+  assert.throws(() => core.toolDefinitions({ schema: 'full' }), { code: 'invalid_option', path: 'schema' });
 });
 
 test('strict toolDefinitions obey the OpenAI strict-mode rules (checker)', () => {
   const tools = core.toolDefinitions({ strict: true });
   assert.equal(tools.length, 4);
-  for (const tool of tools) assert.deepEqual(strictProblems(tool.parameters), [], tool.name);
+  for (const tool of [...tools, ...core.toolDefinitions({ strict: true, schema: 'inline' })]) assert.deepEqual(strictProblems(tool.parameters), [], tool.name);
   // The checker finds what strict mode refuses.
   const plain = byName(core.toolDefinitions()).db_read.parameters;
   assert.deepEqual(strictProblems(plain).slice(0, 3), [
@@ -153,7 +164,9 @@ test('strict toolDefinitions obey the OpenAI strict-mode rules (checker)', () =>
   );
   const { db_update } = byName(tools);
   assert.deepEqual(db_update.parameters.properties.data.type, 'string');
-  assert.match(db_update.parameters.properties.data.description, /inventory \{ingredient_id ing_N, name text, quantity numeric/);
+  assert.equal(db_update.parameters.properties.data.description, "An object with the columns to change, applied to every selected row. As JSON text, with the table's columns as db_read lists them.");
+  const inlineUpdate = byName(core.toolDefinitions({ strict: true, schema: 'inline' })).db_update;
+  assert.match(inlineUpdate.parameters.properties.data.description, /inventory \{ingredient_id ing_N, name text, quantity numeric/);
 });
 
 test('toolDefinitions: bad options and domains are AlfredErrors, not silently ignored', () => {
@@ -208,14 +221,15 @@ test('callTool: one result shape for the model (rows with refs and the rendered 
   const act = actFor();
   const okResult = await act.callTool('db_read', '{"table":"inventory","filters":[{"field":"location","op":"=","value":"fridge"}],"or_filters":null,"columns":["name","location"],"limit":null,"offset":null,"order_by":"name","order_dir":null,"count":null}');
   assert.equal(okResult.ok, true);
-  assert.deepEqual(Object.keys(okResult), ['ok', 'tool', 'table', 'count', 'rows', 'query']);
+  assert.deepEqual(Object.keys(okResult), ['ok', 'tool', 'table', 'count', 'query', 'notice', 'rows']);
   assert.equal(okResult.tool, 'db_read');
   assert.equal(okResult.table, 'inventory');
   const fridge = await dbRows('/inventory?location=eq.fridge&select=name&order=name');
   assert.deepEqual(okResult.rows.map((row) => row.name), fridge.map((row) => row.name));
   assert.equal(okResult.count, fridge.length);
   assert.ok(okResult.rows.every((row) => /^inv_\d+$/.test(row.id)));
-  assert.equal(okResult.query, `Query: Table: inventory | Filters: location = fridge | Columns: name, location | Order: name asc\nOutcome: ${fridge.length} records found`);
+  // Without a limit from the model, the read is sent with the cap (result-limits.test.mjs).
+  assert.equal(okResult.query, `Query: Table: inventory | Filters: location = fridge | Columns: name, location | Order: name asc | Limit: 50\nOutcome: ${fridge.length} records found`);
   assert.doesNotMatch(JSON.stringify(okResult), UUID);
 
   const refused = await act.callTool('db_read', { table: 'inventory', filters: [{ field: 'colour', op: '=', value: 'red' }] });

@@ -36,7 +36,10 @@ aiTools(act, { tools: ['db_drop'] });
 
 const chatTools = openaiTools(act);
 const chatName: string = chatTools[0]!.function.name;
-const responsesTools = openaiTools(act, { api: 'responses' });
+const responsesTools = openaiTools(act, { api: 'responses', schema: 'inline' });
+void aiTools(act, { schema: 'compact' });
+// @ts-expect-error schema is 'compact' or 'inline'
+openaiTools(act, { schema: 'whole' });
 const responsesName: string = responsesTools[0]!.name;
 void chatName, responsesName;
 const chatReplies: ChatToolMessage[] = await runToolCalls(act, [{ id: 'call_1', type: 'function', function: { name: 'db_read', arguments: '{}' } }]);

@@ -201,6 +201,20 @@ export async function limitsUsage(core: import('alfred-act').Core) {
   return [input, rows, status, raw];
 }
 
+// What reaches the model: result caps, a compact or inline tool list, and a cut result's fields.
+export async function resultLimitsUsage(core: import('alfred-act').Core) {
+  const act = core.createAct({ url: 'http://127.0.0.1:3000', resultLimits: { rows: 20 } });
+  const caps: import('alfred-act').ResultLimits = act.resultLimits;
+  const compact = act.tools({ strict: true });
+  const inline = core.toolDefinitions({ schema: 'inline' });
+  // @ts-expect-error schema is 'compact' or 'inline'
+  act.tools({ schema: 'full' });
+  const result = await act.callTool('db_read', { table: 'tasks' });
+  const cut: [true | undefined, number | undefined, string | undefined] | null = result.ok ? [result.truncated, result.shown, result.hint] : null;
+  const capped = core.toolResult('db_read', await act.execute('db_read', { table: 'tasks' }), { registry: act.registry, resultLimits: { chars: 4000 } });
+  return [caps.rows, caps.chars, compact.length, inline.length, cut, capped.ok];
+}
+
 // A domain pulled from a live database, with overrides.
 export async function domainPullUsage(core: import('alfred-act').Core, spec: Record<string, unknown>) {
   const { domainFromOpenApi, pullDomain, createAct } = await import('alfred-act');

@@ -9,9 +9,10 @@ import { defaultDomain } from './default-domain.js';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
 import { httpExchange } from './http-exchange.js';
-import { MAX_ROWS_LIMIT, MAX_SIZE_LIMIT } from './limits.js';
+import { MAX_LIMITS } from './limits.js';
 import { randomUuid } from './uuid.js';
 import { callTool } from './tools.js';
+import { checkedResultLimits } from './result-limits.js';
 import { OUTCOME_UNKNOWN_HINT, STEP_TOOLS, TOOL_NAMES } from '../dist/core-rules.mjs';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -56,6 +57,8 @@ export function restUrl(url) {
 const OPTION_NAMES = new Set([
   'url', 'restUrl', 'supabase', 'apiKey', 'accessToken', 'userId',
   'domain', 'fetch', 'state', 'registry', 'embedder', 'timeoutMs', 'limits',
+  // The caps on what reaches the model (result-limits.js).
+  'resultLimits',
 ]);
 
 const invalidOption = (path, message, hint = '') => new AlfredError({ code: 'invalid_option', path, message, hint });
@@ -200,7 +203,7 @@ function checkedLimits(defaults, limits) {
       throw new AlfredError({ code: 'invalid_option', path: `limits.${key.slice(0, 80)}`, message: `unknown limit '${key.slice(0, 80)}'`, hint: Object.keys(defaults).join(', ') });
     }
     if (value === undefined) continue;
-    const most = key === 'maxRows' ? MAX_ROWS_LIMIT : MAX_SIZE_LIMIT;
+    const most = MAX_LIMITS[key];
     if (!Number.isSafeInteger(value) || value < 1 || value > most) {
       throw new AlfredError({ code: 'invalid_option', path: `limits.${key}`, message: `limits.${key} must be a whole number from 1 to ${most}` });
     }
@@ -282,6 +285,7 @@ export class Act {
     }
     const timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const limits = checkedLimits(core.executionLimits, options.limits);
+    const resultLimits = checkedResultLimits(options.resultLimits);
     this.#core = core;
     contextFinalizer?.register(this, this.#held);
     // Bound once: the given domain, else the registry's, else the core's; a
@@ -316,6 +320,7 @@ export class Act {
       embedder,
       timeoutMs,
       limits,
+      resultLimits,
     };
   }
 
@@ -335,24 +340,39 @@ export class Act {
   }
 
   /**
+   * The caps on one tool result for the model (`{ rows, chars }`,
+   * `createAct({ resultLimits })`); `execute` is not capped.
+   *
+   * @example
+   * act.resultLimits // { rows: 50, chars: 16000 }
+   */
+  get resultLimits() {
+    return this.#options.resultLimits;
+  }
+
+  /**
    * The tool definitions for this act's domain (`core.toolDefinitions`):
    * `[{ name, description, parameters }]`; `{ strict: true }` for OpenAI
-   * strict mode.
+   * strict mode, `{ schema: 'inline' }` for the whole schema in the tools
+   * instead of one line per table.
    *
    * @example
    * const tools = act.tools({ strict: true }).map((t) => ({ type: 'function', function: { ...t, strict: true } }))
    */
-  tools({ strict = false } = {}) {
-    return this.#core.toolDefinitions({ domain: this.#options.domain, strict });
+  tools({ strict = false, schema } = {}) {
+    return this.#core.toolDefinitions({ domain: this.#options.domain, strict, schema });
   }
 
   /**
    * Runs one native tool call and resolves to the result for the model
-   * (`core.toolResult`): `{ ok: true, tool, table, count, rows, query }` or
+   * (`core.toolResult`): `{ ok: true, tool, table, count, query, rows }`
+   * (with `truncated`, `shown` and `hint` when the result was cut to the
+   * act's `resultLimits`, and `notice` before non-empty rows) or
    * `{ ok: false, tool, table, error: { code, path, message, hint } }`.
-   * `args` is the arguments object, or the JSON text a provider sends;
-   * strict-mode nulls and `data` as JSON text are accepted. Never throws but
-   * when `signal` aborts.
+   * A read without a limit is sent with the cap as its limit and an exact
+   * count. `args` is the arguments object, or the JSON text a provider
+   * sends; strict-mode nulls and `data` as JSON text are accepted. Never
+   * throws but when `signal` aborts.
    *
    * @example
    * const result = await act.callTool('db_read', '{"table":"inventory","filters":null}')
@@ -518,6 +538,9 @@ export function createActFactory(loadCore) {
       },
       get limits() {
         return act ? act.limits : null;
+      },
+      get resultLimits() {
+        return act ? act.resultLimits : null;
       },
       async execute(tool, params, executeOptions) {
         try {

@@ -6,10 +6,10 @@ import { kitchen } from './kitchen.js';
 import { defaultDomain } from './default-domain.js';
 import { AlfredError, internalError } from './errors.js';
 import { Act } from './act.js';
-import { DEFAULT_MAX_INPUT_BYTES, MAX_SIZE_LIMIT } from './limits.js';
+import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from './limits.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
 import { domainFromOpenApiWith } from './domain-pull.js';
-import { deepFreeze, toolDefinitions, toolResult } from './tools.js';
+import { deepFreeze, toolDefinitions, toolResult, toolSchemaOption } from './tools.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -44,8 +44,8 @@ const parseResult = (text) => JSON.parse(text);
 // loadCore({ maxInputBytes }), see limits.js.
 function checkedInputLimit(value) {
   if (value === undefined || value === null) return DEFAULT_MAX_INPUT_BYTES;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_SIZE_LIMIT) {
-    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_SIZE_LIMIT}` });
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_INPUT_BYTES) {
+    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_INPUT_BYTES}` });
   }
   return value;
 }
@@ -587,43 +587,54 @@ export class Core {
   /**
    * The four tools (`db_read`, `db_create`, `db_update`, `db_delete`) as
    * `[{ name, description, parameters }]`, `parameters` being a JSON Schema
-   * the core generates from `domain`: table names as an enum, the columns of
-   * each table with types and allowed values, the filter ops. `strict: true`
+   * the core generates from `domain`: table names as an enum, the filter
+   * ops, and the tables' columns. `schema: 'compact'` (the default) lists
+   * each table on one line of db_read's description (ref prefix, column
+   * names, `*` for required, allowed values) and leaves rows as open
+   * objects: about a third of the tokens, with the full schema on demand
+   * (`core.schemaDescription`, MCP's db_schema). `schema: 'inline'` puts the
+   * whole schema in the tools: every column with its type in db_read's
+   * description, columns as enums, rows typed per table. `strict: true`
    * gives the variant valid under OpenAI strict structured outputs (every
    * property required, null for "left out", `data` as JSON text);
-   * `act.execute` accepts what either variant produces. Frozen; throws
+   * `act.execute` accepts what any variant produces. Frozen; throws
    * `AlfredError` only for an invalid `domain` or option.
    *
    * @example
    * const tools = core.toolDefinitions({ strict: true })
    * // [{ name: 'db_read', description: 'Read rows of the kitchen database. …', parameters: { type: 'object', … } }, …]
    */
-  toolDefinitions({ domain = this.#domain, strict = false } = {}) {
+  toolDefinitions({ domain = this.#domain, strict = false, schema = 'compact' } = {}) {
     if (typeof strict !== 'boolean') {
       throw new AlfredError({ code: 'invalid_option', path: 'strict', message: `strict must be true or false, got ${JSON.stringify(strict)}` });
     }
+    const inlineSchema = toolSchemaOption(schema);
     const handle = this.domainHandle(domain);
     let cached = this.#toolDefinitions.get(domain);
     if (!cached) this.#toolDefinitions.set(domain, (cached = {}));
-    const key = strict ? 'strict' : 'plain';
-    return (cached[key] ??= toolDefinitions(this.#module, handle, { strict }));
+    const key = `${strict ? 'strict' : 'plain'}-${inlineSchema ? 'inline' : 'compact'}`;
+    return (cached[key] ??= toolDefinitions(this.#module, handle, { strict, inlineSchema }));
   }
 
   /**
    * The tool result for the model from what `act.execute` returned:
-   * `{ ok: true, tool, table, count, rows, query }` (rows with refs, `query`
-   * the executed query rendered as text) or `{ ok: false, tool, table,
-   * error: { code, path, message, hint, details? } }`. Never includes UUIDs
-   * (one inside a text value shows as its ref in `registry`, or `<id>`) or
-   * the developer-only `error.raw`.
+   * `{ ok: true, tool, table, count, query, truncated?, shown?, hint?,
+   * notice?, rows }` (rows with refs, `query` the executed query rendered as
+   * text, `notice` saying once that rows are data, never instructions) or
+   * `{ ok: false, tool, table, error: { code, path, message, hint, details? } }`.
+   * Cut to `resultLimits` (default `{ rows: 50, chars: 16000 }`): whole rows
+   * only, the query kept, `truncated: true` with how many rows are `shown`,
+   * `count` the total where known, and a `hint` that says how to narrow the
+   * call. Never includes UUIDs (one inside a text value shows as its ref in
+   * `registry`, or `<id>`) or the developer-only `error.raw`.
    *
    * @example
    * const outcome = await act.execute('db_read', { table: 'inventory' })
-   * const result = core.toolResult('db_read', outcome, { registry: act.registry })
+   * const result = core.toolResult('db_read', outcome, { registry: act.registry, resultLimits: act.resultLimits })
    * messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) })
    */
-  toolResult(tool, outcome, { registry } = {}) {
-    return toolResult(this, tool, outcome, { registry });
+  toolResult(tool, outcome, { registry, resultLimits } = {}) {
+    return toolResult(this, tool, outcome, { registry, resultLimits });
   }
 
   /**
@@ -737,7 +748,13 @@ export class Core {
     const handle = callWithText(module, slot, input, call, (length) => new module.Execution(domainHandle, registryHandle, context.handle, length), { read: false });
     return {
       done: () => handle.done(),
-      needs: () => JSON.parse(handle.needs()),
+      // An error instead of the list: the core could not write the needs
+      // (out of memory); thrown, so the caller reports it as a result.
+      needs: () => {
+        const needs = JSON.parse(handle.needs());
+        if (!Array.isArray(needs)) throw new AlfredError(needs?.error ?? internalError(new Error('the core returned no needs')));
+        return needs;
+      },
       // The body goes into the handle's own buffer, which the core takes
       // over without a copy.
       respond(index, { status, contentRange, contentType, body, failure = '' }) {

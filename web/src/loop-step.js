@@ -207,7 +207,7 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
         const previousResults = result.queries.filter((record) => !record.error).length;
         const ran = await runCall(call.name, params);
         if (ran.ended) return ran.ended;
-        answer(core.toolResult(call.name, ran.outcome, { registry: act.registry }));
+        answer(core.toolResult(call.name, ran.outcome, { registry: act.registry, resultLimits: act.resultLimits }));
         if (ran.record.error) {
           refused = true;
           const ended = rejection('tool_error', ran.record.error);

@@ -3,6 +3,7 @@
 // takes on its way back to the model. The adapters (adapters/ai.js,
 // adapters/openai.js) and the loop's native mode all go through here.
 import { AlfredError, internalError } from './errors.js';
+import { checkedResultLimits, fittedResult, modelParams } from './result-limits.js';
 import { TOOL_NAMES } from '../dist/core-rules.mjs';
 
 /** The four tool names, in the order the core lists them (generated from the core). */
@@ -16,11 +17,30 @@ export function deepFreeze(value) {
   return value;
 }
 
+/** How much of the schema the tool definitions carry: `'compact'` (the default) or `'inline'`. */
+export const TOOL_SCHEMA_MODES = Object.freeze(['compact', 'inline']);
+
+/**
+ * @internal `schema` of `toolDefinitions` and the adapters, checked: true
+ * for `'inline'`; throws `AlfredError` (`invalid_option`) for anything but
+ * the two modes.
+ */
+export function toolSchemaOption(schema) {
+  if (schema === undefined || schema === 'compact') return false;
+  if (schema === 'inline') return true;
+  throw new AlfredError({
+    code: 'invalid_option',
+    path: 'schema',
+    message: `schema must be 'compact' or 'inline', got ${JSON.stringify(schema)?.slice(0, 80)}`,
+    hint: "'compact': one line per table, the full schema on demand; 'inline': the whole schema in the tools",
+  });
+}
+
 /** @internal Core#toolDefinitions: the core's JSON, parsed and frozen. */
-export function toolDefinitions(module, domainHandle, { strict }) {
+export function toolDefinitions(module, domainHandle, { strict, inlineSchema = false }) {
   let parsed;
   try {
-    parsed = JSON.parse(module.toolDefinitions(domainHandle, strict));
+    parsed = JSON.parse(module.toolDefinitions(domainHandle, strict, inlineSchema));
   } catch (cause) {
     throw new AlfredError(internalError(cause));
   }
@@ -72,14 +92,18 @@ function rowsForModel(core, rows, registry) {
 
 /**
  * The tool result for the model, one shape for every tool and adapter:
- * `{ ok: true, tool, table, count, rows, query }` (rows with refs, the
- * executed query rendered as text) or `{ ok: false, tool, table, error: { code,
- * path, message, hint, details? }, query? }` (`query` when the call reached
- * the database). `outcome` is what `act.execute` resolved to; `registry`
- * (the Act's) turns a known UUID inside a text value into its ref rather
- * than `<id>`.
+ * `{ ok: true, tool, table, count, query, truncated?, shown?, hint?,
+ * notice?, rows }` (rows with refs, at most `resultLimits.rows` of them and
+ * `resultLimits.chars` characters of JSON in all, the executed query
+ * rendered as text) or `{ ok: false, tool, table, error: { code, path,
+ * message, hint, details? }, query? }` (`query` when the call reached the
+ * database). `outcome` is what `act.execute` resolved to; `registry` (the
+ * Act's) turns a known UUID inside a text value into its ref rather than
+ * `<id>`. `offset` and `limited` (internal: the read was capped by
+ * `modelParams`) make the narrowing hint.
  */
-export function toolResult(core, tool, outcome, { registry } = {}) {
+export function toolResult(core, tool, outcome, { registry, resultLimits, limited = false } = {}) {
+  const limits = checkedResultLimits(resultLimits);
   const query = outcome?.query ? core.renderQuery(outcome.query).data ?? null : null;
   const table = outcome?.query?.table ?? null;
   if (outcome?.error) {
@@ -91,13 +115,25 @@ export function toolResult(core, tool, outcome, { registry } = {}) {
   }
   const data = outcome?.data ?? null;
   const rows = Array.isArray(data) ? data : data === null ? [] : [data];
-  return { ok: true, tool: String(tool), table, count: outcome?.count ?? rows.length, rows: rowsForModel(core, rows, registry), query };
+  // Only the rows that may be shown are scrubbed; the rest never leave.
+  const shown = rowsForModel(core, rows.slice(0, limits.rows), registry);
+  const offset = outcome?.query?.requested?.offset;
+  return fittedResult(
+    { ok: true, tool: String(tool), table, count: outcome?.count ?? rows.length, query, rows: shown },
+    limits,
+    { returned: rows.length, offset: Number.isSafeInteger(offset) ? offset : 0, limited },
+  );
 }
 
-/** @internal Act#callTool: arguments in, the model's tool result out; never throws but for `signal`. */
+/**
+ * @internal Act#callTool: arguments in, the model's tool result out; never
+ * throws but for `signal`. A read without a limit is sent with the cap.
+ */
 export async function callTool(core, act, name, args, { signal } = {}) {
   const { params, error } = toolArguments(args);
-  if (error) return toolResult(core, name, { data: null, error, query: null, count: null });
-  const outcome = await act.execute(name, params, { signal });
-  return toolResult(core, name, outcome, { registry: act.registry });
+  const resultLimits = checkedResultLimits(act.resultLimits);
+  if (error) return toolResult(core, name, { data: null, error, query: null, count: null }, { resultLimits });
+  const sent = modelParams(name, params, resultLimits);
+  const outcome = await act.execute(name, sent.params, { signal });
+  return toolResult(core, name, outcome, { registry: act.registry, resultLimits, limited: sent.limited });
 }

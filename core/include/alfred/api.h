@@ -69,8 +69,9 @@ std::string guarded(F&& body) {
 /// the error result (and `into` is left as it was).
 std::string load_domain(domain& into, std::string_view config_json);
 
-/// `{"data":[…]}`: the four tools' JSON Schemas for `dom`.
-std::string tool_definitions(const domain& dom, bool strict);
+/// `{"data":[…]}`: the four tools' JSON Schemas for `dom` (tool_schema.h:
+/// `strict`, and `inline_schema` for the whole schema in the tools).
+std::string tool_definitions(const domain& dom, bool strict, bool inline_schema = false);
 /// `{"data":{"<slot>":"<text>",…}}`: the prompt example texts for `dom`.
 std::string prompt_examples(const domain& dom);
 

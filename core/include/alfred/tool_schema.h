@@ -2,10 +2,11 @@
 /// Tool definitions for native tool calling: the four tools (`db_read`,
 /// `db_create`, `db_update`, `db_delete`), each with a description and a JSON
 /// Schema of its params, generated from the domain in use (table names as an
-/// enum, the columns of each table with their types and allowed values, the
-/// filter ops). `parse_tool_call` accepts exactly what these schemas produce,
-/// including the strict variant's nulls and `data` as JSON text
-/// (tool_params.h in core/src holds that normalization).
+/// enum, the filter ops, and the tables' columns: one line per table in
+/// db_read's description by default, every column with its type and allowed
+/// values with `inline_schema`). `parse_tool_call` accepts exactly what these
+/// schemas produce, including the strict variant's nulls and `data` as JSON
+/// text (tool_params.h in core/src holds that normalization).
 ///
 /// Example:
 ///   std::string tools = alfred::tool_definitions_json(dom, {.strict = true});
@@ -26,14 +27,25 @@ struct tool_schema_options {
   /// Without it: optional properties are left out of `required`, rows are
   /// typed objects per table, and limits carry `minimum`/`maximum`.
   bool strict = false;
+  /// The whole schema in the tools: db_read's description lists every
+  /// column with its type and allowed values, filter fields and `order_by`
+  /// are enums of the columns, and the writes type each table's rows (or,
+  /// strict, list their columns). Without it (the compact default, about a
+  /// third of the tokens): one line per table in db_read's description
+  /// (ref prefix, column names, `*` for required, allowed values), plain
+  /// strings for columns and open objects for rows; the full schema is the
+  /// schema description (`api::schema_description`) for a caller to offer
+  /// on demand.
+  bool inline_schema = false;
 };
 
 /// The JSON Schema of `kind`'s params for `dom`. Borrows nothing: the
 /// returned text is self-contained.
 std::string tool_parameters_schema(const domain& dom, tool_kind kind, const tool_schema_options& options = {});
 
-/// One line (or a few) telling the model what `kind` does.
-std::string tool_description(const domain& dom, tool_kind kind);
+/// A few lines telling the model what `kind` does; db_read's also lists the
+/// tables (compact) or the whole schema (`inline_schema`).
+std::string tool_description(const domain& dom, tool_kind kind, const tool_schema_options& options = {});
 
 /// The four tools as a JSON array of `{"name", "description", "parameters"}`
 /// in the order db_read, db_create, db_update, db_delete. Tools that have no

@@ -25,8 +25,8 @@ constexpr step_type kStepTypes[] = {step_type::read, step_type::write, step_type
 
 }  // namespace
 
-std::string tool_definitions(const domain& dom, bool strict) {
-  return guarded([&]() { return data_result(tool_definitions_json(dom, {strict})); });
+std::string tool_definitions(const domain& dom, bool strict, bool inline_schema) {
+  return guarded([&]() { return data_result(tool_definitions_json(dom, {strict, inline_schema})); });
 }
 
 void build_act_prompt(std::string& out, const domain& dom, const ref_registry& reg, std::string_view input_json) {

@@ -11,6 +11,9 @@ namespace {
 
 using latest_rows = std::map<std::string_view, json_value, std::less<>>;
 
+// Labels are shown whole: the registry already caps them (200 code points).
+constexpr std::size_t kWholeLabel = std::string_view::npos;
+
 void collect_rows(latest_rows& rows, json_value item) {
   auto data = item.find("data");
   if (!data) return;
@@ -35,7 +38,10 @@ latest_rows collect_latest_rows(const prompt_input& in) {
 
 void append_ref_line(std::string& out, const ref_entry& entry, std::string_view state) {
   out.append("- `").append(entry.ref).append("`");
-  if (!entry.label.empty()) out.append(": ").append(entry.label);
+  if (!entry.label.empty()) {
+    out += ": ";
+    append_one_line(out, entry.label, kWholeLabel);
+  }
   fmt::format_to(std::back_inserter(out), " ({}) · {}\n", entry.table, state);
 }
 
@@ -136,7 +142,10 @@ void append_artifacts_body(std::string& out, const ref_registry& registry) {
                        "that belong to it from here, linked by the `gen_` ref.\n";
     any = true;
     out.append("\n#### `").append(entry.ref).append("`");
-    if (!entry.label.empty()) out.append(": ").append(entry.label);
+    if (!entry.label.empty()) {
+      out += ": ";
+      append_one_line(out, entry.label, kWholeLabel);
+    }
     fmt::format_to(std::back_inserter(out), " ({})", entry.table);
     if (!entry.pending())
       fmt::format_to(std::back_inserter(out),

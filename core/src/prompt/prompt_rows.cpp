@@ -66,7 +66,7 @@ void render_row(std::string& out, json_value row, const prompt_limits& limits, s
                                    key.substr(key.size() - 6) == "_label";
     if (label_of_previous && !previous_dropped && value.is_string()) {
       out += " (";
-      append_bounded(out, value.str(), limits.chars_per_value);
+      append_one_line(out, value.str(), limits.chars_per_value);
       out += ')';
     }
     previous_key = key;
@@ -93,7 +93,7 @@ void render_row(std::string& out, json_value row, const prompt_limits& limits, s
       value.for_each_element([&](std::size_t i, json_value element) {
         fmt::format_to(std::back_inserter(out), "{}  {}. ", nested_indent, i + 1);
         if (element.is_string())
-          append_bounded(out, element.str(), limits.chars_per_value);
+          append_one_line(out, element.str(), limits.chars_per_value);
         else
           append_display_value(out, element, limits.chars_per_value);
         out += '\n';

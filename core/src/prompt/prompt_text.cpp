@@ -34,7 +34,21 @@ bool reads_plain(std::string_view text) {
   if (text == "null" || text == "true" || text == "false") return false;
   for (unsigned char c : text)
     if (c < 0x20 || c == '|' || c == ',' || c == '[' || c == ']' || c == '"' || c == '`' || c == '\\') return false;
-  return true;
+  return !breaks_line(text);
+}
+
+bool breaks_line(std::string_view text) {
+  for (unsigned char c : text)
+    if (c < 0x20 || c == 0x7f) return true;
+  return text.find("\xC2\x85") != std::string_view::npos || text.find("\xE2\x80\xA8") != std::string_view::npos ||
+         text.find("\xE2\x80\xA9") != std::string_view::npos;
+}
+
+void append_one_line(std::string& out, std::string_view text, std::size_t max_chars) {
+  if (!breaks_line(text)) return append_bounded(out, text, max_chars);
+  std::string bounded;
+  append_bounded(bounded, text, max_chars);
+  out += json_quote(bounded);
 }
 
 void append_compact_json(std::string& out, json_value value) {

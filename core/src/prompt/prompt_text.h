@@ -22,6 +22,16 @@ std::size_t code_points(std::string_view text);
 /// `key: value | key: value` line or a `[a, b]` list.
 bool reads_plain(std::string_view text);
 
+/// True when `text` would end the line it is written on: a control
+/// character (a line break, a tab) or U+0085, U+2028, U+2029.
+bool breaks_line(std::string_view text);
+
+/// Appends text from a row (a label, a list element) that must stay on its
+/// line: bounded like `append_bounded`, and JSON-quoted when it
+/// `breaks_line`, so a value can never start a line of its own and pass for
+/// a heading or an instruction of the prompt.
+void append_one_line(std::string& out, std::string_view text, std::size_t max_chars);
+
 /// A scalar or array the way prompt lines show it: strings bare when
 /// `reads_plain` (else JSON-quoted), lists as `[a, b]`, objects as compact
 /// JSON. Strings are bounded by `max_chars`.

@@ -71,7 +71,12 @@ std::vector<std::string_view> column_names(const domain& dom, const std::vector<
 class schema_writer {
  public:
   schema_writer(const domain& dom, tool_kind kind, const tool_schema_options& options, std::string& out)
-      : dom_(dom), kind_(kind), strict_(options.strict), tables_(tables_for(dom, kind)), w_(out) {}
+      : dom_(dom),
+        kind_(kind),
+        strict_(options.strict),
+        inline_(options.inline_schema),
+        tables_(tables_for(dom, kind)),
+        w_(out) {}
 
   void params() {
     std::vector<std::string_view> keys{"table"};
@@ -106,7 +111,7 @@ class schema_writer {
     strings("required", strict_ ? keys : required);
     w_.key("additionalProperties");
     w_.boolean(false);
-    const bool typed_rows = !strict_ && (kind_ == tool_kind::create || kind_ == tool_kind::update);
+    const bool typed_rows = inline_ && !strict_ && (kind_ == tool_kind::create || kind_ == tool_kind::update);
     if (kind_ != tool_kind::create || typed_rows) {
       w_.key("$defs");
       w_.begin_object();
@@ -186,7 +191,7 @@ class schema_writer {
     } else if (key == "order_by") {
       type("string", optional);
       text("description", "A column to sort by.");
-      strings("enum", column_names(dom_, tables_), optional);
+      if (inline_) strings("enum", column_names(dom_, tables_), optional);
     } else if (key == "order_dir") {
       type("string", optional);
       strings("enum", {"asc", "desc"}, optional);
@@ -232,7 +237,7 @@ class schema_writer {
     type("string", false);
     text("description",
          kind_ == tool_kind::read ? "A column of the table, or _semantic with op similar." : "A column of the table.");
-    strings("enum", fields);
+    if (inline_) strings("enum", fields);
     w_.end_object();
     w_.key("op");
     w_.begin_object();
@@ -269,7 +274,11 @@ class schema_writer {
 
   void filter_value() {
     w_.begin_object();
-    text("description", value_description(dom_));
+    // The compact writes say it once, in db_read's filters.
+    if (inline_ || kind_ == tool_kind::read)
+      text("description", value_description(dom_));
+    else
+      text("description", "A value as in db_read's filters.");
     w_.key("anyOf");
     scalar_types(!strict_);
     w_.begin_object();
@@ -286,15 +295,17 @@ class schema_writer {
   }
 
   void data() {
+    const std::string_view what = kind_ == tool_kind::create
+                                      ? "One row object, or a list of row objects for a batch."
+                                      : "An object with the columns to change, applied to every selected row.";
     if (strict_) {
       type("string", false);
-      text("description", fmt::format("{} As JSON text. Columns: {}",
-                                      kind_ == tool_kind::create
-                                          ? "One row object, or a list of row objects for a batch."
-                                          : "An object with the columns to change, applied to every selected row.",
-                                      settable_columns_text()));
+      text("description", inline_ ? fmt::format("{} As JSON text. Columns: {}", what, settable_columns_text())
+                                  : fmt::format("{} As JSON text, with the table's columns as db_read lists them{}.",
+                                                what, compact_columns_note()));
       return;
     }
+    if (!inline_) return open_rows(what);
     text("description", kind_ == tool_kind::create
                             ? "One row object, or a list of row objects for a batch, of the table's columns."
                             : "An object with the columns to change, applied to every selected row.");
@@ -320,6 +331,32 @@ class schema_writer {
       w_.end_object();
       w_.end_object();
     }
+    w_.end_array();
+  }
+
+  // " (* = required; …)": what the compact table list's marks mean here.
+  std::string_view compact_columns_note() const {
+    return kind_ == tool_kind::create ? " (* = required; a key only as a gen_ ref, to save that generated artifact)"
+                                      : "";
+  }
+
+  // The compact variant's rows: objects of any columns (the core checks
+  // them against the table), described in words instead of typed per table.
+  void open_rows(std::string_view what) {
+    text("description", fmt::format("{} Columns as db_read lists them{}.", what, compact_columns_note()));
+    if (kind_ == tool_kind::update) return text("type", "object");
+    w_.key("anyOf");
+    w_.begin_array();
+    w_.begin_object();
+    type("object", false);
+    w_.end_object();
+    w_.begin_object();
+    type("array", false);
+    w_.key("items");
+    w_.begin_object();
+    type("object", false);
+    w_.end_object();
+    w_.end_object();
     w_.end_array();
   }
 
@@ -442,6 +479,7 @@ class schema_writer {
   const domain& dom_;
   tool_kind kind_;
   bool strict_;
+  bool inline_;
   std::vector<const table*> tables_;
   json_writer w_;
 };
@@ -474,9 +512,48 @@ bool any_owner_scoped(const domain& dom) {
   return std::any_of(dom.tables.begin(), dom.tables.end(), [](const table& t) { return t.owner_scoped; });
 }
 
+bool is_array(column_type type) { return type == column_type::text_array || type == column_type::uuid_array; }
+
+// One table of the compact list: "- recipes (recipe_N): id, name*, tags[],
+// difficulty (easy|medium|hard), parent_recipe_id→recipes; related:
+// recipe_ingredients". Names, not types: the model writes calls from the
+// names, and a refused call's hint says what a column takes.
+void append_table_line(std::string& out, const domain& dom, const table& tbl) {
+  out.append("- ").append(tbl.name).append(" (");
+  if (tbl.key_column())
+    out.append(tbl.ref_prefix).append("_N").append(tbl.writable ? "" : ", read-only");
+  else if (!tbl.key.empty())
+    fmt::format_to(std::back_inserter(out), "rows named by {}{}", fmt::join(tbl.key, " + "),
+                   tbl.writable ? "" : ", read-only");
+  else
+    out += "read-only";
+  out += "):";
+  bool first = true;
+  for (const column& col : tbl.columns) {
+    if (!is_visible(dom, tbl, col)) continue;
+    out.append(first ? " " : ", ").append(col.name);
+    first = false;
+    if (is_array(col.type)) out += "[]";
+    if (col.required && tbl.writable && col.writable) out += '*';
+    const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
+    if (target && &col != tbl.key_column()) out.append("→").append(target->name);
+    if (!col.allowed_values.empty())
+      fmt::format_to(std::back_inserter(out), " ({})", fmt::join(col.allowed_values, "|"));
+  }
+  for (std::size_t i = 0; i < tbl.relations.size(); ++i)
+    out.append(i ? ", " : "; related: ").append(tbl.relations[i].name);
+  out += '\n';
+}
+
+// The compact form of the schema in db_read's description: one line per table.
+void append_table_list(std::string& out, const domain& dom) {
+  out += "Tables (ref prefix: columns, * required, [] a list, →table a ref to it, (a|b) the allowed values):\n";
+  for (const table& tbl : dom.tables) append_table_line(out, dom, tbl);
+}
+
 }  // namespace
 
-std::string tool_description(const domain& dom, tool_kind kind) {
+std::string tool_description(const domain& dom, tool_kind kind, const tool_schema_options& options) {
   const table* example = ref_table(dom, kind != tool_kind::read);
   const std::string prefix = example ? example->ref_prefix : "row";
   const std::string key = example ? example->key_column()->name : "id";
@@ -488,7 +565,10 @@ std::string tool_description(const domain& dom, tool_kind kind) {
           dom.name == "database" || dom.name == "domain" ? std::string("database") : dom.name + " database", prefix,
           any_owner_scoped(dom) ? "Rows are the signed-in user's, or shared with them."
                                 : "Rows are those the signed-in user may see.");
-      detail::append_schema_body(out, dom);
+      if (options.inline_schema)
+        detail::append_schema_body(out, dom);
+      else
+        append_table_list(out, dom);
       return out;
     }
     case tool_kind::create:
@@ -519,7 +599,7 @@ std::string tool_definitions_json(const domain& dom, const tool_schema_options& 
     w.key("name");
     w.string(tool_name(kind));
     w.key("description");
-    w.string(tool_description(dom, kind));
+    w.string(tool_description(dom, kind, options));
     w.key("parameters");
     w.raw_value(tool_parameters_schema(dom, kind, options));
     w.end_object();

@@ -13,9 +13,11 @@ import { jsonSchema, tool } from 'ai';
  * as well; AI SDK 6 and 7 send `strict: true` with each tool, while AI SDK
  * 5's tools have no such field and its OpenAI provider takes `providerOptions:
  * { openai: { strictJsonSchema: true } }` per call instead), `tools` (a subset
- * of the names, e.g. `['db_read']` for a read-only agent). The result of each
- * call is `act.callTool`'s:
- * `{ ok: true, tool, table, count, rows, query }` or `{ ok: false, tool, table, error }`.
+ * of the names, e.g. `['db_read']` for a read-only agent), `schema`
+ * (`'compact'`, the default: one line per table in db_read's description;
+ * `'inline'`: the whole schema in the tools). The result of each call is
+ * `act.callTool`'s, cut to the act's `resultLimits`:
+ * `{ ok: true, tool, table, count, query, rows }` or `{ ok: false, tool, table, error }`.
  *
  * @example
  * import { generateText, stepCountIs } from 'ai'
@@ -23,11 +25,11 @@ import { jsonSchema, tool } from 'ai';
  * const { text } = await generateText({ model, tools: aiTools(act), stopWhen: stepCountIs(8),
  *   prompt: 'Which recipes can I make with what is in my fridge?' })
  */
-export function aiTools(act, { strict = true, tools: names } = {}) {
+export function aiTools(act, { strict = true, tools: names, schema } = {}) {
   if (!act || typeof act.tools !== 'function' || typeof act.callTool !== 'function') {
     throw new TypeError('aiTools(act): act must come from core.createAct() (or an awaited createAct().ready)');
   }
-  const definitions = act.tools({ strict });
+  const definitions = act.tools({ strict, schema });
   const wanted = names === undefined ? null : new Set(names);
   if (wanted) {
     const known = new Set(definitions.map((definition) => definition.name));

@@ -7,15 +7,17 @@
  * Function tools for `client.chat.completions.create({ tools })` (`api:
  * 'chat'`, the default) or `client.responses.create({ tools })` (`api:
  * 'responses'`). `strict` (default `true`) sends the strict-mode schemas
- * with `strict: true`. `tools` picks a subset of the names.
+ * with `strict: true`. `tools` picks a subset of the names. `schema`:
+ * `'compact'` (the default, one line per table in db_read's description) or
+ * `'inline'` (the whole schema in the tools).
  *
  * @example
  * const tools = openaiTools(act)
  * const completion = await client.chat.completions.create({ model, messages, tools })
  */
-export function openaiTools(act, { api = 'chat', strict = true, tools: names } = {}) {
+export function openaiTools(act, { api = 'chat', strict = true, tools: names, schema } = {}) {
   if (api !== 'chat' && api !== 'responses') throw new TypeError(`openaiTools: api must be 'chat' or 'responses', got ${JSON.stringify(api)}`);
-  const definitions = act.tools({ strict });
+  const definitions = act.tools({ strict, schema });
   const wanted = names === undefined ? null : new Set(names);
   if (wanted) {
     for (const name of wanted) {
@@ -48,8 +50,9 @@ function callOf(item) {
  * is `message.tool_calls` or `response.output`, as the `openai` package types
  * them; items that are not function calls (a custom tool's call, a message,
  * a reasoning item) are skipped. Each `content` / `output` is the JSON text of
- * `act.callTool`'s result, errors included, so the model can correct its
- * call. Rejects only when `signal` aborts.
+ * `act.callTool`'s result (cut to the act's `resultLimits`), errors
+ * included, so the model can correct its call. Rejects only when `signal`
+ * aborts.
  *
  * @example
  * const message = completion.choices[0].message

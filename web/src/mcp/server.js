@@ -8,6 +8,7 @@ import { callSessionTool, findSession, newSessionId, openSession } from './sessi
 import { MemorySessionStore } from './store.js';
 import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolError, mcpToolList, schemaDescription } from './tools.js';
 import { readUserToken } from './user-token.js';
+import { checkedResultLimits } from '../result-limits.js';
 
 /**
  * The SDK's server classes, or an Error saying how to install the SDK.
@@ -41,13 +42,15 @@ const invalidOption = (path, message, hint) => ({ data: null, error: { code: 'in
  * - `accessToken` (a fixed token) or `getAccessToken()` (resolving to
  *   `{ data: { accessToken, userId }, error }`, e.g. `accessTokenSource(…)`).
  * - `store` (default a MemorySessionStore), `sessionId` (resume one), `fetch`, `version`.
+ * - `schema` (`'compact'` or `'inline'`, see `mcpToolList`), `resultLimits`
+ *   (`{ rows, chars }`, the caps on each tool result, see `createAct`).
  *
  * @example
  * const { data, error } = await createMcpServer({ core, domain, url: SUPABASE_URL, apiKey: anonKey, accessToken: session.access_token })
  * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
  * await data.server.connect(new StdioServerTransport())
  */
-export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION } = {}) {
+export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits } = {}) {
   if (!core || typeof core.toolDefinitions !== 'function') return invalidOption('core', 'createMcpServer needs a loaded core', "const core = await loadCore() (from 'alfred-act'), or import createMcpServer from 'alfred-act/mcp', which loads one");
   const served = domain ?? coreDomain(core);
   const { error: domainError } = core.validateDomain(served);
@@ -58,6 +61,14 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
     return invalidOption('accessToken', 'give the user\'s token as accessToken or getAccessToken, one of them', "accessToken: session.access_token, or getAccessToken: accessTokenSource({ command }) for one that is refreshed");
   }
   const tokenOf = getAccessToken ?? (async () => readUserToken(accessToken));
+  let tools;
+  try {
+    tools = mcpToolList(core, served, { schema });
+    checkedResultLimits(resultLimits);
+  } catch (cause) {
+    if (cause?.name !== 'AlfredError') throw cause;
+    return { data: null, error: cause.toJSON() };
+  }
 
   let sdk;
   try {
@@ -79,7 +90,7 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
   }
 
   const server = new Server(mcpServerInfo(served, version), { capabilities: { tools: {}, resources: {} }, instructions: mcpInstructions(served) });
-  const tools = mcpToolList(core, served);
+
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const { data: token, error: tokenError } = await tokenOf();
@@ -87,7 +98,7 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
     if (token.userId !== userId) {
       return mcpToolError(request.params.name, { code: 'user_changed', message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
     }
-    const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain: served, ...(fetch ? { fetch } : {}) };
+    const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain: served, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}) };
     return callSessionTool({ core, store, sessionId: id, actOptions, name: request.params.name, args: request.params.arguments, signal: extra?.signal });
   });
   server.setRequestHandler(types.ListResourcesRequestSchema, () => ({ resources: mcpResourceList(served) }));

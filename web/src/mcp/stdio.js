@@ -19,7 +19,7 @@ export { createMcpServer };
 export const MCP_USAGE = `usage: alfred-act mcp [--domain FILE | --pull [--key KEY] [--owner-column NAME] [--overrides FILE]]
                     [--url URL] [--anon-key KEY]
                     [--access-token JWT | --token-command CMD | --token-file FILE]
-                    [--store memory|supabase] [--session ID]
+                    [--store memory|supabase] [--session ID] [--schema compact|inline]
 
 An MCP server on stdin/stdout whose tools (db_read, db_create, db_update,
 db_delete, db_schema) act as the signed-in user on your domain's tables,
@@ -44,6 +44,9 @@ under row-level security.
                        supabase: the act_sessions table of the user's own
                        database, under row-level security             (ALFRED_MCP_STORE)
   --session ID         with --store supabase, resume this session's refs (ALFRED_MCP_SESSION)
+  --schema MODE        compact (default): db_read lists one line per table
+                       and db_schema gives the rest; inline: the whole
+                       schema in db_read's description                (ALFRED_MCP_SCHEMA)
 
 Without --domain or --pull the server starts only against the local demo
 stack (node db/stack.mjs start), serving its kitchen demo domain.`;
@@ -61,12 +64,13 @@ const OPTIONS = {
   'token-file': { type: 'string', env: 'ALFRED_TOKEN_FILE' },
   store: { type: 'string', env: 'ALFRED_MCP_STORE' },
   session: { type: 'string', env: 'ALFRED_MCP_SESSION' },
+  schema: { type: 'string', env: 'ALFRED_MCP_SCHEMA' },
 };
 const PULL_ONLY = ['key', 'owner-column', 'overrides'];
 
 /**
  * The server's configuration from flags and the environment (a flag wins):
- * `{ data: { url, apiKey, token, store, sessionId, domain }, error: message }`.
+ * `{ data: { url, apiKey, token, store, sessionId, domain, schema }, error: message }`.
  * `token` is `{ accessToken }`, `{ command }` or `{ file }`; `domain` is
  * `{ file }`, `{ pull: { key, ownerColumn, overrides } }` or null (none
  * given: resolveMcpDomain then serves the demo against the local demo stack
@@ -105,7 +109,9 @@ export function readMcpConfig(argv, env = {}) {
   const sessionId = get('session');
   if (sessionId !== undefined && store !== 'supabase') return { data: null, error: '--session resumes a stored session: it needs --store supabase' };
   if (sessionId !== undefined && !/^[A-Za-z0-9_-]{16,128}$/.test(sessionId)) return { data: null, error: '--session must be 16 to 128 characters of A-Z, a-z, 0-9, - and _' };
-  return { data: { url, apiKey, token: { [field]: get(name) }, store, sessionId, domain }, error: null };
+  const schema = get('schema') ?? 'compact';
+  if (schema !== 'compact' && schema !== 'inline') return { data: null, error: `--schema must be compact or inline, got ${schema}` };
+  return { data: { url, apiKey, token: { [field]: get(name) }, store, sessionId, domain, schema }, error: null };
 }
 
 // --domain FILE (or ALFRED_DOMAIN), --pull with its options, or neither.
@@ -219,6 +225,7 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     getAccessToken,
     store,
     sessionId: config.sessionId,
+    schema: config.schema,
   });
   if (serverError) {
     say(`${serverError.message}${serverError.hint ? ` (${serverError.hint})` : ''}`);
