@@ -173,7 +173,7 @@ error execution::state::too_many_rows(long long count) const {
       codes::too_many_rows, "filters",
       fmt::format("this {} would change {} rows of {}, over the limit of {} (maxAffected); nothing was changed",
                   call.kind == tool_kind::update ? "update" : "delete", count, call.tbl->name, settings.max_affected),
-      fmt::format("narrow the filters to the rows meant (by ref, e.g. {}), or change at most {} rows per call",
+      fmt::format("narrow the filters to the rows meant (by ref; {}), or change at most {} rows per call",
                   detail::narrowing_example(*call.tbl), settings.max_affected)};
 }
 
@@ -210,8 +210,9 @@ bool execution::state::consume_affected_count(const need_response& answer) {
     return false;
   }
   affected_counted = true;
-  record.notes.push_back(
-      fmt::format("{} rows counted before changing them (at most {})", **total, settings.max_affected));
+  record.notes.push_back(fmt::format("{} {} counted before changing {} (at most {})", **total,
+                                     **total == 1 ? "row" : "rows", **total == 1 ? "it" : "them",
+                                     settings.max_affected));
   return true;
 }
 
