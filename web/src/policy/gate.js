@@ -202,7 +202,7 @@ export class Gate {
     if (baseline) {
       const unseen = unseenRows(current.preview, baseline);
       if (unseen !== null) {
-        this.#previews.put(key, current.preview);
+        this.#previews.put(key, current.preview, { replace: true });
         return refused(changedError(current.preview, unseen, baseline.count));
       }
     }

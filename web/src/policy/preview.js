@@ -160,8 +160,15 @@ export function unseenRows(current, baseline) {
 export class PreviewStore {
   #kept = new Map();
 
-  put(key, preview) {
+  /**
+   * Keeps `preview` for `key`. A preview already kept for the same call
+   * stays (the first one is what the user was shown first: asking again
+   * must not move what an approval is checked against) unless `replace`.
+   */
+  put(key, preview, { replace = false } = {}) {
     if (key === null) return;
+    const kept = this.#kept.get(key);
+    if (kept && !replace && Date.now() - kept.at <= KEPT_MS) return;
     this.#kept.delete(key);
     if (this.#kept.size >= MAX_KEPT) this.#kept.delete(this.#kept.keys().next().value);
     this.#kept.set(key, { preview, at: Date.now() });
