@@ -154,8 +154,6 @@ class Trail {
       this.#entries.push({ at: new Date().toISOString(), request: null, status: null, affected: null, ms: 0, error: code });
     }
     const { onAudit, core, registry } = this.#sink;
-    const userId = this.#sink.userId || subjectOf(this.#sink.token) || null;
-    const params = paramsWithoutUuids(core, registry, this.#params);
     const span = this.#span;
     if (span) {
       safely(() => {
@@ -167,6 +165,8 @@ class Trail {
       safely(() => span.end());
     }
     if (!onAudit) return;
+    const userId = this.#sink.userId || subjectOf(this.#sink.token) || null;
+    const params = paramsWithoutUuids(core, registry, this.#params);
     for (const entry of this.#entries) {
       deliver(onAudit, {
         at: entry.at,
