@@ -90,7 +90,10 @@ const SILENT_ATTEMPT = Object.freeze({ sent: () => () => {}, end: () => {} });
 export function startTrail(sink, tool, params) {
   const { onAudit, tracer } = sink;
   if (!onAudit && !tracer) return SILENT;
-  return new Trail(sink, tool, params);
+  const trail = new Trail(sink, tool, params);
+  // A tracer that records nothing (@opentelemetry/api with no provider
+  // registered): nothing to do for this call.
+  return onAudit || trail.recording ? trail : SILENT;
 }
 
 class Trail {
@@ -113,7 +116,16 @@ class Trail {
         kind: SPAN_KIND_CLIENT,
         attributes: { 'alfred.tool': this.#tool, ...(this.#table ? { 'alfred.table': this.#table } : {}) },
       })) ?? null;
+      if (this.#span && safely(() => this.#span.isRecording?.()) === false) {
+        safely(() => this.#span.end());
+        this.#span = null;
+      }
     }
+  }
+
+  /** Whether a span records this call. */
+  get recording() {
+    return this.#span !== null;
   }
 
   /** One run of the core: `sent(need)` when a request leaves, its return value when the answer is in, `end(result)`. */
@@ -122,7 +134,7 @@ class Trail {
     return {
       sent: (need) => {
         const started = Date.now();
-        const entry = { at: new Date(started).toISOString(), request: requestOf(need.url, need.method), status: null, affected: null, ms: null, error: null, write: WRITE_METHODS.has(need.method), ok: false };
+        const entry = { at: started, url: need.url, method: need.method, status: null, affected: null, ms: null, error: null, write: WRITE_METHODS.has(need.method), ok: false };
         requests.push(entry);
         return (response) => {
           // Refused before it left (connection refused): not a request sent.
@@ -131,7 +143,7 @@ class Trail {
           entry.status = response.status || 0;
           entry.failure = response.failure || '';
           entry.ok = ok(response);
-          safely(() => this.#span?.addEvent('request', { 'http.request.method': need.method, 'url.path': entry.request.path, 'http.response.status_code': entry.status, 'alfred.ms': entry.ms }));
+          if (this.#span) safely(() => this.#span.addEvent('request', { 'http.request.method': need.method, 'url.path': requestOf(need.url, need.method).path, 'http.response.status_code': entry.status, 'alfred.ms': entry.ms }));
         };
       },
       end: (result) => {
@@ -151,13 +163,13 @@ class Trail {
   finish(result) {
     const code = result?.error?.code ?? null;
     if (code && !this.#entries.some((entry) => entry.error === code)) {
-      this.#entries.push({ at: new Date().toISOString(), request: null, status: null, affected: null, ms: 0, error: code });
+      this.#entries.push({ at: Date.now(), url: null, status: null, affected: null, ms: 0, error: code });
     }
     const { onAudit, core, registry } = this.#sink;
     const span = this.#span;
     if (span) {
       safely(() => {
-        span.setAttribute('alfred.requests', this.#entries.filter((entry) => entry.request).length);
+        span.setAttribute('alfred.requests', this.#entries.filter((entry) => entry.url).length);
         if (this.approved !== null) span.setAttribute('alfred.approved', this.approved);
         if (code) span.setAttribute('alfred.error', code);
         span.setStatus(code ? { code: STATUS_ERROR, message: code } : { code: STATUS_OK });
@@ -169,12 +181,12 @@ class Trail {
     const params = paramsWithoutUuids(core, registry, this.#params);
     for (const entry of this.#entries) {
       deliver(onAudit, {
-        at: entry.at,
+        at: new Date(entry.at).toISOString(),
         userId,
         tool: this.#tool,
         table: this.#table,
         params,
-        request: entry.request,
+        request: entry.url ? requestOf(entry.url, entry.method) : null,
         status: entry.status,
         affected: entry.affected,
         ms: entry.ms,
