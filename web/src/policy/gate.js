@@ -103,6 +103,8 @@ function tooManyRows(tool, table, count, limit, example, { approval }) {
 // Whether the host's `preview` (error.preview it showed) fits this call.
 function hostBaseline(preview, tool, table) {
   if (!preview) return null;
+  // A create's preview is its own data: nothing to compare.
+  if (tool === 'db_create' && preview.tool === tool && preview.table === table) return null;
   if (preview.tool !== tool || preview.table !== table || !Array.isArray(preview.keys) || !Number.isSafeInteger(preview.count)) {
     return { error: { code: 'invalid_option', path: 'preview', message: `preview is not the error.preview of this ${tool} on ${table}`, hint: 'pass the preview the approval_required result carried, or leave it out' } };
   }
@@ -163,7 +165,7 @@ export class Gate {
     }
     let answer;
     try {
-      answer = await approve({ tool, table, params: structuredClone(params) }, copy(taken.preview));
+      answer = await approve({ tool, table, params: JSON.parse(JSON.stringify(params)) }, copy(taken.preview));
     } catch (cause) {
       return refused(approvalError(taken.preview, { failure: String(cause?.message ?? cause).slice(0, 200) }));
     }
