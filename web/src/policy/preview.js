@@ -20,7 +20,12 @@ const KEPT_MS = 15 * 60_000;
 
 const EQUALS = new Set(['=', '==', 'eq']);
 
-/** The key columns of `table` in `domain` (`["id"]` unless it says otherwise). */
+/**
+ * The key columns of `table` in `domain` (`["id"]` unless it says otherwise).
+ *
+ * @example
+ * keyColumns(domain, table) // ['id'], or a composite key's columns
+ */
 export function keyColumns(domain, table) {
   const config = domain.tables?.[table];
   if (!config) return [];
@@ -65,7 +70,13 @@ export function previewRead(domain, params, limit) {
   return read;
 }
 
-/** What identifies a previewed row: its ref, or its key columns' values (a composite key). */
+/**
+ * What identifies a previewed row: its ref, or its key columns' values as
+ * JSON text (a composite key); null when the row lacks one.
+ *
+ * @example
+ * rowIdentity(['team', 'member'], { team: 'recipe_1', member: 'me' }) // '["recipe_1","me"]'
+ */
 export function rowIdentity(keys, row) {
   if (keys.length === 1) return typeof row?.[keys[0]] === 'string' ? row[keys[0]] : null;
   const values = keys.map((key) => row?.[key] ?? null);
@@ -109,6 +120,9 @@ export function callKey(tool, params) {
 /**
  * The rows a create would insert, as the model gave them (`data` as an
  * object, a list, or the JSON text of one), the first `PREVIEW_ROWS` shown.
+ *
+ * @example
+ * createPreview('inventory', { table: 'inventory', data: '[{"name":"jam"}]' }) // { tool: 'db_create', table: 'inventory', count: 1, rows: [{ name: 'jam' }] }
  */
 export function createPreview(table, params) {
   let data = params?.data;
@@ -127,6 +141,9 @@ export function createPreview(table, params) {
  * The preview of an update or delete from its read: `{ tool, table, count,
  * rows, keys }` (`rows` the first `PREVIEW_ROWS` with their refs and labels,
  * `keys` what identifies every row read; an update adds `data`, the change).
+ *
+ * @example
+ * writePreview('db_delete', 'inventory', params, await act.execute('db_read', previewRead(domain, params, 101)), ['id'])
  */
 export function writePreview(tool, table, params, read, keys) {
   const rows = Array.isArray(read.data) ? read.data : [];
@@ -146,8 +163,11 @@ export function writePreview(tool, table, params, read, keys) {
 }
 
 /**
- * The rows `current` would change that `baseline` did not show, or how many
- * more there are: `null` when every row is one the user saw.
+ * How many rows `current` would change that `baseline` did not show (or
+ * how many more it counts): `null` when every row is one the user saw.
+ *
+ * @example
+ * unseenRows({ count: 2, keys: ['inv_1', 'meal_1'] }, { count: 1, keys: ['inv_1'] }) // 1
  */
 export function unseenRows(current, baseline) {
   const seen = new Set(baseline.keys ?? []);
@@ -156,7 +176,12 @@ export function unseenRows(current, baseline) {
   return current.count > (baseline.count ?? 0) ? current.count - baseline.count : null;
 }
 
-/** The previews an act handed out, by call key: at most 64, each for 15 minutes. */
+/**
+ * The previews an act handed out, by call key: at most 64, each for 15 minutes.
+ *
+ * @example
+ * const previews = new PreviewStore(); previews.put(callKey(tool, params), preview); previews.take(callKey(tool, params)) // preview, once
+ */
 export class PreviewStore {
   #kept = new Map();
 
