@@ -5,6 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadCore } from '../web/src/index.node.js';
+import { POLICY_FLAGS, policyFromFlags } from '../web/src/policy/options.js';
 import { openBackend } from './backend.mjs';
 
 export { TOOL_NAMES as TOOLS } from '../web/src/tools.js';
@@ -22,6 +23,17 @@ export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete> 
                   else the kitchen
   --schema PACK   the local stack's domain pack: kitchen (default) or crm
 
+Safety controls (docs/safety-controls.md), also from ALFRED_READ_ONLY=1,
+ALFRED_TABLES, ALFRED_APPROVE and ALFRED_MAX_AFFECTED:
+  --read-only         refuse creates, updates and deletes (read_only)
+  --tables A,B        only these tables exist for the call
+  --approve MODE      none (default), deletes or writes: such a write is held
+                      and its preview printed (approval_required)
+  --approved          run a held write as approved by you (its rows are read
+                      again and the write is restricted to them)
+  --max-affected N    an update or delete changes at most N rows (default 50,
+                      0: no limit)
+
 Backend: SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
 from the environment (a Supabase project, or a running local stack:
 \`node db/stack.mjs start\` prints them), else the embedded local stack
@@ -36,7 +48,7 @@ class UsageError extends Error {
   }
 }
 
-function parse(argv) {
+function parse(argv, env) {
   let parsed;
   try {
     parsed = parseArgs({
@@ -50,6 +62,8 @@ function parse(argv) {
         schema: { type: 'string', default: 'kitchen' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
+        approved: { type: 'boolean', default: false },
+        ...POLICY_FLAGS,
       },
     });
   } catch (cause) {
@@ -65,7 +79,13 @@ function parse(argv) {
   } catch (cause) {
     throw new UsageError('invalid_params', `params are not JSON: ${cause.message}`, `for example '{"table":"inventory"}'`);
   }
-  return { flags, tool, params };
+  let policy;
+  try {
+    policy = policyFromFlags(flags, env);
+  } catch (cause) {
+    throw new UsageError('invalid_option', cause.message, cause.hint);
+  }
+  return { flags, tool, params, policy };
 }
 
 async function readState(file) {
@@ -87,12 +107,12 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
   };
   let options;
   try {
-    options = parse(argv);
+    options = parse(argv, env);
   } catch (cause) {
     if (cause instanceof UsageError) return fail(2, cause.detail);
     throw cause;
   }
-  const { flags, tool, params } = options;
+  const { flags, tool, params, policy } = options;
   if (flags.help) {
     out(USAGE);
     return 0;
@@ -130,11 +150,13 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     domain ??= backend.domain;
     const state = flags.state ? await readState(flags.state) : undefined;
     const { url, apiKey, accessToken, userId } = backend;
-    const createAct = (fetchImpl) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), fetch: fetchImpl, state });
+    const createAct = (fetchImpl) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), ...policy, fetch: fetchImpl, state });
+    const executeOptions = flags.approved ? { approved: true } : undefined;
     let act;
     try {
       act = createAct(fetch);
     } catch (cause) {
+      if (cause.code === 'invalid_option') return fail(2, { code: cause.code, path: cause.path === 'tables' ? '--tables' : cause.path, message: cause.message, hint: cause.hint ?? '' });
       return fail(2, { code: cause.code ?? 'invalid_state', path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' });
     }
     // A local stack starts only when the call gets as far as a request: a
@@ -148,7 +170,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
         needsDatabase = true;
         throw new Error('the local stack is not started');
       });
-      result = await probe.execute(tool, params);
+      result = await probe.execute(tool, params, executeOptions);
       act = probe;
       if (needsDatabase) {
         result = null;
@@ -168,13 +190,14 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
         trace(`← ${response.status}${range ? ` (Content-Range ${range})` : ''}`);
         return response;
       });
-      result = await act.execute(tool, params);
+      result = await act.execute(tool, params, executeOptions);
     }
     if (json) {
       out(JSON.stringify(result, null, 2));
     } else {
       out(`\nResult as the model sees it:\n${JSON.stringify(result.error ? { error: result.error } : result.data, null, 2)}`);
-      out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
+      if (result.error?.code === 'approval_required') out('\n(held for approval: run the same command with --approved to make the change)');
+      if (result.query) out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
       if (!env.SUPABASE_URL && !backend.local) out('(answered without starting the database)');
     }
     if (flags.state) await writeFile(flags.state, JSON.stringify(act.registry.toJSON()));

@@ -1,6 +1,6 @@
 // alfred-act/ai: the database tools for the Vercel AI SDK (`ai` ≥ 5, an optional peer dependency).
 import type { Tool } from 'ai';
-import type { Act, ToolName, ToolParams, ToolResult, ToolSchemaMode } from './index.js';
+import type { Act, ToolName, ToolParams, ToolResult, ToolSchemaMode, WritePreview } from './index.js';
 
 export interface AiToolsOptions {
   /**
@@ -15,13 +15,33 @@ export interface AiToolsOptions {
 }
 
 /**
- * `{ db_read, db_create, db_update, db_delete }` for `generateText({ tools })`;
- * refused calls come back to the model as `{ ok: false, error }` results.
+ * `{ db_read, db_create, db_update, db_delete }` for `generateText({ tools })`
+ * (`db_read` only for a read-only act); refused calls come back to the model
+ * as `{ ok: false, error }` results. The tools the act's `approve` policy
+ * holds carry `needsApproval: true` (AI SDK 6 and 7): they run as approved
+ * only when the SDK's approval response is in the messages; AI SDK 5 has no
+ * approval, and the model reads `approval_required`.
  *
  * @example
  * const { text } = await generateText({ model, tools: aiTools(act), stopWhen: stepCountIs(8), prompt })
  */
 export declare function aiTools(
-  act: Pick<Act, 'tools' | 'callTool'>,
+  act: Pick<Act, 'tools' | 'callTool'> & Partial<Pick<Act, 'policy'>>,
   options?: AiToolsOptions,
 ): Partial<Record<ToolName, Tool<ToolParams[ToolName], ToolResult>>>;
+
+/** AI SDK 7's approval status, as `toolApproval` functions return it. */
+export type AiToolApprovalStatus = 'not-applicable' | { type: 'user-approval'; reason?: string };
+
+/**
+ * AI SDK 7's `toolApproval` for `generateText` / `streamText`: for each tool
+ * the act holds, a function that previews the write and asks the user with
+ * the preview as the request's `reason`. `onPreview` sees the whole preview.
+ *
+ * @example
+ * const result = await generateText({ model, tools: aiTools(act), toolApproval: aiToolApproval(act), messages })
+ */
+export declare function aiToolApproval(
+  act: Pick<Act, 'execute' | 'policy'>,
+  options?: { onPreview?: (preview: WritePreview, toolCall: { toolCallId?: string; toolName: ToolName; input: unknown }) => void },
+): Partial<Record<'db_create' | 'db_update' | 'db_delete', (input: never, options?: { toolCallId?: string }) => Promise<AiToolApprovalStatus>>>;

@@ -620,13 +620,14 @@ export declare class Core {
   /**
    * The four tools as `{ name, description, parameters }`, the JSON Schemas
    * generated from `domain` (default: kitchen). `strict: true`: the OpenAI
-   * strict-mode variant. `schema`: `'compact'` (default) or `'inline'`.
-   * Throws `AlfredError` for an invalid domain or option.
+   * strict-mode variant. `schema`: `'compact'` (default) or `'inline'`;
+   * `readOnly: true`: `db_read` only, as a read-only act offers. Throws
+   * `AlfredError` for an invalid domain or option.
    *
    * @example
    * const tools = core.toolDefinitions({ strict: true })
    */
-  toolDefinitions(options?: { domain?: DomainConfig; strict?: boolean; schema?: ToolSchemaMode }): readonly ToolDefinition[];
+  toolDefinitions(options?: { domain?: DomainConfig; strict?: boolean; schema?: ToolSchemaMode; readOnly?: boolean }): readonly ToolDefinition[];
   /**
    * The tool result for the model from what `act.execute` returned, cut to
    * `resultLimits` (default 50 rows, 16 000 characters). No UUID in it: one
@@ -935,7 +936,106 @@ export interface SupabaseClientLike {
   };
 }
 
-interface ActCommonOptions extends DomainOption {
+/**
+ * The preview of a write that needs approval (`error.preview` of
+ * `approval_required` and `preview_changed`): what it would change.
+ */
+export interface WritePreview {
+  readonly tool: 'db_create' | 'db_update' | 'db_delete';
+  readonly table: string;
+  /** How many rows the write would change (exact), or a create's rows. */
+  readonly count: number;
+  /** The first 20 rows: a create's as the model gave them; an update's or delete's ref and label columns. */
+  readonly rows: readonly Row[];
+  /** Update and delete: what identifies every row read (its ref; a composite key's values as JSON text). */
+  readonly keys?: readonly (string | null)[];
+  /** Update: the change, as the model gave it. */
+  readonly data?: JsonValue;
+}
+
+/** The call an `approve` function is asked about. */
+export interface ApprovalCall {
+  readonly tool: 'db_create' | 'db_update' | 'db_delete';
+  readonly table: string;
+  readonly params: ToolParams[ToolName] | JsonValue;
+}
+
+/**
+ * Which writes need the host's approval: none, deletes, every create,
+ * update and delete, or a function the act asks for each write (true runs
+ * it; anything else, or a throw, holds it).
+ */
+export type ApprovePolicy = 'none' | 'deletes' | 'writes' | ((call: ApprovalCall, preview: WritePreview) => boolean | Promise<boolean>);
+
+/**
+ * One entry of the audit trail (`createAct({ onAudit })`): one per request
+ * sent, and one (with `request: null`) for a call refused before or between
+ * requests. The call's error code is in exactly one entry.
+ */
+export interface AuditEntry {
+  /** When the request left, or the call was refused (ISO 8601). */
+  readonly at: string;
+  readonly userId: string | null;
+  readonly tool: string;
+  readonly table: string | null;
+  /** The call's params as given, a UUID in them shown as its ref (or `<id>`). */
+  readonly params: JsonValue;
+  readonly request: { readonly method: string; readonly path: string; readonly query: string } | null;
+  /** The HTTP status; 0 when no answer came; null for a refusal. */
+  readonly status: number | null;
+  /** A write request's rows changed (0 when refused; null when unknown or not a write). */
+  readonly affected: number | null;
+  readonly ms: number | null;
+  /** The error code this entry carries, or null. */
+  readonly error: ErrorCode | null;
+  /** true: run with the host's approval; false: it needed one and did not get it; null: none needed. */
+  readonly approved: boolean | null;
+}
+
+/** The part of an OpenTelemetry `Tracer` (`@opentelemetry/api`) an act uses. */
+export interface TracerLike {
+  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, string | number | boolean> }): {
+    setAttribute(key: string, value: string | number | boolean): unknown;
+    addEvent(name: string, attributes?: Record<string, string | number | boolean>): unknown;
+    setStatus(status: { code: number; message?: string }): unknown;
+    end(): void;
+  };
+}
+
+/** The safety controls of an act (docs/safety-controls.md). */
+export interface SafetyOptions {
+  /** Creates, updates and deletes are refused (`read_only`) before any request; the tools are `db_read` only. */
+  readOnly?: boolean;
+  /** An allow-list: other tables are in no schema, tool or prompt, and are `unknown_table`. */
+  tables?: readonly string[];
+  /** Which writes wait for the host's approval (default `'none'`). */
+  approve?: ApprovePolicy;
+  /** The most rows one update or delete may change (default 50; 0: no limit): `too_many_rows` otherwise. */
+  maxAffected?: number;
+  /** Called once per request sent and once per refused call; a throw or rejection is ignored. */
+  onAudit?: (entry: AuditEntry) => void | Promise<void>;
+  /** An OpenTelemetry tracer: a span per call. In Node, @opentelemetry/api's global tracer when it is installed. */
+  tracer?: TracerLike;
+}
+
+/** The safety controls an act applies (`act.policy`). */
+export interface ActPolicy {
+  readonly readOnly: boolean;
+  readonly tables: readonly string[] | null;
+  readonly approve: ApprovePolicy;
+  readonly maxAffected: number;
+}
+
+/** The host's options of one call (never the model's). */
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  /** Run a write that needs approval: the user approved it (its rows are read again and checked). */
+  approved?: boolean;
+  /** The `error.preview` the user approved, for a host whose act did not keep it (a new act per request). */
+  preview?: WritePreview;
+}
+
+interface ActCommonOptions extends DomainOption, SafetyOptions {
   /** The signed-in user's id; default: the access token's `sub`. Must match it when both are given. */
   userId?: string;
   fetch?: ActFetch;
@@ -1006,6 +1106,8 @@ export interface ExecuteError extends AlfredErrorShape {
   raw?: { message: string; details: string; hint: string };
   /** A response body that was not a database error (a proxy's HTML page), cut to about 1 KB, for developers. */
   rawBody?: string;
+  /** `approval_required`, `preview_changed`: what the write would change. */
+  preview?: WritePreview;
 }
 
 /**
@@ -1036,7 +1138,18 @@ export interface Act {
   readonly limits: ExecutionLimits;
   /** The caps on each tool result for the model, the defaults with the act's `resultLimits` applied. */
   readonly resultLimits: ResultLimits;
-  execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: { signal?: AbortSignal }): Promise<ExecuteResult>;
+  /** The safety controls the act applies. */
+  readonly policy: ActPolicy;
+  /**
+   * Executes one tool call. A write that needs approval resolves to
+   * `approval_required` with `error.preview` and sends no write; the host
+   * runs it with `{ approved: true }`.
+   *
+   * @example
+   * const held = await act.execute('db_delete', params)
+   * if (held.error?.code === 'approval_required' && (await ask(held.error.preview))) await act.execute('db_delete', params, { approved: true })
+   */
+  execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: ExecuteOptions): Promise<ExecuteResult>;
   /**
    * The tool definitions for this act's domain (`core.toolDefinitions`).
    *
@@ -1054,7 +1167,7 @@ export interface Act {
    * @example
    * const result = await act.callTool('db_read', '{"table":"inventory","filters":null}')
    */
-  callTool(name: ToolName | string, args: JsonValue | ToolParams[ToolName] | string, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+  callTool(name: ToolName | string, args: JsonValue | ToolParams[ToolName] | string, options?: ExecuteOptions): Promise<ToolResult>;
 }
 
 /** One tool for native tool calling, generated by the core from the domain. */
@@ -1089,7 +1202,15 @@ export type ToolResult =
       ok: false;
       tool: string;
       table: string | null;
-      error: { code: string; path: string; message: string; hint: string; details?: string };
+      error: {
+        code: string;
+        path: string;
+        message: string;
+        hint: string;
+        details?: string;
+        /** A write held for approval: what it would change (without the keys the host checks against). */
+        preview?: Omit<WritePreview, 'keys'>;
+      };
       query?: string;
     };
 
@@ -1097,10 +1218,11 @@ export type ToolResult =
  * An executor for one user, usable at once (the core loads on first use;
  * `await act.ready` for the registry before the first call).
  */
-export declare function createAct(options: ActOptions): Omit<Act, 'limits' | 'resultLimits'> & {
+export declare function createAct(options: ActOptions): Omit<Act, 'limits' | 'resultLimits' | 'policy'> & {
   readonly ready: Promise<Act>;
   readonly limits: ExecutionLimits | null;
   readonly resultLimits: ResultLimits | null;
+  readonly policy: ActPolicy | null;
 };
 /** A Supabase URL → its PostgREST root (`url` + `/rest/v1`), as `createClient` builds it. */
 export declare function restUrl(url: string): string;

@@ -1,5 +1,5 @@
 // alfred-act/openai: the database tools as OpenAI function tools (Chat Completions and the Responses API).
-import type { Act, JsonValue, ToolName, ToolSchemaMode } from './index.js';
+import type { Act, JsonValue, ToolName, ToolResult, ToolSchemaMode } from './index.js';
 
 export interface OpenAIToolsOptions {
   /** `'chat'` (default): Chat Completions tools; `'responses'`: Responses API tools. */
@@ -81,20 +81,42 @@ export interface FunctionCallOutput {
 export declare function openaiTools(act: Pick<Act, 'tools'>, options?: OpenAIToolsOptions & { api?: 'chat' }): ChatFunctionTool[];
 export declare function openaiTools(act: Pick<Act, 'tools'>, options: OpenAIToolsOptions & { api: 'responses' }): ResponsesFunctionTool[];
 
+/** The call `runToolCalls`'s `approve` is asked about. */
+export interface OpenAIApprovalCall {
+  /** The tool call's id (`tool_call_id` / `call_id`). */
+  id: string;
+  tool: string;
+  table: string | null;
+  /** The parsed arguments (null when they are not JSON). */
+  params: JsonValue;
+}
+
+/** What the model would change, as the held call's result shows it. */
+export type OpenAIApprovalPreview = NonNullable<Extract<ToolResult, { ok: false }>['error']['preview']>;
+
+export interface RunToolCallsOptions {
+  signal?: AbortSignal;
+  /**
+   * Asked for each write the act holds for approval (`createAct({ approve: 'deletes' | 'writes' })`); `true` runs
+   * it approved. Without it such a write is not run and the model reads `approval_required`.
+   */
+  approve?: (call: OpenAIApprovalCall, preview: OpenAIApprovalPreview) => boolean | Promise<boolean>;
+}
+
 /**
  * Runs the function calls in order and resolves to the messages that answer them; `calls` is the SDK's
  * `message.tool_calls` or `response.output` as it is, and other items (custom tool calls, messages) are skipped.
  *
  * @example
- * messages.push(message, ...(await runToolCalls(act, message.tool_calls)))
+ * messages.push(message, ...(await runToolCalls(act, message.tool_calls, { approve: (call, preview) => confirm(preview) })))
  */
 export declare function runToolCalls(
-  act: Pick<Act, 'callTool'>,
+  act: Pick<Act, 'callTool'> & Partial<Pick<Act, 'policy'>>,
   calls: readonly (ChatToolCall | ChatCustomToolCall)[] | null | undefined,
-  options?: { signal?: AbortSignal },
+  options?: RunToolCallsOptions,
 ): Promise<ChatToolMessage[]>;
 export declare function runToolCalls(
-  act: Pick<Act, 'callTool'>,
+  act: Pick<Act, 'callTool'> & Partial<Pick<Act, 'policy'>>,
   calls: readonly ResponsesOutputItem[],
-  options?: { signal?: AbortSignal },
+  options?: RunToolCallsOptions,
 ): Promise<FunctionCallOutput[]>;

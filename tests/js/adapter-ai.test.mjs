@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { generateText, stepCountIs } from 'ai';
 import * as aiTest from 'ai/test';
-import { aiTools } from 'alfred-act/ai';
+import { aiToolApproval, aiTools } from 'alfred-act/ai';
 import { loadCore } from '../../web/src/index.node.js';
 import { rest, sharedStack } from './support/stack.mjs';
 
@@ -135,4 +135,122 @@ test('generateText with aiTools: mistakes come back as tool results, the model c
   assert.deepEqual(body, [{ name: 'ai saffron', quantity: 1, unit: 'g', location: 'pantry', user_id: ada().id }]);
   const { body: saffron } = await rest(stack(), ada().token, 'GET', '/inventory?name=eq.ai%20saffron&select=id');
   assert.equal(saffron.length, 1, 'the refused create wrote nothing');
+});
+
+// --- Safety controls: the act's approval through the SDK's own -----------
+
+const put = async (location, name) => {
+  const { status } = await rest(stack(), ada().token, 'POST', '/inventory', { body: { name, quantity: 1, unit: 'pc', location } });
+  assert.equal(status, 201);
+};
+const namesAt = async (location) => (await rest(stack(), ada().token, 'GET', `/inventory?location=eq.${location}&select=name`)).body.map((row) => row.name);
+
+/** A model that deletes what is at `location`, then says what it read back. */
+function deletingModel(location) {
+  const seen = [];
+  const model = new MockLanguageModel({
+    doGenerate: async (options) => {
+      const message = options.prompt.at(-1);
+      if (message?.role !== 'tool') return toolCall('db_delete', { table: 'inventory', filters: [{ field: 'location', op: '=', value: location }] });
+      const part = message.content.find((item) => item.type === 'tool-result');
+      seen.push(part.output);
+      return text(JSON.stringify(part.output));
+    },
+  });
+  return { model, seen };
+}
+// AI SDK 5 (spec v2) has no tool approval; 6 (v3) and 7 (v4) do.
+const approvals = specification !== 'v2';
+
+test('approval: a delete the act holds asks through the SDK (needsApproval); approved it runs, the database is read back', async () => {
+  await put('ai-held', 'ai held plum');
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes', maxAffected: 0 });
+  const tools = aiTools(act);
+  assert.equal(tools.db_delete.needsApproval, true);
+  assert.equal(tools.db_update.needsApproval, undefined);
+  assert.equal(tools.db_read.needsApproval, undefined);
+  const { model, seen } = deletingModel('ai-held');
+  const first = await generateText({ model, tools, stopWhen: stepCountIs(4), prompt: 'Empty the ai-held box.' });
+  if (!approvals) {
+    // AI SDK 5 runs the tool without asking: the act holds the delete and the model reads why.
+    assert.equal(seen.length, 1);
+    const result = seen[0].type === 'json' ? seen[0].value : JSON.parse(seen[0].value);
+    assert.deepEqual([result.ok, result.error.code, result.error.preview.count], [false, 'approval_required', 1]);
+    assert.deepEqual(await namesAt('ai-held'), ['ai held plum']);
+    return;
+  }
+  const request = first.content.find((part) => part.type === 'tool-approval-request');
+  assert.equal(request.toolCall.toolName, 'db_delete');
+  assert.equal(seen.length, 0, 'the tool did not run');
+  assert.deepEqual(await namesAt('ai-held'), ['ai held plum']);
+
+  const messages = [
+    { role: 'user', content: 'Empty the ai-held box.' },
+    ...first.response.messages,
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+  ];
+  const second = await generateText({ model, tools, stopWhen: stepCountIs(4), messages });
+  assert.equal(seen.length, 1);
+  const result = seen[0].type === 'json' ? seen[0].value : JSON.parse(seen[0].value);
+  assert.deepEqual([result.ok, result.tool, result.count, result.rows.map((row) => row.name)], [true, 'db_delete', 1, ['ai held plum']]);
+  assert.equal(second.text, JSON.stringify(seen[0]));
+  assert.deepEqual(await namesAt('ai-held'), []);
+});
+
+test('approval: a denied delete is a result the model reads, and nothing is deleted', { skip: !approvals && 'AI SDK 5 has no tool approval' }, async () => {
+  await put('ai-denied', 'ai denied fig');
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes' });
+  const tools = aiTools(act);
+  const { model, seen } = deletingModel('ai-denied');
+  const first = await generateText({ model, tools, stopWhen: stepCountIs(4), prompt: 'Empty the ai-denied box.' });
+  const request = first.content.find((part) => part.type === 'tool-approval-request');
+  const messages = [
+    { role: 'user', content: 'Empty the ai-denied box.' },
+    ...first.response.messages,
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false, reason: 'keep the figs' }] },
+  ];
+  await generateText({ model, tools, stopWhen: stepCountIs(4), messages });
+  assert.deepEqual(seen, [{ type: 'execution-denied', reason: 'keep the figs' }]);
+  assert.deepEqual(await namesAt('ai-denied'), ['ai denied fig']);
+});
+
+test('approval on AI SDK 7: aiToolApproval puts the preview in the request; an approval the SDK makes on its own is not the user\'s and fails closed', { skip: specification !== 'v4' && 'toolApproval is AI SDK 7\'s' }, async () => {
+  await put('ai-reason', 'ai reason kiwi');
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes', maxAffected: 0 });
+  const previews = [];
+  const toolApproval = aiToolApproval(act, { onPreview: (preview) => previews.push(preview) });
+  assert.deepEqual(Object.keys(toolApproval), ['db_delete']);
+  const { model, seen } = deletingModel('ai-reason');
+  const first = await generateText({ model, tools: aiTools(act), toolApproval, stopWhen: stepCountIs(4), prompt: 'Empty the ai-reason box.' });
+  const request = first.content.find((part) => part.type === 'tool-approval-request');
+  const ref = previews[0].keys[0];
+  assert.equal(request.reason, `Delete 1 row of inventory: ${ref} ai reason kiwi`);
+  assert.deepEqual(await namesAt('ai-reason'), ['ai reason kiwi']);
+  // The row changes before the user approves: the act checks the approved write against the preview it kept.
+  await put('ai-reason', 'ai reason lime');
+  const messages = [
+    { role: 'user', content: 'Empty the ai-reason box.' },
+    ...first.response.messages,
+    { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+  ];
+  await generateText({ model, tools: aiTools(act), toolApproval, stopWhen: stepCountIs(4), messages });
+  const changed = seen[0].type === 'json' ? seen[0].value : JSON.parse(seen[0].value);
+  assert.deepEqual([changed.ok, changed.error.code, changed.error.preview.count], [false, 'preview_changed', 2]);
+  assert.deepEqual((await namesAt('ai-reason')).sort(), ['ai reason kiwi', 'ai reason lime']);
+
+  // toolApproval 'approved' is the SDK deciding, not the user: the act still holds the delete.
+  const auto = deletingModel('ai-reason');
+  await generateText({ model: auto.model, tools: aiTools(act), toolApproval: { db_delete: 'approved' }, stopWhen: stepCountIs(4), prompt: 'Empty it.' });
+  const held = auto.seen[0].type === 'json' ? auto.seen[0].value : JSON.parse(auto.seen[0].value);
+  assert.deepEqual([held.ok, held.error.code], [false, 'approval_required']);
+  assert.equal((await namesAt('ai-reason')).length, 2);
+});
+
+test('readOnly and tables: the SDK tools are db_read only, with the allowed tables only', () => {
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, readOnly: true, tables: ['inventory'] });
+  const tools = aiTools(act);
+  assert.deepEqual(Object.keys(tools), ['db_read']);
+  assert.deepEqual(tools.db_read.inputSchema.jsonSchema.properties.table.enum, ['inventory']);
+  assert.doesNotMatch(tools.db_read.description, /recipes|meal_plans|shopping_list/);
+  assert.throws(() => aiTools(act, { tools: ['db_delete'] }), /'db_delete' is not one of db_read/);
 });

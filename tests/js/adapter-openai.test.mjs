@@ -146,3 +146,77 @@ test('Responses API: function_call items in, function_call_output items out; a c
   const { body } = await rest(stack(), ada().token, 'GET', '/inventory?name=eq.responses%20rice&select=name,quantity,unit,user_id');
   assert.deepEqual(body, [{ name: 'responses rice', quantity: 1, unit: 'kg', user_id: ada().id }]);
 });
+
+// --- Safety controls: approval fails closed -------------------------------
+
+const put = async (location, name) => {
+  const { status } = await rest(stack(), ada().token, 'POST', '/inventory', { body: { name, quantity: 1, unit: 'pc', location } });
+  assert.equal(status, 201);
+};
+const namesAt = async (location) => (await rest(stack(), ada().token, 'GET', `/inventory?location=eq.${location}&select=name&order=name`)).body.map((row) => row.name);
+const deleteAt = (id, location) => ({ id, type: 'function', function: { name: 'db_delete', arguments: JSON.stringify({ table: 'inventory', filters: [{ field: 'location', op: '=', value: location }] }) } });
+
+test('runToolCalls with a held delete: without approve it is refused and never run; approve decides, true runs it', async () => {
+  await put('oa-held', 'oa held pear');
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes', maxAffected: 0 });
+  assert.deepEqual(openaiTools(act).map((tool) => tool.function.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
+
+  const [closed] = await runToolCalls(act, [deleteAt('call_1', 'oa-held')]);
+  const refused = JSON.parse(closed.content);
+  assert.deepEqual([refused.ok, refused.error.code, refused.error.message], [false, 'approval_required', "deleting 1 row of inventory needs the user's approval; nothing was changed"]);
+  assert.deepEqual(Object.keys(refused.error.preview), ['tool', 'table', 'count', 'rows']);
+  assert.deepEqual(await namesAt('oa-held'), ['oa held pear']);
+
+  const asked = [];
+  const [denied] = await runToolCalls(act, [deleteAt('call_2', 'oa-held')], { approve: (call, preview) => { asked.push([call, preview]); return false; } });
+  assert.deepEqual(JSON.parse(denied.content).error.message, 'the user denied deleting 1 row of inventory; nothing was changed');
+  assert.deepEqual(asked[0][0], { id: 'call_2', tool: 'db_delete', table: 'inventory', params: { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'oa-held' }] } });
+  assert.deepEqual([asked[0][1].count, asked[0][1].rows.map((row) => row.name)], [1, ['oa held pear']]);
+  const [failed] = await runToolCalls(act, [deleteAt('call_3', 'oa-held')], { approve: async () => { throw new Error('no UI'); } });
+  assert.match(JSON.parse(failed.content).error.message, /asking for it failed \(no UI\); nothing was changed$/);
+  assert.deepEqual(await namesAt('oa-held'), ['oa held pear']);
+
+  const [done] = await runToolCalls(act, [deleteAt('call_4', 'oa-held')], { approve: async () => true });
+  const result = JSON.parse(done.content);
+  assert.deepEqual([result.ok, result.count, result.rows.map((row) => row.name)], [true, 1, ['oa held pear']]);
+  assert.deepEqual(await namesAt('oa-held'), []);
+  await assert.rejects(runToolCalls(act, [], { approve: 'yes' }), /approve must be a function/);
+});
+
+test('Chat Completions with approve: the real client, a held delete approved by the host, a changed preview refused; the database is read back', async (t) => {
+  await put('oa-chat', 'oa chat one');
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes' });
+  const model = await startScriptedModel([
+    toolCallsBody([{ name: 'db_delete', arguments: { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'oa-chat' }] } }]),
+    (body) => {
+      const [result] = toolMessages(body);
+      return { status: 200, body: completionBody(`${result.ok ? 'deleted' : result.error.code}: ${(result.rows ?? result.error.preview.rows).map((row) => row.name).join(', ')}`) };
+    },
+  ]);
+  t.after(() => model.stop());
+  const client = new OpenAI({ apiKey: 'test-key', baseURL: model.baseUrl });
+  const messages = [{ role: 'user', content: 'Empty the oa-chat box.' }];
+  const previews = [];
+  let completion;
+  for (let turn = 0; turn < 4; turn += 1) {
+    completion = await client.chat.completions.create({ model: 'scripted', messages, tools: openaiTools(act) });
+    const message = completion.choices[0].message;
+    if (!message.tool_calls?.length) break;
+    messages.push(message, ...(await runToolCalls(act, message.tool_calls, { approve: (call, preview) => previews.push(preview) > 0 })));
+  }
+  assert.equal(completion.choices[0].message.content, 'deleted: oa chat one');
+  assert.equal(previews.length, 1);
+  assert.deepEqual(await namesAt('oa-chat'), []);
+
+  // The approver takes its time; a row appears meanwhile: the write is refused, nothing deleted.
+  await put('oa-chat', 'oa chat two');
+  const [changed] = await runToolCalls(act, [deleteAt('call_9', 'oa-chat')], {
+    approve: async () => {
+      await put('oa-chat', 'oa chat three');
+      return true;
+    },
+  });
+  const refused = JSON.parse(changed.content);
+  assert.deepEqual([refused.error.code, refused.error.preview.count], ['preview_changed', 2]);
+  assert.deepEqual(await namesAt('oa-chat'), ['oa chat three', 'oa chat two']);
+});

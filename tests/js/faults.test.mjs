@@ -49,8 +49,11 @@ function faultFetch(inject = (request, send) => send()) {
 }
 
 // `url` here is a PostgREST root (the stack's, or a fault proxy in front of it).
+// The faults are injected on a call's first write request: maxAffected is
+// off, so that its first try of the strict preference (which PostgREST 12
+// refuses, docs/safety-controls.md) does not take the fault instead.
 function actWith(fetch, { url, ...options } = {}) {
-  return core.createAct({ restUrl: url ?? stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, fetch, ...options });
+  return core.createAct({ restUrl: url ?? stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, fetch, maxAffected: 0, ...options });
 }
 
 /**

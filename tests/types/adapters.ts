@@ -4,7 +4,7 @@
 // against each peer set of tests/matrix/ (tests/matrix/types.test.mjs).
 import { generateText, stepCountIs, type LanguageModel } from 'ai';
 import { loadCore, type ToolDefinition, type ToolResult } from 'alfred-act';
-import { aiTools } from 'alfred-act/ai';
+import { aiToolApproval, aiTools } from 'alfred-act/ai';
 import { openaiTools, runToolCalls, type ChatToolMessage, type FunctionCallOutput } from 'alfred-act/openai';
 import type OpenAI from 'openai';
 
@@ -60,3 +60,14 @@ void sdkReplies, input;
 // @ts-expect-error a Responses output is answered with function_call_output items, not tool messages
 const wrong: ChatToolMessage[] = await runToolCalls(act, response.output);
 void wrong;
+
+// Approval: the act's policy through each framework's own.
+const held = core.createAct({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'user', approve: 'deletes' });
+const approval = aiToolApproval(held, { onPreview: (preview) => void preview.count });
+void approval.db_delete;
+const approvedReplies: ChatToolMessage[] = await runToolCalls(held, message.tool_calls ?? [], {
+  approve: async (call, preview) => call.tool === 'db_delete' && preview.count < 5,
+});
+void approvedReplies;
+// @ts-expect-error approve is a function
+await runToolCalls(held, [], { approve: true });

@@ -334,3 +334,40 @@ await startStack({ schema: 'crm', seed: false });
 await startStack({ migrations: 'supabase/migrations', seed: 1 });
 // @ts-expect-error a user needs a password
 await startStack({ users: [{ email: 'ada@example.com' }] });
+
+// The safety controls: options, the held write's preview, the host's approval, the audit entries.
+export async function safetyUsage(core: import('alfred-act').Core) {
+  const entries: import('alfred-act').AuditEntry[] = [];
+  const act = core.createAct({
+    url: 'http://127.0.0.1:3000',
+    readOnly: false,
+    tables: ['inventory'],
+    approve: async (call, preview) => call.tool !== 'db_delete' || preview.count <= 3,
+    maxAffected: 20,
+    onAudit: (entry) => {
+      entries.push(entry);
+    },
+  });
+  const policy: import('alfred-act').ActPolicy = act.policy;
+  const held = await act.execute('db_delete', { table: 'inventory', filters: [{ field: 'id', op: '=', value: 'inv_1' }] });
+  if (held.error?.code === 'approval_required' && held.error.preview) {
+    const preview: import('alfred-act').WritePreview = held.error.preview;
+    const shown: number = preview.rows.length + preview.count;
+    await act.execute('db_delete', { table: 'inventory', filters: [{ field: 'id', op: '=', value: 'inv_1' }] }, { approved: true, preview });
+    void shown;
+  }
+  const result = await act.callTool('db_delete', '{"table":"inventory","filters":[]}', { approved: true });
+  if (!result.ok && result.error.preview) {
+    const count: number = result.error.preview.count;
+    void count;
+  }
+  const entry = entries[0];
+  const audited: [string | null, number | null, boolean | null] | undefined = entry && [entry.request?.method ?? null, entry.affected, entry.approved];
+  const readOnlyTools: readonly import('alfred-act').ToolDefinition[] = core.toolDefinitions({ readOnly: true });
+  core.createAct({ url: 'http://127.0.0.1:3000', approve: 'deletes' });
+  // @ts-expect-error approve is 'none', 'deletes', 'writes' or a function
+  core.createAct({ url: 'http://127.0.0.1:3000', approve: 'always' });
+  // @ts-expect-error approved is the host's boolean
+  await act.execute('db_read', { table: 'inventory' }, { approved: 'yes' });
+  return [policy.maxAffected, audited, readOnlyTools.length];
+}

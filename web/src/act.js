@@ -13,6 +13,10 @@ import { MAX_LIMITS } from './limits.js';
 import { randomUuid } from './uuid.js';
 import { callTool } from './tools.js';
 import { checkedResultLimits } from './result-limits.js';
+import { startTrail } from './policy/audit.js';
+import { Gate } from './policy/gate.js';
+import { POLICY_OPTION_NAMES, checkedExecuteOptions, checkedPolicy } from './policy/options.js';
+import { restrictDomain, stateForDomain } from './policy/tables.js';
 import { OUTCOME_UNKNOWN_HINT, STEP_TOOLS, TOOL_NAMES } from '../dist/core-rules.mjs';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -59,6 +63,7 @@ const OPTION_NAMES = new Set([
   'domain', 'fetch', 'state', 'registry', 'embedder', 'timeoutMs', 'limits',
   // The caps on what reaches the model (result-limits.js).
   'resultLimits',
+  ...POLICY_OPTION_NAMES,
 ]);
 
 const invalidOption = (path, message, hint = '') => new AlfredError({ code: 'invalid_option', path, message, hint });
@@ -244,6 +249,11 @@ function coreFailedAfterWrite(tool, params, answer, failure) {
   };
 }
 
+// PostgREST before 13 refuses `Prefer: handling=strict, max-affected=N` with
+// 400 PGRST122, before running anything: the act then counts instead.
+const maxAffectedUnsupported = (result) => result?.error?.code === 'bad_request' && result.error.dbCode === 'PGRST122';
+const CHANGES_ROWS = new Set(['db_update', 'db_delete']);
+
 // The gen_ ref each row of a create saves (`id: "gen_recipe_1"`), or null.
 function savedRefs(params) {
   const data = params?.data;
@@ -266,6 +276,13 @@ export class Act {
   // The request context of the last access token (#contextOf), held apart
   // from the act so that it is freed when the act is collected.
   #held = { context: null };
+  // The safety controls (readOnly, approve, maxAffected, onAudit, tracer)
+  // and the gate that applies them to each call.
+  #policy;
+  #gate;
+  // How maxAffected is enforced: 'header' until the server shows it does
+  // not take the preference (PGRST122), then 'count' for the act's life.
+  #maxAffectedBy = 'header';
 
   constructor(core, options = {}) {
     const resolved = resolveOptions(options);
@@ -286,16 +303,19 @@ export class Act {
     const timeoutMs = checkedTimeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const limits = checkedLimits(core.executionLimits, options.limits);
     const resultLimits = checkedResultLimits(options.resultLimits);
+    const policy = checkedPolicy(options);
     this.#core = core;
     contextFinalizer?.register(this, this.#held);
-    // Bound once: the given domain, else the registry's, else the core's; a
-    // registry of another domain is refused.
-    const domain = options.domain ?? registry?.domain ?? core.domain;
+    // Bound once: the given domain, else the registry's, else the core's,
+    // with only the allowed tables when `tables` is given; a registry of
+    // another domain is refused.
+    const base = options.domain ?? registry?.domain ?? core.domain;
+    const domain = policy.tables ? restrictDomain(base, policy.tables) : base;
     if (registry && registry.domain !== domain && JSON.stringify(registry.domain) !== JSON.stringify(domain)) {
       throw new AlfredError({
         code: 'invalid_option',
         path: 'registry',
-        message: `the registry is bound to the ${registry.domain?.name ?? 'unnamed'} domain, not ${domain?.name ?? 'unnamed'}`,
+        message: `the registry is bound to the ${registry.domain?.name ?? 'unnamed'} domain${policy.tables ? ' with all its tables' : ''}, not ${domain?.name ?? 'unnamed'}${policy.tables ? ` restricted to ${policy.tables.join(', ')}` : ''}`,
         hint: 'pass the registry of this domain (createRegistry(state, { domain })), or state instead of registry',
       });
     }
@@ -307,11 +327,18 @@ export class Act {
       core.domainHandle(domain);
     } catch (cause) {
       context.handle.delete();
+      // A restricted domain the core refuses is the allow-list's fault.
+      if (policy.tables && cause instanceof AlfredError && cause.code === 'invalid_domain') {
+        throw invalidOption('tables', `the tables ${policy.tables.join(', ')} do not make a domain on their own: ${cause.message}`, cause.hint);
+      }
       throw cause;
     }
     // Kept for the calls: a fixed token's context is the one they use.
     this.#held.context = { accessToken: requestOptions.accessToken, ...context };
-    this.#registry = registry ?? core.createRegistry(state, { domain });
+    // A restricted act restores the refs of its own tables only.
+    this.#registry = registry ?? core.createRegistry(policy.tables && present(state) ? stateForDomain(state, domain) : state, { domain });
+    this.#policy = { ...policy, tracer: policy.tracer ?? core.defaultTracer ?? null };
+    this.#gate = new Gate(this.#policy, domain);
     this.#options = {
       requestOptions,
       token: resolved.token,
@@ -351,16 +378,31 @@ export class Act {
   }
 
   /**
+   * The act's safety controls (docs/safety-controls.md): `{ readOnly,
+   * tables, approve, maxAffected }`, `approve` being `'none'`, `'deletes'`,
+   * `'writes'` or the function given. Adapters read it to map approval to
+   * their framework's own.
+   *
+   * @example
+   * act.policy // { readOnly: false, tables: null, approve: 'deletes', maxAffected: 50 }
+   */
+  get policy() {
+    const { readOnly, tables, approve, maxAffected } = this.#policy;
+    return Object.freeze({ readOnly, tables: tables ? Object.freeze([...tables]) : null, approve, maxAffected });
+  }
+
+  /**
    * The tool definitions for this act's domain (`core.toolDefinitions`):
    * `[{ name, description, parameters }]`; `{ strict: true }` for OpenAI
    * strict mode, `{ schema: 'inline' }` for the whole schema in the tools
-   * instead of one line per table.
+   * instead of one line per table. A read-only act lists `db_read` only; an
+   * act restricted with `tables` names no other table.
    *
    * @example
    * const tools = act.tools({ strict: true }).map((t) => ({ type: 'function', function: { ...t, strict: true } }))
    */
   tools({ strict = false, schema } = {}) {
-    return this.#core.toolDefinitions({ domain: this.#options.domain, strict, schema });
+    return this.#core.toolDefinitions({ domain: this.#options.domain, strict, schema, readOnly: this.#policy.readOnly });
   }
 
   /**
@@ -371,15 +413,16 @@ export class Act {
    * `{ ok: false, tool, table, error: { code, path, message, hint } }`.
    * A read without a limit is sent with the cap as its limit and an exact
    * count. `args` is the arguments object, or the JSON text a provider
-   * sends; strict-mode nulls and `data` as JSON text are accepted. Never
-   * throws but when `signal` aborts.
+   * sends; strict-mode nulls and `data` as JSON text are accepted.
+   * `approved` and `preview` are the host's, as for `execute`. Never throws
+   * but when `signal` aborts.
    *
    * @example
    * const result = await act.callTool('db_read', '{"table":"inventory","filters":null}')
    * // { ok: true, tool: 'db_read', table: 'inventory', count: 3, rows: [{ id: 'inv_1', … }], query: 'Query: …' }
    */
-  callTool(name, args, { signal } = {}) {
-    return callTool(this.#core, this, name, args, { signal });
+  callTool(name, args, { signal, approved, preview } = {}) {
+    return callTool(this.#core, this, name, args, { signal, approved, preview });
   }
 
   /**
@@ -388,10 +431,28 @@ export class Act {
    * only when `signal` aborts. A write whose answer was lost is
    * `write_outcome_unknown`, never "no effect".
    *
+   * The act's safety controls apply first (docs/safety-controls.md): a
+   * write on a read-only act is `read_only`; a write that needs approval
+   * sends no write and is `approval_required` with `error.preview`, until
+   * the host runs it again with `{ approved: true }` (its option, never a
+   * tool argument): the rows are read again, and a write that would now
+   * change rows the preview did not show is `preview_changed`. `preview` is
+   * the `error.preview` the host showed, for a host whose act did not keep
+   * it (a new act per request).
+   *
    * @example
    * const { data, error, query } = await act.execute('db_read', { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] })
+   * const held = await act.execute('db_delete', params)           // error.code 'approval_required', error.preview
+   * if (await askUser(held.error.preview)) await act.execute('db_delete', params, { approved: true })
    */
-  async execute(tool, params, { signal } = {}) {
+  async execute(tool, params, options) {
+    let checked;
+    try {
+      checked = checkedExecuteOptions(options);
+    } catch (cause) {
+      return { data: null, error: cause.toJSON(), query: null, count: null };
+    }
+    const { signal, approved, preview } = checked;
     signal?.throwIfAborted();
     let accessToken = this.#options.requestOptions.accessToken;
     const { token } = this.#options;
@@ -401,12 +462,45 @@ export class Act {
       if (current.error) return { data: null, error: current.error, query: null, count: null };
       accessToken = current.token;
     }
+    const { onAudit, tracer } = this.#policy;
+    const trail = startTrail({ onAudit, tracer, core: this.#core, registry: this.#registry, userId: this.#options.requestOptions.userId, token: accessToken }, tool, params);
+    let result;
     try {
-      return await this.#execute(tool, params, signal, accessToken);
+      const io = {
+        run: (runTool, runParams) => this.#run(runTool, runParams, signal, accessToken, trail),
+        validate: (runTool, runParams) => this.#validate(runTool, runParams, accessToken),
+        trail,
+      };
+      result = await this.#gate.execute({ tool, params, approved, preview }, io);
     } catch (cause) {
-      if (signal?.aborted) throw signal.reason ?? cause;
-      return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
+      if (signal?.aborted) {
+        trail.finish({ data: null, error: { code: 'aborted' } });
+        throw signal.reason ?? cause;
+      }
+      result = { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
     }
+    trail.finish(result);
+    return result;
+  }
+
+  // The error that would refuse the call before any request, or null: the
+  // core builds its request without sending it.
+  #validate(tool, params, accessToken) {
+    const { requestOptions, domain } = this.#options;
+    const built = this.#core.buildRequest(tool, params, { ...requestOptions, accessToken, registry: this.#registry, domain });
+    return built.error && built.error.code !== 'requires_executor' ? built.error : null;
+  }
+
+  // One call in the core, under maxAffected. A server that does not take
+  // the max-affected preference refuses it before running anything
+  // (PGRST122): the act counts instead from then on, and runs the call again.
+  async #run(tool, params, signal, accessToken, trail) {
+    const result = await this.#attempt(tool, params, signal, accessToken, trail);
+    if (this.#maxAffectedBy === 'header' && CHANGES_ROWS.has(tool) && this.#policy.maxAffected > 0 && maxAffectedUnsupported(result)) {
+      this.#maxAffectedBy = 'count';
+      return this.#attempt(tool, params, signal, accessToken, trail);
+    }
+    return result;
   }
 
   // The request context of `accessToken`: the options are parsed and checked
@@ -422,26 +516,35 @@ export class Act {
     return context;
   }
 
-  async #execute(tool, params, signal, accessToken) {
+  async #attempt(tool, params, signal, accessToken, trail) {
     const { domain, fetch: fetchImpl, embedder, timeoutMs, limits } = this.#options;
+    const { maxAffected } = this.#policy;
     const call = this.#createIds(tool, params);
     const execution = this.#core.startExecution(tool, params, this.#contextOf(accessToken), {
       registry: this.#registry,
       domain,
-      settings: { rowIds: call.rowIds, limits },
+      settings: { rowIds: call.rowIds, limits, maxAffected, maxAffectedBy: this.#maxAffectedBy },
     });
+    const attempt = trail.attempt();
+    const exchange = (need, options) => {
+      const answered = attempt.sent(need);
+      return httpExchange(fetchImpl, need, options).then((response) => {
+        answered(response);
+        return response;
+      });
+    };
     let result;
     // The answer to the write's own request once it may have reached the
     // database: from then on a failure of the core is an unknown outcome.
     let writeAnswer = null;
     const isWrite = WRITE_TOOLS.has(tool);
     try {
-      const exchange = { signal, timeoutMs, maxResponseBytes: limits.maxResponseBytes };
+      const exchangeOptions = { signal, timeoutMs, maxResponseBytes: limits.maxResponseBytes };
       while (!execution.done()) {
         signal?.throwIfAborted();
         const needs = execution.needs();
         const responses = await Promise.all(
-          needs.map((need) => (need.kind === 'embed' ? performEmbed(embedder, need) : httpExchange(fetchImpl, need, exchange))),
+          needs.map((need) => (need.kind === 'embed' ? performEmbed(embedder, need) : exchange(need, exchangeOptions))),
         );
         signal?.throwIfAborted();
         responses.forEach((response, index) => {
@@ -471,6 +574,7 @@ export class Act {
       }
     }
     this.#settle(call, result);
+    attempt.end(result);
     return result;
   }
 
@@ -534,13 +638,22 @@ export function createActFactory(loadCore) {
         return act ? act.registry : pendingRegistry;
       },
       get domain() {
-        return act ? act.domain : (options.domain ?? options.registry?.domain ?? defaultDomain);
+        if (act) return act.domain;
+        const base = options.domain ?? options.registry?.domain ?? defaultDomain;
+        try {
+          return Array.isArray(options.tables) ? restrictDomain(base, options.tables) : base;
+        } catch {
+          return base; // the act refuses the tables when the core is loaded
+        }
       },
       get limits() {
         return act ? act.limits : null;
       },
       get resultLimits() {
         return act ? act.resultLimits : null;
+      },
+      get policy() {
+        return act ? act.policy : null;
       },
       async execute(tool, params, executeOptions) {
         try {

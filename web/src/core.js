@@ -257,6 +257,7 @@ export class Core {
   #executionLimits;
   #maxInputBytes;
   #stepTools;
+  #defaultTracer = null;
 
   constructor(module, domain, maxInputBytes) {
     this.#module = module;
@@ -285,6 +286,19 @@ export class Core {
    */
   get maxInputBytes() {
     return this.#maxInputBytes;
+  }
+
+  /**
+   * @internal The OpenTelemetry tracer acts use when not given a `tracer`
+   * (the Node entry sets @opentelemetry/api's global one when it is installed).
+   */
+  get defaultTracer() {
+    return this.#defaultTracer;
+  }
+
+  /** @internal Sets `defaultTracer`. */
+  useDefaultTracer(tracer) {
+    this.#defaultTracer = tracer && typeof tracer.startSpan === 'function' ? tracer : null;
   }
 
   /** @internal Passes `text` through WASM memory to `invoke(length)`; returns the published result text. */
@@ -597,23 +611,31 @@ export class Core {
    * description, columns as enums, rows typed per table. `strict: true`
    * gives the variant valid under OpenAI strict structured outputs (every
    * property required, null for "left out", `data` as JSON text);
-   * `act.execute` accepts what any variant produces. Frozen; throws
-   * `AlfredError` only for an invalid `domain` or option.
+   * `act.execute` accepts what any variant produces. `readOnly: true`
+   * lists only the tools that read (`db_read`), as a read-only act offers
+   * them. Frozen; throws `AlfredError` only for an invalid `domain` or option.
    *
    * @example
    * const tools = core.toolDefinitions({ strict: true })
    * // [{ name: 'db_read', description: 'Read rows of the kitchen database. …', parameters: { type: 'object', … } }, …]
    */
-  toolDefinitions({ domain = this.#domain, strict = false, schema = 'compact' } = {}) {
+  toolDefinitions({ domain = this.#domain, strict = false, schema = 'compact', readOnly = false } = {}) {
     if (typeof strict !== 'boolean') {
       throw new AlfredError({ code: 'invalid_option', path: 'strict', message: `strict must be true or false, got ${JSON.stringify(strict)}` });
+    }
+    if (typeof readOnly !== 'boolean') {
+      throw new AlfredError({ code: 'invalid_option', path: 'readOnly', message: `readOnly must be true or false, got ${JSON.stringify(readOnly)}` });
     }
     const inlineSchema = toolSchemaOption(schema);
     const handle = this.domainHandle(domain);
     let cached = this.#toolDefinitions.get(domain);
     if (!cached) this.#toolDefinitions.set(domain, (cached = {}));
     const key = `${strict ? 'strict' : 'plain'}-${inlineSchema ? 'inline' : 'compact'}`;
-    return (cached[key] ??= toolDefinitions(this.#module, handle, { strict, inlineSchema }));
+    const all = (cached[key] ??= toolDefinitions(this.#module, handle, { strict, inlineSchema }));
+    if (!readOnly) return all;
+    // The tools a read step may call: the core's rule (STEP_TOOLS.read).
+    const reads = this.stepTools.read;
+    return (cached[`${key}-readOnly`] ??= Object.freeze(all.filter((definition) => reads.includes(definition.name))));
   }
 
   /**
@@ -644,12 +666,16 @@ export class Core {
    * accessToken }` (a string, or a function returning one or a promise of
    * one, called before every call), plus `userId` (default: the token's
    * `sub`), `domain`, `fetch`, `state` or `registry`, `embedder`,
-   * `timeoutMs`. An unknown option or a value of the wrong type throws
-   * `AlfredError` (`invalid_option`).
-   * The act is bound to one domain: `domain`, else the registry's, else the core's.
+   * `timeoutMs`, `limits`, and the safety controls (docs/safety-controls.md):
+   * `readOnly`, `tables`, `approve`, `maxAffected`, `onAudit`, `tracer`. An
+   * unknown option or a value of the wrong type throws `AlfredError`
+   * (`invalid_option`).
+   * The act is bound to one domain: `domain`, else the registry's, else the
+   * core's (restricted to `tables` when given).
    *
    * @example
    * const act = core.createAct({ supabase }) // or { url: process.env.SUPABASE_URL, apiKey: anonKey, accessToken: () => session.access_token }
+   * const careful = core.createAct({ supabase, approve: 'deletes', tables: ['inventory'] })
    * const { data, error, query } = await act.execute('db_read', { table: 'inventory' })
    * saved = act.registry.toJSON()
    */

@@ -3,20 +3,12 @@ import { readFile } from 'node:fs/promises';
 import { compileBytes, createLoadCore, fetchWasm, wasmFetchFailed } from './loader.js';
 import { createActFactory } from './act.js';
 import { createDomainPull } from './domain-pull.js';
+import { globalTracer } from './policy/otel.js';
 
 export * from './public.js';
 
-/**
- * Loads the alfred-act core. `options.wasmModule` may be a precompiled
- * `WebAssembly.Module`, `options.wasm` a module, a URL or a file path;
- * otherwise the package's `alfred_core.wasm` is compiled
- * (once per process) and instantiated.
- *
- * @example
- * import { loadCore, kitchen } from 'alfred-act'
- * const core = await loadCore()
- */
-export const loadCore = createLoadCore(
+// Compiles the shipped .wasm from disk, or the one `options.wasm` names.
+const loadShipped = createLoadCore(
   async () => WebAssembly.compile(await readFile(new URL('../dist/alfred_core.wasm', import.meta.url))),
   // `wasm` as a URL: file: URLs and paths from disk, http(s) fetched.
   async (url) => {
@@ -32,6 +24,23 @@ export const loadCore = createLoadCore(
     return compileBytes(new Uint8Array(bytes), url);
   },
 );
+
+/**
+ * Loads the alfred-act core. `options.wasmModule` may be a precompiled
+ * `WebAssembly.Module`, `options.wasm` a module, a URL or a file path;
+ * otherwise the package's `alfred_core.wasm` is compiled (once per process)
+ * and instantiated. When @opentelemetry/api is installed, its acts trace
+ * their calls with its global tracer unless given a `tracer`.
+ *
+ * @example
+ * import { loadCore, kitchen } from 'alfred-act'
+ * const core = await loadCore()
+ */
+export async function loadCore(options) {
+  const [core, tracer] = await Promise.all([loadShipped(options), globalTracer()]);
+  core.useDefaultTracer(tracer);
+  return core;
+}
 
 /**
  * An executor for one user, usable at once (the core loads on first use).

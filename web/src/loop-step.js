@@ -71,7 +71,8 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
   let nativeTools = null;
   if (toolCalling === 'native' && allowed.length > 0) {
     try {
-      const definitions = core.toolDefinitions({ domain, strict: true });
+      // A read-only act (createAct({ readOnly })) offers reads only, in every step.
+      const definitions = core.toolDefinitions({ domain, strict: true, readOnly: act.policy?.readOnly === true });
       const names = allowed.filter((name) => definitions.some((definition) => definition.name === name));
       nativeTools = names.length > 0 ? openaiTools({ tools: () => definitions }, { tools: names }) : null;
     } catch (cause) {

@@ -90,6 +90,15 @@ function rowsForModel(core, rows, registry) {
   return scrubbed === text ? rows : JSON.parse(scrubbed);
 }
 
+// The preview of a held write as the model may see it: what it would change
+// (refs and labels), without the keys the host checks approvals against.
+function previewForModel(core, preview, registry) {
+  const { tool, table, count, rows, data } = preview;
+  const out = { tool, table, count, rows: rowsForModel(core, rows ?? [], registry) };
+  if (data !== undefined) out.data = data;
+  return out;
+}
+
 /**
  * The tool result for the model, one shape for every tool and adapter:
  * `{ ok: true, tool, table, count, query, truncated?, shown?, hint?,
@@ -108,6 +117,8 @@ export function toolResult(core, tool, outcome, { registry, resultLimits, limite
   const table = outcome?.query?.table ?? null;
   if (outcome?.error) {
     const out = { ok: false, tool: String(tool), table, error: modelError(outcome.error) };
+    // A write held for approval tells the model what it would change.
+    if (outcome.error.preview) out.error.preview = previewForModel(core, outcome.error.preview, registry);
     // The query only when it ran (a database refusal); a call refused before
     // any request has nothing to show but the error.
     if (query && outcome.query.source !== 'none') out.query = query;
@@ -128,12 +139,13 @@ export function toolResult(core, tool, outcome, { registry, resultLimits, limite
 /**
  * @internal Act#callTool: arguments in, the model's tool result out; never
  * throws but for `signal`. A read without a limit is sent with the cap.
+ * `approved` and `preview` are the host's, as for `act.execute`.
  */
-export async function callTool(core, act, name, args, { signal } = {}) {
+export async function callTool(core, act, name, args, { signal, approved, preview } = {}) {
   const { params, error } = toolArguments(args);
   const resultLimits = checkedResultLimits(act.resultLimits);
   if (error) return toolResult(core, name, { data: null, error, query: null, count: null }, { resultLimits });
   const sent = modelParams(name, params, resultLimits);
-  const outcome = await act.execute(name, sent.params, { signal });
+  const outcome = await act.execute(name, sent.params, { signal, ...(approved === undefined ? {} : { approved }), ...(preview === undefined ? {} : { preview }) });
   return toolResult(core, name, outcome, { registry: act.registry, resultLimits, limited: sent.limited });
 }

@@ -24,6 +24,7 @@
 #define ALFRED_ERROR_CODES(X) \
   X(action_not_allowed, core, "the decision's action is not one the step type allows") \
   X(already_saved, core, "a gen_ ref was already saved; update the row it was saved as") \
+  X(approval_required, core, "the write needs the host's approval; nothing was sent (error.preview says what it would change)") \
   X(deleted_ref, core, "the ref names a row deleted earlier in the session") \
   X(generated_filter, core, "a read of unsaved generated artifacts filtered on something other than id") \
   X(invalid_content, core, "a generated artifact's content is not a JSON object") \
@@ -51,7 +52,9 @@
   X(not_signed_in, core, "a user-owned table was called without a signed-in user's token") \
   X(nul_byte, core, "a text value holds a NUL byte, which PostgreSQL refuses") \
   X(pending_ref, core, "a gen_ ref that has not been saved was used where a row is needed") \
+  X(preview_changed, core, "an approved write would now change rows its preview did not show; nothing was sent") \
   X(raw_id, core, "the model wrote a row's key (a UUID, a number) where a ref belongs; refs only") \
+  X(read_only, core, "a create, update or delete on an act made with readOnly: true; nothing was sent") \
   X(read_only_column, core, "a write sets a column the domain marks read-only") \
   X(read_only_table, core, "a write to a table the domain marks read-only") \
   X(ref_type_mismatch, core, "a ref of one table was used where another table's ref belongs") \

@@ -3,19 +3,58 @@
 // act.callTool, so a refused call (bad column, unknown ref, missing filter)
 // comes back to the model as a tool result it can correct, never as a thrown
 // error that ends the generation.
+//
+// Approval (createAct({ approve: 'deletes' | 'writes' })) goes through the
+// AI SDK's own: the tools that need it carry `needsApproval: true` (AI SDK 6
+// and 7), so generateText stops with a `tool-approval-request` the host's UI
+// shows, and runs the tool once a `tool-approval-response` approves it. The
+// tool runs the write as approved only when that response is in the messages
+// it is given; otherwise (AI SDK 5, which has no approval, or an approval the
+// SDK decided on its own) the act holds the write and the model reads
+// `approval_required`: it fails closed.
 import { jsonSchema, tool } from 'ai';
+import { needsApproval } from '../policy/options.js';
+
+const VERBS = { db_create: 'Create', db_update: 'Change', db_delete: 'Delete' };
+
+// Whether the AI SDK approved this tool call: the assistant's
+// `tool-approval-request` for `toolCallId` and an approving
+// `tool-approval-response` to it are among the messages the SDK passed to
+// `execute` (AI SDK 6 and 7 pass the conversation that holds them).
+function approvedInMessages(messages, toolCallId) {
+  if (!Array.isArray(messages) || typeof toolCallId !== 'string') return false;
+  const requests = new Set();
+  const approvals = new Set();
+  for (const message of messages) {
+    if (!Array.isArray(message?.content)) continue;
+    for (const part of message.content) {
+      if (message.role === 'assistant' && part?.type === 'tool-approval-request' && part.toolCallId === toolCallId) requests.add(part.approvalId);
+      if (message.role === 'tool' && part?.type === 'tool-approval-response' && part.approved === true) approvals.add(part.approvalId);
+    }
+  }
+  return [...requests].some((id) => approvals.has(id));
+}
+
+// The tools whose calls need the host's approval under the act's policy (a
+// function policy asks the host itself, inside the act).
+function heldTools(act) {
+  const approve = act.policy?.approve;
+  return (name) => typeof approve === 'string' && needsApproval(approve, name);
+}
 
 /**
  * The `tools` for `generateText` / `streamText` / `ToolLoopAgent`:
- * `{ db_read, db_create, db_update, db_delete }`, each `tool({ description,
- * inputSchema: jsonSchema(…), execute })`. Options: `strict` (default `true`:
- * the OpenAI strict-mode schemas, which providers without strict mode take
- * as well; AI SDK 6 and 7 send `strict: true` with each tool, while AI SDK
- * 5's tools have no such field and its OpenAI provider takes `providerOptions:
- * { openai: { strictJsonSchema: true } }` per call instead), `tools` (a subset
- * of the names, e.g. `['db_read']` for a read-only agent), `schema`
- * (`'compact'`, the default: one line per table in db_read's description;
- * `'inline'`: the whole schema in the tools). The result of each call is
+ * `{ db_read, db_create, db_update, db_delete }` (only `db_read` for a
+ * read-only act), each `tool({ description, inputSchema: jsonSchema(…),
+ * execute })`. Options: `strict` (default `true`: the OpenAI strict-mode
+ * schemas, which providers without strict mode take as well; AI SDK 6 and 7
+ * send `strict: true` with each tool, while AI SDK 5's tools have no such
+ * field and its OpenAI provider takes `providerOptions: { openai: {
+ * strictJsonSchema: true } }` per call instead), `tools` (a subset of the
+ * names, e.g. `['db_read']` for a read-only agent), `schema` (`'compact'`,
+ * the default: one line per table in db_read's description; `'inline'`: the
+ * whole schema in the tools). The tools a `createAct({ approve })` policy
+ * holds carry `needsApproval: true`. The result of each call is
  * `act.callTool`'s, cut to the act's `resultLimits`:
  * `{ ok: true, tool, table, count, query, rows }` or `{ ok: false, tool, table, error }`.
  *
@@ -37,15 +76,73 @@ export function aiTools(act, { strict = true, tools: names, schema } = {}) {
       if (!known.has(name)) throw new TypeError(`aiTools(act, { tools }): '${name}' is not one of ${[...known].join(', ')}`);
     }
   }
+  const held = heldTools(act);
   const out = {};
   for (const definition of definitions) {
     if (wanted && !wanted.has(definition.name)) continue;
+    const holds = held(definition.name);
     out[definition.name] = tool({
       description: definition.description,
       inputSchema: jsonSchema(structuredClone(definition.parameters)),
       strict,
-      execute: (input, { abortSignal } = {}) => act.callTool(definition.name, input, { signal: abortSignal }),
+      ...(holds ? { needsApproval: true } : {}),
+      execute: (input, { abortSignal, toolCallId, messages } = {}) => {
+        const approved = holds && approvedInMessages(messages, toolCallId);
+        return act.callTool(definition.name, input, { signal: abortSignal, ...(approved ? { approved: true } : {}) });
+      },
     });
+  }
+  return out;
+}
+
+// One line a person reads before approving: what the write does, to which rows.
+function describe(preview) {
+  const label = (row) =>
+    preview.tool === 'db_create'
+      ? JSON.stringify(row).slice(0, 120)
+      : Object.entries(row)
+          .filter(([column, value]) => typeof value === 'string' && !column.startsWith('_'))
+          .map(([, value]) => value)
+          .join(' ');
+  const shown = preview.rows.map(label).join('; ');
+  const more = preview.count > preview.rows.length ? ` and ${preview.count - preview.rows.length} more` : '';
+  const change = preview.tool === 'db_update' && preview.data !== undefined ? ` to ${JSON.stringify(preview.data).slice(0, 200)}` : '';
+  return `${VERBS[preview.tool]} ${preview.count} ${preview.count === 1 ? 'row' : 'rows'} of ${preview.table}${change}${shown ? `: ${shown}` : ''}${more}`;
+}
+
+/**
+ * AI SDK 7's `toolApproval` for `generateText` / `streamText`: for each tool
+ * the act's policy holds, a function that takes the preview (one read of the
+ * rows the write would change, which the act keeps to check the approved
+ * write against) and asks the user with it as the request's `reason`
+ * ("Delete 2 rows of inventory: inv_3 milk; inv_7 oat milk"). A call the act
+ * refuses anyway (an unknown column, too many rows) is not put to the user:
+ * it runs and the model reads the error. `onPreview(preview, toolCall)` sees
+ * the whole preview, for a UI that shows more than the reason.
+ *
+ * @example
+ * const result = await generateText({ model, tools: aiTools(act), toolApproval: aiToolApproval(act), messages })
+ * // result.content has { type: 'tool-approval-request', reason: 'Delete 1 row of inventory: inv_3 milk', … }
+ */
+export function aiToolApproval(act, { onPreview } = {}) {
+  if (!act || typeof act.execute !== 'function' || !act.policy) {
+    throw new TypeError('aiToolApproval(act): act must come from core.createAct() (or an awaited createAct().ready)');
+  }
+  const held = heldTools(act);
+  const out = {};
+  for (const name of ['db_create', 'db_update', 'db_delete']) {
+    if (!held(name)) continue;
+    out[name] = async (input, { toolCallId } = {}) => {
+      // No approval given: the act only previews (a held write sends nothing).
+      const outcome = await act.execute(name, input);
+      if (outcome.error?.code !== 'approval_required' || !outcome.error.preview) return 'not-applicable';
+      try {
+        onPreview?.(outcome.error.preview, { toolCallId, toolName: name, input });
+      } catch {
+        // the UI hook's failure does not decide the approval
+      }
+      return { type: 'user-approval', reason: describe(outcome.error.preview) };
+    };
   }
   return out;
 }

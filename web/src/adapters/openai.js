@@ -2,6 +2,10 @@
 // Completions and the Responses API) and a dispatcher that runs the model's
 // tool calls and returns the messages to send back. Works with the `openai`
 // package and with any OpenAI-compatible endpoint; it imports nothing from it.
+// A write the act holds for approval (createAct({ approve })) runs only when
+// the caller's `approve(call, preview)` says yes; without one it stays held
+// and the model reads `approval_required` (fail closed).
+import { approvalError } from '../policy/gate.js';
 
 /**
  * Function tools for `client.chat.completions.create({ tools })` (`api:
@@ -42,6 +46,38 @@ function callOf(item) {
   return null;
 }
 
+// The call's arguments as an object, for the approver.
+function paramsOf(args) {
+  if (typeof args !== 'string') return args ?? null;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return null;
+  }
+}
+
+// One call, through the approver when the act holds it: the approved write
+// runs with `{ approved: true }` (the act checks it against the preview it
+// kept); a denial, or an approver that throws, is a result the model reads.
+async function runCall(act, call, { signal, approve }) {
+  const result = await act.callTool(call.name, call.args, { signal });
+  // A function policy on the act asked already; its answer stands.
+  const held = result.ok === false && result.error?.code === 'approval_required' && typeof act.policy?.approve === 'string';
+  if (!held || typeof approve !== 'function') return result;
+  const preview = result.error.preview;
+  let answer;
+  try {
+    answer = await approve({ id: call.id, tool: call.name, table: result.table ?? preview?.table ?? null, params: paramsOf(call.args) }, preview);
+  } catch (cause) {
+    return { ...result, error: modelCopy(approvalError(preview, { failure: String(cause?.message ?? cause).slice(0, 200) })) };
+  }
+  signal?.throwIfAborted();
+  if (answer !== true) return { ...result, error: modelCopy(approvalError(preview, { denied: true })) };
+  return act.callTool(call.name, call.args, { signal, approved: true });
+}
+
+const modelCopy = ({ code, path, message, hint, preview }) => ({ code, path, message, hint, preview });
+
 /**
  * Runs the model's tool calls in order (a write may depend on the read
  * before it) and resolves to the messages that answer them: `{ role: 'tool',
@@ -51,20 +87,26 @@ function callOf(item) {
  * them; items that are not function calls (a custom tool's call, a message,
  * a reasoning item) are skipped. Each `content` / `output` is the JSON text of
  * `act.callTool`'s result (cut to the act's `resultLimits`), errors
- * included, so the model can correct its call. Rejects only when `signal`
- * aborts.
+ * included, so the model can correct its call. A write the act holds for
+ * approval (`createAct({ approve: 'deletes' })`) runs when `approve({ id,
+ * tool, table, params }, preview)` resolves `true`; without `approve` it is
+ * not run, and the model reads `approval_required` (fail closed). Rejects
+ * only when `signal` aborts.
  *
  * @example
  * const message = completion.choices[0].message
- * messages.push(message, ...(await runToolCalls(act, message.tool_calls)))
+ * messages.push(message, ...(await runToolCalls(act, message.tool_calls, {
+ *   approve: (call, preview) => askUser(`${call.tool}: ${preview.count} rows of ${preview.table}`),
+ * })))
  */
-export async function runToolCalls(act, calls, { signal } = {}) {
+export async function runToolCalls(act, calls, { signal, approve } = {}) {
+  if (approve !== undefined && typeof approve !== 'function') throw new TypeError('runToolCalls: approve must be a function (call, preview) => boolean | Promise<boolean>');
   const out = [];
   for (const item of calls ?? []) {
     const call = callOf(item);
     if (!call) continue;
     signal?.throwIfAborted();
-    const result = await act.callTool(call.name, call.args, { signal });
+    const result = await runCall(act, call, { signal, approve });
     const text = JSON.stringify(result);
     out.push(call.api === 'chat' ? { role: 'tool', tool_call_id: call.id, content: text } : { type: 'function_call_output', call_id: call.id, output: text });
   }
