@@ -24,6 +24,7 @@
 #define ALFRED_ERROR_CODES(X) \
   X(action_not_allowed, core, "the decision's action is not one the step type allows") \
   X(already_saved, core, "a gen_ ref was already saved; update the row it was saved as") \
+  X(approval_required, core, "the call needs the user's approval; nothing was sent (error.preview says what it would touch)") \
   X(deleted_ref, core, "the ref names a row deleted earlier in the session") \
   X(generated_filter, core, "a read of unsaved generated artifacts filtered on something other than id") \
   X(invalid_content, core, "a generated artifact's content is not a JSON object") \
@@ -51,7 +52,9 @@
   X(not_signed_in, core, "a user-owned table was called without a signed-in user's token") \
   X(nul_byte, core, "a text value holds a NUL byte, which PostgreSQL refuses") \
   X(pending_ref, core, "a gen_ ref that has not been saved was used where a row is needed") \
+  X(preview_changed, core, "an approved write would now touch rows its preview did not show; nothing was sent") \
   X(raw_id, core, "the model wrote a row's key (a UUID, a number) where a ref belongs; refs only") \
+  X(read_only, core, "a write refused because the act (or server) is read-only") \
   X(read_only_column, core, "a write sets a column the domain marks read-only") \
   X(read_only_table, core, "a write to a table the domain marks read-only") \
   X(ref_type_mismatch, core, "a ref of one table was used where another table's ref belongs") \
@@ -60,6 +63,7 @@
   X(reserved_column, core, "a column name is a PostgREST keyword (select, order, or, and, …)") \
   X(service_key_refused, core, "a service-role key was given where a user's token belongs") \
   X(system_column, core, "the call names the owner column, which is applied automatically") \
+  X(too_many_rows, core, "the write would touch more rows than maxAffected allows") \
   X(unknown_column, core, "the table has no such column") \
   X(unknown_operator, core, "a filter's op is not one the tools know") \
   X(unknown_param, core, "the tool takes no such parameter") \
@@ -135,17 +139,26 @@
   X(origin_not_allowed, worker, "the request's Origin is not allowed") \
   X(token_expired, worker, "the token's exp has passed") \
   X(token_not_yet_valid, worker, "the token's nbf is in the future") \
+  X(too_many_concurrent_requests, worker, "the user has too many /act/execute or /mcp requests running") \
   X(too_many_concurrent_turns, worker, "the user has too many turns running") \
+  X(too_many_requests, worker, "the user sent too many /act/execute or /mcp requests this minute") \
   X(too_many_turns, worker, "the user started too many turns this minute") \
   X(turn_model_calls_exceeded, worker, "the turn used up its model calls") \
+  X(turn_state_too_large, worker, "the turn state sent back is over its size or message limit") \
   X(turn_tokens_exceeded, worker, "the turn used up its model tokens") \
   X(unknown_key, worker, "the token's kid is not in the JWK set") \
   X(unsupported_media_type, worker, "the body is not application/json") \
   X(worker_misconfigured, worker, "the worker's environment variables are refused") \
+  X(approval_declined, mcp, "the user declined (or dismissed) the confirmation of a write; nothing was sent") \
+  X(header_mismatch, mcp, "an MCP request header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) is missing or differs from the body") \
   X(invalid_request, mcp, "not a JSON-RPC 2.0 request, notification or response") \
+  X(invalid_request_state, mcp, "an MCP requestState does not verify (forged, another user's or another call's)") \
+  X(message_too_large, mcp, "an MCP message is over the size the server reads") \
   X(method_not_found, mcp, "the MCP method is not one the server has") \
+  X(missing_request_meta, mcp, "a 2026-07-28 MCP request lacks its protocol version or client capabilities in _meta") \
   X(missing_session_id, mcp, "the request has no Mcp-Session-Id") \
   X(not_acceptable, mcp, "the Accept header allows neither JSON nor an event stream") \
+  X(refs_expired, mcp, "a ref from an earlier call is no longer known: the refs kept between calls expired") \
   X(session_not_found, mcp, "the MCP session is unknown or expired") \
   X(session_store_failed, mcp, "the MCP session store failed") \
   X(token_unavailable, mcp, "the access token could not be read") \
