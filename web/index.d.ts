@@ -916,6 +916,19 @@ interface ActCommonOptions extends DomainOption {
   timeoutMs?: number;
   /** Overrides of the default limits of one call (`core.executionLimits`). */
   limits?: Partial<ExecutionLimits>;
+  /** Refuse every create, update and delete (`read_only`) before any request. */
+  readOnly?: boolean;
+  /** An allow-list of tables: a call on another is `unknown_table`. */
+  tables?: string[];
+  /**
+   * Which writes need the user's approval: `'deletes'` updates and deletes,
+   * `'writes'` creates too, `'none'` (default) none; or a function that
+   * approves (true) or refuses a write given its preview. A call that needs
+   * approval sends no write and is `approval_required` with `error.preview`.
+   */
+  approve?: 'none' | 'deletes' | 'writes' | ((call: { tool: ToolName; params: ToolParams }, preview: WritePreview) => boolean | Promise<boolean>);
+  /** The most rows one update or delete may touch; more is `too_many_rows`. */
+  maxAffected?: number;
   /** Package-level createAct only: an already loaded core. */
   core?: Core;
   /** Package-level createAct only: passed to loadCore. */
@@ -958,7 +971,19 @@ export type ActOptions = ActSupabaseOptions | ActUrlOptions;
  * `<id>`) where the database wrote UUIDs; `raw` keeps the text as it was, for
  * the developer only (docs/uuid-scrubbing.md). Never pass `raw` to a model.
  */
+/** What a write would touch: `error.preview` of `approval_required` and `preview_changed`. */
+export interface WritePreview {
+  tool: ToolName;
+  table: string;
+  /** Rows it would create, update or delete. */
+  count: number;
+  /** The rows (up to 50): their refs (null for rows a create would add) and labels. */
+  rows: { ref: string | null; label: string | null }[];
+}
+
 export interface ExecuteError extends AlfredErrorShape {
+  /** With `approval_required` and `preview_changed`: what the write would touch. */
+  preview?: WritePreview;
   /**
    * The HTTP status that arrived (a `write_outcome_unknown` with a 201 means
    * the write happened but its answer was unusable).
@@ -998,7 +1023,8 @@ export interface Act {
   readonly domain: DomainConfig;
   /** The limits of one call, the defaults with the act's `limits` applied. */
   readonly limits: ExecutionLimits;
-  execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: { signal?: AbortSignal }): Promise<ExecuteResult>;
+  /** `approved: true` (the host's, never a tool argument) runs a write the user approved. */
+  execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: { signal?: AbortSignal; approved?: boolean }): Promise<ExecuteResult>;
   /**
    * The tool definitions for this act's domain (`core.toolDefinitions`).
    *

@@ -9,6 +9,7 @@ import { defaultDomain } from './default-domain.js';
 import { lexicalEmbedder } from './embedder.js';
 import { AlfredError, internalError } from './errors.js';
 import { httpExchange } from './http-exchange.js';
+import { approvalRequired, forbiddenCall, needsApproval, previewChanged, previewWrite, readPolicy, tooManyRows } from './act-policy.js';
 import { MAX_ROWS_LIMIT, MAX_SIZE_LIMIT } from './limits.js';
 import { randomUuid } from './uuid.js';
 import { callTool } from './tools.js';
@@ -57,6 +58,7 @@ export function restUrl(url) {
 const OPTION_NAMES = new Set([
   'url', 'restUrl', 'supabase', 'apiKey', 'accessToken', 'userId',
   'domain', 'fetch', 'state', 'registry', 'embedder', 'timeoutMs', 'limits',
+  'readOnly', 'tables', 'approve', 'maxAffected',
 ]);
 
 const invalidOption = (path, message, hint = '') => new AlfredError({ code: 'invalid_option', path, message, hint });
@@ -262,6 +264,10 @@ export class Act {
   // so the database refuses it as a duplicate instead of inserting twice.
   #uncertainCalls = new Map();
   #uncertainSaves = new Map();
+  // The policy on writes (act-policy.js), or null; the previews shown for
+  // calls awaiting approval, by the call's JSON.
+  #policy = null;
+  #previews = new Map();
   // The request context of the last access token (#contextOf), held apart
   // from the act so that it is freed when the act is collected.
   #held = { context: null };
@@ -310,6 +316,7 @@ export class Act {
     // Kept for the calls: a fixed token's context is the one they use.
     this.#held.context = { accessToken: requestOptions.accessToken, ...context };
     this.#registry = registry ?? core.createRegistry(state, { domain });
+    this.#policy = readPolicy(options, domain);
     this.#options = {
       requestOptions,
       token: resolved.token,
@@ -373,7 +380,7 @@ export class Act {
    * @example
    * const { data, error, query } = await act.execute('db_read', { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }] })
    */
-  async execute(tool, params, { signal } = {}) {
+  async execute(tool, params, { signal, approved = false } = {}) {
     signal?.throwIfAborted();
     let accessToken = this.#options.requestOptions.accessToken;
     const { token } = this.#options;
@@ -384,11 +391,60 @@ export class Act {
       accessToken = current.token;
     }
     try {
+      const refused = await this.#gate(tool, params, approved === true, signal, accessToken);
+      if (refused) return refused;
       return await this.#execute(tool, params, signal, accessToken);
     } catch (cause) {
       if (signal?.aborted) throw signal.reason ?? cause;
       return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
     }
+  }
+
+  // The policy before a call (act-policy.js): a refusal, or null to run it.
+  // A write that needs approval (or is capped by maxAffected) is previewed
+  // by one read with its filters; without `approved` it is refused with
+  // that preview, and with it, refused if it would now touch rows the
+  // preview of the same call did not show.
+  async #gate(tool, params, approved, signal, accessToken) {
+    const policy = this.#policy;
+    if (!policy) return null;
+    const forbidden = forbiddenCall(policy, tool, params);
+    if (forbidden) return forbidden;
+    const approval = needsApproval(policy, tool);
+    const capped = policy.maxAffected !== null && (tool === 'db_update' || tool === 'db_delete');
+    if ((!approval && !capped) || !params || typeof params.table !== 'string') return null;
+    const read = (readParams) => this.#execute('db_read', readParams, signal, accessToken);
+    const { preview, error } = await previewWrite({ tool, params, domain: this.#options.domain, policy, read });
+    if (error) return error;
+    const tooMany = tooManyRows(policy, preview);
+    if (tooMany) return tooMany;
+    if (!approval) return null;
+    let key;
+    try {
+      key = JSON.stringify([tool, params]);
+    } catch {
+      key = null;
+    }
+    if (typeof policy.approve === 'function') {
+      let allowed = false;
+      try {
+        allowed = (await policy.approve({ tool, params }, preview)) === true;
+      } catch {
+        allowed = false;
+      }
+      return allowed ? null : approvalRequired(preview);
+    }
+    if (!approved) {
+      if (key !== null) {
+        this.#previews.delete(key);
+        this.#previews.set(key, preview);
+        if (this.#previews.size > UNCERTAIN_CREATES_KEPT) this.#previews.delete(this.#previews.keys().next().value);
+      }
+      return approvalRequired(preview);
+    }
+    const shown = key === null ? null : this.#previews.get(key);
+    if (key !== null) this.#previews.delete(key);
+    return previewChanged(shown, preview);
   }
 
   // The request context of `accessToken`: the options are parsed and checked
