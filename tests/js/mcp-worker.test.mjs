@@ -4,7 +4,7 @@
 // seeded users. Isolation is checked by reading the database back.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpClient } from './support/mcp-client.mjs';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signJwt } from '../../db/jwt.mjs';
 import { loadCore } from '../../web/src/index.node.js';
@@ -38,7 +38,7 @@ after(async () => {
 /** A connected SDK client for `token` (and an existing `sessionId`, which skips initialize). */
 async function connect(t, worker, token, { sessionId } = {}) {
   const transport = new StreamableHTTPClientTransport(new URL(`${worker.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } }, sessionId });
-  const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+  const client = mcpClient({ name: 'alfred-act-test', version: '1.0.0' });
   await client.connect(transport);
   t.after(() => client.close());
   return { client, transport };
@@ -161,7 +161,7 @@ describe('in workerd', () => {
     }
     // The SDK client gets the 401 as an error, and no session.
     const transport = new StreamableHTTPClientTransport(new URL(`${worker().url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${forged}` } } });
-    const client = new Client({ name: 'forger', version: '1.0.0' });
+    const client = mcpClient({ name: 'forger', version: '1.0.0' });
     await assert.rejects(client.connect(transport), (error) => error.code === 401);
     assert.equal(transport.sessionId, undefined);
   });
