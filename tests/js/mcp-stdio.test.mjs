@@ -429,3 +429,24 @@ test('a message larger than the SDK buffer is answered with an error naming its 
   assert.equal(isError, false);
   assert.equal(body.rows.length, 1);
 });
+
+test('a 2026-07-28 client (the SDK v2, negotiating) is served by the stdio server in the 2025 revision it falls back to', async (t) => {
+  const { Client: ClientV2 } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport: StdioV2 } = await import('@modelcontextprotocol/client/stdio');
+  const { CfWorkerJsonSchemaValidator } = await import('@modelcontextprotocol/client/validators/cf-worker');
+  const transport = new StdioV2({
+    command: process.execPath,
+    args: ['bin/alfred-act.mjs', 'mcp'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...nodeOptions, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, SUPABASE_ACCESS_TOKEN: ada().token },
+    stderr: 'pipe',
+  });
+  const client = new ClientV2({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema']);
+  const result = await client.callTool({ name: 'db_read', arguments: { table: 'inventory', columns: ['name'], order_by: 'name', limit: 1 } });
+  const truth = await rest(stack(), ada().token, 'GET', '/inventory?select=name&order=name.asc&limit=1');
+  assert.deepEqual(result.structuredContent.rows.map((row) => row.name), truth.body.map((row) => row.name));
+});

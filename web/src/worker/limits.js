@@ -109,7 +109,9 @@ export const retryAfterSeconds = (ms) => Math.max(1, Math.ceil(ms / 1000));
  * `daily_tokens_exhausted`, `aborted`) and never reaches the model. Tokens
  * are the provider's `usage.total_tokens` (or prompt + completion), else an
  * estimate of a token per 4 characters sent and received. A call starts only
- * while a token budget has room, so the call that crosses it completes.
+ * while the day's budget has room and its own prompt, estimated
+ * (estimatedPromptTokens), fits what is left of the turn's; the call whose
+ * answer crosses a budget completes.
  */
 export function budgetedModel(model, { store, limits, userId, signal, now = Date.now }) {
   const key = keys(userId);
