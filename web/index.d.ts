@@ -965,7 +965,7 @@ export interface ApprovalCall {
  * update and delete, or a function the act asks for each write (true runs
  * it; anything else, or a throw, holds it).
  */
-export type ApprovePolicy = 'none' | 'deletes' | 'writes' | ((call: ApprovalCall, preview: WritePreview) => boolean | Promise<boolean>);
+export type ApprovePolicy = 'none' | 'deletes' | 'changes' | 'writes' | ((call: ApprovalCall, preview: WritePreview) => boolean | Promise<boolean>);
 
 /**
  * One entry of the audit trail (`createAct({ onAudit })`): one per request
@@ -1094,7 +1094,19 @@ export type ActOptions = ActSupabaseOptions | ActUrlOptions;
  * `<id>`) where the database wrote UUIDs; `raw` keeps the text as it was, for
  * the developer only (docs/uuid-scrubbing.md). Never pass `raw` to a model.
  */
+/** What a write would touch: `error.preview` of `approval_required` and `preview_changed`. */
+export interface WritePreview {
+  tool: ToolName;
+  table: string;
+  /** Rows it would create, update or delete. */
+  count: number;
+  /** The rows (up to 50): their refs (null for rows a create would add) and labels. */
+  rows: { ref: string | null; label: string | null }[];
+}
+
 export interface ExecuteError extends AlfredErrorShape {
+  /** With `approval_required` and `preview_changed`: what the write would touch. */
+  preview?: WritePreview;
   /**
    * The HTTP status that arrived (a `write_outcome_unknown` with a 201 means
    * the write happened but its answer was unusable).

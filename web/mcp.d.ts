@@ -2,18 +2,56 @@
 // token sources, the domain a server serves, tools, sessions and session
 // stores, shared by `alfred-act mcp` (stdio) and the edge worker's /mcp route.
 // The root 'alfred-act' re-exports the transport-free part.
-import type { ActFetch, ActOptions, AlfredErrorShape, Core, DomainConfig, DomainNote, DomainPullResult, JsonValue, PullDomainOptions, RegistryState, Result, ResultLimits, ToolResult, ToolSchemaMode } from './index.js';
+import type { ActFetch, ActOptions, AlfredErrorShape, Core, DomainConfig, DomainNote, DomainPullResult, JsonValue, PullDomainOptions, RegistryState, Result, ResultLimits, ToolResult, ToolSchemaMode, WritePreview } from './index.js';
 
 declare global {
   interface AbortSignal {}
 }
 
+/** What a host may decide from, per tool (MCP `annotations`). */
+export interface McpToolAnnotations {
+  /** db_read and db_schema change nothing. */
+  readOnlyHint: boolean;
+  /** db_update and db_delete change or remove existing rows. */
+  destructiveHint: boolean;
+  /** Sending the same call again changes nothing more (reads, updates, deletes). */
+  idempotentHint: boolean;
+  /** Always false: the tools reach only the project's own database. */
+  openWorldHint: false;
+}
+
 /** One entry of `tools/list`. */
 export interface McpTool {
   name: 'db_read' | 'db_create' | 'db_update' | 'db_delete' | 'db_schema';
+  /** For people: 'Read rows', 'Create rows', 'Update rows', 'Delete rows', 'Database schema'. */
+  title: string;
   description: string;
   /** A JSON Schema with `type: 'object'`. */
   inputSchema: { type: 'object'; [keyword: string]: JsonValue | undefined };
+  /** The JSON Schema of the result's `structuredContent`. */
+  outputSchema: { type: 'object'; [keyword: string]: JsonValue | undefined };
+  annotations: McpToolAnnotations;
+}
+
+/**
+ * The policy on writes an MCP server passes to its act (`createMcpServer`,
+ * the worker's `createHandler`, `alfred-act mcp`'s flags).
+ */
+export interface McpWritePolicy {
+  /** List and run only db_read and db_schema; writes are `read_only`. */
+  readOnly?: boolean;
+  /** Serve only these tables; others are `unknown_table`. */
+  tables?: string[];
+  /** Which writes ask the user first: `'changes'` (updates and deletes; the default), `'deletes'`, `'writes'` (creates too), `'none'`. */
+  approve?: 'none' | 'deletes' | 'changes' | 'writes';
+  /** The most rows one update or delete may touch (`too_many_rows`). */
+  maxAffected?: number;
+  /**
+   * Default true: a write that needs approval is put to the user through the
+   * client's elicitation, and a client that cannot elicit gets
+   * `approval_required` (nothing is written). False runs writes unasked (`approve: 'none'`).
+   */
+  confirm?: boolean;
 }
 
 /** One entry of `resources/list`. */
@@ -33,6 +71,8 @@ export interface McpResource {
  */
 export interface McpToolResult {
   content: { type: 'text'; text: string }[];
+  /** The same result as an object, matching the tool's `outputSchema` (db_schema: `{ schema }`). */
+  structuredContent: ToolResult | { schema: string };
   isError: boolean;
 }
 
@@ -84,7 +124,7 @@ export declare function coreDomain(core: Core): DomainConfig;
  * @example
  * const tools = mcpToolList(core, core.kitchen)
  */
-export declare function mcpToolList(core: Core, domain: DomainConfig, options?: { schema?: ToolSchemaMode }): McpTool[];
+export declare function mcpToolList(core: Core, domain: DomainConfig, options?: { schema?: ToolSchemaMode; readOnly?: boolean }): McpTool[];
 /**
  * `resources/list`: the schema description, named after the domain.
  *
@@ -96,6 +136,10 @@ export declare function mcpResourceList(domain?: DomainConfig): McpResource[];
 export declare function schemaDescription(core: Core, domain: DomainConfig): Result<string>;
 /** `act.callTool`'s result as a CallToolResult. */
 export declare function mcpToolResult(result: ToolResult): McpToolResult;
+/** db_schema's result: the markdown as text, and `{ schema }` as structuredContent. */
+export declare function mcpSchemaResult(text: string): McpToolResult;
+/** The JSON Schema of a database tool's structuredContent (each tool's `outputSchema`). */
+export declare const TOOL_RESULT_SCHEMA: { type: 'object'; [keyword: string]: JsonValue };
 /** An error of the MCP layer (unknown tool, session gone, store failed) in the same shape. */
 export declare function mcpToolError(tool: string, error: { code: string; message: string; path?: string; hint?: string }): McpToolResult;
 
@@ -111,6 +155,8 @@ export interface SessionState {
   /** `registry.toJSON()` after the last call; null before the first. */
   registry: RegistryState | null;
   protocolVersion: string | null;
+  /** The client's capabilities from `initialize` (a 2025 session; `elicitation` says it can confirm writes). */
+  clientCapabilities?: { [key: string]: JsonValue } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -157,7 +203,7 @@ export declare class SupabaseSessionStore implements SessionStore {
 
 /** 32 random bytes, base64url. */
 export declare function newSessionId(): string;
-export declare function openSession(options: { store: SessionStore; sessionId: string; caller: SessionCaller; protocolVersion?: string | null }): Promise<Result<SessionState>>;
+export declare function openSession(options: { store: SessionStore; sessionId: string; caller: SessionCaller; protocolVersion?: string | null; clientCapabilities?: { [key: string]: JsonValue } | null }): Promise<Result<SessionState>>;
 /** null data: no such session for this caller. */
 export declare function findSession(options: { store: SessionStore; sessionId: string; caller: SessionCaller }): Promise<Result<SessionState | null>>;
 export declare function closeSession(options: { store: SessionStore; sessionId: string; caller: SessionCaller }): Promise<Result<true>>;
@@ -177,7 +223,94 @@ export declare function callSessionTool(options: {
   name: string;
   args?: JsonValue;
   signal?: AbortSignal;
+  /** How a write the act holds for approval is put to the user (default: it cannot be; nothing is sent). */
+  confirmation?: McpConfirmation;
 }): Promise<McpToolResult>;
+
+/**
+ * Asks the user about a write's preview: `accept` runs it (refused with
+ * `preview_changed` if it would now touch rows `preview` did not show),
+ * `decline` / `cancel` send nothing, `unavailable` means the client cannot be asked.
+ */
+export type McpConfirmation = (preview: WritePreview) => Promise<{ action: 'accept'; preview?: WritePreview } | { action: 'decline' | 'cancel' | 'unavailable' | 'pending' }>;
+
+/**
+ * The id under which a server without sessions (MCP 2026-07-28) keeps one
+ * user's refs in a session store: one registry per user and domain.
+ *
+ * @example
+ * userRefsId(domain) // 'alfred-act-refs:crm'
+ */
+export declare function userRefsId(domain: DomainConfig): string;
+
+/**
+ * One `tools/call` without a session: the caller's refs come from `store`
+ * (under userRefsId; a fresh registry when they expired) and go back after
+ * the call. `{ pending }` when `confirmation` answered `pending` (nothing sent).
+ *
+ * @example
+ * const { result, pending } = await callUserTool({ core, store, actOptions, name: 'db_delete', args, confirmation })
+ */
+export declare function callUserTool(options: {
+  core: Core;
+  store: SessionStore;
+  actOptions: ActOptions & { accessToken: string; userId: string; domain?: DomainConfig };
+  name: string;
+  args?: JsonValue;
+  signal?: AbortSignal;
+  confirmation?: McpConfirmation;
+}): Promise<{ result: McpToolResult; pending?: undefined } | { result?: undefined; pending: WritePreview }>;
+
+/** The approve mode of an MCP server unless told another: `'changes'` (updates and deletes ask). */
+export declare const DEFAULT_APPROVE: 'changes';
+
+/** The elicitation (form mode) that asks the user about a write's preview: one boolean field, `confirm`. */
+export interface McpConfirmationRequest {
+  mode: 'form';
+  message: string;
+  requestedSchema: { type: 'object'; properties: { confirm: { type: 'boolean'; title: string; description: string; default: false } }; required: ['confirm'] };
+}
+
+/**
+ * The elicitation asking the user about `preview`: what would change, with up to ten rows by ref and label.
+ *
+ * @example
+ * confirmationRequest(preview).message // 'Delete 1 row of recipes: recipe_3 "Shakshuka"?'
+ */
+export declare function confirmationRequest(preview: WritePreview): McpConfirmationRequest;
+
+/**
+ * The user's answer: `accept` only for an accepted form whose `confirm` is true.
+ *
+ * @example
+ * answerOf({ action: 'accept', content: { confirm: true } }) // 'accept'
+ */
+export declare function answerOf(result: { action?: string; content?: { [key: string]: JsonValue } } | null | undefined): 'accept' | 'decline' | 'cancel';
+
+/**
+ * One database tool call on `act`, confirmed through `confirmation` where the act asks for approval.
+ *
+ * @example
+ * const { result } = await runConfirmedCall({ core, act, name: 'db_delete', args, confirmation })
+ */
+export declare function runConfirmedCall(options: {
+  core: Core;
+  act: { execute(tool: string, params: JsonValue, options?: { signal?: AbortSignal; approved?: boolean }): Promise<unknown>; registry: unknown };
+  name: string;
+  args?: JsonValue;
+  signal?: AbortSignal;
+  confirmation: McpConfirmation;
+}): Promise<{ result: ToolResult; pending?: undefined } | { result?: undefined; pending: WritePreview }>;
+
+/**
+ * The write policy from `alfred-act mcp`'s flags (`--read-only`, `--tables`,
+ * `--approve`, `--max-affected`, `--no-confirm`) and the environment
+ * (`ALFRED_READ_ONLY`, `ALFRED_TABLES`, `ALFRED_APPROVE`, `ALFRED_MAX_AFFECTED`, `ALFRED_CONFIRM`).
+ *
+ * @example
+ * readPolicyOptions({ 'read-only': true }, process.env).data // { readOnly: true }
+ */
+export declare function readPolicyOptions(values: { [flag: string]: string | boolean | undefined }, env?: Record<string, string | undefined>): { data: McpWritePolicy; error: null } | { data: null; error: string };
 
 /**
  * A user's access token read (not verified) for its user id and expiry;
@@ -242,6 +375,8 @@ export interface CreateMcpServerOptions {
   resultLimits?: Partial<ResultLimits>;
 }
 
+export interface CreateMcpServerOptions extends McpWritePolicy {}
+
 /**
  * An SDK server whose tools act as the signed-in user on `domain`, for one
  * session; connect it to any SDK transport. Never rejects for a bad option, a
@@ -278,6 +413,8 @@ export interface McpConfig {
   domain: McpDomainSource;
   /** `--schema`: how much of the schema the tool list carries. */
   schema: ToolSchemaMode;
+  /** --read-only, --tables, --approve, --max-affected, --no-confirm (and their variables). */
+  policy: McpWritePolicy;
 }
 
 /** `alfred-act mcp --help`. */

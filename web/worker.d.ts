@@ -2,7 +2,7 @@
 // and any runtime with fetch's Request and Response, serving the domain it is
 // given (worker/README.md is the template that uses it).
 import type { DomainConfig, LoadOptions } from './index.js';
-import type { SessionStore } from './mcp.js';
+import type { McpWritePolicy, SessionStore } from './mcp.js';
 
 // These merge with the full declarations when the project's lib (dom,
 // @cloudflare/workers-types, Deno's) has them, and let this file compile
@@ -23,6 +23,12 @@ export interface WorkerConfig {
   auth: unknown;
   limits: Record<string, number>;
   mcpStore: 'memory' | 'supabase';
+  /** The write policy from ALFRED_READ_ONLY, ALFRED_TABLES, ALFRED_APPROVE, ALFRED_MAX_AFFECTED, ALFRED_CONFIRM. */
+  policy: McpWritePolicy;
+  /** What signs /mcp's confirmation state: ALFRED_STATE_SECRET, one derived from the JWT secret, or null (a key of the isolate). */
+  stateSecret: string | { derivedFrom: string } | null;
+  /** The authorization server /.well-known/oauth-protected-resource names. */
+  authorizationServer: string | null;
 }
 
 /** One answer of a limit store's `take`. */
@@ -54,7 +60,13 @@ export interface WorkerContext {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-export interface CreateHandlerOptions extends Pick<LoadOptions, 'wasm' | 'wasmModule'> {
+/**
+ * createHandler's options. The write policy (`readOnly`, `tables`, `approve`,
+ * `maxAffected`, `confirm`) wins over its variable; `approve` applies to
+ * /act/* as given and to /mcp as `'changes'` (updates and deletes) unless given (confirmed through
+ * the client; `confirm: false` runs writes unasked).
+ */
+export interface CreateHandlerOptions extends Pick<LoadOptions, 'wasm' | 'wasmModule'>, McpWritePolicy {
   /** The domain served: the JSON `alfred-act domain pull` writes. Required. */
   domain: DomainConfig;
   /** The per-user limits' store for `env` (default: one MemoryLimitStore per isolate). */

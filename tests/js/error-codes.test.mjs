@@ -29,7 +29,9 @@ const NOT_CODES = new Set([
   'service_role', 'step_complete', 'step_done', 'step_started', 'too_large', 'tool_call', 'tool_error', 'turn_done',
   'turn_plan', 'turn_started', 'updated_at', 'user_owned', 'prompt_examples', 'recipe_ingredients',
   'planner_generate_example', 'assistant_role', 'tool_calls', 'user_id', 'created_by', 'author_id', 'profile_id', 'creator_id',
-  'deal_notes', 'db_url', 'custom_access_token',
+  'deal_notes', 'db_url', 'custom_access_token', 'confirm_write', 'recipe_3',
+  // MCP 2026-07-28 and RFC 9728 words.
+  'input_required', 'authorization_servers', 'resource_name',
 ]);
 
 function sources(dir) {

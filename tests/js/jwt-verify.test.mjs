@@ -274,6 +274,25 @@ describe('the JWK set cache', () => {
     }
   });
 
+  test('a huge JWK set answer is not read past the size limit: jwks_unavailable, the rest never fetched', async () => {
+    const server = await startJwksServer([ec.publicJwk]);
+    try {
+      const { verifier, clock } = clocked(server);
+      const total = 64 * 1024 * 1024;
+      server.answer({ streamBytes: total });
+      const error = await refused(verifier, signJwtWithKey(user(at(clock)), ec), 'jwks_unavailable');
+      assert.match(error.message, /the JWK set is larger than 262144 bytes/);
+      // The server writes only while the client reads (plus what sockets buffer): far from the 64 MB.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.ok(server.streamed < 16 * 1024 * 1024, `${server.streamed} bytes were sent`);
+      server.answer(null);
+      clock.ms += 30_000;
+      assert.equal((await verifier.verify(signJwtWithKey(user(at(clock)), ec))).error, null);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test('keys the verifier must not use are skipped: symmetric, encryption, short RSA, alg that disagrees with the key', async () => {
     const rsa1024 = generateKeyPairSync('rsa', { modulusLength: 1024 });
     const short = { ...rsa1024.publicKey.export({ format: 'jwk' }), kid: 'short', alg: 'RS256' };

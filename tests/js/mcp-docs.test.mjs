@@ -51,7 +51,7 @@ test('docs/mcp.md: the stdio command lines configure the server, with a domain f
     assert.equal(error, null, line);
     return data;
   });
-  const base = { url: 'https://abcd.supabase.co', apiKey: anonKey(secret), token: { accessToken: userToken }, store: 'memory', sessionId: undefined, schema: 'compact' };
+  const base = { url: 'https://abcd.supabase.co', apiKey: anonKey(secret), token: { accessToken: userToken }, store: 'memory', sessionId: undefined, schema: 'compact', policy: {} };
   assert.deepEqual(configs, [
     { ...base, domain: { file: 'domain.json' } },
     { ...base, domain: { pull: { key: 'sb_secret_abcd', ownerColumn: undefined, overrides: undefined } } },

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpClient } from './support/mcp-client.mjs';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startRecordingProxy } from './support/recording-proxy.mjs';
 import { ROOT, SCRATCH } from './support/paths.mjs';
@@ -37,7 +37,7 @@ async function connect(t, { args = [], env = userEnv() } = {}) {
   const transport = new StdioClientTransport({ command: process.execPath, args: ['bin/alfred-act.mjs', 'mcp', ...args], cwd: ROOT, env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr.on('data', (chunk) => (stderr += chunk));
-  const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+  const client = mcpClient({ name: 'alfred-act-test', version: '1.0.0' });
   await client.connect(transport);
   t.after(() => client.close());
   return { client, stderr: () => stderr };

@@ -63,11 +63,30 @@ describe('readUserToken', () => {
 });
 
 describe('readMcpConfig', () => {
+  test('the write policy: flags, or ALFRED_READ_ONLY, ALFRED_TABLES, ALFRED_APPROVE, ALFRED_MAX_AFFECTED, ALFRED_CONFIRM (a flag wins)', () => {
+    const user = { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' };
+    assert.deepEqual(readMcpConfig(['--read-only', '--tables', 'deals, contacts', '--max-affected', '20', '--no-confirm'], user).data.policy, {
+      readOnly: true,
+      tables: ['deals', 'contacts'],
+      maxAffected: 20,
+      confirm: false,
+    });
+    assert.deepEqual(readMcpConfig([], { ...user, ALFRED_READ_ONLY: '1', ALFRED_TABLES: 'deals', ALFRED_APPROVE: 'writes', ALFRED_MAX_AFFECTED: '5', ALFRED_CONFIRM: 'true' }).data.policy, {
+      readOnly: true,
+      tables: ['deals'],
+      approve: 'writes',
+      maxAffected: 5,
+      confirm: true,
+    });
+    assert.deepEqual(readMcpConfig(['--approve', 'none', '--tables', 'tasks'], { ...user, ALFRED_APPROVE: 'writes', ALFRED_TABLES: 'deals' }).data.policy, { approve: 'none', tables: ['tasks'] });
+    assert.deepEqual(readMcpConfig([], { ...user, ALFRED_CONFIRM: 'off' }).data.policy, { confirm: false });
+  });
+
   const env = { SUPABASE_URL: 'http://127.0.0.1:3000', SUPABASE_ANON_KEY: anonKey(secret) };
 
   test('flags win over the environment; one token source', () => {
     const { data } = readMcpConfig(['--url', 'http://127.0.0.1:4000', '--token-file', '/tmp/t'], { ...env, ALFRED_MCP_STORE: 'supabase' });
-    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined, domain: null, schema: 'compact' });
+    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined, domain: null, schema: 'compact', policy: {} });
     assert.equal(readMcpConfig(['--schema', 'inline'], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' }).data.schema, 'inline');
     assert.equal(readMcpConfig([], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt', ALFRED_MCP_SCHEMA: 'inline' }).data.schema, 'inline');
     assert.deepEqual(readMcpConfig([], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' }).data.token, { accessToken: 'jwt' });
@@ -102,6 +121,12 @@ describe('readMcpConfig', () => {
       [['--access-token', 'a', '--owner-column', 'o', '--overrides', 'f'], env, /--owner-column and --overrides go with --pull/],
       [['--access-token', 'a', '--domain', ''], env, /--domain needs a file/],
       [['--access-token', 'a', '--schema', 'full'], env, /--schema must be compact or inline, got full/],
+      [['--access-token', 'a', '--approve', 'all'], env, /--approve must be changes, deletes, writes or none, got all/],
+      [['--access-token', 'a', '--max-affected', '0'], env, /--max-affected must be a whole number ≥ 1, got 0/],
+      [['--access-token', 'a', '--max-affected', '2.5'], env, /--max-affected must be a whole number ≥ 1/],
+      [['--access-token', 'a', '--tables', ','], env, /--tables needs table names/],
+      [['--access-token', 'a'], { ...env, ALFRED_READ_ONLY: 'maybe' }, /ALFRED_READ_ONLY must be true or false, got "maybe"/],
+      [['--access-token', 'a', '--no-confirm', '--approve', 'deletes'], env, /--no-confirm runs writes without asking, and --approve deletes asks before some/],
     ];
     for (const [argv, environment, message] of cases) {
       const { data, error } = readMcpConfig(argv, environment);
@@ -117,9 +142,11 @@ test('mcpToolResult: the core\'s tool result as JSON text, isError when not ok',
   const refused = mcpToolResult(core.toolResult('db_create', { data: null, error, query: null, count: null }));
   assert.equal(refused.isError, true);
   assert.deepEqual(JSON.parse(refused.content[0].text), { ok: false, tool: 'db_create', table: null, error: { code: 'duplicate', path: 'data', message: 'already exists', hint: 'use another name', details: 'Key (name)=(x) already exists' } });
+  assert.deepEqual(refused.structuredContent, JSON.parse(refused.content[0].text));
   const read = mcpToolResult(core.toolResult('db_read', { data: [{ id: 'inv_1', name: 'eggs' }], error: null, query: null, count: 1 }));
   assert.deepEqual(read, {
     content: [{ type: 'text', text: `{"ok":true,"tool":"db_read","table":null,"count":1,"query":null,"notice":${JSON.stringify(ROWS_NOTICE)},"rows":[{"id":"inv_1","name":"eggs"}]}` }],
+    structuredContent: { ok: true, tool: 'db_read', table: null, count: 1, query: null, notice: ROWS_NOTICE, rows: [{ id: 'inv_1', name: 'eggs' }] },
     isError: false,
   });
 });

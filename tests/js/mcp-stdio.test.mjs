@@ -6,10 +6,11 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpClient } from './support/mcp-client.mjs';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { signJwt } from '../../db/jwt.mjs';
-import { loadCore } from '../../web/src/index.node.js';
+import { loadCore, mcpToolList } from '../../web/src/index.node.js';
 import { rest, sharedStack } from './support/stack.mjs';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 
@@ -30,8 +31,12 @@ after(() => rm(scratch, { recursive: true, force: true }));
 // so tests/matrix/run.sh's peer set reaches the server's imports too.
 const nodeOptions = process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {};
 
-/** A connected SDK client whose server is `alfred-act mcp` with `args` and `env`. */
-async function connect(t, { token = ada().token, args = [], env = {} } = {}) {
+/**
+ * A connected SDK client whose server is `alfred-act mcp` with `args` and
+ * `env`. `elicit(params)`: the client declares elicitation and answers each
+ * `elicitation/create` with it (the requests are kept in `client.asked`).
+ */
+async function connect(t, { token = ada().token, args = [], env = {}, elicit } = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['bin/alfred-act.mjs', 'mcp', ...args],
@@ -39,21 +44,35 @@ async function connect(t, { token = ada().token, args = [], env = {} } = {}) {
     env: { PATH: process.env.PATH, ...nodeOptions, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ...(token ? { SUPABASE_ACCESS_TOKEN: token } : {}), ...env },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+  const client = mcpClient({ name: 'alfred-act-test', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
+  client.asked = [];
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      client.asked.push(request.params);
+      return elicit(request.params);
+    });
+  }
   await client.connect(transport);
   t.after(() => client.close());
   return client;
 }
 
-/** tools/call → `{ isError, body }`, body the parsed JSON text of the result. */
+/**
+ * tools/call → `{ isError, body }`, body the parsed JSON text of the result,
+ * which is also the result's structuredContent.
+ */
 async function call(client, name, args) {
   const result = await client.callTool({ name, arguments: args });
   assert.equal(result.content.length, 1, JSON.stringify(result));
   assert.equal(result.content[0].type, 'text');
   // No result shown to the model may hold a UUID.
   assert.doesNotMatch(result.content[0].text, UUID);
-  return { isError: result.isError, body: JSON.parse(result.content[0].text) };
+  const body = JSON.parse(result.content[0].text);
+  assert.deepEqual(result.structuredContent, body);
+  return { isError: result.isError, body };
 }
+
+const ACCEPT = () => ({ action: 'accept', content: { confirm: true } });
 
 /** Runs the CLI to its exit with `env`: `{ code, stdout, stderr }`. */
 async function runCli(args, env) {
@@ -78,12 +97,25 @@ test('tools/list: the four database tools and db_schema, each with an object inp
   // The core's own definitions, as they are: no copy of a schema in the MCP layer.
   const core = await loadCore();
   for (const [index, definition] of core.toolDefinitions().entries()) {
-    assert.deepEqual(tools[index], JSON.parse(JSON.stringify({ name: definition.name, description: definition.description, inputSchema: definition.parameters })));
+    assert.deepEqual(tools[index], JSON.parse(JSON.stringify({ ...mcpToolList(core, core.kitchen)[index], description: definition.description, inputSchema: definition.parameters })));
   }
   assert.equal(tools[4].inputSchema.type, 'object');
+  // What a host decides from: titles, annotations and the result's schema.
+  assert.deepEqual(
+    tools.map(({ name, title, annotations }) => [name, title, annotations]),
+    [
+      ['db_read', 'Read rows', { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
+      ['db_create', 'Create rows', { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }],
+      ['db_update', 'Update rows', { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false }],
+      ['db_delete', 'Delete rows', { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false }],
+      ['db_schema', 'Database schema', { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false }],
+    ],
+  );
+  for (const tool of tools.slice(0, 4)) assert.deepEqual(tool.outputSchema.required, ['ok', 'tool', 'table']);
 
   const schema = await client.callTool({ name: 'db_schema', arguments: {} });
   assert.equal(schema.isError, false);
+  assert.deepEqual(schema.structuredContent, { schema: schema.content[0].text });
   assert.match(schema.content[0].text, /^# Database schema\n/);
   assert.match(schema.content[0].text, /### inventory \(refs inv_N\)\n- id: ref \(inv_N\), read-only\n/);
   assert.match(schema.content[0].text, /- meal_type: text, required, one of: breakfast, lunch, dinner, snack, other\n/);
@@ -108,7 +140,7 @@ test('--schema inline: the whole schema in the tool list, as the core defines it
 });
 
 test('reads and writes by ref as the signed-in user; the database holds exactly what was written', async (t) => {
-  const client = await connect(t);
+  const client = await connect(t, { elicit: ACCEPT });
   const recipes = await call(client, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' });
   assert.equal(recipes.isError, false);
   const truth = await rest(stack(), ada().token, 'GET', '/recipes?select=name&order=name.asc');
@@ -140,6 +172,8 @@ test('reads and writes by ref as the signed-in user; the database holds exactly 
   assert.equal(deleted.body.rows.length, 1);
   const left = await rest(stack(), ada().token, 'GET', `/recipe_ingredients?select=id&recipe_id=eq.${stored.body[0].id}`);
   assert.deepEqual(left.body, []);
+  // The update and the delete asked first (the creates did not), showing the rows by ref and label.
+  assert.deepEqual(client.asked.map((asked) => asked.message), [`Update 1 row of recipes: ${recipe.id} "MCP Shakshuka"?`, `Delete 1 row of recipe_ingredients: ${linked.body.rows[0].id} "eggs"?`]);
 });
 
 test('strict-mode arguments (every field, null where unused, data as JSON text) run like the plain form', async (t) => {
@@ -279,10 +313,154 @@ test('with no --domain or --pull against the local demo stack: the kitchen demo,
   });
   let stderr = '';
   transport.stderr.on('data', (chunk) => (stderr += chunk));
-  const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+  const client = mcpClient({ name: 'alfred-act-test', version: '1.0.0' });
   await client.connect(transport);
   t.after(() => client.close());
   assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: kitchen domain', version: '0.1.0' });
   await client.listTools();
   assert.match(stderr, /^alfred-act mcp: no --domain or --pull: serving the kitchen demo domain, as http:\/\/127\.0\.0\.1:\d+ is the local demo stack\nalfred-act mcp: serving the kitchen domain \(the demo; 9 tables: recipes, /);
+});
+
+/** Ada's shopping-list rows named `name`, read back as Ada. */
+async function shoppingRows(name) {
+  const { body } = await rest(stack(), ada().token, 'GET', `/shopping_list?select=name,quantity&name=eq.${encodeURIComponent(name)}`);
+  return body;
+}
+
+test('a delete asks the user with its preview: accepted, the row is gone; declined or dismissed, it stays and the model reads why', async (t) => {
+  const answers = [{ action: 'decline' }, { action: 'cancel' }, { action: 'accept', content: { confirm: false } }, ACCEPT()];
+  const client = await connect(t, { elicit: () => answers.shift() });
+  const created = await call(client, 'db_create', { table: 'shopping_list', data: { name: 'stdio confirm saffron', quantity: 1 } });
+  assert.equal(created.isError, false, JSON.stringify(created.body));
+  assert.deepEqual(client.asked, [], 'a create does not ask by default');
+  const ref = created.body.rows[0].id;
+  const del = { table: 'shopping_list', filters: [{ field: 'id', op: '=', value: ref }] };
+
+  for (const [answer, message] of [
+    ['decline', 'the user declined db_delete on shopping_list (1 row); nothing was sent'],
+    ['cancel', 'the user did not confirm db_delete on shopping_list (1 row); nothing was sent'],
+    ['accept without a yes', 'the user declined db_delete on shopping_list (1 row); nothing was sent'],
+  ]) {
+    const refused = await call(client, 'db_delete', del);
+    assert.equal(refused.isError, true, answer);
+    assert.deepEqual(refused.body.error, { code: 'approval_declined', path: '', message, hint: 'nothing was changed; do not send this call again unless the user asks for it' }, answer);
+    assert.deepEqual(await shoppingRows('stdio confirm saffron'), [{ name: 'stdio confirm saffron', quantity: 1 }], `${answer}: the row is still there`);
+  }
+  const deleted = await call(client, 'db_delete', del);
+  assert.equal(deleted.isError, false, JSON.stringify(deleted.body));
+  assert.deepEqual(deleted.body.rows.map((row) => row.id), [ref]);
+  assert.deepEqual(await shoppingRows('stdio confirm saffron'), []);
+
+  // What the user was shown, each time: the call, the count, the row by ref and label.
+  assert.equal(client.asked.length, 4);
+  for (const asked of client.asked) {
+    assert.equal(asked.message, `Delete 1 row of shopping_list: ${ref} "stdio confirm saffron"?`);
+    assert.deepEqual(asked.requestedSchema, {
+      type: 'object',
+      properties: { confirm: { type: 'boolean', title: 'Delete 1 row', description: 'Allow db_delete on shopping_list to change the database', default: false } },
+      required: ['confirm'],
+    });
+  }
+});
+
+test('rows added while the user decides are not written: the approved delete is refused with preview_changed', async (t) => {
+  const client = await connect(t, {
+    elicit: async () => {
+      // Another row now matches the delete's filter.
+      await rest(stack(), ada().token, 'POST', '/shopping_list', { body: { name: 'stdio moving target', quantity: 2 } });
+      return ACCEPT();
+    },
+  });
+  await call(client, 'db_create', { table: 'shopping_list', data: { name: 'stdio moving target', quantity: 1 } });
+  const attempt = await call(client, 'db_delete', { table: 'shopping_list', filters: [{ field: 'name', op: '=', value: 'stdio moving target' }] });
+  assert.equal(attempt.isError, true);
+  assert.equal(attempt.body.error.code, 'preview_changed', JSON.stringify(attempt.body));
+  assert.equal(client.asked.length, 1);
+  assert.deepEqual((await shoppingRows('stdio moving target')).map((row) => row.quantity).sort(), [1, 2], 'nothing was deleted');
+});
+
+test('fails closed: a client that cannot elicit gets approval_required and nothing is written; --no-confirm writes unasked', async (t) => {
+  const plain = await connect(t);
+  const created = await call(plain, 'db_create', { table: 'shopping_list', data: { name: 'stdio closed cumin', quantity: 1 } });
+  const del = { table: 'shopping_list', filters: [{ field: 'id', op: '=', value: created.body.rows[0].id }] };
+  const refused = await call(plain, 'db_delete', del);
+  assert.equal(refused.isError, true);
+  assert.equal(refused.body.error.code, 'approval_required');
+  assert.match(refused.body.error.message, /^db_delete on shopping_list would delete 1 row; it needs the user's approval and was not sent/);
+  assert.match(refused.body.error.hint, /^nothing was sent: this MCP client cannot ask the user to confirm/);
+  const update = await call(plain, 'db_update', { ...del, data: { quantity: 9 } });
+  assert.equal(update.body.error.code, 'approval_required');
+  assert.deepEqual(await shoppingRows('stdio closed cumin'), [{ name: 'stdio closed cumin', quantity: 1 }]);
+
+  const unasked = await connect(t, { args: ['--no-confirm'] });
+  const mine = await call(unasked, 'db_read', { table: 'shopping_list', columns: ['name'], filters: [{ field: 'name', op: '=', value: 'stdio closed cumin' }] });
+  const deleted = await call(unasked, 'db_delete', { table: 'shopping_list', filters: [{ field: 'id', op: '=', value: mine.body.rows[0].id }] });
+  assert.equal(deleted.isError, false, JSON.stringify(deleted.body));
+  assert.deepEqual(await shoppingRows('stdio closed cumin'), []);
+});
+
+test('--read-only, --tables, --approve writes and --max-affected reach the act; refused calls write nothing', async (t) => {
+  const readOnly = await connect(t, { env: { ALFRED_READ_ONLY: 'true' } });
+  const { tools } = await readOnly.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_schema']);
+  const refused = await call(readOnly, 'db_create', { table: 'shopping_list', data: { name: 'stdio read-only nutmeg', quantity: 1 } });
+  assert.equal(refused.body.error.code, 'read_only');
+  assert.deepEqual(await shoppingRows('stdio read-only nutmeg'), []);
+
+  const narrow = await connect(t, { args: ['--tables', 'shopping_list,inventory'] });
+  const other = await call(narrow, 'db_read', { table: 'recipes' });
+  assert.equal(other.body.error.code, 'unknown_table');
+  assert.equal((await call(narrow, 'db_read', { table: 'inventory', limit: 1 })).isError, false);
+
+  const asksFirst = await connect(t, { args: ['--approve', 'writes'], elicit: ACCEPT });
+  const made = await call(asksFirst, 'db_create', { table: 'shopping_list', data: { name: 'stdio asked mace', quantity: 3 } });
+  assert.equal(made.isError, false, JSON.stringify(made.body));
+  assert.deepEqual(asksFirst.asked.map((asked) => asked.message), ['Create 1 row of shopping_list: "stdio asked mace"?']);
+  assert.deepEqual(await shoppingRows('stdio asked mace'), [{ name: 'stdio asked mace', quantity: 3 }]);
+
+  const capped = await connect(t, { args: ['--max-affected', '2', '--no-confirm'] });
+  const before = await rest(stack(), ada().token, 'GET', '/inventory?select=name,notes&order=name');
+  assert.ok(before.body.length > 2);
+  const wide = await call(capped, 'db_update', { table: 'inventory', filters: [{ field: 'quantity', op: '>=', value: 0 }], data: { notes: 'capped' } });
+  assert.equal(wide.body.error.code, 'too_many_rows');
+  assert.match(wide.body.error.message, /at most 2 may be touched by one call$/);
+  const after = await rest(stack(), ada().token, 'GET', '/inventory?select=name,notes&order=name');
+  assert.deepEqual(after.body, before.body);
+
+  const conflict = await runCli(['--no-confirm', '--approve', 'writes', '--access-token', ada().token], { SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey });
+  assert.equal(conflict.code, 2);
+  assert.match(conflict.stderr, /--no-confirm runs writes without asking, and --approve writes asks before some: give one of them/);
+});
+
+test('a message larger than the SDK buffer is answered with an error naming its id, and the server serves on', async (t) => {
+  const client = await connect(t);
+  const huge = 'x'.repeat(11 * 1024 * 1024);
+  await assert.rejects(
+    client.callTool({ name: 'db_read', arguments: { table: 'inventory', filters: [{ field: 'name', op: '=', value: huge }] } }),
+    (error) => error.code === -32600 && /the message is \d+ bytes, over the 10485760 bytes this server reads/.test(error.message),
+  );
+  const { isError, body } = await call(client, 'db_read', { table: 'inventory', columns: ['name'], limit: 1 });
+  assert.equal(isError, false);
+  assert.equal(body.rows.length, 1);
+});
+
+test('a 2026-07-28 client (the SDK v2, negotiating) is served by the stdio server in the 2025 revision it falls back to', async (t) => {
+  const { Client: ClientV2 } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport: StdioV2 } = await import('@modelcontextprotocol/client/stdio');
+  const { CfWorkerJsonSchemaValidator } = await import('@modelcontextprotocol/client/validators/cf-worker');
+  const transport = new StdioV2({
+    command: process.execPath,
+    args: ['bin/alfred-act.mjs', 'mcp'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...nodeOptions, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, SUPABASE_ACCESS_TOKEN: ada().token },
+    stderr: 'pipe',
+  });
+  const client = new ClientV2({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' }, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema']);
+  const result = await client.callTool({ name: 'db_read', arguments: { table: 'inventory', columns: ['name'], order_by: 'name', limit: 1 } });
+  const truth = await rest(stack(), ada().token, 'GET', '/inventory?select=name&order=name.asc&limit=1');
+  assert.deepEqual(result.structuredContent.rows.map((row) => row.name), truth.body.map((row) => row.name));
 });

@@ -4,8 +4,9 @@
 // seeded users. Isolation is checked by reading the database back.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpClient } from './support/mcp-client.mjs';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { signJwt } from '../../db/jwt.mjs';
 import { loadCore } from '../../web/src/index.node.js';
 import { startStack } from '../../db/stack.mjs';
@@ -35,14 +36,27 @@ after(async () => {
   await stack?.stop();
 });
 
-/** A connected SDK client for `token` (and an existing `sessionId`, which skips initialize). */
-async function connect(t, worker, token, { sessionId } = {}) {
+/**
+ * A connected SDK client for `token` (and an existing `sessionId`, which
+ * skips initialize). `elicit(params)`: the client declares elicitation and
+ * answers each `elicitation/create` with it (kept in `client.asked`).
+ */
+async function connect(t, worker, token, { sessionId, elicit } = {}) {
   const transport = new StreamableHTTPClientTransport(new URL(`${worker.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } }, sessionId });
-  const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+  const client = mcpClient({ name: 'alfred-act-test', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
+  client.asked = [];
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      client.asked.push(request.params);
+      return elicit(request.params);
+    });
+  }
   await client.connect(transport);
   t.after(() => client.close());
   return { client, transport };
 }
+
+const ACCEPT_WRITE = () => ({ action: 'accept', content: { confirm: true } });
 
 async function call(client, name, args) {
   const result = await client.callTool({ name, arguments: args });
@@ -96,7 +110,7 @@ describe('in workerd', () => {
   });
 
   test('two users at once: reads, writes by ref and refusals stay within each user, as the database shows', async (t) => {
-    const [{ client: adaClient }, { client: benClient }] = await Promise.all([connect(t, worker(), ada().token), connect(t, worker(), ben().token)]);
+    const [{ client: adaClient }, { client: benClient }] = await Promise.all([connect(t, worker(), ada().token, { elicit: ACCEPT_WRITE }), connect(t, worker(), ben().token)]);
     const [adas, bens] = await Promise.all([
       call(adaClient, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' }),
       call(benClient, 'db_read', { table: 'recipes', columns: ['name'], order_by: 'name' }),
@@ -118,6 +132,8 @@ describe('in workerd', () => {
     assert.deepEqual(moved.body.rows.map((row) => [row.id, row.meal_type, row.recipe_id]), [[plan.body.rows[0].id, 'lunch', recipe.body.rows[0].id]]);
     const stored = await rest(stack, ada().token, 'GET', '/meal_plans?select=meal_type,user_id,recipes(name)&date=eq.2026-03-02');
     assert.deepEqual(stored.body, [{ meal_type: 'lunch', user_id: ada().id, recipes: { name: 'Worker Dal' } }]);
+    // The update was confirmed on the call's own event stream (a 2025 session), showing the row.
+    assert.deepEqual(adaClient.asked.map((asked) => asked.message), [`Update 1 row of meal_plans: ${plan.body.rows[0].id} "2026-03-02"?`]);
 
     // Ben's session has never seen Ada's refs: the same names are an error before any request.
     const attempt = await call(benClient, 'db_delete', { table: 'meal_plans', filters: [{ field: 'id', op: '=', value: plan.body.rows[0].id }] });
@@ -157,11 +173,12 @@ describe('in workerd', () => {
       assert.equal(status, 401, code);
       assert.equal(body.error.code, code);
       assert.equal(headers.get('mcp-session-id'), null);
-      if (token) assert.match(headers.get('www-authenticate'), new RegExp(`^Bearer error="invalid_token", error_description="${code}"$`));
+      const metadata = `resource_metadata="${worker().url}/.well-known/oauth-protected-resource/mcp"`;
+      assert.equal(headers.get('www-authenticate'), token ? `Bearer ${metadata}, error="invalid_token", error_description="${code}"` : `Bearer ${metadata}`);
     }
     // The SDK client gets the 401 as an error, and no session.
     const transport = new StreamableHTTPClientTransport(new URL(`${worker().url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${forged}` } } });
-    const client = new Client({ name: 'forger', version: '1.0.0' });
+    const client = mcpClient({ name: 'forger', version: '1.0.0' });
     await assert.rejects(client.connect(transport), (error) => error.code === 401);
     assert.equal(transport.sessionId, undefined);
   });
@@ -203,7 +220,7 @@ describe('in workerd', () => {
     assert.match(opened.body.result.instructions, /^This server serves the kitchen domain \(tables: recipes, recipe_ingredients, ingredients, inventory, shopping_list, meal_plans, tasks, preferences, cooking_log\)/);
     assert.match(opened.body.result.instructions, /refs \(recipe_1, ri_1\)/);
     const sessionId = opened.headers.get('mcp-session-id');
-    assert.equal(opened.headers.get('access-control-expose-headers'), 'mcp-session-id');
+    assert.equal(opened.headers.get('access-control-expose-headers'), 'mcp-session-id, www-authenticate');
     const initialized = await post(worker(), { jsonrpc: '2.0', method: 'notifications/initialized' }, { sessionId });
     assert.equal(initialized.status, 202);
     assert.equal(initialized.body, null);

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpClient } from './support/mcp-client.mjs';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { freePort } from '../../db/ports.mjs';
 import { installPackedConsumer } from './support/consumer.mjs';
@@ -194,7 +194,7 @@ test('from the tarball: `npx alfred-act mcp --domain domain.json` answers tools/
   });
   let stderr = '';
   transport.stderr.on('data', (chunk) => (stderr += chunk));
-  const client = new Client({ name: 'tarball-test', version: '1.0.0' });
+  const client = mcpClient({ name: 'tarball-test', version: '1.0.0' });
   await client.connect(transport);
   t.after(() => client.close());
   assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: consumer domain', version: '0.1.0' });

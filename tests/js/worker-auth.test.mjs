@@ -30,9 +30,10 @@ const LIMITS = {
   ALFRED_TURNS_PER_MINUTE: '3',
   ALFRED_CONCURRENT_TURNS: '1',
   ALFRED_MODEL_CALLS_PER_TURN: '3',
-  ALFRED_TOKENS_PER_TURN: '400',
+  // Room for one real prompt (about 4,000 tokens, estimated before each call is sent).
+  ALFRED_TOKENS_PER_TURN: '6000',
   ALFRED_MODEL_CALLS_PER_DAY: '7',
-  ALFRED_TOKENS_PER_DAY: '1000',
+  ALFRED_TOKENS_PER_DAY: '12000',
 };
 
 const ec = signingKey('ES256', { kid: 'ec-1' });
@@ -311,8 +312,8 @@ for (const runtime of ['workerd', 'deno']) {
       });
 
       test('tokens per turn and per day: counted from the provider\'s usage; a spent day budget is a 429', async () => {
-        // 2,000 characters of content: usage 100 prompt + 500 completion tokens.
-        const long = 'y'.repeat(2_000);
+        // 24,000 characters of content: usage 100 prompt + 6,000 completion tokens.
+        const long = 'y'.repeat(24_000);
         const token = newUser();
         const first = script(long, long);
         const { events } = await analyzeTurn(worker(), first, token);

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mcpClient } from './support/mcp-client.mjs';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createHandler } from 'alfred-act/worker';
 import { readPackDomain } from '../../db/packs.mjs';
@@ -108,7 +108,7 @@ for (const runtime of ['workerd', 'deno']) {
 
     test('/mcp serves the CRM: initialize names it, tools/list has its tables, db_schema describes them', async (t) => {
       const transport = new StreamableHTTPClientTransport(new URL(`${worker().url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${ada().token}` } } });
-      const client = new Client({ name: 'alfred-act-test', version: '1.0.0' });
+      const client = mcpClient({ name: 'alfred-act-test', version: '1.0.0' });
       await client.connect(transport);
       t.after(() => client.close());
       assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: crm domain', version: '0.1.0' });

@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { createChatModel } from 'alfred-act';
 import { readConfig } from '../../web/src/worker/config.js';
 import { MemoryLimitStore } from '../../web/src/worker/limit-store.js';
-import { admitTurn, budgetedModel, retryAfterSeconds } from '../../web/src/worker/limits.js';
+import { admitRequest, admitTurn, budgetedModel, retryAfterSeconds } from '../../web/src/worker/limits.js';
+import { TURN_STATE_LIMITS, readTurnRequest } from '../../web/src/worker/turn.js';
+import { createTurnState } from '../../web/src/loop-state.js';
 import { WORKER_VARIABLES } from '../../web/src/worker/variables.js';
 import { anonKey, newJwtSecret } from '../../db/jwt.mjs';
 import { startScriptedModel } from './support/scripted-model.mjs';
@@ -16,7 +18,7 @@ import { startScriptedModel } from './support/scripted-model.mjs';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const T0 = 1_800_000_000_000;
-const LIMITS = { turnsPerMinute: 2, concurrentTurns: 1, modelCallsPerTurn: 3, tokensPerTurn: 250, modelCallsPerDay: 5, tokensPerDay: 400 };
+const LIMITS = { turnsPerMinute: 2, concurrentTurns: 1, modelCallsPerTurn: 3, tokensPerTurn: 250, modelCallsPerDay: 5, tokensPerDay: 400, requestsPerMinute: 3, concurrentRequests: 2 };
 
 describe('MemoryLimitStore', () => {
   test('take: a window opens at the first counted use and lasts windowMs; a refused take adds nothing', () => {
@@ -89,6 +91,52 @@ describe('admitTurn', () => {
   });
 });
 
+describe('admitRequest (/act/execute and /mcp)', () => {
+  test('requests at once and a minute, per user: 429s with Retry-After; a refused request gives its slot back', async () => {
+    const store = new MemoryLimitStore();
+    const admit = (userId, now) => admitRequest({ store, limits: LIMITS, userId, now });
+    const first = await admit('ada', T0);
+    const second = await admit('ada', T0 + 100);
+    assert.equal(first.error, null);
+    assert.equal(second.error, null);
+    const busy = await admit('ada', T0 + 200);
+    assert.deepEqual([busy.error.status, busy.error.code, busy.error.retryAfterMs], [429, 'too_many_concurrent_requests', 5_000]);
+    assert.equal((await admit('ben', T0 + 200)).error, null, 'another user');
+    await first.data.release();
+    await second.data.release();
+    const third = await admit('ada', T0 + 300);
+    await third.data.release();
+    const fourth = await admit('ada', T0 + 400);
+    assert.deepEqual([fourth.error.code, fourth.error.retryAfterMs], ['too_many_requests', MINUTE - 400]);
+    assert.match(fourth.error.message, /more than 3 requests a minute/);
+    // The refused request holds no slot: two run at once again after the minute.
+    assert.equal((await admit('ada', T0 + MINUTE)).error, null);
+    assert.equal((await admit('ada', T0 + MINUTE + 1)).error, null);
+  });
+});
+
+describe('the turn state a client sends back (/act/turn)', () => {
+  const stateWith = (change) => ({ ...createTurnState(), ...change });
+  const refusal = (state) => readTurnRequest({ message: 'hello', state }).error;
+
+  test('a state the worker returned passes; one past the limits is a 400 turn_state_too_large before anything is spent', () => {
+    const message = (turn, content = 'fine') => ({ role: 'user', content, turn });
+    assert.equal(refusal(stateWith({ conversation: Array.from({ length: 12 }, (_, i) => message(i)) })), null);
+    const cases = [
+      [{ conversation: Array.from({ length: 13 }, (_, i) => message(i)) }, 'state.conversation', /13 messages; a turn keeps at most 12/],
+      [{ recentTurns: [{ turn: 1, steps: [] }, { turn: 2, steps: [] }, { turn: 3, steps: [] }] }, 'state.recentTurns', /3 turns; a turn keeps at most 2/],
+      [{ conversation: [message(1, 'x'.repeat(TURN_STATE_LIMITS.messageChars + 1))] }, 'state.conversation[0].content', /16001 characters; at most 16000/],
+      [{ conversation: [{ role: 'user', content: { text: 'not text' }, turn: 1 }] }, 'state.conversation[0].content', /must be text/],
+      [{ recentTurns: [{ turn: 1, steps: [{ result: 'y'.repeat(TURN_STATE_LIMITS.chars) }] }] }, 'state', /at most 200000/],
+    ];
+    for (const [change, path, message] of cases) {
+      const error = refusal(stateWith(change));
+      assert.deepEqual([error?.status, error?.code, error?.path], [400, 'turn_state_too_large', path], path);
+      assert.match(error.message, message);
+    }
+  });
+});
+
 describe('budgetedModel (the real driver, the scripted model server)', () => {
   let server;
   const queue = [];
@@ -151,6 +199,18 @@ describe('budgetedModel (the real driver, the scripted model server)', () => {
     assert.equal(model.usage.tokens, Math.ceil((sent + 80) / 4));
   });
 
+  test("a call whose estimated prompt does not fit what is left of the turn's tokens is refused before it is sent", async () => {
+    const store = new MemoryLimitStore();
+    const model = budgetedModel(driver(), { store, limits: { ...LIMITS, tokensPerTurn: 1_000, tokensPerDay: 100_000, modelCallsPerDay: 100 }, userId: 'ada' });
+    const start = server.requests.length;
+    // About 1,000 tokens of prompt (4,000 characters) against 1,000 tokens for the whole turn.
+    await refusal(model.complete({ messages: [{ role: 'user', content: 'x'.repeat(4_000) }] }), 'turn_tokens_exceeded');
+    assert.equal(server.requests.length, start, 'nothing was sent');
+    assert.deepEqual(model.usage, { calls: 0, tokens: 0 });
+    queue.push('small');
+    assert.equal((await ask(model)).content, 'small', 'a call that fits still runs');
+  });
+
   test('an aborted signal stops the next call before it is sent', async () => {
     const controller = new AbortController();
     const model = budgetedModel(driver(), { store: new MemoryLimitStore(), limits: LIMITS, userId: 'ada', signal: controller.signal });
@@ -182,7 +242,7 @@ describe('readConfig: auth and limits', () => {
   });
 
   test('limits: defaults, numbers, unlimited; anything else is a 500 worker_misconfigured naming the variable', () => {
-    assert.deepEqual(config({}).data.limits, { turnsPerMinute: 10, concurrentTurns: 2, modelCallsPerTurn: 20, tokensPerTurn: 200_000, modelCallsPerDay: 500, tokensPerDay: 2_000_000 });
+    assert.deepEqual(config({}).data.limits, { turnsPerMinute: 10, concurrentTurns: 2, modelCallsPerTurn: 20, tokensPerTurn: 200_000, modelCallsPerDay: 500, tokensPerDay: 2_000_000, requestsPerMinute: 120, concurrentRequests: 4 });
     const set = config({ ALFRED_TURNS_PER_MINUTE: '3', ALFRED_TOKENS_PER_DAY: 'unlimited' }).data.limits;
     assert.deepEqual([set.turnsPerMinute, set.tokensPerDay], [3, Number.MAX_SAFE_INTEGER]);
     for (const [name, value] of [['ALFRED_TURNS_PER_MINUTE', '0'], ['ALFRED_CONCURRENT_TURNS', '-1'], ['ALFRED_MODEL_CALLS_PER_TURN', '2.5'], ['ALFRED_TOKENS_PER_TURN', 'lots'], ['ALFRED_MODEL_CALLS_PER_DAY', '']]) {
@@ -197,9 +257,31 @@ describe('readConfig: auth and limits', () => {
     }
   });
 
+  test('the write policy, the state secret and the authorization server from the variables', () => {
+    assert.deepEqual(config({}).data.policy, {});
+    assert.deepEqual(config({ ALFRED_READ_ONLY: 'yes', ALFRED_TABLES: 'deals, tasks', ALFRED_APPROVE: 'writes', ALFRED_MAX_AFFECTED: '10', ALFRED_CONFIRM: 'false' }).data.policy, {
+      readOnly: true,
+      tables: ['deals', 'tasks'],
+      approve: 'writes',
+      maxAffected: 10,
+      confirm: false,
+    });
+    assert.equal(config({}).data.stateSecret, null);
+    assert.deepEqual(config({ SUPABASE_JWT_SECRET: secret }).data.stateSecret, { derivedFrom: secret });
+    assert.equal(config({ SUPABASE_JWT_SECRET: secret, ALFRED_STATE_SECRET: 's'.repeat(32) }).data.stateSecret, 's'.repeat(32));
+    assert.equal(config({}).data.authorizationServer, null);
+    assert.equal(config({ SUPABASE_REST_URL: undefined, SUPABASE_URL: 'https://abcd.supabase.co/' }).data.authorizationServer, 'https://abcd.supabase.co/auth/v1');
+    assert.equal(config({ ALFRED_AUTHORIZATION_SERVER: 'https://auth.example.com' }).data.authorizationServer, 'https://auth.example.com');
+    for (const [name, value] of [['ALFRED_READ_ONLY', 'maybe'], ['ALFRED_APPROVE', 'all'], ['ALFRED_MAX_AFFECTED', '0'], ['ALFRED_CONFIRM', '2'], ['ALFRED_STATE_SECRET', 'short'], ['ALFRED_AUTHORIZATION_SERVER', 'not a url'], ['ALFRED_REQUESTS_PER_MINUTE', '0']]) {
+      const { error } = config({ [name]: value });
+      assert.equal(error?.code, 'worker_misconfigured', `${name}=${value}`);
+      assert.match(error.message, new RegExp(name));
+    }
+  });
+
   test('every variable config.js reads is in WORKER_VARIABLES (the list deno.js and local.mjs pass on)', async () => {
     const { readFile } = await import('node:fs/promises');
-    const source = await readFile(new URL('../../web/src/worker/config.js', import.meta.url), 'utf8');
+    const source = (await readFile(new URL('../../web/src/worker/config.js', import.meta.url), 'utf8')) + (await readFile(new URL('../../web/src/worker/policy.js', import.meta.url), 'utf8'));
     const read = new Set([...source.matchAll(/\b((?:SUPABASE|ALFRED|OPENAI|ALLOWED|MAX_BODY)_[A-Z_]+)\b/g)].map(([, name]) => name));
     for (const name of read) assert.ok(WORKER_VARIABLES.includes(name), `${name} is missing from web/src/worker/variables.js`);
     assert.ok(read.has('ALFRED_TOKENS_PER_DAY') && read.has('SUPABASE_JWKS_URL'));

@@ -22,6 +22,11 @@ const core = await loadCore({ domain });
 await createMcpServer({ core, url: 'http://127.0.0.1:54321', apiKey: 'anon', getAccessToken: accessTokenSource({ command: 'cat token' }), store: new MemorySessionStore() });
 // @ts-expect-error url is required
 await createMcpServer({ domain, apiKey: 'anon', accessToken: 'jwt' });
+// The write policy: read-only, an allow-list, which writes ask, a cap; confirm: false runs writes unasked.
+await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', accessToken: 'jwt', readOnly: true, tables: ['deals'], approve: 'writes', maxAffected: 20 });
+await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', accessToken: 'jwt', confirm: false });
+// @ts-expect-error approve is one of none, deletes, writes
+await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', accessToken: 'jwt', approve: 'all' });
 const config = readMcpConfig(['--domain', 'domain.json']);
 if (config.data) {
   const source: McpConfig['domain'] = config.data.domain;
@@ -35,6 +40,7 @@ const response: Response = await handler.fetch(request, { SUPABASE_URL: 'https:/
 void response;
 // @ts-expect-error the domain is required
 createHandler({});
+createHandler({ domain, readOnly: false, tables: ['deals', 'contacts'], approve: 'deletes', maxAffected: 50, confirm: true });
 const durable = createHandler({ domain, limitStore: durableLimitStore('LIMITS') });
 void durable;
 declare const namespace: ConstructorParameters<typeof DurableObjectLimitStore>[0];

@@ -361,10 +361,48 @@ function jwksCache({ url, fetch, now, ttlMs, refetchMs }) {
 
 async function fetchKeySet(fetch, url) {
   const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(JWKS_TIMEOUT_MS) });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  if (text.length > MAX_JWKS_BYTES) throw new Error(`the JWK set is larger than ${MAX_JWKS_BYTES} bytes`);
-  const set = JSON.parse(text);
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    throw new Error(`HTTP ${response.status}`);
+  }
+  const declared = Number(response.headers?.get?.('content-length'));
+  if (declared > MAX_JWKS_BYTES) {
+    await response.body?.cancel().catch(() => {});
+    throw new Error(`the JWK set is larger than ${MAX_JWKS_BYTES} bytes`);
+  }
+  const bytes = await readAtMost(response, MAX_JWKS_BYTES);
+  if (bytes === null) throw new Error(`the JWK set is larger than ${MAX_JWKS_BYTES} bytes`);
+  const set = JSON.parse(new TextDecoder().decode(bytes));
   if (!Array.isArray(set?.keys)) throw new Error('the answer is not a JWK set ({ keys: [...] })');
   return set;
+}
+
+// The body's bytes, or null (the rest cancelled, never read) once more than
+// `maxBytes` have arrived: a huge answer costs at most `maxBytes` of memory,
+// whatever its Content-Length says.
+async function readAtMost(response, maxBytes) {
+  if (!response.body) {
+    const buffer = new Uint8Array(await response.arrayBuffer());
+    return buffer.byteLength > maxBytes ? null : buffer;
+  }
+  const reader = response.body.getReader();
+  const chunks = [];
+  let length = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }

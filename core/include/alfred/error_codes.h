@@ -63,6 +63,7 @@
   X(reserved_column, core, "a column name is a PostgREST keyword (select, order, or, and, …)") \
   X(service_key_refused, core, "a service-role key was given where a user's token belongs") \
   X(system_column, core, "the call names the owner column, which is applied automatically") \
+  X(too_many_rows, core, "the write would touch more rows than maxAffected allows") \
   X(unknown_column, core, "the table has no such column") \
   X(unknown_operator, core, "a filter's op is not one the tools know") \
   X(unknown_param, core, "the tool takes no such parameter") \
@@ -139,17 +140,26 @@
   X(origin_not_allowed, worker, "the request's Origin is not allowed") \
   X(token_expired, worker, "the token's exp has passed") \
   X(token_not_yet_valid, worker, "the token's nbf is in the future") \
+  X(too_many_concurrent_requests, worker, "the user has too many /act/execute or /mcp requests running") \
   X(too_many_concurrent_turns, worker, "the user has too many turns running") \
+  X(too_many_requests, worker, "the user sent too many /act/execute or /mcp requests this minute") \
   X(too_many_turns, worker, "the user started too many turns this minute") \
   X(turn_model_calls_exceeded, worker, "the turn used up its model calls") \
+  X(turn_state_too_large, worker, "the turn state sent back is over its size or message limit") \
   X(turn_tokens_exceeded, worker, "the turn used up its model tokens") \
   X(unknown_key, worker, "the token's kid is not in the JWK set") \
   X(unsupported_media_type, worker, "the body is not application/json") \
   X(worker_misconfigured, worker, "the worker's environment variables are refused") \
+  X(approval_declined, mcp, "the user declined (or dismissed) the confirmation of a write; nothing was sent") \
+  X(header_mismatch, mcp, "an MCP request header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) is missing or differs from the body") \
   X(invalid_request, mcp, "not a JSON-RPC 2.0 request, notification or response") \
+  X(invalid_request_state, mcp, "an MCP requestState does not verify (forged, another user's or another call's)") \
+  X(message_too_large, mcp, "an MCP message is over the size the server reads") \
   X(method_not_found, mcp, "the MCP method is not one the server has") \
+  X(missing_request_meta, mcp, "a 2026-07-28 MCP request lacks its protocol version or client capabilities in _meta") \
   X(missing_session_id, mcp, "the request has no Mcp-Session-Id") \
   X(not_acceptable, mcp, "the Accept header allows neither JSON nor an event stream") \
+  X(refs_expired, mcp, "a ref from an earlier call is no longer known: the refs kept between calls expired") \
   X(session_not_found, mcp, "the MCP session is unknown or expired") \
   X(session_store_failed, mcp, "the MCP session store failed") \
   X(token_unavailable, mcp, "the access token could not be read") \

@@ -7,9 +7,10 @@ import { loadCore } from '../index.node.js';
 import { createMcpServer as createMcpServerWithCore } from './server.js';
 
 export { loadMcpSdk } from './server.js';
-export { accessTokenSource, readMcpConfig, runMcpCommand, MCP_USAGE } from './stdio.js';
+export { accessTokenSource, readMcpConfig, readPolicyOptions, runMcpCommand, MCP_USAGE } from './stdio.js';
+export { DEFAULT_APPROVE, answerOf, confirmationRequest, runConfirmedCall } from './approval.js';
 export { isDemoStack, isLoopbackUrl, readDomainFile, resolveMcpDomain } from './domain.js';
-export { newSessionId, openSession, findSession, closeSession, callSessionTool } from './session.js';
+export { newSessionId, openSession, findSession, closeSession, callSessionTool, callUserTool, userRefsId } from './session.js';
 export { MemorySessionStore, SupabaseSessionStore } from './store.js';
 export { readUserToken, isServiceKey } from './user-token.js';
 export {
@@ -25,6 +26,8 @@ export {
   schemaDescription,
   mcpToolResult,
   mcpToolError,
+  mcpSchemaResult,
+  TOOL_RESULT_SCHEMA,
 } from './tools.js';
 
 /**

@@ -4,6 +4,7 @@
 // and the schema resource. Transport-free and runtime-neutral (the SDK, an
 // optional peer dependency, is loaded on use): `alfred-act mcp` connects it to
 // stdio (stdio.js); a host connects it to any SDK transport.
+import { actPolicy, answerOf, confirmationRequest } from './approval.js';
 import { callSessionTool, findSession, newSessionId, openSession } from './session.js';
 import { MemorySessionStore } from './store.js';
 import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolError, mcpToolList, schemaDescription } from './tools.js';
@@ -44,13 +45,22 @@ const invalidOption = (path, message, hint) => ({ data: null, error: { code: 'in
  * - `store` (default a MemorySessionStore), `sessionId` (resume one), `fetch`, `version`.
  * - `schema` (`'compact'` or `'inline'`, see `mcpToolList`), `resultLimits`
  *   (`{ rows, chars }`, the caps on each tool result, see `createAct`).
+ * - The policy on writes, passed to the act: `readOnly` (only db_read and
+ *   db_schema are listed; writes are `read_only`), `tables` (an allow-list),
+ *   `approve` (`'changes'` by default: updates and deletes ask the user;
+ *   `'deletes'`: deletes only; `'writes'`: creates too; `'none'`), `maxAffected`, and `confirm`
+ *   (default true; false runs writes unasked, as `approve: 'none'`). A write
+ *   that needs approval is put to the user through the client's elicitation
+ *   (`elicitation/create`, with the rows it would touch), and runs only on
+ *   an explicit yes; a client that declared no elicitation gets
+ *   `approval_required` and nothing is sent.
  *
  * @example
  * const { data, error } = await createMcpServer({ core, domain, url: SUPABASE_URL, apiKey: anonKey, accessToken: session.access_token })
  * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
  * await data.server.connect(new StdioServerTransport())
  */
-export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits } = {}) {
+export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits, readOnly, tables, approve, maxAffected, confirm } = {}) {
   if (!core || typeof core.toolDefinitions !== 'function') return invalidOption('core', 'createMcpServer needs a loaded core', "const core = await loadCore() (from 'alfred-act'), or import createMcpServer from 'alfred-act/mcp', which loads one");
   const served = domain ?? coreDomain(core);
   const { error: domainError } = core.validateDomain(served);
@@ -61,13 +71,17 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
     return invalidOption('accessToken', 'give the user\'s token as accessToken or getAccessToken, one of them', "accessToken: session.access_token, or getAccessToken: accessTokenSource({ command }) for one that is refreshed");
   }
   const tokenOf = getAccessToken ?? (async () => readUserToken(accessToken));
+  const { data: policy, error: policyError } = actPolicy({ readOnly, tables, approve, maxAffected, confirm });
+  if (policyError) return { data: null, error: policyError };
   let tools;
+  // The policy and the caps are checked now (createAct refuses bad ones), not at the first call.
   try {
-    tools = mcpToolList(core, served, { schema });
     checkedResultLimits(resultLimits);
+    core.createAct({ url, apiKey, accessToken: '', domain: served, ...policy }).registry.delete();
+    tools = mcpToolList(core, served, { schema, readOnly: policy.readOnly === true });
   } catch (cause) {
     if (cause?.name !== 'AlfredError') throw cause;
-    return { data: null, error: cause.toJSON() };
+    return { data: null, error: { code: cause.code, path: cause.path, message: cause.message, hint: cause.hint ?? '' } };
   }
 
   let sdk;
@@ -90,7 +104,16 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
   }
 
   const server = new Server(mcpServerInfo(served, version), { capabilities: { tools: {}, resources: {} }, instructions: mcpInstructions(served) });
-
+  // Asks the user through the client when it declared elicitation (form
+  // mode); an error or a timeout counts as no answer: nothing is sent.
+  const confirmation = async (preview) => {
+    if (!server.getClientCapabilities()?.elicitation) return { action: 'unavailable' };
+    try {
+      return { action: answerOf(await server.elicitInput(confirmationRequest(preview))) };
+    } catch {
+      return { action: 'cancel' };
+    }
+  };
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const { data: token, error: tokenError } = await tokenOf();
@@ -98,8 +121,8 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
     if (token.userId !== userId) {
       return mcpToolError(request.params.name, { code: 'user_changed', message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
     }
-    const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain: served, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}) };
-    return callSessionTool({ core, store, sessionId: id, actOptions, name: request.params.name, args: request.params.arguments, signal: extra?.signal });
+    const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain: served, ...policy, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}) };
+    return callSessionTool({ core, store, sessionId: id, actOptions, name: request.params.name, args: request.params.arguments, signal: extra?.signal, confirmation });
   });
   server.setRequestHandler(types.ListResourcesRequestSchema, () => ({ resources: mcpResourceList(served) }));
   server.setRequestHandler(types.ReadResourceRequestSchema, (request) => {

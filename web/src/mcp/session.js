@@ -2,7 +2,8 @@
 // store, the call runs as the caller (their token, under row-level security),
 // and the registry is stored back. Used by the stdio server and by the edge
 // worker's /mcp route alike.
-import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, mcpToolError, mcpToolResult, schemaDescription } from './tools.js';
+import { runConfirmedCall } from './approval.js';
+import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, domainName, mcpSchemaResult, mcpToolError, mcpToolResult, schemaDescription } from './tools.js';
 
 /**
  * A new session id: 32 random bytes, base64url (not UUID-shaped, so no
@@ -20,9 +21,9 @@ export function newSessionId() {
  * const sessionId = newSessionId()
  * await openSession({ store, sessionId, caller: { userId, accessToken }, protocolVersion: '2025-06-18' })
  */
-export async function openSession({ store, sessionId, caller, protocolVersion = null }) {
+export async function openSession({ store, sessionId, caller, protocolVersion = null, clientCapabilities = null }) {
   const now = new Date().toISOString();
-  const state = { userId: caller.userId, registry: null, protocolVersion, createdAt: now, updatedAt: now };
+  const state = { userId: caller.userId, registry: null, protocolVersion, clientCapabilities, createdAt: now, updatedAt: now };
   try {
     await store.put(sessionId, state, caller);
     return { data: state, error: null };
@@ -74,53 +75,130 @@ function serialized(key, task) {
   return current;
 }
 
+const CANNOT_ASK = async () => ({ action: 'unavailable' });
+
 /**
  * Runs one `tools/call` in a session: resolves to an MCP CallToolResult
- * whose text is `act.callTool`'s result for the model; never rejects for bad
- * arguments, a missing session or a database failure (those are `isError`
- * results with `code`, `path`, `message`, `hint`).
+ * whose text is the tool result for the model (`act.callTool`'s shape);
+ * never rejects for bad arguments, a missing session or a database failure
+ * (those are `isError` results with `code`, `path`, `message`, `hint`).
  * `actOptions` are createAct's (url, apiKey, accessToken, userId, domain,
- * fetch, …); the caller is `{ userId, accessToken }` from them.
+ * fetch, and the policy: readOnly, tables, approve, maxAffected); the caller
+ * is `{ userId, accessToken }` from them. A write the act holds for approval
+ * is put to the user through `confirmation(preview)` (approval.js:
+ * runConfirmedCall); without one, the client cannot be asked and the write
+ * is not sent (`approval_required`).
  *
  * @example
  * const result = await callSessionTool({ core, store, sessionId, actOptions, name: 'db_read', args: { table: 'inventory' } })
- * // { content: [{ type: 'text', text: '{"ok":true,"tool":"db_read","table":"inventory","count":4,"rows":[{"id":"inv_1",…}],"query":"Query: …"}' }], isError: false }
+ * // { content: [{ type: 'text', text: '{"ok":true,"tool":"db_read","table":"inventory","count":4,"rows":[{"id":"inv_1",…}],"query":"Query: …"}' }], structuredContent: { ok: true, … }, isError: false }
  */
-export async function callSessionTool({ core, store, sessionId, actOptions, name, args, signal }) {
+export async function callSessionTool({ core, store, sessionId, actOptions, name, args, signal, confirmation = CANNOT_ASK }) {
+  const early = schemaOrUnknown(core, actOptions, name);
+  if (early) return early;
+  const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
+  const { data, error } = await withStoredRegistry({ core, store, sessionId, caller, actOptions, missing: 'refuse', run: (act) => runConfirmedCall({ core, act, name, args, signal, confirmation }) });
+  if (error) return mcpToolError(name, error);
+  return answerWithNote(data.outcome.result ?? pendingAsUnasked(name, data.outcome.pending), data.note);
+}
+
+/**
+ * The id under which a server without sessions (MCP 2026-07-28) keeps one
+ * user's refs in a session store: one registry per user and domain, so the
+ * refs a user's model saw resolve in that user's next call, whichever
+ * request, isolate or conversation it comes from.
+ *
+ * @example
+ * userRefsId(crm) // 'alfred-act-refs:crm'
+ */
+export const userRefsId = (domain) => `alfred-act-refs:${domainName(domain)}`.slice(0, 128);
+
+/**
+ * One `tools/call` without a session (MCP 2026-07-28): the caller's refs
+ * are loaded from `store` under userRefsId (a fresh registry when there are
+ * none, or they expired) and stored back after the call. Resolves to
+ * `{ result }` (a CallToolResult) or `{ pending: preview }` when
+ * `confirmation` answered `pending` (the server asks the user and the client
+ * calls again; nothing was sent). A ref that no longer resolves because the
+ * stored refs expired is `refs_expired`, saying how to get fresh ones.
+ *
+ * @example
+ * const { result, pending } = await callUserTool({ core, store, actOptions, name: 'db_delete', args, confirmation })
+ */
+export async function callUserTool({ core, store, actOptions, name, args, signal, confirmation = CANNOT_ASK }) {
+  const early = schemaOrUnknown(core, actOptions, name);
+  if (early) return { result: early };
+  const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
+  const sessionId = userRefsId(actOptions.domain ?? coreDomain(core));
+  const { data, error } = await withStoredRegistry({ core, store, sessionId, caller, actOptions, missing: 'create', run: (act) => runConfirmedCall({ core, act, name, args, signal, confirmation }) });
+  if (error) return { result: mcpToolError(name, error) };
+  if (data.outcome.pending) return { pending: data.outcome.pending };
+  const result = data.outcome.result;
+  if (!data.found && result?.error?.code === 'unknown_ref') {
+    result.error = { ...result.error, code: 'refs_expired', message: `${result.error.message}: no refs are kept for you on this server now`, hint: REFS_EXPIRED_HINT };
+  }
+  return { result: answerWithNote(result, data.note) };
+}
+
+const REFS_EXPIRED_HINT = 'refs from earlier calls expire after a day without a call: read the rows again (db_read with a filter on their names) to get current refs, then repeat the call with them';
+
+// db_schema and an unknown tool need no session: their answer, or null.
+function schemaOrUnknown(core, actOptions, name) {
   if (name === SCHEMA_TOOL) {
     const { data, error } = schemaDescription(core, actOptions.domain ?? coreDomain(core));
-    return error ? mcpToolError(name, error) : { content: [{ type: 'text', text: data }], isError: false };
+    return error ? mcpToolError(name, error) : mcpSchemaResult(data);
   }
   if (!DATABASE_TOOLS.includes(name)) {
     return mcpToolError(name, { code: 'unknown_tool', message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...DATABASE_TOOLS, SCHEMA_TOOL].join(', ')}` });
   }
-  const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
+  return null;
+}
+
+// A pending confirmation where the transport cannot come back for it: as a
+// client that cannot be asked (nothing was sent).
+function pendingAsUnasked(name, preview) {
+  return { ok: false, tool: String(name), table: preview.table, error: { code: 'approval_required', path: '', message: `${preview.tool} on ${preview.table} needs the user's confirmation and was not sent`, hint: 'nothing was sent' } };
+}
+
+// The result as a CallToolResult, with a second text block when the refs
+// could not be stored after the call.
+function answerWithNote(result, note) {
+  const answer = mcpToolResult(result);
+  if (note) answer.content.push({ type: 'text', text: note });
+  return answer;
+}
+
+// Loads the registry stored under `sessionId` for `caller`, makes an act on
+// it with `actOptions`, runs `run(act)`, stores the registry back. One at a
+// time per user and id within a process, so two concurrent calls never start
+// from the same registry and hand out the same ref twice (across processes a
+// store must serialize them itself). `missing`: 'refuse' (a session that
+// must exist) or 'create'. `{ data: { outcome, found, note }, error }`.
+function withStoredRegistry({ core, store, sessionId, caller, actOptions, missing, run }) {
   return serialized(`${caller.userId}\n${sessionId}`, async () => {
     const { data: session, error: findError } = await findSession({ store, sessionId, caller });
-    if (findError) return mcpToolError(name, findError);
-    if (!session) return mcpToolError(name, sessionNotFound());
+    if (findError) return { data: null, error: findError };
+    if (!session && missing === 'refuse') return { data: null, error: sessionNotFound() };
+    const now = new Date().toISOString();
+    const base = session ?? { userId: caller.userId, registry: null, protocolVersion: null, createdAt: now, updatedAt: now };
     let act;
     try {
-      act = core.createAct({ ...actOptions, state: session.registry ?? undefined });
+      act = core.createAct({ ...actOptions, state: base.registry ?? undefined });
     } catch (cause) {
       if (cause?.name !== 'AlfredError') throw cause;
-      return mcpToolError(name, { code: cause.code, message: `the session's state is unusable: ${cause.message}`, path: 'session', hint: 'start a new session' });
+      if (cause.path && !cause.path.startsWith('state')) return { data: null, error: { code: cause.code, message: cause.message, path: cause.path, hint: cause.hint ?? '' } };
+      return { data: null, error: { code: cause.code, message: `the session's state is unusable: ${cause.message}`, path: 'session', hint: 'start a new session' } };
     }
     try {
-      // Arguments as the client sent them: the core takes plain and strict-mode
-      // params alike, and refuses anything else with a path.
-      const result = await act.callTool(name, args ?? {}, { signal });
-      const next = { ...session, registry: act.registry.toJSON(), updatedAt: new Date().toISOString() };
+      const outcome = await run(act);
       try {
-        await store.put(sessionId, next, caller);
+        await store.put(sessionId, { ...base, registry: act.registry.toJSON(), updatedAt: new Date().toISOString() }, caller);
       } catch (cause) {
         // The call ran (a write is done): it is reported as it happened, never
         // as a failure the model would retry, with what was lost said.
-        const answer = mcpToolResult(result);
-        answer.content.push({ type: 'text', text: `note: ${storeFailure(cause).message}; refs from this result may not resolve in later calls` });
-        return answer;
+        return { data: { outcome, found: Boolean(session), note: `note: ${storeFailure(cause).message}; refs from this result may not resolve in later calls` }, error: null };
       }
-      return mcpToolResult(result);
+      return { data: { outcome, found: Boolean(session), note: null }, error: null };
     } finally {
       act.registry.delete();
     }

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { resolveMcpDomain } from './domain.js';
 import { createMcpServer } from './server.js';
+import { MAX_MESSAGE_BYTES, boundedLines } from './stdio-limit.js';
 import { MemorySessionStore, SupabaseSessionStore } from './store.js';
 import { domainName } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
@@ -20,6 +21,8 @@ export const MCP_USAGE = `usage: alfred-act mcp [--domain FILE | --pull [--key K
                     [--url URL] [--anon-key KEY]
                     [--access-token JWT | --token-command CMD | --token-file FILE]
                     [--store memory|supabase] [--session ID] [--schema compact|inline]
+                    [--read-only] [--tables T1,T2] [--approve changes|deletes|writes|none]
+                    [--max-affected N] [--no-confirm]
 
 An MCP server on stdin/stdout whose tools (db_read, db_create, db_update,
 db_delete, db_schema) act as the signed-in user on your domain's tables,
@@ -47,6 +50,16 @@ under row-level security.
   --schema MODE        compact (default): db_read lists one line per table
                        and db_schema gives the rest; inline: the whole
                        schema in db_read's description                (ALFRED_MCP_SCHEMA)
+  --read-only          list and run only db_read and db_schema; writes are
+                       refused (read_only) before any request         (ALFRED_READ_ONLY)
+  --tables T1,T2       serve only these tables; others are unknown_table (ALFRED_TABLES)
+  --approve MODE       which writes ask the user first, through the client's
+                       elicitation: changes (updates and deletes; the
+                       default), deletes, writes (creates too) or none  (ALFRED_APPROVE)
+  --max-affected N     the most rows one update or delete may touch    (ALFRED_MAX_AFFECTED)
+  --no-confirm         run writes without asking (approve none); without
+                       it, a client that cannot ask gets approval_required
+                       and nothing is written                          (ALFRED_CONFIRM=false)
 
 Without --domain or --pull the server starts only against the local demo
 stack (node db/stack.mjs start), serving its kitchen demo domain.`;
@@ -65,6 +78,11 @@ const OPTIONS = {
   store: { type: 'string', env: 'ALFRED_MCP_STORE' },
   session: { type: 'string', env: 'ALFRED_MCP_SESSION' },
   schema: { type: 'string', env: 'ALFRED_MCP_SCHEMA' },
+  'read-only': { type: 'boolean', env: 'ALFRED_READ_ONLY' },
+  tables: { type: 'string', env: 'ALFRED_TABLES' },
+  approve: { type: 'string', env: 'ALFRED_APPROVE' },
+  'max-affected': { type: 'string', env: 'ALFRED_MAX_AFFECTED' },
+  'no-confirm': { type: 'boolean' },
 };
 const PULL_ONLY = ['key', 'owner-column', 'overrides'];
 
@@ -111,7 +129,73 @@ export function readMcpConfig(argv, env = {}) {
   if (sessionId !== undefined && !/^[A-Za-z0-9_-]{16,128}$/.test(sessionId)) return { data: null, error: '--session must be 16 to 128 characters of A-Z, a-z, 0-9, - and _' };
   const schema = get('schema') ?? 'compact';
   if (schema !== 'compact' && schema !== 'inline') return { data: null, error: `--schema must be compact or inline, got ${schema}` };
-  return { data: { url, apiKey, token: { [field]: get(name) }, store, sessionId, domain, schema }, error: null };
+  const { data: policy, error: policyError } = readPolicyOptions(values, env);
+  if (policyError) return { data: null, error: policyError };
+  return { data: { url, apiKey, token: { [field]: get(name) }, store, sessionId, domain, schema, policy }, error: null };
+}
+
+// The write policy in a few words, for the start-up line on stderr.
+function policyWords({ readOnly, approve, confirm, tables, maxAffected }) {
+  const words = [];
+  if (readOnly) words.push('read-only');
+  else if (confirm === false || approve === 'none') words.push('writes run without asking');
+  else words.push(approve === 'writes' ? 'creates, updates and deletes ask the user first' : approve === 'deletes' ? 'deletes ask the user first' : 'updates and deletes ask the user first');
+  if (tables) words.push(`tables ${tables.join(', ')} only`);
+  if (maxAffected) words.push(`at most ${maxAffected} rows per update or delete`);
+  return words.join(', ');
+}
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
+const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
+
+// An environment variable read as true or false: `{ value }` (undefined when
+// unset) or `{ error }`.
+function envFlag(env, name) {
+  const text = env[name];
+  if (text === undefined || text === '') return { value: undefined };
+  const word = text.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return { value: true };
+  if (FALSE_WORDS.has(word)) return { value: false };
+  return { error: `${name} must be true or false, got ${JSON.stringify(text)}` };
+}
+
+/**
+ * The policy on writes from flags and the environment (a flag wins):
+ * `{ data: { readOnly?, tables?, approve?, maxAffected?, confirm? }, error: message }`,
+ * as createMcpServer and createHandler take it.
+ *
+ * @example
+ * readPolicyOptions({ 'read-only': true, tables: 'deals,contacts' }, {}) // { data: { readOnly: true, tables: ['deals', 'contacts'] }, error: null }
+ */
+export function readPolicyOptions(values, env = {}) {
+  const policy = {};
+  const readOnly = values['read-only'] ? { value: true } : envFlag(env, 'ALFRED_READ_ONLY');
+  if (readOnly.error) return { data: null, error: readOnly.error };
+  if (readOnly.value !== undefined) policy.readOnly = readOnly.value;
+  const tables = values.tables ?? (env.ALFRED_TABLES || undefined);
+  if (tables !== undefined) {
+    const list = tables.split(',').map((table) => table.trim()).filter(Boolean);
+    if (list.length === 0) return { data: null, error: '--tables needs table names, separated by commas' };
+    policy.tables = list;
+  }
+  const approve = values.approve ?? (env.ALFRED_APPROVE || undefined);
+  if (approve !== undefined) {
+    if (!['changes', 'deletes', 'writes', 'none'].includes(approve)) return { data: null, error: `--approve must be changes, deletes, writes or none, got ${approve}` };
+    policy.approve = approve;
+  }
+  const maxAffected = values['max-affected'] ?? (env.ALFRED_MAX_AFFECTED || undefined);
+  if (maxAffected !== undefined) {
+    const number = Number(maxAffected);
+    if (!/^\d+$/.test(String(maxAffected).trim()) || !Number.isSafeInteger(number) || number < 1) return { data: null, error: `--max-affected must be a whole number ≥ 1, got ${maxAffected}` };
+    policy.maxAffected = number;
+  }
+  const confirm = values['no-confirm'] ? { value: false } : envFlag(env, 'ALFRED_CONFIRM');
+  if (confirm.error) return { data: null, error: confirm.error };
+  if (confirm.value !== undefined) policy.confirm = confirm.value;
+  if (policy.confirm === false && policy.approve !== undefined && policy.approve !== 'none') {
+    return { data: null, error: `--no-confirm runs writes without asking, and --approve ${policy.approve} asks before some: give one of them` };
+  }
+  return { data: policy, error: null };
 }
 
 // --domain FILE (or ALFRED_DOMAIN), --pull with its options, or neither.
@@ -226,23 +310,39 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     store,
     sessionId: config.sessionId,
     schema: config.schema,
+    ...config.policy,
   });
   if (serverError) {
     say(`${serverError.message}${serverError.hint ? ` (${serverError.hint})` : ''}`);
     return 1;
   }
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const transport = new StdioServerTransport();
+  // Whole lines of at most MAX_MESSAGE_BYTES reach the SDK's transport (its
+  // buffer is given room for one): a larger message is answered with an
+  // error and dropped, and the server serves on (stdio-limit.js).
+  let transport;
+  const input = process.stdin.pipe(
+    boundedLines({
+      onOversized: ({ bytes, id }) => {
+        say(`a message of ${bytes} bytes is over the ${MAX_MESSAGE_BYTES} this server reads; answered with an error and dropped`);
+        transport
+          .send({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: the message is ${bytes} bytes, over the ${MAX_MESSAGE_BYTES} bytes this server reads`, data: { code: 'message_too_large' } } })
+          .catch(() => {});
+      },
+    }),
+  );
+  transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES + (1 << 20) });
   const closed = new Promise((resolve) => {
     transport.onclose = resolve;
-    process.stdin.once('end', resolve);
+    input.once('end', resolve);
   });
   await server.server.connect(transport);
+  server.server.onerror = (cause) => say(`error: ${cause?.message ?? cause}`);
   const tables = Object.keys(served.domain.tables);
   const from = { file: `from ${domainFile}`, pull: `pulled from ${config.url}`, demo: 'the demo' }[served.origin];
   say(
     `serving the ${domainName(served.domain)} domain (${from}; ${tables.length} tables: ${tables.join(', ')}) for ${config.url} over stdio ` +
-      `(session store: ${config.store}${config.store === 'supabase' ? `, session ${server.sessionId}` : ''})`,
+      `(session store: ${config.store}${config.store === 'supabase' ? `, session ${server.sessionId}` : ''}; ${policyWords(config.policy)})`,
   );
   await closed;
   await server.server.close();

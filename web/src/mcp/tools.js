@@ -77,20 +77,83 @@ const SCHEMA_DESCRIPTION = 'The whole schema as text: every column of every tabl
 /** The domain a core validates against by default (`core.domain` where the core has one). */
 export const coreDomain = (core) => core.domain ?? core.kitchen;
 
+// What a host may show and decide from, per tool (MCP `title` and
+// `annotations`): the reads and db_schema change nothing; an update or a
+// delete changes or removes rows that exist (destructive), and sending the
+// same one again changes nothing more (idempotent); a create adds rows, and
+// sending it again adds more. None reaches beyond the project's own database.
+const TOOL_META = {
+  db_read: { title: 'Read rows', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+  db_create: { title: 'Create rows', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } },
+  db_update: { title: 'Update rows', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } },
+  db_delete: { title: 'Delete rows', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } },
+  db_schema: { title: 'Database schema', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
+};
+
+/** The tools that only read: the ones a read-only server lists. */
+export const READ_TOOLS = Object.freeze(['db_read', SCHEMA_TOOL]);
+
 /**
- * `tools/list`: `[{ name, description, inputSchema }]`: the core's four tool
- * definitions for `domain` (the plain variant: `act.execute` takes the strict
- * one's nulls and JSON text too), and db_schema. `schema`: `'compact'` (the
- * default: one line per table, the whole schema from db_schema) or
- * `'inline'` (the whole schema in db_read's description).
+ * The JSON Schema of a database tool's result (`structuredContent`): the
+ * tool result for the model, `{ ok: true, tool, table, count, rows, query }`
+ * or `{ ok: false, tool, table, error: { code, path, message, hint }, query? }`.
+ * Further fields are allowed, so a result that gains one (a `truncated`
+ * flag, a total) still validates.
+ */
+export const TOOL_RESULT_SCHEMA = Object.freeze({
+  type: 'object',
+  properties: {
+    ok: { type: 'boolean', description: 'true when the call ran; false with `error` when it was refused or failed' },
+    tool: { type: 'string' },
+    table: { type: ['string', 'null'] },
+    count: { type: 'integer', minimum: 0, description: 'how many rows the call read or wrote' },
+    rows: { type: 'array', items: { type: 'object' }, description: 'the rows, named by refs (never ids)' },
+    query: { type: ['string', 'null'], description: 'the query that ran, as text' },
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, path: { type: 'string' }, message: { type: 'string' }, hint: { type: 'string' }, details: { type: 'string' } },
+      required: ['code', 'message'],
+    },
+  },
+  required: ['ok', 'tool', 'table'],
+});
+
+/** The JSON Schema of db_schema's result: `{ schema }`, the markdown text (or the error shape above). */
+export const SCHEMA_RESULT_SCHEMA = Object.freeze({
+  type: 'object',
+  properties: { schema: { type: 'string', description: 'the tables, columns, types, allowed values and ref prefixes, as markdown' }, ok: { type: 'boolean' }, error: TOOL_RESULT_SCHEMA.properties.error },
+});
+
+/**
+ * `tools/list`: `[{ name, title, description, inputSchema, outputSchema, annotations }]`:
+ * the core's four tool definitions for `domain` (the plain variant:
+ * `act.execute` takes the strict one's nulls and JSON text too), and
+ * db_schema. `readOnly: true` lists db_read and db_schema only.
+ * `schema`: `'compact'` (the default: one line per table, the whole schema
+ * from db_schema) or `'inline'` (the whole schema in db_read's description).
  *
  * @example
- * const tools = mcpToolList(core, core.kitchen) // [{ name: 'db_read', description: 'Read rows of …', inputSchema: { type: 'object', … } }, …]
+ * const tools = mcpToolList(core, core.kitchen)
+ * // [{ name: 'db_read', title: 'Read rows', description: 'Read rows of …', inputSchema: { type: 'object', … }, outputSchema: { … }, annotations: { readOnlyHint: true, … } }, …]
  */
-export function mcpToolList(core, domain, { schema } = {}) {
-  const tools = core.toolDefinitions({ domain, schema }).map(({ name, description, parameters }) => ({ name, description, inputSchema: parameters }));
-  tools.push({ name: SCHEMA_TOOL, description: SCHEMA_DESCRIPTION, inputSchema: { type: 'object', properties: {}, additionalProperties: false } });
-  return tools;
+export function mcpToolList(core, domain, { schema, readOnly = false } = {}) {
+  const tools = core.toolDefinitions({ domain, schema }).map(({ name, description, parameters }) => ({
+    name,
+    title: TOOL_META[name].title,
+    description,
+    inputSchema: parameters,
+    outputSchema: TOOL_RESULT_SCHEMA,
+    annotations: TOOL_META[name].annotations,
+  }));
+  tools.push({
+    name: SCHEMA_TOOL,
+    title: TOOL_META[SCHEMA_TOOL].title,
+    description: SCHEMA_DESCRIPTION,
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    outputSchema: SCHEMA_RESULT_SCHEMA,
+    annotations: TOOL_META[SCHEMA_TOOL].annotations,
+  });
+  return readOnly ? tools.filter((tool) => READ_TOOLS.includes(tool.name)) : tools;
 }
 
 /**
@@ -118,13 +181,34 @@ export function mcpResourceList(domain) {
  * A tool result for the model (`act.callTool`, `core.toolResult`: `{ ok,
  * tool, table, count, query, rows }`, cut to the act's `resultLimits`, or
  * `{ ok: false, …, error: { code, path, message, hint } }`) as an MCP
- * CallToolResult: its JSON as text, `isError` when it is not ok.
+ * CallToolResult: its JSON as text (what a client that reads only text shows
+ * the model), the same object as `structuredContent` (matching the tool's
+ * `outputSchema`), `isError` when it is not ok.
+ *
+ * @example
+ * mcpToolResult({ ok: true, tool: 'db_read', table: 'inventory', count: 0, rows: [], query: 'Query: …' })
+ * // { content: [{ type: 'text', text: '{"ok":true,…}' }], structuredContent: { ok: true, … }, isError: false }
  */
 export function mcpToolResult(result) {
-  return { content: [{ type: 'text', text: JSON.stringify(result) }], isError: !result.ok };
+  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, isError: !result.ok };
 }
 
-/** An error of the MCP layer itself (`{ code, message, path?, hint? }`) in the same shape, for `tool`. */
+/**
+ * db_schema's result: the schema as text, and `{ schema }` as `structuredContent`.
+ *
+ * @example
+ * mcpSchemaResult('# Database schema\n…') // { content: [{ type: 'text', text: '# Database schema\n…' }], structuredContent: { schema: '# Database schema\n…' }, isError: false }
+ */
+export function mcpSchemaResult(text) {
+  return { content: [{ type: 'text', text }], structuredContent: { schema: text }, isError: false };
+}
+
+/**
+ * An error of the MCP layer itself (`{ code, message, path?, hint? }`) in the same shape, for `tool`.
+ *
+ * @example
+ * mcpToolError('db_read', { code: 'session_not_found', message: 'this MCP session does not exist' })
+ */
 export function mcpToolError(tool, { code, message, path, hint }) {
   return mcpToolResult({ ok: false, tool: String(tool), table: null, error: { code, path: path ?? '', message, hint: hint ?? '' } });
 }

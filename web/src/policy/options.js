@@ -9,7 +9,7 @@ import { AlfredError } from '../errors.js';
 export const POLICY_OPTION_NAMES = Object.freeze(['readOnly', 'tables', 'approve', 'maxAffected', 'onAudit', 'tracer']);
 
 /** The approval policies that are not a function. */
-export const APPROVE_MODES = Object.freeze(['none', 'deletes', 'writes']);
+export const APPROVE_MODES = Object.freeze(['none', 'deletes', 'changes', 'writes']);
 
 /**
  * How many rows one update or delete may change unless `maxAffected` says
@@ -34,8 +34,8 @@ function checkedApprove(approve) {
   if (typeof approve === 'function' || APPROVE_MODES.includes(approve)) return approve;
   throw invalidOption(
     'approve',
-    `approve must be 'none', 'deletes', 'writes' or a function (call, preview) => boolean, got ${typeof approve === 'string' ? JSON.stringify(approve.slice(0, 40)) : describe(approve)}`,
-    "'deletes' asks before every delete, 'writes' before every create, update and delete",
+    `approve must be 'none', 'deletes', 'changes', 'writes' or a function (call, preview) => boolean, got ${typeof approve === 'string' ? JSON.stringify(approve.slice(0, 40)) : describe(approve)}`,
+    "'deletes' asks before every delete, 'changes' before every update and delete, 'writes' before every create, update and delete",
   );
 }
 
@@ -95,6 +95,7 @@ export function checkedPolicy(options) {
 export function needsApproval(approve, tool) {
   if (approve === 'none') return false;
   if (approve === 'deletes') return tool === 'db_delete';
+  if (approve === 'changes') return tool === 'db_update' || tool === 'db_delete';
   return tool === 'db_create' || tool === 'db_update' || tool === 'db_delete';
 }
 

@@ -2,6 +2,7 @@
 // bindings, or Deno's environment through worker/deno.js).
 import { modelConfigFromEnv } from '../llm.js';
 import { isServiceKey } from '../mcp/user-token.js';
+import { readWorkerPolicy } from './policy.js';
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
@@ -13,6 +14,9 @@ const LIMITS = {
   ALFRED_TOKENS_PER_TURN: ['tokensPerTurn', 200_000],
   ALFRED_MODEL_CALLS_PER_DAY: ['modelCallsPerDay', 500],
   ALFRED_TOKENS_PER_DAY: ['tokensPerDay', 2_000_000],
+  // /act/execute and /mcp: requests a minute and at once, per user.
+  ALFRED_REQUESTS_PER_MINUTE: ['requestsPerMinute', 120],
+  ALFRED_CONCURRENT_REQUESTS: ['concurrentRequests', 4],
 };
 
 // Token verification tuning: variable → [field, default seconds].
@@ -25,7 +29,7 @@ const AUTH_SECONDS = {
 const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
 
 /**
- * `{ data: { supabaseUrl, restUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits, mcpStore }, error }`.
+ * `{ data: { supabaseUrl, restUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits, mcpStore, policy, stateSecret, authorizationServer }, error }`.
  * `model` is `modelConfigFromEnv(env)`: null when no model is configured,
  * which only /act/turn needs. `allowedOrigins` is `['*']` or a list.
  * `auth` is the token verifier's options (createTokenVerifier), or null when
@@ -35,6 +39,13 @@ const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
  * (SUPABASE_REST_URL, a bare PostgREST root): exactly one is set.
  * `mcpStore` is where /mcp keeps its sessions: `memory` (per isolate) or `supabase`
  * (the act_sessions table, as the user).
+ * `policy` is the write policy from ALFRED_READ_ONLY, ALFRED_TABLES,
+ * ALFRED_APPROVE, ALFRED_MAX_AFFECTED and ALFRED_CONFIRM (policy.js).
+ * `stateSecret` signs what /mcp hands a client to carry between requests
+ * (ALFRED_STATE_SECRET, else derived from SUPABASE_JWT_SECRET, else null:
+ * a key of the isolate's own). `authorizationServer` is the issuer
+ * /.well-known/oauth-protected-resource names (ALFRED_AUTHORIZATION_SERVER,
+ * else `<SUPABASE_URL>/auth/v1`, else null).
  */
 export function readConfig(env = {}) {
   if (env.SUPABASE_URL && env.SUPABASE_REST_URL) {
@@ -59,6 +70,12 @@ export function readConfig(env = {}) {
   if (limitsError) return misconfigured(limitsError);
   const mcpStore = env.ALFRED_MCP_STORE || 'memory';
   if (mcpStore !== 'memory' && mcpStore !== 'supabase') return misconfigured(`ALFRED_MCP_STORE must be memory or supabase, got ${JSON.stringify(env.ALFRED_MCP_STORE)}`);
+  const { data: policy, error: policyError } = readWorkerPolicy(env);
+  if (policyError) return misconfigured(policyError);
+  const stateSecret = env.ALFRED_STATE_SECRET || null;
+  if (stateSecret !== null && stateSecret.length < 32) return misconfigured('ALFRED_STATE_SECRET must be at least 32 characters');
+  const authorizationServer = env.ALFRED_AUTHORIZATION_SERVER || (env.SUPABASE_URL ? `${env.SUPABASE_URL.replace(/\/+$/, '')}/auth/v1` : null);
+  if (authorizationServer !== null && !URL.canParse(authorizationServer)) return misconfigured(`ALFRED_AUTHORIZATION_SERVER is not a URL: ${authorizationServer}`);
   const origins = (env.ALLOWED_ORIGINS ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean);
   return {
     data: {
@@ -71,6 +88,9 @@ export function readConfig(env = {}) {
       auth,
       limits,
       mcpStore,
+      policy,
+      stateSecret: stateSecret ?? (env.SUPABASE_JWT_SECRET ? { derivedFrom: env.SUPABASE_JWT_SECRET } : null),
+      authorizationServer,
     },
     error: null,
   };

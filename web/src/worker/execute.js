@@ -4,23 +4,26 @@ import { invalid } from './http.js';
 import { callerState } from './state.js';
 
 /**
- * Body `{ tool, params, state? }` → `{ data, error, query, count, state }`.
+ * Body `{ tool, params, state?, approved? }` → `{ data, error, query, count, state }`.
  * A refused or failed tool call is a 200 whose `error` is the executor's
  * `{ code, path, message, hint }`: it is the tool result an agent feeds
- * back to its model, not a fault of the HTTP request. `signal` (the
- * request's) stops the call's remaining database requests when the client
- * hangs up.
+ * back to its model, not a fault of the HTTP request. Under a policy that
+ * asks before writes (ALFRED_APPROVE), a write is `approval_required` with
+ * `error.preview`; the host asks its user and sends the same call with
+ * `approved: true`. `signal` (the request's) stops the call's remaining
+ * database requests when the client hangs up.
  */
-export async function executeToolCall({ body, core, config, caller, signal }) {
-  const { tool, params, state } = body;
+export async function executeToolCall({ body, core, config, caller, signal, policy = {} }) {
+  const { tool, params, state, approved = false } = body;
   if (!TOOLS.includes(tool)) return { error: invalid('tool', `tool must be one of ${TOOLS.join(', ')}`) };
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return { error: invalid('params', 'params must be an object') };
+  if (typeof approved !== 'boolean') return { error: invalid('approved', 'approved must be true or false') };
   const { data: start, error } = callerState(state);
   if (error) return { error };
-  const { data: act, error: actError } = createCallerAct(core, config, caller, start.registry);
+  const { data: act, error: actError } = createCallerAct(core, config, caller, start.registry, policy);
   if (actError) return { error: actError };
   try {
-    const result = await act.execute(tool, params, { signal });
+    const result = await act.execute(tool, params, { signal, approved });
     return { data: { ...result, state: start.withRegistry(act.registry.toJSON()) } };
   } finally {
     act.registry.delete();
@@ -29,10 +32,11 @@ export async function executeToolCall({ body, core, config, caller, signal }) {
 
 /**
  * An executor that sends the anon key as `apikey` and the caller's JWT as
- * the bearer, so PostgREST applies row-level security as that user.
- * A damaged registry state is a 400.
+ * the bearer, so PostgREST applies row-level security as that user, under
+ * `policy` (readOnly, tables, approve, maxAffected). A damaged registry
+ * state is a 400.
  */
-export function createCallerAct(core, config, caller, registryState) {
+export function createCallerAct(core, config, caller, registryState, policy = {}) {
   try {
     const act = core.createAct({
       ...(config.restUrl ? { restUrl: config.restUrl } : { url: config.supabaseUrl }),
@@ -40,6 +44,7 @@ export function createCallerAct(core, config, caller, registryState) {
       accessToken: caller.accessToken,
       userId: caller.userId,
       state: registryState,
+      ...policy,
     });
     return { data: act, error: null };
   } catch (cause) {

@@ -5,11 +5,12 @@
 //   POST /act/execute   one tool call → JSON
 //   POST /act/turn      a whole turn → server-sent events
 //   POST|DELETE /mcp    the Model Context Protocol (Streamable HTTP, mcp.js)
-// Every /act request runs as the caller: their Supabase JWT is verified
-// (auth.js) before anything is spent, then forwarded with the project's anon
-// key as apikey, never a service key. /act/turn runs within per-user limits
-// (limits.js). Each runtime entry (index.<runtime>.js) binds createHandler
-// to its own loadCore.
+//   GET  /.well-known/oauth-protected-resource[/mcp]   RFC 9728 metadata (oauth.js)
+// Every /act and /mcp request runs as the caller: their Supabase JWT is
+// verified (auth.js) before anything is spent, then forwarded with the
+// project's anon key as apikey, never a service key. Each runs within
+// per-user limits (limits.js). Each runtime entry (index.<runtime>.js) binds
+// createHandler to its own loadCore.
 import { AlfredError } from '../errors.js';
 import { MemorySessionStore, SupabaseSessionStore } from '../mcp/store.js';
 import { domainName } from '../mcp/tools.js';
@@ -18,8 +19,10 @@ import { readConfig } from './config.js';
 import { executeToolCall } from './execute.js';
 import { corsHeaders, errorResponse, isOriginAllowed, jsonResponse, preflightResponse, readJsonObject } from './http.js';
 import { MemoryLimitStore } from './limit-store.js';
-import { admitTurn, budgetedModel, retryAfterSeconds } from './limits.js';
+import { admitRequest, admitTurn, budgetedModel, retryAfterSeconds } from './limits.js';
 import { handleMcp, MCP_EXPOSED_HEADERS } from './mcp.js';
+import { PROTECTED_RESOURCE_PATHS, bearerChallenge, protectedResourceMetadata } from './oauth.js';
+import { surfacePolicies } from './policy.js';
 import { SSE_HEADERS } from './sse.js';
 import { readTurnRequest, startTurn } from './turn.js';
 
@@ -28,7 +31,9 @@ const ROUTES = {
   '/act/execute': 'POST',
   '/act/turn': 'POST',
   '/mcp': ['POST', 'DELETE'],
+  ...Object.fromEntries(PROTECTED_RESOURCE_PATHS.map((path) => [path, 'GET'])),
 };
+const POLICY_OPTIONS = ['readOnly', 'tables', 'approve', 'maxAffected', 'confirm'];
 const allowed = (methods) => [methods].flat();
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -39,14 +44,17 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
  * required: a worker never falls back to a demo domain. It is checked by the
  * core when the first request loads it; a domain the core refuses makes every
  * route but /health a 500 `core_unavailable` naming its path.
- * Options: `limitStore(env)`, `sessionStore(env, config)`, and `wasm` or
- * `wasmModule` for loadCore.
+ * Options: `limitStore(env)`, `sessionStore(env, config)`, `wasm` or
+ * `wasmModule` for loadCore, and the policy on writes (`readOnly`, `tables`,
+ * `approve`, `maxAffected`, `confirm`; each wins over its variable,
+ * ALFRED_READ_ONLY, ALFRED_TABLES, ALFRED_APPROVE, ALFRED_MAX_AFFECTED,
+ * ALFRED_CONFIRM).
  *
  * @example
  * import { loadCore } from '../index.workerd.js'
  * export const createHandler = (options) => createHandlerWith(loadCore, options)
  */
-export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, wasm, wasmModule } = {}) {
+export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, wasm, wasmModule, ...policyOptions } = {}) {
   if (!isPlainObject(domain)) {
     throw new AlfredError({
       code: 'invalid_option',
@@ -65,6 +73,10 @@ export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, 
       if (cause?.name !== 'AlfredError' || cause.code !== 'invalid_domain') sharedCore = undefined;
       throw cause;
     }));
+  const unknown = Object.keys(policyOptions).filter((name) => !POLICY_OPTIONS.includes(name));
+  if (unknown.length > 0) {
+    throw new AlfredError({ code: 'invalid_option', path: unknown[0], message: `createHandler takes no option ${unknown[0]}`, hint: `options: domain, limitStore, sessionStore, wasm, wasmModule, ${POLICY_OPTIONS.join(', ')}` });
+  }
   let memoryStore;
   let memorySessions;
   const storeFor = limitStore ?? (() => (memoryStore ??= new MemoryLimitStore()));
@@ -75,7 +87,7 @@ export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, 
   return {
     async fetch(request, env, ctx) {
       try {
-        return await route(request, env, ctx, { core, domain, storeFor, sessionsFor });
+        return await route(request, env, ctx, { core, domain, storeFor, sessionsFor, policyOptions });
       } catch (cause) {
         // Everything expected is a value; this is a bug, still answered in JSON.
         return errorResponse(500, { code: 'internal_error', message: `the worker failed: ${cause?.message ?? cause}` });
@@ -104,9 +116,12 @@ async function loadedCore(core) {
   }
 }
 
-async function route(request, env, ctx, { core, domain, storeFor, sessionsFor }) {
+async function route(request, env, ctx, { core, domain, storeFor, sessionsFor, policyOptions }) {
   const { data: config, error: configError } = readConfig(env);
   if (configError) return errorResponse(500, configError);
+  const defined = Object.fromEntries(Object.entries(policyOptions).filter(([, value]) => value !== undefined));
+  const { data: policies, error: policyError } = surfacePolicies({ ...config.policy, ...defined });
+  if (policyError) return errorResponse(500, { code: 'worker_misconfigured', message: policyError.message, hint: policyError.hint });
   const cors = corsHeaders(request, config.allowedOrigins);
   const fail = (error) => errorResponse(error.status, error, cors);
 
@@ -122,18 +137,24 @@ async function route(request, env, ctx, { core, domain, storeFor, sessionsFor })
     return errorResponse(405, { code: 'method_not_allowed', message: `${pathname} takes ${methods}` }, { ...cors, allow: `${methods}, OPTIONS` });
   }
   if (pathname === '/health') return jsonResponse(200, { ok: true, model: config.model !== null, domain: domainName(domain) }, cors);
+  if (PROTECTED_RESOURCE_PATHS.includes(pathname)) return jsonResponse(200, protectedResourceMetadata(request, config, domain), { ...cors, 'cache-control': 'public, max-age=3600' });
 
   const { data: caller, error: authError } = await callerFromRequest(request, config.auth);
   if (authError) {
-    // An MCP client reads a 401 with WWW-Authenticate as "sign in again".
-    const challenge = pathname === '/mcp' && authError.status === 401 ? { 'www-authenticate': `Bearer error="invalid_token", error_description="${authError.code}"` } : {};
-    return errorResponse(authError.status, authError, { ...cors, ...challenge });
+    // An MCP client reads a 401 with WWW-Authenticate as "sign in again",
+    // and finds where in resource_metadata (RFC 9728).
+    const challenge = pathname === '/mcp' && authError.status === 401 ? { 'www-authenticate': bearerChallenge(request, authError) } : {};
+    return errorResponse(authError.status, authError, { ...cors, ...(pathname === '/mcp' ? MCP_EXPOSED_HEADERS : {}), ...challenge });
   }
-  if (pathname === '/mcp') {
-    const { data: mcpCore, error: coreError } = await loadedCore(core);
-    if (coreError) return fail(coreError);
-    const store = sessionsFor(env, config);
-    return handleMcp({ request, core: mcpCore, config, caller, store, headers: { ...cors, ...MCP_EXPOSED_HEADERS } });
+  if (pathname === '/mcp' || pathname === '/act/execute') {
+    // Per-user limits: requests a minute and at once (a 429 with Retry-After).
+    const { data: admitted, error: limitError } = await admitRequest({ store: storeFor(env), limits: config.limits, userId: caller.userId });
+    if (limitError) return errorResponse(429, limitError, { ...cors, 'retry-after': String(retryAfterSeconds(limitError.retryAfterMs)) });
+    try {
+      return await (pathname === '/mcp' ? serveMcp({ request, env, config, caller, core, sessionsFor, cors, policy: policies.mcp }) : serveExecute({ request, config, caller, core, cors, policy: policies.act }));
+    } finally {
+      await admitted.release();
+    }
   }
   if (pathname === '/act/turn' && config.model === null) {
     return fail({
@@ -148,10 +169,6 @@ async function route(request, env, ctx, { core, domain, storeFor, sessionsFor })
 
   const { data: loaded, error: coreError } = await loadedCore(core);
   if (coreError) return fail(coreError);
-  if (pathname === '/act/execute') {
-    const { data, error } = await executeToolCall({ body, core: loaded, config, caller, signal: request.signal });
-    return error ? fail(error) : jsonResponse(200, data, cors);
-  }
 
   const { data: turnRequest, error: turnError } = readTurnRequest(body);
   if (turnError) return fail(turnError);
@@ -159,7 +176,7 @@ async function route(request, env, ctx, { core, domain, storeFor, sessionsFor })
   const { data: admitted, error: limitError } = await admitTurn({ store, limits: config.limits, userId: caller.userId });
   if (limitError) return errorResponse(429, limitError, { ...cors, 'retry-after': String(retryAfterSeconds(limitError.retryAfterMs)) });
   const budget = (model, signal) => budgetedModel(model, { store, limits: config.limits, userId: caller.userId, signal });
-  const { data: turn, error } = startTurn({ request: turnRequest, core: loaded, config, caller, budget, signal: request.signal });
+  const { data: turn, error } = startTurn({ request: turnRequest, core: loaded, config, caller, budget, signal: request.signal, policy: policies.act });
   if (error) {
     await admitted.release();
     return fail(error);
@@ -169,4 +186,21 @@ async function route(request, env, ctx, { core, domain, storeFor, sessionsFor })
   // its running-turn slot, even if the client hangs up mid-stream.
   ctx?.waitUntil?.(done);
   return new Response(turn.stream, { status: 200, headers: { ...SSE_HEADERS, ...cors } });
+}
+
+async function serveMcp({ request, env, config, caller, core, sessionsFor, cors, policy }) {
+  const { data: mcpCore, error: coreError } = await loadedCore(core);
+  if (coreError) return errorResponse(coreError.status, coreError, cors);
+  const store = sessionsFor(env, config);
+  return handleMcp({ request, core: mcpCore, config, caller, store, headers: { ...cors, ...MCP_EXPOSED_HEADERS }, policy });
+}
+
+async function serveExecute({ request, config, caller, core, cors, policy }) {
+  const fail = (error) => errorResponse(error.status, error, cors);
+  const { data: body, error: bodyError } = await readJsonObject(request, config.maxBodyBytes);
+  if (bodyError) return fail(bodyError);
+  const { data: loaded, error: coreError } = await loadedCore(core);
+  if (coreError) return fail(coreError);
+  const { data, error } = await executeToolCall({ body, core: loaded, config, caller, signal: request.signal, policy });
+  return error ? fail(error) : jsonResponse(200, data, cors);
 }

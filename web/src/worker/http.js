@@ -2,8 +2,8 @@
 // reading a size-limited JSON body.
 
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
-// mcp-*: the MCP transport's session and version headers (/mcp).
-const ALLOWED_HEADERS = 'authorization, content-type, x-client-info, apikey, mcp-session-id, mcp-protocol-version';
+// mcp-*: the MCP transport's session, version, method and name headers (/mcp).
+const ALLOWED_HEADERS = 'authorization, content-type, x-client-info, apikey, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name';
 
 /** A JSON response; `headers` are added (CORS goes in through `withCors`). */
 export function jsonResponse(status, body, headers = {}) {

@@ -1,7 +1,9 @@
 // Per-user limits on /act/turn: turns per minute and running turns (checked
 // before a turn starts, 429 with Retry-After), model calls and tokens per turn
-// and per day (checked before every model call). Counts live in a LimitStore
-// (limit-store.js); the per-turn ones in the turn itself.
+// and per day (checked before every model call, the call's own estimated
+// tokens included). On /act/execute and /mcp: requests per minute and
+// requests running at once. Counts live in a LimitStore (limit-store.js);
+// the per-turn ones in the turn itself.
 import { LlmError } from '../llm.js';
 
 const MINUTE_MS = 60_000;
@@ -12,9 +14,14 @@ const TURN_LEASE_MS = 15 * MINUTE_MS;
 // turn ends is not known.
 const CONCURRENT_RETRY_MS = 5_000;
 
+// A request that never released its slot (its isolate died) frees it after this.
+const REQUEST_LEASE_MS = 2 * MINUTE_MS;
+
 const keys = (userId) => ({
   turns: `turns:${userId}`,
   running: `running:${userId}`,
+  requests: `requests:${userId}`,
+  runningRequests: `running-requests:${userId}`,
   callsToday: `model-calls:${userId}`,
   tokensToday: `tokens:${userId}`,
 });
@@ -40,6 +47,35 @@ export async function admitTurn({ store, limits, userId, now = Date.now() }) {
   if (!turn.allowed) {
     await release();
     return tooMany('too_many_turns', `more than ${limits.turnsPerMinute} turns a minute`, 'slow down', turn.retryAfterMs);
+  }
+  return { data: { release }, error: null };
+}
+
+/**
+ * Admits one /act/execute or /mcp request for `userId` or says why not:
+ * `{ data: { release() }, error }`, error `{ status: 429, code, message,
+ * hint, retryAfterMs }` (`too_many_concurrent_requests`,
+ * `too_many_requests`). A slot among `limits.concurrentRequests` is taken,
+ * then the request is counted against `limits.requestsPerMinute`; a refusal
+ * gives back what was taken. `release()` must be called when the request
+ * has been answered.
+ *
+ * @example
+ * const { data: admitted, error } = await admitRequest({ store, limits: config.limits, userId })
+ * if (error) return tooMany(error)
+ * try { … } finally { await admitted.release() }
+ */
+export async function admitRequest({ store, limits, userId, now = Date.now() }) {
+  const key = keys(userId);
+  const slot = await store.acquire(key.runningRequests, { limit: limits.concurrentRequests, leaseMs: REQUEST_LEASE_MS, now });
+  if (!slot.allowed) {
+    return tooMany('too_many_concurrent_requests', `${limits.concurrentRequests} of your requests are already running`, 'wait for one to finish', CONCURRENT_RETRY_MS);
+  }
+  const release = () => store.release(key.runningRequests, slot.lease);
+  const taken = await store.take(key.requests, { amount: 1, limit: limits.requestsPerMinute, windowMs: MINUTE_MS, now });
+  if (!taken.allowed) {
+    await release();
+    return tooMany('too_many_requests', `more than ${limits.requestsPerMinute} requests a minute`, 'slow down', taken.retryAfterMs);
   }
   return { data: { release }, error: null };
 }
@@ -73,7 +109,9 @@ export const retryAfterSeconds = (ms) => Math.max(1, Math.ceil(ms / 1000));
  * `daily_tokens_exhausted`, `aborted`) and never reaches the model. Tokens
  * are the provider's `usage.total_tokens` (or prompt + completion), else an
  * estimate of a token per 4 characters sent and received. A call starts only
- * while a token budget has room, so the call that crosses it completes.
+ * while the day's budget has room and its own prompt, estimated
+ * (estimatedPromptTokens), fits what is left of the turn's; the call whose
+ * answer crosses a budget completes.
  */
 export function budgetedModel(model, { store, limits, userId, signal, now = Date.now }) {
   const key = keys(userId);
@@ -85,6 +123,11 @@ export function budgetedModel(model, { store, limits, userId, signal, now = Date
     if (signal?.aborted) refuse('aborted', 'the client disconnected; no further model calls');
     if (turn.calls >= limits.modelCallsPerTurn) refuse('turn_model_calls_exceeded', `this turn has made its ${limits.modelCallsPerTurn} model calls`);
     if (turn.tokens >= limits.tokensPerTurn) refuse('turn_tokens_exceeded', `this turn has used its ${limits.tokensPerTurn} model tokens`);
+    // The call itself must fit what is left: its prompt, estimated before it is sent.
+    const estimate = estimatedPromptTokens(request);
+    if (turn.tokens + estimate > limits.tokensPerTurn) {
+      refuse('turn_tokens_exceeded', `this model call's prompt is about ${estimate} tokens, more than the ${limits.tokensPerTurn - turn.tokens} left of this turn's ${limits.tokensPerTurn}; it was not sent`);
+    }
     const tokens = await store.take(key.tokensToday, { amount: 0, limit: limits.tokensPerDay, windowMs: DAY_MS, now: now() });
     if (tokens.used >= limits.tokensPerDay) refuse('daily_tokens_exhausted', `your ${limits.tokensPerDay} model tokens for the day are used up`);
     const call = await store.take(key.callsToday, { amount: 1, limit: limits.modelCallsPerDay, windowMs: DAY_MS, now: now() });
@@ -99,6 +142,18 @@ export function budgetedModel(model, { store, limits, userId, signal, now = Date
     return reply;
   }
   return { model: model.model, complete, usage: turn };
+}
+
+/**
+ * A model call's prompt in tokens, estimated before it is sent: a token per
+ * 4 characters of its messages' JSON (what the reply's usage counts when
+ * the provider gives none).
+ *
+ * @example
+ * estimatedPromptTokens({ messages: [{ role: 'user', content: 'x'.repeat(4000) }] }) // 1008
+ */
+export function estimatedPromptTokens(request) {
+  return Math.ceil(JSON.stringify(request?.messages ?? []).length / 4);
 }
 
 function tokensOf(reply, request) {

@@ -8,6 +8,10 @@ import { eventStream } from './sse.js';
 const STEP_TYPES = Object.keys(STEP_TOOLS);
 const MAX_MESSAGE_CHARS = 8_000;
 const MAX_PLANNED_STEPS = 10;
+// The client's turn state goes into the prompt, so it is bounded as it is
+// read: the messages and turns a turn keeps (loop-state.js keeps 12 and 2),
+// each message, and the whole of it but the registry (which the core checks).
+export const TURN_STATE_LIMITS = Object.freeze({ messages: 12, turns: 2, messageChars: 16_000, chars: 200_000 });
 
 /**
  * Checks the body `{ message, state?, plan?, prompts? }` of a turn:
@@ -23,7 +27,25 @@ export function readTurnRequest(body) {
   if (planError) return { error: planError };
   const { data: turnState, error: stateError } = readTurnState(state ?? null);
   if (stateError) return { error: { status: 400, ...stateError } };
+  const tooLarge = stateOverLimits(turnState);
+  if (tooLarge) return { error: tooLarge };
   return { data: { message, plan: plan ?? null, prompts, turnState }, error: null };
+}
+
+// A 400 `turn_state_too_large` for a state past TURN_STATE_LIMITS, or null.
+function stateOverLimits({ conversation, recentTurns, registry, ...rest }) {
+  const limits = TURN_STATE_LIMITS;
+  const refuse = (path, message) => ({ status: 400, code: 'turn_state_too_large', path, message, hint: 'send back the state the last turn returned, unchanged' });
+  if (conversation.length > limits.messages) return refuse('state.conversation', `the state carries ${conversation.length} messages; a turn keeps at most ${limits.messages}`);
+  if (recentTurns.length > limits.turns) return refuse('state.recentTurns', `the state carries ${recentTurns.length} turns; a turn keeps at most ${limits.turns}`);
+  for (const [index, entry] of conversation.entries()) {
+    const content = entry?.content;
+    if (typeof content !== 'string') return refuse(`state.conversation[${index}].content`, 'each message of the state must be text');
+    if (content.length > limits.messageChars) return refuse(`state.conversation[${index}].content`, `a message of the state is ${content.length} characters; at most ${limits.messageChars}`);
+  }
+  const chars = JSON.stringify({ conversation, recentTurns, ...rest }).length;
+  if (chars > limits.chars) return refuse('state', `the state (its registry aside) is ${chars} characters; at most ${limits.chars}`);
+  return null;
 }
 
 /**
@@ -37,14 +59,14 @@ export function readTurnRequest(body) {
  * call, when the client cancels the stream or `signal` (the request's own)
  * aborts.
  */
-export function startTurn({ request: { message, plan, prompts, turnState }, core, config, caller, budget = (model) => model, signal }) {
+export function startTurn({ request: { message, plan, prompts, turnState }, core, config, caller, budget = (model) => model, signal, policy = {} }) {
   let model;
   try {
     model = createChatModel(config.model);
   } catch (cause) {
     return { error: { status: 500, code: 'worker_misconfigured', message: `the model configuration is unusable: ${cause.message}` } };
   }
-  const { data: act, error: actError } = createCallerAct(core, config, caller, turnState.registry ?? undefined);
+  const { data: act, error: actError } = createCallerAct(core, config, caller, turnState.registry ?? undefined, policy);
   if (actError) return { error: actError };
 
   const turn = { userMessage: message, ...(plan ? { steps: plan.map(({ description, type }) => ({ description, type })) } : {}) };

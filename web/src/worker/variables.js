@@ -20,6 +20,19 @@ export const WORKER_VARIABLES = Object.freeze([
   'ALFRED_TOKENS_PER_TURN',
   'ALFRED_MODEL_CALLS_PER_DAY',
   'ALFRED_TOKENS_PER_DAY',
+  // Per-user limits on /act/execute and /mcp.
+  'ALFRED_REQUESTS_PER_MINUTE',
+  'ALFRED_CONCURRENT_REQUESTS',
+  // The policy on writes (every route's act; /mcp confirms through the client).
+  'ALFRED_READ_ONLY',
+  'ALFRED_TABLES',
+  'ALFRED_APPROVE',
+  'ALFRED_MAX_AFFECTED',
+  'ALFRED_CONFIRM',
+  // Signs the state /mcp hands a client between requests (a confirmation).
+  'ALFRED_STATE_SECRET',
+  // The authorization server /.well-known/oauth-protected-resource names.
+  'ALFRED_AUTHORIZATION_SERVER',
   'OPENAI_API_KEY',
   'OPENAI_BASE_URL',
   'ALFRED_LLM_MODEL',

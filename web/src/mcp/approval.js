@@ -1,0 +1,163 @@
+// Confirmation of a write through the MCP client: when the act refuses a
+// call with `approval_required` (its policy: `approve`), the server shows the
+// user the call's preview (how many rows, their refs and labels) through the
+// client's elicitation, and runs the call approved only on an explicit yes.
+// Fails closed: a client that cannot ask, a dismissed form, a timeout or an
+// answer that is not a yes send nothing. Transport-free: the stdio server
+// asks with `elicitation/create` (server.js), the worker's /mcp with a
+// multi round-trip request (2026-07-28) or `elicitation/create` on the
+// call's event stream (2025 sessions).
+import { toolArguments, toolResult } from '../tools.js';
+
+/** The approve mode of an MCP server by default: updates and deletes ask first. */
+export const DEFAULT_APPROVE = 'changes';
+/** The key of the confirmation in an MRTR `inputRequests` / `inputResponses` map. */
+export const CONFIRM_KEY = 'confirm_write';
+
+const VERBS = { db_create: 'Create', db_update: 'Update', db_delete: 'Delete' };
+const SHOWN_ROWS = 10;
+const LABEL_CHARS = 60;
+
+/**
+ * The act options of a server's policy (`readOnly`, `tables`, `approve`,
+ * `maxAffected`, `confirm`) as createAct takes them: `{ data, error }`.
+ * `confirm: false` (`--no-confirm`) runs writes unasked (`approve: 'none'`);
+ * otherwise `approve` defaults to DEFAULT_APPROVE.
+ *
+ * @example
+ * actPolicy({ readOnly: false, confirm: true }) // { data: { approve: 'changes' }, error: null }
+ */
+export function actPolicy({ readOnly, tables, approve, maxAffected, confirm = true } = {}) {
+  if (typeof confirm !== 'boolean') return { data: null, error: { code: 'invalid_option', path: 'confirm', message: 'confirm must be true or false', hint: 'confirm: false runs writes without asking the user' } };
+  if (confirm === false && approve !== undefined && approve !== 'none') {
+    return { data: null, error: { code: 'invalid_option', path: 'confirm', message: `confirm: false runs writes without asking, and approve: ${JSON.stringify(typeof approve === 'function' ? 'a function' : approve)} asks before some: give one of them`, hint: 'drop approve, or drop confirm: false' } };
+  }
+  const options = { approve: confirm === false ? 'none' : (approve ?? DEFAULT_APPROVE) };
+  if (readOnly !== undefined) options.readOnly = readOnly;
+  if (tables !== undefined && tables !== null) options.tables = tables;
+  if (maxAffected !== undefined && maxAffected !== null) options.maxAffected = maxAffected;
+  return { data: options, error: null };
+}
+
+const refOf = (row) => row?.ref ?? row?.id ?? null;
+
+function describeRow(row) {
+  const ref = refOf(row);
+  const label = typeof row?.label === 'string' && row.label !== '' ? row.label : null;
+  const shortLabel = label && label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
+  if (ref && shortLabel) return `${ref} "${shortLabel}"`;
+  return ref ?? (shortLabel ? `"${shortLabel}"` : 'a row');
+}
+
+/**
+ * The elicitation that asks the user about `preview` (`{ tool, table, count,
+ * rows }`): a form with one yes/no field, `confirm`, false by default; its
+ * message says what would change, naming up to ten rows by ref and label.
+ *
+ * @example
+ * confirmationRequest({ tool: 'db_delete', table: 'recipes', count: 1, rows: [{ ref: 'recipe_3', label: 'Shakshuka' }] })
+ * // { mode: 'form', message: 'Delete 1 row of recipes: recipe_3 "Shakshuka"?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', … } }, required: ['confirm'] } }
+ */
+export function confirmationRequest(preview) {
+  const { tool, table, count } = preview;
+  const verb = VERBS[tool] ?? tool;
+  const rows = Array.isArray(preview.rows) ? preview.rows : [];
+  const shown = rows.slice(0, SHOWN_ROWS).map(describeRow);
+  const more = count - shown.length;
+  const list = shown.length > 0 ? `: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : '';
+  const rowsText = `${count} row${count === 1 ? '' : 's'}`;
+  return {
+    mode: 'form',
+    message: `${verb} ${rowsText} of ${table}${list}?`,
+    requestedSchema: {
+      type: 'object',
+      properties: { confirm: { type: 'boolean', title: `${verb} ${rowsText}`, description: `Allow ${tool} on ${table} to change the database`, default: false } },
+      required: ['confirm'],
+    },
+  };
+}
+
+/**
+ * The user's answer to confirmationRequest: `'accept'` only for an accepted
+ * form whose `confirm` is true; an accepted form without it is `'decline'`,
+ * anything else (a dismissed form, no answer) `'cancel'`.
+ *
+ * @example
+ * answerOf({ action: 'accept', content: { confirm: true } }) // 'accept'
+ */
+export function answerOf(result) {
+  if (result?.action === 'accept') return result.content?.confirm === true ? 'accept' : 'decline';
+  return result?.action === 'decline' ? 'decline' : 'cancel';
+}
+
+function declined(name, preview, answer) {
+  const { tool, table, count } = preview;
+  return {
+    ok: false,
+    tool: String(name),
+    table,
+    error: {
+      code: 'approval_declined',
+      path: '',
+      message: `the user ${answer === 'decline' ? 'declined' : 'did not confirm'} ${tool} on ${table} (${count} row${count === 1 ? '' : 's'}); nothing was sent`,
+      hint: 'nothing was changed; do not send this call again unless the user asks for it',
+    },
+  };
+}
+
+// `preview_changed` when `current` would touch rows `approved` did not show.
+function changedSince(name, approved, current) {
+  if (current.tool === 'db_create') return null;
+  const shown = new Set((approved.rows ?? []).map(refOf));
+  const added = (current.rows ?? []).map(refOf).filter((ref) => !shown.has(ref));
+  if (added.length === 0 && current.count <= approved.count) return null;
+  return {
+    ok: false,
+    tool: String(name),
+    table: current.table,
+    error: {
+      code: 'preview_changed',
+      path: '',
+      message: `${current.tool} on ${current.table} would now touch ${current.count} rows${added.length > 0 ? `, including ${added.slice(0, 5).join(', ')}` : ''}, not the ${approved.count} the user approved; nothing was sent`,
+      hint: 'the rows changed since the user confirmed: call again to show the user the new preview',
+    },
+  };
+}
+
+const cannotAskHint =
+  'nothing was sent: this MCP client cannot ask the user to confirm (it declared no elicitation capability). Tell the user what the call would change; the server runs such writes only once confirmed';
+
+/**
+ * Runs one database tool call on `act` with the user's confirmation where
+ * the act asks for approval. `confirmation(preview)` decides:
+ *   `{ action: 'accept', preview? }` — run it approved (`preview`: the one the
+ *     user saw, when it was shown in an earlier request; the call is refused
+ *     with `preview_changed` if it would now touch rows it did not show);
+ *   `{ action: 'decline' | 'cancel' }` — `approval_declined`, nothing sent;
+ *   `{ action: 'unavailable' }` — the client cannot ask: `approval_required`;
+ *   `{ action: 'pending' }` — ask and come back later (MRTR): resolves to
+ *     `{ pending: preview }` with nothing sent.
+ * Resolves to `{ result }` (the tool result for the model) or `{ pending }`.
+ *
+ * @example
+ * const { result } = await runConfirmedCall({ core, act, name: 'db_delete', args, confirmation: async (preview) => ({ action: answerOf(await server.elicitInput(confirmationRequest(preview))) }) })
+ */
+export async function runConfirmedCall({ core, act, name, args, signal, confirmation }) {
+  const { params, error } = toolArguments(args ?? {});
+  if (error) return { result: toolResult(core, name, { data: null, error, query: null, count: null }) };
+  const outcome = await act.execute(name, params, { signal });
+  const preview = outcome?.error?.code === 'approval_required' ? outcome.error.preview : null;
+  if (!preview) return { result: toolResult(core, name, outcome, { registry: act.registry }) };
+  const answer = await confirmation(preview);
+  if (answer.action === 'pending') return { pending: preview };
+  if (answer.action === 'unavailable') {
+    const result = toolResult(core, name, outcome, { registry: act.registry });
+    if (result.error) result.error.hint = cannotAskHint;
+    return { result };
+  }
+  if (answer.action !== 'accept') return { result: declined(name, preview, answer.action) };
+  const changed = answer.preview ? changedSince(name, answer.preview, preview) : null;
+  if (changed) return { result: changed };
+  const approved = await act.execute(name, params, { signal, approved: true });
+  return { result: toolResult(core, name, approved, { registry: act.registry }) };
+}
