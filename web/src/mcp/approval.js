@@ -7,6 +7,8 @@
 // asks with `elicitation/create` (server.js), the worker's /mcp with a
 // multi round-trip request (2026-07-28) or `elicitation/create` on the
 // call's event stream (2025 sessions).
+import { needsApproval } from '../policy/options.js';
+import { checkedResultLimits } from '../result-limits.js';
 import { toolArguments, toolResult } from '../tools.js';
 
 /** The approve mode of an MCP server by default: updates and deletes ask first. */
@@ -143,21 +145,30 @@ const cannotAskHint =
  * const { result } = await runConfirmedCall({ core, act, name: 'db_delete', args, confirmation: async (preview) => ({ action: answerOf(await server.elicitInput(confirmationRequest(preview))) }) })
  */
 export async function runConfirmedCall({ core, act, name, args, signal, confirmation }) {
+  // Calls the policy never holds (reads, and writes it lets through) take the
+  // model's path: the read limit and the caps on what reaches the model.
+  const approve = act.policy?.approve ?? 'none';
+  if (typeof approve === 'function' || !needsApproval(approve, name)) return { result: await act.callTool(name, args ?? {}, { signal }) };
   const { params, error } = toolArguments(args ?? {});
-  if (error) return { result: toolResult(core, name, { data: null, error, query: null, count: null }) };
+  const resultLimits = checkedResultLimits(act.resultLimits);
+  const forModel = (outcome) => toolResult(core, name, outcome, { registry: act.registry, resultLimits });
+  if (error) return { result: forModel({ data: null, error, query: null, count: null }) };
   const outcome = await act.execute(name, params, { signal });
   const preview = outcome?.error?.code === 'approval_required' ? outcome.error.preview : null;
-  if (!preview) return { result: toolResult(core, name, outcome, { registry: act.registry }) };
+  if (!preview) return { result: forModel(outcome) };
   const answer = await confirmation(preview);
   if (answer.action === 'pending') return { pending: preview };
   if (answer.action === 'unavailable') {
-    const result = toolResult(core, name, outcome, { registry: act.registry });
+    const result = forModel(outcome);
     if (result.error) result.error.hint = cannotAskHint;
     return { result };
   }
   if (answer.action !== 'accept') return { result: declined(name, preview, answer.action) };
   const changed = answer.preview ? changedSince(name, answer.preview, preview) : null;
   if (changed) return { result: changed };
-  const approved = await act.execute(name, params, { signal, approved: true });
-  return { result: toolResult(core, name, approved, { registry: act.registry }) };
+  // The act reads the rows again and refuses (preview_changed) a write that
+  // would now touch rows the user was not shown; the preview the user saw
+  // in an earlier request (MRTR) is the one it checks against.
+  const approved = await act.execute(name, params, { signal, approved: true, preview: answer.preview ?? preview });
+  return { result: forModel(approved) };
 }
