@@ -103,7 +103,7 @@ for (const c of cases) {
     fetchBytes = answering(c.table, c.bytes, c.n, { ...LABELS, recipes: c.warm.bytes });
   }
   const args = { table: c.table, limit: c.n };
-  const alfred = async () => JSON.stringify(await act.callTool('db_read', args));
+  const alfred = () => act.callToolText('db_read', args);
   const supabase = createClient('https://bench.supabase.co', 'anon-key', {
     global: { fetch: (...a) => fetchBytes(...a), headers: { Authorization: `Bearer ${token}` } },
     auth: { persistSession: false, autoRefreshToken: false },

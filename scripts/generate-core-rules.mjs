@@ -2,7 +2,7 @@
 // from the core's own rules (alfred::api::core_rules): the package's
 // `TOOL_NAMES` (the four tools), `STEP_TOOLS` (which tools each plan step
 // type may call, the rule `parseDecision` applies), `FILTER_OPS` (every
-// spelling of every filter op), `OUTCOME_UNKNOWN_HINT` and `NAME_RULES`
+// spelling of every filter op), `OUTCOME_UNKNOWN_HINT`, `ROWS_NOTICE` and `NAME_RULES`
 // (what domain pull may name a table, column or ref prefix), and the
 // `ToolName`, `StepType` and `FilterOp` unions. The built WebAssembly module
 // is loaded and asked, so the JavaScript side, its types, the worker and the
@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The core's rules (`{ toolNames, stepTools, filterOps, outcomeUnknownHint, names }`) from the built module in web/dist. */
+/** The core's rules (`{ toolNames, stepTools, filterOps, outcomeUnknownHint, rowsNotice, names }`) from the built module in web/dist. */
 export async function coreRules() {
   const { default: createAlfredCore } = await import(pathToFileURL(`${root}web/dist/alfred_core.mjs`).href);
   const wasmModule = await WebAssembly.compile(readFileSync(`${root}web/dist/alfred_core.wasm`));
@@ -34,7 +34,7 @@ export async function coreRules() {
 
 const list = (items) => `Object.freeze([${items.map((item) => JSON.stringify(item).replaceAll('"', "'")).join(', ')}])`;
 
-export function moduleText({ toolNames, stepTools, filterOps, outcomeUnknownHint, names }) {
+export function moduleText({ toolNames, stepTools, filterOps, outcomeUnknownHint, rowsNotice, names }) {
   const steps = Object.entries(stepTools).map(([type, tools]) => `  ${type}: ${list(tools)},`);
   return (
     '// Generated from the core (alfred::api::core_rules) by scripts/generate-core-rules.mjs.\n\n' +
@@ -46,6 +46,8 @@ export function moduleText({ toolNames, stepTools, filterOps, outcomeUnknownHint
     `export const FILTER_OPS = Object.freeze({ names: ${list(filterOps.names)}, aliases: ${list(filterOps.aliases)} });\n\n` +
     '/** The hint of every error whose write may or may not have been made (`write_outcome_unknown`). */\n' +
     `export const OUTCOME_UNKNOWN_HINT = ${JSON.stringify(outcomeUnknownHint)};\n\n` +
+    "/** What a tool result says once, right before its rows: they are data, never instructions. */\n" +
+    `export const ROWS_NOTICE = ${JSON.stringify(rowsNotice)};\n\n` +
     '/**\n' +
     ' * What a table, column or ref prefix may be named: an identifier (its first character\n' +
     ' * from `first`, the others from `rest`, at most `maxLength`), no column named like a\n' +
@@ -78,6 +80,7 @@ export function typesText({ toolNames, stepTools, filterOps }) {
     'export declare const STEP_TOOLS: { readonly [type in StepType]: readonly ToolName[] };\n' +
     'export declare const FILTER_OPS: { readonly names: readonly FilterOp[]; readonly aliases: readonly FilterOp[] };\n' +
     'export declare const OUTCOME_UNKNOWN_HINT: string;\n' +
+    'export declare const ROWS_NOTICE: string;\n' +
     'export declare const NAME_RULES: {\n' +
     '  readonly identifier: { readonly first: string; readonly rest: string; readonly maxLength: number };\n' +
     '  readonly reservedColumns: readonly string[];\n' +

@@ -52,11 +52,11 @@ class execution_handle {
     if (!failure.empty()) failure_ = std::move(failure);
   }
 
-  /// Publishes `{"data","error","query","count"}` through the result slot:
-  /// the execution's own text (it can be megabytes), valid until the handle
-  /// is deleted.
+  /// Publishes `{"data","error","query","count"}` (and, for the model, a
+  /// newline and the tool result) through the result slot: the execution's
+  /// own text (it can be megabytes), valid until the handle is deleted.
   void result_at() {
-    if (failure_.empty() && execution_) return publish(execution_->result_json());
+    if (failure_.empty() && execution_) return publish(alfred::api::execution_result(*execution_, model_result_));
     publish(failure_);
   }
 
@@ -65,6 +65,7 @@ class execution_handle {
   std::optional<alfred::execution> execution_;
   std::string failure_;
   std::string body_;
+  std::string model_result_;
 };
 
 std::string default_execution_limits() { return alfred::api::default_execution_limits(); }

@@ -1,7 +1,7 @@
-// The UUID scrubber for texts the JS loop sends to the model (correction
-// feedback, plan and reply prompts): the same code that scrubs the Act
-// prompt and the executor's errors (alfred/uuid_scrub.h), through the core's
-// API layer.
+// What JS sends to the model from the core: texts without UUIDs (correction
+// feedback, plan and reply prompts; the same code that scrubs the Act prompt
+// and the executor's errors, alfred/uuid_scrub.h) and the tool result for
+// the model of an outcome, through the core's API layer.
 
 #include <emscripten/bind.h>
 
@@ -17,6 +17,14 @@ std::string without_uuids(const registry_handle& registry, const std::string& te
   return alfred::api::without_uuids(registry.get(), text);
 }
 
+// The tool result for the model of an outcome JS holds: the input buffer
+// holds its fields, a newline and its rows; the text leaves through the
+// result slot.
+void model_tool_result_at(const registry_handle& registry, std::size_t length) {
+  alfred::api::model_tool_result(output_bytes(), registry.get(), input_view(length));
+  publish_output();
+}
+
 }  // namespace
 }  // namespace alfred_wasm
 
@@ -24,4 +32,5 @@ EMSCRIPTEN_BINDINGS(alfred_act_scrub) {
   using namespace emscripten;
   using namespace alfred_wasm;
   function("withoutUuids", &without_uuids);
+  function("modelToolResultAt", &model_tool_result_at);
 }

@@ -73,7 +73,10 @@ test('docs/adapters.md "Use with the AI SDK" runs: the model reads the fridge th
         const input = { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'fridge' }], or_filters: null, columns: ['name'], limit: null, offset: null, order_by: 'name', order_dir: null, count: null };
         return { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'db_read', input: JSON.stringify(input) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] };
       }
-      const result = last.content[0].output.value;
+      // The model reads the text the core wrote (the same JSON a json output would carry, without a second encoding).
+      const { output } = last.content[0];
+      assert.equal(output.type, 'text');
+      const result = JSON.parse(output.value);
       return { content: [{ type: 'text', text: result.rows.map((row) => row.name).join(', ') }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
     },
   });

@@ -117,7 +117,10 @@ test('act.callTool: every call the injected text asks for is refused or harmless
     for (const call of calls) results.push(await act.callTool(call.tool, call.params));
     assertRefused(results, policy);
     // Only the one validated write was sent, scoped to Ada, to her own table.
-    const writes = fetch.requests.filter((request) => request.method !== 'GET');
+    // (PostgREST 12 refuses the max-affected preference before running
+    // anything, PGRST122: the act's first try on a server it has not seen.)
+    const refusedPreference = (request) => request.status === 400 && /max-affected/.test(request.headers.prefer ?? '');
+    const writes = fetch.requests.filter((request) => request.method !== 'GET' && !refusedPreference(request));
     const expectedWrites = policy.code(calls.at(-1)) === null ? 1 : 0;
     assert.equal(writes.length, expectedWrites, `${policy.name}: ${writes.map((w) => `${w.method} ${w.url}`).join(', ')}`);
     for (const write of writes) {
@@ -181,7 +184,13 @@ const usage = v2
 const toolResultsOf = (prompt) => {
   const message = prompt.at(-1);
   if (message?.role !== 'tool') return [];
-  return message.content.filter((part) => part.type === 'tool-result').map((part) => (part.output.type === 'json' ? part.output.value : JSON.parse(part.output.value)));
+  return message.content.filter((part) => part.type === 'tool-result').map(({ output }) => {
+    if (output.type === 'json') return output.value;
+    // A tool the act does not offer (a write, on a read-only act) never
+    // reaches it: the AI SDK answers the model itself.
+    if (output.type === 'error-text') return { ok: false, error: { code: 'not_offered', message: output.value } };
+    return JSON.parse(output.value);
+  });
 };
 
 test('AI SDK: a mock model that obeys the row makes every hostile call; each comes back refused or harmless', async () => {
@@ -212,7 +221,12 @@ test('AI SDK: a mock model that obeys the row makes every hostile call; each com
     });
     await generateText({ model, tools: aiTools(act), stopWhen: stepCountIs(5), prompt: 'What does my saffron note say?' });
     assertFenced(read);
-    assertRefused(results, policy);
+    // A read-only act offers db_read only: the AI SDK refuses the writes as unknown tools.
+    const offered = new Set(act.tools().map((definition) => definition.name));
+    assertRefused(results, { ...policy, code: (call) => (offered.has(call.tool) ? policy.code(call) : 'not_offered') });
+    results.forEach((result, i) => {
+      if (result.error?.code === 'not_offered') assert.match(result.error.message, new RegExp(calls[i].tool), 'the SDK names the tool it does not have');
+    });
     assert.deepEqual(await groundTruth(), before, policy.name);
     act.registry.delete();
   }
@@ -279,8 +293,11 @@ test('MCP over stdio: the SDK client, a model that obeys the row, every hostile 
   assert.ok(carriesInjection(JSON.stringify(read)));
   const results = [];
   for (const hostile of calls) results.push(await call(hostile.tool, hostile.params));
-  // The stdio server runs with the defaults (its own policy flags are
-  // covered where they are defined).
-  assertRefused(results, policies[0]);
+  // The stdio server runs with its defaults (its own policy flags are
+  // covered where they are defined): a client that cannot be asked to
+  // confirm gets its updates and deletes held, nothing sent.
+  const held = new Set(['db_update', 'db_delete']);
+  const mcpDefaults = { ...policies[0], code: (hostile) => policies[0].code(hostile) ?? (held.has(hostile.tool) ? 'approval_required' : null) };
+  assertRefused(results, mcpDefaults);
   assert.deepEqual(await groundTruth(), before);
 });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { loadCore } from '../../web/src/index.node.js';
-import { DEFAULT_RESULT_LIMITS, ROWS_NOTICE, fittedResult, modelParams } from '../../web/src/result-limits.js';
+import { DEFAULT_RESULT_LIMITS, ROWS_NOTICE } from '../../web/src/result-limits.js';
 import { queryParams, recordingFetch } from './support/recording-fetch.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 
@@ -151,34 +151,61 @@ test('a write that returns more rows than the cap reports every row it changed a
   assert.deepEqual(await dbRows(`/shopping_list?select=name&name=like.${encodeURIComponent(`${marker}*`)}`), []);
 });
 
-test('fittedResult: a row larger than the cap is shown with its long values cut, still valid JSON', () => {
+// An outcome as act.execute resolves to, with rows made here.
+const outcomeOf = (rows, count = rows.length) => ({ data: rows, error: null, query: null, count });
+
+test('the core cuts a row larger than the cap: its long values cut, still valid JSON', () => {
   const huge = { id: 'note_1', title: 'a title', body: `${'é'.repeat(3_000)}😀${'x'.repeat(40_000)}`, tags: ['a', 'b'] };
-  const result = fittedResult({ ok: true, tool: 'db_read', table: 'notes', count: 2, query: 'Query: Table: notes', rows: [huge, { id: 'note_2' }] }, { rows: 50, chars: 4_000 });
-  const text = textOf(result);
+  const text = core.toolResultText('db_read', outcomeOf([huge, { id: 'note_2' }], 2), { resultLimits: { rows: 50, chars: 4_000 } });
   assert.ok(text.length <= 4_000, `${text.length}`);
-  assert.deepEqual(JSON.parse(text), result);
+  const result = JSON.parse(text);
+  assert.deepEqual(core.toolResult('db_read', outcomeOf([huge, { id: 'note_2' }], 2), { resultLimits: { rows: 50, chars: 4_000 } }), result);
   assert.equal(result.shown, 1);
   assert.equal(result.rows[0].id, 'note_1');
   assert.equal(result.rows[0].title, 'a title');
+  assert.deepEqual(result.rows[0].tags, ['a', 'b']);
   assert.ok(/^é{3000}😀x+… \[\+\d+ chars\]$/u.test(result.rows[0].body), 'the long value cut, with how much');
+  const kept = result.rows[0].body.length - result.rows[0].body.indexOf('…');
+  assert.ok(text.length > 3_500, `as much of the value as fits (${text.length}, ${kept})`);
   assert.equal(result.hint, 'Showing 1 of 2 rows (long values cut): narrow the read (filters, only the columns you need) or page with limit and offset 1.');
-  // Never between the halves of a surrogate pair.
-  const emoji = fittedResult({ ok: true, tool: 'db_read', table: 't', count: 1, query: 'q', rows: [{ v: '😀'.repeat(5_000) }] }, { rows: 50, chars: 1_000 });
-  assert.doesNotMatch(emoji.rows[0].v, /[\ud800-\udbff](?![\udc00-\udfff])/);
+  // Never between the halves of a surrogate pair; the cap counts UTF-16 units, as JavaScript does.
+  const emojiText = core.toolResultText('db_read', outcomeOf([{ v: '😀'.repeat(5_000) }]), { resultLimits: { rows: 50, chars: 1_000 } });
+  assert.ok(emojiText.length <= 1_000, `${emojiText.length}`);
+  assert.doesNotMatch(JSON.parse(emojiText).rows[0].v, /[\ud800-\udbff](?![\udc00-\udfff])/);
   // A row of many small values that cannot fit at all: no rows, the hint says why.
   const wide = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`column_${i}`, i]));
-  const none = fittedResult({ ok: true, tool: 'db_read', table: 't', count: 1, query: 'Query: q', rows: [wide] }, { rows: 50, chars: 1_000 });
-  assert.deepEqual([none.shown, none.rows, none.query, none.notice], [0, [], 'Query: q', undefined]);
+  const none = core.toolResult('db_read', outcomeOf([wide]), { resultLimits: { rows: 50, chars: 1_000 } });
+  assert.deepEqual([none.shown, none.rows, none.notice], [0, [], undefined]);
   assert.equal(none.hint, 'The row does not fit in a result here: read only the columns you need.');
 });
 
-test('modelParams: only reads, only without a limit or over the cap', () => {
-  const limits = { rows: 50, chars: 16_000 };
-  assert.deepEqual(modelParams('db_read', { table: 't' }, limits), { params: { table: 't', limit: 50, count: 'exact' }, limited: true });
-  assert.deepEqual(modelParams('db_read', { table: 't', limit: 10 }, limits), { params: { table: 't', limit: 10 }, limited: false });
-  assert.deepEqual(modelParams('db_read', { table: 't', limit: 'ten' }, limits), { params: { table: 't', limit: 'ten' }, limited: false });
-  assert.deepEqual(modelParams('db_delete', { table: 't' }, limits), { params: { table: 't' }, limited: false });
-  assert.deepEqual(modelParams('db_read', null, limits), { params: null, limited: false });
+test('the core keeps whole rows in the order given, escapes as JSON.stringify does, and cuts at the character cap exactly', () => {
+  const rows = Array.from({ length: 40 }, (_, i) => ({ id: `note_${i}`, text: `line "${i}"\n\ttab \u0001 ${'ü'.repeat(i * 5)}`, n: i * 1.5, ok: i % 2 === 0, none: null }));
+  for (const chars of [1_000, 1_500, 2_345, 4_000, 100_000]) {
+    const text = core.toolResultText('db_read', outcomeOf(rows), { resultLimits: { rows: 50, chars } });
+    assert.ok(text.length <= chars, `${text.length} > ${chars}`);
+    const result = JSON.parse(text);
+    assert.deepEqual(result.rows, rows.slice(0, result.rows.length), `whole rows, as given (chars ${chars})`);
+    // The next row would not have fit.
+    if (result.rows.length < rows.length) {
+      const more = JSON.stringify({ ...result, rows: rows.slice(0, result.rows.length + 1) });
+      assert.ok(more.length > chars - 200, `room was left unused at ${chars}: ${text.length}`);
+    } else {
+      assert.equal(result.truncated, undefined);
+    }
+  }
+});
+
+test('a model read with a limit the core refuses is refused, not capped; writes are never capped on the way out', async () => {
+  const act = actFor();
+  const refused = await act.callTool('db_read', { table: 'recipes', limit: 'ten' });
+  assert.equal(refused.ok, false);
+  assert.equal(refused.error.path, 'limit');
+  const fetch = recordingFetch();
+  const counted = actFor({ fetch, resultLimits: { rows: 5 } });
+  await counted.callTool('db_read', { table: 'recipes', columns: ['name'], limit: 3, count: 'planned' });
+  assert.deepEqual(queryParams(fetch.requests[0].url).find(([key]) => key === 'limit'), ['limit', '3']);
+  assert.match(fetch.requests[0].headers.prefer, /count=planned/, "the model's own count is kept");
 });
 
 test('core.toolResult caps too (the loop\'s native mode and hand-written loops); an error result is unchanged', async () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { trace } from '@opentelemetry/api';
 import { createAct as createPendingAct, kitchen, loadCore } from '../../web/src/index.node.js';
+import { forgetCountingServers } from '../../web/src/act.js';
 import { recordingFetch } from './support/recording-fetch.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 
@@ -58,7 +59,7 @@ test('options: each safety option is checked when the act is made, and execute t
   refused({ tables: [] }, 'tables', /tables must be a non-empty list of table names/);
   refused({ tables: 'inventory' }, 'tables', /got a string/);
   refused({ tables: ['inventory', 'pantry'] }, 'tables', /tables names "pantry", which is not a table of the kitchen domain/);
-  refused({ approve: 'always' }, 'approve', /approve must be 'none', 'deletes', 'writes' or a function/);
+  refused({ approve: 'always' }, 'approve', /approve must be 'none', 'deletes', 'changes', 'writes' or a function/);
   refused({ maxAffected: -1 }, 'maxAffected', /maxAffected must be a whole number from 0/);
   refused({ maxAffected: 2.5 }, 'maxAffected', /got 2.5/);
   refused({ onAudit: 'console' }, 'onAudit', /onAudit must be a function/);
@@ -302,6 +303,7 @@ test("approve 'writes': a create is held with its rows as given; an approve func
 });
 
 test('maxAffected on PostgREST 12: the strict preference is refused (PGRST122, nothing written), the act counts from then on and stops a too-wide delete', async () => {
+  forgetCountingServers(); // a fresh process: the server not yet seen
   const names = Array.from({ length: 6 }, (_, i) => `wide ${i}`);
   await putRows('wide-box', names);
   const fetch = statusFetch();
@@ -329,6 +331,7 @@ test('maxAffected on PostgREST 12: the strict preference is refused (PGRST122, n
 });
 
 test('maxAffected: the first update of an act sends Prefer: handling=strict, max-affected=N, then runs the call again by count', async () => {
+  forgetCountingServers(); // a fresh process: the server not yet seen
   await putRows('pref-box', ['pref a', 'pref b']);
   const fetch = recordingFetch();
   const act = core.createAct(base({ fetch }));
@@ -342,6 +345,14 @@ test('maxAffected: the first update of an act sends Prefer: handling=strict, max
   ]);
   const { body } = await rest(stack(), ada().token, 'GET', '/inventory?location=eq.pref-box&select=quantity');
   assert.deepEqual(body, [{ quantity: 4 }, { quantity: 4 }]);
+  // A later act on the same server (a worker makes one per request) counts from its first write.
+  const laterFetch = recordingFetch();
+  const later = core.createAct(base({ fetch: laterFetch }));
+  assert.equal((await later.execute('db_update', { ...at('pref-box'), data: { quantity: 5 } })).error, null);
+  assert.deepEqual(laterFetch.requests.map((request) => [request.method, request.headers.prefer]), [
+    ['GET', 'count=exact'],
+    ['PATCH', 'return=representation'],
+  ]);
 });
 
 test('onAudit: one entry per request sent and per refused call, params with refs and never UUIDs; a throwing or stalled hook changes nothing', async () => {

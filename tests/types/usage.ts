@@ -365,7 +365,7 @@ export async function safetyUsage(core: import('alfred-act').Core) {
   const audited: [string | null, number | null, boolean | null] | undefined = entry && [entry.request?.method ?? null, entry.affected, entry.approved];
   const readOnlyTools: readonly import('alfred-act').ToolDefinition[] = core.toolDefinitions({ readOnly: true });
   core.createAct({ url: 'http://127.0.0.1:3000', approve: 'deletes' });
-  // @ts-expect-error approve is 'none', 'deletes', 'writes' or a function
+  // @ts-expect-error approve is 'none', 'deletes', 'changes', 'writes' or a function
   core.createAct({ url: 'http://127.0.0.1:3000', approve: 'always' });
   // @ts-expect-error approved is the host's boolean
   await act.execute('db_read', { table: 'inventory' }, { approved: 'yes' });

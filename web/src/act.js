@@ -11,7 +11,7 @@ import { AlfredError, internalError } from './errors.js';
 import { httpExchange } from './http-exchange.js';
 import { MAX_LIMITS } from './limits.js';
 import { randomUuid } from './uuid.js';
-import { callTool } from './tools.js';
+import { toolArguments, toolResultText } from './tools.js';
 import { checkedResultLimits } from './result-limits.js';
 import { startTrail } from './policy/audit.js';
 import { Gate } from './policy/gate.js';
@@ -253,6 +253,21 @@ function coreFailedAfterWrite(tool, params, answer, failure) {
 // 400 PGRST122, before running anything: the act then counts instead.
 const maxAffectedUnsupported = (result) => result?.error?.code === 'bad_request' && result.error.dbCode === 'PGRST122';
 const CHANGES_ROWS = new Set(['db_update', 'db_delete']);
+// The servers (by URL) this process has seen refuse the preference: a new
+// act on one of them (a worker makes one per request) counts from its first
+// write instead of being refused once more. Bounded: the oldest goes first.
+const countingServers = new Set();
+const MAX_COUNTING_SERVERS = 64;
+const serverKey = (location) => location.url ?? location.restUrl ?? '';
+/** @internal Forgets the servers seen to refuse max-affected (tests that watch the first write). */
+export function forgetCountingServers() {
+  countingServers.clear();
+}
+function rememberCounting(key) {
+  countingServers.delete(key);
+  countingServers.add(key);
+  if (countingServers.size > MAX_COUNTING_SERVERS) countingServers.delete(countingServers.values().next().value);
+}
 
 // The gen_ ref each row of a create saves (`id: "gen_recipe_1"`), or null.
 function savedRefs(params) {
@@ -281,8 +296,10 @@ export class Act {
   #policy;
   #gate;
   // How maxAffected is enforced: 'header' until the server shows it does
-  // not take the preference (PGRST122), then 'count' for the act's life.
+  // not take the preference (PGRST122), then 'count' for the act's life
+  // (and for later acts on the same server in this process).
   #maxAffectedBy = 'header';
+  #server;
 
   constructor(core, options = {}) {
     const resolved = resolveOptions(options);
@@ -320,6 +337,8 @@ export class Act {
       });
     }
     const requestOptions = { ...resolved.location, apiKey: resolved.apiKey, accessToken: resolved.fixedToken ?? '', userId: resolved.userId };
+    this.#server = serverKey(resolved.location);
+    if (countingServers.has(this.#server)) this.#maxAffectedBy = 'count';
     // The URL, key, user and domain are checked now, not at the first call,
     // and before a registry that would need deleting is made.
     const context = core.checkedRequestContext(requestOptions);
@@ -421,8 +440,30 @@ export class Act {
    * const result = await act.callTool('db_read', '{"table":"inventory","filters":null}')
    * // { ok: true, tool: 'db_read', table: 'inventory', count: 3, rows: [{ id: 'inv_1', … }], query: 'Query: …' }
    */
-  callTool(name, args, { signal, approved, preview } = {}) {
-    return callTool(this.#core, this, name, args, { signal, approved, preview });
+  async callTool(name, args, options) {
+    return JSON.parse(await this.callToolText(name, args, options));
+  }
+
+  /**
+   * `callTool`'s result as the JSON text the model reads, as the core wrote
+   * it: the rows go from PostgREST's bytes to this text without being
+   * parsed into JS objects and serialized again. What the OpenAI adapter
+   * sends as the tool message and the MCP server as text content. Never
+   * throws but when `signal` aborts.
+   *
+   * @example
+   * messages.push({ role: 'tool', tool_call_id: call.id, content: await act.callToolText(call.function.name, call.function.arguments) })
+   */
+  async callToolText(name, args, { signal, approved, preview } = {}) {
+    const resultLimits = this.#options.resultLimits;
+    const { params, error } = toolArguments(args);
+    if (error) return toolResultText(this.#core, name, { data: null, error, query: null, count: null }, { resultLimits });
+    const options = { signal, ...(approved === undefined ? {} : { approved }), ...(preview === undefined ? {} : { preview }) };
+    const outcome = await this.#execute(name, params, options, resultLimits);
+    // The call's own run wrote the text; an outcome made in JS (a policy's
+    // refusal, a held write's preview, a lost answer) is written now.
+    if (typeof outcome.modelText === 'string') return outcome.modelText;
+    return toolResultText(this.#core, name, outcome, { registry: this.#registry, resultLimits });
   }
 
   /**
@@ -445,7 +486,14 @@ export class Act {
    * const held = await act.execute('db_delete', params)           // error.code 'approval_required', error.preview
    * if (await askUser(held.error.preview)) await act.execute('db_delete', params, { approved: true })
    */
-  async execute(tool, params, options) {
+  execute(tool, params, options) {
+    return this.#execute(tool, params, options, null);
+  }
+
+  // `execute`, or for the model (`forModel`: the result limits) the call's
+  // own run capped and its result written for the model as `modelText`
+  // (`data` is then null for a read).
+  async #execute(tool, params, options, forModel) {
     let checked;
     try {
       checked = checkedExecuteOptions(options);
@@ -467,7 +515,8 @@ export class Act {
     let result;
     try {
       const io = {
-        run: (runTool, runParams) => this.#run(runTool, runParams, signal, accessToken, trail),
+        // The gate's own reads (a preview) are not the model's.
+        run: (runTool, runParams) => this.#run(runTool, runParams, signal, accessToken, trail, runTool === tool ? forModel : null),
         validate: (runTool, runParams) => this.#validate(runTool, runParams, accessToken),
         trail,
       };
@@ -494,11 +543,12 @@ export class Act {
   // One call in the core, under maxAffected. A server that does not take
   // the max-affected preference refuses it before running anything
   // (PGRST122): the act counts instead from then on, and runs the call again.
-  async #run(tool, params, signal, accessToken, trail) {
-    const result = await this.#attempt(tool, params, signal, accessToken, trail);
+  async #run(tool, params, signal, accessToken, trail, forModel) {
+    const result = await this.#attempt(tool, params, signal, accessToken, trail, forModel);
     if (this.#maxAffectedBy === 'header' && CHANGES_ROWS.has(tool) && this.#policy.maxAffected > 0 && maxAffectedUnsupported(result)) {
       this.#maxAffectedBy = 'count';
-      return this.#attempt(tool, params, signal, accessToken, trail);
+      rememberCounting(this.#server);
+      return this.#attempt(tool, params, signal, accessToken, trail, forModel);
     }
     return result;
   }
@@ -516,14 +566,14 @@ export class Act {
     return context;
   }
 
-  async #attempt(tool, params, signal, accessToken, trail) {
+  async #attempt(tool, params, signal, accessToken, trail, forModel) {
     const { domain, fetch: fetchImpl, embedder, timeoutMs, limits } = this.#options;
     const { maxAffected } = this.#policy;
     const call = this.#createIds(tool, params);
     const execution = this.#core.startExecution(tool, params, this.#contextOf(accessToken), {
       registry: this.#registry,
       domain,
-      settings: { rowIds: call.rowIds, limits, maxAffected, maxAffectedBy: this.#maxAffectedBy },
+      settings: { rowIds: call.rowIds, limits, maxAffected, maxAffectedBy: this.#maxAffectedBy, ...(forModel ? { forModel } : {}) },
     });
     const attempt = trail.attempt();
     const exchange = (need, options) => {
@@ -632,6 +682,15 @@ export function createActFactory(loadCore) {
     const pendingRegistry = {
       toJSON: () => (typeof options.state === 'string' ? JSON.parse(options.state) : (options.state ?? null)),
     };
+    const callToolText = async (name, args, callOptions) => {
+      try {
+        await ready;
+      } catch (cause) {
+        const error = cause instanceof AlfredError ? cause.toJSON() : internalError(cause);
+        return JSON.stringify({ ok: false, tool: String(name), table: null, error: { code: error.code, path: error.path ?? '', message: error.message, hint: error.hint ?? '' } });
+      }
+      return act.callToolText(name, args, callOptions);
+    };
     return {
       ready,
       get registry() {
@@ -671,14 +730,9 @@ export function createActFactory(loadCore) {
         return act.tools(toolOptions);
       },
       async callTool(name, args, callOptions) {
-        try {
-          await ready;
-        } catch (cause) {
-          const error = cause instanceof AlfredError ? cause.toJSON() : internalError(cause);
-          return { ok: false, tool: String(name), table: null, error: { code: error.code, path: error.path ?? '', message: error.message, hint: error.hint ?? '' } };
-        }
-        return act.callTool(name, args, callOptions);
+        return JSON.parse(await callToolText(name, args, callOptions));
       },
+      callToolText,
     };
   };
 }

@@ -9,7 +9,7 @@ import { Act } from './act.js';
 import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from './limits.js';
 import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
 import { domainFromOpenApiWith } from './domain-pull.js';
-import { deepFreeze, toolDefinitions, toolResult, toolSchemaOption } from './tools.js';
+import { deepFreeze, toolDefinitions, toolResult, toolResultText, toolSchemaOption } from './tools.js';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -247,7 +247,8 @@ export class Core {
   // One registry per domain for calls that pass none.
   #defaultRegistries = new WeakMap();
   #toolDefinitions = new WeakMap();
-  #emptyRegistry;
+  // A registry with no refs, for tool results made without one.
+  #emptyRegistry = null;
 
   #slot;
   #input = { pointer: 0, capacity: 0 };
@@ -588,6 +589,29 @@ export class Core {
   }
 
   /**
+   * @internal The tool result for the model of `outcome` (what
+   * `act.execute` resolved to) as the JSON text the model reads, written by
+   * the core: cut to `limits` (`{ rows, chars }`) between whole rows, UUIDs in
+   * values as refs (through `registry`) or `<id>`, the query rendered.
+   * `limited`: the read was sent with the cap as its limit; `offset`: the
+   * read's, for the hint; `returned`: the rows the call returned, when
+   * `outcome.data` holds only the first ones.
+   */
+  modelToolResultText(tool, outcome, { registry, limits, limited = false, offset = 0, returned = 0 }) {
+    const module = this.#module;
+    const registryHandle = registry ? registryHandleOf(registry, this) : (this.#emptyRegistry ??= new module.Registry());
+    const error = outcome?.error ?? null;
+    const head = { tool: String(tool), limits, limited, offset, returned, error, query: outcome?.query ?? null, count: outcome?.count ?? null };
+    const data = outcome?.data ?? null;
+    const rows = error || data === null ? '[]' : JSON.stringify(Array.isArray(data) ? data : [data]);
+    const text = `${JSON.stringify(head)}\n${rows}`;
+    this.checkInput(text, 'outcome');
+    const out = callWithText(module, this.#slot, this.#input, text, (length) => module.modelToolResultAt(registryHandle, length));
+    if (out.startsWith('{"data":null,"error":')) throw new AlfredError(JSON.parse(out).error);
+    return out;
+  }
+
+  /**
    * Renders an executed query record (or a step result item) as
    * `Query: … / Effective: … / Outcome: …` lines, or `{ style: 'line' }` as one line.
    *
@@ -657,6 +681,17 @@ export class Core {
    */
   toolResult(tool, outcome, { registry, resultLimits } = {}) {
     return toolResult(this, tool, outcome, { registry, resultLimits });
+  }
+
+  /**
+   * `toolResult` as the JSON text the model reads (what a tool message's
+   * `content` is), written by the core.
+   *
+   * @example
+   * messages.push({ role: 'tool', tool_call_id: call.id, content: core.toolResultText('db_read', outcome, { registry: act.registry }) })
+   */
+  toolResultText(tool, outcome, { registry, resultLimits } = {}) {
+    return toolResultText(this, tool, outcome, { registry, resultLimits });
   }
 
   /**
@@ -796,11 +831,19 @@ export class Core {
         copyIn(module, bytes, () => pointer);
         handle.respondAt(index, status, contentRange, contentType, kind);
       },
+      // For the model (`settings.forModel`), the core writes the result's
+      // fields, a newline and the tool result's JSON text: the text is kept
+      // as it is (`modelText`), never parsed here.
       result() {
         handle.resultAt();
         const text = readOutput(module, slot);
         trimAfterLargeCall(module, input, text.length);
-        return JSON.parse(text);
+        if (!settings?.forModel) return JSON.parse(text);
+        const newline = text.indexOf('\n');
+        if (newline < 0) return JSON.parse(text);
+        const out = JSON.parse(text.slice(0, newline));
+        out.modelText = text.slice(newline + 1);
+        return out;
       },
       delete: () => handle.delete(),
     };

@@ -3,7 +3,7 @@
 // takes on its way back to the model. The adapters (adapters/ai.js,
 // adapters/openai.js) and the loop's native mode all go through here.
 import { AlfredError, internalError } from './errors.js';
-import { checkedResultLimits, fittedResult, modelParams } from './result-limits.js';
+import { checkedResultLimits } from './result-limits.js';
 import { TOOL_NAMES } from '../dist/core-rules.mjs';
 
 /** The four tool names, in the order the core lists them (generated from the core). */
@@ -70,19 +70,10 @@ export function toolArguments(args) {
   }
 }
 
-// The error as the model may see it: never `raw` (the developer's copy with
-// UUIDs), never the HTTP status or the database's own code.
-function modelError(error) {
-  const out = { code: error.code ?? 'error', path: error.path ?? '', message: error.message ?? '', hint: error.hint ?? '' };
-  if (error.details) out.details = typeof error.details === 'string' ? error.details : JSON.stringify(error.details);
-  return out;
-}
-
 // The rows as the model may see them: a UUID inside a value (a note that
 // quotes one) becomes its ref or `<id>`, by the core's scrubber over the rows'
-// JSON text (JSON.stringify never escapes a hex digit or a dash, so every UUID
-// in a value is there as written). `outcome.data` keeps the text verbatim
-// for the developer and for writes (docs/uuid-scrubbing.md).
+// JSON text. `outcome.data` keeps the text verbatim for the developer and for
+// writes (docs/uuid-scrubbing.md).
 function rowsForModel(core, rows, registry) {
   if (rows.length === 0) return rows;
   const text = JSON.stringify(rows);
@@ -100,6 +91,31 @@ function previewForModel(core, preview, registry) {
 }
 
 /**
+ * The JSON text of the tool result for the model (`toolResult`'s shape),
+ * written by the core from an outcome JS holds. `limited` (internal: the
+ * read was sent with the cap as its limit) makes the narrowing hint.
+ */
+export function toolResultText(core, tool, outcome, { registry, resultLimits, limited = false } = {}) {
+  const limits = checkedResultLimits(resultLimits);
+  const data = outcome?.error ? null : outcome?.data ?? null;
+  const all = Array.isArray(data) ? data : data === null ? [] : [data];
+  const requested = outcome?.query?.requested?.offset;
+  // Only the rows that may be shown go to the core; the rest never leave.
+  const text = core.modelToolResultText(tool, { ...outcome, data: all.slice(0, limits.rows) }, {
+    registry,
+    limits,
+    limited,
+    returned: all.length,
+    offset: Number.isSafeInteger(requested) ? requested : 0,
+  });
+  if (!outcome?.error?.preview) return text;
+  // A write held for approval tells the model what it would change.
+  const out = JSON.parse(text);
+  out.error.preview = previewForModel(core, outcome.error.preview, registry);
+  return JSON.stringify(out);
+}
+
+/**
  * The tool result for the model, one shape for every tool and adapter:
  * `{ ok: true, tool, table, count, query, truncated?, shown?, hint?,
  * notice?, rows }` (rows with refs, at most `resultLimits.rows` of them and
@@ -108,44 +124,8 @@ function previewForModel(core, preview, registry) {
  * message, hint, details? }, query? }` (`query` when the call reached the
  * database). `outcome` is what `act.execute` resolved to; `registry` (the
  * Act's) turns a known UUID inside a text value into its ref rather than
- * `<id>`. `offset` and `limited` (internal: the read was capped by
- * `modelParams`) make the narrowing hint.
+ * `<id>`. Written by the core (docs/results-for-models.md).
  */
-export function toolResult(core, tool, outcome, { registry, resultLimits, limited = false } = {}) {
-  const limits = checkedResultLimits(resultLimits);
-  const query = outcome?.query ? core.renderQuery(outcome.query).data ?? null : null;
-  const table = outcome?.query?.table ?? null;
-  if (outcome?.error) {
-    const out = { ok: false, tool: String(tool), table, error: modelError(outcome.error) };
-    // A write held for approval tells the model what it would change.
-    if (outcome.error.preview) out.error.preview = previewForModel(core, outcome.error.preview, registry);
-    // The query only when it ran (a database refusal); a call refused before
-    // any request has nothing to show but the error.
-    if (query && outcome.query.source !== 'none') out.query = query;
-    return out;
-  }
-  const data = outcome?.data ?? null;
-  const rows = Array.isArray(data) ? data : data === null ? [] : [data];
-  // Only the rows that may be shown are scrubbed; the rest never leave.
-  const shown = rowsForModel(core, rows.slice(0, limits.rows), registry);
-  const offset = outcome?.query?.requested?.offset;
-  return fittedResult(
-    { ok: true, tool: String(tool), table, count: outcome?.count ?? rows.length, query, rows: shown },
-    limits,
-    { returned: rows.length, offset: Number.isSafeInteger(offset) ? offset : 0, limited },
-  );
-}
-
-/**
- * @internal Act#callTool: arguments in, the model's tool result out; never
- * throws but for `signal`. A read without a limit is sent with the cap.
- * `approved` and `preview` are the host's, as for `act.execute`.
- */
-export async function callTool(core, act, name, args, { signal, approved, preview } = {}) {
-  const { params, error } = toolArguments(args);
-  const resultLimits = checkedResultLimits(act.resultLimits);
-  if (error) return toolResult(core, name, { data: null, error, query: null, count: null }, { resultLimits });
-  const sent = modelParams(name, params, resultLimits);
-  const outcome = await act.execute(name, sent.params, { signal, ...(approved === undefined ? {} : { approved }), ...(preview === undefined ? {} : { preview }) });
-  return toolResult(core, name, outcome, { registry: act.registry, resultLimits, limited: sent.limited });
+export function toolResult(core, tool, outcome, options) {
+  return JSON.parse(toolResultText(core, tool, outcome, options));
 }

@@ -155,6 +155,17 @@ std::string execution_needs(const execution& ex);
 /// with that error instead of waiting for a response it could not take.
 std::string respond(std::optional<execution>& ex, std::size_t index, int status, std::string content_range,
                     std::string content_type, std::string_view failure_name, std::string body);
+/// The finished execution's result as JS reads it: `result_json()`, or for
+/// the model (`forModel`) that text without data, a newline, and the tool
+/// result for the model (`{"ok":true,…,"rows":[…]}` cut to the caps, UUIDs
+/// in values scrubbed, the query rendered), written into `scratch`.
+const std::string& execution_result(const execution& ex, std::string& scratch);
+/// The tool result for the model of an outcome JS holds (`act.execute`'s,
+/// or one a policy made): `input` is `{"tool","limits":{rows,chars},
+/// "limited","offset","error","query","count"}`, a newline, and the rows
+/// as JSON text. Writes the result's JSON text (what `execution_result`
+/// appends for the model) into `out`, or the error result.
+void model_tool_result(std::string& out, const ref_registry& reg, std::string_view input);
 /// `{"maxParamsBytes":…,…}`: the default execution limits.
 std::string default_execution_limits();
 

@@ -100,6 +100,12 @@ struct execution_limits {
   std::size_t max_rows = 10000;
 };
 
+/// The caps on one tool result for the model (docs/results-for-models.md).
+struct result_limits {
+  std::size_t rows = 50;
+  std::size_t chars = 16000;
+};
+
 /// Per-call settings of an execution that are not request options.
 /// How `max_affected` is enforced: by the database (`Prefer: handling=strict,
 /// max-affected=N`, PostgREST 13 and later, which rolls back a write over
@@ -120,6 +126,10 @@ struct execution_options {
   /// `too_many_rows`, with nothing changed.
   std::size_t max_affected = 0;
   max_affected_check max_affected_by = max_affected_check::header;
+  /// The call is the model's: a read without a limit (or over the cap) is
+  /// sent with the cap and an exact count, and the result is written for the
+  /// model (api::execution_result) rather than for the developer.
+  std::optional<result_limits> for_model;
 };
 
 /// Parses `{"rowIds": [uuid…], "limits": {"maxParamsBytes", "maxStringBytes",
@@ -158,7 +168,27 @@ class execution {
   void respond(std::size_t index, need_response response);
 
   /// `{"data": …, "error": …|null, "query": {…}, "count": n|null}`, once done.
+  /// For the model (`for_model`), `data` is null: the rows are `model()`'s.
   const std::string& result_json() const;
+
+  /// What a result for the model is made of, once done (`for_model` only).
+  struct model_parts {
+    /// The translated rows (JSON text; "" for an error or no rows), their
+    /// UUIDs scrubbed.
+    std::string_view rows;
+    /// How many rows `rows` holds, when known.
+    std::optional<std::size_t> row_count;
+    /// The error, scrubbed, or null.
+    const error* err = nullptr;
+    std::optional<long long> count;
+    long long offset = 0;
+    /// The read was sent with the cap as its limit.
+    bool limited = false;
+    result_limits limits;
+    /// The registry the execution used (refs for UUIDs the rows quote).
+    const ref_registry* registry = nullptr;
+  };
+  std::optional<model_parts> model() const;
 
  private:
   struct state;

@@ -35,9 +35,11 @@ std::string row_label(const table& tbl, json_value row);
 /// does not declare are dropped, so an undeclared UUID can never leak.
 /// Strings are written escaped as `JSON.stringify` would, without whitespace.
 /// Invalid JSON is an `invalid_json` error and leaves the registry unchanged.
-/// A single pass over the text, with no document built.
+/// A single pass over the text, with no document built. `rows_written`,
+/// when given, gets the number of rows written (1 for one row object).
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
-                                   std::string_view rows_json, ref_action action, std::string_view current_user = {});
+                                   std::string_view rows_json, ref_action action, std::string_view current_user = {},
+                                   std::size_t* rows_written = nullptr);
 
 /// The rows of one table whose labels a response refers to but the registry
 /// lacks.
@@ -66,6 +68,8 @@ result<std::vector<label_lookup>> unlabeled_references(const domain& dom, const 
 struct labeled_translation {
   std::string rows;
   std::vector<label_lookup> missing;
+  /// The rows written (1 for one row object).
+  std::size_t count = 0;
 };
 result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_registry& registry, const table& tbl,
                                                       std::string_view rows_json, ref_action action,

@@ -3,8 +3,10 @@
 
 #include <utility>
 
+#include "../executor/model_result.h"
 #include "alfred/api.h"
 #include "alfred/json.h"
+#include "alfred/prompt_query.h"
 #include "alfred/request.h"
 #include "alfred/tool_call.h"
 #include "results.h"
@@ -85,6 +87,102 @@ std::string start_execution(std::optional<execution>& into, const domain& dom, r
   });
   if (!failure.empty()) into.reset();
   return failure;
+}
+
+const std::string& execution_result(const execution& ex, std::string& scratch) {
+  const auto parts = ex.model();
+  if (!parts) return ex.result_json();
+  guarded_into(scratch, [&]() {
+    // The header is small (no data): read it for the query record.
+    auto header = json_document::parse(ex.result_json());
+    std::string query_text;
+    std::string table;
+    bool ran = false;
+    if (header) {
+      if (auto record = header->root().find("query"); record && record->is_object()) {
+        if (auto rendered = render_query(*record, query_style::block)) query_text = std::move(*rendered);
+        if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
+        if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
+      }
+    }
+    std::string tool;
+    if (auto record = header ? header->root().find("query") : std::nullopt; record && record->is_object())
+      if (auto name = record->find("tool"); name && name->is_string()) tool = std::string(name->str());
+    // The result's fields, a newline, the text for the model: written in place.
+    scratch.clear();
+    scratch.reserve(ex.result_json().size() + 1 + parts->rows.size() + query_text.size() + 512);
+    scratch += ex.result_json();
+    scratch += '\n';
+    if (parts->err) {
+      scratch +=
+          detail::model_error_text(tool, table, *parts->err, ran ? std::string_view(query_text) : std::string_view());
+    } else {
+      detail::model_envelope head;
+      head.tool = tool;
+      head.table = table;
+      head.count = parts->count;
+      head.query = query_text;
+      head.offset = parts->offset;
+      head.limited = parts->limited;
+      detail::write_model_success(scratch, head, parts->rows, parts->row_count, true, *parts->registry, parts->limits);
+    }
+  });
+  return scratch;
+}
+
+void model_tool_result(std::string& out, const ref_registry& reg, std::string_view input) {
+  guarded_into(out, [&]() {
+    const auto newline = input.find('\n');
+    auto head = json_document::parse(input.substr(0, newline));
+    if (newline == std::string_view::npos || !head || !head->root().is_object()) {
+      out = error_result({codes::invalid_params, "", "expected the outcome's fields, a newline and its rows", ""});
+      return;
+    }
+    const json_value fields = head->root();
+    auto text_of = [&](const char* key) -> std::string {
+      auto value = fields.find(key);
+      return value && value->is_string() ? std::string(value->str()) : std::string();
+    };
+    auto number_of = [&](json_value object, const char* key) -> std::optional<long long> {
+      auto value = object.find(key);
+      return value ? value->as_integer() : std::nullopt;
+    };
+    result_limits limits;
+    if (auto caps = fields.find("limits"); caps && caps->is_object()) {
+      if (auto rows = number_of(*caps, "rows"); rows && *rows > 0) limits.rows = std::size_t(*rows);
+      if (auto chars = number_of(*caps, "chars"); chars && *chars > 0) limits.chars = std::size_t(*chars);
+    }
+    std::string query_text;
+    std::string table;
+    bool ran = false;
+    if (auto record = fields.find("query"); record && record->is_object()) {
+      if (auto rendered = render_query(*record, query_style::block)) query_text = std::move(*rendered);
+      if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
+      if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
+    }
+    const std::string tool = text_of("tool");
+    if (auto given = fields.find("error"); given && given->is_object()) {
+      auto field = [&](const char* key) -> std::string {
+        auto value = given->find(key);
+        if (!value) return {};
+        return value->is_string() ? std::string(value->str()) : std::string(value->raw());
+      };
+      error err{codes::invalid_params, field("path"), field("message"), field("hint")};
+      err.details = field("details");
+      out = detail::model_error_text_with_code(tool, table, field("code"), err, ran ? query_text : std::string());
+      return;
+    }
+    detail::model_envelope envelope;
+    envelope.tool = tool;
+    envelope.table = table;
+    envelope.count = number_of(fields, "count");
+    envelope.query = query_text;
+    envelope.offset = number_of(fields, "offset").value_or(0);
+    if (auto returned = number_of(fields, "returned"); returned && *returned > 0) envelope.returned = std::size_t(*returned);
+    if (auto limited = fields.find("limited"); limited && limited->is_bool()) envelope.limited = limited->as_bool();
+    const std::string_view rows = input.substr(newline + 1);
+    out = detail::model_success_text(envelope, rows.empty() ? std::string_view("[]") : rows, reg, limits);
+  });
 }
 
 std::string execution_needs(const execution& ex) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "../executor/db_error.h"
+#include "../executor/model_result.h"
 #include "../prompt/prompt_sections.h"
 #include "alfred/api.h"
 #include "alfred/decision.h"
@@ -105,6 +106,8 @@ std::string core_rules() {
     w.end_object();
     w.key("outcomeUnknownHint");
     w.string(detail::write_outcome_unknown_hint());
+    w.key("rowsNotice");
+    w.string(detail::kRowsNotice);
     w.key("names");
     w.begin_object();
     w.key("identifier");

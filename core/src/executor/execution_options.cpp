@@ -24,7 +24,8 @@ std::optional<transport_failure> parse_transport_failure(std::string_view name) 
 
 namespace {
 
-constexpr std::array<std::string_view, 4> kOptionKeys{"rowIds", "limits", "maxAffected", "maxAffectedBy"};
+constexpr std::array<std::string_view, 5> kOptionKeys{"rowIds", "limits", "maxAffected", "maxAffectedBy", "forModel"};
+constexpr std::array<std::string_view, 2> kModelKeys{"rows", "chars"};
 constexpr std::array<std::string_view, 4> kLimitKeys{"maxParamsBytes", "maxStringBytes", "maxResponseBytes", "maxRows"};
 
 }  // namespace
@@ -61,6 +62,25 @@ result<execution_options> parse_execution_options(json_value options) {
       (!by.empty() && by != "header" && by != "count"))
     return error{codes::invalid_option, "maxAffectedBy", "maxAffectedBy must be \"header\" or \"count\"", ""};
   if (by == "count") out.max_affected_by = max_affected_check::count;
+
+  if (const auto model = fields["forModel"]; model && !model->is_null()) {
+    if (!model->is_object()) return error{codes::invalid_option, "forModel", "forModel must be { rows, chars }", ""};
+    const detail::object_fields caps(*model, kModelKeys);
+    if (const auto& name = caps.unknown())
+      return error{codes::invalid_option, "forModel." + detail::echoed(*name),
+                   fmt::format("unknown result limit '{}'", detail::echoed(*name)), detail::key_list(kModelKeys)};
+    result_limits limits;
+    for (auto [key, target] : {std::pair{kModelKeys[0], &limits.rows}, std::pair{kModelKeys[1], &limits.chars}}) {
+      long long n = 0;
+      const detail::field_state state = detail::read_whole_number(caps[key], n);
+      if (state == detail::field_state::absent) continue;
+      if (state == detail::field_state::wrong_type || n < 1)
+        return error{codes::invalid_option, "forModel." + std::string(key),
+                     fmt::format("forModel.{} must be a whole number ≥ 1", key), ""};
+      *target = std::size_t(n);
+    }
+    out.for_model = limits;
+  }
 
   const auto limits = fields["limits"];
   if (!limits || limits->is_null()) return out;

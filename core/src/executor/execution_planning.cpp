@@ -66,6 +66,15 @@ void execution::state::start(std::string_view tool_text) {
 
   auto call = parse_tool_call(dom, registry, tool, params, me());
   if (!call) return fail(call.err());
+  // The model's read never reads a whole table: without a limit, or with
+  // one over the cap, it is made with the cap (and an exact count, so the
+  // result can say how many rows match), as if the model had asked so.
+  if (const auto& caps = settings.for_model;
+      caps && call->kind == tool_kind::read && (!call->limit || *call->limit > long(caps->rows))) {
+    call->limit = long(caps->rows);
+    if (call->count.empty()) call->count = "exact";
+    model_limited = true;
+  }
   requested = *call;
   effective = std::move(*call);
   const table& tbl = *effective->tbl;

@@ -48,7 +48,7 @@ void execution::state::consume_main(need_response answer) {
   }
   // An array cut off (with a Content-Length that matches the cut) is not
   // rows either.
-  if (!array_length(answer.body, settings.limits.max_rows)) {
+  if (!main_rows_seen) {
     error err{codes::invalid_response, "",
               fmt::format("reading {} failed: the database answered {} but not with rows", tbl.name,
                           detail::status_line(answer.status)),
@@ -71,7 +71,7 @@ void execution::state::look_up_labels() {
   // translates after them.
   auto translated = translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action(), me());
   if (!translated) return complete_main(translated.take_error());
-  if (translated->missing.empty()) return complete_main(std::move(translated->rows));
+  if (translated->missing.empty()) return complete_main(std::move(translated->rows), translated->count);
   for (const auto& lookup : translated->missing) plan_label_lookup(lookup);
   if (needs.empty()) complete_main();
 }
@@ -129,11 +129,11 @@ void execution::state::consume_labels(const std::vector<std::optional<need_respo
   complete_main();
 }
 
-void execution::state::complete_main(std::optional<alfred::result<std::string>> translated) {
+void execution::state::complete_main(std::optional<alfred::result<std::string>> translated, std::size_t written) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
   alfred::result<std::string> rows =
-      translated ? std::move(*translated) : translate_rows(dom, registry, tbl, main_body, main_action(), me());
+      translated ? std::move(*translated) : translate_rows(dom, registry, tbl, main_body, main_action(), me(), &written);
   std::string().swap(main_body);  // a response can be megabytes: no second copy lives on
   if (!rows && call.kind != tool_kind::read) {
     // The write was applied; only its answer is unusable.
@@ -145,7 +145,7 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
     return finish({}, &unknown, std::nullopt);
   }
   if (!rows) return fail(rows.err());
-  const long n = long(array_length(*rows, std::size_t(-1)).value_or(0));
+  const long n = long(written);
   if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove))
     record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
   std::optional<long long> count = n;
@@ -157,7 +157,7 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
     w.value(doc->root().at(0));
     return finish(single, nullptr, count);
   }
-  finish(*rows, nullptr, count);
+  finish_rows(std::move(*rows), written, count);
 }
 
 }  // namespace alfred

@@ -62,6 +62,9 @@ struct execution::state {
   std::optional<std::vector<std::string>> ranking;
   std::optional<long> semantic_limit;
 
+  /// The rows of the main answer's array as the limits check counted them
+  /// (nothing: not an array, or cut off).
+  std::optional<std::size_t> main_rows_seen;
   /// The main response, kept while the labels it refers to are looked up.
   std::string main_body;
   int main_status = 0;
@@ -91,6 +94,13 @@ struct execution::state {
 
   bool finished = false;
   std::string result;
+  /// For the model: the translated rows and the error the result is made
+  /// of (api::execution_result writes it), and how the read was capped.
+  std::string model_rows;
+  /// How many rows model_rows holds, when the translator said.
+  std::optional<std::size_t> model_row_count;
+  std::optional<error> model_error;
+  bool model_limited = false;
 
   state(const domain& d, ref_registry& r, request_context o, execution_options s)
       : dom(d), registry(r), options(std::move(o)), settings(std::move(s)) {}
@@ -106,6 +116,9 @@ struct execution::state {
   // Finishing, rounds and limits (executor.cpp).
 
   void finish(std::string_view data_json, const error* err, std::optional<long long> count);
+  /// `finish` with rows the execution owns: for the model, a read's rows
+  /// are moved rather than copied.
+  void finish_rows(std::string&& rows_json, std::size_t written, std::optional<long long> count);
 
   void fail(const error& err) { finish({}, &err, std::nullopt); }
 
@@ -150,7 +163,9 @@ struct execution::state {
 
   // A body over the limits is not read: the JS side stops reading at the
   // byte limit already; rows are counted here, before anything is parsed.
-  void apply_limits(need_response& answer) const;
+  /// Fails an answer over the limits; the rows of an array answer
+  /// (counted up to one past the limit), or nothing for any other answer.
+  std::optional<std::size_t> apply_limits(need_response& answer) const;
 
   // What a 2xx body is when it is not an array ("an object", "a number", …),
   // or null for an array. Only the first character is looked at: the
@@ -198,7 +213,9 @@ struct execution::state {
   void consume_labels(const std::vector<std::optional<need_response>>& answers);
 
   // The main rows translated (`translated`, or now), and the result.
-  void complete_main(std::optional<alfred::result<std::string>> translated = std::nullopt);
+  /// `translated`: the rows already translated (`written` of them), else
+  /// they are translated here.
+  void complete_main(std::optional<alfred::result<std::string>> translated = std::nullopt, std::size_t written = 0);
   // The action the main rows are registered with.
   ref_action main_action() const;
 };

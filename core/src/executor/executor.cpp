@@ -102,8 +102,31 @@ void execution::state::release_claims() {
   claims.clear();
 }
 
+void execution::state::finish_rows(std::string&& rows_json, std::size_t written, std::optional<long long> count) {
+  model_row_count = written;
+  if (settings.for_model && (!effective || effective->kind == tool_kind::read)) {
+    model_rows = std::move(rows_json);
+    return finish({}, nullptr, count);
+  }
+  finish(rows_json, nullptr, count);
+}
+
 void execution::state::finish(std::string_view data_json, const error* err, std::optional<long long> count) {
   record.count = count;
+  if (settings.for_model) {
+    // The rows as the translator wrote them, scrubbed of the UUIDs values
+    // quote; the result for the model is made of them
+    // (api::execution_result). A read's `data` is null (the rows are the
+    // model's only); a write's few rows stay for the caller's records (the
+    // rows it changed).
+    if (!data_json.empty()) model_rows = std::string(data_json);
+    scrub_uuids(model_rows, registry);
+    if (err) {
+      model_error = *err;
+      scrub_error(*model_error, registry, false);
+    }
+    if (!effective || effective->kind == tool_kind::read) data_json = {};
+  }
   // Everything after the data first, so the result (megabytes of rows, at
   // times) is allocated once at its final size rather than grown twice.
   std::string tail;
@@ -162,7 +185,8 @@ void execution::state::advance() {
   if (!kinds.empty() && kinds.front() == purpose::labels) return consume_labels(answers);
   for (std::size_t i = 0; i < round.size(); ++i) {
     need_response& answer = *answers[i];
-    if (round[i].type == need::kind::http) apply_limits(answer);
+    const std::optional<std::size_t> rows_seen =
+        round[i].type == need::kind::http ? apply_limits(answer) : std::optional<std::size_t>();
     switch (kinds[i]) {
       case purpose::catalog_read:
       case purpose::catalog_write:
@@ -179,6 +203,7 @@ void execution::state::advance() {
         if (!consume_affected_count(answer)) return;
         break;
       case purpose::main:
+        main_rows_seen = rows_seen;
         consume_main(std::move(answer));
         main_answered = true;
         break;
@@ -199,20 +224,22 @@ bool execution::state::succeeded(const need_response& answer) {
   return answer.status >= 200 && answer.status < 300 && answer.failure == transport_failure::none;
 }
 
-void execution::state::apply_limits(need_response& answer) const {
-  if (answer.failure != transport_failure::none) return;
+std::optional<std::size_t> execution::state::apply_limits(need_response& answer) const {
+  if (answer.failure != transport_failure::none) return std::nullopt;
   const execution_limits& limits = settings.limits;
   std::string why;
+  std::optional<std::size_t> rows;
   if (answer.body.size() > limits.max_response_bytes) {
     why = fmt::format("{} bytes, over {}", answer.body.size(), byte_size(limits.max_response_bytes));
-  } else if (auto rows = array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
+  } else if (rows = array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
     why = fmt::format("more than {} rows", limits.max_rows);
   } else {
-    return;
+    return rows;
   }
   answer.failure = transport_failure::too_large;
   answer.body = std::move(why);
   answer.body.shrink_to_fit();
+  return std::nullopt;
 }
 
 const char* execution::state::not_rows(std::string_view body) {
@@ -254,5 +281,20 @@ bool execution::done() const { return state_->finished; }
 const std::vector<need>& execution::needs() const { return state_->needs; }
 void execution::respond(std::size_t index, need_response response) { state_->respond(index, std::move(response)); }
 const std::string& execution::result_json() const { return state_->result; }
+
+std::optional<execution::model_parts> execution::model() const {
+  const state& s = *state_;
+  if (!s.finished || !s.settings.for_model) return std::nullopt;
+  model_parts parts;
+  parts.rows = s.model_rows;
+  parts.row_count = s.model_row_count;
+  parts.err = s.model_error ? &*s.model_error : nullptr;
+  parts.count = s.record.count;
+  parts.offset = s.requested && s.requested->offset ? *s.requested->offset : 0;
+  parts.limited = s.model_limited;
+  parts.limits = *s.settings.for_model;
+  parts.registry = &s.registry;
+  return parts;
+}
 
 }  // namespace alfred

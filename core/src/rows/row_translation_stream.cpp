@@ -108,6 +108,7 @@ class row_stream {
     } else if (at('[')) {
       ok = rows(plan, 0);
     } else if (at('{')) {
+      rows_written_ = 1;
       ok = row(plan, 0);
     } else {
       ok = value(0, false);
@@ -126,6 +127,9 @@ class row_stream {
                    "rows must be the JSON PostgREST returned"};
     return ok_status();
   }
+
+  /// The rows written at the top (the array's rows, or 1 for one row object).
+  std::size_t rows_written() const { return rows_written_; }
 
   /// While translating, also note the foreign keys written without a label
   /// (`still_unlabeled` then says which of them no row of the text labeled).
@@ -356,6 +360,7 @@ class row_stream {
       if (!at('{')) return value(depth + 1, false);
       if (!first) emit(',');
       first = false;
+      if (depth == 0) ++rows_written_;
       return row(plan, depth + 1);
     });
     emit(']');
@@ -588,6 +593,7 @@ class row_stream {
   const ref_registry& reading_;
   ref_registry* writing_;
   output_text out_;
+  std::size_t rows_written_ = 0;
   json_lexer lex_;
   std::optional<std::string> full_prefix_;
   ref_action action_ = ref_action::read;
@@ -609,7 +615,7 @@ class row_stream {
 
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
                             ref_action action, std::string& out, std::vector<label_lookup>* unlabeled,
-                            std::string_view current_user) {
+                            std::string_view current_user, std::size_t* rows_written) {
   registry.begin_batch();
   status done = ok_status();
   try {
@@ -617,6 +623,7 @@ status translate_row_stream(const domain& dom, ref_registry& registry, const tab
     if (unlabeled) stream.collect_unlabeled();
     done = stream.run(tbl, action);
     if (done && unlabeled) *unlabeled = stream.still_unlabeled();
+    if (rows_written) *rows_written = stream.rows_written();
   } catch (...) {
     // Out of memory halfway: the rows registered so far are taken back
     // before the failure goes on up (the API layer reports it).

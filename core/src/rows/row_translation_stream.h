@@ -24,7 +24,7 @@ namespace alfred::detail {
 /// up and translate again.
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
                             ref_action action, std::string& out, std::vector<label_lookup>* unlabeled = nullptr,
-                            std::string_view current_user = {});
+                            std::string_view current_user = {}, std::size_t* rows_written = nullptr);
 
 /// The foreign-key targets of `text` that have no label in `registry` and
 /// are not rows of `text` with a label of their own.

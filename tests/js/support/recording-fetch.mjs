@@ -4,7 +4,7 @@
 
 /**
  * `recordingFetch()` → a fetch function with `.requests` (`[{ url, method,
- * headers, body }]`, headers lower-cased) and `.reset()`. Options:
+ * headers, body, status }]`, headers lower-cased, `status` once answered) and `.reset()`. Options:
  * - `rewrite(url)`: the URL actually fetched (the recorded one is the URL asked for).
  * - `respond(url, init)`: a Response to return instead of fetching, or undefined.
  *
@@ -19,10 +19,11 @@ export function recordingFetch({ rewrite, respond } = {}) {
     // A Headers instance (supabase-js's fetch passes one) lists its own, lower-cased.
     const entries = init.headers instanceof Headers ? [...init.headers] : Object.entries(init.headers ?? {});
     const headers = Object.fromEntries(entries.map(([key, value]) => [key.toLowerCase(), value]));
-    requests.push({ url: String(url), method: init.method ?? 'GET', headers, body: init.body ?? null });
-    const substitute = respond?.(String(url), init);
-    if (substitute) return substitute;
-    return fetch(rewrite ? rewrite(String(url)) : url, init);
+    const entry = { url: String(url), method: init.method ?? 'GET', headers, body: init.body ?? null, status: null };
+    requests.push(entry);
+    const response = respond?.(String(url), init) ?? (await fetch(rewrite ? rewrite(String(url)) : url, init));
+    entry.status = response.status;
+    return response;
   };
   recording.requests = requests;
   recording.reset = () => {

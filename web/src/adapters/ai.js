@@ -65,7 +65,7 @@ function heldTools(act) {
  *   prompt: 'Which recipes can I make with what is in my fridge?' })
  */
 export function aiTools(act, { strict = true, tools: names, schema } = {}) {
-  if (!act || typeof act.tools !== 'function' || typeof act.callTool !== 'function') {
+  if (!act || typeof act.tools !== 'function' || typeof act.callToolText !== 'function') {
     throw new TypeError('aiTools(act): act must come from core.createAct() (or an awaited createAct().ready)');
   }
   const definitions = act.tools({ strict, schema });
@@ -86,13 +86,29 @@ export function aiTools(act, { strict = true, tools: names, schema } = {}) {
       inputSchema: jsonSchema(structuredClone(definition.parameters)),
       strict,
       ...(holds ? { needsApproval: true } : {}),
-      execute: (input, { abortSignal, toolCallId, messages } = {}) => {
+      execute: async (input, { abortSignal, toolCallId, messages } = {}) => {
         const approved = holds && approvedInMessages(messages, toolCallId);
-        return act.callTool(definition.name, input, { signal: abortSignal, ...(approved ? { approved: true } : {}) });
+        const text = await act.callToolText(definition.name, input, { signal: abortSignal, ...(approved ? { approved: true } : {}) });
+        const result = JSON.parse(text);
+        modelTexts.set(result, text);
+        return result;
       },
+      toModelOutput: modelOutput,
     });
   }
   return out;
+}
+
+// The text the core wrote for each result the tools returned: the model
+// gets it as it is, rather than the result serialized again. A result the
+// AI SDK rebuilt (from stored messages) is sent as JSON, as without it.
+const modelTexts = new WeakMap();
+
+// AI SDK 5 passes the output; 6 and 7 pass { toolCallId, input, output }.
+function modelOutput(given) {
+  const output = given && typeof given === 'object' && 'toolCallId' in given && 'output' in given ? given.output : given;
+  const text = output && typeof output === 'object' ? modelTexts.get(output) : undefined;
+  return text === undefined ? { type: 'json', value: output } : { type: 'text', value: text };
 }
 
 // One line a person reads before approving: what the write does, to which rows.

@@ -59,21 +59,25 @@ function paramsOf(args) {
 // One call, through the approver when the act holds it: the approved write
 // runs with `{ approved: true }` (the act checks it against the preview it
 // kept); a denial, or an approver that throws, is a result the model reads.
+// Resolves to the result's JSON text, as the core wrote it (a successful
+// call's rows are never parsed on their way to the model).
 async function runCall(act, call, { signal, approve }) {
-  const result = await act.callTool(call.name, call.args, { signal });
+  const text = await act.callToolText(call.name, call.args, { signal });
+  if (typeof approve !== 'function' || !text.startsWith('{"ok":false')) return text;
+  const result = JSON.parse(text);
   // A function policy on the act asked already; its answer stands.
-  const held = result.ok === false && result.error?.code === 'approval_required' && typeof act.policy?.approve === 'string';
-  if (!held || typeof approve !== 'function') return result;
+  const held = result.error?.code === 'approval_required' && typeof act.policy?.approve === 'string';
+  if (!held) return text;
   const preview = result.error.preview;
   let answer;
   try {
     answer = await approve({ id: call.id, tool: call.name, table: result.table ?? preview?.table ?? null, params: paramsOf(call.args) }, preview);
   } catch (cause) {
-    return { ...result, error: modelCopy(approvalError(preview, { failure: String(cause?.message ?? cause).slice(0, 200) })) };
+    return JSON.stringify({ ...result, error: modelCopy(approvalError(preview, { failure: String(cause?.message ?? cause).slice(0, 200) })) });
   }
   signal?.throwIfAborted();
-  if (answer !== true) return { ...result, error: modelCopy(approvalError(preview, { denied: true })) };
-  return act.callTool(call.name, call.args, { signal, approved: true });
+  if (answer !== true) return JSON.stringify({ ...result, error: modelCopy(approvalError(preview, { denied: true })) });
+  return act.callToolText(call.name, call.args, { signal, approved: true });
 }
 
 const modelCopy = ({ code, path, message, hint, preview }) => ({ code, path, message, hint, preview });
@@ -86,7 +90,7 @@ const modelCopy = ({ code, path, message, hint, preview }) => ({ code, path, mes
  * is `message.tool_calls` or `response.output`, as the `openai` package types
  * them; items that are not function calls (a custom tool's call, a message,
  * a reasoning item) are skipped. Each `content` / `output` is the JSON text of
- * `act.callTool`'s result (cut to the act's `resultLimits`), errors
+ * `act.callToolText`'s result (cut to the act's `resultLimits`), errors
  * included, so the model can correct its call. A write the act holds for
  * approval (`createAct({ approve: 'deletes' })`) runs when `approve({ id,
  * tool, table, params }, preview)` resolves `true`; without `approve` it is
@@ -106,8 +110,7 @@ export async function runToolCalls(act, calls, { signal, approve } = {}) {
     const call = callOf(item);
     if (!call) continue;
     signal?.throwIfAborted();
-    const result = await runCall(act, call, { signal, approve });
-    const text = JSON.stringify(result);
+    const text = await runCall(act, call, { signal, approve });
     out.push(call.api === 'chat' ? { role: 'tool', tool_call_id: call.id, content: text } : { type: 'function_call_output', call_id: call.id, output: text });
   }
   return out;

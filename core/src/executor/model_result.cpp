@@ -1,0 +1,344 @@
+#include "model_result.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "../json/echo.h"
+#include "alfred/json.h"
+#include "alfred/uuid_scrub.h"
+
+namespace alfred::detail {
+namespace {
+
+// The elements of a JSON array the core wrote itself (compact, valid), one
+// at a time: found by depth, outside strings. One object is one element.
+class element_scanner {
+ public:
+  explicit element_scanner(std::string_view text) : text_(text) {
+    if (!text.empty() && text.front() != '[') single_ = true;
+    at_ = single_ ? 0 : 1;
+  }
+  /// The next element, or nothing at the end.
+  std::optional<std::string_view> next() {
+    if (single_) {
+      if (at_ > 0 || text_.empty()) return std::nullopt;
+      at_ = text_.size();
+      return text_;
+    }
+    const std::size_t start = at_;
+    int depth = 0;
+    for (std::size_t i = at_; i < text_.size(); ++i) {
+      const char c = text_[i];
+      if (c == '"') {
+        for (++i; i < text_.size() && text_[i] != '"'; ++i)
+          if (text_[i] == '\\') ++i;
+      } else if (c == '[' || c == '{') {
+        ++depth;
+      } else if ((c == ']' || c == '}') && depth > 0) {
+        --depth;
+      } else if ((c == ',' || c == ']') && depth == 0) {
+        at_ = c == ',' ? i + 1 : text_.size();
+        if (i == start) return std::nullopt;  // "[]"
+        return text_.substr(start, i - start);
+      }
+    }
+    at_ = text_.size();
+    return std::nullopt;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t at_ = 0;
+  bool single_ = false;
+};
+
+std::string plural(long long n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+
+// What the model can do about a result it did not see whole.
+std::string narrowing_hint(const model_envelope& head, long long count, long long shown, bool cut_values,
+                           std::size_t rows_cap) {
+  const std::string_view cut = cut_values ? " (long values cut)" : "";
+  if (shown == 0)
+    return count == 1
+               ? std::string("The row does not fit in a result here: read only the columns you need.")
+               : fmt::format("None of the {} rows fits in a result here: read only the columns you need.", count);
+  if (head.tool == "db_read") {
+    if (shown >= count)
+      return fmt::format("Showing {} with long values cut: read only the columns you need to see more of a value.",
+                         plural(shown, "row"));
+    const std::string cap = head.limited && shown == static_cast<long long>(rows_cap)
+                                ? fmt::format("at most {} rows per read here; ", rows_cap)
+                                : std::string();
+    return fmt::format(
+        "Showing {} of {}{}: {}narrow the read (filters, only the columns you need) or page with limit and offset {}.",
+        shown, plural(count, "row"), cut, cap, head.offset + shown);
+  }
+  const std::string_view verb = head.tool == "db_create"   ? "created"
+                                : head.tool == "db_update" ? "changed"
+                                : head.tool == "db_delete" ? "deleted"
+                                                           : "returned";
+  if (shown >= count)
+    return fmt::format("The call {} {}; long values are cut in this result.", verb, plural(count, "row"));
+  return fmt::format("The call {} {}; this result shows {}{}. Read them with filters to see the others.", verb,
+                     plural(count, "row"), shown, cut);
+}
+
+// Writes the envelope around the rows into `out`: `shown` rows, which
+// `write_rows` writes into the array.
+template <typename Rows>
+void write_envelope(std::string& out, const model_envelope& head, long long shown, bool cut_values,
+                    const result_limits& limits, Rows write_rows) {
+  json_writer w(out);
+  w.begin_object();
+  w.key("ok");
+  w.boolean(true);
+  w.key("tool");
+  w.string(head.tool);
+  w.key("table");
+  if (head.table.empty())
+    w.null();
+  else
+    w.string(head.table);
+  w.key("count");
+  w.integer(*head.count);
+  w.key("query");
+  if (head.query.empty())
+    w.null();
+  else
+    w.string(head.query);
+  const long long returned = static_cast<long long>(head.returned);
+  if (shown < returned || cut_values || (head.limited && shown < *head.count)) {
+    w.key("truncated");
+    w.boolean(true);
+    w.key("shown");
+    w.integer(shown);
+    w.key("hint");
+    w.string(narrowing_hint(head, std::max(*head.count, returned), shown, cut_values, limits.rows));
+  }
+  if (shown > 0) {
+    w.key("notice");
+    w.string(kRowsNotice);
+  }
+  w.key("rows");
+  w.begin_array();
+  write_rows(w);
+  w.end_array();
+  w.end_object();
+}
+
+// The envelope around `rows` (each a row's JSON text), as text.
+std::string envelope(const model_envelope& head, const std::vector<std::string_view>& rows, bool cut_values,
+                     const result_limits& limits) {
+  std::string out;
+  write_envelope(out, head, static_cast<long long>(rows.size()), cut_values, limits, [&](json_writer& w) {
+    for (auto row : rows) w.raw_value(row);
+  });
+  return out;
+}
+
+// Room a cut value's marker ("… [+12345 chars]") takes: shorter strings are
+// never cut (a ref, a short name), as the cut would not save anything.
+constexpr std::size_t kMarkerRoom = 16;
+
+// `text` with strings longer than `keep` + kMarkerRoom code units cut to
+// `keep`, never between the halves of a surrogate pair, each with how much
+// was cut.
+void write_short(json_writer& w, json_value value, std::size_t keep) {
+  if (value.is_string()) {
+    const std::string_view text = value.str();
+    const std::size_t length = utf16_length(text);
+    if (length <= keep + kMarkerRoom) return w.string(text);
+    std::size_t units = 0;
+    std::size_t at = 0;
+    while (at < text.size()) {
+      const unsigned char b = static_cast<unsigned char>(text[at]);
+      const std::size_t width = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+      const std::size_t costs = width == 4 ? 2 : 1;
+      if (units + costs > keep) break;
+      units += costs;
+      at += width;
+    }
+    return w.string(fmt::format("{}… [+{} chars]", text.substr(0, at), length - units));
+  }
+  if (value.is_array()) {
+    w.begin_array();
+    value.for_each_element([&](std::size_t, json_value item) { write_short(w, item, keep); });
+    return w.end_array();
+  }
+  if (value.is_object()) {
+    w.begin_object();
+    value.for_each_member([&](std::string_view key, json_value item) {
+      w.key(key);
+      write_short(w, item, keep);
+    });
+    return w.end_object();
+  }
+  w.raw_value(value.raw());
+}
+
+// The longest cut of the row's strings whose JSON fits `budget`, or nothing.
+std::optional<std::string> shortened(std::string_view row, std::size_t budget) {
+  auto doc = json_document::parse(row);
+  if (!doc) return std::nullopt;
+  std::size_t low = 0;
+  std::size_t high = utf16_length(row);
+  std::optional<std::string> best;
+  while (low <= high) {
+    const std::size_t keep = low + (high - low) / 2;
+    std::string candidate;
+    json_writer w(candidate);
+    write_short(w, doc->root(), keep);
+    if (utf16_length(candidate) <= budget) {
+      best = std::move(candidate);
+      low = keep + 1;
+    } else {
+      if (keep == 0) break;
+      high = keep - 1;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::size_t utf16_length(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) {
+    const unsigned char b = static_cast<unsigned char>(c);
+    if ((b & 0xC0) != 0x80) n += b >= 0xF0 ? 2 : 1;
+  }
+  return n;
+}
+
+void write_model_success(std::string& out, model_envelope head, std::string_view rows_json,
+                         std::optional<std::size_t> row_count, bool scrubbed, const ref_registry& registry,
+                         const result_limits& limits) {
+  const std::size_t start = out.size();
+  if (rows_json.empty()) rows_json = "[]";
+  // The usual result: every row fits. Written at once, without finding
+  // where each row ends; the bytes bound the UTF-16 length from above.
+  if (scrubbed && row_count && *row_count <= limits.rows) {
+    model_envelope whole = head;
+    whole.returned = std::max(head.returned, *row_count);
+    if (!whole.count) whole.count = static_cast<long long>(whole.returned);
+    const bool single = rows_json.front() != '[';
+    write_envelope(out, whole, static_cast<long long>(*row_count), false, limits, [&](json_writer& w) {
+      if (*row_count == 0) return;
+      if (single) return w.raw_value(rows_json);
+      out.append(rows_json.substr(1, rows_json.size() - 2));
+    });
+    const std::string_view written = std::string_view(out).substr(start);
+    if (written.size() <= limits.chars || utf16_length(written) <= limits.chars) return;
+    out.resize(start);
+  }
+
+  // Only the rows that may be shown are scrubbed and measured; the rest are
+  // counted.
+  element_scanner scan(rows_json);
+  std::vector<std::string> rows;
+  std::size_t seen = 0;
+  std::size_t used = 0;
+  // The envelope's size with a hint (an estimate: the final text is measured).
+  model_envelope framed = head;
+  if (!framed.count) framed.count = static_cast<long long>(std::max(head.returned, row_count.value_or(0)));
+  const std::size_t frame = utf16_length(envelope(framed, {}, true, limits)) + utf16_length(kRowsNotice) + 16;
+  bool full = false;
+  while (auto element = scan.next()) {
+    ++seen;
+    if (full || rows.size() >= limits.rows) {
+      full = true;
+      if (row_count) break;  // the total is known: no need to count on
+      continue;
+    }
+    std::string row(*element);
+    if (!scrubbed) scrub_uuids(row, registry);
+    const std::size_t size = utf16_length(row) + 1;
+    // The first row is kept even when it does not fit: its values are cut.
+    if (!rows.empty() && frame + used + size > limits.chars) {
+      full = true;
+      if (row_count) break;
+      continue;
+    }
+    used += size;
+    rows.push_back(std::move(row));
+  }
+  // The caller may pass only the rows that can be shown, with how many there were.
+  head.returned = std::max({head.returned, seen, row_count.value_or(0)});
+  if (!head.count) head.count = static_cast<long long>(head.returned);
+
+  std::vector<std::string_view> views(rows.begin(), rows.end());
+  for (std::size_t n = views.size(); n > 0; --n) {
+    const std::size_t before = out.size();
+    write_envelope(out, head, static_cast<long long>(n), false, limits, [&](json_writer& w) {
+      for (std::size_t i = 0; i < n; ++i) w.raw_value(views[i]);
+    });
+    if (utf16_length(std::string_view(out).substr(before)) <= limits.chars) return;
+    out.resize(before);
+  }
+  // Not even one row fits whole: the first one with its long values cut.
+  if (!views.empty()) {
+    const std::size_t room = utf16_length(envelope(head, {std::string_view("{}")}, true, limits));
+    if (limits.chars > room + 2) {
+      if (auto row = shortened(views.front(), limits.chars - room)) {
+        const std::string text = envelope(head, {std::string_view(*row)}, true, limits);
+        if (utf16_length(text) <= limits.chars) {
+          out += text;
+          return;
+        }
+      }
+    }
+  }
+  out += envelope(head, {}, false, limits);
+}
+
+std::string model_success_text(model_envelope head, std::string_view rows_json, const ref_registry& registry,
+                               const result_limits& limits) {
+  std::string out;
+  write_model_success(out, head, rows_json, std::nullopt, false, registry, limits);
+  return out;
+}
+
+std::string model_error_text(std::string_view tool, std::string_view table, const error& err, std::string_view query) {
+  return model_error_text_with_code(tool, table, err.code.name(), err, query);
+}
+
+std::string model_error_text_with_code(std::string_view tool, std::string_view table, std::string_view code,
+                                       const error& err, std::string_view query) {
+  std::string out;
+  json_writer w(out);
+  w.begin_object();
+  w.key("ok");
+  w.boolean(false);
+  w.key("tool");
+  w.string(tool);
+  w.key("table");
+  if (table.empty())
+    w.null();
+  else
+    w.string(table);
+  w.key("error");
+  w.begin_object();
+  w.key("code");
+  w.string(code.empty() ? std::string_view("error") : code);
+  w.key("path");
+  w.string(clip_utf8(err.path, 2000));
+  w.key("message");
+  w.string(clip_utf8(err.message, 2000));
+  w.key("hint");
+  w.string(clip_utf8(err.hint, 2000));
+  if (!err.details.empty()) {
+    w.key("details");
+    w.string(clip_utf8(err.details, 2000));
+  }
+  w.end_object();
+  if (!query.empty()) {
+    w.key("query");
+    w.string(query);
+  }
+  w.end_object();
+  return out;
+}
+
+}  // namespace alfred::detail

@@ -1,0 +1,179 @@
+// The tool result for the model, written by the core (docs/results-for-models.md):
+// a model read is capped before it is sent; the result is cut to the caps
+// between whole rows, in UTF-16 units as JavaScript counts them; a UUID a
+// value quotes becomes its ref or <id>; the developer's `data` is not made.
+#include <doctest/doctest.h>
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../../core/src/executor/model_result.h"
+#include "alfred/api.h"
+#include "alfred/executor.h"
+#include "support.h"
+
+namespace alfred::test {
+namespace {
+
+using nlohmann::json;
+
+std::optional<execution> start_for_model(ref_registry& reg, std::string_view params, result_limits caps) {
+  execution_options settings;
+  settings.for_model = caps;
+  std::optional<execution> ex;
+  ex.emplace(kitchen(), reg, "db_read", params, alice_session(), settings);
+  return ex;
+}
+
+// Answers the main read with `body` (and `range`), every label lookup with no rows.
+void answer_all(execution& ex, const std::string& body, const std::string& range) {
+  bool first = true;
+  while (!ex.done()) {
+    const auto needs = ex.needs();
+    REQUIRE(!needs.empty());
+    for (std::size_t i = 0; i < needs.size(); ++i) {
+      ex.respond(i, {200, first ? range : "", "application/json", first ? body : "[]"});
+      first = false;
+    }
+  }
+}
+
+struct model_answer {
+  json header;
+  json result;
+  std::string text;
+};
+
+model_answer result_of(const execution& ex) {
+  std::string scratch;
+  const std::string& out = api::execution_result(ex, scratch);
+  const auto newline = out.find('\n');
+  REQUIRE(newline != std::string::npos);
+  return {json::parse(out.substr(0, newline)), json::parse(out.substr(newline + 1)), out.substr(newline + 1)};
+}
+
+std::string shopping_rows(int n, std::string_view note = "") {
+  json rows = json::array();
+  for (int i = 0; i < n; ++i)
+    rows.push_back({{"id", fmt::format("00000000-0000-4000-8000-{:012d}", i + 1)},
+                    {"name", fmt::format("item {}", i)},
+                    {"quantity", i},
+                    {"notes", note.empty() ? json(nullptr) : json(note)}});
+  return rows.dump();
+}
+
+}  // namespace
+
+TEST_CASE("a model read without a limit is sent with the cap and an exact count") {
+  ref_registry reg = sample_registry();
+  auto ex = start_for_model(reg, R"({"table":"shopping_list"})", {5, 16000});
+  REQUIRE(!ex->needs().empty());
+  const auto& req = ex->needs()[0].request;
+  CHECK(req.url.find("limit=5") != std::string::npos);
+  CHECK(header(req, "Prefer").find("count=exact") != std::string::npos);
+  // The model's own limit within the cap is kept, without a count.
+  auto own = start_for_model(reg, R"({"table":"shopping_list","limit":3})", {5, 16000});
+  CHECK(own->needs()[0].request.url.find("limit=3") != std::string::npos);
+  CHECK(header(own->needs()[0].request, "Prefer").find("count=") == std::string::npos);
+}
+
+TEST_CASE("the result: refs for keys, the total, the hint to narrow, no data for the developer") {
+  ref_registry reg = sample_registry();
+  auto ex = start_for_model(reg, R"({"table":"shopping_list"})", {5, 16000});
+  answer_all(*ex, shopping_rows(5), "0-4/12");
+  const auto answer = result_of(*ex);
+  CHECK(answer.header["data"].is_null());
+  CHECK(answer.header["error"].is_null());
+  const json& r = answer.result;
+  CHECK(r["ok"] == true);
+  CHECK(r["tool"] == "db_read");
+  CHECK(r["table"] == "shopping_list");
+  CHECK(r["count"] == 12);
+  CHECK(r["truncated"] == true);
+  CHECK(r["shown"] == 5);
+  CHECK(r["hint"] ==
+        "Showing 5 of 12 rows: at most 5 rows per read here; narrow the read (filters, only the columns you need) or "
+        "page with limit and offset 5.");
+  CHECK(r["notice"] == std::string(detail::kRowsNotice));
+  REQUIRE(r["rows"].size() == 5);
+  CHECK(r["rows"][0]["name"] == "item 0");
+  CHECK(answer.text.find("00000000-0000-4000-8000") == std::string::npos);
+  CHECK(r["query"].get<std::string>().find("shopping_list") != std::string::npos);
+}
+
+TEST_CASE("the character cap: whole rows, within the cap in UTF-16 units, the query kept") {
+  ref_registry reg = sample_registry();
+  // Each note is 300 emoji: 600 UTF-16 units, 1,200 UTF-8 bytes.
+  std::string emoji;
+  for (int i = 0; i < 300; ++i) emoji += "😀";
+  auto ex = start_for_model(reg, R"({"table":"shopping_list","limit":20})", {50, 4000});
+  answer_all(*ex, shopping_rows(20, emoji), "0-19/20");
+  const auto answer = result_of(*ex);
+  CHECK(detail::utf16_length(answer.text) <= 4000);
+  CHECK(answer.text.size() > 4000);  // bytes: the cap is not in bytes
+  const json& r = answer.result;
+  CHECK(r["truncated"] == true);
+  CHECK(r["count"] == 20);
+  CHECK(r["rows"].size() == r["shown"].get<std::size_t>());
+  CHECK(r["rows"].size() >= 3);
+  for (const auto& row : r["rows"]) CHECK(row["notes"] == emoji);
+  CHECK(!r["query"].is_null());
+}
+
+TEST_CASE("a UUID a value quotes is its ref when the registry knows it, <id> when not") {
+  ref_registry reg = sample_registry();
+  const std::string note = std::string("see ") + kRecipe1 + " and 9b2e4c1a-1111-4aaa-8bbb-0123456789ab";
+  auto ex = start_for_model(reg, R"({"table":"shopping_list","limit":1})", {50, 16000});
+  answer_all(*ex, shopping_rows(1, note), "0-0/*");
+  const auto answer = result_of(*ex);
+  CHECK(answer.result["rows"][0]["notes"] == "see recipe_1 and <id>");
+  CHECK(answer.result["count"] == 1);
+  CHECK(!answer.result.contains("truncated"));
+}
+
+TEST_CASE("an error: the model's fields only, the query when the call reached the database") {
+  ref_registry reg = sample_registry();
+  auto refused = start_for_model(reg, R"({"table":"shopping_list","filters":[{"field":"nope","op":"=","value":1}]})",
+                                 {50, 16000});
+  REQUIRE(refused->done());
+  const auto early = result_of(*refused);
+  CHECK(early.result["ok"] == false);
+  CHECK(early.result["error"]["code"] == "unknown_column");
+  CHECK(!early.result.contains("query"));
+  CHECK(early.header["error"]["code"] == "unknown_column");
+
+  auto failed = start_for_model(reg, R"({"table":"shopping_list","limit":1})", {50, 16000});
+  failed->respond(0, {500, "", "application/json", R"({"code":"XX000","message":"boom","details":null,"hint":null})"});
+  REQUIRE(failed->done());
+  const auto late = result_of(*failed);
+  CHECK(late.result["ok"] == false);
+  CHECK(late.result.contains("query"));
+  CHECK(!late.result["error"].contains("raw"));
+  CHECK(!late.result["error"].contains("status"));
+}
+
+TEST_CASE("model_tool_result: an outcome JS holds, only its first rows given, with how many there were") {
+  ref_registry reg = sample_registry();
+  std::string out;
+  api::model_tool_result(out, reg,
+                         R"({"tool":"db_read","limits":{"rows":2,"chars":16000},"returned":7,"count":null,"query":null,"error":null})"
+                         "\n"
+                         R"([{"id":"a"},{"id":"b"}])");
+  const json r = json::parse(out);
+  CHECK(r["count"] == 7);
+  CHECK(r["shown"] == 2);
+  CHECK(r["hint"] ==
+        "Showing 2 of 7 rows: narrow the read (filters, only the columns you need) or page with limit and offset 2.");
+  api::model_tool_result(out, reg, "not json");
+  CHECK(json::parse(out)["error"]["code"] == "invalid_params");
+}
+
+TEST_CASE("utf16_length counts as JavaScript does") {
+  CHECK(detail::utf16_length("abc") == 3);
+  CHECK(detail::utf16_length("é") == 1);
+  CHECK(detail::utf16_length("😀") == 2);
+  CHECK(detail::utf16_length("a😀é") == 4);
+}
+
+}  // namespace alfred::test
