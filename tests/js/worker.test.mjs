@@ -38,6 +38,8 @@ before(async () => {
     ALFRED_LLM_MODEL: 'scripted',
     ALLOWED_ORIGINS: `${APP_ORIGIN}, http://other.example.test`,
     MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+    // One running turn per user: the turn-cancellation tests see a cancelled turn end when the next is admitted.
+    ALFRED_CONCURRENT_TURNS: '1',
   };
   [workers.workerd, workers.deno, workers.noModel, workers.serviceKey] = await Promise.all([
     startWorkerd({ env }),
@@ -280,29 +282,53 @@ test('a turn in workerd, the next in Deno with the state it returned: refs from 
 for (const runtime of ['workerd', 'deno']) {
   test(`${runtime}: a client that hangs up mid-turn cancels the turn (no further model calls); the worker keeps serving`, async () => {
     const worker = workers[runtime];
-    const modelCalls = model.requests.length;
-    modelAnswers.push({ delayMs: 1_500, then: toolCall('db_read', fridgeRead) }, stepComplete('late'), 'late');
+    const message = `slow ${runtime} ${process.pid}`;
+    const ofThisTurn = (request) => request.body?.messages?.some((entry) => typeof entry.content === 'string' && entry.content.includes(message));
+    // Had the turn gone on, the model's late answer would have made it read and ask again.
+    modelAnswers.push({ delayMs: 5_000, then: toolCall('db_read', fridgeRead) }, stepComplete('late'), 'late');
     const controller = new AbortController();
     const response = await fetch(`${worker.url}/act/turn`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${ada().token}` },
-      body: JSON.stringify({ message: 'slow', plan: [{ description: 'Read the fridge', type: 'read' }] }),
+      body: JSON.stringify({ message, plan: [{ description: 'Read the fridge', type: 'read' }] }),
       signal: controller.signal,
     });
     const reader = response.body.getReader();
     const { value } = await reader.read();
     assert.match(new TextDecoder().decode(value), /^event: turn_started/);
     controller.abort();
-    // Past the model's delay: had the turn gone on, it would have asked again.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    assert.equal(model.requests.length, modelCalls + 1);
-    assert.equal(modelAnswers.length, 2);
+    // The worker found the hang-up and dropped the model call it was waiting on.
+    await model.untilHungUp(ofThisTurn);
     modelAnswers.length = 0;
+    // One turn at a time per user here: a turn starts once the cancelled one has ended.
+    await untilAdmitted(worker, { message: 'after the hang-up', plan: [{ description: 'Think it over', type: 'analyze' }] }, stepComplete('Thought'), 'ok');
+    assert.equal(model.requests.filter(ofThisTurn).length, 1, 'the cancelled turn asked the model once');
     const health = await fetch(`${worker.url}/health`);
     assert.equal(health.status, 200);
     const { status } = await execute(worker, { tool: 'db_read', params: fridgeRead });
     assert.equal(status, 200);
   });
+}
+
+/**
+ * Runs the turn `body` with `answers` queued once `worker` admits it: a 429
+ * too_many_concurrent_turns (another turn of the user still running) is
+ * tried again every 100 ms, up to 15 s.
+ */
+async function untilAdmitted(worker, body, ...answers) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    modelAnswers.length = 0;
+    modelAnswers.push(...answers);
+    const result = await turn(worker, body);
+    if (result.status === 200) {
+      assert.equal(result.events.at(-1).result.status, 'done', JSON.stringify(result.events.at(-1)));
+      return result;
+    }
+    assert.deepEqual([result.status, result.body?.error?.code], [429, 'too_many_concurrent_turns']);
+    assert.ok(Date.now() < deadline, 'the cancelled turn still held its slot after 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 test('with no model configured, /act/turn is a 503 that says what to set; /act/execute still works', async () => {
