@@ -63,7 +63,6 @@
   X(reserved_column, core, "a column name is a PostgREST keyword (select, order, or, and, …)") \
   X(service_key_refused, core, "a service-role key was given where a user's token belongs") \
   X(system_column, core, "the call names the owner column, which is applied automatically") \
-  X(too_many_rows, core, "the write would touch more rows than maxAffected allows") \
   X(unknown_column, core, "the table has no such column") \
   X(unknown_operator, core, "a filter's op is not one the tools know") \
   X(unknown_param, core, "the tool takes no such parameter") \
