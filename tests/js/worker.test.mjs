@@ -96,6 +96,38 @@ for (const runtime of ['workerd', 'deno']) {
       assert.deepEqual(again.body.data.map((row) => [row.id, row.name]), [[first.id, first.name]]);
     });
 
+    test('/act/execute writes as the caller: a create, an update and a delete by ref, each read back from the database', async () => {
+      const name = `worker saffron ${runtime} ${process.pid}`;
+      const stored = async (token = ada().token) => {
+        const truth = await rest(stack(), token, 'GET', `/shopping_list?select=name,quantity,unit,is_purchased,user_id&name=eq.${encodeURIComponent(name)}`);
+        assert.equal(truth.status, 200);
+        return truth.body;
+      };
+      const created = await execute(worker(), { tool: 'db_create', params: { table: 'shopping_list', data: { name, quantity: 2, unit: 'g' } } });
+      assert.deepEqual([created.status, created.body.error], [200, null]);
+      const ref = created.body.data.id;
+      assert.match(ref, /^shop_\d+$/);
+      assert.deepEqual(await stored(), [{ name, quantity: 2, unit: 'g', is_purchased: false, user_id: ada().id }]);
+      assert.deepEqual(await stored(ben().token), [], 'the row is the caller\'s, hidden from another user');
+
+      const updated = await execute(worker(), { tool: 'db_update', params: { table: 'shopping_list', filters: [where('id', '=', ref)], data: { quantity: 5, is_purchased: true } }, state: created.body.state });
+      assert.equal(updated.body.error, null, JSON.stringify(updated.body.error));
+      assert.deepEqual(updated.body.data.map((row) => [row.id, row.quantity, row.is_purchased]), [[ref, 5, true]]);
+      assert.deepEqual(await stored(), [{ name, quantity: 5, unit: 'g', is_purchased: true, user_id: ada().id }]);
+
+      // Another user's call with the same ref and state changes nothing: RLS hides the row.
+      const foreign = await execute(worker(), { tool: 'db_delete', params: { table: 'shopping_list', filters: [where('id', '=', ref)] }, state: updated.body.state }, { token: ben().token });
+      assert.equal(foreign.status, 200);
+      assert.deepEqual(foreign.body.data ?? [], []);
+      assert.equal((await stored()).length, 1);
+
+      const deleted = await execute(worker(), { tool: 'db_delete', params: { table: 'shopping_list', filters: [where('id', '=', ref)] }, state: updated.body.state });
+      assert.equal(deleted.body.error, null, JSON.stringify(deleted.body.error));
+      assert.deepEqual(deleted.body.data.map((row) => row.id), [ref]);
+      assert.deepEqual(await stored(), []);
+      assert.doesNotMatch(JSON.stringify([created.body.data, updated.body.data, deleted.body.data]), UUID);
+    });
+
     test('/act/execute applies row-level security: another user sees only their own rows', async () => {
       const { status, body } = await execute(worker(), { tool: 'db_read', params: { table: 'recipes', columns: ['name'], order_by: 'name' } }, { token: ben().token });
       assert.equal(status, 200);
