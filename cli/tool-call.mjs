@@ -157,6 +157,10 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
       act = createAct(fetch);
     } catch (cause) {
       if (cause.code === 'invalid_option') return fail(2, { code: cause.code, path: cause.path === 'tables' ? '--tables' : cause.path, message: cause.message, hint: cause.hint ?? '' });
+      if (cause.code === 'invalid_domain') {
+        const where = `${flags.domain ?? 'the domain'}${cause.path ? ` at ${cause.path}` : ''}`;
+        return fail(2, { code: cause.code, path: '--domain', message: `${where}: ${cause.message}`, hint: cause.hint ?? '' });
+      }
       return fail(2, { code: cause.code ?? 'invalid_state', path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' });
     }
     // A local stack starts only when the call gets as far as a request: a

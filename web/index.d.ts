@@ -1101,19 +1101,7 @@ export type ActOptions = ActSupabaseOptions | ActUrlOptions;
  * `<id>`) where the database wrote UUIDs; `raw` keeps the text as it was, for
  * the developer only (docs/uuid-scrubbing.md). Never pass `raw` to a model.
  */
-/** What a write would touch: `error.preview` of `approval_required` and `preview_changed`. */
-export interface WritePreview {
-  tool: ToolName;
-  table: string;
-  /** Rows it would create, update or delete. */
-  count: number;
-  /** The rows (up to 50): their refs (null for rows a create would add) and labels. */
-  rows: { ref: string | null; label: string | null }[];
-}
-
 export interface ExecuteError extends AlfredErrorShape {
-  /** With `approval_required` and `preview_changed`: what the write would touch. */
-  preview?: WritePreview;
   /**
    * The HTTP status that arrived (a `write_outcome_unknown` with a 201 means
    * the write happened but its answer was unusable).

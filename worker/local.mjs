@@ -10,7 +10,6 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { join, posix, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { freePort } from '../db/ports.mjs';
 import { kitchen } from '../web/src/kitchen.js';
 import { WORKER_VARIABLES } from '../web/src/worker/variables.js';
 
@@ -36,8 +35,10 @@ async function domainText(domain = kitchen) {
 /**
  * Serves the worker template in workerd. `env` holds the worker's variables
  * (plain text bindings); `domain` the domain it serves (an object or a file
- * path; default the kitchen demo); `port` defaults to a free one. Resolves
- * once /health answers (with any status), to
+ * path; default the kitchen demo); `port` the first instance's port (by
+ * default the kernel picks a free one as workerd binds, so no other process
+ * can take it in between). Resolves once workerd has said which ports it
+ * listens on and /health answers (with any status), to
  * `{ url, urls, runtime, pid, stop(), output(), exited }`.
  *
  * `durableLimits: true` serves the template's src/durable.js instead, its
@@ -51,35 +52,61 @@ async function domainText(domain = kitchen) {
  */
 export async function startWorkerd({ env, port, domain, durableLimits = false, instances = 1 } = {}) {
   if (instances > 1 && !durableLimits) throw new Error('startWorkerd: several instances only with durableLimits (they share nothing else)');
-  const ports = [port ?? (await freePort())];
-  while (ports.length < instances) ports.push(await freePort());
+  // Port 0: the kernel's choice at bind time, reported on the control descriptor.
+  const ports = Array.from({ length: instances }, (_, index) => (index === 0 ? (port ?? 0) : 0));
   await mkdir(SCRATCH, { recursive: true });
   const dir = await mkdtemp(join(SCRATCH, 'workerd-'));
   await writeFile(join(dir, 'domain.json'), await domainText(domain));
   const config = await writeWorkerdConfig(dir, { env, ports, durableLimits });
-  const urls = ports.map((each) => `http://127.0.0.1:${each}`);
-  const worker = await startProcess({
+  return startProcess({
     runtime: 'workerd',
     command: bin('workerd'),
-    args: ['serve', config],
+    // workerd writes {"event":"listen","socket":"http0","port":N} per socket to fd 3 once it listens.
+    args: ['serve', config, `--control-fd=${CONTROL_FD}`],
     cwd: dir,
-    url: urls[0],
+    listening: (child) => workerdPorts(child, ports.length),
     cleanup: () => rm(dir, { recursive: true, force: true }),
   });
-  return { ...worker, urls };
+}
+
+const CONTROL_FD = 3;
+
+// The URLs of workerd's sockets http0…http<count-1>, from its control messages.
+function workerdPorts(child, count) {
+  const found = new Map();
+  let pending = '';
+  return new Promise((resolve) => {
+    child.stdio[CONTROL_FD].on('data', (chunk) => {
+      pending += chunk;
+      let newline;
+      while ((newline = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        let message;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        const index = /^http(\d+)$/.exec(message.socket ?? '')?.[1];
+        if (message.event === 'listen' && index !== undefined && Number.isInteger(message.port)) found.set(Number(index), message.port);
+      }
+      if (found.size === count) resolve(Array.from({ length: count }, (_, index) => `http://127.0.0.1:${found.get(index)}`));
+    });
+  });
 }
 
 /**
  * Serves the worker template with `deno run deno.js` (a copy of worker/deno.js
  * and worker/src/index.js next to the domain), network limited to 127.0.0.1
  * and the hosts it is configured with. Same options (but the Durable Objects)
- * and result as startWorkerd.
+ * and result as startWorkerd; without a `port`, Deno binds port 0 and the
+ * URL is the one its start-up line gives.
  *
  * @example
  * const worker = await startDeno({ env, domain: crmDomain })
  */
-export async function startDeno({ env, port, domain } = {}) {
-  port ??= await freePort();
+export async function startDeno({ env, port = 0, domain } = {}) {
   await mkdir(SCRATCH, { recursive: true });
   const dir = await mkdtemp(join(SCRATCH, 'deno-'));
   await mkdir(join(dir, 'src'));
@@ -98,8 +125,24 @@ export async function startDeno({ env, port, domain } = {}) {
     args: ['run', `--allow-net=${[...hosts].join(',')}`, `--allow-env=${allowEnv}`, '--no-prompt', '--config', join(dir, 'deno.json'), join(dir, 'deno.js')],
     cwd: ROOT,
     env: { ...DENO_ENV, ...onlyWorkerVariables(env), PORT: String(port) },
-    url: `http://127.0.0.1:${port}`,
+    listening: denoUrl,
     cleanup: () => rm(dir, { recursive: true, force: true }),
+  });
+}
+
+// The URL of deno.js's start-up line ("… listening on http://127.0.0.1:N").
+function denoUrl(child) {
+  let printed = '';
+  return new Promise((resolve) => {
+    const read = (chunk) => {
+      printed = (printed + chunk).slice(-4096);
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1];
+      if (url) {
+        child.stdout.off('data', read);
+        resolve([url]);
+      }
+    };
+    child.stdout.on('data', read);
   });
 }
 
@@ -192,12 +235,18 @@ async function packageGraph(entries) {
   return [...seen.values()];
 }
 
-async function startProcess({ runtime, command, args, cwd, env = {}, url, cleanup }) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+// Spawns a worker runtime; `listening(child)` resolves to the URLs it listens
+// on (its first is the worker's `url`), read from what the runtime says, not
+// from a port chosen beforehand: a port picked free and bound later can be
+// taken in between, and /health would then be answered by another server.
+async function startProcess({ runtime, command, args, cwd, env = {}, listening, cleanup }) {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk) => {
     output = (output + chunk).slice(-65_536);
   };
+  child.stdout.setEncoding('utf8');
+  child.stdio[CONTROL_FD].setEncoding('utf8');
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   // A parent that dies without stop() (an uncaught error) must not leave the server running.
@@ -214,23 +263,36 @@ async function startProcess({ runtime, command, args, cwd, env = {}, url, cleanu
       clearTimeout(timer);
       await cleanup?.();
     })());
+  let urls;
   try {
-    await waitForHealth(url, exited, () => output);
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    urls = await untilReady(listening(child), deadline, exited, () => output, 'say which port it listens on');
+    await untilReady(waitForHealth(urls[0], deadline), deadline, exited, () => output, `answer ${urls[0]}/health`);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, runtime, pid: child.pid, stop, output: () => output, exited };
+  return { url: urls[0], urls, runtime, pid: child.pid, stop, output: () => output, exited };
 }
 
-async function waitForHealth(url, exited, output) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let gone = null;
-  exited.then((status) => {
-    gone = status;
+// `step`, or an error when the process exits first or the deadline passes.
+async function untilReady(step, deadline, exited, output, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the worker did not ${what} within ${READY_TIMEOUT_MS} ms:\n${output()}`)), Math.max(0, deadline - Date.now()));
   });
+  const gone = exited.then(({ code, signal }) => {
+    throw new Error(`the worker exited before it was ready (code ${code}, signal ${signal}):\n${output()}`);
+  });
+  try {
+    return await Promise.race([step, late, gone]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function waitForHealth(url, deadline) {
   while (Date.now() < deadline) {
-    if (gone) throw new Error(`the worker exited before it was ready (code ${gone.code}, signal ${gone.signal}):\n${output()}`);
     try {
       const response = await fetch(`${url}/health`);
       await response.arrayBuffer();
@@ -239,7 +301,7 @@ async function waitForHealth(url, exited, output) {
     } catch {}
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the worker did not answer ${url}/health within ${READY_TIMEOUT_MS} ms:\n${output()}`);
+  throw new Error(`no answer from ${url}/health`);
 }
 
 async function main(argv) {

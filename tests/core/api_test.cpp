@@ -76,7 +76,7 @@ built_parts parts_of(const std::string& out, const request_layout& layout) {
 
 }  // namespace
 
-TEST_CASE("api: make_request_context parses options once; a bad one leaves the context as it was") {
+TEST_CASE("api: make_request_context parses options once, a bad one leaves the context as it was") {
   request_context ctx = context_of();
   CHECK(ctx.options().base_url == "http://127.0.0.1:3000");
   CHECK_FALSE(ctx.send_error().has_value());
@@ -163,7 +163,7 @@ TEST_CASE("api: context_send_error reports at once what every request would") {
         "service_key_refused");
 }
 
-TEST_CASE("api: start_execution reads [tool, settings], a newline and the params; a bad call leaves no execution") {
+TEST_CASE("api: start_execution reads [tool, settings], a newline and the params, a bad call leaves no execution") {
   ref_registry reg = sample_registry();
   const request_context ctx = context_of();
   std::optional<execution> ex;

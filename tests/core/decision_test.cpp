@@ -73,7 +73,7 @@ TEST_CASE("schema: valid under OpenAI strict structured outputs") {
   CHECK(tool->find("enum")->at(tool->find("enum")->size() - 1).is_null());
 }
 
-TEST_CASE("parse: a strict-mode tool_call; null and placeholder params dropped, data text parsed") {
+TEST_CASE("parse: a strict-mode tool_call, null and placeholder params dropped, data text parsed") {
   const auto d = parsed(
       R"({"action":"tool_call","tool":"db_create","params":{"table":"shopping_list","filters":[],"or_filters":null,)"
       R"("columns":null,"limit":null,"offset":null,"order_by":null,"order_dir":null,)"
@@ -95,7 +95,7 @@ TEST_CASE("regression: a number beyond a double in params (as JSON text) is kept
         R"({"action":"tool_call","tool":"db_update","params":{"table":"inventory","data":{"quantity":2.2e824}}})");
 }
 
-TEST_CASE("parse: read params keep what a read takes; filter values pass through untouched") {
+TEST_CASE("parse: read params keep what a read takes, filter values pass through untouched") {
   const auto d = parsed(
       R"({"action":"tool_call","tool":"db_read","params":{"table":"inventory","filters":[{"field":"expiry_date","op":"is_null","value":null}],)"
       R"("or_filters":[],"columns":null,"limit":100,"offset":null,"order_by":"name","order_dir":"asc","data":null}})",
@@ -115,7 +115,7 @@ TEST_CASE("parse: fences, text around the object, params as JSON text, omitted n
         R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_4"}],"data":{"quantity":2}})");
 }
 
-TEST_CASE("parse: step_complete data as text or object; prose stays a string; result_summary accepted") {
+TEST_CASE("parse: step_complete data as text or object, prose stays a string, result_summary accepted") {
   CHECK(parsed(R"({"action":"step_complete","summary":"ok","data":"{\"cookable\":[\"recipe_2\"]}"})").data_json ==
         R"({"cookable":["recipe_2"]})");
   CHECK(parsed(R"({"action":"step_complete","summary":"ok","data":{"a":1}})").data_json == R"({"a":1})");

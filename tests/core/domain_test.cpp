@@ -182,7 +182,7 @@ TEST_CASE("domain error: two tables with the same ref prefix") {
   check_domain_error(domain_text(tables), "tables.others.ref", "ref prefix 'thing' is used by two tables");
 }
 
-TEST_CASE("regression: a column declared twice (jsonb, then a uuid reference) leaked the UUID; now refused") {
+TEST_CASE("regression: a column declared twice (jsonb, then a uuid reference) leaked the UUID, now refused") {
   // The translator read the first declaration and copied the UUID as jsonb.
   check_domain_error(domain_text(std::string(kThings) + R"(, "boxes": {"ref": "box", "columns": {"id": {"type": "uuid"},
       "thing_id": {"type": "jsonb"}, "thing_id": {"type": "uuid", "references": "things"}}})"),
@@ -310,7 +310,7 @@ TEST_CASE("domain error: a misspelt or unknown setting is refused, at every leve
                      "allowed here: rpc, embedding_arg, count_arg, distance_arg, limit, max_distance, text");
 }
 
-TEST_CASE("prompt_examples: text per known slot; an unknown slot or a non-text value is refused") {
+TEST_CASE("prompt_examples: text per known slot, an unknown slot or a non-text value is refused") {
   auto loaded = load_domain(
       R"({"name": "shop", "prompt_examples": {"gen_ref": "gen_thing_1", "assistant_role": "a shop assistant"},
       "tables": {)" +

@@ -32,7 +32,7 @@ TEST_CASE("the catalog: unique codes, known origins, a meaning each, sorted with
   CHECK(seen.size() > 100);
 }
 
-TEST_CASE("a code compares with text and with another code; an error's default code is empty") {
+TEST_CASE("a code compares with text and with another code, an error's default code is empty") {
   CHECK(codes::unknown_column == "unknown_column");
   CHECK(codes::unknown_column == std::string("unknown_column"));
   CHECK(codes::unknown_column != codes::unknown_table);

@@ -226,7 +226,7 @@ TEST_CASE("regression: two concurrent saves of one gen_ artifact: the second is 
   }
 }
 
-TEST_CASE("regression: a 5xx HTML page gives a short message; the page is kept, cut, in rawBody") {
+TEST_CASE("regression: a 5xx HTML page gives a short message, the page is kept, cut, in rawBody") {
   ref_registry reg = sample_registry();
   execution ex(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_session());
   const std::string page =

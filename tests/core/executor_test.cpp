@@ -364,7 +364,7 @@ TEST_CASE("a batch create of distinct items keeps every field of every row") {
   CHECK(out["query"]["notes"].empty());
 }
 
-TEST_CASE("saving a generated recipe promotes its gen_ ref; children then link through it") {
+TEST_CASE("saving a generated recipe promotes its gen_ ref, children then link through it") {
   run r;
   r.start("db_create",
           R"({"table":"recipes","data":{"id":"gen_recipe_1","name":"Thai Basil Chicken","instructions":["cook"]}})");
@@ -433,7 +433,7 @@ TEST_CASE("database errors are typed by status and code") {
   }
 }
 
-TEST_CASE("foreign keys get labels from one batched lookup per table; a failed lookup keeps the rows") {
+TEST_CASE("foreign keys get labels from one batched lookup per table, a failed lookup keeps the rows") {
   run r;
   r.start("db_read", R"({"table":"meal_plans"})");
   REQUIRE(r.needs().size() == 1);
@@ -522,7 +522,7 @@ TEST_CASE("a 2xx body that is not an array of rows is invalid_response, not zero
   CHECK(out["error"]["status"] == 201);
 }
 
-TEST_CASE("database errors show refs or <id> for UUIDs; the raw text stays in error.raw") {
+TEST_CASE("database errors show refs or <id> for UUIDs, the raw text stays in error.raw") {
   run r;
   r.start("db_update",
           R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}],"data":{"quantity":2}})");

@@ -28,7 +28,7 @@ constexpr std::array<std::string_view, 3> kKeys{"name", "count", "tags"};
 
 }  // namespace
 
-TEST_CASE("object_fields: one pass into slots by key; the first unknown key; null as given") {
+TEST_CASE("object_fields: one pass into slots by key, the first unknown key, null as given") {
   const auto doc = doc_of(R"({"name":"x","count":null,"other":1,"name":"y","more":2})");
   const detail::object_fields fields(doc.root(), kKeys);
   REQUIRE(fields.unknown().has_value());

@@ -124,7 +124,7 @@ TEST_CASE("keys: each table's key, owner and scope as the domain declares them")
   CHECK(dom.find_table("notes")->find_column("assigned_to")->user_id);
 }
 
-TEST_CASE("keys: a table without a key is read-only; a key of another type or a missing owner is refused") {
+TEST_CASE("keys: a table without a key is read-only, a key of another type or a missing owner is refused") {
   auto view = parse_domain(R"({"tables": {"totals": {"ref": "total", "columns": {"n": {"type": "integer"}}}}})");
   REQUIRE(view.ok());
   CHECK(view->tables[0].key.empty());
@@ -149,7 +149,7 @@ TEST_CASE("keys: a table without a key is read-only; a key of another type or a 
   CHECK(composite_target.err().message == "references pairs, whose key is not one column");
 }
 
-TEST_CASE("keys: bigint ids become refs with every digit kept; the user's own id is me; foreign keys of any type") {
+TEST_CASE("keys: bigint ids become refs with every digit kept, the user's own id is me, foreign keys of any type") {
   ref_registry reg;
   const std::string rows = chat_rows(reg, "messages",
                                      std::string(R"([{"id": 9007199254740993, "message": "hi", "user_id": ")") +
@@ -175,7 +175,7 @@ TEST_CASE("keys: bigint ids become refs with every digit kept; the user's own id
   CHECK(reg.find("msg_3")->key == "12");
 }
 
-TEST_CASE("keys: refs of bigint rows go back as numbers, every digit kept; raw ids are refused") {
+TEST_CASE("keys: refs of bigint rows go back as numbers, every digit kept, raw ids are refused") {
   ref_registry reg = with_messages();
   const http_request read = chat_request("db_read", R"({"table": "messages", "filters": [
       {"field": "id", "op": "in", "value": ["msg_1", "msg_2"]}, {"field": "channel_id", "op": "=", "value": "chan_1"}]})",
@@ -254,7 +254,7 @@ TEST_CASE("keys: rows show me for the user's own id, and leave out another user'
   CHECK(notes.find(kBob) == std::string::npos);
 }
 
-TEST_CASE("keys: creates set each table's own owner column; the key the database assigns is left out") {
+TEST_CASE("keys: creates set each table's own owner column, the key the database assigns is left out") {
   ref_registry reg = with_messages();
   const http_request create =
       chat_request("db_create", R"({"table": "messages", "data": {"message": "hello", "channel_id": "chan_1"}})", reg);

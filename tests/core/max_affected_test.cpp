@@ -35,7 +35,7 @@ constexpr std::string_view kDelete =
 }  // namespace
 
 TEST_CASE(
-    "maxAffected by header: updates and deletes carry handling=strict, max-affected=N; reads and creates do not") {
+    "maxAffected by header: updates and deletes carry handling=strict, max-affected=N, reads and creates do not") {
   ref_registry reg = sample_registry();
   auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::header);
   REQUIRE(del->needs().size() == 1);
@@ -68,7 +68,7 @@ TEST_CASE("maxAffected by header: the database's refusal (PGRST124) is too_many_
 }
 
 TEST_CASE(
-    "maxAffected by count: the selected rows are counted first; within the limit the write follows, without the "
+    "maxAffected by count: the selected rows are counted first, within the limit the write follows, without the "
     "preference") {
   ref_registry reg = sample_registry();
   auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::count);

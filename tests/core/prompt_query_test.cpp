@@ -30,7 +30,7 @@ TEST_CASE("render_query: a pantry read, with the narrow-filter tip") {
   CHECK(render(kPantry, query_style::line) == "read inventory (filters: location = pantry): 0 records");
 }
 
-TEST_CASE("render_query: unfiltered reads say so; rows found have no tip") {
+TEST_CASE("render_query: unfiltered reads say so, rows found have no tip") {
   CHECK(render(R"({"tool":"db_read","table":"recipes","requested":{"filters":[]},"source":"database","count":1})") ==
         "Query: Table: recipes | Filters: none (all records)\nOutcome: 1 record found");
   CHECK(render(R"({"tool":"db_read","table":"recipes","requested":{"filters":[]},"count":0})") ==
@@ -102,7 +102,7 @@ TEST_CASE("render_query: generated content, errors and calls that never ran") {
   CHECK(render(item, query_style::line) == "read inventory (filters: colour = red): error unknown_column");
 }
 
-TEST_CASE("render_query: a result item counts its data; refs that matched nothing get their own tip") {
+TEST_CASE("render_query: a result item counts its data, refs that matched nothing get their own tip") {
   CHECK(render(R"({"tool":"db_read","table":"recipes","data":[{"id":"recipe_1"},{"id":"recipe_2"}],"error":null,)"
                R"("query":{"tool":"db_read","table":"recipes","requested":{"filters":[]}}})") ==
         "Query: Table: recipes | Filters: none (all records)\nOutcome: 2 records found");
@@ -128,7 +128,7 @@ TEST_CASE("render_query: ill-typed records are errors with a path") {
 }  // namespace alfred::test
 
 namespace alfred::test {
-TEST_CASE("render_query: OR conditions alone are not 'all records'; middleware groups are ANDed") {
+TEST_CASE("render_query: OR conditions alone are not 'all records', middleware groups are ANDed") {
   const std::string text = render(
       R"({"tool":"db_read","table":"inventory","requested":{"filters":[{"field":"name","op":"=","value":"milk"}]},)"
       R"("effective":{"filters":[],"or_filters":[{"field":"ingredient_id","op":"in","value":["ing_3"]},)"

@@ -147,7 +147,7 @@ TEST_CASE("system prompt: base, crud for read/write, then the step type's file")
   CHECK(system("generate").find("# Generate steps") != std::string::npos);
 }
 
-TEST_CASE("templates: any template can be overridden through the input; unknown names are errors") {
+TEST_CASE("templates: any template can be overridden through the input, unknown names are errors") {
   const ref_registry empty;
   const auto prompt = build_prompt(
       empty, R"({"step":{"type":"read"},"templates":{"act/base":"BASE for a pharmacy","act/read":"READ tips\n\n"}})");

@@ -207,7 +207,7 @@ TEST_CASE("non-row input: null stays null, scalars in an array are skipped, an e
   CHECK(translate(reg, "recipes", R"j([1, "x", null, {"name": "A"}])j") == R"j([{"name":"A"}])j");
 }
 
-TEST_CASE("regression: a UUID quoted inside a text value stays as written; the scrub for the model replaces it") {
+TEST_CASE("regression: a UUID quoted inside a text value stays as written, the scrub for the model replaces it") {
   // The rows are the developer's and what a write-back starts from, so the
   // user's text is kept; a tool result runs the rows through scrub_uuids.
   ref_registry reg = sample_registry();
@@ -256,7 +256,7 @@ TEST_CASE("row_label-driven labels feed generated artifacts too") {
   CHECK(reg.find("gen_task_1")->label == "Buy basil");
 }
 
-TEST_CASE("PostgREST's json_agg layout is read and written compactly; jsonb keeps its values, not its spaces") {
+TEST_CASE("PostgREST's json_agg layout is read and written compactly, jsonb keeps its values, not its spaces") {
   ref_registry reg;
   const std::string out =
       translate(reg, "ingredients",
@@ -314,7 +314,7 @@ TEST_CASE("JSON the reader accepts is accepted here too (nesting up to 64 levels
   CHECK(translate(reg, "recipes", "42") == "null");
 }
 
-TEST_CASE("FK labels: only when the target has a label that differs from its ref; uuid[] gets none") {
+TEST_CASE("FK labels: only when the target has a label that differs from its ref, uuid[] gets none") {
   ref_registry reg = sample_registry();
   reg.register_row("ingredients", "ing", kSalt, ref_action::read, "ing_1");  // a label that says nothing
   const std::string out = translate(reg, "recipe_ingredients",
@@ -439,7 +439,7 @@ TEST_CASE("translate_rows_if_labeled: one pass when labels are known, else what 
   CHECK(translate_rows_if_labeled(kitchen(), fresh, tasks, "[{", ref_action::read).err().code == "invalid_json");
 }
 
-TEST_CASE("apply_labels then translate: FKs get the looked-up labels; known refs keep their action") {
+TEST_CASE("apply_labels then translate: FKs get the looked-up labels, known refs keep their action") {
   ref_registry reg = sample_registry();
   translate(reg, "tasks", std::string(R"j([{"id":)j") + q(kTask) + R"j(,"meal_plan_id":)j" + q(kMeal) + "}]");
   REQUIRE(reg.find("meal_1")->label.empty());

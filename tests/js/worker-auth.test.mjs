@@ -327,8 +327,8 @@ for (const runtime of ['workerd', 'deno']) {
 
       test('a client that disconnects stops the turn: no model call after the abort, and its slot is freed', async () => {
         const token = newUser();
-        // The model takes 2.5 s; the worker's heartbeat (1 s) finds the hang-up well before.
-        const tag = script({ delayMs: 2_500, then: toolCall('db_read', fridgeRead) }, stepComplete('late'), 'late');
+        // The model would take 5 s; the worker's heartbeat (1 s) finds the hang-up well before.
+        const tag = script({ delayMs: 5_000, then: toolCall('db_read', fridgeRead) }, stepComplete('late'), 'late');
         const controller = new AbortController();
         const response = await fetch(`${worker().url}/act/turn`, {
           method: 'POST',
@@ -340,13 +340,22 @@ for (const runtime of ['workerd', 'deno']) {
         assert.match(new TextDecoder().decode((await reader.read()).value), /^event: turn_started/);
         const postgrest = proxy.requests.length;
         controller.abort();
-        // Past the model's delay: had the turn gone on, it would have read and asked again.
-        await sleep(3_500);
-        assert.equal(callsOf(tag), 1);
-        assert.equal(proxy.requests.length, postgrest, 'the tool call the model was about to make never ran');
-        // One running turn is allowed: the aborted one gave its slot back.
-        const next = await analyzeTurn(worker(), script(stepComplete('Thought'), 'ok'), token);
-        assert.equal(next.events.at(-1).result.status, 'done');
+        // The worker dropped the model call it was waiting on…
+        await model.untilHungUp((request) => JSON.stringify(request.body).includes(`[turn ${tag}]`));
+        // …and the turn has ended once the user's only running-turn slot is free again.
+        const next = script(stepComplete('Thought'), 'ok');
+        const deadline = Date.now() + 15_000;
+        let admitted;
+        while (!admitted) {
+          const attempt = await analyzeTurn(worker(), next, token);
+          if (attempt.status === 200) admitted = attempt;
+          else assert.deepEqual([attempt.status, attempt.body.error.code], [429, 'too_many_concurrent_turns']);
+          assert.ok(admitted || Date.now() < deadline, 'the cancelled turn still held its slot after 15 s');
+          if (!admitted) await sleep(100);
+        }
+        assert.equal(admitted.events.at(-1).result.status, 'done');
+        assert.equal(callsOf(tag), 1, 'no model call after the abort');
+        assert.deepEqual(proxy.requests.slice(postgrest).filter((request) => request.path.startsWith('/inventory')), [], 'the tool call the model was about to make never ran');
       });
     });
   });

@@ -38,6 +38,8 @@ before(async () => {
     ALFRED_LLM_MODEL: 'scripted',
     ALLOWED_ORIGINS: `${APP_ORIGIN}, http://other.example.test`,
     MAX_BODY_BYTES: String(MAX_BODY_BYTES),
+    // One running turn per user: the turn-cancellation tests see a cancelled turn end when the next is admitted.
+    ALFRED_CONCURRENT_TURNS: '1',
   };
   [workers.workerd, workers.deno, workers.noModel, workers.serviceKey] = await Promise.all([
     startWorkerd({ env }),
@@ -92,6 +94,38 @@ for (const runtime of ['workerd', 'deno']) {
       const again = await execute(worker(), { tool: 'db_read', params: { table: 'inventory', filters: [where('id', '=', first.id)] }, state: body.state });
       assert.equal(again.status, 200);
       assert.deepEqual(again.body.data.map((row) => [row.id, row.name]), [[first.id, first.name]]);
+    });
+
+    test('/act/execute writes as the caller: a create, an update and a delete by ref, each read back from the database', async () => {
+      const name = `worker saffron ${runtime} ${process.pid}`;
+      const stored = async (token = ada().token) => {
+        const truth = await rest(stack(), token, 'GET', `/shopping_list?select=name,quantity,unit,is_purchased,user_id&name=eq.${encodeURIComponent(name)}`);
+        assert.equal(truth.status, 200);
+        return truth.body;
+      };
+      const created = await execute(worker(), { tool: 'db_create', params: { table: 'shopping_list', data: { name, quantity: 2, unit: 'g' } } });
+      assert.deepEqual([created.status, created.body.error], [200, null]);
+      const ref = created.body.data.id;
+      assert.match(ref, /^shop_\d+$/);
+      assert.deepEqual(await stored(), [{ name, quantity: 2, unit: 'g', is_purchased: false, user_id: ada().id }]);
+      assert.deepEqual(await stored(ben().token), [], 'the row is the caller\'s, hidden from another user');
+
+      const updated = await execute(worker(), { tool: 'db_update', params: { table: 'shopping_list', filters: [where('id', '=', ref)], data: { quantity: 5, is_purchased: true } }, state: created.body.state });
+      assert.equal(updated.body.error, null, JSON.stringify(updated.body.error));
+      assert.deepEqual(updated.body.data.map((row) => [row.id, row.quantity, row.is_purchased]), [[ref, 5, true]]);
+      assert.deepEqual(await stored(), [{ name, quantity: 5, unit: 'g', is_purchased: true, user_id: ada().id }]);
+
+      // Another user's call with the same ref and state changes nothing: RLS hides the row.
+      const foreign = await execute(worker(), { tool: 'db_delete', params: { table: 'shopping_list', filters: [where('id', '=', ref)] }, state: updated.body.state }, { token: ben().token });
+      assert.equal(foreign.status, 200);
+      assert.deepEqual(foreign.body.data ?? [], []);
+      assert.equal((await stored()).length, 1);
+
+      const deleted = await execute(worker(), { tool: 'db_delete', params: { table: 'shopping_list', filters: [where('id', '=', ref)] }, state: updated.body.state });
+      assert.equal(deleted.body.error, null, JSON.stringify(deleted.body.error));
+      assert.deepEqual(deleted.body.data.map((row) => row.id), [ref]);
+      assert.deepEqual(await stored(), []);
+      assert.doesNotMatch(JSON.stringify([created.body.data, updated.body.data, deleted.body.data]), UUID);
     });
 
     test('/act/execute applies row-level security: another user sees only their own rows', async () => {
@@ -280,29 +314,53 @@ test('a turn in workerd, the next in Deno with the state it returned: refs from 
 for (const runtime of ['workerd', 'deno']) {
   test(`${runtime}: a client that hangs up mid-turn cancels the turn (no further model calls); the worker keeps serving`, async () => {
     const worker = workers[runtime];
-    const modelCalls = model.requests.length;
-    modelAnswers.push({ delayMs: 1_500, then: toolCall('db_read', fridgeRead) }, stepComplete('late'), 'late');
+    const message = `slow ${runtime} ${process.pid}`;
+    const ofThisTurn = (request) => request.body?.messages?.some((entry) => typeof entry.content === 'string' && entry.content.includes(message));
+    // Had the turn gone on, the model's late answer would have made it read and ask again.
+    modelAnswers.push({ delayMs: 5_000, then: toolCall('db_read', fridgeRead) }, stepComplete('late'), 'late');
     const controller = new AbortController();
     const response = await fetch(`${worker.url}/act/turn`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${ada().token}` },
-      body: JSON.stringify({ message: 'slow', plan: [{ description: 'Read the fridge', type: 'read' }] }),
+      body: JSON.stringify({ message, plan: [{ description: 'Read the fridge', type: 'read' }] }),
       signal: controller.signal,
     });
     const reader = response.body.getReader();
     const { value } = await reader.read();
     assert.match(new TextDecoder().decode(value), /^event: turn_started/);
     controller.abort();
-    // Past the model's delay: had the turn gone on, it would have asked again.
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    assert.equal(model.requests.length, modelCalls + 1);
-    assert.equal(modelAnswers.length, 2);
+    // The worker found the hang-up and dropped the model call it was waiting on.
+    await model.untilHungUp(ofThisTurn);
     modelAnswers.length = 0;
+    // One turn at a time per user here: a turn starts once the cancelled one has ended.
+    await untilAdmitted(worker, { message: 'after the hang-up', plan: [{ description: 'Think it over', type: 'analyze' }] }, stepComplete('Thought'), 'ok');
+    assert.equal(model.requests.filter(ofThisTurn).length, 1, 'the cancelled turn asked the model once');
     const health = await fetch(`${worker.url}/health`);
     assert.equal(health.status, 200);
     const { status } = await execute(worker, { tool: 'db_read', params: fridgeRead });
     assert.equal(status, 200);
   });
+}
+
+/**
+ * Runs the turn `body` with `answers` queued once `worker` admits it: a 429
+ * too_many_concurrent_turns (another turn of the user still running) is
+ * tried again every 100 ms, up to 15 s.
+ */
+async function untilAdmitted(worker, body, ...answers) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    modelAnswers.length = 0;
+    modelAnswers.push(...answers);
+    const result = await turn(worker, body);
+    if (result.status === 200) {
+      assert.equal(result.events.at(-1).result.status, 'done', JSON.stringify(result.events.at(-1)));
+      return result;
+    }
+    assert.deepEqual([result.status, result.body?.error?.code], [429, 'too_many_concurrent_turns']);
+    assert.ok(Date.now() < deadline, 'the cancelled turn still held its slot after 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 test('with no model configured, /act/turn is a 503 that says what to set; /act/execute still works', async () => {

@@ -11,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/stage.sh
+source scripts/suite.sh
 
 tests=(
   tests/matrix/peers.test.mjs
@@ -36,5 +37,5 @@ for name in "${names[@]}"; do
   stage "matrix $name: $(cd "$dir" && node -p 'Object.entries(require("./package.json").dependencies).map(([n, v]) => `${n} ${v}`).join(", ")')"
   hook=$(node -p 'require("node:url").pathToFileURL(process.argv[1]).href' "$PWD/tests/matrix/peers.mjs")
   NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--import=$hook?matrix=$name" ALFRED_MATRIX=$name \
-    node --disallow-code-generation-from-strings --test "${tests[@]}"
+    node_suite 10m "${tests[@]}"
 done

@@ -6,7 +6,9 @@
 // - { delayMs, then }: waits, then answers with `then`;
 // - a function (requestBody, index) → entry (may be async).
 // Every request is recorded; a request past the end of the script gets a 500
-// that says so, which the driver retries and the test then sees fail.
+// that says so, which the driver retries and the test then sees fail. A
+// client that hangs up while a `delayMs` entry waits is recorded in
+// `hungUp`, and `untilHungUp` waits for one.
 // POST /responses (the Responses API) takes the same script; its entries are
 // full HTTP answers (`responsesBody`).
 import { createServer } from 'node:http';
@@ -68,6 +70,12 @@ export function responsesBody(output, { model = 'scripted' } = {}) {
 /** @param {Array} script */
 export async function startScriptedModel(script) {
   const requests = [];
+  const hungUp = [];
+  const hangUpListeners = new Set();
+  const onHangUp = (record) => {
+    hungUp.push(record);
+    for (const listener of hangUpListeners) listener(record);
+  };
   let next = 0;
   const server = createServer(async (request, response) => {
     const chunks = [];
@@ -79,7 +87,8 @@ export async function startScriptedModel(script) {
     } catch {
       body = text;
     }
-    requests.push({ method: request.method, path: request.url, headers: request.headers, body });
+    const record = { method: request.method, path: request.url, headers: request.headers, body };
+    requests.push(record);
     if (request.method !== 'POST' || !(request.url.endsWith('/chat/completions') || request.url.endsWith('/responses'))) {
       return send(response, { status: 404, body: { error: { message: `no route ${request.method} ${request.url}` } } });
     }
@@ -87,7 +96,7 @@ export async function startScriptedModel(script) {
     next += 1;
     const entry = index < script.length ? script[index] : { status: 500, body: { error: { message: `scripted model: script exhausted (${script.length} entries, this is request ${index + 1})` } } };
     try {
-      await answer(response, entry, body, index, request);
+      await answer(response, entry, body, index, request, () => onHangUp(record));
     } catch (error) {
       send(response, { status: 500, body: { error: { message: `scripted model: entry ${index} threw: ${error.message}` } } });
     }
@@ -100,6 +109,30 @@ export async function startScriptedModel(script) {
     get used() {
       return next;
     },
+    /** The requests (as in `requests`) whose client hung up while a delayed answer waited. */
+    hungUp,
+    /**
+     * Resolves to the first request matching `match(record)` whose client
+     * hung up while its delayed answer waited (at once if that happened
+     * already); rejects after `timeoutMs` (then the client never hung up).
+     */
+    untilHungUp(match = () => true, { timeoutMs = 15_000 } = {}) {
+      const seen = hungUp.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          hangUpListeners.delete(listener);
+          reject(new Error(`scripted model: no matching request was abandoned by its client within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const listener = (record) => {
+          if (!match(record)) return;
+          clearTimeout(timer);
+          hangUpListeners.delete(listener);
+          resolve(record);
+        };
+        hangUpListeners.add(listener);
+      });
+    },
     stop() {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(resolve));
@@ -107,8 +140,8 @@ export async function startScriptedModel(script) {
   };
 }
 
-async function answer(response, entry, body, index, request) {
-  if (typeof entry === 'function') return answer(response, await entry(body, index), body, index, request);
+async function answer(response, entry, body, index, request, hungUp) {
+  if (typeof entry === 'function') return answer(response, await entry(body, index), body, index, request, hungUp);
   if (isDelay(entry)) {
     // A client that gives up (timeout, abort) closes the socket: stop waiting.
     const gaveUp = await new Promise((resolve) => {
@@ -118,8 +151,8 @@ async function answer(response, entry, body, index, request) {
         resolve(true);
       });
     });
-    if (gaveUp) return;
-    return answer(response, entry.then, body, index, request);
+    if (gaveUp) return hungUp();
+    return answer(response, entry.then, body, index, request, hungUp);
   }
   if (isHttpAnswer(entry)) return send(response, entry);
   const content = typeof entry === 'string' ? entry : JSON.stringify(entry);

@@ -1,0 +1,94 @@
+// `alfred-act <tool> '<params>'` (cli/tool-call.mjs) writing through the
+// local stack as a running Supabase (SUPABASE_URL set): a create, then an
+// update and a delete by the ref it printed, kept across calls with --state,
+// each read back from the database; and --domain, the domain file the call is
+// validated against. The safety flags have their own file (cli-safety.test.mjs).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runToolCall } from '../../cli/tool-call.mjs';
+import { kitchen } from '../../web/src/kitchen.js';
+import { SCRATCH } from './support/paths.mjs';
+import { rest, sharedStack } from './support/stack.mjs';
+
+const stack = sharedStack();
+const ada = () => stack().users[0];
+
+let dir;
+before(async () => {
+  await mkdir(SCRATCH, { recursive: true });
+  dir = await mkdtemp(join(SCRATCH, 'cli-'));
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+// Runs the command with the stack in the environment: `{ code, result, lines }`,
+// `result` parsed with --json, else `lines` as printed (the request trace included).
+async function cli(args, { json = true } = {}) {
+  const out = [];
+  const err = [];
+  const env = { SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ALFRED_ACCESS_TOKEN: ada().token, ALFRED_USER_ID: ada().id };
+  const code = await runToolCall([...args, ...(json ? ['--json'] : [])], { env, out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, result: json ? JSON.parse(out.join('\n')) : null, lines: out.join('\n'), trace: err.join('\n') };
+}
+
+const stored = async (name) => (await rest(stack(), ada().token, 'GET', `/shopping_list?select=name,quantity,unit,is_purchased,user_id&name=eq.${encodeURIComponent(name)}`)).body;
+const byRef = (ref) => [{ field: 'id', op: '=', value: ref }];
+
+test('db_create, then db_update and db_delete by the printed ref with --state: each change is in the database', async () => {
+  const state = join(dir, 'refs.json');
+  const name = `cli cardamom ${process.pid}`;
+  const created = await cli(['db_create', JSON.stringify({ table: 'shopping_list', data: { name, quantity: 3, unit: 'pods' } }), '--state', state]);
+  assert.deepEqual([created.code, created.result.error], [0, null]);
+  const ref = created.result.data.id;
+  assert.match(ref, /^shop_\d+$/);
+  assert.match(created.trace, /^→ POST .*\/shopping_list/m);
+  assert.deepEqual(await stored(name), [{ name, quantity: 3, unit: 'pods', is_purchased: false, user_id: ada().id }]);
+
+  // Plain output: the requests sent, the result as the model sees it.
+  const updated = await cli(['db_update', JSON.stringify({ table: 'shopping_list', filters: byRef(ref), data: { quantity: 6, is_purchased: true } }), '--state', state], { json: false });
+  assert.equal(updated.code, 0, updated.lines);
+  assert.match(updated.lines, /^→ PATCH .*\/shopping_list\?.*id=eq\.[0-9a-f-]{36}/m);
+  assert.match(updated.lines, /^← 200/m);
+  const shown = JSON.parse(updated.lines.split('Result as the model sees it:\n')[1].split('\n\n')[0]);
+  assert.deepEqual(shown.map((row) => [row.id, row.quantity, row.is_purchased]), [[ref, 6, true]]);
+  assert.deepEqual(await stored(name), [{ name, quantity: 6, unit: 'pods', is_purchased: true, user_id: ada().id }]);
+
+  const deleted = await cli(['db_delete', JSON.stringify({ table: 'shopping_list', filters: byRef(ref) }), '--state', state]);
+  assert.deepEqual([deleted.code, deleted.result.error], [0, null]);
+  assert.deepEqual(deleted.result.data.map((row) => row.id), [ref]);
+  assert.deepEqual(await stored(name), []);
+
+  // Without the state the ref names nothing: unknown_ref, and no request.
+  const forgotten = await cli(['db_delete', JSON.stringify({ table: 'shopping_list', filters: byRef(ref) })]);
+  assert.deepEqual([forgotten.code, forgotten.result.error.code], [1, 'unknown_ref']);
+  assert.equal(forgotten.trace, '');
+});
+
+test('--domain: the call is validated against that file (its name, tables and ref prefixes); a bad file is a usage error', async () => {
+  const domain = structuredClone(kitchen);
+  domain.name = 'cli-kitchen';
+  domain.tables.shopping_list.ref = 'buy';
+  const file = join(dir, 'domain.json');
+  await writeFile(file, JSON.stringify(domain));
+  const name = `cli mace ${process.pid}`;
+  const created = await cli(['db_create', JSON.stringify({ table: 'shopping_list', data: { name, quantity: 1 } }), '--domain', file]);
+  assert.deepEqual([created.code, created.result.error], [0, null]);
+  assert.match(created.result.data.id, /^buy_\d+$/);
+  assert.deepEqual(await stored(name), [{ name, quantity: 1, unit: null, is_purchased: false, user_id: ada().id }]);
+
+  const elsewhere = await cli(['db_read', JSON.stringify({ table: 'organizations' }), '--domain', file]);
+  assert.deepEqual([elsewhere.code, elsewhere.result.error.code], [1, 'unknown_table']);
+  assert.equal(elsewhere.result.error.message, "'organizations' is not a table of the cli-kitchen domain");
+  assert.equal(elsewhere.trace, '', 'refused before any request');
+
+  const missing = await cli(['db_read', '{"table":"inventory"}', '--domain', join(dir, 'no-such.json')]);
+  assert.deepEqual([missing.code, missing.result.error.code, missing.result.error.path], [2, 'invalid_option', '--domain']);
+  assert.match(missing.result.error.message, /cannot read the domain .*no-such\.json/);
+
+  const broken = join(dir, 'broken.json');
+  await writeFile(broken, JSON.stringify({ name: 'broken', tables: { t: { columns: {} } } }));
+  const refused = await cli(['db_read', '{"table":"t"}', '--domain', broken]);
+  assert.deepEqual([refused.code, refused.result.error.code, refused.result.error.path], [2, 'invalid_domain', '--domain']);
+  assert.match(refused.result.error.message, new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} at tables\\.t\\.ref: `));
+});
