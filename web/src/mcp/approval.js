@@ -41,11 +41,21 @@ export function actPolicy({ readOnly, tables, approve, maxAffected, confirm = tr
   return { data: options, error: null };
 }
 
-const refOf = (row) => row?.ref ?? row?.id ?? null;
+const refOf = (row) => (typeof row?.ref === 'string' ? row.ref : typeof row?.id === 'string' ? row.id : null);
 
-function describeRow(row) {
+// A previewed row names itself by its label columns (`labels`, the table's,
+// when the preview carries them), else by its text values but the key: a
+// delete's or update's preview reads only the key and label columns.
+function labelOf(row, labels) {
+  if (typeof row?.label === 'string' && row.label !== '' && !('id' in row) && !labels) return row.label;
+  const entries = labels ? labels.map((column) => [column, row?.[column]]) : Object.entries(row ?? {}).filter(([column]) => column !== 'id' && column !== 'ref');
+  const values = entries.filter(([, value]) => (typeof value === 'string' && value !== '') || (labels && typeof value === 'number')).map(([, value]) => String(value));
+  return values.length ? values.join(' ') : null;
+}
+
+function describeRow(row, labels) {
   const ref = refOf(row);
-  const label = typeof row?.label === 'string' && row.label !== '' ? row.label : null;
+  const label = labelOf(row, labels);
   const shortLabel = label && label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
   if (ref && shortLabel) return `${ref} "${shortLabel}"`;
   return ref ?? (shortLabel ? `"${shortLabel}"` : 'a row');
@@ -53,7 +63,7 @@ function describeRow(row) {
 
 /**
  * The elicitation that asks the user about `preview` (`{ tool, table, count,
- * rows }`): a form with one yes/no field, `confirm`, false by default; its
+ * rows, labels? }`, `labels` the table's label columns that name a row): a form with one yes/no field, `confirm`, false by default; its
  * message says what would change, naming up to ten rows by ref and label.
  *
  * @example
@@ -64,7 +74,8 @@ export function confirmationRequest(preview) {
   const { tool, table, count } = preview;
   const verb = VERBS[tool] ?? tool;
   const rows = Array.isArray(preview.rows) ? preview.rows : [];
-  const shown = rows.slice(0, SHOWN_ROWS).map(describeRow);
+  const labels = Array.isArray(preview.labels) ? preview.labels.filter((column) => typeof column === 'string') : null;
+  const shown = rows.slice(0, SHOWN_ROWS).map((row) => describeRow(row, labels));
   const more = count - shown.length;
   const list = shown.length > 0 ? `: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : '';
   const rowsText = `${count} row${count === 1 ? '' : 's'}`;
@@ -154,7 +165,9 @@ export async function runConfirmedCall({ core, act, name, args, signal, confirma
   const forModel = (outcome) => toolResult(core, name, outcome, { registry: act.registry, resultLimits });
   if (error) return { result: forModel({ data: null, error, query: null, count: null }) };
   const outcome = await act.execute(name, params, { signal });
-  const preview = outcome?.error?.code === 'approval_required' ? outcome.error.preview : null;
+  const held = outcome?.error?.code === 'approval_required' ? outcome.error.preview : null;
+  // The user is shown each row by its ref and the table's label columns.
+  const preview = held && { ...held, labels: act.domain?.tables?.[held.table]?.label ?? [] };
   if (!preview) return { result: forModel(outcome) };
   const answer = await confirmation(preview);
   if (answer.action === 'pending') return { pending: preview };

@@ -175,7 +175,10 @@ async function callTool({ request, message, params, meta, core, config, caller, 
   };
   const { result, pending } = await callUserTool({ core, store, actOptions, name: params.name, args: params.arguments, signal: request.signal, confirmation });
   if (result) return answer(result);
+  // Signed into the request state: what the approved run is checked against
+  // (the rows' identities, `keys`), never the rows' values.
   const preview = { tool: pending.tool, table: pending.table, count: pending.count, rows: (pending.rows ?? []).map((row) => ({ ref: row?.ref ?? row?.id ?? null })) };
+  if (Array.isArray(pending.keys)) preview.keys = pending.keys;
   const requestState = await signState({ v: 1, sub: caller.userId, call: digest, preview, exp: Date.now() + REQUEST_STATE_TTL_MS }, config.stateSecret);
   return reply(200, {
     jsonrpc: '2.0',
