@@ -129,3 +129,36 @@ TEST_CASE("json_lexer: strings, numbers and literals checked as JSON.parse check
 }
 
 }  // namespace alfred::test
+
+// The vector, word and byte loops of end_of_plain_run agree with a plain
+// byte-by-byte scan: every special byte at every offset of runs up to 40
+// bytes, each start, and bytes above 0x7F (UTF-8) that are plain.
+TEST_CASE("end_of_plain_run finds the first quote, backslash or control byte at any offset") {
+  const auto reference = [](const std::string& text, std::size_t at) {
+    for (; at < text.size(); ++at) {
+      const unsigned char c = static_cast<unsigned char>(text[at]);
+      if (c < 0x20 || c == '"' || c == '\\') break;
+    }
+    return at;
+  };
+  const std::string specials = std::string("\"\\\x1f\n\x01", 5) + std::string(1, '\0');
+  for (std::size_t length = 0; length <= 40; ++length) {
+    std::string plain;
+    for (std::size_t i = 0; i < length; ++i) plain += i % 3 == 0 ? char(0xC3) : char('a' + i % 26);
+    for (std::size_t start = 0; start <= length; ++start) {
+      CHECK(alfred::detail::end_of_plain_run(plain.data(), start, plain.size()) == reference(plain, start));
+    }
+    for (std::size_t where = 0; where < length; ++where) {
+      for (char special : specials) {
+        std::string text = plain;
+        text[where] = special;
+        for (std::size_t start = 0; start <= length; start += 5) {
+          CHECK(alfred::detail::end_of_plain_run(text.data(), start, text.size()) == reference(text, start));
+        }
+      }
+    }
+  }
+  // 0x20 and 0x7F are plain; 0xFF is not mistaken for a control byte.
+  const std::string edges = std::string(17, ' ') + "\x7f\xff" + std::string(20, '~');
+  CHECK(alfred::detail::end_of_plain_run(edges.data(), 0, edges.size()) == edges.size());
+}

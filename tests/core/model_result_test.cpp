@@ -2,13 +2,13 @@
 // a model read is capped before it is sent; the result is cut to the caps
 // between whole rows, in UTF-16 units as JavaScript counts them; a UUID a
 // value quotes becomes its ref or <id>; the developer's `data` is not made.
-#include <doctest/doctest.h>
+#include "../../core/src/executor/model_result.h"
 
+#include <doctest/doctest.h>
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
-#include "../../core/src/executor/model_result.h"
 #include "alfred/api.h"
 #include "alfred/executor.h"
 #include "support.h"
@@ -134,8 +134,8 @@ TEST_CASE("a UUID a value quotes is its ref when the registry knows it, <id> whe
 
 TEST_CASE("an error: the model's fields only, the query when the call reached the database") {
   ref_registry reg = sample_registry();
-  auto refused = start_for_model(reg, R"({"table":"shopping_list","filters":[{"field":"nope","op":"=","value":1}]})",
-                                 {50, 16000});
+  auto refused =
+      start_for_model(reg, R"({"table":"shopping_list","filters":[{"field":"nope","op":"=","value":1}]})", {50, 16000});
   REQUIRE(refused->done());
   const auto early = result_of(*refused);
   CHECK(early.result["ok"] == false);
@@ -156,10 +156,11 @@ TEST_CASE("an error: the model's fields only, the query when the call reached th
 TEST_CASE("model_tool_result: an outcome JS holds, only its first rows given, with how many there were") {
   ref_registry reg = sample_registry();
   std::string out;
-  api::model_tool_result(out, reg,
-                         R"({"tool":"db_read","limits":{"rows":2,"chars":16000},"returned":7,"count":null,"query":null,"error":null})"
-                         "\n"
-                         R"([{"id":"a"},{"id":"b"}])");
+  api::model_tool_result(
+      out, reg,
+      R"({"tool":"db_read","limits":{"rows":2,"chars":16000},"returned":7,"count":null,"query":null,"error":null})"
+      "\n"
+      R"([{"id":"a"},{"id":"b"}])");
   const json r = json::parse(out);
   CHECK(r["count"] == 7);
   CHECK(r["shown"] == 2);

@@ -178,7 +178,8 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
     envelope.count = number_of(fields, "count");
     envelope.query = query_text;
     envelope.offset = number_of(fields, "offset").value_or(0);
-    if (auto returned = number_of(fields, "returned"); returned && *returned > 0) envelope.returned = std::size_t(*returned);
+    if (auto returned = number_of(fields, "returned"); returned && *returned > 0)
+      envelope.returned = std::size_t(*returned);
     if (auto limited = fields.find("limited"); limited && limited->is_bool()) envelope.limited = limited->as_bool();
     const std::string_view rows = input.substr(newline + 1);
     out = detail::model_success_text(envelope, rows.empty() ? std::string_view("[]") : rows, reg, limits);

@@ -132,8 +132,9 @@ void execution::state::consume_labels(const std::vector<std::optional<need_respo
 void execution::state::complete_main(std::optional<alfred::result<std::string>> translated, std::size_t written) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
-  alfred::result<std::string> rows =
-      translated ? std::move(*translated) : translate_rows(dom, registry, tbl, main_body, main_action(), me(), &written);
+  alfred::result<std::string> rows = translated
+                                         ? std::move(*translated)
+                                         : translate_rows(dom, registry, tbl, main_body, main_action(), me(), &written);
   std::string().swap(main_body);  // a response can be megabytes: no second copy lives on
   if (!rows && call.kind != tool_kind::read) {
     // The write was applied; only its answer is unusable.
