@@ -50,7 +50,25 @@ const isEmptyRead = (record) => !record.error && Array.isArray(record.data) && r
  *                            validation, refs, error feedback, retries and limits; each refused call
  *                            counts as one correction.
  */
-export async function runStep({ core, act, model, step, context = {}, maxToolCalls = 6, maxRetries = 3, toolCalling = 'json', signal, onEvent }) {
+export async function runStep(options) {
+  const { run, ended } = startStep(options);
+  if (ended) return ended;
+  while (true) {
+    if (run.signal?.aborted) return run.finish('aborted', { error: abortedError() });
+    const decided = await decide(run);
+    if (decided.ended) return decided.ended;
+    const { reply, results } = decided;
+    const stepEnded = run.nativeTools && Array.isArray(reply.toolCalls) && reply.toolCalls.length > 0
+      ? await callNativeTools(run, reply)
+      : await followDecision(run, reply, results);
+    if (stepEnded) return stepEnded;
+  }
+}
+
+// The step's state shared by its stages (decide, call, feed back): the
+// options, the result being filled, the calls that ran and the pending
+// corrections. `ended` when the options already end the step.
+function startStep({ core, act, model, step, context = {}, maxToolCalls = 6, maxRetries = 3, toolCalling = 'json', signal, onEvent }) {
   const domain = context.domain ?? act.domain;
   const allowed = STEP_TOOLS[step.type] ?? [];
   const result = newStepResult(step, context.index ?? 0);
@@ -60,233 +78,248 @@ export async function runStep({ core, act, model, step, context = {}, maxToolCal
     emit('step_done', { result });
     return result;
   };
+  const run = {
+    core, act, model, step, context, maxToolCalls, maxRetries, signal, domain, allowed, result, emit, finish,
+    nativeTools: null,
+    executed: new Set(),
+    emptyReads: new Map(),
+    corrections: [],
+  };
 
   emit('step_started', { description: step.description, stepType: step.type });
   if (toolCalling !== 'json' && toolCalling !== 'native') {
-    return finish('error', {
-      error: { code: 'invalid_option', path: 'toolCalling', message: `toolCalling must be 'json' or 'native', got ${JSON.stringify(toolCalling)}`, hint: "'json': tool calls as ActDecisions; 'native': OpenAI tools + tool_calls" },
-    });
+    return {
+      ended: finish('error', {
+        error: { code: 'invalid_option', path: 'toolCalling', message: `toolCalling must be 'json' or 'native', got ${JSON.stringify(toolCalling)}`, hint: "'json': tool calls as ActDecisions; 'native': OpenAI tools + tool_calls" },
+      }),
+    };
   }
   // Native: the tools this step type may use, with the core's strict schemas.
-  let nativeTools = null;
   if (toolCalling === 'native' && allowed.length > 0) {
     try {
       // A read-only act (createAct({ readOnly })) offers reads only, in every step.
       const definitions = core.toolDefinitions({ domain, strict: true, readOnly: act.policy?.readOnly === true });
       const names = allowed.filter((name) => definitions.some((definition) => definition.name === name));
-      nativeTools = names.length > 0 ? openaiTools({ tools: () => definitions }, { tools: names }) : null;
+      run.nativeTools = names.length > 0 ? openaiTools({ tools: () => definitions }, { tools: names }) : null;
     } catch (cause) {
-      return finish('error', { error: { code: cause?.code ?? 'invalid_option', path: cause?.path ?? 'toolCalling', message: `native tool calling needs core.toolDefinitions: ${cause?.message ?? cause}`, hint: cause?.hint ?? '' } });
+      return { ended: finish('error', { error: { code: cause?.code ?? 'invalid_option', path: cause?.path ?? 'toolCalling', message: `native tool calling needs core.toolDefinitions: ${cause?.message ?? cause}`, hint: cause?.hint ?? '' } }) };
     }
   }
-  const executed = new Set();
-  const emptyReads = new Map();
-  let corrections = [];
+  return { run };
+}
 
-  // Runs one validated-by-the-core call and records it; `ended` when the
-  // step cannot go on (aborted, executor failure).
-  const runCall = async (tool, params) => {
-    emit('tool_call', { tool, params });
-    let outcome;
-    try {
-      outcome = await act.execute(tool, params, { signal });
-    } catch (cause) {
-      if (signal?.aborted) return { ended: finish('aborted', { error: abortedError() }) };
-      return { ended: finish('error', { error: { code: 'executor_error', path: '', message: String(cause?.message ?? cause), hint: '' } }) };
-    }
-    const record = {
-      tool,
-      table: outcome.query?.table ?? params?.table ?? null,
-      params,
-      data: outcome.data ?? null,
-      error: outcome.error ?? null,
-      count: outcome.count ?? null,
-      query: outcome.query ?? null,
-    };
-    result.queries.push(record);
-    if (record.query) emit('query', { query: record.query });
-    emit('result', { tool, table: record.table, data: record.data, error: record.error, count: record.count });
-    return { record, outcome };
+// Decide: the prompt from the step and the results so far, the model's
+// answer to it (plus the pending corrections). Resolves to `{ reply,
+// results }` (results: the successful calls the prompt showed) or `{ ended }`.
+async function decide(run) {
+  const { core, act, model, step, context, domain, allowed, result, emit, finish, nativeTools, signal } = run;
+  const results = result.queries.filter((record) => !record.error);
+  const prompt = core.buildActPrompt(actPromptInput({ step, context, results }), { registry: act.registry, domain });
+  if (prompt.error) return { ended: finish('error', { error: prompt.error }) };
+  emit('prompt', { system: prompt.data.system, user: prompt.data.user });
+
+  let reply;
+  try {
+    const system = [{ role: 'system', content: prompt.data.system }];
+    if (nativeTools) system.push({ role: 'system', content: nativeToolsInstruction(allowed) });
+    reply = await model.complete({
+      messages: [...system, { role: 'user', content: prompt.data.user }, ...run.corrections],
+      schema: core.actDecisionSchema,
+      schemaName: 'act_decision',
+      signal,
+      ...(nativeTools ? { tools: nativeTools } : {}),
+    });
+  } catch (cause) {
+    if (signal?.aborted) return { ended: finish('aborted', { error: abortedError() }) };
+    return { ended: finish('error', { error: modelError(cause) }) };
+  }
+  result.modelCalls += 1;
+  addUsage(result.usage, reply.usage);
+  return { reply, results };
+}
+
+// Call: runs one validated-by-the-core call and records it; `ended` when the
+// step cannot go on (aborted, executor failure).
+async function runCall(run, tool, params) {
+  const { act, result, emit, finish, signal } = run;
+  emit('tool_call', { tool, params });
+  let outcome;
+  try {
+    outcome = await act.execute(tool, params, { signal });
+  } catch (cause) {
+    if (signal?.aborted) return { ended: finish('aborted', { error: abortedError() }) };
+    return { ended: finish('error', { error: { code: 'executor_error', path: '', message: String(cause?.message ?? cause), hint: '' } }) };
+  }
+  const record = {
+    tool,
+    table: outcome.query?.table ?? params?.table ?? null,
+    params,
+    data: outcome.data ?? null,
+    error: outcome.error ?? null,
+    count: outcome.count ?? null,
+    query: outcome.query ?? null,
   };
+  result.queries.push(record);
+  if (record.query) emit('query', { query: record.query });
+  emit('result', { tool, table: record.table, data: record.data, error: record.error, count: record.count });
+  return { record, outcome };
+}
 
-  // After a successful call: the limits that end the step, or null.
-  const afterSuccess = (tool, record, previousResults) => {
-    // Empty reads of one table that only change the filters are a search
-    // with no end: the second one ends the step
-    // (docs/limits.md#empty-reads-in-the-act-loop).
-    if (tool === 'db_read' && isEmptyRead(record)) {
-      const empties = (emptyReads.get(record.table) ?? 0) + 1;
-      emptyReads.set(record.table, empties);
-      if (empties >= EMPTY_READS_PER_TABLE) {
-        return finish('complete', { summary: `Step completed (no data found in ${record.table})`, note: `no data found in ${record.table}` });
-      }
+// After a successful call: the limits that end the step, or null.
+function afterSuccess(run, tool, record, previousResults) {
+  const { emptyReads, maxToolCalls, finish } = run;
+  // Empty reads of one table that only change the filters are a search
+  // with no end: the second one ends the step
+  // (docs/limits.md#empty-reads-in-the-act-loop).
+  if (tool === 'db_read' && isEmptyRead(record)) {
+    const empties = (emptyReads.get(record.table) ?? 0) + 1;
+    emptyReads.set(record.table, empties);
+    if (empties >= EMPTY_READS_PER_TABLE) {
+      return finish('complete', { summary: `Step completed (no data found in ${record.table})`, note: `no data found in ${record.table}` });
     }
-    if (previousResults + 1 >= maxToolCalls) {
-      return finish('limit_reached', { summary: `Step ended: the limit of ${maxToolCalls} tool calls was reached.` });
-    }
-    return null;
-  };
+  }
+  if (previousResults + 1 >= maxToolCalls) {
+    return finish('limit_reached', { summary: `Step ended: the limit of ${maxToolCalls} tool calls was reached.` });
+  }
+  return null;
+}
 
-  while (true) {
-    if (signal?.aborted) return finish('aborted', { error: abortedError() });
-    const results = result.queries.filter((record) => !record.error);
-    const prompt = core.buildActPrompt(actPromptInput({ step, context, results }), { registry: act.registry, domain });
-    if (prompt.error) return finish('error', { error: prompt.error });
-    emit('prompt', { system: prompt.data.system, user: prompt.data.user });
+// Feed back: a correction is the rejected answer plus what was wrong with
+// it; past the budget the step ends blocked with the last error as the reason.
+function rejection(run, reason, error) {
+  const { result, maxRetries, emit, finish } = run;
+  result.rejected.push({ reason, error });
+  if (result.rejected.length > maxRetries) {
+    return finish('blocked', {
+      blocked: { reason_code: 'TOOL_FAILURE', details: `gave up after ${maxRetries} corrections: ${error.message}`, suggested_next: 'ask_user' },
+      error,
+    });
+  }
+  emit('retry', { reason, error, retriesLeft: maxRetries - result.rejected.length });
+  return null;
+}
 
-    let reply;
-    try {
-      const system = [{ role: 'system', content: prompt.data.system }];
-      if (nativeTools) system.push({ role: 'system', content: nativeToolsInstruction(allowed) });
-      reply = await model.complete({
-        messages: [...system, { role: 'user', content: prompt.data.user }, ...corrections],
-        schema: core.actDecisionSchema,
-        schemaName: 'act_decision',
-        signal,
-        ...(nativeTools ? { tools: nativeTools } : {}),
-      });
-    } catch (cause) {
-      if (signal?.aborted) return finish('aborted', { error: abortedError() });
-      return finish('error', { error: modelError(cause) });
-    }
-    result.modelCalls += 1;
-    addUsage(result.usage, reply.usage);
+// Feed back a rejected JSON decision: the model's answer and the feedback
+// (scrubbed of UUIDs) join the corrections of the next prompt.
+function reject(run, reply, reason, error, feedback) {
+  const ended = rejection(run, reason, error);
+  if (ended) return ended;
+  const scrubbed = run.core.withoutUuids(feedback, { registry: run.act.registry });
+  run.corrections = [...run.corrections, { role: 'assistant', content: reply.content }, { role: 'user', content: scrubbed }];
+  return null;
+}
 
-    // A correction is the rejected answer plus what was wrong with it; past
-    // the budget the step ends blocked with the last error as the reason.
-    const rejection = (reason, error) => {
-      result.rejected.push({ reason, error });
-      if (result.rejected.length > maxRetries) {
-        return finish('blocked', {
-          blocked: { reason_code: 'TOOL_FAILURE', details: `gave up after ${maxRetries} corrections: ${error.message}`, suggested_next: 'ask_user' },
-          error,
-        });
-      }
-      emit('retry', { reason, error, retriesLeft: maxRetries - result.rejected.length });
-      return null;
+// Call (native): each tool call is answered with a tool message; refused
+// ones keep the exchange in the conversation so the model can correct them,
+// and when all ran, their results are in the next prompt instead.
+async function callNativeTools(run, reply) {
+  const { core, act, step, allowed, result, executed } = run;
+  const answers = [];
+  let refused = false;
+  for (const call of reply.toolCalls) {
+    const answer = (value) => answers.push({ role: 'tool', tool_call_id: call.id, content: core.withoutUuids(JSON.stringify(value), { registry: act.registry }) });
+    const refuse = (reason, error) => {
+      refused = true;
+      answer({ ok: false, tool: call.name, table: null, error });
+      return rejection(run, reason, error);
     };
-    const reject = (reason, error, feedback) => {
-      const ended = rejection(reason, error);
-      if (ended) return ended;
-      const scrubbed = core.withoutUuids(feedback, { registry: act.registry });
-      corrections = [...corrections, { role: 'assistant', content: reply.content }, { role: 'user', content: scrubbed }];
-      return null;
-    };
-
-    // Native tool calls: each is answered with a tool message; refused ones
-    // keep the exchange in the conversation so the model can correct them,
-    // and when all ran, their results are in the next prompt instead.
-    if (nativeTools && Array.isArray(reply.toolCalls) && reply.toolCalls.length > 0) {
-      const answers = [];
-      let refused = false;
-      for (const call of reply.toolCalls) {
-        const answer = (value) => answers.push({ role: 'tool', tool_call_id: call.id, content: core.withoutUuids(JSON.stringify(value), { registry: act.registry }) });
-        const refuse = (reason, error) => {
-          refused = true;
-          answer({ ok: false, tool: call.name, table: null, error });
-          return rejection(reason, error);
-        };
-        if (!allowed.includes(call.name)) {
-          const error = { code: 'tool_not_allowed', path: 'tool', message: `${call.name} is not allowed in a ${step.type} step`, hint: `allowed: ${allowed.join(', ')}` };
-          const ended = refuse('tool_not_allowed', error);
-          if (ended) return ended;
-          continue;
-        }
-        const { params, error: argumentsError } = toolArguments(call.arguments);
-        if (argumentsError) {
-          const ended = refuse('tool_error', argumentsError);
-          if (ended) return ended;
-          continue;
-        }
-        const callKey = JSON.stringify([call.name, params]);
-        if (executed.has(callKey)) {
-          const error = { code: 'repeated_call', path: '', message: `the same ${call.name} call already ran in this step`, hint: 'its result is in the prompt: use it, or make a different call' };
-          const ended = refuse('repeated_call', error);
-          if (ended) return ended;
-          continue;
-        }
-        const previousResults = result.queries.filter((record) => !record.error).length;
-        const ran = await runCall(call.name, params);
-        if (ran.ended) return ran.ended;
-        answer(core.toolResult(call.name, ran.outcome, { registry: act.registry, resultLimits: act.resultLimits }));
-        if (ran.record.error) {
-          refused = true;
-          const ended = rejection('tool_error', ran.record.error);
-          if (ended) return ended;
-          continue;
-        }
-        executed.add(callKey);
-        const ended = afterSuccess(call.name, ran.record, previousResults);
-        if (ended) return ended;
-      }
-      corrections = refused ? [...corrections, reply.message, ...answers] : [];
-      continue;
-    }
-
-    const parsed = core.parseDecision(reply.content, { stepType: step.type });
-    if (parsed.error) {
-      const reason = parsed.error.code === 'action_not_allowed' ? 'tool_not_allowed' : 'malformed_decision';
-      const ended = reject(reason, parsed.error, malformedDecisionFeedback(parsed.error));
+    if (!allowed.includes(call.name)) {
+      const error = { code: 'tool_not_allowed', path: 'tool', message: `${call.name} is not allowed in a ${step.type} step`, hint: `allowed: ${allowed.join(', ')}` };
+      const ended = refuse('tool_not_allowed', error);
       if (ended) return ended;
       continue;
     }
-    const decision = parsed.data;
-    result.decision = decision;
-    emit('decision', { decision });
-
-    if (decision.action === 'tool_call') {
-      const { tool, params } = decision;
-      if (!allowed.includes(tool)) {
-        const error = { code: 'tool_not_allowed', path: 'tool', message: `${tool} is not allowed in a ${step.type} step`, hint: `allowed: ${allowed.join(', ') || 'none'}` };
-        const ended = reject('tool_not_allowed', error, toolNotAllowedFeedback(tool, step.type, allowed));
-        if (ended) return ended;
-        continue;
-      }
-      const callKey = JSON.stringify([tool, params]);
-      if (executed.has(callKey)) {
-        const error = { code: 'repeated_call', path: '', message: `the same ${tool} call already ran in this step`, hint: 'use its result or make a different call' };
-        const ended = reject('repeated_call', error, repeatedCallFeedback(tool));
-        if (ended) return ended;
-        continue;
-      }
-      const ran = await runCall(tool, params);
-      if (ran.ended) return ran.ended;
-      const { record } = ran;
-      if (record.error) {
-        const ended = reject('tool_error', record.error, toolErrorFeedback(tool, record.error));
-        if (ended) return ended;
-        continue;
-      }
-      executed.add(callKey);
-      corrections = [];
-      const ended = afterSuccess(tool, record, results.length);
+    const { params, error: argumentsError } = toolArguments(call.arguments);
+    if (argumentsError) {
+      const ended = refuse('tool_error', argumentsError);
       if (ended) return ended;
       continue;
     }
-
-    if (decision.action === 'step_complete') {
-      if (step.type === 'generate') {
-        const found = artifactsOf(decision.data, domain, core);
-        const registered = found.error ? found : registerArtifacts(act.registry, found.data, domain);
-        result.generated.push(...(registered.data ?? []));
-        if (registered.error) {
-          const ended = reject('invalid_artifacts', registered.error, artifactFeedback(registered.error));
-          if (ended) return ended;
-          continue;
-        }
-      }
-      return finish('complete', { summary: decision.summary ?? '', data: decision.data ?? null, note: decision.note_for_next_step ?? null });
+    const callKey = JSON.stringify([call.name, params]);
+    if (executed.has(callKey)) {
+      const error = { code: 'repeated_call', path: '', message: `the same ${call.name} call already ran in this step`, hint: 'its result is in the prompt: use it, or make a different call' };
+      const ended = refuse('repeated_call', error);
+      if (ended) return ended;
+      continue;
     }
-    if (decision.action === 'ask_user') return finish('ask_user', { question: decision.question });
-    if (decision.action === 'blocked') {
-      const { reason_code, details, suggested_next } = decision;
-      return finish('blocked', { blocked: { reason_code, details, suggested_next } });
+    const previousResults = result.queries.filter((record) => !record.error).length;
+    const ran = await runCall(run, call.name, params);
+    if (ran.ended) return ran.ended;
+    answer(core.toolResult(call.name, ran.outcome, { registry: act.registry, resultLimits: act.resultLimits }));
+    if (ran.record.error) {
+      refused = true;
+      const ended = rejection(run, 'tool_error', ran.record.error);
+      if (ended) return ended;
+      continue;
     }
-    if (decision.action === 'fail') return finish('failed', { failure: decision });
-    const error = { code: 'unknown_action', path: 'action', message: `unknown action ${JSON.stringify(decision.action)}`, hint: 'tool_call, step_complete, ask_user, blocked or fail' };
-    const ended = reject('malformed_decision', error, malformedDecisionFeedback(error));
+    executed.add(callKey);
+    const ended = afterSuccess(run, call.name, ran.record, previousResults);
     if (ended) return ended;
   }
+  run.corrections = refused ? [...run.corrections, reply.message, ...answers] : [];
+  return null;
+}
+
+// The model's JSON decision: parsed by the core, then a tool call is run
+// and any other action ends the step. Null when the step goes on.
+async function followDecision(run, reply, results) {
+  const { core, step } = run;
+  const parsed = core.parseDecision(reply.content, { stepType: step.type });
+  if (parsed.error) {
+    const reason = parsed.error.code === 'action_not_allowed' ? 'tool_not_allowed' : 'malformed_decision';
+    return reject(run, reply, reason, parsed.error, malformedDecisionFeedback(parsed.error));
+  }
+  const decision = parsed.data;
+  run.result.decision = decision;
+  run.emit('decision', { decision });
+  if (decision.action === 'tool_call') return callDecidedTool(run, reply, decision, results);
+  return endStep(run, reply, decision);
+}
+
+// Call (JSON): the decision's tool call, unless the step type does not
+// allow it or the same call already ran; its error goes back as a correction.
+async function callDecidedTool(run, reply, decision, results) {
+  const { step, allowed, executed } = run;
+  const { tool, params } = decision;
+  if (!allowed.includes(tool)) {
+    const error = { code: 'tool_not_allowed', path: 'tool', message: `${tool} is not allowed in a ${step.type} step`, hint: `allowed: ${allowed.join(', ') || 'none'}` };
+    return reject(run, reply, 'tool_not_allowed', error, toolNotAllowedFeedback(tool, step.type, allowed));
+  }
+  const callKey = JSON.stringify([tool, params]);
+  if (executed.has(callKey)) {
+    const error = { code: 'repeated_call', path: '', message: `the same ${tool} call already ran in this step`, hint: 'use its result or make a different call' };
+    return reject(run, reply, 'repeated_call', error, repeatedCallFeedback(tool));
+  }
+  const ran = await runCall(run, tool, params);
+  if (ran.ended) return ran.ended;
+  const { record } = ran;
+  if (record.error) return reject(run, reply, 'tool_error', record.error, toolErrorFeedback(tool, record.error));
+  executed.add(callKey);
+  run.corrections = [];
+  return afterSuccess(run, tool, record, results.length);
+}
+
+// A decision other than a tool call ends the step (a generate step's
+// artifacts are registered first; invalid ones go back as a correction).
+function endStep(run, reply, decision) {
+  const { core, act, step, domain, result, finish } = run;
+  if (decision.action === 'step_complete') {
+    if (step.type === 'generate') {
+      const found = artifactsOf(decision.data, domain, core);
+      const registered = found.error ? found : registerArtifacts(act.registry, found.data, domain);
+      result.generated.push(...(registered.data ?? []));
+      if (registered.error) return reject(run, reply, 'invalid_artifacts', registered.error, artifactFeedback(registered.error));
+    }
+    return finish('complete', { summary: decision.summary ?? '', data: decision.data ?? null, note: decision.note_for_next_step ?? null });
+  }
+  if (decision.action === 'ask_user') return finish('ask_user', { question: decision.question });
+  if (decision.action === 'blocked') {
+    const { reason_code, details, suggested_next } = decision;
+    return finish('blocked', { blocked: { reason_code, details, suggested_next } });
+  }
+  if (decision.action === 'fail') return finish('failed', { failure: decision });
+  const error = { code: 'unknown_action', path: 'action', message: `unknown action ${JSON.stringify(decision.action)}`, hint: 'tool_call, step_complete, ask_user, blocked or fail' };
+  return reject(run, reply, 'malformed_decision', error, malformedDecisionFeedback(error));
 }
 
 function newStepResult(step, index) {
