@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { trace } from '@opentelemetry/api';
 import { createAct as createPendingAct, kitchen, loadCore } from '../../web/src/index.node.js';
-import { forgetCountingServers } from '../../web/src/act.js';
+import { forgetCountingServers } from '../../web/src/act/faults.js';
 import { recordingFetch } from './support/recording-fetch.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 

@@ -1,4 +1,4 @@
-// The package's surfaces beyond the root: `alfred-act/mcp`, `alfred-act/worker`
+// The package's surfaces beyond the root: `alfred-act/mcp`, `alfred-act/loop`, `alfred-act/worker`
 // (one entry per runtime), `alfred-act/worker/durable` and `alfred-act/stack`
 // (the local Supabase). Their export map
 // entries, what each runtime's worker entry reaches, and that the JavaScript
@@ -33,7 +33,7 @@ async function exportedBySource(file) {
 
 test('package.json: the new subpaths, types first, and the existing exports as they were', () => {
   const { exports } = manifest;
-  assert.deepEqual(Object.keys(exports), ['.', './ai', './openai', './mcp', './worker', './worker/durable', './stack', './alfred_core.wasm', './package.json']);
+  assert.deepEqual(Object.keys(exports), ['.', './ai', './openai', './loop', './mcp', './worker', './worker/durable', './stack', './alfred_core.wasm', './package.json']);
   for (const [subpath, conditions] of Object.entries(exports)) {
     if (typeof conditions === 'string') continue;
     assert.equal(Object.keys(conditions)[0], 'types', subpath);
@@ -48,9 +48,10 @@ test('package.json: the new subpaths, types first, and the existing exports as t
     default: './web/src/worker/index.browser.js',
   });
   assert.deepEqual(exports['./mcp'], { types: './web/mcp.d.ts', default: './web/src/mcp/index.js' });
+  assert.deepEqual(exports['./loop'], { types: './web/loop.d.ts', default: './web/src/loop.js' });
   assert.deepEqual(exports['./worker/durable'], { types: './web/worker-durable.d.ts', default: './web/src/worker/durable.js' });
   assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/stack.mjs' });
-  for (const file of ['web/mcp.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src', 'db/stack.d.ts', 'db/*.mjs']) assert.ok(manifest.files.includes(file), `${file} is not in "files"`);
+  for (const file of ['web/mcp.d.ts', 'web/loop.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src', 'db/stack.d.ts', 'db/*.mjs']) assert.ok(manifest.files.includes(file), `${file} is not in "files"`);
 });
 
 test('alfred-act/stack: the .d.ts declares exactly what the module exports', async () => {

@@ -24,8 +24,8 @@ test('tests/types/adapters.ts (alfred-act/ai, alfred-act/openai, tool calling) c
   await compiles('tests/types/tsconfig.adapters.json', ['tests/types/adapters.ts', 'web/index.d.ts', 'web/ai.d.ts', 'web/openai.d.ts']);
 });
 
-test('tests/types/surfaces.ts (alfred-act/mcp, alfred-act/worker, alfred-act/worker/durable, no DOM lib) compiles with tsc --noEmit --strict', { timeout: 60_000 }, async () => {
-  await compiles('tests/types/tsconfig.surfaces.json', ['tests/types/surfaces.ts', 'web/mcp.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts']);
+test('tests/types/surfaces.ts (alfred-act/mcp, alfred-act/loop, alfred-act/worker, alfred-act/worker/durable, no DOM lib) compiles with tsc --noEmit --strict', { timeout: 60_000 }, async () => {
+  await compiles('tests/types/tsconfig.surfaces.json', ['tests/types/surfaces.ts', 'web/mcp.d.ts', 'web/loop.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts']);
 });
 
 test('the check fails when tsc is missing, crashes, times out, or reports an error', { timeout: 60_000 }, async () => {

@@ -10,7 +10,7 @@ import { readConfig } from '../../web/src/worker/config.js';
 import { MemoryLimitStore } from '../../web/src/worker/limit-store.js';
 import { admitRequest, admitTurn, budgetedModel, retryAfterSeconds } from '../../web/src/worker/limits.js';
 import { TURN_STATE_LIMITS, readTurnRequest } from '../../web/src/worker/turn.js';
-import { createTurnState } from '../../web/src/loop-state.js';
+import { createTurnState } from '../../web/src/loop/state.js';
 import { WORKER_VARIABLES } from '../../web/src/worker/variables.js';
 import { anonKey, newJwtSecret } from '../../db/jwt.mjs';
 import { startScriptedModel } from './support/scripted-model.mjs';

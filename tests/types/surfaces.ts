@@ -1,10 +1,11 @@
-// Compile-time checks of alfred-act/mcp, alfred-act/worker and
+// Compile-time checks of alfred-act/mcp, alfred-act/loop, alfred-act/worker and
 // alfred-act/worker/durable as a user sees them, through the package exports,
 // with no DOM or Workers lib (the declarations must stand alone).
 import { loadCore, type DomainConfig } from 'alfred-act';
 import { createMcpServer, accessTokenSource, readMcpConfig, MemorySessionStore, mcpInstructions, type McpConfig } from 'alfred-act/mcp';
 import { createHandler, MemoryLimitStore, WORKER_VARIABLES, type WorkerHandler } from 'alfred-act/worker';
 import { DurableObjectLimitStore, durableLimitStore, LimitCounter } from 'alfred-act/worker/durable';
+import { createTurnState, readTurnState, runTurn, STEP_TOOLS, type TurnState } from 'alfred-act/loop';
 
 declare const domain: DomainConfig;
 declare const request: Request;
@@ -47,3 +48,13 @@ declare const namespace: ConstructorParameters<typeof DurableObjectLimitStore>[0
 createHandler({ domain, limitStore: () => new DurableObjectLimitStore(namespace) });
 const names: readonly string[] = WORKER_VARIABLES;
 void names, LimitCounter;
+
+// alfred-act/loop: the turn state is one JSON value, read back checked.
+const turnState: TurnState = createTurnState();
+const readBack = readTurnState(JSON.parse(JSON.stringify(turnState)));
+if (!readBack.error) {
+  const again: TurnState = readBack.data;
+  void again;
+}
+const readTools: readonly string[] = STEP_TOOLS.read;
+void readTools, runTurn;

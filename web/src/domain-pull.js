@@ -8,7 +8,7 @@
 // rules are in docs/own-schema.md.
 // Pure: no I/O here except in pullDomain, and no node: imports (it runs in
 // every runtime the package supports).
-import { restUrl } from './act.js';
+import { restUrl } from './act/options.js';
 import { AlfredError, internalError } from './errors.js';
 import { catalogFacts, catalogFactsProblem } from './pull/catalog.js';
 import { columnConfig, finalizeColumns, relationsOf } from './pull/columns.js';

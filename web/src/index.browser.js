@@ -1,7 +1,7 @@
 // Browser entry (also the default for web-standard runtimes): fetches the
 // .wasm next to this package and compiles it while it downloads.
 import { createLoadCore, fetchWasm } from './loader.js';
-import { createActFactory } from './act.js';
+import { createActFactory } from './act/factory.js';
 import { createDomainPull } from './domain-pull.js';
 
 export * from './public.js';

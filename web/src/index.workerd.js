@@ -2,7 +2,7 @@
 // compiled WebAssembly.Module, because Workers refuse to compile from bytes.
 import wasm from '../dist/alfred_core.wasm';
 import { createLoadCore } from './loader.js';
-import { createActFactory } from './act.js';
+import { createActFactory } from './act/factory.js';
 import { createDomainPull } from './domain-pull.js';
 
 export * from './public.js';

@@ -1,6 +1,6 @@
 // Executed-query rendering, ActDecision parsing and the ActDecision schema:
 // thin wrappers over wasm/prompt_bindings.cpp (prompt assembly itself uses
-// the byte transfer in core.js). Inputs cross the boundary as
+// the byte transfer in core/boundary.js). Inputs cross the boundary as
 // JSON text; every call returns `{ data, error }` and never throws.
 import { actDecisionSchema } from '../dist/decision-schema.mjs';
 import { AlfredError, internalError } from './errors.js';

@@ -129,3 +129,23 @@ export function toolResultText(core, tool, outcome, { registry, resultLimits, li
 export function toolResult(core, tool, outcome, options) {
   return JSON.parse(toolResultText(core, tool, outcome, options));
 }
+
+/** @internal Core#toolDefinitions: the definitions of `domain`, kept in `cache` (per domain object) by variant. */
+export function cachedToolDefinitions(core, module, cache, { domain, strict, schema, readOnly }) {
+  if (typeof strict !== 'boolean') {
+    throw new AlfredError({ code: 'invalid_option', path: 'strict', message: `strict must be true or false, got ${JSON.stringify(strict)}` });
+  }
+  if (typeof readOnly !== 'boolean') {
+    throw new AlfredError({ code: 'invalid_option', path: 'readOnly', message: `readOnly must be true or false, got ${JSON.stringify(readOnly)}` });
+  }
+  const inlineSchema = toolSchemaOption(schema);
+  const handle = core.domainHandle(domain);
+  let cached = cache.get(domain);
+  if (!cached) cache.set(domain, (cached = {}));
+  const key = `${strict ? 'strict' : 'plain'}-${inlineSchema ? 'inline' : 'compact'}`;
+  const all = (cached[key] ??= toolDefinitions(module, handle, { strict, inlineSchema }));
+  if (!readOnly) return all;
+  // The tools a read step may call: the core's rule (STEP_TOOLS.read).
+  const reads = core.stepTools.read;
+  return (cached[`${key}-readOnly`] ??= Object.freeze(all.filter((definition) => reads.includes(definition.name))));
+}

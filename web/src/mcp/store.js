@@ -16,7 +16,7 @@
 // table of the user's own database, under row-level security. A store shared
 // between isolates (a Cloudflare Durable Object or KV namespace) needs only
 // these three methods (docs/mcp.md).
-import { restUrl } from '../act.js';
+import { restUrl } from '../act/options.js';
 
 const DEFAULT_MAX_SESSIONS = 10_000;
 const DEFAULT_IDLE_MS = 24 * 60 * 60 * 1000;

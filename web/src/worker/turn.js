@@ -9,7 +9,7 @@ const STEP_TYPES = Object.keys(STEP_TOOLS);
 const MAX_MESSAGE_CHARS = 8_000;
 const MAX_PLANNED_STEPS = 10;
 // The client's turn state goes into the prompt, so it is bounded as it is
-// read: the messages and turns a turn keeps (loop-state.js keeps 12 and 2),
+// read: the messages and turns a turn keeps (loop/state.js keeps 12 and 2),
 // each message, and the whole of it but the registry (which the core checks).
 export const TURN_STATE_LIMITS = Object.freeze({ messages: 12, turns: 2, messageChars: 16_000, chars: 200_000 });
 

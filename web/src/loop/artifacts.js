@@ -1,7 +1,7 @@
 // A generate step's output becomes gen_ refs: each artifact in the decision's
 // `data` is registered under the table it is a row of, so a later write step
 // can save it with db_create `{ id: "gen_recipe_1", … }`.
-import { AlfredError, internalError } from './errors.js';
+import { AlfredError, internalError } from '../errors.js';
 
 // A core call that threw (out of memory, a deleted registry), as an error value.
 const errorOf = (cause) => (cause instanceof AlfredError ? cause.toJSON() : internalError(cause));

@@ -1,10 +1,10 @@
 // One user turn: plan (or take the caller's steps), run each step through
 // the Act loop, reply, and hand back the state for the next turn.
-import { eventsOf } from './loop-events.js';
-import { planTurn as defaultPlanTurn, replyTurn as defaultReplyTurn } from './loop-plan.js';
-import { nextTurnState, readTurnState } from './loop-state.js';
-import { runStep } from './loop-step.js';
-import { todayIso } from './loop-prompt-input.js';
+import { eventsOf } from './events.js';
+import { planTurn as defaultPlanTurn, replyTurn as defaultReplyTurn } from './plan.js';
+import { nextTurnState, readTurnState } from './state.js';
+import { runStep } from './step.js';
+import { todayIso } from './prompt-input.js';
 
 // Step statuses after which the turn goes on with the next step.
 const CONTINUES = new Set(['complete', 'limit_reached']);

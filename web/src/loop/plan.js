@@ -1,7 +1,7 @@
 // Minimal planning and reply around the Act loop, with the same model
 // driver. Both are replaceable: runTurn takes `planTurn` / `replyTurn`, and a
 // turn with its own `steps` skips planning altogether.
-import { STEP_TOOLS } from '../dist/core-rules.mjs';
+import { STEP_TOOLS } from '../../dist/core-rules.mjs';
 
 // The step types, as the core defines them.
 const STEP_TYPES = Object.keys(STEP_TOOLS);

@@ -1,0 +1,82 @@
+// The package-level createAct: an act usable at once, loading the core on
+// first use.
+import { defaultDomain } from '../default-domain.js';
+import { AlfredError, internalError } from '../errors.js';
+import { restrictDomain } from '../policy/tables.js';
+import { loadFailureText } from './tool-results.js';
+
+/**
+ * The package-level `createAct(options)`: usable at once, loading the core on
+ * first use. `options.core` skips the loading. Before the core is loaded,
+ * `registry.toJSON()` returns the state the act was created with; `await
+ * act.ready` for the real registry.
+ */
+export function createActFactory(loadCore) {
+  // Long as one piece: the act's whole surface, each member waiting for the core.
+  return function createAct(options = {}) {
+    // `core` and `wasmModule` are this function's own; the rest is the act's.
+    const { core, wasmModule, ...actOptions } = options ?? {};
+    if (core) return core.createAct(actOptions);
+    let act = null;
+    const ready = loadCore({ wasmModule }).then((loaded) => {
+      act = loaded.createAct(actOptions);
+      return act;
+    });
+    // Surfaced by execute(); an unobserved rejection must not crash the process.
+    ready.catch(() => {});
+    const pendingRegistry = {
+      toJSON: () => (typeof options.state === 'string' ? JSON.parse(options.state) : (options.state ?? null)),
+    };
+    const callToolText = async (name, args, callOptions) => {
+      try {
+        await ready;
+      } catch (cause) {
+        return loadFailureText(name, cause);
+      }
+      return act.callToolText(name, args, callOptions);
+    };
+    return {
+      ready,
+      get registry() {
+        return act ? act.registry : pendingRegistry;
+      },
+      get domain() {
+        if (act) return act.domain;
+        const base = options.domain ?? options.registry?.domain ?? defaultDomain;
+        try {
+          return Array.isArray(options.tables) ? restrictDomain(base, options.tables) : base;
+        } catch {
+          return base; // the act refuses the tables when the core is loaded
+        }
+      },
+      get limits() {
+        return act ? act.limits : null;
+      },
+      get resultLimits() {
+        return act ? act.resultLimits : null;
+      },
+      get policy() {
+        return act ? act.policy : null;
+      },
+      async execute(tool, params, executeOptions) {
+        try {
+          await ready;
+        } catch (cause) {
+          return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
+        }
+        return act.execute(tool, params, executeOptions);
+      },
+      // Tool definitions need the core: `await act.ready` first.
+      tools(toolOptions) {
+        if (!act) {
+          throw new AlfredError({ code: 'not_ready', path: '', message: 'the core is not loaded yet', hint: 'await act.ready before act.tools()' });
+        }
+        return act.tools(toolOptions);
+      },
+      async callTool(name, args, callOptions) {
+        return JSON.parse(await callToolText(name, args, callOptions));
+      },
+      callToolText,
+    };
+  };
+}

@@ -1,0 +1,100 @@
+// The act's fault handling: a write whose answer was lost or that the core
+// failed on after sending is an unknown outcome, never "no effect"; a create
+// of unknown outcome is retried with the same row ids; a server that refuses
+// the max-affected preference is remembered, and the act counts instead.
+import { randomUuid } from '../uuid.js';
+import { OUTCOME_UNKNOWN_HINT, STEP_TOOLS, TOOL_NAMES } from '../../dist/core-rules.mjs';
+
+// How many rows a create's data holds (one id each).
+function rowCount(params) {
+  const data = params?.data;
+  if (Array.isArray(data)) return data.length;
+  return data && typeof data === 'object' ? 1 : 0;
+}
+
+// The tools a read step may not call: the writes (the core's rule, generated).
+export const WRITE_TOOLS = new Set(TOOL_NAMES.filter((tool) => !STEP_TOOLS.read.includes(tool)));
+
+export const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+// The core failed (a throw from the execution handle, or its own
+// internal_error / out_of_memory result) after the write's request was sent:
+// the database may have applied it, so this is an unknown outcome, with the
+// status that arrived, never "no effect".
+export function coreFailedAfterWrite(tool, params, answer, failure) {
+  const table = typeof params?.table === 'string' ? params.table.slice(0, 80) : '?';
+  const arrived = answer.status ? `HTTP ${answer.status}` : 'no answer';
+  const why = `${failure.code}: ${String(failure.message ?? '').slice(0, 300)}`;
+  return {
+    code: 'write_outcome_unknown',
+    path: '',
+    message: `${tool} on ${table}: the outcome is unknown; the request was sent and the core failed while taking the database's answer (${arrived}): ${why}`,
+    hint: OUTCOME_UNKNOWN_HINT,
+    ...(answer.status ? { status: answer.status } : {}),
+  };
+}
+
+// PostgREST before 13 refuses `Prefer: handling=strict, max-affected=N` with
+// 400 PGRST122, before running anything: the act then counts instead.
+export const maxAffectedUnsupported = (result) => result?.error?.code === 'bad_request' && result.error.dbCode === 'PGRST122';
+export const CHANGES_ROWS = new Set(['db_update', 'db_delete']);
+// The servers (by URL) this process has seen refuse the preference: a new
+// act on one of them (a worker makes one per request) counts from its first
+// write instead of being refused once more. Bounded: the oldest goes first.
+const countingServers = new Set();
+const MAX_COUNTING_SERVERS = 64;
+export const serverKey = (location) => location.url ?? location.restUrl ?? '';
+/** @internal Forgets the servers seen to refuse max-affected (tests that watch the first write). */
+export function forgetCountingServers() {
+  countingServers.clear();
+}
+export function rememberCounting(key) {
+  countingServers.delete(key);
+  countingServers.add(key);
+  if (countingServers.size > MAX_COUNTING_SERVERS) countingServers.delete(countingServers.values().next().value);
+}
+
+// The gen_ ref each row of a create saves (`id: "gen_recipe_1"`), or null.
+function savedRefs(params) {
+  const data = params?.data;
+  const rows = Array.isArray(data) ? data : [data];
+  return rows.map((row) => (row && typeof row === 'object' && typeof row.id === 'string' && row.id.startsWith('gen_') ? row.id : null));
+}
+
+/** @internal Whether this process has seen the server at `key` refuse max-affected. */
+export function isCounting(key) {
+  return countingServers.has(key);
+}
+
+// Row ids for a create: the ones an earlier attempt of the same create (or
+// of a save of the same gen_ artifact) used when its outcome was unknown,
+// fresh ones otherwise. A retry thus sends the same ids, and the database
+// refuses it as a duplicate instead of inserting twice.
+export function createIds(registry, maxRows, tool, params) {
+  if (tool !== 'db_create') return { rowIds: undefined };
+  const count = rowCount(params);
+  if (count === 0 || count > maxRows) return { rowIds: undefined };
+  let key;
+  try {
+    key = JSON.stringify([tool, params]);
+  } catch {
+    return { rowIds: undefined }; // the core reports the params
+  }
+  const earlier = registry.uncertainIds(key);
+  const saves = savedRefs(params);
+  const rowIds = Array.from({ length: count }, (_, i) => (saves[i] && registry.uncertainIds(saves[i])?.[0]) ?? earlier?.[i] ?? randomUuid());
+  return { rowIds, key, saves };
+}
+
+// After the call: the ids of a create whose outcome is unknown are kept in
+// the registry (under the call and each gen_ ref it saves), else forgotten.
+export function settle(registry, { rowIds, key, saves }, result) {
+  if (!rowIds) return;
+  const unknown = result?.error?.code === 'write_outcome_unknown';
+  registry.setUncertain(key, unknown ? rowIds : null);
+  saves.forEach((ref, i) => {
+    if (!ref) return;
+    if (unknown) registry.setUncertain(ref, [rowIds[i]]);
+    else if (result?.error?.code !== 'save_in_progress') registry.setUncertain(ref, null);
+  });
+}

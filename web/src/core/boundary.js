@@ -1,0 +1,280 @@
+// The boundary between JavaScript and WebAssembly: how bytes go into WASM
+// memory and how the text a call published comes out (see
+// wasm/bindings.cpp). `callWithText` is the one helper for "a call with
+// text in and a result out"; the Core facade (core.js) and the registry
+// wrapper (registry.js) cross the boundary only through these functions.
+import createAlfredCore from '../../dist/alfred_core.mjs';
+import { AlfredError, internalError } from '../errors.js';
+import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from '../limits.js';
+
+// The Emscripten module around a compiled `WebAssembly.Module`.
+export function instantiateModule(wasmModule) {
+  return createAlfredCore({
+    // The glue never fetches or compiles on its own: Cloudflare Workers
+    // forbid compiling from bytes, and import.meta.url is undefined there.
+    instantiateWasm(imports, done) {
+      const instance = new WebAssembly.Instance(wasmModule, imports);
+      done(instance, wasmModule);
+      return instance.exports;
+    },
+    locateFile: (path) => path,
+  });
+}
+
+// loadCore({ maxInputBytes }), see limits.js.
+export function checkedInputLimit(value) {
+  if (value === undefined || value === null) return DEFAULT_MAX_INPUT_BYTES;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_INPUT_BYTES) {
+    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_INPUT_BYTES}` });
+  }
+  return value;
+}
+
+// A call's `{ data, error }`: an AlfredError it threw as its error, anything
+// else as an internal error.
+export function asResult(run) {
+  try {
+    return run();
+  } catch (cause) {
+    if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+    return { data: null, error: internalError(cause) };
+  }
+}
+
+// The core's answers are JSON text.
+export const parseResult = (text) => JSON.parse(text);
+
+// Runs `call` on the core; a C++ exception that escaped it (out of memory
+// while crossing the boundary) is thrown as an AlfredError, never as a raw
+// WebAssembly.Exception.
+export function throwingAlfredError(call) {
+  try {
+    return call();
+  } catch (cause) {
+    throw cause instanceof AlfredError ? cause : new AlfredError(internalError(cause));
+  }
+}
+
+// JSON text of a caller's value; a BigInt or a cycle is the caller's error,
+// not the core's.
+export function jsonText(value, path) {
+  try {
+    return JSON.stringify(value);
+  } catch (cause) {
+    throw new AlfredError({
+      code: path === 'params' ? 'invalid_params' : 'invalid_option',
+      path: '',
+      message: `${path} cannot be written as JSON: ${cause?.message ?? cause}`,
+      hint: 'use plain objects, arrays, strings, numbers, booleans and null',
+    });
+  }
+}
+export const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// Buffers above this are given back to the allocator after the call (see
+// trimBuffers in wasm/bindings.cpp); below it they are kept for reuse.
+export const KEEP_BYTES = 1 << 20;
+
+/** Bytes of `text` in UTF-8, without encoding it. */
+export function utf8Length(text) {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2; // four bytes for the pair's two units
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+export function tooLarge(code, path, what, bytes, limit) {
+  return new AlfredError({
+    code,
+    path,
+    message: `the size of ${what} is ${bytes === null ? 'over' : `${bytes} bytes, over`} the limit of ${limit} bytes`,
+    hint: 'split the work into smaller calls, or raise the limit',
+  });
+}
+
+// Refuses `text` over `limit` UTF-8 bytes before anything is copied into
+// WASM memory; returns its exact size when that is cheap to know.
+export function checkSize(text, limit, code, path, what) {
+  if (text.length > limit) throw tooLarge(code, path, what, null, limit);
+  if (text.length * 3 <= limit) return;
+  const bytes = utf8Length(text);
+  if (bytes > limit) throw tooLarge(code, path, what, bytes, limit);
+}
+
+// The one way bytes go into WASM memory (see wasm/bindings.cpp): `value`
+// (text or a Uint8Array) is written at the address `room(size)` gives for at
+// least `size` bytes, and its length in bytes returned. encodeInto and
+// TextDecoder are native, embind's string marshalling is a JS loop. A large
+// text is encoded in JS first, so WASM holds its exact size rather than three
+// bytes per character. `room` may grow the memory: HEAPU8 is read after it.
+export function copyIn(module, value, room) {
+  if (typeof value === 'string' && value.length > KEEP_BYTES / 3) value = encoder.encode(value);
+  if (typeof value !== 'string') {
+    const pointer = room(value.length);
+    if (value.length > 0) module.HEAPU8.set(value, pointer);
+    return value.length;
+  }
+  const capacity = value.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
+  const pointer = room(capacity);
+  return encoder.encodeInto(value, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
+}
+
+// `text` into the shared input buffer. The buffer moves only when
+// inputBuffer grows it, so `input` ({ pointer, capacity }) keeps its address
+// and the boundary is crossed for it only when a text needs more room.
+// Returns the byte length.
+export function writeInput(module, input, text) {
+  return copyIn(module, text, (size) => {
+    if (size > input.capacity) {
+      input.pointer = module.inputBuffer(size);
+      input.capacity = size;
+    }
+    return input.pointer;
+  });
+}
+
+// The text a *_at call published through the result slot.
+export function readOutput(module, slot) {
+  const words = new Uint32Array(module.HEAPU8.buffer);
+  const at = words[slot >>> 2];
+  const length = words[(slot >>> 2) + 1];
+  return decoder.decode(module.HEAPU8.subarray(at, at + length));
+}
+
+// After a large call, the buffers go back to the allocator: one huge input
+// must not pin its memory for the life of the instance.
+export function trimAfterLargeCall(module, input, bytes) {
+  if (input.capacity <= KEEP_BYTES && bytes <= KEEP_BYTES) return;
+  module.trimBuffers();
+  input.pointer = 0;
+  input.capacity = 0;
+}
+
+// Room for `size` bytes of rows in WASM memory; out_of_memory when the core
+// cannot make it (address 0 is never written to).
+export function rowsRoom(module, size) {
+  const pointer = module.rowsBuffer(size);
+  if (pointer === 0 && size > 0) {
+    throw new AlfredError({ code: 'out_of_memory', path: 'rows', message: `the core could not make room for ${size} bytes of rows`, hint: 'translate the rows in smaller parts' });
+  }
+  return pointer;
+}
+
+// The one way a text goes into the core: it is written into the input
+// buffer and `invoke(length)` runs on it; the text the call published through
+// the result slot is returned (with `read: false`, what `invoke` returned).
+// After a large call, or a failed one, the buffers go back to the allocator.
+export function callWithText(module, slot, input, text, invoke, { read = true } = {}) {
+  const length = writeInput(module, input, text);
+  let outLength = 0;
+  try {
+    const value = invoke(length);
+    if (!read) return value;
+    const out = readOutput(module, slot);
+    outLength = out.length;
+    return out;
+  } finally {
+    trimAfterLargeCall(module, input, outLength);
+  }
+}
+
+// The headers that vary by request (`{"Content-Type":…,"Prefer":…}`) come
+// in a handful of combinations: each text is parsed once.
+const requestHeaderSets = new Map();
+const MAX_HEADER_SETS = 64;
+
+function requestHeaders(text) {
+  let headers = requestHeaderSets.get(text);
+  if (!headers) {
+    headers = Object.freeze(JSON.parse(text));
+    if (requestHeaderSets.size < MAX_HEADER_SETS) requestHeaderSets.set(text, headers);
+  }
+  return headers;
+}
+
+// The request a buildRequestAt call published: the output text holds the
+// method, the URL, the body (when there is one) and the per-request
+// headers, at the byte lengths the result slot's words 2 to 5 give
+// (wasm/bindings.cpp, publish_layout). `headers` are the context's own.
+export function readRequest(module, slot, headers) {
+  const heap = module.HEAPU8;
+  const words = new Uint32Array(heap.buffer, slot, 6);
+  const [at, length, methodLength, urlLength, bodyLength, hasBody] = words;
+  const method = decoder.decode(heap.subarray(at, at + methodLength));
+  const urlEnd = at + methodLength + urlLength;
+  const url = decoder.decode(heap.subarray(at + methodLength, urlEnd));
+  const bodyEnd = hasBody ? urlEnd + bodyLength : urlEnd;
+  const body = hasBody ? decoder.decode(heap.subarray(urlEnd, bodyEnd)) : null;
+  const own = requestHeaders(decoder.decode(heap.subarray(bodyEnd, at + length)));
+  return { method, url, headers: { ...headers, ...own }, body };
+}
+
+// Core#startExecution: `[tool, settings]`, a newline and the params (the
+// core parses the params once) into a new Execution handle for
+// `[domainHandle, registryHandle, contextHandle]`; the params over
+// `maxParams` bytes are refused before they are copied.
+export function startExecutionWith(module, slot, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, maxParams }) {
+  const paramsText = jsonText(params ?? null, 'params');
+  checkSize(paramsText, maxParams, 'params_too_large', '', 'the params');
+  const call = `[${JSON.stringify(String(tool))},${jsonText(settings ?? null, 'options')}]\n${paramsText}`;
+  const handle = callWithText(module, slot, input, call, (length) => new module.Execution(domainHandle, registryHandle, contextHandle, length), { read: false });
+  return executionCalls(module, slot, input, handle, settings);
+}
+
+// The calls of one Execution handle (Core#startExecution): the needs of each
+// round, the responses' bodies into the handle's buffer, the result out of
+// the result slot. `input` is the Core's input buffer, trimmed after a large
+// result.
+export function executionCalls(module, slot, input, handle, settings) {
+  return {
+    done: () => handle.done(),
+    // An error instead of the list: the core could not write the needs
+    // (out of memory); thrown, so the caller reports it as a result.
+    needs: () => {
+      const needs = JSON.parse(handle.needs());
+      if (!Array.isArray(needs)) throw new AlfredError(needs?.error ?? internalError(new Error('the core returned no needs')));
+      return needs;
+    },
+    // The body goes into the handle's own buffer, which the core takes
+    // over without a copy.
+    respond(index, { status, contentRange, contentType, body, failure = '' }) {
+      let bytes = body;
+      let kind = failure;
+      let pointer = handle.bodyBuffer(bytes.length);
+      if (pointer === 0 && bytes.length > 0) {
+        bytes = encoder.encode(`the core could not make room for ${bytes.length} bytes`);
+        kind = 'too_large';
+        pointer = handle.bodyBuffer(bytes.length);
+        if (pointer === 0) bytes = new Uint8Array(0); // not even for the message: the failure alone
+      }
+      copyIn(module, bytes, () => pointer);
+      handle.respondAt(index, status, contentRange, contentType, kind);
+    },
+    // For the model (`settings.forModel`), the core writes the result's
+    // fields, a newline and the tool result's JSON text: the text is kept
+    // as it is (`modelText`), never parsed here.
+    result() {
+      handle.resultAt();
+      const text = readOutput(module, slot);
+      trimAfterLargeCall(module, input, text.length);
+      if (!settings?.forModel) return JSON.parse(text);
+      const newline = text.indexOf('\n');
+      if (newline < 0) return JSON.parse(text);
+      const out = JSON.parse(text.slice(0, newline));
+      out.modelText = text.slice(newline + 1);
+      return out;
+    },
+    delete: () => handle.delete(),
+  };
+}

@@ -1,0 +1,53 @@
+// Domains in the core: a domain configuration compiled once per domain
+// object (and freed when the object is collected), and the core's own check
+// of a configuration.
+import { AlfredError } from '../errors.js';
+import { jsonText, parseResult } from './boundary.js';
+
+// Embind handles are not garbage-collected: free a compiled domain when the
+// domain object it was cached for is collected.
+const domainFinalizer =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
+
+// Core#validateDomain: `{ data: domain, error }` by the core's own parser.
+export function validateDomainWith(module, domain) {
+  let text;
+  let value = domain;
+  try {
+    if (typeof domain === 'string') {
+      text = domain;
+      value = JSON.parse(domain);
+    } else {
+      text = jsonText(domain ?? null, 'domain');
+    }
+  } catch (cause) {
+    if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
+    return { data: null, error: { code: 'invalid_domain', path: '', message: `the domain is not JSON: ${cause.message}`, hint: '' } };
+  }
+  const handle = new module.Domain(text);
+  try {
+    const failure = handle.loadError();
+    return failure ? { data: null, error: parseResult(failure).error } : { data: value, error: null };
+  } finally {
+    handle.delete();
+  }
+}
+
+// Core#domainHandle: the compiled form of `domain`, cached in `domains`.
+export function compiledDomain(module, domains, domain) {
+  if (!domain || typeof domain !== 'object') {
+    throw new AlfredError({ code: 'invalid_option', path: 'domain', message: 'domain must be a domain configuration object' });
+  }
+  let handle = domains.get(domain);
+  if (!handle) {
+    handle = new module.Domain(JSON.stringify(domain));
+    const failure = handle.loadError();
+    if (failure) {
+      handle.delete();
+      throw new AlfredError(parseResult(failure).error);
+    }
+    domains.set(domain, handle);
+    domainFinalizer?.register(domain, handle);
+  }
+  return handle;
+}
