@@ -20,10 +20,11 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { gzipSync } from 'node:zlib';
 import { isDeepStrictEqual } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { loadCore } from '../web/src/index.node.js';
+import { SIZE_BUDGET_BYTES, wasmSections } from './wasm-size.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -273,7 +274,7 @@ function sizeOf(paths) {
 }
 
 const jsFiles = (dir) =>
-  readdirSync(join(ROOT, dir))
+  readdirSync(join(ROOT, dir), { recursive: true })
     .filter((name) => /\.(m|c)?js$/.test(name))
     .map((name) => join(ROOT, dir, name));
 
@@ -294,6 +295,12 @@ printTable(
   ],
 );
 console.log(`package JS: ${packageJs.map((path) => relative(join(ROOT, 'web'), path)).join(', ')}`);
+console.log('where the WebAssembly bytes are:');
+printTable(
+  ['section', 'raw', 'gzip (alone)'],
+  wasmSections(readFileSync(corePaths[0])).map((section) => [section.name, kb(section.raw), kb(section.gzip)]),
+);
+console.log(`budget the tests enforce (tests/js/size-budget.test.mjs): wasm + glue ≤ ${kb(SIZE_BUDGET_BYTES)} gzipped (now ${kb(coreSize.gzip)})`);
 const sizeMet = coreSize.gzip <= 120 * 1024;
 console.log(`target: wasm + glue ≤ 120 KB gzipped (${sizeMet ? 'met' : 'not met'})`);
 if (!sizeMet) {
