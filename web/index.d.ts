@@ -958,6 +958,8 @@ export interface WritePreview {
   readonly keys?: readonly (string | null)[];
   /** Update: the change, as the model gave it. */
   readonly data?: JsonValue;
+  /** In an MCP confirmation: the table's label columns, which name each row to the user. */
+  readonly labels?: readonly string[];
 }
 
 /** The call an `approve` function is asked about. */

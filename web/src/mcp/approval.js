@@ -159,7 +159,11 @@ export async function runConfirmedCall({ core, act, name, args, signal, confirma
   // Calls the policy never holds (reads, and writes it lets through) take the
   // model's path: the read limit and the caps on what reaches the model.
   const approve = act.policy?.approve ?? 'none';
-  if (typeof approve === 'function' || !needsApproval(approve, name)) return { result: await act.callTool(name, args ?? {}, { signal }) };
+  // The core's text goes to the client as it is (no parse and stringify).
+  if (typeof approve === 'function' || !needsApproval(approve, name)) {
+    const text = await act.callToolText(name, args ?? {}, { signal });
+    return { result: JSON.parse(text), text };
+  }
   const { params, error } = toolArguments(args ?? {});
   const resultLimits = checkedResultLimits(act.resultLimits);
   const forModel = (outcome) => toolResult(core, name, outcome, { registry: act.registry, resultLimits });

@@ -99,7 +99,7 @@ export async function callSessionTool({ core, store, sessionId, actOptions, name
   const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
   const { data, error } = await withStoredRegistry({ core, store, sessionId, caller, actOptions, missing: 'refuse', run: (act) => runConfirmedCall({ core, act, name, args, signal, confirmation }) });
   if (error) return mcpToolError(name, error);
-  return answerWithNote(data.outcome.result ?? pendingAsUnasked(name, data.outcome.pending), data.note);
+  return answerWithNote(data.outcome.result ?? pendingAsUnasked(name, data.outcome.pending), data.note, data.outcome.text);
 }
 
 /**
@@ -134,10 +134,12 @@ export async function callUserTool({ core, store, actOptions, name, args, signal
   if (error) return { result: mcpToolError(name, error) };
   if (data.outcome.pending) return { pending: data.outcome.pending };
   const result = data.outcome.result;
+  let text = data.outcome.text;
   if (!data.found && result?.error?.code === 'unknown_ref') {
     result.error = { ...result.error, code: 'refs_expired', message: `${result.error.message}: no refs are kept for you on this server now`, hint: REFS_EXPIRED_HINT };
+    text = undefined;
   }
-  return { result: answerWithNote(result, data.note) };
+  return { result: answerWithNote(result, data.note, text) };
 }
 
 const REFS_EXPIRED_HINT = 'refs from earlier calls expire after a day without a call: read the rows again (db_read with a filter on their names) to get current refs, then repeat the call with them';
@@ -160,10 +162,11 @@ function pendingAsUnasked(name, preview) {
   return { ok: false, tool: String(name), table: preview.table, error: { code: 'approval_required', path: '', message: `${preview.tool} on ${preview.table} needs the user's confirmation and was not sent`, hint: 'nothing was sent' } };
 }
 
-// The result as a CallToolResult, with a second text block when the refs
-// could not be stored after the call.
-function answerWithNote(result, note) {
-  const answer = mcpToolResult(result);
+// The result as a CallToolResult (`text`: the core's, when the result is
+// the one it wrote), with a second text block when the refs could not be
+// stored after the call.
+function answerWithNote(result, note, text) {
+  const answer = mcpToolResult(result, text);
   if (note) answer.content.push({ type: 'text', text: note });
   return answer;
 }

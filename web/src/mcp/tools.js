@@ -183,14 +183,15 @@ export function mcpResourceList(domain) {
  * `{ ok: false, …, error: { code, path, message, hint } }`) as an MCP
  * CallToolResult: its JSON as text (what a client that reads only text shows
  * the model), the same object as `structuredContent` (matching the tool's
- * `outputSchema`), `isError` when it is not ok.
+ * `outputSchema`), `isError` when it is not ok. `text`, when given, is the
+ * result's JSON text as the core wrote it (`act.callToolText`).
  *
  * @example
  * mcpToolResult({ ok: true, tool: 'db_read', table: 'inventory', count: 0, rows: [], query: 'Query: …' })
  * // { content: [{ type: 'text', text: '{"ok":true,…}' }], structuredContent: { ok: true, … }, isError: false }
  */
-export function mcpToolResult(result) {
-  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, isError: !result.ok };
+export function mcpToolResult(result, text = JSON.stringify(result)) {
+  return { content: [{ type: 'text', text }], structuredContent: result, isError: !result.ok };
 }
 
 /**
