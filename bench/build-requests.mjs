@@ -23,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { PostgrestClient } from '@supabase/postgrest-js';
+import { z } from 'zod';
 import { loadCore } from '../web/src/index.node.js';
 import { SIZE_BUDGET_BYTES, wasmSections } from './wasm-size.mjs';
 
@@ -157,9 +158,50 @@ const requests = [
   },
 ];
 
+// What a hand-written tool checks before it calls postgrest-js: the model's
+// arguments against a zod schema per tool (tables, columns and ops as enums,
+// values typed), without refs, owners or per-column types.
+const TABLES = ['inventory', 'recipes', 'shopping_list', 'meal_plans', 'tasks'];
+const COLUMNS = ['id', 'name', 'quantity', 'unit', 'location', 'expiry_date', 'cuisine', 'servings'];
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const filter = z.object({
+  field: z.enum(COLUMNS),
+  op: z.enum(['=', '!=', '>', '>=', '<', '<=', 'in', 'not_in', 'like', 'ilike', 'is', 'contains']),
+  value: z.union([scalar, z.array(scalar)]),
+});
+const inventoryRow = z
+  .object({
+    name: z.string().min(1),
+    quantity: z.number(),
+    unit: z.string().nullable(),
+    location: z.enum(['fridge', 'freezer', 'pantry', 'other']),
+    expiry_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
+  })
+  .strict();
+const zodSchemas = {
+  db_read: z.object({
+    table: z.enum(TABLES),
+    columns: z.array(z.enum(COLUMNS)).optional(),
+    filters: z.array(filter).optional(),
+    or_filters: z.array(filter).optional(),
+    order_by: z.enum(COLUMNS).optional(),
+    order_dir: z.enum(['asc', 'desc']).optional(),
+    limit: z.number().int().min(1).max(1000).optional(),
+    offset: z.number().int().min(0).optional(),
+  }),
+  db_create: z.object({ table: z.enum(TABLES), data: z.union([inventoryRow, z.array(inventoryRow).min(1)]) }),
+  db_update: z.object({ table: z.enum(TABLES), filters: z.array(filter).min(1), data: inventoryRow.partial() }),
+  db_delete: z.object({ table: z.enum(TABLES), filters: z.array(filter).min(1) }),
+};
+
 for (const request of requests) {
   request.ours = () => core.buildRequest(request.tool, request.params, ourOptions);
   request.theirs = () => finishPostgrestJs(request.postgrestJs());
+  const schema = zodSchemas[request.tool];
+  request.theirsChecked = () => {
+    schema.parse(request.params);
+    return finishPostgrestJs(request.postgrestJs());
+  };
 }
 
 // --- check both sides build the same request --------------------------------
@@ -212,8 +254,10 @@ const started = performance.now();
 for (const request of requests) {
   request.oursIterations = calibrate(request.ours);
   request.theirsIterations = calibrate(request.theirs);
+  request.checkedIterations = calibrate(request.theirsChecked);
   request.oursRates = [];
   request.theirsRates = [];
+  request.checkedRates = [];
 }
 // Timed rounds, interleaved: per round every request, alternating which side goes first.
 for (let round = 0; round < ROUNDS; round++) {
@@ -221,6 +265,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const sides = [
       () => request.oursRates.push(request.oursIterations / (runSide(request.ours, request.oursIterations) / 1000)),
       () => request.theirsRates.push(request.theirsIterations / (runSide(request.theirs, request.theirsIterations) / 1000)),
+      () => request.checkedRates.push(request.checkedIterations / (runSide(request.theirsChecked, request.checkedIterations) / 1000)),
     ];
     if (round % 2) sides.reverse();
     for (const side of sides) side();
@@ -233,7 +278,8 @@ const fmtUs = (rate) => (1e6 / rate).toFixed(2);
 const rows = requests.map((request) => {
   const ours = median(request.oursRates);
   const theirs = median(request.theirsRates);
-  return [request.name, fmtRate(ours), fmtUs(ours), fmtRate(theirs), fmtUs(theirs), (ours / theirs).toFixed(2)];
+  const checked = median(request.checkedRates);
+  return [request.name, fmtRate(ours), fmtUs(ours), fmtRate(theirs), fmtUs(theirs), (ours / theirs).toFixed(2), fmtUs(checked), (ours / checked).toFixed(2)];
 });
 
 function printTable(header, body) {
@@ -250,8 +296,9 @@ console.log(
     `load average ${loadavg()[0].toFixed(2)} (other processes skew absolute numbers; the interleaved ratio less so)`,
 );
 console.log(`request building: median of ${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per side (${speedSeconds.toFixed(1)} s)\n`);
-printTable(['request', 'alfred-act ops/s', 'µs/op', 'postgrest-js ops/s', 'µs/op', 'ratio'], rows);
-console.log('ratio = alfred-act / postgrest-js (target ≥ 1.00)');
+printTable(['request', 'alfred-act ops/s', 'µs/op', 'postgrest-js ops/s', 'µs/op', 'ratio', '+ zod µs/op', 'ratio'], rows);
+console.log('ratio = alfred-act / postgrest-js (target ≥ 1.00); last two: postgrest-js after a zod check of the same');
+console.log(`arguments (zod ${readJson('node_modules/zod/package.json').version}, a hand-written tool's schema), and alfred-act / that (target ≥ 2.00)`);
 if (rows.some((row) => Number(row[5]) < 1))
   console.log(
     '  missed: about 60 % of an alfred-act call is the WebAssembly core reading the JSON params and validating every value\n' +

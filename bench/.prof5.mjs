@@ -1,0 +1,10 @@
+const { loadCore } = await import('/work/main/web/src/index.node.js');
+const jwt = (sub) => { const part = (v) => Buffer.from(JSON.stringify(v)).toString('base64url'); return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ role: 'authenticated', sub })}.c2lnbmF0dXJl`; };
+const body = new TextEncoder().encode('[]');
+const fetchBytes = async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'content-range': '*/0' } });
+const core = await loadCore();
+const act = core.createAct({ url: 'https://bench.supabase.co', apiKey: 'anon-key', accessToken: jwt('11111111-1111-4111-8111-111111111111'), fetch: fetchBytes });
+const reps = Number(process.env.REPS ?? 10000);
+const t0 = performance.now();
+for (let i = 0; i < reps; i++) await act.callToolText('db_read', { table: 'meal_plans', limit: 100 });
+console.log('µs/call', ((performance.now() - t0) / reps * 1000).toFixed(0));
