@@ -170,7 +170,7 @@ function afterSuccess(run, tool, record, previousResults) {
   const { emptyReads, maxToolCalls, finish } = run;
   // Empty reads of one table that only change the filters are a search
   // with no end: the second one ends the step
-  // (docs/limits.md#empty-reads-in-the-act-loop).
+  // (docs/limits-and-faults.md#empty-reads-in-the-act-loop).
   if (tool === 'db_read' && isEmptyRead(record)) {
     const empties = (emptyReads.get(record.table) ?? 0) + 1;
     emptyReads.set(record.table, empties);
