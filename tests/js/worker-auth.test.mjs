@@ -1,6 +1,6 @@
 // Who may make the edge worker spend: every bearer token verified in the
-// worker (worker/src/auth.js, web/src/jwt-verify.js) and the per-user limits
-// on /act/turn (worker/src/limits.js), in workerd and in Deno.
+// worker (web/src/worker/auth.js, web/src/jwt-verify.js) and the per-user limits
+// on /act/turn (web/src/worker/limits.js), in workerd and in Deno.
 //
 // Real parts: the local stack (PGlite + PostgREST 12) configured with the
 // same HS256 secret and with a JWK set of ES256/RS256 keys generated here; a

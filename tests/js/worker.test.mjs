@@ -1,4 +1,4 @@
-// The edge worker (worker/src/handler.js) in the real runtimes from npm —
+// The edge worker (web/src/worker/handler.js) in the real runtimes from npm —
 // workerd with a generated config and Deno with worker/deno.js — in front of
 // the local stack (PGlite + PostgREST) and the scripted model (a real
 // OpenAI-compatible server on 127.0.0.1). Everything goes over HTTP.
