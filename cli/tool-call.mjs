@@ -36,7 +36,7 @@ ALFRED_TABLES, ALFRED_APPROVE and ALFRED_MAX_AFFECTED:
 
 Backend: SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
 from the environment (a Supabase project, or a running local stack:
-\`node db/stack.mjs start\` prints them), else the embedded local stack
+\`npx alfred-act stack start\` prints them), else the embedded local stack
 (PGlite + PostgREST, seeded demo data), started only when the call reaches the
 database.`;
 
@@ -191,7 +191,11 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
         trace(`→ ${init.method} ${decodeURIComponent(url)}${init.body ? `\n  body: ${init.body.slice(0, 500)}` : ''}`);
         const response = await fetch(url, init);
         const range = response.headers.get('content-range');
-        trace(`← ${response.status}${range ? ` (Content-Range ${range})` : ''}`);
+        // A server without max-affected refuses it before running anything;
+        // the act then counts the rows first (docs/safety-controls.md).
+        const refusedCap = response.status === 400 && (await response.clone().text().catch(() => '')).includes('PGRST122');
+        const why = refusedCap ? ': PGRST122, this PostgREST (before 13) does not take max-affected; nothing ran, counting the rows first instead' : '';
+        trace(`← ${response.status}${range ? ` (Content-Range ${range})` : ''}${why}`);
         return response;
       });
       result = await act.execute(tool, params, executeOptions);

@@ -63,6 +63,12 @@ describe('readUserToken', () => {
 });
 
 describe('readMcpConfig', () => {
+  test("the user's token from --access-token, SUPABASE_ACCESS_TOKEN, or ALFRED_ACCESS_TOKEN as the local stack prints it, in that order", () => {
+    assert.deepEqual(readMcpConfig([], { ...env, ALFRED_ACCESS_TOKEN: 'stack-jwt' }).data.token, { accessToken: 'stack-jwt' });
+    assert.deepEqual(readMcpConfig([], { ...env, ALFRED_ACCESS_TOKEN: 'stack-jwt', SUPABASE_ACCESS_TOKEN: 'jwt' }).data.token, { accessToken: 'jwt' });
+    assert.deepEqual(readMcpConfig(['--access-token', 'flag-jwt'], { ...env, ALFRED_ACCESS_TOKEN: 'stack-jwt' }).data.token, { accessToken: 'flag-jwt' });
+    assert.match(readMcpConfig([], { ...env, ALFRED_ACCESS_TOKEN: '' }).error, /access token is required/);
+  });
   test('the write policy: flags, or ALFRED_READ_ONLY, ALFRED_TABLES, ALFRED_APPROVE, ALFRED_MAX_AFFECTED, ALFRED_CONFIRM (a flag wins)', () => {
     const user = { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' };
     assert.deepEqual(readMcpConfig(['--read-only', '--tables', 'deals, contacts', '--max-affected', '20', '--no-confirm'], user).data.policy, {

@@ -38,7 +38,8 @@ under row-level security.
   --overrides FILE     with --pull: overrides merged on the pulled domain
   --url URL            the Supabase project URL or a PostgREST root     (SUPABASE_URL)
   --anon-key KEY       the anon / publishable key, never a service key  (SUPABASE_ANON_KEY)
-  --access-token JWT   the signed-in user's access token                (SUPABASE_ACCESS_TOKEN)
+  --access-token JWT   the signed-in user's access token                (SUPABASE_ACCESS_TOKEN,
+                       or ALFRED_ACCESS_TOKEN as the local stack prints it)
   --token-command CMD  a shell command printing a fresh access token,
                        run again when the last one is about to expire  (ALFRED_TOKEN_COMMAND)
   --token-file FILE    a file holding the access token, read again when
@@ -62,7 +63,7 @@ under row-level security.
                        and nothing is written                          (ALFRED_CONFIRM=false)
 
 Without --domain or --pull the server starts only against the local demo
-stack (node db/stack.mjs start), serving its kitchen demo domain.`;
+stack (npx alfred-act stack start), serving its kitchen demo domain.`;
 
 const OPTIONS = {
   domain: { type: 'string', env: 'ALFRED_DOMAIN' },
@@ -72,7 +73,7 @@ const OPTIONS = {
   overrides: { type: 'string' },
   url: { type: 'string', env: 'SUPABASE_URL' },
   'anon-key': { type: 'string', env: 'SUPABASE_ANON_KEY' },
-  'access-token': { type: 'string', env: 'SUPABASE_ACCESS_TOKEN' },
+  'access-token': { type: 'string', env: ['SUPABASE_ACCESS_TOKEN', 'ALFRED_ACCESS_TOKEN'] },
   'token-command': { type: 'string', env: 'ALFRED_TOKEN_COMMAND' },
   'token-file': { type: 'string', env: 'ALFRED_TOKEN_FILE' },
   store: { type: 'string', env: 'ALFRED_MCP_STORE' },
@@ -105,7 +106,9 @@ export function readMcpConfig(argv, env = {}) {
   } catch (cause) {
     return { data: null, error: cause.message };
   }
-  const get = (name) => values[name] ?? ((OPTIONS[name].env && env[OPTIONS[name].env]) || undefined);
+  // An option's variables in order (the first one set wins), after its flag.
+  const fromEnv = (names) => [names ?? []].flat().map((variable) => env[variable]).find(Boolean);
+  const get = (name) => values[name] ?? fromEnv(OPTIONS[name].env);
   const url = get('url');
   const apiKey = get('anon-key');
   if (!url || !apiKey) return { data: null, error: 'the Supabase URL and anon key are required (--url and --anon-key, or SUPABASE_URL and SUPABASE_ANON_KEY)' };
