@@ -548,6 +548,8 @@ using slot_input_fn = std::string (*)(const slot_input&);
 
 // One row per slot of the Act templates, in template order: the slot, what
 // its text shows (for a domain author), and how a domain's tables make it.
+// Long because it is a table: one row per slot, the one-line derivations
+// written in place.
 struct slot_row {
   prompt_example_slot slot;
   slot_input_fn derive;

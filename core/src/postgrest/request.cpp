@@ -161,6 +161,124 @@ void write_request_object(json_writer& w, std::string_view method, std::string_v
   w.end_object();
 }
 
+// The owner id a call's rows or filters carry ("" for none): created rows
+// get it, and every filter of an owner-scoped table; otherwise row-level
+// security alone decides.
+result<std::string> owner_id(const tool_call& call, const request_options& options) {
+  const table& tbl = *call.tbl;
+  if (!tbl.has_owner() || (call.kind != tool_kind::create && !tbl.owner_scoped)) return std::string();
+  if (options.user_id.empty())
+    return error{codes::missing_user_id, "userId", fmt::format("{} belongs to users; a user id is required", tbl.name),
+                 "pass userId (the signed-in user's id, the JWT's sub claim)"};
+  if (!is_uuid_syntax(options.user_id)) return error{codes::invalid_option, "userId", "userId must be a UUID", ""};
+  return canonical_uuid(options.user_id);
+}
+
+// Writes a call's method, query parameters, body and preferences into a
+// request whose URL holds the table's path, one method per kind of call.
+class request_writer {
+ public:
+  request_writer(const tool_call& call, std::string_view owner, request_parts& req)
+      : call_(call), tbl_(*call.tbl), owner_(owner), req_(req), query_(req.url), conditions_(query_) {}
+
+  void read() {
+    req_.method = "GET";
+    std::string& select = query_.scratch();
+    append_select(select, call_);
+    query_.add("select", select);
+    owner_filter();
+    for (const auto& f : call_.filters) encode_filter(f, conditions_);
+    // Repeated `or` parameters are ANDed by PostgREST.
+    or_group(call_.or_filters);
+    for (const auto& group : call_.or_groups) or_group(group);
+    if (!call_.order_by.empty()) {
+      std::string& text = query_.scratch();
+      text += call_.order_by;
+      text += call_.descending ? ".desc" : ".asc";
+      query_.add("order", text);
+    }
+    if (call_.offset) query_.add("offset", std::to_string(*call_.offset));
+    if (call_.limit) query_.add("limit", std::to_string(*call_.limit));
+    if (!call_.count.empty()) req_.prefer = "count=" + call_.count;
+  }
+
+  void create() {
+    req_.method = "POST";
+    const owner_field owner{owner_.empty() ? std::string_view() : std::string_view(tbl_.owner), owner_};
+    std::string body;
+    json_writer w(body);
+    if (call_.batch) {
+      bool keys_differ = false;
+      batch_columns(union_keys(call_.rows, owner.column, keys_differ));
+      // Without it, a key missing from one row would be inserted as NULL
+      // instead of the column default (docs/postgrest-wire.md#writes-and-prefer).
+      if (keys_differ) req_.prefer = "missing=default, ";
+      w.begin_array();
+      for (const auto& fields : call_.rows) write_row(w, fields, owner);
+      w.end_array();
+    } else {
+      write_row(w, call_.rows.front(), owner);
+    }
+    req_.body = std::move(body);
+    query_.add("select", "*");
+    req_.prefer += "return=representation";
+  }
+
+  /// An update or a delete: the rows its filters select.
+  void narrowed_write() {
+    req_.method = call_.kind == tool_kind::update ? "PATCH" : "DELETE";
+    owner_filter();
+    for (const auto& f : call_.filters) encode_filter(f, conditions_);
+    query_.add("select", "*");
+    if (call_.kind == tool_kind::update) {
+      std::string body;
+      json_writer w(body);
+      write_row(w, call_.rows.front());
+      req_.body = std::move(body);
+    }
+    // handling=strict makes PostgREST refuse (and roll back) a write
+    // over the limit instead of ignoring the preference.
+    if (call_.max_affected > 0) req_.prefer = fmt::format("handling=strict, max-affected={}, ", call_.max_affected);
+    req_.prefer += "return=representation";
+  }
+
+ private:
+  void owner_filter() {
+    if (owner_.empty() || !tbl_.owner_scoped) return;
+    std::string& text = query_.scratch();
+    text += "eq.";
+    text += owner_;
+    query_.add(tbl_.owner, text);
+  }
+
+  // Conditions of which one must hold, as one `or=(…)` parameter.
+  void or_group(const std::vector<filter>& group) {
+    if (group.empty()) return;
+    const condition_writer::group_state any = conditions_.open_group(true);
+    for (const auto& f : group) encode_filter(f, conditions_);
+    conditions_.close_group(any);
+  }
+
+  // `columns="a","b"`: the keys of a batch's rows.
+  void batch_columns(const std::vector<std::string_view>& keys) {
+    std::string& text = query_.scratch();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (i) text += ',';
+      text += '"';
+      text += keys[i];
+      text += '"';
+    }
+    query_.add("columns", text);
+  }
+
+  const tool_call& call_;
+  const table& tbl_;
+  std::string_view owner_;
+  request_parts& req_;
+  query_writer query_;
+  condition_writer conditions_;
+};
+
 result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call& call,
                                           const request_context& context) {
   const table& tbl = *call.tbl;
@@ -171,109 +289,26 @@ result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call
   if (context.send_error()) return *context.send_error();
   const request_options& options = context.options();
   const std::string_view base = context.base();
-  // The owner's id goes into created rows, and into every filter of an
-  // owner-scoped table; otherwise row-level security alone decides.
-  std::string owner;
-  if (tbl.has_owner() && (call.kind == tool_kind::create || tbl.owner_scoped)) {
-    if (options.user_id.empty())
-      return error{codes::missing_user_id, "userId",
-                   fmt::format("{} belongs to users; a user id is required", tbl.name),
-                   "pass userId (the signed-in user's id, the JWT's sub claim)"};
-    if (!is_uuid_syntax(options.user_id)) return error{codes::invalid_option, "userId", "userId must be a UUID", ""};
-    owner = canonical_uuid(options.user_id);
-  }
+  auto owner = owner_id(call, options);
+  if (!owner) return owner.take_error();
 
   request_parts req;
   req.url.reserve(base.size() + tbl.name.size() + 512);
   req.url += base;
   req.url += '/';
   append_percent_encoded(req.url, tbl.name);
-  query_writer query(req.url);
-  condition_writer conditions(query);
-  std::string& prefer = req.prefer;
-  auto add_owner_filter = [&]() {
-    if (owner.empty() || !tbl.owner_scoped) return;
-    std::string& text = query.scratch();
-    text += "eq.";
-    text += owner;
-    query.add(tbl.owner, text);
-  };
+  request_writer writer(call, *owner, req);
   switch (call.kind) {
-    case tool_kind::read: {
-      req.method = "GET";
-      std::string& select = query.scratch();
-      append_select(select, call);
-      query.add("select", select);
-      add_owner_filter();
-      for (const auto& f : call.filters) encode_filter(f, conditions);
-      // Repeated `or` parameters are ANDed by PostgREST.
-      auto add_or_group = [&](const std::vector<filter>& group) {
-        if (group.empty()) return;
-        const condition_writer::group_state any = conditions.open_group(true);
-        for (const auto& f : group) encode_filter(f, conditions);
-        conditions.close_group(any);
-      };
-      add_or_group(call.or_filters);
-      for (const auto& group : call.or_groups) add_or_group(group);
-      if (!call.order_by.empty()) {
-        std::string& text = query.scratch();
-        text += call.order_by;
-        text += call.descending ? ".desc" : ".asc";
-        query.add("order", text);
-      }
-      if (call.offset) query.add("offset", std::to_string(*call.offset));
-      if (call.limit) query.add("limit", std::to_string(*call.limit));
-      if (!call.count.empty()) prefer = "count=" + call.count;
+    case tool_kind::read:
+      writer.read();
       break;
-    }
-    case tool_kind::create: {
-      req.method = "POST";
-      const owner_field owner_value{owner.empty() ? std::string_view() : std::string_view(tbl.owner), owner};
-      std::string body;
-      json_writer w(body);
-      if (call.batch) {
-        bool keys_differ = false;
-        const auto keys = union_keys(call.rows, owner_value.column, keys_differ);
-        std::string& text = query.scratch();
-        for (std::size_t i = 0; i < keys.size(); ++i) {
-          if (i) text += ',';
-          text += '"';
-          text += keys[i];
-          text += '"';
-        }
-        query.add("columns", text);
-        // Without it, a key missing from one row would be inserted as NULL
-        // instead of the column default (docs/postgrest-wire.md#writes-and-prefer).
-        if (keys_differ) prefer = "missing=default, ";
-        w.begin_array();
-        for (const auto& fields : call.rows) write_row(w, fields, owner_value);
-        w.end_array();
-      } else {
-        write_row(w, call.rows.front(), owner_value);
-      }
-      req.body = std::move(body);
-      query.add("select", "*");
-      prefer += "return=representation";
+    case tool_kind::create:
+      writer.create();
       break;
-    }
     case tool_kind::update:
-    case tool_kind::remove: {
-      req.method = call.kind == tool_kind::update ? "PATCH" : "DELETE";
-      add_owner_filter();
-      for (const auto& f : call.filters) encode_filter(f, conditions);
-      query.add("select", "*");
-      if (call.kind == tool_kind::update) {
-        std::string body;
-        json_writer w(body);
-        write_row(w, call.rows.front());
-        req.body = std::move(body);
-      }
-      // handling=strict makes PostgREST refuse (and roll back) a write
-      // over the limit instead of ignoring the preference.
-      if (call.max_affected > 0) prefer = fmt::format("handling=strict, max-affected={}, ", call.max_affected);
-      prefer += "return=representation";
+    case tool_kind::remove:
+      writer.narrowed_write();
       break;
-    }
   }
 
   if (req.url.size() > options.max_url_length)
@@ -281,7 +316,6 @@ result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call
                  fmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),
                              options.max_url_length),
                  "split the value list into several smaller calls, or filter on fewer values"};
-
   return req;
 }
 

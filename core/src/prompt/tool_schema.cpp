@@ -152,24 +152,12 @@ class schema_writer {
     const bool optional = strict_ && row.use_by(kind_) != param_use::required;
     w_.begin_object();
     switch (row.param) {
-      case tool_param::table: {
-        type("string", false);
-        std::vector<std::string_view> names;
-        for (const table* tbl : tables_) names.push_back(tbl->name);
-        strings("enum", names);
+      case tool_param::table:
+        table_names();
         break;
-      }
       case tool_param::filters:
       case tool_param::or_filters:
-        type("array", optional);
-        text("description",
-             row.param == tool_param::filters
-                 ? filters_description()
-                 : std::string_view("Conditions of which at least one must hold (OR), ANDed with filters."));
-        w_.key("items");
-        w_.begin_object();
-        text("$ref", "#/$defs/filter");
-        w_.end_object();
+        filter_list(row.param, optional);
         break;
       case tool_param::columns:
         type("array", optional);
@@ -208,6 +196,26 @@ class schema_writer {
         data();
         break;
     }
+    w_.end_object();
+  }
+
+  // `table`: the tool's tables as an enum.
+  void table_names() {
+    type("string", false);
+    std::vector<std::string_view> names;
+    for (const table* tbl : tables_) names.push_back(tbl->name);
+    strings("enum", names);
+  }
+
+  // `filters` or `or_filters`: a list of filter objects ($defs/filter).
+  void filter_list(tool_param param, bool optional) {
+    type("array", optional);
+    text("description", param == tool_param::filters
+                            ? filters_description()
+                            : std::string_view("Conditions of which at least one must hold (OR), ANDed with filters."));
+    w_.key("items");
+    w_.begin_object();
+    text("$ref", "#/$defs/filter");
     w_.end_object();
   }
 
