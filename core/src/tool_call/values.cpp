@@ -536,33 +536,12 @@ namespace {
 
 std::string uuid_json(const std::string& uuid) { return "\"" + uuid + "\""; }
 
-}  // namespace
-
-result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
+// A payload value that is not a key, a ref or a user id, as the JSON its
+// column's type takes.
+result<std::string> typed_payload_value(const value_scope& scope, const column& col, json_value value,
                                         const param_path& path) {
-  // A row's own key in its payload is a new value (a slug the model
-  // chooses), not a ref; other key-holding columns take refs.
-  const table* target = &col == scope.tbl.key_column() ? nullptr : row_target(scope, col);
-  const bool empty_uuid = (col.type == column_type::uuid || target) && value.is_string() && value.str().empty();
-  if (value.is_null() || empty_uuid) {
-    if (col.required || !col.nullable)
-      return invalid_value(path.str(), fmt::format("{} cannot be null", col.name),
-                           fmt::format("give {}", type_hint(col)));
-    return std::string("null");
-  }
   std::string out;
   json_writer w(out);
-  if (target) {
-    auto key = resolve_row_ref(scope, *target, value, path, col.name);
-    if (!key) return key.take_error();
-    if (col.type == column_type::integer) return std::move(*key);  // digits: a JSON number, every digit kept
-    return uuid_json(*key);
-  }
-  if (col.user_id) {
-    auto me = user_id_value(scope, col, value, path);
-    if (!me) return me.take_error();
-    return uuid_json(*me);
-  }
   switch (col.type) {
     case column_type::uuid:
       return invalid_value(path.str(), fmt::format("{} cannot be written", col.name));
@@ -601,6 +580,34 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
       return out;
     }
   }
+}
+
+}  // namespace
+
+result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
+                                        const param_path& path) {
+  // A row's own key in its payload is a new value (a slug the model
+  // chooses), not a ref; other key-holding columns take refs.
+  const table* target = &col == scope.tbl.key_column() ? nullptr : row_target(scope, col);
+  const bool empty_uuid = (col.type == column_type::uuid || target) && value.is_string() && value.str().empty();
+  if (value.is_null() || empty_uuid) {
+    if (col.required || !col.nullable)
+      return invalid_value(path.str(), fmt::format("{} cannot be null", col.name),
+                           fmt::format("give {}", type_hint(col)));
+    return std::string("null");
+  }
+  if (target) {
+    auto key = resolve_row_ref(scope, *target, value, path, col.name);
+    if (!key) return key.take_error();
+    if (col.type == column_type::integer) return std::move(*key);  // digits: a JSON number, every digit kept
+    return uuid_json(*key);
+  }
+  if (col.user_id) {
+    auto me = user_id_value(scope, col, value, path);
+    if (!me) return me.take_error();
+    return uuid_json(*me);
+  }
+  return typed_payload_value(scope, col, value, path);
 }
 
 }  // namespace detail
