@@ -460,19 +460,20 @@ example_texts prompt_examples(const domain& dom) {
   example_texts out;
   out.reserve(slot_rows().size());
   std::optional<picks> chosen;
-  for (const auto& [slot, derive] : slot_rows()) {
+  for (const slot_row& row : slot_rows()) {
+    const std::string_view name = row.slot.name;
     auto given = std::find_if(dom.prompt_examples.begin(), dom.prompt_examples.end(),
-                              [&](const auto& entry) { return entry.first == slot.name; });
+                              [&](const auto& entry) { return entry.first == name; });
     if (given != dom.prompt_examples.end()) {
-      out.emplace_back(std::string(slot.name), given->second);
+      out.emplace_back(std::string(name), given->second);
       continue;
     }
     if (dom.tables.empty()) {
-      out.emplace_back(std::string(slot.name), std::string());
+      out.emplace_back(std::string(name), std::string());
       continue;
     }
     if (!chosen) chosen = pick(dom);
-    out.emplace_back(std::string(slot.name), derive({dom, *chosen, slot.name}));
+    out.emplace_back(std::string(name), row.derive({dom, *chosen, name}));
   }
   return out;
 }
