@@ -105,6 +105,19 @@ TEST_CASE("parse: read params keep what a read takes, filter values pass through
         R"("limit":100,"order_by":"name","order_dir":"asc"})");
 }
 
+TEST_CASE("parse: a placeholder under a key no tool takes is dropped for a write and kept for a read") {
+  // A write tool drops [] and "" under keys it does not take; db_read keeps
+  // them under a key no tool takes, so the tool-call parser refuses it by name.
+  CHECK(parsed(R"({"action":"tool_call","tool":"db_delete","params":{"table":"inventory","limit":"","colour":[],)"
+               R"("filters":[{"field":"id","op":"=","value":"inv_1"}]}})")
+            .params_json == R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}]})");
+  CHECK(parsed(R"({"action":"tool_call","tool":"db_read","params":{"table":"inventory","colour":[],"data":""}})")
+            .params_json == R"({"table":"inventory","colour":[]})");
+  // A value that is not a placeholder is kept for the tool-call parser to refuse.
+  CHECK(parsed(R"({"action":"tool_call","tool":"db_create","params":{"table":"inventory","limit":5,"data":{}}})")
+            .params_json == R"({"table":"inventory","limit":5,"data":{}})");
+}
+
 TEST_CASE("parse: fences, text around the object, params as JSON text, omitted nulls") {
   CHECK(parsed("```json\n{\"action\":\"ask_user\",\"question\":\"Which fridge?\"}\n```").question == "Which fridge?");
   CHECK(parsed("Sure! {\"action\":\"fail\",\"details\":\"db down\"} Hope that helps.").details == "db down");

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "alfred/api.h"
 #include "request_text.h"
 #include "support.h"
 
@@ -957,7 +958,7 @@ TEST_CASE("a URL over the limit is url_too_long, never truncated") {
   CHECK(build_error("db_delete", params, reg, exact).code == "url_too_long");
 }
 
-TEST_CASE("append_request_result writes what data_result(write_request(build_request)) writes") {
+TEST_CASE("append_request_result writes what api::data_result(write_request(build_request)) writes") {
   // The binding's hot path builds its JSON result without an http_request;
   // it must stay byte-identical to the native API's request.
   const ref_registry reg = sample_registry();
@@ -990,7 +991,7 @@ TEST_CASE("append_request_result writes what data_result(write_request(build_req
       if (request.ok()) {
         json_writer w(expected);
         write_request(w, *request);
-        expected = data_result(expected);
+        expected = api::data_result(expected);
       }
       std::string written = "kept:";
       const status ok = append_request_result(written, kitchen(), *call, opts);

@@ -5,6 +5,7 @@
 
 #include "../../core/src/tool_call/tool_params.h"
 
+#include <algorithm>
 #include <string>
 
 #include "request_text.h"
@@ -98,6 +99,35 @@ TEST_CASE("null is absent, but a value under a key the tool does not take is sti
   CHECK(build_error("db_delete", R"({"table": "inventory", "filters": null})").code == "missing_filter");
   CHECK(build_error("db_create", R"({"table": "inventory", "data": null})").code == "missing_param");
   CHECK(build_error("db_read", R"({"table": null})").code == "missing_param");
+}
+
+TEST_CASE("the tool-parameter table: each tool's keys in schema order, the hint lists them, unknown keys have no row") {
+  CHECK(detail::tool_param_list(tool_kind::read) ==
+        "table, filters, or_filters, columns, limit, offset, order_by, order_dir, count");
+  CHECK(detail::tool_param_list(tool_kind::create) == "table, data");
+  CHECK(detail::tool_param_list(tool_kind::update) == "table, filters, data");
+  CHECK(detail::tool_param_list(tool_kind::remove) == "table, filters");
+  const auto rows = detail::tool_param_rows();
+  REQUIRE(rows.size() == detail::kToolParamCount);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CAPTURE(rows[i].key);
+    CHECK(static_cast<std::size_t>(rows[i].param) == i);
+    CHECK(detail::find_tool_param(rows[i].key) == &rows[i]);
+    CHECK(&detail::tool_param_of(rows[i].param) == &rows[i]);
+    // Every key is some tool's, and `table` is every tool's, required.
+    const bool taken = std::any_of(rows[i].by_tool.begin(), rows[i].by_tool.end(),
+                                   [](detail::param_use use) { return use != detail::param_use::none; });
+    CHECK(taken);
+  }
+  for (auto tool : {tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove})
+    CHECK(detail::tool_param_of(detail::tool_param::table).use_by(tool) == detail::param_use::required);
+  CHECK(detail::find_tool_param("or_groups") == nullptr);
+  CHECK(detail::find_tool_param("Table") == nullptr);
+  CHECK(detail::find_tool_param("") == nullptr);
+  // The parser's hint is the table's list.
+  const auto wrong = build_error("db_update", R"({"table": "inventory", "limit": 1})");
+  CHECK(wrong.code == "unknown_param");
+  CHECK(wrong.hint == "allowed: table, filters, data");
 }
 
 TEST_CASE("is_absent_param and parse_data_text") {

@@ -1,4 +1,4 @@
-// Request options (`parse_request_options`, core/src/postgrest/request.cpp) on
+// Request options (`parse_request_options`, core/src/postgrest/request_options.cpp) on
 // arbitrary JSON: the base URL, key, token and user id come from the
 // caller's configuration and session storage. Options that parse either
 // build requests that go to the base URL (and nowhere else), carry the key

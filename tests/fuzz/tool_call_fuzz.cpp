@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "alfred/api.h"
 #include "alfred/request.h"
 #include "alfred/tool_call.h"
 #include "fuzz_support.h"
@@ -119,7 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string written;
   json_writer w(written);
   write_request(w, *req);
-  check(appended_ok && appended == data_result(written), "append_request_result writes another request",
+  check(appended_ok && appended == api::data_result(written), "append_request_result writes another request",
         appended + "\n" + written);
   check(json_document::parse(appended).ok(), "the request result is not JSON", appended);
   return 0;

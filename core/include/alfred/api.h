@@ -30,6 +30,13 @@
 
 namespace alfred::api {
 
+/// `{"data": <data_json>, "error": null}` or `{"data": null, "error": {…}}`
+/// (`write_error`'s object), the shape every call of this layer returns.
+///
+///     data_result("[1,2]");  // {"data":[1,2],"error":null}
+std::string data_result(std::string_view data_json);
+std::string error_result(const error& err);
+
 /// `{"data":null,"error":{"code":"out_of_memory",…}}`.
 std::string out_of_memory_result();
 /// `{"data":null,"error":{"code":"internal_error",…}}` for an exception the

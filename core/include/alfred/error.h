@@ -72,4 +72,14 @@ struct ok_t {};
 using status = result<ok_t>;
 inline status ok_status() { return ok_t{}; }
 
+class json_writer;
+
+/// Writes `{"code", "message", "path", "hint"}`, then `status`, `dbCode`,
+/// `details` and `raw` when the error has them; every text field is cut to
+/// 2000 bytes (on a UTF-8 boundary), whatever the error echoes.
+///
+///     json_writer w(out);
+///     write_error(w, error{codes::unknown_table, "table", "'x' is not a table", ""});
+void write_error(json_writer& w, const error& err);
+
 }  // namespace alfred

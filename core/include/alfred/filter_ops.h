@@ -3,7 +3,7 @@
 /// rule about its op: the spellings the model may write, the value it takes,
 /// its PostgREST operator and how `not.` applies, whether it narrows an update
 /// or delete, and its line in the prompt's operator table. Validation
-/// (tool_call.cpp), both PostgREST encoders (request.cpp: filters and `or=`),
+/// (tool_call.cpp), both PostgREST encoders (request_conditions.cpp: filters and `or=`),
 /// query records and their rendering, the tool schemas and the prompt
 /// templates all read the rows; none of them names an op.
 ///

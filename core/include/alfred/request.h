@@ -124,7 +124,7 @@ void write_request(json_writer& w, const http_request& request);
 
 /// Builds the request for a validated call and appends its JSON result,
 /// `{"data": {"method", …}, "error": null}`, to `out`: the text
-/// `data_result` of `write_request` gives, without an http_request in
+/// `api::data_result` of `write_request` gives, without an http_request in
 /// between (the WASM binding's hot path). On failure appends nothing and
 /// returns the error `build_request` would.
 status append_request_result(std::string& out, const domain& dom, const tool_call& call,
@@ -151,14 +151,5 @@ status append_request_parts(std::string& out, request_layout& layout, const doma
 /// Writes the headers every request of `context` carries (`apikey`,
 /// `Authorization`, `Accept`) as the members of a JSON object.
 void write_context_headers(json_writer& w, const request_context& context);
-
-/// Writes `{"code", "message", "path", "hint"}`, then `status`, `dbCode`,
-/// `details` and `raw` when the error has them.
-void write_error(json_writer& w, const error& err);
-
-/// `{"data": <data_json>, "error": null}` or `{"data": null, "error": {…}}`,
-/// the shape every JS-facing call returns.
-std::string data_result(std::string_view data_json);
-std::string error_result(const error& err);
 
 }  // namespace alfred

@@ -6,7 +6,8 @@
 /// db_read's description by default, every column with its type and allowed
 /// values with `inline_schema`). `parse_tool_call` accepts exactly what these
 /// schemas produce, including the strict variant's nulls and `data` as JSON
-/// text (tool_params.h in core/src holds that normalization).
+/// text (tool_params.h in core/src holds that normalization, and the table of
+/// which keys each tool takes and requires that the schemas are written from).
 ///
 /// Example:
 ///   std::string tools = alfred::tool_definitions_json(dom, {.strict = true});

@@ -1,5 +1,6 @@
-// The results every call of the core's text API shares: the error results
-// of an escaped exception, and the small helpers the calls write with.
+// The results every call of the core's text API shares: the `{data, error}`
+// envelope, the error results of an escaped exception, and the small helpers
+// the calls write with.
 
 #include "results.h"
 
@@ -7,6 +8,23 @@
 #include "alfred/request.h"
 
 namespace alfred::api {
+
+std::string data_result(std::string_view data_json) {
+  std::string out;
+  out.reserve(data_json.size() + 24);
+  out += "{\"data\":";
+  out += data_json;
+  out += ",\"error\":null}";
+  return out;
+}
+
+std::string error_result(const error& err) {
+  std::string out = "{\"data\":null,\"error\":";
+  json_writer w(out);
+  write_error(w, err);
+  out += '}';
+  return out;
+}
 
 std::string out_of_memory_result() {
   return error_result(

@@ -79,22 +79,15 @@ std::string_view json_text_of(std::string_view text) {
   return text.substr(first, last - first + 1);
 }
 
-// Params keys each tool takes (tool_call.cpp checks them again, with its own
-// errors). The ActDecision schema has one params object for all four tools,
-// so a strict model also writes [] or "" for the keys its tool does not take.
+// Params keys each tool takes (tool_params.h; tool_call.cpp checks them
+// again, with its own errors). The ActDecision schema has one params object
+// for all four tools, so a strict model also writes [] or "" for the keys its
+// tool does not take. A key no tool takes counts as db_read's, so that the
+// tool-call parser refuses it by name rather than it being dropped.
 bool tool_takes(tool_kind tool, std::string_view key) {
-  if (key == "table") return true;
-  switch (tool) {
-    case tool_kind::read:
-      return key != "data";
-    case tool_kind::create:
-      return key == "data";
-    case tool_kind::update:
-      return key == "filters" || key == "data";
-    case tool_kind::remove:
-      return key == "filters";
-  }
-  return false;
+  const detail::tool_param_row* row = detail::find_tool_param(key);
+  if (!row) return tool == tool_kind::read;
+  return row->use_by(tool) != detail::param_use::none;
 }
 
 bool is_placeholder(json_value value) {

@@ -54,6 +54,32 @@ std::string entry_state(const ref_entry& entry, bool artifacts_section) {
   return fmt::format("{} in turn {}", ref_action_name(entry.action), entry.turn_last);
 }
 
+// `lines` (ref lines, "- `ref` …") without the lines of `refs`.
+std::string without_refs(const std::string& lines, const shown_refs::ref_set& refs) {
+  std::string kept;
+  std::size_t line_start = 0;
+  while (line_start < lines.size()) {
+    const std::size_t line_end = lines.find('\n', line_start) + 1;
+    const std::string_view line(lines.data() + line_start, line_end - line_start);
+    const std::string_view ref = line.substr(3, line.find('`', 3) - 3);
+    if (!refs.count(ref)) kept.append(line);
+    line_start = line_end;
+  }
+  return kept;
+}
+
+// Refs not seen for a while, the most recently seen first, at most `limit`.
+void append_memory(std::string& out, std::vector<const ref_entry*> memory, std::size_t limit) {
+  out += "\n### Long-term memory (refs only; read them to see their data)\n";
+  std::stable_sort(memory.begin(), memory.end(),
+                   [](const ref_entry* a, const ref_entry* b) { return a->turn_last > b->turn_last; });
+  const std::size_t listed = std::min(memory.size(), limit);
+  for (std::size_t i = 0; i < listed; ++i)
+    append_ref_line(out, *memory[i], fmt::format("last seen in turn {}", memory[i]->turn_last));
+  if (listed < memory.size())
+    fmt::format_to(std::back_inserter(out), "- … {} older refs not listed\n", memory.size() - listed);
+}
+
 }  // namespace
 
 void append_entities_body(std::string& out, const ref_registry& registry, const prompt_input& in,
@@ -97,33 +123,13 @@ void append_entities_body(std::string& out, const ref_registry& registry, const 
   }
   // Rows embedded in an entity shown with data are not listed again. They
   // were registered before or after their parent, so filter afterwards.
-  if (!entity_rows.embedded.empty()) {
-    std::string kept;
-    std::size_t line_start = 0;
-    while (line_start < recent.size()) {
-      const std::size_t line_end = recent.find('\n', line_start) + 1;
-      const std::string_view line(recent.data() + line_start, line_end - line_start);
-      const std::string_view ref = line.substr(3, line.find('`', 3) - 3);
-      if (!entity_rows.embedded.count(ref)) kept.append(line);
-      line_start = line_end;
-    }
-    recent = std::move(kept);
-  }
+  if (!entity_rows.embedded.empty()) recent = without_refs(recent, entity_rows.embedded);
 
   if (!with_data.empty()) out.append("\n### Active, with data\n").append(with_data);
   if (!in_history.empty()) out.append("\n### Rows shown in the step data above\n").append(in_history).append("\n");
   if (!recent.empty()) out.append("\n### Recent, refs only\n").append(recent);
   if (!generated.empty()) out.append("\n### Generated\n").append(generated);
-  if (!memory.empty()) {
-    out += "\n### Long-term memory (refs only; read them to see their data)\n";
-    std::stable_sort(memory.begin(), memory.end(),
-                     [](const ref_entry* a, const ref_entry* b) { return a->turn_last > b->turn_last; });
-    const std::size_t listed = std::min(memory.size(), in.limits.memory_refs);
-    for (std::size_t i = 0; i < listed; ++i)
-      append_ref_line(out, *memory[i], fmt::format("last seen in turn {}", memory[i]->turn_last));
-    if (listed < memory.size())
-      fmt::format_to(std::back_inserter(out), "- … {} older refs not listed\n", memory.size() - listed);
-  }
+  if (!memory.empty()) append_memory(out, memory, in.limits.memory_refs);
 }
 
 void append_artifacts_body(std::string& out, const ref_registry& registry) {

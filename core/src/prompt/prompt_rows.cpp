@@ -38,24 +38,12 @@ std::string_view row_ref(json_value row) {
   return id && id->is_string() ? id->str() : std::string_view();
 }
 
-void render_row(std::string& out, json_value row, const prompt_limits& limits, std::string_view indent,
-                shown_refs* shown, std::string_view parent_ref) {
-  const bool embedded = !parent_ref.empty();
-  out.append(indent).append("-");
-  if (!row.is_object()) {
-    out += ' ';
-    append_display_value(out, row, limits.chars_per_value);
-    out += '\n';
-    return;
-  }
-  const std::string_view ref = row_ref(row);
-  if (!ref.empty()) {
-    out.append(" `").append(ref).append("`");
-    if (shown) (embedded ? shown->embedded : shown->rows).insert(ref);
-  }
-  bool first = ref.empty();
-  // Inline pairs first, then the block members (long lists, embedded rows)
-  // below them, so each row starts with one scannable line.
+namespace {
+
+// A row's scalar members as `key: value` pairs on its line (`first`: no ref
+// before them).
+void append_inline_members(std::string& out, json_value row, const prompt_limits& limits, bool first,
+                           std::string_view parent_ref) {
   // Row translation writes a foreign key's label right after it as
   // `_<column>_label`; it is shown next to the ref: `recipe_id: recipe_3 (Butter Chicken)`.
   std::string_view previous_key;
@@ -81,7 +69,11 @@ void render_row(std::string& out, json_value row, const prompt_limits& limits, s
     first = false;
     append_display_value(out, value, limits.chars_per_value);
   });
-  out += '\n';
+}
+
+// A row's long lists (numbered lines) and embedded rows, indented below it.
+void append_block_members(std::string& out, json_value row, const prompt_limits& limits, std::string_view indent,
+                          shown_refs* shown, std::string_view ref) {
   const std::string nested_indent = std::string(indent) + "  ";
   row.for_each_member([&](std::string_view key, json_value value) {
     if (key == "id" || is_empty_value(value)) return;
@@ -100,6 +92,30 @@ void render_row(std::string& out, json_value row, const prompt_limits& limits, s
       });
     }
   });
+}
+
+}  // namespace
+
+void render_row(std::string& out, json_value row, const prompt_limits& limits, std::string_view indent,
+                shown_refs* shown, std::string_view parent_ref) {
+  const bool embedded = !parent_ref.empty();
+  out.append(indent).append("-");
+  if (!row.is_object()) {
+    out += ' ';
+    append_display_value(out, row, limits.chars_per_value);
+    out += '\n';
+    return;
+  }
+  const std::string_view ref = row_ref(row);
+  if (!ref.empty()) {
+    out.append(" `").append(ref).append("`");
+    if (shown) (embedded ? shown->embedded : shown->rows).insert(ref);
+  }
+  // Inline pairs first, then the block members (long lists, embedded rows)
+  // below them, so each row starts with one scannable line.
+  append_inline_members(out, row, limits, ref.empty(), parent_ref);
+  out += '\n';
+  append_block_members(out, row, limits, indent, shown, ref);
 }
 
 void render_rows(std::string& out, json_value data, const prompt_limits& limits, std::string_view indent,

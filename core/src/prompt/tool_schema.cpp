@@ -6,11 +6,15 @@
 #include <array>
 #include <iterator>
 
+#include "../tool_call/tool_params.h"
 #include "alfred/json.h"
 #include "prompt_sections.h"
 
 namespace alfred {
 namespace {
+
+using detail::param_use;
+using detail::tool_param;
 
 constexpr std::array<tool_kind, 4> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove};
 
@@ -79,33 +83,23 @@ class schema_writer {
         w_(out) {}
 
   void params() {
-    std::vector<std::string_view> keys{"table"};
-    std::vector<std::string_view> required{"table"};
-    switch (kind_) {
-      case tool_kind::read:
-        keys.insert(keys.end(),
-                    {"filters", "or_filters", "columns", "limit", "offset", "order_by", "order_dir", "count"});
-        break;
-      case tool_kind::create:
-        keys.push_back("data");
-        required.push_back("data");
-        break;
-      case tool_kind::update:
-        keys.insert(keys.end(), {"filters", "data"});
-        required.insert(required.end(), {"filters", "data"});
-        break;
-      case tool_kind::remove:
-        keys.push_back("filters");
-        required.push_back("filters");
-        break;
+    // The keys and which are required are the tool-parameter table's.
+    std::vector<std::string_view> keys;
+    std::vector<std::string_view> required;
+    for (const auto& row : detail::tool_param_rows()) {
+      const param_use use = row.use_by(kind_);
+      if (use == param_use::none) continue;
+      keys.push_back(row.key);
+      if (use == param_use::required) required.push_back(row.key);
     }
     w_.begin_object();
     text("type", "object");
     w_.key("properties");
     w_.begin_object();
-    for (auto key : keys) {
-      w_.key(key);
-      property(key);
+    for (const auto& row : detail::tool_param_rows()) {
+      if (row.use_by(kind_) == param_use::none) continue;
+      w_.key(row.key);
+      property(row);
     }
     w_.end_object();
     strings("required", strict_ ? keys : required);
@@ -153,55 +147,75 @@ class schema_writer {
     w_.end_array();
   }
 
-  void property(std::string_view key) {
-    const bool optional = strict_ && key != "table" && !(key == "filters" && kind_ != tool_kind::read) &&
-                          !(key == "data" && kind_ != tool_kind::read);
+  void property(const detail::tool_param_row& row) {
+    // Strict mode makes every key required, and the optional ones nullable.
+    const bool optional = strict_ && row.use_by(kind_) != param_use::required;
     w_.begin_object();
-    if (key == "table") {
-      type("string", false);
-      std::vector<std::string_view> names;
-      for (const table* tbl : tables_) names.push_back(tbl->name);
-      strings("enum", names);
-    } else if (key == "filters" || key == "or_filters") {
-      type("array", optional);
-      text("description",
-           key == "filters" ? filters_description()
-                            : std::string_view("Conditions of which at least one must hold (OR), ANDed with filters."));
-      w_.key("items");
-      w_.begin_object();
-      text("$ref", "#/$defs/filter");
-      w_.end_object();
-    } else if (key == "columns") {
-      type("array", optional);
-      text("description",
-           "The columns to return (all when left out); a related table's rows as \"relation(col, col)\".");
-      w_.key("items");
-      w_.begin_object();
-      type("string", false);
-      w_.end_object();
-    } else if (key == "limit" || key == "offset") {
-      type("integer", optional);
-      if (key == "limit") {
+    switch (row.param) {
+      case tool_param::table:
+        table_names();
+        break;
+      case tool_param::filters:
+      case tool_param::or_filters:
+        filter_list(row.param, optional);
+        break;
+      case tool_param::columns:
+        type("array", optional);
+        text("description",
+             "The columns to return (all when left out); a related table's rows as \"relation(col, col)\".");
+        w_.key("items");
+        w_.begin_object();
+        type("string", false);
+        w_.end_object();
+        break;
+      case tool_param::limit:
+        type("integer", optional);
         text("description", fmt::format("At most this many rows (1 to {}).", dom_.max_rows));
         if (!strict_) bounds(1, dom_.max_rows);
-      } else {
+        break;
+      case tool_param::offset:
+        type("integer", optional);
         text("description", "Rows to skip, for paging.");
         if (!strict_) bounds(0, 100000000);
-      }
-    } else if (key == "order_by") {
-      type("string", optional);
-      text("description", "A column to sort by.");
-      if (inline_) strings("enum", column_names(dom_, tables_), optional);
-    } else if (key == "order_dir") {
-      type("string", optional);
-      strings("enum", {"asc", "desc"}, optional);
-    } else if (key == "count") {
-      type("string", optional);
-      text("description", "Also count every matching row (exact), not only those returned.");
-      strings("enum", {"exact", "planned", "estimated"}, optional);
-    } else if (key == "data") {
-      data();
+        break;
+      case tool_param::order_by:
+        type("string", optional);
+        text("description", "A column to sort by.");
+        if (inline_) strings("enum", column_names(dom_, tables_), optional);
+        break;
+      case tool_param::order_dir:
+        type("string", optional);
+        strings("enum", {"asc", "desc"}, optional);
+        break;
+      case tool_param::count:
+        type("string", optional);
+        text("description", "Also count every matching row (exact), not only those returned.");
+        strings("enum", {"exact", "planned", "estimated"}, optional);
+        break;
+      case tool_param::data:
+        data();
+        break;
     }
+    w_.end_object();
+  }
+
+  // `table`: the tool's tables as an enum.
+  void table_names() {
+    type("string", false);
+    std::vector<std::string_view> names;
+    for (const table* tbl : tables_) names.push_back(tbl->name);
+    strings("enum", names);
+  }
+
+  // `filters` or `or_filters`: a list of filter objects ($defs/filter).
+  void filter_list(tool_param param, bool optional) {
+    type("array", optional);
+    text("description", param == tool_param::filters
+                            ? filters_description()
+                            : std::string_view("Conditions of which at least one must hold (OR), ANDed with filters."));
+    w_.key("items");
+    w_.begin_object();
+    text("$ref", "#/$defs/filter");
     w_.end_object();
   }
 

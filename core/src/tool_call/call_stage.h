@@ -64,6 +64,8 @@ class filter_reader : call_stage {
   result<filter> parse_filter(json_value clause, const param_path& path, bool in_or);
   status parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or);
   status check_filter_value(filter& f, std::optional<json_value> value, const param_path& path);
+  status check_list(filter& f, std::optional<json_value> value, const param_path& path);
+  status check_pattern(filter& f, std::optional<json_value> value, const param_path& path);
   status check_containment(filter& f, std::optional<json_value> value, const param_path& path);
 };
 

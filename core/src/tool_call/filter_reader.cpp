@@ -156,46 +156,10 @@ status filter_reader::check_filter_value(filter& f, std::optional<json_value> va
       f.values.push_back(std::move(*item));
       return ok_status();
     }
-    case value_shape::list: {
-      if (!has_value || !value->is_array())
-        return invalid_value(path.str(), fmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
-                             has_value && value->is_primitive() ? fmt::format("write \"value\": [{}]", value->raw())
-                                                                : std::string("write \"value\": [\"a\", \"b\"]"));
-      std::optional<error> failure;
-      value->for_each_element([&](std::size_t i, json_value element) {
-        if (failure) return;
-        if (element.is_null()) {
-          f.values.push_back({});
-          return;
-        }
-        auto item = detail::check_filter_scalar(sc, col, element, path.element(i));
-        if (!item) {
-          failure = item.take_error();
-          return;
-        }
-        // Duplicates change nothing but the URL's length.
-        for (const auto& seen : f.values)
-          if (seen.type == item->type && seen.text == item->text) return;
-        f.values.push_back(std::move(*item));
-      });
-      if (failure) return std::move(*failure);
-      return ok_status();
-    }
+    case value_shape::list:
+      return check_list(f, value, path);
     case value_shape::pattern:
-      if (col.type != column_type::text)
-        return invalid_value(
-            path.str(),
-            fmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
-            rule.negation != op_negation::none ? exclusion_hint(*call_.tbl) : std::string("use =, in or a comparison"));
-      if (!has_value || !value->is_string())
-        return invalid_value(
-            path.str(), fmt::format("{} needs a text pattern such as \"%word%\", got {}", filter_op_name(f.op), got));
-      if (detail::contains_nul(value->str())) return detail::nul_error(path.str());
-      if (ends_with_lone_escape(value->str()))
-        return invalid_value(path.str(), "the pattern ends with a single \\, which would escape nothing",
-                             "write \\\\ for a literal backslash");
-      f.values.push_back({scalar::kind::text, std::string(value->str())});
-      return ok_status();
+      return check_pattern(f, value, path);
     case value_shape::elements_or_object:
     case value_shape::elements:
       return check_containment(f, value, path);
@@ -203,6 +167,59 @@ status filter_reader::check_filter_value(filter& f, std::optional<json_value> va
       break;
   }
   return invalid_value(path.str(), "unsupported operator");
+}
+
+// `in`/`not_in`: a list of scalars, null allowed, duplicates dropped.
+status filter_reader::check_list(filter& f, std::optional<json_value> value, const param_path& path) {
+  const value_scope sc = scope();
+  const column& col = *f.col;
+  const bool has_value = value.has_value();
+  const char* got = has_value ? value->kind_name() : "nothing";
+  if (!has_value || !value->is_array())
+    return invalid_value(path.str(), fmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
+                         has_value && value->is_primitive() ? fmt::format("write \"value\": [{}]", value->raw())
+                                                            : std::string("write \"value\": [\"a\", \"b\"]"));
+  std::optional<error> failure;
+  value->for_each_element([&](std::size_t i, json_value element) {
+    if (failure) return;
+    if (element.is_null()) {
+      f.values.push_back({});
+      return;
+    }
+    auto item = detail::check_filter_scalar(sc, col, element, path.element(i));
+    if (!item) {
+      failure = item.take_error();
+      return;
+    }
+    // Duplicates change nothing but the URL's length.
+    for (const auto& seen : f.values)
+      if (seen.type == item->type && seen.text == item->text) return;
+    f.values.push_back(std::move(*item));
+  });
+  if (failure) return std::move(*failure);
+  return ok_status();
+}
+
+// like/ilike and their negations: a text pattern on a text column.
+status filter_reader::check_pattern(filter& f, std::optional<json_value> value, const param_path& path) {
+  const column& col = *f.col;
+  const bool has_value = value.has_value();
+  const char* got = has_value ? value->kind_name() : "nothing";
+  const filter_op_rule& rule = filter_op_rule_of(f.op);
+  if (col.type != column_type::text)
+    return invalid_value(
+        path.str(),
+        fmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
+        rule.negation != op_negation::none ? exclusion_hint(*call_.tbl) : std::string("use =, in or a comparison"));
+  if (!has_value || !value->is_string())
+    return invalid_value(path.str(),
+                         fmt::format("{} needs a text pattern such as \"%word%\", got {}", filter_op_name(f.op), got));
+  if (detail::contains_nul(value->str())) return detail::nul_error(path.str());
+  if (ends_with_lone_escape(value->str()))
+    return invalid_value(path.str(), "the pattern ends with a single \\, which would escape nothing",
+                         "write \\\\ for a literal backslash");
+  f.values.push_back({scalar::kind::text, std::string(value->str())});
+  return ok_status();
 }
 
 status filter_reader::check_containment(filter& f, std::optional<json_value> value, const param_path& path) {

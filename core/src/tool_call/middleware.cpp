@@ -129,6 +129,52 @@ std::vector<std::string> unlinked_names(const table& tbl, const tool_call& call)
   return out;
 }
 
+namespace {
+
+// A read of the catalog's key, name, alias and copied columns, with no
+// names in it yet.
+tool_call catalog_read(const table& catalog, const catalog_link& link) {
+  tool_call call;
+  call.kind = tool_kind::read;
+  call.tbl = &catalog;
+  call.columns = {catalog.key_column()->name, link.name_column};
+  if (!link.alias_column.empty()) call.columns.push_back(link.alias_column);
+  for (const auto& copy : link.copy_columns) call.columns.push_back(copy);
+  return call;
+}
+
+// The filters that look `name` up in `call` (on the name column, and the
+// alias column when there is one), and in `size` what they add to its URL.
+std::vector<filter> name_filters(const tool_call& call, const std::string& name, const column& name_col,
+                                 const column* alias_col, std::size_t& size) {
+  // The singular ignores accents, loosely (like_pattern.h): `matches` then
+  // keeps only the entries it agrees with. A plural is also matched as
+  // typed, ignoring case.
+  std::vector<filter> filters;
+  const std::string lower = trimmed_lower(name);
+  const std::string one = singular(lower);
+  size = 0;
+  for (const auto& [form, folds] : {std::pair{&one, true}, std::pair{&lower, false}}) {
+    const std::string pattern = like_literal(*form);
+    auto same = [&](const filter& f) { return f.col == &name_col && f.value().text == pattern; };
+    if (std::any_of(call.or_filters.begin(), call.or_filters.end(), same) ||
+        std::any_of(filters.begin(), filters.end(), same))
+      continue;
+    filters.push_back(text_filter(name_col, filter_op::ilike, pattern));
+    filter& match = filters.back();
+    if (folds) match.accents = folding_within(pattern, accent_folding::loose, kLookupFoldBudget);
+    size += match.accents == accent_folding::none ? pattern.size()
+                                                  : encode_like_pattern(pattern, true, match.accents).value.size();
+    if (alias_col) {
+      filters.push_back(text_filter(*alias_col, filter_op::contains, *form));
+      size += form->size();
+    }
+  }
+  return filters;
+}
+
+}  // namespace
+
 std::vector<tool_call> catalog_lookups(const domain& dom, const table& tbl, const std::vector<std::string>& names) {
   const catalog_link& link = *tbl.middleware.catalog;
   const table& catalog = *dom.find_table(link.catalog);
@@ -137,51 +183,15 @@ std::vector<tool_call> catalog_lookups(const domain& dom, const table& tbl, cons
   std::vector<tool_call> out;
   std::size_t bytes = 0;      // of filter values in the last lookup
   std::size_t looked_up = 0;  // names in the last lookup
-  auto start_lookup = [&] {
-    tool_call call;
-    call.kind = tool_kind::read;
-    call.tbl = &catalog;
-    call.columns = {catalog.key_column()->name, link.name_column};
-    if (!link.alias_column.empty()) call.columns.push_back(link.alias_column);
-    for (const auto& copy : link.copy_columns) call.columns.push_back(copy);
-    out.push_back(std::move(call));
-    bytes = 0;
-    looked_up = 0;
-  };
-  // The filters that look `name` up in `call`, and what they add to it.
-  auto filters_for = [&](const tool_call& call, const std::string& name, std::size_t& size) {
-    // The singular ignores accents, loosely (like_pattern.h): `matches` then
-    // keeps only the entries it agrees with. A plural is also matched as
-    // typed, ignoring case.
-    std::vector<filter> filters;
-    const std::string lower = trimmed_lower(name);
-    const std::string one = singular(lower);
-    size = 0;
-    for (const auto& [form, folds] : {std::pair{&one, true}, std::pair{&lower, false}}) {
-      const std::string pattern = like_literal(*form);
-      auto same = [&](const filter& f) { return f.col == &name_col && f.value().text == pattern; };
-      if (std::any_of(call.or_filters.begin(), call.or_filters.end(), same) ||
-          std::any_of(filters.begin(), filters.end(), same))
-        continue;
-      filters.push_back(text_filter(name_col, filter_op::ilike, pattern));
-      filter& match = filters.back();
-      if (folds) match.accents = folding_within(pattern, accent_folding::loose, kLookupFoldBudget);
-      size += match.accents == accent_folding::none ? pattern.size()
-                                                    : encode_like_pattern(pattern, true, match.accents).value.size();
-      if (alias_col) {
-        filters.push_back(text_filter(*alias_col, filter_op::contains, *form));
-        size += form->size();
-      }
-    }
-    return filters;
-  };
-  start_lookup();
+  out.push_back(catalog_read(catalog, link));
   for (const auto& name : names) {
     std::size_t size = 0;
-    auto filters = filters_for(out.back(), name, size);
+    auto filters = name_filters(out.back(), name, name_col, alias_col, size);
     if (looked_up > 0 && bytes + size > kLookupRequestBytes) {
-      start_lookup();
-      filters = filters_for(out.back(), name, size);
+      out.push_back(catalog_read(catalog, link));
+      bytes = 0;
+      looked_up = 0;
+      filters = name_filters(out.back(), name, name_col, alias_col, size);
     }
     tool_call& call = out.back();
     for (filter& f : filters) call.or_filters.push_back(std::move(f));

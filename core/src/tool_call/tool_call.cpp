@@ -20,56 +20,19 @@ namespace {
 using detail::looks_like_rows;
 using detail::lower_trimmed;
 using detail::param_path;
+using detail::param_use;
+using detail::tool_param;
 
 constexpr std::array<std::string_view, 4> kToolNames{"db_read", "db_create", "db_update", "db_delete"};
-
-std::string allowed_keys(tool_kind kind) {
-  switch (kind) {
-    case tool_kind::read:
-      return "table, filters, or_filters, columns, limit, offset, order_by, order_dir, count";
-    case tool_kind::create:
-      return "table, data";
-    case tool_kind::update:
-      return "table, filters, data";
-    case tool_kind::remove:
-      return "table, filters";
-  }
-  return {};
-}
-
-bool key_allowed(tool_kind kind, std::string_view key) {
-  if (key == "table") return true;
-  switch (kind) {
-    case tool_kind::read:
-      return key == "filters" || key == "or_filters" || key == "columns" || key == "limit" || key == "offset" ||
-             key == "order_by" || key == "order_dir" || key == "count";
-    case tool_kind::create:
-      return key == "data";
-    case tool_kind::update:
-      return key == "filters" || key == "data";
-    case tool_kind::remove:
-      return key == "filters";
-  }
-  return false;
-}
 
 // The params' members, read in one pass; each is the last one given under
 // its key, as json_value::find would return.
 struct param_members {
-  std::optional<json_value> table, filters, or_filters, columns, limit, offset, order_by, order_dir, count, data;
+  std::array<std::optional<json_value>, detail::kToolParamCount> values;
 
-  std::optional<json_value>* slot(std::string_view key) {
-    if (key == "table") return &table;
-    if (key == "filters") return &filters;
-    if (key == "or_filters") return &or_filters;
-    if (key == "columns") return &columns;
-    if (key == "limit") return &limit;
-    if (key == "offset") return &offset;
-    if (key == "order_by") return &order_by;
-    if (key == "order_dir") return &order_dir;
-    if (key == "count") return &count;
-    if (key == "data") return &data;
-    return nullptr;
+  std::optional<json_value>& operator[](tool_param param) { return values[static_cast<std::size_t>(param)]; }
+  const std::optional<json_value>& operator[](tool_param param) const {
+    return values[static_cast<std::size_t>(param)];
   }
 };
 
@@ -90,26 +53,28 @@ class call_parser : detail::call_stage {
     if (!params_object.is_object())
       return error{codes::invalid_params, "",
                    fmt::format("params must be an object, got {}", params_object.kind_name()),
-                   fmt::format("{} takes: {}", tool_name(kind_), allowed_keys(kind_))};
+                   fmt::format("{} takes: {}", tool_name(kind_), detail::tool_param_list(kind_))};
     param_members params;
     std::optional<error> failure;
     params_object.for_each_member([&](std::string_view key, json_value value) {
       if (failure || detail::is_absent_param(value)) return;
-      if (!key_allowed(kind_, key))
+      const detail::tool_param_row* row = detail::find_tool_param(key);
+      if (!row || row->use_by(kind_) == param_use::none)
         failure = error{codes::unknown_param, detail::echoed(key),
                         fmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
-                        fmt::format("allowed: {}", allowed_keys(kind_))};
+                        fmt::format("allowed: {}", detail::tool_param_list(kind_))};
       else
-        *params.slot(key) = value;
+        params[row->param] = value;
     });
     if (failure) return std::move(*failure);
     // Strict mode gives rows as JSON text; any other string stays a string
     // (and is refused below as not a row).
-    if (params.data && params.data->is_string() && looks_like_rows(params.data->str())) {
-      auto rows = detail::parse_data_text(params.data->str(), "data");
+    if (params[tool_param::data] && params[tool_param::data]->is_string() &&
+        looks_like_rows(params[tool_param::data]->str())) {
+      auto rows = detail::parse_data_text(params[tool_param::data]->str(), "data");
       if (!rows) return rows.take_error();
       data_doc_ = std::move(*rows);
-      params.data = data_doc_->root();
+      params[tool_param::data] = data_doc_->root();
     }
     auto tbl = parse_table(params);
     if (!tbl) return tbl.take_error();
@@ -118,17 +83,18 @@ class call_parser : detail::call_stage {
 
     status ok = ok_status();
     if (kind_ != tool_kind::create)
-      ok = detail::filter_reader(dom_, registry_, kind_, call_).read(params.filters, "filters", call_.filters);
+      ok = detail::filter_reader(dom_, registry_, kind_, call_)
+               .read(params[tool_param::filters], "filters", call_.filters);
     if (ok) {
       switch (kind_) {
         case tool_kind::read:
           ok = parse_read_options(params);
           break;
         case tool_kind::create:
-          ok = detail::row_reader(dom_, registry_, kind_, call_).read_create(params.data);
+          ok = detail::row_reader(dom_, registry_, kind_, call_).read_create(params[tool_param::data]);
           break;
         case tool_kind::update:
-          ok = detail::row_reader(dom_, registry_, kind_, call_).read_update(params.data);
+          ok = detail::row_reader(dom_, registry_, kind_, call_).read_update(params[tool_param::data]);
           if (ok) ok = require_narrowing_filter();
           break;
         case tool_kind::remove:
@@ -142,7 +108,7 @@ class call_parser : detail::call_stage {
 
  private:
   result<const table*> parse_table(const param_members& params) {
-    const auto& value = params.table;
+    const auto& value = params[tool_param::table];
     if (!value || value->is_null())
       return error{codes::missing_param, "table", "table is required", fmt::format("one of: {}", dom_.table_list())};
     if (!value->is_string())
@@ -161,31 +127,31 @@ class call_parser : detail::call_stage {
   }
 
   status parse_read_options(const param_members& params) {
-    auto ok =
-        detail::filter_reader(dom_, registry_, kind_, call_).read(params.or_filters, "or_filters", call_.or_filters);
+    auto ok = detail::filter_reader(dom_, registry_, kind_, call_)
+                  .read(params[tool_param::or_filters], "or_filters", call_.or_filters);
     if (!ok) return ok;
-    ok = detail::select_reader(dom_, registry_, kind_, call_).read(params.columns);
+    ok = detail::select_reader(dom_, registry_, kind_, call_).read(params[tool_param::columns]);
     if (!ok) return ok;
-    auto limit = parse_count_param(params.limit, "limit", 1, dom_.max_rows);
+    auto limit = parse_count_param(params[tool_param::limit], "limit", 1, dom_.max_rows);
     if (!limit) return limit.take_error();
     call_.limit = *limit;
-    auto offset = parse_count_param(params.offset, "offset", 0, 100000000);
+    auto offset = parse_count_param(params[tool_param::offset], "offset", 0, 100000000);
     if (!offset) return offset.take_error();
     call_.offset = *offset;
 
-    if (const auto& order_by = params.order_by; order_by && !order_by->is_null()) {
+    if (const auto& order_by = params[tool_param::order_by]; order_by && !order_by->is_null()) {
       if (!order_by->is_string()) return error{codes::invalid_param, "order_by", "order_by must be a column name", ""};
       auto col = visible_column(order_by->str(), "order_by", *call_.tbl);
       if (!col) return col.take_error();
       call_.order_by = (*col)->name;
-      if (const auto& dir = params.order_dir; dir && !dir->is_null()) {
+      if (const auto& dir = params[tool_param::order_dir]; dir && !dir->is_null()) {
         const std::string text = dir->is_string() ? lower_trimmed(dir->str()) : "";
         if (text != "asc" && text != "desc")
           return error{codes::invalid_param, "order_dir", "order_dir must be \"asc\" or \"desc\"", ""};
         call_.descending = text == "desc";
       }
     }
-    if (const auto& count = params.count; count && !count->is_null()) {
+    if (const auto& count = params[tool_param::count]; count && !count->is_null()) {
       if (count->is_bool()) {
         call_.count = count->as_bool() ? "exact" : "";
       } else if (count->is_string() &&

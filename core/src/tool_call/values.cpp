@@ -295,93 +295,74 @@ error raw_id_error(const value_scope& scope, const table& target, json_value val
       known_refs_hint(scope.registry, target)};
 }
 
-}  // namespace
-
-result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
-                                    const param_path& path, std::string_view field) {
+// The key a ref names, or why it names none a filter or row of `target`
+// may use (unknown, of another table, generated and unsaved, deleted).
+result<std::string> known_ref_key(const value_scope& scope, const table& target, std::string_view text,
+                                  const ref_name& name, const param_path& path, std::string_view field) {
   const auto& registry = scope.registry;
-  const column* key_col = target.key_column();
-  if (value.is_number() && key_col && key_col->type == column_type::integer)
-    return raw_id_error(scope, target, value, path, field, fmt::format("the number {}", value.raw()));
-  if (!value.is_string())
-    return error{codes::invalid_value, path.str(),
-                 fmt::format("{} takes a ref such as {}_1, got {}", field, target.ref_prefix, value.kind_name()),
+  const ref_entry* entry = registry.find(text);
+  if (!entry) {
+    const table* other = scope.dom.find_table_by_prefix(name.prefix);
+    const bool wrong_table = other && other != &target;
+    return error{
+        wrong_table ? codes::ref_type_mismatch : codes::unknown_ref, path.str(),
+        wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
+                                  "to {} ({}_N)",
+                                  detail::echoed(text), name.prefix, other->name, field, target.name, target.ref_prefix)
+                    : fmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
+        known_refs_hint(registry, target)};
+  }
+  if (entry->type != target.ref_prefix)
+    return error{codes::ref_type_mismatch, path.str(),
+                 fmt::format("{} is a row of {}, but {} takes a ref to {} ({}_N)", describe_ref(*entry), entry->table,
+                             field, target.name, target.ref_prefix),
                  known_refs_hint(registry, target)};
+  if (entry->pending())
+    return error{codes::pending_ref, path.str(),
+                 fmt::format("{} is generated content that has not been saved, so it has no "
+                             "row in {} yet",
+                             describe_ref(*entry), target.name),
+                 fmt::format("save it first with db_create on {} (its content is under "
+                             "Generated Data), then use its ref",
+                             target.name)};
+  if (entry->action == ref_action::deleted)
+    return error{codes::deleted_ref, path.str(),
+                 fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
+                 known_refs_hint(registry, target)};
+  // What registry.resolve(text) returns, without looking the ref up again.
+  return entry->saved_as.empty() ? entry->key : registry.find(entry->saved_as)->key;
+}
+
+// Why a UUID written where a ref belongs is refused: a row of another table,
+// an id nobody generated, a corrupted copy of a known one, or any raw id.
+error uuid_error(const value_scope& scope, const table& target, json_value value, const param_path& path,
+                 std::string_view field) {
+  const auto& registry = scope.registry;
   const std::string_view text = value.str();
-  if (text == kCurrentUserRef) {
-    if (!keyed_by_user(target))
-      return error{codes::invalid_value, path.str(),
-                   fmt::format("me is the signed-in user, and {} does not hold user ids", field),
-                   known_refs_hint(registry, target)};
-    return current_user_key(scope, path, field);
-  }
-
-  if (auto name = parse_ref_name(text)) {
-    const ref_entry* entry = registry.find(text);
-    if (!entry) {
-      const table* other = scope.dom.find_table_by_prefix(name->prefix);
-      const bool wrong_table = other && other != &target;
-      return error{wrong_table ? codes::ref_type_mismatch : codes::unknown_ref, path.str(),
-                   wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
-                                             "to {} ({}_N)",
-                                             detail::echoed(text), name->prefix, other->name, field, target.name,
-                                             target.ref_prefix)
-                               : fmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
-                   known_refs_hint(registry, target)};
-    }
-    if (entry->type != target.ref_prefix)
-      return error{codes::ref_type_mismatch, path.str(),
-                   fmt::format("{} is a row of {}, but {} takes a ref to {} ({}_N)", describe_ref(*entry), entry->table,
-                               field, target.name, target.ref_prefix),
-                   known_refs_hint(registry, target)};
-    if (entry->pending())
-      return error{codes::pending_ref, path.str(),
-                   fmt::format("{} is generated content that has not been saved, so it has no "
-                               "row in {} yet",
-                               describe_ref(*entry), target.name),
-                   fmt::format("save it first with db_create on {} (its content is under "
-                               "Generated Data), then use its ref",
-                               target.name)};
-    if (entry->action == ref_action::deleted)
-      return error{codes::deleted_ref, path.str(),
-                   fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
-                   known_refs_hint(registry, target)};
-    // What registry.resolve(text) returns, without looking the ref up again.
-    return entry->saved_as.empty() ? entry->key : registry.find(entry->saved_as)->key;
-  }
-
-  // A raw key is never sent: the model sees refs only, so a UUID or a
-  // number it writes was invented, pasted, or copied from a place it should
-  // not have seen, and another user's row id must not reach a filter.
-  if (is_uuid_syntax(text)) {
-    const std::string uuid = canonical_uuid(text);
-    if (const ref_entry* known = registry.find_by_uuid(uuid); known && known->type != target.ref_prefix)
-      return error{codes::ref_type_mismatch, path.str(),
-                   fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({}_N)",
-                               describe_ref(*known), known->table, field, target.name, target.ref_prefix),
-                   known_refs_hint(registry, target)};
-    if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
-      return error{codes::invented_uuid, path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
-                   "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
-    if (!registry.find_by_uuid(uuid))
-      for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
-        if (entry->uuid_key && !entry->key.empty() && entry->saved_as.empty() &&
-            entry->key.compare(0, 8, uuid, 0, 8) == 0)
-          return error{codes::mangled_uuid, path.str(),
-                       fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
-                       fmt::format("use the ref {} instead of a UUID", entry->ref)};
-    return raw_id_error(scope, target, value, path, field, "a UUID");
-  }
-  if (key_col && key_col->type == column_type::integer && is_integer_key(text))
-    return raw_id_error(scope, target, value, path, field, fmt::format("the id {}", text));
-  if (key_col && key_col->type == column_type::text && known_raw_key(scope, target, value))
-    return raw_id_error(scope, target, value, path, field, fmt::format("the key '{}'", detail::echoed(text)));
-
-  if (looks_like_broken_uuid(text))
-    return error{codes::invalid_uuid, path.str(),
-                 fmt::format("'{}' is not a complete UUID (truncated or altered)", detail::echoed(text)),
+  const std::string uuid = canonical_uuid(text);
+  if (const ref_entry* known = registry.find_by_uuid(uuid); known && known->type != target.ref_prefix)
+    return error{codes::ref_type_mismatch, path.str(),
+                 fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({}_N)",
+                             describe_ref(*known), known->table, field, target.name, target.ref_prefix),
+                 known_refs_hint(registry, target)};
+  if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
+    return error{codes::invented_uuid, path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
                  "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
+  if (!registry.find_by_uuid(uuid))
+    for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
+      if (entry->uuid_key && !entry->key.empty() && entry->saved_as.empty() &&
+          entry->key.compare(0, 8, uuid, 0, 8) == 0)
+        return error{codes::mangled_uuid, path.str(),
+                     fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
+                     fmt::format("use the ref {} instead of a UUID", entry->ref)};
+  return raw_id_error(scope, target, value, path, field, "a UUID");
+}
 
+// Text that is neither a ref, `me` nor a raw key: a ref in the wrong case, a
+// row's label given for its ref, or something else.
+error not_a_ref_error(const value_scope& scope, const table& target, std::string_view text, const param_path& path,
+                      std::string_view field) {
+  const auto& registry = scope.registry;
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (lower(entry->ref) == lower(text))
       return error{codes::unknown_ref, path.str(),
@@ -403,6 +384,46 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                fmt::format("{} takes a ref such as {}_1, got '{}'", field, target.ref_prefix, detail::echoed(text)),
                known_refs_hint(registry, target) +
                    fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
+}
+
+}  // namespace
+
+result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
+                                    const param_path& path, std::string_view field) {
+  const auto& registry = scope.registry;
+  const column* key_col = target.key_column();
+  if (value.is_number() && key_col && key_col->type == column_type::integer)
+    return raw_id_error(scope, target, value, path, field, fmt::format("the number {}", value.raw()));
+  if (!value.is_string())
+    return error{codes::invalid_value, path.str(),
+                 fmt::format("{} takes a ref such as {}_1, got {}", field, target.ref_prefix, value.kind_name()),
+                 known_refs_hint(registry, target)};
+  const std::string_view text = value.str();
+  if (text == kCurrentUserRef) {
+    if (!keyed_by_user(target))
+      return error{codes::invalid_value, path.str(),
+                   fmt::format("me is the signed-in user, and {} does not hold user ids", field),
+                   known_refs_hint(registry, target)};
+    return current_user_key(scope, path, field);
+  }
+
+  if (auto name = parse_ref_name(text)) return known_ref_key(scope, target, text, *name, path, field);
+
+  // A raw key is never sent: the model sees refs only, so a UUID or a
+  // number it writes was invented, pasted, or copied from a place it should
+  // not have seen, and another user's row id must not reach a filter.
+  if (is_uuid_syntax(text)) return uuid_error(scope, target, value, path, field);
+  if (key_col && key_col->type == column_type::integer && is_integer_key(text))
+    return raw_id_error(scope, target, value, path, field, fmt::format("the id {}", text));
+  if (key_col && key_col->type == column_type::text && known_raw_key(scope, target, value))
+    return raw_id_error(scope, target, value, path, field, fmt::format("the key '{}'", detail::echoed(text)));
+
+  if (looks_like_broken_uuid(text))
+    return error{codes::invalid_uuid, path.str(),
+                 fmt::format("'{}' is not a complete UUID (truncated or altered)", detail::echoed(text)),
+                 "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
+
+  return not_a_ref_error(scope, target, text, path, field);
 }
 
 namespace {
@@ -515,33 +536,12 @@ namespace {
 
 std::string uuid_json(const std::string& uuid) { return "\"" + uuid + "\""; }
 
-}  // namespace
-
-result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
+// A payload value that is not a key, a ref or a user id, as the JSON its
+// column's type takes.
+result<std::string> typed_payload_value(const value_scope& scope, const column& col, json_value value,
                                         const param_path& path) {
-  // A row's own key in its payload is a new value (a slug the model
-  // chooses), not a ref; other key-holding columns take refs.
-  const table* target = &col == scope.tbl.key_column() ? nullptr : row_target(scope, col);
-  const bool empty_uuid = (col.type == column_type::uuid || target) && value.is_string() && value.str().empty();
-  if (value.is_null() || empty_uuid) {
-    if (col.required || !col.nullable)
-      return invalid_value(path.str(), fmt::format("{} cannot be null", col.name),
-                           fmt::format("give {}", type_hint(col)));
-    return std::string("null");
-  }
   std::string out;
   json_writer w(out);
-  if (target) {
-    auto key = resolve_row_ref(scope, *target, value, path, col.name);
-    if (!key) return key.take_error();
-    if (col.type == column_type::integer) return std::move(*key);  // digits: a JSON number, every digit kept
-    return uuid_json(*key);
-  }
-  if (col.user_id) {
-    auto me = user_id_value(scope, col, value, path);
-    if (!me) return me.take_error();
-    return uuid_json(*me);
-  }
   switch (col.type) {
     case column_type::uuid:
       return invalid_value(path.str(), fmt::format("{} cannot be written", col.name));
@@ -580,6 +580,34 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
       return out;
     }
   }
+}
+
+}  // namespace
+
+result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
+                                        const param_path& path) {
+  // A row's own key in its payload is a new value (a slug the model
+  // chooses), not a ref; other key-holding columns take refs.
+  const table* target = &col == scope.tbl.key_column() ? nullptr : row_target(scope, col);
+  const bool empty_uuid = (col.type == column_type::uuid || target) && value.is_string() && value.str().empty();
+  if (value.is_null() || empty_uuid) {
+    if (col.required || !col.nullable)
+      return invalid_value(path.str(), fmt::format("{} cannot be null", col.name),
+                           fmt::format("give {}", type_hint(col)));
+    return std::string("null");
+  }
+  if (target) {
+    auto key = resolve_row_ref(scope, *target, value, path, col.name);
+    if (!key) return key.take_error();
+    if (col.type == column_type::integer) return std::move(*key);  // digits: a JSON number, every digit kept
+    return uuid_json(*key);
+  }
+  if (col.user_id) {
+    auto me = user_id_value(scope, col, value, path);
+    if (!me) return me.take_error();
+    return uuid_json(*me);
+  }
+  return typed_payload_value(scope, col, value, path);
 }
 
 }  // namespace detail
