@@ -89,6 +89,9 @@ function translateJs(domain, tableName, rows, registry) {
         continue;
       }
       if (column.type === 'uuid') {
+        // A user id (the owner column, a reference to auth.users): `me` for the
+        // signed-in user, left out otherwise; no one is signed in here.
+        if (key !== 'id' && !domain.tables[column.references]) continue;
         if (value === null) out[key] = null;
         else if (typeof value === 'string' && UUID.test(value)) {
           const uuid = value.toLowerCase();
