@@ -15,6 +15,7 @@
 
 #include "alfred/error.h"
 #include "alfred/json.h"
+#include "alfred/ref_format.h"
 
 namespace alfred {
 
@@ -204,11 +205,6 @@ inline constexpr identifier_rule kIdentifierRule{"abcdefghijklmnopqrstuvwxyz", "
 ///
 /// @example is_identifier("meal_plans") // true; "MealPlans", "2x", "" are not
 bool is_identifier(std::string_view name);
-/// The ref prefix no table may take: it and `<it>_…` name generated content.
-inline constexpr std::string_view kGeneratedRefPrefix = "gen";
-/// The ref of the signed-in user (a user-id column's value, the key of the
-/// user's own row in a table keyed by user ids); never a table's prefix.
-inline constexpr std::string_view kCurrentUserRef = "me";
 /// How a domain writes a column holding a user id (`auth.users`).
 inline constexpr std::string_view kUsersReference = "auth.users";
 

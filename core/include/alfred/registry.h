@@ -60,18 +60,6 @@ struct ref_entry {
   bool pending() const { return generated && key.empty(); }
 };
 
-/// Parsed form of a ref string.
-struct ref_name {
-  bool generated = false;
-  std::string prefix;
-  long number = 0;
-};
-
-/// The largest ref number (`recipe_999999999`, nine digits). Allocation and
-/// restore share it: a counter never passes it, so every state `to_json`
-/// writes can be restored. A prefix whose counter reached it gets no new ref
-/// (`registry_full`).
-inline constexpr long kMaxRefNumber = 999999999;
 /// The last turn a registry counts to; a state holds turns up to it, so one
 /// at the limit stays there rather than write a state it could not restore.
 inline constexpr int kMaxTurn = 2'000'000'000;
@@ -87,11 +75,6 @@ inline constexpr std::size_t kMaxUncertainCreates = 100;
 /// `label`, or its first `kMaxLabelChars - 1` code points and "…" when it
 /// is longer. Every label the registry stores goes through it.
 std::string capped_label(std::string_view label);
-
-/// Splits `recipe_12` / `gen_meal_3` into prefix and number (1 to
-/// `kMaxRefNumber`). No registry or domain lookup: it only says whether the
-/// text has the shape of a ref.
-std::optional<ref_name> parse_ref_name(std::string_view text);
 
 /// An integer key as PostgreSQL prints it: an optional minus, then 1 to 20
 /// digits without a leading zero (a bigint's every digit, kept as text).

@@ -229,9 +229,7 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
   table tbl;
   tbl.name = name;
   tbl.ref_prefix = text_field(spec, "ref");
-  if (!is_identifier(tbl.ref_prefix) || tbl.ref_prefix == kGeneratedRefPrefix ||
-      tbl.ref_prefix.rfind(std::string(kGeneratedRefPrefix) + "_", 0) == 0 || tbl.ref_prefix.back() == '_' ||
-      tbl.ref_prefix == kCurrentUserRef)
+  if (!is_ref_prefix(tbl.ref_prefix))
     return config_error(path + ".ref",
                         "must be a lower-case identifier that does not start with 'gen' and is not 'me'");
   tbl.writable = flag(spec, "writable", true);

@@ -65,7 +65,7 @@ std::string plain(std::string_view name) {
   return out;
 }
 
-std::string ref(const table& tbl, int number) { return fmt::format("{}_{}", tbl.ref_prefix, number); }
+std::string ref(const table& tbl, int number) { return ref_text(tbl.ref_prefix, number); }
 
 std::string refs_json(const table& tbl, std::initializer_list<int> numbers) {
   std::string out = "[";

@@ -47,7 +47,7 @@ struct slot_input {
 
   const table& main() const { return *p.main; }
   const table& writes() const { return *p.create; }
-  std::string gen() const { return "gen_" + ref(*p.main, 1); }
+  std::string gen() const { return ref_text(p.main->ref_prefix, 1, true); }
 };
 
 std::string note_example(const slot_input& in) {

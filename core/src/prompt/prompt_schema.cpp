@@ -24,14 +24,14 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
   out.append("- ").append(col.name).append(": ");
   const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
   if (&col == tbl.key_column()) {
-    fmt::format_to(std::back_inserter(out), "ref ({}_N)", tbl.ref_prefix);
+    fmt::format_to(std::back_inserter(out), "ref ({})", ref_pattern(tbl.ref_prefix));
     if (tbl.owner == col.name || col.user_id) out += ", me for your own row";
   } else if (col.user_id) {
     out += "user: me when it is you";
   } else if (target && col.type == column_type::uuid_array) {
-    fmt::format_to(std::back_inserter(out), "list of refs → {} ({}_N)", target->name, target->ref_prefix);
+    fmt::format_to(std::back_inserter(out), "list of refs → {} ({})", target->name, ref_pattern(target->ref_prefix));
   } else if (target) {
-    fmt::format_to(std::back_inserter(out), "ref → {} ({}_N)", target->name, target->ref_prefix);
+    fmt::format_to(std::back_inserter(out), "ref → {} ({})", target->name, ref_pattern(target->ref_prefix));
     if (target->key_column() && (target->owner == target->key_column()->name || target->key_column()->user_id))
       out += ", me when it is you";
   } else {
@@ -54,7 +54,7 @@ void append_schema_body(std::string& out, const domain& dom) {
       "Columns not listed do not exist.\n";
   for (const table& tbl : dom.tables) {
     if (tbl.key_column())
-      fmt::format_to(std::back_inserter(out), "\n### {} (refs {}_N){}\n", tbl.name, tbl.ref_prefix,
+      fmt::format_to(std::back_inserter(out), "\n### {} (refs {}){}\n", tbl.name, ref_pattern(tbl.ref_prefix),
                      tbl.writable ? "" : ", read-only catalog");
     else if (!tbl.key.empty())
       fmt::format_to(std::back_inserter(out), "\n### {} (rows named by {}){}\n", tbl.name, fmt::join(tbl.key, " + "),

@@ -31,10 +31,10 @@ const table* ref_table(const domain& dom, bool writable) {
 std::string value_description(const domain& dom) {
   const table* example = ref_table(dom, false);
   return fmt::format(
-      "A scalar of the column's type (a ref such as {}_1 for key and foreign-key columns, me for the signed-in "
+      "A scalar of the column's type (a ref such as {} for key and foreign-key columns, {} for the signed-in "
       "user, dates as YYYY-MM-DD), a list for in, not_in, contains, contained_by and overlaps, null for is_null and "
       "is_not_null, the search text for _semantic similar.",
-      example ? example->ref_prefix : "row");
+      ref_text(example ? example->ref_prefix : "row", 1), kCurrentUserRef);
 }
 
 bool is_hidden(const table& tbl, std::string_view name) {
@@ -388,8 +388,8 @@ class schema_writer {
       w_.key(key->name);
       w_.begin_object();
       type("string", false);
-      text("description", fmt::format("Only to save a generated artifact: its gen_ ref (gen_{}_1). Left out otherwise.",
-                                      tbl.ref_prefix));
+      text("description", fmt::format("Only to save a generated artifact: its gen_ ref ({}). Left out otherwise.",
+                                      ref_text(tbl.ref_prefix, 1, true)));
       w_.end_object();
     }
     for (const auto& col : tbl.columns) {
@@ -411,14 +411,15 @@ class schema_writer {
     // A foreign key of any type is a ref (a string) to the model.
     if (target && col.type != column_type::uuid_array) {
       type("string", col.nullable);
-      text("description", fmt::format("A ref to {} ({}_N).", target->name, target->ref_prefix));
+      text("description", fmt::format("A ref to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
       w_.end_object();
       return;
     }
     switch (col.type) {
       case column_type::uuid:
         type("string", col.nullable);
-        if (target) text("description", fmt::format("A ref to {} ({}_N).", target->name, target->ref_prefix));
+        if (target)
+          text("description", fmt::format("A ref to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
         break;
       case column_type::text:
         type("string", col.nullable);
@@ -444,7 +445,7 @@ class schema_writer {
       case column_type::text_array:
       case column_type::uuid_array:
         type("array", col.nullable);
-        if (target) text("description", fmt::format("Refs to {} ({}_N).", target->name, target->ref_prefix));
+        if (target) text("description", fmt::format("Refs to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
         w_.key("items");
         w_.begin_object();
         type("string", false);
@@ -476,8 +477,8 @@ class schema_writer {
         if (kind_ == tool_kind::create && col.required) out += '*';
         const table* target = col.references.empty() ? nullptr : dom_.find_table(col.references);
         if (target)
-          fmt::format_to(std::back_inserter(out), " {}{}_N", col.type == column_type::uuid_array ? "[]" : "",
-                         target->ref_prefix);
+          fmt::format_to(std::back_inserter(out), " {}{}", col.type == column_type::uuid_array ? "[]" : "",
+                         ref_pattern(target->ref_prefix));
         else
           out.append(" ").append(column_type_name(col.type));
         for (std::size_t i = 0; i < col.allowed_values.size(); ++i)
@@ -516,7 +517,7 @@ std::string link_example(const domain& dom) {
     for (const auto& col : tbl.columns) {
       const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
       if (target && col.type != column_type::uuid_array && col.writable)
-        return fmt::format(" (\"{}\": \"{}_1\")", col.name, target->ref_prefix);
+        return fmt::format(" (\"{}\": \"{}\")", col.name, ref_text(target->ref_prefix, 1));
     }
   }
   return {};
@@ -535,7 +536,7 @@ bool is_array(column_type type) { return type == column_type::text_array || type
 void append_table_line(std::string& out, const domain& dom, const table& tbl) {
   out.append("- ").append(tbl.name).append(" (");
   if (tbl.key_column())
-    out.append(tbl.ref_prefix).append("_N").append(tbl.writable ? "" : ", read-only");
+    out.append(ref_pattern(tbl.ref_prefix)).append(tbl.writable ? "" : ", read-only");
   else if (!tbl.key.empty())
     fmt::format_to(std::back_inserter(out), "rows named by {}{}", fmt::join(tbl.key, " + "),
                    tbl.writable ? "" : ", read-only");
@@ -574,9 +575,10 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
   switch (kind) {
     case tool_kind::read: {
       std::string out = fmt::format(
-          "Read rows of the {}. Rows come back with refs (such as {}_1) in place of ids, and me for the "
+          "Read rows of the {}. Rows come back with refs (such as {}) in place of ids, and {} for the "
           "signed-in user; use them in filters and in later calls. {}\n\n",
-          dom.name == "database" || dom.name == "domain" ? std::string("database") : dom.name + " database", prefix,
+          dom.name == "database" || dom.name == "domain" ? std::string("database") : dom.name + " database",
+          ref_text(prefix, 1), kCurrentUserRef,
           any_owner_scoped(dom) ? "Rows are the signed-in user's, or shared with them."
                                 : "Rows are those the signed-in user may see.");
       if (options.inline_schema)
@@ -593,12 +595,12 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
           link_example(dom));
     case tool_kind::update:
       return fmt::format(
-          "Change the rows the filters select (identify them by ref: {} = {}_1). Returns the changed rows.", key,
-          prefix);
+          "Change the rows the filters select (identify them by ref: {} = {}). Returns the changed rows.", key,
+          ref_text(prefix, 1));
     case tool_kind::remove:
       return fmt::format(
-          "Delete the rows the filters select (identify them by ref: {} in [{}_1, {}_2]). Returns the deleted rows.",
-          key, prefix, prefix);
+          "Delete the rows the filters select (identify them by ref: {} in [{}, {}]). Returns the deleted rows.", key,
+          ref_text(prefix, 1), ref_text(prefix, 2));
   }
   return {};
 }

@@ -81,35 +81,11 @@ std::string capped_label(std::string_view label) {
   return std::string(label);
 }
 
-std::optional<ref_name> parse_ref_name(std::string_view text) {
-  const auto last = text.rfind('_');
-  if (last == std::string_view::npos || last == 0 || last + 1 >= text.size()) return std::nullopt;
-  const auto digits = text.substr(last + 1);
-  if (digits.size() > 9 || digits[0] == '0') return std::nullopt;
-  long number = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return std::nullopt;
-    number = number * 10 + (c - '0');
-  }
-  ref_name name;
-  name.number = number;
-  auto prefix = text.substr(0, last);
-  if (prefix.rfind("gen_", 0) == 0) {
-    name.generated = true;
-    prefix.remove_prefix(4);
-  }
-  if (prefix.empty()) return std::nullopt;
-  for (char c : prefix)
-    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return std::nullopt;
-  name.prefix = std::string(prefix);
-  return name;
-}
-
 result<std::string> ref_registry::register_generated(std::string_view table, std::string_view type, std::string content,
                                                      std::string_view label) {
   ref_entry entry;
   entry.ref = next_ref(type, true);
-  if (entry.ref.empty()) return registry_full("gen_" + std::string(type));
+  if (entry.ref.empty()) return registry_full(generated_ref_prefix(type));
   entry.type = std::string(type);
   entry.table = std::string(table);
   entry.label = capped_label(label);

@@ -70,15 +70,7 @@ std::string ref_registry::next_ref(std::string_view type, bool generated) {
   auto it = counters.find(type);
   if (it == counters.end()) it = counters.emplace(std::string(type), 0).first;
   if (it->second >= kMaxRefNumber) return {};
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, ++it->second).ptr;
-  std::string ref;
-  ref.reserve((generated ? 4 : 0) + type.size() + 1 + std::size_t(end - digits));
-  if (generated) ref += "gen_";
-  ref += type;
-  ref += '_';
-  ref.append(digits, end);
-  return ref;
+  return ref_text(type, ++it->second, generated);
 }
 
 ref_entry& ref_registry::add(ref_entry entry, uuid_bits uuid) {

@@ -289,10 +289,10 @@ error raw_id_error(const value_scope& scope, const table& target, json_value val
     return error{codes::raw_id, path.str(),
                  fmt::format("{} takes a ref, not {}; that row is {}", field, what, describe_ref(*known)),
                  fmt::format("use the ref {}", known->ref)};
-  return error{
-      codes::raw_id, path.str(),
-      fmt::format("{} takes a ref such as {}_1, not {}; refs cannot be made from ids", field, target.ref_prefix, what),
-      known_refs_hint(scope.registry, target)};
+  return error{codes::raw_id, path.str(),
+               fmt::format("{} takes a ref such as {}, not {}; refs cannot be made from ids", field,
+                           ref_text(target.ref_prefix, 1), what),
+               known_refs_hint(scope.registry, target)};
 }
 
 // The key a ref names, or why it names none a filter or row of `target`
@@ -304,18 +304,18 @@ result<std::string> known_ref_key(const value_scope& scope, const table& target,
   if (!entry) {
     const table* other = scope.dom.find_table_by_prefix(name.prefix);
     const bool wrong_table = other && other != &target;
-    return error{
-        wrong_table ? codes::ref_type_mismatch : codes::unknown_ref, path.str(),
-        wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
-                                  "to {} ({}_N)",
-                                  detail::echoed(text), name.prefix, other->name, field, target.name, target.ref_prefix)
-                    : fmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
-        known_refs_hint(registry, target)};
+    return error{wrong_table ? codes::ref_type_mismatch : codes::unknown_ref, path.str(),
+                 wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
+                                           "to {} ({})",
+                                           detail::echoed(text), name.prefix, other->name, field, target.name,
+                                           ref_pattern(target.ref_prefix))
+                             : fmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
+                 known_refs_hint(registry, target)};
   }
   if (entry->type != target.ref_prefix)
     return error{codes::ref_type_mismatch, path.str(),
-                 fmt::format("{} is a row of {}, but {} takes a ref to {} ({}_N)", describe_ref(*entry), entry->table,
-                             field, target.name, target.ref_prefix),
+                 fmt::format("{} is a row of {}, but {} takes a ref to {} ({})", describe_ref(*entry), entry->table,
+                             field, target.name, ref_pattern(target.ref_prefix)),
                  known_refs_hint(registry, target)};
   if (entry->pending())
     return error{codes::pending_ref, path.str(),
@@ -342,8 +342,8 @@ error uuid_error(const value_scope& scope, const table& target, json_value value
   const std::string uuid = canonical_uuid(text);
   if (const ref_entry* known = registry.find_by_uuid(uuid); known && known->type != target.ref_prefix)
     return error{codes::ref_type_mismatch, path.str(),
-                 fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({}_N)",
-                             describe_ref(*known), known->table, field, target.name, target.ref_prefix),
+                 fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({})",
+                             describe_ref(*known), known->table, field, target.name, ref_pattern(target.ref_prefix)),
                  known_refs_hint(registry, target)};
   if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
     return error{codes::invented_uuid, path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
@@ -380,10 +380,11 @@ error not_a_ref_error(const value_scope& scope, const table& target, std::string
           fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text), entry->ref),
           fmt::format("use the ref {}", entry->ref)};
   }
-  return error{codes::not_a_ref, path.str(),
-               fmt::format("{} takes a ref such as {}_1, got '{}'", field, target.ref_prefix, detail::echoed(text)),
-               known_refs_hint(registry, target) +
-                   fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
+  return error{
+      codes::not_a_ref, path.str(),
+      fmt::format("{} takes a ref such as {}, got '{}'", field, ref_text(target.ref_prefix, 1), detail::echoed(text)),
+      known_refs_hint(registry, target) +
+          fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
 }
 
 }  // namespace
@@ -395,9 +396,10 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
   if (value.is_number() && key_col && key_col->type == column_type::integer)
     return raw_id_error(scope, target, value, path, field, fmt::format("the number {}", value.raw()));
   if (!value.is_string())
-    return error{codes::invalid_value, path.str(),
-                 fmt::format("{} takes a ref such as {}_1, got {}", field, target.ref_prefix, value.kind_name()),
-                 known_refs_hint(registry, target)};
+    return error{
+        codes::invalid_value, path.str(),
+        fmt::format("{} takes a ref such as {}, got {}", field, ref_text(target.ref_prefix, 1), value.kind_name()),
+        known_refs_hint(registry, target)};
   const std::string_view text = value.str();
   if (text == kCurrentUserRef) {
     if (!keyed_by_user(target))
