@@ -506,7 +506,7 @@ TEST_CASE("restore error: duplicate ref, duplicate uuid, bad uuid, missing uuid"
 
 TEST_CASE("restore error: bad ref name, table, label, action and turns") {
   check_restore_error(state_with(R"({"recipe":1})", "{}", row_ref("Recipe_1", kRecipe1)), "invalid_state",
-                      "refs[0].ref", "must be a ref such as recipe_1");
+                      "refs[0].ref", "must be a ref: <prefix>_N or gen_<prefix>_N");
   check_restore_error(state_with(R"({"recipe":1})", "{}", "42"), "invalid_state", "refs[0]", "must be an object");
   check_restore_error(state_with(R"({"recipe":1})", "{}",
                                  R"({"ref":"recipe_1","table":"","uuid":")" + std::string(kRecipe1) +

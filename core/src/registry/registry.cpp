@@ -409,7 +409,9 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
   ref_entry entry;
   auto ref = str_field("ref");
   auto name = ref ? parse_ref_name(*ref) : std::nullopt;
-  if (!name) return state_error(path + "ref", "must be a ref such as recipe_1");
+  if (!name)
+    return state_error(path + "ref", fmt::format("must be a ref: {} or {}", ref_pattern("<prefix>"),
+                                                 ref_pattern(generated_ref_prefix("<prefix>"))));
   entry.ref = *ref;
   entry.type = name->prefix;
   entry.generated = name->generated;
