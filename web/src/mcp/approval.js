@@ -74,7 +74,9 @@ export function confirmationRequest(preview) {
   const { tool, table, count } = preview;
   const verb = VERBS[tool] ?? tool;
   const rows = Array.isArray(preview.rows) ? preview.rows : [];
-  const labels = Array.isArray(preview.labels) ? preview.labels.filter((column) => typeof column === 'string') : null;
+  // A table without label columns: its rows are named by their text values.
+  const given = Array.isArray(preview.labels) ? preview.labels.filter((column) => typeof column === 'string') : [];
+  const labels = given.length ? given : null;
   const shown = rows.slice(0, SHOWN_ROWS).map((row) => describeRow(row, labels));
   const more = count - shown.length;
   const list = shown.length > 0 ? `: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}` : '';
