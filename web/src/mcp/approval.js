@@ -41,16 +41,16 @@ export function actPolicy({ readOnly, tables, approve, maxAffected, confirm = tr
   return { data: options, error: null };
 }
 
+// A previewed row is the preview read's key and label columns (a create's:
+// the row as given); the preview a stateless server signs keeps only each
+// row's `ref`. A row is named by its ref and by the table's label columns
+// (`labels`), or, for a table without any, by its text values but the key.
 const refOf = (row) => (typeof row?.ref === 'string' ? row.ref : typeof row?.id === 'string' ? row.id : null);
 
-// A previewed row names itself by its label columns (`labels`, the table's,
-// when the preview carries them), else by its text values but the key: a
-// delete's or update's preview reads only the key and label columns.
 function labelOf(row, labels) {
-  if (typeof row?.label === 'string' && row.label !== '' && !('id' in row) && !labels) return row.label;
-  const entries = labels ? labels.map((column) => [column, row?.[column]]) : Object.entries(row ?? {}).filter(([column]) => column !== 'id' && column !== 'ref');
-  const values = entries.filter(([, value]) => (typeof value === 'string' && value !== '') || (labels && typeof value === 'number')).map(([, value]) => String(value));
-  return values.length ? values.join(' ') : null;
+  const values = labels ? labels.map((column) => row?.[column]) : Object.entries(row ?? {}).filter(([column]) => column !== 'id').map(([, value]) => value);
+  const shown = values.filter((value) => (typeof value === 'string' && value !== '') || (labels && typeof value === 'number')).map(String);
+  return shown.length ? shown.join(' ') : null;
 }
 
 function describeRow(row, labels) {
@@ -63,11 +63,12 @@ function describeRow(row, labels) {
 
 /**
  * The elicitation that asks the user about `preview` (`{ tool, table, count,
- * rows, labels? }`, `labels` the table's label columns that name a row): a form with one yes/no field, `confirm`, false by default; its
- * message says what would change, naming up to ten rows by ref and label.
+ * rows, labels? }`, `labels` the table's label columns that name a row): a
+ * form with one yes/no field, `confirm`, false by default; its message says
+ * what would change, naming up to ten rows by ref and label.
  *
  * @example
- * confirmationRequest({ tool: 'db_delete', table: 'recipes', count: 1, rows: [{ ref: 'recipe_3', label: 'Shakshuka' }] })
+ * confirmationRequest({ tool: 'db_delete', table: 'recipes', count: 1, rows: [{ id: 'recipe_3', name: 'Shakshuka' }], labels: ['name'] })
  * // { mode: 'form', message: 'Delete 1 row of recipes: recipe_3 "Shakshuka"?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', … } }, required: ['confirm'] } }
  */
 export function confirmationRequest(preview) {
