@@ -13,6 +13,8 @@
 //   'not_a_response'  fetch resolved to something that is not a Response
 // With a failure, `body` holds the reason as text.
 
+import { concat } from './bounded-read.js';
+
 const encoder = new TextEncoder();
 
 // Error codes (Node's undici, in `cause` chains) that prove the connection
@@ -72,17 +74,6 @@ function header(response, name) {
 
 function mebibytes(bytes) {
   return bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : `${bytes} bytes`;
-}
-
-function concat(chunks, total) {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 function bytesOf(chunk) {

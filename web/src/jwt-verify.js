@@ -9,6 +9,8 @@
 // key (`jku`, `x5u`, `jwk` are ignored; `crit` is refused). Claims are read
 // only after the signature holds.
 
+import { readStreamAtMost } from './bounded-read.js';
+
 const ALGORITHMS = ['HS256', 'ES256', 'RS256'];
 const MAX_TOKEN_CHARS = 16 * 1024;
 const MAX_JWKS_BYTES = 256 * 1024;
@@ -385,24 +387,5 @@ async function readAtMost(response, maxBytes) {
     const buffer = new Uint8Array(await response.arrayBuffer());
     return buffer.byteLength > maxBytes ? null : buffer;
   }
-  const reader = response.body.getReader();
-  const chunks = [];
-  let length = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return readStreamAtMost(response.body, maxBytes, (reader) => reader.cancel().catch(() => {}));
 }

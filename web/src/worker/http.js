@@ -1,6 +1,8 @@
 // HTTP plumbing shared by the routes: JSON and error responses, CORS, and
 // reading a size-limited JSON body.
 
+import { readStreamAtMost } from '../bounded-read.js';
+
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
 // mcp-*: the MCP transport's session, version, method and name headers (/mcp).
 const ALLOWED_HEADERS = 'authorization, content-type, x-client-info, apikey, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name';
@@ -85,26 +87,7 @@ export async function readJsonObject(request, maxBytes) {
 // The body's bytes, or null once more than `maxBytes` arrive.
 async function readAtMost(body, maxBytes) {
   if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks = [];
-  let length = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > maxBytes) {
-      await discardRest(reader, maxBytes * DISCARD_FACTOR - length);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return readStreamAtMost(body, maxBytes, (reader, length) => discardRest(reader, maxBytes * DISCARD_FACTOR - length));
 }
 
 // An oversized body is read on (not kept) up to this many times the limit,
