@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { gzipSync } from 'node:zlib';
@@ -326,9 +326,13 @@ const jsFiles = (dir) =>
     .map((name) => join(ROOT, dir, name));
 
 const corePaths = ['web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs'].map((path) => join(ROOT, path));
-const packageJs = [...jsFiles('web/src'), ...jsFiles('web/dist')];
+// Node's bundled build (web/dist/node-*.js) repeats the sources: counted apart.
+const isNodeBuild = (path) => /[\\/]node-[^\\/]*\.js$/.test(path);
+const packageJs = [...jsFiles('web/src'), ...jsFiles('web/dist')].filter((path) => !isNodeBuild(path));
+const nodeBuild = jsFiles('web/dist').filter(isNodeBuild);
 const coreSize = sizeOf(corePaths);
 const jsSize = sizeOf(packageJs);
+const nodeBuildSize = sizeOf(nodeBuild);
 const wasmSize = sizeOf([corePaths[0]]);
 
 console.log('size (each file gzipped separately at level 9, then summed):');
@@ -339,6 +343,7 @@ printTable(
     ['alfred_core.wasm + alfred_core.mjs', kb(coreSize.raw), kb(coreSize.gzip)],
     [`package JS (${packageJs.length} files in web/src, web/dist)`, kb(jsSize.raw), kb(jsSize.gzip)],
     ['package total (wasm + all JS)', kb(wasmSize.raw + jsSize.raw), kb(wasmSize.gzip + jsSize.gzip)],
+    [`Node's bundled build of that JS (${nodeBuild.length} files, web/dist/node-*.js)`, kb(nodeBuildSize.raw), kb(nodeBuildSize.gzip)],
   ],
 );
 console.log(`package JS: ${packageJs.map((path) => relative(join(ROOT, 'web'), path)).join(', ')}`);
@@ -393,10 +398,11 @@ function childMs(code) {
   return median(times);
 }
 
-const entry = pathToFileURL(join(ROOT, 'web/src/index.node.js')).href;
+// What a user's `import 'alfred-act'` gets in Node: the bundled build
+// (web/dist/node-index.js, scripts/bundle.mjs).
 const childOurs = childMs(`
 const t0 = performance.now();
-const { loadCore } = await import(${JSON.stringify(entry)});
+const { loadCore } = await import('alfred-act');
 const core = await loadCore();
 core.createRegistry();
 console.log(performance.now() - t0);`);

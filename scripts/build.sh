@@ -43,4 +43,5 @@ node scripts/generate-kitchen.mjs
 node scripts/generate-decision-schema.mjs
 node scripts/generate-error-codes.mjs
 node scripts/generate-core-rules.mjs
+node scripts/bundle.mjs
 stage "build: done (web/dist staged)"

@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import { generateText, stepCountIs } from 'ai';
 import * as aiTest from 'ai/test';
 import { aiToolApproval, aiTools } from 'alfred-act/ai';
-import { loadCore } from '../../web/src/index.node.js';
+import { loadCore } from 'alfred-act';
 import { rest, sharedStack } from './support/stack.mjs';
 
 const stack = sharedStack();

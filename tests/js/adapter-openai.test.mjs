@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import OpenAI from 'openai';
 import { openaiTools, runToolCalls } from 'alfred-act/openai';
-import { loadCore } from '../../web/src/index.node.js';
+import { loadCore } from 'alfred-act';
 import { responsesBody, startScriptedModel, toolCallsBody, completionBody } from './support/scripted-model.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 

@@ -44,11 +44,15 @@ test('package.json: the new subpaths, types first, and the existing exports as t
     workerd: './web/src/worker/index.workerd.js',
     deno: './web/src/worker/index.deno.js',
     browser: './web/src/worker/index.browser.js',
-    node: './web/src/worker/index.node.js',
+    node: './web/dist/node-worker.js',
     default: './web/src/worker/index.browser.js',
   });
-  assert.deepEqual(exports['./mcp'], { types: './web/mcp.d.ts', default: './web/src/mcp/index.js' });
-  assert.deepEqual(exports['./loop'], { types: './web/loop.d.ts', default: './web/src/loop.js' });
+  // Node gets the bundled build (scripts/bundle.mjs); Deno, workerd and
+  // browsers the sources, so one runtime never mixes the two.
+  const bundled = (types, source, node) => ({ types, deno: source, node, default: source });
+  assert.deepEqual(exports['./mcp'], bundled('./web/mcp.d.ts', './web/src/mcp/index.js', './web/dist/node-mcp.js'));
+  assert.deepEqual(exports['./loop'], bundled('./web/loop.d.ts', './web/src/loop.js', './web/dist/node-loop.js'));
+  // The Durable Object imports cloudflare:workers: workerd only.
   assert.deepEqual(exports['./worker/durable'], { types: './web/worker-durable.d.ts', default: './web/src/worker/durable.js' });
   assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/stack.mjs' });
   for (const file of ['web/mcp.d.ts', 'web/loop.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src', 'db/stack.d.ts', 'db/*.mjs']) assert.ok(manifest.files.includes(file), `${file} is not in "files"`);

@@ -1,0 +1,56 @@
+// Writes the package's Node build: web/src bundled into a few modules in
+// web/dist (node-*.js), one per entry of package.json "exports" that Node
+// imports, sharing their common code in node-shared-*.js chunks (so
+// `alfred-act` and `alfred-act/mcp` hold one AlfredError, one core cache).
+// Node loads an ES module graph file by file; the package's 60-odd source
+// modules cost it about 30 ms on every fresh process, a few bundled ones a
+// tenth of that (docs/benchmarks.md, cold start). Browsers, workerd and Deno
+// keep the sources: their bundlers and caches do this already.
+// Run by scripts/build.sh after the wasm build and the generated modules;
+// tests/js/node-bundle.test.mjs checks the committed build inputs still give
+// these bytes.
+//   node scripts/bundle.mjs [outdir]
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Entry point (under web/src) → output name (in web/dist, without .js). */
+export const NODE_ENTRIES = {
+  'index.node.js': 'node-index',
+  'adapters/ai.js': 'node-ai',
+  'adapters/openai.js': 'node-openai',
+  'loop.js': 'node-loop',
+  'mcp/index.js': 'node-mcp',
+  'worker/index.node.js': 'node-worker',
+};
+
+/** The esbuild options of the Node build, writing to `outdir` (default web/dist). */
+export function bundleOptions(outdir = `${root}web/dist`) {
+  return {
+    absWorkingDir: root,
+    entryPoints: Object.entries(NODE_ENTRIES).map(([source, out]) => ({ in: `web/src/${source}`, out })),
+    outdir,
+    // The shared chunks sit next to the entries: the Node entry finds the
+    // .wasm at '../dist/alfred_core.wasm' from its own URL, which is the same
+    // file from web/src and from web/dist.
+    chunkNames: 'node-shared-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // The peer dependencies (ai, openai, the MCP SDK, OpenTelemetry, pg)
+    // stay imports: the user's own copies, loaded only when used.
+    packages: 'external',
+    // Not minified, and function and class names as written: a stack trace
+    // reads like the sources, which the package also ships.
+    keepNames: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await build(bundleOptions(process.argv[2]));
+}
