@@ -6,11 +6,15 @@
 // catalog's constants make, so a code missing there does not compile.)
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { errorCodes } from '../../web/src/index.node.js';
+import { codes } from '../../web/dist/error-codes.mjs';
 import { docsText, moduleText, readCatalog, typesText } from '../../scripts/generate-error-codes.mjs';
+import { SCRATCH } from './support/paths.mjs';
+import { typecheck } from './support/typecheck.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const catalog = readCatalog();
@@ -53,9 +57,39 @@ test('the generated forms are the catalog: errorCodes, the TypeScript union, doc
   assert.deepEqual(Object.keys(errorCodes), catalog.map((entry) => entry.code));
   assert.ok(Object.isFrozen(errorCodes) && Object.isFrozen(errorCodes.unknown_column));
   assert.deepEqual(errorCodes.unknown_column, { origin: 'core', meaning: 'the table has no such column' });
+  // codes: each code by name, the same list in the same order.
+  assert.deepEqual(Object.entries(codes), catalog.map(({ code }) => [code, code]));
+  assert.ok(Object.isFrozen(codes));
+  assert.equal(codes.unknown_column, 'unknown_column');
   assert.equal(readFileSync(join(root, 'web/dist/error-codes.mjs'), 'utf8'), moduleText(catalog), 'run scripts/build.sh');
   assert.equal(readFileSync(join(root, 'web/dist/error-codes.d.mts'), 'utf8'), typesText(catalog), 'run scripts/build.sh');
   assert.equal(readFileSync(join(root, 'docs/error-codes.md'), 'utf8'), docsText(catalog), 'run node scripts/generate-error-codes.mjs --docs');
+});
+
+test('codes is typed code by code: codes.x has the type \'x\'; an unknown name, another code or a write does not compile', { timeout: 60_000 }, async () => {
+  await mkdir(SCRATCH, { recursive: true });
+  const dir = await mkdtemp(join(SCRATCH, 'error-codes-types-'));
+  try {
+    const generated = relative(dir, join(root, 'web/dist/error-codes.mjs'));
+    await writeFile(join(dir, 'codes.mts'), [
+      `import { codes, type ErrorCode } from ${JSON.stringify(generated)};`,
+      "export const unknownTable: 'unknown_table' = codes.unknown_table;",
+      'export const every: ErrorCode[] = Object.values(codes);',
+      '// @ts-expect-error: no such code',
+      'codes.unknown_tabel;',
+      '// @ts-expect-error: another code',
+      "export const other: 'unknown_column' = codes.unknown_table;",
+      '// @ts-expect-error: read-only',
+      "codes.unknown_table = 'unknown_table';",
+      '',
+    ].join('\n'));
+    const options = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: [] };
+    const { errors, listed } = await typecheck(dir, options, ['codes.mts']);
+    assert.equal(errors, '');
+    assert.ok(listed.includes(join(root, 'web/dist/error-codes.d.mts')), 'tsc did not read web/dist/error-codes.d.mts');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('every code the JavaScript sources write is in the catalog', () => {
