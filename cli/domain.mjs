@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { formatDomain } from '../web/src/domain-pull.js';
 import { projectName } from '../web/src/project-name.js';
 import { loadCore, pullDomain } from '../web/src/index.node.js';
+import { codes } from '../web/dist/error-codes.mjs';
 
 export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KEY] [--token JWT] [--db-url POSTGRES_URL]
                               [--owner-column NAME] [--overrides FILE] [--out FILE] [--name NAME]
@@ -75,7 +76,7 @@ async function connectCatalog(dbUrl) {
   try {
     ({ default: pg } = await import('pg'));
   } catch {
-    return { error: { code: 'invalid_option', path: 'db_url', message: '--db-url needs the pg package, which is not installed', hint: 'npm install pg (an optional peer dependency of alfred-act), or pull without --db-url' } };
+    return { error: { code: codes.invalid_option, path: 'db_url', message: '--db-url needs the pg package, which is not installed', hint: 'npm install pg (an optional peer dependency of alfred-act), or pull without --db-url' } };
   }
   // Client-side timeouts: a startup parameter such as statement_timeout is refused by some poolers.
   const client = new pg.Client({ connectionString: dbUrl, connectionTimeoutMillis: 15_000, query_timeout: 15_000 });
@@ -86,7 +87,7 @@ async function connectCatalog(dbUrl) {
     await client.end().catch(() => {});
     return {
       error: {
-        code: 'network_error',
+        code: codes.network_error,
         path: 'db_url',
         message: `cannot connect to the database at ${databaseAt(dbUrl)}: ${cause.message}`,
         hint: 'the connection string of Supabase\'s Connect dialog (Session pooler or direct), with the password; or pull without --db-url',

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadCore } from '../web/src/index.node.js';
 import { POLICY_FLAGS, policyFromFlags } from '../web/src/policy/options.js';
 import { openBackend } from './backend.mjs';
+import { codes } from '../web/dist/error-codes.mjs';
 
 export { TOOL_NAMES as TOOLS } from '../web/src/tools.js';
 
@@ -67,23 +68,23 @@ function parse(argv, env) {
       },
     });
   } catch (cause) {
-    throw new UsageError('invalid_option', cause.message, 'alfred-act --help lists the options');
+    throw new UsageError(codes.invalid_option, cause.message, 'alfred-act --help lists the options');
   }
   const { values: flags, positionals } = parsed;
   const [tool, paramsText = '{}', ...extra] = positionals;
-  if (extra.length) throw new UsageError('invalid_option', `unexpected argument ${JSON.stringify(extra[0])}`, "quote the params JSON: 'db_read' '{\"table\":\"inventory\"}'");
-  if (!/^[01]$/.test(flags.user)) throw new UsageError('invalid_option', `--user must be 0 or 1, not ${JSON.stringify(flags.user)}`);
+  if (extra.length) throw new UsageError(codes.invalid_option, `unexpected argument ${JSON.stringify(extra[0])}`, "quote the params JSON: 'db_read' '{\"table\":\"inventory\"}'");
+  if (!/^[01]$/.test(flags.user)) throw new UsageError(codes.invalid_option, `--user must be 0 or 1, not ${JSON.stringify(flags.user)}`);
   let params;
   try {
     params = JSON.parse(paramsText);
   } catch (cause) {
-    throw new UsageError('invalid_params', `params are not JSON: ${cause.message}`, `for example '{"table":"inventory"}'`);
+    throw new UsageError(codes.invalid_params, `params are not JSON: ${cause.message}`, `for example '{"table":"inventory"}'`);
   }
   let policy;
   try {
     policy = policyFromFlags(flags, env);
   } catch (cause) {
-    throw new UsageError('invalid_option', cause.message, cause.hint);
+    throw new UsageError(codes.invalid_option, cause.message, cause.hint);
   }
   return { flags, tool, params, policy };
 }
@@ -119,14 +120,14 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
   }
   if (flags.state && !flags['data-dir'] && !env.SUPABASE_URL) {
     return fail(2, {
-      code: 'invalid_option',
+      code: codes.invalid_option,
       path: '--state',
       message: '--state keeps refs to rows of a database that outlives the call, but the local stack is in memory',
       hint: 'add --data-dir DIR (the same on every call), or set SUPABASE_URL to a running one',
     });
   }
   if (flags['data-dir'] && env.SUPABASE_URL) {
-    return fail(2, { code: 'invalid_option', path: '--data-dir', message: '--data-dir is for the local stack, but SUPABASE_URL is set', hint: 'drop one of them' });
+    return fail(2, { code: codes.invalid_option, path: '--data-dir', message: '--data-dir is for the local stack, but SUPABASE_URL is set', hint: 'drop one of them' });
   }
 
   let domain;
@@ -134,7 +135,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     try {
       domain = JSON.parse(await readFile(flags.domain, 'utf8'));
     } catch (cause) {
-      return fail(2, { code: 'invalid_option', path: '--domain', message: `cannot read the domain ${flags.domain}: ${cause.message}`, hint: '' });
+      return fail(2, { code: codes.invalid_option, path: '--domain', message: `cannot read the domain ${flags.domain}: ${cause.message}`, hint: '' });
     }
   }
 
@@ -143,7 +144,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
   try {
     backend = await openBackend(env, { user: Number(flags.user), dataDir: flags['data-dir'], schema: flags.schema, lazy: true });
   } catch (cause) {
-    return fail(2, { code: 'invalid_option', path: '--schema', message: cause.message, hint: '' });
+    return fail(2, { code: codes.invalid_option, path: '--schema', message: cause.message, hint: '' });
   }
   try {
     const core = await loadCore();
@@ -156,12 +157,12 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     try {
       act = createAct(fetch);
     } catch (cause) {
-      if (cause.code === 'invalid_option') return fail(2, { code: cause.code, path: cause.path === 'tables' ? '--tables' : cause.path, message: cause.message, hint: cause.hint ?? '' });
-      if (cause.code === 'invalid_domain') {
+      if (cause.code === codes.invalid_option) return fail(2, { code: cause.code, path: cause.path === 'tables' ? '--tables' : cause.path, message: cause.message, hint: cause.hint ?? '' });
+      if (cause.code === codes.invalid_domain) {
         const where = `${flags.domain ?? 'the domain'}${cause.path ? ` at ${cause.path}` : ''}`;
         return fail(2, { code: cause.code, path: '--domain', message: `${where}: ${cause.message}`, hint: cause.hint ?? '' });
       }
-      return fail(2, { code: cause.code ?? 'invalid_state', path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' });
+      return fail(2, { code: cause.code ?? codes.invalid_state, path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' });
     }
     // A local stack starts only when the call gets as far as a request: a
     // first pass whose fetch sends nothing finds out (a refused call or a
@@ -181,7 +182,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
         try {
           await backend.start();
         } catch (cause) {
-          return fail(1, { code: 'backend_unavailable', path: '', message: `the local stack did not start: ${cause.message}`, hint: '' });
+          return fail(1, { code: codes.backend_unavailable, path: '', message: `the local stack did not start: ${cause.message}`, hint: '' });
         }
       }
     }
@@ -204,7 +205,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
       out(JSON.stringify(result, null, 2));
     } else {
       out(`\nResult as the model sees it:\n${JSON.stringify(result.error ? { error: result.error } : result.data, null, 2)}`);
-      if (result.error?.code === 'approval_required') out('\n(held for approval: run the same command with --approved to make the change)');
+      if (result.error?.code === codes.approval_required) out('\n(held for approval: run the same command with --approved to make the change)');
       if (result.query) out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
       if (!env.SUPABASE_URL && !backend.local) out('(answered without starting the database)');
     }

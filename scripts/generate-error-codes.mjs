@@ -1,8 +1,11 @@
 // The error-code catalog's other forms, generated from its one copy,
 // core/include/alfred/error_codes.h (one `X(code, origin, "meaning")` line
 // per code):
-//   web/dist/error-codes.mjs    the package's `errorCodes` (frozen)
-//   web/dist/error-codes.d.mts   the TypeScript `ErrorCode` union
+//   web/dist/error-codes.mjs    the package's `errorCodes` (frozen), and
+//                               `codes` (code → itself), which the package,
+//                               the worker and the CLI emit codes through
+//   web/dist/error-codes.d.mts   the TypeScript `ErrorCode` union and both
+//                               constants' types
 //   docs/error-codes.md         the list for people (with --docs; a test
 //                               checks the committed file is current)
 // Run by scripts/build.sh; `node scripts/generate-error-codes.mjs --docs` after editing the catalog.
@@ -41,9 +44,12 @@ export function readCatalog(text = readFileSync(`${root}${CATALOG}`, 'utf8')) {
 
 export function moduleText(entries) {
   const body = entries.map(({ code, origin, meaning }) => `  ${code}: Object.freeze({ origin: '${origin}', meaning: ${JSON.stringify(meaning)} }),`);
+  const names = entries.map(({ code }) => `  ${code}: '${code}',`);
   return `// Generated from ${CATALOG} by scripts/generate-error-codes.mjs.\n` +
     `/** Every error code alfred-act emits: \`code → { origin, meaning }\`. */\n` +
-    `export const errorCodes = Object.freeze({\n${body.join('\n')}\n});\n`;
+    `export const errorCodes = Object.freeze({\n${body.join('\n')}\n});\n\n` +
+    `/** Every error code by name, to emit and compare codes without writing them as text: \`error.code === codes.unknown_table\`. */\n` +
+    `export const codes = Object.freeze({\n${names.join('\n')}\n});\n`;
 }
 
 export function typesText(entries) {
@@ -55,7 +61,9 @@ export function typesText(entries) {
     `/** Who emits a code. */\n` +
     `export type ErrorCodeOrigin = ${origins};\n\n` +
     `/** Every error code alfred-act emits: \`code → { origin, meaning }\`. */\n` +
-    `export declare const errorCodes: Readonly<Record<ErrorCode, Readonly<{ origin: ErrorCodeOrigin; meaning: string }>>>;\n`;
+    `export declare const errorCodes: Readonly<Record<ErrorCode, Readonly<{ origin: ErrorCodeOrigin; meaning: string }>>>;\n\n` +
+    `/** Every error code by name: \`codes.unknown_table\` is \`'unknown_table'\`. */\n` +
+    `export declare const codes: { readonly [Code in ErrorCode]: Code };\n`;
 }
 
 export function docsText(entries) {

@@ -1,16 +1,23 @@
 // The error-code catalog (core/include/alfred/error_codes.h) is the one list
-// of codes: the package's `errorCodes`, its TypeScript union and
-// docs/error-codes.md are generated from it, and no JavaScript file of the
-// package, the worker, the CLI or the local stack emits a code missing from it.
+// of codes: the package's `errorCodes` and `codes`, its TypeScript union and
+// docs/error-codes.md are generated from it, no JavaScript file of the
+// package, the worker, the CLI or the local stack emits a code missing from
+// it, and they emit and compare codes by name (`codes.unknown_table`), never
+// as text, so a misspelt code is caught here rather than in production.
 // (The core cannot: `error::code` is an `error_code`, which only the
 // catalog's constants make, so a code missing there does not compile.)
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { errorCodes } from '../../web/src/index.node.js';
+import { codes } from '../../web/dist/error-codes.mjs';
 import { docsText, moduleText, readCatalog, typesText } from '../../scripts/generate-error-codes.mjs';
+import { codeParameters, codePlace, scanSource } from './support/js-source.mjs';
+import { SCRATCH } from './support/paths.mjs';
+import { typecheck } from './support/typecheck.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const catalog = readCatalog();
@@ -32,6 +39,8 @@ const NOT_CODES = new Set([
   'deal_notes', 'db_url', 'custom_access_token', 'confirm_write', 'recipe_3',
   // MCP 2026-07-28 and RFC 9728 words.
   'input_required', 'authorization_servers', 'resource_name',
+  // A workerd compatibility flag (worker/local.mjs).
+  'enable_request_signal',
 ]);
 
 function sources(dir) {
@@ -44,7 +53,7 @@ function sources(dir) {
 // db/auth.mjs is the local stack's GoTrue-compatible sign-in: its codes are
 // Supabase Auth's (invalid_credentials, refresh_token_not_found, …), which
 // supabase-js reads, not alfred-act's.
-const files = ['web/src', 'worker/src', 'cli', 'bin'].flatMap(sources).concat(
+const files = ['web/src', 'worker', 'cli', 'bin'].flatMap(sources).concat(
   readdirSync(join(root, 'db')).filter((name) => name.endsWith('.mjs') && name !== 'auth.mjs').map((name) => `db/${name}`),
 );
 
@@ -53,9 +62,39 @@ test('the generated forms are the catalog: errorCodes, the TypeScript union, doc
   assert.deepEqual(Object.keys(errorCodes), catalog.map((entry) => entry.code));
   assert.ok(Object.isFrozen(errorCodes) && Object.isFrozen(errorCodes.unknown_column));
   assert.deepEqual(errorCodes.unknown_column, { origin: 'core', meaning: 'the table has no such column' });
+  // codes: each code by name, the same list in the same order.
+  assert.deepEqual(Object.entries(codes), catalog.map(({ code }) => [code, code]));
+  assert.ok(Object.isFrozen(codes));
+  assert.equal(codes.unknown_column, 'unknown_column');
   assert.equal(readFileSync(join(root, 'web/dist/error-codes.mjs'), 'utf8'), moduleText(catalog), 'run scripts/build.sh');
   assert.equal(readFileSync(join(root, 'web/dist/error-codes.d.mts'), 'utf8'), typesText(catalog), 'run scripts/build.sh');
   assert.equal(readFileSync(join(root, 'docs/error-codes.md'), 'utf8'), docsText(catalog), 'run node scripts/generate-error-codes.mjs --docs');
+});
+
+test('codes is typed code by code: codes.x has the type \'x\'; an unknown name, another code or a write does not compile', { timeout: 60_000 }, async () => {
+  await mkdir(SCRATCH, { recursive: true });
+  const dir = await mkdtemp(join(SCRATCH, 'error-codes-types-'));
+  try {
+    const generated = relative(dir, join(root, 'web/dist/error-codes.mjs'));
+    await writeFile(join(dir, 'codes.mts'), [
+      `import { codes, type ErrorCode } from ${JSON.stringify(generated)};`,
+      "export const unknownTable: 'unknown_table' = codes.unknown_table;",
+      'export const every: ErrorCode[] = Object.values(codes);',
+      '// @ts-expect-error: no such code',
+      'codes.unknown_tabel;',
+      '// @ts-expect-error: another code',
+      "export const other: 'unknown_column' = codes.unknown_table;",
+      '// @ts-expect-error: read-only',
+      "codes.unknown_table = 'unknown_table';",
+      '',
+    ].join('\n'));
+    const options = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: [] };
+    const { errors, listed } = await typecheck(dir, options, ['codes.mts']);
+    assert.equal(errors, '');
+    assert.ok(listed.includes(join(root, 'web/dist/error-codes.d.mts')), 'tsc did not read web/dist/error-codes.d.mts');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('every code the JavaScript sources write is in the catalog', () => {
@@ -72,4 +111,76 @@ test('every code the JavaScript sources write is in the catalog', () => {
     }
   }
   assert.deepEqual(missing, [], 'add each to core/include/alfred/error_codes.h, or to NOT_CODES here if it is not an error code');
+});
+
+// Functions of the sources with a parameter named `code`, by name: a literal
+// code given there is a code written as text (codePlace in support/js-source.mjs).
+const scanned = files.map((file) => {
+  const source = scanSource(readFileSync(join(root, file), 'utf8'));
+  return { file, ...source, local: codeParameters(source.bare) };
+});
+const shared = new Map();
+for (const { local } of scanned) {
+  for (const [name, index] of local) if (index >= 0) shared.set(name, (shared.get(name) ?? new Set()).add(index));
+}
+
+/** `file:line: 'code' (where)` for each catalog code `text` writes as a string where a code goes. */
+function codesAsText(file, { literals, bare, local }) {
+  return literals.flatMap((literal) => {
+    const place = known.has(literal.value) && codePlace(bare, literal, { local, shared });
+    return place ? [`${file}:${literal.line}: '${literal.value}' (${place})`] : [];
+  });
+}
+
+test('the JavaScript sources emit and compare codes by name (codes.x), never as text', () => {
+  const written = scanned.flatMap((source) => codesAsText(source.file, source));
+  assert.deepEqual(written, [], "write codes.<code> instead, with import { codes } from web/dist/error-codes.mjs");
+});
+
+test('every codes.x the JavaScript sources read is in the catalog', () => {
+  const unknown = [];
+  let read = 0;
+  for (const { file, bare } of scanned) {
+    // Files that import the catalog's codes (one has a list of its own by that name).
+    if (!/^import \{[^}]*\bcodes\b[^}]*\} from/m.test(bare)) continue;
+    for (const match of bare.matchAll(/(?<![\w$.])codes\.([\w$]+)/g)) {
+      read++;
+      if (!known.has(match[1])) unknown.push(`${file}:${bare.slice(0, match.index).split('\n').length}: codes.${match[1]}`);
+    }
+  }
+  assert.ok(read > 200, `only ${read} codes.x read`);
+  assert.deepEqual(unknown, [], 'codes has no such code: see core/include/alfred/error_codes.h');
+});
+
+test('the check finds a code written as text in each place a code goes, and nowhere else', () => {
+  const text = [
+    "import { fail } from './elsewhere.js';",
+    "const refuse = (status, code, message) => ({ status, code, message });",
+    "const retry = (reason, error) => ({ reason, error });",
+    "// code: 'unknown_table' in a comment, and /* e.code === 'unknown_table' */",
+    "const a = { code: 'unknown_table', message: \"code: 'unknown_column'\" };",
+    "if (error.code === 'unknown_column' || 'unknown_ref' !== error?.code) b();",
+    "const c = { code: path === 'params' ? 'invalid_params' : 'invalid_option', hint: e.code ?? 'invalid_json' };",
+    "throw new AlfredError('invalid_state', 'message');",
+    "refuse(400, 'invalid_body', 'the body');",
+    "const d = (path, code = 'invalid_value') => ({ path, code });",
+    "retry('tool_not_allowed', error); refuse('unknown_table', 400);",
+    "const e = { action: 'unavailable', status: 'aborted', table: 'unknown_ref' };",
+    "const f = /code: 'unknown_table'/.test(g) ? `code: 'unknown_table'` : 'unknown_table';",
+    "fail('unknown_ref', 'message'); fail(cause('unknown_key'));",
+  ].join('\n');
+  const source = scanSource(text);
+  assert.deepEqual(codesAsText('probe.js', { ...source, local: codeParameters(source.bare) }), [
+    "probe.js:5: 'unknown_table' (code: …)",
+    "probe.js:6: 'unknown_column' (code === …)",
+    "probe.js:6: 'unknown_ref' (code === …)",
+    "probe.js:7: 'invalid_params' (code: …)",
+    "probe.js:7: 'invalid_option' (code: …)",
+    "probe.js:7: 'invalid_json' (code ?? …)",
+    "probe.js:8: 'invalid_state' (new AlfredError(…))",
+    "probe.js:9: 'invalid_body' (refuse(…))",
+    "probe.js:10: 'invalid_value' (code = …)",
+    // fail takes a code at 0 in the sources (web/src/jwt-verify.js).
+    "probe.js:14: 'unknown_ref' (fail(…))",
+  ]);
 });

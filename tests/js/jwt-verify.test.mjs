@@ -327,7 +327,7 @@ describe('the JWK set cache', () => {
 test('one catalog of codes: every code the verifier emits is in TOKEN_ERROR_STATUS and in the TokenErrorCode type', async () => {
   const { readFile } = await import('node:fs/promises');
   const source = await readFile(new URL('../../web/src/jwt-verify.js', import.meta.url), 'utf8');
-  const emitted = new Set([...source.matchAll(/\bfail\('([a-z_]+)'/g)].map(([, code]) => code));
+  const emitted = new Set([...source.matchAll(/\bfail\(codes\.([a-z_]+)/g)].map(([, code]) => code));
   const types = await readFile(new URL('../../web/jwt-verify.d.ts', import.meta.url), 'utf8');
   const union = types.slice(types.indexOf('export type TokenErrorCode'), types.indexOf(';', types.indexOf('export type TokenErrorCode')));
   const typed = new Set([...union.matchAll(/'([a-z_]+)'/g)].map(([, code]) => code));

@@ -28,6 +28,7 @@ import {
   settle,
 } from './act/faults.js';
 import { outcomeText, toolCallParams } from './act/tool-results.js';
+import { codes } from '../dist/error-codes.mjs';
 
 export { restUrl } from './act/options.js';
 export { forgetCountingServers } from './act/faults.js';
@@ -89,7 +90,7 @@ export class Act {
     } catch (cause) {
       context.handle.delete();
       // A restricted domain the core refuses is the allow-list's fault.
-      if (policy.tables && cause instanceof AlfredError && cause.code === 'invalid_domain') {
+      if (policy.tables && cause instanceof AlfredError && cause.code === codes.invalid_domain) {
         throw invalidOption('tables', `the tables ${policy.tables.join(', ')} do not make a domain on their own: ${cause.message}`, cause.hint);
       }
       throw cause;
@@ -262,7 +263,7 @@ export class Act {
       result = await this.#gate.execute({ tool, params, approved, preview }, io);
     } catch (cause) {
       if (signal?.aborted) {
-        trail.finish({ data: null, error: { code: 'aborted' } });
+        trail.finish({ data: null, error: { code: codes.aborted } });
         throw signal.reason ?? cause;
       }
       result = { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
@@ -276,7 +277,7 @@ export class Act {
   #validate(tool, params, accessToken) {
     const { requestOptions, domain } = this.#options;
     const built = this.#core.buildRequest(tool, params, { ...requestOptions, accessToken, registry: this.#registry, domain });
-    return built.error && built.error.code !== 'requires_executor' ? built.error : null;
+    return built.error && built.error.code !== codes.requires_executor ? built.error : null;
   }
 
   // One call in the core, under maxAffected. A server that does not take
@@ -323,7 +324,7 @@ export class Act {
       await this.#answerNeeds(execution, attempt, WRITE_TOOLS.has(tool), written, signal);
       result = execution.result();
       const failed = result?.error?.code;
-      if (written.answer && (failed === 'internal_error' || failed === 'out_of_memory')) {
+      if (written.answer && (failed === codes.internal_error || failed === codes.out_of_memory)) {
         result = { data: null, error: coreFailedAfterWrite(tool, params, written.answer, result.error), query: result.query ?? null, count: null };
       }
     } catch (cause) {

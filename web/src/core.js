@@ -26,6 +26,7 @@ import {
 import { compiledDomain, validateDomainWith } from './core/domains.js';
 import { LastContext, newRequestContext, sendableContext } from './core/requests.js';
 import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegistry } from './core/registry.js';
+import { codes } from '../dist/error-codes.mjs';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -36,7 +37,7 @@ import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegis
 export async function instantiateCore(wasmModule, { maxInputBytes, domain = defaultDomain } = {}) {
   if (!(wasmModule instanceof WebAssembly.Module)) {
     throw new AlfredError({
-      code: 'invalid_option',
+      code: codes.invalid_option,
       path: 'wasmModule',
       message: 'wasmModule must be a compiled WebAssembly.Module',
       hint: 'pass the module your bundler imports from alfred-act/alfred_core.wasm',
@@ -119,7 +120,7 @@ export class Core {
 
   /** @internal Refuses a stateless call's input over maxInputBytes. */
   checkInput(text, path) {
-    checkSize(text, this.#maxInputBytes, 'input_too_large', path, `the ${path}`);
+    checkSize(text, this.#maxInputBytes, codes.input_too_large, path, `the ${path}`);
   }
 
   /** @internal The bytes the WASM memory has grown to (it never shrinks). */

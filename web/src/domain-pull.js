@@ -17,6 +17,7 @@ import { assignedKeys, keyOf } from './pull/keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './pull/names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './pull/overrides.js';
 import { decideOwners, ownerNote, rlsNote, usersTableOf, writableOf } from './pull/owners.js';
+import { codes } from '../dist/error-codes.mjs';
 
 export { refPrefixes } from './pull/names.js';
 
@@ -137,7 +138,7 @@ function parsed(value, code, what) {
   try {
     return { value: JSON.parse(value) };
   } catch (cause) {
-    return { error: pullError(code, '', `${what} ${cause.message}`, code === 'invalid_openapi' ? openApiHint : '') };
+    return { error: pullError(code, '', `${what} ${cause.message}`, code === codes.invalid_openapi ? openApiHint : '') };
   }
 }
 
@@ -155,17 +156,17 @@ function parsed(value, code, what) {
  * const { data, error, notes } = deriveDomain(spec, { tables: { deals: { scope: 'owner' } } }, { catalog })
  */
 export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultName, catalog } = {}) {
-  const description = parsed(spec, 'invalid_openapi', 'the description is not JSON:');
+  const description = parsed(spec, codes.invalid_openapi, 'the description is not JSON:');
   if (description.error) return { data: null, error: description.error, notes: [] };
   if (!isPostgrestDescription(description.value)) {
-    return { data: null, error: pullError('invalid_openapi', '', 'expected PostgREST\'s Swagger 2.0 description (swagger: "2.0" with definitions)', openApiHint), notes: [] };
+    return { data: null, error: pullError(codes.invalid_openapi, '', 'expected PostgREST\'s Swagger 2.0 description (swagger: "2.0" with definitions)', openApiHint), notes: [] };
   }
-  const given = parsed(overrides ?? {}, 'invalid_overrides', 'overrides are not JSON:');
+  const given = parsed(overrides ?? {}, codes.invalid_overrides, 'overrides are not JSON:');
   if (given.error) return { data: null, error: given.error, notes: [] };
   overrides = given.value ?? {};
   if (catalog !== undefined && catalog !== null) {
     const problem = catalogFactsProblem(catalog);
-    if (problem) return { data: null, error: pullError('invalid_option', 'catalog', `catalog facts ${problem}`, 'pass what catalogFacts(query) resolves to, or a query function to pullDomain'), notes: [] };
+    if (problem) return { data: null, error: pullError(codes.invalid_option, 'catalog', `catalog facts ${problem}`, 'pass what catalogFacts(query) resolves to, or a query function to pullDomain'), notes: [] };
   }
   const tables = describedTables(description.value, catalog ?? null);
   const described = new Map(tables.map((t) => [t.name, t]));
@@ -228,12 +229,12 @@ export async function fetchOpenApi({ url, apiKey = '', accessToken = '', fetch: 
   try {
     response = await fetchImpl(root, { headers });
   } catch (cause) {
-    throw new AlfredError({ code: 'network_error', path: 'url', message: `GET ${root} failed: ${cause?.message ?? cause}`, hint: 'is the URL right and the server up?' });
+    throw new AlfredError({ code: codes.network_error, path: 'url', message: `GET ${root} failed: ${cause?.message ?? cause}`, hint: 'is the URL right and the server up?' });
   }
   const text = await response.text();
   if (!response.ok) {
     throw new AlfredError({
-      code: 'http_error',
+      code: codes.http_error,
       path: 'url',
       message: `GET ${root} answered HTTP ${response.status}: ${text.slice(0, 200)}`,
       hint:
@@ -245,7 +246,7 @@ export async function fetchOpenApi({ url, apiKey = '', accessToken = '', fetch: 
   try {
     return JSON.parse(text);
   } catch {
-    throw new AlfredError({ code: 'invalid_openapi', path: 'url', message: `GET ${root} did not answer JSON: ${text.slice(0, 200)}`, hint: openApiHint });
+    throw new AlfredError({ code: codes.invalid_openapi, path: 'url', message: `GET ${root} did not answer JSON: ${text.slice(0, 200)}`, hint: openApiHint });
   }
 }
 
@@ -256,7 +257,7 @@ async function readCatalog(query) {
     return await catalogFacts(query);
   } catch (cause) {
     throw new AlfredError({
-      code: 'network_error',
+      code: codes.network_error,
       path: 'catalog',
       message: `reading the database catalog failed: ${cause?.message ?? cause}`,
       hint: 'is the database URL right and the database up? The catalog is optional: without it the pull reads PostgREST\'s description alone',

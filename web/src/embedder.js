@@ -16,6 +16,8 @@
 //
 // Runs in Node, browsers, workers and Deno: no node: imports.
 
+import { codes } from '../dist/error-codes.mjs';
+
 export const EMBEDDING_DIMENSIONS = 1536;
 
 /** A failed embedding call; `code` is `http_error`, `bad_response` or `network_error`. */
@@ -122,12 +124,12 @@ export function openAIEmbedder({ baseUrl, apiKey, model = 'text-embedding-3-smal
     try {
       response = await fetch(url, { method: 'POST', headers, body });
     } catch (cause) {
-      throw new EmbeddingError({ code: 'network_error', message: `embedding request to ${url} failed: ${cause?.message ?? cause}`, cause });
+      throw new EmbeddingError({ code: codes.network_error, message: `embedding request to ${url} failed: ${cause?.message ?? cause}`, cause });
     }
     const text = await response.text();
     if (!response.ok) {
       throw new EmbeddingError({
-        code: 'http_error',
+        code: codes.http_error,
         status: response.status,
         message: `embedding request failed with HTTP ${response.status}: ${providerMessage(text)}`,
       });
@@ -149,7 +151,7 @@ function providerMessage(text) {
 // The vectors of an embeddings response in input order (data[].index), each
 // checked to be 1536 finite numbers.
 function vectorsOf(text, count) {
-  const bad = (why) => new EmbeddingError({ code: 'bad_response', message: `embedding response ${why}` });
+  const bad = (why) => new EmbeddingError({ code: codes.bad_response, message: `embedding response ${why}` });
   let json;
   try {
     json = JSON.parse(text);

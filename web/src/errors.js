@@ -1,3 +1,5 @@
+import { codes } from '../dist/error-codes.mjs';
+
 /**
  * An error from alfred-act with the core's stable shape: `code` to branch on,
  * `path` into the input, `message` to show, `hint` with what is allowed.
@@ -33,14 +35,14 @@ export function internalError(cause) {
   const escaped = typeof WebAssembly.Exception === 'function' && cause instanceof WebAssembly.Exception;
   if (escaped || (cause instanceof RangeError && /allocation failed|out of memory/i.test(cause.message))) {
     return {
-      code: 'out_of_memory',
+      code: codes.out_of_memory,
       message: 'alfred-act core failed: the input needs more memory than the core may use',
       path: '',
       hint: 'use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory cap)',
     };
   }
   return {
-    code: 'internal_error',
+    code: codes.internal_error,
     message: `alfred-act core failed: ${cause?.message ?? String(cause)}`,
     path: '',
     hint: 'please report this with the input that caused it',

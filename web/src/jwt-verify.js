@@ -10,6 +10,7 @@
 // only after the signature holds.
 
 import { readStreamAtMost } from './bounded-read.js';
+import { codes } from '../dist/error-codes.mjs';
 
 const ALGORITHMS = ['HS256', 'ES256', 'RS256'];
 const MAX_TOKEN_CHARS = 16 * 1024;
@@ -105,16 +106,16 @@ export function createTokenVerifier({
       : null;
 
   async function verify(token) {
-    if (typeof token !== 'string' || token === '') return fail('missing_token', 'no access token was given', "send the user's session.access_token");
+    if (typeof token !== 'string' || token === '') return fail(codes.missing_token, 'no access token was given', "send the user's session.access_token");
     const parsed = parseToken(token);
     if (parsed.error) return { data: null, error: parsed.error };
     const { header, claims, signingInput, signature } = parsed.data;
 
     const { alg } = header;
     if (!ALGORITHMS.includes(alg)) {
-      return fail('algorithm_not_allowed', `tokens signed with ${JSON.stringify(alg)} are refused`, `allowed: ${allowedAlgorithms().join(', ') || 'none'}`);
+      return fail(codes.algorithm_not_allowed, `tokens signed with ${JSON.stringify(alg)} are refused`, `allowed: ${allowedAlgorithms().join(', ') || 'none'}`);
     }
-    if (signature.length === 0) return fail('invalid_signature', 'the token is not signed', "send the user's session.access_token");
+    if (signature.length === 0) return fail(codes.invalid_signature, 'the token is not signed', "send the user's session.access_token");
 
     const { data: keys, error: keyError } = await keysFor(header);
     if (keyError) return { data: null, error: keyError };
@@ -125,7 +126,7 @@ export function createTokenVerifier({
         break;
       }
     }
-    if (!valid) return fail('invalid_signature', 'the token signature does not verify with the project key', 'sign in again; tokens from another project or signed with another key are refused');
+    if (!valid) return fail(codes.invalid_signature, 'the token signature does not verify with the project key', 'sign in again; tokens from another project or signed with another key are refused');
     return checkClaims(claims, { alg, kid: header.kid ?? null });
   }
 
@@ -133,47 +134,47 @@ export function createTokenVerifier({
 
   // The keys that may have signed a token with this header: `{ data: [{ alg, cryptoKey }], error }`.
   async function keysFor({ alg, kid }) {
-    if (kid !== undefined && (typeof kid !== 'string' || kid === '')) return fail('malformed_token', 'the token header kid is not a string');
+    if (kid !== undefined && (typeof kid !== 'string' || kid === '')) return fail(codes.malformed_token, 'the token header kid is not a string');
     if (alg === 'HS256') {
       // A kid that names a published (asymmetric) key means the token claims
       // that key; HS256 against public key material is the confusion attack.
       const published = kid === undefined || !keySet ? null : keySet.cached(kid);
-      if (published) return fail('algorithm_not_allowed', `key ${kid} is an ${published.alg} key; the token says HS256`, 'the algorithm comes from the key');
-      if (jwtSecret === undefined) return fail('algorithm_not_allowed', 'HS256 tokens are refused: no JWT secret is configured', `allowed: ${allowedAlgorithms().join(', ')}`);
+      if (published) return fail(codes.algorithm_not_allowed, `key ${kid} is an ${published.alg} key; the token says HS256`, 'the algorithm comes from the key');
+      if (jwtSecret === undefined) return fail(codes.algorithm_not_allowed, 'HS256 tokens are refused: no JWT secret is configured', `allowed: ${allowedAlgorithms().join(', ')}`);
       return { data: [{ alg, cryptoKey: await secretKey() }], error: null };
     }
-    if (!keySet) return fail('algorithm_not_allowed', `${alg} tokens are refused: no JWK set is configured`, `allowed: ${allowedAlgorithms().join(', ')}`);
+    if (!keySet) return fail(codes.algorithm_not_allowed, `${alg} tokens are refused: no JWK set is configured`, `allowed: ${allowedAlgorithms().join(', ')}`);
     const { data: found, error } = await keySet.lookup(kid);
     if (error) return { data: null, error };
     if (kid !== undefined) {
-      if (found.length === 0) return fail('unknown_key', `no key ${kid} in the project's JWK set`, 'sign in again; the key may have been rotated out');
+      if (found.length === 0) return fail(codes.unknown_key, `no key ${kid} in the project's JWK set`, 'sign in again; the key may have been rotated out');
       const [key] = found;
-      if (key.alg !== alg) return fail('algorithm_not_allowed', `key ${kid} is an ${key.alg} key; the token says ${alg}`, 'the algorithm comes from the key');
+      if (key.alg !== alg) return fail(codes.algorithm_not_allowed, `key ${kid} is an ${key.alg} key; the token says ${alg}`, 'the algorithm comes from the key');
       return { data: found, error: null };
     }
     const matching = found.filter((key) => key.alg === alg);
-    if (matching.length === 0) return fail('unknown_key', `the token has no kid and the JWK set has no ${alg} key`, 'sign in again');
+    if (matching.length === 0) return fail(codes.unknown_key, `the token has no kid and the JWK set has no ${alg} key`, 'sign in again');
     return { data: matching, error: null };
   }
 
   function checkClaims(claims, { alg, kid }) {
     const seconds = now() / 1000;
     for (const name of ['exp', 'nbf', 'iat']) {
-      if (claims[name] !== undefined && !Number.isFinite(claims[name])) return fail('invalid_claims', `the ${name} claim is not a number`);
+      if (claims[name] !== undefined && !Number.isFinite(claims[name])) return fail(codes.invalid_claims, `the ${name} claim is not a number`);
     }
-    if (claims.exp === undefined) return fail('invalid_claims', 'the token has no exp claim', 'access tokens expire; send the session.access_token');
-    if (seconds >= claims.exp + clockSkewSeconds) return fail('token_expired', 'the access token has expired', 'refresh the session and retry');
-    if (claims.nbf !== undefined && seconds + clockSkewSeconds < claims.nbf) return fail('token_not_yet_valid', 'the access token is not valid yet (nbf)', "check the signer's clock");
-    if (claims.role === 'service_role') return fail('service_key_refused', 'a service-role key bypasses row-level security and is refused', "send the user's access token");
+    if (claims.exp === undefined) return fail(codes.invalid_claims, 'the token has no exp claim', 'access tokens expire; send the session.access_token');
+    if (seconds >= claims.exp + clockSkewSeconds) return fail(codes.token_expired, 'the access token has expired', 'refresh the session and retry');
+    if (claims.nbf !== undefined && seconds + clockSkewSeconds < claims.nbf) return fail(codes.token_not_yet_valid, 'the access token is not valid yet (nbf)', "check the signer's clock");
+    if (claims.role === 'service_role') return fail(codes.service_key_refused, 'a service-role key bypasses row-level security and is refused', "send the user's access token");
     if (!roles.includes(claims.role)) {
-      return fail('not_a_user_token', `the token's role is ${JSON.stringify(claims.role ?? null)}: an anon key is not a signed-in user`, "send the user's session.access_token");
+      return fail(codes.not_a_user_token, `the token's role is ${JSON.stringify(claims.role ?? null)}: an anon key is not a signed-in user`, "send the user's session.access_token");
     }
     if (audiences) {
       const given = [claims.aud].flat();
-      if (!given.some((value) => audiences.includes(value))) return fail('invalid_audience', `the token's audience ${JSON.stringify(claims.aud ?? null)} is not ${audiences.join(' or ')}`, 'a token for another application is refused');
+      if (!given.some((value) => audiences.includes(value))) return fail(codes.invalid_audience, `the token's audience ${JSON.stringify(claims.aud ?? null)} is not ${audiences.join(' or ')}`, 'a token for another application is refused');
     }
-    if (issuer !== undefined && claims.iss !== issuer) return fail('invalid_issuer', `the token's issuer ${JSON.stringify(claims.iss ?? null)} is not ${issuer}`);
-    if (typeof claims.sub !== 'string' || claims.sub === '') return fail('missing_subject', 'the token has no sub: it names no user', "send the user's session.access_token");
+    if (issuer !== undefined && claims.iss !== issuer) return fail(codes.invalid_issuer, `the token's issuer ${JSON.stringify(claims.iss ?? null)} is not ${issuer}`);
+    if (typeof claims.sub !== 'string' || claims.sub === '') return fail(codes.missing_subject, 'the token has no sub: it names no user', "send the user's session.access_token");
     return { data: { userId: claims.sub, role: claims.role, claims, alg, kid }, error: null };
   }
 
@@ -209,7 +210,7 @@ function fail(code, message, hint) {
 // `{ data: { header, claims, signingInput, signature }, error }`. Strict:
 // three base64url parts, header and claims JSON objects, no `crit`.
 function parseToken(token) {
-  const malformed = (message) => fail('malformed_token', message, "send the user's session.access_token");
+  const malformed = (message) => fail(codes.malformed_token, message, "send the user's session.access_token");
   if (token.length > MAX_TOKEN_CHARS) return malformed(`the token is longer than ${MAX_TOKEN_CHARS} characters`);
   const parts = token.split('.');
   if (parts.length !== 3) return malformed(parts.length === 2 ? 'the token has no signature part' : 'the bearer token is not a JWT (three dot-separated parts)');
@@ -353,7 +354,7 @@ function jwksCache({ url, fetch, now, ttlMs, refetchMs }) {
       if (inFlight) await inFlight;
       if ((keys === null || now() - fetchedAt >= ttlMs) && refetchAllowed()) await refresh();
       if (keys === null) {
-        return fail('jwks_unavailable', `the project's JWK set could not be fetched from ${url}: ${lastFailure ?? 'not fetched yet'}`, 'retry shortly');
+        return fail(codes.jwks_unavailable, `the project's JWK set could not be fetched from ${url}: ${lastFailure ?? 'not fetched yet'}`, 'retry shortly');
       }
       if (select(kid).length === 0 && kid !== undefined && refetchAllowed()) await refresh();
       return { data: select(kid), error: null };

@@ -3,6 +3,7 @@
 // how structured output is asked for differs (`responseFormat`).
 import { LlmError } from './llm-error.js';
 import { anySignal, backoffMs, isRetryableStatus, retryAfterMs, sleep, timeoutSignal } from './llm-http.js';
+import { codes } from '../dist/error-codes.mjs';
 
 export { LlmError };
 
@@ -103,17 +104,17 @@ async function attemptOnce({ fetch, url, headers, body, signal, timeoutMs, withT
   } catch (cause) {
     if (signal?.aborted) return { error: abortedError(signal.reason), retryable: false };
     if (timeout.aborted) {
-      return { error: new LlmError({ code: 'timeout', message: `no answer from ${url} within ${timeoutMs} ms`, cause }), retryable: false };
+      return { error: new LlmError({ code: codes.timeout, message: `no answer from ${url} within ${timeoutMs} ms`, cause }), retryable: false };
     }
     const message = `could not reach ${url}: ${cause?.cause?.message ?? cause?.message ?? cause}`;
-    return { error: new LlmError({ code: 'network_error', message, cause }), retryable: true };
+    return { error: new LlmError({ code: codes.network_error, message, cause }), retryable: true };
   }
   if (!response.ok) return { error: httpError(response, text), retryable: isRetryableStatus(response.status) };
   return readCompletion(text, withTools);
 }
 
 function abortedError(reason) {
-  return new LlmError({ code: 'aborted', message: 'the model call was cancelled', cause: reason });
+  return new LlmError({ code: codes.aborted, message: 'the model call was cancelled', cause: reason });
 }
 
 function httpError(response, text) {
@@ -123,9 +124,9 @@ function httpError(response, text) {
   const wait = retryAfterMs(response.headers);
   if (status === 429) {
     const after = wait === null ? '' : `; retry after ${wait} ms`;
-    return new LlmError({ code: 'rate_limited', status, retryAfterMs: wait, providerMessage, message: `rate limited (429)${after}: ${providerMessage}` });
+    return new LlmError({ code: codes.rate_limited, status, retryAfterMs: wait, providerMessage, message: `rate limited (429)${after}: ${providerMessage}` });
   }
-  return new LlmError({ code: 'http_error', status, retryAfterMs: wait, providerMessage, message: `HTTP ${status} from the model endpoint: ${providerMessage}` });
+  return new LlmError({ code: codes.http_error, status, retryAfterMs: wait, providerMessage, message: `HTTP ${status} from the model endpoint: ${providerMessage}` });
 }
 
 // OpenAI and most compatible servers send { error: { message } }; some send
@@ -145,7 +146,7 @@ function providerMessageOf(text) {
 // JSON text the model wrote) and `message`, the assistant message to put
 // back into the conversation before the tool results.
 function readCompletion(text, withTools = false) {
-  const bad = (message) => ({ error: new LlmError({ code: 'bad_response', message }), retryable: false });
+  const bad = (message) => ({ error: new LlmError({ code: codes.bad_response, message }), retryable: false });
   let parsed;
   try {
     parsed = JSON.parse(text);

@@ -11,13 +11,14 @@
 import { instantiateCore } from './core.js';
 import { defaultDomain } from './default-domain.js';
 import { AlfredError } from './errors.js';
+import { codes } from '../dist/error-codes.mjs';
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 /** The error of every way loading the .wasm from a URL can fail. */
 export function wasmFetchFailed(url, message) {
   return new AlfredError({
-    code: 'wasm_fetch_failed',
+    code: codes.wasm_fetch_failed,
     path: 'wasm',
     message: `fetching ${url} ${message}`,
     hint:
@@ -58,7 +59,7 @@ function wasmOption(wasm) {
   if (wasm instanceof WebAssembly.Module) return { module: wasm };
   if (typeof wasm === 'string' || wasm instanceof URL) return { url: String(wasm) };
   throw new AlfredError({
-    code: 'invalid_option',
+    code: codes.invalid_option,
     path: 'wasm',
     message: 'wasm must be a WebAssembly.Module, a URL or a URL string',
     hint: "import wasm from 'alfred-act/alfred_core.wasm' and pass loadCore({ wasm }) (docs/bundlers.md)",

@@ -4,6 +4,7 @@
 // JSON text; every call returns `{ data, error }` and never throws.
 import { actDecisionSchema } from '../dist/decision-schema.mjs';
 import { AlfredError, internalError } from './errors.js';
+import { codes } from '../dist/error-codes.mjs';
 
 /**
  * The JSON Schema of the Act model's output, valid under OpenAI strict
@@ -32,7 +33,7 @@ function jsonOf(value, path) {
   try {
     return JSON.stringify(value ?? null);
   } catch (cause) {
-    throw new AlfredError({ code: 'invalid_option', path, message: `${path} cannot be written as JSON: ${cause?.message ?? cause}` });
+    throw new AlfredError({ code: codes.invalid_option, path, message: `${path} cannot be written as JSON: ${cause?.message ?? cause}` });
   }
 }
 

@@ -10,6 +10,7 @@
 // (docs/results-for-models.md).
 import { AlfredError } from './errors.js';
 import { MAX_ROWS_LIMIT } from './limits.js';
+import { codes } from '../dist/error-codes.mjs';
 
 /** The text of `notice`: said once per result, right before the rows (the core's). */
 export { ROWS_NOTICE } from '../dist/core-rules.mjs';
@@ -35,17 +36,17 @@ const BOUNDS = { rows: [1, MAX_ROWS_LIMIT], chars: [1_000, 16 << 20] };
 export function checkedResultLimits(value, path = 'resultLimits') {
   if (value === undefined || value === null) return DEFAULT_RESULT_LIMITS;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new AlfredError({ code: 'invalid_option', path, message: `${path} must be an object`, hint: '{ rows, chars }' });
+    throw new AlfredError({ code: codes.invalid_option, path, message: `${path} must be an object`, hint: '{ rows, chars }' });
   }
   const out = { ...DEFAULT_RESULT_LIMITS };
   for (const [key, given] of Object.entries(value)) {
     const bounds = BOUNDS[key];
     if (!bounds) {
-      throw new AlfredError({ code: 'invalid_option', path: `${path}.${key.slice(0, 80)}`, message: `unknown result limit '${key.slice(0, 80)}'`, hint: 'rows, chars' });
+      throw new AlfredError({ code: codes.invalid_option, path: `${path}.${key.slice(0, 80)}`, message: `unknown result limit '${key.slice(0, 80)}'`, hint: 'rows, chars' });
     }
     if (given === undefined) continue;
     if (!Number.isSafeInteger(given) || given < bounds[0] || given > bounds[1]) {
-      throw new AlfredError({ code: 'invalid_option', path: `${path}.${key}`, message: `${path}.${key} must be a whole number from ${bounds[0]} to ${bounds[1]}` });
+      throw new AlfredError({ code: codes.invalid_option, path: `${path}.${key}`, message: `${path}.${key} must be a whole number from ${bounds[0]} to ${bounds[1]}` });
     }
     out[key] = given;
   }

@@ -5,6 +5,7 @@
 import { AlfredError, internalError } from './errors.js';
 import { checkedResultLimits } from './result-limits.js';
 import { TOOL_NAMES } from '../dist/core-rules.mjs';
+import { codes } from '../dist/error-codes.mjs';
 
 /** The four tool names, in the order the core lists them (generated from the core). */
 export { TOOL_NAMES };
@@ -29,7 +30,7 @@ export function toolSchemaOption(schema) {
   if (schema === undefined || schema === 'compact') return false;
   if (schema === 'inline') return true;
   throw new AlfredError({
-    code: 'invalid_option',
+    code: codes.invalid_option,
     path: 'schema',
     message: `schema must be 'compact' or 'inline', got ${JSON.stringify(schema)?.slice(0, 80)}`,
     hint: "'compact': one line per table, the full schema on demand; 'inline': the whole schema in the tools",
@@ -61,7 +62,7 @@ export function toolArguments(args) {
     return {
       params: null,
       error: {
-        code: 'invalid_json',
+        code: codes.invalid_json,
         path: '',
         message: `the arguments are not valid JSON: ${cause?.message ?? cause}`,
         hint: 'send the arguments as one JSON object, e.g. {"table": "inventory", "filters": []}',
@@ -133,10 +134,10 @@ export function toolResult(core, tool, outcome, options) {
 /** @internal Core#toolDefinitions: the definitions of `domain`, kept in `cache` (per domain object) by variant. */
 export function cachedToolDefinitions(core, module, cache, { domain, strict, schema, readOnly }) {
   if (typeof strict !== 'boolean') {
-    throw new AlfredError({ code: 'invalid_option', path: 'strict', message: `strict must be true or false, got ${JSON.stringify(strict)}` });
+    throw new AlfredError({ code: codes.invalid_option, path: 'strict', message: `strict must be true or false, got ${JSON.stringify(strict)}` });
   }
   if (typeof readOnly !== 'boolean') {
-    throw new AlfredError({ code: 'invalid_option', path: 'readOnly', message: `readOnly must be true or false, got ${JSON.stringify(readOnly)}` });
+    throw new AlfredError({ code: codes.invalid_option, path: 'readOnly', message: `readOnly must be true or false, got ${JSON.stringify(readOnly)}` });
   }
   const inlineSchema = toolSchemaOption(schema);
   const handle = core.domainHandle(domain);

@@ -4,6 +4,7 @@ import { defaultDomain } from '../default-domain.js';
 import { AlfredError, internalError } from '../errors.js';
 import { restrictDomain } from '../policy/tables.js';
 import { loadFailureText } from './tool-results.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /**
  * The package-level `createAct(options)`: usable at once, loading the core on
@@ -69,7 +70,7 @@ export function createActFactory(loadCore) {
       // Tool definitions need the core: `await act.ready` first.
       tools(toolOptions) {
         if (!act) {
-          throw new AlfredError({ code: 'not_ready', path: '', message: 'the core is not loaded yet', hint: 'await act.ready before act.tools()' });
+          throw new AlfredError({ code: codes.not_ready, path: '', message: 'the core is not loaded yet', hint: 'await act.ready before act.tools()' });
         }
         return act.tools(toolOptions);
       },

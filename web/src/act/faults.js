@@ -4,6 +4,7 @@
 // the max-affected preference is remembered, and the act counts instead.
 import { randomUuid } from '../uuid.js';
 import { OUTCOME_UNKNOWN_HINT, STEP_TOOLS, TOOL_NAMES } from '../../dist/core-rules.mjs';
+import { codes } from '../../dist/error-codes.mjs';
 
 // How many rows a create's data holds (one id each).
 function rowCount(params) {
@@ -26,7 +27,7 @@ export function coreFailedAfterWrite(tool, params, answer, failure) {
   const arrived = answer.status ? `HTTP ${answer.status}` : 'no answer';
   const why = `${failure.code}: ${String(failure.message ?? '').slice(0, 300)}`;
   return {
-    code: 'write_outcome_unknown',
+    code: codes.write_outcome_unknown,
     path: '',
     message: `${tool} on ${table}: the outcome is unknown; the request was sent and the core failed while taking the database's answer (${arrived}): ${why}`,
     hint: OUTCOME_UNKNOWN_HINT,
@@ -36,7 +37,7 @@ export function coreFailedAfterWrite(tool, params, answer, failure) {
 
 // PostgREST before 13 refuses `Prefer: handling=strict, max-affected=N` with
 // 400 PGRST122, before running anything: the act then counts instead.
-export const maxAffectedUnsupported = (result) => result?.error?.code === 'bad_request' && result.error.dbCode === 'PGRST122';
+export const maxAffectedUnsupported = (result) => result?.error?.code === codes.bad_request && result.error.dbCode === 'PGRST122';
 export const CHANGES_ROWS = new Set(['db_update', 'db_delete']);
 // The servers (by URL) this process has seen refuse the preference: a new
 // act on one of them (a worker makes one per request) counts from its first
@@ -90,11 +91,11 @@ export function createIds(registry, maxRows, tool, params) {
 // the registry (under the call and each gen_ ref it saves), else forgotten.
 export function settle(registry, { rowIds, key, saves }, result) {
   if (!rowIds) return;
-  const unknown = result?.error?.code === 'write_outcome_unknown';
+  const unknown = result?.error?.code === codes.write_outcome_unknown;
   registry.setUncertain(key, unknown ? rowIds : null);
   saves.forEach((ref, i) => {
     if (!ref) return;
     if (unknown) registry.setUncertain(ref, [rowIds[i]]);
-    else if (result?.error?.code !== 'save_in_progress') registry.setUncertain(ref, null);
+    else if (result?.error?.code !== codes.save_in_progress) registry.setUncertain(ref, null);
   });
 }

@@ -7,6 +7,7 @@ import { MAX_LIMITS } from '../limits.js';
 import { checkedResultLimits } from '../result-limits.js';
 import { POLICY_OPTION_NAMES, checkedPolicy } from '../policy/options.js';
 import { restrictDomain } from '../policy/tables.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /**
  * The PostgREST root of a Supabase URL, as supabase-js's `createClient`
@@ -19,21 +20,21 @@ import { restrictDomain } from '../policy/tables.js';
  */
 export function restUrl(url) {
   if (typeof url !== 'string' || url === '') {
-    throw new AlfredError({ code: 'invalid_option', path: 'url', message: 'url is required', hint: 'the Supabase URL, e.g. https://<project>.supabase.co' });
+    throw new AlfredError({ code: codes.invalid_option, path: 'url', message: 'url is required', hint: 'the Supabase URL, e.g. https://<project>.supabase.co' });
   }
   let parsed;
   try {
     parsed = new URL(url);
   } catch {
-    throw new AlfredError({ code: 'invalid_option', path: 'url', message: `url is not a URL: ${url.slice(0, 80)}` });
+    throw new AlfredError({ code: codes.invalid_option, path: 'url', message: `url is not a URL: ${url.slice(0, 80)}` });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new AlfredError({ code: 'invalid_option', path: 'url', message: 'url must be an http:// or https:// URL' });
+    throw new AlfredError({ code: codes.invalid_option, path: 'url', message: 'url must be an http:// or https:// URL' });
   }
   const trimmed = url.replace(/\/+$/, '');
   if (trimmed.endsWith('/rest/v1')) {
     throw new AlfredError({
-      code: 'invalid_option',
+      code: codes.invalid_option,
       path: 'url',
       message: 'url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1',
       hint: 'pass the Supabase URL as url, or the PostgREST root as restUrl',
@@ -51,7 +52,7 @@ const OPTION_NAMES = new Set([
   ...POLICY_OPTION_NAMES,
 ]);
 
-export const invalidOption = (path, message, hint = '') => new AlfredError({ code: 'invalid_option', path, message, hint });
+export const invalidOption = (path, message, hint = '') => new AlfredError({ code: codes.invalid_option, path, message, hint });
 
 function checkString(options, name) {
   const value = options[name];
@@ -149,7 +150,7 @@ export async function callToken(getter) {
   } catch (cause) {
     return {
       error: {
-        code: 'session_error',
+        code: codes.session_error,
         path: 'accessToken',
         message: `getting the access token failed: ${cause?.message ?? String(cause)}`,
         hint: 'sign in again, or check the accessToken function',
@@ -158,14 +159,14 @@ export async function callToken(getter) {
   }
   if (token === undefined || token === null) return { token: '' };
   if (typeof token !== 'string') {
-    return { error: { code: 'invalid_option', path: 'accessToken', message: `accessToken() must return a string, got ${describe(token)}`, hint: '' } };
+    return { error: { code: codes.invalid_option, path: 'accessToken', message: `accessToken() must return a string, got ${describe(token)}`, hint: '' } };
   }
   return { token };
 }
 
 function checkedTimeout(timeoutMs) {
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new AlfredError({ code: 'invalid_option', path: 'timeoutMs', message: `timeoutMs must be a number of milliseconds above 0, got ${String(timeoutMs)}` });
+    throw new AlfredError({ code: codes.invalid_option, path: 'timeoutMs', message: `timeoutMs must be a number of milliseconds above 0, got ${String(timeoutMs)}` });
   }
   return timeoutMs;
 }
@@ -174,17 +175,17 @@ function checkedTimeout(timeoutMs) {
 function checkedLimits(defaults, limits) {
   if (limits === undefined || limits === null) return { ...defaults };
   if (typeof limits !== 'object' || Array.isArray(limits)) {
-    throw new AlfredError({ code: 'invalid_option', path: 'limits', message: 'limits must be an object', hint: Object.keys(defaults).join(', ') });
+    throw new AlfredError({ code: codes.invalid_option, path: 'limits', message: 'limits must be an object', hint: Object.keys(defaults).join(', ') });
   }
   const out = { ...defaults };
   for (const [key, value] of Object.entries(limits)) {
     if (!(key in defaults)) {
-      throw new AlfredError({ code: 'invalid_option', path: `limits.${key.slice(0, 80)}`, message: `unknown limit '${key.slice(0, 80)}'`, hint: Object.keys(defaults).join(', ') });
+      throw new AlfredError({ code: codes.invalid_option, path: `limits.${key.slice(0, 80)}`, message: `unknown limit '${key.slice(0, 80)}'`, hint: Object.keys(defaults).join(', ') });
     }
     if (value === undefined) continue;
     const most = MAX_LIMITS[key];
     if (!Number.isSafeInteger(value) || value < 1 || value > most) {
-      throw new AlfredError({ code: 'invalid_option', path: `limits.${key}`, message: `limits.${key} must be a whole number from 1 to ${most}` });
+      throw new AlfredError({ code: codes.invalid_option, path: `limits.${key}`, message: `limits.${key} must be a whole number from 1 to ${most}` });
     }
     out[key] = value;
   }
@@ -226,7 +227,7 @@ export function actDomain(core, options, registry, policy) {
   const domain = policy.tables ? restrictDomain(base, policy.tables) : base;
   if (registry && registry.domain !== domain && JSON.stringify(registry.domain) !== JSON.stringify(domain)) {
     throw new AlfredError({
-      code: 'invalid_option',
+      code: codes.invalid_option,
       path: 'registry',
       message: `the registry is bound to the ${registry.domain?.name ?? 'unnamed'} domain${policy.tables ? ' with all its tables' : ''}, not ${domain?.name ?? 'unnamed'}${policy.tables ? ` restricted to ${policy.tables.join(', ')}` : ''}`,
       hint: 'pass the registry of this domain (createRegistry(state, { domain })), or state instead of registry',

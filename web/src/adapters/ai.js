@@ -14,6 +14,7 @@
 // `approval_required`: it fails closed.
 import { jsonSchema, tool } from 'ai';
 import { needsApproval } from '../policy/options.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const VERBS = { db_create: 'Create', db_update: 'Change', db_delete: 'Delete' };
 
@@ -151,7 +152,7 @@ export function aiToolApproval(act, { onPreview } = {}) {
     out[name] = async (input, { toolCallId } = {}) => {
       // No approval given: the act only previews (a held write sends nothing).
       const outcome = await act.execute(name, input);
-      if (outcome.error?.code !== 'approval_required' || !outcome.error.preview) return 'not-applicable';
+      if (outcome.error?.code !== codes.approval_required || !outcome.error.preview) return 'not-applicable';
       try {
         onPreview?.(outcome.error.preview, { toolCallId, toolName: name, input });
       } catch {

@@ -6,6 +6,7 @@
 // the caller's `approve(call, preview)` says yes; without one it stays held
 // and the model reads `approval_required` (fail closed).
 import { approvalError } from '../policy/gate.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /**
  * Function tools for `client.chat.completions.create({ tools })` (`api:
@@ -66,7 +67,7 @@ async function runCall(act, call, { signal, approve }) {
   if (typeof approve !== 'function' || !text.startsWith('{"ok":false')) return text;
   const result = JSON.parse(text);
   // A function policy on the act asked already; its answer stands.
-  const held = result.error?.code === 'approval_required' && typeof act.policy?.approve === 'string';
+  const held = result.error?.code === codes.approval_required && typeof act.policy?.approve === 'string';
   if (!held) return text;
   const preview = result.error.preview;
   let answer;

@@ -6,6 +6,7 @@
 import createAlfredCore from '../../dist/alfred_core.mjs';
 import { AlfredError, internalError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from '../limits.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 // The Emscripten module around a compiled `WebAssembly.Module`.
 export function instantiateModule(wasmModule) {
@@ -25,7 +26,7 @@ export function instantiateModule(wasmModule) {
 export function checkedInputLimit(value) {
   if (value === undefined || value === null) return DEFAULT_MAX_INPUT_BYTES;
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_INPUT_BYTES) {
-    throw new AlfredError({ code: 'invalid_option', path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_INPUT_BYTES}` });
+    throw new AlfredError({ code: codes.invalid_option, path: 'maxInputBytes', message: `maxInputBytes must be a whole number from 1 to ${MAX_INPUT_BYTES}` });
   }
   return value;
 }
@@ -62,7 +63,7 @@ export function jsonText(value, path) {
     return JSON.stringify(value);
   } catch (cause) {
     throw new AlfredError({
-      code: path === 'params' ? 'invalid_params' : 'invalid_option',
+      code: path === 'params' ? codes.invalid_params : codes.invalid_option,
       path: '',
       message: `${path} cannot be written as JSON: ${cause?.message ?? cause}`,
       hint: 'use plain objects, arrays, strings, numbers, booleans and null',
@@ -166,7 +167,7 @@ export function trimAfterLargeCall(module, input, bytes) {
 export function rowsRoom(module, size) {
   const pointer = module.rowsBuffer(size);
   if (pointer === 0 && size > 0) {
-    throw new AlfredError({ code: 'out_of_memory', path: 'rows', message: `the core could not make room for ${size} bytes of rows`, hint: 'translate the rows in smaller parts' });
+    throw new AlfredError({ code: codes.out_of_memory, path: 'rows', message: `the core could not make room for ${size} bytes of rows`, hint: 'translate the rows in smaller parts' });
   }
   return pointer;
 }
@@ -226,7 +227,7 @@ export function readRequest(module, slot, headers) {
 // `maxParams` bytes are refused before they are copied.
 export function startExecutionWith(module, slot, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, maxParams }) {
   const paramsText = jsonText(params ?? null, 'params');
-  checkSize(paramsText, maxParams, 'params_too_large', '', 'the params');
+  checkSize(paramsText, maxParams, codes.params_too_large, '', 'the params');
   const call = `[${JSON.stringify(String(tool))},${jsonText(settings ?? null, 'options')}]\n${paramsText}`;
   const handle = callWithText(module, slot, input, call, (length) => new module.Execution(domainHandle, registryHandle, contextHandle, length), { read: false });
   return executionCalls(module, slot, input, handle, settings);

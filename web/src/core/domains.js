@@ -3,6 +3,7 @@
 // of a configuration.
 import { AlfredError } from '../errors.js';
 import { jsonText, parseResult } from './boundary.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 // Embind handles are not garbage-collected: free a compiled domain when the
 // domain object it was cached for is collected.
@@ -22,7 +23,7 @@ export function validateDomainWith(module, domain) {
     }
   } catch (cause) {
     if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
-    return { data: null, error: { code: 'invalid_domain', path: '', message: `the domain is not JSON: ${cause.message}`, hint: '' } };
+    return { data: null, error: { code: codes.invalid_domain, path: '', message: `the domain is not JSON: ${cause.message}`, hint: '' } };
   }
   const handle = new module.Domain(text);
   try {
@@ -36,7 +37,7 @@ export function validateDomainWith(module, domain) {
 // Core#domainHandle: the compiled form of `domain`, cached in `domains`.
 export function compiledDomain(module, domains, domain) {
   if (!domain || typeof domain !== 'object') {
-    throw new AlfredError({ code: 'invalid_option', path: 'domain', message: 'domain must be a domain configuration object' });
+    throw new AlfredError({ code: codes.invalid_option, path: 'domain', message: 'domain must be a domain configuration object' });
   }
   let handle = domains.get(domain);
   if (!handle) {

@@ -2,6 +2,7 @@
 // handle, and the checks that tie a registry to its Core and its domain.
 import { AlfredError, internalError } from '../errors.js';
 import { KEEP_BYTES, copyIn, jsonText, parseResult, readOutput, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const handles = new WeakMap();
 
@@ -13,7 +14,7 @@ const domainName = (domain) => (typeof domain?.name === 'string' ? domain.name :
 
 export function domainMismatch(bound, given) {
   return new AlfredError({
-    code: 'invalid_option',
+    code: codes.invalid_option,
     path: 'domain',
     message: `this registry is bound to the ${domainName(bound)} domain, not ${domainName(given)}`,
     hint: 'a registry serves one domain: createRegistry(state, { domain }) for each',
@@ -28,7 +29,7 @@ export function foreignRefs(state, domain, parseRef) {
     const prefix = parseRef(String(entry.ref))?.prefix;
     if (domain.tables?.[entry.table]?.ref !== prefix) {
       return {
-        code: 'invalid_state',
+        code: codes.invalid_state,
         path: `refs[${index}]`,
         message: `${entry.ref} (table ${entry.table}) is not a ref of the ${domainName(domain)} domain`,
         hint: 'this state was saved with another domain: restore it with that domain, or start a new registry',
@@ -63,13 +64,13 @@ export function registryHandleOf(registry, core) {
   const entry = handles.get(registry);
   if (!entry || entry.core !== core) {
     throw new AlfredError({
-      code: 'invalid_option',
+      code: codes.invalid_option,
       path: 'registry',
       message: 'registry must come from createRegistry() of the same core',
     });
   }
   if (entry.handle === null) {
-    throw new AlfredError({ code: 'invalid_option', path: 'registry', message: 'registry was deleted' });
+    throw new AlfredError({ code: codes.invalid_option, path: 'registry', message: 'registry was deleted' });
   }
   return entry.handle;
 }
@@ -162,7 +163,7 @@ export class Registry {
   /** Moves to turn `n` (turns only go forward). Throws `AlfredError` for anything but a whole number ≥ 0. */
   setTurn(n) {
     if (!Number.isSafeInteger(n) || n < 0 || n > 2_000_000_000) {
-      throw new AlfredError({ code: 'invalid_option', path: 'turn', message: `turn must be a whole number ≥ 0, got ${n}` });
+      throw new AlfredError({ code: codes.invalid_option, path: 'turn', message: `turn must be a whole number ≥ 0, got ${n}` });
     }
     this.#handle().setTurn(n);
   }
@@ -207,7 +208,7 @@ export class Registry {
       let value = bytes;
       if (bytes) {
         if (bytes.length > this.#core.maxInputBytes) {
-          throw tooLarge('input_too_large', 'rows', 'the rows', bytes.length, this.#core.maxInputBytes);
+          throw tooLarge(codes.input_too_large, 'rows', 'the rows', bytes.length, this.#core.maxInputBytes);
         }
       } else {
         value = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');

@@ -2,6 +2,7 @@
 // the core for many requests (the core's request_context).
 import { AlfredError } from '../errors.js';
 import { callWithText, jsonText, parseResult, throwingAlfredError } from './boundary.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 // Whether `options` has exactly the members and values of `known`.
 export function sameOptions(known, options) {
@@ -48,7 +49,7 @@ export function refuseFunctions(options) {
   for (const [name, value] of Object.entries(options)) {
     if (typeof value === 'function' || typeof value === 'symbol') {
       throw new AlfredError({
-        code: 'invalid_option',
+        code: codes.invalid_option,
         path: name,
         message: `${name} must be a string, got a ${typeof value}`,
         hint: name === 'accessToken' ? 'await your token getter first and pass the token, or use createAct, which calls it per request' : '',

@@ -2,11 +2,12 @@
 // `data` is registered under the table it is a row of, so a later write step
 // can save it with db_create `{ id: "gen_recipe_1", … }`.
 import { AlfredError, internalError } from '../errors.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 // A core call that threw (out of memory, a deleted registry), as an error value.
 const errorOf = (cause) => (cause instanceof AlfredError ? cause.toJSON() : internalError(cause));
 
-const fail = (message, hint) => ({ data: null, error: { code: 'invalid_artifacts', path: 'data', message, hint } });
+const fail = (message, hint) => ({ data: null, error: { code: codes.invalid_artifacts, path: 'data', message, hint } });
 
 // The shape to give, on a table of the domain in use: a writable one with a
 // label column (what a generated row names), one with linked rows first.

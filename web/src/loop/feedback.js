@@ -2,6 +2,8 @@
 // the "tool result" of its rejected decision: what went wrong, where, and
 // what is allowed, so the next answer can be a correction (never a guess).
 
+import { codes } from '../../dist/error-codes.mjs';
+
 const closing = 'Answer again with one corrected decision, or with "blocked" if the step cannot be done.';
 
 function errorLines(error) {
@@ -18,7 +20,7 @@ export function malformedDecisionFeedback(error) {
 
 // Errors after which a write may have been applied: its answer was lost, or
 // the executor failed after sending it.
-const OUTCOME_UNKNOWN = new Set(['write_outcome_unknown', 'internal_error', 'out_of_memory']);
+const OUTCOME_UNKNOWN = new Set([codes.write_outcome_unknown, codes.internal_error, codes.out_of_memory]);
 
 /**
  * The executor refused the tool call or the database rejected it; for a

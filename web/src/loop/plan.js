@@ -2,6 +2,7 @@
 // driver. Both are replaceable: runTurn takes `planTurn` / `replyTurn`, and a
 // turn with its own `steps` skips planning altogether.
 import { STEP_TOOLS } from '../../dist/core-rules.mjs';
+import { codes } from '../../dist/error-codes.mjs';
 
 // The step types, as the core defines them.
 const STEP_TYPES = Object.keys(STEP_TOOLS);
@@ -53,11 +54,11 @@ const conversationText = (conversation) =>
 // for rows it knows. Without a core there is no scrubber, and no prompt.
 const missingCore = () => ({
   data: null,
-  error: { code: 'invalid_option', path: 'core', message: 'core is required (the loaded core scrubs UUIDs from the prompt)', hint: 'pass the core from loadCore()' },
+  error: { code: codes.invalid_option, path: 'core', message: 'core is required (the loaded core scrubs UUIDs from the prompt)', hint: 'pass the core from loadCore()' },
 });
 const hasScrubber = (core) => typeof core?.withoutUuids === 'function';
 
-const modelErrorValue = (cause) => ({ code: cause?.code ?? 'model_error', path: '', message: String(cause?.message ?? cause), hint: '' });
+const modelErrorValue = (cause) => ({ code: cause?.code ?? codes.model_error, path: '', message: String(cause?.message ?? cause), hint: '' });
 
 /**
  * Asks the model for a short plan: `{ data: [{ description, type }], error }`.
@@ -94,7 +95,7 @@ export async function planTurn({ core, registry, model, userMessage, conversatio
     steps.length > 0 &&
     steps.every((step) => typeof step?.description === 'string' && step.description !== '' && STEP_TYPES.includes(step.type));
   if (!valid) {
-    return { data: null, error: { code: 'invalid_plan', path: 'steps', message: `the model's plan is unusable: ${reply.content.slice(0, 200)}`, hint: '' } };
+    return { data: null, error: { code: codes.invalid_plan, path: 'steps', message: `the model's plan is unusable: ${reply.content.slice(0, 200)}`, hint: '' } };
   }
   return { data: steps.slice(0, maxSteps).map(({ description, type }) => ({ description, type })), error: null };
 }

@@ -1,6 +1,8 @@
 // Everything a conversation carries from one turn to the next, as ONE plain
 // JSON value: a turn can run in a browser tab and the next one in a worker.
 
+import { codes } from '../../dist/error-codes.mjs';
+
 export const TURN_STATE_FORMAT = 'alfred-act.turn-state';
 export const TURN_STATE_VERSION = 1;
 // Enough conversation for follow-ups ("and the second one?") without
@@ -28,10 +30,10 @@ export function createTurnState() {
 export function readTurnState(value) {
   const state = typeof value === 'string' ? safeParse(value) : value;
   if (state === undefined || state === null) return { data: createTurnState(), error: null };
-  const bad = (message) => ({ data: null, error: { code: 'invalid_state', path: 'state', message, hint: 'pass the state the last runTurn returned, or nothing' } });
+  const bad = (message) => ({ data: null, error: { code: codes.invalid_state, path: 'state', message, hint: 'pass the state the last runTurn returned, or nothing' } });
   if (typeof state !== 'object' || state.format !== TURN_STATE_FORMAT) return bad('not an alfred-act turn state');
   if (state.version !== TURN_STATE_VERSION) {
-    return { data: null, error: { code: 'unsupported_state_version', path: 'state.version', message: `turn state version ${state.version} is not ${TURN_STATE_VERSION}`, hint: '' } };
+    return { data: null, error: { code: codes.unsupported_state_version, path: 'state.version', message: `turn state version ${state.version} is not ${TURN_STATE_VERSION}`, hint: '' } };
   }
   if (!Number.isSafeInteger(state.turn) || state.turn < 0) return bad('state.turn must be a whole number ≥ 0');
   if (!Array.isArray(state.conversation) || !Array.isArray(state.recentTurns)) return bad('state.conversation and state.recentTurns must be arrays');

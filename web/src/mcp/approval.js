@@ -10,6 +10,7 @@
 import { needsApproval } from '../policy/options.js';
 import { checkedResultLimits } from '../result-limits.js';
 import { toolArguments, toolResult } from '../tools.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /** The approve mode of an MCP server by default: updates and deletes ask first. */
 export const DEFAULT_APPROVE = 'changes';
@@ -30,9 +31,9 @@ const LABEL_CHARS = 60;
  * actPolicy({ readOnly: false, confirm: true }) // { data: { approve: 'changes' }, error: null }
  */
 export function actPolicy({ readOnly, tables, approve, maxAffected, confirm = true } = {}) {
-  if (typeof confirm !== 'boolean') return { data: null, error: { code: 'invalid_option', path: 'confirm', message: 'confirm must be true or false', hint: 'confirm: false runs writes without asking the user' } };
+  if (typeof confirm !== 'boolean') return { data: null, error: { code: codes.invalid_option, path: 'confirm', message: 'confirm must be true or false', hint: 'confirm: false runs writes without asking the user' } };
   if (confirm === false && approve !== undefined && approve !== 'none') {
-    return { data: null, error: { code: 'invalid_option', path: 'confirm', message: `confirm: false runs writes without asking, and approve: ${JSON.stringify(typeof approve === 'function' ? 'a function' : approve)} asks before some: give one of them`, hint: 'drop approve, or drop confirm: false' } };
+    return { data: null, error: { code: codes.invalid_option, path: 'confirm', message: `confirm: false runs writes without asking, and approve: ${JSON.stringify(typeof approve === 'function' ? 'a function' : approve)} asks before some: give one of them`, hint: 'drop approve, or drop confirm: false' } };
   }
   const options = { approve: confirm === false ? 'none' : (approve ?? DEFAULT_APPROVE) };
   if (readOnly !== undefined) options.readOnly = readOnly;
@@ -113,7 +114,7 @@ function declined(name, preview, answer) {
     tool: String(name),
     table,
     error: {
-      code: 'approval_declined',
+      code: codes.approval_declined,
       path: '',
       message: `the user ${answer === 'decline' ? 'declined' : 'did not confirm'} ${tool} on ${table} (${count} row${count === 1 ? '' : 's'}); nothing was sent`,
       hint: 'nothing was changed; do not send this call again unless the user asks for it',
@@ -132,7 +133,7 @@ function changedSince(name, approved, current) {
     tool: String(name),
     table: current.table,
     error: {
-      code: 'preview_changed',
+      code: codes.preview_changed,
       path: '',
       message: `${current.tool} on ${current.table} would now touch ${current.count} rows${added.length > 0 ? `, including ${added.slice(0, 5).join(', ')}` : ''}, not the ${approved.count} the user approved; nothing was sent`,
       hint: 'the rows changed since the user confirmed: call again to show the user the new preview',
@@ -172,7 +173,7 @@ export async function runConfirmedCall({ core, act, name, args, signal, confirma
   const forModel = (outcome) => toolResult(core, name, outcome, { registry: act.registry, resultLimits });
   if (error) return { result: forModel({ data: null, error, query: null, count: null }) };
   const outcome = await act.execute(name, params, { signal });
-  const held = outcome?.error?.code === 'approval_required' ? outcome.error.preview : null;
+  const held = outcome?.error?.code === codes.approval_required ? outcome.error.preview : null;
   // The user is shown each row by its ref and the table's label columns.
   const preview = held && { ...held, labels: act.domain?.tables?.[held.table]?.label ?? [] };
   if (!preview) return { result: forModel(outcome) };

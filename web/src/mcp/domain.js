@@ -7,6 +7,7 @@ import { projectName } from '../project-name.js';
 import { readFile } from 'node:fs/promises';
 import { fetchOpenApi } from '../domain-pull.js';
 import { domainName } from './tools.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const NO_DOMAIN_HINT = 'pass --domain domain.json (the file `alfred-act domain pull --out domain.json` writes; or ALFRED_DOMAIN=domain.json), or --pull to derive it from the project at start';
@@ -34,7 +35,7 @@ export function isLoopbackUrl(url) {
  * // error: { code: 'invalid_domain', path: 'tables.deals.columns.stage.values', message: 'the domain file domain.json does not load: …', hint: '…' }
  */
 export async function readDomainFile(file, core) {
-  const refused = (path, message, hint) => ({ data: null, error: { code: 'invalid_domain', path, message: `the domain file ${file} does not load: ${message}`, hint } });
+  const refused = (path, message, hint) => ({ data: null, error: { code: codes.invalid_domain, path, message: `the domain file ${file} does not load: ${message}`, hint } });
   let text;
   try {
     text = await readFile(file, 'utf8');
@@ -108,7 +109,7 @@ export async function resolveMcpDomain({ source, url, apiKey, accessToken, core,
       try {
         overrides = JSON.parse(await readFile(overridesFile, 'utf8'));
       } catch (cause) {
-        return { data: null, error: { code: 'invalid_option', path: '--overrides', message: `the overrides file ${overridesFile} does not load: ${cause.message}`, hint: 'a JSON object, as for `alfred-act domain pull --overrides`' } };
+        return { data: null, error: { code: codes.invalid_option, path: '--overrides', message: `the overrides file ${overridesFile} does not load: ${cause.message}`, hint: 'a JSON object, as for `alfred-act domain pull --overrides`' } };
       }
     }
     // A secret key describes the schema on hosted Supabase; it goes alone,
@@ -125,7 +126,7 @@ export async function resolveMcpDomain({ source, url, apiKey, accessToken, core,
   return {
     data: null,
     error: {
-      code: 'invalid_option',
+      code: codes.invalid_option,
       path: '--domain',
       message: `no domain given (--domain or --pull), and ${url} is not the local demo stack: ${check.reason}. The server serves the tables of a domain and will not serve the ${domainName(demo)} demo's against another database`,
       hint: NO_DOMAIN_HINT,

@@ -5,6 +5,7 @@
 // token commands and domain files use node: builtins.
 import { loadCore } from '../index.node.js';
 import { createMcpServer as createMcpServerWithCore } from './server.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 export { loadMcpSdk } from './server.js';
 export { accessTokenSource, readMcpConfig, readPolicyOptions, runMcpCommand, MCP_USAGE } from './stdio.js';
@@ -53,7 +54,7 @@ export async function createMcpServer(options = {}) {
     return {
       data: null,
       error: {
-        code: 'invalid_option',
+        code: codes.invalid_option,
         path: 'domain',
         message: 'createMcpServer needs the domain it serves',
         hint: 'domain: the JSON `alfred-act domain pull --out domain.json` writes (or pass a core loaded with one)',

@@ -10,6 +10,7 @@ import { MemorySessionStore } from './store.js';
 import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolError, mcpToolList, schemaDescription } from './tools.js';
 import { readUserToken } from './user-token.js';
 import { checkedResultLimits } from '../result-limits.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /**
  * The SDK's server classes, or an Error saying how to install the SDK.
@@ -26,7 +27,7 @@ export async function loadMcpSdk() {
   }
 }
 
-const invalidOption = (path, message, hint) => ({ data: null, error: { code: 'invalid_option', path, message, hint } });
+const invalidOption = (path, message, hint) => ({ data: null, error: { code: codes.invalid_option, path, message, hint } });
 
 /**
  * An SDK `Server` whose tools act as the signed-in user on `domain`, for one
@@ -88,7 +89,7 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
   try {
     sdk = await loadMcpSdk();
   } catch (cause) {
-    return { data: null, error: { code: 'invalid_option', path: '', message: cause.message, hint: 'npm install @modelcontextprotocol/sdk' } };
+    return { data: null, error: { code: codes.invalid_option, path: '', message: cause.message, hint: 'npm install @modelcontextprotocol/sdk' } };
   }
   const { Server, types } = sdk;
   const { data: first, error } = await tokenOf();
@@ -119,7 +120,7 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
     const { data: token, error: tokenError } = await tokenOf();
     if (tokenError) return mcpToolError(request.params.name, tokenError);
     if (token.userId !== userId) {
-      return mcpToolError(request.params.name, { code: 'user_changed', message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
+      return mcpToolError(request.params.name, { code: codes.user_changed, message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
     }
     const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain: served, ...policy, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}) };
     return callSessionTool({ core, store, sessionId: id, actOptions, name: request.params.name, args: request.params.arguments, signal: extra?.signal, confirmation });

@@ -4,6 +4,7 @@
 // worker's /mcp route alike.
 import { runConfirmedCall } from './approval.js';
 import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, domainName, mcpSchemaResult, mcpToolError, mcpToolResult, schemaDescription } from './tools.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /**
  * A new session id: 32 random bytes, base64url (not UUID-shaped, so no
@@ -135,8 +136,8 @@ export async function callUserTool({ core, store, actOptions, name, args, signal
   if (data.outcome.pending) return { pending: data.outcome.pending };
   const result = data.outcome.result;
   let text = data.outcome.text;
-  if (!data.found && result?.error?.code === 'unknown_ref') {
-    result.error = { ...result.error, code: 'refs_expired', message: `${result.error.message}: no refs are kept for you on this server now`, hint: REFS_EXPIRED_HINT };
+  if (!data.found && result?.error?.code === codes.unknown_ref) {
+    result.error = { ...result.error, code: codes.refs_expired, message: `${result.error.message}: no refs are kept for you on this server now`, hint: REFS_EXPIRED_HINT };
     text = undefined;
   }
   return { result: answerWithNote(result, data.note, text) };
@@ -151,7 +152,7 @@ function schemaOrUnknown(core, actOptions, name) {
     return error ? mcpToolError(name, error) : mcpSchemaResult(data);
   }
   if (!DATABASE_TOOLS.includes(name)) {
-    return mcpToolError(name, { code: 'unknown_tool', message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...DATABASE_TOOLS, SCHEMA_TOOL].join(', ')}` });
+    return mcpToolError(name, { code: codes.unknown_tool, message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...DATABASE_TOOLS, SCHEMA_TOOL].join(', ')}` });
   }
   return null;
 }
@@ -159,7 +160,7 @@ function schemaOrUnknown(core, actOptions, name) {
 // A pending confirmation where the transport cannot come back for it: as a
 // client that cannot be asked (nothing was sent).
 function pendingAsUnasked(name, preview) {
-  return { ok: false, tool: String(name), table: preview.table, error: { code: 'approval_required', path: '', message: `${preview.tool} on ${preview.table} needs the user's confirmation and was not sent`, hint: 'nothing was sent' } };
+  return { ok: false, tool: String(name), table: preview.table, error: { code: codes.approval_required, path: '', message: `${preview.tool} on ${preview.table} needs the user's confirmation and was not sent`, hint: 'nothing was sent' } };
 }
 
 // The result as a CallToolResult (`text`: the core's, when the result is
@@ -209,9 +210,9 @@ function withStoredRegistry({ core, store, sessionId, caller, actOptions, missin
 }
 
 export function sessionNotFound() {
-  return { code: 'session_not_found', message: 'this MCP session does not exist, has expired or belongs to another user', hint: 'initialize a new session' };
+  return { code: codes.session_not_found, message: 'this MCP session does not exist, has expired or belongs to another user', hint: 'initialize a new session' };
 }
 
 function storeFailure(cause) {
-  return { code: 'session_store_failed', message: `the session store failed: ${cause?.message ?? cause}` };
+  return { code: codes.session_store_failed, message: `the session store failed: ${cause?.message ?? cause}` };
 }

@@ -14,6 +14,7 @@ import { MAX_MESSAGE_BYTES, boundedLines } from './stdio-limit.js';
 import { MemorySessionStore, SupabaseSessionStore } from './store.js';
 import { domainName } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 export { createMcpServer };
 
@@ -238,7 +239,7 @@ export function accessTokenSource({ accessToken, command, file }) {
       }
       return readUserToken(await readFile(file, 'utf8'), `the token file ${file}`);
     } catch (cause) {
-      return { data: null, error: { code: 'token_unavailable', message: `the access token could not be read: ${cause.message}`, hint: command !== undefined ? 'check --token-command' : 'check --token-file' } };
+      return { data: null, error: { code: codes.token_unavailable, message: `the access token could not be read: ${cause.message}`, hint: command !== undefined ? 'check --token-command' : 'check --token-file' } };
     }
   };
   return async () => {
@@ -296,9 +297,9 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
   });
   source = null;
   if (domainError) {
-    say(`${domainError.message}${domainError.path && domainError.code !== 'invalid_option' ? ` (at ${domainError.path})` : ''}`);
+    say(`${domainError.message}${domainError.path && domainError.code !== codes.invalid_option ? ` (at ${domainError.path})` : ''}`);
     if (domainError.hint) stderr.write(`hint: ${domainError.hint}\n`);
-    return domainError.code === 'invalid_option' ? 2 : 1;
+    return domainError.code === codes.invalid_option ? 2 : 1;
   }
   for (const note of served.notes) say(`note: ${note.path}: ${note.message}`);
   if (served.origin === 'demo') say(`no --domain or --pull: serving the ${domainName(served.domain)} demo domain, as ${config.url} is the local demo stack`);
@@ -329,7 +330,7 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
       onOversized: ({ bytes, id }) => {
         say(`a message of ${bytes} bytes is over the ${MAX_MESSAGE_BYTES} this server reads; answered with an error and dropped`);
         transport
-          .send({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: the message is ${bytes} bytes, over the ${MAX_MESSAGE_BYTES} bytes this server reads`, data: { code: 'message_too_large' } } })
+          .send({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: the message is ${bytes} bytes, over the ${MAX_MESSAGE_BYTES} bytes this server reads`, data: { code: codes.message_too_large } } })
           .catch(() => {});
       },
     }),

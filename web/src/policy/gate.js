@@ -18,6 +18,7 @@ import {
   unseenRows,
   writePreview,
 } from './preview.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const WRITES = new Set(['db_create', 'db_update', 'db_delete']);
 const VERBS = { db_create: 'creating', db_update: 'changing', db_delete: 'deleting' };
@@ -29,7 +30,7 @@ const copy = (preview) => structuredClone(preview);
 
 function readOnlyError(tool) {
   return {
-    code: 'read_only',
+    code: codes.read_only,
     path: '',
     message: `this assistant may only read: ${tool} is refused and nothing was sent`,
     hint: 'use db_read; tell the user that changes cannot be made here',
@@ -47,7 +48,7 @@ export function approvalError(preview, { denied = false, failure = null } = {}) 
   const what = `${VERBS[preview.tool]} ${rowsOf(preview.count)} of ${preview.table}`;
   if (failure) {
     return {
-      code: 'approval_required',
+      code: codes.approval_required,
       path: '',
       message: `${what} needs the user's approval, and asking for it failed (${failure}); nothing was changed`,
       hint: 'tell the user the change could not be approved; do not repeat the call',
@@ -56,7 +57,7 @@ export function approvalError(preview, { denied = false, failure = null } = {}) 
   }
   if (denied) {
     return {
-      code: 'approval_required',
+      code: codes.approval_required,
       path: '',
       message: `the user denied ${what}; nothing was changed`,
       hint: 'do not repeat the call; ask the user what they want instead',
@@ -64,7 +65,7 @@ export function approvalError(preview, { denied = false, failure = null } = {}) 
     };
   }
   return {
-    code: 'approval_required',
+    code: codes.approval_required,
     path: '',
     message: `${what} needs the user's approval; nothing was changed`,
     hint: 'the app asks the user with this preview; tell the user what the change would do, and do not repeat the call unless they approve it',
@@ -74,7 +75,7 @@ export function approvalError(preview, { denied = false, failure = null } = {}) 
 
 function changedError(preview, unseen, approvedCount) {
   return {
-    code: 'preview_changed',
+    code: codes.preview_changed,
     path: '',
     message: `${VERBS[preview.tool]} rows of ${preview.table} would now change ${rowsOf(unseen)} the approved preview did not show (${preview.count} now, ${approvedCount} approved); nothing was changed`,
     hint: 'show the new preview (error.preview) to the user and ask again',
@@ -91,7 +92,7 @@ function narrowingExample(key, refs) {
 function tooManyRows(tool, table, count, limit, example, { approval }) {
   const kind = tool === 'db_update' ? 'update' : 'delete';
   return {
-    code: 'too_many_rows',
+    code: codes.too_many_rows,
     path: 'filters',
     message: approval
       ? `this ${kind} would change ${count} rows of ${table}, over the ${limit} rows one approved write may change; nothing was changed`
@@ -106,7 +107,7 @@ function hostBaseline(preview, tool, table) {
   // A create's preview is its own data: nothing to compare.
   if (tool === 'db_create' && preview.tool === tool && preview.table === table) return null;
   if (preview.tool !== tool || preview.table !== table || !Array.isArray(preview.keys) || !Number.isSafeInteger(preview.count)) {
-    return { error: { code: 'invalid_option', path: 'preview', message: `preview is not the error.preview of this ${tool} on ${table}`, hint: 'pass the preview the approval_required result carried, or leave it out' } };
+    return { error: { code: codes.invalid_option, path: 'preview', message: `preview is not the error.preview of this ${tool} on ${table}`, hint: 'pass the preview the approval_required result carried, or leave it out' } };
   }
   return preview;
 }

@@ -4,6 +4,7 @@
 // every request (onAudit, tracer). Checked once, when the act is made; a
 // mistyped option is `invalid_option`, never ignored.
 import { AlfredError } from '../errors.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /** `createAct`'s safety options, in the order the docs give them. */
 export const POLICY_OPTION_NAMES = Object.freeze(['readOnly', 'tables', 'approve', 'maxAffected', 'onAudit', 'tracer']);
@@ -21,7 +22,7 @@ export const DEFAULT_MAX_AFFECTED = 50;
 /** The most `maxAffected` may be (PostgREST's own rows per request are bounded by the server anyway). */
 export const MAX_MAX_AFFECTED = 1_000_000;
 
-const invalidOption = (path, message, hint = '') => new AlfredError({ code: 'invalid_option', path, message, hint });
+const invalidOption = (path, message, hint = '') => new AlfredError({ code: codes.invalid_option, path, message, hint });
 
 function describe(value) {
   if (value === null) return 'null';

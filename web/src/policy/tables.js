@@ -6,6 +6,7 @@
 // tool description and prompt built from it names only what is left; a call
 // to another table is the core's `unknown_table`.
 import { AlfredError } from '../errors.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const USERS = 'auth.users';
 
@@ -14,7 +15,7 @@ const USERS = 'auth.users';
 const restricted = new WeakMap();
 const MAX_PER_DOMAIN = 32;
 
-const invalidTables = (message, hint = '') => new AlfredError({ code: 'invalid_option', path: 'tables', message, hint });
+const invalidTables = (message, hint = '') => new AlfredError({ code: codes.invalid_option, path: 'tables', message, hint });
 
 const keyOf = (table) => (table.key === undefined ? ['id'] : Array.isArray(table.key) ? table.key : [table.key]);
 const ownerOf = (domain, table) => table.owner ?? (table.user_owned ? (domain.owner_column ?? 'user_id') : null);

@@ -2,6 +2,7 @@
 // database's names first, merged per table and column, and the defaults they
 // may turn off (loose name matching).
 import { isIdentifier, looseLabelOf } from './names.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -28,32 +29,32 @@ export function deepMerge(base, over) {
 // (core.validateDomain), with the same path.
 export function checkOverrideNames(overrides, described) {
   if (!isPlainObject(overrides)) {
-    return pullError('invalid_overrides', '', 'overrides must be a JSON object', '{ "tables": { "<table>": { "columns": { "<column>": { "values": ["a", "b"] } } } } }');
+    return pullError(codes.invalid_overrides, '', 'overrides must be a JSON object', '{ "tables": { "<table>": { "columns": { "<column>": { "values": ["a", "b"] } } } } }');
   }
   if (overrides.tables === undefined || overrides.tables === null) return null;
-  if (!isPlainObject(overrides.tables)) return pullError('invalid_overrides', 'tables', 'must be an object of table name → settings');
+  if (!isPlainObject(overrides.tables)) return pullError(codes.invalid_overrides, 'tables', 'must be an object of table name → settings');
   for (const [table, spec] of Object.entries(overrides.tables)) {
     const path = `tables.${table}`;
     const facts = described.get(table);
     if (!facts) {
-      return pullError('invalid_overrides', path, `'${table}' is not a table or view in the database description`, `tables: ${[...described.keys()].join(', ')}`);
+      return pullError(codes.invalid_overrides, path, `'${table}' is not a table or view in the database description`, `tables: ${[...described.keys()].join(', ')}`);
     }
     if (spec === null) continue;
-    if (!isPlainObject(spec)) return pullError('invalid_overrides', path, 'must be an object of table settings, or null to leave the table out');
-    if (!isIdentifier(table)) return pullError('invalid_overrides', path, `'${table}' is not a lower-case identifier, which refs and the domain need`, 'leave it out of the overrides; the model reaches it through a view with another name, or not at all');
+    if (!isPlainObject(spec)) return pullError(codes.invalid_overrides, path, 'must be an object of table settings, or null to leave the table out');
+    if (!isIdentifier(table)) return pullError(codes.invalid_overrides, path, `'${table}' is not a lower-case identifier, which refs and the domain need`, 'leave it out of the overrides; the model reaches it through a view with another name, or not at all');
     if (spec.owner !== undefined && spec.owner !== null && !facts.columns.some((c) => c.name === spec.owner && c.type === 'uuid')) {
       const uuids = facts.columns.filter((c) => c.type === 'uuid').map((c) => c.name);
-      return pullError('invalid_overrides', `${path}.owner`, `${table} has no uuid column ${JSON.stringify(spec.owner)}`, `the owner is the uuid column holding the owning user's id: ${uuids.join(', ') || 'it has none'}; or "owner": null`);
+      return pullError(codes.invalid_overrides, `${path}.owner`, `${table} has no uuid column ${JSON.stringify(spec.owner)}`, `the owner is the uuid column holding the owning user's id: ${uuids.join(', ') || 'it has none'}; or "owner": null`);
     }
     if (spec.columns === undefined || spec.columns === null) continue;
-    if (!isPlainObject(spec.columns)) return pullError('invalid_overrides', `${path}.columns`, 'must be an object of column name → settings');
+    if (!isPlainObject(spec.columns)) return pullError(codes.invalid_overrides, `${path}.columns`, 'must be an object of column name → settings');
     for (const [column, settings] of Object.entries(spec.columns)) {
       const columnPath = `${path}.columns.${column}`;
       if (!facts.columns.some((c) => c.name === column)) {
-        return pullError('invalid_overrides', columnPath, `${table} has no column '${column}' in the database`, `columns: ${facts.columns.map((c) => c.name).join(', ')}`);
+        return pullError(codes.invalid_overrides, columnPath, `${table} has no column '${column}' in the database`, `columns: ${facts.columns.map((c) => c.name).join(', ')}`);
       }
       if (settings !== null && !isPlainObject(settings)) {
-        return pullError('invalid_overrides', columnPath, 'must be an object of column settings, or null to leave the column out');
+        return pullError(codes.invalid_overrides, columnPath, 'must be an object of column settings, or null to leave the column out');
       }
     }
   }
@@ -65,13 +66,13 @@ export function checkOverrideNames(overrides, described) {
 export function checkGlobalOwner(globalOwner, tables) {
   if (globalOwner === undefined || globalOwner === null) return null;
   if (typeof globalOwner !== 'string' || !isIdentifier(globalOwner)) {
-    return pullError('invalid_option', 'owner_column', `owner column must be a lower-case column name, got ${JSON.stringify(globalOwner)}`);
+    return pullError(codes.invalid_option, 'owner_column', `owner column must be a lower-case column name, got ${JSON.stringify(globalOwner)}`);
   }
   if (tables.some((t) => t.columns.some((c) => c.name === globalOwner && c.type === 'uuid'))) return null;
   const names = new Set();
   for (const table of tables) for (const column of table.columns) if (column.type === 'uuid' && !column.primaryKey) names.add(column.name);
   return pullError(
-    'owner_column_not_found',
+    codes.owner_column_not_found,
     'owner_column',
     `no table has a uuid column '${globalOwner}'`,
     `the column that row level security compares with auth.uid(); uuid columns: ${[...names].sort().join(', ') || 'none'}`,

@@ -2,6 +2,7 @@
 // the worker spends anything (a model call, a database request), then
 // forwarded as is so PostgREST applies row-level security as that user.
 import { createTokenVerifier } from '../jwt-verify.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 // One verifier per isolate and configuration, so the JWK set and the
 // imported keys are cached across requests.
@@ -36,7 +37,7 @@ export async function callerFromRequest(request, auth) {
       data: null,
       error: {
         status: 500,
-        code: 'auth_not_configured',
+        code: codes.auth_not_configured,
         message: 'the worker cannot verify access tokens: neither SUPABASE_JWT_SECRET nor a JWK set is configured, so it refuses to run',
         hint: 'set SUPABASE_JWT_SECRET (HS256) and/or SUPABASE_JWKS_URL (ES256/RS256); see docs/worker-auth.md',
       },
@@ -45,7 +46,7 @@ export async function callerFromRequest(request, auth) {
   const header = request.headers.get('authorization') ?? '';
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
   if (!match) {
-    return { data: null, error: { status: 401, code: 'missing_token', message: 'Authorization: Bearer <Supabase access token> is required', hint: "the user's session.access_token" } };
+    return { data: null, error: { status: 401, code: codes.missing_token, message: 'Authorization: Bearer <Supabase access token> is required', hint: "the user's session.access_token" } };
   }
   const accessToken = match[1];
   const { data, error } = await verifierFor(auth).verify(accessToken);

@@ -3,6 +3,7 @@
 import { modelConfigFromEnv } from '../llm.js';
 import { isServiceKey } from '../mcp/user-token.js';
 import { readWorkerPolicy } from './policy.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 
@@ -137,5 +138,5 @@ function readLimits(env) {
 }
 
 function misconfigured(message) {
-  return { data: null, error: { code: 'worker_misconfigured', message, hint: 'set the worker variables (see worker/README.md)' } };
+  return { data: null, error: { code: codes.worker_misconfigured, message, hint: 'set the worker variables (see worker/README.md)' } };
 }

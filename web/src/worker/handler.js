@@ -25,6 +25,7 @@ import { PROTECTED_RESOURCE_PATHS, bearerChallenge, protectedResourceMetadata } 
 import { surfacePolicies } from './policy.js';
 import { SSE_HEADERS } from './sse.js';
 import { readTurnRequest, startTurn } from './turn.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const ROUTES = {
   '/health': 'GET',
@@ -57,7 +58,7 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
 export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, wasm, wasmModule, ...policyOptions } = {}) {
   if (!isPlainObject(domain)) {
     throw new AlfredError({
-      code: 'invalid_option',
+      code: codes.invalid_option,
       path: 'domain',
       message: `createHandler needs the domain the worker serves, as an object; got ${domain === undefined ? 'none' : Array.isArray(domain) ? 'an array' : typeof domain}`,
       hint: "write it with `npx alfred-act domain pull --out domain.json`, then import domain from './domain.json' with { type: 'json' } and pass createHandler({ domain })",
@@ -70,12 +71,12 @@ export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, 
   let sharedCore;
   const core = () =>
     (sharedCore ??= loadCore({ domain, ...(wasm ? { wasm } : {}), ...(wasmModule ? { wasmModule } : {}) }).catch((cause) => {
-      if (cause?.name !== 'AlfredError' || cause.code !== 'invalid_domain') sharedCore = undefined;
+      if (cause?.name !== 'AlfredError' || cause.code !== codes.invalid_domain) sharedCore = undefined;
       throw cause;
     }));
   const unknown = Object.keys(policyOptions).filter((name) => !POLICY_OPTIONS.includes(name));
   if (unknown.length > 0) {
-    throw new AlfredError({ code: 'invalid_option', path: unknown[0], message: `createHandler takes no option ${unknown[0]}`, hint: `options: domain, limitStore, sessionStore, wasm, wasmModule, ${POLICY_OPTIONS.join(', ')}` });
+    throw new AlfredError({ code: codes.invalid_option, path: unknown[0], message: `createHandler takes no option ${unknown[0]}`, hint: `options: domain, limitStore, sessionStore, wasm, wasmModule, ${POLICY_OPTIONS.join(', ')}` });
   }
   let memoryStore;
   let memorySessions;
@@ -90,7 +91,7 @@ export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, 
         return await route(request, env, ctx, { core, domain, storeFor, sessionsFor, policyOptions });
       } catch (cause) {
         // Everything expected is a value; this is a bug, still answered in JSON.
-        return errorResponse(500, { code: 'internal_error', message: `the worker failed: ${cause?.message ?? cause}` });
+        return errorResponse(500, { code: codes.internal_error, message: `the worker failed: ${cause?.message ?? cause}` });
       }
     },
   };
@@ -107,9 +108,9 @@ async function loadedCore(core) {
       data: null,
       error: {
         status: 500,
-        code: 'core_unavailable',
+        code: codes.core_unavailable,
         message: `the alfred-act core did not load: ${cause?.message ?? cause}`,
-        ...(cause?.name === 'AlfredError' && cause.code === 'invalid_domain' ? { path: `domain${path ? `.${path}` : ''}` } : {}),
+        ...(cause?.name === 'AlfredError' && cause.code === codes.invalid_domain ? { path: `domain${path ? `.${path}` : ''}` } : {}),
         ...(hint ? { hint } : {}),
       },
     };
@@ -121,20 +122,20 @@ async function route(request, env, ctx, { core, domain, storeFor, sessionsFor, p
   if (configError) return errorResponse(500, configError);
   const defined = Object.fromEntries(Object.entries(policyOptions).filter(([, value]) => value !== undefined));
   const { data: policies, error: policyError } = surfacePolicies({ ...config.policy, ...defined });
-  if (policyError) return errorResponse(500, { code: 'worker_misconfigured', message: policyError.message, hint: policyError.hint });
+  if (policyError) return errorResponse(500, { code: codes.worker_misconfigured, message: policyError.message, hint: policyError.hint });
   const cors = corsHeaders(request, config.allowedOrigins);
   const fail = (error) => errorResponse(error.status, error, cors);
 
   const { pathname } = new URL(request.url);
   const method = ROUTES[pathname];
-  if (!method) return fail({ status: 404, code: 'not_found', message: `no route ${pathname}`, hint: `routes: ${Object.keys(ROUTES).join(', ')}` });
+  if (!method) return fail({ status: 404, code: codes.not_found, message: `no route ${pathname}`, hint: `routes: ${Object.keys(ROUTES).join(', ')}` });
   if (request.method === 'OPTIONS') {
-    if (!isOriginAllowed(request, config.allowedOrigins)) return fail({ status: 403, code: 'origin_not_allowed', message: `origin ${request.headers.get('origin')} is not allowed` });
+    if (!isOriginAllowed(request, config.allowedOrigins)) return fail({ status: 403, code: codes.origin_not_allowed, message: `origin ${request.headers.get('origin')} is not allowed` });
     return preflightResponse(cors);
   }
   if (!allowed(method).includes(request.method)) {
     const methods = allowed(method).join(', ');
-    return errorResponse(405, { code: 'method_not_allowed', message: `${pathname} takes ${methods}` }, { ...cors, allow: `${methods}, OPTIONS` });
+    return errorResponse(405, { code: codes.method_not_allowed, message: `${pathname} takes ${methods}` }, { ...cors, allow: `${methods}, OPTIONS` });
   }
   if (pathname === '/health') return jsonResponse(200, { ok: true, model: config.model !== null, domain: domainName(domain) }, cors);
   if (PROTECTED_RESOURCE_PATHS.includes(pathname)) return jsonResponse(200, protectedResourceMetadata(request, config, domain), { ...cors, 'cache-control': 'public, max-age=3600' });
@@ -159,7 +160,7 @@ async function route(request, env, ctx, { core, domain, storeFor, sessionsFor, p
   if (pathname === '/act/turn' && config.model === null) {
     return fail({
       status: 503,
-      code: 'model_not_configured',
+      code: codes.model_not_configured,
       message: 'no model is configured, so /act/turn cannot run; /act/execute works without one',
       hint: 'set OPENAI_API_KEY, or OPENAI_BASE_URL for an OpenAI-compatible server (and ALFRED_LLM_MODEL)',
     });

@@ -2,6 +2,7 @@
 // reading a size-limited JSON body.
 
 import { readStreamAtMost } from '../bounded-read.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const ALLOWED_METHODS = 'GET, POST, DELETE, OPTIONS';
 // mcp-*: the MCP transport's session, version, method and name headers (/mcp).
@@ -68,7 +69,7 @@ export function withHeaders(response, headers) {
 export async function readJsonObject(request, maxBytes) {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
-    return fail(415, 'unsupported_media_type', `the body must be JSON (Content-Type: application/json), got ${type || 'none'}`);
+    return fail(415, codes.unsupported_media_type, `the body must be JSON (Content-Type: application/json), got ${type || 'none'}`);
   }
   const declared = Number(request.headers.get('content-length'));
   if (declared > maxBytes) return tooLarge(maxBytes);
@@ -78,9 +79,9 @@ export async function readJsonObject(request, maxBytes) {
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (cause) {
-    return fail(400, 'invalid_json', `the body is not valid JSON: ${cause.message}`);
+    return fail(400, codes.invalid_json, `the body is not valid JSON: ${cause.message}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(400, 'invalid_body', 'the body must be a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(400, codes.invalid_body, 'the body must be a JSON object');
   return { data: value, error: null };
 }
 
@@ -104,11 +105,11 @@ async function discardRest(reader, budget) {
   await reader.cancel();
 }
 
-const tooLarge = (maxBytes) => fail(413, 'body_too_large', `the body is larger than ${maxBytes} bytes`);
+const tooLarge = (maxBytes) => fail(413, codes.body_too_large, `the body is larger than ${maxBytes} bytes`);
 
 function fail(status, code, message, path) {
   return { data: null, error: { status, code, message, path } };
 }
 
 /** A `{ status, code, message, path }` validation failure. */
-export const invalid = (path, message, code = 'invalid_body') => ({ status: 400, code, message, path });
+export const invalid = (path, message, code = codes.invalid_body) => ({ status: 400, code, message, path });

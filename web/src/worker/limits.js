@@ -5,6 +5,7 @@
 // requests running at once. Counts live in a LimitStore (limit-store.js);
 // the per-turn ones in the turn itself.
 import { LlmError } from '../llm.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -40,13 +41,13 @@ export async function admitTurn({ store, limits, userId, now = Date.now() }) {
 
   const slot = await store.acquire(key.running, { limit: limits.concurrentTurns, leaseMs: TURN_LEASE_MS, now });
   if (!slot.allowed) {
-    return tooMany('too_many_concurrent_turns', `${limits.concurrentTurns} of your turns are already running`, 'wait for one to finish', CONCURRENT_RETRY_MS);
+    return tooMany(codes.too_many_concurrent_turns, `${limits.concurrentTurns} of your turns are already running`, 'wait for one to finish', CONCURRENT_RETRY_MS);
   }
   const release = () => store.release(key.running, slot.lease);
   const turn = await store.take(key.turns, { amount: 1, limit: limits.turnsPerMinute, windowMs: MINUTE_MS, now });
   if (!turn.allowed) {
     await release();
-    return tooMany('too_many_turns', `more than ${limits.turnsPerMinute} turns a minute`, 'slow down', turn.retryAfterMs);
+    return tooMany(codes.too_many_turns, `more than ${limits.turnsPerMinute} turns a minute`, 'slow down', turn.retryAfterMs);
   }
   return { data: { release }, error: null };
 }
@@ -69,13 +70,13 @@ export async function admitRequest({ store, limits, userId, now = Date.now() }) 
   const key = keys(userId);
   const slot = await store.acquire(key.runningRequests, { limit: limits.concurrentRequests, leaseMs: REQUEST_LEASE_MS, now });
   if (!slot.allowed) {
-    return tooMany('too_many_concurrent_requests', `${limits.concurrentRequests} of your requests are already running`, 'wait for one to finish', CONCURRENT_RETRY_MS);
+    return tooMany(codes.too_many_concurrent_requests, `${limits.concurrentRequests} of your requests are already running`, 'wait for one to finish', CONCURRENT_RETRY_MS);
   }
   const release = () => store.release(key.runningRequests, slot.lease);
   const taken = await store.take(key.requests, { amount: 1, limit: limits.requestsPerMinute, windowMs: MINUTE_MS, now });
   if (!taken.allowed) {
     await release();
-    return tooMany('too_many_requests', `more than ${limits.requestsPerMinute} requests a minute`, 'slow down', taken.retryAfterMs);
+    return tooMany(codes.too_many_requests, `more than ${limits.requestsPerMinute} requests a minute`, 'slow down', taken.retryAfterMs);
   }
   return { data: { release }, error: null };
 }
@@ -84,11 +85,11 @@ export async function admitRequest({ store, limits, userId, now = Date.now() }) 
 async function daySpent({ store, limits, key, now }) {
   const calls = await store.take(key.callsToday, { amount: 0, limit: limits.modelCallsPerDay, windowMs: DAY_MS, now });
   if (calls.used >= limits.modelCallsPerDay) {
-    return tooMany('daily_model_calls_exhausted', `your ${limits.modelCallsPerDay} model calls for the day are used up`, 'the budget renews 24 hours after its first call', calls.retryAfterMs).error;
+    return tooMany(codes.daily_model_calls_exhausted, `your ${limits.modelCallsPerDay} model calls for the day are used up`, 'the budget renews 24 hours after its first call', calls.retryAfterMs).error;
   }
   const tokens = await store.take(key.tokensToday, { amount: 0, limit: limits.tokensPerDay, windowMs: DAY_MS, now });
   if (tokens.used >= limits.tokensPerDay) {
-    return tooMany('daily_tokens_exhausted', `your ${limits.tokensPerDay} model tokens for the day are used up`, 'the budget renews 24 hours after its first call', tokens.retryAfterMs).error;
+    return tooMany(codes.daily_tokens_exhausted, `your ${limits.tokensPerDay} model tokens for the day are used up`, 'the budget renews 24 hours after its first call', tokens.retryAfterMs).error;
   }
   return null;
 }
@@ -120,20 +121,20 @@ export function budgetedModel(model, { store, limits, userId, signal, now = Date
     throw new LlmError({ code, message });
   };
   async function complete(request) {
-    if (signal?.aborted) refuse('aborted', 'the client disconnected; no further model calls');
-    if (turn.calls >= limits.modelCallsPerTurn) refuse('turn_model_calls_exceeded', `this turn has made its ${limits.modelCallsPerTurn} model calls`);
-    if (turn.tokens >= limits.tokensPerTurn) refuse('turn_tokens_exceeded', `this turn has used its ${limits.tokensPerTurn} model tokens`);
+    if (signal?.aborted) refuse(codes.aborted, 'the client disconnected; no further model calls');
+    if (turn.calls >= limits.modelCallsPerTurn) refuse(codes.turn_model_calls_exceeded, `this turn has made its ${limits.modelCallsPerTurn} model calls`);
+    if (turn.tokens >= limits.tokensPerTurn) refuse(codes.turn_tokens_exceeded, `this turn has used its ${limits.tokensPerTurn} model tokens`);
     // The call itself must fit what is left: its prompt, estimated before it is sent.
     const estimate = estimatedPromptTokens(request);
     if (turn.tokens + estimate > limits.tokensPerTurn) {
-      refuse('turn_tokens_exceeded', `this model call's prompt is about ${estimate} tokens, more than the ${limits.tokensPerTurn - turn.tokens} left of this turn's ${limits.tokensPerTurn}; it was not sent`);
+      refuse(codes.turn_tokens_exceeded, `this model call's prompt is about ${estimate} tokens, more than the ${limits.tokensPerTurn - turn.tokens} left of this turn's ${limits.tokensPerTurn}; it was not sent`);
     }
     const tokens = await store.take(key.tokensToday, { amount: 0, limit: limits.tokensPerDay, windowMs: DAY_MS, now: now() });
-    if (tokens.used >= limits.tokensPerDay) refuse('daily_tokens_exhausted', `your ${limits.tokensPerDay} model tokens for the day are used up`);
+    if (tokens.used >= limits.tokensPerDay) refuse(codes.daily_tokens_exhausted, `your ${limits.tokensPerDay} model tokens for the day are used up`);
     const call = await store.take(key.callsToday, { amount: 1, limit: limits.modelCallsPerDay, windowMs: DAY_MS, now: now() });
-    if (!call.allowed) refuse('daily_model_calls_exhausted', `your ${limits.modelCallsPerDay} model calls for the day are used up`);
+    if (!call.allowed) refuse(codes.daily_model_calls_exhausted, `your ${limits.modelCallsPerDay} model calls for the day are used up`);
     // The await above may have spanned a disconnect.
-    if (signal?.aborted) refuse('aborted', 'the client disconnected; no further model calls');
+    if (signal?.aborted) refuse(codes.aborted, 'the client disconnected; no further model calls');
     turn.calls += 1;
     const reply = await model.complete({ ...request, signal: request.signal ?? signal });
     const spent = tokensOf(reply, request);

@@ -15,6 +15,7 @@ import { CONFIRM_KEY, answerOf, confirmationRequest } from '../mcp/approval.js';
 import { callUserTool } from '../mcp/session.js';
 import { MCP_SERVER_VERSION, SCHEMA_URI, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolList, schemaDescription } from '../mcp/tools.js';
 import { REQUEST_STATE_TTL_MS, callDigest, signState, verifyState } from './request-state.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /** The protocol versions served without sessions. */
 export const MODERN_PROTOCOL_VERSIONS = Object.freeze(['2026-07-28']);
@@ -68,7 +69,7 @@ function headerValue(text) {
 // The headers a request must carry, equal to its body: an error response or null.
 function headerMismatch(request, message, version, rpcError) {
   const mismatch = (what, sent, body) =>
-    rpcError(400, message.id, HEADER_MISMATCH, `Header mismatch: ${what} ${sent === null ? 'is missing' : `${JSON.stringify(sent)} does not match the body's ${JSON.stringify(body)}`}`, { code: 'header_mismatch' });
+    rpcError(400, message.id, HEADER_MISMATCH, `Header mismatch: ${what} ${sent === null ? 'is missing' : `${JSON.stringify(sent)} does not match the body's ${JSON.stringify(body)}`}`, { code: codes.header_mismatch });
   const sentVersion = request.headers.get('mcp-protocol-version');
   if (sentVersion !== version) return mismatch('MCP-Protocol-Version', sentVersion, version);
   const sentMethod = request.headers.get('mcp-method');
@@ -91,20 +92,20 @@ export async function handleStatelessMcp({ request, message, core, config, calle
   const isRequest = typeof message.method === 'string' && (typeof message.id === 'string' || Number.isInteger(message.id));
   if (!isRequest) {
     if (typeof message.method === 'string' && !('id' in message)) return new Response(null, { status: 202, headers: reply.headers });
-    return rpcError(400, message.id ?? null, INVALID_REQUEST, 'Invalid Request: a client sends requests and notifications only', { code: 'invalid_request' });
+    return rpcError(400, message.id ?? null, INVALID_REQUEST, 'Invalid Request: a client sends requests and notifications only', { code: codes.invalid_request });
   }
   const params = isObject(message.params) ? message.params : {};
   const meta = params._meta;
   if (!isObject(meta) || typeof meta[META.protocolVersion] !== 'string' || !isObject(meta[META.clientCapabilities])) {
     return rpcError(400, message.id, INVALID_PARAMS, `Invalid params: params._meta must carry ${META.protocolVersion} and ${META.clientCapabilities}`, {
-      code: 'missing_request_meta',
+      code: codes.missing_request_meta,
       hint: 'a 2026-07-28 request states its protocol version and the client capabilities in params._meta; a 2025 client sends initialize first',
     });
   }
   const version = meta[META.protocolVersion];
   const supported = [...MODERN_PROTOCOL_VERSIONS, ...legacyVersions];
   if (!MODERN_PROTOCOL_VERSIONS.includes(version)) {
-    return rpcError(400, message.id, UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', { supported, requested: version, code: 'unsupported_protocol_version' });
+    return rpcError(400, message.id, UNSUPPORTED_PROTOCOL_VERSION, 'Unsupported protocol version', { supported, requested: version, code: codes.unsupported_protocol_version });
   }
   const mismatch = headerMismatch(request, message, version, rpcError);
   if (mismatch) return mismatch;
@@ -120,7 +121,7 @@ export async function handleStatelessMcp({ request, message, core, config, calle
     case 'resources/list':
       return answer({ resources: mcpResourceList(domain), ttlMs: CACHE_TTL_MS, cacheScope: 'public' });
     case 'resources/read': {
-      if (params.uri !== SCHEMA_URI) return rpcError(200, message.id, INVALID_PARAMS, `Invalid params: no resource ${params.uri}`, { code: 'unknown_resource', hint: `resources: ${SCHEMA_URI}` });
+      if (params.uri !== SCHEMA_URI) return rpcError(200, message.id, INVALID_PARAMS, `Invalid params: no resource ${params.uri}`, { code: codes.unknown_resource, hint: `resources: ${SCHEMA_URI}` });
       const { data, error } = schemaDescription(core, domain);
       if (error) return rpcError(200, message.id, INTERNAL_ERROR, error.message, { code: error.code });
       return answer({ contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }], ttlMs: CACHE_TTL_MS, cacheScope: 'public' });
@@ -128,7 +129,7 @@ export async function handleStatelessMcp({ request, message, core, config, calle
     case 'tools/call':
       return callTool({ request, message, params, meta, core, config, caller, store, policy, domain, answer, reply, rpcError, serverInfo });
     default:
-      return rpcError(404, message.id, METHOD_NOT_FOUND, `Method not found: ${message.method}`, { code: 'method_not_found' });
+      return rpcError(404, message.id, METHOD_NOT_FOUND, `Method not found: ${message.method}`, { code: codes.method_not_found });
   }
 }
 
@@ -141,7 +142,7 @@ function canElicit(capabilities) {
 }
 
 async function callTool({ request, message, params, meta, core, config, caller, store, policy, domain, answer, reply, rpcError, serverInfo }) {
-  if (typeof params.name !== 'string') return rpcError(200, message.id, INVALID_PARAMS, 'Invalid params: tools/call needs a tool name', { code: 'invalid_params', path: 'params.name' });
+  if (typeof params.name !== 'string') return rpcError(200, message.id, INVALID_PARAMS, 'Invalid params: tools/call needs a tool name', { code: codes.invalid_params, path: 'params.name' });
   const digest = await callDigest(params.name, params.arguments);
   // The confirmation this request answers, if any: a state this server
   // signed, for this user and this very call. An expired one asks again.
@@ -150,7 +151,7 @@ async function callTool({ request, message, params, meta, core, config, caller, 
     const state = await verifyState(params.requestState, config.stateSecret);
     if (!state || state.v !== 1 || state.sub !== caller.userId || state.call !== digest) {
       return rpcError(400, message.id, INVALID_PARAMS, 'Invalid params: requestState does not verify for this user and this call', {
-        code: 'invalid_request_state',
+        code: codes.invalid_request_state,
         hint: 'send the call again without requestState to be asked anew',
       });
     }

@@ -25,6 +25,7 @@ import { callSessionTool, closeSession, findSession, newSessionId, openSession }
 import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolList, schemaDescription } from '../mcp/tools.js';
 import { errorResponse, jsonResponse, readJsonObject } from './http.js';
 import { handleStatelessMcp, isStatelessMessage } from './mcp-stateless.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 
@@ -53,7 +54,7 @@ export async function handleMcp({ request, core, config, caller, store, headers,
   reply.headers = headers;
   const rpcError = (status, id, code, message, data) => reply(status, { jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data ? { data } : {}) } });
   const unsupported = (version) =>
-    rpcError(400, null, BAD_SESSION, `Bad Request: MCP-Protocol-Version ${version} is not supported`, { code: 'unsupported_protocol_version', hint: `supported: 2026-07-28, ${MCP_PROTOCOL_VERSIONS.join(', ')}` });
+    rpcError(400, null, BAD_SESSION, `Bad Request: MCP-Protocol-Version ${version} is not supported`, { code: codes.unsupported_protocol_version, hint: `supported: 2026-07-28, ${MCP_PROTOCOL_VERSIONS.join(', ')}` });
 
   const version = request.headers.get('mcp-protocol-version');
   const sessionId = request.headers.get('mcp-session-id');
@@ -62,11 +63,11 @@ export async function handleMcp({ request, core, config, caller, store, headers,
 
   if (request.method === 'DELETE') {
     // Only a 2025 session can be ended; 2026-07-28 has none.
-    if (!sessionId) return errorResponse(405, { code: 'method_not_allowed', message: 'DELETE ends a session (Mcp-Session-Id); MCP 2026-07-28 has none', hint: 'POST one JSON-RPC message' }, { ...headers, allow: 'POST, OPTIONS' });
+    if (!sessionId) return errorResponse(405, { code: codes.method_not_allowed, message: 'DELETE ends a session (Mcp-Session-Id); MCP 2026-07-28 has none', hint: 'POST one JSON-RPC message' }, { ...headers, allow: 'POST, OPTIONS' });
     if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return unsupported(version);
     const { data: session, error } = await findSession({ store, sessionId, caller });
     if (error) return rpcError(500, null, INTERNAL_ERROR, error.message, { code: error.code });
-    if (!session) return rpcError(404, null, SESSION_NOT_FOUND, 'Session not found', { code: 'session_not_found' });
+    if (!session) return rpcError(404, null, SESSION_NOT_FOUND, 'Session not found', { code: codes.session_not_found });
     const { error: closeError } = await closeSession({ store, sessionId, caller });
     if (closeError) return rpcError(500, null, INTERNAL_ERROR, closeError.message, { code: closeError.code });
     return new Response(null, { status: 204, headers });
@@ -74,19 +75,19 @@ export async function handleMcp({ request, core, config, caller, store, headers,
 
   const accept = request.headers.get('accept') ?? '';
   if (!/application\/json|\*\/\*/i.test(accept)) {
-    return rpcError(406, null, BAD_SESSION, 'Not Acceptable: the client must accept application/json', { code: 'not_acceptable', hint: 'Accept: application/json, text/event-stream' });
+    return rpcError(406, null, BAD_SESSION, 'Not Acceptable: the client must accept application/json', { code: codes.not_acceptable, hint: 'Accept: application/json, text/event-stream' });
   }
   const { data: message, error: bodyError } = await readJsonObject(request, config.maxBodyBytes);
   if (bodyError) {
-    const code = bodyError.code === 'invalid_json' ? PARSE_ERROR : INVALID_REQUEST;
-    const message = bodyError.code === 'invalid_body' ? 'Invalid Request: the body must be one JSON-RPC message (batches are not supported)' : bodyError.message;
+    const code = bodyError.code === codes.invalid_json ? PARSE_ERROR : INVALID_REQUEST;
+    const message = bodyError.code === codes.invalid_body ? 'Invalid Request: the body must be one JSON-RPC message (batches are not supported)' : bodyError.message;
     return rpcError(bodyError.status, null, code, message, { code: bodyError.code });
   }
-  if (message.jsonrpc !== '2.0') return rpcError(400, message.id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"', { code: 'invalid_request' });
+  if (message.jsonrpc !== '2.0') return rpcError(400, message.id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"', { code: codes.invalid_request });
   const isRequest = typeof message.method === 'string' && (typeof message.id === 'string' || Number.isInteger(message.id));
   const isNotification = typeof message.method === 'string' && !('id' in message);
   const isResponse = !('method' in message) && (typeof message.id === 'string' || Number.isInteger(message.id)) && ('result' in message || 'error' in message);
-  if (!isRequest && !isNotification && !isResponse) return rpcError(400, null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC request, notification or response', { code: 'invalid_request' });
+  if (!isRequest && !isNotification && !isResponse) return rpcError(400, null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC request, notification or response', { code: codes.invalid_request });
 
   if (isStatelessMessage(request, message, MCP_PROTOCOL_VERSIONS)) {
     return handleStatelessMcp({ request, message, core, config, caller, store, policy, domain, legacyVersions: MCP_PROTOCOL_VERSIONS, reply, rpcError });
@@ -94,10 +95,10 @@ export async function handleMcp({ request, core, config, caller, store, headers,
   if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return unsupported(version);
   if (isRequest && message.method === 'initialize') return initialize(message, { domain, store, caller, reply, rpcError });
 
-  if (!sessionId) return rpcError(400, message.id, BAD_SESSION, 'Bad Request: Mcp-Session-Id header is required', { code: 'missing_session_id', hint: 'send initialize first' });
+  if (!sessionId) return rpcError(400, message.id, BAD_SESSION, 'Bad Request: Mcp-Session-Id header is required', { code: codes.missing_session_id, hint: 'send initialize first' });
   const { data: session, error } = await findSession({ store, sessionId, caller });
   if (error) return rpcError(500, message.id, INTERNAL_ERROR, error.message, { code: error.code });
-  if (!session) return rpcError(404, message.id, SESSION_NOT_FOUND, 'Session not found', { code: 'session_not_found', hint: 'initialize a new session' });
+  if (!session) return rpcError(404, message.id, SESSION_NOT_FOUND, 'Session not found', { code: codes.session_not_found, hint: 'initialize a new session' });
   if (isResponse) answered(`${caller.userId}\n${sessionId}\n${message.id}`, message);
   if (!isRequest) return new Response(null, { status: 202, headers });
 
@@ -109,7 +110,7 @@ export async function handleMcp({ request, core, config, caller, store, headers,
     case 'tools/list':
       return result({ tools: mcpToolList(core, domain, { readOnly: policy.readOnly === true }) });
     case 'tools/call': {
-      if (typeof params.name !== 'string') return rpcError(200, message.id, INVALID_PARAMS, 'Invalid params: tools/call needs a tool name', { code: 'invalid_params', path: 'params.name' });
+      if (typeof params.name !== 'string') return rpcError(200, message.id, INVALID_PARAMS, 'Invalid params: tools/call needs a tool name', { code: codes.invalid_params, path: 'params.name' });
       const call = { core, store, sessionId, actOptions, name: params.name, args: params.arguments, signal: request.signal };
       if (!canConfirm(session, accept)) return result(await callSessionTool(call));
       return confirmingCall({ call, message, caller, sessionId, headers });
@@ -117,13 +118,13 @@ export async function handleMcp({ request, core, config, caller, store, headers,
     case 'resources/list':
       return result({ resources: mcpResourceList(coreDomain(core)) });
     case 'resources/read': {
-      if (params.uri !== SCHEMA_URI) return rpcError(200, message.id, INVALID_PARAMS, `Invalid params: no resource ${params.uri}`, { code: 'unknown_resource', hint: `resources: ${SCHEMA_URI}` });
+      if (params.uri !== SCHEMA_URI) return rpcError(200, message.id, INVALID_PARAMS, `Invalid params: no resource ${params.uri}`, { code: codes.unknown_resource, hint: `resources: ${SCHEMA_URI}` });
       const { data, error: schemaError } = schemaDescription(core, coreDomain(core));
       if (schemaError) return rpcError(200, message.id, INTERNAL_ERROR, schemaError.message, { code: schemaError.code });
       return result({ contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }] });
     }
     default:
-      return rpcError(200, message.id, METHOD_NOT_FOUND, `Method not found: ${message.method}`, { code: 'method_not_found' });
+      return rpcError(200, message.id, METHOD_NOT_FOUND, `Method not found: ${message.method}`, { code: codes.method_not_found });
   }
 }
 
@@ -131,7 +132,7 @@ export async function handleMcp({ request, core, config, caller, store, headers,
 // for when this server speaks it, else the newest it does.
 async function initialize(message, { domain, store, caller, reply, rpcError }) {
   const requested = message.params?.protocolVersion;
-  if (typeof requested !== 'string') return rpcError(200, message.id, INVALID_PARAMS, 'Invalid params: initialize needs a protocolVersion', { code: 'invalid_params', path: 'params.protocolVersion' });
+  if (typeof requested !== 'string') return rpcError(200, message.id, INVALID_PARAMS, 'Invalid params: initialize needs a protocolVersion', { code: codes.invalid_params, path: 'params.protocolVersion' });
   const protocolVersion = MCP_PROTOCOL_VERSIONS.includes(requested) ? requested : MCP_PROTOCOL_VERSIONS[0];
   const sessionId = newSessionId();
   const clientCapabilities = message.params?.capabilities !== null && typeof message.params?.capabilities === 'object' ? message.params.capabilities : {};
@@ -193,7 +194,7 @@ function confirmingCall({ call, message, caller, sessionId, headers }) {
       const answer = await callSessionTool({ ...call, confirmation });
       send({ jsonrpc: '2.0', id: message.id, result: answer });
     } catch (cause) {
-      send({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: String(cause?.message ?? cause), data: { code: 'internal_error' } } });
+      send({ jsonrpc: '2.0', id: message.id, error: { code: INTERNAL_ERROR, message: String(cause?.message ?? cause), data: { code: codes.internal_error } } });
     } finally {
       controller.close();
     }

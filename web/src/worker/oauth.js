@@ -5,6 +5,7 @@
 // `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 section 5.1).
 // How tokens are audience-checked: docs/worker-auth.md.
 import { domainName } from '../mcp/tools.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /**
  * The metadata paths: the root form and the form for the /mcp resource
@@ -44,5 +45,5 @@ export function protectedResourceMetadata(request, config, domain) {
 export function bearerChallenge(request, error) {
   const { origin } = new URL(request.url);
   const metadata = `resource_metadata="${origin}${PROTECTED_RESOURCE_PATHS[1]}"`;
-  return error.code === 'missing_token' ? `Bearer ${metadata}` : `Bearer ${metadata}, error="invalid_token", error_description="${error.code}"`;
+  return error.code === codes.missing_token ? `Bearer ${metadata}` : `Bearer ${metadata}, error="invalid_token", error_description="${error.code}"`;
 }

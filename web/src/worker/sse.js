@@ -1,5 +1,7 @@
 // Server-sent events: the Act loop's progress as it happens.
 
+import { codes } from '../../dist/error-codes.mjs';
+
 const encoder = new TextEncoder();
 
 /** One SSE frame: `event: <type>` and the event as JSON on one data line. */
@@ -57,7 +59,7 @@ export function eventStream(run, { heartbeatMs = HEARTBEAT_MS } = {}) {
     } catch (cause) {
       // The loop reports its failures as events; reaching here is a bug,
       // still told to the client rather than cutting the stream silently.
-      send({ type: 'error', error: { code: 'internal_error', message: String(cause?.message ?? cause) } });
+      send({ type: 'error', error: { code: codes.internal_error, message: String(cause?.message ?? cause) } });
     } finally {
       clearInterval(heartbeat);
       if (open) controller.close();

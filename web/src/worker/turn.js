@@ -4,6 +4,7 @@ import { STEP_TOOLS, readTurnState, runTurnEvents } from '../loop.js';
 import { invalid } from './http.js';
 import { createCallerAct } from './execute.js';
 import { eventStream } from './sse.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 const STEP_TYPES = Object.keys(STEP_TOOLS);
 const MAX_MESSAGE_CHARS = 8_000;
@@ -35,7 +36,7 @@ export function readTurnRequest(body) {
 // A 400 `turn_state_too_large` for a state past TURN_STATE_LIMITS, or null.
 function stateOverLimits({ conversation, recentTurns, registry, ...rest }) {
   const limits = TURN_STATE_LIMITS;
-  const refuse = (path, message) => ({ status: 400, code: 'turn_state_too_large', path, message, hint: 'send back the state the last turn returned, unchanged' });
+  const refuse = (path, message) => ({ status: 400, code: codes.turn_state_too_large, path, message, hint: 'send back the state the last turn returned, unchanged' });
   if (conversation.length > limits.messages) return refuse('state.conversation', `the state carries ${conversation.length} messages; a turn keeps at most ${limits.messages}`);
   if (recentTurns.length > limits.turns) return refuse('state.recentTurns', `the state carries ${recentTurns.length} turns; a turn keeps at most ${limits.turns}`);
   for (const [index, entry] of conversation.entries()) {
@@ -64,7 +65,7 @@ export function startTurn({ request: { message, plan, prompts, turnState }, core
   try {
     model = createChatModel(config.model);
   } catch (cause) {
-    return { error: { status: 500, code: 'worker_misconfigured', message: `the model configuration is unusable: ${cause.message}` } };
+    return { error: { status: 500, code: codes.worker_misconfigured, message: `the model configuration is unusable: ${cause.message}` } };
   }
   const { data: act, error: actError } = createCallerAct(core, config, caller, turnState.registry ?? undefined, policy);
   if (actError) return { error: actError };
