@@ -11,6 +11,8 @@
 // these bytes.
 //   node scripts/bundle.mjs [outdir]
 import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -51,6 +53,12 @@ export function bundleOptions(outdir = `${root}web/dist`) {
   };
 }
 
+/** Builds into `outdir`, first removing the node-*.js an earlier build left (chunk names change with their content). */
+export async function bundle(outdir = `${root}web/dist`) {
+  for (const name of readdirSync(outdir)) if (/^node-.*\.js$/.test(name)) rmSync(join(outdir, name));
+  await build(bundleOptions(outdir));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await build(bundleOptions(process.argv[2]));
+  await bundle(process.argv[2]);
 }
