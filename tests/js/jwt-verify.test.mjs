@@ -324,6 +324,69 @@ describe('the JWK set cache', () => {
   });
 });
 
+describe('the verified-signature cache', () => {
+  // Counts WebCrypto signature checks while `run` runs.
+  async function countingVerifies(run) {
+    const proto = Object.getPrototypeOf(globalThis.crypto.subtle);
+    const original = proto.verify;
+    let calls = 0;
+    proto.verify = function (...args) {
+      calls += 1;
+      return original.apply(this, args);
+    };
+    try {
+      await run();
+    } finally {
+      proto.verify = original;
+    }
+    return calls;
+  }
+
+  test("a token's signature is checked once a minute; its claims on every use, a changed token always", async () => {
+    const clock = { ms: Date.now() };
+    const verifier = createTokenVerifier({ jwtSecret: secret, now: () => clock.ms });
+    const exp = Math.floor(clock.ms / 1000) + 120;
+    const token = signJwt(user({ exp, app_metadata: { team: 'a' } }), secret);
+    const calls = await countingVerifies(async () => {
+      for (let i = 0; i < 5; i += 1) {
+        const { data, error } = await verifier.verify(token);
+        assert.equal(error, null);
+        assert.equal(data.claims.app_metadata.team, 'a');
+        // The caller owns what it is given: changing it changes nothing kept.
+        data.claims.app_metadata.team = 'b';
+        data.claims.sub = 'someone-else';
+      }
+    });
+    assert.equal(calls, 1);
+    // Another signature on the same claims is checked, and refused.
+    const [head, body] = token.split('.');
+    await refused(verifier, `${head}.${body}.${b64('x'.repeat(32))}`, 'invalid_signature');
+    // After a minute the signature is checked again.
+    clock.ms += 61_000;
+    assert.equal(await countingVerifies(() => verifier.verify(token)), 1);
+    // The claims are checked on every use: once exp (plus the skew) passes, the kept token is refused.
+    clock.ms += 40_000;
+    assert.equal((await verifier.verify(token)).error, null);
+    clock.ms += 60_000;
+    await refused(verifier, token, 'token_expired');
+  });
+
+  test('a key rotated out of the JWK set is not honoured longer than the set is kept', async () => {
+    const server = await startJwksServer([ec.publicJwk]);
+    try {
+      const clock = { ms: Date.now() };
+      const verifier = createTokenVerifier({ jwksUrl: server.url, now: () => clock.ms, jwksCacheSeconds: 20, jwksRefetchSeconds: 0 });
+      const token = signJwtWithKey(user({ exp: Math.floor(clock.ms / 1000) + 3600 }), ec);
+      assert.equal((await verifier.verify(token)).error, null);
+      server.setKeys([rsa.publicJwk]);
+      clock.ms += 21_000;
+      await refused(verifier, token, 'unknown_key');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 test('one catalog of codes: every code the verifier emits is in TOKEN_ERROR_STATUS and in the TokenErrorCode type', async () => {
   const { readFile } = await import('node:fs/promises');
   const source = await readFile(new URL('../../web/src/jwt-verify.js', import.meta.url), 'utf8');

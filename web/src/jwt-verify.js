@@ -15,6 +15,11 @@ import { codes } from '../dist/error-codes.mjs';
 const ALGORITHMS = ['HS256', 'ES256', 'RS256'];
 const MAX_TOKEN_CHARS = 16 * 1024;
 const MAX_JWKS_BYTES = 256 * 1024;
+// The verified-signature cache (createTokenVerifier): entries, their age, and
+// the longest token kept (a real Supabase access token is about 1 KB).
+const VERIFIED_MAX = 256;
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX_TOKEN_CHARS = 4096;
 const MAX_JWKS_KEYS = 32;
 const MIN_RSA_BITS = 2048;
 const JWKS_TIMEOUT_MS = 5_000;
@@ -105,8 +110,24 @@ export function createTokenVerifier({
       ? staticKeySet(jwks)
       : null;
 
+  // Tokens whose signature verified lately, so a user's next requests with
+  // the same token skip the signature (WebCrypto's verify is most of the
+  // verifier's time): token → { claims, alg, kid, until }. The claims (exp,
+  // nbf, role, aud, iss, sub) are checked again on every use; an entry lives
+  // VERIFIED_TTL_MS at most, less than the JWK set is cached, so a key rotated
+  // out is not honoured longer than without it.
+  const verified = new Map();
+  const remember = (token, entry) => {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value);
+    verified.set(token, { ...entry, until: now() + Math.min(VERIFIED_TTL_MS, jwksCacheSeconds * 1000) });
+  };
+
   async function verify(token) {
     if (typeof token !== 'string' || token === '') return fail(codes.missing_token, 'no access token was given', "send the user's session.access_token");
+    const seen = verified.get(token);
+    // A copy: the caller owns the claims it is given.
+    if (seen && now() < seen.until) return checkClaims(structuredClone(seen.claims), seen);
+    if (seen) verified.delete(token);
     const parsed = parseToken(token);
     if (parsed.error) return { data: null, error: parsed.error };
     const { header, claims, signingInput, signature } = parsed.data;
@@ -127,7 +148,9 @@ export function createTokenVerifier({
       }
     }
     if (!valid) return fail(codes.invalid_signature, 'the token signature does not verify with the project key', 'sign in again; tokens from another project or signed with another key are refused');
-    return checkClaims(claims, { alg, kid: header.kid ?? null });
+    const signer = { alg, kid: header.kid ?? null };
+    if (token.length <= VERIFIED_MAX_TOKEN_CHARS) remember(token, { claims: structuredClone(claims), ...signer });
+    return checkClaims(claims, signer);
   }
 
   const allowedAlgorithms = () => [...(jwtSecret !== undefined ? ['HS256'] : []), ...(keySet ? ['ES256', 'RS256'] : [])];
