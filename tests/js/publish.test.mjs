@@ -226,7 +226,7 @@ console.log(JSON.stringify({ entry: import.meta.resolve('alfred-act/worker'), he
   await writeFile(join(consumer, 'worker-node.mjs'), script);
   const { stdout } = await exec(process.execPath, ['worker-node.mjs'], { cwd: consumer, env: { WORKER_ENV: JSON.stringify(workerEnv()), TOKEN: stack().users[0].token }, timeout: 100_000 });
   const result = JSON.parse(stdout);
-  assert.equal(result.entry, `file://${join(consumer, 'node_modules/alfred-act/web/src/worker/index.node.js')}`);
+  assert.equal(result.entry, `file://${join(consumer, 'node_modules/alfred-act/web/dist/node-worker.js')}`);
   assert.deepEqual(result.health, { ok: true, model: false, domain: 'consumer' });
   assert.equal(result.error, null);
   assert.match(result.id, /^shop_\d+$/);
