@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createChatModel } from 'alfred-act';
-import { readConfig } from '../../web/src/worker/config.js';
+import { configOf, readConfig } from '../../web/src/worker/config.js';
 import { MemoryLimitStore } from '../../web/src/worker/limit-store.js';
 import { admitRequest, admitTurn, budgetedModel, retryAfterSeconds } from '../../web/src/worker/limits.js';
 import { TURN_STATE_LIMITS, readTurnRequest } from '../../web/src/worker/turn.js';
@@ -19,6 +19,27 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const T0 = 1_800_000_000_000;
 const LIMITS = { turnsPerMinute: 2, concurrentTurns: 1, modelCallsPerTurn: 3, tokensPerTurn: 250, modelCallsPerDay: 5, tokensPerDay: 400, requestsPerMinute: 3, concurrentRequests: 2 };
+
+test('the configuration is read once per env object while its variables stay the same, and frozen', () => {
+  const env = { SUPABASE_URL: 'https://project.supabase.co', SUPABASE_ANON_KEY: 'anon', SUPABASE_JWT_SECRET: 'x'.repeat(32), ALFRED_TURNS_PER_MINUTE: '3' };
+  const first = configOf(env);
+  assert.equal(first.error, null);
+  assert.deepEqual(first, readConfig(env));
+  assert.equal(configOf(env), first);
+  assert.ok(Object.isFrozen(first.data.limits) && Object.isFrozen(first.data.auth));
+  assert.throws(() => {
+    first.data.limits.turnsPerMinute = 1000;
+  }, TypeError);
+  // A changed variable is read again, an error included.
+  env.ALFRED_TURNS_PER_MINUTE = '5';
+  assert.equal(configOf(env).data.limits.turnsPerMinute, 5);
+  env.ALFRED_TURNS_PER_MINUTE = 'many';
+  assert.equal(configOf(env).error.code, 'worker_misconfigured');
+  delete env.ALFRED_TURNS_PER_MINUTE;
+  assert.equal(configOf(env).data.limits.turnsPerMinute, 10);
+  // Another object with the same variables is its own entry.
+  assert.notEqual(configOf({ ...env }), configOf(env));
+});
 
 describe('MemoryLimitStore', () => {
   test('take: a window opens at the first counted use and lasts windowMs; a refused take adds nothing', () => {

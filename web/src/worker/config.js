@@ -3,6 +3,8 @@
 import { modelConfigFromEnv } from '../llm.js';
 import { isServiceKey } from '../mcp/user-token.js';
 import { readWorkerPolicy } from './policy.js';
+import { WORKER_VARIABLES } from './variables.js';
+import { deepFreeze } from '../tools.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20;
@@ -28,6 +30,28 @@ const AUTH_SECONDS = {
 };
 
 const JWKS_PATH = '/auth/v1/.well-known/jwks.json';
+
+// The configuration read from one `env` object, kept while the variables it
+// reads are the same: a Worker gets the same bindings on every request, and
+// reading them (URLs parsed, the anon key decoded) was a few percent of a
+// request's CPU. Frozen, so no request can change what the next one reads.
+const configs = new WeakMap();
+
+/**
+ * `readConfig(env)`, read once per `env` object and its variables' values.
+ *
+ * @example
+ * const { data: config, error } = configOf(env)
+ */
+export function configOf(env) {
+  if (env === null || typeof env !== 'object') return readConfig(env);
+  const values = JSON.stringify(WORKER_VARIABLES.map((name) => env[name] ?? null));
+  const kept = configs.get(env);
+  if (kept?.values === values) return kept.config;
+  const config = deepFreeze(readConfig(env));
+  configs.set(env, { values, config });
+  return config;
+}
 
 /**
  * `{ data: { supabaseUrl, restUrl, anonKey, allowedOrigins, maxBodyBytes, model, auth, limits, mcpStore, policy, stateSecret, authorizationServer }, error }`.

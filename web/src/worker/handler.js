@@ -15,7 +15,7 @@ import { AlfredError } from '../errors.js';
 import { MemorySessionStore, SupabaseSessionStore } from '../mcp/store.js';
 import { domainName } from '../mcp/tools.js';
 import { callerFromRequest } from './auth.js';
-import { readConfig } from './config.js';
+import { configOf } from './config.js';
 import { executeToolCall } from './execute.js';
 import { corsHeaders, errorResponse, isOriginAllowed, jsonResponse, preflightResponse, readJsonObject } from './http.js';
 import { MemoryLimitStore } from './limit-store.js';
@@ -118,7 +118,7 @@ async function loadedCore(core) {
 }
 
 async function route(request, env, ctx, { core, domain, storeFor, sessionsFor, policyOptions }) {
-  const { data: config, error: configError } = readConfig(env);
+  const { data: config, error: configError } = configOf(env);
   if (configError) return errorResponse(500, configError);
   const defined = Object.fromEntries(Object.entries(policyOptions).filter(([, value]) => value !== undefined));
   const { data: policies, error: policyError } = surfacePolicies({ ...config.policy, ...defined });
