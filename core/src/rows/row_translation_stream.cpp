@@ -3,99 +3,32 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <optional>
 
-#include "../json/json_lexer.h"
-#include "../json/json_scan.h"
 #include "alfred/json.h"
 #include "alfred/uuid_bits.h"
 #include "row_output.h"
 #include "row_plan.h"
+#include "row_stream_state.h"
 #include "row_translation_labels.h"
+#include "row_value_copier.h"
 
 namespace alfred::detail {
 namespace {
 
-constexpr int kMaxDepth = 64;  // as json_document::parse
-
-// A key read from the bytes: a UUID's bits, or the text of another key
-// (integer digits, text), which is unique only within its table.
-struct row_key {
-  bool is_uuid = true;
-  uuid_bits bits;
-  std::string_view text;
-};
-
-// Distinct (table, key) pairs in the order first added.
-struct row_set {
-  struct item {
-    const table* tbl;
-    bool is_uuid;
-    uuid_bits bits;
-    std::string text;
-  };
-  std::vector<item> rows;
-  entry_index index;
-
-  static std::uint32_t hash(const table* tbl, const row_key& key) {
-    std::uint32_t h = std::uint32_t(reinterpret_cast<std::uintptr_t>(tbl) >> 3);
-    if (key.is_uuid) return uuid_hash(key.bits) ^ h;
-    for (char c : key.text) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-    return h;
-  }
-  bool contains(const table* tbl, const row_key& key) const {
-    return index.find(hash(tbl, key), [&](std::uint32_t at) {
-      const item& it = rows[at];
-      return it.tbl == tbl && it.is_uuid == key.is_uuid && (key.is_uuid ? it.bits == key.bits : it.text == key.text);
-    }) != entry_index::npos;
-  }
-  void add(const table* tbl, const row_key& key) {
-    if (contains(tbl, key)) return;
-    index.insert(hash(tbl, key), std::uint32_t(rows.size()));
-    rows.push_back({tbl, key.is_uuid, key.bits, key.is_uuid ? std::string() : std::string(key.text)});
-  }
-};
-
-// The label values of one open row.
-struct row_frame final : label_values {
-  const table_plan* plan = nullptr;
-  std::size_t id_index = ref_registry::npos;
-  bool has_id = false;
-  uuid_bits id;
-  bool id_is_uuid = true;
-  std::string id_text;  // a key that is not a UUID (surveys only)
-  std::vector<std::string_view> values;
-  std::vector<std::string> decoded;  // storage for values that had escapes
-
-  void open(const table_plan& p) {
-    plan = &p;
-    id_index = ref_registry::npos;
-    has_id = false;
-    values.assign(p.label_names.size(), {});
-    if (decoded.size() < values.size()) decoded.resize(values.size());
-  }
-
-  std::string_view text_of(std::string_view column) const override {
-    for (std::size_t i = 0; i < values.size(); ++i)
-      if (plan->label_names[i] == column) return values[i];
-    return {};
-  }
-};
-
-class row_stream {
+// The rows of one response, read through json_value_copier: rows,
+// their members as the table's plan says, keys turned into refs and labels.
+class row_stream : json_value_copier {
  public:
   // Translating: `writing` set. Surveying: null, and `out` is scratch.
   row_stream(const domain& dom, const ref_registry& reading, ref_registry* writing, std::string_view text,
              std::string& out, std::string_view current_user)
-      : dom_(dom),
+      : json_value_copier(out, text),
+        dom_(dom),
         reading_(reading),
         writing_(writing),
-        out_(out, text.size()),
-        lex_(text),
         me_(current_user.empty() ? std::nullopt : parse_uuid_bits(current_user)) {}
 
   status run(const table& tbl, ref_action action) {
@@ -179,11 +112,6 @@ class row_stream {
 
   bool translating() const { return writing_ != nullptr; }
 
-  void emit(std::string_view text) { out_.put(text); }
-  void emit(char c) { out_.put(c); }
-
-  bool fail(const char* what) { return lex_.fail(what); }
-
   // A new row whose prefix has no ref number left: the translation stops
   // (and the registry rolls back) rather than show a row without its ref.
   bool registry_full(const std::string& prefix) {
@@ -191,165 +119,12 @@ class row_stream {
     return fail("the registry is full");
   }
 
-  void skip_space() { lex_.skip_space(); }
-  bool at(char c) const { return lex_.at(c); }
-
   const table_plan& plan_of(const table& tbl) {
     for (const auto& plan : plans_)
       if (plan->tbl == &tbl) return *plan;
     plans_.push_back(make_plan(dom_, tbl));
     return *plans_.back();
   }
-
-  // --- scalars ----------------------------------------------------------
-
-  // At an opening quote: checks the literal and moves past it.
-  bool scan_string(string_span& s) { return lex_.string(s); }
-
-  // The decoded content: the text itself, or `storage` when it had escapes.
-  static std::string_view content(string_span s, std::string& storage) {
-    if (!s.escaped) return s.raw();
-    storage.clear();
-    decode_string(s, storage);
-    return storage;
-  }
-
-  void emit_string(string_span s) {
-    if (!s.escaped) return emit(std::string_view(s.begin - 1, std::size_t(s.end - s.begin) + 2));
-    scratch_.clear();
-    decode_string(s, scratch_);
-    emit(json_quote(scratch_));
-  }
-
-  // At an opening quote: copies a string without escapes (the usual case) in
-  // the same pass that finds its end, eight bytes at a time; anything else
-  // goes through scan_string and is written escaped as JSON.stringify does.
-  bool copy_string() {
-    const char* end = lex_.end();
-    out_.reserve(std::size_t(end - lex_.cursor()) + 8);
-    char* to = out_.cursor();
-    const char* from = lex_.cursor() + 1;
-    *to++ = '"';
-    while (end - from >= 8) {
-      std::uint64_t word;
-      std::memcpy(&word, from, 8);
-      std::memcpy(to, &word, 8);
-      if (const std::uint64_t special = special_bytes(word)) {
-        const int plain = __builtin_ctzll(special) >> 3;
-        from += plain;
-        to += plain;
-        break;
-      }
-      from += 8;
-      to += 8;
-    }
-    while (from < end && !is_special(*from)) *to++ = *from++;
-    if (from < end && *from == '"') {
-      *to++ = '"';
-      out_.advance_to(to);
-      lex_.move_to(from + 1);
-      return true;
-    }
-    string_span span;
-    if (!scan_string(span)) return false;
-    emit_string(span);
-    return true;
-  }
-
-  bool literal(std::string_view word) { return lex_.literal(word); }
-  bool number() { return lex_.number(); }
-
-  // --- any value, copied compactly (emit) or only checked ----------------
-
-  bool value(int depth, bool write) {
-    if (lex_.at_end()) return fail("unexpected end of input");
-    const char* start = lex_.cursor();
-    switch (lex_.peek()) {
-      case '{':
-        return container(depth, write, '{', '}', "expected , or }", [&] {
-          if (!at('"')) return fail("expected a key");
-          if (!string_value(write)) return false;
-          skip_space();
-          if (!at(':')) return fail("expected :");
-          lex_.advance();
-          if (write) emit(':');
-          skip_space();
-          return value(depth + 1, write);
-        });
-      case '[':
-        return container(depth, write, '[', ']', "expected , or ]", [&] { return value(depth + 1, write); });
-      case '"':
-        return write ? copy_string() : string_value(false);
-      case 't':
-        if (!literal("true")) return false;
-        break;
-      case 'f':
-        if (!literal("false")) return false;
-        break;
-      case 'n':
-        if (!literal("null")) return false;
-        break;
-      default:
-        if (!number()) return false;
-    }
-    if (write) emit(std::string_view(start, std::size_t(lex_.cursor() - start)));
-    return true;
-  }
-
-  bool string_value(bool write) {
-    string_span s;
-    if (!scan_string(s)) return false;
-    if (write) emit_string(s);
-    return true;
-  }
-
-  template <class F>
-  bool container(int depth, bool write, char open, char close, const char* expected, F&& element) {
-    if (depth >= kMaxDepth) return fail("nested too deeply");
-    lex_.advance();
-    if (write) emit(open);
-    skip_space();
-    if (at(close)) {
-      lex_.advance();
-    } else {
-      while (true) {
-        if (!element()) return false;
-        skip_space();
-        if (at(',')) {
-          lex_.advance();
-          if (write) emit(',');
-          skip_space();
-          continue;
-        }
-        if (at(close)) {
-          lex_.advance();
-          break;
-        }
-        return fail(expected);
-      }
-    }
-    if (write) emit(close);
-    return true;
-  }
-
-  // Checks a value and returns its label text (see label_values).
-  bool label_value(int depth, bool write, std::string_view& text, std::string& storage) {
-    text = {};
-    if (at('"')) {
-      string_span s;
-      if (!scan_string(s)) return false;
-      text = content(s, storage);
-      if (write) emit_string(s);
-      return true;
-    }
-    const char* start = lex_.cursor();
-    if (!value(depth, write)) return false;
-    if (*start == 't' || *start == 'f' || *start == '-' || (*start >= '0' && *start <= '9'))
-      text = std::string_view(start, std::size_t(lex_.cursor() - start));
-    return true;
-  }
-
-  // --- rows ---------------------------------------------------------------
 
   // An array of rows: objects are rows, anything else is checked and left out
   // (so the commas are written here, not by `container`).
@@ -592,15 +367,12 @@ class row_stream {
   const domain& dom_;
   const ref_registry& reading_;
   ref_registry* writing_;
-  output_text out_;
   std::size_t rows_written_ = 0;
-  json_lexer lex_;
   std::optional<std::string> full_prefix_;
   ref_action action_ = ref_action::read;
   std::vector<std::unique_ptr<table_plan>> plans_;
   std::vector<row_frame> frames_;
   std::size_t frames_open_ = 0;
-  std::string scratch_;
   std::string key_scratch_;
   std::string label_scratch_;
   // Survey: foreign keys without a label, and rows of the response that have one.
