@@ -10,37 +10,16 @@
 
 #include "../json/echo.h"
 #include "../json/text.h"
-#include "alfred/like_pattern.h"
+#include "alfred/ref_format.h"
 #include "alfred/uuid.h"
+#include "value_refs.h"
 
 namespace alfred {
 
 namespace detail {
 namespace {
 
-constexpr std::size_t kMaxListedRefs = 12;
-
 std::string lower(std::string_view text) { return trimmed_lower(text, ""); }
-
-std::string describe_ref(const ref_entry& entry) {
-  return entry.label.empty() || entry.label == entry.ref ? entry.ref : fmt::format("{} ({})", entry.ref, entry.label);
-}
-
-// "known recipe refs: recipe_1 (Butter Chicken), recipe_2" or how to get some.
-std::string known_refs_hint(const ref_registry& registry, const table& target) {
-  std::vector<std::string> listed;
-  std::size_t total = 0;
-  for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
-    if (entry->pending() || !entry->saved_as.empty()) continue;
-    if (entry->action == ref_action::deleted) continue;
-    if (++total <= kMaxListedRefs) listed.push_back(describe_ref(*entry));
-  }
-  if (listed.empty())
-    return fmt::format("no {} refs are known yet; read {} first to get refs", target.ref_prefix, target.name);
-  std::string hint = fmt::format("known {} refs: {}", target.ref_prefix, fmt::join(listed, ", "));
-  if (total > listed.size()) hint += fmt::format(", … ({} in all)", total);
-  return hint;
-}
 
 bool all_digits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -247,185 +226,6 @@ bool is_iso_timestamp(std::string_view text) {
   if (zone.size() == 2) return all_digits(zone);
   if (zone.size() == 4) return all_digits(zone);
   return zone.size() == 5 && zone[2] == ':' && digits_at(zone, 0, 2) && digits_at(zone, 3, 2);
-}
-
-const table* row_target(const value_scope& scope, const column& col) {
-  if (&col == scope.tbl.key_column()) return &scope.tbl;
-  if (col.type == column_type::uuid_array || col.references.empty()) return nullptr;
-  return scope.dom.find_table(col.references);
-}
-
-namespace {
-
-// Whether rows of `target` are keyed by user ids (`profiles.id` references
-// auth.users): `me` names the signed-in user's own row there.
-bool keyed_by_user(const table& target) {
-  const column* key = target.key_column();
-  return key && key->type == column_type::uuid && (key->user_id || target.owner == key->name);
-}
-
-result<std::string> current_user_key(const value_scope& scope, const param_path& path, std::string_view field) {
-  if (scope.me.empty() || !is_uuid_syntax(scope.me))
-    return error{codes::not_signed_in, path.str(),
-                 fmt::format("{} was given me, the signed-in user, but nobody is signed in", field),
-                 "sign a user in (createAct({ supabase }) or accessToken)"};
-  return canonical_uuid(scope.me);
-}
-
-// The ref known for a raw key the model wrote, for the hint.
-const ref_entry* known_raw_key(const value_scope& scope, const table& target, json_value value) {
-  const column* key = target.key_column();
-  if (!key) return nullptr;
-  if (key->type == column_type::uuid)
-    return value.is_string() && is_uuid_syntax(value.str()) ? scope.registry.find_by_uuid(value.str()) : nullptr;
-  const std::string_view text = value.is_number() ? value.raw() : value.is_string() ? value.str() : "";
-  return text.empty() ? nullptr : scope.registry.find_by_key(target.ref_prefix, text);
-}
-
-error raw_id_error(const value_scope& scope, const table& target, json_value value, const param_path& path,
-                   std::string_view field, std::string_view what) {
-  const ref_entry* known = known_raw_key(scope, target, value);
-  if (known && known->type == target.ref_prefix)
-    return error{codes::raw_id, path.str(),
-                 fmt::format("{} takes a ref, not {}; that row is {}", field, what, describe_ref(*known)),
-                 fmt::format("use the ref {}", known->ref)};
-  return error{codes::raw_id, path.str(),
-               fmt::format("{} takes a ref such as {}, not {}; refs cannot be made from ids", field,
-                           ref_text(target.ref_prefix, 1), what),
-               known_refs_hint(scope.registry, target)};
-}
-
-// The key a ref names, or why it names none a filter or row of `target`
-// may use (unknown, of another table, generated and unsaved, deleted).
-result<std::string> known_ref_key(const value_scope& scope, const table& target, std::string_view text,
-                                  const ref_name& name, const param_path& path, std::string_view field) {
-  const auto& registry = scope.registry;
-  const ref_entry* entry = registry.find(text);
-  if (!entry) {
-    const table* other = scope.dom.find_table_by_prefix(name.prefix);
-    const bool wrong_table = other && other != &target;
-    return error{wrong_table ? codes::ref_type_mismatch : codes::unknown_ref, path.str(),
-                 wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
-                                           "to {} ({})",
-                                           detail::echoed(text), name.prefix, other->name, field, target.name,
-                                           ref_pattern(target.ref_prefix))
-                             : fmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
-                 known_refs_hint(registry, target)};
-  }
-  if (entry->type != target.ref_prefix)
-    return error{codes::ref_type_mismatch, path.str(),
-                 fmt::format("{} is a row of {}, but {} takes a ref to {} ({})", describe_ref(*entry), entry->table,
-                             field, target.name, ref_pattern(target.ref_prefix)),
-                 known_refs_hint(registry, target)};
-  if (entry->pending())
-    return error{codes::pending_ref, path.str(),
-                 fmt::format("{} is generated content that has not been saved, so it has no "
-                             "row in {} yet",
-                             describe_ref(*entry), target.name),
-                 fmt::format("save it first with db_create on {} (its content is under "
-                             "Generated Data), then use its ref",
-                             target.name)};
-  if (entry->action == ref_action::deleted)
-    return error{codes::deleted_ref, path.str(),
-                 fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
-                 known_refs_hint(registry, target)};
-  // What registry.resolve(text) returns, without looking the ref up again.
-  return entry->saved_as.empty() ? entry->key : registry.find(entry->saved_as)->key;
-}
-
-// Why a UUID written where a ref belongs is refused: a row of another table,
-// an id nobody generated, a corrupted copy of a known one, or any raw id.
-error uuid_error(const value_scope& scope, const table& target, json_value value, const param_path& path,
-                 std::string_view field) {
-  const auto& registry = scope.registry;
-  const std::string_view text = value.str();
-  const std::string uuid = canonical_uuid(text);
-  if (const ref_entry* known = registry.find_by_uuid(uuid); known && known->type != target.ref_prefix)
-    return error{codes::ref_type_mismatch, path.str(),
-                 fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({})",
-                             describe_ref(*known), known->table, field, target.name, ref_pattern(target.ref_prefix)),
-                 known_refs_hint(registry, target)};
-  if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
-    return error{codes::invented_uuid, path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
-                 "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
-  if (!registry.find_by_uuid(uuid))
-    for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
-      if (entry->uuid_key && !entry->key.empty() && entry->saved_as.empty() &&
-          entry->key.compare(0, 8, uuid, 0, 8) == 0)
-        return error{codes::mangled_uuid, path.str(),
-                     fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
-                     fmt::format("use the ref {} instead of a UUID", entry->ref)};
-  return raw_id_error(scope, target, value, path, field, "a UUID");
-}
-
-// Text that is neither a ref, `me` nor a raw key: a ref in the wrong case, a
-// row's label given for its ref, or something else.
-error not_a_ref_error(const value_scope& scope, const table& target, std::string_view text, const param_path& path,
-                      std::string_view field) {
-  const auto& registry = scope.registry;
-  for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
-    if (lower(entry->ref) == lower(text))
-      return error{codes::unknown_ref, path.str(),
-                   fmt::format("'{}' is not a known ref; refs are case-sensitive", detail::echoed(text)),
-                   fmt::format("write it exactly as shown: {}", entry->ref)};
-  }
-  // A name given where a ref belongs, matched as the catalog matches names
-  // (case and accents ignored).
-  const std::string wanted = fold_latin(text);
-  for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
-    if (!entry->saved_as.empty() || wanted.empty()) continue;
-    if (fold_latin(entry->label) == wanted)
-      return error{
-          codes::not_a_ref, path.str(),
-          fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text), entry->ref),
-          fmt::format("use the ref {}", entry->ref)};
-  }
-  return error{
-      codes::not_a_ref, path.str(),
-      fmt::format("{} takes a ref such as {}, got '{}'", field, ref_text(target.ref_prefix, 1), detail::echoed(text)),
-      known_refs_hint(registry, target) +
-          fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
-}
-
-}  // namespace
-
-result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
-                                    const param_path& path, std::string_view field) {
-  const auto& registry = scope.registry;
-  const column* key_col = target.key_column();
-  if (value.is_number() && key_col && key_col->type == column_type::integer)
-    return raw_id_error(scope, target, value, path, field, fmt::format("the number {}", value.raw()));
-  if (!value.is_string())
-    return error{
-        codes::invalid_value, path.str(),
-        fmt::format("{} takes a ref such as {}, got {}", field, ref_text(target.ref_prefix, 1), value.kind_name()),
-        known_refs_hint(registry, target)};
-  const std::string_view text = value.str();
-  if (text == kCurrentUserRef) {
-    if (!keyed_by_user(target))
-      return error{codes::invalid_value, path.str(),
-                   fmt::format("me is the signed-in user, and {} does not hold user ids", field),
-                   known_refs_hint(registry, target)};
-    return current_user_key(scope, path, field);
-  }
-
-  if (auto name = parse_ref_name(text)) return known_ref_key(scope, target, text, *name, path, field);
-
-  // A raw key is never sent: the model sees refs only, so a UUID or a
-  // number it writes was invented, pasted, or copied from a place it should
-  // not have seen, and another user's row id must not reach a filter.
-  if (is_uuid_syntax(text)) return uuid_error(scope, target, value, path, field);
-  if (key_col && key_col->type == column_type::integer && is_integer_key(text))
-    return raw_id_error(scope, target, value, path, field, fmt::format("the id {}", text));
-  if (key_col && key_col->type == column_type::text && known_raw_key(scope, target, value))
-    return raw_id_error(scope, target, value, path, field, fmt::format("the key '{}'", detail::echoed(text)));
-
-  if (looks_like_broken_uuid(text))
-    return error{codes::invalid_uuid, path.str(),
-                 fmt::format("'{}' is not a complete UUID (truncated or altered)", detail::echoed(text)),
-                 "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
-
-  return not_a_ref_error(scope, target, text, path, field);
 }
 
 namespace {
