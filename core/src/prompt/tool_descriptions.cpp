@@ -1,0 +1,140 @@
+// The tools' descriptions (tool_description) and the four tools with their
+// schemas as one JSON array (tool_definitions_json); the schemas themselves
+// are tool_schema.cpp's.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+#include <string>
+
+#include "alfred/json.h"
+#include "alfred/tool_schema.h"
+#include "prompt_sections.h"
+#include "tool_schema_tables.h"
+
+namespace alfred {
+namespace {
+
+using detail::is_visible;
+using detail::ref_table;
+using detail::tables_for;
+
+constexpr std::array<tool_kind, 4> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove};
+
+// `"<column>": "<prefix>_1"`: a foreign key of a writable table, for the
+// create description.
+std::string link_example(const domain& dom) {
+  for (const auto& tbl : dom.tables) {
+    if (!tbl.writable) continue;
+    for (const auto& col : tbl.columns) {
+      const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
+      if (target && col.type != column_type::uuid_array && col.writable)
+        return fmt::format(" (\"{}\": \"{}\")", col.name, ref_text(target->ref_prefix, 1));
+    }
+  }
+  return {};
+}
+
+bool any_owner_scoped(const domain& dom) {
+  return std::any_of(dom.tables.begin(), dom.tables.end(), [](const table& t) { return t.owner_scoped; });
+}
+
+bool is_array(column_type type) { return type == column_type::text_array || type == column_type::uuid_array; }
+
+// One table of the compact list: "- recipes (recipe_N): id, name*, tags[],
+// difficulty (easy|medium|hard), parent_recipe_id→recipes; related:
+// recipe_ingredients". Names, not types: the model writes calls from the
+// names, and a refused call's hint says what a column takes.
+void append_table_line(std::string& out, const domain& dom, const table& tbl) {
+  out.append("- ").append(tbl.name).append(" (");
+  if (tbl.key_column())
+    out.append(ref_pattern(tbl.ref_prefix)).append(tbl.writable ? "" : ", read-only");
+  else if (!tbl.key.empty())
+    fmt::format_to(std::back_inserter(out), "rows named by {}{}", fmt::join(tbl.key, " + "),
+                   tbl.writable ? "" : ", read-only");
+  else
+    out += "read-only";
+  out += "):";
+  bool first = true;
+  for (const column& col : tbl.columns) {
+    if (!is_visible(dom, tbl, col)) continue;
+    out.append(first ? " " : ", ").append(col.name);
+    first = false;
+    if (is_array(col.type)) out += "[]";
+    if (col.required && tbl.writable && col.writable) out += '*';
+    const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
+    if (target && &col != tbl.key_column()) out.append("→").append(target->name);
+    if (!col.allowed_values.empty())
+      fmt::format_to(std::back_inserter(out), " ({})", fmt::join(col.allowed_values, "|"));
+  }
+  for (std::size_t i = 0; i < tbl.relations.size(); ++i)
+    out.append(i ? ", " : "; related: ").append(tbl.relations[i].name);
+  out += '\n';
+}
+
+// The compact form of the schema in db_read's description: one line per table.
+void append_table_list(std::string& out, const domain& dom) {
+  out += "Tables (ref prefix: columns, * required, [] a list, →table a ref to it, (a|b) the allowed values):\n";
+  for (const table& tbl : dom.tables) append_table_line(out, dom, tbl);
+}
+
+}  // namespace
+
+std::string tool_description(const domain& dom, tool_kind kind, const tool_schema_options& options) {
+  const table* example = ref_table(dom, kind != tool_kind::read);
+  const std::string prefix = example ? example->ref_prefix : "row";
+  const std::string key = example ? example->key_column()->name : "id";
+  switch (kind) {
+    case tool_kind::read: {
+      std::string out = fmt::format(
+          "Read rows of the {}. Rows come back with refs (such as {}) in place of ids, and {} for the "
+          "signed-in user; use them in filters and in later calls. {}\n\n",
+          dom.name == "database" || dom.name == "domain" ? std::string("database") : dom.name + " database",
+          ref_text(prefix, 1), kCurrentUserRef,
+          any_owner_scoped(dom) ? "Rows are the signed-in user's, or shared with them."
+                                : "Rows are those the signed-in user may see.");
+      if (options.inline_schema)
+        detail::append_schema_body(out, dom);
+      else
+        append_table_list(out, dom);
+      return out;
+    }
+    case tool_kind::create:
+      return fmt::format(
+          "Create rows (one, or a batch). Link rows with refs{}, including generated artifacts not saved yet (gen_ "
+          "refs). The owner and keys the database assigns are set for you. Returns the created rows with their new "
+          "refs.",
+          link_example(dom));
+    case tool_kind::update:
+      return fmt::format(
+          "Change the rows the filters select (identify them by ref: {} = {}). Returns the changed rows.", key,
+          ref_text(prefix, 1));
+    case tool_kind::remove:
+      return fmt::format(
+          "Delete the rows the filters select (identify them by ref: {} in [{}, {}]). Returns the deleted rows.", key,
+          ref_text(prefix, 1), ref_text(prefix, 2));
+  }
+  return {};
+}
+
+std::string tool_definitions_json(const domain& dom, const tool_schema_options& options) {
+  std::string out;
+  json_writer w(out);
+  w.begin_array();
+  for (tool_kind kind : kTools) {
+    if (tables_for(dom, kind).empty()) continue;
+    w.begin_object();
+    w.key("name");
+    w.string(tool_name(kind));
+    w.key("description");
+    w.string(tool_description(dom, kind, options));
+    w.key("parameters");
+    w.raw_value(tool_parameters_schema(dom, kind, options));
+    w.end_object();
+  }
+  w.end_array();
+  return out;
+}
+
+}  // namespace alfred

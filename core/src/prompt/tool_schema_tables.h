@@ -1,0 +1,41 @@
+#pragma once
+// Which tables a tool acts on and which columns the model sees, for the
+// tools' JSON Schemas (tool_schema.cpp) and their descriptions
+// (tool_descriptions.cpp).
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "alfred/domain.h"
+#include "alfred/tool_call.h"
+
+namespace alfred::detail {
+
+/// The first table whose rows have refs, for examples made from the domain
+/// in use (never one domain's words in shared text).
+inline const table* ref_table(const domain& dom, bool writable) {
+  for (const auto& tbl : dom.tables)
+    if (tbl.key_column() && (!writable || tbl.writable)) return &tbl;
+  return nullptr;
+}
+
+inline bool is_hidden(const table& tbl, std::string_view name) {
+  return std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), name) != tbl.hidden_columns.end();
+}
+
+/// A column the model may filter, select or order by.
+inline bool is_visible(const domain&, const table& tbl, const column& col) {
+  return !is_hidden(tbl, col.name) && !tbl.hides_owner(col.name);
+}
+
+/// The tables `kind` acts on: every table for db_read, the writable ones for
+/// the writes.
+inline std::vector<const table*> tables_for(const domain& dom, tool_kind kind) {
+  std::vector<const table*> out;
+  for (const auto& tbl : dom.tables)
+    if (kind == tool_kind::read || tbl.writable) out.push_back(&tbl);
+  return out;
+}
+
+}  // namespace alfred::detail
