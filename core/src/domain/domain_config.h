@@ -1,0 +1,89 @@
+#pragma once
+// Reading a domain's JSON: what parse_domain (domain.cpp), the table parser
+// (domain_tables.cpp) and the cross-table checks (domain_checks.cpp) share:
+// the column types by name, the error for a bad setting, and typed fields.
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <array>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../json/json_fields.h"
+#include "alfred/domain.h"
+#include "alfred/error.h"
+#include "alfred/json.h"
+
+namespace alfred::detail {
+
+struct column_type_entry {
+  std::string_view name;
+  column_type type;
+};
+
+/// Every column type under the name a domain writes it with.
+inline constexpr std::array<column_type_entry, 10> kColumnTypes{{
+    {"uuid", column_type::uuid},
+    {"text", column_type::text},
+    {"integer", column_type::integer},
+    {"numeric", column_type::numeric},
+    {"boolean", column_type::boolean},
+    {"date", column_type::date},
+    {"timestamp", column_type::timestamp},
+    {"text[]", column_type::text_array},
+    {"uuid[]", column_type::uuid_array},
+    {"jsonb", column_type::jsonb},
+}};
+
+/// invalid_domain at `path` (a dotted path into the domain's JSON).
+inline error config_error(std::string path, std::string message) {
+  return {codes::invalid_domain, std::move(path), std::move(message), "docs/own-schema.md describes a domain's shape"};
+}
+
+/// An error naming the first key of `spec` not in `keys`: a misspelt
+/// setting ("requried") would otherwise be silently ignored.
+inline status known_keys(json_value spec, std::initializer_list<std::string_view> keys, const std::string& path) {
+  const auto key = unknown_key(spec, std::span<const std::string_view>(keys.begin(), keys.size()));
+  if (!key) return ok_status();
+  return error{codes::invalid_domain, path.empty() ? std::string(*key) : fmt::format("{}.{}", path, *key),
+               fmt::format("'{}' is not a domain setting", *key),
+               fmt::format("allowed here: {}", fmt::join(keys, ", "))};
+}
+
+/// A list of strings; empty when absent, an error when it is something else.
+inline result<std::vector<std::string>> string_list(std::optional<json_value> value, const std::string& path) {
+  std::vector<std::string> out;
+  if (read_text_list(value, out) == field_state::wrong_type) return config_error(path, "must be an array of strings");
+  return out;
+}
+
+/// A flag, or `fallback` when it is absent or not true/false.
+inline bool flag(json_value spec, std::string_view key, bool fallback) {
+  bool value = fallback;
+  read_flag(spec.find(key), value);
+  return value;
+}
+
+/// A text setting, or "" when it is absent or not text.
+inline std::string text_field(json_value spec, std::string_view key) {
+  std::string_view text;
+  read_text(spec.find(key), text);
+  return std::string(text);
+}
+
+/// One table's settings (domain_tables.cpp); references to other tables are
+/// checked once all are read (check_domain_tables).
+result<table> parse_table(const std::string& name, json_value spec, std::string_view domain_owner);
+
+/// The checks across tables (domain_checks.cpp): every UUID the database can
+/// return must become a ref (or `me`, or be left out), or it would reach the
+/// model; owners, relations, middleware and labels name real columns. Marks
+/// owner columns that reference no table as user ids.
+status check_domain_tables(domain& dom);
+
+}  // namespace alfred::detail

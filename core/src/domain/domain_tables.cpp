@@ -1,0 +1,264 @@
+// One table of a domain read from its JSON: columns, key, owner, labels,
+// middleware and relations, each setting checked on its own. What the tables
+// say about each other is checked once all are read (domain_checks.cpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "alfred/ref_format.h"
+#include "domain_config.h"
+
+namespace alfred::detail {
+namespace {
+
+result<column> parse_column(const std::string& name, json_value spec, const std::string& path) {
+  if (!is_identifier(name))
+    return config_error(path, fmt::format("column name '{}' is not a lower-case identifier", name));
+  if (is_postgrest_reserved(name))
+    return config_error(path, fmt::format("column name '{}' is reserved by PostgREST", name));
+  if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"type", "required", "writable", "nullable", "references", "values"}, path); !ok)
+    return ok.take_error();
+  column col;
+  col.name = name;
+  const std::string type = text_field(spec, "type");
+  if (type.empty()) return config_error(path + ".type", "is required");
+  auto found = std::find_if(kColumnTypes.begin(), kColumnTypes.end(),
+                            [&](const column_type_entry& t) { return t.name == type; });
+  if (found == kColumnTypes.end()) return config_error(path + ".type", fmt::format("unknown column type '{}'", type));
+  col.type = found->type;
+  col.required = flag(spec, "required", false);
+  col.writable = flag(spec, "writable", true);
+  col.nullable = flag(spec, "nullable", !col.required);
+  col.references = text_field(spec, "references");
+  if (col.references == kUsersReference) {
+    col.user_id = true;
+    col.references.clear();
+  }
+  auto allowed = string_list(spec.find("values"), path + ".values");
+  if (!allowed) return allowed.take_error();
+  col.allowed_values = std::move(*allowed);
+  return col;
+}
+
+result<semantic_search> parse_semantic(json_value spec, const std::string& path) {
+  if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"rpc", "embedding_arg", "count_arg", "distance_arg", "limit", "max_distance", "text"},
+                           path);
+      !ok)
+    return ok.take_error();
+  semantic_search out;
+  out.rpc = text_field(spec, "rpc");
+  if (!is_identifier(out.rpc)) return config_error(path + ".rpc", "must name a database function");
+  for (auto [key, target] : {std::pair{"embedding_arg", &out.embedding_arg}, std::pair{"count_arg", &out.count_arg},
+                             std::pair{"distance_arg", &out.distance_arg}}) {
+    if (auto value = spec.find(key)) {
+      if (!value->is_string() || !is_identifier(value->str()))
+        return config_error(path + "." + key, "must be an argument name");
+      *target = std::string(value->str());
+    }
+  }
+  if (auto limit = spec.find("limit")) {
+    auto n = limit->as_integer();
+    if (!n || *n < 1 || *n > 1000) return config_error(path + ".limit", "must be a whole number from 1 to 1000");
+    out.limit = int(*n);
+  }
+  if (auto distance = spec.find("max_distance")) {
+    if (!distance->is_number()) return config_error(path + ".max_distance", "must be a number");
+    out.max_distance = std::string(distance->raw());
+  }
+  auto text = string_list(spec.find("text"), path + ".text");
+  if (!text) return text.take_error();
+  out.text_columns = std::move(*text);
+  return out;
+}
+
+result<catalog_link> parse_catalog(json_value spec, const std::string& path) {
+  if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"table", "name", "aliases", "link", "copy", "dedupe"}, path); !ok)
+    return ok.take_error();
+  catalog_link out;
+  out.catalog = text_field(spec, "table");
+  out.link_column = text_field(spec, "link");
+  out.alias_column = text_field(spec, "aliases");
+  if (auto name = text_field(spec, "name"); !name.empty()) out.name_column = name;
+  if (out.catalog.empty() || out.link_column.empty())
+    return config_error(path, "needs \"table\" (the catalog) and \"link\" (the foreign key to it)");
+  auto copy = string_list(spec.find("copy"), path + ".copy");
+  if (!copy) return copy.take_error();
+  out.copy_columns = std::move(*copy);
+  out.dedupe_batches = flag(spec, "dedupe", false);
+  return out;
+}
+
+result<table_middleware> parse_middleware(json_value spec, const std::string& path) {
+  if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec, {"fuzzy", "include", "semantic", "catalog"}, path); !ok) return ok.take_error();
+  table_middleware out;
+  auto fuzzy = string_list(spec.find("fuzzy"), path + ".fuzzy");
+  if (!fuzzy) return fuzzy.take_error();
+  out.fuzzy_columns = std::move(*fuzzy);
+  auto include = string_list(spec.find("include"), path + ".include");
+  if (!include) return include.take_error();
+  out.include = std::move(*include);
+  if (auto semantic = spec.find("semantic"); semantic && !semantic->is_null()) {
+    auto parsed = parse_semantic(*semantic, path + ".semantic");
+    if (!parsed) return parsed.take_error();
+    out.semantic = std::move(*parsed);
+  }
+  if (auto catalog = spec.find("catalog"); catalog && !catalog->is_null()) {
+    auto parsed = parse_catalog(*catalog, path + ".catalog");
+    if (!parsed) return parsed.take_error();
+    out.catalog = std::move(*parsed);
+  }
+  return out;
+}
+
+// `"key": "id"` or `"key": ["channel_id", "user_id"]`; without it, `id`
+// when the table has such a column, else no key.
+status parse_key(table& tbl, json_value spec, const std::string& path) {
+  auto key = spec.find("key");
+  if (!key) {
+    if (tbl.find_column("id")) tbl.key = {"id"};
+  } else if (key->is_string()) {
+    tbl.key = {std::string(key->str())};
+  } else {
+    auto names = string_list(key, path + ".key");
+    if (!names) return names.take_error();
+    tbl.key = std::move(*names);
+    if (key->is_null()) tbl.key.clear();
+  }
+  for (std::size_t i = 0; i < tbl.key.size(); ++i) {
+    const column* col = tbl.find_column(tbl.key[i]);
+    if (!col) return config_error(path + ".key", fmt::format("'{}' is not a column of {}", tbl.key[i], tbl.name));
+    if (std::find(tbl.key.begin(), tbl.key.begin() + long(i), tbl.key[i]) != tbl.key.begin() + long(i))
+      return config_error(path + ".key", fmt::format("'{}' appears twice", tbl.key[i]));
+    const bool keyable =
+        col->type == column_type::uuid || col->type == column_type::integer || col->type == column_type::text;
+    if (!keyable)
+      return config_error(path + ".key", fmt::format("{} is {}; a key column is uuid, integer or text", col->name,
+                                                     column_type_name(col->type)));
+  }
+  return ok_status();
+}
+
+// `"owner": "<column>"`, or `"user_owned": true` for the domain's owner
+// column; `"scope": "owner"` filters reads and writes to the owner's rows.
+status parse_owner(table& tbl, json_value spec, std::string_view domain_owner, const std::string& path) {
+  tbl.owner = text_field(spec, "owner");
+  if (auto owner = spec.find("owner"); owner && !owner->is_null() && (!owner->is_string() || tbl.owner.empty()))
+    return config_error(path + ".owner", "must name the column holding the owner's user id");
+  if (tbl.owner.empty() && flag(spec, "user_owned", false)) tbl.owner = std::string(domain_owner);
+  const std::string scope = text_field(spec, "scope");
+  if (auto given = spec.find("scope"); given && scope != "owner" && scope != "rls")
+    return config_error(path + ".scope",
+                        "must be \"rls\" (row-level security decides what the user reads) or \"owner\" (also "
+                        "filtered to the user's own rows)");
+  tbl.owner_scoped = scope == "owner";
+  if (tbl.owner_scoped && tbl.owner.empty())
+    return config_error(path + ".scope", "\"owner\" needs an owner column (\"owner\": \"<column>\")");
+  return ok_status();
+}
+
+// The columns of a table, in the order written.
+status parse_columns(table& tbl, json_value spec, const std::string& path) {
+  auto columns = spec.find("columns");
+  if (!columns || !columns->is_object() || columns->empty())
+    return config_error(path + ".columns", "must be a non-empty object");
+  std::optional<error> failure;
+  columns->for_each_member([&](std::string_view col_name, json_value col_spec) {
+    if (failure) return;
+    const std::string name_text(col_name);
+    // A repeated key: the translator would read one declaration and a
+    // reader of the JSON (JSON.parse keeps the last) another.
+    if (tbl.find_column(name_text)) {
+      failure = config_error(path + ".columns." + name_text, "column appears twice");
+      return;
+    }
+    auto col = parse_column(name_text, col_spec, path + ".columns." + name_text);
+    if (!col)
+      failure = col.take_error();
+    else
+      tbl.columns.push_back(std::move(*col));
+  });
+  if (failure) return std::move(*failure);
+  return ok_status();
+}
+
+// `"relations": {"<name>": "<table>"}`: tables embeddable under another name.
+status parse_relations(table& tbl, json_value spec, const std::string& path) {
+  auto relations = spec.find("relations");
+  if (!relations) return ok_status();
+  if (!relations->is_object()) return config_error(path + ".relations", "must be an object");
+  std::optional<error> failure;
+  relations->for_each_member([&](std::string_view rel_name, json_value target) {
+    if (failure) return;
+    if (!target.is_string() || !is_identifier(rel_name))
+      failure = config_error(path + ".relations." + std::string(rel_name), "must name a table");
+    else if (tbl.find_relation(rel_name))
+      failure = config_error(path + ".relations." + std::string(rel_name), "relation appears twice");
+    else if (tbl.find_column(rel_name))
+      // One key of a row cannot be both: the translator would read the
+      // embedded rows as the column's value.
+      failure = config_error(path + ".relations." + std::string(rel_name), "a column has the same name");
+    else
+      tbl.relations.push_back({std::string(rel_name), std::string(target.str())});
+  });
+  if (failure) return std::move(*failure);
+  return ok_status();
+}
+
+// `label`, `label_format` and `hidden`: how rows are named and what the
+// model never sees.
+status parse_presentation(table& tbl, json_value spec, const std::string& path) {
+  auto label = string_list(spec.find("label"), path + ".label");
+  if (!label) return label.take_error();
+  tbl.label_columns = std::move(*label);
+  tbl.label_format = text_field(spec, "label_format");
+  auto hidden = string_list(spec.find("hidden"), path + ".hidden");
+  if (!hidden) return hidden.take_error();
+  tbl.hidden_columns = std::move(*hidden);
+  return ok_status();
+}
+
+}  // namespace
+
+result<table> parse_table(const std::string& name, json_value spec, std::string_view domain_owner) {
+  const std::string path = "tables." + name;
+  if (!is_identifier(name))
+    return config_error(path, fmt::format("table name '{}' is not a lower-case identifier", name));
+  if (!spec.is_object()) return config_error(path, "must be an object");
+  if (auto ok = known_keys(spec,
+                           {"ref", "key", "owner", "scope", "user_owned", "writable", "label", "label_format", "hidden",
+                            "relations", "middleware", "columns"},
+                           path);
+      !ok)
+    return ok.take_error();
+  table tbl;
+  tbl.name = name;
+  tbl.ref_prefix = text_field(spec, "ref");
+  if (!is_ref_prefix(tbl.ref_prefix))
+    return config_error(path + ".ref",
+                        "must be a lower-case identifier that does not start with 'gen' and is not 'me'");
+  tbl.writable = flag(spec, "writable", true);
+
+  if (auto ok = parse_columns(tbl, spec, path); !ok) return ok.take_error();
+  if (auto ok = parse_key(tbl, spec, path); !ok) return ok.take_error();
+  if (auto ok = parse_owner(tbl, spec, domain_owner, path); !ok) return ok.take_error();
+  // A table without a key has no way to name one row: reads only.
+  if (tbl.key.empty() && tbl.writable && spec.find("writable") && flag(spec, "writable", false))
+    return config_error(path + ".writable", "a table without a key cannot be written; give its \"key\"");
+  if (tbl.key.empty()) tbl.writable = false;
+  if (auto ok = parse_presentation(tbl, spec, path); !ok) return ok.take_error();
+
+  if (auto middleware = spec.find("middleware")) {
+    auto parsed = parse_middleware(*middleware, path + ".middleware");
+    if (!parsed) return parsed.take_error();
+    tbl.middleware = std::move(*parsed);
+  }
+  if (auto ok = parse_relations(tbl, spec, path); !ok) return ok.take_error();
+  return tbl;
+}
+
+}  // namespace alfred::detail
