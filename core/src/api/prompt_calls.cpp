@@ -72,6 +72,67 @@ std::string parse_decision(std::string_view text, std::string_view step) {
 
 std::string_view act_decision_schema() { return alfred::act_decision_schema(); }
 
+namespace {
+
+// `stepTools`: the tools each step type may call.
+void write_step_tools(json_writer& w) {
+  w.key("stepTools");
+  w.begin_object();
+  for (const step_type type : kStepTypes) {
+    w.key(step_type_name(type));
+    w.begin_array();
+    for (const tool_kind tool : kTools)
+      if (step_calls_tools(type) && step_allows_tool(type, tool)) w.string(tool_name(tool));
+    w.end_array();
+  }
+  w.end_object();
+}
+
+// `filterOps`: the filter ops' names and the other spellings they accept.
+void write_filter_ops(json_writer& w) {
+  w.key("filterOps");
+  w.begin_object();
+  w.key("names");
+  w.begin_array();
+  for (const filter_op_rule& rule : filter_op_rules()) w.string(rule.name);
+  w.end_array();
+  w.key("aliases");
+  w.begin_array();
+  for (const filter_op_rule& rule : filter_op_rules())
+    for (std::string_view alias : rule.aliases)
+      if (!alias.empty()) w.string(alias);
+  w.end_array();
+  w.end_object();
+}
+
+// `names`: what a table or column name may be, and the names refs reserve.
+void write_name_rules(json_writer& w) {
+  w.key("names");
+  w.begin_object();
+  w.key("identifier");
+  w.begin_object();
+  w.key("first");
+  w.string(kIdentifierRule.first);
+  w.key("rest");
+  w.string(kIdentifierRule.rest);
+  w.key("maxLength");
+  w.integer(static_cast<long long>(kIdentifierRule.max_length));
+  w.end_object();
+  w.key("reservedColumns");
+  w.begin_array();
+  for (std::string_view name : postgrest_reserved_names()) w.string(name);
+  w.end_array();
+  w.key("generatedRefPrefix");
+  w.string(kGeneratedRefPrefix);
+  w.key("currentUserRef");
+  w.string(kCurrentUserRef);
+  w.key("usersReference");
+  w.string(kUsersReference);
+  w.end_object();
+}
+
+}  // namespace
+
 std::string core_rules() {
   return guarded([]() {
     std::string out;
@@ -81,55 +142,13 @@ std::string core_rules() {
     w.begin_array();
     for (const tool_kind tool : kTools) w.string(tool_name(tool));
     w.end_array();
-    w.key("stepTools");
-    w.begin_object();
-    for (const step_type type : kStepTypes) {
-      w.key(step_type_name(type));
-      w.begin_array();
-      for (const tool_kind tool : kTools)
-        if (step_calls_tools(type) && step_allows_tool(type, tool)) w.string(tool_name(tool));
-      w.end_array();
-    }
-    w.end_object();
-    w.key("filterOps");
-    w.begin_object();
-    w.key("names");
-    w.begin_array();
-    for (const filter_op_rule& rule : filter_op_rules()) w.string(rule.name);
-    w.end_array();
-    w.key("aliases");
-    w.begin_array();
-    for (const filter_op_rule& rule : filter_op_rules())
-      for (std::string_view alias : rule.aliases)
-        if (!alias.empty()) w.string(alias);
-    w.end_array();
-    w.end_object();
+    write_step_tools(w);
+    write_filter_ops(w);
     w.key("outcomeUnknownHint");
     w.string(detail::write_outcome_unknown_hint());
     w.key("rowsNotice");
     w.string(detail::kRowsNotice);
-    w.key("names");
-    w.begin_object();
-    w.key("identifier");
-    w.begin_object();
-    w.key("first");
-    w.string(kIdentifierRule.first);
-    w.key("rest");
-    w.string(kIdentifierRule.rest);
-    w.key("maxLength");
-    w.integer(static_cast<long long>(kIdentifierRule.max_length));
-    w.end_object();
-    w.key("reservedColumns");
-    w.begin_array();
-    for (std::string_view name : postgrest_reserved_names()) w.string(name);
-    w.end_array();
-    w.key("generatedRefPrefix");
-    w.string(kGeneratedRefPrefix);
-    w.key("currentUserRef");
-    w.string(kCurrentUserRef);
-    w.key("usersReference");
-    w.string(kUsersReference);
-    w.end_object();
+    write_name_rules(w);
     w.end_object();
     return data_result(out);
   });

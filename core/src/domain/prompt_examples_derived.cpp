@@ -337,15 +337,15 @@ std::string generate_link_example(const slot_input& in) {
 
 using slot_input_fn = std::string (*)(const slot_input&);
 
-// One row per slot of the Act templates, in template order: the slot, what
-// its text shows (for a domain author), and how a domain's tables make it.
-// Long because it is a table: one row per slot, the one-line derivations
-// written in place.
+// One row per slot of the Act templates: the slot, what its text shows (for
+// a domain author), and how a domain's tables make it.
 struct slot_row {
   prompt_example_slot slot;
   slot_input_fn derive;
 };
 
+// Every slot, in template order. Longer than 60 lines because it is a table:
+// one row per slot, the one-line derivations written in place.
 const std::vector<slot_row>& slot_rows() {
   static const std::vector<slot_row> rows = {
       {{"note_example", "a note_for_next_step naming refs (base)"}, note_example},
