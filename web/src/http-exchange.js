@@ -149,10 +149,32 @@ const CANCELLED = Symbol('cancelled');
  */
 export async function httpExchange(fetchImpl, need, { signal, timeoutMs, maxResponseBytes }) {
   signal?.throwIfAborted();
+  const exchange = openExchange(signal, timeoutMs);
+  try {
+    const outcome = await exchange.race(startFetch(fetchImpl, need, exchange.controller.signal));
+    if (outcome === CANCELLED) exchange.cancelled();
+    if (outcome === TIMED_OUT) {
+      exchange.stop(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError'));
+      return failed('timeout', `no response within ${timeoutMs} ms`);
+    }
+    if ('cause' in outcome) {
+      if (signal?.aborted) exchange.cancelled();
+      return failed(neverSent(outcome.cause) ? 'not_sent' : 'no_response', reasonOf(outcome.cause));
+    }
+    return await receive(exchange, outcome.response, { signal, timeoutMs, maxResponseBytes });
+  } finally {
+    exchange.close();
+  }
+}
+
+// One exchange's deadline and cancellation: `race(promise)` settles with the
+// promise, or TIMED_OUT after `timeoutMs`, or CANCELLED when `signal` aborts;
+// `stop(reason)` aborts the request and the body read (`cancelRead`);
+// `cancelled()` stops with the caller's reason and throws it.
+function openExchange(signal, timeoutMs) {
   const controller = new AbortController();
   let timer;
   let onAbort;
-  let cancelRead = () => {};
   const interrupted = new Promise((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
     if (signal) {
@@ -160,68 +182,68 @@ export async function httpExchange(fetchImpl, need, { signal, timeoutMs, maxResp
       signal.addEventListener('abort', onAbort, { once: true });
     }
   });
-  const stop = (reason) => {
-    cancelRead();
-    controller.abort(reason);
+  const exchange = {
+    controller,
+    cancelRead: () => {},
+    race: (promise) => Promise.race([promise, interrupted]),
+    stop(reason) {
+      exchange.cancelRead();
+      controller.abort(reason);
+    },
+    cancelled() {
+      exchange.stop(signal.reason);
+      throw signal.reason;
+    },
+    close() {
+      clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    },
   };
-  const race = (promise) => Promise.race([promise, interrupted]);
-  const cancelled = () => {
-    stop(signal.reason);
-    throw signal.reason;
-  };
+  return exchange;
+}
+
+// fetch's outcome as `{ response }` or `{ cause }`. A fetch that ignores the
+// signal settles later, or never: nobody waits for it past the race.
+function startFetch(fetchImpl, need, signal) {
+  let pending;
   try {
-    let pending;
-    try {
-      pending = Promise.resolve(
-        fetchImpl(need.url, { method: need.method, headers: need.headers, body: need.body ?? undefined, signal: controller.signal }),
-      );
-    } catch (cause) {
-      pending = Promise.reject(cause);
-    }
-    // A fetch that ignores the signal settles later, or never: nobody waits.
-    const settled = pending.then(
-      (response) => ({ response }),
-      (cause) => ({ cause }),
-    );
-    const outcome = await race(settled);
-    if (outcome === CANCELLED) cancelled();
-    if (outcome === TIMED_OUT) {
-      stop(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError'));
-      return failed('timeout', `no response within ${timeoutMs} ms`);
-    }
-    if ('cause' in outcome) {
-      if (signal?.aborted) cancelled();
-      return failed(neverSent(outcome.cause) ? 'not_sent' : 'no_response', reasonOf(outcome.cause));
-    }
-    const { response } = outcome;
-    if (!isResponse(response)) return failed('not_a_response', `fetch returned ${describe(response)}`);
-    const status = response.status;
-    const headers = { contentRange: header(response, 'content-range'), contentType: header(response, 'content-type') };
-    const declared = header(response, 'content-length');
-    if (/^\d+$/.test(declared) && Number(declared) > maxResponseBytes) {
-      stop(new DOMException('response too large', 'AbortError'));
-      try {
-        response.body?.cancel?.().catch?.(() => {});
-      } catch {}
-      return failed('too_large', `Content-Length ${declared} bytes, over ${mebibytes(maxResponseBytes)}`, status, headers);
-    }
-    const read = await race(readBody(response, maxResponseBytes, (cancel) => (cancelRead = cancel)));
-    if (read === CANCELLED) cancelled();
-    if (read === TIMED_OUT) {
-      stop(new DOMException(`body not complete within ${timeoutMs} ms`, 'TimeoutError'));
-      return failed('timeout', `the body did not arrive within ${timeoutMs} ms`, status, headers);
-    }
-    if (read.tooLarge !== undefined) {
-      stop(new DOMException('response too large', 'AbortError'));
-      return failed('too_large', `more than ${mebibytes(maxResponseBytes)} of body`, status, headers);
-    }
-    if (read.broken !== undefined) {
-      if (signal?.aborted) cancelled();
-      return failed('body_incomplete', reasonOf(read.broken), status, headers);
-    }
-    return { status, ...headers, body: read.bytes, failure: '' };
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+    pending = Promise.resolve(fetchImpl(need.url, { method: need.method, headers: need.headers, body: need.body ?? undefined, signal }));
+  } catch (cause) {
+    pending = Promise.reject(cause);
   }
+  return pending.then(
+    (response) => ({ response }),
+    (cause) => ({ cause }),
+  );
+}
+
+// The response's status, headers and body, the body within
+// `maxResponseBytes` and the exchange's deadline.
+async function receive(exchange, response, { signal, timeoutMs, maxResponseBytes }) {
+  if (!isResponse(response)) return failed('not_a_response', `fetch returned ${describe(response)}`);
+  const status = response.status;
+  const headers = { contentRange: header(response, 'content-range'), contentType: header(response, 'content-type') };
+  const declared = header(response, 'content-length');
+  if (/^\d+$/.test(declared) && Number(declared) > maxResponseBytes) {
+    exchange.stop(new DOMException('response too large', 'AbortError'));
+    try {
+      response.body?.cancel?.().catch?.(() => {});
+    } catch {}
+    return failed('too_large', `Content-Length ${declared} bytes, over ${mebibytes(maxResponseBytes)}`, status, headers);
+  }
+  const read = await exchange.race(readBody(response, maxResponseBytes, (cancel) => (exchange.cancelRead = cancel)));
+  if (read === CANCELLED) exchange.cancelled();
+  if (read === TIMED_OUT) {
+    exchange.stop(new DOMException(`body not complete within ${timeoutMs} ms`, 'TimeoutError'));
+    return failed('timeout', `the body did not arrive within ${timeoutMs} ms`, status, headers);
+  }
+  if (read.tooLarge !== undefined) {
+    exchange.stop(new DOMException('response too large', 'AbortError'));
+    return failed('too_large', `more than ${mebibytes(maxResponseBytes)} of body`, status, headers);
+  }
+  if (read.broken !== undefined) {
+    if (signal?.aborted) exchange.cancelled();
+    return failed('body_incomplete', reasonOf(read.broken), status, headers);
+  }
+  return { status, ...headers, body: read.bytes, failure: '' };
 }

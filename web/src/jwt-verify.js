@@ -70,7 +70,16 @@ export const TOKEN_ERROR_STATUS = Object.freeze({
  * if (error) return new Response(JSON.stringify({ error }), { status: error.status })
  * const userId = data.userId
  */
-export function createTokenVerifier({
+export function createTokenVerifier(options = {}) {
+  const settings = verifierSettings(options);
+  const keys = verifierKeys(settings);
+  const verified = verifiedTokens(settings);
+  return { verify: (token) => verifyToken(token, settings, keys, verified) };
+}
+
+// createTokenVerifier's options with their defaults, checked: a TypeError for
+// unusable ones.
+function verifierSettings({
   jwtSecret,
   jwksUrl,
   jwks,
@@ -82,7 +91,7 @@ export function createTokenVerifier({
   jwksRefetchSeconds = 30,
   fetch = globalThis.fetch,
   now = Date.now,
-} = {}) {
+}) {
   const subtle = globalThis.crypto?.subtle;
   if (!subtle) throw new TypeError('createTokenVerifier: this runtime has no WebCrypto (crypto.subtle)');
   if (jwtSecret !== undefined && (typeof jwtSecret !== 'string' || jwtSecret === '')) throw new TypeError('createTokenVerifier: jwtSecret must be a non-empty string');
@@ -101,107 +110,128 @@ export function createTokenVerifier({
   }
   if (jwksUrl !== undefined && typeof fetch !== 'function') throw new TypeError('createTokenVerifier: no fetch in this runtime; pass one');
 
+  return { subtle, jwtSecret, jwksUrl, jwks, audiences, issuer, roles, clockSkewSeconds, jwksCacheSeconds, jwksRefetchSeconds, fetch, now };
+}
+
+// The keys tokens are checked with: the HS256 secret (`secretKey`, imported
+// on first use; null without one) and the JWK set (fetched and cached, or
+// given inline; null without one).
+function verifierKeys({ subtle, jwtSecret, jwksUrl, jwks, fetch, now, jwksCacheSeconds, jwksRefetchSeconds }) {
   let hmacKey = null;
-  const secretKey = () =>
-    (hmacKey ??= subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']));
+  const secretKey =
+    jwtSecret === undefined
+      ? null
+      : () => (hmacKey ??= subtle.importKey('raw', new TextEncoder().encode(jwtSecret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']));
   const keySet = jwksUrl
     ? jwksCache({ url: jwksUrl, fetch, now, ttlMs: jwksCacheSeconds * 1000, refetchMs: jwksRefetchSeconds * 1000 })
     : jwks
       ? staticKeySet(jwks)
       : null;
+  const allowedAlgorithms = () => [...(secretKey ? ['HS256'] : []), ...(keySet ? ['ES256', 'RS256'] : [])];
+  return { secretKey, keySet, allowedAlgorithms };
+}
 
-  // Tokens whose signature verified lately, so a user's next requests with
-  // the same token skip the signature (WebCrypto's verify is most of the
-  // verifier's time): token → { claims, alg, kid, until }. The claims (exp,
-  // nbf, role, aud, iss, sub) are checked again on every use; an entry lives
-  // VERIFIED_TTL_MS at most, less than the JWK set is cached, so a key rotated
-  // out is not honoured longer than without it.
-  const verified = new Map();
-  const remember = (token, entry) => {
-    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value);
-    verified.set(token, { ...entry, until: now() + Math.min(VERIFIED_TTL_MS, jwksCacheSeconds * 1000) });
+// Tokens whose signature verified lately, so a user's next requests with the
+// same token skip the signature (WebCrypto's verify is most of the verifier's
+// time): token → { claims, alg, kid, until }. The claims (exp, nbf, role, aud,
+// iss, sub) are checked again on every use; an entry lives VERIFIED_TTL_MS at
+// most, less than the JWK set is cached, so a key rotated out is not honoured
+// longer than without it.
+function verifiedTokens({ now, jwksCacheSeconds }) {
+  const entries = new Map();
+  return {
+    /** The entry for `token` while it lasts; undefined otherwise. */
+    get(token) {
+      const seen = entries.get(token);
+      if (seen && now() < seen.until) return seen;
+      if (seen) entries.delete(token);
+      return undefined;
+    },
+    remember(token, entry) {
+      if (entries.size >= VERIFIED_MAX) entries.delete(entries.keys().next().value);
+      entries.set(token, { ...entry, until: now() + Math.min(VERIFIED_TTL_MS, jwksCacheSeconds * 1000) });
+    },
   };
+}
 
-  async function verify(token) {
-    if (typeof token !== 'string' || token === '') return fail(codes.missing_token, 'no access token was given', "send the user's session.access_token");
-    const seen = verified.get(token);
-    // A copy: the caller owns the claims it is given.
-    if (seen && now() < seen.until) return checkClaims(structuredClone(seen.claims), seen);
-    if (seen) verified.delete(token);
-    const parsed = parseToken(token);
-    if (parsed.error) return { data: null, error: parsed.error };
-    const { header, claims, signingInput, signature } = parsed.data;
+// `verify(token)`: a token verified lately has its claims checked again;
+// another, the header's algorithm, the signature with the keys it may name,
+// then the claims.
+async function verifyToken(token, settings, keys, verified) {
+  if (typeof token !== 'string' || token === '') return fail(codes.missing_token, 'no access token was given', "send the user's session.access_token");
+  const seen = verified.get(token);
+  // A copy: the caller owns the claims it is given.
+  if (seen) return checkClaims(structuredClone(seen.claims), seen, settings);
+  const parsed = parseToken(token);
+  if (parsed.error) return { data: null, error: parsed.error };
+  const { header, claims, signingInput, signature } = parsed.data;
 
-    const { alg } = header;
-    if (!ALGORITHMS.includes(alg)) {
-      return fail(codes.algorithm_not_allowed, `tokens signed with ${JSON.stringify(alg)} are refused`, `allowed: ${allowedAlgorithms().join(', ') || 'none'}`);
-    }
-    if (signature.length === 0) return fail(codes.invalid_signature, 'the token is not signed', "send the user's session.access_token");
-
-    const { data: keys, error: keyError } = await keysFor(header);
-    if (keyError) return { data: null, error: keyError };
-    let valid = false;
-    for (const key of keys) {
-      if (await signatureHolds(subtle, key, signature, signingInput)) {
-        valid = true;
-        break;
-      }
-    }
-    if (!valid) return fail(codes.invalid_signature, 'the token signature does not verify with the project key', 'sign in again; tokens from another project or signed with another key are refused');
-    const signer = { alg, kid: header.kid ?? null };
-    if (token.length <= VERIFIED_MAX_TOKEN_CHARS) remember(token, { claims: structuredClone(claims), ...signer });
-    return checkClaims(claims, signer);
+  const { alg } = header;
+  if (!ALGORITHMS.includes(alg)) {
+    return fail(codes.algorithm_not_allowed, `tokens signed with ${JSON.stringify(alg)} are refused`, `allowed: ${keys.allowedAlgorithms().join(', ') || 'none'}`);
   }
+  if (signature.length === 0) return fail(codes.invalid_signature, 'the token is not signed', "send the user's session.access_token");
 
-  const allowedAlgorithms = () => [...(jwtSecret !== undefined ? ['HS256'] : []), ...(keySet ? ['ES256', 'RS256'] : [])];
-
-  // The keys that may have signed a token with this header: `{ data: [{ alg, cryptoKey }], error }`.
-  async function keysFor({ alg, kid }) {
-    if (kid !== undefined && (typeof kid !== 'string' || kid === '')) return fail(codes.malformed_token, 'the token header kid is not a string');
-    if (alg === 'HS256') {
-      // A kid that names a published (asymmetric) key means the token claims
-      // that key; HS256 against public key material is the confusion attack.
-      const published = kid === undefined || !keySet ? null : keySet.cached(kid);
-      if (published) return fail(codes.algorithm_not_allowed, `key ${kid} is an ${published.alg} key; the token says HS256`, 'the algorithm comes from the key');
-      if (jwtSecret === undefined) return fail(codes.algorithm_not_allowed, 'HS256 tokens are refused: no JWT secret is configured', `allowed: ${allowedAlgorithms().join(', ')}`);
-      return { data: [{ alg, cryptoKey: await secretKey() }], error: null };
+  const { data: candidates, error: keyError } = await keysFor(header, keys);
+  if (keyError) return { data: null, error: keyError };
+  let valid = false;
+  for (const key of candidates) {
+    if (await signatureHolds(settings.subtle, key, signature, signingInput)) {
+      valid = true;
+      break;
     }
-    if (!keySet) return fail(codes.algorithm_not_allowed, `${alg} tokens are refused: no JWK set is configured`, `allowed: ${allowedAlgorithms().join(', ')}`);
-    const { data: found, error } = await keySet.lookup(kid);
-    if (error) return { data: null, error };
-    if (kid !== undefined) {
-      if (found.length === 0) return fail(codes.unknown_key, `no key ${kid} in the project's JWK set`, 'sign in again; the key may have been rotated out');
-      const [key] = found;
-      if (key.alg !== alg) return fail(codes.algorithm_not_allowed, `key ${kid} is an ${key.alg} key; the token says ${alg}`, 'the algorithm comes from the key');
-      return { data: found, error: null };
-    }
-    const matching = found.filter((key) => key.alg === alg);
-    if (matching.length === 0) return fail(codes.unknown_key, `the token has no kid and the JWK set has no ${alg} key`, 'sign in again');
-    return { data: matching, error: null };
   }
+  if (!valid) return fail(codes.invalid_signature, 'the token signature does not verify with the project key', 'sign in again; tokens from another project or signed with another key are refused');
+  const signer = { alg, kid: header.kid ?? null };
+  if (token.length <= VERIFIED_MAX_TOKEN_CHARS) verified.remember(token, { claims: structuredClone(claims), ...signer });
+  return checkClaims(claims, signer, settings);
+}
 
-  function checkClaims(claims, { alg, kid }) {
-    const seconds = now() / 1000;
-    for (const name of ['exp', 'nbf', 'iat']) {
-      if (claims[name] !== undefined && !Number.isFinite(claims[name])) return fail(codes.invalid_claims, `the ${name} claim is not a number`);
-    }
-    if (claims.exp === undefined) return fail(codes.invalid_claims, 'the token has no exp claim', 'access tokens expire; send the session.access_token');
-    if (seconds >= claims.exp + clockSkewSeconds) return fail(codes.token_expired, 'the access token has expired', 'refresh the session and retry');
-    if (claims.nbf !== undefined && seconds + clockSkewSeconds < claims.nbf) return fail(codes.token_not_yet_valid, 'the access token is not valid yet (nbf)', "check the signer's clock");
-    if (claims.role === 'service_role') return fail(codes.service_key_refused, 'a service-role key bypasses row-level security and is refused', "send the user's access token");
-    if (!roles.includes(claims.role)) {
-      return fail(codes.not_a_user_token, `the token's role is ${JSON.stringify(claims.role ?? null)}: an anon key is not a signed-in user`, "send the user's session.access_token");
-    }
-    if (audiences) {
-      const given = [claims.aud].flat();
-      if (!given.some((value) => audiences.includes(value))) return fail(codes.invalid_audience, `the token's audience ${JSON.stringify(claims.aud ?? null)} is not ${audiences.join(' or ')}`, 'a token for another application is refused');
-    }
-    if (issuer !== undefined && claims.iss !== issuer) return fail(codes.invalid_issuer, `the token's issuer ${JSON.stringify(claims.iss ?? null)} is not ${issuer}`);
-    if (typeof claims.sub !== 'string' || claims.sub === '') return fail(codes.missing_subject, 'the token has no sub: it names no user', "send the user's session.access_token");
-    return { data: { userId: claims.sub, role: claims.role, claims, alg, kid }, error: null };
+// The keys that may have signed a token with this header: `{ data: [{ alg, cryptoKey }], error }`.
+async function keysFor({ alg, kid }, { secretKey, keySet, allowedAlgorithms }) {
+  if (kid !== undefined && (typeof kid !== 'string' || kid === '')) return fail(codes.malformed_token, 'the token header kid is not a string');
+  if (alg === 'HS256') {
+    // A kid that names a published (asymmetric) key means the token claims
+    // that key; HS256 against public key material is the confusion attack.
+    const published = kid === undefined || !keySet ? null : keySet.cached(kid);
+    if (published) return fail(codes.algorithm_not_allowed, `key ${kid} is an ${published.alg} key; the token says HS256`, 'the algorithm comes from the key');
+    if (!secretKey) return fail(codes.algorithm_not_allowed, 'HS256 tokens are refused: no JWT secret is configured', `allowed: ${allowedAlgorithms().join(', ')}`);
+    return { data: [{ alg, cryptoKey: await secretKey() }], error: null };
   }
+  if (!keySet) return fail(codes.algorithm_not_allowed, `${alg} tokens are refused: no JWK set is configured`, `allowed: ${allowedAlgorithms().join(', ')}`);
+  const { data: found, error } = await keySet.lookup(kid);
+  if (error) return { data: null, error };
+  if (kid !== undefined) {
+    if (found.length === 0) return fail(codes.unknown_key, `no key ${kid} in the project's JWK set`, 'sign in again; the key may have been rotated out');
+    const [key] = found;
+    if (key.alg !== alg) return fail(codes.algorithm_not_allowed, `key ${kid} is an ${key.alg} key; the token says ${alg}`, 'the algorithm comes from the key');
+    return { data: found, error: null };
+  }
+  const matching = found.filter((key) => key.alg === alg);
+  if (matching.length === 0) return fail(codes.unknown_key, `the token has no kid and the JWK set has no ${alg} key`, 'sign in again');
+  return { data: matching, error: null };
+}
 
-  return { verify };
+// Expiry, role, audience, issuer and subject, once the signature holds.
+function checkClaims(claims, { alg, kid }, { now, clockSkewSeconds, roles, audiences, issuer }) {
+  const seconds = now() / 1000;
+  for (const name of ['exp', 'nbf', 'iat']) {
+    if (claims[name] !== undefined && !Number.isFinite(claims[name])) return fail(codes.invalid_claims, `the ${name} claim is not a number`);
+  }
+  if (claims.exp === undefined) return fail(codes.invalid_claims, 'the token has no exp claim', 'access tokens expire; send the session.access_token');
+  if (seconds >= claims.exp + clockSkewSeconds) return fail(codes.token_expired, 'the access token has expired', 'refresh the session and retry');
+  if (claims.nbf !== undefined && seconds + clockSkewSeconds < claims.nbf) return fail(codes.token_not_yet_valid, 'the access token is not valid yet (nbf)', "check the signer's clock");
+  if (claims.role === 'service_role') return fail(codes.service_key_refused, 'a service-role key bypasses row-level security and is refused', "send the user's access token");
+  if (!roles.includes(claims.role)) {
+    return fail(codes.not_a_user_token, `the token's role is ${JSON.stringify(claims.role ?? null)}: an anon key is not a signed-in user`, "send the user's session.access_token");
+  }
+  if (audiences) {
+    const given = [claims.aud].flat();
+    if (!given.some((value) => audiences.includes(value))) return fail(codes.invalid_audience, `the token's audience ${JSON.stringify(claims.aud ?? null)} is not ${audiences.join(' or ')}`, 'a token for another application is refused');
+  }
+  if (issuer !== undefined && claims.iss !== issuer) return fail(codes.invalid_issuer, `the token's issuer ${JSON.stringify(claims.iss ?? null)} is not ${issuer}`);
+  if (typeof claims.sub !== 'string' || claims.sub === '') return fail(codes.missing_subject, 'the token has no sub: it names no user', "send the user's session.access_token");
+  return { data: { userId: claims.sub, role: claims.role, claims, alg, kid }, error: null };
 }
 
 // One verifier per options object, so repeated calls share the key cache.

@@ -13,71 +13,80 @@ import { codes } from '../../dist/error-codes.mjs';
  * act.ready` for the real registry.
  */
 export function createActFactory(loadCore) {
-  // Long as one piece: the act's whole surface, each member waiting for the core.
   return function createAct(options = {}) {
     // `core` and `wasmModule` are this function's own; the rest is the act's.
     const { core, wasmModule, ...actOptions } = options ?? {};
     if (core) return core.createAct(actOptions);
-    let act = null;
+    const loading = { act: null };
     const ready = loadCore({ wasmModule }).then((loaded) => {
-      act = loaded.createAct(actOptions);
-      return act;
+      loading.act = loaded.createAct(actOptions);
+      return loading.act;
     });
     // Surfaced by execute(); an unobserved rejection must not crash the process.
     ready.catch(() => {});
-    const pendingRegistry = {
-      toJSON: () => (typeof options.state === 'string' ? JSON.parse(options.state) : (options.state ?? null)),
-    };
-    const callToolText = async (name, args, callOptions) => {
+    return deferredAct(ready, loading, options);
+  };
+}
+
+// The act's surface while the core loads: each member waits for `ready`, or
+// answers from `options` until `loading.act` is there.
+function deferredAct(ready, loading, options) {
+  const pendingRegistry = {
+    toJSON: () => (typeof options.state === 'string' ? JSON.parse(options.state) : (options.state ?? null)),
+  };
+  const callToolText = async (name, args, callOptions) => {
+    try {
+      await ready;
+    } catch (cause) {
+      return loadFailureText(name, cause);
+    }
+    return loading.act.callToolText(name, args, callOptions);
+  };
+  return {
+    ready,
+    get registry() {
+      return loading.act ? loading.act.registry : pendingRegistry;
+    },
+    get domain() {
+      return loading.act ? loading.act.domain : pendingDomain(options);
+    },
+    get limits() {
+      return loading.act ? loading.act.limits : null;
+    },
+    get resultLimits() {
+      return loading.act ? loading.act.resultLimits : null;
+    },
+    get policy() {
+      return loading.act ? loading.act.policy : null;
+    },
+    async execute(tool, params, executeOptions) {
       try {
         await ready;
       } catch (cause) {
-        return loadFailureText(name, cause);
+        return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
       }
-      return act.callToolText(name, args, callOptions);
-    };
-    return {
-      ready,
-      get registry() {
-        return act ? act.registry : pendingRegistry;
-      },
-      get domain() {
-        if (act) return act.domain;
-        const base = options.domain ?? options.registry?.domain ?? defaultDomain;
-        try {
-          return Array.isArray(options.tables) ? restrictDomain(base, options.tables) : base;
-        } catch {
-          return base; // the act refuses the tables when the core is loaded
-        }
-      },
-      get limits() {
-        return act ? act.limits : null;
-      },
-      get resultLimits() {
-        return act ? act.resultLimits : null;
-      },
-      get policy() {
-        return act ? act.policy : null;
-      },
-      async execute(tool, params, executeOptions) {
-        try {
-          await ready;
-        } catch (cause) {
-          return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
-        }
-        return act.execute(tool, params, executeOptions);
-      },
-      // Tool definitions need the core: `await act.ready` first.
-      tools(toolOptions) {
-        if (!act) {
-          throw new AlfredError({ code: codes.not_ready, path: '', message: 'the core is not loaded yet', hint: 'await act.ready before act.tools()' });
-        }
-        return act.tools(toolOptions);
-      },
-      async callTool(name, args, callOptions) {
-        return JSON.parse(await callToolText(name, args, callOptions));
-      },
-      callToolText,
-    };
+      return loading.act.execute(tool, params, executeOptions);
+    },
+    // Tool definitions need the core: `await act.ready` first.
+    tools(toolOptions) {
+      if (!loading.act) {
+        throw new AlfredError({ code: codes.not_ready, path: '', message: 'the core is not loaded yet', hint: 'await act.ready before act.tools()' });
+      }
+      return loading.act.tools(toolOptions);
+    },
+    async callTool(name, args, callOptions) {
+      return JSON.parse(await callToolText(name, args, callOptions));
+    },
+    callToolText,
   };
+}
+
+// The domain the act will have, before the core is loaded to check it.
+function pendingDomain(options) {
+  const base = options.domain ?? options.registry?.domain ?? defaultDomain;
+  try {
+    return Array.isArray(options.tables) ? restrictDomain(base, options.tables) : base;
+  } catch {
+    return base; // the act refuses the tables when the core is loaded
+  }
 }

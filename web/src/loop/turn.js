@@ -72,6 +72,24 @@ export async function runTurn({
   }
   emit('plan', { steps: planned });
 
+  await runSteps(planned, { core, act, model, userMessage, previous, today, domain, maxToolCalls, maxRetries, toolCalling, signal, onEvent }, steps, usage);
+
+  const last = steps.at(-1);
+  const status = last && !CONTINUES.has(last.status) ? last.status : 'done';
+  if (status === 'error' || status === 'aborted') return finish({ status, error: last.error });
+  if (status === 'ask_user') return finish({ status, question: last.question, reply: last.question });
+  if (!replyTurn) return finish({ status });
+  const answer = await replyTurn({ core, registry: act.registry, model, userMessage, steps, conversation: previous.conversation, domain, signal });
+  emit('reply', { reply: answer.data, error: answer.error });
+  // A failed reply makes the turn an error: its steps ran (and are in `steps`
+  // and the state), but the user got no answer, and 'done' would hide that.
+  const ended = signal?.aborted ? 'aborted' : answer.error ? 'error' : status;
+  return finish({ status: ended, reply: answer.data, error: answer.error });
+}
+
+// Runs the planned steps in order until one does not let the turn go on,
+// appending each step's result to `steps` and its tokens to `usage`.
+async function runSteps(planned, { core, act, model, userMessage, previous, today, domain, maxToolCalls, maxRetries, toolCalling, signal, onEvent }, steps, usage) {
   for (const [index, step] of planned.entries()) {
     const result = await runStep({
       core,
@@ -100,18 +118,6 @@ export async function runTurn({
     usage.completion_tokens += result.usage.completion_tokens;
     if (!CONTINUES.has(result.status)) break;
   }
-
-  const last = steps.at(-1);
-  const status = last && !CONTINUES.has(last.status) ? last.status : 'done';
-  if (status === 'error' || status === 'aborted') return finish({ status, error: last.error });
-  if (status === 'ask_user') return finish({ status, question: last.question, reply: last.question });
-  if (!replyTurn) return finish({ status });
-  const answer = await replyTurn({ core, registry: act.registry, model, userMessage, steps, conversation: previous.conversation, domain, signal });
-  emit('reply', { reply: answer.data, error: answer.error });
-  // A failed reply makes the turn an error: its steps ran (and are in `steps`
-  // and the state), but the user got no answer, and 'done' would hide that.
-  const ended = signal?.aborted ? 'aborted' : answer.error ? 'error' : status;
-  return finish({ status: ended, reply: answer.data, error: answer.error });
 }
 
 /**
