@@ -62,6 +62,27 @@ const invalidOption = (path, message, hint) => ({ data: null, error: { code: cod
  * await data.server.connect(new StdioServerTransport())
  */
 export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits, readOnly, tables, approve, maxAffected, confirm } = {}) {
+  const { data: checked, error: optionsError } = checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, readOnly, tables, approve, maxAffected, confirm });
+  if (optionsError) return { data: null, error: optionsError };
+  const { served, tokenOf, policy, tools } = checked;
+  let sdk;
+  try {
+    sdk = await loadMcpSdk();
+  } catch (cause) {
+    return { data: null, error: { code: codes.invalid_option, path: '', message: cause.message, hint: 'npm install @modelcontextprotocol/sdk' } };
+  }
+  const { data: session, error: sessionError } = await startSession({ store, sessionId, tokenOf });
+  if (sessionError) return { data: null, error: sessionError };
+  const server = new sdk.Server(mcpServerInfo(served, version), { capabilities: { tools: {}, resources: {} }, instructions: mcpInstructions(served) });
+  const actOptions = { url, apiKey, domain: served, ...policy, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}) };
+  serveRequests(server, sdk.types, { core, store, served, tools, tokenOf, session, actOptions });
+  return { data: { server, sessionId: session.id, domain: served }, error: null };
+}
+
+// The options checked before anything starts: the domain, the URL and key,
+// one way to the user's token, the policy and the result caps (createAct
+// refuses bad ones; here they fail now, not at the first call).
+function checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, readOnly, tables, approve, maxAffected, confirm }) {
   if (!core || typeof core.toolDefinitions !== 'function') return invalidOption('core', 'createMcpServer needs a loaded core', "const core = await loadCore() (from 'alfred-act'), or import createMcpServer from 'alfred-act/mcp', which loads one");
   const served = domain ?? coreDomain(core);
   const { error: domainError } = core.validateDomain(served);
@@ -74,37 +95,37 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
   const tokenOf = getAccessToken ?? (async () => readUserToken(accessToken));
   const { data: policy, error: policyError } = actPolicy({ readOnly, tables, approve, maxAffected, confirm });
   if (policyError) return { data: null, error: policyError };
-  let tools;
-  // The policy and the caps are checked now (createAct refuses bad ones), not at the first call.
   try {
     checkedResultLimits(resultLimits);
     core.createAct({ url, apiKey, accessToken: '', domain: served, ...policy }).registry.delete();
-    tools = mcpToolList(core, served, { schema, readOnly: policy.readOnly === true });
+    const tools = mcpToolList(core, served, { schema, readOnly: policy.readOnly === true });
+    return { data: { served, tokenOf, policy, tools }, error: null };
   } catch (cause) {
     if (cause?.name !== 'AlfredError') throw cause;
     return { data: null, error: { code: cause.code, path: cause.path, message: cause.message, hint: cause.hint ?? '' } };
   }
+}
 
-  let sdk;
-  try {
-    sdk = await loadMcpSdk();
-  } catch (cause) {
-    return { data: null, error: { code: codes.invalid_option, path: '', message: cause.message, hint: 'npm install @modelcontextprotocol/sdk' } };
-  }
-  const { Server, types } = sdk;
+// The session the server acts in, for the user the first token names: the
+// one `sessionId` resumes, or a new one. `{ data: { id, userId }, error }`.
+async function startSession({ store, sessionId, tokenOf }) {
   const { data: first, error } = await tokenOf();
   if (error) return { data: null, error };
-  const userId = first.userId;
   const id = sessionId ?? newSessionId();
-  const caller = { userId, accessToken: first.accessToken };
+  const caller = { userId: first.userId, accessToken: first.accessToken };
   const { data: existing, error: findError } = await findSession({ store, sessionId: id, caller });
   if (findError) return { data: null, error: findError };
   if (!existing) {
     const { error: openError } = await openSession({ store, sessionId: id, caller });
     if (openError) return { data: null, error: openError };
   }
+  return { data: { id, userId: first.userId }, error: null };
+}
 
-  const server = new Server(mcpServerInfo(served, version), { capabilities: { tools: {}, resources: {} }, instructions: mcpInstructions(served) });
+// The server's handlers: the tool list, tool calls (each with a fresh token
+// for the same user, writes confirmed through the client), and the schema
+// resource.
+function serveRequests(server, types, { core, store, served, tools, tokenOf, session, actOptions }) {
   // Asks the user through the client when it declared elicitation (form
   // mode); an error or a timeout counts as no answer: nothing is sent.
   const confirmation = async (preview) => {
@@ -119,11 +140,11 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
   server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
     const { data: token, error: tokenError } = await tokenOf();
     if (tokenError) return mcpToolError(request.params.name, tokenError);
-    if (token.userId !== userId) {
+    if (token.userId !== session.userId) {
       return mcpToolError(request.params.name, { code: codes.user_changed, message: 'the access token is now for another user than the one this session started with', hint: 'restart the MCP server to act as the new user' });
     }
-    const actOptions = { url, apiKey, accessToken: token.accessToken, userId, domain: served, ...policy, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}) };
-    return callSessionTool({ core, store, sessionId: id, actOptions, name: request.params.name, args: request.params.arguments, signal: extra?.signal, confirmation });
+    const options = { ...actOptions, accessToken: token.accessToken, userId: session.userId };
+    return callSessionTool({ core, store, sessionId: session.id, actOptions: options, name: request.params.name, args: request.params.arguments, signal: extra?.signal, confirmation });
   });
   server.setRequestHandler(types.ListResourcesRequestSchema, () => ({ resources: mcpResourceList(served) }));
   server.setRequestHandler(types.ReadResourceRequestSchema, (request) => {
@@ -132,5 +153,4 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
     if (schemaError) throw new types.McpError(types.ErrorCode.InternalError, schemaError.message);
     return { contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }] };
   });
-  return { data: { server, sessionId: id, domain: served }, error: null };
 }

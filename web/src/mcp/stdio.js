@@ -281,28 +281,9 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     say(`${tokenError.message}${tokenError.hint ? ` (${tokenError.hint})` : ''}`);
     return 1;
   }
-
-  // The secret key of --pull is used for the one schema request inside
-  // resolveMcpDomain; nothing here holds it after that.
-  let source = config.domain;
-  config.domain = null;
-  const domainFile = source?.file;
-  const { data: served, error: domainError } = await resolveMcpDomain({
-    source,
-    url: config.url,
-    apiKey: config.apiKey,
-    accessToken: token.accessToken,
-    core,
-    pullDomain: pullDomain ?? node.pullDomain,
-  });
-  source = null;
-  if (domainError) {
-    say(`${domainError.message}${domainError.path && domainError.code !== codes.invalid_option ? ` (at ${domainError.path})` : ''}`);
-    if (domainError.hint) stderr.write(`hint: ${domainError.hint}\n`);
-    return domainError.code === codes.invalid_option ? 2 : 1;
-  }
-  for (const note of served.notes) say(`note: ${note.path}: ${note.message}`);
-  if (served.origin === 'demo') say(`no --domain or --pull: serving the ${domainName(served.domain)} demo domain, as ${config.url} is the local demo stack`);
+  const domainFile = config.domain?.file;
+  const { served, exitCode } = await servedDomain(config, { core, accessToken: token.accessToken, pullDomain: pullDomain ?? node.pullDomain, say, stderr });
+  if (!served) return exitCode;
 
   const store = config.store === 'supabase' ? new SupabaseSessionStore({ url: config.url, apiKey: config.apiKey }) : new MemorySessionStore();
   const { data: server, error: serverError } = await createMcpServer({
@@ -320,6 +301,42 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     say(`${serverError.message}${serverError.hint ? ` (${serverError.hint})` : ''}`);
     return 1;
   }
+  const { closed } = await connectStdio(server.server, say);
+  const tables = Object.keys(served.domain.tables);
+  const from = { file: `from ${domainFile}`, pull: `pulled from ${config.url}`, demo: 'the demo' }[served.origin];
+  say(
+    `serving the ${domainName(served.domain)} domain (${from}; ${tables.length} tables: ${tables.join(', ')}) for ${config.url} over stdio ` +
+      `(session store: ${config.store}${config.store === 'supabase' ? `, session ${server.sessionId}` : ''}; ${policyWords(config.policy)})`,
+  );
+  await closed;
+  await server.server.close();
+  // Whatever is still queued for stdout goes out before the caller exits.
+  await new Promise((resolve) => process.stdout.write('', resolve));
+  return 0;
+}
+
+// The domain to serve (resolveMcpDomain), its notes said on stderr:
+// `{ served }`, or `{ exitCode }` when there is none. The secret key of
+// --pull is used for the one schema request in there; nothing here holds it
+// after that.
+async function servedDomain(config, { core, accessToken, pullDomain, say, stderr }) {
+  let source = config.domain;
+  config.domain = null;
+  const { data: served, error } = await resolveMcpDomain({ source, url: config.url, apiKey: config.apiKey, accessToken, core, pullDomain });
+  source = null;
+  if (error) {
+    say(`${error.message}${error.path && error.code !== codes.invalid_option ? ` (at ${error.path})` : ''}`);
+    if (error.hint) stderr.write(`hint: ${error.hint}\n`);
+    return { exitCode: error.code === codes.invalid_option ? 2 : 1 };
+  }
+  for (const note of served.notes) say(`note: ${note.path}: ${note.message}`);
+  if (served.origin === 'demo') say(`no --domain or --pull: serving the ${domainName(served.domain)} demo domain, as ${config.url} is the local demo stack`);
+  return { served };
+}
+
+// Connects `server` to stdin and stdout; resolves, once connected, to
+// `{ closed }`: a promise that settles when the client goes away.
+async function connectStdio(server, say) {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   // Whole lines of at most MAX_MESSAGE_BYTES reach the SDK's transport (its
   // buffer is given room for one): a larger message is answered with an
@@ -340,17 +357,7 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     transport.onclose = resolve;
     input.once('end', resolve);
   });
-  await server.server.connect(transport);
-  server.server.onerror = (cause) => say(`error: ${cause?.message ?? cause}`);
-  const tables = Object.keys(served.domain.tables);
-  const from = { file: `from ${domainFile}`, pull: `pulled from ${config.url}`, demo: 'the demo' }[served.origin];
-  say(
-    `serving the ${domainName(served.domain)} domain (${from}; ${tables.length} tables: ${tables.join(', ')}) for ${config.url} over stdio ` +
-      `(session store: ${config.store}${config.store === 'supabase' ? `, session ${server.sessionId}` : ''}; ${policyWords(config.policy)})`,
-  );
-  await closed;
-  await server.server.close();
-  // Whatever is still queued for stdout goes out before the caller exits.
-  await new Promise((resolve) => process.stdout.write('', resolve));
-  return 0;
+  await server.connect(transport);
+  server.onerror = (cause) => say(`error: ${cause?.message ?? cause}`);
+  return { closed };
 }

@@ -157,7 +157,14 @@ async function route(request, env, ctx, { core, domain, storeFor, sessionsFor, p
       await admitted.release();
     }
   }
-  if (pathname === '/act/turn' && config.model === null) {
+  return serveTurn({ request, env, ctx, config, caller, core, storeFor, cors, policy: policies.act });
+}
+
+// `/act/turn`: one turn of the loop, streamed as server-sent events; the
+// turn keeps its per-user slot until it has released its registry.
+async function serveTurn({ request, env, ctx, config, caller, core, storeFor, cors, policy }) {
+  const fail = (error) => errorResponse(error.status, error, cors);
+  if (config.model === null) {
     return fail({
       status: 503,
       code: codes.model_not_configured,
@@ -177,7 +184,7 @@ async function route(request, env, ctx, { core, domain, storeFor, sessionsFor, p
   const { data: admitted, error: limitError } = await admitTurn({ store, limits: config.limits, userId: caller.userId });
   if (limitError) return errorResponse(429, limitError, { ...cors, 'retry-after': String(retryAfterSeconds(limitError.retryAfterMs)) });
   const budget = (model, signal) => budgetedModel(model, { store, limits: config.limits, userId: caller.userId, signal });
-  const { data: turn, error } = startTurn({ request: turnRequest, core: loaded, config, caller, budget, signal: request.signal, policy: policies.act });
+  const { data: turn, error } = startTurn({ request: turnRequest, core: loaded, config, caller, budget, signal: request.signal, policy });
   if (error) {
     await admitted.release();
     return fail(error);

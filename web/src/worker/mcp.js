@@ -61,47 +61,61 @@ export async function handleMcp({ request, core, config, caller, store, headers,
   const domain = coreDomain(core);
   const actOptions = { ...(config.restUrl ? { restUrl: config.restUrl } : { url: config.supabaseUrl }), apiKey: config.anonKey, accessToken: caller.accessToken, userId: caller.userId, domain, ...policy };
 
-  if (request.method === 'DELETE') {
-    // Only a 2025 session can be ended; 2026-07-28 has none.
-    if (!sessionId) return errorResponse(405, { code: codes.method_not_allowed, message: 'DELETE ends a session (Mcp-Session-Id); MCP 2026-07-28 has none', hint: 'POST one JSON-RPC message' }, { ...headers, allow: 'POST, OPTIONS' });
-    if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return unsupported(version);
-    const { data: session, error } = await findSession({ store, sessionId, caller });
-    if (error) return rpcError(500, null, INTERNAL_ERROR, error.message, { code: error.code });
-    if (!session) return rpcError(404, null, SESSION_NOT_FOUND, 'Session not found', { code: codes.session_not_found });
-    const { error: closeError } = await closeSession({ store, sessionId, caller });
-    if (closeError) return rpcError(500, null, INTERNAL_ERROR, closeError.message, { code: closeError.code });
-    return new Response(null, { status: 204, headers });
-  }
-
+  if (request.method === 'DELETE') return endSession({ sessionId, version, store, caller, headers, unsupported, rpcError });
   const accept = request.headers.get('accept') ?? '';
   if (!/application\/json|\*\/\*/i.test(accept)) {
     return rpcError(406, null, BAD_SESSION, 'Not Acceptable: the client must accept application/json', { code: codes.not_acceptable, hint: 'Accept: application/json, text/event-stream' });
   }
-  const { data: message, error: bodyError } = await readJsonObject(request, config.maxBodyBytes);
-  if (bodyError) {
-    const code = bodyError.code === codes.invalid_json ? PARSE_ERROR : INVALID_REQUEST;
-    const message = bodyError.code === codes.invalid_body ? 'Invalid Request: the body must be one JSON-RPC message (batches are not supported)' : bodyError.message;
-    return rpcError(bodyError.status, null, code, message, { code: bodyError.code });
-  }
-  if (message.jsonrpc !== '2.0') return rpcError(400, message.id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"', { code: codes.invalid_request });
-  const isRequest = typeof message.method === 'string' && (typeof message.id === 'string' || Number.isInteger(message.id));
-  const isNotification = typeof message.method === 'string' && !('id' in message);
-  const isResponse = !('method' in message) && (typeof message.id === 'string' || Number.isInteger(message.id)) && ('result' in message || 'error' in message);
-  if (!isRequest && !isNotification && !isResponse) return rpcError(400, null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC request, notification or response', { code: codes.invalid_request });
-
+  const { message, kind, refused } = await readMessage(request, config, rpcError);
+  if (refused) return refused;
   if (isStatelessMessage(request, message, MCP_PROTOCOL_VERSIONS)) {
     return handleStatelessMcp({ request, message, core, config, caller, store, policy, domain, legacyVersions: MCP_PROTOCOL_VERSIONS, reply, rpcError });
   }
   if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return unsupported(version);
-  if (isRequest && message.method === 'initialize') return initialize(message, { domain, store, caller, reply, rpcError });
+  if (kind.isRequest && message.method === 'initialize') return initialize(message, { domain, store, caller, reply, rpcError });
 
   if (!sessionId) return rpcError(400, message.id, BAD_SESSION, 'Bad Request: Mcp-Session-Id header is required', { code: codes.missing_session_id, hint: 'send initialize first' });
   const { data: session, error } = await findSession({ store, sessionId, caller });
   if (error) return rpcError(500, message.id, INTERNAL_ERROR, error.message, { code: error.code });
   if (!session) return rpcError(404, message.id, SESSION_NOT_FOUND, 'Session not found', { code: codes.session_not_found, hint: 'initialize a new session' });
-  if (isResponse) answered(`${caller.userId}\n${sessionId}\n${message.id}`, message);
-  if (!isRequest) return new Response(null, { status: 202, headers });
+  if (kind.isResponse) answered(`${caller.userId}\n${sessionId}\n${message.id}`, message);
+  if (!kind.isRequest) return new Response(null, { status: 202, headers });
+  return sessionRequest(message, { request, core, store, session, sessionId, actOptions, accept, caller, headers, policy, domain, reply, rpcError });
+}
 
+// DELETE: ends the caller's 2025 session (2026-07-28 has none).
+async function endSession({ sessionId, version, store, caller, headers, unsupported, rpcError }) {
+  if (!sessionId) return errorResponse(405, { code: codes.method_not_allowed, message: 'DELETE ends a session (Mcp-Session-Id); MCP 2026-07-28 has none', hint: 'POST one JSON-RPC message' }, { ...headers, allow: 'POST, OPTIONS' });
+  if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return unsupported(version);
+  const { data: session, error } = await findSession({ store, sessionId, caller });
+  if (error) return rpcError(500, null, INTERNAL_ERROR, error.message, { code: error.code });
+  if (!session) return rpcError(404, null, SESSION_NOT_FOUND, 'Session not found', { code: codes.session_not_found });
+  const { error: closeError } = await closeSession({ store, sessionId, caller });
+  if (closeError) return rpcError(500, null, INTERNAL_ERROR, closeError.message, { code: closeError.code });
+  return new Response(null, { status: 204, headers });
+}
+
+// The body as one JSON-RPC message and what kind it is, or `refused`: the
+// error response for a body that is none.
+async function readMessage(request, config, rpcError) {
+  const { data: message, error: bodyError } = await readJsonObject(request, config.maxBodyBytes);
+  if (bodyError) {
+    const code = bodyError.code === codes.invalid_json ? PARSE_ERROR : INVALID_REQUEST;
+    const message = bodyError.code === codes.invalid_body ? 'Invalid Request: the body must be one JSON-RPC message (batches are not supported)' : bodyError.message;
+    return { refused: rpcError(bodyError.status, null, code, message, { code: bodyError.code }) };
+  }
+  if (message.jsonrpc !== '2.0') return { refused: rpcError(400, message.id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"', { code: codes.invalid_request }) };
+  const isRequest = typeof message.method === 'string' && (typeof message.id === 'string' || Number.isInteger(message.id));
+  const isNotification = typeof message.method === 'string' && !('id' in message);
+  const isResponse = !('method' in message) && (typeof message.id === 'string' || Number.isInteger(message.id)) && ('result' in message || 'error' in message);
+  if (!isRequest && !isNotification && !isResponse) {
+    return { refused: rpcError(400, null, INVALID_REQUEST, 'Invalid Request: not a JSON-RPC request, notification or response', { code: codes.invalid_request }) };
+  }
+  return { message, kind: { isRequest, isResponse } };
+}
+
+// A request within a session: its method answered.
+async function sessionRequest(message, { request, core, store, session, sessionId, actOptions, accept, caller, headers, policy, domain, reply, rpcError }) {
   const params = message.params ?? {};
   const result = (value) => reply(200, { jsonrpc: '2.0', id: message.id, result: value });
   switch (message.method) {
