@@ -101,7 +101,6 @@ function writeError(stderr, error) {
   stderr.write(`error ${error.code}${error.path ? ` at ${error.path}` : ''}: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`);
 }
 
-/** Runs `domain <subcommand> …`; resolves to the exit code. */
 // The catalog facts a local stack (`alfred-act stack start`) serves for its
 // service key, read from its database before PostgREST connected; nothing
 // for any other server (only loopback URLs are asked).
@@ -124,39 +123,10 @@ async function localStackCatalog(url, key, stderr) {
   }
 }
 
+/** Runs `domain <subcommand> …`; resolves to the exit code. */
 export async function runDomainCommand(argv, { env = process.env, stdout = process.stdout, stderr = process.stderr, cwd = process.cwd() } = {}) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' },
-        key: { type: 'string' },
-        token: { type: 'string' },
-        'db-url': { type: 'string' },
-        'owner-column': { type: 'string' },
-        overrides: { type: 'string' },
-        out: { type: 'string' },
-        name: { type: 'string' },
-        schema: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (cause) {
-    stderr.write(`${cause.message}\n\n${DOMAIN_USAGE}\n`);
-    return 2;
-  }
-  const { values: flags, positionals } = parsed;
-  if (flags.help) {
-    stdout.write(`${DOMAIN_USAGE}\n`);
-    return 0;
-  }
-  if (positionals[0] !== 'pull' || positionals.length > 1) {
-    stderr.write(`${DOMAIN_USAGE}\n`);
-    return 2;
-  }
-
+  const { flags, exitCode } = readDomainArgs(argv, { stdout, stderr });
+  if (!flags) return exitCode;
   let overrides;
   try {
     overrides = flags.overrides ? await readJson(flags.overrides, 'overrides file') : undefined;
@@ -174,23 +144,11 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
     }
     catalog = connected.client;
   }
-  const url = flags.url ?? env.SUPABASE_URL;
   let stack = null;
   try {
-    let source;
-    // Facts read from the local stack's database before PostgREST connected
-    // (a stack that offers them), else those --db-url reads.
-    let facts = catalog ? (sql) => catalog.query(sql) : undefined;
-    if (url) {
-      source = { url, apiKey: flags.key ?? env.SUPABASE_ANON_KEY ?? '', accessToken: flags.token ?? env.ALFRED_ACCESS_TOKEN ?? '' };
-      facts ??= await localStackCatalog(url, source.apiKey, stderr);
-    } else {
-      const { startStack } = await import('../db/stack.mjs');
-      stack = await startStack({ schema: flags.schema ?? 'kitchen' });
-      source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
-      facts ??= stack.catalog;
-      stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);
-    }
+    const pulled = await pullSource({ flags, env, catalog, stderr });
+    stack = pulled.stack;
+    const { source, facts } = pulled;
     const core = await loadCore();
     const { data: domain, error, notes } = await pullDomain({
       ...source,
@@ -221,4 +179,61 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
     await catalog?.end().catch(() => {});
     await stack?.stop();
   }
+}
+
+// `domain pull`'s flags, or the exit code when there is nothing to pull
+// (--help, a usage error).
+function readDomainArgs(argv, { stdout, stderr }) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        key: { type: 'string' },
+        token: { type: 'string' },
+        'db-url': { type: 'string' },
+        'owner-column': { type: 'string' },
+        overrides: { type: 'string' },
+        out: { type: 'string' },
+        name: { type: 'string' },
+        schema: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (cause) {
+    stderr.write(`${cause.message}\n\n${DOMAIN_USAGE}\n`);
+    return { exitCode: 2 };
+  }
+  const { values: flags, positionals } = parsed;
+  if (flags.help) {
+    stdout.write(`${DOMAIN_USAGE}\n`);
+    return { exitCode: 0 };
+  }
+  if (positionals[0] !== 'pull' || positionals.length > 1) {
+    stderr.write(`${DOMAIN_USAGE}\n`);
+    return { exitCode: 2 };
+  }
+  return { flags };
+}
+
+// Where the domain is pulled from: --url (or SUPABASE_URL), else a fresh
+// local stack (`stack`, for the caller to stop); and the catalog facts: those
+// of the local stack's database read before PostgREST connected (a stack that
+// offers them), else those --db-url reads.
+async function pullSource({ flags, env, catalog, stderr }) {
+  let facts = catalog ? (sql) => catalog.query(sql) : undefined;
+  const url = flags.url ?? env.SUPABASE_URL;
+  if (url) {
+    const source = { url, apiKey: flags.key ?? env.SUPABASE_ANON_KEY ?? '', accessToken: flags.token ?? env.ALFRED_ACCESS_TOKEN ?? '' };
+    facts ??= await localStackCatalog(url, source.apiKey, stderr);
+    return { source, facts, stack: null };
+  }
+  const { startStack } = await import('../db/stack.mjs');
+  const stack = await startStack({ schema: flags.schema ?? 'kitchen' });
+  const source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
+  facts ??= stack.catalog;
+  stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);
+  return { source, facts, stack };
 }

@@ -118,18 +118,8 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     out(USAGE);
     return 0;
   }
-  if (flags.state && !flags['data-dir'] && !env.SUPABASE_URL) {
-    return fail(2, {
-      code: codes.invalid_option,
-      path: '--state',
-      message: '--state keeps refs to rows of a database that outlives the call, but the local stack is in memory',
-      hint: 'add --data-dir DIR (the same on every call), or set SUPABASE_URL to a running one',
-    });
-  }
-  if (flags['data-dir'] && env.SUPABASE_URL) {
-    return fail(2, { code: codes.invalid_option, path: '--data-dir', message: '--data-dir is for the local stack, but SUPABASE_URL is set', hint: 'drop one of them' });
-  }
-
+  const conflict = conflictingFlags(flags, env);
+  if (conflict) return fail(2, conflict);
   let domain;
   if (flags.domain) {
     try {
@@ -138,8 +128,6 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
       return fail(2, { code: codes.invalid_option, path: '--domain', message: `cannot read the domain ${flags.domain}: ${cause.message}`, hint: '' });
     }
   }
-
-  const trace = json ? err : out;
   let backend;
   try {
     backend = await openBackend(env, { user: Number(flags.user), dataDir: flags['data-dir'], schema: flags.schema, lazy: true });
@@ -152,66 +140,93 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     const state = flags.state ? await readState(flags.state) : undefined;
     const { url, apiKey, accessToken, userId } = backend;
     const createAct = (fetchImpl) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), ...policy, fetch: fetchImpl, state });
-    const executeOptions = flags.approved ? { approved: true } : undefined;
-    let act;
     try {
-      act = createAct(fetch);
+      createAct(fetch);
     } catch (cause) {
-      if (cause.code === codes.invalid_option) return fail(2, { code: cause.code, path: cause.path === 'tables' ? '--tables' : cause.path, message: cause.message, hint: cause.hint ?? '' });
-      if (cause.code === codes.invalid_domain) {
-        const where = `${flags.domain ?? 'the domain'}${cause.path ? ` at ${cause.path}` : ''}`;
-        return fail(2, { code: cause.code, path: '--domain', message: `${where}: ${cause.message}`, hint: cause.hint ?? '' });
-      }
-      return fail(2, { code: cause.code ?? codes.invalid_state, path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' });
+      return fail(2, actOptionsFailure(cause, flags));
     }
-    // A local stack starts only when the call gets as far as a request: a
-    // first pass whose fetch sends nothing finds out (a refused call or a
-    // read of generated refs ends there), then the call runs again from the
-    // same state once the stack is up. No request was sent in the first pass.
-    let result = null;
-    if (!env.SUPABASE_URL) {
-      let needsDatabase = false;
-      const probe = createAct(async () => {
-        needsDatabase = true;
-        throw new Error('the local stack is not started');
-      });
-      result = await probe.execute(tool, params, executeOptions);
-      act = probe;
-      if (needsDatabase) {
-        result = null;
-        try {
-          await backend.start();
-        } catch (cause) {
-          return fail(1, { code: codes.backend_unavailable, path: '', message: `the local stack did not start: ${cause.message}`, hint: '' });
-        }
-      }
-    }
-    if (!result) {
-      // Shows every request and response status.
-      act = createAct(async (url, init) => {
-        trace(`→ ${init.method} ${decodeURIComponent(url)}${init.body ? `\n  body: ${init.body.slice(0, 500)}` : ''}`);
-        const response = await fetch(url, init);
-        const range = response.headers.get('content-range');
-        // A server without max-affected refuses it before running anything;
-        // the act then counts the rows first (docs/safety-controls.md).
-        const refusedCap = response.status === 400 && (await response.clone().text().catch(() => '')).includes('PGRST122');
-        const why = refusedCap ? ': PGRST122, this PostgREST (before 13) does not take max-affected; nothing ran, counting the rows first instead' : '';
-        trace(`← ${response.status}${range ? ` (Content-Range ${range})` : ''}${why}`);
-        return response;
-      });
-      result = await act.execute(tool, params, executeOptions);
-    }
-    if (json) {
-      out(JSON.stringify(result, null, 2));
-    } else {
-      out(`\nResult as the model sees it:\n${JSON.stringify(result.error ? { error: result.error } : result.data, null, 2)}`);
-      if (result.error?.code === codes.approval_required) out('\n(held for approval: run the same command with --approved to make the change)');
-      if (result.query) out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
-      if (!env.SUPABASE_URL && !backend.local) out('(answered without starting the database)');
-    }
+    const call = { tool, params, executeOptions: flags.approved ? { approved: true } : undefined };
+    const { act, result, failure } = await runCall(createAct, call, { env, backend, trace: json ? err : out });
+    if (failure) return fail(1, failure);
+    if (json) out(JSON.stringify(result, null, 2));
+    else printResult(result, { out, core, answeredLocally: !env.SUPABASE_URL && !backend.local });
     if (flags.state) await writeFile(flags.state, JSON.stringify(act.registry.toJSON()));
     return result.error ? 1 : 0;
   } finally {
     await backend.stop();
   }
+}
+
+// Flags that cannot go together with the environment, as the error to
+// report; null when they can.
+function conflictingFlags(flags, env) {
+  if (flags.state && !flags['data-dir'] && !env.SUPABASE_URL) {
+    return {
+      code: codes.invalid_option,
+      path: '--state',
+      message: '--state keeps refs to rows of a database that outlives the call, but the local stack is in memory',
+      hint: 'add --data-dir DIR (the same on every call), or set SUPABASE_URL to a running one',
+    };
+  }
+  if (flags['data-dir'] && env.SUPABASE_URL) {
+    return { code: codes.invalid_option, path: '--data-dir', message: '--data-dir is for the local stack, but SUPABASE_URL is set', hint: 'drop one of them' };
+  }
+  return null;
+}
+
+// Why createAct refused the options, named by the flag that gave them.
+function actOptionsFailure(cause, flags) {
+  if (cause.code === codes.invalid_option) return { code: cause.code, path: cause.path === 'tables' ? '--tables' : cause.path, message: cause.message, hint: cause.hint ?? '' };
+  if (cause.code === codes.invalid_domain) {
+    const where = `${flags.domain ?? 'the domain'}${cause.path ? ` at ${cause.path}` : ''}`;
+    return { code: cause.code, path: '--domain', message: `${where}: ${cause.message}`, hint: cause.hint ?? '' };
+  }
+  return { code: cause.code ?? codes.invalid_state, path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' };
+}
+
+// Runs the call: `{ act, result }`, or `{ failure }` when the local stack
+// does not start. A local stack starts only when the call gets as far as a
+// request: a first pass whose fetch sends nothing finds out (a refused call
+// or a read of generated refs ends there), then the call runs again from the
+// same state once the stack is up. No request was sent in the first pass.
+async function runCall(createAct, { tool, params, executeOptions }, { env, backend, trace }) {
+  if (!env.SUPABASE_URL) {
+    let needsDatabase = false;
+    const probe = createAct(async () => {
+      needsDatabase = true;
+      throw new Error('the local stack is not started');
+    });
+    const result = await probe.execute(tool, params, executeOptions);
+    if (!needsDatabase) return { act: probe, result };
+    try {
+      await backend.start();
+    } catch (cause) {
+      return { failure: { code: codes.backend_unavailable, path: '', message: `the local stack did not start: ${cause.message}`, hint: '' } };
+    }
+  }
+  const act = createAct(tracingFetch(trace));
+  return { act, result: await act.execute(tool, params, executeOptions) };
+}
+
+// fetch, showing every request and response status through `trace`.
+function tracingFetch(trace) {
+  return async (url, init) => {
+    trace(`→ ${init.method} ${decodeURIComponent(url)}${init.body ? `\n  body: ${init.body.slice(0, 500)}` : ''}`);
+    const response = await fetch(url, init);
+    const range = response.headers.get('content-range');
+    // A server without max-affected refuses it before running anything;
+    // the act then counts the rows first (docs/safety-controls.md).
+    const refusedCap = response.status === 400 && (await response.clone().text().catch(() => '')).includes('PGRST122');
+    const why = refusedCap ? ': PGRST122, this PostgREST (before 13) does not take max-affected; nothing ran, counting the rows first instead' : '';
+    trace(`← ${response.status}${range ? ` (Content-Range ${range})` : ''}${why}`);
+    return response;
+  };
+}
+
+// The result as the model sees it, and the query it ran.
+function printResult(result, { out, core, answeredLocally }) {
+  out(`\nResult as the model sees it:\n${JSON.stringify(result.error ? { error: result.error } : result.data, null, 2)}`);
+  if (result.error?.code === codes.approval_required) out('\n(held for approval: run the same command with --approved to make the change)');
+  if (result.query) out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
+  if (answeredLocally) out('(answered without starting the database)');
 }

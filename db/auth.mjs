@@ -72,24 +72,31 @@ export function createAuthHandler({ restUrl, serviceKey, jwtSecret, jwks, issuer
   if (!Number.isInteger(jwtExpiry) || jwtExpiry < 1) throw new TypeError(`jwtExpiry must be a whole number of seconds ≥ 1, got ${jwtExpiry}`);
   const verifier = createTokenVerifier({ jwtSecret, ...(jwks ? { jwks } : {}), clockSkewSeconds: 0 });
   const call = (fn, args) => callAuthFunction(restUrl, serviceKey, fn, args);
+  const session = (result, method) => sessionAnswer(result, method, { call, jwtSecret, issuer, jwtExpiry, accessTokenHook });
+  const routes = authRoutes({ call, verifier, session });
+  return { handle: (req, res, path) => answerAuth(routes, req, res, path) };
+}
 
-  // A session answer (POST /token, POST /signup) from a database result, or
-  // the hook's refusal.
-  const session = async ({ user, session_id: sessionId, refresh_token: refreshToken }, method) => {
-    const now = Math.floor(Date.now() / 1000);
-    const expiresAt = now + jwtExpiry;
-    let claims = accessTokenClaims(user, { sessionId, method, issuer, now, exp: expiresAt });
-    if (accessTokenHook) {
-      const answer = await call('run_access_token_hook', { p_event: accessTokenHookEvent(claims, method) });
-      const { claims: hooked, error } = hookedClaims(answer);
-      if (error) return refusal(error.status, 'unexpected_failure', error.message);
-      claims = hooked;
-    }
-    const body = { access_token: signJwt(claims, jwtSecret), token_type: 'bearer', expires_in: jwtExpiry, expires_at: expiresAt, refresh_token: refreshToken, user };
-    return ok(200, body);
-  };
+// A session answer (POST /token, POST /signup) from a database result, or
+// the hook's refusal.
+async function sessionAnswer({ user, session_id: sessionId, refresh_token: refreshToken }, method, { call, jwtSecret, issuer, jwtExpiry, accessTokenHook }) {
+  const now = Math.floor(Date.now() / 1000);
+  const expiresAt = now + jwtExpiry;
+  let claims = accessTokenClaims(user, { sessionId, method, issuer, now, exp: expiresAt });
+  if (accessTokenHook) {
+    const answer = await call('run_access_token_hook', { p_event: accessTokenHookEvent(claims, method) });
+    const { claims: hooked, error } = hookedClaims(answer);
+    if (error) return refusal(error.status, 'unexpected_failure', error.message);
+    claims = hooked;
+  }
+  const body = { access_token: signJwt(claims, jwtSecret), token_type: 'bearer', expires_in: jwtExpiry, expires_at: expiresAt, refresh_token: refreshToken, user };
+  return ok(200, body);
+}
 
-  const routes = {
+// The routes below /auth/v1, by `METHOD /path`: each takes the request and
+// its URL and resolves to an answer (`{ status, body }` or a refusal).
+function authRoutes({ call, verifier, session }) {
+  return {
     'POST /token': async (req, url) => {
       const grant = url.searchParams.get('grant_type');
       const body = await readJson(req);
@@ -145,33 +152,33 @@ export function createAuthHandler({ restUrl, serviceKey, jwtSecret, jwks, issuer
       }),
     'GET /health': async () => ok(200, { name: 'GoTrue', version: 'alfred-act local stack', description: 'email and password sign-in for the local stack' }),
   };
+}
 
-  async function handle(req, res, path) {
-    const url = new URL(path || '/', 'http://local');
-    const versioned = (req.headers[API_VERSION_HEADER] ?? '') >= API_VERSION;
-    let answer;
-    if (req.method === 'OPTIONS') {
-      answer = { status: 204 };
-    } else {
-      const route = routes[`${req.method} ${url.pathname.replace(/\/+$/, '') || '/'}`];
-      try {
-        answer = route
-          ? await route(req, url)
-          : refusal(404, 'not_found', `${req.method} /auth/v1${url.pathname} is not served by the local stack's sign-in (email and password only: /token, /user, /logout, /signup)`);
-      } catch (error) {
-        answer = error instanceof RequestError ? refusal(error.status, error.code, error.message) : refusal(500, 'unexpected_failure', `Database error: ${error.message}`);
-      }
+// Answers one request with `routes`, in GoTrue's shape (its error body, its
+// API version header when the client sent one).
+async function answerAuth(routes, req, res, path) {
+  const url = new URL(path || '/', 'http://local');
+  const versioned = (req.headers[API_VERSION_HEADER] ?? '') >= API_VERSION;
+  let answer;
+  if (req.method === 'OPTIONS') {
+    answer = { status: 204 };
+  } else {
+    const route = routes[`${req.method} ${url.pathname.replace(/\/+$/, '') || '/'}`];
+    try {
+      answer = route
+        ? await route(req, url)
+        : refusal(404, 'not_found', `${req.method} /auth/v1${url.pathname} is not served by the local stack's sign-in (email and password only: /token, /user, /logout, /signup)`);
+    } catch (error) {
+      answer = error instanceof RequestError ? refusal(error.status, error.code, error.message) : refusal(500, 'unexpected_failure', `Database error: ${error.message}`);
     }
-    const headers = { ...CORS_HEADERS, ...(versioned ? { [API_VERSION_HEADER]: API_VERSION } : {}) };
-    if (answer.status === 204) {
-      res.writeHead(204, headers).end();
-      return;
-    }
-    const body = answer.error ? errorBody(answer, { versioned }) : answer.body;
-    res.writeHead(answer.status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(body));
   }
-
-  return { handle };
+  const headers = { ...CORS_HEADERS, ...(versioned ? { [API_VERSION_HEADER]: API_VERSION } : {}) };
+  if (answer.status === 204) {
+    res.writeHead(204, headers).end();
+    return;
+  }
+  const body = answer.error ? errorBody(answer, { versioned }) : answer.body;
+  res.writeHead(answer.status, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 /**

@@ -97,6 +97,15 @@ export async function startPostgrest({ host, pgPort, httpPort, adminPort, jwtSec
     },
   };
 
+  const failure = await untilReady(child, server, { host, adminPort, probe, timeoutMs });
+  if (failure === null) return server;
+  await server.stop();
+  throw new Error(`PostgREST did not become ready at ${url}: ${failure}\n--- PostgREST output ---\n${output}`);
+}
+
+// Waits until the admin server reports ready and then `probe` answers 200:
+// null, or what was wrong last when `timeoutMs` ran out or PostgREST exited.
+async function untilReady(child, server, { host, adminPort, probe, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   let lastProblem = 'no answer yet';
@@ -109,8 +118,8 @@ export async function startPostgrest({ host, pgPort, httpPort, adminPort, jwtSec
         lastProblem = `admin /ready answered ${response.status}`;
       }
       if (ready) {
-        const response = await fetch(`${url}${probe.path}`, { headers: probe.headers, signal: AbortSignal.timeout(5000) });
-        if (response.status === 200) return server;
+        const response = await fetch(`${server.url}${probe.path}`, { headers: probe.headers, signal: AbortSignal.timeout(5000) });
+        if (response.status === 200) return null;
         lastProblem = `probe answered ${response.status}: ${(await response.text()).slice(0, 300)}`;
       }
     } catch (error) {
@@ -118,7 +127,5 @@ export async function startPostgrest({ host, pgPort, httpPort, adminPort, jwtSec
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  if (hasExited()) lastProblem = `PostgREST exited (code ${child.exitCode}, signal ${child.signalCode})`;
-  await server.stop();
-  throw new Error(`PostgREST did not become ready at ${url}: ${lastProblem}\n--- PostgREST output ---\n${output}`);
+  return hasExited() ? `PostgREST exited (code ${child.exitCode}, signal ${child.signalCode})` : lastProblem;
 }

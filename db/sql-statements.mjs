@@ -36,22 +36,13 @@ export function splitStatements(text) {
     previousWord = '';
   };
   while (i < text.length) {
-    const c = text[i];
-    const next = text[i + 1];
-    if (c === '-' && next === '-') {
-      const newline = text.indexOf('\n', i);
-      i = newline === -1 ? text.length : newline + 1;
-      continue;
-    }
-    if (c === '/' && next === '*') {
-      i = skipBlockComment(text, i);
-      continue;
-    }
-    if (/\s/.test(c)) {
-      i += 1;
+    const gap = gapEnd(text, i);
+    if (gap > i) {
+      i = gap;
       continue;
     }
     if (start < 0) start = i;
+    const c = text[i];
     if (c === ';') {
       if (atomicDepth === 0) {
         finish(i + 1);
@@ -61,25 +52,11 @@ export function splitStatements(text) {
       i += 1;
       continue;
     }
-    if (c === "'") {
-      const escapes = i > 0 && /[eE]/.test(text[i - 1]) && (i < 2 || !WORD_CHAR.test(text[i - 2]));
-      i = skipQuoted(text, i, "'", escapes);
+    const literal = literalEnd(text, i);
+    if (literal > i) {
+      i = literal;
       previousWord = '';
       continue;
-    }
-    if (c === '"') {
-      i = skipQuoted(text, i, '"', false);
-      previousWord = '';
-      continue;
-    }
-    if (c === '$' && (i === 0 || !WORD_CHAR.test(text[i - 1]))) {
-      const tag = DOLLAR_TAG.exec(text.slice(i, i + 64));
-      if (tag) {
-        const close = text.indexOf(tag[0], i + tag[0].length);
-        i = close === -1 ? text.length : close + tag[0].length;
-        previousWord = '';
-        continue;
-      }
     }
     if (WORD_START.test(c)) {
       let j = i + 1;
@@ -97,6 +74,38 @@ export function splitStatements(text) {
   }
   finish(text.length);
   return statements;
+}
+
+// The end of the comment or whitespace character at `i`, or `i` when there
+// is none.
+function gapEnd(text, i) {
+  const c = text[i];
+  const next = text[i + 1];
+  if (c === '-' && next === '-') {
+    const newline = text.indexOf('\n', i);
+    return newline === -1 ? text.length : newline + 1;
+  }
+  if (c === '/' && next === '*') return skipBlockComment(text, i);
+  return /\s/.test(c) ? i + 1 : i;
+}
+
+// The end of the string, quoted identifier or dollar-quoted body starting at
+// `i`, or `i` when none starts there.
+function literalEnd(text, i) {
+  const c = text[i];
+  if (c === "'") {
+    const escapes = i > 0 && /[eE]/.test(text[i - 1]) && (i < 2 || !WORD_CHAR.test(text[i - 2]));
+    return skipQuoted(text, i, "'", escapes);
+  }
+  if (c === '"') return skipQuoted(text, i, '"', false);
+  if (c === '$' && (i === 0 || !WORD_CHAR.test(text[i - 1]))) {
+    const tag = DOLLAR_TAG.exec(text.slice(i, i + 64));
+    if (tag) {
+      const close = text.indexOf(tag[0], i + tag[0].length);
+      return close === -1 ? text.length : close + tag[0].length;
+    }
+  }
+  return i;
 }
 
 function skipBlockComment(text, from) {

@@ -112,15 +112,7 @@ export async function startStack({
   });
   timings.database = { source, ...dbTimings };
 
-  let socket;
-  let postgrest;
-  let gateway;
-  const closeAll = async () => {
-    await gateway?.stop();
-    await postgrest?.stop();
-    await socket?.stop();
-    if (!db.closed) await db.close();
-  };
+  const servers = { db, socket: null, postgrest: null, gateway: null };
   try {
     apiPort ??= await freePort(host);
     const supabaseUrl = `http://${host}:${apiPort}`;
@@ -136,91 +128,116 @@ export async function startStack({
     timings.catalog = since(catalogAt);
 
     const serveAt = performance.now();
-    // A port found free may be taken by another process before it is bound
-    // (parallel test suites): a database port of our own choosing is chosen
-    // again, and with ports of our own choosing, a PostgREST that exits
-    // during start-up is started again on fresh ones.
-    const choosePgPort = pgPort === undefined || pgPort === null;
-    for (let attempt = 1; ; attempt++) {
-      pgPort ??= await freePort(host);
-      // PostgREST holds one connection (db-pool 1, no LISTEN channel). A
-      // second slot lets it reconnect while the socket server is still
-      // letting go of a connection that dropped; pglite-socket keeps a
-      // transaction on the connection that opened it.
-      socket = new PGLiteSocketServer({ db, host, port: pgPort, maxConnections: 2 });
-      try {
-        await socket.start();
-        break;
-      } catch (cause) {
-        if (!choosePgPort || attempt === 3 || cause?.code !== 'EADDRINUSE') throw cause;
-        pgPort = undefined;
-      }
-    }
-    const choosePorts = httpPort === undefined || httpPort === null;
-    httpPort ??= await freePort(host);
-    let adminPort = await freePort(host);
-
+    pgPort = await openSocket(servers, { host, pgPort });
     const keys = { anonKey: anonKey(jwtSecret), serviceKey: serviceKey(jwtSecret) };
     const probe = database.probeTable
       ? { path: `/${database.probeTable}?select=id&limit=1`, headers: { apikey: keys.anonKey, authorization: `Bearer ${signedIn[0]?.token ?? keys.serviceKey}` } }
       : { path: '/', headers: { apikey: keys.serviceKey, authorization: `Bearer ${keys.serviceKey}` } };
-    const servePostgrest = () =>
-      startPostgrest({ host, pgPort, httpPort, adminPort, jwtSecret: postgrestJwtSecret(jwtSecret, jwks), quiet, probe });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        postgrest = await servePostgrest();
-        break;
-      } catch (cause) {
-        if (!choosePorts || attempt === 3 || !/PostgREST exited/.test(cause.message)) throw cause;
-        httpPort = await freePort(host);
-        adminPort = await freePort(host);
-      }
-    }
+    const rest = await serveRest(servers, { host, pgPort, httpPort, jwtSecret: postgrestJwtSecret(jwtSecret, jwks), quiet, probe });
+    const { postgrest } = servers;
     const auth = createAuthHandler({ restUrl: postgrest.url, serviceKey: keys.serviceKey, jwtSecret, jwks, issuer, jwtExpiry, accessTokenHook: hook !== null });
-    gateway = await startRestGateway({ host, port: apiPort, restUrl: postgrest.url, auth, catalog: { facts: catalog, serviceKey: keys.serviceKey } });
+    servers.gateway = await startRestGateway({ host, port: apiPort, restUrl: postgrest.url, auth, catalog: { facts: catalog, serviceKey: keys.serviceKey } });
     timings.serve = since(serveAt);
     timings.total = since(started);
-
-    let stopping;
-    return {
-      supabaseUrl: gateway.url,
-      restUrl: postgrest.url,
-      url: postgrest.url,
-      authUrl: issuer,
-      schema: database.schema,
-      migrations: database.migrationsDir,
-      ...keys,
-      jwtSecret,
-      users: signedIn,
-      notes,
-      /** The catalog facts `domain pull` reads (also served for the service key at /alfred/v1/catalog). */
-      catalog,
-      pgPort,
-      httpPort,
-      apiPort: Number(new URL(gateway.url).port),
-      timings,
-      exited: postgrest.exited,
-      /** Makes PostgREST re-read the schema cache (SIGUSR1). */
-      reload: () => postgrest.reload(),
-      /** The last 64 KB PostgREST wrote, for diagnosing a failed request. */
-      postgrestOutput: () => postgrest.output(),
-      /**
-       * Stops PostgREST alone (the database keeps its data): requests to `url`
-       * are then refused, as when a server goes down mid-session.
-       */
-      stopPostgrest: () => postgrest.stop(),
-      /** Starts PostgREST again on the same port after `stopPostgrest()`. */
-      async startPostgrest() {
-        await postgrest.stop();
-        postgrest = await servePostgrest();
-      },
-      /** Stops the gateway, PostgREST, the socket and PGlite; safe to call twice. */
-      stop: () => (stopping ??= closeAll()),
-    };
+    const fields = { authUrl: issuer, schema: database.schema, migrations: database.migrationsDir, keys, jwtSecret, users: signedIn, notes, catalog, pgPort, httpPort: rest.httpPort, timings };
+    return stackHandle(servers, fields, rest.servePostgrest);
   } catch (error) {
-    await closeAll().catch(() => {});
+    await closeServers(servers).catch(() => {});
     throw error;
   }
+}
+
+// Stops the gateway, PostgREST, the socket and PGlite, those that started.
+async function closeServers({ db, socket, postgrest, gateway }) {
+  await gateway?.stop();
+  await postgrest?.stop();
+  await socket?.stop();
+  if (!db.closed) await db.close();
+}
+
+// Serves `servers.db` over the Postgres wire protocol (`servers.socket`);
+// resolves to its port. A port found free may be taken by another process
+// before it is bound (parallel test suites): a port of our own choosing is
+// chosen again.
+async function openSocket(servers, { host, pgPort }) {
+  const choosePgPort = pgPort === undefined || pgPort === null;
+  for (let attempt = 1; ; attempt++) {
+    pgPort ??= await freePort(host);
+    // PostgREST holds one connection (db-pool 1, no LISTEN channel). A
+    // second slot lets it reconnect while the socket server is still
+    // letting go of a connection that dropped; pglite-socket keeps a
+    // transaction on the connection that opened it.
+    servers.socket = new PGLiteSocketServer({ db: servers.db, host, port: pgPort, maxConnections: 2 });
+    try {
+      await servers.socket.start();
+      return pgPort;
+    } catch (cause) {
+      if (!choosePgPort || attempt === 3 || cause?.code !== 'EADDRINUSE') throw cause;
+      pgPort = undefined;
+    }
+  }
+}
+
+// Starts PostgREST on the socket (`servers.postgrest`); resolves to
+// `{ httpPort, servePostgrest }`, the latter starting it again on the same
+// ports. With ports of our own choosing, a PostgREST that exits during
+// start-up (its port taken meanwhile) is started again on fresh ones.
+async function serveRest(servers, { host, pgPort, httpPort, jwtSecret, quiet, probe }) {
+  const choosePorts = httpPort === undefined || httpPort === null;
+  httpPort ??= await freePort(host);
+  let adminPort = await freePort(host);
+  const servePostgrest = () => startPostgrest({ host, pgPort, httpPort, adminPort, jwtSecret, quiet, probe });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      servers.postgrest = await servePostgrest();
+      return { httpPort, servePostgrest };
+    } catch (cause) {
+      if (!choosePorts || attempt === 3 || !/PostgREST exited/.test(cause.message)) throw cause;
+      httpPort = await freePort(host);
+      adminPort = await freePort(host);
+    }
+  }
+}
+
+// What startStack resolves to (see there), over the running `servers`.
+function stackHandle(servers, { authUrl, schema, migrations, keys, jwtSecret, users, notes, catalog, pgPort, httpPort, timings }, servePostgrest) {
+  const { gateway } = servers;
+  let stopping;
+  return {
+    supabaseUrl: gateway.url,
+    restUrl: servers.postgrest.url,
+    url: servers.postgrest.url,
+    authUrl,
+    schema,
+    migrations,
+    ...keys,
+    jwtSecret,
+    users,
+    notes,
+    /** The catalog facts `domain pull` reads (also served for the service key at /alfred/v1/catalog). */
+    catalog,
+    pgPort,
+    httpPort,
+    apiPort: Number(new URL(gateway.url).port),
+    timings,
+    exited: servers.postgrest.exited,
+    /** Makes PostgREST re-read the schema cache (SIGUSR1). */
+    reload: () => servers.postgrest.reload(),
+    /** The last 64 KB PostgREST wrote, for diagnosing a failed request. */
+    postgrestOutput: () => servers.postgrest.output(),
+    /**
+     * Stops PostgREST alone (the database keeps its data): requests to `url`
+     * are then refused, as when a server goes down mid-session.
+     */
+    stopPostgrest: () => servers.postgrest.stop(),
+    /** Starts PostgREST again on the same port after `stopPostgrest()`. */
+    async startPostgrest() {
+      await servers.postgrest.stop();
+      servers.postgrest = await servePostgrest();
+    },
+    /** Stops the gateway, PostgREST, the socket and PGlite; safe to call twice. */
+    stop: () => (stopping ??= closeServers(servers)),
+  };
 }
 
 // What makes the database: `{ schema, migrationsDir, migrations, snapshotName, probeTable, seed: { key, run(db, notes) } }`.
