@@ -6,17 +6,18 @@
 // (.cpp, .h) and the JavaScript of web/src, worker/ (not its node_modules),
 // cli/ and db/*.mjs.
 //
-// The scan is a heuristic that holds on this codebase: comments, strings,
-// character literals (and in JavaScript template literals and regular
-// expression literals) are blanked first, then braces are matched. A C++
-// function is a brace block opened at namespace or class scope after a
-// parameter list; a JavaScript function is a `function` (declaration or
-// expression, at any depth), a method (class or object literal), or an arrow
-// function at the top level of a module.
+// The scan is a heuristic that holds on this codebase: comments and the
+// insides of literals are blanked first (C++ here, JavaScript by the lexer of
+// support/js-source.mjs), then braces are matched. A C++ function is a brace
+// block opened at namespace or class scope after a parameter list; a
+// JavaScript function is a `function` (declaration or expression, at any
+// depth), a method (class or object literal), or an arrow function at the top
+// level of a module. A body's length counts the lines from its `{` to its `}`.
 import { test } from 'node:test';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, relative } from 'node:path';
 import assert from 'node:assert/strict';
+import { scanSource } from './support/js-source.mjs';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 
 const FILE_LIMIT = 500;
@@ -24,137 +25,51 @@ const FUNCTION_LIMIT = 60;
 const FILE_REASON = /^\s*(?:\/\/+|\/\*+|\*)\s*Longer than 500 lines because/m;
 const FUNCTION_REASON = /Longer than 60 lines because/;
 
-// ---- Blanking: the code with comments and literals replaced by spaces ----
-
-// Returns { code, comments }: two strings as long as `text`, newlines kept.
-// `code` has comments and the insides of literals blanked (quotes kept);
-// `comments` has everything but the comments blanked.
-function blank(text, language) {
-  const source = {
-    text,
-    code: text.split(''),
-    comments: text.replace(/[^\n]/g, ' ').split(''),
-    literalEnd: language === 'cpp' ? cppLiteralEnd : jsLiteralEnd,
+// `text` with comments, the insides of string and character literals (not
+// digit separators as in 1'000) and preprocessor lines replaced by spaces;
+// quotes, offsets and line breaks kept.
+function blankCpp(text) {
+  const code = text.split('');
+  const erase = (from, to) => {
+    for (let k = from; k < to; k++) if (code[k] !== '\n') code[k] = ' ';
   };
-  lexCode(source, 0, false);
-  return { code: source.code.join(''), comments: source.comments.join('') };
-}
-
-function erase(code, from, to) {
-  for (let k = from; k < to; k++) if (code[k] !== '\n') code[k] = ' ';
-}
-
-// Walks code from `i`, blanking comments and literals. `nested` is code
-// inside a template literal's `${`: it ends at its closing brace, whose index
-// is returned.
-function lexCode(source, i, nested) {
-  const { text, code, comments } = source;
-  let depth = 0;
+  let i = 0;
   while (i < text.length) {
-    if (nested && text[i] === '}' && depth-- === 0) return i;
-    if (nested && text[i] === '{') depth++;
-    const commentEnd = text.startsWith('//', i) ? lineEnd(text, i) : text.startsWith('/*', i) ? text.indexOf('*/', i + 2) + 2 || text.length : i;
-    if (commentEnd > i) {
-      for (let k = i; k < commentEnd; k++) comments[k] = text[k];
-      erase(code, i, commentEnd);
-      i = commentEnd;
+    const end = cppSkipEnd(text, i);
+    if (end === i) {
+      i++;
       continue;
     }
-    const end = source.literalEnd(source, i);
-    if (end > i) {
-      erase(code, i + 1, end - 1);
-      i = end;
-    } else i++;
+    const quoted = text[i] === '"' || text[i] === "'";
+    erase(quoted ? i + 1 : i, quoted ? end - 1 : end);
+    i = end;
   }
-  return i;
+  return code.join('');
 }
 
-function lineEnd(text, i) {
-  const end = text.indexOf('\n', i);
-  return end < 0 ? text.length : end;
-}
+const lineEnd = (text, i) => (text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i));
 
-// The end of a quoted literal: the index just past its closing quote.
-function quotedEnd(text, i, quote) {
-  let k = i + 1;
-  while (k < text.length && text[k] !== quote) {
-    if (text[k] === '\\') k++;
-    k++;
-  }
-  return k + 1;
-}
-
-// C++: strings, raw strings, character literals (not digit separators as in
-// 1'000) and preprocessor lines. Returns `i` when no literal starts there.
-function cppLiteralEnd({ text, code }, i) {
+// The end of the comment, literal or preprocessor line at `i`, or `i` when
+// none starts there.
+function cppSkipEnd(text, i) {
   const c = text[i];
+  if (text.startsWith('//', i)) return lineEnd(text, i);
+  if (text.startsWith('/*', i)) return text.indexOf('*/', i + 2) + 2 || text.length;
   if (c === '#' && /^[ \t]*$/.test(text.slice(text.lastIndexOf('\n', i - 1) + 1, i))) {
     let end = lineEnd(text, i);
     while (text[end - 1] === '\\') end = lineEnd(text, end + 1);
-    erase(code, i, end);
     return end;
   }
-  if (c === '"') {
-    const raw = /(?:^|[^\w])(?:u8|u|U|L)?R$/.test(text.slice(Math.max(0, i - 3), i));
-    if (!raw) return quotedEnd(text, i, '"');
+  if (c === '"' && /(?:^|[^\w])(?:u8|u|U|L)?R$/.test(text.slice(Math.max(0, i - 3), i))) {
     const delimiter = text.slice(i + 1, text.indexOf('(', i));
     return text.indexOf(`)${delimiter}"`, i) + delimiter.length + 2;
   }
-  if (c === "'") {
-    const word = /[\w]*$/.exec(text.slice(Math.max(0, i - 40), i))[0];
-    if (/^\d/.test(word)) return i; // a digit separator
-    return quotedEnd(text, i, "'");
-  }
-  return i;
-}
-
-const REGEX_AFTER_WORD = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'instanceof', 'yield', 'await']);
-
-// JavaScript: strings, template literals (with their `${}` parts, nested
-// literals included) and regular expression literals, told from a division
-// by what comes before the slash.
-function jsLiteralEnd(source, i) {
-  const { text, code } = source;
-  const c = text[i];
-  if (c === '"' || c === "'") return quotedEnd(text, i, c);
-  if (c === '`') return templateEnd(source, i);
-  if (c === '/' && regexCanStart(code, i)) return regexEnd(text, i);
-  return i;
-}
-
-function templateEnd(source, i) {
-  const { text } = source;
+  if (c === "'" && /^\d/.test(/\w*$/.exec(text.slice(Math.max(0, i - 40), i))[0])) return i; // a digit separator
+  if (c !== '"' && c !== "'") return i;
   let k = i + 1;
-  while (k < text.length && text[k] !== '`') {
-    if (text[k] === '\\') k += 2;
-    else if (text.startsWith('${', k)) k = lexCode(source, k + 2, true) + 1;
-    else k++;
-  }
+  while (k < text.length && text[k] !== c) k += text[k] === '\\' ? 2 : 1;
   return k + 1;
 }
-
-function regexCanStart(code, i) {
-  let k = i - 1;
-  while (k >= 0 && /\s/.test(code[k])) k--;
-  if (k < 0 || '(,=:[!&|?{};+-*%<>~^'.includes(code[k])) return true;
-  const word = /[\w$]+$/.exec(code.slice(Math.max(0, k - 20), k + 1));
-  return word !== null && REGEX_AFTER_WORD.has(word[0]);
-}
-
-function regexEnd(text, i) {
-  let k = i + 1;
-  let inClass = false;
-  while (k < text.length && (inClass || text[k] !== '/')) {
-    if (text[k] === '\n') return i; // a division after all
-    if (text[k] === '\\') k++;
-    else if (text[k] === '[') inClass = true;
-    else if (text[k] === ']') inClass = false;
-    k++;
-  }
-  return k + 1;
-}
-
-// ---- Finding functions in the blanked code ----
 
 function matchingClose(code, open) {
   let depth = 0;
@@ -288,15 +203,14 @@ function jsFunctionBefore(code, open, depth) {
   return { start: paren - lead.length + method.index, name: method[0].trim() };
 }
 
-// ---- The rule ----
-
 const lineCount = (text) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
-// The comment lines right above line `line` (1-based), joined into one text.
-function commentAbove(codeLines, commentLines, line) {
+// The comment lines right above line `line` (1-based), joined into one text:
+// lines with no code whose text starts as a comment does.
+function commentAbove(codeLines, textLines, line) {
   const texts = [];
-  for (let j = line - 2; j >= 0 && codeLines[j].trim() === '' && commentLines[j].trim() !== ''; j--) {
-    texts.unshift(commentLines[j].replace(/^\s*(?:\/\/+|\/\*+|\*+\/?)?/, '').replace(/\*\/\s*$/, ''));
+  for (let j = line - 2; j >= 0 && codeLines[j].trim() === '' && /^\s*(?:\/\/|\/\*|\*)/.test(textLines[j]); j--) {
+    texts.unshift(textLines[j].replace(/^\s*(?:\/\/+|\/\*+|\*+\/?)?/, '').replace(/\*\/\s*$/, ''));
   }
   return texts.join(' ').replace(/\s+/g, ' ');
 }
@@ -305,13 +219,13 @@ function commentAbove(codeLines, commentLines, line) {
  * The offenders in one source text: `{ line, what, lines }` per file or
  * function past its limit without a reason.
  */
-export function offendersIn(text, language) {
+function offendersIn(text, language) {
   const offenders = [];
   const total = lineCount(text);
   if (total > FILE_LIMIT && !FILE_REASON.test(text.split('\n').slice(0, 15).join('\n'))) {
     offenders.push({ line: 1, what: 'file', lines: total });
   }
-  const { code, comments } = blank(text, language);
+  const code = language === 'cpp' ? blankCpp(text) : scanSource(text).bare;
   const lineStarts = [0];
   for (let k = 0; k < code.length; k++) if (code[k] === '\n') lineStarts.push(k + 1);
   const lineOf = (offset) => {
@@ -325,11 +239,11 @@ export function offendersIn(text, language) {
     return low + 1;
   };
   const codeLines = code.split('\n');
-  const commentLines = comments.split('\n');
+  const textLines = text.split('\n');
   for (const fn of (language === 'cpp' ? cppFunctions : jsFunctions)(code)) {
     const lines = lineOf(fn.close) - lineOf(fn.open) + 1;
     const line = lineOf(fn.start);
-    if (lines > FUNCTION_LIMIT && !FUNCTION_REASON.test(commentAbove(codeLines, commentLines, line))) {
+    if (lines > FUNCTION_LIMIT && !FUNCTION_REASON.test(commentAbove(codeLines, textLines, line))) {
       offenders.push({ line, what: `${fn.name}()`, lines });
     }
   }
@@ -347,7 +261,7 @@ function walk(dir, recurse = true) {
 }
 
 /** The files the rule covers under `root`, with the language of each. */
-export function coveredSources(root) {
+function coveredSources(root) {
   const cpp = ['core', 'wasm'].flatMap((dir) => walk(join(root, dir))).filter((path) => ['.cpp', '.h'].includes(extname(path)));
   const js = [...['web/src', 'worker', 'cli'].flatMap((dir) => walk(join(root, dir))), ...walk(join(root, 'db'), false)]
     .filter((path) => ['.js', '.mjs'].includes(extname(path)))
@@ -356,13 +270,11 @@ export function coveredSources(root) {
 }
 
 /** Every offender under `root` as `path:line what N lines`. */
-export function offendersUnder(root) {
+function offendersUnder(root) {
   return coveredSources(root).flatMap(([path, language]) =>
     offendersIn(readFileSync(path, 'utf8'), language).map(({ line, what, lines }) => `${relative(root, path)}:${line} ${what} ${lines} lines`),
   );
 }
-
-// ---- Tests ----
 
 const filler = (count, line = 'x = 1;') => Array.from({ length: count }, () => `  ${line}`).join('\n');
 
@@ -457,7 +369,17 @@ test('the covered folders: core/ and wasm/ C++, web/src, worker/ (not node_modul
   ]);
 });
 
+// Functions past the limit in core/src/executor/, which is being reworked for
+// speed: split them there, then take them off this list. Each entry must
+// still be an offender (by file and name), so that the list only shrinks.
+const PENDING = ['core/src/executor/execution_options.cpp parse_execution_options()', 'core/src/executor/execution_planning.cpp execution::state::start()', 'core/src/executor/model_result.cpp write_model_success()'];
+
+const pendingKey = (offender) => offender.replace(/:\d+ (\S+) \d+ lines$/, ' $1');
+
 test('no source file over 500 lines and no function over 60 lines without a written reason', () => {
-  const offenders = offendersUnder(ROOT);
+  const all = offendersUnder(ROOT);
+  const offenders = all.filter((offender) => !PENDING.includes(pendingKey(offender)));
   assert.deepEqual(offenders, [], `split these, or write the reason (see the top of tests/js/source-sizes.test.mjs):\n${offenders.join('\n')}`);
+  const fixed = PENDING.filter((key) => !all.some((offender) => pendingKey(offender) === key));
+  assert.deepEqual(fixed, [], 'these are within the limits now: take them off PENDING');
 });
