@@ -1,7 +1,9 @@
 // The core's layout: one folder per subsystem under core/src/, and
 // dependencies that run one way. A file may include headers of its own
 // subsystem or of one listed before it in LAYERS, never of a later one;
-// docs/architecture.md says what each subsystem holds.
+// docs/architecture.md says what each subsystem holds. The native tests
+// mirror the folders: tests/core/<subsystem>/<name>_test.cpp tests the code
+// named <name> in core/src/<subsystem>/.
 import { test } from 'node:test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
@@ -13,8 +15,21 @@ const LAYERS = ['json', 'uuid', 'domain', 'registry', 'tool_call', 'postgrest', 
 // folder holds the .cpp of the same name; these headers have none.
 const HEADER_HOMES = { error: 'json', error_codes: 'json', entry_index: 'registry', prompt_step: 'prompt', api: 'api' };
 
+// Tests named after what they check rather than after one core file, and
+// the subsystem whose folder they sit in.
+const TEST_HOMES = {
+  executor_faults: 'executor', // the executor when the network or the server misbehaves
+  max_affected: 'executor', // the executor's maxAffected option, by header or by count
+  prompt_property: 'prompt', // random registry states: no UUID in any prompt
+  whole_number: 'tool_call', // whole_number of values.h against strtod
+  keys: 'api', // keys of every type through every layer, up to the api calls
+};
+// Shared by the tests of every subsystem, at tests/core/ itself.
+const TEST_SUPPORT = ['golden', 'main.cpp', 'prompt_support.h', 'request_text.h', 'support.h'];
+
 const SRC = join(ROOT, 'core/src');
 const INCLUDE = join(ROOT, 'core/include/alfred');
+const TESTS = join(ROOT, 'tests/core');
 
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -27,6 +42,25 @@ const sources = walk(SRC);
 const subsystemOfSource = (path) => relative(SRC, path).split('/')[0];
 const cppHome = new Map(sources.filter((p) => p.endsWith('.cpp')).map((p) => [basename(p, '.cpp'), subsystemOfSource(p)]));
 const headerHome = (name) => HEADER_HOMES[name] ?? cppHome.get(name);
+// Every core file by name without its extension (.cpp, .h, .inc), public headers too.
+const codeHome = new Map([
+  ...sources.map((p) => [basename(p).replace(/\.[^.]+$/, ''), subsystemOfSource(p)]),
+  ...readdirSync(INCLUDE).map((name) => [basename(name, '.h'), headerHome(basename(name, '.h'))]),
+  ...cppHome,
+]);
+
+/**
+ * The tests (paths relative to tests/core/) that are not where the mirror
+ * puts them, each with the folder it belongs in.
+ */
+export function misplacedTests(paths) {
+  return paths.flatMap((path) => {
+    const name = basename(path, '_test.cpp');
+    const home = TEST_HOMES[name] ?? codeHome.get(name);
+    if (!home) return [`${path}: names no core file; rename it or add it to TEST_HOMES`];
+    return dirname(path) === home ? [] : [`${path}: belongs in tests/core/${home}/`];
+  });
+}
 
 test('every core source sits in a subsystem folder, and every public header has a home', () => {
   const loose = sources.filter((path) => !LAYERS.includes(subsystemOfSource(path)) || dirname(path) === SRC);
@@ -50,4 +84,22 @@ test('core dependencies run one way: no file includes a header of a later subsys
     }
   }
   assert.deepEqual(upward, []);
+});
+
+test('tests/core/ mirrors core/src/: each test sits in the folder of the subsystem that holds its code', () => {
+  // The check itself: a test at the top, in another subsystem, or named after nothing is found.
+  assert.deepEqual(misplacedTests(['json/json_test.cpp', 'tool_call/whole_number_test.cpp', 'json/json_fields_test.cpp', 'api/api_test.cpp']), []);
+  assert.deepEqual(misplacedTests(['registry_test.cpp', 'json/registry_test.cpp', 'prompt/nothing_test.cpp']), [
+    'registry_test.cpp: belongs in tests/core/registry/',
+    'json/registry_test.cpp: belongs in tests/core/registry/',
+    'prompt/nothing_test.cpp: names no core file; rename it or add it to TEST_HOMES',
+  ]);
+
+  const tests = walk(TESTS).map((path) => relative(TESTS, path)).filter((path) => path.endsWith('_test.cpp'));
+  assert.deepEqual(misplacedTests(tests), []);
+  const names = new Set(tests.map((path) => basename(path, '_test.cpp')));
+  const stale = Object.keys(TEST_HOMES).filter((name) => !names.has(name) || codeHome.has(name));
+  assert.deepEqual(stale, [], 'a TEST_HOMES entry for a test that is gone, or one named after a core file');
+  const other = readdirSync(TESTS).filter((name) => !LAYERS.includes(name) && !TEST_SUPPORT.includes(name));
+  assert.deepEqual(other, [], `tests/core/ holds the subsystem folders and ${TEST_SUPPORT.join(', ')}`);
 });

@@ -1,5 +1,5 @@
 // buildRequest's output sent as it is to the real PostgREST of the local
-// stack, the database read back. The request tests (tests/core/request_test.cpp,
+// stack, the database read back. The request tests (tests/core/postgrest/request_test.cpp,
 // tests/js/differential.test.mjs) pin what is built; this file checks that the
 // server does with it what was meant: a create, an update and a delete by ref,
 // and the cases where the wire form departs from postgrest-js

@@ -14,6 +14,13 @@
 ///     std::string out;
 ///     alfred::request_layout layout;
 ///     alfred::api::build_request(out, layout, dom, reg, ctx, R"(["db_read",{"table":"inventory"}])");
+///
+/// The caller owns every domain, registry, context and execution these calls
+/// take, and each call borrows them only while it runs, except
+/// `start_execution`: its execution borrows the domain and the registry
+/// until it is destroyed. A loaded domain is only read and may serve every
+/// session; a registry is not thread-safe: one per session, used by one call
+/// at a time.
 
 #include <cstddef>
 #include <exception>

@@ -6,6 +6,13 @@
 /// has no open objects. The parser also takes what a model without strict
 /// mode writes: ```json fences, text around the object, omitted null fields,
 /// `params` and `data` as objects or as JSON text.
+///
+///     auto decision = parse_decision(reply_text, step_type::read);
+///     if (!decision) return decision.err();  // invalid_decision_json, invalid_decision, action_not_allowed
+///     if (decision->action == decision_action::tool_call) run(decision->tool, decision->params_json);
+///
+/// An `act_decision` owns copies of what it holds; it borrows nothing from
+/// the reply text.
 
 #include <optional>
 #include <string>

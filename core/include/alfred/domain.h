@@ -4,6 +4,16 @@
 /// prefixes and label rules. The kitchen domain is
 /// `domains/kitchen/domain.json`; a second domain needs a second JSON file
 /// and no C++ change (docs/keys-and-owners.md).
+///
+///     auto dom = parse_domain(config_json);  // result<domain>; invalid_domain with a path into the JSON
+///     if (!dom) return dom.err();
+///     const table* recipes = dom->find_table("recipes");
+///
+/// A domain owns its configuration (parse_domain copies what it keeps from
+/// the JSON text). Tables and columns found here, tool calls, label lookups
+/// and executions point into it: it must outlive them and not change while
+/// they live. Nothing changes a loaded domain, so one may serve every
+/// session.
 
 #include <cstddef>
 #include <optional>

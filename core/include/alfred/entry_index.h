@@ -3,6 +3,15 @@
 /// entry vector. The registry looks a UUID up for every id and foreign key of
 /// every translated row; a std::map of strings cost an allocation per entry
 /// and a string comparison per tree level.
+///
+///     detail::entry_index index;
+///     index.insert(hash, position);  // entries[position] holds the key
+///     std::uint32_t at = index.find(hash, [&](std::uint32_t p) { return entries[p].key == key; });
+///
+/// The index owns only its slots (hash, position); the keys stay in the
+/// caller's vector, which the index never sees. The caller keeps the two in
+/// step: positions are never removed one by one, so an index whose vector
+/// shrank or was reordered is cleared and filled again.
 
 #include <cstdint>
 #include <vector>

@@ -2,6 +2,15 @@
 /// Errors as values: every fallible core function returns `result<T>`.
 /// Nothing in the core throws across its public API; the WASM boundary and
 /// the JS side only ever see `{code, path, message, hint}`.
+///
+///     result<domain> dom = parse_domain(text);
+///     if (!dom) return dom.take_error();  // or dom.err() to look at it
+///     use(*dom);
+///
+/// An `error` owns its text, and a `result` owns its value or its error. Take
+/// views into the value (a `json_value` of a `result<json_document>`) where
+/// the value will stay: they are valid while the result holds it, and one
+/// into a document that moved dangles.
 
 #include <optional>
 #include <string>

@@ -11,6 +11,9 @@
 ///
 ///   return error{codes::unknown_column, "filters[0].field", "inventory has no column 'colour'", hint};
 ///   if (err.code == codes::invalid_json) …
+///
+/// The catalog is constant data: an `error_code` is a view of its name in
+/// static storage, valid for the whole program, and is copied freely.
 
 #include <string_view>
 

@@ -21,6 +21,13 @@
 /// arrived. A create whose rows carry caller-drawn ids (`execution_options`)
 /// settles such an answer, and a duplicate key on a retry, by reading its rows
 /// back by id (docs/limits-and-faults.md).
+///
+/// An execution borrows the domain and the registry, which must outlive it,
+/// and copies its params and request context. What it hands out lives in the
+/// execution: `result_json()` and the views and pointers of `model()` are
+/// valid while the execution is, `needs()` until the round's last response.
+/// Executions of one session may share its registry, one call at a time;
+/// the registry is not thread-safe.
 
 #include <cstddef>
 #include <memory>

@@ -14,6 +14,9 @@
 /// Adding an op is one enumerator, one row and its tests (the table test
 /// walks every row through validation, both encoders, rendering, the tool
 /// schema and the prompt).
+///
+/// The rows are constant data in static storage: the references, pointers
+/// and views these functions return are valid for the whole program.
 
 #include <array>
 #include <optional>

@@ -4,6 +4,21 @@
 /// keeps every value's raw text, so numbers and untouched sub-documents are
 /// written back exactly as received. The writer escapes like
 /// `JSON.stringify`, so bodies are byte-identical to what JavaScript sends.
+///
+///     std::string text = R"({"table": "inventory", "limit": 5})";
+///     auto doc = json_document::parse(text);  // invalid_json for text JSON.parse refuses
+///     if (!doc) return doc.err();
+///     std::optional<json_value> limit = doc->root().find("limit");  // limit->as_integer() == 5
+///     std::string out;
+///     json_writer w(out);
+///     w.begin_object(); w.key("table"); w.string("inventory"); w.end_object();  // {"table":"inventory"}
+///
+/// A `json_document` does not own its text: it views the caller's string
+/// (only strings with escapes are decoded into the document's own storage),
+/// and that string must outlive it. A `json_value` views the document: it
+/// must not outlive the document, nor survive a move of it (take values from
+/// the document where it will stay). A `json_writer` appends to a string it
+/// borrows.
 
 #include <cstddef>
 #include <cstdint>

@@ -23,6 +23,9 @@
 /// without an accent, becomes a bracket expression of an `imatch` regular
 /// expression that holds the letter in both cases and its accented forms
 /// (`creme` → `^[cCÇçĆ-čḈḉ][rR…]…$`).
+///
+/// Pure functions: each result owns its text except `pattern_operand::op`,
+/// which views a string literal and is valid for the whole program.
 
 #include <cstddef>
 #include <string>

@@ -3,6 +3,13 @@
 /// first the PostgREST grammar on the decoded text (quoting inside `in.(…)`,
 /// `or=(…)` and array literals), then percent-encoding of the finished key
 /// and value. Percent-encoding never protects grammar characters.
+///
+///     quote_list_value("a,b") == R"("a,b")"                     // a bare comma would end the element
+///     percent_encode(quote_list_value("a,b")) == "%22a%2Cb%22"  // what the URL carries
+///     percent_encode("crème brûlée") == "cr%C3%A8me%20br%C3%BBl%C3%A9e"
+///
+/// Pure functions: every result is a new string the caller owns (or text
+/// appended to the caller's `out`); nothing is kept between calls.
 
 #include <string>
 #include <string_view>

@@ -7,6 +7,15 @@
 /// section from the domain. Pure: no I/O, and the output never contains a
 /// UUID (any that slipped into the input is replaced by its ref, or by
 /// `<id>` when the registry does not know it).
+///
+///     auto prompt = build_act_prompt(dom, registry, input_json);  // result<act_prompt>
+///     if (!prompt) return prompt.err();  // invalid_json, invalid_prompt_input, unknown_template
+///     send(prompt->system, prompt->user);
+///
+/// The builders read the domain and the registry only while they run (they
+/// change neither) and return text the caller owns; `embedded_template`'s
+/// views point into text compiled into the library, valid for the whole
+/// program.
 
 #include <optional>
 #include <string>

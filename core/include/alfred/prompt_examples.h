@@ -8,6 +8,10 @@
 ///
 ///     auto examples = prompt_examples(dom);
 ///     std::string text = fill_examples("rows are {{ref_examples}}", examples);
+///
+/// `example_texts` owns its strings and borrows nothing from the domain; the
+/// slots of `prompt_example_slots()` are static and valid for the whole
+/// program.
 
 #include <string>
 #include <string_view>

@@ -11,6 +11,12 @@
 /// (`{tool, table, data, error, count, query}`), whose error and count then
 /// complete the outcome. Values are shown as the model wrote them (refs,
 /// never UUIDs).
+///
+///     auto block = render_query(record_json);                     // result<std::string>
+///     auto line = render_query(record_json, query_style::line);  // for a turn summary
+///
+/// The record is read only while the call runs; the text returned is the
+/// caller's.
 
 #include <string>
 #include <string_view>

@@ -2,6 +2,12 @@
 /// The four kinds of plan step the Act prompt is built for, and what each may
 /// do. Shared by the prompt builder (which sections and which actions to
 /// offer) and the decision parser (which actions to accept).
+///
+///     std::optional<step_type> type = parse_step_type("read");  // step_type::read
+///     step_allows_tool(*type, tool_kind::remove);                // false: a read step only reads
+///
+/// Plain enums and functions of them: nothing is owned or borrowed, and
+/// `step_type_name`'s text is static.
 
 #include <optional>
 #include <string_view>

@@ -12,6 +12,9 @@
 //     ref_text("recipe", 1, true)    // "gen_recipe_1"
 //     ref_pattern("recipe")          // "recipe_N"
 //     parse_ref_name("gen_recipe_1") // {generated: true, prefix: "recipe", number: 1}
+//
+// Pure functions: each returns a new string, or a ref_name that owns its
+// prefix; nothing borrows the text it reads.
 
 #include <optional>
 #include <string>

@@ -11,6 +11,17 @@
 ///   written later with `recipe_id: "gen_recipe_1"` link to the saved row.
 /// The registry knows nothing about HTTP; it is pure state plus JSON
 /// serialization with a format version.
+///
+///     ref_registry reg;  // one per session
+///     std::string ref = reg.register_row("recipes", "recipe", uuid, ref_action::read, "Soup");  // "recipe_1"
+///     const ref_entry* entry = reg.find(ref);  // entry->key: the UUID in lower case
+///     auto restored = ref_registry::from_json(reg.to_json());  // the same refs in a later call
+///
+/// The registry owns its entries (copies of refs, keys, labels and content)
+/// and borrows nothing, not even the domain. It is not thread-safe: one per
+/// session, used by one call at a time. The entries it points to (`find`,
+/// `entries()`) are valid until a call adds entries or rolls a batch back, or
+/// the registry is replaced: copy what you keep.
 
 #include <cstddef>
 #include <map>

@@ -3,6 +3,14 @@
 /// request (method, URL, headers, JSON body) that JavaScript's fetch sends.
 /// Follows docs/postgrest-wire.md; its "Where postgrest-js differs" section
 /// lists where it departs from @supabase/postgrest-js on purpose.
+///
+///     request_context ctx(*parse_request_options(options_doc.root()));  // once per user session
+///     auto call = parse_tool_call(dom, reg, "db_read", params_json, ctx.options().user_id);
+///     auto request = build_request(dom, *call, ctx);  // result<http_request>: method, url, headers, body
+///
+/// An `http_request` and a `request_context` own their text (the context
+/// borrows nothing, so it may be copied into an execution); building reads
+/// the domain, the call and the context only while it runs.
 
 #include <optional>
 #include <string>

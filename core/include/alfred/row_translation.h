@@ -13,6 +13,14 @@
 /// `unlabeled_references` says which rows, `label_select` what to select,
 /// `apply_labels` registers what came back. A failed lookup only means fewer
 /// labels: translation does not depend on it.
+///
+///     auto rows = translate_rows(dom, reg, *dom.find_table("inventory"), body, ref_action::read, user_id);
+///     // [{"id":"inv_1","name":"milk",…,"ingredient_id":"ing_1"}]: no UUID, no owner column; inv_1 in reg
+///
+/// Translation reads the domain and writes the session's registry while it
+/// runs and returns text the caller owns. `tbl` must be a table of `dom`,
+/// and a `label_lookup`'s `target` points into the domain, which must
+/// outlive it.
 
 #include <string>
 #include <string_view>

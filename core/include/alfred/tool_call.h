@@ -4,6 +4,15 @@
 /// The result is a `tool_call` that can be turned into a request without any
 /// further checks; every problem is reported as an `error` whose path points
 /// into the params the model wrote.
+///
+///     std::string params = R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}]})";
+///     auto call = parse_tool_call(dom, reg, "db_delete", params, user_id);
+///     if (!call) return call.err();  // unknown_ref at filters[0].value when the registry has no inv_1
+///
+/// A `tool_call` points into the domain (`tbl`, `col`, and the `field` and
+/// `column` names are the domain's), which must outlive it. It copies every
+/// value, refs already translated, so it borrows neither the registry nor
+/// the params text.
 
 #include <optional>
 #include <string>

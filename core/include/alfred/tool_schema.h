@@ -12,6 +12,9 @@
 /// Example:
 ///   std::string tools = alfred::tool_definitions_json(dom, {.strict = true});
 ///   // [{"name":"db_read","description":"…","parameters":{"type":"object",…}}, …]
+///
+/// The domain is read only while the call runs; the text returned is the
+/// caller's.
 
 #include <string>
 

@@ -4,6 +4,13 @@
 /// copied from a place it should not have seen, or invented. Syntax and the
 /// RFC 9562 version/variant bits are checkable; existence is not (that needs
 /// the database).
+///
+///     is_uuid_syntax("C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61");        // true
+///     canonical_uuid("C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61");        // "c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61"
+///     implausible_uuid_reason("00000000-0000-0000-0000-000000000000");  // "it is the nil UUID"
+///
+/// Pure functions: `canonical_uuid` returns a new string, and the reasons
+/// are static text.
 
 #include <string>
 #include <string_view>

@@ -2,6 +2,12 @@
 /// UUIDs as 128 bits: the registry's lookup key. Parsing checks the
 /// 8-4-4-4-12 shape and ignores letter case, so `C696…` and `c696…` are the
 /// same key without a lower-cased copy.
+///
+///     std::optional<uuid_bits> bits = parse_uuid_bits("C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61");
+///     uuid_text(*bits);  // "c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61"
+///
+/// `uuid_bits` is a plain 16-byte value: it holds no text and borrows
+/// nothing.
 
 #include <cstdint>
 #include <optional>

@@ -4,6 +4,9 @@
 /// `core.withoutUuids`) goes through this one scrubber.
 ///
 ///   scrub_uuids(text, registry);   // "Key (id)=(c69607bb-…)" → "Key (id)=(inv_1)"
+///
+/// Both functions rewrite the caller's text or error in place and read the
+/// registry only while they run (it is not changed).
 
 #include <string>
 

@@ -14,7 +14,7 @@ using narrows = write_narrowing;
 
 // One row per op, in enum order (checked below). docs/filter-ops.md says
 // what each column means and how to add an op; the table test
-// (tests/core/filter_ops_test.cpp) walks every row through validation, both
+// (tests/core/tool_call/filter_ops_test.cpp) walks every row through validation, both
 // encoders, the records, the schema and the prompt.
 // clang-format off
 constexpr std::array<filter_op_rule, 18> kRules{{

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of tests/fuzz/corpus/ from inputs taken from the
-core tests' fixtures (tests/core/*_test.cpp). Run it after changing a seed:
+core tests' fixtures (tests/core/*/*_test.cpp). Run it after changing a seed:
 python3 tests/fuzz/seeds/make_seeds.py"""
 import json
 import os

@@ -2,16 +2,16 @@
 // a model read is capped before it is sent; the result is cut to the caps
 // between whole rows, in UTF-16 units as JavaScript counts them; a UUID a
 // value quotes becomes its ref or <id>; the developer's `data` is not made.
-#include "../../core/src/executor/model_result.h"
+#include "../../../core/src/executor/model_result.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
+#include "../support.h"
 #include "alfred/api.h"
 #include "alfred/executor.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

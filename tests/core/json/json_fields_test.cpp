@@ -2,7 +2,7 @@
 // one JSON tokenizer (core/src/json/json_lexer.h) every reader of the core
 // goes through.
 
-#include "../../core/src/json/json_fields.h"
+#include "../../../core/src/json/json_fields.h"
 
 #include <doctest/doctest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../../core/src/json/json_lexer.h"
+#include "../../../core/src/json/json_lexer.h"
 #include "alfred/json.h"
 
 namespace alfred::test {

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support.h"
 #include "alfred/executor.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

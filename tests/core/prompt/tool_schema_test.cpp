@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "../support.h"
 #include "alfred/json.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "support.h"
+#include "../support.h"
 
 using namespace alfred;
 

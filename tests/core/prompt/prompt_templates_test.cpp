@@ -12,11 +12,11 @@
 #include <set>
 #include <string>
 
+#include "../prompt_support.h"
 #include "alfred/decision.h"
 #include "alfred/prompt.h"
 #include "alfred/prompt_examples.h"
 #include "alfred/tool_call.h"
-#include "prompt_support.h"
 
 namespace alfred::test {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "request_text.h"
-#include "support.h"
+#include "../request_text.h"
+#include "../support.h"
 
 namespace alfred::test {
 namespace {

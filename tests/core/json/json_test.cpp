@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "support.h"
+#include "../support.h"
 
 namespace alfred::test {
 namespace {

@@ -8,8 +8,8 @@
 #include <regex>
 #include <string>
 
+#include "../prompt_support.h"
 #include "prompt_golden.h"
-#include "prompt_support.h"
 
 namespace alfred::test {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "../request_text.h"
+#include "../support.h"
 #include "alfred/uuid_scrub.h"
-#include "request_text.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../request_text.h"
+#include "../support.h"
 #include "alfred/executor.h"
-#include "request_text.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "../request_text.h"
+#include "../support.h"
 #include "alfred/api.h"
-#include "request_text.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
-#include "../../core/src/tool_call/values.h"
-#include "support.h"
+#include "../../../core/src/tool_call/values.h"
+#include "../support.h"
 
 namespace alfred::test {
 namespace {

@@ -4,6 +4,7 @@
 // owner columns named differently per table), not as the kitchen is.
 #include <doctest/doctest.h>
 
+#include "../support.h"
 #include "alfred/api.h"
 #include "alfred/domain.h"
 #include "alfred/registry.h"
@@ -11,7 +12,6 @@
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
 #include "alfred/tool_schema.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

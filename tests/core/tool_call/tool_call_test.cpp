@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
-#include "request_text.h"
-#include "support.h"
+#include "../request_text.h"
+#include "../support.h"
 
 namespace alfred::test {
 namespace {

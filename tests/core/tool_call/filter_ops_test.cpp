@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "../../core/src/executor/query_record.h"
+#include "../../../core/src/executor/query_record.h"
+#include "../request_text.h"
+#include "../support.h"
 #include "alfred/decision.h"
 #include "alfred/prompt.h"
 #include "alfred/prompt_examples.h"
@@ -22,8 +24,6 @@
 #include "alfred/tool_call.h"
 #include "alfred/tool_schema.h"
 #include "alfred_prompt_templates.h"
-#include "request_text.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

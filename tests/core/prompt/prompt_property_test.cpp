@@ -8,9 +8,9 @@
 #include <random>
 #include <string>
 
+#include "../prompt_support.h"
 #include "alfred/prompt.h"
 #include "alfred/uuid.h"
-#include "prompt_support.h"
 
 namespace alfred::test {
 namespace {

@@ -1,5 +1,5 @@
 // Values echoed in error messages are cut on a UTF-8 boundary.
-#include "../../core/src/json/echo.h"
+#include "../../../core/src/json/echo.h"
 
 #include <doctest/doctest.h>
 

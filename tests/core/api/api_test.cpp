@@ -11,9 +11,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "../../core/src/executor/db_error.h"
+#include "../../../core/src/executor/db_error.h"
+#include "../support.h"
 #include "alfred/filter_ops.h"
-#include "support.h"
 
 namespace alfred::test {
 namespace {

@@ -3,13 +3,13 @@
 // must build exactly the request the plain params build, and a broken `data`
 // text is an error at `data`, never a request.
 
-#include "../../core/src/tool_call/tool_params.h"
+#include "../../../core/src/tool_call/tool_params.h"
 
 #include <algorithm>
 #include <string>
 
-#include "request_text.h"
-#include "support.h"
+#include "../request_text.h"
+#include "../support.h"
 
 namespace alfred::test {
 namespace {
