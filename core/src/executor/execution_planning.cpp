@@ -23,7 +23,6 @@
 
 namespace alfred {
 
-using detail::array_length;
 using detail::byte_size;
 using detail::oversized_string;
 using detail::query_source;

@@ -23,7 +23,6 @@
 
 namespace alfred {
 
-using detail::array_length;
 using detail::byte_size;
 using detail::query_source;
 

@@ -30,10 +30,6 @@ enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, count_aff
 
 namespace detail {
 
-/// The number of elements of the JSON array `text`, counting at most
-/// `stop_after + 1` (enough to tell that a limit is passed); nothing when the
-/// text is not an array. No parse: strings are skipped, nesting is counted.
-std::optional<std::size_t> array_length(std::string_view text, std::size_t stop_after);
 /// The first string (value or key) in `value` longer than `max_bytes`, as a
 /// path; `path` is null at the top of the params.
 std::optional<std::string> oversized_string(json_value value, const param_path* path, std::size_t max_bytes);

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "../json/echo.h"
-#include "../json/json_scan.h"
+#include "../json/array_elements.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
@@ -23,7 +23,6 @@
 
 namespace alfred {
 
-using detail::array_length;
 using detail::byte_size;
 using detail::query_source;
 
@@ -134,7 +133,7 @@ void execution::state::verify_created(error fallback, std::string note) {
 
 void execution::state::consume_verification(need_response answer) {
   const auto found = succeeded(answer) && is_rows_array(answer.body)
-                         ? array_length(answer.body, settings.limits.max_rows)
+                         ? detail::array_length(answer.body, settings.limits.max_rows)
                          : std::nullopt;
   if (!found || *found != created_ids.size()) return finish({}, &*unverified, std::nullopt);
   record.notes.push_back(std::move(verified_note));

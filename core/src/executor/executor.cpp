@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "../json/echo.h"
-#include "../json/json_scan.h"
+#include "../json/array_elements.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
@@ -22,48 +22,10 @@
 
 namespace alfred {
 
-using detail::array_length;
 using detail::byte_size;
 using detail::query_source;
 
 namespace detail {
-
-// The number of elements of the JSON array `text`, counting at most
-// `stop_after + 1` (enough to tell that a limit is passed); nothing when the
-// text is not an array. No parse: strings are skipped, nesting is counted.
-std::optional<std::size_t> array_length(std::string_view text, std::size_t stop_after) {
-  std::size_t at = text.find_first_not_of(" \t\r\n");
-  if (at == std::string_view::npos || text[at] != '[') return std::nullopt;
-  std::size_t elements = 0;
-  long depth = 0;
-  bool empty = true;
-  const char* data = text.data();
-  const std::size_t size = text.size();
-  for (; at < size; ++at) {
-    const char c = data[at];
-    if (c == '"') {
-      // Plain runs of a string are skipped eight bytes at a time; an escape
-      // takes the byte after its backslash along.
-      for (++at;;) {
-        at = detail::end_of_plain_run(data, at, size);
-        if (at >= size) return std::nullopt;  // cut off inside the string
-        if (data[at] == '"') break;
-        at += data[at] == '\\' ? 2 : 1;
-      }
-      if (depth == 1) empty = false;
-    } else if (c == '[' || c == '{') {
-      if (depth == 1) empty = false;
-      ++depth;
-    } else if (c == ']' || c == '}') {
-      if (--depth == 0) return empty ? 0 : elements + 1;
-    } else if (c == ',' && depth == 1) {
-      if (++elements > stop_after) return elements;
-    } else if (depth == 1 && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-      empty = false;
-    }
-  }
-  return std::nullopt;  // cut off before the closing bracket
-}
 
 // The first string (value or key) in `value` longer than `max_bytes`, as a
 // path; `path` is null at the top of the params.
@@ -231,7 +193,7 @@ std::optional<std::size_t> execution::state::apply_limits(need_response& answer)
   std::optional<std::size_t> rows;
   if (answer.body.size() > limits.max_response_bytes) {
     why = fmt::format("{} bytes, over {}", answer.body.size(), byte_size(limits.max_response_bytes));
-  } else if (rows = array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
+  } else if (rows = detail::array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
     why = fmt::format("more than {} rows", limits.max_rows);
   } else {
     return rows;

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
+#include "../json/array_elements.h"
 #include "../json/echo.h"
 #include "alfred/json.h"
 #include "alfred/uuid_scrub.h"
@@ -12,46 +14,22 @@
 namespace alfred::detail {
 namespace {
 
-// The elements of a JSON array the core wrote itself (compact, valid), one
-// at a time: found by depth, outside strings. One object is one element.
-class element_scanner {
+// The rows of a result the core wrote: the elements of an array, or one
+// object (a single create's row) as one row.
+class result_rows {
  public:
-  explicit element_scanner(std::string_view text) : text_(text) {
-    if (!text.empty() && text.front() != '[') single_ = true;
-    at_ = single_ ? 0 : 1;
-  }
-  /// The next element, or nothing at the end.
+  explicit result_rows(std::string_view text)
+      : single_(!text.empty() && text.front() != '[' ? text : std::string_view()),
+        elements_(single_.empty() ? text : std::string_view()) {}
+  /// The next row, or nothing at the end.
   std::optional<std::string_view> next() {
-    if (single_) {
-      if (at_ > 0 || text_.empty()) return std::nullopt;
-      at_ = text_.size();
-      return text_;
-    }
-    const std::size_t start = at_;
-    int depth = 0;
-    for (std::size_t i = at_; i < text_.size(); ++i) {
-      const char c = text_[i];
-      if (c == '"') {
-        for (++i; i < text_.size() && text_[i] != '"'; ++i)
-          if (text_[i] == '\\') ++i;
-      } else if (c == '[' || c == '{') {
-        ++depth;
-      } else if ((c == ']' || c == '}') && depth > 0) {
-        --depth;
-      } else if ((c == ',' || c == ']') && depth == 0) {
-        at_ = c == ',' ? i + 1 : text_.size();
-        if (i == start) return std::nullopt;  // "[]"
-        return text_.substr(start, i - start);
-      }
-    }
-    at_ = text_.size();
-    return std::nullopt;
+    if (!single_.empty()) return std::exchange(single_, std::string_view());
+    return elements_.next();
   }
 
  private:
-  std::string_view text_;
-  std::size_t at_ = 0;
-  bool single_ = false;
+  std::string_view single_;
+  array_elements elements_;
 };
 
 std::string plural(long long n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
@@ -236,7 +214,7 @@ void write_model_success(std::string& out, model_envelope head, std::string_view
 
   // Only the rows that may be shown are scrubbed and measured; the rest are
   // counted.
-  element_scanner scan(rows_json);
+  result_rows scan(rows_json);
   std::vector<std::string> rows;
   std::size_t seen = 0;
   std::size_t used = 0;
