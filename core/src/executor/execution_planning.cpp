@@ -90,16 +90,14 @@ void execution::state::start(std::string_view tool_text) {
       std::vector<std::string> names;
       for (const auto& term : terms) names.push_back(term.name);
       for (const tool_call& lookup : detail::catalog_lookups(dom, tbl, names))
-        if (!add_read_need(lookup, purpose::catalog_read)) return;
+        if (!add_read_need(lookup, &state::consume_catalog, &state::link_catalog)) return;
     }
     if (!effective->semantic_query.empty()) {
       if (!tbl.middleware.semantic)
         return fail({codes::unsupported_filter, "filters", fmt::format("{} has no semantic search", tbl.name),
                      "filter with ilike on a text column instead"});
-      need n;
-      n.type = need::kind::embed;
-      n.text = effective->semantic_query;
-      add_need(std::move(n), purpose::embed);
+      add_need({.ask = {.type = need::kind::embed, .text = effective->semantic_query},
+                .consume = &state::consume_embedding});
     }
   } else if (effective->kind == tool_kind::create || effective->kind == tool_kind::update) {
     if (effective->kind == tool_kind::create && !claim_saves()) return;
@@ -107,9 +105,9 @@ void execution::state::start(std::string_view tool_text) {
     auto names = detail::unlinked_names(tbl, *effective);
     if (!names.empty())
       for (const tool_call& lookup : detail::catalog_lookups(dom, tbl, names))
-        if (!add_read_need(lookup, purpose::catalog_write)) return;
+        if (!add_read_need(lookup, &state::consume_catalog, &state::link_catalog)) return;
   }
-  if (needs.empty()) plan_main();
+  if (round.empty()) plan_main();
 }
 
 bool execution::state::claim_saves() {
@@ -157,22 +155,19 @@ void execution::state::assign_row_ids() {
     call.rows[i].push_back({id_col->name, json_quote(settings.row_ids[i])});
 }
 
-void execution::state::add_need(need n, purpose p) {
-  needs.push_back(std::move(n));
-  purposes.push_back(p);
-  responses.emplace_back();
-}
-
-bool execution::state::add_read_need(const tool_call& call, purpose p) {
-  auto request = build_request(dom, call, options);
+bool execution::state::add_request(alfred::result<http_request> request, pending_need::handler consume,
+                                   pending_need::round_step after_round) {
   if (!request) {
     fail(request.err());
     return false;
   }
-  need n;
-  n.request = std::move(*request);
-  add_need(std::move(n), p);
+  add_need({.ask = {.request = std::move(*request)}, .consume = consume, .after_round = after_round});
   return true;
+}
+
+bool execution::state::add_read_need(const tool_call& call, pending_need::handler consume,
+                                     pending_need::round_step after_round) {
+  return add_request(build_request(dom, call, options), consume, after_round);
 }
 
 error execution::state::too_many_rows(long long count) const {
@@ -197,10 +192,12 @@ bool execution::state::plan_affected_count() {
   count.columns = {call.tbl->key.empty() ? call.tbl->columns.front().name : call.tbl->key.front()};
   count.limit = 1;
   count.count = "exact";
-  return add_read_need(count, purpose::count_affected);
+  return add_read_need(count, &state::consume_affected_count);
 }
 
-bool execution::state::consume_affected_count(const need_response& answer) {
+bool execution::state::consume_affected_count(pending_need& counted) {
+  need_response& answer = *counted.answer;
+  apply_limits(answer);
   if (!succeeded(answer)) {
     fail(detail::database_error(answer, fmt::format("counting the rows of {} to change", effective->tbl->name)));
     return false;
@@ -242,11 +239,7 @@ void execution::state::plan_main() {
           created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
     if (created_ids.size() != call.rows.size()) created_ids.clear();
   }
-  auto request = build_request(dom, call, options);
-  if (!request) return fail(request.err());
-  need n;
-  n.request = std::move(*request);
-  add_need(std::move(n), purpose::main);
+  add_request(build_request(dom, call, options), &state::consume_main);
 }
 
 }  // namespace alfred

@@ -26,11 +26,20 @@ namespace alfred {
 using detail::byte_size;
 using detail::query_source;
 
-void execution::state::consume_main(need_response answer) {
+bool execution::state::consume_main(pending_need& main) {
+  need_response& answer = *main.answer;
+  main_rows_seen = apply_limits(answer);
+  record.source = query_source::database;
+  if (effective->kind != tool_kind::read)
+    consume_write(std::move(answer));
+  else
+    consume_rows(std::move(answer));
+  return false;  // what follows (labels, a read-back, the result) is planned
+}
+
+void execution::state::consume_rows(need_response answer) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
-  record.source = query_source::database;
-  if (call.kind != tool_kind::read) return consume_write(std::move(answer));
   if (!succeeded(answer)) {
     error err = detail::database_error(answer, "reading " + tbl.name);
     return finish({}, &err, std::nullopt);
@@ -72,7 +81,7 @@ void execution::state::look_up_labels() {
   if (!translated) return complete_main(translated.take_error());
   if (translated->missing.empty()) return complete_main(std::move(translated->rows), translated->count);
   for (const auto& lookup : translated->missing) plan_label_lookup(lookup);
-  if (needs.empty()) complete_main();
+  if (round.empty()) complete_main();
 }
 
 ref_action execution::state::main_action() const {
@@ -110,22 +119,20 @@ void execution::state::plan_label_lookup(const label_lookup& lookup) {
         detail::key_in_filter(key_col, std::vector<std::string>(lookup.keys.begin() + long(at), chunk_end)));
     auto request = build_request(dom, call, options);
     if (!request) continue;  // labels are a nicety; the rows are the result
-    need n;
-    n.request = std::move(*request);
-    add_need(std::move(n), purpose::labels);
-    label_targets.push_back(&target);
+    add_need({.ask = {.request = std::move(*request)},
+              .consume = &state::consume_labels,
+              .after_round = &state::complete_labeled,
+              .target = &target});
   }
 }
 
-void execution::state::consume_labels(const std::vector<std::optional<need_response>>& answers) {
-  std::vector<const table*> targets = std::move(label_targets);
-  label_targets.clear();
-  for (std::size_t i = 0; i < answers.size(); ++i) {
-    const need_response& answer = *answers[i];
-    if (!succeeded(answer) || not_rows(answer.body) || !apply_labels(dom, registry, *targets[i], answer.body))
-      record.notes.push_back(fmt::format("labels of {} rows could not be fetched", targets[i]->name));
-  }
-  complete_main();
+bool execution::state::consume_labels(pending_need& lookup) {
+  // A lookup reads at most 100 rows by key; its answer is not held to the
+  // response limits.
+  const need_response& answer = *lookup.answer;
+  if (!succeeded(answer) || not_rows(answer.body) || !apply_labels(dom, registry, *lookup.target, answer.body))
+    record.notes.push_back(fmt::format("labels of {} rows could not be fetched", lookup.target->name));
+  return true;
 }
 
 void execution::state::complete_main(std::optional<alfred::result<std::string>> translated, std::size_t written) {

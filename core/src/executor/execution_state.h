@@ -25,9 +25,6 @@
 
 namespace alfred {
 
-// What each need of the current round is for.
-enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, count_affected, main, verify_created, labels };
-
 namespace detail {
 
 /// The first string (value or key) in `value` longer than `max_bytes`, as a
@@ -67,8 +64,6 @@ struct execution::state {
   /// The total from Content-Range when the call asked for a count and the
   /// server knew it.
   std::optional<long long> main_total;
-  /// The target table of each label lookup of the current round.
-  std::vector<const table*> label_targets;
 
   /// create: the key of each row sent (canonical UUIDs the caller drew,
   /// aligned with the call's rows); empty when the database assigns them
@@ -84,9 +79,30 @@ struct execution::state {
   std::optional<error> unverified;
   std::string verified_note;
 
-  std::vector<need> needs;
-  std::vector<purpose> purposes;
-  std::vector<std::optional<need_response>> responses;
+  /// One need of the current round: what the caller is asked for, what the
+  /// answer is for (the handler that consumes it) and the answer once given.
+  /// A new kind of need is a handler (and, if it waits for the whole round,
+  /// a round step), not a case in a switch.
+  struct pending_need {
+    /// Consumes the answer. False stops the round there: the execution
+    /// finished, or the answer decided what comes next by itself.
+    using handler = bool (state::*)(pending_need&);
+    /// Runs once after every answer of the round was consumed.
+    using round_step = void (state::*)();
+
+    /// Moved to `handed_out` when the round is handed to the caller.
+    need ask;
+    handler consume = nullptr;
+    round_step after_round = nullptr;
+    /// A label lookup: the table whose labels it reads.
+    const table* target = nullptr;
+    std::optional<need_response> answer;
+  };
+  /// The needs of the current round, in the order the caller sees them.
+  std::vector<pending_need> round;
+  /// The current round's needs as `execution::needs()` hands them out (the
+  /// public API gives a vector of needs): each record's `ask`, moved here.
+  std::vector<need> handed_out;
 
   bool finished = false;
   std::string result;
@@ -135,16 +151,21 @@ struct execution::state {
   // them, before de-duplication or catalog enrichment moves anything.
   void assign_row_ids();
 
-  void add_need(need n, purpose p);
+  void add_need(pending_need pending) { round.push_back(std::move(pending)); }
 
-  bool add_read_need(const tool_call& call, purpose p);
+  // An HTTP need; a request that could not be built fails the execution (false).
+  bool add_request(alfred::result<http_request> request, pending_need::handler consume,
+                   pending_need::round_step after_round = nullptr);
+
+  bool add_read_need(const tool_call& call, pending_need::handler consume,
+                     pending_need::round_step after_round = nullptr);
 
   void plan_main();
 
   // Under `max_affected` by count (servers without Prefer: max-affected):
   // the rows an update or delete selects are counted before it is sent.
   bool plan_affected_count();
-  bool consume_affected_count(const need_response& answer);
+  bool consume_affected_count(pending_need& counted);
   error too_many_rows(long long count) const;
 
   // Consuming answers: rounds and limits (executor.cpp); the catalog and semantic search
@@ -153,7 +174,12 @@ struct execution::state {
 
   void respond(std::size_t index, need_response response);
 
+  // Every answer of the round consumed, in order; then the round's steps,
+  // each once; then, when nothing else was planned, the main request.
   void advance();
+
+  // The round planned is handed to the caller.
+  void hand_out();
 
   static bool succeeded(const need_response& answer);
 
@@ -168,12 +194,14 @@ struct execution::state {
   // translator validates the rest.
   static const char* not_rows(std::string_view body);
 
-  bool consume_catalog(const need_response& answer);
-  void link_catalog(purpose p);
+  bool consume_catalog(pending_need& lookup);
+  // Once every lookup of the round answered: the read's filters or the
+  // write's rows linked to the entries found.
+  void link_catalog();
 
-  bool consume_embedding(const need_response& answer);
+  bool consume_embedding(pending_need& embedding);
 
-  bool consume_ranking(const need_response& answer);
+  bool consume_ranking(pending_need& rpc);
 
   // Rows in ranking order, at most `semantic_limit` of them.
   std::string ranked(std::string_view body) const;
@@ -183,7 +211,11 @@ struct execution::state {
   // artifact with the same label.
   void promote_saved(std::string_view body);
 
-  void consume_main(need_response answer);
+  // The main request's answer: a read's rows (consume_rows) or a write's
+  // (consume_write).
+  bool consume_main(pending_need& main);
+
+  void consume_rows(need_response answer);
 
   // A write's answer. Only a definite refusal (a 4xx, or an error the
   // database itself reported) or a request never sent means "no effect";
@@ -198,7 +230,7 @@ struct execution::state {
   // are the result, else `fallback` is.
   void verify_created(error fallback, std::string note);
 
-  void consume_verification(need_response answer);
+  bool consume_verification(pending_need& read_back);
 
   void look_up_labels();
 
@@ -206,7 +238,9 @@ struct execution::state {
   void plan_label_lookup(const label_lookup& lookup);
 
   // A failed label lookup leaves the main result intact, without those labels.
-  void consume_labels(const std::vector<std::optional<need_response>>& answers);
+  bool consume_labels(pending_need& lookup);
+  // Once every label lookup answered.
+  void complete_labeled() { complete_main(); }
 
   // The main rows translated (`translated`, or now), and the result.
   /// `translated`: the rows already translated (`written` of them), else

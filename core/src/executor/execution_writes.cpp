@@ -126,21 +126,25 @@ void execution::state::verify_created(error fallback, std::string note) {
   if (!request) return finish({}, &fallback, std::nullopt);
   unverified = std::move(fallback);
   verified_note = std::move(note);
-  need n;
-  n.request = std::move(*request);
-  add_need(std::move(n), purpose::verify_created);
+  add_need({.ask = {.request = std::move(*request)}, .consume = &state::consume_verification});
 }
 
-void execution::state::consume_verification(need_response answer) {
+bool execution::state::consume_verification(pending_need& read_back) {
+  need_response& answer = *read_back.answer;
+  apply_limits(answer);
   const auto found = succeeded(answer) && is_rows_array(answer.body)
                          ? detail::array_length(answer.body, settings.limits.max_rows)
                          : std::nullopt;
-  if (!found || *found != created_ids.size()) return finish({}, &*unverified, std::nullopt);
+  if (!found || *found != created_ids.size()) {
+    finish({}, &*unverified, std::nullopt);
+    return false;
+  }
   record.notes.push_back(std::move(verified_note));
   main_status = unverified->status;
   main_body = std::move(answer.body);
   promote_saved(main_body);
   look_up_labels();
+  return false;
 }
 
 }  // namespace alfred

@@ -122,64 +122,37 @@ void execution::state::finish(std::string_view data_json, const error* err, std:
   result += ',';
   result.append(tail, 1);  // without its opening brace
   finished = true;
-  needs.clear();
-  purposes.clear();
-  responses.clear();
+  round.clear();
+  handed_out.clear();
   release_claims();
 }
 
 void execution::state::respond(std::size_t index, need_response response) {
-  if (finished || index >= responses.size() || responses[index]) return;
-  responses[index] = std::move(response);
-  if (std::any_of(responses.begin(), responses.end(), [](const auto& r) { return !r.has_value(); })) return;
+  if (finished || index >= round.size() || round[index].answer) return;
+  round[index].answer = std::move(response);
+  if (std::any_of(round.begin(), round.end(), [](const pending_need& p) { return !p.answer; })) return;
   advance();
+  hand_out();
 }
 
 void execution::state::advance() {
-  std::vector<need> round = std::move(needs);
-  std::vector<purpose> kinds = std::move(purposes);
-  std::vector<std::optional<need_response>> answers = std::move(responses);
-  needs.clear();
-  purposes.clear();
-  responses.clear();
-  bool main_answered = false;
-  std::optional<purpose> catalog;
-  if (!kinds.empty() && kinds.front() == purpose::labels) return consume_labels(answers);
-  for (std::size_t i = 0; i < round.size(); ++i) {
-    need_response& answer = *answers[i];
-    const std::optional<std::size_t> rows_seen =
-        round[i].type == need::kind::http ? apply_limits(answer) : std::optional<std::size_t>();
-    switch (kinds[i]) {
-      case purpose::catalog_read:
-      case purpose::catalog_write:
-        if (!consume_catalog(answer)) return;
-        catalog = kinds[i];
-        break;
-      case purpose::embed:
-        if (!consume_embedding(answer)) return;
-        break;
-      case purpose::semantic_rpc:
-        if (!consume_ranking(answer)) return;
-        break;
-      case purpose::count_affected:
-        if (!consume_affected_count(answer)) return;
-        break;
-      case purpose::main:
-        main_rows_seen = rows_seen;
-        consume_main(std::move(answer));
-        main_answered = true;
-        break;
-      case purpose::verify_created:
-        consume_verification(std::move(answer));
-        main_answered = true;
-        break;
-      case purpose::labels:
-        break;
-    }
+  std::vector<pending_need> answered = std::move(round);
+  round.clear();
+  for (pending_need& p : answered)
+    if (!(this->*p.consume)(p)) return;
+  for (std::size_t i = 0; i < answered.size() && !finished; ++i) {
+    const pending_need::round_step step = answered[i].after_round;
+    if (step && std::none_of(answered.begin(), answered.begin() + long(i),
+                             [&](const pending_need& p) { return p.after_round == step; }))
+      (this->*step)();
   }
-  if (main_answered || finished) return;
-  if (catalog) link_catalog(*catalog);
-  if (needs.empty()) plan_main();
+  if (!finished && round.empty()) plan_main();
+}
+
+void execution::state::hand_out() {
+  handed_out.clear();
+  handed_out.reserve(round.size());
+  for (pending_need& p : round) handed_out.push_back(std::move(p.ask));
 }
 
 bool execution::state::succeeded(const need_response& answer) {
@@ -228,6 +201,7 @@ execution::execution(const domain& dom, ref_registry& registry, std::string_view
     : state_(std::make_unique<state>(dom, registry, std::move(context), std::move(settings))) {
   state_->params_text = std::move(params_json);
   state_->start(tool);
+  state_->hand_out();
 }
 
 execution::execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string_view params_json,
@@ -240,7 +214,7 @@ execution::execution(execution&&) noexcept = default;
 execution& execution::operator=(execution&&) noexcept = default;
 
 bool execution::done() const { return state_->finished; }
-const std::vector<need>& execution::needs() const { return state_->needs; }
+const std::vector<need>& execution::needs() const { return state_->handed_out; }
 void execution::respond(std::size_t index, need_response response) { state_->respond(index, std::move(response)); }
 const std::string& execution::result_json() const { return state_->result; }
 
