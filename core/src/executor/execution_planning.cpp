@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "../json/echo.h"
-#include "../json/json_scan.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/call_stage.h"
 #include "../tool_call/middleware.h"
@@ -14,8 +13,6 @@
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
-#include "alfred/uuid.h"
-#include "alfred/uuid_scrub.h"
 #include "db_error.h"
 #include "execution_state.h"
 #include "generated_read.h"

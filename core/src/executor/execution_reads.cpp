@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "../json/echo.h"
-#include "../json/json_scan.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
@@ -14,16 +12,12 @@
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
-#include "alfred/uuid.h"
-#include "alfred/uuid_scrub.h"
 #include "db_error.h"
 #include "execution_state.h"
-#include "generated_read.h"
 #include "query_record.h"
 
 namespace alfred {
 
-using detail::byte_size;
 using detail::query_source;
 
 bool execution::state::consume_main(pending_need& main) {
@@ -40,10 +34,7 @@ bool execution::state::consume_main(pending_need& main) {
 void execution::state::consume_rows(need_response answer) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
-  if (!succeeded(answer)) {
-    error err = detail::database_error(answer, "reading " + tbl.name);
-    return finish({}, &err, std::nullopt);
-  }
+  if (!succeeded(answer)) return fail(detail::database_error(answer, "reading " + tbl.name));
   // PostgREST answers with an array of rows unless asked for one object
   // (`Accept: application/vnd.pgrst.object+json`), which no request here
   // does; anything else is a broken server or proxy, not zero rows.
@@ -52,7 +43,7 @@ void execution::state::consume_rows(need_response answer) {
               fmt::format("the database answered {} with {} instead of an array of rows", tbl.name, shape),
               "this is a server problem, not a tool-call problem; try again"};
     err.status = answer.status;
-    return finish({}, &err, std::nullopt);
+    return fail(err);
   }
   // An array cut off (with a Content-Length that matches the cut) is not
   // rows either.
@@ -62,7 +53,7 @@ void execution::state::consume_rows(need_response answer) {
                           detail::status_line(answer.status)),
               "the database or something in front of it answered oddly; try again"};
     err.status = answer.status;
-    return finish({}, &err, std::nullopt);
+    return fail(err);
   }
   if (!call.count.empty()) {
     auto total = detail::content_range_total(answer.content_range);
@@ -145,11 +136,9 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
   if (!rows && call.kind != tool_kind::read) {
     // The write was applied; only its answer is unusable.
     need_response answered{main_status, "", "", {}};
-    error unknown =
-        detail::write_outcome_unknown(answered, fmt::format("{} on {}", tool, tbl.name),
-                                      fmt::format("the database answered {} but its rows could not be read: {}",
-                                                  detail::status_line(main_status), rows.err().message));
-    return finish({}, &unknown, std::nullopt);
+    return fail(detail::write_outcome_unknown(answered, fmt::format("{} on {}", tool, tbl.name),
+                                              fmt::format("the database answered {} but its rows could not be read: {}",
+                                                          detail::status_line(main_status), rows.err().message)));
   }
   if (!rows) return fail(rows.err());
   const long n = long(written);

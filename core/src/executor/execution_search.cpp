@@ -5,25 +5,18 @@
 #include <algorithm>
 #include <optional>
 
-#include "../json/echo.h"
-#include "../json/json_scan.h"
-#include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "../tool_call/row_key.h"
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
-#include "alfred/uuid.h"
-#include "alfred/uuid_scrub.h"
 #include "db_error.h"
 #include "execution_state.h"
-#include "generated_read.h"
 #include "query_record.h"
 
 namespace alfred {
 
-using detail::byte_size;
 using detail::query_source;
 
 bool execution::state::consume_catalog(pending_need& lookup) {
