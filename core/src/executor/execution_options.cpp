@@ -28,6 +28,25 @@ constexpr std::array<std::string_view, 5> kOptionKeys{"rowIds", "limits", "maxAf
 constexpr std::array<std::string_view, 2> kModelKeys{"rows", "chars"};
 constexpr std::array<std::string_view, 4> kLimitKeys{"maxParamsBytes", "maxStringBytes", "maxResponseBytes", "maxRows"};
 
+// Reads the members `keys` of `given` (each optional) into `targets`: whole
+// numbers ≥ 1. A wrong one is an error at `path_prefix` + its key, named
+// `message_prefix` + its key in the message.
+template <std::size_t N>
+std::optional<error> read_counts(const detail::object_fields& given, const std::array<std::string_view, N>& keys,
+                                 const std::array<std::size_t*, N>& targets, std::string_view path_prefix,
+                                 std::string_view message_prefix) {
+  for (std::size_t i = 0; i < N; ++i) {
+    long long n = 0;
+    const detail::field_state state = detail::read_whole_number(given[keys[i]], n);
+    if (state == detail::field_state::absent) continue;
+    if (state == detail::field_state::wrong_type || n < 1)
+      return error{codes::invalid_option, fmt::format("{}{}", path_prefix, keys[i]),
+                   fmt::format("{}{} must be a whole number ≥ 1", message_prefix, keys[i]), ""};
+    *targets[i] = std::size_t(n);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 result<execution_options> parse_execution_options(json_value options) {
@@ -70,15 +89,8 @@ result<execution_options> parse_execution_options(json_value options) {
       return error{codes::invalid_option, "forModel." + detail::echoed(*name),
                    fmt::format("unknown result limit '{}'", detail::echoed(*name)), detail::key_list(kModelKeys)};
     result_limits limits;
-    for (auto [key, target] : {std::pair{kModelKeys[0], &limits.rows}, std::pair{kModelKeys[1], &limits.chars}}) {
-      long long n = 0;
-      const detail::field_state state = detail::read_whole_number(caps[key], n);
-      if (state == detail::field_state::absent) continue;
-      if (state == detail::field_state::wrong_type || n < 1)
-        return error{codes::invalid_option, "forModel." + std::string(key),
-                     fmt::format("forModel.{} must be a whole number ≥ 1", key), ""};
-      *target = std::size_t(n);
-    }
+    if (auto wrong = read_counts(caps, kModelKeys, {&limits.rows, &limits.chars}, "forModel.", "forModel."))
+      return std::move(*wrong);
     out.for_model = limits;
   }
 
@@ -90,17 +102,10 @@ result<execution_options> parse_execution_options(json_value options) {
     return error{codes::invalid_option, "limits." + detail::echoed(*name),
                  fmt::format("unknown limit '{}'", detail::echoed(*name)), detail::key_list(kLimitKeys)};
   execution_limits& l = out.limits;
-  for (auto [key, target] :
-       {std::pair{kLimitKeys[0], &l.max_params_bytes}, std::pair{kLimitKeys[1], &l.max_string_bytes},
-        std::pair{kLimitKeys[2], &l.max_response_bytes}, std::pair{kLimitKeys[3], &l.max_rows}}) {
-    long long n = 0;
-    const detail::field_state state = detail::read_whole_number(given[key], n);
-    if (state == detail::field_state::absent) continue;
-    if (state == detail::field_state::wrong_type || n < 1)
-      return error{codes::invalid_option, "limits." + std::string(key),
-                   fmt::format("{} must be a whole number ≥ 1", key), ""};
-    *target = std::size_t(n);
-  }
+  if (auto wrong =
+          read_counts(given, kLimitKeys, {&l.max_params_bytes, &l.max_string_bytes, &l.max_response_bytes, &l.max_rows},
+                      "limits.", ""))
+    return std::move(*wrong);
   return out;
 }
 

@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "../json/echo.h"
-#include "../json/json_scan.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/call_stage.h"
 #include "../tool_call/middleware.h"
@@ -14,8 +13,6 @@
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
-#include "alfred/uuid.h"
-#include "alfred/uuid_scrub.h"
 #include "db_error.h"
 #include "execution_state.h"
 #include "generated_read.h"
@@ -23,7 +20,6 @@
 
 namespace alfred {
 
-using detail::array_length;
 using detail::byte_size;
 using detail::oversized_string;
 using detail::query_source;
@@ -32,37 +28,9 @@ void execution::state::start(std::string_view tool_text) {
   tool = std::string(tool_text);
   auto kind = parse_tool_name(tool);
   record.tool = kind ? tool_name(*kind) : std::string_view("unknown");
-  const execution_limits& limits = settings.limits;
-  if (params_text.size() > limits.max_params_bytes)
-    return fail({codes::params_too_large, "",
-                 fmt::format("the size of the params is {} bytes, over the limit of {} bytes", params_text.size(),
-                             limits.max_params_bytes),
-                 "split the work into smaller calls, or raise the limit"});
-  auto doc = json_document::parse(params_text);
-  if (!doc) return fail({codes::invalid_json, "", "params are not valid JSON: " + doc.err().message, ""});
-  params_doc = std::move(*doc);
+  if (!read_params()) return;
   const json_value params = params_doc->root();
-  if (auto at = oversized_string(params, nullptr, limits.max_string_bytes)) {
-    params_doc.reset();
-    return fail({codes::value_too_large, *at,
-                 fmt::format("a text in the params is over the limit of {}", byte_size(limits.max_string_bytes)),
-                 "shorten it, or keep long content out of the database call"});
-  }
-  record.raw_params = params;
-  if (auto table_name = params.is_object() ? params.find("table") : std::nullopt; table_name && table_name->is_string())
-    record.table = detail::echoed(table_name->str());
-
-  if (kind == tool_kind::read && params.is_object()) {
-    if (const table* tbl = dom.find_table(record.table)) {
-      if (auto generated = detail::read_generated(dom, registry, *tbl, params)) {
-        if (!*generated) return fail(generated->err());
-        record.source = query_source::generated;
-        record.notes.push_back("answered from generated content that is not saved yet; no database call");
-        auto rows = json_document::parse(**generated);
-        return finish(**generated, nullptr, rows ? (long long)(rows->root().size()) : 0LL);
-      }
-    }
-  }
+  if (kind == tool_kind::read && !answer_from_generated(params)) return;
 
   auto call = parse_tool_call(dom, registry, tool, params, me());
   if (!call) return fail(call.err());
@@ -83,7 +51,65 @@ void execution::state::start(std::string_view tool_text) {
   // Before any request: without a user's token the call would run as anon
   // and row-level security would answer with nothing, not with an error.
   if (auto signed_in = require_signed_in(tbl, options); !signed_in) return fail(signed_in.err());
+  if (!plan_lookups()) return;
+  if (round.empty()) plan_main();
+}
 
+// The params parsed and held to the size limits; the record names the table
+// they give, so that a refusal from here on says which.
+bool execution::state::read_params() {
+  const execution_limits& limits = settings.limits;
+  if (params_text.size() > limits.max_params_bytes) {
+    fail({codes::params_too_large, "",
+          fmt::format("the size of the params is {} bytes, over the limit of {} bytes", params_text.size(),
+                      limits.max_params_bytes),
+          "split the work into smaller calls, or raise the limit"});
+    return false;
+  }
+  auto doc = json_document::parse(params_text);
+  if (!doc) {
+    fail({codes::invalid_json, "", "params are not valid JSON: " + doc.err().message, ""});
+    return false;
+  }
+  params_doc = std::move(*doc);
+  const json_value params = params_doc->root();
+  if (auto at = oversized_string(params, nullptr, limits.max_string_bytes)) {
+    params_doc.reset();
+    fail({codes::value_too_large, *at,
+          fmt::format("a text in the params is over the limit of {}", byte_size(limits.max_string_bytes)),
+          "shorten it, or keep long content out of the database call"});
+    return false;
+  }
+  record.raw_params = params;
+  if (auto table_name = params.is_object() ? params.find("table") : std::nullopt; table_name && table_name->is_string())
+    record.table = detail::echoed(table_name->str());
+  return true;
+}
+
+// A read of generated artifacts not saved yet is answered from the registry,
+// with no request: false when it was (or was refused).
+bool execution::state::answer_from_generated(json_value params) {
+  if (!params.is_object()) return true;
+  const table* tbl = dom.find_table(record.table);
+  if (!tbl) return true;
+  auto generated = detail::read_generated(dom, registry, *tbl, params);
+  if (!generated) return true;
+  if (!*generated) {
+    fail(generated->err());
+    return false;
+  }
+  record.source = query_source::generated;
+  record.notes.push_back("answered from generated content that is not saved yet; no database call");
+  auto rows = json_document::parse(**generated);
+  finish(**generated, nullptr, rows ? (long long)(rows->root().size()) : 0LL);
+  return false;
+}
+
+// The needs before the main request: a read's catalog lookups (names the
+// model wrote for rows of a catalog table) and its embedding; a write's
+// lookups of the catalog names it links. False when the call was refused.
+bool execution::state::plan_lookups() {
+  const table& tbl = *effective->tbl;
   if (effective->kind == tool_kind::read) {
     detail::apply_read_rewrites(tbl, *effective, record.notes);
     terms = detail::catalog_terms(tbl, *effective);
@@ -91,26 +117,26 @@ void execution::state::start(std::string_view tool_text) {
       std::vector<std::string> names;
       for (const auto& term : terms) names.push_back(term.name);
       for (const tool_call& lookup : detail::catalog_lookups(dom, tbl, names))
-        if (!add_read_need(lookup, purpose::catalog_read)) return;
+        if (!add_read_need(lookup, &state::consume_catalog, &state::link_catalog)) return false;
     }
     if (!effective->semantic_query.empty()) {
-      if (!tbl.middleware.semantic)
-        return fail({codes::unsupported_filter, "filters", fmt::format("{} has no semantic search", tbl.name),
-                     "filter with ilike on a text column instead"});
-      need n;
-      n.type = need::kind::embed;
-      n.text = effective->semantic_query;
-      add_need(std::move(n), purpose::embed);
+      if (!tbl.middleware.semantic) {
+        fail({codes::unsupported_filter, "filters", fmt::format("{} has no semantic search", tbl.name),
+              "filter with ilike on a text column instead"});
+        return false;
+      }
+      add_need({.ask = {.type = need::kind::embed, .text = effective->semantic_query},
+                .consume = &state::consume_embedding});
     }
   } else if (effective->kind == tool_kind::create || effective->kind == tool_kind::update) {
-    if (effective->kind == tool_kind::create && !claim_saves()) return;
+    if (effective->kind == tool_kind::create && !claim_saves()) return false;
     if (effective->kind == tool_kind::create) assign_row_ids();
     auto names = detail::unlinked_names(tbl, *effective);
     if (!names.empty())
       for (const tool_call& lookup : detail::catalog_lookups(dom, tbl, names))
-        if (!add_read_need(lookup, purpose::catalog_write)) return;
+        if (!add_read_need(lookup, &state::consume_catalog, &state::link_catalog)) return false;
   }
-  if (needs.empty()) plan_main();
+  return true;
 }
 
 bool execution::state::claim_saves() {
@@ -158,22 +184,19 @@ void execution::state::assign_row_ids() {
     call.rows[i].push_back({id_col->name, json_quote(settings.row_ids[i])});
 }
 
-void execution::state::add_need(need n, purpose p) {
-  needs.push_back(std::move(n));
-  purposes.push_back(p);
-  responses.emplace_back();
-}
-
-bool execution::state::add_read_need(const tool_call& call, purpose p) {
-  auto request = build_request(dom, call, options);
+bool execution::state::add_request(alfred::result<http_request> request, pending_need::handler consume,
+                                   pending_need::round_step after_round) {
   if (!request) {
     fail(request.err());
     return false;
   }
-  need n;
-  n.request = std::move(*request);
-  add_need(std::move(n), p);
+  add_need({.ask = {.request = std::move(*request)}, .consume = consume, .after_round = after_round});
   return true;
+}
+
+bool execution::state::add_read_need(const tool_call& call, pending_need::handler consume,
+                                     pending_need::round_step after_round) {
+  return add_request(build_request(dom, call, options), consume, after_round);
 }
 
 error execution::state::too_many_rows(long long count) const {
@@ -198,10 +221,12 @@ bool execution::state::plan_affected_count() {
   count.columns = {call.tbl->key.empty() ? call.tbl->columns.front().name : call.tbl->key.front()};
   count.limit = 1;
   count.count = "exact";
-  return add_read_need(count, purpose::count_affected);
+  return add_read_need(count, &state::consume_affected_count);
 }
 
-bool execution::state::consume_affected_count(const need_response& answer) {
+bool execution::state::consume_affected_count(pending_need& counted) {
+  need_response& answer = *counted.answer;
+  apply_limits(answer);
   if (!succeeded(answer)) {
     fail(detail::database_error(answer, fmt::format("counting the rows of {} to change", effective->tbl->name)));
     return false;
@@ -243,11 +268,7 @@ void execution::state::plan_main() {
           created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
     if (created_ids.size() != call.rows.size()) created_ids.clear();
   }
-  auto request = build_request(dom, call, options);
-  if (!request) return fail(request.err());
-  need n;
-  n.request = std::move(*request);
-  add_need(std::move(n), purpose::main);
+  add_request(build_request(dom, call, options), &state::consume_main);
 }
 
 }  // namespace alfred

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "../json/echo.h"
-#include "../json/json_scan.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
@@ -14,28 +12,29 @@
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
-#include "alfred/uuid.h"
-#include "alfred/uuid_scrub.h"
 #include "db_error.h"
 #include "execution_state.h"
-#include "generated_read.h"
 #include "query_record.h"
 
 namespace alfred {
 
-using detail::array_length;
-using detail::byte_size;
 using detail::query_source;
 
-void execution::state::consume_main(need_response answer) {
+bool execution::state::consume_main(pending_need& main) {
+  need_response& answer = *main.answer;
+  main_rows_seen = apply_limits(answer);
+  record.source = query_source::database;
+  if (effective->kind != tool_kind::read)
+    consume_write(std::move(answer));
+  else
+    consume_rows(std::move(answer));
+  return false;  // what follows (labels, a read-back, the result) is planned
+}
+
+void execution::state::consume_rows(need_response answer) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
-  record.source = query_source::database;
-  if (call.kind != tool_kind::read) return consume_write(std::move(answer));
-  if (!succeeded(answer)) {
-    error err = detail::database_error(answer, "reading " + tbl.name);
-    return finish({}, &err, std::nullopt);
-  }
+  if (!succeeded(answer)) return fail(detail::database_error(answer, "reading " + tbl.name));
   // PostgREST answers with an array of rows unless asked for one object
   // (`Accept: application/vnd.pgrst.object+json`), which no request here
   // does; anything else is a broken server or proxy, not zero rows.
@@ -44,7 +43,7 @@ void execution::state::consume_main(need_response answer) {
               fmt::format("the database answered {} with {} instead of an array of rows", tbl.name, shape),
               "this is a server problem, not a tool-call problem; try again"};
     err.status = answer.status;
-    return finish({}, &err, std::nullopt);
+    return fail(err);
   }
   // An array cut off (with a Content-Length that matches the cut) is not
   // rows either.
@@ -54,7 +53,7 @@ void execution::state::consume_main(need_response answer) {
                           detail::status_line(answer.status)),
               "the database or something in front of it answered oddly; try again"};
     err.status = answer.status;
-    return finish({}, &err, std::nullopt);
+    return fail(err);
   }
   if (!call.count.empty()) {
     auto total = detail::content_range_total(answer.content_range);
@@ -73,7 +72,7 @@ void execution::state::look_up_labels() {
   if (!translated) return complete_main(translated.take_error());
   if (translated->missing.empty()) return complete_main(std::move(translated->rows), translated->count);
   for (const auto& lookup : translated->missing) plan_label_lookup(lookup);
-  if (needs.empty()) complete_main();
+  if (round.empty()) complete_main();
 }
 
 ref_action execution::state::main_action() const {
@@ -111,22 +110,20 @@ void execution::state::plan_label_lookup(const label_lookup& lookup) {
         detail::key_in_filter(key_col, std::vector<std::string>(lookup.keys.begin() + long(at), chunk_end)));
     auto request = build_request(dom, call, options);
     if (!request) continue;  // labels are a nicety; the rows are the result
-    need n;
-    n.request = std::move(*request);
-    add_need(std::move(n), purpose::labels);
-    label_targets.push_back(&target);
+    add_need({.ask = {.request = std::move(*request)},
+              .consume = &state::consume_labels,
+              .after_round = &state::complete_labeled,
+              .target = &target});
   }
 }
 
-void execution::state::consume_labels(const std::vector<std::optional<need_response>>& answers) {
-  std::vector<const table*> targets = std::move(label_targets);
-  label_targets.clear();
-  for (std::size_t i = 0; i < answers.size(); ++i) {
-    const need_response& answer = *answers[i];
-    if (!succeeded(answer) || not_rows(answer.body) || !apply_labels(dom, registry, *targets[i], answer.body))
-      record.notes.push_back(fmt::format("labels of {} rows could not be fetched", targets[i]->name));
-  }
-  complete_main();
+bool execution::state::consume_labels(pending_need& lookup) {
+  // A lookup reads at most 100 rows by key; its answer is not held to the
+  // response limits.
+  const need_response& answer = *lookup.answer;
+  if (!succeeded(answer) || not_rows(answer.body) || !apply_labels(dom, registry, *lookup.target, answer.body))
+    record.notes.push_back(fmt::format("labels of {} rows could not be fetched", lookup.target->name));
+  return true;
 }
 
 void execution::state::complete_main(std::optional<alfred::result<std::string>> translated, std::size_t written) {
@@ -139,11 +136,9 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
   if (!rows && call.kind != tool_kind::read) {
     // The write was applied; only its answer is unusable.
     need_response answered{main_status, "", "", {}};
-    error unknown =
-        detail::write_outcome_unknown(answered, fmt::format("{} on {}", tool, tbl.name),
-                                      fmt::format("the database answered {} but its rows could not be read: {}",
-                                                  detail::status_line(main_status), rows.err().message));
-    return finish({}, &unknown, std::nullopt);
+    return fail(detail::write_outcome_unknown(answered, fmt::format("{} on {}", tool, tbl.name),
+                                              fmt::format("the database answered {} but its rows could not be read: {}",
+                                                          detail::status_line(main_status), rows.err().message)));
   }
   if (!rows) return fail(rows.err());
   const long n = long(written);

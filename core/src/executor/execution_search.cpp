@@ -5,29 +5,23 @@
 #include <algorithm>
 #include <optional>
 
-#include "../json/echo.h"
-#include "../json/json_scan.h"
-#include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "../tool_call/row_key.h"
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
-#include "alfred/uuid.h"
-#include "alfred/uuid_scrub.h"
 #include "db_error.h"
 #include "execution_state.h"
-#include "generated_read.h"
 #include "query_record.h"
 
 namespace alfred {
 
-using detail::array_length;
-using detail::byte_size;
 using detail::query_source;
 
-bool execution::state::consume_catalog(const need_response& answer) {
+bool execution::state::consume_catalog(pending_need& lookup) {
+  need_response& answer = *lookup.answer;
+  apply_limits(answer);
   const table& tbl = *effective->tbl;
   const std::string catalog = tbl.middleware.catalog->catalog;
   if (!succeeded(answer)) {
@@ -47,16 +41,17 @@ bool execution::state::consume_catalog(const need_response& answer) {
   return true;
 }
 
-void execution::state::link_catalog(purpose p) {
+void execution::state::link_catalog() {
   const table& tbl = *effective->tbl;
-  if (p == purpose::catalog_read)
+  if (effective->kind == tool_kind::read)
     detail::link_read_filters(tbl, *effective, terms, catalog_found, record.notes);
   else
     detail::link_write_rows(tbl, *effective, catalog_found, record.notes);
   catalog_found.clear();
 }
 
-bool execution::state::consume_embedding(const need_response& answer) {
+bool execution::state::consume_embedding(pending_need& embedding) {
+  const need_response& answer = *embedding.answer;
   const table& tbl = *effective->tbl;
   if (answer.status < 200 || answer.status >= 300) {
     fail({codes::embedding_failed, "filters", "embedding the search text failed: " + answer.body,
@@ -90,18 +85,12 @@ bool execution::state::consume_embedding(const need_response& answer) {
   w.key(search.distance_arg);
   w.raw_value(search.max_distance);
   w.end_object();
-  auto request = build_rpc_request(search.rpc, std::move(body), options);
-  if (!request) {
-    fail(request.err());
-    return false;
-  }
-  need n;
-  n.request = std::move(*request);
-  add_need(std::move(n), purpose::semantic_rpc);
-  return true;
+  return add_request(build_rpc_request(search.rpc, std::move(body), options), &state::consume_ranking);
 }
 
-bool execution::state::consume_ranking(const need_response& answer) {
+bool execution::state::consume_ranking(pending_need& rpc) {
+  need_response& answer = *rpc.answer;
+  apply_limits(answer);
   tool_call& call = *effective;
   const table& tbl = *call.tbl;
   if (!succeeded(answer)) {

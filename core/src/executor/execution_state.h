@@ -25,15 +25,8 @@
 
 namespace alfred {
 
-// What each need of the current round is for.
-enum class purpose { catalog_read, catalog_write, embed, semantic_rpc, count_affected, main, verify_created, labels };
-
 namespace detail {
 
-/// The number of elements of the JSON array `text`, counting at most
-/// `stop_after + 1` (enough to tell that a limit is passed); nothing when the
-/// text is not an array. No parse: strings are skipped, nesting is counted.
-std::optional<std::size_t> array_length(std::string_view text, std::size_t stop_after);
 /// The first string (value or key) in `value` longer than `max_bytes`, as a
 /// path; `path` is null at the top of the params.
 std::optional<std::string> oversized_string(json_value value, const param_path* path, std::size_t max_bytes);
@@ -71,8 +64,6 @@ struct execution::state {
   /// The total from Content-Range when the call asked for a count and the
   /// server knew it.
   std::optional<long long> main_total;
-  /// The target table of each label lookup of the current round.
-  std::vector<const table*> label_targets;
 
   /// create: the key of each row sent (canonical UUIDs the caller drew,
   /// aligned with the call's rows); empty when the database assigns them
@@ -88,9 +79,30 @@ struct execution::state {
   std::optional<error> unverified;
   std::string verified_note;
 
-  std::vector<need> needs;
-  std::vector<purpose> purposes;
-  std::vector<std::optional<need_response>> responses;
+  /// One need of the current round: what the caller is asked for, what the
+  /// answer is for (the handler that consumes it) and the answer once given.
+  /// A new kind of need is a handler (and, if it waits for the whole round,
+  /// a round step), not a case in a switch.
+  struct pending_need {
+    /// Consumes the answer. False stops the round there: the execution
+    /// finished, or the answer decided what comes next by itself.
+    using handler = bool (state::*)(pending_need&);
+    /// Runs once after every answer of the round was consumed.
+    using round_step = void (state::*)();
+
+    /// Moved to `handed_out` when the round is handed to the caller.
+    need ask;
+    handler consume = nullptr;
+    round_step after_round = nullptr;
+    /// A label lookup: the table whose labels it reads.
+    const table* target = nullptr;
+    std::optional<need_response> answer;
+  };
+  /// The needs of the current round, in the order the caller sees them.
+  std::vector<pending_need> round;
+  /// The current round's needs as `execution::needs()` hands them out (the
+  /// public API gives a vector of needs): each record's `ask`, moved here.
+  std::vector<need> handed_out;
 
   bool finished = false;
   std::string result;
@@ -124,7 +136,14 @@ struct execution::state {
 
   // Planning (execution_planning.cpp).
 
+  // The call in stages: its params read and held to the limits, a read of
+  // unsaved generated artifacts answered at once, the call validated, then
+  // the lookups it needs before the main request (catalog names, an
+  // embedding). Each stage that ends the execution returns false.
   void start(std::string_view tool_text);
+  bool read_params();
+  bool answer_from_generated(json_value params);
+  bool plan_lookups();
 
   // A gen_ artifact is saved by one call at a time: a second save while the
   // first is in flight would insert a second row the registry cannot
@@ -139,16 +158,21 @@ struct execution::state {
   // them, before de-duplication or catalog enrichment moves anything.
   void assign_row_ids();
 
-  void add_need(need n, purpose p);
+  void add_need(pending_need pending) { round.push_back(std::move(pending)); }
 
-  bool add_read_need(const tool_call& call, purpose p);
+  // An HTTP need; a request that could not be built fails the execution (false).
+  bool add_request(alfred::result<http_request> request, pending_need::handler consume,
+                   pending_need::round_step after_round = nullptr);
+
+  bool add_read_need(const tool_call& call, pending_need::handler consume,
+                     pending_need::round_step after_round = nullptr);
 
   void plan_main();
 
   // Under `max_affected` by count (servers without Prefer: max-affected):
   // the rows an update or delete selects are counted before it is sent.
   bool plan_affected_count();
-  bool consume_affected_count(const need_response& answer);
+  bool consume_affected_count(pending_need& counted);
   error too_many_rows(long long count) const;
 
   // Consuming answers: rounds and limits (executor.cpp); the catalog and semantic search
@@ -157,7 +181,12 @@ struct execution::state {
 
   void respond(std::size_t index, need_response response);
 
+  // Every answer of the round consumed, in order; then the round's steps,
+  // each once; then, when nothing else was planned, the main request.
   void advance();
+
+  // The round planned is handed to the caller.
+  void hand_out();
 
   static bool succeeded(const need_response& answer);
 
@@ -172,12 +201,14 @@ struct execution::state {
   // translator validates the rest.
   static const char* not_rows(std::string_view body);
 
-  bool consume_catalog(const need_response& answer);
-  void link_catalog(purpose p);
+  bool consume_catalog(pending_need& lookup);
+  // Once every lookup of the round answered: the read's filters or the
+  // write's rows linked to the entries found.
+  void link_catalog();
 
-  bool consume_embedding(const need_response& answer);
+  bool consume_embedding(pending_need& embedding);
 
-  bool consume_ranking(const need_response& answer);
+  bool consume_ranking(pending_need& rpc);
 
   // Rows in ranking order, at most `semantic_limit` of them.
   std::string ranked(std::string_view body) const;
@@ -187,7 +218,11 @@ struct execution::state {
   // artifact with the same label.
   void promote_saved(std::string_view body);
 
-  void consume_main(need_response answer);
+  // The main request's answer: a read's rows (consume_rows) or a write's
+  // (consume_write).
+  bool consume_main(pending_need& main);
+
+  void consume_rows(need_response answer);
 
   // A write's answer. Only a definite refusal (a 4xx, or an error the
   // database itself reported) or a request never sent means "no effect";
@@ -202,7 +237,7 @@ struct execution::state {
   // are the result, else `fallback` is.
   void verify_created(error fallback, std::string note);
 
-  void consume_verification(need_response answer);
+  bool consume_verification(pending_need& read_back);
 
   void look_up_labels();
 
@@ -210,7 +245,9 @@ struct execution::state {
   void plan_label_lookup(const label_lookup& lookup);
 
   // A failed label lookup leaves the main result intact, without those labels.
-  void consume_labels(const std::vector<std::optional<need_response>>& answers);
+  bool consume_labels(pending_need& lookup);
+  // Once every label lookup answered.
+  void complete_labeled() { complete_main(); }
 
   // The main rows translated (`translated`, or now), and the result.
   /// `translated`: the rows already translated (`written` of them), else

@@ -5,27 +5,19 @@
 #include <algorithm>
 #include <optional>
 
+#include "../json/array_elements.h"
 #include "../json/echo.h"
-#include "../json/json_scan.h"
-#include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "../tool_call/row_key.h"
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
-#include "alfred/uuid.h"
-#include "alfred/uuid_scrub.h"
 #include "db_error.h"
 #include "execution_state.h"
-#include "generated_read.h"
 #include "query_record.h"
 
 namespace alfred {
-
-using detail::array_length;
-using detail::byte_size;
-using detail::query_source;
 
 void execution::state::promote_saved(std::string_view body) {
   const tool_call& call = *effective;
@@ -77,31 +69,25 @@ void execution::state::consume_write(need_response answer) {
                             fmt::format("the database's answer ({}) could not be read; the created rows were read "
                                         "back by id",
                                         detail::status_line(answer.status)));
-    return finish({}, &unknown, std::nullopt);
+    return fail(unknown);
   }
   if (answer.status == 0 || answer.failure != transport_failure::none) {
-    if (!detail::maybe_sent(answer)) {
-      error err = detail::database_error(answer, what);
-      return finish({}, &err, std::nullopt);
-    }
+    if (!detail::maybe_sent(answer)) return fail(detail::database_error(answer, what));
     const std::string reason = detail::clip_utf8(answer.body, 200);
-    error unknown = detail::write_outcome_unknown(
+    return fail(detail::write_outcome_unknown(
         answer, what,
         answer.status == 0
             ? fmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
-            : fmt::format("the answer ({}) was cut off", detail::status_line(answer.status)));
-    return finish({}, &unknown, std::nullopt);
+            : fmt::format("the answer ({}) was cut off", detail::status_line(answer.status))));
   }
   error err = detail::database_error(answer, what);
   // A 5xx that is not the database's own error comes from something in
   // between (a gateway, a proxy), which may have given up after the
   // database committed.
-  if (answer.status >= 500 && err.db_code.empty()) {
-    error unknown = detail::write_outcome_unknown(
+  if (answer.status >= 500 && err.db_code.empty())
+    return fail(detail::write_outcome_unknown(
         answer, what,
-        fmt::format("{} came from something other than the database", detail::status_line(answer.status)));
-    return finish({}, &unknown, std::nullopt);
-  }
+        fmt::format("{} came from something other than the database", detail::status_line(answer.status))));
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
   // another unique column.
@@ -109,7 +95,7 @@ void execution::state::consume_write(need_response answer) {
     return verify_created(std::move(err),
                           "these rows were inserted by an earlier attempt whose answer was lost (same row ids); "
                           "nothing was inserted twice");
-  finish({}, &err, std::nullopt);
+  fail(err);
 }
 
 bool execution::state::is_rows_array(std::string_view body) {
@@ -124,24 +110,28 @@ void execution::state::verify_created(error fallback, std::string note) {
   read.tbl = call.tbl;
   read.filters.push_back(detail::key_in_filter(*call.tbl->key_column(), created_ids));
   auto request = build_request(dom, read, options);
-  if (!request) return finish({}, &fallback, std::nullopt);
+  if (!request) return fail(fallback);
   unverified = std::move(fallback);
   verified_note = std::move(note);
-  need n;
-  n.request = std::move(*request);
-  add_need(std::move(n), purpose::verify_created);
+  add_need({.ask = {.request = std::move(*request)}, .consume = &state::consume_verification});
 }
 
-void execution::state::consume_verification(need_response answer) {
+bool execution::state::consume_verification(pending_need& read_back) {
+  need_response& answer = *read_back.answer;
+  apply_limits(answer);
   const auto found = succeeded(answer) && is_rows_array(answer.body)
-                         ? array_length(answer.body, settings.limits.max_rows)
+                         ? detail::array_length(answer.body, settings.limits.max_rows)
                          : std::nullopt;
-  if (!found || *found != created_ids.size()) return finish({}, &*unverified, std::nullopt);
+  if (!found || *found != created_ids.size()) {
+    fail(*unverified);
+    return false;
+  }
   record.notes.push_back(std::move(verified_note));
   main_status = unverified->status;
   main_body = std::move(answer.body);
   promote_saved(main_body);
   look_up_labels();
+  return false;
 }
 
 }  // namespace alfred

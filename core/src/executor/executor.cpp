@@ -5,65 +5,21 @@
 #include <algorithm>
 #include <optional>
 
-#include "../json/echo.h"
-#include "../json/json_scan.h"
-#include "../postgrest/content_range.h"
+#include "../json/array_elements.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "alfred/json.h"
 #include "alfred/row_translation.h"
 #include "alfred/tool_call.h"
-#include "alfred/uuid.h"
 #include "alfred/uuid_scrub.h"
-#include "db_error.h"
 #include "execution_state.h"
-#include "generated_read.h"
 #include "query_record.h"
 
 namespace alfred {
 
-using detail::array_length;
 using detail::byte_size;
-using detail::query_source;
 
 namespace detail {
-
-// The number of elements of the JSON array `text`, counting at most
-// `stop_after + 1` (enough to tell that a limit is passed); nothing when the
-// text is not an array. No parse: strings are skipped, nesting is counted.
-std::optional<std::size_t> array_length(std::string_view text, std::size_t stop_after) {
-  std::size_t at = text.find_first_not_of(" \t\r\n");
-  if (at == std::string_view::npos || text[at] != '[') return std::nullopt;
-  std::size_t elements = 0;
-  long depth = 0;
-  bool empty = true;
-  const char* data = text.data();
-  const std::size_t size = text.size();
-  for (; at < size; ++at) {
-    const char c = data[at];
-    if (c == '"') {
-      // Plain runs of a string are skipped eight bytes at a time; an escape
-      // takes the byte after its backslash along.
-      for (++at;;) {
-        at = detail::end_of_plain_run(data, at, size);
-        if (at >= size) return std::nullopt;  // cut off inside the string
-        if (data[at] == '"') break;
-        at += data[at] == '\\' ? 2 : 1;
-      }
-      if (depth == 1) empty = false;
-    } else if (c == '[' || c == '{') {
-      if (depth == 1) empty = false;
-      ++depth;
-    } else if (c == ']' || c == '}') {
-      if (--depth == 0) return empty ? 0 : elements + 1;
-    } else if (c == ',' && depth == 1) {
-      if (++elements > stop_after) return elements;
-    } else if (depth == 1 && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-      empty = false;
-    }
-  }
-  return std::nullopt;  // cut off before the closing bracket
-}
 
 // The first string (value or key) in `value` longer than `max_bytes`, as a
 // path; `path` is null at the top of the params.
@@ -160,64 +116,37 @@ void execution::state::finish(std::string_view data_json, const error* err, std:
   result += ',';
   result.append(tail, 1);  // without its opening brace
   finished = true;
-  needs.clear();
-  purposes.clear();
-  responses.clear();
+  round.clear();
+  handed_out.clear();
   release_claims();
 }
 
 void execution::state::respond(std::size_t index, need_response response) {
-  if (finished || index >= responses.size() || responses[index]) return;
-  responses[index] = std::move(response);
-  if (std::any_of(responses.begin(), responses.end(), [](const auto& r) { return !r.has_value(); })) return;
+  if (finished || index >= round.size() || round[index].answer) return;
+  round[index].answer = std::move(response);
+  if (std::any_of(round.begin(), round.end(), [](const pending_need& p) { return !p.answer; })) return;
   advance();
+  hand_out();
 }
 
 void execution::state::advance() {
-  std::vector<need> round = std::move(needs);
-  std::vector<purpose> kinds = std::move(purposes);
-  std::vector<std::optional<need_response>> answers = std::move(responses);
-  needs.clear();
-  purposes.clear();
-  responses.clear();
-  bool main_answered = false;
-  std::optional<purpose> catalog;
-  if (!kinds.empty() && kinds.front() == purpose::labels) return consume_labels(answers);
-  for (std::size_t i = 0; i < round.size(); ++i) {
-    need_response& answer = *answers[i];
-    const std::optional<std::size_t> rows_seen =
-        round[i].type == need::kind::http ? apply_limits(answer) : std::optional<std::size_t>();
-    switch (kinds[i]) {
-      case purpose::catalog_read:
-      case purpose::catalog_write:
-        if (!consume_catalog(answer)) return;
-        catalog = kinds[i];
-        break;
-      case purpose::embed:
-        if (!consume_embedding(answer)) return;
-        break;
-      case purpose::semantic_rpc:
-        if (!consume_ranking(answer)) return;
-        break;
-      case purpose::count_affected:
-        if (!consume_affected_count(answer)) return;
-        break;
-      case purpose::main:
-        main_rows_seen = rows_seen;
-        consume_main(std::move(answer));
-        main_answered = true;
-        break;
-      case purpose::verify_created:
-        consume_verification(std::move(answer));
-        main_answered = true;
-        break;
-      case purpose::labels:
-        break;
-    }
+  std::vector<pending_need> answered = std::move(round);
+  round.clear();
+  for (pending_need& p : answered)
+    if (!(this->*p.consume)(p)) return;
+  for (std::size_t i = 0; i < answered.size() && !finished; ++i) {
+    const pending_need::round_step step = answered[i].after_round;
+    if (step && std::none_of(answered.begin(), answered.begin() + long(i),
+                             [&](const pending_need& p) { return p.after_round == step; }))
+      (this->*step)();
   }
-  if (main_answered || finished) return;
-  if (catalog) link_catalog(*catalog);
-  if (needs.empty()) plan_main();
+  if (!finished && round.empty()) plan_main();
+}
+
+void execution::state::hand_out() {
+  handed_out.clear();
+  handed_out.reserve(round.size());
+  for (pending_need& p : round) handed_out.push_back(std::move(p.ask));
 }
 
 bool execution::state::succeeded(const need_response& answer) {
@@ -231,7 +160,7 @@ std::optional<std::size_t> execution::state::apply_limits(need_response& answer)
   std::optional<std::size_t> rows;
   if (answer.body.size() > limits.max_response_bytes) {
     why = fmt::format("{} bytes, over {}", answer.body.size(), byte_size(limits.max_response_bytes));
-  } else if (rows = array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
+  } else if (rows = detail::array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
     why = fmt::format("more than {} rows", limits.max_rows);
   } else {
     return rows;
@@ -266,6 +195,7 @@ execution::execution(const domain& dom, ref_registry& registry, std::string_view
     : state_(std::make_unique<state>(dom, registry, std::move(context), std::move(settings))) {
   state_->params_text = std::move(params_json);
   state_->start(tool);
+  state_->hand_out();
 }
 
 execution::execution(const domain& dom, ref_registry& registry, std::string_view tool, std::string_view params_json,
@@ -278,7 +208,7 @@ execution::execution(execution&&) noexcept = default;
 execution& execution::operator=(execution&&) noexcept = default;
 
 bool execution::done() const { return state_->finished; }
-const std::vector<need>& execution::needs() const { return state_->needs; }
+const std::vector<need>& execution::needs() const { return state_->handed_out; }
 void execution::respond(std::size_t index, need_response response) { state_->respond(index, std::move(response)); }
 const std::string& execution::result_json() const { return state_->result; }
 

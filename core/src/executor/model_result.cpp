@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
+#include "../json/array_elements.h"
 #include "../json/echo.h"
 #include "alfred/json.h"
 #include "alfred/uuid_scrub.h"
@@ -12,46 +14,22 @@
 namespace alfred::detail {
 namespace {
 
-// The elements of a JSON array the core wrote itself (compact, valid), one
-// at a time: found by depth, outside strings. One object is one element.
-class element_scanner {
+// The rows of a result the core wrote: the elements of an array, or one
+// object (a single create's row) as one row.
+class result_rows {
  public:
-  explicit element_scanner(std::string_view text) : text_(text) {
-    if (!text.empty() && text.front() != '[') single_ = true;
-    at_ = single_ ? 0 : 1;
-  }
-  /// The next element, or nothing at the end.
+  explicit result_rows(std::string_view text)
+      : single_(!text.empty() && text.front() != '[' ? text : std::string_view()),
+        elements_(single_.empty() ? text : std::string_view()) {}
+  /// The next row, or nothing at the end.
   std::optional<std::string_view> next() {
-    if (single_) {
-      if (at_ > 0 || text_.empty()) return std::nullopt;
-      at_ = text_.size();
-      return text_;
-    }
-    const std::size_t start = at_;
-    int depth = 0;
-    for (std::size_t i = at_; i < text_.size(); ++i) {
-      const char c = text_[i];
-      if (c == '"') {
-        for (++i; i < text_.size() && text_[i] != '"'; ++i)
-          if (text_[i] == '\\') ++i;
-      } else if (c == '[' || c == '{') {
-        ++depth;
-      } else if ((c == ']' || c == '}') && depth > 0) {
-        --depth;
-      } else if ((c == ',' || c == ']') && depth == 0) {
-        at_ = c == ',' ? i + 1 : text_.size();
-        if (i == start) return std::nullopt;  // "[]"
-        return text_.substr(start, i - start);
-      }
-    }
-    at_ = text_.size();
-    return std::nullopt;
+    if (!single_.empty()) return std::exchange(single_, std::string_view());
+    return elements_.next();
   }
 
  private:
-  std::string_view text_;
-  std::size_t at_ = 0;
-  bool single_ = false;
+  std::string_view single_;
+  array_elements elements_;
 };
 
 std::string plural(long long n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
@@ -201,42 +179,33 @@ std::optional<std::string> shortened(std::string_view row, std::size_t budget) {
   return best;
 }
 
-}  // namespace
-
-std::size_t utf16_length(std::string_view text) {
-  std::size_t n = 0;
-  for (char c : text) {
-    const unsigned char b = static_cast<unsigned char>(c);
-    if ((b & 0xC0) != 0x80) n += b >= 0xF0 ? 2 : 1;
-  }
-  return n;
+// The usual result: every row fits. Written at once, without finding where
+// each row ends; the bytes bound the UTF-16 length from above. False (and
+// nothing written) when the text is over the limit.
+bool wrote_every_row(std::string& out, const model_envelope& head, std::string_view rows_json, std::size_t row_count,
+                     const result_limits& limits) {
+  const std::size_t start = out.size();
+  model_envelope whole = head;
+  whole.returned = std::max(head.returned, row_count);
+  if (!whole.count) whole.count = static_cast<long long>(whole.returned);
+  const bool single = rows_json.front() != '[';
+  write_envelope(out, whole, static_cast<long long>(row_count), false, limits, [&](json_writer& w) {
+    if (row_count == 0) return;
+    if (single) return w.raw_value(rows_json);
+    out.append(rows_json.substr(1, rows_json.size() - 2));
+  });
+  const std::string_view written = std::string_view(out).substr(start);
+  if (written.size() <= limits.chars || utf16_length(written) <= limits.chars) return true;
+  out.resize(start);
+  return false;
 }
 
-void write_model_success(std::string& out, model_envelope head, std::string_view rows_json,
-                         std::optional<std::size_t> row_count, bool scrubbed, const ref_registry& registry,
-                         const result_limits& limits) {
-  const std::size_t start = out.size();
-  if (rows_json.empty()) rows_json = "[]";
-  // The usual result: every row fits. Written at once, without finding
-  // where each row ends; the bytes bound the UTF-16 length from above.
-  if (scrubbed && row_count && *row_count <= limits.rows) {
-    model_envelope whole = head;
-    whole.returned = std::max(head.returned, *row_count);
-    if (!whole.count) whole.count = static_cast<long long>(whole.returned);
-    const bool single = rows_json.front() != '[';
-    write_envelope(out, whole, static_cast<long long>(*row_count), false, limits, [&](json_writer& w) {
-      if (*row_count == 0) return;
-      if (single) return w.raw_value(rows_json);
-      out.append(rows_json.substr(1, rows_json.size() - 2));
-    });
-    const std::string_view written = std::string_view(out).substr(start);
-    if (written.size() <= limits.chars || utf16_length(written) <= limits.chars) return;
-    out.resize(start);
-  }
-
-  // Only the rows that may be shown are scrubbed and measured; the rest are
-  // counted.
-  element_scanner scan(rows_json);
+// The rows that may be shown, scrubbed and measured against the limits; the
+// rest are counted into `head` (returned, count), unless the total is known.
+std::vector<std::string> rows_that_fit(model_envelope& head, std::string_view rows_json,
+                                       std::optional<std::size_t> row_count, bool scrubbed,
+                                       const ref_registry& registry, const result_limits& limits) {
+  result_rows scan(rows_json);
   std::vector<std::string> rows;
   std::size_t seen = 0;
   std::size_t used = 0;
@@ -267,7 +236,13 @@ void write_model_success(std::string& out, model_envelope head, std::string_view
   // The caller may pass only the rows that can be shown, with how many there were.
   head.returned = std::max({head.returned, seen, row_count.value_or(0)});
   if (!head.count) head.count = static_cast<long long>(head.returned);
+  return rows;
+}
 
+// As many of `rows` as fit whole; else the first with its long values cut;
+// else none, with the notice that says so.
+void write_rows_that_fit(std::string& out, const model_envelope& head, const std::vector<std::string>& rows,
+                         const result_limits& limits) {
   std::vector<std::string_view> views(rows.begin(), rows.end());
   for (std::size_t n = views.size(); n > 0; --n) {
     const std::size_t before = out.size();
@@ -277,7 +252,6 @@ void write_model_success(std::string& out, model_envelope head, std::string_view
     if (utf16_length(std::string_view(out).substr(before)) <= limits.chars) return;
     out.resize(before);
   }
-  // Not even one row fits whole: the first one with its long values cut.
   if (!views.empty()) {
     const std::size_t room = utf16_length(envelope(head, {std::string_view("{}")}, true, limits));
     if (limits.chars > room + 2) {
@@ -291,6 +265,28 @@ void write_model_success(std::string& out, model_envelope head, std::string_view
     }
   }
   out += envelope(head, {}, false, limits);
+}
+
+}  // namespace
+
+std::size_t utf16_length(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) {
+    const unsigned char b = static_cast<unsigned char>(c);
+    if ((b & 0xC0) != 0x80) n += b >= 0xF0 ? 2 : 1;
+  }
+  return n;
+}
+
+void write_model_success(std::string& out, model_envelope head, std::string_view rows_json,
+                         std::optional<std::size_t> row_count, bool scrubbed, const ref_registry& registry,
+                         const result_limits& limits) {
+  if (rows_json.empty()) rows_json = "[]";
+  if (scrubbed && row_count && *row_count <= limits.rows &&
+      wrote_every_row(out, head, rows_json, *row_count, limits))
+    return;
+  const std::vector<std::string> rows = rows_that_fit(head, rows_json, row_count, scrubbed, registry, limits);
+  write_rows_that_fit(out, head, rows, limits);
 }
 
 std::string model_success_text(model_envelope head, std::string_view rows_json, const ref_registry& registry,
