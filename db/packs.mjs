@@ -36,7 +36,7 @@ export function listPacks() {
  * A pack's domain as the package and the tests use it: its domain.json, with
  * its prompts/<slot>.md files as `prompt_examples` (each file's text without
  * its final newline). Slots without a file are derived from the tables by the
- * core (core/include/alfred/prompt_examples.h).
+ * core (core/include/alfred/domain/prompt_examples.h).
  */
 export function readPackDomain(name) {
   const dir = `${DOMAINS_DIR}${name}/`;

@@ -1,6 +1,6 @@
 // The core's first binding file: the domain and registry classes, the byte
 // transfer, and request building. Everything here moves bytes to and from
-// the core's API layer (alfred/api.h), which makes every decision.
+// the core's API layer (alfred/api/api.h), which makes every decision.
 
 #include <emscripten/bind.h>
 

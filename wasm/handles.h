@@ -1,13 +1,13 @@
 #pragma once
 // What the binding files share: the embind handle classes of a domain and a
 // registry, and the byte transfer through WASM memory. Every decision is the
-// core's API layer (alfred/api.h); the handles only hold its state.
+// core's API layer (alfred/api/api.h); the handles only hold its state.
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "alfred/api.h"
+#include "alfred/api/api.h"
 
 namespace alfred_wasm {
 

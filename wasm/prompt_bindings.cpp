@@ -1,6 +1,6 @@
 // The prompt part of the WASM boundary: Act prompt assembly, query
 // rendering, ActDecision parsing, the tool names and the step → tool rule, each delegating to
-// the core's API layer (alfred/api.h). Its own EMSCRIPTEN_BINDINGS block.
+// the core's API layer (alfred/api/api.h). Its own EMSCRIPTEN_BINDINGS block.
 
 #include <emscripten/bind.h>
 

@@ -1,7 +1,7 @@
 // The registry's free functions: revising a pending generated artifact, the
 // table a ref names, the ref grammar, and the ids of creates of unknown
 // outcome. Each delegates to the core's API
-// layer (alfred/api.h).
+// layer (alfred/api/api.h).
 
 #include <emscripten/bind.h>
 

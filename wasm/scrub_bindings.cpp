@@ -1,6 +1,6 @@
 // What JS sends to the model from the core: texts without UUIDs (correction
 // feedback, plan and reply prompts; the same code that scrubs the Act prompt
-// and the executor's errors, alfred/uuid_scrub.h) and the tool result for
+// and the executor's errors, alfred/registry/uuid_scrub.h) and the tool result for
 // the model of an outcome, through the core's API layer.
 
 #include <emscripten/bind.h>

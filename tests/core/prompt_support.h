@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/prompt.h"
+#include "alfred/prompt/prompt.h"
 #include "request_text.h"
 #include "support.h"
 

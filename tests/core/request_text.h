@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/uuid.h"
+#include "alfred/uuid/uuid.h"
 #include "support.h"
 
 namespace alfred::test {

@@ -12,11 +12,11 @@
 #include <utility>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/json.h"
-#include "alfred/registry.h"
-#include "alfred/request.h"
-#include "alfred/row_translation.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/json.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/registry/registry.h"
+#include "alfred/rows/row_translation.h"
 #include "domain_packs.h"
 
 namespace alfred {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "alfred/decision.h"
-#include "alfred/json.h"
+#include "alfred/json/json.h"
+#include "alfred/prompt/decision.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {

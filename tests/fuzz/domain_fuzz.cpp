@@ -18,9 +18,9 @@
 #include <set>
 #include <string>
 
-#include "alfred/prompt.h"
-#include "alfred/row_translation.h"
-#include "alfred/uuid_scrub.h"
+#include "alfred/prompt/prompt.h"
+#include "alfred/registry/uuid_scrub.h"
+#include "alfred/rows/row_translation.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "alfred/executor.h"
-#include "alfred/prompt.h"
+#include "alfred/executor/executor.h"
+#include "alfred/prompt/prompt.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {

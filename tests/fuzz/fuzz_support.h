@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/registry.h"
-#include "alfred/request.h"
-#include "alfred/uuid.h"
+#include "alfred/domain/domain.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/registry/registry.h"
+#include "alfred/uuid/uuid.h"
 #include "domain_packs.h"
 
 namespace alfred::fuzz {

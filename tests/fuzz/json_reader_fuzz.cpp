@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {

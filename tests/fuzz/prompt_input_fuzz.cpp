@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "alfred/prompt.h"
-#include "alfred/row_translation.h"
+#include "alfred/prompt/prompt.h"
+#include "alfred/rows/row_translation.h"
 #include "fuzz_support.h"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "alfred/registry.h"
+#include "alfred/registry/registry.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-#include "alfred/row_translation.h"
+#include "alfred/rows/row_translation.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {

@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <string>
 
-#include "alfred/api.h"
-#include "alfred/request.h"
-#include "alfred/tool_call.h"
+#include "alfred/api/api.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/tool_call/tool_call.h"
 #include "fuzz_support.h"
 
 namespace alfred::fuzz {

@@ -11,9 +11,8 @@ import assert from 'node:assert/strict';
 import { ROOT } from './support/paths.mjs';
 
 const LAYERS = ['json', 'uuid', 'domain', 'registry', 'tool_call', 'postgrest', 'rows', 'executor', 'prompt', 'api'];
-// A public header (core/include/alfred/) belongs to the subsystem whose
-// folder holds the .cpp of the same name; these headers have none.
-const HEADER_HOMES = { error: 'json', error_codes: 'json', entry_index: 'registry', prompt_step: 'prompt', api: 'api' };
+// A public header sits in core/include/alfred/<subsystem>/, the subsystem
+// whose core/src folder holds the .cpp of the same name when there is one.
 
 // Tests named after what they check rather than after one core file, and
 // the subsystem whose folder they sit in.
@@ -41,11 +40,13 @@ function walk(dir) {
 const sources = walk(SRC);
 const subsystemOfSource = (path) => relative(SRC, path).split('/')[0];
 const cppHome = new Map(sources.filter((p) => p.endsWith('.cpp')).map((p) => [basename(p, '.cpp'), subsystemOfSource(p)]));
-const headerHome = (name) => HEADER_HOMES[name] ?? cppHome.get(name);
+const headers = walk(INCLUDE);
+const subsystemOfHeader = (path) => relative(INCLUDE, path).split('/')[0];
+const headerFolder = new Map(headers.map((p) => [basename(p, '.h'), subsystemOfHeader(p)]));
 // Every core file by name without its extension (.cpp, .h, .inc), public headers too.
 const codeHome = new Map([
   ...sources.map((p) => [basename(p).replace(/\.[^.]+$/, ''), subsystemOfSource(p)]),
-  ...readdirSync(INCLUDE).map((name) => [basename(name, '.h'), headerHome(basename(name, '.h'))]),
+  ...headerFolder,
   ...cppHome,
 ]);
 
@@ -65,17 +66,21 @@ export function misplacedTests(paths) {
 test('every core source sits in a subsystem folder, and every public header has a home', () => {
   const loose = sources.filter((path) => !LAYERS.includes(subsystemOfSource(path)) || dirname(path) === SRC);
   assert.deepEqual(loose.map((path) => relative(ROOT, path)), [], `core/src/<one of ${LAYERS.join(', ')}>/`);
-  const homeless = readdirSync(INCLUDE).filter((name) => !LAYERS.includes(headerHome(basename(name, '.h'))));
-  assert.deepEqual(homeless, [], 'add a .cpp of the same name, or an entry in HEADER_HOMES');
+  const misfiled = headers.filter((path) => {
+    const home = subsystemOfHeader(path);
+    const cpp = cppHome.get(basename(path, '.h'));
+    return dirname(path) === INCLUDE || !LAYERS.includes(home) || (cpp !== undefined && cpp !== home);
+  });
+  assert.deepEqual(misfiled.map((path) => relative(ROOT, path)), [], 'core/include/alfred/<the subsystem of its .cpp>/');
 });
 
 test('core dependencies run one way: no file includes a header of a later subsystem', () => {
-  const files = [...sources.map((path) => [path, subsystemOfSource(path)]), ...readdirSync(INCLUDE).map((name) => [join(INCLUDE, name), headerHome(basename(name, '.h'))])];
+  const files = [...sources.map((path) => [path, subsystemOfSource(path)]), ...headers.map((path) => [path, subsystemOfHeader(path)])];
   const upward = [];
   for (const [path, home] of files) {
     for (const [, included] of readFileSync(path, 'utf8').matchAll(/#include "([^"]+)"/g)) {
       let target;
-      if (included.startsWith('alfred/')) target = headerHome(basename(included, '.h'));
+      if (included.startsWith('alfred/')) target = included.split('/')[1];
       else if (path.startsWith(SRC)) {
         const resolved = join(dirname(path), included);
         if (resolved.startsWith(SRC)) target = subsystemOfSource(resolved);

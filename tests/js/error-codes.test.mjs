@@ -1,4 +1,4 @@
-// The error-code catalog (core/include/alfred/error_codes.h) is the one list
+// The error-code catalog (core/include/alfred/json/error_codes.h) is the one list
 // of codes: the package's `errorCodes` and `codes`, its TypeScript union and
 // docs/error-codes.md are generated from it, no JavaScript file of the
 // package, the worker, the CLI or the local stack emits a code missing from
@@ -110,7 +110,7 @@ test('every code the JavaScript sources write is in the catalog', () => {
       if (!known.has(match[1]) && !NOT_CODES.has(match[1])) missing.push(`${file}: ${match[1]}`);
     }
   }
-  assert.deepEqual(missing, [], 'add each to core/include/alfred/error_codes.h, or to NOT_CODES here if it is not an error code');
+  assert.deepEqual(missing, [], 'add each to core/include/alfred/json/error_codes.h, or to NOT_CODES here if it is not an error code');
 });
 
 // Functions of the sources with a parameter named `code`, by name: a literal
@@ -149,7 +149,7 @@ test('every codes.x the JavaScript sources read is in the catalog', () => {
     }
   }
   assert.ok(read > 200, `only ${read} codes.x read`);
-  assert.deepEqual(unknown, [], 'codes has no such code: see core/include/alfred/error_codes.h');
+  assert.deepEqual(unknown, [], 'codes has no such code: see core/include/alfred/json/error_codes.h');
 });
 
 test('the check finds a code written as text in each place a code goes, and nowhere else', () => {

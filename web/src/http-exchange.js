@@ -2,7 +2,7 @@
 // what the core reads: `{ status, contentRange, contentType, body, failure }`.
 // Never throws, except with the caller's abort reason. `failure` names how
 // the exchange ended when it did not end with a whole response (the core's
-// transport_failure, core/include/alfred/executor.h):
+// transport_failure, core/include/alfred/executor/executor.h):
 //   ''                a whole response
 //   'not_sent'        the request never left (connection refused, no such host)
 //   'no_response'     fetch failed in a way that does not prove nothing was sent

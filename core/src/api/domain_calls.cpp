@@ -2,10 +2,10 @@
 
 #include <utility>
 
-#include "alfred/api.h"
-#include "alfred/json.h"
-#include "alfred/prompt_examples.h"
-#include "alfred/request.h"
+#include "alfred/api/api.h"
+#include "alfred/domain/prompt_examples.h"
+#include "alfred/json/json.h"
+#include "alfred/postgrest/request.h"
 #include "results.h"
 
 namespace alfred::api {

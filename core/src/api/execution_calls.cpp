@@ -4,11 +4,11 @@
 #include <utility>
 
 #include "../executor/model_result.h"
-#include "alfred/api.h"
-#include "alfred/json.h"
-#include "alfred/prompt_query.h"
-#include "alfred/request.h"
-#include "alfred/tool_call.h"
+#include "alfred/api/api.h"
+#include "alfred/json/json.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/prompt/prompt_query.h"
+#include "alfred/tool_call/tool_call.h"
 #include "results.h"
 
 namespace alfred::api {

@@ -3,12 +3,12 @@
 
 #include <utility>
 
-#include "alfred/api.h"
-#include "alfred/json.h"
-#include "alfred/request.h"
-#include "alfred/row_translation.h"
-#include "alfred/uuid.h"
-#include "alfred/uuid_scrub.h"
+#include "alfred/api/api.h"
+#include "alfred/json/json.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/registry/uuid_scrub.h"
+#include "alfred/rows/row_translation.h"
+#include "alfred/uuid/uuid.h"
 #include "results.h"
 
 namespace alfred::api {

@@ -4,8 +4,8 @@
 
 #include "results.h"
 
-#include "alfred/api.h"
-#include "alfred/request.h"
+#include "alfred/api/api.h"
+#include "alfred/postgrest/request.h"
 
 namespace alfred::api {
 

@@ -1,10 +1,10 @@
 #pragma once
-// Helpers shared by the files of the core's text API (alfred/api.h).
+// Helpers shared by the files of the core's text API (alfred/api/api.h).
 
 #include <string>
 #include <string_view>
 
-#include "alfred/error.h"
+#include "alfred/json/error.h"
 
 namespace alfred::api {
 

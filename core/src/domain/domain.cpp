@@ -1,4 +1,4 @@
-#include "alfred/domain.h"
+#include "alfred/domain/domain.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,7 +8,7 @@
 #include <optional>
 #include <set>
 
-#include "alfred/prompt_examples.h"
+#include "alfred/domain/prompt_examples.h"
 #include "domain_config.h"
 
 namespace alfred {

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "../json/json_fields.h"
-#include "alfred/domain.h"
-#include "alfred/error.h"
-#include "alfred/json.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
 
 namespace alfred::detail {
 

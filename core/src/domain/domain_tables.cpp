@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "alfred/ref_format.h"
+#include "alfred/domain/ref_format.h"
 #include "domain_config.h"
 
 namespace alfred::detail {

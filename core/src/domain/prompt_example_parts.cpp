@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 namespace alfred::detail {
 namespace {

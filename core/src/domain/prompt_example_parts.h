@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/domain.h"
+#include "alfred/domain/domain.h"
 
 namespace alfred::detail {
 

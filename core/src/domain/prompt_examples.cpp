@@ -1,6 +1,6 @@
 // The example slots' texts substituted into template text. The slots and
 // their derived examples are prompt_examples_derived.cpp's.
-#include "alfred/prompt_examples.h"
+#include "alfred/domain/prompt_examples.h"
 
 #include <algorithm>
 

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
-#include "alfred/json.h"
-#include "alfred/prompt_examples.h"
+#include "alfred/domain/prompt_examples.h"
+#include "alfred/json/json.h"
 #include "prompt_example_parts.h"
 
 namespace alfred {

@@ -1,8 +1,8 @@
-#include "alfred/ref_format.h"
+#include "alfred/domain/ref_format.h"
 
 #include <charconv>
 
-#include "alfred/domain.h"
+#include "alfred/domain/domain.h"
 
 namespace alfred {
 

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "../json/echo.h"
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 namespace alfred::detail {
 namespace {

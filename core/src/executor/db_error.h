@@ -6,8 +6,8 @@
 
 #include <string_view>
 
-#include "alfred/error.h"
-#include "alfred/executor.h"
+#include "alfred/executor/executor.h"
+#include "alfred/json/error.h"
 
 namespace alfred::detail {
 

@@ -6,8 +6,8 @@
 
 #include "../json/echo.h"
 #include "../json/json_fields.h"
-#include "alfred/executor.h"
-#include "alfred/uuid.h"
+#include "alfred/executor/executor.h"
+#include "alfred/uuid/uuid.h"
 
 namespace alfred {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The state of one execution (alfred/executor.h), shared by the files of its
+// The state of one execution (alfred/executor/executor.h), shared by the files of its
 // stages:
 //   executor.cpp            the public class, rounds (respond, advance),
 //                           response limits, finishing with the result
@@ -17,10 +17,10 @@
 
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
-#include "alfred/executor.h"
-#include "alfred/json.h"
-#include "alfred/row_translation.h"
-#include "alfred/tool_call.h"
+#include "alfred/executor/executor.h"
+#include "alfred/json/json.h"
+#include "alfred/rows/row_translation.h"
+#include "alfred/tool_call/tool_call.h"
 #include "query_record.h"
 
 namespace alfred {

@@ -1,4 +1,4 @@
-#include "alfred/executor.h"
+#include "alfred/executor/executor.h"
 
 #include <fmt/format.h>
 
@@ -8,10 +8,10 @@
 #include "../json/array_elements.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
-#include "alfred/json.h"
-#include "alfred/row_translation.h"
-#include "alfred/tool_call.h"
-#include "alfred/uuid_scrub.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/uuid_scrub.h"
+#include "alfred/rows/row_translation.h"
+#include "alfred/tool_call/tool_call.h"
 #include "execution_state.h"
 #include "query_record.h"
 

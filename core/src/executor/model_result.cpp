@@ -8,8 +8,8 @@
 
 #include "../json/array_elements.h"
 #include "../json/echo.h"
-#include "alfred/json.h"
-#include "alfred/uuid_scrub.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/uuid_scrub.h"
 
 namespace alfred::detail {
 namespace {
@@ -282,8 +282,7 @@ void write_model_success(std::string& out, model_envelope head, std::string_view
                          std::optional<std::size_t> row_count, bool scrubbed, const ref_registry& registry,
                          const result_limits& limits) {
   if (rows_json.empty()) rows_json = "[]";
-  if (scrubbed && row_count && *row_count <= limits.rows &&
-      wrote_every_row(out, head, rows_json, *row_count, limits))
+  if (scrubbed && row_count && *row_count <= limits.rows && wrote_every_row(out, head, rows_json, *row_count, limits))
     return;
   const std::vector<std::string> rows = rows_that_fit(head, rows_json, row_count, scrubbed, registry, limits);
   write_rows_that_fit(out, head, rows, limits);

@@ -15,9 +15,9 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/error.h"
-#include "alfred/executor.h"
-#include "alfred/registry.h"
+#include "alfred/executor/executor.h"
+#include "alfred/json/error.h"
+#include "alfred/registry/registry.h"
 
 namespace alfred::detail {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "../json/echo.h"
-#include "alfred/uuid.h"
+#include "alfred/uuid/uuid.h"
 
 namespace alfred::detail {
 namespace {

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/json.h"
-#include "alfred/registry.h"
-#include "alfred/tool_call.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/registry.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred::detail {
 

@@ -1,8 +1,8 @@
 // An error value as the JSON object every result and every failed
 // execution reports.
-#include "alfred/error.h"
+#include "alfred/json/error.h"
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 #include "echo.h"
 
 namespace alfred {

@@ -1,4 +1,4 @@
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 #include <fmt/format.h>
 

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 namespace alfred::detail {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "alfred/error.h"
+#include "alfred/json/error.h"
 
 namespace alfred::detail {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 namespace alfred::detail {
 namespace {

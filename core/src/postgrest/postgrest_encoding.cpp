@@ -1,4 +1,4 @@
-#include "alfred/postgrest_encoding.h"
+#include "alfred/postgrest/postgrest_encoding.h"
 
 #include <algorithm>
 #include <cctype>

@@ -2,14 +2,14 @@
 // written as an http_request or straight into the text the package reads.
 // The options it is sent with are request_options.cpp's; how a filter is
 // spelled as a condition is request_conditions.cpp's.
-#include "alfred/request.h"
+#include "alfred/postgrest/request.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "alfred/postgrest_encoding.h"
-#include "alfred/uuid.h"
+#include "alfred/postgrest/postgrest_encoding.h"
+#include "alfred/uuid/uuid.h"
 #include "credentials.h"
 #include "request_conditions.h"
 

@@ -1,7 +1,7 @@
 #include "request_conditions.h"
 
-#include "alfred/filter_ops.h"
-#include "alfred/like_pattern.h"
+#include "alfred/tool_call/filter_ops.h"
+#include "alfred/tool_call/like_pattern.h"
 
 namespace alfred::detail {
 namespace {

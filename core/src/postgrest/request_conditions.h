@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/postgrest_encoding.h"
-#include "alfred/tool_call.h"
+#include "alfred/postgrest/postgrest_encoding.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred::detail {
 

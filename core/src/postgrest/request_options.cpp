@@ -6,8 +6,8 @@
 #include <array>
 
 #include "../json/json_fields.h"
-#include "alfred/request.h"
-#include "alfred/uuid.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/uuid/uuid.h"
 #include "credentials.h"
 
 namespace alfred {

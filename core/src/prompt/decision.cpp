@@ -1,4 +1,4 @@
-#include "alfred/decision.h"
+#include "alfred/prompt/decision.h"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include "../json/echo.h"
 #include "../json/json_fields.h"
 #include "../tool_call/tool_params.h"
-#include "alfred/json.h"
-#include "alfred/prompt.h"
-#include "alfred/tool_call.h"
+#include "alfred/json/json.h"
+#include "alfred/prompt/prompt.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred {
 namespace {

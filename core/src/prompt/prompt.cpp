@@ -1,9 +1,9 @@
-#include "alfred/prompt.h"
+#include "alfred/prompt/prompt.h"
 
 #include <fmt/format.h>
 
-#include "alfred/prompt_examples.h"
-#include "alfred/uuid_scrub.h"
+#include "alfred/domain/prompt_examples.h"
+#include "alfred/registry/uuid_scrub.h"
 #include "prompt_input.h"
 #include "prompt_sections.h"
 #include "prompt_text.h"

@@ -1,6 +1,6 @@
 #include <fmt/format.h>
 
-#include "alfred/prompt_query.h"
+#include "alfred/prompt/prompt_query.h"
 #include "prompt_sections.h"
 #include "prompt_text.h"
 

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "alfred/error.h"
-#include "alfred/json.h"
-#include "alfred/prompt_step.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
+#include "alfred/prompt/prompt_step.h"
 
 namespace alfred::detail {
 

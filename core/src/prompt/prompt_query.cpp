@@ -1,11 +1,11 @@
-#include "alfred/prompt_query.h"
+#include "alfred/prompt/prompt_query.h"
 
 #include <fmt/format.h>
 
 #include <optional>
 
 #include "../json/json_fields.h"
-#include "alfred/filter_ops.h"
+#include "alfred/tool_call/filter_ops.h"
 #include "prompt_text.h"
 
 namespace alfred {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 #include "prompt_input.h"
 
 namespace alfred::detail {

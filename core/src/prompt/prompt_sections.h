@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "alfred/domain.h"
-#include "alfred/registry.h"
+#include "alfred/domain/domain.h"
+#include "alfred/registry/registry.h"
 #include "prompt_input.h"
 #include "prompt_rows.h"
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "alfred/filter_ops.h"
-#include "alfred/prompt.h"
+#include "alfred/prompt/prompt.h"
+#include "alfred/tool_call/filter_ops.h"
 #include "alfred_prompt_templates.h"
 #include "prompt_text.h"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/json.h"
-#include "alfred/registry.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/registry.h"
 
 namespace alfred::detail {
 

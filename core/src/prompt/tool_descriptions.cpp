@@ -8,8 +8,8 @@
 #include <iterator>
 #include <string>
 
-#include "alfred/json.h"
-#include "alfred/tool_schema.h"
+#include "alfred/json/json.h"
+#include "alfred/prompt/tool_schema.h"
 #include "prompt_sections.h"
 #include "tool_schema_tables.h"
 

@@ -1,7 +1,7 @@
 // The JSON Schema of each tool's params (tool_parameters_schema), written
 // from the tool-parameter table and the domain's tables; the tools'
 // descriptions and the list of all four are tool_descriptions.cpp's.
-#include "alfred/tool_schema.h"
+#include "alfred/prompt/tool_schema.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <iterator>
 
 #include "../tool_call/tool_params.h"
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 #include "tool_schema_tables.h"
 
 namespace alfred {

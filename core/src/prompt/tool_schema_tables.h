@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/tool_call.h"
+#include "alfred/domain/domain.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred::detail {
 

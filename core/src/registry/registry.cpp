@@ -1,4 +1,4 @@
-#include "alfred/registry.h"
+#include "alfred/registry/registry.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include "../json/echo.h"
 #include "../json/json_fields.h"
 #include "../json/text.h"
-#include "alfred/uuid.h"
+#include "alfred/uuid/uuid.h"
 
 namespace alfred {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "alfred/registry.h"
+#include "alfred/registry/registry.h"
 
 namespace alfred {
 namespace {

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "../json/json_fields.h"
-#include "alfred/json.h"
-#include "alfred/ref_format.h"
-#include "alfred/registry.h"
-#include "alfred/uuid.h"
+#include "alfred/domain/ref_format.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/registry.h"
+#include "alfred/uuid/uuid.h"
 
 namespace alfred {
 namespace {

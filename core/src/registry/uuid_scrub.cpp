@@ -1,6 +1,6 @@
-#include "alfred/uuid_scrub.h"
+#include "alfred/registry/uuid_scrub.h"
 
-#include "alfred/uuid.h"
+#include "alfred/uuid/uuid.h"
 
 namespace alfred {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "../json/json_scan.h"
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 namespace alfred::detail {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 #include "row_translation_labels.h"
 
 namespace alfred::detail {

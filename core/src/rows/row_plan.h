@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/domain.h"
+#include "alfred/domain/domain.h"
 
 namespace alfred::detail {
 

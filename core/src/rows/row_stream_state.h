@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/entry_index.h"
-#include "alfred/registry.h"
-#include "alfred/uuid_bits.h"
+#include "alfred/registry/entry_index.h"
+#include "alfred/registry/registry.h"
+#include "alfred/uuid/uuid_bits.h"
 #include "row_plan.h"
 #include "row_translation_labels.h"
 

@@ -1,7 +1,7 @@
-#include "alfred/row_translation.h"
+#include "alfred/rows/row_translation.h"
 
 #include "../tool_call/row_key.h"
-#include "alfred/uuid_bits.h"
+#include "alfred/uuid/uuid_bits.h"
 #include "row_translation_labels.h"
 #include "row_translation_stream.h"
 

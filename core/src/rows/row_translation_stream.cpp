@@ -7,8 +7,8 @@
 #include <memory>
 #include <optional>
 
-#include "alfred/json.h"
-#include "alfred/uuid_bits.h"
+#include "alfred/json/json.h"
+#include "alfred/uuid/uuid_bits.h"
 #include "row_output.h"
 #include "row_plan.h"
 #include "row_stream_state.h"

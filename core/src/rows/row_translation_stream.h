@@ -8,10 +8,10 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/domain.h"
-#include "alfred/error.h"
-#include "alfred/registry.h"
-#include "alfred/row_translation.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/error.h"
+#include "alfred/registry/registry.h"
+#include "alfred/rows/row_translation.h"
 
 namespace alfred::detail {
 

@@ -15,7 +15,7 @@
 
 #include "../json/json_lexer.h"
 #include "../json/json_scan.h"
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 #include "row_output.h"
 
 namespace alfred::detail {

@@ -1,6 +1,6 @@
 // The filter op table. Every rule about an op is a field of its row here;
 // docs/filter-ops.md explains the columns and how to add an op.
-#include "alfred/filter_ops.h"
+#include "alfred/tool_call/filter_ops.h"
 
 #include <cctype>
 

@@ -7,8 +7,8 @@
 
 #include "../json/echo.h"
 #include "../json/json_fields.h"
-#include "alfred/filter_ops.h"
-#include "alfred/like_pattern.h"
+#include "alfred/tool_call/filter_ops.h"
+#include "alfred/tool_call/like_pattern.h"
 #include "call_stage.h"
 
 namespace alfred::detail {

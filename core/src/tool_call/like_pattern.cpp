@@ -1,4 +1,4 @@
-#include "alfred/like_pattern.h"
+#include "alfred/tool_call/like_pattern.h"
 
 #include <algorithm>
 #include <iterator>

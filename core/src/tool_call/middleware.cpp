@@ -7,9 +7,9 @@
 #include <utility>
 
 #include "../json/text.h"
-#include "alfred/json.h"
-#include "alfred/like_pattern.h"
-#include "alfred/uuid.h"
+#include "alfred/json/json.h"
+#include "alfred/tool_call/like_pattern.h"
+#include "alfred/uuid/uuid.h"
 #include "row_key.h"
 
 namespace alfred::detail {

@@ -8,10 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/error.h"
-#include "alfred/registry.h"
-#include "alfred/tool_call.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/error.h"
+#include "alfred/registry/registry.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred::detail {
 

@@ -1,7 +1,7 @@
 #include "row_key.h"
 
-#include "alfred/registry.h"
-#include "alfred/uuid.h"
+#include "alfred/registry/registry.h"
+#include "alfred/uuid/uuid.h"
 
 namespace alfred::detail {
 

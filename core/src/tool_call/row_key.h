@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/json.h"
-#include "alfred/tool_call.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/json.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred::detail {
 

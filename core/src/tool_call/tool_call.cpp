@@ -1,4 +1,4 @@
-#include "alfred/tool_call.h"
+#include "alfred/tool_call/tool_call.h"
 
 #include <fmt/format.h>
 

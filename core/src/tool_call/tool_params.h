@@ -19,9 +19,9 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/error.h"
-#include "alfred/json.h"
-#include "alfred/tool_call.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred::detail {
 

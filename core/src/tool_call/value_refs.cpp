@@ -11,9 +11,9 @@
 
 #include "../json/echo.h"
 #include "../json/text.h"
-#include "alfred/like_pattern.h"
-#include "alfred/ref_format.h"
-#include "alfred/uuid.h"
+#include "alfred/domain/ref_format.h"
+#include "alfred/tool_call/like_pattern.h"
+#include "alfred/uuid/uuid.h"
 #include "values.h"
 
 namespace alfred::detail {

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/error.h"
+#include "alfred/json/error.h"
 #include "param_path.h"
 #include "values.h"
 

@@ -10,8 +10,8 @@
 
 #include "../json/echo.h"
 #include "../json/text.h"
-#include "alfred/ref_format.h"
-#include "alfred/uuid.h"
+#include "alfred/domain/ref_format.h"
+#include "alfred/uuid/uuid.h"
 #include "value_refs.h"
 
 namespace alfred {

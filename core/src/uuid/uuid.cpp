@@ -1,4 +1,4 @@
-#include "alfred/uuid.h"
+#include "alfred/uuid/uuid.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "alfred/uuid_bits.h"
+#include "alfred/uuid/uuid_bits.h"
 
 #include <array>
 

@@ -1,8 +1,8 @@
-// The core's text API (alfred/api.h), the layer the WebAssembly bindings
+// The core's text API (alfred/api/api.h), the layer the WebAssembly bindings
 // delegate to: how each call reads its arguments, which error a bad one
 // gets, and that a refused call leaves the registry as it was.
 
-#include "alfred/api.h"
+#include "alfred/api/api.h"
 
 #include <doctest/doctest.h>
 
@@ -13,7 +13,7 @@
 
 #include "../../../core/src/executor/db_error.h"
 #include "../support.h"
-#include "alfred/filter_ops.h"
+#include "alfred/tool_call/filter_ops.h"
 
 namespace alfred::test {
 namespace {

@@ -5,13 +5,13 @@
 #include <doctest/doctest.h>
 
 #include "../support.h"
-#include "alfred/api.h"
-#include "alfred/domain.h"
-#include "alfred/registry.h"
-#include "alfred/request.h"
-#include "alfred/row_translation.h"
-#include "alfred/tool_call.h"
-#include "alfred/tool_schema.h"
+#include "alfred/api/api.h"
+#include "alfred/domain/domain.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/prompt/tool_schema.h"
+#include "alfred/registry/registry.h"
+#include "alfred/rows/row_translation.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred::test {
 namespace {

@@ -2,7 +2,7 @@
 // parse_ref_name reads back, for regular and generated refs, and the
 // prefixes a table may take.
 
-#include "alfred/ref_format.h"
+#include "alfred/domain/ref_format.h"
 
 #include <string>
 

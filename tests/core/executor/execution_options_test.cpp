@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "alfred/executor.h"
-#include "alfred/json.h"
+#include "alfred/executor/executor.h"
+#include "alfred/json/json.h"
 
 namespace alfred::test {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "../request_text.h"
 #include "../support.h"
-#include "alfred/executor.h"
+#include "alfred/executor/executor.h"
 
 namespace alfred::test {
 namespace {

@@ -1,6 +1,6 @@
 // The executor driven by scripted responses: the same sans-I/O state machine
 // the JS side runs against a live PostgREST, checked need by need.
-#include "alfred/executor.h"
+#include "alfred/executor/executor.h"
 
 #include <doctest/doctest.h>
 
@@ -8,7 +8,7 @@
 
 #include "../request_text.h"
 #include "../support.h"
-#include "alfred/like_pattern.h"
+#include "alfred/tool_call/like_pattern.h"
 
 namespace alfred::test {
 namespace {

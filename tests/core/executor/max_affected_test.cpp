@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support.h"
-#include "alfred/executor.h"
+#include "alfred/executor/executor.h"
 
 namespace alfred::test {
 namespace {

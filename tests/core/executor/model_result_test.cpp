@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "../support.h"
-#include "alfred/api.h"
-#include "alfred/executor.h"
+#include "alfred/api/api.h"
+#include "alfred/executor/executor.h"
 
 namespace alfred::test {
 namespace {

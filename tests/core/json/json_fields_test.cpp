@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "../../../core/src/json/json_lexer.h"
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 namespace alfred::test {
 namespace {

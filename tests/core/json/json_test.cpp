@@ -2,7 +2,7 @@
 // independent reference: same documents accepted and rejected, same values
 // after a round trip, and escaping exactly as JSON.stringify writes it.
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 #include <nlohmann/json.hpp>
 #include <random>

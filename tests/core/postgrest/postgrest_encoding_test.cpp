@@ -3,7 +3,7 @@
 // the decoded text, then percent-encoding of every byte outside the RFC 3986
 // unreserved set.
 
-#include "alfred/postgrest_encoding.h"
+#include "alfred/postgrest/postgrest_encoding.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // Exact PostgREST requests for valid tool calls: method, full URL, decoded
 // query pairs, headers and body text (docs/postgrest-wire.md).
 
-#include "alfred/request.h"
+#include "alfred/postgrest/request.h"
 
 #include <cstdio>
 #include <string>
@@ -9,7 +9,7 @@
 
 #include "../request_text.h"
 #include "../support.h"
-#include "alfred/api.h"
+#include "alfred/api/api.h"
 
 namespace alfred::test {
 namespace {

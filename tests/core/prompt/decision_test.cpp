@@ -1,11 +1,11 @@
-#include "alfred/decision.h"
+#include "alfred/prompt/decision.h"
 
 #include <doctest/doctest.h>
 
 #include <functional>
 #include <string>
 
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 namespace alfred::test {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "../prompt_support.h"
-#include "alfred/prompt.h"
-#include "alfred/uuid.h"
+#include "alfred/prompt/prompt.h"
+#include "alfred/uuid/uuid.h"
 
 namespace alfred::test {
 namespace {

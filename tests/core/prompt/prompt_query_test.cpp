@@ -1,4 +1,4 @@
-#include "alfred/prompt_query.h"
+#include "alfred/prompt/prompt_query.h"
 
 #include <doctest/doctest.h>
 

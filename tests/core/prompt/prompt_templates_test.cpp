@@ -13,10 +13,10 @@
 #include <string>
 
 #include "../prompt_support.h"
-#include "alfred/decision.h"
-#include "alfred/prompt.h"
-#include "alfred/prompt_examples.h"
-#include "alfred/tool_call.h"
+#include "alfred/domain/prompt_examples.h"
+#include "alfred/prompt/decision.h"
+#include "alfred/prompt/prompt.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred::test {
 namespace {

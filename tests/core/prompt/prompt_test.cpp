@@ -1,4 +1,4 @@
-#include "alfred/prompt.h"
+#include "alfred/prompt/prompt.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>

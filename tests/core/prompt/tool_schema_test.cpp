@@ -4,7 +4,7 @@
 // The compact variant (the default) lists the tables in one line each; the
 // inline one carries the whole schema.
 
-#include "alfred/tool_schema.h"
+#include "alfred/prompt/tool_schema.h"
 
 #include <algorithm>
 #include <memory>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "../support.h"
-#include "alfred/json.h"
+#include "alfred/json/json.h"
 
 namespace alfred::test {
 namespace {

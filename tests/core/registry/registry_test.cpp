@@ -2,7 +2,7 @@
 // refs that are promoted exactly once, and a versioned state that restores
 // exactly or fails loudly.
 
-#include "alfred/registry.h"
+#include "alfred/registry/registry.h"
 
 #include <string>
 

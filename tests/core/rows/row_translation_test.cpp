@@ -2,13 +2,13 @@
 // refs instead of UUIDs, no owner column, no hidden or undeclared columns,
 // and every row registered with its label .
 
-#include "alfred/row_translation.h"
+#include "alfred/rows/row_translation.h"
 
 #include <string>
 
 #include "../request_text.h"
 #include "../support.h"
-#include "alfred/uuid_scrub.h"
+#include "alfred/registry/uuid_scrub.h"
 
 namespace alfred::test {
 namespace {

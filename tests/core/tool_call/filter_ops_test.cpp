@@ -5,7 +5,7 @@
 // operator table. A row added without its expected encoding below, or whose
 // encoding, rendering or prompt line is missing, fails here.
 
-#include "alfred/filter_ops.h"
+#include "alfred/tool_call/filter_ops.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,12 +17,12 @@
 #include "../../../core/src/executor/query_record.h"
 #include "../request_text.h"
 #include "../support.h"
-#include "alfred/decision.h"
-#include "alfred/prompt.h"
-#include "alfred/prompt_examples.h"
-#include "alfred/prompt_query.h"
-#include "alfred/tool_call.h"
-#include "alfred/tool_schema.h"
+#include "alfred/domain/prompt_examples.h"
+#include "alfred/prompt/decision.h"
+#include "alfred/prompt/prompt.h"
+#include "alfred/prompt/prompt_query.h"
+#include "alfred/prompt/tool_schema.h"
+#include "alfred/tool_call/tool_call.h"
 #include "alfred_prompt_templates.h"
 
 namespace alfred::test {

@@ -1,6 +1,6 @@
 // LIKE patterns on the wire: PostgREST reads every `*` of a like/ilike value
 // as `%`, so patterns with a literal `*` go as anchored regular expressions.
-#include "alfred/like_pattern.h"
+#include "alfred/tool_call/like_pattern.h"
 
 #include <doctest/doctest.h>
 

@@ -2,7 +2,7 @@
 // error with a stable code, a path into the params, a message and a hint the
 // model can act on. Successful calls are checked in request_test.cpp.
 
-#include "alfred/tool_call.h"
+#include "alfred/tool_call/tool_call.h"
 
 #include <cstdio>
 #include <string>

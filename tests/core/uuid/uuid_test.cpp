@@ -1,6 +1,6 @@
 // UUID checks for values the model writes where a row id is expected.
 
-#include "alfred/uuid.h"
+#include "alfred/uuid/uuid.h"
 
 #include <string>
 

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/error.h"
+#include "alfred/json/error.h"
 
 namespace alfred {
 

@@ -18,8 +18,8 @@
 
 #include <string>
 
-#include "alfred/domain.h"
-#include "alfred/tool_call.h"
+#include "alfred/domain/domain.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/error.h"
-#include "alfred/prompt_step.h"
+#include "alfred/json/error.h"
+#include "alfred/prompt/prompt_step.h"
 
 namespace alfred {
 

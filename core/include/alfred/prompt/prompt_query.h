@@ -21,8 +21,8 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/error.h"
-#include "alfred/json.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
 
 namespace alfred {
 

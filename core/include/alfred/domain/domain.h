@@ -23,9 +23,9 @@
 #include <utility>
 #include <vector>
 
-#include "alfred/error.h"
-#include "alfred/json.h"
-#include "alfred/ref_format.h"
+#include "alfred/domain/ref_format.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
 
 namespace alfred {
 

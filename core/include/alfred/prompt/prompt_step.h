@@ -12,7 +12,7 @@
 #include <optional>
 #include <string_view>
 
-#include "alfred/tool_call.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred {
 

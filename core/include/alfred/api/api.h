@@ -29,11 +29,11 @@
 #include <string>
 #include <string_view>
 
-#include "alfred/domain.h"
-#include "alfred/error.h"
-#include "alfred/executor.h"
-#include "alfred/registry.h"
-#include "alfred/request.h"
+#include "alfred/domain/domain.h"
+#include "alfred/executor/executor.h"
+#include "alfred/json/error.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/registry/registry.h"
 
 namespace alfred::api {
 

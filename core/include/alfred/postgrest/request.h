@@ -18,11 +18,11 @@
 #include <utility>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/error.h"
-#include "alfred/json.h"
-#include "alfred/registry.h"
-#include "alfred/tool_call.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/registry.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred {
 

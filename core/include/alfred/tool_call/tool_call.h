@@ -19,12 +19,12 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/error.h"
-#include "alfred/filter_ops.h"
-#include "alfred/json.h"
-#include "alfred/like_pattern.h"
-#include "alfred/registry.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/registry.h"
+#include "alfred/tool_call/filter_ops.h"
+#include "alfred/tool_call/like_pattern.h"
 
 namespace alfred {
 

@@ -36,9 +36,9 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/registry.h"
-#include "alfred/request.h"
+#include "alfred/domain/domain.h"
+#include "alfred/postgrest/request.h"
+#include "alfred/registry/registry.h"
 
 namespace alfred {
 

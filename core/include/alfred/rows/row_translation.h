@@ -26,10 +26,10 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/error.h"
-#include "alfred/json.h"
-#include "alfred/registry.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/registry.h"
 
 namespace alfred {
 

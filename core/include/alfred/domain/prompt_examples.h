@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "alfred/domain.h"
+#include "alfred/domain/domain.h"
 
 namespace alfred {
 

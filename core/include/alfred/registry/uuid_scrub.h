@@ -10,8 +10,8 @@
 
 #include <string>
 
-#include "alfred/error.h"
-#include "alfred/registry.h"
+#include "alfred/json/error.h"
+#include "alfred/registry/registry.h"
 
 namespace alfred {
 

@@ -30,11 +30,11 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/domain.h"
-#include "alfred/entry_index.h"
-#include "alfred/error.h"
-#include "alfred/json.h"
-#include "alfred/uuid_bits.h"
+#include "alfred/domain/domain.h"
+#include "alfred/json/error.h"
+#include "alfred/json/json.h"
+#include "alfred/registry/entry_index.h"
+#include "alfred/uuid/uuid_bits.h"
 
 namespace alfred {
 

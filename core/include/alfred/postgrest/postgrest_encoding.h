@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "alfred/tool_call.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred {
 
