@@ -127,17 +127,7 @@ std::size_t ref_registry::register_row_index(std::string_view table, std::string
     refresh(known, action, label);
     return known;
   }
-  ref_entry entry;
-  entry.ref = next_ref(type, false);
-  if (entry.ref.empty()) return npos;
-  entry.type = std::string(type);
-  entry.table = std::string(table);
-  entry.key = uuid_text(uuid);
-  entry.label = capped_label(label);
-  entry.action = action;
-  entry.turn_created = entry.turn_last = turn_;
-  add(std::move(entry), uuid);
-  return entries_.size() - 1;
+  return add_row(table, type, uuid_text(uuid), true, uuid, action, label);
 }
 
 std::size_t ref_registry::register_linked_index(std::string_view table, std::string_view type, uuid_bits uuid) {
@@ -151,17 +141,22 @@ std::size_t ref_registry::register_key_index(std::string_view table, std::string
     refresh(known, action, label);
     return known;
   }
+  return add_row(table, type, std::string(key), false, uuid_bits{}, action, label);
+}
+
+std::size_t ref_registry::add_row(std::string_view table, std::string_view type, std::string key, bool uuid_key,
+                                  uuid_bits uuid, ref_action action, std::string_view label) {
   ref_entry entry;
   entry.ref = next_ref(type, false);
   if (entry.ref.empty()) return npos;
   entry.type = std::string(type);
   entry.table = std::string(table);
-  entry.key = std::string(key);
-  entry.uuid_key = false;
+  entry.key = std::move(key);
+  entry.uuid_key = uuid_key;
   entry.label = capped_label(label);
   entry.action = action;
   entry.turn_created = entry.turn_last = turn_;
-  add(std::move(entry), uuid_bits{});
+  add(std::move(entry), uuid);
   return entries_.size() - 1;
 }
 

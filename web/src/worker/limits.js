@@ -39,17 +39,15 @@ export async function admitTurn({ store, limits, userId, now = Date.now() }) {
   const spent = await daySpent({ store, limits, key, now });
   if (spent) return { data: null, error: spent };
 
-  const slot = await store.acquire(key.running, { limit: limits.concurrentTurns, leaseMs: TURN_LEASE_MS, now });
-  if (!slot.allowed) {
-    return tooMany(codes.too_many_concurrent_turns, `${limits.concurrentTurns} of your turns are already running`, 'wait for one to finish', CONCURRENT_RETRY_MS);
-  }
-  const release = () => store.release(key.running, slot.lease);
-  const turn = await store.take(key.turns, { amount: 1, limit: limits.turnsPerMinute, windowMs: MINUTE_MS, now });
-  if (!turn.allowed) {
-    await release();
-    return tooMany(codes.too_many_turns, `more than ${limits.turnsPerMinute} turns a minute`, 'slow down', turn.retryAfterMs);
-  }
-  return { data: { release }, error: null };
+  return slotThenMinute(store, now, {
+    running: key.running,
+    leaseMs: TURN_LEASE_MS,
+    concurrent: limits.concurrentTurns,
+    busy: [codes.too_many_concurrent_turns, `${limits.concurrentTurns} of your turns are already running`],
+    counted: key.turns,
+    perMinute: limits.turnsPerMinute,
+    tooFast: [codes.too_many_turns, `more than ${limits.turnsPerMinute} turns a minute`],
+  });
 }
 
 /**
@@ -68,15 +66,29 @@ export async function admitTurn({ store, limits, userId, now = Date.now() }) {
  */
 export async function admitRequest({ store, limits, userId, now = Date.now() }) {
   const key = keys(userId);
-  const slot = await store.acquire(key.runningRequests, { limit: limits.concurrentRequests, leaseMs: REQUEST_LEASE_MS, now });
-  if (!slot.allowed) {
-    return tooMany(codes.too_many_concurrent_requests, `${limits.concurrentRequests} of your requests are already running`, 'wait for one to finish', CONCURRENT_RETRY_MS);
-  }
-  const release = () => store.release(key.runningRequests, slot.lease);
-  const taken = await store.take(key.requests, { amount: 1, limit: limits.requestsPerMinute, windowMs: MINUTE_MS, now });
+  return slotThenMinute(store, now, {
+    running: key.runningRequests,
+    leaseMs: REQUEST_LEASE_MS,
+    concurrent: limits.concurrentRequests,
+    busy: [codes.too_many_concurrent_requests, `${limits.concurrentRequests} of your requests are already running`],
+    counted: key.requests,
+    perMinute: limits.requestsPerMinute,
+    tooFast: [codes.too_many_requests, `more than ${limits.requestsPerMinute} requests a minute`],
+  });
+}
+
+// A slot among `concurrent` at `running`, then one more in the minute's
+// count at `counted`: `{ data: { release }, error }`, the 429 naming which
+// limit (`busy` or `tooFast`: [code, message]); a refusal gives back the
+// slot it took.
+async function slotThenMinute(store, now, { running, leaseMs, concurrent, busy, counted, perMinute, tooFast }) {
+  const slot = await store.acquire(running, { limit: concurrent, leaseMs, now });
+  if (!slot.allowed) return tooMany(busy[0], busy[1], 'wait for one to finish', CONCURRENT_RETRY_MS);
+  const release = () => store.release(running, slot.lease);
+  const taken = await store.take(counted, { amount: 1, limit: perMinute, windowMs: MINUTE_MS, now });
   if (!taken.allowed) {
     await release();
-    return tooMany(codes.too_many_requests, `more than ${limits.requestsPerMinute} requests a minute`, 'slow down', taken.retryAfterMs);
+    return tooMany(tooFast[0], tooFast[1], 'slow down', taken.retryAfterMs);
   }
   return { data: { release }, error: null };
 }

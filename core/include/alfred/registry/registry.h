@@ -209,6 +209,11 @@ class ref_registry {
  private:
   static result<ref_entry> parse_entry(const ref_registry& reg, json_value item, const std::string& where);
   ref_entry& add(ref_entry entry, uuid_bits uuid);
+  /// A new entry for a row of `table` under the next ref of `type`, added
+  /// (under `uuid` when the key is one); its index, or npos when the type's
+  /// refs are used up.
+  std::size_t add_row(std::string_view table, std::string_view type, std::string key, bool uuid_key, uuid_bits uuid,
+                      ref_action action, std::string_view label);
   void index_key(std::uint32_t index);
   /// The next ref of `type`, or "" when its counter is at `kMaxRefNumber`.
   std::string next_ref(std::string_view type, bool generated);
