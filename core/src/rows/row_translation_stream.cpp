@@ -168,6 +168,14 @@ class row_stream : json_value_copier {
     return ok;
   }
 
+  // At `n`: a key or user id that is null stays null.
+  bool null_member(const member_rule& rule, bool& wrote) {
+    if (!literal("null")) return false;
+    emit_key(rule, wrote);
+    emit("null");
+    return true;
+  }
+
   void emit_key(const member_rule& rule, bool& wrote) {
     if (wrote) emit(',');
     wrote = true;
@@ -248,12 +256,7 @@ class row_stream : json_value_copier {
   // a foreign key its target's label), the signed-in user's id `me`, and
   // anything else is left out.
   bool key_member(const table_plan& plan, const member_rule& rule, std::size_t frame_at, int depth, bool& wrote) {
-    if (at('n')) {
-      if (!literal("null")) return false;
-      emit_key(rule, wrote);
-      emit("null");
-      return true;
-    }
+    if (at('n')) return null_member(rule, wrote);
     row_key key;
     bool found = false;
     if (!read_key(rule.key_type, depth, key, found)) return false;
@@ -305,12 +308,7 @@ class row_stream : json_value_copier {
   // A user id column: `me` for the signed-in user, null stays null, another
   // user's id is left out (the domain has no table to name it by).
   bool user_member(const member_rule& rule, int depth, bool& wrote) {
-    if (at('n')) {
-      if (!literal("null")) return false;
-      emit_key(rule, wrote);
-      emit("null");
-      return true;
-    }
+    if (at('n')) return null_member(rule, wrote);
     row_key key;
     bool found = false;
     if (!read_key(column_type::uuid, depth, key, found)) return false;
