@@ -19,19 +19,10 @@ const under = (path, prefix) => path === prefix || path.startsWith(`${prefix}/`)
 // route for.
 const NO_ROUTE = JSON.stringify({ message: 'no Route matched with those values' });
 
-/**
- * Starts the gateway on `host:port` in front of PostgREST at `restUrl`, with
- * `auth` (createAuthHandler's result, optional) answering /auth/v1, and
- * `catalog` (`{ facts, serviceKey }`, optional) answering CATALOG_PATH.
- * Resolves to `{ url, stop() }`; `url` is the Supabase URL (no path).
- *
- * @example
- * const gateway = await startRestGateway({ host: '127.0.0.1', port: 54321, restUrl: 'http://127.0.0.1:3000' })
- * await fetch(`${gateway.url}/rest/v1/recipes?select=name`, { headers })
- */
-export async function startRestGateway({ host, port, restUrl, auth, catalog }) {
+// What the gateway answers, once PostgREST runs at `restUrl`.
+function gatewayRoute({ restUrl, auth, catalog }) {
   const upstream = new URL(restUrl);
-  const server = createServer((req, res) => {
+  return (req, res) => {
     const path = req.url ?? '/';
     if (catalog && path === CATALOG_PATH && req.method === 'GET') {
       const allowed = req.headers.apikey === catalog.serviceKey;
@@ -68,7 +59,42 @@ export async function startRestGateway({ host, port, restUrl, auth, catalog }) {
       else res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `PostgREST did not answer: ${cause.message}` }));
     });
     req.pipe(proxied);
-  });
+  };
+}
+
+/**
+ * Starts the gateway on `host:port` in front of PostgREST at `restUrl`, with
+ * `auth` (createAuthHandler's result, optional) answering /auth/v1, and
+ * `catalog` (`{ facts, serviceKey }`, optional) answering CATALOG_PATH.
+ * Resolves to `{ url, stop() }`; `url` is the Supabase URL (no path).
+ *
+ * @example
+ * const gateway = await startRestGateway({ host: '127.0.0.1', port: 54321, restUrl: 'http://127.0.0.1:3000' })
+ * await fetch(`${gateway.url}/rest/v1/recipes?select=name`, { headers })
+ */
+export async function startRestGateway({ host, port, restUrl, auth, catalog }) {
+  const gateway = await openRestGateway({ host, port });
+  gateway.serve({ restUrl, auth, catalog });
+  return gateway;
+}
+
+/**
+ * Binds the gateway's port now (`port` 0 or absent: one the system picks,
+ * so no other process can take it between choosing and binding) and serves
+ * once `serve({ restUrl, auth, catalog })` is called; until then every
+ * request is a 503. Resolves to `{ url, port, serve, stop() }`.
+ *
+ * @example
+ * const gateway = await openRestGateway({ host: '127.0.0.1' })
+ * // … sign users in with issuer `${gateway.url}/auth/v1`, start PostgREST …
+ * gateway.serve({ restUrl: postgrest.url, auth })
+ */
+export async function openRestGateway({ host, port = 0 }) {
+  let route = (req, res) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'the local stack is starting' }));
+  const server = createServer((req, res) => route(req, res));
+  const serve = (options) => {
+    route = gatewayRoute(options);
+  };
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -80,6 +106,8 @@ export async function startRestGateway({ host, port, restUrl, auth, catalog }) {
   let stopping;
   return {
     url: `http://${host}:${boundPort}`,
+    port: boundPort,
+    serve,
     /** Closes the listener and every open connection; safe to call twice. */
     stop: () =>
       (stopping ??= new Promise((resolve) => {

@@ -17,7 +17,7 @@ import { loadPack } from './packs.mjs';
 import { openDatabase } from './pglite.mjs';
 import { freePort } from './ports.mjs';
 import { startPostgrest } from './postgrest.mjs';
-import { startRestGateway } from './rest-proxy.mjs';
+import { openRestGateway } from './rest-proxy.mjs';
 import { catalogFacts } from '../web/src/pull/catalog.js';
 
 export { SqlFileError } from './sql-statements.mjs';
@@ -114,8 +114,10 @@ export async function startStack({
 
   const servers = { db, socket: null, postgrest: null, gateway: null };
   try {
-    apiPort ??= await freePort(host);
-    const supabaseUrl = `http://${host}:${apiPort}`;
+    // The Supabase URL's port is bound first and held (the users' tokens
+    // name it as their issuer); it serves once PostgREST runs.
+    servers.gateway = await openRestGateway({ host, port: apiPort ?? 0 });
+    const supabaseUrl = servers.gateway.url;
     const issuer = `${supabaseUrl}/auth/v1`;
     await configureHook(db, hook);
     const usersAt = performance.now();
@@ -136,7 +138,7 @@ export async function startStack({
     const rest = await serveRest(servers, { host, pgPort, httpPort, jwtSecret: postgrestJwtSecret(jwtSecret, jwks), quiet, probe });
     const { postgrest } = servers;
     const auth = createAuthHandler({ restUrl: postgrest.url, serviceKey: keys.serviceKey, jwtSecret, jwks, issuer, jwtExpiry, accessTokenHook: hook !== null });
-    servers.gateway = await startRestGateway({ host, port: apiPort, restUrl: postgrest.url, auth, catalog: { facts: catalog, serviceKey: keys.serviceKey } });
+    servers.gateway.serve({ restUrl: postgrest.url, auth, catalog: { facts: catalog, serviceKey: keys.serviceKey } });
     timings.serve = since(serveAt);
     timings.total = since(started);
     const fields = { authUrl: issuer, schema: database.schema, migrations: database.migrationsDir, keys, jwtSecret, users: signedIn, notes, catalog, pgPort, httpPort: rest.httpPort, timings };
