@@ -11,7 +11,7 @@
 // these bytes.
 //   node scripts/bundle.mjs [outdir]
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -55,6 +55,7 @@ export function bundleOptions(outdir = `${root}web/dist`) {
 
 /** Builds into `outdir`, first removing the node-*.js an earlier build left (chunk names change with their content). */
 export async function bundle(outdir = `${root}web/dist`) {
+  mkdirSync(outdir, { recursive: true });
   for (const name of readdirSync(outdir)) if (/^node-.*\.js$/.test(name)) rmSync(join(outdir, name));
   await build(bundleOptions(outdir));
 }

@@ -300,11 +300,14 @@ describe('readConfig: auth and limits', () => {
     }
   });
 
-  test('every variable config.js reads is in WORKER_VARIABLES (the list deno.js and local.mjs pass on)', async () => {
+  // configOf keeps a configuration while these variables keep their values:
+  // a variable read but missing from the list would leave it stale.
+  test('every variable the configuration reads (config.js, policy.js, llm.js) is in WORKER_VARIABLES (the list configOf, deno.js and local.mjs use)', async () => {
     const { readFile } = await import('node:fs/promises');
-    const source = (await readFile(new URL('../../web/src/worker/config.js', import.meta.url), 'utf8')) + (await readFile(new URL('../../web/src/worker/policy.js', import.meta.url), 'utf8'));
+    const files = ['worker/config.js', 'worker/policy.js', 'llm.js'];
+    const source = (await Promise.all(files.map((file) => readFile(new URL(`../../web/src/${file}`, import.meta.url), 'utf8')))).join('\n');
     const read = new Set([...source.matchAll(/\b((?:SUPABASE|ALFRED|OPENAI|ALLOWED|MAX_BODY)_[A-Z_]+)\b/g)].map(([, name]) => name));
     for (const name of read) assert.ok(WORKER_VARIABLES.includes(name), `${name} is missing from web/src/worker/variables.js`);
-    assert.ok(read.has('ALFRED_TOKENS_PER_DAY') && read.has('SUPABASE_JWKS_URL'));
+    assert.ok(read.has('ALFRED_TOKENS_PER_DAY') && read.has('SUPABASE_JWKS_URL') && read.has('ALFRED_LLM_MODEL'));
   });
 });

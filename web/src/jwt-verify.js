@@ -133,11 +133,12 @@ function verifierKeys({ subtle, jwtSecret, jwksUrl, jwks, fetch, now, jwksCacheS
 
 // Tokens whose signature verified lately, so a user's next requests with the
 // same token skip the signature (WebCrypto's verify is most of the verifier's
-// time): token → { claims, alg, kid, until }. The claims (exp, nbf, role, aud,
-// iss, sub) are checked again on every use; an entry lives VERIFIED_TTL_MS at
-// most, less than the JWK set is cached, so a key rotated out is not honoured
-// longer than without it.
-function verifiedTokens({ now, jwksCacheSeconds }) {
+// time): token → { claims, alg, kid, header, cryptoKey, until }. The claims
+// (exp, nbf, role, aud, iss, sub) are checked again on every use, and the key
+// that verified the signature must still be one the token's header names:
+// a JWK set fetched again holds new keys, so a key rotated out is never
+// honoured from here. An entry lives VERIFIED_TTL_MS at most.
+function verifiedTokens({ now }) {
   const entries = new Map();
   return {
     /** The entry for `token` while it lasts; undefined otherwise. */
@@ -147,9 +148,12 @@ function verifiedTokens({ now, jwksCacheSeconds }) {
       if (seen) entries.delete(token);
       return undefined;
     },
+    forget(token) {
+      entries.delete(token);
+    },
     remember(token, entry) {
       if (entries.size >= VERIFIED_MAX) entries.delete(entries.keys().next().value);
-      entries.set(token, { ...entry, until: now() + Math.min(VERIFIED_TTL_MS, jwksCacheSeconds * 1000) });
+      entries.set(token, { ...entry, until: now() + VERIFIED_TTL_MS });
     },
   };
 }
@@ -160,8 +164,13 @@ function verifiedTokens({ now, jwksCacheSeconds }) {
 async function verifyToken(token, settings, keys, verified) {
   if (typeof token !== 'string' || token === '') return fail(codes.missing_token, 'no access token was given', "send the user's session.access_token");
   const seen = verified.get(token);
-  // A copy: the caller owns the claims it is given.
-  if (seen) return checkClaims(structuredClone(seen.claims), seen, settings);
+  if (seen) {
+    const { data: current, error } = await keysFor(seen.header, keys);
+    if (error) return { data: null, error };
+    // A copy: the caller owns the claims it is given.
+    if (current.some((key) => key.cryptoKey === seen.cryptoKey)) return checkClaims(structuredClone(seen.claims), seen, settings);
+    verified.forget(token);
+  }
   const parsed = parseToken(token);
   if (parsed.error) return { data: null, error: parsed.error };
   const { header, claims, signingInput, signature } = parsed.data;
@@ -174,16 +183,16 @@ async function verifyToken(token, settings, keys, verified) {
 
   const { data: candidates, error: keyError } = await keysFor(header, keys);
   if (keyError) return { data: null, error: keyError };
-  let valid = false;
+  let signedBy = null;
   for (const key of candidates) {
     if (await signatureHolds(settings.subtle, key, signature, signingInput)) {
-      valid = true;
+      signedBy = key;
       break;
     }
   }
-  if (!valid) return fail(codes.invalid_signature, 'the token signature does not verify with the project key', 'sign in again; tokens from another project or signed with another key are refused');
+  if (!signedBy) return fail(codes.invalid_signature, 'the token signature does not verify with the project key', 'sign in again; tokens from another project or signed with another key are refused');
   const signer = { alg, kid: header.kid ?? null };
-  if (token.length <= VERIFIED_MAX_TOKEN_CHARS) verified.remember(token, { claims: structuredClone(claims), ...signer });
+  if (token.length <= VERIFIED_MAX_TOKEN_CHARS) verified.remember(token, { claims: structuredClone(claims), ...signer, header, cryptoKey: signedBy.cryptoKey });
   return checkClaims(claims, signer, settings);
 }
 
