@@ -87,10 +87,10 @@ bool build_request_at(const domain_handle& dom, const registry_handle& registry,
 EMSCRIPTEN_BINDINGS(alfred_act) {
   using namespace emscripten;
   using namespace alfred_wasm;
-  class_<domain_handle>("Domain").constructor<const std::string&>().function("loadError", &domain_handle::load_error);
+  class_<domain_handle>("Domain").constructor<std::size_t>().function("loadError", &domain_handle::load_error);
   class_<registry_handle>("Registry")
       .constructor<>()
-      .function("restore", &registry_handle::restore)
+      .function("restoreAt", &registry_handle::restore_at)
       .function("toJSON", &registry_handle::to_json)
       .function("turn", &registry_handle::turn)
       .function("setTurn", &registry_handle::set_turn)

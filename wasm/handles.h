@@ -13,11 +13,20 @@ namespace alfred_wasm {
 
 using alfred::api::guarded_into;
 
+// Byte transfer for the hot path: embind's std::string marshalling is a JS
+// loop per character, while JS can fill WASM memory with
+// TextEncoder.encodeInto and read it back with TextDecoder (native code).
+// JS writes the input into `input_buffer`, calls a `*_at` function, then
+// reads the output's address and length from `result_slot`.
+
+/// The first `length` bytes JS wrote into the input buffer.
+std::string_view input_view(std::size_t length);
+
 // A loaded domain, or why it did not load.
 class domain_handle {
  public:
-  explicit domain_handle(const std::string& config_json)
-      : load_error_(alfred::api::load_domain(domain_, config_json)) {}
+  /// The domain configuration is the first `length` bytes of the input buffer.
+  explicit domain_handle(std::size_t length) : load_error_(alfred::api::load_domain(domain_, input_view(length))) {}
   /// "" when the domain loaded, else `{"data":null,"error":{…}}`.
   std::string load_error() const { return load_error_; }
   const alfred::domain& get() const { return domain_; }
@@ -29,7 +38,8 @@ class domain_handle {
 
 class registry_handle {
  public:
-  std::string restore(const std::string& state_json) { return alfred::api::restore_registry(registry_, state_json); }
+  /// The state is the first `length` bytes of the input buffer.
+  std::string restore_at(std::size_t length) { return alfred::api::restore_registry(registry_, input_view(length)); }
   std::string to_json() const { return alfred::api::registry_state(registry_); }
   int turn() const { return registry_.turn(); }
   void set_turn(int n) { registry_.set_turn(n); }
@@ -50,14 +60,6 @@ class registry_handle {
   alfred::ref_registry registry_;
 };
 
-// Byte transfer for the hot path: embind's std::string marshalling is a JS
-// loop per character, while JS can fill WASM memory with
-// TextEncoder.encodeInto and read it back with TextDecoder (native code).
-// JS writes the input into `input_buffer`, calls a `*_at` function, then
-// reads the output's address and length from `result_slot`.
-
-/// The first `length` bytes JS wrote into the input buffer.
-std::string_view input_view(std::size_t length);
 /// The output buffer: the calls that write into it keep its capacity
 /// between calls; the others replace it with their result.
 std::string& output_bytes();

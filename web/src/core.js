@@ -113,9 +113,12 @@ export class Core {
     this.#defaultTracer = tracer && typeof tracer.startSpan === 'function' ? tracer : null;
   }
 
-  /** @internal Passes `text` through WASM memory to `invoke(length)`; returns the published result text. */
-  callWithInput(text, invoke) {
-    return callWithText(this.#module, this.#slot, this.#input, text, invoke);
+  /**
+   * @internal Passes `text` through WASM memory to `invoke(length)`; returns
+   * the published result text (with `{ read: false }`, what `invoke` returned).
+   */
+  callWithInput(text, invoke, options) {
+    return callWithText(this.#module, this.#slot, this.#input, text, invoke, options);
   }
 
   /** @internal Refuses a stateless call's input over maxInputBytes. */
@@ -203,7 +206,7 @@ export class Core {
    * if (error) console.error(`${error.path}: ${error.message} (${error.hint})`)
    */
   validateDomain(domain) {
-    return validateDomainWith(this.#module, domain);
+    return validateDomainWith(this, this.#module, domain);
   }
 
   /**
@@ -491,7 +494,7 @@ export class Core {
 
   /** @internal The compiled form of a domain, cached per domain object. */
   domainHandle(domain) {
-    return compiledDomain(this.#module, this.#domains, domain);
+    return compiledDomain(this, this.#module, this.#domains, domain);
   }
 }
 

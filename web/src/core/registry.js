@@ -84,7 +84,7 @@ export function restoreRegistry(handle, state, domain, core) {
   try {
     const text = typeof state === 'string' ? state : JSON.stringify(state);
     core.checkInput(text, 'state');
-    ({ error } = throwingAlfredError(() => parseResult(handle.restore(text))));
+    ({ error } = throwingAlfredError(() => parseResult(core.callWithInput(text, (length) => handle.restoreAt(length), { read: false }))));
     if (!error) foreign = foreignRefs(throwingAlfredError(() => parseResult(handle.toJSON())).data, domain, (ref) => core.parseRef(ref));
   } catch (cause) {
     handle.delete();
