@@ -14,16 +14,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** The core's rules (`{ toolNames, stepTools, filterOps, outcomeUnknownHint, rowsNotice, names }`) from the built module in web/dist. */
 export async function coreRules() {
-  const { default: createAlfredCore } = await import(pathToFileURL(`${root}web/dist/alfred_core.mjs`).href);
-  const wasmModule = await WebAssembly.compile(readFileSync(`${root}web/dist/alfred_core.wasm`));
-  const module = await createAlfredCore({
-    instantiateWasm(imports, done) {
-      const instance = new WebAssembly.Instance(wasmModule, imports);
-      done(instance, wasmModule);
-      return instance.exports;
-    },
-    locateFile: (path) => path,
-  });
+  const { instantiateModule } = await import(pathToFileURL(`${root}web/src/core/boundary.js`).href);
+  const module = await instantiateModule(await WebAssembly.compile(readFileSync(`${root}web/dist/alfred_core.wasm`)));
   const data = (text) => {
     const { data: value, error } = JSON.parse(text);
     if (error) throw new Error(`the core refused: ${error.message}`);

@@ -4,8 +4,6 @@
 // freed with the handle) before handing it back; results leave through the
 // result slot like every other large text.
 
-#include <emscripten/bind.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -43,12 +41,12 @@ class execution_handle {
 
   /// The body is what JS wrote into the body buffer; `failure_name` is a
   /// transport_failure name ("" for a whole response).
-  void respond_at(std::size_t index, int status, const std::string& content_range, const std::string& content_type,
-                  const std::string& failure_name) {
+  void respond_at(std::size_t index, int status, std::string_view content_range, std::string_view content_type,
+                  std::string_view failure_name) {
     std::string body = std::move(body_);
     body_ = std::string();
-    std::string failure =
-        alfred::api::respond(execution_, index, status, content_range, content_type, failure_name, std::move(body));
+    std::string failure = alfred::api::respond(execution_, index, status, std::string(content_range),
+                                               std::string(content_type), failure_name, std::move(body));
     if (!failure.empty()) failure_ = std::move(failure);
   }
 
@@ -68,20 +66,45 @@ class execution_handle {
   std::string model_result_;
 };
 
-std::string default_execution_limits() { return alfred::api::default_execution_limits(); }
-
 }  // namespace
 }  // namespace alfred_wasm
 
-EMSCRIPTEN_BINDINGS(alfred_executor) {
-  using namespace emscripten;
-  using namespace alfred_wasm;
-  class_<execution_handle>("Execution")
-      .constructor<const domain_handle&, registry_handle&, const request_context_handle&, std::size_t>()
-      .function("done", &execution_handle::done)
-      .function("needs", &execution_handle::needs)
-      .function("bodyBuffer", &execution_handle::body_buffer)
-      .function("respondAt", &execution_handle::respond_at)
-      .function("resultAt", &execution_handle::result_at);
-  function("executionLimits", &default_execution_limits);
+using namespace alfred_wasm;
+
+// The input buffer holds `[tool, settings]`, a newline and the params.
+ALFRED_EXPORT std::uintptr_t alfred_execution_new(std::uintptr_t dom, std::uintptr_t registry, std::uintptr_t context,
+                                                  std::size_t length) {
+  return reinterpret_cast<std::uintptr_t>(new execution_handle(
+      at<domain_handle>(dom), at<registry_handle>(registry), at<request_context_handle>(context), length));
 }
+
+ALFRED_EXPORT void alfred_execution_delete(std::uintptr_t execution) { delete &at<execution_handle>(execution); }
+
+ALFRED_EXPORT int alfred_execution_done(std::uintptr_t execution) {
+  return at<execution_handle>(execution).done() ? 1 : 0;
+}
+
+// The needs of this round, as a JSON array.
+ALFRED_EXPORT void alfred_execution_needs(std::uintptr_t execution) {
+  publish_text(at<execution_handle>(execution).needs());
+}
+
+ALFRED_EXPORT std::uintptr_t alfred_execution_body_buffer(std::uintptr_t execution, std::size_t length) {
+  return at<execution_handle>(execution).body_buffer(length);
+}
+
+// Arguments: the Content-Range, the Content-Type, the transport failure's name.
+ALFRED_EXPORT void alfred_execution_respond(std::uintptr_t execution, std::size_t index, int status,
+                                           std::size_t range_length, std::size_t type_length,
+                                           std::size_t failure_length) {
+  arguments args;
+  const auto range = args.next(range_length);
+  const auto type = args.next(type_length);
+  const auto failure = args.next(failure_length);
+  at<execution_handle>(execution).respond_at(index, status, range, type, failure);
+}
+
+ALFRED_EXPORT void alfred_execution_result(std::uintptr_t execution) { at<execution_handle>(execution).result_at(); }
+
+// The default limits of one execution, as a JSON object.
+ALFRED_EXPORT void alfred_execution_limits() { publish_text(alfred::api::default_execution_limits()); }

@@ -1,55 +1,48 @@
 // The prompt part of the WASM boundary: Act prompt assembly, query
-// rendering, ActDecision parsing, the tool names and the step → tool rule, each delegating to
-// the core's API layer (alfred/api/api.h). Its own EMSCRIPTEN_BINDINGS block.
+// rendering, ActDecision parsing, the decision schema, the core rules and a
+// domain's schema description, each delegating to the core's API layer
+// (alfred/api/api.h).
 
-#include <emscripten/bind.h>
-
+#include <cstdint>
 #include <string>
 
 #include "handles.h"
 
-namespace alfred_wasm {
-namespace {
+using namespace alfred_wasm;
 
 // The prompt input is tens of kilobytes, and a model's reply or a query
 // record is the caller's (it can be anything): they come through the byte
 // transfer, and the results go back the same way.
-void build_act_prompt_at(const domain_handle& dom, const registry_handle& registry, std::size_t length) {
+ALFRED_EXPORT void alfred_build_act_prompt(std::uintptr_t dom, std::uintptr_t registry, std::size_t length) {
   std::string& out = output_bytes();
   out.clear();
-  alfred::api::build_act_prompt(out, dom.get(), registry.get(), input_view(length));
+  alfred::api::build_act_prompt(out, at<domain_handle>(dom).get(), at<registry_handle>(registry).get(),
+                                input_view(length));
   publish_output();
 }
 
-void render_query_at(std::size_t length, const std::string& style) {
-  output_bytes() = alfred::api::render_query(input_view(length), style);
-  publish_output();
+// Argument: the style.
+ALFRED_EXPORT void alfred_render_query(std::size_t length, std::size_t style_length) {
+  arguments args;
+  const auto style = args.next(style_length);
+  publish_text(alfred::api::render_query(input_view(length), style));
 }
 
-void parse_decision_at(std::size_t length, const std::string& step) {
-  output_bytes() = alfred::api::parse_decision(input_view(length), step);
-  publish_output();
+// Argument: the step.
+ALFRED_EXPORT void alfred_parse_decision(std::size_t length, std::size_t step_length) {
+  arguments args;
+  const auto step = args.next(step_length);
+  publish_text(alfred::api::parse_decision(input_view(length), step));
 }
 
-std::string prompt_examples(const domain_handle& dom) { return alfred::api::prompt_examples(dom.get()); }
+ALFRED_EXPORT void alfred_prompt_examples(std::uintptr_t dom) {
+  publish_text(alfred::api::prompt_examples(at<domain_handle>(dom).get()));
+}
 
-std::string act_decision_schema() { return std::string(alfred::api::act_decision_schema()); }
+ALFRED_EXPORT void alfred_act_decision_schema() { publish_text(std::string(alfred::api::act_decision_schema())); }
 
-std::string core_rules() { return alfred::api::core_rules(); }
+ALFRED_EXPORT void alfred_core_rules() { publish_text(alfred::api::core_rules()); }
 
-std::string schema_description(const domain_handle& dom) { return alfred::api::schema_description(dom.get()); }
-
-}  // namespace
-}  // namespace alfred_wasm
-
-EMSCRIPTEN_BINDINGS(alfred_act_prompt) {
-  using namespace emscripten;
-  using namespace alfred_wasm;
-  function("buildActPromptAt", &build_act_prompt_at);
-  function("renderQueryAt", &render_query_at);
-  function("parseDecisionAt", &parse_decision_at);
-  function("actDecisionSchema", &act_decision_schema);
-  function("promptExamples", &prompt_examples);
-  function("coreRules", &core_rules);
-  function("schemaDescription", &schema_description);
+ALFRED_EXPORT void alfred_schema_description(std::uintptr_t dom) {
+  publish_text(alfred::api::schema_description(at<domain_handle>(dom).get()));
 }

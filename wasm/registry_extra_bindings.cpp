@@ -1,45 +1,47 @@
 // The registry's free functions: revising a pending generated artifact, the
 // table a ref names, the ref grammar, and the ids of creates of unknown
-// outcome. Each delegates to the core's API
-// layer (alfred/api/api.h).
+// outcome. Each delegates to the core's API layer (alfred/api/api.h) and
+// publishes its `{"data",…}` text through the result slot.
 
-#include <emscripten/bind.h>
-
-#include <string>
+#include <cstdint>
 
 #include "handles.h"
 
-namespace alfred_wasm {
-namespace {
+using namespace alfred_wasm;
 
-std::string update_generated(registry_handle& registry, const domain_handle& dom, const std::string& gen_ref,
-                             const std::string& content_json) {
-  return alfred::api::update_generated(dom.get(), registry.get(), gen_ref, content_json);
+// Arguments: the generated ref, the content's JSON.
+ALFRED_EXPORT void alfred_registry_update_generated(std::uintptr_t registry, std::uintptr_t dom,
+                                                    std::size_t ref_length, std::size_t content_length) {
+  arguments args;
+  const auto ref = args.next(ref_length);
+  const auto content = args.next(content_length);
+  publish_text(
+      alfred::api::update_generated(at<domain_handle>(dom).get(), at<registry_handle>(registry).get(), ref, content));
 }
 
-std::string ref_table(const registry_handle& registry, const std::string& ref) {
-  return alfred::api::ref_table(registry.get(), ref);
+// Argument: the ref.
+ALFRED_EXPORT void alfred_registry_ref_table(std::uintptr_t registry, std::size_t ref_length) {
+  arguments args;
+  publish_text(alfred::api::ref_table(at<registry_handle>(registry).get(), args.next(ref_length)));
 }
 
-std::string parse_ref(const std::string& text) { return alfred::api::parse_ref(text); }
-
-std::string uncertain_ids(const registry_handle& registry, const std::string& key) {
-  return alfred::api::uncertain_ids(registry.get(), key);
+// Argument: the text.
+ALFRED_EXPORT void alfred_parse_ref(std::size_t text_length) {
+  arguments args;
+  publish_text(alfred::api::parse_ref(args.next(text_length)));
 }
 
-std::string set_uncertain(registry_handle& registry, const std::string& key, const std::string& ids_json) {
-  return alfred::api::set_uncertain(registry.get(), key, ids_json);
+// Argument: the key.
+ALFRED_EXPORT void alfred_registry_uncertain_ids(std::uintptr_t registry, std::size_t key_length) {
+  arguments args;
+  publish_text(alfred::api::uncertain_ids(at<registry_handle>(registry).get(), args.next(key_length)));
 }
 
-}  // namespace
-}  // namespace alfred_wasm
-
-EMSCRIPTEN_BINDINGS(alfred_act_registry_extra) {
-  using namespace emscripten;
-  using namespace alfred_wasm;
-  function("registryUpdateGenerated", &update_generated);
-  function("registryRefTable", &ref_table);
-  function("parseRef", &parse_ref);
-  function("registryUncertainIds", &uncertain_ids);
-  function("registrySetUncertain", &set_uncertain);
+// Arguments: the key, the ids' JSON.
+ALFRED_EXPORT void alfred_registry_set_uncertain(std::uintptr_t registry, std::size_t key_length,
+                                                 std::size_t ids_length) {
+  arguments args;
+  const auto key = args.next(key_length);
+  const auto ids = args.next(ids_length);
+  publish_text(alfred::api::set_uncertain(at<registry_handle>(registry).get(), key, ids));
 }

@@ -3,34 +3,22 @@
 // and the executor's errors, alfred/registry/uuid_scrub.h) and the tool result for
 // the model of an outcome, through the core's API layer.
 
-#include <emscripten/bind.h>
-
-#include <string>
+#include <cstdint>
 
 #include "handles.h"
 
-namespace alfred_wasm {
-namespace {
+using namespace alfred_wasm;
 
-// `{"data":"<text with refs or <id> for UUIDs>"}`.
-std::string without_uuids(const registry_handle& registry, const std::string& text) {
-  return alfred::api::without_uuids(registry.get(), text);
+// `{"data":"<text with refs or <id> for UUIDs>"}`. Argument: the text.
+ALFRED_EXPORT void alfred_without_uuids(std::uintptr_t registry, std::size_t text_length) {
+  arguments args;
+  publish_text(alfred::api::without_uuids(at<registry_handle>(registry).get(), args.next(text_length)));
 }
 
 // The tool result for the model of an outcome JS holds: the input buffer
 // holds its fields, a newline and its rows; the text leaves through the
 // result slot.
-void model_tool_result_at(const registry_handle& registry, std::size_t length) {
-  alfred::api::model_tool_result(output_bytes(), registry.get(), input_view(length));
+ALFRED_EXPORT void alfred_model_tool_result(std::uintptr_t registry, std::size_t length) {
+  alfred::api::model_tool_result(output_bytes(), at<registry_handle>(registry).get(), input_view(length));
   publish_output();
-}
-
-}  // namespace
-}  // namespace alfred_wasm
-
-EMSCRIPTEN_BINDINGS(alfred_act_scrub) {
-  using namespace emscripten;
-  using namespace alfred_wasm;
-  function("withoutUuids", &without_uuids);
-  function("modelToolResultAt", &model_tool_result_at);
 }

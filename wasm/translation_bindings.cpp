@@ -1,8 +1,6 @@
 // Row translation from bytes: JS copies a response body (the Uint8Array
 // fetch gives) into WASM memory and gets the model-facing JSON text back
-// through the result slot, with no embind string marshalling either way.
-
-#include <emscripten/bind.h>
+// through the result slot.
 
 #include <algorithm>
 #include <cstdint>
@@ -44,30 +42,32 @@ std::uintptr_t rows_buffer(std::size_t size) {
   return input.capacity >= size && input.bytes ? reinterpret_cast<std::uintptr_t>(input.bytes.get()) : 0;
 }
 
-// Translates the first `length` bytes of the rows buffer. Returns true with
-// the model-facing rows as the output text, or false with
-// `{"data":null,"error":{…}}` there.
-bool translate_rows_at(const domain_handle& dom, registry_handle& registry, const std::string& table_name,
-                       const std::string& action, const std::string& current_user, std::size_t length) {
+}  // namespace
+}  // namespace alfred_wasm
+
+using namespace alfred_wasm;
+
+ALFRED_EXPORT std::uintptr_t alfred_rows_buffer(std::size_t size) { return rows_buffer(size); }
+
+// Translates the first `length` bytes of the rows buffer. Returns 1 with the
+// model-facing rows as the output text, or 0 with `{"data":null,"error":{…}}`
+// there. Arguments: the table name, the action, the current user.
+ALFRED_EXPORT int alfred_translate_rows(std::uintptr_t dom, std::uintptr_t registry, std::size_t table_length,
+                                        std::size_t action_length, std::size_t user_length, std::size_t length) {
+  arguments args;
+  const auto table_name = args.next(table_length);
+  const auto action = args.next(action_length);
+  const auto current_user = args.next(user_length);
   std::string& out = output_bytes();
   out.clear();
   rows_input& input = rows_input_buffer();
   const std::string_view text(input.bytes.get(), std::min(length, input.capacity));
-  const bool ok = alfred::api::translate_rows(out, dom.get(), registry.get(), table_name, action, text, current_user);
+  const bool ok = alfred::api::translate_rows(out, at<domain_handle>(dom).get(), at<registry_handle>(registry).get(),
+                                              table_name, action, text, current_user);
   if (input.capacity > (1u << 20)) {
     input.bytes.reset();
     input.capacity = 0;
   }
   publish_output();
-  return ok;
-}
-
-}  // namespace
-}  // namespace alfred_wasm
-
-EMSCRIPTEN_BINDINGS(alfred_act_translation) {
-  using namespace emscripten;
-  using namespace alfred_wasm;
-  function("rowsBuffer", &rows_buffer);
-  function("translateRowsAt", &translate_rows_at);
+  return ok ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-// The embind binding through the public API of the Node entry: exact requests
+// The WebAssembly binding through the public API of the Node entry: exact requests
 // for each tool and exact error values for hostile input.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

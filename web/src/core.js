@@ -113,10 +113,7 @@ export class Core {
     this.#defaultTracer = tracer && typeof tracer.startSpan === 'function' ? tracer : null;
   }
 
-  /**
-   * @internal Passes `text` through WASM memory to `invoke(length)`; returns
-   * the published result text (with `{ read: false }`, what `invoke` returned).
-   */
+  /** @internal Passes `text` through WASM memory to `invoke(length)`; returns the published text (`{ read: false }`: `invoke`'s value). */
   callWithInput(text, invoke, options) {
     return callWithText(this.#module, this.#slot, this.#input, text, invoke, options);
   }

@@ -4,13 +4,14 @@
 // text in and a result out"; the Core facade (core.js) and the registry
 // wrapper (registry.js) cross the boundary only through these functions.
 import createAlfredCore from '../../dist/alfred_core.mjs';
+import { coreAbi } from './abi.js';
 import { AlfredError, internalError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from '../limits.js';
 import { codes } from '../../dist/error-codes.mjs';
 
-// The Emscripten module around a compiled `WebAssembly.Module`.
-export function instantiateModule(wasmModule) {
-  return createAlfredCore({
+// The core's calls (abi.js) over an instance of a compiled `WebAssembly.Module`.
+export async function instantiateModule(wasmModule) {
+  const module = await createAlfredCore({
     // The glue never fetches or compiles on its own: Cloudflare Workers
     // forbid compiling from bytes, and import.meta.url is undefined there.
     instantiateWasm(imports, done) {
@@ -20,6 +21,7 @@ export function instantiateModule(wasmModule) {
     },
     locateFile: (path) => path,
   });
+  return coreAbi(module);
 }
 
 // loadCore({ maxInputBytes }), see limits.js.

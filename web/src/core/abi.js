@@ -1,0 +1,233 @@
+// The core's exports as the rest of the package calls them. The WebAssembly
+// module exports plain C functions over numbers (wasm/handles.h): a handle
+// is its address in WASM memory, texts go in through the input buffer (the
+// large ones, written by boundary.js) or the argument buffer (a call's short
+// texts, written here) and come out through the result slot. This module
+// turns them into handle objects with methods and `delete()`, and functions
+// that take and return text (docs/architecture.md, "The WebAssembly
+// boundary").
+import { AlfredError } from '../errors.js';
+import { codes } from '../../dist/error-codes.mjs';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// The text transfer of one instance: `m` is its Emscripten module.
+class Transfer {
+  constructor(m) {
+    this.m = m;
+    this.slot = m._alfred_result_slot() >>> 2;
+  }
+
+  /** The text the last call published through the result slot. */
+  output() {
+    const heap = this.m.HEAPU8;
+    const words = new Uint32Array(heap.buffer);
+    const at = words[this.slot];
+    return decoder.decode(heap.subarray(at, at + words[this.slot + 1]));
+  }
+
+  /** `texts` one after another into the argument buffer; their byte lengths. */
+  args(...texts) {
+    let room = 0;
+    for (const text of texts) room += text.length * 3; // UTF-8: at most 3 bytes per UTF-16 unit
+    const pointer = this.m._alfred_argument_buffer(room);
+    const heap = this.m.HEAPU8; // read after the call: it may have grown the memory
+    let at = pointer;
+    return texts.map((text) => {
+      const { written } = encoder.encodeInto(text, heap.subarray(at, pointer + room));
+      at += written;
+      return written;
+    });
+  }
+}
+
+// A handle: `address` is 0 once deleted, and a deleted handle is refused
+// rather than read (its memory may hold something else by then).
+class Handle {
+  #address;
+  #free;
+
+  constructor(io, address, free) {
+    this.io = io;
+    this.#address = address;
+    this.#free = free;
+  }
+
+  /** The handle's address; throws once it was deleted. */
+  get address() {
+    if (this.#address === 0) {
+      throw new AlfredError({ code: codes.internal_error, path: '', message: 'alfred-act core: a deleted handle was used' });
+    }
+    return this.#address;
+  }
+
+  delete() {
+    const address = this.address;
+    this.#address = 0;
+    this.#free(address);
+  }
+
+  /** Runs `call(m, address)`; the text it published. */
+  text(call) {
+    call(this.io.m, this.address);
+    return this.io.output();
+  }
+}
+
+class Domain extends Handle {
+  /** A domain from the first `length` bytes of the input buffer. */
+  constructor(io, length) {
+    super(io, io.m._alfred_domain_new(length), (address) => io.m._alfred_domain_delete(address));
+  }
+
+  loadError() {
+    return this.text((m, address) => m._alfred_domain_load_error(address));
+  }
+}
+
+class Registry extends Handle {
+  constructor(io) {
+    super(io, io.m._alfred_registry_new(), (address) => io.m._alfred_registry_delete(address));
+  }
+
+  /** Restores the state in the first `length` bytes of the input buffer. */
+  restoreAt(length) {
+    return this.text((m, address) => m._alfred_registry_restore(address, length));
+  }
+
+  toJSON() {
+    return this.text((m, address) => m._alfred_registry_state(address));
+  }
+
+  turn() {
+    return this.io.m._alfred_registry_turn(this.address);
+  }
+
+  setTurn(turn) {
+    this.io.m._alfred_registry_set_turn(this.address, turn);
+  }
+
+  endTurn() {
+    this.io.m._alfred_registry_end_turn(this.address);
+  }
+
+  registerGenerated(domain, table, content) {
+    const lengths = this.io.args(table, content);
+    return this.text((m, address) => m._alfred_registry_register_generated(address, domain.address, ...lengths));
+  }
+
+  promote(domain, ref, key, label) {
+    const lengths = this.io.args(ref, key, label);
+    return this.text((m, address) => m._alfred_registry_promote(address, domain.address, ...lengths));
+  }
+}
+
+class RequestContext extends Handle {
+  /** Request options from the first `length` bytes of the input buffer. */
+  constructor(io, length) {
+    super(io, io.m._alfred_request_context_new(length), (address) => io.m._alfred_request_context_delete(address));
+  }
+
+  loadError() {
+    return this.text((m, address) => m._alfred_request_context_load_error(address));
+  }
+
+  headers() {
+    return this.text((m, address) => m._alfred_request_context_headers(address));
+  }
+
+  sendError() {
+    return this.text((m, address) => m._alfred_request_context_send_error(address));
+  }
+}
+
+class Execution extends Handle {
+  /** One tool call's execution; the input buffer holds its call. */
+  constructor(io, domain, registry, context, length) {
+    const address = io.m._alfred_execution_new(domain.address, registry.address, context.address, length);
+    super(io, address, (at) => io.m._alfred_execution_delete(at));
+  }
+
+  done() {
+    return this.io.m._alfred_execution_done(this.address) !== 0;
+  }
+
+  needs() {
+    return this.text((m, address) => m._alfred_execution_needs(address));
+  }
+
+  bodyBuffer(length) {
+    return this.io.m._alfred_execution_body_buffer(this.address, length) >>> 0;
+  }
+
+  respondAt(index, status, contentRange, contentType, failureName) {
+    const lengths = this.io.args(contentRange, contentType, failureName);
+    this.io.m._alfred_execution_respond(this.address, index, status, ...lengths);
+  }
+
+  resultAt() {
+    this.io.m._alfred_execution_result(this.address);
+  }
+}
+
+// `Class` with the instance's transfer as its first constructor argument.
+const bound = (Class, io) =>
+  class extends Class {
+    constructor(...values) {
+      super(io, ...values);
+    }
+  };
+
+// The functions that are not a handle's methods. A call ending in `At`
+// reads the input buffer and leaves its text in the result slot.
+function functions(io) {
+  const { m } = io;
+  const text = (call) => (...values) => {
+    call(...values);
+    return io.output();
+  };
+  return {
+    inputBuffer: (size) => m._alfred_input_buffer(size) >>> 0,
+    trimBuffers: () => m._alfred_trim_buffers(),
+    resultSlot: () => io.slot << 2,
+    buildRequestAt: (domain, registry, context, length) =>
+      m._alfred_build_request(domain.address, registry.address, context.address, length) !== 0,
+    executionLimits: text(() => m._alfred_execution_limits()),
+    buildActPromptAt: (domain, registry, length) => m._alfred_build_act_prompt(domain.address, registry.address, length),
+    renderQueryAt: (length, style) => m._alfred_render_query(length, ...io.args(style)),
+    parseDecisionAt: (length, step) => m._alfred_parse_decision(length, ...io.args(step)),
+    actDecisionSchema: text(() => m._alfred_act_decision_schema()),
+    promptExamples: text((domain) => m._alfred_prompt_examples(domain.address)),
+    coreRules: text(() => m._alfred_core_rules()),
+    schemaDescription: text((domain) => m._alfred_schema_description(domain.address)),
+    registryUpdateGenerated: text((registry, domain, ref, content) =>
+      m._alfred_registry_update_generated(registry.address, domain.address, ...io.args(ref, content)),
+    ),
+    registryRefTable: text((registry, ref) => m._alfred_registry_ref_table(registry.address, ...io.args(ref))),
+    parseRef: text((ref) => m._alfred_parse_ref(...io.args(ref))),
+    registryUncertainIds: text((registry, key) => m._alfred_registry_uncertain_ids(registry.address, ...io.args(key))),
+    registrySetUncertain: text((registry, key, ids) => m._alfred_registry_set_uncertain(registry.address, ...io.args(key, ids))),
+    withoutUuids: text((registry, value) => m._alfred_without_uuids(registry.address, ...io.args(value))),
+    modelToolResultAt: (registry, length) => m._alfred_model_tool_result(registry.address, length),
+    toolDefinitions: text((domain, strict, inline) => m._alfred_tool_definitions(domain.address, strict ? 1 : 0, inline ? 1 : 0)),
+    rowsBuffer: (size) => m._alfred_rows_buffer(size) >>> 0,
+    translateRowsAt: (domain, registry, table, action, user, length) =>
+      m._alfred_translate_rows(domain.address, registry.address, ...io.args(table, action, user), length) !== 0,
+  };
+}
+
+/** @internal The core's calls over the Emscripten module `m`: handle classes, functions and `HEAPU8`. */
+export function coreAbi(m) {
+  const io = new Transfer(m);
+  return {
+    get HEAPU8() {
+      return m.HEAPU8;
+    },
+    Domain: bound(Domain, io),
+    Registry: bound(Registry, io),
+    RequestContext: bound(RequestContext, io),
+    Execution: bound(Execution, io),
+    ...functions(io),
+  };
+}
