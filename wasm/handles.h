@@ -4,9 +4,9 @@
 // export macro. Every decision is the core's API layer (alfred/api/api.h);
 // the handles only hold its state.
 //
-// The boundary is plain C functions over numbers (docs/architecture.md, "The
-// WebAssembly boundary"): a handle is its address, texts go in through the
-// input and argument buffers and come out through the result slot.
+// The boundary is plain C functions over numbers (docs/architecture.md,
+// "The boundary"): a handle is its address, texts go in through the input
+// and argument buffers and come out through the result slot.
 // web/src/core/abi.js gives JS the same calls as handle objects.
 
 #include <emscripten/emscripten.h>

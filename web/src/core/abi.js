@@ -4,8 +4,7 @@
 // large ones, written by boundary.js) or the argument buffer (a call's short
 // texts, written here) and come out through the result slot. This module
 // turns them into handle objects with methods and `delete()`, and functions
-// that take and return text (docs/architecture.md, "The WebAssembly
-// boundary").
+// that take and return text (docs/architecture.md, "The boundary").
 import { AlfredError } from '../errors.js';
 import { codes } from '../../dist/error-codes.mjs';
 

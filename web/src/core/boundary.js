@@ -118,7 +118,7 @@ export function checkSize(text, limit, code, path, what) {
 // The one way bytes go into WASM memory (see wasm/bindings.cpp): `value`
 // (text or a Uint8Array) is written at the address `room(size)` gives for at
 // least `size` bytes, and its length in bytes returned. encodeInto and
-// TextDecoder are native, embind's string marshalling is a JS loop. A large
+// TextDecoder are native; a JS loop per character is not. A large
 // text is encoded in JS first, so WASM holds its exact size rather than three
 // bytes per character. `room` may grow the memory: HEAPU8 is read after it.
 export function copyIn(module, value, room) {

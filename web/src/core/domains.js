@@ -11,8 +11,7 @@ const domainFinalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
 
 // The core's compiled form of a domain's JSON text, passed through the input
-// buffer (embind's own string transfer is a JS loop per character, the
-// slowest part of a fresh process's first domain).
+// buffer.
 const loadDomain = (core, module, text) => core.callWithInput(text, (length) => new module.Domain(length), { read: false });
 
 // Core#validateDomain: `{ data: domain, error }` by the core's own parser.
