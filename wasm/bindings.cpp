@@ -131,8 +131,8 @@ ALFRED_EXPORT void alfred_registry_register_generated(std::uintptr_t registry, s
   arguments args;
   const auto table = args.next(table_length);
   const auto content = args.next(content_length);
-  publish_text(alfred::api::register_generated(at<domain_handle>(dom).get(), at<registry_handle>(registry).get(),
-                                               table, content));
+  publish_text(alfred::api::register_generated(at<domain_handle>(dom).get(), at<registry_handle>(registry).get(), table,
+                                               content));
 }
 
 // Arguments: the generated ref, the saved row's key, its label.

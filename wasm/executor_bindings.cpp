@@ -74,8 +74,8 @@ using namespace alfred_wasm;
 // The input buffer holds `[tool, settings]`, a newline and the params.
 ALFRED_EXPORT std::uintptr_t alfred_execution_new(std::uintptr_t dom, std::uintptr_t registry, std::uintptr_t context,
                                                   std::size_t length) {
-  return reinterpret_cast<std::uintptr_t>(new execution_handle(
-      at<domain_handle>(dom), at<registry_handle>(registry), at<request_context_handle>(context), length));
+  return reinterpret_cast<std::uintptr_t>(new execution_handle(at<domain_handle>(dom), at<registry_handle>(registry),
+                                                               at<request_context_handle>(context), length));
 }
 
 ALFRED_EXPORT void alfred_execution_delete(std::uintptr_t execution) { delete &at<execution_handle>(execution); }
@@ -95,8 +95,8 @@ ALFRED_EXPORT std::uintptr_t alfred_execution_body_buffer(std::uintptr_t executi
 
 // Arguments: the Content-Range, the Content-Type, the transport failure's name.
 ALFRED_EXPORT void alfred_execution_respond(std::uintptr_t execution, std::size_t index, int status,
-                                           std::size_t range_length, std::size_t type_length,
-                                           std::size_t failure_length) {
+                                            std::size_t range_length, std::size_t type_length,
+                                            std::size_t failure_length) {
   arguments args;
   const auto range = args.next(range_length);
   const auto type = args.next(type_length);

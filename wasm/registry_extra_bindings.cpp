@@ -10,8 +10,8 @@
 using namespace alfred_wasm;
 
 // Arguments: the generated ref, the content's JSON.
-ALFRED_EXPORT void alfred_registry_update_generated(std::uintptr_t registry, std::uintptr_t dom,
-                                                    std::size_t ref_length, std::size_t content_length) {
+ALFRED_EXPORT void alfred_registry_update_generated(std::uintptr_t registry, std::uintptr_t dom, std::size_t ref_length,
+                                                    std::size_t content_length) {
   arguments args;
   const auto ref = args.next(ref_length);
   const auto content = args.next(content_length);
