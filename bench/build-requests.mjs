@@ -357,8 +357,8 @@ const sizeMet = coreSize.gzip <= 120 * 1024;
 console.log(`target: wasm + glue ≤ 120 KB gzipped (${sizeMet ? 'met' : 'not met'})`);
 if (!sizeMet) {
   console.log('  why: most of the gzipped code is the core\'s own functions (validation with errors a model can act on, the');
-  console.log('  executor, prompts, tool schemas, domain loading); replacing embind, fmt and Emscripten\'s glue would save about');
-  console.log('  28 KB, not 65 (docs/benchmarks.md, "Where the WebAssembly bytes are")');
+  console.log('  executor, prompts, tool schemas, domain loading); embind is gone (plain exports, 3.7 KB of glue), and replacing');
+  console.log('  fmt would save about 8 KB more, not 70 (docs/benchmarks.md, "Where the WebAssembly bytes are")');
 }
 console.log('');
 
