@@ -27,6 +27,9 @@ std::uint32_t* result_slot_words() {
   return slot;
 }
 
+// Buffers above this go back to the allocator after the call that used them.
+constexpr std::size_t kKeepBytes = std::size_t(1) << 20;
+
 std::uintptr_t grown(std::string& bytes, std::size_t size) {
   if (bytes.size() < size) bytes.resize(size);
   return reinterpret_cast<std::uintptr_t>(bytes.data());
@@ -65,6 +68,10 @@ std::string_view input_view(std::size_t length) {
 
 arguments::arguments() : rest_(argument_bytes()) {}
 
+arguments::~arguments() {
+  if (argument_bytes().capacity() > kKeepBytes) std::string().swap(argument_bytes());
+}
+
 std::string_view arguments::next(std::size_t length) {
   const std::string_view text = rest_.substr(0, length);
   rest_.remove_prefix(text.size());
@@ -88,9 +95,8 @@ ALFRED_EXPORT std::uintptr_t alfred_result_slot() { return reinterpret_cast<std:
 // its memory for the life of the instance. The memory goes back to the
 // allocator, which reuses it.
 ALFRED_EXPORT void alfred_trim_buffers() {
-  constexpr std::size_t kKeep = std::size_t(1) << 20;
-  for (std::string* bytes : {&input_bytes(), &argument_bytes(), &output_bytes()}) {
-    if (bytes->capacity() > kKeep) std::string().swap(*bytes);
+  for (std::string* bytes : {&input_bytes(), &output_bytes()}) {
+    if (bytes->capacity() > kKeepBytes) std::string().swap(*bytes);
   }
 }
 

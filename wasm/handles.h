@@ -38,6 +38,10 @@ std::string_view input_view(std::size_t length);
 class arguments {
  public:
   arguments();
+  /// Gives a large argument buffer back to the allocator (the views are gone by then).
+  ~arguments();
+  arguments(const arguments&) = delete;
+  arguments& operator=(const arguments&) = delete;
   /// The next `length` bytes.
   std::string_view next(std::size_t length);
 

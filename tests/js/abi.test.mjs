@@ -1,0 +1,64 @@
+// The WebAssembly boundary's own rules (web/src/core/abi.js over the plain
+// exports of wasm/): a call's several short texts arrive each whole, in
+// order, whatever their characters; a deleted handle is refused rather than
+// read.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { loadCore, kitchen } from '../../web/src/index.node.js';
+import { instantiateModule } from '../../web/src/core/boundary.js';
+import { codes } from '../../web/dist/error-codes.mjs';
+
+const core = await loadCore();
+const RECIPE = '0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c';
+
+test('the texts of one call arrive each whole and in order, multi-byte characters included', () => {
+  const registry = core.createRegistry();
+  const content = { name: 'Crème brûlée 🍮 für 4 — «classique»', instructions: ['Œufs', '砂糖'] };
+  const { data: ref, error } = registry.registerGenerated('recipes', content);
+  assert.equal(error, null);
+  assert.equal(ref, 'gen_recipe_1');
+  // table, ref, key and label are four texts of two calls: a wrong offset or
+  // length would cut or shift them.
+  const label = 'Tarte Tatin ☕ (ÉTÉ) 🍎🍎';
+  assert.deepEqual(registry.promote(ref, RECIPE, label), { data: 'recipe_1', error: null });
+  const state = registry.toJSON();
+  const entry = state.refs.find((item) => item.ref === 'recipe_1');
+  assert.equal(entry.label, label);
+  assert.equal(entry.table, 'recipes');
+  assert.equal(registry.tableOf('recipe_1'), 'recipes');
+  assert.equal(registry.tableOf('recipe_9'), null);
+  assert.deepEqual(core.parseRef('gen_recipe_12'), { generated: true, prefix: 'recipe', number: 12 });
+  assert.equal(core.parseRef('Rezept 🍮 1'), null);
+  registry.delete();
+});
+
+test('a deleted handle is refused, not read', async () => {
+  const module = await instantiateModule(await WebAssembly.compile(readFileSync(new URL('../../web/dist/alfred_core.wasm', import.meta.url))));
+  const bytes = new TextEncoder().encode(JSON.stringify(kitchen));
+  const at = module.inputBuffer(bytes.length);
+  module.HEAPU8.set(bytes, at);
+  const domain = new module.Domain(bytes.length);
+  assert.equal(domain.loadError(), '');
+  const registry = new module.Registry();
+  assert.match(registry.toJSON(), /"refs":\[\]/);
+  registry.delete();
+  for (const use of [() => registry.toJSON(), () => registry.delete(), () => module.schemaDescription(domain) && module.withoutUuids(registry, 'x')]) {
+    assert.throws(use, (error) => error.code === codes.internal_error && /deleted handle/.test(error.message));
+  }
+  domain.delete();
+  assert.throws(() => module.schemaDescription(domain), (error) => error.code === codes.internal_error);
+});
+
+test('a large argument crosses whole', () => {
+  const registry = core.createRegistry();
+  const long = 'é'.repeat(600_000); // 1.2 MB of UTF-8, over the 1 MB the argument buffer keeps between calls
+  for (let i = 0; i < 3; i++) {
+    const { data: ref, error } = registry.registerGenerated('recipes', { name: `Long ${i}`, instructions: [long] });
+    assert.equal(error, null);
+    const entry = registry.toJSON().refs.find((item) => item.ref === ref);
+    assert.equal(entry.content.instructions[0], long);
+    assert.equal(entry.label, `Long ${i}`);
+  }
+  registry.delete();
+});
