@@ -6,9 +6,9 @@ import { globalTracer } from './policy/otel.js';
 
 export * from './public.js';
 
-// A file's bytes. Node's fs comes from process.getBuiltinModule (Node 20.16
-// and later) when it is there: an ES import of a builtin costs a fresh
-// process about 3 ms, and fs/promises 1–2 ms more (docs/benchmarks.md).
+// A file's bytes. Node's fs is taken when the core is first loaded, from
+// process.getBuiltinModule where Node has it (20.16 and later), rather than
+// imported with the package: importing the package then reaches no builtin.
 async function readFile(path) {
   const fs = process.getBuiltinModule?.('fs') ?? (await import('node:fs'));
   return new Promise((resolve, reject) => fs.readFile(path, (error, bytes) => (error ? reject(error) : resolve(bytes))));
