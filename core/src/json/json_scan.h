@@ -8,6 +8,12 @@
 #include <cstring>
 #include <string>
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace alfred::detail {
 
 /// Index of the first byte at or after `at` that a JSON string cannot hold
@@ -17,14 +23,19 @@ namespace alfred::detail {
 /// loop is the hot part of parsing, writing and translating.
 inline std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_t size) {
 #if defined(__wasm_simd128__) || defined(__SSE2__)
-  // GCC/Clang vector extensions: each lane compares to all ones or zero.
+  // GCC/Clang vector extensions: each lane compares to all ones or zero; the
+  // lanes' high bits as a mask give the first special byte's place at once.
   using bytes16 = unsigned char __attribute__((vector_size(16)));
-  using words2 = std::uint64_t __attribute__((vector_size(16)));
   for (; at + 16 <= size; at += 16) {
     bytes16 v;
     std::memcpy(&v, data + at, 16);
-    const words2 special = words2((v < 0x20) | (v == '"') | (v == '\\'));
-    if ((special[0] | special[1]) != 0) break;
+    const bytes16 special = (v < 0x20) | (v == '"') | (v == '\\');
+#if defined(__wasm_simd128__)
+    const unsigned mask = wasm_i8x16_bitmask(reinterpret_cast<v128_t>(special));
+#else
+    const unsigned mask = unsigned(_mm_movemask_epi8(reinterpret_cast<__m128i>(special)));
+#endif
+    if (mask != 0) return at + std::size_t(__builtin_ctz(mask));
   }
 #endif
   constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
@@ -35,9 +46,11 @@ inline std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_
     const std::uint64_t quote = word ^ (kOnes * '"');
     const std::uint64_t backslash = word ^ (kOnes * '\\');
     // Per byte: below 0x20, or zero after the xor (the classic SWAR tests).
+    // A borrow can mark bytes after a special one, never before it, so the
+    // lowest mark is the first special byte (the targets are little-endian).
     const std::uint64_t special =
-        ((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash);
-    if (special & kHighs) break;
+        (((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) & kHighs;
+    if (special != 0) return at + std::size_t(__builtin_ctzll(special) >> 3);
   }
   for (; at < size; ++at) {
     const unsigned char c = static_cast<unsigned char>(data[at]);

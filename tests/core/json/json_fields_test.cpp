@@ -158,6 +158,17 @@ TEST_CASE("end_of_plain_run finds the first quote, backslash or control byte at 
       }
     }
   }
+  // Two special bytes: the first is found wherever the second is (a control
+  // byte's borrow marks the bytes after it in the word and vector tests).
+  for (std::size_t first = 0; first < 40; ++first) {
+    for (std::size_t second = first + 1; second < 40; ++second) {
+      std::string text(40, 'x');
+      text[first] = first % 2 ? '\0' : '\x1f';
+      text[second] = second % 2 ? '"' : '\\';
+      CHECK(alfred::detail::end_of_plain_run(text.data(), 0, text.size()) == first);
+      CHECK(alfred::detail::end_of_plain_run(text.data(), first + 1, text.size()) == second);
+    }
+  }
   // 0x20 and 0x7F are plain; 0xFF is not mistaken for a control byte.
   const std::string edges = std::string(17, ' ') + "\x7f\xff" + std::string(20, '~');
   CHECK(alfred::detail::end_of_plain_run(edges.data(), 0, edges.size()) == edges.size());
