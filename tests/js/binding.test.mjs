@@ -142,14 +142,14 @@ test('NUL byte in a filter value is refused, not truncated', () => {
   });
 });
 
-test('missing baseUrl is an option error, not a throw', () => {
+test('a missing URL is an option error naming url, not a throw', () => {
   assert.deepEqual(core.buildRequest('db_read', { table: 'ingredients' }), {
     data: null,
     error: {
       code: 'invalid_option',
-      message: 'baseUrl must be an http:// or https:// URL',
-      path: 'baseUrl',
-      hint: 'the PostgREST root, e.g. https://<project>.supabase.co/rest/v1',
+      message: 'url is required',
+      path: 'url',
+      hint: 'pass url, the Supabase URL (https://<project>.supabase.co or http://127.0.0.1:54321), or restUrl, the PostgREST root',
     },
   });
 });
@@ -168,5 +168,5 @@ test('params that JSON cannot represent are invalid_params, not an internal erro
 test('null options mean no options', () => {
   const { error } = core.buildRequest('db_read', { table: 'ingredients' }, null);
   assert.equal(error.code, 'invalid_option');
-  assert.equal(error.path, 'baseUrl');
+  assert.equal(error.path, 'url');
 });

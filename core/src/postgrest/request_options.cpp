@@ -157,6 +157,10 @@ namespace {
 result<std::string_view> checked_base(const request_options& options) {
   const std::string_view base = trim_trailing_slashes(options.base_url);
   const std::string& field = options.base_url_field;
+  if (base.empty())
+    return error{codes::invalid_option, field, fmt::format("{} is required", field),
+                 "pass url, the Supabase URL (https://<project>.supabase.co or http://127.0.0.1:54321), or restUrl, "
+                 "the PostgREST root"};
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
     return error{codes::invalid_option, field, fmt::format("{} must be an http:// or https:// URL", field),
                  field == "url" ? "the Supabase URL, e.g. https://<project>.supabase.co or http://127.0.0.1:54321"

@@ -103,9 +103,13 @@ const GROUPS = [
   },
   {
     parent_category: 'protein',
+    category: 'eggs',
+    rows: [['egg', 'egg', 1, 'piece', ['eggs', 'large egg'], []]],
+  },
+  {
+    parent_category: 'protein',
     category: 'plant protein',
     rows: [
-      ['egg', 'egg', 1, 'piece', ['eggs', 'large egg'], []],
       ['tofu', 'soy', 2, 'g', ['bean curd', 'firm tofu'], ['chinese', 'japanese', 'thai']],
       ['chickpeas', 'legume', 1, 'can', ['garbanzo beans', 'chick peas'], ['indian', 'middle eastern']],
       ['black beans', 'legume', 2, 'can', [], ['mexican']],

@@ -763,17 +763,28 @@ TEST_CASE("missing or malformed userId on a user-owned table - bad base URLs") {
   CHECK(invalid.path == "userId");
   CHECK(invalid.message == "userId must be a UUID");
 
-  for (const std::string base : {"", "ftp://127.0.0.1", "127.0.0.1:3000", "javascript:alert(1)"}) {
+  for (const std::string base : {"ftp://127.0.0.1", "127.0.0.1:3000", "javascript:alert(1)"}) {
     request_options opts = alice_options();
     opts.base_url = base;
+    opts.base_url_field = "baseUrl";
     const error err = build_error("db_read", R"j({"table": "tasks"})j", sample_registry(), opts);
     CHECK(err.code == "invalid_option");
     CHECK(err.path == "baseUrl");
     CHECK(err.message == "baseUrl must be an http:// or https:// URL");
   }
+  {
+    // No URL at all: named as the option a newcomer is told to pass.
+    request_options opts = alice_options();
+    opts.base_url = "";
+    const error err = build_error("db_read", R"j({"table": "tasks"})j", sample_registry(), opts);
+    CHECK(err.code == "invalid_option");
+    CHECK(err.path == "url");
+    CHECK(err.message == "url is required");
+  }
   for (const std::string base : {"http://h/rest/v1?x=1", "http://h/#frag", "http://h /rest", "http://h\r\n/x"}) {
     request_options opts = alice_options();
     opts.base_url = base;
+    opts.base_url_field = "baseUrl";
     const error err = build_error("db_read", R"j({"table": "tasks"})j", sample_registry(), opts);
     CHECK(err.code == "invalid_option");
     CHECK(err.message == "baseUrl must not contain a query, fragment or spaces");

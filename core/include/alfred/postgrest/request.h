@@ -29,8 +29,9 @@ namespace alfred {
 struct request_options {
   /// The PostgREST root: `http://127.0.0.1:3000` or `https://<ref>.supabase.co/rest/v1`.
   std::string base_url;
-  /// The option the root came from (`url`, `restUrl` or `baseUrl`), for errors.
-  std::string base_url_field = "baseUrl";
+  /// The option the root came from (`url`, `restUrl` or `baseUrl`), for errors;
+  /// `url` when none was given, the one a newcomer is told to pass.
+  std::string base_url_field = "url";
   /// The project's anon/publishable key, sent as `apikey`.
   std::string api_key;
   /// The signed-in user's JWT, sent as `Authorization: Bearer …`.
