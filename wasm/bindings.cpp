@@ -100,6 +100,12 @@ ALFRED_EXPORT void alfred_trim_buffers() {
   }
 }
 
+// The output buffer alone: for callers that do not own the input buffer's
+// address JS keeps (web/src/core/boundary.js), after reading a large output.
+ALFRED_EXPORT void alfred_trim_output() {
+  if (output_bytes().capacity() > kKeepBytes) std::string().swap(output_bytes());
+}
+
 // A domain from the first `length` bytes of the input buffer; its load
 // error ("" when it loaded) is published.
 ALFRED_EXPORT std::uintptr_t alfred_domain_new(std::size_t length) {

@@ -1,6 +1,6 @@
-// Type declarations for alfred-act, written by hand because embind in
-// Emscripten 3.1.6 cannot emit them. Every runtime entry (node, browser,
-// workerd, deno) exports exactly these names.
+// Type declarations for alfred-act, written by hand (the WebAssembly module
+// exports plain C functions; web/src/core/abi.js wraps them). Every runtime
+// entry (node, browser, workerd, deno) exports exactly these names.
 
 import type { ErrorCode, ErrorCodeOrigin } from './dist/error-codes.mjs';
 export type { ErrorCode, ErrorCodeOrigin };

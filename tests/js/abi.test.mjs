@@ -62,3 +62,34 @@ test('a large argument crosses whole', () => {
   }
   registry.delete();
 });
+
+// Translating rows trims only the output buffer: the input buffer's address
+// is cached by the Core, and freeing it behind the cache made the next call
+// write into freed memory (a large parseDecision, then a large translation).
+test('a large translation between large calls leaves the next call whole', async () => {
+  const fresh = await loadCore();
+  const reply = '{"action":"step_complete","summary":"done"}';
+  const expected = fresh.parseDecision(reply);
+  assert.equal(expected.error, null);
+  fresh.parseDecision('y'.repeat(300_000));
+  fresh.parseDecision('y'.repeat(340_000));
+  const rows = Array.from({ length: 4000 }, (_, i) => ({ id: `0b6a4c1e-8f2d-4e7a-b3c5-${String(i).padStart(12, '0')}`, name: 'n'.repeat(300) }));
+  const translated = fresh.createRegistry().translateRowsText('recipes', JSON.stringify(rows));
+  assert.equal(translated.error, null);
+  assert.ok(translated.data.length > 1 << 20);
+  assert.deepEqual(fresh.parseDecision(reply), expected);
+  assert.equal(fresh.renderQuery({ table: 'recipes' }).error, null);
+});
+
+// A generated artifact's content may be up to maxInputBytes (8 MiB): its
+// text is encoded at its exact size, not reserved at three bytes per
+// character (24 MB, past what one call may use).
+test('a generated artifact near the input limit is registered and updated', async () => {
+  const fresh = await loadCore();
+  const registry = fresh.createRegistry();
+  const n = Math.floor(7.9 * 1024 * 1024);
+  const { data: ref, error } = registry.registerGenerated('recipes', { name: 'big', instructions: ['a'.repeat(n)] });
+  assert.equal(error, null);
+  assert.deepEqual(registry.updateGenerated(ref, { name: 'big 2', instructions: ['b'.repeat(n)] }), { data: ref, error: null });
+  registry.delete();
+});

@@ -165,6 +165,10 @@ test('params that JSON cannot represent are invalid_params, not an internal erro
   }
 });
 
+test('a url that trims to nothing is a URL error, not a missing one', () => {
+  assert.equal(core.buildRequest('db_read', { table: 'ingredients' }, { url: '/', userId: USER }).error.message, 'url must be an http:// or https:// URL');
+});
+
 test('null options mean no options', () => {
   const { error } = core.buildRequest('db_read', { table: 'ingredients' }, null);
   assert.equal(error.code, 'invalid_option');

@@ -261,9 +261,9 @@ export class Core {
       this.checkInput(call, 'params');
       const module = this.#module;
       const slot = this.#slot;
-      const built = callWithText(module, slot, this.#input, call, (length) => module.buildRequestAt(domainHandle, registryHandle, context.handle, length), { read: false });
-      if (!built) return parseResult(readOutput(module, slot));
-      return { data: readRequest(module, slot, context.headers), error: null };
+      // Read inside the call: after a large one the buffers are trimmed.
+      const build = (length) => (module.buildRequestAt(domainHandle, registryHandle, context.handle, length) ? { data: readRequest(module, slot, context.headers), error: null } : parseResult(readOutput(module, slot)));
+      return callWithText(module, slot, this.#input, call, build, { read: false });
     });
   }
 

@@ -50,9 +50,10 @@ result<std::string> rest_root(std::string_view field, std::string_view value) {
                    "url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1",
                    "pass the Supabase URL (https://<project>.supabase.co, http://127.0.0.1:54321) as url, or the "
                    "PostgREST root as restUrl"};
+    // An empty or scheme-less url keeps failing the http(s) check, as given.
+    if (trimmed.find("://") == std::string_view::npos) return std::string(value);
     std::string root(trimmed);
-    // An empty or scheme-less url keeps failing the http(s) check, unchanged.
-    if (trimmed.find("://") != std::string_view::npos) root += kRestPath;
+    root += kRestPath;
     return root;
   }
   if (is_bare_supabase_project(trimmed))
@@ -157,7 +158,7 @@ namespace {
 result<std::string_view> checked_base(const request_options& options) {
   const std::string_view base = trim_trailing_slashes(options.base_url);
   const std::string& field = options.base_url_field;
-  if (base.empty())
+  if (options.base_url.empty())
     return error{codes::invalid_option, field, fmt::format("{} is required", field),
                  "pass url, the Supabase URL (https://<project>.supabase.co or http://127.0.0.1:54321), or restUrl, "
                  "the PostgREST root"};

@@ -11,6 +11,11 @@ import { codes } from '../../dist/error-codes.mjs';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+// Above this, a text is encoded before it is written, so the buffer holds its
+// exact size rather than three bytes per character; an output above it goes
+// back to the allocator once read (as boundary.js does for the input).
+const KEEP_BYTES = 1 << 20;
+
 // The text transfer of one instance: `m` is its Emscripten module.
 class Transfer {
   constructor(m) {
@@ -23,18 +28,27 @@ class Transfer {
     const heap = this.m.HEAPU8;
     const words = new Uint32Array(heap.buffer);
     const at = words[this.slot];
-    return decoder.decode(heap.subarray(at, at + words[this.slot + 1]));
+    const length = words[this.slot + 1];
+    const text = decoder.decode(heap.subarray(at, at + length));
+    if (length > KEEP_BYTES) this.m._alfred_trim_output();
+    return text;
   }
 
-  /** `texts` one after another into the argument buffer; their byte lengths. */
+  /**
+   * `texts` one after another into the argument buffer; their byte lengths.
+   * The core gives a buffer over 1 MB back after the call that read it.
+   */
   args(...texts) {
+    const parts = texts.map((text) => (text.length > KEEP_BYTES / 3 ? encoder.encode(text) : text));
     let room = 0;
-    for (const text of texts) room += text.length * 3; // UTF-8: at most 3 bytes per UTF-16 unit
+    for (const part of parts) room += typeof part === 'string' ? part.length * 3 : part.length; // UTF-8: at most 3 bytes per UTF-16 unit
     const pointer = this.m._alfred_argument_buffer(room);
     const heap = this.m.HEAPU8; // read after the call: it may have grown the memory
     let at = pointer;
-    return texts.map((text) => {
-      const { written } = encoder.encodeInto(text, heap.subarray(at, pointer + room));
+    return parts.map((part) => {
+      let written = part.length;
+      if (typeof part === 'string') ({ written } = encoder.encodeInto(part, heap.subarray(at, pointer + room)));
+      else heap.set(part, at);
       at += written;
       return written;
     });
@@ -111,14 +125,19 @@ class Registry extends Handle {
     this.io.m._alfred_registry_end_turn(this.address);
   }
 
+  // The handles are checked before the texts are written (`args` reads them).
   registerGenerated(domain, table, content) {
+    const [address, domainAddress] = [this.address, domain.address];
     const lengths = this.io.args(table, content);
-    return this.text((m, address) => m._alfred_registry_register_generated(address, domain.address, ...lengths));
+    this.io.m._alfred_registry_register_generated(address, domainAddress, ...lengths);
+    return this.io.output();
   }
 
   promote(domain, ref, key, label) {
+    const [address, domainAddress] = [this.address, domain.address];
     const lengths = this.io.args(ref, key, label);
-    return this.text((m, address) => m._alfred_registry_promote(address, domain.address, ...lengths));
+    this.io.m._alfred_registry_promote(address, domainAddress, ...lengths);
+    return this.io.output();
   }
 }
 
@@ -161,8 +180,8 @@ class Execution extends Handle {
   }
 
   respondAt(index, status, contentRange, contentType, failureName) {
-    const lengths = this.io.args(contentRange, contentType, failureName);
-    this.io.m._alfred_execution_respond(this.address, index, status, ...lengths);
+    const address = this.address;
+    this.io.m._alfred_execution_respond(address, index, status, ...this.io.args(contentRange, contentType, failureName));
   }
 
   resultAt() {
@@ -189,6 +208,7 @@ function functions(io) {
   return {
     inputBuffer: (size) => m._alfred_input_buffer(size) >>> 0,
     trimBuffers: () => m._alfred_trim_buffers(),
+    trimOutput: () => m._alfred_trim_output(),
     resultSlot: () => io.slot << 2,
     buildRequestAt: (domain, registry, context, length) =>
       m._alfred_build_request(domain.address, registry.address, context.address, length) !== 0,

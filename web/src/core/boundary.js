@@ -115,7 +115,8 @@ export function checkSize(text, limit, code, path, what) {
   if (bytes > limit) throw tooLarge(code, path, what, bytes, limit);
 }
 
-// The one way bytes go into WASM memory (see wasm/bindings.cpp): `value`
+// The way large texts and bytes go into WASM memory (see wasm/bindings.cpp;
+// a call's short texts go through the argument buffer, core/abi.js): `value`
 // (text or a Uint8Array) is written at the address `room(size)` gives for at
 // least `size` bytes, and its length in bytes returned. encodeInto and
 // TextDecoder are native; a JS loop per character is not. A large

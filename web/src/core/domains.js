@@ -5,8 +5,8 @@ import { AlfredError } from '../errors.js';
 import { jsonText, parseResult } from './boundary.js';
 import { codes } from '../../dist/error-codes.mjs';
 
-// Embind handles are not garbage-collected: free a compiled domain when the
-// domain object it was cached for is collected.
+// The core's handles are not garbage-collected: free a compiled domain when
+// the domain object it was cached for is collected.
 const domainFinalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
 

@@ -218,7 +218,8 @@ export class Registry {
       // No table or action name is that long; an error repeats at most this much of one.
       const ok = module.translateRowsAt(domainHandle, handle, String(table).slice(0, 256), String(action).slice(0, 256), String(userId).slice(0, 64), length);
       const text = readOutput(module, module.resultSlot());
-      if (text.length > KEEP_BYTES) module.trimBuffers();
+      // Only the output: the input buffer's address is the Core's to forget.
+      if (text.length > KEEP_BYTES) module.trimOutput();
       return ok ? { data: text, error: null } : parseResult(text);
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
