@@ -27,8 +27,9 @@ std::uint32_t* result_slot_words() {
   return slot;
 }
 
-// Buffers above this go back to the allocator after the call that used them.
-constexpr std::size_t kKeepBytes = std::size_t(1) << 20;
+void release_if_large(std::string& bytes) {
+  if (bytes.capacity() > kKeepBytes) std::string().swap(bytes);
+}
 
 std::uintptr_t grown(std::string& bytes, std::size_t size) {
   if (bytes.size() < size) bytes.resize(size);
@@ -68,9 +69,7 @@ std::string_view input_view(std::size_t length) {
 
 arguments::arguments() : rest_(argument_bytes()) {}
 
-arguments::~arguments() {
-  if (argument_bytes().capacity() > kKeepBytes) std::string().swap(argument_bytes());
-}
+arguments::~arguments() { release_if_large(argument_bytes()); }
 
 std::string_view arguments::next(std::size_t length) {
   const std::string_view text = rest_.substr(0, length);
@@ -95,16 +94,13 @@ ALFRED_EXPORT std::uintptr_t alfred_result_slot() { return reinterpret_cast<std:
 // its memory for the life of the instance. The memory goes back to the
 // allocator, which reuses it.
 ALFRED_EXPORT void alfred_trim_buffers() {
-  for (std::string* bytes : {&input_bytes(), &output_bytes()}) {
-    if (bytes->capacity() > kKeepBytes) std::string().swap(*bytes);
-  }
+  release_if_large(input_bytes());
+  release_if_large(output_bytes());
 }
 
 // The output buffer alone: for callers that do not own the input buffer's
 // address JS keeps (web/src/core/boundary.js), after reading a large output.
-ALFRED_EXPORT void alfred_trim_output() {
-  if (output_bytes().capacity() > kKeepBytes) std::string().swap(output_bytes());
-}
+ALFRED_EXPORT void alfred_trim_output() { release_if_large(output_bytes()); }
 
 // A domain from the first `length` bytes of the input buffer; its load
 // error ("" when it loaded) is published.

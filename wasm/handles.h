@@ -29,6 +29,10 @@ using alfred::api::guarded_into;
 // `input_buffer`, calling an export, then reading the output's address and
 // length from `result_slot`.
 
+/// Buffers above this go back to the allocator after the call that used them
+/// (KEEP_BYTES in web/src/core/abi.js); below it they are kept for reuse.
+constexpr std::size_t kKeepBytes = std::size_t(1) << 20;
+
 /// The first `length` bytes JS wrote into the input buffer.
 std::string_view input_view(std::size_t length);
 

@@ -64,7 +64,7 @@ ALFRED_EXPORT int alfred_translate_rows(std::uintptr_t dom, std::uintptr_t regis
   const std::string_view text(input.bytes.get(), std::min(length, input.capacity));
   const bool ok = alfred::api::translate_rows(out, at<domain_handle>(dom).get(), at<registry_handle>(registry).get(),
                                               table_name, action, text, current_user);
-  if (input.capacity > (1u << 20)) {
+  if (input.capacity > kKeepBytes) {
     input.bytes.reset();
     input.capacity = 0;
   }

@@ -11,10 +11,14 @@ import { codes } from '../../dist/error-codes.mjs';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// Above this, a text is encoded before it is written, so the buffer holds its
-// exact size rather than three bytes per character; an output above it goes
-// back to the allocator once read (as boundary.js does for the input).
-const KEEP_BYTES = 1 << 20;
+// Buffers above this are given back to the allocator after the call that
+// used them (kKeepBytes in wasm/bindings.cpp); below it they are kept for reuse.
+export const KEEP_BYTES = 1 << 20;
+
+// A text long enough to matter is encoded before it is written, so WASM
+// memory holds its exact size rather than room for three bytes per
+// character; a short one (or bytes) is written as it is.
+export const sized = (value) => (typeof value === 'string' && value.length > KEEP_BYTES / 3 ? encoder.encode(value) : value);
 
 // The text transfer of one instance: `m` is its Emscripten module.
 class Transfer {
@@ -39,7 +43,7 @@ class Transfer {
    * The core gives a buffer over 1 MB back after the call that read it.
    */
   args(...texts) {
-    const parts = texts.map((text) => (text.length > KEEP_BYTES / 3 ? encoder.encode(text) : text));
+    const parts = texts.map(sized);
     let room = 0;
     for (const part of parts) room += typeof part === 'string' ? part.length * 3 : part.length; // UTF-8: at most 3 bytes per UTF-16 unit
     const pointer = this.m._alfred_argument_buffer(room);

@@ -4,7 +4,7 @@
 // text in and a result out"; the Core facade (core.js) and the registry
 // wrapper (registry.js) cross the boundary only through these functions.
 import createAlfredCore from '../../dist/alfred_core.mjs';
-import { coreAbi } from './abi.js';
+import { KEEP_BYTES, coreAbi, sized } from './abi.js';
 import { AlfredError, internalError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from '../limits.js';
 import { codes } from '../../dist/error-codes.mjs';
@@ -75,9 +75,7 @@ export function jsonText(value, path) {
 export const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// Buffers above this are given back to the allocator after the call (see
-// trimBuffers in wasm/bindings.cpp); below it they are kept for reuse.
-export const KEEP_BYTES = 1 << 20;
+export { KEEP_BYTES };
 
 /** Bytes of `text` in UTF-8, without encoding it. */
 export function utf8Length(text) {
@@ -123,7 +121,7 @@ export function checkSize(text, limit, code, path, what) {
 // text is encoded in JS first, so WASM holds its exact size rather than three
 // bytes per character. `room` may grow the memory: HEAPU8 is read after it.
 export function copyIn(module, value, room) {
-  if (typeof value === 'string' && value.length > KEEP_BYTES / 3) value = encoder.encode(value);
+  value = sized(value);
   if (typeof value !== 'string') {
     const pointer = room(value.length);
     if (value.length > 0) module.HEAPU8.set(value, pointer);
