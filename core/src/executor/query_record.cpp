@@ -116,9 +116,16 @@ void write_call(json_writer& w, const ref_registry& registry, const tool_call& c
   w.end_object();
 }
 
+bool contains_uuid(std::string_view text) {
+  for (std::size_t at = 0; at + 36 <= text.size(); ++at)
+    if (is_uuid_syntax(text.substr(at, 36))) return true;
+  return false;
+}
+
 // Whether a string shows a UUID as the record writes it: without U+0000,
 // which the writer strips ("c69607\u0000bb-…" is shown as a UUID), whole,
-// broken, or inside longer text.
+// broken, or inside longer text, including text that its escapes make up
+// ("c69\u001f607bb-…" holds "01f607bb-…" once written).
 bool uuid_shaped(std::string_view text) {
   std::string stripped;
   if (text.find('\0') != std::string_view::npos) {
@@ -126,11 +133,10 @@ bool uuid_shaped(std::string_view text) {
     stripped.erase(std::remove(stripped.begin(), stripped.end(), '\0'), stripped.end());
     text = stripped;
   }
-  if (is_uuid_syntax(text) || looks_like_broken_uuid(text)) return true;
-  // A UUID inside a longer string ("c69606bb-…-11e999e2d3c4b5a61") shows too.
-  for (std::size_t at = 0; at + 36 <= text.size(); ++at)
-    if (is_uuid_syntax(text.substr(at, 36))) return true;
-  return false;
+  if (is_uuid_syntax(text) || looks_like_broken_uuid(text) || contains_uuid(text)) return true;
+  const bool escaped =
+      std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  return escaped && contains_uuid(json_quote(text));
 }
 
 // The model's own params, for a call that failed validation. Strings shaped

@@ -77,6 +77,15 @@ TEST_CASE("regression: a UUID with an escaped NUL inside was shown unmasked in t
   CHECK(out["query"]["requested"] == json::parse(R"j([{"id":"(uuid)"}])j"));
 }
 
+TEST_CASE("regression: an escape's hex digits and the text after it made up a UUID in the query record") {
+  run r;
+  // Written back, "\u001f" ends in "01f" + "607bb-5d2e-…": a UUID as the model reads the record.
+  r.start("db_read", R"([{"id":"c69\u001f607\u0000bb-5d2e-4b8a-9f3c-1e2d3c4b5a61"},"tab\tstays"])");
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "invalid_params");
+  CHECK(out["query"]["requested"] == json::parse(R"j([{"id":"(uuid)"},"tab\tstays"])j"));
+}
+
 TEST_CASE("regression: a UUID inside a longer invented string was shown in the query record") {
   run r;
   r.start(
