@@ -75,9 +75,12 @@ export class Core {
     this.#module = module;
     bindCoreModule(this, module);
     this.#slot = module.resultSlot();
-    this.#executionLimits = Object.freeze(JSON.parse(module.executionLimits()));
     this.#maxInputBytes = checkedInputLimit(maxInputBytes);
-    this.domainHandle(domain); // throws AlfredError for a domain the core refuses
+    // A domain the caller gave is compiled now, so that loadCore({ domain })
+    // refuses a bad one at once. The package's default is known to load: it
+    // is compiled on first use, and an app that brings its own domain never
+    // pays for it (a fresh process's first domain is its costliest call).
+    if (domain !== defaultDomain) this.domainHandle(domain);
     this.#domain = domain;
   }
 
@@ -87,6 +90,7 @@ export class Core {
    * overrides them per act. See docs/limits-and-faults.md.
    */
   get executionLimits() {
+    this.#executionLimits ??= Object.freeze(JSON.parse(this.#module.executionLimits()));
     return this.#executionLimits;
   }
 
@@ -485,7 +489,7 @@ export class Core {
    */
   startExecution(tool, params, context, { registry, domain, settings }) {
     const handles = [this.domainHandle(domain), registryHandleOf(registry, this), context.handle];
-    const maxParams = settings?.limits?.maxParamsBytes ?? this.#executionLimits.maxParamsBytes;
+    const maxParams = settings?.limits?.maxParamsBytes ?? this.executionLimits.maxParamsBytes;
     return startExecutionWith(this.#module, this.#slot, this.#input, handles, { tool, params, settings, maxParams });
   }
 
