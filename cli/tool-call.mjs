@@ -35,8 +35,8 @@ ALFRED_TABLES, ALFRED_APPROVE and ALFRED_MAX_AFFECTED:
   --max-affected N    an update or delete changes at most N rows (default 50,
                       0: no limit)
 
-Backend: SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
-from the environment (a Supabase project, or a running local stack:
+Backend: SUPABASE_URL, SUPABASE_ANON_KEY and ALFRED_ACCESS_TOKEN (ALFRED_USER_ID
+is optional: the token's sub) from the environment (a Supabase project, or a running local stack:
 \`npx alfred-act stack start\` prints them), else the embedded local stack
 (PGlite + PostgREST, seeded demo data), started only when the call reaches the
 database.`;
@@ -132,7 +132,8 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
   try {
     backend = await openBackend(env, { user: Number(flags.user), dataDir: flags['data-dir'], schema: flags.schema, lazy: true });
   } catch (cause) {
-    return fail(2, { code: codes.invalid_option, path: '--schema', message: cause.message, hint: '' });
+    // The environment's and --user's own refusals say where; anything else is the domain pack --schema names.
+    return fail(2, cause.detail ?? { code: codes.invalid_option, path: '--schema', message: cause.message, hint: 'leave --schema out for the kitchen demo, or name one of the packs the message lists' });
   }
   try {
     const core = await loadCore();

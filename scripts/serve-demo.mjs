@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tokenSubject } from '../cli/backend.mjs';
 
 const WEB_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
 const PAGE = '/web/demo/';
@@ -143,7 +144,7 @@ async function main(argv) {
   let port = 0;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--port' && /^\d+$/.test(argv[i + 1] ?? '')) port = Number(argv[++i]);
-    else throw new Error('usage: node scripts/serve-demo.mjs [--port N]\n  SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN, ALFRED_USER_ID: an existing backend (else a local stack is started)\n  OPENAI_API_KEY / OPENAI_BASE_URL, ALFRED_LLM_MODEL: the model offered to the page');
+    else throw new Error('usage: node scripts/serve-demo.mjs [--port N]\n  SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN (ALFRED_USER_ID optional): an existing backend (else a local stack is started)\n  OPENAI_API_KEY / OPENAI_BASE_URL, ALFRED_LLM_MODEL: the model offered to the page');
   }
   const { modelConfigFromEnv } = await import('../web/src/llm.js');
   const env = process.env;
@@ -152,7 +153,7 @@ async function main(argv) {
   if (env.SUPABASE_URL) {
     backend = {
       supabase: { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY },
-      users: [{ id: env.ALFRED_USER_ID, email: env.ALFRED_USER_EMAIL ?? 'user', token: env.ALFRED_ACCESS_TOKEN }],
+      users: [{ id: env.ALFRED_USER_ID || tokenSubject(env.ALFRED_ACCESS_TOKEN), email: env.ALFRED_USER_EMAIL ?? 'user', token: env.ALFRED_ACCESS_TOKEN }],
     };
   } else {
     const { startStack } = await import('../db/stack.mjs');

@@ -24,10 +24,14 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 // Runs the command with the stack in the environment: `{ code, result, lines }`,
 // `result` parsed with --json, else `lines` as printed (the request trace included).
-async function cli(args, { json = true } = {}) {
+async function cli(args, { json = true, env: envChanges = {} } = {}) {
   const out = [];
   const err = [];
   const env = { SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ALFRED_ACCESS_TOKEN: ada().token, ALFRED_USER_ID: ada().id };
+  for (const [name, value] of Object.entries(envChanges)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   const code = await runToolCall([...args, ...(json ? ['--json'] : [])], { env, out: (line) => out.push(line), err: (line) => err.push(line) });
   return { code, result: json ? JSON.parse(out.join('\n')) : null, lines: out.join('\n'), trace: err.join('\n') };
 }
@@ -93,4 +97,27 @@ test('--domain: the call is validated against that file (its name, tables and re
   const refused = await cli(['db_read', '{"table":"t"}', '--domain', broken]);
   assert.deepEqual([refused.code, refused.result.error.code, refused.result.error.path], [2, 'invalid_domain', '--domain']);
   assert.match(refused.result.error.message, new RegExp(`^${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} at tables\\.t\\.ref: `));
+});
+
+test('the environment: ALFRED_USER_ID may be left out (the token names the user); a missing or userless token says which variable', async () => {
+  const name = `cli clove ${process.pid}`;
+  const created = await cli(['db_create', JSON.stringify({ table: 'shopping_list', data: { name } })], { env: { ALFRED_USER_ID: undefined } });
+  assert.deepEqual([created.code, created.result.error], [0, null]);
+  assert.deepEqual((await stored(name)).map((row) => row.user_id), [ada().id]);
+
+  const noToken = await cli(['db_read', '{"table":"shopping_list"}'], { env: { ALFRED_ACCESS_TOKEN: undefined } });
+  assert.equal(noToken.code, 2);
+  assert.deepEqual([noToken.result.error.code, noToken.result.error.path], ['invalid_option', 'ALFRED_ACCESS_TOKEN']);
+  assert.match(noToken.result.error.message, /ALFRED_ACCESS_TOKEN is required with SUPABASE_URL/);
+  assert.match(noToken.result.error.hint, /session\.access_token/);
+
+  // An API key where the user's token belongs names no user: refused before any request.
+  const anonAsToken = await cli(['db_read', '{"table":"shopping_list"}'], { env: { ALFRED_ACCESS_TOKEN: stack().anonKey, ALFRED_USER_ID: undefined } });
+  assert.equal(anonAsToken.code, 2);
+  assert.deepEqual([anonAsToken.result.error.path, anonAsToken.trace], ['ALFRED_ACCESS_TOKEN', '']);
+  assert.match(anonAsToken.result.error.message, /has no sub/);
+
+  const noKey = await cli(['db_read', '{"table":"shopping_list"}'], { env: { SUPABASE_ANON_KEY: undefined } });
+  assert.deepEqual([noKey.code, noKey.result.error.path], [2, 'SUPABASE_ANON_KEY']);
+  assert.match(noKey.result.error.hint, /never a service key/);
 });

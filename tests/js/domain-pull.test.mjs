@@ -419,6 +419,10 @@ test('not a PostgREST description: invalid_openapi with how to get one', async (
   });
   const unreachable = await pullDomain({ url: 'http://127.0.0.1:9/', core, fetch: () => Promise.reject(new TypeError('fetch failed')) });
   assert.deepEqual(unreachable.error, { code: 'network_error', path: 'url', message: 'GET http://127.0.0.1:9/rest/v1/ failed: fetch failed', hint: 'is the URL right and the server up?' });
+  // A key pasted with a line break inside: the caller's mistake, said before anything is sent (fetch would call it a network error).
+  let fetched = false;
+  const broken = await pullDomain({ url: 'http://127.0.0.1:9/', apiKey: 'sb_secret_abc\ndef', core, fetch: async () => ((fetched = true), new Response('{}')) });
+  assert.deepEqual([broken.error.code, broken.error.path, broken.error.hint, fetched], ['invalid_option', 'apiKey', 'pass the key or token exactly as issued', false]);
   // Hosted Supabase: the key goes as apikey only (secret keys are not JWTs), and a refusal says which key works.
   const sent = [];
   const forbidden = '{"message":"Access to schema is forbidden","hint":"Accessing the schema via the Data API is only allowed using a secret API key."}';

@@ -220,6 +220,13 @@ export function domainFromOpenApiWith(core, spec, overrides, options) {
  */
 export async function fetchOpenApi({ url, apiKey = '', accessToken = '', fetch: fetchImpl = globalThis.fetch }) {
   const root = `${restUrl(url)}/`;
+  // As the core checks an act's credentials (a pull also takes a secret
+  // key): a pasted line break is the caller's mistake, not the network's.
+  for (const [path, value] of Object.entries({ apiKey, accessToken })) {
+    if (/[^\x21-\x7e]/.test(value)) {
+      throw new AlfredError({ code: codes.invalid_option, path, message: `${path} contains spaces, control or non-ASCII characters`, hint: 'pass the key or token exactly as issued' });
+    }
+  }
   // The key goes as apikey only: Supabase's secret keys are not JWTs, and its
   // gateway takes the apikey as the bearer when there is no user token.
   const headers = { accept: 'application/openapi+json' };

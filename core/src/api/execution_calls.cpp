@@ -12,6 +12,34 @@
 #include "results.h"
 
 namespace alfred::api {
+namespace {
+
+// The query as the model reads it in a tool result: for a call that failed,
+// its outcome is the error's code (the error itself is written next to it),
+// not what the request alone would say ("done").
+std::string model_query_text(json_value record, std::string_view error_code) {
+  if (error_code.empty()) {
+    auto rendered = render_query(record, query_style::block);
+    return rendered ? std::move(*rendered) : std::string();
+  }
+  std::string failed;
+  json_writer w(failed);
+  w.begin_object();
+  w.key("query");
+  w.value(record);
+  w.key("error");
+  w.begin_object();
+  w.key("code");
+  w.string(error_code);
+  w.end_object();
+  w.end_object();
+  auto doc = json_document::parse(failed);
+  if (!doc) return {};
+  auto rendered = render_query(doc->root(), query_style::block);
+  return rendered ? std::move(*rendered) : std::string();
+}
+
+}  // namespace
 
 std::string make_request_context(request_context& into, std::string_view options_json) {
   std::string failure;
@@ -100,7 +128,7 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
     bool ran = false;
     if (header) {
       if (auto record = header->root().find("query"); record && record->is_object()) {
-        if (auto rendered = render_query(*record, query_style::block)) query_text = std::move(*rendered);
+        query_text = model_query_text(*record, parts->err ? parts->err->code.name() : std::string_view());
         if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
         if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
       }
@@ -155,13 +183,19 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
     std::string query_text;
     std::string table;
     bool ran = false;
+    const auto given_error = fields.find("error");
+    std::string failed_code;
+    if (given_error && given_error->is_object()) {
+      const auto code = given_error->find("code");
+      failed_code = code && code->is_string() && !code->str().empty() ? std::string(code->str()) : "error";
+    }
     if (auto record = fields.find("query"); record && record->is_object()) {
-      if (auto rendered = render_query(*record, query_style::block)) query_text = std::move(*rendered);
+      query_text = model_query_text(*record, failed_code);
       if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
       if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
     }
     const std::string tool = text_of("tool");
-    if (auto given = fields.find("error"); given && given->is_object()) {
+    if (auto given = given_error; given && given->is_object()) {
       auto field = [&](const char* key) -> std::string {
         auto value = given->find(key);
         if (!value) return {};

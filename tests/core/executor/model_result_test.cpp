@@ -151,6 +151,10 @@ TEST_CASE("an error: the model's fields only, the query when the call reached th
   CHECK(late.result.contains("query"));
   CHECK(!late.result["error"].contains("raw"));
   CHECK(!late.result["error"].contains("status"));
+  // The query's outcome is the failure's, not what the request alone would say ("done").
+  const std::string query = late.result["query"];
+  CHECK(query.find("Outcome: error " + late.result["error"]["code"].get<std::string>()) != std::string::npos);
+  CHECK(query.find("Outcome: done") == std::string::npos);
 }
 
 TEST_CASE("model_tool_result: an outcome JS holds, only its first rows given, with how many there were") {
@@ -168,6 +172,14 @@ TEST_CASE("model_tool_result: an outcome JS holds, only its first rows given, wi
         "Showing 2 of 7 rows: narrow the read (filters, only the columns you need) or page with limit and offset 2.");
   api::model_tool_result(out, reg, "not json");
   CHECK(json::parse(out)["error"]["code"] == "invalid_params");
+  // An outcome that failed after the request was sent: the query says so.
+  api::model_tool_result(out, reg,
+                         R"({"tool":"db_read","query":{"tool":"db_read","table":"shopping_list","source":"database"},)"
+                         R"("error":{"code":"unauthorized","message":"the token is invalid","hint":"sign in again"}})"
+                         "\n[]");
+  const json failed = json::parse(out);
+  CHECK(failed["error"]["code"] == "unauthorized");
+  CHECK(failed["query"] == "Query: Table: shopping_list | Filters: none (all records)\nOutcome: error unauthorized");
 }
 
 TEST_CASE("utf16_length counts as JavaScript does") {
