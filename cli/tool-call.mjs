@@ -36,10 +36,10 @@ ALFRED_TABLES, ALFRED_APPROVE and ALFRED_MAX_AFFECTED:
                       0: no limit)
 
 Backend: SUPABASE_URL, SUPABASE_ANON_KEY and ALFRED_ACCESS_TOKEN (ALFRED_USER_ID
-is optional: the token's sub) from the environment (a Supabase project, or a running local stack:
-\`npx alfred-act stack start\` prints them), else the embedded local stack
-(PGlite + PostgREST, seeded demo data), started only when the call reaches the
-database.`;
+is optional: the token's sub) from the environment (a Supabase project, or a
+running local stack: \`npx alfred-act stack start\` prints them), else the
+embedded local stack (PGlite + PostgREST, seeded demo data), started only when
+the call reaches the database.`;
 
 /** A refusal before anything ran: exit code 2, as a usage error. */
 class UsageError extends Error {

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tokenSubject } from '../cli/backend.mjs';
+import { subjectOf } from '../web/src/policy/audit.js';
 
 const WEB_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
 const PAGE = '/web/demo/';
@@ -153,7 +153,7 @@ async function main(argv) {
   if (env.SUPABASE_URL) {
     backend = {
       supabase: { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY },
-      users: [{ id: env.ALFRED_USER_ID || tokenSubject(env.ALFRED_ACCESS_TOKEN), email: env.ALFRED_USER_EMAIL ?? 'user', token: env.ALFRED_ACCESS_TOKEN }],
+      users: [{ id: env.ALFRED_USER_ID || subjectOf(env.ALFRED_ACCESS_TOKEN), email: env.ALFRED_USER_EMAIL ?? 'user', token: env.ALFRED_ACCESS_TOKEN }],
     };
   } else {
     const { startStack } = await import('../db/stack.mjs');

@@ -16,8 +16,9 @@ const STATUS_ERROR = 2;
 const ok = (response) => !response.failure && response.status >= 200 && response.status < 300;
 
 // The `sub` of a JWT, read without verifying it: the label of the entries
-// when the act was not given a userId (the database verifies the token).
-function subjectOf(token) {
+// when the act was not given a userId (the database verifies the token); the
+// CLI's user when ALFRED_USER_ID is not set.
+export function subjectOf(token) {
   if (typeof token !== 'string') return null;
   const part = token.split('.')[1];
   if (!part) return null;
