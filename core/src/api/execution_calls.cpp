@@ -39,6 +39,13 @@ std::string model_query_text(json_value record, std::string_view error_code) {
   return rendered ? std::move(*rendered) : std::string();
 }
 
+// The code of an outcome's error given as JSON ("error" when it names none), or "" when it succeeded.
+std::string failed_code(std::optional<json_value> error) {
+  if (!error || !error->is_object()) return {};
+  const auto code = error->find("code");
+  return code && code->is_string() && !code->str().empty() ? std::string(code->str()) : std::string("error");
+}
+
 }  // namespace
 
 std::string make_request_context(request_context& into, std::string_view options_json) {
@@ -184,13 +191,8 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
     std::string table;
     bool ran = false;
     const auto given_error = fields.find("error");
-    std::string failed_code;
-    if (given_error && given_error->is_object()) {
-      const auto code = given_error->find("code");
-      failed_code = code && code->is_string() && !code->str().empty() ? std::string(code->str()) : "error";
-    }
     if (auto record = fields.find("query"); record && record->is_object()) {
-      query_text = model_query_text(*record, failed_code);
+      query_text = model_query_text(*record, failed_code(given_error));
       if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
       if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
     }
