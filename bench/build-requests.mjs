@@ -430,8 +430,8 @@ printTable(
     ['alfred-act: import + loadCore() in a fresh node process', ours.toFixed(1)],
     ['alfred-act: the same + a registry of the demo domain (first domain)', oursWithDomain.toFixed(1)],
     ['postgrest-js: import in a fresh node process', theirsOnlyImport.toFixed(1)],
-    ['ready to send: alfred-act with a domain + new Headers() (fetch loaded)', oursReady.toFixed(1)],
-    ['ready to send: postgrest-js import + new PostgrestClient()', theirsReady.toFixed(1)],
+    ['ready to send (fetch loaded): alfred-act with a domain + new Headers()', oursReady.toFixed(1)],
+    ['ready to send (fetch loaded): postgrest-js import + new PostgrestClient()', theirsReady.toFixed(1)],
   ],
 );
 console.log(`target: alfred-act's import + loadCore() ≤ postgrest-js's import (${(ours / theirsOnlyImport).toFixed(2)}×: ${ours <= theirsOnlyImport ? 'met' : 'not met'})`);

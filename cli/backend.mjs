@@ -58,7 +58,7 @@ function fromEnv(env) {
   if (!userId) {
     throw new BackendError({
       path: 'ALFRED_ACCESS_TOKEN',
-      message: 'ALFRED_ACCESS_TOKEN is not a JWT that names a user (it has no sub)',
+      message: 'ALFRED_ACCESS_TOKEN names no user: it is not a JWT with a sub claim',
       hint: "set it to the signed-in user's session.access_token, not an API key",
     });
   }

@@ -114,6 +114,14 @@ async function localStackCatalog(url, key, stderr) {
   if (!key || !/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(host)) return undefined;
   try {
     const response = await fetch(new URL(CATALOG_PATH, url), { headers: { apikey: key }, signal: AbortSignal.timeout(5000) });
+    // A local stack that refuses the key: its PostgREST takes any key, so the
+    // pull goes on, but without the catalog owners are guessed (say so).
+    if (response.status === 401) {
+      stderr.write(
+        'note: catalog: this local stack serves its catalog (policies, grants, references to auth.users) to its service key ' +
+          'only, not to this key; pass --key <the service key `stack start` printed> for owners that come out right\n',
+      );
+    }
     if (!response.ok) return undefined;
     const facts = await response.json();
     stderr.write('note: catalog: read from the local stack\n');
@@ -161,7 +169,9 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
     });
     for (const note of notes) stderr.write(`note: ${note.path}: ${note.message}\n`);
     if (error) {
-      writeError(stderr, error);
+      // The options pullDomain names are this command's flags.
+      const flag = { apiKey: '--key', accessToken: '--token' }[error.path];
+      writeError(stderr, flag ? { ...error, path: flag, message: error.message.replace(error.path, flag) } : error);
       return 1;
     }
     if (!facts) {

@@ -73,6 +73,7 @@ test('alfred-act domain pull against the CRM stack writes exactly domains/crm/do
   assert.equal(
     stderr,
     [
+      'note: catalog: this local stack serves its catalog (policies, grants, references to auth.users) to its service key only, not to this key; pass --key <the service key `stack start` printed> for owners that come out right',
       "note: tables.act_sessions: left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model",
       "note: tables.organizations.columns.profile_embedding: hidden: type 'extensions.vector(8)' is not one the model can read or write (an embedding)",
       'note: no --db-url: owners and user ids come from auth.uid() defaults, foreign keys and column names alone; --db-url adds the row-level security policies and the references to auth.users',
@@ -99,6 +100,10 @@ test('domain pull errors name the path and the fix, and exit 1', async () => {
   rmSync(badOverrides, { force: true });
   assert.equal(typo.code, 1);
   assert.match(typo.stderr, /error invalid_domain at tables\.deals\.columns\.stage\.value: 'value' is not a domain setting\nhint: allowed here: type, required, writable, nullable, references, values; fix it in the overrides at "tables\.deals\.columns\.stage\.value"/);
+  // A key pasted with a line break: the flag's mistake, not the network's, and nothing is fetched.
+  const pasted = await runCli(['pull', '--url', url, '--key', `${anonKey}\nx`]);
+  assert.equal(pasted.code, 1);
+  assert.match(pasted.stderr, /^error invalid_option at --key: --key contains spaces, control or non-ASCII characters\nhint: pass the key or token exactly as issued\n$/m);
   const usage = await runCli(['push']);
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /^usage: alfred-act domain pull/);
