@@ -27,11 +27,37 @@ export const NODE_ENTRIES = {
   'worker/index.node.js': 'node-worker',
 };
 
+const ROOT_ENTRY = 'index.node.js';
+const WRAPPED = 'alfred-entry:';
+
+// Every other entry imports the root first. The root's modules are then
+// reached from every entry, and esbuild puts them in one shared chunk: a
+// fresh process's `import 'alfred-act'` loads two files instead of five,
+// about 2 ms less (docs/benchmarks.md, cold start). A subpath loads the
+// root's code with it, which its users import anyway (loadCore, createAct).
+const rootFirst = {
+  name: 'root-first',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^${WRAPPED}`) }, (args) => ({ path: args.path.slice(WRAPPED.length), namespace: 'alfred-entry' }));
+    build.onLoad({ filter: /.*/, namespace: 'alfred-entry' }, (args) => ({
+      contents: `import 'alfred-act-root';\nexport * from './${args.path}';\n`,
+      resolveDir: `${root}web/src`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^alfred-act-root$/ }, () => ({ path: `${root}web/src/${ROOT_ENTRY}` }));
+  },
+};
+
 /** The esbuild options of the Node build, writing to `outdir` (default web/dist). */
 export function bundleOptions(outdir = `${root}web/dist`) {
   return {
     absWorkingDir: root,
-    entryPoints: Object.entries(NODE_ENTRIES).map(([source, out]) => ({ in: `web/src/${source}`, out })),
+    entryPoints: Object.entries(NODE_ENTRIES).map(([source, out]) => ({ in: source === ROOT_ENTRY ? `web/src/${source}` : `${WRAPPED}${source}`, out })),
+    plugins: [rootFirst],
+    // package.json's "sideEffects": false is for the users' bundlers; here
+    // it would drop the import rootFirst adds (the sources have no
+    // annotations of their own, and the bundle is the same size either way).
+    ignoreAnnotations: true,
     outdir,
     // The shared chunks sit next to the entries: the Node entry finds the
     // .wasm at '../dist/alfred_core.wasm' from its own URL, which is the same
