@@ -98,8 +98,8 @@ ALFRED_EXPORT void alfred_trim_buffers() {
   release_if_large(output_bytes());
 }
 
-// The output buffer alone: for callers that do not own the input buffer's
-// address JS keeps (web/src/core/boundary.js), after reading a large output.
+// The output buffer alone, after JS read a large output (web/src/core/abi.js):
+// the input buffer's address is kept by JS between calls.
 ALFRED_EXPORT void alfred_trim_output() { release_if_large(output_bytes()); }
 
 // A domain from the first `length` bytes of the input buffer; its load

@@ -19,7 +19,6 @@ import {
   instantiateModule,
   jsonText,
   parseResult,
-  readOutput,
   readRequest,
   throwingAlfredError,
 } from './core/boundary.js';
@@ -116,7 +115,7 @@ export class Core {
 
   /** @internal Passes `text` through WASM memory to `invoke(length)`; returns the published text (`{ read: false }`: `invoke`'s value). */
   callWithInput(text, invoke, options) {
-    return callWithText(this.#module, this.#slot, this.#input, text, invoke, options);
+    return callWithText(this.#module, this.#input, text, invoke, options);
   }
 
   /** @internal Refuses a stateless call's input over maxInputBytes. */
@@ -263,8 +262,8 @@ export class Core {
       const module = this.#module;
       const slot = this.#slot;
       // Read inside the call: after a large one the buffers are trimmed.
-      const build = (length) => (module.buildRequestAt(domainHandle, registryHandle, context.handle, length) ? { data: readRequest(module, slot, context.headers), error: null } : parseResult(readOutput(module, slot)));
-      return callWithText(module, slot, this.#input, call, build, { read: false });
+      const build = (length) => (module.buildRequestAt(domainHandle, registryHandle, context.handle, length) ? { data: readRequest(module, slot, context.headers), error: null } : parseResult(module.output()));
+      return callWithText(module, this.#input, call, build, { read: false });
     });
   }
 
@@ -288,7 +287,7 @@ export class Core {
       const text = jsonText(input ?? null, 'input');
       this.checkInput(text, 'input');
       return parseResult(
-        callWithText(module, this.#slot, this.#input, text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
+        callWithText(module, this.#input, text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
       );
     });
   }
@@ -355,7 +354,7 @@ export class Core {
     const rows = error || data === null ? '[]' : JSON.stringify(Array.isArray(data) ? data : [data]);
     const text = `${JSON.stringify(head)}\n${rows}`;
     this.checkInput(text, 'outcome');
-    const out = callWithText(module, this.#slot, this.#input, text, (length) => module.modelToolResultAt(registryHandle, length));
+    const out = callWithText(module, this.#input, text, (length) => module.modelToolResultAt(registryHandle, length));
     if (out.startsWith('{"data":null,"error":')) throw new AlfredError(JSON.parse(out).error);
     return out;
   }
@@ -475,7 +474,7 @@ export class Core {
    * parse. `delete()` the handle when done with it.
    */
   requestContext(options) {
-    return newRequestContext(this, this.#module, this.#slot, this.#input, options);
+    return newRequestContext(this, this.#module, this.#input, options);
   }
 
   /**
@@ -487,7 +486,7 @@ export class Core {
   startExecution(tool, params, context, { registry, domain, settings }) {
     const handles = [this.domainHandle(domain), registryHandleOf(registry, this), context.handle];
     const maxParams = settings?.limits?.maxParamsBytes ?? this.executionLimits.maxParamsBytes;
-    return startExecutionWith(this.#module, this.#slot, this.#input, handles, { tool, params, settings, maxParams });
+    return startExecutionWith(this.#module, this.#input, handles, { tool, params, settings, maxParams });
   }
 
   /** @internal The compiled form of a domain, cached per domain object. */

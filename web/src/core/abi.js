@@ -12,7 +12,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 // Buffers above this are given back to the allocator after the call that
-// used them (kKeepBytes in wasm/bindings.cpp); below it they are kept for reuse.
+// used them (kKeepBytes in wasm/handles.h); below it they are kept for reuse.
 export const KEEP_BYTES = 1 << 20;
 
 // A text long enough to matter is encoded before it is written, so WASM
@@ -212,7 +212,8 @@ function functions(io) {
   return {
     inputBuffer: (size) => m._alfred_input_buffer(size) >>> 0,
     trimBuffers: () => m._alfred_trim_buffers(),
-    trimOutput: () => m._alfred_trim_output(),
+    // The text the last call published (a large one's buffer given back).
+    output: () => io.output(),
     resultSlot: () => io.slot << 2,
     buildRequestAt: (domain, registry, context, length) =>
       m._alfred_build_request(domain.address, registry.address, context.address, length) !== 0,

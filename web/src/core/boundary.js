@@ -75,8 +75,6 @@ export function jsonText(value, path) {
 export const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export { KEEP_BYTES };
-
 /** Bytes of `text` in UTF-8, without encoding it. */
 export function utf8Length(text) {
   let bytes = text.length;
@@ -146,14 +144,6 @@ export function writeInput(module, input, text) {
   });
 }
 
-// The text a *_at call published through the result slot.
-export function readOutput(module, slot) {
-  const words = new Uint32Array(module.HEAPU8.buffer);
-  const at = words[slot >>> 2];
-  const length = words[(slot >>> 2) + 1];
-  return decoder.decode(module.HEAPU8.subarray(at, at + length));
-}
-
 // After a large call, the buffers go back to the allocator: one huge input
 // must not pin its memory for the life of the instance.
 export function trimAfterLargeCall(module, input, bytes) {
@@ -177,13 +167,13 @@ export function rowsRoom(module, size) {
 // buffer and `invoke(length)` runs on it; the text the call published through
 // the result slot is returned (with `read: false`, what `invoke` returned).
 // After a large call, or a failed one, the buffers go back to the allocator.
-export function callWithText(module, slot, input, text, invoke, { read = true } = {}) {
+export function callWithText(module, input, text, invoke, { read = true } = {}) {
   const length = writeInput(module, input, text);
   let outLength = 0;
   try {
     const value = invoke(length);
     if (!read) return value;
-    const out = readOutput(module, slot);
+    const out = module.output();
     outLength = out.length;
     return out;
   } finally {
@@ -226,19 +216,19 @@ export function readRequest(module, slot, headers) {
 // core parses the params once) into a new Execution handle for
 // `[domainHandle, registryHandle, contextHandle]`; the params over
 // `maxParams` bytes are refused before they are copied.
-export function startExecutionWith(module, slot, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, maxParams }) {
+export function startExecutionWith(module, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, maxParams }) {
   const paramsText = jsonText(params ?? null, 'params');
   checkSize(paramsText, maxParams, codes.params_too_large, '', 'the params');
   const call = `[${JSON.stringify(String(tool))},${jsonText(settings ?? null, 'options')}]\n${paramsText}`;
-  const handle = callWithText(module, slot, input, call, (length) => new module.Execution(domainHandle, registryHandle, contextHandle, length), { read: false });
-  return executionCalls(module, slot, input, handle, settings);
+  const handle = callWithText(module, input, call, (length) => new module.Execution(domainHandle, registryHandle, contextHandle, length), { read: false });
+  return executionCalls(module, input, handle, settings);
 }
 
 // The calls of one Execution handle (Core#startExecution): the needs of each
 // round, the responses' bodies into the handle's buffer, the result out of
 // the result slot. `input` is the Core's input buffer, trimmed after a large
 // result.
-export function executionCalls(module, slot, input, handle, settings) {
+export function executionCalls(module, input, handle, settings) {
   return {
     done: () => handle.done(),
     // An error instead of the list: the core could not write the needs
@@ -268,7 +258,7 @@ export function executionCalls(module, slot, input, handle, settings) {
     // as it is (`modelText`), never parsed here.
     result() {
       handle.resultAt();
-      const text = readOutput(module, slot);
+      const text = module.output();
       trimAfterLargeCall(module, input, text.length);
       if (!settings?.forModel) return JSON.parse(text);
       const newline = text.indexOf('\n');

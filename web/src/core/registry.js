@@ -1,7 +1,7 @@
 // The registry wrapper: a Registry object around the core's ref registry
 // handle, and the checks that tie a registry to its Core and its domain.
 import { AlfredError, internalError } from '../errors.js';
-import { KEEP_BYTES, copyIn, jsonText, parseResult, readOutput, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
+import { copyIn, jsonText, parseResult, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 const handles = new WeakMap();
@@ -217,9 +217,8 @@ export class Registry {
       const length = copyIn(module, value, (size) => rowsRoom(module, size));
       // No table or action name is that long; an error repeats at most this much of one.
       const ok = module.translateRowsAt(domainHandle, handle, String(table).slice(0, 256), String(action).slice(0, 256), String(userId).slice(0, 64), length);
-      const text = readOutput(module, module.resultSlot());
-      // Only the output: the input buffer's address is the Core's to forget.
-      if (text.length > KEEP_BYTES) module.trimOutput();
+      // A large output is given back once read; the input buffer's address is the Core's to forget.
+      const text = module.output();
       return ok ? { data: text, error: null } : parseResult(text);
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };

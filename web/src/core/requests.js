@@ -15,10 +15,10 @@ export function sameOptions(known, options) {
 }
 
 // Core#requestContext.
-export function newRequestContext(core, module, slot, input, options) {
+export function newRequestContext(core, module, input, options) {
   const text = jsonText(options ?? null, 'options');
   core.checkInput(text, 'options');
-  const handle = callWithText(module, slot, input, text, (length) => new module.RequestContext(length), { read: false });
+  const handle = callWithText(module, input, text, (length) => new module.RequestContext(length), { read: false });
   try {
     const failure = handle.loadError();
     if (failure) throw new AlfredError(parseResult(failure).error);
