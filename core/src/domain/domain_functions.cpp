@@ -37,8 +37,7 @@ status parse_argument(db_function& fn, std::string_view arg_name, json_value spe
                    fmt::format("'{}' is a column setting, not an argument's", key),
                    "allowed here: type, required, references, values, description"};
   const bool vector = text_field(spec, "type") == kVectorType;
-  auto col = vector ? parse_vector_argument(name, spec, path)
-                    : parse_column(name, spec, path, {"description"});
+  auto col = vector ? parse_vector_argument(name, spec, path) : parse_column(name, spec, path, {"description"});
   if (!col) return col.take_error();
   if (auto description = spec.find("description"); description && !description->is_string())
     return config_error(path + ".description", "must be text");
@@ -64,7 +63,8 @@ status parse_returns(db_function& fn, json_value spec, const std::string& path) 
   if (!table_name.empty()) {
     out.type = function_returns::kind::rows;
     out.table = table_name;
-    if (spec.find("references")) return config_error(path + ".references", "only a returned value can reference a table");
+    if (spec.find("references"))
+      return config_error(path + ".references", "only a returned value can reference a table");
     return ok_status();
   }
   if (type == "json") {
@@ -76,9 +76,9 @@ status parse_returns(db_function& fn, json_value spec, const std::string& path) 
     auto found = std::find_if(kColumnTypes.begin(), kColumnTypes.end(),
                               [&](const column_type_entry& t) { return t.name == type; });
     if (found == kColumnTypes.end())
-      return config_error(path + ".type",
-                          type.empty() ? std::string("is required (or \"table\")")
-                                       : fmt::format("unknown type '{}': a column type, json or void", type));
+      return config_error(path + ".type", type.empty()
+                                              ? std::string("is required (or \"table\")")
+                                              : fmt::format("unknown type '{}': a column type, json or void", type));
     out.type = function_returns::kind::value;
     out.value_type = found->type;
     out.references = text_field(spec, "references");
@@ -101,7 +101,8 @@ result<db_function> parse_function(const std::string& name, json_value spec) {
   if (auto description = spec.find("description"); description && !description->is_string())
     return config_error(path + ".description", "must be text");
   fn.description = text_field(spec, "description");
-  if (auto read = spec.find("read"); read && !read->is_bool()) return config_error(path + ".read", "must be true or false");
+  if (auto read = spec.find("read"); read && !read->is_bool())
+    return config_error(path + ".read", "must be true or false");
   fn.read = flag(spec, "read", false);
   if (auto args = spec.find("args"); args && !args->is_null()) {
     if (!args->is_object()) return config_error(path + ".args", "must be an object of argument name → settings");

@@ -137,10 +137,10 @@ void execution::state::consume_call(need_response answer) {
   }
   if (!rows) {
     if (!fn.read)
-      return fail(detail::write_outcome_unknown(
-          answer, what,
-          fmt::format("the function ran ({}) but its answer could not be read: {}", detail::status_line(main_status),
-                      rows.err().message)));
+      return fail(
+          detail::write_outcome_unknown(answer, what,
+                                        fmt::format("the function ran ({}) but its answer could not be read: {}",
+                                                    detail::status_line(main_status), rows.err().message)));
     return fail(rows.err());
   }
   finish_rows(std::move(*rows), written, static_cast<long long>(written));

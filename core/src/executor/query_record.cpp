@@ -100,9 +100,9 @@ void write_filters(json_writer& w, const ref_registry& registry, const domain* d
 void write_args(json_writer& w, const ref_registry& registry, const domain* dom, const tool_call& call) {
   w.begin_object();
   for (const auto& field : call.args) {
+    if (call.fn && call.fn->embeds(field.column)) continue;  // its text is written below
     w.key(field.column);
     const column* arg = call.fn ? call.fn->args.find_column(field.column) : nullptr;
-    if (call.fn && call.fn->embeds(field.column)) continue;  // its text is written below
     const value_names names = names_of(registry, dom, call, arg);
     auto doc = json_document::parse(field.json);
     if (!doc) {

@@ -279,13 +279,13 @@ class request_writer {
   condition_writer conditions_;
 };
 
-// Whether a function's arguments can go in a GET's query string: none is
-// embedded (an embedding is kilobytes) and none has a name PostgREST reads
-// as its own (`limit`, `select`, …).
+// Whether a call's arguments can go in a GET's query string: none is
+// embedded (an embedding is kilobytes) and none given has a name PostgREST
+// reads as its own (`limit`, `select`, …).
 bool call_fits_query(const tool_call& call) {
-  if (!call.embeds.empty()) return false;  // sent as an embedding (kilobytes), never as the text
-  return std::none_of(call.fn->args.columns.begin(), call.fn->args.columns.end(),
-                      [](const column& arg) { return is_postgrest_reserved(arg.name); });
+  if (!call.embeds.empty()) return false;
+  return std::none_of(call.args.begin(), call.args.end(),
+                      [](const row_field& arg) { return is_postgrest_reserved(arg.column); });
 }
 
 // An argument's JSON value as a query-string value: text as it is, numbers
@@ -321,13 +321,15 @@ void append_query_value(std::string& out, json_value value) {
 // function returning rows of a table with hidden columns selects the
 // visible ones.
 result<request_parts> build_call_parts(const tool_call& call, const request_context& context) {
-  for (const auto& [name, text] : call.embeds)
+  for (const auto& embed : call.embeds) {
+    const std::string_view name = embed.first;
     if (std::none_of(call.args.begin(), call.args.end(), [&](const row_field& f) { return f.column == name; }))
       return error{codes::requires_executor, fmt::format("args.{}", name),
                    fmt::format("{} is searched by meaning: its embedding is computed first, which a plain request "
                                "cannot do",
                                name),
                    "run it through createAct().execute(), which embeds the text and calls the function"};
+  }
   if (context.send_error()) return *context.send_error();
   const db_function& fn = *call.fn;
   request_parts req;

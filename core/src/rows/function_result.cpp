@@ -44,7 +44,8 @@ class json_translator {
     const column& key_col = *target.key_column();
     std::size_t index = ref_registry::npos;
     if (key_col.type == column_type::uuid) {
-      if (auto bits = parse_uuid_bits(key)) index = registry_.register_linked_index(target.name, target.ref_prefix, *bits);
+      if (auto bits = parse_uuid_bits(key))
+        index = registry_.register_linked_index(target.name, target.ref_prefix, *bits);
     } else {
       index = registry_.register_linked_key_index(target.name, target.ref_prefix, key);
     }
@@ -100,6 +101,10 @@ class json_translator {
     w_.end_object();
   }
 
+  /// The writer every value of the result goes through (one writer per
+  /// text: a second one would not know where commas go).
+  json_writer& writer() { return w_; }
+
  private:
   const domain& dom_;
   ref_registry& registry_;
@@ -134,9 +139,9 @@ result<std::string> translate_function_json(const domain& dom, ref_registry& reg
     return error{codes::invalid_json, "", fmt::format("the function's answer is not JSON: {}", doc.err().message),
                  "this is a server problem, not a tool-call problem"};
   std::string out;
-  json_writer w(out);
   registry.begin_batch();
   json_translator translator(dom, registry, current_user, out);
+  json_writer& w = translator.writer();
   const std::size_t n = write_rows(doc->root(), w, [&](json_value item) {
     if (item.is_object()) return translator.object(item);
     w.begin_object();
@@ -157,8 +162,8 @@ result<std::string> translate_function_values(const domain& dom, ref_registry& r
                  "this is a server problem, not a tool-call problem"};
   const table* target = fn.returns.references.empty() ? nullptr : dom.find_table(fn.returns.references);
   std::string out;
-  json_writer w(out);
   json_translator translator(dom, registry, {}, out);
+  json_writer& w = translator.writer();
   auto row = [&](json_value item) {
     w.begin_object();
     w.key("value");

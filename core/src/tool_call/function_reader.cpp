@@ -44,7 +44,8 @@ std::string function_signature(const db_function& fn, std::span<const std::strin
       out += column_type_name(arg.type);
     if (!arg.allowed_values.empty() && arg.allowed_values.size() <= 8) {
       out += " (";
-      for (std::size_t i = 0; i < arg.allowed_values.size(); ++i) out.append(i ? "|" : "").append(arg.allowed_values[i]);
+      for (std::size_t i = 0; i < arg.allowed_values.size(); ++i)
+        out.append(i ? "|" : "").append(arg.allowed_values[i]);
       out += ')';
     }
   }
@@ -76,8 +77,7 @@ status function_reader::read(const std::optional<json_value>& function, const st
   if (args && args->is_string()) {
     auto doc = json_document::parse(args->str());
     if (!doc || !doc->root().is_object())
-      return error{codes::invalid_param, "args",
-                   "args is text that is not a JSON object of the function's arguments",
+      return error{codes::invalid_param, "args", "args is text that is not a JSON object of the function's arguments",
                    fmt::format("e.g. {}", function_signature(*fn))};
     text_doc = std::move(*doc);
     given = text_doc->root();
