@@ -7,6 +7,7 @@
 
 #include "../json/echo.h"
 #include "alfred/json/json.h"
+#include "alfred/registry/uuid_scrub.h"
 #include "alfred/rows/function_result.h"
 #include "alfred/rows/row_translation.h"
 #include "alfred/tool_call/tool_call.h"
@@ -135,6 +136,10 @@ void execution::state::consume_call(need_response answer) {
       rows = std::string("[]");
       break;
   }
+  // A UUID the function hands out under a name the domain does not know
+  // shows as its ref or `<id>`, in the developer's data too: the rows of a
+  // table never carry one, and neither does this.
+  if (rows) scrub_uuids(*rows, registry);
   if (!rows) {
     if (!fn.read)
       return fail(

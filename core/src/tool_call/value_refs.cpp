@@ -132,7 +132,7 @@ result<std::string> known_ref_key(const value_scope& scope, const table& target,
 }
 
 // Why a UUID written where a ref belongs is refused: a row of another table,
-// an id nobody generated, a corrupted copy of a known one, or any raw id.
+// an id nobody generated, or any raw id.
 error uuid_error(const value_scope& scope, const table& target, json_value value, const param_path& path,
                  std::string_view field) {
   const auto& registry = scope.registry;
@@ -146,13 +146,9 @@ error uuid_error(const value_scope& scope, const table& target, json_value value
   if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
     return error{codes::invented_uuid, path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
                  "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
-  if (!registry.find_by_uuid(uuid))
-    for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix))
-      if (entry->uuid_key && !entry->key.empty() && entry->saved_as.empty() &&
-          entry->key.compare(0, 8, uuid, 0, 8) == 0)
-        return error{codes::mangled_uuid, path.str(),
-                     fmt::format("'{}' looks like a corrupted copy of the id of {}", text, describe_ref(*entry)),
-                     fmt::format("use the ref {} instead of a UUID", entry->ref)};
+  // A whole UUID the registry does not hold is never taken for another row
+  // it resembles: it may be the id of a row this user must not reach, and
+  // naming the row that shares its digits would lead the model to it.
   return raw_id_error(scope, target, value, path, field, "a UUID");
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../support.h"
+#include "../team_domain.h"
 #include "alfred/json/json.h"
 
 namespace alfred::test {
@@ -241,6 +242,70 @@ TEST_CASE("compact tool definitions: keys of other kinds, keyless views and comp
   CHECK(read.find("\n- members (rows named by channel_slug + member): channel_slug→channels, member\n") !=
         std::string::npos);
   CHECK(read.find("\n- busy (read-only): slug\n") != std::string::npos);
+}
+
+}  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("db_call: the functions as an enum, their signatures in the description, args an object or strict JSON text") {
+  auto doc = json_document::parse(tool_definitions_json(team()));
+  REQUIRE(doc.ok());
+  const json_value tools = doc->root();
+  const json_value call = tools.at(tools.size() - 1);
+  CHECK(call.find("name")->str() == "db_call");
+  const std::string description(call.find("description")->str());
+  CHECK(description.find("- archive_project(project_id: ref of projects) — Archives a project instead of deleting "
+                         "it. Changes data. Returns rows of projects.") != std::string::npos);
+  CHECK(description.find("- get_accounts() — The teams the signed-in user belongs to. Reads only.") !=
+        std::string::npos);
+  CHECK(description.find("count_open_tickets(project_id: ref of projects, status?: text (open|closed), limit?: "
+                         "integer)") != std::string::npos);
+  CHECK(description.find("match_documents(query_embedding: text to search by meaning, match_count?: integer)") !=
+        std::string::npos);
+  const json_value params = *call.find("parameters");
+  CHECK(strings_of(*params.find("required")) == std::vector<std::string>{"function"});
+  CHECK(strings_of(*params.find("properties")->find("function")->find("enum")).size() == 8);
+  CHECK(params.find("properties")->find("args")->find("type")->str() == "object");
+  CHECK_FALSE(params.find("$defs"));
+
+  auto strict = json_document::parse(tool_definitions_json(team(), {.strict = true}));
+  const json_value strict_call = strict->root().at(strict->root().size() - 1);
+  const json_value strict_args = *strict_call.find("parameters")->find("properties")->find("args");
+  CHECK(strings_of(*strict_args.find("type")) == std::vector<std::string>{"string", "null"});
+  std::vector<std::string> problems;
+  check_strict(*strict_call.find("parameters"), "db_call", problems);
+  CHECK(problems.empty());
+}
+
+TEST_CASE("db_call for a read-only act: only the functions that read, and no writes at all") {
+  tool_schema_options options;
+  options.reads_only = true;
+  auto doc = json_document::parse(tool_definitions_json(team(), options));
+  std::vector<std::string> names;
+  doc->root().for_each_element([&](std::size_t, json_value tool) { names.emplace_back(tool.find("name")->str()); });
+  CHECK(names == std::vector<std::string>{"db_read", "db_call"});
+  const json_value call = doc->root().at(1);
+  CHECK(strings_of(*call.find("parameters")->find("properties")->find("function")->find("enum")) ==
+        std::vector<std::string>{"get_accounts", "count_open_tickets", "match_documents", "current_account",
+                                 "project_tags"});
+  CHECK(std::string(call.find("description")->str()).find("archive_project") == std::string::npos);
+}
+
+TEST_CASE("values the app fixes are offered nowhere: not a required column, not an argument") {
+  tool_schema_options options;
+  options.fixed = {"account_id"};
+  const std::string tools = tool_definitions_json(team(), options);
+  CHECK(tools.find("account_id*") == std::string::npos);
+  CHECK(tools.find("current_account()") != std::string::npos);
+  CHECK(tool_definitions_json(team()).find("account_id*") != std::string::npos);
+}
+
+TEST_CASE("a table the API does not expose is listed as refs only, and no tool acts on it") {
+  const std::string tools = tool_definitions_json(team());
+  CHECK(tools.find("- accounts (account_N): not a table to read; its refs come from db_call results and the rows "
+                   "that reference it") != std::string::npos);
+  CHECK(tools.find(R"("enum":["projects","tickets","documents"])") != std::string::npos);
 }
 
 }  // namespace alfred::test

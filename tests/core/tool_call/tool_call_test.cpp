@@ -477,17 +477,18 @@ TEST_CASE("invented UUIDs: zero padding, nil, documentation examples") {
               "documentation");
 }
 
-TEST_CASE("truncated and mangled copies of known UUIDs") {
+TEST_CASE("truncated copies of known UUIDs, and whole ones that resemble them") {
   check_error(recipe_id_error(R"("c69607bb-5d2e-4b8a")"), "invalid_uuid", "filters[0].value",
               "'c69607bb-5d2e-4b8a' is not a complete UUID (truncated or altered)",
               std::string("use the refs shown in context instead of UUIDs; ") + kKnownRecipes);
   check_error(recipe_id_error(R"("c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a6")"), "invalid_uuid", "filters[0].value",
               "'c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a6' is not a complete UUID (truncated or altered)");
-  // Same first 8 hex digits as recipe_1, rest made up.
-  check_error(
-      recipe_id_error(R"("c69607bb-1111-4222-8333-444455556666")"), "mangled_uuid", "filters[0].value",
-      "'c69607bb-1111-4222-8333-444455556666' looks like a corrupted copy of the id of recipe_1 (Butter Chicken)",
-      "use the ref recipe_1 instead of a UUID");
+  // Same first 8 hex digits as recipe_1, rest made up: possibly another
+  // user's row, so never answered with the ref of the row it resembles.
+  const error resembling = recipe_id_error(R"("c69607bb-1111-4222-8333-444455556666")");
+  check_error(resembling, "raw_id", "filters[0].value",
+              "id takes a ref such as recipe_1, not a UUID; refs cannot be made from ids");
+  CHECK(resembling.message.find("Butter Chicken") == std::string::npos);
 }
 
 TEST_CASE("a label where a ref belongs names the ref to use") {

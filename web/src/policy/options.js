@@ -88,13 +88,17 @@ export function checkedPolicy(options) {
 
 /**
  * Whether `tool` needs the host's approval under `approve` (a function is
- * asked for every create, update and delete).
+ * asked for every create, update and delete). `db_call` is asked about only
+ * for functions that change data (the gate lets reads through first).
  *
  * @example
  * needsApproval('deletes', 'db_update') // false
  */
 export function needsApproval(approve, tool) {
   if (approve === 'none') return false;
+  // A function that changes data may create, change or delete: every mode
+  // that asks before anything asks before it.
+  if (tool === 'db_call') return true;
   if (approve === 'deletes') return tool === 'db_delete';
   if (approve === 'changes') return tool === 'db_update' || tool === 'db_delete';
   return tool === 'db_create' || tool === 'db_update' || tool === 'db_delete';

@@ -45,7 +45,6 @@
   X(invalid_uuid, core, "a value in a UUID column is not a UUID") \
   X(invalid_value, core, "a value does not fit its column's type or allowed values") \
   X(invented_uuid, core, "the model wrote a UUID no ref stands for; it must use refs") \
-  X(mangled_uuid, core, "the model wrote a corrupted copy of a known row's UUID") \
   X(missing_argument, core, "a db_call leaves out an argument the function requires") \
   X(missing_column, core, "a create leaves out a required column") \
   X(missing_filter, core, "an update or delete has no filter that selects rows") \
