@@ -19,6 +19,8 @@ const ARG_KEYS = ['type', 'required', 'references', 'values', 'description'];
 // Settings of a function's overrides that are the pull's, not the domain's.
 const PULL_SETTINGS = ['expose'];
 
+// Names for a message: all of a short list, the first few of a long one.
+const shortList = (names, most = 8) => (names.length > most ? `${names.slice(0, most).join(', ')} and ${names.length - most} more` : names.join(', '));
 const signature = (fn) => `${fn.name}(${fn.args.filter((a) => INPUT_MODES.has(a.mode)).map((a) => `${a.name ? `${a.name} ` : ''}${a.type}`).join(', ')})`;
 const isVector = (type) => /^(?:[a-z_][a-z0-9_]*\.)?vector(?:\(\d+\))?$/.test(type);
 
@@ -236,7 +238,7 @@ export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, 
       const where = catalog ? 'these catalog facts were read before functions were (read them again with catalogFacts)' : 'pull with the catalog (--db-url)';
       notes.push({
         path: 'functions',
-        message: `not read: the description lists ${described.length} function${described.length > 1 ? 's' : ''} (${described.join(', ')}), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): ${where}`,
+        message: `not read: the description lists ${described.length} function${described.length > 1 ? 's' : ''} (${shortList(described)}), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): ${where}`,
       });
     }
     return { functions, notes };
@@ -246,8 +248,7 @@ export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, 
   const extensions = new Map();
   for (const fn of catalog.functions.filter((f) => f.extension)) extensions.set(fn.extension, [...new Set([...(extensions.get(fn.extension) ?? []), fn.name])]);
   for (const [extension, names] of [...extensions].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const shown = names.length > 5 ? `${names.slice(0, 5).join(', ')} and ${names.length - 5} more` : names.join(', ');
-    notes.push({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shown}): the extension's, not the app's` });
+    notes.push({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shortList(names)}): the extension's, not the app's` });
   }
   const names = [...new Set(own.map((fn) => fn.name))].sort();
   for (const name of names) {

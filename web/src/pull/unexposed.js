@@ -74,12 +74,17 @@ const singular = (word) => (word.endsWith('ies') ? `${word.slice(0, -3)}y` : wor
 
 /**
  * The note on an unexposed table: where the model gets its refs. Functions
- * whose JSON results plausibly carry its keys (their name or comment names
- * the table, as get_accounts() does accounts), else the rows that reference it.
+ * whose JSON results plausibly carry its keys (their name says the table,
+ * as get_accounts() does accounts, or ends with one of its rows, as
+ * get_account(); or their comment names it), else the rows that reference it.
  */
 export function unexposedNote(unexposed, functions) {
-  const words = new Set([unexposed.table, singular(unexposed.table)]);
-  const mentions = (fn, name) => name.split('_').some((word) => words.has(word)) || [...words].some((word) => new RegExp(`\\b${word}\\b`, 'i').test(fn.description ?? ''));
+  const one = singular(unexposed.table);
+  const named = (name) => {
+    const words = name.split('_');
+    return words.includes(unexposed.table) || words.at(-1) === one;
+  };
+  const mentions = (fn, name) => named(name) || [unexposed.table, one].some((word) => new RegExp(`\\b${word}\\b`, 'i').test(fn.description ?? ''));
   const handing = Object.entries(functions)
     .filter(([name, fn]) => fn.returns?.type === 'json' && mentions(fn, name))
     .map(([name]) => `${name}()`);
