@@ -158,6 +158,16 @@ export interface DomainOverrides {
         })
       | null;
   };
+  /** Per function (docs/functions.md): `null` leaves it out; `expose: true` offers a security definer function, or one `authenticated` may not execute. */
+  readonly functions?: {
+    readonly [name: string]: {
+      readonly expose?: boolean;
+      readonly description?: string | null;
+      readonly read?: boolean | null;
+      readonly args?: { readonly [arg: string]: { readonly references?: string | null; readonly description?: string | null; readonly values?: readonly string[] | null } | null };
+      readonly returns?: { readonly table: string; readonly set?: boolean } | { readonly type: string; readonly set?: boolean; readonly references?: string };
+    } | null;
+  };
 }
 
 /** Something a pull left out or could not decide, at a path into the domain. */
@@ -196,10 +206,40 @@ export interface CatalogTable {
   references: { [column: string]: { schema: string; table: string; column: string } };
 }
 
+/** A type as the catalog describes it: `format_type` (a domain type as its base type), its kind, an enum's values. */
+export interface CatalogType {
+  type: string;
+  kind: 'base' | 'composite' | 'domain' | 'enum' | 'pseudo' | 'range' | 'multirange';
+  /** An enum's values (of the element, for an array of an enum). */
+  values?: string[];
+}
+
+/** A function of the exposed schema, as `pg_proc` and `has_function_privilege` describe it (docs/functions.md). */
+export interface CatalogFunction {
+  name: string;
+  kind: 'function' | 'procedure' | 'aggregate' | 'window';
+  volatility: 'volatile' | 'stable' | 'immutable';
+  securityDefiner: boolean;
+  /** Its definition sets `search_path`. */
+  searchPathPinned: boolean;
+  /** Whether `authenticated` may execute it (the effective privilege); null where there is no such role. */
+  executable: boolean | null;
+  /** `COMMENT ON FUNCTION`, or null. */
+  description: string | null;
+  /** The extension that owns it, or null. */
+  extension: string | null;
+  returns: CatalogType & { set: boolean; relation: { schema: string; table: string } | null };
+  args: (CatalogType & { name: string; mode: 'in' | 'out' | 'inout' | 'variadic' | 'table'; hasDefault: boolean })[];
+}
+
 /** The catalog facts a pull reads (plain JSON; `pullDomain({ catalog })` reads them itself from a query function). */
 export interface CatalogFacts {
   schema: string;
   tables: { [table: string]: CatalogTable };
+  /** Tables of other schemas the exposed tables' foreign keys reach (auth.users aside). Absent in facts read by an older alfred-act. */
+  referencedTables?: { schema: string; table: string; columns: { name: string; type: string; kind: 'base' | 'enum'; notNull: boolean }[] }[];
+  /** The exposed schema's functions. Absent in facts read by an older alfred-act: then the pull offers none. */
+  functions?: CatalogFunction[];
 }
 
 /** Runs one SQL statement and resolves to its rows, or to `{ rows }` (node-postgres's `client.query`, PGlite's `db.query`). */
