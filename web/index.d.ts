@@ -224,6 +224,8 @@ export interface CatalogFunction {
   searchPathPinned: boolean;
   /** Whether `authenticated` may execute it (the effective privilege); null where there is no such role. */
   executable: boolean | null;
+  /** EXECUTE is granted to `supabase_auth_admin` by name: a Supabase auth hook. Absent in facts read before it was. */
+  authHook?: boolean;
   /** `COMMENT ON FUNCTION`, or null. */
   description: string | null;
   /** The extension that owns it, or null. */

@@ -189,6 +189,11 @@ revoke execute on function public.purge_archived() from public, anon, authentica
 create function public.storage_used() returns bigint language sql stable as $$ select 42::bigint $$;
 revoke execute on function public.storage_used() from authenticated;
 
+-- An auth hook as Supabase's guide writes it, PUBLIC's grant forgotten: authenticated may still execute it.
+create function public.custom_access_token_hook(event jsonb) returns jsonb language plpgsql stable as $$ begin return event; end $$;
+grant execute on function public.custom_access_token_hook to supabase_auth_admin;
+revoke execute on function public.custom_access_token_hook from authenticated, anon;
+
 create procedure public.reindex_documents() language sql as $$ select 1 $$;
 create aggregate public.concat_text(text) (sfunc = textcat, stype = text, initcond = '');
 
@@ -338,6 +343,7 @@ const FUNCTION_NOTES = [
     path: 'functions.create_project.returns',
     message: 'it returns a uuid the pull cannot tie to a table: give "returns": { "type": "uuid", "references": "<table>" } in the overrides so the model gets a ref',
   },
+  { path: 'functions.custom_access_token_hook', message: 'left out: an auth hook (EXECUTE granted to supabase_auth_admin): Supabase Auth calls it, not a user' },
   { path: 'functions.get_account_members', message: DEFINER('get_account_members') },
   {
     path: 'functions.handle_webhook',
@@ -428,7 +434,7 @@ test('the overrides opt a security definer function in, make a VOLATILE one a re
   // The definer without a pinned search_path is still warned about; what the overrides settled has no note.
   assert.deepEqual(
     functionNotes(notes).map((note) => note.path),
-    ['functions', 'functions.RefreshAll', 'functions.concat_text', 'functions.handle_webhook', 'functions.limit', 'functions.purge_archived', 'functions.reindex_documents', 'functions.remove_account_member', 'functions.search_projects', 'functions.tag_all', 'functions.touch_project'],
+    ['functions', 'functions.RefreshAll', 'functions.concat_text', 'functions.custom_access_token_hook', 'functions.handle_webhook', 'functions.limit', 'functions.purge_archived', 'functions.reindex_documents', 'functions.remove_account_member', 'functions.search_projects', 'functions.tag_all', 'functions.touch_project'],
   );
   assert.deepEqual(functionNotes(notes).find((note) => note.path === 'functions.remove_account_member'), { path: 'functions.remove_account_member', message: UNPINNED });
 });
@@ -439,7 +445,7 @@ test('override mistakes are errors with the path to fix: a function or argument 
     code: 'invalid_overrides',
     path: 'functions.get_acounts',
     message: "'get_acounts' is not a function of the database",
-    hint: 'functions: RefreshAll, archive_project, concat_text, count_projects, create_project, get_account_members, get_accounts, handle_webhook, limit, lookup_thing, match_documents, project_stats, purge_archived, reindex_documents, remove_account_member, search_projects, storage_used, tag_all, touch_project',
+    hint: 'functions: RefreshAll, archive_project, concat_text, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts, handle_webhook, limit, lookup_thing, match_documents, project_stats, purge_archived, reindex_documents, remove_account_member, search_projects, storage_used, tag_all, touch_project',
   });
   assert.deepEqual(error({ functions: { archive_project: { args: { id: { description: 'x' } } } } }), {
     code: 'invalid_overrides',
@@ -474,7 +480,7 @@ test('without the catalog, or with facts read before functions were: no function
     {
       path: 'functions',
       message:
-        'not read: the description lists 16 functions (RefreshAll, archive_project, count_projects, create_project, get_account_members, get_accounts, handle_webhook, limit and 8 more), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): pull with the catalog (--db-url)',
+        'not read: the description lists 17 functions (RefreshAll, archive_project, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts, handle_webhook and 9 more), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): pull with the catalog (--db-url)',
     },
   ]);
   const { functions: _functions, referencedTables: _referenced, ...older } = stack.catalog;
@@ -501,6 +507,7 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
       securityDefiner: true,
       searchPathPinned: true,
       executable: true,
+      authHook: false,
       description: null,
       extension: null,
       returns: { type: 'json', kind: 'base', set: false, relation: null },

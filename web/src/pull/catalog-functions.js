@@ -38,6 +38,8 @@ export function functionsQuery(name) {
       exists (select from unnest(coalesce(p.proconfig, '{}'::text[])) setting where setting like 'search_path=%') as search_path_pinned,
       case when exists (select from pg_catalog.pg_roles where rolname = 'authenticated')
         then has_function_privilege('authenticated', p.oid, 'EXECUTE') end as executable,
+      exists (select from aclexplode(p.proacl) acl join pg_catalog.pg_roles r on r.oid = acl.grantee
+        where r.rolname = 'supabase_auth_admin' and acl.privilege_type = 'EXECUTE') as auth_hook,
       obj_description(p.oid, 'pg_proc') as description,
       (select e.extname from pg_catalog.pg_depend d join pg_catalog.pg_extension e on e.oid = d.refobjid
         where d.classid = 'pg_catalog.pg_proc'::regclass and d.objid = p.oid
@@ -70,10 +72,11 @@ function typeFacts(described) {
 
 /**
  * One function of the catalog's rows as facts: `{ name, kind, volatility,
- * securityDefiner, searchPathPinned, executable, description, extension,
+ * securityDefiner, searchPathPinned, executable, authHook, description, extension,
  * returns: { type, kind, values?, set, relation: { schema, table } | null },
  * args: [{ name, mode, type, kind, values?, hasDefault }] }`. The last
- * `pronargdefaults` inputs have defaults.
+ * `pronargdefaults` inputs have defaults. `authHook`: EXECUTE is granted to
+ * `supabase_auth_admin` by name, as Supabase's auth hooks are.
  */
 export function functionFacts(row) {
   const args = (parsedJson(row.args) ?? []).map((arg) => ({ name: String(arg.name ?? ''), mode: MODES[arg.mode] ?? 'in', ...typeFacts(arg.type), hasDefault: false }));
@@ -86,6 +89,7 @@ export function functionFacts(row) {
     securityDefiner: row.security_definer === true,
     searchPathPinned: row.search_path_pinned === true,
     executable: typeof row.executable === 'boolean' ? row.executable : null,
+    authHook: row.auth_hook === true,
     description: row.description ?? null,
     extension: row.extension ?? null,
     returns: { ...typeFacts(row.returns), set: row.returns_set === true, relation: row.returns_table ? { schema: row.returns_schema, table: row.returns_table } : null },
@@ -105,6 +109,7 @@ export function functionFactsProblem(functions) {
     if (!isObject(fn) || typeof fn.name !== 'string' || !FUNCTION_KINDS.has(fn.kind) || !VOLATILITY_NAMES.has(fn.volatility)) return `${at}: ${shape}`;
     if (typeof fn.securityDefiner !== 'boolean' || typeof fn.searchPathPinned !== 'boolean') return `${at}.securityDefiner and .searchPathPinned must be true or false`;
     if (fn.executable !== null && typeof fn.executable !== 'boolean') return `${at}.executable must be true, false or null`;
+    if (fn.authHook !== undefined && typeof fn.authHook !== 'boolean') return `${at}.authHook must be true or false`;
     if (!isType(fn.returns) || typeof fn.returns.set !== 'boolean') return `${at}.returns must be { type, kind, set, relation }`;
     if (!Array.isArray(fn.args)) return `${at}.args must be a list`;
     for (const arg of fn.args) {

@@ -73,6 +73,7 @@ function structuralProblem(fn, overloaded) {
   if (fn.returns.kind === 'pseudo' && (fn.returns.type === 'trigger' || fn.returns.type === 'event_trigger')) {
     return `${fn.returns.type === 'trigger' ? 'a trigger' : 'an event trigger'} function: the database runs it, not a caller`;
   }
+  if (fn.authHook) return 'an auth hook (EXECUTE granted to supabase_auth_admin): Supabase Auth calls it, not a user';
   if (!isIdentifier(fn.name)) return `'${fn.name}' is not a lower-case identifier, which the domain needs`;
   if (!usableColumnName(fn.name)) return `'${fn.name}' is a word PostgREST reserves in a request (select, order, limit, …)`;
   if (overloaded.length > 1) {
