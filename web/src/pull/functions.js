@@ -221,6 +221,68 @@ function exposureProblem(fn) {
   return reasons.length === 0 ? null : `${reasons.join('; and ')}; opt in with functions.${fn.name}.expose: true in the overrides`;
 }
 
+// The note on functions that were not read: without the catalog, or with
+// facts read before functions were. None when the description lists none.
+function unreadNote(catalog, spec, given) {
+  const described = describedFunctions(spec).filter((name) => given[name] !== null);
+  if (described.length === 0) return [];
+  const where = catalog ? 'these catalog facts were read before functions were (read them again with catalogFacts)' : 'pull with the catalog (--db-url)';
+  const message = `not read: the description lists ${described.length} function${described.length > 1 ? 's' : ''} (${shortList(described)}), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): ${where}`;
+  return [{ path: 'functions', message }];
+}
+
+// One note per extension whose functions are in the schema.
+function extensionNotes(functions) {
+  const byExtension = new Map();
+  for (const fn of functions.filter((f) => f.extension)) byExtension.set(fn.extension, [...new Set([...(byExtension.get(fn.extension) ?? []), fn.name])]);
+  return [...byExtension]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([extension, names]) => ({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shortList(names)}): the extension's, not the app's` }));
+}
+
+// Supabase's advisor warns on a definer function whose search_path is not pinned.
+const unpinnedNote = (fn) => ({
+  path: `functions.${fn.name}`,
+  message: `security definer without a pinned search_path: whoever can create objects in a schema on the caller's search path can make ${signature(fn)} run them with its owner's rights; add set search_path = '' to it (Supabase's advisor warns: function_search_path_mutable)`,
+});
+
+// A callable function's settings as derived: its arguments (with the tables
+// whose refs they take), whether a call is a read, what it returns.
+function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation }) {
+  const args = {};
+  for (const arg of fn.args.filter((a) => INPUT_MODES.has(a.mode))) {
+    const { type, values } = argumentType(arg);
+    const config = { type };
+    if (!arg.hasDefault) config.required = true;
+    const references = type === 'vector' ? null : argumentReference(arg, type.replace(/\[\]$/, ''), domain, byName, usersTable);
+    if (references && (type === 'uuid' || type === 'integer' || type === 'text' || type === 'uuid[]')) config.references = references;
+    if (values) config.values = [...values];
+    args[arg.name] = config;
+  }
+  const derived = { read: fn.volatility !== 'volatile', args, returns: returnsOf(fn, tableOfRelation) };
+  if (fn.description) derived.description = fn.description;
+  return derived;
+}
+
+// One function name: `{ spec }` when it is offered (with the overrides'
+// settings), and the notes on it.
+function offeredFunction(overloads, settings, context) {
+  const [fn] = overloads;
+  const notes = overloads.filter((f) => f.securityDefiner && !f.searchPathPinned).map(unpinnedNote);
+  const problem = structuralProblem(fn, overloads);
+  if (problem) return { spec: null, notes: [...notes, leftOut(fn.name, problem)] };
+  if (settings === null || settings?.expose === false) return { spec: null, notes };
+  const exposure = settings?.expose === true ? null : exposureProblem(fn);
+  if (exposure) return { spec: null, notes: [...notes, leftOut(fn.name, exposure)] };
+  const spec = withOverrides(derivedFunction(fn, context), settings);
+  const unrelated = unrelatedUuid(spec);
+  if (unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, unrelated)] };
+  if (spec.returns?.type === 'uuid' && !spec.returns.references && !isPlainObject(settings?.returns)) {
+    notes.push({ path: `functions.${fn.name}.returns`, message: 'it returns a uuid the pull cannot tie to a table: give "returns": { "type": "uuid", "references": "<table>" } in the overrides so the model gets a ref' });
+  }
+  return { spec, notes };
+}
+
 /**
  * The domain's `functions` from the catalog's facts about the exposed
  * schema's functions, with the overrides' `functions` on top, and the notes
@@ -230,71 +292,16 @@ function exposureProblem(fn) {
  * Returns `{ functions, notes }`.
  */
 export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, tableOfRelation }) {
-  const notes = [];
-  const functions = {};
   const given = isPlainObject(overrides.functions) ? overrides.functions : {};
-  if (!catalog || catalog.functions === undefined) {
-    const described = describedFunctions(spec).filter((name) => given[name] !== null);
-    if (described.length > 0) {
-      const where = catalog ? 'these catalog facts were read before functions were (read them again with catalogFacts)' : 'pull with the catalog (--db-url)';
-      notes.push({
-        path: 'functions',
-        message: `not read: the description lists ${described.length} function${described.length > 1 ? 's' : ''} (${shortList(described)}), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): ${where}`,
-      });
-    }
-    return { functions, notes };
-  }
-  const byName = referencesByName(domain, usersTable);
+  if (!catalog || catalog.functions === undefined) return { functions: {}, notes: unreadNote(catalog, spec, given) };
+  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation };
   const own = catalog.functions.filter((fn) => !fn.extension);
-  const extensions = new Map();
-  for (const fn of catalog.functions.filter((f) => f.extension)) extensions.set(fn.extension, [...new Set([...(extensions.get(fn.extension) ?? []), fn.name])]);
-  for (const [extension, names] of [...extensions].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    notes.push({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shortList(names)}): the extension's, not the app's` });
-  }
-  const names = [...new Set(own.map((fn) => fn.name))].sort();
-  for (const name of names) {
-    const overloads = own.filter((fn) => fn.name === name);
-    const fn = overloads[0];
-    for (const definer of overloads.filter((f) => f.securityDefiner && !f.searchPathPinned)) {
-      notes.push({
-        path: `functions.${name}`,
-        message: `security definer without a pinned search_path: whoever can create objects in a schema on the caller's search path can make ${signature(definer)} run them with its owner's rights; add set search_path = '' to it (Supabase's advisor warns: function_search_path_mutable)`,
-      });
-    }
-    const problem = structuralProblem(fn, overloads);
-    if (problem) {
-      notes.push(leftOut(name, problem));
-      continue;
-    }
-    const settings = given[name];
-    if (settings === null || settings?.expose === false) continue;
-    const exposure = settings?.expose === true ? null : exposureProblem(fn);
-    if (exposure) {
-      notes.push(leftOut(name, exposure));
-      continue;
-    }
-    const args = {};
-    for (const arg of fn.args.filter((a) => INPUT_MODES.has(a.mode))) {
-      const { type, values } = argumentType(arg);
-      const config = { type };
-      if (!arg.hasDefault) config.required = true;
-      const references = type === 'vector' ? null : argumentReference(arg, type.replace(/\[\]$/, ''), domain, byName, usersTable);
-      if (references && (type === 'uuid' || type === 'integer' || type === 'text' || type === 'uuid[]')) config.references = references;
-      if (values) config.values = [...values];
-      args[arg.name] = config;
-    }
-    const derived = { read: fn.volatility !== 'volatile', args, returns: returnsOf(fn, tableOfRelation) };
-    if (fn.description) derived.description = fn.description;
-    const merged = withOverrides(derived, settings);
-    const unrelated = unrelatedUuid(merged);
-    if (unrelated) {
-      notes.push(leftOut(name, unrelated));
-      continue;
-    }
-    if (merged.returns?.type === 'uuid' && !merged.returns.references && !isPlainObject(settings?.returns)) {
-      notes.push({ path: `functions.${name}.returns`, message: 'it returns a uuid the pull cannot tie to a table: give "returns": { "type": "uuid", "references": "<table>" } in the overrides so the model gets a ref' });
-    }
-    functions[name] = merged;
+  const functions = {};
+  const notes = extensionNotes(catalog.functions);
+  for (const name of [...new Set(own.map((fn) => fn.name))].sort()) {
+    const offered = offeredFunction(own.filter((fn) => fn.name === name), given[name], context);
+    notes.push(...offered.notes);
+    if (offered.spec) functions[name] = offered.spec;
   }
   return { functions, notes };
 }
