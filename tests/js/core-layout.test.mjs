@@ -24,7 +24,7 @@ const TEST_HOMES = {
   keys: 'api', // keys of every type through every layer, up to the api calls
 };
 // Shared by the tests of every subsystem, at tests/core/ itself.
-const TEST_SUPPORT = ['golden', 'main.cpp', 'prompt_support.h', 'request_text.h', 'support.h'];
+const TEST_SUPPORT = ['golden', 'main.cpp', 'prompt_support.h', 'request_text.h', 'support.h', 'team_domain.h'];
 
 const SRC = join(ROOT, 'core/src');
 const INCLUDE = join(ROOT, 'core/include/alfred');

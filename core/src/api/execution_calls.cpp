@@ -137,6 +137,7 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
       if (auto record = header->root().find("query"); record && record->is_object()) {
         query_text = model_query_text(*record, parts->err ? parts->err->code.name() : std::string_view());
         if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
+        if (auto name = record->find("function"); name && name->is_string()) table = std::string(name->str());
         if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
       }
     }
@@ -194,6 +195,7 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
     if (auto record = fields.find("query"); record && record->is_object()) {
       query_text = model_query_text(*record, failed_code(given_error));
       if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
+      if (auto name = record->find("function"); name && name->is_string()) table = std::string(name->str());
       if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
     }
     const std::string tool = text_of("tool");

@@ -72,9 +72,41 @@ const table* domain::find_table_by_prefix(std::string_view prefix) const {
   return nullptr;
 }
 
+const db_function* domain::find_function(std::string_view function_name) const {
+  for (const auto& fn : functions)
+    if (fn.name == function_name) return &fn;
+  return nullptr;
+}
+
+const table* domain::field_reference(std::string_view field) const {
+  for (const auto& [name, target] : field_references)
+    if (name == field) return find_table(target);
+  return nullptr;
+}
+
+bool domain::field_holds_user_id(std::string_view field) const {
+  for (const auto& [name, target] : field_references)
+    if (name == field) return target == kUsersReference;
+  return false;
+}
+
+bool db_function::embeds(std::string_view arg) const {
+  return std::find(embedded_args.begin(), embedded_args.end(), arg) != embedded_args.end();
+}
+
+std::string domain::function_list() const {
+  std::string out;
+  for (const auto& fn : functions) {
+    if (!out.empty()) out += ", ";
+    out += fn.name;
+  }
+  return out;
+}
+
 std::string domain::table_list() const {
   std::string out;
   for (const auto& tbl : tables) {
+    if (!tbl.exposed) continue;
     if (!out.empty()) out += ", ";
     out += tbl.name;
   }
@@ -141,7 +173,8 @@ result<domain> parse_domain(std::string_view config_json) {
   if (!doc) return config_error("", doc.err().message);
   const json_value config = doc->root();
   if (!config.is_object()) return config_error("", "a domain must be a JSON object");
-  if (auto ok = known_keys(config, {"name", "owner_column", "max_rows", "tables", "prompt_examples"}, ""); !ok)
+  if (auto ok = known_keys(config, {"name", "owner_column", "max_rows", "tables", "functions", "prompt_examples"}, "");
+      !ok)
     return ok.take_error();
   domain dom;
   dom.name = text_field(config, "name");
@@ -157,6 +190,8 @@ result<domain> parse_domain(std::string_view config_json) {
   if (auto ok = parse_prompt_examples(dom, config); !ok) return ok.take_error();
   if (auto ok = parse_tables(dom, config); !ok) return ok.take_error();
   if (auto ok = detail::check_domain_tables(dom); !ok) return ok.take_error();
+  if (auto ok = detail::parse_functions(dom, config); !ok) return ok.take_error();
+  detail::index_field_references(dom);
   dom.resolved_prompt_examples = prompt_examples(dom);
   return dom;
 }

@@ -99,11 +99,11 @@ status check_owner(table& tbl, const std::string& path) {
   return ok_status();
 }
 
-// A column that references a table holds that table's one-column key, of
-// the same type; any other uuid column is the table's own key or a user id.
-status check_references(const domain& dom, const table& tbl, const std::string& path) {
+}  // namespace
+
+status check_references(const domain& dom, const table& tbl, const std::string& columns_path) {
   for (const auto& col : tbl.columns) {
-    const std::string col_path = path + ".columns." + col.name;
+    const std::string col_path = columns_path + "." + col.name;
     const bool is_uuid = col.type == column_type::uuid || col.type == column_type::uuid_array;
     if (!col.references.empty()) {
       const table* target = dom.find_table(col.references);
@@ -125,13 +125,11 @@ status check_references(const domain& dom, const table& tbl, const std::string& 
   return ok_status();
 }
 
-}  // namespace
-
 status check_domain_tables(domain& dom) {
   for (auto& tbl : dom.tables) {
     const std::string path = "tables." + tbl.name;
     if (auto ok = check_owner(tbl, path); !ok) return ok;
-    if (auto ok = check_references(dom, tbl, path); !ok) return ok;
+    if (auto ok = check_references(dom, tbl, path + ".columns"); !ok) return ok;
     for (const auto& rel : tbl.relations)
       if (!dom.find_table(rel.table))
         return config_error(path + ".relations." + rel.name, fmt::format("unknown table '{}'", rel.table));

@@ -76,6 +76,11 @@ inline std::string text_field(json_value spec, std::string_view key) {
   return std::string(text);
 }
 
+/// One column of a table (or one argument of a function, which may take
+/// `extra_keys` too) from its JSON `spec` (domain_tables.cpp).
+result<column> parse_column(const std::string& name, json_value spec, const std::string& path,
+                            std::initializer_list<std::string_view> extra_keys);
+
 /// One table's settings (domain_tables.cpp); references to other tables are
 /// checked once all are read (check_domain_tables).
 result<table> parse_table(const std::string& name, json_value spec, std::string_view domain_owner);
@@ -85,5 +90,18 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
 /// model; owners, relations, middleware and labels name real columns. Marks
 /// owner columns that reference no table as user ids.
 status check_domain_tables(domain& dom);
+
+/// A column that references a table holds that table's one-column key, of
+/// the same type; any other uuid column is the table's own key or a user id.
+/// `columns_path` is where `tbl`'s columns are in the JSON
+/// (`tables.deals.columns`, `functions.archive.args`).
+status check_references(const domain& dom, const table& tbl, const std::string& columns_path);
+
+/// `"functions": {"<name>": {…}}` (domain_functions.cpp), read once the
+/// tables are checked: arguments are checked as columns, against the tables.
+status parse_functions(domain& dom, json_value config);
+
+/// Fills `dom.field_references` from the foreign-key columns of its tables.
+void index_field_references(domain& dom);
 
 }  // namespace alfred::detail

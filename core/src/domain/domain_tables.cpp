@@ -10,16 +10,19 @@
 #include "domain_config.h"
 
 namespace alfred::detail {
-namespace {
+namespace {}  // namespace
 
-result<column> parse_column(const std::string& name, json_value spec, const std::string& path) {
+result<column> parse_column(const std::string& name, json_value spec, const std::string& path,
+                            std::initializer_list<std::string_view> extra_keys) {
   if (!is_identifier(name))
     return config_error(path, fmt::format("column name '{}' is not a lower-case identifier", name));
-  if (is_postgrest_reserved(name))
-    return config_error(path, fmt::format("column name '{}' is reserved by PostgREST", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
-  if (auto ok = known_keys(spec, {"type", "required", "writable", "nullable", "references", "values"}, path); !ok)
-    return ok.take_error();
+  std::vector<std::string_view> keys{"type", "required", "writable", "nullable", "references", "values"};
+  keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
+  if (auto key = unknown_key(spec, keys))
+    return error{codes::invalid_domain, fmt::format("{}.{}", path, *key),
+                 fmt::format("'{}' is not a domain setting", *key),
+                 fmt::format("allowed here: {}", fmt::join(keys, ", "))};
   column col;
   col.name = name;
   const std::string type = text_field(spec, "type");
@@ -41,6 +44,8 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
   col.allowed_values = std::move(*allowed);
   return col;
 }
+
+namespace {
 
 result<semantic_search> parse_semantic(json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object");
@@ -176,7 +181,12 @@ status parse_columns(table& tbl, json_value spec, const std::string& path) {
       failure = config_error(path + ".columns." + name_text, "column appears twice");
       return;
     }
-    auto col = parse_column(name_text, col_spec, path + ".columns." + name_text);
+    if (is_postgrest_reserved(name_text)) {
+      failure = config_error(path + ".columns." + name_text,
+                             fmt::format("column name '{}' is reserved by PostgREST", name_text));
+      return;
+    }
+    auto col = parse_column(name_text, col_spec, path + ".columns." + name_text, {});
     if (!col)
       failure = col.take_error();
     else
@@ -222,6 +232,24 @@ status parse_presentation(table& tbl, json_value spec, const std::string& path) 
   return ok_status();
 }
 
+// `"exposed": false`: a table the API does not serve, whose rows are refs
+// only (the target of a foreign key into another schema). It has a
+// one-column key for its refs and is never written.
+status parse_exposure(table& tbl, json_value spec, const std::string& path) {
+  tbl.exposed = flag(spec, "exposed", true);
+  if (auto given = spec.find("exposed"); given && !given->is_bool())
+    return config_error(path + ".exposed", "must be true or false");
+  if (tbl.exposed) return ok_status();
+  if (!tbl.key_column())
+    return config_error(path + ".key",
+                        "a table the API does not expose needs a one-column key, which its refs stand for");
+  if (spec.find("writable") && flag(spec, "writable", false))
+    return config_error(path + ".writable", "a table the API does not expose cannot be written");
+  if (tbl.has_owner()) return config_error(path + ".owner", "a table the API does not expose has no owner column");
+  tbl.writable = false;
+  return ok_status();
+}
+
 }  // namespace
 
 result<table> parse_table(const std::string& name, json_value spec, std::string_view domain_owner) {
@@ -230,8 +258,8 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
     return config_error(path, fmt::format("table name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
   if (auto ok = known_keys(spec,
-                           {"ref", "key", "owner", "scope", "user_owned", "writable", "label", "label_format", "hidden",
-                            "relations", "middleware", "columns"},
+                           {"ref", "key", "owner", "scope", "user_owned", "writable", "exposed", "label",
+                            "label_format", "hidden", "relations", "middleware", "columns"},
                            path);
       !ok)
     return ok.take_error();
@@ -250,6 +278,7 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
   if (tbl.key.empty() && tbl.writable && spec.find("writable") && flag(spec, "writable", false))
     return config_error(path + ".writable", "a table without a key cannot be written; give its \"key\"");
   if (tbl.key.empty()) tbl.writable = false;
+  if (auto ok = parse_exposure(tbl, spec, path); !ok) return ok.take_error();
   if (auto ok = parse_presentation(tbl, spec, path); !ok) return ok.take_error();
 
   if (auto middleware = spec.find("middleware")) {

@@ -19,7 +19,7 @@ struct code_entry {
 
 // PostgreSQL SQLSTATEs and PostgREST PGRST codes the model can do something
 // about; the rest fall back to the HTTP status.
-constexpr std::array<code_entry, 18> kCodes{{
+constexpr std::array<code_entry, 21> kCodes{{
     {"42501", codes::permission_denied, "the row belongs to someone else or the table cannot be changed by this user"},
     {"23505", codes::duplicate, "a row with this value already exists; update it instead of creating another"},
     {"23503", codes::foreign_key_violation, "a referenced row does not exist, or other rows still reference this one"},
@@ -33,6 +33,11 @@ constexpr std::array<code_entry, 18> kCodes{{
     {"42P01", codes::unknown_table, "use only the tables the schema lists"},
     {"PGRST205", codes::unknown_table, "use only the tables the schema lists"},
     {"PGRST202", codes::unknown_function, "the database has no such function; the schema cache may need a reload"},
+    {"PGRST203", codes::ambiguous_function,
+     "the database has several functions of this name that fit; the domain must name one with other arguments"},
+    {"P0001", codes::function_error, ""},
+    {"25006", codes::read_only_transaction,
+     "the function changes data, so it cannot be called as a read; the domain must not mark it \"read\""},
     {"PGRST100", codes::invalid_query, ""},
     {"PGRST102", codes::invalid_body, ""},
     {"PGRST116", codes::not_found, ""},

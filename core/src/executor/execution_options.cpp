@@ -24,7 +24,8 @@ std::optional<transport_failure> parse_transport_failure(std::string_view name) 
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kOptionKeys{"rowIds", "limits", "maxAffected", "maxAffectedBy", "forModel"};
+constexpr std::array<std::string_view, 6> kOptionKeys{"rowIds",        "limits",   "maxAffected",
+                                                      "maxAffectedBy", "forModel", "context"};
 constexpr std::array<std::string_view, 2> kModelKeys{"rows", "chars"};
 constexpr std::array<std::string_view, 4> kLimitKeys{"maxParamsBytes", "maxStringBytes", "maxResponseBytes", "maxRows"};
 
@@ -92,6 +93,25 @@ result<execution_options> parse_execution_options(json_value options) {
     if (auto wrong = read_counts(caps, kModelKeys, {&limits.rows, &limits.chars}, "forModel.", "forModel."))
       return std::move(*wrong);
     out.for_model = limits;
+  }
+
+  if (const auto context = fields["context"]; context && !context->is_null()) {
+    if (!context->is_object())
+      return error{codes::invalid_option, "context",
+                   "context must be an object of column or argument name → the value the app sets",
+                   "e.g. { \"account_id\": \"<the active team's id>\" }"};
+    context->for_each_member([&](std::string_view name, json_value value) {
+      if (failure) return;
+      if (!is_identifier(name) || value.is_object())
+        failure =
+            error{codes::invalid_option, "context." + detail::echoed(name),
+                  is_identifier(name) ? "a context value is text, a number, true/false, null or a list"
+                                      : fmt::format("'{}' is not a column or argument name", detail::echoed(name)),
+                  ""};
+      else
+        out.fixed.push_back({std::string(name), std::string(value.raw())});
+    });
+    if (failure) return std::move(*failure);
   }
 
   const auto limits = fields["limits"];

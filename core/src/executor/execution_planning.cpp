@@ -32,8 +32,9 @@ void execution::state::start(std::string_view tool_text) {
   const json_value params = params_doc->root();
   if (kind == tool_kind::read && !answer_from_generated(params)) return;
 
-  auto call = parse_tool_call(dom, registry, tool, params, me());
+  auto call = parse_tool_call(dom, registry, tool, params, me(), settings.fixed);
   if (!call) return fail(call.err());
+  if (call->kind == tool_kind::call) return start_call(std::move(*call));
   // The model's read never reads a whole table: without a limit, or with
   // one over the cap, it is made with the cap (and an exact count, so the
   // result can say how many rows match), as if the model had asked so.
@@ -83,6 +84,8 @@ bool execution::state::read_params() {
   record.raw_params = params;
   if (auto table_name = params.is_object() ? params.find("table") : std::nullopt; table_name && table_name->is_string())
     record.table = detail::echoed(table_name->str());
+  if (auto function = params.is_object() ? params.find("function") : std::nullopt; function && function->is_string())
+    record.function = detail::echoed(function->str());
   return true;
 }
 

@@ -24,7 +24,9 @@ bool execution::state::consume_main(pending_need& main) {
   need_response& answer = *main.answer;
   main_rows_seen = apply_limits(answer);
   record.source = query_source::database;
-  if (effective->kind != tool_kind::read)
+  if (effective->kind == tool_kind::call)
+    consume_call(std::move(answer));
+  else if (effective->kind != tool_kind::read)
     consume_write(std::move(answer));
   else
     consume_rows(std::move(answer));
@@ -85,6 +87,8 @@ ref_action execution::state::main_action() const {
       return ref_action::updated;
     case tool_kind::remove:
       return ref_action::deleted;
+    case tool_kind::call:
+      return effective->fn->read ? ref_action::read : ref_action::updated;
   }
   return ref_action::read;
 }
@@ -133,7 +137,7 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
                                          ? std::move(*translated)
                                          : translate_rows(dom, registry, tbl, main_body, main_action(), me(), &written);
   std::string().swap(main_body);  // a response can be megabytes: no second copy lives on
-  if (!rows && call.kind != tool_kind::read) {
+  if (!rows && writes(call)) {
     // The write was applied; only its answer is unusable.
     need_response answered{main_status, "", "", {}};
     return fail(detail::write_outcome_unknown(answered, fmt::format("{} on {}", tool, tbl.name),

@@ -9,6 +9,8 @@
 //   execution_writes.cpp    a write's answer, its verification, saved
 //                           artifacts promoted
 //   execution_reads.cpp     the main rows, their labels, the result
+//   execution_functions.cpp a db_call: embedded arguments, the function's
+//                           answer by what it returns
 
 #include <optional>
 #include <string>
@@ -96,6 +98,8 @@ struct execution::state {
     round_step after_round = nullptr;
     /// A label lookup: the table whose labels it reads.
     const table* target = nullptr;
+    /// An argument's embedding: which of the call's `embeds`.
+    std::size_t item = 0;
     std::optional<need_response> answer;
   };
   /// The needs of the current round, in the order the caller sees them.
@@ -168,6 +172,15 @@ struct execution::state {
                      pending_need::round_step after_round = nullptr);
 
   void plan_main();
+
+  // A db_call (execution_functions.cpp): validated, its vector arguments'
+  // text embedded, then the function called.
+  void start_call(tool_call call);
+  bool consume_argument_embedding(pending_need& embedding);
+  // The function's answer, by what it returns.
+  void consume_call(need_response answer);
+  // A refused call as an error the model can act on.
+  error call_error(const need_response& answer) const;
 
   // Under `max_affected` by count (servers without Prefer: max-affected):
   // the rows an update or delete selects are counted before it is sent.

@@ -32,6 +32,9 @@ class result_rows {
   array_elements elements_;
 };
 
+// What a result names besides its tool: the table, or db_call's function.
+std::string_view subject_key(std::string_view tool) { return tool == "db_call" ? "function" : "table"; }
+
 std::string plural(long long n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 // What the model can do about a result it did not see whole.
@@ -74,7 +77,7 @@ void write_envelope(std::string& out, const model_envelope& head, long long show
   w.boolean(true);
   w.key("tool");
   w.string(head.tool);
-  w.key("table");
+  w.key(subject_key(head.tool));
   if (head.table.empty())
     w.null();
   else
@@ -308,7 +311,7 @@ std::string model_error_text_with_code(std::string_view tool, std::string_view t
   w.boolean(false);
   w.key("tool");
   w.string(tool);
-  w.key("table");
+  w.key(subject_key(tool));
   if (table.empty())
     w.null();
   else

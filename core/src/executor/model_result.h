@@ -24,7 +24,8 @@ namespace alfred::detail {
 /// What a result says besides its rows.
 struct model_envelope {
   std::string_view tool;
-  /// "" for a call that named no table it could find (written as null).
+  /// "" for a call that named no table it could find (written as null);
+  /// for `db_call`, the function, written as `"function"`.
   std::string_view table;
   /// The total where known; the rows the call returned when not.
   std::optional<long long> count;

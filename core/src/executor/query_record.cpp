@@ -3,36 +3,71 @@
 #include <algorithm>
 
 #include "../json/echo.h"
+#include "alfred/domain/ref_format.h"
 #include "alfred/uuid/uuid.h"
 
 namespace alfred::detail {
 namespace {
 
-bool holds_uuids(const filter& f) {
-  return f.col && (f.col->type == column_type::uuid || f.col->type == column_type::uuid_array);
+// What a filter's values name: rows of a table (its key or a foreign key),
+// or users (a user-id column), so the record shows refs and `me` where the
+// request had keys, whatever their type.
+struct value_names {
+  const ref_registry& registry;
+  const table* rows = nullptr;
+  bool users = false;
+  std::string_view me;
+};
+
+value_names names_of(const ref_registry& registry, const domain* dom, const tool_call& call, const column* col) {
+  value_names names{registry, nullptr, false, call.current_user};
+  if (!col || !dom) return names;
+  const table* tbl = call.kind == tool_kind::call ? (call.fn ? &call.fn->args : nullptr) : call.tbl;
+  if (tbl && col == tbl->key_column())
+    names.rows = tbl;
+  else if (!col->references.empty())
+    names.rows = dom->find_table(col->references);
+  names.users = col->user_id;
+  return names;
 }
 
-void write_scalar(json_writer& w, const ref_registry& registry, const scalar& value, bool uuid) {
+// A key as its ref (or `me`); "(unregistered row)" for a UUID no ref holds.
+void write_key(json_writer& w, const value_names& names, std::string_view key, bool quoted) {
+  if (names.users && !names.me.empty() && canonical_uuid(key) == canonical_uuid(names.me))
+    return w.string(kCurrentUserRef);
+  const bool uuid = is_uuid_syntax(key);
+  const ref_entry* entry = uuid         ? names.registry.find_by_uuid(key)
+                           : names.rows ? names.registry.find_by_key(names.rows->ref_prefix, key)
+                                        : nullptr;
+  if (entry) return w.string(entry->ref);
+  if (uuid) return w.string("(unregistered row)");
+  if (quoted)
+    w.string(key);
+  else
+    w.raw_value(key);
+}
+
+void write_scalar(json_writer& w, const value_names& names, const scalar& value) {
+  const bool names_rows = names.rows || names.users;
   switch (value.type) {
     case scalar::kind::null:
       w.null();
       return;
     case scalar::kind::number:
+      if (names_rows) return write_key(w, names, value.text, false);
+      w.raw_value(value.text);
+      return;
     case scalar::kind::boolean:
       w.raw_value(value.text);
       return;
     case scalar::kind::text:
-      if (uuid) {
-        const ref_entry* entry = registry.find_by_uuid(value.text);
-        w.string(entry ? std::string_view(entry->ref) : std::string_view("(unregistered row)"));
-      } else {
-        w.string(value.text);
-      }
+      if (names_rows || is_uuid_syntax(value.text)) return write_key(w, names, value.text, true);
+      w.string(value.text);
       return;
   }
 }
 
-void write_filter(json_writer& w, const ref_registry& registry, const filter& f) {
+void write_filter(json_writer& w, const value_names& names, const filter& f) {
   w.begin_object();
   w.key("field");
   w.string(f.field);
@@ -43,20 +78,58 @@ void write_filter(json_writer& w, const ref_registry& registry, const filter& f)
     w.raw_value(f.json_operand);
   } else if (takes_list(filter_op_rule_of(f.op).shape)) {
     w.begin_array();
-    for (const auto& value : f.values) write_scalar(w, registry, value, holds_uuids(f));
+    for (const auto& value : f.values) write_scalar(w, names, value);
     w.end_array();
   } else if (f.values.empty()) {
     w.null();
   } else {
-    write_scalar(w, registry, f.value(), holds_uuids(f));
+    write_scalar(w, names, f.value());
   }
   w.end_object();
 }
 
-void write_filters(json_writer& w, const ref_registry& registry, const std::vector<filter>& filters) {
+void write_filters(json_writer& w, const ref_registry& registry, const domain* dom, const tool_call& call,
+                   const std::vector<filter>& filters) {
   w.begin_array();
-  for (const auto& f : filters) write_filter(w, registry, f);
+  for (const auto& f : filters) write_filter(w, names_of(registry, dom, call, f.col), f);
   w.end_array();
+}
+
+// A db_call's arguments, keys shown as refs and `me`; an argument sent as
+// an embedding shows the text it was made from.
+void write_args(json_writer& w, const ref_registry& registry, const domain* dom, const tool_call& call) {
+  w.begin_object();
+  for (const auto& field : call.args) {
+    if (call.fn && call.fn->embeds(field.column)) continue;  // its text is written below
+    w.key(field.column);
+    const column* arg = call.fn ? call.fn->args.find_column(field.column) : nullptr;
+    const value_names names = names_of(registry, dom, call, arg);
+    auto doc = json_document::parse(field.json);
+    if (!doc) {
+      w.null();
+      continue;
+    }
+    const json_value value = doc->root();
+    if ((names.rows || names.users) && (value.is_string() || value.is_integer()))
+      write_key(w, names, value.is_string() ? value.str() : value.raw(), value.is_string());
+    else if (value.is_array() && (names.rows || names.users)) {
+      w.begin_array();
+      value.for_each_element([&](std::size_t, json_value item) {
+        if (item.is_string() || item.is_integer())
+          write_key(w, names, item.is_string() ? item.str() : item.raw(), item.is_string());
+        else
+          w.value(item, true);
+      });
+      w.end_array();
+    } else {
+      w.value(value, true);
+    }
+  }
+  for (const auto& [name, text] : call.embeds) {
+    w.key(name);
+    w.string(clip_utf8(text, kEchoBytes));
+  }
+  w.end_object();
 }
 
 void write_optional_integer(json_writer& w, std::string_view key, const std::optional<long long>& value) {
@@ -67,16 +140,24 @@ void write_optional_integer(json_writer& w, std::string_view key, const std::opt
     w.null();
 }
 
-void write_call(json_writer& w, const ref_registry& registry, const tool_call& call) {
+void write_call(json_writer& w, const ref_registry& registry, const domain* dom, const tool_call& call) {
   w.begin_object();
+  if (call.kind == tool_kind::call) {
+    w.key("function");
+    w.string(call.fn ? std::string_view(call.fn->name) : std::string_view());
+    w.key("args");
+    write_args(w, registry, dom, call);
+    w.end_object();
+    return;
+  }
   w.key("filters");
-  write_filters(w, registry, call.filters);
+  write_filters(w, registry, dom, call, call.filters);
   w.key("or_filters");
-  write_filters(w, registry, call.or_filters);
+  write_filters(w, registry, dom, call, call.or_filters);
   if (!call.or_groups.empty()) {
     w.key("or_groups");
     w.begin_array();
-    for (const auto& group : call.or_groups) write_filters(w, registry, group);
+    for (const auto& group : call.or_groups) write_filters(w, registry, dom, call, group);
     w.end_array();
   }
   w.key("columns");
@@ -179,10 +260,10 @@ std::string_view source_name(query_source source) {
 
 }  // namespace
 
-std::string call_params_json(const ref_registry& registry, const tool_call& call) {
+std::string call_params_json(const ref_registry& registry, const tool_call& call, const domain* dom) {
   std::string out;
   json_writer w(out);
-  write_call(w, registry, call);
+  write_call(w, registry, dom, call);
   return out;
 }
 
@@ -192,17 +273,22 @@ void write_query_record(json_writer& w, const ref_registry& registry, const quer
   w.string(record.tool);
   w.key("table");
   w.string(record.table);
+  if (!record.function.empty()) {
+    w.key("function");
+    w.string(record.function);
+  }
   w.key("requested");
   if (record.requested)
-    write_call(w, registry, *record.requested);
+    write_call(w, registry, record.dom, *record.requested);
   else if (record.raw_params)
     write_masked(w, *record.raw_params);
   else
     w.null();
   w.key("effective");
   if (record.effective && record.requested &&
-      call_params_json(registry, *record.effective) != call_params_json(registry, *record.requested))
-    write_call(w, registry, *record.effective);
+      call_params_json(registry, *record.effective, record.dom) !=
+          call_params_json(registry, *record.requested, record.dom))
+    write_call(w, registry, record.dom, *record.effective);
   else
     w.null();
   w.key("notes");

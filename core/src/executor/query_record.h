@@ -20,7 +20,11 @@ enum class query_source { database, generated, none };
 
 struct query_record {
   std::string_view tool;
+  /// The table called; for `db_call`, the table whose rows the function
+  /// returns ("" for none).
   std::string table;
+  /// `db_call`: the function called ("" for the table tools).
+  std::string function;
   /// The validated call before middleware; null when validation failed.
   const tool_call* requested = nullptr;
   /// The call as sent; null when middleware changed nothing.
@@ -30,13 +34,17 @@ struct query_record {
   std::vector<std::string> notes;
   query_source source = query_source::none;
   std::optional<long long> count;
+  /// The domain the calls are of (keys of any type then show as refs);
+  /// null shows UUIDs as refs only.
+  const domain* dom = nullptr;
 };
 
-/// Writes `{"tool", "table", "requested", "effective", "notes", "source", "count"}`.
+/// Writes `{"tool", "table", "function"?, "requested", "effective", "notes", "source", "count"}`
+/// (`function` for `db_call` only; its `requested` is `{"function", "args"}`).
 void write_query_record(json_writer& w, const ref_registry& registry, const query_record& record);
 
 /// The params part of a record for `call`, as JSON text; two calls that
 /// render the same were the same query.
-std::string call_params_json(const ref_registry& registry, const tool_call& call);
+std::string call_params_json(const ref_registry& registry, const tool_call& call, const domain* dom = nullptr);
 
 }  // namespace alfred::detail

@@ -129,22 +129,35 @@ result<request_options> parse_request_options(json_value options) {
   return out;
 }
 
-status require_signed_in(const table& tbl, const request_context& context) {
-  if (!tbl.has_owner()) return ok_status();
+namespace {
+
+// `not_signed_in` unless the context carries a signed-in user's token;
+// `what` says what needs one ("inventory belongs to users").
+status require_user_token(const request_context& context, std::string_view what) {
   const std::string hint =
       "pass the signed-in user's session: createAct({ supabase }) or accessToken (a string or a function returning "
       "one)";
   if (context.options().access_token.empty())
     return error{codes::not_signed_in, "accessToken",
-                 fmt::format("{} belongs to users, and no signed-in user's access token was given", tbl.name), hint};
+                 fmt::format("{}, and no signed-in user's access token was given", what), hint};
   if (context.token_is_jwt() && context.token_role() == "anon")
     return error{codes::not_signed_in, "accessToken",
-                 fmt::format("{} belongs to users, and the access token is the anon key, not a user's token", tbl.name),
-                 hint};
+                 fmt::format("{}, and the access token is the anon key, not a user's token", what), hint};
   if (context.token_is_jwt() && context.token_sub().empty())
     return error{codes::not_signed_in, "accessToken",
-                 fmt::format("{} belongs to users, and the access token names no user (no sub claim)", tbl.name), hint};
+                 fmt::format("{}, and the access token names no user (no sub claim)", what), hint};
   return ok_status();
+}
+
+}  // namespace
+
+status require_signed_in(const table& tbl, const request_context& context) {
+  if (!tbl.has_owner()) return ok_status();
+  return require_user_token(context, fmt::format("{} belongs to users", tbl.name));
+}
+
+status require_signed_in(const db_function& fn, const request_context& context) {
+  return require_user_token(context, fmt::format("{} runs as the signed-in user", fn.name));
 }
 
 status require_signed_in(const table& tbl, const request_options& options) {

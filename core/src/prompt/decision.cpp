@@ -43,7 +43,7 @@ std::string allowed_actions(std::optional<step_type> step) {
 
 std::string allowed_tools(std::optional<step_type> step) {
   std::string out;
-  for (tool_kind tool : {tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove}) {
+  for (tool_kind tool : {tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove, tool_kind::call}) {
     if (step && !step_allows_tool(*step, tool)) continue;
     out.append(out.empty() ? "" : ", ").append(tool_name(tool));
   }
@@ -116,6 +116,16 @@ result<std::string> normalized_params(json_value params, tool_kind tool) {
     if (failure) return;
     if (detail::is_absent_param(value) || (!tool_takes(tool, key) && is_placeholder(value))) return;
     writer.key(key);
+    if (key == "args" && value.is_string()) {
+      // Strict mode: a function's arguments are JSON text too.
+      auto args = json_document::parse(value.str());
+      if (!args || !args->root().is_object()) {
+        failure = invalid("params.args", "args is text that is not a JSON object", "{\"project_id\": \"<ref>\"}");
+        return;
+      }
+      writer.value(args->root());
+      return;
+    }
     if (key != "data" || !value.is_string()) {
       writer.value(value);
       return;

@@ -19,6 +19,8 @@ constexpr std::size_t kValueChars = 120;
 struct query_view {
   std::string_view tool;
   std::string_view table;
+  /// db_call's function ("" for the table tools).
+  std::string_view function;
   json_value requested;  // an empty object when the record has none
   std::optional<json_value> effective;
   std::optional<json_value> notes;
@@ -74,6 +76,9 @@ result<query_view> read_record(json_value input) {
   auto table = string_member(record, "table", prefix + "table");
   if (!table) return table.take_error();
   view.table = *table;
+  auto function = string_member(record, "function", prefix + "function");
+  if (!function) return function.take_error();
+  view.function = *function;
   auto requested = present_member(record, "requested");
   if (requested && !requested->is_object()) return invalid(prefix + "requested", "requested must be an object");
   view.requested = requested ? *requested : empty_object();
@@ -94,6 +99,7 @@ result<query_view> read_record(json_value input) {
 }
 
 std::string_view verb_of(std::string_view tool) {
+  if (tool == "db_call") return "call";
   if (tool == "db_create") return "create";
   if (tool == "db_update") return "update";
   if (tool == "db_delete") return "delete";
@@ -170,8 +176,31 @@ std::optional<long long> integer_member(json_value shape, std::string_view key) 
   return n;
 }
 
+// "account_id = account_2, note = Lisbon": a call's arguments.
+std::string args_text(json_value shape) {
+  std::string out;
+  auto args = shape.is_object() ? present_member(shape, "args") : std::nullopt;
+  if (!args || !args->is_object()) return out;
+  args->for_each_member([&](std::string_view name, json_value value) {
+    if (!out.empty()) out += ", ";
+    out.append(name).append(" = ");
+    detail::append_display_value(out, value, kValueChars);
+  });
+  return out;
+}
+
+// "Function: archive_project | Args: project_id = project_2 | Returns: projects".
+std::string call_text(const query_view& q, json_value shape) {
+  std::string out = fmt::format("Function: {}", q.function);
+  const std::string args = args_text(shape);
+  out.append(" | Args: ").append(args.empty() ? std::string_view("none") : std::string_view(args));
+  if (!q.table.empty()) out.append(" | Returns: rows of ").append(q.table);
+  return out;
+}
+
 // "Table: inventory | Filters: location = pantry | Limit: 100".
 std::string shape_text(const query_view& q, json_value shape) {
+  if (!q.function.empty()) return call_text(q, shape);
   std::string out = fmt::format("Table: {}", q.table);
   const std::string_view verb = verb_of(q.tool);
   if (verb == "create") {
@@ -203,6 +232,8 @@ std::string shape_text(const query_view& q, json_value shape) {
 
 std::string count_text(std::string_view verb, long long n, bool short_form) {
   const char* plural = n == 1 ? "" : "s";
+  if (verb == "call")
+    return short_form ? fmt::format("{} row{}", n, plural) : fmt::format("{} row{} returned", n, plural);
   if (verb == "read")
     return short_form ? fmt::format("{} record{}", n, plural) : fmt::format("{} record{} found", n, plural);
   return short_form ? fmt::format("{} {}d", n, verb) : fmt::format("{} record{} {}d", n, plural, verb);
@@ -270,16 +301,19 @@ std::string render_block(const query_view& q) {
 
 std::string render_line(const query_view& q) {
   const std::string_view verb = verb_of(q.tool);
-  std::string out = fmt::format("{} {}", verb, q.table);
+  std::string out = fmt::format("{} {}", verb, verb == "call" ? q.function : q.table);
   std::string details;
-  if (verb == "create") {
+  if (verb == "call") {
+    const std::string args = args_text(q.requested);
+    details = args.empty() ? std::string("no arguments") : "args: " + args;
+  } else if (verb == "create") {
     if (auto cols = names_text(q.requested, "data_columns"); !cols.empty()) details = "columns: " + cols;
   } else {
     const std::string filters = filters_text(q.requested, ", ");
     details = filters.empty() ? std::string("all records") : "filters: " + filters;
     if (auto any = or_filters_text(q.requested); !any.empty()) details.append("; any of: ").append(any);
   }
-  if (q.effective) {
+  if (q.effective && verb != "call") {
     const std::string effective = filters_text(*q.effective, ", ");
     details.append("; effective: ").append(effective.empty() ? std::string_view("all records") : effective);
   }

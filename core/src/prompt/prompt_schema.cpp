@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <span>
+#include <string>
 
 #include "prompt_sections.h"
 
@@ -46,16 +48,70 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
   out += '\n';
 }
 
+// "### archive_project (changes data; returns rows of projects)", its
+// description, then one line per argument as columns are listed.
+void append_function(std::string& out, const domain& dom, const db_function& fn, std::span<const std::string> fixed) {
+  std::string_view returns;
+  std::string rows;
+  switch (fn.returns.type) {
+    case function_returns::kind::rows:
+      rows = fmt::format("returns {} of {}", fn.returns.set ? "rows" : "a row", fn.returns.table);
+      returns = rows;
+      break;
+    case function_returns::kind::value:
+      rows = fmt::format("returns {} {}", fn.returns.set ? "values of type" : "a", type_text(fn.returns.value_type));
+      returns = rows;
+      break;
+    case function_returns::kind::json:
+      returns = "returns JSON";
+      break;
+    case function_returns::kind::none:
+      returns = "returns nothing";
+      break;
+  }
+  fmt::format_to(std::back_inserter(out), "\n### {} ({}; {})\n", fn.name, fn.read ? "reads only" : "changes data",
+                 returns);
+  if (!fn.description.empty()) out.append(fn.description).append("\n");
+  bool any = false;
+  for (const column& arg : fn.args.columns) {
+    if (std::find(fixed.begin(), fixed.end(), arg.name) != fixed.end()) continue;
+    any = true;
+    if (fn.embeds(arg.name)) {
+      out.append("- ")
+          .append(arg.name)
+          .append(": text, searched by meaning")
+          .append(arg.required ? ", required\n" : "\n");
+      continue;
+    }
+    std::string line;
+    append_column(line, dom, fn.args, arg);
+    // An argument is given or not: "required" is said for each one that
+    // has no default.
+    if (arg.required && line.find(", required") == std::string::npos) line.insert(line.size() - 1, ", required");
+    out += line;
+    for (const auto& [name, text] : fn.arg_descriptions)
+      if (name == arg.name) out.append("  ").append(text).append("\n");
+  }
+  if (!any) out += "- (no arguments: \"args\": {})\n";
+}
+
 }  // namespace
 
-void append_schema_body(std::string& out, const domain& dom) {
+void append_schema_body(std::string& out, const domain& dom, std::span<const std::string> fixed) {
   out +=
       "Types: number = decimal, date = \"YYYY-MM-DD\", timestamp = ISO date and time, text[] = list of text. "
       "Columns not listed do not exist.\n";
   for (const table& tbl : dom.tables) {
+    if (!tbl.exposed) {
+      fmt::format_to(
+          std::back_inserter(out), "\n### {} (refs {}): not a table to read; its refs come from {}\n", tbl.name,
+          ref_pattern(tbl.ref_prefix),
+          dom.functions.empty() ? "the rows that reference it" : "function results and the rows that reference it");
+      continue;
+    }
     if (tbl.key_column())
       fmt::format_to(std::back_inserter(out), "\n### {} (refs {}){}\n", tbl.name, ref_pattern(tbl.ref_prefix),
-                     tbl.writable ? "" : ", read-only catalog");
+                     tbl.writable ? "" : ", read-only");
     else if (!tbl.key.empty())
       fmt::format_to(std::back_inserter(out), "\n### {} (rows named by {}){}\n", tbl.name, fmt::join(tbl.key, " + "),
                      tbl.writable ? "" : ", read-only");
@@ -75,6 +131,9 @@ void append_schema_body(std::string& out, const domain& dom) {
                      rel.name, rel.name, example);
     }
   }
+  if (dom.functions.empty()) return;
+  out += "\n## Functions (db_call: {\"function\": name, \"args\": {argument: value}})\n";
+  for (const db_function& fn : dom.functions) append_function(out, dom, fn, fixed);
 }
 
 }  // namespace alfred::detail

@@ -2,6 +2,7 @@
 // The bodies of the Act user prompt's larger sections (prompt.cpp adds the
 // numbered headings and the small sections).
 
+#include <span>
 #include <string>
 
 #include "alfred/domain/domain.h"
@@ -17,7 +18,7 @@ inline constexpr int kActiveTurns = 2;
 
 /// Tables, columns with types and allowed values, ref prefixes, which
 /// columns and tables are read-only, and embeddable relations.
-void append_schema_body(std::string& out, const domain& dom);
+void append_schema_body(std::string& out, const domain& dom, std::span<const std::string> fixed = {});
 
 /// The previous turn's last steps, this turn's previous steps and (read and
 /// write steps) this step's tool calls so far. Records the refs of the rows

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <string>
 
+#include "../tool_call/function_reader.h"
 #include "alfred/json/json.h"
 #include "alfred/prompt/tool_schema.h"
 #include "prompt_sections.h"
@@ -20,7 +21,8 @@ using detail::is_visible;
 using detail::ref_table;
 using detail::tables_for;
 
-constexpr std::array<tool_kind, 4> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove};
+constexpr std::array<tool_kind, 5> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove,
+                                          tool_kind::call};
 
 // `"<column>": "<prefix>_1"`: a foreign key of a writable table, for the
 // create description.
@@ -46,8 +48,14 @@ bool is_array(column_type type) { return type == column_type::text_array || type
 // difficulty (easy|medium|hard), parent_recipe_id→recipes; related:
 // recipe_ingredients". Names, not types: the model writes calls from the
 // names, and a refused call's hint says what a column takes.
-void append_table_line(std::string& out, const domain& dom, const table& tbl) {
+void append_table_line(std::string& out, const domain& dom, const table& tbl, const tool_schema_options& options) {
   out.append("- ").append(tbl.name).append(" (");
+  if (!tbl.exposed) {
+    fmt::format_to(
+        std::back_inserter(out), "{}): not a table to read; its refs come from {}\n", ref_pattern(tbl.ref_prefix),
+        dom.functions.empty() ? "the rows that reference it" : "db_call results and the rows that reference it");
+    return;
+  }
   if (tbl.key_column())
     out.append(ref_pattern(tbl.ref_prefix)).append(tbl.writable ? "" : ", read-only");
   else if (!tbl.key.empty())
@@ -62,7 +70,7 @@ void append_table_line(std::string& out, const domain& dom, const table& tbl) {
     out.append(first ? " " : ", ").append(col.name);
     first = false;
     if (is_array(col.type)) out += "[]";
-    if (col.required && tbl.writable && col.writable) out += '*';
+    if (col.required && tbl.writable && col.writable && !options.fixes(col.name)) out += '*';
     const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
     if (target && &col != tbl.key_column()) out.append("→").append(target->name);
     if (!col.allowed_values.empty())
@@ -74,9 +82,46 @@ void append_table_line(std::string& out, const domain& dom, const table& tbl) {
 }
 
 // The compact form of the schema in db_read's description: one line per table.
-void append_table_list(std::string& out, const domain& dom) {
+void append_table_list(std::string& out, const domain& dom, const tool_schema_options& options) {
   out += "Tables (ref prefix: columns, * required, [] a list, →table a ref to it, (a|b) the allowed values):\n";
-  for (const table& tbl : dom.tables) append_table_line(out, dom, tbl);
+  for (const table& tbl : dom.tables) append_table_line(out, dom, tbl, options);
+}
+
+// The first line of a function's description, cut to a line's length.
+std::string first_line(std::string_view text, std::size_t max_chars) {
+  const std::string_view line = text.substr(0, text.find('\n'));
+  if (line.size() <= max_chars) return std::string(line);
+  std::size_t cut = max_chars;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return std::string(line.substr(0, cut)) + "…";
+}
+
+// "- archive_project(project_id: ref of projects) — Archives a project.
+// Changes data." One line per function; `inline_schema` adds each argument's
+// description and allowed values.
+void append_function_list(std::string& out, const domain& dom, const tool_schema_options& options) {
+  out += "Functions (name(argument: what it takes; ? optional)):\n";
+  for (const db_function& fn : dom.functions) {
+    out.append("- ").append(detail::function_signature(fn, options.fixed));
+    if (!fn.description.empty())
+      out.append(" — ").append(first_line(fn.description, options.inline_schema ? 400 : 120));
+    out.append(fn.read ? " Reads only." : " Changes data.");
+    if (fn.returns.type == function_returns::kind::rows)
+      out.append(" Returns rows of ").append(fn.returns.table).append(".");
+    out += '\n';
+    if (!options.inline_schema) continue;
+    for (const column& arg : fn.args.columns) {
+      if (options.fixes(arg.name)) continue;
+      const auto described = std::find_if(fn.arg_descriptions.begin(), fn.arg_descriptions.end(),
+                                          [&](const auto& d) { return d.first == arg.name; });
+      if (described == fn.arg_descriptions.end() && arg.allowed_values.empty()) continue;
+      out.append("  - ").append(arg.name).append(":");
+      if (described != fn.arg_descriptions.end()) out.append(" ").append(first_line(described->second, 200));
+      if (!arg.allowed_values.empty())
+        fmt::format_to(std::back_inserter(out), " ({})", fmt::join(arg.allowed_values, "|"));
+      out += '\n';
+    }
+  }
 }
 
 }  // namespace
@@ -97,7 +142,17 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
       if (options.inline_schema)
         detail::append_schema_body(out, dom);
       else
-        append_table_list(out, dom);
+        append_table_list(out, dom, options);
+      return out;
+    }
+    case tool_kind::call: {
+      std::string out = fmt::format(
+          "Call one of the database's functions, as the signed-in user: {{\"function\": name, \"args\": {{…}}}}. "
+          "Give rows as refs (such as {}) and the signed-in user as {}. A function that reads returns rows or a "
+          "value; one that changes data does what its description says, so call it only when the user asked for "
+          "that.\n\n",
+          ref_text(prefix, 1), kCurrentUserRef);
+      append_function_list(out, dom, options);
       return out;
     }
     case tool_kind::create:
@@ -123,7 +178,7 @@ std::string tool_definitions_json(const domain& dom, const tool_schema_options& 
   json_writer w(out);
   w.begin_array();
   for (tool_kind kind : kTools) {
-    if (tables_for(dom, kind).empty()) continue;
+    if (kind == tool_kind::call ? dom.functions.empty() : tables_for(dom, kind).empty()) continue;
     w.begin_object();
     w.key("name");
     w.string(tool_name(kind));

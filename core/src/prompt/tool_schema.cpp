@@ -34,9 +34,10 @@ std::string value_description(const domain& dom) {
 
 // A column the model may set in a create or update row: never the owner,
 // and a key column only when creating (a text slug, a join table's refs).
-bool is_settable(const domain& dom, const table& tbl, const column& col, tool_kind kind) {
+bool is_settable(const domain& dom, const table& tbl, const column& col, tool_kind kind,
+                 const tool_schema_options& options) {
   return is_visible(dom, tbl, col) && col.writable && col.name != tbl.owner &&
-         !(tbl.is_key(col.name) && kind != tool_kind::create);
+         !(tbl.is_key(col.name) && kind != tool_kind::create) && !options.fixes(col.name);
 }
 
 // Every visible column of the tables a tool acts on, in first-seen order.
@@ -56,6 +57,7 @@ class schema_writer {
         kind_(kind),
         strict_(options.strict),
         inline_(options.inline_schema),
+        options_(options),
         tables_(tables_for(dom, kind)),
         w_(out) {}
 
@@ -83,7 +85,7 @@ class schema_writer {
     w_.key("additionalProperties");
     w_.boolean(false);
     const bool typed_rows = inline_ && !strict_ && (kind_ == tool_kind::create || kind_ == tool_kind::update);
-    if (kind_ != tool_kind::create || typed_rows) {
+    if ((kind_ != tool_kind::create && kind_ != tool_kind::call) || typed_rows) {
       w_.key("$defs");
       w_.begin_object();
       if (kind_ != tool_kind::create) {
@@ -172,8 +174,36 @@ class schema_writer {
       case tool_param::data:
         data();
         break;
+      case tool_param::function:
+        type("string", false);
+        text("description", "The function to call, one of those the description lists.");
+        strings("enum", function_names());
+        break;
+      case tool_param::args:
+        args(optional);
+        break;
     }
     w_.end_object();
+  }
+
+  std::vector<std::string_view> function_names() const {
+    std::vector<std::string_view> names;
+    for (const auto& fn : dom_.functions) names.push_back(fn.name);
+    return names;
+  }
+
+  // `args`: the function's arguments by name. Strict mode has no open
+  // objects, so there they are JSON text, as a create's rows are.
+  void args(bool optional) {
+    const std::string_view what =
+        "The function's arguments by name, as the description lists them: refs for rows, me for the signed-in user";
+    if (strict_) {
+      type("string", optional);
+      text("description", fmt::format("{}; as JSON text, \"{{}}\" for none.", what));
+      return;
+    }
+    type("object", false);
+    text("description", fmt::format("{}; {{}} for none.", what));
   }
 
   // `table`: the tool's tables as an enum.
@@ -370,7 +400,7 @@ class schema_writer {
       w_.end_object();
     }
     for (const auto& col : tbl.columns) {
-      if (!is_settable(dom_, tbl, col, kind_)) continue;
+      if (!is_settable(dom_, tbl, col, kind_, options_)) continue;
       if (kind_ == tool_kind::create && col.required) required.push_back(col.name);
       w_.key(col.name);
       column_value(col);
@@ -449,7 +479,7 @@ class schema_writer {
       out.append(tbl->name).append(" {");
       bool first = true;
       for (const auto& col : tbl->columns) {
-        if (!is_settable(dom_, *tbl, col, kind_)) continue;
+        if (!is_settable(dom_, *tbl, col, kind_, options_)) continue;
         out.append(first ? "" : ", ").append(col.name);
         if (kind_ == tool_kind::create && col.required) out += '*';
         const table* target = col.references.empty() ? nullptr : dom_.find_table(col.references);
@@ -472,6 +502,7 @@ class schema_writer {
   tool_kind kind_;
   bool strict_;
   bool inline_;
+  const tool_schema_options& options_;
   std::vector<const table*> tables_;
   json_writer w_;
 };

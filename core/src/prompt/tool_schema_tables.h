@@ -16,7 +16,7 @@ namespace alfred::detail {
 /// in use (never one domain's words in shared text).
 inline const table* ref_table(const domain& dom, bool writable) {
   for (const auto& tbl : dom.tables)
-    if (tbl.key_column() && (!writable || tbl.writable)) return &tbl;
+    if (tbl.exposed && tbl.key_column() && (!writable || tbl.writable)) return &tbl;
   return nullptr;
 }
 
@@ -29,12 +29,13 @@ inline bool is_visible(const domain&, const table& tbl, const column& col) {
   return !is_hidden(tbl, col.name) && !tbl.hides_owner(col.name);
 }
 
-/// The tables `kind` acts on: every table for db_read, the writable ones for
-/// the writes.
+/// The tables `kind` acts on: every table the API serves for db_read, the
+/// writable ones for the writes, none for db_call.
 inline std::vector<const table*> tables_for(const domain& dom, tool_kind kind) {
   std::vector<const table*> out;
+  if (kind == tool_kind::call) return out;
   for (const auto& tbl : dom.tables)
-    if (kind == tool_kind::read || tbl.writable) out.push_back(&tbl);
+    if (tbl.exposed && (kind == tool_kind::read || tbl.writable)) out.push_back(&tbl);
   return out;
 }
 

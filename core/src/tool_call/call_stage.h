@@ -6,6 +6,7 @@
 // columns and embeds (select_reader.cpp), rows to write (row_reader.cpp).
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,8 +90,11 @@ class select_reader : call_stage {
 /// The rows stage of a create or an update: `data`.
 class row_reader : call_stage {
  public:
-  row_reader(const domain& dom, const ref_registry& registry, tool_kind kind, tool_call& call)
-      : call_stage(dom, registry, kind, call) {}
+  /// `fixed`: the values the app sets for every call (a create of a table
+  /// with a column of that name gets it; the model may not write it).
+  row_reader(const domain& dom, const ref_registry& registry, tool_kind kind, tool_call& call,
+             std::span<const fixed_value> fixed = {})
+      : call_stage(dom, registry, kind, call), fixed_(fixed) {}
   /// A create's `data`: one row or a batch, each with the gen_ ref it saves.
   status read_create(const std::optional<json_value>& data);
   /// An update's `data`: the one change every matching row gets.
@@ -100,6 +104,9 @@ class row_reader : call_stage {
   result<row> parse_row(json_value data, const param_path& path, std::string* saves);
   result<const column*> writable_column(std::string_view key, const param_path& key_path);
   result<std::string> parse_save_marker(json_value value, const param_path& path);
+  const fixed_value* fixed_for(std::string_view column) const;
+
+  std::span<const fixed_value> fixed_;
 };
 
 }  // namespace alfred::detail

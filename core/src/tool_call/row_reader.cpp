@@ -52,6 +52,13 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
       out.push_back({(*col)->name, std::move(*checked)});
   });
   if (failure) return std::move(*failure);
+  if (kind_ == tool_kind::create)
+    for (const auto& col : tbl.columns)
+      if (const fixed_value* fixed = fixed_for(col.name)) {
+        auto checked = check_fixed_value(col, fixed->json, path.member(col.name));
+        if (!checked) return checked.take_error();
+        out.push_back({col.name, std::move(*checked)});
+      }
   if (kind_ == tool_kind::create) {
     for (const auto& col : tbl.columns) {
       if (!col.required || !col.writable) continue;
@@ -65,11 +72,21 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
   return out;
 }
 
+const fixed_value* row_reader::fixed_for(std::string_view column) const {
+  if (!call_.tbl->find_column(column) || call_.tbl->is_key(column) || column == call_.tbl->owner) return nullptr;
+  for (const auto& fixed : fixed_)
+    if (fixed.name == column) return &fixed;
+  return nullptr;
+}
+
 result<const column*> row_reader::writable_column(std::string_view key, const param_path& key_path) {
   const table& tbl = *call_.tbl;
   if (tbl.has_owner() && key == tbl.owner)
     return error{codes::system_column, key_path.str(),
                  fmt::format("{} is set from the signed-in user; leave it out", key), ""};
+  if (fixed_for(key))
+    return error{codes::system_column, key_path.str(),
+                 fmt::format("{} is set by the app for every call; leave it out", key), ""};
   const column* col = tbl.find_column(key);
   if (col && tbl.is_key(key) && (kind_ == tool_kind::update || !col->writable))
     return error{

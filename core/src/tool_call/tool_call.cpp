@@ -10,6 +10,7 @@
 
 #include "../json/echo.h"
 #include "call_stage.h"
+#include "function_reader.h"
 #include "param_path.h"
 #include "tool_params.h"
 #include "values.h"
@@ -23,7 +24,7 @@ using detail::param_path;
 using detail::param_use;
 using detail::tool_param;
 
-constexpr std::array<std::string_view, 4> kToolNames{"db_read", "db_create", "db_update", "db_delete"};
+constexpr std::array<std::string_view, 5> kToolNames{"db_read", "db_create", "db_update", "db_delete", "db_call"};
 
 // The params' members, read in one pass; each is the last one given under
 // its key, as json_value::find would return.
@@ -44,8 +45,9 @@ constexpr std::array<std::string_view, 3> kFilterKeys{"field", "op", "value"};
 // options, an update's or delete's narrowing filter.
 class call_parser : detail::call_stage {
  public:
-  call_parser(const domain& dom, const ref_registry& registry, tool_kind kind, std::string_view current_user)
-      : call_stage(dom, registry, kind, call_) {
+  call_parser(const domain& dom, const ref_registry& registry, tool_kind kind, std::string_view current_user,
+              std::span<const fixed_value> fixed)
+      : call_stage(dom, registry, kind, call_), fixed_(fixed) {
     call_.current_user = std::string(current_user);
   }
 
@@ -67,6 +69,13 @@ class call_parser : detail::call_stage {
         params[row->param] = value;
     });
     if (failure) return std::move(*failure);
+    call_.kind = kind_;
+    if (kind_ == tool_kind::call) {
+      auto ok = detail::function_reader(dom_, registry_, call_, fixed_)
+                    .read(params[tool_param::function], params[tool_param::args]);
+      if (!ok) return ok.take_error();
+      return std::move(call_);
+    }
     // Strict mode gives rows as JSON text; any other string stays a string
     // (and is refused below as not a row).
     if (params[tool_param::data] && params[tool_param::data]->is_string() &&
@@ -91,15 +100,17 @@ class call_parser : detail::call_stage {
           ok = parse_read_options(params);
           break;
         case tool_kind::create:
-          ok = detail::row_reader(dom_, registry_, kind_, call_).read_create(params[tool_param::data]);
+          ok = detail::row_reader(dom_, registry_, kind_, call_, fixed_).read_create(params[tool_param::data]);
           break;
         case tool_kind::update:
-          ok = detail::row_reader(dom_, registry_, kind_, call_).read_update(params[tool_param::data]);
+          ok = detail::row_reader(dom_, registry_, kind_, call_, fixed_).read_update(params[tool_param::data]);
           if (ok) ok = require_narrowing_filter();
           break;
         case tool_kind::remove:
           ok = require_narrowing_filter();
           break;
+        case tool_kind::call:
+          break;  // read above
       }
     }
     if (!ok) return ok.take_error();
@@ -119,9 +130,18 @@ class call_parser : detail::call_stage {
       return error{codes::unknown_table, "table",
                    fmt::format("'{}' is not a table of the {} domain", detail::echoed(value->str()), dom_.name),
                    fmt::format("one of: {}", dom_.table_list())};
+    if (!tbl->exposed)
+      return error{codes::unknown_table, "table",
+                   fmt::format("{} is not a table the database serves: its rows are refs ({}) that function results "
+                               "and the rows referencing them give",
+                               tbl->name, ref_pattern(tbl->ref_prefix)),
+                   dom_.functions.empty() ? fmt::format("one of: {}", dom_.table_list())
+                                          : fmt::format("call a function that lists them (db_call: {}), or read a "
+                                                        "table that references them; tables: {}",
+                                                        dom_.function_list(), dom_.table_list())};
     if (kind_ != tool_kind::read && !tbl->writable)
       return error{codes::read_only_table, "table",
-                   fmt::format("{} is a read-only catalog; {} is not allowed on it", tbl->name, tool_name(kind_)),
+                   fmt::format("{} is read-only here; {} is not allowed on it", tbl->name, tool_name(kind_)),
                    "read it with db_read and link its rows by ref"};
     return tbl;
   }
@@ -210,6 +230,7 @@ class call_parser : detail::call_stage {
   }
 
   tool_call call_;
+  std::span<const fixed_value> fixed_;
   // `data` given as JSON text (strict mode), parsed; the rows are copied out
   // as JSON text, so it only lives as long as the parse.
   std::optional<json_document> data_doc_;
@@ -225,13 +246,24 @@ std::optional<tool_kind> parse_tool_name(std::string_view name) {
 
 std::string_view tool_name(tool_kind kind) { return kToolNames[static_cast<std::size_t>(kind)]; }
 
+bool writes(const tool_call& call) {
+  if (call.kind == tool_kind::call) return !call.fn || !call.fn->read;
+  return call.kind != tool_kind::read;
+}
+
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
-                                  json_value params, std::string_view current_user) {
+                                  json_value params, std::string_view current_user,
+                                  std::span<const fixed_value> fixed) {
   auto kind = parse_tool_name(tool);
   if (!kind)
     return error{codes::unknown_tool, "tool", fmt::format("'{}' is not a tool", detail::echoed(tool)),
-                 "one of: db_read, db_create, db_update, db_delete"};
-  return call_parser(dom, registry, *kind, current_user).parse(params);
+                 "one of: db_read, db_create, db_update, db_delete, db_call"};
+  return call_parser(dom, registry, *kind, current_user, fixed).parse(params);
+}
+
+result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
+                                  json_value params, std::string_view current_user) {
+  return parse_tool_call(dom, registry, tool, params, current_user, {});
 }
 
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,

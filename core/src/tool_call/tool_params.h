@@ -37,11 +37,13 @@ enum class tool_param : std::uint8_t {
   order_by,
   order_dir,
   count,
-  data
+  data,
+  function,
+  args
 };
 
 /// How many keys tool_param has.
-inline constexpr std::size_t kToolParamCount = static_cast<std::size_t>(tool_param::data) + 1;
+inline constexpr std::size_t kToolParamCount = static_cast<std::size_t>(tool_param::args) + 1;
 
 /// Whether a tool takes a params key, and whether its schema requires it.
 enum class param_use : std::uint8_t { none, optional, required };
@@ -50,8 +52,8 @@ enum class param_use : std::uint8_t { none, optional, required };
 struct tool_param_row {
   tool_param param;
   std::string_view key;
-  /// By tool_kind: db_read, db_create, db_update, db_delete.
-  std::array<param_use, 4> by_tool;
+  /// By tool_kind: db_read, db_create, db_update, db_delete, db_call.
+  std::array<param_use, 5> by_tool;
 
   param_use use_by(tool_kind tool) const { return by_tool[static_cast<std::size_t>(tool)]; }
 };

@@ -412,5 +412,28 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
   return typed_payload_value(scope, col, value, path);
 }
 
+result<std::string> check_fixed_value(const column& col, std::string_view json, const param_path& path) {
+  auto doc = json_document::parse(json);
+  const std::string where = path.str();
+  if (!doc) return error{codes::invalid_option, where, fmt::format("the app's value for {} is not JSON", col.name), ""};
+  const json_value value = doc->root();
+  const bool uuid = col.type == column_type::uuid;
+  const bool fits = value.is_null()                    ? col.nullable
+                    : uuid                             ? value.is_string() && is_uuid_syntax(value.str())
+                    : col.type == column_type::integer ? value.is_integer()
+                    : col.type == column_type::numeric ? value.is_number()
+                    : col.type == column_type::boolean ? value.is_bool()
+                    : col.type == column_type::jsonb   ? true
+                    : col.type == column_type::text_array || col.type == column_type::uuid_array ? value.is_array()
+                                                                                                 : value.is_string();
+  if (!fits)
+    return error{codes::invalid_option, where,
+                 fmt::format("the app's value for {} ({}) is not a {} value", col.name, value.kind_name(),
+                             column_type_name(col.type)),
+                 "context values are the app's own: give each as the column stores it (a uuid as its text)"};
+  if (uuid) return uuid_json(canonical_uuid(value.str()));
+  return std::string(value.raw());
+}
+
 }  // namespace detail
 }  // namespace alfred

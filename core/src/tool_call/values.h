@@ -48,6 +48,11 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
 result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
                                         const param_path& path);
 
+/// A value the app fixes for every call (`fixed_value`), as JSON text fit
+/// for `col`: of its type (a uuid canonical), never a ref. The app's own
+/// value, so a raw key is what it should be.
+result<std::string> check_fixed_value(const column& col, std::string_view json, const param_path& path);
+
 // A JSON number whose exact value is a whole number below `bound` in magnitude,
 // read from its text ("6", "6.0", "60e-1") rather than through strtod, whose
 // long double path is ~6 KB of gzipped wasm.

@@ -276,9 +276,9 @@ TEST_CASE("api: translate_rows refuses an unknown table or action and keeps the 
 
 TEST_CASE("api: decisions, prompts and the step rule") {
   const json rules = parsed(api::core_rules())["data"];
-  CHECK(rules["toolNames"] == json::parse(R"(["db_read","db_create","db_update","db_delete"])"));
-  CHECK(rules["stepTools"] == json::parse(R"({"read":["db_read"],
-    "write":["db_read","db_create","db_update","db_delete"],"analyze":[],"generate":[]})"));
+  CHECK(rules["toolNames"] == json::parse(R"(["db_read","db_create","db_update","db_delete","db_call"])"));
+  CHECK(rules["stepTools"] == json::parse(R"({"read":["db_read","db_call"],
+    "write":["db_read","db_create","db_update","db_delete","db_call"],"analyze":[],"generate":[]})"));
   const json bad_step = parsed(api::parse_decision(R"({"action":"step_complete"})", "think"));
   CHECK(bad_step["error"]["code"] == "invalid_option");
   CHECK(bad_step["error"]["path"] == "stepType");

@@ -289,11 +289,11 @@ TEST_CASE("domain error: the document's overall shape") {
 TEST_CASE("domain error: a misspelt or unknown setting is refused, at every level, not ignored") {
   check_domain_error(R"({"name": "shop", "owner": "user_id", "tables": {)" + std::string(kThings) + "}}", "owner",
                      "'owner' is not a domain setting",
-                     "allowed here: name, owner_column, max_rows, tables, prompt_examples");
+                     "allowed here: name, owner_column, max_rows, tables, functions, prompt_examples");
   check_domain_error(
       domain_text(R"("things": {"ref": "thing", "user_owend": true, "columns": {"id": {"type": "uuid"}}})"),
       "tables.things.user_owend", "'user_owend' is not a domain setting",
-      "allowed here: ref, key, owner, scope, user_owned, writable, label, label_format, hidden, relations, "
+      "allowed here: ref, key, owner, scope, user_owned, writable, exposed, label, label_format, hidden, relations, "
       "middleware, columns");
   check_domain_error(
       domain_text(

@@ -185,7 +185,7 @@ TEST_CASE("parse: actions the step type does not allow") {
       failure(R"({"action":"tool_call","tool":"db_delete","params":{"table":"recipes"}})", step_type::read);
   CHECK(read.code == "action_not_allowed");
   CHECK(read.path == "tool");
-  CHECK(read.hint == "allowed tools: db_read");
+  CHECK(read.hint == "allowed tools: db_read, db_call");
   CHECK(parsed(R"({"action":"tool_call","tool":"db_read","params":{"table":"recipes"}})", step_type::write).tool ==
         "db_read");
   CHECK(parsed(R"({"action":"step_complete","summary":"done"})", step_type::generate).summary == "done");

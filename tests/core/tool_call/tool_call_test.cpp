@@ -57,7 +57,7 @@ error recipe_id_error(const std::string& value_json, const ref_registry& reg = s
 
 TEST_CASE("unknown tool name") {
   check_error(build_error("db_upsert", R"j({"table": "recipes"})j"), "unknown_tool", "tool",
-              "'db_upsert' is not a tool", "one of: db_read, db_create, db_update, db_delete");
+              "'db_upsert' is not a tool", "one of: db_read, db_create, db_update, db_delete, db_call");
   check_error(build_error("DB_READ", R"j({"table": "recipes"})j"), "unknown_tool", "tool", "'DB_READ' is not a tool");
 }
 
@@ -100,13 +100,13 @@ TEST_CASE("table: missing, not a string, unknown") {
 TEST_CASE("writes to the read-only ingredients catalog are refused") {
   const char* hint = "read it with db_read and link its rows by ref";
   check_error(build_error("db_create", R"j({"table": "ingredients", "data": {"name": "salt", "family": "salt"}})j"),
-              "read_only_table", "table", "ingredients is a read-only catalog; db_create is not allowed on it", hint);
+              "read_only_table", "table", "ingredients is read-only here; db_create is not allowed on it", hint);
   check_error(build_error("db_update", R"j({"table": "ingredients", "filters": [{"field": "name", "op": "=",
       "value": "salt"}], "data": {"name": "sea salt"}})j"),
-              "read_only_table", "table", "ingredients is a read-only catalog; db_update is not allowed on it", hint);
+              "read_only_table", "table", "ingredients is read-only here; db_update is not allowed on it", hint);
   check_error(build_error("db_delete", R"j({"table": "ingredients", "filters": [{"field": "name", "op": "=",
       "value": "salt"}]})j"),
-              "read_only_table", "table", "ingredients is a read-only catalog; db_delete is not allowed on it", hint);
+              "read_only_table", "table", "ingredients is read-only here; db_delete is not allowed on it", hint);
 }
 
 // ---------------------------------------------------------------- filter shape

@@ -138,6 +138,11 @@ struct table {
   bool owner_scoped = false;
   /// False for catalog tables the model may read but never change.
   bool writable = true;
+  /// False for a table the API does not expose (a foreign key's target in a
+  /// schema PostgREST does not serve, such as basejump's `accounts`): its rows
+  /// are refs the model gets from function results and from the rows that
+  /// reference it, never read, written or looked up as a table.
+  bool exposed = true;
   std::vector<column> columns;
   /// Columns tried in order for a row's label; the first non-empty wins.
   std::vector<std::string> label_columns;
@@ -163,6 +168,54 @@ struct table {
   bool hides_owner(std::string_view name) const { return owner_scoped && name == owner && !is_key(name); }
 };
 
+/// What a database function returns, as the domain says it.
+struct function_returns {
+  enum class kind : unsigned char {
+    /// Rows of a domain table (`table`): one, or a set.
+    rows,
+    /// A value of `value_type` (a column type), or a set of them.
+    value,
+    /// JSON: a `json`/`jsonb` result, a `returns table (…)`, a record.
+    json,
+    /// Nothing (`void`).
+    none,
+  };
+  kind type = kind::json;
+  /// kind::rows: the domain table whose rows come back.
+  std::string table;
+  /// kind::value: the values' type.
+  column_type value_type = column_type::text;
+  /// kind::value: the table whose key the value is ("" for none), so a
+  /// returned key becomes a ref.
+  std::string references;
+  /// A set of rows or values (`setof`), not one.
+  bool set = false;
+};
+
+/// A database function the model may call with `db_call` (docs/functions.md).
+/// Its arguments are validated as the columns of a table are: `args` is a
+/// table named after the function whose columns are the arguments (no key,
+/// no owner), so refs, `me`, types and allowed values read the same.
+struct db_function {
+  std::string name;
+  /// What the model reads about it ("" for none).
+  std::string description;
+  /// Sent as `GET /rpc/<name>`, which PostgREST runs read-only; a read for
+  /// read-only acts and approval. False: a write, sent by `POST`.
+  bool read = false;
+  /// The arguments, in the order given, as the columns of a table.
+  table args;
+  /// Arguments of type `vector` (pgvector): the model gives text, the
+  /// executor sends its embedding.
+  std::vector<std::string> embedded_args;
+  /// Each argument's description, by name, when it has one.
+  std::vector<std::pair<std::string, std::string>> arg_descriptions;
+  function_returns returns;
+
+  /// Whether `name` is an argument the model gives as text to embed.
+  bool embeds(std::string_view arg) const;
+};
+
 struct domain {
   std::string name;
   /// The owner column of tables marked `"user_owned": true` without an
@@ -173,6 +226,13 @@ struct domain {
   /// (docs/postgrest-wire.md#silent-row-cap).
   int max_rows = 1000;
   std::vector<table> tables;
+  /// The functions the model may call, in the order given.
+  std::vector<db_function> functions;
+  /// A field named like a foreign-key column of the domain (`account_id`),
+  /// with the table its values are keys of, when every column of that name
+  /// references the same table: a function's JSON result gets refs for it.
+  /// Names, not pointers, so a copied domain stays whole.
+  std::vector<std::pair<std::string, std::string>> field_references;
   /// The domain's own text for prompt example slots (`prompt_examples.h`);
   /// slots it leaves out are derived from the tables.
   std::vector<std::pair<std::string, std::string>> prompt_examples;
@@ -182,11 +242,20 @@ struct domain {
 
   const table* find_table(std::string_view name) const;
   const table* find_table_by_prefix(std::string_view prefix) const;
-  /// The names of all tables, comma-separated, for error hints.
+  const db_function* find_function(std::string_view name) const;
+  /// The table whose keys a result field named `field` holds, or null.
+  const table* field_reference(std::string_view field) const;
+  /// Whether a result field named `field` holds user ids (`auth.users`).
+  bool field_holds_user_id(std::string_view field) const;
+  /// The names of the tables the model may call, comma-separated, for error
+  /// hints (tables the API does not expose are left out).
   std::string table_list() const;
+  /// The names of all functions, comma-separated, for error hints.
+  std::string function_list() const;
 };
 
-/// Validates and loads a domain. Rejects unknown column types, duplicate or
+/// Validates and loads a domain. Functions are checked as tables are: their
+/// arguments as columns, their return table known. Rejects unknown column types, duplicate or
 /// malformed ref prefixes, column names that PostgREST reserves (`or`,
 /// `select`, `limit`, …), keys of other types, foreign keys to unknown
 /// tables or of another type than the key they point at, and UUID columns

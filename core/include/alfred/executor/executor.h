@@ -39,6 +39,7 @@
 #include "alfred/domain/domain.h"
 #include "alfred/postgrest/request.h"
 #include "alfred/registry/registry.h"
+#include "alfred/tool_call/tool_call.h"
 
 namespace alfred {
 
@@ -133,6 +134,10 @@ struct execution_options {
   /// `too_many_rows`, with nothing changed.
   std::size_t max_affected = 0;
   max_affected_check max_affected_by = max_affected_check::header;
+  /// Values the app sets for every call (`createAct({ context })`): a
+  /// create's column or a function's argument of that name gets it, and the
+  /// model may not give it.
+  std::vector<fixed_value> fixed;
   /// The call is the model's: a read without a limit (or over the cap) is
   /// sent with the cap and an exact count, and the result is written for the
   /// model (api::execution_result) rather than for the developer.
@@ -141,7 +146,8 @@ struct execution_options {
 
 /// Parses `{"rowIds": [uuid…], "limits": {"maxParamsBytes", "maxStringBytes",
 /// "maxResponseBytes", "maxRows"}, "maxAffected": n, "maxAffectedBy":
-/// "header" | "count"}` (every member optional; null is `{}`).
+/// "header" | "count", "forModel": {rows, chars}, "context": {name: value}}`
+/// (every member optional; null is `{}`).
 result<execution_options> parse_execution_options(json_value options);
 
 /// The default limits as `{"maxParamsBytes":…,…}`, so the JS side reads them

@@ -46,6 +46,7 @@
   X(invalid_value, core, "a value does not fit its column's type or allowed values") \
   X(invented_uuid, core, "the model wrote a UUID no ref stands for; it must use refs") \
   X(mangled_uuid, core, "the model wrote a corrupted copy of a known row's UUID") \
+  X(missing_argument, core, "a db_call leaves out an argument the function requires") \
   X(missing_column, core, "a create leaves out a required column") \
   X(missing_filter, core, "an update or delete has no filter that selects rows") \
   X(missing_param, core, "a required tool-call parameter is absent") \
@@ -66,6 +67,7 @@
   X(reserved_column, core, "a column name is a PostgREST keyword (select, order, or, and, …)") \
   X(service_key_refused, core, "a service-role key was given where a user's token belongs") \
   X(system_column, core, "the call names the owner column, which is applied automatically") \
+  X(unknown_argument, core, "the function takes no such argument") \
   X(unknown_column, core, "the table has no such column") \
   X(unknown_operator, core, "a filter's op is not one the tools know") \
   X(unknown_param, core, "the tool takes no such parameter") \
@@ -73,7 +75,7 @@
   X(unknown_relation, core, "an embed names a relation the table does not have") \
   X(unknown_table, core, "the domain has no such table") \
   X(unknown_template, core, "a prompt template name the core does not have") \
-  X(unknown_tool, core, "the tool is not db_read, db_create, db_update or db_delete") \
+  X(unknown_tool, core, "the tool is not db_read, db_create, db_update, db_delete or db_call") \
   X(unsupported_filter, core, "the filter kind is not available on this table (semantic search)") \
   X(unsupported_state_version, core, "a registry state from a newer version of the package") \
   X(url_too_long, core, "the request URL would exceed the limit; narrow the filters") \
@@ -87,21 +89,24 @@
   X(too_many_rows, executor, "an update or delete would change more rows than maxAffected allows; nothing was changed") \
   X(value_too_large, executor, "a string value is over the size limit") \
   X(write_outcome_unknown, executor, "a write was sent but its answer was lost; read before retrying") \
+  X(ambiguous_function, database, "the database has several functions of that name that fit the arguments (PGRST203)") \
   X(bad_request, database, "PostgREST refused the request (400) for a reason without its own code") \
   X(check_violation, database, "a value is outside what a CHECK constraint allows") \
   X(conflict, database, "the write conflicts with existing rows (409)") \
   X(duplicate, database, "a row with this unique value already exists") \
   X(foreign_key_violation, database, "a referenced row is missing, or other rows still reference this one") \
+  X(function_error, database, "the function refused the call with an error of its own (RAISE EXCEPTION)") \
   X(invalid_body, database, "PostgREST could not read the request body") \
   X(invalid_query, database, "PostgREST could not parse the query string") \
   X(missing_required, database, "a NOT NULL column got no value") \
   X(not_found, database, "no such row or route (404, or PostgREST's single-row refusal)") \
   X(permission_denied, database, "row level security or a grant refused it (403, 42501)") \
   X(rate_limited, database, "too many requests (429); retry after the time given") \
+  X(read_only_transaction, database, "a function called as a read tried to change data, which the database refused") \
   X(server_error, database, "the database or a gateway failed (5xx)") \
   X(unauthorized, database, "the token is expired or invalid (401)") \
   X(unavailable, database, "the database is busy or starting (503)") \
-  X(unknown_function, database, "the database has no such function (a search RPC)") \
+  X(unknown_function, database, "the domain or the database has no such function") \
   X(aborted, package, "the caller's AbortSignal ended the call") \
   X(backend_unavailable, package, "the CLI's local stack did not start") \
   X(core_unavailable, package, "the WebAssembly core did not load") \

@@ -102,6 +102,9 @@ class request_context {
 /// has a `sub` and is not the `anon` role. Other tables need no session.
 status require_signed_in(const table& tbl, const request_context& context);
 status require_signed_in(const table& tbl, const request_options& options);
+/// The same for a function the model calls: every function runs as the
+/// signed-in user (`auth.uid()` in its body and in the policies it reads).
+status require_signed_in(const db_function& fn, const request_context& context);
 
 struct http_request {
   std::string method;

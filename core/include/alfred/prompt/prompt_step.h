@@ -25,10 +25,11 @@ std::optional<step_type> parse_step_type(std::string_view name);
 /// Read and write steps call tools; analyze and generate steps never do.
 inline bool step_calls_tools(step_type type) { return type == step_type::read || type == step_type::write; }
 
-/// A read step may only read; a write step may use every tool (it reads to
-/// find what it changes).
+/// A read step may only read (db_read, and db_call of a function that only
+/// reads: the loop holds a read step's calls to reads); a write step may use
+/// every tool (it reads to find what it changes).
 inline bool step_allows_tool(step_type type, tool_kind tool) {
-  if (type == step_type::read) return tool == tool_kind::read;
+  if (type == step_type::read) return tool == tool_kind::read || tool == tool_kind::call;
   return type == step_type::write;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-/// Tool definitions for native tool calling: the four tools (`db_read`,
-/// `db_create`, `db_update`, `db_delete`), each with a description and a JSON
+/// Tool definitions for native tool calling: the table tools (`db_read`,
+/// `db_create`, `db_update`, `db_delete`) and, for a domain with functions,
+/// `db_call`, each with a description and a JSON
 /// Schema of its params, generated from the domain in use (table names as an
 /// enum, the filter ops, and the tables' columns: one line per table in
 /// db_read's description by default, every column with its type and allowed
@@ -17,6 +18,8 @@
 /// caller's.
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "alfred/domain/domain.h"
 #include "alfred/tool_call/tool_call.h"
@@ -41,6 +44,15 @@ struct tool_schema_options {
   /// schema description (`api::schema_description`) for a caller to offer
   /// on demand.
   bool inline_schema = false;
+  /// Columns and arguments the app sets for every call (`createAct({
+  /// context })`): no schema or description offers them to the model.
+  std::vector<std::string> fixed;
+
+  bool fixes(std::string_view name) const {
+    for (const auto& item : fixed)
+      if (item == name) return true;
+    return false;
+  }
 };
 
 /// The JSON Schema of `kind`'s params for `dom`. Borrows nothing: the
@@ -51,10 +63,10 @@ std::string tool_parameters_schema(const domain& dom, tool_kind kind, const tool
 /// tables (compact) or the whole schema (`inline_schema`).
 std::string tool_description(const domain& dom, tool_kind kind, const tool_schema_options& options = {});
 
-/// The four tools as a JSON array of `{"name", "description", "parameters"}`
-/// in the order db_read, db_create, db_update, db_delete. Tools that have no
-/// table to act on (a domain with only read-only catalogs has no writes) are
-/// left out.
+/// The tools as a JSON array of `{"name", "description", "parameters"}` in
+/// the order db_read, db_create, db_update, db_delete, db_call. Tools that
+/// have nothing to act on (a domain with only read-only catalogs has no
+/// writes, one without functions no db_call) are left out.
 std::string tool_definitions_json(const domain& dom, const tool_schema_options& options = {});
 
 }  // namespace alfred

@@ -1,6 +1,7 @@
 #pragma once
 /// Validation of the model's tool calls (`db_read`, `db_create`, `db_update`,
-/// `db_delete`) against the domain's schema, with refs translated to UUIDs.
+/// `db_delete`, and `db_call` for the domain's functions) against the
+/// domain's schema, with refs translated to UUIDs.
 /// The result is a `tool_call` that can be turned into a request without any
 /// further checks; every problem is reported as an `error` whose path points
 /// into the params the model wrote.
@@ -9,12 +10,13 @@
 ///     auto call = parse_tool_call(dom, reg, "db_delete", params, user_id);
 ///     if (!call) return call.err();  // unknown_ref at filters[0].value when the registry has no inv_1
 ///
-/// A `tool_call` points into the domain (`tbl`, `col`, and the `field` and
-/// `column` names are the domain's), which must outlive it. It copies every
+/// A `tool_call` points into the domain (`tbl`, `col`, `fn`, and the `field`
+/// and `column` names are the domain's), which must outlive it. It copies every
 /// value, refs already translated, so it borrows neither the registry nor
 /// the params text.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,7 +30,8 @@
 
 namespace alfred {
 
-enum class tool_kind { read, create, update, remove };
+/// The tools, in the order of their names (`db_read` … `db_call`).
+enum class tool_kind { read, create, update, remove, call };
 
 std::optional<tool_kind> parse_tool_name(std::string_view name);
 std::string_view tool_name(tool_kind kind);
@@ -64,6 +67,16 @@ struct filter {
   const scalar& value() const { return values.front(); }
 };
 
+/// A value the app sets for every call of an act (`createAct({ context })`:
+/// the active team, a tenant id): a create of a table with a column of that
+/// name gets it, a function with an argument of that name gets it, and the
+/// model may give neither (`system_column`).
+struct fixed_value {
+  std::string name;
+  /// The value as JSON text, checked against each column or argument it fills.
+  std::string json;
+};
+
 /// One column of a create/update row: the sanitized value as JSON text.
 struct row_field {
   /// The column's name as the domain spells it.
@@ -74,7 +87,17 @@ using row = std::vector<row_field>;
 
 struct tool_call {
   tool_kind kind = tool_kind::read;
+  /// The table of a table tool; for `db_call`, the table whose rows the
+  /// function returns (null when it returns values, JSON or nothing).
   const table* tbl = nullptr;
+  /// db_call: the function called.
+  const db_function* fn = nullptr;
+  /// db_call: the arguments given, sanitized with refs translated, in the
+  /// order the function declares them (`column` is the argument's name).
+  row args;
+  /// db_call: arguments of type vector, each with the text whose embedding
+  /// the executor sends in its place.
+  std::vector<std::pair<std::string_view, std::string>> embeds;
   std::vector<filter> filters;
   std::vector<filter> or_filters;
   /// Further OR groups, each ANDed with the rest (added by middleware when
@@ -104,6 +127,10 @@ struct tool_call {
   std::size_t max_affected = 0;
 };
 
+/// Whether a call changes data: a create, update or delete, or a call of a
+/// function that is not a read.
+bool writes(const tool_call& call);
+
 /// Validates `params` for `tool` ("db_read", …) and translates refs through
 /// `registry` (and `me` to `current_user`, the signed-in user's id, "" for
 /// none). Never touches the registry's state.
@@ -111,6 +138,9 @@ struct tool_call {
 /// @example parse_tool_call(dom, reg, "db_read", params, user_id) // filters on `me` → the user's UUID
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
                                   json_value params, std::string_view current_user = {});
+/// The same, with the values the app fixes for every call (`fixed`).
+result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
+                                  json_value params, std::string_view current_user, std::span<const fixed_value> fixed);
 /// The same for params given as JSON text.
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
                                   std::string_view params_json, std::string_view current_user = {});

@@ -1,0 +1,192 @@
+// A function's answer that is not rows of a domain table, as rows the model
+// may see (alfred/rows/function_result.h): keys in fields named like the
+// domain's foreign keys become refs, user ids `me` or nothing.
+#include "alfred/rows/function_result.h"
+
+#include <fmt/format.h>
+
+#include "alfred/json/json.h"
+#include "alfred/rows/row_translation.h"
+#include "alfred/uuid/uuid.h"
+#include "alfred/uuid/uuid_bits.h"
+
+namespace alfred {
+namespace {
+
+// The key text of `value` if it can be a key of `target` (a UUID for a uuid
+// key, digits for an integer key, text for a text key), else nothing.
+std::optional<std::string> key_of(const table& target, json_value value) {
+  const column* key = target.key_column();
+  if (!key) return std::nullopt;
+  switch (key->type) {
+    case column_type::uuid:
+      if (value.is_string() && is_uuid_syntax(value.str())) return canonical_uuid(value.str());
+      return std::nullopt;
+    case column_type::integer:
+      if (value.is_integer()) return std::string(value.raw());
+      return std::nullopt;
+    case column_type::text:
+      if (value.is_string()) return std::string(value.str());
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+class json_translator {
+ public:
+  json_translator(const domain& dom, ref_registry& registry, std::string_view me, std::string& out)
+      : dom_(dom), registry_(registry), me_(me.empty() ? std::string() : canonical_uuid(me)), w_(out) {}
+
+  // A ref for `key` of `target`, labelled `label` when it is not empty; ""
+  // when the registry has no number left.
+  std::string ref_for(const table& target, const std::string& key, std::string_view label) {
+    const column& key_col = *target.key_column();
+    std::size_t index = ref_registry::npos;
+    if (key_col.type == column_type::uuid) {
+      if (auto bits = parse_uuid_bits(key))
+        index = registry_.register_linked_index(target.name, target.ref_prefix, *bits);
+    } else {
+      index = registry_.register_linked_key_index(target.name, target.ref_prefix, key);
+    }
+    if (index == ref_registry::npos) return {};
+    if (!label.empty() && registry_.entries()[index].label.empty()) registry_.set_label(index, label);
+    return registry_.entries()[index].ref;
+  }
+
+  void value(json_value value) {
+    if (value.is_object())
+      object(value);
+    else if (value.is_array())
+      array(value);
+    else
+      w_.value(value, true);
+  }
+
+  void array(json_value value) {
+    w_.begin_array();
+    value.for_each_element([&](std::size_t, json_value item) { this->value(item); });
+    w_.end_array();
+  }
+
+  void object(json_value value) {
+    // An object with no id of its own whose first key-holding field names a
+    // row describes that row: its label columns label the ref.
+    const bool has_own_id = value.find("id").has_value();
+    bool labelled = false;
+    w_.begin_object();
+    value.for_each_member([&](std::string_view key, json_value member) {
+      if (dom_.field_holds_user_id(key) && member.is_string() && is_uuid_syntax(member.str())) {
+        if (!me_.empty() && canonical_uuid(member.str()) == me_) {
+          w_.key(key);
+          w_.string(kCurrentUserRef);
+        }
+        return;  // another user's id never reaches the model
+      }
+      if (const table* target = dom_.field_reference(key)) {
+        if (auto row_key = key_of(*target, member)) {
+          const std::string label = !has_own_id && !labelled ? row_label(*target, value) : std::string();
+          labelled = true;
+          const std::string ref = ref_for(*target, *row_key, label);
+          if (!ref.empty()) {
+            w_.key(key);
+            w_.string(ref);
+            return;
+          }
+        }
+      }
+      w_.key(key);
+      this->value(member);
+    });
+    w_.end_object();
+  }
+
+  /// The writer every value of the result goes through (one writer per
+  /// text: a second one would not know where commas go).
+  json_writer& writer() { return w_; }
+
+ private:
+  const domain& dom_;
+  ref_registry& registry_;
+  std::string me_;
+  json_writer w_;
+};
+
+// The rows of a result: an array's elements, one object, or a value.
+template <class Row>
+std::size_t write_rows(json_value root, json_writer& w, Row&& row) {
+  std::size_t n = 0;
+  w.begin_array();
+  if (root.is_array()) {
+    root.for_each_element([&](std::size_t, json_value item) {
+      row(item);
+      ++n;
+    });
+  } else if (!root.is_null()) {
+    row(root);
+    n = 1;
+  }
+  w.end_array();
+  return n;
+}
+
+}  // namespace
+
+result<std::string> translate_function_json(const domain& dom, ref_registry& registry, std::string_view body,
+                                            std::string_view current_user, std::size_t* rows_written) {
+  auto doc = json_document::parse(body.empty() ? std::string_view("null") : body);
+  if (!doc)
+    return error{codes::invalid_json, "", fmt::format("the function's answer is not JSON: {}", doc.err().message),
+                 "this is a server problem, not a tool-call problem"};
+  std::string out;
+  registry.begin_batch();
+  json_translator translator(dom, registry, current_user, out);
+  json_writer& w = translator.writer();
+  const std::size_t n = write_rows(doc->root(), w, [&](json_value item) {
+    if (item.is_object()) return translator.object(item);
+    w.begin_object();
+    w.key("value");
+    translator.value(item);
+    w.end_object();
+  });
+  registry.commit_batch();
+  if (rows_written) *rows_written = n;
+  return out;
+}
+
+result<std::string> translate_function_values(const domain& dom, ref_registry& registry, const db_function& fn,
+                                              std::string_view body, std::size_t* rows_written) {
+  auto doc = json_document::parse(body.empty() ? std::string_view("null") : body);
+  if (!doc)
+    return error{codes::invalid_json, "", fmt::format("the function's answer is not JSON: {}", doc.err().message),
+                 "this is a server problem, not a tool-call problem"};
+  const table* target = fn.returns.references.empty() ? nullptr : dom.find_table(fn.returns.references);
+  std::string out;
+  json_translator translator(dom, registry, {}, out);
+  json_writer& w = translator.writer();
+  auto row = [&](json_value item) {
+    w.begin_object();
+    w.key("value");
+    std::string ref;
+    if (target)
+      if (auto key = key_of(*target, item)) ref = translator.ref_for(*target, *key, {});
+    if (!ref.empty())
+      w.string(ref);
+    else
+      w.value(item, true);
+    w.end_object();
+  };
+  std::size_t n = 1;
+  if (fn.returns.set) {
+    n = write_rows(doc->root(), w, row);
+  } else {
+    // One value, which may itself be a list (`returns text[]`).
+    w.begin_array();
+    row(doc->root());
+    w.end_array();
+  }
+  if (rows_written) *rows_written = n;
+  return out;
+}
+
+}  // namespace alfred

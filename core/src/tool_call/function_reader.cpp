@@ -1,0 +1,163 @@
+// A `db_call`'s params: `{"function": "<name>", "args": {…}}` read against
+// the domain's functions (docs/functions.md). Each argument is checked as a
+// column of the function's argument table, so refs, `me`, types and allowed
+// values read as they do in a create's data.
+#include "function_reader.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "../json/echo.h"
+#include "param_path.h"
+#include "tool_params.h"
+#include "values.h"
+
+namespace alfred::detail {
+namespace {
+
+std::string function_hint(const domain& dom) {
+  if (dom.functions.empty()) return "this database offers no functions to call; use db_read and the write tools";
+  return fmt::format("one of: {}", dom.function_list());
+}
+
+}  // namespace
+
+std::string function_signature(const db_function& fn, std::span<const std::string> fixed) {
+  std::string out = fn.name;
+  out += '(';
+  bool first = true;
+  for (const auto& arg : fn.args.columns) {
+    if (std::find(fixed.begin(), fixed.end(), arg.name) != fixed.end()) continue;
+    if (!first) out += ", ";
+    first = false;
+    out += arg.name;
+    if (!arg.required) out += '?';
+    out += ": ";
+    if (fn.embeds(arg.name))
+      out += "text to search by meaning";
+    else if (!arg.references.empty())
+      out += "ref of " + arg.references;
+    else if (arg.user_id)
+      out += "me";
+    else
+      out += column_type_name(arg.type);
+    if (!arg.allowed_values.empty() && arg.allowed_values.size() <= 8) {
+      out += " (";
+      for (std::size_t i = 0; i < arg.allowed_values.size(); ++i)
+        out.append(i ? "|" : "").append(arg.allowed_values[i]);
+      out += ')';
+    }
+  }
+  out += ')';
+  return out;
+}
+
+function_reader::function_reader(const domain& dom, const ref_registry& registry, tool_call& call,
+                                 std::span<const alfred::fixed_value> fixed)
+    : dom_(dom), registry_(registry), call_(call), fixed_(fixed) {}
+
+status function_reader::read(const std::optional<json_value>& function, const std::optional<json_value>& args) {
+  if (!function || function->is_null())
+    return error{codes::missing_param, "function", "function is required", function_hint(dom_)};
+  if (!function->is_string())
+    return error{codes::invalid_param, "function",
+                 fmt::format("function must be a function's name, got {}", function->kind_name()), function_hint(dom_)};
+  const db_function* fn = dom_.find_function(function->str());
+  if (!fn)
+    return error{codes::unknown_function, "function",
+                 fmt::format("'{}' is not a function of the {} database", echoed(function->str()), dom_.name),
+                 function_hint(dom_)};
+  call_.fn = fn;
+  if (fn->returns.type == function_returns::kind::rows) call_.tbl = dom_.find_table(fn->returns.table);
+
+  json_value given = args ? *args : json_value();
+  std::optional<json_document> text_doc;
+  // Strict mode writes `args` as JSON text, as it writes `data`.
+  if (args && args->is_string()) {
+    auto doc = json_document::parse(args->str());
+    if (!doc || !doc->root().is_object())
+      return error{codes::invalid_param, "args", "args is text that is not a JSON object of the function's arguments",
+                   fmt::format("e.g. {}", function_signature(*fn))};
+    text_doc = std::move(*doc);
+    given = text_doc->root();
+  }
+  if (args && !given.is_null() && !given.is_object())
+    return error{codes::invalid_param, "args",
+                 fmt::format("args must be an object of the function's arguments, got {}", given.kind_name()),
+                 fmt::format("{} takes {}", fn->name, function_signature(*fn))};
+
+  std::optional<error> failure;
+  const param_path root("args");
+  std::vector<std::pair<std::string_view, json_value>> values;
+  if (given.is_object())
+    given.for_each_member([&](std::string_view key, json_value value) {
+      if (failure) return;
+      const column* arg = fn->args.find_column(key);
+      if (!arg) {
+        failure = error{codes::unknown_argument, root.member(key).str(),
+                        fmt::format("{} takes no argument '{}'", fn->name, echoed(key)),
+                        fn->args.columns.empty() ? std::string("it takes no arguments: give \"args\": {}")
+                                                 : fmt::format("{} takes {}", fn->name, function_signature(*fn))};
+        return;
+      }
+      if (is_fixed(arg->name)) {
+        failure = error{codes::system_column, root.member(key).str(),
+                        fmt::format("{} is set by the app for every call; leave it out", arg->name),
+                        fmt::format("call {} without {}", fn->name, arg->name)};
+        return;
+      }
+      if (value.is_null()) return;  // not given (strict mode writes null for what it leaves out)
+      const auto known = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == key; });
+      if (known != values.end())
+        known->second = value;
+      else
+        values.emplace_back(arg->name, value);
+    });
+  if (failure) return std::move(*failure);
+
+  const value_scope scope{dom_, registry_, fn->args, call_.current_user};
+  // In the order the function declares its arguments.
+  for (const column& arg : fn->args.columns) {
+    const param_path at = root.member(arg.name);
+    if (const alfred::fixed_value* fixed = fixed_value(arg.name)) {
+      auto checked = check_fixed_value(arg, fixed->json, at);
+      if (!checked) return checked.take_error();
+      call_.args.push_back({arg.name, std::move(*checked)});
+      continue;
+    }
+    const auto given_value =
+        std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == arg.name; });
+    if (given_value == values.end()) {
+      if (arg.required)
+        return error{codes::missing_argument, at.str(), fmt::format("{} needs {}", fn->name, arg.name),
+                     fmt::format("{} takes {}", fn->name, function_signature(*fn))};
+      continue;
+    }
+    const json_value value = given_value->second;
+    if (fn->embeds(arg.name)) {
+      if (!value.is_string() || value.str().find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return error{codes::invalid_value, at.str(),
+                     fmt::format("{} is searched by meaning: give the text to search for, got {}", arg.name,
+                                 value.is_string() ? "empty text" : value.kind_name()),
+                     fmt::format("e.g. \"{}\": \"what the user asked about\"", arg.name)};
+      if (contains_nul(value.str())) return nul_error(at.str());
+      call_.embeds.emplace_back(arg.name, std::string(value.str()));
+      continue;
+    }
+    auto sanitized = check_payload_value(scope, arg, value, at);
+    if (!sanitized) return sanitized.take_error();
+    call_.args.push_back({arg.name, std::move(*sanitized)});
+  }
+  return ok_status();
+}
+
+bool function_reader::is_fixed(std::string_view arg) const { return fixed_value(arg) != nullptr; }
+
+const alfred::fixed_value* function_reader::fixed_value(std::string_view arg) const {
+  for (const auto& fixed : fixed_)
+    if (fixed.name == arg) return &fixed;
+  return nullptr;
+}
+
+}  // namespace alfred::detail

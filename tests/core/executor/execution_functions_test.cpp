@@ -1,0 +1,238 @@
+// db_call through the executor: the exact request for a function that reads
+// (GET) and one that writes (POST), the embedding of a vector argument, the
+// answer by what the function returns, and its errors as the model sees them.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../request_text.h"
+#include "../support.h"
+#include "../team_domain.h"
+#include "alfred/api/api.h"
+#include "alfred/executor/executor.h"
+
+namespace alfred::test {
+namespace {
+
+using nlohmann::json;
+
+need_response ok(std::string body, int status = 200) { return {status, "", "application/json", std::move(body)}; }
+
+struct call_run {
+  ref_registry registry = team_registry();
+  std::optional<execution> ex;
+
+  call_run& start(std::string_view params, execution_options settings = {}) {
+    ex.emplace(team(), registry, "db_call", params, alice_session(), std::move(settings));
+    return *this;
+  }
+  const need& only_need() const {
+    REQUIRE(ex->needs().size() == 1);
+    return ex->needs().front();
+  }
+  call_run& answer(need_response response) {
+    ex->respond(0, std::move(response));
+    return *this;
+  }
+  json result() const {
+    REQUIRE(ex->done());
+    return json::parse(ex->result_json());
+  }
+};
+
+std::string body_of(const http_request& req) { return req.body.value_or("(none)"); }
+
+}  // namespace
+
+TEST_CASE("a function that reads is GET /rpc/<name> with its arguments in the query string") {
+  call_run r;
+  r.start(R"({"function":"count_open_tickets","args":{"project_id":"project_1","status":"open"}})");
+  const http_request& req = r.only_need().request;
+  CHECK(req.method == "GET");
+  CHECK(url_path(req) == "http://127.0.0.1:3000/rpc/count_open_tickets");
+  CHECK(query_text(req) == std::string("project_id=") + kProjectOne + "\nstatus=open\n");
+  CHECK_FALSE(req.body.has_value());
+  r.answer(ok("3"));
+  const json out = r.result();
+  CHECK(out["error"].is_null());
+  CHECK(out["data"] == json::parse(R"([{"value":3}])"));
+  CHECK(out["count"] == 1);
+  CHECK(out["query"]["tool"] == "db_call");
+  CHECK(out["query"]["function"] == "count_open_tickets");
+  CHECK(out["query"]["table"] == "");
+  CHECK(out["query"]["requested"] == json::parse(R"({"function":"count_open_tickets",
+    "args":{"project_id":"project_1","status":"open"}})"));
+}
+
+TEST_CASE("a read whose argument PostgREST would read as its own (limit) is sent by POST") {
+  call_run r;
+  r.start(R"({"function":"count_open_tickets","args":{"project_id":"project_1","limit":2}})");
+  const http_request& req = r.only_need().request;
+  CHECK(req.method == "POST");
+  CHECK(body_of(req) == std::string(R"({"project_id":")") + kProjectOne + R"(","limit":2})");
+}
+
+TEST_CASE("a list argument of a read goes as a PostgreSQL array literal, each element quoted") {
+  call_run r;
+  r.start(R"({"function":"project_tags","args":{"tags":["a,b","say \"hi\""]}})");
+  const http_request& req = r.only_need().request;
+  CHECK(req.method == "GET");
+  CHECK(query_text(req) == "tags={\"a,b\",\"say \\\"hi\\\"\"}\n");
+  r.answer(ok(R"(["x","y"])"));
+  CHECK(r.result()["data"] == json::parse(R"([{"value":"x"},{"value":"y"}])"));
+}
+
+TEST_CASE("a function that writes is POST with a JSON body, and rows of a table come back with refs and labels") {
+  call_run r;
+  r.start(R"({"function":"archive_project","args":{"project_id":"project_1"}})");
+  const http_request& req = r.only_need().request;
+  CHECK(req.method == "POST");
+  CHECK(req.url == "http://127.0.0.1:3000/rpc/archive_project");
+  CHECK(body_of(req) == std::string(R"({"project_id":")") + kProjectOne + "\"}");
+  CHECK(headers_text(req).find("Content-Type: application/json") != std::string::npos);
+  r.answer(ok(std::string(R"({"id":")") + kProjectOne + R"(","account_id":")" + kAccountAcme +
+              R"(","name":"Apollo","status":"archived","created_by":")" + kAlice + "\"}"));
+  const json out = r.result();
+  CHECK(out["error"].is_null());
+  CHECK(out["data"] == json::parse(R"([{"id":"project_1","account_id":"account_1","_account_id_label":"Acme",
+    "name":"Apollo","status":"archived","created_by":"me"}])"));
+  CHECK(out["query"]["table"] == "projects");
+}
+
+TEST_CASE("a function returning rows of a table with hidden columns selects the visible ones") {
+  call_run r;
+  r.start(R"({"function":"match_documents","args":{"query_embedding":"lisbon contract","match_count":2}})");
+  const need& embed = r.only_need();
+  CHECK(embed.type == need::kind::embed);
+  CHECK(embed.text == "lisbon contract");
+  r.answer(ok("[0.25,-1,3e-2]"));
+  const http_request& req = r.only_need().request;
+  CHECK(req.method == "POST");
+  CHECK(query_text(req) == "select=id,title\n");
+  CHECK(body_of(req) == R"({"match_count":2,"query_embedding":"[0.25,-1,3e-2]"})");
+  r.answer(ok(R"([{"id":"8e3f5c4b-0d6a-4fb1-8c43-445566778899","title":"Lisbon contract"}])"));
+  const json out = r.result();
+  CHECK(out["data"] == json::parse(R"([{"id":"doc_1","title":"Lisbon contract"}])"));
+  CHECK(out["query"]["requested"]["args"]["query_embedding"] == "lisbon contract");
+  CHECK(out["query"]["effective"].is_null());
+  CHECK(out["query"]["notes"] == json::parse(R"(["query_embedding was sent as the embedding of the text given"])"));
+}
+
+TEST_CASE("an embedder that fails or answers no numbers fails the call, naming the argument") {
+  call_run r;
+  r.start(R"({"function":"match_documents","args":{"query_embedding":"x"}})");
+  r.answer(ok(R"({"error":"quota"})"));
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "embedding_failed");
+  CHECK(out["error"]["path"] == "args.query_embedding");
+}
+
+TEST_CASE("a JSON result: fields named like foreign keys become refs, labelled by the object they describe") {
+  call_run r;
+  r.start(R"({"function":"get_accounts"})");
+  CHECK(r.only_need().request.method == "GET");
+  CHECK(r.only_need().request.url == "http://127.0.0.1:3000/rpc/get_accounts");
+  r.answer(ok(std::string(R"([{"account_id":")") + kAccountAcme + R"(","name":"Acme","role":"owner"},)" +
+              R"({"account_id":")" + kAccountBeta + R"(","name":"Beta Research","role":"member"}])"));
+  const json out = r.result();
+  CHECK(out["data"] == json::parse(R"([{"account_id":"account_1","name":"Acme","role":"owner"},
+    {"account_id":"account_2","name":"Beta Research","role":"member"}])"));
+  const ref_entry* beta = r.registry.find("account_2");
+  REQUIRE(beta);
+  CHECK(beta->label == "Beta Research");
+  CHECK(beta->table == "accounts");
+}
+
+TEST_CASE("a value that is a table's key comes back as its ref, and nothing comes back as no rows") {
+  call_run r;
+  r.start(R"({"function":"current_account","args":{"account_id":"account_1"}})");
+  r.answer(ok(std::string("\"") + kAccountBeta + "\""));
+  CHECK(r.result()["data"] == json::parse(R"([{"value":"account_2"}])"));
+
+  call_run nothing;
+  nothing.start(R"({"function":"touch"})");
+  CHECK(nothing.only_need().request.method == "POST");
+  CHECK(body_of(nothing.only_need().request) == "{}");
+  nothing.answer(ok("", 204));
+  const json out = nothing.result();
+  CHECK(out["error"].is_null());
+  CHECK(out["data"] == json::array());
+  CHECK(out["query"]["notes"] == json::parse(R"(["touch returned nothing: it ran without an error"])"));
+}
+
+TEST_CASE("the function's own error reaches the model as the app wrote it, with a code") {
+  call_run r;
+  r.start(R"({"function":"create_account","args":{"name":"Acme"}})");
+  r.answer({400, "", "application/json",
+            R"({"code":"P0001","details":null,"hint":null,"message":"An account with that slug already exists"})"});
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "function_error");
+  CHECK(out["error"]["message"] == "calling create_account failed: An account with that slug already exists");
+  CHECK(out["error"]["hint"] ==
+        "the function refused the call for the reason in its message: correct the arguments, or tell the user");
+}
+
+TEST_CASE("PostgREST's function errors and a write refused in a read-only call have their own codes") {
+  auto code_for = [](std::string_view params, std::string body, int status) {
+    call_run r;
+    r.start(params);
+    r.answer({status, "", "application/json", std::move(body)});
+    return r.result()["error"]["code"].get<std::string>();
+  };
+  CHECK(code_for(R"({"function":"get_accounts"})",
+                 R"({"code":"25006","message":"cannot execute INSERT in a read-only transaction"})",
+                 400) == "read_only_transaction");
+  CHECK(code_for(R"({"function":"get_accounts"})", R"({"code":"PGRST202","message":"Could not find the function"})",
+                 404) == "unknown_function");
+  CHECK(code_for(R"({"function":"get_accounts"})", R"({"code":"PGRST203","message":"Could not choose"})", 300) ==
+        "ambiguous_function");
+}
+
+TEST_CASE("a function that writes, whose answer is lost, has an unknown outcome, and a read's is a network error") {
+  call_run write;
+  write.start(R"({"function":"create_account","args":{"name":"Acme"}})");
+  write.answer({0, "", "", "socket hang up", transport_failure::no_response});
+  CHECK(write.result()["error"]["code"] == "write_outcome_unknown");
+  call_run read;
+  read.start(R"({"function":"get_accounts"})");
+  read.answer({0, "", "", "socket hang up", transport_failure::no_response});
+  CHECK(read.result()["error"]["code"] == "network_error");
+}
+
+TEST_CASE("a function runs as the signed-in user: without a user's token nothing is sent") {
+  ref_registry reg = team_registry();
+  execution ex(team(), reg, "db_call", R"({"function":"get_accounts"})", alice_options());
+  REQUIRE(ex.done());
+  const json out = json::parse(ex.result_json());
+  CHECK(out["error"]["code"] == "not_signed_in");
+  CHECK(out["error"]["message"] ==
+        "get_accounts runs as the signed-in user, and no signed-in user's access token was "
+        "given");
+}
+
+TEST_CASE("the model's result for a call names the function, with the query as text") {
+  call_run r;
+  execution_options settings;
+  settings.for_model = result_limits{};
+  r.start(R"({"function":"count_open_tickets","args":{"project_id":"project_1"}})", settings);
+  r.answer(ok("4"));
+  std::string scratch;
+  const std::string& text = api::execution_result(*r.ex, scratch);
+  const json model = json::parse(text.substr(text.find('\n') + 1));
+  CHECK(model["ok"] == true);
+  CHECK(model["tool"] == "db_call");
+  CHECK(model["function"] == "count_open_tickets");
+  CHECK(model["rows"] == json::parse(R"([{"value":4}])"));
+  CHECK(model["query"] ==
+        "Query: Function: count_open_tickets | Args: project_id = project_1\nOutcome: 1 row returned");
+}
+
+TEST_CASE("a value the app fixes is sent as the argument, never the model's") {
+  call_run r;
+  execution_options settings;
+  settings.fixed.push_back({"account_id", std::string("\"") + kAccountBeta + "\""});
+  r.start(R"({"function":"current_account"})", settings);
+  CHECK(query_text(r.only_need().request) == std::string("account_id=") + kAccountBeta + "\n");
+}
+
+}  // namespace alfred::test

@@ -1,0 +1,97 @@
+// A function's JSON and values as rows the model may see: refs for fields
+// named like the domain's foreign keys, `me` or nothing for user ids.
+#include "alfred/rows/function_result.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../support.h"
+#include "../team_domain.h"
+
+namespace alfred::test {
+namespace {
+
+using nlohmann::json;
+
+json translated(std::string_view body, ref_registry& reg, std::size_t* n = nullptr) {
+  auto out = translate_function_json(team(), reg, body, kAlice, n);
+  REQUIRE(out.ok());
+  return json::parse(*out);
+}
+
+}  // namespace
+
+TEST_CASE("function JSON: a list of objects, one object, a value, null") {
+  ref_registry reg = team_registry();
+  std::size_t n = 0;
+  CHECK(translated(R"([{"a":1},{"a":2}])", reg, &n) == json::parse(R"([{"a":1},{"a":2}])"));
+  CHECK(n == 2);
+  CHECK(translated(R"({"a":1})", reg, &n) == json::parse(R"([{"a":1}])"));
+  CHECK(n == 1);
+  CHECK(translated("42", reg, &n) == json::parse(R"([{"value":42}])"));
+  CHECK(translated("null", reg, &n) == json::array());
+  CHECK(n == 0);
+  CHECK(translated("", reg) == json::array());
+  CHECK(translated(R"([1,"x"])", reg) == json::parse(R"([{"value":1},{"value":"x"}])"));
+}
+
+TEST_CASE("function JSON: a key under a foreign key's name becomes its ref, and the object without an id labels it") {
+  ref_registry reg = team_registry();
+  const std::string body = std::string(R"([{"account_id":")") + kAccountBeta +
+                           R"(","name":"Beta","nested":{"project_id":")" + kProjectOne + R"("}}])";
+  CHECK(translated(body, reg) ==
+        json::parse(R"([{"account_id":"account_2","name":"Beta","nested":{"project_id":"project_1"}}])"));
+  CHECK(reg.find("account_2")->label == "Beta");
+  CHECK(reg.find("account_2")->action == ref_action::linked);
+  // project_1 keeps its label and action: a nested mention does not relabel it.
+  CHECK(reg.find("project_1")->label == "Apollo");
+  CHECK(reg.find("project_1")->action == ref_action::read);
+}
+
+TEST_CASE("function JSON: an object with an id of its own does not label the rows it references") {
+  ref_registry reg;
+  translated(std::string(R"({"id":7,"account_id":")") + kAccountBeta + R"(","name":"A project"})", reg);
+  CHECK(reg.find("account_1")->label.empty());
+}
+
+TEST_CASE("function JSON: a value that is not a key of the table stays as it is, for the scrub") {
+  ref_registry reg;
+  CHECK(translated(R"({"account_id":"not-a-uuid","project_id":12})", reg) ==
+        json::parse(R"([{"account_id":"not-a-uuid","project_id":12}])"));
+  CHECK(reg.entries().empty());
+}
+
+TEST_CASE("function JSON: the signed-in user's id is me, and another user's is left out") {
+  ref_registry reg;
+  const std::string body = std::string(R"([{"created_by":")") + kAlice +
+                           R"("},{"created_by":"0b4a6c5d-1e7f-4a2b-9d54-556677889900","x":1}])";
+  CHECK(translated(body, reg) == json::parse(R"([{"created_by":"me"},{"x":1}])"));
+}
+
+TEST_CASE("function JSON: invalid JSON is an error and registers nothing") {
+  ref_registry reg;
+  auto out = translate_function_json(team(), reg, std::string(R"([{"account_id":")") + kAccountBeta + "\"}", kAlice);
+  REQUIRE_FALSE(out.ok());
+  CHECK(out.err().code == codes::invalid_json);
+  CHECK(reg.entries().empty());
+}
+
+TEST_CASE("function values: one value (a list included) is one row, and a set is a row per value") {
+  ref_registry reg = team_registry();
+  const db_function& tags = *team().find_function("project_tags");
+  std::size_t n = 0;
+  auto set = translate_function_values(team(), reg, tags, R"(["a","b"])", &n);
+  REQUIRE(set.ok());
+  CHECK(json::parse(*set) == json::parse(R"([{"value":"a"},{"value":"b"}])"));
+  CHECK(n == 2);
+  const db_function& count = *team().find_function("count_open_tickets");
+  auto one = translate_function_values(team(), reg, count, "12", &n);
+  CHECK(json::parse(*one) == json::parse(R"([{"value":12}])"));
+  CHECK(n == 1);
+  const db_function& current = *team().find_function("current_account");
+  auto ref = translate_function_values(team(), reg, current, std::string("\"") + kAccountAcme + "\"");
+  CHECK(json::parse(*ref) == json::parse(R"([{"value":"account_1"}])"));
+}
+
+}  // namespace alfred::test

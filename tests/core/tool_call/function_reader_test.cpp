@@ -1,0 +1,177 @@
+// db_call's params validated against the domain's functions: each mistake a
+// model makes is refused before any request with a code, a path into the
+// params and a hint; what passes has its refs translated.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "../support.h"
+#include "../team_domain.h"
+#include "alfred/tool_call/tool_call.h"
+
+namespace alfred::test {
+namespace {
+
+result<tool_call> call(std::string_view params, const ref_registry& reg = team_registry(),
+                       std::span<const fixed_value> fixed = {}) {
+  auto doc = json_document::parse(params);
+  REQUIRE(doc.ok());
+  return parse_tool_call(team(), reg, "db_call", doc->root(), kAlice, fixed);
+}
+
+void refused(std::string_view params, std::string_view code, std::string_view path, std::string_view message,
+             std::string_view hint = {}) {
+  auto parsed = call(params);
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.err().code.name() == code);
+  CHECK(parsed.err().path == path);
+  CHECK(parsed.err().message == message);
+  if (!hint.empty()) CHECK(parsed.err().hint == hint);
+}
+
+std::string args_text(const tool_call& c) {
+  std::string out;
+  for (const auto& field : c.args) out += std::string(field.column) + "=" + field.json + ";";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("db_call: a function and its arguments, refs translated to keys, in the order the function declares") {
+  auto archived = call(R"({"function":"archive_project","args":{"project_id":"project_1"}})");
+  REQUIRE(archived.ok());
+  CHECK(archived->kind == tool_kind::call);
+  CHECK(archived->fn == team().find_function("archive_project"));
+  CHECK(archived->tbl == team().find_table("projects"));
+  CHECK(args_text(*archived) == std::string("project_id=\"") + kProjectOne + "\";");
+  CHECK(writes(*archived));
+
+  auto counted =
+      call(R"({"function":"count_open_tickets","args":{"limit":5,"project_id":"project_1","status":"open"}})");
+  REQUIRE(counted.ok());
+  CHECK(args_text(*counted) == std::string("project_id=\"") + kProjectOne + "\";status=\"open\";limit=5;");
+  CHECK_FALSE(writes(*counted));
+  CHECK(counted->tbl == nullptr);
+
+  auto listed = call(R"({"function":"get_accounts"})");
+  REQUIRE(listed.ok());
+  CHECK(listed->args.empty());
+  CHECK(call(R"({"function":"get_accounts","args":{}})").ok());
+  CHECK(call(R"({"function":"get_accounts","args":null})").ok());
+
+  auto mine = call(R"({"function":"project_tags","args":{"owner":"me","tags":["a","b"]}})");
+  REQUIRE(mine.ok());
+  CHECK(args_text(*mine) == std::string("tags=[\"a\",\"b\"];owner=\"") + kAlice + "\";");
+}
+
+TEST_CASE("db_call: strict mode's args as JSON text, and nulls for what is left out") {
+  auto strict = call(R"({"function":"count_open_tickets","args":"{\"project_id\":\"project_1\",\"status\":null}"})");
+  REQUIRE(strict.ok());
+  CHECK(args_text(*strict) == std::string("project_id=\"") + kProjectOne + "\";");
+  refused(R"({"function":"get_accounts","args":"not json"})", "invalid_param", "args",
+          "args is text that is not a JSON object of the function's arguments");
+}
+
+TEST_CASE("db_call: a vector argument takes the text to embed, never numbers") {
+  auto search = call(R"({"function":"match_documents","args":{"query_embedding":"lisbon contract","match_count":3}})");
+  REQUIRE(search.ok());
+  REQUIRE(search->embeds.size() == 1);
+  CHECK(search->embeds[0].first == "query_embedding");
+  CHECK(search->embeds[0].second == "lisbon contract");
+  CHECK(args_text(*search) == "match_count=3;");
+  refused(R"({"function":"match_documents","args":{"query_embedding":[0.1,0.2]}})", "invalid_value",
+          "args.query_embedding", "query_embedding is searched by meaning: give the text to search for, got an array");
+  refused(R"({"function":"match_documents","args":{"query_embedding":"  "}})", "invalid_value", "args.query_embedding",
+          "query_embedding is searched by meaning: give the text to search for, got empty text");
+}
+
+TEST_CASE("db_call: every mistake is refused before any request, with a path and a hint") {
+  refused(R"({})", "missing_param", "function", "function is required",
+          "one of: get_accounts, archive_project, count_open_tickets, match_documents, create_account, "
+          "current_account, project_tags, touch");
+  refused(R"({"function":7})", "invalid_param", "function", "function must be a function's name, got a number");
+  refused(R"({"function":"delete_everything"})", "unknown_function", "function",
+          "'delete_everything' is not a function of the teams database");
+  refused(R"({"function":"get_accounts","table":"projects"})", "unknown_param", "table",
+          "db_call does not take 'table'", "allowed: function, args");
+  refused(R"({"function":"archive_project","args":{}})", "missing_argument", "args.project_id",
+          "archive_project needs project_id", "archive_project takes archive_project(project_id: ref of projects)");
+  refused(R"({"function":"archive_project","args":{"project":"project_1"}})", "unknown_argument", "args.project",
+          "archive_project takes no argument 'project'",
+          "archive_project takes archive_project(project_id: ref of projects)");
+  refused(R"({"function":"get_accounts","args":{"x":1}})", "unknown_argument", "args.x",
+          "get_accounts takes no argument 'x'", "it takes no arguments: give \"args\": {}");
+  refused(R"({"function":"get_accounts","args":[1]})", "invalid_param", "args",
+          "args must be an object of the function's arguments, got an array");
+  refused(R"({"function":"count_open_tickets","args":{"project_id":"project_1","status":"pending"}})", "invalid_value",
+          "args.status", "'pending' is not an allowed value for status");
+  refused(R"({"function":"count_open_tickets","args":{"project_id":"project_1","limit":"many"}})", "invalid_value",
+          "args.limit", "limit expects a whole number such as 30, got 'many'");
+  refused(R"({"function":"archive_project","args":{"project_id":"account_1"}})", "ref_type_mismatch", "args.project_id",
+          "account_1 (Acme) is a row of accounts, but project_id takes a ref to projects (project_N)");
+  refused(R"({"function":"archive_project","args":{"project_id":"project_9"}})", "unknown_ref", "args.project_id",
+          "project_9 is not a known ref; refs cannot be invented");
+}
+
+TEST_CASE("db_call: a raw key where a ref belongs is refused, and never answered with another row's ref") {
+  auto raw = call(std::string(R"({"function":"archive_project","args":{"project_id":")") + kProjectOne + "\"}}");
+  REQUIRE_FALSE(raw.ok());
+  CHECK(raw.err().code == codes::raw_id);
+  CHECK(raw.err().path == "args.project_id");
+}
+
+TEST_CASE("db_call: a value the app fixes fills its argument, and the model may not give it") {
+  const std::vector<fixed_value> fixed{{"account_id", std::string("\"") + kAccountBeta + "\""}};
+  auto current = call(R"({"function":"current_account","args":{}})", team_registry(), fixed);
+  REQUIRE(current.ok());
+  CHECK(args_text(*current) == std::string("account_id=\"") + kAccountBeta + "\";");
+  auto given = call(R"({"function":"current_account","args":{"account_id":"account_1"}})", team_registry(), fixed);
+  REQUIRE_FALSE(given.ok());
+  CHECK(given.err().code == codes::system_column);
+  CHECK(given.err().path == "args.account_id");
+  const std::vector<fixed_value> wrong{{"account_id", "42"}};
+  auto bad = call(R"({"function":"current_account"})", team_registry(), wrong);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.err().code == codes::invalid_option);
+}
+
+TEST_CASE("db_create: a value the app fixes fills the column on every create, and the model may not write it") {
+  const std::vector<fixed_value> fixed{{"account_id", std::string("\"") + kAccountBeta + "\""}};
+  auto doc = json_document::parse(R"({"table":"projects","data":{"name":"Zeus"}})");
+  auto created = parse_tool_call(team(), team_registry(), "db_create", doc->root(), kAlice, fixed);
+  REQUIRE(created.ok());
+  REQUIRE(created->rows.size() == 1);
+  CHECK(created->rows[0].back().column == "account_id");
+  CHECK(created->rows[0].back().json == std::string("\"") + kAccountBeta + "\"");
+  auto overridden = json_document::parse(R"({"table":"projects","data":{"name":"Zeus","account_id":"account_1"}})");
+  auto refused_create = parse_tool_call(team(), team_registry(), "db_create", overridden->root(), kAlice, fixed);
+  REQUIRE_FALSE(refused_create.ok());
+  CHECK(refused_create.err().code == codes::system_column);
+  CHECK(refused_create.err().path == "data.account_id");
+}
+
+TEST_CASE("db_create: a required column that references a table the API does not expose takes its ref") {
+  auto missing = json_document::parse(R"({"table":"projects","data":{"name":"Zeus"}})");
+  auto refused_create = parse_tool_call(team(), team_registry(), "db_create", missing->root(), kAlice);
+  REQUIRE_FALSE(refused_create.ok());
+  CHECK(refused_create.err().code == codes::missing_column);
+  CHECK(refused_create.err().path == "data");
+  CHECK(refused_create.err().message == "account_id is required to create a row in projects");
+  auto given = json_document::parse(R"({"table":"projects","data":{"name":"Zeus","account_id":"account_1"}})");
+  auto created = parse_tool_call(team(), team_registry(), "db_create", given->root(), kAlice);
+  REQUIRE(created.ok());
+  CHECK(created->rows[0][1].json == std::string("\"") + kAccountAcme + "\"");
+}
+
+TEST_CASE("a table the API does not expose cannot be read or written: the hint names the functions") {
+  auto doc = json_document::parse(R"({"table":"accounts"})");
+  auto read = parse_tool_call(team(), team_registry(), "db_read", doc->root(), kAlice);
+  REQUIRE_FALSE(read.ok());
+  CHECK(read.err().code == codes::unknown_table);
+  CHECK(read.err().message ==
+        "accounts is not a table the database serves: its rows are refs (account_N) that function results and the "
+        "rows referencing them give");
+  CHECK(read.err().hint.find("db_call: get_accounts") != std::string::npos);
+}
+
+}  // namespace alfred::test
