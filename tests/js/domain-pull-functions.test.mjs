@@ -13,10 +13,14 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startStack } from '../../db/stack.mjs';
+import { runDomainCommand } from '../../cli/domain.mjs';
 import { deriveDomain, fetchOpenApi } from '../../web/src/domain-pull.js';
+import { loadCore, pullDomain } from '../../web/src/index.node.js';
+import { resolveMcpDomain } from '../../web/src/mcp/domain.js';
 import { catalogFactsProblem } from '../../web/src/pull/catalog.js';
 import { holdsSecret } from '../../web/src/pull/columns.js';
-import { SCRATCH } from './support/paths.mjs';
+import { ROOT, SCRATCH } from './support/paths.mjs';
+import { rest } from './support/stack.mjs';
 
 const SQL = `
 -- basejump (usebasejump.com): accounts in a schema the API does not expose,
@@ -222,6 +226,8 @@ after(async () => {
 
 /** The domain derived from the stack's description, with the catalog facts it serves. */
 const derived = (overrides = {}, catalog = stack.catalog) => deriveDomain(description, overrides, { catalog });
+const core = await loadCore();
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const tableNotes = (notes) => notes.filter((note) => note.path.startsWith('tables.'));
 const functionNotes = (notes) => notes.filter((note) => note.path.startsWith('functions'));
 
@@ -299,11 +305,6 @@ const FUNCTIONS = {
     returns: { table: 'projects' },
   },
   count_projects: { read: true, args: { status: { type: 'text', required: true, values: ['active', 'paused', 'archived'] } }, returns: { type: 'integer' } },
-  create_project: {
-    read: false,
-    args: { account_id: { type: 'uuid', required: true, references: 'accounts' }, name: { type: 'text', required: true } },
-    returns: { type: 'uuid' },
-  },
   get_accounts: { description: 'The accounts the signed-in user belongs to.', read: false, args: {}, returns: { type: 'json' } },
   match_documents: {
     read: true,
@@ -340,8 +341,9 @@ const FUNCTION_NOTES = [
   { path: 'functions.RefreshAll', message: "left out: 'RefreshAll' is not a lower-case identifier, which the domain needs" },
   { path: 'functions.concat_text', message: 'left out: an aggregate function, which is not called on its own' },
   {
-    path: 'functions.create_project.returns',
-    message: 'it returns a uuid the pull cannot tie to a table: give "returns": { "type": "uuid", "references": "<table>" } in the overrides so the model gets a ref',
+    path: 'functions.create_project',
+    message:
+      'left out: it returns a uuid, the key of a table the pull cannot tell, and the model never sees a uuid: give "returns": { "type": "uuid", "references": "<table>" } in the overrides',
   },
   { path: 'functions.custom_access_token_hook', message: 'left out: an auth hook (EXECUTE granted to supabase_auth_admin): Supabase Auth calls it, not a user' },
   { path: 'functions.get_account_members', message: DEFINER('get_account_members') },
@@ -398,7 +400,11 @@ test('the overrides opt a security definer function in, make a VOLATILE one a re
   const { count_projects: _gone, storage_used: _hidden, ...kept } = FUNCTIONS;
   assert.deepEqual(data.functions, {
     ...kept,
-    create_project: { ...FUNCTIONS.create_project, returns: { type: 'uuid', references: 'projects' } },
+    create_project: {
+      read: false,
+      args: { account_id: { type: 'uuid', required: true, references: 'accounts' }, name: { type: 'text', required: true } },
+      returns: { type: 'uuid', references: 'projects' },
+    },
     get_account_members: {
       read: true,
       args: { account_id: { type: 'uuid', required: true, references: 'accounts' }, results_limit: { type: 'integer', description: 'At most this many members.' } },
@@ -564,4 +570,81 @@ test('columns named like secrets: a word of the name (api_key, apikey, secret, t
   assert.equal(holdsSecret('invite_token', 'uuid'), true);
   for (const [name, type] of [['prompt_tokens', 'text'], ['token_count', 'integer'], ['tokenizer', 'text'], ['keyword', 'text'], ['password_set_at', 'timestamp'], ['has_api_key', 'boolean'], ['secretary', 'text']])
     assert.equal(holdsSecret(name, type), false, name);
+});
+
+// PostgREST describes act_sessions to a signed-in user, not to the service role.
+const SERVICE_NOTES = [...TABLE_NOTES, ...FUNCTION_NOTES].filter((note) => note.path !== 'tables.act_sessions');
+
+test('pullDomain runs the same derivation and the core loads its domain: functions, unexposed tables and all', async () => {
+  const { data, error, notes } = await pullDomain({ url: stack.supabaseUrl, apiKey: stack.serviceKey, catalog: stack.catalog, core });
+  assert.equal(error, null, JSON.stringify(error));
+  assert.deepEqual(data, { name: 'database', tables: TABLES, functions: FUNCTIONS });
+  assert.deepEqual(notes, SERVICE_NOTES);
+  const appCore = await loadCore({ domain: data });
+  assert.deepEqual(appCore.domain.functions, FUNCTIONS);
+});
+
+test('the pulled domain drives db_call as the signed-in user: get_accounts() hands out account refs, a project is created with one, archived and counted by functions; a read cannot write', async () => {
+  const overrides = { functions: { get_accounts: { read: true }, create_project: { returns: { type: 'uuid', references: 'projects' } } } };
+  const { data: domain, error } = await pullDomain({ url: stack.supabaseUrl, apiKey: stack.serviceKey, catalog: stack.catalog, core, overrides });
+  assert.equal(error, null, JSON.stringify(error));
+  const [ada] = stack.users;
+  const appCore = await loadCore({ domain });
+  const act = appCore.createAct({ url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: ada.token, userId: ada.id, domain });
+  const ok = ({ data, error: failed }) => {
+    assert.equal(failed, null, JSON.stringify(failed));
+    assert.doesNotMatch(JSON.stringify(data), UUID);
+    return data;
+  };
+  // basejump made ada's personal account when she signed up; its key becomes a ref.
+  assert.deepEqual(ok(await act.execute('db_call', { function: 'get_accounts' })), [
+    { account_id: 'account_1', account_role: 'owner', name: 'ada', slug: 'ada', personal_account: true },
+  ]);
+  const created = ok(await act.execute('db_create', { table: 'projects', data: { account_id: 'account_1', name: 'Launch' } }));
+  assert.deepEqual([created.id, created.account_id, created._account_id_label, created.status], ['project_1', 'account_1', 'ada', 'active']);
+  const second = ok(await act.execute('db_call', { function: 'create_project', args: { account_id: 'account_1', name: 'Second' } }));
+  assert.deepEqual(second, [{ value: 'project_2' }]);
+  const [archived] = ok(await act.execute('db_call', { function: 'archive_project', args: { project_id: 'project_1' } }));
+  assert.deepEqual([archived.id, archived.name, archived.status], ['project_1', 'Launch', 'archived']);
+  assert.deepEqual(ok(await act.execute('db_call', { function: 'count_projects', args: { status: 'archived' } })), [{ value: 1 }]);
+  assert.deepEqual(ok(await act.execute('db_call', { function: 'project_stats' })).map((row) => row.documents), [0, 0]);
+  // What the pull left out is no function of the domain, and an unexposed table is no table to read.
+  const definer = await act.execute('db_call', { function: 'get_account_members', args: { account_id: 'account_1' } });
+  assert.equal(definer.error.code, 'unknown_function');
+  assert.equal((await act.execute('db_read', { table: 'accounts' })).error.code, 'unknown_table');
+  // The database agrees, read past RLS.
+  const rows = await rest({ url: stack.restUrl, anonKey: stack.serviceKey }, stack.serviceKey, 'GET', '/projects?select=name,status,account_id&order=name');
+  const [{ id: account }] = (await rest({ url: stack.restUrl, anonKey: stack.serviceKey }, ada.token, 'POST', '/rpc/get_accounts', { body: {} })).body.map((a) => ({ id: a.account_id }));
+  assert.deepEqual(rows.body, [
+    { name: 'Launch', status: 'archived', account_id: account },
+    { name: 'Second', status: 'active', account_id: account },
+  ]);
+
+  // A write function the overrides call a read goes by GET, which PostgREST runs read-only: the database refuses it.
+  const misread = { ...domain, functions: { ...domain.functions, archive_project: { ...domain.functions.archive_project, read: true } } };
+  const readingAct = (await loadCore({ domain: misread })).createAct({ url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: ada.token, userId: ada.id, domain: misread });
+  await readingAct.execute('db_read', { table: 'projects', order_by: 'name' });
+  const refused = await readingAct.execute('db_call', { function: 'archive_project', args: { project_id: 'project_2' } });
+  assert.equal(refused.error.code, 'read_only_transaction');
+  assert.deepEqual((await rest({ url: stack.restUrl, anonKey: stack.serviceKey }, stack.serviceKey, 'GET', '/projects?select=status&name=eq.Second')).body, [{ status: 'active' }]);
+});
+
+test('alfred-act mcp --pull and domain pull, both with the service key: one catalog, one domain (accounts, functions, notes)', async () => {
+  const served = await resolveMcpDomain({ source: { pull: { key: stack.serviceKey } }, url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token, core, pullDomain });
+  assert.equal(served.error, null, JSON.stringify(served.error));
+  let stdout = '';
+  let stderr = '';
+  const code = await runDomainCommand(['pull', '--url', stack.supabaseUrl, '--key', stack.serviceKey], {
+    env: {},
+    stdout: { write: (text) => (stdout += text) },
+    stderr: { write: (text) => (stderr += text) },
+    cwd: ROOT,
+  });
+  assert.equal(code, 0, stderr);
+  const pulled = JSON.parse(stdout);
+  assert.deepEqual(served.data.domain, pulled);
+  assert.deepEqual(pulled.functions, FUNCTIONS);
+  assert.deepEqual(pulled.tables.accounts, TABLES.accounts);
+  assert.deepEqual(served.data.notes.map(({ path, message }) => `note: ${path}: ${message}`), stderr.trimEnd().split('\n'));
+  assert.deepEqual(served.data.notes, [{ path: 'catalog', message: 'read from the local stack' }, ...SERVICE_NOTES]);
 });

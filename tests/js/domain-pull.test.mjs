@@ -578,8 +578,6 @@ test('without overrides the pulled kitchen differs only where the database canno
   assert.deepEqual(differences(normalized(data), normalized(KITCHEN)), [
     // The domain's name (the database does not have one).
     'name',
-    // match_recipes, offered as a function; the kitchen's semantic search calls it (middleware.semantic) and its overrides leave it out.
-    'functions',
     // Check constraints (`check (difficulty in (…))`) are not in the description; enum types would be.
     'tables.cooking_log.ref', // 'cooking' derived; the kitchen says 'log'
     'tables.cooking_log.scope', // defence in depth: the kitchen also filters to the owner's rows
@@ -610,5 +608,15 @@ test('without overrides the pulled kitchen differs only where the database canno
     'tables.tasks.scope',
     'tables.tasks.middleware', // title matched loosely by default; the kitchen matches task titles exactly
     'tables.tasks.columns.category.values',
+    // match_recipes, offered as a function; the kitchen's semantic search calls it (middleware.semantic) and its overrides leave it out.
+    'functions.match_recipes',
   ]);
+  // STABLE and a security invoker with a pinned search_path: offered, a read; its table(…) result is JSON.
+  assert.deepEqual(data.functions, {
+    match_recipes: {
+      read: true,
+      args: { query_embedding: { type: 'vector', required: true }, match_count: { type: 'integer' }, max_distance: { type: 'numeric' } },
+      returns: { type: 'json', set: true },
+    },
+  });
 });

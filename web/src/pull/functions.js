@@ -198,15 +198,17 @@ function withOverrides(derived, given) {
 }
 
 // Why an offered function would not load or would leak ids: a uuid argument
-// or uuid[] result that holds no table's refs. Returns the message, or null.
+// or result that holds no table's refs (the model never sees a uuid).
+// Returns the message, or null.
 function unrelatedUuid(spec) {
   for (const [name, arg] of Object.entries(spec.args)) {
     if ((arg.type === 'uuid' || arg.type === 'uuid[]') && !arg.references) {
       return `its ${arg.type} argument ${name} takes keys of a table the pull cannot tell (no column named ${name} references one): give "args": { "${name}": { "references": "<table>" } } in the overrides, or "auth.users" for a user id`;
     }
   }
-  if (spec.returns?.type === 'uuid[]' && !spec.returns.references) {
-    return 'it returns uuid[], keys of a table the pull cannot tell: give "returns": { "type": "uuid[]", "references": "<table>" } in the overrides';
+  const type = spec.returns?.type;
+  if ((type === 'uuid' || type === 'uuid[]') && !spec.returns.references) {
+    return `it returns ${type === 'uuid' ? 'a uuid, the key' : 'uuid[], keys'} of a table the pull cannot tell, and the model never sees a uuid: give "returns": { "type": "${type}"${spec.returns.set ? ', "set": true' : ''}, "references": "<table>" } in the overrides`;
   }
   return null;
 }
@@ -277,9 +279,6 @@ function offeredFunction(overloads, settings, context) {
   const spec = withOverrides(derivedFunction(fn, context), settings);
   const unrelated = unrelatedUuid(spec);
   if (unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, unrelated)] };
-  if (spec.returns?.type === 'uuid' && !spec.returns.references && !isPlainObject(settings?.returns)) {
-    notes.push({ path: `functions.${fn.name}.returns`, message: 'it returns a uuid the pull cannot tie to a table: give "returns": { "type": "uuid", "references": "<table>" } in the overrides so the model gets a ref' });
-  }
   return { spec, notes };
 }
 
