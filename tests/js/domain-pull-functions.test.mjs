@@ -445,7 +445,7 @@ test('the overrides opt a security definer function in, make a VOLATILE one a re
   assert.deepEqual(functionNotes(notes).find((note) => note.path === 'functions.remove_account_member'), { path: 'functions.remove_account_member', message: UNPINNED });
 });
 
-test('override mistakes are errors with the path to fix: a function or argument the database does not have, a required argument dropped, expose not a boolean', () => {
+test('override mistakes are errors with the path to fix: a function or argument the database does not have, a required argument dropped, expose not a boolean, a misspelt setting', async () => {
   const error = (overrides) => derived(overrides).error;
   assert.deepEqual(error({ functions: { get_acounts: { read: true } } }), {
     code: 'invalid_overrides',
@@ -472,6 +472,10 @@ test('override mistakes are errors with the path to fix: a function or argument 
     hint: 'true offers a security definer function, or one the authenticated role may not execute',
   });
   assert.equal(error({ functions: [] }).path, 'functions');
+  // A misspelt setting is the core's to refuse, with the path in the overrides.
+  const typo = await pullDomain({ url: stack.supabaseUrl, apiKey: stack.serviceKey, catalog: stack.catalog, core, overrides: { functions: { get_accounts: { reed: true } } } });
+  assert.deepEqual([typo.error.code, typo.error.path, typo.error.message], ['invalid_domain', 'functions.get_accounts.reed', "'reed' is not a domain setting"]);
+  assert.match(typo.error.hint, /fix it in the overrides at "functions\.get_accounts\.reed"$/);
   // Tables of other schemas are named as the domain names them.
   assert.equal(error({ tables: { accounts: { label: ['name'] } } }), null);
   assert.equal(error({ tables: { basejump_accounts: {} } }).path, 'tables.basejump_accounts');
