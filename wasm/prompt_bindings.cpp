@@ -43,6 +43,8 @@ ALFRED_EXPORT void alfred_act_decision_schema() { publish_text(std::string(alfre
 
 ALFRED_EXPORT void alfred_core_rules() { publish_text(alfred::api::core_rules()); }
 
-ALFRED_EXPORT void alfred_schema_description(std::uintptr_t dom) {
-  publish_text(alfred::api::schema_description(at<domain_handle>(dom).get()));
+// Argument: the names the app fixes, comma-separated.
+ALFRED_EXPORT void alfred_schema_description(std::uintptr_t dom, std::size_t fixed_length) {
+  arguments args;
+  publish_text(alfred::api::schema_description(at<domain_handle>(dom).get(), args.next(fixed_length)));
 }

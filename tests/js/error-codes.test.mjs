@@ -37,6 +37,8 @@ const NOT_CODES = new Set([
   'turn_plan', 'turn_started', 'updated_at', 'user_owned', 'prompt_examples', 'recipe_ingredients',
   'planner_generate_example', 'assistant_role', 'tool_calls', 'user_id', 'created_by', 'author_id', 'profile_id', 'creator_id',
   'deal_notes', 'db_url', 'custom_access_token', 'confirm_write', 'recipe_3',
+  // db_call and the functions, arguments and refs its examples name.
+  'db_call', 'get_accounts', 'archive_project', 'project_2', 'project_id', 'account_id',
   // MCP 2026-07-28 and RFC 9728 words.
   'input_required', 'authorization_servers', 'resource_name',
   // A workerd compatibility flag (worker/local.mjs).

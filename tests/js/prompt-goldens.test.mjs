@@ -90,7 +90,7 @@ for (const name of ['read', 'write', 'generate']) {
       const tableName = heading.split(' ')[0];
       const table = domain.tables[tableName];
       const writable = table.writable !== false;
-      assert.equal(heading, `${tableName} (refs ${table.ref}_N)${writable ? '' : ', read-only catalog'}`);
+      assert.equal(heading, `${tableName} (refs ${table.ref}_N)${writable ? '' : ', read-only'}`);
       const related = lines.filter((line) => line.startsWith('- related rows: '));
       assert.deepEqual(related.map((line) => line.slice('- related rows: '.length).split(' ')[0]), Object.keys(table.relations ?? {}));
       const expected = Object.entries(table.columns)

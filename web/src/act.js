@@ -18,7 +18,7 @@ import { actDomain, callToken, checkedActOptions, invalidOption, present } from 
 import {
   CHANGES_ROWS,
   WRITE_METHODS,
-  WRITE_TOOLS,
+  callWrites,
   coreFailedAfterWrite,
   createIds,
   isCounting,
@@ -43,6 +43,13 @@ async function performEmbed(embedder, need) {
   } catch (cause) {
     return { status: 0, contentRange: '', contentType: '', body: encoder.encode(String(cause?.message ?? cause)), failure: '' };
   }
+}
+
+// The label of a ref the registry holds ("" for none), for a held call's
+// preview.
+function labelIn(registry, ref) {
+  const entry = registry.toJSON()?.refs?.find((item) => item.ref === ref);
+  return typeof entry?.label === 'string' ? entry.label : '';
 }
 
 // Frees an act's request context when the act is collected.
@@ -75,7 +82,7 @@ export class Act {
   #server;
 
   constructor(core, options = {}) {
-    const { resolved, state, registry, embedder, fetchImpl, timeoutMs, limits, resultLimits, policy } = checkedActOptions(core, options);
+    const { resolved, state, registry, embedder, fetchImpl, timeoutMs, limits, resultLimits, policy, context: fixed } = checkedActOptions(core, options);
     this.#core = core;
     contextFinalizer?.register(this, this.#held);
     const domain = actDomain(core, options, registry, policy);
@@ -110,6 +117,7 @@ export class Act {
       timeoutMs,
       limits,
       resultLimits,
+      fixed,
     };
   }
 
@@ -164,7 +172,20 @@ export class Act {
    * const tools = act.tools({ strict: true }).map((t) => ({ type: 'function', function: { ...t, strict: true } }))
    */
   tools({ strict = false, schema } = {}) {
-    return this.#core.toolDefinitions({ domain: this.#options.domain, strict, schema, readOnly: this.#policy.readOnly });
+    const fixed = Object.keys(this.#options.fixed);
+    return this.#core.toolDefinitions({ domain: this.#options.domain, strict, schema, readOnly: this.#policy.readOnly, fixed });
+  }
+
+  /**
+   * The values the app sets for every call (`createAct({ context })`): a
+   * create of a table with a column of that name gets it, a function with an
+   * argument of that name gets it, and the model may give neither.
+   *
+   * @example
+   * createAct({ supabase, domain, context: { account_id: team.id } }).context // { account_id: '…' }
+   */
+  get context() {
+    return this.#options.fixed;
   }
 
   /**
@@ -258,6 +279,7 @@ export class Act {
         // The gate's own reads (a preview) are not the model's.
         run: (runTool, runParams) => this.#run(runTool, runParams, signal, accessToken, trail, runTool === tool ? forModel : null),
         validate: (runTool, runParams) => this.#validate(runTool, runParams, accessToken),
+        labelOf: (ref) => labelIn(this.#registry, ref),
         trail,
       };
       result = await this.#gate.execute({ tool, params, approved, preview }, io);
@@ -310,10 +332,18 @@ export class Act {
     const { domain, limits } = this.#options;
     const { maxAffected } = this.#policy;
     const call = createIds(this.#registry, limits.maxRows, tool, params);
+    const { fixed } = this.#options;
     const execution = this.#core.startExecution(tool, params, this.#contextOf(accessToken), {
       registry: this.#registry,
       domain,
-      settings: { rowIds: call.rowIds, limits, maxAffected, maxAffectedBy: this.#maxAffectedBy, ...(forModel ? { forModel } : {}) },
+      settings: {
+        rowIds: call.rowIds,
+        limits,
+        maxAffected,
+        maxAffectedBy: this.#maxAffectedBy,
+        ...(forModel ? { forModel } : {}),
+        ...(Object.keys(fixed).length > 0 ? { context: fixed } : {}),
+      },
     });
     const attempt = trail.attempt();
     let result;
@@ -321,7 +351,7 @@ export class Act {
     // database: from then on a failure of the core is an unknown outcome.
     const written = { answer: null };
     try {
-      await this.#answerNeeds(execution, attempt, WRITE_TOOLS.has(tool), written, signal);
+      await this.#answerNeeds(execution, attempt, callWrites(domain, tool, params), written, signal);
       result = execution.result();
       const failed = result?.error?.code;
       if (written.answer && (failed === codes.internal_error || failed === codes.out_of_memory)) {

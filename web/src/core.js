@@ -178,8 +178,8 @@ export class Core {
    * @example
    * const { data } = core.schemaDescription({ domain }) // 'Types: … ### recipes (refs recipe_N) - id: ref (recipe_N), read-only …'
    */
-  schemaDescription({ domain } = {}) {
-    return asResult(() => parseResult(this.#module.schemaDescription(this.domainHandle(domain ?? this.#domain))));
+  schemaDescription({ domain, fixed = [] } = {}) {
+    return asResult(() => parseResult(this.#module.schemaDescription(this.domainHandle(domain ?? this.#domain), [...fixed].sort().join(','))));
   }
 
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
@@ -384,15 +384,18 @@ export class Core {
    * gives the variant valid under OpenAI strict structured outputs (every
    * property required, null for "left out", `data` as JSON text);
    * `act.execute` accepts what any variant produces. `readOnly: true`
-   * lists only the tools that read (`db_read`), as a read-only act offers
-   * them. Frozen; throws `AlfredError` only for an invalid `domain` or option.
+   * lists only the tools that read (`db_read`, and `db_call` with the
+   * functions that only read), as a read-only act offers them. `fixed`: the
+   * column and argument names the app sets (`createAct({ context })`),
+   * offered to the model nowhere. Frozen; throws `AlfredError` only for an
+   * invalid `domain` or option.
    *
    * @example
    * const tools = core.toolDefinitions({ strict: true })
    * // [{ name: 'db_read', description: 'Read rows of the kitchen database. …', parameters: { type: 'object', … } }, …]
    */
-  toolDefinitions({ domain = this.#domain, strict = false, schema = 'compact', readOnly = false } = {}) {
-    return cachedToolDefinitions(this, this.#module, this.#toolDefinitions, { domain, strict, schema, readOnly });
+  toolDefinitions({ domain = this.#domain, strict = false, schema = 'compact', readOnly = false, fixed = [] } = {}) {
+    return cachedToolDefinitions(this, this.#module, this.#toolDefinitions, { domain, strict, schema, readOnly, fixed });
   }
 
   /**

@@ -7,7 +7,7 @@ import { checkedResultLimits } from './result-limits.js';
 import { TOOL_NAMES } from '../dist/core-rules.mjs';
 import { codes } from '../dist/error-codes.mjs';
 
-/** The four tool names, in the order the core lists them (generated from the core). */
+/** The tool names, in the order the core lists them (generated from the core). */
 export { TOOL_NAMES };
 
 export function deepFreeze(value) {
@@ -38,10 +38,10 @@ export function toolSchemaOption(schema) {
 }
 
 /** @internal Core#toolDefinitions: the core's JSON, parsed and frozen. */
-export function toolDefinitions(module, domainHandle, { strict, inlineSchema = false }) {
+export function toolDefinitions(module, domainHandle, { strict, inlineSchema = false, readOnly = false, fixed = [] }) {
   let parsed;
   try {
-    parsed = JSON.parse(module.toolDefinitions(domainHandle, strict, inlineSchema));
+    parsed = JSON.parse(module.toolDefinitions(domainHandle, strict, inlineSchema, readOnly, fixed.join(',')));
   } catch (cause) {
     throw new AlfredError(internalError(cause));
   }
@@ -85,6 +85,10 @@ function rowsForModel(core, rows, registry) {
 // The preview of a held write as the model may see it: what it would change
 // (refs and labels), without the keys the host checks approvals against.
 function previewForModel(core, preview, registry) {
+  if (preview.tool === 'db_call') {
+    const { tool, function: name, args, labels } = preview;
+    return { tool, function: name, args, labels: rowsForModel(core, [labels ?? {}], registry)[0] };
+  }
   const { tool, table, count, rows, data } = preview;
   const out = { tool, table, count, rows: rowsForModel(core, rows ?? [], registry) };
   if (data !== undefined) out.data = data;
@@ -132,7 +136,7 @@ export function toolResult(core, tool, outcome, options) {
 }
 
 /** @internal Core#toolDefinitions: the definitions of `domain`, kept in `cache` (per domain object) by variant. */
-export function cachedToolDefinitions(core, module, cache, { domain, strict, schema, readOnly }) {
+export function cachedToolDefinitions(core, module, cache, { domain, strict, schema, readOnly, fixed = [] }) {
   if (typeof strict !== 'boolean') {
     throw new AlfredError({ code: codes.invalid_option, path: 'strict', message: `strict must be true or false, got ${JSON.stringify(strict)}` });
   }
@@ -143,10 +147,9 @@ export function cachedToolDefinitions(core, module, cache, { domain, strict, sch
   const handle = core.domainHandle(domain);
   let cached = cache.get(domain);
   if (!cached) cache.set(domain, (cached = {}));
-  const key = `${strict ? 'strict' : 'plain'}-${inlineSchema ? 'inline' : 'compact'}`;
-  const all = (cached[key] ??= toolDefinitions(module, handle, { strict, inlineSchema }));
-  if (!readOnly) return all;
-  // The tools a read step may call: the core's rule (STEP_TOOLS.read).
-  const reads = core.stepTools.read;
-  return (cached[`${key}-readOnly`] ??= Object.freeze(all.filter((definition) => reads.includes(definition.name))));
+  // A read-only act is offered db_read and the functions that only read
+  // (the core decides which); names the app fixes are offered nowhere.
+  const names = [...fixed].sort();
+  const key = `${strict ? 'strict' : 'plain'}-${inlineSchema ? 'inline' : 'compact'}-${readOnly ? 'reads' : 'all'}-${names.join(',')}`;
+  return (cached[key] ??= toolDefinitions(module, handle, { strict, inlineSchema, readOnly, fixed: names }));
 }

@@ -132,12 +132,13 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
     auto header = json_document::parse(ex.result_json());
     std::string query_text;
     std::string table;
+    std::string function;
     bool ran = false;
     if (header) {
       if (auto record = header->root().find("query"); record && record->is_object()) {
         query_text = model_query_text(*record, parts->err ? parts->err->code.name() : std::string_view());
         if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
-        if (auto name = record->find("function"); name && name->is_string()) table = std::string(name->str());
+        if (auto name = record->find("function"); name && name->is_string()) function = std::string(name->str());
         if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
       }
     }
@@ -151,11 +152,13 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
     scratch += '\n';
     if (parts->err) {
       scratch +=
-          detail::model_error_text(tool, table, *parts->err, ran ? std::string_view(query_text) : std::string_view());
+          detail::model_error_text(tool, table, *parts->err, ran ? std::string_view(query_text) : std::string_view(),
+                                   function);
     } else {
       detail::model_envelope head;
       head.tool = tool;
       head.table = table;
+      head.function = function;
       head.count = parts->count;
       head.query = query_text;
       head.offset = parts->offset;
@@ -190,12 +193,13 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
     }
     std::string query_text;
     std::string table;
+    std::string function;
     bool ran = false;
     const auto given_error = fields.find("error");
     if (auto record = fields.find("query"); record && record->is_object()) {
       query_text = model_query_text(*record, failed_code(given_error));
       if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
-      if (auto name = record->find("function"); name && name->is_string()) table = std::string(name->str());
+      if (auto name = record->find("function"); name && name->is_string()) function = std::string(name->str());
       if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
     }
     const std::string tool = text_of("tool");
@@ -207,12 +211,14 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
       };
       error err{codes::invalid_params, field("path"), field("message"), field("hint")};
       err.details = field("details");
-      out = detail::model_error_text_with_code(tool, table, field("code"), err, ran ? query_text : std::string());
+      out = detail::model_error_text_with_code(tool, table, field("code"), err, ran ? query_text : std::string(),
+                                               function);
       return;
     }
     detail::model_envelope envelope;
     envelope.tool = tool;
     envelope.table = table;
+    envelope.function = function;
     envelope.count = number_of(fields, "count");
     envelope.query = query_text;
     envelope.offset = number_of(fields, "offset").value_or(0);

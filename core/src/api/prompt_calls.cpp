@@ -27,8 +27,28 @@ constexpr step_type kStepTypes[] = {step_type::read, step_type::write, step_type
 
 }  // namespace
 
-std::string tool_definitions(const domain& dom, bool strict, bool inline_schema) {
-  return guarded([&]() { return data_result(tool_definitions_json(dom, {strict, inline_schema})); });
+namespace {
+
+std::vector<std::string> name_list(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    if (comma != 0) out.emplace_back(text.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string tool_definitions(const domain& dom, bool strict, bool inline_schema, bool reads_only,
+                             std::string_view fixed) {
+  return guarded([&]() {
+    tool_schema_options options{.strict = strict, .inline_schema = inline_schema, .fixed = name_list(fixed)};
+    options.reads_only = reads_only;
+    return data_result(tool_definitions_json(dom, options));
+  });
 }
 
 void build_act_prompt(std::string& out, const domain& dom, const ref_registry& reg, std::string_view input_json) {
@@ -155,10 +175,10 @@ std::string core_rules() {
   });
 }
 
-std::string schema_description(const domain& dom) {
+std::string schema_description(const domain& dom, std::string_view fixed) {
   return guarded([&]() {
     std::string body;
-    detail::append_schema_body(body, dom);
+    detail::append_schema_body(body, dom, name_list(fixed));
     return quoted_data(body);
   });
 }

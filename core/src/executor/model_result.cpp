@@ -32,8 +32,18 @@ class result_rows {
   array_elements elements_;
 };
 
-// What a result names besides its tool: the table, or db_call's function.
-std::string_view subject_key(std::string_view tool) { return tool == "db_call" ? "function" : "table"; }
+// What a result names besides its tool: the table (null for none), and
+// db_call's function.
+void write_subject(json_writer& w, std::string_view table, std::string_view function) {
+  w.key("table");
+  if (table.empty())
+    w.null();
+  else
+    w.string(table);
+  if (function.empty()) return;
+  w.key("function");
+  w.string(function);
+}
 
 std::string plural(long long n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
@@ -77,11 +87,7 @@ void write_envelope(std::string& out, const model_envelope& head, long long show
   w.boolean(true);
   w.key("tool");
   w.string(head.tool);
-  w.key(subject_key(head.tool));
-  if (head.table.empty())
-    w.null();
-  else
-    w.string(head.table);
+  write_subject(w, head.table, head.function);
   w.key("count");
   w.integer(*head.count);
   w.key("query");
@@ -298,12 +304,13 @@ std::string model_success_text(model_envelope head, std::string_view rows_json, 
   return out;
 }
 
-std::string model_error_text(std::string_view tool, std::string_view table, const error& err, std::string_view query) {
-  return model_error_text_with_code(tool, table, err.code.name(), err, query);
+std::string model_error_text(std::string_view tool, std::string_view table, const error& err, std::string_view query,
+                             std::string_view function) {
+  return model_error_text_with_code(tool, table, err.code.name(), err, query, function);
 }
 
 std::string model_error_text_with_code(std::string_view tool, std::string_view table, std::string_view code,
-                                       const error& err, std::string_view query) {
+                                       const error& err, std::string_view query, std::string_view function) {
   std::string out;
   json_writer w(out);
   w.begin_object();
@@ -311,11 +318,7 @@ std::string model_error_text_with_code(std::string_view tool, std::string_view t
   w.boolean(false);
   w.key("tool");
   w.string(tool);
-  w.key(subject_key(tool));
-  if (table.empty())
-    w.null();
-  else
-    w.string(table);
+  write_subject(w, table, function);
   w.key("error");
   w.begin_object();
   w.key("code");

@@ -25,8 +25,10 @@ namespace alfred::detail {
 struct model_envelope {
   std::string_view tool;
   /// "" for a call that named no table it could find (written as null);
-  /// for `db_call`, the function, written as `"function"`.
+  /// for `db_call`, the table whose rows the function returns, if any.
   std::string_view table;
+  /// `db_call`'s function ("" for the table tools: not written).
+  std::string_view function;
   /// The total where known; the rows the call returned when not.
   std::optional<long long> count;
   /// The executed query as text ("" is null).
@@ -55,14 +57,15 @@ void write_model_success(std::string& out, model_envelope head, std::string_view
                          std::optional<std::size_t> row_count, bool scrubbed, const ref_registry& registry,
                          const result_limits& limits);
 
-/// A refused or failed call: `{"ok":false,"tool","table","error":{code,
-/// path,message,hint,details?},"query"?}`, the query when the call reached
+/// A refused or failed call: `{"ok":false,"tool","table","function"?,
+/// "error":{code,path,message,hint,details?},"query"?}`, the query when the call reached
 /// the database. `err` is scrubbed already.
-std::string model_error_text(std::string_view tool, std::string_view table, const error& err, std::string_view query);
+std::string model_error_text(std::string_view tool, std::string_view table, const error& err, std::string_view query,
+                             std::string_view function = {});
 /// The same for an error whose code is text (one JS made: a policy's, the
 /// package's), written as given.
 std::string model_error_text_with_code(std::string_view tool, std::string_view table, std::string_view code,
-                                       const error& err, std::string_view query);
+                                       const error& err, std::string_view query, std::string_view function = {});
 
 /// A JavaScript string's length (UTF-16 code units) of UTF-8 `text`.
 std::size_t utf16_length(std::string_view text);

@@ -102,6 +102,7 @@ std::string first_line(std::string_view text, std::size_t max_chars) {
 void append_function_list(std::string& out, const domain& dom, const tool_schema_options& options) {
   out += "Functions (name(argument: what it takes; ? optional)):\n";
   for (const db_function& fn : dom.functions) {
+    if (!options.offers(fn)) continue;
     out.append("- ").append(detail::function_signature(fn, options.fixed));
     if (!fn.description.empty())
       out.append(" — ").append(first_line(fn.description, options.inline_schema ? 400 : 120));
@@ -178,7 +179,12 @@ std::string tool_definitions_json(const domain& dom, const tool_schema_options& 
   json_writer w(out);
   w.begin_array();
   for (tool_kind kind : kTools) {
-    if (kind == tool_kind::call ? dom.functions.empty() : tables_for(dom, kind).empty()) continue;
+    if (options.reads_only && kind != tool_kind::read && kind != tool_kind::call) continue;
+    const bool offered = kind == tool_kind::call
+                             ? std::any_of(dom.functions.begin(), dom.functions.end(),
+                                           [&](const db_function& fn) { return options.offers(fn); })
+                             : !tables_for(dom, kind).empty();
+    if (!offered) continue;
     w.begin_object();
     w.key("name");
     w.string(tool_name(kind));

@@ -188,7 +188,8 @@ class schema_writer {
 
   std::vector<std::string_view> function_names() const {
     std::vector<std::string_view> names;
-    for (const auto& fn : dom_.functions) names.push_back(fn.name);
+    for (const auto& fn : dom_.functions)
+      if (options_.offers(fn)) names.push_back(fn.name);
     return names;
   }
 

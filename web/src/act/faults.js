@@ -16,6 +16,21 @@ function rowCount(params) {
 // The tools a read step may not call: the writes (the core's rule, generated).
 export const WRITE_TOOLS = new Set(TOOL_NAMES.filter((tool) => !STEP_TOOLS.read.includes(tool)));
 
+/**
+ * Whether a call may change data: a create, update or delete, or a
+ * `db_call` of a function the domain does not mark as a read (an unknown
+ * function counts as a write; the core refuses it before any request).
+ *
+ * @example
+ * callWrites(domain, 'db_call', { function: 'get_accounts' }) // false when domain.functions.get_accounts.read
+ */
+export function callWrites(domain, tool, params) {
+  if (tool !== 'db_call') return WRITE_TOOLS.has(tool);
+  const name = params && typeof params === 'object' ? params.function : undefined;
+  const fn = typeof name === 'string' && domain?.functions && Object.hasOwn(domain.functions, name) ? domain.functions[name] : null;
+  return fn?.read !== true;
+}
+
 export const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 // The core failed (a throw from the execution handle, or its own

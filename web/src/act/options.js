@@ -49,8 +49,30 @@ const OPTION_NAMES = new Set([
   'domain', 'fetch', 'state', 'registry', 'embedder', 'timeoutMs', 'limits',
   // The caps on what reaches the model (result-limits.js).
   'resultLimits',
+  // Values the app sets for every call: the active team, a tenant id.
+  'context',
   ...POLICY_OPTION_NAMES,
 ]);
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+// `context`: column and argument names → the value the app sets on every
+// create and function call (docs/functions.md, "Team apps"). Plain values
+// only: text, numbers, true/false, null, or a list of them.
+function checkedContext(context) {
+  if (!present(context)) return {};
+  if (typeof context !== 'object' || Array.isArray(context)) {
+    throw invalidOption('context', `context must be an object of column or argument name → value, got ${describe(context)}`, "e.g. { account_id: activeTeam.id }");
+  }
+  const plain = (value) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
+  for (const [name, value] of Object.entries(context)) {
+    if (!IDENTIFIER.test(name)) throw invalidOption(`context.${name.slice(0, 60)}`, `'${name.slice(0, 60)}' is not a column or argument name`);
+    if (!(plain(value) || (Array.isArray(value) && value.every(plain))) || (typeof value === 'number' && !Number.isFinite(value))) {
+      throw invalidOption(`context.${name}`, `context.${name} must be text, a number, true/false, null or a list of them, got ${describe(value)}`);
+    }
+  }
+  return Object.freeze({ ...context });
+}
 
 export const invalidOption = (path, message, hint = '') => new AlfredError({ code: codes.invalid_option, path, message, hint });
 
@@ -216,7 +238,8 @@ export function checkedActOptions(core, options) {
   const limits = checkedLimits(core.executionLimits, options.limits);
   const resultLimits = checkedResultLimits(options.resultLimits);
   const policy = checkedPolicy(options);
-  return { resolved, state, registry, embedder, fetchImpl, timeoutMs, limits, resultLimits, policy };
+  const context = checkedContext(options.context);
+  return { resolved, state, registry, embedder, fetchImpl, timeoutMs, limits, resultLimits, policy, context };
 }
 
 // The act's domain, bound once: the given domain, else the registry's, else

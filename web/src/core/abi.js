@@ -224,7 +224,7 @@ function functions(io) {
     actDecisionSchema: text(() => m._alfred_act_decision_schema()),
     promptExamples: text((domain) => m._alfred_prompt_examples(domain.address)),
     coreRules: text(() => m._alfred_core_rules()),
-    schemaDescription: text((domain) => m._alfred_schema_description(domain.address)),
+    schemaDescription: text((domain, fixed = '') => m._alfred_schema_description(domain.address, ...io.args(fixed))),
     registryUpdateGenerated: text((registry, domain, ref, content) =>
       m._alfred_registry_update_generated(registry.address, domain.address, ...io.args(ref, content)),
     ),
@@ -234,7 +234,9 @@ function functions(io) {
     registrySetUncertain: text((registry, key, ids) => m._alfred_registry_set_uncertain(registry.address, ...io.args(key, ids))),
     withoutUuids: text((registry, value) => m._alfred_without_uuids(registry.address, ...io.args(value))),
     modelToolResultAt: (registry, length) => m._alfred_model_tool_result(registry.address, length),
-    toolDefinitions: text((domain, strict, inline) => m._alfred_tool_definitions(domain.address, strict ? 1 : 0, inline ? 1 : 0)),
+    toolDefinitions: text((domain, strict, inline, readsOnly = false, fixed = '') =>
+      m._alfred_tool_definitions(domain.address, strict ? 1 : 0, inline ? 1 : 0, readsOnly ? 1 : 0, ...io.args(fixed)),
+    ),
     rowsBuffer: (size) => m._alfred_rows_buffer(size) >>> 0,
     translateRowsAt: (domain, registry, table, action, user, length) =>
       m._alfred_translate_rows(domain.address, registry.address, ...io.args(table, action, user), length) !== 0,

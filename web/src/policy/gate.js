@@ -11,6 +11,7 @@ import {
   MAX_APPROVED_ROWS,
   PreviewStore,
   callKey,
+  callPreview,
   createPreview,
   keyColumns,
   pinned,
@@ -18,17 +19,29 @@ import {
   unseenRows,
   writePreview,
 } from './preview.js';
+import { callWrites } from '../act/faults.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 const WRITES = new Set(['db_create', 'db_update', 'db_delete']);
 const VERBS = { db_create: 'creating', db_update: 'changing', db_delete: 'deleting' };
+// What a held write does, for the messages: rows of a table, or a function's call.
+const whatOf = (preview) =>
+  preview.tool === 'db_call' ? `calling ${preview.function} (it changes data)` : `${VERBS[preview.tool]} ${rowsOf(preview.count)} of ${preview.table}`;
 
 const refused = (error) => ({ data: null, error, query: null, count: null });
 const rowsOf = (count) => `${count} ${count === 1 ? 'row' : 'rows'}`;
 // The preview as the host gets it (a copy: the act keeps its own).
 const copy = (preview) => structuredClone(preview);
 
-function readOnlyError(tool) {
+function readOnlyError(tool, params) {
+  if (tool === 'db_call') {
+    return {
+      code: codes.read_only,
+      path: 'function',
+      message: `this assistant may only read: ${String(params?.function).slice(0, 80)} changes data, so it is refused and nothing was sent`,
+      hint: 'call only functions that read, or db_read; tell the user that changes cannot be made here',
+    };
+  }
   return {
     code: codes.read_only,
     path: '',
@@ -45,7 +58,7 @@ function readOnlyError(tool) {
  * approvalError(preview, { denied: true }).message // "the user denied deleting 2 rows of inventory; nothing was changed"
  */
 export function approvalError(preview, { denied = false, failure = null } = {}) {
-  const what = `${VERBS[preview.tool]} ${rowsOf(preview.count)} of ${preview.table}`;
+  const what = whatOf(preview);
   if (failure) {
     return {
       code: codes.approval_required,
@@ -133,19 +146,20 @@ export class Gate {
     this.#domain = domain;
   }
 
-  /** Whether `tool` is offered at all (`readOnly` offers reads only). */
+  /** Whether `tool` is offered at all (`readOnly` offers reads only, and db_call for the functions that read). */
   offers(tool) {
     return !(this.#policy.readOnly && WRITES.has(tool));
   }
 
   async execute({ tool, params, approved, preview }, io) {
-    if (!WRITES.has(tool)) return io.run(tool, params);
-    if (this.#policy.readOnly) return refused(readOnlyError(tool));
+    if (!callWrites(this.#domain, tool, params)) return io.run(tool, params);
+    if (this.#policy.readOnly) return refused(readOnlyError(tool, params));
     const { approve } = this.#policy;
     if (!needsApproval(approve, tool)) return io.run(tool, params);
     io.trail.approved = false;
     const invalid = io.validate(tool, params);
     if (invalid) return refused(invalid);
+    if (tool === 'db_call') return this.#heldCall(params, approved, io);
     const table = params.table;
     const key = callKey(tool, params);
 
@@ -173,6 +187,27 @@ export class Gate {
     if (answer !== true) return refused(approvalError(taken.preview, { denied: true }));
     io.trail.approved = true;
     return this.#runApproved(tool, params, key, taken.preview, io);
+  }
+
+  // A function that changes data, held: what it would do is its name and
+  // arguments (refs with their labels); approved, it runs as it is.
+  async #heldCall(params, approved, io) {
+    if (approved) {
+      io.trail.approved = true;
+      return io.run('db_call', params);
+    }
+    const preview = callPreview(this.#domain, params, io.labelOf);
+    const { approve } = this.#policy;
+    if (typeof approve !== 'function') return refused(approvalError(preview));
+    let answer;
+    try {
+      answer = await approve({ tool: 'db_call', table: null, function: preview.function, params: JSON.parse(JSON.stringify(params)) }, copy(preview));
+    } catch (cause) {
+      return refused(approvalError(preview, { failure: String(cause?.message ?? cause).slice(0, 200) }));
+    }
+    if (answer !== true) return refused(approvalError(preview, { denied: true }));
+    io.trail.approved = true;
+    return io.run('db_call', params);
   }
 
   // The preview of a write: a create's rows, or one read of the rows an

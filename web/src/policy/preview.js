@@ -138,6 +138,36 @@ export function createPreview(table, params) {
 }
 
 /**
+ * The preview of a call of a function that changes data: `{ tool: 'db_call',
+ * function, description, args, labels, count: null }`, `args` as the model
+ * gave them (JSON text read), `labels` the label of each argument that is a
+ * ref with one (`labelOf(ref)`, from the act's registry).
+ *
+ * @example
+ * callPreview(domain, { function: 'archive_project', args: { project_id: 'project_2' } }, labelOf)
+ * // { tool: 'db_call', function: 'archive_project', description: 'Archives a project.', args: { project_id: 'project_2' }, labels: { project_id: 'Apollo' }, count: null }
+ */
+export function callPreview(domain, params, labelOf = () => '') {
+  const name = typeof params?.function === 'string' ? params.function : '';
+  let args = params?.args ?? {};
+  if (typeof args === 'string') {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      args = {}; // the core refuses it before this is used
+    }
+  }
+  if (!args || typeof args !== 'object' || Array.isArray(args)) args = {};
+  const labels = {};
+  for (const [arg, value] of Object.entries(args)) {
+    const label = typeof value === 'string' ? labelOf(value) : '';
+    if (label) labels[arg] = label;
+  }
+  const fn = domain?.functions && Object.hasOwn(domain.functions, name) ? domain.functions[name] : null;
+  return { tool: 'db_call', function: name, description: fn?.description ?? '', args, labels, count: null };
+}
+
+/**
  * The preview of an update or delete from its read: `{ tool, table, count,
  * rows, keys }` (`rows` the first `PREVIEW_ROWS` with their refs and labels,
  * `keys` what identifies every row read; an update adds `data`, the change).

@@ -83,9 +83,13 @@ std::string guarded(F&& body) {
 /// the error result (and `into` is left as it was).
 std::string load_domain(domain& into, std::string_view config_json);
 
-/// `{"data":[…]}`: the four tools' JSON Schemas for `dom` (tool_schema.h:
+/// `{"data":[…]}`: the tools' JSON Schemas for `dom` (tool_schema.h:
 /// `strict`, and `inline_schema` for the whole schema in the tools).
-std::string tool_definitions(const domain& dom, bool strict, bool inline_schema = false);
+/// `reads_only`: the tools a read-only act offers (db_read, and db_call of
+/// the functions that only read); `fixed`: the comma-separated names the app
+/// sets for every call, offered to the model nowhere.
+std::string tool_definitions(const domain& dom, bool strict, bool inline_schema = false, bool reads_only = false,
+                             std::string_view fixed = {});
 /// `{"data":{"<slot>":"<text>",…}}`: the prompt example texts for `dom`.
 std::string prompt_examples(const domain& dom);
 
@@ -200,7 +204,9 @@ std::string_view act_decision_schema();
 /// "rest","maxLength"}, "reservedColumns":[…], "generatedRefPrefix":"gen"}}}`.
 std::string core_rules();
 /// `{"data":"<markdown>"}`: the domain's schema as the model reads it (the
-/// body of the Act prompt's Schema section).
-std::string schema_description(const domain& dom);
+/// body of the Act prompt's Schema section), functions included; `fixed`:
+/// the comma-separated names the app sets, left out of the functions'
+/// arguments.
+std::string schema_description(const domain& dom, std::string_view fixed = {});
 
 }  // namespace alfred::api

@@ -47,12 +47,17 @@ struct tool_schema_options {
   /// Columns and arguments the app sets for every call (`createAct({
   /// context })`): no schema or description offers them to the model.
   std::vector<std::string> fixed;
+  /// The tools of a read-only act: db_read, and db_call with only the
+  /// functions that read (none: no db_call).
+  bool reads_only = false;
 
   bool fixes(std::string_view name) const {
     for (const auto& item : fixed)
       if (item == name) return true;
     return false;
   }
+  /// Whether `fn` is offered.
+  bool offers(const db_function& fn) const { return !reads_only || fn.read; }
 };
 
 /// The JSON Schema of `kind`'s params for `dom`. Borrows nothing: the
