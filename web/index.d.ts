@@ -80,6 +80,11 @@ export interface TableConfig {
   readonly user_owned?: boolean;
   /** `false` makes the table read-only for the model (no create/update/delete). Default `true` (a table without a key is read-only). */
   readonly writable?: boolean;
+  /**
+   * `false`: a table the API does not serve (a foreign key's target in another schema, such as basejump's
+   * `accounts`): its rows are refs the model gets from function results and referencing rows, never read or written.
+   */
+  readonly exposed?: boolean;
   /** Columns that give a row its display label; the first non-empty one wins. */
   readonly label?: readonly string[];
   /** A label template such as `"{date|mon_day} [{meal_type}]"`, used when all its columns have values. */
@@ -122,6 +127,28 @@ export interface MiddlewareConfig {
   };
 }
 
+/** One argument of a domain function (docs/functions.md). */
+export interface FunctionArgConfig {
+  /** A column type, or `vector` (text the executor embeds). */
+  readonly type: ColumnType | 'vector';
+  /** Every call passes it (it has no default). */
+  readonly required?: boolean;
+  /** The table whose refs it takes, or `"auth.users"` for a user id. */
+  readonly references?: string;
+  readonly values?: readonly string[];
+  readonly description?: string;
+}
+
+/** A database function the model may call with `db_call` (docs/functions.md). */
+export interface FunctionConfig {
+  readonly description?: string;
+  /** `true`: sent by GET, which PostgREST runs read-only. */
+  readonly read?: boolean;
+  readonly args?: { readonly [arg: string]: FunctionArgConfig };
+  /** Rows of a domain table, or values of a type (`json`, `void`, a column type). */
+  readonly returns: { readonly table: string; readonly set?: boolean } | { readonly type: ColumnType | 'json' | 'void'; readonly set?: boolean; readonly references?: string };
+}
+
 /** A domain: the tables the model may touch, as data rather than code. */
 export interface DomainConfig {
   /** Used in error messages. Default `"domain"`. */
@@ -131,6 +158,8 @@ export interface DomainConfig {
   /** The most rows one read or create may touch (1 to 1 000 000). */
   readonly max_rows?: number;
   readonly tables: { readonly [table: string]: TableConfig };
+  /** The functions the model may call with `db_call`, by name. */
+  readonly functions?: { readonly [name: string]: FunctionConfig };
   /**
    * The domain's own text for the Act prompt's example slots (a domain pack's
    * `prompts/<slot>.md`); slots left out are derived from the tables.

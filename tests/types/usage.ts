@@ -237,6 +237,11 @@ export async function domainPullUsage(core: import('alfred-act').Core, spec: Rec
     functions: { get_account_members: { expose: true, read: true, args: { account_id: { references: 'accounts' } } }, purge: null },
   };
   const saved: import('alfred-act').CatalogFacts = { ...facts, referencedTables: [], functions: [] };
+  if (withCatalog.data) {
+    const called: import('alfred-act').FunctionConfig | undefined = withCatalog.data.functions?.get_accounts;
+    const exposed: boolean | undefined = withCatalog.data.tables.accounts?.exposed;
+    void [called, exposed];
+  }
   void [withFunctions, saved];
   // @ts-expect-error a scope is "rls" or "owner"
   const badScope: import('alfred-act').DomainOverrides = { tables: { todos: { scope: 'mine' } } };
