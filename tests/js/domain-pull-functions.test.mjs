@@ -156,6 +156,10 @@ create function public.archive_project(project_id uuid) returns public.projects 
 $$;
 comment on function public.archive_project(uuid) is 'Archives a project; it stays readable.';
 
+create function public.archive_projects(project_ids uuid[]) returns setof public.projects language sql as $$
+  update public.projects set status = 'archived' where id = any(project_ids) returning *;
+$$;
+
 create type public.project_status as enum ('active', 'paused', 'archived');
 create function public.count_projects(status public.project_status) returns bigint language sql stable as $$
   select count(*) from public.projects p where p.status = count_projects.status::text;
@@ -304,6 +308,11 @@ const FUNCTIONS = {
     args: { project_id: { type: 'uuid', required: true, references: 'projects' } },
     returns: { table: 'projects' },
   },
+  archive_projects: {
+    read: false,
+    args: { project_ids: { type: 'uuid[]', required: true, references: 'projects' } },
+    returns: { table: 'projects', set: true },
+  },
   count_projects: { read: true, args: { status: { type: 'text', required: true, values: ['active', 'paused', 'archived'] } }, returns: { type: 'integer' } },
   get_accounts: { description: 'The accounts the signed-in user belongs to.', read: false, args: {}, returns: { type: 'json' } },
   match_documents: {
@@ -421,7 +430,7 @@ test('the overrides opt a security definer function in, make a VOLATILE one a re
     },
   });
   assert.deepEqual(Object.keys(data.functions), [
-    'archive_project', 'create_project', 'get_account_members', 'get_accounts', 'lookup_thing', 'match_documents', 'project_stats', 'remove_account_member',
+    'archive_project', 'archive_projects', 'create_project', 'get_account_members', 'get_accounts', 'lookup_thing', 'match_documents', 'project_stats', 'remove_account_member',
   ]);
   // A table's "hidden" given in the overrides wins over the secret rule.
   assert.deepEqual(data.tables.integrations.hidden, ['openai_api_key']);
@@ -451,7 +460,7 @@ test('override mistakes are errors with the path to fix: a function or argument 
     code: 'invalid_overrides',
     path: 'functions.get_acounts',
     message: "'get_acounts' is not a function of the database",
-    hint: 'functions: RefreshAll, archive_project, concat_text, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts, handle_webhook, limit, lookup_thing, match_documents, project_stats, purge_archived, reindex_documents, remove_account_member, search_projects, storage_used, tag_all, touch_project',
+    hint: 'functions: RefreshAll, archive_project, archive_projects, concat_text, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts, handle_webhook, limit, lookup_thing, match_documents, project_stats, purge_archived, reindex_documents, remove_account_member, search_projects, storage_used, tag_all, touch_project',
   });
   assert.deepEqual(error({ functions: { archive_project: { args: { id: { description: 'x' } } } } }), {
     code: 'invalid_overrides',
@@ -490,7 +499,7 @@ test('without the catalog, or with facts read before functions were: no function
     {
       path: 'functions',
       message:
-        'not read: the description lists 17 functions (RefreshAll, archive_project, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts, handle_webhook and 9 more), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): pull with the catalog (--db-url)',
+        'not read: the description lists 18 functions (RefreshAll, archive_project, archive_projects, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts and 10 more), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): pull with the catalog (--db-url)',
     },
   ]);
   const { functions: _functions, referencedTables: _referenced, ...older } = stack.catalog;
@@ -631,6 +640,9 @@ test('the pulled domain drives db_call as the signed-in user: get_accounts() han
   const refused = await readingAct.execute('db_call', { function: 'archive_project', args: { project_id: 'project_2' } });
   assert.equal(refused.error.code, 'read_only_transaction');
   assert.deepEqual((await rest({ url: stack.restUrl, anonKey: stack.serviceKey }, stack.serviceKey, 'GET', '/projects?select=status&name=eq.Second')).body, [{ status: 'active' }]);
+  // A list of refs for a uuid[] argument named after the table.
+  const both = ok(await act.execute('db_call', { function: 'archive_projects', args: { project_ids: ['project_1', 'project_2'] } }));
+  assert.deepEqual(both.map((row) => [row.id, row.status]).sort(), [['project_1', 'archived'], ['project_2', 'archived']]);
 });
 
 test('alfred-act mcp --pull and domain pull, both with the service key: one catalog, one domain (accounts, functions, notes)', async () => {

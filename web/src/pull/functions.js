@@ -136,19 +136,19 @@ function referencesByName(domain, usersTable) {
 }
 
 // The table whose refs an argument takes, or null: a column of the same name
-// elsewhere references it, or `<x>_id` names a table `<x>s` keyed by that
-// type, or it is a user id by its name (user_id, owner_id, …).
-function argumentReference(arg, type, domain, byName, usersTable) {
-  const fromColumns = byName.get(`${arg.name} ${type}`);
+// elsewhere references it, or `<x>_id` (`<x>_ids` for a list) names a table
+// `<x>s` keyed by that type, or it is a user id by its name (user_id, …).
+function argumentReference(arg, type, list, domain, byName, usersTable) {
+  const fromColumns = list ? null : byName.get(`${arg.name} ${type}`);
   if (fromColumns) return fromColumns === USERS ? (usersTable ?? USERS) : fromColumns;
-  const stem = /^(.+)_id$/.exec(arg.name)?.[1];
+  const stem = (list ? /^(.+)_ids$/ : /^(.+)_id$/).exec(arg.name)?.[1];
   if (stem && (type === 'uuid' || type === 'integer' || type === 'text')) {
     for (const candidate of pluralsOf(stem)) {
       const spec = domain.tables[candidate];
       if (spec && keyColumn(spec)?.type === type) return candidate;
     }
   }
-  if (type === 'uuid' && OWNER_NAMES.includes(arg.name)) return usersTable ?? USERS;
+  if (type === 'uuid' && !list && OWNER_NAMES.includes(arg.name)) return usersTable ?? USERS;
   return null;
 }
 
@@ -256,7 +256,8 @@ function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation }) {
     const { type, values } = argumentType(arg);
     const config = { type };
     if (!arg.hasDefault) config.required = true;
-    const references = type === 'vector' ? null : argumentReference(arg, type.replace(/\[\]$/, ''), domain, byName, usersTable);
+    const list = type.endsWith('[]');
+    const references = type === 'vector' ? null : argumentReference(arg, type.replace(/\[\]$/, ''), list, domain, byName, usersTable);
     if (references && (type === 'uuid' || type === 'integer' || type === 'text' || type === 'uuid[]')) config.references = references;
     if (values) config.values = [...values];
     args[arg.name] = config;
