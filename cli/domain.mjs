@@ -1,17 +1,15 @@
 // `alfred-act domain pull`: derives a domain from a live database through
-// PostgREST's OpenAPI description (and, with --db-url, the catalog's
-// policies, privileges and references into auth.users), merges overrides and
-// validates it with the core (docs/own-schema.md). Prints the domain JSON (or
-// writes --out) and the notes on what was left out; exit 1 with path,
-// message and hint on an error.
-import { CATALOG_PATH } from '../db/rest-proxy.mjs';
+// PostgREST's OpenAPI description (and the catalog's policies, privileges,
+// references and functions, read as `alfred-act mcp --pull` reads them:
+// web/src/pull/catalog-source.js), merges overrides and validates it with the
+// core (docs/own-schema.md). Prints the domain JSON (or writes --out) and the
+// notes on what was left out; exit 1 with path, message and hint on an error.
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDomain } from '../web/src/domain-pull.js';
+import { NO_CATALOG_NOTE, openPullCatalog } from '../web/src/pull/catalog-source.js';
 import { projectName } from '../web/src/project-name.js';
 import { loadCore, pullDomain } from '../web/src/index.node.js';
-import { codes } from '../web/dist/error-codes.mjs';
 
 export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KEY] [--token JWT] [--db-url POSTGRES_URL]
                               [--owner-column NAME] [--overrides FILE] [--out FILE] [--name NAME]
@@ -29,11 +27,13 @@ export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KE
                        it is used for this one request, never stored, never used by the Act
   --token JWT          a signed-in user's JWT, sent as the bearer (default ALFRED_ACCESS_TOKEN;
                        optional)
-  --db-url URL         the database itself (postgres://…, default SUPABASE_DB_URL): four
-                       read-only catalog queries add the row-level security policies (the owner
-                       column each compares with auth.uid()), which tables the authenticated
-                       role may write, views, and references to auth.users, which PostgREST does
-                       not describe. Needs the pg package (npm install pg)
+  --db-url URL         the database itself (postgres://…, default SUPABASE_DB_URL): read-only
+                       catalog queries add the row-level security policies (the owner column
+                       each compares with auth.uid()), which tables the authenticated role may
+                       write, views, references to auth.users and to other schemas, and the
+                       functions the model may call, which PostgREST does not describe. Needs
+                       the pg package (npm install pg). A local stack's own catalog is read
+                       with its service key (--key) without it
   --owner-column NAME  the owner column of every table that has a uuid column of that name
                        (per table: "owner" in the overrides)
   --overrides FILE     JSON merged on top of what was derived (per table, per column; null removes)
@@ -56,79 +56,8 @@ async function readJson(file, what) {
   }
 }
 
-// The project's name: `name` of ./package.json, without an npm scope.
-// Where a database URL points, without its password, for messages.
-function databaseAt(dbUrl) {
-  try {
-    const url = new URL(dbUrl);
-    return `${url.hostname}${url.port ? `:${url.port}` : ''}`;
-  } catch {
-    return 'the --db-url';
-  }
-}
-
-/**
- * A connected node-postgres client for `dbUrl`, or `{ error }` (pg missing, no
- * connection).
- */
-async function connectCatalog(dbUrl) {
-  let pg;
-  try {
-    ({ default: pg } = await import('pg'));
-  } catch {
-    return { error: { code: codes.invalid_option, path: 'db_url', message: '--db-url needs the pg package, which is not installed', hint: 'npm install pg (an optional peer dependency of alfred-act), or pull without --db-url' } };
-  }
-  // Client-side timeouts: a startup parameter such as statement_timeout is refused by some poolers.
-  const client = new pg.Client({ connectionString: dbUrl, connectionTimeoutMillis: 15_000, query_timeout: 15_000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-  } catch (cause) {
-    await client.end().catch(() => {});
-    return {
-      error: {
-        code: codes.network_error,
-        path: 'db_url',
-        message: `cannot connect to the database at ${databaseAt(dbUrl)}: ${cause.message}`,
-        hint: 'the connection string of Supabase\'s Connect dialog (Session pooler or direct), with the password; or pull without --db-url',
-      },
-    };
-  }
-  return { client };
-}
-
 function writeError(stderr, error) {
   stderr.write(`error ${error.code}${error.path ? ` at ${error.path}` : ''}: ${error.message}\n${error.hint ? `hint: ${error.hint}\n` : ''}`);
-}
-
-// The catalog facts a local stack (`alfred-act stack start`) serves for its
-// service key, read from its database before PostgREST connected; nothing
-// for any other server (only loopback URLs are asked).
-async function localStackCatalog(url, key, stderr) {
-  let host;
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return undefined;
-  }
-  if (!key || !/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(host)) return undefined;
-  try {
-    const response = await fetch(new URL(CATALOG_PATH, url), { headers: { apikey: key }, signal: AbortSignal.timeout(5000) });
-    // A local stack that refuses the key: its PostgREST takes any key, so the
-    // pull goes on, but without the catalog owners are guessed (say so).
-    if (response.status === 401) {
-      stderr.write(
-        'note: catalog: this local stack serves its catalog (policies, grants, references to auth.users) to its service key ' +
-          'only, not to this key; pass --key <the service key `stack start` printed> for owners that come out right\n',
-      );
-    }
-    if (!response.ok) return undefined;
-    const facts = await response.json();
-    stderr.write('note: catalog: read from the local stack\n');
-    return facts;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Runs `domain <subcommand> …`; resolves to the exit code. */
@@ -142,20 +71,15 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
     stderr.write(`${cause.message}\n`);
     return 1;
   }
-  const dbUrl = flags['db-url'] ?? env.SUPABASE_DB_URL;
-  let catalog = null;
-  if (dbUrl) {
-    const connected = await connectCatalog(dbUrl);
-    if (connected.error) {
-      writeError(stderr, connected.error);
+  let stack = null;
+  let close = async () => {};
+  try {
+    const pulled = await pullSource({ flags, env, stderr });
+    if (pulled.error) {
+      writeError(stderr, pulled.error);
       return 1;
     }
-    catalog = connected.client;
-  }
-  let stack = null;
-  try {
-    const pulled = await pullSource({ flags, env, catalog, stderr });
-    stack = pulled.stack;
+    ({ stack, close } = pulled);
     const { source, facts } = pulled;
     const core = await loadCore();
     const { data: domain, error, notes } = await pullDomain({
@@ -174,19 +98,19 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
       writeError(stderr, flag ? { ...error, path: flag, message: error.message.replace(error.path, flag) } : error);
       return 1;
     }
-    if (!facts) {
-      stderr.write('note: no --db-url: owners and user ids come from auth.uid() defaults, foreign keys and column names alone; --db-url adds the row-level security policies and the references to auth.users\n');
-    }
+    if (!facts) stderr.write(`note: ${NO_CATALOG_NOTE}\n`);
     const text = `${formatDomain(domain)}\n`;
     if (flags.out) {
       await writeFile(flags.out, text);
-      stderr.write(`wrote ${flags.out}: ${Object.keys(domain.tables).length} tables (${Object.keys(domain.tables).join(', ')})\n`);
+      const functions = Object.keys(domain.functions ?? {});
+      const called = functions.length > 0 ? `, ${functions.length} function${functions.length > 1 ? 's' : ''} (${functions.join(', ')})` : '';
+      stderr.write(`wrote ${flags.out}: ${Object.keys(domain.tables).length} tables (${Object.keys(domain.tables).join(', ')})${called}\n`);
     } else {
       stdout.write(text);
     }
     return 0;
   } finally {
-    await catalog?.end().catch(() => {});
+    await close();
     await stack?.stop();
   }
 }
@@ -229,21 +153,25 @@ function readDomainArgs(argv, { stdout, stderr }) {
 }
 
 // Where the domain is pulled from: --url (or SUPABASE_URL), else a fresh
-// local stack (`stack`, for the caller to stop); and the catalog facts: those
-// of the local stack's database read before PostgREST connected (a stack that
-// offers them), else those --db-url reads.
-async function pullSource({ flags, env, catalog, stderr }) {
-  let facts = catalog ? (sql) => catalog.query(sql) : undefined;
+// local stack (`stack`, for the caller to stop); and the catalog, read as
+// every pull reads it (openPullCatalog: --db-url, else a local stack's own
+// for its service key), or the fresh stack's. `{ source, facts, close,
+// stack }`, or `{ error }` for a database that cannot be read.
+async function pullSource({ flags, env, stderr }) {
+  const dbUrl = flags['db-url'] ?? env.SUPABASE_DB_URL;
   const url = flags.url ?? env.SUPABASE_URL;
   if (url) {
     const source = { url, apiKey: flags.key ?? env.SUPABASE_ANON_KEY ?? '', accessToken: flags.token ?? env.ALFRED_ACCESS_TOKEN ?? '' };
-    facts ??= await localStackCatalog(url, source.apiKey, stderr);
-    return { source, facts, stack: null };
+    const { data, error } = await openPullCatalog({ url, apiKey: source.apiKey, dbUrl });
+    if (error) return { error };
+    for (const note of data.notes) stderr.write(`note: ${note.path}: ${note.message}\n`);
+    return { source, facts: data.catalog, close: data.close, stack: null };
   }
+  const { data, error } = dbUrl ? await openPullCatalog({ dbUrl }) : { data: null, error: null };
+  if (error) return { error };
   const { startStack } = await import('../db/stack.mjs');
   const stack = await startStack({ schema: flags.schema ?? 'kitchen' });
   const source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
-  facts ??= stack.catalog;
   stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);
-  return { source, facts, stack };
+  return { source, facts: data?.catalog ?? stack.catalog, close: data?.close ?? (async () => {}), stack };
 }

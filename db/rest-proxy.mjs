@@ -5,13 +5,15 @@
 // it unchanged. PostgREST itself has no setting for a path prefix (it serves
 // tables at /<table>).
 import { createServer, request as httpRequest } from 'node:http';
+import { LOCAL_CATALOG_PATH } from '../web/src/pull/catalog-source.js';
 
 const REST_PREFIX = '/rest/v1';
 const AUTH_PREFIX = '/auth/v1';
 // The catalog facts `domain pull` reads (web/src/pull/catalog.js), read from
 // the database before PostgREST connected; for the service key only, as a
-// hosted project's catalog is for its database URL only.
-export const CATALOG_PATH = '/alfred/v1/catalog';
+// hosted project's catalog is for its database URL only. Where every pull
+// looks for them (web/src/pull/catalog-source.js).
+export const CATALOG_PATH = LOCAL_CATALOG_PATH;
 
 const under = (path, prefix) => path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
 

@@ -80,6 +80,11 @@ export interface TableConfig {
   readonly user_owned?: boolean;
   /** `false` makes the table read-only for the model (no create/update/delete). Default `true` (a table without a key is read-only). */
   readonly writable?: boolean;
+  /**
+   * `false`: a table the API does not serve (a foreign key's target in another schema, such as basejump's
+   * `accounts`): its rows are refs the model gets from function results and referencing rows, never read or written.
+   */
+  readonly exposed?: boolean;
   /** Columns that give a row its display label; the first non-empty one wins. */
   readonly label?: readonly string[];
   /** A label template such as `"{date|mon_day} [{meal_type}]"`, used when all its columns have values. */
@@ -122,6 +127,28 @@ export interface MiddlewareConfig {
   };
 }
 
+/** One argument of a domain function (docs/functions.md). */
+export interface FunctionArgConfig {
+  /** A column type, or `vector` (text the executor embeds). */
+  readonly type: ColumnType | 'vector';
+  /** Every call passes it (it has no default). */
+  readonly required?: boolean;
+  /** The table whose refs it takes, or `"auth.users"` for a user id. */
+  readonly references?: string;
+  readonly values?: readonly string[];
+  readonly description?: string;
+}
+
+/** A database function the model may call with `db_call` (docs/functions.md). */
+export interface FunctionConfig {
+  readonly description?: string;
+  /** `true`: sent by GET, which PostgREST runs read-only. */
+  readonly read?: boolean;
+  readonly args?: { readonly [arg: string]: FunctionArgConfig };
+  /** Rows of a domain table, or values of a type (`json`, `void`, a column type). */
+  readonly returns: { readonly table: string; readonly set?: boolean } | { readonly type: ColumnType | 'json' | 'void'; readonly set?: boolean; readonly references?: string };
+}
+
 /** A domain: the tables the model may touch, as data rather than code. */
 export interface DomainConfig {
   /** Used in error messages. Default `"domain"`. */
@@ -131,6 +158,8 @@ export interface DomainConfig {
   /** The most rows one read or create may touch (1 to 1 000 000). */
   readonly max_rows?: number;
   readonly tables: { readonly [table: string]: TableConfig };
+  /** The functions the model may call with `db_call`, by name. */
+  readonly functions?: { readonly [name: string]: FunctionConfig };
   /**
    * The domain's own text for the Act prompt's example slots (a domain pack's
    * `prompts/<slot>.md`); slots left out are derived from the tables.
@@ -157,6 +186,16 @@ export interface DomainOverrides {
           readonly columns?: { readonly [column: string]: Partial<ColumnConfig> | null };
         })
       | null;
+  };
+  /** Per function (docs/functions.md): `null` leaves it out; `expose: true` offers a security definer function, or one `authenticated` may not execute. */
+  readonly functions?: {
+    readonly [name: string]: {
+      readonly expose?: boolean;
+      readonly description?: string | null;
+      readonly read?: boolean | null;
+      readonly args?: { readonly [arg: string]: { readonly references?: string | null; readonly description?: string | null; readonly values?: readonly string[] | null } | null };
+      readonly returns?: { readonly table: string; readonly set?: boolean } | { readonly type: string; readonly set?: boolean; readonly references?: string };
+    } | null;
   };
 }
 
@@ -196,10 +235,42 @@ export interface CatalogTable {
   references: { [column: string]: { schema: string; table: string; column: string } };
 }
 
+/** A type as the catalog describes it: `format_type` (a domain type as its base type), its kind, an enum's values. */
+export interface CatalogType {
+  type: string;
+  kind: 'base' | 'composite' | 'domain' | 'enum' | 'pseudo' | 'range' | 'multirange';
+  /** An enum's values (of the element, for an array of an enum). */
+  values?: string[];
+}
+
+/** A function of the exposed schema, as `pg_proc` and `has_function_privilege` describe it (docs/functions.md). */
+export interface CatalogFunction {
+  name: string;
+  kind: 'function' | 'procedure' | 'aggregate' | 'window';
+  volatility: 'volatile' | 'stable' | 'immutable';
+  securityDefiner: boolean;
+  /** Its definition sets `search_path`. */
+  searchPathPinned: boolean;
+  /** Whether `authenticated` may execute it (the effective privilege); null where there is no such role. */
+  executable: boolean | null;
+  /** EXECUTE is granted to `supabase_auth_admin` by name: a Supabase auth hook. Absent in facts read before it was. */
+  authHook?: boolean;
+  /** `COMMENT ON FUNCTION`, or null. */
+  description: string | null;
+  /** The extension that owns it, or null. */
+  extension: string | null;
+  returns: CatalogType & { set: boolean; relation: { schema: string; table: string } | null };
+  args: (CatalogType & { name: string; mode: 'in' | 'out' | 'inout' | 'variadic' | 'table'; hasDefault: boolean })[];
+}
+
 /** The catalog facts a pull reads (plain JSON; `pullDomain({ catalog })` reads them itself from a query function). */
 export interface CatalogFacts {
   schema: string;
   tables: { [table: string]: CatalogTable };
+  /** Tables of other schemas the exposed tables' foreign keys reach (auth.users aside). Absent in facts read by an older alfred-act. */
+  referencedTables?: { schema: string; table: string; columns: { name: string; type: string; kind: 'base' | 'enum'; notNull: boolean }[] }[];
+  /** The exposed schema's functions. Absent in facts read by an older alfred-act: then the pull offers none. */
+  functions?: CatalogFunction[];
 }
 
 /** Runs one SQL statement and resolves to its rows, or to `{ rows }` (node-postgres's `client.query`, PGlite's `db.query`). */

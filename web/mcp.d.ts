@@ -401,7 +401,7 @@ export declare function createMcpServer(options: CreateMcpServerOptions): Promis
 export declare function loadMcpSdk(): Promise<{ Server: unknown; types: unknown }>;
 
 /** Where the served domain comes from, as `alfred-act mcp` was told: a file, a pull at start, or nothing. */
-export type McpDomainSource = { file: string } | { pull: { key?: string; ownerColumn?: string; overrides?: string } } | null;
+export type McpDomainSource = { file: string } | { pull: { key?: string; dbUrl?: string; ownerColumn?: string; overrides?: string } } | null;
 
 /** `alfred-act mcp`'s configuration. */
 export interface McpConfig {

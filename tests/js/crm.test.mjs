@@ -73,10 +73,10 @@ test('alfred-act domain pull against the CRM stack writes exactly domains/crm/do
   assert.equal(
     stderr,
     [
-      'note: catalog: this local stack serves its catalog (policies, grants, references to auth.users) to its service key only, not to this key; pass --key <the service key `stack start` printed> for owners that come out right',
+      'note: catalog: this local stack serves its catalog (policies, grants, references to auth.users, functions) to its service key only, not to this key; pass --key <the service key `stack start` printed> for owners that come out right',
       "note: tables.act_sessions: left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model",
       "note: tables.organizations.columns.profile_embedding: hidden: type 'extensions.vector(8)' is not one the model can read or write (an embedding)",
-      'note: no --db-url: owners and user ids come from auth.uid() defaults, foreign keys and column names alone; --db-url adds the row-level security policies and the references to auth.users',
+      'note: no --db-url: owners and user ids come from auth.uid() defaults, foreign keys and column names alone, and no functions are offered; --db-url adds the row-level security policies, the references to auth.users and to other schemas, and the functions',
       `wrote ${out}: 6 tables (activity_log, contacts, deals, open_deals, organizations, tasks)`,
       '',
     ].join('\n'),

@@ -236,8 +236,15 @@ test('with the catalog: owners from the policies (any name, the key of profiles,
     { path: 'tables.act_sessions', message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" },
     { path: 'tables.audit.writable', message: 'read-only: the authenticated role may not insert, update or delete it' },
     { path: 'tables.channel_activity.writable', message: 'read-only: a view; say "writable": true in the overrides if it is updatable' },
+    { path: 'tables.countries.writable', message: 'read-only: no row-level security policy lets a signed-in user insert, update or delete its rows' },
     { path: 'tables.daily_stats.key', message: 'read-only: its primary key (day date) is of type date; a key is uuid, integer or text' },
-    { path: 'tables.notes', message: 'row-level security is off: every signed-in user reads every row (read-only for the model); enable it and add policies' },
+    // Read-only for the real reason: row-level security is off and no column says whose a row is.
+    { path: 'tables.notes', message: 'row-level security is off: every signed-in user reads every row; enable it and add policies' },
+    {
+      path: 'tables.notes.writable',
+      message:
+        'read-only: row-level security is off and no owner column says whose each row is, so nothing would keep a write to the rows of the user who made it; enable row-level security with policies, or name the owner in the overrides ("owner": "<column>")',
+    },
     {
       path: 'tables.tasks.owner',
       message: 'no owner: author_id, assignee_id are compared with auth.uid() in its row-level security policies; say which in the overrides ("owner": "author_id", or "owner": null)',
@@ -429,6 +436,8 @@ test('the catalog of a database that is not Supabase-shaped: no authenticated ro
     assert.deepEqual(await catalogFacts((sql) => db.query(sql)), {
       schema: 'public',
       tables: { things: { kind: 'table', rls: false, privileges: null, policies: [], references: {} } },
+      referencedTables: [],
+      functions: [],
     });
     // A runner that answers the rows themselves is read too.
     assert.deepEqual(Object.keys((await catalogFacts(async (sql) => (await db.query(sql)).rows)).tables), ['things']);
@@ -490,7 +499,7 @@ test('alfred-act domain pull --db-url reads the catalog with node-postgres; the 
   assert.equal(code, 0, stderr);
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), { ...WITH_CATALOG, name: 'chat-app' });
   const lines = stderr.trim().split('\n');
-  assert.equal(lines.length, 7);
+  assert.equal(lines.length, 9);
   assert.equal(lines[0], "note: tables.act_sessions: left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model");
   assert.equal(lines.at(-1), `wrote ${out}: 11 tables (audit, channel_activity, channel_members, channels, countries, daily_stats, messages, notes, profiles, tags, tasks)`);
   assert.doesNotMatch(stderr, /secret/);

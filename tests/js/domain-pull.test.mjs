@@ -383,7 +383,7 @@ test('override mistakes: unknown tables and columns are refused by name, misspel
   assert.deepEqual(deriveDomain(spec(NOTES), { tables: { note: {} } }).error, {
     code: 'invalid_overrides',
     path: 'tables.note',
-    message: "'note' is not a table or view in the database description",
+    message: "'note' is not a table or view in the database description, nor one its foreign keys reach",
     hint: 'tables: notes, projects',
   });
   assert.deepEqual(deriveDomain(spec(NOTES), { tables: { notes: { columns: { text: { values: [] } } } } }).error, {
@@ -495,7 +495,7 @@ function normalized(domain) {
       columns,
     };
   }
-  return { name: domain.name ?? 'domain', max_rows: domain.max_rows ?? 1000, tables };
+  return { name: domain.name ?? 'domain', max_rows: domain.max_rows ?? 1000, tables, functions: domain.functions ?? {} };
 }
 
 // Paths where two normalized domains differ (a table's middleware as a whole).
@@ -557,11 +557,16 @@ test('the kitchen pulled from its stack plus domains/kitchen/overrides.json is e
     { path: 'tables.recipes.columns.embedding', message: "hidden: type 'extensions.vector(1536)' is not one the model can read or write (an embedding)" },
   ]);
   // The catalog says the same through the policies (user_id = auth.uid()) and
-  // the privileges (ingredients: writes revoked), so it needs no note there.
+  // the privileges (ingredients: writes revoked, which its note now says).
   const withCatalog = await pullDomain({ url, apiKey: anonKey, accessToken: users[0].token, overrides: KITCHEN_OVERRIDES, core, catalog: kitchenCatalog });
   assert.equal(withCatalog.error, null);
   assert.deepEqual(withCatalog.data, KITCHEN);
-  assert.deepEqual(withCatalog.notes.map((note) => note.path), ['tables.act_sessions', 'tables.ingredients.columns.embedding', 'tables.recipes.columns.embedding']);
+  assert.deepEqual(withCatalog.notes, [
+    { path: 'tables.act_sessions', message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" },
+    { path: 'tables.ingredients.writable', message: 'read-only: the authenticated role may not insert, update or delete it' },
+    { path: 'tables.ingredients.columns.embedding', message: "hidden: type 'extensions.vector(1536)' is not one the model can read or write (an embedding)" },
+    { path: 'tables.recipes.columns.embedding', message: "hidden: type 'extensions.vector(1536)' is not one the model can read or write (an embedding)" },
+  ]);
 });
 
 test('without overrides the pulled kitchen differs only where the database cannot say', async () => {
@@ -603,5 +608,15 @@ test('without overrides the pulled kitchen differs only where the database canno
     'tables.tasks.scope',
     'tables.tasks.middleware', // title matched loosely by default; the kitchen matches task titles exactly
     'tables.tasks.columns.category.values',
+    // match_recipes, offered as a function; the kitchen's semantic search calls it (middleware.semantic) and its overrides leave it out.
+    'functions.match_recipes',
   ]);
+  // STABLE and a security invoker with a pinned search_path: offered, a read; its table(…) result is JSON.
+  assert.deepEqual(data.functions, {
+    match_recipes: {
+      read: true,
+      args: { query_embedding: { type: 'vector', required: true }, match_count: { type: 'integer' }, max_distance: { type: 'numeric' } },
+      returns: { type: 'json', set: true },
+    },
+  });
 });

@@ -54,7 +54,7 @@ test('docs/mcp.md: the stdio command lines configure the server, with a domain f
   const base = { url: 'https://abcd.supabase.co', apiKey: anonKey(secret), token: { accessToken: userToken }, store: 'memory', sessionId: undefined, schema: 'compact', policy: {} };
   assert.deepEqual(configs, [
     { ...base, domain: { file: 'domain.json' } },
-    { ...base, domain: { pull: { key: 'sb_secret_abcd', ownerColumn: undefined, overrides: undefined } } },
+    { ...base, domain: { pull: { key: 'sb_secret_abcd', dbUrl: undefined, ownerColumn: undefined, overrides: undefined } } },
   ]);
 });
 
@@ -84,14 +84,14 @@ test('docs/mcp.md: the client configurations are JSON; the stdio one configures 
 
 test('docs/mcp.md: every flag and variable in the flag table is one the server reads', () => {
   const rows = [...docs.matchAll(/^\| `(--[a-z-]+)` \| `([A-Z_]+)` \|/gm)].map(([, flag, variable]) => [flag, variable]);
-  assert.equal(rows.length, 10);
+  assert.equal(rows.length, 11);
   const base = { SUPABASE_URL: 'http://127.0.0.1:1', SUPABASE_ANON_KEY: anonKey(secret) };
   for (const [flag, variable] of rows) {
     const value = { '--store': 'supabase', '--session': 'abcdefghijklmnopqrstuvwxyz', '--url': 'http://127.0.0.1:2', '--schema': 'inline' }[flag] ?? 'x';
     const extra = flag === '--session' ? { ALFRED_MCP_STORE: 'supabase' } : {};
     const token = ['--access-token', '--token-command', '--token-file'].includes(flag) ? {} : { SUPABASE_ACCESS_TOKEN: userToken };
-    // --key goes with --pull.
-    const pull = flag === '--key' ? ['--pull'] : [];
+    // --key and --db-url go with --pull.
+    const pull = flag === '--key' || flag === '--db-url' ? ['--pull'] : [];
     const viaFlag = readMcpConfig([...pull, flag, value], { ...base, ...token, ...extra });
     const viaVariable = readMcpConfig(pull, { ...base, ...token, ...extra, [variable]: value });
     assert.equal(viaFlag.error, null, flag);
@@ -102,7 +102,7 @@ test('docs/mcp.md: every flag and variable in the flag table is one the server r
   assert.deepEqual(flagsOnly, ['--pull', '--owner-column', '--overrides']);
   const { data, error } = readMcpConfig(['--pull', '--owner-column', 'owner_id', '--overrides', 'o.json'], { ...base, SUPABASE_ACCESS_TOKEN: userToken });
   assert.equal(error, null);
-  assert.deepEqual(data.domain, { pull: { key: undefined, ownerColumn: 'owner_id', overrides: 'o.json' } });
+  assert.deepEqual(data.domain, { pull: { key: undefined, dbUrl: undefined, ownerColumn: 'owner_id', overrides: 'o.json' } });
 });
 
 test('docs/mcp.md: the act_sessions table shown is the migration', async () => {

@@ -15,6 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { startRecordingProxy } from './support/recording-proxy.mjs';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
+import { NO_CATALOG_NOTE } from '../../web/src/pull/catalog-source.js';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const CRM_FILE = join(ROOT, 'domains/crm/domain.json');
@@ -129,10 +130,43 @@ test('--pull --key SECRET: the secret key reads the schema once and goes with no
   const truth = await rest(stack(), ada().token, 'GET', '/organizations?select=name&order=name.asc');
   assert.deepEqual(read.body.rows.map((row) => row.name), truth.body.map((row) => row.name));
 
-  const [schemaRequest, ...calls] = proxy.requests;
+  // The local stack's catalog, then the schema, as `alfred-act domain pull --key` reads them.
+  const [catalogRequest, schemaRequest, ...calls] = proxy.requests;
+  assert.deepEqual(catalogRequest, { method: 'GET', path: '/alfred/v1/catalog', authorization: null, apikey: secret });
   assert.deepEqual(schemaRequest, { method: 'GET', path: '/rest/v1/', authorization: null, apikey: secret });
   assert.ok(calls.length > 0);
   for (const request of calls) assert.deepEqual([request.apikey, request.authorization], [stack().anonKey, `Bearer ${ada().token}`], request.path);
+});
+
+test('--pull --key <service key> reads the local stack\'s catalog as `domain pull --key` does: one pull, the same domain (owners, user ids, writes)', async () => {
+  const { resolveMcpDomain } = await import('../../web/src/mcp/domain.js');
+  const { runDomainCommand } = await import('../../cli/domain.mjs');
+  const { loadCore, pullDomain } = await import('../../web/src/index.node.js');
+  const core = await loadCore();
+  const mcpPull = (key) => resolveMcpDomain({ source: { pull: { key } }, url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, core, pullDomain });
+  const served = await mcpPull(stack().serviceKey);
+  assert.equal(served.error, null, JSON.stringify(served.error));
+  let stdout = '';
+  let stderr = '';
+  const code = await runDomainCommand(['pull', '--url', stack().supabaseUrl, '--key', stack().serviceKey], {
+    env: {},
+    stdout: { write: (text) => (stdout += text) },
+    stderr: { write: (text) => (stderr += text) },
+    cwd: ROOT,
+  });
+  assert.equal(code, 0, stderr);
+  assert.deepEqual(served.data.domain, JSON.parse(stdout));
+  const notes = served.data.notes.map(({ path, message }) => `note: ${path}: ${message}`);
+  assert.deepEqual(notes, stderr.trimEnd().split('\n'));
+  assert.equal(notes[0], 'note: catalog: read from the local stack');
+  // Without the service key the local stack keeps its catalog, and the server says so.
+  const guessed = await mcpPull(undefined);
+  assert.equal(guessed.error, null);
+  assert.deepEqual(guessed.data.notes[0], {
+    path: 'catalog',
+    message: 'this local stack serves its catalog (policies, grants, references to auth.users, functions) to its service key only, not to this key; pass --key <the service key `stack start` printed> for owners that come out right',
+  });
+  assert.deepEqual(guessed.data.notes.at(-1), { path: 'catalog', message: NO_CATALOG_NOTE });
 });
 
 test('no --domain or --pull against a database that is not the local demo stack: exit 2 naming --domain and --pull, nothing on stdout', async () => {

@@ -103,10 +103,14 @@ describe('readMcpConfig', () => {
     assert.deepEqual(readMcpConfig(['--domain', 'crm.json'], user).data.domain, { file: 'crm.json' });
     assert.deepEqual(readMcpConfig([], { ...user, ALFRED_DOMAIN: 'env.json' }).data.domain, { file: 'env.json' });
     assert.deepEqual(readMcpConfig(['--domain', 'flag.json'], { ...user, ALFRED_DOMAIN: 'env.json' }).data.domain, { file: 'flag.json' });
-    assert.deepEqual(readMcpConfig(['--pull'], { ...user, ALFRED_DOMAIN: 'env.json' }).data.domain, { pull: { key: undefined, ownerColumn: undefined, overrides: undefined } });
+    assert.deepEqual(readMcpConfig(['--pull'], { ...user, ALFRED_DOMAIN: 'env.json' }).data.domain, { pull: { key: undefined, dbUrl: undefined, ownerColumn: undefined, overrides: undefined } });
     assert.deepEqual(readMcpConfig(['--pull', '--owner-column', 'owner_id', '--overrides', 'o.json'], { ...user, SUPABASE_SECRET_KEY: 'sb_secret_x' }).data.domain, {
-      pull: { key: 'sb_secret_x', ownerColumn: 'owner_id', overrides: 'o.json' },
+      pull: { key: 'sb_secret_x', dbUrl: undefined, ownerColumn: 'owner_id', overrides: 'o.json' },
     });
+    // The database's catalog, as for `alfred-act domain pull`: --db-url, else SUPABASE_DB_URL.
+    assert.equal(readMcpConfig(['--pull', '--db-url', 'postgres://flag'], { ...user, SUPABASE_DB_URL: 'postgres://env' }).data.domain.pull.dbUrl, 'postgres://flag');
+    assert.equal(readMcpConfig(['--pull'], { ...user, SUPABASE_DB_URL: 'postgres://env' }).data.domain.pull.dbUrl, 'postgres://env');
+    assert.equal(readMcpConfig(['--db-url', 'postgres://flag'], user).error, '--db-url goes with --pull (they say how to derive the domain)');
     assert.equal(readMcpConfig(['--pull', '--key', 'sb_secret_flag'], { ...user, SUPABASE_SECRET_KEY: 'sb_secret_env' }).data.domain.pull.key, 'sb_secret_flag');
     // SUPABASE_SECRET_KEY in the environment is only read for --pull.
     assert.deepEqual(readMcpConfig([], { ...user, SUPABASE_SECRET_KEY: 'sb_secret_x' }).data.domain, null);

@@ -232,6 +232,17 @@ export async function domainPullUsage(core: import('alfred-act').Core, spec: Rec
   const withCatalog = await pullDomain({ url: 'http://127.0.0.1:3000', apiKey: 'secret', catalog: query, overrides: perTable, defaultName: 'chat', core });
   const facts: import('alfred-act').CatalogFacts = { schema: 'public', tables: { todos: { kind: 'table', rls: true, privileges: null, policies: [], references: {} } } };
   const sync = core.domainFromOpenApi(spec, overrides, { catalog: facts });
+  // Functions: an opt-in, a read, an argument's table; null leaves one out.
+  const withFunctions: import('alfred-act').DomainOverrides = {
+    functions: { get_account_members: { expose: true, read: true, args: { account_id: { references: 'accounts' } } }, purge: null },
+  };
+  const saved: import('alfred-act').CatalogFacts = { ...facts, referencedTables: [], functions: [] };
+  if (withCatalog.data) {
+    const called: import('alfred-act').FunctionConfig | undefined = withCatalog.data.functions?.get_accounts;
+    const exposed: boolean | undefined = withCatalog.data.tables.accounts?.exposed;
+    void [called, exposed];
+  }
+  void [withFunctions, saved];
   // @ts-expect-error a scope is "rls" or "owner"
   const badScope: import('alfred-act').DomainOverrides = { tables: { todos: { scope: 'mine' } } };
   void [withCatalog, badScope];

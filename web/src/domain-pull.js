@@ -3,9 +3,10 @@
 // 12 answers Swagger 2.0) gives the tables, column types, NOT NULL columns,
 // defaults, enum values, primary and foreign keys; the catalog, where it can
 // be read (pull/catalog.js), adds views, row-level security, policies,
-// privileges and the references into auth.users. Per table the pull decides
-// the key, the owner and whether the model may write (pull/owners.js). The
-// rules are in docs/own-schema.md.
+// privileges, the references into auth.users and into schemas the API does
+// not expose (pull/unexposed.js), and the functions (pull/functions.js). Per
+// table the pull decides the key, the owner and whether the model may write
+// (pull/owners.js). The rules are in docs/own-schema.md and docs/functions.md.
 // Pure: no I/O here except in pullDomain, and no node: imports (it runs in
 // every runtime the package supports).
 import { restUrl } from './act/options.js';
@@ -13,10 +14,12 @@ import { AlfredError, internalError } from './errors.js';
 import { catalogFacts, catalogFactsProblem } from './pull/catalog.js';
 import { columnConfig, finalizeColumns, relationsOf } from './pull/columns.js';
 import { describedTables, isPostgrestDescription } from './pull/description.js';
+import { checkFunctionOverrides, deriveFunctions } from './pull/functions.js';
 import { assignedKeys, keyOf } from './pull/keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './pull/names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './pull/overrides.js';
 import { decideOwners, ownerNote, rlsNote, usersTableOf, writableOf } from './pull/owners.js';
+import { unexposedNote, unexposedTableConfig, unexposedTables } from './pull/unexposed.js';
 import { codes } from '../dist/error-codes.mjs';
 
 export { refPrefixes } from './pull/names.js';
@@ -27,8 +30,8 @@ const DEFAULT_NAME = 'database';
 const SESSION_TABLE = 'act_sessions';
 
 // The order of a domain's keys in the output (the core's parser lists the same).
-const DOMAIN_KEYS = ['name', 'max_rows', 'tables'];
-const TABLE_KEYS = ['ref', 'key', 'owner', 'scope', 'writable', 'label', 'label_format', 'hidden', 'relations', 'middleware', 'columns'];
+const DOMAIN_KEYS = ['name', 'max_rows', 'tables', 'functions'];
+const TABLE_KEYS = ['ref', 'exposed', 'key', 'owner', 'scope', 'writable', 'label', 'label_format', 'hidden', 'relations', 'middleware', 'columns'];
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -80,18 +83,21 @@ function planTables(tables, named, notes) {
 }
 
 // The domain's tables as derived, before the overrides: settings, columns,
-// ref prefixes and the relations the foreign keys make.
-function derivedTables(plans, usersTables, notes) {
+// the tables of other schemas they reference (not exposed), ref prefixes and
+// the relations the foreign keys make. Returns `{ built, usersTable }`.
+function derivedTables(plans, usersTables, unexposed, notes) {
   const usersTable = usersTableOf(usersTables, plans);
   if (usersTables.size > 1) {
     const others = [...usersTables].filter((t) => t !== usersTable).sort();
     notes.push({ path: `tables.${usersTable}`, message: `user ids (references to auth.users) point here; ${others.join(', ')} ${others.length > 1 ? 'are' : 'is'} keyed by user ids too: set "references" in the overrides to choose` });
   }
-  const built = {};
-  for (const [table, plan] of plans) built[table] = buildTable(plan, usersTables, usersTable, notes);
+  const unsorted = {};
+  for (const [table, plan] of plans) unsorted[table] = buildTable(plan, usersTables, usersTable, notes);
+  for (const table of unexposed) unsorted[table.name] = unexposedTableConfig(table);
+  const built = Object.fromEntries(Object.keys(unsorted).sort().map((name) => [name, unsorted[name]]));
   for (const [table, prefix] of Object.entries(refPrefixes(Object.keys(built)))) built[table].ref = prefix;
   for (const [parent, children] of Object.entries(relationsOf(built))) built[parent].relations = children;
-  return built;
+  return { built, usersTable };
 }
 
 // The overrides merged on top; a ref prefix they changed may now be used
@@ -124,12 +130,18 @@ function ordered(domain) {
   return inOrder({ ...domain, tables }, DOMAIN_KEYS);
 }
 
-// Notes grouped by table, in table order; within a table in the order made.
+// Notes grouped by table, in table order, then by function; within a table
+// or function in the order made. Notes on the whole domain come first.
 function byTable(notes) {
-  const tableOf = (path) => (path.startsWith('tables.') ? path.split('.')[1] : '');
+  const groupOf = ({ path }) => {
+    const [section, name = ''] = path.split('.');
+    if (section === 'tables') return `1 ${name}`;
+    if (section === 'functions') return `2 ${name}`;
+    return '0';
+  };
   return notes
-    .map((note, index) => ({ note, index, table: tableOf(note.path) }))
-    .sort((a, b) => (a.table < b.table ? -1 : a.table > b.table ? 1 : a.index - b.index))
+    .map((note, index) => ({ note, index, group: groupOf(note) }))
+    .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : a.index - b.index))
     .map(({ note }) => note);
 }
 
@@ -169,8 +181,10 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
     if (problem) return { data: null, error: pullError(codes.invalid_option, 'catalog', `catalog facts ${problem}`, 'pass what catalogFacts(query) resolves to, or a query function to pullDomain'), notes: [] };
   }
   const tables = describedTables(description.value, catalog ?? null);
+  const unexposed = unexposedTables(tables, catalog ?? null);
   const described = new Map(tables.map((t) => [t.name, t]));
-  const overrideError = checkOverrideNames(overrides, described);
+  const nameable = new Map([...described, ...unexposed.map((table) => [table.name, table])]);
+  const overrideError = checkOverrideNames(overrides, nameable) ?? checkFunctionOverrides(overrides, catalog?.functions, description.value);
   if (overrideError) return { data: null, error: overrideError, notes: [] };
   const notes = [];
   const named = isPlainObject(overrides.tables) ? overrides.tables : {};
@@ -179,15 +193,24 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
   const ownerError = checkGlobalOwner(globalOwner, [...plans.values()].map((plan) => plan.table));
   if (ownerError) return { data: null, error: ownerError, notes: [] };
   const usersTables = decideOwners(plans, { globalOwner });
-  const built = derivedTables(plans, usersTables, notes);
+  const { built, usersTable } = derivedTables(plans, usersTables, unexposed, notes);
   const merged = withOverrides(built, overrides, named, { name, defaultName });
-  finalizeColumns(merged, described, notes, Boolean(catalog));
+  finalizeColumns(merged, described, notes, { hasCatalog: Boolean(catalog), hiddenGiven: (table) => isPlainObject(named[table]) && named[table].hidden !== undefined });
   addLooseMatching(merged, named);
   for (const [parent, spec] of Object.entries(merged.tables)) {
     if (!isPlainObject(spec.relations)) continue;
     for (const [relation, child] of Object.entries(spec.relations)) if (!merged.tables[child]) delete spec.relations[relation];
     if (Object.keys(spec.relations).length === 0) delete merged.tables[parent].relations;
   }
+  const tableOfRelation = ({ schema, table }) => {
+    if (schema === (catalog?.schema ?? 'public')) return merged.tables[table] && merged.tables[table].exposed !== false ? table : null;
+    const outside = unexposed.find((u) => u.schema === schema && u.table === table);
+    return outside && merged.tables[outside.name] ? outside.name : null;
+  };
+  const { functions, notes: functionNotes } = deriveFunctions({ catalog, spec: description.value, overrides, domain: merged, usersTable, tableOfRelation });
+  notes.push(...functionNotes);
+  for (const table of unexposed) if (merged.tables[table.name]) notes.push(unexposedNote(table, functions));
+  if (Object.keys(functions).length > 0) merged.functions = functions;
   return { data: ordered(merged), error: null, notes: byTable(notes) };
 }
 

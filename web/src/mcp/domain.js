@@ -6,6 +6,7 @@
 import { projectName } from '../project-name.js';
 import { readFile } from 'node:fs/promises';
 import { fetchOpenApi } from '../domain-pull.js';
+import { NO_CATALOG_NOTE, openPullCatalog } from '../pull/catalog-source.js';
 import { domainName } from './tools.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -86,13 +87,15 @@ export async function isDemoStack({ url, apiKey, demo, fetch }) {
 
 /**
  * The domain the server serves, from its configuration's `domain`
- * (`{ file }`, `{ pull: { key, ownerColumn, overrides } }` or null; see
- * readMcpConfig). Resolves to `{ data: { domain, origin, notes }, error }`:
- * `origin` is `file`, `pull` or `demo`; `notes` are domain pull's. With no
- * domain, the core's demo domain is served only when `url` is the local demo
- * stack; otherwise the error is `invalid_option` at `--domain`, saying why.
- * The secret key of `pull` is sent with the one schema request and kept
- * nowhere.
+ * (`{ file }`, `{ pull: { key, ownerColumn, overrides, dbUrl } }` or null;
+ * see readMcpConfig). Resolves to `{ data: { domain, origin, notes }, error }`:
+ * `origin` is `file`, `pull` or `demo`; `notes` are domain pull's, with where
+ * its catalog came from (read as `alfred-act domain pull` reads it: the
+ * database at `dbUrl`, else a local stack's own for the key). With no domain,
+ * the core's demo domain is served only when `url` is the local demo stack;
+ * otherwise the error is `invalid_option` at `--domain`, saying why. The
+ * secret key of `pull` is sent with the schema request (and a local stack's
+ * catalog request) and kept nowhere.
  *
  * @example
  * const { data, error } = await resolveMcpDomain({ source: { file: 'domain.json' }, url, apiKey, accessToken, core, pullDomain })
@@ -103,7 +106,7 @@ export async function resolveMcpDomain({ source, url, apiKey, accessToken, core,
     return error ? { data: null, error } : { data: { domain: data, origin: 'file', notes: [] }, error: null };
   }
   if (source?.pull) {
-    const { key, ownerColumn, overrides: overridesFile } = source.pull;
+    const { key, ownerColumn, overrides: overridesFile, dbUrl } = source.pull;
     let overrides;
     if (overridesFile !== undefined) {
       try {
@@ -116,9 +119,18 @@ export async function resolveMcpDomain({ source, url, apiKey, accessToken, core,
     // without the user's token. Without one, the user's own request does.
     const credentials = key ? { apiKey: key, accessToken: '' } : { apiKey, accessToken };
     const defaultName = await projectName(process.cwd());
-    const { data, error, notes } = await pullDomain({ url, ...credentials, core, overrides, ownerColumn, name: overrides?.name, defaultName, ...(fetch ? { fetch } : {}) });
+    const { data: opened, error: catalogError } = await openPullCatalog({ url, apiKey: credentials.apiKey, dbUrl, ...(fetch ? { fetch } : {}) });
+    if (catalogError) return { data: null, error: { ...catalogError, path: '--db-url' } };
+    let pulled;
+    try {
+      pulled = await pullDomain({ url, ...credentials, core, overrides, ownerColumn, name: overrides?.name, defaultName, catalog: opened.catalog, ...(fetch ? { fetch } : {}) });
+    } finally {
+      await opened.close();
+    }
+    const { data, error, notes } = pulled;
     if (error) return { data: null, error: { ...error, message: `the domain could not be pulled from ${url}: ${error.message}` } };
-    return { data: { domain: data, origin: 'pull', notes }, error: null };
+    const said = [...opened.notes, ...notes, ...(opened.catalog ? [] : [{ path: 'catalog', message: NO_CATALOG_NOTE }])];
+    return { data: { domain: data, origin: 'pull', notes: said }, error: null };
   }
   const demo = core.domain ?? core.kitchen;
   const { data: check } = await isDemoStack({ url, apiKey, demo, fetch });

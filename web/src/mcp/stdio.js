@@ -18,7 +18,7 @@ import { codes } from '../../dist/error-codes.mjs';
 
 export { createMcpServer };
 
-export const MCP_USAGE = `usage: alfred-act mcp [--domain FILE | --pull [--key KEY] [--owner-column NAME] [--overrides FILE]]
+export const MCP_USAGE = `usage: alfred-act mcp [--domain FILE | --pull [--key KEY] [--db-url URL] [--owner-column NAME] [--overrides FILE]]
                     [--url URL] [--anon-key KEY]
                     [--access-token JWT | --token-command CMD | --token-file FILE]
                     [--store memory|supabase] [--session ID] [--schema compact|inline]
@@ -35,6 +35,11 @@ under row-level security.
   --key KEY            with --pull: a secret key to read the schema with
                        (hosted Supabase describes it only for one); used
                        for that one request, never by a tool call      (SUPABASE_SECRET_KEY)
+  --db-url URL         with --pull: the database itself (postgres://…), whose
+                       catalog adds owners from the policies, writes as the
+                       grants allow, references and functions, as for
+                       \`alfred-act domain pull\` (a local stack's own catalog
+                       is read with its service key without it)         (SUPABASE_DB_URL)
   --owner-column NAME  with --pull: the column RLS compares with auth.uid()
   --overrides FILE     with --pull: overrides merged on the pulled domain
   --url URL            the Supabase project URL or a PostgREST root     (SUPABASE_URL)
@@ -70,6 +75,7 @@ const OPTIONS = {
   domain: { type: 'string', env: 'ALFRED_DOMAIN' },
   pull: { type: 'boolean' },
   key: { type: 'string', env: 'SUPABASE_SECRET_KEY' },
+  'db-url': { type: 'string', env: 'SUPABASE_DB_URL' },
   'owner-column': { type: 'string' },
   overrides: { type: 'string' },
   url: { type: 'string', env: 'SUPABASE_URL' },
@@ -86,13 +92,13 @@ const OPTIONS = {
   'max-affected': { type: 'string', env: 'ALFRED_MAX_AFFECTED' },
   'no-confirm': { type: 'boolean' },
 };
-const PULL_ONLY = ['key', 'owner-column', 'overrides'];
+const PULL_ONLY = ['key', 'db-url', 'owner-column', 'overrides'];
 
 /**
  * The server's configuration from flags and the environment (a flag wins):
  * `{ data: { url, apiKey, token, store, sessionId, domain, schema }, error: message }`.
  * `token` is `{ accessToken }`, `{ command }` or `{ file }`; `domain` is
- * `{ file }`, `{ pull: { key, ownerColumn, overrides } }` or null (none
+ * `{ file }`, `{ pull: { key, dbUrl, ownerColumn, overrides } }` or null (none
  * given: resolveMcpDomain then serves the demo against the local demo stack
  * only). Nothing is read or fetched here.
  *
@@ -208,7 +214,7 @@ function readDomainSource(values, get) {
   if (values.pull) {
     if (values.domain !== undefined) return { data: null, error: 'give --domain or --pull, not both' };
     const overrides = get('overrides');
-    return { data: { pull: { key: get('key'), ownerColumn: get('owner-column'), overrides } }, error: null };
+    return { data: { pull: { key: get('key'), dbUrl: get('db-url'), ownerColumn: get('owner-column'), overrides } }, error: null };
   }
   const strays = PULL_ONLY.filter((name) => values[name] !== undefined);
   if (strays.length > 0) return { data: null, error: `${strays.map((name) => `--${name}`).join(' and ')} ${strays.length === 1 ? 'goes' : 'go'} with --pull (they say how to derive the domain)` };

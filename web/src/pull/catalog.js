@@ -1,11 +1,14 @@
 // What PostgreSQL's catalog adds to PostgREST's description of a schema, for
 // the domain pull: which relations are views, whether row-level security is
 // on, what the `authenticated` role may write, the row-level security
-// policies, and the foreign keys (those into auth.users included, which
-// PostgREST does not describe). Four read-only queries through a `query(sql)`
-// the caller supplies (node-postgres, PGlite, a server of its own), so this
+// policies, the foreign keys (those into auth.users and other schemas
+// included, which PostgREST does not describe), the columns of the tables
+// they reach outside the schema, and the schema's functions
+// (catalog-functions.js). Six read-only queries through a `query(sql)` the
+// caller supplies (node-postgres, PGlite, a server of its own), so this
 // module does no I/O of its own and runs in every runtime. The rules that
-// read these facts are in docs/own-schema.md.
+// read these facts are in docs/own-schema.md and docs/functions.md.
+import { functionFacts, functionFactsProblem, functionsQuery } from './catalog-functions.js';
 
 const RELATION_KINDS = { r: 'table', p: 'table', v: 'view', m: 'view', f: 'table' };
 const COMMANDS = new Set(['ALL', 'SELECT', 'INSERT', 'UPDATE', 'DELETE']);
@@ -14,9 +17,10 @@ const COMMANDS = new Set(['ALL', 'SELECT', 'INSERT', 'UPDATE', 'DELETE']);
 const literal = (text) => `'${String(text).replaceAll("'", "''")}'`;
 
 /**
- * The four catalog queries for `schema`: relations (kind, row-level
- * security), the `authenticated` role's privileges, policies, and
- * single-column foreign keys (into any schema).
+ * The catalog queries for `schema`: relations (kind, row-level security),
+ * the `authenticated` role's privileges, policies, single-column foreign
+ * keys (into any schema), the columns of the tables those reach in other
+ * schemas (auth.users aside), and the functions.
  */
 export function catalogQueries(schema = 'public') {
   const name = literal(schema);
@@ -50,6 +54,22 @@ export function catalogQueries(schema = 'public') {
       join pg_catalog.pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = con.confkey[1]
       where con.contype = 'f' and n.nspname = ${name} and cardinality(con.conkey) = 1
       order by cl.relname, a.attname`,
+    // Read-only facts of tables outside the schema that its foreign keys
+    // reach (basejump.accounts): their columns, for a key and labels.
+    referencedColumns: `select fn.nspname as target_schema, fc.relname as target_table, a.attname as column_name,
+        format_type(coalesce(nullif(t.typbasetype, 0), t.oid), null) as column_type, t.typtype::text as type_kind,
+        a.attnotnull as not_null
+      from pg_catalog.pg_class fc
+      join pg_catalog.pg_namespace fn on fn.oid = fc.relnamespace
+      join pg_catalog.pg_attribute a on a.attrelid = fc.oid and a.attnum > 0 and not a.attisdropped
+      join pg_catalog.pg_type t on t.oid = a.atttypid
+      where fn.nspname <> ${name} and not (fn.nspname = 'auth' and fc.relname = 'users')
+        and fc.oid in (select con.confrelid from pg_catalog.pg_constraint con
+          join pg_catalog.pg_class cl on cl.oid = con.conrelid
+          join pg_catalog.pg_namespace n on n.oid = cl.relnamespace
+          where con.contype = 'f' and n.nspname = ${name} and cardinality(con.conkey) = 1)
+      order by fn.nspname, fc.relname, a.attnum`,
+    functions: functionsQuery(name),
   };
 }
 
@@ -72,8 +92,12 @@ function textArray(value) {
  * Reads the catalog facts of `schema` (default `public`) through `query`, a
  * function that runs one SQL statement and resolves to its rows (or to
  * `{ rows }`, as node-postgres's `client.query` and PGlite's `db.query` do).
- * Resolves to `{ schema, tables }`, where `tables[name]` is
- * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`.
+ * Resolves to `{ schema, tables, referencedTables, functions }`, where
+ * `tables[name]` is
+ * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`,
+ * `referencedTables` lists the tables of other schemas those references
+ * reach (`{ schema, table, columns: [{ name, type, kind, notNull }] }`, auth.users
+ * aside) and `functions` the schema's functions (`functionFacts`).
  * Plain JSON: it can be computed where the database is reachable and handed
  * to `pullDomain({ catalog })` elsewhere. A failed query rejects with its error.
  *
@@ -92,6 +116,8 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   const privileges = await rowsOf(query, sql.privileges);
   const policies = await rowsOf(query, sql.policies);
   const foreignKeys = await rowsOf(query, sql.foreignKeys);
+  const referencedColumns = await rowsOf(query, sql.referencedColumns);
+  const functions = (await rowsOf(query, sql.functions)).map(functionFacts);
   const tables = {};
   for (const row of relations) {
     tables[row.table_name] = { kind: RELATION_KINDS[row.kind] ?? 'table', rls: row.rls === true, privileges: null, policies: [], references: {} };
@@ -114,7 +140,13 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
     const table = tables[row.table_name];
     if (table) table.references[row.column_name] = { schema: row.target_schema, table: row.target_table, column: row.target_column };
   }
-  return { schema, tables };
+  const referencedTables = [];
+  for (const row of referencedColumns) {
+    let table = referencedTables.at(-1);
+    if (table?.schema !== row.target_schema || table.table !== row.target_table) referencedTables.push((table = { schema: row.target_schema, table: row.target_table, columns: [] }));
+    table.columns.push({ name: row.column_name, type: row.column_type, kind: row.type_kind === 'e' ? 'enum' : 'base', notNull: row.not_null === true });
+  }
+  return { schema, tables, referencedTables, functions };
 }
 
 /**
@@ -139,7 +171,17 @@ export function catalogFactsProblem(facts) {
       if (!isObject(target) || typeof target.schema !== 'string' || typeof target.table !== 'string') return `${at}.references: each is { schema, table, column }`;
     }
   }
-  return null;
+  // Facts read before functions and other schemas were: none of either.
+  if (facts.referencedTables !== undefined) {
+    if (!Array.isArray(facts.referencedTables)) return 'referencedTables must be a list';
+    for (const [index, table] of facts.referencedTables.entries()) {
+      const ok = isObject(table) && typeof table.schema === 'string' && typeof table.table === 'string' && Array.isArray(table.columns);
+      if (!ok || !table.columns.every((c) => isObject(c) && typeof c.name === 'string' && typeof c.type === 'string')) {
+        return `referencedTables[${index}] must be { schema, table, columns: [{ name, type, kind, notNull }] }`;
+      }
+    }
+  }
+  return facts.functions === undefined ? null : functionFactsProblem(facts.functions);
 }
 
 const IDENT = '[A-Za-z_][A-Za-z0-9_$]*';

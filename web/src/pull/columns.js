@@ -9,6 +9,21 @@ import { usableColumnName } from './names.js';
 export const USERS = NAME_RULES.usersReference;
 // Set by the database when a row is written; never by the model.
 const DATABASE_TIMESTAMPS = new Set(['created_at', 'updated_at', 'inserted_at', 'modified_at']);
+// Names of columns that hold secrets, as a word of the name (openai_api_key,
+// refresh_token, password_hash); `tokens` alone is a count (prompt_tokens).
+const SECRET_NAME = /(?:^|_)(?:api_?keys?|apikeys?|secrets?|token|passwords?|private_keys?)(?:_|$)/;
+// Types whose values are no secret, whatever the column is called (token_count).
+const PLAIN_TYPES = new Set(['integer', 'numeric', 'boolean', 'date', 'timestamp']);
+
+/**
+ * Whether a column's name says it holds a secret (an API key, a token, a
+ * password) and its type could hold one.
+ *
+ * @example
+ * holdsSecret('openai_api_key', 'text') // true
+ * holdsSecret('prompt_tokens', 'integer') // false
+ */
+export const holdsSecret = (name, type) => SECRET_NAME.test(name) && !PLAIN_TYPES.has(type);
 
 // The target of a column's foreign key in the domain, or null: a user id
 // points at the table keyed by user ids (else it is "auth.users"); an owner
@@ -57,6 +72,8 @@ export function relationsOf(domainTables) {
     }
     for (const [parent, columns] of byTarget) {
       if (parent === child || columns.length !== 1 || !columns[0].required || !domainTables[parent]) continue;
+      // PostgREST embeds only what it serves.
+      if (domainTables[parent].exposed === false) continue;
       // A parent column named like the child table would be the same key of a row.
       if (Object.hasOwn(domainTables[parent].columns, child)) continue;
       relations[parent] = { ...relations[parent], [child]: child };
@@ -75,6 +92,7 @@ function hiddenBecause(column, config, fact, spec, domain, hasCatalog) {
   const key = spec.key === undefined ? (spec.columns.id ? ['id'] : []) : [spec.key].flat();
   if (!isUuid || (key.length === 1 && key[0] === column) || column === spec.owner || config.references === USERS) return null;
   if (!config.references) {
+    if (fact?.outsideNote) return fact.outsideNote;
     if (fact?.references) return `references ${fact.references.table}.${fact.references.column}, which is not a table of this domain`;
     return hasCatalog
       ? 'a uuid column without a foreign key: add "references": "<table>" (or "auth.users" for a user id) in the overrides to use it'
@@ -97,12 +115,16 @@ function wrongTarget(config, fact, domain) {
 
 // After the overrides: columns the model must not see move to `hidden`, each
 // with a note unless the overrides hid it themselves; a reference that is not
-// to a key is dropped (text, integer) or hidden (uuid); a table whose key
-// lost a column is read-only without one.
-export function finalizeColumns(domain, described, notes, hasCatalog) {
+// to a key, or to a table the domain lacks, is dropped (text, integer) or
+// hidden (uuid); a column named like a secret is hidden unless the overrides
+// give the table's `hidden` themselves; a table whose key lost a column is
+// read-only without one.
+export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGiven = () => false }) {
   for (const [table, spec] of Object.entries(domain.tables)) {
     const facts = described.get(table);
     const hidden = new Set(Array.isArray(spec.hidden) ? spec.hidden : []);
+    const secretsShown = hiddenGiven(table);
+    const keyColumns = spec.key === undefined ? ['id'] : [spec.key].flat();
     const columns = {};
     for (const [column, config] of Object.entries(spec.columns ?? {})) {
       const path = `tables.${table}.columns.${column}`;
@@ -112,7 +134,18 @@ export function finalizeColumns(domain, described, notes, hasCatalog) {
         delete config.references;
         notes.push({ path, message: `a plain ${config.type}: it ${misdirected}` });
       }
-      const why = hidden.has(column) ? '' : (misdirected && config.references ? misdirected : hiddenBecause(column, config, fact, spec, domain, hasCatalog));
+      // A derived reference to a table the overrides removed (an override's own is the core's to check).
+      const gone = config?.references && config.references === fact?.references?.table && !domain.tables[config.references];
+      if (gone && config.type !== 'uuid' && config.type !== 'uuid[]') {
+        notes.push({ path, message: `a plain ${config.type}: it references ${config.references}, which is not a table of this domain` });
+        delete config.references;
+      }
+      // A key or a reference reaches the model as a ref, never as its value.
+      const isRef = keyColumns.includes(column) || Boolean(config?.references);
+      const secret = !secretsShown && !hidden.has(column) && !isRef && holdsSecret(column, config?.type)
+        ? 'its name says it holds a secret (an API key, a token or a password), which the model must not read; to show it, give the table\'s "hidden" in the overrides (without it, or [])'
+        : null;
+      const why = hidden.has(column) ? '' : (secret ?? (misdirected && config.references ? misdirected : hiddenBecause(column, config, fact, spec, domain, hasCatalog)));
       if (why === null) {
         // Required implies NOT NULL (the core's default); an override that
         // made a NOT NULL column required leaves nothing to say.

@@ -30,11 +30,25 @@ function foreignKeyOf(description) {
 
 const isPrimaryKey = (property) => /<pk\/>/.test(property.description ?? '');
 
+/**
+ * The domain's column type of a PostgreSQL type as PostgREST's `format` or
+ * the catalog's `format_type` writes it (`character varying(12)`, `text[]`),
+ * or null for a type the model cannot read or write.
+ *
+ * @example
+ * domainTypeOf('timestamp with time zone') // 'timestamp'
+ */
+export function domainTypeOf(format) {
+  for (const [pattern, type] of SCALAR_TYPES) if (pattern.test(format)) return type;
+  for (const [pattern, type] of ARRAY_TYPES) if (pattern.test(format)) return type;
+  return null;
+}
+
 function columnTypeOf(property, enumsByFormat) {
   const format = String(property.format ?? '');
   if (Array.isArray(property.enum) && property.enum.every((v) => typeof v === 'string')) return { type: 'text', values: property.enum };
-  for (const [pattern, type] of SCALAR_TYPES) if (pattern.test(format)) return { type };
-  for (const [pattern, type] of ARRAY_TYPES) if (pattern.test(format)) return { type };
+  const type = domainTypeOf(format);
+  if (type) return { type };
   // An array of a user-defined type that is an enum elsewhere in the schema
   // (`public.contact_channel[]`): PostgREST lists an enum's values only on
   // scalar columns, so they are borrowed from one when there is one.
@@ -52,12 +66,13 @@ export const isPostgrestDescription = (spec) => isPlainObject(spec) && spec.swag
 /**
  * The tables and views of a Swagger 2.0 description, sorted by name:
  * `{ name, isView, catalog, columns: [{ name, format, type, values, note,
- * notNull, hasDefault, default, primaryKey, references, usersReference }],
- * keys }`. `catalog` is the table's catalog facts, or null without them.
- * `references` is the foreign key PostgREST describes (`{ table, column }`),
- * or, with the catalog, one into the exposed schema it does not;
- * `usersReference` is true for a column that references auth.users (only
- * the catalog tells).
+ * notNull, hasDefault, default, primaryKey, references, usersReference,
+ * outside }], keys }`. `catalog` is the table's catalog facts, or null
+ * without them. `references` is the foreign key PostgREST describes
+ * (`{ table, column }`), or, with the catalog, one into the exposed schema
+ * it does not; `usersReference` is true for a column that references
+ * auth.users, and `outside` the target (`{ schema, table, column }`) of one
+ * into another schema (only the catalog tells).
  */
 export function describedTables(spec, catalog = null) {
   const enumsByFormat = new Map();
@@ -76,6 +91,8 @@ export function describedTables(spec, catalog = null) {
       const target = facts?.references?.[column];
       const usersReference = target?.schema === 'auth' && target.table === 'users';
       const inSchema = target && target.schema === (catalog.schema ?? 'public') ? { table: target.table, column: target.column } : null;
+      // A table of another schema (basejump.accounts): pull/unexposed.js.
+      const outside = target && !inSchema && !usersReference ? { schema: target.schema, table: target.table, column: target.column } : null;
       return {
         name: column,
         format: String(property?.format ?? property?.type ?? 'unknown'),
@@ -86,6 +103,7 @@ export function describedTables(spec, catalog = null) {
         primaryKey: isPrimaryKey(property ?? {}),
         references: described ?? inSchema,
         usersReference,
+        outside,
       };
     });
     const keys = columns.filter((c) => c.primaryKey);

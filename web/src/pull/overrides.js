@@ -37,7 +37,7 @@ export function checkOverrideNames(overrides, described) {
     const path = `tables.${table}`;
     const facts = described.get(table);
     if (!facts) {
-      return pullError(codes.invalid_overrides, path, `'${table}' is not a table or view in the database description`, `tables: ${[...described.keys()].join(', ')}`);
+      return pullError(codes.invalid_overrides, path, `'${table}' is not a table or view in the database description, nor one its foreign keys reach`, `tables: ${[...described.keys()].join(', ')}`);
     }
     if (spec === null) continue;
     if (!isPlainObject(spec)) return pullError(codes.invalid_overrides, path, 'must be an object of table settings, or null to leave the table out');
@@ -80,9 +80,9 @@ export function checkGlobalOwner(globalOwner, tables) {
 }
 
 // The overrides without what the pull reads before the merge (the domain's
-// owner_column, the tables' legacy user_owned).
+// owner_column, the tables' legacy user_owned) or merges itself (functions).
 export function mergeable(overrides) {
-  const { owner_column: _owner, ...rest } = overrides;
+  const { owner_column: _owner, functions: _functions, ...rest } = overrides;
   if (!isPlainObject(rest.tables)) return rest;
   const tables = {};
   for (const [name, spec] of Object.entries(rest.tables)) {
@@ -102,7 +102,8 @@ export function addLooseMatching(domain, named) {
     const given = named[table]?.middleware;
     const decided = given === null || (isPlainObject(given) && given.fuzzy !== undefined);
     const key = spec.key === undefined ? (spec.columns?.id ? ['id'] : []) : [spec.key].flat();
-    const label = decided || spec.middleware?.catalog ? null : looseLabelOf(spec, key);
+    // A table the API does not expose is never filtered on.
+    const label = decided || spec.middleware?.catalog || spec.exposed === false ? null : looseLabelOf(spec, key);
     if (label) spec.middleware = { fuzzy: [label], ...spec.middleware };
     if (isPlainObject(spec.middleware) && Array.isArray(spec.middleware.fuzzy) && spec.middleware.fuzzy.length === 0) delete spec.middleware.fuzzy;
     if (isPlainObject(spec.middleware) && Object.keys(spec.middleware).length === 0) delete spec.middleware;

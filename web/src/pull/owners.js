@@ -100,27 +100,32 @@ export function ownerNote(table, decision, hasCatalog) {
 }
 
 /**
- * Whether the model may write the table, with the note that says why not
- * where that is not plain: `{ writable, note }`. Without the catalog: a table
- * with an owner. With it: one the `authenticated` role may insert, update or
- * delete, under a row-level security policy that lets a signed-in user write
- * (or, with row-level security off, one with an owner).
+ * Whether the model may write the table, with the note that says why not:
+ * `{ writable, note }` (a table without a key has its note from keyOf).
+ * Without the catalog: a table with an owner. With it: one the
+ * `authenticated` role may insert, update or delete, under a row-level
+ * security policy that lets a signed-in user write (or, with row-level
+ * security off, one with an owner).
  */
 export function writableOf(table, key, owner) {
   const path = `tables.${table.name}`;
+  const readOnly = (message) => ({ writable: false, note: { path: `${path}.writable`, message: `read-only: ${message}` } });
   if (key.length === 0) return { writable: false, note: null };
-  if (table.isView) return { writable: false, note: { path: `${path}.writable`, message: 'read-only: a view; say "writable": true in the overrides if it is updatable' } };
+  if (table.isView) return readOnly('a view; say "writable": true in the overrides if it is updatable');
   const facts = table.catalog;
   if (!facts) {
     if (owner) return { writable: true, note: null };
-    return { writable: false, note: { path: `${path}.writable`, message: 'read-only: no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true' } };
+    return readOnly('no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true');
   }
   const granted = facts.privileges ? ['insert', 'update', 'delete'].filter((what) => facts.privileges[what]) : ['insert', 'update', 'delete'];
-  if (granted.length === 0) return { writable: false, note: owner ? { path: `${path}.writable`, message: 'read-only: the authenticated role may not insert, update or delete it' } : null };
-  if (!facts.rls) return { writable: Boolean(owner), note: null };
+  if (granted.length === 0) return readOnly('the authenticated role may not insert, update or delete it');
+  if (!facts.rls) {
+    if (owner) return { writable: true, note: null };
+    return readOnly('row-level security is off and no owner column says whose each row is, so nothing would keep a write to the rows of the user who made it; enable row-level security with policies, or name the owner in the overrides ("owner": "<column>")');
+  }
   const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
   if (policies.length > 0) return { writable: true, note: null };
-  return { writable: false, note: owner ? { path: `${path}.writable`, message: 'read-only: no row-level security policy lets a signed-in user insert, update or delete its rows' } : null };
+  return readOnly('no row-level security policy lets a signed-in user insert, update or delete its rows');
 }
 
 /** The note on a table whose row-level security is off (the catalog says). */
@@ -128,7 +133,7 @@ export function rlsNote(table, writable) {
   if (!table.catalog || table.catalog.rls || table.isView) return null;
   return {
     path: `tables.${table.name}`,
-    message: `row-level security is off: every signed-in user reads every row${writable ? ' and may change any' : ' (read-only for the model)'}; enable it and add policies`,
+    message: `row-level security is off: every signed-in user reads every row${writable ? ' and may change any' : ''}; enable it and add policies`,
   };
 }
 

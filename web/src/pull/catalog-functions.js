@@ -1,0 +1,122 @@
+// The functions of the exposed schema as the catalog describes them, for the
+// domain pull (pull/functions.js decides which the model may call): kind,
+// volatility, security definer, a pinned search_path, the effective EXECUTE
+// privilege of `authenticated`, the comment, the extension that owns it, what
+// it returns and each argument (name, mode, type, enum values, default). One
+// read-only query; the facts are plain JSON. PostgREST's description says
+// none of this but the arguments (docs/own-schema.md).
+
+const KINDS = { f: 'function', p: 'procedure', a: 'aggregate', w: 'window' };
+const VOLATILITIES = { v: 'volatile', s: 'stable', i: 'immutable' };
+// pg_type.typtype as a word: the pull maps base types, enums and domains (as
+// their base type) only.
+const TYPE_KINDS = { b: 'base', c: 'composite', d: 'domain', e: 'enum', p: 'pseudo', r: 'range', m: 'multirange' };
+const MODES = { i: 'in', o: 'out', b: 'inout', v: 'variadic', t: 'table' };
+// Modes that take a value from the call.
+export const INPUT_MODES = new Set(['in', 'inout', 'variadic']);
+
+const FUNCTION_KINDS = new Set(Object.values(KINDS));
+const VOLATILITY_NAMES = new Set(Object.values(VOLATILITIES));
+const MODE_NAMES = new Set(Object.values(MODES));
+
+/**
+ * The query for the functions of `name` (a SQL text literal). A domain type
+ * is described as its base type; an array by its element's enum values.
+ * `executable` is null where there is no authenticated role.
+ */
+export function functionsQuery(name) {
+  // One type described: its format, kind, and enum values (of the element for an array).
+  const described = (oid) => `(select json_build_object(
+        'type', format_type(bt.oid, null),
+        'kind', bt.typtype::text,
+        'values', (select json_agg(en.enumlabel order by en.enumsortorder) from pg_catalog.pg_enum en
+          where en.enumtypid = case when bt.typcategory = 'A' then bt.typelem else bt.oid end))
+      from pg_catalog.pg_type t join pg_catalog.pg_type bt on bt.oid = coalesce(nullif(t.typbasetype, 0), t.oid)
+      where t.oid = ${oid})`;
+  return `select p.proname as function_name, p.prokind::text as kind, p.provolatile::text as volatility,
+      p.prosecdef as security_definer, p.proretset as returns_set, p.pronargdefaults as defaults,
+      exists (select from unnest(coalesce(p.proconfig, '{}'::text[])) setting where setting like 'search_path=%') as search_path_pinned,
+      case when exists (select from pg_catalog.pg_roles where rolname = 'authenticated')
+        then has_function_privilege('authenticated', p.oid, 'EXECUTE') end as executable,
+      exists (select from aclexplode(p.proacl) acl join pg_catalog.pg_roles r on r.oid = acl.grantee
+        where r.rolname = 'supabase_auth_admin' and acl.privilege_type = 'EXECUTE') as auth_hook,
+      obj_description(p.oid, 'pg_proc') as description,
+      (select e.extname from pg_catalog.pg_depend d join pg_catalog.pg_extension e on e.oid = d.refobjid
+        where d.classid = 'pg_catalog.pg_proc'::regclass and d.objid = p.oid
+          and d.refclassid = 'pg_catalog.pg_extension'::regclass and d.deptype = 'e' limit 1) as extension,
+      ${described('p.prorettype')} as returns,
+      case when rc.relkind in ('r', 'p', 'v', 'm', 'f') then rn.nspname end as returns_schema,
+      case when rc.relkind in ('r', 'p', 'v', 'm', 'f') then rc.relname end as returns_table,
+      coalesce((select json_agg(json_build_object('name', coalesce(a.name, ''), 'mode', coalesce(a.mode, 'i'), 'type', ${described('a.type_oid')})
+          order by a.position)
+        from unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]), p.proargmodes::text[], p.proargnames)
+          with ordinality as a(type_oid, mode, name, position)), '[]'::json) as args
+    from pg_catalog.pg_proc p
+    join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+    join pg_catalog.pg_type rt on rt.oid = p.prorettype
+    left join pg_catalog.pg_class rc on rc.oid = rt.typrelid
+    left join pg_catalog.pg_namespace rn on rn.oid = rc.relnamespace
+    where n.nspname = ${name}
+    order by p.proname, p.oid`;
+}
+
+// A json column comes back parsed from node-postgres and PGlite; text is read too.
+const parsedJson = (value) => (typeof value === 'string' ? JSON.parse(value) : value);
+
+function typeFacts(described) {
+  const type = parsedJson(described) ?? {};
+  const out = { type: String(type.type ?? 'unknown'), kind: TYPE_KINDS[type.kind] ?? 'base' };
+  if (Array.isArray(type.values)) out.values = type.values.map(String);
+  return out;
+}
+
+/**
+ * One function of the catalog's rows as facts: `{ name, kind, volatility,
+ * securityDefiner, searchPathPinned, executable, authHook, description, extension,
+ * returns: { type, kind, values?, set, relation: { schema, table } | null },
+ * args: [{ name, mode, type, kind, values?, hasDefault }] }`. The last
+ * `pronargdefaults` inputs have defaults. `authHook`: EXECUTE is granted to
+ * `supabase_auth_admin` by name, as Supabase's auth hooks are.
+ */
+export function functionFacts(row) {
+  const args = (parsedJson(row.args) ?? []).map((arg) => ({ name: String(arg.name ?? ''), mode: MODES[arg.mode] ?? 'in', ...typeFacts(arg.type), hasDefault: false }));
+  const inputs = args.filter((arg) => INPUT_MODES.has(arg.mode));
+  for (const arg of inputs.slice(inputs.length - Number(row.defaults ?? 0))) arg.hasDefault = true;
+  return {
+    name: row.function_name,
+    kind: KINDS[row.kind] ?? 'function',
+    volatility: VOLATILITIES[row.volatility] ?? 'volatile',
+    securityDefiner: row.security_definer === true,
+    searchPathPinned: row.search_path_pinned === true,
+    executable: typeof row.executable === 'boolean' ? row.executable : null,
+    authHook: row.auth_hook === true,
+    description: row.description ?? null,
+    extension: row.extension ?? null,
+    returns: { ...typeFacts(row.returns), set: row.returns_set === true, relation: row.returns_table ? { schema: row.returns_schema, table: row.returns_table } : null },
+    args,
+  };
+}
+
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isType = (value) => isObject(value) && typeof value.type === 'string' && typeof value.kind === 'string' && (value.values === undefined || Array.isArray(value.values));
+
+/** Why `functions` is not the functions part of catalog facts (a message), or null. */
+export function functionFactsProblem(functions) {
+  if (!Array.isArray(functions)) return 'functions must be a list';
+  const shape = 'each is { name, kind, volatility, securityDefiner, searchPathPinned, executable, description, extension, returns, args } as catalogFacts(query) makes it';
+  for (const [index, fn] of functions.entries()) {
+    const at = `functions[${index}]`;
+    if (!isObject(fn) || typeof fn.name !== 'string' || !FUNCTION_KINDS.has(fn.kind) || !VOLATILITY_NAMES.has(fn.volatility)) return `${at}: ${shape}`;
+    if (typeof fn.securityDefiner !== 'boolean' || typeof fn.searchPathPinned !== 'boolean') return `${at}.securityDefiner and .searchPathPinned must be true or false`;
+    if (fn.executable !== null && typeof fn.executable !== 'boolean') return `${at}.executable must be true, false or null`;
+    if (fn.authHook !== undefined && typeof fn.authHook !== 'boolean') return `${at}.authHook must be true or false`;
+    if (!isType(fn.returns) || typeof fn.returns.set !== 'boolean') return `${at}.returns must be { type, kind, set, relation }`;
+    if (!Array.isArray(fn.args)) return `${at}.args must be a list`;
+    for (const arg of fn.args) {
+      if (!isType(arg) || typeof arg.name !== 'string' || !MODE_NAMES.has(arg.mode) || typeof arg.hasDefault !== 'boolean') {
+        return `${at}.args: each is { name, mode, type, kind, values?, hasDefault }`;
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,307 @@
+// The domain's functions (docs/functions.md) from the catalog's facts about
+// the exposed schema's functions (catalog-functions.js): which the model may
+// call with db_call, their arguments as typed settings (with the table whose
+// refs an argument takes), whether a call is a read, and what comes back.
+// Safe by default: a security definer function, or one the authenticated
+// role may not execute, is offered only when the overrides opt it in; what is
+// left out gets a note saying why.
+import { INPUT_MODES } from './catalog-functions.js';
+import { USERS } from './columns.js';
+import { domainTypeOf } from './description.js';
+import { isIdentifier, usableColumnName } from './names.js';
+import { pullError } from './overrides.js';
+import { OWNER_NAMES } from './owners.js';
+import { codes } from '../../dist/error-codes.mjs';
+
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const FUNCTION_KEYS = ['description', 'read', 'args', 'returns'];
+const ARG_KEYS = ['type', 'required', 'references', 'values', 'description'];
+// Settings of a function's overrides that are the pull's, not the domain's.
+const PULL_SETTINGS = ['expose'];
+
+// Names for a message: all of a short list, the first few of a long one.
+const shortList = (names, most = 8) => (names.length > most ? `${names.slice(0, most).join(', ')} and ${names.length - most} more` : names.join(', '));
+const signature = (fn) => `${fn.name}(${fn.args.filter((a) => INPUT_MODES.has(a.mode)).map((a) => `${a.name ? `${a.name} ` : ''}${a.type}`).join(', ')})`;
+const isVector = (type) => /^(?:[a-z_][a-z0-9_]*\.)?vector(?:\(\d+\))?$/.test(type);
+
+/** The functions PostgREST's description lists (`/rpc/<name>` paths). */
+export function describedFunctions(spec) {
+  return Object.keys(isPlainObject(spec?.paths) ? spec.paths : {})
+    .filter((path) => path.startsWith('/rpc/'))
+    .map((path) => path.slice('/rpc/'.length))
+    .sort();
+}
+
+/**
+ * The overrides' `functions` checked against the database: each name a
+ * function it has (from the catalog, else from the description's `/rpc/`
+ * paths), each setting object or null, `expose` true or false, each
+ * argument one of the function's inputs. Returns the error, or null.
+ */
+export function checkFunctionOverrides(overrides, catalogFunctions, spec) {
+  const given = overrides.functions;
+  if (given === undefined || given === null) return null;
+  if (!isPlainObject(given)) return pullError(codes.invalid_overrides, 'functions', 'must be an object of function name → settings, or null to leave a function out');
+  const known = catalogFunctions ? [...new Set(catalogFunctions.filter((fn) => !fn.extension).map((fn) => fn.name))].sort() : describedFunctions(spec);
+  for (const [name, settings] of Object.entries(given)) {
+    const path = `functions.${name}`;
+    if (!known.includes(name)) {
+      return pullError(codes.invalid_overrides, path, `'${name}' is not a function of the database${catalogFunctions ? '' : ' description'}`, `functions: ${known.join(', ') || 'none'}`);
+    }
+    if (settings === null) continue;
+    if (!isPlainObject(settings)) return pullError(codes.invalid_overrides, path, 'must be an object of function settings, or null to leave the function out');
+    if (settings.expose !== undefined && typeof settings.expose !== 'boolean') {
+      return pullError(codes.invalid_overrides, `${path}.expose`, 'must be true or false', 'true offers a security definer function, or one the authenticated role may not execute');
+    }
+    if (settings.args === undefined || settings.args === null || !catalogFunctions) continue;
+    if (!isPlainObject(settings.args)) return pullError(codes.invalid_overrides, `${path}.args`, 'must be an object of argument name → settings');
+    const inputs = catalogFunctions.filter((fn) => fn.name === name).flatMap((fn) => fn.args.filter((a) => INPUT_MODES.has(a.mode) && a.name));
+    for (const [arg, argSettings] of Object.entries(settings.args)) {
+      const fact = inputs.find((a) => a.name === arg);
+      if (!fact) return pullError(codes.invalid_overrides, `${path}.args.${arg}`, `${name} has no argument '${arg}'`, `arguments: ${inputs.map((a) => a.name).join(', ') || 'none'}`);
+      if (argSettings === null && !fact.hasDefault) return pullError(codes.invalid_overrides, `${path}.args.${arg}`, `${arg} has no default, so every call must pass it: it cannot be left out`);
+      if (argSettings !== null && !isPlainObject(argSettings)) return pullError(codes.invalid_overrides, `${path}.args.${arg}`, 'must be an object of argument settings, or null to leave out an argument that has a default');
+    }
+  }
+  return null;
+}
+
+// Why the model cannot call `fn` whatever the overrides say, or null.
+function structuralProblem(fn, overloaded) {
+  if (fn.kind === 'procedure') return 'a procedure: PostgREST calls functions only';
+  if (fn.kind === 'aggregate' || fn.kind === 'window') return `${fn.kind === 'aggregate' ? 'an aggregate' : 'a window'} function, which is not called on its own`;
+  if (fn.returns.kind === 'pseudo' && (fn.returns.type === 'trigger' || fn.returns.type === 'event_trigger')) {
+    return `${fn.returns.type === 'trigger' ? 'a trigger' : 'an event trigger'} function: the database runs it, not a caller`;
+  }
+  if (fn.authHook) return 'an auth hook (EXECUTE granted to supabase_auth_admin): Supabase Auth calls it, not a user';
+  if (!isIdentifier(fn.name)) return `'${fn.name}' is not a lower-case identifier, which the domain needs`;
+  if (!usableColumnName(fn.name)) return `'${fn.name}' is a word PostgREST reserves in a request (select, order, limit, …)`;
+  if (overloaded.length > 1) {
+    return `overloaded: ${overloaded.map(signature).join(' and ')}; PostgREST tells overloads apart by their argument names, and a domain holds one function per name: rename one, or drop the one the model should not call`;
+  }
+  const inputs = fn.args.filter((arg) => INPUT_MODES.has(arg.mode));
+  if (inputs.length === 1 && !inputs[0].name && /^jsonb?$/.test(inputs[0].type)) {
+    return `its one argument is an unnamed ${inputs[0].type}, which PostgREST fills with the whole request body; the model passes arguments by name`;
+  }
+  for (const [index, arg] of inputs.entries()) {
+    if (arg.mode === 'variadic') return `its argument ${arg.name || index + 1} is VARIADIC, which a call by name cannot pass`;
+    if (!arg.name) return `its argument ${index + 1} (${arg.type}) has no name; the model passes arguments by name`;
+    if (!isIdentifier(arg.name)) return `its argument '${arg.name}' is not a lower-case identifier, which the domain needs`;
+    if (!argumentType(arg)) return `its argument ${arg.name} is of type ${arg.type}, which the model cannot write`;
+  }
+  return null;
+}
+
+// An argument's type and values in the domain, or null: a column type, an
+// enum as text with its values, a pgvector embedding as vector.
+function argumentType(arg) {
+  if (arg.kind === 'enum') return { type: 'text', values: arg.values ?? [] };
+  if (arg.type.endsWith('[]') && arg.values) return { type: 'text[]', values: arg.values };
+  if (isVector(arg.type)) return { type: 'vector' };
+  if (arg.kind !== 'base') return null;
+  const type = domainTypeOf(arg.type);
+  return type ? { type } : null;
+}
+
+// Plural spellings of a name's stem: project → projects, category → categories.
+const pluralsOf = (stem) => [`${stem}s`, `${stem}es`, stem.endsWith('y') ? `${stem.slice(0, -1)}ies` : null, stem].filter(Boolean);
+
+// The one-column key of a domain table, or null.
+function keyColumn(spec) {
+  const key = spec.key === undefined ? (spec.columns?.id ? ['id'] : []) : [spec.key].flat();
+  return key.length === 1 ? { name: key[0], type: spec.columns?.[key[0]]?.type } : null;
+}
+
+/**
+ * What names of arguments hold, from the domain: for each column name, the
+ * one table its columns of that name reference (`account_id` → `accounts`),
+ * or USERS for user ids (an owner column, a reference to auth.users or to
+ * the users table). A name whose columns disagree holds nothing.
+ */
+function referencesByName(domain, usersTable) {
+  const found = new Map();
+  const add = (name, type, target) => {
+    const key = `${name} ${type}`;
+    found.set(key, found.has(key) && found.get(key) !== target ? null : target);
+  };
+  for (const spec of Object.values(domain.tables)) {
+    for (const [name, config] of Object.entries(spec.columns ?? {})) {
+      if (config.type === 'uuid[]') continue;
+      const isUser = config.references === USERS || (config.references && config.references === usersTable) || (name === spec.owner && !config.references);
+      if (isUser) add(name, config.type, USERS);
+      else if (config.references) add(name, config.type, config.references);
+    }
+  }
+  return found;
+}
+
+// The table whose refs an argument takes, or null: a column of the same name
+// elsewhere references it, or `<x>_id` (`<x>_ids` for a list) names a table
+// `<x>s` keyed by that type, or it is a user id by its name (user_id, …).
+function argumentReference(arg, type, list, domain, byName, usersTable) {
+  const fromColumns = list ? null : byName.get(`${arg.name} ${type}`);
+  if (fromColumns) return fromColumns === USERS ? (usersTable ?? USERS) : fromColumns;
+  const stem = (list ? /^(.+)_ids$/ : /^(.+)_id$/).exec(arg.name)?.[1];
+  if (stem && (type === 'uuid' || type === 'integer' || type === 'text')) {
+    for (const candidate of pluralsOf(stem)) {
+      const spec = domain.tables[candidate];
+      if (spec && keyColumn(spec)?.type === type) return candidate;
+    }
+  }
+  if (type === 'uuid' && !list && OWNER_NAMES.includes(arg.name)) return usersTable ?? USERS;
+  return null;
+}
+
+// What a function returns in the domain: rows of a domain table, a column
+// type, json or void.
+function returnsOf(fn, tableOfRelation) {
+  const { returns } = fn;
+  if (returns.kind === 'pseudo' && returns.type === 'void') return { type: 'void' };
+  const set = returns.set ? { set: true } : {};
+  const table = returns.relation ? tableOfRelation(returns.relation) : null;
+  if (table) return { table, ...set };
+  let type = null;
+  if (returns.kind === 'enum') type = 'text';
+  else if (returns.type.endsWith('[]') && returns.values) type = 'text[]';
+  else if (returns.kind === 'base') type = domainTypeOf(returns.type);
+  // json, jsonb, records, `returns table (…)`, composite types that are no
+  // domain table, and values of types a column cannot have all come back as JSON.
+  return { type: !type || type === 'jsonb' ? 'json' : type, ...set };
+}
+
+function inOrder(object, keys) {
+  const out = {};
+  for (const key of keys) if (object[key] !== undefined) out[key] = object[key];
+  for (const key of Object.keys(object)) if (!(key in out)) out[key] = object[key];
+  return out;
+}
+
+// A function's settings with the overrides' on top: description and read
+// replace, arguments merge per argument (null leaves out one with a
+// default), returns replaces.
+function withOverrides(derived, given) {
+  if (!isPlainObject(given)) return inOrder(derived, FUNCTION_KEYS);
+  const out = { ...derived, args: { ...derived.args } };
+  for (const [key, value] of Object.entries(given)) {
+    if (PULL_SETTINGS.includes(key)) continue;
+    if (key === 'args' && isPlainObject(value)) {
+      for (const [arg, settings] of Object.entries(value)) {
+        if (settings === null) delete out.args[arg];
+        else out.args[arg] = { ...out.args[arg], ...settings };
+        for (const [setting, v] of Object.entries(out.args[arg] ?? {})) if (v === null) delete out.args[arg][setting];
+      }
+    } else if (value === null) delete out[key];
+    else out[key] = structuredClone(value);
+  }
+  out.args = Object.fromEntries(Object.entries(out.args).map(([name, settings]) => [name, inOrder(settings, ARG_KEYS)]));
+  return inOrder(out, FUNCTION_KEYS);
+}
+
+// Why an offered function would not load or would leak ids: a uuid argument
+// or result that holds no table's refs (the model never sees a uuid).
+// Returns the message, or null.
+function unrelatedUuid(spec) {
+  for (const [name, arg] of Object.entries(spec.args)) {
+    if ((arg.type === 'uuid' || arg.type === 'uuid[]') && !arg.references) {
+      return `its ${arg.type} argument ${name} takes keys of a table the pull cannot tell (no column named ${name} references one): give "args": { "${name}": { "references": "<table>" } } in the overrides, or "auth.users" for a user id`;
+    }
+  }
+  const type = spec.returns?.type;
+  if ((type === 'uuid' || type === 'uuid[]') && !spec.returns.references) {
+    return `it returns ${type === 'uuid' ? 'a uuid, the key' : 'uuid[], keys'} of a table the pull cannot tell, and the model never sees a uuid: give "returns": { "type": "${type}"${spec.returns.set ? ', "set": true' : ''}, "references": "<table>" } in the overrides`;
+  }
+  return null;
+}
+
+const leftOut = (name, why) => ({ path: `functions.${name}`, message: `left out: ${why}` });
+
+// Why a callable function is not offered unless the overrides opt it in.
+function exposureProblem(fn) {
+  const reasons = [];
+  if (fn.securityDefiner) reasons.push('security definer: runs with its owner\'s rights, so row-level security does not protect what it touches');
+  if (fn.executable === false) reasons.push('the authenticated role may not execute it (has_function_privilege), so a signed-in user\'s call would be refused');
+  return reasons.length === 0 ? null : `${reasons.join('; and ')}; opt in with functions.${fn.name}.expose: true in the overrides`;
+}
+
+// The note on functions that were not read: without the catalog, or with
+// facts read before functions were. None when the description lists none.
+function unreadNote(catalog, spec, given) {
+  const described = describedFunctions(spec).filter((name) => given[name] !== null);
+  if (described.length === 0) return [];
+  const where = catalog ? 'these catalog facts were read before functions were (read them again with catalogFacts)' : 'pull with the catalog (--db-url)';
+  const message = `not read: the description lists ${described.length} function${described.length > 1 ? 's' : ''} (${shortList(described)}), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): ${where}`;
+  return [{ path: 'functions', message }];
+}
+
+// One note per extension whose functions are in the schema.
+function extensionNotes(functions) {
+  const byExtension = new Map();
+  for (const fn of functions.filter((f) => f.extension)) byExtension.set(fn.extension, [...new Set([...(byExtension.get(fn.extension) ?? []), fn.name])]);
+  return [...byExtension]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([extension, names]) => ({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shortList(names)}): the extension's, not the app's` }));
+}
+
+// Supabase's advisor warns on a definer function whose search_path is not pinned.
+const unpinnedNote = (fn) => ({
+  path: `functions.${fn.name}`,
+  message: `security definer without a pinned search_path: whoever can create objects in a schema on the caller's search path can make ${signature(fn)} run them with its owner's rights; add set search_path = '' to it (Supabase's advisor warns: function_search_path_mutable)`,
+});
+
+// A callable function's settings as derived: its arguments (with the tables
+// whose refs they take), whether a call is a read, what it returns.
+function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation }) {
+  const args = {};
+  for (const arg of fn.args.filter((a) => INPUT_MODES.has(a.mode))) {
+    const { type, values } = argumentType(arg);
+    const config = { type };
+    if (!arg.hasDefault) config.required = true;
+    const list = type.endsWith('[]');
+    const references = type === 'vector' ? null : argumentReference(arg, type.replace(/\[\]$/, ''), list, domain, byName, usersTable);
+    if (references && (type === 'uuid' || type === 'integer' || type === 'text' || type === 'uuid[]')) config.references = references;
+    if (values) config.values = [...values];
+    args[arg.name] = config;
+  }
+  const derived = { read: fn.volatility !== 'volatile', args, returns: returnsOf(fn, tableOfRelation) };
+  if (fn.description) derived.description = fn.description;
+  return derived;
+}
+
+// One function name: `{ spec }` when it is offered (with the overrides'
+// settings), and the notes on it.
+function offeredFunction(overloads, settings, context) {
+  const [fn] = overloads;
+  const notes = overloads.filter((f) => f.securityDefiner && !f.searchPathPinned).map(unpinnedNote);
+  const problem = structuralProblem(fn, overloads);
+  if (problem) return { spec: null, notes: [...notes, leftOut(fn.name, problem)] };
+  if (settings === null || settings?.expose === false) return { spec: null, notes };
+  const exposure = settings?.expose === true ? null : exposureProblem(fn);
+  if (exposure) return { spec: null, notes: [...notes, leftOut(fn.name, exposure)] };
+  const spec = withOverrides(derivedFunction(fn, context), settings);
+  const unrelated = unrelatedUuid(spec);
+  if (unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, unrelated)] };
+  return { spec, notes };
+}
+
+/**
+ * The domain's `functions` from the catalog's facts about the exposed
+ * schema's functions, with the overrides' `functions` on top, and the notes
+ * on what was left out and why. `domain` is the domain as merged (its tables
+ * decide argument references and returned rows); `tableOfRelation` names the
+ * domain table of a `{ schema, table }` relation, or null.
+ * Returns `{ functions, notes }`.
+ */
+export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, tableOfRelation }) {
+  const given = isPlainObject(overrides.functions) ? overrides.functions : {};
+  if (!catalog || catalog.functions === undefined) return { functions: {}, notes: unreadNote(catalog, spec, given) };
+  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation };
+  const own = catalog.functions.filter((fn) => !fn.extension);
+  const functions = {};
+  const notes = extensionNotes(catalog.functions);
+  for (const name of [...new Set(own.map((fn) => fn.name))].sort()) {
+    const offered = offeredFunction(own.filter((fn) => fn.name === name), given[name], context);
+    notes.push(...offered.notes);
+    if (offered.spec) functions[name] = offered.spec;
+  }
+  return { functions, notes };
+}
