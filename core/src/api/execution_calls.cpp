@@ -151,9 +151,8 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
     scratch += ex.result_json();
     scratch += '\n';
     if (parts->err) {
-      scratch +=
-          detail::model_error_text(tool, table, *parts->err, ran ? std::string_view(query_text) : std::string_view(),
-                                   function);
+      scratch += detail::model_error_text(tool, table, *parts->err,
+                                          ran ? std::string_view(query_text) : std::string_view(), function);
     } else {
       detail::model_envelope head;
       head.tool = tool;

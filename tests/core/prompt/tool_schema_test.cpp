@@ -248,7 +248,8 @@ TEST_CASE("compact tool definitions: keys of other kinds, keyless views and comp
 
 namespace alfred::test {
 
-TEST_CASE("db_call: the functions as an enum, their signatures in the description, args an object or strict JSON text") {
+TEST_CASE(
+    "db_call: the functions as an enum, their signatures in the description, args an object or strict JSON text") {
   auto doc = json_document::parse(tool_definitions_json(team()));
   REQUIRE(doc.ok());
   const json_value tools = doc->root();
