@@ -1,6 +1,6 @@
 // The database: PGlite (PostgreSQL 18 in WASM) with pgvector, pgcrypto and
-// uuid-ossp (the extensions a Supabase project has in its extensions schema),
-// migrated and seeded in-process. A new database starts from a cached
+// uuid-ossp (the extensions a Supabase project has in its extensions schema)
+// and the stand-ins of db/stand-ins (pg_net, http, pg_cron, pg_tle), migrated and seeded in-process. A new database starts from a cached
 // snapshot (PGlite's dumpDataDir/loadDataDir, gzipped tarballs under
 // node_modules/.cache/alfred-stack/) instead of running initdb, the
 // migrations and the seed again. Two layers: the migrated state, keyed by the
@@ -18,8 +18,9 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { applyMigrations, migrationsHash, readMigrations } from './migrations.mjs';
+import { standIns, standInsHash } from './stand-ins/index.mjs';
 
-const EXTENSIONS = { vector, pgcrypto, uuid_ossp };
+const EXTENSIONS = { vector, pgcrypto, uuid_ossp, standIns };
 export const SNAPSHOT_DIR = fileURLToPath(new URL('../node_modules/.cache/alfred-stack/', import.meta.url));
 
 function packageVersion(name) {
@@ -28,10 +29,11 @@ function packageVersion(name) {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
 }
 
-/** Cache key of the migrated database: the migration files and the PGlite build. */
+/** Cache key of the migrated database: the migration files, the stand-in extensions and the PGlite build. */
 export function migratedKey(migrations = readMigrations()) {
   return createHash('sha256')
     .update(migrationsHash(migrations))
+    .update(standInsHash())
     .update(`pglite ${packageVersion('@electric-sql/pglite')} pgvector ${packageVersion('@electric-sql/pglite-pgvector')}`)
     .digest('hex')
     .slice(0, 24);
