@@ -1,26 +1,23 @@
-// The database: PGlite (PostgreSQL 18 in WASM) with pgvector, pgcrypto and
-// uuid-ossp (the extensions a Supabase project has in its extensions schema)
-// and the stand-ins of db/stand-ins (pg_net, http, pg_cron, pg_tle), migrated and seeded in-process. A new database starts from a cached
-// snapshot (PGlite's dumpDataDir/loadDataDir, gzipped tarballs under
-// node_modules/.cache/alfred-stack/) instead of running initdb, the
+// The database: PGlite (PostgreSQL 18 in WASM) with the extensions of
+// db/extensions.mjs (pgvector, the contrib set Supabase offers, the stand-ins
+// of db/stand-ins), migrated and seeded in-process. A new database starts
+// from a cached snapshot (PGlite's dumpDataDir/loadDataDir, gzipped tarballs
+// under node_modules/.cache/alfred-stack/) instead of running initdb, the
 // migrations and the seed again. Two layers: the migrated state, keyed by the
-// migration files and the PGlite build, and the seeded state on top of it,
-// keyed also by the seed's own key (its files and the day). Either is rebuilt
-// when its key changes.
+// migration files, the stand-ins and the PGlite build, and the seeded state on
+// top of it, keyed also by the seed's own key (its files and the day). Either
+// is rebuilt when its key changes.
 import { PGlite } from '@electric-sql/pglite';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
-import { vector } from '@electric-sql/pglite-pgvector';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { EXTENSIONS } from './extensions.mjs';
 import { applyMigrations, migrationsHash, readMigrations } from './migrations.mjs';
-import { standIns, standInsHash } from './stand-ins/index.mjs';
+import { standInsHash } from './stand-ins/index.mjs';
 
-const EXTENSIONS = { vector, pgcrypto, uuid_ossp, standIns };
 export const SNAPSHOT_DIR = fileURLToPath(new URL('../node_modules/.cache/alfred-stack/', import.meta.url));
 
 function packageVersion(name) {
