@@ -1,14 +1,15 @@
-// Stand-ins for extensions a Supabase project offers and PGlite cannot run
-// (pg_net, http, pg_cron, pg_tle: they need a background worker, libcurl or a
-// shared library). Each is a real extension made only of SQL, its control
-// file and script in this folder: the same schemas, types and function
-// signatures, so an app's `create extension if not exists pg_net with schema
-// extensions` and its calls to net.http_post load and run, and every
-// script says in its header what it does not do (nothing is ever sent or
-// scheduled). They are given to PGlite as an extension ({ name, setup }, as
-// pglite's own are), whose init writes the files into PGlite's extension
-// directory when the database opens; the files are not part of the data dir,
-// so they are written at every open.
+// Extensions a Supabase project offers and PGlite cannot run (they need a
+// background worker, libcurl, libsodium or a shared library): pg_net, http,
+// pg_cron, pg_tle, pg_graphql, supabase_vault and pgsodium, stood in by
+// extensions made only of SQL, and pgjwt, which is plain SQL and works. Each
+// is a control file and a script in this folder with the real one's schemas,
+// types and function signatures, so an app's `create extension if not exists
+// pg_net with schema extensions` and its calls to net.http_post load and run;
+// every script says in its header what it does not do (nothing is ever sent,
+// scheduled or encrypted). They are given to PGlite as an extension ({ name,
+// setup }, as pglite's own are), whose init writes the files into PGlite's
+// extension directory when the database opens; the files are not part of the
+// data dir, so they are written at every open.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,14 +27,6 @@ export function standInFiles() {
     .map((name) => ({ name, text: readFileSync(join(DIR, name), 'utf8') }));
   return files;
 }
-
-/**
- * The names of the extensions stood in.
- *
- * @example
- * standInNames() // ['http', 'pg_cron', 'pg_net', 'pg_tle']
- */
-export const standInNames = () => standInFiles().filter((file) => file.name.endsWith('.control')).map((file) => file.name.slice(0, -'.control'.length));
 
 /** One hash over the stand-ins' files: part of a migrated snapshot's key, since their objects are in it. */
 export const standInsHash = () => createHash('sha256').update(standInFiles().map((file) => `${file.name}\n${file.text}`).join('\n')).digest('hex');
