@@ -92,7 +92,7 @@ create policy "jpg uploads" on storage.objects for insert to authenticated
     ]);
   }, BOUNDED);
 
-  test('foldername, filename and extension split an object\'s name at / and its last .', async () => {
+  test('foldername, filename and extension split an object\'s name at / and its last .', BOUNDED, async () => {
     const cases = [
       ['avatars/ada/face.png', ['avatars', 'ada'], 'face.png', 'png'],
       ['face.png', [], 'face.png', 'png'],
@@ -113,7 +113,7 @@ create policy "jpg uploads" on storage.objects for insert to authenticated
     assert.deepEqual(volatility.map((f) => f.provolatile), ['i', 'i', 'i'], 'immutable, as Storage marks them');
   });
 
-  test('a user uploads into their own folder; another user\'s folder is refused; anon reads the public bucket', async () => {
+  test('a user uploads into their own folder; another user\'s folder is refused; anon reads the public bucket', BOUNDED, async () => {
     const insert = "insert into storage.objects (bucket_id, name, owner_id) values ('profile_images', $1, auth.uid()::text) returning name";
     assert.deepEqual(await asUser(db, ADA, insert, [`${ADA}/avatar.png`]), [{ name: `${ADA}/avatar.png` }]);
     await assert.rejects(asUser(db, ADA, insert, [`${BEN}/avatar.png`]), { code: '42501', message: 'new row violates row-level security policy for table "objects"' });
@@ -123,7 +123,7 @@ create policy "jpg uploads" on storage.objects for insert to authenticated
     await db.query('delete from storage.objects');
   });
 
-  test('a policy on the file\'s extension and name', async () => {
+  test('a policy on the file\'s extension and name', BOUNDED, async () => {
     // No returning: reading the row back would need a select policy on the bucket, which it has not.
     const upload = (name) => asUser(db, ADA, "insert into storage.objects (bucket_id, name) values ('scans', $1)", [name]);
     assert.deepEqual(await upload('2024/receipt.jpg'), []);
@@ -132,7 +132,7 @@ create policy "jpg uploads" on storage.objects for insert to authenticated
     await assert.rejects(upload('2024/receipt.jpg.exe'), { code: '42501' });
   });
 
-  test('the operation helpers read storage.operation, which only the Storage API sets: false without it', async () => {
+  test('the operation helpers read storage.operation, which only the Storage API sets: false without it', BOUNDED, async () => {
     const check = async (operation, expected, any) => {
       await db.exec('begin');
       try {
@@ -272,7 +272,7 @@ CREATE OR REPLACE TRIGGER "email_notification" AFTER INSERT ON "public"."notific
     ]);
   }, BOUNDED);
 
-  test('the dump loads: the extensions a project starts with are no-ops, the others are created where it says', async () => {
+  test('the dump loads: the extensions a project starts with are no-ops, the others are created where it says', BOUNDED, async () => {
     const { rows } = await db.query("select extname, extnamespace::regnamespace::text as schema from pg_extension where extname <> 'plpgsql' order by extname");
     assert.deepEqual(rows.map((row) => `${row.extname} ${row.schema}`), [
       'btree_gist public', 'pg_cron pg_catalog', 'pg_graphql graphql', 'pg_net extensions', 'pg_stat_statements extensions', 'pg_trgm extensions',
@@ -284,7 +284,7 @@ CREATE OR REPLACE TRIGGER "email_notification" AFTER INSERT ON "public"."notific
     }, 'installed from the start, as on a project');
   });
 
-  test('the next migration runs in a fresh session (search path, row security), and so do requests after the last', async () => {
+  test('the next migration runs in a fresh session (search path, row security), and so do requests after the last', BOUNDED, async () => {
     assert.deepEqual((await db.query("select similarity(body, 'hello') as s from notes")).rows, []);
     assert.deepEqual((await db.query("select current_setting('row_security') as row_security, current_setting('check_function_bodies') as bodies, current_setting('search_path') as path")).rows, [
       { row_security: 'on', bodies: 'on', path: '"$user", public, extensions' },
@@ -292,7 +292,7 @@ CREATE OR REPLACE TRIGGER "email_notification" AFTER INSERT ON "public"."notific
     assert.deepEqual((await db.query("select schemaname, tablename from pg_indexes where indexname = 'notes_body_trgm'")).rows, [{ schemaname: 'public', tablename: 'notes' }], 'unqualified names found public and extensions again');
   });
 
-  test('Vault keeps the secret and reads it back, to the service role only; it is not encrypted', async () => {
+  test('Vault keeps the secret and reads it back, to the service role only; it is not encrypted', BOUNDED, async () => {
     assert.deepEqual((await db.query('select name, description, secret, decrypted_secret from vault.decrypted_secrets')).rows, [
       { name: 'project_url', description: 'for webhooks', secret: 'https://project-ref.supabase.co', decrypted_secret: 'https://project-ref.supabase.co' },
     ]);
@@ -309,7 +309,7 @@ CREATE OR REPLACE TRIGGER "email_notification" AFTER INSERT ON "public"."notific
     assert.match(comment, /NOT encrypted on the local stack/);
   });
 
-  test('pgjwt signs and verifies HS256 tokens that Node\'s HMAC agrees with; expired, early and forged ones are invalid', async () => {
+  test('pgjwt signs and verifies HS256 tokens that Node\'s HMAC agrees with; expired, early and forged ones are invalid', BOUNDED, async () => {
     const secret = 'a-secret-of-thirty-two-characters!';
     const [{ token }] = (await db.query("select extensions.sign(json_build_object('sub', 'ada', 'role', 'authenticated', 'exp', 4102444800), $1) as token", [secret])).rows;
     const [header, payload, signature] = token.split('.');
@@ -329,7 +329,7 @@ CREATE OR REPLACE TRIGGER "email_notification" AFTER INSERT ON "public"."notific
     assert.equal((await verify(hs512, secret, 'HS256')).valid, false);
   });
 
-  test('a database webhook (supabase_functions.http_request) queues its POST through pg_net and records the hook', async () => {
+  test('a database webhook (supabase_functions.http_request) queues its POST through pg_net and records the hook', BOUNDED, async () => {
     const { rows, notices } = await withNotices(db, "insert into notifications (body) values ('Welcome!') returning id");
     assert.deepEqual(rows, [{ id: 1 }]);
     assert.match(notices[0], /^pg_net stand-in: request (\d+) \(POST https:\/\/project-ref\.supabase\.co\/functions\/v1\/email_notification\) is queued/);
@@ -341,7 +341,7 @@ CREATE OR REPLACE TRIGGER "email_notification" AFTER INSERT ON "public"."notific
     ]);
   });
 
-  test('pg_graphql answers every query with a GraphQL error; its comment directive is read', async () => {
+  test('pg_graphql answers every query with a GraphQL error; its comment directive is read', BOUNDED, async () => {
     assert.deepEqual((await db.query("select graphql.resolve('{ notesCollection { edges { node { id } } } }') as answer")).rows[0].answer, {
       data: null,
       errors: [{ message: 'pg_graphql stand-in: the local stack does not serve GraphQL; use its REST API (PostgREST) or a Supabase project' }],
@@ -429,7 +429,7 @@ select cron.schedule('purge-old-documents', '0 3 * * *', $$delete from public.do
     await db.query("insert into auth.users (id, email) values ($1, 'ada@example.com')", [ADA]);
   }, BOUNDED);
 
-  test('the migrations load; pg_extension lists each stand-in with a comment saying what it does not do', async () => {
+  test('the migrations load; pg_extension lists each stand-in with a comment saying what it does not do', BOUNDED, async () => {
     const { rows } = await db.query("select extname, extversion, extnamespace::regnamespace::text as schema, obj_description(oid, 'pg_extension') as comment from pg_extension where extname in ('pg_net', 'http', 'pg_cron', 'pg_tle') order by extname");
     assert.deepEqual(rows, [
       { extname: 'http', extversion: '1.7', schema: 'extensions', comment: 'HTTP client (alfred-act local stack stand-in: requests raise an error, nothing is sent)' },
@@ -440,7 +440,7 @@ select cron.schedule('purge-old-documents', '0 3 * * *', $$delete from public.do
     assert.deepEqual((await db.query('select name from alfred_stack.provided_extensions')).rows, [{ name: 'vector' }], 'the app\'s create extension pg_net replaced the stack\'s');
   });
 
-  test('pg_net: the trigger\'s net.http_post queues the request and returns its id, with a NOTICE that it is not sent', async () => {
+  test('pg_net: the trigger\'s net.http_post queues the request and returns its id, with a NOTICE that it is not sent', BOUNDED, async () => {
     await db.query('truncate net.http_request_queue restart identity');
     const { rows, notices } = await withNotices(db, "insert into public.documents (name, created_by) values ('Handbook', $1) returning id", [ADA]);
     assert.deepEqual(rows, [{ id: 1 }]);
@@ -462,7 +462,7 @@ select cron.schedule('purge-old-documents', '0 3 * * *', $$delete from public.do
     assert.deepEqual((await db.query('select method, body from net.http_request_queue where id = 3')).rows, [{ method: 'DELETE', body: null }]);
   });
 
-  test('pg_net: collecting a response answers as for a request still queued; waiting for one, or for the worker, is an error', async () => {
+  test('pg_net: collecting a response answers as for a request still queued; waiting for one, or for the worker, is an error', BOUNDED, async () => {
     assert.deepEqual((await db.query('select (r).status, (r).message, (r).response from (select net._http_collect_response(1) as r) as collected')).rows, [
       { status: 'ERROR', message: 'request matching request_id not found', response: null },
     ]);
@@ -472,7 +472,7 @@ select cron.schedule('purge-old-documents', '0 3 * * *', $$delete from public.do
     assert.equal((await db.query('select count(*)::int as n from net._http_response')).rows[0].n, 0);
   });
 
-  test('http: the helpers that only compute work; every request is an error that names it, and nothing is recorded as sent', async () => {
+  test('http: the helpers that only compute work; every request is an error that names it, and nothing is recorded as sent', BOUNDED, async () => {
     const [helpers] = (await db.query("select extensions.urlencode('a b/é&c') as text, extensions.urlencode('{\"q\": \"x y\", \"n\": 1}'::jsonb) as json, extensions.http_header('accept', 'application/json')::text as header, extensions.bytea_to_text(extensions.text_to_bytea('héllo')) as round_trip")).rows;
     assert.deepEqual(helpers, { text: 'a%20b%2F%C3%A9%26c', json: 'n=1&q=x%20y', header: '(accept,application/json)', round_trip: 'héllo' });
     assert.deepEqual((await db.query("select extensions.http_set_curlopt('CURLOPT_TIMEOUT', '5') as set, (select array_agg(curlopt || '=' || value) from extensions.http_list_curlopt()) as listed")).rows, [{ set: true, listed: ['CURLOPT_TIMEOUT=5'] }]);
@@ -484,7 +484,7 @@ select cron.schedule('purge-old-documents', '0 3 * * *', $$delete from public.do
     await assert.rejects(db.query("select extensions.http_post('https://example.com', 'a=1', 'application/x-www-form-urlencoded')"), { message: /^http stand-in: POST https:\/\/example\.com was not sent/ });
   });
 
-  test('pg_cron: jobs are recorded (a named one replaced by name) with a NOTICE that they never run; bad schedules are refused', async () => {
+  test('pg_cron: jobs are recorded (a named one replaced by name) with a NOTICE that they never run; bad schedules are refused', BOUNDED, async () => {
     assert.deepEqual((await db.query('select jobid, jobname, schedule, active from cron.job')).rows, [{ jobid: 1, jobname: 'purge-old-documents', schedule: '0 3 * * *', active: true }]);
     const renamed = await withNotices(db, "select cron.schedule('purge-old-documents', '30 4 * * *', 'select 1') as id");
     assert.deepEqual(renamed.rows, [{ id: 1 }]);
@@ -501,7 +501,7 @@ select cron.schedule('purge-old-documents', '0 3 * * *', $$delete from public.do
     assert.equal((await db.query('select count(*)::int as n from cron.job_run_details')).rows[0].n, 0);
   });
 
-  test('pg_tle: installing a trusted-language extension is refused with the reason', async () => {
+  test('pg_tle: installing a trusted-language extension is refused with the reason', BOUNDED, async () => {
     await assert.rejects(db.query("select pgtle.install_extension('my_ext', '1.0', 'mine', 'select 1')"), {
       code: '0A000',
       message: 'pg_tle stand-in: installing the trusted-language extension my_ext 1.0 is not possible on the local stack',
