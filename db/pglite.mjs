@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { EXTENSIONS } from './extensions.mjs';
+import { extensionsFor } from './extensions.mjs';
 import { applyMigrations, migrationsHash, readMigrations } from './migrations.mjs';
 import { standInsHash } from './stand-ins/index.mjs';
 
@@ -48,15 +48,20 @@ const isMemory = (dataDir) => !dataDir || dataDir.startsWith('memory://');
  *   (default: db/migrations alone).
  * - `snapshotName`: the domain pack's name; snapshots are kept per pack, so
  *   stacks of two packs do not evict each other's.
- * - `seed`: `{ key, run(db) }`. A new database whose seed `key` was seen
+ * - `seed`: `{ key, run(db), sql? }`. A new database whose seed `key` was seen
  *   before starts from the snapshot taken after that seed instead of seeding
- *   again; `key` must change whenever what `run` inserts would.
+ *   again; `key` must change whenever what `run` inserts would. `sql`: the
+ *   seed files' text, when there are files, read (with the migrations') for
+ *   the contrib extensions they name.
+ * - `sql`: other SQL the caller will run on this database itself, read for the
+ *   contrib extensions it names too (PGlite takes an extension's bundle only
+ *   when it opens).
  *
  * Resolves to `{ db, source, applied, timings }`; `source` is how it was made:
  * `existing` (a data dir opened again), `seeded-snapshot`, `snapshot`
  * (migrated state) or `initdb` (nothing cached yet).
  */
-export async function openDatabase({ dataDir, seed, migrations = readMigrations(), snapshotName = 'base', useSnapshot = true } = {}) {
+export async function openDatabase({ dataDir, seed, migrations = readMigrations(), snapshotName = 'base', useSnapshot = true, sql = [] } = {}) {
   const migratedName = `${snapshotName}-${migratedKey(migrations)}`;
   const migratedSnapshot = snapshotFile(migratedName);
   const seededSnapshot = seed && useSnapshot ? snapshotFile(`${migratedName}-seed-${seed.key}`) : null;
@@ -77,7 +82,7 @@ export async function openDatabase({ dataDir, seed, migrations = readMigrations(
   else source = 'initdb';
   const db = await PGlite.create({
     dataDir: location,
-    extensions: EXTENSIONS,
+    extensions: await extensionsFor([...migrations.map((migration) => migration.sql), ...(seed?.sql ?? []), ...sql]),
     // node:zlib inflates the tarball several times faster than PGlite's own
     // gzip path, so PGlite gets the plain tar.
     ...(image ? { loadDataDir: new Blob([gunzipSync(image)]) } : {}),

@@ -12,6 +12,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { CONTRIB, extensionsFor } from '../../db/extensions.mjs';
 import { signJwt } from '../../db/jwt.mjs';
 import { applyMigrations } from '../../db/migrations.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
@@ -32,7 +33,7 @@ const asMigrations = (files) =>
 
 /** A database with the stack's bootstrap (from its snapshot) and `files` applied as an app's migrations. */
 async function appDatabase(files) {
-  const { db } = await openDatabase();
+  const { db } = await openDatabase({ sql: files.map(([, sql]) => sql) });
   try {
     await applyMigrations(db, asMigrations(files));
   } catch (error) {
@@ -69,6 +70,16 @@ async function withNotices(db, sql, params = []) {
 }
 
 const extensionSchema = async (db, name) => (await db.query('select extnamespace::regnamespace::text as schema from pg_extension where extname = $1', [name])).rows[0]?.schema ?? null;
+
+test('a database gets the contrib bundles its SQL names, quoted or not, and those the bootstrap needs; no others', BOUNDED, async () => {
+  const bundles = async (...texts) => Object.keys(await extensionsFor(texts)).sort();
+  const always = ['pg_stat_statements', 'pgcrypto', 'standIns', 'uuid_ossp', 'vector'];
+  assert.deepEqual(await bundles('create table t (id int);'), always);
+  assert.deepEqual(await bundles('CREATE EXTENSION IF NOT EXISTS "citext" WITH SCHEMA "extensions";', 'create extension pg_trgm;'), [...always, 'citext', 'pg_trgm'].sort());
+  assert.deepEqual(await bundles('-- create extension hstore (later)'), [...always, 'hstore'].sort(), 'a mention in a comment costs a bundle, never a missing one');
+  assert.deepEqual(await bundles('create table lots (isn_code text, my_ltree_path text, cube_id int);'), always, 'part of a longer name is not a mention');
+  assert.equal(CONTRIB.length, 32);
+});
 
 describe('Storage\'s helper functions, in the storage policies apps write', () => {
   let db;
