@@ -67,6 +67,13 @@ export const migrationsHash = (migrations) =>
 // and gen_salt() unqualified.
 const SUPABASE_SEARCH_PATH = 'set search_path to "$user", public, extensions';
 
+// Each file starts from the session a new connection has, and the session is
+// left so after the last: a `supabase db dump` sets the search path to '',
+// check_function_bodies and row_security off for the rest of its session, the
+// files after it are written for the default one, and PGlite's one session
+// is the one PostgREST's requests run in afterwards.
+const FRESH_SESSION = `reset all; ${SUPABASE_SEARCH_PATH}`;
+
 const LEDGER = `
   create schema if not exists supabase_migrations;
   create table if not exists supabase_migrations.schema_migrations (
@@ -110,6 +117,7 @@ export async function applyMigrations(db, migrations) {
           'start from a new data dir (or add a new migration instead of editing an applied one)',
       );
     }
+    await db.exec(FRESH_SESSION);
     await inTransaction(db, async () => {
       await runSqlText(db, migration.sql, { file: migration.path ?? `${migration.version}_${migration.name}.sql`, what: 'migration' });
       await db.query('insert into supabase_migrations.schema_migrations (version, name, checksum) values ($1, $2, $3)', [
@@ -120,6 +128,7 @@ export async function applyMigrations(db, migrations) {
     });
     versions.push(migration.version);
   }
+  await db.exec(FRESH_SESSION);
   return versions;
 }
 
@@ -149,11 +158,13 @@ export async function applySeedFiles(db, files) {
   if (pending.length === 0) return { ran, skipped };
   await inTransaction(db, async () => {
     for (const file of pending) {
+      await db.exec(FRESH_SESSION);
       await runSqlText(db, file.sql, { file: file.path, what: 'seed' });
       await db.query('insert into supabase_migrations.seed_files (path, hash) values ($1, $2)', [file.path, sha256(file.sql)]);
       ran.push(file.path);
     }
   });
+  await db.exec(FRESH_SESSION);
   return { ran, skipped };
 }
 

@@ -1,25 +1,23 @@
-// The database: PGlite (PostgreSQL 18 in WASM) with pgvector, pgcrypto and
-// uuid-ossp (the extensions a Supabase project has in its extensions schema),
-// migrated and seeded in-process. A new database starts from a cached
-// snapshot (PGlite's dumpDataDir/loadDataDir, gzipped tarballs under
-// node_modules/.cache/alfred-stack/) instead of running initdb, the
+// The database: PGlite (PostgreSQL 18 in WASM) with the extensions of
+// db/extensions.mjs (pgvector, the contrib set Supabase offers, the stand-ins
+// of db/stand-ins), migrated and seeded in-process. A new database starts
+// from a cached snapshot (PGlite's dumpDataDir/loadDataDir, gzipped tarballs
+// under node_modules/.cache/alfred-stack/) instead of running initdb, the
 // migrations and the seed again. Two layers: the migrated state, keyed by the
-// migration files and the PGlite build, and the seeded state on top of it,
-// keyed also by the seed's own key (its files and the day). Either is rebuilt
-// when its key changes.
+// migration files, the stand-ins and the PGlite build, and the seeded state on
+// top of it, keyed also by the seed's own key (its files and the day). Either
+// is rebuilt when its key changes.
 import { PGlite } from '@electric-sql/pglite';
-import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
-import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
-import { vector } from '@electric-sql/pglite-pgvector';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { extensionsFor } from './extensions.mjs';
 import { applyMigrations, migrationsHash, readMigrations } from './migrations.mjs';
+import { standInsHash } from './stand-ins/index.mjs';
 
-const EXTENSIONS = { vector, pgcrypto, uuid_ossp };
 export const SNAPSHOT_DIR = fileURLToPath(new URL('../node_modules/.cache/alfred-stack/', import.meta.url));
 
 function packageVersion(name) {
@@ -28,10 +26,11 @@ function packageVersion(name) {
   return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
 }
 
-/** Cache key of the migrated database: the migration files and the PGlite build. */
+/** Cache key of the migrated database: the migration files, the stand-in extensions and the PGlite build. */
 export function migratedKey(migrations = readMigrations()) {
   return createHash('sha256')
     .update(migrationsHash(migrations))
+    .update(standInsHash())
     .update(`pglite ${packageVersion('@electric-sql/pglite')} pgvector ${packageVersion('@electric-sql/pglite-pgvector')}`)
     .digest('hex')
     .slice(0, 24);
@@ -49,15 +48,20 @@ const isMemory = (dataDir) => !dataDir || dataDir.startsWith('memory://');
  *   (default: db/migrations alone).
  * - `snapshotName`: the domain pack's name; snapshots are kept per pack, so
  *   stacks of two packs do not evict each other's.
- * - `seed`: `{ key, run(db) }`. A new database whose seed `key` was seen
+ * - `seed`: `{ key, run(db), sql? }`. A new database whose seed `key` was seen
  *   before starts from the snapshot taken after that seed instead of seeding
- *   again; `key` must change whenever what `run` inserts would.
+ *   again; `key` must change whenever what `run` inserts would. `sql`: the
+ *   seed files' text, when there are files, read (with the migrations') for
+ *   the contrib extensions they name.
+ * - `sql`: other SQL the caller will run on this database itself, read for the
+ *   contrib extensions it names too (PGlite takes an extension's bundle only
+ *   when it opens).
  *
  * Resolves to `{ db, source, applied, timings }`; `source` is how it was made:
  * `existing` (a data dir opened again), `seeded-snapshot`, `snapshot`
  * (migrated state) or `initdb` (nothing cached yet).
  */
-export async function openDatabase({ dataDir, seed, migrations = readMigrations(), snapshotName = 'base', useSnapshot = true } = {}) {
+export async function openDatabase({ dataDir, seed, migrations = readMigrations(), snapshotName = 'base', useSnapshot = true, sql = [] } = {}) {
   const migratedName = `${snapshotName}-${migratedKey(migrations)}`;
   const migratedSnapshot = snapshotFile(migratedName);
   const seededSnapshot = seed && useSnapshot ? snapshotFile(`${migratedName}-seed-${seed.key}`) : null;
@@ -78,7 +82,7 @@ export async function openDatabase({ dataDir, seed, migrations = readMigrations(
   else source = 'initdb';
   const db = await PGlite.create({
     dataDir: location,
-    extensions: EXTENSIONS,
+    extensions: await extensionsFor([...migrations.map((migration) => migration.sql), ...(seed?.sql ?? []), ...sql]),
     // node:zlib inflates the tarball several times faster than PGlite's own
     // gzip path, so PGlite gets the plain tar.
     ...(image ? { loadDataDir: new Blob([gunzipSync(image)]) } : {}),

@@ -108,7 +108,7 @@ export async function startStack({
     dataDir,
     migrations: database.migrations,
     snapshotName: database.snapshotName,
-    seed: database.seed && { key: database.seed.key, run: (opened) => database.seed.run(opened, notes) },
+    seed: database.seed && { key: database.seed.key, sql: database.seed.sql, run: (opened) => database.seed.run(opened, notes) },
   });
   timings.database = { source, ...dbTimings };
 
@@ -242,7 +242,7 @@ function stackHandle(servers, { authUrl, schema, migrations, keys, jwtSecret, us
   };
 }
 
-// What makes the database: `{ schema, migrationsDir, migrations, snapshotName, probeTable, seed: { key, run(db, notes) } }`.
+// What makes the database: `{ schema, migrationsDir, migrations, snapshotName, probeTable, seed: { key, sql?, run(db, notes) } }` (sql: an app's seed files).
 async function databaseSource({ schema, migrations, seed }) {
   if (migrations !== undefined && migrations !== null) {
     if (schema !== undefined) throw new TypeError('startStack: give schema (a domain pack) or migrations (your app\'s folder), not both');
@@ -265,6 +265,7 @@ async function databaseSource({ schema, migrations, seed }) {
         // The day too: a seed's now() and current_date are frozen in the
         // seeded snapshot, so it is made again each day.
         key: `${new Date().toISOString().slice(0, 10)}-${sha256(seedFiles.map((file) => `${file.path}\n${sha256(file.sql)}`).join('\n')).slice(0, 16)}`,
+        sql: seedFiles.map((file) => file.sql),
         run: async (db, notes) => {
           const { skipped } = await applySeedFiles(db, seedFiles);
           for (const { path, changed } of skipped) {

@@ -1,0 +1,5 @@
+-- pgsodium, as the local stack stands it in: only its schema, so that a
+-- migration (or a `supabase db dump`) which enables pgsodium loads. None of
+-- pgsodium's functions, roles or key tables exist here; a call to one fails
+-- as an unknown function. Supabase's Vault (supabase_vault) has a stand-in of
+-- its own that does not need this one.

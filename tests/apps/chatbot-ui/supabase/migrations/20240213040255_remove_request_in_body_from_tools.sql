@@ -1,0 +1,2 @@
+ALTER TABLE tools
+DROP COLUMN request_in_body;

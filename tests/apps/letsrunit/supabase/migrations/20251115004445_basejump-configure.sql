@@ -1,0 +1,3 @@
+UPDATE basejump.config SET enable_team_accounts = TRUE;
+UPDATE basejump.config SET enable_personal_account_billing = TRUE;
+UPDATE basejump.config SET enable_team_account_billing = TRUE;
