@@ -80,7 +80,8 @@ create function public.count_projects(status text default null) returns integer 
   select count(*)::int from public.projects p where count_projects.status is null or p.status = count_projects.status
 $$;
 
-create function public.sneaky_stamp() returns integer language plpgsql stable as $$
+-- Volatile, as a function nobody marked is; the domain calls it a read.
+create function public.sneaky_stamp() returns integer language plpgsql as $$
 begin
   insert into public.projects (account_id, name) values ('${ACME}', 'written by a read');
   return 1;
@@ -263,9 +264,10 @@ describe('db_call on a team app: functions as the signed-in user, membership dec
     assert.deepEqual(await db('/projects?name=eq.Hermes II&select=name'), [{ name: 'Hermes II' }]);
   });
 
-  test('a function marked a read is sent by GET: one that writes is refused by the database, nothing written', BOUNDED, async () => {
+  test('a function the domain marks a read is sent by GET: if it writes, the database refuses it, nothing is written', BOUNDED, async () => {
     const before = (await db('/projects?select=id')).length;
     const refused = await actFor(ada).execute('db_call', { function: 'sneaky_stamp' });
+    assert.equal(refused.error.dbCode, '25006', JSON.stringify(refused.error));
     assert.equal(refused.error.code, 'read_only_transaction');
     assert.equal((await db('/projects?select=id')).length, before);
   });

@@ -250,7 +250,8 @@ namespace alfred::test {
 
 TEST_CASE(
     "db_call: the functions as an enum, their signatures in the description, args an object or strict JSON text") {
-  auto doc = json_document::parse(tool_definitions_json(team()));
+  const std::string text = tool_definitions_json(team());
+  auto doc = json_document::parse(text);
   REQUIRE(doc.ok());
   const json_value tools = doc->root();
   const json_value call = tools.at(tools.size() - 1);
@@ -270,7 +271,8 @@ TEST_CASE(
   CHECK(params.find("properties")->find("args")->find("type")->str() == "object");
   CHECK_FALSE(params.find("$defs"));
 
-  auto strict = json_document::parse(tool_definitions_json(team(), {.strict = true}));
+  const std::string strict_text = tool_definitions_json(team(), {.strict = true});
+  auto strict = json_document::parse(strict_text);
   const json_value strict_call = strict->root().at(strict->root().size() - 1);
   const json_value strict_args = *strict_call.find("parameters")->find("properties")->find("args");
   CHECK(strings_of(*strict_args.find("type")) == std::vector<std::string>{"string", "null"});
@@ -282,7 +284,8 @@ TEST_CASE(
 TEST_CASE("db_call for a read-only act: only the functions that read, and no writes at all") {
   tool_schema_options options;
   options.reads_only = true;
-  auto doc = json_document::parse(tool_definitions_json(team(), options));
+  const std::string text = tool_definitions_json(team(), options);
+  auto doc = json_document::parse(text);
   std::vector<std::string> names;
   doc->root().for_each_element([&](std::size_t, json_value tool) { names.emplace_back(tool.find("name")->str()); });
   CHECK(names == std::vector<std::string>{"db_read", "db_call"});
