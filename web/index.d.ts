@@ -333,7 +333,7 @@ export declare function domainFromOpenApi(
  */
 export declare function pullDomain(options: PullDomainOptions): Promise<DomainPullResult>;
 
-/** The four tools, in the order the core lists them (generated from the core). */
+/** The tools, in the order the core lists them (generated from the core). */
 export declare const TOOL_NAMES: readonly ToolName[];
 
 /**
@@ -383,12 +383,27 @@ export interface DeleteParams {
   filters: FilterClause[];
 }
 
+/**
+ * `db_call`: run one of the domain's functions (docs/functions.md) as the
+ * signed-in user. `args` holds refs (`project_2`) and `me`, never ids; an
+ * argument of type `vector` takes the text to search for (the act's
+ * embedder turns it into the vector). Strict mode gives `args` as JSON text.
+ *
+ * @example
+ * { function: 'archive_project', args: { project_id: 'project_2' } }
+ */
+export interface CallParams {
+  function: string;
+  args?: { [argument: string]: JsonValue } | string | null;
+}
+
 /** The params type of each tool. */
 export interface ToolParams {
   db_read: ReadParams;
   db_create: CreateParams;
   db_update: UpdateParams;
   db_delete: DeleteParams;
+  db_call: CallParams;
 }
 
 /** Where a request goes: exactly one of `url`, `restUrl`, `baseUrl`. */
@@ -675,7 +690,7 @@ export declare class Core {
    * @example
    * const { data } = core.schemaDescription() // 'Types: number = decimal, … ### recipes (refs recipe_N) - id: ref …'
    */
-  schemaDescription(options?: { domain?: DomainConfig }): Result<string>;
+  schemaDescription(options?: { domain?: DomainConfig; fixed?: readonly string[] }): Result<string>;
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
   readonly actDecisionSchema: Readonly<Record<string, JsonValue>>;
   /**
@@ -698,7 +713,7 @@ export declare class Core {
    * @example
    * const tools = core.toolDefinitions({ strict: true })
    */
-  toolDefinitions(options?: { domain?: DomainConfig; strict?: boolean; schema?: ToolSchemaMode; readOnly?: boolean }): readonly ToolDefinition[];
+  toolDefinitions(options?: { domain?: DomainConfig; strict?: boolean; schema?: ToolSchemaMode; readOnly?: boolean; fixed?: readonly string[] }): readonly ToolDefinition[];
   /**
    * The tool result for the model from what `act.execute` returned, cut to
    * `resultLimits` (default 50 rows, 16 000 characters). No UUID in it: one
@@ -1019,9 +1034,10 @@ export interface SupabaseClientLike {
  * `approval_required` and `preview_changed`): what it would change.
  */
 export interface WritePreview {
-  readonly tool: 'db_create' | 'db_update' | 'db_delete';
+  readonly tool: 'db_create' | 'db_update' | 'db_delete' | 'db_call';
+  /** The table written; `db_call`: the table whose rows the function returns ("" for none). */
   readonly table: string;
-  /** How many rows the write would change (exact), or a create's rows. */
+  /** How many rows the write would change (exact), or a create's rows; `db_call`: 1, the one call (what it changes is the function's). */
   readonly count: number;
   /** The first 20 rows: a create's as the model gave them; an update's or delete's ref and label columns. */
   readonly rows: readonly Row[];
@@ -1031,12 +1047,21 @@ export interface WritePreview {
   readonly data?: JsonValue;
   /** In an MCP confirmation: the table's label columns, which name each row to the user. */
   readonly labels?: readonly string[];
+  /** `db_call`: the function that would run, its description, and its arguments as the model gave them. */
+  readonly function?: string;
+  readonly description?: string;
+  readonly args?: { readonly [argument: string]: JsonValue };
+  /** `db_call`: the label of each argument that is a ref with one (`{ project_id: 'Apollo' }`). */
+  readonly argumentLabels?: { readonly [argument: string]: string };
 }
 
 /** The call an `approve` function is asked about. */
 export interface ApprovalCall {
-  readonly tool: 'db_create' | 'db_update' | 'db_delete';
+  readonly tool: 'db_create' | 'db_update' | 'db_delete' | 'db_call';
+  /** The table written; `db_call`: the table whose rows the function returns ("" for none). */
   readonly table: string;
+  /** `db_call`: the function that would run. */
+  readonly function?: string;
   readonly params: ToolParams[ToolName] | JsonValue;
 }
 
@@ -1132,6 +1157,16 @@ interface ActCommonOptions extends DomainOption, SafetyOptions {
   limits?: Partial<ExecutionLimits>;
   /** The caps on each tool result for the model (`act.callTool`); default `{ rows: 50, chars: 16000 }`. */
   resultLimits?: Partial<ResultLimits>;
+  /**
+   * Values the app sets for every call (the active team, a tenant id): a
+   * create of a table with a column of that name gets it, a function with an
+   * argument of that name gets it, the model may give neither
+   * (`system_column`), and no tool schema offers them (docs/functions.md).
+   *
+   * @example
+   * createAct({ supabase, domain, context: { account_id: activeTeam.id } })
+   */
+  context?: { readonly [name: string]: string | number | boolean | null | readonly (string | number | boolean | null)[] };
   /** Package-level createAct only: an already loaded core. */
   core?: Core;
   /** Package-level createAct only: passed to loadCore. */
@@ -1220,6 +1255,8 @@ export interface Act {
   readonly resultLimits: ResultLimits;
   /** The safety controls the act applies. */
   readonly policy: ActPolicy;
+  /** The values the app set with `createAct({ context })` (an empty object for none). */
+  readonly context: { readonly [name: string]: JsonValue };
   /**
    * Executes one tool call. A write that needs approval resolves to
    * `approval_required` with `error.preview` and sends no write; the host
@@ -1273,6 +1310,8 @@ export type ToolResult =
       ok: true;
       tool: string;
       table: string | null;
+      /** `db_call`: the function called (`table` is the table whose rows it returns, or null). */
+      function?: string;
       /** Rows returned or affected (the Content-Range total when `count` was asked for). */
       count: number;
       /** The executed query rendered as `Query: … / Effective: … / Outcome: …` lines. */
@@ -1291,6 +1330,8 @@ export type ToolResult =
       ok: false;
       tool: string;
       table: string | null;
+      /** `db_call`: the function called. */
+      function?: string;
       error: {
         code: string;
         path: string;

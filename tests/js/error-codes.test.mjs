@@ -39,6 +39,10 @@ const NOT_CODES = new Set([
   'deal_notes', 'db_url', 'custom_access_token', 'confirm_write', 'recipe_3',
   // db_call and the functions, arguments and refs its examples name.
   'db_call', 'get_accounts', 'archive_project', 'project_2', 'project_id', 'account_id',
+  // Catalog words the pull reads (pg_proc, roles, extension names, column names it matches).
+  'supabase_auth_admin', 'pg_proc', 'event_trigger', 'format_type', 'openai_api_key', 'prompt_tokens',
+  'btree_gin', 'btree_gist', 'dict_int', 'dict_xsyn', 'pg_buffercache', 'pg_freespacemap', 'pg_stat_statements',
+  'pg_surgery', 'pg_trgm', 'pg_visibility', 'pg_walinspect', 'tsm_system_rows', 'tsm_system_time', 'uuid_ossp',
   // MCP 2026-07-28 and RFC 9728 words.
   'input_required', 'authorization_servers', 'resource_name',
   // A workerd compatibility flag (worker/local.mjs).

@@ -308,12 +308,15 @@ describe('db_call on a team app: functions as the signed-in user, membership dec
     assert.equal(asked.length, 1);
     assert.deepEqual(asked[0].preview, {
       tool: 'db_call',
+      table: 'projects',
+      count: 1,
+      rows: [],
       function: 'archive_project',
       description: 'Archives a project instead of deleting it.',
       args: { project_id: gemini.id },
-      labels: { project_id: 'Gemini' },
-      count: null,
+      argumentLabels: { project_id: 'Gemini' },
     });
+    assert.deepEqual([asked[0].call.tool, asked[0].call.function, asked[0].call.table], ['db_call', 'archive_project', 'projects']);
     const [row] = await db('/projects?name=eq.Gemini&select=status');
     assert.equal(row.status, 'active', 'denied: nothing changed');
     ok(await act.execute('db_call', { function: 'get_accounts' }));

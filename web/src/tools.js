@@ -86,8 +86,8 @@ function rowsForModel(core, rows, registry) {
 // (refs and labels), without the keys the host checks approvals against.
 function previewForModel(core, preview, registry) {
   if (preview.tool === 'db_call') {
-    const { tool, function: name, args, labels } = preview;
-    return { tool, function: name, args, labels: rowsForModel(core, [labels ?? {}], registry)[0] };
+    const { tool, table, count, function: name, args, argumentLabels } = preview;
+    return { tool, table, count, rows: [], function: name, args, argumentLabels: rowsForModel(core, [argumentLabels ?? {}], registry)[0] };
   }
   const { tool, table, count, rows, data } = preview;
   const out = { tool, table, count, rows: rowsForModel(core, rows ?? [], registry) };

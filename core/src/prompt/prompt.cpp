@@ -131,26 +131,43 @@ void append_conversation(std::string& out, const prompt_input& in) {
   }
 }
 
-void append_decision(std::string& out, const prompt_input& in) {
+// The functions a step may call (a read step: those that read), by name.
+std::string callable_functions(const domain& dom, step_type type) {
+  std::string out;
+  for (const auto& fn : dom.functions) {
+    if (type == step_type::read && !fn.read) continue;
+    out.append(out.empty() ? "`" : ", `").append(fn.name).append("`");
+  }
+  return out;
+}
+
+void append_decision(std::string& out, const domain& dom, const prompt_input& in) {
   out +=
       "Reply with one ActDecision JSON object: every field present, `null` for the fields your action does not "
       "use.\n";
+  const std::string functions = step_calls_tools(in.type) ? callable_functions(dom, in.type) : std::string();
   if (in.type == step_type::read) {
     fmt::format_to(std::back_inserter(out),
-                   "Allowed in {}: `tool_call` (`db_read` only), `step_complete`, `ask_user`, `blocked`, `fail`.\n"
+                   "Allowed in {}: `tool_call` (`db_read`{}), `step_complete`, `ask_user`, `blocked`, `fail`.\n"
                    "- Need rows → `tool_call` with `tool: \"db_read\"` and `params`.\n",
-                   step_label(in.type));
+                   step_label(in.type), functions.empty() ? " only" : ", or `db_call` of a function that reads");
   } else if (in.type == step_type::write) {
     fmt::format_to(std::back_inserter(out),
-                   "Allowed in {}: `tool_call` (`db_create`, `db_update`, `db_delete`, `db_read`), `step_complete`, "
+                   "Allowed in {}: `tool_call` (`db_create`, `db_update`, `db_delete`, `db_read`{}), `step_complete`, "
                    "`ask_user`, `blocked`, `fail`.\n"
                    "- A change to make → `tool_call` with `tool` and `params` (`params.data` is JSON text).\n",
-                   step_label(in.type));
+                   step_label(in.type), functions.empty() ? "" : ", `db_call`");
   } else {
     fmt::format_to(std::back_inserter(out),
                    "Allowed in {}: `step_complete`, `ask_user`, `blocked`, `fail`. No tool calls.\n",
                    step_label(in.type));
   }
+  if (!functions.empty())
+    fmt::format_to(std::back_inserter(out),
+                   "- The app's own function does it ({}; their arguments are in the Schema's Functions) → "
+                   "`tool_call` with `tool: \"db_call\"`, `params.function` and `params.args` (JSON text of the "
+                   "arguments, refs for rows). Prefer a function to the generic tools when one fits the request.\n",
+                   functions);
   if (step_calls_tools(in.type))
     out +=
         "- Step done → `step_complete` with `summary` and `note_for_next_step` naming the refs the next step needs.\n";
@@ -207,7 +224,7 @@ constexpr matrix_row kMatrix[] = {
     {prompt_section::conversation, "Conversation", A, A, A, A,
      [](std::string& out, section_context& c) { append_conversation(out, c.in); }},
     {prompt_section::decision, "Decision", A, A, A, A,
-     [](std::string& out, section_context& c) { append_decision(out, c.in); }},
+     [](std::string& out, section_context& c) { append_decision(out, c.dom, c.in); }},
 };
 
 constexpr bool matrix_in_prompt_order() {

@@ -59,6 +59,9 @@ function deferredAct(ready, loading, options) {
     get policy() {
       return loading.act ? loading.act.policy : null;
     },
+    get context() {
+      return loading.act ? loading.act.context : Object.freeze({ ...(options.context ?? {}) });
+    },
     async execute(tool, params, executeOptions) {
       try {
         await ready;

@@ -13,6 +13,7 @@
 // SDK decided on its own) the act holds the write and the model reads
 // `approval_required`: it fails closed.
 import { jsonSchema, tool } from 'ai';
+import { callWrites } from '../act/faults.js';
 import { needsApproval } from '../policy/options.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -82,11 +83,14 @@ export function aiTools(act, { strict = true, tools: names, schema } = {}) {
   for (const definition of definitions) {
     if (wanted && !wanted.has(definition.name)) continue;
     const holds = held(definition.name);
+    // db_call asks only for the functions that change data (AI SDK 6 and 7
+    // take a function; AI SDK 5 ignores it, and the act holds such a call).
+    const asks = definition.name === 'db_call' ? (input) => callWrites(act.domain, 'db_call', callInput(input)) : true;
     out[definition.name] = tool({
       description: definition.description,
       inputSchema: jsonSchema(structuredClone(definition.parameters)),
       strict,
-      ...(holds ? { needsApproval: true } : {}),
+      ...(holds ? { needsApproval: asks } : {}),
       execute: async (input, { abortSignal, toolCallId, messages } = {}) => {
         const approved = holds && approvedInMessages(messages, toolCallId);
         const text = await act.callToolText(definition.name, input, { signal: abortSignal, ...(approved ? { approved: true } : {}) });
@@ -98,6 +102,16 @@ export function aiTools(act, { strict = true, tools: names, schema } = {}) {
     });
   }
   return out;
+}
+
+// db_call's input as the act reads it: an object, or its JSON text.
+function callInput(input) {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return null; // held: the act refuses it with the parse error
+  }
 }
 
 // The text the core wrote for each result the tools returned: the model
@@ -114,6 +128,13 @@ function modelOutput(given) {
 
 // One line a person reads before approving: what the write does, to which rows.
 function describe(preview) {
+  if (preview.tool === 'db_call') {
+    const args = Object.entries(preview.args ?? {}).map(([name, value]) => {
+      const label = preview.argumentLabels?.[name];
+      return `${name} = ${JSON.stringify(value)}${label ? ` (${JSON.stringify(label)})` : ''}`;
+    });
+    return `Run ${preview.function} (it changes data)${args.length ? ` with ${args.join(', ')}` : ''}`.slice(0, 400);
+  }
   const label = (row) =>
     preview.tool === 'db_create'
       ? JSON.stringify(row).slice(0, 120)

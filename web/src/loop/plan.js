@@ -36,10 +36,24 @@ function wordingOf(domain, core) {
   };
 }
 
+// The app's functions the agent may call: one line each, marked as reads or
+// changes ("" when the domain has none).
+function functionLines(domain) {
+  const functions = Object.entries(domain.functions ?? {});
+  if (functions.length === 0) return [];
+  const line = ([name, fn]) => {
+    const about = typeof fn?.description === 'string' && fn.description ? ` — ${fn.description.split('\n')[0].slice(0, 120)}` : '';
+    return `- ${name}${about} (${fn?.read === true ? 'reads: a read step may call it' : 'changes data: a write step calls it'})`;
+  };
+  return ["And the app's own functions (prefer one to the generic tools when it does what the user asked):", ...functions.map(line)];
+}
+
 function planSystemPrompt(domain, maxSteps, core) {
+  const tables = Object.entries(domain.tables).filter(([, table]) => table?.exposed !== false).map(([name]) => name);
   return [
     'You plan the steps an execution agent takes to answer the user. It works on these database tables:',
-    Object.keys(domain.tables).join(', ') + '.',
+    tables.join(', ') + '.',
+    ...functionLines(domain),
     'Step types: read (query rows), write (create, update or delete rows), analyze (reason over data read in earlier steps),',
     `generate (create new content such as ${wordingOf(domain, core).generated}, kept unsaved until a later write step saves it).`,
     `Give 1 to ${maxSteps} steps, each one sentence naming the table and the goal. Read before you change rows you have not seen.`,

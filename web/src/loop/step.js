@@ -15,6 +15,7 @@ import { actPromptInput } from './prompt-input.js';
 import { nativeToolsInstruction } from './feedback.js';
 import { openaiTools } from '../adapters/openai.js';
 import { toolArguments } from '../tools.js';
+import { callWrites } from '../act/faults.js';
 import { STEP_TOOLS } from '../../dist/core-rules.mjs';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -71,7 +72,9 @@ export async function runStep(options) {
 // corrections. `ended` when the options already end the step.
 function startStep({ core, act, model, step, context = {}, maxToolCalls = 6, maxRetries = 3, toolCalling = 'json', signal, onEvent }) {
   const domain = context.domain ?? act.domain;
-  const allowed = STEP_TOOLS[step.type] ?? [];
+  // db_call is offered where the domain has functions.
+  const hasFunctions = Object.keys(domain?.functions ?? {}).length > 0;
+  const allowed = (STEP_TOOLS[step.type] ?? []).filter((tool) => tool !== 'db_call' || hasFunctions);
   const result = newStepResult(step, context.index ?? 0);
   const emit = (type, fields = {}) => onEvent?.({ type, step: result.index, ...fields });
   const finish = (status, fields = {}) => {
@@ -99,7 +102,8 @@ function startStep({ core, act, model, step, context = {}, maxToolCalls = 6, max
   if (toolCalling === 'native' && allowed.length > 0) {
     try {
       // A read-only act (createAct({ readOnly })) offers reads only, in every step.
-      const definitions = core.toolDefinitions({ domain, strict: true, readOnly: act.policy?.readOnly === true });
+      // A read step is offered the functions that read, as a read-only act is.
+      const definitions = core.toolDefinitions({ domain, strict: true, readOnly: act.policy?.readOnly === true || step.type === 'read' });
       const names = allowed.filter((name) => definitions.some((definition) => definition.name === name));
       run.nativeTools = names.length > 0 ? openaiTools({ tools: () => definitions }, { tools: names }) : null;
     } catch (cause) {
@@ -236,6 +240,12 @@ async function callNativeTools(run, reply) {
       if (ended) return ended;
       continue;
     }
+    const changing = changingCallInRead(run, call.name, params);
+    if (changing) {
+      const ended = refuse('tool_not_allowed', changing);
+      if (ended) return ended;
+      continue;
+    }
     const callKey = JSON.stringify([call.name, params]);
     if (executed.has(callKey)) {
       const error = { code: codes.repeated_call, path: '', message: `the same ${call.name} call already ran in this step`, hint: 'its result is in the prompt: use it, or make a different call' };
@@ -259,6 +269,18 @@ async function callNativeTools(run, reply) {
   }
   run.corrections = refused ? [...run.corrections, reply.message, ...answers] : [];
   return null;
+}
+
+// A read step reads: db_call of a function that changes data is refused
+// there (the error), as a write tool is.
+function changingCallInRead(run, tool, params) {
+  if (run.step.type !== 'read' || tool !== 'db_call' || !callWrites(run.domain, tool, params)) return null;
+  return {
+    code: codes.tool_not_allowed,
+    path: 'function',
+    message: `${String(params?.function).slice(0, 80)} changes data, which a read step does not do`,
+    hint: 'in a read step, call only functions that read (the Schema marks them "reads only"), or db_read',
+  };
 }
 
 // The model's JSON decision: parsed by the core, then a tool call is run
@@ -286,6 +308,8 @@ async function callDecidedTool(run, reply, decision, results) {
     const error = { code: codes.tool_not_allowed, path: 'tool', message: `${tool} is not allowed in a ${step.type} step`, hint: `allowed: ${allowed.join(', ') || 'none'}` };
     return reject(run, reply, 'tool_not_allowed', error, toolNotAllowedFeedback(tool, step.type, allowed));
   }
+  const changing = changingCallInRead(run, tool, params);
+  if (changing) return reject(run, reply, 'tool_not_allowed', changing, toolNotAllowedFeedback(tool, step.type, allowed));
   const callKey = JSON.stringify([tool, params]);
   if (executed.has(callKey)) {
     const error = { code: codes.repeated_call, path: '', message: `the same ${tool} call already ran in this step`, hint: 'use its result or make a different call' };

@@ -7,6 +7,7 @@
 // asks with `elicitation/create` (server.js), the worker's /mcp with a
 // multi round-trip request (2026-07-28) or `elicitation/create` on the
 // call's event stream (2025 sessions).
+import { callWrites } from '../act/faults.js';
 import { needsApproval } from '../policy/options.js';
 import { checkedResultLimits } from '../result-limits.js';
 import { toolArguments, toolResult } from '../tools.js';
@@ -73,6 +74,7 @@ function describeRow(row, labels) {
  * // { mode: 'form', message: 'Delete 1 row of recipes: recipe_3 "Shakshuka"?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', … } }, required: ['confirm'] } }
  */
 export function confirmationRequest(preview) {
+  if (preview.tool === 'db_call') return callConfirmation(preview);
   const { tool, table, count } = preview;
   const verb = VERBS[tool] ?? tool;
   const rows = Array.isArray(preview.rows) ? preview.rows : [];
@@ -94,6 +96,34 @@ export function confirmationRequest(preview) {
   };
 }
 
+// A text from the database or the model, quoted so that nothing in it can
+// read as part of the question around it, and cut to a line.
+function quoted(text) {
+  const value = String(text);
+  return JSON.stringify(value.length > LABEL_CHARS ? `${value.slice(0, LABEL_CHARS - 1)}…` : value);
+}
+
+// "Run archive_project (it changes data) with project_id = project_2
+// "Apollo"?": a function's call, each argument with the label of the row
+// it names.
+function callConfirmation(preview) {
+  const args = Object.entries(preview.args ?? {}).map(([name, value]) => {
+    const shown = typeof value === 'string' ? value : JSON.stringify(value);
+    const label = preview.argumentLabels?.[name];
+    return `${name} = ${quoted(shown)}${label ? ` (${quoted(label)})` : ''}`;
+  });
+  const name = String(preview.function);
+  return {
+    mode: 'form',
+    message: `Run ${name} (it changes data)${args.length ? ` with ${args.join(', ')}` : ''}?`,
+    requestedSchema: {
+      type: 'object',
+      properties: { confirm: { type: 'boolean', title: `Run ${name}`, description: `Allow the function ${name} to change the database`, default: false } },
+      required: ['confirm'],
+    },
+  };
+}
+
 /**
  * The user's answer to confirmationRequest: `'accept'` only for an accepted
  * form whose `confirm` is true; an accepted form without it is `'decline'`,
@@ -109,6 +139,20 @@ export function answerOf(result) {
 
 function declined(name, preview, answer) {
   const { tool, table, count } = preview;
+  if (tool === 'db_call') {
+    return {
+      ok: false,
+      tool: String(name),
+      table: null,
+      function: preview.function,
+      error: {
+        code: codes.approval_declined,
+        path: '',
+        message: `the user ${answer === 'decline' ? 'declined' : 'did not confirm'} calling ${preview.function}; nothing was sent`,
+        hint: 'nothing was changed; do not send this call again unless the user asks for it',
+      },
+    };
+  }
   return {
     ok: false,
     tool: String(name),
@@ -124,7 +168,7 @@ function declined(name, preview, answer) {
 
 // `preview_changed` when `current` would touch rows `approved` did not show.
 function changedSince(name, approved, current) {
-  if (current.tool === 'db_create') return null;
+  if (current.tool === 'db_create' || current.tool === 'db_call') return null;
   const shown = new Set((approved.rows ?? []).map(refOf));
   const added = (current.rows ?? []).map(refOf).filter((ref) => !shown.has(ref));
   if (added.length === 0 && current.count <= approved.count) return null;
@@ -163,19 +207,19 @@ export async function runConfirmedCall({ core, act, name, args, signal, confirma
   // Calls the policy never holds (reads, and writes it lets through) take the
   // model's path: the read limit and the caps on what reaches the model.
   const approve = act.policy?.approve ?? 'none';
+  const { params, error } = toolArguments(args ?? {});
   // The core's text goes to the client as it is (no parse and stringify).
-  if (typeof approve === 'function' || !needsApproval(approve, name)) {
+  if (typeof approve === 'function' || !needsApproval(approve, name) || (!error && !callWrites(act.domain, name, params))) {
     const text = await act.callToolText(name, args ?? {}, { signal });
     return { result: JSON.parse(text), text };
   }
-  const { params, error } = toolArguments(args ?? {});
   const resultLimits = checkedResultLimits(act.resultLimits);
   const forModel = (outcome) => toolResult(core, name, outcome, { registry: act.registry, resultLimits });
   if (error) return { result: forModel({ data: null, error, query: null, count: null }) };
   const outcome = await act.execute(name, params, { signal });
   const held = outcome?.error?.code === codes.approval_required ? outcome.error.preview : null;
   // The user is shown each row by its ref and the table's label columns.
-  const preview = held && { ...held, labels: act.domain?.tables?.[held.table]?.label ?? [] };
+  const preview = held && (held.tool === 'db_call' ? held : { ...held, labels: act.domain?.tables?.[held.table]?.label ?? [] });
   if (!preview) return { result: forModel(outcome) };
   const answer = await confirmation(preview);
   if (answer.action === 'pending') return { pending: preview };

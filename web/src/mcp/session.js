@@ -151,8 +151,10 @@ function schemaOrUnknown(core, actOptions, name) {
     const { data, error } = schemaDescription(core, actOptions.domain ?? coreDomain(core));
     return error ? mcpToolError(name, error) : mcpSchemaResult(data);
   }
-  if (!DATABASE_TOOLS.includes(name)) {
-    return mcpToolError(name, { code: codes.unknown_tool, message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...DATABASE_TOOLS, SCHEMA_TOOL].join(', ')}` });
+  const domain = actOptions.domain ?? coreDomain(core);
+  const offered = DATABASE_TOOLS.filter((tool) => tool !== 'db_call' || Object.keys(domain?.functions ?? {}).length > 0);
+  if (!offered.includes(name)) {
+    return mcpToolError(name, { code: codes.unknown_tool, message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...offered, SCHEMA_TOOL].join(', ')}` });
   }
   return null;
 }

@@ -201,7 +201,7 @@ export class Gate {
     if (typeof approve !== 'function') return refused(approvalError(preview));
     let answer;
     try {
-      answer = await approve({ tool: 'db_call', table: null, function: preview.function, params: JSON.parse(JSON.stringify(params)) }, copy(preview));
+      answer = await approve({ tool: 'db_call', table: preview.table, function: preview.function, params: JSON.parse(JSON.stringify(params)) }, copy(preview));
     } catch (cause) {
       return refused(approvalError(preview, { failure: String(cause?.message ?? cause).slice(0, 200) }));
     }

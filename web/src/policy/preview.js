@@ -138,14 +138,17 @@ export function createPreview(table, params) {
 }
 
 /**
- * The preview of a call of a function that changes data: `{ tool: 'db_call',
- * function, description, args, labels, count: null }`, `args` as the model
- * gave them (JSON text read), `labels` the label of each argument that is a
- * ref with one (`labelOf(ref)`, from the act's registry).
+ * The preview of a call of a function that changes data, in the shape of a
+ * write's: `{ tool: 'db_call', table, count: 1, rows: [], function,
+ * description, args, argumentLabels }` — `table` the table whose rows the
+ * function returns ("" for none), `count` the one call (what it changes is
+ * the function's own), `args` as the model gave them (JSON text read),
+ * `argumentLabels` the label of each argument that is a ref with one
+ * (`labelOf(ref)`, from the act's registry).
  *
  * @example
  * callPreview(domain, { function: 'archive_project', args: { project_id: 'project_2' } }, labelOf)
- * // { tool: 'db_call', function: 'archive_project', description: 'Archives a project.', args: { project_id: 'project_2' }, labels: { project_id: 'Apollo' }, count: null }
+ * // { tool: 'db_call', table: 'projects', count: 1, rows: [], function: 'archive_project', description: 'Archives a project.', args: { project_id: 'project_2' }, argumentLabels: { project_id: 'Apollo' } }
  */
 export function callPreview(domain, params, labelOf = () => '') {
   const name = typeof params?.function === 'string' ? params.function : '';
@@ -158,13 +161,14 @@ export function callPreview(domain, params, labelOf = () => '') {
     }
   }
   if (!args || typeof args !== 'object' || Array.isArray(args)) args = {};
-  const labels = {};
+  const argumentLabels = {};
   for (const [arg, value] of Object.entries(args)) {
     const label = typeof value === 'string' ? labelOf(value) : '';
-    if (label) labels[arg] = label;
+    if (label) argumentLabels[arg] = label;
   }
   const fn = domain?.functions && Object.hasOwn(domain.functions, name) ? domain.functions[name] : null;
-  return { tool: 'db_call', function: name, description: fn?.description ?? '', args, labels, count: null };
+  const table = typeof fn?.returns?.table === 'string' ? fn.returns.table : '';
+  return { tool: 'db_call', table, count: 1, rows: [], function: name, description: fn?.description ?? '', args, argumentLabels };
 }
 
 /**
