@@ -73,35 +73,39 @@ error execution::state::call_error(const need_response& answer) const {
   return err;
 }
 
+void execution::state::fail_call(const need_response& answer) {
+  const db_function& fn = *effective->fn;
+  if (fn.read) return fail(call_error(answer));
+  // A function that writes, as a write: only a definite refusal means it
+  // had no effect.
+  const std::string what = "calling " + fn.name;
+  if (answer.status >= 200 && answer.status < 300)
+    return fail(detail::write_outcome_unknown(
+        answer, what,
+        fmt::format("the database answered {} but its answer {}", detail::status_line(answer.status),
+                    answer.failure == transport_failure::too_large ? "is over the limit" : "was cut off")));
+  if (answer.status == 0 || answer.failure != transport_failure::none) {
+    if (!detail::maybe_sent(answer)) return fail(detail::database_error(answer, what));
+    const std::string reason = detail::clip_utf8(answer.body, 200);
+    return fail(detail::write_outcome_unknown(
+        answer, what,
+        answer.status == 0
+            ? fmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
+            : fmt::format("the answer ({}) was cut off", detail::status_line(answer.status))));
+  }
+  error err = call_error(answer);
+  if (answer.status >= 500 && err.db_code.empty())
+    return fail(detail::write_outcome_unknown(
+        answer, what,
+        fmt::format("{} came from something other than the database", detail::status_line(answer.status))));
+  fail(err);
+}
+
 void execution::state::consume_call(need_response answer) {
   const tool_call& call = *effective;
   const db_function& fn = *call.fn;
   const std::string what = "calling " + fn.name;
-  if (!succeeded(answer)) {
-    if (fn.read) return fail(call_error(answer));
-    // A function that writes, as a write: only a definite refusal means it
-    // had no effect.
-    if (answer.status >= 200 && answer.status < 300)
-      return fail(detail::write_outcome_unknown(
-          answer, what,
-          fmt::format("the database answered {} but its answer {}", detail::status_line(answer.status),
-                      answer.failure == transport_failure::too_large ? "is over the limit" : "was cut off")));
-    if (answer.status == 0 || answer.failure != transport_failure::none) {
-      if (!detail::maybe_sent(answer)) return fail(detail::database_error(answer, what));
-      const std::string reason = detail::clip_utf8(answer.body, 200);
-      return fail(detail::write_outcome_unknown(
-          answer, what,
-          answer.status == 0
-              ? fmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
-              : fmt::format("the answer ({}) was cut off", detail::status_line(answer.status))));
-    }
-    error err = call_error(answer);
-    if (answer.status >= 500 && err.db_code.empty())
-      return fail(detail::write_outcome_unknown(
-          answer, what,
-          fmt::format("{} came from something other than the database", detail::status_line(answer.status))));
-    return fail(err);
-  }
+  if (!succeeded(answer)) return fail_call(answer);
   main_status = answer.status;
   const function_returns& out = fn.returns;
   std::size_t written = 0;

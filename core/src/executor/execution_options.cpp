@@ -48,6 +48,29 @@ std::optional<error> read_counts(const detail::object_fields& given, const std::
   return std::nullopt;
 }
 
+// `"context": {name: value}`: the values the app sets for every call.
+result<std::vector<fixed_value>> read_context(const std::optional<json_value>& context) {
+  std::vector<fixed_value> out;
+  if (!context || context->is_null()) return out;
+  if (!context->is_object())
+    return error{codes::invalid_option, "context",
+                 "context must be an object of column or argument name → the value the app sets",
+                 "e.g. { \"account_id\": \"<the active team's id>\" }"};
+  std::optional<error> failure;
+  context->for_each_member([&](std::string_view name, json_value value) {
+    if (failure) return;
+    if (!is_identifier(name) || value.is_object())
+      failure = error{codes::invalid_option, "context." + detail::echoed(name),
+                      is_identifier(name) ? "a context value is text, a number, true/false, null or a list"
+                                          : fmt::format("'{}' is not a column or argument name", detail::echoed(name)),
+                      ""};
+    else
+      out.push_back({std::string(name), std::string(value.raw())});
+  });
+  if (failure) return std::move(*failure);
+  return out;
+}
+
 }  // namespace
 
 result<execution_options> parse_execution_options(json_value options) {
@@ -95,23 +118,10 @@ result<execution_options> parse_execution_options(json_value options) {
     out.for_model = limits;
   }
 
-  if (const auto context = fields["context"]; context && !context->is_null()) {
-    if (!context->is_object())
-      return error{codes::invalid_option, "context",
-                   "context must be an object of column or argument name → the value the app sets",
-                   "e.g. { \"account_id\": \"<the active team's id>\" }"};
-    context->for_each_member([&](std::string_view name, json_value value) {
-      if (failure) return;
-      if (!is_identifier(name) || value.is_object())
-        failure =
-            error{codes::invalid_option, "context." + detail::echoed(name),
-                  is_identifier(name) ? "a context value is text, a number, true/false, null or a list"
-                                      : fmt::format("'{}' is not a column or argument name", detail::echoed(name)),
-                  ""};
-      else
-        out.fixed.push_back({std::string(name), std::string(value.raw())});
-    });
-    if (failure) return std::move(*failure);
+  if (auto fixed = read_context(fields["context"])) {
+    out.fixed = std::move(*fixed);
+  } else {
+    return fixed.take_error();
   }
 
   const auto limits = fields["limits"];

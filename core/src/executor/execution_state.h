@@ -179,6 +179,9 @@ struct execution::state {
   bool consume_argument_embedding(pending_need& embedding);
   // The function's answer, by what it returns.
   void consume_call(need_response answer);
+  // A call not answered with success: a read's error, or a write's
+  // refusal or unknown outcome.
+  void fail_call(const need_response& answer);
   // A refused call as an error the model can act on.
   error call_error(const need_response& answer) const;
 

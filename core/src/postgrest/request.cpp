@@ -12,16 +12,11 @@
 #include "alfred/uuid/uuid.h"
 #include "credentials.h"
 #include "request_conditions.h"
+#include "request_parts.h"
 
 namespace alfred {
-namespace {
+namespace detail {
 
-using detail::condition_writer;
-using detail::encode_filter;
-using detail::query_writer;
-
-// `*`, or the visible columns when `*` would also fetch hidden ones
-// (embedding vectors: kilobytes per row that are dropped anyway).
 void append_all_columns(std::string& out, const table& tbl) {
   if (tbl.hidden_columns.empty()) {
     out += '*';
@@ -37,6 +32,32 @@ void append_all_columns(std::string& out, const table& tbl) {
     out += col.name;
   }
 }
+
+void write_row(json_writer& w, const row& fields, const owner_field& owner) {
+  w.begin_object();
+  for (const auto& field : fields) {
+    w.key(field.column);
+    w.raw_value(field.json);
+  }
+  if (!owner.column.empty()) {
+    w.key(owner.column);
+    w.string(owner.uuid);
+  }
+  w.end_object();
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::append_all_columns;
+using detail::owner_field;
+using detail::request_parts;
+using detail::write_row;
+
+using detail::condition_writer;
+using detail::encode_filter;
+using detail::query_writer;
 
 void append_select(std::string& out, const tool_call& call) {
   const table& tbl = *call.tbl;
@@ -82,36 +103,6 @@ std::vector<std::string_view> union_keys(const std::vector<row>& rows, std::stri
     if (fields.size() + extra_count != keys.size()) keys_differ = true;
   return keys;
 }
-
-// The owner column a created row gets, as a field written after the row's own.
-struct owner_field {
-  std::string_view column;  // "" for tables that are not user-owned
-  std::string_view uuid;
-};
-
-void write_row(json_writer& w, const row& fields, const owner_field& owner = {}) {
-  w.begin_object();
-  for (const auto& field : fields) {
-    w.key(field.column);
-    w.raw_value(field.json);
-  }
-  if (!owner.column.empty()) {
-    w.key(owner.column);
-    w.string(owner.uuid);
-  }
-  w.end_object();
-}
-
-// What build_request decides. The headers follow from it and the options
-// (for_each_header), so the JSON result can be written without first
-// copying every header value into an http_request.
-struct request_parts {
-  std::string_view method;
-  std::string url;
-  std::optional<std::string> body;
-  /// `Prefer` preferences, joined with ", "; "" for none.
-  std::string prefer;
-};
 
 // Calls `f(name, value_prefix, value)` for each header every request with
 // `options` carries, in send order; the value sent is value_prefix + value.
@@ -279,98 +270,9 @@ class request_writer {
   condition_writer conditions_;
 };
 
-// Whether a call's arguments can go in a GET's query string: none is
-// embedded (an embedding is kilobytes) and none given has a name PostgREST
-// reads as its own (`limit`, `select`, …).
-bool call_fits_query(const tool_call& call) {
-  if (!call.embeds.empty()) return false;
-  return std::none_of(call.args.begin(), call.args.end(),
-                      [](const row_field& arg) { return is_postgrest_reserved(arg.column); });
-}
-
-// An argument's JSON value as a query-string value: text as it is, numbers
-// and booleans as written, arrays as PostgreSQL array literals (elements
-// quoted), objects as JSON text.
-void append_query_value(std::string& out, json_value value) {
-  if (value.is_string()) {
-    out += value.str();
-  } else if (value.is_array()) {
-    out += '{';
-    value.for_each_element([&](std::size_t i, json_value item) {
-      if (i) out += ',';
-      if (item.is_null()) {
-        out += "NULL";
-        return;
-      }
-      out += '"';
-      const std::string text = item.is_string() ? std::string(item.str()) : std::string(item.raw());
-      for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-      }
-      out += '"';
-    });
-    out += '}';
-  } else {
-    out += value.raw();
-  }
-}
-
-// `GET /rpc/<name>?arg=value` for a read (PostgREST runs it read-only),
-// `POST /rpc/<name>` with the arguments as a JSON object otherwise; a
-// function returning rows of a table with hidden columns selects the
-// visible ones.
-result<request_parts> build_call_parts(const tool_call& call, const request_context& context) {
-  for (const auto& embed : call.embeds) {
-    const std::string_view name = embed.first;
-    if (std::none_of(call.args.begin(), call.args.end(), [&](const row_field& f) { return f.column == name; }))
-      return error{codes::requires_executor, fmt::format("args.{}", name),
-                   fmt::format("{} is searched by meaning: its embedding is computed first, which a plain request "
-                               "cannot do",
-                               name),
-                   "run it through createAct().execute(), which embeds the text and calls the function"};
-  }
-  if (context.send_error()) return *context.send_error();
-  const db_function& fn = *call.fn;
-  request_parts req;
-  req.url.reserve(context.base().size() + fn.name.size() + 256);
-  req.url += context.base();
-  req.url += "/rpc/";
-  append_percent_encoded(req.url, fn.name);
-  query_writer query(req.url);
-  const bool by_get = fn.read && call_fits_query(call);
-  if (by_get) {
-    req.method = "GET";
-    for (const auto& field : call.args) {
-      auto doc = json_document::parse(field.json);
-      if (!doc || doc->root().is_null()) continue;
-      std::string& text = query.scratch();
-      append_query_value(text, doc->root());
-      query.add(field.column, text);
-    }
-  } else {
-    req.method = "POST";
-    std::string body;
-    json_writer w(body);
-    write_row(w, call.args);
-    req.body = std::move(body);
-  }
-  if (call.tbl && !call.tbl->hidden_columns.empty()) {
-    std::string& select = query.scratch();
-    append_all_columns(select, *call.tbl);
-    query.add("select", select);
-  }
-  if (req.url.size() > context.options().max_url_length)
-    return error{codes::url_too_long, "args",
-                 fmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),
-                             context.options().max_url_length),
-                 "give shorter argument values"};
-  return req;
-}
-
 result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call& call,
                                           const request_context& context) {
-  if (call.kind == tool_kind::call) return build_call_parts(call, context);
+  if (call.kind == tool_kind::call) return detail::build_call_parts(call, context);
   const table& tbl = *call.tbl;
   if (!call.semantic_query.empty())
     return error{codes::requires_executor, "filters",
@@ -411,6 +313,10 @@ result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call
   return req;
 }
 
+}  // namespace
+
+namespace detail {
+
 http_request to_http_request(request_parts parts, const request_options& options) {
   http_request req;
   for_each_header(parts, options, [&](std::string_view name, std::string_view prefix, std::string_view value) {
@@ -426,18 +332,9 @@ http_request to_http_request(request_parts parts, const request_options& options
   return req;
 }
 
-}  // namespace
+}  // namespace detail
 
-result<http_request> build_rpc_request(std::string_view function, std::string body_json,
-                                       const request_context& context) {
-  if (context.send_error()) return *context.send_error();
-  request_parts parts;
-  parts.method = "POST";
-  parts.url = std::string(context.base()) + "/rpc/";
-  append_percent_encoded(parts.url, function);
-  parts.body = std::move(body_json);
-  return to_http_request(std::move(parts), context.options());
-}
+using detail::to_http_request;
 
 result<http_request> build_request(const domain& dom, const tool_call& call, const request_context& context) {
   auto parts = build_request_parts(dom, call, context);

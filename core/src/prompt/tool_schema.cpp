@@ -1,6 +1,9 @@
 // The JSON Schema of each tool's params (tool_parameters_schema), written
 // from the tool-parameter table and the domain's tables; the tools'
-// descriptions and the list of all four are tool_descriptions.cpp's.
+// descriptions and the list of them all are tool_descriptions.cpp's.
+// Longer than 500 lines because the schema writer is one walk over the
+// tool-parameter table, a member per kind of property; split, its halves
+// would share every member.
 #include "alfred/prompt/tool_schema.h"
 
 #include <fmt/format.h>

@@ -58,6 +58,17 @@ function_reader::function_reader(const domain& dom, const ref_registry& registry
     : dom_(dom), registry_(registry), call_(call), fixed_(fixed) {}
 
 status function_reader::read(const std::optional<json_value>& function, const std::optional<json_value>& args) {
+  auto fn = read_function(function);
+  if (!fn) return fn.take_error();
+  call_.fn = *fn;
+  if ((*fn)->returns.type == function_returns::kind::rows) call_.tbl = dom_.find_table((*fn)->returns.table);
+  std::optional<json_document> text_doc;
+  std::vector<std::pair<std::string_view, json_value>> values;
+  if (auto ok = given_args(args, text_doc, values); !ok) return ok;
+  return read_args(values);
+}
+
+result<const db_function*> function_reader::read_function(const std::optional<json_value>& function) const {
   if (!function || function->is_null())
     return error{codes::missing_param, "function", "function is required", function_hint(dom_)};
   if (!function->is_string())
@@ -68,57 +79,59 @@ status function_reader::read(const std::optional<json_value>& function, const st
     return error{codes::unknown_function, "function",
                  fmt::format("'{}' is not a function of the {} database", echoed(function->str()), dom_.name),
                  function_hint(dom_)};
-  call_.fn = fn;
-  if (fn->returns.type == function_returns::kind::rows) call_.tbl = dom_.find_table(fn->returns.table);
+  return fn;
+}
 
+status function_reader::given_args(const std::optional<json_value>& args, std::optional<json_document>& text_doc,
+                                   std::vector<std::pair<std::string_view, json_value>>& values) const {
+  const db_function& fn = *call_.fn;
   json_value given = args ? *args : json_value();
-  std::optional<json_document> text_doc;
   // Strict mode writes `args` as JSON text, as it writes `data`.
   if (args && args->is_string()) {
     auto doc = json_document::parse(args->str());
     if (!doc || !doc->root().is_object())
       return error{codes::invalid_param, "args", "args is text that is not a JSON object of the function's arguments",
-                   fmt::format("e.g. {}", function_signature(*fn))};
+                   fmt::format("e.g. {}", function_signature(fn))};
     text_doc = std::move(*doc);
     given = text_doc->root();
   }
   if (args && !given.is_null() && !given.is_object())
     return error{codes::invalid_param, "args",
                  fmt::format("args must be an object of the function's arguments, got {}", given.kind_name()),
-                 fmt::format("{} takes {}", fn->name, function_signature(*fn))};
-
+                 fmt::format("{} takes {}", fn.name, function_signature(fn))};
   std::optional<error> failure;
   const param_path root("args");
-  std::vector<std::pair<std::string_view, json_value>> values;
   if (given.is_object())
     given.for_each_member([&](std::string_view key, json_value value) {
       if (failure) return;
-      const column* arg = fn->args.find_column(key);
+      const column* arg = fn.args.find_column(key);
       if (!arg) {
         failure = error{codes::unknown_argument, root.member(key).str(),
-                        fmt::format("{} takes no argument '{}'", fn->name, echoed(key)),
-                        fn->args.columns.empty() ? std::string("it takes no arguments: give \"args\": {}")
-                                                 : fmt::format("{} takes {}", fn->name, function_signature(*fn))};
-        return;
-      }
-      if (is_fixed(arg->name)) {
+                        fmt::format("{} takes no argument '{}'", fn.name, echoed(key)),
+                        fn.args.columns.empty() ? std::string("it takes no arguments: give \"args\": {}")
+                                                : fmt::format("{} takes {}", fn.name, function_signature(fn))};
+      } else if (is_fixed(arg->name)) {
         failure = error{codes::system_column, root.member(key).str(),
                         fmt::format("{} is set by the app for every call; leave it out", arg->name),
-                        fmt::format("call {} without {}", fn->name, arg->name)};
-        return;
+                        fmt::format("call {} without {}", fn.name, arg->name)};
+      } else if (!value.is_null()) {  // null: not given (strict mode writes null for what it leaves out)
+        const auto known = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == key; });
+        if (known != values.end())
+          known->second = value;
+        else
+          values.emplace_back(arg->name, value);
       }
-      if (value.is_null()) return;  // not given (strict mode writes null for what it leaves out)
-      const auto known = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == key; });
-      if (known != values.end())
-        known->second = value;
-      else
-        values.emplace_back(arg->name, value);
     });
   if (failure) return std::move(*failure);
+  return ok_status();
+}
 
-  const value_scope scope{dom_, registry_, fn->args, call_.current_user};
+status function_reader::read_args(const std::vector<std::pair<std::string_view, json_value>>& values) {
+  const db_function& fn = *call_.fn;
+  const param_path root("args");
+  const value_scope scope{dom_, registry_, fn.args, call_.current_user};
   // In the order the function declares its arguments.
-  for (const column& arg : fn->args.columns) {
+  for (const column& arg : fn.args.columns) {
     const param_path at = root.member(arg.name);
     if (const alfred::fixed_value* fixed = fixed_value(arg.name)) {
       auto checked = check_fixed_value(arg, fixed->json, at);
@@ -126,29 +139,32 @@ status function_reader::read(const std::optional<json_value>& function, const st
       call_.args.push_back({arg.name, std::move(*checked)});
       continue;
     }
-    const auto given_value =
-        std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == arg.name; });
-    if (given_value == values.end()) {
+    const auto given = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == arg.name; });
+    if (given == values.end()) {
       if (arg.required)
-        return error{codes::missing_argument, at.str(), fmt::format("{} needs {}", fn->name, arg.name),
-                     fmt::format("{} takes {}", fn->name, function_signature(*fn))};
+        return error{codes::missing_argument, at.str(), fmt::format("{} needs {}", fn.name, arg.name),
+                     fmt::format("{} takes {}", fn.name, function_signature(fn))};
       continue;
     }
-    const json_value value = given_value->second;
-    if (fn->embeds(arg.name)) {
-      if (!value.is_string() || value.str().find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return error{codes::invalid_value, at.str(),
-                     fmt::format("{} is searched by meaning: give the text to search for, got {}", arg.name,
-                                 value.is_string() ? "empty text" : value.kind_name()),
-                     fmt::format("e.g. \"{}\": \"what the user asked about\"", arg.name)};
-      if (contains_nul(value.str())) return nul_error(at.str());
-      call_.embeds.emplace_back(arg.name, std::string(value.str()));
+    if (fn.embeds(arg.name)) {
+      if (auto ok = read_embedded(arg, given->second, at); !ok) return ok;
       continue;
     }
-    auto sanitized = check_payload_value(scope, arg, value, at);
+    auto sanitized = check_payload_value(scope, arg, given->second, at);
     if (!sanitized) return sanitized.take_error();
     call_.args.push_back({arg.name, std::move(*sanitized)});
   }
+  return ok_status();
+}
+
+status function_reader::read_embedded(const column& arg, json_value value, const param_path& at) {
+  if (!value.is_string() || value.str().find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return error{codes::invalid_value, at.str(),
+                 fmt::format("{} is searched by meaning: give the text to search for, got {}", arg.name,
+                             value.is_string() ? "empty text" : value.kind_name()),
+                 fmt::format("e.g. \"{}\": \"what the user asked about\"", arg.name)};
+  if (contains_nul(value.str())) return nul_error(at.str());
+  call_.embeds.emplace_back(arg.name, std::string(value.str()));
   return ok_status();
 }
 

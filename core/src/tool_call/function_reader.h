@@ -7,12 +7,15 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "alfred/domain/domain.h"
 #include "alfred/json/error.h"
 #include "alfred/json/json.h"
 #include "alfred/registry/registry.h"
 #include "alfred/tool_call/tool_call.h"
+#include "param_path.h"
 
 namespace alfred::detail {
 
@@ -32,6 +35,14 @@ class function_reader {
   status read(const std::optional<json_value>& function, const std::optional<json_value>& args);
 
  private:
+  result<const db_function*> read_function(const std::optional<json_value>& function) const;
+  // The arguments the model gave (strict mode's JSON text parsed into
+  // `text_doc`), by name: unknown and app-fixed ones refused.
+  status given_args(const std::optional<json_value>& args, std::optional<json_document>& text_doc,
+                    std::vector<std::pair<std::string_view, json_value>>& values) const;
+  // Each argument checked, in the function's order, into the call.
+  status read_args(const std::vector<std::pair<std::string_view, json_value>>& values);
+  status read_embedded(const column& arg, json_value value, const detail::param_path& at);
   bool is_fixed(std::string_view arg) const;
   const alfred::fixed_value* fixed_value(std::string_view arg) const;
 

@@ -70,12 +70,7 @@ class call_parser : detail::call_stage {
     });
     if (failure) return std::move(*failure);
     call_.kind = kind_;
-    if (kind_ == tool_kind::call) {
-      auto ok = detail::function_reader(dom_, registry_, call_, fixed_)
-                    .read(params[tool_param::function], params[tool_param::args]);
-      if (!ok) return ok.take_error();
-      return std::move(call_);
-    }
+    if (kind_ == tool_kind::call) return parse_call(params);
     // Strict mode gives rows as JSON text; any other string stays a string
     // (and is refused below as not a row).
     if (params[tool_param::data] && params[tool_param::data]->is_string() &&
@@ -118,6 +113,14 @@ class call_parser : detail::call_stage {
   }
 
  private:
+  // db_call: the function and its arguments (function_reader.cpp).
+  result<tool_call> parse_call(const param_members& params) {
+    auto ok = detail::function_reader(dom_, registry_, call_, fixed_)
+                  .read(params[tool_param::function], params[tool_param::args]);
+    if (!ok) return ok.take_error();
+    return std::move(call_);
+  }
+
   result<const table*> parse_table(const param_members& params) {
     const auto& value = params[tool_param::table];
     if (!value || value->is_null())
