@@ -62,8 +62,7 @@ export class Core {
 
   #slot;
   #input = { pointer: 0, capacity: 0 };
-  // The request options buildRequest was last given, and their context: a
-  // session calls with the same options again and again.
+  // The options buildRequest was last given, and their context (a session's repeat).
   #contexts = new LastContext();
   #executionLimits;
   #maxInputBytes;
@@ -172,8 +171,8 @@ export class Core {
   }
 
   /**
-   * The domain's schema as the model reads it (markdown, the body of the Act
-   * prompt's Schema section): `{ data, error }`.
+   * The domain's schema as the model reads it (markdown, the Act prompt's
+   * Schema section, functions included): `{ data, error }`.
    *
    * @example
    * const { data } = core.schemaDescription({ domain }) // 'Types: … ### recipes (refs recipe_N) - id: ref (recipe_N), read-only …'
@@ -384,10 +383,9 @@ export class Core {
    * gives the variant valid under OpenAI strict structured outputs (every
    * property required, null for "left out", `data` as JSON text);
    * `act.execute` accepts what any variant produces. `readOnly: true`
-   * lists only the tools that read (`db_read`, and `db_call` with the
-   * functions that only read), as a read-only act offers them. `fixed`: the
-   * column and argument names the app sets (`createAct({ context })`),
-   * offered to the model nowhere. Frozen; throws `AlfredError` only for an
+   * lists the reads (`db_read`, `db_call` of reading functions) as a
+   * read-only act does; `fixed`: names the app sets (`createAct({ context
+   * })`), offered nowhere. Frozen; throws `AlfredError` only for an
    * invalid `domain` or option.
    *
    * @example

@@ -1,13 +1,11 @@
 #include "alfred/domain/domain.h"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include <algorithm>
 #include <array>
 #include <optional>
 #include <set>
 
+#include "../json/format.h"
 #include "alfred/domain/prompt_examples.h"
 #include "domain_config.h"
 
@@ -124,12 +122,12 @@ status parse_prompt_examples(domain& dom, json_value config) {
   std::optional<error> failure;
   examples->for_each_member([&](std::string_view slot, json_value text) {
     if (failure) return;
-    const std::string path = fmt::format("prompt_examples.{}", slot);
+    const std::string path = textfmt::format("prompt_examples.{}", slot);
     if (!is_prompt_example_slot(slot)) {
       std::vector<std::string_view> names;
       for (const auto& known : prompt_example_slots()) names.push_back(known.name);
-      failure = error{codes::invalid_domain, path, fmt::format("'{}' is not a prompt example slot", slot),
-                      fmt::format("slots: {}", fmt::join(names, ", "))};
+      failure = error{codes::invalid_domain, path, textfmt::format("'{}' is not a prompt example slot", slot),
+                      textfmt::format("slots: {}", textfmt::join(names, ", "))};
     } else if (!text.is_string()) {
       failure = config_error(path, "must be text");
     } else {
@@ -155,7 +153,7 @@ status parse_tables(domain& dom, json_value config) {
       failure = tbl.take_error();
     } else if (!prefixes.insert(tbl->ref_prefix).second) {
       failure = config_error("tables." + name + ".ref",
-                             fmt::format("ref prefix '{}' is used by two tables", tbl->ref_prefix));
+                             textfmt::format("ref prefix '{}' is used by two tables", tbl->ref_prefix));
     } else if (dom.find_table(name)) {
       failure = config_error("tables." + name, "table appears twice");
     } else {

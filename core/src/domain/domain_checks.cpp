@@ -2,10 +2,9 @@
 // their targets' keys, owner columns, embeddable relations, middleware and
 // labels. Every UUID the database can return must become a ref (or `me`, or
 // be left out), or it would reach the model.
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "../json/format.h"
 #include "domain_config.h"
 
 namespace alfred::detail {
@@ -23,9 +22,9 @@ const table* embed_target(const domain& dom, const table& tbl, std::string_view 
 status check_include(const domain& dom, const table& tbl, const std::string& item, const std::string& path) {
   const auto open = item.find('(');
   if (open == std::string::npos || item.back() != ')')
-    return config_error(path, fmt::format("'{}' must be relation(id,column,…)", item));
+    return config_error(path, textfmt::format("'{}' must be relation(id,column,…)", item));
   const table* target = embed_target(dom, tbl, item.substr(0, open));
-  if (!target) return config_error(path, fmt::format("{} cannot embed '{}'", tbl.name, item.substr(0, open)));
+  if (!target) return config_error(path, textfmt::format("{} cannot embed '{}'", tbl.name, item.substr(0, open)));
   bool has_id = false;
   std::string_view columns = std::string_view(item).substr(open + 1, item.size() - open - 2);
   while (!columns.empty()) {
@@ -34,12 +33,13 @@ status check_include(const domain& dom, const table& tbl, const std::string& ite
     const column* col = target->find_column(name);
     if (!col || target->hides_owner(name) ||
         std::find(target->hidden_columns.begin(), target->hidden_columns.end(), name) != target->hidden_columns.end())
-      return config_error(path, fmt::format("{} has no visible column '{}'", target->name, name));
+      return config_error(path, textfmt::format("{} has no visible column '{}'", target->name, name));
     has_id = has_id || target->is_key(name);
     columns = comma == std::string_view::npos ? std::string_view() : columns.substr(comma + 1);
   }
   if (!has_id && target->key_column())
-    return config_error(path, fmt::format("must list {}, so that embedded rows get refs", target->key_column()->name));
+    return config_error(path,
+                        textfmt::format("must list {}, so that embedded rows get refs", target->key_column()->name));
   return ok_status();
 }
 
@@ -48,10 +48,10 @@ status check_middleware(const domain& dom, const table& tbl, const std::string& 
   for (const auto& name : mw.fuzzy_columns) {
     const column* col = tbl.find_column(name);
     if (!col || col->type != column_type::text)
-      return config_error(path + ".fuzzy", fmt::format("'{}' is not a text column", name));
+      return config_error(path + ".fuzzy", textfmt::format("'{}' is not a text column", name));
   }
   for (std::size_t i = 0; i < mw.include.size(); ++i) {
-    auto ok = check_include(dom, tbl, mw.include[i], fmt::format("{}.include[{}]", path, i));
+    auto ok = check_include(dom, tbl, mw.include[i], textfmt::format("{}.include[{}]", path, i));
     if (!ok) return ok;
   }
   if (mw.semantic && !tbl.key_column()) return config_error(path + ".semantic", "needs a one-column key");
@@ -59,29 +59,29 @@ status check_middleware(const domain& dom, const table& tbl, const std::string& 
     for (const auto& name : mw.semantic->text_columns) {
       const column* col = tbl.find_column(name);
       if (!col || (col->type != column_type::text && col->type != column_type::text_array))
-        return config_error(path + ".semantic.text", fmt::format("'{}' is not a text or text[] column", name));
+        return config_error(path + ".semantic.text", textfmt::format("'{}' is not a text or text[] column", name));
     }
   if (const auto& link = mw.catalog) {
     const table* catalog = dom.find_table(link->catalog);
-    if (!catalog) return config_error(path + ".catalog.table", fmt::format("unknown table '{}'", link->catalog));
+    if (!catalog) return config_error(path + ".catalog.table", textfmt::format("unknown table '{}'", link->catalog));
     const column* fk = tbl.find_column(link->link_column);
     if (!fk || fk->references != catalog->name)
-      return config_error(path + ".catalog.link", fmt::format("must be a column referencing {}", catalog->name));
+      return config_error(path + ".catalog.link", textfmt::format("must be a column referencing {}", catalog->name));
     for (const table* side : {&tbl, catalog}) {
       const column* name = side->find_column(link->name_column);
       if (!name || name->type != column_type::text)
         return config_error(path + ".catalog.name",
-                            fmt::format("{} has no text column '{}'", side->name, link->name_column));
+                            textfmt::format("{} has no text column '{}'", side->name, link->name_column));
     }
     if (!link->alias_column.empty()) {
       const column* aliases = catalog->find_column(link->alias_column);
       if (!aliases || aliases->type != column_type::text_array)
         return config_error(path + ".catalog.aliases",
-                            fmt::format("{} has no text[] column '{}'", catalog->name, link->alias_column));
+                            textfmt::format("{} has no text[] column '{}'", catalog->name, link->alias_column));
     }
     for (const auto& name : link->copy_columns)
       if (!tbl.find_column(name) || !catalog->find_column(name))
-        return config_error(path + ".catalog.copy", fmt::format("'{}' must be a column of both tables", name));
+        return config_error(path + ".catalog.copy", textfmt::format("'{}' must be a column of both tables", name));
   }
   return ok_status();
 }
@@ -93,8 +93,9 @@ status check_owner(table& tbl, const std::string& path) {
   const auto owner =
       std::find_if(tbl.columns.begin(), tbl.columns.end(), [&](const column& col) { return col.name == tbl.owner; });
   if (owner == tbl.columns.end() || owner->type != column_type::uuid || owner->writable)
-    return config_error(path + ".owner", fmt::format("the owner column '{}' must be a non-writable uuid column of {}",
-                                                     tbl.owner, tbl.name));
+    return config_error(
+        path + ".owner",
+        textfmt::format("the owner column '{}' must be a non-writable uuid column of {}", tbl.owner, tbl.name));
   if (owner->references.empty()) owner->user_id = true;
   return ok_status();
 }
@@ -107,15 +108,16 @@ status check_references(const domain& dom, const table& tbl, const std::string& 
     const bool is_uuid = col.type == column_type::uuid || col.type == column_type::uuid_array;
     if (!col.references.empty()) {
       const table* target = dom.find_table(col.references);
-      if (!target) return config_error(col_path, fmt::format("references unknown table '{}'", col.references));
+      if (!target) return config_error(col_path, textfmt::format("references unknown table '{}'", col.references));
       const column* key = target->key_column();
-      if (!key) return config_error(col_path, fmt::format("references {}, whose key is not one column", target->name));
+      if (!key)
+        return config_error(col_path, textfmt::format("references {}, whose key is not one column", target->name));
       const column_type holds = col.type == column_type::uuid_array ? column_type::uuid : col.type;
       if (holds != column_type::uuid && holds != column_type::integer && holds != column_type::text)
         return config_error(col_path, "only uuid, uuid[], integer and text columns can reference a table");
       if (key->type != holds)
-        return config_error(col_path, fmt::format("is {} but the key of {} ({}) is {}", column_type_name(col.type),
-                                                  target->name, key->name, column_type_name(key->type)));
+        return config_error(col_path, textfmt::format("is {} but the key of {} ({}) is {}", column_type_name(col.type),
+                                                      target->name, key->name, column_type_name(key->type)));
     } else if (col.user_id) {
       if (col.type != column_type::uuid) return config_error(col_path, "a user id (auth.users) column must be uuid");
     } else if (is_uuid && tbl.key_column() != &col) {
@@ -132,11 +134,11 @@ status check_domain_tables(domain& dom) {
     if (auto ok = check_references(dom, tbl, path + ".columns"); !ok) return ok;
     for (const auto& rel : tbl.relations)
       if (!dom.find_table(rel.table))
-        return config_error(path + ".relations." + rel.name, fmt::format("unknown table '{}'", rel.table));
+        return config_error(path + ".relations." + rel.name, textfmt::format("unknown table '{}'", rel.table));
     if (auto ok = check_middleware(dom, tbl, path + ".middleware"); !ok) return ok;
     for (const auto& label_col : tbl.label_columns)
       if (!tbl.find_column(label_col))
-        return config_error(path + ".label", fmt::format("unknown column '{}'", label_col));
+        return config_error(path + ".label", textfmt::format("unknown column '{}'", label_col));
   }
   return ok_status();
 }

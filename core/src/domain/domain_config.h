@@ -3,9 +3,6 @@
 // (domain_tables.cpp) and the cross-table checks (domain_checks.cpp) share:
 // the column types by name, the error for a bad setting, and typed fields.
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include <array>
 #include <initializer_list>
 #include <optional>
@@ -14,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../json/format.h"
 #include "../json/json_fields.h"
 #include "alfred/domain/domain.h"
 #include "alfred/json/error.h"
@@ -50,9 +48,9 @@ inline error config_error(std::string path, std::string message) {
 inline status known_keys(json_value spec, std::initializer_list<std::string_view> keys, const std::string& path) {
   const auto key = unknown_key(spec, std::span<const std::string_view>(keys.begin(), keys.size()));
   if (!key) return ok_status();
-  return error{codes::invalid_domain, path.empty() ? std::string(*key) : fmt::format("{}.{}", path, *key),
-               fmt::format("'{}' is not a domain setting", *key),
-               fmt::format("allowed here: {}", fmt::join(keys, ", "))};
+  return error{codes::invalid_domain, path.empty() ? std::string(*key) : textfmt::format("{}.{}", path, *key),
+               textfmt::format("'{}' is not a domain setting", *key),
+               textfmt::format("allowed here: {}", textfmt::join(keys, ", "))};
 }
 
 /// A list of strings; empty when absent, an error when it is something else.

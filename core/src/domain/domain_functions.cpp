@@ -3,11 +3,10 @@
 // refs, `me`, types and allowed values are checked as they are for columns;
 // what it returns; whether it is a read. Read once the tables are checked,
 // since arguments and results name tables.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
+#include "../json/format.h"
 #include "domain_config.h"
 
 namespace alfred::detail {
@@ -33,8 +32,8 @@ status parse_argument(db_function& fn, std::string_view arg_name, json_value spe
   if (!spec.is_object()) return config_error(path, "must be an object");
   for (std::string_view key : {"writable", "nullable"})
     if (spec.find(key))
-      return error{codes::invalid_domain, fmt::format("{}.{}", path, key),
-                   fmt::format("'{}' is a column setting, not an argument's", key),
+      return error{codes::invalid_domain, textfmt::format("{}.{}", path, key),
+                   textfmt::format("'{}' is a column setting, not an argument's", key),
                    "allowed here: type, required, references, values, description"};
   const bool vector = text_field(spec, "type") == kVectorType;
   auto col = vector ? parse_vector_argument(name, spec, path) : parse_column(name, spec, path, {"description"});
@@ -76,9 +75,9 @@ status parse_returns(db_function& fn, json_value spec, const std::string& path) 
     auto found = std::find_if(kColumnTypes.begin(), kColumnTypes.end(),
                               [&](const column_type_entry& t) { return t.name == type; });
     if (found == kColumnTypes.end())
-      return config_error(path + ".type", type.empty()
-                                              ? std::string("is required (or \"table\")")
-                                              : fmt::format("unknown type '{}': a column type, json or void", type));
+      return config_error(path + ".type",
+                          type.empty() ? std::string("is required (or \"table\")")
+                                       : textfmt::format("unknown type '{}': a column type, json or void", type));
     out.type = function_returns::kind::value;
     out.value_type = found->type;
     out.references = text_field(spec, "references");
@@ -91,7 +90,7 @@ status parse_returns(db_function& fn, json_value spec, const std::string& path) 
 result<db_function> parse_function(const std::string& name, json_value spec) {
   const std::string path = "functions." + name;
   if (!is_identifier(name))
-    return config_error(path, fmt::format("function name '{}' is not a lower-case identifier", name));
+    return config_error(path, textfmt::format("function name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
   if (auto ok = known_keys(spec, {"description", "read", "args", "returns"}, path); !ok) return ok.take_error();
   db_function fn;
@@ -109,7 +108,7 @@ result<db_function> parse_function(const std::string& name, json_value spec) {
     std::optional<error> failure;
     args->for_each_member([&](std::string_view arg, json_value arg_spec) {
       if (!failure)
-        if (auto ok = parse_argument(fn, arg, arg_spec, fmt::format("{}.args.{}", path, arg)); !ok)
+        if (auto ok = parse_argument(fn, arg, arg_spec, textfmt::format("{}.args.{}", path, arg)); !ok)
           failure = ok.take_error();
     });
     if (failure) return std::move(*failure);
@@ -127,14 +126,16 @@ status check_function(const domain& dom, const db_function& fn) {
   if (auto ok = check_references(dom, fn.args, path + ".args"); !ok) return ok;
   const function_returns& out = fn.returns;
   if (out.type == function_returns::kind::rows && !dom.find_table(out.table))
-    return config_error(path + ".returns.table", fmt::format("unknown table '{}'", out.table));
+    return config_error(path + ".returns.table", textfmt::format("unknown table '{}'", out.table));
   if (out.type == function_returns::kind::value && !out.references.empty()) {
     const table* target = dom.find_table(out.references);
-    if (!target) return config_error(path + ".returns.references", fmt::format("unknown table '{}'", out.references));
+    if (!target)
+      return config_error(path + ".returns.references", textfmt::format("unknown table '{}'", out.references));
     const column* key = target->key_column();
     if (!key || key->type != out.value_type)
-      return config_error(path + ".returns.references",
-                          fmt::format("{} values are not keys of {}", column_type_name(out.value_type), target->name));
+      return config_error(
+          path + ".returns.references",
+          textfmt::format("{} values are not keys of {}", column_type_name(out.value_type), target->name));
   } else if (out.type == function_returns::kind::value && out.value_type == column_type::uuid_array) {
     return config_error(path + ".returns.type", "a uuid[] result must say which table's keys it holds");
   }

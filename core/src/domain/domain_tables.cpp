@@ -1,11 +1,10 @@
 // One table of a domain read from its JSON: columns, key, owner, labels,
 // middleware and relations, each setting checked on its own. What the tables
 // say about each other is checked once all are read (domain_checks.cpp).
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
+#include "../json/format.h"
 #include "alfred/domain/ref_format.h"
 #include "domain_config.h"
 
@@ -15,21 +14,22 @@ namespace {}  // namespace
 result<column> parse_column(const std::string& name, json_value spec, const std::string& path,
                             std::initializer_list<std::string_view> extra_keys) {
   if (!is_identifier(name))
-    return config_error(path, fmt::format("column name '{}' is not a lower-case identifier", name));
+    return config_error(path, textfmt::format("column name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
   std::vector<std::string_view> keys{"type", "required", "writable", "nullable", "references", "values"};
   keys.insert(keys.end(), extra_keys.begin(), extra_keys.end());
   if (auto key = unknown_key(spec, keys))
-    return error{codes::invalid_domain, fmt::format("{}.{}", path, *key),
-                 fmt::format("'{}' is not a domain setting", *key),
-                 fmt::format("allowed here: {}", fmt::join(keys, ", "))};
+    return error{codes::invalid_domain, textfmt::format("{}.{}", path, *key),
+                 textfmt::format("'{}' is not a domain setting", *key),
+                 textfmt::format("allowed here: {}", textfmt::join(keys, ", "))};
   column col;
   col.name = name;
   const std::string type = text_field(spec, "type");
   if (type.empty()) return config_error(path + ".type", "is required");
   auto found = std::find_if(kColumnTypes.begin(), kColumnTypes.end(),
                             [&](const column_type_entry& t) { return t.name == type; });
-  if (found == kColumnTypes.end()) return config_error(path + ".type", fmt::format("unknown column type '{}'", type));
+  if (found == kColumnTypes.end())
+    return config_error(path + ".type", textfmt::format("unknown column type '{}'", type));
   col.type = found->type;
   col.required = flag(spec, "required", false);
   col.writable = flag(spec, "writable", true);
@@ -136,14 +136,14 @@ status parse_key(table& tbl, json_value spec, const std::string& path) {
   }
   for (std::size_t i = 0; i < tbl.key.size(); ++i) {
     const column* col = tbl.find_column(tbl.key[i]);
-    if (!col) return config_error(path + ".key", fmt::format("'{}' is not a column of {}", tbl.key[i], tbl.name));
+    if (!col) return config_error(path + ".key", textfmt::format("'{}' is not a column of {}", tbl.key[i], tbl.name));
     if (std::find(tbl.key.begin(), tbl.key.begin() + long(i), tbl.key[i]) != tbl.key.begin() + long(i))
-      return config_error(path + ".key", fmt::format("'{}' appears twice", tbl.key[i]));
+      return config_error(path + ".key", textfmt::format("'{}' appears twice", tbl.key[i]));
     const bool keyable =
         col->type == column_type::uuid || col->type == column_type::integer || col->type == column_type::text;
     if (!keyable)
-      return config_error(path + ".key", fmt::format("{} is {}; a key column is uuid, integer or text", col->name,
-                                                     column_type_name(col->type)));
+      return config_error(path + ".key", textfmt::format("{} is {}; a key column is uuid, integer or text", col->name,
+                                                         column_type_name(col->type)));
   }
   return ok_status();
 }
@@ -183,7 +183,7 @@ status parse_columns(table& tbl, json_value spec, const std::string& path) {
     }
     if (is_postgrest_reserved(name_text)) {
       failure = config_error(path + ".columns." + name_text,
-                             fmt::format("column name '{}' is reserved by PostgREST", name_text));
+                             textfmt::format("column name '{}' is reserved by PostgREST", name_text));
       return;
     }
     auto col = parse_column(name_text, col_spec, path + ".columns." + name_text, {});
@@ -255,7 +255,7 @@ status parse_exposure(table& tbl, json_value spec, const std::string& path) {
 result<table> parse_table(const std::string& name, json_value spec, std::string_view domain_owner) {
   const std::string path = "tables." + name;
   if (!is_identifier(name))
-    return config_error(path, fmt::format("table name '{}' is not a lower-case identifier", name));
+    return config_error(path, textfmt::format("table name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
   if (auto ok = known_keys(spec,
                            {"ref", "key", "owner", "scope", "user_owned", "writable", "exposed", "label",

@@ -3,11 +3,10 @@
 // decisions (prompt_example_parts.h).
 #include "prompt_example_parts.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <tuple>
 
+#include "../json/format.h"
 #include "alfred/json/json.h"
 
 namespace alfred::detail {
@@ -74,10 +73,10 @@ std::string refs_json(const table& tbl, std::initializer_list<int> numbers) {
 }
 
 std::string filter(std::string_view field, std::string_view op, std::string_view value_json) {
-  return fmt::format(R"({{"field": "{}", "op": "{}", "value": {}}})", field, op, value_json);
+  return textfmt::format(R"({{"field": "{}", "op": "{}", "value": {}}})", field, op, value_json);
 }
 
-std::string code(std::string_view text) { return fmt::format("`{}`", text); }
+std::string code(std::string_view text) { return textfmt::format("`{}`", text); }
 
 const column* text_label(const table& tbl) {
   for (const auto& name : tbl.label_columns)
@@ -157,7 +156,7 @@ std::string array_json(const column& col, std::size_t from, std::size_t count) {
 }
 
 std::string new_value(const table& tbl, std::string_view which) {
-  return fmt::format("{} {}", which, singular(tbl.name));
+  return textfmt::format("{} {}", which, singular(tbl.name));
 }
 
 // A row for a create example: the label, every other required plain column,
@@ -202,7 +201,7 @@ std::string decision(std::string_view tool, std::string_view table_name, std::st
                      std::string_view limit, std::string_view order_by, std::string_view order_dir,
                      std::string_view data_json) {
   const auto or_null = [](std::string_view text) { return text.empty() ? std::string("null") : std::string(text); };
-  return fmt::format(
+  return textfmt::format(
       R"({{"action": "tool_call", "tool": "{}", "params": {{"table": "{}", "filters": {}, "or_filters": null, "columns": null, "limit": {}, "offset": null, "order_by": {}, "order_dir": {}, "data": {}}}, "summary": null, "data": null, "note_for_next_step": null, "question": null, "reason_code": null, "details": null, "suggested_next": null}})",
       tool, table_name, or_null(filters_json), or_null(limit), order_by.empty() ? "null" : json_quote(order_by),
       order_dir.empty() ? "null" : json_quote(order_dir), data_json.empty() ? "null" : json_quote(data_json));

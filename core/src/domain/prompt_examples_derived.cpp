@@ -4,12 +4,11 @@
 // column names, ref prefixes, allowed values), so they are valid calls of that
 // domain and name nothing from another; values the domain cannot supply are
 // plain placeholders ("New deal").
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 #include <string>
 
+#include "../json/format.h"
 #include "alfred/domain/prompt_examples.h"
 #include "alfred/json/json.h"
 #include "prompt_example_parts.h"
@@ -52,7 +51,8 @@ struct slot_input {
 
 std::string note_example(const slot_input& in) {
   const table& main = in.main();
-  return code(fmt::format("\"{}, {} are the {} the next step needs\"", ref(main, 1), ref(main, 4), plain(main.name)));
+  return code(
+      textfmt::format("\"{}, {} are the {} the next step needs\"", ref(main, 1), ref(main, 4), plain(main.name)));
 }
 
 std::string ref_examples(const slot_input& in) {
@@ -70,8 +70,8 @@ std::string ref_examples(const slot_input& in) {
 
 std::string ref_tables(const slot_input& in) {
   const table& main = in.main();
-  std::string out = fmt::format("`{}_` → {}", main.ref_prefix, main.name);
-  if (in.p.second != in.p.main) out += fmt::format(", `{}_` → {}", in.p.second->ref_prefix, in.p.second->name);
+  std::string out = textfmt::format("`{}_` → {}", main.ref_prefix, main.name);
+  if (in.p.second != in.p.main) out += textfmt::format(", `{}_` → {}", in.p.second->ref_prefix, in.p.second->name);
   return out;
 }
 
@@ -86,17 +86,17 @@ std::string ref_column(const slot_input& in) {
 std::string query_example(const slot_input& in) {
   const sample_filter s = sample(in.p);
   std::string out =
-      fmt::format("Query: Table: {} | Filters: {} | Limit: 100\nOutcome: 0 records found", s.tbl->name, s.shown);
+      textfmt::format("Query: Table: {} | Filters: {} | Limit: 100\nOutcome: 0 records found", s.tbl->name, s.shown);
   if (in.slot == "reply_query_example")
-    out += fmt::format("\nTip: only rows with {} were searched; a read without that filter would cover all of {}.",
-                       s.shown, s.tbl->name);
+    out += textfmt::format("\nTip: only rows with {} were searched; a read without that filter would cover all of {}.",
+                           s.shown, s.tbl->name);
   return out;
 }
 
 std::string adjustment_example(const slot_input& in) {
   for (const auto& tbl : in.dom.tables)
     if (tbl.middleware.catalog)
-      return fmt::format("for example a name matched to the {} catalog", tbl.middleware.catalog->catalog);
+      return textfmt::format("for example a name matched to the {} catalog", tbl.middleware.catalog->catalog);
   for (const auto& tbl : in.dom.tables)
     if (!tbl.middleware.fuzzy_columns.empty()) return "for example a name matched as part of a longer name";
   return "for example a filter the system added";
@@ -104,7 +104,7 @@ std::string adjustment_example(const slot_input& in) {
 
 std::string complete_note(const slot_input& in) {
   const table& main = in.main();
-  return fmt::format("{}, {}, {} are the ones the next step needs", ref(main, 1), ref(main, 4), ref(main, 7));
+  return textfmt::format("{}, {}, {} are the ones the next step needs", ref(main, 1), ref(main, 4), ref(main, 7));
 }
 
 std::string op_neq(const slot_input& in) {
@@ -148,8 +148,8 @@ std::string op_containment(const slot_input& in) {
 
 std::string op_similar_row(const slot_input& in) {
   if (!in.p.semantic) return "";
-  return fmt::format("| `similar` | meaning-based search, {} only | {} |", in.p.semantic->name,
-                     code(filter("_semantic", "similar", json_quote("what the user described"))));
+  return textfmt::format("| `similar` | meaning-based search, {} only | {} |", in.p.semantic->name,
+                         code(filter("_semantic", "similar", json_quote("what the user described"))));
 }
 
 // `op` over main's refs numbered `numbers`, on main's key column.
@@ -160,12 +160,12 @@ std::string main_refs_filter(const slot_input& in, std::string_view op, std::ini
 std::string read_scope(const slot_input& in) {
   const picks& p = in.p;
   const table& main = in.main();
-  std::string out = fmt::format(
+  std::string out = textfmt::format(
       "\"Read {}\" means all {}\n(`filters: []`); add a filter only when the step or the user asks for one.",
       plain(main.name), plain(main.name));
   if (p.enum_col)
-    out += fmt::format(" \"The {} {}\"\nmeans `{} = {}`.", enum_value(*p.enum_col, 0), plain(p.enum_table->name),
-                       p.enum_col->name, enum_value(*p.enum_col, 0));
+    out += textfmt::format(" \"The {} {}\"\nmeans `{} = {}`.", enum_value(*p.enum_col, 0), plain(p.enum_table->name),
+                           p.enum_col->name, enum_value(*p.enum_col, 0));
   return out;
 }
 
@@ -181,22 +181,23 @@ std::string read_call(const slot_input& in) {
 std::string read_either_or(const slot_input& in) {
   const picks& p = in.p;
   if (p.enum_col)
-    return fmt::format("e.g. {} or {}:\n  `[{}, {}]`", enum_value(*p.enum_col, 0), enum_value(*p.enum_col, 1),
-                       filter(p.enum_col->name, "=", json_quote(enum_value(*p.enum_col, 0))),
-                       filter(p.enum_col->name, "=", json_quote(enum_value(*p.enum_col, 1))));
+    return textfmt::format("e.g. {} or {}:\n  `[{}, {}]`", enum_value(*p.enum_col, 0), enum_value(*p.enum_col, 1),
+                           filter(p.enum_col->name, "=", json_quote(enum_value(*p.enum_col, 0))),
+                           filter(p.enum_col->name, "=", json_quote(enum_value(*p.enum_col, 1))));
   const std::string field = p.label ? p.label->name : key_of(*p.main);
-  return fmt::format("e.g.:\n  `[{}, {}]`", filter(field, "ilike", "\"%new%\""), filter(field, "ilike", "\"%old%\""));
+  return textfmt::format("e.g.:\n  `[{}, {}]`", filter(field, "ilike", "\"%new%\""),
+                         filter(field, "ilike", "\"%old%\""));
 }
 
 std::string read_date_range(const slot_input& in) {
   if (!in.p.date) return "(no date columns here)";
-  return fmt::format("{} and {}", code(filter(in.p.date->name, ">=", "\"2026-02-09\"")),
-                     code(filter(in.p.date->name, "<=", "\"2026-02-15\"")));
+  return textfmt::format("{} and {}", code(filter(in.p.date->name, ">=", "\"2026-02-09\"")),
+                         code(filter(in.p.date->name, "<=", "\"2026-02-15\"")));
 }
 
 std::string read_by_meaning(const slot_input& in) {
   if (!in.p.semantic) return "";
-  return fmt::format(
+  return textfmt::format(
       "- **By meaning** ({}): {}.\n  Combine it with ordinary filters when the user also gave hard criteria.",
       in.p.semantic->name, code(filter("_semantic", "similar", json_quote("what the user described"))));
 }
@@ -207,7 +208,7 @@ std::string read_columns(const slot_input& in) {
   out += json_quote(p.label ? p.label->name : key_of(*p.main));
   if (p.child) {
     const column* child_label = text_label(*p.child);
-    out += fmt::format(", \"{}({})\"", p.child->name, child_label ? child_label->name : key_of(*p.child));
+    out += textfmt::format(", \"{}({})\"", p.child->name, child_label ? child_label->name : key_of(*p.child));
   }
   return out + "]`";
 }
@@ -216,28 +217,28 @@ std::string read_long_columns(const slot_input& in) {
   const table& main = in.main();
   for (const auto& col : main.columns)
     if (usable(in.dom, main, col) && (col.type == column_type::jsonb || col.type == column_type::text_array))
-      return fmt::format("Fetch long columns such as `{}` only when the step\nneeds them.", col.name);
+      return textfmt::format("Fetch long columns such as `{}` only when the step\nneeds them.", col.name);
   return "";
 }
 
 std::string create_call(const slot_input& in) {
   const table& writes = in.writes();
-  const std::string rows = fmt::format("[{}, {}]", example_row(writes, "First"), example_row(writes, "Second"));
+  const std::string rows = textfmt::format("[{}, {}]", example_row(writes, "First"), example_row(writes, "Second"));
   return decision("db_create", writes.name, "", "", "", "", rows);
 }
 
 std::string save_generated_steps(const slot_input& in) {
   const picks& p = in.p;
   const std::string gen = in.gen();
-  const std::string parent_row = example_row(in.main(), "New", fmt::format("\"id\": \"{}\"", gen));
+  const std::string parent_row = example_row(in.main(), "New", textfmt::format("\"id\": \"{}\"", gen));
   if (!p.child) {
-    return fmt::format(
+    return textfmt::format(
         "1. Create the row with `\"id\": \"{}\"` in it. That marks which artifact the row saves;\n"
         "   copy the artifact's columns as they are.\n   `{}`",
         gen, parent_row);
   }
-  const std::string link = fmt::format("\"{}\": \"{}\"", p.child_fk->name, gen);
-  return fmt::format(
+  const std::string link = textfmt::format("\"{}\": \"{}\"", p.child_fk->name, gen);
+  return textfmt::format(
       "1. Create the main row with `\"id\": \"{}\"` in it. That marks which artifact the row saves;\n"
       "   copy the artifact's columns as they are. Nested lists (`{}`) are not columns:\n"
       "   they are saved in step 2.\n   `{}`\n"
@@ -255,18 +256,18 @@ std::string write_update_example(const slot_input& in) {
       col = &c;
   std::string data;
   if (col)
-    data = fmt::format("{{\"{}\": \"{}\"}}", col->name, enum_value(*col, 1));
+    data = textfmt::format("{{\"{}\": \"{}\"}}", col->name, enum_value(*col, 1));
   else if (const column* label = text_label(writes))
-    data = fmt::format("{{\"{}\": \"{}\"}}", label->name, new_value(writes, "Renamed"));
+    data = textfmt::format("{{\"{}\": \"{}\"}}", label->name, new_value(writes, "Renamed"));
   else
     data = "{}";
-  return fmt::format("Update `{}`: `\"filters\": [{}]`,\n  `\"data\": {}` on `{}`.", ref(writes, 4),
-                     filter(key_of(writes), "=", json_quote(ref(writes, 4))), json_quote(data), writes.name);
+  return textfmt::format("Update `{}`: `\"filters\": [{}]`,\n  `\"data\": {}` on `{}`.", ref(writes, 4),
+                         filter(key_of(writes), "=", json_quote(ref(writes, 4))), json_quote(data), writes.name);
 }
 
 std::string write_delete_example(const slot_input& in) {
   const table& writes = in.writes();
-  return fmt::format("`[{}]` on `{}`.", filter(key_of(writes), "in", refs_json(writes, {2, 5})), writes.name);
+  return textfmt::format("`[{}]` on `{}`.", filter(key_of(writes), "in", refs_json(writes, {2, 5})), writes.name);
 }
 
 std::string write_fk_columns(const slot_input& in) {
@@ -284,7 +285,7 @@ std::string analyze_examples(const slot_input& in) {
   const picks& p = in.p;
   const table& main = in.main();
   const std::string other = p.child ? plain(p.child->name) : plain(p.second->name);
-  return fmt::format(
+  return textfmt::format(
       "- **Compare lists**: which {} have no {} yet.\n"
       "- **Filter by criteria**: {} that match everything the user asked for.\n"
       "- **Compute**: totals, counts, days until a date.\n"
@@ -295,18 +296,18 @@ std::string analyze_examples(const slot_input& in) {
 std::string analyze_complete(const slot_input& in) {
   const table& main = in.main();
   const std::string data =
-      fmt::format(R"({{"matching": {}, "other": {}}})", refs_json(main, {2, 4}), refs_json(main, {1, 3, 5}));
-  return fmt::format(
+      textfmt::format(R"({{"matching": {}, "other": {}}})", refs_json(main, {2, 4}), refs_json(main, {1, 3, 5}));
+  return textfmt::format(
       R"({{"action": "step_complete", "tool": null, "params": null, "summary": "2 of 5 {} match", "data": {}, "note_for_next_step": "{} and {} match", "question": null, "reason_code": null, "details": null, "suggested_next": null}})",
       plain(main.name), json_quote(data), ref(main, 2), ref(main, 4));
 }
 
 std::string generate_intro(const slot_input& in) {
   const picks& p = in.p;
-  return fmt::format(
+  return textfmt::format(
       "Create the content the step asks for (new {}{}),\nfitted to the user: follow the user's profile and "
       "preferences when the prompt includes them.",
-      plain(in.main().name), p.child ? fmt::format(" with their {}", plain(p.child->name)) : "");
+      plain(in.main().name), p.child ? textfmt::format(" with their {}", plain(p.child->name)) : "");
 }
 
 std::string generate_shape(const slot_input& in) {
@@ -316,21 +317,22 @@ std::string generate_shape(const slot_input& in) {
   if (p.child) {
     const column* child_label = text_label(*p.child);
     if (child_label)
-      nested =
-          fmt::format("\"{}\": [{{\"{}\": \"{}\"}}]", p.child->name, child_label->name, new_value(*p.child, "First"));
+      nested = textfmt::format("\"{}\": [{{\"{}\": \"{}\"}}]", p.child->name, child_label->name,
+                               new_value(*p.child, "First"));
   }
   std::string row = example_row(main, "New");
   if (!nested.empty()) row = row.substr(0, row.size() - 1) + (row.size() > 2 ? ", " : "") + nested + "}";
-  return fmt::format("{{\"{}\": [{}]}}", main.name, row);
+  return textfmt::format("{{\"{}\": [{}]}}", main.name, row);
 }
 
 std::string generate_link_example(const slot_input& in) {
   const picks& p = in.p;
-  if (p.child) return fmt::format("a {}'s `{}: \"{}\"`", singular(p.child->name), p.child_fk->name, ref(in.main(), 4));
+  if (p.child)
+    return textfmt::format("a {}'s `{}: \"{}\"`", singular(p.child->name), p.child_fk->name, ref(in.main(), 4));
   if (p.fk) {
     const table* target = in.dom.find_table(p.fk->references);
-    return fmt::format("a {}'s `{}: \"{}\"`", singular(p.fk_table->name), p.fk->name,
-                       target ? ref(*target, 4) : std::string("…"));
+    return textfmt::format("a {}'s `{}: \"{}\"`", singular(p.fk_table->name), p.fk->name,
+                           target ? ref(*target, 4) : std::string("…"));
   }
   return "refs of existing rows";
 }
@@ -356,7 +358,7 @@ const std::vector<slot_row>& slot_rows() {
       {{"query_example", "an executed query as the prompt shows it (base)"}, query_example},
       {{"adjustment_example", "what an Effective: line may show (base, reply)"}, adjustment_example},
       {{"complete_summary", "a step_complete summary (base)"},
-       [](const slot_input& in) { return fmt::format("Found 3 {}", plain(in.main().name)); }},
+       [](const slot_input& in) { return textfmt::format("Found 3 {}", plain(in.main().name)); }},
       {{"complete_note", "a step_complete note_for_next_step (base)"}, complete_note},
       {{"op_eq", "a filter with = (crud)"}, [](const slot_input& in) { return code(sample(in.p).json); }},
       {{"op_neq", "a filter with != (crud)"}, op_neq},
@@ -431,7 +433,7 @@ const std::vector<slot_row>& slot_rows() {
       {{"assistant_role", "who answers the user (reply prompt of the loop)"},
        [](const slot_input&) -> std::string { return "a helpful assistant"; }},
       {{"planner_generate_example", "what a generate step makes (planner)"},
-       [](const slot_input& in) { return fmt::format("a new {}", singular(in.main().name)); }},
+       [](const slot_input& in) { return textfmt::format("a new {}", singular(in.main().name)); }},
   };
   return rows;
 }

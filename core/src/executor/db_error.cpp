@@ -1,11 +1,10 @@
 #include "db_error.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "alfred/json/json.h"
 
 namespace alfred::detail {
@@ -154,28 +153,29 @@ error transport_error(const need_response& response, std::string_view what) {
   err.status = response.status;
   switch (response.failure) {
     case transport_failure::not_sent:
-      return {codes::network_error, "", fmt::format("{} failed: the database could not be reached ({})", what, reason),
+      return {codes::network_error, "",
+              textfmt::format("{} failed: the database could not be reached ({})", what, reason),
               "nothing was sent; try again"};
     case transport_failure::timeout:
       err.code = codes::timeout;
-      err.message = fmt::format("{} failed: {}", what, reason.empty() ? "no response in time" : reason);
+      err.message = textfmt::format("{} failed: {}", what, reason.empty() ? "no response in time" : reason);
       err.hint = "the database did not answer in time; try again, or narrow the filters or lower the limit";
       return err;
     case transport_failure::too_large:
       err.code = codes::response_too_large;
-      err.message = fmt::format("{} failed: the response is larger than the limit ({})", what, reason);
+      err.message = textfmt::format("{} failed: the response is larger than the limit ({})", what, reason);
       err.hint = "read fewer rows (a lower limit, narrower filters) or fewer columns";
       return err;
     case transport_failure::not_a_response:
       err.code = codes::invalid_response;
-      err.message = fmt::format("{} failed: fetch returned something that is not an HTTP response", what);
+      err.message = textfmt::format("{} failed: fetch returned something that is not an HTTP response", what);
       err.hint = "the fetch function given to createAct must resolve to a Response";
       err.raw_body = clip_utf8(response.body, kRawBodyBytes);
       return err;
     case transport_failure::body_incomplete:
       err.code = codes::network_error;
-      err.message = fmt::format("{} failed: the answer ({}) was cut off: {}", what, status_line(response.status),
-                                reason.empty() ? "connection closed" : reason);
+      err.message = textfmt::format("{} failed: the answer ({}) was cut off: {}", what, status_line(response.status),
+                                    reason.empty() ? "connection closed" : reason);
       err.hint = "the connection broke; try again";
       return err;
     case transport_failure::none:
@@ -183,7 +183,7 @@ error transport_error(const need_response& response, std::string_view what) {
       break;
   }
   err.code = codes::network_error;
-  err.message = fmt::format("{} failed: {}", what, reason.empty() ? "no response" : reason);
+  err.message = textfmt::format("{} failed: {}", what, reason.empty() ? "no response" : reason);
   err.hint = "the database could not be reached; try again";
   return err;
 }
@@ -192,7 +192,7 @@ error transport_error(const need_response& response, std::string_view what) {
 
 std::string status_line(int status) {
   const std::string_view reason = reason_phrase(status);
-  return reason.empty() ? fmt::format("HTTP {}", status) : fmt::format("HTTP {} {}", status, reason);
+  return reason.empty() ? textfmt::format("HTTP {}", status) : textfmt::format("HTTP {} {}", status, reason);
 }
 
 error database_error(const need_response& response, std::string_view what) {
@@ -226,8 +226,8 @@ error database_error(const need_response& response, std::string_view what) {
   }
   // PostgREST's own hint ("Perhaps you meant …") is the most specific.
   if (!db_hint.empty()) err.hint = db_hint;
-  err.message = message.empty() ? fmt::format("{} failed: {}", what, status_line(response.status))
-                                : fmt::format("{} failed: {}", what, message);
+  err.message = message.empty() ? textfmt::format("{} failed: {}", what, status_line(response.status))
+                                : textfmt::format("{} failed: {}", what, message);
   return err;
 }
 
@@ -240,7 +240,7 @@ error write_outcome_unknown(const need_response& response, std::string_view what
   error err;
   err.code = codes::write_outcome_unknown;
   err.status = response.status;
-  err.message = fmt::format("{}: the outcome is unknown; {}", what, why);
+  err.message = textfmt::format("{}: the outcome is unknown; {}", what, why);
   err.hint = std::string(write_outcome_unknown_hint());
   if (response.status != 0 && response.failure == transport_failure::none) {
     const error answered = database_error(response, what);

@@ -3,9 +3,8 @@
 // returns: rows of a domain table as a read's rows (refs, labels), values and
 // JSON as rows of their own. A function that writes is a write: an answer
 // lost after it was sent leaves its outcome unknown.
-#include <fmt/format.h>
-
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "alfred/json/json.h"
 #include "alfred/registry/uuid_scrub.h"
 #include "alfred/rows/function_result.h"
@@ -37,7 +36,7 @@ void execution::state::start_call(tool_call call) {
 bool execution::state::consume_argument_embedding(pending_need& embedding) {
   const need_response& answer = *embedding.answer;
   const std::string_view arg = effective->embeds[embedding.item].first;
-  const std::string path = fmt::format("args.{}", arg);
+  const std::string path = textfmt::format("args.{}", arg);
   if (answer.status < 200 || answer.status >= 300) {
     fail({codes::embedding_failed, path, "embedding the search text failed: " + answer.body,
           "search by meaning is unavailable; use another function or read with filters"});
@@ -61,7 +60,7 @@ bool execution::state::consume_argument_embedding(pending_need& embedding) {
   }
   // pgvector reads a vector from its text form, `[0.1,0.2,…]`.
   effective->args.push_back({arg, json_quote(vector_text)});
-  record.notes.push_back(fmt::format("{} was sent as the embedding of the text given", arg));
+  record.notes.push_back(textfmt::format("{} was sent as the embedding of the text given", arg));
   return true;
 }
 
@@ -82,22 +81,22 @@ void execution::state::fail_call(const need_response& answer) {
   if (answer.status >= 200 && answer.status < 300)
     return fail(detail::write_outcome_unknown(
         answer, what,
-        fmt::format("the database answered {} but its answer {}", detail::status_line(answer.status),
-                    answer.failure == transport_failure::too_large ? "is over the limit" : "was cut off")));
+        textfmt::format("the database answered {} but its answer {}", detail::status_line(answer.status),
+                        answer.failure == transport_failure::too_large ? "is over the limit" : "was cut off")));
   if (answer.status == 0 || answer.failure != transport_failure::none) {
     if (!detail::maybe_sent(answer)) return fail(detail::database_error(answer, what));
     const std::string reason = detail::clip_utf8(answer.body, 200);
     return fail(detail::write_outcome_unknown(
         answer, what,
         answer.status == 0
-            ? fmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
-            : fmt::format("the answer ({}) was cut off", detail::status_line(answer.status))));
+            ? textfmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
+            : textfmt::format("the answer ({}) was cut off", detail::status_line(answer.status))));
   }
   error err = call_error(answer);
   if (answer.status >= 500 && err.db_code.empty())
     return fail(detail::write_outcome_unknown(
         answer, what,
-        fmt::format("{} came from something other than the database", detail::status_line(answer.status))));
+        textfmt::format("{} came from something other than the database", detail::status_line(answer.status))));
   fail(err);
 }
 
@@ -122,7 +121,7 @@ void execution::state::consume_call(need_response answer) {
         main_body = std::move(answer.body);
       } else {
         error err{codes::invalid_response, "",
-                  fmt::format("{} answered {} instead of rows of {}", fn.name, not_rows(answer.body), out.table),
+                  textfmt::format("{} answered {} instead of rows of {}", fn.name, not_rows(answer.body), out.table),
                   "this is a problem with the function or the server, not with the call"};
         err.status = answer.status;
         return fail(err);
@@ -136,7 +135,7 @@ void execution::state::consume_call(need_response answer) {
       rows = translate_function_json(dom, registry, answer.body, me(), &written);
       break;
     case function_returns::kind::none:
-      record.notes.push_back(fmt::format("{} returned nothing: it ran without an error", fn.name));
+      record.notes.push_back(textfmt::format("{} returned nothing: it ran without an error", fn.name));
       rows = std::string("[]");
       break;
   }
@@ -148,8 +147,8 @@ void execution::state::consume_call(need_response answer) {
     if (!fn.read)
       return fail(
           detail::write_outcome_unknown(answer, what,
-                                        fmt::format("the function ran ({}) but its answer could not be read: {}",
-                                                    detail::status_line(main_status), rows.err().message)));
+                                        textfmt::format("the function ran ({}) but its answer could not be read: {}",
+                                                        detail::status_line(main_status), rows.err().message)));
     return fail(rows.err());
   }
   finish_rows(std::move(*rows), written, static_cast<long long>(written));

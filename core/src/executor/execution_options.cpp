@@ -1,10 +1,9 @@
 // The settings of one execution that JS passes next to the request options:
 // client row ids, limits, and how a need's exchange ended.
-#include <fmt/format.h>
-
 #include <array>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../json/json_fields.h"
 #include "alfred/executor/executor.h"
 #include "alfred/uuid/uuid.h"
@@ -41,11 +40,28 @@ std::optional<error> read_counts(const detail::object_fields& given, const std::
     const detail::field_state state = detail::read_whole_number(given[keys[i]], n);
     if (state == detail::field_state::absent) continue;
     if (state == detail::field_state::wrong_type || n < 1)
-      return error{codes::invalid_option, fmt::format("{}{}", path_prefix, keys[i]),
-                   fmt::format("{}{} must be a whole number ≥ 1", message_prefix, keys[i]), ""};
+      return error{codes::invalid_option, textfmt::format("{}{}", path_prefix, keys[i]),
+                   textfmt::format("{}{} must be a whole number ≥ 1", message_prefix, keys[i]), ""};
     *targets[i] = std::size_t(n);
   }
   return std::nullopt;
+}
+
+// `"rowIds": [uuid…]`, each canonical.
+status read_row_ids(const std::optional<json_value>& given, std::vector<std::string>& out) {
+  json_value ids;
+  if (detail::read_list(given, ids) == detail::field_state::wrong_type)
+    return error{codes::invalid_option, "rowIds", "rowIds must be an array of UUIDs", ""};
+  std::optional<error> failure;
+  ids.for_each_element([&](std::size_t i, json_value id) {
+    if (failure) return;
+    if (!id.is_string() || !is_uuid_syntax(id.str()))
+      failure = error{codes::invalid_option, textfmt::format("rowIds[{}]", i), "rowIds must be an array of UUIDs", ""};
+    else
+      out.push_back(canonical_uuid(id.str()));
+  });
+  if (failure) return std::move(*failure);
+  return ok_status();
 }
 
 // `"context": {name: value}`: the values the app sets for every call.
@@ -60,10 +76,11 @@ result<std::vector<fixed_value>> read_context(const std::optional<json_value>& c
   context->for_each_member([&](std::string_view name, json_value value) {
     if (failure) return;
     if (!is_identifier(name) || value.is_object())
-      failure = error{codes::invalid_option, "context." + detail::echoed(name),
-                      is_identifier(name) ? "a context value is text, a number, true/false, null or a list"
-                                          : fmt::format("'{}' is not a column or argument name", detail::echoed(name)),
-                      ""};
+      failure =
+          error{codes::invalid_option, "context." + detail::echoed(name),
+                is_identifier(name) ? "a context value is text, a number, true/false, null or a list"
+                                    : textfmt::format("'{}' is not a column or argument name", detail::echoed(name)),
+                ""};
     else
       out.push_back({std::string(name), std::string(value.raw())});
   });
@@ -80,20 +97,9 @@ result<execution_options> parse_execution_options(json_value options) {
   const detail::object_fields fields(options, kOptionKeys);
   if (const auto& key = fields.unknown())
     return error{codes::invalid_option, detail::echoed(*key),
-                 fmt::format("unknown execution option '{}'", detail::echoed(*key)), detail::key_list(kOptionKeys)};
+                 textfmt::format("unknown execution option '{}'", detail::echoed(*key)), detail::key_list(kOptionKeys)};
 
-  json_value ids;
-  if (detail::read_list(fields["rowIds"], ids) == detail::field_state::wrong_type)
-    return error{codes::invalid_option, "rowIds", "rowIds must be an array of UUIDs", ""};
-  std::optional<error> failure;
-  ids.for_each_element([&](std::size_t i, json_value id) {
-    if (failure) return;
-    if (!id.is_string() || !is_uuid_syntax(id.str()))
-      failure = error{codes::invalid_option, fmt::format("rowIds[{}]", i), "rowIds must be an array of UUIDs", ""};
-    else
-      out.row_ids.push_back(canonical_uuid(id.str()));
-  });
-  if (failure) return std::move(*failure);
+  if (auto ok = read_row_ids(fields["rowIds"], out.row_ids); !ok) return ok.take_error();
 
   long long max_affected = 0;
   const detail::field_state affected = detail::read_whole_number(fields["maxAffected"], max_affected);
@@ -111,7 +117,7 @@ result<execution_options> parse_execution_options(json_value options) {
     const detail::object_fields caps(*model, kModelKeys);
     if (const auto& name = caps.unknown())
       return error{codes::invalid_option, "forModel." + detail::echoed(*name),
-                   fmt::format("unknown result limit '{}'", detail::echoed(*name)), detail::key_list(kModelKeys)};
+                   textfmt::format("unknown result limit '{}'", detail::echoed(*name)), detail::key_list(kModelKeys)};
     result_limits limits;
     if (auto wrong = read_counts(caps, kModelKeys, {&limits.rows, &limits.chars}, "forModel.", "forModel."))
       return std::move(*wrong);
@@ -130,7 +136,7 @@ result<execution_options> parse_execution_options(json_value options) {
   const detail::object_fields given(*limits, kLimitKeys);
   if (const auto& name = given.unknown())
     return error{codes::invalid_option, "limits." + detail::echoed(*name),
-                 fmt::format("unknown limit '{}'", detail::echoed(*name)), detail::key_list(kLimitKeys)};
+                 textfmt::format("unknown limit '{}'", detail::echoed(*name)), detail::key_list(kLimitKeys)};
   execution_limits& l = out.limits;
   if (auto wrong =
           read_counts(given, kLimitKeys, {&l.max_params_bytes, &l.max_string_bytes, &l.max_response_bytes, &l.max_rows},

@@ -1,11 +1,10 @@
 // Planning an execution: the call validated (reads of pending artifacts answered
 // at once), save claims, the caller's row ids, and the first round of needs.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/call_stage.h"
 #include "../tool_call/middleware.h"
@@ -62,8 +61,8 @@ bool execution::state::read_params() {
   const execution_limits& limits = settings.limits;
   if (params_text.size() > limits.max_params_bytes) {
     fail({codes::params_too_large, "",
-          fmt::format("the size of the params is {} bytes, over the limit of {} bytes", params_text.size(),
-                      limits.max_params_bytes),
+          textfmt::format("the size of the params is {} bytes, over the limit of {} bytes", params_text.size(),
+                          limits.max_params_bytes),
           "split the work into smaller calls, or raise the limit"});
     return false;
   }
@@ -77,7 +76,7 @@ bool execution::state::read_params() {
   if (auto at = oversized_string(params, nullptr, limits.max_string_bytes)) {
     params_doc.reset();
     fail({codes::value_too_large, *at,
-          fmt::format("a text in the params is over the limit of {}", byte_size(limits.max_string_bytes)),
+          textfmt::format("a text in the params is over the limit of {}", byte_size(limits.max_string_bytes)),
           "shorten it, or keep long content out of the database call"});
     return false;
   }
@@ -124,7 +123,7 @@ bool execution::state::plan_lookups() {
     }
     if (!effective->semantic_query.empty()) {
       if (!tbl.middleware.semantic) {
-        fail({codes::unsupported_filter, "filters", fmt::format("{} has no semantic search", tbl.name),
+        fail({codes::unsupported_filter, "filters", textfmt::format("{} has no semantic search", tbl.name),
               "filter with ilike on a text column instead"});
         return false;
       }
@@ -152,8 +151,10 @@ bool execution::state::claim_saves() {
         ref = pending->ref;
     if (ref.empty() || std::find(claims.begin(), claims.end(), ref) != claims.end()) continue;
     if (!registry.claim_save(ref)) {
-      const std::string path = (call.batch ? fmt::format("data[{}]", i) : std::string("data")) + (marked ? ".id" : "");
-      fail({codes::save_in_progress, path, fmt::format("{} is being saved by another call that has not finished", ref),
+      const std::string path =
+          (call.batch ? textfmt::format("data[{}]", i) : std::string("data")) + (marked ? ".id" : "");
+      fail({codes::save_in_progress, path,
+            textfmt::format("{} is being saved by another call that has not finished", ref),
             "wait for that call's result; if it failed, save again"});
       return false;
     }
@@ -204,12 +205,12 @@ bool execution::state::add_read_need(const tool_call& call, pending_need::handle
 
 error execution::state::too_many_rows(long long count) const {
   const tool_call& call = *effective;
-  return {
-      codes::too_many_rows, "filters",
-      fmt::format("this {} would change {} rows of {}, over the limit of {} (maxAffected); nothing was changed",
-                  call.kind == tool_kind::update ? "update" : "delete", count, call.tbl->name, settings.max_affected),
-      fmt::format("narrow the filters to the rows meant (by ref; {}), or change at most {} rows per call",
-                  detail::narrowing_example(*call.tbl), settings.max_affected)};
+  return {codes::too_many_rows, "filters",
+          textfmt::format("this {} would change {} rows of {}, over the limit of {} (maxAffected); nothing was changed",
+                          call.kind == tool_kind::update ? "update" : "delete", count, call.tbl->name,
+                          settings.max_affected),
+          textfmt::format("narrow the filters to the rows meant (by ref; {}), or change at most {} rows per call",
+                          detail::narrowing_example(*call.tbl), settings.max_affected)};
 }
 
 bool execution::state::plan_affected_count() {
@@ -231,7 +232,7 @@ bool execution::state::consume_affected_count(pending_need& counted) {
   need_response& answer = *counted.answer;
   apply_limits(answer);
   if (!succeeded(answer)) {
-    fail(detail::database_error(answer, fmt::format("counting the rows of {} to change", effective->tbl->name)));
+    fail(detail::database_error(answer, textfmt::format("counting the rows of {} to change", effective->tbl->name)));
     return false;
   }
   auto total = detail::content_range_total(answer.content_range);
@@ -247,9 +248,9 @@ bool execution::state::consume_affected_count(pending_need& counted) {
     return false;
   }
   affected_counted = true;
-  record.notes.push_back(fmt::format("{} {} counted before changing {} (at most {})", **total,
-                                     **total == 1 ? "row" : "rows", **total == 1 ? "it" : "them",
-                                     settings.max_affected));
+  record.notes.push_back(textfmt::format("{} {} counted before changing {} (at most {})", **total,
+                                         **total == 1 ? "row" : "rows", **total == 1 ? "it" : "them",
+                                         settings.max_affected));
   return true;
 }
 

@@ -1,10 +1,9 @@
 // The main rows: checked, their foreign keys' labels looked up, translated
 // for the model, and the result written.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
+#include "../json/format.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
@@ -42,7 +41,7 @@ void execution::state::consume_rows(need_response answer) {
   // does; anything else is a broken server or proxy, not zero rows.
   if (const char* shape = not_rows(answer.body)) {
     error err{codes::invalid_response, "",
-              fmt::format("the database answered {} with {} instead of an array of rows", tbl.name, shape),
+              textfmt::format("the database answered {} with {} instead of an array of rows", tbl.name, shape),
               "this is a server problem, not a tool-call problem; try again"};
     err.status = answer.status;
     return fail(err);
@@ -51,8 +50,8 @@ void execution::state::consume_rows(need_response answer) {
   // rows either.
   if (!main_rows_seen) {
     error err{codes::invalid_response, "",
-              fmt::format("reading {} failed: the database answered {} but not with rows", tbl.name,
-                          detail::status_line(answer.status)),
+              textfmt::format("reading {} failed: the database answered {} but not with rows", tbl.name,
+                              detail::status_line(answer.status)),
               "the database or something in front of it answered oddly; try again"};
     err.status = answer.status;
     return fail(err);
@@ -126,7 +125,7 @@ bool execution::state::consume_labels(pending_need& lookup) {
   // response limits.
   const need_response& answer = *lookup.answer;
   if (!succeeded(answer) || not_rows(answer.body) || !apply_labels(dom, registry, *lookup.target, answer.body))
-    record.notes.push_back(fmt::format("labels of {} rows could not be fetched", lookup.target->name));
+    record.notes.push_back(textfmt::format("labels of {} rows could not be fetched", lookup.target->name));
   return true;
 }
 
@@ -140,9 +139,10 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
   if (!rows && writes(call)) {
     // The write was applied; only its answer is unusable.
     need_response answered{main_status, "", "", {}};
-    return fail(detail::write_outcome_unknown(answered, fmt::format("{} on {}", tool, tbl.name),
-                                              fmt::format("the database answered {} but its rows could not be read: {}",
-                                                          detail::status_line(main_status), rows.err().message)));
+    return fail(
+        detail::write_outcome_unknown(answered, textfmt::format("{} on {}", tool, tbl.name),
+                                      textfmt::format("the database answered {} but its rows could not be read: {}",
+                                                      detail::status_line(main_status), rows.err().message)));
   }
   if (!rows) return fail(rows.err());
   const long n = long(written);

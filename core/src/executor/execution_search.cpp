@@ -1,10 +1,9 @@
 // The middleware stages before the main request: catalog lookups that
 // resolve names, and semantic search (embedding, the search RPC, the ranking).
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
+#include "../json/format.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "../tool_call/row_key.h"
@@ -121,15 +120,16 @@ bool execution::state::consume_ranking(pending_need& rpc) {
   call.semantic_query.clear();
   const semantic_search& search = *tbl.middleware.semantic;
   if (ids.empty()) {
-    record.notes.push_back(
-        fmt::format("semantic search for \"{}\" found no {} within distance {}", query, tbl.name, search.max_distance));
+    record.notes.push_back(textfmt::format("semantic search for \"{}\" found no {} within distance {}", query, tbl.name,
+                                           search.max_distance));
     record.source = query_source::database;
     finish("[]", nullptr, 0LL);
     return false;
   }
   call.filters.insert(call.filters.begin(), detail::key_in_filter(key_col, ids));
-  record.notes.push_back(fmt::format("semantic search for \"{}\" ranked {} {} (best first, at most {}, distance ≤ {})",
-                                     query, ids.size(), tbl.name, search.limit, search.max_distance));
+  record.notes.push_back(
+      textfmt::format("semantic search for \"{}\" ranked {} {} (best first, at most {}, distance ≤ {})", query,
+                      ids.size(), tbl.name, search.limit, search.max_distance));
   // The ranking is the order; a limit sent with `id in (…)` would keep
   // arbitrary rows instead of the best ones, so it is applied afterwards.
   if (call.order_by.empty()) {

@@ -1,12 +1,11 @@
 // A write's answer: rows to translate, an outcome that is unknown, or a
 // refusal; created rows read back by id; saved gen_ artifacts promoted.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
 #include "../json/array_elements.h"
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "../tool_call/row_key.h"
@@ -42,13 +41,13 @@ void execution::state::promote_saved(std::string_view body) {
         gen_ref = pending->ref;
     if (gen_ref.empty()) return;
     auto saved = registry.promote(gen_ref, *key, label, key_col->type);
-    if (saved) record.notes.push_back(fmt::format("saved {} as {}", gen_ref, *saved));
+    if (saved) record.notes.push_back(textfmt::format("saved {} as {}", gen_ref, *saved));
   });
 }
 
 void execution::state::consume_write(need_response answer) {
   const tool_call& call = *effective;
-  const std::string what = fmt::format("{} on {}", tool, call.tbl->name);
+  const std::string what = textfmt::format("{} on {}", tool, call.tbl->name);
   if (succeeded(answer) && is_rows_array(answer.body)) {
     main_status = answer.status;
     main_body = std::move(answer.body);
@@ -58,17 +57,18 @@ void execution::state::consume_write(need_response answer) {
   if (answer.status >= 200 && answer.status < 300) {
     const std::string why =
         answer.failure == transport_failure::none
-            ? fmt::format("the database answered {} but its answer has no rows", detail::status_line(answer.status))
+            ? textfmt::format("the database answered {} but its answer has no rows", detail::status_line(answer.status))
         : answer.failure == transport_failure::too_large
-            ? fmt::format("the database answered {} but its answer is over the limit",
-                          detail::status_line(answer.status))
-            : fmt::format("the database answered {} but its answer was cut off", detail::status_line(answer.status));
+            ? textfmt::format("the database answered {} but its answer is over the limit",
+                              detail::status_line(answer.status))
+            : textfmt::format("the database answered {} but its answer was cut off",
+                              detail::status_line(answer.status));
     error unknown = detail::write_outcome_unknown(answer, what, why);
     if (!created_ids.empty() && answer.failure != transport_failure::too_large)
       return verify_created(std::move(unknown),
-                            fmt::format("the database's answer ({}) could not be read; the created rows were read "
-                                        "back by id",
-                                        detail::status_line(answer.status)));
+                            textfmt::format("the database's answer ({}) could not be read; the created rows were read "
+                                            "back by id",
+                                            detail::status_line(answer.status)));
     return fail(unknown);
   }
   if (answer.status == 0 || answer.failure != transport_failure::none) {
@@ -77,8 +77,8 @@ void execution::state::consume_write(need_response answer) {
     return fail(detail::write_outcome_unknown(
         answer, what,
         answer.status == 0
-            ? fmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
-            : fmt::format("the answer ({}) was cut off", detail::status_line(answer.status))));
+            ? textfmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
+            : textfmt::format("the answer ({}) was cut off", detail::status_line(answer.status))));
   }
   error err = detail::database_error(answer, what);
   // A 5xx that is not the database's own error comes from something in
@@ -87,7 +87,7 @@ void execution::state::consume_write(need_response answer) {
   if (answer.status >= 500 && err.db_code.empty())
     return fail(detail::write_outcome_unknown(
         answer, what,
-        fmt::format("{} came from something other than the database", detail::status_line(answer.status))));
+        textfmt::format("{} came from something other than the database", detail::status_line(answer.status))));
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
   // another unique column.

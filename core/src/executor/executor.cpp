@@ -1,11 +1,10 @@
 #include "alfred/executor/executor.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <optional>
 
 #include "../json/array_elements.h"
+#include "../json/format.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "alfred/json/json.h"
@@ -46,9 +45,10 @@ std::optional<std::string> oversized_string(json_value value, const param_path* 
 }
 
 std::string byte_size(std::size_t bytes) {
-  if (bytes >= (std::size_t(1) << 20) && bytes % (std::size_t(1) << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
-  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KiB", bytes >> 10);
-  return fmt::format("{} bytes", bytes);
+  if (bytes >= (std::size_t(1) << 20) && bytes % (std::size_t(1) << 20) == 0)
+    return textfmt::format("{} MiB", bytes >> 20);
+  if (bytes >= 1024 && bytes % 1024 == 0) return textfmt::format("{} KiB", bytes >> 10);
+  return textfmt::format("{} bytes", bytes);
 }
 
 }  // namespace detail
@@ -160,9 +160,9 @@ std::optional<std::size_t> execution::state::apply_limits(need_response& answer)
   std::string why;
   std::optional<std::size_t> rows;
   if (answer.body.size() > limits.max_response_bytes) {
-    why = fmt::format("{} bytes, over {}", answer.body.size(), byte_size(limits.max_response_bytes));
+    why = textfmt::format("{} bytes, over {}", answer.body.size(), byte_size(limits.max_response_bytes));
   } else if (rows = detail::array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
-    why = fmt::format("more than {} rows", limits.max_rows);
+    why = textfmt::format("more than {} rows", limits.max_rows);
   } else {
     return rows;
   }

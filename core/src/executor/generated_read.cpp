@@ -1,10 +1,9 @@
 #include "generated_read.h"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include <algorithm>
 #include <vector>
+
+#include "../json/format.h"
 
 namespace alfred::detail {
 namespace {
@@ -59,16 +58,16 @@ std::optional<result<std::string>> read_generated(const domain& dom, const ref_r
   if (!others.empty())
     return result<std::string>(
         error{codes::mixed_refs, "filters",
-              fmt::format("{} are generated and not saved, {} are database rows; one read cannot mix them",
-                          pending.front()->ref, fmt::join(others, ", ")),
+              textfmt::format("{} are generated and not saved, {} are database rows; one read cannot mix them",
+                              pending.front()->ref, textfmt::join(others, ", ")),
               "read the generated refs and the saved rows in two separate db_read calls"});
   for (const ref_entry* entry : pending)
     if (entry->type != tbl.ref_prefix) {
       const table* owner = dom.find_table_by_prefix(entry->type);
       return result<std::string>(error{codes::ref_type_mismatch, "filters",
-                                       fmt::format("{} is generated {} content, not a row of {}", entry->ref,
-                                                   owner ? owner->name : entry->type, tbl.name),
-                                       fmt::format("read it with table {}", owner ? owner->name : entry->type)});
+                                       textfmt::format("{} is generated {} content, not a row of {}", entry->ref,
+                                                       owner ? owner->name : entry->type, tbl.name),
+                                       textfmt::format("read it with table {}", owner ? owner->name : entry->type)});
     }
   auto or_filters = params.find("or_filters");
   if (clauses.other_clauses || (or_filters && or_filters->is_array() && !or_filters->empty()))

@@ -1,13 +1,12 @@
 #include "model_result.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <utility>
 #include <vector>
 
 #include "../json/array_elements.h"
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "alfred/json/json.h"
 #include "alfred/registry/uuid_scrub.h"
 
@@ -45,7 +44,9 @@ void write_subject(json_writer& w, std::string_view table, std::string_view func
   w.string(function);
 }
 
-std::string plural(long long n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
+std::string plural(long long n, std::string_view word) {
+  return textfmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
 
 // What the model can do about a result it did not see whole.
 std::string narrowing_hint(const model_envelope& head, long long count, long long shown, bool cut_values,
@@ -54,15 +55,15 @@ std::string narrowing_hint(const model_envelope& head, long long count, long lon
   if (shown == 0)
     return count == 1
                ? std::string("The row does not fit in a result here: read only the columns you need.")
-               : fmt::format("None of the {} rows fits in a result here: read only the columns you need.", count);
+               : textfmt::format("None of the {} rows fits in a result here: read only the columns you need.", count);
   if (head.tool == "db_read") {
     if (shown >= count)
-      return fmt::format("Showing {} with long values cut: read only the columns you need to see more of a value.",
-                         plural(shown, "row"));
+      return textfmt::format("Showing {} with long values cut: read only the columns you need to see more of a value.",
+                             plural(shown, "row"));
     const std::string cap = head.limited && shown == static_cast<long long>(rows_cap)
-                                ? fmt::format("at most {} rows per read here; ", rows_cap)
+                                ? textfmt::format("at most {} rows per read here; ", rows_cap)
                                 : std::string();
-    return fmt::format(
+    return textfmt::format(
         "Showing {} of {}{}: {}narrow the read (filters, only the columns you need) or page with limit and offset {}.",
         shown, plural(count, "row"), cut, cap, head.offset + shown);
   }
@@ -71,9 +72,9 @@ std::string narrowing_hint(const model_envelope& head, long long count, long lon
                                 : head.tool == "db_delete" ? "deleted"
                                                            : "returned";
   if (shown >= count)
-    return fmt::format("The call {} {}; long values are cut in this result.", verb, plural(count, "row"));
-  return fmt::format("The call {} {}; this result shows {}{}. Read them with filters to see the others.", verb,
-                     plural(count, "row"), shown, cut);
+    return textfmt::format("The call {} {}; long values are cut in this result.", verb, plural(count, "row"));
+  return textfmt::format("The call {} {}; this result shows {}{}. Read them with filters to see the others.", verb,
+                         plural(count, "row"), shown, cut);
 }
 
 // Writes the envelope around the rows into `out`: `shown` rows, which
@@ -147,7 +148,7 @@ void write_short(json_writer& w, json_value value, std::size_t keep) {
       units += costs;
       at += width;
     }
-    return w.string(fmt::format("{}… [+{} chars]", text.substr(0, at), length - units));
+    return w.string(textfmt::format("{}… [+{} chars]", text.substr(0, at), length - units));
   }
   if (value.is_array()) {
     w.begin_array();

@@ -1,10 +1,9 @@
 #include "alfred/json/json.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cstring>
 
+#include "format.h"
 #include "json_lexer.h"
 #include "json_scan.h"
 
@@ -69,8 +68,8 @@ class json_parser {
     lex_.skip_space();
     if (ok && !lex_.at_end()) lex_.fail("unexpected text after the JSON value");
     if (lex_.problem())
-      return error{codes::invalid_json, "", fmt::format("invalid JSON at byte {}: {}", lex_.offset(), lex_.problem()),
-                   ""};
+      return error{codes::invalid_json, "",
+                   textfmt::format("invalid JSON at byte {}: {}", lex_.offset(), lex_.problem()), ""};
     return ok_status();
   }
 

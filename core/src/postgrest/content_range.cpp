@@ -1,6 +1,6 @@
 #include "content_range.h"
 
-#include <fmt/format.h>
+#include "../json/format.h"
 
 namespace alfred::detail {
 namespace {
@@ -8,10 +8,10 @@ namespace {
 error bad_range(std::string_view header) {
   constexpr std::size_t kShown = 40;
   return {codes::invalid_response, "",
-          fmt::format("the database sent an unusable Content-Range total: \"{}{}\"", header.substr(0, kShown),
-                      header.size() > kShown ? "…" : ""),
-          fmt::format("a total is a whole number up to {}; this is a server problem, not a tool-call problem",
-                      kMaxCountTotal)};
+          textfmt::format("the database sent an unusable Content-Range total: \"{}{}\"", header.substr(0, kShown),
+                          header.size() > kShown ? "…" : ""),
+          textfmt::format("a total is a whole number up to {}; this is a server problem, not a tool-call problem",
+                          kMaxCountTotal)};
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "credentials.h"
 
-#include <fmt/format.h>
-
+#include "../json/format.h"
 #include "alfred/json/json.h"
 
 namespace alfred::detail {
@@ -76,16 +75,17 @@ status check_credential(std::string_view value, std::string_view field) {
   for (unsigned char c : value) {
     if (c < 0x21 || c == 0x7F)
       return error{codes::invalid_option, std::string(field),
-                   fmt::format("{} contains spaces or control characters", field),
+                   textfmt::format("{} contains spaces or control characters", field),
                    "pass the key or token exactly as issued"};
     // fetch's Headers rejects these, and no issued key or JWT contains them.
     if (c > 0x7F)
-      return error{codes::invalid_option, std::string(field), fmt::format("{} contains non-ASCII characters", field),
+      return error{codes::invalid_option, std::string(field),
+                   textfmt::format("{} contains non-ASCII characters", field),
                    "pass the key or token exactly as issued"};
   }
   if (value.rfind("sb_secret_", 0) == 0 || is_service_role_jwt(value))
     return error{codes::service_key_refused, std::string(field),
-                 fmt::format("{} is a service-role key, which bypasses row-level security", field),
+                 textfmt::format("{} is a service-role key, which bypasses row-level security", field),
                  "use the anon/publishable key and the signed-in user's access token"};
   return ok_status();
 }

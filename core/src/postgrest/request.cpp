@@ -4,10 +4,9 @@
 // spelled as a condition is request_conditions.cpp's.
 #include "alfred/postgrest/request.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "../json/format.h"
 #include "alfred/postgrest/postgrest_encoding.h"
 #include "alfred/uuid/uuid.h"
 #include "credentials.h"
@@ -159,7 +158,8 @@ result<std::string> owner_id(const tool_call& call, const request_options& optio
   const table& tbl = *call.tbl;
   if (!tbl.has_owner() || (call.kind != tool_kind::create && !tbl.owner_scoped)) return std::string();
   if (options.user_id.empty())
-    return error{codes::missing_user_id, "userId", fmt::format("{} belongs to users; a user id is required", tbl.name),
+    return error{codes::missing_user_id, "userId",
+                 textfmt::format("{} belongs to users; a user id is required", tbl.name),
                  "pass userId (the signed-in user's id, the JWT's sub claim)"};
   if (!is_uuid_syntax(options.user_id)) return error{codes::invalid_option, "userId", "userId must be a UUID", ""};
   return canonical_uuid(options.user_id);
@@ -229,7 +229,7 @@ class request_writer {
     }
     // handling=strict makes PostgREST refuse (and roll back) a write
     // over the limit instead of ignoring the preference.
-    if (call_.max_affected > 0) req_.prefer = fmt::format("handling=strict, max-affected={}, ", call_.max_affected);
+    if (call_.max_affected > 0) req_.prefer = textfmt::format("handling=strict, max-affected={}, ", call_.max_affected);
     req_.prefer += "return=representation";
   }
 
@@ -307,8 +307,8 @@ result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call
 
   if (req.url.size() > options.max_url_length)
     return error{codes::url_too_long, "filters",
-                 fmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),
-                             options.max_url_length),
+                 textfmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),
+                                 options.max_url_length),
                  "split the value list into several smaller calls, or filter on fewer values"};
   return req;
 }

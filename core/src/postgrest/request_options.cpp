@@ -1,10 +1,9 @@
 // Request options: parsed from the package's JSON, checked once, and made
 // ready for many requests (request_context).
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
 
+#include "../json/format.h"
 #include "../json/json_fields.h"
 #include "alfred/postgrest/request.h"
 #include "alfred/uuid/uuid.h"
@@ -57,10 +56,11 @@ result<std::string> rest_root(std::string_view field, std::string_view value) {
     return root;
   }
   if (is_bare_supabase_project(trimmed))
-    return error{codes::invalid_option, std::string(field),
-                 fmt::format("{} is the PostgREST root, but {} is a Supabase project URL (PostgREST is under /rest/v1)",
-                             field, trimmed),
-                 fmt::format("pass it as url (it gets /rest/v1), or {}: '{}/rest/v1'", field, trimmed)};
+    return error{
+        codes::invalid_option, std::string(field),
+        textfmt::format("{} is the PostgREST root, but {} is a Supabase project URL (PostgREST is under /rest/v1)",
+                        field, trimmed),
+        textfmt::format("pass it as url (it gets /rest/v1), or {}: '{}/rest/v1'", field, trimmed)};
   return std::string(value);
 }
 
@@ -78,7 +78,7 @@ result<request_options> parse_request_options(json_value options) {
                  "{ url | restUrl, apiKey, accessToken, userId }"};
   const detail::object_fields fields(options, kOptionKeys);
   if (const auto& key = fields.unknown())
-    return error{codes::invalid_option, std::string(*key), fmt::format("unknown option {}", *key),
+    return error{codes::invalid_option, std::string(*key), textfmt::format("unknown option {}", *key),
                  "request options are url or restUrl, apiKey, accessToken, userId, maxUrlLength"};
   std::string url_field;
   std::string url_value;
@@ -96,11 +96,11 @@ result<request_options> parse_request_options(json_value options) {
     const detail::field_state state = detail::read_text(fields[key], text);
     if (state == detail::field_state::absent) continue;
     if (state == detail::field_state::wrong_type)
-      return error{codes::invalid_option, std::string(key), fmt::format("{} must be a string", key), ""};
+      return error{codes::invalid_option, std::string(key), textfmt::format("{} must be a string", key), ""};
     const bool is_url = key == "url" || key == "restUrl" || key == "baseUrl";
     if (is_url && !url_field.empty())
       return error{codes::invalid_option, std::string(key),
-                   fmt::format("give either {} or {}, not both", url_field, key),
+                   textfmt::format("give either {} or {}, not both", url_field, key),
                    "url is the Supabase URL (gets /rest/v1); restUrl is the PostgREST root itself"};
     std::string& target = is_url                 ? url_value
                           : key == "apiKey"      ? out.api_key
@@ -139,13 +139,13 @@ status require_user_token(const request_context& context, std::string_view what)
       "one)";
   if (context.options().access_token.empty())
     return error{codes::not_signed_in, "accessToken",
-                 fmt::format("{}, and no signed-in user's access token was given", what), hint};
+                 textfmt::format("{}, and no signed-in user's access token was given", what), hint};
   if (context.token_is_jwt() && context.token_role() == "anon")
     return error{codes::not_signed_in, "accessToken",
-                 fmt::format("{}, and the access token is the anon key, not a user's token", what), hint};
+                 textfmt::format("{}, and the access token is the anon key, not a user's token", what), hint};
   if (context.token_is_jwt() && context.token_sub().empty())
     return error{codes::not_signed_in, "accessToken",
-                 fmt::format("{}, and the access token names no user (no sub claim)", what), hint};
+                 textfmt::format("{}, and the access token names no user (no sub claim)", what), hint};
   return ok_status();
 }
 
@@ -153,11 +153,11 @@ status require_user_token(const request_context& context, std::string_view what)
 
 status require_signed_in(const table& tbl, const request_context& context) {
   if (!tbl.has_owner()) return ok_status();
-  return require_user_token(context, fmt::format("{} belongs to users", tbl.name));
+  return require_user_token(context, textfmt::format("{} belongs to users", tbl.name));
 }
 
 status require_signed_in(const db_function& fn, const request_context& context) {
-  return require_user_token(context, fmt::format("{} runs as the signed-in user", fn.name));
+  return require_user_token(context, textfmt::format("{} runs as the signed-in user", fn.name));
 }
 
 status require_signed_in(const table& tbl, const request_options& options) {
@@ -172,16 +172,16 @@ result<std::string_view> checked_base(const request_options& options) {
   const std::string_view base = trim_trailing_slashes(options.base_url);
   const std::string& field = options.base_url_field;
   if (options.base_url.empty())
-    return error{codes::invalid_option, field, fmt::format("{} is required", field),
+    return error{codes::invalid_option, field, textfmt::format("{} is required", field),
                  "pass url, the Supabase URL (https://<project>.supabase.co or http://127.0.0.1:54321), or restUrl, "
                  "the PostgREST root"};
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
-    return error{codes::invalid_option, field, fmt::format("{} must be an http:// or https:// URL", field),
+    return error{codes::invalid_option, field, textfmt::format("{} must be an http:// or https:// URL", field),
                  field == "url" ? "the Supabase URL, e.g. https://<project>.supabase.co or http://127.0.0.1:54321"
                                 : "the PostgREST root, e.g. https://<project>.supabase.co/rest/v1"};
   if (std::any_of(base.begin(), base.end(), is_query_fragment_or_space))
-    return error{codes::invalid_option, field, fmt::format("{} must not contain a query, fragment or spaces", field),
-                 ""};
+    return error{codes::invalid_option, field,
+                 textfmt::format("{} must not contain a query, fragment or spaces", field), ""};
   for (const auto& [value, field] :
        {std::pair{&options.api_key, "apiKey"}, std::pair{&options.access_token, "accessToken"}}) {
     auto ok = detail::check_credential(*value, field);

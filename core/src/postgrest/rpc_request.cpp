@@ -2,10 +2,9 @@
 // with its arguments in the query string for a read, which PostgREST runs in
 // a read-only transaction, `POST` with a JSON body otherwise; the search
 // RPC of semantic search.
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "../json/format.h"
 #include "alfred/postgrest/postgrest_encoding.h"
 #include "alfred/postgrest/request.h"
 #include "request_conditions.h"
@@ -65,10 +64,10 @@ result<request_parts> build_call_parts(const tool_call& call, const request_cont
   for (const auto& embed : call.embeds) {
     const std::string_view name = embed.first;
     if (std::none_of(call.args.begin(), call.args.end(), [&](const row_field& f) { return f.column == name; }))
-      return error{codes::requires_executor, fmt::format("args.{}", name),
-                   fmt::format("{} is searched by meaning: its embedding is computed first, which a plain request "
-                               "cannot do",
-                               name),
+      return error{codes::requires_executor, textfmt::format("args.{}", name),
+                   textfmt::format("{} is searched by meaning: its embedding is computed first, which a plain request "
+                                   "cannot do",
+                                   name),
                    "run it through createAct().execute(), which embeds the text and calls the function"};
   }
   if (context.send_error()) return *context.send_error();
@@ -103,8 +102,8 @@ result<request_parts> build_call_parts(const tool_call& call, const request_cont
   }
   if (req.url.size() > context.options().max_url_length)
     return error{codes::url_too_long, "args",
-                 fmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),
-                             context.options().max_url_length),
+                 textfmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),
+                                 context.options().max_url_length),
                  "give shorter argument values"};
   return req;
 }

@@ -1,11 +1,10 @@
 #include "alfred/prompt/decision.h"
 
-#include <fmt/format.h>
-
 #include <array>
 #include <cctype>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../json/json_fields.h"
 #include "../tool_call/tool_params.h"
 #include "alfred/json/json.h"
@@ -105,7 +104,7 @@ result<std::string> normalized_params(json_value params, tool_kind tool) {
     params = params_doc->root();
   }
   if (!params.is_object())
-    return invalid("params", fmt::format("params must be an object, got {}", params.kind_name()),
+    return invalid("params", textfmt::format("params must be an object, got {}", params.kind_name()),
                    "{\"table\": \"<table>\", \"filters\": [{\"field\": \"<column>\", \"op\": \"=\", \"value\": "
                    "\"<value>\"}]}");
   std::string out;
@@ -151,7 +150,7 @@ status text_member(json_value root, std::string_view key, std::string& out) {
     case detail::field_state::absent:
       return ok_status();
     case detail::field_state::wrong_type:
-      return invalid(std::string(key), fmt::format("{} must be text, got {}", key, found->kind_name()), "");
+      return invalid(std::string(key), textfmt::format("{} must be text, got {}", key, found->kind_name()), "");
     case detail::field_state::ok:
       break;
   }
@@ -163,7 +162,7 @@ status required_text(json_value root, std::string_view key, std::string_view act
   auto ok = text_member(root, key, out);
   if (!ok) return ok;
   if (out.find_first_not_of(" \t\r\n") == std::string::npos)
-    return invalid(std::string(key), fmt::format("{} needs a non-empty {}", action, key), std::string(kExample));
+    return invalid(std::string(key), textfmt::format("{} needs a non-empty {}", action, key), std::string(kExample));
   return ok_status();
 }
 
@@ -192,11 +191,11 @@ status parse_tool_call_action(json_value root, std::optional<step_type> step, ac
   if (!tool || !tool->is_string()) return invalid("tool", "tool_call needs a tool", "one of: " + allowed_tools(step));
   auto kind = parse_tool_name(tool->str());
   if (!kind)
-    return invalid("tool", fmt::format("'{}' is not a tool", detail::echoed(tool->str())),
+    return invalid("tool", textfmt::format("'{}' is not a tool", detail::echoed(tool->str())),
                    "one of: " + allowed_tools(step));
   if (step && !step_allows_tool(*step, *kind))
     return error{codes::action_not_allowed, "tool",
-                 fmt::format("{} is not allowed in a {} step", tool->str(), step_type_name(*step)),
+                 textfmt::format("{} is not allowed in a {} step", tool->str(), step_type_name(*step)),
                  "allowed tools: " + allowed_tools(step)};
   decision.tool = std::string(tool->str());
   auto params = root.find("params");
@@ -214,14 +213,14 @@ status parse_blocked(json_value root, act_decision& decision) {
   for (char& c : decision.reason_code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (decision.reason_code != "INSUFFICIENT_INFO" && decision.reason_code != "PLAN_INVALID" &&
       decision.reason_code != "TOOL_FAILURE")
-    return invalid("reason_code", fmt::format("'{}' is not a reason code", detail::echoed(decision.reason_code)),
+    return invalid("reason_code", textfmt::format("'{}' is not a reason code", detail::echoed(decision.reason_code)),
                    "one of: INSUFFICIENT_INFO, PLAN_INVALID, TOOL_FAILURE");
   ok = text_member(root, "details", decision.details);
   if (ok) ok = text_member(root, "suggested_next", decision.suggested_next);
   if (!ok) return ok;
   const auto& next = decision.suggested_next;
   if (!next.empty() && next != "ask_user" && next != "replan" && next != "fail")
-    return invalid("suggested_next", fmt::format("'{}' is not a next step", detail::echoed(next)),
+    return invalid("suggested_next", textfmt::format("'{}' is not a next step", detail::echoed(next)),
                    "one of: ask_user, replan, fail");
   return ok_status();
 }
@@ -245,7 +244,7 @@ result<act_decision> parse_decision(std::string_view text, std::optional<step_ty
   const json_value root = doc->root();
   if (!root.is_object())
     return error{codes::invalid_decision_json, "",
-                 fmt::format("the reply must be a JSON object, got {}", root.kind_name()), std::string(kExample)};
+                 textfmt::format("the reply must be a JSON object, got {}", root.kind_name()), std::string(kExample)};
   auto action_value = root.find("action");
   if (!action_value || !action_value->is_string())
     return invalid("action", "action is required", "one of: " + allowed_actions(step));
@@ -253,10 +252,11 @@ result<act_decision> parse_decision(std::string_view text, std::optional<step_ty
   for (const auto& [candidate, name] : kActions)
     if (name == action_value->str()) action = candidate;
   if (!action)
-    return invalid("action", fmt::format("'{}' is not an action", detail::echoed(action_value->str())),
+    return invalid("action", textfmt::format("'{}' is not an action", detail::echoed(action_value->str())),
                    "one of: " + allowed_actions(step));
   if (*action == decision_action::tool_call && step && !step_calls_tools(*step))
-    return error{codes::action_not_allowed, "action", fmt::format("{} steps make no tool calls", step_type_name(*step)),
+    return error{codes::action_not_allowed, "action",
+                 textfmt::format("{} steps make no tool calls", step_type_name(*step)),
                  "use the data in the prompt and finish with step_complete; allowed: " + allowed_actions(step)};
 
   act_decision decision;

@@ -1,7 +1,6 @@
 #include "alfred/prompt/prompt.h"
 
-#include <fmt/format.h>
-
+#include "../json/format.h"
 #include "alfred/domain/prompt_examples.h"
 #include "alfred/registry/uuid_scrub.h"
 #include "prompt_input.h"
@@ -58,18 +57,18 @@ void append_status(std::string& out, const prompt_input& in) {
   if (!step_calls_tools(in.type)) type += " (no database calls)";
   if (step_calls_tools(in.type)) {
     out += "| Step | Type | Tool calls so far | Today |\n|---|---|---|---|\n";
-    fmt::format_to(std::back_inserter(out), "| {} of {} | {} | {} | {} |\n", in.index + 1, in.total, type,
-                   in.current_step_results.size(), today);
+    textfmt::format_to(out, "| {} of {} | {} | {} | {} |\n", in.index + 1, in.total, type,
+                       in.current_step_results.size(), today);
   } else {
     out += "| Step | Type | Today |\n|---|---|---|\n";
-    fmt::format_to(std::back_inserter(out), "| {} of {} | {} | {} |\n", in.index + 1, in.total, type, today);
+    textfmt::format_to(out, "| {} of {} | {} | {} |\n", in.index + 1, in.total, type, today);
   }
 }
 
 void append_previous_note(std::string& out, const prompt_input& in) {
   if (in.previous_steps.empty() || in.previous_steps.back().note.empty()) return;
   const auto& last = in.previous_steps.back();
-  fmt::format_to(std::back_inserter(out), "From step {}: ", last.index + 1);
+  textfmt::format_to(out, "From step {}: ", last.index + 1);
   detail::append_bounded(out, last.note, in.limits.chars_per_message);
   out += '\n';
 }
@@ -105,7 +104,7 @@ void append_task(std::string& out, const prompt_input& in) {
   for (std::size_t i = 0; i < in.plan.size(); ++i) {
     const long index = static_cast<long>(i);
     const std::string_view state = index < in.index ? "done" : index == in.index ? "this step" : "later";
-    fmt::format_to(std::back_inserter(out), "{}. {} — {}\n", i + 1, in.plan[i], state);
+    textfmt::format_to(out, "{}. {} — {}\n", i + 1, in.plan[i], state);
   }
 }
 
@@ -116,8 +115,7 @@ void append_conversation(std::string& out, const prompt_input& in) {
     return;
   }
   const std::size_t shown = std::min(messages.size(), in.limits.conversation_messages);
-  if (shown < messages.size())
-    fmt::format_to(std::back_inserter(out), "({} earlier messages not shown)\n", messages.size() - shown);
+  if (shown < messages.size()) textfmt::format_to(out, "({} earlier messages not shown)\n", messages.size() - shown);
   for (std::size_t i = messages.size() - shown; i < messages.size(); ++i) {
     const auto& msg = messages[i];
     const std::string_view role = msg.role == "user"        ? std::string_view("User")
@@ -147,27 +145,27 @@ void append_decision(std::string& out, const domain& dom, const prompt_input& in
       "use.\n";
   const std::string functions = step_calls_tools(in.type) ? callable_functions(dom, in.type) : std::string();
   if (in.type == step_type::read) {
-    fmt::format_to(std::back_inserter(out),
-                   "Allowed in {}: `tool_call` (`db_read`{}), `step_complete`, `ask_user`, `blocked`, `fail`.\n"
-                   "- Need rows → `tool_call` with `tool: \"db_read\"` and `params`.\n",
-                   step_label(in.type), functions.empty() ? " only" : ", or `db_call` of a function that reads");
+    textfmt::format_to(out,
+                       "Allowed in {}: `tool_call` (`db_read`{}), `step_complete`, `ask_user`, `blocked`, `fail`.\n"
+                       "- Need rows → `tool_call` with `tool: \"db_read\"` and `params`.\n",
+                       step_label(in.type), functions.empty() ? " only" : ", or `db_call` of a function that reads");
   } else if (in.type == step_type::write) {
-    fmt::format_to(std::back_inserter(out),
-                   "Allowed in {}: `tool_call` (`db_create`, `db_update`, `db_delete`, `db_read`{}), `step_complete`, "
-                   "`ask_user`, `blocked`, `fail`.\n"
-                   "- A change to make → `tool_call` with `tool` and `params` (`params.data` is JSON text).\n",
-                   step_label(in.type), functions.empty() ? "" : ", `db_call`");
+    textfmt::format_to(
+        out,
+        "Allowed in {}: `tool_call` (`db_create`, `db_update`, `db_delete`, `db_read`{}), `step_complete`, "
+        "`ask_user`, `blocked`, `fail`.\n"
+        "- A change to make → `tool_call` with `tool` and `params` (`params.data` is JSON text).\n",
+        step_label(in.type), functions.empty() ? "" : ", `db_call`");
   } else {
-    fmt::format_to(std::back_inserter(out),
-                   "Allowed in {}: `step_complete`, `ask_user`, `blocked`, `fail`. No tool calls.\n",
-                   step_label(in.type));
+    textfmt::format_to(out, "Allowed in {}: `step_complete`, `ask_user`, `blocked`, `fail`. No tool calls.\n",
+                       step_label(in.type));
   }
   if (!functions.empty())
-    fmt::format_to(std::back_inserter(out),
-                   "- The app's own function does it ({}; their arguments are in the Schema's Functions) → "
-                   "`tool_call` with `tool: \"db_call\"`, `params.function` and `params.args` (JSON text of the "
-                   "arguments, refs for rows). Prefer a function to the generic tools when one fits the request.\n",
-                   functions);
+    textfmt::format_to(out,
+                       "- The app's own function does it ({}; their arguments are in the Schema's Functions) → "
+                       "`tool_call` with `tool: \"db_call\"`, `params.function` and `params.args` (JSON text of the "
+                       "arguments, refs for rows). Prefer a function to the generic tools when one fits the request.\n",
+                       functions);
   if (step_calls_tools(in.type))
     out +=
         "- Step done → `step_complete` with `summary` and `note_for_next_step` naming the refs the next step needs.\n";
@@ -238,7 +236,7 @@ static_assert(matrix_in_prompt_order(), "kMatrix lists every prompt_section once
 const matrix_row& row_of(prompt_section section) { return kMatrix[static_cast<std::size_t>(section)]; }
 
 std::string user_prompt(const domain& dom, const ref_registry& registry, const prompt_input& in) {
-  std::string out = fmt::format("# Act: step {} of {} ({})", in.index + 1, in.total, step_type_name(in.type));
+  std::string out = textfmt::format("# Act: step {} of {} ({})", in.index + 1, in.total, step_type_name(in.type));
   if (!in.subdomain.empty()) out.append(", subdomain ").append(in.subdomain);
   out += '\n';
   detail::shown_refs shown;
@@ -250,7 +248,7 @@ std::string user_prompt(const domain& dom, const ref_registry& registry, const p
     body.clear();
     row.body(body, context);
     if (body.empty()) continue;
-    fmt::format_to(std::back_inserter(out), "\n## {}. {}\n", ++number, prompt_section_title(row.section, in.type));
+    textfmt::format_to(out, "\n## {}. {}\n", ++number, prompt_section_title(row.section, in.type));
     out += body;
   }
   return out;
@@ -308,7 +306,7 @@ result<act_prompt> build_act_prompt(const domain& dom, const ref_registry& regis
       std::string names;
       for (auto known : embedded_template_names()) names.append(names.empty() ? "" : ", ").append(known);
       return error{codes::unknown_template, "templates." + std::string(name),
-                   fmt::format("'{}' is not a template name", name), "templates: " + names};
+                   textfmt::format("'{}' is not a template name", name), "templates: " + names};
     }
   act_prompt prompt{system_prompt(dom, *in), user_prompt(dom, registry, *in)};
   scrub_uuids(prompt.system, registry);

@@ -1,8 +1,7 @@
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 
+#include "../json/format.h"
 #include "prompt_sections.h"
 #include "prompt_text.h"
 
@@ -42,16 +41,16 @@ void append_ref_line(std::string& out, const ref_entry& entry, std::string_view 
     out += ": ";
     append_one_line(out, entry.label, kWholeLabel);
   }
-  fmt::format_to(std::back_inserter(out), " ({}) · {}\n", entry.table, state);
+  textfmt::format_to(out, " ({}) · {}\n", entry.table, state);
 }
 
 std::string entry_state(const ref_entry& entry, bool artifacts_section) {
   if (entry.pending())
     return artifacts_section ? "generated, not saved; content in Generated Artifacts" : "generated, not saved";
   if (entry.generated)
-    return fmt::format("generated, saved as {}{}", entry.saved_as,
-                       artifacts_section && entry.content ? "; content in Generated Artifacts" : "");
-  return fmt::format("{} in turn {}", ref_action_name(entry.action), entry.turn_last);
+    return textfmt::format("generated, saved as {}{}", entry.saved_as,
+                           artifacts_section && entry.content ? "; content in Generated Artifacts" : "");
+  return textfmt::format("{} in turn {}", ref_action_name(entry.action), entry.turn_last);
 }
 
 // `lines` (ref lines, "- `ref` …") without the lines of `refs`.
@@ -75,9 +74,8 @@ void append_memory(std::string& out, std::vector<const ref_entry*> memory, std::
                    [](const ref_entry* a, const ref_entry* b) { return a->turn_last > b->turn_last; });
   const std::size_t listed = std::min(memory.size(), limit);
   for (std::size_t i = 0; i < listed; ++i)
-    append_ref_line(out, *memory[i], fmt::format("last seen in turn {}", memory[i]->turn_last));
-  if (listed < memory.size())
-    fmt::format_to(std::back_inserter(out), "- … {} older refs not listed\n", memory.size() - listed);
+    append_ref_line(out, *memory[i], textfmt::format("last seen in turn {}", memory[i]->turn_last));
+  if (listed < memory.size()) textfmt::format_to(out, "- … {} older refs not listed\n", memory.size() - listed);
 }
 
 }  // namespace
@@ -152,11 +150,11 @@ void append_artifacts_body(std::string& out, const ref_registry& registry) {
       out += ": ";
       append_one_line(out, entry.label, kWholeLabel);
     }
-    fmt::format_to(std::back_inserter(out), " ({})", entry.table);
+    textfmt::format_to(out, " ({})", entry.table);
     if (!entry.pending())
-      fmt::format_to(std::back_inserter(out),
-                     " · saved as {}; rows that belong to it (nested lists) are saved with `{}` as their foreign key",
-                     entry.saved_as, entry.ref);
+      textfmt::format_to(
+          out, " · saved as {}; rows that belong to it (nested lists) are saved with `{}` as their foreign key",
+          entry.saved_as, entry.ref);
     out += "\n```json\n";
     auto doc = json_document::parse(*entry.content);
     if (doc)

@@ -1,5 +1,4 @@
-#include <fmt/format.h>
-
+#include "../json/format.h"
 #include "alfred/prompt/prompt_query.h"
 #include "prompt_sections.h"
 #include "prompt_text.h"
@@ -38,8 +37,8 @@ void append_result(std::string& out, json_value item, bool with_rows, const prom
 
 void append_step(std::string& out, const step_record& step, bool full, bool last, const prompt_limits& limits,
                  shown_refs& shown) {
-  fmt::format_to(std::back_inserter(out), "\n### Step {} ({}): {}\n", step.index + 1, type_name_or(step.type, "step"),
-                 step.description);
+  textfmt::format_to(out, "\n### Step {} ({}): {}\n", step.index + 1, type_name_or(step.type, "step"),
+                     step.description);
   if (!step.summary.empty()) out.append("Summary: ").append(step.summary).append("\n");
   for (json_value item : step.results) append_result(out, item, full, limits, shown);
   if (step.data && !step.data->is_null()) {
@@ -58,12 +57,11 @@ void append_step(std::string& out, const step_record& step, bool full, bool last
 constexpr std::size_t kPreviousTurnSteps = 2;
 
 void append_previous_turn(std::string& out, const turn_record& turn) {
-  fmt::format_to(std::back_inserter(out), "\n### Previous turn (turn {})\n", turn.turn);
+  textfmt::format_to(out, "\n### Previous turn (turn {})\n", turn.turn);
   const std::size_t first = turn.steps.size() > kPreviousTurnSteps ? turn.steps.size() - kPreviousTurnSteps : 0;
   for (std::size_t i = first; i < turn.steps.size(); ++i) {
     const step_record& step = turn.steps[i];
-    fmt::format_to(std::back_inserter(out), "- Step {} ({}): {}", step.index + 1, type_name_or(step.type, "step"),
-                   step.description);
+    textfmt::format_to(out, "- Step {} ({}): {}", step.index + 1, type_name_or(step.type, "step"), step.description);
     if (!step.summary.empty()) out.append(" — ").append(step.summary);
     out += '\n';
     for (json_value item : step.results) {
@@ -87,10 +85,9 @@ void append_data_body(std::string& out, const prompt_input& in, shown_refs& show
     if (calls == 0) {
       out += "\n### This step so far\n*No tool calls yet.*\n";
     } else {
-      fmt::format_to(std::back_inserter(out), "\n### This step so far ({} tool call{})\n", calls,
-                     calls == 1 ? "" : "s");
+      textfmt::format_to(out, "\n### This step so far ({} tool call{})\n", calls, calls == 1 ? "" : "s");
       for (std::size_t i = 0; i < calls; ++i) {
-        fmt::format_to(std::back_inserter(out), "#### Call {}\n", i + 1);
+        textfmt::format_to(out, "#### Call {}\n", i + 1);
         append_result(out, in.current_step_results[i], true, in.limits, shown);
       }
     }

@@ -1,10 +1,9 @@
 #include "prompt_input.h"
 
-#include <fmt/format.h>
-
 #include <array>
 #include <string>
 
+#include "../json/format.h"
 #include "../json/json_fields.h"
 
 namespace alfred::detail {
@@ -33,7 +32,7 @@ using detail::present_member;
 status read_text(json_value object, std::string_view key, const std::string& path, std::string_view& out) {
   auto found = present_member(object, key);
   if (detail::read_text(found, out) != field_state::wrong_type) return ok_status();
-  return invalid(path, fmt::format("{} must be a string, got {}", key, found->kind_name()));
+  return invalid(path, textfmt::format("{} must be a string, got {}", key, found->kind_name()));
 }
 
 status read_integer(json_value object, std::string_view key, const std::string& path, long& out) {
@@ -42,7 +41,7 @@ status read_integer(json_value object, std::string_view key, const std::string& 
   const field_state state = detail::read_whole_number(found, n);
   if (state == field_state::absent) return ok_status();
   if (state == field_state::wrong_type || n < 0 || n > 1'000'000)
-    return invalid(path, fmt::format("{} must be a whole number ≥ 0, got {}", key, found->raw()));
+    return invalid(path, textfmt::format("{} must be a whole number ≥ 0, got {}", key, found->raw()));
   out = static_cast<long>(n);
   return ok_status();
 }
@@ -51,14 +50,14 @@ result<json_value> read_list(json_value object, std::string_view key, const std:
   auto found = present_member(object, key);
   json_value list;
   if (detail::read_list(found, list) == field_state::wrong_type)
-    return invalid(path, fmt::format("{} must be a list, got {}", key, found->kind_name()));
+    return invalid(path, textfmt::format("{} must be a list, got {}", key, found->kind_name()));
   return list;
 }
 
 result<step_type> read_step_type(json_value value, const std::string& path) {
   if (value.is_string())
     if (auto type = parse_step_type(value.str())) return *type;
-  return invalid(path, fmt::format("unknown step type {}", value.raw()), "one of: read, write, analyze, generate");
+  return invalid(path, textfmt::format("unknown step type {}", value.raw()), "one of: read, write, analyze, generate");
 }
 
 status read_results(json_value list, const std::string& path, std::vector<json_value>& out) {
@@ -66,7 +65,7 @@ status read_results(json_value list, const std::string& path, std::vector<json_v
   list.for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
     if (!item.is_object())
-      failure = invalid(fmt::format("{}[{}]", path, i), "a tool result must be an object",
+      failure = invalid(textfmt::format("{}[{}]", path, i), "a tool result must be an object",
                         "{tool, table, data, error, count, query} as the executor returns it");
     else
       out.push_back(item);
@@ -102,7 +101,7 @@ status read_steps(json_value list, const std::string& path, std::vector<step_rec
   std::optional<error> failure;
   list.for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
-    auto step = read_step_record(item, fmt::format("{}[{}]", path, i));
+    auto step = read_step_record(item, textfmt::format("{}[{}]", path, i));
     if (!step)
       failure = step.take_error();
     else
@@ -135,7 +134,7 @@ status read_conversation(json_value list, prompt_input& in) {
   std::optional<error> failure;
   list.for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
-    const std::string path = fmt::format("conversation[{}]", i);
+    const std::string path = textfmt::format("conversation[{}]", i);
     message msg;
     if (!item.is_object()) {
       failure = invalid(path, "a message must be {role, text}");
@@ -154,7 +153,7 @@ status read_turns(json_value list, prompt_input& in) {
   std::optional<error> failure;
   list.for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
-    const std::string path = fmt::format("previous_turns[{}]", i);
+    const std::string path = textfmt::format("previous_turns[{}]", i);
     if (!item.is_object()) {
       failure = invalid(path, "a turn must be {turn, steps}");
       return;
@@ -195,7 +194,7 @@ status read_limits(json_value root, prompt_input& in) {
       if (name == key) {
         auto n = value.as_integer();
         if (!n || *n < 0) {
-          failure = invalid(path, fmt::format("{} must be a whole number ≥ 0", key));
+          failure = invalid(path, textfmt::format("{} must be a whole number ≥ 0", key));
           return;
         }
         *slot = static_cast<std::size_t>(*n);
@@ -203,7 +202,7 @@ status read_limits(json_value root, prompt_input& in) {
       }
     std::string names;
     for (auto [name, slot] : slots) names.append(names.empty() ? "" : ", ").append(name);
-    failure = invalid(path, fmt::format("unknown limit '{}'", key), "limits: " + names);
+    failure = invalid(path, textfmt::format("unknown limit '{}'", key), "limits: " + names);
   });
   if (failure) return std::move(*failure);
   return ok_status();
@@ -235,10 +234,10 @@ std::optional<std::string_view> prompt_input::template_override(std::string_view
 
 result<prompt_input> read_prompt_input(json_value root) {
   if (!root.is_object())
-    return invalid("", fmt::format("the prompt input must be an object, got {}", root.kind_name()));
+    return invalid("", textfmt::format("the prompt input must be an object, got {}", root.kind_name()));
   const detail::object_fields fields(root, kInputKeys);
   if (const auto& key = fields.unknown())
-    return invalid(std::string(*key), fmt::format("unknown input '{}'", *key),
+    return invalid(std::string(*key), textfmt::format("unknown input '{}'", *key),
                    "allowed: " + detail::key_list(kInputKeys));
   std::optional<error> failure;
 
@@ -254,7 +253,7 @@ result<prompt_input> read_prompt_input(json_value root) {
   plan->for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
     if (!item.is_string())
-      failure = invalid(fmt::format("plan[{}]", i), "a plan entry is the step's description (a string)");
+      failure = invalid(textfmt::format("plan[{}]", i), "a plan entry is the step's description (a string)");
     else
       in.plan.push_back(item.str());
   });

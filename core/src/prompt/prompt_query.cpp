@@ -1,9 +1,8 @@
 #include "alfred/prompt/prompt_query.h"
 
-#include <fmt/format.h>
-
 #include <optional>
 
+#include "../json/format.h"
 #include "../json/json_fields.h"
 #include "alfred/tool_call/filter_ops.h"
 #include "prompt_text.h"
@@ -42,7 +41,7 @@ using detail::present_member;
 result<std::string_view> string_member(json_value object, std::string_view key, std::string_view path) {
   std::string_view text;
   if (detail::read_text(present_member(object, key), text) == field_state::wrong_type)
-    return invalid(std::string(path), fmt::format("{} must be a string", key));
+    return invalid(std::string(path), textfmt::format("{} must be a string", key));
   return text;
 }
 
@@ -52,7 +51,7 @@ json_value empty_object() {
 }
 
 result<query_view> read_record(json_value input) {
-  if (!input.is_object()) return invalid("", fmt::format("expected an object, got {}", input.kind_name()));
+  if (!input.is_object()) return invalid("", textfmt::format("expected an object, got {}", input.kind_name()));
   query_view view;
   json_value record = input;
   std::string prefix;
@@ -191,7 +190,7 @@ std::string args_text(json_value shape) {
 
 // "Function: archive_project | Args: project_id = project_2 | Returns: projects".
 std::string call_text(const query_view& q, json_value shape) {
-  std::string out = fmt::format("Function: {}", q.function);
+  std::string out = textfmt::format("Function: {}", q.function);
   const std::string args = args_text(shape);
   out.append(" | Args: ").append(args.empty() ? std::string_view("none") : std::string_view(args));
   if (!q.table.empty()) out.append(" | Returns: rows of ").append(q.table);
@@ -201,11 +200,11 @@ std::string call_text(const query_view& q, json_value shape) {
 // "Table: inventory | Filters: location = pantry | Limit: 100".
 std::string shape_text(const query_view& q, json_value shape) {
   if (!q.function.empty()) return call_text(q, shape);
-  std::string out = fmt::format("Table: {}", q.table);
+  std::string out = textfmt::format("Table: {}", q.table);
   const std::string_view verb = verb_of(q.tool);
   if (verb == "create") {
     if (auto records = integer_member(shape, "records"))
-      fmt::format_to(std::back_inserter(out), " | Create: {} record{}", *records, *records == 1 ? "" : "s");
+      textfmt::format_to(out, " | Create: {} record{}", *records, *records == 1 ? "" : "s");
     if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.append(" | Columns: ").append(cols);
     return out;
   }
@@ -225,18 +224,18 @@ std::string shape_text(const query_view& q, json_value shape) {
       out.append(" | Order: ").append(order->str());
       if (auto dir = present_member(shape, "order_dir"); dir && dir->is_string()) out.append(" ").append(dir->str());
     }
-  if (auto limit = integer_member(shape, "limit")) fmt::format_to(std::back_inserter(out), " | Limit: {}", *limit);
-  if (auto offset = integer_member(shape, "offset")) fmt::format_to(std::back_inserter(out), " | Offset: {}", *offset);
+  if (auto limit = integer_member(shape, "limit")) textfmt::format_to(out, " | Limit: {}", *limit);
+  if (auto offset = integer_member(shape, "offset")) textfmt::format_to(out, " | Offset: {}", *offset);
   return out;
 }
 
 std::string count_text(std::string_view verb, long long n, bool short_form) {
   const char* plural = n == 1 ? "" : "s";
   if (verb == "call")
-    return short_form ? fmt::format("{} row{}", n, plural) : fmt::format("{} row{} returned", n, plural);
+    return short_form ? textfmt::format("{} row{}", n, plural) : textfmt::format("{} row{} returned", n, plural);
   if (verb == "read")
-    return short_form ? fmt::format("{} record{}", n, plural) : fmt::format("{} record{} found", n, plural);
-  return short_form ? fmt::format("{} {}d", n, verb) : fmt::format("{} record{} {}d", n, plural, verb);
+    return short_form ? textfmt::format("{} record{}", n, plural) : textfmt::format("{} record{} found", n, plural);
+  return short_form ? textfmt::format("{} {}d", n, verb) : textfmt::format("{} record{} {}d", n, plural, verb);
 }
 
 std::string_view error_code(json_value err) {
@@ -249,7 +248,7 @@ std::string error_text(json_value err) {
     auto found = err.find(key);
     return found && found->is_string() ? found->str() : std::string_view();
   };
-  std::string out = fmt::format("error {}", error_code(err));
+  std::string out = textfmt::format("error {}", error_code(err));
   if (!text("path").empty()) out.append(" at ").append(text("path"));
   if (!text("message").empty()) out.append(": ").append(text("message"));
   if (!text("hint").empty()) out.append(" (hint: ").append(text("hint")).append(")");
@@ -258,7 +257,7 @@ std::string error_text(json_value err) {
 
 std::string outcome_text(const query_view& q, bool short_form) {
   const std::string_view verb = verb_of(q.tool);
-  if (q.error) return short_form ? fmt::format("error {}", error_code(*q.error)) : error_text(*q.error);
+  if (q.error) return short_form ? textfmt::format("error {}", error_code(*q.error)) : error_text(*q.error);
   if (q.source == "none") return "not executed";
   if (q.count) return count_text(verb, *q.count, short_form);
   return "done";
@@ -275,12 +274,12 @@ std::string tip_text(const query_view& q) {
     const json_value only = filters->at(0);
     if (auto field = only.find("field"); field && field->is_string() && field->str() == "id")
       return "Tip: none of these refs matched a row; they may have been deleted.";
-    return fmt::format("Tip: only rows with {} were searched; a read without that filter would cover all of {}.",
-                       filters_text(shape, ", "), q.table);
+    return textfmt::format("Tip: only rows with {} were searched; a read without that filter would cover all of {}.",
+                           filters_text(shape, ", "), q.table);
   }
   std::string all = filters_text(shape, ", ");
   if (!any.empty()) all.append(all.empty() ? "" : ", ").append("any of (").append(any).append(")");
-  return fmt::format("Tip: no row matched all of {}; fewer filters would broaden the read.", all);
+  return textfmt::format("Tip: no row matched all of {}; fewer filters would broaden the read.", all);
 }
 
 std::string render_block(const query_view& q) {
@@ -301,7 +300,7 @@ std::string render_block(const query_view& q) {
 
 std::string render_line(const query_view& q) {
   const std::string_view verb = verb_of(q.tool);
-  std::string out = fmt::format("{} {}", verb, verb == "call" ? q.function : q.table);
+  std::string out = textfmt::format("{} {}", verb, verb == "call" ? q.function : q.table);
   std::string details;
   if (verb == "call") {
     const std::string args = args_text(q.requested);

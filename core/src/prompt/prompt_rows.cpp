@@ -1,7 +1,6 @@
 #include "prompt_rows.h"
 
-#include <fmt/format.h>
-
+#include "../json/format.h"
 #include "prompt_text.h"
 
 namespace alfred::detail {
@@ -78,12 +77,12 @@ void append_block_members(std::string& out, json_value row, const prompt_limits&
   row.for_each_member([&](std::string_view key, json_value value) {
     if (key == "id" || is_empty_value(value)) return;
     if (is_row_list(value)) {
-      fmt::format_to(std::back_inserter(out), "{}{} ({}):\n", nested_indent, key, value.size());
+      textfmt::format_to(out, "{}{} ({}):\n", nested_indent, key, value.size());
       render_rows(out, value, limits, nested_indent, shown, ref.empty() ? std::string_view("-") : ref);
     } else if (value.is_array() && has_long_element(value)) {
       out.append(nested_indent).append(key).append(":\n");
       value.for_each_element([&](std::size_t i, json_value element) {
-        fmt::format_to(std::back_inserter(out), "{}  {}. ", nested_indent, i + 1);
+        textfmt::format_to(out, "{}  {}. ", nested_indent, i + 1);
         if (element.is_string())
           append_one_line(out, element.str(), limits.chars_per_value);
         else
@@ -138,7 +137,7 @@ void render_rows(std::string& out, json_value data, const prompt_limits& limits,
   });
   if (total <= limits.rows_per_result) return;
   const std::size_t hidden = total - limits.rows_per_result;
-  fmt::format_to(std::back_inserter(out), "{}- … {} more row{} not shown", indent, hidden, hidden == 1 ? "" : "s");
+  textfmt::format_to(out, "{}- … {} more row{} not shown", indent, hidden, hidden == 1 ? "" : "s");
   if (!overflow.empty()) {
     out.append(" (refs: ").append(overflow);
     if (listed < hidden) out += ", …";

@@ -1,9 +1,8 @@
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <span>
 #include <string>
 
+#include "../json/format.h"
 #include "prompt_sections.h"
 
 namespace alfred::detail {
@@ -26,14 +25,14 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
   out.append("- ").append(col.name).append(": ");
   const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
   if (&col == tbl.key_column()) {
-    fmt::format_to(std::back_inserter(out), "ref ({})", ref_pattern(tbl.ref_prefix));
+    textfmt::format_to(out, "ref ({})", ref_pattern(tbl.ref_prefix));
     if (tbl.owner == col.name || col.user_id) out += ", me for your own row";
   } else if (col.user_id) {
     out += "user: me when it is you";
   } else if (target && col.type == column_type::uuid_array) {
-    fmt::format_to(std::back_inserter(out), "list of refs → {} ({})", target->name, ref_pattern(target->ref_prefix));
+    textfmt::format_to(out, "list of refs → {} ({})", target->name, ref_pattern(target->ref_prefix));
   } else if (target) {
-    fmt::format_to(std::back_inserter(out), "ref → {} ({})", target->name, ref_pattern(target->ref_prefix));
+    textfmt::format_to(out, "ref → {} ({})", target->name, ref_pattern(target->ref_prefix));
     if (target->key_column() && (target->owner == target->key_column()->name || target->key_column()->user_id))
       out += ", me when it is you";
   } else {
@@ -55,11 +54,12 @@ void append_function(std::string& out, const domain& dom, const db_function& fn,
   std::string rows;
   switch (fn.returns.type) {
     case function_returns::kind::rows:
-      rows = fmt::format("returns {} of {}", fn.returns.set ? "rows" : "a row", fn.returns.table);
+      rows = textfmt::format("returns {} of {}", fn.returns.set ? "rows" : "a row", fn.returns.table);
       returns = rows;
       break;
     case function_returns::kind::value:
-      rows = fmt::format("returns {} {}", fn.returns.set ? "values of type" : "a", type_text(fn.returns.value_type));
+      rows =
+          textfmt::format("returns {} {}", fn.returns.set ? "values of type" : "a", type_text(fn.returns.value_type));
       returns = rows;
       break;
     case function_returns::kind::json:
@@ -69,8 +69,7 @@ void append_function(std::string& out, const domain& dom, const db_function& fn,
       returns = "returns nothing";
       break;
   }
-  fmt::format_to(std::back_inserter(out), "\n### {} ({}; {})\n", fn.name, fn.read ? "reads only" : "changes data",
-                 returns);
+  textfmt::format_to(out, "\n### {} ({}; {})\n", fn.name, fn.read ? "reads only" : "changes data", returns);
   if (!fn.description.empty()) out.append(fn.description).append("\n");
   bool any = false;
   for (const column& arg : fn.args.columns) {
@@ -103,20 +102,20 @@ void append_schema_body(std::string& out, const domain& dom, std::span<const std
       "Columns not listed do not exist.\n";
   for (const table& tbl : dom.tables) {
     if (!tbl.exposed) {
-      fmt::format_to(
-          std::back_inserter(out), "\n### {} (refs {}): not a table to read; its refs come from {}\n", tbl.name,
+      textfmt::format_to(
+          out, "\n### {} (refs {}): not a table to read; its refs come from {}\n", tbl.name,
           ref_pattern(tbl.ref_prefix),
           dom.functions.empty() ? "the rows that reference it" : "function results and the rows that reference it");
       continue;
     }
     if (tbl.key_column())
-      fmt::format_to(std::back_inserter(out), "\n### {} (refs {}){}\n", tbl.name, ref_pattern(tbl.ref_prefix),
-                     tbl.writable ? "" : ", read-only");
+      textfmt::format_to(out, "\n### {} (refs {}){}\n", tbl.name, ref_pattern(tbl.ref_prefix),
+                         tbl.writable ? "" : ", read-only");
     else if (!tbl.key.empty())
-      fmt::format_to(std::back_inserter(out), "\n### {} (rows named by {}){}\n", tbl.name, fmt::join(tbl.key, " + "),
-                     tbl.writable ? "" : ", read-only");
+      textfmt::format_to(out, "\n### {} (rows named by {}){}\n", tbl.name, textfmt::join(tbl.key, " + "),
+                         tbl.writable ? "" : ", read-only");
     else
-      fmt::format_to(std::back_inserter(out), "\n### {} (read-only)\n", tbl.name);
+      textfmt::format_to(out, "\n### {} (read-only)\n", tbl.name);
     for (const column& col : tbl.columns) {
       const bool hidden =
           std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end();
@@ -127,8 +126,8 @@ void append_schema_body(std::string& out, const domain& dom, std::span<const std
       const table* target = dom.find_table(rel.table);
       const std::string_view example =
           target && !target->label_columns.empty() ? std::string_view(target->label_columns.front()) : "*";
-      fmt::format_to(std::back_inserter(out), "- related rows: {} (read with \"columns\": [\"*\", \"{}({})\"])\n",
-                     rel.name, rel.name, example);
+      textfmt::format_to(out, "- related rows: {} (read with \"columns\": [\"*\", \"{}({})\"])\n", rel.name, rel.name,
+                         example);
     }
   }
   if (dom.functions.empty()) return;

@@ -1,6 +1,6 @@
 #include "prompt_text.h"
 
-#include <fmt/format.h>
+#include "../json/format.h"
 
 namespace alfred::detail {
 namespace {
@@ -21,7 +21,7 @@ void append_bounded(std::string& out, std::string_view text, std::size_t max_cha
     if (is_continuation(static_cast<unsigned char>(text[i]))) continue;
     if (seen == max_chars) {
       out.append(text.substr(0, i));
-      fmt::format_to(std::back_inserter(out), "… [+{} chars]", code_points(text.substr(i)));
+      textfmt::format_to(out, "… [+{} chars]", code_points(text.substr(i)));
       return;
     }
     ++seen;

@@ -1,13 +1,12 @@
 // The tools' descriptions (tool_description) and the four tools with their
 // schemas as one JSON array (tool_definitions_json); the schemas themselves
 // are tool_schema.cpp's.
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
 #include <iterator>
 #include <string>
 
+#include "../json/format.h"
 #include "../tool_call/function_reader.h"
 #include "alfred/json/json.h"
 #include "alfred/prompt/tool_schema.h"
@@ -32,7 +31,7 @@ std::string link_example(const domain& dom) {
     for (const auto& col : tbl.columns) {
       const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
       if (target && col.type != column_type::uuid_array && col.writable)
-        return fmt::format(" (\"{}\": \"{}\")", col.name, ref_text(target->ref_prefix, 1));
+        return textfmt::format(" (\"{}\": \"{}\")", col.name, ref_text(target->ref_prefix, 1));
     }
   }
   return {};
@@ -51,16 +50,15 @@ bool is_array(column_type type) { return type == column_type::text_array || type
 void append_table_line(std::string& out, const domain& dom, const table& tbl, const tool_schema_options& options) {
   out.append("- ").append(tbl.name).append(" (");
   if (!tbl.exposed) {
-    fmt::format_to(
-        std::back_inserter(out), "{}): not a table to read; its refs come from {}\n", ref_pattern(tbl.ref_prefix),
+    textfmt::format_to(
+        out, "{}): not a table to read; its refs come from {}\n", ref_pattern(tbl.ref_prefix),
         dom.functions.empty() ? "the rows that reference it" : "db_call results and the rows that reference it");
     return;
   }
   if (tbl.key_column())
     out.append(ref_pattern(tbl.ref_prefix)).append(tbl.writable ? "" : ", read-only");
   else if (!tbl.key.empty())
-    fmt::format_to(std::back_inserter(out), "rows named by {}{}", fmt::join(tbl.key, " + "),
-                   tbl.writable ? "" : ", read-only");
+    textfmt::format_to(out, "rows named by {}{}", textfmt::join(tbl.key, " + "), tbl.writable ? "" : ", read-only");
   else
     out += "read-only";
   out += "):";
@@ -73,8 +71,7 @@ void append_table_line(std::string& out, const domain& dom, const table& tbl, co
     if (col.required && tbl.writable && col.writable && !options.fixes(col.name)) out += '*';
     const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
     if (target && &col != tbl.key_column()) out.append("→").append(target->name);
-    if (!col.allowed_values.empty())
-      fmt::format_to(std::back_inserter(out), " ({})", fmt::join(col.allowed_values, "|"));
+    if (!col.allowed_values.empty()) textfmt::format_to(out, " ({})", textfmt::join(col.allowed_values, "|"));
   }
   for (std::size_t i = 0; i < tbl.relations.size(); ++i)
     out.append(i ? ", " : "; related: ").append(tbl.relations[i].name);
@@ -118,8 +115,7 @@ void append_function_list(std::string& out, const domain& dom, const tool_schema
       if (described == fn.arg_descriptions.end() && arg.allowed_values.empty()) continue;
       out.append("  - ").append(arg.name).append(":");
       if (described != fn.arg_descriptions.end()) out.append(" ").append(first_line(described->second, 200));
-      if (!arg.allowed_values.empty())
-        fmt::format_to(std::back_inserter(out), " ({})", fmt::join(arg.allowed_values, "|"));
+      if (!arg.allowed_values.empty()) textfmt::format_to(out, " ({})", textfmt::join(arg.allowed_values, "|"));
       out += '\n';
     }
   }
@@ -133,7 +129,7 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
   const std::string key = example ? example->key_column()->name : "id";
   switch (kind) {
     case tool_kind::read: {
-      std::string out = fmt::format(
+      std::string out = textfmt::format(
           "Read rows of the {}. Rows come back with refs (such as {}) in place of ids, and {} for the "
           "signed-in user; use them in filters and in later calls. {}\n\n",
           dom.name == "database" || dom.name == "domain" ? std::string("database") : dom.name + " database",
@@ -147,7 +143,7 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
       return out;
     }
     case tool_kind::call: {
-      std::string out = fmt::format(
+      std::string out = textfmt::format(
           "Call one of the database's functions, as the signed-in user: {{\"function\": name, \"args\": {{…}}}}. "
           "Give rows as refs (such as {}) and the signed-in user as {}. A function that reads returns rows or a "
           "value; one that changes data does what its description says, so call it only when the user asked for "
@@ -157,17 +153,17 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
       return out;
     }
     case tool_kind::create:
-      return fmt::format(
+      return textfmt::format(
           "Create rows (one, or a batch). Link rows with refs{}, including generated artifacts not saved yet (gen_ "
           "refs). The owner and keys the database assigns are set for you. Returns the created rows with their new "
           "refs.",
           link_example(dom));
     case tool_kind::update:
-      return fmt::format(
+      return textfmt::format(
           "Change the rows the filters select (identify them by ref: {} = {}). Returns the changed rows.", key,
           ref_text(prefix, 1));
     case tool_kind::remove:
-      return fmt::format(
+      return textfmt::format(
           "Delete the rows the filters select (identify them by ref: {} in [{}, {}]). Returns the deleted rows.", key,
           ref_text(prefix, 1), ref_text(prefix, 2));
   }

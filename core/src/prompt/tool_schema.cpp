@@ -6,11 +6,10 @@
 // would share every member.
 #include "alfred/prompt/tool_schema.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <iterator>
 
+#include "../json/format.h"
 #include "../tool_call/tool_params.h"
 #include "alfred/json/json.h"
 #include "tool_schema_tables.h"
@@ -28,7 +27,7 @@ using detail::tool_param;
 // the table test compares the lists with the rows' shapes.
 std::string value_description(const domain& dom) {
   const table* example = ref_table(dom, false);
-  return fmt::format(
+  return textfmt::format(
       "A scalar of the column's type (a ref such as {} for key and foreign-key columns, {} for the signed-in "
       "user, dates as YYYY-MM-DD), a list for in, not_in, contains, contained_by and overlaps, null for is_null and "
       "is_not_null, the search text for _semantic similar.",
@@ -152,7 +151,7 @@ class schema_writer {
         break;
       case tool_param::limit:
         type("integer", optional);
-        text("description", fmt::format("At most this many rows (1 to {}).", dom_.max_rows));
+        text("description", textfmt::format("At most this many rows (1 to {}).", dom_.max_rows));
         if (!strict_) bounds(1, dom_.max_rows);
         break;
       case tool_param::offset:
@@ -203,11 +202,11 @@ class schema_writer {
         "The function's arguments by name, as the description lists them: refs for rows, me for the signed-in user";
     if (strict_) {
       type("string", optional);
-      text("description", fmt::format("{}; as JSON text, \"{{}}\" for none.", what));
+      text("description", textfmt::format("{}; as JSON text, \"{{}}\" for none.", what));
       return;
     }
     type("object", false);
-    text("description", fmt::format("{}; {{}} for none.", what));
+    text("description", textfmt::format("{}; {{}} for none.", what));
   }
 
   // `table`: the tool's tables as an enum.
@@ -325,8 +324,9 @@ class schema_writer {
                                       : "An object with the columns to change, applied to every selected row.";
     if (strict_) {
       type("string", false);
-      text("description", inline_ ? fmt::format("{} As JSON text. Columns: {}", what, settable_columns_text())
-                                  : fmt::format("{} As JSON text, with the table's columns as db_read lists them{}.",
+      text("description", inline_
+                              ? textfmt::format("{} As JSON text. Columns: {}", what, settable_columns_text())
+                              : textfmt::format("{} As JSON text, with the table's columns as db_read lists them{}.",
                                                 what, compact_columns_note()));
       return;
     }
@@ -368,7 +368,7 @@ class schema_writer {
   // The compact variant's rows: objects of any columns (the core checks
   // them against the table), described in words instead of typed per table.
   void open_rows(std::string_view what) {
-    text("description", fmt::format("{} Columns as db_read lists them{}.", what, compact_columns_note()));
+    text("description", textfmt::format("{} Columns as db_read lists them{}.", what, compact_columns_note()));
     if (kind_ == tool_kind::update) return text("type", "object");
     w_.key("anyOf");
     w_.begin_array();
@@ -392,15 +392,15 @@ class schema_writer {
     std::vector<std::string_view> required;
     w_.begin_object();
     text("type", "object");
-    text("description", fmt::format("A row of {}.", tbl.name));
+    text("description", textfmt::format("A row of {}.", tbl.name));
     w_.key("properties");
     w_.begin_object();
     if (const column* key = tbl.key_column(); kind_ == tool_kind::create && key && !key->writable) {
       w_.key(key->name);
       w_.begin_object();
       type("string", false);
-      text("description", fmt::format("Only to save a generated artifact: its gen_ ref ({}). Left out otherwise.",
-                                      ref_text(tbl.ref_prefix, 1, true)));
+      text("description", textfmt::format("Only to save a generated artifact: its gen_ ref ({}). Left out otherwise.",
+                                          ref_text(tbl.ref_prefix, 1, true)));
       w_.end_object();
     }
     for (const auto& col : tbl.columns) {
@@ -422,7 +422,7 @@ class schema_writer {
     // A foreign key of any type is a ref (a string) to the model.
     if (target && col.type != column_type::uuid_array) {
       type("string", col.nullable);
-      text("description", fmt::format("A ref to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
+      text("description", textfmt::format("A ref to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
       w_.end_object();
       return;
     }
@@ -430,7 +430,7 @@ class schema_writer {
       case column_type::uuid:
         type("string", col.nullable);
         if (target)
-          text("description", fmt::format("A ref to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
+          text("description", textfmt::format("A ref to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
         break;
       case column_type::text:
         type("string", col.nullable);
@@ -456,7 +456,8 @@ class schema_writer {
       case column_type::text_array:
       case column_type::uuid_array:
         type("array", col.nullable);
-        if (target) text("description", fmt::format("Refs to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
+        if (target)
+          text("description", textfmt::format("Refs to {} ({}).", target->name, ref_pattern(target->ref_prefix)));
         w_.key("items");
         w_.begin_object();
         type("string", false);
@@ -488,8 +489,8 @@ class schema_writer {
         if (kind_ == tool_kind::create && col.required) out += '*';
         const table* target = col.references.empty() ? nullptr : dom_.find_table(col.references);
         if (target)
-          fmt::format_to(std::back_inserter(out), " {}{}", col.type == column_type::uuid_array ? "[]" : "",
-                         ref_pattern(target->ref_prefix));
+          textfmt::format_to(out, " {}{}", col.type == column_type::uuid_array ? "[]" : "",
+                             ref_pattern(target->ref_prefix));
         else
           out.append(" ").append(column_type_name(col.type));
         for (std::size_t i = 0; i < col.allowed_values.size(); ++i)

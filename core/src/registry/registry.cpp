@@ -1,10 +1,9 @@
 #include "alfred/registry/registry.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../json/json_fields.h"
 #include "../json/text.h"
 #include "alfred/uuid/uuid.h"
@@ -16,7 +15,7 @@ std::string normalized_label(std::string_view label) { return detail::trimmed_lo
 
 error registry_full(std::string_view type) {
   return {codes::registry_full, "",
-          fmt::format("no ref number is left for {} (the limit is {} per type)", type, kMaxRefNumber),
+          textfmt::format("no ref number is left for {} (the limit is {} per type)", type, kMaxRefNumber),
           "start a new session: this registry cannot name more rows of this type"};
 }
 
@@ -58,7 +57,7 @@ result<std::string> ref_registry::register_generated(std::string_view table, std
 status ref_registry::update_generated(std::string_view gen_ref, std::string content, std::string_view label) {
   const std::uint32_t at = find_ref_index(gen_ref);
   if (at == detail::entry_index::npos || !entries_[at].pending())
-    return error{codes::unknown_ref, "", fmt::format("{} is not a pending generated artifact", gen_ref), ""};
+    return error{codes::unknown_ref, "", textfmt::format("{} is not a pending generated artifact", gen_ref), ""};
   ref_entry& entry = entries_[at];
   entry.content = std::move(content);
   if (!label.empty()) entry.label = capped_label(label);
@@ -79,15 +78,15 @@ result<std::string> ref_registry::promote(std::string_view gen_ref, std::string_
       : key_type == column_type::integer ? !is_integer_key(raw_key)
                                          : raw_key.empty())
     return error{codes::invalid_uuid, "uuid",
-                 fmt::format("'{}' is not a {} key", detail::echoed(raw_key), column_type_name(key_type)),
+                 textfmt::format("'{}' is not a {} key", detail::echoed(raw_key), column_type_name(key_type)),
                  "pass the key of the row PostgREST returned"};
   const std::string key = uuid_key ? canonical_uuid(raw_key) : std::string(raw_key);
   const std::uint32_t gen_index = find_ref_index(gen_ref);
   if (gen_index == detail::entry_index::npos || !entries_[gen_index].generated)
-    return error{codes::unknown_ref, "", fmt::format("{} is not a generated artifact", gen_ref), ""};
+    return error{codes::unknown_ref, "", textfmt::format("{} is not a generated artifact", gen_ref), ""};
   if (!entries_[gen_index].pending())
     return error{codes::already_saved, "",
-                 fmt::format("{} was already saved as {}", gen_ref, entries_[gen_index].saved_as),
+                 textfmt::format("{} was already saved as {}", gen_ref, entries_[gen_index].saved_as),
                  "refer to the saved row by its ref"};
   const std::string table = entries_[gen_index].table;
   const std::string type = entries_[gen_index].type;
@@ -142,7 +141,7 @@ std::string uncertain_key(std::string_view key) {
   if (key.size() <= 64) return std::string(key);
   std::uint64_t hash = 14695981039346656037ull;
   for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  return fmt::format("#{:016x}", hash);
+  return textfmt::format("#{:016x}", hash);
 }
 
 }  // namespace

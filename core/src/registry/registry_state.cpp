@@ -2,14 +2,13 @@
 // restores (counters, refs with their keys, labels and history, uncertain
 // creates), every field of a restored state checked before it is used; and
 // the action names that state is written with.
-#include <fmt/format.h>
-
 #include <array>
 #include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
+#include "../json/format.h"
 #include "../json/json_fields.h"
 #include "alfred/domain/ref_format.h"
 #include "alfred/json/json.h"
@@ -159,13 +158,13 @@ result<long> state_number(json_value object, const char* key, const std::string&
 // The format's name and a version this build reads.
 status check_format(json_value state) {
   auto format = state.find("format");
-  if (!format || format->str() != kFormat) return state_error("format", fmt::format("expected \"{}\"", kFormat));
+  if (!format || format->str() != kFormat) return state_error("format", textfmt::format("expected \"{}\"", kFormat));
   auto version = state.find("version");
   if (!version || !version->as_integer()) return state_error("version", "is missing");
   if (*version->as_integer() < kOldestVersion || *version->as_integer() > kVersion)
     return error{codes::unsupported_state_version, "version",
-                 fmt::format("registry state version {} is not supported (this build reads {} to {})", version->raw(),
-                             kOldestVersion, kVersion),
+                 textfmt::format("registry state version {} is not supported (this build reads {} to {})",
+                                 version->raw(), kOldestVersion, kVersion),
                  "restore it with the alfred-act version that wrote it"};
   return ok_status();
 }
@@ -178,8 +177,8 @@ status read_counters(json_value state, const char* key, counter_map& target) {
   counters->for_each_member([&](std::string_view type, json_value n) {
     auto count = n.as_integer();
     if (!count || *count < 0 || *count > kMaxRefNumber)
-      failure = state_error(fmt::format("{}.{}", key, type),
-                            fmt::format("must be a whole number from 0 to {}", kMaxRefNumber));
+      failure = state_error(textfmt::format("{}.{}", key, type),
+                            textfmt::format("must be a whole number from 0 to {}", kMaxRefNumber));
     else
       target[std::string(type)] = long(*count);
   });
@@ -193,11 +192,11 @@ status read_uncertain(json_value state, uncertain_list& target) {
   auto uncertain = state.find("uncertain");
   if (!uncertain || uncertain->is_null()) return ok_status();
   if (!uncertain->is_array() || uncertain->size() > kMaxUncertainCreates)
-    return state_error("uncertain", fmt::format("must be an array of at most {} creates", kMaxUncertainCreates));
+    return state_error("uncertain", textfmt::format("must be an array of at most {} creates", kMaxUncertainCreates));
   std::optional<error> failure;
   uncertain->for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
-    const std::string where = fmt::format("uncertain[{}]", i);
+    const std::string where = textfmt::format("uncertain[{}]", i);
     auto key = item.is_object() ? item.find("key") : std::nullopt;
     auto ids = item.is_object() ? item.find("ids") : std::nullopt;
     if (!key || !key->is_string() || key->str().empty() || key->str().size() > 64) {
@@ -226,8 +225,8 @@ status check_aliases(const ref_registry& reg, const std::vector<std::size_t>& al
     const ref_entry& gen = reg.entries()[index];
     const ref_entry* saved = reg.find(gen.saved_as);
     if (!saved || saved->generated || saved->key != gen.key || saved->uuid_key != gen.uuid_key)
-      return state_error(fmt::format("refs[{}].saved_as", index),
-                         fmt::format("{} must name a ref holding the same key", gen.saved_as));
+      return state_error(textfmt::format("refs[{}].saved_as", index),
+                         textfmt::format("{} must name a ref holding the same key", gen.saved_as));
   }
   return ok_status();
 }
@@ -254,7 +253,7 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
   std::optional<error> failure;
   refs->for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
-    auto entry = parse_entry(reg, item, fmt::format("refs[{}]", i));
+    auto entry = parse_entry(reg, item, textfmt::format("refs[{}]", i));
     if (!entry) {
       failure = entry.take_error();
       return;
@@ -355,8 +354,8 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
   auto ref = fields.text("ref");
   auto name = ref ? parse_ref_name(*ref) : std::nullopt;
   if (!name)
-    return state_error(path + "ref", fmt::format("must be a ref: {} or {}", ref_pattern("<prefix>"),
-                                                 ref_pattern(generated_ref_prefix("<prefix>"))));
+    return state_error(path + "ref", textfmt::format("must be a ref: {} or {}", ref_pattern("<prefix>"),
+                                                     ref_pattern(generated_ref_prefix("<prefix>"))));
   entry.ref = *ref;
   entry.type = name->prefix;
   entry.generated = name->generated;
@@ -364,7 +363,7 @@ result<ref_entry> ref_registry::parse_entry(const ref_registry& reg, json_value 
   const auto& counters = entry.generated ? reg.gen_counters_ : reg.counters_;
   auto counter = counters.find(entry.type);
   if (counter == counters.end() || counter->second < name->number)
-    return state_error(path + "ref", fmt::format("{} is beyond its counter (a number would be reused)", entry.ref));
+    return state_error(path + "ref", textfmt::format("{} is beyond its counter (a number would be reused)", entry.ref));
   auto table = fields.text("table");
   if (!table || table->empty()) return state_error(path + "table", "must be a table name");
   entry.table = *table;

@@ -3,8 +3,7 @@
 // domain's foreign keys become refs, user ids `me` or nothing.
 #include "alfred/rows/function_result.h"
 
-#include <fmt/format.h>
-
+#include "../json/format.h"
 #include "alfred/json/json.h"
 #include "alfred/rows/row_translation.h"
 #include "alfred/uuid/uuid.h"
@@ -136,7 +135,7 @@ result<std::string> translate_function_json(const domain& dom, ref_registry& reg
                                             std::string_view current_user, std::size_t* rows_written) {
   auto doc = json_document::parse(body.empty() ? std::string_view("null") : body);
   if (!doc)
-    return error{codes::invalid_json, "", fmt::format("the function's answer is not JSON: {}", doc.err().message),
+    return error{codes::invalid_json, "", textfmt::format("the function's answer is not JSON: {}", doc.err().message),
                  "this is a server problem, not a tool-call problem"};
   std::string out;
   registry.begin_batch();
@@ -158,7 +157,7 @@ result<std::string> translate_function_values(const domain& dom, ref_registry& r
                                               std::string_view body, std::size_t* rows_written) {
   auto doc = json_document::parse(body.empty() ? std::string_view("null") : body);
   if (!doc)
-    return error{codes::invalid_json, "", fmt::format("the function's answer is not JSON: {}", doc.err().message),
+    return error{codes::invalid_json, "", textfmt::format("the function's answer is not JSON: {}", doc.err().message),
                  "this is a server problem, not a tool-call problem"};
   const table* target = fn.returns.references.empty() ? nullptr : dom.find_table(fn.returns.references);
   std::string out;

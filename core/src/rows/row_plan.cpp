@@ -1,9 +1,8 @@
 #include "row_plan.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
+#include "../json/format.h"
 #include "alfred/json/json.h"
 #include "row_translation_labels.h"
 
@@ -63,7 +62,7 @@ std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
     if (rule.kind == member_kind::drop) return;
     rule.key_text = json_quote(key) + ':';
     if (rule.kind == member_kind::foreign_key)
-      rule.label_key_text = fmt::format(",{}:", json_quote(fmt::format("_{}_label", key)));
+      rule.label_key_text = textfmt::format(",{}:", json_quote(textfmt::format("_{}_label", key)));
     plan->rules.push_back(std::move(rule));
   };
   for (const auto& col : tbl.columns) add(col.name);

@@ -1,12 +1,11 @@
 #include "row_translation_stream.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
 
+#include "../json/format.h"
 #include "alfred/json/json.h"
 #include "alfred/uuid/uuid_bits.h"
 #include "row_output.h"
@@ -51,12 +50,13 @@ class row_stream : json_value_copier {
     if (ok && !lex_.at_end()) fail("unexpected text after the JSON value");
     out_.finish();
     if (full_prefix_)
-      return error{codes::registry_full, "",
-                   fmt::format("no ref number is left for {} (the limit is {} per type)", *full_prefix_, kMaxRefNumber),
-                   "start a new session: this registry cannot name more rows of this type"};
+      return error{
+          codes::registry_full, "",
+          textfmt::format("no ref number is left for {} (the limit is {} per type)", *full_prefix_, kMaxRefNumber),
+          "start a new session: this registry cannot name more rows of this type"};
     if (lex_.problem())
       return error{codes::invalid_json, "rows",
-                   fmt::format("invalid JSON at byte {}: {}", lex_.offset(), lex_.problem()),
+                   textfmt::format("invalid JSON at byte {}: {}", lex_.offset(), lex_.problem()),
                    "rows must be the JSON PostgREST returned"};
     return ok_status();
   }

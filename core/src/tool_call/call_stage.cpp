@@ -1,12 +1,11 @@
 // The parts of reading a tool call every stage uses (call_stage.h).
 #include "call_stage.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../json/text.h"
 
 namespace alfred::detail {
@@ -24,7 +23,7 @@ std::string_view ref_column(const table& tbl) { return tbl.key.empty() ? "id" : 
 std::string exclusion_hint(const table& tbl) {
   const std::string_view field = ref_column(tbl);
   const std::string_view prefix = tbl.ref_prefix;
-  return fmt::format(
+  return textfmt::format(
       "To exclude rows: use not_in with the refs to drop, e.g. {{\"field\": \"{0}\", \"op\": \"not_in\", "
       "\"value\": [\"{1}_5\", \"{1}_6\"]}}; or in with the refs to keep; or not_ilike for a text "
       "pattern; or read everything and filter in an analyze step",
@@ -33,9 +32,10 @@ std::string exclusion_hint(const table& tbl) {
 
 std::string narrowing_example(const table& tbl) {
   if (!tbl.key_column() && !tbl.key.empty())
-    return fmt::format("e.g. \"filters\" on the key of {}: {}", tbl.name, fmt::join(tbl.key, ", "));
-  return fmt::format("e.g. \"filters\": [{{\"field\": \"{0}\", \"op\": \"in\", \"value\": [\"{1}_1\", \"{1}_2\"]}}]",
-                     ref_column(tbl), tbl.ref_prefix);
+    return textfmt::format("e.g. \"filters\" on the key of {}: {}", tbl.name, textfmt::join(tbl.key, ", "));
+  return textfmt::format(
+      "e.g. \"filters\": [{{\"field\": \"{0}\", \"op\": \"in\", \"value\": [\"{1}_1\", \"{1}_2\"]}}]", ref_column(tbl),
+      tbl.ref_prefix);
 }
 
 bool looks_like_negation(std::string_view op) {
@@ -54,7 +54,7 @@ std::string visible_columns(const domain& dom, const table& tbl) {
   (void)dom;
   for (const auto& col : tbl.columns)
     if (!tbl.hides_owner(col.name)) names.push_back(col.name);
-  return fmt::format("{}", fmt::join(names, ", "));
+  return textfmt::format("{}", textfmt::join(names, ", "));
 }
 
 // A column the model may filter, select or order by.
@@ -62,19 +62,19 @@ result<const column*> call_stage::visible_column(std::string_view name, const pa
                                                  const table& tbl) const {
   if (tbl.hides_owner(name))
     return error{codes::system_column, path.str(),
-                 fmt::format("{} is applied automatically; it cannot be used", detail::echoed(name)),
+                 textfmt::format("{} is applied automatically; it cannot be used", detail::echoed(name)),
                  "rows are always limited to the signed-in user"};
   if (is_postgrest_reserved(name))
     return error{codes::reserved_column, path.str(),
-                 fmt::format("'{}' is a PostgREST keyword, not a column of {}", detail::echoed(name), tbl.name),
+                 textfmt::format("'{}' is a PostgREST keyword, not a column of {}", detail::echoed(name), tbl.name),
                  name == "or" || name == "and"
                      ? std::string("to OR conditions, put them in or_filters")
-                     : fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+                     : textfmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
   const column* col = tbl.find_column(name);
   if (!col || is_hidden(tbl, name))
     return error{codes::unknown_column, path.str(),
-                 fmt::format("{} has no column '{}'", tbl.name, detail::echoed(name)),
-                 fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+                 textfmt::format("{} has no column '{}'", tbl.name, detail::echoed(name)),
+                 textfmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
   return col;
 }
 

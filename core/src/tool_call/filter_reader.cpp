@@ -1,11 +1,10 @@
 // The filters stage of reading a tool call (call_stage.h): each clause's
 // field, op and value checked against the table and the op table
 // (filter_ops.h), refs resolved, semantic search recognised.
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../json/json_fields.h"
 #include "alfred/tool_call/filter_ops.h"
 #include "alfred/tool_call/like_pattern.h"
@@ -31,7 +30,7 @@ status filter_reader::read(const std::optional<json_value>& list, const char* ke
   if (!list || list->is_null()) return ok_status();
   if (!list->is_array())
     return error{codes::invalid_param, key,
-                 fmt::format("{} must be an array of filter objects, got {}", key, list->kind_name()),
+                 textfmt::format("{} must be an array of filter objects, got {}", key, list->kind_name()),
                  "[{\"field\": \"cuisine\", \"op\": \"=\", \"value\": \"indian\"}]"};
   const bool in_or = std::string_view(key) == "or_filters";
   std::optional<error> failure;
@@ -53,11 +52,11 @@ result<filter> filter_reader::parse_filter(json_value clause, const param_path& 
   constexpr const char* example = "{\"field\": \"name\", \"op\": \"ilike\", \"value\": \"%chicken%\"}";
   if (!clause.is_object())
     return error{codes::invalid_filter, path.str(),
-                 fmt::format("a filter must be an object, got {}", clause.kind_name()), example};
+                 textfmt::format("a filter must be an object, got {}", clause.kind_name()), example};
   const detail::object_fields members(clause, kFilterKeys);
   if (const auto& key = members.unknown())
     return error{codes::invalid_filter, path.member(*key).str(),
-                 fmt::format("a filter has only field, op and value; got '{}'", detail::echoed(*key)), example};
+                 textfmt::format("a filter has only field, op and value; got '{}'", detail::echoed(*key)), example};
   const auto field = members["field"];
   if (!field || !field->is_string())
     return error{codes::invalid_filter, path.member("field").str(), "field is required and must be a column name",
@@ -65,16 +64,16 @@ result<filter> filter_reader::parse_filter(json_value clause, const param_path& 
   const auto op_value = members["op"];
   if (!op_value || !op_value->is_string())
     return error{codes::invalid_filter, path.member("op").str(), "op is required",
-                 fmt::format("one of: {}", filter_op_list())};
+                 textfmt::format("one of: {}", filter_op_list())};
 
   filter f;
   f.field = field->str();
   auto op = parse_filter_op(op_value->str());
   if (!op) {
-    std::string hint = fmt::format("supported ops: {}", filter_op_list());
+    std::string hint = textfmt::format("supported ops: {}", filter_op_list());
     if (looks_like_negation(op_value->str())) hint.append(". ").append(exclusion_hint(*call_.tbl));
     return error{codes::unknown_operator, path.member("op").str(),
-                 fmt::format("'{}' is not a supported operator", detail::echoed(op_value->str())), hint};
+                 textfmt::format("'{}' is not a supported operator", detail::echoed(op_value->str())), hint};
   }
   f.op = *op;
   const auto value = members["value"];
@@ -98,13 +97,14 @@ result<filter> filter_reader::parse_filter(json_value clause, const param_path& 
 
 status filter_reader::parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or) {
   if (f.field != kSemanticField)
-    return error{
-        codes::invalid_filter, path.member("op").str(),
-        fmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField, detail::echoed(f.field)),
-        fmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}", kSemanticField)};
+    return error{codes::invalid_filter, path.member("op").str(),
+                 textfmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField,
+                                 detail::echoed(f.field)),
+                 textfmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
+                                 kSemanticField)};
   if (filter_op_rule_of(f.op).shape != value_shape::search_text)
     return error{codes::invalid_filter, path.member("op").str(),
-                 fmt::format("{} only works with op similar", kSemanticField), ""};
+                 textfmt::format("{} only works with op similar", kSemanticField), ""};
   if (in_or || kind_ != tool_kind::read)
     return error{codes::invalid_filter, path.str(), "semantic search is only available in db_read filters", ""};
   if (!value || !value->is_string() || lower_trimmed(value->str()).empty())
@@ -128,7 +128,7 @@ status filter_reader::check_filter_value(filter& f, std::optional<json_value> va
       if (!has_value || value->is_null()) return ok_status();
       if (!value->is_bool())
         return invalid_value(path.str(),
-                             fmt::format("{} takes no value (or true/false), got {}", filter_op_name(f.op), got),
+                             textfmt::format("{} takes no value (or true/false), got {}", filter_op_name(f.op), got),
                              "omit value");
       // {"op": "is_null", "value": false} means "is not null".
       if (!value->as_bool()) f.op = rule.opposite;
@@ -147,9 +147,10 @@ status filter_reader::check_filter_value(filter& f, std::optional<json_value> va
     }
     case value_shape::ordered_scalar: {
       if (!has_value || value->is_null())
-        return invalid_value(path.str(), fmt::format("{} needs a value", filter_op_name(f.op)));
+        return invalid_value(path.str(), textfmt::format("{} needs a value", filter_op_name(f.op)));
       if (col.type == column_type::uuid || col.type == column_type::boolean)
-        return invalid_value(path.str(), fmt::format("{} cannot be compared with {}", col.name, filter_op_name(f.op)),
+        return invalid_value(path.str(),
+                             textfmt::format("{} cannot be compared with {}", col.name, filter_op_name(f.op)),
                              "use = or in");
       auto item = detail::check_filter_scalar(sc, col, *value, path);
       if (!item) return item.take_error();
@@ -176,8 +177,8 @@ status filter_reader::check_list(filter& f, std::optional<json_value> value, con
   const bool has_value = value.has_value();
   const char* got = has_value ? value->kind_name() : "nothing";
   if (!has_value || !value->is_array())
-    return invalid_value(path.str(), fmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
-                         has_value && value->is_primitive() ? fmt::format("write \"value\": [{}]", value->raw())
+    return invalid_value(path.str(), textfmt::format("{} needs a list of values, got {}", filter_op_name(f.op), got),
+                         has_value && value->is_primitive() ? textfmt::format("write \"value\": [{}]", value->raw())
                                                             : std::string("write \"value\": [\"a\", \"b\"]"));
   std::optional<error> failure;
   value->for_each_element([&](std::size_t i, json_value element) {
@@ -209,11 +210,11 @@ status filter_reader::check_pattern(filter& f, std::optional<json_value> value, 
   if (col.type != column_type::text)
     return invalid_value(
         path.str(),
-        fmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
+        textfmt::format("{} is {}; pattern matching works on text columns", col.name, column_type_name(col.type)),
         rule.negation != op_negation::none ? exclusion_hint(*call_.tbl) : std::string("use =, in or a comparison"));
   if (!has_value || !value->is_string())
-    return invalid_value(path.str(),
-                         fmt::format("{} needs a text pattern such as \"%word%\", got {}", filter_op_name(f.op), got));
+    return invalid_value(
+        path.str(), textfmt::format("{} needs a text pattern such as \"%word%\", got {}", filter_op_name(f.op), got));
   if (detail::contains_nul(value->str())) return detail::nul_error(path.str());
   if (ends_with_lone_escape(value->str()))
     return invalid_value(path.str(), "the pattern ends with a single \\, which would escape nothing",
@@ -226,7 +227,7 @@ status filter_reader::check_containment(filter& f, std::optional<json_value> val
   const column& col = *f.col;
   if (col.type == column_type::jsonb) {
     if (filter_op_rule_of(f.op).shape != value_shape::elements_or_object || !value || value->is_primitive())
-      return invalid_value(path.str(), fmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
+      return invalid_value(path.str(), textfmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
                            "{\"field\": \"" + col.name + "\", \"op\": \"contains\", \"value\": {\"key\": \"value\"}}");
     json_writer w(f.json_operand);
     w.value(*value);
@@ -237,11 +238,11 @@ status filter_reader::check_containment(filter& f, std::optional<json_value> val
   if (col.type != column_type::text_array && col.type != column_type::uuid_array)
     return invalid_value(
         path.str(),
-        fmt::format("{} works on array and JSON columns; {} is {}", filter_op_name(f.op), col.name,
-                    column_type_name(col.type)),
+        textfmt::format("{} works on array and JSON columns; {} is {}", filter_op_name(f.op), col.name,
+                        column_type_name(col.type)),
         "for text use ilike, e.g. {\"field\": \"" + col.name + "\", \"op\": \"ilike\", \"value\": \"%word%\"}");
   if (!value || value->is_null() || value->is_object())
-    return invalid_value(path.str(), fmt::format("{} needs a list of values", filter_op_name(f.op)),
+    return invalid_value(path.str(), textfmt::format("{} needs a list of values", filter_op_name(f.op)),
                          "write \"value\": [\"weeknight\"]");
   auto items = detail::check_array_elements(scope(), col, *value, path);
   if (!items) return items.take_error();

@@ -4,11 +4,10 @@
 // values read as they do in a create's data.
 #include "function_reader.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "param_path.h"
 #include "tool_params.h"
 #include "values.h"
@@ -18,7 +17,7 @@ namespace {
 
 std::string function_hint(const domain& dom) {
   if (dom.functions.empty()) return "this database offers no functions to call; use db_read and the write tools";
-  return fmt::format("one of: {}", dom.function_list());
+  return textfmt::format("one of: {}", dom.function_list());
 }
 
 }  // namespace
@@ -73,11 +72,12 @@ result<const db_function*> function_reader::read_function(const std::optional<js
     return error{codes::missing_param, "function", "function is required", function_hint(dom_)};
   if (!function->is_string())
     return error{codes::invalid_param, "function",
-                 fmt::format("function must be a function's name, got {}", function->kind_name()), function_hint(dom_)};
+                 textfmt::format("function must be a function's name, got {}", function->kind_name()),
+                 function_hint(dom_)};
   const db_function* fn = dom_.find_function(function->str());
   if (!fn)
     return error{codes::unknown_function, "function",
-                 fmt::format("'{}' is not a function of the {} database", echoed(function->str()), dom_.name),
+                 textfmt::format("'{}' is not a function of the {} database", echoed(function->str()), dom_.name),
                  function_hint(dom_)};
   return fn;
 }
@@ -91,14 +91,14 @@ status function_reader::given_args(const std::optional<json_value>& args, std::o
     auto doc = json_document::parse(args->str());
     if (!doc || !doc->root().is_object())
       return error{codes::invalid_param, "args", "args is text that is not a JSON object of the function's arguments",
-                   fmt::format("e.g. {}", function_signature(fn))};
+                   textfmt::format("e.g. {}", function_signature(fn))};
     text_doc = std::move(*doc);
     given = text_doc->root();
   }
   if (args && !given.is_null() && !given.is_object())
     return error{codes::invalid_param, "args",
-                 fmt::format("args must be an object of the function's arguments, got {}", given.kind_name()),
-                 fmt::format("{} takes {}", fn.name, function_signature(fn))};
+                 textfmt::format("args must be an object of the function's arguments, got {}", given.kind_name()),
+                 textfmt::format("{} takes {}", fn.name, function_signature(fn))};
   std::optional<error> failure;
   const param_path root("args");
   if (given.is_object())
@@ -107,13 +107,13 @@ status function_reader::given_args(const std::optional<json_value>& args, std::o
       const column* arg = fn.args.find_column(key);
       if (!arg) {
         failure = error{codes::unknown_argument, root.member(key).str(),
-                        fmt::format("{} takes no argument '{}'", fn.name, echoed(key)),
+                        textfmt::format("{} takes no argument '{}'", fn.name, echoed(key)),
                         fn.args.columns.empty() ? std::string("it takes no arguments: give \"args\": {}")
-                                                : fmt::format("{} takes {}", fn.name, function_signature(fn))};
+                                                : textfmt::format("{} takes {}", fn.name, function_signature(fn))};
       } else if (is_fixed(arg->name)) {
         failure = error{codes::system_column, root.member(key).str(),
-                        fmt::format("{} is set by the app for every call; leave it out", arg->name),
-                        fmt::format("call {} without {}", fn.name, arg->name)};
+                        textfmt::format("{} is set by the app for every call; leave it out", arg->name),
+                        textfmt::format("call {} without {}", fn.name, arg->name)};
       } else if (!value.is_null()) {  // null: not given (strict mode writes null for what it leaves out)
         const auto known = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == key; });
         if (known != values.end())
@@ -142,8 +142,8 @@ status function_reader::read_args(const std::vector<std::pair<std::string_view, 
     const auto given = std::find_if(values.begin(), values.end(), [&](const auto& v) { return v.first == arg.name; });
     if (given == values.end()) {
       if (arg.required)
-        return error{codes::missing_argument, at.str(), fmt::format("{} needs {}", fn.name, arg.name),
-                     fmt::format("{} takes {}", fn.name, function_signature(fn))};
+        return error{codes::missing_argument, at.str(), textfmt::format("{} needs {}", fn.name, arg.name),
+                     textfmt::format("{} takes {}", fn.name, function_signature(fn))};
       continue;
     }
     if (fn.embeds(arg.name)) {
@@ -160,9 +160,9 @@ status function_reader::read_args(const std::vector<std::pair<std::string_view, 
 status function_reader::read_embedded(const column& arg, json_value value, const param_path& at) {
   if (!value.is_string() || value.str().find_first_not_of(" \t\r\n") == std::string_view::npos)
     return error{codes::invalid_value, at.str(),
-                 fmt::format("{} is searched by meaning: give the text to search for, got {}", arg.name,
-                             value.is_string() ? "empty text" : value.kind_name()),
-                 fmt::format("e.g. \"{}\": \"what the user asked about\"", arg.name)};
+                 textfmt::format("{} is searched by meaning: give the text to search for, got {}", arg.name,
+                                 value.is_string() ? "empty text" : value.kind_name()),
+                 textfmt::format("e.g. \"{}\": \"what the user asked about\"", arg.name)};
   if (contains_nul(value.str())) return nul_error(at.str());
   call_.embeds.emplace_back(arg.name, std::string(value.str()));
   return ok_status();

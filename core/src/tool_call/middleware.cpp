@@ -1,11 +1,9 @@
 #include "middleware.h"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include <algorithm>
 #include <utility>
 
+#include "../json/format.h"
 #include "../json/text.h"
 #include "alfred/json/json.h"
 #include "alfred/tool_call/like_pattern.h"
@@ -85,8 +83,8 @@ void apply_read_rewrites(const table& tbl, tool_call& call, notes& out) {
       continue;
     const std::string text = f.value().text;
     match_part_of_name(f, text);
-    out.push_back(fmt::format("{} = \"{}\" matched as a part of the name, ignoring case{} ({} ilike *{}*)", f.field,
-                              text, f.accents != accent_folding::none ? " and accents" : "", f.field, text));
+    out.push_back(textfmt::format("{} = \"{}\" matched as a part of the name, ignoring case{} ({} ilike *{}*)", f.field,
+                                  text, f.accents != accent_folding::none ? " and accents" : "", f.field, text));
   }
   const bool own_columns =
       !call.columns.empty() && std::find(call.columns.begin(), call.columns.end(), "*") == call.columns.end();
@@ -208,7 +206,8 @@ result<std::vector<catalog_entry>> read_catalog_rows(const domain& dom, ref_regi
   const table& catalog = *dom.find_table(link.catalog);
   auto doc = json_document::parse(rows_json);
   if (!doc || !doc->root().is_array())
-    return error{codes::invalid_response, "", fmt::format("the {} lookup returned no rows array", catalog.name), ""};
+    return error{codes::invalid_response, "", textfmt::format("the {} lookup returned no rows array", catalog.name),
+                 ""};
   const column_type key_type = catalog.key_column()->type;
   std::vector<catalog_entry> out;
   doc->root().for_each_element([&](std::size_t, json_value item) {
@@ -253,8 +252,8 @@ void link_read_filters(const table& tbl, tool_call& call, const std::vector<cata
     match_part_of_name(name_match, term->name);
     const auto found = matches(entries, term->name);
     if (found.empty()) {
-      out.push_back(fmt::format("no catalog entry is named \"{}\"; matched {} ilike *{}*", term->name, link.name_column,
-                                term->name));
+      out.push_back(textfmt::format("no catalog entry is named \"{}\"; matched {} ilike *{}*", term->name,
+                                    link.name_column, term->name));
       kept.push_back(std::move(name_match));
       continue;
     }
@@ -265,8 +264,8 @@ void link_read_filters(const table& tbl, tool_call& call, const std::vector<cata
       refs.push_back(entry->ref);
     }
     filter linked = key_in_filter(link_col, std::move(keys));
-    out.push_back(fmt::format("\"{}\" is catalog {} ({}); matched rows linked to it or named like it", term->name,
-                              fmt::join(refs, ", "), found.front()->name));
+    out.push_back(textfmt::format("\"{}\" is catalog {} ({}); matched rows linked to it or named like it", term->name,
+                                  textfmt::join(refs, ", "), found.front()->name));
     groups.push_back({std::move(linked), std::move(name_match)});
   }
   call.filters = std::move(kept);
@@ -294,7 +293,7 @@ void link_write_rows(const table& tbl, tool_call& call, const std::vector<catalo
       const column& col = *tbl.find_column(link.copy_columns[i]);
       if (!entry.copies[i].empty() && !find_field(fields, col.name)) fields.push_back({col.name, entry.copies[i]});
     }
-    out.push_back(fmt::format("\"{}\" linked to catalog {} ({})", text, entry.ref, entry.name));
+    out.push_back(textfmt::format("\"{}\" linked to catalog {} ({})", text, entry.ref, entry.name));
   }
 }
 
@@ -327,7 +326,7 @@ void dedupe_batch(const table& tbl, tool_call& call, notes& out) {
   }
   call.rows = std::move(rows);
   call.saves = std::move(saves);
-  out.push_back(fmt::format(
+  out.push_back(textfmt::format(
       "{} duplicate row(s) of the same item dropped from the batch; the last one of each was kept", dropped));
 }
 

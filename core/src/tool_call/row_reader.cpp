@@ -1,11 +1,10 @@
 // The rows stage of reading a create or an update (call_stage.h): each row's
 // keys writable columns of the table, its values checked and refs resolved,
 // and the gen_ artifact a created row saves.
-#include <fmt/format.h>
-
 #include <algorithm>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "call_stage.h"
 
 namespace alfred::detail {
@@ -14,7 +13,7 @@ namespace alfred::detail {
 // row and (for creates) the pending gen_ ref it saves.
 result<row> row_reader::parse_row(json_value data, const param_path& path, std::string* saves) {
   if (!data.is_object())
-    return error{codes::invalid_data, path.str(), fmt::format("a row must be an object, got {}", data.kind_name()),
+    return error{codes::invalid_data, path.str(), textfmt::format("a row must be an object, got {}", data.kind_name()),
                  "{\"name\": \"milk\", \"quantity\": 1, \"unit\": \"l\"}"};
   const table& tbl = *call_.tbl;
   row out;
@@ -24,7 +23,8 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
     const param_path key_path = path.member(key);
     for (const auto& field : out)
       if (field.column == key) {
-        failure = error{codes::invalid_data, key_path.str(), fmt::format("{} is given twice", detail::echoed(key)), ""};
+        failure =
+            error{codes::invalid_data, key_path.str(), textfmt::format("{} is given twice", detail::echoed(key)), ""};
         return;
       }
     // The key of a created row names the artifact it saves (`id:
@@ -65,8 +65,8 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
       const bool given = std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
       if (!given)
         return error{codes::missing_column, path.str(),
-                     fmt::format("{} is required to create a row in {}", col.name, tbl.name),
-                     fmt::format("add \"{}\" to the row", col.name)};
+                     textfmt::format("{} is required to create a row in {}", col.name, tbl.name),
+                     textfmt::format("add \"{}\" to the row", col.name)};
     }
   }
   return out;
@@ -83,29 +83,29 @@ result<const column*> row_reader::writable_column(std::string_view key, const pa
   const table& tbl = *call_.tbl;
   if (tbl.has_owner() && key == tbl.owner)
     return error{codes::system_column, key_path.str(),
-                 fmt::format("{} is set from the signed-in user; leave it out", key), ""};
+                 textfmt::format("{} is set from the signed-in user; leave it out", key), ""};
   if (fixed_for(key))
     return error{codes::system_column, key_path.str(),
-                 fmt::format("{} is set by the app for every call; leave it out", key), ""};
+                 textfmt::format("{} is set by the app for every call; leave it out", key), ""};
   const column* col = tbl.find_column(key);
   if (col && tbl.is_key(key) && (kind_ == tool_kind::update || !col->writable))
     return error{
         codes::system_column, key_path.str(),
         kind_ == tool_kind::update
-            ? fmt::format("{} is the key of {} and cannot be changed; choose the rows with filters", key, tbl.name)
-            : fmt::format("{} is assigned by the database; leave it out", key),
+            ? textfmt::format("{} is the key of {} and cannot be changed; choose the rows with filters", key, tbl.name)
+            : textfmt::format("{} is assigned by the database; leave it out", key),
         ""};
   if (!col || is_hidden(tbl, key)) {
     if (is_postgrest_reserved(key))
       return error{codes::reserved_column, key_path.str(),
-                   fmt::format("'{}' is a PostgREST keyword, not a column", detail::echoed(key)),
-                   fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+                   textfmt::format("'{}' is a PostgREST keyword, not a column", detail::echoed(key)),
+                   textfmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
     return error{codes::unknown_column, key_path.str(),
-                 fmt::format("{} has no column '{}'", tbl.name, detail::echoed(key)),
-                 fmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
+                 textfmt::format("{} has no column '{}'", tbl.name, detail::echoed(key)),
+                 textfmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
   }
   if (!col->writable)
-    return error{codes::read_only_column, key_path.str(), fmt::format("{} is maintained by the database", key), ""};
+    return error{codes::read_only_column, key_path.str(), textfmt::format("{} is maintained by the database", key), ""};
   return col;
 }
 
@@ -122,19 +122,20 @@ result<std::string> row_reader::parse_save_marker(json_value value, const param_
     for (const ref_entry* candidate : registry_.refs_of_type(call_.tbl->ref_prefix))
       if (candidate->pending()) pending += (pending.empty() ? "" : ", ") + candidate->ref;
     return error{
-        codes::unknown_ref, path.str(), fmt::format("{} is not a pending generated artifact", detail::echoed(text)),
-        pending.empty()
-            ? fmt::format("no generated {} is waiting to be saved; leave id out to create a new row", call_.tbl->name)
-            : fmt::format("pending: {}", pending)};
+        codes::unknown_ref, path.str(), textfmt::format("{} is not a pending generated artifact", detail::echoed(text)),
+        pending.empty() ? textfmt::format("no generated {} is waiting to be saved; leave id out to create a new row",
+                                          call_.tbl->name)
+                        : textfmt::format("pending: {}", pending)};
   }
   if (entry->type != call_.tbl->ref_prefix)
-    return error{codes::ref_type_mismatch, path.str(),
-                 fmt::format("{} is generated {} content, not a row for {}", entry->ref, entry->table, call_.tbl->name),
-                 fmt::format("save it with db_create on {}", entry->table)};
+    return error{
+        codes::ref_type_mismatch, path.str(),
+        textfmt::format("{} is generated {} content, not a row for {}", entry->ref, entry->table, call_.tbl->name),
+        textfmt::format("save it with db_create on {}", entry->table)};
   if (!entry->pending())
     return error{codes::already_saved, path.str(),
-                 fmt::format("{} was already saved as {}", entry->ref, entry->saved_as),
-                 fmt::format("to change it, db_update {} with id = {}", call_.tbl->name, entry->saved_as)};
+                 textfmt::format("{} was already saved as {}", entry->ref, entry->saved_as),
+                 textfmt::format("to change it, db_update {} with id = {}", call_.tbl->name, entry->saved_as)};
   return entry->ref;
 }
 
@@ -145,7 +146,7 @@ status row_reader::read_create(const std::optional<json_value>& data) {
   if (call_.batch && data->empty())
     return error{codes::invalid_data, "data", "data is an empty array; nothing to create", ""};
   if (call_.batch && data->size() > static_cast<std::size_t>(dom_.max_rows))
-    return error{codes::invalid_data, "data", fmt::format("at most {} rows per create", dom_.max_rows),
+    return error{codes::invalid_data, "data", textfmt::format("at most {} rows per create", dom_.max_rows),
                  "split the batch"};
   std::optional<error> failure;
   auto add_row = [&](json_value item, const param_path& path) {
@@ -158,7 +159,7 @@ status row_reader::read_create(const std::optional<json_value>& data) {
     }
     if (!saves.empty() && std::find(call_.saves.begin(), call_.saves.end(), saves) != call_.saves.end()) {
       failure = error{codes::already_saved, path.member("id").str(),
-                      fmt::format("{} is saved twice in this batch", saves), ""};
+                      textfmt::format("{} is saved twice in this batch", saves), ""};
       return;
     }
     call_.rows.push_back(std::move(*parsed));
@@ -176,7 +177,7 @@ status row_reader::read_update(const std::optional<json_value>& data) {
   if (!data || data->is_null()) return error{codes::missing_param, "data", "data is required", "{\"quantity\": 2}"};
   if (!data->is_object())
     return error{codes::invalid_data, "data",
-                 fmt::format("db_update data must be one object, got {}", data->kind_name()),
+                 textfmt::format("db_update data must be one object, got {}", data->kind_name()),
                  "the same change applies to every matching row"};
   auto parsed = parse_row(*data, "data", nullptr);
   if (!parsed) return parsed.take_error();

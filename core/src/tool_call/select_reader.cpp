@@ -1,12 +1,10 @@
 // The columns stage of reading a read (call_stage.h): `columns` as a list or
 // PostgREST's select text, each a visible column, `*`, or an embedded
 // relation with its own columns.
-#include <fmt/format.h>
-#include <fmt/ranges.h>
-
 #include <algorithm>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "call_stage.h"
 
 namespace alfred::detail {
@@ -32,7 +30,7 @@ status select_reader::read(const std::optional<json_value>& value) {
     std::optional<error> failure;
     value->for_each_element([&](std::size_t i, json_value item) {
       if (!item.is_string() && !failure)
-        failure = error{codes::invalid_param, fmt::format("columns[{}]", i), "columns must be strings", ""};
+        failure = error{codes::invalid_param, textfmt::format("columns[{}]", i), "columns must be strings", ""};
       items.emplace_back(item.str());
     });
     if (failure) return std::move(*failure);
@@ -59,10 +57,10 @@ std::string select_reader::columns_example() const {
       if (!of.is_key(col.name) && !of.hides_owner(col.name) && !is_hidden(of, col.name)) return col.name;
     return of.columns.front().name;
   };
-  if (tbl.relations.empty()) return fmt::format("[\"{}\"]", first_visible(tbl));
+  if (tbl.relations.empty()) return textfmt::format("[\"{}\"]", first_visible(tbl));
   const table* target = dom_.find_table(tbl.relations.front().table);
-  return fmt::format("[\"{}\", \"{}({})\"]", first_visible(tbl), tbl.relations.front().name,
-                     target ? first_visible(*target) : std::string("*"));
+  return textfmt::format("[\"{}\", \"{}({})\"]", first_visible(tbl), tbl.relations.front().name,
+                         target ? first_visible(*target) : std::string("*"));
 }
 
 // Splits "a, b, rel(c, d)" at top-level commas.
@@ -99,12 +97,12 @@ result<std::string> select_reader::parse_select_item(const std::string& raw, con
   }
   if (item.back() != ')')
     return error{codes::invalid_param, path.str(),
-                 fmt::format("'{}' is not a column or relation(columns)", detail::echoed(item)), ""};
+                 textfmt::format("'{}' is not a column or relation(columns)", detail::echoed(item)), ""};
   const std::string rel_name = trim(item.substr(0, open));
   const table* target = embedded_table(rel_name);
   if (!target)
     return error{codes::unknown_relation, path.str(),
-                 fmt::format("{} cannot embed '{}'", call_.tbl->name, detail::echoed(rel_name)), embeddable_hint()};
+                 textfmt::format("{} cannot embed '{}'", call_.tbl->name, detail::echoed(rel_name)), embeddable_hint()};
   auto inner = split_select(std::string_view(item).substr(open + 1, item.size() - open - 2));
   if (!inner) return error{codes::invalid_param, path.str(), inner.err().message, inner.err().hint};
   std::vector<std::string> cols;
@@ -126,7 +124,7 @@ result<std::string> select_reader::parse_select_item(const std::string& raw, con
     for (auto key = target->key.rbegin(); key != target->key.rend(); ++key)
       if (std::find(cols.begin(), cols.end(), *key) == cols.end()) cols.insert(cols.begin(), *key);
   if (star) cols.insert(cols.begin(), "*");
-  return fmt::format("{}({})", rel_name, fmt::join(cols, ","));
+  return textfmt::format("{}({})", rel_name, textfmt::join(cols, ","));
 }
 
 // A declared one-to-many relation, or the target table of a foreign key.
@@ -149,8 +147,8 @@ std::string select_reader::embeddable_hint() const {
   for (const auto& col : call_.tbl->columns)
     if (is_embeddable_fk(col) && std::find(names.begin(), names.end(), col.references) == names.end())
       names.push_back(col.references);
-  if (names.empty()) return fmt::format("{} has no related tables to embed", call_.tbl->name);
-  return fmt::format("embeddable: {}", fmt::join(names, ", "));
+  if (names.empty()) return textfmt::format("{} has no related tables to embed", call_.tbl->name);
+  return textfmt::format("embeddable: {}", textfmt::join(names, ", "));
 }
 
 }  // namespace alfred::detail

@@ -1,7 +1,5 @@
 #include "alfred/tool_call/tool_call.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -9,6 +7,7 @@
 #include <cstdlib>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "call_stage.h"
 #include "function_reader.h"
 #include "param_path.h"
@@ -54,8 +53,8 @@ class call_parser : detail::call_stage {
   result<tool_call> parse(json_value params_object) {
     if (!params_object.is_object())
       return error{codes::invalid_params, "",
-                   fmt::format("params must be an object, got {}", params_object.kind_name()),
-                   fmt::format("{} takes: {}", tool_name(kind_), detail::tool_param_list(kind_))};
+                   textfmt::format("params must be an object, got {}", params_object.kind_name()),
+                   textfmt::format("{} takes: {}", tool_name(kind_), detail::tool_param_list(kind_))};
     param_members params;
     std::optional<error> failure;
     params_object.for_each_member([&](std::string_view key, json_value value) {
@@ -63,8 +62,8 @@ class call_parser : detail::call_stage {
       const detail::tool_param_row* row = detail::find_tool_param(key);
       if (!row || row->use_by(kind_) == param_use::none)
         failure = error{codes::unknown_param, detail::echoed(key),
-                        fmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
-                        fmt::format("allowed: {}", detail::tool_param_list(kind_))};
+                        textfmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
+                        textfmt::format("allowed: {}", detail::tool_param_list(kind_))};
       else
         params[row->param] = value;
     });
@@ -124,27 +123,29 @@ class call_parser : detail::call_stage {
   result<const table*> parse_table(const param_members& params) {
     const auto& value = params[tool_param::table];
     if (!value || value->is_null())
-      return error{codes::missing_param, "table", "table is required", fmt::format("one of: {}", dom_.table_list())};
+      return error{codes::missing_param, "table", "table is required",
+                   textfmt::format("one of: {}", dom_.table_list())};
     if (!value->is_string())
-      return error{codes::invalid_param, "table", fmt::format("table must be a string, got {}", value->kind_name()),
-                   fmt::format("one of: {}", dom_.table_list())};
+      return error{codes::invalid_param, "table", textfmt::format("table must be a string, got {}", value->kind_name()),
+                   textfmt::format("one of: {}", dom_.table_list())};
     const table* tbl = dom_.find_table(value->str());
     if (!tbl)
       return error{codes::unknown_table, "table",
-                   fmt::format("'{}' is not a table of the {} domain", detail::echoed(value->str()), dom_.name),
-                   fmt::format("one of: {}", dom_.table_list())};
+                   textfmt::format("'{}' is not a table of the {} domain", detail::echoed(value->str()), dom_.name),
+                   textfmt::format("one of: {}", dom_.table_list())};
     if (!tbl->exposed)
-      return error{codes::unknown_table, "table",
-                   fmt::format("{} is not a table the database serves: its rows are refs ({}) that function results "
-                               "and the rows referencing them give",
-                               tbl->name, ref_pattern(tbl->ref_prefix)),
-                   dom_.functions.empty() ? fmt::format("one of: {}", dom_.table_list())
-                                          : fmt::format("call a function that lists them (db_call: {}), or read a "
-                                                        "table that references them; tables: {}",
-                                                        dom_.function_list(), dom_.table_list())};
+      return error{
+          codes::unknown_table, "table",
+          textfmt::format("{} is not a table the database serves: its rows are refs ({}) that function results "
+                          "and the rows referencing them give",
+                          tbl->name, ref_pattern(tbl->ref_prefix)),
+          dom_.functions.empty() ? textfmt::format("one of: {}", dom_.table_list())
+                                 : textfmt::format("call a function that lists them (db_call: {}), or read a "
+                                                   "table that references them; tables: {}",
+                                                   dom_.function_list(), dom_.table_list())};
     if (kind_ != tool_kind::read && !tbl->writable)
       return error{codes::read_only_table, "table",
-                   fmt::format("{} is read-only here; {} is not allowed on it", tbl->name, tool_name(kind_)),
+                   textfmt::format("{} is read-only here; {} is not allowed on it", tbl->name, tool_name(kind_)),
                    "read it with db_read and link its rows by ref"};
     return tbl;
   }
@@ -196,12 +197,13 @@ class call_parser : detail::call_stage {
         std::all_of(value->str().begin(), value->str().end(), [](char c) { return c >= '0' && c <= '9'; }))
       n = std::stoll(std::string(value->str()));
     if (!n)
-      return error{codes::invalid_param, key, fmt::format("{} must be a whole number, got {}", key, value->kind_name()),
-                   ""};
+      return error{codes::invalid_param, key,
+                   textfmt::format("{} must be a whole number, got {}", key, value->kind_name()), ""};
     if (*n < min || *n > max)
-      return error{codes::invalid_param, key, fmt::format("{} must be between {} and {}, got {}", key, min, max, *n),
+      return error{codes::invalid_param, key,
+                   textfmt::format("{} must be between {} and {}, got {}", key, min, max, *n),
                    std::string_view(key) == "limit"
-                       ? fmt::format("the server returns at most {} rows per read; page with offset", max)
+                       ? textfmt::format("the server returns at most {} rows per read; page with offset", max)
                        : std::string()};
     return std::optional<long>(long(*n));
   }
@@ -227,8 +229,8 @@ class call_parser : detail::call_stage {
     };
     if (std::any_of(call_.filters.begin(), call_.filters.end(), narrows)) return ok_status();
     return error{codes::missing_filter, "filters",
-                 fmt::format("{} needs a filter that selects rows; changing every row of {} is refused",
-                             tool_name(kind_), call_.tbl->name),
+                 textfmt::format("{} needs a filter that selects rows; changing every row of {} is refused",
+                                 tool_name(kind_), call_.tbl->name),
                  detail::narrowing_example(*call_.tbl)};
   }
 
@@ -259,7 +261,7 @@ result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registr
                                   std::span<const fixed_value> fixed) {
   auto kind = parse_tool_name(tool);
   if (!kind)
-    return error{codes::unknown_tool, "tool", fmt::format("'{}' is not a tool", detail::echoed(tool)),
+    return error{codes::unknown_tool, "tool", textfmt::format("'{}' is not a tool", detail::echoed(tool)),
                  "one of: db_read, db_create, db_update, db_delete, db_call"};
   return call_parser(dom, registry, *kind, current_user, fixed).parse(params);
 }

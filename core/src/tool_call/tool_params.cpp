@@ -1,6 +1,6 @@
 #include "tool_params.h"
 
-#include <fmt/format.h>
+#include "../json/format.h"
 
 namespace alfred::detail {
 namespace {
@@ -66,7 +66,7 @@ result<json_document> parse_data_text(std::string_view text, const std::string& 
   if (!doc) return error{codes::invalid_data, path, path + " is text that is not JSON: " + doc.err().message, hint};
   if (!doc->root().is_object() && !doc->root().is_array())
     return error{codes::invalid_data, path,
-                 fmt::format("{} must hold a JSON object or list, got {}", path, doc->root().kind_name()), hint};
+                 textfmt::format("{} must hold a JSON object or list, got {}", path, doc->root().kind_name()), hint};
   return std::move(*doc);
 }
 

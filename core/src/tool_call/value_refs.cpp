@@ -4,12 +4,11 @@
 // resolve_row_ref; the checks of other values are values.cpp's).
 #include "value_refs.h"
 
-#include <fmt/format.h>
-
 #include <string>
 #include <vector>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../json/text.h"
 #include "alfred/domain/ref_format.h"
 #include "alfred/tool_call/like_pattern.h"
@@ -22,7 +21,8 @@ namespace {
 constexpr std::size_t kMaxListedRefs = 12;
 
 std::string describe_ref(const ref_entry& entry) {
-  return entry.label.empty() || entry.label == entry.ref ? entry.ref : fmt::format("{} ({})", entry.ref, entry.label);
+  return entry.label.empty() || entry.label == entry.ref ? entry.ref
+                                                         : textfmt::format("{} ({})", entry.ref, entry.label);
 }
 
 // "known recipe refs: recipe_1 (Butter Chicken), recipe_2" or how to get some.
@@ -35,9 +35,9 @@ std::string known_refs_hint(const ref_registry& registry, const table& target) {
     if (++total <= kMaxListedRefs) listed.push_back(describe_ref(*entry));
   }
   if (listed.empty())
-    return fmt::format("no {} refs are known yet; read {} first to get refs", target.ref_prefix, target.name);
-  std::string hint = fmt::format("known {} refs: {}", target.ref_prefix, fmt::join(listed, ", "));
-  if (total > listed.size()) hint += fmt::format(", … ({} in all)", total);
+    return textfmt::format("no {} refs are known yet; read {} first to get refs", target.ref_prefix, target.name);
+  std::string hint = textfmt::format("known {} refs: {}", target.ref_prefix, textfmt::join(listed, ", "));
+  if (total > listed.size()) hint += textfmt::format(", … ({} in all)", total);
   return hint;
 }
 
@@ -63,7 +63,7 @@ bool keyed_by_user(const table& target) {
 result<std::string> current_user_key(const value_scope& scope, const param_path& path, std::string_view field) {
   if (scope.me.empty() || !is_uuid_syntax(scope.me))
     return error{codes::not_signed_in, path.str(),
-                 fmt::format("{} was given me, the signed-in user, but nobody is signed in", field),
+                 textfmt::format("{} was given me, the signed-in user, but nobody is signed in", field),
                  "sign a user in (createAct({ supabase }) or accessToken)"};
   return canonical_uuid(scope.me);
 }
@@ -85,11 +85,11 @@ error raw_id_error(const value_scope& scope, const table& target, json_value val
   const ref_entry* known = known_raw_key(scope, target, value);
   if (known && known->type == target.ref_prefix)
     return error{codes::raw_id, path.str(),
-                 fmt::format("{} takes a ref, not {}; that row is {}", field, what, describe_ref(*known)),
-                 fmt::format("use the ref {}", known->ref)};
+                 textfmt::format("{} takes a ref, not {}; that row is {}", field, what, describe_ref(*known)),
+                 textfmt::format("use the ref {}", known->ref)};
   return error{codes::raw_id, path.str(),
-               fmt::format("{} takes a ref such as {}, not {}; refs cannot be made from ids", field,
-                           ref_text(target.ref_prefix, 1), what),
+               textfmt::format("{} takes a ref such as {}, not {}; refs cannot be made from ids", field,
+                               ref_text(target.ref_prefix, 1), what),
                known_refs_hint(scope.registry, target)};
 }
 
@@ -103,29 +103,29 @@ result<std::string> known_ref_key(const value_scope& scope, const table& target,
     const table* other = scope.dom.find_table_by_prefix(name.prefix);
     const bool wrong_table = other && other != &target;
     return error{wrong_table ? codes::ref_type_mismatch : codes::unknown_ref, path.str(),
-                 wrong_table ? fmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
-                                           "to {} ({})",
-                                           detail::echoed(text), name.prefix, other->name, field, target.name,
-                                           ref_pattern(target.ref_prefix))
-                             : fmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
+                 wrong_table ? textfmt::format("{} is not a known ref, and {} refs are rows of {} while {} takes a ref "
+                                               "to {} ({})",
+                                               detail::echoed(text), name.prefix, other->name, field, target.name,
+                                               ref_pattern(target.ref_prefix))
+                             : textfmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
                  known_refs_hint(registry, target)};
   }
   if (entry->type != target.ref_prefix)
     return error{codes::ref_type_mismatch, path.str(),
-                 fmt::format("{} is a row of {}, but {} takes a ref to {} ({})", describe_ref(*entry), entry->table,
-                             field, target.name, ref_pattern(target.ref_prefix)),
+                 textfmt::format("{} is a row of {}, but {} takes a ref to {} ({})", describe_ref(*entry), entry->table,
+                                 field, target.name, ref_pattern(target.ref_prefix)),
                  known_refs_hint(registry, target)};
   if (entry->pending())
     return error{codes::pending_ref, path.str(),
-                 fmt::format("{} is generated content that has not been saved, so it has no "
-                             "row in {} yet",
-                             describe_ref(*entry), target.name),
-                 fmt::format("save it first with db_create on {} (its content is under "
-                             "Generated Data), then use its ref",
-                             target.name)};
+                 textfmt::format("{} is generated content that has not been saved, so it has no "
+                                 "row in {} yet",
+                                 describe_ref(*entry), target.name),
+                 textfmt::format("save it first with db_create on {} (its content is under "
+                                 "Generated Data), then use its ref",
+                                 target.name)};
   if (entry->action == ref_action::deleted)
     return error{codes::deleted_ref, path.str(),
-                 fmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
+                 textfmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
                  known_refs_hint(registry, target)};
   // What registry.resolve(text) returns, without looking the ref up again.
   return entry->saved_as.empty() ? entry->key : registry.find(entry->saved_as)->key;
@@ -139,12 +139,13 @@ error uuid_error(const value_scope& scope, const table& target, json_value value
   const std::string_view text = value.str();
   const std::string uuid = canonical_uuid(text);
   if (const ref_entry* known = registry.find_by_uuid(uuid); known && known->type != target.ref_prefix)
-    return error{codes::ref_type_mismatch, path.str(),
-                 fmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({})",
-                             describe_ref(*known), known->table, field, target.name, ref_pattern(target.ref_prefix)),
-                 known_refs_hint(registry, target)};
+    return error{
+        codes::ref_type_mismatch, path.str(),
+        textfmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({})", describe_ref(*known),
+                        known->table, field, target.name, ref_pattern(target.ref_prefix)),
+        known_refs_hint(registry, target)};
   if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
-    return error{codes::invented_uuid, path.str(), fmt::format("'{}' cannot be a row id: {}", text, reason),
+    return error{codes::invented_uuid, path.str(), textfmt::format("'{}' cannot be a row id: {}", text, reason),
                  "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
   // A whole UUID the registry does not hold is never taken for another row
   // it resembles: it may be the id of a row this user must not reach, and
@@ -160,8 +161,8 @@ error not_a_ref_error(const value_scope& scope, const table& target, std::string
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (trimmed_lower(entry->ref, "") == trimmed_lower(text, ""))
       return error{codes::unknown_ref, path.str(),
-                   fmt::format("'{}' is not a known ref; refs are case-sensitive", detail::echoed(text)),
-                   fmt::format("write it exactly as shown: {}", entry->ref)};
+                   textfmt::format("'{}' is not a known ref; refs are case-sensitive", detail::echoed(text)),
+                   textfmt::format("write it exactly as shown: {}", entry->ref)};
   }
   // A name given where a ref belongs, matched as the catalog matches names
   // (case and accents ignored).
@@ -169,16 +170,16 @@ error not_a_ref_error(const value_scope& scope, const table& target, std::string
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
     if (!entry->saved_as.empty() || wanted.empty()) continue;
     if (fold_latin(entry->label) == wanted)
-      return error{
-          codes::not_a_ref, path.str(),
-          fmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text), entry->ref),
-          fmt::format("use the ref {}", entry->ref)};
+      return error{codes::not_a_ref, path.str(),
+                   textfmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text),
+                                   entry->ref),
+                   textfmt::format("use the ref {}", entry->ref)};
   }
-  return error{
-      codes::not_a_ref, path.str(),
-      fmt::format("{} takes a ref such as {}, got '{}'", field, ref_text(target.ref_prefix, 1), detail::echoed(text)),
-      known_refs_hint(registry, target) +
-          fmt::format("; to find rows by name, read {} with a name filter first", target.name)};
+  return error{codes::not_a_ref, path.str(),
+               textfmt::format("{} takes a ref such as {}, got '{}'", field, ref_text(target.ref_prefix, 1),
+                               detail::echoed(text)),
+               known_refs_hint(registry, target) +
+                   textfmt::format("; to find rows by name, read {} with a name filter first", target.name)};
 }
 
 }  // namespace
@@ -188,17 +189,17 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
   const auto& registry = scope.registry;
   const column* key_col = target.key_column();
   if (value.is_number() && key_col && key_col->type == column_type::integer)
-    return raw_id_error(scope, target, value, path, field, fmt::format("the number {}", value.raw()));
+    return raw_id_error(scope, target, value, path, field, textfmt::format("the number {}", value.raw()));
   if (!value.is_string())
     return error{
         codes::invalid_value, path.str(),
-        fmt::format("{} takes a ref such as {}, got {}", field, ref_text(target.ref_prefix, 1), value.kind_name()),
+        textfmt::format("{} takes a ref such as {}, got {}", field, ref_text(target.ref_prefix, 1), value.kind_name()),
         known_refs_hint(registry, target)};
   const std::string_view text = value.str();
   if (text == kCurrentUserRef) {
     if (!keyed_by_user(target))
       return error{codes::invalid_value, path.str(),
-                   fmt::format("me is the signed-in user, and {} does not hold user ids", field),
+                   textfmt::format("me is the signed-in user, and {} does not hold user ids", field),
                    known_refs_hint(registry, target)};
     return current_user_key(scope, path, field);
   }
@@ -210,13 +211,13 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
   // not have seen, and another user's row id must not reach a filter.
   if (is_uuid_syntax(text)) return uuid_error(scope, target, value, path, field);
   if (key_col && key_col->type == column_type::integer && is_integer_key(text))
-    return raw_id_error(scope, target, value, path, field, fmt::format("the id {}", text));
+    return raw_id_error(scope, target, value, path, field, textfmt::format("the id {}", text));
   if (key_col && key_col->type == column_type::text && known_raw_key(scope, target, value))
-    return raw_id_error(scope, target, value, path, field, fmt::format("the key '{}'", detail::echoed(text)));
+    return raw_id_error(scope, target, value, path, field, textfmt::format("the key '{}'", detail::echoed(text)));
 
   if (looks_like_broken_uuid(text))
     return error{codes::invalid_uuid, path.str(),
-                 fmt::format("'{}' is not a complete UUID (truncated or altered)", detail::echoed(text)),
+                 textfmt::format("'{}' is not a complete UUID (truncated or altered)", detail::echoed(text)),
                  "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
 
   return not_a_ref_error(scope, target, text, path, field);

@@ -1,7 +1,5 @@
 #include "values.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -9,6 +7,7 @@
 #include <optional>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "../json/text.h"
 #include "alfred/domain/ref_format.h"
 #include "alfred/uuid/uuid.h"
@@ -81,12 +80,13 @@ status check_allowed(const column& col, std::string_view text, const param_path&
   if (col.allowed_values.empty() ||
       std::find(col.allowed_values.begin(), col.allowed_values.end(), text) != col.allowed_values.end())
     return ok_status();
-  return invalid_value(path.str(), fmt::format("'{}' is not an allowed value for {}", detail::echoed(text), col.name),
-                       fmt::format("use one of: {}", fmt::join(col.allowed_values, ", ")));
+  return invalid_value(path.str(),
+                       textfmt::format("'{}' is not an allowed value for {}", detail::echoed(text), col.name),
+                       textfmt::format("use one of: {}", textfmt::join(col.allowed_values, ", ")));
 }
 
 std::string shown(json_value value) {
-  return value.is_string() ? fmt::format("'{}'", detail::echoed(value.str())) : std::string(value.kind_name());
+  return value.is_string() ? textfmt::format("'{}'", detail::echoed(value.str())) : std::string(value.kind_name());
 }
 
 scalar text_scalar(std::string_view text) { return {scalar::kind::text, std::string(text)}; }
@@ -102,8 +102,8 @@ std::optional<std::string> integral_text(json_value value) {
 // Text, numbers, booleans and dates as the column's type expects them.
 result<scalar> check_plain_scalar(const column& col, json_value value, const param_path& path) {
   auto wrong = [&]() -> error {
-    return invalid_value(path.str(), fmt::format("{} expects {}, got {}", col.name, type_hint(col), shown(value)),
-                         fmt::format("give {}", type_hint(col)));
+    return invalid_value(path.str(), textfmt::format("{} expects {}, got {}", col.name, type_hint(col), shown(value)),
+                         textfmt::format("give {}", type_hint(col)));
   };
   switch (col.type) {
     case column_type::text: {
@@ -237,11 +237,12 @@ result<std::string> user_id_value(const value_scope& scope, const column& col, j
   if (value.is_string() && value.str() == kCurrentUserRef) return current_user_key(scope, path, col.name);
   if (value.is_string() && is_uuid_syntax(value.str()))
     return error{codes::raw_id, path.str(),
-                 fmt::format("{} holds user ids; the model gives me (the signed-in user), never a UUID", col.name),
-                 fmt::format("{{\"field\": \"{}\", \"op\": \"=\", \"value\": \"me\"}}", col.name)};
+                 textfmt::format("{} holds user ids; the model gives me (the signed-in user), never a UUID", col.name),
+                 textfmt::format("{{\"field\": \"{}\", \"op\": \"=\", \"value\": \"me\"}}", col.name)};
   return invalid_value(
-      path.str(), fmt::format("{} holds user ids and takes me (the signed-in user), got {}", col.name, shown(value)),
-      fmt::format("{{\"field\": \"{}\", \"op\": \"=\", \"value\": \"me\"}}", col.name));
+      path.str(),
+      textfmt::format("{} holds user ids and takes me (the signed-in user), got {}", col.name, shown(value)),
+      textfmt::format("{{\"field\": \"{}\", \"op\": \"=\", \"value\": \"me\"}}", col.name));
 }
 
 }  // namespace
@@ -249,7 +250,8 @@ result<std::string> user_id_value(const value_scope& scope, const column& col, j
 result<scalar> check_filter_scalar(const value_scope& scope, const column& col, json_value value,
                                    const param_path& path) {
   if (!value.is_primitive())
-    return invalid_value(path.str(), fmt::format("{} compares against one value, got {}", col.name, value.kind_name()),
+    return invalid_value(path.str(),
+                         textfmt::format("{} compares against one value, got {}", col.name, value.kind_name()),
                          "use op 'in' with a list, or 'contains' for array columns");
   if (value.is_string() && contains_nul(value.str())) return nul_error(path.str());
   if (const table* target = row_target(scope, col)) {
@@ -264,14 +266,15 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
   }
   switch (col.type) {
     case column_type::uuid:
-      return invalid_value(path.str(), fmt::format("{} cannot be filtered on", col.name));
+      return invalid_value(path.str(), textfmt::format("{} cannot be filtered on", col.name));
     case column_type::text_array:
     case column_type::uuid_array:
     case column_type::jsonb:
-      return invalid_value(path.str(),
-                           fmt::format("{} is {}; compare it with contains, contained_by or overlaps", col.name,
-                                       column_type_name(col.type)),
-                           fmt::format("{{\"field\": \"{}\", \"op\": \"contains\", \"value\": [\"…\"]}}", col.name));
+      return invalid_value(
+          path.str(),
+          textfmt::format("{} is {}; compare it with contains, contained_by or overlaps", col.name,
+                          column_type_name(col.type)),
+          textfmt::format("{{\"field\": \"{}\", \"op\": \"contains\", \"value\": [\"…\"]}}", col.name));
     default:
       return check_plain_scalar(col, value, path);
   }
@@ -302,7 +305,7 @@ result<std::vector<scalar>> collect_array_elements(const value_scope& scope, con
       return;
     }
     if (!item.is_string()) {
-      failure = invalid_value(item_path.str(), fmt::format("{} holds strings, got {}", col.name, item.kind_name()));
+      failure = invalid_value(item_path.str(), textfmt::format("{} holds strings, got {}", col.name, item.kind_name()));
       return;
     }
     std::string text(item.str());
@@ -346,12 +349,12 @@ result<std::string> typed_payload_value(const value_scope& scope, const column& 
   json_writer w(out);
   switch (col.type) {
     case column_type::uuid:
-      return invalid_value(path.str(), fmt::format("{} cannot be written", col.name));
+      return invalid_value(path.str(), textfmt::format("{} cannot be written", col.name));
     case column_type::text_array:
     case column_type::uuid_array: {
       if (!value.is_array() && !value.is_string())
         return invalid_value(path.str(),
-                             fmt::format("{} expects {}, got {}", col.name, type_hint(col), value.kind_name()));
+                             textfmt::format("{} expects {}, got {}", col.name, type_hint(col), value.kind_name()));
       auto items = collect_array_elements(scope, col, value, path, nul_handling::strip);
       if (!items) return items.take_error();
       w.begin_array();
@@ -364,7 +367,7 @@ result<std::string> typed_payload_value(const value_scope& scope, const column& 
       return out;
     case column_type::text: {
       if (!value.is_string())
-        return invalid_value(path.str(), fmt::format("{} expects a string, got {}", col.name, value.kind_name()));
+        return invalid_value(path.str(), textfmt::format("{} expects a string, got {}", col.name, value.kind_name()));
       std::string text(value.str());
       text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
       auto ok = check_allowed(col, text, path);
@@ -394,8 +397,8 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
   const bool empty_uuid = (col.type == column_type::uuid || target) && value.is_string() && value.str().empty();
   if (value.is_null() || empty_uuid) {
     if (col.required || !col.nullable)
-      return invalid_value(path.str(), fmt::format("{} cannot be null", col.name),
-                           fmt::format("give {}", type_hint(col)));
+      return invalid_value(path.str(), textfmt::format("{} cannot be null", col.name),
+                           textfmt::format("give {}", type_hint(col)));
     return std::string("null");
   }
   if (target) {
@@ -415,7 +418,8 @@ result<std::string> check_payload_value(const value_scope& scope, const column& 
 result<std::string> check_fixed_value(const column& col, std::string_view json, const param_path& path) {
   auto doc = json_document::parse(json);
   const std::string where = path.str();
-  if (!doc) return error{codes::invalid_option, where, fmt::format("the app's value for {} is not JSON", col.name), ""};
+  if (!doc)
+    return error{codes::invalid_option, where, textfmt::format("the app's value for {} is not JSON", col.name), ""};
   const json_value value = doc->root();
   const bool uuid = col.type == column_type::uuid;
   const bool fits = value.is_null()                    ? col.nullable
@@ -428,8 +432,8 @@ result<std::string> check_fixed_value(const column& col, std::string_view json, 
                                                                                                  : value.is_string();
   if (!fits)
     return error{codes::invalid_option, where,
-                 fmt::format("the app's value for {} ({}) is not a {} value", col.name, value.kind_name(),
-                             column_type_name(col.type)),
+                 textfmt::format("the app's value for {} ({}) is not a {} value", col.name, value.kind_name(),
+                                 column_type_name(col.type)),
                  "context values are the app's own: give each as the column stores it (a uuid as its text)"};
   if (uuid) return uuid_json(canonical_uuid(value.str()));
   return std::string(value.raw());
