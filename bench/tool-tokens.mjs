@@ -3,7 +3,8 @@
 // SDK's tools as the SDK hands them to a provider (captured with its own
 // mock model), OpenAI Chat Completions and Responses tools (openaiTools),
 // and the MCP tools/list (mcpToolList, db_schema included). For the kitchen
-// (9 tables), CRM (6) and a ten-table shop domain (bench/fixtures), with the
+// (9 tables), CRM (6), a ten-table shop domain and a team app with eight
+// functions (bench/fixtures), with the
 // compact default and with the whole schema inline.
 // Run: npm run bench:tools (node bench/tool-tokens.mjs).
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ const DOMAINS = [
   ['kitchen', readJson('../domains/kitchen/domain.json')],
   ['crm', readJson('../domains/crm/domain.json')],
   ['shop (10 tables)', readJson('./fixtures/shop-domain.json')],
+  ['team (8 functions)', readJson('./fixtures/team-domain.json')],
 ];
 /** The budget for a ten-table domain's compact tool list on any surface. */
 const COMPACT_BUDGET = 2_000;
@@ -69,16 +71,16 @@ for (const [name, domain] of DOMAINS) {
 const pad = (s, n) => String(s).padEnd(n);
 const num = (s, n) => String(s).padStart(n);
 console.log('Tool list tokens (o200k_base, the JSON each surface gives the model)\n');
-console.log(`${pad('domain', 18)}${pad('surface', 20)}${num('compact', 9)}${num('inline', 9)}${num('saved', 8)}`);
+console.log(`${pad('domain', 20)}${pad('surface', 20)}${num('compact', 9)}${num('inline', 9)}${num('saved', 8)}`);
 let worst = 0;
 for (const [name] of DOMAINS) {
   for (const surface of ['AI SDK (strict)', 'OpenAI chat', 'OpenAI responses', 'MCP tools/list']) {
     const of = (schema) => rows.find((r) => r.domain === name && r.surface === surface && r.schema === schema).tokens;
     const compact = of('compact');
     const inline = of('inline');
-    if (name.startsWith('shop')) worst = Math.max(worst, compact);
-    console.log(`${pad(name, 18)}${pad(surface, 20)}${num(compact.toLocaleString('en'), 9)}${num(inline.toLocaleString('en'), 9)}${num(`${Math.round((1 - compact / inline) * 100)} %`, 8)}`);
+    if (name.startsWith('shop') || name.startsWith('team')) worst = Math.max(worst, compact);
+    console.log(`${pad(name, 20)}${pad(surface, 20)}${num(compact.toLocaleString('en'), 9)}${num(inline.toLocaleString('en'), 9)}${num(`${Math.round((1 - compact / inline) * 100)} %`, 8)}`);
   }
 }
-console.log(`\ntarget: every compact tool list of the ten-table domain under ${COMPACT_BUDGET.toLocaleString('en')} tokens (${worst <= COMPACT_BUDGET ? 'met' : 'missed'}: at most ${worst.toLocaleString('en')})`);
+console.log(`\ntarget: every compact tool list of the ten-table domain, and of a team app with eight functions, under ${COMPACT_BUDGET.toLocaleString('en')} tokens (${worst <= COMPACT_BUDGET ? 'met' : 'missed'}: at most ${worst.toLocaleString('en')})`);
 if (process.env.BENCH_JSON) console.log(JSON.stringify(rows));

@@ -17,7 +17,7 @@ bash scripts/build.sh
 ctest_suite 10m 120 build/native
 ctest_suite 10m 600 build/wasm
 # Every fuzz target for 12 s (ASan + UBSan), from its seeds and regression
-# inputs: about two and a half minutes for the eleven targets.
+# inputs: about two and three quarter minutes for the twelve targets.
 bash scripts/fuzz.sh 12
 # About 15 minutes on a busy 2-core machine.
 node_suite 40m tests/js/

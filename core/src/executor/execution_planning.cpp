@@ -83,8 +83,11 @@ bool execution::state::read_params() {
   record.raw_params = params;
   if (auto table_name = params.is_object() ? params.find("table") : std::nullopt; table_name && table_name->is_string())
     record.table = detail::echoed(table_name->str());
-  if (auto function = params.is_object() ? params.find("function") : std::nullopt; function && function->is_string())
-    record.function = detail::echoed(function->str());
+  // The function a refused call names, when the domain has it (a name the
+  // model made up is not echoed: it may hold anything, a UUID included).
+  if (auto function = params.is_object() ? params.find("function") : std::nullopt;
+      function && function->is_string() && dom.find_function(function->str()))
+    record.function = std::string(function->str());
   return true;
 }
 

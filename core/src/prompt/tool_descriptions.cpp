@@ -94,17 +94,17 @@ std::string first_line(std::string_view text, std::size_t max_chars) {
 }
 
 // "- archive_project(project_id: ref of projects) — Archives a project.
-// Changes data." One line per function; `inline_schema` adds each argument's
+// [changes data]" One line per function; `inline_schema` adds each argument's
 // description and allowed values.
 void append_function_list(std::string& out, const domain& dom, const tool_schema_options& options) {
-  out += "Functions (name(argument: what it takes; ? optional)):\n";
+  out += "Functions (? optional):\n";
   for (const db_function& fn : dom.functions) {
     if (!options.offers(fn)) continue;
     out.append("- ").append(detail::function_signature(fn, options.fixed));
     if (!fn.description.empty())
       out.append(" — ").append(first_line(fn.description, options.inline_schema ? 400 : 120));
-    out.append(fn.read ? " Reads only." : " Changes data.");
-    if (fn.returns.type == function_returns::kind::rows)
+    out.append(fn.read ? " [reads]" : " [changes data]");
+    if (options.inline_schema && fn.returns.type == function_returns::kind::rows)
       out.append(" Returns rows of ").append(fn.returns.table).append(".");
     out += '\n';
     if (!options.inline_schema) continue;
@@ -144,10 +144,8 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
     }
     case tool_kind::call: {
       std::string out = textfmt::format(
-          "Call one of the database's functions, as the signed-in user: {{\"function\": name, \"args\": {{…}}}}. "
-          "Give rows as refs (such as {}) and the signed-in user as {}. A function that reads returns rows or a "
-          "value; one that changes data does what its description says, so call it only when the user asked for "
-          "that.\n\n",
+          "Call one of the database's functions as the signed-in user. Rows are refs ({}), the user is {}. Call a "
+          "function that changes data only when the user asked for what it does.\n\n",
           ref_text(prefix, 1), kCurrentUserRef);
       append_function_list(out, dom, options);
       return out;

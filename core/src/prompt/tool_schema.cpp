@@ -178,7 +178,6 @@ class schema_writer {
         break;
       case tool_param::function:
         type("string", false);
-        text("description", "The function to call, one of those the description lists.");
         strings("enum", function_names());
         break;
       case tool_param::args:
@@ -198,15 +197,13 @@ class schema_writer {
   // `args`: the function's arguments by name. Strict mode has no open
   // objects, so there they are JSON text, as a create's rows are.
   void args(bool optional) {
-    const std::string_view what =
-        "The function's arguments by name, as the description lists them: refs for rows, me for the signed-in user";
     if (strict_) {
       type("string", optional);
-      text("description", textfmt::format("{}; as JSON text, \"{{}}\" for none.", what));
+      text("description", "The arguments by name, as JSON text (\"{}\" for none).");
       return;
     }
     type("object", false);
-    text("description", textfmt::format("{}; {{}} for none.", what));
+    text("description", "The arguments by name ({} for none).");
   }
 
   // `table`: the tool's tables as an enum.

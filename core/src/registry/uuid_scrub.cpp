@@ -46,6 +46,8 @@ void scrub_uuids(std::string& text, const ref_registry& registry) {
 
 void scrub_error(error& err, const ref_registry& registry, bool keep_raw) {
   error::raw_text raw{err.message, err.details, err.hint};
+  // A path can echo a key the model wrote (an unknown param named with a UUID).
+  scrub_uuids(err.path, registry);
   scrub_uuids(err.message, registry);
   scrub_uuids(err.details, registry);
   scrub_uuids(err.hint, registry);

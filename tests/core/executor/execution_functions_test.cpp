@@ -236,3 +236,24 @@ TEST_CASE("a value the app fixes is sent as the argument, never the model's") {
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("regression: a UUID in a key the model made up came back in the error's path") {
+  call_run r;
+  r.start(R"({"function":"get_accounts","x-c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61":1})");
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "unknown_param");
+  CHECK(out["error"]["path"].get<std::string>().find("c69607bb") == std::string::npos);
+}
+
+TEST_CASE("regression: a function name the model made up, holding a UUID, was echoed in the query record") {
+  call_run r;
+  r.start(R"({"function":"ge11111111-2222-4333-8444-555555555501t_accounts"})");
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "unknown_function");
+  CHECK(out["query"].contains("function") == false);
+  CHECK(out["query"]["requested"]["function"] == "(uuid)");
+}
+
+}  // namespace alfred::test

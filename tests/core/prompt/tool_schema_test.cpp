@@ -258,9 +258,8 @@ TEST_CASE(
   CHECK(call.find("name")->str() == "db_call");
   const std::string description(call.find("description")->str());
   CHECK(description.find("- archive_project(project_id: ref of projects) — Archives a project instead of deleting "
-                         "it. Changes data. Returns rows of projects.") != std::string::npos);
-  CHECK(description.find("- get_accounts() — The teams the signed-in user belongs to. Reads only.") !=
-        std::string::npos);
+                         "it. [changes data]\n") != std::string::npos);
+  CHECK(description.find("- get_accounts() — The teams the signed-in user belongs to. [reads]") != std::string::npos);
   CHECK(description.find("count_open_tickets(project_id: ref of projects, status?: text (open|closed), limit?: "
                          "integer)") != std::string::npos);
   CHECK(description.find("match_documents(query_embedding: text to search by meaning, match_count?: integer)") !=
