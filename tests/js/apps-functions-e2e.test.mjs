@@ -1,0 +1,453 @@
+// Three published apps whose data API goes through Postgres functions, end to
+// end as a model uses them: letsrunit (a team app on basejump: projects
+// belong to accounts in a schema the API does not expose, membership decides),
+// supabase-tenant-rbac (rbac.has_permission in the policies decides per group)
+// and Chatbot UI (retrieval with match_file_items_local over vector(384)).
+// Each app's migrations as published and our seeds run in the local stack
+// (tests/apps/*/SOURCE.md); `domain pull` derives the domain with no
+// overrides (an opt-in only where a security definer function is wanted);
+// two users sign in with supabase-js and the everyday requests run as tool
+// calls, on every surface a model reaches them through: act.execute,
+// act.callTool, the AI SDK and OpenAI adapters, MCP (the SDK's client, in
+// process), the worker's /act/execute (its Node entry, in process) and the
+// Act loop. Every write is read back as the service role, and every result
+// the model would see is checked for UUIDs.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createClient } from '@supabase/supabase-js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { generateText, stepCountIs } from 'ai';
+import * as aiTest from 'ai/test';
+import OpenAI from 'openai';
+import { startStack } from '../../db/stack.mjs';
+import { loadCore, pullDomain } from '../../web/src/index.node.js';
+import { aiTools } from '../../web/src/adapters/ai.js';
+import { openaiTools, runToolCalls } from '../../web/src/adapters/openai.js';
+import { createMcpServer } from '../../web/src/mcp/server.js';
+import { createHandler } from '../../web/src/worker/index.node.js';
+import { createChatModel } from '../../web/src/llm.js';
+import { runStep } from '../../web/src/loop.js';
+import { mcpClient } from './support/mcp-client.mjs';
+import { ROOT } from './support/paths.mjs';
+import { completionBody, startScriptedModel, toolCallsBody } from './support/scripted-model.mjs';
+import { stepComplete, toolCall } from './support/decisions.mjs';
+import { rest } from './support/stack.mjs';
+
+const APPS = join(ROOT, 'tests/apps');
+const STACK_START = { timeout: 60_000 };
+const BOUNDED = { timeout: 20_000 };
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+const where = (field, op, value = null) => ({ field, op, value });
+
+class NoRealtimeSocket {
+  constructor() {
+    throw new Error('realtime is not used by these tests');
+  }
+}
+const realtime = { transport: globalThis.WebSocket ?? NoRealtimeSocket };
+
+let core;
+before(async () => {
+  core = await loadCore();
+});
+
+/**
+ * The app's stack (its migrations, then `seeds` of its supabase folder), a
+ * pull of its domain (`pull(overrides)`, from PostgREST's description and the
+ * catalog the stack read), its users signed in with supabase-js, and the
+ * database as the service role sees it.
+ */
+async function appUnderTest(name, { seeds = ['seed.sql'], users = [] } = {}) {
+  const dir = join(APPS, name, 'supabase');
+  const stack = await startStack({ migrations: join(dir, 'migrations'), seed: seeds.map((seed) => join(dir, seed)), users });
+  const clients = [];
+  return {
+    stack,
+    /** `pullDomain` as `domain pull` runs it on this stack: `{ data, error, notes }`, never failing here. */
+    async pull(overrides, catalog = stack.catalog) {
+      const pulled = await pullDomain({ url: stack.supabaseUrl, apiKey: stack.serviceKey, catalog, core, name, ...(overrides ? { overrides } : {}) });
+      assert.equal(pulled.error, null, JSON.stringify(pulled.error));
+      return pulled;
+    },
+    /** `{ supabase, user, token }` of `email` signed in through the stack's /auth/v1. */
+    async signIn(email, password) {
+      const supabase = createClient(stack.supabaseUrl, stack.anonKey, { realtime, auth: { persistSession: false, autoRefreshToken: false } });
+      clients.push(supabase);
+      const { data, error } = await supabase.auth.signInWithPassword({ email, password });
+      assert.equal(error, null, `${email} signs in`);
+      return { supabase, user: data.user, token: data.session.access_token };
+    },
+    /** Rows as the database holds them, past RLS. */
+    async db(path) {
+      const { status, body } = await rest(stack, stack.serviceKey, 'GET', path);
+      assert.equal(status, 200, `GET ${path}: ${JSON.stringify(body)}`);
+      return body;
+    },
+    /** PostgREST straight, as `token`: what the app itself gets. */
+    async asUser(token, method, path, body) {
+      const answer = await rest(stack, token, method, path, body === undefined ? {} : { body });
+      assert.equal(answer.status, 200, `${method} ${path}: ${JSON.stringify(answer.body)}`);
+      return answer.body;
+    },
+    async stop() {
+      for (const supabase of clients) await supabase.auth.signOut().catch(() => {});
+      await stack.stop();
+    },
+  };
+}
+
+/** Fails when `value` (anything the model would see) holds a UUID. */
+function noUuid(value, what = 'what the model sees') {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  assert.doesNotMatch(text, UUID, `${what} has a UUID: ${text.slice(0, 400)}`);
+  return value;
+}
+
+/** A result the model may see: no error, no UUID in its data or its query record. */
+function ok(result) {
+  assert.equal(result.error, null, `unexpected error: ${JSON.stringify(result.error)}`);
+  noUuid({ data: result.data, query: result.query });
+  return result;
+}
+
+/** A refused call: the code expected, nothing but refs in what the model reads. */
+function refused(result, code) {
+  assert.equal(result.error?.code, code, `expected ${code}: ${JSON.stringify(result.error ?? result.data)}`);
+  const { raw, ...forModel } = result.error;
+  noUuid({ error: forModel, query: result.query });
+  return result.error;
+}
+
+/** The UUID a ref of `act`'s registry stands for. */
+const uuidOf = (act, ref) => act.registry.toJSON().refs.find((entry) => entry.ref === ref)?.uuid;
+
+/** An MCP client connected in process to `createMcpServer(options)`; `asked` records each confirmation, answered by `answer(request)`. */
+async function mcpSession(t, options, answer = () => ({ action: 'accept', content: { confirm: true } })) {
+  const { data, error } = await createMcpServer({ core, ...options });
+  assert.equal(error, null, JSON.stringify(error));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await data.server.connect(serverSide);
+  const client = mcpClient({ name: 'alfred-act-apps', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  const asked = [];
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params);
+    return answer(request.params);
+  });
+  await client.connect(clientSide);
+  t.after(() => client.close());
+  /** tools/call → `{ isError, body }`, the JSON text parsed; the text holds no UUID. */
+  const call = async (name, args) => {
+    const result = await client.callTool({ name, arguments: args });
+    assert.equal(result.content.length, 1, JSON.stringify(result));
+    noUuid(result.content[0].text, `MCP ${name}`);
+    return { isError: result.isError === true, body: JSON.parse(result.content[0].text) };
+  };
+  return { client, call, asked };
+}
+
+/** The worker's Node entry in process: POST /act/execute as `token`, `{ status, body }`. */
+function workerFor(domain, env, options = {}) {
+  const handler = createHandler({ domain, ...options });
+  return async (token, body) => {
+    const response = await handler.fetch(
+      new Request('http://worker.test/act/execute', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) }),
+      env,
+    );
+    const answer = { status: response.status, body: await response.json() };
+    noUuid({ data: answer.body.data, query: answer.body.query, error: answer.body.error }, 'the worker\'s answer');
+    return answer;
+  };
+}
+
+// The AI SDK's own mock language model, of the interface its major speaks.
+const MockLanguageModel = aiTest.MockLanguageModelV4 ?? aiTest.MockLanguageModelV3 ?? aiTest.MockLanguageModelV2;
+const specification = new MockLanguageModel().specificationVersion;
+const finish = (unified, raw) => (specification === 'v2' ? unified : { unified, raw });
+const usage = specification === 'v2'
+  ? { inputTokens: 10, outputTokens: 5, totalTokens: 15 }
+  : { inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 5, text: 5, reasoning: undefined } };
+let aiCallId = 0;
+const aiToolCall = (toolName, input) => ({
+  content: [{ type: 'tool-call', toolCallId: `call_${++aiCallId}`, toolName, input: JSON.stringify(input) }],
+  finishReason: finish('tool-calls', 'tool_calls'),
+  usage,
+  warnings: [],
+});
+const aiText = (value) => ({ content: [{ type: 'text', text: value }], finishReason: finish('stop', 'stop'), usage, warnings: [] });
+/** The last tool result the SDK put into the prompt, as the model reads it, or null. */
+function lastAiToolResult(prompt) {
+  const message = prompt.at(-1);
+  if (message?.role !== 'tool') return null;
+  const part = message.content.find((item) => item.type === 'tool-result');
+  return part.output.type === 'json' ? part.output.value : JSON.parse(part.output.value);
+}
+
+describe('letsrunit (a team app on basejump): teams from get_accounts, projects written in a team, membership deciding', () => {
+  const ADA = '0a0a0a0a-0000-4000-8000-00000000000a';
+  const BEN = '0b0b0b0b-0000-4000-8000-00000000000b';
+  const ACME = 'acacacac-0000-4000-8000-0000000000ac';
+  // Our seed-member-writes.sql adds these to the app's policies (tests/apps/letsrunit/SOURCE.md).
+  const MEMBER_WRITE_POLICIES = ['Account members can insert', 'Account members can update', 'Account owners can delete'];
+  const DEFINER_FUNCTIONS = ['accept_invitation', 'can_access_project', 'get_account_billing_status', 'get_account_members', 'is_account_member', 'lookup_invitation', 'update_account_user_role'];
+  // The opt-in: get_account_members is security definer (it reads the members'
+  // emails), and basejump's reads are volatile only because nobody wrote stable.
+  const OPT_IN = {
+    functions: {
+      get_account_members: { expose: true, read: true },
+      get_accounts: { read: true },
+      get_account: { read: true },
+      current_user_account_role: { read: true },
+    },
+  };
+  let app;
+  let everyday;
+  let optedIn;
+  let ada;
+  let ben;
+  const tag = process.pid.toString(36);
+  const actOf = (user, options = {}) => core.createAct({ supabase: user.supabase, domain: everyday.data, ...options });
+  const teamsOf = async (act) => ok(await act.execute('db_call', { function: 'get_accounts' })).data;
+  const teamNamed = async (act, name) => {
+    const team = (await teamsOf(act)).find((row) => row.name === name);
+    assert.ok(team, `${name} is among the user's teams`);
+    return team;
+  };
+
+  before(async () => {
+    app = await appUnderTest('letsrunit', {
+      seeds: ['seed.sql', 'seed-member-writes.sql'],
+      users: [
+        { email: 'ada@example.com', password: 'ada-password' },
+        { email: 'ben@example.com', password: 'ben-password' },
+      ],
+    });
+    [everyday, optedIn, ada, ben] = await Promise.all([
+      app.pull(),
+      app.pull(OPT_IN),
+      app.signIn('ada@example.com', 'ada-password'),
+      app.signIn('ben@example.com', 'ben-password'),
+    ]);
+    assert.deepEqual([ada.user.id, ben.user.id], [ADA, BEN]);
+  }, STACK_START);
+  after(() => app?.stop());
+
+  test('the pull with no overrides: accounts unexposed, projects.account_id required with references, the functions offered and the definer ones left out with notes', BOUNDED, () => {
+    const { data: domain, notes } = everyday;
+    const noteOn = (path) => notes.filter((note) => note.path === path).map((note) => note.message);
+    assert.deepEqual(domain.tables.accounts, { ref: 'account', exposed: false, label: ['name'], columns: { id: { type: 'uuid' }, name: { type: 'text' } } });
+    assert.deepEqual(noteOn('tables.accounts'), [
+      'not exposed: basejump.accounts is in a schema the API does not serve, so the model never reads or writes it; functions such as create_account(), get_account(), get_accounts(), get_personal_account(), update_account() hand out its refs',
+    ]);
+    const projects = domain.tables.projects;
+    assert.deepEqual(projects.columns.account_id, { type: 'uuid', required: true, references: 'accounts' });
+    assert.equal(projects.writable, undefined, 'the members\' policies let a signed-in user write projects');
+    assert.deepEqual(projects.relations, { features: 'features', runs: 'runs' });
+    assert.deepEqual(Object.keys(domain.tables).sort(), ['accounts', 'features', 'journal_entries', 'projects', 'runs']);
+    for (const table of ['features', 'runs', 'journal_entries']) {
+      assert.equal(domain.tables[table].writable, false);
+      assert.deepEqual(noteOn(`tables.${table}.writable`), ['read-only: no row-level security policy lets a signed-in user insert, update or delete its rows']);
+    }
+    assert.deepEqual(domain.tables.runs.columns.project_id, { type: 'uuid', required: true, references: 'projects' });
+
+    // basejump's API in public: invoker functions are offered, each argument
+    // that takes an account's key a ref of accounts; reads are volatile (read: false).
+    assert.deepEqual(Object.keys(domain.functions), [
+      'create_account', 'create_invitation', 'current_user_account_role', 'get_account', 'get_account_by_slug',
+      'get_account_invitations', 'get_accounts', 'get_personal_account', 'remove_account_member', 'update_account',
+    ]);
+    assert.deepEqual(domain.functions.get_accounts, { read: false, args: {}, returns: { type: 'json' } });
+    assert.deepEqual(domain.functions.current_user_account_role, { read: false, args: { account_id: { type: 'uuid', required: true, references: 'accounts' } }, returns: { type: 'json' } });
+    assert.deepEqual(domain.functions.create_account, { read: false, args: { slug: { type: 'text' }, name: { type: 'text' } }, returns: { type: 'json' } });
+    assert.deepEqual(domain.functions.remove_account_member.args.user_id, { type: 'uuid', required: true, references: 'auth.users' });
+    assert.deepEqual(domain.functions.create_invitation.args.account_role, { type: 'text', required: true, values: ['owner', 'admin', 'member', 'viewer'] });
+    for (const name of DEFINER_FUNCTIONS) {
+      assert.equal(domain.functions[name], undefined, name);
+      assert.deepEqual(noteOn(`functions.${name}`), [
+        `left out: security definer: runs with its owner's rights, so row-level security does not protect what it touches; opt in with functions.${name}.expose: true in the overrides`,
+      ]);
+    }
+    assert.match(noteOn('functions.get_account_id')[0], /^left out: it returns a uuid, the key of a table the pull cannot tell/);
+    assert.match(noteOn('functions.delete_invitation')[0], /^left out: its uuid argument invitation_id takes keys of a table the pull cannot tell/);
+    assert.deepEqual(noteOn('functions.reap_stale_runs').map((message) => message.split(':')[0]), ['security definer without a pinned search_path', 'left out']);
+    assert.match(noteOn('functions.service_role_upsert_customer_subscription')[0], /^left out: the authenticated role may not execute it/);
+  });
+
+  test('the opt-in for a definer function: get_account_members offered, as a read, with its account argument a ref', BOUNDED, () => {
+    const { data: domain, notes } = optedIn;
+    assert.deepEqual(domain.functions.get_account_members, {
+      read: true,
+      args: { account_id: { type: 'uuid', required: true, references: 'accounts' }, results_limit: { type: 'integer' }, results_offset: { type: 'integer' } },
+      returns: { type: 'json' },
+    });
+    assert.equal(notes.some((note) => note.path === 'functions.get_account_members'), false, 'no note on a function opted in (its search_path is pinned)');
+    assert.deepEqual(['get_accounts', 'get_account', 'current_user_account_role'].map((name) => domain.functions[name].read), [true, true, true]);
+    for (const name of DEFINER_FUNCTIONS.filter((n) => n !== 'get_account_members')) assert.equal(domain.functions[name], undefined, name);
+  });
+
+  test('as published (no member write policies), projects are read-only: a create is refused before any request', BOUNDED, async () => {
+    const facts = structuredClone(app.stack.catalog);
+    facts.tables.projects.policies = facts.tables.projects.policies.filter((policy) => !MEMBER_WRITE_POLICIES.includes(policy.name));
+    const published = await app.pull(undefined, facts);
+    assert.equal(published.data.tables.projects.writable, false);
+    assert.deepEqual(published.notes.filter((note) => note.path === 'tables.projects.writable').map((note) => note.message), [
+      'read-only: no row-level security policy lets a signed-in user insert, update or delete its rows',
+    ]);
+    const act = core.createAct({ supabase: ben.supabase, domain: published.data });
+    const acme = await teamNamed(act, 'Acme Robotics');
+    const create = await act.execute('db_create', { table: 'projects', data: { name: `Refused ${tag}`, account_id: acme.account_id } });
+    const error = refused(create, 'read_only_table');
+    assert.equal(create.query.source, 'none');
+    assert.match(error.message, /projects/);
+    assert.deepEqual(await app.db(`/projects?name=eq.Refused%20${tag}`), []);
+  });
+
+  test('"which teams am I in?": get_accounts as each user, each team a ref of accounts standing for its row; the team they share is one row', BOUNDED, async () => {
+    const adaAct = actOf(ada);
+    const benAct = actOf(ben);
+    const [adas, bens] = [await teamsOf(adaAct), await teamsOf(benAct)];
+    const view = (rows) => rows.map((row) => [row.name, row.account_role, row.personal_account, row.is_primary_owner]).sort();
+    assert.deepEqual(view(adas), [['Acme Robotics', 'owner', false, true], ['ada', 'owner', true, true]]);
+    assert.deepEqual(view(bens), [['Acme Robotics', 'member', false, false], ['ben', 'owner', true, true]]);
+    for (const row of [...adas, ...bens]) assert.match(row.account_id, /^account_\d+$/);
+    // Each ref stands for the account the app's own call names, as each user.
+    for (const [act, user, rows] of [[adaAct, ada, adas], [benAct, ben, bens]]) {
+      const truth = await app.asUser(user.token, 'POST', '/rpc/get_accounts', {});
+      for (const row of rows) assert.equal(uuidOf(act, row.account_id), truth.find((t) => t.name === row.name).account_id, row.name);
+    }
+    assert.equal(uuidOf(adaAct, adas.find((r) => r.name === 'Acme Robotics').account_id), ACME);
+    assert.equal(uuidOf(benAct, bens.find((r) => r.name === 'Acme Robotics').account_id), ACME);
+    assert.equal(uuidOf(adaAct, adas.find((r) => r.personal_account).account_id), ADA, 'basejump keys a personal account by its owner\'s user id');
+  });
+
+  test('"create a project in Acme Robotics", "rename it", "delete it": a member creates and renames, only an owner deletes (RLS decides)', BOUNDED, async () => {
+    const act = actOf(ben);
+    const acme = await teamNamed(act, 'Acme Robotics');
+    const name = `Launch site ${tag}`;
+    const missing = await act.execute('db_create', { table: 'projects', data: { name } });
+    assert.match(refused(missing, 'missing_column').message, /account_id/);
+    assert.equal(missing.query.source, 'none', 'refused before any request');
+    const created = ok(await act.execute('db_create', { table: 'projects', data: { name, account_id: acme.account_id, url: 'https://launch.example' } }));
+    assert.deepEqual([created.data.account_id, created.data._account_id_label, created.data.name, created.data.created_by], [acme.account_id, 'Acme Robotics', name, 'me']);
+    assert.match(created.data.id, /^project_\d+$/);
+    assert.deepEqual(await app.db(`/projects?name=eq.${encodeURIComponent(name)}&select=account_id,created_by,visibility`), [{ account_id: ACME, created_by: BEN, visibility: 'private' }]);
+
+    const renamed = ok(await act.execute('db_update', { table: 'projects', filters: [where('id', '=', created.data.id)], data: { name: `${name} II` } }));
+    assert.deepEqual([renamed.count, renamed.data[0].name], [1, `${name} II`]);
+    assert.deepEqual(await app.db(`/projects?name=like.Launch%20site%20${tag}*&select=name,updated_by`), [{ name: `${name} II`, updated_by: BEN }]);
+
+    // A member may not delete (the policy asks for an owner): nothing is deleted.
+    const notHis = ok(await act.execute('db_delete', { table: 'projects', filters: [where('id', '=', created.data.id)] }));
+    assert.deepEqual([notHis.count, notHis.data], [0, []]);
+    assert.equal((await app.db(`/projects?name=eq.${encodeURIComponent(`${name} II`)}&select=id`)).length, 1);
+    // Ada, Acme's owner, finds it by its name and deletes it.
+    const owner = actOf(ada);
+    const [found] = ok(await owner.execute('db_read', { table: 'projects', filters: [where('name', '=', `${name} II`)] })).data;
+    assert.equal(found._account_id_label ?? null, null, 'labels of an unexposed table come from its functions; Ada has not called one yet');
+    const deleted = ok(await owner.execute('db_delete', { table: 'projects', filters: [where('id', '=', found.id)] }));
+    assert.equal(deleted.count, 1);
+    assert.deepEqual(await app.db(`/projects?name=like.Launch%20site%20${tag}*&select=id`), []);
+  });
+
+  test('a team the user is not in: the ref reached through a public project is refused by RLS, a raw or invented one before any request; nothing is written', BOUNDED, async () => {
+    const act = actOf(ada);
+    await teamsOf(act);
+    const [blog] = ok(await act.execute('db_read', { table: 'projects', filters: [where('name', '=', 'Ben\'s blog')] })).data;
+    assert.equal(blog.visibility, 'public');
+    assert.match(blog.account_id, /^account_\d+$/, 'Ben\'s personal account, seen through his public project');
+    assert.equal(uuidOf(act, blog.account_id), BEN);
+    const name = `Sneaky ${tag}`;
+    const denied = await act.execute('db_create', { table: 'projects', data: { name, account_id: blog.account_id } });
+    assert.match(refused(denied, 'permission_denied').message, /row-level security/);
+    const raw = await act.execute('db_create', { table: 'projects', data: { name, account_id: BEN } });
+    refused(raw, 'raw_id');
+    const invented = await act.execute('db_create', { table: 'projects', data: { name, account_id: 'account_99' } });
+    refused(invented, 'unknown_ref');
+    assert.deepEqual([raw.query.source, invented.query.source], ['none', 'none']);
+    assert.deepEqual(await app.db(`/projects?name=eq.${encodeURIComponent(name)}`), []);
+  });
+
+  test('the app fixes the active team (context.account_id): creates land in it, functions get it, the model can give neither', BOUNDED, async () => {
+    const act = actOf(ben, { context: { account_id: ACME } });
+    const create = act.tools().find((tool) => tool.name === 'db_create');
+    assert.doesNotMatch(JSON.stringify(create), /account_id\*/, 'not offered as a required column');
+    const call = act.tools().find((tool) => tool.name === 'db_call');
+    assert.match(call.description, /- current_user_account_role\(\) /, 'the argument the app sets is not offered');
+    const name = `Active team ${tag}`;
+    const created = ok(await act.execute('db_create', { table: 'projects', data: { name } }));
+    assert.match(created.data.account_id, /^account_\d+$/);
+    assert.deepEqual(await app.db(`/projects?name=eq.${encodeURIComponent(name)}&select=account_id,created_by`), [{ account_id: ACME, created_by: BEN }]);
+    refused(await act.execute('db_create', { table: 'projects', data: { name: 'Elsewhere', account_id: created.data.account_id } }), 'system_column');
+    const role = ok(await act.execute('db_call', { function: 'current_user_account_role', args: {} }));
+    assert.deepEqual(role.data, [{ account_role: 'member', is_primary_owner: false, is_personal_account: false }]);
+    refused(await act.execute('db_call', { function: 'current_user_account_role', args: { account_id: created.data.account_id } }), 'system_column');
+  });
+
+  test('the team functions a member calls: get_account, get_account_by_slug, current_user_account_role; refusals in the app\'s own words', BOUNDED, async () => {
+    const act = actOf(ben);
+    const acme = await teamNamed(act, 'Acme Robotics');
+    const [account] = ok(await act.execute('db_call', { function: 'get_account', args: { account_id: acme.account_id } })).data;
+    assert.deepEqual([account.account_id, account.name, account.slug, account.account_role, account.personal_account], [acme.account_id, 'Acme Robotics', 'acme', 'member', false]);
+    const [bySlug] = ok(await act.execute('db_call', { function: 'get_account_by_slug', args: { slug: 'acme' } })).data;
+    assert.equal(bySlug.account_id, acme.account_id, 'the same team, the same ref');
+    const role = ok(await act.execute('db_call', { function: 'current_user_account_role', args: { account_id: acme.account_id } }));
+    assert.deepEqual(role.data, [{ account_role: 'member', is_primary_owner: false, is_personal_account: false }]);
+    assert.deepEqual(role.query.source, 'database');
+
+    // Ada reaches Ben's personal account only through his public project: the function refuses her.
+    const adaAct = actOf(ada);
+    const [blog] = ok(await adaAct.execute('db_read', { table: 'projects', filters: [where('name', '=', 'Ben\'s blog')] })).data;
+    const notHers = await adaAct.execute('db_call', { function: 'current_user_account_role', args: { account_id: blog.account_id } });
+    assert.equal(refused(notHers, 'function_error').message, 'calling current_user_account_role failed: Not found');
+    const getIt = await adaAct.execute('db_call', { function: 'get_account', args: { account_id: blog.account_id } });
+    assert.equal(refused(getIt, 'function_error').message, 'calling get_account failed: Not found', 'get_account asks current_user_account_role first');
+    const wrongType = await act.execute('db_call', { function: 'get_account', args: { account_id: 'project_1' } });
+    assert.ok(['ref_type_mismatch', 'unknown_ref'].includes(refused(wrongType, wrongType.error.code).code));
+  });
+
+  test('get_account_members (opted in): the owner reads the team\'s members; a member is refused in the app\'s words', BOUNDED, async () => {
+    const act = core.createAct({ supabase: ada.supabase, domain: optedIn.data });
+    const acme = await teamNamed(act, 'Acme Robotics');
+    const members = ok(await act.execute('db_call', { function: 'get_account_members', args: { account_id: acme.account_id } }));
+    assert.deepEqual(members.data.map((m) => [m.name, m.email, m.account_role, m.is_primary_owner]).sort(), [
+      ['ada', 'ada@example.com', 'owner', true],
+      ['ben', 'ben@example.com', 'member', false],
+    ]);
+    assert.equal(members.query.requested.args.account_id, acme.account_id);
+    const member = core.createAct({ supabase: ben.supabase, domain: optedIn.data });
+    const bensAcme = await teamNamed(member, 'Acme Robotics');
+    const denied = await member.execute('db_call', { function: 'get_account_members', args: { account_id: bensAcme.account_id } });
+    assert.equal(refused(denied, 'function_error').message, 'calling get_account_members failed: Only account owners can access this function');
+  });
+
+  test('get_account_members\' user_id holds a user id, as remove_account_member(user_id) takes one: me for the owner, left out for others', { ...BOUNDED, todo: 'core: a function result\'s field is read as a user id only when a table column of that name holds one, not when a function argument of that name does (domain_functions.cpp index_field_references); the owner\'s id shows as her personal account\'s ref (the same UUID) and others\' as <id>' }, async () => {
+    const act = core.createAct({ supabase: ada.supabase, domain: optedIn.data });
+    const acme = await teamNamed(act, 'Acme Robotics');
+    const members = ok(await act.execute('db_call', { function: 'get_account_members', args: { account_id: acme.account_id } }));
+    assert.deepEqual(members.data.map((m) => [m.name, m.user_id ?? null]).sort(), [['ada', 'me'], ['ben', null]]);
+  });
+
+  test('"start a team called Ben\'s band and a project in it": create_account\'s result gives the new team\'s ref, the create uses it', BOUNDED, async () => {
+    const act = actOf(ben);
+    const name = `Ben's band ${tag}`;
+    const [team] = ok(await act.execute('db_call', { function: 'create_account', args: { name, slug: `band-${tag}` } })).data;
+    assert.deepEqual([team.name, team.slug, team.account_role, team.personal_account], [name, `band-${tag}`, 'owner', false]);
+    assert.match(team.account_id, /^account_\d+$/);
+    const project = ok(await act.execute('db_create', { table: 'projects', data: { name: `Tour ${tag}`, account_id: team.account_id } }));
+    assert.equal(project.data._account_id_label, name);
+    const truth = await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {});
+    const made = truth.find((row) => row.name === name);
+    assert.equal(uuidOf(act, team.account_id), made.account_id);
+    assert.deepEqual(await app.db(`/projects?name=eq.Tour%20${tag}&select=account_id`), [{ account_id: made.account_id }]);
+    const adas = await app.asUser(ada.token, 'POST', '/rpc/get_accounts', {});
+    assert.equal(adas.some((row) => row.name === name), false, 'only its creator is in it');
+  });
+
+  test('a personal account (keyed by its owner\'s user id) reads as a ref of accounts in projects, as get_accounts gives it', { ...BOUNDED, todo: 'core: a foreign key whose value equals the signed-in user\'s id is shown as me even when it references a table not keyed by user ids (row_translation_stream.cpp key_member)' }, async () => {
+    const act = actOf(ada);
+    const personal = (await teamsOf(act)).find((row) => row.personal_account);
+    const [notebook] = ok(await act.execute('db_read', { table: 'projects', filters: [where('name', '=', 'Ada\'s notebook')] })).data;
+    assert.equal(notebook.account_id, personal.account_id);
+  });
+});
