@@ -450,4 +450,203 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     const [notebook] = ok(await act.execute('db_read', { table: 'projects', filters: [where('name', '=', 'Ada\'s notebook')] })).data;
     assert.equal(notebook.account_id, personal.account_id);
   });
+
+  // --- the same requests on every surface ----------------------------------
+
+  test('act.callTool: the model\'s text for "which teams am I in?" (strict arguments) and the create that uses its ref', BOUNDED, async () => {
+    const act = actOf(ben);
+    const teams = await act.callTool('db_call', JSON.stringify({ function: 'get_accounts', args: null }));
+    noUuid(teams);
+    const truth = await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {});
+    assert.deepEqual([teams.ok, teams.tool, teams.function, teams.table, teams.count], [true, 'db_call', 'get_accounts', null, truth.length]);
+    assert.equal(teams.query, `Query: Function: get_accounts | Args: none\nOutcome: ${truth.length} rows returned`);
+    assert.deepEqual(teams.rows.map((row) => row.name).sort(), truth.map((row) => row.name).sort());
+    const acme = teams.rows.find((row) => row.name === 'Acme Robotics');
+    const role = await act.callTool('db_call', { function: 'current_user_account_role', args: JSON.stringify({ account_id: acme.account_id }) });
+    assert.deepEqual(noUuid(role).rows, [{ account_role: 'member', is_primary_owner: false, is_personal_account: false }]);
+    assert.equal(role.query, `Query: Function: current_user_account_role | Args: account_id = ${acme.account_id}\nOutcome: 1 row returned`);
+    const name = `Call tool ${tag}`;
+    const text = await act.callToolText('db_create', JSON.stringify({ table: 'projects', data: JSON.stringify({ name, account_id: acme.account_id }) }));
+    noUuid(text);
+    const created = JSON.parse(text);
+    assert.deepEqual([created.ok, created.rows[0].account_id, created.rows[0]._account_id_label], [true, acme.account_id, 'Acme Robotics']);
+    assert.deepEqual(await app.db(`/projects?name=eq.${encodeURIComponent(name)}&select=account_id,created_by`), [{ account_id: ACME, created_by: BEN }]);
+    const wrong = await act.callTool('db_call', { function: 'get_acounts' });
+    assert.deepEqual([wrong.ok, wrong.error.code, wrong.error.path], [false, 'unknown_function', 'function']);
+    assert.match(wrong.error.hint, /get_accounts/);
+  });
+
+  test('AI SDK: a scripted model asks get_accounts, creates the project in the team it names, and answers; the row is in the database', BOUNDED, async () => {
+    const act = actOf(ben);
+    const name = `AI SDK ${tag}`;
+    const seen = [];
+    const model = new MockLanguageModel({
+      doGenerate: async ({ prompt }) => {
+        const result = lastAiToolResult(prompt);
+        seen.push(result);
+        if (result === null) return aiToolCall('db_call', { function: 'get_accounts', args: null });
+        if (result.tool === 'db_call') {
+          const acme = result.rows.find((row) => row.name === 'Acme Robotics');
+          return aiToolCall('db_create', { table: 'projects', data: JSON.stringify({ name, account_id: acme.account_id }) });
+        }
+        return aiText(`Created ${result.rows[0].id} in ${result.rows[0]._account_id_label}`);
+      },
+    });
+    const tools = aiTools(act);
+    assert.deepEqual(Object.keys(tools), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call']);
+    assert.equal(tools.db_call.needsApproval, undefined, 'approve: none asks for nothing');
+    const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt: 'Create a project called AI SDK in Acme Robotics.' });
+    noUuid(seen.slice(1), 'the tool results the model read');
+    const outcomes = result.steps.flatMap((step) => step.toolResults.map((item) => item.output));
+    assert.deepEqual(outcomes.map((o) => [o.tool, o.ok]), [['db_call', true], ['db_create', true]]);
+    assert.match(result.text, /^Created project_\d+ in Acme Robotics$/);
+    assert.deepEqual(await app.db(`/projects?name=eq.${encodeURIComponent(name)}&select=account_id,created_by`), [{ account_id: ACME, created_by: BEN }]);
+    // The SDK sent the core's db_call schema: the function names as an enum.
+    const sent = model.doGenerateCalls[0].tools.find((tool) => tool.name === 'db_call');
+    assert.deepEqual(sent.inputSchema, act.tools({ strict: true }).find((tool) => tool.name === 'db_call').parameters);
+  });
+
+  test('AI SDK approval: under approve: writes a function that changes data asks (needsApproval), one that reads does not; approved, create_account runs', { ...BOUNDED, skip: specification === 'v2' && 'AI SDK 5 has no tool approval' }, async () => {
+    const act = core.createAct({ supabase: ben.supabase, domain: optedIn.data, approve: 'writes' });
+    const tools = aiTools(act);
+    assert.equal(typeof tools.db_call.needsApproval, 'function');
+    assert.deepEqual([await tools.db_call.needsApproval({ function: 'get_accounts', args: null }), await tools.db_call.needsApproval({ function: 'create_account', args: '{}' })], [false, true]);
+    const name = `Approved band ${tag}`;
+    const seen = [];
+    const model = new MockLanguageModel({
+      doGenerate: async ({ prompt }) => {
+        const result = lastAiToolResult(prompt);
+        if (result === null) return aiToolCall('db_call', { function: 'create_account', args: JSON.stringify({ name, slug: `approved-${tag}` }) });
+        seen.push(result);
+        return aiText(`Made ${result.rows[0].account_id}`);
+      },
+    });
+    const first = await generateText({ model, tools, stopWhen: stepCountIs(4), prompt: 'Start a team.' });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    assert.equal(request.toolCall.toolName, 'db_call');
+    assert.equal((await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {})).some((row) => row.name === name), false, 'held: nothing ran');
+    const messages = [
+      { role: 'user', content: 'Start a team.' },
+      ...first.response.messages,
+      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] },
+    ];
+    const second = await generateText({ model, tools, stopWhen: stepCountIs(4), messages });
+    assert.deepEqual([seen.length, seen[0].ok, seen[0].function], [1, true, 'create_account']);
+    assert.match(second.text, /^Made account_\d+$/);
+    assert.equal((await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {})).filter((row) => row.name === name).length, 1);
+  });
+
+  test('MCP: db_call in tools/list with its annotations; a read function runs unasked, a write function asks the user first (declined: nothing; accepted: done)', BOUNDED, async (t) => {
+    let answer = { action: 'decline' };
+    const { client, call, asked } = await mcpSession(t, { domain: optedIn.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: ben.token }, () => answer);
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call', 'db_schema']);
+    const dbCall = tools.find((tool) => tool.name === 'db_call');
+    assert.equal(dbCall.title, 'Call a database function');
+    assert.deepEqual(dbCall.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    assert.match(dbCall.description, /- get_account_members\(account_id: ref of accounts, results_limit\?: integer, results_offset\?: integer\) Reads only\./);
+
+    const teams = await call('db_call', { function: 'get_accounts' });
+    assert.equal(teams.isError, false);
+    const acme = teams.body.rows.find((row) => row.name === 'Acme Robotics');
+    assert.equal(asked.length, 0, 'a function that reads is never put to the user');
+    const name = `MCP ${tag}`;
+    const created = await call('db_create', { table: 'projects', data: { name, account_id: acme.account_id } });
+    assert.deepEqual([created.isError, created.body.rows[0]._account_id_label], [false, 'Acme Robotics']);
+    assert.deepEqual(await app.db(`/projects?name=eq.${encodeURIComponent(name)}&select=account_id`), [{ account_id: ACME }]);
+    assert.equal(asked.length, 0, 'approve: changes (the default) does not hold a create');
+
+    const band = { name: `MCP band ${tag}`, slug: `mcp-band-${tag}` };
+    const declined = await call('db_call', { function: 'create_account', args: band });
+    assert.deepEqual([declined.isError, declined.body.error.code], [true, 'approval_declined']);
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].message, `Run create_account (it changes data) with name = "${band.name}", slug = "${band.slug}"?`);
+    const teamNames = async () => (await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {})).map((row) => row.name);
+    assert.equal((await teamNames()).includes(band.name), false, 'declined: nothing was sent');
+    answer = { action: 'accept', content: { confirm: true } };
+    const accepted = await call('db_call', { function: 'create_account', args: band });
+    assert.deepEqual([accepted.isError, accepted.body.function, accepted.body.rows[0].name], [false, 'create_account', band.name]);
+    assert.match(accepted.body.rows[0].account_id, /^account_\d+$/);
+    assert.equal(asked.length, 2);
+    assert.ok((await teamNames()).includes(band.name));
+  });
+
+  test('MCP: a read-only server lists db_call with only the functions that read, as read-only; a write function is refused unsent', BOUNDED, async (t) => {
+    const { client, call, asked } = await mcpSession(t, { domain: optedIn.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: ben.token, readOnly: true });
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_call', 'db_schema']);
+    const dbCall = tools.find((tool) => tool.name === 'db_call');
+    assert.deepEqual(dbCall.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    assert.deepEqual(dbCall.inputSchema.properties.function.enum, ['current_user_account_role', 'get_account', 'get_account_members', 'get_accounts']);
+    const refusedCall = await call('db_call', { function: 'create_account', args: { name: 'Nope' } });
+    assert.deepEqual([refusedCall.isError, refusedCall.body.error.code], [true, 'read_only']);
+    assert.equal(asked.length, 0);
+    assert.equal((await call('db_call', { function: 'get_accounts' })).isError, false);
+  });
+
+  test('MCP with no overrides: basejump\'s reads are volatile, so the pull offers them as functions that change data and the server asks before "which teams am I in?"', BOUNDED, async (t) => {
+    const { client, call, asked } = await mcpSession(t, { domain: everyday.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: ben.token });
+    const { tools } = await client.listTools();
+    assert.match(tools.find((tool) => tool.name === 'db_call').description, /- get_accounts\(\) Changes data\./);
+    const teams = await call('db_call', { function: 'get_accounts' });
+    assert.deepEqual([teams.isError, teams.body.function], [false, 'get_accounts']);
+    assert.deepEqual(asked.map((request) => request.message), ['Run get_accounts (it changes data)?']);
+  });
+
+  test('the worker\'s /act/execute (Node entry, in process): get_accounts, then a create with its ref carried in the state; a write function held under ALFRED_APPROVE and run once approved', BOUNDED, async () => {
+    const env = { SUPABASE_URL: app.stack.supabaseUrl, SUPABASE_ANON_KEY: app.stack.anonKey, SUPABASE_JWT_SECRET: app.stack.jwtSecret };
+    const execute = workerFor(everyday.data, env);
+    const teams = await execute(ben.token, { tool: 'db_call', params: { function: 'get_accounts' } });
+    assert.equal(teams.status, 200);
+    assert.equal(teams.body.error, null, JSON.stringify(teams.body.error));
+    const acme = teams.body.data.find((row) => row.name === 'Acme Robotics');
+    const name = `Worker ${tag}`;
+    const created = await execute(ben.token, { tool: 'db_create', params: { table: 'projects', data: { name, account_id: acme.account_id } }, state: teams.body.state });
+    assert.equal(created.body.error, null, JSON.stringify(created.body.error));
+    assert.equal(created.body.data._account_id_label, 'Acme Robotics');
+    assert.deepEqual(await app.db(`/projects?name=eq.${encodeURIComponent(name)}&select=account_id,created_by`), [{ account_id: ACME, created_by: BEN }]);
+    // Without the state the ref means nothing: refs belong to the caller's registry.
+    const stateless = await execute(ben.token, { tool: 'db_create', params: { table: 'projects', data: { name, account_id: acme.account_id } } });
+    assert.equal(stateless.body.error.code, 'unknown_ref');
+
+    const held = workerFor(everyday.data, { ...env, ALFRED_APPROVE: 'changes' });
+    const band = { name: `Worker band ${tag}`, slug: `worker-band-${tag}` };
+    const first = await held(ben.token, { tool: 'db_call', params: { function: 'create_account', args: band } });
+    assert.equal(first.body.error.code, 'approval_required');
+    assert.deepEqual([first.body.error.preview.tool, first.body.error.preview.function, first.body.error.preview.args], ['db_call', 'create_account', band]);
+    const teamNames = async () => (await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {})).map((row) => row.name);
+    assert.equal((await teamNames()).includes(band.name), false);
+    const approved = await held(ben.token, { tool: 'db_call', params: { function: 'create_account', args: band }, approved: true, preview: first.body.error.preview });
+    assert.equal(approved.body.error, null, JSON.stringify(approved.body.error));
+    assert.ok((await teamNames()).includes(band.name));
+  });
+
+  test('the Act loop: a read step calls get_accounts (a read, opted in) after a write function is refused in it; the step completes with the teams', BOUNDED, async () => {
+    const act = core.createAct({ supabase: ben.supabase, domain: optedIn.data });
+    const server = await startScriptedModel([
+      toolCall('db_call', { function: 'create_account', args: JSON.stringify({ name: 'Not in a read' }) }),
+      toolCall('db_call', { function: 'get_accounts', args: null }),
+      stepComplete('Ben is in Acme Robotics and his own account'),
+    ]);
+    try {
+      const model = createChatModel({ baseUrl: server.baseUrl, model: 'scripted', retryDelayMs: 10, maxRetries: 1 });
+      const events = [];
+      const result = await runStep({ core, act, model, step: { description: 'Find the teams I am in', type: 'read' }, context: { userMessage: 'Which teams am I in?' }, onEvent: (event) => events.push(event) });
+      assert.equal(result.status, 'complete');
+      assert.deepEqual(result.rejected.map((item) => item.reason), ['tool_not_allowed']);
+      // The feedback names the function and why; db_call itself is allowed in a read step.
+      const feedback = server.requests[1].body.messages.at(-1).content;
+      assert.match(feedback, /^Tool result for db_call: ERROR\. The call had no effect\.\nError tool_not_allowed at function: create_account changes data, which a read step does not do\nHint: in a read step, call only functions that read/);
+      assert.doesNotMatch(feedback, /Tool db_call is not allowed/);
+      const executed = result.queries.at(-1);
+      assert.equal(executed.error, null);
+      const truth = await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {});
+      assert.deepEqual(executed.data.map((row) => row.name).sort(), truth.map((row) => row.name).sort());
+      assert.ok(executed.data.some((row) => row.name === 'Acme Robotics'));
+      for (const { body } of server.requests) for (const message of body.messages.filter((m) => m.role !== 'assistant')) noUuid(message.content, `the ${message.role} prompt`);
+      assert.equal((await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {})).some((row) => row.name === 'Not in a read'), false);
+    } finally {
+      await server.stop();
+    }
+  });
 });
