@@ -650,3 +650,179 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     }
   });
 });
+
+describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads and writes in one group and refuses them in the other', () => {
+  const ALPHA = 'f1111111-1111-1111-1111-111111111111';
+  const BETA = 'f2222222-2222-2222-2222-222222222222';
+  const ALPHA_ROW = '9baf6dc9-fdda-40cb-a708-cf8e59d8927b';
+  const BETA_ROW = '5eed0000-0000-4000-8000-00000000be7a';
+  const MEMBERS = ['alice', 'bob', 'carol', 'dave', 'eve'];
+  let app;
+  let pulled;
+  const users = {};
+  const tag = process.pid.toString(36);
+  const actOf = (name, options = {}) => core.createAct({ supabase: users[name].supabase, domain: pulled.data, ...options });
+  const dataOf = async (group) => (await app.db(`/sensitive_data?select=data&owned_by_group=eq.${group}&order=data`)).map((row) => row.data);
+  /** The row whose data is `text`, as `act` reads it: its ref. */
+  const refOf = async (act, text) => {
+    const rows = ok(await act.execute('db_read', { table: 'sensitive_data', filters: [where('data', '=', text)] })).data;
+    assert.equal(rows.length, 1, `one row reads ${text}`);
+    return rows[0].id;
+  };
+  /** A row written past RLS, as the app's server would. */
+  const seedRow = async (data, group) => {
+    const { status } = await rest(app.stack, app.stack.serviceKey, 'POST', '/sensitive_data', { body: { data, owned_by_group: group } });
+    assert.equal(status, 201);
+  };
+
+  before(async () => {
+    // The app's seed makes the users with a hash that is not of the password its README names: the tests give them passwords.
+    app = await appUnderTest('tenant-rbac', { seeds: ['seed.sql', 'seed-beta.sql'], users: MEMBERS.map((name) => ({ email: `${name}@example.local`, password: `${name}-password` })) });
+    pulled = await app.pull();
+    for (const name of MEMBERS) users[name] = await app.signIn(`${name}@example.local`, `${name}-password`);
+  }, STACK_START);
+  after(() => app?.stop());
+
+  test('the pull with no overrides: sensitive_data writable (the write policies), its group column hidden (no foreign key names its table), no function in the exposed schema', BOUNDED, () => {
+    assert.deepEqual(pulled.data.tables, {
+      sensitive_data: {
+        ref: 'sen',
+        hidden: ['owned_by_group'],
+        columns: {
+          id: { type: 'uuid', writable: false, nullable: false },
+          data: { type: 'text', nullable: false },
+          created_at: { type: 'timestamp', writable: false, nullable: false },
+        },
+      },
+    });
+    assert.deepEqual(pulled.notes, [
+      { path: 'tables.sensitive_data.columns.owned_by_group', message: 'hidden: a uuid column without a foreign key: add "references": "<table>" (or "auth.users" for a user id) in the overrides to use it' },
+    ]);
+    // The app's functions (has_permission, create_group, …) live in rbac, which the API does not serve.
+    assert.equal(Object.keys(pulled.data.functions ?? {}).length, 0);
+    assert.deepEqual(actOf('carol').tools().map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
+    const call = actOf('carol').execute('db_call', { function: 'has_permission', args: {} });
+    return call.then((result) => assert.equal(refused(result, 'unknown_function').hint, 'this database offers no functions to call; use db_read and the write tools'));
+  });
+
+  test('"what data can I see?": each member reads their groups\' rows only, as the app itself reads them', BOUNDED, async () => {
+    for (const [name, expected] of [['alice', ['group alpha data']], ['dave', ['group alpha data']], ['eve', ['group beta data']], ['carol', ['group alpha data', 'group beta data']]]) {
+      const read = ok(await actOf(name).execute('db_read', { table: 'sensitive_data', columns: ['data'], order_by: 'data' }));
+      const truth = await app.asUser(users[name].token, 'GET', '/sensitive_data?select=data&order=data');
+      assert.deepEqual(read.data.map((row) => row.data), truth.map((row) => row.data), name);
+      assert.ok(expected.every((text) => read.data.some((row) => row.data === text)), name);
+      for (const row of read.data) assert.match(row.id, /^sen_\d+$/);
+    }
+  });
+
+  test('"edit the Alpha row": an admin and an editor change it; a viewer\'s change and an editor\'s change in the group where she views touch nothing', BOUNDED, async () => {
+    const text = `alpha edited by bob ${tag}`;
+    const bob = actOf('bob');
+    const alpha = await refOf(bob, 'group alpha data');
+    const edited = ok(await bob.execute('db_update', { table: 'sensitive_data', filters: [where('id', '=', alpha)], data: { data: text } }));
+    assert.deepEqual([edited.count, edited.data[0].data], [1, text]);
+    assert.deepEqual(await app.db(`/sensitive_data?id=eq.${ALPHA_ROW}&select=data`), [{ data: text }]);
+
+    const dave = actOf('dave');
+    const viewer = ok(await dave.execute('db_update', { table: 'sensitive_data', filters: [where('id', '=', await refOf(dave, text))], data: { data: 'dave was here' } }));
+    assert.deepEqual([viewer.count, viewer.data], [0, []], 'RLS: a viewer has no data.write');
+    const carol = actOf('carol');
+    const inBeta = ok(await carol.execute('db_update', { table: 'sensitive_data', filters: [where('id', '=', await refOf(carol, 'group beta data'))], data: { data: 'carol was here' } }));
+    assert.deepEqual([inBeta.count, inBeta.data], [0, []], 'RLS: Carol only views Beta');
+    const inAlpha = ok(await carol.execute('db_update', { table: 'sensitive_data', filters: [where('id', '=', await refOf(carol, text))], data: { data: `${text}, then carol` } }));
+    assert.equal(inAlpha.count, 1, 'Carol edits Alpha');
+    assert.deepEqual(await app.db(`/sensitive_data?id=in.(${ALPHA_ROW},${BETA_ROW})&select=data&order=data`), [{ data: `${text}, then carol` }, { data: 'group beta data' }]);
+  });
+
+  test('"delete it": an editor deletes an Alpha row; the same request in Beta, where she views, deletes nothing', BOUNDED, async () => {
+    await seedRow(`alpha scratch ${tag}`, ALPHA);
+    await seedRow(`beta scratch ${tag}`, BETA);
+    const carol = actOf('carol');
+    const deleted = ok(await carol.execute('db_delete', { table: 'sensitive_data', filters: [where('data', 'like', `% scratch ${tag}`)] }));
+    assert.deepEqual(deleted.data.map((row) => row.data), [`alpha scratch ${tag}`]);
+    assert.deepEqual(await dataOf(BETA), [`beta scratch ${tag}`, 'group beta data'].sort());
+    assert.equal((await dataOf(ALPHA)).includes(`alpha scratch ${tag}`), false);
+  });
+
+  test('a create the model makes alone is refused by RLS (its group is hidden, so it cannot give one), nothing written', BOUNDED, async () => {
+    const text = `carol alone ${tag}`;
+    const alone = await actOf('carol').execute('db_create', { table: 'sensitive_data', data: { data: text } });
+    // The database's words: the model cannot tell that the group was missing.
+    assert.equal(refused(alone, 'permission_denied').hint, 'the row belongs to someone else or the table cannot be changed by this user');
+    assert.equal(alone.query.source, 'database');
+    const given = await actOf('carol').execute('db_create', { table: 'sensitive_data', data: { data: text, owned_by_group: 'x' } });
+    refused(given, 'unknown_column');
+    assert.deepEqual(await app.db(`/sensitive_data?data=eq.${encodeURIComponent(text)}`), []);
+  });
+
+  test('OpenAI adapter (Chat Completions): Carol\'s model reads, then edits a row of each group in one message; the permission function lets one through', BOUNDED, async (t) => {
+    await seedRow(`alpha openai ${tag}`, ALPHA);
+    const act = actOf('carol');
+    const toolResults = (body) => body.messages.filter((m) => m.role === 'tool').slice(-2).map((m) => JSON.parse(m.content));
+    const model = await startScriptedModel([
+      toolCallsBody([{ name: 'db_read', arguments: { table: 'sensitive_data', filters: [where('data', 'like', '%')], or_filters: null, columns: ['data'], limit: null, offset: null, order_by: 'data', order_dir: null, count: null } }]),
+      (body) => {
+        const [read] = body.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content));
+        const ref = (text) => read.rows.find((row) => row.data === text).id;
+        return toolCallsBody([
+          { name: 'db_update', arguments: { table: 'sensitive_data', filters: [where('id', '=', ref(`alpha openai ${tag}`))], data: JSON.stringify({ data: `alpha via openai ${tag}` }) } },
+          { name: 'db_update', arguments: { table: 'sensitive_data', filters: [where('id', '=', ref('group beta data'))], data: JSON.stringify({ data: 'beta via openai' }) } },
+        ]);
+      },
+      (body) => {
+        const [alpha, beta] = toolResults(body);
+        return { status: 200, body: completionBody(`alpha: ${alpha.count}, beta: ${beta.count}`) };
+      },
+    ]);
+    t.after(() => model.stop());
+    const client = new OpenAI({ apiKey: 'test-key', baseURL: model.baseUrl });
+    const messages = [{ role: 'user', content: 'Mark my rows as edited.' }];
+    let completion;
+    for (let turn = 0; turn < 4; turn += 1) {
+      completion = await client.chat.completions.create({ model: 'scripted', messages, tools: openaiTools(act) });
+      const message = completion.choices[0].message;
+      if (!message.tool_calls?.length) break;
+      messages.push(message, ...(await runToolCalls(act, message.tool_calls)));
+    }
+    assert.equal(model.used, 3);
+    for (const { body } of model.requests) for (const message of body.messages.filter((m) => m.role === 'tool')) noUuid(message.content, 'a tool message');
+    assert.equal(completion.choices[0].message.content, 'alpha: 1, beta: 0');
+    assert.deepEqual(await app.db(`/sensitive_data?data=eq.alpha%20via%20openai%20${tag}&select=owned_by_group`), [{ owned_by_group: ALPHA }]);
+    const beta = await dataOf(BETA);
+    assert.deepEqual([beta.includes('beta via openai'), beta.includes('group beta data')], [false, true]);
+  });
+
+  test('MCP: an update asks first (approve: changes); accepted, an editor\'s runs in Alpha; in Beta the same yes changes nothing, and the model reads 0 rows', BOUNDED, async (t) => {
+    await seedRow(`alpha mcp ${tag}`, ALPHA);
+    const { call, asked } = await mcpSession(t, { domain: pulled.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: users.carol.token });
+    const read = await call('db_read', { table: 'sensitive_data', columns: ['data'] });
+    const ref = (text) => read.body.rows.find((row) => row.data === text).id;
+    const alpha = await call('db_update', { table: 'sensitive_data', filters: [where('id', '=', ref(`alpha mcp ${tag}`))], data: { data: `alpha via mcp ${tag}` } });
+    assert.deepEqual([alpha.isError, alpha.body.count], [false, 1]);
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0].message, `Update 1 row of sensitive_data: ${ref(`alpha mcp ${tag}`)}?`, 'no label column: the user sees the ref only');
+    assert.deepEqual(await app.db(`/sensitive_data?data=eq.alpha%20via%20mcp%20${tag}&select=owned_by_group`), [{ owned_by_group: ALPHA }]);
+    const beta = await call('db_update', { table: 'sensitive_data', filters: [where('id', '=', ref('group beta data'))], data: { data: 'beta via mcp' } });
+    assert.equal(asked.length, 2, 'Carol reads the Beta row, so the preview finds it and the user is asked');
+    assert.deepEqual([beta.isError, beta.body.count, beta.body.rows], [false, 0, []]);
+    assert.ok((await dataOf(BETA)).includes('group beta data'));
+  });
+
+  test('the worker\'s /act/execute (Node entry, in process): each member reads their own groups\' rows', BOUNDED, async () => {
+    const execute = workerFor(pulled.data, { SUPABASE_URL: app.stack.supabaseUrl, SUPABASE_ANON_KEY: app.stack.anonKey, SUPABASE_JWT_SECRET: app.stack.jwtSecret });
+    for (const name of ['dave', 'eve']) {
+      const { status, body } = await execute(users[name].token, { tool: 'db_read', params: { table: 'sensitive_data', columns: ['data'] } });
+      assert.equal(status, 200);
+      const truth = await app.asUser(users[name].token, 'GET', '/sensitive_data?select=data');
+      assert.deepEqual(body.data.map((row) => row.data).sort(), truth.map((row) => row.data).sort(), name);
+    }
+  });
+
+  test('the app fixes the active group (context.owned_by_group): an editor creates in Alpha; in Beta, where she views, RLS refuses', { ...BOUNDED, todo: 'core: a context value for a column the domain hides (no foreign key names its table) is dropped from creates instead of sent (row_reader.cpp fixed_for looks only at the visible columns)' }, async () => {
+    const text = `carol in alpha ${tag}`;
+    ok(await actOf('carol', { context: { owned_by_group: ALPHA } }).execute('db_create', { table: 'sensitive_data', data: { data: text } }));
+    assert.deepEqual(await app.db(`/sensitive_data?data=eq.${encodeURIComponent(text)}&select=owned_by_group`), [{ owned_by_group: ALPHA }]);
+    refused(await actOf('carol', { context: { owned_by_group: BETA } }).execute('db_create', { table: 'sensitive_data', data: { data: `carol in beta ${tag}` } }), 'permission_denied');
+    assert.deepEqual(await app.db(`/sensitive_data?data=eq.carol%20in%20beta%20${tag}`), []);
+  });
+});
