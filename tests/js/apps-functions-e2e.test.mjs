@@ -826,3 +826,147 @@ describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads
     assert.deepEqual(await app.db(`/sensitive_data?data=eq.carol%20in%20beta%20${tag}`), []);
   });
 });
+
+describe('Chatbot UI: "find the passages about X" through match_file_items_local (vector(384)) with the app\'s embedder, RLS keeping each user\'s files', () => {
+  const TESTER = 'e9fc7e46-a8a5-4fd4-8ba7-af485013e6fa';
+  // The seed's items lie on the first two of 384 axes: Relativity (1, 0), Light
+  // bulbs (0.8, 0.6), Photoelectric (0.6, 0.8), Dentist (0, 1). This embedder
+  // puts "light" on the first axis and "dentist" on the second, so the
+  // similarities (cosine) are exactly those coordinates.
+  const axes = [/light/i, /dentist/i];
+  const embedded = [];
+  const embedder = {
+    name: 'two-axes',
+    dimensions: 384,
+    async embed(texts) {
+      embedded.push(...texts);
+      return texts.map((text) => Array.from({ length: 384 }, (_, i) => (axes[i]?.test(text) ? 1 : 0)));
+    },
+  };
+  const LIGHT = [
+    ['Relativity: the speed of light is the same for every observer.', 1],
+    ['Light bulbs are replaced by facilities, not by the team.', 0.8],
+    ['Photoelectric effect: light comes in quanta.', 0.6],
+  ];
+  let app;
+  let pulled;
+  let tester;
+  let ben;
+  let fileIds;
+  const actOf = (user, options = {}) => core.createAct({ supabase: user.supabase, domain: pulled.data, embedder, ...options });
+  const ranked = (rows) => rows.map((row) => [row.content, Math.round(row.similarity * 100) / 100]);
+  /** The refs of the files `act`'s user reads ("my files"). */
+  const myFiles = async (act) => ok(await act.execute('db_read', { table: 'files', columns: ['name'], order_by: 'name' })).data;
+
+  before(async () => {
+    app = await appUnderTest('chatbot-ui', { seeds: ['seed.sql', 'seed-file-items.sql'], users: [{ email: 'ben@example.com', password: 'ben-password' }] });
+    [pulled, tester, ben] = await Promise.all([app.pull(), app.signIn('test@test.com', 'password'), app.signIn('ben@example.com', 'ben-password')]);
+    assert.equal(tester.user.id, TESTER);
+    fileIds = (await app.db('/files?select=id&order=name')).map((file) => file.id);
+  }, STACK_START);
+  after(() => app?.stop());
+
+  test('the pull with no overrides: match_file_items_local offered with its vector argument, the embeddings hidden, definer and trigger functions left out with notes', BOUNDED, () => {
+    const { data: domain, notes } = pulled;
+    const noteOn = (path) => notes.filter((note) => note.path === path).map((note) => note.message);
+    const search = { type: 'vector', required: true };
+    assert.deepEqual(domain.functions, {
+      match_file_items_local: { read: false, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
+      match_file_items_openai: { read: false, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
+    });
+    assert.deepEqual(domain.tables.file_items.hidden, ['local_embedding', 'openai_embedding']);
+    assert.deepEqual(noteOn('tables.file_items.columns.local_embedding'), ['hidden: type \'extensions.vector(384)\' is not one the model can read or write (an embedding)']);
+    assert.deepEqual(domain.tables.file_items.columns.file_id, { type: 'uuid', required: true, references: 'files' });
+    for (const name of ['delete_storage_object', 'delete_storage_object_from_bucket', 'non_private_assistant_exists', 'non_private_file_exists', 'non_private_workspace_exists']) {
+      assert.match(noteOn(`functions.${name}`).at(-1), /^left out: security definer: /, name);
+      assert.match(noteOn(`functions.${name}`)[0], /^security definer without a pinned search_path/, name);
+    }
+    for (const name of ['create_profile_and_workspace', 'delete_old_file', 'update_updated_at_column']) assert.deepEqual(noteOn(`functions.${name}`).at(-1), 'left out: a trigger function: the database runs it, not a caller');
+    assert.match(noteOn('functions.delete_messages_including_and_after')[0], /^left out: its uuid argument p_user_id takes keys of a table the pull cannot tell/);
+    assert.ok(domain.tables.profiles.hidden.includes('openai_api_key'), 'a secret is hidden');
+  });
+
+  test('"find the passages about light in my files": the files\' refs, then the function with the text; ranked exactly, each user\'s own files only', BOUNDED, async () => {
+    const act = actOf(tester);
+    const files = await myFiles(act);
+    assert.deepEqual(files.map((file) => file.name), ['File 1', 'Handbook'], 'RLS: her own file and Ben\'s shared one');
+    const found = ok(await act.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', match_count: 5, file_ids: files.map((file) => file.id) } }));
+    assert.deepEqual(ranked(found.data), LIGHT);
+    const fileOf = Object.fromEntries(files.map((file) => [file.name, file.id]));
+    assert.deepEqual(found.data.map((row) => row.file_id), [fileOf['File 1'], fileOf.Handbook, fileOf['File 1']], 'each passage names its file by ref');
+    // Each passage's own key is a file item's, which nothing in the result names as such.
+    assert.deepEqual(found.data.map((row) => row.id), ['<id>', '<id>', '<id>']);
+    assert.deepEqual(found.query.requested.args, { match_count: 5, file_ids: files.map((file) => file.id), query_embedding: 'light' });
+    assert.deepEqual(found.query.notes, ['query_embedding was sent as the embedding of the text given']);
+    assert.equal(embedded.at(-1), 'light');
+
+    const bens = actOf(ben);
+    const hisFiles = await myFiles(bens);
+    assert.deepEqual(hisFiles.map((file) => file.name), ['Ben notes', 'Handbook']);
+    const his = ok(await bens.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', match_count: 5, file_ids: hisFiles.map((file) => file.id) } }));
+    assert.deepEqual(ranked(his.data), [['Light bulbs are replaced by facilities, not by the team.', 0.8], ['Dentist on Tuesday at nine.', 0]]);
+    const top = ok(await bens.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'dentist', match_count: 1, file_ids: hisFiles.map((file) => file.id) } }));
+    assert.deepEqual(ranked(top.data), [['Dentist on Tuesday at nine.', 1]]);
+  });
+
+  test('RLS inside the function: with every file of the chat fixed by the app (context.file_ids), the tester never gets Ben\'s private passage; Ben does', BOUNDED, async () => {
+    const search = { function: 'match_file_items_local', args: { query_embedding: 'when is the dentist?', match_count: 10 } };
+    const hers = ok(await actOf(tester, { context: { file_ids: fileIds } }).execute('db_call', search));
+    assert.deepEqual(ranked(hers.data), [
+      ['Photoelectric effect: light comes in quanta.', 0.8],
+      ['Light bulbs are replaced by facilities, not by the team.', 0.6],
+      ['Relativity: the speed of light is the same for every observer.', 0],
+    ]);
+    const his = ok(await actOf(ben, { context: { file_ids: fileIds } }).execute('db_call', search));
+    assert.deepEqual(his.data[0].content, 'Dentist on Tuesday at nine.');
+    assert.deepEqual(his.data.map((row) => row.content).sort(), ['Dentist on Tuesday at nine.', 'Light bulbs are replaced by facilities, not by the team.']);
+    // A ref of Ben's file is never the tester's to give.
+    refused(await actOf(tester).execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'dentist', file_ids: ['file_3'] } }), 'unknown_ref');
+  });
+
+  test('act.callTool: the model reads the passages and the text it searched by, never an embedding', BOUNDED, async () => {
+    const act = actOf(tester);
+    const files = await myFiles(act);
+    const text = await act.callToolText('db_call', JSON.stringify({ function: 'match_file_items_local', args: JSON.stringify({ query_embedding: 'light', match_count: 2, file_ids: files.map((file) => file.id) }) }));
+    noUuid(text);
+    assert.doesNotMatch(text, /\[(?:0, ?){5}/, 'no vector');
+    const result = JSON.parse(text);
+    assert.deepEqual([result.ok, result.function, result.count], [true, 'match_file_items_local', 2]);
+    assert.equal(result.query, `Query: Function: match_file_items_local | Args: match_count = 2, file_ids = [${files.map((file) => file.id).join(', ')}], query_embedding = light\nNote: query_embedding was sent as the embedding of the text given\nOutcome: 2 rows returned`);
+    assert.deepEqual(ranked(result.rows), LIGHT.slice(0, 2));
+  });
+
+  test('an embedder of another size (the package\'s default is 1536): the database refuses the call, and the model reads it with no hint', BOUNDED, async () => {
+    const act = core.createAct({ supabase: tester.supabase, domain: pulled.data });
+    const files = await myFiles(act);
+    const failed = await act.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', file_ids: files.map((file) => file.id) } });
+    const error = refused(failed, 'bad_request');
+    assert.deepEqual([error.message, error.hint], ['calling match_file_items_local failed: different vector dimensions 384 and 1536', '']);
+  });
+
+  test('MCP (createMcpServer({ embedder })): the search by text over the user\'s files; a function that changes data by the pull\'s reckoning is confirmed first', BOUNDED, async (t) => {
+    const { client, call, asked } = await mcpSession(t, { domain: pulled.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: tester.token, embedder });
+    const { tools } = await client.listTools();
+    assert.match(tools.find((tool) => tool.name === 'db_call').description, /- match_file_items_local\(query_embedding: text to search by meaning, match_count\?: integer, file_ids\?: ref of files\) Changes data\./);
+    const files = await call('db_read', { table: 'files', columns: ['name'] });
+    const found = await call('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', match_count: 3, file_ids: files.body.rows.map((file) => file.id) } });
+    assert.equal(found.isError, false);
+    assert.deepEqual(ranked(found.body.rows), LIGHT);
+    // The question shows each value as the model gave it: a number as a number, a list by its refs.
+    const [first, second] = files.body.rows.map((file) => file.id);
+    assert.deepEqual(asked.map((request) => request.message), [`Run match_file_items_local (it changes data) with query_embedding = "light", match_count = 3, file_ids = ["${first}", "${second}"]?`]);
+  });
+
+  test('the worker\'s /act/execute (createHandler({ embedder }), Node entry, in process): the files, then the search with their refs in the state', BOUNDED, async () => {
+    const env = { SUPABASE_URL: app.stack.supabaseUrl, SUPABASE_ANON_KEY: app.stack.anonKey, SUPABASE_JWT_SECRET: app.stack.jwtSecret };
+    for (const option of [embedder, () => embedder]) {
+      const execute = workerFor(pulled.data, env, { embedder: option });
+      const files = await execute(ben.token, { tool: 'db_read', params: { table: 'files', columns: ['name'] } });
+      assert.equal(files.body.error, null, JSON.stringify(files.body.error));
+      const found = await execute(ben.token, { tool: 'db_call', params: { function: 'match_file_items_local', args: { query_embedding: 'dentist', match_count: 1, file_ids: files.body.data.map((file) => file.id) } }, state: files.body.state });
+      assert.equal(found.body.error, null, JSON.stringify(found.body.error));
+      assert.deepEqual(ranked(found.body.data), [['Dentist on Tuesday at nine.', 1]]);
+    }
+    assert.throws(() => createHandler({ domain: pulled.data, embedder: { vectors: [] } }), (error) => error.code === 'invalid_option' && error.path === 'embedder');
+  });
+});
