@@ -34,12 +34,17 @@ import { ROOT } from './support/paths.mjs';
 import { completionBody, startScriptedModel, toolCallsBody } from './support/scripted-model.mjs';
 import { stepComplete, toolCall } from './support/decisions.mjs';
 import { rest } from './support/stack.mjs';
+import { post } from './support/worker-client.mjs';
+import { startWorkerd } from '../../worker/local.mjs';
 
 const APPS = join(ROOT, 'tests/apps');
 const STACK_START = { timeout: 60_000 };
 const BOUNDED = { timeout: 20_000 };
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const where = (field, op, value = null) => ({ field, op, value });
+// The pull's note on a volatile function whose body only reads (web/src/pull/functions.js).
+const VOLATILE_READ =
+  'offered as a function that changes data (volatile, the default when a function does not say stable), though its body has no statement that changes data: approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides';
 
 class NoRealtimeSocket {
   constructor() {
@@ -272,6 +277,11 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     assert.match(noteOn('functions.delete_invitation')[0], /^left out: its uuid argument invitation_id takes keys of a table the pull cannot tell/);
     assert.deepEqual(noteOn('functions.reap_stale_runs').map((message) => message.split(':')[0]), ['security definer without a pinned search_path', 'left out']);
     assert.match(noteOn('functions.service_role_upsert_customer_subscription')[0], /^left out: the authenticated role may not execute it/);
+    // basejump's reads say nothing of their volatility: the pull offers them as writes, and says why and how to say otherwise.
+    const readsOffered = notes.filter((note) => note.message.startsWith('offered as a function that changes data')).map((note) => note.path);
+    assert.deepEqual(readsOffered, ['current_user_account_role', 'get_account', 'get_account_by_slug', 'get_account_invitations', 'get_accounts', 'get_personal_account'].map((name) => `functions.${name}`));
+    assert.deepEqual(noteOn('functions.get_accounts'), [VOLATILE_READ]);
+    for (const name of ['create_account', 'create_invitation', 'remove_account_member', 'update_account']) assert.deepEqual(noteOn(`functions.${name}`), [], `${name} writes`);
   });
 
   test('the opt-in for a definer function: get_account_members offered, as a read, with its account argument a ref', BOUNDED, () => {
@@ -282,6 +292,7 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
       returns: { type: 'json' },
     });
     assert.equal(notes.some((note) => note.path === 'functions.get_account_members'), false, 'no note on a function opted in (its search_path is pinned)');
+    assert.deepEqual(notes.filter((note) => note.message === VOLATILE_READ).map((note) => note.path), ['functions.get_account_by_slug', 'functions.get_account_invitations', 'functions.get_personal_account'], 'read: true settles it');
     assert.deepEqual(['get_accounts', 'get_account', 'current_user_account_role'].map((name) => domain.functions[name].read), [true, true, true]);
     for (const name of DEFINER_FUNCTIONS.filter((n) => n !== 'get_account_members')) assert.equal(domain.functions[name], undefined, name);
   });
@@ -621,6 +632,24 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     assert.ok((await teamNames()).includes(band.name));
   });
 
+  test('the worker template in workerd: /act/execute calls get_accounts and creates in the team it names, as the caller', { timeout: 30_000 }, async (t) => {
+    const worker = await startWorkerd({ env: { SUPABASE_URL: app.stack.supabaseUrl, SUPABASE_ANON_KEY: app.stack.anonKey, SUPABASE_JWT_SECRET: app.stack.jwtSecret }, domain: everyday.data });
+    t.after(() => worker.stop());
+    const execute = async (body) => {
+      const answer = await post(worker, '/act/execute', body, { token: ben.token });
+      assert.equal(answer.status, 200);
+      assert.equal(answer.body.error, null, JSON.stringify(answer.body.error));
+      noUuid({ data: answer.body.data, query: answer.body.query }, 'the worker\'s answer');
+      return answer.body;
+    };
+    const teams = await execute({ tool: 'db_call', params: { function: 'get_accounts' } });
+    const acme = teams.data.find((row) => row.name === 'Acme Robotics');
+    const name = `Workerd ${tag}`;
+    const created = await execute({ tool: 'db_create', params: { table: 'projects', data: { name, account_id: acme.account_id } }, state: teams.state });
+    assert.equal(created.data._account_id_label, 'Acme Robotics');
+    assert.deepEqual(await app.db(`/projects?name=eq.${encodeURIComponent(name)}&select=account_id,created_by`), [{ account_id: ACME, created_by: BEN }]);
+  });
+
   test('the Act loop: a read step calls get_accounts (a read, opted in) after a write function is refused in it; the step completes with the teams', BOUNDED, async () => {
     const act = core.createAct({ supabase: ben.supabase, domain: optedIn.data });
     const server = await startScriptedModel([
@@ -883,6 +912,8 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     }
     for (const name of ['create_profile_and_workspace', 'delete_old_file', 'update_updated_at_column']) assert.deepEqual(noteOn(`functions.${name}`).at(-1), 'left out: a trigger function: the database runs it, not a caller');
     assert.match(noteOn('functions.delete_messages_including_and_after')[0], /^left out: its uuid argument p_user_id takes keys of a table the pull cannot tell/);
+    // The searches are PL/pgSQL that nobody marked stable: offered as writes, with the note that says how to say otherwise.
+    assert.deepEqual([noteOn('functions.match_file_items_local'), noteOn('functions.match_file_items_openai')], [[VOLATILE_READ], [VOLATILE_READ]]);
     assert.ok(domain.tables.profiles.hidden.includes('openai_api_key'), 'a secret is hidden');
   });
 

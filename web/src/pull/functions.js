@@ -242,6 +242,16 @@ function extensionNotes(functions) {
     .map(([extension, names]) => ({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shortList(names)}): the extension's, not the app's` }));
 }
 
+// A function offered as one that changes data only because it is volatile
+// (the default when a function says nothing), whose body shows no statement
+// that changes data: basejump's get_accounts(), a search in PL/pgSQL. The
+// pull cannot know what the functions it calls do, so it says so rather than
+// deciding.
+const volatileReadNote = (name) => ({
+  path: `functions.${name}`,
+  message: `offered as a function that changes data (volatile, the default when a function does not say stable), though its body has no statement that changes data: approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides`,
+});
+
 // Supabase's advisor warns on a definer function whose search_path is not pinned.
 const unpinnedNote = (fn) => ({
   path: `functions.${fn.name}`,
@@ -280,6 +290,7 @@ function offeredFunction(overloads, settings, context) {
   const spec = withOverrides(derivedFunction(fn, context), settings);
   const unrelated = unrelatedUuid(spec);
   if (unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, unrelated)] };
+  if (fn.volatility === 'volatile' && fn.writes === false && spec.read === false && settings?.read === undefined) notes.push(volatileReadNote(fn.name));
   return { spec, notes };
 }
 
