@@ -925,6 +925,13 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     assert.ok(domain.tables.profiles.hidden.includes('openai_api_key'), 'a secret is hidden');
   });
 
+  test('an override that gives the search rows of file_items (it returns five of their columns) is refused by the pull, naming the columns it lacks', BOUNDED, async () => {
+    const pulledWith = await pullDomain({ url: app.stack.supabaseUrl, apiKey: app.stack.serviceKey, catalog: app.stack.catalog, core, name: 'chatbot-ui', overrides: { functions: { match_file_items_local: { returns: { table: 'file_items', set: true } } } } });
+    assert.equal(pulledWith.data, null);
+    assert.deepEqual([pulledWith.error.code, pulledWith.error.path], ['invalid_overrides', 'functions.match_file_items_local.returns']);
+    assert.equal(pulledWith.error.message, 'match_file_items_local returns id, file_id, content, tokens, similarity; rows of file_items also have user_id, created_at, updated_at, sharing, which a call asks for (PostgREST would answer that the column does not exist)');
+  });
+
   test('"find the passages about light in my files": the files\' refs, then the function with the text; ranked exactly, each user\'s own files only', BOUNDED, async () => {
     const act = actOf(tester);
     const files = await myFiles(act);
