@@ -23,7 +23,7 @@ import * as aiTest from 'ai/test';
 import OpenAI from 'openai';
 import { startStack } from '../../db/stack.mjs';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';
-import { aiTools } from '../../web/src/adapters/ai.js';
+import { aiToolApproval, aiTools } from '../../web/src/adapters/ai.js';
 import { openaiTools, runToolCalls } from '../../web/src/adapters/openai.js';
 import { createMcpServer } from '../../web/src/mcp/server.js';
 import { createHandler } from '../../web/src/worker/index.node.js';
@@ -515,6 +515,41 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     // The SDK sent the core's db_call schema: the function names as an enum.
     const sent = model.doGenerateCalls[0].tools.find((tool) => tool.name === 'db_call');
     assert.deepEqual(sent.inputSchema, act.tools({ strict: true }).find((tool) => tool.name === 'db_call').parameters);
+  });
+
+  test('AI SDK 7 toolApproval (aiToolApproval): a function that changes data is put to the user with a reason naming it and its arguments', { ...BOUNDED, skip: specification !== 'v4' && 'toolApproval is AI SDK 7\'s' }, async () => {
+    const act = core.createAct({ supabase: ben.supabase, domain: optedIn.data, approve: 'writes' });
+    const previews = [];
+    const toolApproval = aiToolApproval(act, { onPreview: (preview) => previews.push(preview) });
+    assert.deepEqual(Object.keys(toolApproval), ['db_create', 'db_update', 'db_delete', 'db_call']);
+    const name = `Reasoned band ${tag}`;
+    const model = new MockLanguageModel({
+      doGenerate: async ({ prompt }) => {
+        const result = lastAiToolResult(prompt);
+        if (result === null) return aiToolCall('db_call', { function: 'create_account', args: JSON.stringify({ name, slug: `reasoned-${tag}` }) });
+        return aiText(JSON.stringify(result));
+      },
+    });
+    const first = await generateText({ model, tools: aiTools(act), toolApproval, stopWhen: stepCountIs(4), prompt: 'Start a team.' });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    assert.ok(request, `the user is asked: ${JSON.stringify(first.content.map((part) => part.type))}`);
+    assert.equal(request.reason, `Run create_account (it changes data) with name = ${JSON.stringify(name)}, slug = "reasoned-${tag}"`);
+    assert.deepEqual(previews.map((preview) => [preview.tool, preview.function]), [['db_call', 'create_account']]);
+    assert.equal((await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {})).some((row) => row.name === name), false);
+    // A function that reads is not put to the user (nor run to decide): it runs once, as the tool.
+    const sent = [];
+    const reader = new MockLanguageModel({
+      doGenerate: async ({ prompt }) => {
+        const result = lastAiToolResult(prompt);
+        if (result === null) return aiToolCall('db_call', { function: 'get_accounts', args: null });
+        sent.push(result);
+        return aiText('done');
+      },
+    });
+    const read = await generateText({ model: reader, tools: aiTools(act), toolApproval, stopWhen: stepCountIs(4), prompt: 'Which teams am I in?' });
+    assert.equal(read.content.some((part) => part.type === 'tool-approval-request'), false);
+    assert.deepEqual([sent.length, sent[0].ok, sent[0].function], [1, true, 'get_accounts']);
+    assert.equal(previews.length, 1);
   });
 
   test('AI SDK approval: under approve: writes a function that changes data asks (needsApproval), one that reads does not; approved, create_account runs', { ...BOUNDED, skip: specification === 'v2' && 'AI SDK 5 has no tool approval' }, async () => {
