@@ -760,7 +760,11 @@ describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads
       },
     });
     assert.deepEqual(pulled.notes, [
-      { path: 'tables.sensitive_data.columns.owned_by_group', message: 'hidden: a uuid column without a foreign key: add "references": "<table>" (or "auth.users" for a user id) in the overrides to use it' },
+      {
+        path: 'tables.sensitive_data.columns.owned_by_group',
+        message:
+          'hidden: a uuid column without a foreign key: add "references": "<table>" (or "auth.users" for a user id) in the overrides to use it; every create needs it (NOT NULL without a default) and the model cannot give it, so the database refuses the creates the model makes',
+      },
     ]);
     // The app's functions (has_permission, create_group, …) live in rbac, which the API does not serve.
     assert.equal(Object.keys(pulled.data.functions ?? {}).length, 0);

@@ -517,7 +517,7 @@ test('without the catalog, or with facts read before functions were: no function
   assert.deepEqual(old.notes.find((note) => note.path === 'tables.projects.columns.account_id'), {
     path: 'tables.projects.columns.account_id',
     message:
-      'hidden: references basejump.accounts.id, in a schema the API does not expose; the catalog facts say nothing of basejump.accounts (read before other schemas were: read them again with catalogFacts)',
+      'hidden: references basejump.accounts.id, in a schema the API does not expose; the catalog facts say nothing of basejump.accounts (read before other schemas were: read them again with catalogFacts); every create needs it (NOT NULL without a default) and the model cannot give it, so the database refuses the creates the model makes',
   });
 });
 
