@@ -1029,6 +1029,15 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     assert.deepEqual([error.message, error.hint], ['calling match_file_items_local failed: different vector dimensions 384 and 1536', '']);
   });
 
+  test('an embedder of another size is refused before any request, naming the argument\'s size and the embedder\'s', { ...BOUNDED, todo: 'core: the domain keeps no size for a vector argument (the pull sees vector(384) and writes vector); with one, the executor could check the embedding before sending it, as a developer error' }, async () => {
+    const act = core.createAct({ supabase: tester.supabase, domain: pulled.data });
+    const files = await myFiles(act);
+    const failed = await act.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', file_ids: files.map((file) => file.id) } });
+    assert.equal(failed.query.source, 'none');
+    assert.match(failed.error.message, /384/);
+    assert.match(failed.error.message, /1536/);
+  });
+
   test('MCP (createMcpServer({ embedder })): the search by text over the user\'s files; a function that changes data by the pull\'s reckoning is confirmed first', BOUNDED, async (t) => {
     const { client, call, asked } = await mcpSession(t, { domain: pulled.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: tester.token, embedder });
     const { tools } = await client.listTools();
