@@ -9,9 +9,10 @@
 // two users sign in with supabase-js and the everyday requests run as tool
 // calls, on every surface a model reaches them through: act.execute,
 // act.callTool, the AI SDK and OpenAI adapters, MCP (the SDK's client, in
-// process), the worker's /act/execute (its Node entry, in process) and the
-// Act loop. Every write is read back as the service role, and every result
-// the model would see is checked for UUIDs.
+// process), the worker's /act/execute (its Node entry in process, which
+// takes an embedder object; the template in workerd once) and the Act loop.
+// Every write is read back as the service role, and every result the model
+// would see is checked for UUIDs. Faults of the core are `todo` tests.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -747,7 +748,7 @@ describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads
   }, STACK_START);
   after(() => app?.stop());
 
-  test('the pull with no overrides: sensitive_data writable (the write policies), its group column hidden (no foreign key names its table), no function in the exposed schema', BOUNDED, () => {
+  test('the pull with no overrides: sensitive_data writable (the write policies), its group column hidden (no foreign key names its table), no function in the exposed schema', BOUNDED, async () => {
     assert.deepEqual(pulled.data.tables, {
       sensitive_data: {
         ref: 'sen',
@@ -769,8 +770,8 @@ describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads
     // The app's functions (has_permission, create_group, …) live in rbac, which the API does not serve.
     assert.equal(Object.keys(pulled.data.functions ?? {}).length, 0);
     assert.deepEqual(actOf('carol').tools().map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
-    const call = actOf('carol').execute('db_call', { function: 'has_permission', args: {} });
-    return call.then((result) => assert.equal(refused(result, 'unknown_function').hint, 'this database offers no functions to call; use db_read and the write tools'));
+    const call = await actOf('carol').execute('db_call', { function: 'has_permission', args: {} });
+    assert.equal(refused(call, 'unknown_function').hint, 'this database offers no functions to call; use db_read and the write tools');
   });
 
   test('"what data can I see?": each member reads their groups\' rows only, as the app itself reads them', BOUNDED, async () => {
