@@ -963,6 +963,7 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     // The searches are PL/pgSQL that nobody marked stable: offered as writes, with the note that says how to say otherwise.
     assert.deepEqual([noteOn('functions.match_file_items_local'), noteOn('functions.match_file_items_openai')], [[VOLATILE_READ], [VOLATILE_READ]]);
     assert.ok(domain.tables.profiles.hidden.includes('openai_api_key'), 'a secret is hidden');
+    assert.deepEqual(['assistants', 'files', 'file_items', 'workspaces'].map((table) => domain.tables[table].ref), ['assistant', 'file', 'fi', 'wor']);
   });
 
   test('an override that gives the search rows of file_items (it returns five of their columns) is refused by the pull, naming the columns it lacks', BOUNDED, async () => {
