@@ -42,6 +42,6 @@ export type AiToolApprovalStatus = 'not-applicable' | { type: 'user-approval'; r
  * const result = await generateText({ model, tools: aiTools(act), toolApproval: aiToolApproval(act), messages })
  */
 export declare function aiToolApproval(
-  act: Pick<Act, 'execute' | 'policy'>,
+  act: Pick<Act, 'execute' | 'policy' | 'tools' | 'domain'>,
   options?: { onPreview?: (preview: WritePreview, toolCall: { toolCallId?: string; toolName: ToolName; input: unknown }) => void },
-): Partial<Record<'db_create' | 'db_update' | 'db_delete', (input: never, options?: { toolCallId?: string }) => Promise<AiToolApprovalStatus>>>;
+): Partial<Record<'db_create' | 'db_update' | 'db_delete' | 'db_call', (input: never, options?: { toolCallId?: string }) => Promise<AiToolApprovalStatus>>>;

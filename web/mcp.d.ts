@@ -2,7 +2,7 @@
 // token sources, the domain a server serves, tools, sessions and session
 // stores, shared by `alfred-act mcp` (stdio) and the edge worker's /mcp route.
 // The root 'alfred-act' re-exports the transport-free part.
-import type { Act, ActFetch, ActOptions, AlfredErrorShape, Core, DomainConfig, DomainNote, DomainPullResult, JsonValue, PullDomainOptions, RegistryState, Result, ResultLimits, ToolResult, ToolSchemaMode, WritePreview } from './index.js';
+import type { Act, ActFetch, ActOptions, AlfredErrorShape, Core, DomainConfig, DomainNote, DomainPullResult, Embedder, JsonValue, PullDomainOptions, RegistryState, Result, ResultLimits, ToolResult, ToolSchemaMode, WritePreview } from './index.js';
 
 declare global {
   interface AbortSignal {}
@@ -373,6 +373,12 @@ export interface CreateMcpServerOptions {
   schema?: ToolSchemaMode;
   /** The caps on each tool result (`createAct({ resultLimits })`). */
   resultLimits?: Partial<ResultLimits>;
+  /**
+   * Turns the text of db_call's `vector` arguments (and semantic search) into
+   * vectors, of the size the database's functions take (`createAct({ embedder })`).
+   * Default: the package's lexical embedder (1536 dimensions).
+   */
+  embedder?: Embedder;
 }
 
 export interface CreateMcpServerOptions extends McpWritePolicy {}

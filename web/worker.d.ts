@@ -1,7 +1,7 @@
 // alfred-act/worker: the edge worker's handler for Cloudflare Workers, Deno
 // and any runtime with fetch's Request and Response, serving the domain it is
 // given (worker/README.md is the template that uses it).
-import type { DomainConfig, LoadOptions } from './index.js';
+import type { DomainConfig, Embedder, LoadOptions } from './index.js';
 import type { McpWritePolicy, SessionStore } from './mcp.js';
 
 // These merge with the full declarations when the project's lib (dom,
@@ -73,6 +73,13 @@ export interface CreateHandlerOptions extends Pick<LoadOptions, 'wasm' | 'wasmMo
   limitStore?: (env: Record<string, unknown>) => LimitStore;
   /** Where /mcp keeps sessions (default: ALFRED_MCP_STORE picks memory or the act_sessions table). */
   sessionStore?: (env: Record<string, unknown>, config: WorkerConfig) => SessionStore;
+  /**
+   * Turns the text of db_call's `vector` arguments (and semantic search) into
+   * vectors, of the size the database's functions take: an embedder, or one
+   * made from each request's `env` (a binding). Default: the package's
+   * lexical embedder (1536 dimensions).
+   */
+  embedder?: Embedder | ((env: Record<string, unknown>) => Embedder);
 }
 
 /** A module worker: `export default` it. */

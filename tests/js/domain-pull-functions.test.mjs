@@ -18,6 +18,7 @@ import { deriveDomain, fetchOpenApi } from '../../web/src/domain-pull.js';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';
 import { resolveMcpDomain } from '../../web/src/mcp/domain.js';
 import { catalogFactsProblem } from '../../web/src/pull/catalog.js';
+import { bodyWrites } from '../../web/src/pull/catalog-functions.js';
 import { holdsSecret } from '../../web/src/pull/columns.js';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 import { rest } from './support/stack.mjs';
@@ -357,6 +358,11 @@ const FUNCTION_NOTES = [
   { path: 'functions.custom_access_token_hook', message: 'left out: an auth hook (EXECUTE granted to supabase_auth_admin): Supabase Auth calls it, not a user' },
   { path: 'functions.get_account_members', message: DEFINER('get_account_members') },
   {
+    path: 'functions.get_accounts',
+    message:
+      'offered as a function that changes data (volatile, the default when a function does not say stable), though its body has no statement that changes data: approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides',
+  },
+  {
     path: 'functions.handle_webhook',
     message: 'left out: its one argument is an unnamed json, which PostgREST fills with the whole request body; the model passes arguments by name',
   },
@@ -511,7 +517,7 @@ test('without the catalog, or with facts read before functions were: no function
   assert.deepEqual(old.notes.find((note) => note.path === 'tables.projects.columns.account_id'), {
     path: 'tables.projects.columns.account_id',
     message:
-      'hidden: references basejump.accounts.id, in a schema the API does not expose; the catalog facts say nothing of basejump.accounts (read before other schemas were: read them again with catalogFacts)',
+      'hidden: references basejump.accounts.id, in a schema the API does not expose; the catalog facts say nothing of basejump.accounts (read before other schemas were: read them again with catalogFacts); every create needs it (NOT NULL without a default) and the model cannot give it, so the database refuses the creates the model makes',
   });
 });
 
@@ -529,6 +535,7 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
       authHook: false,
       description: null,
       extension: null,
+      writes: false,
       returns: { type: 'json', kind: 'base', set: false, relation: null },
       args: [
         { name: 'account_id', mode: 'in', type: 'uuid', kind: 'base', hasDefault: false },
@@ -564,7 +571,11 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
     ['basejump', 'accounts', ['id uuid not null', 'primary_owner_user_id uuid not null', 'name text', 'slug text', 'personal_account boolean not null', 'created_at timestamp with time zone', 'private_metadata jsonb']],
     ['billing', 'customers', ['id text not null', 'email text not null', 'plan text']],
   ]);
+  // Whether a body has a statement that changes data: read from SQL and PL/pgSQL text only.
+  assert.deepEqual(['get_accounts', 'archive_project', 'remove_account_member', 'storage_used', 'uuid_helper'].map((name) => byName(name)[0].writes), [false, true, true, false, false]);
   assert.equal(catalogFactsProblem(facts), null);
+  assert.equal(catalogFactsProblem({ ...facts, functions: [{ ...facts.functions[0], writes: 'no' }] }), 'functions[0].writes must be true, false or null');
+  assert.equal(catalogFactsProblem({ ...facts, functions: facts.functions.map(({ writes, ...fn }) => fn) }), null, 'facts read before writes was are still accepted');
   assert.equal(catalogFactsProblem({ ...facts, functions: {} }), 'functions must be a list');
   assert.equal(catalogFactsProblem({ ...facts, functions: [{ ...facts.functions[0], executable: 'yes' }] }), 'functions[0].executable must be true, false or null');
   assert.equal(
@@ -663,4 +674,26 @@ test('alfred-act mcp --pull and domain pull, both with the service key: one cata
   assert.deepEqual(pulled.tables.accounts, TABLES.accounts);
   assert.deepEqual(served.data.notes.map(({ path, message }) => `note: ${path}: ${message}`), stderr.trimEnd().split('\n'));
   assert.deepEqual(served.data.notes, [{ path: 'catalog', message: 'read from the local stack' }, ...SERVICE_NOTES]);
+});
+
+test('bodyWrites: a statement that changes data in a function\'s text, never a word in a comment, a string, a quoted name or another word', () => {
+  const reads = [
+    "select json_agg(a) from basejump.accounts a where a.updated_at > now() -- then delete them",
+    "/* insert into x */ select 'update me', \"delete\" from t",
+    "begin select x into y from t; if y is null then raise exception 'Not found'; end if; return y; end",
+    'return query select * from f where id = any(ids) order by e <=> q limit n',
+    "select delete_invitation_count, inserted_at from t where kind = $k$ truncate $k$",
+  ];
+  const writes = [
+    'update public.projects set status = $1 returning *',
+    'begin insert into t values (1); end',
+    "begin execute format('select %I', col); end",
+    'begin perform public.audit(); end',
+    'select nextval(\'s\')',
+    'select * from t for update',
+    'WITH d AS (DELETE FROM t RETURNING *) SELECT count(*) FROM d',
+  ];
+  assert.deepEqual(reads.map(bodyWrites), reads.map(() => false));
+  assert.deepEqual(writes.map(bodyWrites), writes.map(() => true));
+  assert.equal(bodyWrites(null), null, 'a C function has no text to read');
 });

@@ -344,6 +344,8 @@ test('ref prefixes: short, readable, unique, valid per the ref grammar', () => {
   // 'gen' is the generated-ref marker: never a prefix; 'genre' is fine. Collisions get a number.
   assert.deepEqual(refPrefixes(['gen', 'genres', 'generations']), { gen: 't2', genres: 'genre', generations: 'generation' });
   assert.deepEqual(refPrefixes(['orders', 'order_items', 'order_invoices']), { orders: 'order', order_items: 'oi', order_invoices: 'order2' });
+  // An abbreviation nobody should read in every ref (Chatbot UI's assistants were ass_1): the whole word instead.
+  assert.deepEqual(refPrefixes(['assistants', 'assistant_files', 'assistant_tools']), { assistants: 'assistant', assistant_files: 'af', assistant_tools: 'at' });
 });
 
 test('labels: name, title, … in that order; first and last name as a format; else the first required text column', () => {

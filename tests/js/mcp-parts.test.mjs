@@ -1,12 +1,13 @@
 // The MCP layer's parts on their own, in Node: the in-memory session store,
 // the user-token reader, the stdio configuration, the tool result shape and
-// the worker's ALFRED_MCP_STORE setting. The transports are tested end to end
+// the worker's ALFRED_MCP_STORE setting, the question a confirmation asks. The transports are tested end to end
 // in mcp-stdio.test.mjs and mcp-worker.test.mjs.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { anonKey, newJwtSecret, serviceKey, signJwt } from '../../db/jwt.mjs';
 import { loadCore, mcpToolResult, MemorySessionStore, readUserToken } from '../../web/src/index.node.js';
 import { readMcpConfig } from '../../web/src/mcp/stdio.js';
+import { confirmationRequest } from '../../web/src/mcp/approval.js';
 import { readConfig } from '../../web/src/worker/config.js';
 import { ROWS_NOTICE } from '../../web/src/result-limits.js';
 
@@ -185,4 +186,13 @@ test('isServiceKey: sb_secret_ keys and service_role JWTs (padded too), never a 
   assert.equal(isServiceKey('sb_publishable_abc123'), false);
   assert.equal(isServiceKey('not a jwt'), false);
   assert.equal(isServiceKey(undefined), false);
+});
+
+test('confirmationRequest for db_call: text quoted, numbers and lists as the model gave them (a list of refs was quoted twice, escapes and all)', () => {
+  const ask = (args, argumentLabels = {}) => confirmationRequest({ tool: 'db_call', function: 'match_items', args, argumentLabels }).message;
+  assert.equal(ask({ query: 'light', count: 3, ids: ['file_1', 'file_2'], exact: false, after: null }), 'Run match_items (it changes data) with query = "light", count = 3, ids = ["file_1", "file_2"], exact = false, after = null?');
+  assert.equal(ask({ project_id: 'project_2' }, { project_id: 'Apollo' }), 'Run match_items (it changes data) with project_id = "project_2" ("Apollo")?');
+  assert.equal(ask({ ids: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }), 'Run match_items (it changes data) with ids = ["a", "b", "c", "d", "e", … 2 more]?');
+  assert.equal(ask({ filter: { status: 'done"?' } }), 'Run match_items (it changes data) with filter = "{\\"status\\":\\"done\\\\\\"?\\"}"?', 'an object as its JSON, quoted');
+  assert.equal(ask({}), 'Run match_items (it changes data)?');
 });

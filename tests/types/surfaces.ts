@@ -1,7 +1,7 @@
 // Compile-time checks of alfred-act/mcp, alfred-act/loop, alfred-act/worker and
 // alfred-act/worker/durable as a user sees them, through the package exports,
 // with no DOM or Workers lib (the declarations must stand alone).
-import { loadCore, type DomainConfig } from 'alfred-act';
+import { loadCore, type DomainConfig, type Embedder } from 'alfred-act';
 import { createMcpServer, accessTokenSource, readMcpConfig, MemorySessionStore, mcpInstructions, type McpConfig } from 'alfred-act/mcp';
 import { createHandler, MemoryLimitStore, WORKER_VARIABLES, type WorkerHandler } from 'alfred-act/worker';
 import { DurableObjectLimitStore, durableLimitStore, LimitCounter } from 'alfred-act/worker/durable';
@@ -28,6 +28,11 @@ await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', a
 await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', accessToken: 'jwt', confirm: false });
 // @ts-expect-error approve is one of none, deletes, writes
 await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', accessToken: 'jwt', approve: 'all' });
+// The embedder of the database's vectors, for functions that take one.
+declare const embedder: Embedder;
+await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', accessToken: 'jwt', embedder });
+// @ts-expect-error an embedder has embed(texts)
+await createMcpServer({ domain, url: 'http://127.0.0.1:54321', apiKey: 'anon', accessToken: 'jwt', embedder: { name: 'x' } });
 const config = readMcpConfig(['--domain', 'domain.json']);
 if (config.data) {
   const source: McpConfig['domain'] = config.data.domain;
@@ -42,6 +47,8 @@ void response;
 // @ts-expect-error the domain is required
 createHandler({});
 createHandler({ domain, readOnly: false, tables: ['deals', 'contacts'], approve: 'deletes', maxAffected: 50, confirm: true });
+createHandler({ domain, embedder });
+createHandler({ domain, embedder: (env) => ({ name: 'binding', dimensions: 384, embed: async (texts) => texts.map(() => [env.AI ? 1 : 0]) }) });
 const durable = createHandler({ domain, limitStore: durableLimitStore('LIMITS') });
 void durable;
 declare const namespace: ConstructorParameters<typeof DurableObjectLimitStore>[0];

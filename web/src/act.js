@@ -14,7 +14,7 @@ import { startTrail } from './policy/audit.js';
 import { Gate } from './policy/gate.js';
 import { checkedExecuteOptions } from './policy/options.js';
 import { stateForDomain } from './policy/tables.js';
-import { actDomain, callToken, checkedActOptions, invalidOption, present } from './act/options.js';
+import { actDomain, callToken, checkContextNames, checkedActOptions, invalidOption, present } from './act/options.js';
 import {
   CHANGES_ROWS,
   WRITE_METHODS,
@@ -86,6 +86,7 @@ export class Act {
     this.#core = core;
     contextFinalizer?.register(this, this.#held);
     const domain = actDomain(core, options, registry, policy);
+    checkContextNames(options.domain ?? registry?.domain ?? core.domain, fixed);
     const requestOptions = { ...resolved.location, apiKey: resolved.apiKey, accessToken: resolved.fixedToken ?? '', userId: resolved.userId };
     this.#server = serverKey(resolved.location);
     if (isCounting(this.#server)) this.#maxAffectedBy = 'count';

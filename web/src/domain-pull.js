@@ -207,7 +207,8 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
     const outside = unexposed.find((u) => u.schema === schema && u.table === table);
     return outside && merged.tables[outside.name] ? outside.name : null;
   };
-  const { functions, notes: functionNotes } = deriveFunctions({ catalog, spec: description.value, overrides, domain: merged, usersTable, tableOfRelation });
+  const { functions, notes: functionNotes, error: functionsError } = deriveFunctions({ catalog, spec: description.value, overrides, domain: merged, usersTable, tableOfRelation });
+  if (functionsError) return { data: null, error: functionsError, notes: [] };
   notes.push(...functionNotes);
   for (const table of unexposed) if (merged.tables[table.name]) notes.push(unexposedNote(table, functions));
   if (Object.keys(functions).length > 0) merged.functions = functions;

@@ -153,7 +153,9 @@ function describe(preview) {
  * the act's policy holds, a function that takes the preview (one read of the
  * rows the write would change, which the act keeps to check the approved
  * write against) and asks the user with it as the request's `reason`
- * ("Delete 2 rows of inventory: inv_3 milk; inv_7 oat milk"). A call the act
+ * ("Delete 2 rows of inventory: inv_3 milk; inv_7 oat milk"; for db_call, a
+ * function that changes data with its arguments: "Run archive_project (it
+ * changes data) with project_id = "project_2" ("Apollo")"). A call the act
  * refuses anyway (an unknown column, too many rows) is not put to the user:
  * it runs and the model reads the error. `onPreview(preview, toolCall)` sees
  * the whole preview, for a UI that shows more than the reason.
@@ -163,14 +165,18 @@ function describe(preview) {
  * // result.content has { type: 'tool-approval-request', reason: 'Delete 1 row of inventory: inv_3 milk', … }
  */
 export function aiToolApproval(act, { onPreview } = {}) {
-  if (!act || typeof act.execute !== 'function' || !act.policy) {
+  if (!act || typeof act.execute !== 'function' || typeof act.tools !== 'function' || !act.policy) {
     throw new TypeError('aiToolApproval(act): act must come from core.createAct() (or an awaited createAct().ready)');
   }
   const held = heldTools(act);
+  const offered = new Set(act.tools().map((definition) => definition.name));
   const out = {};
-  for (const name of ['db_create', 'db_update', 'db_delete']) {
-    if (!held(name)) continue;
+  for (const name of ['db_create', 'db_update', 'db_delete', 'db_call']) {
+    if (!held(name) || !offered.has(name)) continue;
     out[name] = async (input, { toolCallId } = {}) => {
+      // A function that only reads is not the user's to approve, and must not
+      // run here: executing it would send it.
+      if (name === 'db_call' && !callWrites(act.domain, name, callInput(input))) return 'not-applicable';
       // No approval given: the act only previews (a held write sends nothing).
       const outcome = await act.execute(name, input);
       if (outcome.error?.code !== codes.approval_required || !outcome.error.preview) return 'not-applicable';

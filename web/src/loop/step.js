@@ -309,7 +309,8 @@ async function callDecidedTool(run, reply, decision, results) {
     return reject(run, reply, 'tool_not_allowed', error, toolNotAllowedFeedback(tool, step.type, allowed));
   }
   const changing = changingCallInRead(run, tool, params);
-  if (changing) return reject(run, reply, 'tool_not_allowed', changing, toolNotAllowedFeedback(tool, step.type, allowed));
+  // db_call itself is allowed: the feedback names the function and why, not the tool.
+  if (changing) return reject(run, reply, 'tool_not_allowed', changing, toolErrorFeedback(tool, changing));
   const callKey = JSON.stringify([tool, params]);
   if (executed.has(callKey)) {
     const error = { code: codes.repeated_call, path: '', message: `the same ${tool} call already ran in this step`, hint: 'use its result or make a different call' };

@@ -103,14 +103,26 @@ function quoted(text) {
   return JSON.stringify(value.length > LABEL_CHARS ? `${value.slice(0, LABEL_CHARS - 1)}…` : value);
 }
 
-// "Run archive_project (it changes data) with project_id = project_2
-// "Apollo"?": a function's call, each argument with the label of the row
+// An argument's value in the question: text quoted, a number, true, false
+// or null as it is, a list by its elements (the first few), anything else
+// as its JSON, quoted.
+const LIST_ITEMS = 5;
+function argumentValue(value) {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  if (Array.isArray(value)) {
+    const items = value.slice(0, LIST_ITEMS).map((item) => (Array.isArray(item) ? quoted(JSON.stringify(item)) : argumentValue(item)));
+    return `[${items.join(', ')}${value.length > LIST_ITEMS ? `, … ${value.length - LIST_ITEMS} more` : ''}]`;
+  }
+  return quoted(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+// "Run archive_project (it changes data) with project_id = "project_2"
+// ("Apollo")?": a function's call, each argument with the label of the row
 // it names.
 function callConfirmation(preview) {
   const args = Object.entries(preview.args ?? {}).map(([name, value]) => {
-    const shown = typeof value === 'string' ? value : JSON.stringify(value);
     const label = preview.argumentLabels?.[name];
-    return `${name} = ${quoted(shown)}${label ? ` (${quoted(label)})` : ''}`;
+    return `${name} = ${argumentValue(value)}${label ? ` (${quoted(label)})` : ''}`;
   });
   const name = String(preview.function);
   return {

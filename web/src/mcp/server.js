@@ -45,7 +45,9 @@ const invalidOption = (path, message, hint) => ({ data: null, error: { code: cod
  *   `{ data: { accessToken, userId }, error }`, e.g. `accessTokenSource(…)`).
  * - `store` (default a MemorySessionStore), `sessionId` (resume one), `fetch`, `version`.
  * - `schema` (`'compact'` or `'inline'`, see `mcpToolList`), `resultLimits`
- *   (`{ rows, chars }`, the caps on each tool result, see `createAct`).
+ *   (`{ rows, chars }`, the caps on each tool result, see `createAct`),
+ *   `embedder` (turns the text of db_call's vector arguments into vectors of
+ *   the size the functions take, see `createAct`).
  * - The policy on writes, passed to the act: `readOnly` (only db_read and
  *   db_schema are listed; writes are `read_only`), `tables` (an allow-list),
  *   `approve` (`'changes'` by default: updates and deletes ask the user;
@@ -61,8 +63,8 @@ const invalidOption = (path, message, hint) => ({ data: null, error: { code: cod
  * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
  * await data.server.connect(new StdioServerTransport())
  */
-export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits, readOnly, tables, approve, maxAffected, confirm } = {}) {
-  const { data: checked, error: optionsError } = checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, readOnly, tables, approve, maxAffected, confirm });
+export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, confirm } = {}) {
+  const { data: checked, error: optionsError } = checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, confirm });
   if (optionsError) return { data: null, error: optionsError };
   const { served, tokenOf, policy, tools } = checked;
   let sdk;
@@ -74,7 +76,7 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
   const { data: session, error: sessionError } = await startSession({ store, sessionId, tokenOf });
   if (sessionError) return { data: null, error: sessionError };
   const server = new sdk.Server(mcpServerInfo(served, version), { capabilities: { tools: {}, resources: {} }, instructions: mcpInstructions(served) });
-  const actOptions = { url, apiKey, domain: served, ...policy, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}) };
+  const actOptions = { url, apiKey, domain: served, ...policy, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}), ...(embedder ? { embedder } : {}) };
   serveRequests(server, sdk.types, { core, store, served, tools, tokenOf, session, actOptions });
   return { data: { server, sessionId: session.id, domain: served }, error: null };
 }
@@ -82,7 +84,7 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
 // The options checked before anything starts: the domain, the URL and key,
 // one way to the user's token, the policy and the result caps (createAct
 // refuses bad ones; here they fail now, not at the first call).
-function checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, readOnly, tables, approve, maxAffected, confirm }) {
+function checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, confirm }) {
   if (!core || typeof core.toolDefinitions !== 'function') return invalidOption('core', 'createMcpServer needs a loaded core', "const core = await loadCore() (from 'alfred-act'), or import createMcpServer from 'alfred-act/mcp', which loads one");
   const served = domain ?? coreDomain(core);
   const { error: domainError } = core.validateDomain(served);
@@ -97,7 +99,7 @@ function checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessT
   if (policyError) return { data: null, error: policyError };
   try {
     checkedResultLimits(resultLimits);
-    core.createAct({ url, apiKey, accessToken: '', domain: served, ...policy }).registry.delete();
+    core.createAct({ url, apiKey, accessToken: '', domain: served, ...policy, ...(embedder === undefined ? {} : { embedder }) }).registry.delete();
     const tools = mcpToolList(core, served, { schema, readOnly: policy.readOnly === true });
     return { data: { served, tokenOf, policy, tools }, error: null };
   } catch (cause) {

@@ -2,9 +2,10 @@
 // domain pull (pull/functions.js decides which the model may call): kind,
 // volatility, security definer, a pinned search_path, the effective EXECUTE
 // privilege of `authenticated`, the comment, the extension that owns it, what
-// it returns and each argument (name, mode, type, enum values, default). One
-// read-only query; the facts are plain JSON. PostgREST's description says
-// none of this but the arguments (docs/own-schema.md).
+// it returns, each argument (name, mode, type, enum values, default), and
+// whether the text of a SQL or PL/pgSQL body has a statement that changes
+// data. One read-only query; the facts are plain JSON. PostgREST's
+// description says none of this but the arguments (docs/own-schema.md).
 
 const KINDS = { f: 'function', p: 'procedure', a: 'aggregate', w: 'window' };
 const VOLATILITIES = { v: 'volatile', s: 'stable', i: 'immutable' };
@@ -41,6 +42,7 @@ export function functionsQuery(name) {
       exists (select from aclexplode(p.proacl) acl join pg_catalog.pg_roles r on r.oid = acl.grantee
         where r.rolname = 'supabase_auth_admin' and acl.privilege_type = 'EXECUTE') as auth_hook,
       obj_description(p.oid, 'pg_proc') as description,
+      case when l.lanname in ('sql', 'plpgsql') then p.prosrc end as body,
       (select e.extname from pg_catalog.pg_depend d join pg_catalog.pg_extension e on e.oid = d.refobjid
         where d.classid = 'pg_catalog.pg_proc'::regclass and d.objid = p.oid
           and d.refclassid = 'pg_catalog.pg_extension'::regclass and d.deptype = 'e' limit 1) as extension,
@@ -53,6 +55,7 @@ export function functionsQuery(name) {
           with ordinality as a(type_oid, mode, name, position)), '[]'::json) as args
     from pg_catalog.pg_proc p
     join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+    join pg_catalog.pg_language l on l.oid = p.prolang
     join pg_catalog.pg_type rt on rt.oid = p.prorettype
     left join pg_catalog.pg_class rc on rc.oid = rt.typrelid
     left join pg_catalog.pg_namespace rn on rn.oid = rc.relnamespace
@@ -70,13 +73,40 @@ function typeFacts(described) {
   return out;
 }
 
+// Words of a statement (or a PL/pgSQL command) that changes data, or may:
+// a write, DDL, a lock, a sequence, dynamic SQL (EXECUTE), a called
+// procedure, PERFORM (run for its effects).
+const CHANGING_WORDS = /\b(?:insert|update|delete|merge|truncate|copy|create|drop|alter|grant|revoke|comment|lock|nextval|setval|execute|call|perform|notify|refresh|vacuum|analyze|reindex|cluster|import)\b/i;
+
+// A body's text without its comments, string literals (quoted and
+// dollar-quoted) and quoted identifiers, whose words say nothing about what
+// it does.
+function codeOf(body) {
+  return body.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'|"(?:[^"]|"")*"|(\$[A-Za-z_]*\$)[\s\S]*?\1/g, ' ');
+}
+
+/**
+ * Whether the text of a SQL or PL/pgSQL body has a statement that changes
+ * data (insert, update, delete, DDL, dynamic SQL, …): true or false, null
+ * for another language (no text to read). A body that has none may still
+ * call a function that writes; the pull only says so in a note.
+ *
+ * @example
+ * bodyWrites("select json_agg(a) from basejump.accounts a") // false
+ */
+export function bodyWrites(body) {
+  if (typeof body !== 'string') return null;
+  return CHANGING_WORDS.test(codeOf(body));
+}
+
 /**
  * One function of the catalog's rows as facts: `{ name, kind, volatility,
  * securityDefiner, searchPathPinned, executable, authHook, description, extension,
- * returns: { type, kind, values?, set, relation: { schema, table } | null },
+ * writes, returns: { type, kind, values?, set, relation: { schema, table } | null },
  * args: [{ name, mode, type, kind, values?, hasDefault }] }`. The last
  * `pronargdefaults` inputs have defaults. `authHook`: EXECUTE is granted to
- * `supabase_auth_admin` by name, as Supabase's auth hooks are.
+ * `supabase_auth_admin` by name, as Supabase's auth hooks are. `writes`:
+ * bodyWrites of a SQL or PL/pgSQL body, null for another language.
  */
 export function functionFacts(row) {
   const args = (parsedJson(row.args) ?? []).map((arg) => ({ name: String(arg.name ?? ''), mode: MODES[arg.mode] ?? 'in', ...typeFacts(arg.type), hasDefault: false }));
@@ -92,6 +122,7 @@ export function functionFacts(row) {
     authHook: row.auth_hook === true,
     description: row.description ?? null,
     extension: row.extension ?? null,
+    writes: bodyWrites(row.body),
     returns: { ...typeFacts(row.returns), set: row.returns_set === true, relation: row.returns_table ? { schema: row.returns_schema, table: row.returns_table } : null },
     args,
   };
@@ -110,6 +141,7 @@ export function functionFactsProblem(functions) {
     if (typeof fn.securityDefiner !== 'boolean' || typeof fn.searchPathPinned !== 'boolean') return `${at}.securityDefiner and .searchPathPinned must be true or false`;
     if (fn.executable !== null && typeof fn.executable !== 'boolean') return `${at}.executable must be true, false or null`;
     if (fn.authHook !== undefined && typeof fn.authHook !== 'boolean') return `${at}.authHook must be true or false`;
+    if (fn.writes !== undefined && fn.writes !== null && typeof fn.writes !== 'boolean') return `${at}.writes must be true, false or null`;
     if (!isType(fn.returns) || typeof fn.returns.set !== 'boolean') return `${at}.returns must be { type, kind, set, relation }`;
     if (!Array.isArray(fn.args)) return `${at}.args must be a list`;
     for (const arg of fn.args) {

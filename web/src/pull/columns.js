@@ -154,7 +154,10 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
         continue;
       }
       hidden.add(column);
-      if (why) notes.push({ path, message: `hidden: ${why}` });
+      // A create needs a NOT NULL column without a default, and the model
+      // cannot give a hidden one: say so where the reason is given.
+      const needed = config?.required === true && spec.writable !== false && !keyColumns.includes(column) && column !== spec.owner;
+      if (why) notes.push({ path, message: `hidden: ${why}${needed ? '; every create needs it (NOT NULL without a default) and the model cannot give it, so the database refuses the creates the model makes' : ''}` });
     }
     for (const fact of facts?.columns ?? []) {
       if (fact.note && columns[fact.name] && !columns[fact.name].values) notes.push({ path: `tables.${table}.columns.${fact.name}`, message: fact.note });

@@ -242,6 +242,16 @@ function extensionNotes(functions) {
     .map(([extension, names]) => ({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shortList(names)}): the extension's, not the app's` }));
 }
 
+// A function offered as one that changes data only because it is volatile
+// (the default when a function says nothing), whose body shows no statement
+// that changes data: basejump's get_accounts(), a search in PL/pgSQL. The
+// pull cannot know what the functions it calls do, so it says so rather than
+// deciding.
+const volatileReadNote = (name) => ({
+  path: `functions.${name}`,
+  message: `offered as a function that changes data (volatile, the default when a function does not say stable), though its body has no statement that changes data: approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides`,
+});
+
 // Supabase's advisor warns on a definer function whose search_path is not pinned.
 const unpinnedNote = (fn) => ({
   path: `functions.${fn.name}`,
@@ -267,8 +277,30 @@ function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation }) {
   return derived;
 }
 
+// The overrides' `returns: { table }` for a function whose result is its own
+// columns (`returns table (…)`, OUT arguments): every column the table shows
+// must be one of them, since the call asks for those by name (select=); an
+// invalid_overrides error naming the ones it lacks, or null.
+function returnedTableProblem(fn, spec, settings, domain) {
+  const table = settings?.returns?.table;
+  const columns = fn.args.filter((arg) => arg.mode === 'table' || arg.mode === 'out' || arg.mode === 'inout').map((arg) => arg.name);
+  if (typeof table !== 'string' || columns.length === 0 || spec.returns?.table !== table) return null;
+  const target = domain.tables[table];
+  if (!target) return null; // the core's parser names the unknown table
+  const shown = Object.keys(target.columns ?? {}).filter((column) => !(target.hidden ?? []).includes(column));
+  const missing = shown.filter((column) => !columns.includes(column));
+  if (missing.length === 0) return null;
+  return pullError(
+    codes.invalid_overrides,
+    `functions.${fn.name}.returns`,
+    `${fn.name} returns ${columns.join(', ')}; rows of ${table} also have ${shortList(missing)}, which a call asks for (PostgREST would answer that the column does not exist)`,
+    `leave returns as the pull derived it (JSON, whose ${columns.filter((c) => /_id$/.test(c) || c === 'id').join(', ') || 'key'} fields become refs where the domain knows their table), or hide ${missing.length === 1 ? 'that column' : 'those columns'} in tables.${table}`,
+  );
+}
+
 // One function name: `{ spec }` when it is offered (with the overrides'
-// settings), and the notes on it.
+// settings), and the notes on it; `{ error }` for overrides the function
+// cannot honour.
 function offeredFunction(overloads, settings, context) {
   const [fn] = overloads;
   const notes = overloads.filter((f) => f.securityDefiner && !f.searchPathPinned).map(unpinnedNote);
@@ -280,6 +312,9 @@ function offeredFunction(overloads, settings, context) {
   const spec = withOverrides(derivedFunction(fn, context), settings);
   const unrelated = unrelatedUuid(spec);
   if (unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, unrelated)] };
+  const returned = returnedTableProblem(fn, spec, settings, context.domain);
+  if (returned) return { spec: null, notes, error: returned };
+  if (fn.volatility === 'volatile' && fn.writes === false && spec.read === false && settings?.read === undefined) notes.push(volatileReadNote(fn.name));
   return { spec, notes };
 }
 
@@ -289,19 +324,21 @@ function offeredFunction(overloads, settings, context) {
  * on what was left out and why. `domain` is the domain as merged (its tables
  * decide argument references and returned rows); `tableOfRelation` names the
  * domain table of a `{ schema, table }` relation, or null.
- * Returns `{ functions, notes }`.
+ * Returns `{ functions, notes, error }`: `error` (invalid_overrides) when the
+ * overrides give a function a result it does not have.
  */
 export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, tableOfRelation }) {
   const given = isPlainObject(overrides.functions) ? overrides.functions : {};
-  if (!catalog || catalog.functions === undefined) return { functions: {}, notes: unreadNote(catalog, spec, given) };
+  if (!catalog || catalog.functions === undefined) return { functions: {}, notes: unreadNote(catalog, spec, given), error: null };
   const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation };
   const own = catalog.functions.filter((fn) => !fn.extension);
   const functions = {};
   const notes = extensionNotes(catalog.functions);
   for (const name of [...new Set(own.map((fn) => fn.name))].sort()) {
     const offered = offeredFunction(own.filter((fn) => fn.name === name), given[name], context);
+    if (offered.error) return { functions: {}, notes: [], error: offered.error };
     notes.push(...offered.notes);
     if (offered.spec) functions[name] = offered.spec;
   }
-  return { functions, notes };
+  return { functions, notes, error: null };
 }

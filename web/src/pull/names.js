@@ -41,12 +41,17 @@ function abbreviation(word) {
   return word.slice(0, end);
 }
 
+// Abbreviations a person should not read in every ref of a table (a model
+// writes them to users, an MCP confirmation shows them): assistants → ass_1.
+// The next candidate, the whole singular word, is used instead.
+const UNFIT_PREFIXES = new Set(['ass', 'cum', 'fag', 'nig', 'sex', 'tit']);
+
 /** Candidate ref prefixes of a table name, best first; none contains `_`. */
 function prefixCandidates(table) {
   const words = table.split('_').filter(Boolean);
   const first = singular(words[0]);
   const candidates = words.length === 1 ? [abbreviation(first), first] : [abbreviation(first), words.map((w) => w[0]).join('')];
-  return [...new Set(candidates)].filter((c) => isIdentifier(c) && c !== GENERATED && !c.startsWith(`${GENERATED}_`) && c !== CURRENT_USER_REF);
+  return [...new Set(candidates)].filter((c) => isIdentifier(c) && c !== GENERATED && !c.startsWith(`${GENERATED}_`) && c !== CURRENT_USER_REF && !UNFIT_PREFIXES.has(c));
 }
 
 /**

@@ -45,8 +45,11 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
  * required: a worker never falls back to a demo domain. It is checked by the
  * core when the first request loads it; a domain the core refuses makes every
  * route but /health a 500 `core_unavailable` naming its path.
- * Options: `limitStore(env)`, `sessionStore(env, config)`, `wasm` or
- * `wasmModule` for loadCore, and the policy on writes (`readOnly`, `tables`,
+ * Options: `limitStore(env)`, `sessionStore(env, config)`, `embedder` (turns
+ * the text of db_call's vector arguments and of semantic search into
+ * vectors: an object with `embed(texts)`, or `(env) => embedder` for one
+ * made from a binding), `wasm` or `wasmModule` for loadCore, and the policy
+ * on writes (`readOnly`, `tables`,
  * `approve`, `maxAffected`, `confirm`; each wins over its variable,
  * ALFRED_READ_ONLY, ALFRED_TABLES, ALFRED_APPROVE, ALFRED_MAX_AFFECTED,
  * ALFRED_CONFIRM).
@@ -55,7 +58,7 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
  * import { loadCore } from '../index.workerd.js'
  * export const createHandler = (options) => createHandlerWith(loadCore, options)
  */
-export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, wasm, wasmModule, ...policyOptions } = {}) {
+export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, embedder, wasm, wasmModule, ...policyOptions } = {}) {
   if (!isPlainObject(domain)) {
     throw new AlfredError({
       code: codes.invalid_option,
@@ -76,8 +79,9 @@ export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, 
     }));
   const unknown = Object.keys(policyOptions).filter((name) => !POLICY_OPTIONS.includes(name));
   if (unknown.length > 0) {
-    throw new AlfredError({ code: codes.invalid_option, path: unknown[0], message: `createHandler takes no option ${unknown[0]}`, hint: `options: domain, limitStore, sessionStore, wasm, wasmModule, ${POLICY_OPTIONS.join(', ')}` });
+    throw new AlfredError({ code: codes.invalid_option, path: unknown[0], message: `createHandler takes no option ${unknown[0]}`, hint: `options: domain, limitStore, sessionStore, embedder, wasm, wasmModule, ${POLICY_OPTIONS.join(', ')}` });
   }
+  const embedderFor = embedderOption(embedder);
   let memoryStore;
   let memorySessions;
   const storeFor = limitStore ?? (() => (memoryStore ??= new MemoryLimitStore()));
@@ -88,7 +92,7 @@ export function createHandlerWith(loadCore, { domain, limitStore, sessionStore, 
   return {
     async fetch(request, env, ctx) {
       try {
-        return await route(request, env, ctx, { core, domain, storeFor, sessionsFor, policyOptions });
+        return await route(request, env, ctx, { core, domain, storeFor, sessionsFor, embedderFor, policyOptions });
       } catch (cause) {
         // Everything expected is a value; this is a bug, still answered in JSON.
         return errorResponse(500, { code: codes.internal_error, message: `the worker failed: ${cause?.message ?? cause}` });
@@ -117,12 +121,37 @@ async function loadedCore(core) {
   }
 }
 
-async function route(request, env, ctx, { core, domain, storeFor, sessionsFor, policyOptions }) {
+// `embedder` of createHandler as `(env) => act options`: an embedder for
+// every act (an object with embed(texts)), or one made from each request's
+// env (a function, for a binding such as Workers AI); none by default.
+function embedderOption(embedder) {
+  if (embedder === undefined) return () => ({});
+  if (typeof embedder === 'function') {
+    return (env) => {
+      const made = embedder(env);
+      if (made === null || typeof made !== 'object' || typeof made.embed !== 'function') throw new TypeError('createHandler: embedder(env) must return an object with embed(texts)');
+      return { embedder: made };
+    };
+  }
+  if (embedder !== null && typeof embedder === 'object' && typeof embedder.embed === 'function') return () => ({ embedder });
+  throw new AlfredError({
+    code: codes.invalid_option,
+    path: 'embedder',
+    message: 'embedder must have embed(texts), or be a function of env that returns one',
+    hint: 'embedder: openAIEmbedder({ apiKey }), or (env) => ({ embed: (texts) => … }) for a binding of env',
+  });
+}
+
+async function route(request, env, ctx, { core, domain, storeFor, sessionsFor, embedderFor, policyOptions }) {
   const { data: config, error: configError } = configOf(env);
   if (configError) return errorResponse(500, configError);
   const defined = Object.fromEntries(Object.entries(policyOptions).filter(([, value]) => value !== undefined));
-  const { data: policies, error: policyError } = surfacePolicies({ ...config.policy, ...defined });
+  const { data: surfaces, error: policyError } = surfacePolicies({ ...config.policy, ...defined });
   if (policyError) return errorResponse(500, { code: codes.worker_misconfigured, message: policyError.message, hint: policyError.hint });
+  // Every act of the request gets the embedder too: db_call's vector
+  // arguments and semantic search are embedded by it.
+  const actOptions = embedderFor(env);
+  const policies = { act: { ...surfaces.act, ...actOptions }, mcp: { ...surfaces.mcp, ...actOptions } };
   const cors = corsHeaders(request, config.allowedOrigins);
   const fail = (error) => errorResponse(error.status, error, cors);
 
