@@ -92,6 +92,17 @@ bool db_function::embeds(std::string_view arg) const {
   return std::find(embedded_args.begin(), embedded_args.end(), arg) != embedded_args.end();
 }
 
+int db_function::embedding_size(std::string_view arg) const {
+  for (std::size_t i = 0; i < embedded_args.size() && i < embedding_sizes.size(); ++i)
+    if (embedded_args[i] == arg) return embedding_sizes[i];
+  return 0;
+}
+
+bool table::keyed_by_user() const {
+  const column* key = key_column();
+  return key && key->type == column_type::uuid && (key->user_id || owner == key->name);
+}
+
 std::string domain::function_list() const {
   std::string out;
   for (const auto& fn : functions) {

@@ -14,10 +14,11 @@ namespace {
 
 constexpr std::string_view kVectorType = "vector";
 
-// `"<arg>": {"type": "vector", "required"?, "description"?}`: text the
-// executor embeds. The model writes it as text.
+// `"<arg>": {"type": "vector", "dimensions"?, "required"?, "description"?}`:
+// text the executor embeds (an embedding of `dimensions` numbers). The model
+// writes it as text.
 result<column> parse_vector_argument(const std::string& name, json_value spec, const std::string& path) {
-  if (auto ok = known_keys(spec, {"type", "required", "description"}, path); !ok) return ok.take_error();
+  if (auto ok = known_keys(spec, {"type", "required", "description", "dimensions"}, path); !ok) return ok.take_error();
   column col;
   col.name = name;
   col.type = column_type::text;
@@ -42,7 +43,17 @@ status parse_argument(db_function& fn, std::string_view arg_name, json_value spe
     return config_error(path + ".description", "must be text");
   if (const std::string text = text_field(spec, "description"); !text.empty())
     fn.arg_descriptions.emplace_back(name, text);
-  if (vector) fn.embedded_args.push_back(name);
+  if (vector) {
+    int size = 0;
+    if (auto dimensions = spec.find("dimensions")) {
+      auto n = dimensions->as_integer();
+      if (!n || *n < 1 || *n > 65535)
+        return config_error(path + ".dimensions", "must be the vector's size, a whole number from 1 to 65535");
+      size = int(*n);
+    }
+    fn.embedded_args.push_back(name);
+    fn.embedding_sizes.push_back(size);
+  }
   fn.args.columns.push_back(std::move(*col));
   return ok_status();
 }
@@ -184,7 +195,7 @@ void index_field_references(domain& dom) {
       ambiguous.push_back(field);
     }
   };
-  for (const auto& tbl : dom.tables)
+  auto index = [&](const table& tbl) {
     for (const auto& col : tbl.columns) {
       if (col.type == column_type::uuid_array) continue;
       if (!col.references.empty())
@@ -192,6 +203,11 @@ void index_field_references(domain& dom) {
       else if (col.user_id)
         add(col.name, std::string(kUsersReference));
     }
+  };
+  for (const auto& tbl : dom.tables) index(tbl);
+  // A function's argument names what it takes as a column does
+  // (`remove_account_member(user_id)`: a user id).
+  for (const auto& fn : dom.functions) index(fn.args);
 }
 
 }  // namespace alfred::detail

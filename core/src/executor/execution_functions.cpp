@@ -58,6 +58,15 @@ bool execution::state::consume_argument_embedding(pending_need& embedding) {
     fail({codes::embedding_failed, path, "the embedder returned something other than an array of numbers", ""});
     return false;
   }
+  // A developer's mistake (an embedder of another model), caught before the
+  // database answers it with a type error the model cannot act on.
+  if (const int size = effective->fn->embedding_size(arg); size > 0 && doc->root().size() != std::size_t(size)) {
+    fail({codes::embedding_failed, path,
+          textfmt::format("the embedder gave {} numbers, and {} takes a vector of {}", doc->root().size(), arg, size),
+          "the act's embedder must make embeddings of the model the app's rows were embedded with (createAct({ "
+          "embedder }))"});
+    return false;
+  }
   // pgvector reads a vector from its text form, `[0.1,0.2,…]`.
   effective->args.push_back({arg, json_quote(vector_text)});
   record.notes.push_back(textfmt::format("{} was sent as the embedding of the text given", arg));

@@ -261,9 +261,12 @@ class row_stream : json_value_copier {
     bool found = false;
     if (!read_key(rule.key_type, depth, key, found)) return false;
     if (!found) return true;
-    if (is_me(key)) {
+    const table& keyed = rule.kind == member_kind::row_id ? *plan.tbl : *rule.target;
+    if (is_me(key) && keyed.keyed_by_user()) {
       // The user's own row (a table keyed by user ids) or a reference to it:
-      // `me`, never registered under a ref of its own.
+      // `me`, never registered under a ref of its own. Elsewhere the same
+      // UUID is a row of its own (basejump's personal account is keyed by
+      // its owner's id).
       if (translating()) {
         emit_key(rule, wrote);
         emit("\"me\"");

@@ -52,13 +52,19 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
       out.push_back({(*col)->name, std::move(*checked)});
   });
   if (failure) return std::move(*failure);
-  if (kind_ == tool_kind::create)
+  if (kind_ == tool_kind::create) {
     for (const auto& col : tbl.columns)
       if (const fixed_value* fixed = fixed_for(col.name)) {
         auto checked = check_fixed_value(col, fixed->json, path.member(col.name));
         if (!checked) return checked.take_error();
         out.push_back({col.name, std::move(*checked)});
       }
+    // A column the domain hides without declaring it (its type is not one the
+    // model reads: a uuid no foreign key names) takes the app's value as given.
+    for (const auto& name : tbl.hidden_columns)
+      if (const fixed_value* fixed = tbl.find_column(name) ? nullptr : fixed_for(name))
+        out.push_back({name, fixed->json});
+  }
   if (kind_ == tool_kind::create) {
     for (const auto& col : tbl.columns) {
       if (!col.required || !col.writable) continue;
@@ -73,7 +79,10 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
 }
 
 const fixed_value* row_reader::fixed_for(std::string_view column) const {
-  if (!call_.tbl->find_column(column) || call_.tbl->is_key(column) || column == call_.tbl->owner) return nullptr;
+  const table& tbl = *call_.tbl;
+  const bool hidden =
+      std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), column) != tbl.hidden_columns.end();
+  if ((!tbl.find_column(column) && !hidden) || tbl.is_key(column) || column == tbl.owner) return nullptr;
   for (const auto& fixed : fixed_)
     if (fixed.name == column) return &fixed;
   return nullptr;

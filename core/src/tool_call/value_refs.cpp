@@ -49,17 +49,6 @@ const table* row_target(const value_scope& scope, const column& col) {
   return scope.dom.find_table(col.references);
 }
 
-namespace {
-
-// Whether rows of `target` are keyed by user ids (`profiles.id` references
-// auth.users): `me` names the signed-in user's own row there.
-bool keyed_by_user(const table& target) {
-  const column* key = target.key_column();
-  return key && key->type == column_type::uuid && (key->user_id || target.owner == key->name);
-}
-
-}  // namespace
-
 result<std::string> current_user_key(const value_scope& scope, const param_path& path, std::string_view field) {
   if (scope.me.empty() || !is_uuid_syntax(scope.me))
     return error{codes::not_signed_in, path.str(),
@@ -197,7 +186,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
         known_refs_hint(registry, target)};
   const std::string_view text = value.str();
   if (text == kCurrentUserRef) {
-    if (!keyed_by_user(target))
+    if (!target.keyed_by_user())
       return error{codes::invalid_value, path.str(),
                    textfmt::format("me is the signed-in user, and {} does not hold user ids", field),
                    known_refs_hint(registry, target)};

@@ -257,3 +257,47 @@ TEST_CASE("regression: a function name the model made up, holding a UUID, was ec
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("a vector argument's size, when the domain gives it, is checked before the embedding is sent") {
+  auto dom = parse_domain(R"({"tables":{"docs":{"ref":"doc","columns":{"id":{"type":"uuid"}}}},
+    "functions":{"search":{"read":true,"args":{"q":{"type":"vector","dimensions":3,"required":true}},
+      "returns":{"table":"docs","set":true}}}})");
+  REQUIRE(dom.ok());
+  CHECK(dom->find_function("search")->embedding_size("q") == 3);
+  ref_registry reg;
+  execution wrong(*dom, reg, "db_call", R"({"function":"search","args":{"q":"lisbon"}})", alice_session());
+  REQUIRE(wrong.needs().size() == 1);
+  wrong.respond(0, ok("[1,2]"));
+  REQUIRE(wrong.done());
+  const json out = json::parse(wrong.result_json());
+  CHECK(out["error"]["code"] == "embedding_failed");
+  CHECK(out["error"]["message"] == "the embedder gave 2 numbers, and q takes a vector of 3");
+  CHECK(out["query"]["source"] == "none");
+  execution right(*dom, reg, "db_call", R"({"function":"search","args":{"q":"lisbon"}})", alice_session());
+  right.respond(0, ok("[1,2,3]"));
+  REQUIRE(right.needs().size() == 1);
+  CHECK(right.needs()[0].request.body.value_or("") == R"({"q":"[1,2,3]"})");
+  auto bad = parse_domain(R"({"tables":{"docs":{"ref":"doc","columns":{"id":{"type":"uuid"}}}},
+    "functions":{"search":{"args":{"q":{"type":"vector","dimensions":0}},"returns":{"type":"void"}}}})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.err().path == "functions.search.args.q.dimensions");
+}
+
+TEST_CASE("a function argument names a field as a column does: user ids in a JSON result are me or left out") {
+  auto dom = parse_domain(R"({"tables":{"accounts":{"ref":"account","exposed":false,"label":["name"],
+      "columns":{"id":{"type":"uuid"},"name":{"type":"text"}}}},
+    "functions":{"members":{"read":true,"returns":{"type":"json"}},
+      "remove_member":{"args":{"user_id":{"type":"uuid","references":"auth.users","required":true}},
+        "returns":{"type":"void"}}}})");
+  REQUIRE(dom.ok());
+  CHECK(dom->field_holds_user_id("user_id"));
+  ref_registry reg;
+  execution ex(*dom, reg, "db_call", R"({"function":"members"})", alice_session());
+  ex.respond(0, ok(std::string(R"([{"user_id":")") + kAlice + R"(","name":"ada"},{"user_id":")" + kAccountBeta +
+                   R"(","name":"ben"}])"));
+  CHECK(json::parse(ex.result_json())["data"] == json::parse(R"([{"user_id":"me","name":"ada"},{"name":"ben"}])"));
+}
+
+}  // namespace alfred::test

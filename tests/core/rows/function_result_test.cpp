@@ -8,6 +8,7 @@
 
 #include "../support.h"
 #include "../team_domain.h"
+#include "alfred/rows/row_translation.h"
 
 namespace alfred::test {
 namespace {
@@ -92,6 +93,23 @@ TEST_CASE("function values: one value (a list included) is one row, and a set is
   const db_function& current = *team().find_function("current_account");
   auto ref = translate_function_values(team(), reg, current, std::string("\"") + kAccountAcme + "\"");
   CHECK(json::parse(*ref) == json::parse(R"([{"value":"account_1"}])"));
+}
+
+}  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("a foreign key holding the signed-in user's id is me only where its table is keyed by user ids") {
+  // A personal account shares its owner's id (basejump): it is a row of accounts, not the user.
+  ref_registry reg = team_registry();
+  auto rows = translate_rows(team(), reg, *team().find_table("projects"),
+                             std::string(R"([{"id":")") + kProjectOne + R"(","account_id":")" + kAlice +
+                                 R"(","name":"Apollo","created_by":")" + kAlice + "\"}]",
+                             ref_action::read, kAlice);
+  REQUIRE(rows.ok());
+  const json out = json::parse(*rows);
+  CHECK(out[0]["account_id"] == "account_2");
+  CHECK(out[0]["created_by"] == "me");
 }
 
 }  // namespace alfred::test

@@ -78,32 +78,23 @@ export const invalidOption = (path, message, hint = '') => new AlfredError({ cod
 
 /**
  * `context` checked against the domain it is set for (the act's, before a
- * `tables` allow-list): every name must be a column the domain shows or an
- * argument of one of its functions, or its value would go nowhere. A column
- * the domain hides (a uuid no foreign key names the table of) is refused
- * with its own message: the core sends context values for the columns a
- * table shows only, so the value would be dropped from every create. Throws
+ * `tables` allow-list): every name must be a column of a table (shown or
+ * hidden: a hidden one takes the app's value on creates as given) or an
+ * argument of one of its functions, or its value would go nowhere. Throws
  * `invalid_option` at `context.<name>`.
  */
 export function checkContextNames(domain, fixed) {
   const names = Object.keys(fixed);
   if (names.length === 0 || !domain?.tables) return;
   const taken = new Set();
-  const hiddenBy = new Map();
-  for (const [table, spec] of Object.entries(domain.tables)) {
-    for (const column of Object.keys(spec.columns ?? {})) if (!(spec.hidden ?? []).includes(column)) taken.add(column);
-    for (const column of spec.hidden ?? []) if (!hiddenBy.has(column)) hiddenBy.set(column, table);
+  for (const spec of Object.values(domain.tables)) {
+    for (const column of Object.keys(spec.columns ?? {})) taken.add(column);
+    // A hidden column takes the app's value on creates, as given.
+    for (const column of spec.hidden ?? []) taken.add(column);
   }
   for (const fn of Object.values(domain.functions ?? {})) for (const arg of Object.keys(fn.args ?? {})) taken.add(arg);
   for (const name of names) {
     if (taken.has(name)) continue;
-    if (hiddenBy.has(name)) {
-      throw invalidOption(
-        `context.${name}`,
-        `${hiddenBy.get(name)}.${name} is hidden in the domain, so context.${name} would not be sent with its creates`,
-        'only a column the domain shows takes a context value; until hidden ones do, let the database set it (a default or a trigger reading auth.jwt())',
-      );
-    }
     throw invalidOption(`context.${name}`, `no column or function argument of the ${domain.name ?? 'act\'s'} domain is named ${name}`, 'context names a column that creates set, or an argument that function calls get (e.g. { account_id: activeTeam.id })');
   }
 }

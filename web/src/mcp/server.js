@@ -27,6 +27,30 @@ export async function loadMcpSdk() {
   }
 }
 
+// The SDK validates an elicitation's answer against the form it asked with;
+// its default validator (Ajv) compiles schemas with `new Function`, which a
+// Worker or a strict CSP forbids. The only form this server asks with is the
+// confirmation (approval.js: an object with a boolean `confirm`), so a
+// validator of objects with typed, required properties does without
+// generating code.
+const confirmationValidator = {
+  getValidator(schema) {
+    const properties = schema?.properties ?? {};
+    const required = Array.isArray(schema?.required) ? schema.required : [];
+    const kinds = { boolean: 'boolean', string: 'string', number: 'number', integer: 'number' };
+    return (input) => {
+      const fail = (errorMessage) => ({ valid: false, data: undefined, errorMessage });
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail('must be an object');
+      for (const name of required) if (!(name in input)) return fail(`must have required property '${name}'`);
+      for (const [name, value] of Object.entries(input)) {
+        const type = properties[name]?.type;
+        if (type && kinds[type] && typeof value !== kinds[type]) return fail(`${name} must be ${type}`);
+      }
+      return { valid: true, data: input, errorMessage: undefined };
+    };
+  },
+};
+
 const invalidOption = (path, message, hint) => ({ data: null, error: { code: codes.invalid_option, path, message, hint } });
 
 /**
@@ -75,7 +99,11 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
   }
   const { data: session, error: sessionError } = await startSession({ store, sessionId, tokenOf });
   if (sessionError) return { data: null, error: sessionError };
-  const server = new sdk.Server(mcpServerInfo(served, version), { capabilities: { tools: {}, resources: {} }, instructions: mcpInstructions(served) });
+  const server = new sdk.Server(mcpServerInfo(served, version), {
+    capabilities: { tools: {}, resources: {} },
+    instructions: mcpInstructions(served),
+    jsonSchemaValidator: confirmationValidator,
+  });
   const actOptions = { url, apiKey, domain: served, ...policy, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}), ...(embedder ? { embedder } : {}) };
   serveRequests(server, sdk.types, { core, store, served, tools, tokenOf, session, actOptions });
   return { data: { server, sessionId: session.id, domain: served }, error: null };

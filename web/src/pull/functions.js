@@ -15,7 +15,7 @@ import { codes } from '../../dist/error-codes.mjs';
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const FUNCTION_KEYS = ['description', 'read', 'args', 'returns'];
-const ARG_KEYS = ['type', 'required', 'references', 'values', 'description'];
+const ARG_KEYS = ['type', 'dimensions', 'required', 'references', 'values', 'description'];
 // Settings of a function's overrides that are the pull's, not the domain's.
 const PULL_SETTINGS = ['expose'];
 
@@ -97,7 +97,10 @@ function structuralProblem(fn, overloaded) {
 function argumentType(arg) {
   if (arg.kind === 'enum') return { type: 'text', values: arg.values ?? [] };
   if (arg.type.endsWith('[]') && arg.values) return { type: 'text[]', values: arg.values };
-  if (isVector(arg.type)) return { type: 'vector' };
+  if (isVector(arg.type)) {
+    const size = /\((\d+)\)$/.exec(arg.type);
+    return size ? { type: 'vector', dimensions: Number(size[1]) } : { type: 'vector' };
+  }
   if (arg.kind !== 'base') return null;
   const type = domainTypeOf(arg.type);
   return type ? { type } : null;
@@ -263,8 +266,9 @@ const unpinnedNote = (fn) => ({
 function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation }) {
   const args = {};
   for (const arg of fn.args.filter((a) => INPUT_MODES.has(a.mode))) {
-    const { type, values } = argumentType(arg);
+    const { type, values, dimensions } = argumentType(arg);
     const config = { type };
+    if (dimensions) config.dimensions = dimensions;
     if (!arg.hasDefault) config.required = true;
     const list = type.endsWith('[]');
     const references = type === 'vector' ? null : argumentReference(arg, type.replace(/\[\]$/, ''), list, domain, byName, usersTable);

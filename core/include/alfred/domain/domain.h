@@ -163,6 +163,9 @@ struct table {
   /// Whether `name` is one of the key's columns.
   bool is_key(std::string_view name) const;
   bool has_owner() const { return !owner.empty(); }
+  /// Whether rows are keyed by user ids (`profiles.id` references
+  /// auth.users, or is the owner): `me` names the signed-in user's own row.
+  bool keyed_by_user() const;
   /// Whether `name` is the owner column of an owner-scoped table, which is
   /// never shown (every row is the user's).
   bool hides_owner(std::string_view name) const { return owner_scoped && name == owner && !is_key(name); }
@@ -208,12 +211,17 @@ struct db_function {
   /// Arguments of type `vector` (pgvector): the model gives text, the
   /// executor sends its embedding.
   std::vector<std::string> embedded_args;
+  /// The size of each embedded argument's vector (`vector(384)`), aligned
+  /// with `embedded_args`; 0 where the domain gives none.
+  std::vector<int> embedding_sizes;
   /// Each argument's description, by name, when it has one.
   std::vector<std::pair<std::string, std::string>> arg_descriptions;
   function_returns returns;
 
   /// Whether `name` is an argument the model gives as text to embed.
   bool embeds(std::string_view arg) const;
+  /// The size of `arg`'s vector, or 0 when the domain does not say.
+  int embedding_size(std::string_view arg) const;
 };
 
 struct domain {
