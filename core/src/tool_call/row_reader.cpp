@@ -52,19 +52,8 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
       out.push_back({(*col)->name, std::move(*checked)});
   });
   if (failure) return std::move(*failure);
-  if (kind_ == tool_kind::create) {
-    for (const auto& col : tbl.columns)
-      if (const fixed_value* fixed = fixed_for(col.name)) {
-        auto checked = check_fixed_value(col, fixed->json, path.member(col.name));
-        if (!checked) return checked.take_error();
-        out.push_back({col.name, std::move(*checked)});
-      }
-    // A column the domain hides without declaring it (its type is not one the
-    // model reads: a uuid no foreign key names) takes the app's value as given.
-    for (const auto& name : tbl.hidden_columns)
-      if (const fixed_value* fixed = tbl.find_column(name) ? nullptr : fixed_for(name))
-        out.push_back({name, fixed->json});
-  }
+  if (kind_ == tool_kind::create)
+    if (auto ok = add_fixed_values(out, path); !ok) return ok.take_error();
   if (kind_ == tool_kind::create) {
     for (const auto& col : tbl.columns) {
       if (!col.required || !col.writable) continue;
@@ -76,6 +65,23 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
     }
   }
   return out;
+}
+
+// The values the app fixes, on a created row: each column of the table the
+// app names, checked against its type; a column the domain hides without
+// declaring it (a uuid no foreign key names) takes the app's value as given.
+status row_reader::add_fixed_values(row& out, const param_path& path) const {
+  const table& tbl = *call_.tbl;
+  for (const auto& col : tbl.columns)
+    if (const fixed_value* fixed = fixed_for(col.name)) {
+      auto checked = check_fixed_value(col, fixed->json, path.member(col.name));
+      if (!checked) return checked.take_error();
+      out.push_back({col.name, std::move(*checked)});
+    }
+  for (const auto& name : tbl.hidden_columns)
+    if (const fixed_value* fixed = tbl.find_column(name) ? nullptr : fixed_for(name))
+      out.push_back({name, fixed->json});
+  return ok_status();
 }
 
 const fixed_value* row_reader::fixed_for(std::string_view column) const {
