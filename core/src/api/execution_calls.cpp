@@ -133,6 +133,7 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
     std::string query_text;
     std::string table;
     std::string function;
+    std::optional<bool> exact;
     bool ran = false;
     if (header) {
       if (auto record = header->root().find("query"); record && record->is_object()) {
@@ -140,6 +141,7 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
         if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
         if (auto name = record->find("function"); name && name->is_string()) function = std::string(name->str());
         if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
+        if (auto flag = record->find("exact"); flag && flag->is_bool()) exact = flag->as_bool();
       }
     }
     std::string tool;
@@ -158,6 +160,7 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
       head.tool = tool;
       head.table = table;
       head.function = function;
+      head.exact = exact;
       head.count = parts->count;
       head.query = query_text;
       head.offset = parts->offset;
@@ -193,6 +196,7 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
     std::string query_text;
     std::string table;
     std::string function;
+    std::optional<bool> exact;
     bool ran = false;
     const auto given_error = fields.find("error");
     if (auto record = fields.find("query"); record && record->is_object()) {
@@ -200,6 +204,7 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
       if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
       if (auto name = record->find("function"); name && name->is_string()) function = std::string(name->str());
       if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
+      if (auto flag = record->find("exact"); flag && flag->is_bool()) exact = flag->as_bool();
     }
     const std::string tool = text_of("tool");
     if (auto given = given_error; given && given->is_object()) {
@@ -218,6 +223,7 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
     envelope.tool = tool;
     envelope.table = table;
     envelope.function = function;
+    envelope.exact = exact;
     envelope.count = number_of(fields, "count");
     envelope.query = query_text;
     envelope.offset = number_of(fields, "offset").value_or(0);

@@ -21,8 +21,8 @@
 namespace alfred::api {
 namespace {
 
-constexpr tool_kind kTools[] = {tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove,
-                                tool_kind::call};
+constexpr tool_kind kTools[] = {tool_kind::read,   tool_kind::create, tool_kind::update,
+                                tool_kind::remove, tool_kind::call,   tool_kind::aggregate};
 constexpr step_type kStepTypes[] = {step_type::read, step_type::write, step_type::analyze, step_type::generate};
 
 }  // namespace

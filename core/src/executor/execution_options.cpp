@@ -124,6 +124,14 @@ result<execution_options> parse_execution_options(json_value options) {
     out.for_model = limits;
   }
 
+  std::string_view aggregates;
+  if (detail::read_text(fields["aggregates"], aggregates) == detail::field_state::wrong_type ||
+      (!aggregates.empty() && aggregates != "on" && aggregates != "off" && aggregates != "unknown"))
+    return error{codes::invalid_option, "aggregates", "aggregates must be \"on\", \"off\" or \"unknown\"", ""};
+  out.aggregates = aggregates == "on"    ? aggregates_support::on
+                   : aggregates == "off" ? aggregates_support::off
+                                         : aggregates_support::unknown;
+
   if (auto fixed = read_context(fields["context"])) {
     out.fixed = std::move(*fixed);
   } else {

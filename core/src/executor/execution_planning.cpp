@@ -34,6 +34,7 @@ void execution::state::start(std::string_view tool_text) {
   auto call = parse_tool_call(dom, registry, tool, params, me(), settings.fixed);
   if (!call) return fail(call.err());
   if (call->kind == tool_kind::call) return start_call(std::move(*call));
+  if (call->kind == tool_kind::aggregate) return start_aggregate(std::move(*call));
   // The model's read never reads a whole table: without a limit, or with
   // one over the cap, it is made with the cap (and an exact count, so the
   // result can say how many rows match), as if the model had asked so.

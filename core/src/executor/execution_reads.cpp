@@ -88,11 +88,13 @@ ref_action execution::state::main_action() const {
       return ref_action::deleted;
     case tool_kind::call:
       return effective->fn->read ? ref_action::read : ref_action::updated;
+    case tool_kind::aggregate:
+      return ref_action::read;
   }
   return ref_action::read;
 }
 
-void execution::state::plan_label_lookup(const label_lookup& lookup) {
+void execution::state::plan_label_lookup(const label_lookup& lookup, pending_need::round_step after) {
   constexpr std::size_t kChunk = 100;
   const table& target = *lookup.target;
   const column& key_col = *target.key_column();
@@ -115,7 +117,7 @@ void execution::state::plan_label_lookup(const label_lookup& lookup) {
     if (!request) continue;  // labels are a nicety; the rows are the result
     add_need({.ask = {.request = std::move(*request)},
               .consume = &state::consume_labels,
-              .after_round = &state::complete_labeled,
+              .after_round = after ? after : &state::complete_labeled,
               .target = &target});
   }
 }

@@ -12,6 +12,7 @@
 //   execution_functions.cpp a db_call: embedded arguments, the function's
 //                           answer by what it returns
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
+#include "aggregate_groups.h"
 #include "alfred/executor/executor.h"
 #include "alfred/json/json.h"
 #include "alfred/rows/row_translation.h"
@@ -182,6 +184,42 @@ struct execution::state {
   // A call not answered with success: a read's error, or a write's
   // refusal or unknown outcome.
   void fail_call(const need_response& answer);
+
+  // A db_aggregate (execution_aggregates.cpp): a count of rows, the
+  // server's aggregate, or its fallbacks (counted groups, the rows), then
+  // the groups kept, ordered and cut, their keys as refs.
+  void start_aggregate(tool_call call);
+  // A read of the aggregate's table under its filters (the base of each
+  // request it makes).
+  tool_call aggregate_read() const;
+  bool plan_row_count();
+  bool consume_row_count(pending_need& counted);
+  bool plan_server_aggregate();
+  bool consume_server_aggregate(pending_need& need);
+  void merge_server_aggregate();
+  bool plan_aggregate_fallback();
+  bool plan_counted_groups(std::vector<std::vector<std::string>> combinations);
+  bool consume_counted_group(pending_need& counted);
+  void finish_counted_groups();
+  bool consume_aggregate_rows(pending_need& read);
+  void complete_groups();
+  void write_aggregate();
+
+  std::optional<detail::aggregate_groups> aggregated;
+  /// The member holding each metric in the server's answer ("" for a
+  /// distinct count, which its own request answers).
+  std::vector<std::string> aggregate_aliases;
+  std::vector<detail::aggregate_group> server_groups;
+  /// A distinct count's values per group (by metric, then group key), and
+  /// the groups its requests saw.
+  std::map<std::size_t, std::map<std::string, long long>> distinct_counts;
+  std::map<std::string, std::vector<std::string>> distinct_keys;
+  /// The group each counted request is for.
+  std::vector<std::vector<std::string>> counted_groups;
+  /// What the execution learned of the server: "on", "off" or "".
+  std::string aggregates_learned;
+  /// The groups' keys as rows of the table, translated into the result.
+  std::string group_rows;
   // A refused call as an error the model can act on.
   error call_error(const need_response& answer) const;
 
@@ -258,7 +296,9 @@ struct execution::state {
   void look_up_labels();
 
   // One batched read per target table, in chunks that keep URLs short.
-  void plan_label_lookup(const label_lookup& lookup);
+  // `after`: the round step once every lookup answered (the main rows'
+  // completion by default).
+  void plan_label_lookup(const label_lookup& lookup, pending_need::round_step after = nullptr);
 
   // A failed label lookup leaves the main result intact, without those labels.
   bool consume_labels(pending_need& lookup);

@@ -60,7 +60,7 @@ void execution::state::release_claims() {
 
 void execution::state::finish_rows(std::string&& rows_json, std::size_t written, std::optional<long long> count) {
   model_row_count = written;
-  if (settings.for_model && (!effective || effective->kind == tool_kind::read || effective->kind == tool_kind::call)) {
+  if (settings.for_model && (!effective || !writes(*effective))) {
     model_rows = std::move(rows_json);
     return finish({}, nullptr, count);
   }
@@ -81,7 +81,7 @@ void execution::state::finish(std::string_view data_json, const error* err, std:
       model_error = *err;
       scrub_error(*model_error, registry, false);
     }
-    if (!effective || effective->kind == tool_kind::read || effective->kind == tool_kind::call) data_json = {};
+    if (!effective || !writes(*effective)) data_json = {};
   }
   // Everything after the data first, so the result (megabytes of rows, at
   // times) is allocated once at its final size rather than grown twice.
@@ -99,6 +99,7 @@ void execution::state::finish(std::string_view data_json, const error* err, std:
     w.null();
   }
   w.key("query");
+  if (!aggregates_learned.empty()) record.aggregates = aggregates_learned;
   record.requested = requested ? &*requested : nullptr;
   record.effective = effective ? &*effective : nullptr;
   record.dom = &dom;

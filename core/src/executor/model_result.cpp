@@ -89,8 +89,13 @@ void write_envelope(std::string& out, const model_envelope& head, long long show
   w.key("tool");
   w.string(head.tool);
   write_subject(w, head.table, head.function);
-  w.key("count");
+  const bool aggregate = head.tool == "db_aggregate";
+  w.key(aggregate ? "groups_total" : "count");
   w.integer(*head.count);
+  if (head.exact) {
+    w.key("exact");
+    w.boolean(*head.exact);
+  }
   w.key("query");
   if (head.query.empty())
     w.null();

@@ -29,6 +29,9 @@ struct model_envelope {
   std::string_view table;
   /// `db_call`'s function ("" for the table tools: not written).
   std::string_view function;
+  /// db_aggregate: whether its groups are exact (written as `exact`; its
+  /// count is written as `groups_total`).
+  std::optional<bool> exact;
   /// The total where known; the rows the call returned when not.
   std::optional<long long> count;
   /// The executed query as text ("" is null).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../json/echo.h"
+#include "../json/format.h"
 #include "alfred/domain/ref_format.h"
 #include "alfred/uuid/uuid.h"
 
@@ -140,6 +141,29 @@ void write_optional_integer(json_writer& w, std::string_view key, const std::opt
     w.null();
 }
 
+// A db_aggregate's groups, metrics (by key), order and `having`.
+void write_aggregate(json_writer& w, const aggregate_spec& spec) {
+  w.key("group_by");
+  w.begin_array();
+  for (const column* col : spec.group_by) w.string(col->name);
+  w.end_array();
+  w.key("metrics");
+  w.begin_array();
+  for (const metric& m : spec.metrics) w.string(m.key);
+  w.end_array();
+  w.key("order_metric");
+  if (spec.order_metric)
+    w.string(textfmt::format("{} {}", spec.metrics[*spec.order_metric].key, spec.descending ? "desc" : "asc"));
+  else
+    w.null();
+  w.key("having");
+  w.begin_array();
+  for (const having_clause& h : spec.having)
+    w.string(textfmt::format("{} {} {}", spec.metrics[h.metric].key, h.op, h.value));
+  w.end_array();
+  write_optional_integer(w, "group_limit", spec.limit);
+}
+
 void write_call(json_writer& w, const ref_registry& registry, const domain* dom, const tool_call& call) {
   w.begin_object();
   if (call.kind == tool_kind::call) {
@@ -194,6 +218,7 @@ void write_call(json_writer& w, const ref_registry& registry, const domain* dom,
   }
   write_optional_integer(w, "records",
                          call.kind == tool_kind::create ? std::optional<long>(long(call.rows.size())) : std::nullopt);
+  if (call.kind == tool_kind::aggregate) write_aggregate(w, call.aggregate);
   w.end_object();
 }
 
@@ -295,6 +320,14 @@ void write_query_record(json_writer& w, const ref_registry& registry, const quer
   w.begin_array();
   for (const auto& note : record.notes) w.string(note);
   w.end_array();
+  if (record.exact) {
+    w.key("exact");
+    w.boolean(*record.exact);
+  }
+  if (!record.aggregates.empty()) {
+    w.key("aggregates");
+    w.string(record.aggregates);
+  }
   w.key("source");
   w.string(source_name(record.source));
   write_optional_integer(w, "count", record.count);

@@ -34,6 +34,11 @@ struct query_record {
   std::vector<std::string> notes;
   query_source source = query_source::none;
   std::optional<long long> count;
+  /// db_aggregate: whether the groups are exact (not when a count was
+  /// estimated or the groups were cut at the server's bound).
+  std::optional<bool> exact;
+  /// What the execution learned of the server's aggregates: "on", "off" or "".
+  std::string aggregates;
   /// The domain the calls are of (keys of any type then show as refs);
   /// null shows UUIDs as refs only.
   const domain* dom = nullptr;

@@ -175,7 +175,10 @@ class request_writer {
   void read() {
     req_.method = "GET";
     std::string& select = query_.scratch();
-    append_select(select, call_);
+    if (call_.select_text.empty())
+      append_select(select, call_);
+    else
+      select = call_.select_text;  // an aggregate's, made by the executor from validated names
     query_.add("select", select);
     owner_filter();
     for (const auto& f : call_.filters) encode_filter(f, conditions_);
@@ -301,6 +304,9 @@ result<request_parts> build_request_parts(const domain& /*dom*/, const tool_call
     case tool_kind::remove:
       writer.narrowed_write();
       break;
+    case tool_kind::aggregate:
+      return error{codes::requires_executor, "metrics", "an aggregate takes the executor's requests",
+                   "run it through createAct().execute()"};
     case tool_kind::call:
       break;  // build_call_parts
   }

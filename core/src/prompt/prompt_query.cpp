@@ -99,6 +99,7 @@ result<query_view> read_record(json_value input) {
 
 std::string_view verb_of(std::string_view tool) {
   if (tool == "db_call") return "call";
+  if (tool == "db_aggregate") return "aggregate";
   if (tool == "db_create") return "create";
   if (tool == "db_update") return "update";
   if (tool == "db_delete") return "delete";
@@ -197,6 +198,17 @@ std::string call_text(const query_view& q, json_value shape) {
   return out;
 }
 
+// " | Group by: status | Metrics: count, sum_amount | Order: sum_amount desc".
+void append_aggregate(std::string& out, json_value shape) {
+  if (auto groups = names_text(shape, "group_by"); !groups.empty()) out.append(" | Group by: ").append(groups);
+  if (auto metrics = names_text(shape, "metrics"); !metrics.empty()) out.append(" | Metrics: ").append(metrics);
+  if (auto order = shape.is_object() ? present_member(shape, "order_metric") : std::nullopt;
+      order && order->is_string())
+    out.append(" | Order: ").append(order->str());
+  if (auto having = names_text(shape, "having"); !having.empty()) out.append(" | Having: ").append(having);
+  if (auto limit = integer_member(shape, "group_limit")) textfmt::format_to(out, " | Groups: at most {}", *limit);
+}
+
 // "Table: inventory | Filters: location = pantry | Limit: 100".
 std::string shape_text(const query_view& q, json_value shape) {
   if (!q.function.empty()) return call_text(q, shape);
@@ -225,12 +237,15 @@ std::string shape_text(const query_view& q, json_value shape) {
       if (auto dir = present_member(shape, "order_dir"); dir && dir->is_string()) out.append(" ").append(dir->str());
     }
   if (auto limit = integer_member(shape, "limit")) textfmt::format_to(out, " | Limit: {}", *limit);
+  if (verb == "aggregate") append_aggregate(out, shape);
   if (auto offset = integer_member(shape, "offset")) textfmt::format_to(out, " | Offset: {}", *offset);
   return out;
 }
 
 std::string count_text(std::string_view verb, long long n, bool short_form) {
   const char* plural = n == 1 ? "" : "s";
+  if (verb == "aggregate")
+    return short_form ? textfmt::format("{} group{}", n, plural) : textfmt::format("{} group{} computed", n, plural);
   if (verb == "call")
     return short_form ? textfmt::format("{} row{}", n, plural) : textfmt::format("{} row{} returned", n, plural);
   if (verb == "read")

@@ -20,8 +20,8 @@ using detail::is_visible;
 using detail::ref_table;
 using detail::tables_for;
 
-constexpr std::array<tool_kind, 5> kTools{tool_kind::read, tool_kind::create, tool_kind::update, tool_kind::remove,
-                                          tool_kind::call};
+constexpr std::array<tool_kind, 6> kTools{tool_kind::read,   tool_kind::create, tool_kind::update,
+                                          tool_kind::remove, tool_kind::call,   tool_kind::aggregate};
 
 // `"<column>": "<prefix>_1"`: a foreign key of a writable table, for the
 // create description.
@@ -142,6 +142,11 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
         append_table_list(out, dom, options);
       return out;
     }
+    case tool_kind::aggregate:
+      return "Count, sum, average, min or max over the rows the filters select, without reading them; per group of "
+             "group_by columns, ordered by a metric (order_by), kept by having, the first limit groups. Tables and "
+             "columns as db_read lists them; keys come back as refs. A metric's key is its fn, or fn_field "
+             "(sum_amount).";
     case tool_kind::call: {
       std::string out = textfmt::format(
           "Call one of the database's functions as the signed-in user. Rows are refs ({}), the user is {}. Call a "
@@ -173,7 +178,8 @@ std::string tool_definitions_json(const domain& dom, const tool_schema_options& 
   json_writer w(out);
   w.begin_array();
   for (tool_kind kind : kTools) {
-    if (options.reads_only && kind != tool_kind::read && kind != tool_kind::call) continue;
+    if (options.reads_only && kind != tool_kind::read && kind != tool_kind::call && kind != tool_kind::aggregate)
+      continue;
     const bool offered = kind == tool_kind::call
                              ? std::any_of(dom.functions.begin(), dom.functions.end(),
                                            [&](const db_function& fn) { return options.offers(fn); })

@@ -160,6 +160,10 @@ class schema_writer {
         if (!strict_) bounds(0, 100000000);
         break;
       case tool_param::order_by:
+        if (kind_ == tool_kind::aggregate) {
+          metric_order(optional);
+          break;
+        }
         type("string", optional);
         text("description", "A column to sort by.");
         if (inline_) strings("enum", column_names(dom_, tables_), optional);
@@ -170,7 +174,10 @@ class schema_writer {
         break;
       case tool_param::count:
         type("string", optional);
-        text("description", "Also count every matching row (exact), not only those returned.");
+        text("description", kind_ == tool_kind::aggregate
+                                ? "How a count of rows is made: exact (the default), or planned or estimated (faster "
+                                  "on large tables)."
+                                : "Also count every matching row (exact), not only those returned.");
         strings("enum", {"exact", "planned", "estimated"}, optional);
         break;
       case tool_param::data:
@@ -183,7 +190,99 @@ class schema_writer {
       case tool_param::args:
         args(optional);
         break;
+      case tool_param::group_by:
+        type("array", optional);
+        text("description", "Columns to group by (one result row per group); left out: one group of every row.");
+        w_.key("items");
+        w_.begin_object();
+        type("string", false);
+        if (inline_) strings("enum", column_names(dom_, tables_));
+        w_.end_object();
+        break;
+      case tool_param::metrics:
+        metrics();
+        break;
+      case tool_param::having:
+        having(optional);
+        break;
     }
+    w_.end_object();
+  }
+
+  // metrics: [{fn, field}].
+  void metrics() {
+    type("array", false);
+    text("description",
+         "What to compute: count (of rows, or of a field's values), count_distinct, sum, avg, min, max.");
+    w_.key("items");
+    w_.begin_object();
+    text("type", "object");
+    w_.key("properties");
+    w_.begin_object();
+    w_.key("fn");
+    w_.begin_object();
+    type("string", false);
+    strings("enum", {"count", "count_distinct", "sum", "avg", "min", "max"});
+    w_.end_object();
+    w_.key("field");
+    w_.begin_object();
+    type("string", strict_);
+    text("description", "The column; left out for a count of rows.");
+    w_.end_object();
+    w_.end_object();
+    strings("required", strict_ ? std::vector<std::string_view>{"fn", "field"} : std::vector<std::string_view>{"fn"});
+    w_.key("additionalProperties");
+    w_.boolean(false);
+    w_.end_object();
+  }
+
+  // order_by of an aggregate: {metric, dir}.
+  void metric_order(bool optional) {
+    type("object", optional);
+    text("description", "Order the groups by a metric (its index in metrics): {\"metric\": 0, \"dir\": \"desc\"}.");
+    w_.key("properties");
+    w_.begin_object();
+    w_.key("metric");
+    w_.begin_object();
+    type("integer", false);
+    w_.end_object();
+    w_.key("dir");
+    w_.begin_object();
+    type("string", false);
+    strings("enum", {"asc", "desc"});
+    w_.end_object();
+    w_.end_object();
+    strings("required", {"metric", "dir"});
+    w_.key("additionalProperties");
+    w_.boolean(false);
+  }
+
+  // having: [{metric, op, value}].
+  void having(bool optional) {
+    type("array", optional);
+    text("description", "Keep the groups whose metric (its index in metrics) compares so with value.");
+    w_.key("items");
+    w_.begin_object();
+    text("type", "object");
+    w_.key("properties");
+    w_.begin_object();
+    w_.key("metric");
+    w_.begin_object();
+    type("integer", false);
+    w_.end_object();
+    w_.key("op");
+    w_.begin_object();
+    type("string", false);
+    strings("enum", {"=", "!=", ">", ">=", "<", "<="});
+    w_.end_object();
+    w_.key("value");
+    w_.begin_object();
+    type("number", false);
+    w_.end_object();
+    w_.end_object();
+    strings("required", {"metric", "op", "value"});
+    w_.key("additionalProperties");
+    w_.boolean(false);
     w_.end_object();
   }
 

@@ -29,13 +29,13 @@ inline bool is_visible(const domain&, const table& tbl, const column& col) {
   return !is_hidden(tbl, col.name) && !tbl.hides_owner(col.name);
 }
 
-/// The tables `kind` acts on: every table the API serves for db_read, the
-/// writable ones for the writes, none for db_call.
+/// The tables `kind` acts on: every table the API serves for db_read and
+/// db_aggregate, the writable ones for the writes, none for db_call.
 inline std::vector<const table*> tables_for(const domain& dom, tool_kind kind) {
   std::vector<const table*> out;
   if (kind == tool_kind::call) return out;
   for (const auto& tbl : dom.tables)
-    if (tbl.exposed && (kind == tool_kind::read || tbl.writable)) out.push_back(&tbl);
+    if (tbl.exposed && (kind == tool_kind::read || kind == tool_kind::aggregate || tbl.writable)) out.push_back(&tbl);
   return out;
 }
 

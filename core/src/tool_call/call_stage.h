@@ -87,6 +87,35 @@ class select_reader : call_stage {
   std::string embeddable_hint() const;
 };
 
+/// The params of a `db_aggregate` its stage reads.
+struct aggregate_params {
+  std::optional<json_value> group_by;
+  std::optional<json_value> metrics;
+  std::optional<json_value> order_by;
+  std::optional<json_value> order_dir;
+  std::optional<json_value> having;
+};
+
+/// `[{"fn": "count"}, {"fn": "sum", "field": "<a number column>"}]` for `tbl`.
+std::string metrics_example(const table& tbl);
+
+/// The aggregate stage of a `db_aggregate` (aggregate_reader.cpp): group_by,
+/// metrics, the order by a metric and `having`, into `call.aggregate`.
+class aggregate_reader : call_stage {
+ public:
+  aggregate_reader(const domain& dom, const ref_registry& registry, tool_call& call)
+      : call_stage(dom, registry, tool_kind::aggregate, call) {}
+  status read(const aggregate_params& given);
+
+ private:
+  status read_group_by(const std::optional<json_value>& value);
+  status read_metrics(const std::optional<json_value>& value);
+  result<metric> read_metric(json_value item, const param_path& at) const;
+  status read_order(const std::optional<json_value>& order, const std::optional<json_value>& dir);
+  status read_having(const std::optional<json_value>& value);
+  std::string metric_keys_hint() const;
+};
+
 /// The rows stage of a create or an update: `data`.
 class row_reader : call_stage {
  public:

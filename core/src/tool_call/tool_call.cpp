@@ -23,7 +23,9 @@ using detail::param_path;
 using detail::param_use;
 using detail::tool_param;
 
-constexpr std::array<std::string_view, 5> kToolNames{"db_read", "db_create", "db_update", "db_delete", "db_call"};
+constexpr std::array<std::string_view, 6> kToolNames{"db_read",   "db_create", "db_update",
+                                                     "db_delete", "db_call",   "db_aggregate"};
+constexpr std::array<std::string_view, 6> kMetricNames{"count", "count_distinct", "sum", "avg", "min", "max"};
 
 // The params' members, read in one pass; each is the last one given under
 // its key, as json_value::find would return.
@@ -105,6 +107,9 @@ class call_parser : detail::call_stage {
           break;
         case tool_kind::call:
           break;  // read above
+        case tool_kind::aggregate:
+          ok = parse_aggregate_options(params);
+          break;
       }
     }
     if (!ok) return ok.take_error();
@@ -143,11 +148,31 @@ class call_parser : detail::call_stage {
                                  : textfmt::format("call a function that lists them (db_call: {}), or read a "
                                                    "table that references them; tables: {}",
                                                    dom_.function_list(), dom_.table_list())};
-    if (kind_ != tool_kind::read && !tbl->writable)
+    if (kind_ != tool_kind::read && kind_ != tool_kind::aggregate && !tbl->writable)
       return error{codes::read_only_table, "table",
                    textfmt::format("{} is read-only here; {} is not allowed on it", tbl->name, tool_name(kind_)),
                    "read it with db_read and link its rows by ref"};
     return tbl;
+  }
+
+  // db_aggregate: its own filters' OR list, the groups and metrics, the
+  // count mode and the limit on groups.
+  status parse_aggregate_options(const param_members& params) {
+    auto ok = detail::filter_reader(dom_, registry_, kind_, call_)
+                  .read(params[tool_param::or_filters], "or_filters", call_.or_filters);
+    if (!ok) return ok;
+    auto limit = parse_count_param(params[tool_param::limit], "limit", 1, dom_.max_rows);
+    if (!limit) return limit.take_error();
+    call_.aggregate.limit = *limit;
+    if (const auto& count = params[tool_param::count]; count && !count->is_null()) {
+      if (!count->is_string() || (count->str() != "exact" && count->str() != "planned" && count->str() != "estimated"))
+        return error{codes::invalid_param, "count", "count must be \"exact\", \"planned\" or \"estimated\"",
+                     "estimated or planned counts a large table faster, from the planner's statistics"};
+      call_.count = std::string(count->str());
+    }
+    return detail::aggregate_reader(dom_, registry_, call_)
+        .read({params[tool_param::group_by], params[tool_param::metrics], params[tool_param::order_by],
+               params[tool_param::order_dir], params[tool_param::having]});
   }
 
   status parse_read_options(const param_members& params) {
@@ -251,9 +276,11 @@ std::optional<tool_kind> parse_tool_name(std::string_view name) {
 
 std::string_view tool_name(tool_kind kind) { return kToolNames[static_cast<std::size_t>(kind)]; }
 
+std::string_view metric_fn_name(metric_fn fn) { return kMetricNames[static_cast<std::size_t>(fn)]; }
+
 bool writes(const tool_call& call) {
   if (call.kind == tool_kind::call) return !call.fn || !call.fn->read;
-  return call.kind != tool_kind::read;
+  return call.kind != tool_kind::read && call.kind != tool_kind::aggregate;
 }
 
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,
@@ -262,7 +289,7 @@ result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registr
   auto kind = parse_tool_name(tool);
   if (!kind)
     return error{codes::unknown_tool, "tool", textfmt::format("'{}' is not a tool", detail::echoed(tool)),
-                 "one of: db_read, db_create, db_update, db_delete, db_call"};
+                 "one of: db_read, db_create, db_update, db_delete, db_call, db_aggregate"};
   return call_parser(dom, registry, *kind, current_user, fixed).parse(params);
 }
 

@@ -12,19 +12,22 @@ constexpr param_use req = param_use::required;
 // One row per key, in tool_param order (checked below).
 // clang-format off
 constexpr std::array<tool_param_row, kToolParamCount> kToolParams{{
-    //                                     db_read db_create db_update db_delete db_call
-    {tool_param::table,      "table",      {req,    req,      req,      req,      no}},
-    {tool_param::filters,    "filters",    {opt,    no,       req,      req,      no}},
-    {tool_param::or_filters, "or_filters", {opt,    no,       no,       no,       no}},
-    {tool_param::columns,    "columns",    {opt,    no,       no,       no,       no}},
-    {tool_param::limit,      "limit",      {opt,    no,       no,       no,       no}},
-    {tool_param::offset,     "offset",     {opt,    no,       no,       no,       no}},
-    {tool_param::order_by,   "order_by",   {opt,    no,       no,       no,       no}},
-    {tool_param::order_dir,  "order_dir",  {opt,    no,       no,       no,       no}},
-    {tool_param::count,      "count",      {opt,    no,       no,       no,       no}},
-    {tool_param::data,       "data",       {no,     req,      req,      no,       no}},
-    {tool_param::function,   "function",   {no,     no,       no,       no,       req}},
-    {tool_param::args,       "args",       {no,     no,       no,       no,       opt}},
+    //                                     db_read db_create db_update db_delete db_call db_aggregate
+    {tool_param::table,      "table",      {req,    req,      req,      req,      no,     req}},
+    {tool_param::filters,    "filters",    {opt,    no,       req,      req,      no,     opt}},
+    {tool_param::or_filters, "or_filters", {opt,    no,       no,       no,       no,     opt}},
+    {tool_param::columns,    "columns",    {opt,    no,       no,       no,       no,     no}},
+    {tool_param::limit,      "limit",      {opt,    no,       no,       no,       no,     opt}},
+    {tool_param::offset,     "offset",     {opt,    no,       no,       no,       no,     no}},
+    {tool_param::order_by,   "order_by",   {opt,    no,       no,       no,       no,     opt}},
+    {tool_param::order_dir,  "order_dir",  {opt,    no,       no,       no,       no,     no}},
+    {tool_param::count,      "count",      {opt,    no,       no,       no,       no,     opt}},
+    {tool_param::data,       "data",       {no,     req,      req,      no,       no,     no}},
+    {tool_param::function,   "function",   {no,     no,       no,       no,       req,    no}},
+    {tool_param::args,       "args",       {no,     no,       no,       no,       opt,    no}},
+    {tool_param::group_by,   "group_by",   {no,     no,       no,       no,       no,     opt}},
+    {tool_param::metrics,    "metrics",    {no,     no,       no,       no,       no,     req}},
+    {tool_param::having,     "having",     {no,     no,       no,       no,       no,     opt}},
 }};
 // clang-format on
 

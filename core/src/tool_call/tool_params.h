@@ -39,11 +39,14 @@ enum class tool_param : std::uint8_t {
   count,
   data,
   function,
-  args
+  args,
+  group_by,
+  metrics,
+  having
 };
 
 /// How many keys tool_param has.
-inline constexpr std::size_t kToolParamCount = static_cast<std::size_t>(tool_param::args) + 1;
+inline constexpr std::size_t kToolParamCount = static_cast<std::size_t>(tool_param::having) + 1;
 
 /// Whether a tool takes a params key, and whether its schema requires it.
 enum class param_use : std::uint8_t { none, optional, required };
@@ -52,8 +55,9 @@ enum class param_use : std::uint8_t { none, optional, required };
 struct tool_param_row {
   tool_param param;
   std::string_view key;
-  /// By tool_kind: db_read, db_create, db_update, db_delete, db_call.
-  std::array<param_use, 5> by_tool;
+  /// By tool_kind: db_read, db_create, db_update, db_delete, db_call,
+  /// db_aggregate.
+  std::array<param_use, 6> by_tool;
 
   param_use use_by(tool_kind tool) const { return by_tool[static_cast<std::size_t>(tool)]; }
 };

@@ -276,9 +276,10 @@ TEST_CASE("api: translate_rows refuses an unknown table or action and keeps the 
 
 TEST_CASE("api: decisions, prompts and the step rule") {
   const json rules = parsed(api::core_rules())["data"];
-  CHECK(rules["toolNames"] == json::parse(R"(["db_read","db_create","db_update","db_delete","db_call"])"));
-  CHECK(rules["stepTools"] == json::parse(R"({"read":["db_read","db_call"],
-    "write":["db_read","db_create","db_update","db_delete","db_call"],"analyze":[],"generate":[]})"));
+  CHECK(rules["toolNames"] ==
+        json::parse(R"(["db_read","db_create","db_update","db_delete","db_call","db_aggregate"])"));
+  CHECK(rules["stepTools"] == json::parse(R"({"read":["db_read","db_call","db_aggregate"],
+    "write":["db_read","db_create","db_update","db_delete","db_call","db_aggregate"],"analyze":[],"generate":[]})"));
   const json bad_step = parsed(api::parse_decision(R"({"action":"step_complete"})", "think"));
   CHECK(bad_step["error"]["code"] == "invalid_option");
   CHECK(bad_step["error"]["path"] == "stepType");
@@ -288,7 +289,7 @@ TEST_CASE("api: decisions, prompts and the step rule") {
   CHECK(json::parse(std::string(api::act_decision_schema())).is_object());
   const json examples = parsed(api::prompt_examples(kitchen()));
   CHECK(examples["data"].is_object());
-  CHECK(parsed(api::tool_definitions(kitchen(), true))["data"].size() == 4);
+  CHECK(parsed(api::tool_definitions(kitchen(), true))["data"].size() == 5);
   CHECK(parsed(api::default_execution_limits()).contains("maxRows"));
 
   const ref_registry reg = sample_registry();

@@ -46,7 +46,7 @@ const std::set<std::string> kProtocolKeys = {
     "question",   "reason_code", "details", "suggested_next", "table",    "filters",
     "or_filters", "columns",     "limit",   "offset",         "order_by", "order_dir",
     "field",      "op",          "value",   "cookable",       "missing",  "matching",
-    "other"};
+    "other",      "fn"};
 
 std::string system_prompt_of(const domain& dom, step_type type) {
   auto prompt =

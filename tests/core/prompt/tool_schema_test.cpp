@@ -88,12 +88,12 @@ std::unique_ptr<definitions> definitions_of(const domain& dom, bool strict, bool
 
 }  // namespace
 
-TEST_CASE("tool definitions: the four tools, tables and columns from the domain") {
+TEST_CASE("tool definitions: the table tools and db_aggregate, tables and columns from the domain") {
   auto defs = definitions_of(kitchen(), false);
   std::vector<std::string> names;
   defs->doc.root().for_each_element(
       [&](std::size_t, json_value item) { names.emplace_back(item.find("name")->str()); });
-  CHECK(names == std::vector<std::string>{"db_read", "db_create", "db_update", "db_delete"});
+  CHECK(names == std::vector<std::string>{"db_read", "db_create", "db_update", "db_delete", "db_aggregate"});
 
   const json_value read = defs->tool("db_read");
   CHECK(read.find("description")->str().find("### inventory (refs inv_N)") != std::string_view::npos);
@@ -151,7 +151,7 @@ TEST_CASE("strict tool definitions obey the strict structured-output rules, comp
       check_strict(*item.find("parameters"), std::string(item.find("name")->str()), problems);
       CHECK_MESSAGE(problems.empty(), (problems.empty() ? std::string() : problems.front()));
     });
-    CHECK(tools == 4);
+    CHECK(tools == 5);
   }
   auto defs = definitions_of(kitchen(), true);
   int tools = 0;
@@ -163,7 +163,7 @@ TEST_CASE("strict tool definitions obey the strict structured-output rules, comp
     check_strict(params, std::string(item.find("name")->str()), problems);
     CHECK_MESSAGE(problems.empty(), (problems.empty() ? std::string() : problems.front()));
   });
-  CHECK(tools == 4);
+  CHECK(tools == 5);
   const json_value create = *defs->tool("db_create").find("parameters");
   const json_value data = *create.find("properties")->find("data");
   CHECK(data.find("type")->str() == "string");
@@ -176,12 +176,13 @@ TEST_CASE("strict tool definitions obey the strict structured-output rules, comp
         std::vector<std::string>{"asc", "desc", "<null>"});
 }
 
-TEST_CASE("a domain of read-only catalogs gets db_read only") {
+TEST_CASE("a domain of read-only catalogs gets the reads only: db_read and db_aggregate") {
   auto dom = parse_domain(R"({"name": "catalog", "tables": {"items": {"ref": "item", "writable": false,
                               "columns": {"id": {"type": "uuid", "writable": false}, "name": {"type": "text"}}}}})");
   REQUIRE_MESSAGE(dom.ok(), (dom.ok() ? std::string() : dom.err().message));
   auto defs = definitions_of(*dom, true);
-  CHECK(defs->doc.root().size() == 1);
+  CHECK(defs->doc.root().size() == 2);
+  CHECK(defs->tool("db_aggregate").find("name")->str() == "db_aggregate");
   CHECK(defs->tool("db_read").find("description")->str().rfind("Read rows of the catalog database.", 0) == 0);
 }
 
@@ -192,7 +193,7 @@ namespace alfred::test {
 TEST_CASE("compact tool definitions (the default): one line per table, names instead of typed rows") {
   const std::string compact = tool_definitions_json(kitchen());
   const std::string full = tool_definitions_json(kitchen(), {.inline_schema = true});
-  CHECK(compact.size() * 3 < full.size());
+  CHECK(compact.size() * 5 < full.size() * 2);
   auto doc = json_document::parse(compact);
   REQUIRE(doc.ok());
   definitions defs{compact, std::move(*doc)};
@@ -254,7 +255,10 @@ TEST_CASE(
   auto doc = json_document::parse(text);
   REQUIRE(doc.ok());
   const json_value tools = doc->root();
-  const json_value call = tools.at(tools.size() - 1);
+  json_value call = tools.at(0);
+  tools.for_each_element([&](std::size_t, json_value tool) {
+    if (tool.find("name")->str() == "db_call") call = tool;
+  });
   CHECK(call.find("name")->str() == "db_call");
   const std::string description(call.find("description")->str());
   CHECK(description.find("- archive_project(project_id: ref of projects) — Archives a project instead of deleting "
@@ -272,7 +276,10 @@ TEST_CASE(
 
   const std::string strict_text = tool_definitions_json(team(), {.strict = true});
   auto strict = json_document::parse(strict_text);
-  const json_value strict_call = strict->root().at(strict->root().size() - 1);
+  json_value strict_call = strict->root().at(0);
+  strict->root().for_each_element([&](std::size_t, json_value tool) {
+    if (tool.find("name")->str() == "db_call") strict_call = tool;
+  });
   const json_value strict_args = *strict_call.find("parameters")->find("properties")->find("args");
   CHECK(strings_of(*strict_args.find("type")) == std::vector<std::string>{"string", "null"});
   std::vector<std::string> problems;
@@ -287,7 +294,7 @@ TEST_CASE("db_call for a read-only act: only the functions that read, and no wri
   auto doc = json_document::parse(text);
   std::vector<std::string> names;
   doc->root().for_each_element([&](std::size_t, json_value tool) { names.emplace_back(tool.find("name")->str()); });
-  CHECK(names == std::vector<std::string>{"db_read", "db_call"});
+  CHECK(names == std::vector<std::string>{"db_read", "db_call", "db_aggregate"});
   const json_value call = doc->root().at(1);
   CHECK(strings_of(*call.find("parameters")->find("properties")->find("function")->find("enum")) ==
         std::vector<std::string>{"get_accounts", "count_open_tickets", "match_documents", "current_account",

@@ -121,6 +121,11 @@ struct result_limits {
 /// another writer may change the count between the two requests).
 enum class max_affected_check { header, count };
 
+/// Whether the server computes aggregates (PostgREST's
+/// `db-aggregates-enabled`): not known yet, on, or off. The caller keeps
+/// what an execution learned (the result's `query.aggregates`) per server.
+enum class aggregates_support { unknown, on, off };
+
 struct execution_options {
   /// Ids (UUIDs) for the rows a `db_create` inserts, one per element of
   /// `data` in its order (a single object takes the first). The database
@@ -134,6 +139,9 @@ struct execution_options {
   /// `too_many_rows`, with nothing changed.
   std::size_t max_affected = 0;
   max_affected_check max_affected_by = max_affected_check::header;
+  /// db_aggregate: whether the server computes aggregates, as the caller
+  /// learned it; unknown asks it (and falls back when it refuses).
+  aggregates_support aggregates = aggregates_support::unknown;
   /// Values the app sets for every call (`createAct({ context })`): a
   /// create's column or a function's argument of that name gets it, and the
   /// model may not give it.
@@ -146,7 +154,8 @@ struct execution_options {
 
 /// Parses `{"rowIds": [uuid…], "limits": {"maxParamsBytes", "maxStringBytes",
 /// "maxResponseBytes", "maxRows"}, "maxAffected": n, "maxAffectedBy":
-/// "header" | "count", "forModel": {rows, chars}, "context": {name: value}}`
+/// "header" | "count", "forModel": {rows, chars}, "context": {name: value},
+/// "aggregates": "on" | "off" | "unknown"}`
 /// (every member optional; null is `{}`).
 result<execution_options> parse_execution_options(json_value options);
 

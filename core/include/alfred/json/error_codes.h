@@ -74,10 +74,11 @@
   X(unknown_relation, core, "an embed names a relation the table does not have") \
   X(unknown_table, core, "the domain has no such table") \
   X(unknown_template, core, "a prompt template name the core does not have") \
-  X(unknown_tool, core, "the tool is not db_read, db_create, db_update, db_delete or db_call") \
+  X(unknown_tool, core, "the tool is not one of db_read, db_create, db_update, db_delete, db_call, db_aggregate") \
   X(unsupported_filter, core, "the filter kind is not available on this table (semantic search)") \
   X(unsupported_state_version, core, "a registry state from a newer version of the package") \
   X(url_too_long, core, "the request URL would exceed the limit; narrow the filters") \
+  X(aggregate_too_large, executor, "a total the server does not compute would need more rows than are read to compute it; nothing was summed") \
   X(embedding_failed, executor, "the embedder failed or returned something other than numbers") \
   X(invalid_response, executor, "the database answered something the executor cannot use") \
   X(network_error, executor, "the request was not sent or no answer came; nothing was written") \

@@ -29,7 +29,8 @@ inline bool step_calls_tools(step_type type) { return type == step_type::read ||
 /// reads: the loop holds a read step's calls to reads); a write step may use
 /// every tool (it reads to find what it changes).
 inline bool step_allows_tool(step_type type, tool_kind tool) {
-  if (type == step_type::read) return tool == tool_kind::read || tool == tool_kind::call;
+  if (type == step_type::read)
+    return tool == tool_kind::read || tool == tool_kind::call || tool == tool_kind::aggregate;
   return type == step_type::write;
 }
 

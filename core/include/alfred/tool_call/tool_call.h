@@ -30,8 +30,8 @@
 
 namespace alfred {
 
-/// The tools, in the order of their names (`db_read` … `db_call`).
-enum class tool_kind { read, create, update, remove, call };
+/// The tools, in the order of their names (`db_read` … `db_aggregate`).
+enum class tool_kind { read, create, update, remove, call, aggregate };
 
 std::optional<tool_kind> parse_tool_name(std::string_view name);
 std::string_view tool_name(tool_kind kind);
@@ -77,6 +77,41 @@ struct fixed_value {
   std::string json;
 };
 
+/// What a `db_aggregate` metric computes.
+enum class metric_fn : unsigned char { count, count_distinct, sum, avg, min, max };
+
+/// One metric of a `db_aggregate`: `{"fn": "sum", "field": "amount"}`.
+struct metric {
+  metric_fn fn = metric_fn::count;
+  /// The column it reads; null for `count` of rows.
+  const column* col = nullptr;
+  /// Its key in the result's rows: `count`, `count_<field>`,
+  /// `count_distinct_<field>`, `sum_<field>`, `avg_<field>`, …
+  std::string key;
+};
+
+/// `{"metric": i, "op": ">", "value": 5}`: groups kept by a metric's value.
+struct having_clause {
+  std::size_t metric = 0;
+  /// `=`, `!=`, `>`, `>=`, `<` or `<=`.
+  std::string op;
+  /// The number compared with, as JSON number text.
+  std::string value;
+};
+
+/// What a `db_aggregate` asks besides its table and filters.
+struct aggregate_spec {
+  /// The columns rows are grouped by (none: one group of every row).
+  std::vector<const column*> group_by;
+  std::vector<metric> metrics;
+  /// The metric the groups are ordered by, and whether from the largest.
+  std::optional<std::size_t> order_metric;
+  bool descending = true;
+  std::vector<having_clause> having;
+  /// The most groups returned (after having and ordering).
+  std::optional<long> limit;
+};
+
 /// One column of a create/update row: the sanitized value as JSON text.
 struct row_field {
   /// The column's name as the domain spells it.
@@ -98,6 +133,11 @@ struct tool_call {
   /// db_call: arguments of type vector, each with the text whose embedding
   /// the executor sends in its place.
   std::vector<std::pair<std::string_view, std::string>> embeds;
+  /// db_aggregate: the groups and metrics asked for.
+  aggregate_spec aggregate;
+  /// A read's select list as the executor writes it ("" for the call's own):
+  /// an aggregate's `m0:amount.sum(),category`.
+  std::string select_text;
   std::vector<filter> filters;
   std::vector<filter> or_filters;
   /// Further OR groups, each ANDed with the rest (added by middleware when
@@ -126,6 +166,9 @@ struct tool_call {
   /// that the database refuses to change more rows (0: no such preference).
   std::size_t max_affected = 0;
 };
+
+/// The name of a metric function (`count_distinct`).
+std::string_view metric_fn_name(metric_fn fn);
 
 /// Whether a call changes data: a create, update or delete, or a call of a
 /// function that is not a read.
