@@ -88,9 +88,10 @@ status aggregate_reader::read_group_by(const std::optional<json_value>& value) {
     return error{codes::invalid_param, "group_by",
                  textfmt::format("group_by takes at most {} columns", kMaxGroupColumns), ""};
   std::optional<error> failure;
+  const param_path root("group_by");
   value->for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
-    const param_path at = param_path("group_by").element(i);
+    const param_path at = root.element(i);
     if (!item.is_string()) {
       failure = error{codes::invalid_param, at.str(), "a group_by column must be a column name", "e.g. \"status\""};
       return;
@@ -121,9 +122,10 @@ status aggregate_reader::read_metrics(const std::optional<json_value>& value) {
   if (value->size() > kMaxMetrics)
     return error{codes::invalid_param, "metrics", textfmt::format("at most {} metrics per call", kMaxMetrics), ""};
   std::optional<error> failure;
+  const param_path root("metrics");
   value->for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
-    auto read = read_metric(item, param_path("metrics").element(i));
+    auto read = read_metric(item, root.element(i));
     if (!read) {
       failure = read.take_error();
       return;
@@ -131,8 +133,8 @@ status aggregate_reader::read_metrics(const std::optional<json_value>& value) {
     const bool repeated =
         std::any_of(spec.metrics.begin(), spec.metrics.end(), [&](const metric& m) { return m.key == read->key; });
     if (repeated) {
-      failure = error{codes::invalid_param, param_path("metrics").element(i).str(),
-                      textfmt::format("{} is asked for twice", read->key), "ask for each metric once"};
+      failure = error{codes::invalid_param, root.element(i).str(), textfmt::format("{} is asked for twice", read->key),
+                      "ask for each metric once"};
       return;
     }
     spec.metrics.push_back(std::move(*read));
@@ -226,9 +228,10 @@ status aggregate_reader::read_having(const std::optional<json_value>& value) {
     return error{codes::invalid_param, "having", "having must be a list of {metric, op, value}",
                  "e.g. [{\"metric\": 0, \"op\": \">\", \"value\": 5}]"};
   std::optional<error> failure;
+  const param_path root("having");
   value->for_each_element([&](std::size_t i, json_value item) {
     if (failure) return;
-    const param_path at = param_path("having").element(i);
+    const param_path at = root.element(i);
     const auto index = item.is_object() ? item.find("metric") : std::nullopt;
     const auto op = item.is_object() ? item.find("op") : std::nullopt;
     const auto number = item.is_object() ? item.find("value") : std::nullopt;
