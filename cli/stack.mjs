@@ -15,7 +15,7 @@ const USERS_SHOWN = 10;
  */
 export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} start [--migrations DIR] [--seed FILE] [--user EMAIL:PASSWORD ...]
            [--access-token-hook FUNCTION] [--data DIR] [--api-port N] [--schema PACK] [--no-seed]
-           [--port N] [--pg-port N] [--verbose]
+           [--port N] [--pg-port N] [--no-aggregates] [--verbose]
 
   Runs a local Supabase (PostgREST 12 on PGlite, with email and password sign-in under /auth/v1)
   in the foreground until Ctrl-C (SIGINT) or SIGTERM.
@@ -33,6 +33,8 @@ export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} s
   --data DIR           keep the database in DIR (default: in memory)
   --api-port N         the Supabase URL's port (e.g. 54321, where \`supabase start\` puts it; default: a free one)
   --port N             PostgREST's own port; --pg-port N the Postgres wire port (default: free ones)
+  --no-aggregates      run PostgREST without aggregate functions (db-aggregates-enabled off), as a
+                       project that has not enabled them
   --verbose            stream PostgREST's log to stderr
 
   The JWT secret is PGRST_JWT_SECRET when set, else random (tokens are valid for this run).
@@ -67,6 +69,7 @@ export function stackOptions(args, env = process.env) {
       'pg-port': { type: 'string' },
       'no-seed': { type: 'boolean' },
       verbose: { type: 'boolean' },
+      'no-aggregates': { type: 'boolean' },
     },
   });
   const options = {};
@@ -94,6 +97,7 @@ export function stackOptions(args, env = process.env) {
   if (values.port !== undefined) options.httpPort = PORT('--port', values.port);
   if (values['pg-port'] !== undefined) options.pgPort = PORT('--pg-port', values['pg-port']);
   if (values.verbose) options.quiet = false;
+  if (values['no-aggregates']) options.aggregates = false;
   if (env.PGRST_JWT_SECRET) options.jwtSecret = env.PGRST_JWT_SECRET;
   return options;
 }

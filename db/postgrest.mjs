@@ -28,7 +28,7 @@ export function postgrestBinary() {
   return binary;
 }
 
-export function postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret }) {
+export function postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret, aggregates = true }) {
   return {
     PGRST_DB_URI: `postgres://authenticator@${host}:${pgPort}/postgres`,
     // alfred_auth: the sign-in functions (db/auth.mjs), for service_role only.
@@ -45,6 +45,9 @@ export function postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret }) {
     PGRST_DB_POOL_ACQUISITION_TIMEOUT: '30',
     PGRST_DB_PRE_REQUEST: 'auth.check_request',
     PGRST_DB_CONFIG: 'false',
+    // Aggregate functions in select (count(), sum(), …), off by default in
+    // PostgREST; hosted projects differ, so the stack runs either way.
+    PGRST_DB_AGGREGATES_ENABLED: aggregates ? 'true' : 'false',
     PGRST_LOG_LEVEL: 'error',
   };
 }
@@ -58,10 +61,10 @@ export function postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret }) {
  * Rejects with PostgREST's own output if it exits or is not ready within
  * `timeoutMs`. Returns `{ url, pid, exited, output(), reload(), stop() }`.
  */
-export async function startPostgrest({ host, pgPort, httpPort, adminPort, jwtSecret, probe, timeoutMs = 30_000, quiet = true }) {
+export async function startPostgrest({ host, pgPort, httpPort, adminPort, jwtSecret, aggregates = true, probe, timeoutMs = 30_000, quiet = true }) {
   const url = `http://${host}:${httpPort}`;
   const child = spawn(postgrestBinary(), [], {
-    env: { ...process.env, ...postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret }) },
+    env: { ...process.env, ...postgrestEnv({ host, pgPort, httpPort, adminPort, jwtSecret, aggregates }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -36,6 +36,8 @@ export interface StackOptions {
   jwtExpiry?: number;
   /** Public JWKs whose ES256 / RS256 tokens PostgREST accepts too. */
   jwks?: { keys: readonly Record<string, unknown>[] };
+  /** PostgREST computes aggregates in select (`db-aggregates-enabled`, default true); false runs it as a project without them. */
+  aggregates?: boolean;
   /** false streams PostgREST's output to stderr. */
   quiet?: boolean;
 }

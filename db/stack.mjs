@@ -93,6 +93,7 @@ export async function startStack({
   jwtExpiry = 3600,
   accessTokenHook,
   jwks,
+  aggregates = true,
   quiet = true,
 } = {}) {
   const started = performance.now();
@@ -135,7 +136,7 @@ export async function startStack({
     const probe = database.probeTable
       ? { path: `/${database.probeTable}?select=id&limit=1`, headers: { apikey: keys.anonKey, authorization: `Bearer ${signedIn[0]?.token ?? keys.serviceKey}` } }
       : { path: '/', headers: { apikey: keys.serviceKey, authorization: `Bearer ${keys.serviceKey}` } };
-    const rest = await serveRest(servers, { host, pgPort, httpPort, jwtSecret: postgrestJwtSecret(jwtSecret, jwks), quiet, probe });
+    const rest = await serveRest(servers, { host, pgPort, httpPort, jwtSecret: postgrestJwtSecret(jwtSecret, jwks), aggregates, quiet, probe });
     const { postgrest } = servers;
     const auth = createAuthHandler({ restUrl: postgrest.url, serviceKey: keys.serviceKey, jwtSecret, jwks, issuer, jwtExpiry, accessTokenHook: hook !== null });
     servers.gateway.serve({ restUrl: postgrest.url, auth, catalog: { facts: catalog, serviceKey: keys.serviceKey } });
@@ -184,11 +185,11 @@ async function openSocket(servers, { host, pgPort }) {
 // `{ httpPort, servePostgrest }`, the latter starting it again on the same
 // ports. With ports of our own choosing, a PostgREST that exits during
 // start-up (its port taken meanwhile) is started again on fresh ones.
-async function serveRest(servers, { host, pgPort, httpPort, jwtSecret, quiet, probe }) {
+async function serveRest(servers, { host, pgPort, httpPort, jwtSecret, aggregates, quiet, probe }) {
   const choosePorts = httpPort === undefined || httpPort === null;
   httpPort ??= await freePort(host);
   let adminPort = await freePort(host);
-  const servePostgrest = () => startPostgrest({ host, pgPort, httpPort, adminPort, jwtSecret, quiet, probe });
+  const servePostgrest = () => startPostgrest({ host, pgPort, httpPort, adminPort, jwtSecret, aggregates, quiet, probe });
   for (let attempt = 1; ; attempt++) {
     try {
       servers.postgrest = await servePostgrest();

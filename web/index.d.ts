@@ -397,6 +397,29 @@ export interface CallParams {
   args?: { [argument: string]: JsonValue } | string | null;
 }
 
+/**
+ * `db_aggregate`: counts, totals, averages, min and max over the rows the
+ * filters select, per group, without reading the rows (docs/aggregates.md).
+ * A metric's key in the result is its `fn`, or `fn_field` (`sum_amount`).
+ *
+ * @example
+ * { table: 'deals', filters: [{ field: 'stage', op: '=', value: 'won' }], group_by: ['organization_id'], metrics: [{ fn: 'sum', field: 'amount' }], order_by: { metric: 0, dir: 'desc' }, limit: 5 }
+ */
+export interface AggregateParams {
+  table: string;
+  filters?: FilterClause[];
+  or_filters?: FilterClause[];
+  group_by?: string[];
+  metrics: { fn: 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max'; field?: string | null }[];
+  /** The metric to order the groups by (its index in `metrics`), or its key, largest first. */
+  order_by?: { metric: number; dir: 'asc' | 'desc' } | string;
+  having?: { metric: number; op: '=' | '!=' | '>' | '>=' | '<' | '<='; value: number }[];
+  /** The most groups returned. */
+  limit?: number;
+  /** How a count of rows is made: exact (the default), planned or estimated. */
+  count?: 'exact' | 'planned' | 'estimated';
+}
+
 /** The params type of each tool. */
 export interface ToolParams {
   db_read: ReadParams;
@@ -404,6 +427,7 @@ export interface ToolParams {
   db_update: UpdateParams;
   db_delete: DeleteParams;
   db_call: CallParams;
+  db_aggregate: AggregateParams;
 }
 
 /** Where a request goes: exactly one of `url`, `restUrl`, `baseUrl`. */
@@ -1312,8 +1336,12 @@ export type ToolResult =
       table: string | null;
       /** `db_call`: the function called (`table` is the table whose rows it returns, or null). */
       function?: string;
-      /** Rows returned or affected (the Content-Range total when `count` was asked for). */
+      /** Rows returned or affected (the Content-Range total when `count` was asked for); db_aggregate: the groups that matched. */
       count: number;
+      /** db_aggregate: the groups that matched (before `limit`), as `count`. */
+      groups_total?: number;
+      /** db_aggregate: false when a count was planned or estimated, or the groups were cut at the server's bound. */
+      exact?: boolean;
       /** The executed query rendered as `Query: … / Effective: … / Outcome: …` lines. */
       query: string | null;
       /** Present when the result was cut to the act's `resultLimits`. */

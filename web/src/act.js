@@ -18,7 +18,9 @@ import { actDomain, callToken, checkContextNames, checkedActOptions, invalidOpti
 import {
   CHANGES_ROWS,
   WRITE_METHODS,
+  aggregatesOf,
   callWrites,
+  rememberAggregates,
   coreFailedAfterWrite,
   createIds,
   isCounting,
@@ -31,7 +33,7 @@ import { outcomeText, toolCallParams } from './act/tool-results.js';
 import { codes } from '../dist/error-codes.mjs';
 
 export { restUrl } from './act/options.js';
-export { forgetCountingServers } from './act/faults.js';
+export { forgetAggregateServers, forgetCountingServers } from './act/faults.js';
 export { createActFactory } from './act/factory.js';
 
 const encoder = new TextEncoder();
@@ -344,6 +346,7 @@ export class Act {
         maxAffectedBy: this.#maxAffectedBy,
         ...(forModel ? { forModel } : {}),
         ...(Object.keys(fixed).length > 0 ? { context: fixed } : {}),
+        ...(tool === 'db_aggregate' ? { aggregates: aggregatesOf(this.#server) } : {}),
       },
     });
     const attempt = trail.attempt();
@@ -374,6 +377,7 @@ export class Act {
       }
     }
     settle(this.#registry, call, result);
+    rememberAggregates(this.#server, result?.query?.aggregates);
     attempt.end(result);
     return result;
   }

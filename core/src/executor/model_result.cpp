@@ -89,9 +89,13 @@ void write_envelope(std::string& out, const model_envelope& head, long long show
   w.key("tool");
   w.string(head.tool);
   write_subject(w, head.table, head.function);
-  const bool aggregate = head.tool == "db_aggregate";
-  w.key(aggregate ? "groups_total" : "count");
+  w.key("count");
   w.integer(*head.count);
+  if (head.tool == "db_aggregate") {
+    // The groups that matched, under the name the tool documents.
+    w.key("groups_total");
+    w.integer(*head.count);
+  }
   if (head.exact) {
     w.key("exact");
     w.boolean(*head.exact);

@@ -30,7 +30,7 @@ struct model_envelope {
   /// `db_call`'s function ("" for the table tools: not written).
   std::string_view function;
   /// db_aggregate: whether its groups are exact (written as `exact`; its
-  /// count is written as `groups_total`).
+  /// count is written as `groups_total` too).
   std::optional<bool> exact;
   /// The total where known; the rows the call returned when not.
   std::optional<long long> count;

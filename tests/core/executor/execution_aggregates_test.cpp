@@ -171,6 +171,7 @@ TEST_CASE("the model reads groups_total and exact, and the query as text") {
   const json model = json::parse(text.substr(text.find('\n') + 1));
   CHECK(model["tool"] == "db_aggregate");
   CHECK(model["groups_total"] == 1);
+  CHECK(model["count"] == 1);
   CHECK(model["exact"] == true);
   CHECK(model["rows"] == json::parse(R"([{"location":"fridge","count":3}])"));
   CHECK(model["query"] ==

@@ -77,6 +77,30 @@ function savedRefs(params) {
   return rows.map((row) => (row && typeof row === 'object' && typeof row.id === 'string' && row.id.startsWith('gen_') ? row.id : null));
 }
 
+// What each server (by URL) answered about aggregates (db_aggregate):
+// 'on' or 'off', learned from its first aggregate (PGRST123 is off) and
+// kept for the process, so a new act (one per request in a worker) neither
+// asks again nor sends a request it knows is refused. Bounded as above.
+const aggregateSupport = new Map();
+
+/** @internal What the server at `key` is known to do with aggregates: 'on', 'off' or 'unknown'. */
+export function aggregatesOf(key) {
+  return aggregateSupport.get(key) ?? 'unknown';
+}
+
+/** @internal Keeps what an execution learned (`result.query.aggregates`) for the server at `key`. */
+export function rememberAggregates(key, learned) {
+  if (learned !== 'on' && learned !== 'off') return;
+  aggregateSupport.delete(key);
+  aggregateSupport.set(key, learned);
+  if (aggregateSupport.size > MAX_COUNTING_SERVERS) aggregateSupport.delete(aggregateSupport.keys().next().value);
+}
+
+/** @internal Forgets what servers said of aggregates (tests that watch the first aggregate). */
+export function forgetAggregateServers() {
+  aggregateSupport.clear();
+}
+
 /** @internal Whether this process has seen the server at `key` refuse max-affected. */
 export function isCounting(key) {
   return countingServers.has(key);

@@ -93,6 +93,7 @@ const TOOL_META = {
   // A host acts on a tool's hints, not on a function's: db_call reads only
   // when every function it offers reads (a read-only server), and is
   // destructive otherwise (a function may change or remove anything).
+  db_aggregate: { title: 'Count and total rows', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
   db_call: { title: 'Call a database function', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false } },
 };
 
