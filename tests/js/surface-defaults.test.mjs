@@ -92,7 +92,7 @@ test('AI SDK with the defaults: a model that obeys text planted in a row asks be
 
   const act = actFor();
   const tools = aiTools(act);
-  assert.deepEqual(Object.entries(tools).filter(([, entry]) => entry.needsApproval).map(([name]) => name), ['db_update', 'db_delete']);
+  assert.deepEqual(Object.entries(tools).filter(([, entry]) => entry.needsApproval).map(([name]) => name), ['db_update', 'db_delete', 'db_call']);
   const previews = [];
   const { model, seen } = obedientModel();
   const result = await generateText({ model, tools: aiTools(act, { onPreview: (preview, call) => previews.push([preview.count, call.toolName, call.reason.slice(0, 32)]) }), stopWhen: stepCountIs(4), prompt: 'Tidy my queue.' });
