@@ -176,6 +176,14 @@ test('an allow-list hides the other tables from an MCP client: not in tools/list
     assert.match(text, /tickets/);
     assert.doesNotMatch(text, /comments|comment_/, text.slice(0, 200));
   }
+  // A function that takes or returns rows of a table left out is left out with it.
+  const { data: narrow } = await createMcpServer({ core, domain: DESK, url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, tables: ['comments'] });
+  assert.equal(narrow.domain.functions, undefined);
+  const narrowClient = await connected(t, narrow.server);
+  for (const text of [JSON.stringify((await narrowClient.listTools()).tools), narrowClient.getInstructions(), (await narrowClient.callTool({ name: 'db_schema', arguments: {} })).content[0].text]) {
+    assert.match(text, /comments/);
+    assert.doesNotMatch(text, /tickets|ticket_|file_ticket|attachments/);
+  }
   const refused = await client.callTool({ name: 'db_read', arguments: { table: 'comments' } });
   const body = JSON.parse(refused.content[0].text);
   assert.deepEqual([refused.isError, body.error.code], [true, 'unknown_table']);
