@@ -38,15 +38,15 @@ function approvedInMessages(messages, toolCallId, toolName, input) {
   if (!Array.isArray(messages) || typeof toolCallId !== 'string') return false;
   let request = null;
   let used = false;
+  let latestCall = null;
   const approvals = new Set();
-  const calls = new Map();
   for (const message of messages) {
     if (!Array.isArray(message?.content)) continue;
     if (message.role === 'assistant') {
-      for (const part of message.content) if (part?.type === 'tool-call' && part.toolCallId === toolCallId) calls.set('latest', part);
+      for (const part of message.content) if (part?.type === 'tool-call' && part.toolCallId === toolCallId) latestCall = part;
       for (const part of message.content) {
         if (part?.type !== 'tool-approval-request' || part.toolCallId !== toolCallId) continue;
-        request = { approvalId: part.approvalId, call: calls.get('latest') ?? null };
+        request = { approvalId: part.approvalId, call: latestCall };
         used = false;
       }
     }

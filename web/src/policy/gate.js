@@ -114,7 +114,8 @@ function tooManyRows(tool, table, count, limit, example, { approval }) {
   };
 }
 
-const DATA_COLUMNS = (tool, params) => {
+// The columns an update sets, as the write's record names them.
+const dataColumns = (tool, params) => {
   let { data } = params ?? {};
   if (typeof data === 'string') {
     try {
@@ -134,7 +135,7 @@ function nothingMatched(tool, params, read) {
   const query = record && {
     ...record,
     tool,
-    requested: record.requested && { ...record.requested, columns: null, limit: null, offset: null, order_by: null, order_dir: null, data_columns: DATA_COLUMNS(tool, params), records: null },
+    requested: record.requested && { ...record.requested, columns: null, limit: null, offset: null, order_by: null, order_dir: null, data_columns: dataColumns(tool, params), records: null },
     effective: null,
     notes: [...(record.notes ?? []).filter((note) => !note.startsWith('no row matched')), 'no row matched the filters (it may not exist, or may belong to another user), so nothing was sent and nobody was asked'],
     count: 0,
