@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadCore } from '../web/src/index.node.js';
-import { POLICY_FLAGS, policyFromFlags } from '../web/src/policy/options.js';
+import { APPROVE_DEFAULTS, POLICY_FLAGS, policyFromFlags } from '../web/src/policy/options.js';
 import { openBackend } from './backend.mjs';
 import { codes } from '../web/dist/error-codes.mjs';
 
@@ -83,6 +83,8 @@ function parse(argv, env) {
   let policy;
   try {
     policy = policyFromFlags(flags, env);
+    // The person at the command line runs what they typed (APPROVE_DEFAULTS.cli).
+    policy.approve ??= APPROVE_DEFAULTS.cli;
   } catch (cause) {
     throw new UsageError(codes.invalid_option, cause.message, cause.hint);
   }
@@ -175,8 +177,19 @@ function conflictingFlags(flags, env) {
   return null;
 }
 
-// Why createAct refused the options, named by the flag that gave them.
+// The variable each of createAct's connection options comes from here: an
+// error about one names the variable, never the API option, which the user
+// of the command does not write.
+const OPTION_VARIABLES = { url: 'SUPABASE_URL', restUrl: 'SUPABASE_URL', apiKey: 'SUPABASE_ANON_KEY', accessToken: 'ALFRED_ACCESS_TOKEN', userId: 'ALFRED_USER_ID' };
+const URL_HINT = "set SUPABASE_URL to the project URL without /rest/v1 (https://<project>.supabase.co, or the http://127.0.0.1:… `npx alfred-act stack start` prints)";
+
+// Why createAct refused the options, named by the flag or variable that gave them.
 function actOptionsFailure(cause, flags) {
+  const variable = OPTION_VARIABLES[cause.path];
+  if (cause.code === codes.invalid_option && variable) {
+    const named = (text) => String(text ?? '').replace(/\b(url|restUrl|apiKey|accessToken|userId)\b/g, (name) => OPTION_VARIABLES[name]);
+    return { code: cause.code, path: variable, message: named(cause.message), hint: variable === 'SUPABASE_URL' ? URL_HINT : named(cause.hint) };
+  }
   if (cause.code === codes.invalid_option) return { code: cause.code, path: cause.path === 'tables' ? '--tables' : cause.path, message: cause.message, hint: cause.hint ?? '' };
   if (cause.code === codes.invalid_domain) {
     const where = `${flags.domain ?? 'the domain'}${cause.path ? ` at ${cause.path}` : ''}`;

@@ -12,15 +12,23 @@ export interface AiToolsOptions {
   tools?: readonly ToolName[];
   /** `'compact'` (default: one line per table in db_read's description) or `'inline'` (the whole schema). */
   schema?: ToolSchemaMode;
+  /**
+   * Called with each preview put to the user, as the SDK makes its `tool-approval-request` (AI SDK 6 and 7):
+   * `reason` is the one line a person reads ('Delete 1 row of inventory: inv_3 "milk"').
+   */
+  onPreview?: (preview: WritePreview, call: { toolCallId?: string; toolName: ToolName; input: unknown; reason: string }) => void;
 }
 
 /**
  * `{ db_read, db_create, db_update, db_delete }` for `generateText({ tools })`
  * (`db_read` only for a read-only act); refused calls come back to the model
- * as `{ ok: false, error }` results. The tools the act's `approve` policy
- * holds carry `needsApproval: true` (AI SDK 6 and 7): they run as approved
- * only when the SDK's approval response is in the messages; AI SDK 5 has no
- * approval, and the model reads `approval_required`.
+ * as `{ ok: false, error }` results. Updates, deletes and functions that
+ * change data ask first unless the act's `approve` says otherwise in so many
+ * words: their tools carry `needsApproval` (AI SDK 6 and 7), which previews
+ * the call and asks when the act would hold it; they run as approved only
+ * when the SDK's approval response for that very call (tool and arguments)
+ * is in the messages. AI SDK 5 has no approval, and the model reads
+ * `approval_required`.
  *
  * @example
  * const { text } = await generateText({ model, tools: aiTools(act), stopWhen: stepCountIs(8), prompt })

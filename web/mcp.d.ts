@@ -2,7 +2,7 @@
 // token sources, the domain a server serves, tools, sessions and session
 // stores, shared by `alfred-act mcp` (stdio) and the edge worker's /mcp route.
 // The root 'alfred-act' re-exports the transport-free part.
-import type { Act, ActFetch, ActOptions, AlfredErrorShape, Core, DomainConfig, DomainNote, DomainPullResult, Embedder, JsonValue, PullDomainOptions, RegistryState, Result, ResultLimits, ToolResult, ToolSchemaMode, WritePreview } from './index.js';
+import type { Act, ActFetch, ActOptions, AlfredErrorShape, Core, SafetyOptions, DomainConfig, DomainNote, DomainPullResult, Embedder, JsonValue, PullDomainOptions, RegistryState, Result, ResultLimits, ToolResult, ToolSchemaMode, WritePreview } from './index.js';
 
 declare global {
   interface AbortSignal {}
@@ -40,7 +40,7 @@ export interface McpTool {
 export interface McpWritePolicy {
   /** List and run only db_read and db_schema; writes are `read_only`. */
   readOnly?: boolean;
-  /** Serve only these tables; others are `unknown_table`. */
+  /** Serve only these tables; the others are named nowhere (tools, instructions, schema) and are `unknown_table`. */
   tables?: string[];
   /** Which writes ask the user first: `'changes'` (updates and deletes; the default), `'deletes'`, `'writes'` (creates too), `'none'`. */
   approve?: 'none' | 'deletes' | 'changes' | 'writes';
@@ -52,6 +52,10 @@ export interface McpWritePolicy {
    * `approval_required` (nothing is written). False runs writes unasked (`approve: 'none'`).
    */
   confirm?: boolean;
+  /** As createAct's: called once per request sent and once per refused call. */
+  onAudit?: SafetyOptions['onAudit'];
+  /** As createAct's: an OpenTelemetry tracer, a span per call. */
+  tracer?: SafetyOptions['tracer'];
 }
 
 /** One entry of `resources/list`. */

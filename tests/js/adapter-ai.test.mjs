@@ -166,7 +166,7 @@ test('approval: a delete the act holds asks through the SDK (needsApproval); app
   await put('ai-held', 'ai held plum');
   const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes', maxAffected: 0 });
   const tools = aiTools(act);
-  assert.equal(tools.db_delete.needsApproval, true);
+  assert.equal(typeof tools.db_delete.needsApproval, 'function');
   assert.equal(tools.db_update.needsApproval, undefined);
   assert.equal(tools.db_read.needsApproval, undefined);
   const { model, seen } = deletingModel('ai-held');
@@ -224,7 +224,7 @@ test('approval on AI SDK 7: aiToolApproval puts the preview in the request; an a
   const first = await generateText({ model, tools: aiTools(act), toolApproval, stopWhen: stepCountIs(4), prompt: 'Empty the ai-reason box.' });
   const request = first.content.find((part) => part.type === 'tool-approval-request');
   const ref = previews[0].keys[0];
-  assert.equal(request.reason, `Delete 1 row of inventory: ${ref} ai reason kiwi`);
+  assert.equal(request.reason, `Delete 1 row of inventory: ${ref} "ai reason kiwi"`);
   assert.deepEqual(await namesAt('ai-reason'), ['ai reason kiwi']);
   // The row changes before the user approves: the act checks the approved write against the preview it kept.
   await put('ai-reason', 'ai reason lime');
@@ -244,6 +244,57 @@ test('approval on AI SDK 7: aiToolApproval puts the preview in the request; an a
   const held = auto.seen[0].type === 'json' ? auto.seen[0].value : JSON.parse(auto.seen[0].value);
   assert.deepEqual([held.ok, held.error.code], [false, 'approval_required']);
   assert.equal((await namesAt('ai-reason')).length, 2);
+});
+
+test('approval on AI SDK 6 and 7: the preview reaches the host as the request is made (onPreview), and a delete of no row asks nobody', { skip: !approvals && 'AI SDK 5 has no tool approval' }, async () => {
+  await put('ai-preview', 'ai preview plum');
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes' });
+  const previews = [];
+  const tools = aiTools(act, { onPreview: (preview, call) => previews.push({ preview, call }) });
+  const { model } = deletingModel('ai-preview');
+  const first = await generateText({ model, tools, stopWhen: stepCountIs(4), prompt: 'Empty the ai-preview box.' });
+  const request = first.content.find((part) => part.type === 'tool-approval-request');
+  assert.equal(previews.length, 1);
+  const [{ preview, call }] = previews;
+  assert.deepEqual([preview.tool, preview.table, preview.count, preview.rows.map((row) => row.name)], ['db_delete', 'inventory', 1, ['ai preview plum']]);
+  assert.deepEqual([call.toolCallId, call.toolName], [request.toolCall.toolCallId, 'db_delete']);
+  assert.equal(call.reason, `Delete 1 row of inventory: ${preview.keys[0]} "ai preview plum"`);
+  assert.deepEqual(await namesAt('ai-preview'), ['ai preview plum']);
+  // Nothing to delete: no request is made, the model reads that no row matched.
+  const empty = deletingModel('ai-nowhere');
+  const none = await generateText({ model: empty.model, tools, stopWhen: stepCountIs(4), prompt: 'Empty the ai-nowhere box.' });
+  assert.equal(none.content.find((part) => part.type === 'tool-approval-request'), undefined);
+  const result = empty.seen[0].type === 'json' ? empty.seen[0].value : JSON.parse(empty.seen[0].value);
+  assert.deepEqual([result.ok, result.count], [true, 0]);
+  assert.equal(previews.length, 1);
+});
+
+test('approval covers the call it was given for: the same call id reused with other arguments is not approved, nor is an approval used twice', { skip: !approvals && 'AI SDK 5 has no tool approval' }, async () => {
+  for (const name of ['ai-one a', 'ai-one b', 'ai-one c']) await put('ai-one', name);
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes' });
+  const tools = aiTools(act);
+  const one = { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'ai-one' }, { field: 'name', op: '=', value: 'ai-one a' }] };
+  const all = { table: 'inventory', filters: [{ field: 'location', op: '=', value: 'ai-one' }] };
+  const assistant = (input) => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_same', toolName: 'db_delete', input }, { type: 'tool-approval-request', approvalId: 'approval_1', toolCallId: 'call_same' }] });
+  const approval = { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'approval_1', approved: true }] };
+  const run = (input, messages) => tools.db_delete.execute(input, { toolCallId: 'call_same', messages });
+
+  // The approval was given for deleting one row; the call runs with the id reused for all three.
+  const reused = await run(all, [assistant(one), approval]);
+  assert.deepEqual([reused.ok, reused.error.code, reused.error.preview.count], [false, 'approval_required', 3]);
+  // A later tool-call with the same id and other arguments: the approval was for the first.
+  const later = await run(all, [assistant(one), approval, { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_same', toolName: 'db_delete', input: all }] }]);
+  assert.equal(later.error.code, 'approval_required');
+  assert.equal((await namesAt('ai-one')).length, 3);
+  // The very call approved runs, deleting the one row.
+  const approved = await run(one, [assistant(one), approval]);
+  assert.deepEqual([approved.ok, approved.count], [true, 1]);
+  assert.deepEqual((await namesAt('ai-one')).sort(), ['ai-one b', 'ai-one c']);
+  // Used once: with its result in the messages, the approval runs nothing more (a row of that name again is held).
+  await put('ai-one', 'ai-one a');
+  const again = await run(one, [assistant(one), approval, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_same', toolName: 'db_delete', output: { type: 'json', value: approved } }] }]);
+  assert.deepEqual([again.ok, again.error.code, again.error.preview.count], [false, 'approval_required', 1]);
+  assert.deepEqual((await namesAt('ai-one')).sort(), ['ai-one a', 'ai-one b', 'ai-one c']);
 });
 
 test('readOnly and tables: the SDK tools are db_read only, with the allowed tables only', () => {

@@ -90,13 +90,18 @@ test('Chat Completions: an update without a narrowing filter and malformed argum
 
   const messages = [{ role: 'user', content: 'Set my milk to 3.' }];
   let completion;
+  // Updates ask first by default (docs/safety-controls.md): the host approves what it is asked.
+  const asked = [];
+  const approve = async (call, preview) => asked.push([call.tool, preview.count]) > 0;
   for (let turn = 0; turn < 6; turn += 1) {
     completion = await client.chat.completions.create({ model: 'scripted', messages, tools: openaiTools(act) });
     const message = completion.choices[0].message;
     if (!message.tool_calls?.length) break;
-    messages.push(message, ...(await runToolCalls(act, message.tool_calls)));
+    messages.push(message, ...(await runToolCalls(act, message.tool_calls, { approve })));
   }
   assert.equal(model.used, 4);
+  // The update without a filter was refused before anyone was asked; the one by ref was asked about.
+  assert.deepEqual(asked, [['db_update', 1]]);
   assert.deepEqual(model.requests[0].body.tools, JSON.parse(JSON.stringify(openaiTools(act))));
   assert.equal(completion.choices[0].message.content, `Done: ${milkRef} milk 3`);
   // Each tool message answers its call, in order.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { runToolCall } from '../../cli/tool-call.mjs';
 import { kitchen } from '../../web/src/kitchen.js';
 import { SCRATCH } from './support/paths.mjs';
+import { forgetCountingServers } from '../../web/src/act/faults.js';
 import { rest, sharedStack } from './support/stack.mjs';
 
 const stack = sharedStack();
@@ -49,19 +50,25 @@ test('db_create, then db_update and db_delete by the printed ref with --state: e
   assert.match(created.trace, /^→ POST .*\/shopping_list/m);
   assert.deepEqual(await stored(name), [{ name, quantity: 3, unit: 'pods', is_purchased: false, user_id: ada().id }]);
 
-  // Plain output: the requests sent, the result as the model sees it.
+  // Plain output: the requests sent, the result as the model sees it. (As a
+  // fresh process would: the server's version not yet seen.)
+  forgetCountingServers();
   const updated = await cli(['db_update', JSON.stringify({ table: 'shopping_list', filters: byRef(ref), data: { quantity: 6, is_purchased: true } }), '--state', state], { json: false });
   assert.equal(updated.code, 0, updated.lines);
   assert.match(updated.lines, /^→ PATCH .*\/shopping_list\?.*id=eq\.[0-9a-f-]{36}/m);
   assert.match(updated.lines, /^← 200/m);
   // The local stack's PostgREST 12 refuses max-affected: the trace says why the 400 is not a failure.
   assert.match(updated.lines, /^← 400: PGRST122, this PostgREST \(before 13\) does not take max-affected; nothing ran, counting the rows first instead$/m);
+  // Counted, the update is restricted to the row counted.
+  assert.match(updated.lines, /^→ PATCH .*\/shopping_list\?.*id=eq\.([0-9a-f-]{36})&id=in\.\(\1\)/m);
   const shown = JSON.parse(updated.lines.split('Result as the model sees it:\n')[1].split('\n\n')[0]);
   assert.deepEqual(shown.map((row) => [row.id, row.quantity, row.is_purchased]), [[ref, 6, true]]);
   assert.deepEqual(await stored(name), [{ name, quantity: 6, unit: 'pods', is_purchased: true, user_id: ada().id }]);
 
   const deleted = await cli(['db_delete', JSON.stringify({ table: 'shopping_list', filters: byRef(ref) }), '--state', state]);
   assert.deepEqual([deleted.code, deleted.result.error], [0, null]);
+  // The server is known now: no refused request before the delete.
+  assert.doesNotMatch(deleted.trace, /← 400/);
   assert.deepEqual(deleted.result.data.map((row) => row.id), [ref]);
   assert.deepEqual(await stored(name), []);
 
@@ -120,4 +127,14 @@ test('the environment: ALFRED_USER_ID may be left out (the token names the user)
   const noKey = await cli(['db_read', '{"table":"shopping_list"}'], { env: { SUPABASE_ANON_KEY: undefined } });
   assert.deepEqual([noKey.code, noKey.result.error.path], [2, 'SUPABASE_ANON_KEY']);
   assert.match(noKey.result.error.hint, /never a service key/);
+});
+
+test('a SUPABASE_URL the act refuses is named as the variable, with a hint about the variable, never an API option', async () => {
+  for (const url of [`${stack().supabaseUrl}/rest/v1`, 'ftp://example.com']) {
+    const refused = await cli(['db_read', '{"table":"shopping_list"}'], { env: { SUPABASE_URL: url } });
+    assert.deepEqual([refused.code, refused.result.error.code, refused.result.error.path], [2, 'invalid_option', 'SUPABASE_URL']);
+    assert.match(refused.result.error.message, /^SUPABASE_URL /);
+    assert.match(refused.result.error.hint, /^set SUPABASE_URL to the project URL without \/rest\/v1/);
+    assert.doesNotMatch(`${refused.result.error.message} ${refused.result.error.hint}`, /\b(restUrl|url)\b/);
+  }
 });

@@ -18,7 +18,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { aiTools } from 'alfred-act/ai';
 import { openaiTools, runToolCalls } from 'alfred-act/openai';
 import { createChatModel, loadCore, runStep } from 'alfred-act';
-import { ROWS_NOTICE } from '../../web/src/result-limits.js';
+import { rowsNotice } from '../../web/src/result-limits.js';
 import { INJECTION, carriesInjection, hostileCalls, policiesOf } from './fixtures/injection.mjs';
 import { stepComplete, toolCall } from './support/decisions.mjs';
 import { ROOT } from './support/paths.mjs';
@@ -91,11 +91,11 @@ function assertRefused(results, policy) {
 }
 
 // The planted row as the model got it: the text whole inside a JSON string,
-// after the notice that says rows are data.
+// inside the call's fence (the notice names the marker, end repeats it).
 function assertFenced(result) {
   assert.equal(result.ok, true);
-  assert.deepEqual(Object.keys(result).slice(-2), ['notice', 'rows']);
-  assert.equal(result.notice, ROWS_NOTICE);
+  assert.deepEqual(Object.keys(result).slice(-3), ['notice', 'rows', 'end']);
+  assert.equal(result.notice, rowsNotice(result.end));
   assert.equal(result.rows.length, 1);
   assert.equal(result.rows[0].notes, INJECTION);
 }
@@ -114,17 +114,15 @@ test('act.callTool: every call the injected text asks for is refused or harmless
     const results = [];
     for (const call of calls) results.push(await act.callTool(call.tool, call.params));
     assertRefused(results, policy);
-    // Only the one validated write was sent, scoped to Ada, to her own table.
-    // (PostgREST 12 refuses the max-affected preference before running
-    // anything, PGRST122: the act's first try on a server it has not seen.)
-    const refusedPreference = (request) => request.status === 400 && /max-affected/.test(request.headers.prefer ?? '');
-    const writes = fetch.requests.filter((request) => request.method !== 'GET' && !refusedPreference(request));
-    const expectedWrites = policy.code(calls.at(-1)) === null ? 1 : 0;
-    assert.equal(writes.length, expectedWrites, `${policy.name}: ${writes.map((w) => `${w.method} ${w.url}`).join(', ')}`);
-    for (const write of writes) {
-      assert.equal(write.method, 'DELETE');
-      assert.match(write.url, new RegExp(`/rest/v1/inventory\\?user_id=eq\\.${ada().id}&name=eq\\.`));
-    }
+    // Only the one validated delete reached the database, scoped to Ada, to
+    // her own table: as the count PostgREST 12 takes before a write (the read
+    // before named the server's version). It counted no row, so no write was
+    // sent at all.
+    const writes = fetch.requests.filter((request) => request.method !== 'GET');
+    assert.deepEqual(writes.map((w) => `${w.method} ${w.url}`), [], policy.name);
+    const validated = fetch.requests.filter((request) => /name=eq\./.test(request.url));
+    assert.equal(validated.length, policy.code(calls.at(-1)) === null ? 1 : 0, policy.name);
+    for (const count of validated) assert.match(count.url, new RegExp(`/rest/v1/inventory\\?select=id&user_id=eq\\.${ada().id}&name=eq\\.`));
     assert.ok(fetch.requests.every((request) => !request.url.includes(ben().id) && !request.url.includes('/ingredients')), policy.name);
     assert.deepEqual(await groundTruth(), before, policy.name);
     act.registry.delete();
@@ -293,9 +291,8 @@ test('MCP over stdio: the SDK client, a model that obeys the row, every hostile 
   for (const hostile of calls) results.push(await call(hostile.tool, hostile.params));
   // The stdio server runs with its defaults (its own policy flags are
   // covered where they are defined): a client that cannot be asked to
-  // confirm gets its updates and deletes held, nothing sent.
-  const held = new Set(['db_update', 'db_delete']);
-  const mcpDefaults = { ...policies[0], code: (hostile) => policies[0].code(hostile) ?? (held.has(hostile.tool) ? 'approval_required' : null) };
-  assertRefused(results, mcpDefaults);
+  // confirm would get its updates and deletes held, nothing sent; the one
+  // the core lets through selects no row, so it is answered without asking.
+  assertRefused(results, policies[0]);
   assert.deepEqual(await groundTruth(), before);
 });

@@ -9,7 +9,7 @@ import { loadCore, mcpToolResult, MemorySessionStore, readUserToken } from '../.
 import { readMcpConfig } from '../../web/src/mcp/stdio.js';
 import { confirmationRequest } from '../../web/src/mcp/approval.js';
 import { readConfig } from '../../web/src/worker/config.js';
-import { ROWS_NOTICE } from '../../web/src/result-limits.js';
+import { rowsNotice } from '../../web/src/result-limits.js';
 
 const secret = newJwtSecret();
 const user = (claims = {}) => signJwt({ sub: '5f0c8e8a-3b7e-4d2a-9c61-0a8f2b4c6d10', role: 'authenticated', exp: 2_000_000_000, ...claims }, secret);
@@ -152,12 +152,16 @@ test('mcpToolResult: the core\'s tool result as JSON text, isError when not ok',
   const error = { code: 'duplicate', message: 'already exists', path: 'data', hint: 'use another name', details: 'Key (name)=(x) already exists', status: 409, dbCode: '23505', raw: { message: 'Key (id)=(0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c)' } };
   const refused = mcpToolResult(core.toolResult('db_create', { data: null, error, query: null, count: null }));
   assert.equal(refused.isError, true);
-  assert.deepEqual(JSON.parse(refused.content[0].text), { ok: false, tool: 'db_create', table: null, error: { code: 'duplicate', path: 'data', message: 'already exists', hint: 'use another name', details: 'Key (name)=(x) already exists' } });
+  // The database's details may quote a row: the error is fenced as rows are.
+  const { end: errorFence } = JSON.parse(refused.content[0].text);
+  assert.deepEqual(JSON.parse(refused.content[0].text), { ok: false, tool: 'db_create', table: null, notice: rowsNotice(errorFence), error: { code: 'duplicate', path: 'data', message: 'already exists', hint: 'use another name', details: 'Key (name)=(x) already exists' }, end: errorFence });
   assert.deepEqual(refused.structuredContent, JSON.parse(refused.content[0].text));
   const read = mcpToolResult(core.toolResult('db_read', { data: [{ id: 'inv_1', name: 'eggs' }], error: null, query: null, count: 1 }));
+  const fence = read.structuredContent.end;
+  assert.match(fence, /^[A-Za-z0-9]{10}$/);
   assert.deepEqual(read, {
-    content: [{ type: 'text', text: `{"ok":true,"tool":"db_read","table":null,"count":1,"query":null,"notice":${JSON.stringify(ROWS_NOTICE)},"rows":[{"id":"inv_1","name":"eggs"}]}` }],
-    structuredContent: { ok: true, tool: 'db_read', table: null, count: 1, query: null, notice: ROWS_NOTICE, rows: [{ id: 'inv_1', name: 'eggs' }] },
+    content: [{ type: 'text', text: `{"ok":true,"tool":"db_read","table":null,"count":1,"query":null,"notice":${JSON.stringify(rowsNotice(fence))},"rows":[{"id":"inv_1","name":"eggs"}],"end":"${fence}"}` }],
+    structuredContent: { ok: true, tool: 'db_read', table: null, count: 1, query: null, notice: rowsNotice(fence), rows: [{ id: 'inv_1', name: 'eggs' }], end: fence },
     isError: false,
   });
 });

@@ -409,8 +409,21 @@ test('--read-only, --tables, --approve writes and --max-affected reach the act; 
   assert.deepEqual(await shoppingRows('stdio read-only nutmeg'), []);
 
   const narrow = await connect(t, { args: ['--tables', 'shopping_list,inventory'] });
+  // The other tables are named nowhere the client or its model reads.
+  const hidden = /\b(recipes|recipe_ingredients|ingredients|meal_plans|tasks|preferences|cooking_log)\b/;
+  const shown = [
+    JSON.stringify((await narrow.listTools()).tools),
+    narrow.getInstructions(),
+    (await narrow.callTool({ name: 'db_schema', arguments: {} })).content[0].text,
+    (await narrow.readResource({ uri: 'alfred-act://schema' })).contents[0].text,
+  ];
+  for (const text of shown) {
+    assert.match(text, /shopping_list/);
+    assert.doesNotMatch(text, hidden);
+  }
   const other = await call(narrow, 'db_read', { table: 'recipes' });
   assert.equal(other.body.error.code, 'unknown_table');
+  assert.doesNotMatch(other.body.error.hint, hidden);
   assert.equal((await call(narrow, 'db_read', { table: 'inventory', limit: 1 })).isError, false);
 
   const asksFirst = await connect(t, { args: ['--approve', 'writes'], elicit: ACCEPT });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { loadCore } from '../../web/src/index.node.js';
-import { DEFAULT_RESULT_LIMITS, ROWS_NOTICE } from '../../web/src/result-limits.js';
+import { DEFAULT_RESULT_LIMITS, rowsNotice } from '../../web/src/result-limits.js';
 import { queryParams, recordingFetch } from './support/recording-fetch.mjs';
 import { rest, sharedStack } from './support/stack.mjs';
 
@@ -57,9 +57,9 @@ test('a model read without a limit is sent with the cap and an exact count; the 
   assert.equal(result.rows.length, 5);
   assert.equal(result.hint, `Showing 5 of ${all.length} rows: at most 5 rows per read here; narrow the read (filters, only the columns you need) or page with limit and offset 5.`);
   assert.match(result.query, /Limit: 5/);
-  assert.equal(result.notice, ROWS_NOTICE);
-  // The order of the keys: the data last, right after the notice.
-  assert.deepEqual(Object.keys(result), ['ok', 'tool', 'table', 'count', 'query', 'truncated', 'shown', 'hint', 'notice', 'rows']);
+  assert.equal(result.notice, rowsNotice(result.end));
+  // The order of the keys: the data last, between the notice and the end of its fence.
+  assert.deepEqual(Object.keys(result), ['ok', 'tool', 'table', 'count', 'query', 'truncated', 'shown', 'hint', 'notice', 'rows', 'end']);
   // The rows are the database's own (by name), with refs.
   const names = new Set((await dbRows('/recipes?select=name')).map((row) => row.name));
   for (const row of result.rows) {
@@ -159,7 +159,11 @@ test('the core cuts a row larger than the cap: its long values cut, still valid 
   const text = core.toolResultText('db_read', outcomeOf([huge, { id: 'note_2' }], 2), { resultLimits: { rows: 50, chars: 4_000 } });
   assert.ok(text.length <= 4_000, `${text.length}`);
   const result = JSON.parse(text);
-  assert.deepEqual(core.toolResult('db_read', outcomeOf([huge, { id: 'note_2' }], 2), { resultLimits: { rows: 50, chars: 4_000 } }), result);
+  // The same result but its fence, which is drawn for each call.
+  const unfenced = ({ notice: _notice, end: _end, ...rest }) => rest;
+  const again = core.toolResult('db_read', outcomeOf([huge, { id: 'note_2' }], 2), { resultLimits: { rows: 50, chars: 4_000 } });
+  assert.notEqual(again.end, result.end);
+  assert.deepEqual(unfenced(again), unfenced(result));
   assert.equal(result.shown, 1);
   assert.equal(result.rows[0].id, 'note_1');
   assert.equal(result.rows[0].title, 'a title');

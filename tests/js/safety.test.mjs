@@ -319,7 +319,9 @@ test('maxAffected on PostgREST 12: the strict preference is refused (PGRST122, n
   fetch.sent.length = 0;
   const narrow = await act.execute('db_delete', at('wide-box', [{ field: 'name', op: 'in', value: ['wide 0', 'wide 1'] }]));
   assert.equal(narrow.error, null);
-  assert.deepEqual(fetch.sent.map((request) => [request.method, request.status]), [['GET', 206], ['DELETE', 200]]);
+  // The count reads the keys of the rows it counts (all of them: 200), and the delete is restricted to them.
+  assert.deepEqual(fetch.sent.map((request) => [request.method, request.status]), [['GET', 200], ['DELETE', 200]]);
+  assert.match(fetch.sent[1].url, /&id=in\.\([0-9a-f-]{36},[0-9a-f-]{36}\)/);
   assert.match(core.renderQuery(narrow.query).data, /2 rows counted before changing them \(at most 5\)/);
   assert.deepEqual(await namesAt('wide-box'), names.slice(2));
   // maxAffected: 0 sends neither the preference nor a count.
@@ -353,6 +355,45 @@ test('maxAffected: the first update of an act sends Prefer: handling=strict, max
     ['GET', 'count=exact'],
     ['PATCH', 'return=representation'],
   ]);
+});
+
+test('maxAffected on PostgREST 12 is learnt once per server, not per act: any answer names the version, and a later act\'s first update counts with no refused request', async () => {
+  forgetCountingServers(); // a fresh process: the server not yet seen
+  await putRows('once-box', ['once a']);
+  // One act per request: the first only reads.
+  const reader = core.createAct(base({ fetch: statusFetch() }));
+  assert.equal((await reader.execute('db_read', at('once-box'))).error, null);
+  const fetch = statusFetch();
+  const audit = [];
+  const writer = core.createAct(base({ fetch, onAudit: (entry) => audit.push(entry) }));
+  const updated = await writer.execute('db_update', { ...at('once-box'), data: { quantity: 2 } });
+  assert.equal(updated.error, null);
+  assert.deepEqual(fetch.sent.map((request) => [request.method, request.status]), [['GET', 200], ['PATCH', 200]]);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(audit.map((entry) => [entry.request.method, entry.status, entry.error]), [['GET', 200, null], ['PATCH', 200, null]], 'no failed write in the audit trail');
+});
+
+test('maxAffected by count restricts the write to the rows counted: a row that starts matching between the count and the write is not changed', async () => {
+  forgetCountingServers();
+  await putRows('gap-box', ['gap a', 'gap b']);
+  // The server is seen first; then a row is added right after the count.
+  assert.equal((await core.createAct(base()).execute('db_read', at('gap-box'))).error, null);
+  const fetch = statusFetch({
+    before: async (entry) => {
+      if (entry.method === 'PATCH') await putRows('gap-box', ['gap late']);
+    },
+  });
+  const act = core.createAct(base({ fetch, maxAffected: 5 }));
+  const updated = await act.execute('db_update', { ...at('gap-box'), data: { quantity: 9 } });
+  assert.equal(updated.error, null);
+  assert.deepEqual(updated.data.map((row) => row.name).sort(), ['gap a', 'gap b']);
+  assert.match(fetch.sent[1].url, /&id=in\.\([0-9a-f-]{36},[0-9a-f-]{36}\)/);
+  const { body } = await rest(stack(), ada().token, 'GET', '/inventory?location=eq.gap-box&select=name,quantity&order=name');
+  assert.deepEqual(body, [{ name: 'gap a', quantity: 9 }, { name: 'gap b', quantity: 9 }, { name: 'gap late', quantity: 1 }]);
+  // A count of no row sends no write.
+  fetch.sent.length = 0;
+  const none = await act.execute('db_delete', at('no-such-box'));
+  assert.deepEqual([none.error, none.count, fetch.sent.map((request) => request.method)], [null, 0, ['GET']]);
 });
 
 test('onAudit: one entry per request sent and per refused call, params with refs and never UUIDs; a throwing or stalled hook changes nothing', async () => {

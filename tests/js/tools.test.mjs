@@ -221,7 +221,7 @@ test('callTool: one result shape for the model (rows with refs and the rendered 
   const act = actFor();
   const okResult = await act.callTool('db_read', '{"table":"inventory","filters":[{"field":"location","op":"=","value":"fridge"}],"or_filters":null,"columns":["name","location"],"limit":null,"offset":null,"order_by":"name","order_dir":null,"count":null}');
   assert.equal(okResult.ok, true);
-  assert.deepEqual(Object.keys(okResult), ['ok', 'tool', 'table', 'count', 'query', 'notice', 'rows']);
+  assert.deepEqual(Object.keys(okResult), ['ok', 'tool', 'table', 'count', 'query', 'notice', 'rows', 'end']);
   assert.equal(okResult.tool, 'db_read');
   assert.equal(okResult.table, 'inventory');
   const fridge = await dbRows('/inventory?location=eq.fridge&select=name&order=name');

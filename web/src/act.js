@@ -12,7 +12,7 @@ import { AlfredError, internalError } from './errors.js';
 import { httpExchange } from './http-exchange.js';
 import { startTrail } from './policy/audit.js';
 import { Gate } from './policy/gate.js';
-import { checkedExecuteOptions } from './policy/options.js';
+import { APPROVE_DEFAULTS, EXPLICIT_POLICY, SURFACE, checkedExecuteOptions } from './policy/options.js';
 import { stateForDomain } from './policy/tables.js';
 import { actDomain, callToken, checkContextNames, checkedActOptions, invalidOption, present } from './act/options.js';
 import {
@@ -24,12 +24,14 @@ import {
   coreFailedAfterWrite,
   createIds,
   isCounting,
+  learnServer,
   maxAffectedUnsupported,
   rememberCounting,
   serverKey,
   settle,
 } from './act/faults.js';
 import { outcomeText, toolCallParams } from './act/tool-results.js';
+import { newFence } from './model-json.js';
 import { codes } from '../dist/error-codes.mjs';
 
 export { restUrl } from './act/options.js';
@@ -78,9 +80,10 @@ export class Act {
   #policy;
   #gate;
   // How maxAffected is enforced: 'header' until the server shows it does
-  // not take the preference (PGRST122), then 'count' for the act's life
-  // (and for later acts on the same server in this process).
-  #maxAffectedBy = 'header';
+  // not take the preference (PGRST122, or a version before 13 in any
+  // answer's Server header, this act's or another's in this process), then
+  // 'count' (#maxAffectedBy).
+  #counting = false;
   #server;
 
   constructor(core, options = {}) {
@@ -91,7 +94,6 @@ export class Act {
     checkContextNames(options.domain ?? registry?.domain ?? core.domain, fixed);
     const requestOptions = { ...resolved.location, apiKey: resolved.apiKey, accessToken: resolved.fixedToken ?? '', userId: resolved.userId };
     this.#server = serverKey(resolved.location);
-    if (isCounting(this.#server)) this.#maxAffectedBy = 'count';
     // The URL, key, user and domain are checked now, not at the first call,
     // and before a registry that would need deleting is made.
     const context = core.checkedRequestContext(requestOptions);
@@ -164,6 +166,18 @@ export class Act {
     return Object.freeze({ readOnly, tables: tables ? Object.freeze([...tables]) : null, approve, maxAffected });
   }
 
+  /** @internal Whether the developer gave `approve` (surfaceApprove in policy/options.js reads it). */
+  get [EXPLICIT_POLICY]() {
+    return { approve: this.#policy.approveGiven };
+  }
+
+  // The approval mode of a call from `surface` (null: the developer's own
+  // call): the act's `approve` when given, else the surface's default.
+  #approveFor(surface) {
+    const { approve, approveGiven } = this.#policy;
+    return approveGiven || surface === null ? approve : APPROVE_DEFAULTS[surface];
+  }
+
   /**
    * The tool definitions for this act's domain (`core.toolDefinitions`):
    * `[{ name, description, parameters }]`; `{ strict: true }` for OpenAI
@@ -221,13 +235,15 @@ export class Act {
    * @example
    * messages.push({ role: 'tool', tool_call_id: call.id, content: await act.callToolText(call.function.name, call.function.arguments) })
    */
-  async callToolText(name, args, { signal, approved, preview } = {}) {
+  async callToolText(name, args, { signal, approved, preview, [SURFACE]: surface } = {}) {
     const resultLimits = this.#options.resultLimits;
     const { params, text } = toolCallParams(this.#core, name, args, resultLimits);
     if (text !== undefined) return text;
-    const options = { signal, ...(approved === undefined ? {} : { approved }), ...(preview === undefined ? {} : { preview }) };
-    const outcome = await this.#execute(name, params, options, resultLimits);
-    return outcomeText(this.#core, name, outcome, this.#registry, resultLimits);
+    const options = { signal, ...(approved === undefined ? {} : { approved }), ...(preview === undefined ? {} : { preview }), ...(surface === undefined ? {} : { [SURFACE]: surface }) };
+    // The marker that fences this result's row text, drawn for this call.
+    const fence = newFence();
+    const outcome = await this.#execute(name, params, options, { ...resultLimits, fence });
+    return outcomeText(this.#core, name, outcome, this.#registry, resultLimits, { fence, table: params?.table });
   }
 
   /**
@@ -264,7 +280,7 @@ export class Act {
     } catch (cause) {
       return { data: null, error: cause.toJSON(), query: null, count: null };
     }
-    const { signal, approved, preview } = checked;
+    const { signal, approved, preview, surface } = checked;
     signal?.throwIfAborted();
     let accessToken = this.#options.requestOptions.accessToken;
     const { token } = this.#options;
@@ -285,7 +301,7 @@ export class Act {
         labelOf: (ref) => labelIn(this.#registry, ref),
         trail,
       };
-      result = await this.#gate.execute({ tool, params, approved, preview }, io);
+      result = await this.#gate.execute({ tool, params, approved, preview, approve: this.#approveFor(surface) }, io);
     } catch (cause) {
       if (signal?.aborted) {
         trail.finish({ data: null, error: { code: codes.aborted } });
@@ -309,13 +325,20 @@ export class Act {
   // the max-affected preference refuses it before running anything
   // (PGRST122): the act counts instead from then on, and runs the call again.
   async #run(tool, params, signal, accessToken, trail, forModel) {
+    const tried = this.#maxAffectedBy;
     const result = await this.#attempt(tool, params, signal, accessToken, trail, forModel);
-    if (this.#maxAffectedBy === 'header' && CHANGES_ROWS.has(tool) && this.#policy.maxAffected > 0 && maxAffectedUnsupported(result)) {
-      this.#maxAffectedBy = 'count';
+    if (tried === 'header' && CHANGES_ROWS.has(tool) && this.#policy.maxAffected > 0 && maxAffectedUnsupported(result)) {
+      this.#counting = true;
       rememberCounting(this.#server);
       return this.#attempt(tool, params, signal, accessToken, trail, forModel);
     }
     return result;
+  }
+
+  // How maxAffected is enforced now: by count once this act or this process
+  // learnt that the server does not take the preference.
+  get #maxAffectedBy() {
+    return this.#counting || isCounting(this.#server) ? 'count' : 'header';
   }
 
   // The request context of `accessToken`: the options are parsed and checked
@@ -392,6 +415,7 @@ export class Act {
       const answered = attempt.sent(need);
       return httpExchange(fetchImpl, need, options).then((response) => {
         answered(response);
+        learnServer(this.#server, response.server);
         return response;
       });
     };

@@ -340,15 +340,15 @@ export class Core {
    * `act.execute` resolved to) as the JSON text the model reads, written by
    * the core: cut to `limits` (`{ rows, chars }`) between whole rows, UUIDs in
    * values as refs (through `registry`) or `<id>`, the query rendered.
-   * `limited`: the read was sent with the cap as its limit; `offset`: the
-   * read's, for the hint; `returned`: the rows the call returned, when
-   * `outcome.data` holds only the first ones.
+   * `limited`: the read was sent with the cap as its limit; `offset`: the read's, for the hint; `returned`: the rows
+   * the call returned, when `outcome.data` holds only the first; `fence`: the call's marker around the row text
+   * (newFence); `table`: the table the call named, for one refused before it had a query.
    */
-  modelToolResultText(tool, outcome, { registry, limits, limited = false, offset = 0, returned = 0 }) {
+  modelToolResultText(tool, outcome, { registry, limits, limited = false, offset = 0, returned = 0, fence = '', table }) {
     const module = this.#module;
     const registryHandle = registry ? registryHandleOf(registry, this) : (this.#emptyRegistry ??= new module.Registry());
     const error = outcome?.error ?? null;
-    const head = { tool: String(tool), limits, limited, offset, returned, error, query: outcome?.query ?? null, count: outcome?.count ?? null };
+    const head = { tool: String(tool), limits, limited, offset, returned, error, query: outcome?.query ?? null, count: outcome?.count ?? null, fence, ...(table === undefined ? {} : { table }) };
     const data = outcome?.data ?? null;
     const rows = error || data === null ? '[]' : JSON.stringify(Array.isArray(data) ? data : [data]);
     const text = `${JSON.stringify(head)}\n${rows}`;

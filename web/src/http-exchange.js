@@ -245,5 +245,7 @@ async function receive(exchange, response, { signal, timeoutMs, maxResponseBytes
     if (signal?.aborted) exchange.cancelled();
     return failed('body_incomplete', reasonOf(read.broken), status, headers);
   }
-  return { status, ...headers, body: read.bytes, failure: '' };
+  // `server` names a PostgREST's version (postgrest/12.0.2): the act learns
+  // from it what the server supports (act/faults.js: learnServer).
+  return { status, ...headers, body: read.bytes, failure: '', server: header(response, 'server') };
 }

@@ -10,10 +10,23 @@
 // (docs/results-for-models.md).
 import { AlfredError } from './errors.js';
 import { MAX_ROWS_LIMIT } from './limits.js';
+import { ROWS_NOTICE } from '../dist/core-rules.mjs';
 import { codes } from '../dist/error-codes.mjs';
 
-/** The text of `notice`: said once per result, right before the rows (the core's). */
-export { ROWS_NOTICE } from '../dist/core-rules.mjs';
+/**
+ * The text of `notice` (the core's), `{fence}` standing for the call's
+ * marker: said once per result, right before the row text, which `"end"`
+ * with the same marker closes.
+ */
+export { ROWS_NOTICE };
+
+/**
+ * The notice of a result fenced with `fence`.
+ *
+ * @example
+ * rowsNotice(result.end) === result.notice // true for a result with rows
+ */
+export const rowsNotice = (fence) => ROWS_NOTICE.replace('{fence}', fence);
 
 /**
  * The caps on one tool result for the model unless `createAct({ resultLimits })`

@@ -3,6 +3,7 @@
 // takes on its way back to the model. The adapters (adapters/ai.js,
 // adapters/openai.js) and the loop's native mode all go through here.
 import { AlfredError, internalError } from './errors.js';
+import { newFence } from './model-json.js';
 import { checkedResultLimits } from './result-limits.js';
 import { TOOL_NAMES } from '../dist/core-rules.mjs';
 import { codes } from '../dist/error-codes.mjs';
@@ -98,26 +99,28 @@ function previewForModel(core, preview, registry) {
 /**
  * The JSON text of the tool result for the model (`toolResult`'s shape),
  * written by the core from an outcome JS holds. `limited` (internal: the
- * read was sent with the cap as its limit) makes the narrowing hint.
+ * read was sent with the cap as its limit) makes the narrowing hint;
+ * `fence` (internal: one drawn for the call, newFence) the marker that
+ * fences the row text, a new one when not given; `table` the table the call
+ * named, for a call refused before it had a query.
  */
-export function toolResultText(core, tool, outcome, { registry, resultLimits, limited = false } = {}) {
+export function toolResultText(core, tool, outcome, { registry, resultLimits, limited = false, fence = newFence(), table } = {}) {
   const limits = checkedResultLimits(resultLimits);
   const data = outcome?.error ? null : outcome?.data ?? null;
   const all = Array.isArray(data) ? data : data === null ? [] : [data];
   const requested = outcome?.query?.requested?.offset;
+  // A write held for approval tells the model what it would change, inside the fence.
+  const error = outcome?.error?.preview ? { ...outcome.error, preview: previewForModel(core, outcome.error.preview, registry) } : outcome?.error;
   // Only the rows that may be shown go to the core; the rest never leave.
-  const text = core.modelToolResultText(tool, { ...outcome, data: all.slice(0, limits.rows) }, {
+  return core.modelToolResultText(tool, { ...outcome, error: error ?? null, data: all.slice(0, limits.rows) }, {
     registry,
     limits,
     limited,
     returned: all.length,
     offset: Number.isSafeInteger(requested) ? requested : 0,
+    fence,
+    table: typeof table === 'string' ? table : undefined,
   });
-  if (!outcome?.error?.preview) return text;
-  // A write held for approval tells the model what it would change.
-  const out = JSON.parse(text);
-  out.error.preview = previewForModel(core, outcome.error.preview, registry);
-  return JSON.stringify(out);
 }
 
 /**
@@ -132,6 +135,7 @@ export function toolResultText(core, tool, outcome, { registry, resultLimits, li
  * `<id>`. Written by the core (docs/results-for-models.md).
  */
 export function toolResult(core, tool, outcome, options) {
+  // A result handed on as an object: JSON.parse of the core's text.
   return JSON.parse(toolResultText(core, tool, outcome, options));
 }
 

@@ -153,8 +153,8 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
     scratch += ex.result_json();
     scratch += '\n';
     if (parts->err) {
-      scratch += detail::model_error_text(tool, table, *parts->err,
-                                          ran ? std::string_view(query_text) : std::string_view(), function);
+      scratch += detail::model_error_text(
+          tool, table, *parts->err, ran ? std::string_view(query_text) : std::string_view(), function, parts->fence);
     } else {
       detail::model_envelope head;
       head.tool = tool;
@@ -165,11 +165,62 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
       head.query = query_text;
       head.offset = parts->offset;
       head.limited = parts->limited;
+      head.fence = parts->fence;
       detail::write_model_success(scratch, head, parts->rows, parts->row_count, true, *parts->registry, parts->limits);
     }
   });
   return scratch;
 }
+
+namespace {
+
+// What an outcome JS holds says about its call: the tool, the table and
+// function its query record names (else the table the call named), the
+// query rendered, whether a request ran.
+struct outcome_subject {
+  std::string tool;
+  std::string table;
+  std::string function;
+  std::string query_text;
+  std::optional<bool> exact;
+  bool ran = false;
+};
+
+outcome_subject subject_of(json_value fields) {
+  auto text_of = [&](const char* key) -> std::string {
+    auto value = fields.find(key);
+    return value && value->is_string() ? std::string(value->str()) : std::string();
+  };
+  outcome_subject out;
+  if (auto record = fields.find("query"); record && record->is_object()) {
+    out.query_text = model_query_text(*record, failed_code(fields.find("error")));
+    if (auto name = record->find("table"); name && name->is_string()) out.table = std::string(name->str());
+    if (auto name = record->find("function"); name && name->is_string()) out.function = std::string(name->str());
+    if (auto source = record->find("source"); source && source->is_string()) out.ran = source->str() != "none";
+    if (auto flag = record->find("exact"); flag && flag->is_bool()) out.exact = flag->as_bool();
+  }
+  out.tool = text_of("tool");
+  // A call refused before it had a query record still names its table.
+  if (out.table.empty()) out.table = text_of("table");
+  return out;
+}
+
+// The error of an outcome JS made (a policy's, a held write's with its preview).
+std::string given_error_text(const outcome_subject& call, json_value given, std::string_view fence) {
+  auto field = [&](const char* key) -> std::string {
+    auto value = given.find(key);
+    if (!value) return {};
+    return value->is_string() ? std::string(value->str()) : std::string(value->raw());
+  };
+  error err{codes::invalid_params, field("path"), field("message"), field("hint")};
+  err.details = field("details");
+  std::optional<json_value> preview = given.find("preview");
+  if (preview && !preview->is_object()) preview.reset();
+  return detail::model_error_text_with_code(call.tool, call.table, field("code"), err,
+                                            call.ran ? call.query_text : std::string(), call.function, fence, preview);
+}
+
+}  // namespace
 
 void model_tool_result(std::string& out, const ref_registry& reg, std::string_view input) {
   guarded_into(out, [&]() {
@@ -180,10 +231,6 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
       return;
     }
     const json_value fields = head->root();
-    auto text_of = [&](const char* key) -> std::string {
-      auto value = fields.find(key);
-      return value && value->is_string() ? std::string(value->str()) : std::string();
-    };
     auto number_of = [&](json_value object, const char* key) -> std::optional<long long> {
       auto value = object.find(key);
       return value ? value->as_integer() : std::nullopt;
@@ -193,43 +240,29 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
       if (auto rows = number_of(*caps, "rows"); rows && *rows > 0) limits.rows = std::size_t(*rows);
       if (auto chars = number_of(*caps, "chars"); chars && *chars > 0) limits.chars = std::size_t(*chars);
     }
-    std::string query_text;
-    std::string table;
-    std::string function;
-    std::optional<bool> exact;
-    bool ran = false;
-    const auto given_error = fields.find("error");
-    if (auto record = fields.find("query"); record && record->is_object()) {
-      query_text = model_query_text(*record, failed_code(given_error));
-      if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
-      if (auto name = record->find("function"); name && name->is_string()) function = std::string(name->str());
-      if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
-      if (auto flag = record->find("exact"); flag && flag->is_bool()) exact = flag->as_bool();
+    const outcome_subject call = subject_of(fields);
+    std::string_view fence;
+    if (auto given = fields.find("fence"); given && given->is_string()) fence = given->str();
+    if (!fence.empty() && !detail::is_fence_marker(fence)) {
+      out = error_result({codes::invalid_params, "fence", "fence must be 6 to 64 letters and digits", ""});
+      return;
     }
-    const std::string tool = text_of("tool");
-    if (auto given = given_error; given && given->is_object()) {
-      auto field = [&](const char* key) -> std::string {
-        auto value = given->find(key);
-        if (!value) return {};
-        return value->is_string() ? std::string(value->str()) : std::string(value->raw());
-      };
-      error err{codes::invalid_params, field("path"), field("message"), field("hint")};
-      err.details = field("details");
-      out = detail::model_error_text_with_code(tool, table, field("code"), err, ran ? query_text : std::string(),
-                                               function);
+    if (auto given = fields.find("error"); given && given->is_object()) {
+      out = given_error_text(call, *given, fence);
       return;
     }
     detail::model_envelope envelope;
-    envelope.tool = tool;
-    envelope.table = table;
-    envelope.function = function;
-    envelope.exact = exact;
+    envelope.tool = call.tool;
+    envelope.table = call.table;
+    envelope.function = call.function;
+    envelope.exact = call.exact;
     envelope.count = number_of(fields, "count");
-    envelope.query = query_text;
+    envelope.query = call.query_text;
     envelope.offset = number_of(fields, "offset").value_or(0);
     if (auto returned = number_of(fields, "returned"); returned && *returned > 0)
       envelope.returned = std::size_t(*returned);
     if (auto limited = fields.find("limited"); limited && limited->is_bool()) envelope.limited = limited->as_bool();
+    envelope.fence = fence;
     const std::string_view rows = input.substr(newline + 1);
     out = detail::model_success_text(envelope, rows.empty() ? std::string_view("[]") : rows, reg, limits);
   });

@@ -168,7 +168,7 @@ std::string core_rules() {
     w.key("outcomeUnknownHint");
     w.string(detail::write_outcome_unknown_hint());
     w.key("rowsNotice");
-    w.string(detail::kRowsNotice);
+    w.string(detail::kFencedNotice);
     write_name_rules(w);
     w.end_object();
     return data_result(out);

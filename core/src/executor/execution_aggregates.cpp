@@ -206,7 +206,8 @@ void execution::state::merge_server_aggregate() {
   }
   const aggregate_spec& spec = effective->aggregate;
   // Groups only a distinct count saw (every other metric of theirs is null).
-  for (const auto& [key, keys] : distinct_keys) {
+  for (const auto& [seen_key, keys] : distinct_keys) {
+    const std::string& key = seen_key;  // a lambda may not capture a structured binding (C++17)
     const bool known = std::any_of(server_groups.begin(), server_groups.end(),
                                    [&](const detail::aggregate_group& g) { return detail::group_key(g.keys) == key; });
     if (!known &&

@@ -7,6 +7,7 @@
 #include "../json/json_fields.h"
 #include "alfred/executor/executor.h"
 #include "alfred/uuid/uuid.h"
+#include "model_result.h"
 
 namespace alfred {
 
@@ -25,7 +26,9 @@ namespace {
 
 constexpr std::array<std::string_view, 6> kOptionKeys{"rowIds",        "limits",   "maxAffected",
                                                       "maxAffectedBy", "forModel", "context"};
-constexpr std::array<std::string_view, 2> kModelKeys{"rows", "chars"};
+constexpr std::array<std::string_view, 3> kModelKeys{"rows", "chars", "fence"};
+constexpr std::array<std::string_view, 2> kModelCounts{"rows", "chars"};
+
 constexpr std::array<std::string_view, 4> kLimitKeys{"maxParamsBytes", "maxStringBytes", "maxResponseBytes", "maxRows"};
 
 // Reads the members `keys` of `given` (each optional) into `targets`: whole
@@ -113,15 +116,21 @@ result<execution_options> parse_execution_options(json_value options) {
   if (by == "count") out.max_affected_by = max_affected_check::count;
 
   if (const auto model = fields["forModel"]; model && !model->is_null()) {
-    if (!model->is_object()) return error{codes::invalid_option, "forModel", "forModel must be { rows, chars }", ""};
+    if (!model->is_object())
+      return error{codes::invalid_option, "forModel", "forModel must be { rows, chars, fence }", ""};
     const detail::object_fields caps(*model, kModelKeys);
     if (const auto& name = caps.unknown())
       return error{codes::invalid_option, "forModel." + detail::echoed(*name),
                    textfmt::format("unknown result limit '{}'", detail::echoed(*name)), detail::key_list(kModelKeys)};
     result_limits limits;
-    if (auto wrong = read_counts(caps, kModelKeys, {&limits.rows, &limits.chars}, "forModel.", "forModel."))
+    if (auto wrong = read_counts(caps, kModelCounts, {&limits.rows, &limits.chars}, "forModel.", "forModel."))
       return std::move(*wrong);
     out.for_model = limits;
+    std::string_view fence;
+    if (detail::read_text(caps["fence"], fence) == detail::field_state::wrong_type ||
+        (!fence.empty() && !detail::is_fence_marker(fence)))
+      return error{codes::invalid_option, "forModel.fence", "forModel.fence must be 6 to 64 letters and digits", ""};
+    out.model_fence = std::string(fence);
   }
 
   std::string_view aggregates;

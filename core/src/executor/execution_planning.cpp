@@ -9,6 +9,7 @@
 #include "../tool_call/call_stage.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
+#include "../tool_call/row_key.h"
 #include "alfred/json/json.h"
 #include "alfred/rows/row_translation.h"
 #include "alfred/tool_call/tool_call.h"
@@ -217,6 +218,10 @@ error execution::state::too_many_rows(long long count) const {
                           detail::narrowing_example(*call.tbl), settings.max_affected)};
 }
 
+// The most rows whose keys a counted write is restricted to (as an approved
+// write's previewed rows): the keys go in the write's URL.
+constexpr std::size_t kMaxPinnedRows = 100;
+
 bool execution::state::plan_affected_count() {
   const tool_call& call = *effective;
   tool_call count;
@@ -227,10 +232,33 @@ bool execution::state::plan_affected_count() {
   count.or_groups = call.or_groups;
   count.current_user = call.current_user;
   count.columns = {call.tbl->key.empty() ? call.tbl->columns.front().name : call.tbl->key.front()};
-  count.limit = 1;
+  // With a one-column key, the keys of the rows counted (when within what a
+  // URL can name) restrict the write to them.
+  count.limit = call.tbl->key_column() ? long(std::min(settings.max_affected, kMaxPinnedRows)) : 1;
   count.count = "exact";
   return add_read_need(count, &state::consume_affected_count);
 }
+
+namespace {
+
+// The keys of the rows the count read, or nothing when one is missing.
+std::optional<std::vector<std::string>> counted_row_keys(const table& tbl, std::string_view body, long long total) {
+  auto doc = json_document::parse(body);
+  if (!doc || !doc->root().is_array() || static_cast<long long>(doc->root().size()) != total) return std::nullopt;
+  std::vector<std::string> keys;
+  bool complete = true;
+  doc->root().for_each_element([&](std::size_t, json_value row) {
+    auto key = detail::row_key_text(tbl, row);
+    if (key)
+      keys.push_back(std::move(*key));
+    else
+      complete = false;
+  });
+  if (!complete) return std::nullopt;
+  return keys;
+}
+
+}  // namespace
 
 bool execution::state::consume_affected_count(pending_need& counted) {
   need_response& answer = *counted.answer;
@@ -252,6 +280,17 @@ bool execution::state::consume_affected_count(pending_need& counted) {
     return false;
   }
   affected_counted = true;
+  counted_rows = **total;
+  if (effective->tbl->key_column() && counted_rows <= static_cast<long long>(kMaxPinnedRows))
+    counted_keys = counted_row_keys(*effective->tbl, answer.body, counted_rows);
+  if (counted_keys && counted_keys->empty()) {
+    // Nothing matched: a write restricted to no row is not sent.
+    record.source = query_source::database;
+    main_status = 200;
+    main_body = "[]";
+    complete_main(std::nullopt, 0);
+    return false;
+  }
   record.notes.push_back(textfmt::format("{} {} counted before changing {} (at most {})", **total,
                                          **total == 1 ? "row" : "rows", **total == 1 ? "it" : "them",
                                          settings.max_affected));
@@ -275,6 +314,13 @@ void execution::state::plan_main() {
             call.tbl->key_column()->type == column_type::uuid && field.json.size() > 2)
           created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
     if (created_ids.size() != call.rows.size()) created_ids.clear();
+  }
+  if (counted_keys && call.tbl->key_column()) {
+    // The write changes only the rows counted: the request is built with
+    // their keys added to its filters (the record shows the call as given).
+    tool_call pinned = call;
+    pinned.filters.push_back(detail::key_in_filter(*call.tbl->key_column(), *counted_keys));
+    return void(add_request(build_request(dom, pinned, options), &state::consume_main));
   }
   add_request(build_request(dom, call, options), &state::consume_main);
 }

@@ -148,8 +148,23 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
   }
   if (!rows) return fail(rows.err());
   const long n = long(written);
-  if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove))
-    record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
+  if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove)) {
+    if (affected_counted && counted_rows > 0) {
+      // The count saw rows the write did not change: row-level security
+      // lets this user read them but not change them (or they changed in
+      // between). "Counted before changing them" would say otherwise.
+      std::erase_if(record.notes, [](const std::string& note) {
+        return note.find(" counted before changing ") != std::string::npos;
+      });
+      record.notes.push_back(textfmt::format(
+          "the filters select {} this user can read, but the database changed none: row-level security may not let "
+          "this user {} {}",
+          counted_rows == 1 ? std::string("1 row") : textfmt::format("{} rows", counted_rows),
+          call.kind == tool_kind::update ? "change" : "delete", counted_rows == 1 ? "it" : "them"));
+    } else {
+      record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
+    }
+  }
   std::optional<long long> count = n;
   if (main_total) count = *main_total;
   if (call.kind == tool_kind::create && !call.batch && n == 1) {

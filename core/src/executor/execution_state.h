@@ -76,6 +76,12 @@ struct execution::state {
   /// An update or delete under `max_affected` checked by count: the rows
   /// its filters select were counted and are within the limit.
   bool affected_counted = false;
+  /// How many rows the count found, and the keys of those rows when the
+  /// table has a one-column key and they were few enough to name: the
+  /// write is restricted to them (a row that starts matching between the
+  /// count and the write is not changed).
+  long long counted_rows = 0;
+  std::optional<std::vector<std::string>> counted_keys;
   /// gen_ refs this execution holds a save claim on.
   std::vector<std::string> claims;
   /// While created rows are read back by id: the error to report when they

@@ -226,6 +226,7 @@ std::optional<execution::model_parts> execution::model() const {
   parts.limited = s.model_limited;
   parts.limits = *s.settings.for_model;
   parts.registry = &s.registry;
+  parts.fence = s.settings.model_fence;
   return parts;
 }
 

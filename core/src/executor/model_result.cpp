@@ -7,6 +7,7 @@
 #include "../json/array_elements.h"
 #include "../json/echo.h"
 #include "../json/format.h"
+#include "../json/json_scan.h"
 #include "alfred/json/json.h"
 #include "alfred/registry/uuid_scrub.h"
 
@@ -116,12 +117,16 @@ void write_envelope(std::string& out, const model_envelope& head, long long show
   }
   if (shown > 0) {
     w.key("notice");
-    w.string(kRowsNotice);
+    w.string(rows_notice(head.fence));
   }
   w.key("rows");
   w.begin_array();
   write_rows(w);
   w.end_array();
+  if (shown > 0 && !head.fence.empty()) {
+    w.key("end");
+    w.string(head.fence);
+  }
   w.end_object();
 }
 
@@ -231,7 +236,8 @@ std::vector<std::string> rows_that_fit(model_envelope& head, std::string_view ro
   // The envelope's size with a hint (an estimate: the final text is measured).
   model_envelope framed = head;
   if (!framed.count) framed.count = static_cast<long long>(std::max(head.returned, row_count.value_or(0)));
-  const std::size_t frame = utf16_length(envelope(framed, {}, true, limits)) + utf16_length(kRowsNotice) + 16;
+  const std::size_t frame =
+      utf16_length(envelope(framed, {}, true, limits)) + utf16_length(rows_notice(head.fence)) + head.fence.size() + 24;
   bool full = false;
   while (auto element = scan.next()) {
     ++seen;
@@ -301,6 +307,14 @@ void write_model_success(std::string& out, model_envelope head, std::string_view
                          std::optional<std::size_t> row_count, bool scrubbed, const ref_registry& registry,
                          const result_limits& limits) {
   if (rows_json.empty()) rows_json = "[]";
+  // The rows come as the database wrote their text; a raw U+2028 (or
+  // U+2029, U+0085) in a value is written as its escape, as every string the
+  // core writes is. Text without one, the usual case, is not copied.
+  std::string escaped;
+  if (next_line_break(rows_json.data(), 0, rows_json.size()) != rows_json.size()) {
+    append_without_line_breaks(escaped, rows_json.data(), rows_json.size());
+    rows_json = escaped;
+  }
   if (scrubbed && row_count && *row_count <= limits.rows && wrote_every_row(out, head, rows_json, *row_count, limits))
     return;
   const std::vector<std::string> rows = rows_that_fit(head, rows_json, row_count, scrubbed, registry, limits);
@@ -314,13 +328,39 @@ std::string model_success_text(model_envelope head, std::string_view rows_json, 
   return out;
 }
 
+bool is_fence_marker(std::string_view text) {
+  if (text.size() < 6 || text.size() > 64) return false;
+  for (char c : text)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return false;
+  return true;
+}
+
+std::string rows_notice(std::string_view fence) {
+  if (fence.empty()) return std::string(kRowsNotice);
+  constexpr std::string_view kSlot = "{fence}";
+  std::string out(kFencedNotice);
+  out.replace(out.find(kSlot), kSlot.size(), fence);
+  return out;
+}
+
+bool quotes_row_text(std::string_view code, const error& err) {
+  // The codes whose message or hint names rows by their labels (value_refs.cpp).
+  static constexpr std::string_view kLabelled[] = {"unknown_ref", "raw_id",      "ref_type_mismatch", "deleted_ref",
+                                                   "not_a_ref",   "pending_ref", "invented_uuid"};
+  if (!err.details.empty() || err.status != 0) return true;
+  for (auto labelled : kLabelled)
+    if (code == labelled) return true;
+  return false;
+}
+
 std::string model_error_text(std::string_view tool, std::string_view table, const error& err, std::string_view query,
-                             std::string_view function) {
-  return model_error_text_with_code(tool, table, err.code.name(), err, query, function);
+                             std::string_view function, std::string_view fence) {
+  return model_error_text_with_code(tool, table, err.code.name(), err, query, function, fence);
 }
 
 std::string model_error_text_with_code(std::string_view tool, std::string_view table, std::string_view code,
-                                       const error& err, std::string_view query, std::string_view function) {
+                                       const error& err, std::string_view query, std::string_view function,
+                                       std::string_view fence, std::optional<json_value> preview) {
   std::string out;
   json_writer w(out);
   w.begin_object();
@@ -329,6 +369,11 @@ std::string model_error_text_with_code(std::string_view tool, std::string_view t
   w.key("tool");
   w.string(tool);
   write_subject(w, table, function);
+  const bool fenced = !fence.empty() && (preview || quotes_row_text(code, err));
+  if (fenced) {
+    w.key("notice");
+    w.string(rows_notice(fence));
+  }
   w.key("error");
   w.begin_object();
   w.key("code");
@@ -343,7 +388,15 @@ std::string model_error_text_with_code(std::string_view tool, std::string_view t
     w.key("details");
     w.string(clip_utf8(err.details, 2000));
   }
+  if (preview) {
+    w.key("preview");
+    w.value(*preview);
+  }
   w.end_object();
+  if (fenced) {
+    w.key("end");
+    w.string(fence);
+  }
   if (!query.empty()) {
     w.key("query");
     w.string(query);

@@ -32,7 +32,9 @@ value_names names_of(const ref_registry& registry, const domain* dom, const tool
   return names;
 }
 
-// A key as its ref (or `me`); "(unregistered row)" for a UUID no ref holds.
+// A key as its ref (or `me`); "(unregistered row)" for a row's key no ref
+// holds, whatever its type (a bigint key is no more the model's to read than
+// a UUID: a number it cannot use, which reads as one it could).
 void write_key(json_writer& w, const value_names& names, std::string_view key, bool quoted) {
   if (names.users && !names.me.empty() && canonical_uuid(key) == canonical_uuid(names.me))
     return w.string(kCurrentUserRef);
@@ -41,7 +43,7 @@ void write_key(json_writer& w, const value_names& names, std::string_view key, b
                            : names.rows ? names.registry.find_by_key(names.rows->ref_prefix, key)
                                         : nullptr;
   if (entry) return w.string(entry->ref);
-  if (uuid) return w.string("(unregistered row)");
+  if (uuid || names.rows) return w.string("(unregistered row)");
   if (quoted)
     w.string(key);
   else

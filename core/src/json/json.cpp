@@ -12,6 +12,9 @@ namespace alfred {
 using detail::append_utf8;
 using detail::end_of_plain_run;
 using detail::hex4;
+using detail::line_break_at;
+using detail::line_break_escape;
+using detail::next_line_break;
 
 void detail::decode_string(detail::string_span s, std::string& out) {
   for (const char* p = s.begin; p < s.end;) {
@@ -310,12 +313,26 @@ char short_escape_letter(unsigned char c) {
 }
 
 // The content of a JSON string literal for `text`, without the quotes.
+// U+0085, U+2028 and U+2029 are escaped too (JSON.stringify leaves them):
+// what the core writes is read by models and prompts, where a raw one could
+// start a line of its own.
 void append_escaped_content(std::string& out, std::string_view text, bool strip_nul) {
   static constexpr char kHex[] = "0123456789abcdef";
+  const char* data = text.data();
+  const std::size_t size = text.size();
   std::size_t run = 0;
-  for (std::size_t i = 0; (i = end_of_plain_run(text.data(), i, text.size())) < text.size(); ++i) {
+  std::size_t line_break = next_line_break(data, 0, size);
+  for (std::size_t i = 0; (i = std::min(end_of_plain_run(data, i, size), line_break)) < size; ++i) {
+    out.append(data + run, i - run);
+    if (i == line_break) {
+      const std::size_t length = line_break_at(data, i, size);
+      out.append(line_break_escape(data + i, length), 6);
+      run = i + length;
+      i = run - 1;
+      line_break = next_line_break(data, run, size);
+      continue;
+    }
     const unsigned char c = static_cast<unsigned char>(text[i]);
-    out.append(text.data() + run, i - run);
     run = i + 1;
     // One append per escape: bodies are JSON inside a JSON string, so every
     // quote of theirs is escaped.
@@ -327,13 +344,14 @@ void append_escaped_content(std::string& out, std::string_view text, bool strip_
       out.append(escape, 6);
     }
   }
-  out.append(text.data() + run, text.size() - run);
+  out.append(data + run, size - run);
 }
 
 // `before` + the string literal for `text` + `after` (each '\0' for none). Most
 // strings and keys need no escape, and are written with one resize.
 void append_escaped(std::string& out, std::string_view text, bool strip_nul, char before = 0, char after = 0) {
-  if (end_of_plain_run(text.data(), 0, text.size()) == text.size()) {
+  if (end_of_plain_run(text.data(), 0, text.size()) == text.size() &&
+      next_line_break(text.data(), 0, text.size()) == text.size()) {
     const std::size_t extra = (before ? 1 : 0) + (after ? 1 : 0);
     std::size_t at = out.size();
     out.resize(at + text.size() + 2 + extra);

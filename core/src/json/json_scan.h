@@ -59,6 +59,83 @@ inline std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_
   return at;
 }
 
+/// The length of the line break JSON lets a string hold raw that starts at
+/// `at`: U+0085 (C2 85) and U+2028, U+2029 (E2 80 A8, E2 80 A9) are 2 and
+/// 3; 0 for anything else. A reader that splits lines on them (a prompt, a
+/// log, a tokenizer) would see a value start a line of its own, so text a
+/// model reads writes them as `\u` escapes.
+inline std::size_t line_break_at(const char* data, std::size_t at, std::size_t size) {
+  const unsigned char c = static_cast<unsigned char>(data[at]);
+  if (c == 0xC2) return at + 1 < size && static_cast<unsigned char>(data[at + 1]) == 0x85 ? 2 : 0;
+  if (c != 0xE2 || at + 2 >= size || static_cast<unsigned char>(data[at + 1]) != 0x80) return 0;
+  const unsigned char last = static_cast<unsigned char>(data[at + 2]);
+  return last == 0xA8 || last == 0xA9 ? 3 : 0;
+}
+
+/// Index of the first byte at or after `at` that may lead such a line
+/// break (0xC2 or 0xE2), or `size`: most text has none, so text is searched
+/// for them sixteen (or eight) bytes at a time, as end_of_plain_run does.
+inline std::size_t next_line_break_lead(const char* data, std::size_t at, std::size_t size) {
+#if defined(__wasm_simd128__) || defined(__SSE2__)
+  using bytes16 = unsigned char __attribute__((vector_size(16)));
+  for (; at + 16 <= size; at += 16) {
+    bytes16 v;
+    std::memcpy(&v, data + at, 16);
+    const bytes16 lead = (v == 0xC2) | (v == 0xE2);
+#if defined(__wasm_simd128__)
+    const unsigned mask = wasm_i8x16_bitmask(reinterpret_cast<v128_t>(lead));
+#else
+    const unsigned mask = unsigned(_mm_movemask_epi8(reinterpret_cast<__m128i>(lead)));
+#endif
+    if (mask != 0) return at + std::size_t(__builtin_ctz(mask));
+  }
+#endif
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  for (; at + 8 <= size; at += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, data + at, 8);
+    const std::uint64_t c2 = word ^ (kOnes * 0xC2);
+    const std::uint64_t e2 = word ^ (kOnes * 0xE2);
+    const std::uint64_t lead = (((c2 - kOnes) & ~c2) | ((e2 - kOnes) & ~e2)) & kHighs;
+    if (lead != 0) return at + std::size_t(__builtin_ctzll(lead) >> 3);
+  }
+  for (; at < size; ++at) {
+    const unsigned char c = static_cast<unsigned char>(data[at]);
+    if (c == 0xC2 || c == 0xE2) break;
+  }
+  return at;
+}
+
+/// Index of the first line break (line_break_at) at or after `at`, or `size`.
+inline std::size_t next_line_break(const char* data, std::size_t at, std::size_t size) {
+  for (; (at = next_line_break_lead(data, at, size)) < size; ++at)
+    if (line_break_at(data, at, size) != 0) return at;
+  return size;
+}
+
+/// The `\u` escape of the line break of length `length` at `data`.
+inline const char* line_break_escape(const char* data, std::size_t length) {
+  if (length == 2) return "\\u0085";
+  return static_cast<unsigned char>(data[2]) == 0xA8 ? "\\u2028" : "\\u2029";
+}
+
+/// Appends the JSON text of `size` bytes at `data` with every raw U+0085,
+/// U+2028 and U+2029 (they can only stand inside its strings) written as a
+/// `\u` escape: the same JSON, one line however it is read. Copies the text
+/// as it is when it has none, the usual case.
+inline void append_without_line_breaks(std::string& out, const char* data, std::size_t size) {
+  std::size_t run = 0;
+  for (std::size_t at = next_line_break(data, 0, size); at < size; at = next_line_break(data, at, size)) {
+    const std::size_t length = line_break_at(data, at, size);
+    out.append(data + run, at - run);
+    out.append(line_break_escape(data + at, length), 6);
+    at += length;
+    run = at;
+  }
+  out.append(data + run, size - run);
+}
+
 /// The value of a hex digit, or -1.
 inline int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';

@@ -56,7 +56,7 @@ TEST_CASE("execution options: a limit that is not a whole number ≥ 1 is refuse
   CHECK(error_of(R"({"forModel":{"rows":2,"chars":true}})") ==
         "invalid_option forModel.chars: forModel.chars must be a whole number ≥ 1");
   CHECK(error_of(R"({"limits":"big"})") == "invalid_option limits: limits must be an object");
-  CHECK(error_of(R"({"forModel":[]})") == "invalid_option forModel: forModel must be { rows, chars }");
+  CHECK(error_of(R"({"forModel":[]})") == "invalid_option forModel: forModel must be { rows, chars, fence }");
   CHECK(error_of(R"({"forModel":{"cols":1}})") == "invalid_option forModel.cols: unknown result limit 'cols'");
   CHECK(error_of(R"({"limits":{"maxCols":1}})") == "invalid_option limits.maxCols: unknown limit 'maxCols'");
 }

@@ -68,8 +68,8 @@ TEST_CASE("maxAffected by header: the database's refusal (PGRST124) is too_many_
 }
 
 TEST_CASE(
-    "maxAffected by count: the selected rows are counted first, within the limit the write follows, without the "
-    "preference") {
+    "maxAffected by count: the selected rows are counted first, within the limit the write follows, restricted to the "
+    "rows counted, without the preference") {
   ref_registry reg = sample_registry();
   auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::count);
   REQUIRE(del->needs().size() == 1);
@@ -77,16 +77,73 @@ TEST_CASE(
   CHECK(count.method == "GET");
   CHECK(prefer_of(count) == "count=exact");
   CHECK(count.url.find("location=eq.fridge") != std::string::npos);
-  CHECK(count.url.find("limit=1") != std::string::npos);
-  del->respond(0, answer(206, R"([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51"}])", "0-0/3"));
+  // The keys of every row the write may change: as many as the limit allows.
+  CHECK(count.url.find("select=id") != std::string::npos);
+  CHECK(count.url.find("limit=5") != std::string::npos);
+  del->respond(0,
+               answer(206,
+                      R"([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51"},{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c52"},)"
+                      R"({"id":"A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C53"}])",
+                      "0-2/3"));
   REQUIRE_FALSE(del->done());
   REQUIRE(del->needs().size() == 1);
-  CHECK(del->needs()[0].request.method == "DELETE");
-  CHECK(prefer_of(del->needs()[0].request) == "return=representation");
+  const http_request& write = del->needs()[0].request;
+  CHECK(write.method == "DELETE");
+  CHECK(prefer_of(write) == "return=representation");
+  // A row that starts matching between the count and the write is not changed.
+  CHECK(write.url.find("location=eq.fridge&id=in.%28a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51%2C"
+                       "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c52%2Ca1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c53%29") !=
+        std::string::npos);
   del->respond(0, answer(200, "[]"));
   const json out = json::parse(del->result_json());
   CHECK(out["error"].is_null());
-  CHECK(out["query"]["notes"].dump().find("3 rows counted before changing them (at most 5)") != std::string::npos);
+  // The record is the call as given, without the keys it was restricted to.
+  CHECK(out["query"]["requested"]["filters"].size() == 1);
+  CHECK(out["query"]["effective"].is_null());
+}
+
+TEST_CASE("maxAffected by count: a count that selects nothing sends no write") {
+  ref_registry reg = sample_registry();
+  auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::count);
+  del->respond(0, answer(200, "[]", "*/0"));
+  REQUIRE(del->done());
+  const json out = json::parse(del->result_json());
+  CHECK(out["error"].is_null());
+  CHECK(out["data"] == json::array());
+  CHECK(out["count"] == 0);
+  CHECK(out["query"]["notes"] ==
+        json::array({"no row matched the filters (it may not exist, or may belong to another user)"}));
+}
+
+TEST_CASE(
+    "maxAffected by count: rows counted that the write did not change (row-level security lets the user read them, "
+    "not change them) are said as such, not as counted before changing them") {
+  ref_registry reg = sample_registry();
+  auto update =
+      start(reg, "db_update",
+            R"({"table":"inventory","filters":[{"field":"location","op":"=","value":"fridge"}],"data":{"quantity":2}})",
+            5, max_affected_check::count);
+  update->respond(0, answer(206, R"([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51"}])", "0-0/1"));
+  REQUIRE(update->needs().size() == 1);
+  CHECK(update->needs()[0].request.method == "PATCH");
+  update->respond(0, answer(200, "[]"));
+  const json out = json::parse(update->result_json());
+  CHECK(out["error"].is_null());
+  CHECK(out["query"]["notes"] ==
+        json::array({"the filters select 1 row this user can read, but the database changed none: row-level security "
+                     "may not let this user change it"}));
+}
+
+TEST_CASE("maxAffected by count: past the rows a URL can name, the write runs with its own filters") {
+  ref_registry reg = sample_registry();
+  auto del = start(reg, "db_delete", kDelete, 500, max_affected_check::count);
+  CHECK(del->needs()[0].request.url.find("limit=100") != std::string::npos);
+  del->respond(0, answer(206, R"([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51"}])", "0-99/250"));
+  REQUIRE(del->needs().size() == 1);
+  CHECK(del->needs()[0].request.url.find("id=in.") == std::string::npos);
+  del->respond(0, answer(200, R"([{"id":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c51","name":"milk"}])"));
+  CHECK(json::parse(del->result_json())["query"]["notes"].dump().find(
+            "250 rows counted before changing them (at most 500)") != std::string::npos);
 }
 
 TEST_CASE("maxAffected by count: over the limit is too_many_rows, and the write is never sent") {

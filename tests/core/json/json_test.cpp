@@ -86,12 +86,21 @@ TEST_CASE("json: accepts and rejects the same documents as nlohmann") {
   }
 }
 
-TEST_CASE("json: strings are escaped exactly as JSON.stringify escapes them") {
+TEST_CASE("json: strings are escaped as JSON.stringify escapes them, and the line breaks it leaves raw as escapes") {
   CHECK(json_quote("a\"b\\c") == R"("a\"b\\c")");
   CHECK(json_quote("\b\f\n\r\t") == R"("\b\f\n\r\t")");
   CHECK(json_quote(std::string("\x01\x1f\x7f", 3)) == "\"\\u0001\\u001f\x7f\"");
   CHECK(json_quote(std::string("nul\0here", 8)) == R"("nul\u0000here")");
-  CHECK(json_quote("é日😀 / </script> \u2028") == "\"é日😀 / </script> \u2028\"");
+  CHECK(json_quote("é日😀 / </script>") == "\"é日😀 / </script>\"");
+  // U+2028, U+2029 and U+0085 would start a line for a reader that splits on
+  // them: escaped, in any place of the string and one after another.
+  CHECK(json_quote("a\u2028b\u2029c\u0085d") == R"("a\u2028b\u2029c\u0085d")");
+  CHECK(json_quote("\u2028\u2028") == R"("\u2028\u2028")");
+  CHECK(json_quote("0123456789abcdef0123456789\u2029") == R"("0123456789abcdef0123456789\u2029")");
+  // Their neighbours in UTF-8 (’ …, a no-break space, ©) stay as they are.
+  CHECK(json_quote("\u2019\u2026\u00a0\u00a9\u2027\u202a") == "\"\u2019\u2026\u00a0\u00a9\u2027\u202a\"");
+  CHECK(json_quote(std::string("\xE2\x80", 2)) == std::string("\"\xE2\x80\"", 4));
+  CHECK(json_quote(std::string("\xC2", 1)) == std::string("\"\xC2\"", 3));
 }
 
 TEST_CASE("json: numbers and untouched sub-documents are written back byte for byte") {

@@ -21,8 +21,8 @@ export const ADA = { id: 'a1f0ed00-0000-4000-8000-00000000000a', email: 'ada@exa
  * Starts PGlite migrated with the bootstrap and `sql` (one migration named
  * `900_test.sql`; `users` are inserted into auth.users), resolves
  * `inspect(query)` before serving it, then PostgREST and the gateway.
- * Resolves to `{ supabaseUrl, restUrl, anonKey, serviceKey, token, inspected, stop() }`;
- * `token` is a signed-in token of ADA.
+ * Resolves to `{ supabaseUrl, restUrl, anonKey, serviceKey, jwtSecret, token, tokenOf(user), inspected, stop() }`;
+ * `token` is a signed-in token of ADA, `tokenOf(user)` one of any user of `users`.
  *
  * @example
  * const stack = await startSqlStack({ sql: 'create table public.t (id bigint primary key)', inspect: (query) => catalogFacts(query) })
@@ -56,7 +56,7 @@ export async function startSqlStack({ sql, inspect, users = [ADA] }) {
       probe: { path: '/', headers: { apikey: keys.serviceKey, authorization: `Bearer ${keys.serviceKey}` } },
     });
     gateway = await startRestGateway({ host: HOST, port: await freePort(HOST), restUrl: postgrest.url });
-    return { supabaseUrl: gateway.url, restUrl: postgrest.url, ...keys, token: userToken(ADA, jwtSecret), inspected, stop };
+    return { supabaseUrl: gateway.url, restUrl: postgrest.url, ...keys, jwtSecret, token: userToken(ADA, jwtSecret), tokenOf: (user) => userToken(user, jwtSecret), inspected, stop };
   } catch (error) {
     await stop().catch(() => {});
     throw error;

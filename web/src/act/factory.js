@@ -2,6 +2,7 @@
 // first use.
 import { defaultDomain } from '../default-domain.js';
 import { AlfredError, internalError } from '../errors.js';
+import { EXPLICIT_POLICY } from '../policy/options.js';
 import { restrictDomain } from '../policy/tables.js';
 import { loadFailureText } from './tool-results.js';
 import { codes } from '../../dist/error-codes.mjs';
@@ -61,6 +62,9 @@ function deferredAct(ready, loading, options) {
     },
     get context() {
       return loading.act ? loading.act.context : Object.freeze({ ...(options.context ?? {}) });
+    },
+    get [EXPLICIT_POLICY]() {
+      return loading.act ? loading.act[EXPLICIT_POLICY] : { approve: options.approve !== undefined && options.approve !== null };
     },
     async execute(tool, params, executeOptions) {
       try {

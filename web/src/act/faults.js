@@ -1,7 +1,8 @@
 // The act's fault handling: a write whose answer was lost or that the core
 // failed on after sending is an unknown outcome, never "no effect"; a create
 // of unknown outcome is retried with the same row ids; a server that refuses
-// the max-affected preference is remembered, and the act counts instead.
+// the max-affected preference (or names a version before 13 in any answer)
+// is remembered, and every act on it counts instead.
 import { randomUuid } from '../uuid.js';
 import { OUTCOME_UNKNOWN_HINT, STEP_TOOLS, TOOL_NAMES } from '../../dist/core-rules.mjs';
 import { codes } from '../../dist/error-codes.mjs';
@@ -101,9 +102,24 @@ export function forgetAggregateServers() {
   aggregateSupport.clear();
 }
 
-/** @internal Whether this process has seen the server at `key` refuse max-affected. */
+/** @internal Whether this process has seen the server at `key` refuse max-affected, or name a version before 13. */
 export function isCounting(key) {
   return countingServers.has(key);
+}
+
+/**
+ * @internal Learns from a response's `Server` header what the server at
+ * `key` supports: a PostgREST before 13 (`postgrest/12.0.2`) does not take
+ * the max-affected preference, so every act on it counts instead from its
+ * first write, without a refused request. A server that names no version
+ * (a gateway may replace the header) is learnt from its first refusal.
+ *
+ * @example
+ * learnServer('https://abcd.supabase.co', 'postgrest/12.0.2'); isCounting('https://abcd.supabase.co') // true
+ */
+export function learnServer(key, server) {
+  const version = /^postgrest\/(\d+)\./i.exec(typeof server === 'string' ? server.trim() : '');
+  if (version && Number(version[1]) < 13 && !countingServers.has(key)) rememberCounting(key);
 }
 
 // Row ids for a create: the ones an earlier attempt of the same create (or

@@ -15,9 +15,9 @@ export function toolCallParams(core, name, args, resultLimits) {
 // The tool result text of `outcome`: the call's own run wrote it; an
 // outcome made in JS (a policy's refusal, a held write's preview, a lost
 // answer) is written now.
-export function outcomeText(core, name, outcome, registry, resultLimits) {
+export function outcomeText(core, name, outcome, registry, resultLimits, { fence, table } = {}) {
   if (typeof outcome.modelText === 'string') return outcome.modelText;
-  return toolResultText(core, name, outcome, { registry, resultLimits });
+  return toolResultText(core, name, outcome, { registry, resultLimits, fence, table });
 }
 
 // The tool result text of a call that could not run because the core did

@@ -2,11 +2,18 @@
 // Completions and the Responses API) and a dispatcher that runs the model's
 // tool calls and returns the messages to send back. Works with the `openai`
 // package and with any OpenAI-compatible endpoint; it imports nothing from it.
-// A write the act holds for approval (createAct({ approve })) runs only when
-// the caller's `approve(call, preview)` says yes; without one it stays held
-// and the model reads `approval_required` (fail closed).
+// Updates, deletes and functions that change data are held for approval
+// unless the act's `approve` says otherwise in so many words
+// (APPROVE_DEFAULTS.openai); a held write runs only when the caller's
+// `approve(call, preview)` says yes; without one it stays held and the model
+// reads `approval_required` (fail closed).
+import { modelJson } from '../model-json.js';
 import { approvalError } from '../policy/gate.js';
+import { SURFACE, surfaceApprove } from '../policy/options.js';
 import { codes } from '../../dist/error-codes.mjs';
+
+// The act's calls from here apply the OpenAI adapter's default approval.
+const FROM_OPENAI = Object.freeze({ [SURFACE]: 'openai' });
 
 /**
  * Function tools for `client.chat.completions.create({ tools })` (`api:
@@ -63,22 +70,23 @@ function paramsOf(args) {
 // Resolves to the result's JSON text, as the core wrote it (a successful
 // call's rows are never parsed on their way to the model).
 async function runCall(act, call, { signal, approve }) {
-  const text = await act.callToolText(call.name, call.args, { signal });
+  const text = await act.callToolText(call.name, call.args, { signal, ...FROM_OPENAI });
   if (typeof approve !== 'function' || !text.startsWith('{"ok":false')) return text;
   const result = JSON.parse(text);
   // A function policy on the act asked already; its answer stands.
-  const held = result.error?.code === codes.approval_required && typeof act.policy?.approve === 'string';
+  const held = result.error?.code === codes.approval_required && typeof surfaceApprove(act, 'openai') === 'string';
   if (!held) return text;
   const preview = result.error.preview;
   let answer;
   try {
     answer = await approve({ id: call.id, tool: call.name, table: result.table ?? preview?.table ?? null, params: paramsOf(call.args) }, preview);
   } catch (cause) {
-    return JSON.stringify({ ...result, error: modelCopy(approvalError(preview, { failure: String(cause?.message ?? cause).slice(0, 200) })) });
+    return modelJson({ ...result, error: modelCopy(approvalError(preview, { failure: String(cause?.message ?? cause).slice(0, 200) })) });
   }
   signal?.throwIfAborted();
-  if (answer !== true) return JSON.stringify({ ...result, error: modelCopy(approvalError(preview, { denied: true })) });
-  return act.callToolText(call.name, call.args, { signal, approved: true });
+  // The result keeps its fence (notice, end) around the preview.
+  if (answer !== true) return modelJson({ ...result, error: modelCopy(approvalError(preview, { denied: true })) });
+  return act.callToolText(call.name, call.args, { signal, ...FROM_OPENAI, approved: true });
 }
 
 const modelCopy = ({ code, path, message, hint, preview }) => ({ code, path, message, hint, preview });
@@ -92,10 +100,13 @@ const modelCopy = ({ code, path, message, hint, preview }) => ({ code, path, mes
  * them; items that are not function calls (a custom tool's call, a message,
  * a reasoning item) are skipped. Each `content` / `output` is the JSON text of
  * `act.callToolText`'s result (cut to the act's `resultLimits`), errors
- * included, so the model can correct its call. A write the act holds for
- * approval (`createAct({ approve: 'deletes' })`) runs when `approve({ id,
- * tool, table, params }, preview)` resolves `true`; without `approve` it is
- * not run, and the model reads `approval_required` (fail closed). Rejects
+ * included, so the model can correct its call. Updates, deletes and
+ * functions that change data are held unless the act's `approve` was given
+ * otherwise (`createAct({ approve: 'none' })` runs them unasked); a held
+ * write runs when `approve({ id, tool, table, params }, preview)` resolves
+ * `true`; without `approve` it is not run, and the model reads
+ * `approval_required` (fail closed). An update or delete that selects no
+ * row is answered without asking. Rejects
  * only when `signal` aborts.
  *
  * @example

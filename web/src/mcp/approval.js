@@ -8,13 +8,14 @@
 // multi round-trip request (2026-07-28) or `elicitation/create` on the
 // call's event stream (2025 sessions).
 import { callWrites } from '../act/faults.js';
-import { needsApproval } from '../policy/options.js';
+import { APPROVE_DEFAULTS, needsApproval } from '../policy/options.js';
+import { modelJson } from '../model-json.js';
 import { checkedResultLimits } from '../result-limits.js';
 import { toolArguments, toolResult } from '../tools.js';
 import { codes } from '../../dist/error-codes.mjs';
 
-/** The approve mode of an MCP server by default: updates and deletes ask first. */
-export const DEFAULT_APPROVE = 'changes';
+/** The approve mode of an MCP server by default: updates and deletes ask first (APPROVE_DEFAULTS.mcp). */
+export const DEFAULT_APPROVE = APPROVE_DEFAULTS.mcp;
 /** The key of the confirmation in an MRTR `inputRequests` / `inputResponses` map. */
 export const CONFIRM_KEY = 'confirm_write';
 
@@ -26,20 +27,23 @@ const LABEL_CHARS = 60;
  * The act options of a server's policy (`readOnly`, `tables`, `approve`,
  * `maxAffected`, `confirm`) as createAct takes them: `{ data, error }`.
  * `confirm: false` (`--no-confirm`) runs writes unasked (`approve: 'none'`);
- * otherwise `approve` defaults to DEFAULT_APPROVE.
+ * otherwise `approve` defaults to `defaultApprove` (the surface's,
+ * APPROVE_DEFAULTS; DEFAULT_APPROVE for the stdio server).
  *
  * @example
  * actPolicy({ readOnly: false, confirm: true }) // { data: { approve: 'changes' }, error: null }
  */
-export function actPolicy({ readOnly, tables, approve, maxAffected, confirm = true } = {}) {
+export function actPolicy({ readOnly, tables, approve, maxAffected, onAudit, tracer, confirm = true } = {}, defaultApprove = DEFAULT_APPROVE) {
   if (typeof confirm !== 'boolean') return { data: null, error: { code: codes.invalid_option, path: 'confirm', message: 'confirm must be true or false', hint: 'confirm: false runs writes without asking the user' } };
   if (confirm === false && approve !== undefined && approve !== 'none') {
     return { data: null, error: { code: codes.invalid_option, path: 'confirm', message: `confirm: false runs writes without asking, and approve: ${JSON.stringify(typeof approve === 'function' ? 'a function' : approve)} asks before some: give one of them`, hint: 'drop approve, or drop confirm: false' } };
   }
-  const options = { approve: confirm === false ? 'none' : (approve ?? DEFAULT_APPROVE) };
+  const options = { approve: confirm === false ? 'none' : (approve ?? defaultApprove) };
   if (readOnly !== undefined) options.readOnly = readOnly;
   if (tables !== undefined && tables !== null) options.tables = tables;
   if (maxAffected !== undefined && maxAffected !== null) options.maxAffected = maxAffected;
+  if (onAudit !== undefined && onAudit !== null) options.onAudit = onAudit;
+  if (tracer !== undefined && tracer !== null) options.tracer = tracer;
   return { data: options, error: null };
 }
 
@@ -55,12 +59,13 @@ function labelOf(row, labels) {
   return shown.length ? shown.join(' ') : null;
 }
 
+// A row as the question names it: its ref and its label, quoted as JSON
+// (escaped), so nothing in the label reads as part of the question.
 function describeRow(row, labels) {
   const ref = refOf(row);
   const label = labelOf(row, labels);
-  const shortLabel = label && label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
-  if (ref && shortLabel) return `${ref} "${shortLabel}"`;
-  return ref ?? (shortLabel ? `"${shortLabel}"` : 'a row');
+  if (ref && label) return `${ref} ${quoted(label)}`;
+  return ref ?? (label ? quoted(label) : 'a row');
 }
 
 /**
@@ -100,7 +105,7 @@ export function confirmationRequest(preview) {
 // read as part of the question around it, and cut to a line.
 function quoted(text) {
   const value = String(text);
-  return JSON.stringify(value.length > LABEL_CHARS ? `${value.slice(0, LABEL_CHARS - 1)}…` : value);
+  return modelJson(value.length > LABEL_CHARS ? `${value.slice(0, LABEL_CHARS - 1)}…` : value);
 }
 
 // An argument's value in the question: text quoted, a number, true, false
@@ -226,7 +231,7 @@ export async function runConfirmedCall({ core, act, name, args, signal, confirma
     return { result: JSON.parse(text), text };
   }
   const resultLimits = checkedResultLimits(act.resultLimits);
-  const forModel = (outcome) => toolResult(core, name, outcome, { registry: act.registry, resultLimits });
+  const forModel = (outcome) => toolResult(core, name, outcome, { registry: act.registry, resultLimits, table: params?.table });
   if (error) return { result: forModel({ data: null, error, query: null, count: null }) };
   const outcome = await act.execute(name, params, { signal });
   const held = outcome?.error?.code === codes.approval_required ? outcome.error.preview : null;

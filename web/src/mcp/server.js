@@ -9,6 +9,8 @@ import { callSessionTool, findSession, newSessionId, openSession } from './sessi
 import { MemorySessionStore } from './store.js';
 import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolError, mcpToolList, schemaDescription } from './tools.js';
 import { readUserToken } from './user-token.js';
+import { POLICY_OPTION_NAMES } from '../policy/options.js';
+import { restrictDomain } from '../policy/tables.js';
 import { checkedResultLimits } from '../result-limits.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -53,10 +55,17 @@ const confirmationValidator = {
 
 const invalidOption = (path, message, hint) => ({ data: null, error: { code: codes.invalid_option, path, message, hint } });
 
+// Every option createMcpServer reads: its own, and the policy every surface
+// takes (createAct's safety options and `confirm`). Anything else is
+// `invalid_option`, as createAct answers, never ignored.
+const SERVER_OPTIONS = ['core', 'domain', 'url', 'apiKey', 'accessToken', 'getAccessToken', 'store', 'sessionId', 'fetch', 'version', 'schema', 'resultLimits', 'embedder'];
+export const MCP_SERVER_OPTION_NAMES = Object.freeze([...SERVER_OPTIONS, ...POLICY_OPTION_NAMES, 'confirm']);
+
 /**
  * An SDK `Server` whose tools act as the signed-in user on `domain`, for one
  * session whose refs are kept in `store` under `sessionId`. Connect it to
- * any SDK transport. Resolves to `{ data: { server, sessionId, domain }, error }`;
+ * any SDK transport. Resolves to `{ data: { server, sessionId, domain }, error }`
+ * (`domain`: what the client is shown, the allowed tables only);
  * never throws for a bad option, a refused domain or token, or a store that
  * fails (those are `error`, with `code`, `path`, `message`, `hint`).
  *
@@ -73,7 +82,9 @@ const invalidOption = (path, message, hint) => ({ data: null, error: { code: cod
  *   `embedder` (turns the text of db_call's vector arguments into vectors of
  *   the size the functions take, see `createAct`).
  * - The policy on writes, passed to the act: `readOnly` (only db_read and
- *   db_schema are listed; writes are `read_only`), `tables` (an allow-list),
+ *   db_schema are listed; writes are `read_only`), `tables` (an allow-list:
+ *   the other tables are named nowhere, not in the tools, the instructions
+ *   or the schema), `onAudit` and `tracer` (as createAct's),
  *   `approve` (`'changes'` by default: updates and deletes ask the user;
  *   `'deletes'`: deletes only; `'writes'`: creates too; `'none'`), `maxAffected`, and `confirm`
  *   (default true; false runs writes unasked, as `approve: 'none'`). A write
@@ -81,16 +92,20 @@ const invalidOption = (path, message, hint) => ({ data: null, error: { code: cod
  *   (`elicitation/create`, with the rows it would touch), and runs only on
  *   an explicit yes; a client that declared no elicitation gets
  *   `approval_required` and nothing is sent.
+ * - Any other option is `invalid_option`, as createAct answers.
  *
  * @example
  * const { data, error } = await createMcpServer({ core, domain, url: SUPABASE_URL, apiKey: anonKey, accessToken: session.access_token })
  * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
  * await data.server.connect(new StdioServerTransport())
  */
-export async function createMcpServer({ core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, confirm } = {}) {
-  const { data: checked, error: optionsError } = checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, confirm });
+export async function createMcpServer(options = {}) {
+  const unknown = Object.keys(options ?? {}).find((name) => !MCP_SERVER_OPTION_NAMES.includes(name));
+  if (unknown !== undefined) return invalidOption(unknown, `unknown option ${unknown}`, `options are ${MCP_SERVER_OPTION_NAMES.join(', ')}`);
+  const { core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, onAudit, tracer, confirm } = options ?? {};
+  const { data: checked, error: optionsError } = checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, onAudit, tracer, confirm });
   if (optionsError) return { data: null, error: optionsError };
-  const { served, tokenOf, policy, tools } = checked;
+  const { served, shown, tokenOf, policy, tools } = checked;
   let sdk;
   try {
     sdk = await loadMcpSdk();
@@ -99,20 +114,22 @@ export async function createMcpServer({ core, domain, url, apiKey, accessToken, 
   }
   const { data: session, error: sessionError } = await startSession({ store, sessionId, tokenOf });
   if (sessionError) return { data: null, error: sessionError };
-  const server = new sdk.Server(mcpServerInfo(served, version), {
+  // What the client is shown is the domain with only the allowed tables:
+  // the others are named nowhere (tools, instructions, schema).
+  const server = new sdk.Server(mcpServerInfo(shown, version), {
     capabilities: { tools: {}, resources: {} },
-    instructions: mcpInstructions(served),
+    instructions: mcpInstructions(shown),
     jsonSchemaValidator: confirmationValidator,
   });
   const actOptions = { url, apiKey, domain: served, ...policy, ...(fetch ? { fetch } : {}), ...(resultLimits ? { resultLimits } : {}), ...(embedder ? { embedder } : {}) };
-  serveRequests(server, sdk.types, { core, store, served, tools, tokenOf, session, actOptions });
-  return { data: { server, sessionId: session.id, domain: served }, error: null };
+  serveRequests(server, sdk.types, { core, store, served: shown, tools, tokenOf, session, actOptions });
+  return { data: { server, sessionId: session.id, domain: shown }, error: null };
 }
 
 // The options checked before anything starts: the domain, the URL and key,
 // one way to the user's token, the policy and the result caps (createAct
 // refuses bad ones; here they fail now, not at the first call).
-function checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, confirm }) {
+function checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessToken, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, onAudit, tracer, confirm }) {
   if (!core || typeof core.toolDefinitions !== 'function') return invalidOption('core', 'createMcpServer needs a loaded core', "const core = await loadCore() (from 'alfred-act'), or import createMcpServer from 'alfred-act/mcp', which loads one");
   const served = domain ?? coreDomain(core);
   const { error: domainError } = core.validateDomain(served);
@@ -123,13 +140,14 @@ function checkServerOptions({ core, domain, url, apiKey, accessToken, getAccessT
     return invalidOption('accessToken', 'give the user\'s token as accessToken or getAccessToken, one of them', "accessToken: session.access_token, or getAccessToken: accessTokenSource({ command }) for one that is refreshed");
   }
   const tokenOf = getAccessToken ?? (async () => readUserToken(accessToken));
-  const { data: policy, error: policyError } = actPolicy({ readOnly, tables, approve, maxAffected, confirm });
+  const { data: policy, error: policyError } = actPolicy({ readOnly, tables, approve, maxAffected, onAudit, tracer, confirm });
   if (policyError) return { data: null, error: policyError };
   try {
     checkedResultLimits(resultLimits);
     core.createAct({ url, apiKey, accessToken: '', domain: served, ...policy, ...(embedder === undefined ? {} : { embedder }) }).registry.delete();
-    const tools = mcpToolList(core, served, { schema, readOnly: policy.readOnly === true });
-    return { data: { served, tokenOf, policy, tools }, error: null };
+    const shown = policy.tables ? restrictDomain(served, policy.tables) : served;
+    const tools = mcpToolList(core, shown, { schema, readOnly: policy.readOnly === true });
+    return { data: { served, shown, tokenOf, policy, tools }, error: null };
   } catch (cause) {
     if (cause?.name !== 'AlfredError') throw cause;
     return { data: null, error: { code: cause.code, path: cause.path, message: cause.message, hint: cause.hint ?? '' } };

@@ -3,6 +3,7 @@
 // and the registry is stored back. Used by the stdio server and by the edge
 // worker's /mcp route alike.
 import { runConfirmedCall } from './approval.js';
+import { restrictDomain } from '../policy/tables.js';
 import { DATABASE_TOOLS, SCHEMA_TOOL, coreDomain, domainName, mcpSchemaResult, mcpToolError, mcpToolResult, schemaDescription } from './tools.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -126,32 +127,69 @@ export const userRefsId = (domain) => `alfred-act-refs:${domainName(domain)}`.sl
  * @example
  * const { result, pending } = await callUserTool({ core, store, actOptions, name: 'db_delete', args, confirmation })
  */
-export async function callUserTool({ core, store, actOptions, name, args, signal, confirmation = CANNOT_ASK }) {
+export async function callUserTool({ core, store, actOptions, name, args, signal, confirmation = CANNOT_ASK, approval = null }) {
   const early = schemaOrUnknown(core, actOptions, name);
   if (early) return { result: early };
   const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
-  const sessionId = userRefsId(actOptions.domain ?? coreDomain(core));
-  const { data, error } = await withStoredRegistry({ core, store, sessionId, caller, actOptions, missing: 'create', run: (act) => runConfirmedCall({ core, act, name, args, signal, confirmation }) });
+  const domain = actOptions.domain ?? coreDomain(core);
+  const sessionId = userRefsId(domain);
+  const { data, error } = await withStoredRegistry({
+    core, store, sessionId, caller, actOptions, missing: 'create', approval,
+    run: (act) => runConfirmedCall({ core, act, name, args, signal, confirmation }),
+  });
   if (error) return { result: mcpToolError(name, error) };
   if (data.outcome.pending) return { pending: data.outcome.pending };
   const result = data.outcome.result;
   let text = data.outcome.text;
-  if (!data.found && result?.error?.code === codes.unknown_ref) {
+  if (!data.found && result?.error?.code === codes.unknown_ref && (await hadRefs(store, domain, caller))) {
     result.error = { ...result.error, code: codes.refs_expired, message: `${result.error.message}: no refs are kept for you on this server now`, hint: REFS_EXPIRED_HINT };
     text = undefined;
   }
+  // Remembered apart from the refs, so that refs which expired can be told
+  // from refs this user never had here.
+  if (data.created) await rememberRefsKept(store, domain, caller);
   return { result: answerWithNote(result, data.note, text) };
+}
+
+// The id of the mark that refs were kept for a user on `domain` (it
+// outlives them in a store that keeps rows until a clean-up, as
+// act_sessions does).
+const userSeenId = (domain) => `alfred-act-seen:${domainName(domain)}`.slice(0, 128);
+
+async function rememberRefsKept(store, domain, caller) {
+  try {
+    await store.put(userSeenId(domain), { userId: caller.userId, registry: null, protocolVersion: null, refsKeptSince: new Date().toISOString() }, caller);
+  } catch {
+    // Only the difference between refs_expired and unknown_ref rests on it.
+  }
+}
+
+async function hadRefs(store, domain, caller) {
+  const { data } = await findSession({ store, sessionId: userSeenId(domain), caller });
+  return Boolean(data);
 }
 
 const REFS_EXPIRED_HINT = 'refs from earlier calls expire after a day without a call: read the rows again (db_read with a filter on their names) to get current refs, then repeat the call with them';
 
+/**
+ * The domain a client of a server with `actOptions` is shown: the one
+ * served, with only the allowed tables when `tables` restricts it.
+ *
+ * @example
+ * shownDomain(core, { domain: crm, tables: ['deals'] }).tables // { deals }
+ */
+export function shownDomain(core, actOptions) {
+  const domain = actOptions.domain ?? coreDomain(core);
+  return Array.isArray(actOptions.tables) ? restrictDomain(domain, actOptions.tables) : domain;
+}
+
 // db_schema and an unknown tool need no session: their answer, or null.
 function schemaOrUnknown(core, actOptions, name) {
+  const domain = shownDomain(core, actOptions);
   if (name === SCHEMA_TOOL) {
-    const { data, error } = schemaDescription(core, actOptions.domain ?? coreDomain(core));
+    const { data, error } = schemaDescription(core, domain);
     return error ? mcpToolError(name, error) : mcpSchemaResult(data);
   }
-  const domain = actOptions.domain ?? coreDomain(core);
   const offered = DATABASE_TOOLS.filter((tool) => tool !== 'db_call' || Object.keys(domain?.functions ?? {}).length > 0);
   if (!offered.includes(name)) {
     return mcpToolError(name, { code: codes.unknown_tool, message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...offered, SCHEMA_TOOL].join(', ')}` });
@@ -174,17 +212,36 @@ function answerWithNote(result, note, text) {
   return answer;
 }
 
+// Approvals kept per user record, each until its confirmation expires: at
+// most this many (the newest stay).
+const MAX_KEPT_APPROVALS = 16;
+
+// The approvals of `base` still within their time, with `id`'s answer added.
+function keptApprovals(base, approval, answer) {
+  const now = Date.now();
+  const kept = Object.entries(base.approvals ?? {}).filter(([, entry]) => typeof entry?.exp === 'number' && entry.exp > now);
+  if (approval && answer) kept.push([approval.id, { exp: approval.exp, ...answer }]);
+  return Object.fromEntries(kept.slice(-MAX_KEPT_APPROVALS));
+}
+
 // Loads the registry stored under `sessionId` for `caller`, makes an act on
 // it with `actOptions`, runs `run(act)`, stores the registry back. One at a
 // time per user and id within a process, so two concurrent calls never start
 // from the same registry and hand out the same ref twice (across processes a
 // store must serialize them itself). `missing`: 'refuse' (a session that
-// must exist) or 'create'. `{ data: { outcome, found, note }, error }`.
-function withStoredRegistry({ core, store, sessionId, caller, actOptions, missing, run }) {
+// must exist) or 'create'. `approval` (`{ id, exp }`): a confirmation that
+// may be used once; a second run with the same id is answered with what the
+// first answered, and nothing runs. `{ data: { outcome, found, created,
+// note }, error }`.
+function withStoredRegistry({ core, store, sessionId, caller, actOptions, missing, run, approval = null }) {
   return serialized(`${caller.userId}\n${sessionId}`, async () => {
     const { data: session, error: findError } = await findSession({ store, sessionId, caller });
     if (findError) return { data: null, error: findError };
     if (!session && missing === 'refuse') return { data: null, error: sessionNotFound() };
+    const used = approval ? session?.approvals?.[approval.id] : undefined;
+    if (used && typeof used.text === 'string') {
+      return { data: { outcome: { result: JSON.parse(used.text), text: used.text }, found: true, created: false, note: null }, error: null };
+    }
     const now = new Date().toISOString();
     const base = session ?? { userId: caller.userId, registry: null, protocolVersion: null, createdAt: now, updatedAt: now };
     let act;
@@ -197,14 +254,20 @@ function withStoredRegistry({ core, store, sessionId, caller, actOptions, missin
     }
     try {
       const outcome = await run(act);
+      // An approval that ran is kept with its answer, so that it runs once.
+      const answer = approval && outcome.result ? { text: outcome.text ?? JSON.stringify(outcome.result) } : null;
+      const approvals = keptApprovals(base, approval, answer);
+      const stored = { ...base, registry: act.registry.toJSON(), updatedAt: new Date().toISOString() };
+      if (Object.keys(approvals).length > 0) stored.approvals = approvals;
+      else delete stored.approvals;
       try {
-        await store.put(sessionId, { ...base, registry: act.registry.toJSON(), updatedAt: new Date().toISOString() }, caller);
+        await store.put(sessionId, stored, caller);
       } catch (cause) {
         // The call ran (a write is done): it is reported as it happened, never
         // as a failure the model would retry, with what was lost said.
-        return { data: { outcome, found: Boolean(session), note: `note: ${storeFailure(cause).message}; refs from this result may not resolve in later calls` }, error: null };
+        return { data: { outcome, found: Boolean(session), created: false, note: `note: ${storeFailure(cause).message}; refs from this result may not resolve in later calls` }, error: null };
       }
-      return { data: { outcome, found: Boolean(session), note: null }, error: null };
+      return { data: { outcome, found: Boolean(session), created: !session, note: null }, error: null };
     } finally {
       act.registry.delete();
     }

@@ -308,7 +308,7 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     return 1;
   }
   const { closed } = await connectStdio(server.server, say);
-  const tables = Object.keys(served.domain.tables);
+  const tables = Object.keys(server.domain.tables);
   const from = { file: `from ${domainFile}`, pull: `pulled from ${config.url}`, demo: 'the demo' }[served.origin];
   say(
     `serving the ${domainName(served.domain)} domain (${from}; ${tables.length} tables: ${tables.join(', ')}) for ${config.url} over stdio ` +

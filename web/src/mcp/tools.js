@@ -3,6 +3,7 @@
 // result (act.callTool's one shape for every adapter) as an MCP
 // CallToolResult. Transport-free, so the stdio server (stdio.js, on the SDK)
 // and the edge worker's /mcp route answer with the same content.
+import { modelJson } from '../model-json.js';
 import { TOOL_NAMES } from '../tools.js';
 
 export const DATABASE_TOOLS = TOOL_NAMES;
@@ -205,7 +206,7 @@ export function mcpResourceList(domain) {
  * mcpToolResult({ ok: true, tool: 'db_read', table: 'inventory', count: 0, rows: [], query: 'Query: …' })
  * // { content: [{ type: 'text', text: '{"ok":true,…}' }], structuredContent: { ok: true, … }, isError: false }
  */
-export function mcpToolResult(result, text = JSON.stringify(result)) {
+export function mcpToolResult(result, text = modelJson(result)) {
   return { content: [{ type: 'text', text }], structuredContent: result, isError: !result.ok };
 }
 

@@ -114,6 +114,35 @@ function tooManyRows(tool, table, count, limit, example, { approval }) {
   };
 }
 
+// The columns an update sets, as the write's record names them.
+const dataColumns = (tool, params) => {
+  let { data } = params ?? {};
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data);
+    } catch {
+      return null;
+    }
+  }
+  return tool === 'db_update' && data && typeof data === 'object' && !Array.isArray(data) ? Object.keys(data) : null;
+};
+
+// The answer to an update or delete whose preview read selected no row:
+// nothing is sent and nobody is asked. The query is the write's as the
+// read ran it, with the outcome said.
+function nothingMatched(tool, params, read) {
+  const record = read.query;
+  const query = record && {
+    ...record,
+    tool,
+    requested: record.requested && { ...record.requested, columns: null, limit: null, offset: null, order_by: null, order_dir: null, data_columns: dataColumns(tool, params), records: null },
+    effective: null,
+    notes: [...(record.notes ?? []).filter((note) => !note.startsWith('no row matched')), 'no row matched the filters (it may not exist, or may belong to another user), so nothing was sent and nobody was asked'],
+    count: 0,
+  };
+  return { data: [], error: null, query, count: 0 };
+}
+
 // Whether the host's `preview` (error.preview it showed) fits this call.
 function hostBaseline(preview, tool, table) {
   if (!preview) return null;
@@ -151,15 +180,14 @@ export class Gate {
     return !(this.#policy.readOnly && WRITES.has(tool));
   }
 
-  async execute({ tool, params, approved, preview }, io) {
+  async execute({ tool, params, approved, preview, approve = this.#policy.approve }, io) {
     if (!callWrites(this.#domain, tool, params)) return io.run(tool, params);
     if (this.#policy.readOnly) return refused(readOnlyError(tool, params));
-    const { approve } = this.#policy;
     if (!needsApproval(approve, tool)) return io.run(tool, params);
     io.trail.approved = false;
     const invalid = io.validate(tool, params);
     if (invalid) return refused(invalid);
-    if (tool === 'db_call') return this.#heldCall(params, approved, io);
+    if (tool === 'db_call') return this.#heldCall(params, approved, approve, io);
     const table = params.table;
     const key = callKey(tool, params);
 
@@ -174,6 +202,8 @@ export class Gate {
     }
     const taken = await this.#preview(tool, params, io);
     if (taken.result) return taken.result;
+    // Nothing to change: nobody is asked about nothing.
+    if (taken.read) return nothingMatched(tool, params, taken.read);
     if (typeof approve !== 'function') {
       this.#previews.put(key, taken.preview);
       return refused(approvalError(taken.preview));
@@ -191,13 +221,12 @@ export class Gate {
 
   // A function that changes data, held: what it would do is its name and
   // arguments (refs with their labels); approved, it runs as it is.
-  async #heldCall(params, approved, io) {
+  async #heldCall(params, approved, approve, io) {
     if (approved) {
       io.trail.approved = true;
       return io.run('db_call', params);
     }
     const preview = callPreview(this.#domain, params, io.labelOf);
-    const { approve } = this.#policy;
     if (typeof approve !== 'function') return refused(approvalError(preview));
     let answer;
     try {
@@ -211,8 +240,9 @@ export class Gate {
   }
 
   // The preview of a write: a create's rows, or one read of the rows an
-  // update or delete would change. `{ preview }`, or `{ result }` when the
-  // read failed or the write would change more rows than it may.
+  // update or delete would change. `{ preview }`, `{ read }` (the read)
+  // when it selects no row, or `{ result }` when the read failed or the
+  // write would change more rows than it may.
   async #preview(tool, params, io) {
     const table = params.table;
     if (tool === 'db_create') return { preview: createPreview(table, params) };
@@ -222,6 +252,7 @@ export class Gate {
     if (read.error) return { result: read };
     const keys = keyColumns(this.#domain, table);
     const preview = writePreview(tool, table, params, read, keys);
+    if (preview.count === 0 && preview.keys.length === 0) return { read };
     if (preview.count > limit) {
       const example = narrowingExample(keys[0], preview.keys);
       const approval = !(maxAffected > 0 && maxAffected <= MAX_APPROVED_ROWS);
@@ -237,6 +268,7 @@ export class Gate {
     if (tool === 'db_create') return io.run(tool, params);
     const current = await this.#preview(tool, params, io);
     if (current.result) return current.result;
+    if (current.read) return nothingMatched(tool, params, current.read);
     if (baseline) {
       const unseen = unseenRows(current.preview, baseline);
       if (unseen !== null) {

@@ -13,6 +13,60 @@ export const POLICY_OPTION_NAMES = Object.freeze(['readOnly', 'tables', 'approve
 export const APPROVE_MODES = Object.freeze(['none', 'deletes', 'changes', 'writes']);
 
 /**
+ * Which writes wait for a person on each surface when the developer gives
+ * no `approve` (docs/safety-controls.md holds the same table, and a test
+ * holds the two equal). The surfaces that hand the tools to a model the
+ * developer does not script (the AI SDK and OpenAI adapters, MCP over stdio
+ * and the worker's /mcp) ask before updates and deletes; the developer's own
+ * calls (`act.execute`, `act.callTool`), the Act loop, the worker's
+ * /act/execute and the CLI run what they are given. `createAct({ approve })`
+ * (or the surface's own option) given in so many words wins everywhere,
+ * `'none'` included.
+ *
+ * @example
+ * APPROVE_DEFAULTS.ai // 'changes'
+ */
+export const APPROVE_DEFAULTS = Object.freeze({
+  execute: 'none',
+  loop: 'none',
+  actExecute: 'none',
+  cli: 'none',
+  ai: 'changes',
+  openai: 'changes',
+  mcp: 'changes',
+  workerMcp: 'changes',
+});
+
+/**
+ * @internal The key under which a surface names itself in the options of
+ * `act.callToolText` / `act.execute` (`{ [SURFACE]: 'ai' }`): the act then
+ * applies that surface's default approval unless its own `approve` was given.
+ * A symbol, so no JSON a model or a host sends can set it.
+ */
+export const SURFACE = Symbol('alfred-act surface');
+
+/**
+ * @internal The key of an act's `[EXPLICIT_POLICY]`: `{ approve }`, whether
+ * the developer gave `approve` in so many words.
+ */
+export const EXPLICIT_POLICY = Symbol('alfred-act explicit policy');
+
+/**
+ * The approval mode a surface applies to `act`: the act's `approve` when the
+ * developer gave one (a function included), else the surface's default
+ * (APPROVE_DEFAULTS).
+ *
+ * @example
+ * surfaceApprove(core.createAct({ url, apiKey }), 'ai') // 'changes'
+ * surfaceApprove(core.createAct({ url, apiKey, approve: 'none' }), 'ai') // 'none'
+ */
+export function surfaceApprove(act, surface) {
+  const approve = act?.policy?.approve ?? 'none';
+  const given = act?.[EXPLICIT_POLICY]?.approve === true;
+  return given || !Object.hasOwn(APPROVE_DEFAULTS, surface) ? approve : APPROVE_DEFAULTS[surface];
+}
+
+/**
  * How many rows one update or delete may change unless `maxAffected` says
  * otherwise: enough for the batch edits an assistant makes ("mark these 12
  * items bought"), far below "every row of the table".
@@ -70,7 +124,7 @@ function checkedTracer(tracer) {
  * `AlfredError` (`invalid_option`) for a value of the wrong type.
  *
  * @example
- * checkedPolicy({ readOnly: true }) // { readOnly: true, tables: null, approve: 'none', maxAffected: 50, onAudit: null, tracer: null }
+ * checkedPolicy({ readOnly: true }) // { readOnly: true, tables: null, approve: 'none', approveGiven: false, maxAffected: 50, onAudit: null, tracer: null }
  */
 export function checkedPolicy(options) {
   const { readOnly = false, onAudit = null } = options;
@@ -80,6 +134,9 @@ export function checkedPolicy(options) {
     readOnly,
     tables: checkedTables(options.tables),
     approve: checkedApprove(options.approve),
+    // Whether the developer said which writes wait (a surface's own default
+    // applies only when not: APPROVE_DEFAULTS).
+    approveGiven: options.approve !== undefined && options.approve !== null,
     maxAffected: checkedMaxAffected(options.maxAffected),
     onAudit,
     tracer: checkedTracer(options.tracer),
@@ -108,20 +165,23 @@ export function needsApproval(approve, tool) {
  * The options `execute(tool, params, options)` takes from the host:
  * `{ signal, approved, preview }`, checked. `approved` is the host's word
  * (never a tool argument); `preview` is the `error.preview` the host showed
- * when it lost the act that made it.
+ * when it lost the act that made it. `surface` is the surface that calls
+ * (`options[SURFACE]`, internal), null for the developer's own call.
  *
  * @example
- * checkedExecuteOptions({ approved: true }) // { signal: undefined, approved: true, preview: null }
+ * checkedExecuteOptions({ approved: true }) // { signal: undefined, approved: true, preview: null, surface: null }
  */
 export function checkedExecuteOptions(options) {
-  if (options === undefined || options === null) return { signal: undefined, approved: false, preview: null };
+  if (options === undefined || options === null) return { signal: undefined, approved: false, preview: null, surface: null };
   if (typeof options !== 'object') throw invalidOption('', `execute's options must be an object, got ${describe(options)}`, '{ signal, approved, preview }');
   const { signal, approved = false, preview = null } = options;
   if (typeof approved !== 'boolean') throw invalidOption('approved', `approved must be true or false, got ${describe(approved)}`);
   if (preview !== null && (typeof preview !== 'object' || Array.isArray(preview))) {
     throw invalidOption('preview', `preview must be the error.preview an approval_required result carried, got ${describe(preview)}`);
   }
-  return { signal, approved, preview };
+  const surface = options[SURFACE] ?? null;
+  if (surface !== null && !Object.hasOwn(APPROVE_DEFAULTS, surface)) throw invalidOption('', `unknown surface ${String(surface).slice(0, 40)}`);
+  return { signal, approved, preview, surface };
 }
 
 /**

@@ -4,7 +4,8 @@
 // points at them (foreign-key columns, relations, embeds, catalog links,
 // prompt examples). The core validates it like any domain, and every schema,
 // tool description and prompt built from it names only what is left; a call
-// to another table is the core's `unknown_table`.
+// to another table is the core's `unknown_table`, and a function that takes
+// or returns rows of another table is not offered.
 import { AlfredError } from '../errors.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -117,6 +118,16 @@ export function restrictDomain(domain, tables) {
   delete out.prompt_examples;
   for (const name of known) {
     if (kept.has(name)) out.tables[name] = restrictTable(domain, name, domain.tables[name], kept, removedNames);
+  }
+  // A function that takes or returns rows of a table left out is left out
+  // too: its description and arguments would name that table, and the model
+  // could not give refs of its rows anyway.
+  if (domain.functions && typeof domain.functions === 'object') {
+    const leftOut = (table) => typeof table === 'string' && table !== USERS && !kept.has(table);
+    const reaches = (fn) =>
+      leftOut(fn?.returns?.table) || leftOut(fn?.returns?.references) || Object.values(fn?.args ?? {}).some((arg) => leftOut(arg?.references));
+    out.functions = Object.fromEntries(Object.entries(domain.functions).filter(([, fn]) => !reaches(fn)).map(([name, fn]) => [name, structuredClone(fn)]));
+    if (Object.keys(out.functions).length === 0) delete out.functions;
   }
   // The domain's own example texts that name a table left out give way to
   // examples derived from the tables kept.

@@ -3,11 +3,43 @@ import { TOOL_NAMES as TOOLS } from '../tools.js';
 import { invalid } from './http.js';
 import { callerState } from './state.js';
 
+// A value with every UUID a text of it holds shown as its ref (or `<id>`),
+// through the core's scrubber over its JSON text.
+function withoutUuids(core, value, registry) {
+  if (value === null || value === undefined) return value;
+  const text = JSON.stringify(value);
+  const scrubbed = core.withoutUuids(text, { registry });
+  return scrubbed === text ? value : JSON.parse(scrubbed);
+}
+
 /**
- * Body `{ tool, params, state?, approved?, preview? }` → `{ data, error, query, count, state }`.
+ * The outcome of `act.execute` as a model may read it: no UUID in `data`
+ * (a storage path, a pasted id: shown as its ref or `<id>`) or in the
+ * error's preview rows, and no `error.raw` (the database's own text, with
+ * the real ids). The developer's copy is `raw`, given only when asked.
+ *
+ * @example
+ * modelSafeOutcome(core, await act.execute('db_read', params), act.registry)
+ */
+export function modelSafeOutcome(core, outcome, registry) {
+  const { data, error, query, count } = outcome;
+  let safeError = error;
+  if (error) {
+    const { raw: _raw, ...rest } = error;
+    safeError = rest;
+    if (rest.preview) safeError = { ...rest, preview: withoutUuids(core, rest.preview, registry) };
+  }
+  return { data: withoutUuids(core, data, registry), error: safeError, query, count };
+}
+
+/**
+ * Body `{ tool, params, state?, approved?, preview?, raw? }` → `{ data, error, query, count, state, raw? }`.
  * A refused or failed tool call is a 200 whose `error` is the executor's
  * `{ code, path, message, hint }`: it is the tool result an agent feeds
- * back to its model, not a fault of the HTTP request. Under a policy that
+ * back to its model, not a fault of the HTTP request, and holds no UUID
+ * (modelSafeOutcome). `raw: true` adds `raw: { data, error }`, the
+ * developer's copy as the database answered (real ids in text and in the
+ * database's error text): for logs, never for a model. Under a policy that
  * asks before writes (ALFRED_APPROVE), a write is `approval_required` with
  * `error.preview`; the host asks its user and sends the same call with
  * `approved: true` and the `preview` it showed (each request builds a new
@@ -16,8 +48,9 @@ import { callerState } from './state.js';
  * database requests when the client hangs up.
  */
 export async function executeToolCall({ body, core, config, caller, signal, policy = {} }) {
-  const { tool, params, state, approved = false, preview } = body;
+  const { tool, params, state, approved = false, preview, raw = false } = body;
   if (!TOOLS.includes(tool)) return { error: invalid('tool', `tool must be one of ${TOOLS.join(', ')}`) };
+  if (typeof raw !== 'boolean') return { error: invalid('raw', 'raw must be true or false') };
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return { error: invalid('params', 'params must be an object') };
   if (typeof approved !== 'boolean') return { error: invalid('approved', 'approved must be true or false') };
   if (preview !== undefined && (preview === null || typeof preview !== 'object' || Array.isArray(preview))) return { error: invalid('preview', 'preview must be the error.preview object the approval was given for') };
@@ -27,7 +60,9 @@ export async function executeToolCall({ body, core, config, caller, signal, poli
   if (actError) return { error: actError };
   try {
     const result = await act.execute(tool, params, { signal, approved, ...(preview === undefined ? {} : { preview }) });
-    return { data: { ...result, state: start.withRegistry(act.registry.toJSON()) } };
+    const answer = { ...modelSafeOutcome(core, result, act.registry), state: start.withRegistry(act.registry.toJSON()) };
+    if (raw) answer.raw = { data: result.data, error: result.error?.raw ? { ...result.error, ...result.error.raw } : (result.error ?? null) };
+    return { data: answer };
   } finally {
     act.registry.delete();
   }

@@ -22,6 +22,7 @@ import { MemoryLimitStore } from './limit-store.js';
 import { admitRequest, admitTurn, budgetedModel, retryAfterSeconds } from './limits.js';
 import { handleMcp, MCP_EXPOSED_HEADERS } from './mcp.js';
 import { PROTECTED_RESOURCE_PATHS, bearerChallenge, protectedResourceMetadata } from './oauth.js';
+import { POLICY_OPTION_NAMES } from '../policy/options.js';
 import { surfacePolicies } from './policy.js';
 import { SSE_HEADERS } from './sse.js';
 import { readTurnRequest, startTurn } from './turn.js';
@@ -34,7 +35,8 @@ const ROUTES = {
   '/mcp': ['POST', 'DELETE'],
   ...Object.fromEntries(PROTECTED_RESOURCE_PATHS.map((path) => [path, 'GET'])),
 };
-const POLICY_OPTIONS = ['readOnly', 'tables', 'approve', 'maxAffected', 'confirm'];
+// The policy every surface takes: createAct's safety options and `confirm`.
+const POLICY_OPTIONS = [...POLICY_OPTION_NAMES, 'confirm'];
 const allowed = (methods) => [methods].flat();
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -52,7 +54,7 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
  * on writes (`readOnly`, `tables`,
  * `approve`, `maxAffected`, `confirm`; each wins over its variable,
  * ALFRED_READ_ONLY, ALFRED_TABLES, ALFRED_APPROVE, ALFRED_MAX_AFFECTED,
- * ALFRED_CONFIRM).
+ * ALFRED_CONFIRM; and `onAudit`, `tracer`, as createAct's).
  *
  * @example
  * import { loadCore } from '../index.workerd.js'

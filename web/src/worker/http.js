@@ -1,6 +1,7 @@
 // HTTP plumbing shared by the routes: JSON and error responses, CORS, and
 // reading a size-limited JSON body.
 
+import { modelJson } from '../model-json.js';
 import { readStreamAtMost } from '../bounded-read.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -10,7 +11,9 @@ const ALLOWED_HEADERS = 'authorization, content-type, x-client-info, apikey, mcp
 
 /** A JSON response; `headers` are added (CORS goes in through `withCors`). */
 export function jsonResponse(status, body, headers = {}) {
-  return new Response(JSON.stringify(body), {
+  // What the worker answers may reach a model (a tool result): no raw line
+  // or paragraph separator in it.
+  return new Response(modelJson(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });

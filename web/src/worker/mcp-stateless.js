@@ -12,7 +12,7 @@
 // previewed; the client asks its user and sends the same call again with
 // the answer in `inputResponses` and the state echoed.
 import { CONFIRM_KEY, answerOf, confirmationRequest } from '../mcp/approval.js';
-import { callUserTool } from '../mcp/session.js';
+import { callUserTool, newSessionId } from '../mcp/session.js';
 import { MCP_SERVER_VERSION, SCHEMA_URI, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolList, schemaDescription } from '../mcp/tools.js';
 import { REQUEST_STATE_TTL_MS, callDigest, signState, verifyState } from './request-state.js';
 import { codes } from '../../dist/error-codes.mjs';
@@ -84,11 +84,13 @@ function headerMismatch(request, message, version, rpcError) {
 
 /**
  * Answers one stateless /mcp message for `caller`. `policy` is the act's
- * policy for /mcp (`approve` confirmed through the client); `store` keeps
+ * policy for /mcp (`approve` confirmed through the client); `domain` is
+ * what the client is shown (the allowed tables only), `served` the domain
+ * the acts are made with (they restrict it themselves); `store` keeps
  * each user's refs; `reply(status, body)` and `rpcError(status, id, code,
  * message, data)` make the responses (with the route's headers).
  */
-export async function handleStatelessMcp({ request, message, core, config, caller, store, policy, domain, legacyVersions, reply, rpcError }) {
+export async function handleStatelessMcp({ request, message, core, config, caller, store, policy, domain, served = domain, legacyVersions, reply, rpcError }) {
   const isRequest = typeof message.method === 'string' && (typeof message.id === 'string' || Number.isInteger(message.id));
   if (!isRequest) {
     if (typeof message.method === 'string' && !('id' in message)) return new Response(null, { status: 202, headers: reply.headers });
@@ -127,7 +129,7 @@ export async function handleStatelessMcp({ request, message, core, config, calle
       return answer({ contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }], ttlMs: CACHE_TTL_MS, cacheScope: 'public' });
     }
     case 'tools/call':
-      return callTool({ request, message, params, meta, core, config, caller, store, policy, domain, answer, reply, rpcError, serverInfo });
+      return callTool({ request, message, params, meta, core, config, caller, store, policy, domain: served, answer, reply, rpcError, serverInfo });
     default:
       return rpcError(404, message.id, METHOD_NOT_FOUND, `Method not found: ${message.method}`, { code: codes.method_not_found });
   }
@@ -155,7 +157,7 @@ async function callTool({ request, message, params, meta, core, config, caller, 
         hint: 'send the call again without requestState to be asked anew',
       });
     }
-    if (typeof state.exp === 'number' && state.exp > Date.now()) approved = state;
+    if (typeof state.exp === 'number' && state.exp > Date.now() && typeof state.n === 'string') approved = state;
   }
   const askable = canElicit(meta[META.clientCapabilities]);
   const confirmation = async () => {
@@ -174,13 +176,18 @@ async function callTool({ request, message, params, meta, core, config, caller, 
     domain,
     ...policy,
   };
-  const { result, pending } = await callUserTool({ core, store, actOptions, name: params.name, args: params.arguments, signal: request.signal, confirmation });
+  // A confirmation is used once: its id is kept with its answer in the
+  // user's record, and the same approved call sent again is answered as the
+  // first was (never a second write).
+  const once = approved && typeof approved.n === 'string' && isObject(params.inputResponses?.[CONFIRM_KEY]) ? { id: approved.n, exp: approved.exp } : null;
+  const { result, pending } = await callUserTool({ core, store, actOptions, name: params.name, args: params.arguments, signal: request.signal, confirmation, approval: once });
   if (result) return answer(result);
   // Signed into the request state: what the approved run is checked against
   // (the rows' identities, `keys`), never the rows' values.
   const preview = { tool: pending.tool, table: pending.table, count: pending.count, rows: (pending.rows ?? []).map((row) => ({ ref: row?.ref ?? row?.id ?? null })) };
   if (Array.isArray(pending.keys)) preview.keys = pending.keys;
-  const requestState = await signState({ v: 1, sub: caller.userId, call: digest, preview, exp: Date.now() + REQUEST_STATE_TTL_MS }, config.stateSecret);
+  // `n`: this confirmation's own id, so that an approval runs once.
+  const requestState = await signState({ v: 1, sub: caller.userId, call: digest, preview, n: newSessionId().slice(0, 22), exp: Date.now() + REQUEST_STATE_TTL_MS }, config.stateSecret);
   return reply(200, {
     jsonrpc: '2.0',
     id: message.id,

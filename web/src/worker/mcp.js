@@ -21,7 +21,7 @@
 //   GET    405: this server sends nothing unprompted, so it offers no stream.
 //   DELETE with Mcp-Session-Id ends a 2025 session; without one, 405.
 import { answerOf, confirmationRequest } from '../mcp/approval.js';
-import { callSessionTool, closeSession, findSession, newSessionId, openSession } from '../mcp/session.js';
+import { callSessionTool, closeSession, findSession, newSessionId, openSession, shownDomain } from '../mcp/session.js';
 import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolList, schemaDescription } from '../mcp/tools.js';
 import { errorResponse, jsonResponse, readJsonObject } from './http.js';
 import { handleStatelessMcp, isStatelessMessage } from './mcp-stateless.js';
@@ -58,8 +58,17 @@ export async function handleMcp({ request, core, config, caller, store, headers,
 
   const version = request.headers.get('mcp-protocol-version');
   const sessionId = request.headers.get('mcp-session-id');
-  const domain = coreDomain(core);
-  const actOptions = { ...(config.restUrl ? { restUrl: config.restUrl } : { url: config.supabaseUrl }), apiKey: config.anonKey, accessToken: caller.accessToken, userId: caller.userId, domain, ...policy };
+  const served = coreDomain(core);
+  const actOptions = { ...(config.restUrl ? { restUrl: config.restUrl } : { url: config.supabaseUrl }), apiKey: config.anonKey, accessToken: caller.accessToken, userId: caller.userId, domain: served, ...policy };
+  // What the client is shown: only the allowed tables (ALFRED_TABLES,
+  // createHandler({ tables })); the others are named nowhere.
+  let domain;
+  try {
+    domain = shownDomain(core, actOptions);
+  } catch (cause) {
+    if (cause?.name !== 'AlfredError') throw cause;
+    return errorResponse(500, { code: codes.worker_misconfigured, message: cause.message, hint: cause.hint ?? '' }, headers);
+  }
 
   if (request.method === 'DELETE') return endSession({ sessionId, version, store, caller, headers, unsupported, rpcError });
   const accept = request.headers.get('accept') ?? '';
@@ -69,7 +78,7 @@ export async function handleMcp({ request, core, config, caller, store, headers,
   const { message, kind, refused } = await readMessage(request, config, rpcError);
   if (refused) return refused;
   if (isStatelessMessage(request, message, MCP_PROTOCOL_VERSIONS)) {
-    return handleStatelessMcp({ request, message, core, config, caller, store, policy, domain, legacyVersions: MCP_PROTOCOL_VERSIONS, reply, rpcError });
+    return handleStatelessMcp({ request, message, core, config, caller, store, policy, domain, served, legacyVersions: MCP_PROTOCOL_VERSIONS, reply, rpcError });
   }
   if (version !== null && !MCP_PROTOCOL_VERSIONS.includes(version)) return unsupported(version);
   if (kind.isRequest && message.method === 'initialize') return initialize(message, { domain, store, caller, reply, rpcError });
@@ -130,10 +139,10 @@ async function sessionRequest(message, { request, core, store, session, sessionI
       return confirmingCall({ call, message, caller, sessionId, headers });
     }
     case 'resources/list':
-      return result({ resources: mcpResourceList(coreDomain(core)) });
+      return result({ resources: mcpResourceList(domain) });
     case 'resources/read': {
       if (params.uri !== SCHEMA_URI) return rpcError(200, message.id, INVALID_PARAMS, `Invalid params: no resource ${params.uri}`, { code: codes.unknown_resource, hint: `resources: ${SCHEMA_URI}` });
-      const { data, error: schemaError } = schemaDescription(core, coreDomain(core));
+      const { data, error: schemaError } = schemaDescription(core, domain);
       if (schemaError) return rpcError(200, message.id, INTERNAL_ERROR, schemaError.message, { code: schemaError.code });
       return result({ contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }] });
     }

@@ -7,6 +7,7 @@
 // elicitation (updates and deletes by default; `confirm: false` runs them
 // unasked).
 import { actPolicy } from '../mcp/approval.js';
+import { APPROVE_DEFAULTS } from '../policy/options.js';
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
@@ -58,12 +59,12 @@ export function readWorkerPolicy(env = {}) {
  * /act/turn, `mcp` for /mcp (confirmed through the client).
  *
  * @example
- * surfacePolicies({ readOnly: false }) // { data: { act: { readOnly: false }, mcp: { readOnly: false, approve: 'changes' } }, error: null }
+ * surfacePolicies({ readOnly: false }) // { data: { act: { readOnly: false, approve: 'none' }, mcp: { readOnly: false, approve: 'changes' } }, error: null }
  */
 export function surfacePolicies(policy = {}) {
   const { confirm, approve, ...shared } = policy;
-  const { data: mcp, error } = actPolicy({ ...shared, approve, confirm });
+  const { data: mcp, error } = actPolicy({ ...shared, approve, confirm }, APPROVE_DEFAULTS.workerMcp);
   if (error) return { data: null, error };
-  const act = { ...Object.fromEntries(Object.entries(shared).filter(([, value]) => value !== undefined)), ...(approve !== undefined ? { approve } : {}) };
+  const act = { ...Object.fromEntries(Object.entries(shared).filter(([, value]) => value !== undefined)), approve: approve ?? APPROVE_DEFAULTS.actExecute };
   return { data: { act, mcp }, error: null };
 }

@@ -150,11 +150,16 @@ struct execution_options {
   /// sent with the cap and an exact count, and the result is written for the
   /// model (api::execution_result) rather than for the developer.
   std::optional<result_limits> for_model;
+  /// The marker that fences the row text of the model's result (the notice
+  /// names it, `"end"` repeats it after the rows): drawn by the caller for
+  /// this call, so no row can write the end before its time. Empty: the
+  /// notice alone.
+  std::string model_fence;
 };
 
 /// Parses `{"rowIds": [uuid…], "limits": {"maxParamsBytes", "maxStringBytes",
 /// "maxResponseBytes", "maxRows"}, "maxAffected": n, "maxAffectedBy":
-/// "header" | "count", "forModel": {rows, chars}, "context": {name: value},
+/// "header" | "count", "forModel": {rows, chars, fence}, "context": {name: value},
 /// "aggregates": "on" | "off" | "unknown"}`
 /// (every member optional; null is `{}`).
 result<execution_options> parse_execution_options(json_value options);
@@ -209,6 +214,8 @@ class execution {
     result_limits limits;
     /// The registry the execution used (refs for UUIDs the rows quote).
     const ref_registry* registry = nullptr;
+    /// `execution_options::model_fence`.
+    std::string_view fence;
   };
   std::optional<model_parts> model() const;
 
