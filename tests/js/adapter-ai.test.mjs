@@ -88,7 +88,7 @@ function scriptedModel() {
 test('aiTools: the SDK tools carry the core schemas (strict by default) and a subset can be picked', () => {
   const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id });
   const tools = aiTools(act);
-  assert.deepEqual(Object.keys(tools), ['db_read', 'db_create', 'db_update', 'db_delete']);
+  assert.deepEqual(Object.keys(tools), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate']);
   const strict = act.tools({ strict: true });
   assert.deepEqual(tools.db_read.inputSchema.jsonSchema, strict[0].parameters);
   assert.equal(tools.db_read.description, strict[0].description);
@@ -106,10 +106,10 @@ test('generateText with aiTools: mistakes come back as tool results, the model c
 
   // The SDK sent the core's strict schemas to the model.
   const sent = model.doGenerateCalls[0].tools;
-  assert.deepEqual(sent.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
+  assert.deepEqual(sent.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate']);
   assert.deepEqual(sent[1].inputSchema, act.tools({ strict: true })[1].parameters);
   // AI SDK 5's tools have no `strict` (its OpenAI provider takes strictJsonSchema per call); 6 and 7 pass it on.
-  assert.deepEqual(sent.map((tool) => tool.strict), Array(4).fill(specification === 'v2' ? undefined : true));
+  assert.deepEqual(sent.map((tool) => tool.strict), Array(5).fill(specification === 'v2' ? undefined : true));
 
   assert.equal(result.steps.length, 5);
   const outcomes = result.steps.flatMap((step) => step.toolResults.map((item) => item.output));
@@ -300,7 +300,7 @@ test('approval covers the call it was given for: the same call id reused with ot
 test('readOnly and tables: the SDK tools are db_read only, with the allowed tables only', () => {
   const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, readOnly: true, tables: ['inventory'] });
   const tools = aiTools(act);
-  assert.deepEqual(Object.keys(tools), ['db_read']);
+  assert.deepEqual(Object.keys(tools), ['db_read', 'db_aggregate']);
   assert.deepEqual(tools.db_read.inputSchema.jsonSchema.properties.table.enum, ['inventory']);
   assert.doesNotMatch(tools.db_read.description, /recipes|meal_plans|shopping_list/);
   assert.throws(() => aiTools(act, { tools: ['db_delete'] }), /'db_delete' is not one of db_read/);

@@ -164,7 +164,7 @@ const deleteAt = (id, location) => ({ id, type: 'function', function: { name: 'd
 test('runToolCalls with a held delete: without approve it is refused and never run; approve decides, true runs it', async () => {
   await put('oa-held', 'oa held pear');
   const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'deletes', maxAffected: 0 });
-  assert.deepEqual(openaiTools(act).map((tool) => tool.function.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
+  assert.deepEqual(openaiTools(act).map((tool) => tool.function.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate']);
 
   const [closed] = await runToolCalls(act, [deleteAt('call_1', 'oa-held')]);
   const refused = JSON.parse(closed.content);

@@ -489,7 +489,7 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
   });
 
   test('AI SDK: a scripted model asks get_accounts, creates the project in the team it names, and answers; the row is in the database', BOUNDED, async () => {
-    const act = actOf(ben);
+    const act = actOf(ben, { approve: 'none' });
     const name = `AI SDK ${tag}`;
     const seen = [];
     const model = new MockLanguageModel({
@@ -505,8 +505,12 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
       },
     });
     const tools = aiTools(act);
-    assert.deepEqual(Object.keys(tools), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call']);
+    assert.deepEqual(Object.keys(tools), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call', 'db_aggregate']);
     assert.equal(tools.db_call.needsApproval, undefined, 'approve: none asks for nothing');
+    // By default the adapters hold changes: get_accounts, volatile and not
+    // opted in as a read, would be put to the user.
+    const held = aiTools(actOf(ben));
+    assert.equal(await held.db_call.needsApproval({ function: 'get_accounts', args: null }, { toolCallId: 'probe' }), true);
     const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt: 'Create a project called AI SDK in Acme Robotics.' });
     noUuid(seen.slice(1), 'the tool results the model read');
     const outcomes = result.steps.flatMap((step) => step.toolResults.map((item) => item.output));
@@ -587,7 +591,7 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     let answer = { action: 'decline' };
     const { client, call, asked } = await mcpSession(t, { domain: optedIn.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: ben.token }, () => answer);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call', 'db_schema']);
+    assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call', 'db_aggregate', 'db_schema']);
     const dbCall = tools.find((tool) => tool.name === 'db_call');
     assert.equal(dbCall.title, 'Call a database function');
     assert.deepEqual(dbCall.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
@@ -621,7 +625,7 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
   test('MCP: a read-only server lists db_call with only the functions that read, as read-only; a write function is refused unsent', BOUNDED, async (t) => {
     const { client, call, asked } = await mcpSession(t, { domain: optedIn.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: ben.token, readOnly: true });
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_call', 'db_schema']);
+    assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_call', 'db_aggregate', 'db_schema']);
     const dbCall = tools.find((tool) => tool.name === 'db_call');
     assert.deepEqual(dbCall.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     assert.deepEqual(dbCall.inputSchema.properties.function.enum, ['current_user_account_role', 'get_account', 'get_account_members', 'get_accounts']);
@@ -769,7 +773,7 @@ describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads
     ]);
     // The app's functions (has_permission, create_group, …) live in rbac, which the API does not serve.
     assert.equal(Object.keys(pulled.data.functions ?? {}).length, 0);
-    assert.deepEqual(actOf('carol').tools().map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
+    assert.deepEqual(actOf('carol').tools().map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate']);
     const call = await actOf('carol').execute('db_call', { function: 'has_permission', args: {} });
     assert.equal(refused(call, 'unknown_function').hint, 'this database offers no functions to call; use db_read and the write tools');
   });
@@ -826,7 +830,9 @@ describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads
 
   test('OpenAI adapter (Chat Completions): Carol\'s model reads, then edits a row of each group in one message; the permission function lets one through', BOUNDED, async (t) => {
     await seedRow(`alpha openai ${tag}`, ALPHA);
-    const act = actOf('carol');
+    // The host lets updates run without asking (the adapters hold them by
+    // default): the permission function decides.
+    const act = actOf('carol', { approve: 'none' });
     const toolResults = (body) => body.messages.filter((m) => m.role === 'tool').slice(-2).map((m) => JSON.parse(m.content));
     const model = await startScriptedModel([
       toolCallsBody([{ name: 'db_read', arguments: { table: 'sensitive_data', filters: [where('data', 'like', '%')], or_filters: null, columns: ['data'], limit: null, offset: null, order_by: 'data', order_dir: null, count: null } }]),

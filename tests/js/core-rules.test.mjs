@@ -35,7 +35,7 @@ function openApiWith(name) {
 
 test('TOOL_NAMES and STEP_TOOLS are the core\'s, and web/dist/core-rules.mjs is current', async () => {
   assert.deepEqual(STEP_TOOLS, core.stepTools);
-  assert.deepEqual(TOOL_NAMES, ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call']);
+  assert.deepEqual(TOOL_NAMES, ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call', 'db_aggregate']);
   // The kitchen demo has no functions: db_call is offered where a domain has some.
   assert.deepEqual(TOOL_NAMES.filter((tool) => tool !== 'db_call'), core.toolDefinitions().map((tool) => tool.name));
   assert.ok(Object.isFrozen(STEP_TOOLS) && Object.isFrozen(STEP_TOOLS.write) && Object.isFrozen(TOOL_NAMES));

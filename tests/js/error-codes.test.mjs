@@ -28,7 +28,7 @@ const known = new Set(catalog.map((entry) => entry.code));
 // reasons, prompt template names, the JS executor's transport-failure names,
 // OpenAI and OAuth words.
 const NOT_CODES = new Set([
-  'act_decision', 'act_sessions', 'ask_user', 'body_incomplete', 'created_at', 'db_create', 'db_delete', 'db_read',
+  'act_decision', 'act_sessions', 'ask_user', 'body_incomplete', 'created_at', 'db_aggregate', 'db_create', 'db_delete', 'db_read',
   'db_schema', 'db_update', 'display_name', 'first_name', 'full_name', 'function_call', 'function_call_output',
   'gen_org_1', 'gen_recipe_1', 'inserted_at', 'inv_1', 'invalid_token', 'item_1', 'json_object', 'json_schema',
   'label_format', 'last_name', 'limit_reached', 'malformed_decision', 'max_rows', 'meal_1', 'meal_plans', 'modified_at',

@@ -13,14 +13,15 @@ before(async () => {
   core = await loadCore();
 });
 
-// The `enum` of every `op` property in a JSON Schema.
+// The `enum` of every filter's `op` property in a JSON Schema (an
+// aggregate's `having` compares metrics, with ops of its own).
 function opEnums(schema) {
   const found = [];
   const walk = (node) => {
     if (Array.isArray(node)) return node.forEach(walk);
     if (!node || typeof node !== 'object') return;
-    if (Array.isArray(node.properties?.op?.enum)) found.push(node.properties.op.enum);
-    Object.values(node).forEach(walk);
+    if (Array.isArray(node.properties?.op?.enum) && !node.properties.metric) found.push(node.properties.op.enum);
+    for (const [key, value] of Object.entries(node)) if (key !== 'having') walk(value);
   };
   walk(schema);
   return found;

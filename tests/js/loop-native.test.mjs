@@ -109,8 +109,8 @@ test('runTurn native: a wrong column and a wrong value type are corrected from t
         },
       });
       // Each step sent only the tools its type allows, with the core's strict schemas.
-      assert.deepEqual(server.requests[0].body.tools.map((tool) => tool.function.name), ['db_read']);
-      assert.deepEqual(server.requests[3].body.tools.map((tool) => tool.function.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
+      assert.deepEqual(server.requests[0].body.tools.map((tool) => tool.function.name), ['db_read', 'db_aggregate']);
+      assert.deepEqual(server.requests[3].body.tools.map((tool) => tool.function.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate']);
       assert.deepEqual(server.requests[0].body.tools[0].function.parameters, JSON.parse(JSON.stringify(core.toolDefinitions({ strict: true })[0].parameters)));
       assert.equal(server.requests[0].body.response_format.json_schema.name, 'act_decision');
       assert.equal(server.used, 6);
@@ -134,7 +134,7 @@ test('runStep native: a tool the step may not use is refused (nothing deleted), 
       toolCallsBody([{ id: 'call_d', name: 'db_delete', arguments: { table: 'inventory', filters: [where('location', '=', 'fridge')] } }]),
       (body) => {
         const [{ result: answer }] = toolAnswers(body);
-        assert.deepEqual(answer, { ok: false, tool: 'db_delete', table: null, error: { code: 'tool_not_allowed', path: 'tool', message: 'db_delete is not allowed in a read step', hint: 'allowed: db_read' } });
+        assert.deepEqual(answer, { ok: false, tool: 'db_delete', table: null, error: { code: 'tool_not_allowed', path: 'tool', message: 'db_delete is not allowed in a read step', hint: 'allowed: db_read, db_aggregate' } });
         return decision(stepComplete('Nothing to read'));
       },
     ],

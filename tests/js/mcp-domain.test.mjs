@@ -71,7 +71,7 @@ function runCli(args, env) {
 
 const tableEnum = async (client) => {
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema']);
+  assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate', 'db_schema']);
   return [...tools[0].inputSchema.properties.table.enum].sort();
 };
 

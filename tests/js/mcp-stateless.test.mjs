@@ -109,6 +109,7 @@ describe('an SDK v2 client (2026-07-28) in workerd', () => {
       ['db_create', false, false],
       ['db_update', false, true],
       ['db_delete', false, true],
+      ['db_aggregate', true, false],
       ['db_schema', true, false],
     ]);
     const { isError, body, meta: resultMeta } = await call(client, 'db_read', { table: 'inventory', columns: ['name'], order_by: 'name', limit: 2 });

@@ -95,11 +95,11 @@ describe('in workerd', () => {
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((tool) => tool.name),
-      ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema'],
+      ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate', 'db_schema'],
     );
     const core = await loadCore();
     assert.deepEqual(
-      tools.slice(0, 4).map(({ description, inputSchema }) => [description, inputSchema]),
+      tools.slice(0, 5).map(({ description, inputSchema }) => [description, inputSchema]),
       JSON.parse(JSON.stringify(core.toolDefinitions().map(({ description, parameters }) => [description, parameters]))),
     );
     const schema = await client.callTool({ name: 'db_schema', arguments: {} });

@@ -200,7 +200,7 @@ test('from the tarball: `npx alfred-act mcp --domain domain.json` answers tools/
   t.after(() => client.close());
   assert.deepEqual(client.getServerVersion(), { name: 'alfred-act', title: 'alfred-act: consumer domain', version: '0.1.0' });
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_schema']);
+  assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate', 'db_schema']);
   assert.deepEqual([...tools[0].inputSchema.properties.table.enum].sort(), Object.keys(domain.tables).sort());
   const read = await client.callTool({ name: 'db_read', arguments: { table: 'recipes', columns: ['name'], order_by: 'name', limit: 2 } });
   assert.equal(read.isError, false, read.content[0].text);

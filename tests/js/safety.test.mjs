@@ -77,15 +77,15 @@ test('options: each safety option is checked when the act is made, and execute t
   assert.equal(fetch.requests.length, 0);
 });
 
-test('readOnly: the tools offer db_read only, writes are read_only before any request, reads still run', async () => {
+test('readOnly: the tools offer the reading ones only (db_read, db_aggregate), writes are read_only before any request, reads still run', async () => {
   await putRows('ro-shelf', ['ro tea']);
   const fetch = recordingFetch();
   const audit = [];
   const act = core.createAct(base({ fetch, readOnly: true, onAudit: (entry) => audit.push(entry) }));
-  assert.deepEqual(act.tools().map((tool) => tool.name), ['db_read']);
-  assert.deepEqual(act.tools({ strict: true }).map((tool) => tool.name), ['db_read']);
+  assert.deepEqual(act.tools().map((tool) => tool.name), ['db_read', 'db_aggregate']);
+  assert.deepEqual(act.tools({ strict: true }).map((tool) => tool.name), ['db_read', 'db_aggregate']);
   assert.deepEqual(core.toolDefinitions({ readOnly: true }), act.tools());
-  assert.equal(core.toolDefinitions().length, 4);
+  assert.equal(core.toolDefinitions().length, 5);
 
   const calls = [
     ['db_create', { table: 'inventory', data: { name: 'ro coffee', quantity: 1, unit: 'pc', location: 'ro-shelf' } }],

@@ -111,9 +111,9 @@ async function dbRows(path, user = ada()) {
 
 const byName = (definitions) => Object.fromEntries(definitions.map((definition) => [definition.name, definition]));
 
-test('toolDefinitions: four tools generated from the domain, frozen, cached', () => {
+test('toolDefinitions: the tools generated from the domain, frozen, cached', () => {
   const tools = core.toolDefinitions();
-  assert.deepEqual(tools.map((t) => t.name), ['db_read', 'db_create', 'db_update', 'db_delete']);
+  assert.deepEqual(tools.map((t) => t.name), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_aggregate']);
   assert.ok(Object.isFrozen(tools) && Object.isFrozen(tools[0].parameters.properties));
   assert.equal(core.toolDefinitions(), tools);
   const { db_read, db_create } = byName(tools);
@@ -141,7 +141,7 @@ test('toolDefinitions: four tools generated from the domain, frozen, cached', ()
 
 test('strict toolDefinitions obey the OpenAI strict-mode rules (checker)', () => {
   const tools = core.toolDefinitions({ strict: true });
-  assert.equal(tools.length, 4);
+  assert.equal(tools.length, 5);
   for (const tool of [...tools, ...core.toolDefinitions({ strict: true, schema: 'inline' })]) assert.deepEqual(strictProblems(tool.parameters), [], tool.name);
   // The checker finds what strict mode refuses.
   const plain = byName(core.toolDefinitions()).db_read.parameters;
@@ -173,7 +173,7 @@ test('toolDefinitions: bad options and domains are AlfredErrors, not silently ig
   assert.throws(() => core.toolDefinitions({ strict: 'yes' }), { code: 'invalid_option', path: 'strict' });
   assert.throws(() => core.toolDefinitions({ domain: { name: 'x', tables: { t: { ref: 'x y', columns: {} } } } }), (e) => e.name === 'AlfredError');
   const catalog = { name: 'catalog', tables: { items: { ref: 'item', writable: false, columns: { id: { type: 'uuid', writable: false }, name: { type: 'text' } } } } };
-  assert.deepEqual(core.toolDefinitions({ domain: catalog }).map((t) => t.name), ['db_read']);
+  assert.deepEqual(core.toolDefinitions({ domain: catalog }).map((t) => t.name), ['db_read', 'db_aggregate']);
 });
 
 test('strict-mode params run as they are: nulls for absent fields, data as JSON text (was unknown_param)', async () => {
@@ -249,7 +249,7 @@ test('callTool: one result shape for the model (rows with refs and the rendered 
   assert.equal(notJson.error.code, 'invalid_json');
   assert.match(notJson.error.message, /^the arguments are not valid JSON: /);
   const unknownTool = await act.callTool('db_upsert', {});
-  assert.deepEqual(unknownTool.error, { code: 'unknown_tool', path: 'tool', message: "'db_upsert' is not a tool", hint: 'one of: db_read, db_create, db_update, db_delete, db_call' });
+  assert.deepEqual(unknownTool.error, { code: 'unknown_tool', path: 'tool', message: "'db_upsert' is not a tool", hint: 'one of: db_read, db_create, db_update, db_delete, db_call, db_aggregate' });
 });
 
 test('callTool: a UUID quoted inside a text value shows as its ref or <id>; execute keeps the text as written', async () => {

@@ -12,7 +12,7 @@ const core = await loadCore();
 const act = core.createAct({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: 'jwt', userId: 'user' });
 
 const definitions: readonly ToolDefinition[] = core.toolDefinitions({ strict: true });
-const name: 'db_read' | 'db_create' | 'db_update' | 'db_delete' | 'db_call' = definitions[0]!.name;
+const name: 'db_read' | 'db_create' | 'db_update' | 'db_delete' | 'db_call' | 'db_aggregate' = definitions[0]!.name;
 void name;
 // @ts-expect-error strict is a boolean
 core.toolDefinitions({ strict: 'yes' });

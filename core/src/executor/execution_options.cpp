@@ -91,6 +91,38 @@ result<std::vector<fixed_value>> read_context(const std::optional<json_value>& c
   return out;
 }
 
+// forModel: { rows, chars, fence }, the caps of the model's text and its fence.
+std::optional<error> read_for_model(std::optional<json_value> model, execution_options& out) {
+  if (!model || model->is_null()) return std::nullopt;
+  if (!model->is_object()) return error{codes::invalid_option, "forModel", "forModel must be { rows, chars, fence }", ""};
+  const detail::object_fields caps(*model, kModelKeys);
+  if (const auto& name = caps.unknown())
+    return error{codes::invalid_option, "forModel." + detail::echoed(*name),
+                 textfmt::format("unknown result limit '{}'", detail::echoed(*name)), detail::key_list(kModelKeys)};
+  result_limits limits;
+  if (auto wrong = read_counts(caps, kModelCounts, {&limits.rows, &limits.chars}, "forModel.", "forModel."))
+    return wrong;
+  out.for_model = limits;
+  std::string_view fence;
+  if (detail::read_text(caps["fence"], fence) == detail::field_state::wrong_type ||
+      (!fence.empty() && !detail::is_fence_marker(fence)))
+    return error{codes::invalid_option, "forModel.fence", "forModel.fence must be 6 to 64 letters and digits", ""};
+  out.model_fence = std::string(fence);
+  return std::nullopt;
+}
+
+// limits: the execution's bounds (execution_limits), each a whole number > 0.
+std::optional<error> read_limits(std::optional<json_value> limits, execution_limits& l) {
+  if (!limits || limits->is_null()) return std::nullopt;
+  if (!limits->is_object()) return error{codes::invalid_option, "limits", "limits must be an object", ""};
+  const detail::object_fields given(*limits, kLimitKeys);
+  if (const auto& name = given.unknown())
+    return error{codes::invalid_option, "limits." + detail::echoed(*name),
+                 textfmt::format("unknown limit '{}'", detail::echoed(*name)), detail::key_list(kLimitKeys)};
+  return read_counts(given, kLimitKeys, {&l.max_params_bytes, &l.max_string_bytes, &l.max_response_bytes, &l.max_rows},
+                     "limits.", "");
+}
+
 }  // namespace
 
 result<execution_options> parse_execution_options(json_value options) {
@@ -115,23 +147,7 @@ result<execution_options> parse_execution_options(json_value options) {
     return error{codes::invalid_option, "maxAffectedBy", "maxAffectedBy must be \"header\" or \"count\"", ""};
   if (by == "count") out.max_affected_by = max_affected_check::count;
 
-  if (const auto model = fields["forModel"]; model && !model->is_null()) {
-    if (!model->is_object())
-      return error{codes::invalid_option, "forModel", "forModel must be { rows, chars, fence }", ""};
-    const detail::object_fields caps(*model, kModelKeys);
-    if (const auto& name = caps.unknown())
-      return error{codes::invalid_option, "forModel." + detail::echoed(*name),
-                   textfmt::format("unknown result limit '{}'", detail::echoed(*name)), detail::key_list(kModelKeys)};
-    result_limits limits;
-    if (auto wrong = read_counts(caps, kModelCounts, {&limits.rows, &limits.chars}, "forModel.", "forModel."))
-      return std::move(*wrong);
-    out.for_model = limits;
-    std::string_view fence;
-    if (detail::read_text(caps["fence"], fence) == detail::field_state::wrong_type ||
-        (!fence.empty() && !detail::is_fence_marker(fence)))
-      return error{codes::invalid_option, "forModel.fence", "forModel.fence must be 6 to 64 letters and digits", ""};
-    out.model_fence = std::string(fence);
-  }
+  if (auto wrong = read_for_model(fields["forModel"], out)) return std::move(*wrong);
 
   std::string_view aggregates;
   if (detail::read_text(fields["aggregates"], aggregates) == detail::field_state::wrong_type ||
@@ -147,18 +163,7 @@ result<execution_options> parse_execution_options(json_value options) {
     return fixed.take_error();
   }
 
-  const auto limits = fields["limits"];
-  if (!limits || limits->is_null()) return out;
-  if (!limits->is_object()) return error{codes::invalid_option, "limits", "limits must be an object", ""};
-  const detail::object_fields given(*limits, kLimitKeys);
-  if (const auto& name = given.unknown())
-    return error{codes::invalid_option, "limits." + detail::echoed(*name),
-                 textfmt::format("unknown limit '{}'", detail::echoed(*name)), detail::key_list(kLimitKeys)};
-  execution_limits& l = out.limits;
-  if (auto wrong =
-          read_counts(given, kLimitKeys, {&l.max_params_bytes, &l.max_string_bytes, &l.max_response_bytes, &l.max_rows},
-                      "limits.", ""))
-    return std::move(*wrong);
+  if (auto wrong = read_limits(fields["limits"], out.limits)) return std::move(*wrong);
   return out;
 }
 

@@ -141,17 +141,13 @@ class schema_writer {
         filter_list(row.param, optional);
         break;
       case tool_param::columns:
-        type("array", optional);
-        text("description",
-             "The columns to return (all when left out); a related table's rows as \"relation(col, col)\".");
-        w_.key("items");
-        w_.begin_object();
-        type("string", false);
-        w_.end_object();
+        string_list("The columns to return (all when left out); a related table's rows as \"relation(col, col)\".",
+                    optional, false);
         break;
       case tool_param::limit:
         type("integer", optional);
-        text("description", textfmt::format("At most this many rows (1 to {}).", dom_.max_rows));
+        text("description", textfmt::format("At most this many {} (1 to {}).",
+                                            kind_ == tool_kind::aggregate ? "groups" : "rows", dom_.max_rows));
         if (!strict_) bounds(1, dom_.max_rows);
         break;
       case tool_param::offset:
@@ -160,25 +156,14 @@ class schema_writer {
         if (!strict_) bounds(0, 100000000);
         break;
       case tool_param::order_by:
-        if (kind_ == tool_kind::aggregate) {
-          metric_order(optional);
-          break;
-        }
-        type("string", optional);
-        text("description", "A column to sort by.");
-        if (inline_) strings("enum", column_names(dom_, tables_), optional);
+        order_by(optional);
         break;
       case tool_param::order_dir:
         type("string", optional);
         strings("enum", {"asc", "desc"}, optional);
         break;
       case tool_param::count:
-        type("string", optional);
-        text("description", kind_ == tool_kind::aggregate
-                                ? "How a count of rows is made: exact (the default), or planned or estimated (faster "
-                                  "on large tables)."
-                                : "Also count every matching row (exact), not only those returned.");
-        strings("enum", {"exact", "planned", "estimated"}, optional);
+        count_mode(optional);
         break;
       case tool_param::data:
         data();
@@ -191,13 +176,8 @@ class schema_writer {
         args(optional);
         break;
       case tool_param::group_by:
-        type("array", optional);
-        text("description", "Columns to group by (one result row per group); left out: one group of every row.");
-        w_.key("items");
-        w_.begin_object();
-        type("string", false);
-        if (inline_) strings("enum", column_names(dom_, tables_));
-        w_.end_object();
+        string_list("Columns to group by (one result row per group); left out: one group of every row.", optional,
+                    inline_);
         break;
       case tool_param::metrics:
         metrics();
@@ -206,6 +186,35 @@ class schema_writer {
         having(optional);
         break;
     }
+    w_.end_object();
+  }
+
+  // A read's column to sort by; an aggregate's metric (metric_order).
+  void order_by(bool optional) {
+    if (kind_ == tool_kind::aggregate) return metric_order(optional);
+    type("string", optional);
+    text("description", "A column to sort by.");
+    if (inline_) strings("enum", column_names(dom_, tables_), optional);
+  }
+
+  // count: a read's total of matching rows; how an aggregate counts.
+  void count_mode(bool optional) {
+    type("string", optional);
+    text("description", kind_ == tool_kind::aggregate
+                            ? "exact (the default), or planned or estimated: faster on large tables."
+                            : "Also count every matching row (exact), not only those returned.");
+    strings("enum", {"exact", "planned", "estimated"}, optional);
+  }
+
+  // An array of column names (columns, group_by); `named`: the domain's
+  // column names as the items' enum.
+  void string_list(std::string_view description, bool optional, bool named) {
+    type("array", optional);
+    text("description", description);
+    w_.key("items");
+    w_.begin_object();
+    type("string", false);
+    if (named) strings("enum", column_names(dom_, tables_));
     w_.end_object();
   }
 
@@ -328,6 +337,7 @@ class schema_writer {
   std::string_view filters_description() const {
     switch (kind_) {
       case tool_kind::read:
+      case tool_kind::aggregate:
         return "Conditions that must all hold (AND). Left out: every row.";
       case tool_kind::update:
         return "Conditions that select the rows to change (AND), e.g. id = a ref; at least one must narrow the rows.";

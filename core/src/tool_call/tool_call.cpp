@@ -58,18 +58,7 @@ class call_parser : detail::call_stage {
                    textfmt::format("params must be an object, got {}", params_object.kind_name()),
                    textfmt::format("{} takes: {}", tool_name(kind_), detail::tool_param_list(kind_))};
     param_members params;
-    std::optional<error> failure;
-    params_object.for_each_member([&](std::string_view key, json_value value) {
-      if (failure || detail::is_absent_param(value)) return;
-      const detail::tool_param_row* row = detail::find_tool_param(key);
-      if (!row || row->use_by(kind_) == param_use::none)
-        failure = error{codes::unknown_param, detail::echoed(key),
-                        textfmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
-                        textfmt::format("allowed: {}", detail::tool_param_list(kind_))};
-      else
-        params[row->param] = value;
-    });
-    if (failure) return std::move(*failure);
+    if (auto unknown = collect_params(params_object, params)) return std::move(*unknown);
     call_.kind = kind_;
     if (kind_ == tool_kind::call) return parse_call(params);
     // Strict mode gives rows as JSON text; any other string stays a string
@@ -117,6 +106,23 @@ class call_parser : detail::call_stage {
   }
 
  private:
+  // The params by name, given ones only; a param this tool does not take is
+  // unknown_param.
+  std::optional<error> collect_params(json_value params_object, param_members& params) const {
+    std::optional<error> failure;
+    params_object.for_each_member([&](std::string_view key, json_value value) {
+      if (failure || detail::is_absent_param(value)) return;
+      const detail::tool_param_row* row = detail::find_tool_param(key);
+      if (!row || row->use_by(kind_) == param_use::none)
+        failure = error{codes::unknown_param, detail::echoed(key),
+                        textfmt::format("{} does not take '{}'", tool_name(kind_), detail::echoed(key)),
+                        textfmt::format("allowed: {}", detail::tool_param_list(kind_))};
+      else
+        params[row->param] = value;
+    });
+    return failure;
+  }
+
   // db_call: the function and its arguments (function_reader.cpp).
   result<tool_call> parse_call(const param_members& params) {
     auto ok = detail::function_reader(dom_, registry_, call_, fixed_)
