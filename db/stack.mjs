@@ -61,6 +61,12 @@ const MIN_PASSWORD_LENGTH = 6;
  * - `jwks`: a JWK set (`{ keys: [...] }`, public keys) whose ES256 / RS256
  *   tokens PostgREST accepts too, as a Supabase project with asymmetric
  *   signing keys does; the HS256 secret keeps working alongside.
+ * - `aggregates`: false runs PostgREST with aggregate functions off
+ *   (`db-aggregates-enabled`, on by default here), as a hosted project
+ *   without them answers `count()` or `sum()` in a select.
+ * - `sql`: SQL text (or a list) run as postgres on every start, after the
+ *   migrations and the seed, before PostgREST reads the schema: a test's or
+ *   a bench's own fixtures. Write it to run again (`create or replace`).
  * - `quiet`: false streams PostgREST's output to stderr (it is always kept
  *   and shown when start-up fails).
  *
@@ -94,6 +100,7 @@ export async function startStack({
   accessTokenHook,
   jwks,
   aggregates = true,
+  sql = [],
   quiet = true,
 } = {}) {
   const started = performance.now();
@@ -110,7 +117,14 @@ export async function startStack({
     migrations: database.migrations,
     snapshotName: database.snapshotName,
     seed: database.seed && { key: database.seed.key, sql: database.seed.sql, run: (opened) => database.seed.run(opened, notes) },
+    sql: [sql].flat(),
   });
+  try {
+    for (const text of [sql].flat()) await db.exec(text);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   timings.database = { source, ...dbTimings };
 
   const servers = { db, socket: null, postgrest: null, gateway: null };

@@ -42,7 +42,9 @@ export type ColumnType =
   | 'timestamp'
   | 'text[]'
   | 'uuid[]'
-  | 'jsonb';
+  | 'jsonb'
+  /** A text search document: searched with op `search`, never read or written. */
+  | 'tsvector';
 
 /** One column of a domain table. */
 export interface ColumnConfig {
@@ -342,11 +344,16 @@ export declare const TOOL_NAMES: readonly ToolName[];
  *
  * @example
  * { field: 'recipe_id', op: 'in', value: ['recipe_1', 'recipe_2'] }
+ * { field: 'document', op: 'search', value: '"lisbon contract" -draft', language: 'english' }
  */
 export interface FilterClause {
   field: string;
   op: FilterOp;
   value?: JsonValue;
+  /** `search` / `not_search` only: how the words are read (PostgREST's wfts, plfts, phfts, fts). Default `websearch`, which takes any text. */
+  mode?: 'websearch' | 'plain' | 'phrase' | 'query' | null;
+  /** `search` / `not_search` only: the text search configuration (`english`, `simple`). Default: the database's. */
+  language?: string | null;
 }
 
 /** `db_read`: select rows. Filters are ANDed; `or_filters` are ORed with each other. */

@@ -69,7 +69,7 @@ function domainType(sqlType) {
   const base = sqlType.replace(/\[\]$/, '').replace(/^public\./, '');
   if (enums[base]) return { type: array ? 'text[]' : 'text', values: enums[base] };
   if (/^extensions\.vector/.test(base)) return null;
-  const scalar = { uuid: 'uuid', text: 'text', integer: 'integer', smallint: 'integer', bigint: 'integer', boolean: 'boolean', date: 'date', timestamptz: 'timestamp', jsonb: 'jsonb' }[base.replace(/\(.*$/, '')] ?? (base.startsWith('numeric') ? 'numeric' : undefined);
+  const scalar = { uuid: 'uuid', text: 'text', integer: 'integer', smallint: 'integer', bigint: 'integer', boolean: 'boolean', date: 'date', timestamptz: 'timestamp', jsonb: 'jsonb', tsvector: 'tsvector' }[base.replace(/\(.*$/, '')] ?? (base.startsWith('numeric') ? 'numeric' : undefined);
   assert.ok(scalar, `a rule for the SQL type ${sqlType}`);
   return { type: array ? `${scalar}[]` : scalar };
 }

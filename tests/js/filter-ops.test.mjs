@@ -32,7 +32,7 @@ const readOps = () => opEnums(core.toolDefinitions().find((tool) => tool.name ==
 test('the tool schemas: db_read takes every op, writes all but similar', () => {
   assert.deepEqual(readOps(), [
     '=', '!=', '>', '>=', '<', '<=', 'in', 'not_in', 'like', 'ilike', 'not_like', 'not_ilike', 'is_null', 'is_not_null',
-    'contains', 'contained_by', 'overlaps', 'similar',
+    'contains', 'contained_by', 'overlaps', 'search', 'not_search', 'similar',
   ]);
   for (const strict of [false, true])
     for (const tool of core.toolDefinitions({ strict }))

@@ -28,7 +28,7 @@ const core: Core = await loadCore(options);
 await loadCore();
 
 const domain: DomainConfig = kitchen;
-const columnType: 'uuid' | 'text' | 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'text[]' | 'uuid[]' | 'jsonb' =
+const columnType: 'uuid' | 'text' | 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'text[]' | 'uuid[]' | 'tsvector' | 'jsonb' =
   domain.tables['recipes']!.columns['id']!.type;
 void columnType;
 const custom: DomainConfig = {

@@ -25,7 +25,7 @@ struct column_type_entry {
 };
 
 /// Every column type under the name a domain writes it with.
-inline constexpr std::array<column_type_entry, 10> kColumnTypes{{
+inline constexpr std::array<column_type_entry, 11> kColumnTypes{{
     {"uuid", column_type::uuid},
     {"text", column_type::text},
     {"integer", column_type::integer},
@@ -36,6 +36,7 @@ inline constexpr std::array<column_type_entry, 10> kColumnTypes{{
     {"text[]", column_type::text_array},
     {"uuid[]", column_type::uuid_array},
     {"jsonb", column_type::jsonb},
+    {"tsvector", column_type::tsvector},
 }};
 
 /// invalid_domain at `path` (a dotted path into the domain's JSON).

@@ -229,6 +229,14 @@ status parse_presentation(table& tbl, json_value spec, const std::string& path) 
   auto hidden = string_list(spec.find("hidden"), path + ".hidden");
   if (!hidden) return hidden.take_error();
   tbl.hidden_columns = std::move(*hidden);
+  // A text search document is searched, never read or written: its text
+  // ("'lisbon':3 'contract':4") means nothing to the model.
+  for (auto& col : tbl.columns) {
+    if (col.type != column_type::tsvector) continue;
+    col.writable = false;
+    if (std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) == tbl.hidden_columns.end())
+      tbl.hidden_columns.push_back(col.name);
+  }
   return ok_status();
 }
 

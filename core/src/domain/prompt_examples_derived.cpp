@@ -146,6 +146,21 @@ std::string op_containment(const slot_input& in) {
   return code(filter(array->name, "overlaps", array_json(*array, 1, 2)));
 }
 
+// The operator table's line for full-text search: on a search column
+// (tsvector) where the domain has one, else on a text column.
+std::string op_search_row(const slot_input& in) {
+  const column* col = nullptr;
+  for (const auto& tbl : in.dom.tables)
+    for (const auto& c : tbl.columns)
+      if (!col && tbl.exposed && c.type == column_type::tsvector) col = &c;
+  if (!col) col = in.p.label;
+  if (!col) return "";
+  return textfmt::format(
+      "| `search` `not_search` | has (lacks) these words; \"a phrase\", `or`, `-word` work; `mode` plain, phrase "
+      "or query and `language` are optional | {} |",
+      code(filter(col->name, "search", "\"words to find\"")));
+}
+
 std::string op_similar_row(const slot_input& in) {
   if (!in.p.semantic) return "";
   return textfmt::format("| `similar` | meaning-based search, {} only | {} |", in.p.semantic->name,
@@ -380,6 +395,7 @@ const std::vector<slot_row>& slot_rows() {
       {{"op_contains", "a filter with contains on an array column (crud, read)"}, op_containment},
       {{"op_contained_by", "a filter with contained_by (crud)"}, op_containment},
       {{"op_overlaps", "a filter with overlaps (crud)"}, op_containment},
+      {{"op_search", "the operator table's row for search and not_search, or nothing (crud)"}, op_search_row},
       {{"op_similar_row", "the operator table's row for similar, or nothing (crud)"}, op_similar_row},
       {{"exclude_not_in", "leaving refs out with not_in (crud)"},
        [](const slot_input& in) {

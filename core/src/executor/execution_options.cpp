@@ -94,7 +94,8 @@ result<std::vector<fixed_value>> read_context(const std::optional<json_value>& c
 // forModel: { rows, chars, fence }, the caps of the model's text and its fence.
 std::optional<error> read_for_model(std::optional<json_value> model, execution_options& out) {
   if (!model || model->is_null()) return std::nullopt;
-  if (!model->is_object()) return error{codes::invalid_option, "forModel", "forModel must be { rows, chars, fence }", ""};
+  if (!model->is_object())
+    return error{codes::invalid_option, "forModel", "forModel must be { rows, chars, fence }", ""};
   const detail::object_fields caps(*model, kModelKeys);
   if (const auto& name = caps.unknown())
     return error{codes::invalid_option, "forModel." + detail::echoed(*name),

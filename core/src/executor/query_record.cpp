@@ -88,6 +88,16 @@ void write_filter(json_writer& w, const value_names& names, const filter& f) {
   } else {
     write_scalar(w, names, f.value());
   }
+  // A text search's mode when not the default, and its configuration.
+  for (const auto& mode : search_modes())
+    if (!f.search_operator.empty() && mode.postgrest == f.search_operator && &mode != &search_modes().front()) {
+      w.key("mode");
+      w.string(mode.name);
+    }
+  if (!f.language.empty()) {
+    w.key("language");
+    w.string(f.language);
+  }
   w.end_object();
 }
 

@@ -85,6 +85,7 @@ void encode_filter(const filter& f, condition_writer& out) {
   const filter_op_rule& rule = filter_op_rule_of(f.op);
   std::string_view op = rule.postgrest;
   std::string operand;  // a value the encoding makes
+  std::string search;   // a text search's operator: wfts, or wfts(english)
   std::string_view value;
   switch (rule.shape) {
     case value_shape::none:
@@ -116,6 +117,12 @@ void encode_filter(const filter& f, condition_writer& out) {
     case value_shape::elements:
       operand = containment_operand(f);
       value = operand;
+      break;
+    case value_shape::text_search:
+      search = f.search_operator;
+      if (!f.language.empty()) search.append("(").append(f.language).append(")");
+      op = search;
+      value = f.value().text;
       break;
     case value_shape::search_text:
       return;  // consumed before building

@@ -120,6 +120,16 @@ void append_filter(std::string& out, json_value filter) {
     detail::append_display_value(out, *value, kValueChars);
   else
     out += "null";
+  // A text search's mode and configuration: "(phrase, english)".
+  std::string_view options[2];
+  std::size_t given = 0;
+  for (const char* key : {"mode", "language"})
+    if (auto option = filter.is_object() ? filter.find(key) : std::nullopt; option && option->is_string())
+      options[given++] = option->str();
+  if (given == 0) return;
+  out.append(" (").append(options[0]);
+  if (given == 2) out.append(", ").append(options[1]);
+  out += ')';
 }
 
 std::optional<json_value> list_member(json_value shape, std::string_view key) {

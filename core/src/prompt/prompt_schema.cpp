@@ -117,6 +117,10 @@ void append_schema_body(std::string& out, const domain& dom, std::span<const std
     else
       textfmt::format_to(out, "\n### {} (read-only)\n", tbl.name);
     for (const column& col : tbl.columns) {
+      if (col.type == column_type::tsvector) {
+        textfmt::format_to(out, "- {}: text search only (op search), never read\n", col.name);
+        continue;
+      }
       const bool hidden =
           std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end();
       if (hidden || tbl.hides_owner(col.name)) continue;

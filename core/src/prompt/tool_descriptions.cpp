@@ -73,6 +73,13 @@ void append_table_line(std::string& out, const domain& dom, const table& tbl, co
     if (target && &col != tbl.key_column()) out.append("→").append(target->name);
     if (!col.allowed_values.empty()) textfmt::format_to(out, " ({})", textfmt::join(col.allowed_values, "|"));
   }
+  // Text search columns are searched, never read: named apart.
+  first = true;
+  for (const column& col : tbl.columns) {
+    if (col.type != column_type::tsvector) continue;
+    out.append(first ? "; search: " : ", ").append(col.name);
+    first = false;
+  }
   for (std::size_t i = 0; i < tbl.relations.size(); ++i)
     out.append(i ? ", " : "; related: ").append(tbl.relations[i].name);
   out += '\n';

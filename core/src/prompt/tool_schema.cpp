@@ -379,11 +379,40 @@ class schema_writer {
     w_.end_object();
     w_.key("value");
     filter_value();
+    const bool searchable = has_search_column();
+    if (searchable) search_options();
     w_.end_object();
-    strings("required", strict_ ? std::vector<std::string_view>{"field", "op", "value"}
-                                : std::vector<std::string_view>{"field", "op"});
+    std::vector<std::string_view> required{"field", "op"};
+    if (strict_) required.push_back("value");
+    if (strict_ && searchable) required.insert(required.end(), {"mode", "language"});
+    strings("required", required);
     w_.key("additionalProperties");
     w_.boolean(false);
+    w_.end_object();
+  }
+
+  // Whether a table offered has a search column (tsvector): then a filter
+  // offers a text search's mode and language.
+  bool has_search_column() const {
+    for (const table* tbl : tables_)
+      for (const auto& col : tbl->columns)
+        if (col.type == column_type::tsvector) return true;
+    return false;
+  }
+
+  void search_options() {
+    w_.key("mode");
+    w_.begin_object();
+    type("string", strict_);
+    text("description", "search only: websearch (the default), plain, phrase or query.");
+    std::vector<std::string_view> names;
+    for (const auto& mode : search_modes()) names.push_back(mode.name);
+    strings("enum", names, strict_);
+    w_.end_object();
+    w_.key("language");
+    w_.begin_object();
+    type("string", strict_);
+    text("description", "search only: the text search configuration, such as english.");
     w_.end_object();
   }
 
@@ -571,6 +600,7 @@ class schema_writer {
         w_.end_object();
         break;
       case column_type::jsonb:
+      case column_type::tsvector:  // never written (hidden, read-only)
         text("description", "Any JSON value.");
         break;
     }

@@ -53,7 +53,9 @@ std::string visible_columns(const domain& dom, const table& tbl) {
   std::vector<std::string_view> names;
   (void)dom;
   for (const auto& col : tbl.columns)
-    if (!tbl.hides_owner(col.name)) names.push_back(col.name);
+    if (!tbl.hides_owner(col.name) &&
+        std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) == tbl.hidden_columns.end())
+      names.push_back(col.name);
   return textfmt::format("{}", textfmt::join(names, ", "));
 }
 
@@ -71,6 +73,11 @@ result<const column*> call_stage::visible_column(std::string_view name, const pa
                      ? std::string("to OR conditions, put them in or_filters")
                      : textfmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
   const column* col = tbl.find_column(name);
+  if (col && col->type == column_type::tsvector)
+    return error{
+        codes::unknown_column, path.str(),
+        textfmt::format("{} is a text search column: it is searched, never read, written or compared", col->name),
+        textfmt::format("{{\"field\": \"{}\", \"op\": \"search\", \"value\": \"words to find\"}}", col->name)};
   if (!col || is_hidden(tbl, name))
     return error{codes::unknown_column, path.str(),
                  textfmt::format("{} has no column '{}'", tbl.name, detail::echoed(name)),

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../json/json_fields.h"
 #include "alfred/domain/domain.h"
 #include "alfred/json/error.h"
 #include "alfred/json/json.h"
@@ -68,6 +69,7 @@ class filter_reader : call_stage {
   status check_list(filter& f, std::optional<json_value> value, const param_path& path);
   status check_pattern(filter& f, std::optional<json_value> value, const param_path& path);
   status check_containment(filter& f, std::optional<json_value> value, const param_path& path);
+  status parse_search(filter& f, const detail::object_fields& members, const param_path& path);
 };
 
 /// The columns stage of a read: `columns`, with embedded relations.

@@ -17,7 +17,7 @@ using narrows = write_narrowing;
 // (tests/core/tool_call/filter_ops_test.cpp) walks every row through validation, both
 // encoders, the records, the schema and the prompt.
 // clang-format off
-constexpr std::array<filter_op_rule, 18> kRules{{
+constexpr std::array<filter_op_rule, 20> kRules{{
     // op, name, aliases, shape, postgrest operator, negation,
     //  opposite, write narrowing, example slot, meaning (the prompt table's line)
     {op::eq,           "=",            {"==", "eq"},      shape::scalar_or_null,     "eq",    neg::none,
@@ -54,6 +54,10 @@ constexpr std::array<filter_op_rule, 18> kRules{{
      op::contained_by, narrows::always,               "op_contained_by", "array column holds only these"},
     {op::overlaps,     "overlaps",     {},                shape::elements,           "ov",    neg::none,
      op::overlaps,     narrows::always,               "op_overlaps",     "array column holds at least one of these"},
+    {op::search,       "search",       {"fts"},           shape::text_search,        "wfts",  neg::none,
+     op::search,       narrows::always,               "op_search",       ""},
+    {op::not_search,   "not_search",   {"not search"},    shape::text_search,        "wfts",  neg::prefix,
+     op::not_search,   narrows::always,               "op_search",       ""},
     {op::similar,      "similar",      {},                shape::search_text,        "",      neg::none,
      op::similar,      narrows::always,               "op_similar_row",  ""},
 }};
@@ -123,5 +127,28 @@ std::string filter_op_names(bool (*pred)(value_shape), std::string_view conjunct
 }
 
 bool opens_prompt_line(std::size_t row) { return row == 0 || kRules[row - 1].example_slot != kRules[row].example_slot; }
+
+namespace {
+constexpr std::array<search_mode, 4> kSearchModes{{
+    {"websearch", "wfts"},
+    {"plain", "plfts"},
+    {"phrase", "phfts"},
+    {"query", "fts"},
+}};
+}  // namespace
+
+std::span<const search_mode> search_modes() { return kSearchModes; }
+
+const search_mode* find_search_mode(std::string_view name) {
+  for (const auto& mode : kSearchModes)
+    if (mode.name == name) return &mode;
+  return nullptr;
+}
+
+std::string search_mode_list() {
+  std::string out;
+  for (const auto& mode : kSearchModes) out.append(out.empty() ? "" : ", ").append(mode.name);
+  return out;
+}
 
 }  // namespace alfred

@@ -13,8 +13,25 @@
 namespace alfred::detail {
 namespace {
 
-// A filter object's members.
-constexpr std::array<std::string_view, 3> kFilterKeys{"field", "op", "value"};
+// A filter object's members (mode and language: a text search's).
+constexpr std::array<std::string_view, 5> kFilterKeys{"field", "op", "value", "mode", "language"};
+
+// A text search configuration's name as PostgREST takes it in `wfts(name)`:
+// an identifier, optionally schema-qualified (pg_catalog.english).
+bool is_search_language(std::string_view name) {
+  if (name.empty() || name.size() > 127) return false;
+  bool start = true;
+  for (char c : name) {
+    const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (c == '.' && !start) {
+      start = true;
+      continue;
+    }
+    if (!letter && (start || c < '0' || c > '9')) return false;
+    start = false;
+  }
+  return !start;
+}
 
 // PostgreSQL refuses such a LIKE pattern only once it scans that far (22025),
 // so whether the request fails would depend on the rows.
@@ -56,7 +73,9 @@ result<filter> filter_reader::parse_filter(json_value clause, const param_path& 
   const detail::object_fields members(clause, kFilterKeys);
   if (const auto& key = members.unknown())
     return error{codes::invalid_filter, path.member(*key).str(),
-                 textfmt::format("a filter has only field, op and value; got '{}'", detail::echoed(*key)), example};
+                 textfmt::format("a filter has only field, op and value (and mode and language for search); got '{}'",
+                                 detail::echoed(*key)),
+                 example};
   const auto field = members["field"];
   if (!field || !field->is_string())
     return error{codes::invalid_filter, path.member("field").str(), "field is required and must be a column name",
@@ -79,6 +98,16 @@ result<filter> filter_reader::parse_filter(json_value clause, const param_path& 
   const auto value = members["value"];
 
   const filter_op_rule& rule = filter_op_rule_of(f.op);
+  if (rule.shape == value_shape::text_search) {
+    if (auto ok = parse_search(f, members, path); !ok) return ok.take_error();
+    return f;
+  }
+  for (const char* option : {"mode", "language"})
+    if (const auto given = members[option]; given && !given->is_null())
+      return error{codes::invalid_filter, path.member(option).str(),
+                   textfmt::format("{} belongs to a text search (op search or not_search), not to {}", option,
+                                   filter_op_name(f.op)),
+                   "leave it out"};
   if (f.field == kSemanticField || rule.shape == value_shape::search_text) {
     auto ok = parse_semantic(f, value, path, in_or);
     if (!ok) return ok.take_error();
@@ -114,6 +143,47 @@ status filter_reader::parse_semantic(filter& f, std::optional<json_value> value,
     return error{codes::invalid_filter, path.str(), "only one semantic search per read", ""};
   call_.semantic_query = std::string(value->str());
   f.values.push_back({scalar::kind::text, call_.semantic_query});
+  return ok_status();
+}
+
+// search / not_search: words in a tsvector column (hidden from reads) or a
+// text column, with the mode's operator and an optional configuration.
+status filter_reader::parse_search(filter& f, const detail::object_fields& members, const param_path& path) {
+  const table& tbl = *call_.tbl;
+  const column* col = tbl.find_column(f.field);
+  if (!col || tbl.hides_owner(f.field) || (is_hidden(tbl, f.field) && col->type != column_type::tsvector)) {
+    auto visible = visible_column(f.field, path.member("field"), tbl);
+    if (!visible) return visible.take_error();
+    col = *visible;
+  }
+  f.col = col;
+  f.field = col->name;
+  if (col->type != column_type::text && col->type != column_type::tsvector)
+    return invalid_value(path.member("field").str(),
+                         textfmt::format("{} is {}; text search works on text and tsvector columns", col->name,
+                                         column_type_name(col->type)),
+                         "use =, in or a comparison");
+  const auto value = members["value"];
+  if (!value || !value->is_string() || lower_trimmed(value->str()).empty())
+    return invalid_value(path.member("value").str(),
+                         textfmt::format("{} needs the words to find, e.g. \"lisbon contract\"", filter_op_name(f.op)));
+  if (detail::contains_nul(value->str())) return detail::nul_error(path.member("value").str());
+  f.values.push_back({scalar::kind::text, std::string(value->str())});
+  f.search_operator = search_modes().front().postgrest;
+  if (const auto mode = members["mode"]; mode && !mode->is_null()) {
+    const search_mode* found = mode->is_string() ? find_search_mode(mode->str()) : nullptr;
+    if (!found)
+      return error{codes::invalid_filter, path.member("mode").str(),
+                   textfmt::format("mode must be one of {}", search_mode_list()),
+                   "websearch (the default) takes any text: words, \"a phrase\", or, -word"};
+    f.search_operator = found->postgrest;
+  }
+  if (const auto language = members["language"]; language && !language->is_null()) {
+    if (!language->is_string() || !is_search_language(language->str()))
+      return error{codes::invalid_filter, path.member("language").str(),
+                   "language must name a text search configuration, such as english or simple", ""};
+    f.language = std::string(language->str());
+  }
   return ok_status();
 }
 
@@ -165,6 +235,7 @@ status filter_reader::check_filter_value(filter& f, std::optional<json_value> va
     case value_shape::elements:
       return check_containment(f, value, path);
     case value_shape::search_text:
+    case value_shape::text_search:
       break;
   }
   return invalid_value(path.str(), "unsupported operator");

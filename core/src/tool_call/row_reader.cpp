@@ -110,6 +110,7 @@ result<const column*> row_reader::writable_column(std::string_view key, const pa
             ? textfmt::format("{} is the key of {} and cannot be changed; choose the rows with filters", key, tbl.name)
             : textfmt::format("{} is assigned by the database; leave it out", key),
         ""};
+  if (col && col->type == column_type::tsvector) return visible_column(key, key_path, tbl).take_error();
   if (!col || is_hidden(tbl, key)) {
     if (is_postgrest_reserved(key))
       return error{codes::reserved_column, key_path.str(),

@@ -72,6 +72,8 @@ std::string type_hint(const column& col) {
       return "a ref";
     case column_type::text:
       return "a string";
+    case column_type::tsvector:
+      return "words to find with op search";
   }
   return "a value";
 }

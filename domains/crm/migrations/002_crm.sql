@@ -69,9 +69,13 @@ create table public.tasks (
   status public.task_status not null default 'open',
   due_at timestamptz,
   notes text,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- Full-text search over the title and notes ("find the tasks about the
+  -- discount"): searched with op search, never read or written.
+  search tsvector generated always as (to_tsvector('english', title || ' ' || coalesce(notes, ''))) stored
 );
 create index tasks_owner_id on public.tasks (owner_id);
+create index tasks_search on public.tasks using gin (search);
 create index tasks_deal_id on public.tasks (deal_id);
 
 -- An append-only log keyed by a bigint: no uuid id, so no refs; the pull skips it.

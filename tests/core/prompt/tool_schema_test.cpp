@@ -110,7 +110,7 @@ TEST_CASE("tool definitions: the table tools and db_aggregate, tables and column
   CHECK_FALSE(has(fields, "user_id"));    // the owner column is never the model's
   CHECK_FALSE(has(fields, "embedding"));  // hidden
   const auto ops = strings_of(*filter.find("properties")->find("op")->find("enum"));
-  CHECK(ops.size() == 18);
+  CHECK(ops.size() == 20);
   CHECK(ops.front() == "=");
   CHECK(has(ops, "not_in"));
   CHECK(params.find("properties")->find("limit")->find("maximum")->as_integer() == 1000);

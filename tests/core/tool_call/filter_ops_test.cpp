@@ -65,6 +65,10 @@ constexpr op_sample kSamples[] = {
      "tags contained_by [quick, vegan]"},
     {"overlaps", "recipes", "tags", R"(["quick", "vegan"])", "tags=ov.{quick,vegan}", R"(tags.ov."{quick,vegan}")",
      "tags overlaps [quick, vegan]"},
+    {"search", "inventory", "name", R"("oat milk")", "name=wfts.oat milk", "name.wfts.oat milk",
+     "name search oat milk"},
+    {"not_search", "inventory", "name", R"("oat milk")", "name=not.wfts.oat milk", "name.not.wfts.oat milk",
+     "name not_search oat milk"},
     // Not a filter on the wire: the executor embeds the text and calls the search function.
     {"similar", "recipes", "_semantic", R"("light dinner")", "", "", "_semantic similar light dinner"},
 };
@@ -195,7 +199,7 @@ TEST_CASE("filter op table: one row per op in enum order, spellings unique, line
   }
   CHECK(filter_op_list() ==
         "=, !=, >, >=, <, <=, in, not_in, like, ilike, not_like, not_ilike, is_null, is_not_null, contains, "
-        "contained_by, overlaps, similar");
+        "contained_by, overlaps, search, not_search, similar");
   CHECK(filter_op_names(takes_elements, "or") == "contains, contained_by or overlaps");
   CHECK_FALSE(parse_filter_op("not  in"));
   CHECK_FALSE(parse_filter_op("  "));

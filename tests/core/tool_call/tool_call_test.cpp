@@ -23,7 +23,7 @@ constexpr const char* kInventoryColumns =
 constexpr const char* kKnownRecipes = "known recipe refs: recipe_1 (Butter Chicken), recipe_2 (Cod Curry)";
 constexpr const char* kOpList =
     "supported ops: =, !=, >, >=, <, <=, in, not_in, like, ilike, not_like, not_ilike, is_null, is_not_null, "
-    "contains, contained_by, overlaps, similar";
+    "contains, contained_by, overlaps, search, not_search, similar";
 constexpr const char* kExclusionHint =
     ". To exclude rows: use not_in with the refs to drop, e.g. {\"field\": \"id\", \"op\": \"not_in\", \"value\": "
     "[\"recipe_5\", \"recipe_6\"]}; or in with the refs to keep; or not_ilike for a text pattern; or read "
@@ -125,10 +125,12 @@ TEST_CASE("filters must be an array of objects with only field, op and value") {
               "filters[0]", "a filter must be an object, got a string", example);
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "name", "op": "=", "value": "x",
       "negate": true}]})j"),
-              "invalid_filter", "filters[0].negate", "a filter has only field, op and value; got 'negate'", example);
+              "invalid_filter", "filters[0].negate",
+              "a filter has only field, op and value (and mode and language for search); got 'negate'", example);
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "name", "op": "=", "value": "x"},
       {"field": "name", "operator": "=", "value": "y"}]})j"),
-              "invalid_filter", "filters[1].operator", "a filter has only field, op and value; got 'operator'");
+              "invalid_filter", "filters[1].operator",
+              "a filter has only field, op and value (and mode and language for search); got 'operator'");
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"op": "=", "value": "x"}]})j"),
               "invalid_filter", "filters[0].field", "field is required and must be a column name", example);
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": 3, "op": "=", "value": "x"}]})j"),
@@ -136,7 +138,7 @@ TEST_CASE("filters must be an array of objects with only field, op and value") {
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "name", "value": "x"}]})j"),
               "invalid_filter", "filters[0].op", "op is required",
               "one of: =, !=, >, >=, <, <=, in, not_in, like, ilike, not_like, not_ilike, is_null, is_not_null, "
-              "contains, contained_by, overlaps, similar");
+              "contains, contained_by, overlaps, search, not_search, similar");
 }
 
 TEST_CASE("hints show refs and columns of the call's own table, not the kitchen's (pulled CRM)") {

@@ -69,6 +69,11 @@ seeds = {
         'db_update\n{"table": "preferences", "filters": [{"field": "cooking_skill_level", "op": "=", "value": "beginner"}], "data": {"assumed_staples": ["ing_1"]}}',
         'db_delete\n{"table": "tasks", "filters": [{"field": "recipe_id", "op": "not_in", "value": [null, "recipe_3"]}]}',
         'db_delete\n{"table": "meal_plans", "filters": [{"field": "date", "op": "<", "value": "2026-02-01"}]}',
+        'db_read\n{"table": "recipes", "filters": [{"field": "name", "op": "search", "value": "\\"red curry\\" -fish or dal", '
+        '"mode": "websearch", "language": "english"}], "or_filters": [{"field": "description", "op": "not_search", "value": "x", "mode": "phrase"}]}',
+        'db_aggregate\n{"table": "inventory", "filters": [{"field": "location", "op": "=", "value": "fridge"}], "group_by": ["category"], '
+        '"metrics": [{"fn": "count"}, {"fn": "sum", "field": "quantity"}, {"fn": "count_distinct", "field": "unit"}], '
+        '"order_by": {"metric": 1, "dir": "desc"}, "having": [{"metric": 0, "op": ">=", "value": 2}], "limit": 3, "count": "planned"}',
     ],
     "registry_restore_fuzz": [
         '{"format":"alfred-act/registry","version":1,"turn":0,"counters":{},"gen_counters":{},"refs":[]}',
@@ -147,7 +152,7 @@ seeds = {
         '502\n\ntext/html\n<html><body>Bad gateway \u2014 upstream</body></html>',
     ],
     "domain_fuzz": [
-        open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "core", "domains", "kitchen.json")).read(),
+        open(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(HERE))), "domains", "kitchen", "domain.json")).read(),
         compact({"name": "notes", "owner_column": "owner", "max_rows": 50, "tables": {
             "notebooks": {"ref": "book", "user_owned": True, "label": ["title"],
                           "relations": {"notes": "notes"},

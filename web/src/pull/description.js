@@ -14,6 +14,9 @@ const SCALAR_TYPES = [
   [/^date$/, 'date'],
   [/^timestamp(\(\d\))?( with(out)? time zone)?$/, 'timestamp'],
   [/^jsonb?$/, 'jsonb'],
+  // A text search document (often `generated always as (to_tsvector(…))`):
+  // searched with op search, never read or written.
+  [/^tsvector$/, 'tsvector'],
 ];
 const ARRAY_TYPES = [
   [/^uuid\[\]$/, 'uuid[]'],

@@ -40,6 +40,9 @@ enum class column_type {
   text_array,
   uuid_array,
   jsonb,
+  /// A text search document (often a generated column): never read or
+  /// written, only searched (ops search, not_search).
+  tsvector,
 };
 
 /// The name used in the domain JSON and in error messages ("text[]").

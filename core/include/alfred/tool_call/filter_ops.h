@@ -46,6 +46,8 @@ enum class filter_op : unsigned char {
   contains,
   contained_by,
   overlaps,
+  search,
+  not_search,
   similar,
 };
 
@@ -69,6 +71,10 @@ enum class value_shape : unsigned char {
   elements_or_object,
   /// The elements of an array column. Query records show a list.
   elements,
+  /// Words to find by full-text search (PostgreSQL text search) in a
+  /// `tsvector` or text column; the filter's `mode` and `language` pick the
+  /// PostgREST operator (wfts by default, which takes any text).
+  text_search,
   /// Non-empty search text on the `_semantic` field; db_read `filters`
   /// only. Not sent as a filter: the executor embeds it and calls the
   /// search function.
@@ -169,5 +175,18 @@ constexpr bool takes_no_value(value_shape shape) { return shape == value_shape::
 /// The op exists only in db_read's `filters` (not in `or_filters`, not in
 /// writes).
 constexpr bool read_filters_only(value_shape shape) { return shape == value_shape::search_text; }
+
+/// A text search's modes (the filter's `mode`) and their PostgREST
+/// operators: websearch (`wfts`, the default: any text is a valid query),
+/// plain (`plfts`), phrase (`phfts`), query (`fts`, tsquery syntax).
+struct search_mode {
+  std::string_view name;
+  std::string_view postgrest;
+};
+std::span<const search_mode> search_modes();
+/// The mode named `name`, or null.
+const search_mode* find_search_mode(std::string_view name);
+/// "websearch, plain, phrase, query".
+std::string search_mode_list();
 
 }  // namespace alfred

@@ -63,6 +63,11 @@ struct filter {
   /// How an `ilike` the middleware built for a name treats accents
   /// (like_pattern.h). A model's own `ilike` keeps them.
   accent_folding accents = accent_folding::none;
+  /// A text search's PostgREST operator (`wfts`, `plfts`, `phfts`, `fts`:
+  /// the filter's mode) and its text search configuration ("" for the
+  /// database's default).
+  std::string_view search_operator;
+  std::string language;
 
   const scalar& value() const { return values.front(); }
 };
