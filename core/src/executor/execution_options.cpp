@@ -24,8 +24,8 @@ std::optional<transport_failure> parse_transport_failure(std::string_view name) 
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kOptionKeys{"rowIds",        "limits",   "maxAffected",
-                                                      "maxAffectedBy", "forModel", "context"};
+constexpr std::array<std::string_view, 7> kOptionKeys{"rowIds",   "limits",  "maxAffected", "maxAffectedBy",
+                                                      "forModel", "context", "aggregates"};
 constexpr std::array<std::string_view, 3> kModelKeys{"rows", "chars", "fence"};
 constexpr std::array<std::string_view, 2> kModelCounts{"rows", "chars"};
 

@@ -62,4 +62,15 @@ TEST_CASE("execution options: a limit that is not a whole number ≥ 1 is refuse
 }
 
 }  // namespace
+TEST_CASE("execution options: what the server is known to do with aggregates, as the act remembers it") {
+  CHECK(parsed("{}")->aggregates == aggregates_support::unknown);
+  CHECK(parsed(R"({"aggregates":"on"})")->aggregates == aggregates_support::on);
+  CHECK(parsed(R"({"aggregates":"off"})")->aggregates == aggregates_support::off);
+  CHECK(parsed(R"({"aggregates":"unknown"})")->aggregates == aggregates_support::unknown);
+  CHECK(error_of(R"({"aggregates":"maybe"})") ==
+        "invalid_option aggregates: aggregates must be \"on\", \"off\" or \"unknown\"");
+  CHECK(error_of(R"({"aggregates":true})") ==
+        "invalid_option aggregates: aggregates must be \"on\", \"off\" or \"unknown\"");
+}
+
 }  // namespace alfred::test
