@@ -66,6 +66,8 @@ void execution::state::start_aggregate(tool_call call) {
   const aggregate_spec& spec = effective->aggregate;
   if (spec.group_by.empty() && only_row_counts(spec)) return void(plan_row_count());
   if (settings.aggregates != aggregates_support::off) return void(plan_server_aggregate());
+  // Known before this call: the record still says how it was answered.
+  aggregates_learned = "off";
   plan_aggregate_fallback();
 }
 
