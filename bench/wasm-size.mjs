@@ -5,7 +5,7 @@
 import { gzipSync } from 'node:zlib';
 
 /** wasm + glue, each gzipped at level 9, summed: the most the build may be. */
-export const SIZE_BUDGET_BYTES = 200 * 1024;
+export const SIZE_BUDGET_BYTES = 220 * 1024;
 
 // The two sections that hold the module's weight; the rest are summed.
 const SECTION_NAMES = { 10: 'code', 11: 'data (prompt templates, schemas, messages)' };

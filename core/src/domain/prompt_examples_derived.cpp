@@ -156,8 +156,7 @@ std::string op_search_row(const slot_input& in) {
   if (!col) col = in.p.label;
   if (!col) return "";
   return textfmt::format(
-      "| `search` `not_search` | has (lacks) these words; \"a phrase\", `or`, `-word` work; `mode` plain, phrase "
-      "or query and `language` are optional | {} |",
+      "| `search` `not_search` | has (lacks) these words; \"a phrase\", `or` and `-word` work | {} |",
       code(filter(col->name, "search", "\"words to find\"")));
 }
 

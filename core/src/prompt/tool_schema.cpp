@@ -379,13 +379,13 @@ class schema_writer {
     w_.end_object();
     w_.key("value");
     filter_value();
-    const bool searchable = has_search_column();
-    if (searchable) search_options();
+    // A text search's mode and language, where a table offered has a search
+    // column; not in strict schemas, where every key is required: each filter
+    // a model writes would carry two nulls for the default (websearch).
+    if (!strict_ && has_search_column()) search_options();
     w_.end_object();
-    std::vector<std::string_view> required{"field", "op"};
-    if (strict_) required.push_back("value");
-    if (strict_ && searchable) required.insert(required.end(), {"mode", "language"});
-    strings("required", required);
+    strings("required", strict_ ? std::vector<std::string_view>{"field", "op", "value"}
+                                : std::vector<std::string_view>{"field", "op"});
     w_.key("additionalProperties");
     w_.boolean(false);
     w_.end_object();
@@ -403,15 +403,15 @@ class schema_writer {
   void search_options() {
     w_.key("mode");
     w_.begin_object();
-    type("string", strict_);
+    type("string", false);
     text("description", "search only: websearch (the default), plain, phrase or query.");
     std::vector<std::string_view> names;
     for (const auto& mode : search_modes()) names.push_back(mode.name);
-    strings("enum", names, strict_);
+    strings("enum", names);
     w_.end_object();
     w_.key("language");
     w_.begin_object();
-    type("string", strict_);
+    type("string", false);
     text("description", "search only: the text search configuration, such as english.");
     w_.end_object();
   }

@@ -128,11 +128,14 @@ TEST_CASE("text search: the record and its line show the mode and configuration,
 
   const std::string compact = tool_description(notes(), tool_kind::read, {});
   CHECK(compact.find("- notes (note_N): id, user_id, title*, body, stars; search: document\n") != std::string::npos);
-  const std::string strict = tool_parameters_schema(notes(), tool_kind::read, {true});
-  CHECK(strict.find(R"("required":["field","op","value","mode","language"])") != std::string::npos);
-  CHECK(strict.find(R"("mode":{"type":["string","null"])") != std::string::npos);
-  // A domain without a search column offers neither.
-  CHECK(tool_parameters_schema(kitchen(), tool_kind::read, {true}).find(R"("mode")") == std::string::npos);
+  // Mode and language where a table has a search column; strict schemas
+  // (every key required) leave them out: websearch, the default, is what a
+  // model needs, and two nulls in every filter would cost every call.
+  const std::string plain = tool_parameters_schema(notes(), tool_kind::read, {false});
+  CHECK(plain.find(R"("mode":{"type":"string","description":"search only: websearch (the default), plain, phrase or query.","enum":["websearch","plain","phrase","query"]})") != std::string::npos);
+  CHECK(plain.find(R"("required":["field","op"])") != std::string::npos);
+  CHECK(tool_parameters_schema(notes(), tool_kind::read, {true}).find(R"("mode")") == std::string::npos);
+  CHECK(tool_parameters_schema(kitchen(), tool_kind::read, {false}).find(R"("mode")") == std::string::npos);
 }
 
 }  // namespace alfred::test
