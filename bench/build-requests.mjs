@@ -357,8 +357,9 @@ const sizeMet = coreSize.gzip <= 120 * 1024;
 console.log(`target: wasm + glue ≤ 120 KB gzipped (${sizeMet ? 'met' : 'not met'})`);
 if (!sizeMet) {
   console.log('  why: most of the gzipped code is the core\'s own functions (validation with errors a model can act on, the');
-  console.log('  executor, prompts, tool schemas, domain loading); embind is gone (plain exports, 3.7 KB of glue), and replacing');
-  console.log('  fmt would save about 8 KB more, not 70 (docs/benchmarks.md, "Where the WebAssembly bytes are")');
+  console.log('  executor with functions and aggregates, prompts, tool schemas, domain loading); embind and fmt are gone; the');
+  console.log('  unwinding cleanups that let an allocation failure return out_of_memory are about 20 KB of it, and loading only');
+  console.log('  what serving a call needs is the path to 120 (docs/benchmarks.md, "Functions, aggregates and text search")');
 }
 console.log('');
 

@@ -119,12 +119,7 @@ export async function startStack({
     seed: database.seed && { key: database.seed.key, sql: database.seed.sql, run: (opened) => database.seed.run(opened, notes) },
     sql: [sql].flat(),
   });
-  try {
-    for (const text of [sql].flat()) await db.exec(text);
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
+  await runOwnSql(db, sql);
   timings.database = { source, ...dbTimings };
 
   const servers = { db, socket: null, postgrest: null, gateway: null };
@@ -160,6 +155,16 @@ export async function startStack({
     return stackHandle(servers, fields, rest.servePostgrest);
   } catch (error) {
     await closeServers(servers).catch(() => {});
+    throw error;
+  }
+}
+
+// startStack's `sql`: run as postgres on every start; a failure closes the database.
+async function runOwnSql(db, sql) {
+  try {
+    for (const text of [sql].flat()) await db.exec(text);
+  } catch (error) {
+    await db.close();
     throw error;
   }
 }
