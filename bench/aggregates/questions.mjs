@@ -214,13 +214,6 @@ export const SCHEMAS = [
     ],
     sql: CHATBOT_SQL,
   },
-  {
-    id: 'U14',
-    schema: 'chatbot-ui',
-    text: 'Chats per model, with and without my profile context',
-    params: { table: 'chats', group_by: ['model', 'include_profile_context'], metrics: [{ fn: 'count' }] },
-    truth: 'select model, include_profile_context, count(*) as count from chats group by model, include_profile_context',
-  },
 ];
 
 /**
@@ -774,6 +767,13 @@ export const QUESTIONS = [
     text: 'Files named like "file 1…": total tokens and smallest size',
     params: { table: 'files', filters: [where('name', 'ilike', '%file 1%')], metrics: [{ fn: 'sum', field: 'tokens' }, { fn: 'min', field: 'size' }] },
     truth: "select sum(tokens)::text as sum_tokens, min(size)::text as min_size from files where name ilike '%file 1%'",
+  },
+  {
+    id: 'U14',
+    schema: 'chatbot-ui',
+    text: 'Chats per model, with and without my profile context',
+    params: { table: 'chats', group_by: ['model', 'include_profile_context'], metrics: [{ fn: 'count' }] },
+    truth: 'select model, include_profile_context, count(*) as count from chats group by model, include_profile_context',
   },
 ];
 

@@ -150,7 +150,9 @@ async function timed(run) {
  * recorded, a new act per call as a request handler makes one), and the
  * rows read and summed in JS; `repeat` times for the timings (medians).
  * Resolves to one result:
- * `{ id, user, mode, correct, refused, problems, trips, bytes, ms, countCheck, alt: { trips, bytes, ms, rows, correct } }`.
+ * `{ id, user, mode, correct, refused, problems, trips, bytes, requests, ms, countCheck, groups, truth, alt: { trips, bytes, ms, rows, correct, problems } }`;
+ * `refused` is 'aggregate_too_large' when the server does not aggregate and
+ * more rows match than the fallback computes from (then `correct` too).
  */
 export async function ask(session, question, user, { repeat = 1 } = {}) {
   const { params } = question;
@@ -207,6 +209,7 @@ export async function ask(session, question, user, { repeat = 1 } = {}) {
     ms: median(calls.map((call) => call.ms)),
     countCheck,
     groups: truth.length,
+    truth,
     alt: { trips: read.trips, bytes: read.bytes, ms: median(reads.map((r) => r.ms)), rows: read.rows.length, correct: altProblems.length === 0, problems: altProblems },
   };
 }
