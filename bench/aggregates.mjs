@@ -6,13 +6,15 @@
 // with PostgREST's aggregates on and then off. Next to each: what a user
 // writes today, every matching row read through PostgREST (1,000 a page) and
 // summed in JavaScript. Prints one line per question and a summary; exits 1
-// on any wrong answer. The question set: bench/aggregates/questions.mjs.
+// on any wrong answer. The questions: bench/aggregates/questions.mjs; the
+// schemas and their users: bench/aggregates/schemas.mjs.
 //
 //   node bench/aggregates.mjs                 (npm run bench:aggregates)
 //   node bench/aggregates.mjs --markdown      the table as Markdown
 //   BENCH_REPEAT=5                            calls per timing (median), default 5
 import { loadCore } from '../web/src/index.node.js';
-import { QUESTIONS, SCHEMAS } from './aggregates/questions.mjs';
+import { QUESTIONS } from './aggregates/questions.mjs';
+import { SCHEMAS } from './aggregates/schemas.mjs';
 import { askAll, median, openSchema } from './aggregates/run.mjs';
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
@@ -106,7 +108,7 @@ function summarize(all) {
   const mean = (values) => (values.reduce((a, b) => a + b, 0) / values.length).toFixed(2);
   const lines = [
     `questions: ${QUESTIONS.length} on ${SCHEMAS.length} schemas (${SCHEMAS.map((s) => s.name).join(', ')}), each asked as 2 users: ${on.length} answers per mode`,
-    `correct with aggregates on: ${correct(on)}/${on.length}; off: ${correct(off)}/${off.length} (${answered.filter((r) => r.correct).length} answered the same as on, ${refused.length} refused with aggregate_too_large: more rows match than the 1,000 the tool computes from without server aggregates; each of those answered correctly with aggregates on: ${refused.every((r) => of(r.id, 'on').find((o) => o.user === r.user)?.correct) ? 'yes' : 'NO'})`,
+    `correct with aggregates on: ${correct(on)}/${on.length}; off: ${correct(off)}/${off.length} (${answered.filter((r) => r.correct).length} answered correctly, the same answers as with aggregates on; ${refused.length} refused with aggregate_too_large, where more rows match than the 1,000 the tool computes from without server aggregates, each answered correctly with aggregates on: ${refused.every((r) => of(r.id, 'on').find((o) => o.user === r.user)?.correct) ? 'yes' : 'NO'})`,
     `counts that read no row pages (limit=0 with Prefer: count, or an aggregate select): ${counted.filter((r) => r.countCheck === 'ok').length}/${counted.length}`,
     `round trips per answer, median (mean, max): on ${median(on.map((r) => r.trips))} (${mean(on.map((r) => r.trips))}, ${Math.max(...on.map((r) => r.trips))}); off ${median(off.map((r) => r.trips))} (${mean(off.map((r) => r.trips))}, ${Math.max(...off.map((r) => r.trips))}); read-and-sum ${median(on.map((r) => r.alt.trips))} (${mean(on.map((r) => r.alt.trips))}, ${Math.max(...on.map((r) => r.alt.trips))})`,
     `bytes received per answer, median: on ${median(on.map((r) => r.bytes))}; off ${median(off.map((r) => r.bytes))}; read-and-sum ${median(on.map((r) => r.alt.bytes))}`,

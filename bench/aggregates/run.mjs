@@ -9,7 +9,8 @@ import { startStack } from '../../db/stack.mjs';
 import { readPackDomain } from '../../db/packs.mjs';
 import { pullDomain } from '../../web/src/index.node.js';
 import { differences } from './compare.mjs';
-import { BENCH_TRUTH_SQL, countsRowsOnly, questionsOf } from './questions.mjs';
+import { countsRowsOnly, questionsOf } from './questions.mjs';
+import { BENCH_TRUTH_SQL } from './schemas.mjs';
 import { readRows, sumInJs } from './read-and-sum.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -12,7 +12,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadCore } from '../../web/src/index.node.js';
-import { QUESTIONS, SCHEMAS, countsRowsOnly, questionsOf } from '../../bench/aggregates/questions.mjs';
+import { QUESTIONS, countsRowsOnly, questionsOf } from '../../bench/aggregates/questions.mjs';
+import { SCHEMAS } from '../../bench/aggregates/schemas.mjs';
 import { ask, mustReadNoRows, openSchema } from '../../bench/aggregates/run.mjs';
 
 const STACK_START = { timeout: 90_000 };
