@@ -17,12 +17,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The rows the tool computes from when the server does not aggregate, unless the domain says otherwise. */
 const DEFAULT_MAX_ROWS = 1000;
 
-const median = (values) => {
+/** The median of numbers (the mean of the middle two for an even count). */
+export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-export { median };
+}
 
 const headerOf = (headers, name) => {
   if (!headers) return undefined;
