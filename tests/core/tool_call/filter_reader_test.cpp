@@ -94,8 +94,8 @@ TEST_CASE("text search: the column is never read or written, and every mistake h
           "data.document", "document is a text search column: it is searched, never read, written or compared");
   refused(notes_error("db_read", read_with(R"({"field": "stars", "op": "search", "value": "5"})")), "invalid_value",
           "filters[0].field", "stars is integer; text search works on text and tsvector columns");
-  refused(notes_error("db_read", read_with(R"({"field": "document", "op": "search", "value": "  "})")),
-          "invalid_value", "filters[0].value", "search needs the words to find, e.g. \"lisbon contract\"");
+  refused(notes_error("db_read", read_with(R"({"field": "document", "op": "search", "value": "  "})")), "invalid_value",
+          "filters[0].value", "search needs the words to find, e.g. \"lisbon contract\"");
   refused(notes_error("db_read", read_with(R"({"field": "document", "op": "search", "value": ["a"]})")),
           "invalid_value", "filters[0].value", "search needs the words to find, e.g. \"lisbon contract\"");
   refused(notes_error("db_read", read_with(R"({"field": "document", "op": "search", "value": "a", "mode": "fuzzy"})")),
@@ -105,8 +105,7 @@ TEST_CASE("text search: the column is never read or written, and every mistake h
           "invalid_filter", "filters[0].language",
           "language must name a text search configuration, such as english or simple");
   refused(notes_error("db_read", read_with(R"({"field": "title", "op": "=", "value": "a", "mode": "phrase"})")),
-          "invalid_filter", "filters[0].mode",
-          "mode belongs to a text search (op search or not_search), not to =");
+          "invalid_filter", "filters[0].mode", "mode belongs to a text search (op search or not_search), not to =");
   refused(notes_error("db_read", read_with(R"({"field": "nope", "op": "search", "value": "a"})")), "unknown_column",
           "filters[0].field", "notes has no column 'nope'");
 }
@@ -120,7 +119,8 @@ TEST_CASE("text search: the record and its line show the mode and configuration,
   if (!call) FAIL(error_text(call.err()));
   const std::string record = R"({"tool": "db_read", "table": "notes", "requested": )" +
                              detail::call_params_json(ref_registry(), *call) + R"(, "source": "database", "count": 2})";
-  CHECK(record.find(R"({"field":"document","op":"search","value":"lisbon contract","mode":"phrase","language":"english"})") !=
+  CHECK(record.find(
+            R"({"field":"document","op":"search","value":"lisbon contract","mode":"phrase","language":"english"})") !=
         std::string::npos);
   auto line = render_query(std::string_view(record), query_style::line);
   REQUIRE(line.ok());
@@ -132,7 +132,10 @@ TEST_CASE("text search: the record and its line show the mode and configuration,
   // (every key required) leave them out: websearch, the default, is what a
   // model needs, and two nulls in every filter would cost every call.
   const std::string plain = tool_parameters_schema(notes(), tool_kind::read, {false});
-  CHECK(plain.find(R"("mode":{"type":"string","description":"search only: websearch (the default), plain, phrase or query.","enum":["websearch","plain","phrase","query"]})") != std::string::npos);
+  CHECK(
+      plain.find(
+          R"("mode":{"type":"string","description":"search only: websearch (the default), plain, phrase or query.","enum":["websearch","plain","phrase","query"]})") !=
+      std::string::npos);
   CHECK(plain.find(R"("required":["field","op"])") != std::string::npos);
   CHECK(tool_parameters_schema(notes(), tool_kind::read, {true}).find(R"("mode")") == std::string::npos);
   CHECK(tool_parameters_schema(kitchen(), tool_kind::read, {false}).find(R"("mode")") == std::string::npos);
