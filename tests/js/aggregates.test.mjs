@@ -153,6 +153,34 @@ for (const aggregates of [true, false]) {
       assert.equal(count.query.exact, true);
     });
 
+    test('values the domain does not list are counted, and a distinct count over the bound is refused, never a count of the first values', async () => {
+      // The kitchen's overrides list easy, medium and hard; the column takes any text.
+      const added = await rest(stack(), ada().token, 'POST', '/recipes', {
+        body: [{ name: 'Croquembouche', difficulty: 'expert', instructions: ['stack'] }, { name: 'Toast', difficulty: 'Easy', instructions: ['toast'] }],
+        prefer: 'return=representation',
+      });
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+      try {
+        const recipes = await rowsOf(stack(), ada(), '/recipes?select=difficulty');
+        const truth = [...countBy(recipes, 'difficulty')].map(([difficulty, count]) => ({ difficulty, count }));
+        const byDifficulty = ok(await actFor(ada()).execute('db_aggregate', { table: 'recipes', group_by: ['difficulty'], metrics: [{ fn: 'count' }] }));
+        const key = (row) => String(row.difficulty);
+        assert.deepEqual([...byDifficulty.data].sort((a, b) => key(a).localeCompare(key(b))), truth.sort((a, b) => key(a).localeCompare(key(b))));
+        assert.equal(byDifficulty.query.exact, true);
+        assert.ok(byDifficulty.data.some((row) => row.difficulty === 'expert'));
+      } finally {
+        for (const row of added.body) await rest(stack(), ada().token, 'DELETE', `/recipes?id=eq.${row.id}`);
+      }
+      const names = new Set((await rowsOf(stack(), ada(), '/inventory?select=name')).map((row) => row.name));
+      assert.ok(names.size > 5);
+      const act = actFor(ada(), { domain: { ...core.kitchen, max_rows: 5 } });
+      const distinct = await act.execute('db_aggregate', { table: 'inventory', metrics: [{ fn: 'count_distinct', field: 'name' }] });
+      assert.equal(distinct.data, null);
+      assert.equal(distinct.error.code, 'aggregate_too_large', JSON.stringify(distinct.error));
+      const within = ok(await actFor(ada()).execute('db_aggregate', { table: 'inventory', metrics: [{ fn: 'count_distinct', field: 'name' }] }));
+      assert.deepEqual(within.data, [{ count_distinct_name: names.size }]);
+    });
+
     test('the model reads groups, refs and labels, how many groups there are and whether the answer is exact; mistakes are errors with a path before any request', async () => {
       const fetch = recordingFetch();
       const act = actFor(ada(), { fetch });

@@ -107,7 +107,8 @@ bool execution::state::consume_row_count(pending_need& counted) {
   const std::string mode = effective->count.empty() ? "exact" : effective->count;
   aggregated->exact = mode == "exact";
   if (!aggregated->exact)
-    record.notes.push_back(textfmt::format("a {} count (the planner's statistics), not an exact one", mode));
+    record.notes.push_back(textfmt::format("{} {} count (the planner's statistics), not an exact one",
+                                           mode == "estimated" ? "an" : "a", mode));
   detail::aggregate_group group;
   for (std::size_t m = 0; m < effective->aggregate.metrics.size(); ++m) group.values.push_back(std::to_string(**total));
   aggregated->groups.push_back(std::move(group));
@@ -172,15 +173,27 @@ bool execution::state::consume_server_aggregate(pending_need& need) {
     return false;
   }
   const aggregate_spec& spec = effective->aggregate;
-  if (doc->root().size() > std::size_t(dom.max_rows)) aggregated->cut = true;
+  const bool over = doc->root().size() > std::size_t(dom.max_rows);
   if (need.item == spec.metrics.size()) {
+    if (over) aggregated->cut = true;
     detail::aggregate_groups read = detail::groups_from_server(spec, doc->root(), aggregate_aliases);
     if (read.groups.size() > std::size_t(dom.max_rows)) read.groups.resize(std::size_t(dom.max_rows));
     server_groups = std::move(read.groups);
     return true;
   }
   // (group…, value, n) rows: each is one distinct non-null value of a group.
+  // More of them than the bound: a count of the first ones would be wrong.
   const std::string& field = spec.metrics[need.item].col->name;
+  if (over) {
+    fail({codes::aggregate_too_large, "filters",
+          textfmt::format("more than {} distinct values of {}{} match, over the {} a distinct count is made from "
+                          "here; nothing was counted",
+                          dom.max_rows, field, spec.group_by.empty() ? "" : " (over all groups)", dom.max_rows),
+          textfmt::format("narrow the filters (or group by fewer columns) so that at most {} distinct values of {} "
+                          "match, or count the rows instead (fn count)",
+                          dom.max_rows, field)});
+    return false;
+  }
   doc->root().for_each_element([&](std::size_t i, json_value row) {
     if (i >= std::size_t(dom.max_rows) || !row.is_object()) return;
     auto value = row.find(field);
@@ -255,8 +268,13 @@ bool execution::state::plan_aggregate_fallback() {
     if (combinations.size() > kMaxCountedGroups) countable = false;
   }
   if (countable) return plan_counted_groups(std::move(combinations));
-  // Otherwise the rows, when they fit the bound: the group columns and the
-  // metrics' columns only, and how many there are.
+  return plan_aggregate_rows();
+}
+
+// The rows, when they fit the bound: the group columns and the metrics'
+// columns only, and how many there are.
+bool execution::state::plan_aggregate_rows() {
+  const aggregate_spec& spec = effective->aggregate;
   tool_call rows = aggregate_read();
   for (const column* col : spec.group_by) rows.columns.push_back(col->name);
   for (const metric& m : spec.metrics)
@@ -295,8 +313,16 @@ bool execution::state::plan_counted_groups(std::vector<std::vector<std::string>>
     if (!add_read_need(count, &state::consume_counted_group, &state::finish_counted_groups)) return false;
     round.back().item = i;
   }
-  record.notes.push_back(textfmt::format("counted with {} requests, one per group (the server does not aggregate)",
-                                         counted_groups.size()));
+  // And every row under the filters: the rows may hold values the domain
+  // does not list (a text column's check constraint added later, or none),
+  // which no group above counts.
+  tool_call all = aggregate_read();
+  all.columns = {all.tbl->key.empty() ? all.tbl->columns.front().name : all.tbl->key.front()};
+  all.limit = 0;
+  all.count = effective->count.empty() ? "exact" : effective->count;
+  if (!add_read_need(all, &state::consume_counted_group, &state::finish_counted_groups)) return false;
+  round.back().item = counted_groups.size();
+  counted_total.reset();
   return true;
 }
 
@@ -312,6 +338,10 @@ bool execution::state::consume_counted_group(pending_need& counted) {
     fail({codes::invalid_response, "", "the database did not say how many rows match (Content-Range)", ""});
     return false;
   }
+  if (counted.item == counted_groups.size()) {
+    counted_total = **total;
+    return true;
+  }
   if (**total == 0) return true;  // a group with no rows is no group
   aggregated->groups.push_back(
       {counted_groups[counted.item],
@@ -322,6 +352,21 @@ bool execution::state::consume_counted_group(pending_need& counted) {
 void execution::state::finish_counted_groups() {
   const std::string mode = effective->count.empty() ? "exact" : effective->count;
   aggregated->exact = mode == "exact";
+  long long counted = 0;
+  for (const auto& group : aggregated->groups) counted += std::stoll(group.values.front());
+  // Rows no group holds: the values are not all known, so the rows decide.
+  if (aggregated->exact && counted_total && counted != *counted_total) {
+    std::string columns;
+    for (const column* col : effective->aggregate.group_by)
+      columns.append(columns.empty() ? "" : ", ").append(col->name);
+    record.notes.push_back(
+        textfmt::format("{} of the {} rows hold values outside the ones the domain lists for {}: counted from the rows",
+                        *counted_total - counted, *counted_total, columns));
+    aggregated.emplace();
+    return void(plan_aggregate_rows());
+  }
+  record.notes.push_back(textfmt::format("counted with {} requests, one per group (the server does not aggregate)",
+                                         counted_groups.size() + 1));
   complete_groups();
 }
 

@@ -204,6 +204,7 @@ struct execution::state {
   bool consume_server_aggregate(pending_need& need);
   void merge_server_aggregate();
   bool plan_aggregate_fallback();
+  bool plan_aggregate_rows();
   bool plan_counted_groups(std::vector<std::vector<std::string>> combinations);
   bool consume_counted_group(pending_need& counted);
   void finish_counted_groups();
@@ -222,6 +223,8 @@ struct execution::state {
   std::map<std::string, std::vector<std::string>> distinct_keys;
   /// The group each counted request is for.
   std::vector<std::vector<std::string>> counted_groups;
+  /// How many rows the filters match, counted beside the groups.
+  std::optional<long long> counted_total;
   /// What the execution learned of the server: "on", "off" or "".
   std::string aggregates_learned;
   /// The groups' keys as rows of the table, translated into the result.

@@ -95,15 +95,42 @@ TEST_CASE("a server that refuses aggregates (PGRST123): counts by an enum become
   r.ex->respond(0, ok(R"({"code":"PGRST123","message":"Use of aggregate functions is not allowed"})", "", 400));
   REQUIRE_FALSE(r.ex->done());
   const std::size_t asked = r.ex->needs().size();
-  REQUIRE(asked == 5);  // the five meal types (the column is required: no null group)
+  // The five meal types (the column is required: no null group), and every
+  // row under the filters.
+  REQUIRE(asked == 6);
   CHECK(query_value(r.request(0), "meal_type") == "eq.breakfast");
   CHECK(query_value(r.request(0), "limit") == "0");
-  for (std::size_t i = 0; i < asked; ++i) r.ex->respond(i, ok("[]", i == 0 ? "*/2" : i == 1 ? "*/0" : "*/1"));
+  CHECK(query_value(r.request(5), "meal_type").empty());
+  CHECK(query_value(r.request(5), "limit") == "0");
+  for (std::size_t i = 0; i + 1 < asked; ++i) r.ex->respond(i, ok("[]", i == 0 ? "*/2" : i == 1 ? "*/0" : "*/1"));
+  r.ex->respond(5, ok("[]", "*/5"));
   const json out = r.result();
   CHECK(out["error"].is_null());
   CHECK(out["query"]["aggregates"] == "off");
   CHECK(out["data"][0] == json::parse(R"({"meal_type":"breakfast","count":2})"));
-  CHECK(out["data"].size() == asked - 1);  // the group with no rows is no group
+  CHECK(out["data"].size() == 4);  // the group with no rows is no group
+  CHECK(out["query"]["exact"] == true);
+}
+
+TEST_CASE("counted groups that miss rows (values the domain does not list): the rows decide") {
+  aggregate_run r(kitchen());
+  r.start(R"({"table":"meal_plans","group_by":["meal_type"],"metrics":[{"fn":"count"}]})", aggregates_support::off);
+  const std::size_t asked = r.ex->needs().size();
+  REQUIRE(asked == 6);
+  for (std::size_t i = 0; i + 1 < asked; ++i) r.ex->respond(i, ok("[]", i == 0 ? "*/2" : "*/0"));
+  r.ex->respond(5, ok("[]", "*/3"));  // one row holds a meal type no request asked for
+  REQUIRE_FALSE(r.ex->done());
+  REQUIRE(r.ex->needs().size() == 1);
+  CHECK(query_value(r.request(), "select") == "id,meal_type");
+  r.ex->respond(
+      0,
+      ok(R"([{"id":"a","meal_type":"breakfast"},{"id":"b","meal_type":"breakfast"},{"id":"c","meal_type":"brunch"}])",
+         "0-2/3"));
+  const json out = r.result();
+  CHECK(out["error"].is_null());
+  CHECK(out["data"] == json::parse(R"([{"meal_type":"breakfast","count":2},{"meal_type":"brunch","count":1}])"));
+  CHECK(out["query"]["exact"] == true);
+  CHECK(out["query"]["notes"].dump().find("1 of the 3 rows hold values outside") != std::string::npos);
 }
 
 TEST_CASE("without the server's aggregates a sum is computed from the rows within the bound, exactly") {
@@ -144,6 +171,27 @@ TEST_CASE("a distinct count is its own aggregate request, counted per group here
   CHECK(
       r.result()["data"] ==
       json::parse(R"([{"location":"fridge","count_distinct_unit":2},{"location":"pantry","count_distinct_unit":1}])"));
+}
+
+TEST_CASE("a distinct count over more values than the bound is refused, never a count of the first ones") {
+  aggregate_run r(kitchen());
+  r.start(R"({"table":"inventory","metrics":[{"fn":"count_distinct","field":"name"}]})");
+  CHECK(query_value(r.request(), "limit") == "1001");
+  std::string pairs = "[";
+  for (int i = 0; i < 1001; ++i)
+    pairs += std::string(i ? "," : "") + R"({"name":"item )" + std::to_string(i) + R"(","n":1})";
+  r.ex->respond(0, ok(pairs + "]"));
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "aggregate_too_large");
+  CHECK(out["error"]["message"].get<std::string>().find("more than 1000 distinct values of name") != std::string::npos);
+  CHECK(out["data"].is_null());
+}
+
+TEST_CASE("an estimated count says so in the notes, with its article") {
+  aggregate_run r(kitchen());
+  r.start(R"({"table":"inventory","metrics":[{"fn":"count"}],"count":"estimated"})");
+  r.ex->respond(0, ok("[]", "0-0/1200"));
+  CHECK(r.result()["query"]["notes"].dump().find("an estimated count") != std::string::npos);
 }
 
 TEST_CASE("a group column that is a foreign key comes back as refs with labels, never keys") {
