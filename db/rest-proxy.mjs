@@ -94,6 +94,11 @@ export async function startRestGateway({ host, port, restUrl, auth, catalog }) {
 export async function openRestGateway({ host, port = 0 }) {
   let route = (req, res) => res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'the local stack is starting' }));
   const server = createServer((req, res) => route(req, res));
+  // Node closes an idle kept-alive connection after 5 s by default; a client
+  // in the same process whose event loop was busy longer (a test compiling
+  // a database in process) could reuse it just as it closes ("fetch
+  // failed"). A minute, as hosted gateways keep them.
+  server.keepAliveTimeout = 60_000;
   const serve = (options) => {
     route = gatewayRoute(options);
   };
