@@ -342,9 +342,11 @@ export declare const TOOL_NAMES: readonly ToolName[];
  * What the typed entry points (`execute`, `buildRequest`) know of a domain:
  * the shape `alfred-act domain pull --types` writes, as `supabase gen types`
  * writes a `Database` type. Pass it as the type argument of `createAct`,
- * `loadCore` or `core.createAct`; without one, `AnyDomain` keeps table and
- * column names open while tool names, ops and param names stay checked
- * (docs/types.md).
+ * `loadCore` or `core.createAct`. Without one, table, column and function
+ * names and values stay open while tool names, filter ops and param names
+ * are checked (`Act` is `Act<any>`, as supabase-js's `SupabaseClient` is,
+ * so a typed act goes wherever an `Act` does; the params types default to
+ * `AnyDomain`). docs/types.md.
  *
  * @example
  * import type { Domain } from './domain.js' // alfred-act domain pull --types domain.d.ts
@@ -356,16 +358,16 @@ export interface DomainTypes {
   readonly functions: { readonly [name: string]: FunctionTypes };
 }
 
-/** One table of a `DomainTypes`. A table without `Insert` is read-only (no create, update or delete). */
+/** One table of a `DomainTypes`. A table whose `Insert` is `never` is read-only (no create, update or delete). */
 export interface TableTypes {
   /** A row as a read returns it: every column the model sees, keys and references as refs (`recipe_3`). */
   readonly Row: object;
   /** What a filter's `value` takes per column (and `_semantic` where the table has semantic search). */
   readonly Filters: object;
-  /** A `db_create` row: the columns a create may set, the required ones required. */
-  readonly Insert?: object;
-  /** A `db_update` change: the columns an update may set. */
-  readonly Update?: object;
+  /** A `db_create` row: the columns a create may set, the required ones required; `never` for a read-only table. */
+  readonly Insert: object;
+  /** A `db_update` change: the columns an update may set; `never` for a read-only table. */
+  readonly Update: object;
   /** The relations a read may embed besides the tables (`columns: ['relation(col)']`). */
   readonly Relations: string;
 }
@@ -375,7 +377,7 @@ export interface FunctionTypes {
   readonly Args: object;
 }
 
-/** Any domain: open table, column and function names, any JSON values. The default of every type parameter. */
+/** Any domain: open table, column and function names, any JSON values. The default of the params types. */
 export interface AnyDomain {
   tables: {
     [table: string]: { Row: Row; Filters: { [column: string]: JsonValue }; Insert: Row; Update: Row; Relations: string };
@@ -391,7 +393,7 @@ export type TableName<D extends DomainTypes = AnyDomain> = Extract<keyof D['tabl
 
 /** The tables of `D` that take creates, updates and deletes. */
 export type WritableTableName<D extends DomainTypes = AnyDomain> = {
-  [T in TableName<D>]: D['tables'][T] extends { readonly Insert: object } ? T : never;
+  [T in TableName<D>]: [D['tables'][T]['Insert']] extends [never] ? never : T;
 }[TableName<D>];
 
 /** The columns of table `T` a read returns and `columns`, `order_by` and `group_by` name. */
@@ -456,8 +458,8 @@ export type CreateParams<D extends DomainTypes = AnyDomain> = {
   [T in WritableTableName<D>]: { table: T; data: InsertRow<D, T> | readonly InsertRow<D, T>[] };
 }[WritableTableName<D>];
 
-type InsertRow<D extends DomainTypes, T extends TableName<D>> = D['tables'][T] extends { readonly Insert: infer I } ? I : never;
-type UpdateRow<D extends DomainTypes, T extends TableName<D>> = D['tables'][T] extends { readonly Update: infer U } ? U : never;
+type InsertRow<D extends DomainTypes, T extends TableName<D>> = D['tables'][T]['Insert'];
+type UpdateRow<D extends DomainTypes, T extends TableName<D>> = D['tables'][T]['Update'];
 
 /** `db_update`: patch the rows the filters select (at least one narrowing filter is required). */
 export type UpdateParams<D extends DomainTypes = AnyDomain> = {
@@ -674,13 +676,13 @@ export type ToolSchemaMode = 'compact' | 'inline';
  * import { loadCore } from 'alfred-act'
  * const core = await loadCore()
  */
-export declare function loadCore<D extends DomainTypes = AnyDomain>(options?: LoadOptions): Promise<Core<D>>;
+export declare function loadCore<D extends DomainTypes = any>(options?: LoadOptions): Promise<Core<D>>;
 
 /**
  * The loaded core. `buildRequest` is stateless; registries own WASM memory
  * and must be deleted.
  */
-export declare class Core<D extends DomainTypes = AnyDomain> {
+export declare class Core<D extends DomainTypes = any> {
   private constructor();
 
   /** The kitchen domain configuration (the default `domain`). */
@@ -1376,7 +1378,7 @@ export type ExecuteResult =
     }
   | { data: null; error: ExecuteError; query: QueryRecord | null; count: null };
 
-export interface Act<D extends DomainTypes = AnyDomain> {
+export interface Act<D extends DomainTypes = any> {
   readonly registry: Registry;
   readonly domain: DomainConfig;
   /** The limits of one call, the defaults with the act's `limits` applied. */
@@ -1491,7 +1493,7 @@ export type ToolResult =
  * An executor for one user, usable at once (the core loads on first use;
  * `await act.ready` for the registry before the first call).
  */
-export declare function createAct<D extends DomainTypes = AnyDomain>(options: ActOptions): Omit<Act<D>, 'limits' | 'resultLimits' | 'policy'> & {
+export declare function createAct<D extends DomainTypes = any>(options: ActOptions): Omit<Act<D>, 'limits' | 'resultLimits' | 'policy'> & {
   readonly ready: Promise<Act<D>>;
   readonly limits: ExecutionLimits | null;
   readonly resultLimits: ResultLimits | null;
