@@ -69,6 +69,8 @@ function valueType(domain, config, { ownKeyPrefix = null, generatedOnly = false 
 
 const isNullable = (config) => config.nullable ?? !config.required;
 
+const byName = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+
 function objectType(entries, indent) {
   if (entries.length === 0) return '{}';
   const pad = ' '.repeat(indent);
@@ -91,7 +93,7 @@ function tableType(domain, name, tools, indent) {
   const table = domain.tables[name];
   const key = keyOf(table);
   const keyColumn = key.length === 1 ? key[0] : null;
-  const columns = visibleColumns(domain, table);
+  const columns = visibleColumns(domain, table).sort(byName);
   const typeOf = (column, options = {}) =>
     valueType(domain, table.columns[column], { ...options, ownKeyPrefix: column === keyColumn && table.ref ? table.ref : null });
   const withNull = (column, type) => (column !== keyColumn && isNullable(table.columns[column]) ? `${type} | null` : type);
@@ -117,19 +119,19 @@ function tableType(domain, name, tools, indent) {
     const insertType = (column) =>
       column !== keyColumn ? typeOf(column) : table.columns[column].writable === false ? typeOf(column, { generatedOnly: true }) : valueType(domain, table.columns[column]);
     const entry = (column) => [column, withNull(column, insertType(column)), !insert.required.has(column)];
-    members.push(['Insert', objectType(insert.columns.map(entry), indent + 2)]);
+    members.push(['Insert', objectType([...insert.columns].sort(byName).map(entry), indent + 2)]);
     const change = (column) => [column, withNull(column, typeOf(column)), true];
-    members.push(['Update', objectType((update?.columns ?? []).map(change), indent + 2)]);
+    members.push(['Update', objectType([...(update?.columns ?? [])].sort(byName).map(change), indent + 2)]);
   } else {
     members.push(['Insert', 'never'], ['Update', 'never']);
   }
-  const relations = Object.keys(table.relations ?? {});
+  const relations = Object.keys(table.relations ?? {}).sort(byName);
   members.push(['Relations', relations.length ? union(relations) : 'never']);
   return objectType(members, indent);
 }
 
 function functionType(domain, config, indent) {
-  const args = Object.entries(config.args ?? {}).map(([name, arg]) => {
+  const args = Object.entries(config.args ?? {}).sort(([a], [b]) => byName(a, b)).map(([name, arg]) => {
     const type = arg.type === 'vector' ? 'string' : valueType(domain, arg);
     return [name, arg.required ? type : `${type} | null`, !arg.required];
   });
@@ -155,8 +157,12 @@ export function domainTypes(core, domain) {
     insert: rowSchemas(parameters('db_create')),
     update: rowSchemas(parameters('db_update')),
   };
-  const tables = readTables.map((name) => [name, tableType(domain, name, tools, 4)]);
-  const functions = Object.entries(domain.functions ?? {}).map(([name, config]) => [name, functionType(domain, config, 4)]);
+  // Tables, functions and columns by name (as `supabase gen types` writes them), so that a pull
+  // that lists them in another order writes the same file.
+  const tables = [...readTables].sort(byName).map((name) => [name, tableType(domain, name, tools, 4)]);
+  const functions = Object.keys(domain.functions ?? {})
+    .sort(byName)
+    .map((name) => [name, functionType(domain, domain.functions[name], 4)]);
   const title = domain.name ? `the ${domain.name} domain` : 'a domain';
   return [
     `// Types of ${title} for alfred-act, written by \`alfred-act domain pull --types\`.`,
