@@ -11,7 +11,7 @@ const COMMANDS = {
     run: async (argv) => (await import('../cli/tool-call.mjs')).runToolCall(argv),
   },
   domain: {
-    usage: 'domain pull [--url URL] [--key KEY] [--token JWT] [--db-url POSTGRES_URL] [--overrides FILE] [--out FILE] [--schema PACK]',
+    usage: 'domain pull [--url URL] [--key KEY] [--token JWT] [--db-url POSTGRES_URL] [--overrides FILE] [--out FILE] [--types FILE] [--schema PACK]',
     summary: "derive a domain from a live database's PostgREST description (docs/own-schema.md)",
     run: async (argv) => (await import('../cli/domain.mjs')).runDomainCommand(argv),
   },

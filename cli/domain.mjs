@@ -2,18 +2,20 @@
 // PostgREST's OpenAPI description (and the catalog's policies, privileges,
 // references and functions, read as `alfred-act mcp --pull` reads them:
 // web/src/pull/catalog-source.js), merges overrides and validates it with the
-// core (docs/own-schema.md). Prints the domain JSON (or writes --out) and the
-// notes on what was left out; exit 1 with path, message and hint on an error.
+// core (docs/own-schema.md). Prints the domain JSON (or writes --out), with
+// --types also its TypeScript types (docs/types.md), and the notes on what was
+// left out; exit 1 with path, message and hint on an error.
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatDomain } from '../web/src/domain-pull.js';
+import { domainTypes } from '../web/src/domain-types.js';
 import { NO_CATALOG_NOTE, openPullCatalog } from '../web/src/pull/catalog-source.js';
 import { projectName } from '../web/src/project-name.js';
 import { loadCore, pullDomain } from '../web/src/index.node.js';
 
 export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KEY] [--token JWT] [--db-url POSTGRES_URL]
-                              [--owner-column NAME] [--overrides FILE] [--out FILE] [--name NAME]
-                              [--schema PACK]
+                              [--owner-column NAME] [--overrides FILE] [--out FILE] [--types FILE]
+                              [--name NAME] [--schema PACK]
 
   Derives a domain from the database behind URL (the Supabase URL; PostgREST is under /rest/v1),
   from PostgREST's OpenAPI description, and checks it with the core's domain parser. Per table it
@@ -38,6 +40,8 @@ export const DOMAIN_USAGE = `usage: alfred-act domain pull [--url URL] [--key KE
                        (per table: "owner" in the overrides)
   --overrides FILE     JSON merged on top of what was derived (per table, per column; null removes)
   --out FILE           write the domain there instead of printing it
+  --types FILE         also write the domain's TypeScript types there (domain.d.ts): createAct<Domain>()
+                       then rejects a table, column, value or function the domain does not have
   --name NAME          the domain's name (default: the overrides' "name", else the "name" of
                        ./package.json, else the first label of the URL's host)
   --schema PACK        the local stack's domain pack when no URL is given: kitchen (default) or crm`;
@@ -100,6 +104,10 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
     }
     if (!facts) stderr.write(`note: ${NO_CATALOG_NOTE}\n`);
     const text = `${formatDomain(domain)}\n`;
+    if (flags.types) {
+      await writeFile(flags.types, domainTypes(core, domain));
+      stderr.write(`wrote ${flags.types}: import type { Domain } from it and pass it to createAct<Domain>()\n`);
+    }
     if (flags.out) {
       await writeFile(flags.out, text);
       const functions = Object.keys(domain.functions ?? {});
@@ -131,6 +139,7 @@ function readDomainArgs(argv, { stdout, stderr }) {
         'owner-column': { type: 'string' },
         overrides: { type: 'string' },
         out: { type: 'string' },
+        types: { type: 'string' },
         name: { type: 'string' },
         schema: { type: 'string' },
         help: { type: 'boolean', short: 'h' },

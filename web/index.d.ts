@@ -339,56 +339,137 @@ export declare function pullDomain(options: PullDomainOptions): Promise<DomainPu
 export declare const TOOL_NAMES: readonly ToolName[];
 
 /**
+ * What the typed entry points (`execute`, `buildRequest`) know of a domain:
+ * the shape `alfred-act domain pull --types` writes, as `supabase gen types`
+ * writes a `Database` type. Pass it as the type argument of `createAct`,
+ * `loadCore` or `core.createAct`. Without one, table, column and function
+ * names and values stay open while tool names, filter ops and param names
+ * are checked (`Act` is `Act<any>`, as supabase-js's `SupabaseClient` is,
+ * so a typed act goes wherever an `Act` does; the params types default to
+ * `AnyDomain`). docs/types.md.
+ *
+ * @example
+ * import type { Domain } from './domain.js' // alfred-act domain pull --types domain.d.ts
+ * const act = createAct<Domain>({ supabase, domain })
+ * await act.execute('db_read', { table: 'recipes', filters: [{ field: 'cuisine', op: '=', value: 'thai' }] })
+ */
+export interface DomainTypes {
+  readonly tables: { readonly [table: string]: TableTypes };
+  readonly functions: { readonly [name: string]: FunctionTypes };
+}
+
+/** One table of a `DomainTypes`. A table whose `Insert` is `never` is read-only (no create, update or delete). */
+export interface TableTypes {
+  /** A row as a read returns it: every column the model sees, keys and references as refs (`recipe_3`). */
+  readonly Row: object;
+  /** What a filter's `value` takes per column (and `_semantic` where the table has semantic search). */
+  readonly Filters: object;
+  /** A `db_create` row: the columns a create may set, the required ones required; `never` for a read-only table. */
+  readonly Insert: object;
+  /** A `db_update` change: the columns an update may set; `never` for a read-only table. */
+  readonly Update: object;
+  /** The relations a read may embed besides the tables (`columns: ['relation(col)']`). */
+  readonly Relations: string;
+}
+
+/** One function of a `DomainTypes`: its arguments as `db_call` takes them. */
+export interface FunctionTypes {
+  readonly Args: object;
+}
+
+/** Any domain: open table, column and function names, any JSON values. The default of the params types. */
+export interface AnyDomain {
+  tables: {
+    [table: string]: { Row: Row; Filters: { [column: string]: JsonValue }; Insert: Row; Update: Row; Relations: string };
+  };
+  functions: { [name: string]: { Args: { [argument: string]: JsonValue } } };
+}
+
+/** A ref of the table whose prefix is `P`: `recipe_3`, or a generated one, `gen_recipe_1`. */
+export type Ref<P extends string> = `${P}_${number}` | `gen_${P}_${number}`;
+
+/** The tables of `D` the model may read. */
+export type TableName<D extends DomainTypes = AnyDomain> = Extract<keyof D['tables'], string>;
+
+/** The tables of `D` that take creates, updates and deletes. */
+export type WritableTableName<D extends DomainTypes = AnyDomain> = {
+  [T in TableName<D>]: [D['tables'][T]['Insert']] extends [never] ? never : T;
+}[TableName<D>];
+
+/** The columns of table `T` a read returns and `columns`, `order_by` and `group_by` name. */
+export type ColumnName<D extends DomainTypes = AnyDomain, T extends TableName<D> = TableName<D>> = Extract<keyof D['tables'][T]['Row'], string>;
+
+/** A row of table `T`, as a read returns it. */
+export type TableRow<D extends DomainTypes = AnyDomain, T extends TableName<D> = TableName<D>> = D['tables'][T]['Row'];
+
+/** What a filter's `value` takes for a column whose values are `V`: one, a list (`in`, `contains`, …), or `null`. */
+export type FilterValue<V> = V | readonly (V extends readonly (infer E)[] ? E : V)[] | null;
+
+/**
  * One condition. `value` holds refs (`recipe_1`), never UUIDs, for uuid
- * columns; it is omitted for `is_null` / `is_not_null`.
+ * columns; it is omitted for `is_null` / `is_not_null`. With a domain's
+ * types (`F`: a table's `Filters`), `field` is one of its columns and
+ * `value` of that column's type.
  *
  * @example
  * { field: 'recipe_id', op: 'in', value: ['recipe_1', 'recipe_2'] }
  * { field: 'document', op: 'search', value: '"lisbon contract" -draft', language: 'english' }
  */
-export interface FilterClause {
-  field: string;
-  op: FilterOp;
-  value?: JsonValue;
-  /** `search` / `not_search` only: how the words are read (PostgREST's wfts, plfts, phfts, fts). Default `websearch`, which takes any text. */
-  mode?: 'websearch' | 'plain' | 'phrase' | 'query' | null;
-  /** `search` / `not_search` only: the text search configuration (`english`, `simple`). Default: the database's. */
-  language?: string | null;
-}
+export type FilterClause<F extends object = { [column: string]: JsonValue }> = {
+  [K in Extract<keyof F, string>]: {
+    field: K;
+    op: FilterOp;
+    value?: FilterValue<F[K]>;
+    /** `search` / `not_search` only: how the words are read (PostgREST's wfts, plfts, phfts, fts). Default `websearch`, which takes any text. */
+    mode?: 'websearch' | 'plain' | 'phrase' | 'query' | null;
+    /** `search` / `not_search` only: the text search configuration (`english`, `simple`). Default: the database's. */
+    language?: string | null;
+  };
+}[Extract<keyof F, string>];
+
+/** The filters of table `T`. */
+type TableFilter<D extends DomainTypes, T extends TableName<D>> = FilterClause<D['tables'][T]['Filters']>;
+
+/** What `columns` of a read of `T` may name: a column, `*`, or an embed of a relation or table (`recipe_ingredients(name, quantity)`). */
+export type ColumnSelection<D extends DomainTypes = AnyDomain, T extends TableName<D> = TableName<D>> =
+  | ColumnName<D, T>
+  | '*'
+  | `${TableName<D> | D['tables'][T]['Relations']}(${string})`;
 
 /** `db_read`: select rows. Filters are ANDed; `or_filters` are ORed with each other. */
-export interface ReadParams {
-  table: string;
-  filters?: FilterClause[];
-  or_filters?: FilterClause[];
-  /** Column names and embeds (`"recipe_ingredients(name, quantity)"`), as an array or comma-separated. Default: every visible column. */
-  columns?: string[] | string;
-  limit?: number;
-  offset?: number;
-  order_by?: string;
-  order_dir?: 'asc' | 'desc';
-  /** Ask PostgREST for a row count; `true` means `'exact'`. */
-  count?: boolean | 'exact' | 'planned' | 'estimated';
-}
+export type ReadParams<D extends DomainTypes = AnyDomain> = {
+  [T in TableName<D>]: {
+    table: T;
+    filters?: readonly TableFilter<D, T>[];
+    or_filters?: readonly TableFilter<D, T>[];
+    /** Column names and embeds (`"recipe_ingredients(name, quantity)"`), as an array or comma-separated. Default: every visible column. */
+    columns?: readonly ColumnSelection<D, T>[] | string;
+    limit?: number;
+    offset?: number;
+    order_by?: ColumnName<D, T>;
+    order_dir?: 'asc' | 'desc';
+    /** Ask PostgREST for a row count; `true` means `'exact'`. */
+    count?: boolean | 'exact' | 'planned' | 'estimated';
+  };
+}[TableName<D>];
 
 /** `db_create`: insert one row, or a batch. */
-export interface CreateParams {
-  table: string;
-  data: Row | Row[];
-}
+export type CreateParams<D extends DomainTypes = AnyDomain> = {
+  [T in WritableTableName<D>]: { table: T; data: InsertRow<D, T> | readonly InsertRow<D, T>[] };
+}[WritableTableName<D>];
+
+type InsertRow<D extends DomainTypes, T extends TableName<D>> = D['tables'][T]['Insert'];
+type UpdateRow<D extends DomainTypes, T extends TableName<D>> = D['tables'][T]['Update'];
 
 /** `db_update`: patch the rows the filters select (at least one narrowing filter is required). */
-export interface UpdateParams {
-  table: string;
-  filters: FilterClause[];
-  data: Row;
-}
+export type UpdateParams<D extends DomainTypes = AnyDomain> = {
+  [T in WritableTableName<D>]: { table: T; filters: readonly TableFilter<D, T>[]; data: UpdateRow<D, T> };
+}[WritableTableName<D>];
 
 /** `db_delete`: delete the rows the filters select (at least one narrowing filter is required). */
-export interface DeleteParams {
-  table: string;
-  filters: FilterClause[];
-}
+export type DeleteParams<D extends DomainTypes = AnyDomain> = {
+  [T in WritableTableName<D>]: { table: T; filters: readonly TableFilter<D, T>[] };
+}[WritableTableName<D>];
 
 /**
  * `db_call`: run one of the domain's functions (docs/functions.md) as the
@@ -399,10 +480,9 @@ export interface DeleteParams {
  * @example
  * { function: 'archive_project', args: { project_id: 'project_2' } }
  */
-export interface CallParams {
-  function: string;
-  args?: { [argument: string]: JsonValue } | string | null;
-}
+export type CallParams<D extends DomainTypes = AnyDomain> = {
+  [F in Extract<keyof D['functions'], string>]: { function: F; args?: D['functions'][F]['Args'] | string | null };
+}[Extract<keyof D['functions'], string>];
 
 /**
  * `db_aggregate`: counts, totals, averages, min and max over the rows the
@@ -412,29 +492,31 @@ export interface CallParams {
  * @example
  * { table: 'deals', filters: [{ field: 'stage', op: '=', value: 'won' }], group_by: ['organization_id'], metrics: [{ fn: 'sum', field: 'amount' }], order_by: { metric: 0, dir: 'desc' }, limit: 5 }
  */
-export interface AggregateParams {
-  table: string;
-  filters?: FilterClause[];
-  or_filters?: FilterClause[];
-  group_by?: string[];
-  metrics: { fn: 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max'; field?: string | null }[];
-  /** The metric to order the groups by (its index in `metrics`), or its key, largest first. */
-  order_by?: { metric: number; dir: 'asc' | 'desc' } | string;
-  having?: { metric: number; op: '=' | '!=' | '>' | '>=' | '<' | '<='; value: number }[];
-  /** The most groups returned. */
-  limit?: number;
-  /** How a count of rows is made: exact (the default), planned or estimated. */
-  count?: 'exact' | 'planned' | 'estimated';
-}
+export type AggregateParams<D extends DomainTypes = AnyDomain> = {
+  [T in TableName<D>]: {
+    table: T;
+    filters?: readonly TableFilter<D, T>[];
+    or_filters?: readonly TableFilter<D, T>[];
+    group_by?: readonly ColumnName<D, T>[];
+    metrics: readonly { fn: 'count' | 'count_distinct' | 'sum' | 'avg' | 'min' | 'max'; field?: ColumnName<D, T> | null }[];
+    /** The metric to order the groups by (its index in `metrics`), or its key, largest first. */
+    order_by?: { metric: number; dir: 'asc' | 'desc' } | string;
+    having?: readonly { metric: number; op: '=' | '!=' | '>' | '>=' | '<' | '<='; value: number }[];
+    /** The most groups returned. */
+    limit?: number;
+    /** How a count of rows is made: exact (the default), planned or estimated. */
+    count?: 'exact' | 'planned' | 'estimated';
+  };
+}[TableName<D>];
 
-/** The params type of each tool. */
-export interface ToolParams {
-  db_read: ReadParams;
-  db_create: CreateParams;
-  db_update: UpdateParams;
-  db_delete: DeleteParams;
-  db_call: CallParams;
-  db_aggregate: AggregateParams;
+/** The params type of each tool, for the domain `D` (default: any domain). */
+export interface ToolParams<D extends DomainTypes = AnyDomain> {
+  db_read: ReadParams<D>;
+  db_create: CreateParams<D>;
+  db_update: UpdateParams<D>;
+  db_delete: DeleteParams<D>;
+  db_call: CallParams<D>;
+  db_aggregate: AggregateParams<D>;
 }
 
 /** Where a request goes: exactly one of `url`, `restUrl`, `baseUrl`. */
@@ -594,13 +676,13 @@ export type ToolSchemaMode = 'compact' | 'inline';
  * import { loadCore } from 'alfred-act'
  * const core = await loadCore()
  */
-export declare function loadCore(options?: LoadOptions): Promise<Core>;
+export declare function loadCore<D extends DomainTypes = any>(options?: LoadOptions): Promise<Core<D>>;
 
 /**
  * The loaded core. `buildRequest` is stateless; registries own WASM memory
  * and must be deleted.
  */
-export declare class Core {
+export declare class Core<D extends DomainTypes = any> {
   private constructor();
 
   /** The kitchen domain configuration (the default `domain`). */
@@ -670,7 +752,7 @@ export declare class Core {
    *   { registry, url: 'https://<project>.supabase.co', apiKey, accessToken }) // userId: the token's sub
    * if (!error) await fetch(data.url, { method: data.method, headers: data.headers, body: data.body })
    */
-  buildRequest<T extends ToolName>(tool: T, params: ToolParams[T], options: BuildRequestOptions): Result<HttpRequest>;
+  buildRequest<T extends ToolName>(tool: T, params: ToolParams<D>[T], options: BuildRequestOptions): Result<HttpRequest>;
 
   /**
    * Builds the Act prompt for one plan step (docs/prompt-anatomy.md): the
@@ -702,8 +784,8 @@ export declare class Core {
    * core.renderQuery(item.query).data // 'Query: Table: inventory | Filters: location = pantry | Limit: 100\nOutcome: 0 records found\n…'
    */
   renderQuery(record: QueryRecord | StepResultItem, options?: { style?: 'block' | 'line' }): Result<string>;
-  /** An executor for one user; see `createAct`. */
-  createAct(options: ActOptions): Act;
+  /** An executor for one user; see `createAct`. Its type argument is the core's unless given. */
+  createAct<A extends DomainTypes = D>(options: ActOptions): Act<A>;
   /**
    * `text` with every UUID replaced by the ref `registry` holds for it, or
    * by `<id>` (every UUID when no registry is given): the core's scrubber,
@@ -1240,11 +1322,12 @@ export interface ActUrlOptions extends ActCommonOptions {
 export type ActOptions = ActSupabaseOptions | ActUrlOptions;
 
 /**
- * The error of a tool call. `message`, `details` and `hint` show refs (or
- * `<id>`) where the database wrote UUIDs; `raw` keeps the text as it was, for
- * the developer only (docs/uuid-scrubbing.md). Never pass `raw` to a model.
+ * What every error of a tool call carries. `message`, `details` and `hint`
+ * show refs (or `<id>`) where the database wrote UUIDs; `raw` keeps the text
+ * as it was, for the developer only (docs/uuid-scrubbing.md). Never pass
+ * `raw` to a model.
  */
-export interface ExecuteError extends AlfredErrorShape {
+export interface ExecuteErrorFields extends AlfredErrorShape {
   /**
    * The HTTP status that arrived (a `write_outcome_unknown` with a 201 means
    * the write happened but its answer was unusable).
@@ -1256,9 +1339,23 @@ export interface ExecuteError extends AlfredErrorShape {
   raw?: { message: string; details: string; hint: string };
   /** A response body that was not a database error (a proxy's HTML page), cut to about 1 KB, for developers. */
   rawBody?: string;
-  /** `approval_required`, `preview_changed`: what the write would change. */
-  preview?: WritePreview;
 }
+
+/** A write held for the host's approval (`approval_required`), or refused because its rows changed since the approved preview (`preview_changed`). */
+export interface ApprovalError extends ExecuteErrorFields {
+  code: 'approval_required' | 'preview_changed';
+  /** What the write would change: show it to the user, and pass it back with `{ approved: true, preview }`. */
+  preview: WritePreview;
+}
+
+/**
+ * The error of a tool call: a union on `code`, so that checking the code
+ * narrows it.
+ *
+ * @example
+ * if (error?.code === 'approval_required') await ask(error.preview) // error.preview: WritePreview
+ */
+export type ExecuteError = ApprovalError | (ExecuteErrorFields & { code: Exclude<ErrorCode, ApprovalError['code']>; preview?: undefined });
 
 /**
  * What `execute` resolves to: supabase-js style, plus the executed query. A
@@ -1281,7 +1378,7 @@ export type ExecuteResult =
     }
   | { data: null; error: ExecuteError; query: QueryRecord | null; count: null };
 
-export interface Act {
+export interface Act<D extends DomainTypes = any> {
   readonly registry: Registry;
   readonly domain: DomainConfig;
   /** The limits of one call, the defaults with the act's `limits` applied. */
@@ -1301,7 +1398,7 @@ export interface Act {
    * const held = await act.execute('db_delete', params)
    * if (held.error?.code === 'approval_required' && (await ask(held.error.preview))) await act.execute('db_delete', params, { approved: true })
    */
-  execute(tool: ToolName | string, params: ToolParams | JsonValue, options?: ExecuteOptions): Promise<ExecuteResult>;
+  execute<T extends ToolName>(tool: T, params: ToolParams<D>[T], options?: ExecuteOptions): Promise<ExecuteResult>;
   /**
    * The tool definitions for this act's domain (`core.toolDefinitions`).
    *
@@ -1319,7 +1416,7 @@ export interface Act {
    * @example
    * const result = await act.callTool('db_read', '{"table":"inventory","filters":null}')
    */
-  callTool(name: ToolName | string, args: JsonValue | ToolParams[ToolName] | string, options?: ExecuteOptions): Promise<ToolResult>;
+  callTool(name: ToolName | (string & {}), args: JsonValue | ToolParams<D>[ToolName] | string, options?: ExecuteOptions): Promise<ToolResult>;
   /**
    * `callTool`'s result as the JSON text the model reads, as the core wrote
    * it: the rows go from the response to this text without being parsed
@@ -1328,7 +1425,7 @@ export interface Act {
    * @example
    * messages.push({ role: 'tool', tool_call_id: call.id, content: await act.callToolText(call.function.name, call.function.arguments) })
    */
-  callToolText(name: ToolName | string, args: JsonValue | ToolParams[ToolName] | string, options?: ExecuteOptions): Promise<string>;
+  callToolText(name: ToolName | (string & {}), args: JsonValue | ToolParams<D>[ToolName] | string, options?: ExecuteOptions): Promise<string>;
 }
 
 /** One tool for native tool calling, generated by the core from the domain. */
@@ -1396,8 +1493,8 @@ export type ToolResult =
  * An executor for one user, usable at once (the core loads on first use;
  * `await act.ready` for the registry before the first call).
  */
-export declare function createAct(options: ActOptions): Omit<Act, 'limits' | 'resultLimits' | 'policy'> & {
-  readonly ready: Promise<Act>;
+export declare function createAct<D extends DomainTypes = any>(options: ActOptions): Omit<Act<D>, 'limits' | 'resultLimits' | 'policy'> & {
+  readonly ready: Promise<Act<D>>;
   readonly limits: ExecutionLimits | null;
   readonly resultLimits: ResultLimits | null;
   readonly policy: ActPolicy | null;

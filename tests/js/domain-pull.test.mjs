@@ -6,15 +6,16 @@
 // profiles, join tables, policies) are in domain-pull-shapes.test.mjs; the
 // CRM end to end is in crm.test.mjs.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { runDomainCommand } from '../../cli/domain.mjs';
 import { before, test } from 'node:test';
 import { deriveDomain, formatDomain, refPrefixes } from '../../web/src/domain-pull.js';
 import { domainFromOpenApi, loadCore, pullDomain } from '../../web/src/index.node.js';
 import { loadPack } from '../../db/packs.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
 import { catalogFacts } from '../../web/src/pull/catalog.js';
-import { ROOT } from './support/paths.mjs';
+import { ROOT, SCRATCH } from './support/paths.mjs';
 import { sharedStack } from './support/stack.mjs';
 
 const core = await loadCore();
@@ -569,6 +570,26 @@ test('the kitchen pulled from its stack plus domains/kitchen/overrides.json is e
     { path: 'tables.ingredients.columns.embedding', message: "hidden: type 'extensions.vector(1536)' is not one the model can read or write (an embedding)" },
     { path: 'tables.recipes.columns.embedding', message: "hidden: type 'extensions.vector(1536)' is not one the model can read or write (an embedding)" },
   ]);
+});
+
+test('domain pull --types writes the domain\'s TypeScript types beside it: for the kitchen, exactly tests/types/kitchen-domain.d.ts (which tests/types/domain.ts compiles against)', async () => {
+  const { supabaseUrl: url, anonKey, users } = kitchenStack();
+  const dir = mkdtempSync(join(SCRATCH, 'pull-types-'));
+  try {
+    let stderr = '';
+    const out = join(dir, 'domain.json');
+    const types = join(dir, 'domain.d.ts');
+    const code = await runDomainCommand(
+      ['pull', '--url', url, '--key', anonKey, '--token', users[0].token, '--overrides', join(ROOT, 'domains/kitchen/overrides.json'), '--out', out, '--types', types],
+      { env: {}, stdout: { write: () => {} }, stderr: { write: (text) => (stderr += text) }, cwd: ROOT },
+    );
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), KITCHEN);
+    assert.equal(readFileSync(types, 'utf8'), readFileSync(join(ROOT, 'tests/types/kitchen-domain.d.ts'), 'utf8'));
+    assert.match(stderr, new RegExp(`wrote ${types.replaceAll('.', '\\.')}: import type \\{ Domain \\} from it and pass it to createAct<Domain>\\(\\)`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('without overrides the pulled kitchen differs only where the database cannot say', async () => {

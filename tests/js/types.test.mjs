@@ -6,8 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { ROOT, SCRATCH } from './support/paths.mjs';
-import { tscProject } from './support/typecheck.mjs';
+import { tscProject, typecheck } from './support/typecheck.mjs';
+import { loadCore } from '../../web/src/index.node.js';
+import { domainTypes, visibleColumns } from '../../web/src/domain-types.js';
 
 /** tsc over `project` is clean and read `files` (repository paths), among them the package's declarations. */
 async function compiles(project, files, options) {
@@ -26,6 +29,91 @@ test('tests/types/adapters.ts (alfred-act/ai, alfred-act/openai, tool calling) c
 
 test('tests/types/surfaces.ts (alfred-act/mcp, alfred-act/loop, alfred-act/worker, alfred-act/worker/durable, no DOM lib) compiles with tsc --noEmit --strict', { timeout: 60_000 }, async () => {
   await compiles('tests/types/tsconfig.surfaces.json', ['tests/types/surfaces.ts', 'web/mcp.d.ts', 'web/loop.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts']);
+});
+
+test('tests/types/domain.ts (a domain\'s generated types: wrong tables, columns, values and refs rejected) compiles with tsc --noEmit --strict', { timeout: 60_000 }, async () => {
+  await compiles('tests/types/tsconfig.domain.json', ['tests/types/domain.ts', 'tests/types/kitchen-domain.d.ts', 'web/index.d.ts']);
+});
+
+test('tests/types/kitchen-domain.d.ts is what the generator writes for the kitchen today', async () => {
+  const core = await loadCore();
+  const committed = await readFile(join(ROOT, 'tests/types/kitchen-domain.d.ts'), 'utf8');
+  assert.equal(domainTypes(core, core.kitchen), committed, 'regenerate it: node -e "…domainTypes(core, core.kitchen)" > tests/types/kitchen-domain.d.ts');
+});
+
+test('the columns the types offer per table are the columns the core\'s tool schemas offer (the owner of an owner-scoped table and hidden ones left out; text search columns only as filters)', async () => {
+  const core = await loadCore();
+  const crm = JSON.parse(await readFile(join(ROOT, 'domains/crm/domain.json'), 'utf8'));
+  for (const domain of [core.kitchen, crm]) {
+    const read = core.toolDefinitions({ domain, schema: 'inline' }).find((tool) => tool.name === 'db_read').parameters;
+    const fields = new Set(read.$defs.filter.properties.field.enum.filter((field) => field !== '_semantic'));
+    // A text search column (tsvector) is no field of the schemas, but the core takes it with op search: the types offer it.
+    const searchable = (table) => (column) => domain.tables[table].columns[column].type !== 'tsvector';
+    const offered = new Set(read.properties.table.enum.flatMap((table) => visibleColumns(domain, domain.tables[table]).filter(searchable(table))));
+    assert.deepEqual([...offered].sort(), [...fields].sort(), domain.name);
+  }
+  assert.ok(!visibleColumns(core.kitchen, core.kitchen.tables.recipes).includes('user_id'));
+  assert.ok(!visibleColumns(core.kitchen, core.kitchen.tables.recipes).includes('embedding'));
+});
+
+test('a domain with functions: db_call takes its function names and each one\'s arguments (refs of the referenced table, listed values); unexposed tables are refs only', { timeout: 60_000 }, async () => {
+  const core = await loadCore();
+  const domain = {
+    name: 'teams',
+    tables: {
+      accounts: { ref: 'account', exposed: false, label: ['name'], columns: { id: { type: 'uuid' }, name: { type: 'text' } } },
+      projects: {
+        ref: 'project',
+        label: ['name'],
+        columns: {
+          id: { type: 'uuid', writable: false, nullable: false },
+          account_id: { type: 'uuid', required: true, references: 'accounts' },
+          name: { type: 'text', required: true },
+          status: { type: 'text', nullable: false, values: ['active', 'archived'] },
+        },
+      },
+    },
+    functions: {
+      archive_project: { read: false, args: { project_id: { type: 'uuid', required: true, references: 'projects' } }, returns: { table: 'projects' } },
+      count_projects: { read: true, args: { status: { type: 'text', required: true, values: ['active', 'archived'] } }, returns: { type: 'integer' } },
+      match_projects: { read: true, args: { query: { type: 'vector', required: true }, match_count: { type: 'integer' } }, returns: { table: 'projects', set: true } },
+    },
+  };
+  assert.equal(core.validateDomain(domain).error, null);
+  const text = domainTypes(core, domain);
+  assert.match(text, /account_id: `account_\$\{number\}` \| `gen_account_\$\{number\}`;/);
+  assert.doesNotMatch(text, /^    accounts: \{/m, 'a table the API does not serve is no table of the types');
+  await mkdir(SCRATCH, { recursive: true });
+  const dir = await mkdtemp(join(SCRATCH, 'domain-types-'));
+  try {
+    await writeFile(join(dir, 'teams.d.ts'), text);
+    await writeFile(
+      join(dir, 'use.mts'),
+      [
+        "import { createAct } from 'alfred-act';",
+        "import type { Domain } from './teams.js';",
+        "const act = createAct<Domain>({ url: 'http://127.0.0.1:54321' });",
+        "await act.execute('db_call', { function: 'archive_project', args: { project_id: 'project_2' } });",
+        "await act.execute('db_call', { function: 'count_projects', args: { status: 'active' } });",
+        "await act.execute('db_call', { function: 'match_projects', args: { query: 'launch plans', match_count: null } });",
+        "await act.execute('db_create', { table: 'projects', data: { account_id: 'account_1', name: 'Apollo' } });",
+        '// @ts-expect-error no such function',
+        "await act.execute('db_call', { function: 'archive_projects', args: {} });",
+        '// @ts-expect-error project_id takes a project ref',
+        "await act.execute('db_call', { function: 'archive_project', args: { project_id: 'account_1' } });",
+        '// @ts-expect-error status is active or archived',
+        "await act.execute('db_call', { function: 'count_projects', args: { status: 'paused' } });",
+        '// @ts-expect-error the accounts are not served: no reads of them',
+        "await act.execute('db_read', { table: 'accounts' });",
+        '',
+      ].join('\n'),
+    );
+    const { errors, listed } = await typecheck(dir, { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'esnext.disposable'], types: [] }, ['use.mts']);
+    assert.equal(errors, '');
+    assert.ok(listed.includes(join(dir, 'teams.d.ts')) && listed.includes(join(ROOT, 'web/index.d.ts')));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('the check fails when tsc is missing, crashes, times out, or reports an error', { timeout: 60_000 }, async () => {

@@ -147,6 +147,8 @@ new AlfredError({ code: 'x', message: 'y' });
 
 // @ts-expect-error unknown tool name
 core.buildRequest('db_drop', { table: 'recipes' }, requestOptions);
+// @ts-expect-error a param no tool has
+core.buildRequest('db_read', { table: 'recipes', limt: 5 }, requestOptions);
 // @ts-expect-error db_update needs data
 core.buildRequest('db_update', { table: 'recipes', filters: [] }, requestOptions);
 // @ts-expect-error unsupported operator
@@ -380,5 +382,42 @@ export async function safetyUsage(core: import('alfred-act').Core) {
   core.createAct({ url: 'http://127.0.0.1:3000', approve: 'always' });
   // @ts-expect-error approved is the host's boolean
   await act.execute('db_read', { table: 'inventory' }, { approved: 'yes' });
+  // The error is a union on code: approval_required and preview_changed always carry the preview.
+  const again = await act.execute('db_update', { table: 'inventory', filters: [{ field: 'id', op: '=', value: 'inv_1' }], data: { quantity: 0 } });
+  if (again.error?.code === 'approval_required' || again.error?.code === 'preview_changed') {
+    const preview: import('alfred-act').WritePreview = again.error.preview;
+    void preview;
+  } else if (again.error) {
+    // @ts-expect-error other errors have no preview
+    const none: import('alfred-act').WritePreview = again.error.preview;
+    void none;
+  }
   return [policy.maxAffected, audited, readOnlyTools.length];
+}
+
+// Without a domain's types, execute still checks what every domain shares: the tool
+// names, the filter ops (aliases included) and the params each tool takes.
+export async function strictToolsUsage(core: import('alfred-act').Core) {
+  const act = core.createAct({ url: 'http://127.0.0.1:3000' });
+  await act.execute('db_read', { table: 'anything', filters: [{ field: 'qty', op: '==', value: 1 }, { field: 'name', op: 'not ilike', value: 'x%' }] });
+  await act.execute('db_call', { function: 'archive_project', args: { project_id: 'project_2' } });
+  await act.execute('db_aggregate', { table: 'deals', metrics: [{ fn: 'sum', field: 'amount' }], order_by: { metric: 0, dir: 'desc' } });
+  // @ts-expect-error a misspelt tool
+  await act.execute('db_raed', { table: 'inventory' });
+  // @ts-expect-error an op the core has under no spelling
+  await act.execute('db_read', { table: 'inventory', filters: [{ field: 'qty', op: '===', value: 1 }] });
+  // @ts-expect-error a param db_read does not take
+  await act.execute('db_read', { table: 'inventory', limt: 5 });
+  // @ts-expect-error a filter's value is value, not valeu
+  await act.execute('db_delete', { table: 'inventory', filters: [{ field: 'id', op: '=', valeu: 'inv_1' }] });
+  // @ts-expect-error db_update needs data
+  await act.execute('db_update', { table: 'inventory', filters: [] });
+  // @ts-expect-error a metric names its fn
+  await act.execute('db_aggregate', { table: 'deals', metrics: [{ field: 'amount' }] });
+  // @ts-expect-error db_call names its function
+  await act.execute('db_call', { args: {} });
+  // A tool call from a model is a string until the core checks it.
+  const name: string = JSON.parse('"db_read"');
+  await act.callTool(name, '{"table":"inventory"}');
+  await act.callToolText(name, { table: 'inventory' });
 }
