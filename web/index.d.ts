@@ -416,16 +416,30 @@ export type FilterValue<V> = V | readonly (V extends readonly (infer E)[] ? E : 
  * { field: 'document', op: 'search', value: '"lisbon contract" -draft', language: 'english' }
  */
 export type FilterClause<F extends object = { [column: string]: JsonValue }> = {
-  [K in Extract<keyof F, string>]: {
-    field: K;
-    op: FilterOp;
-    value?: FilterValue<F[K]>;
-    /** `search` / `not_search` only: how the words are read (PostgREST's wfts, plfts, phfts, fts). Default `websearch`, which takes any text. */
-    mode?: 'websearch' | 'plain' | 'phrase' | 'query' | null;
-    /** `search` / `not_search` only: the text search configuration (`english`, `simple`). Default: the database's. */
-    language?: string | null;
-  };
+  [K in Extract<keyof F, string>]:
+    | { field: K; op: Exclude<FilterOp, NullTestOp | TextMatchOp>; value?: FilterValue<F[K]> }
+    | {
+        field: K;
+        op: NullTestOp;
+        /** Omitted or `true`; `false` means the opposite test. */
+        value?: boolean | null;
+      }
+    | {
+        field: K;
+        op: TextMatchOp;
+        /** A pattern (`like`, `ilike`), the words to find (`search`) or the text to embed (`similar`). */
+        value?: string | null;
+        /** `search` / `not_search` only: how the words are read (PostgREST's wfts, plfts, phfts, fts). Default `websearch`, which takes any text. */
+        mode?: 'websearch' | 'plain' | 'phrase' | 'query' | null;
+        /** `search` / `not_search` only: the text search configuration (`english`, `simple`). Default: the database's. */
+        language?: string | null;
+      };
 }[Extract<keyof F, string>];
+
+/** The ops that test for null: their value is omitted, or a boolean. */
+export type NullTestOp = Extract<FilterOp, 'is_null' | 'is_not_null'>;
+/** The ops whose value is text whatever the column holds: patterns, text search, similarity. */
+export type TextMatchOp = Extract<FilterOp, 'like' | 'ilike' | 'not_like' | 'not_ilike' | 'not like' | 'not ilike' | 'search' | 'not_search' | 'not search' | 'fts' | 'similar'>;
 
 /** The filters of table `T`. */
 type TableFilter<D extends DomainTypes, T extends TableName<D>> = FilterClause<D['tables'][T]['Filters']>;

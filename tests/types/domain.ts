@@ -21,6 +21,8 @@ await act.execute('db_read', {
     { field: 'prep_time_minutes', op: '<=', value: 30 },
     { field: 'flavor_tags', op: 'contains', value: ['spicy'] },
     { field: 'source_url', op: 'is_null' },
+    { field: 'description', op: 'is_null', value: false },
+    { field: 'difficulty', op: 'ilike', value: 'e%' },
     { field: '_semantic', op: 'similar', value: 'a light dinner' },
   ],
   or_filters: [{ field: 'servings', op: 'gte', value: 4 }],
@@ -56,6 +58,17 @@ const id: `recipe_${number}` | `gen_recipe_${number}` = row.id;
 const loopAct: LoopAct = direct;
 const untyped: Act = direct;
 const params: ToolParams<Domain>['db_read'] = { table: 'shopping_list', filters: [{ field: 'is_purchased', op: '=', value: false }] };
+// A null test takes a boolean; a pattern is text, on any column.
+await act.execute('db_read', {
+  table: 'recipes',
+  // @ts-expect-error a null test's value is a boolean
+  filters: [{ field: 'source_url', op: 'is_null', value: 'yes' }],
+});
+await act.execute('db_read', {
+  table: 'recipes',
+  // @ts-expect-error a pattern is text
+  filters: [{ field: 'servings', op: 'like', value: 4 }],
+});
 // Tool names from a model stay strings at run time: the core checks them.
 await act.callTool('db_reed', { table: 'recipez' });
 void [typedCore, name, id, loopAct, untyped, params];
