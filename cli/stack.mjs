@@ -14,7 +14,7 @@ const USERS_SHOWN = 10;
  * console.error(stackUsage('node db/stack.mjs'))
  */
 export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} start [--migrations DIR] [--seed FILE] [--user EMAIL:PASSWORD ...]
-           [--access-token-hook FUNCTION] [--data DIR] [--api-port N] [--schema PACK] [--no-seed]
+           [--sessions] [--access-token-hook FUNCTION] [--data DIR] [--api-port N] [--schema PACK] [--no-seed]
            [--port N] [--pg-port N] [--no-aggregates] [--verbose]
 
   Runs a local Supabase (PostgREST 12 on PGlite, with email and password sign-in under /auth/v1)
@@ -24,6 +24,9 @@ export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} s
                        <timestamp>_name.sql), applied in file-name order after the Supabase bootstrap
   --seed FILE          a SQL file run once per database after the migrations (supabase/seed.sql);
                        may be given more than once
+  --sessions           with --migrations: add alfred-act's act_sessions table, where \`alfred-act mcp
+                       --store supabase\` and the worker's ALFRED_MCP_STORE=supabase keep sessions
+                       (a domain pack has it already)
   --user EMAIL:PASSWORD  a user to create (or whose password to set), signed in at start; repeatable
   --access-token-hook FUNCTION
                        a custom access token hook, as config.toml's [auth.hook.custom_access_token]
@@ -68,6 +71,7 @@ export function stackOptions(args, env = process.env) {
       port: { type: 'string' },
       'pg-port': { type: 'string' },
       'no-seed': { type: 'boolean' },
+      sessions: { type: 'boolean' },
       verbose: { type: 'boolean' },
       'no-aggregates': { type: 'boolean' },
     },
@@ -91,6 +95,7 @@ export function stackOptions(args, env = process.env) {
       return { email: spec.slice(0, colon), password: spec.slice(colon + 1) };
     });
   }
+  if (values.sessions) options.sessions = true;
   if (values['access-token-hook'] !== undefined) options.accessTokenHook = values['access-token-hook'];
   if (values.data !== undefined) options.dataDir = values.data;
   if (values['api-port'] !== undefined) options.apiPort = PORT('--api-port', values['api-port']);

@@ -28,8 +28,9 @@ Safety controls (docs/safety-controls.md), also from ALFRED_READ_ONLY=1,
 ALFRED_TABLES, ALFRED_APPROVE and ALFRED_MAX_AFFECTED:
   --read-only         refuse creates, updates and deletes (read_only)
   --tables A,B        only these tables exist for the call
-  --approve MODE      none (default), deletes or writes: such a write is held
-                      and its preview printed (approval_required)
+  --approve MODE      none (default), deletes, changes (updates and deletes) or
+                      writes (creates too): such a write is held and its
+                      preview printed (approval_required)
   --approved          run a held write as approved by you (its rows are read
                       again and the write is restricted to them)
   --max-affected N    an update or delete changes at most N rows (default 50,

@@ -14,6 +14,14 @@ import { runSqlText } from './sql-statements.mjs';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
+/**
+ * alfred-act's own table, `act_sessions` (the MCP server's `--store
+ * supabase` and the worker's `ALFRED_MCP_STORE=supabase` keep sessions
+ * there): applied after the bootstrap only when the stack is asked for it
+ * (`startStack({ sessions })`), so an app's schema has no table it does not use.
+ */
+export const SESSIONS_MIGRATIONS_DIR = fileURLToPath(new URL('./sessions/', import.meta.url));
+
 const MIGRATION_FILE = /^(\d+)_(.+)\.sql$/;
 
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');

@@ -3,13 +3,14 @@
 // pack by name; `startStack({ schema })` loads domains/<schema>/pack.mjs.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MIGRATIONS_DIR, readMigrations } from './migrations.mjs';
+import { MIGRATIONS_DIR, readMigrations, SESSIONS_MIGRATIONS_DIR } from './migrations.mjs';
 
 export const DOMAINS_DIR = fileURLToPath(new URL('../domains/', import.meta.url));
 
 /**
- * The pack `name`: `{ name, probeTable, migrations(), seed: { key(today), run(db, { today }) } }`.
- * `migrations()` is the bootstrap (db/migrations) followed by the pack's own.
+ * The pack `name`: `{ name, probeTable, migrations({ sessions }), seed: { key(today), run(db, { today }) } }`.
+ * `migrations()` is the bootstrap (db/migrations), alfred-act's `act_sessions`
+ * (db/sessions; not with `{ sessions: false }`), then the pack's own.
  * Throws for a name that is not a pack folder.
  */
 export async function loadPack(name) {
@@ -20,7 +21,8 @@ export async function loadPack(name) {
   const { default: pack } = await import(pathToFileURL(file).href);
   return {
     ...pack,
-    migrations: () => readMigrations(MIGRATIONS_DIR, ...(pack.migrationsDir ? [pack.migrationsDir] : [])),
+    migrations: ({ sessions = true } = {}) =>
+      readMigrations(MIGRATIONS_DIR, ...(sessions ? [SESSIONS_MIGRATIONS_DIR] : []), ...(pack.migrationsDir ? [pack.migrationsDir] : [])),
   };
 }
 

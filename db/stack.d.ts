@@ -21,6 +21,12 @@ export interface StackOptions {
   migrations?: string;
   /** With `schema`: load the pack's demo data (default true). With `migrations`: a SQL file or a list of them (`supabase/seed.sql`). */
   seed?: boolean | string | readonly string[];
+  /**
+   * Add `public.act_sessions`, where the MCP server (`--store supabase`) and the worker
+   * (`ALFRED_MCP_STORE=supabase`) keep sessions as the user. Default: true for a domain pack,
+   * false for your own `migrations`.
+   */
+  sessions?: boolean;
   users?: readonly StackUser[];
   /** A custom access token hook: `public.custom_access_token_hook` or `pg-functions://postgres/public/custom_access_token_hook`. */
   accessTokenHook?: string;

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { accessTokenClaims, accessTokenHookEvent, createAuthHandler, hookedClaims } from './auth.mjs';
 import { anonKey, newJwtSecret, postgrestJwtSecret, serviceKey, signJwt } from './jwt.mjs';
-import { applySeedFiles, MIGRATIONS_DIR, readMigrations } from './migrations.mjs';
+import { applySeedFiles, MIGRATIONS_DIR, readMigrations, SESSIONS_MIGRATIONS_DIR } from './migrations.mjs';
 import { loadPack } from './packs.mjs';
 import { openDatabase } from './pglite.mjs';
 import { freePort } from './ports.mjs';
@@ -44,6 +44,12 @@ const MIN_PASSWORD_LENGTH = 6;
  *   line, the statement and PostgreSQL's message.
  *
  * Either way:
+ * - `sessions`: whether the database has `public.act_sessions`, the table
+ *   where the MCP server (`--store supabase`) and the worker
+ *   (`ALFRED_MCP_STORE=supabase`) keep sessions as the user
+ *   (db/sessions/010_act_sessions.sql, applied after the bootstrap). Default:
+ *   true for a domain pack (its demo serves those), false for your own
+ *   migrations (your schema gets no table it does not use).
  * - `users`: `[{ email, password, id?, user_metadata? }]` to create in
  *   auth.users (bcrypt password, confirmed; the app's `on auth.users` triggers
  *   run), or whose password to set when the seed made that email.
@@ -89,6 +95,7 @@ export async function startStack({
   schema,
   migrations,
   seed,
+  sessions,
   users = [],
   host = '127.0.0.1',
   pgPort,
@@ -105,7 +112,7 @@ export async function startStack({
 } = {}) {
   const started = performance.now();
   const timings = {};
-  const database = await databaseSource({ schema, migrations, seed });
+  const database = await databaseSource({ schema, migrations, seed, sessions });
   const newUsers = checkUsers(users);
   const hook = hookFunction(accessTokenHook);
   const notes = [];
@@ -263,7 +270,8 @@ function stackHandle(servers, { authUrl, schema, migrations, keys, jwtSecret, us
 }
 
 // What makes the database: `{ schema, migrationsDir, migrations, snapshotName, probeTable, seed: { key, sql?, run(db, notes) } }` (sql: an app's seed files).
-async function databaseSource({ schema, migrations, seed }) {
+async function databaseSource({ schema, migrations, seed, sessions }) {
+  if (sessions !== undefined && typeof sessions !== 'boolean') throw new TypeError('startStack: sessions must be true or false');
   if (migrations !== undefined && migrations !== null) {
     if (schema !== undefined) throw new TypeError('startStack: give schema (a domain pack) or migrations (your app\'s folder), not both');
     if (typeof migrations !== 'string' || migrations === '') throw new TypeError('startStack: migrations must be the path of a folder (e.g. supabase/migrations)');
@@ -277,9 +285,10 @@ async function databaseSource({ schema, migrations, seed }) {
     return {
       schema: null,
       migrationsDir: migrations,
-      migrations: readMigrations(MIGRATIONS_DIR, migrations),
-      // Snapshots are kept per app folder, so two apps do not evict each other's.
-      snapshotName: `app-${sha256(resolve(migrations)).slice(0, 12)}`,
+      migrations: readMigrations(MIGRATIONS_DIR, ...(sessions ? [SESSIONS_MIGRATIONS_DIR] : []), migrations),
+      // Snapshots are kept per app folder (and with or without act_sessions),
+      // so two apps do not evict each other's.
+      snapshotName: `app-${sha256(resolve(migrations)).slice(0, 12)}${sessions ? '.sessions' : ''}`,
       probeTable: null,
       seed: seedFiles.length === 0 ? null : {
         // The day too: a seed's now() and current_date are frozen in the
@@ -301,8 +310,8 @@ async function databaseSource({ schema, migrations, seed }) {
   return {
     schema: pack.name,
     migrationsDir: null,
-    migrations: pack.migrations(),
-    snapshotName: pack.name,
+    migrations: pack.migrations({ sessions: sessions ?? true }),
+    snapshotName: sessions === false ? `${pack.name}.no-sessions` : pack.name,
     probeTable: pack.probeTable,
     seed: seed === false ? null : { key: pack.seed.key(today), run: (db) => pack.seed.run(db, { today }) },
   };

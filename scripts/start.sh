@@ -10,7 +10,10 @@ source scripts/stage.sh
 
 stage "start: checking what is installed (Debian packages, npm packages from the lock)"
 bash scripts/setup.sh
-stage "start: building (native and wasm; a no-op when up to date)"
-bash scripts/build.sh
+# Only what the session and the demo run: the wasm module and web/dist. The
+# native core and the doctests are scripts/test.sh's (on two cores they are
+# most of a first build).
+stage "start: building (the wasm module and web/dist; a no-op when up to date)"
+bash scripts/build.sh package
 stage "start: starting the backend and the session"
 node scripts/main.mjs "$@"

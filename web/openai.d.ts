@@ -97,7 +97,7 @@ export type OpenAIApprovalPreview = NonNullable<Extract<ToolResult, { ok: false 
 export interface RunToolCallsOptions {
   signal?: AbortSignal;
   /**
-   * Asked for each write the act holds for approval (`createAct({ approve: 'deletes' | 'writes' })`); `true` runs
+   * Asked for each write the act holds for approval (`createAct({ approve })` other than `'none'`: `'deletes' | 'changes' | 'writes'`); `true` runs
    * it approved. Without it such a write is not run and the model reads `approval_required`.
    */
   approve?: (call: OpenAIApprovalCall, preview: OpenAIApprovalPreview) => boolean | Promise<boolean>;

@@ -1,9 +1,11 @@
 // scripts/cmake-cache.sh (a build dir configured for a moved or copied
 // checkout is configured again) and scripts/stage.sh (the progress lines of
-// start.sh and build.sh).
+// start.sh and build.sh), and which parts build.sh builds for start.sh
+// (the package: the wasm module and web/dist) and for test.sh (everything).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exec, ROOT, SCRATCH } from './support/paths.mjs';
 
@@ -67,4 +69,53 @@ test('the main job prints what a newcomer needs: a signed-in token, the worker r
     args: ['alfred-act', 'mcp'],
     env: { SUPABASE_URL: 'http://127.0.0.1:54321', SUPABASE_ANON_KEY: 'anon-key', SUPABASE_ACCESS_TOKEN: 'header.payload.signature' },
   });
+});
+
+/** Runs scripts/build.sh with `args` in a scratch checkout whose cmake, emcmake and node only log: the commands it ran. */
+async function buildCommands(args) {
+  await mkdir(SCRATCH, { recursive: true });
+  const dir = await mkdtemp(join(SCRATCH, 'build-sh-'));
+  try {
+    await mkdir(join(dir, 'scripts'));
+    for (const file of ['build.sh', 'stage.sh', 'cmake-cache.sh']) await copyFile(join(ROOT, 'scripts', file), join(dir, 'scripts', file));
+    await mkdir(join(dir, 'build/wasm'), { recursive: true });
+    for (const file of ['alfred_core.mjs', 'alfred_core.wasm']) await writeFile(join(dir, 'build/wasm', file), '');
+    await mkdir(join(dir, 'stubs'));
+    for (const name of ['cmake', 'emcmake', 'node']) {
+      await writeFile(join(dir, 'stubs', name), `#!/bin/sh\necho "${name} $*" >> "${join(dir, 'commands.log')}"\n`, { mode: 0o755 });
+    }
+    const run = exec('bash', ['scripts/build.sh', ...args], { cwd: dir, timeout: 20_000, env: { ...process.env, PATH: `${join(dir, 'stubs')}:${process.env.PATH}` } });
+    const { stdout } = await run;
+    return { stdout, commands: (await readFile(join(dir, 'commands.log'), 'utf8')).trim().split('\n') };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('build.sh package (what start.sh runs) builds the wasm module and stages web/dist, not the native core or any doctest', async () => {
+  const { commands } = await buildCommands(['package']);
+  assert.deepEqual(commands.filter((line) => /^(cmake|emcmake) /.test(line)), [
+    'emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR=',
+    'cmake --build build/wasm --target alfred_wasm',
+  ]);
+  assert.deepEqual(commands.filter((line) => line.startsWith('node ')), [
+    'node scripts/generate-kitchen.mjs', 'node scripts/generate-decision-schema.mjs', 'node scripts/generate-error-codes.mjs', 'node scripts/generate-core-rules.mjs', 'node scripts/bundle.mjs',
+  ]);
+});
+
+test('build.sh with no argument (what test.sh runs) builds everything: native core + doctest, then every wasm target', async () => {
+  const { commands } = await buildCommands([]);
+  assert.deepEqual(commands.filter((line) => /^(cmake|emcmake) /.test(line)), [
+    'cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release',
+    'cmake --build build/native',
+    'emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CROSSCOMPILING_EMULATOR=',
+    'cmake --build build/wasm',
+  ]);
+  await assert.rejects(buildCommands(['native']), (error) => /usage: bash scripts\/build\.sh \[package\]/.test(error.stderr));
+});
+
+test('start.sh builds only what the package needs; test.sh builds everything', async () => {
+  const builds = (script) => readFileSync(join(ROOT, 'scripts', script), 'utf8').split('\n').filter((line) => /^\s*bash scripts\/build\.sh\b/.test(line)).map((line) => line.trim());
+  assert.deepEqual(builds('start.sh'), ['bash scripts/build.sh package']);
+  assert.deepEqual(builds('test.sh'), ['bash scripts/build.sh']);
 });

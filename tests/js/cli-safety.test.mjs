@@ -61,7 +61,7 @@ test('--tables and ALFRED_TABLES: other tables are unknown_table; --max-affected
 
 test('mistyped safety flags are usage errors (exit 2)', async () => {
   for (const [args, path, message] of [
-    [['--approve', 'always'], '', /--approve must be none, deletes or writes/],
+    [['--approve', 'always'], '', /--approve must be none, deletes, changes or writes/],
     [['--max-affected', 'many'], '', /--max-affected must be a whole number/],
     [['--tables', 'inventory,pantry'], '--tables', /tables names "pantry"/],
   ]) {

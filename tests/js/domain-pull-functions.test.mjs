@@ -221,7 +221,8 @@ let description;
 before(async () => {
   mkdirSync(MIGRATIONS, { recursive: true });
   writeFileSync(join(MIGRATIONS, '20240101000000_team_app.sql'), SQL);
-  stack = await startStack({ migrations: MIGRATIONS, users: USERS });
+  // sessions: an app whose MCP server keeps sessions in its database (act_sessions, left out of the domain).
+  stack = await startStack({ migrations: MIGRATIONS, users: USERS, sessions: true });
   description = await fetchOpenApi({ url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token });
 }, { timeout: 120_000 });
 after(async () => {

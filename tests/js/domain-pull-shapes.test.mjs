@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { readMigrations } from '../../db/migrations.mjs';
+import { MIGRATIONS_DIR, readMigrations, SESSIONS_MIGRATIONS_DIR } from '../../db/migrations.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
 import { freePort } from '../../db/ports.mjs';
 import { catalogFacts, policyUserColumns } from '../../web/src/pull/catalog.js';
@@ -466,7 +466,7 @@ test('the catalog of a database that is not Supabase-shaped: no authenticated ro
 let wire;
 before(async () => {
   const migration = { version: '900', name: 'test', sql: SQL, checksum: createHash('sha256').update(SQL).digest('hex') };
-  const { db } = await openDatabase({ migrations: [...readMigrations(), migration], useSnapshot: false });
+  const { db } = await openDatabase({ migrations: [...readMigrations(MIGRATIONS_DIR, SESSIONS_MIGRATIONS_DIR), migration], useSnapshot: false });
   const port = await freePort();
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: 1 });
   await server.start();

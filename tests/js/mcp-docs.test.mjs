@@ -106,7 +106,7 @@ test('docs/mcp.md: every flag and variable in the flag table is one the server r
 });
 
 test('docs/mcp.md: the act_sessions table shown is the migration', async () => {
-  const migration = await readFile(join(ROOT, 'db/migrations/010_act_sessions.sql'), 'utf8');
+  const migration = await readFile(join(ROOT, 'db/sessions/010_act_sessions.sql'), 'utf8');
   const [sql] = blocks.filter(({ lang }) => lang === 'sql');
   for (const line of sql.text.split('\n').filter((text) => text && !text.startsWith('--'))) assert.ok(migration.includes(line), line);
 });

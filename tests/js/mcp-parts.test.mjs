@@ -132,7 +132,7 @@ describe('readMcpConfig', () => {
       [['--access-token', 'a', '--owner-column', 'o', '--overrides', 'f'], env, /--owner-column and --overrides go with --pull/],
       [['--access-token', 'a', '--domain', ''], env, /--domain needs a file/],
       [['--access-token', 'a', '--schema', 'full'], env, /--schema must be compact or inline, got full/],
-      [['--access-token', 'a', '--approve', 'all'], env, /--approve must be changes, deletes, writes or none, got all/],
+      [['--access-token', 'a', '--approve', 'all'], env, /--approve must be none, deletes, changes or writes, got all/],
       [['--access-token', 'a', '--max-affected', '0'], env, /--max-affected must be a whole number ≥ 1, got 0/],
       [['--access-token', 'a', '--max-affected', '2.5'], env, /--max-affected must be a whole number ≥ 1/],
       [['--access-token', 'a', '--tables', ','], env, /--tables needs table names/],

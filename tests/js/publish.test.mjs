@@ -44,13 +44,34 @@ test('npm publish --dry-run is clean and ships what the package needs, nothing e
   assert.deepEqual(warnings, []);
   const report = JSON.parse(stdout);
   const files = (report['alfred-act'] ?? report).files.map((file) => file.path).sort();
-  for (const needed of ['LICENSE', 'CHANGELOG.md', 'README.md', 'bin/alfred-act.mjs', 'cli/tool-call.mjs', 'cli/backend.mjs', 'cli/stack.mjs', 'db/stack.mjs', 'db/stack.d.ts', 'db/auth.mjs', 'db/sql-statements.mjs', 'db/migrations/013_auth_api.sql',
+  for (const needed of ['LICENSE', 'CHANGELOG.md', 'README.md', 'bin/alfred-act.mjs', 'cli/tool-call.mjs', 'cli/backend.mjs', 'cli/stack.mjs', 'db/stack.mjs', 'db/stack.d.ts', 'db/auth.mjs', 'db/sql-statements.mjs', 'db/migrations/013_auth_api.sql', 'db/sessions/010_act_sessions.sql',
     'web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs', 'web/dist/kitchen.mjs', 'web/dist/core-rules.mjs', 'web/dist/error-codes.mjs', 'web/dist/decision-schema.mjs', 'web/index.d.ts', 'web/loop.d.ts', 'web/alfred_core.wasm.d.ts', 'docs/bundlers.md',
     'web/mcp.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src/mcp/index.js', 'web/src/worker/index.workerd.js', 'web/src/worker/durable.js',
     'web/dist/node-index.js', 'web/dist/node-mcp.js', 'web/dist/node-worker.js']) {
     assert.ok(files.includes(needed), `${needed} is not in the tarball`);
   }
-  assert.deepEqual(files.filter((file) => /^(tests|core|wasm|build|scripts|bench|worker|\.scratch)\//.test(file) || file.endsWith('.cpp')), []);
+  assert.deepEqual(files.filter((file) => /^(tests|core|wasm|build|scripts|bench|\.scratch)\//.test(file) || file.endsWith('.cpp')), []);
+  // The worker template a user copies (and the README its errors point at), not this repository's runner for the tests.
+  assert.deepEqual(files.filter((file) => file.startsWith('worker/')), [
+    'worker/README.md', 'worker/deno.js', 'worker/deno.json', 'worker/src/durable.js', 'worker/src/index.js', 'worker/wrangler.jsonc',
+  ]);
+});
+
+test('a misconfigured worker from the tarball points at a README the installed package has', { timeout: 120_000 }, async () => {
+  const script = `import { kitchen } from 'alfred-act';
+import { createHandler } from 'alfred-act/worker';
+const response = await createHandler({ domain: kitchen }).fetch(new Request('http://worker.test/health'), {});
+console.log(JSON.stringify({ status: response.status, error: (await response.json()).error }));
+`;
+  await writeFile(join(consumer, 'worker-misconfigured.mjs'), script);
+  const { stdout } = await exec(process.execPath, ['worker-misconfigured.mjs'], { cwd: consumer, timeout: 100_000 });
+  const { status, error } = JSON.parse(stdout);
+  assert.deepEqual([status, error.code, error.message], [500, 'worker_misconfigured', 'SUPABASE_URL and SUPABASE_ANON_KEY must be set']);
+  const named = [...error.hint.matchAll(/node_modules\/alfred-act\/([\w./-]+)/g)].map((match) => match[1]);
+  assert.deepEqual(named, ['worker/README.md']);
+  const readme = await readFile(join(consumer, 'node_modules/alfred-act', named[0]), 'utf8');
+  assert.match(readme, /^\| `SUPABASE_URL` \|/m, 'the README lists the variables the error asks for');
+  assert.match(readme, /^\| `SUPABASE_ANON_KEY` \|/m);
 });
 
 test('the manifest: license, repository, engines, keywords, bin, no install scripts', async () => {
@@ -238,7 +259,8 @@ test('from the tarball: the worker template (worker/src/index.js + domain.json) 
   const domain = await pullDomainFile();
   const project = join(consumer, 'edge');
   await mkdir(join(project, 'src'), { recursive: true });
-  await copyFile(join(ROOT, 'worker/src/index.js'), join(project, 'src/index.js'));
+  // Copied from the installed package, as worker/README.md says.
+  await copyFile(join(consumer, 'node_modules/alfred-act/worker/src/index.js'), join(project, 'src/index.js'));
   await writeFile(join(project, 'domain.json'), JSON.stringify(domain));
   // wrangler's build: esbuild with the workerd conditions; the .wasm stays a module import, uploaded beside the bundle.
   await exec(
@@ -302,7 +324,7 @@ test("from the tarball: the worker template's deno.js (deno.json: node_modules) 
   const domain = await pullDomainFile();
   const project = join(consumer, 'edge-deno');
   await mkdir(join(project, 'src'), { recursive: true });
-  for (const file of ['src/index.js', 'deno.js', 'deno.json']) await copyFile(join(ROOT, 'worker', file), join(project, file));
+  for (const file of ['src/index.js', 'deno.js', 'deno.json']) await copyFile(join(consumer, 'node_modules/alfred-act/worker', file), join(project, file));
   await writeFile(join(project, 'domain.json'), JSON.stringify(domain));
   const port = await freePort();
   const child = spawn(bin('deno'), ['run', '--allow-net=127.0.0.1', '--allow-env', '--no-prompt', '--config', 'deno.json', 'deno.js'], {

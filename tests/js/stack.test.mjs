@@ -1,16 +1,19 @@
 // The embedded local Supabase against real PostgREST 12 on PGlite: row level
 // security between the two seed users, the role and signature checks, the
-// match_recipes RPC, the catalog's permissions, and the foreign-key rules.
+// match_recipes RPC, the catalog's permissions, and the foreign-key rules;
+// alfred-act's own act_sessions only in the databases that ask for it.
 // Plain fetch on purpose: this tests the database, not the project's core.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { signJwt } from '../../db/jwt.mjs';
 import { loadPack } from '../../db/packs.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
+import { startStack } from '../../db/stack.mjs';
 import { lexicalEmbedder } from '../../web/src/embedder.js';
+import { SupabaseSessionStore } from '../../web/src/mcp/store.js';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 import { rest, SEED_USERS, sharedStack, withStack } from './support/stack.mjs';
 
@@ -366,6 +369,44 @@ test('the migrated schema has every column of domains/kitchen/domain.json, with 
     const extra = [...dbColumns.keys()].filter((name) => !(name in spec.columns));
     assert.deepEqual(extra, spec.hidden ?? [], `${table}: the only columns kitchen.json lacks are its hidden ones`);
   }
+});
+
+test("act_sessions is in an app's schema only when asked for (sessions: true, --sessions); a domain pack has it unless sessions: false", { timeout: 300_000 }, async (t) => {
+  const app = join(SCRATCH, `sessions-app-${process.pid}`);
+  mkdirSync(app, { recursive: true });
+  t.after(() => rmSync(app, { recursive: true, force: true }));
+  writeFileSync(join(app, '20240101000000_notes.sql'), `create table public.notes (id bigint generated always as identity primary key, user_id uuid not null default auth.uid() references auth.users (id), title text not null);
+alter table public.notes enable row level security;
+create policy notes_own on public.notes for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+grant select, insert, update, delete on public.notes to authenticated;`);
+  const users = [{ email: 'ada@example.com', password: 'ada-password' }];
+  const session = { id: 'a-session-of-ada-0001', state: { registry: {} } };
+
+  const plain = await withStack(t, { migrations: app, users });
+  assert.deepEqual(Object.keys(plain.catalog.tables), ['notes']);
+  const missing = await rest(plain, plain.users[0].token, 'POST', '/act_sessions', { body: session });
+  assert.equal(missing.status, 404);
+  // The MCP server's store says how to add the table.
+  const store = new SupabaseSessionStore({ url: plain.supabaseUrl, apiKey: plain.anonKey });
+  await assert.rejects(store.get(session.id, { accessToken: plain.users[0].token }), {
+    message: /^the session store \(act_sessions\) answered 404: .*act_sessions.* \(create it with alfred-act's db\/sessions\/010_act_sessions\.sql as a migration; the local stack: --sessions, or startStack\(\{ sessions: true \}\)\)$/,
+  });
+  await plain.stop();
+
+  const withSessions = await withStack(t, { migrations: app, users, sessions: true });
+  assert.deepEqual(Object.keys(withSessions.catalog.tables), ['act_sessions', 'notes']);
+  const saved = await rest(withSessions, withSessions.users[0].token, 'POST', '/act_sessions', { body: session, prefer: RETURN_ROWS });
+  assert.deepEqual([saved.status, saved.body.map((row) => [row.id, row.user_id])], [201, [[session.id, withSessions.users[0].id]]]);
+  await withSessions.stop();
+
+  const pack = await withStack(t, { schema: 'crm', seed: false, sessions: false });
+  assert.equal(Object.hasOwn(pack.catalog.tables, 'act_sessions'), false);
+  assert.ok(Object.hasOwn(stack().catalog.tables, 'act_sessions'), 'the kitchen pack has it by default');
+
+  const { stackOptions } = await import('../../cli/stack.mjs');
+  assert.deepEqual(stackOptions(['--migrations', app, '--sessions'], {}), { migrations: app, sessions: true });
+  assert.deepEqual(stackOptions(['--migrations', app], {}), { migrations: app });
+  await assert.rejects(startStack({ migrations: app, sessions: 'yes' }), /startStack: sessions must be true or false/);
 });
 
 test('the CLI prints the URL, keys and export lines, serves, and stops cleanly on SIGTERM', async (t) => {

@@ -4,8 +4,10 @@
 // `accessToken` option or from a session the stack signed, kept in the
 // client's own auth storage (as a browser's localStorage keeps it); signing
 // in with a password through the stack's /auth/v1 is tested in
-// stack-apps.test.mjs. Every write is read back from the database.
+// stack-apps.test.mjs. Every write is read back from the database. Also: the
+// documents whose examples call createClient say what Node 20 needs for it.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { before, describe, test } from 'node:test';
 import { createClient as createSupabaseClient } from '@supabase/supabase-js';
@@ -79,6 +81,35 @@ async function inventoryNamed(name, user = ada()) {
   assert.equal(status, 200, JSON.stringify(body));
   return body;
 }
+
+describe('the documents that call createClient on Node say what Node 20 needs', () => {
+  const root = new URL('../../', import.meta.url);
+  const documents = ['README.md', 'db/README.md', 'worker/README.md', ...readdirSync(new URL('docs/', root)).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const NOTE = /Node 20[^]{0,200}?`realtime: \{ transport: WebSocket \}` from the `ws`\s+package/;
+
+  test('every document whose js or ts example calls createClient gives the realtime: { transport } note', () => {
+    const callers = documents.filter((path) => {
+      const text = readFileSync(new URL(path, root), 'utf8');
+      return [...text.matchAll(/^```(?:js|ts)\n([\s\S]*?)^```$/gm)].some(([, code]) => /\bcreateClient\(/.test(code));
+    });
+    assert.deepEqual(callers, ['README.md', 'db/README.md', 'docs/sessions.md']);
+    for (const path of callers) assert.match(readFileSync(new URL(path, root), 'utf8'), NOTE, path);
+    // docs/sessions.md shows it in code, next to its first example.
+    const sessions = readFileSync(new URL('docs/sessions.md', root), 'utf8');
+    assert.match(sessions, /```js\nimport WebSocket from 'ws';[^\n]*\n\nconst supabase = createClient\(SUPABASE_URL, SUPABASE_ANON_KEY, \{ realtime: \{ transport: WebSocket \} \}\);\n```/);
+  });
+
+  test('the note is what supabase-js reads: without a global WebSocket, createClient throws unless realtime.transport is given', (t) => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'WebSocket');
+    if (saved) {
+      delete globalThis.WebSocket; // Node 22 and later: as on Node 20
+      t.after(() => Object.defineProperty(globalThis, 'WebSocket', saved));
+    }
+    assert.throws(() => createSupabaseClient('http://127.0.0.1:9', 'anon-key'), /WebSocket/);
+    const supabase = createSupabaseClient('http://127.0.0.1:9', 'anon-key', { realtime: { transport: NoRealtimeSocket } });
+    assert.equal(typeof supabase.from, 'function');
+  });
+});
 
 describe('createAct({ supabase }): the client brings URL, key and session', () => {
   test('a client created with the accessToken option: its URL gets /rest/v1, its key is the apikey, userId is the token sub', async () => {

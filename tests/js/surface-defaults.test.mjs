@@ -9,7 +9,7 @@
 // client. The local stack on the desk's own SQL (PGlite + PostgREST 12), read
 // back as the service role.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import { generateText, stepCountIs } from 'ai';
 import * as aiTest from 'ai/test';
@@ -19,8 +19,10 @@ import { runToolCalls } from '../../web/src/adapters/openai.js';
 import { loadCore } from '../../web/src/index.node.js';
 import { DEFAULT_APPROVE } from '../../web/src/mcp/approval.js';
 import { createMcpServer } from '../../web/src/mcp/server.js';
-import { APPROVE_DEFAULTS, surfaceApprove } from '../../web/src/policy/options.js';
-import { surfacePolicies } from '../../web/src/worker/policy.js';
+import { USAGE as CLI_USAGE } from '../../cli/tool-call.mjs';
+import { MCP_USAGE } from '../../web/src/mcp/stdio.js';
+import { APPROVE_DEFAULTS, APPROVE_MODES, APPROVE_MODES_TEXT, policyFromFlags, surfaceApprove } from '../../web/src/policy/options.js';
+import { readWorkerPolicy, surfacePolicies } from '../../web/src/worker/policy.js';
 import { ADA, BEN, DESK, DESK_SQL, asService, insertAsService } from './fixtures/desk.mjs';
 import { mcpClient } from './support/mcp-client.mjs';
 import { sharedSqlStack } from './support/sql-stack.mjs';
@@ -83,6 +85,78 @@ function obedientModel() {
   });
   return { model, seen };
 }
+
+const ROOT_URL = new URL('../../', import.meta.url);
+const read = (path) => readFileSync(new URL(path, ROOT_URL), 'utf8');
+const filesIn = (dir, pattern) => readdirSync(new URL(dir, ROOT_URL), { recursive: true }).filter((name) => pattern.test(name)).map((name) => `${dir}${name}`);
+
+/**
+ * The passages of a text that can list approve modes: for Markdown a table
+ * row, a list item or a paragraph; for a .d.ts a line or a comment; for
+ * JavaScript a sentence of a comment (the code's own literals and an
+ * `@example`'s values are not lists for a reader).
+ */
+function passages(path, text) {
+  if (path.endsWith('.md')) {
+    const out = [];
+    for (const paragraph of text.split(/\n\s*\n/)) {
+      if (/^\|/m.test(paragraph)) out.push(...paragraph.split('\n'));
+      else out.push(...paragraph.split(/\n(?=\s*(?:[-*]|\d+\.) )/));
+    }
+    return out;
+  }
+  const lines = text.split('\n');
+  if (path.endsWith('.d.ts')) return lines.filter((line) => !/^\s*(\/\*\*|\*|\/\/)/.test(line)).concat(commentRuns(lines));
+  return commentRuns(lines);
+}
+
+/** The sentences of each run of comment lines (an `@example` line is its own). */
+function commentRuns(lines) {
+  const runs = [];
+  let run = [];
+  const close = () => {
+    if (run.length > 0) runs.push(...run.join(' ').split(/(?<=\.)\s+|(?=@example)/));
+    run = [];
+  };
+  for (const line of lines) {
+    const comment = /^\s*(?:\/\*\*|\*\/?|\/\/)\s?(.*)$/.exec(line);
+    if (comment) run.push(comment[1]);
+    else close();
+  }
+  close();
+  return runs;
+}
+
+/** The approve modes a passage names as code: `'deletes'`, `deletes`, "deletes", |deletes|. */
+const modesNamed = (passage) => APPROVE_MODES.filter((mode) => new RegExp(`(?<![\\w-])['"\`|]${mode}['"\`|]|\\|${mode}\\b|\\b${mode}\\|`).test(passage));
+
+test("every place that lists approve's modes lists all of them, as the code accepts them", () => {
+  assert.deepEqual([...APPROVE_MODES].sort(), ['changes', 'deletes', 'none', 'writes']);
+  const documents = ['README.md', 'worker/README.md', 'db/README.md', ...filesIn('docs/', /\.md$/), ...filesIn('web/', /^[^/]+\.d\.ts$/), ...filesIn('web/src/', /\.js$/), ...filesIn('cli/', /\.mjs$/)];
+  const short = [];
+  let lists = 0;
+  for (const path of documents) {
+    for (const passage of passages(path, read(path))) {
+      if (!/approve/i.test(passage) || passage.startsWith('@example')) continue;
+      const named = modesNamed(passage);
+      if (named.length < 2) continue;
+      lists += 1;
+      if (named.length < APPROVE_MODES.length) short.push(`${path}: ${APPROVE_MODES.filter((mode) => !named.includes(mode)).join(', ')} missing from: ${passage.trim().slice(0, 160)}`);
+    }
+  }
+  assert.deepEqual(short, []);
+  assert.ok(lists >= 8, `found ${lists} lists`);
+  // The refusals of every reader of --approve / ALFRED_APPROVE name them all.
+  assert.equal(APPROVE_MODES_TEXT, 'none, deletes, changes or writes');
+  assert.throws(() => policyFromFlags({ approve: 'all' }), { message: `--approve must be ${APPROVE_MODES_TEXT}, got "all"` });
+  assert.equal(readWorkerPolicy({ ALFRED_APPROVE: 'all' }).error, `ALFRED_APPROVE must be ${APPROVE_MODES_TEXT}, got "all"`);
+  // The command lines' help: the lines of --approve up to the next flag.
+  for (const [name, usage] of [['alfred-act', CLI_USAGE], ['alfred-act mcp', MCP_USAGE]]) {
+    const entry = /^ +--approve MODE\b[^\n]*(\n {8,}[^\n]*)*/m.exec(usage)?.[0];
+    assert.ok(entry, `${name}'s usage has --approve MODE`);
+    assert.deepEqual(APPROVE_MODES.filter((mode) => new RegExp(`\\b${mode}\\b`).test(entry)), [...APPROVE_MODES], `${name} --approve:\n${entry}`);
+  }
+});
 
 test('AI SDK with the defaults: a model that obeys text planted in a row asks before deleting the shared tickets, and nothing is deleted unasked; approve: \'none\' given in so many words runs it', async () => {
   const titles = Array.from({ length: 10 }, (_, i) => `shared ticket ${i}`);

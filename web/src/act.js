@@ -155,7 +155,7 @@ export class Act {
   /**
    * The act's safety controls (docs/safety-controls.md): `{ readOnly,
    * tables, approve, maxAffected }`, `approve` being `'none'`, `'deletes'`,
-   * `'writes'` or the function given. Adapters read it to map approval to
+   * `'changes'`, `'writes'` or the function given. Adapters read it to map approval to
    * their framework's own.
    *
    * @example

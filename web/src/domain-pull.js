@@ -25,7 +25,7 @@ import { codes } from '../dist/error-codes.mjs';
 export { refPrefixes } from './pull/names.js';
 
 const DEFAULT_NAME = 'database';
-// alfred-act's own MCP session store (db/migrations/010_act_sessions.sql,
+// alfred-act's own MCP session store (db/sessions/010_act_sessions.sql,
 // web/src/mcp/store.js): in the database, never for the model.
 const SESSION_TABLE = 'act_sessions';
 

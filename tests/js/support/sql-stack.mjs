@@ -1,5 +1,6 @@
 // A local Supabase on the test's own SQL: PGlite migrated with the Supabase
-// bootstrap (db/migrations) and then `sql`, served by the real PostgREST 12
+// bootstrap (db/migrations), alfred-act's act_sessions (db/sessions: the
+// database of an app whose MCP server keeps sessions there) and then `sql`, served by the real PostgREST 12
 // through the same socket, settings and /rest/v1 gateway as db/stack.mjs,
 // with no domain pack and no seed. Before the socket opens (PostgREST is then
 // the only client), `inspect(query)` may read the database; the catalog
@@ -8,7 +9,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createHash } from 'node:crypto';
 import { after, before } from 'node:test';
 import { anonKey, newJwtSecret, postgrestJwtSecret, serviceKey, userToken } from '../../../db/jwt.mjs';
-import { readMigrations } from '../../../db/migrations.mjs';
+import { MIGRATIONS_DIR, readMigrations, SESSIONS_MIGRATIONS_DIR } from '../../../db/migrations.mjs';
 import { openDatabase } from '../../../db/pglite.mjs';
 import { freePort } from '../../../db/ports.mjs';
 import { startPostgrest } from '../../../db/postgrest.mjs';
@@ -29,7 +30,7 @@ export const ADA = { id: 'a1f0ed00-0000-4000-8000-00000000000a', email: 'ada@exa
  */
 export async function startSqlStack({ sql, inspect, users = [ADA] }) {
   const migration = { version: '900', name: 'test', sql, checksum: createHash('sha256').update(sql).digest('hex') };
-  const { db } = await openDatabase({ migrations: [...readMigrations(), migration], useSnapshot: false });
+  const { db } = await openDatabase({ migrations: [...readMigrations(MIGRATIONS_DIR, SESSIONS_MIGRATIONS_DIR), migration], useSnapshot: false });
   let socket;
   let postgrest;
   let gateway;

@@ -15,6 +15,7 @@ import { MemorySessionStore, SupabaseSessionStore } from './store.js';
 import { domainName } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
 import { codes } from '../../dist/error-codes.mjs';
+import { APPROVE_MODES, APPROVE_MODES_TEXT } from '../policy/options.js';
 
 export { createMcpServer };
 
@@ -190,7 +191,7 @@ export function readPolicyOptions(values, env = {}) {
   }
   const approve = values.approve ?? (env.ALFRED_APPROVE || undefined);
   if (approve !== undefined) {
-    if (!['changes', 'deletes', 'writes', 'none'].includes(approve)) return { data: null, error: `--approve must be changes, deletes, writes or none, got ${approve}` };
+    if (!APPROVE_MODES.includes(approve)) return { data: null, error: `--approve must be ${APPROVE_MODES_TEXT}, got ${approve}` };
     policy.approve = approve;
   }
   const maxAffected = values['max-affected'] ?? (env.ALFRED_MAX_AFFECTED || undefined);

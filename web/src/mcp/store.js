@@ -78,7 +78,7 @@ const memoryKey = (sessionId, userId) => `${userId}\n${sessionId}`;
  * Sessions in a table of the user's own Supabase database, read and written
  * through PostgREST as the user (their access token, the anon key), so
  * row-level security keeps each user to their own sessions. The table
- * (db/migrations/010_act_sessions.sql):
+ * (db/sessions/010_act_sessions.sql):
  *
  *   act_sessions(id text, user_id uuid default auth.uid(), state jsonb, updated_at timestamptz)
  *   primary key (user_id, id), RLS: user_id = auth.uid()
@@ -129,10 +129,14 @@ export class SupabaseSessionStore {
     const text = new TextDecoder().decode(await response.arrayBuffer());
     if (response.status < 200 || response.status > 299) {
       let detail = text;
+      let code = null;
       try {
-        detail = JSON.parse(text).message ?? text;
+        ({ message: detail = text, code = null } = JSON.parse(text));
       } catch {}
-      const error = new Error(`the session store (${this.#table}) answered ${response.status}: ${detail}`);
+      // No such table (PostgREST 12: 42P01, 13: PGRST205): the database has
+      // no act_sessions until its migration is applied.
+      const missing = code === '42P01' || code === 'PGRST205' ? ` (create it with alfred-act's db/sessions/010_act_sessions.sql as a migration; the local stack: --sessions, or startStack({ sessions: true }))` : '';
+      const error = new Error(`the session store (${this.#table}) answered ${response.status}: ${detail}${missing}`);
       error.status = response.status;
       throw error;
     }

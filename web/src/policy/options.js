@@ -13,6 +13,15 @@ export const POLICY_OPTION_NAMES = Object.freeze(['readOnly', 'tables', 'approve
 export const APPROVE_MODES = Object.freeze(['none', 'deletes', 'changes', 'writes']);
 
 /**
+ * The modes as a refusal names them, for every reader of `--approve` /
+ * `ALFRED_APPROVE`.
+ *
+ * @example
+ * APPROVE_MODES_TEXT // 'none, deletes, changes or writes'
+ */
+export const APPROVE_MODES_TEXT = `${APPROVE_MODES.slice(0, -1).join(', ')} or ${APPROVE_MODES.at(-1)}`;
+
+/**
  * Which writes wait for a person on each surface when the developer gives
  * no `approve` (docs/safety-controls.md holds the same table, and a test
  * holds the two equal). The surfaces that hand the tools to a model the
@@ -205,7 +214,7 @@ export function policyFromFlags(flags = {}, env = {}) {
   if (tables !== undefined && tables !== '') out.tables = String(tables).split(',').map((name) => name.trim()).filter(Boolean);
   const approve = flags.approve ?? env.ALFRED_APPROVE;
   if (approve !== undefined && approve !== '') {
-    if (!APPROVE_MODES.includes(approve)) throw invalidOption('--approve', `--approve must be none, deletes or writes, got ${JSON.stringify(String(approve).slice(0, 40))}`);
+    if (!APPROVE_MODES.includes(approve)) throw invalidOption('--approve', `--approve must be ${APPROVE_MODES_TEXT}, got ${JSON.stringify(String(approve).slice(0, 40))}`);
     out.approve = approve;
   }
   const maxAffected = flags['max-affected'] ?? env.ALFRED_MAX_AFFECTED;

@@ -162,5 +162,5 @@ function readLimits(env) {
 }
 
 function misconfigured(message) {
-  return { data: null, error: { code: codes.worker_misconfigured, message, hint: 'set the worker variables (see worker/README.md)' } };
+  return { data: null, error: { code: codes.worker_misconfigured, message, hint: "set the worker variables (alfred-act's worker/README.md lists them: node_modules/alfred-act/worker/README.md)" } };
 }

@@ -7,7 +7,7 @@
 // elicitation (updates and deletes by default; `confirm: false` runs them
 // unasked).
 import { actPolicy } from '../mcp/approval.js';
-import { APPROVE_DEFAULTS } from '../policy/options.js';
+import { APPROVE_DEFAULTS, APPROVE_MODES, APPROVE_MODES_TEXT } from '../policy/options.js';
 
 const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
 const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
@@ -39,7 +39,7 @@ export function readWorkerPolicy(env = {}) {
     policy.tables = tables;
   }
   if (env.ALFRED_APPROVE) {
-    if (!['changes', 'deletes', 'writes', 'none'].includes(env.ALFRED_APPROVE)) return { data: null, error: `ALFRED_APPROVE must be changes, deletes, writes or none, got ${JSON.stringify(env.ALFRED_APPROVE)}` };
+    if (!APPROVE_MODES.includes(env.ALFRED_APPROVE)) return { data: null, error: `ALFRED_APPROVE must be ${APPROVE_MODES_TEXT}, got ${JSON.stringify(env.ALFRED_APPROVE)}` };
     policy.approve = env.ALFRED_APPROVE;
   }
   if (env.ALFRED_MAX_AFFECTED) {
