@@ -7,9 +7,6 @@ import { AlfredError } from '../errors.js';
 import { APPROVAL_TOOLS } from './tool-effects.js';
 import { codes } from '../../dist/error-codes.mjs';
 
-/** `createAct`'s safety options, in the order the docs give them. */
-export const POLICY_OPTION_NAMES = Object.freeze(['readOnly', 'tables', 'approve', 'maxAffected', 'onAudit', 'tracer']);
-
 /** The approval policies that are not a function. */
 export const APPROVE_MODES = Object.freeze(['none', 'deletes', 'changes', 'writes']);
 
@@ -223,8 +220,9 @@ function parseMaxAffected(text, name) {
 export const POLICY_READERS = Object.freeze(['cli', 'mcp', 'worker']);
 
 /**
- * The policy options, one row each: the option's name (createAct's,
- * createMcpServer's, createHandler's), its command-line flag (`flagValue`:
+ * The policy options, one row each: the option's name (createAct's unless
+ * `actOption` is false; createMcpServer and createHandler take every one),
+ * its command-line flag (`flagValue`:
  * what a boolean flag sets), its environment variable, the parser of a
  * flag's or variable's text, its default (`approve`'s: per surface,
  * APPROVE_DEFAULTS), what it means, and which readers take it from flags
@@ -282,11 +280,16 @@ export const POLICY_TABLE = Object.freeze(
       default: true,
       meaning: "false: MCP runs writes without asking through the client's elicitation (approve none)",
       readers: ['mcp', 'worker'],
+      // The MCP servers' option (createMcpServer, createHandler), not createAct's.
+      actOption: false,
     },
     { option: 'onAudit', flag: null, variable: null, parse: null, default: null, meaning: '(entry) => void, once per request sent and per refused call', readers: [] },
     { option: 'tracer', flag: null, variable: null, parse: null, default: null, meaning: 'an OpenTelemetry tracer: one span per call', readers: [] },
-  ].map((row) => Object.freeze({ flagValue: undefined, ...row, readers: Object.freeze([...row.readers]) })),
+  ].map((row) => Object.freeze({ flagValue: undefined, actOption: true, ...row, readers: Object.freeze([...row.readers]) })),
 );
+
+/** `createAct`'s safety options, in the order the docs give them (the policy table's but `confirm`). */
+export const POLICY_OPTION_NAMES = Object.freeze(POLICY_TABLE.filter((row) => row.actOption).map((row) => row.option));
 
 /**
  * An option's default on `surface` (a key of APPROVE_DEFAULTS): `approve`'s
