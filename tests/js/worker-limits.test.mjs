@@ -280,13 +280,16 @@ describe('readConfig: auth and limits', () => {
 
   test('the write policy, the state secret and the authorization server from the variables', () => {
     assert.deepEqual(config({}).data.policy, {});
-    assert.deepEqual(config({ ALFRED_READ_ONLY: 'yes', ALFRED_TABLES: 'deals, tasks', ALFRED_APPROVE: 'writes', ALFRED_MAX_AFFECTED: '10', ALFRED_CONFIRM: 'false' }).data.policy, {
+    assert.deepEqual(config({ ALFRED_READ_ONLY: 'yes', ALFRED_TABLES: 'deals, tasks', ALFRED_APPROVE: 'writes', ALFRED_MAX_AFFECTED: '10', ALFRED_CONFIRM: 'true' }).data.policy, {
       readOnly: true,
       tables: ['deals', 'tasks'],
       approve: 'writes',
       maxAffected: 10,
-      confirm: false,
+      confirm: true,
     });
+    assert.deepEqual(config({ ALFRED_APPROVE: 'none', ALFRED_CONFIRM: 'false' }).data.policy, { approve: 'none', confirm: false });
+    // Writes unasked, and writes asked about: a misconfiguration, named, like any bad variable.
+    assert.equal(config({ ALFRED_APPROVE: 'writes', ALFRED_CONFIRM: 'false' }).error.message, 'ALFRED_CONFIRM=false runs writes without asking, and ALFRED_APPROVE=writes asks before some: give one of them');
     assert.equal(config({}).data.stateSecret, null);
     assert.deepEqual(config({ SUPABASE_JWT_SECRET: secret }).data.stateSecret, { derivedFrom: secret });
     assert.equal(config({ SUPABASE_JWT_SECRET: secret, ALFRED_STATE_SECRET: 's'.repeat(32) }).data.stateSecret, 's'.repeat(32));
