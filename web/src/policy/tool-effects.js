@@ -2,8 +2,8 @@
 // tools write, which change the rows their filters select (maxAffected), which
 // delete, which call a function, and which writes each `approve` mode holds.
 // Every fact comes from the core's own tool table (`TOOL_EFFECTS`, generated
-// from `effect_of` at build time, as `STEP_TOOLS` is), never from a list kept
-// here: a new tool is one line in the core.
+// from the core's effect_of() at build time, as `STEP_TOOLS` is), never from
+// a list kept here: a new tool is one line in the core.
 import { TOOL_EFFECTS, TOOL_NAMES } from '../../dist/core-rules.mjs';
 
 const having = (...facts) => new Set(TOOL_NAMES.filter((tool) => facts.some((fact) => TOOL_EFFECTS[tool][fact])));
