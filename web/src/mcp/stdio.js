@@ -13,8 +13,8 @@ import { createMcpServer } from './server.js';
 import { MAX_MESSAGE_BYTES, boundedLines } from './stdio-limit.js';
 import { MemorySessionStore, SupabaseSessionStore } from './store.js';
 import { domainName } from './tools.js';
-import { policyFlags, readPolicySettings } from '../policy/options.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
+import { policyFlags, readPolicySettings } from '../policy/options.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 export { createMcpServer };
