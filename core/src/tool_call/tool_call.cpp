@@ -284,12 +284,17 @@ std::string_view tool_name(tool_kind kind) { return kToolNames[static_cast<std::
 
 tool_effect effect_of(tool_kind kind) {
   switch (kind) {
-    case tool_kind::create: return {.creates_rows = true};
-    case tool_kind::update: return {.changes_rows = true};
-    case tool_kind::remove: return {.changes_rows = true, .deletes_rows = true};
-    case tool_kind::call: return {.calls_function = true};
+    case tool_kind::create:
+      return {.creates_rows = true};
+    case tool_kind::update:
+      return {.changes_rows = true};
+    case tool_kind::remove:
+      return {.changes_rows = true, .deletes_rows = true};
+    case tool_kind::call:
+      return {.calls_function = true};
     case tool_kind::read:
-    case tool_kind::aggregate: break;
+    case tool_kind::aggregate:
+      break;
   }
   return {};
 }
