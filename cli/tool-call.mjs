@@ -24,12 +24,13 @@ export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete|d
                   else the kitchen
   --schema PACK   the local stack's domain pack: kitchen (default) or crm
 
-Safety controls (docs/safety-controls.md), also from ALFRED_READ_ONLY=1,
+Safety controls (docs/safety-controls.md); where a flag is absent, from
+ALFRED_READ_ONLY (true, false, 1, 0, on, off, yes or no, any case),
 ALFRED_TABLES, ALFRED_APPROVE and ALFRED_MAX_AFFECTED:
   --read-only         refuse creates, updates and deletes (read_only)
   --tables A,B        only these tables exist for the call
-  --approve MODE      none (default), deletes, changes (updates and deletes) or
-                      writes (creates too): such a write is held and its
+  --approve MODE      none (default), deletes, changes (updates and deletes)
+                      or writes (creates too): such a write is held and its
                       preview printed (approval_required)
   --approved          run a held write as approved by you (its rows are read
                       again and the write is restricted to them)
@@ -44,9 +45,9 @@ the call reaches the database.`;
 
 /** A refusal before anything ran: exit code 2, as a usage error. */
 class UsageError extends Error {
-  constructor(code, message, hint = '') {
+  constructor(code, message, hint = '', path = '') {
     super(message);
-    this.detail = { code, path: '', message, hint };
+    this.detail = { code, path, message, hint };
   }
 }
 
@@ -87,7 +88,7 @@ function parse(argv, env) {
     // The person at the command line runs what they typed (APPROVE_DEFAULTS.cli).
     policy.approve ??= APPROVE_DEFAULTS.cli;
   } catch (cause) {
-    throw new UsageError(codes.invalid_option, cause.message, cause.hint);
+    throw new UsageError(codes.invalid_option, cause.message, cause.hint, cause.path);
   }
   return { flags, tool, params, policy };
 }

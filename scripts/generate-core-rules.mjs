@@ -1,7 +1,8 @@
 // Writes web/dist/core-rules.mjs and its types, web/dist/core-rules.d.mts,
 // from the core's own rules (alfred::api::core_rules): the package's
 // `TOOL_NAMES` (the four tools), `STEP_TOOLS` (which tools each plan step
-// type may call, the rule `parseDecision` applies), `FILTER_OPS` (every
+// type may call, the rule `parseDecision` applies), `TOOL_EFFECTS` (what each
+// tool may do to the data: the facts the safety controls read), `FILTER_OPS` (every
 // spelling of every filter op), `OUTCOME_UNKNOWN_HINT`, `ROWS_NOTICE` and `NAME_RULES`
 // (what domain pull may name a table, column or ref prefix), and the
 // `ToolName`, `StepType` and `FilterOp` unions. The built WebAssembly module
@@ -12,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** The core's rules (`{ toolNames, stepTools, filterOps, outcomeUnknownHint, rowsNotice, names }`) from the built module in web/dist. */
+/** The core's rules (`{ toolNames, stepTools, toolEffects, filterOps, outcomeUnknownHint, rowsNotice, names }`) from the built module in web/dist. */
 export async function coreRules() {
   const { instantiateModule } = await import(pathToFileURL(`${root}web/src/core/boundary.js`).href);
   const module = await instantiateModule(await WebAssembly.compile(readFileSync(`${root}web/dist/alfred_core.wasm`)));
@@ -26,14 +27,22 @@ export async function coreRules() {
 
 const list = (items) => `Object.freeze([${items.map((item) => JSON.stringify(item).replaceAll('"', "'")).join(', ')}])`;
 
-export function moduleText({ toolNames, stepTools, filterOps, outcomeUnknownHint, rowsNotice, names }) {
+export function moduleText({ toolNames, stepTools, toolEffects, filterOps, outcomeUnknownHint, rowsNotice, names }) {
   const steps = Object.entries(stepTools).map(([type, tools]) => `  ${type}: ${list(tools)},`);
+  const facts = (effect) => Object.entries(effect).map(([fact, value]) => `${fact}: ${value === true}`).join(', ');
+  const effects = Object.entries(toolEffects).map(([tool, effect]) => `  ${tool}: Object.freeze({ ${facts(effect)} }),`);
   return (
     '// Generated from the core (alfred::api::core_rules) by scripts/generate-core-rules.mjs.\n\n' +
     '/** The four tools, in the order the core lists them. */\n' +
     `export const TOOL_NAMES = ${list(toolNames)};\n\n` +
     "/** Which tools each step type may call, as the core's decision parser rules. */\n" +
     `export const STEP_TOOLS = Object.freeze({\n${steps.join('\n')}\n});\n\n` +
+    '/**\n' +
+    ' * What each tool may do to the data, whatever its arguments (the core\'s effect_of):\n' +
+    ' * creates rows, changes the rows its filters select, deletes them, calls one of the\n' +
+    " * domain's functions (a write unless the function reads). None of them: it reads.\n" +
+    ' */\n' +
+    `export const TOOL_EFFECTS = Object.freeze({\n${effects.join('\n')}\n});\n\n` +
     "/** The filter ops: each op's name, then the other spellings the core accepts (any case). */\n" +
     `export const FILTER_OPS = Object.freeze({ names: ${list(filterOps.names)}, aliases: ${list(filterOps.aliases)} });\n\n` +
     '/** The hint of every error whose write may or may not have been made (`write_outcome_unknown`). */\n' +
@@ -70,6 +79,13 @@ export function typesText({ toolNames, stepTools, filterOps }) {
     `export type FilterOp =\n${union([...filterOps.names, ...filterOps.aliases])};\n\n` +
     'export declare const TOOL_NAMES: readonly ToolName[];\n' +
     'export declare const STEP_TOOLS: { readonly [type in StepType]: readonly ToolName[] };\n' +
+    'export interface ToolEffect {\n' +
+    '  readonly createsRows: boolean;\n' +
+    '  readonly changesRows: boolean;\n' +
+    '  readonly deletesRows: boolean;\n' +
+    '  readonly callsFunction: boolean;\n' +
+    '}\n' +
+    'export declare const TOOL_EFFECTS: { readonly [tool in ToolName]: ToolEffect };\n' +
     'export declare const FILTER_OPS: { readonly names: readonly FilterOp[]; readonly aliases: readonly FilterOp[] };\n' +
     'export declare const OUTCOME_UNKNOWN_HINT: string;\n' +
     'export declare const ROWS_NOTICE: string;\n' +

@@ -61,8 +61,8 @@ test('--tables and ALFRED_TABLES: other tables are unknown_table; --max-affected
 
 test('mistyped safety flags are usage errors (exit 2)', async () => {
   for (const [args, path, message] of [
-    [['--approve', 'always'], '', /--approve must be none, deletes, changes or writes/],
-    [['--max-affected', 'many'], '', /--max-affected must be a whole number/],
+    [['--approve', 'always'], '--approve', /^--approve must be one of none, deletes, changes, writes, got "always"$/],
+    [['--max-affected', 'many'], '--max-affected', /^--max-affected must be a whole number from 0 to 1000000 \(0: no limit\), got "many"$/],
     [['--tables', 'inventory,pantry'], '--tables', /tables names "pantry"/],
   ]) {
     const { code, result } = await cli(['db_read', '{"table":"inventory"}', ...args]);

@@ -132,11 +132,11 @@ describe('readMcpConfig', () => {
       [['--access-token', 'a', '--owner-column', 'o', '--overrides', 'f'], env, /--owner-column and --overrides go with --pull/],
       [['--access-token', 'a', '--domain', ''], env, /--domain needs a file/],
       [['--access-token', 'a', '--schema', 'full'], env, /--schema must be compact or inline, got full/],
-      [['--access-token', 'a', '--approve', 'all'], env, /--approve must be none, deletes, changes or writes, got all/],
-      [['--access-token', 'a', '--max-affected', '0'], env, /--max-affected must be a whole number ≥ 1, got 0/],
-      [['--access-token', 'a', '--max-affected', '2.5'], env, /--max-affected must be a whole number ≥ 1/],
-      [['--access-token', 'a', '--tables', ','], env, /--tables needs table names/],
-      [['--access-token', 'a'], { ...env, ALFRED_READ_ONLY: 'maybe' }, /ALFRED_READ_ONLY must be true or false, got "maybe"/],
+      [['--access-token', 'a', '--approve', 'all'], env, /^--approve must be one of none, deletes, changes, writes, got "all"$/],
+      [['--access-token', 'a', '--max-affected=-1'], env, /^--max-affected must be a whole number from 0 to 1000000 \(0: no limit\), got "-1"$/],
+      [['--access-token', 'a', '--max-affected', '2.5'], env, /^--max-affected must be a whole number from 0 to 1000000/],
+      [['--access-token', 'a', '--tables', ','], env, /^--tables must name tables, separated by commas, got ","$/],
+      [['--access-token', 'a'], { ...env, ALFRED_READ_ONLY: 'maybe' }, /^ALFRED_READ_ONLY must be one of true, false, 1, 0, on, off, yes, no \(any case\), got "maybe"$/],
       [['--access-token', 'a', '--no-confirm', '--approve', 'deletes'], env, /--no-confirm runs writes without asking, and --approve deletes asks before some/],
     ];
     for (const [argv, environment, message] of cases) {

@@ -148,8 +148,8 @@ test("every place that lists approve's modes lists all of them, as the code acce
   assert.ok(lists >= 8, `found ${lists} lists`);
   // The refusals of every reader of --approve / ALFRED_APPROVE name them all.
   assert.equal(APPROVE_MODES_TEXT, 'none, deletes, changes or writes');
-  assert.throws(() => policyFromFlags({ approve: 'all' }), { message: `--approve must be ${APPROVE_MODES_TEXT}, got "all"` });
-  assert.equal(readWorkerPolicy({ ALFRED_APPROVE: 'all' }).error, `ALFRED_APPROVE must be ${APPROVE_MODES_TEXT}, got "all"`);
+  assert.throws(() => policyFromFlags({ approve: 'all' }), { message: `--approve must be one of ${APPROVE_MODES.join(', ')}, got "all"` });
+  assert.equal(readWorkerPolicy({ ALFRED_APPROVE: 'all' }).error, `ALFRED_APPROVE must be one of ${APPROVE_MODES.join(', ')}, got "all"`);
   // The command lines' help: the lines of --approve up to the next flag.
   for (const [name, usage] of [['alfred-act', CLI_USAGE], ['alfred-act mcp', MCP_USAGE]]) {
     const entry = /^ +--approve MODE\b[^\n]*(\n {8,}[^\n]*)*/m.exec(usage)?.[0];

@@ -280,20 +280,25 @@ describe('readConfig: auth and limits', () => {
 
   test('the write policy, the state secret and the authorization server from the variables', () => {
     assert.deepEqual(config({}).data.policy, {});
-    assert.deepEqual(config({ ALFRED_READ_ONLY: 'yes', ALFRED_TABLES: 'deals, tasks', ALFRED_APPROVE: 'writes', ALFRED_MAX_AFFECTED: '10', ALFRED_CONFIRM: 'false' }).data.policy, {
+    assert.deepEqual(config({ ALFRED_READ_ONLY: 'yes', ALFRED_TABLES: 'deals, tasks', ALFRED_APPROVE: 'writes', ALFRED_MAX_AFFECTED: '10', ALFRED_CONFIRM: 'true' }).data.policy, {
       readOnly: true,
       tables: ['deals', 'tasks'],
       approve: 'writes',
       maxAffected: 10,
-      confirm: false,
+      confirm: true,
     });
+    assert.deepEqual(config({ ALFRED_APPROVE: 'none', ALFRED_CONFIRM: 'false' }).data.policy, { approve: 'none', confirm: false });
+    // Writes unasked, and writes asked about: a misconfiguration, named, like any bad variable.
+    assert.equal(config({ ALFRED_APPROVE: 'writes', ALFRED_CONFIRM: 'false' }).error.message, 'ALFRED_CONFIRM=false runs writes without asking, and ALFRED_APPROVE=writes asks before some: give one of them');
     assert.equal(config({}).data.stateSecret, null);
     assert.deepEqual(config({ SUPABASE_JWT_SECRET: secret }).data.stateSecret, { derivedFrom: secret });
     assert.equal(config({ SUPABASE_JWT_SECRET: secret, ALFRED_STATE_SECRET: 's'.repeat(32) }).data.stateSecret, 's'.repeat(32));
     assert.equal(config({}).data.authorizationServer, null);
     assert.equal(config({ SUPABASE_REST_URL: undefined, SUPABASE_URL: 'https://abcd.supabase.co/' }).data.authorizationServer, 'https://abcd.supabase.co/auth/v1');
     assert.equal(config({ ALFRED_AUTHORIZATION_SERVER: 'https://auth.example.com' }).data.authorizationServer, 'https://auth.example.com');
-    for (const [name, value] of [['ALFRED_READ_ONLY', 'maybe'], ['ALFRED_APPROVE', 'all'], ['ALFRED_MAX_AFFECTED', '0'], ['ALFRED_CONFIRM', '2'], ['ALFRED_STATE_SECRET', 'short'], ['ALFRED_AUTHORIZATION_SERVER', 'not a url'], ['ALFRED_REQUESTS_PER_MINUTE', '0']]) {
+    // ALFRED_MAX_AFFECTED=0 is no limit, as maxAffected: 0 (docs/safety-controls.md).
+    assert.deepEqual(config({ ALFRED_MAX_AFFECTED: '0' }).data.policy, { maxAffected: 0 });
+    for (const [name, value] of [['ALFRED_READ_ONLY', 'maybe'], ['ALFRED_APPROVE', 'all'], ['ALFRED_MAX_AFFECTED', '-1'], ['ALFRED_CONFIRM', '2'], ['ALFRED_STATE_SECRET', 'short'], ['ALFRED_AUTHORIZATION_SERVER', 'not a url'], ['ALFRED_REQUESTS_PER_MINUTE', '0']]) {
       const { error } = config({ [name]: value });
       assert.equal(error?.code, 'worker_misconfigured', `${name}=${value}`);
       assert.match(error.message, new RegExp(name));
@@ -302,9 +307,9 @@ describe('readConfig: auth and limits', () => {
 
   // configOf keeps a configuration while these variables keep their values:
   // a variable read but missing from the list would leave it stale.
-  test('every variable the configuration reads (config.js, policy.js, llm.js) is in WORKER_VARIABLES (the list configOf, deno.js and local.mjs use)', async () => {
+  test('every variable the configuration reads (config.js, policy.js, the policy table, llm.js) is in WORKER_VARIABLES (the list configOf, deno.js and local.mjs use)', async () => {
     const { readFile } = await import('node:fs/promises');
-    const files = ['worker/config.js', 'worker/policy.js', 'llm.js'];
+    const files = ['worker/config.js', 'worker/policy.js', 'policy/options.js', 'llm.js'];
     const source = (await Promise.all(files.map((file) => readFile(new URL(`../../web/src/${file}`, import.meta.url), 'utf8')))).join('\n');
     const read = new Set([...source.matchAll(/\b((?:SUPABASE|ALFRED|OPENAI|ALLOWED|MAX_BODY)_[A-Z_]+)\b/g)].map(([, name]) => name));
     for (const name of read) assert.ok(WORKER_VARIABLES.includes(name), `${name} is missing from web/src/worker/variables.js`);

@@ -154,6 +154,31 @@ void write_name_rules(json_writer& w) {
 
 }  // namespace
 
+namespace {
+
+// `toolEffects`: what each tool may do to the data (effect_of).
+void write_tool_effects(json_writer& w) {
+  w.key("toolEffects");
+  w.begin_object();
+  for (const tool_kind tool : kTools) {
+    const tool_effect effect = effect_of(tool);
+    w.key(tool_name(tool));
+    w.begin_object();
+    w.key("createsRows");
+    w.boolean(effect.creates_rows);
+    w.key("changesRows");
+    w.boolean(effect.changes_rows);
+    w.key("deletesRows");
+    w.boolean(effect.deletes_rows);
+    w.key("callsFunction");
+    w.boolean(effect.calls_function);
+    w.end_object();
+  }
+  w.end_object();
+}
+
+}  // namespace
+
 std::string core_rules() {
   return guarded([]() {
     std::string out;
@@ -164,6 +189,7 @@ std::string core_rules() {
     for (const tool_kind tool : kTools) w.string(tool_name(tool));
     w.end_array();
     write_step_tools(w);
+    write_tool_effects(w);
     write_filter_ops(w);
     w.key("outcomeUnknownHint");
     w.string(detail::write_outcome_unknown_hint());

@@ -299,7 +299,7 @@ bool execution::state::consume_affected_count(pending_need& counted) {
 
 void execution::state::plan_main() {
   tool_call& call = *effective;
-  const bool changes_rows = call.kind == tool_kind::update || call.kind == tool_kind::remove;
+  const bool changes_rows = effect_of(call.kind).changes_rows;
   if (changes_rows && settings.max_affected > 0) {
     if (settings.max_affected_by == max_affected_check::header)
       call.max_affected = settings.max_affected;

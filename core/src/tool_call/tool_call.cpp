@@ -282,11 +282,29 @@ std::optional<tool_kind> parse_tool_name(std::string_view name) {
 
 std::string_view tool_name(tool_kind kind) { return kToolNames[static_cast<std::size_t>(kind)]; }
 
+tool_effect effect_of(tool_kind kind) {
+  switch (kind) {
+    case tool_kind::create:
+      return {.creates_rows = true};
+    case tool_kind::update:
+      return {.changes_rows = true};
+    case tool_kind::remove:
+      return {.changes_rows = true, .deletes_rows = true};
+    case tool_kind::call:
+      return {.calls_function = true};
+    case tool_kind::read:
+    case tool_kind::aggregate:
+      break;
+  }
+  return {};
+}
+
 std::string_view metric_fn_name(metric_fn fn) { return kMetricNames[static_cast<std::size_t>(fn)]; }
 
 bool writes(const tool_call& call) {
-  if (call.kind == tool_kind::call) return !call.fn || !call.fn->read;
-  return call.kind != tool_kind::read && call.kind != tool_kind::aggregate;
+  const tool_effect effect = effect_of(call.kind);
+  if (effect.calls_function) return !call.fn || !call.fn->read;
+  return effect.creates_rows || effect.changes_rows;
 }
 
 result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registry, std::string_view tool,

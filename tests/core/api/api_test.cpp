@@ -280,6 +280,16 @@ TEST_CASE("api: decisions, prompts and the step rule") {
         json::parse(R"(["db_read","db_create","db_update","db_delete","db_call","db_aggregate"])"));
   CHECK(rules["stepTools"] == json::parse(R"({"read":["db_read","db_call","db_aggregate"],
     "write":["db_read","db_create","db_update","db_delete","db_call","db_aggregate"],"analyze":[],"generate":[]})"));
+  CHECK(rules["toolEffects"]["db_delete"] ==
+        json::parse(R"({"createsRows":false,"changesRows":true,"deletesRows":true,"callsFunction":false})"));
+  CHECK(rules["toolEffects"]["db_create"]["createsRows"] == true);
+  CHECK(rules["toolEffects"]["db_call"]["callsFunction"] == true);
+  // A tool a read step may call changes no row (a function is judged by its own `read`).
+  for (const auto& tool : rules["stepTools"]["read"]) {
+    const json& effect = rules["toolEffects"][tool.get<std::string>()];
+    CHECK(effect["createsRows"] == false);
+    CHECK(effect["changesRows"] == false);
+  }
   const json bad_step = parsed(api::parse_decision(R"({"action":"step_complete"})", "think"));
   CHECK(bad_step["error"]["code"] == "invalid_option");
   CHECK(bad_step["error"]["path"] == "stepType");

@@ -4,7 +4,8 @@
 // the max-affected preference (or names a version before 13 in any answer)
 // is remembered, and every act on it counts instead.
 import { randomUuid } from '../uuid.js';
-import { OUTCOME_UNKNOWN_HINT, STEP_TOOLS, TOOL_NAMES } from '../../dist/core-rules.mjs';
+import { CALLS_FUNCTION, CHANGES_ROWS, WRITE_TOOLS } from '../policy/tool-effects.js';
+import { OUTCOME_UNKNOWN_HINT } from '../../dist/core-rules.mjs';
 import { codes } from '../../dist/error-codes.mjs';
 
 // How many rows a create's data holds (one id each).
@@ -14,8 +15,9 @@ function rowCount(params) {
   return data && typeof data === 'object' ? 1 : 0;
 }
 
-// The tools a read step may not call: the writes (the core's rule, generated).
-export const WRITE_TOOLS = new Set(TOOL_NAMES.filter((tool) => !STEP_TOOLS.read.includes(tool)));
+// The tools that may write, and those that change the rows their filters
+// select: the core's tool effects (policy/tool-effects.js).
+export { CHANGES_ROWS, WRITE_TOOLS };
 
 /**
  * Whether a call may change data: a create, update or delete, or a
@@ -26,7 +28,7 @@ export const WRITE_TOOLS = new Set(TOOL_NAMES.filter((tool) => !STEP_TOOLS.read.
  * callWrites(domain, 'db_call', { function: 'get_accounts' }) // false when domain.functions.get_accounts.read
  */
 export function callWrites(domain, tool, params) {
-  if (tool !== 'db_call') return WRITE_TOOLS.has(tool);
+  if (!CALLS_FUNCTION.has(tool)) return WRITE_TOOLS.has(tool);
   const name = params && typeof params === 'object' ? params.function : undefined;
   const fn = typeof name === 'string' && domain?.functions && Object.hasOwn(domain.functions, name) ? domain.functions[name] : null;
   return fn?.read !== true;
@@ -54,7 +56,6 @@ export function coreFailedAfterWrite(tool, params, answer, failure) {
 // PostgREST before 13 refuses `Prefer: handling=strict, max-affected=N` with
 // 400 PGRST122, before running anything: the act then counts instead.
 export const maxAffectedUnsupported = (result) => result?.error?.code === codes.bad_request && result.error.dbCode === 'PGRST122';
-export const CHANGES_ROWS = new Set(['db_update', 'db_delete']);
 // The servers (by URL) this process has seen refuse the preference: a new
 // act on one of them (a worker makes one per request) counts from its first
 // write instead of being refused once more. Bounded: the oldest goes first.

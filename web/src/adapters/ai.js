@@ -18,7 +18,7 @@
 // approval the SDK decided on its own) the act holds the write and the model
 // reads `approval_required`: it fails closed.
 import { jsonSchema, tool } from 'ai';
-import { callWrites } from '../act/faults.js';
+import { WRITE_TOOLS, callWrites } from '../act/faults.js';
 import { modelJson } from '../model-json.js';
 import { SURFACE, needsApproval, surfaceApprove } from '../policy/options.js';
 import { callKey } from '../policy/preview.js';
@@ -227,7 +227,7 @@ export function aiToolApproval(act, { onPreview } = {}) {
   const held = heldTools(act);
   const offered = new Set(act.tools().map((definition) => definition.name));
   const out = {};
-  for (const name of ['db_create', 'db_update', 'db_delete', 'db_call']) {
+  for (const name of WRITE_TOOLS) {
     if (!held(name) || !offered.has(name)) continue;
     out[name] = async (input, { toolCallId } = {}) => {
       // A function that only reads is not the user's to approve, and must not

@@ -7,7 +7,7 @@
 // asks with `elicitation/create` (server.js), the worker's /mcp with a
 // multi round-trip request (2026-07-28) or `elicitation/create` on the
 // call's event stream (2025 sessions).
-import { callWrites } from '../act/faults.js';
+import { CHANGES_ROWS, callWrites } from '../act/faults.js';
 import { APPROVE_DEFAULTS, needsApproval } from '../policy/options.js';
 import { modelJson } from '../model-json.js';
 import { checkedResultLimits } from '../result-limits.js';
@@ -185,7 +185,7 @@ function declined(name, preview, answer) {
 
 // `preview_changed` when `current` would touch rows `approved` did not show.
 function changedSince(name, approved, current) {
-  if (current.tool === 'db_create' || current.tool === 'db_call') return null;
+  if (!CHANGES_ROWS.has(current.tool)) return null;
   const shown = new Set((approved.rows ?? []).map(refOf));
   const added = (current.rows ?? []).map(refOf).filter((ref) => !shown.has(ref));
   if (added.length === 0 && current.count <= approved.count) return null;

@@ -9,7 +9,7 @@ import { callSessionTool, findSession, newSessionId, openSession } from './sessi
 import { MemorySessionStore } from './store.js';
 import { MCP_SERVER_VERSION, SCHEMA_URI, coreDomain, mcpInstructions, mcpResourceList, mcpServerInfo, mcpToolError, mcpToolList, schemaDescription } from './tools.js';
 import { readUserToken } from './user-token.js';
-import { POLICY_OPTION_NAMES } from '../policy/options.js';
+import { POLICY_TABLE } from '../policy/options.js';
 import { restrictDomain } from '../policy/tables.js';
 import { checkedResultLimits } from '../result-limits.js';
 import { codes } from '../../dist/error-codes.mjs';
@@ -59,7 +59,7 @@ const invalidOption = (path, message, hint) => ({ data: null, error: { code: cod
 // takes (createAct's safety options and `confirm`). Anything else is
 // `invalid_option`, as createAct answers, never ignored.
 const SERVER_OPTIONS = ['core', 'domain', 'url', 'apiKey', 'accessToken', 'getAccessToken', 'store', 'sessionId', 'fetch', 'version', 'schema', 'resultLimits', 'embedder'];
-export const MCP_SERVER_OPTION_NAMES = Object.freeze([...SERVER_OPTIONS, ...POLICY_OPTION_NAMES, 'confirm']);
+export const MCP_SERVER_OPTION_NAMES = Object.freeze([...SERVER_OPTIONS, ...POLICY_TABLE.map((row) => row.option)]);
 
 /**
  * An SDK `Server` whose tools act as the signed-in user on `domain`, for one

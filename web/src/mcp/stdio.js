@@ -14,8 +14,8 @@ import { MAX_MESSAGE_BYTES, boundedLines } from './stdio-limit.js';
 import { MemorySessionStore, SupabaseSessionStore } from './store.js';
 import { domainName } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
+import { policyFlags, readPolicySettings } from '../policy/options.js';
 import { codes } from '../../dist/error-codes.mjs';
-import { APPROVE_MODES, APPROVE_MODES_TEXT } from '../policy/options.js';
 
 export { createMcpServer };
 
@@ -64,10 +64,14 @@ under row-level security.
   --approve MODE       which writes ask the user first, through the client's
                        elicitation: changes (updates and deletes; the
                        default), deletes, writes (creates too) or none  (ALFRED_APPROVE)
-  --max-affected N     the most rows one update or delete may touch    (ALFRED_MAX_AFFECTED)
+  --max-affected N     the most rows one update or delete may touch
+                       (default 50, 0: no limit)                      (ALFRED_MAX_AFFECTED)
   --no-confirm         run writes without asking (approve none); without
                        it, a client that cannot ask gets approval_required
                        and nothing is written                          (ALFRED_CONFIRM=false)
+
+The variables that are true or false take true, false, 1, 0, on, off, yes
+or no (any case); a flag wins over its variable.
 
 Without --domain or --pull the server starts only against the local demo
 stack (npx alfred-act stack start), serving its kitchen demo domain.`;
@@ -87,11 +91,9 @@ const OPTIONS = {
   store: { type: 'string', env: 'ALFRED_MCP_STORE' },
   session: { type: 'string', env: 'ALFRED_MCP_SESSION' },
   schema: { type: 'string', env: 'ALFRED_MCP_SCHEMA' },
-  'read-only': { type: 'boolean', env: 'ALFRED_READ_ONLY' },
-  tables: { type: 'string', env: 'ALFRED_TABLES' },
-  approve: { type: 'string', env: 'ALFRED_APPROVE' },
-  'max-affected': { type: 'string', env: 'ALFRED_MAX_AFFECTED' },
-  'no-confirm': { type: 'boolean' },
+  // --read-only, --tables, --approve, --max-affected, --no-confirm: the
+  // policy table's (readPolicyOptions reads them and their variables).
+  ...policyFlags('mcp'),
 };
 const PULL_ONLY = ['key', 'db-url', 'owner-column', 'overrides'];
 
@@ -153,25 +155,14 @@ function policyWords({ readOnly, approve, confirm, tables, maxAffected }) {
   else words.push(approve === 'writes' ? 'creates, updates and deletes ask the user first' : approve === 'deletes' ? 'deletes ask the user first' : 'updates and deletes ask the user first');
   if (tables) words.push(`tables ${tables.join(', ')} only`);
   if (maxAffected) words.push(`at most ${maxAffected} rows per update or delete`);
+  else if (maxAffected === 0) words.push('no limit on the rows per update or delete');
   return words.join(', ');
 }
 
-const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
-const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
-
-// An environment variable read as true or false: `{ value }` (undefined when
-// unset) or `{ error }`.
-function envFlag(env, name) {
-  const text = env[name];
-  if (text === undefined || text === '') return { value: undefined };
-  const word = text.trim().toLowerCase();
-  if (TRUE_WORDS.has(word)) return { value: true };
-  if (FALSE_WORDS.has(word)) return { value: false };
-  return { error: `${name} must be true or false, got ${JSON.stringify(text)}` };
-}
-
 /**
- * The policy on writes from flags and the environment (a flag wins):
+ * The policy on writes from flags and the environment (a flag wins), by the
+ * rule every surface reads it with (readPolicySettings, the policy table in
+ * web/src/policy/options.js):
  * `{ data: { readOnly?, tables?, approve?, maxAffected?, confirm? }, error: message }`,
  * as createMcpServer and createHandler take it.
  *
@@ -179,34 +170,8 @@ function envFlag(env, name) {
  * readPolicyOptions({ 'read-only': true, tables: 'deals,contacts' }, {}) // { data: { readOnly: true, tables: ['deals', 'contacts'] }, error: null }
  */
 export function readPolicyOptions(values, env = {}) {
-  const policy = {};
-  const readOnly = values['read-only'] ? { value: true } : envFlag(env, 'ALFRED_READ_ONLY');
-  if (readOnly.error) return { data: null, error: readOnly.error };
-  if (readOnly.value !== undefined) policy.readOnly = readOnly.value;
-  const tables = values.tables ?? (env.ALFRED_TABLES || undefined);
-  if (tables !== undefined) {
-    const list = tables.split(',').map((table) => table.trim()).filter(Boolean);
-    if (list.length === 0) return { data: null, error: '--tables needs table names, separated by commas' };
-    policy.tables = list;
-  }
-  const approve = values.approve ?? (env.ALFRED_APPROVE || undefined);
-  if (approve !== undefined) {
-    if (!APPROVE_MODES.includes(approve)) return { data: null, error: `--approve must be ${APPROVE_MODES_TEXT}, got ${approve}` };
-    policy.approve = approve;
-  }
-  const maxAffected = values['max-affected'] ?? (env.ALFRED_MAX_AFFECTED || undefined);
-  if (maxAffected !== undefined) {
-    const number = Number(maxAffected);
-    if (!/^\d+$/.test(String(maxAffected).trim()) || !Number.isSafeInteger(number) || number < 1) return { data: null, error: `--max-affected must be a whole number ≥ 1, got ${maxAffected}` };
-    policy.maxAffected = number;
-  }
-  const confirm = values['no-confirm'] ? { value: false } : envFlag(env, 'ALFRED_CONFIRM');
-  if (confirm.error) return { data: null, error: confirm.error };
-  if (confirm.value !== undefined) policy.confirm = confirm.value;
-  if (policy.confirm === false && policy.approve !== undefined && policy.approve !== 'none') {
-    return { data: null, error: `--no-confirm runs writes without asking, and --approve ${policy.approve} asks before some: give one of them` };
-  }
-  return { data: policy, error: null };
+  const { data, error } = readPolicySettings('mcp', { flags: values, env });
+  return error ? { data: null, error: error.message } : { data, error: null };
 }
 
 // --domain FILE (or ALFRED_DOMAIN), --pull with its options, or neither.

@@ -19,10 +19,10 @@ import {
   unseenRows,
   writePreview,
 } from './preview.js';
+import { CALLS_FUNCTION, CREATES_ROWS, ROW_WRITE_TOOLS } from './tool-effects.js';
 import { callWrites } from '../act/faults.js';
 import { codes } from '../../dist/error-codes.mjs';
 
-const WRITES = new Set(['db_create', 'db_update', 'db_delete']);
 const VERBS = { db_create: 'creating', db_update: 'changing', db_delete: 'deleting' };
 // What a held write does, for the messages: rows of a table, or a function's call.
 const whatOf = (preview) =>
@@ -34,7 +34,7 @@ const rowsOf = (count) => `${count} ${count === 1 ? 'row' : 'rows'}`;
 const copy = (preview) => structuredClone(preview);
 
 function readOnlyError(tool, params) {
-  if (tool === 'db_call') {
+  if (CALLS_FUNCTION.has(tool)) {
     return {
       code: codes.read_only,
       path: 'function',
@@ -147,7 +147,7 @@ function nothingMatched(tool, params, read) {
 function hostBaseline(preview, tool, table) {
   if (!preview) return null;
   // A create's preview is its own data: nothing to compare.
-  if (tool === 'db_create' && preview.tool === tool && preview.table === table) return null;
+  if (CREATES_ROWS.has(tool) && preview.tool === tool && preview.table === table) return null;
   if (preview.tool !== tool || preview.table !== table || !Array.isArray(preview.keys) || !Number.isSafeInteger(preview.count)) {
     return { error: { code: codes.invalid_option, path: 'preview', message: `preview is not the error.preview of this ${tool} on ${table}`, hint: 'pass the preview the approval_required result carried, or leave it out' } };
   }
@@ -177,7 +177,7 @@ export class Gate {
 
   /** Whether `tool` is offered at all (`readOnly` offers reads only, and db_call for the functions that read). */
   offers(tool) {
-    return !(this.#policy.readOnly && WRITES.has(tool));
+    return !(this.#policy.readOnly && ROW_WRITE_TOOLS.has(tool));
   }
 
   async execute({ tool, params, approved, preview, approve = this.#policy.approve }, io) {
@@ -187,7 +187,7 @@ export class Gate {
     io.trail.approved = false;
     const invalid = io.validate(tool, params);
     if (invalid) return refused(invalid);
-    if (tool === 'db_call') return this.#heldCall(params, approved, approve, io);
+    if (CALLS_FUNCTION.has(tool)) return this.#heldCall(params, approved, approve, io);
     const table = params.table;
     const key = callKey(tool, params);
 
@@ -245,7 +245,7 @@ export class Gate {
   // write would change more rows than it may.
   async #preview(tool, params, io) {
     const table = params.table;
-    if (tool === 'db_create') return { preview: createPreview(table, params) };
+    if (CREATES_ROWS.has(tool)) return { preview: createPreview(table, params) };
     const { maxAffected } = this.#policy;
     const limit = Math.min(MAX_APPROVED_ROWS, maxAffected > 0 ? maxAffected : MAX_APPROVED_ROWS);
     const read = await io.run('db_read', previewRead(this.#domain, params, limit + 1));
@@ -265,7 +265,7 @@ export class Gate {
   // rows again, is refused if they are not the ones `baseline` showed, and
   // runs restricted to them (by ref, when the key is one column).
   async #runApproved(tool, params, key, baseline, io) {
-    if (tool === 'db_create') return io.run(tool, params);
+    if (CREATES_ROWS.has(tool)) return io.run(tool, params);
     const current = await this.#preview(tool, params, io);
     if (current.result) return current.result;
     if (current.read) return nothingMatched(tool, params, current.read);

@@ -22,7 +22,7 @@ import { MemoryLimitStore } from './limit-store.js';
 import { admitRequest, admitTurn, budgetedModel, retryAfterSeconds } from './limits.js';
 import { handleMcp, MCP_EXPOSED_HEADERS } from './mcp.js';
 import { PROTECTED_RESOURCE_PATHS, bearerChallenge, protectedResourceMetadata } from './oauth.js';
-import { POLICY_OPTION_NAMES } from '../policy/options.js';
+import { POLICY_TABLE } from '../policy/options.js';
 import { surfacePolicies } from './policy.js';
 import { SSE_HEADERS } from './sse.js';
 import { readTurnRequest, startTurn } from './turn.js';
@@ -35,8 +35,8 @@ const ROUTES = {
   '/mcp': ['POST', 'DELETE'],
   ...Object.fromEntries(PROTECTED_RESOURCE_PATHS.map((path) => [path, 'GET'])),
 };
-// The policy every surface takes: createAct's safety options and `confirm`.
-const POLICY_OPTIONS = [...POLICY_OPTION_NAMES, 'confirm'];
+// The policy every surface takes: createAct's safety options and `confirm` (the policy table's).
+const POLICY_OPTIONS = POLICY_TABLE.map((row) => row.option);
 const allowed = (methods) => [methods].flat();
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);

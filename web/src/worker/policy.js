@@ -7,50 +7,20 @@
 // elicitation (updates and deletes by default; `confirm: false` runs them
 // unasked).
 import { actPolicy } from '../mcp/approval.js';
-import { APPROVE_DEFAULTS, APPROVE_MODES, APPROVE_MODES_TEXT } from '../policy/options.js';
-
-const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
-const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
-
-function flag(env, name) {
-  const text = env[name];
-  if (text === undefined || text === '') return { value: undefined };
-  const word = String(text).trim().toLowerCase();
-  if (TRUE_WORDS.has(word)) return { value: true };
-  if (FALSE_WORDS.has(word)) return { value: false };
-  return { error: `${name} must be true or false, got ${JSON.stringify(text)}` };
-}
+import { APPROVE_DEFAULTS, readPolicySettings } from '../policy/options.js';
 
 /**
- * The write policy from the worker's variables: `{ data: { readOnly?,
- * tables?, approve?, maxAffected?, confirm? }, error: message }`.
+ * The write policy from the worker's variables, by the rule every surface
+ * reads them with (readPolicySettings, the policy table in
+ * web/src/policy/options.js): `{ data: { readOnly?, tables?, approve?,
+ * maxAffected?, confirm? }, error: message }`.
  *
  * @example
  * readWorkerPolicy({ ALFRED_READ_ONLY: 'true' }) // { data: { readOnly: true }, error: null }
  */
 export function readWorkerPolicy(env = {}) {
-  const policy = {};
-  const readOnly = flag(env, 'ALFRED_READ_ONLY');
-  if (readOnly.error) return { data: null, error: readOnly.error };
-  if (readOnly.value !== undefined) policy.readOnly = readOnly.value;
-  if (env.ALFRED_TABLES) {
-    const tables = env.ALFRED_TABLES.split(',').map((table) => table.trim()).filter(Boolean);
-    if (tables.length === 0) return { data: null, error: 'ALFRED_TABLES must name tables, separated by commas' };
-    policy.tables = tables;
-  }
-  if (env.ALFRED_APPROVE) {
-    if (!APPROVE_MODES.includes(env.ALFRED_APPROVE)) return { data: null, error: `ALFRED_APPROVE must be ${APPROVE_MODES_TEXT}, got ${JSON.stringify(env.ALFRED_APPROVE)}` };
-    policy.approve = env.ALFRED_APPROVE;
-  }
-  if (env.ALFRED_MAX_AFFECTED) {
-    const number = Number(env.ALFRED_MAX_AFFECTED);
-    if (!/^\d+$/.test(env.ALFRED_MAX_AFFECTED.trim()) || !Number.isSafeInteger(number) || number < 1) return { data: null, error: `ALFRED_MAX_AFFECTED must be a whole number ≥ 1, got ${JSON.stringify(env.ALFRED_MAX_AFFECTED)}` };
-    policy.maxAffected = number;
-  }
-  const confirm = flag(env, 'ALFRED_CONFIRM');
-  if (confirm.error) return { data: null, error: confirm.error };
-  if (confirm.value !== undefined) policy.confirm = confirm.value;
-  return { data: policy, error: null };
+  const { data, error } = readPolicySettings('worker', { env });
+  return error ? { data: null, error: error.message } : { data, error: null };
 }
 
 /**

@@ -1,6 +1,8 @@
 // The environment variables the worker reads (config.js, modelConfigFromEnv),
 // for the runtimes that pass a process environment on (deno.js, local.mjs).
 // What each one means: worker/README.md and docs/worker-auth.md.
+import { policyVariables } from '../policy/options.js';
+
 export const WORKER_VARIABLES = Object.freeze([
   'SUPABASE_URL',
   'SUPABASE_REST_URL',
@@ -23,12 +25,10 @@ export const WORKER_VARIABLES = Object.freeze([
   // Per-user limits on /act/execute and /mcp.
   'ALFRED_REQUESTS_PER_MINUTE',
   'ALFRED_CONCURRENT_REQUESTS',
-  // The policy on writes (every route's act; /mcp confirms through the client).
-  'ALFRED_READ_ONLY',
-  'ALFRED_TABLES',
-  'ALFRED_APPROVE',
-  'ALFRED_MAX_AFFECTED',
-  'ALFRED_CONFIRM',
+  // The policy on writes (every route's act; /mcp confirms through the
+  // client): ALFRED_READ_ONLY, ALFRED_TABLES, ALFRED_APPROVE,
+  // ALFRED_MAX_AFFECTED, ALFRED_CONFIRM, from the policy table.
+  ...policyVariables('worker'),
   // Signs the state /mcp hands a client between requests (a confirmation).
   'ALFRED_STATE_SECRET',
   // The authorization server /.well-known/oauth-protected-resource names.

@@ -36,6 +36,26 @@ enum class tool_kind { read, create, update, remove, call, aggregate };
 std::optional<tool_kind> parse_tool_name(std::string_view name);
 std::string_view tool_name(tool_kind kind);
 
+/// What a tool may do to the data, whatever its arguments: the facts the
+/// safety controls (read-only, approval, maxAffected) are decided from. A
+/// tool with none of them only reads.
+///
+///     effect_of(tool_kind::remove).changes_rows  // true: maxAffected bounds a delete
+struct tool_effect {
+  /// Inserts rows (`db_create`).
+  bool creates_rows = false;
+  /// Changes the rows its filters select (`db_update`, `db_delete`).
+  bool changes_rows = false;
+  /// Deletes the rows it changes (`db_delete`).
+  bool deletes_rows = false;
+  /// Calls one of the domain's functions (`db_call`): a write unless the
+  /// function reads.
+  bool calls_function = false;
+};
+
+/// The effect of `kind`; never fails.
+tool_effect effect_of(tool_kind kind);
+
 /// The field name that asks for semantic search (`similar`).
 inline constexpr std::string_view kSemanticField = "_semantic";
 
