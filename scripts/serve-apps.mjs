@@ -33,7 +33,8 @@ Worker:       ${worker.url}
   POST ${worker.url}/act/execute   one tool call: {"tool":"db_read","params":{"table":"inventory"}}
   POST ${worker.url}/act/turn      a whole turn as server-sent events: {"message":"what is in my fridge?"}
   POST ${worker.url}/mcp           MCP over Streamable HTTP (Authorization: Bearer <token>)
-  try:  curl -s ${worker.url}/act/execute -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
+  try:  TOKEN=${user?.token ?? '<token>'}
+        curl -s ${worker.url}/act/execute -H "authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
           -d '{"tool":"db_read","params":{"table":"inventory","limit":3}}'
 MCP client configuration (claude_desktop_config.json, .cursor/mcp.json), stdio as the signed-in user:
 ${JSON.stringify(mcpConfig, null, 2)}

@@ -236,6 +236,10 @@ test('an update or delete that selects no row is answered without asking anyone:
   const result = await held.callTool('db_update', { ...nothing, data: { status: 'closed' } });
   assert.deepEqual([result.ok, result.tool, result.table, result.count, result.rows], [true, 'db_update', 'tickets', 0, []]);
   assert.equal(result.query, 'Query: Table: tickets | Filters: title = no such ticket | Set: status\nNote: no row matched the filters (it may not exist, or may belong to another user), so nothing was sent and nobody was asked\nOutcome: 0 records updated');
+  // A column matched loosely by reads (middleware fuzzy) is matched exactly by the preview; the model reads its own filter.
+  const fuzzy = { ...DESK, tables: { ...DESK.tables, tickets: { ...DESK.tables.tickets, middleware: { fuzzy: ['title'] } } } };
+  const loose = await actFor({ domain: fuzzy, approve: 'changes' }).callTool('db_delete', nothing);
+  assert.equal(loose.query.split('\n')[0], 'Query: Table: tickets | Filters: title = no such ticket');
 
   const approve = [];
   const [answer] = await runToolCalls(held, [{ id: 'call_0', type: 'function', function: { name: 'db_delete', arguments: JSON.stringify(nothing) } }], {

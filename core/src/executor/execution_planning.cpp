@@ -315,7 +315,17 @@ void execution::state::plan_main() {
           created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
     if (created_ids.size() != call.rows.size()) created_ids.clear();
   }
-  if (counted_keys && call.tbl->key_column()) {
+  // A call that already names its rows by key, no more of them than the
+  // limit (an approved write pinned to its preview), changes no row beyond
+  // them: it is sent as it is, its keys not named twice.
+  const auto names_its_rows = [&] {
+    const column* key = call.tbl->key_column();
+    return std::any_of(call.filters.begin(), call.filters.end(), [&](const filter& f) {
+      return f.col == key && (f.op == filter_op::in || f.op == filter_op::eq) &&
+             f.values.size() <= settings.max_affected;
+    });
+  };
+  if (counted_keys && call.tbl->key_column() && !names_its_rows()) {
     // The write changes only the rows counted: the request is built with
     // their keys added to its filters (the record shows the call as given).
     tool_call pinned = call;

@@ -299,6 +299,9 @@ std::string tip_text(const query_view& q) {
     const json_value only = filters->at(0);
     if (auto field = only.find("field"); field && field->is_string() && field->str() == "id")
       return "Tip: none of these refs matched a row; they may have been deleted.";
+    // A search that found nothing: dropping it would read everything.
+    if (auto op = only.find("op"); op && op->is_string() && (op->str() == "search" || op->str() == "similar"))
+      return textfmt::format("Tip: no row of {} matched these words; other or fewer words may find some.", q.table);
     return textfmt::format("Tip: only rows with {} were searched; a read without that filter would cover all of {}.",
                            filters_text(shape, ", "), q.table);
   }

@@ -314,7 +314,7 @@ status filter_reader::check_containment(filter& f, std::optional<json_value> val
         "for text use ilike, e.g. {\"field\": \"" + col.name + "\", \"op\": \"ilike\", \"value\": \"%word%\"}");
   if (!value || value->is_null() || value->is_object())
     return invalid_value(path.str(), textfmt::format("{} needs a list of values", filter_op_name(f.op)),
-                         "write \"value\": [\"weeknight\"]");
+                         "write the values as a list, e.g. \"value\": [\"first\", \"second\"]");
   auto items = detail::check_array_elements(scope(), col, *value, path);
   if (!items) return items.take_error();
   f.values = std::move(*items);

@@ -63,7 +63,7 @@ std::string type_hint(const column& col) {
     case column_type::timestamp:
       return "an ISO timestamp such as 2026-03-14T18:30:00Z";
     case column_type::text_array:
-      return "an array of strings such as [\"weeknight\"]";
+      return "an array of strings such as [\"first\", \"second\"]";
     case column_type::uuid_array:
       return "an array of refs";
     case column_type::jsonb:
@@ -356,7 +356,8 @@ result<std::string> typed_payload_value(const value_scope& scope, const column& 
     case column_type::uuid_array: {
       if (!value.is_array() && !value.is_string())
         return invalid_value(path.str(),
-                             textfmt::format("{} expects {}, got {}", col.name, type_hint(col), value.kind_name()));
+                             textfmt::format("{} expects {}, got {}", col.name, type_hint(col), value.kind_name()),
+                             textfmt::format("give {} (one string is taken as a list of one)", type_hint(col)));
       auto items = collect_array_elements(scope, col, value, path, nul_handling::strip);
       if (!items) return items.take_error();
       w.begin_array();

@@ -102,6 +102,19 @@ TEST_CASE(
   CHECK(out["query"]["effective"].is_null());
 }
 
+TEST_CASE("maxAffected by count: a write that names its rows by key (an approved one) is not restricted twice") {
+  ref_registry reg = sample_registry();
+  auto del = start(reg, "db_delete",
+                   R"({"table":"inventory","filters":[{"field":"location","op":"=","value":"fridge"},)"
+                   R"({"field":"id","op":"in","value":["inv_1"]}]})",
+                   5, max_affected_check::count);
+  del->respond(0, answer(206, std::string(R"([{"id":")") + std::string(kInv1) + R"("}])", "0-0/1"));
+  REQUIRE(del->needs().size() == 1);
+  const std::string& url = del->needs()[0].request.url;
+  CHECK(url.find("id=in.") != std::string::npos);
+  CHECK(url.find("id=in.") == url.rfind("id=in."));
+}
+
 TEST_CASE("maxAffected by count: a count that selects nothing sends no write") {
   ref_registry reg = sample_registry();
   auto del = start(reg, "db_delete", kDelete, 5, max_affected_check::count);

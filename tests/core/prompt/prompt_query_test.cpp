@@ -30,6 +30,15 @@ TEST_CASE("render_query: a pantry read, with the narrow-filter tip") {
   CHECK(render(kPantry, query_style::line) == "read inventory (filters: location = pantry): 0 records");
 }
 
+TEST_CASE("render_query: a search that found nothing suggests other words, not a read of everything") {
+  const std::string text =
+      render(R"({"tool":"db_read","table":"tasks","requested":{"filters":[{"field":"search","op":"search",)"
+             R"("value":"volume discount"}]},"source":"database","count":0})");
+  CHECK(text.find("Tip: no row of tasks matched these words; other or fewer words may find some.") !=
+        std::string::npos);
+  CHECK(text.find("were searched") == std::string::npos);
+}
+
 TEST_CASE("render_query: unfiltered reads say so, rows found have no tip") {
   CHECK(render(R"({"tool":"db_read","table":"recipes","requested":{"filters":[]},"source":"database","count":1})") ==
         "Query: Table: recipes | Filters: none (all records)\nOutcome: 1 record found");

@@ -336,7 +336,8 @@ TEST_CASE("pattern and containment ops on the wrong column types") {
               R"(for text use ilike, e.g. {"field": "name", "op": "ilike", "value": "%word%"})");
   check_error(
       build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "occasions", "op": "contains"}]})j"),
-      "invalid_value", "filters[0].value", "contains needs a list of values", R"(write "value": ["weeknight"])");
+      "invalid_value", "filters[0].value", "contains needs a list of values",
+      R"(write the values as a list, e.g. "value": ["first", "second"])");
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "occasions", "op": "contains",
       "value": [["nested"]]}]})j"),
               "invalid_value", "filters[0].value[0]", "occasions holds strings, got an array");
@@ -660,7 +661,7 @@ TEST_CASE("payload value types") {
   check_error(build_error("db_update", R"j({"table": "recipes", "filters": [{"field": "id", "op": "=",
       "value": "recipe_1"}], "data": {"occasions": {"a": 1}}})j"),
               "invalid_value", "data.occasions",
-              "occasions expects an array of strings such as [\"weeknight\"], got an object");
+              "occasions expects an array of strings such as [\"first\", \"second\"], got an object");
   check_error(build_error("db_update", R"j({"table": "recipes", "filters": [{"field": "id", "op": "=",
       "value": "recipe_1"}], "data": {"difficulty": "trivial"}})j"),
               "invalid_value", "data.difficulty", "'trivial' is not an allowed value for difficulty",

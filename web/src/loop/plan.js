@@ -109,7 +109,7 @@ export async function planTurn({ core, registry, model, userMessage, conversatio
     steps.length > 0 &&
     steps.every((step) => typeof step?.description === 'string' && step.description !== '' && STEP_TYPES.includes(step.type));
   if (!valid) {
-    return { data: null, error: { code: codes.invalid_plan, path: 'steps', message: `the model's plan is unusable: ${reply.content.slice(0, 200)}`, hint: '' } };
+    return { data: null, error: { code: codes.invalid_plan, path: 'steps', message: `the model's plan is unusable: ${reply.content.slice(0, 200)}`, hint: `the planner must answer JSON {"steps": [{"description", "type"}]} with type one of ${STEP_TYPES.join(', ')}: use a model that supports structured output (response_format json_schema), or check the model's name` } };
   }
   return { data: steps.slice(0, maxSteps).map(({ description, type }) => ({ description, type })), error: null };
 }

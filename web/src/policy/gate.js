@@ -132,10 +132,24 @@ const dataColumns = (tool, params) => {
 // read ran it, with the outcome said.
 function nothingMatched(tool, params, read) {
   const record = read.query;
+  // The preview read matched fuzzy columns exactly (`in` one value, as the
+  // write matches them); the model reads the filters it wrote.
+  const asWritten = (shown, written) =>
+    Array.isArray(shown) && Array.isArray(written) && shown.length === written.length
+      ? shown.map((filter, i) =>
+          filter?.op === 'in' && Array.isArray(filter.value) && filter.value.length === 1 && String(written[i]?.op).trim().toLowerCase() !== 'in'
+            ? { ...filter, op: '=', value: filter.value[0] }
+            : filter)
+      : shown;
+  const requested = record?.requested && {
+    ...record.requested,
+    filters: asWritten(record.requested.filters, params.filters),
+    or_filters: asWritten(record.requested.or_filters, params.or_filters),
+  };
   const query = record && {
     ...record,
     tool,
-    requested: record.requested && { ...record.requested, columns: null, limit: null, offset: null, order_by: null, order_dir: null, data_columns: dataColumns(tool, params), records: null },
+    requested: requested && { ...requested, columns: null, limit: null, offset: null, order_by: null, order_dir: null, data_columns: dataColumns(tool, params), records: null },
     effective: null,
     notes: [...(record.notes ?? []).filter((note) => !note.startsWith('no row matched')), 'no row matched the filters (it may not exist, or may belong to another user), so nothing was sent and nobody was asked'],
     count: 0,
