@@ -7,7 +7,7 @@
 // left out; exit 1 with path, message and hint on an error.
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { formatDomain } from '../web/src/domain-pull.js';
+import { formatDomain } from '../web/src/pull/index.js';
 import { domainTypes } from '../web/src/domain-types.js';
 import { NO_CATALOG_NOTE, openPullCatalog } from '../web/src/pull/catalog-source.js';
 import { projectName } from '../web/src/project-name.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startStack } from '../../db/stack.mjs';
 import { runDomainCommand } from '../../cli/domain.mjs';
-import { deriveDomain, fetchOpenApi } from '../../web/src/domain-pull.js';
+import { deriveDomain, fetchOpenApi } from '../../web/src/pull/index.js';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';
 import { resolveMcpDomain } from '../../web/src/mcp/domain.js';
 import { catalogFactsProblem } from '../../web/src/pull/catalog.js';

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { loadCore } from '../../web/src/index.node.js';
-import { createChatModel } from '../../web/src/llm.js';
-import { runStep } from '../../web/src/loop.js';
+import { createChatModel } from '../../web/src/llm/index.js';
+import { runStep } from '../../web/src/loop/index.js';
 import { faultProxy } from './support/fault-proxy.mjs';
 import { startScriptedModel } from './support/scripted-model.mjs';
 import { stepComplete, toolCall } from './support/decisions.mjs';
@@ -493,7 +493,7 @@ function coreFailingToRespond(when, error) {
 const escapedException = () => new WebAssembly.Exception(new WebAssembly.Tag({ parameters: [] }), []);
 
 test('regression: a throw from the core while it takes a response is a { data, error } result; after a write was sent it is write_outcome_unknown and the retry inserts one row', BOUNDED, async () => {
-  const { Act } = await import('../../web/src/act.js');
+  const { Act } = await import('../../web/src/act/index.js');
   const options = { restUrl: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id };
 
   // A read: internal_error (a plain throw) or out_of_memory (an escaped C++ exception), never a rejection.

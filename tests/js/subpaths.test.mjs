@@ -51,7 +51,7 @@ test('package.json: the new subpaths, types first, and the existing exports as t
   // browsers the sources, so one runtime never mixes the two.
   const bundled = (types, source, node) => ({ types, deno: source, node, default: source });
   assert.deepEqual(exports['./mcp'], bundled('./web/mcp.d.ts', './web/src/mcp/index.js', './web/dist/node-mcp.js'));
-  assert.deepEqual(exports['./loop'], bundled('./web/loop.d.ts', './web/src/loop.js', './web/dist/node-loop.js'));
+  assert.deepEqual(exports['./loop'], bundled('./web/loop.d.ts', './web/src/loop/index.js', './web/dist/node-loop.js'));
   // The Durable Object imports cloudflare:workers: workerd only.
   assert.deepEqual(exports['./worker/durable'], { types: './web/worker-durable.d.ts', default: './web/src/worker/durable.js' });
   assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/stack.mjs' });

@@ -8,13 +8,13 @@
 // Its options are read in act/options.js, its faults handled in
 // act/faults.js, tool calls' arguments and results in act/tool-results.js;
 // the package-level createAct is act/factory.js.
-import { AlfredError, internalError } from './errors.js';
-import { httpExchange } from './http-exchange.js';
-import { startTrail } from './policy/audit.js';
-import { Gate } from './policy/gate.js';
-import { APPROVE_DEFAULTS, EXPLICIT_POLICY, SURFACE, checkedExecuteOptions } from './policy/options.js';
-import { stateForDomain } from './policy/tables.js';
-import { actDomain, callToken, checkContextNames, checkedActOptions, invalidOption, present } from './act/options.js';
+import { AlfredError, internalError } from '../errors.js';
+import { httpExchange } from '../http-exchange.js';
+import { startTrail } from '../policy/audit.js';
+import { Gate } from '../policy/gate.js';
+import { APPROVE_DEFAULTS, EXPLICIT_POLICY, SURFACE, checkedExecuteOptions } from '../policy/options.js';
+import { stateForDomain } from '../policy/tables.js';
+import { actDomain, callToken, checkContextNames, checkedActOptions, invalidOption, present } from './options.js';
 import {
   CHANGES_ROWS,
   WRITE_METHODS,
@@ -29,14 +29,14 @@ import {
   rememberCounting,
   serverKey,
   settle,
-} from './act/faults.js';
-import { outcomeText, toolCallParams } from './act/tool-results.js';
-import { newFence } from './model-json.js';
-import { codes } from '../dist/error-codes.mjs';
+} from './faults.js';
+import { outcomeText, toolCallParams } from './tool-results.js';
+import { newFence } from '../model-json.js';
+import { codes } from '../../dist/error-codes.mjs';
 
-export { restUrl } from './act/options.js';
-export { forgetAggregateServers, forgetCountingServers } from './act/faults.js';
-export { createActFactory } from './act/factory.js';
+export { restUrl } from './options.js';
+export { forgetAggregateServers, forgetCountingServers } from './faults.js';
+export { createActFactory } from './factory.js';
 
 const encoder = new TextEncoder();
 

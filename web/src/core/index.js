@@ -3,13 +3,13 @@
 // (node, browser, workerd, deno) only decides how the .wasm is compiled.
 // Bytes cross into and out of WASM memory in core/boundary.js; the Registry
 // wrapper is core/registry.js.
-import { kitchen } from './kitchen.js';
-import { defaultDomain } from './default-domain.js';
-import { AlfredError } from './errors.js';
-import { Act } from './act.js';
-import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
-import { domainFromOpenApiWith } from './domain-pull.js';
-import { cachedToolDefinitions, deepFreeze, toolResult, toolResultText } from './tools.js';
+import { kitchen } from '../kitchen.js';
+import { defaultDomain } from '../default-domain.js';
+import { AlfredError } from '../errors.js';
+import { Act } from '../act/index.js';
+import { actDecisionSchema, parseDecision, renderQuery } from '../prompt.js';
+import { domainFromOpenApiWith } from '../pull/index.js';
+import { cachedToolDefinitions, deepFreeze, toolResult, toolResultText } from '../tools.js';
 import {
   asResult,
   callWithText,
@@ -21,11 +21,11 @@ import {
   parseResult,
   readRequest,
   throwingAlfredError,
-} from './core/boundary.js';
-import { compiledDomain, validateDomainWith } from './core/domains.js';
-import { LastContext, newRequestContext, sendableContext } from './core/requests.js';
-import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegistry } from './core/registry.js';
-import { codes } from '../dist/error-codes.mjs';
+} from './boundary.js';
+import { compiledDomain, validateDomainWith } from './domains.js';
+import { LastContext, newRequestContext, sendableContext } from './requests.js';
+import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegistry } from './registry.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -497,4 +497,4 @@ export class Core {
 }
 
 export { AlfredError, Registry };
-export { utf8Length } from './core/boundary.js';
+export { utf8Length } from './boundary.js';
