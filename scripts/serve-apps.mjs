@@ -2,7 +2,7 @@
 // workerd, as Cloudflare runs it) on 127.0.0.1, both against `backend`, until
 // Ctrl-C. A model from OPENAI_API_KEY / OPENAI_BASE_URL is offered to both.
 import { modelConfigFromEnv } from '../web/src/llm/index.js';
-import { startWorkerd } from '../worker/local.mjs';
+import { startWorkerd } from './serve-worker.mjs';
 import { WORKER_VARIABLES } from '../web/src/worker/variables.js';
 import { startDemoServer } from './serve-demo.mjs';
 

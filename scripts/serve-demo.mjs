@@ -156,7 +156,7 @@ async function main(argv) {
       users: [{ id: env.ALFRED_USER_ID || subjectOf(env.ALFRED_ACCESS_TOKEN), email: env.ALFRED_USER_EMAIL ?? 'user', token: env.ALFRED_ACCESS_TOKEN }],
     };
   } else {
-    const { startStack } = await import('../db/stack.mjs');
+    const { startStack } = await import('../db/local-stack.mjs');
     stack = await startStack();
     backend = { supabase: { url: stack.supabaseUrl, anonKey: stack.anonKey }, users: stack.users };
   }

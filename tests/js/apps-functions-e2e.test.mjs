@@ -22,7 +22,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { generateText, stepCountIs } from 'ai';
 import * as aiTest from 'ai/test';
 import OpenAI from 'openai';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';
 import { aiToolApproval, aiTools } from '../../web/src/adapters/ai.js';
 import { openaiTools, runToolCalls } from '../../web/src/adapters/openai.js';
@@ -36,7 +36,7 @@ import { completionBody, startScriptedModel, toolCallsBody } from './support/scr
 import { stepComplete, toolCall } from './support/decisions.mjs';
 import { rest } from './support/stack.mjs';
 import { post } from './support/worker-client.mjs';
-import { startWorkerd } from '../../worker/local.mjs';
+import { startWorkerd } from '../../scripts/serve-worker.mjs';
 
 const APPS = join(ROOT, 'tests/apps');
 const STACK_START = { timeout: 60_000 };

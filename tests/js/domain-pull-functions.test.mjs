@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { runDomainCommand } from '../../cli/domain.mjs';
 import { deriveDomain, fetchOpenApi } from '../../web/src/pull/index.js';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';

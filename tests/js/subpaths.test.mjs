@@ -54,7 +54,7 @@ test('package.json: the new subpaths, types first, and the existing exports as t
   assert.deepEqual(exports['./loop'], bundled('./web/loop.d.ts', './web/src/loop/index.js', './web/dist/node-loop.js'));
   // The Durable Object imports cloudflare:workers: workerd only.
   assert.deepEqual(exports['./worker/durable'], { types: './web/worker-durable.d.ts', default: './web/src/worker/durable.js' });
-  assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/stack.mjs' });
+  assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/local-stack.mjs' });
   for (const file of ['web/mcp.d.ts', 'web/loop.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src', 'db/stack.d.ts', 'db/*.mjs']) assert.ok(manifest.files.includes(file), `${file} is not in "files"`);
 });
 
