@@ -3,7 +3,8 @@
 // web/src/loop.js beside web/src/loop/); the model driver is one folder,
 // web/src/llm/; the library under db/ imports no command-line code from cli/
 // (the command imports the library, never the other way), and the edge
-// worker template holds only what a user copies.
+// worker template holds only what a user copies. The public Core class
+// shows only public API; its plumbing is core/plumbing.js.
 import { test } from 'node:test';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
@@ -108,4 +109,15 @@ test('the worker template holds only what a user copies: every file of worker/ s
     .map((path) => relative(ROOT, path));
   const shipped = (path) => files.some((entry) => path === entry || path.startsWith(`${entry}/`));
   assert.deepEqual(template.filter((path) => !shipped(path)), [], 'a runner for this repository belongs in scripts/ (as scripts/serve-worker.mjs)');
+});
+
+test('the public Core class shows its public API only: every member of Core.prototype is declared on Core in web/index.d.ts', async () => {
+  const { Core } = await import('../../web/src/core/index.js');
+  const types = readFileSync(join(ROOT, 'web/index.d.ts'), 'utf8');
+  const start = types.indexOf('export declare class Core<');
+  const body = types.slice(start, types.indexOf('\n}\n', start));
+  const declared = new Set([...body.matchAll(/^ {2}(?:readonly |get |static )?([A-Za-z]+)[(<:?]/gm)].map(([, name]) => name));
+  assert.ok(declared.has('buildRequest') && declared.has('createAct'), 'the declaration is read');
+  const members = Object.getOwnPropertyNames(Core.prototype).filter((name) => name !== 'constructor');
+  assert.deepEqual(members.filter((name) => !declared.has(name)), [], 'plumbing belongs in web/src/core/plumbing.js, reached with internalsOf(core)');
 });

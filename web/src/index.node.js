@@ -3,6 +3,7 @@ import { compileBytes, createLoadCore, fetchWasm, wasmFetchFailed } from './load
 import { createActFactory } from './act/factory.js';
 import { createDomainPull } from './pull/index.js';
 import { globalTracer } from './policy/otel.js';
+import { internalsOf } from './core/internals.js';
 
 export * from './public.js';
 
@@ -45,7 +46,7 @@ const loadShipped = createLoadCore(
  */
 export async function loadCore(options) {
   const [core, tracer] = await Promise.all([loadShipped(options), globalTracer()]);
-  core.useDefaultTracer(tracer);
+  internalsOf(core).useDefaultTracer(tracer);
   return core;
 }
 
