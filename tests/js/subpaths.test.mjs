@@ -86,6 +86,29 @@ test('alfred-act/mcp: every export is declared in web/mcp.d.ts', async () => {
   assert.ok(exported.includes('createMcpServer') && exported.includes('accessTokenSource') && exported.includes('resolveMcpDomain'));
 });
 
+// The root's MCP and loop names are deprecated in favour of the subpaths
+// (CHANGELOG, "Deprecated"), not removed: code written against the root keeps
+// working, and gets the subpath's own functions and classes.
+const ROOT_DEPRECATED = {
+  'alfred-act/loop': ['runStep', 'runTurn', 'runTurnEvents', 'planTurn', 'replyTurn', 'planSchema', 'createTurnState', 'readTurnState', 'STEP_TOOLS'],
+  'alfred-act/mcp': ['MCP_INSTRUCTIONS', 'SCHEMA_URI', 'coreDomain', 'mcpToolList', 'mcpResourceList', 'schemaDescription', 'mcpToolResult', 'mcpToolError', 'newSessionId', 'openSession', 'findSession', 'closeSession', 'callSessionTool', 'MemorySessionStore', 'SupabaseSessionStore', 'readUserToken', 'isServiceKey'],
+};
+
+test('the root still exports the MCP and loop names, the same as their subpaths, each declared @deprecated in web/index.d.ts', async () => {
+  const root = await import('alfred-act');
+  const types = await readFile(join(ROOT, 'web/index.d.ts'), 'utf8');
+  for (const [subpath, names] of Object.entries(ROOT_DEPRECATED)) {
+    const part = await import(subpath);
+    for (const name of names) {
+      assert.ok(name in root, `alfred-act still exports ${name}`);
+      assert.equal(root[name], part[name], `${name} of alfred-act is ${subpath}'s`);
+      const declaration = new RegExp(`/\\*\\* @deprecated Import it from the subpath: \`import \\{ ${name} \\} from '${subpath}'\`\\. \\*/\\nexport declare const ${name}:`);
+      assert.match(types, declaration, `${name} is declared deprecated, naming ${subpath}`);
+    }
+  }
+  assert.equal(typeof root.runTurn, 'function');
+});
+
 test("the worker's workerd, Deno and browser entries reach only package files (no node: builtins); workerd imports the .wasm as a module", async () => {
   for (const runtime of ['workerd', 'deno', 'browser']) {
     const graph = await moduleGraph(join(ROOT, `web/src/worker/index.${runtime}.js`));

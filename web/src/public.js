@@ -10,6 +10,9 @@ export { restUrl } from './act/options.js';
 export { lexicalEmbedder, openAIEmbedder, embeddingText, EmbeddingError } from './embedder.js';
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm/index.js';
 export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
+// The MCP and loop names below are alfred-act/mcp's and alfred-act/loop's,
+// exported here too for code written before the subpaths; deprecated at the
+// root (web/index.d.ts), never removed without a major version.
 export {
   MCP_INSTRUCTIONS,
   SCHEMA_URI,
