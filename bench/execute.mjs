@@ -10,7 +10,7 @@
 // < 2% of a round trip. Run: node bench/execute.mjs (npm run bench:execute).
 import { performance } from 'node:perf_hooks';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import { startStack } from '../db/stack.mjs';
+import { startStack } from '../db/local-stack.mjs';
 import { loadCore } from '../web/src/index.node.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createAct } from '../web/src/index.node.js';
-import { startWorkerd } from '../worker/local.mjs';
+import { startWorkerd } from '../scripts/serve-worker.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 5);

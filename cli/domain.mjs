@@ -7,7 +7,7 @@
 // left out; exit 1 with path, message and hint on an error.
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { formatDomain } from '../web/src/domain-pull.js';
+import { formatDomain } from '../web/src/pull/index.js';
 import { domainTypes } from '../web/src/domain-types.js';
 import { NO_CATALOG_NOTE, openPullCatalog } from '../web/src/pull/catalog-source.js';
 import { projectName } from '../web/src/project-name.js';
@@ -178,7 +178,7 @@ async function pullSource({ flags, env, stderr }) {
   }
   const { data, error } = dbUrl ? await openPullCatalog({ dbUrl }) : { data: null, error: null };
   if (error) return { error };
-  const { startStack } = await import('../db/stack.mjs');
+  const { startStack } = await import('../db/local-stack.mjs');
   const stack = await startStack({ schema: flags.schema ?? 'kitchen' });
   const source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
   stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);

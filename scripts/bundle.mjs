@@ -22,7 +22,7 @@ export const NODE_ENTRIES = {
   'index.node.js': 'node-index',
   'adapters/ai.js': 'node-ai',
   'adapters/openai.js': 'node-openai',
-  'loop.js': 'node-loop',
+  'loop/index.js': 'node-loop',
   'mcp/index.js': 'node-mcp',
   'worker/index.node.js': 'node-worker',
 };

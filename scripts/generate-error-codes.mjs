@@ -1,5 +1,5 @@
 // The error-code catalog's other forms, generated from its one copy,
-// core/include/alfred/json/error_codes.h (one `X(code, origin, "meaning")` line
+// core/include/alfred/errors/error_codes.h (one `X(code, origin, "meaning")` line
 // per code):
 //   web/dist/error-codes.mjs    the package's `errorCodes` (frozen), and
 //                               `codes` (code → itself), which the package,
@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const CATALOG = 'core/include/alfred/json/error_codes.h';
+export const CATALOG = 'core/include/alfred/errors/error_codes.h';
 
 const ORIGINS = {
   core: 'The core refused the call or an option before any request was sent.',
@@ -72,7 +72,7 @@ export function docsText(entries) {
     return `## ${origin}\n\n${about}\n\n| code | meaning |\n| --- | --- |\n${rows.join('\n')}\n`;
   });
   return '# Error codes\n\n' +
-    '<!-- Generated from core/include/alfred/json/error_codes.h by `node scripts/generate-error-codes.mjs --docs`; edit the catalog, not this file. -->\n\n' +
+    '<!-- Generated from core/include/alfred/errors/error_codes.h by `node scripts/generate-error-codes.mjs --docs`; edit the catalog, not this file. -->\n\n' +
     'Every error alfred-act returns has a `code` from this list (`{ data, error }` in JavaScript, `error.code`; the\n' +
     'TypeScript type is the union `ErrorCode`, and the package exports the list as `errorCodes`). Branch on the code;\n' +
     '`message` and `hint` are for people and models and may change. A code is never reused for another meaning.\n\n' +

@@ -1,8 +1,8 @@
 // The serving half of the main job: the browser demo and the edge worker (in
 // workerd, as Cloudflare runs it) on 127.0.0.1, both against `backend`, until
 // Ctrl-C. A model from OPENAI_API_KEY / OPENAI_BASE_URL is offered to both.
-import { modelConfigFromEnv } from '../web/src/llm.js';
-import { startWorkerd } from '../worker/local.mjs';
+import { modelConfigFromEnv } from '../web/src/llm/index.js';
+import { startWorkerd } from './serve-worker.mjs';
 import { WORKER_VARIABLES } from '../web/src/worker/variables.js';
 import { startDemoServer } from './serve-demo.mjs';
 

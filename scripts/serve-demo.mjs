@@ -146,7 +146,7 @@ async function main(argv) {
     if (argv[i] === '--port' && /^\d+$/.test(argv[i + 1] ?? '')) port = Number(argv[++i]);
     else throw new Error('usage: node scripts/serve-demo.mjs [--port N]\n  SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN (ALFRED_USER_ID optional): an existing backend (else a local stack is started)\n  OPENAI_API_KEY / OPENAI_BASE_URL, ALFRED_LLM_MODEL: the model offered to the page');
   }
-  const { modelConfigFromEnv } = await import('../web/src/llm.js');
+  const { modelConfigFromEnv } = await import('../web/src/llm/index.js');
   const env = process.env;
   let stack = null;
   let backend;
@@ -156,7 +156,7 @@ async function main(argv) {
       users: [{ id: env.ALFRED_USER_ID || subjectOf(env.ALFRED_ACCESS_TOKEN), email: env.ALFRED_USER_EMAIL ?? 'user', token: env.ALFRED_ACCESS_TOKEN }],
     };
   } else {
-    const { startStack } = await import('../db/stack.mjs');
+    const { startStack } = await import('../db/local-stack.mjs');
     stack = await startStack();
     backend = { supabase: { url: stack.supabaseUrl, anonKey: stack.anonKey }, users: stack.users };
   }

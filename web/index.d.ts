@@ -6,6 +6,9 @@ import type { ErrorCode, ErrorCodeOrigin } from './dist/error-codes.mjs';
 export type { ErrorCode, ErrorCodeOrigin };
 // The tool names, step types and filter ops are the core's, generated from it.
 import type { FilterOp, StepType, ToolName } from './dist/core-rules.mjs';
+// The subpaths whose names the root re-exports, deprecated (near the end).
+import type * as McpModule from './mcp.js';
+import type * as LoopModule from './loop.js';
 export type { FilterOp, StepType, ToolName };
 
 /** Every error code alfred-act emits, `code → { origin, meaning }` (docs/error-codes.md). */
@@ -1520,35 +1523,65 @@ export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
 export type { ChatModel, ChatModelOptions, ChatMessage, Completion } from './llm.js';
 export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
 export type { Jwk, JwksFetch, TokenVerifierOptions, TokenVerifier, TokenErrorCode, TokenError, VerifiedToken, VerifyResult } from './jwt-verify.js';
-export {
-  MCP_INSTRUCTIONS,
-  SCHEMA_URI,
-  coreDomain,
-  mcpToolList,
-  mcpResourceList,
-  schemaDescription,
-  mcpToolResult,
-  mcpToolError,
-  newSessionId,
-  openSession,
-  findSession,
-  closeSession,
-  callSessionTool,
-  MemorySessionStore,
-  SupabaseSessionStore,
-  readUserToken,
-  isServiceKey,
-} from './mcp.js';
+// The MCP and loop names the root also exports, for code written before the
+// subpaths: each is the subpath's own (the same function or class), and
+// deprecated at the root in favour of `alfred-act/mcp` and `alfred-act/loop`.
+// They stay exported; only new code should take them from the subpath.
+/** @deprecated Import it from the subpath: `import { MCP_INSTRUCTIONS } from 'alfred-act/mcp'`. */
+export declare const MCP_INSTRUCTIONS: typeof McpModule.MCP_INSTRUCTIONS;
+/** @deprecated Import it from the subpath: `import { SCHEMA_URI } from 'alfred-act/mcp'`. */
+export declare const SCHEMA_URI: typeof McpModule.SCHEMA_URI;
+/** @deprecated Import it from the subpath: `import { coreDomain } from 'alfred-act/mcp'`. */
+export declare const coreDomain: typeof McpModule.coreDomain;
+/** @deprecated Import it from the subpath: `import { mcpToolList } from 'alfred-act/mcp'`. */
+export declare const mcpToolList: typeof McpModule.mcpToolList;
+/** @deprecated Import it from the subpath: `import { mcpResourceList } from 'alfred-act/mcp'`. */
+export declare const mcpResourceList: typeof McpModule.mcpResourceList;
+/** @deprecated Import it from the subpath: `import { schemaDescription } from 'alfred-act/mcp'`. */
+export declare const schemaDescription: typeof McpModule.schemaDescription;
+/** @deprecated Import it from the subpath: `import { mcpToolResult } from 'alfred-act/mcp'`. */
+export declare const mcpToolResult: typeof McpModule.mcpToolResult;
+/** @deprecated Import it from the subpath: `import { mcpToolError } from 'alfred-act/mcp'`. */
+export declare const mcpToolError: typeof McpModule.mcpToolError;
+/** @deprecated Import it from the subpath: `import { newSessionId } from 'alfred-act/mcp'`. */
+export declare const newSessionId: typeof McpModule.newSessionId;
+/** @deprecated Import it from the subpath: `import { openSession } from 'alfred-act/mcp'`. */
+export declare const openSession: typeof McpModule.openSession;
+/** @deprecated Import it from the subpath: `import { findSession } from 'alfred-act/mcp'`. */
+export declare const findSession: typeof McpModule.findSession;
+/** @deprecated Import it from the subpath: `import { closeSession } from 'alfred-act/mcp'`. */
+export declare const closeSession: typeof McpModule.closeSession;
+/** @deprecated Import it from the subpath: `import { callSessionTool } from 'alfred-act/mcp'`. */
+export declare const callSessionTool: typeof McpModule.callSessionTool;
+/** @deprecated Import it from the subpath: `import { MemorySessionStore } from 'alfred-act/mcp'`. */
+export declare const MemorySessionStore: typeof McpModule.MemorySessionStore;
+/** @deprecated Import it from the subpath: `import { MemorySessionStore } from 'alfred-act/mcp'`. */
+export type MemorySessionStore = McpModule.MemorySessionStore;
+/** @deprecated Import it from the subpath: `import { SupabaseSessionStore } from 'alfred-act/mcp'`. */
+export declare const SupabaseSessionStore: typeof McpModule.SupabaseSessionStore;
+/** @deprecated Import it from the subpath: `import { SupabaseSessionStore } from 'alfred-act/mcp'`. */
+export type SupabaseSessionStore = McpModule.SupabaseSessionStore;
+/** @deprecated Import it from the subpath: `import { readUserToken } from 'alfred-act/mcp'`. */
+export declare const readUserToken: typeof McpModule.readUserToken;
+/** @deprecated Import it from the subpath: `import { isServiceKey } from 'alfred-act/mcp'`. */
+export declare const isServiceKey: typeof McpModule.isServiceKey;
 export type { McpTool, McpResource, McpToolResult, SessionCaller, SessionState, SessionStore } from './mcp.js';
-export {
-  runStep,
-  runTurn,
-  runTurnEvents,
-  planTurn,
-  replyTurn,
-  planSchema,
-  createTurnState,
-  readTurnState,
-  STEP_TOOLS,
-} from './loop.js';
+/** @deprecated Import it from the subpath: `import { runStep } from 'alfred-act/loop'`. */
+export declare const runStep: typeof LoopModule.runStep;
+/** @deprecated Import it from the subpath: `import { runTurn } from 'alfred-act/loop'`. */
+export declare const runTurn: typeof LoopModule.runTurn;
+/** @deprecated Import it from the subpath: `import { runTurnEvents } from 'alfred-act/loop'`. */
+export declare const runTurnEvents: typeof LoopModule.runTurnEvents;
+/** @deprecated Import it from the subpath: `import { planTurn } from 'alfred-act/loop'`. */
+export declare const planTurn: typeof LoopModule.planTurn;
+/** @deprecated Import it from the subpath: `import { replyTurn } from 'alfred-act/loop'`. */
+export declare const replyTurn: typeof LoopModule.replyTurn;
+/** @deprecated Import it from the subpath: `import { planSchema } from 'alfred-act/loop'`. */
+export declare const planSchema: typeof LoopModule.planSchema;
+/** @deprecated Import it from the subpath: `import { createTurnState } from 'alfred-act/loop'`. */
+export declare const createTurnState: typeof LoopModule.createTurnState;
+/** @deprecated Import it from the subpath: `import { readTurnState } from 'alfred-act/loop'`. */
+export declare const readTurnState: typeof LoopModule.readTurnState;
+/** @deprecated Import it from the subpath: `import { STEP_TOOLS } from 'alfred-act/loop'`. */
+export declare const STEP_TOOLS: typeof LoopModule.STEP_TOOLS;
 export type { TurnState, TurnResult, StepResult, LoopEvent, RunStepOptions, RunTurnOptions } from './loop.js';

@@ -1,4 +1,4 @@
-// Types of the chat-completions driver (web/src/llm.js).
+// Types of the chat-completions driver (web/src/llm/).
 
 // Merges with the DOM / @types/node declarations when the project has them,
 // and lets this file compile when it does not.

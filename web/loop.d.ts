@@ -1,4 +1,4 @@
-// Types of the Act loop (web/src/loop.js). Every type the loop shares with
+// Types of the Act loop (web/src/loop/). Every type the loop shares with
 // the rest of the package (Core, Act, ActDecision, StepType, …) is the one
 // declared in index.d.ts, so a loaded core and an act are what runStep and
 // runTurn take.

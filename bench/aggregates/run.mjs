@@ -5,7 +5,7 @@
 // token so RLS applies), next to reading the rows and summing in JS.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { readPackDomain } from '../../db/packs.mjs';
 import { pullDomain } from '../../web/src/index.node.js';
 import { differences } from './compare.mjs';

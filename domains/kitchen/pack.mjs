@@ -1,6 +1,6 @@
 // The kitchen domain pack: recipes, their ingredients, a shared ingredient
 // catalog, inventory, shopping list, meal plans, tasks, preferences and a
-// cooking log, for the local stack (db/stack.mjs, the default schema).
+// cooking log, for the local stack (db/local-stack.mjs, the default schema).
 import { fileURLToPath } from 'node:url';
 import { seedDatabase, seedKey } from './seed/index.mjs';
 

@@ -12,7 +12,7 @@
 
 #include "../../core/src/executor/db_error.h"
 #include "../../core/src/json/echo.h"
-#include "alfred/json/error_codes.h"
+#include "alfred/errors/error_codes.h"
 #include "alfred/json/json.h"
 #include "fuzz_support.h"
 
@@ -21,7 +21,7 @@ namespace {
 
 constexpr std::string_view kWhat = "reading recipes";
 
-// A code of the catalog (core/include/alfred/json/error_codes.h) the core emits
+// A code of the catalog (core/include/alfred/errors/error_codes.h) the core emits
 // (origin core, executor or database; the mapping reuses unknown_table and
 // invalid_value from the core's own refusals): read from the catalog, so a
 // code added there (too_many_rows for PGRST124) is known here without a

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from '@supabase/supabase-js';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';
 import { ROOT } from './support/paths.mjs';
 import { rest } from './support/stack.mjs';

@@ -10,7 +10,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import assert from 'node:assert/strict';
 import { ROOT } from './support/paths.mjs';
 
-const LAYERS = ['json', 'uuid', 'domain', 'registry', 'tool_call', 'postgrest', 'rows', 'executor', 'prompt', 'api'];
+const LAYERS = ['errors', 'json', 'uuid', 'domain', 'registry', 'tool_call', 'postgrest', 'rows', 'executor', 'prompt', 'api'];
 // A public header sits in core/include/alfred/<subsystem>/, the subsystem
 // whose core/src folder holds the .cpp of the same name when there is one.
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { AlfredError, STEP_TOOLS, TOOL_NAMES, kitchen, loadCore, restUrl } from '../../web/src/index.node.js';
 import { FILTER_OPS, NAME_RULES, OUTCOME_UNKNOWN_HINT } from '../../web/dist/core-rules.mjs';
-import { deriveDomain } from '../../web/src/domain-pull.js';
+import { deriveDomain } from '../../web/src/pull/index.js';
 import { artifactsOf, registerArtifacts } from '../../web/src/loop/artifacts.js';
 import { coreRules, moduleText, typesText } from '../../scripts/generate-core-rules.mjs';
 import { ROOT } from './support/paths.mjs';

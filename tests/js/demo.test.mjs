@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { startDemoServer } from '../../scripts/serve-demo.mjs';
 import { stepComplete, toolCall, where } from './support/decisions.mjs';
 import { pageDriver } from './support/page-driver.mjs';

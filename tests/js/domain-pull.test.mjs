@@ -1,4 +1,4 @@
-// A domain from PostgREST's OpenAPI description (web/src/domain-pull.js): the
+// A domain from PostgREST's OpenAPI description (web/src/pull/index.js): the
 // derivation rules on small hand-made descriptions shaped like PostgREST 12's,
 // then the real kitchen stack, whose pulled domain plus
 // domains/kitchen/overrides.json must be exactly domains/kitchen/domain.json,
@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDomainCommand } from '../../cli/domain.mjs';
 import { before, test } from 'node:test';
-import { deriveDomain, formatDomain, refPrefixes } from '../../web/src/domain-pull.js';
+import { deriveDomain, formatDomain, refPrefixes } from '../../web/src/pull/index.js';
 import { domainFromOpenApi, loadCore, pullDomain } from '../../web/src/index.node.js';
 import { loadPack } from '../../db/packs.mjs';
 import { openDatabase } from '../../db/pglite.mjs';

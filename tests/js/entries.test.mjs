@@ -102,7 +102,7 @@ for (const [subpath, conditions] of jsEntries) {
 }
 
 test('the names read from the sources are the ones Node imports, for the entries Node can import', async () => {
-  const importable = ['web/src/index.node.js', 'web/src/index.browser.js', 'web/src/loop.js', 'web/src/mcp/index.js', 'web/src/adapters/ai.js', 'web/src/adapters/openai.js', 'web/src/worker/index.node.js', 'db/stack.mjs'];
+  const importable = ['web/src/index.node.js', 'web/src/index.browser.js', 'web/src/loop/index.js', 'web/src/mcp/index.js', 'web/src/adapters/ai.js', 'web/src/adapters/openai.js', 'web/src/worker/index.node.js', 'db/local-stack.mjs'];
   // Node's bundled build (scripts/bundle.mjs), each entry as package.json names it.
   importable.push(...jsEntries.map(([, conditions]) => conditions.node?.slice(2)).filter((file) => file?.startsWith('web/dist/')));
   assert.equal(importable.length, 8 + 6);

@@ -1,4 +1,4 @@
-// The error-code catalog (core/include/alfred/json/error_codes.h) is the one list
+// The error-code catalog (core/include/alfred/errors/error_codes.h) is the one list
 // of codes: the package's `errorCodes` and `codes`, its TypeScript union and
 // docs/error-codes.md are generated from it, no JavaScript file of the
 // package, the worker, the CLI or the local stack emits a code missing from
@@ -45,7 +45,7 @@ const NOT_CODES = new Set([
   'pg_surgery', 'pg_trgm', 'pg_visibility', 'pg_walinspect', 'tsm_system_rows', 'tsm_system_time', 'uuid_ossp',
   // MCP 2026-07-28 and RFC 9728 words.
   'input_required', 'authorization_servers', 'resource_name',
-  // A workerd compatibility flag (worker/local.mjs).
+  // A workerd compatibility flag (scripts/serve-worker.mjs).
   'enable_request_signal',
 ]);
 
@@ -116,7 +116,7 @@ test('every code the JavaScript sources write is in the catalog', () => {
       if (!known.has(match[1]) && !NOT_CODES.has(match[1])) missing.push(`${file}: ${match[1]}`);
     }
   }
-  assert.deepEqual(missing, [], 'add each to core/include/alfred/json/error_codes.h, or to NOT_CODES here if it is not an error code');
+  assert.deepEqual(missing, [], 'add each to core/include/alfred/errors/error_codes.h, or to NOT_CODES here if it is not an error code');
 });
 
 // Functions of the sources with a parameter named `code`, by name: a literal
@@ -155,7 +155,7 @@ test('every codes.x the JavaScript sources read is in the catalog', () => {
     }
   }
   assert.ok(read > 200, `only ${read} codes.x read`);
-  assert.deepEqual(unknown, [], 'codes has no such code: see core/include/alfred/json/error_codes.h');
+  assert.deepEqual(unknown, [], 'codes has no such code: see core/include/alfred/errors/error_codes.h');
 });
 
 test('the check finds a code written as text in each place a code goes, and nowhere else', () => {

@@ -8,8 +8,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { loadCore } from '../../web/src/index.node.js';
-import { createChatModel } from '../../web/src/llm.js';
-import { runStep } from '../../web/src/loop.js';
+import { internalsOf, setInternals } from '../../web/src/core/internals.js';
+import { createChatModel } from '../../web/src/llm/index.js';
+import { runStep } from '../../web/src/loop/index.js';
 import { faultProxy } from './support/fault-proxy.mjs';
 import { startScriptedModel } from './support/scripted-model.mjs';
 import { stepComplete, toolCall } from './support/decisions.mjs';
@@ -419,7 +420,7 @@ test('100 MB bodies: refused from Content-Length without reading, or after the l
   const limit = core.executionLimits.maxResponseBytes;
   let last;
   const declared = faultFetch(() => (last = lazyBody(total, { headers: { 'content-length': String(total) } })).response);
-  const memoryBefore = core.memoryBytes;
+  const memoryBefore = internalsOf(core).memoryBytes;
   const act = actWith(declared);
   const read = await executeChecked(act, declared, 'db_read', { table: 'tasks' }, { code: 'response_too_large' });
   assert.equal(read.result.error.message, 'reading tasks failed: the response is larger than the limit (Content-Length 104857600 bytes, over 8 MiB)');
@@ -429,7 +430,7 @@ test('100 MB bodies: refused from Content-Length without reading, or after the l
   const second = await executeChecked(actWith(streamed), streamed, 'db_read', { table: 'tasks' }, { code: 'response_too_large' });
   assert.equal(second.result.error.message, 'reading tasks failed: the response is larger than the limit (more than 8 MiB of body)');
   assert.ok(last.pulled() <= limit + (128 << 10), `pulled ${last.pulled()} bytes`);
-  assert.equal(core.memoryBytes, memoryBefore, 'nothing was copied into WASM memory');
+  assert.equal(internalsOf(core).memoryBytes, memoryBefore, 'nothing was copied into WASM memory');
 
   // A create answered with 100 MB: the row was saved; the answer is over the limit.
   const title = uniqueTitle('huge answer');
@@ -463,11 +464,14 @@ test('a fetch that resolves to something other than a Response is invalid_respon
  * from `respond` for the first response to a need matching `when(need)`, as
  * the core does when it fails while taking an answer (a C++ exception that
  * escaped: a WebAssembly.Exception). The real execution goes on otherwise.
+ * The Act starts executions through the core's plumbing (core/plumbing.js),
+ * so the stand-in core gets plumbing of its own that differs in that.
  */
 function coreFailingToRespond(when, error) {
+  const plumbing = internalsOf(core);
   let armed = true;
   const startExecution = (...args) => {
-    const execution = core.startExecution(...args);
+    const execution = plumbing.startExecution(...args);
     let needs = [];
     return {
       ...execution,
@@ -481,19 +485,19 @@ function coreFailingToRespond(when, error) {
       },
     };
   };
-  return new Proxy(core, {
-    get(target, key) {
-      if (key === 'startExecution') return startExecution;
-      const value = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const bound = (target, key) => {
+    const value = Reflect.get(target, key, target);
+    return typeof value === 'function' ? value.bind(target) : value;
+  };
+  const failing = new Proxy(core, { get: bound });
+  setInternals(failing, new Proxy(plumbing, { get: (target, key) => (key === 'startExecution' ? startExecution : bound(target, key)) }));
+  return failing;
 }
 
 const escapedException = () => new WebAssembly.Exception(new WebAssembly.Tag({ parameters: [] }), []);
 
 test('regression: a throw from the core while it takes a response is a { data, error } result; after a write was sent it is write_outcome_unknown and the retry inserts one row', BOUNDED, async () => {
-  const { Act } = await import('../../web/src/act.js');
+  const { Act } = await import('../../web/src/act/index.js');
   const options = { restUrl: stack().url, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id };
 
   // A read: internal_error (a plain throw) or out_of_memory (an escaped C++ exception), never a rejection.

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { loadCore } from '../../web/src/index.node.js';
 import { SCRATCH } from './support/paths.mjs';
 import { rest } from './support/stack.mjs';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { LlmError, createChatModel, modelConfigFromEnv } from '../../web/src/llm.js';
+import { LlmError, createChatModel, modelConfigFromEnv } from '../../web/src/llm/index.js';
 import { startScriptedModel } from './support/scripted-model.mjs';
 
 const MESSAGES = [

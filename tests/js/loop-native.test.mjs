@@ -8,9 +8,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCore } from '../../web/src/index.node.js';
-import { createChatModel } from '../../web/src/llm.js';
-import { runStep, runTurn } from '../../web/src/loop.js';
-import { startStack } from '../../db/stack.mjs';
+import { createChatModel } from '../../web/src/llm/index.js';
+import { runStep, runTurn } from '../../web/src/loop/index.js';
+import { startStack } from '../../db/local-stack.mjs';
 import { completionBody, startScriptedModel, toolCallsBody } from './support/scripted-model.mjs';
 import { stepComplete, where } from './support/decisions.mjs';
 

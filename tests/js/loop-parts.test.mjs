@@ -9,9 +9,9 @@ import { kitchen, loadCore } from '../../web/src/index.node.js';
 import { artifactsOf, registerArtifacts } from '../../web/src/loop/artifacts.js';
 import { eventsOf } from '../../web/src/loop/events.js';
 import { toolErrorFeedback } from '../../web/src/loop/feedback.js';
-import { createTurnState, planTurn, readTurnState, replyTurn } from '../../web/src/loop.js';
+import { createTurnState, planTurn, readTurnState, replyTurn } from '../../web/src/loop/index.js';
 import { nextTurnState } from '../../web/src/loop/state.js';
-import { createChatModel } from '../../web/src/llm.js';
+import { createChatModel } from '../../web/src/llm/index.js';
 import { startScriptedModel } from './support/scripted-model.mjs';
 import { ROOT } from './support/paths.mjs';
 

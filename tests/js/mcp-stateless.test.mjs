@@ -8,8 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/client/validators/cf-worker';
-import { startStack } from '../../db/stack.mjs';
-import { startWorkerd } from '../../worker/local.mjs';
+import { startStack } from '../../db/local-stack.mjs';
+import { startWorkerd } from '../../scripts/serve-worker.mjs';
 import { rest } from './support/stack.mjs';
 
 const VERSION = '2026-07-28';

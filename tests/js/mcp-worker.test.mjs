@@ -9,8 +9,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { signJwt } from '../../db/jwt.mjs';
 import { loadCore } from '../../web/src/index.node.js';
-import { startStack } from '../../db/stack.mjs';
-import { startDeno, startWorkerd } from '../../worker/local.mjs';
+import { startStack } from '../../db/local-stack.mjs';
+import { startDeno, startWorkerd } from '../../scripts/serve-worker.mjs';
 import { rest } from './support/stack.mjs';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;

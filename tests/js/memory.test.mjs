@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadCore } from '../../web/src/index.node.js';
+import { internalsOf } from '../../web/src/core/internals.js';
 
 // Every test has a time bound: a runaway allocation fails the test instead of stalling the suite.
 const BOUNDED = { timeout: 120_000 };
@@ -48,7 +49,7 @@ function assertHealthy(core) {
 
 test('regression: 50 MB strings are refused before they reach WASM memory', BOUNDED, async () => {
   const core = await loadCore();
-  const before = core.memoryBytes;
+  const before = internalsOf(core).memoryBytes;
   const huge = 'x'.repeat(50 * MiB);
   const request = core.buildRequest('db_read', { table: huge }, OPTIONS);
   assert.deepEqual([request.error.code, request.error.path], ['input_too_large', 'params']);
@@ -61,18 +62,18 @@ test('regression: 50 MB strings are refused before they reach WASM memory', BOUN
   assert.equal(bytes.error.message, `the size of the rows is ${50 * MiB} bytes, over the limit of ${8 * MiB} bytes`);
   assert.equal(core.createRegistry().registerGenerated('recipes', { name: huge }).error.code, 'input_too_large');
   assert.throws(() => core.createRegistry(huge), { code: 'input_too_large' });
-  assert.equal(core.memoryBytes, before, 'nothing was copied in');
+  assert.equal(internalsOf(core).memoryBytes, before, 'nothing was copied in');
   assertHealthy(core);
 });
 
 test('regression: 10^6 rows through translateRows: refused by default and at the largest input; taken or refused cleanly at it', BOUNDED, async () => {
   const rows = taskRows(1_000_000);
   const core = await loadCore();
-  const before = core.memoryBytes;
+  const before = internalsOf(core).memoryBytes;
   const registry = core.createRegistry();
   const { error } = registry.translateRows('tasks', rows);
   assert.equal(error.code, 'input_too_large');
-  assert.equal(core.memoryBytes, before);
+  assert.equal(internalsOf(core).memoryBytes, before);
 
   // 8 MiB, the default, is also the most a caller may allow: 10^6 rows (98
   // MB) stay over it. The densest rows it holds (182 361 bare ids) translate;
@@ -85,7 +86,7 @@ test('regression: 10^6 rows through translateRows: refused by default and at the
   assert.equal(first.error, null);
   const second = big.translateRowsText('tasks', densestRows(8 * MiB, 1_000_000));
   assert.equal(second.error.code, 'out_of_memory');
-  assert.ok(roomy.memoryBytes <= 96 * MiB, `memory ${roomy.memoryBytes}`);
+  assert.ok(internalsOf(roomy).memoryBytes <= 96 * MiB, `memory ${internalsOf(roomy).memoryBytes}`);
   assertHealthy(roomy);
   // The next ref follows the first batch's: the failed one registered nothing.
   assert.equal(JSON.parse(big.translateRowsText('tasks', densestRows(200, 5_000_000)).data)[0].id, 'task_182362');
@@ -119,7 +120,7 @@ test('memory grown for a large input is reused: the same work again does not gro
     assert.equal(error, null);
     assert.ok(data.startsWith('[{"id":"task_1"'));
     registry.delete();
-    sizes.push(core.memoryBytes);
+    sizes.push(internalsOf(core).memoryBytes);
   }
   assert.ok(sizes[0] <= 48 * MiB, `grew to ${sizes[0]} bytes`);
   assert.deepEqual(sizes.slice(1), [sizes[0], sizes[0], sizes[0]]);
@@ -127,7 +128,7 @@ test('memory grown for a large input is reused: the same work again does not gro
   // A large buildRequest (a 900-row batch) gives its buffers back too.
   const data = Array.from({ length: 900 }, (_, i) => ({ title: `task ${i} ${'y'.repeat(2000)}` }));
   for (let round = 0; round < 3; round++) assert.equal(core.buildRequest('db_create', { table: 'tasks', data }, OPTIONS).error, null);
-  assert.equal(core.memoryBytes, sizes[0]);
+  assert.equal(internalsOf(core).memoryBytes, sizes[0]);
   assertHealthy(core);
 });
 
@@ -141,7 +142,7 @@ test('execute: the largest response the limits allow fits in 48 MiB of WASM memo
     assert.equal(error, null);
     assert.equal(data.length, 10_000);
     act.registry.delete();
-    sizes.push(core.memoryBytes);
+    sizes.push(internalsOf(core).memoryBytes);
   }
   assert.ok(sizes[0] <= 48 * MiB, `grew to ${sizes[0]} bytes`);
   assert.deepEqual(sizes.slice(1), [sizes[0], sizes[0]]);
@@ -207,7 +208,7 @@ test('regression: execute at the largest limits fits, twice on one core, and the
       assert.ok(act.registry.toJSON().refs.length >= 1);
       act.registry.delete();
     }
-    assert.ok(core.memoryBytes <= 96 * MiB, `memory ${core.memoryBytes}`);
+    assert.ok(internalsOf(core).memoryBytes <= 96 * MiB, `memory ${internalsOf(core).memoryBytes}`);
   }
   assertHealthy(core);
   // One past each maximum is refused when the act is made.
@@ -225,7 +226,7 @@ test('regression: the stateless calls at the largest input (8 MiB) fit', BOUNDED
     const text = JSON.stringify({ action: 'step_complete', summary: 's', data: 'q'.repeat(8 * MiB - 1_000), note_for_next_step: '' });
     const decision = core.parseDecision(text, { stepType: 'analyze' });
     assert.equal(decision.error, null, decision.error?.message);
-    assert.ok(core.memoryBytes <= 96 * MiB);
+    assert.ok(internalsOf(core).memoryBytes <= 96 * MiB);
   }
   assertHealthy(core);
   await assert.rejects(loadCore({ maxInputBytes: 8 * MiB + 1 }), { code: 'invalid_option', path: 'maxInputBytes', message: 'maxInputBytes must be a whole number from 1 to 8388608' });

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { loadCore } from '../../web/src/index.node.js';
-import { createChatModel } from '../../web/src/llm.js';
-import { runStep } from '../../web/src/loop.js';
+import { createChatModel } from '../../web/src/llm/index.js';
+import { runStep } from '../../web/src/loop/index.js';
 import { stepComplete, toolCall, where } from './support/decisions.mjs';
 import { recordingFetch } from './support/recording-fetch.mjs';
 import { startScriptedModel } from './support/scripted-model.mjs';

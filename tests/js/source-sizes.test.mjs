@@ -352,7 +352,7 @@ test('the covered folders: core/ and wasm/ C++, web/src, worker/ (not node_modul
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
   };
-  for (const path of ['core/src/a/big.cpp', 'core/include/alfred/big.h', 'wasm/big.cpp', 'web/src/big.js', 'worker/src/big.js', 'worker/local.mjs', 'cli/big.mjs', 'db/big.mjs']) plant(path);
+  for (const path of ['core/src/a/big.cpp', 'core/include/alfred/big.h', 'wasm/big.cpp', 'web/src/big.js', 'worker/src/big.js', 'worker/deno.js', 'cli/big.mjs', 'db/big.mjs']) plant(path);
   for (const path of ['core/src/a/data.inc', 'worker/node_modules/dep/big.js', 'worker/dist/big.js', 'db/migrations/big.mjs', 'db/big.js', 'web/dist/big.js', 'tests/js/big.mjs']) plant(path);
   plant('wasm/long.cpp', cppFunction('void long_one()', 61));
   plant('web/src/fine.js', cppFunction('function fine()', 60));
@@ -364,7 +364,7 @@ test('the covered folders: core/ and wasm/ C++, web/src, worker/ (not node_modul
     'wasm/big.cpp:1 file 501 lines',
     'wasm/long.cpp:1 long_one() 61 lines',
     'web/src/big.js:1 file 501 lines',
-    'worker/local.mjs:1 file 501 lines',
+    'worker/deno.js:1 file 501 lines',
     'worker/src/big.js:1 file 501 lines',
   ]);
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createClient as createSupabaseClient } from '@supabase/supabase-js';
 import { signJwt } from '../../db/jwt.mjs';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 import { rest } from './support/stack.mjs';
 

@@ -16,7 +16,7 @@ import { CONTRIB, extensionsFor } from '../../db/extensions.mjs';
 import { signJwt } from '../../db/jwt.mjs';
 import { applyMigrations } from '../../db/migrations.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { SCRATCH } from './support/paths.mjs';
 import { rest } from './support/stack.mjs';
 

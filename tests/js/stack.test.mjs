@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { signJwt } from '../../db/jwt.mjs';
 import { loadPack } from '../../db/packs.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { lexicalEmbedder } from '../../web/src/embedder.js';
 import { SupabaseSessionStore } from '../../web/src/mcp/store.js';
 import { ROOT, SCRATCH } from './support/paths.mjs';

@@ -51,10 +51,10 @@ test('package.json: the new subpaths, types first, and the existing exports as t
   // browsers the sources, so one runtime never mixes the two.
   const bundled = (types, source, node) => ({ types, deno: source, node, default: source });
   assert.deepEqual(exports['./mcp'], bundled('./web/mcp.d.ts', './web/src/mcp/index.js', './web/dist/node-mcp.js'));
-  assert.deepEqual(exports['./loop'], bundled('./web/loop.d.ts', './web/src/loop.js', './web/dist/node-loop.js'));
+  assert.deepEqual(exports['./loop'], bundled('./web/loop.d.ts', './web/src/loop/index.js', './web/dist/node-loop.js'));
   // The Durable Object imports cloudflare:workers: workerd only.
   assert.deepEqual(exports['./worker/durable'], { types: './web/worker-durable.d.ts', default: './web/src/worker/durable.js' });
-  assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/stack.mjs' });
+  assert.deepEqual(exports['./stack'], { types: './db/stack.d.ts', default: './db/local-stack.mjs' });
   for (const file of ['web/mcp.d.ts', 'web/loop.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src', 'db/stack.d.ts', 'db/*.mjs']) assert.ok(manifest.files.includes(file), `${file} is not in "files"`);
 });
 
@@ -84,6 +84,29 @@ test('alfred-act/mcp: every export is declared in web/mcp.d.ts', async () => {
   const types = await declared('web/mcp.d.ts');
   assert.deepEqual(exported.filter((name) => !types.has(name)), []);
   assert.ok(exported.includes('createMcpServer') && exported.includes('accessTokenSource') && exported.includes('resolveMcpDomain'));
+});
+
+// The root's MCP and loop names are deprecated in favour of the subpaths
+// (CHANGELOG, "Deprecated"), not removed: code written against the root keeps
+// working, and gets the subpath's own functions and classes.
+const ROOT_DEPRECATED = {
+  'alfred-act/loop': ['runStep', 'runTurn', 'runTurnEvents', 'planTurn', 'replyTurn', 'planSchema', 'createTurnState', 'readTurnState', 'STEP_TOOLS'],
+  'alfred-act/mcp': ['MCP_INSTRUCTIONS', 'SCHEMA_URI', 'coreDomain', 'mcpToolList', 'mcpResourceList', 'schemaDescription', 'mcpToolResult', 'mcpToolError', 'newSessionId', 'openSession', 'findSession', 'closeSession', 'callSessionTool', 'MemorySessionStore', 'SupabaseSessionStore', 'readUserToken', 'isServiceKey'],
+};
+
+test('the root still exports the MCP and loop names, the same as their subpaths, each declared @deprecated in web/index.d.ts', async () => {
+  const root = await import('alfred-act');
+  const types = await readFile(join(ROOT, 'web/index.d.ts'), 'utf8');
+  for (const [subpath, names] of Object.entries(ROOT_DEPRECATED)) {
+    const part = await import(subpath);
+    for (const name of names) {
+      assert.ok(name in root, `alfred-act still exports ${name}`);
+      assert.equal(root[name], part[name], `${name} of alfred-act is ${subpath}'s`);
+      const declaration = new RegExp(`/\\*\\* @deprecated Import it from the subpath: \`import \\{ ${name} \\} from '${subpath}'\`\\. \\*/\\nexport declare const ${name}:`);
+      assert.match(types, declaration, `${name} is declared deprecated, naming ${subpath}`);
+    }
+  }
+  assert.equal(typeof root.runTurn, 'function');
 });
 
 test("the worker's workerd, Deno and browser entries reach only package files (no node: builtins); workerd imports the .wasm as a module", async () => {

@@ -6,8 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { startWorkerd } from '../../worker/local.mjs';
-import { startStack } from '../../db/stack.mjs';
+import { startWorkerd } from '../../scripts/serve-worker.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 
 // Every test has a time bound: a fault that hangs fails the test instead of stalling the suite.
 const BOUNDED = { timeout: 120_000 };

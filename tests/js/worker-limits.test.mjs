@@ -307,9 +307,9 @@ describe('readConfig: auth and limits', () => {
 
   // configOf keeps a configuration while these variables keep their values:
   // a variable read but missing from the list would leave it stale.
-  test('every variable the configuration reads (config.js, policy.js, the policy table, llm.js) is in WORKER_VARIABLES (the list configOf, deno.js and local.mjs use)', async () => {
+  test('every variable the configuration reads (config.js, policy.js, the policy table, llm/index.js) is in WORKER_VARIABLES (the list configOf, deno.js and scripts/serve-worker.mjs use)', async () => {
     const { readFile } = await import('node:fs/promises');
-    const files = ['worker/config.js', 'worker/policy.js', 'policy/options.js', 'llm.js'];
+    const files = ['worker/config.js', 'worker/policy.js', 'policy/options.js', 'llm/index.js'];
     const source = (await Promise.all(files.map((file) => readFile(new URL(`../../web/src/${file}`, import.meta.url), 'utf8')))).join('\n');
     const read = new Set([...source.matchAll(/\b((?:SUPABASE|ALFRED|OPENAI|ALLOWED|MAX_BODY)_[A-Z_]+)\b/g)].map(([, name]) => name));
     for (const name of read) assert.ok(WORKER_VARIABLES.includes(name), `${name} is missing from web/src/worker/variables.js`);

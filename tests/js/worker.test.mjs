@@ -5,9 +5,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { signJwt } from '../../db/jwt.mjs';
-import { startDeno, startWorkerd } from '../../worker/local.mjs';
+import { startDeno, startWorkerd } from '../../scripts/serve-worker.mjs';
 import { startScriptedModel } from './support/scripted-model.mjs';
-import { startStack } from '../../db/stack.mjs';
+import { startStack } from '../../db/local-stack.mjs';
 import { rest } from './support/stack.mjs';
 import { stepComplete, toolCall, where } from './support/decisions.mjs';
 import { post as postJson, turn as sseTurn } from './support/worker-client.mjs';

@@ -1,8 +1,9 @@
 // Node entry: compiles the shipped .wasm from disk once per process.
 import { compileBytes, createLoadCore, fetchWasm, wasmFetchFailed } from './loader.js';
 import { createActFactory } from './act/factory.js';
-import { createDomainPull } from './domain-pull.js';
+import { createDomainPull } from './pull/index.js';
 import { globalTracer } from './policy/otel.js';
+import { internalsOf } from './core/internals.js';
 
 export * from './public.js';
 
@@ -45,7 +46,7 @@ const loadShipped = createLoadCore(
  */
 export async function loadCore(options) {
   const [core, tracer] = await Promise.all([loadShipped(options), globalTracer()]);
-  core.useDefaultTracer(tracer);
+  internalsOf(core).useDefaultTracer(tracer);
   return core;
 }
 

@@ -8,7 +8,7 @@
 //   otherwise           the entry's own way of getting the shipped file.
 // Compiled modules are cached (one per URL, one for the shipped file), never
 // instances, so every loadCore() call gets fresh WASM memory.
-import { instantiateCore } from './core.js';
+import { instantiateCore } from './core/index.js';
 import { defaultDomain } from './default-domain.js';
 import { AlfredError } from './errors.js';
 import { codes } from '../dist/error-codes.mjs';

@@ -38,20 +38,20 @@ function jsonOf(value, path) {
 }
 
 /** @internal Core#renderQuery. */
-export function renderQuery(core, module, record, { style = 'block' } = {}) {
+export function renderQuery(plumbing, module, record, { style = 'block' } = {}) {
   return asResult(() => {
     const text = jsonOf(record, 'record');
-    core.checkInput(text, 'record');
-    return JSON.parse(core.callWithInput(text, (length) => module.renderQueryAt(length, String(style))));
+    plumbing.checkInput(text, 'record');
+    return JSON.parse(plumbing.callWithInput(text, (length) => module.renderQueryAt(length, String(style))));
   });
 }
 
 /** @internal Core#parseDecision. */
-export function parseDecision(core, module, text, { stepType } = {}) {
+export function parseDecision(plumbing, module, text, { stepType } = {}) {
   return asResult(() => {
     const reply = String(text ?? '');
-    core.checkInput(reply, 'text');
+    plumbing.checkInput(reply, 'text');
     const step = stepType ? String(stepType).slice(0, 80) : '';
-    return JSON.parse(core.callWithInput(reply, (length) => module.parseDecisionAt(length, step)));
+    return JSON.parse(plumbing.callWithInput(reply, (length) => module.parseDecisionAt(length, step)));
   });
 }

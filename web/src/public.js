@@ -1,15 +1,18 @@
 // What every runtime entry exports besides loadCore/createAct, which depend on
 // how the entry gets the .wasm.
-export { AlfredError, Core, Registry } from './core.js';
+export { AlfredError, Core, Registry } from './core/index.js';
 export { kitchen, recipeEmbeddingText } from './kitchen.js';
 export { actDecisionSchema } from './prompt.js';
 export { errorCodes } from '../dist/error-codes.mjs';
 export { TOOL_NAMES } from './tools.js';
-export { Act } from './act.js';
+export { Act } from './act/index.js';
 export { restUrl } from './act/options.js';
 export { lexicalEmbedder, openAIEmbedder, embeddingText, EmbeddingError } from './embedder.js';
-export { createChatModel, modelConfigFromEnv, LlmError } from './llm.js';
+export { createChatModel, modelConfigFromEnv, LlmError } from './llm/index.js';
 export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
+// The MCP and loop names below are alfred-act/mcp's and alfred-act/loop's,
+// exported here too for code written before the subpaths; deprecated at the
+// root (web/index.d.ts), never removed without a major version.
 export {
   MCP_INSTRUCTIONS,
   SCHEMA_URI,
@@ -33,4 +36,4 @@ export {
   createTurnState,
   readTurnState,
   STEP_TOOLS,
-} from './loop.js';
+} from './loop/index.js';

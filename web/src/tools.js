@@ -5,6 +5,7 @@
 import { AlfredError, internalError } from './errors.js';
 import { newFence } from './model-json.js';
 import { checkedResultLimits } from './result-limits.js';
+import { internalsOf } from './core/internals.js';
 import { TOOL_NAMES } from '../dist/core-rules.mjs';
 import { codes } from '../dist/error-codes.mjs';
 
@@ -112,7 +113,7 @@ export function toolResultText(core, tool, outcome, { registry, resultLimits, li
   // A write held for approval tells the model what it would change, inside the fence.
   const error = outcome?.error?.preview ? { ...outcome.error, preview: previewForModel(core, outcome.error.preview, registry) } : outcome?.error;
   // Only the rows that may be shown go to the core; the rest never leave.
-  return core.modelToolResultText(tool, { ...outcome, error: error ?? null, data: all.slice(0, limits.rows) }, {
+  return internalsOf(core).modelToolResultText(tool, { ...outcome, error: error ?? null, data: all.slice(0, limits.rows) }, {
     registry,
     limits,
     limited,
@@ -140,7 +141,7 @@ export function toolResult(core, tool, outcome, options) {
 }
 
 /** @internal Core#toolDefinitions: the definitions of `domain`, kept in `cache` (per domain object) by variant. */
-export function cachedToolDefinitions(core, module, cache, { domain, strict, schema, readOnly, fixed = [] }) {
+export function cachedToolDefinitions(plumbing, module, cache, { domain, strict, schema, readOnly, fixed = [] }) {
   if (typeof strict !== 'boolean') {
     throw new AlfredError({ code: codes.invalid_option, path: 'strict', message: `strict must be true or false, got ${JSON.stringify(strict)}` });
   }
@@ -148,7 +149,7 @@ export function cachedToolDefinitions(core, module, cache, { domain, strict, sch
     throw new AlfredError({ code: codes.invalid_option, path: 'readOnly', message: `readOnly must be true or false, got ${JSON.stringify(readOnly)}` });
   }
   const inlineSchema = toolSchemaOption(schema);
-  const handle = core.domainHandle(domain);
+  const handle = plumbing.domainHandle(domain);
   let cached = cache.get(domain);
   if (!cached) cache.set(domain, (cached = {}));
   // A read-only act is offered db_read and the functions that only read

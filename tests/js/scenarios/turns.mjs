@@ -5,8 +5,8 @@
 // to the model carries a UUID.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createChatModel } from '../../../web/src/llm.js';
-import { runTurn } from '../../../web/src/loop.js';
+import { createChatModel } from '../../../web/src/llm/index.js';
+import { runTurn } from '../../../web/src/loop/index.js';
 import { stepComplete, toolCall, where } from '../support/decisions.mjs';
 import { UUID, assertModelFacing, isoDay, ok, promptArtifact, promptRows, unique, userPrompt, uuidOf } from '../support/scenario.mjs';
 import { startScriptedModel } from '../support/scripted-model.mjs';

@@ -1,7 +1,7 @@
 // A local Supabase on the test's own SQL: PGlite migrated with the Supabase
 // bootstrap (db/migrations), alfred-act's act_sessions (db/sessions: the
 // database of an app whose MCP server keeps sessions there) and then `sql`, served by the real PostgREST 12
-// through the same socket, settings and /rest/v1 gateway as db/stack.mjs,
+// through the same socket, settings and /rest/v1 gateway as db/local-stack.mjs,
 // with no domain pack and no seed. Before the socket opens (PostgREST is then
 // the only client), `inspect(query)` may read the database; the catalog
 // reader is tested that way.

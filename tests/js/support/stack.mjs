@@ -1,8 +1,8 @@
-// Test helpers for the embedded local Supabase (db/stack.mjs): a fresh,
+// Test helpers for the embedded local Supabase (db/local-stack.mjs): a fresh,
 // seeded stack on free ports that stops when the test or suite ends, and a
 // small fetch wrapper for talking to its PostgREST.
 import { after, before } from 'node:test';
-import { startStack } from '../../../db/stack.mjs';
+import { startStack } from '../../../db/local-stack.mjs';
 
 export { SEED_USERS } from '../../../db/seed/ids.mjs';
 

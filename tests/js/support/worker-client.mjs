@@ -1,4 +1,4 @@
-// Talking to a running edge worker (worker/local.mjs) over HTTP, as a client
+// Talking to a running edge worker (scripts/serve-worker.mjs) over HTTP, as a client
 // does: JSON routes, and /act/turn read as server-sent events.
 import assert from 'node:assert/strict';
 

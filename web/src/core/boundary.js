@@ -1,7 +1,7 @@
 // The boundary between JavaScript and WebAssembly: how bytes go into WASM
 // memory and how the text a call published comes out (see
 // wasm/bindings.cpp). `callWithText` is the one helper for "a call with
-// text in and a result out"; the Core facade (core.js) and the registry
+// text in and a result out"; the Core facade (core/index.js) and the registry
 // wrapper (registry.js) cross the boundary only through these functions.
 import createAlfredCore from '../../dist/alfred_core.mjs';
 import { KEEP_BYTES, coreAbi, sized } from './abi.js';

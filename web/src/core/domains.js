@@ -11,11 +11,11 @@ const domainFinalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
 
 // The core's compiled form of a domain's JSON text, passed through the input
-// buffer.
-const loadDomain = (core, module, text) => core.callWithInput(text, (length) => new module.Domain(length), { read: false });
+// buffer (`plumbing`: the Core's, core/plumbing.js).
+const loadDomain = (plumbing, module, text) => plumbing.callWithInput(text, (length) => new module.Domain(length), { read: false });
 
 // Core#validateDomain: `{ data: domain, error }` by the core's own parser.
-export function validateDomainWith(core, module, domain) {
+export function validateDomainWith(plumbing, module, domain) {
   let text;
   let value = domain;
   try {
@@ -29,7 +29,7 @@ export function validateDomainWith(core, module, domain) {
     if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
     return { data: null, error: { code: codes.invalid_domain, path: '', message: `the domain is not JSON: ${cause.message}`, hint: '' } };
   }
-  const handle = loadDomain(core, module, text);
+  const handle = loadDomain(plumbing, module, text);
   try {
     const failure = handle.loadError();
     return failure ? { data: null, error: parseResult(failure).error } : { data: value, error: null };
@@ -38,14 +38,14 @@ export function validateDomainWith(core, module, domain) {
   }
 }
 
-// Core#domainHandle: the compiled form of `domain`, cached in `domains`.
-export function compiledDomain(core, module, domains, domain) {
+// The compiled form of `domain` (CorePlumbing#domainHandle), cached in `domains`.
+export function compiledDomain(plumbing, module, domains, domain) {
   if (!domain || typeof domain !== 'object') {
     throw new AlfredError({ code: codes.invalid_option, path: 'domain', message: 'domain must be a domain configuration object' });
   }
   let handle = domains.get(domain);
   if (!handle) {
-    handle = loadDomain(core, module, JSON.stringify(domain));
+    handle = loadDomain(plumbing, module, JSON.stringify(domain));
     const failure = handle.loadError();
     if (failure) {
       handle.delete();

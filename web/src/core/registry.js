@@ -2,6 +2,7 @@
 // handle, and the checks that tie a registry to its Core and its domain.
 import { AlfredError, internalError } from '../errors.js';
 import { copyIn, jsonText, parseResult, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
+import { internalsOf } from './internals.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 const handles = new WeakMap();
@@ -83,8 +84,8 @@ export function restoreRegistry(handle, state, domain, core) {
   let foreign = null;
   try {
     const text = typeof state === 'string' ? state : JSON.stringify(state);
-    core.checkInput(text, 'state');
-    ({ error } = throwingAlfredError(() => parseResult(core.callWithInput(text, (length) => handle.restoreAt(length), { read: false }))));
+    internalsOf(core).checkInput(text, 'state');
+    ({ error } = throwingAlfredError(() => parseResult(internalsOf(core).callWithInput(text, (length) => handle.restoreAt(length), { read: false }))));
     if (!error) foreign = foreignRefs(throwingAlfredError(() => parseResult(handle.toJSON())).data, domain, (ref) => core.parseRef(ref));
   } catch (cause) {
     handle.delete();
@@ -109,7 +110,7 @@ export function boundRegistry(core, module, defaults, coreDomain, { domain, regi
   const chosen = domain ?? coreDomain;
   let fallback = defaults.get(chosen);
   if (!fallback) {
-    core.domainHandle(chosen);
+    internalsOf(core).domainHandle(chosen);
     fallback = new Registry(core, new module.Registry(), chosen);
     defaults.set(chosen, fallback);
   }
@@ -202,7 +203,7 @@ export class Registry {
   translateRowsText(table, rows, { domain, action = 'read', userId = '' } = {}) {
     try {
       const module = modules.get(this.#core);
-      const domainHandle = this.#core.domainHandle(this.#domain(domain));
+      const domainHandle = internalsOf(this.#core).domainHandle(this.#domain(domain));
       const handle = this.#handle();
       const bytes = rowBytes(rows);
       let value = bytes;
@@ -212,7 +213,7 @@ export class Registry {
         }
       } else {
         value = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
-        this.#core.checkInput(value, 'rows');
+        internalsOf(this.#core).checkInput(value, 'rows');
       }
       const length = copyIn(module, value, (size) => rowsRoom(module, size));
       // No table or action name is that long; an error repeats at most this much of one.
@@ -280,8 +281,8 @@ export class Registry {
   registerGenerated(table, content, { domain } = {}) {
     try {
       const text = jsonText(content ?? null, 'content');
-      this.#core.checkInput(text, 'content');
-      return parseResult(this.#handle().registerGenerated(this.#core.domainHandle(this.#domain(domain)), String(table).slice(0, 256), text));
+      internalsOf(this.#core).checkInput(text, 'content');
+      return parseResult(this.#handle().registerGenerated(internalsOf(this.#core).domainHandle(this.#domain(domain)), String(table).slice(0, 256), text));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
       return { data: null, error: internalError(cause) };
@@ -298,9 +299,9 @@ export class Registry {
   updateGenerated(genRef, content, { domain } = {}) {
     try {
       const module = modules.get(this.#core);
-      const domainHandle = this.#core.domainHandle(this.#domain(domain));
+      const domainHandle = internalsOf(this.#core).domainHandle(this.#domain(domain));
       const text = jsonText(content ?? null, 'content');
-      this.#core.checkInput(text, 'content');
+      internalsOf(this.#core).checkInput(text, 'content');
       return parseResult(module.registryUpdateGenerated(this.#handle(), domainHandle, String(genRef).slice(0, 256), text));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };
@@ -318,7 +319,7 @@ export class Registry {
    */
   promote(genRef, key, label = '', { domain } = {}) {
     try {
-      const domainHandle = this.#core.domainHandle(this.#domain(domain));
+      const domainHandle = internalsOf(this.#core).domainHandle(this.#domain(domain));
       return parseResult(this.#handle().promote(domainHandle, String(genRef).slice(0, 256), String(key).slice(0, 256), String(label).slice(0, 4096)));
     } catch (cause) {
       if (cause instanceof AlfredError) return { data: null, error: cause.toJSON() };

@@ -14,10 +14,10 @@ export function sameOptions(known, options) {
   return count === Object.keys(known).length;
 }
 
-// Core#requestContext.
-export function newRequestContext(core, module, input, options) {
+// CorePlumbing#requestContext.
+export function newRequestContext(plumbing, module, input, options) {
   const text = jsonText(options ?? null, 'options');
-  core.checkInput(text, 'options');
+  plumbing.checkInput(text, 'options');
   const handle = callWithText(module, input, text, (length) => new module.RequestContext(length), { read: false });
   try {
     const failure = handle.loadError();
@@ -29,7 +29,7 @@ export function newRequestContext(core, module, input, options) {
   }
 }
 
-// Core#checkedRequestContext: `context`, or deleted and refused when no
+// CorePlumbing#checkedRequestContext: `context`, or deleted and refused when no
 // request could be sent with it.
 export function sendableContext(context) {
   try {
@@ -63,11 +63,12 @@ export function refuseFunctions(options) {
 export class LastContext {
   #last = null;
 
-  of(core, options) {
+  // `plumbing`: the Core's (core/plumbing.js).
+  of(plumbing, options) {
     const last = this.#last;
     if (last && sameOptions(last.options, options)) return last;
     refuseFunctions(options);
-    const context = { options: { ...options }, ...core.requestContext(options) };
+    const context = { options: { ...options }, ...plumbing.requestContext(options) };
     if (last) {
       this.#last = null;
       last.handle.delete();

@@ -5,7 +5,7 @@
 // against somebody else's database. Node only (it reads files).
 import { projectName } from '../project-name.js';
 import { readFile } from 'node:fs/promises';
-import { fetchOpenApi } from '../domain-pull.js';
+import { fetchOpenApi } from '../pull/index.js';
 import { NO_CATALOG_NOTE, openPullCatalog } from '../pull/catalog-source.js';
 import { domainName } from './tools.js';
 import { codes } from '../../dist/error-codes.mjs';

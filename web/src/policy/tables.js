@@ -93,7 +93,7 @@ function restrictTable(domain, name, table, kept, removedNames) {
  * result is cached per domain object and allow-list, so the core compiles it
  * once. Throws `AlfredError` (`invalid_option`, path `tables`) for a name
  * the domain does not have, or a kept table whose key points at one left out.
- * The core still validates the result (`core.domainHandle`).
+ * The core still validates the result (`internalsOf(core).domainHandle`, core/internals.js).
  *
  * @example
  * restrictDomain(crm, ['deals', 'organizations']).tables // { deals, organizations }: contacts and tasks are gone, deals.primary_contact_id too

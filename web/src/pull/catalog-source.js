@@ -2,7 +2,7 @@
 // pulls (`alfred-act domain pull`, `alfred-act mcp --pull`), so both derive
 // the same domain from the same project: the database itself when its URL is
 // given (the catalog queries over node-postgres, an optional peer
-// dependency), else the facts a local stack (db/stack.mjs) serves to its
+// dependency), else the facts a local stack (db/local-stack.mjs) serves to its
 // service key at LOCAL_CATALOG_PATH, else none. Node only (node-postgres).
 import { codes } from '../../dist/error-codes.mjs';
 

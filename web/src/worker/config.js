@@ -1,6 +1,6 @@
 // The worker's configuration, read from its environment (Workers `env`
 // bindings, or Deno's environment through worker/deno.js).
-import { modelConfigFromEnv } from '../llm.js';
+import { modelConfigFromEnv } from '../llm/index.js';
 import { isServiceKey } from '../mcp/user-token.js';
 import { readWorkerPolicy } from './policy.js';
 import { WORKER_VARIABLES } from './variables.js';

@@ -4,7 +4,7 @@
 // tokens included). On /act/execute and /mcp: requests per minute and
 // requests running at once. Counts live in a LimitStore (limit-store.js);
 // the per-turn ones in the turn itself.
-import { LlmError } from '../llm.js';
+import { LlmError } from '../llm/index.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 const MINUTE_MS = 60_000;

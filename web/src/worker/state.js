@@ -1,7 +1,7 @@
 // The state a caller sends back: either the turn state /act/turn returned
 // (`{ format: 'alfred-act.turn-state', registry, … }`) or a bare registry
 // state (`registry.toJSON()`). Either comes back in the same form.
-import { readTurnState } from '../loop.js';
+import { readTurnState } from '../loop/index.js';
 import { invalid } from './http.js';
 
 const TURN_STATE_FORMAT = 'alfred-act.turn-state';

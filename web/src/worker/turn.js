@@ -1,6 +1,6 @@
 // POST /act/turn: a whole turn of the Act loop, streamed as server-sent events.
-import { createChatModel } from '../llm.js';
-import { STEP_TOOLS, readTurnState, runTurnEvents } from '../loop.js';
+import { createChatModel } from '../llm/index.js';
+import { STEP_TOOLS, readTurnState, runTurnEvents } from '../loop/index.js';
 import { invalid } from './http.js';
 import { createCallerAct } from './execute.js';
 import { eventStream } from './sse.js';

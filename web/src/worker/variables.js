@@ -1,5 +1,5 @@
 // The environment variables the worker reads (config.js, modelConfigFromEnv),
-// for the runtimes that pass a process environment on (deno.js, local.mjs).
+// for the runtimes that pass a process environment on (worker/deno.js, scripts/serve-worker.mjs).
 // What each one means: worker/README.md and docs/worker-auth.md.
 import { policyVariables } from '../policy/options.js';
 

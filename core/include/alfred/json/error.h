@@ -17,7 +17,7 @@
 #include <utility>
 #include <variant>
 
-#include "alfred/json/error_codes.h"
+#include "alfred/errors/error_codes.h"
 
 namespace alfred {
 

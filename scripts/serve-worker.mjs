@@ -4,7 +4,7 @@
 // `alfred-act/worker` resolved to this repository's web/src/worker and the
 // domain written next to it as domain.json, for the tests, the load test and
 // local use:
-//   node worker/local.mjs workerd|deno [--domain FILE]   (config from the environment; PORT)
+//   node scripts/serve-worker.mjs workerd|deno [--domain FILE]   (config from the environment; PORT)
 import { spawn, execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, posix, relative } from 'node:path';
@@ -315,7 +315,7 @@ async function main(argv) {
   const [runtime] = parsed.positionals;
   const start = { workerd: startWorkerd, deno: startDeno }[runtime];
   if (!start || parsed.positionals.length !== 1) {
-    console.error('usage: node worker/local.mjs workerd|deno [--domain FILE]   (SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET, OPENAI_* from the environment; PORT;\n       the domain from --domain or ALFRED_DOMAIN, else the kitchen demo of the local stack)');
+    console.error('usage: node scripts/serve-worker.mjs workerd|deno [--domain FILE]   (SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET, OPENAI_* from the environment; PORT;\n       the domain from --domain or ALFRED_DOMAIN, else the kitchen demo of the local stack)');
     return 2;
   }
   const domain = parsed.values.domain ?? process.env.ALFRED_DOMAIN;

@@ -1,8 +1,8 @@
-// The error-code catalog (core/include/alfred/json/error_codes.h): one line per
+// The error-code catalog (core/include/alfred/errors/error_codes.h): one line per
 // code, unique, each with an origin and a meaning; the core's codes compare
 // as text.
 
-#include "alfred/json/error_codes.h"
+#include "alfred/errors/error_codes.h"
 
 #include <doctest/doctest.h>
 

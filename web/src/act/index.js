@@ -8,13 +8,14 @@
 // Its options are read in act/options.js, its faults handled in
 // act/faults.js, tool calls' arguments and results in act/tool-results.js;
 // the package-level createAct is act/factory.js.
-import { AlfredError, internalError } from './errors.js';
-import { httpExchange } from './http-exchange.js';
-import { startTrail } from './policy/audit.js';
-import { Gate } from './policy/gate.js';
-import { APPROVE_DEFAULTS, EXPLICIT_POLICY, SURFACE, checkedExecuteOptions } from './policy/options.js';
-import { stateForDomain } from './policy/tables.js';
-import { actDomain, callToken, checkContextNames, checkedActOptions, invalidOption, present } from './act/options.js';
+import { AlfredError, internalError } from '../errors.js';
+import { httpExchange } from '../http-exchange.js';
+import { startTrail } from '../policy/audit.js';
+import { Gate } from '../policy/gate.js';
+import { APPROVE_DEFAULTS, EXPLICIT_POLICY, SURFACE, checkedExecuteOptions } from '../policy/options.js';
+import { stateForDomain } from '../policy/tables.js';
+import { internalsOf } from '../core/internals.js';
+import { actDomain, callToken, checkContextNames, checkedActOptions, invalidOption, present } from './options.js';
 import {
   CHANGES_ROWS,
   WRITE_METHODS,
@@ -29,14 +30,14 @@ import {
   rememberCounting,
   serverKey,
   settle,
-} from './act/faults.js';
-import { outcomeText, toolCallParams } from './act/tool-results.js';
-import { newFence } from './model-json.js';
-import { codes } from '../dist/error-codes.mjs';
+} from './faults.js';
+import { outcomeText, toolCallParams } from './tool-results.js';
+import { newFence } from '../model-json.js';
+import { codes } from '../../dist/error-codes.mjs';
 
-export { restUrl } from './act/options.js';
-export { forgetAggregateServers, forgetCountingServers } from './act/faults.js';
-export { createActFactory } from './act/factory.js';
+export { restUrl } from './options.js';
+export { forgetAggregateServers, forgetCountingServers } from './faults.js';
+export { createActFactory } from './factory.js';
 
 const encoder = new TextEncoder();
 
@@ -96,9 +97,10 @@ export class Act {
     this.#server = serverKey(resolved.location);
     // The URL, key, user and domain are checked now, not at the first call,
     // and before a registry that would need deleting is made.
-    const context = core.checkedRequestContext(requestOptions);
+    const plumbing = internalsOf(core);
+    const context = plumbing.checkedRequestContext(requestOptions);
     try {
-      core.domainHandle(domain);
+      plumbing.domainHandle(domain);
     } catch (cause) {
       context.handle.delete();
       // A restricted domain the core refuses is the allow-list's fault.
@@ -111,7 +113,7 @@ export class Act {
     this.#held.context = { accessToken: requestOptions.accessToken, ...context };
     // A restricted act restores the refs of its own tables only.
     this.#registry = registry ?? core.createRegistry(policy.tables && present(state) ? stateForDomain(state, domain) : state, { domain });
-    this.#policy = { ...policy, tracer: policy.tracer ?? core.defaultTracer ?? null };
+    this.#policy = { ...policy, tracer: policy.tracer ?? plumbing.defaultTracer ?? null };
     this.#gate = new Gate(this.#policy, domain);
     this.#options = {
       requestOptions,
@@ -348,7 +350,7 @@ export class Act {
     const held = this.#held;
     const last = held.context;
     if (last && last.accessToken === accessToken) return last;
-    const context = { accessToken, ...this.#core.requestContext({ ...this.#options.requestOptions, accessToken }) };
+    const context = { accessToken, ...internalsOf(this.#core).requestContext({ ...this.#options.requestOptions, accessToken }) };
     held.context = context;
     last?.handle.delete();
     return context;
@@ -359,7 +361,7 @@ export class Act {
     const { maxAffected } = this.#policy;
     const call = createIds(this.#registry, limits.maxRows, tool, params);
     const { fixed } = this.#options;
-    const execution = this.#core.startExecution(tool, params, this.#contextOf(accessToken), {
+    const execution = internalsOf(this.#core).startExecution(tool, params, this.#contextOf(accessToken), {
       registry: this.#registry,
       domain,
       settings: {

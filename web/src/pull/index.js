@@ -9,20 +9,20 @@
 // (pull/owners.js). The rules are in docs/own-schema.md and docs/functions.md.
 // Pure: no I/O here except in pullDomain, and no node: imports (it runs in
 // every runtime the package supports).
-import { restUrl } from './act/options.js';
-import { AlfredError, internalError } from './errors.js';
-import { catalogFacts, catalogFactsProblem } from './pull/catalog.js';
-import { columnConfig, finalizeColumns, relationsOf } from './pull/columns.js';
-import { describedTables, isPostgrestDescription } from './pull/description.js';
-import { checkFunctionOverrides, deriveFunctions } from './pull/functions.js';
-import { assignedKeys, keyOf } from './pull/keys.js';
-import { isIdentifier, labelOf, refPrefixes } from './pull/names.js';
-import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './pull/overrides.js';
-import { decideOwners, ownerNote, rlsNote, usersTableOf, writableOf } from './pull/owners.js';
-import { unexposedNote, unexposedTableConfig, unexposedTables } from './pull/unexposed.js';
-import { codes } from '../dist/error-codes.mjs';
+import { restUrl } from '../act/options.js';
+import { AlfredError, internalError } from '../errors.js';
+import { catalogFacts, catalogFactsProblem } from './catalog.js';
+import { columnConfig, finalizeColumns, relationsOf } from './columns.js';
+import { describedTables, isPostgrestDescription } from './description.js';
+import { checkFunctionOverrides, deriveFunctions } from './functions.js';
+import { assignedKeys, keyOf } from './keys.js';
+import { isIdentifier, labelOf, refPrefixes } from './names.js';
+import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
+import { decideOwners, ownerNote, rlsNote, usersTableOf, writableOf } from './owners.js';
+import { unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
+import { codes } from '../../dist/error-codes.mjs';
 
-export { refPrefixes } from './pull/names.js';
+export { refPrefixes } from './names.js';
 
 const DEFAULT_NAME = 'database';
 // alfred-act's own MCP session store (db/sessions/010_act_sessions.sql,

@@ -1,9 +1,9 @@
 // The model driver: OpenAI-compatible chat completions over fetch, no SDK.
 // The same request works against OpenAI, Ollama, llama.cpp and vLLM; only
 // how structured output is asked for differs (`responseFormat`).
-import { LlmError } from './llm-error.js';
-import { anySignal, backoffMs, isRetryableStatus, retryAfterMs, sleep, timeoutSignal } from './llm-http.js';
-import { codes } from '../dist/error-codes.mjs';
+import { LlmError } from './error.js';
+import { anySignal, backoffMs, isRetryableStatus, retryAfterMs, sleep, timeoutSignal } from './http.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 export { LlmError };
 

@@ -1,4 +1,4 @@
-// worker/local.mjs, the starters of workerd and Deno the tests use: the URL is
+// scripts/serve-worker.mjs, the starters of workerd and Deno the tests use: the URL is
 // the port the runtime itself bound (the kernel's pick as it binds, reported
 // by the runtime), so no other process can take it between choosing and
 // binding; a port another server holds fails the start and is never taken
@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { startDeno, startWorkerd } from '../../worker/local.mjs';
+import { startDeno, startWorkerd } from '../../scripts/serve-worker.mjs';
 
 // /health needs no database or model: nothing listens at SUPABASE_URL.
 const env = { SUPABASE_URL: 'http://127.0.0.1:9', SUPABASE_ANON_KEY: 'anon', SUPABASE_JWT_SECRET: 'a'.repeat(32) };

@@ -2,30 +2,22 @@
 // Emscripten module in the public API (the Core facade). Each runtime entry
 // (node, browser, workerd, deno) only decides how the .wasm is compiled.
 // Bytes cross into and out of WASM memory in core/boundary.js; the Registry
-// wrapper is core/registry.js.
-import { kitchen } from './kitchen.js';
-import { defaultDomain } from './default-domain.js';
-import { AlfredError } from './errors.js';
-import { Act } from './act.js';
-import { actDecisionSchema, parseDecision, renderQuery } from './prompt.js';
-import { domainFromOpenApiWith } from './domain-pull.js';
-import { cachedToolDefinitions, deepFreeze, toolResult, toolResultText } from './tools.js';
-import {
-  asResult,
-  callWithText,
-  checkSize,
-  startExecutionWith,
-  checkedInputLimit,
-  instantiateModule,
-  jsonText,
-  parseResult,
-  readRequest,
-  throwingAlfredError,
-} from './core/boundary.js';
-import { compiledDomain, validateDomainWith } from './core/domains.js';
-import { LastContext, newRequestContext, sendableContext } from './core/requests.js';
-import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegistry } from './core/registry.js';
-import { codes } from '../dist/error-codes.mjs';
+// wrapper is core/registry.js; what the other parts of the package need from
+// a Core, and its users do not, is core/plumbing.js.
+import { kitchen } from '../kitchen.js';
+import { defaultDomain } from '../default-domain.js';
+import { AlfredError } from '../errors.js';
+import { Act } from '../act/index.js';
+import { actDecisionSchema, parseDecision, renderQuery } from '../prompt.js';
+import { domainFromOpenApiWith } from '../pull/index.js';
+import { cachedToolDefinitions, deepFreeze, toolResult, toolResultText } from '../tools.js';
+import { asResult, instantiateModule, jsonText, parseResult, readRequest, throwingAlfredError } from './boundary.js';
+import { validateDomainWith } from './domains.js';
+import { setInternals } from './internals.js';
+import { CorePlumbing } from './plumbing.js';
+import { LastContext } from './requests.js';
+import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegistry } from './registry.js';
+import { codes } from '../../dist/error-codes.mjs';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -52,31 +44,28 @@ export async function instantiateCore(wasmModule, { maxInputBytes, domain = defa
  */
 export class Core {
   #module;
+  // The module, input buffer and compiled domains, shared with the other parts of the package (core/plumbing.js).
+  #plumbing;
   #domain;
-  #domains = new WeakMap();
   // One registry per domain for calls that pass none.
   #defaultRegistries = new WeakMap();
   #toolDefinitions = new WeakMap();
-  // A registry with no refs, for tool results made without one.
-  #emptyRegistry = null;
 
   #slot;
-  #input = { pointer: 0, capacity: 0 };
   // The options buildRequest was last given, and their context (a session's repeat).
   #contexts = new LastContext();
   #executionLimits;
-  #maxInputBytes;
   #stepTools;
-  #defaultTracer = null;
 
   constructor(module, domain, maxInputBytes) {
     this.#module = module;
+    this.#plumbing = new CorePlumbing(this, module, maxInputBytes);
+    setInternals(this, this.#plumbing);
     bindCoreModule(this, module);
     this.#slot = module.resultSlot();
-    this.#maxInputBytes = checkedInputLimit(maxInputBytes);
     // A caller's domain is checked now; the package's default, known to load, on first use (an app with its own
     // domain never pays for it: a fresh process's first domain is its costliest call).
-    if (domain !== defaultDomain) this.domainHandle(domain);
+    if (domain !== defaultDomain) this.#plumbing.domainHandle(domain);
     this.#domain = domain;
   }
 
@@ -96,35 +85,7 @@ export class Core {
    * `loadCore({ maxInputBytes })` sets it.
    */
   get maxInputBytes() {
-    return this.#maxInputBytes;
-  }
-
-  /**
-   * @internal The OpenTelemetry tracer acts use when not given a `tracer`
-   * (the Node entry sets @opentelemetry/api's global one when it is installed).
-   */
-  get defaultTracer() {
-    return this.#defaultTracer;
-  }
-
-  /** @internal Sets `defaultTracer`. */
-  useDefaultTracer(tracer) {
-    this.#defaultTracer = tracer && typeof tracer.startSpan === 'function' ? tracer : null;
-  }
-
-  /** @internal Passes `text` through WASM memory to `invoke(length)`; returns the published text (`{ read: false }`: `invoke`'s value). */
-  callWithInput(text, invoke, options) {
-    return callWithText(this.#module, this.#input, text, invoke, options);
-  }
-
-  /** @internal Refuses a stateless call's input over maxInputBytes. */
-  checkInput(text, path) {
-    checkSize(text, this.#maxInputBytes, codes.input_too_large, path, `the ${path}`);
-  }
-
-  /** @internal The bytes the WASM memory has grown to (it never shrinks). */
-  get memoryBytes() {
-    return this.#module.HEAPU8.buffer.byteLength;
+    return this.#plumbing.maxInputBytes;
   }
 
   /** The domain this core was loaded with (`loadCore({ domain })`, the kitchen by default). */
@@ -178,7 +139,7 @@ export class Core {
    * const { data } = core.schemaDescription({ domain }) // 'Types: … ### recipes (refs recipe_N) - id: ref (recipe_N), read-only …'
    */
   schemaDescription({ domain, fixed = [] } = {}) {
-    return asResult(() => parseResult(this.#module.schemaDescription(this.domainHandle(domain ?? this.#domain), [...fixed].sort().join(','))));
+    return asResult(() => parseResult(this.#module.schemaDescription(this.#plumbing.domainHandle(domain ?? this.#domain), [...fixed].sort().join(','))));
   }
 
   /** The JSON Schema of the Act model's output (OpenAI strict structured outputs). */
@@ -202,7 +163,7 @@ export class Core {
    * if (error) console.error(`${error.path}: ${error.message} (${error.hint})`)
    */
   validateDomain(domain) {
-    return validateDomainWith(this, this.#module, domain);
+    return validateDomainWith(this.#plumbing, this.#module, domain);
   }
 
   /**
@@ -232,7 +193,7 @@ export class Core {
    * saved = registry.toJSON()
    */
   createRegistry(state, { domain = this.#domain } = {}) {
-    this.domainHandle(domain);
+    this.#plumbing.domainHandle(domain);
     const handle = throwingAlfredError(() => new this.#module.Registry());
     if (state !== undefined && state !== null) restoreRegistry(handle, state, domain, this);
     return new Registry(this, handle, domain);
@@ -251,18 +212,18 @@ export class Core {
   buildRequest(tool, params, options) {
     const { domain: given, registry: givenRegistry, ...rest } = options ?? {};
     return asResult(() => {
-      const context = this.#contexts.of(this, rest);
+      const context = this.#contexts.of(this.#plumbing, rest);
       const { domain, registry } = this.#bound({ domain: given, registry: givenRegistry });
-      const domainHandle = this.domainHandle(domain);
+      const domainHandle = this.#plumbing.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       // One string crosses the boundary: [tool, params]; the options are the context's.
       const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')}]`;
-      this.checkInput(call, 'params');
+      this.#plumbing.checkInput(call, 'params');
       const module = this.#module;
       const slot = this.#slot;
       // Read inside the call: after a large one the buffers are trimmed.
       const build = (length) => (module.buildRequestAt(domainHandle, registryHandle, context.handle, length) ? { data: readRequest(module, slot, context.headers), error: null } : parseResult(module.output()));
-      return callWithText(module, this.#input, call, build, { read: false });
+      return this.#plumbing.callWithInput(call, build, { read: false });
     });
   }
 
@@ -281,12 +242,12 @@ export class Core {
     return asResult(() => {
       const { domain, registry } = this.#bound(options ?? {});
       const module = this.#module;
-      const domainHandle = this.domainHandle(domain);
+      const domainHandle = this.#plumbing.domainHandle(domain);
       const registryHandle = registryHandleOf(registry, this);
       const text = jsonText(input ?? null, 'input');
-      this.checkInput(text, 'input');
+      this.#plumbing.checkInput(text, 'input');
       return parseResult(
-        callWithText(module, this.#input, text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
+        this.#plumbing.callWithInput(text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
       );
     });
   }
@@ -300,7 +261,7 @@ export class Core {
    * core.promptExamples(crm).data.gen_ref // 'gen_org_1'
    */
   promptExamples(domain = this.#domain) {
-    return asResult(() => parseResult(this.#module.promptExamples(this.domainHandle(domain))));
+    return asResult(() => parseResult(this.#module.promptExamples(this.#plumbing.domainHandle(domain))));
   }
 
   /**
@@ -316,9 +277,8 @@ export class Core {
    * // 'Key (id)=(inv_1) already exists'
    */
   withoutUuids(text, { registry } = {}) {
-    const module = this.#module;
-    const handle = registry ? registryHandleOf(registry, this) : (this.#emptyRegistry ??= new module.Registry());
-    const { data, error } = throwingAlfredError(() => parseResult(module.withoutUuids(handle, String(text))));
+    const handle = this.#plumbing.registryHandle(registry);
+    const { data, error } = throwingAlfredError(() => parseResult(this.#module.withoutUuids(handle, String(text))));
     if (error) throw new AlfredError(error);
     return data;
   }
@@ -332,30 +292,7 @@ export class Core {
    * if (decision?.action === 'tool_call') core.buildRequest(decision.tool, decision.params, options)
    */
   parseDecision(text, options) {
-    return parseDecision(this, this.#module, text, options);
-  }
-
-  /**
-   * @internal The tool result for the model of `outcome` (what
-   * `act.execute` resolved to) as the JSON text the model reads, written by
-   * the core: cut to `limits` (`{ rows, chars }`) between whole rows, UUIDs in
-   * values as refs (through `registry`) or `<id>`, the query rendered.
-   * `limited`: the read was sent with the cap as its limit; `offset`: the read's, for the hint; `returned`: the rows
-   * the call returned, when `outcome.data` holds only the first; `fence`: the call's marker around the row text
-   * (newFence); `table`: the table the call named, for one refused before it had a query.
-   */
-  modelToolResultText(tool, outcome, { registry, limits, limited = false, offset = 0, returned = 0, fence = '', table }) {
-    const module = this.#module;
-    const registryHandle = registry ? registryHandleOf(registry, this) : (this.#emptyRegistry ??= new module.Registry());
-    const error = outcome?.error ?? null;
-    const head = { tool: String(tool), limits, limited, offset, returned, error, query: outcome?.query ?? null, count: outcome?.count ?? null, fence, ...(table === undefined ? {} : { table }) };
-    const data = outcome?.data ?? null;
-    const rows = error || data === null ? '[]' : JSON.stringify(Array.isArray(data) ? data : [data]);
-    const text = `${JSON.stringify(head)}\n${rows}`;
-    this.checkInput(text, 'outcome');
-    const out = callWithText(module, this.#input, text, (length) => module.modelToolResultAt(registryHandle, length));
-    if (out.startsWith('{"data":null,"error":')) throw new AlfredError(JSON.parse(out).error);
-    return out;
+    return parseDecision(this.#plumbing, this.#module, text, options);
   }
 
   /**
@@ -366,7 +303,7 @@ export class Core {
    * core.renderQuery(result.query).data // 'Query: Table: inventory | Filters: location = pantry | Limit: 100\nOutcome: 0 records found\n…'
    */
   renderQuery(record, options) {
-    return renderQuery(this, this.#module, record, options);
+    return renderQuery(this.#plumbing, this.#module, record, options);
   }
 
   /**
@@ -393,7 +330,7 @@ export class Core {
    * // [{ name: 'db_read', description: 'Read rows of the kitchen database. …', parameters: { type: 'object', … } }, …]
    */
   toolDefinitions({ domain = this.#domain, strict = false, schema = 'compact', readOnly = false, fixed = [] } = {}) {
-    return cachedToolDefinitions(this, this.#module, this.#toolDefinitions, { domain, strict, schema, readOnly, fixed });
+    return cachedToolDefinitions(this.#plumbing, this.#module, this.#toolDefinitions, { domain, strict, schema, readOnly, fixed });
   }
 
   /**
@@ -451,50 +388,7 @@ export class Core {
   createAct(options) {
     return new Act(this, options);
   }
-
-  /**
-   * @internal Throws `AlfredError` for request options (`{ url | restUrl,
-   * apiKey, accessToken, userId }`) no request could be built with.
-   */
-  checkRequestOptions(options) {
-    this.checkedRequestContext(options).handle.delete();
-  }
-
-  /**
-   * @internal `requestContext(options)`, refused (`AlfredError`) when no
-   * request could be sent with it (a service key, a URL that is not http(s)).
-   */
-  checkedRequestContext(options) {
-    return sendableContext(this.requestContext(options));
-  }
-
-  /**
-   * @internal Request options made ready once for many requests (the core's
-   * request_context): `{ handle, headers }`, where `headers` are the ones
-   * every request carries. Throws `AlfredError` for options that do not
-   * parse. `delete()` the handle when done with it.
-   */
-  requestContext(options) {
-    return newRequestContext(this, this.#module, this.#input, options);
-  }
-
-  /**
-   * @internal One tool call's execution in the core, for the user of
-   * `context` (`requestContext`): `needs()` of each round,
-   * `respond(index, { status, contentRange, contentType, body: Uint8Array })`,
-   * then `result()`. Always `delete()` it.
-   */
-  startExecution(tool, params, context, { registry, domain, settings }) {
-    const handles = [this.domainHandle(domain), registryHandleOf(registry, this), context.handle];
-    const maxParams = settings?.limits?.maxParamsBytes ?? this.executionLimits.maxParamsBytes;
-    return startExecutionWith(this.#module, this.#input, handles, { tool, params, settings, maxParams });
-  }
-
-  /** @internal The compiled form of a domain, cached per domain object. */
-  domainHandle(domain) {
-    return compiledDomain(this, this.#module, this.#domains, domain);
-  }
 }
 
 export { AlfredError, Registry };
-export { utf8Length } from './core/boundary.js';
+export { utf8Length } from './boundary.js';
