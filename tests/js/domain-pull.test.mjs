@@ -6,7 +6,7 @@
 // profiles, join tables, policies) are in domain-pull-shapes.test.mjs; the
 // CRM end to end is in crm.test.mjs.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDomainCommand } from '../../cli/domain.mjs';
 import { before, test } from 'node:test';
@@ -574,6 +574,7 @@ test('the kitchen pulled from its stack plus domains/kitchen/overrides.json is e
 
 test('domain pull --types writes the domain\'s TypeScript types beside it: for the kitchen, exactly tests/types/kitchen-domain.d.ts (which tests/types/domain.ts compiles against)', async () => {
   const { supabaseUrl: url, anonKey, users } = kitchenStack();
+  mkdirSync(SCRATCH, { recursive: true });
   const dir = mkdtempSync(join(SCRATCH, 'pull-types-'));
   try {
     let stderr = '';

@@ -1,14 +1,16 @@
 // Locations shared by the tests, and child processes with a hard time limit
 // whose error message carries the child's stderr.
 import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const FIXTURES = join(ROOT, 'tests/js/fixtures');
-/** Gitignored; everything a test writes goes here. */
+/** Gitignored; everything a test writes goes here. It exists once this module is imported (a clean clone has none). */
 export const SCRATCH = join(ROOT, '.scratch');
+mkdirSync(SCRATCH, { recursive: true });
 
 export const bin = (name) => join(ROOT, 'node_modules/.bin', name);
 
