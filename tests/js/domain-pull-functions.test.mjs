@@ -506,7 +506,7 @@ test('without the catalog, or with facts read before functions were: no function
     {
       path: 'functions',
       message:
-        'not read: the description lists 18 functions (RefreshAll, archive_project, archive_projects, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts and 10 more), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): pull with the catalog (--db-url)',
+        'not read: the description lists 18 functions (RefreshAll, archive_project, archive_projects, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts and 10 more), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): pull with the catalog (--db-url, or the catalog option of pullDomain)',
     },
   ]);
   const { functions: _functions, referencedTables: _referenced, ...older } = stack.catalog;

@@ -318,7 +318,7 @@ test('without the catalog: owners from auth.uid() defaults and conventional name
   });
   const shared = 'read-only: no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true';
   const noForeignKey =
-    'hidden: a uuid column without a described foreign key (PostgREST does not describe references to auth.users): add "references": "<table>", or "auth.users" for a user id, in the overrides, or pull with the catalog (--db-url)';
+    'hidden: a uuid column without a described foreign key (PostgREST does not describe references to auth.users): add "references": "<table>", or "auth.users" for a user id, in the overrides, or pull with the catalog (--db-url, or the catalog option of pullDomain)';
   assert.deepEqual(notes, [
     { path: 'tables.act_sessions', message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" },
     { path: 'tables.channel_activity.writable', message: 'read-only: a view; say "writable": true in the overrides if it is updatable' },
@@ -331,7 +331,7 @@ test('without the catalog: owners from auth.uid() defaults and conventional name
     { path: 'tables.notes.writable', message: shared },
     {
       path: 'tables.profiles.owner',
-      message: 'no owner found; its uuid key id has no default: if it references auth.users (a profiles table), say "owner": "id" in the overrides, or pull with the catalog (--db-url)',
+      message: 'no owner found; its uuid key id has no default: if it references auth.users (a profiles table), say "owner": "id" in the overrides, or pull with the catalog (--db-url, or the catalog option of pullDomain)',
     },
     { path: 'tables.profiles.writable', message: shared },
     { path: 'tables.tasks.columns.assignee_id', message: noForeignKey },

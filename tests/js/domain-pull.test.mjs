@@ -159,7 +159,7 @@ test('owners per table, any name: an auth.uid() default, else a conventional nam
     {
       path: 'tables.notes.owner',
       message:
-        'author_id: taken for the owner column, a NOT NULL uuid column with no described foreign key (PostgREST does not describe references to auth.users); pull with the catalog (--db-url) to be sure, or say "owner": null in the overrides if it is not',
+        'author_id: taken for the owner column, a NOT NULL uuid column with no described foreign key (PostgREST does not describe references to auth.users); pull with the catalog (--db-url, or the catalog option of pullDomain) to be sure, or say "owner": null in the overrides if it is not',
     },
   ]);
   assert.equal(core.validateDomain(data).error, null);
@@ -259,7 +259,7 @@ test('foreign keys of any key type become references; a required one is also a r
     {
       path: 'tables.links.columns.external_id',
       message:
-        'hidden: a uuid column without a described foreign key (PostgREST does not describe references to auth.users): add "references": "<table>", or "auth.users" for a user id, in the overrides, or pull with the catalog (--db-url)',
+        'hidden: a uuid column without a described foreign key (PostgREST does not describe references to auth.users): add "references": "<table>", or "auth.users" for a user id, in the overrides, or pull with the catalog (--db-url, or the catalog option of pullDomain)',
     },
     { path: 'tables.links.columns.log_id', message: 'hidden: references logs, which is not a table of this domain' },
     { path: 'tables.links.columns.handle', message: 'a plain text: it references members.handle, which is not the one-column key of members' },

@@ -77,7 +77,9 @@ result<const db_function*> function_reader::read_function(const std::optional<js
   const db_function* fn = dom_.find_function(function->str());
   if (!fn)
     return error{codes::unknown_function, "function",
-                 textfmt::format("'{}' is not a function of the {} database", echoed(function->str()), dom_.name),
+                 textfmt::format("'{}' is not a function of the {}", echoed(function->str()),
+                                 dom_.name == "database" || dom_.name == "domain" ? std::string("database")
+                                                                                  : dom_.name + " database"),
                  function_hint(dom_)};
   return fn;
 }

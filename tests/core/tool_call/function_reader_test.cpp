@@ -92,6 +92,15 @@ TEST_CASE("db_call: every mistake is refused before any request, with a path and
   refused(R"({"function":7})", "invalid_param", "function", "function must be a function's name, got a number");
   refused(R"({"function":"delete_everything"})", "unknown_function", "function",
           "'delete_everything' is not a function of the teams database");
+  {
+    // A domain pulled without a project name is "database": not "the database database".
+    domain unnamed = team();
+    unnamed.name = "database";
+    auto doc = json_document::parse(R"({"function":"delete_everything"})");
+    auto parsed = parse_tool_call(unnamed, team_registry(), "db_call", doc->root(), kAlice, {});
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.err().message == "'delete_everything' is not a function of the database");
+  }
   refused(R"({"function":"get_accounts","table":"projects"})", "unknown_param", "table",
           "db_call does not take 'table'", "allowed: function, args");
   refused(R"({"function":"archive_project","args":{}})", "missing_argument", "args.project_id",

@@ -96,7 +96,7 @@ function hiddenBecause(column, config, fact, spec, domain, hasCatalog) {
     if (fact?.references) return `references ${fact.references.table}.${fact.references.column}, which is not a table of this domain`;
     return hasCatalog
       ? 'a uuid column without a foreign key: add "references": "<table>" (or "auth.users" for a user id) in the overrides to use it'
-      : 'a uuid column without a described foreign key (PostgREST does not describe references to auth.users): add "references": "<table>", or "auth.users" for a user id, in the overrides, or pull with the catalog (--db-url)';
+      : 'a uuid column without a described foreign key (PostgREST does not describe references to auth.users): add "references": "<table>", or "auth.users" for a user id, in the overrides, or pull with the catalog (--db-url, or the catalog option of pullDomain)';
   }
   if (!domain.tables[config.references]) return `references ${config.references}, which is not a table of this domain`;
   return null;

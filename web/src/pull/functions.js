@@ -231,7 +231,7 @@ function exposureProblem(fn) {
 function unreadNote(catalog, spec, given) {
   const described = describedFunctions(spec).filter((name) => given[name] !== null);
   if (described.length === 0) return [];
-  const where = catalog ? 'these catalog facts were read before functions were (read them again with catalogFacts)' : 'pull with the catalog (--db-url)';
+  const where = catalog ? 'these catalog facts were read before functions were (read them again with catalogFacts)' : 'pull with the catalog (--db-url, or the catalog option of pullDomain)';
   const message = `not read: the description lists ${described.length} function${described.length > 1 ? 's' : ''} (${shortList(described)}), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): ${where}`;
   return [{ path: 'functions', message }];
 }

@@ -75,7 +75,7 @@ export function ownerNote(table, decision, hasCatalog) {
   if (decision?.evidence === 'name-guess') {
     return {
       path,
-      message: `${decision.owner}: taken for the owner column, a NOT NULL uuid column with no described foreign key (PostgREST does not describe references to auth.users); pull with the catalog (--db-url) to be sure, or say "owner": null in the overrides if it is not`,
+      message: `${decision.owner}: taken for the owner column, a NOT NULL uuid column with no described foreign key (PostgREST does not describe references to auth.users); pull with the catalog (--db-url, or the catalog option of pullDomain) to be sure, or say "owner": null in the overrides if it is not`,
     };
   }
   if (decision?.evidence === 'other-type') {
@@ -92,7 +92,7 @@ export function ownerNote(table, decision, hasCatalog) {
     if (!hasCatalog && keyColumn?.type === 'uuid' && !keyColumn.hasDefault) {
       return {
         path,
-        message: `no owner found; its uuid key ${keyColumn.name} has no default: if it references auth.users (a profiles table), say "owner": "${keyColumn.name}" in the overrides, or pull with the catalog (--db-url)`,
+        message: `no owner found; its uuid key ${keyColumn.name} has no default: if it references auth.users (a profiles table), say "owner": "${keyColumn.name}" in the overrides, or pull with the catalog (--db-url, or the catalog option of pullDomain)`,
       };
     }
   }
