@@ -5,6 +5,7 @@
 // and the edge worker's /mcp route answer with the same content.
 import { modelJson } from '../model-json.js';
 import { TOOL_NAMES } from '../tools.js';
+import { CALLS_FUNCTION, CHANGES_ROWS, CREATES_ROWS, WRITE_TOOLS } from '../policy/tool-effects.js';
 
 export const DATABASE_TOOLS = TOOL_NAMES;
 export const SCHEMA_TOOL = 'db_schema';
@@ -81,21 +82,30 @@ const SCHEMA_DESCRIPTION = 'The whole schema as text: every column of every tabl
 export const coreDomain = (core) => core.domain ?? core.kitchen;
 
 // What a host may show and decide from, per tool (MCP `title` and
-// `annotations`): the reads and db_schema change nothing; an update or a
-// delete changes or removes rows that exist (destructive), and sending the
-// same one again changes nothing more (idempotent); a create adds rows, and
-// sending it again adds more. None reaches beyond the project's own database.
+// `annotations`), from what the core says each tool does (TOOL_EFFECTS): a
+// tool that cannot write changes nothing; one that changes or deletes rows
+// that exist is destructive, and sending the same one again changes nothing
+// more (idempotent); a create adds rows, and sending it again adds more; a
+// function may do anything (db_call reads only when every function it
+// offers reads, callAnnotations). db_schema is the MCP server's own read.
+// None reaches beyond the project's own database.
+const annotationsOf = (tool) => ({
+  readOnlyHint: !WRITE_TOOLS.has(tool),
+  destructiveHint: CHANGES_ROWS.has(tool) || CALLS_FUNCTION.has(tool),
+  idempotentHint: !CREATES_ROWS.has(tool) && !CALLS_FUNCTION.has(tool),
+  openWorldHint: false,
+});
+const TITLES = {
+  db_read: 'Read rows',
+  db_create: 'Create rows',
+  db_update: 'Update rows',
+  db_delete: 'Delete rows',
+  db_aggregate: 'Count and total rows',
+  db_call: 'Call a database function',
+};
 const TOOL_META = {
-  db_read: { title: 'Read rows', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
-  db_create: { title: 'Create rows', annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } },
-  db_update: { title: 'Update rows', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } },
-  db_delete: { title: 'Delete rows', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } },
+  ...Object.fromEntries(TOOL_NAMES.map((tool) => [tool, { title: TITLES[tool], annotations: annotationsOf(tool) }])),
   db_schema: { title: 'Database schema', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
-  // A host acts on a tool's hints, not on a function's: db_call reads only
-  // when every function it offers reads (a read-only server), and is
-  // destructive otherwise (a function may change or remove anything).
-  db_aggregate: { title: 'Count and total rows', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } },
-  db_call: { title: 'Call a database function', annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false } },
 };
 
 // The annotations of db_call for the functions offered.
@@ -105,8 +115,6 @@ function callAnnotations(domain, readOnly) {
   return reads ? { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } : TOOL_META.db_call.annotations;
 }
 
-/** The tools that only read: the ones a read-only server lists (with db_call for the functions that read). */
-export const READ_TOOLS = Object.freeze(['db_read', SCHEMA_TOOL]);
 
 /**
  * The JSON Schema of a database tool's result (`structuredContent`): the
