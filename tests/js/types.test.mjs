@@ -41,6 +41,14 @@ test('tests/types/kitchen-domain.d.ts is what the generator writes for the kitch
   assert.equal(domainTypes(core, core.kitchen), committed, 'regenerate it: node -e "…domainTypes(core, core.kitchen)" > tests/types/kitchen-domain.d.ts');
 });
 
+test('listed values holding quotes are written as literals TypeScript reads as the same strings', async () => {
+  const core = await loadCore();
+  const domain = structuredClone(core.kitchen);
+  domain.tables.recipes.columns.difficulty.values = ['easy', "don't", 'say "hi"', 'a\\b'];
+  const line = domainTypes(core, domain).split('\n').find((text) => text.includes('difficulty:') && text.includes('easy'));
+  assert.match(line, /'easy' \| "don't" \| "say \\"hi\\"" \| "a\\\\b"/);
+});
+
 test('the columns the types offer per table are the columns the core\'s tool schemas offer (the owner of an owner-scoped table and hidden ones left out; text search columns only as filters)', async () => {
   const core = await loadCore();
   const crm = JSON.parse(await readFile(join(ROOT, 'domains/crm/domain.json'), 'utf8'));

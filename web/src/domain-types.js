@@ -31,7 +31,9 @@ export function visibleColumns(domain, table) {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 const propertyName = (name) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
-const literal = (value) => JSON.stringify(value).replaceAll('"', "'");
+// In single quotes when that needs no escape; JSON's double-quoted form (a
+// valid TypeScript literal) otherwise, so a value holding a quote stays one.
+const literal = (value) => (typeof value === 'string' && !/['"\\\u0000-\u001f\u2028\u2029]/.test(value) ? `'${value}'` : JSON.stringify(value));
 const union = (values) => values.map(literal).join(' | ');
 
 // A ref of the table with prefix `prefix`, or only its generated form.
