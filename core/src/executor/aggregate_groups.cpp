@@ -28,18 +28,28 @@ struct metric_state {
   std::set<std::string> distinct;
 };
 
-// Whether `a` sorts before `b` as metric values (numbers as decimals, text
-// and dates as text; nulls last).
-int compare_values(std::string_view a, std::string_view b) {
+// Whether `a` sorts before `b` as metric values: numbers as decimals, the
+// rest (dates, timestamps, text) as text; nulls last. A text column's digits
+// are text ('10' before '9'), as the database sorts them.
+int compare_values(std::string_view a, std::string_view b, bool numeric = true) {
   const bool a_null = a == "null", b_null = b == "null";
   if (a_null || b_null) return a_null == b_null ? 0 : a_null ? 1 : -1;
-  auto x = decimal::parse(a), y = decimal::parse(b);
-  if (x && y) return decimal::compare(*x, *y);
+  if (numeric) {
+    auto x = decimal::parse(a), y = decimal::parse(b);
+    if (x && y) return decimal::compare(*x, *y);
+  }
   const int c = a.compare(b);
   return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
 
-void observe(const metric& m, metric_state& state, json_value row) {
+bool numeric_column(const column* col) {
+  return col && (col->type == column_type::integer || col->type == column_type::numeric);
+}
+
+// `in_order`: the rows come sorted by this metric's column in the
+// database's collation, so the first value is the least and the last the
+// greatest, whatever byte order says.
+void observe(const metric& m, metric_state& state, json_value row, bool in_order) {
   if (!m.col) {
     ++state.count;
     return;
@@ -59,11 +69,12 @@ void observe(const metric& m, metric_state& state, json_value row) {
       return;
     case metric_fn::min:
     case metric_fn::max: {
-      if (!state.best) {
+      if (!state.best || (in_order && m.fn == metric_fn::max)) {
         state.best = *value;
         return;
       }
-      const int c = compare_values(value->raw(), state.best->raw());
+      if (in_order) return;
+      const int c = compare_values(value->raw(), state.best->raw(), numeric_column(m.col));
       if ((m.fn == metric_fn::min && c < 0) || (m.fn == metric_fn::max && c > 0)) state.best = *value;
       return;
     }
@@ -117,7 +128,7 @@ std::string average_text(std::string_view sum, long long count) {
   return decimal::text(decimal::divide(*total, static_cast<unsigned long long>(count), kAveragePlaces));
 }
 
-aggregate_groups groups_from_rows(const aggregate_spec& spec, json_value rows) {
+aggregate_groups groups_from_rows(const aggregate_spec& spec, json_value rows, const column* ordered_by) {
   std::map<std::string, std::pair<std::vector<std::string>, std::vector<metric_state>>> by_key;
   rows.for_each_element([&](std::size_t, json_value row) {
     if (!row.is_object()) return;
@@ -128,7 +139,8 @@ aggregate_groups groups_from_rows(const aggregate_spec& spec, json_value rows) {
       group_keys = std::move(keys);
       states.resize(spec.metrics.size());
     }
-    for (std::size_t m = 0; m < spec.metrics.size(); ++m) observe(spec.metrics[m], states[m], row);
+    for (std::size_t m = 0; m < spec.metrics.size(); ++m)
+      observe(spec.metrics[m], states[m], row, ordered_by && spec.metrics[m].col == ordered_by);
   });
   aggregate_groups out;
   // No group_by: one group of every row, even of none (a count of 0).

@@ -35,8 +35,10 @@ struct aggregate_groups {
 };
 
 /// The value of `spec.metrics[m]` over `rows` (objects of a read), for each
-/// group of the group_by columns: the groups of the rows, exact.
-aggregate_groups groups_from_rows(const aggregate_spec& spec, json_value rows);
+/// group of the group_by columns: the groups of the rows, exact. When the
+/// rows come sorted by `ordered_by` (ascending, in the database's
+/// collation), its minimum and maximum are the first and last values seen.
+aggregate_groups groups_from_rows(const aggregate_spec& spec, json_value rows, const column* ordered_by = nullptr);
 
 /// The groups of a server aggregate's answer (`select=col,m0:x.sum(),…`):
 /// `aliases[i]` is the member holding metric i ("" for a metric another

@@ -284,6 +284,16 @@ bool execution::state::plan_aggregate_rows() {
     rows.columns.push_back(rows.tbl->key.empty() ? rows.tbl->columns.front().name : rows.tbl->key.front());
   rows.limit = long(dom.max_rows);
   rows.count = "exact";
+  // Text sorts by the database's collation, not by bytes: the rows come
+  // sorted by the first text column a min or max is asked of, so its least
+  // and greatest are the database's own.
+  aggregate_ordered_by = nullptr;
+  for (const metric& m : spec.metrics)
+    if ((m.fn == metric_fn::min || m.fn == metric_fn::max) && m.col && m.col->type == column_type::text) {
+      aggregate_ordered_by = m.col;
+      rows.order_by = m.col->name;
+      break;
+    }
   return add_read_need(rows, &state::consume_aggregate_rows);
 }
 
@@ -395,7 +405,7 @@ bool execution::state::consume_aggregate_rows(pending_need& read) {
     fail({codes::invalid_response, "", "the database did not answer with rows", ""});
     return false;
   }
-  *aggregated = detail::groups_from_rows(effective->aggregate, doc->root());
+  *aggregated = detail::groups_from_rows(effective->aggregate, doc->root(), aggregate_ordered_by);
   record.notes.push_back(
       textfmt::format("computed from the {} matching rows (the server does not aggregate)", doc->root().size()));
   complete_groups();

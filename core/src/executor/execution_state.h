@@ -223,6 +223,9 @@ struct execution::state {
   std::map<std::string, std::vector<std::string>> distinct_keys;
   /// The group each counted request is for.
   std::vector<std::vector<std::string>> counted_groups;
+  /// The text column the aggregate's rows are sorted by (its min and max
+  /// in the database's collation), or null.
+  const column* aggregate_ordered_by = nullptr;
   /// How many rows the filters match, counted beside the groups.
   std::optional<long long> counted_total;
   /// What the execution learned of the server: "on", "off" or "".

@@ -20,6 +20,9 @@ struct value_names {
   std::string_view me;
 };
 
+bool uuid_shaped(std::string_view text);
+void write_masked(json_writer& w, json_value value);
+
 value_names names_of(const ref_registry& registry, const domain* dom, const tool_call& call, const column* col) {
   value_names names{registry, nullptr, false, call.current_user};
   if (!col || !dom) return names;
@@ -65,7 +68,9 @@ void write_scalar(json_writer& w, const value_names& names, const scalar& value)
       return;
     case scalar::kind::text:
       if (names_rows || is_uuid_syntax(value.text)) return write_key(w, names, value.text, true);
-      w.string(value.text);
+      // A UUID inside the model's text (a pattern, an array's item) is its
+      // own invention: the record shows the model no UUID.
+      w.string(uuid_shaped(value.text) ? std::string_view("(uuid)") : std::string_view(value.text));
       return;
   }
 }
@@ -131,11 +136,11 @@ void write_args(json_writer& w, const ref_registry& registry, const domain* dom,
         if (item.is_string() || item.is_integer())
           write_key(w, names, item.is_string() ? item.str() : item.raw(), item.is_string());
         else
-          w.value(item, true);
+          write_masked(w, item);
       });
       w.end_array();
     } else {
-      w.value(value, true);
+      write_masked(w, value);  // no UUID of the model's own in its text
     }
   }
   for (const auto& [name, text] : call.embeds) {

@@ -152,6 +152,25 @@ TEST_CASE("without the server's aggregates a sum is computed from the rows withi
     {"location":"pantry","sum_quantity":3,"min_expiry_date":null,"count_distinct_unit":1}])"));
 }
 
+TEST_CASE("without the server's aggregates, text min and max follow the database's collation, not byte order") {
+  aggregate_run r(kitchen());
+  r.start(R"({"table":"inventory","group_by":["location"],"metrics":[{"fn":"min","field":"name"},
+    {"fn":"max","field":"name"},{"fn":"max","field":"unit"}]})",
+          aggregates_support::off);
+  REQUIRE(r.ex->needs().size() == 1);
+  // Sorted by the first text column a min or max is asked of.
+  CHECK(query_value(r.request(), "order") == "name.asc");
+  // A collation where 'apple' < 'Banana' < 'cherry' (en_US), unlike bytes; a
+  // unit of digits is text ('10' before '9').
+  r.ex->respond(0, ok(R"([{"id":"a","location":"pantry","name":"apple","unit":"9"},
+    {"id":"b","location":"pantry","name":"Banana","unit":"10"},
+    {"id":"c","location":"pantry","name":"cherry","unit":null},
+    {"id":"d","location":"pantry","name":null,"unit":"2"}])",
+                      "0-3/4"));
+  CHECK(r.result()["data"] ==
+        json::parse(R"([{"location":"pantry","min_name":"apple","max_name":"cherry","max_unit":"9"}])"));
+}
+
 TEST_CASE("without the server's aggregates, more rows than the bound: a clear error, nothing summed") {
   aggregate_run r(kitchen());
   r.start(R"({"table":"inventory","metrics":[{"fn":"sum","field":"quantity"}]})", aggregates_support::off);

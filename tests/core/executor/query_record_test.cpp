@@ -56,4 +56,16 @@ TEST_CASE("query record: bigint keys as refs, the signed-in user as me, and a ke
   CHECK(record.find("77") == std::string::npos);
 }
 
+TEST_CASE("query record: a UUID inside the model's own text is shown as (uuid), never echoed") {
+  ref_registry reg;
+  auto params = json_document::parse(
+      R"({"table": "tickets", "filters": [{"field": "title", "op": "ilike", "value": "%6f1c1a52-8d3e-4f7a-9a41-2b7d5e0c9a11%"}]})");
+  REQUIRE(params.ok());
+  auto call = parse_tool_call(desk(), reg, "db_read", params->root(), kAlice);
+  REQUIRE(call.ok());
+  const std::string record = detail::call_params_json(reg, *call, &desk());
+  CHECK(record.find("6f1c1a52") == std::string::npos);
+  CHECK(record.find(R"x("field":"title","op":"ilike","value":"(uuid)")x") != std::string::npos);
+}
+
 }  // namespace alfred::test
