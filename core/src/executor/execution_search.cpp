@@ -113,7 +113,8 @@ bool execution::state::consume_ranking(pending_need& rpc) {
                                   row_label(tbl, item));
     ids.push_back(std::move(*key));
   });
-  const std::string query = call.semantic_query;
+  // The model's text, as the record echoes it (no UUID of its own shown).
+  const std::string query = detail::echoed_text(call.semantic_query);
   call.filters.erase(std::remove_if(call.filters.begin(), call.filters.end(),
                                     [](const filter& f) { return f.field == kSemanticField; }),
                      call.filters.end());

@@ -20,7 +20,7 @@ struct value_names {
   std::string_view me;
 };
 
-bool uuid_shaped(std::string_view text);
+bool shows_uuid(std::string_view text);
 void write_masked(json_writer& w, json_value value);
 
 value_names names_of(const ref_registry& registry, const domain* dom, const tool_call& call, const column* col) {
@@ -70,7 +70,7 @@ void write_scalar(json_writer& w, const value_names& names, const scalar& value)
       if (names_rows || is_uuid_syntax(value.text)) return write_key(w, names, value.text, true);
       // A UUID inside the model's text (a pattern, an array's item) is its
       // own invention: the record shows the model no UUID.
-      w.string(uuid_shaped(value.text) ? std::string_view("(uuid)") : std::string_view(value.text));
+      w.string(shows_uuid(value.text) ? std::string_view("(uuid)") : std::string_view(value.text));
       return;
   }
 }
@@ -145,7 +145,7 @@ void write_args(json_writer& w, const ref_registry& registry, const domain* dom,
   }
   for (const auto& [name, text] : call.embeds) {
     w.key(name);
-    w.string(clip_utf8(text, kEchoBytes));
+    w.string(echoed_text(text));
   }
   w.end_object();
 }
@@ -249,7 +249,7 @@ bool contains_uuid(std::string_view text) {
 // which the writer strips ("c69607\u0000bb-…" is shown as a UUID), whole,
 // broken, or inside longer text, including text that its escapes make up
 // ("c69\u001f607bb-…" holds "01f607bb-…" once written).
-bool uuid_shaped(std::string_view text) {
+bool shows_uuid(std::string_view text) {
   std::string stripped;
   if (text.find('\0') != std::string_view::npos) {
     stripped.assign(text);
@@ -268,7 +268,7 @@ bool uuid_shaped(std::string_view text) {
 // The params of a call that failed validation, echoed: UUIDs masked, long
 // texts and keys cut (the model wrote them; a 200 KB text need not come back).
 void write_masked(json_writer& w, json_value value) {
-  if (value.is_string() && uuid_shaped(value.str())) {
+  if (value.is_string() && shows_uuid(value.str())) {
     w.string("(uuid)");
   } else if (value.is_string() && value.str().size() > kEchoBytes) {
     w.string(clip_utf8(value.str(), kEchoBytes));
@@ -301,6 +301,10 @@ std::string_view source_name(query_source source) {
 }
 
 }  // namespace
+
+std::string echoed_text(std::string_view text) {
+  return shows_uuid(text) ? std::string("(uuid)") : clip_utf8(text, kEchoBytes);
+}
 
 std::string call_params_json(const ref_registry& registry, const tool_call& call, const domain* dom) {
   std::string out;

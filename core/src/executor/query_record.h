@@ -14,6 +14,11 @@
 
 namespace alfred::detail {
 
+/// The model's own `text` as the record echoes it to the model: "(uuid)"
+/// when it shows a UUID (whole, broken, inside other text, or made up by
+/// its escapes), else cut to a few dozen characters.
+std::string echoed_text(std::string_view text);
+
 /// Where the result came from: the database, pending generated artifacts, or
 /// nowhere (the call was refused before any request).
 enum class query_source { database, generated, none };

@@ -33,6 +33,30 @@ bool scrub_uuids_once(std::string& text, const ref_registry& registry) {
   return true;
 }
 
+// Characters JSON writes as escapes (controls as \u00XX or \b, \f, …; U+0085,
+// U+2028 and U+2029 as \u….) become spaces: an escape's hex digits could
+// complete a UUID with the text around it once written ("c\u000069607bb-…").
+void space_escaped_characters(std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      out += ' ';
+    } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x85) {
+      out += ' ';
+      i += 1;
+    } else if (c == 0xE2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(text[i + 2]) == 0xA8 || static_cast<unsigned char>(text[i + 2]) == 0xA9)) {
+      out += ' ';
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  text = std::move(out);
+}
+
 }  // namespace
 
 void scrub_uuids(std::string& text, const ref_registry& registry) {
@@ -47,10 +71,10 @@ void scrub_uuids(std::string& text, const ref_registry& registry) {
 void scrub_error(error& err, const ref_registry& registry, bool keep_raw) {
   error::raw_text raw{err.message, err.details, err.hint};
   // A path can echo a key the model wrote (an unknown param named with a UUID).
-  scrub_uuids(err.path, registry);
-  scrub_uuids(err.message, registry);
-  scrub_uuids(err.details, registry);
-  scrub_uuids(err.hint, registry);
+  for (std::string* text : {&err.path, &err.message, &err.details, &err.hint}) {
+    space_escaped_characters(*text);
+    scrub_uuids(*text, registry);
+  }
   const bool changed = raw.message != err.message || raw.details != err.details || raw.hint != err.hint;
   if (changed || keep_raw) err.raw = std::move(raw);
 }
