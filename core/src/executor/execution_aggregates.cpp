@@ -34,6 +34,11 @@ std::string aggregate_item(const metric& m, std::size_t index) {
   return textfmt::format("m{}:{}.{}()", index, m.col->name, fn);
 }
 
+// The one column a read that counts its rows selects: the key's first.
+const std::string& counted_column(const table& tbl) {
+  return tbl.key.empty() ? tbl.columns.front().name : tbl.key.front();
+}
+
 bool only_row_counts(const aggregate_spec& spec) {
   return std::all_of(spec.metrics.begin(), spec.metrics.end(), [](const metric& m) { return !m.col; });
 }
@@ -82,35 +87,44 @@ tool_call execution::state::aggregate_read() const {
   return read;
 }
 
-bool execution::state::plan_row_count() {
+std::string execution::state::count_mode() const { return effective->count.empty() ? "exact" : effective->count; }
+
+tool_call execution::state::counting_read() const {
   tool_call count = aggregate_read();
-  const table& tbl = *count.tbl;
-  count.columns = {tbl.key.empty() ? tbl.columns.front().name : tbl.key.front()};
+  count.columns = {counted_column(*count.tbl)};
   count.limit = 0;
-  count.count = effective->count.empty() ? "exact" : effective->count;
-  return add_read_need(count, &state::consume_row_count);
+  count.count = count_mode();
+  return count;
 }
 
-bool execution::state::consume_row_count(pending_need& counted) {
-  need_response& answer = *counted.answer;
-  apply_limits(answer);
+std::optional<long long> execution::state::counted_total_of(const need_response& answer) {
   record.source = detail::query_source::database;
   if (!succeeded(answer)) {
     fail(detail::database_error(answer, "counting the rows of " + effective->tbl->name));
-    return false;
+    return std::nullopt;
   }
   auto total = detail::content_range_total(answer.content_range);
   if (!total || !*total) {
     fail({codes::invalid_response, "", "the database did not say how many rows match (Content-Range)", ""});
-    return false;
+    return std::nullopt;
   }
-  const std::string mode = effective->count.empty() ? "exact" : effective->count;
+  return **total;
+}
+
+bool execution::state::plan_row_count() { return add_read_need(counting_read(), &state::consume_row_count); }
+
+bool execution::state::consume_row_count(pending_need& counted) {
+  need_response& answer = *counted.answer;
+  apply_limits(answer);
+  const auto total = counted_total_of(answer);
+  if (!total) return false;
+  const std::string mode = count_mode();
   aggregated->exact = mode == "exact";
   if (!aggregated->exact)
     record.notes.push_back(textfmt::format("{} {} count (the planner's statistics), not an exact one",
                                            mode == "estimated" ? "an" : "a", mode));
   detail::aggregate_group group;
-  for (std::size_t m = 0; m < effective->aggregate.metrics.size(); ++m) group.values.push_back(std::to_string(**total));
+  for (std::size_t m = 0; m < effective->aggregate.metrics.size(); ++m) group.values.push_back(std::to_string(*total));
   aggregated->groups.push_back(std::move(group));
   complete_groups();
   return false;
@@ -280,8 +294,7 @@ bool execution::state::plan_aggregate_rows() {
   for (const metric& m : spec.metrics)
     if (m.col && std::find(rows.columns.begin(), rows.columns.end(), m.col->name) == rows.columns.end())
       rows.columns.push_back(m.col->name);
-  if (rows.columns.empty())
-    rows.columns.push_back(rows.tbl->key.empty() ? rows.tbl->columns.front().name : rows.tbl->key.front());
+  if (rows.columns.empty()) rows.columns.push_back(counted_column(*rows.tbl));
   rows.limit = long(dom.max_rows);
   rows.count = "exact";
   // Text sorts by the database's collation, not by bytes: the rows come
@@ -301,7 +314,7 @@ bool execution::state::plan_counted_groups(std::vector<std::vector<std::string>>
   const aggregate_spec& spec = effective->aggregate;
   counted_groups = std::move(combinations);
   for (std::size_t i = 0; i < counted_groups.size(); ++i) {
-    tool_call count = aggregate_read();
+    tool_call count = counting_read();
     for (std::size_t k = 0; k < spec.group_by.size(); ++k) {
       const column& col = *spec.group_by[k];
       filter f;
@@ -317,51 +330,33 @@ bool execution::state::plan_counted_groups(std::vector<std::vector<std::string>>
       }
       count.filters.push_back(std::move(f));
     }
-    count.columns = {count.tbl->key.empty() ? count.tbl->columns.front().name : count.tbl->key.front()};
-    count.limit = 0;
-    count.count = effective->count.empty() ? "exact" : effective->count;
     if (!add_read_need(count, &state::consume_counted_group, &state::finish_counted_groups)) return false;
     round.back().item = i;
   }
   // And every row under the filters: the rows may hold values the domain
   // does not list (a text column's check constraint added later, or none),
   // which no group above counts.
-  tool_call all = aggregate_read();
-  all.columns = {all.tbl->key.empty() ? all.tbl->columns.front().name : all.tbl->key.front()};
-  all.limit = 0;
-  all.count = effective->count.empty() ? "exact" : effective->count;
-  if (!add_read_need(all, &state::consume_counted_group, &state::finish_counted_groups)) return false;
+  if (!add_read_need(counting_read(), &state::consume_counted_group, &state::finish_counted_groups)) return false;
   round.back().item = counted_groups.size();
   counted_total.reset();
   return true;
 }
 
 bool execution::state::consume_counted_group(pending_need& counted) {
-  need_response& answer = *counted.answer;
-  record.source = detail::query_source::database;
-  if (!succeeded(answer)) {
-    fail(detail::database_error(answer, "counting the rows of " + effective->tbl->name));
-    return false;
-  }
-  auto total = detail::content_range_total(answer.content_range);
-  if (!total || !*total) {
-    fail({codes::invalid_response, "", "the database did not say how many rows match (Content-Range)", ""});
-    return false;
-  }
+  const auto total = counted_total_of(*counted.answer);
+  if (!total) return false;
   if (counted.item == counted_groups.size()) {
-    counted_total = **total;
+    counted_total = *total;
     return true;
   }
-  if (**total == 0) return true;  // a group with no rows is no group
-  aggregated->groups.push_back(
-      {counted_groups[counted.item],
-       std::vector<std::string>(effective->aggregate.metrics.size(), std::to_string(**total))});
+  if (*total == 0) return true;  // a group with no rows is no group
+  aggregated->groups.push_back({counted_groups[counted.item],
+                                std::vector<std::string>(effective->aggregate.metrics.size(), std::to_string(*total))});
   return true;
 }
 
 void execution::state::finish_counted_groups() {
-  const std::string mode = effective->count.empty() ? "exact" : effective->count;
-  aggregated->exact = mode == "exact";
+  aggregated->exact = count_mode() == "exact";
   long long counted = 0;
   for (const auto& group : aggregated->groups) counted += std::stoll(group.values.front());
   // Rows no group holds: the values are not all known, so the rows decide.

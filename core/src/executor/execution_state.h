@@ -198,6 +198,14 @@ struct execution::state {
   // A read of the aggregate's table under its filters (the base of each
   // request it makes).
   tool_call aggregate_read() const;
+  // How plain counts are made: "exact" unless the model asked otherwise.
+  std::string count_mode() const;
+  // A read of the aggregate's rows that counts them and reads none (its
+  // key only, limit 0, Prefer: count).
+  tool_call counting_read() const;
+  // The total a counted answer's Content-Range gives; the execution fails
+  // (nullopt) on a refusal or an answer without one.
+  std::optional<long long> counted_total_of(const need_response& answer);
   bool plan_row_count();
   bool consume_row_count(pending_need& counted);
   bool plan_server_aggregate();

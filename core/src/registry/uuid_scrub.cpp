@@ -1,5 +1,6 @@
 #include "alfred/registry/uuid_scrub.h"
 
+#include "../json/json_scan.h"
 #include "alfred/uuid/uuid.h"
 
 namespace alfred {
@@ -41,15 +42,10 @@ void space_escaped_characters(std::string& text) {
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7f) {
+    const std::size_t line_break = detail::line_break_at(text.data(), i, text.size());
+    if (c < 0x20 || c == 0x7f || line_break) {
       out += ' ';
-    } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x85) {
-      out += ' ';
-      i += 1;
-    } else if (c == 0xE2 && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0x80 &&
-               (static_cast<unsigned char>(text[i + 2]) == 0xA8 || static_cast<unsigned char>(text[i + 2]) == 0xA9)) {
-      out += ' ';
-      i += 2;
+      if (line_break) i += line_break - 1;
     } else {
       out += text[i];
     }
