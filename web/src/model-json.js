@@ -42,8 +42,22 @@ const FENCE_LETTERS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 export function newFence() {
   let out = '';
   while (out.length < 10) {
+    const byte = randomByte();
     // Bytes from 248 (= 4 × 62) up are dropped: they would favour the first letters.
-    for (const byte of crypto.getRandomValues(new Uint8Array(16))) if (byte < 248 && out.length < 10) out += FENCE_LETTERS[byte % 62];
+    if (byte < 248) out += FENCE_LETTERS[byte % 62];
   }
   return out;
+}
+
+// Random bytes are drawn a kilobyte at a time: one getRandomValues call
+// costs as much as a small tool call's own work, and a fence needs ten bytes.
+const randomPool = new Uint8Array(1024);
+let randomAt = randomPool.length;
+
+function randomByte() {
+  if (randomAt === randomPool.length) {
+    crypto.getRandomValues(randomPool);
+    randomAt = 0;
+  }
+  return randomPool[randomAt++];
 }

@@ -15,6 +15,7 @@ import { Gate } from '../policy/gate.js';
 import { APPROVE_DEFAULTS, EXPLICIT_POLICY, SURFACE, checkedExecuteOptions } from '../policy/options.js';
 import { stateForDomain } from '../policy/tables.js';
 import { internalsOf } from '../core/internals.js';
+import { withArgumentText } from '../core/boundary.js';
 import { actDomain, callToken, checkContextNames, checkedActOptions, invalidOption, present } from './options.js';
 import {
   CHANGES_ROWS,
@@ -40,6 +41,9 @@ export { forgetAggregateServers, forgetCountingServers } from './faults.js';
 export { createActFactory } from './factory.js';
 
 const encoder = new TextEncoder();
+
+// The tools whose arguments text reaches the core as it came (callToolText).
+const READS_AS_WRITTEN = new Set(['db_read', 'db_aggregate']);
 
 async function performEmbed(embedder, need) {
   try {
@@ -86,6 +90,8 @@ export class Act {
   // 'count' (#maxAffectedBy).
   #counting = false;
   #server;
+  // The settings' members that are the same for every call (#settingsText).
+  #fixedSettings = null;
 
   constructor(core, options = {}) {
     const { resolved, state, registry, embedder, fetchImpl, timeoutMs, limits, resultLimits, policy, context: fixed } = checkedActOptions(core, options);
@@ -241,6 +247,9 @@ export class Act {
     const resultLimits = this.#options.resultLimits;
     const { params, text } = toolCallParams(this.#core, name, args, resultLimits);
     if (text !== undefined) return text;
+    // A read's arguments go to the core as the model wrote them: nothing in JS
+    // decides on what they hold (an audit trail reports the params it saw).
+    if (typeof args === 'string' && READS_AS_WRITTEN.has(name) && !this.#policy.onAudit && !this.#policy.tracer) withArgumentText(params, args);
     const options = { signal, ...(approved === undefined ? {} : { approved }), ...(preview === undefined ? {} : { preview }), ...(surface === undefined ? {} : { [SURFACE]: surface }) };
     // The marker that fences this result's row text, drawn for this call.
     const fence = newFence();
@@ -356,23 +365,36 @@ export class Act {
     return context;
   }
 
+  // `settings` as JSON text: the members every call of this act sends the
+  // same (limits, maxAffected, context) are written once.
+  #settingsText({ rowIds, limits, maxAffected, maxAffectedBy, forModel, context, aggregates }) {
+    this.#fixedSettings ??= JSON.stringify({ limits, maxAffected, ...(context ? { context } : {}) }).slice(0, -1);
+    let text = `${this.#fixedSettings},"maxAffectedBy":${JSON.stringify(maxAffectedBy)}`;
+    if (rowIds) text += `,"rowIds":${JSON.stringify(rowIds)}`;
+    if (forModel) text += `,"forModel":${JSON.stringify(forModel)}`;
+    if (aggregates !== undefined) text += `,"aggregates":${JSON.stringify(aggregates)}`;
+    return `${text}}`;
+  }
+
   async #attempt(tool, params, signal, accessToken, trail, forModel) {
     const { domain, limits } = this.#options;
     const { maxAffected } = this.#policy;
     const call = createIds(this.#registry, limits.maxRows, tool, params);
     const { fixed } = this.#options;
+    const settings = {
+      rowIds: call.rowIds,
+      limits,
+      maxAffected,
+      maxAffectedBy: this.#maxAffectedBy,
+      ...(forModel ? { forModel } : {}),
+      ...(Object.keys(fixed).length > 0 ? { context: fixed } : {}),
+      ...(tool === 'db_aggregate' ? { aggregates: aggregatesOf(this.#server) } : {}),
+    };
     const execution = internalsOf(this.#core).startExecution(tool, params, this.#contextOf(accessToken), {
       registry: this.#registry,
       domain,
-      settings: {
-        rowIds: call.rowIds,
-        limits,
-        maxAffected,
-        maxAffectedBy: this.#maxAffectedBy,
-        ...(forModel ? { forModel } : {}),
-        ...(Object.keys(fixed).length > 0 ? { context: fixed } : {}),
-        ...(tool === 'db_aggregate' ? { aggregates: aggregatesOf(this.#server) } : {}),
-      },
+      settings,
+      settingsText: this.#settingsText(settings),
     });
     const attempt = trail.attempt();
     let result;
@@ -422,12 +444,12 @@ export class Act {
       });
     };
     const exchangeOptions = { signal, timeoutMs, maxResponseBytes: limits.maxResponseBytes };
+    const perform = (need) => (need.kind === 'embed' ? performEmbed(embedder, need) : exchange(need, exchangeOptions));
     while (!execution.done()) {
       signal?.throwIfAborted();
       const needs = execution.needs();
-      const responses = await Promise.all(
-        needs.map((need) => (need.kind === 'embed' ? performEmbed(embedder, need) : exchange(need, exchangeOptions))),
-      );
+      // Most rounds have one need: awaited as it is, without Promise.all's array.
+      const responses = needs.length === 1 ? [await perform(needs[0])] : await Promise.all(needs.map(perform));
       signal?.throwIfAborted();
       responses.forEach((response, index) => {
         const need = needs[index];

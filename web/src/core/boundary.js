@@ -212,14 +212,30 @@ export function readRequest(module, slot, headers) {
   return { method, url, headers: { ...headers, ...own }, body };
 }
 
+// The JSON text a tool call's params were parsed from, where the core may
+// read that text as it came instead of the params written out again
+// (withArgumentText).
+const ARGUMENT_TEXT = new WeakMap();
+
+/**
+ * Marks `params` as parsed from `text`, so that an execution of them sends
+ * `text` to the core as it is. Only for calls whose handling in JS does not
+ * depend on what the params hold (reads): with a duplicate key, JSON.parse
+ * and the core could each see a different value.
+ */
+export function withArgumentText(params, text) {
+  if (params !== null && typeof params === 'object') ARGUMENT_TEXT.set(params, text);
+  return params;
+}
+
 // Core#startExecution: `[tool, settings]`, a newline and the params (the
 // core parses the params once) into a new Execution handle for
 // `[domainHandle, registryHandle, contextHandle]`; the params over
 // `maxParams` bytes are refused before they are copied.
-export function startExecutionWith(module, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, maxParams }) {
-  const paramsText = jsonText(params ?? null, 'params');
+export function startExecutionWith(module, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, settingsText, maxParams }) {
+  const paramsText = ARGUMENT_TEXT.get(params) ?? jsonText(params ?? null, 'params');
   checkSize(paramsText, maxParams, codes.params_too_large, '', 'the params');
-  const call = `[${JSON.stringify(String(tool))},${jsonText(settings ?? null, 'options')}]\n${paramsText}`;
+  const call = `[${JSON.stringify(String(tool))},${settingsText ?? jsonText(settings ?? null, 'options')}]\n${paramsText}`;
   const handle = callWithText(module, input, call, (length) => new module.Execution(domainHandle, registryHandle, contextHandle, length), { read: false });
   return executionCalls(module, input, handle, settings);
 }

@@ -89,12 +89,13 @@ export class CorePlumbing {
    * One tool call's execution in the core, for the user of `context`
    * (`requestContext`): `needs()` of each round,
    * `respond(index, { status, contentRange, contentType, body: Uint8Array })`,
-   * then `result()`. Always `delete()` it.
+   * then `result()`. Always `delete()` it. `settingsText`: `settings` as
+   * JSON text already (an act writes its fixed settings once).
    */
-  startExecution(tool, params, context, { registry, domain, settings }) {
+  startExecution(tool, params, context, { registry, domain, settings, settingsText }) {
     const handles = [this.domainHandle(domain), registryHandleOf(registry, this.core), context.handle];
     const maxParams = settings?.limits?.maxParamsBytes ?? this.core.executionLimits.maxParamsBytes;
-    return startExecutionWith(this.module, this.input, handles, { tool, params, settings, maxParams });
+    return startExecutionWith(this.module, this.input, handles, { tool, params, settings, settingsText, maxParams });
   }
 
   /**
