@@ -444,3 +444,8 @@ if (ours > theirsOnlyImport) {
   );
 }
 console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s (${sink} requests built)`);
+// bench/index.mjs sums the benches up from this line.
+if (process.env.BENCH_SUMMARY === '1') {
+  const summary = { requestRatios: rows.map((row) => Number(row[5])), coreGzip: coreSize.gzip, sizeBudget: SIZE_BUDGET_BYTES, coldMs: ours, postgrestImportMs: theirsOnlyImport };
+  console.log(`@summary ${JSON.stringify(summary)}`);
+}

@@ -37,6 +37,7 @@ try {
   const core = await loadCore();
   const [user] = stack.users;
   console.log(`alfred-act execute vs postgrest-js and a plain fetch of the same request, local stack (${ITERATIONS} calls each, interleaved, medians)\n`);
+  const overheads = [];
   console.log('read                          rows   fetch      postgrest-js   alfred-act   over postgrest-js        over fetch');
   for (const [title, tool, params] of READS) {
     let lastRequest;
@@ -77,11 +78,14 @@ try {
     }
     const [trip, pjs, ours] = [median(times.fetch), median(times.postgrestJs), median(times.alfred)];
     const over = (base) => `${((ours - base) * 1000).toFixed(0).padStart(5)} µs ${(((ours - base) / trip) * 100).toFixed(1).padStart(5)} %`;
+    overheads.push((ours - trip) / trip);
     console.log(
       `${title.padEnd(30)}${String(warm.count).padStart(4)}   ${trip.toFixed(2).padStart(5)} ms   ${pjs.toFixed(2).padStart(7)} ms   ${ours.toFixed(2).padStart(7)} ms   ${over(pjs)}   ${over(trip)}`,
     );
   }
   console.log('\noverhead = alfred-act median minus the other side\'s, and as a share of the fetch round trip (target < 2 %)');
+  // bench/index.mjs sums the benches up from this line.
+  if (process.env.BENCH_SUMMARY === '1') console.log(`@summary ${JSON.stringify({ executeOverheads: overheads })}`);
 } finally {
   await stack.stop();
 }

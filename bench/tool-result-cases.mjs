@@ -1,0 +1,182 @@
+// The cases of the tool-result benchmark, runnable in any JS runtime (Node,
+// Chromium): the time from PostgREST's response bytes to the text a model
+// receives, for the same responses, alfred-act and a hand-written
+// supabase-js tool interleaved in one process. bench/tool-result.mjs runs
+// them in Node, bench/tool-result-browser.mjs in Chromium.
+//
+// - alfred-act      act.callToolText('db_read', args as the model's JSON
+//                   text), what the OpenAI adapter and the MCP server hand
+//                   over: the call validated, the request built, the bytes
+//                   translated in WebAssembly (refs, labels), the result text
+// - supabase-js     what a developer writes by hand: supabase.from(table)
+//                   .select(…) with the same filters, then every UUID
+//                   replaced by a short id through a Map, then
+//                   JSON.stringify(rows)
+//
+// Both sides get the same bytes from a fetch that answers at once (no
+// network): what is timed is the work on either side of the wire. Each pair
+// is checked to carry the same rows before anything is timed. Responses:
+// 10, 100 and 1,000 recipes with their ingredients; as many meal plans
+// whose recipe foreign keys get labels (the registry has read the recipes,
+// as an earlier call of the conversation would have).
+import { catalog, mealPlans, recipesWithIngredients } from './fixtures/postgrest-responses.mjs';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const encoder = new TextEncoder();
+
+/** What alfred-act must reach, as supabase-js time / alfred-act time, by rows per response. */
+export const TOOL_RESULT_TARGETS = { 10: 1.0, 100: 1.5, 1000: 2.0 };
+
+const sorted = (values) => [...values].sort((a, b) => a - b);
+const median = (values) => sorted(values)[values.length >> 1];
+
+// A user token whose sub is the fixtures' user (the signature is not checked here).
+function jwtFor(sub) {
+  const part = (value) => btoa(JSON.stringify(value)).replaceAll('=', '').replaceAll('+', '-').replaceAll('/', '_');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ role: 'authenticated', sub })}.c2lnbmF0dXJl`;
+}
+
+// A fetch that answers as PostgREST would: the main response for its table,
+// and the label lookups of the tables its foreign keys point at (the catalog
+// of ingredients, the recipes) from `labels`.
+const LABELS = { ingredients: encoder.encode(JSON.stringify(catalog())) };
+const answering = (table, bytes, count, labels = LABELS) => async (url) => {
+  const path = new URL(String(url)).pathname.split('/').pop();
+  const body = path === table ? bytes : (labels[path] ?? encoder.encode('[]'));
+  return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'content-range': `0-${count - 1}/*` } });
+};
+
+// supabase-js's realtime client wants a WebSocket class at construction on Node 20; none is opened here.
+class NoSocket {}
+
+/** The hand-written tool: supabase-js, then UUIDs → short ids, then JSON text. */
+function handWrittenTool(supabase, table, select, userId, limit) {
+  return async () => {
+    const { data, error } = await supabase.from(table).select(select).eq('user_id', userId).limit(limit);
+    if (error) throw new Error(error.message);
+    const ids = new Map();
+    const short = (value) => {
+      let id = ids.get(value);
+      if (!id) ids.set(value, (id = `id_${ids.size + 1}`));
+      return id;
+    };
+    const walk = (value) => {
+      if (typeof value === 'string') return UUID.test(value) ? short(value) : value;
+      if (Array.isArray(value)) return value.map(walk);
+      if (value && typeof value === 'object') {
+        const out = {};
+        for (const key of Object.keys(value)) if (key !== 'user_id') out[key] = walk(value[key]);
+        return out;
+      }
+      return value;
+    };
+    return JSON.stringify(walk(data));
+  };
+}
+
+/** The responses timed: `{ title, table, select, n, bytes, userId, warm? }`. */
+export function toolResultCases(sizes = [10, 100, 1000]) {
+  const cases = [];
+  for (const n of sizes) {
+    const recipes = recipesWithIngredients(n);
+    cases.push({ title: `${n} recipes with ingredients`, table: 'recipes', select: '*,recipe_ingredients(*)', n, bytes: recipes.bytes, userId: recipes.userId });
+    const plans = mealPlans(n, recipes.recipeIds, { userId: recipes.userId });
+    cases.push({ title: `${n} meal plans (FK labels)`, table: 'meal_plans', select: '*', n, bytes: plans.bytes, userId: recipes.userId, warm: recipes });
+  }
+  return cases;
+}
+
+/**
+ * Times every case: `[{ title, n, alfredMs, handMs, ratios: [min, median, max], textBytes: { alfred, hand } }]`.
+ * `ratio` is supabase-js time / alfred-act time of one round (both sides
+ * interleaved), over `rounds` rounds. `log(line)` is called per case.
+ */
+export async function runToolResultCases({ loadCore, createClient, rounds = 7, sizes, log = () => {} }) {
+  const core = await loadCore();
+  const results = [];
+  for (const c of toolResultCases(sizes)) {
+    const token = jwtFor(c.userId);
+    let fetchBytes = answering(c.table, c.bytes, c.n);
+    const act = core.createAct({
+      url: 'https://bench.supabase.co',
+      apiKey: 'anon-key',
+      accessToken: token,
+      fetch: (...args) => fetchBytes(...args),
+      resultLimits: { rows: c.n, chars: 16 << 20 },
+    });
+    if (c.warm) {
+      // An earlier call read the recipes: their labels are known.
+      fetchBytes = answering('recipes', c.warm.bytes, c.warm.recipeIds.length);
+      const earlier = await act.execute('db_read', { table: 'recipes', limit: c.warm.recipeIds.length });
+      if (earlier.error) throw new Error(earlier.error.message);
+      fetchBytes = answering(c.table, c.bytes, c.n, { ...LABELS, recipes: c.warm.bytes });
+    }
+    // The arguments as a model sends them: JSON text.
+    const args = JSON.stringify({ table: c.table, limit: c.n });
+    const alfred = () => act.callToolText('db_read', args);
+    const supabase = createClient('https://bench.supabase.co', 'anon-key', {
+      global: { fetch: (...a) => fetchBytes(...a), headers: { Authorization: `Bearer ${token}` } },
+      auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { transport: NoSocket },
+    });
+    const byHand = handWrittenTool(supabase, c.table, c.select, c.userId, c.n);
+
+    // The same rows on both sides.
+    const ourText = await alfred();
+    const theirText = await byHand();
+    const ours = JSON.parse(ourText);
+    const theirs = JSON.parse(theirText);
+    if (!ours.ok) throw new Error(`${c.title}: ${JSON.stringify(ours.error)}`);
+    const names = (rows) => rows.map((row) => row.name ?? `${row.date} ${row.meal_type}`).join('|');
+    if (ours.rows.length !== c.n || theirs.length !== c.n || names(ours.rows) !== names(theirs)) {
+      throw new Error(`${c.title}: the two sides carry different rows (${ours.rows.length} vs ${theirs.length})`);
+    }
+
+    // Each sample lasts about 20 ms.
+    let reps = 1;
+    for (const started = performance.now(); performance.now() - started < 20; reps++) await byHand();
+    const times = { alfred: [], hand: [] };
+    const ratios = [];
+    for (let round = 0; round < rounds + 1; round++) {
+      const sample = {};
+      for (const [side, run] of round % 2 ? [['alfred', alfred], ['hand', byHand]] : [['hand', byHand], ['alfred', alfred]]) {
+        const started = performance.now();
+        for (let i = 0; i < reps; i++) await run();
+        sample[side] = (performance.now() - started) / reps;
+      }
+      if (round === 0) continue; // warm-up
+      times.alfred.push(sample.alfred);
+      times.hand.push(sample.hand);
+      ratios.push(sample.hand / sample.alfred);
+    }
+    const ordered = sorted(ratios);
+    const result = {
+      title: c.title,
+      n: c.n,
+      alfredMs: median(times.alfred),
+      handMs: median(times.hand),
+      ratios: [ordered[0], median(ratios), ordered[ordered.length - 1]],
+      textBytes: { alfred: encoder.encode(ourText).length, hand: encoder.encode(theirText).length },
+    };
+    results.push(result);
+    log(result);
+  }
+  return results;
+}
+
+/** The table the benches print for `results`. */
+export function toolResultLines(results) {
+  const lines = [
+    'response                          alfred-act ms  supabase-js ms  supabase-js / alfred-act (min med max)  target  text bytes alfred / by hand',
+    '--------------------------------  -------------  --------------  ---------------------------------------  ------  ----------------------------',
+  ];
+  for (const r of results) {
+    const [low, mid, high] = r.ratios.map((x) => x.toFixed(2));
+    const target = TOOL_RESULT_TARGETS[r.n];
+    const met = target === undefined ? '' : `${mid >= target ? '≥' : '<'} ${target.toFixed(1)}`;
+    lines.push(
+      `${r.title.padEnd(32)}  ${r.alfredMs.toFixed(3).padStart(13)}  ${r.handMs.toFixed(3).padStart(14)}  ${`${low}  ${mid}  ${high}`.padStart(39)}  ${met.padStart(6)}  ${`${r.textBytes.alfred} / ${r.textBytes.hand} (${(r.textBytes.alfred / r.textBytes.hand).toFixed(2)})`.padStart(28)}`,
+    );
+  }
+  return lines;
+}
