@@ -89,6 +89,10 @@ ALFRED_EXPORT std::uintptr_t alfred_argument_buffer(std::size_t size) { return g
 
 ALFRED_EXPORT std::uintptr_t alfred_result_slot() { return reinterpret_cast<std::uintptr_t>(result_slot_words()); }
 
+// kKeepBytes, for JS: the one definition of the size above which a buffer is
+// given back after the call that used it.
+ALFRED_EXPORT std::size_t alfred_keep_bytes() { return kKeepBytes; }
+
 // The buffers keep their capacity between calls (most calls are small and
 // alike); after a large one JS calls this, so one huge input does not pin
 // its memory for the life of the instance. The memory goes back to the

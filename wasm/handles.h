@@ -30,7 +30,7 @@ using alfred::api::guarded_into;
 // length from `result_slot`.
 
 /// Buffers above this go back to the allocator after the call that used them
-/// (KEEP_BYTES in web/src/core/abi.js); below it they are kept for reuse.
+/// (JS reads it with alfred_keep_bytes); below it they are kept for reuse.
 constexpr std::size_t kKeepBytes = std::size_t(1) << 20;
 
 /// The first `length` bytes JS wrote into the input buffer.

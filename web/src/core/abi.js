@@ -1,30 +1,68 @@
-// The core's exports as the rest of the package calls them. The WebAssembly
-// module exports plain C functions over numbers (wasm/handles.h): a handle
-// is its address in WASM memory, texts go in through the input buffer (the
-// large ones, written by boundary.js) or the argument buffer (a call's short
-// texts, written here) and come out through the result slot. This module
-// turns them into handle objects with methods and `delete()`, and functions
-// that take and return text (docs/architecture.md, "The boundary").
+// The core's exports as the rest of the package calls them, and the one
+// place where bytes cross between JS and WASM memory. The WebAssembly module
+// exports plain C functions over numbers (wasm/handles.h): a handle is its
+// address in WASM memory, texts go in through the input buffer, the rows
+// buffer, a response's body buffer (each written by `copyIn`) or the
+// argument buffer (a call's short texts, `args`), and come out through the
+// result slot (`output`, `readRequest`). This module turns them into handle
+// objects with methods and `delete()`, and functions that take and return
+// text (docs/architecture.md, "The boundary").
 import { AlfredError } from '../errors.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// Buffers above this are given back to the allocator after the call that
-// used them (kKeepBytes in wasm/handles.h); below it they are kept for reuse.
-export const KEEP_BYTES = 1 << 20;
+// The headers that vary by request (`{"Content-Type":…,"Prefer":…}`) come
+// in a handful of combinations: each text is parsed once.
+const requestHeaderSets = new Map();
+const MAX_HEADER_SETS = 64;
 
-// A text long enough to matter is encoded before it is written, so WASM
-// memory holds its exact size rather than room for three bytes per
-// character; a short one (or bytes) is written as it is.
-export const sized = (value) => (typeof value === 'string' && value.length > KEEP_BYTES / 3 ? encoder.encode(value) : value);
+function requestHeaders(text) {
+  let headers = requestHeaderSets.get(text);
+  if (!headers) {
+    headers = Object.freeze(JSON.parse(text));
+    if (requestHeaderSets.size < MAX_HEADER_SETS) requestHeaderSets.set(text, headers);
+  }
+  return headers;
+}
 
 // The text transfer of one instance: `m` is its Emscripten module.
 class Transfer {
   constructor(m) {
     this.m = m;
     this.slot = m._alfred_result_slot() >>> 2;
+    // Buffers above this many bytes are given back to the allocator after
+    // the call that used them; below it they are kept for reuse. The core's
+    // own constant (kKeepBytes in wasm/handles.h), read from it.
+    this.keepBytes = m._alfred_keep_bytes() >>> 0;
+  }
+
+  /**
+   * `value` as it is written into WASM memory: a text long enough to matter
+   * is encoded first, so that the memory holds its exact size rather than
+   * room for three bytes per character; a short one (or bytes) as it is.
+   */
+  sized(value) {
+    return typeof value === 'string' && value.length > this.keepBytes / 3 ? encoder.encode(value) : value;
+  }
+
+  /**
+   * Writes `value` (text or a Uint8Array) at the address `room(size)` gives
+   * for at least `size` bytes; its length in bytes. encodeInto is native; a
+   * JS loop per character is not. `room` may grow the memory: HEAPU8 is
+   * read after it.
+   */
+  copyIn(value, room) {
+    value = this.sized(value);
+    if (typeof value !== 'string') {
+      const pointer = room(value.length);
+      if (value.length > 0) this.m.HEAPU8.set(value, pointer);
+      return value.length;
+    }
+    const capacity = value.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
+    const pointer = room(capacity);
+    return encoder.encodeInto(value, this.m.HEAPU8.subarray(pointer, pointer + capacity)).written;
   }
 
   /** The text the last call published through the result slot. */
@@ -34,16 +72,35 @@ class Transfer {
     const at = words[this.slot];
     const length = words[this.slot + 1];
     const text = decoder.decode(heap.subarray(at, at + length));
-    if (length > KEEP_BYTES) this.m._alfred_trim_output();
+    if (length > this.keepBytes) this.m._alfred_trim_output();
     return text;
   }
 
   /**
+   * The request a build published: the output text holds the method, the
+   * URL, the body (when there is one) and the per-request headers, at the
+   * byte lengths the result slot's words 2 to 5 give (wasm/bindings.cpp,
+   * publish_layout). `headers` are the request context's own.
+   */
+  readRequest(headers) {
+    const heap = this.m.HEAPU8;
+    const words = new Uint32Array(heap.buffer, this.slot << 2, 6);
+    const [at, length, methodLength, urlLength, bodyLength, hasBody] = words;
+    const method = decoder.decode(heap.subarray(at, at + methodLength));
+    const urlEnd = at + methodLength + urlLength;
+    const url = decoder.decode(heap.subarray(at + methodLength, urlEnd));
+    const bodyEnd = hasBody ? urlEnd + bodyLength : urlEnd;
+    const body = hasBody ? decoder.decode(heap.subarray(urlEnd, bodyEnd)) : null;
+    const own = requestHeaders(decoder.decode(heap.subarray(bodyEnd, at + length)));
+    return { method, url, headers: { ...headers, ...own }, body };
+  }
+
+  /**
    * `texts` one after another into the argument buffer; their byte lengths.
-   * The core gives a buffer over 1 MB back after the call that read it.
+   * The core gives a buffer over keepBytes back after the call that read it.
    */
   args(...texts) {
-    const parts = texts.map(sized);
+    const parts = texts.map((text) => this.sized(text));
     let room = 0;
     for (const part of parts) room += typeof part === 'string' ? part.length * 3 : part.length; // UTF-8: at most 3 bytes per UTF-16 unit
     const pointer = this.m._alfred_argument_buffer(room);
@@ -214,7 +271,6 @@ function functions(io) {
     trimBuffers: () => m._alfred_trim_buffers(),
     // The text the last call published (a large one's buffer given back).
     output: () => io.output(),
-    resultSlot: () => io.slot << 2,
     buildRequestAt: (domain, registry, context, length) =>
       m._alfred_build_request(domain.address, registry.address, context.address, length) !== 0,
     executionLimits: text(() => m._alfred_execution_limits()),
@@ -254,6 +310,10 @@ export function coreAbi(m) {
     Registry: bound(Registry, io),
     RequestContext: bound(RequestContext, io),
     Execution: bound(Execution, io),
+    /** See Transfer: the kept-buffer size, and the writes into and reads out of WASM memory. */
+    keepBytes: io.keepBytes,
+    copyIn: (value, room) => io.copyIn(value, room),
+    readRequest: (headers) => io.readRequest(headers),
     ...functions(io),
   };
 }

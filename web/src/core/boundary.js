@@ -1,10 +1,11 @@
-// The boundary between JavaScript and WebAssembly: how bytes go into WASM
-// memory and how the text a call published comes out (see
-// wasm/bindings.cpp). `callWithText` is the one helper for "a call with
-// text in and a result out"; the Core facade (core/index.js) and the registry
-// wrapper (registry.js) cross the boundary only through these functions.
+// The calls of the core with text in and a result out, over the module's
+// transfer (abi.js, the one module that writes into and reads out of WASM
+// memory): `callWithText` is the one helper for "a call with text in and a
+// result out", with the input buffer kept between calls and given back after
+// a large one; an execution's calls (startExecutionWith); the size checks
+// before anything is copied; a call's errors as values.
 import createAlfredCore from '../../dist/alfred_core.mjs';
-import { KEEP_BYTES, coreAbi, sized } from './abi.js';
+import { coreAbi } from './abi.js';
 import { AlfredError, internalError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from '../limits.js';
 import { codes } from '../../dist/error-codes.mjs';
@@ -72,8 +73,7 @@ export function jsonText(value, path) {
     });
   }
 }
-export const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /** Bytes of `text` in UTF-8, without encoding it. */
 export function utf8Length(text) {
@@ -111,31 +111,12 @@ export function checkSize(text, limit, code, path, what) {
   if (bytes > limit) throw tooLarge(code, path, what, bytes, limit);
 }
 
-// The way large texts and bytes go into WASM memory (see wasm/bindings.cpp;
-// a call's short texts go through the argument buffer, core/abi.js): `value`
-// (text or a Uint8Array) is written at the address `room(size)` gives for at
-// least `size` bytes, and its length in bytes returned. encodeInto and
-// TextDecoder are native; a JS loop per character is not. A large
-// text is encoded in JS first, so WASM holds its exact size rather than three
-// bytes per character. `room` may grow the memory: HEAPU8 is read after it.
-export function copyIn(module, value, room) {
-  value = sized(value);
-  if (typeof value !== 'string') {
-    const pointer = room(value.length);
-    if (value.length > 0) module.HEAPU8.set(value, pointer);
-    return value.length;
-  }
-  const capacity = value.length * 3; // UTF-8 needs at most 3 bytes per UTF-16 unit
-  const pointer = room(capacity);
-  return encoder.encodeInto(value, module.HEAPU8.subarray(pointer, pointer + capacity)).written;
-}
-
 // `text` into the shared input buffer. The buffer moves only when
 // inputBuffer grows it, so `input` ({ pointer, capacity }) keeps its address
 // and the boundary is crossed for it only when a text needs more room.
 // Returns the byte length.
 export function writeInput(module, input, text) {
-  return copyIn(module, text, (size) => {
+  return module.copyIn(text, (size) => {
     if (size > input.capacity) {
       input.pointer = module.inputBuffer(size);
       input.capacity = size;
@@ -147,7 +128,7 @@ export function writeInput(module, input, text) {
 // After a large call, the buffers go back to the allocator: one huge input
 // must not pin its memory for the life of the instance.
 export function trimAfterLargeCall(module, input, bytes) {
-  if (input.capacity <= KEEP_BYTES && bytes <= KEEP_BYTES) return;
+  if (input.capacity <= module.keepBytes && bytes <= module.keepBytes) return;
   module.trimBuffers();
   input.pointer = 0;
   input.capacity = 0;
@@ -179,37 +160,6 @@ export function callWithText(module, input, text, invoke, { read = true } = {}) 
   } finally {
     trimAfterLargeCall(module, input, outLength);
   }
-}
-
-// The headers that vary by request (`{"Content-Type":…,"Prefer":…}`) come
-// in a handful of combinations: each text is parsed once.
-const requestHeaderSets = new Map();
-const MAX_HEADER_SETS = 64;
-
-function requestHeaders(text) {
-  let headers = requestHeaderSets.get(text);
-  if (!headers) {
-    headers = Object.freeze(JSON.parse(text));
-    if (requestHeaderSets.size < MAX_HEADER_SETS) requestHeaderSets.set(text, headers);
-  }
-  return headers;
-}
-
-// The request a buildRequestAt call published: the output text holds the
-// method, the URL, the body (when there is one) and the per-request
-// headers, at the byte lengths the result slot's words 2 to 5 give
-// (wasm/bindings.cpp, publish_layout). `headers` are the context's own.
-export function readRequest(module, slot, headers) {
-  const heap = module.HEAPU8;
-  const words = new Uint32Array(heap.buffer, slot, 6);
-  const [at, length, methodLength, urlLength, bodyLength, hasBody] = words;
-  const method = decoder.decode(heap.subarray(at, at + methodLength));
-  const urlEnd = at + methodLength + urlLength;
-  const url = decoder.decode(heap.subarray(at + methodLength, urlEnd));
-  const bodyEnd = hasBody ? urlEnd + bodyLength : urlEnd;
-  const body = hasBody ? decoder.decode(heap.subarray(urlEnd, bodyEnd)) : null;
-  const own = requestHeaders(decoder.decode(heap.subarray(bodyEnd, at + length)));
-  return { method, url, headers: { ...headers, ...own }, body };
 }
 
 // The JSON text a tool call's params were parsed from, where the core may
@@ -266,7 +216,7 @@ export function executionCalls(module, input, handle, settings) {
         pointer = handle.bodyBuffer(bytes.length);
         if (pointer === 0) bytes = new Uint8Array(0); // not even for the message: the failure alone
       }
-      copyIn(module, bytes, () => pointer);
+      module.copyIn(bytes, () => pointer);
       handle.respondAt(index, status, contentRange, contentType, kind);
     },
     // For the model (`settings.forModel`), the core writes the result's

@@ -11,7 +11,7 @@ import { Act } from '../act/index.js';
 import { actDecisionSchema, parseDecision, renderQuery } from '../prompt.js';
 import { domainFromOpenApiWith } from '../pull/index.js';
 import { cachedToolDefinitions, deepFreeze, toolResult, toolResultText } from '../tools.js';
-import { asResult, instantiateModule, jsonText, parseResult, readRequest, throwingAlfredError } from './boundary.js';
+import { asResult, instantiateModule, jsonText, parseResult, throwingAlfredError } from './boundary.js';
 import { validateDomainWith } from './domains.js';
 import { setInternals } from './internals.js';
 import { CorePlumbing } from './plumbing.js';
@@ -51,7 +51,6 @@ export class Core {
   #defaultRegistries = new WeakMap();
   #toolDefinitions = new WeakMap();
 
-  #slot;
   // The options buildRequest was last given, and their context (a session's repeat).
   #contexts = new LastContext();
   #executionLimits;
@@ -62,7 +61,6 @@ export class Core {
     this.#plumbing = new CorePlumbing(this, module, maxInputBytes);
     setInternals(this, this.#plumbing);
     bindCoreModule(this, module);
-    this.#slot = module.resultSlot();
     // A caller's domain is checked now; the package's default, known to load, on first use (an app with its own
     // domain never pays for it: a fresh process's first domain is its costliest call).
     if (domain !== defaultDomain) this.#plumbing.domainHandle(domain);
@@ -220,9 +218,8 @@ export class Core {
       const call = `[${JSON.stringify(String(tool))},${jsonText(params ?? null, 'params')}]`;
       this.#plumbing.checkInput(call, 'params');
       const module = this.#module;
-      const slot = this.#slot;
       // Read inside the call: after a large one the buffers are trimmed.
-      const build = (length) => (module.buildRequestAt(domainHandle, registryHandle, context.handle, length) ? { data: readRequest(module, slot, context.headers), error: null } : parseResult(module.output()));
+      const build = (length) => (module.buildRequestAt(domainHandle, registryHandle, context.handle, length) ? { data: module.readRequest(context.headers), error: null } : parseResult(module.output()));
       return this.#plumbing.callWithInput(call, build, { read: false });
     });
   }

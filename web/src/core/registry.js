@@ -1,7 +1,7 @@
 // The registry wrapper: a Registry object around the core's ref registry
 // handle, and the checks that tie a registry to its Core and its domain.
 import { AlfredError, internalError } from '../errors.js';
-import { copyIn, jsonText, parseResult, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
+import { jsonText, parseResult, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
 import { internalsOf } from './internals.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -215,7 +215,7 @@ export class Registry {
         value = typeof rows === 'string' ? rows : jsonText(rows ?? null, 'rows');
         internalsOf(this.#core).checkInput(value, 'rows');
       }
-      const length = copyIn(module, value, (size) => rowsRoom(module, size));
+      const length = module.copyIn(value, (size) => rowsRoom(module, size));
       // No table or action name is that long; an error repeats at most this much of one.
       const ok = module.translateRowsAt(domainHandle, handle, String(table).slice(0, 256), String(action).slice(0, 256), String(userId).slice(0, 64), length);
       // A large output is given back once read; the input buffer's address is the Core's to forget.
