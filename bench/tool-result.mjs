@@ -12,14 +12,17 @@
 //
 // Both sides get the same bytes from a fetch that answers at once (no
 // network): what is timed is the work on either side of the wire. Each pair
-// is checked to carry the same rows before anything is timed. Responses: 100
-// and 1,000 recipes with their ingredients; 100 and 1,000 meal plans whose
+// is checked to carry the same rows before anything is timed; the size of
+// either text is given too, in bytes and in tokens (o200k_base, npm
+// gpt-tokenizer), alfred-act's over the hand-written tool's. Responses: 10,
+// 100 and 1,000 recipes with their ingredients; 10, 100 and 1,000 meal plans whose
 // recipe foreign keys get labels (the registry has read the recipes, as an
 // earlier call of the conversation would have). Target: alfred-act ≥ 2×
 // faster. Environment: BENCH_ROUNDS (7).
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createClient } from '@supabase/supabase-js';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadCore } from '../web/src/index.node.js';
 import { catalog, mealPlans, recipesWithIngredients } from './fixtures/postgrest-responses.mjs';
 
@@ -74,7 +77,7 @@ function handWrittenTool(supabase, table, select, userId, limit) {
 
 const core = await loadCore();
 const cases = [];
-for (const n of [100, 1000]) {
+for (const n of [10, 100, 1000]) {
   const recipes = recipesWithIngredients(n);
   cases.push({ title: `${n} recipes with ingredients`, table: 'recipes', select: '*,recipe_ingredients(*)', n, bytes: recipes.bytes, userId: recipes.userId });
   const plans = mealPlans(n, recipes.recipeIds, { userId: recipes.userId });
@@ -83,8 +86,8 @@ for (const n of [100, 1000]) {
 
 console.log(`a tool result for the model: alfred-act vs a hand-written supabase-js tool, same bytes, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.split(' ')[0] ?? 'cpu'}`);
 console.log(`median of ${ROUNDS} interleaved rounds\n`);
-console.log('response                            alfred-act ms  supabase-js ms  supabase-js / alfred-act');
-console.log('----------------------------------  -------------  --------------  ------------------------');
+console.log('response                            alfred-act ms  supabase-js ms  supabase-js / alfred-act  text bytes alfred / hand-written  tokens alfred / hand-written');
+console.log('----------------------------------  -------------  --------------  ------------------------  --------------------------------  ----------------------------');
 for (const c of cases) {
   const token = jwtFor(c.userId);
   let fetchBytes = answering(c.table, c.bytes, c.n);
@@ -112,8 +115,10 @@ for (const c of cases) {
   const byHand = handWrittenTool(supabase, c.table, c.select, c.userId, c.n);
 
   // The same rows on both sides.
-  const ours = JSON.parse(await alfred());
-  const theirs = JSON.parse(await byHand());
+  const ourText = await alfred();
+  const theirText = await byHand();
+  const ours = JSON.parse(ourText);
+  const theirs = JSON.parse(theirText);
   if (!ours.ok) throw new Error(`${c.title}: ${JSON.stringify(ours.error)}`);
   const names = (rows) => rows.map((row) => row.name ?? `${row.date} ${row.meal_type}`).join('|');
   if (ours.rows.length !== c.n || theirs.length !== c.n || names(ours.rows) !== names(theirs)) {
@@ -131,6 +136,9 @@ for (const c of cases) {
   }
   const a = median(times.alfred);
   const h = median(times.hand);
-  console.log(`${c.title.padEnd(34)}  ${a.toFixed(2).padStart(13)}  ${h.toFixed(2).padStart(14)}  ${(h / a).toFixed(2).padStart(23)}×`);
+  const size = (ourSize, theirSize) => `${ourSize} / ${theirSize} = ${(ourSize / theirSize).toFixed(3)}`;
+  const bytes = size(encoder.encode(ourText).length, encoder.encode(theirText).length);
+  const tokens = size(encode(ourText).length, encode(theirText).length);
+  console.log(`${c.title.padEnd(34)}  ${a.toFixed(2).padStart(13)}  ${h.toFixed(2).padStart(14)}  ${(h / a).toFixed(2).padStart(23)}×  ${bytes.padStart(32)}  ${tokens.padStart(28)}`);
 }
 console.log('\ntarget: supabase-js / alfred-act ≥ 2.00× (alfred-act at least twice as fast) at 100 and 1,000 rows');
