@@ -3,7 +3,7 @@
 // loaded as ES modules from a server on 127.0.0.1, supabase-js bundled
 // for the page with esbuild. Run: node bench/tool-result-browser.mjs.
 // Environment: BENCH_ROUNDS (7), BENCH_SIZES ("10,100,1000"), BENCH_JSON=1
-// prints the results as one JSON line (bench/index.mjs).
+// prints the results as one JSON line.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -18,7 +18,8 @@
 // is checked to carry the same rows before anything is timed. Responses:
 // 10, 100 and 1,000 recipes with their ingredients; as many meal plans
 // whose recipe foreign keys get labels (the registry has read the recipes,
-// as an earlier call of the conversation would have).
+// as an earlier call of the conversation would have). The size of either
+// text is given too: bytes, and tokens where the runtime can count them.
 import { catalog, mealPlans, recipesWithIngredients } from './fixtures/postgrest-responses.mjs';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -87,11 +88,12 @@ export function toolResultCases(sizes = [10, 100, 1000]) {
 }
 
 /**
- * Times every case: `[{ title, n, alfredMs, handMs, ratios: [min, median, max], textBytes: { alfred, hand } }]`.
- * `ratio` is supabase-js time / alfred-act time of one round (both sides
- * interleaved), over `rounds` rounds. `log(line)` is called per case.
+ * Times every case: `[{ title, n, alfredMs, handMs, ratios: [min, median, max], textBytes: { alfred, hand },
+ * tokens? }]`. `ratio` is supabase-js time / alfred-act time of one round
+ * (both sides interleaved), over `rounds` rounds. `countTokens(text)`, when
+ * given, sizes either text in tokens too. `log(result)` is called per case.
  */
-export async function runToolResultCases({ loadCore, createClient, rounds = 7, sizes, log = () => {} }) {
+export async function runToolResultCases({ loadCore, createClient, rounds = 7, sizes, countTokens, log = () => {} }) {
   const core = await loadCore();
   const results = [];
   for (const c of toolResultCases(sizes)) {
@@ -157,6 +159,7 @@ export async function runToolResultCases({ loadCore, createClient, rounds = 7, s
       handMs: median(times.hand),
       ratios: [ordered[0], median(ratios), ordered[ordered.length - 1]],
       textBytes: { alfred: encoder.encode(ourText).length, hand: encoder.encode(theirText).length },
+      ...(countTokens ? { tokens: { alfred: countTokens(ourText), hand: countTokens(theirText) } } : {}),
     };
     results.push(result);
     log(result);
@@ -167,15 +170,15 @@ export async function runToolResultCases({ loadCore, createClient, rounds = 7, s
 /** The table the benches print for `results`. */
 export function toolResultLines(results) {
   const lines = [
-    'response                          alfred-act ms  supabase-js ms  supabase-js / alfred-act (min med max)  target  text bytes alfred / by hand',
-    '--------------------------------  -------------  --------------  ---------------------------------------  ------  ----------------------------',
+    'response                          alfred-act ms  supabase-js ms  supabase-js / alfred-act (min med max)  target  text: bytes, tokens alfred / by hand',
+    '--------------------------------  -------------  --------------  ---------------------------------------  ------  -----------------------------------',
   ];
   for (const r of results) {
     const [low, mid, high] = r.ratios.map((x) => x.toFixed(2));
     const target = TOOL_RESULT_TARGETS[r.n];
     const met = target === undefined ? '' : `${mid >= target ? '≥' : '<'} ${target.toFixed(1)}`;
     lines.push(
-      `${r.title.padEnd(32)}  ${r.alfredMs.toFixed(3).padStart(13)}  ${r.handMs.toFixed(3).padStart(14)}  ${`${low}  ${mid}  ${high}`.padStart(39)}  ${met.padStart(6)}  ${`${r.textBytes.alfred} / ${r.textBytes.hand} (${(r.textBytes.alfred / r.textBytes.hand).toFixed(2)})`.padStart(28)}`,
+      `${r.title.padEnd(32)}  ${r.alfredMs.toFixed(3).padStart(13)}  ${r.handMs.toFixed(3).padStart(14)}  ${`${low}  ${mid}  ${high}`.padStart(39)}  ${met.padStart(6)}  ${`${(r.textBytes.alfred / r.textBytes.hand).toFixed(3)}×${r.tokens ? `, ${(r.tokens.alfred / r.tokens.hand).toFixed(3)}×` : ''}`.padStart(35)}`,
     );
   }
   return lines;

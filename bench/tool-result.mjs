@@ -4,9 +4,10 @@
 // bench/tool-result-cases.mjs). bench/tool-result-browser.mjs runs the same
 // cases in Chromium. Run: node bench/tool-result.mjs (npm run bench:result).
 // Environment: BENCH_ROUNDS (7), BENCH_SIZES ("10,100,1000"),
-// BENCH_JSON=1 prints the results as one JSON line instead (bench/index.mjs).
+// BENCH_JSON=1 prints the results as one JSON line instead.
 import { cpus, loadavg } from 'node:os';
 import { createClient } from '@supabase/supabase-js';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { loadCore } from '../web/src/index.node.js';
 import { TOOL_RESULT_TARGETS, runToolResultCases, toolResultLines } from './tool-result-cases.mjs';
 
@@ -18,7 +19,8 @@ if (!json) {
   console.log(`a tool result for the model: alfred-act vs a hand-written supabase-js tool, same bytes, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.split(' ')[0] ?? 'cpu'}, load average ${loadavg()[0].toFixed(2)}`);
   console.log(`${rounds} interleaved rounds; ratio = supabase-js time / alfred-act time per round (min, median, max)\n`);
 }
-const results = await runToolResultCases({ loadCore, createClient, rounds, sizes });
+// Tokens as OpenAI's o200k_base counts them (npm gpt-tokenizer).
+const results = await runToolResultCases({ loadCore, createClient, rounds, sizes, countTokens: (text) => encode(text).length });
 if (json) console.log(JSON.stringify({ runtime: `Node ${process.version}`, results }));
 else {
   for (const line of toolResultLines(results)) console.log(line);

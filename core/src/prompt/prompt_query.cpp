@@ -1,6 +1,8 @@
 #include "alfred/prompt/prompt_query.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "../json/format.h"
 #include "../json/json_fields.h"
@@ -199,56 +201,120 @@ std::string args_text(json_value shape) {
   return out;
 }
 
-// "Function: archive_project | Args: project_id = project_2 | Returns: projects".
-std::string call_text(const query_view& q, json_value shape) {
-  std::string out = textfmt::format("Function: {}", q.function);
+// The parts of a query line, in the order it writes them.
+enum class part_kind {
+  function,
+  args,
+  returns,
+  table,
+  create,
+  filters,
+  any_of,
+  set,
+  columns,
+  order,
+  limit,
+  group_by,
+  metrics,
+  group_order,
+  having,
+  groups,
+  offset
+};
+
+std::string_view label_of(part_kind kind) {
+  static constexpr std::string_view kLabels[] = {"Function", "Args",  "Returns", "Table",  "Create", "Filters",
+                                                 "Any of",   "Set",   "Columns", "Order",  "Limit",  "Group by",
+                                                 "Metrics",  "Order", "Having",  "Groups", "Offset"};
+  return kLabels[static_cast<std::size_t>(kind)];
+}
+
+// One part of a query line, "Filters: location = pantry".
+struct shape_part {
+  part_kind kind;
+  std::string text;
+};
+using shape_parts = std::vector<shape_part>;
+
+// "Function: archive_project | Args: project_id = project_2 | Returns: rows of projects".
+shape_parts call_parts(const query_view& q, json_value shape) {
+  shape_parts out{{part_kind::function, std::string(q.function)}};
   const std::string args = args_text(shape);
-  out.append(" | Args: ").append(args.empty() ? std::string_view("none") : std::string_view(args));
-  if (!q.table.empty()) out.append(" | Returns: rows of ").append(q.table);
+  out.push_back({part_kind::args, args.empty() ? std::string("none") : args});
+  if (!q.table.empty()) out.push_back({part_kind::returns, "rows of " + std::string(q.table)});
   return out;
 }
 
 // " | Group by: status | Metrics: count, sum_amount | Order: sum_amount desc".
-void append_aggregate(std::string& out, json_value shape) {
-  if (auto groups = names_text(shape, "group_by"); !groups.empty()) out.append(" | Group by: ").append(groups);
-  if (auto metrics = names_text(shape, "metrics"); !metrics.empty()) out.append(" | Metrics: ").append(metrics);
+void append_aggregate(shape_parts& out, json_value shape) {
+  if (auto groups = names_text(shape, "group_by"); !groups.empty()) out.push_back({part_kind::group_by, groups});
+  if (auto metrics = names_text(shape, "metrics"); !metrics.empty()) out.push_back({part_kind::metrics, metrics});
   if (auto order = shape.is_object() ? present_member(shape, "order_metric") : std::nullopt;
       order && order->is_string())
-    out.append(" | Order: ").append(order->str());
-  if (auto having = names_text(shape, "having"); !having.empty()) out.append(" | Having: ").append(having);
-  if (auto limit = integer_member(shape, "group_limit")) textfmt::format_to(out, " | Groups: at most {}", *limit);
+    out.push_back({part_kind::group_order, std::string(order->str())});
+  if (auto having = names_text(shape, "having"); !having.empty()) out.push_back({part_kind::having, having});
+  if (auto limit = integer_member(shape, "group_limit"))
+    out.push_back({part_kind::groups, textfmt::format("at most {}", *limit)});
 }
 
-// "Table: inventory | Filters: location = pantry | Limit: 100".
-std::string shape_text(const query_view& q, json_value shape) {
-  if (!q.function.empty()) return call_text(q, shape);
-  std::string out = textfmt::format("Table: {}", q.table);
+// "Table: inventory | Filters: location = pantry | Limit: 100", part by part.
+shape_parts shape_parts_of(const query_view& q, json_value shape) {
+  if (!q.function.empty()) return call_parts(q, shape);
+  shape_parts out{{part_kind::table, std::string(q.table)}};
   const std::string_view verb = verb_of(q.tool);
   if (verb == "create") {
     if (auto records = integer_member(shape, "records"))
-      textfmt::format_to(out, " | Create: {} record{}", *records, *records == 1 ? "" : "s");
-    if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.append(" | Columns: ").append(cols);
+      out.push_back({part_kind::create, textfmt::format("{} record{}", *records, *records == 1 ? "" : "s")});
+    if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.push_back({part_kind::columns, cols});
     return out;
   }
-  const std::string filters = filters_text(shape, ", ");
-  const std::string any = or_filters_text(shape);
+  std::string filters = filters_text(shape, ", ");
+  std::string any = or_filters_text(shape);
   // "all records" only when nothing at all narrows the query.
   if (!filters.empty())
-    out.append(" | Filters: ").append(filters);
+    out.push_back({part_kind::filters, std::move(filters)});
   else if (any.empty())
-    out.append(" | Filters: none (all records)");
-  if (!any.empty()) out.append(" | Any of: ").append(any);
+    out.push_back({part_kind::filters, "none (all records)"});
+  if (!any.empty()) out.push_back({part_kind::any_of, std::move(any)});
   if (verb == "update")
-    if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.append(" | Set: ").append(cols);
-  if (auto cols = names_text(shape, "columns"); !cols.empty()) out.append(" | Columns: ").append(cols);
+    if (auto cols = names_text(shape, "data_columns"); !cols.empty()) out.push_back({part_kind::set, cols});
+  if (auto cols = names_text(shape, "columns"); !cols.empty()) out.push_back({part_kind::columns, cols});
   if (shape.is_object())
     if (auto order = present_member(shape, "order_by"); order && order->is_string()) {
-      out.append(" | Order: ").append(order->str());
-      if (auto dir = present_member(shape, "order_dir"); dir && dir->is_string()) out.append(" ").append(dir->str());
+      std::string text(order->str());
+      if (auto dir = present_member(shape, "order_dir"); dir && dir->is_string()) text.append(" ").append(dir->str());
+      out.push_back({part_kind::order, std::move(text)});
     }
-  if (auto limit = integer_member(shape, "limit")) textfmt::format_to(out, " | Limit: {}", *limit);
+  if (auto limit = integer_member(shape, "limit")) out.push_back({part_kind::limit, std::to_string(*limit)});
   if (verb == "aggregate") append_aggregate(out, shape);
-  if (auto offset = integer_member(shape, "offset")) textfmt::format_to(out, " | Offset: {}", *offset);
+  if (auto offset = integer_member(shape, "offset")) out.push_back({part_kind::offset, std::to_string(*offset)});
+  return out;
+}
+
+void append_parts(std::string& out, const shape_parts& parts) {
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    out.append(i ? " | " : "").append(label_of(parts[i].kind)).append(": ").append(parts[i].text);
+}
+
+// The parts of the query as run that differ from the query as asked, a part
+// the run dropped as "none", in the order a query line writes them. The
+// Effective line repeats nothing of the Query line: each part it shows
+// replaces the asked one, and the others ran as asked.
+shape_parts changed_parts(const shape_parts& asked, const shape_parts& ran) {
+  shape_parts out;
+  auto a = asked.begin();
+  auto r = ran.begin();
+  while (a != asked.end() || r != ran.end()) {
+    if (r == ran.end() || (a != asked.end() && a->kind < r->kind)) {
+      out.push_back({(a++)->kind, "none"});
+    } else if (a == asked.end() || r->kind < a->kind) {
+      out.push_back(*r++);
+    } else {
+      if (a->text != r->text) out.push_back(*r);
+      ++a;
+      ++r;
+    }
+  }
   return out;
 }
 
@@ -311,8 +377,12 @@ std::string tip_text(const query_view& q) {
 }
 
 std::string render_block(const query_view& q) {
-  std::string out = "Query: " + shape_text(q, q.requested);
-  if (q.effective) out.append("\nEffective: ").append(shape_text(q, *q.effective));
+  const shape_parts asked = shape_parts_of(q, q.requested);
+  std::string out = "Query: ";
+  append_parts(out, asked);
+  if (q.effective)
+    if (const shape_parts changed = changed_parts(asked, shape_parts_of(q, *q.effective)); !changed.empty())
+      append_parts(out.append("\nEffective: "), changed);
   if (q.notes)
     q.notes->for_each_element([&](std::size_t, json_value note) {
       if (note.is_string()) out.append("\nNote: ").append(note.str());

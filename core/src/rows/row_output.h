@@ -52,6 +52,17 @@ class output_text {
   }
   char* cursor() { return at_; }
   void advance_to(char* at) { at_ = at; }
+  /// Where the next byte goes, as an offset into the string (stable as it grows).
+  std::size_t offset() const { return std::size_t(at_ - text_.data()); }
+  /// The bytes written between two offsets.
+  std::string_view written(std::size_t from, std::size_t to) const {
+    return std::string_view(text_.data() + from, to - from);
+  }
+  /// Takes out the bytes between two offsets, moving what follows them back.
+  void erase(std::size_t from, std::size_t to) {
+    std::memmove(text_.data() + from, text_.data() + to, offset() - to);
+    at_ -= to - from;
+  }
 
   void put(char c) {
     reserve(1);

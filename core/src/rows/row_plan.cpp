@@ -81,6 +81,7 @@ std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
       it = plan->rules.end() - 1;
     }
     it->label_slot = int(slot);
+    plan->label_shown = plan->label_shown && it->kind == member_kind::copy;
   }
   plan->index();
   return plan;

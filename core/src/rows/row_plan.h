@@ -55,6 +55,9 @@ struct table_plan {
   const table* tbl = nullptr;
   std::vector<member_rule> rules;
   std::vector<std::string> label_names;
+  // Every column the label reads is written to the model: a row's label is
+  // in its own text.
+  bool label_shown = true;
   std::vector<std::uint16_t> slots;  // rule index + 1; 0 = empty; a power of two
 
   static std::uint32_t hash(std::string_view key) {

@@ -70,11 +70,19 @@ struct row_frame final : label_values {
   std::string id_text;  // a key that is not a UUID (surveys only)
   std::vector<std::string_view> values;
   std::vector<std::string> decoded;  // storage for values that had escapes
+  // The foreign-key labels written in the row (output offsets: where the
+  // member starts, where its quoted label starts, where it ends), so that
+  // one that repeats the row's own label can be taken out when it closes.
+  struct written_label {
+    std::size_t from, label_from, to;
+  };
+  std::vector<written_label> fk_labels;
 
   void open(const table_plan& p) {
     plan = &p;
     id_index = ref_registry::npos;
     has_id = false;
+    fk_labels.clear();
     values.assign(p.label_names.size(), {});
     if (decoded.size() < values.size()) decoded.resize(values.size());
   }

@@ -297,15 +297,21 @@ class row_stream : json_value_copier {
     }
     const std::size_t index = register_linked(*rule.target, key);
     if (index == ref_registry::npos) return registry_full(rule.target->ref_prefix);
+    // A key to a row this one is embedded in (recipe_ingredients' recipe_id
+    // under its recipe) gets no label when that row's text shows its own.
+    bool names_enclosing_row = false;
     for (std::size_t open = 0; open < frames_open_; ++open)
-      if (frames_[open].id_index == index) flush_label(open);
+      if (frames_[open].id_index == index) names_enclosing_row |= !flush_label(open).empty();
     const ref_entry& entry = reading_.entries()[index];
     if (collect_unlabeled_ && entry.label.empty()) unlabeled_.add(rule.target, key);
     emit_key(rule, wrote);
     out_.put_quoted(entry.ref);
-    if (!entry.label.empty() && entry.label != entry.ref) {
+    if (!names_enclosing_row && !entry.label.empty() && entry.label != entry.ref) {
+      const std::size_t from = out_.offset();
       emit(rule.label_key_text);
+      const std::size_t label_from = out_.offset();
       out_.put_quoted(entry.label);
+      frames_[frame_at].fk_labels.push_back({from, label_from, out_.offset()});
     }
     return true;
   }
@@ -352,16 +358,37 @@ class row_stream : json_value_copier {
 
   ref_action action_of(std::size_t frame_at) const { return frame_at == 0 ? action_ : ref_action::read; }
 
-  // Gives the row's id the label its values so far make.
-  void flush_label(std::size_t frame_at) {
+  // Gives the row's id the label its values so far make; returns that label
+  // when the row's own text shows the values it is made of, else "".
+  std::string_view flush_label(std::size_t frame_at) {
     row_frame& frame = frames_[frame_at];
-    if (!translating() || frame.id_index == ref_registry::npos) return;
+    if (!translating() || frame.id_index == ref_registry::npos) return {};
     const std::string_view label = render_row_label(*frame.plan->tbl, frame, label_scratch_);
     writing_->set_label(frame.id_index, label);
+    return frame.plan->label_shown ? label : std::string_view();
+  }
+
+  // Takes out the row's foreign-key labels that repeat its own label (a
+  // recipe_ingredients row named as the catalog ingredient it links to):
+  // the row's text says it already. Last first, so the offsets before hold.
+  void drop_repeated_labels(row_frame& frame, std::string_view own) {
+    if (own.empty()) return;
+    // Labels are written as put_quoted writes them: quotes around, escaped when they must be.
+    const bool plain = end_of_plain_run(own.data(), 0, own.size()) == own.size();
+    const std::string escaped = plain ? std::string() : json_quote(own);
+    for (auto it = frame.fk_labels.rbegin(); it != frame.fk_labels.rend(); ++it) {
+      const std::string_view quoted = out_.written(it->label_from, it->to);
+      if (plain ? quoted.size() == own.size() + 2 && quoted.substr(1, own.size()) == own : quoted == escaped)
+        out_.erase(it->from, it->to);
+    }
   }
 
   void finish_label(std::size_t frame_at) {
-    if (translating()) return flush_label(frame_at);
+    if (translating()) {
+      const std::string_view own = flush_label(frame_at);
+      if (!frames_[frame_at].fk_labels.empty()) drop_repeated_labels(frames_[frame_at], own);
+      return;
+    }
     row_frame& frame = frames_[frame_at];
     if (frame.has_id && !render_row_label(*frame.plan->tbl, frame, label_scratch_).empty())
       labeled_rows_.add(frame.plan->tbl, row_key{frame.id_is_uuid, frame.id, frame.id_text});

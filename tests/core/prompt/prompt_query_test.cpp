@@ -54,13 +54,47 @@ TEST_CASE("render_query: the effective query and middleware notes next to the re
       R"("source":"database","count":0})";
   CHECK(render(milk) ==
         "Query: Table: inventory | Filters: name = milk\n"
-        "Effective: Table: inventory | Filters: ingredient_id in [ing_3] | Limit: 100\n"
+        "Effective: Filters: ingredient_id in [ing_3] | Limit: 100\n"
         "Note: name = milk matched catalog ingredient ing_3; filtering by ingredient_id in [ing_3]\n"
         "Outcome: 0 records found\n"
         "Tip: only rows with ingredient_id in [ing_3] were searched; a read without that filter would cover all of "
         "inventory.");
   CHECK(render(milk, query_style::line) ==
         "read inventory (filters: name = milk; effective: ingredient_id in [ing_3]): 0 records");
+}
+
+TEST_CASE("render_query: Effective shows only the parts that changed, a dropped part as none") {
+  // An include the middleware added: the columns alone.
+  CHECK(render(R"({"tool":"db_read","table":"recipes","requested":{"filters":[],"limit":3},)"
+               R"j("effective":{"filters":[],"columns":["*","recipe_ingredients(id,name)"],"limit":3},"count":3})j") ==
+        "Query: Table: recipes | Filters: none (all records) | Limit: 3\n"
+        "Effective: Columns: *, \"recipe_ingredients(id,name)\"\n"
+        "Outcome: 3 records found");
+  // A part the run left out, and one it changed, in the order a query line writes them.
+  CHECK(render(R"({"tool":"db_read","table":"recipes","requested":{"filters":[{"field":"name","op":"=","value":"x"}],)"
+               R"("order_by":"name","order_dir":"asc","limit":3,"offset":6},)"
+               R"("effective":{"filters":[],"order_by":"name","order_dir":"asc","limit":3},"count":0})") ==
+        "Query: Table: recipes | Filters: name = x | Order: name asc | Limit: 3 | Offset: 6\n"
+        "Effective: Filters: none (all records) | Offset: none\n"
+        "Outcome: 0 records found");
+  // An effective call that renders as the asked one adds no line.
+  CHECK(render(R"({"tool":"db_read","table":"recipes","requested":{"filters":[],"limit":3},)"
+               R"("effective":{"filters":[],"limit":3,"data_columns":null},"count":1})") ==
+        "Query: Table: recipes | Filters: none (all records) | Limit: 3\nOutcome: 1 record found");
+  // A function's arguments.
+  CHECK(render(R"({"tool":"db_call","table":"projects","function":"archive","requested":{"args":{"id":"p_1"}},)"
+               R"("effective":{"args":{"id":"p_1","actor":"me"}},"count":1})") ==
+        "Query: Function: archive | Args: id = p_1 | Returns: rows of projects\n"
+        "Effective: Args: id = p_1, actor = me\n"
+        "Outcome: 1 row returned");
+  // An aggregate's order of groups is its own part, apart from an order of rows.
+  CHECK(
+      render(R"({"tool":"db_aggregate","table":"deals","requested":{"filters":[],"group_by":["stage"],)"
+             R"("metrics":["count"],"order_metric":"count desc"},"effective":{"filters":[],"order_by":"stage",)"
+             R"("order_dir":"asc","group_by":["stage"],"metrics":["count"],"order_metric":"count desc"},"count":2})") ==
+      "Query: Table: deals | Filters: none (all records) | Group by: stage | Metrics: count | Order: count desc\n"
+      "Effective: Order: stage asc\n"
+      "Outcome: 2 groups computed");
 }
 
 TEST_CASE("render_query: every part of a read, and values that need quotes") {
@@ -142,7 +176,7 @@ TEST_CASE("render_query: OR conditions alone are not 'all records', middleware g
       R"({"tool":"db_read","table":"inventory","requested":{"filters":[{"field":"name","op":"=","value":"milk"}]},)"
       R"("effective":{"filters":[],"or_filters":[{"field":"ingredient_id","op":"in","value":["ing_3"]},)"
       R"({"field":"name","op":"ilike","value":"*milk*"}]},"source":"database","count":2})");
-  CHECK(text.find("Effective: Table: inventory | Any of: ingredient_id in [ing_3] OR name ilike *milk*") !=
+  CHECK(text.find("\nEffective: Filters: none | Any of: ingredient_id in [ing_3] OR name ilike *milk*\n") !=
         std::string::npos);
   CHECK(text.find("none (all records)") == std::string::npos);
   const std::string grouped = render(

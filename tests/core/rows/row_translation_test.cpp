@@ -41,12 +41,10 @@ std::string butter_chicken_row() {
 TEST_CASE("ids and FK columns become refs - owner, hidden and undeclared columns are dropped") {
   ref_registry reg = sample_registry();
   const std::string out = translate(reg, "recipes", "[" + butter_chicken_row() + "]");
-  CHECK(
-      out ==
-      R"j([{"id":"recipe_1","name":"Butter Chicken","cuisine":"indian","parent_recipe_id":"recipe_3",)j"
-      R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","_recipe_id_label":"Butter Chicken","ingredient_id":"ing_1",)j"
-      R"j("name":"salt","quantity":1.5},)j"
-      R"j({"id":"ri_2","recipe_id":"recipe_1","_recipe_id_label":"Butter Chicken","ingredient_id":null,"name":"ghee","quantity":null}]}])j");
+  CHECK(out == R"j([{"id":"recipe_1","name":"Butter Chicken","cuisine":"indian","parent_recipe_id":"recipe_3",)j"
+               R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","ingredient_id":"ing_1",)j"
+               R"j("name":"salt","quantity":1.5},)j"
+               R"j({"id":"ri_2","recipe_id":"recipe_1","ingredient_id":null,"name":"ghee","quantity":null}]}])j");
   CHECK(first_uuid_in(out) == "");
 }
 
@@ -330,14 +328,96 @@ TEST_CASE("FK labels: only when the target has a label that differs from its ref
         R"j([{"id":"pref_1","assumed_staples":["ing_1"]}])j");
 }
 
-TEST_CASE("FK labels: a self reference sees the row's own label, nested rows see their parent's") {
+TEST_CASE("FK labels: a key to the row itself or to a row it is embedded in has none when that row shows its own") {
   ref_registry reg;
   const std::string out =
       translate(reg, "recipes",
                 std::string(R"j([{"id":)j") + q(kRecipe1) + R"j(,"name":"Stock","parent_recipe_id":)j" + q(kRecipe1) +
                     R"j(,"recipe_ingredients":[{"id":)j" + q(kRi1) + R"j(,"recipe_id":)j" + q(kRecipe1) + "}]}]");
-  CHECK(out == R"j([{"id":"recipe_1","name":"Stock","parent_recipe_id":"recipe_1","_parent_recipe_id_label":"Stock",)j"
-               R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","_recipe_id_label":"Stock"}]}])j");
+  CHECK(out == R"j([{"id":"recipe_1","name":"Stock","parent_recipe_id":"recipe_1",)j"
+               R"j("recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1"}]}])j");
+  // The row's label is registered all the same: the row itself shows it.
+  REQUIRE(reg.find("recipe_1") != nullptr);
+  CHECK(reg.find("recipe_1")->label == "Stock");
+}
+
+TEST_CASE("FK labels: a key to an enclosing row whose text does not show its label keeps the label") {
+  // The enclosing recipe read without its name (its label known from before),
+  // or with its name only after the rows embedded in it.
+  ref_registry reg = sample_registry();  // recipe_1 is Butter Chicken
+  const std::string nameless =
+      translate(reg, "recipes",
+                std::string(R"j([{"id":)j") + q(kRecipe1) + R"j(,"recipe_ingredients":[{"id":)j" + q(kRi1) +
+                    R"j(,"recipe_id":)j" + q(kRecipe1) + "}]}]");
+  CHECK(
+      nameless ==
+      R"j([{"id":"recipe_1","recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","_recipe_id_label":"Butter Chicken"}]}])j");
+  const std::string named_after =
+      translate(reg, "recipes",
+                std::string(R"j([{"id":)j") + q(kRecipe1) + R"j(,"recipe_ingredients":[{"id":)j" + q(kRi1) +
+                    R"j(,"recipe_id":)j" + q(kRecipe1) + R"j(}],"name":"Butter Chicken"}])j");
+  CHECK(
+      named_after ==
+      R"j([{"id":"recipe_1","recipe_ingredients":[{"id":"ri_1","recipe_id":"recipe_1","_recipe_id_label":"Butter Chicken"}],)j"
+      R"j("name":"Butter Chicken"}])j");
+  // A key to another row of the same table (a sibling, not an enclosing row) keeps its label.
+  const std::string sibling = translate(reg, "recipes",
+                                        std::string(R"j([{"id":)j") + q(kRecipe1) +
+                                            R"j(,"name":"Butter Chicken","recipe_ingredients":[{"id":)j" + q(kRi1) +
+                                            R"j(,"recipe_id":)j" + q(kRecipe2) + "}]}]");
+  CHECK(sibling == R"j([{"id":"recipe_1","name":"Butter Chicken","recipe_ingredients":[{"id":"ri_1",)j"
+                   R"j("recipe_id":"recipe_2","_recipe_id_label":"Cod Curry"}]}])j");
+}
+
+TEST_CASE("FK labels: an enclosing row whose label reads a hidden column keeps the label below it") {
+  auto parsed = load_domain(R"({"name": "lists", "tables": {
+    "lists": {"ref": "list", "label": ["title"], "hidden": ["title"], "relations": {"items": "items"}, "columns": {
+      "id": {"type": "uuid", "writable": false}, "title": {"type": "text"}}},
+    "items": {"ref": "item", "label": ["text"], "columns": {
+      "id": {"type": "uuid", "writable": false}, "list_id": {"type": "uuid", "references": "lists"},
+      "text": {"type": "text"}}}}})");
+  REQUIRE(parsed.ok());
+  const domain& dom = *parsed;
+  ref_registry reg;
+  auto out = translate_rows(dom, reg, *dom.find_table("lists"),
+                            std::string(R"j([{"id":)j") + q(kRecipe1) + R"j(,"title":"Groceries","items":[{"id":)j" +
+                                q(kRi1) + R"j(,"list_id":)j" + q(kRecipe1) + R"j(,"text":"milk"}]}])j",
+                            ref_action::read);
+  REQUIRE(out.ok());
+  CHECK(*out == R"j([{"id":"list_1","items":[{"id":"item_1","list_id":"list_1","_list_id_label":"Groceries",)j"
+                R"j("text":"milk"}]}])j");
+}
+
+TEST_CASE("FK labels: a label that repeats the row's own label is left out, before or after it in the row") {
+  ref_registry reg = sample_registry();
+  reg.register_row("ingredients", "ing", kSalt, ref_action::read, "salt");
+  const std::string ri = std::string(R"j({"id":)j") + q(kRi1) + R"j(,"ingredient_id":)j" + q(kSalt);
+  // The row's name after the key, before it, another name, and a name that needs escapes.
+  CHECK(translate(reg, "recipe_ingredients", ri + R"j(,"name":"salt","quantity":1})j") ==
+        R"j({"id":"ri_1","ingredient_id":"ing_1","name":"salt","quantity":1})j");
+  CHECK(translate(reg, "recipe_ingredients",
+                  std::string(R"j({"name":"salt","id":)j") + q(kRi1) + R"j(,"ingredient_id":)j" + q(kSalt) + "}") ==
+        R"j({"name":"salt","id":"ri_1","ingredient_id":"ing_1"})j");
+  CHECK(translate(reg, "recipe_ingredients", ri + R"j(,"name":"sea salt"})j") ==
+        R"j({"id":"ri_1","ingredient_id":"ing_1","_ingredient_id_label":"salt","name":"sea salt"})j");
+  CHECK(translate(reg, "recipe_ingredients", ri + R"j(,"name":"salt \"fine\""})j") ==
+        R"j({"id":"ri_1","ingredient_id":"ing_1","_ingredient_id_label":"salt","name":"salt \"fine\""})j");
+  reg.register_row("ingredients", "ing", kSalt, ref_action::read, "salt \"fine\"");
+  CHECK(translate(reg, "recipe_ingredients", ri + R"j(,"name":"salt \"fine\""})j") ==
+        R"j({"id":"ri_1","ingredient_id":"ing_1","name":"salt \"fine\""})j");
+  reg.register_row("ingredients", "ing", kSalt, ref_action::read, "salt");
+  // Without its name the row does not say it: the label stays.
+  CHECK(translate(reg, "recipe_ingredients", ri + "}") ==
+        R"j({"id":"ri_1","ingredient_id":"ing_1","_ingredient_id_label":"salt"})j");
+  // Taken out from the middle of a row, rows embedded after it moved back whole.
+  const std::string stock =
+      translate(reg, "recipes",
+                std::string(R"j([{"id":)j") + q(kRecipe2) + R"j(,"parent_recipe_id":)j" + q(kRecipe1) +
+                    R"j(,"recipe_ingredients":[{"id":)j" + q(kRi2) + R"j(,"recipe_id":)j" + q(kRecipe1) +
+                    R"j(,"name":"ghee"}],"name":"Butter Chicken"}])j");
+  CHECK(stock ==
+        R"j([{"id":"recipe_2","parent_recipe_id":"recipe_1","recipe_ingredients":[{"id":"ri_2",)j"
+        R"j("recipe_id":"recipe_1","_recipe_id_label":"Butter Chicken","name":"ghee"}],"name":"Butter Chicken"}])j");
 }
 
 TEST_CASE("label_select: id and the columns the label reads") {

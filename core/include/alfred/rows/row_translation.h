@@ -5,8 +5,9 @@
 /// becomes `me`, another user's id and hidden columns (and the owner column
 /// of an owner-scoped table) are dropped, every row is registered with its
 /// label and last action, and a foreign key whose target row has a label gets
-/// `_<column>_label` after it. `current_user` is the signed-in user's id
-/// ("" for none).
+/// `_<column>_label` after it — unless it points at a row it is embedded in
+/// (an embedded recipe_ingredients row's `recipe_id`) whose own text shows
+/// that label. `current_user` is the signed-in user's id ("" for none).
 ///
 /// Labels of foreign-key targets the registry has not seen come from one
 /// lookup per target table, run by the executor before translating:
