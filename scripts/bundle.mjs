@@ -12,7 +12,7 @@
 //   node scripts/bundle.mjs [outdir]
 import { build } from 'esbuild';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -35,20 +35,10 @@ const WRAPPED = 'alfred-entry:';
 // fresh process's `import 'alfred-act'` loads two files instead of five,
 // about 2 ms less (docs/benchmarks.md, cold start). A subpath loads the
 // root's code with it, which its users import anyway (loadCore, createAct).
-// A module the sources load with import() (pull/index.js, from
-// pull/deferred.js) is wrapped the same way: loaded after the root, its chunk
-// holds only its own modules, and those it shares with the root stay in the
-// root's chunk rather than in a third file the root would load too.
 const rootFirst = {
   name: 'root-first',
   setup(build) {
     build.onResolve({ filter: new RegExp(`^${WRAPPED}`) }, (args) => ({ path: args.path.slice(WRAPPED.length), namespace: 'alfred-entry' }));
-    build.onResolve({ filter: /^\./ }, (args) => {
-      if (args.kind !== 'dynamic-import' || !args.importer.startsWith(`${root}web/src/`)) return undefined;
-      const source = relative(`${root}web/src`, join(args.resolveDir, args.path)).split(sep).join('/');
-      // An entry (mcp/stdio.js loads the root's) is its own output already.
-      return source in NODE_ENTRIES ? undefined : { path: source, namespace: 'alfred-entry' };
-    });
     build.onLoad({ filter: /.*/, namespace: 'alfred-entry' }, (args) => ({
       contents: `import 'alfred-act-root';\nexport * from './${args.path}';\n`,
       resolveDir: `${root}web/src`,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, transform } from 'esbuild';
 import { bundle, bundleOptions, NODE_ENTRIES } from '../../scripts/bundle.mjs';
-import { exec, ROOT } from './support/paths.mjs';
+import { ROOT } from './support/paths.mjs';
 
 const DIST = join(ROOT, 'web/dist');
 const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
@@ -61,37 +61,6 @@ test('every bundled entry is the node condition of an export, and every import i
       assert.ok(allowed, `${name} imports ${specifier}: not a chunk of the build, a node: builtin or an optional peer`);
     }
   }
-});
-
-// The files a module imports statically (what Node loads before running it), itself included.
-async function staticGraph(name, seen = new Set()) {
-  if (seen.has(name)) return seen;
-  seen.add(name);
-  const text = await readFile(join(DIST, name), 'utf8');
-  for (const [, specifier] of text.matchAll(/^(?:import|export)\s[^'"]*?["']\.\/([^"']+)["']/gm)) await staticGraph(specifier, seen);
-  return seen;
-}
-
-test("the root's import loads two files and not the domain pull, which loadCore and the pull functions load", async () => {
-  const files = [...(await staticGraph('node-index.js'))];
-  assert.equal(files.length, 2, files.join(', '));
-  for (const name of files) assert.doesNotMatch(await readFile(join(DIST, name), 'utf8'), /^function deriveDomain\(/m, name);
-  // In a fresh process: the bundled build's core derives a domain synchronously
-  // once loadCore resolved, and the root's pull functions load it themselves.
-  const script = `
-    const root = await import('alfred-act');
-    const spec = { swagger: '2.0', definitions: { notes: { required: ['id'], properties: {
-      id: { default: 'gen_random_uuid()', description: 'Note:\\nThis is a Primary Key.<pk/>', format: 'uuid', type: 'string' },
-      title: { format: 'text', type: 'string' } } } }, paths: { '/notes': {} } };
-    const fromRoot = await root.domainFromOpenApi(spec, {}, { name: 'notes_app' });
-    const core = await root.loadCore();
-    const fromCore = core.domainFromOpenApi(spec, {}, { name: 'notes_app' });
-    console.log(JSON.stringify({ fromRoot, fromCore }));`;
-  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
-  const { fromRoot, fromCore } = JSON.parse(stdout);
-  assert.equal(fromRoot.error, null);
-  assert.deepEqual(Object.keys(fromRoot.data.tables), ['notes']);
-  assert.deepEqual(fromCore, fromRoot);
 });
 
 test('the root and the subpaths share one copy of the package, as Node resolves them', async () => {

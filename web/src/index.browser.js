@@ -2,7 +2,7 @@
 // .wasm next to this package and compiles it while it downloads.
 import { createLoadCore, fetchWasm } from './loader.js';
 import { createActFactory } from './act/factory.js';
-import { createDomainPull } from './pull/deferred.js';
+import { createDomainPull } from './pull/index.js';
 
 export * from './public.js';
 

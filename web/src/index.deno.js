@@ -3,7 +3,7 @@
 import source wasm from '../dist/alfred_core.wasm';
 import { createLoadCore } from './loader.js';
 import { createActFactory } from './act/factory.js';
-import { createDomainPull } from './pull/deferred.js';
+import { createDomainPull } from './pull/index.js';
 
 export * from './public.js';
 

@@ -1,7 +1,7 @@
 // Node entry: compiles the shipped .wasm from disk once per process.
 import { compileBytes, createLoadCore, fetchWasm, wasmFetchFailed } from './loader.js';
 import { createActFactory } from './act/factory.js';
-import { createDomainPull } from './pull/deferred.js';
+import { createDomainPull } from './pull/index.js';
 import { globalTracer } from './policy/otel.js';
 import { internalsOf } from './core/internals.js';
 

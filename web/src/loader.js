@@ -8,7 +8,7 @@
 //   otherwise           the entry's own way of getting the shipped file.
 // Compiled modules are cached (one per URL, one for the shipped file), never
 // instances, so every loadCore() call gets fresh WASM memory.
-import { instantiateCore, loadCoreParts } from './core/index.js';
+import { instantiateCore } from './core/index.js';
 import { defaultDomain } from './default-domain.js';
 import { AlfredError } from './errors.js';
 import { codes } from '../dist/error-codes.mjs';
@@ -80,8 +80,6 @@ export function createLoadCore(compileShipped, compileUrl = (url) => fetchWasm(n
       throw cause;
     });
   return async function loadCore(options = {}) {
-    // Loaded while the .wasm compiles; instantiateCore waits for them (and reports a failure).
-    loadCoreParts().catch(() => {});
     const domain = options?.domain ?? defaultDomain;
     const injected = options?.wasmModule;
     if (injected !== undefined && injected !== null) return instantiateCore(injected, { ...options, domain });

@@ -9,7 +9,7 @@ import { defaultDomain } from '../default-domain.js';
 import { AlfredError } from '../errors.js';
 import { Act } from '../act/index.js';
 import { actDecisionSchema, parseDecision, renderQuery } from '../prompt.js';
-import { loadPull } from '../pull/deferred.js';
+import { domainFromOpenApiWith } from '../pull/index.js';
 import { cachedToolDefinitions, deepFreeze, toolResult, toolResultText } from '../tools.js';
 import { asResult, instantiateModule, jsonText, parseResult, readRequest, throwingAlfredError } from './boundary.js';
 import { validateDomainWith } from './domains.js';
@@ -34,23 +34,8 @@ export async function instantiateCore(wasmModule, { maxInputBytes, domain = defa
       hint: 'pass the module your bundler imports from alfred-act/alfred_core.wasm',
     });
   }
-  const [module] = await Promise.all([instantiateModule(wasmModule), loadCoreParts()]);
+  const module = await instantiateModule(wasmModule);
   return new Core(module, domain, maxInputBytes);
-}
-
-// pull/index.js, which the synchronous `core.domainFromOpenApi` calls: not
-// imported with the package but with the first core (pull/deferred.js).
-let pull = null;
-
-/**
- * Loads the modules a core's methods need that the package does not import
- * (pull/index.js). instantiateCore waits for them; loadCore starts them
- * before it compiles the .wasm.
- */
-export function loadCoreParts() {
-  return loadPull().then((module) => {
-    pull = module;
-  });
 }
 
 /**
@@ -193,7 +178,7 @@ export class Core {
    * const act = core.createAct({ url, apiKey, accessToken, userId, domain })
    */
   domainFromOpenApi(spec, overrides, options) {
-    return pull.domainFromOpenApiWith(this, spec, overrides, options);
+    return domainFromOpenApiWith(this, spec, overrides, options);
   }
 
   /**

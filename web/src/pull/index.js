@@ -311,14 +311,27 @@ function hostLabel(url) {
 }
 
 /**
- * The package-level `domainFromOpenApi` and `pullDomain` of a runtime entry
- * (documented where the entries get them, pull/deferred.js, which loads
- * this module on their first call).
+ * The package-level `domainFromOpenApi` and `pullDomain` of a runtime entry:
+ * like `createAct`, they load the core on first use unless `options.core` is
+ * given, and never throw (`{ data, error, notes }`).
  */
 export function createDomainPull(loadCore) {
   const coreOf = async (options) => options?.core ?? loadCore(options);
   const failed = (cause) => ({ data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), notes: [] });
 
+  /**
+   * Derives a domain from PostgREST's OpenAPI description (a parsed object or
+   * JSON text), merges `overrides` and validates it with the core:
+   * `{ data: domain, error, notes }`. Options: `catalog` (facts from
+   * `catalogFacts`), `ownerColumn`, `name`, `defaultName`, `core`.
+   *
+   * @example
+   * import { domainFromOpenApi, createAct } from 'alfred-act'
+   * const spec = await (await fetch(`${url}/rest/v1/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
+   * const { data: domain, error, notes } = await domainFromOpenApi(spec, { tables: { deals: { label: ['title'] } } })
+   * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
+   * const act = createAct({ url, apiKey, accessToken, userId, domain })
+   */
   async function domainFromOpenApi(spec, overrides, options = {}) {
     try {
       return domainFromOpenApiWith(await coreOf(options), spec, overrides, options);
@@ -327,6 +340,17 @@ export function createDomainPull(loadCore) {
     }
   }
 
+  /**
+   * Fetches the description from a live database and derives its domain:
+   * `{ data: domain, error, notes, spec }`. Options: `url` (a Supabase project
+   * URL or a PostgREST root), `apiKey`, `accessToken`, `catalog` (facts from
+   * `catalogFacts`, or a `query(sql)` function to read them with),
+   * `ownerColumn`, `name`, `defaultName` (default: the first label of the
+   * URL's host, `<ref>` of `<ref>.supabase.co`), `overrides`, `fetch`, `core`.
+   *
+   * @example
+   * const { data: domain, error, notes } = await pullDomain({ url: SUPABASE_URL, apiKey: secretKey, catalog: (sql) => client.query(sql) })
+   */
   async function pullDomain({ overrides, catalog, ...options } = {}) {
     try {
       const spec = await fetchOpenApi(options);
