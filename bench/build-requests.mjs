@@ -438,7 +438,7 @@ printTable(
 console.log(`target: alfred-act's import + loadCore() ≤ postgrest-js's import (${(ours / theirsOnlyImport).toFixed(2)}×: ${ours <= theirsOnlyImport ? 'met' : 'not met'})`);
 if (ours > theirsOnlyImport) {
   console.log(
-    '  why: postgrest-js is about 100 KB of JavaScript with nothing to instantiate; alfred-act loads about 360 KB of\n' +
+    '  why: postgrest-js is about 100 KB of JavaScript with nothing to instantiate; alfred-act loads about 430 KB of\n' +
       '  bundled JavaScript, then compiles and instantiates a 466 KB WebAssembly module, and an app\'s first domain is\n' +
       '  compiled on its first call (docs/benchmarks.md, "Cold start, measured against the import alone")',
   );

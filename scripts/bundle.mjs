@@ -11,8 +11,8 @@
 // these bytes.
 //   node scripts/bundle.mjs [outdir]
 import { build } from 'esbuild';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -76,14 +76,28 @@ export function bundleOptions(outdir = `${root}web/dist`) {
     keepNames: true,
     legalComments: 'none',
     logLevel: 'warning',
+    // bundle() writes the files, as ASCII (asciiOnly).
+    write: false,
   };
 }
+
+// esbuild escapes every non-ASCII character in code (its default charset),
+// but not in the comments it keeps (those inside classes and object
+// literals): one `…` there makes Node read the whole file as a two-byte
+// string, slower to decode and to compile: 8 % of the root's import
+// (docs/benchmarks.md, cold start, 2026-11-28). Outside code, an escape is
+// only text; tests/js/node-bundle.test.mjs checks it stayed there.
+const asciiOnly = (text) => text.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Builds into `outdir`, first removing the node-*.js an earlier build left (chunk names change with their content). */
 export async function bundle(outdir = `${root}web/dist`) {
   mkdirSync(outdir, { recursive: true });
   for (const name of readdirSync(outdir)) if (/^node-.*\.js$/.test(name)) rmSync(join(outdir, name));
-  await build(bundleOptions(outdir));
+  const { outputFiles } = await build(bundleOptions(outdir));
+  for (const file of outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, asciiOnly(file.text));
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
