@@ -10,7 +10,10 @@
 // Run: node bench/fixed-cost.mjs. Environment: BENCH_ROUNDS (9), BENCH_JSON=1.
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { loadCore } from '../web/src/index.node.js';
+// The package as Node loads it (web/dist/node-index.js, the bundled build);
+// the WebAssembly part is timed through the sources' internals, on the same .wasm.
+import { loadCore } from 'alfred-act';
+import { loadCore as loadSourceCore } from '../web/src/index.node.js';
 import { internalsOf } from '../web/src/core/internals.js';
 
 export const FIXED_COST_TARGET_US = 25;
@@ -51,12 +54,14 @@ const first = JSON.parse(await act.callToolText('db_read', args));
 if (!first.ok || first.rows.length !== 1 || first.rows[0].title !== 'Buy bread') throw new Error(`the read failed: ${JSON.stringify(first)}`);
 
 // The same execution driven directly: the WebAssembly part of a call.
-const plumbing = internalsOf(core);
+const sourceCore = await loadSourceCore();
+const plumbing = internalsOf(sourceCore);
+const registry = sourceCore.createRegistry(undefined, { domain });
 const context = plumbing.requestContext({ url: 'https://bench.supabase.co', apiKey: 'anon-key', accessToken, userId });
 const settings = { limits: act.limits, maxAffected: act.policy.maxAffected, maxAffectedBy: 'header', forModel: { ...act.resultLimits, fence: 'k7Qm2xPaZ3' } };
 const response = { status: 200, contentRange: '0-0/*', contentType: 'application/json; charset=utf-8', body, failure: '' };
 const inCore = () => {
-  const execution = plumbing.startExecution('db_read', { table: 'notes', limit: 1 }, context, { registry: act.registry, domain, settings });
+  const execution = plumbing.startExecution('db_read', { table: 'notes', limit: 1 }, context, { registry, domain, settings });
   try {
     while (!execution.done()) execution.needs().forEach((_, index) => execution.respond(index, response));
     return execution.result();

@@ -8,7 +8,8 @@
 import { cpus, loadavg } from 'node:os';
 import { createClient } from '@supabase/supabase-js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { loadCore } from '../web/src/index.node.js';
+// The package as Node loads it (web/dist/node-index.js, the bundled build).
+import { loadCore } from 'alfred-act';
 import { TOOL_RESULT_TARGETS, runToolResultCases, toolResultLines } from './tool-result-cases.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);

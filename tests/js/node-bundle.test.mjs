@@ -79,3 +79,18 @@ test('the root and the subpaths share one copy of the package, as Node resolves 
   assert.deepEqual(core.createRegistry().toJSON().refs, []);
   await assert.rejects(root.loadCore({ maxInputBytes: -1 }), (error) => error instanceof root.AlfredError && error.code === 'invalid_option');
 });
+
+// The build has no keepNames (its __name() would wrap every closure as it is
+// made): a public function or class keeps its name only while no other
+// top-level name of its chunk is the same, else the bundler renames it
+// (createAct2), which a stack trace and console.log would show.
+test('every function and class an entry exports has the name it has in the sources', async () => {
+  for (const [source, out] of Object.entries(NODE_ENTRIES)) {
+    const bundled = await import(join(DIST, `${out}.js`));
+    const original = await import(join(ROOT, 'web/src', source));
+    for (const [key, value] of Object.entries(bundled)) {
+      if (typeof value !== 'function') continue;
+      assert.equal(value.name, original[key]?.name, `${out}.js exports ${key} named ${value.name}`);
+    }
+  }
+});

@@ -14,19 +14,24 @@ import { codes } from '../../dist/error-codes.mjs';
  * act.ready` for the real registry.
  */
 export function createActFactory(loadCore) {
-  return function createAct(options = {}) {
-    // `core` and `wasmModule` are this function's own; the rest is the act's.
-    const { core, wasmModule, ...actOptions } = options ?? {};
-    if (core) return core.createAct(actOptions);
-    const loading = { act: null };
-    const ready = loadCore({ wasmModule }).then((loaded) => {
-      loading.act = loaded.createAct(actOptions);
-      return loading.act;
-    });
-    // Surfaced by execute(); an unobserved rejection must not crash the process.
-    ready.catch(() => {});
-    return deferredAct(ready, loading, options);
-  };
+  // A method, so that its name is createAct in the bundled build too (the
+  // bundler renames a function declared here that shares a name with the
+  // entry's export; a method's name is its key).
+  return {
+    createAct(options = {}) {
+      // `core` and `wasmModule` are this function's own; the rest is the act's.
+      const { core, wasmModule, ...actOptions } = options ?? {};
+      if (core) return core.createAct(actOptions);
+      const loading = { act: null };
+      const ready = loadCore({ wasmModule }).then((loaded) => {
+        loading.act = loaded.createAct(actOptions);
+        return loading.act;
+      });
+      // Surfaced by execute(); an unobserved rejection must not crash the process.
+      ready.catch(() => {});
+      return deferredAct(ready, loading, options);
+    },
+  }.createAct;
 }
 
 // The act's surface while the core loads: each member waits for `ready`, or

@@ -149,7 +149,7 @@ class Handle {
   }
 }
 
-class Domain extends Handle {
+class DomainHandle extends Handle {
   /** A domain from the first `length` bytes of the input buffer. */
   constructor(io, length) {
     super(io, io.m._alfred_domain_new(length), (address) => io.m._alfred_domain_delete(address));
@@ -160,7 +160,7 @@ class Domain extends Handle {
   }
 }
 
-class Registry extends Handle {
+class RegistryHandle extends Handle {
   constructor(io) {
     super(io, io.m._alfred_registry_new(), (address) => io.m._alfred_registry_delete(address));
   }
@@ -202,7 +202,7 @@ class Registry extends Handle {
   }
 }
 
-class RequestContext extends Handle {
+class RequestContextHandle extends Handle {
   /** Request options from the first `length` bytes of the input buffer. */
   constructor(io, length) {
     super(io, io.m._alfred_request_context_new(length), (address) => io.m._alfred_request_context_delete(address));
@@ -221,7 +221,7 @@ class RequestContext extends Handle {
   }
 }
 
-class Execution extends Handle {
+class ExecutionHandle extends Handle {
   /** One tool call's execution; the input buffer holds its call. */
   constructor(io, domain, registry, context, length) {
     const address = io.m._alfred_execution_new(domain.address, registry.address, context.address, length);
@@ -306,10 +306,10 @@ export function coreAbi(m) {
     get HEAPU8() {
       return m.HEAPU8;
     },
-    Domain: bound(Domain, io),
-    Registry: bound(Registry, io),
-    RequestContext: bound(RequestContext, io),
-    Execution: bound(Execution, io),
+    Domain: bound(DomainHandle, io),
+    Registry: bound(RegistryHandle, io),
+    RequestContext: bound(RequestContextHandle, io),
+    Execution: bound(ExecutionHandle, io),
     /** See Transfer: the kept-buffer size, and the writes into and reads out of WASM memory. */
     keepBytes: io.keepBytes,
     copyIn: (value, room) => io.copyIn(value, room),

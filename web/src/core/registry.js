@@ -11,13 +11,13 @@ const handles = new WeakMap();
 // same JSON (a copy read from the same file).
 export const sameDomain = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
-const domainName = (domain) => (typeof domain?.name === 'string' ? domain.name : 'unnamed');
+const nameOfDomain = (domain) => (typeof domain?.name === 'string' ? domain.name : 'unnamed');
 
 export function domainMismatch(bound, given) {
   return new AlfredError({
     code: codes.invalid_option,
     path: 'domain',
-    message: `this registry is bound to the ${domainName(bound)} domain, not ${domainName(given)}`,
+    message: `this registry is bound to the ${nameOfDomain(bound)} domain, not ${nameOfDomain(given)}`,
     hint: 'a registry serves one domain: createRegistry(state, { domain }) for each',
   });
 }
@@ -32,7 +32,7 @@ export function foreignRefs(state, domain, parseRef) {
       return {
         code: codes.invalid_state,
         path: `refs[${index}]`,
-        message: `${entry.ref} (table ${entry.table}) is not a ref of the ${domainName(domain)} domain`,
+        message: `${entry.ref} (table ${entry.table}) is not a ref of the ${nameOfDomain(domain)} domain`,
         hint: 'this state was saved with another domain: restore it with that domain, or start a new registry',
       };
     }

@@ -99,7 +99,7 @@ export const MCP_SERVER_OPTION_NAMES = Object.freeze([...SERVER_OPTIONS, ...POLI
  * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
  * await data.server.connect(new StdioServerTransport())
  */
-export async function createMcpServer(options = {}) {
+async function createMcpServerWithCore(options = {}) {
   const unknown = Object.keys(options ?? {}).find((name) => !MCP_SERVER_OPTION_NAMES.includes(name));
   if (unknown !== undefined) return invalidOption(unknown, `unknown option ${unknown}`, `options are ${MCP_SERVER_OPTION_NAMES.join(', ')}`);
   const { core, domain, url, apiKey, accessToken, getAccessToken, store = new MemorySessionStore(), sessionId, fetch, version = MCP_SERVER_VERSION, schema, resultLimits, embedder, readOnly, tables, approve, maxAffected, onAudit, tracer, confirm } = options ?? {};
@@ -202,3 +202,7 @@ function serveRequests(server, types, { core, store, served, tools, tokenOf, ses
     return { contents: [{ uri: SCHEMA_URI, mimeType: 'text/markdown', text: data }] };
   });
 }
+
+// Its own name in the bundled build, where the subpath's createMcpServer
+// (mcp/index.js, which loads a core) would take this one's.
+export { createMcpServerWithCore as createMcpServer };

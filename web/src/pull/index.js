@@ -319,50 +319,52 @@ export function createDomainPull(loadCore) {
   const coreOf = async (options) => options?.core ?? loadCore(options);
   const failed = (cause) => ({ data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), notes: [] });
 
-  /**
-   * Derives a domain from PostgREST's OpenAPI description (a parsed object or
-   * JSON text), merges `overrides` and validates it with the core:
-   * `{ data: domain, error, notes }`. Options: `catalog` (facts from
-   * `catalogFacts`), `ownerColumn`, `name`, `defaultName`, `core`.
-   *
-   * @example
-   * import { domainFromOpenApi, createAct } from 'alfred-act'
-   * const spec = await (await fetch(`${url}/rest/v1/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
-   * const { data: domain, error, notes } = await domainFromOpenApi(spec, { tables: { deals: { label: ['title'] } } })
-   * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
-   * const act = createAct({ url, apiKey, accessToken, userId, domain })
-   */
-  async function domainFromOpenApi(spec, overrides, options = {}) {
-    try {
-      return domainFromOpenApiWith(await coreOf(options), spec, overrides, options);
-    } catch (cause) {
-      return failed(cause);
-    }
-  }
+  // Methods, so that their names stay domainFromOpenApi and pullDomain in the
+  // bundled build too (a method's name is its key).
+  return {
+    /**
+     * Derives a domain from PostgREST's OpenAPI description (a parsed object or
+     * JSON text), merges `overrides` and validates it with the core:
+     * `{ data: domain, error, notes }`. Options: `catalog` (facts from
+     * `catalogFacts`), `ownerColumn`, `name`, `defaultName`, `core`.
+     *
+     * @example
+     * import { domainFromOpenApi, createAct } from 'alfred-act'
+     * const spec = await (await fetch(`${url}/rest/v1/`, { headers: { apikey, accept: 'application/openapi+json' } })).json()
+     * const { data: domain, error, notes } = await domainFromOpenApi(spec, { tables: { deals: { label: ['title'] } } })
+     * if (error) throw new Error(`${error.path}: ${error.message} (${error.hint})`)
+     * const act = createAct({ url, apiKey, accessToken, userId, domain })
+     */
+    async domainFromOpenApi(spec, overrides, options = {}) {
+      try {
+        return domainFromOpenApiWith(await coreOf(options), spec, overrides, options);
+      } catch (cause) {
+        return failed(cause);
+      }
+    },
 
-  /**
-   * Fetches the description from a live database and derives its domain:
-   * `{ data: domain, error, notes, spec }`. Options: `url` (a Supabase project
-   * URL or a PostgREST root), `apiKey`, `accessToken`, `catalog` (facts from
-   * `catalogFacts`, or a `query(sql)` function to read them with),
-   * `ownerColumn`, `name`, `defaultName` (default: the first label of the
-   * URL's host, `<ref>` of `<ref>.supabase.co`), `overrides`, `fetch`, `core`.
-   *
-   * @example
-   * const { data: domain, error, notes } = await pullDomain({ url: SUPABASE_URL, apiKey: secretKey, catalog: (sql) => client.query(sql) })
-   */
-  async function pullDomain({ overrides, catalog, ...options } = {}) {
-    try {
-      const spec = await fetchOpenApi(options);
-      const facts = typeof catalog === 'function' ? await readCatalog(catalog) : catalog;
-      const defaultName = options.defaultName ?? hostLabel(options.url);
-      return { ...domainFromOpenApiWith(await coreOf(options), spec, overrides, { ...options, defaultName, catalog: facts }), spec };
-    } catch (cause) {
-      return failed(cause);
-    }
-  }
-
-  return { domainFromOpenApi, pullDomain };
+    /**
+     * Fetches the description from a live database and derives its domain:
+     * `{ data: domain, error, notes, spec }`. Options: `url` (a Supabase project
+     * URL or a PostgREST root), `apiKey`, `accessToken`, `catalog` (facts from
+     * `catalogFacts`, or a `query(sql)` function to read them with),
+     * `ownerColumn`, `name`, `defaultName` (default: the first label of the
+     * URL's host, `<ref>` of `<ref>.supabase.co`), `overrides`, `fetch`, `core`.
+     *
+     * @example
+     * const { data: domain, error, notes } = await pullDomain({ url: SUPABASE_URL, apiKey: secretKey, catalog: (sql) => client.query(sql) })
+     */
+    async pullDomain({ overrides, catalog, ...options } = {}) {
+      try {
+        const spec = await fetchOpenApi(options);
+        const facts = typeof catalog === 'function' ? await readCatalog(catalog) : catalog;
+        const defaultName = options.defaultName ?? hostLabel(options.url);
+        return { ...domainFromOpenApiWith(await coreOf(options), spec, overrides, { ...options, defaultName, catalog: facts }), spec };
+      } catch (cause) {
+        return failed(cause);
+      }
+    },
+  };
 }
 
 function inlineJson(value) {
