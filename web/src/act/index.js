@@ -92,6 +92,7 @@ export class Act {
   #server;
   // The settings' members that are the same for every call (#settingsText).
   #fixedSettings = null;
+  #forModelText = null;
 
   constructor(core, options = {}) {
     const { resolved, state, registry, embedder, fetchImpl, timeoutMs, limits, resultLimits, policy, context: fixed } = checkedActOptions(core, options);
@@ -371,7 +372,11 @@ export class Act {
     this.#fixedSettings ??= JSON.stringify({ limits, maxAffected, ...(context ? { context } : {}) }).slice(0, -1);
     let text = `${this.#fixedSettings},"maxAffectedBy":${JSON.stringify(maxAffectedBy)}`;
     if (rowIds) text += `,"rowIds":${JSON.stringify(rowIds)}`;
-    if (forModel) text += `,"forModel":${JSON.stringify(forModel)}`;
+    if (forModel) {
+      // forModel is the act's result limits and the call's fence (callToolText).
+      this.#forModelText ??= JSON.stringify(this.#options.resultLimits).slice(1, -1);
+      text += `,"forModel":{${this.#forModelText ? `${this.#forModelText},` : ''}"fence":${JSON.stringify(forModel.fence)}}`;
+    }
     if (aggregates !== undefined) text += `,"aggregates":${JSON.stringify(aggregates)}`;
     return `${text}}`;
   }
@@ -404,8 +409,8 @@ export class Act {
     try {
       await this.#answerNeeds(execution, attempt, callWrites(domain, tool, params), written, signal);
       result = execution.result();
-      const failed = result?.error?.code;
-      if (written.answer && (failed === codes.internal_error || failed === codes.out_of_memory)) {
+      const failed = written.answer ? result?.error?.code : null;
+      if (failed === codes.internal_error || failed === codes.out_of_memory) {
         result = { data: null, error: coreFailedAfterWrite(tool, params, written.answer, result.error), query: result.query ?? null, count: null };
       }
     } catch (cause) {
@@ -424,7 +429,7 @@ export class Act {
       }
     }
     settle(this.#registry, call, result);
-    rememberAggregates(this.#server, result?.query?.aggregates);
+    if (tool === 'db_aggregate') rememberAggregates(this.#server, result?.query?.aggregates);
     attempt.end(result);
     return result;
   }

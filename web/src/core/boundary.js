@@ -165,7 +165,7 @@ export function callWithText(module, input, text, invoke, { read = true } = {}) 
 // The JSON text a tool call's params were parsed from, where the core may
 // read that text as it came instead of the params written out again
 // (withArgumentText).
-const ARGUMENT_TEXT = new WeakMap();
+const ARGUMENT_TEXT = Symbol('argument text');
 
 /**
  * Marks `params` as parsed from `text`, so that an execution of them sends
@@ -174,7 +174,9 @@ const ARGUMENT_TEXT = new WeakMap();
  * and the core could each see a different value.
  */
 export function withArgumentText(params, text) {
-  if (params !== null && typeof params === 'object') ARGUMENT_TEXT.set(params, text);
+  // A symbol-keyed property of the object JSON.parse made: JSON.stringify
+  // and Object.keys do not see it.
+  if (params !== null && typeof params === 'object') params[ARGUMENT_TEXT] = text;
   return params;
 }
 
@@ -183,12 +185,16 @@ export function withArgumentText(params, text) {
 // `[domainHandle, registryHandle, contextHandle]`; the params over
 // `maxParams` bytes are refused before they are copied.
 export function startExecutionWith(module, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, settingsText, maxParams }) {
-  const paramsText = ARGUMENT_TEXT.get(params) ?? jsonText(params ?? null, 'params');
+  const paramsText = params?.[ARGUMENT_TEXT] ?? jsonText(params ?? null, 'params');
   checkSize(paramsText, maxParams, codes.params_too_large, '', 'the params');
   const call = `[${JSON.stringify(String(tool))},${settingsText ?? jsonText(settings ?? null, 'options')}]\n${paramsText}`;
   const handle = callWithText(module, input, call, (length) => new module.Execution(domainHandle, registryHandle, contextHandle, length), { read: false });
   return executionCalls(module, input, handle, settings);
 }
+
+// How the fields of a call for the model that succeeded begin (its rows are
+// in the model's text, not in data).
+const SUCCEEDED = '{"data":null,"error":null,';
 
 // The calls of one Execution handle (Core#startExecution): the needs of each
 // round, the responses' bodies into the handle's buffer, the result out of
@@ -229,9 +235,21 @@ export function executionCalls(module, input, handle, settings) {
       if (!settings?.forModel) return JSON.parse(text);
       const newline = text.indexOf('\n');
       if (newline < 0) return JSON.parse(text);
-      const out = JSON.parse(text.slice(0, newline));
-      out.modelText = text.slice(newline + 1);
-      return out;
+      const head = text.slice(0, newline);
+      const modelText = text.slice(newline + 1);
+      if (!head.startsWith(SUCCEEDED)) return { ...JSON.parse(head), modelText };
+      // A call that succeeded, for the model: what it needs is modelText, and
+      // the query and count are parsed only when read.
+      let fields = null;
+      const parsed = (key) => ({
+        enumerable: true,
+        configurable: true,
+        get: () => (fields ??= JSON.parse(head))[key],
+        set(value) {
+          Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+        },
+      });
+      return Object.defineProperties({ data: null, error: null, modelText }, { query: parsed('query'), count: parsed('count') });
     },
     delete: () => handle.delete(),
   };
