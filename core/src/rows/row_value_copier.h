@@ -181,23 +181,8 @@ class json_value_copier {
             break;
           }
           continue;
-        case '"':
-          if (!(p = plain_string_end(begin, p, end))) return nullptr;
-          break;
-        case 't':
-          if (end - p < 4 || std::memcmp(p, "true", 4) != 0) return nullptr;
-          p += 4;
-          break;
-        case 'f':
-          if (end - p < 5 || std::memcmp(p, "false", 5) != 0) return nullptr;
-          p += 5;
-          break;
-        case 'n':
-          if (end - p < 4 || std::memcmp(p, "null", 4) != 0) return nullptr;
-          p += 4;
-          break;
         default:
-          if (!(p = number_end(p, end))) return nullptr;
+          if (!(p = scalar_end(begin, p, end))) return nullptr;
       }
       // After a value: a comma, or the ends of the containers it closes.
       while (true) {
@@ -213,6 +198,22 @@ class json_value_copier {
         want_key = closers[open - 1] == '}';
         break;
       }
+    }
+  }
+
+  // Past the string, literal or number at `p` as compact_end takes it; else null.
+  static const char* scalar_end(const char* begin, const char* p, const char* end) {
+    switch (*p) {
+      case '"':
+        return plain_string_end(begin, p, end);
+      case 't':
+        return end - p >= 4 && std::memcmp(p, "true", 4) == 0 ? p + 4 : nullptr;
+      case 'f':
+        return end - p >= 5 && std::memcmp(p, "false", 5) == 0 ? p + 5 : nullptr;
+      case 'n':
+        return end - p >= 4 && std::memcmp(p, "null", 4) == 0 ? p + 4 : nullptr;
+      default:
+        return number_end(p, end);
     }
   }
 
