@@ -518,7 +518,10 @@ TEST_CASE("regression: an invalid nested value is refused at the byte where it g
       {R"j("nutrition_per_100g":{"a":1,})j", "invalid JSON at byte 41: expected a key"},
       {R"j("nutrition_per_100g":{"a":})j", "invalid JSON at byte 39: unexpected character"},
   };
-  for (const auto& [member, message] : cases) {
+  for (const auto& item : cases) {
+    // Not a structured binding: clang 14 (Emscripten) cannot capture one.
+    const char* member = item.first;
+    const char* message = item.second;
     CAPTURE(member);
     const char* table_name = std::string_view(member).starts_with("\"nutrition") ? "ingredients" : "recipes";
     CHECK(translated_member(table_name, member) == std::string(message));
