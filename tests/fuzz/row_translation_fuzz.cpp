@@ -1,5 +1,5 @@
 // The streaming row translator (core/src/rows/row_translation_stream.cpp) on
-// response bodies, checked three ways:
+// response bodies, checked four ways:
 // - it accepts exactly what the JSON reader accepts, and a refused body
 //   leaves the registry as it was;
 // - on JSON that nlohmann reads, its rows are nlohmann's rows as the domain
@@ -7,12 +7,14 @@
 //   UUIDs replaced by refs that the registry maps back to the same UUID,
 //   the owner and hidden columns and undeclared members left out,
 //   embedded rows translated as rows of their own table;
+// - when it says no string it wrote holds a UUID, the scrub finds none;
 // - the label survey and `apply_labels` take the same bodies without harm.
 // Input: one byte choosing the table and action, then the body.
 
 #include <cstdint>
 #include <string>
 
+#include "alfred/registry/uuid_scrub.h"
 #include "alfred/rows/row_translation.h"
 #include "fuzz_support.h"
 
@@ -133,7 +135,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ref_registry reg = sample_registry();
   const std::string before = reg.to_json();
   auto survey = unlabeled_references(kitchen(), reg, tbl, body);
-  auto translated = translate_rows(kitchen(), reg, tbl, body, action);
+  bool quotes_uuid = true;
+  auto translated = translate_rows(kitchen(), reg, tbl, body, action, {}, nullptr, &quotes_uuid);
   const bool parses = json_document::parse(body).ok();
   check(translated.ok() == parses, "the translator and the JSON reader disagree on a body",
         translated ? "translated" : translated.err().message);
@@ -156,6 +159,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(ref_registry::from_json(reg.to_json()).ok(), "translation leaves a state that does not restore", reg.to_json());
 
   const std::string& out = *translated;
+  if (!quotes_uuid) {
+    // The translator saw no UUID in a string it wrote: the scrub for the
+    // model, which the executor then skips, would have changed nothing.
+    std::string scrubbed = out;
+    scrub_uuids(scrubbed, reg);
+    check(scrubbed == out, "the translator missed a UUID that the scrub finds", out);
+  }
   const auto ours = parse_reference(out);
   const bool utf8 = valid_utf8(body);
   // A number beyond a double is copied as written: JSON.parse reads it as

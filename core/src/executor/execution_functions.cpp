@@ -160,7 +160,8 @@ void execution::state::consume_call(need_response answer) {
                                                         detail::status_line(main_status), rows.err().message)));
     return fail(rows.err());
   }
-  finish_rows(std::move(*rows), written, static_cast<long long>(written));
+  // Scrubbed above: the model's copy needs no second pass.
+  finish_rows(std::move(*rows), written, static_cast<long long>(written), false);
 }
 
 }  // namespace alfred

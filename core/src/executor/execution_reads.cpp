@@ -71,7 +71,8 @@ void execution::state::look_up_labels() {
   // translates after them.
   auto translated = translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action(), me());
   if (!translated) return complete_main(translated.take_error());
-  if (translated->missing.empty()) return complete_main(std::move(translated->rows), translated->count);
+  if (translated->missing.empty())
+    return complete_main(std::move(translated->rows), translated->count, translated->quotes_uuid);
   for (const auto& lookup : translated->missing) plan_label_lookup(lookup);
   if (round.empty()) complete_main();
 }
@@ -131,12 +132,13 @@ bool execution::state::consume_labels(pending_need& lookup) {
   return true;
 }
 
-void execution::state::complete_main(std::optional<alfred::result<std::string>> translated, std::size_t written) {
+void execution::state::complete_main(std::optional<alfred::result<std::string>> translated, std::size_t written,
+                                     bool quotes_uuid) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
-  alfred::result<std::string> rows = translated
-                                         ? std::move(*translated)
-                                         : translate_rows(dom, registry, tbl, main_body, main_action(), me(), &written);
+  alfred::result<std::string> rows =
+      translated ? std::move(*translated)
+                 : translate_rows(dom, registry, tbl, main_body, main_action(), me(), &written, &quotes_uuid);
   std::string().swap(main_body);  // a response can be megabytes: no second copy lives on
   if (!rows && writes(call)) {
     // The write was applied; only its answer is unusable.
@@ -174,7 +176,7 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
     w.value(doc->root().at(0));
     return finish(single, nullptr, count);
   }
-  finish_rows(std::move(*rows), written, count);
+  finish_rows(std::move(*rows), written, count, quotes_uuid);
 }
 
 }  // namespace alfred

@@ -123,6 +123,9 @@ struct execution::state {
   std::string model_rows;
   /// How many rows model_rows holds, when the translator said.
   std::optional<std::size_t> model_row_count;
+  /// Whether model_rows may hold a UUID and so needs scrub_uuids (the
+  /// translator says when none of its strings holds one).
+  bool model_rows_quote_uuid = true;
   std::optional<error> model_error;
   bool model_limited = false;
 
@@ -141,8 +144,10 @@ struct execution::state {
 
   void finish(std::string_view data_json, const error* err, std::optional<long long> count);
   /// `finish` with rows the execution owns: for the model, a read's rows
-  /// are moved rather than copied.
-  void finish_rows(std::string&& rows_json, std::size_t written, std::optional<long long> count);
+  /// are moved rather than copied. `quotes_uuid`: whether a string of the
+  /// rows may hold a UUID (false skips a scrub that would change nothing).
+  void finish_rows(std::string&& rows_json, std::size_t written, std::optional<long long> count,
+                   bool quotes_uuid = true);
 
   void fail(const error& err) { finish({}, &err, std::nullopt); }
 
@@ -328,7 +333,8 @@ struct execution::state {
   // The main rows translated (`translated`, or now), and the result.
   /// `translated`: the rows already translated (`written` of them), else
   /// they are translated here.
-  void complete_main(std::optional<alfred::result<std::string>> translated = std::nullopt, std::size_t written = 0);
+  void complete_main(std::optional<alfred::result<std::string>> translated = std::nullopt, std::size_t written = 0,
+                     bool quotes_uuid = true);
   // The action the main rows are registered with.
   ref_action main_action() const;
 };

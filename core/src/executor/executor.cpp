@@ -58,10 +58,12 @@ void execution::state::release_claims() {
   claims.clear();
 }
 
-void execution::state::finish_rows(std::string&& rows_json, std::size_t written, std::optional<long long> count) {
+void execution::state::finish_rows(std::string&& rows_json, std::size_t written, std::optional<long long> count,
+                                   bool quotes_uuid) {
   model_row_count = written;
   if (settings.for_model && (!effective || !writes(*effective))) {
     model_rows = std::move(rows_json);
+    model_rows_quote_uuid = quotes_uuid;
     return finish({}, nullptr, count);
   }
   finish(rows_json, nullptr, count);
@@ -75,8 +77,11 @@ void execution::state::finish(std::string_view data_json, const error* err, std:
     // (api::execution_result). A read's `data` is null (the rows are the
     // model's only); a write's few rows stay for the caller's records (the
     // rows it changed).
-    if (!data_json.empty()) model_rows = std::string(data_json);
-    scrub_uuids(model_rows, registry);
+    if (!data_json.empty()) {
+      model_rows = std::string(data_json);
+      model_rows_quote_uuid = true;
+    }
+    if (model_rows_quote_uuid) scrub_uuids(model_rows, registry);
     if (err) {
       model_error = *err;
       scrub_error(*model_error, registry, false);

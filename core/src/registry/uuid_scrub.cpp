@@ -1,7 +1,7 @@
 #include "alfred/registry/uuid_scrub.h"
 
 #include "../json/json_scan.h"
-#include "alfred/uuid/uuid.h"
+#include "../uuid/uuid_search.h"
 
 namespace alfred {
 
@@ -10,25 +10,16 @@ namespace {
 // One left-to-right pass; true when it replaced something.
 bool scrub_uuids_once(std::string& text, const ref_registry& registry) {
   constexpr std::size_t kLength = 36;
-  if (text.size() < kLength) return false;
+  const std::size_t first = detail::find_uuid(text.data(), text.size(), 0);
+  if (first == text.size()) return false;
   std::string out;
   std::size_t copied = 0;
-  // A UUID has dashes at 8, 13, 18 and 23; look at every dash that could be
-  // the first one instead of testing every offset. Hex around it does not
-  // matter: a UUID inside a longer hex run is still one.
-  for (std::size_t dash = text.find('-', 8); dash != std::string::npos && dash + 28 <= text.size();
-       dash = text.find('-', dash + 1)) {
-    const std::size_t start = dash - 8;
-    if (start < copied) continue;
-    const std::string_view candidate(text.data() + start, kLength);
-    if (!is_uuid_syntax(candidate)) continue;
+  for (std::size_t start = first; start < text.size(); start = detail::find_uuid(text.data(), text.size(), copied)) {
     out.append(text, copied, start - copied);
-    const ref_entry* entry = registry.find_by_uuid(canonical_uuid(candidate));
+    const ref_entry* entry = registry.find_by_uuid(std::string_view(text.data() + start, kLength));
     out += entry ? std::string_view(entry->ref) : std::string_view("<id>");
     copied = start + kLength;
-    dash = copied - 1;
   }
-  if (copied == 0) return false;
   out.append(text, copied, std::string::npos);
   text = std::move(out);
   return true;

@@ -25,6 +25,14 @@ inline std::uint64_t special_bytes(std::uint64_t word) {
          0x8080808080808080ULL;
 }
 
+// Bytes '-' of an 8-byte word, as the high bit of each byte (a borrow may
+// mark more after the first: enough to say whether there is one).
+inline std::uint64_t dash_bytes(std::uint64_t word) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  const std::uint64_t dash = word ^ (kOnes * '-');
+  return (dash - kOnes) & ~dash & 0x8080808080808080ULL;
+}
+
 inline bool is_special(char c) { return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\'; }
 
 // The output text, written through a raw pointer into a string sized ahead:
@@ -47,10 +55,16 @@ class output_text {
   void finish() { text_.resize(std::size_t(at_ - text_.data())); }
 
   /// Room for `n` more bytes.
-  void reserve(std::size_t n) {
+  [[gnu::always_inline]] void reserve(std::size_t n) {
     if (std::size_t(limit_ - at_) < n) grow(n);
   }
   char* cursor() { return at_; }
+  /// Bytes written so far (a place that stays valid when the string grows).
+  std::size_t offset() const { return std::size_t(at_ - text_.data()); }
+  /// The bytes written from `offset` on.
+  std::string_view since(std::size_t offset) const {
+    return {text_.data() + offset, std::size_t(at_ - text_.data()) - offset};
+  }
   void advance_to(char* at) { at_ = at; }
   /// Where the next byte goes, as an offset into the string (stable as it grows).
   std::size_t offset() const { return std::size_t(at_ - text_.data()); }
@@ -64,7 +78,7 @@ class output_text {
     at_ -= to - from;
   }
 
-  void put(char c) {
+  [[gnu::always_inline]] void put(char c) {
     reserve(1);
     *at_++ = c;
   }

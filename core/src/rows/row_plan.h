@@ -60,7 +60,7 @@ struct table_plan {
   bool label_shown = true;
   std::vector<std::uint16_t> slots;  // rule index + 1; 0 = empty; a power of two
 
-  static std::uint32_t hash(std::string_view key) {
+  [[gnu::always_inline]] static std::uint32_t hash(std::string_view key) {
     const auto n = key.size();
     return std::uint32_t(n * 7 + static_cast<unsigned char>(key[0]) * 3 + static_cast<unsigned char>(key[n - 1]) * 5 +
                          static_cast<unsigned char>(key[n / 2]));

@@ -33,10 +33,10 @@ std::string row_label(const table& tbl, json_value row) {
 
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
                                    std::string_view rows_json, ref_action action, std::string_view current_user,
-                                   std::size_t* rows_written) {
+                                   std::size_t* rows_written, bool* quotes_uuid) {
   std::string out;
-  auto done =
-      detail::translate_row_stream(dom, registry, tbl, rows_json, action, out, nullptr, current_user, rows_written);
+  auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out, nullptr, current_user,
+                                           rows_written, quotes_uuid);
   if (!done) return done.take_error();
   return out;
 }
@@ -46,7 +46,7 @@ result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_reg
                                                       std::string_view current_user) {
   labeled_translation out;
   auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out.rows, &out.missing, current_user,
-                                           &out.count);
+                                           &out.count, &out.quotes_uuid);
   if (!done) return done.take_error();
   return out;
 }

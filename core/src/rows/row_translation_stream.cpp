@@ -64,6 +64,10 @@ class row_stream : json_value_copier {
   /// The rows written at the top (the array's rows, or 1 for one row object).
   std::size_t rows_written() const { return rows_written_; }
 
+  /// Whether a string of the output may hold a UUID: when not, scrub_uuids
+  /// would leave the output as it is.
+  bool quotes_uuid() const { return quotes_uuid_; }
+
   /// While translating, also note the foreign keys written without a label
   /// (`still_unlabeled` then says which of them no row of the text labeled).
   void collect_unlabeled() { collect_unlabeled_ = true; }
@@ -125,6 +129,10 @@ class row_stream : json_value_copier {
     for (const auto& plan : plans_)
       if (plan->tbl == &tbl) return *plan;
     plans_.push_back(make_plan(dom_, tbl));
+    // Member names are the domain's: written as they are, so looked at once.
+    for (const member_rule& rule : plans_.back()->rules)
+      for (const std::string& key : {rule.key_text, rule.label_key_text})
+        if (find_uuid(key.data(), key.size(), 0) != key.size()) quotes_uuid_ = true;
     return *plans_.back();
   }
 
@@ -178,14 +186,14 @@ class row_stream : json_value_copier {
     return true;
   }
 
-  void emit_key(const member_rule& rule, bool& wrote) {
+  [[gnu::always_inline]] void emit_key(const member_rule& rule, bool& wrote) {
     if (wrote) emit(',');
     wrote = true;
     emit(rule.key_text);
   }
 
   bool member(const table_plan& plan, const member_rule* rule, std::size_t frame_at, int depth, bool& wrote) {
-    if (!rule) return value(depth, false);
+    if (!rule) return whole_value(depth, false);
     if (rule->label_slot >= 0 && (rule->kind == member_kind::drop || rule->kind == member_kind::copy)) {
       if (rule->kind == member_kind::copy) emit_key(*rule, wrote);
       row_frame& frame = frames_[frame_at];
@@ -194,10 +202,10 @@ class row_stream : json_value_copier {
     }
     switch (rule->kind) {
       case member_kind::drop:
-        return value(depth, false);
+        return whole_value(depth, false);
       case member_kind::copy:
         emit_key(*rule, wrote);
-        return value(depth, true);
+        return whole_value(depth, true);
       case member_kind::row_id:
       case member_kind::foreign_key:
         return key_member(plan, *rule, frame_at, depth, wrote);
@@ -252,7 +260,7 @@ class row_stream : json_value_copier {
     return true;
   }
 
-  bool is_me(const row_key& key) const { return key.is_uuid && me_ && key.bits == *me_; }
+  [[gnu::always_inline]] bool is_me(const row_key& key) const { return key.is_uuid && me_ && key.bits == *me_; }
 
   // A key column or foreign key: null stays null, a key becomes a ref (and
   // a foreign key its target's label), the signed-in user's id `me`, and
@@ -284,7 +292,7 @@ class row_stream : json_value_copier {
         frame.id_index = register_row(*plan.tbl, key, action_of(frame_at));
         if (frame.id_index == ref_registry::npos) return registry_full(plan.tbl->ref_prefix);
         emit_key(rule, wrote);
-        out_.put_quoted(reading_.entries()[frame.id_index].ref);
+        emit_quoted(reading_.entries()[frame.id_index].ref);
       } else if (!key.is_uuid) {
         frame.id_text.assign(key.text);
       }
@@ -305,12 +313,12 @@ class row_stream : json_value_copier {
     const ref_entry& entry = reading_.entries()[index];
     if (collect_unlabeled_ && entry.label.empty()) unlabeled_.add(rule.target, key);
     emit_key(rule, wrote);
-    out_.put_quoted(entry.ref);
+    emit_quoted(entry.ref);
     if (!names_enclosing_row && !entry.label.empty() && entry.label != entry.ref) {
       const std::size_t from = out_.offset();
       emit(rule.label_key_text);
       const std::size_t label_from = out_.offset();
-      out_.put_quoted(entry.label);
+      emit_quoted(entry.label);
       frames_[frame_at].fk_labels.push_back({from, label_from, out_.offset()});
     }
     return true;
@@ -349,7 +357,7 @@ class row_stream : json_value_copier {
       if (index == ref_registry::npos) return registry_full(rule.target->ref_prefix);
       if (!first) emit(',');
       first = false;
-      out_.put_quoted(reading_.entries()[index].ref);
+      emit_quoted(reading_.entries()[index].ref);
       return true;
     });
     emit(']');
@@ -417,7 +425,7 @@ class row_stream : json_value_copier {
 
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
                             ref_action action, std::string& out, std::vector<label_lookup>* unlabeled,
-                            std::string_view current_user, std::size_t* rows_written) {
+                            std::string_view current_user, std::size_t* rows_written, bool* quotes_uuid) {
   registry.begin_batch();
   status done = ok_status();
   try {
@@ -426,6 +434,7 @@ status translate_row_stream(const domain& dom, ref_registry& registry, const tab
     done = stream.run(tbl, action);
     if (done && unlabeled) *unlabeled = stream.still_unlabeled();
     if (rows_written) *rows_written = stream.rows_written();
+    if (quotes_uuid) *quotes_uuid = stream.quotes_uuid();
   } catch (...) {
     // Out of memory halfway: the rows registered so far are taken back
     // before the failure goes on up (the API layer reports it).

@@ -21,10 +21,12 @@ namespace alfred::detail {
 /// With `unlabeled`, the foreign-key targets left without a label (as
 /// survey_row_stream says) go there; when there are any, the registry is
 /// rolled back and `out` cleared too, so that the caller can look the labels
-/// up and translate again.
+/// up and translate again. `quotes_uuid` gets whether a string of `out` may
+/// hold a UUID (when not, scrub_uuids would leave `out` as it is).
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
                             ref_action action, std::string& out, std::vector<label_lookup>* unlabeled = nullptr,
-                            std::string_view current_user = {}, std::size_t* rows_written = nullptr);
+                            std::string_view current_user = {}, std::size_t* rows_written = nullptr,
+                            bool* quotes_uuid = nullptr);
 
 /// The foreign-key targets of `text` that have no label in `registry` and
 /// are not rows of `text` with a label of their own.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "alfred/uuid/uuid_bits.h"
+
 namespace alfred {
 namespace {
 
@@ -10,14 +12,8 @@ bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
 
 }  // namespace
 
-bool is_uuid_syntax(std::string_view text) {
-  if (text.size() != 36) return false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const bool dash_position = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash_position ? text[i] != '-' : !is_hex(text[i])) return false;
-  }
-  return true;
-}
+// The same check as parsing the bits, which tests eight digits at a time.
+bool is_uuid_syntax(std::string_view text) { return parse_uuid_bits(text).has_value(); }
 
 std::string canonical_uuid(std::string_view text) {
   std::string out(text);

@@ -542,3 +542,127 @@ TEST_CASE("apply_labels then translate: FKs get the looked-up labels, known refs
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+namespace {
+
+// The translation of one recipes or ingredients row holding `member`, or
+// the error's message.
+std::string translated_member(std::string_view table_name, std::string_view member, bool* quotes_uuid = nullptr) {
+  ref_registry reg = sample_registry();
+  const std::string body = std::string(R"j([{"name":"x",)j") + std::string(member) + "}]";
+  auto out = translate_rows(kitchen(), reg, *kitchen().find_table(table_name), body, ref_action::read, {}, nullptr,
+                            quotes_uuid);
+  return out ? *out : out.err().message;
+}
+
+}  // namespace
+
+TEST_CASE("a nested value is copied as it was written when it is compact, token by token when not") {
+  // Compact, no escape: one span, byte for byte.
+  CHECK(translated_member("recipes", R"j("instructions":["Chop.","Stir – gently.","Serve"])j") ==
+        R"j([{"name":"x","instructions":["Chop.","Stir – gently.","Serve"]}])j");
+  CHECK(translated_member("ingredients",
+                          R"j("nutrition_per_100g":{"kcal":52,"fat":{"g":-0.2e1},"raw":[true,false,null,{},[]]})j") ==
+        R"j([{"name":"x","nutrition_per_100g":{"kcal":52,"fat":{"g":-0.2e1},"raw":[true,false,null,{},[]]}}])j");
+  CHECK(translated_member("recipes", R"j("tags":[],"instructions":[[]])j") ==
+        R"j([{"name":"x","tags":[],"instructions":[[]]}])j");
+  // Whitespace between tokens (jsonb as PostgreSQL prints it) and escapes
+  // are written as JSON.stringify would.
+  CHECK(translated_member("ingredients", R"j("nutrition_per_100g":{"kcal": 52, "fat": {"g": 0.2}, "tags" : [ ]})j") ==
+        R"j([{"name":"x","nutrition_per_100g":{"kcal":52,"fat":{"g":0.2},"tags":[]}}])j");
+  CHECK(translated_member("recipes", R"j("instructions":["say \"hi\"","caf\u00e9","a\/b"])j") ==
+        R"j([{"name":"x","instructions":["say \"hi\"","café","a/b"]}])j");
+  CHECK(translated_member("ingredients", R"j("nutrition_per_100g":{"k\u0065y":1})j") ==
+        R"j([{"name":"x","nutrition_per_100g":{"key":1}}])j");
+  // A dropped nested value is checked the same way, and left out.
+  CHECK(translated_member("recipes", R"j("embedding":[0.1,-2,3e5],"secret":{"a":[1]})j") == R"j([{"name":"x"}])j");
+}
+
+TEST_CASE("regression: an invalid nested value is refused at the byte where it goes wrong") {
+  // The compact copy gives up on anything unusual and the value is read
+  // again token by token, which finds the problem and says where.
+  const std::pair<const char*, const char*> cases[] = {
+      {R"j("instructions":["a",])j", "invalid JSON at byte 33: unexpected character"},
+      {R"j("instructions":["a" "b"])j", "invalid JSON at byte 33: expected , or ]"},
+      {R"j("instructions":["a"})j", "invalid JSON at byte 32: expected , or ]"},
+      {R"j("instructions":[01])j", "invalid JSON at byte 30: expected , or ]"},
+      {R"j("instructions":[1.])j", "invalid JSON at byte 31: a fraction needs digits"},
+      {R"j("instructions":[1e+])j", "invalid JSON at byte 32: an exponent needs digits"},
+      {R"j("instructions":[-])j", "invalid JSON at byte 30: unexpected character"},
+      {R"j("instructions":[tru])j", "invalid JSON at byte 29: unexpected character"},
+      {R"j("instructions":["a\x"])j", "invalid JSON at byte 33: bad escape"},
+      {"\"instructions\":[\"a\tb\"]", "invalid JSON at byte 32: control character in string"},
+      {R"j("nutrition_per_100g":{"a" 1})j", "invalid JSON at byte 39: expected :"},
+      {R"j("nutrition_per_100g":{1:1})j", "invalid JSON at byte 35: expected a key"},
+      {R"j("nutrition_per_100g":{"a":1,})j", "invalid JSON at byte 41: expected a key"},
+      {R"j("nutrition_per_100g":{"a":})j", "invalid JSON at byte 39: unexpected character"},
+  };
+  for (const auto& item : cases) {
+    // Not a structured binding: clang 14 (Emscripten) cannot capture one.
+    const char* member = item.first;
+    const char* message = item.second;
+    CAPTURE(member);
+    const char* table_name = std::string_view(member).starts_with("\"nutrition") ? "ingredients" : "recipes";
+    CHECK(translated_member(table_name, member) == std::string(message));
+  }
+  CHECK(translated_member("recipes", R"j("instructions":["a")j") == "invalid JSON at byte 32: expected , or ]");
+  // As deep as the reader allows, and one level deeper.
+  const auto nested = [](int levels) {
+    return "\"instructions\":" + std::string(std::size_t(levels), '[') + std::string(std::size_t(levels), ']');
+  };
+  CHECK(translated_member("recipes", nested(62)).starts_with(R"j([{"name":"x","instructions":[[[)j"));
+  CHECK(translated_member("recipes", nested(63)) == "invalid JSON at byte 90: nested too deeply");
+}
+
+TEST_CASE("quotes_uuid says whether a text of the output holds a UUID, as the scrub would find it") {
+  bool quotes_uuid = true;
+  translated_member("recipes", R"j("description":"Mix well - a non-stick pan; 2026-01-02T10:00:00+00:00")j",
+                    &quotes_uuid);
+  CHECK_FALSE(quotes_uuid);
+  // Keys become refs: no text holds one.
+  {
+    ref_registry reg = sample_registry();
+    auto out = translate_rows(kitchen(), reg, *kitchen().find_table("recipes"), "[" + butter_chicken_row() + "]",
+                              ref_action::read, {}, nullptr, &quotes_uuid);
+    REQUIRE(out);
+    CHECK_FALSE(quotes_uuid);
+  }
+  const std::string uuid = "C69607BB-5D2E-4B8A-9F3C-1E2D3C4B5A61";
+  const std::string holding[] = {
+      R"j("description":")j" + uuid + R"j(")j",
+      R"j("description":"see )j" + uuid + R"j(, then stir")j",
+      R"j("description":"escaped\n)j" + uuid + R"j(")j",
+      R"j("instructions":["a","b: )j" + uuid + R"j("])j",
+      R"j("instructions":[ "b: )j" + uuid + R"j(" ])j",
+      R"j("instructions":[{")j" + uuid + R"j(":1}])j",
+      // An escape's hex digits complete one once written: the scrub reads
+      // the written text, so this note does too.
+      R"j("description":"\u00012345-1234-1234-1234-123456789abc")j",
+  };
+  for (const std::string& member : holding) {
+    CAPTURE(member);
+    quotes_uuid = false;
+    const std::string out = translated_member("recipes", member, &quotes_uuid);
+    CHECK(quotes_uuid);
+    std::string scrubbed = out;
+    scrub_uuids(scrubbed, sample_registry());
+    CHECK(scrubbed != out);
+  }
+}
+
+TEST_CASE("quotes_uuid: a foreign key's label that holds a UUID is noted too") {
+  ref_registry reg = sample_registry();
+  const std::string recipe = "0b5e9c1a-7d3f-4e2b-9a8c-6f1d2e3c4b5a";
+  const std::string named = R"j([{"id":")j" + recipe + R"j(","name":"copy of c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61"}])j";
+  REQUIRE(translate_rows(kitchen(), reg, *kitchen().find_table("recipes"), named, ref_action::read));
+  bool quotes_uuid = false;
+  const std::string plan = R"j([{"id":"44444444-2222-4333-8444-555555555555","recipe_id":")j" + recipe + R"j("}])j";
+  auto out = translate_rows(kitchen(), reg, *kitchen().find_table("meal_plans"), plan, ref_action::read, {}, nullptr,
+                            &quotes_uuid);
+  REQUIRE(out);
+  CHECK(out->find("c69607bb") != std::string::npos);
+  CHECK(quotes_uuid);
+}
+
+}  // namespace alfred::test

@@ -46,9 +46,17 @@ std::string row_label(const table& tbl, json_value row);
 /// Invalid JSON is an `invalid_json` error and leaves the registry unchanged.
 /// A single pass over the text, with no document built. `rows_written`,
 /// when given, gets the number of rows written (1 for one row object).
+/// A UUID inside a text value is kept as written (the rows are the
+/// developer's too); `quotes_uuid`, when given, says whether the text holds
+/// one, so that a caller can skip the pass of `scrub_uuids` when it would
+/// change nothing:
+///
+///     bool quotes_uuid = true;
+///     auto rows = translate_rows(dom, reg, tbl, body, ref_action::read, user_id, nullptr, &quotes_uuid);
+///     if (rows && quotes_uuid) scrub_uuids(*rows, reg);  // the model's copy
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
                                    std::string_view rows_json, ref_action action, std::string_view current_user = {},
-                                   std::size_t* rows_written = nullptr);
+                                   std::size_t* rows_written = nullptr, bool* quotes_uuid = nullptr);
 
 /// The rows of one table whose labels a response refers to but the registry
 /// lacks.
@@ -79,6 +87,9 @@ struct labeled_translation {
   std::vector<label_lookup> missing;
   /// The rows written (1 for one row object).
   std::size_t count = 0;
+  /// Whether `rows` holds a UUID inside a text value (scrub_uuids would
+  /// change it), as translate_rows says.
+  bool quotes_uuid = true;
 };
 result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_registry& registry, const table& tbl,
                                                       std::string_view rows_json, ref_action action,
