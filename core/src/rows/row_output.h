@@ -66,8 +66,6 @@ class output_text {
     return {text_.data() + offset, std::size_t(at_ - text_.data()) - offset};
   }
   void advance_to(char* at) { at_ = at; }
-  /// Where the next byte goes, as an offset into the string (stable as it grows).
-  std::size_t offset() const { return std::size_t(at_ - text_.data()); }
   /// The bytes written between two offsets.
   std::string_view written(std::size_t from, std::size_t to) const {
     return std::string_view(text_.data() + from, to - from);
