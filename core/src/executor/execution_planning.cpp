@@ -83,8 +83,12 @@ bool execution::state::read_params() {
     return false;
   }
   record.raw_params = params;
+  // The table a call names, as the record and the model's text show it: a
+  // name the domain does not have is the model's text, shown as (uuid) when
+  // it shows one (a table is never named by an id).
   if (auto table_name = params.is_object() ? params.find("table") : std::nullopt; table_name && table_name->is_string())
-    record.table = detail::echoed(table_name->str());
+    record.table =
+        dom.find_table(table_name->str()) ? std::string(table_name->str()) : detail::echoed_text(table_name->str());
   // The function a refused call names, when the domain has it (a name the
   // model made up is not echoed: it may hold anything, a UUID included).
   if (auto function = params.is_object() ? params.find("function") : std::nullopt;

@@ -247,6 +247,15 @@ TEST_CASE("regression: a UUID in a key the model made up came back in the error'
   CHECK(out["error"]["path"].get<std::string>().find("c69607bb") == std::string::npos);
 }
 
+TEST_CASE("regression: a table the model named in a db_call, holding a UUID, was echoed as the result's table") {
+  call_run r;
+  r.start(R"({"table":"get_acc---o#u6f1c1a52-8d3e-4f7a-9a41-2b7d5e0c9a11}}nts"})");
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "unknown_param");
+  CHECK(out["query"]["table"] == "(uuid)");
+  CHECK(out.dump().find("6f1c1a52") == std::string::npos);
+}
+
 TEST_CASE("regression: a function name the model made up, holding a UUID, was echoed in the query record") {
   call_run r;
   r.start(R"({"function":"ge11111111-2222-4333-8444-555555555501t_accounts"})");
