@@ -74,18 +74,24 @@ function labelOf(config, row) {
   return '';
 }
 
-function translateJs(domain, tableName, rows, registry) {
+// `enclosing`: the ids of the rows these are embedded in that show their own
+// label; a key to one of them gets no label, nor does a label equal to the
+// row's own (docs/results-for-models.md).
+function translateJs(domain, tableName, rows, registry, enclosing = []) {
   const config = domain.tables[tableName];
   const prefixOf = (name) => domain.tables[name].ref;
   const translateRow = (row) => {
     const out = {};
+    const own = labelOf(config, row);
+    const id = typeof row.id === 'string' ? row.id.toLowerCase() : null;
+    const inner = own && id ? [...enclosing, id] : enclosing;
     for (const key of Object.keys(row)) {
       const value = row[key];
       if ((key === domain.owner_column && config.user_owned) || config.hidden?.includes(key)) continue;
       const column = config.columns[key];
       if (!column) {
         const target = config.relations?.[key];
-        if (target) out[key] = Array.isArray(value) ? translateJs(domain, target, value, registry) : null;
+        if (target) out[key] = Array.isArray(value) ? translateJs(domain, target, value, registry, inner) : null;
         continue;
       }
       if (column.type === 'uuid') {
@@ -100,7 +106,7 @@ function translateJs(domain, tableName, rows, registry) {
           } else {
             const entry = registry.ref(uuid, prefixOf(column.references));
             out[key] = entry.ref;
-            if (entry.label && entry.label !== entry.ref) out[`_${key}_label`] = entry.label;
+            if (entry.label && entry.label !== entry.ref && entry.label !== own && !enclosing.includes(uuid)) out[`_${key}_label`] = entry.label;
           }
         }
         continue;
