@@ -16,47 +16,69 @@
 
 namespace alfred::detail {
 
-/// Index of the first byte at or after `at` that a JSON string cannot hold
-/// verbatim ('"', '\\' or a control character), or `size`. Tests sixteen
-/// bytes per step where the target has 128-bit vectors (WebAssembly SIMD,
-/// SSE2), else eight (SWAR): strings are long runs of plain text, and this
-/// loop is the hot part of parsing, writing and translating.
-inline std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_t size) {
+constexpr std::uint64_t kByteOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kByteHighs = 0x8080808080808080ULL;
+
+/// The bytes of an 8-byte word equal to `byte`, as the high bit of each (the
+/// classic SWAR test). A borrow can mark bytes after a marked one, never
+/// before it, so the lowest mark is the first such byte exactly (the targets
+/// are little-endian).
+[[gnu::always_inline]] inline std::uint64_t equal_bytes(std::uint64_t word, unsigned char byte) {
+  const std::uint64_t x = word ^ (kByteOnes * byte);
+  return (x - kByteOnes) & ~x & kByteHighs;
+}
+
+/// The bytes of an 8-byte word a JSON string cannot hold verbatim ('"',
+/// '\\' or below 0x20), marked as equal_bytes marks them.
+[[gnu::always_inline]] inline std::uint64_t special_bytes(std::uint64_t word) {
+  return ((word - kByteOnes * 0x20) & ~word & kByteHighs) | equal_bytes(word, '"') | equal_bytes(word, '\\');
+}
+
+/// Whether a JSON string cannot hold `c` verbatim.
+inline bool is_special(char c) { return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\'; }
+
+/// Index of the first byte at or after `at` for which `is_one` holds, or
+/// `size`: sixteen bytes per step where the target has 128-bit vectors
+/// (WebAssembly SIMD, SSE2), else eight. The same test three ways: `lanes`
+/// on 16 bytes (GCC/Clang vector extensions: all ones in each lane that
+/// holds, whose high bits as a mask give the first at once), `marks` on an
+/// 8-byte word (as equal_bytes marks), `is_one` on a byte.
+template <class Lanes, class Marks, class IsOne>
+[[gnu::always_inline]] inline std::size_t first_byte_where(const char* data, std::size_t at, std::size_t size,
+                                                           Lanes lanes, Marks marks, IsOne is_one) {
 #if defined(__wasm_simd128__) || defined(__SSE2__)
-  // GCC/Clang vector extensions: each lane compares to all ones or zero; the
-  // lanes' high bits as a mask give the first special byte's place at once.
   using bytes16 = unsigned char __attribute__((vector_size(16)));
   for (; at + 16 <= size; at += 16) {
     bytes16 v;
     std::memcpy(&v, data + at, 16);
-    const bytes16 special = (v < 0x20) | (v == '"') | (v == '\\');
+    const auto hits = lanes(v);
 #if defined(__wasm_simd128__)
-    const unsigned mask = wasm_i8x16_bitmask(reinterpret_cast<v128_t>(special));
+    const unsigned mask = wasm_i8x16_bitmask(reinterpret_cast<v128_t>(hits));
 #else
-    const unsigned mask = unsigned(_mm_movemask_epi8(reinterpret_cast<__m128i>(special)));
+    const unsigned mask = unsigned(_mm_movemask_epi8(reinterpret_cast<__m128i>(hits)));
 #endif
     if (mask != 0) return at + std::size_t(__builtin_ctz(mask));
   }
+#else
+  (void)lanes;
 #endif
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
   for (; at + 8 <= size; at += 8) {
     std::uint64_t word;
     std::memcpy(&word, data + at, 8);
-    const std::uint64_t quote = word ^ (kOnes * '"');
-    const std::uint64_t backslash = word ^ (kOnes * '\\');
-    // Per byte: below 0x20, or zero after the xor (the classic SWAR tests).
-    // A borrow can mark bytes after a special one, never before it, so the
-    // lowest mark is the first special byte (the targets are little-endian).
-    const std::uint64_t special =
-        (((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) & kHighs;
-    if (special != 0) return at + std::size_t(__builtin_ctzll(special) >> 3);
+    if (const std::uint64_t found = marks(word)) return at + std::size_t(__builtin_ctzll(found) >> 3);
   }
-  for (; at < size; ++at) {
-    const unsigned char c = static_cast<unsigned char>(data[at]);
-    if (c < 0x20 || c == '"' || c == '\\') break;
-  }
+  while (at < size && !is_one(data[at])) ++at;
   return at;
+}
+
+/// Index of the first byte at or after `at` that a JSON string cannot hold
+/// verbatim ('"', '\\' or a control character), or `size`. Strings are long
+/// runs of plain text, and this loop is the hot part of parsing, writing and
+/// translating.
+inline std::size_t end_of_plain_run(const char* data, std::size_t at, std::size_t size) {
+  return first_byte_where(
+      data, at, size, [](auto v) { return (v < 0x20) | (v == '"') | (v == '\\'); },
+      [](std::uint64_t word) { return special_bytes(word); }, [](char c) { return is_special(c); });
 }
 
 /// The length of the line break JSON lets a string hold raw that starts at
@@ -74,37 +96,12 @@ inline std::size_t line_break_at(const char* data, std::size_t at, std::size_t s
 
 /// Index of the first byte at or after `at` that may lead such a line
 /// break (0xC2 or 0xE2), or `size`: most text has none, so text is searched
-/// for them sixteen (or eight) bytes at a time, as end_of_plain_run does.
+/// for them sixteen (or eight) bytes at a time.
 inline std::size_t next_line_break_lead(const char* data, std::size_t at, std::size_t size) {
-#if defined(__wasm_simd128__) || defined(__SSE2__)
-  using bytes16 = unsigned char __attribute__((vector_size(16)));
-  for (; at + 16 <= size; at += 16) {
-    bytes16 v;
-    std::memcpy(&v, data + at, 16);
-    const bytes16 lead = (v == 0xC2) | (v == 0xE2);
-#if defined(__wasm_simd128__)
-    const unsigned mask = wasm_i8x16_bitmask(reinterpret_cast<v128_t>(lead));
-#else
-    const unsigned mask = unsigned(_mm_movemask_epi8(reinterpret_cast<__m128i>(lead)));
-#endif
-    if (mask != 0) return at + std::size_t(__builtin_ctz(mask));
-  }
-#endif
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
-  for (; at + 8 <= size; at += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, data + at, 8);
-    const std::uint64_t c2 = word ^ (kOnes * 0xC2);
-    const std::uint64_t e2 = word ^ (kOnes * 0xE2);
-    const std::uint64_t lead = (((c2 - kOnes) & ~c2) | ((e2 - kOnes) & ~e2)) & kHighs;
-    if (lead != 0) return at + std::size_t(__builtin_ctzll(lead) >> 3);
-  }
-  for (; at < size; ++at) {
-    const unsigned char c = static_cast<unsigned char>(data[at]);
-    if (c == 0xC2 || c == 0xE2) break;
-  }
-  return at;
+  return first_byte_where(
+      data, at, size, [](auto v) { return (v == 0xC2) | (v == 0xE2); },
+      [](std::uint64_t word) { return equal_bytes(word, 0xC2) | equal_bytes(word, 0xE2); },
+      [](char c) { return static_cast<unsigned char>(c) == 0xC2 || static_cast<unsigned char>(c) == 0xE2; });
 }
 
 /// Index of the first line break (line_break_at) at or after `at`, or `size`.

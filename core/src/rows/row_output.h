@@ -1,7 +1,6 @@
 #pragma once
 // The row translator's output (row_translation_stream.cpp): model-facing JSON
-// written through a raw pointer into a string sized ahead, and the word-wise
-// byte tests its string copying uses.
+// written through a raw pointer into a string sized ahead.
 
 #include <algorithm>
 #include <cstddef>
@@ -14,26 +13,6 @@
 #include "alfred/json/json.h"
 
 namespace alfred::detail {
-
-// Bytes '"', '\\' and below 0x20 of an 8-byte word, as the high bit of
-// each byte; the lowest set bit marks the first one exactly.
-inline std::uint64_t special_bytes(std::uint64_t word) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  const std::uint64_t quote = word ^ (kOnes * '"');
-  const std::uint64_t backslash = word ^ (kOnes * '\\');
-  return (((word - kOnes * 0x20) & ~word) | ((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash)) &
-         0x8080808080808080ULL;
-}
-
-// Bytes '-' of an 8-byte word, as the high bit of each byte (a borrow may
-// mark more after the first: enough to say whether there is one).
-inline std::uint64_t dash_bytes(std::uint64_t word) {
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  const std::uint64_t dash = word ^ (kOnes * '-');
-  return (dash - kOnes) & ~dash & 0x8080808080808080ULL;
-}
-
-inline bool is_special(char c) { return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\'; }
 
 // The output text, written through a raw pointer into a string sized ahead:
 // most writes are one byte or a short run, and std::string's bookkeeping per

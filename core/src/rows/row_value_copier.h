@@ -98,7 +98,7 @@ class json_value_copier {
       std::uint64_t word;
       std::memcpy(&word, from, 8);
       std::memcpy(to, &word, 8);
-      dashes |= dash_bytes(word);
+      dashes |= equal_bytes(word, '-');
       if (const std::uint64_t special = special_bytes(word)) {
         const int plain = __builtin_ctzll(special) >> 3;
         from += plain;

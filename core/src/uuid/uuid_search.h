@@ -6,47 +6,19 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
+#include "../json/json_scan.h"
 #include "alfred/uuid/uuid_bits.h"
-
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace alfred::detail {
 
-/// Index of the first '-' at or after `at` and before `size`, or `size`:
-/// sixteen bytes per step where the target has 128-bit vectors (as
-/// end_of_plain_run in json/json_scan.h), eight elsewhere.
+/// Index of the first '-' at or after `at` and before `size`, or `size`
+/// (first_byte_where: sixteen bytes per step where the target has vectors).
 inline std::size_t next_dash(const char* data, std::size_t at, std::size_t size) {
-#if defined(__wasm_simd128__) || defined(__SSE2__)
-  using bytes16 = unsigned char __attribute__((vector_size(16)));
-  for (; at + 16 <= size; at += 16) {
-    bytes16 v;
-    std::memcpy(&v, data + at, 16);
-    const bytes16 dash = v == '-';
-#if defined(__wasm_simd128__)
-    const unsigned mask = wasm_i8x16_bitmask(reinterpret_cast<v128_t>(dash));
-#else
-    const unsigned mask = unsigned(_mm_movemask_epi8(reinterpret_cast<__m128i>(dash)));
-#endif
-    if (mask != 0) return at + std::size_t(__builtin_ctz(mask));
-  }
-#endif
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  for (; at + 8 <= size; at += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, data + at, 8);
-    const std::uint64_t dash = word ^ (kOnes * '-');
-    const std::uint64_t found = (dash - kOnes) & ~dash & (kOnes * 0x80);
-    if (found != 0) return at + std::size_t(__builtin_ctzll(found) >> 3);
-  }
-  while (at < size && data[at] != '-') ++at;
-  return at;
+  return first_byte_where(
+      data, at, size, [](auto v) { return v == '-'; }, [](std::uint64_t word) { return equal_bytes(word, '-'); },
+      [](char c) { return c == '-'; });
 }
 
 /// Where the first UUID (8-4-4-4-12 hex digits, either case, as
