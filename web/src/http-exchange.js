@@ -151,7 +151,7 @@ export async function httpExchange(fetchImpl, need, { signal, timeoutMs, maxResp
   signal?.throwIfAborted();
   const exchange = openExchange(signal, timeoutMs);
   try {
-    const outcome = await exchange.race(startFetch(fetchImpl, need, exchange.controller.signal));
+    const outcome = await exchange.race(startFetch(fetchImpl, need, exchange));
     if (outcome === CANCELLED) exchange.cancelled();
     if (outcome === TIMED_OUT) {
       exchange.stop(new DOMException(`no response within ${timeoutMs} ms`, 'TimeoutError'));
@@ -170,44 +170,165 @@ export async function httpExchange(fetchImpl, need, { signal, timeoutMs, maxResp
 // One exchange's deadline and cancellation: `race(promise)` settles with the
 // promise, or TIMED_OUT after `timeoutMs`, or CANCELLED when `signal` aborts;
 // `stop(reason)` aborts the request and the body read (`cancelRead`);
-// `cancelled()` stops with the caller's reason and throws it.
+// `cancelled()` stops with the caller's reason and throws it. The abort
+// signal handed to fetch is made when fetch first reads it (`signal()`), so a
+// fetch that never looks at it costs none; once stopped, it is made aborted.
 function openExchange(signal, timeoutMs) {
-  const controller = new AbortController();
-  let timer;
+  let controller;
+  let stopped;
   let onAbort;
+  let deadline;
   const interrupted = new Promise((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+    deadline = deadlines(timeoutMs).open(() => resolve(TIMED_OUT));
     if (signal) {
       onAbort = () => resolve(CANCELLED);
       signal.addEventListener('abort', onAbort, { once: true });
     }
   });
   const exchange = {
-    controller,
+    signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (stopped) controller.abort(stopped.reason);
+      }
+      return controller.signal;
+    },
     cancelRead: () => {},
     race: (promise) => Promise.race([promise, interrupted]),
     stop(reason) {
       exchange.cancelRead();
-      controller.abort(reason);
+      stopped ??= { reason };
+      controller?.abort(reason);
     },
     cancelled() {
       exchange.stop(signal.reason);
       throw signal.reason;
     },
     close() {
-      clearTimeout(timer);
+      deadline.close();
       if (onAbort) signal.removeEventListener('abort', onAbort);
     },
   };
   return exchange;
 }
 
+// The deadlines of open exchanges with one timeout length, served by one
+// timer: they expire in the order they were opened. A setTimeout and a
+// clearTimeout per exchange cost a few microseconds of a call's fixed cost;
+// here an exchange that closes in time costs a push and a flag. The timer
+// stays armed for the oldest open deadline; with none open it no longer
+// keeps the process alive (unref) and, when it fires, the queue goes. Where
+// timers cannot be unreferenced, it is cleared once none is open.
+const queues = new Map();
+
+function deadlines(timeoutMs) {
+  let queue = queues.get(timeoutMs);
+  if (!queue) {
+    queue = deadlineQueue(timeoutMs);
+    queues.set(timeoutMs, queue);
+  }
+  return queue;
+}
+
+// Timers may fire a little before the clock says the deadline came.
+const EARLY_MS = 1;
+
+function deadlineQueue(timeoutMs) {
+  const entries = [];
+  let head = 0;
+  let open = 0;
+  let timer = null;
+  let referenced = false;
+  const arm = (delay) => {
+    timer = setTimeout(expire, Math.max(0, delay));
+    referenced = true;
+  };
+  // None open: Node's timers and Deno's stop keeping the process alive;
+  // elsewhere the timer and the queue go at once.
+  const release = () => {
+    referenced = false;
+    if (typeof timer.unref === 'function') timer.unref();
+    else if (typeof globalThis.Deno?.unrefTimer === 'function') globalThis.Deno.unrefTimer(timer);
+    else {
+      clearTimeout(timer);
+      timer = null;
+      queues.delete(timeoutMs);
+    }
+  };
+  const hold = () => {
+    referenced = true;
+    if (typeof timer.ref === 'function') timer.ref();
+    else globalThis.Deno?.refTimer?.(timer);
+  };
+  // Closed entries at the front go; the array is reset once empty.
+  const compact = () => {
+    while (head < entries.length && !entries[head].open) head += 1;
+    if (head === entries.length) {
+      entries.length = 0;
+      head = 0;
+    } else if (head > 1024 && head * 2 > entries.length) {
+      entries.splice(0, head);
+      head = 0;
+    }
+  };
+  function expire() {
+    timer = null;
+    const now = performance.now();
+    while (head < entries.length) {
+      const entry = entries[head];
+      if (entry.open && entry.at > now + EARLY_MS) break;
+      head += 1;
+      if (entry.open) {
+        entry.open = false;
+        open -= 1;
+        entry.fire();
+      }
+    }
+    compact();
+    if (entries.length > 0) arm(entries[head].at - now);
+    else queues.delete(timeoutMs);
+  }
+  const queue = {
+    open(fire) {
+      const entry = { at: performance.now() + timeoutMs, open: true, fire };
+      if (queues.get(timeoutMs) !== queue) queues.set(timeoutMs, queue);
+      compact();
+      entries.push(entry);
+      open += 1;
+      if (!timer) arm(timeoutMs);
+      else if (!referenced) hold();
+      return {
+        close() {
+          if (!entry.open) return;
+          entry.open = false;
+          open -= 1;
+          if (open === 0 && timer && referenced) release();
+        },
+      };
+    },
+  };
+  return queue;
+}
+
+// The init fetch is given holds its exchange; its `signal` is a getter that
+// makes the signal when read (fetch reads it, or a spread copy of the init).
+const EXCHANGE = Symbol('exchange');
+const LAZY_SIGNAL = {
+  enumerable: true,
+  configurable: true,
+  get() {
+    return this[EXCHANGE].signal();
+  },
+};
+
 // fetch's outcome as `{ response }` or `{ cause }`. A fetch that ignores the
 // signal settles later, or never: nobody waits for it past the race.
-function startFetch(fetchImpl, need, signal) {
+function startFetch(fetchImpl, need, exchange) {
   let pending;
   try {
-    pending = Promise.resolve(fetchImpl(need.url, { method: need.method, headers: need.headers, body: need.body ?? undefined, signal }));
+    const init = { method: need.method, headers: need.headers, body: need.body ?? undefined, [EXCHANGE]: exchange };
+    Object.defineProperty(init, 'signal', LAZY_SIGNAL);
+    pending = Promise.resolve(fetchImpl(need.url, init));
   } catch (cause) {
     pending = Promise.reject(cause);
   }
