@@ -324,19 +324,25 @@ void write_query_record(json_writer& w, const ref_registry& registry, const quer
     w.string(record.function);
   }
   w.key("requested");
+  const std::size_t requested_at = w.text().size();
   if (record.requested)
     write_call(w, registry, record.dom, *record.requested);
   else if (record.raw_params)
     write_masked(w, *record.raw_params);
   else
     w.null();
+  // The effective call is shown when it differs from the requested one as
+  // written (compared with the text just written, not written twice).
+  std::string effective;
+  if (record.effective && record.requested) {
+    effective = call_params_json(registry, *record.effective, record.dom);
+    if (effective == w.text().substr(requested_at)) effective.clear();
+  }
   w.key("effective");
-  if (record.effective && record.requested &&
-      call_params_json(registry, *record.effective, record.dom) !=
-          call_params_json(registry, *record.requested, record.dom))
-    write_call(w, registry, record.dom, *record.effective);
-  else
+  if (effective.empty())
     w.null();
+  else
+    w.raw_value(effective);
   w.key("notes");
   w.begin_array();
   for (const auto& note : record.notes) w.string(note);

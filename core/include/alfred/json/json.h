@@ -198,6 +198,8 @@ class json_writer {
     out_ += ']';
     first_ = false;
   }
+  /// What was written so far.
+  std::string_view text() const { return out_; }
 
  private:
   void separate();
