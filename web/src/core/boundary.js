@@ -192,6 +192,24 @@ export function startExecutionWith(module, input, [domainHandle, registryHandle,
   return executionCalls(module, input, handle, settings);
 }
 
+// A successful result for the model keeps its fields' text under HEAD;
+// `query` and `count` are getters (one pair for every result, not closures
+// made per call) that parse it when first read, and setters that make them
+// plain values.
+const HEAD = Symbol('result fields');
+const lazyField = (key) => ({
+  enumerable: true,
+  configurable: true,
+  get() {
+    const head = this[HEAD];
+    return (head.fields ??= JSON.parse(head.text))[key];
+  },
+  set(value) {
+    Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+  },
+});
+const LAZY_FIELDS = { query: lazyField('query'), count: lazyField('count') };
+
 // How the fields of a call for the model that succeeded begin (its rows are
 // in the model's text, not in data).
 const SUCCEEDED = '{"data":null,"error":null,';
@@ -240,16 +258,7 @@ export function executionCalls(module, input, handle, settings) {
       if (!head.startsWith(SUCCEEDED)) return { ...JSON.parse(head), modelText };
       // A call that succeeded, for the model: what it needs is modelText, and
       // the query and count are parsed only when read.
-      let fields = null;
-      const parsed = (key) => ({
-        enumerable: true,
-        configurable: true,
-        get: () => (fields ??= JSON.parse(head))[key],
-        set(value) {
-          Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
-        },
-      });
-      return Object.defineProperties({ data: null, error: null, modelText }, { query: parsed('query'), count: parsed('count') });
+      return Object.defineProperties({ data: null, error: null, modelText, [HEAD]: { text: head, fields: null } }, LAZY_FIELDS);
     },
     delete: () => handle.delete(),
   };

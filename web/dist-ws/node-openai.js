@@ -1,0 +1,1 @@
+import{openaiTools,runToolCalls}from"./node-shared-PZRSBYCD.js";export{openaiTools,runToolCalls};
