@@ -224,7 +224,7 @@ const queues = new Map();
 function deadlines(timeoutMs) {
   let queue = queues.get(timeoutMs);
   if (!queue) {
-    queue = deadlineQueue(timeoutMs);
+    queue = new DeadlineQueue(timeoutMs);
     queues.set(timeoutMs, queue);
   }
   return queue;
@@ -233,81 +233,94 @@ function deadlines(timeoutMs) {
 // Timers may fire a little before the clock says the deadline came.
 const EARLY_MS = 1;
 
-function deadlineQueue(timeoutMs) {
-  const entries = [];
-  let head = 0;
-  let open = 0;
-  let timer = null;
-  let referenced = false;
-  const arm = (delay) => {
-    timer = setTimeout(expire, Math.max(0, delay));
-    referenced = true;
-  };
+class DeadlineQueue {
+  #timeoutMs;
+  #entries = [];
+  #head = 0;
+  #open = 0;
+  #timer = null;
+  #referenced = false;
+
+  constructor(timeoutMs) {
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Adds a deadline `timeoutMs` from now; `fire()` runs when it passes before `close()`. */
+  open(fire) {
+    const entry = { at: performance.now() + this.#timeoutMs, open: true, fire };
+    if (queues.get(this.#timeoutMs) !== this) queues.set(this.#timeoutMs, this);
+    this.#compact();
+    this.#entries.push(entry);
+    this.#open += 1;
+    if (!this.#timer) this.#arm(this.#timeoutMs);
+    else if (!this.#referenced) this.#hold();
+    return { close: () => this.#close(entry) };
+  }
+
+  #close(entry) {
+    if (!entry.open) return;
+    entry.open = false;
+    this.#open -= 1;
+    if (this.#open === 0 && this.#timer && this.#referenced) this.#release();
+  }
+
+  #arm(delay) {
+    this.#timer = setTimeout(() => this.#expire(), Math.max(0, delay));
+    this.#referenced = true;
+  }
+
   // None open: Node's timers and Deno's stop keeping the process alive;
   // elsewhere the timer and the queue go at once.
-  const release = () => {
-    referenced = false;
+  #release() {
+    const timer = this.#timer;
+    this.#referenced = false;
     if (typeof timer.unref === 'function') timer.unref();
     else if (typeof globalThis.Deno?.unrefTimer === 'function') globalThis.Deno.unrefTimer(timer);
     else {
       clearTimeout(timer);
-      timer = null;
-      queues.delete(timeoutMs);
+      this.#timer = null;
+      queues.delete(this.#timeoutMs);
     }
-  };
-  const hold = () => {
-    referenced = true;
-    if (typeof timer.ref === 'function') timer.ref();
-    else globalThis.Deno?.refTimer?.(timer);
-  };
+  }
+
+  #hold() {
+    this.#referenced = true;
+    if (typeof this.#timer.ref === 'function') this.#timer.ref();
+    else globalThis.Deno?.refTimer?.(this.#timer);
+  }
+
   // Closed entries at the front go; the array is reset once empty.
-  const compact = () => {
-    while (head < entries.length && !entries[head].open) head += 1;
-    if (head === entries.length) {
+  #compact() {
+    const entries = this.#entries;
+    while (this.#head < entries.length && !entries[this.#head].open) this.#head += 1;
+    if (this.#head === entries.length) {
       entries.length = 0;
-      head = 0;
-    } else if (head > 1024 && head * 2 > entries.length) {
-      entries.splice(0, head);
-      head = 0;
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > entries.length) {
+      entries.splice(0, this.#head);
+      this.#head = 0;
     }
-  };
-  function expire() {
-    timer = null;
+  }
+
+  // The deadlines that passed fire; the timer is armed for the next open one.
+  #expire() {
+    this.#timer = null;
+    const entries = this.#entries;
     const now = performance.now();
-    while (head < entries.length) {
-      const entry = entries[head];
+    while (this.#head < entries.length) {
+      const entry = entries[this.#head];
       if (entry.open && entry.at > now + EARLY_MS) break;
-      head += 1;
+      this.#head += 1;
       if (entry.open) {
         entry.open = false;
-        open -= 1;
+        this.#open -= 1;
         entry.fire();
       }
     }
-    compact();
-    if (entries.length > 0) arm(entries[head].at - now);
-    else queues.delete(timeoutMs);
+    this.#compact();
+    if (entries.length > 0) this.#arm(entries[this.#head].at - now);
+    else queues.delete(this.#timeoutMs);
   }
-  const queue = {
-    open(fire) {
-      const entry = { at: performance.now() + timeoutMs, open: true, fire };
-      if (queues.get(timeoutMs) !== queue) queues.set(timeoutMs, queue);
-      compact();
-      entries.push(entry);
-      open += 1;
-      if (!timer) arm(timeoutMs);
-      else if (!referenced) hold();
-      return {
-        close() {
-          if (!entry.open) return;
-          entry.open = false;
-          open -= 1;
-          if (open === 0 && timer && referenced) release();
-        },
-      };
-    },
-  };
-  return queue;
 }
 
 // The init fetch is given holds its exchange; its `signal` is a getter that
