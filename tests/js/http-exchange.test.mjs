@@ -1,8 +1,9 @@
 // One HTTP exchange (web/src/http-exchange.js) with fetches that answer in
-// process: the abort signal fetch is given, made when fetch reads it; the
-// deadlines of many exchanges served by one timer; a process that has no
-// exchange open is not kept alive by it.
-import { test } from 'node:test';
+// process: the abort signal fetch is given, made when fetch reads it (or
+// replaced by a wrapper); deadlines of exchanges open together, fake timers
+// and a timeout past setTimeout's range; a process that has no exchange
+// open is not kept alive by it.
+import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { httpExchange } from '../../web/src/http-exchange.js';
@@ -53,7 +54,7 @@ test('a fetch that never reads the signal: the exchange ends in time all the sam
   assert.equal((await httpExchange(() => hang(), need, { ...LIMITS, timeoutMs: 40 })).failure, 'timeout');
 });
 
-test('deadlines served by one timer: each exchange times out on its own, in order, whatever closed before it', async () => {
+test('exchanges open together: each times out on its own, in order, whatever closed before it', async () => {
   const timeoutMs = 120;
   const started = performance.now();
   // Three that answer at once, then hanging ones opened at different times
@@ -93,6 +94,43 @@ test('the caller\'s abort rejects with its reason and aborts the request', async
   controller.abort(new Error('user left'));
   await assert.rejects(pending, /user left/);
   assert.ok(signal.aborted);
+});
+
+test('a fetch wrapper that puts its own signal on the init (AbortSignal.any) is obeyed; the init shows only what fetch takes', async () => {
+  const wrapper = new AbortController();
+  let seen;
+  const fetch = (url, init) => {
+    init.signal = AbortSignal.any([init.signal, wrapper.signal]);
+    seen = init;
+    return new Promise((resolve, reject) => init.signal.addEventListener('abort', () => reject(init.signal.reason)));
+  };
+  const pending = httpExchange(fetch, need, { ...LIMITS, timeoutMs: 5000 });
+  wrapper.abort(new Error('the wrapper gave up'));
+  const response = await pending;
+  assert.equal(response.failure, 'no_response');
+  assert.match(new TextDecoder().decode(response.body), /the wrapper gave up/);
+  assert.deepEqual(Object.keys(seen), ['method', 'headers', 'body', 'signal']);
+  assert.deepEqual(Object.getOwnPropertySymbols(seen).filter((key) => Object.getOwnPropertyDescriptor(seen, key).enumerable), []);
+});
+
+test('fake timers (node:test mock.timers) time an exchange out, and real ones do again after them', async () => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  try {
+    const pending = httpExchange(() => hang(), need, { ...LIMITS, timeoutMs: 1000 });
+    await Promise.resolve();
+    mock.timers.tick(1001);
+    assert.equal((await pending).failure, 'timeout');
+  } finally {
+    mock.timers.reset();
+  }
+  const started = performance.now();
+  assert.equal((await httpExchange(() => hang(), need, { ...LIMITS, timeoutMs: 50 })).failure, 'timeout');
+  assert.ok(performance.now() - started < 5000);
+});
+
+test('a timeout past setTimeout\'s range (about 24.8 days) does not fire at once', async () => {
+  const response = await httpExchange(() => new Promise((resolve) => setTimeout(() => resolve(ok()), 30)), need, { ...LIMITS, timeoutMs: 2 ** 40 });
+  assert.equal(response.failure, '');
 });
 
 test('with no exchange open, the process is not kept alive by the timeout\'s timer', () => {

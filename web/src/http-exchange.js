@@ -173,13 +173,15 @@ export async function httpExchange(fetchImpl, need, { signal, timeoutMs, maxResp
 // `cancelled()` stops with the caller's reason and throws it. The abort
 // signal handed to fetch is made when fetch first reads it (`signal()`), so a
 // fetch that never looks at it costs none; once stopped, it is made aborted.
+// The timer is the exchange's own: on Cloudflare Workers a timer belongs to
+// the request that set it, and test suites' fake timers replace setTimeout.
 function openExchange(signal, timeoutMs) {
   let controller;
   let stopped;
+  let timer;
   let onAbort;
-  let deadline;
   const interrupted = new Promise((resolve) => {
-    deadline = deadlines(timeoutMs).open(() => resolve(TIMED_OUT));
+    timer = setTimeout(resolve, Math.min(timeoutMs, MAX_DELAY_MS), TIMED_OUT);
     if (signal) {
       onAbort = () => resolve(CANCELLED);
       signal.addEventListener('abort', onAbort, { once: true });
@@ -205,132 +207,29 @@ function openExchange(signal, timeoutMs) {
       throw signal.reason;
     },
     close() {
-      deadline.close();
+      clearTimeout(timer);
       if (onAbort) signal.removeEventListener('abort', onAbort);
     },
   };
   return exchange;
 }
 
-// The deadlines of open exchanges with one timeout length, served by one
-// timer: they expire in the order they were opened. A setTimeout and a
-// clearTimeout per exchange cost a few microseconds of a call's fixed cost;
-// here an exchange that closes in time costs a push and a flag. The timer
-// stays armed for the oldest open deadline; with none open it no longer
-// keeps the process alive (unref) and, when it fires, the queue goes. Where
-// timers cannot be unreferenced, it is cleared once none is open.
-const queues = new Map();
+// setTimeout's longest delay (about 24.8 days); a longer one would fire at once.
+const MAX_DELAY_MS = 2 ** 31 - 1;
 
-function deadlines(timeoutMs) {
-  let queue = queues.get(timeoutMs);
-  if (!queue) {
-    queue = new DeadlineQueue(timeoutMs);
-    queues.set(timeoutMs, queue);
-  }
-  return queue;
-}
-
-// Timers may fire a little before the clock says the deadline came.
-const EARLY_MS = 1;
-
-class DeadlineQueue {
-  #timeoutMs;
-  #entries = [];
-  #head = 0;
-  #open = 0;
-  #timer = null;
-  #referenced = false;
-
-  constructor(timeoutMs) {
-    this.#timeoutMs = timeoutMs;
-  }
-
-  /** Adds a deadline `timeoutMs` from now; `fire()` runs when it passes before `close()`. */
-  open(fire) {
-    const entry = { at: performance.now() + this.#timeoutMs, open: true, fire };
-    if (queues.get(this.#timeoutMs) !== this) queues.set(this.#timeoutMs, this);
-    this.#compact();
-    this.#entries.push(entry);
-    this.#open += 1;
-    if (!this.#timer) this.#arm(this.#timeoutMs);
-    else if (!this.#referenced) this.#hold();
-    return { close: () => this.#close(entry) };
-  }
-
-  #close(entry) {
-    if (!entry.open) return;
-    entry.open = false;
-    this.#open -= 1;
-    if (this.#open === 0 && this.#timer && this.#referenced) this.#release();
-  }
-
-  #arm(delay) {
-    this.#timer = setTimeout(() => this.#expire(), Math.max(0, delay));
-    this.#referenced = true;
-  }
-
-  // None open: Node's timers and Deno's stop keeping the process alive;
-  // elsewhere the timer and the queue go at once.
-  #release() {
-    const timer = this.#timer;
-    this.#referenced = false;
-    if (typeof timer.unref === 'function') timer.unref();
-    else if (typeof globalThis.Deno?.unrefTimer === 'function') globalThis.Deno.unrefTimer(timer);
-    else {
-      clearTimeout(timer);
-      this.#timer = null;
-      queues.delete(this.#timeoutMs);
-    }
-  }
-
-  #hold() {
-    this.#referenced = true;
-    if (typeof this.#timer.ref === 'function') this.#timer.ref();
-    else globalThis.Deno?.refTimer?.(this.#timer);
-  }
-
-  // Closed entries at the front go; the array is reset once empty.
-  #compact() {
-    const entries = this.#entries;
-    while (this.#head < entries.length && !entries[this.#head].open) this.#head += 1;
-    if (this.#head === entries.length) {
-      entries.length = 0;
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > entries.length) {
-      entries.splice(0, this.#head);
-      this.#head = 0;
-    }
-  }
-
-  // The deadlines that passed fire; the timer is armed for the next open one.
-  #expire() {
-    this.#timer = null;
-    const entries = this.#entries;
-    const now = performance.now();
-    while (this.#head < entries.length) {
-      const entry = entries[this.#head];
-      if (entry.open && entry.at > now + EARLY_MS) break;
-      this.#head += 1;
-      if (entry.open) {
-        entry.open = false;
-        this.#open -= 1;
-        entry.fire();
-      }
-    }
-    this.#compact();
-    if (entries.length > 0) this.#arm(entries[this.#head].at - now);
-    else queues.delete(this.#timeoutMs);
-  }
-}
-
-// The init fetch is given holds its exchange; its `signal` is a getter that
-// makes the signal when read (fetch reads it, or a spread copy of the init).
+// The init fetch is given holds its exchange (not enumerable); its `signal`
+// is a getter that makes the signal when read (by fetch, or by a spread copy
+// of the init), and a setter that makes it a plain value (a wrapper that puts
+// its own signal there). One descriptor for every init, not closures per call.
 const EXCHANGE = Symbol('exchange');
 const LAZY_SIGNAL = {
   enumerable: true,
   configurable: true,
   get() {
     return this[EXCHANGE].signal();
+  },
+  set(value) {
+    Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true });
   },
 };
 
@@ -339,7 +238,8 @@ const LAZY_SIGNAL = {
 function startFetch(fetchImpl, need, exchange) {
   let pending;
   try {
-    const init = { method: need.method, headers: need.headers, body: need.body ?? undefined, [EXCHANGE]: exchange };
+    const init = { method: need.method, headers: need.headers, body: need.body ?? undefined };
+    Object.defineProperty(init, EXCHANGE, { value: exchange });
     Object.defineProperty(init, 'signal', LAZY_SIGNAL);
     pending = Promise.resolve(fetchImpl(need.url, init));
   } catch (cause) {
