@@ -193,8 +193,12 @@ void execution::state::assign_row_ids() {
   if (!id_col || id_col->type != column_type::uuid || call.tbl->is_key(call.tbl->owner) ||
       settings.row_ids.size() < call.rows.size())
     return;
-  for (std::size_t i = 0; i < call.rows.size(); ++i)
-    call.rows[i].push_back({id_col->name, json_quote(settings.row_ids[i])});
+  // A row that gives its key (a one-to-one table's: its parent's) keeps it.
+  for (std::size_t i = 0; i < call.rows.size(); ++i) {
+    auto& row = call.rows[i];
+    if (std::none_of(row.begin(), row.end(), [&](const auto& field) { return field.column == id_col->name; }))
+      row.push_back({id_col->name, json_quote(settings.row_ids[i])});
+  }
 }
 
 bool execution::state::add_request(alfred::result<http_request> request, pending_need::handler consume,

@@ -106,7 +106,7 @@ bool execution::state::consume_ranking(pending_need& rpc) {
   doc->root().for_each_element([&](std::size_t, json_value item) {
     auto key = detail::row_key_text(tbl, item);
     if (!key) return;
-    const bool known = key_col.type == column_type::uuid ? registry.find_by_uuid(*key) != nullptr
+    const bool known = key_col.type == column_type::uuid ? registry.find_by_uuid(*key, tbl.ref_prefix) != nullptr
                                                          : registry.find_by_key(tbl.ref_prefix, *key) != nullptr;
     if (!known)
       registry.register_keyed_row(tbl.name, tbl.ref_prefix, key_col.type, *key, ref_action::linked,

@@ -42,9 +42,10 @@ void write_key(json_writer& w, const value_names& names, std::string_view key, b
   if (names.users && !names.me.empty() && canonical_uuid(key) == canonical_uuid(names.me))
     return w.string(kCurrentUserRef);
   const bool uuid = is_uuid_syntax(key);
-  const ref_entry* entry = uuid         ? names.registry.find_by_uuid(key)
-                           : names.rows ? names.registry.find_by_key(names.rows->ref_prefix, key)
-                                        : nullptr;
+  const ref_entry* entry = nullptr;
+  if (uuid && names.rows) entry = names.registry.find_by_uuid(key, names.rows->ref_prefix);
+  if (uuid && !entry) entry = names.registry.find_by_uuid(key);
+  if (!uuid && names.rows) entry = names.registry.find_by_key(names.rows->ref_prefix, key);
   if (entry) return w.string(entry->ref);
   if (uuid || names.rows) return w.string("(unregistered row)");
   if (quoted)

@@ -35,8 +35,10 @@ const ref_entry* ref_registry::find(std::string_view ref) const {
   return at == detail::entry_index::npos ? nullptr : &entries_[at];
 }
 
-std::size_t ref_registry::find_index(uuid_bits uuid) const {
-  const std::uint32_t at = by_uuid_.find(uuid_hash(uuid), [&](std::uint32_t i) { return uuid_bits_[i] == uuid; });
+std::size_t ref_registry::find_index(uuid_bits uuid, std::string_view type) const {
+  const std::uint32_t at = by_uuid_.find(uuid_hash(uuid), [&](std::uint32_t i) {
+    return uuid_bits_[i] == uuid && (type.empty() || entries_[i].type == type);
+  });
   return at == detail::entry_index::npos ? npos : at;
 }
 
@@ -53,9 +55,9 @@ const ref_entry* ref_registry::find_by_key(std::string_view type, std::string_vi
   return at == npos ? nullptr : &entries_[at];
 }
 
-const ref_entry* ref_registry::find_by_uuid(std::string_view uuid) const {
+const ref_entry* ref_registry::find_by_uuid(std::string_view uuid, std::string_view type) const {
   const auto bits = parse_uuid_bits(uuid);
-  const std::size_t at = bits ? find_index(*bits) : npos;
+  const std::size_t at = bits ? find_index(*bits, type) : npos;
   return at == npos ? nullptr : &entries_[at];
 }
 
@@ -123,7 +125,7 @@ void ref_registry::set_label(std::size_t index, std::string_view label) {
 
 std::size_t ref_registry::register_row_index(std::string_view table, std::string_view type, uuid_bits uuid,
                                              ref_action action, std::string_view label) {
-  if (const std::size_t known = find_index(uuid); known != npos) {
+  if (const std::size_t known = find_index(uuid, type); known != npos) {
     refresh(known, action, label);
     return known;
   }
@@ -131,7 +133,7 @@ std::size_t ref_registry::register_row_index(std::string_view table, std::string
 }
 
 std::size_t ref_registry::register_linked_index(std::string_view table, std::string_view type, uuid_bits uuid) {
-  if (const std::size_t known = find_index(uuid); known != npos) return known;
+  if (const std::size_t known = find_index(uuid, type); known != npos) return known;
   return register_row_index(table, type, uuid, ref_action::linked, {});
 }
 

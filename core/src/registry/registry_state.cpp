@@ -304,8 +304,8 @@ status read_entry_key(ref_entry& entry, const entry_fields& fields, const ref_re
   } else if (!entry.generated) {
     return state_error(path + "uuid", "a database ref needs its key (uuid or key)");
   }
-  if (!entry.generated &&
-      (entry.uuid_key ? reg.find_by_uuid(entry.key) != nullptr : reg.find_by_key(entry.type, entry.key) != nullptr))
+  if (!entry.generated && (entry.uuid_key ? reg.find_by_uuid(entry.key, entry.type) != nullptr
+                                          : reg.find_by_key(entry.type, entry.key) != nullptr))
     return state_error(path + (entry.uuid_key ? "uuid" : "key"), "this key already has a ref");
   return ok_status();
 }

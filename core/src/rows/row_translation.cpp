@@ -79,7 +79,7 @@ status apply_labels(const domain&, ref_registry& registry, const table& target, 
     if (!key) return;
     const std::string label = row_label(target, row);
     if (label.empty()) return;
-    const ref_entry* known = key_col->type == column_type::uuid ? registry.find_by_uuid(*key)
+    const ref_entry* known = key_col->type == column_type::uuid ? registry.find_by_uuid(*key, target.ref_prefix)
                                                                 : registry.find_by_key(target.ref_prefix, *key);
     if (known)
       registry.set_label(std::size_t(known - registry.entries().data()), label);

@@ -105,7 +105,8 @@ class row_stream : json_value_copier {
 
   // The registry position of a key of `target`'s rows, or npos.
   std::size_t find_known(const table& target, const row_key& key) const {
-    return key.is_uuid ? reading_.find_index(key.bits) : reading_.find_key_index(target.ref_prefix, key.text);
+    return key.is_uuid ? reading_.find_index(key.bits, target.ref_prefix)
+                       : reading_.find_key_index(target.ref_prefix, key.text);
   }
   std::size_t register_row(const table& tbl, const row_key& key, ref_action action) {
     return key.is_uuid ? writing_->register_row_index(tbl.name, tbl.ref_prefix, key.bits, action, {})

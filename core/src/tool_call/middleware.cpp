@@ -225,7 +225,7 @@ result<std::vector<catalog_entry>> read_catalog_rows(const domain& dom, ref_regi
       auto value = item.find(copy);
       entry.copies.push_back(value && !value->is_null() ? std::string(value->raw()) : std::string());
     }
-    const ref_entry* known = key_type == column_type::uuid ? registry.find_by_uuid(entry.key)
+    const ref_entry* known = key_type == column_type::uuid ? registry.find_by_uuid(entry.key, catalog.ref_prefix)
                                                            : registry.find_by_key(catalog.ref_prefix, entry.key);
     entry.ref = known ? known->ref
                       : registry.register_keyed_row(catalog.name, catalog.ref_prefix, key_type, entry.key,

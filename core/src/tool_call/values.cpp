@@ -395,8 +395,13 @@ result<std::string> typed_payload_value(const value_scope& scope, const column& 
 result<std::string> check_payload_value(const value_scope& scope, const column& col, json_value value,
                                         const param_path& path) {
   // A row's own key in its payload is a new value (a slug the model
-  // chooses), not a ref; other key-holding columns take refs.
-  const table* target = &col == scope.tbl.key_column() ? nullptr : row_target(scope, col);
+  // chooses), not a ref, unless it is another table's key (a one-to-one
+  // table's): then the parent row's ref. Other key-holding columns take refs.
+  const bool own_key = &col == scope.tbl.key_column();
+  const table* target = !own_key ? row_target(scope, col)
+                        : col.references.empty() || col.references == scope.tbl.name
+                            ? nullptr
+                            : scope.dom.find_table(col.references);
   const bool empty_uuid = (col.type == column_type::uuid || target) && value.is_string() && value.str().empty();
   if (value.is_null() || empty_uuid) {
     if (col.required || !col.nullable)

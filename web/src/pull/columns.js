@@ -3,6 +3,7 @@
 // overrides, what must stay hidden from the model (its values would leak or
 // mean nothing to it).
 import { NAME_RULES } from '../../dist/core-rules.mjs';
+import { parentKey } from './keys.js';
 import { usableColumnName } from './names.js';
 
 /** How a domain writes a column holding a user id (the core's kUsersReference). */
@@ -28,9 +29,10 @@ export const holdsSecret = (name, type) => SECRET_NAME.test(name) && !PLAIN_TYPE
 // The target of a column's foreign key in the domain, or null: a user id
 // points at the table keyed by user ids (else it is "auth.users"); an owner
 // column is a user id unless it references such a table; a one-column key
-// has refs of its own table.
+// has refs of its own table, and names the table whose key it also is (a
+// one-to-one table's key, which a create takes as that row's ref).
 function referenceOf(column, plan, usersTables, usersTable) {
-  if (plan.key.length === 1 && plan.key[0] === column.name) return null;
+  if (plan.key.length === 1 && plan.key[0] === column.name) return parentKey(column, plan.table);
   const owner = plan.decision?.owner;
   if (column.usersReference) return usersTable ?? (column.name === owner ? null : USERS);
   if (column.name === owner) return usersTables.has(column.references?.table) ? column.references.table : null;

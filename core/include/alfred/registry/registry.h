@@ -104,8 +104,11 @@ class ref_registry {
   std::string to_json() const;
 
   const ref_entry* find(std::string_view ref) const;
-  /// The regular ref that holds this UUID (either letter case), if any.
-  const ref_entry* find_by_uuid(std::string_view uuid) const;
+  /// The regular ref that holds this UUID (either letter case), if any; with
+  /// `type`, the one of that ref type. Two tables may hold the same UUID (a
+  /// one-to-one table whose key is its parent's), each with a ref of its own;
+  /// without `type`, the first registered answers.
+  const ref_entry* find_by_uuid(std::string_view uuid, std::string_view type = {}) const;
   /// The regular ref of type `type` that holds the non-UUID key `key`, if any.
   const ref_entry* find_by_key(std::string_view type, std::string_view key) const;
   /// Resolves an alias: a promoted `gen_` ref yields the saved row's entry.
@@ -125,8 +128,9 @@ class ref_registry {
   std::string register_keyed_row(std::string_view table, std::string_view type, column_type key_type,
                                  std::string_view key, ref_action action, std::string_view label);
 
-  /// Position in `entries()` of the regular ref holding `uuid`, or `npos`.
-  std::size_t find_index(uuid_bits uuid) const;
+  /// Position in `entries()` of the regular ref holding `uuid` (of ref type
+  /// `type` when given), or `npos`.
+  std::size_t find_index(uuid_bits uuid, std::string_view type = {}) const;
   /// `register_row` / `register_linked` for callers that parsed the UUID
   /// already (row translation); they return the position in `entries()`,
   /// or `npos` when the row is new and its prefix has no ref number left.
