@@ -22,7 +22,8 @@ void check_lookups(const ref_registry& reg, const std::string& state) {
     check(name && name->prefix == entry.type && name->generated == entry.generated,
           "a ref's type does not match its name", entry.ref + "\n" + state);
     if (!entry.generated) {
-      const ref_entry* by_key = entry.uuid_key ? reg.find_by_uuid(entry.key) : reg.find_by_key(entry.type, entry.key);
+      const ref_entry* by_key =
+          entry.uuid_key ? reg.find_by_uuid(entry.key, entry.type) : reg.find_by_key(entry.type, entry.key);
       check(by_key == &entry, "a row's key does not find its ref", entry.ref + "\n" + state);
     }
   }
@@ -74,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string fresh =
       reg.register_row("recipes", "recipe", "f0e1d2c3-b4a5-4968-8776-655443322110", ref_action::created, "Fresh");
   if (!fresh.empty())
-    check(reg.find_by_uuid("f0e1d2c3-b4a5-4968-8776-655443322110") == reg.find(fresh),
+    check(reg.find_by_uuid("f0e1d2c3-b4a5-4968-8776-655443322110", "recipe") == reg.find(fresh),
           "a registered row is not found by its UUID", fresh);
   const std::string linked = reg.register_linked("ingredients", "ing", "F0E1D2C3-B4A5-4968-8776-655443322111");
   if (!linked.empty()) check(reg.find(linked) != nullptr, "a linked row is not found", linked);

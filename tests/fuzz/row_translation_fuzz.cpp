@@ -144,8 +144,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ref_registry labeled = sample_registry();
   check(apply_labels(kitchen(), labeled, tbl, body).ok() == parses, "apply_labels and the JSON reader disagree");
   for (const auto& entry : labeled.entries())
-    check(labeled.find(entry.ref) == &entry && (entry.generated || labeled.find_by_uuid(entry.key) == &entry),
-          "apply_labels registered a row that is not found", entry.ref);
+    check(
+        labeled.find(entry.ref) == &entry && (entry.generated || labeled.find_by_uuid(entry.key, entry.type) == &entry),
+        "apply_labels registered a row that is not found", entry.ref);
   if (!translated) {
     check(translated.err().code == "invalid_json", "an unexpected translation error", translated.err().code);
     check(reg.to_json() == before, "a refused body changed the registry", reg.to_json());
