@@ -40,6 +40,9 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
   }
   if (col.required && tbl.writable && col.writable) out += ", required";
   if (!col.writable && tbl.writable) out += ", read-only";
+  // A one-to-one table's key is its parent's: a create names the parent row.
+  if (&col == tbl.key_column() && target && target != &tbl)
+    textfmt::format_to(out, "; a create gives the {} row's ref ({})", target->name, ref_pattern(target->ref_prefix));
   if (!col.allowed_values.empty()) {
     out += ", one of: ";
     for (std::size_t i = 0; i < col.allowed_values.size(); ++i) out.append(i ? ", " : "").append(col.allowed_values[i]);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "../support.h"
+#include "alfred/api/api.h"
 #include "alfred/domain/domain.h"
 #include "alfred/postgrest/request.h"
 #include "alfred/registry/registry.h"
@@ -24,7 +25,7 @@ const domain& recipes_with_nutrition() {
       "recipes": {"ref": "recipe", "label": ["name"], "columns": {
         "id": {"type": "uuid", "writable": false, "nullable": false}, "name": {"type": "text"}}},
       "nutrition": {"ref": "nutri", "label": ["kcal"], "columns": {
-        "id": {"type": "uuid", "nullable": false, "references": "recipes"}, "kcal": {"type": "integer"}}},
+        "id": {"type": "uuid", "required": true, "references": "recipes"}, "kcal": {"type": "integer"}}},
       "meals": {"ref": "meal", "columns": {
         "id": {"type": "uuid", "writable": false, "nullable": false},
         "recipe_id": {"type": "uuid", "references": "recipes"},
@@ -73,6 +74,10 @@ TEST_CASE("a UUID two tables hold gets a ref in each, with its own label, and ei
       R"({"table":"nutrition","filters":[{"field":"id","op":"=","value":"recipe_1"}],"data":{"kcal":320}})", options);
   REQUIRE_FALSE(other.ok());
   CHECK(other.err().code == codes::ref_type_mismatch);
+
+  // The model reads how: the key is the table's own ref, and a create names the parent row.
+  CHECK(api::schema_description(dom).find(
+            "- id: ref (nutri_N), required; a create gives the recipes row's ref (recipe_N)") != std::string::npos);
 
   // A create of a one-to-one row takes its parent's ref as its key.
   auto create =
