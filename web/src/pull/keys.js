@@ -24,7 +24,7 @@ export function assignedKeys(table, key) {
  * key to another table's row, not to a user), or null.
  *
  * @example
- * parentKey({ name: 'id', references: { table: 'recipes', column: 'id' } }, { name: 'recipe_nutrition' }) // 'recipes'
+ * parentKey({ name: 'id', references: { table: 'recipes', column: 'id' } }, { name: 'nutrition' }) // 'recipes'
  */
 export function parentKey(column, table) {
   const target = column?.references?.table;
