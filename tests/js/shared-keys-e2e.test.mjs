@@ -36,13 +36,14 @@ create policy "own nutrition" on public.recipe_nutrition for all to authenticate
 let dir;
 let stack;
 let act;
+let core;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'alfred-shared-keys-'));
   mkdirSync(join(dir, 'migrations'));
   writeFileSync(join(dir, 'migrations', '20261128120000_recipes.sql'), MIGRATION);
   stack = await startStack({ migrations: join(dir, 'migrations'), users: [{ email: 'cook@example.com', password: 'cook-password' }] });
-  const core = await loadCore();
+  core = await loadCore();
   const pulled = await pullDomain({ url: stack.supabaseUrl, apiKey: stack.serviceKey, catalog: stack.catalog, core, name: 'recipes' });
   assert.equal(pulled.error, null, JSON.stringify(pulled.error));
   const [cook] = stack.users;
@@ -90,4 +91,22 @@ test('a row keyed by its parent\'s key gets its own ref and label, and the model
   assert.equal(wrong.ok, false);
   assert.equal(wrong.error.code, 'ref_type_mismatch');
   assert.match(wrong.error.hint, new RegExp(nutritionRef));
+});
+
+test('a second nutrition row for the same recipe is a duplicate, never a success that kept the old values', BOUNDED, async () => {
+  const recipe = (await modelReads('db_create', { table: 'recipes', data: { name: 'Soup' } })).rows[0].id;
+  await modelReads('db_create', { table: 'recipe_nutrition', data: { id: recipe, kcal: 150 } });
+  const again = JSON.parse(await act.callToolText('db_create', JSON.stringify({ table: 'recipe_nutrition', data: { id: recipe, kcal: 999 } })));
+  assert.equal(again.ok, false, JSON.stringify(again));
+  assert.equal(again.error.code, 'duplicate');
+  const { body } = await rest(stack, stack.serviceKey, 'GET', '/recipe_nutrition?select=kcal&kcal=in.(150,999)');
+  assert.deepEqual(body, [{ kcal: 150 }]);
+});
+
+test('pulled without the parent table, the key is the table\'s own again (no reference to a table the domain lacks)', BOUNDED, async () => {
+  const pulled = await pullDomain({ url: stack.supabaseUrl, apiKey: stack.serviceKey, catalog: stack.catalog, core, name: 'nutrition only', overrides: { tables: { recipes: null } } });
+  assert.equal(pulled.error, null, JSON.stringify(pulled.error));
+  const id = pulled.data.tables.recipe_nutrition.columns.id;
+  assert.equal(id.references, undefined);
+  assert.equal(id.writable, false);
 });

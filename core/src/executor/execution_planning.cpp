@@ -194,10 +194,13 @@ void execution::state::assign_row_ids() {
       settings.row_ids.size() < call.rows.size())
     return;
   // A row that gives its key (a one-to-one table's: its parent's) keeps it.
+  row_ids_drawn = true;
   for (std::size_t i = 0; i < call.rows.size(); ++i) {
     auto& row = call.rows[i];
     if (std::none_of(row.begin(), row.end(), [&](const auto& field) { return field.column == id_col->name; }))
       row.push_back({id_col->name, json_quote(settings.row_ids[i])});
+    else
+      row_ids_drawn = false;
   }
 }
 
@@ -321,7 +324,7 @@ void execution::state::plan_main() {
         if (call.tbl->key_column() && field.column == call.tbl->key_column()->name &&
             call.tbl->key_column()->type == column_type::uuid && field.json.size() > 2)
           created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
-    if (created_ids.size() != call.rows.size()) created_ids.clear();
+    if (created_ids.size() != call.rows.size() || !row_ids_drawn) created_ids.clear();
   }
   // A call that already names its rows by key, no more of them than the
   // limit (an approved write pinned to its preview), changes no row beyond

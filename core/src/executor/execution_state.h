@@ -73,6 +73,9 @@ struct execution::state {
   /// aligned with the call's rows); empty when the database assigns them
   /// (identity and serial keys, and tables whose key is not a uuid).
   std::vector<std::string> created_ids;
+  // Every created row's uuid key was drawn here (assign_row_ids): only then
+  // is a duplicate key an earlier attempt of this create (created_ids).
+  bool row_ids_drawn = false;
   /// An update or delete under `max_affected` checked by count: the rows
   /// its filters select were counted and are within the limit.
   bool affected_counted = false;

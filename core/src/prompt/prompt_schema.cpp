@@ -41,7 +41,7 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
   if (col.required && tbl.writable && col.writable) out += ", required";
   if (!col.writable && tbl.writable) out += ", read-only";
   // A one-to-one table's key is its parent's: a create names the parent row.
-  if (&col == tbl.key_column() && target && target != &tbl)
+  if (&col == tbl.key_column() && target && target != &tbl && tbl.writable && col.writable)
     textfmt::format_to(out, "; a create gives the {} row's ref ({})", target->name, ref_pattern(target->ref_prefix));
   if (!col.allowed_values.empty()) {
     out += ", one of: ";

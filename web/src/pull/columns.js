@@ -32,7 +32,10 @@ export const holdsSecret = (name, type) => SECRET_NAME.test(name) && !PLAIN_TYPE
 // has refs of its own table, and names the table whose key it also is (a
 // one-to-one table's key, which a create takes as that row's ref).
 function referenceOf(column, plan, usersTables, usersTable) {
-  if (plan.key.length === 1 && plan.key[0] === column.name) return parentKey(column, plan.table);
+  if (plan.key.length === 1 && plan.key[0] === column.name) {
+    const parent = parentKey(column, plan.table);
+    return parent && column.name !== plan.decision?.owner && !usersTables.has(parent) ? parent : null;
+  }
   const owner = plan.decision?.owner;
   if (column.usersReference) return usersTable ?? (column.name === owner ? null : USERS);
   if (column.name === owner) return usersTables.has(column.references?.table) ? column.references.table : null;
@@ -141,6 +144,14 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
       if (gone && config.type !== 'uuid' && config.type !== 'uuid[]') {
         notes.push({ path, message: `a plain ${config.type}: it references ${config.references}, which is not a table of this domain` });
         delete config.references;
+      }
+      // A key that names a parent the domain lacks, or not by its one-column
+      // key, is its own table's key again (drawn by the package, as before).
+      if (keyColumns.length === 1 && keyColumns[0] === column && config?.references && (misdirected || !domain.tables[config.references])) {
+        delete config.references;
+        delete config.required;
+        config.writable = false;
+        if (fact?.notNull) config.nullable = false;
       }
       // A key or a reference reaches the model as a ref, never as its value.
       const isRef = keyColumns.includes(column) || Boolean(config?.references);
