@@ -118,6 +118,17 @@ function wrongTarget(config, fact, domain) {
   return `references ${fact.references.table}.${fact.references.column}, which is not the one-column key of ${fact.references.table}`;
 }
 
+// A one-column key that names a parent the domain lacks, or names it by
+// another column than its key, is its own table's key again (drawn by the
+// package, as before the pull took it for a one-to-one table's).
+function keyWithoutParent(config, fact, misdirected, domain) {
+  if (!config?.references || (!misdirected && domain.tables[config.references])) return;
+  delete config.references;
+  delete config.required;
+  config.writable = false;
+  if (fact?.notNull) config.nullable = false;
+}
+
 // After the overrides: columns the model must not see move to `hidden`, each
 // with a note unless the overrides hid it themselves; a reference that is not
 // to a key, or to a table the domain lacks, is dropped (text, integer) or
@@ -145,14 +156,7 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
         notes.push({ path, message: `a plain ${config.type}: it references ${config.references}, which is not a table of this domain` });
         delete config.references;
       }
-      // A key that names a parent the domain lacks, or not by its one-column
-      // key, is its own table's key again (drawn by the package, as before).
-      if (keyColumns.length === 1 && keyColumns[0] === column && config?.references && (misdirected || !domain.tables[config.references])) {
-        delete config.references;
-        delete config.required;
-        config.writable = false;
-        if (fact?.notNull) config.nullable = false;
-      }
+      if (keyColumns.length === 1 && keyColumns[0] === column) keyWithoutParent(config, fact, misdirected, domain);
       // A key or a reference reaches the model as a ref, never as its value.
       const isRef = keyColumns.includes(column) || Boolean(config?.references);
       const secret = !secretsShown && !hidden.has(column) && !isRef && holdsSecret(column, config?.type)
