@@ -1,8 +1,0 @@
-import {
-  openaiTools,
-  runToolCalls
-} from "./node-shared-B27DOBPA.js";
-export {
-  openaiTools,
-  runToolCalls
-};

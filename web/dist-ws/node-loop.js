@@ -1,1 +1,0 @@
-import{STEP_TOOLS,createTurnState,planSchema,planTurn,readTurnState,replyTurn,runStep,runTurn,runTurnEvents}from"./node-shared-PZRSBYCD.js";export{STEP_TOOLS,createTurnState,planSchema,planTurn,readTurnState,replyTurn,runStep,runTurn,runTurnEvents};

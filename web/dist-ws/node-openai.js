@@ -1,1 +1,0 @@
-import{openaiTools,runToolCalls}from"./node-shared-PZRSBYCD.js";export{openaiTools,runToolCalls};
