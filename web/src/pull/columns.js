@@ -3,7 +3,6 @@
 // overrides, what must stay hidden from the model (its values would leak or
 // mean nothing to it).
 import { NAME_RULES } from '../../dist/core-rules.mjs';
-import { parentKey } from './keys.js';
 import { usableColumnName } from './names.js';
 
 /** How a domain writes a column holding a user id (the core's kUsersReference). */
@@ -32,14 +31,21 @@ export const holdsSecret = (name, type) => SECRET_NAME.test(name) && !PLAIN_TYPE
 // has refs of its own table, and names the table whose key it also is (a
 // one-to-one table's key, which a create takes as that row's ref).
 function referenceOf(column, plan, usersTables, usersTable) {
-  if (plan.key.length === 1 && plan.key[0] === column.name) {
-    const parent = parentKey(column, plan.table);
-    return parent && column.name !== plan.decision?.owner && !usersTables.has(parent) ? parent : null;
-  }
+  if (plan.key.length === 1 && plan.key[0] === column.name) return keyParent(column, plan, usersTables);
   const owner = plan.decision?.owner;
   if (column.usersReference) return usersTable ?? (column.name === owner ? null : USERS);
   if (column.name === owner) return usersTables.has(column.references?.table) ? column.references.table : null;
   return column.references?.table ?? null;
+}
+
+// The table whose key a one-column key also is (a one-to-one table's:
+// details, settings), when the model can name that row: a foreign key to
+// another table, not to a user, not the owner. Null otherwise.
+function keyParent(column, plan, usersTables) {
+  if (plan.key.length !== 1 || plan.key[0] !== column.name) return null;
+  const parent = column.references?.table;
+  if (!parent || column.usersReference || parent === plan.table.name || usersTables.has(parent)) return null;
+  return column.name === plan.decision?.owner ? null : parent;
 }
 
 /**
@@ -49,7 +55,9 @@ function referenceOf(column, plan, usersTables, usersTable) {
 export function columnConfig(column, plan, usersTables, usersTable) {
   if (!column.type) return null;
   const config = { type: column.type };
-  const databaseSets = plan.assigned.has(column.name) || column.name === plan.decision?.owner || (DATABASE_TIMESTAMPS.has(column.name) && column.hasDefault);
+  // A one-to-one table's key is the model's to give (its parent's ref), not one the database assigns.
+  const assigned = plan.assigned.has(column.name) && !keyParent(column, plan, usersTables);
+  const databaseSets = assigned || column.name === plan.decision?.owner || (DATABASE_TIMESTAMPS.has(column.name) && column.hasDefault);
   // PostgREST leaves out defaults that are JSON arrays or objects ('{}' on a
   // text[] or jsonb column), so a NOT NULL array or jsonb column may well have
   // one: it is not required, and a create without it that the database

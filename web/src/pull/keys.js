@@ -8,27 +8,13 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
 
 // The key columns the database fills in: a one-column uuid key (the package
 // draws uuids itself), an integer key (identity or serial), a text key with
-// a default. A text key without one (a slug) is the model's to write, and so
-// is a key that is another table's key (a one-to-one table: details,
-// settings), given as that row's ref.
+// a default. A text key without one (a slug) is the model's to write (and
+// so is a one-to-one table's key: columns.js, keyParent).
 export function assignedKeys(table, key) {
   if (key.length !== 1) return new Set();
   const column = table.columns.find((c) => c.name === key[0]);
-  if (parentKey(column, table)) return new Set();
   const assigned = column && (column.type === 'uuid' || column.type === 'integer' || (column.type === 'text' && column.hasDefault));
   return new Set(assigned ? key : []);
-}
-
-/**
- * The table whose key `column`, a key column of `table`, also is (a foreign
- * key to another table's row, not to a user), or null.
- *
- * @example
- * parentKey({ name: 'id', references: { table: 'recipes', column: 'id' } }, { name: 'nutrition' }) // 'recipes'
- */
-export function parentKey(column, table) {
-  const target = column?.references?.table;
-  return target && !column.usersReference && target !== table.name ? target : null;
 }
 
 /**
