@@ -42,10 +42,10 @@ void write_key(json_writer& w, const value_names& names, std::string_view key, b
   if (names.users && !names.me.empty() && canonical_uuid(key) == canonical_uuid(names.me))
     return w.string(kCurrentUserRef);
   const bool uuid = is_uuid_syntax(key);
-  const ref_entry* entry = nullptr;
-  if (uuid && names.rows) entry = names.registry.find_by_uuid(key, names.rows->ref_prefix);
-  if (uuid && !entry) entry = names.registry.find_by_uuid(key);
-  if (!uuid && names.rows) entry = names.registry.find_by_key(names.rows->ref_prefix, key);
+  const std::string_view type = names.rows ? std::string_view(names.rows->ref_prefix) : std::string_view();
+  const ref_entry* entry = uuid         ? names.registry.find_by_uuid_preferring(key, type)
+                           : names.rows ? names.registry.find_by_key(type, key)
+                                        : nullptr;
   if (entry) return w.string(entry->ref);
   if (uuid || names.rows) return w.string("(unregistered row)");
   if (quoted)

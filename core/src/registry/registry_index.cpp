@@ -61,6 +61,14 @@ const ref_entry* ref_registry::find_by_uuid(std::string_view uuid, std::string_v
   return at == npos ? nullptr : &entries_[at];
 }
 
+const ref_entry* ref_registry::find_by_uuid_preferring(std::string_view uuid, std::string_view type) const {
+  const auto bits = parse_uuid_bits(uuid);
+  if (!bits) return nullptr;
+  std::size_t at = type.empty() ? npos : find_index(*bits, type);
+  if (at == npos) at = find_index(*bits);
+  return at == npos ? nullptr : &entries_[at];
+}
+
 const ref_entry* ref_registry::resolve(std::string_view ref) const {
   const ref_entry* entry = find(ref);
   if (entry && !entry->saved_as.empty()) return find(entry->saved_as);

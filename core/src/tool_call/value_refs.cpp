@@ -59,18 +59,14 @@ result<std::string> current_user_key(const value_scope& scope, const param_path&
 
 namespace {
 
-// The ref that holds `uuid`: `target`'s own when it has one, else any table's.
-const ref_entry* uuid_entry(const ref_registry& registry, std::string_view uuid, const table& target) {
-  const ref_entry* own = registry.find_by_uuid(uuid, target.ref_prefix);
-  return own ? own : registry.find_by_uuid(uuid);
-}
-
 // The ref known for a raw key the model wrote, for the hint.
 const ref_entry* known_raw_key(const value_scope& scope, const table& target, json_value value) {
   const column* key = target.key_column();
   if (!key) return nullptr;
   if (key->type == column_type::uuid)
-    return value.is_string() && is_uuid_syntax(value.str()) ? uuid_entry(scope.registry, value.str(), target) : nullptr;
+    return value.is_string() && is_uuid_syntax(value.str())
+               ? scope.registry.find_by_uuid_preferring(value.str(), target.ref_prefix)
+               : nullptr;
   const std::string_view text = value.is_number() ? value.raw() : value.is_string() ? value.str() : "";
   return text.empty() ? nullptr : scope.registry.find_by_key(target.ref_prefix, text);
 }
@@ -133,7 +129,8 @@ error uuid_error(const value_scope& scope, const table& target, json_value value
   const auto& registry = scope.registry;
   const std::string_view text = value.str();
   const std::string uuid = canonical_uuid(text);
-  if (const ref_entry* known = uuid_entry(registry, uuid, target); known && known->type != target.ref_prefix)
+  if (const ref_entry* known = registry.find_by_uuid_preferring(uuid, target.ref_prefix);
+      known && known->type != target.ref_prefix)
     return error{
         codes::ref_type_mismatch, path.str(),
         textfmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({})", describe_ref(*known),

@@ -60,6 +60,10 @@ TEST_CASE("a UUID two tables hold gets a ref in each, with its own label, and ei
   CHECK(reg.find_by_uuid(kShared, "nutri")->ref == "nutri_1");
   CHECK(reg.find_by_uuid(kShared, "recipe")->ref == "recipe_1");
   CHECK(reg.find_by_uuid(kShared)->ref == "recipe_1");
+  CHECK(reg.find_by_uuid(kShared, "meal") == nullptr);
+  CHECK(reg.find_by_uuid_preferring(kShared, "nutri")->ref == "nutri_1");
+  CHECK(reg.find_by_uuid_preferring(kShared, "meal")->ref == "recipe_1");
+  CHECK(reg.find_by_uuid_preferring(kShared, "")->ref == "recipe_1");
 
   // The model names the nutrition row by its own ref; the recipe's ref is another table's.
   const domain& dom = recipes_with_nutrition();

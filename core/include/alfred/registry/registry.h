@@ -109,6 +109,9 @@ class ref_registry {
   /// one-to-one table whose key is its parent's), each with a ref of its own;
   /// without `type`, the first registered answers.
   const ref_entry* find_by_uuid(std::string_view uuid, std::string_view type = {}) const;
+  /// The ref that holds this UUID: the one of type `type` when there is one,
+  /// else any (the first registered).
+  const ref_entry* find_by_uuid_preferring(std::string_view uuid, std::string_view type) const;
   /// The regular ref of type `type` that holds the non-UUID key `key`, if any.
   const ref_entry* find_by_key(std::string_view type, std::string_view key) const;
   /// Resolves an alias: a promoted `gen_` ref yields the saved row's entry.
