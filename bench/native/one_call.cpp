@@ -5,21 +5,19 @@
 // record) sees the core alone.
 //
 //   cmake --build build/native --target alfred_bench_call
-//   ./build/native/alfred_bench_call            # or: perf record -g ./build/native/alfred_bench_call
+//   ./build/native/alfred_bench_call [rounds]   # or: perf record -g ./build/native/alfred_bench_call
 //
 // Prints the median µs of one call.
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "alfred/api/api.h"
 #include "alfred/domain/domain.h"
 #include "alfred/executor/executor.h"
 #include "alfred/registry/registry.h"
+#include "median_ms.h"
 
 namespace {
 
@@ -71,15 +69,7 @@ int main(int argc, char** argv) {
   call();
   std::printf("%s\n", scratch.c_str());
 
-  const int repeat = argc > 1 ? std::atoi(argv[1]) : 20000;
-  std::vector<double> samples;
-  for (int round = 0; round < 9; ++round) {
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < repeat; ++i) call();
-    samples.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
-                      repeat);
-  }
-  std::sort(samples.begin(), samples.end());
-  std::printf("one call: %.2f µs (median of 9 rounds of %d)\n", samples[samples.size() / 2], repeat);
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 9;
+  std::printf("one call: %.2f µs (median of %d rounds)\n", 1000 * alfred::bench::median_ms(rounds, call), rounds);
   return sink == 0;
 }

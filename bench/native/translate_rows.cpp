@@ -9,19 +9,16 @@
 //
 // Prints the median ms of each side (translation, scrub) per response.
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <sstream>
 #include <string>
-#include <vector>
 
 #include "alfred/domain/domain.h"
 #include "alfred/registry/registry.h"
 #include "alfred/registry/uuid_scrub.h"
 #include "alfred/rows/row_translation.h"
+#include "median_ms.h"
 
 namespace {
 
@@ -36,27 +33,9 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-// The median ms of `rounds` samples of `step`, each repeated to last ~20 ms.
-double median_ms(int rounds, const std::function<void()>& step) {
-  using clock = std::chrono::steady_clock;
-  int repeat = 1;
-  for (;;) {
-    const auto start = clock::now();
-    for (int i = 0; i < repeat; ++i) step();
-    if (clock::now() - start > std::chrono::milliseconds(20)) break;
-    repeat *= 2;
-  }
-  std::vector<double> samples;
-  for (int r = 0; r < rounds; ++r) {
-    const auto start = clock::now();
-    for (int i = 0; i < repeat; ++i) step();
-    samples.push_back(std::chrono::duration<double, std::milli>(clock::now() - start).count() / repeat);
-  }
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
-}
-
 }  // namespace
+
+using alfred::bench::median_ms;
 
 int main(int argc, char** argv) {
   if (argc < 3) {
