@@ -12,6 +12,8 @@ import { ROOT } from './support/paths.mjs';
 
 const secret = newJwtSecret();
 const userToken = signJwt({ sub: 'u', role: 'authenticated' }, secret);
+// Signed once: two signings a second apart differ in `iat`.
+const anonToken = anonKey(secret);
 
 /** The fenced blocks of `markdown`: `[{ lang, text }]`. */
 function codeBlocks(markdown) {
@@ -20,7 +22,7 @@ function codeBlocks(markdown) {
 
 /** `VAR=value … <command> mcp [flags]` → the variables and the flags after `mcp`, placeholders filled in. */
 function commandLine(line) {
-  const filled = line.replace(/<anon key>/g, anonKey(secret)).replace(/<user JWT>/g, userToken).replace(/<ref>/g, 'abcd').replace(/<secret key>/g, 'sb_secret_abcd');
+  const filled = line.replace(/<anon key>/g, anonToken).replace(/<user JWT>/g, userToken).replace(/<ref>/g, 'abcd').replace(/<secret key>/g, 'sb_secret_abcd');
   const words = filled.split(/\s+/);
   const env = {};
   while (/^[A-Z_]+=/.test(words[0])) {
@@ -51,7 +53,7 @@ test('docs/mcp.md: the stdio command lines configure the server, with a domain f
     assert.equal(error, null, line);
     return data;
   });
-  const base = { url: 'https://abcd.supabase.co', apiKey: anonKey(secret), token: { accessToken: userToken }, store: 'memory', sessionId: undefined, schema: 'compact', policy: {} };
+  const base = { url: 'https://abcd.supabase.co', apiKey: anonToken, token: { accessToken: userToken }, store: 'memory', sessionId: undefined, schema: 'compact', policy: {} };
   assert.deepEqual(configs, [
     { ...base, domain: { file: 'domain.json' } },
     { ...base, domain: { pull: { key: 'sb_secret_abcd', dbUrl: undefined, ownerColumn: undefined, overrides: undefined } } },
@@ -63,7 +65,7 @@ test('docs/mcp.md: the refusal shown is the one the server gives without a domai
   const { loadCore } = await import('../../web/src/index.node.js');
   const [shown] = blocks.filter(({ lang }) => lang === 'text');
   const url = 'https://abcd.supabase.co';
-  const { error } = await resolveMcpDomain({ source: null, url, apiKey: anonKey(secret), accessToken: userToken, core: await loadCore(), fetch: () => assert.fail('no request') });
+  const { error } = await resolveMcpDomain({ source: null, url, apiKey: anonToken, accessToken: userToken, core: await loadCore(), fetch: () => assert.fail('no request') });
   assert.equal(shown.text.replaceAll('<ref>', 'abcd'), `alfred-act mcp: ${error.message}\nhint: ${error.hint}\n`);
 });
 
@@ -72,7 +74,7 @@ test('docs/mcp.md: the client configurations are JSON; the stdio one configures 
   assert.equal(configs.length, 2);
   const stdio = configs[0].mcpServers['alfred-act'];
   assert.deepEqual(stdio.args.slice(0, 2), ['alfred-act', 'mcp']);
-  const env = { ...stdio.env, SUPABASE_URL: stdio.env.SUPABASE_URL.replace('<ref>', 'abcd'), SUPABASE_ANON_KEY: anonKey(secret) };
+  const env = { ...stdio.env, SUPABASE_URL: stdio.env.SUPABASE_URL.replace('<ref>', 'abcd'), SUPABASE_ANON_KEY: anonToken };
   const { data, error } = readMcpConfig(stdio.args.slice(2), env);
   assert.equal(error, null);
   assert.deepEqual(data.token, { command: 'cat ~/.config/alfred-act/token' });
@@ -85,7 +87,7 @@ test('docs/mcp.md: the client configurations are JSON; the stdio one configures 
 test('docs/mcp.md: every flag and variable in the flag table is one the server reads', () => {
   const rows = [...docs.matchAll(/^\| `(--[a-z-]+)` \| `([A-Z_]+)` \|/gm)].map(([, flag, variable]) => [flag, variable]);
   assert.equal(rows.length, 11);
-  const base = { SUPABASE_URL: 'http://127.0.0.1:1', SUPABASE_ANON_KEY: anonKey(secret) };
+  const base = { SUPABASE_URL: 'http://127.0.0.1:1', SUPABASE_ANON_KEY: anonToken };
   for (const [flag, variable] of rows) {
     const value = { '--store': 'supabase', '--session': 'abcdefghijklmnopqrstuvwxyz', '--url': 'http://127.0.0.1:2', '--schema': 'inline' }[flag] ?? 'x';
     const extra = flag === '--session' ? { ALFRED_MCP_STORE: 'supabase' } : {};
