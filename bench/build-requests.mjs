@@ -25,7 +25,7 @@ import { gzipSync } from 'node:zlib';
 import { PostgrestClient } from '@supabase/postgrest-js';
 import { z } from 'zod';
 import { loadCore } from '../web/src/index.node.js';
-import { SIZE_BUDGET_BYTES, wasmSections } from './wasm-size.mjs';
+import { MODULE_FILES, SIZE_BUDGET_BYTES, wasmSections } from './wasm-size.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -325,7 +325,7 @@ const jsFiles = (dir) =>
     .filter((name) => /\.(m|c)?js$/.test(name))
     .map((name) => join(ROOT, dir, name));
 
-const corePaths = ['web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs'].map((path) => join(ROOT, path));
+const corePaths = MODULE_FILES.map((path) => join(ROOT, path));
 // Node's bundled build (web/dist/node-*.js) repeats the sources: counted apart.
 const isNodeBuild = (path) => /[\\/]node-[^\\/]*\.js$/.test(path);
 const packageJs = [...jsFiles('web/src'), ...jsFiles('web/dist')].filter((path) => !isNodeBuild(path));
@@ -340,7 +340,7 @@ printTable(
   ['files', 'raw', 'gzip'],
   [
     ['alfred_core.wasm', kb(wasmSize.raw), kb(wasmSize.gzip)],
-    ['alfred_core.wasm + alfred_core.mjs', kb(coreSize.raw), kb(coreSize.gzip)],
+    ['the module: alfred_core.wasm + its names and loader', kb(coreSize.raw), kb(coreSize.gzip)],
     [`package JS (${packageJs.length} files in web/src, web/dist)`, kb(jsSize.raw), kb(jsSize.gzip)],
     ['package total (wasm + all JS)', kb(wasmSize.raw + jsSize.raw), kb(wasmSize.gzip + jsSize.gzip)],
     [`Node's bundled build of that JS (${nodeBuild.length} files, web/dist/node-*.js)`, kb(nodeBuildSize.raw), kb(nodeBuildSize.gzip)],

@@ -55,7 +55,8 @@ else
 fi
 
 mkdir -p web/dist
-cp build/wasm/alfred_core.mjs build/wasm/alfred_core.wasm web/dist/
+cp build/wasm/alfred_core.wasm web/dist/
+node scripts/generate-wasm-names.mjs
 node scripts/generate-kitchen.mjs
 node scripts/generate-decision-schema.mjs
 node scripts/generate-error-codes.mjs

@@ -4,25 +4,17 @@
 // result out", with the input buffer kept between calls and given back after
 // a large one; an execution's calls (startExecutionWith); the size checks
 // before anything is copied; a call's errors as values.
-import createAlfredCore from '../../dist/alfred_core.mjs';
 import { coreAbi } from './abi.js';
+import { instantiateWasm } from './instance.js';
 import { AlfredError, internalError } from '../errors.js';
 import { DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_BYTES } from '../limits.js';
 import { codes } from '../../dist/error-codes.mjs';
 
-// The core's calls (abi.js) over an instance of a compiled `WebAssembly.Module`.
+// The core's calls (abi.js) over an instance of a compiled `WebAssembly.Module`
+// (instance.js: never fetched or compiled here, since Cloudflare Workers
+// forbid compiling from bytes).
 export async function instantiateModule(wasmModule) {
-  const module = await createAlfredCore({
-    // The glue never fetches or compiles on its own: Cloudflare Workers
-    // forbid compiling from bytes, and import.meta.url is undefined there.
-    instantiateWasm(imports, done) {
-      const instance = new WebAssembly.Instance(wasmModule, imports);
-      done(instance, wasmModule);
-      return instance.exports;
-    },
-    locateFile: (path) => path,
-  });
-  return coreAbi(module);
+  return coreAbi(instantiateWasm(wasmModule));
 }
 
 // loadCore({ maxInputBytes }), see limits.js.
