@@ -202,6 +202,7 @@ result<domain> parse_domain(std::string_view config_json) {
   if (auto ok = detail::parse_functions(dom, config); !ok) return ok.take_error();
   detail::index_field_references(dom);
   dom.resolved_prompt_examples = prompt_examples(dom);
+  dom.row_plans.make(dom);
   return dom;
 }
 

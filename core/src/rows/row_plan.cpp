@@ -1,8 +1,10 @@
 #include "row_plan.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "../json/format.h"
+#include "../uuid/uuid_search.h"
 #include "alfred/json/json.h"
 #include "row_translation_labels.h"
 
@@ -84,7 +86,33 @@ std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
     plan->label_shown = plan->label_shown && it->kind == member_kind::copy;
   }
   plan->index();
+  compile_label(*plan);
+  // Member names are the domain's: whether a key's text holds a UUID is known here.
+  for (const member_rule& rule : plan->rules)
+    for (const std::string& key : {rule.key_text, rule.label_key_text})
+      if (find_uuid(key.data(), key.size(), 0) != key.size()) plan->quotes_uuid = true;
   return plan;
 }
 
 }  // namespace alfred::detail
+
+namespace alfred {
+
+void table_plans::make(const domain& dom) {
+  auto plans = std::make_shared<std::vector<std::unique_ptr<detail::table_plan>>>();
+  plans->reserve(dom.tables.size());
+  for (const table& tbl : dom.tables) plans->push_back(detail::make_plan(dom, tbl));
+  plans_ = std::move(plans);
+}
+
+const detail::table_plan* table_plans::find(const domain& dom, const table& tbl) const {
+  // A table of this domain (std::less orders any two pointers) that the plans were made for.
+  const std::less<const table*> before;
+  if (!plans_ || plans_->size() != dom.tables.size() || before(&tbl, dom.tables.data()) ||
+      !before(&tbl, dom.tables.data() + dom.tables.size()))
+    return nullptr;
+  const auto& plan = (*plans_)[std::size_t(&tbl - dom.tables.data())];
+  return plan->tbl == &tbl ? plan.get() : nullptr;
+}
+
+}  // namespace alfred

@@ -49,6 +49,14 @@ struct member_rule {
   int label_slot = -1;
 };
 
+// A piece of a compiled `label_format`: literal text, or the label value in
+// `slot` (written as "Feb 01" when `month_day`).
+struct label_piece {
+  std::string text;
+  int slot = -1;
+  bool month_day = false;
+};
+
 // How to translate rows of one table: its members by name in a small
 // open-addressing table (keys are looked up for every member of every row).
 struct table_plan {
@@ -58,6 +66,13 @@ struct table_plan {
   // Every column the label reads is written to the model: a row's label is
   // in its own text.
   bool label_shown = true;
+  // `label_format` compiled against `label_names` (empty when the table has
+  // none or it does not parse), then the slots of `label_columns`.
+  std::vector<label_piece> label_format;
+  std::vector<int> label_column_slots;
+  // A member key's text holds a UUID (a column named like one): the
+  // translation then scrubs its output.
+  bool quotes_uuid = false;
   std::vector<std::uint16_t> slots;  // rule index + 1; 0 = empty; a power of two
 
   [[gnu::always_inline]] static std::uint32_t hash(std::string_view key) {
@@ -91,7 +106,7 @@ struct table_plan {
   }
 };
 
-/// The plan for rows of `tbl` (made once per table and translation).
+/// The plan for rows of `tbl` (made once per table by parse_domain: table_plans).
 std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl);
 
 }  // namespace alfred::detail

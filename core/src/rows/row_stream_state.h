@@ -61,7 +61,7 @@ struct row_set {
 };
 
 // The label values of one open row.
-struct row_frame final : label_values {
+struct row_frame {
   const table_plan* plan = nullptr;
   std::size_t id_index = ref_registry::npos;
   bool has_id = false;
@@ -85,12 +85,6 @@ struct row_frame final : label_values {
     fk_labels.clear();
     values.assign(p.label_names.size(), {});
     if (decoded.size() < values.size()) decoded.resize(values.size());
-  }
-
-  std::string_view text_of(std::string_view column) const override {
-    for (std::size_t i = 0; i < values.size(); ++i)
-      if (plan->label_names[i] == column) return values[i];
-    return {};
   }
 };
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "row_plan.h"
+
 namespace alfred::detail {
 namespace {
 
@@ -82,6 +84,50 @@ std::vector<std::string> label_column_names(const table& tbl) {
       });
   for (const auto& name : tbl.label_columns) add(name);
   return names;
+}
+
+void compile_label(table_plan& plan) {
+  const table& tbl = *plan.tbl;
+  auto slot_of = [&](std::string_view name) {
+    const auto it = std::find(plan.label_names.begin(), plan.label_names.end(), name);
+    return it == plan.label_names.end() ? -1 : int(it - plan.label_names.begin());
+  };
+  plan.label_format.clear();
+  const bool parsed = walk_format(
+      tbl.label_format, [&](std::string_view text) { plan.label_format.push_back({std::string(text)}); },
+      [&](std::string_view name, std::string_view filter) {
+        plan.label_format.push_back({std::string(), slot_of(name), filter == "mon_day"});
+        return true;
+      });
+  if (!parsed) plan.label_format.clear();
+  plan.label_column_slots.clear();
+  for (const auto& name : tbl.label_columns) plan.label_column_slots.push_back(slot_of(name));
+}
+
+std::string_view plan_label(const table_plan& plan, const std::vector<std::string_view>& values, std::string& scratch) {
+  if (!plan.label_format.empty()) {
+    scratch.clear();
+    bool complete = true;
+    for (const label_piece& piece : plan.label_format) {
+      if (piece.slot < 0) {
+        scratch += piece.text;
+        continue;
+      }
+      const std::string_view text = values[std::size_t(piece.slot)];
+      if (text.empty()) {
+        complete = false;
+        break;
+      }
+      if (piece.month_day)
+        append_month_day(scratch, text);
+      else
+        scratch += text;
+    }
+    if (complete && !scratch.empty()) return scratch;
+  }
+  for (const int slot : plan.label_column_slots)
+    if (const std::string_view text = values[std::size_t(slot)]; !text.empty()) return text;
+  return {};
 }
 
 }  // namespace alfred::detail

@@ -26,6 +26,17 @@ class label_values {
 /// `values` or into `scratch`.
 std::string_view render_row_label(const table& tbl, const label_values& values, std::string& scratch);
 
+struct table_plan;
+
+/// Compiles the label of `plan.tbl` against `plan.label_names` (made by
+/// label_column_names): `plan.label_format` and `plan.label_column_slots`.
+void compile_label(table_plan& plan);
+
+/// The row's label from its label values (indexed as `plan.label_names`),
+/// as render_row_label makes it from the same values; points into `values`
+/// or into `scratch`.
+std::string_view plan_label(const table_plan& plan, const std::vector<std::string_view>& values, std::string& scratch);
+
 /// The columns a label reads: `label_format` placeholders, then
 /// `label_columns`, without repeats.
 std::vector<std::string> label_column_names(const table& tbl);

@@ -126,15 +126,17 @@ class row_stream : json_value_copier {
     return fail("the registry is full");
   }
 
+  // The domain's plan for `tbl`, or one made here for a domain without
+  // plans (a copy: table_plans).
   const table_plan& plan_of(const table& tbl) {
-    for (const auto& plan : plans_)
-      if (plan->tbl == &tbl) return *plan;
-    plans_.push_back(make_plan(dom_, tbl));
-    // Member names are the domain's: written as they are, so looked at once.
-    for (const member_rule& rule : plans_.back()->rules)
-      for (const std::string& key : {rule.key_text, rule.label_key_text})
-        if (find_uuid(key.data(), key.size(), 0) != key.size()) quotes_uuid_ = true;
-    return *plans_.back();
+    const table_plan* plan = dom_.row_plans.find(dom_, tbl);
+    if (!plan) {
+      for (const auto& made : plans_)
+        if (made->tbl == &tbl) plan = made.get();
+      if (!plan) plan = plans_.emplace_back(make_plan(dom_, tbl)).get();
+    }
+    quotes_uuid_ = quotes_uuid_ || plan->quotes_uuid;
+    return *plan;
   }
 
   // An array of rows: objects are rows, anything else is checked and left out
@@ -372,7 +374,7 @@ class row_stream : json_value_copier {
   std::string_view flush_label(std::size_t frame_at) {
     row_frame& frame = frames_[frame_at];
     if (!translating() || frame.id_index == ref_registry::npos) return {};
-    const std::string_view label = render_row_label(*frame.plan->tbl, frame, label_scratch_);
+    const std::string_view label = plan_label(*frame.plan, frame.values, label_scratch_);
     writing_->set_label(frame.id_index, label);
     return frame.plan->label_shown ? label : std::string_view();
   }
@@ -399,7 +401,7 @@ class row_stream : json_value_copier {
       return;
     }
     row_frame& frame = frames_[frame_at];
-    if (frame.has_id && !render_row_label(*frame.plan->tbl, frame, label_scratch_).empty())
+    if (frame.has_id && !plan_label(*frame.plan, frame.values, label_scratch_).empty())
       labeled_rows_.add(frame.plan->tbl, row_key{frame.id_is_uuid, frame.id, frame.id_text});
   }
 

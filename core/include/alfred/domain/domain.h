@@ -16,6 +16,7 @@
 /// session.
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -227,6 +228,34 @@ struct db_function {
   int embedding_size(std::string_view arg) const;
 };
 
+namespace detail {
+struct table_plan;
+}
+
+/// How rows of each table are translated (rows/row_plan.h), made once by
+/// parse_domain instead of per translation. The plans point into the tables
+/// they were made for, so a copied domain starts without them and makes its
+/// own per translation; a moved one keeps them (its tables do not move).
+class table_plans {
+ public:
+  table_plans() = default;
+  table_plans(const table_plans&) noexcept {}
+  table_plans& operator=(const table_plans&) noexcept {
+    plans_.reset();
+    return *this;
+  }
+  table_plans(table_plans&&) noexcept = default;
+  table_plans& operator=(table_plans&&) noexcept = default;
+
+  /// Makes the plan of every table of `dom`.
+  void make(const struct domain& dom);
+  /// The plan made for `tbl`, or null when there is none for that table.
+  const detail::table_plan* find(const struct domain& dom, const struct table& tbl) const;
+
+ private:
+  std::shared_ptr<const std::vector<std::unique_ptr<detail::table_plan>>> plans_;
+};
+
 struct domain {
   std::string name;
   /// The owner column of tables marked `"user_owned": true` without an
@@ -250,6 +279,8 @@ struct domain {
   /// Every slot's text, the domain's own or derived: filled by parse_domain
   /// once, so prompts do not derive examples per call.
   std::vector<std::pair<std::string, std::string>> resolved_prompt_examples;
+  /// Each table's translation plan, filled by parse_domain once.
+  table_plans row_plans;
 
   const table* find_table(std::string_view name) const;
   const table* find_table_by_prefix(std::string_view prefix) const;
