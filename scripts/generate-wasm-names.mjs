@@ -6,7 +6,7 @@
 // The package instantiates the module itself with these (web/src/core/
 // instance.js) instead of shipping the glue: its 22 KB (3.7 KB gzipped)
 // served environments and options the package never uses
-// (docs/benchmarks.md, "The module's own loader").
+// (docs/benchmarks.md, "The module's own loader, and translation plans made once").
 // Run by scripts/build.sh after the wasm build.
 //   node scripts/generate-wasm-names.mjs [glue] [out]
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -7,9 +7,9 @@
 // where it is written (docs/benchmarks.md, "Where the WebAssembly bytes
 // are": fmt's general machinery was about 20 KB of the module's code).
 //
-//     std::string message = texttextfmt::format("{} has no column '{}'", tbl.name, name);
+//     std::string message = textfmt::format("{} has no column '{}'", tbl.name, name);
 //     textfmt::format_to(out, " ({} rows)", count);
-//     texttextfmt::format("one of: {}", texttextfmt::join(names, ", "));
+//     textfmt::format("one of: {}", texttextfmt::join(names, ", "));
 //
 // Arguments are borrowed while the call runs; the result is the caller's.
 
