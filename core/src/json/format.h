@@ -9,7 +9,7 @@
 //
 //     std::string message = textfmt::format("{} has no column '{}'", tbl.name, name);
 //     textfmt::format_to(out, " ({} rows)", count);
-//     textfmt::format("one of: {}", texttextfmt::join(names, ", "));
+//     textfmt::format("one of: {}", textfmt::join(names, ", "));
 //
 // Arguments are borrowed while the call runs; the result is the caller's.
 
