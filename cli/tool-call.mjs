@@ -11,7 +11,7 @@ import { codes } from '../web/dist/error-codes.mjs';
 
 export { TOOL_NAMES as TOOLS } from '../web/src/tools.js';
 
-export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete|db_call> '<params JSON>' [options]
+export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete|db_aggregate|db_call> '<params JSON>' [options]
 
   --json          print only the { data, error, query, count } result as JSON on stdout
                   (the request trace goes to stderr)
