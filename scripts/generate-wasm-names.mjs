@@ -4,7 +4,7 @@
 // the memory's and the static constructors' export names, the largest memory
 // the module may grow to, and each `alfred_*` export under its minified name.
 // The package instantiates the module itself with these (web/src/core/
-// instance.js) instead of shipping the glue: its 22 KB (3.7 KB gzipped)
+// instance.js) instead of shipping the glue: its 17 KB (3.7 KB gzipped)
 // served environments and options the package never uses
 // (docs/benchmarks.md, "The module's own loader, and translation plans made once").
 // Run by scripts/build.sh after the wasm build.

@@ -93,13 +93,22 @@ void compile_label(table_plan& plan) {
     return it == plan.label_names.end() ? -1 : int(it - plan.label_names.begin());
   };
   plan.label_format.clear();
+  // A format that cannot parse, or with a placeholder that names no value
+  // (`{}`), is never complete: render_row_label falls back to the label
+  // columns for every row, and so does plan_label without it.
+  bool names_all = true;
   const bool parsed = walk_format(
-      tbl.label_format, [&](std::string_view text) { plan.label_format.push_back({std::string(text)}); },
+      tbl.label_format,
+      [&](std::string_view text) {
+        if (!text.empty()) plan.label_format.push_back({std::string(text)});
+      },
       [&](std::string_view name, std::string_view filter) {
-        plan.label_format.push_back({std::string(), slot_of(name), filter == "mon_day"});
+        const int slot = slot_of(name);
+        names_all = names_all && slot >= 0;
+        plan.label_format.push_back({std::string(), slot, filter == "mon_day"});
         return true;
       });
-  if (!parsed) plan.label_format.clear();
+  if (!parsed || !names_all) plan.label_format.clear();
   plan.label_column_slots.clear();
   for (const auto& name : tbl.label_columns) plan.label_column_slots.push_back(slot_of(name));
 }

@@ -69,4 +69,31 @@ TEST_CASE("a plan's compiled label is the label render_row_label makes from the 
   CHECK(detail::plan_label(*recipes, {"Dal"}, scratch) == "Dal");
 }
 
+// Formats render_row_label never completes (a placeholder without a name,
+// an unclosed brace) fall back to the label columns in the plan too.
+TEST_CASE("a plan's label is render_row_label's for formats that never complete") {
+  for (const char* format : {"{title}-{}", "x{}", "{|mon_day} {title}", "{title", "a{title}b{", "{title} [{kind}]"}) {
+    CAPTURE(format);
+    auto dom =
+        parse_domain(std::string(R"({"tables":{"notes":{"ref":"note","label":["title"],"label_format":")") + format +
+                     R"(","columns":{"id":{"type":"uuid"},"title":{"type":"text"},"kind":{"type":"text"}}}}})");
+    REQUIRE(dom.ok());
+    const table& notes = *dom->find_table("notes");
+    const detail::table_plan* plan = dom->row_plans.find(*dom, notes);
+    REQUIRE(plan != nullptr);
+    for (const char* row : {R"({"title":"Groceries","kind":"list"})", R"({"title":"Groceries"})", R"({})"}) {
+      CAPTURE(row);
+      auto doc = json_document::parse(row);
+      REQUIRE(doc.ok());
+      std::vector<std::string_view> values;
+      for (const std::string& name : plan->label_names) {
+        const auto value = doc->root().find(name);
+        values.push_back(value && value->is_string() ? value->str() : std::string_view());
+      }
+      std::string scratch;
+      CHECK(std::string(detail::plan_label(*plan, values, scratch)) == row_label(notes, doc->root()));
+    }
+  }
+}
+
 }  // namespace alfred::test

@@ -9,13 +9,18 @@ const PAGE = 65536;
 
 /**
  * `{ HEAPU8, _alfred_… }` over a new instance of `wasmModule`: HEAPU8 views
- * the whole memory and is replaced when the memory grows (only the module's
- * allocator grows it, through the import below, so the view is never stale
- * after a call returns).
+ * the whole memory, a new view once the memory has grown (the old one is
+ * detached then).
  */
 export function instantiateWasm(wasmModule) {
   let memory;
-  const core = { HEAPU8: null };
+  let view;
+  const core = {
+    get HEAPU8() {
+      if (view.buffer !== memory.buffer) view = new Uint8Array(memory.buffer);
+      return view;
+    },
+  };
   // The allocator asks for `requested` bytes in all; the memory grows by a
   // fifth more than asked where it can (fewer, larger steps), never past
   // MODULE.maxMemoryBytes. False tells the allocator it failed, and the call
@@ -28,7 +33,6 @@ export function instantiateWasm(wasmModule) {
       const wanted = Math.min(MODULE.maxMemoryBytes, Math.ceil(Math.max(requested, size * (1 + margin)) / PAGE) * PAGE);
       try {
         memory.grow((wanted - size) / PAGE);
-        core.HEAPU8 = new Uint8Array(memory.buffer);
         return true;
       } catch {
         // Too much for the engine now: ask for less.
@@ -41,8 +45,12 @@ export function instantiateWasm(wasmModule) {
   };
   const { exports } = new WebAssembly.Instance(wasmModule, { [MODULE.importModule]: { [MODULE.resizeHeap]: resizeHeap, [MODULE.abort]: abort } });
   memory = exports[MODULE.memory];
-  core.HEAPU8 = new Uint8Array(memory.buffer);
-  for (const [name, field] of Object.entries(FUNCTIONS)) core[name] = exports[field];
+  view = new Uint8Array(memory.buffer);
+  for (const [name, field] of Object.entries(FUNCTIONS)) {
+    // A module and names from different builds: refused now, not at the first call.
+    if (typeof exports[field] !== 'function') throw new TypeError(`alfred_core.wasm has no export ${field} for ${name}: the .wasm and web/dist/alfred_core.mjs are from different builds`);
+    core[name] = exports[field];
+  }
   exports[MODULE.ctors]();
   return core;
 }

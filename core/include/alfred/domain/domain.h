@@ -236,6 +236,8 @@ struct table_plan;
 /// parse_domain instead of per translation. The plans point into the tables
 /// they were made for, so a copied domain starts without them and makes its
 /// own per translation; a moved one keeps them (its tables do not move).
+/// They describe the tables as parse_domain left them: a caller that changes
+/// a table afterwards calls make() again.
 class table_plans {
  public:
   table_plans() = default;
