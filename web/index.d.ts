@@ -338,6 +338,19 @@ export declare function domainFromOpenApi(
  */
 export declare function pullDomain(options: PullDomainOptions): Promise<DomainPullResult>;
 
+/**
+ * The TypeScript types of `domain` as `alfred-act domain pull --types FILE`
+ * writes them (docs/types.md): a module whose `Domain` type makes
+ * `createAct<Domain>(…)` reject a table, column, value, ref or function the
+ * domain does not have. `core` is a loaded core (it writes the tool schemas
+ * the types are read from).
+ *
+ * @example
+ * writeFileSync('domain.d.ts', domainTypes(await loadCore(), domain))
+ * // import type { Domain } from './domain.js'; const act = createAct<Domain>({ url, apiKey, accessToken, domain })
+ */
+export declare function domainTypes(core: Core, domain: DomainConfig): string;
+
 /** The tools, in the order the core lists them (generated from the core). */
 export declare const TOOL_NAMES: readonly ToolName[];
 

@@ -41,6 +41,13 @@ test('tests/types/kitchen-domain.d.ts is what the generator writes for the kitch
   assert.equal(domainTypes(core, core.kitchen), committed, 'regenerate it: node -e "…domainTypes(core, core.kitchen)" > tests/types/kitchen-domain.d.ts');
 });
 
+test('domainTypes is the package\'s own export, as docs/types.md tells a user with a domain kept by hand to import it', async () => {
+  const pkg = await import('alfred-act');
+  assert.equal(typeof pkg.domainTypes, 'function');
+  const core = await pkg.loadCore();
+  assert.equal(pkg.domainTypes(core, pkg.kitchen), domainTypes(core, core.kitchen));
+});
+
 test('listed values holding quotes are written as literals TypeScript reads as the same strings', async () => {
   const core = await loadCore();
   const domain = structuredClone(core.kitchen);

@@ -7,6 +7,7 @@ export { errorCodes } from '../dist/error-codes.mjs';
 export { TOOL_NAMES } from './tools.js';
 export { Act } from './act/index.js';
 export { restUrl } from './act/options.js';
+export { domainTypes } from './domain-types.js';
 export { lexicalEmbedder, openAIEmbedder, embeddingText, EmbeddingError } from './embedder.js';
 export { createChatModel, modelConfigFromEnv, LlmError } from './llm/index.js';
 export { createTokenVerifier, verifyAccessToken, TOKEN_ERROR_STATUS } from './jwt-verify.js';
