@@ -6,7 +6,6 @@
 #include "../json/format.h"
 #include "../uuid/uuid_search.h"
 #include "alfred/json/json.h"
-#include "row_translation_labels.h"
 
 namespace alfred::detail {
 namespace {
@@ -56,7 +55,7 @@ member_rule rule_for(const domain& dom, const table& tbl, std::string_view key) 
 std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
   auto plan = std::make_unique<table_plan>();
   plan->tbl = &tbl;
-  plan->label_names = label_column_names(tbl);
+  plan->label = compile_label(tbl);
   auto add = [&](std::string_view key) {
     for (const auto& rule : plan->rules)
       if (rule.name == key) return;
@@ -72,8 +71,8 @@ std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
   for (const auto& col : tbl.columns)
     if (col.type != column_type::uuid_array && !col.references.empty()) add(col.references);
   // Label columns the model does not see still feed the label.
-  for (std::size_t slot = 0; slot < plan->label_names.size(); ++slot) {
-    const std::string& name = plan->label_names[slot];
+  for (std::size_t slot = 0; slot < plan->label.names.size(); ++slot) {
+    const std::string& name = plan->label.names[slot];
     auto it =
         std::find_if(plan->rules.begin(), plan->rules.end(), [&](const member_rule& r) { return r.name == name; });
     if (it == plan->rules.end()) {
@@ -86,7 +85,6 @@ std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
     plan->label_shown = plan->label_shown && it->kind == member_kind::copy;
   }
   plan->index();
-  compile_label(*plan);
   // Member names are the domain's: whether a key's text holds a UUID is known here.
   for (const member_rule& rule : plan->rules)
     for (const std::string& key : {rule.key_text, rule.label_key_text})

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "alfred/domain/domain.h"
+#include "row_translation_labels.h"
 
 namespace alfred::detail {
 
@@ -49,27 +50,17 @@ struct member_rule {
   int label_slot = -1;
 };
 
-// A piece of a compiled `label_format`: literal text, or the label value in
-// `slot` (written as "Feb 01" when `month_day`).
-struct label_piece {
-  std::string text;
-  int slot = -1;
-  bool month_day = false;
-};
-
 // How to translate rows of one table: its members by name in a small
 // open-addressing table (keys are looked up for every member of every row).
 struct table_plan {
   const table* tbl = nullptr;
   std::vector<member_rule> rules;
-  std::vector<std::string> label_names;
+  // The label: the columns it reads (a row's label values are indexed by
+  // them) and how it is made of them.
+  compiled_label label;
   // Every column the label reads is written to the model: a row's label is
   // in its own text.
   bool label_shown = true;
-  // `label_format` compiled against `label_names` (empty when the table has
-  // none or it does not parse), then the slots of `label_columns`.
-  std::vector<label_piece> label_format;
-  std::vector<int> label_column_slots;
   // A member key's text holds a UUID (a column named like one): the
   // translation then scrubs its output.
   bool quotes_uuid = false;

@@ -83,7 +83,7 @@ struct row_frame {
     id_index = ref_registry::npos;
     has_id = false;
     fk_labels.clear();
-    values.assign(p.label_names.size(), {});
+    values.assign(p.label.names.size(), {});
     if (decoded.size() < values.size()) decoded.resize(values.size());
   }
 };

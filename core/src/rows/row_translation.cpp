@@ -1,34 +1,27 @@
 #include "alfred/rows/row_translation.h"
 
+#include <vector>
+
 #include "../tool_call/row_key.h"
 #include "alfred/uuid/uuid_bits.h"
 #include "row_translation_labels.h"
 #include "row_translation_stream.h"
 
 namespace alfred {
-namespace {
-
-// A parsed row's values as label text.
-class document_label_values final : public detail::label_values {
- public:
-  explicit document_label_values(json_value row) : row_(row) {}
-  std::string_view text_of(std::string_view column) const override {
-    auto value = row_.find(column);
-    if (!value) return {};
-    if (value->is_string()) return value->str();
-    if (value->is_number() || value->is_bool()) return value->raw();
-    return {};
-  }
-
- private:
-  json_value row_;
-};
-
-}  // namespace
 
 std::string row_label(const table& tbl, json_value row) {
+  const detail::compiled_label label = detail::compile_label(tbl);
+  // A parsed row's values as label text.
+  std::vector<std::string_view> values;
+  for (const auto& name : label.names) {
+    const auto value = row.find(name);
+    values.push_back(!value                                   ? std::string_view()
+                     : value->is_string()                     ? value->str()
+                     : value->is_number() || value->is_bool() ? value->raw()
+                                                              : std::string_view());
+  }
   std::string scratch;
-  return std::string(detail::render_row_label(tbl, document_label_values(row), scratch));
+  return std::string(detail::render_label(label, values, scratch));
 }
 
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
@@ -60,7 +53,7 @@ result<std::vector<label_lookup>> unlabeled_references(const domain& dom, const 
 std::string label_select(const table& tbl) {
   const column* key = tbl.key_column();
   std::string select = key ? key->name : std::string();
-  for (const auto& name : detail::label_column_names(tbl)) {
+  for (const auto& name : detail::compile_label(tbl).names) {
     if (tbl.is_key(name)) continue;
     select += ',';
     select += name;

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 
-#include "row_plan.h"
-
 namespace alfred::detail {
 namespace {
 
@@ -50,74 +48,40 @@ bool walk_format(std::string_view format, Literal&& literal, Placeholder&& place
 
 }  // namespace
 
-std::string_view render_row_label(const table& tbl, const label_values& values, std::string& scratch) {
-  if (!tbl.label_format.empty()) {
-    scratch.clear();
-    const bool complete = walk_format(
-        tbl.label_format, [&](std::string_view text) { scratch += text; },
-        [&](std::string_view name, std::string_view filter) {
-          const std::string_view text = values.text_of(name);
-          if (text.empty()) return false;
-          if (filter == "mon_day")
-            append_month_day(scratch, text);
-          else
-            scratch += text;
-          return true;
-        });
-    if (complete && !scratch.empty()) return scratch;
-  }
-  for (const auto& name : tbl.label_columns)
-    if (const std::string_view text = values.text_of(name); !text.empty()) return text;
-  return {};
-}
-
-std::vector<std::string> label_column_names(const table& tbl) {
-  std::vector<std::string> names;
-  auto add = [&](std::string_view name) {
-    if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
-  };
-  walk_format(
-      tbl.label_format, [](std::string_view) {},
-      [&](std::string_view name, std::string_view) {
-        add(name);
-        return true;
-      });
-  for (const auto& name : tbl.label_columns) add(name);
-  return names;
-}
-
-void compile_label(table_plan& plan) {
-  const table& tbl = *plan.tbl;
+compiled_label compile_label(const table& tbl) {
+  compiled_label label;
   auto slot_of = [&](std::string_view name) {
-    const auto it = std::find(plan.label_names.begin(), plan.label_names.end(), name);
-    return it == plan.label_names.end() ? -1 : int(it - plan.label_names.begin());
+    const auto it = std::find(label.names.begin(), label.names.end(), name);
+    if (it != label.names.end()) return int(it - label.names.begin());
+    if (name.empty()) return -1;
+    label.names.emplace_back(name);
+    return int(label.names.size() - 1);
   };
-  plan.label_format.clear();
   // A format that cannot parse, or with a placeholder that names no value
-  // (`{}`), is never complete: render_row_label falls back to the label
-  // columns for every row, and so does plan_label without it.
+  // (`{}`), never completes: every row falls back to the label columns.
   bool names_all = true;
   const bool parsed = walk_format(
       tbl.label_format,
       [&](std::string_view text) {
-        if (!text.empty()) plan.label_format.push_back({std::string(text)});
+        if (!text.empty()) label.format.push_back({std::string(text)});
       },
       [&](std::string_view name, std::string_view filter) {
         const int slot = slot_of(name);
         names_all = names_all && slot >= 0;
-        plan.label_format.push_back({std::string(), slot, filter == "mon_day"});
+        label.format.push_back({std::string(), slot, filter == "mon_day"});
         return true;
       });
-  if (!parsed || !names_all) plan.label_format.clear();
-  plan.label_column_slots.clear();
-  for (const auto& name : tbl.label_columns) plan.label_column_slots.push_back(slot_of(name));
+  if (!parsed || !names_all) label.format.clear();
+  for (const auto& name : tbl.label_columns) label.column_slots.push_back(slot_of(name));
+  return label;
 }
 
-std::string_view plan_label(const table_plan& plan, const std::vector<std::string_view>& values, std::string& scratch) {
-  if (!plan.label_format.empty()) {
+std::string_view render_label(const compiled_label& label, const std::vector<std::string_view>& values,
+                              std::string& scratch) {
+  if (!label.format.empty()) {
     scratch.clear();
     bool complete = true;
-    for (const label_piece& piece : plan.label_format) {
+    for (const label_piece& piece : label.format) {
       if (piece.slot < 0) {
         scratch += piece.text;
         continue;
@@ -134,7 +98,7 @@ std::string_view plan_label(const table_plan& plan, const std::vector<std::strin
     }
     if (complete && !scratch.empty()) return scratch;
   }
-  for (const int slot : plan.label_column_slots)
+  for (const int slot : label.column_slots)
     if (const std::string_view text = values[std::size_t(slot)]; !text.empty()) return text;
   return {};
 }

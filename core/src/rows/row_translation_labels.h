@@ -1,7 +1,8 @@
 #pragma once
 // Row labels ("Butter Chicken", "Feb 01 [dinner]") computed from a row's
-// values by column name, so that the DOM-based `row_label` and the streaming
-// translator share one definition.
+// values, one definition for the DOM-based `row_label` and the streaming
+// translator: a table's label is compiled once (the translator keeps it in
+// the table's plan) and rendered from the values of the columns it reads.
 
 #include <string>
 #include <string_view>
@@ -11,34 +12,32 @@
 
 namespace alfred::detail {
 
-/// A row's values as label text: strings decoded, numbers and booleans as
-/// written, "" for null, arrays, objects and absent columns.
-class label_values {
- public:
-  virtual std::string_view text_of(std::string_view column) const = 0;
-
- protected:
-  ~label_values() = default;
+/// A piece of a compiled `label_format`: literal text, or the label value in
+/// `slot` (written as "Feb 01" when `month_day`).
+struct label_piece {
+  std::string text;
+  int slot = -1;
+  bool month_day = false;
 };
 
-/// The row's label: `label_format` when all of its columns have values, else
-/// the first non-empty `label_columns` value, else "". The result points into
-/// `values` or into `scratch`.
-std::string_view render_row_label(const table& tbl, const label_values& values, std::string& scratch);
+/// A table's label made ready to render: the columns it reads
+/// (`label_format` placeholders, then `label_columns`, without repeats), the
+/// format as pieces over their slots (empty when the table has none, or one
+/// that never completes: unclosed, or a placeholder without a name), and the
+/// slots of `label_columns`.
+struct compiled_label {
+  std::vector<std::string> names;
+  std::vector<label_piece> format;
+  std::vector<int> column_slots;
+};
 
-struct table_plan;
+compiled_label compile_label(const table& tbl);
 
-/// Compiles the label of `plan.tbl` against `plan.label_names` (made by
-/// label_column_names): `plan.label_format` and `plan.label_column_slots`.
-void compile_label(table_plan& plan);
-
-/// The row's label from its label values (indexed as `plan.label_names`),
-/// as render_row_label makes it from the same values; points into `values`
-/// or into `scratch`.
-std::string_view plan_label(const table_plan& plan, const std::vector<std::string_view>& values, std::string& scratch);
-
-/// The columns a label reads: `label_format` placeholders, then
-/// `label_columns`, without repeats.
-std::vector<std::string> label_column_names(const table& tbl);
+/// The row's label from its label values (indexed as `label.names`; strings
+/// decoded, numbers and booleans as written, "" for anything else): the
+/// format when all of its values are there, else the first non-empty label
+/// column, else "". Points into `values` or into `scratch`.
+std::string_view render_label(const compiled_label& label, const std::vector<std::string_view>& values,
+                              std::string& scratch);
 
 }  // namespace alfred::detail

@@ -374,7 +374,7 @@ class row_stream : json_value_copier {
   std::string_view flush_label(std::size_t frame_at) {
     row_frame& frame = frames_[frame_at];
     if (!translating() || frame.id_index == ref_registry::npos) return {};
-    const std::string_view label = plan_label(*frame.plan, frame.values, label_scratch_);
+    const std::string_view label = render_label(frame.plan->label, frame.values, label_scratch_);
     writing_->set_label(frame.id_index, label);
     return frame.plan->label_shown ? label : std::string_view();
   }
@@ -401,7 +401,7 @@ class row_stream : json_value_copier {
       return;
     }
     row_frame& frame = frames_[frame_at];
-    if (frame.has_id && !plan_label(*frame.plan, frame.values, label_scratch_).empty())
+    if (frame.has_id && !render_label(frame.plan->label, frame.values, label_scratch_).empty())
       labeled_rows_.add(frame.plan->tbl, row_key{frame.id_is_uuid, frame.id, frame.id_text});
   }
 

@@ -322,7 +322,8 @@ class json_value_copier {
     return true;
   }
 
-  // Checks a value and returns its label text (see label_values).
+  // Checks a value and returns its label text (render_label: strings decoded,
+  // numbers and booleans as written, "" for anything else).
   bool label_value(int depth, bool write, std::string_view& text, std::string& storage) {
     text = {};
     if (at('"')) {

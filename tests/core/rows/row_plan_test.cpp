@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "../../../core/src/rows/row_translation_labels.h"
 #include "../support.h"
 #include "alfred/rows/row_translation.h"
 
@@ -50,49 +49,57 @@ TEST_CASE("a copied domain has no plans and translates as the original, and a mo
   for (const table& tbl : kept.tables) CHECK(kept.row_plans.find(kept, tbl) != nullptr);
 }
 
-}  // namespace alfred::test
-
-namespace alfred::test {
-
-TEST_CASE("a plan's compiled label is the label render_row_label makes from the same values") {
+TEST_CASE("a plan's compiled label renders from the row's label values") {
   const domain& dom = kitchen();
   const detail::table_plan* meals = dom.row_plans.find(dom, *dom.find_table("meal_plans"));
   REQUIRE(meals != nullptr);
-  REQUIRE(meals->label_names == std::vector<std::string>{"date", "meal_type"});
+  REQUIRE(meals->label.names == std::vector<std::string>{"date", "meal_type"});
   std::string scratch;
-  CHECK(detail::plan_label(*meals, {"2026-01-05", "lunch"}, scratch) == "Jan 05 [lunch]");
+  CHECK(detail::render_label(meals->label, {"2026-01-05", "lunch"}, scratch) == "Jan 05 [lunch]");
   // A format value missing: the first label column that has one.
-  CHECK(detail::plan_label(*meals, {"2026-01-05", ""}, scratch) == "2026-01-05");
-  CHECK(detail::plan_label(*meals, {"", ""}, scratch).empty());
+  CHECK(detail::render_label(meals->label, {"2026-01-05", ""}, scratch) == "2026-01-05");
+  CHECK(detail::render_label(meals->label, {"", ""}, scratch).empty());
   const detail::table_plan* recipes = dom.row_plans.find(dom, *dom.find_table("recipes"));
   REQUIRE(recipes != nullptr);
-  CHECK(detail::plan_label(*recipes, {"Dal"}, scratch) == "Dal");
+  CHECK(detail::render_label(recipes->label, {"Dal"}, scratch) == "Dal");
 }
 
-// Formats render_row_label never completes (a placeholder without a name,
-// an unclosed brace) fall back to the label columns in the plan too.
-TEST_CASE("a plan's label is render_row_label's for formats that never complete") {
-  for (const char* format : {"{title}-{}", "x{}", "{|mon_day} {title}", "{title", "a{title}b{", "{title} [{kind}]"}) {
-    CAPTURE(format);
+// A format that never completes (a placeholder without a name, an unclosed
+// brace) falls back to the label columns for every row; one that completes
+// is used when all of its values are there.
+TEST_CASE("a label format that never completes falls back to the label columns") {
+  struct expected {
+    const char* format;
+    const char* full;        // {"title":"Groceries","kind":"list"}
+    const char* title_only;  // {"title":"Groceries"}
+  };
+  for (const expected& e :
+       {expected{"{title}-{}", "Groceries", "Groceries"}, expected{"x{}", "Groceries", "Groceries"},
+        expected{"{|mon_day} {title}", "Groceries", "Groceries"}, expected{"{title", "Groceries", "Groceries"},
+        expected{"a{title}b{", "Groceries", "Groceries"},
+        expected{"{title} [{kind}]", "Groceries [list]", "Groceries"}}) {
+    CAPTURE(e.format);
     auto dom =
-        parse_domain(std::string(R"({"tables":{"notes":{"ref":"note","label":["title"],"label_format":")") + format +
+        parse_domain(std::string(R"({"tables":{"notes":{"ref":"note","label":["title"],"label_format":")") + e.format +
                      R"(","columns":{"id":{"type":"uuid"},"title":{"type":"text"},"kind":{"type":"text"}}}}})");
     REQUIRE(dom.ok());
     const table& notes = *dom->find_table("notes");
-    const detail::table_plan* plan = dom->row_plans.find(*dom, notes);
-    REQUIRE(plan != nullptr);
-    for (const char* row : {R"({"title":"Groceries","kind":"list"})", R"({"title":"Groceries"})", R"({})"}) {
-      CAPTURE(row);
+    const auto label_of = [&](const char* row) {
       auto doc = json_document::parse(row);
       REQUIRE(doc.ok());
-      std::vector<std::string_view> values;
-      for (const std::string& name : plan->label_names) {
-        const auto value = doc->root().find(name);
-        values.push_back(value && value->is_string() ? value->str() : std::string_view());
-      }
-      std::string scratch;
-      CHECK(std::string(detail::plan_label(*plan, values, scratch)) == row_label(notes, doc->root()));
-    }
+      return row_label(notes, doc->root());
+    };
+    CHECK(label_of(R"({"title":"Groceries","kind":"list"})") == e.full);
+    CHECK(label_of(R"({"title":"Groceries"})") == e.title_only);
+    CHECK(label_of(R"({})").empty());
+    // The translator renders the same from the plan's compiled label.
+    const detail::table_plan* plan = dom->row_plans.find(*dom, notes);
+    REQUIRE(plan != nullptr);
+    std::vector<std::string_view> values(plan->label.names.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+      values[i] = plan->label.names[i] == "title" ? "Groceries" : plan->label.names[i] == "kind" ? "list" : "";
+    std::string scratch;
+    CHECK(std::string(detail::render_label(plan->label, values, scratch)) == e.full);
   }
 }
 
