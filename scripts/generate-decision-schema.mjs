@@ -1,6 +1,6 @@
 // Writes web/dist/decision-schema.mjs from prompts/act/decision.schema.json,
-// the file the core compiles in (act_decision_schema()), so the package's
-// actDecisionSchema is generated from the one copy instead of kept by hand.
+// the one copy (the core's tests check it against the core's rules), so the
+// package's actDecisionSchema is generated instead of kept by hand.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -1,5 +1,5 @@
 // The prompt part of the WASM boundary: Act prompt assembly, query
-// rendering, ActDecision parsing, the decision schema, the core rules and a
+// rendering, ActDecision parsing, the core rules and a
 // domain's schema description, each delegating to the core's API layer
 // (alfred/api/api.h).
 
@@ -38,8 +38,6 @@ ALFRED_EXPORT void alfred_parse_decision(std::size_t length, std::size_t step_le
 ALFRED_EXPORT void alfred_prompt_examples(std::uintptr_t dom) {
   publish_text(alfred::api::prompt_examples(at<domain_handle>(dom).get()));
 }
-
-ALFRED_EXPORT void alfred_act_decision_schema() { publish_text(std::string(alfred::api::act_decision_schema())); }
 
 ALFRED_EXPORT void alfred_core_rules() { publish_text(alfred::api::core_rules()); }
 

@@ -18,6 +18,7 @@
 #include "alfred/registry/registry.h"
 #include "alfred/rows/row_translation.h"
 #include "domain_packs.h"
+#include "prompt_schemas.h"
 
 namespace alfred {
 // doctest shows a code in a failed check as its text.
@@ -49,6 +50,15 @@ inline std::string pack_domain_json(std::string_view pack, bool with_prompts = t
   while (!json.empty() && json.back() != '}') json.pop_back();
   json.pop_back();
   return json + ", \"prompt_examples\": {" + examples + "}}";
+}
+
+/// The ActDecision JSON Schema (prompts/act/decision.schema.json), which the
+/// package hands to models and the core's rules must agree with.
+inline std::string_view act_decision_schema() {
+  for (const auto& entry : kPromptSchemas)
+    if (entry.name == "act/decision.schema") return entry.text;
+  FAIL("prompts/act/decision.schema.json is not embedded");
+  return {};
 }
 
 inline domain load_pack(std::string_view pack, bool with_prompts = true) {

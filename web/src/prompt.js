@@ -1,6 +1,6 @@
-// Executed-query rendering, ActDecision parsing and the ActDecision schema:
-// thin wrappers over wasm/prompt_bindings.cpp (prompt assembly itself uses
-// the byte transfer in core/boundary.js). Inputs cross the boundary as
+// Executed-query rendering and ActDecision parsing, thin wrappers over
+// wasm/prompt_bindings.cpp (prompt assembly itself uses the byte transfer in
+// core/boundary.js), and the ActDecision schema. Inputs cross the boundary as
 // JSON text; every call returns `{ data, error }` and never throws.
 import { actDecisionSchema } from '../dist/decision-schema.mjs';
 import { AlfredError, internalError } from './errors.js';
@@ -11,7 +11,8 @@ import { codes } from '../dist/error-codes.mjs';
  * structured outputs (every property required, nullable as `["type", "null"]`,
  * `additionalProperties: false`). `params.data` and `data` are JSON text:
  * strict mode has no open objects. Generated at build time from
- * prompts/act/decision.schema.json, the file the core compiles in.
+ * prompts/act/decision.schema.json (the core's tests check it against the
+ * core's tool and filter rules; the core itself never reads it).
  *
  * @example
  * const response = await openai.chat.completions.create({ model, messages,

@@ -91,8 +91,6 @@ std::string parse_decision(std::string_view text, std::string_view step) {
   });
 }
 
-std::string_view act_decision_schema() { return alfred::act_decision_schema(); }
-
 namespace {
 
 // `stepTools`: the tools each step type may call.

@@ -233,8 +233,6 @@ std::string_view decision_action_name(decision_action action) {
   return "fail";
 }
 
-std::string_view act_decision_schema() { return embedded_template("act/decision.schema").value_or("{}"); }
-
 result<act_decision> parse_decision(std::string_view text, std::optional<step_type> step) {
   const std::string_view json_text = json_text_of(text);
   auto doc = json_document::parse(json_text);

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "../support.h"
 #include "alfred/json/json.h"
 
 namespace alfred::test {

@@ -160,6 +160,10 @@ TEST_CASE("templates: any template can be overridden through the input, unknown 
   CHECK(err.code == "unknown_template");
   CHECK(err.path == "templates.act/basics");
   CHECK(err.hint.find("act/base") != std::string::npos);
+  // The ActDecision schema is not a prompt template: an override of it would change nothing.
+  const auto schema = prompt_error(empty, R"({"step":{"type":"read"},"templates":{"act/decision.schema":"{}"}})");
+  CHECK(schema.code == "unknown_template");
+  CHECK(schema.hint.find("decision") == std::string::npos);
 }
 
 TEST_CASE("input errors point into the input") {

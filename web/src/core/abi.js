@@ -277,7 +277,6 @@ function functions(io) {
     buildActPromptAt: (domain, registry, length) => m._alfred_build_act_prompt(domain.address, registry.address, length),
     renderQueryAt: (length, style) => m._alfred_render_query(length, ...io.args(style)),
     parseDecisionAt: (length, step) => m._alfred_parse_decision(length, ...io.args(step)),
-    actDecisionSchema: text(() => m._alfred_act_decision_schema()),
     promptExamples: text((domain) => m._alfred_prompt_examples(domain.address)),
     coreRules: text(() => m._alfred_core_rules()),
     schemaDescription: text((domain, fixed = '') => m._alfred_schema_description(domain.address, ...io.args(fixed))),

@@ -195,8 +195,6 @@ std::string render_query(std::string_view record_json, std::string_view style);
 /// `{"data":<decision>}`: a model's ActDecision text parsed for a step
 /// (`step`: read, write, analyze, generate, or "" for any).
 std::string parse_decision(std::string_view text, std::string_view step);
-/// The ActDecision JSON Schema (text).
-std::string_view act_decision_schema();
 /// The core's rules that the JavaScript side generates its constants and
 /// types from instead of keeping copies: `{"data":{"toolNames":[…],
 /// "stepTools":{"read":["db_read"],…}, "filterOps":{"names":[…],

@@ -51,9 +51,6 @@ struct act_decision {
   std::string suggested_next;
 };
 
-/// The ActDecision JSON Schema (prompts/act/decision.schema.json).
-std::string_view act_decision_schema();
-
 /// Parses the model's reply. With `step`, an action the step type does not
 /// allow (a tool_call in an analyze step, db_delete in a read step) is an
 /// error too. Every error has a code (`invalid_decision_json`,

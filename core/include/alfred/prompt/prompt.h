@@ -80,7 +80,7 @@ struct act_prompt {
 result<act_prompt> build_act_prompt(const domain& dom, const ref_registry& registry, std::string_view input_json);
 
 /// The template compiled into the library under `name` ("act/base",
-/// "act/crud", "act/read", "reply/executed-queries", "act/decision.schema").
+/// "act/crud", "act/read", "reply/executed-queries").
 /// act/crud has its operator table written in from the filter op rows
 /// (filter_ops.h) where prompts/act/crud.md says `{{filter_op_table}}`.
 std::optional<std::string_view> embedded_template(std::string_view name);
