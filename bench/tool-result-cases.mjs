@@ -13,6 +13,9 @@
 //                   replaced by a short id through a Map, then
 //                   JSON.stringify(rows)
 //
+// `BENCH_ASCII=1` runs the same rows in plain ASCII (accents written as
+// 'e'), as English-only data is.
+//
 // Both sides get the same bytes from a fetch that answers at once (no
 // network): what is timed is the work on either side of the wire. Each pair
 // is checked to carry the same rows before anything is timed. Responses:
@@ -75,14 +78,25 @@ function handWrittenTool(supabase, table, select, userId, limit) {
   };
 }
 
-/** The responses timed: `{ title, table, select, n, bytes, userId, warm? }`. */
-export function toolResultCases(sizes = [10, 100, 1000]) {
+// The same bytes with every character past ASCII written as 'e' (the
+// fixtures' names have accents: Crème, brûlée): rows of plain English text.
+const asciiOnly = (bytes) => encoder.encode(new TextDecoder().decode(bytes).replace(/[^\x00-\x7f]/g, 'e'));
+
+/**
+ * The responses timed: `{ title, table, select, n, bytes, userId, warm? }`.
+ * With `ascii`, every text is plain ASCII.
+ */
+export function toolResultCases(sizes = [10, 100, 1000], { ascii = false } = {}) {
   const cases = [];
+  const text = ascii ? asciiOnly : (bytes) => bytes;
+  const suffix = ascii ? ', ASCII' : '';
+  const labels = ascii ? { ingredients: asciiOnly(LABELS.ingredients) } : LABELS;
   for (const n of sizes) {
     const recipes = recipesWithIngredients(n);
-    cases.push({ title: `${n} recipes with ingredients`, table: 'recipes', select: '*,recipe_ingredients(*)', n, bytes: recipes.bytes, userId: recipes.userId });
+    const recipeBytes = text(recipes.bytes);
+    cases.push({ title: `${n} recipes with ingredients${suffix}`, table: 'recipes', select: '*,recipe_ingredients(*)', n, bytes: recipeBytes, userId: recipes.userId, labels });
     const plans = mealPlans(n, recipes.recipeIds, { userId: recipes.userId });
-    cases.push({ title: `${n} meal plans (FK labels)`, table: 'meal_plans', select: '*', n, bytes: plans.bytes, userId: recipes.userId, warm: recipes });
+    cases.push({ title: `${n} meal plans (FK labels)${suffix}`, table: 'meal_plans', select: '*', n, bytes: text(plans.bytes), userId: recipes.userId, warm: { ...recipes, bytes: recipeBytes }, labels });
   }
   return cases;
 }
@@ -93,12 +107,12 @@ export function toolResultCases(sizes = [10, 100, 1000]) {
  * (both sides interleaved), over `rounds` rounds. `countTokens(text)`, when
  * given, sizes either text in tokens too. `log(result)` is called per case.
  */
-export async function runToolResultCases({ loadCore, createClient, rounds = 7, sizes, countTokens, log = () => {} }) {
+export async function runToolResultCases({ loadCore, createClient, rounds = 7, sizes, ascii = false, countTokens, log = () => {} }) {
   const core = await loadCore();
   const results = [];
-  for (const c of toolResultCases(sizes)) {
+  for (const c of toolResultCases(sizes, { ascii })) {
     const token = jwtFor(c.userId);
-    let fetchBytes = answering(c.table, c.bytes, c.n);
+    let fetchBytes = answering(c.table, c.bytes, c.n, c.labels);
     const act = core.createAct({
       url: 'https://bench.supabase.co',
       apiKey: 'anon-key',
@@ -108,10 +122,10 @@ export async function runToolResultCases({ loadCore, createClient, rounds = 7, s
     });
     if (c.warm) {
       // An earlier call read the recipes: their labels are known.
-      fetchBytes = answering('recipes', c.warm.bytes, c.warm.recipeIds.length);
+      fetchBytes = answering('recipes', c.warm.bytes, c.warm.recipeIds.length, c.labels);
       const earlier = await act.execute('db_read', { table: 'recipes', limit: c.warm.recipeIds.length });
       if (earlier.error) throw new Error(earlier.error.message);
-      fetchBytes = answering(c.table, c.bytes, c.n, { ...LABELS, recipes: c.warm.bytes });
+      fetchBytes = answering(c.table, c.bytes, c.n, { ...c.labels, recipes: c.warm.bytes });
     }
     // The arguments as a model sends them: JSON text.
     const args = JSON.stringify({ table: c.table, limit: c.n });
@@ -170,15 +184,15 @@ export async function runToolResultCases({ loadCore, createClient, rounds = 7, s
 /** The table the benches print for `results`. */
 export function toolResultLines(results) {
   const lines = [
-    'response                          alfred-act ms  supabase-js ms  supabase-js / alfred-act (min med max)  target  text: bytes, tokens alfred / by hand',
-    '--------------------------------  -------------  --------------  ---------------------------------------  ------  -----------------------------------',
+    'response                                alfred-act ms  supabase-js ms  supabase-js / alfred-act (min med max)  target  text: bytes, tokens alfred / by hand',
+    '--------------------------------------  -------------  --------------  ---------------------------------------  ------  -----------------------------------',
   ];
   for (const r of results) {
     const [low, mid, high] = r.ratios.map((x) => x.toFixed(2));
     const target = TOOL_RESULT_TARGETS[r.n];
     const met = target === undefined ? '' : `${mid >= target ? '≥' : '<'} ${target.toFixed(1)}`;
     lines.push(
-      `${r.title.padEnd(32)}  ${r.alfredMs.toFixed(3).padStart(13)}  ${r.handMs.toFixed(3).padStart(14)}  ${`${low}  ${mid}  ${high}`.padStart(39)}  ${met.padStart(6)}  ${`${(r.textBytes.alfred / r.textBytes.hand).toFixed(3)}×${r.tokens ? `, ${(r.tokens.alfred / r.tokens.hand).toFixed(3)}×` : ''}`.padStart(35)}`,
+      `${r.title.padEnd(38)}  ${r.alfredMs.toFixed(3).padStart(13)}  ${r.handMs.toFixed(3).padStart(14)}  ${`${low}  ${mid}  ${high}`.padStart(39)}  ${met.padStart(6)}  ${`${(r.textBytes.alfred / r.textBytes.hand).toFixed(3)}×${r.tokens ? `, ${(r.tokens.alfred / r.tokens.hand).toFixed(3)}×` : ''}`.padStart(35)}`,
     );
   }
   return lines;

@@ -3,7 +3,8 @@
 // supabase-js tool on the same bytes (the cases and what each side does:
 // bench/tool-result-cases.mjs). bench/tool-result-browser.mjs runs the same
 // cases in Chromium. Run: node bench/tool-result.mjs (npm run bench:result).
-// Environment: BENCH_ROUNDS (7), BENCH_SIZES ("10,100,1000"),
+// Environment: BENCH_ROUNDS (7), BENCH_SIZES ("10,100,1000"), BENCH_ASCII=1
+// (the same rows in plain ASCII),
 // BENCH_JSON=1 prints the results as one JSON line instead.
 import { cpus, loadavg } from 'node:os';
 import { createClient } from '@supabase/supabase-js';
@@ -15,13 +16,14 @@ import { TOOL_RESULT_TARGETS, runToolResultCases, toolResultLines } from './tool
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const sizes = (process.env.BENCH_SIZES ?? '10,100,1000').split(',').map(Number);
 const json = process.env.BENCH_JSON === '1';
+const ascii = process.env.BENCH_ASCII === '1';
 
 if (!json) {
   console.log(`a tool result for the model: alfred-act vs a hand-written supabase-js tool, same bytes, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.split(' ')[0] ?? 'cpu'}, load average ${loadavg()[0].toFixed(2)}`);
   console.log(`${rounds} interleaved rounds; ratio = supabase-js time / alfred-act time per round (min, median, max)\n`);
 }
 // Tokens as OpenAI's o200k_base counts them (npm gpt-tokenizer).
-const results = await runToolResultCases({ loadCore, createClient, rounds, sizes, countTokens: (text) => encode(text).length });
+const results = await runToolResultCases({ loadCore, createClient, rounds, sizes, ascii, countTokens: (text) => encode(text).length });
 if (json) console.log(JSON.stringify({ runtime: `Node ${process.version}`, results }));
 else {
   for (const line of toolResultLines(results)) console.log(line);

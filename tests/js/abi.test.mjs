@@ -93,3 +93,56 @@ test('a generated artifact near the input limit is registered and updated', asyn
   assert.deepEqual(registry.updateGenerated(ref, { name: 'big 2', instructions: ['b'.repeat(n)] }), { data: ref, error: null });
   registry.delete();
 });
+
+test('a large output reads the same whether it is ASCII or not, and ASCII takes the fast path in Node', async () => {
+  const { execFileSync } = await import('node:child_process');
+  // A child process whose buffer module counts isAscii, so that the test
+  // sees which path each output took.
+  const script = `
+    const real = process.getBuiltinModule('buffer');
+    let checks = 0;
+    const counted = { ...real, isAscii: (bytes) => (checks++, real.isAscii(bytes)) };
+    const getBuiltinModule = process.getBuiltinModule.bind(process);
+    process.getBuiltinModule = (name) => (name === 'buffer' || name === 'node:buffer' ? counted : getBuiltinModule(name));
+    const { decodeOutput } = await import(${JSON.stringify(new URL('../../web/src/core/abi.js', import.meta.url).href)});
+    const encoder = new TextEncoder();
+    const reference = new TextDecoder();
+    const cases = {
+      small: encoder.encode('{"name":"bread"}'),
+      ascii: encoder.encode('{"name":"bread","qty":2},'.repeat(2000)),
+      accents: encoder.encode('{"name":"Crème brûlée","qty":2},'.repeat(2000)),
+      astral: encoder.encode('{"name":"🍮 砂糖","qty":2},'.repeat(2000)),
+      invalid: new Uint8Array([...encoder.encode('{"name":"'.repeat(3000)), 0xc3, 0x28, 0xff, 0xe2, 0x82]),
+    };
+    const out = {};
+    for (const [name, bytes] of Object.entries(cases)) {
+      const before = checks;
+      // A view into a larger buffer, as WASM memory gives.
+      const memory = new Uint8Array(bytes.length + 16);
+      memory.set(bytes, 8);
+      const view = memory.subarray(8, 8 + bytes.length);
+      out[name] = { same: decodeOutput(view) === reference.decode(bytes), checked: checks > before };
+    }
+    console.log(JSON.stringify(out));
+  `;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+  for (const [name, { same }] of Object.entries(out)) assert.ok(same, `${name}: decodeOutput differs from TextDecoder`);
+  assert.equal(out.small.checked, false, 'a small output goes straight to TextDecoder');
+  if (typeof process.getBuiltinModule === 'function') {
+    for (const name of ['ascii', 'accents', 'astral', 'invalid']) assert.equal(out[name].checked, true, `${name}: a large output is checked for ASCII`);
+  }
+});
+
+test('a large all-ASCII result of a call arrives whole', () => {
+  const registry = core.createRegistry();
+  const rows = Array.from({ length: 600 }, (_, i) => ({
+    id: `0b6a4c1e-8f2d-4e7a-b3c5-${String(i).padStart(12, '0')}`,
+    name: `Recipe number ${i} with a plain ASCII name`,
+    cuisine: 'italian',
+  }));
+  const { data, error } = registry.translateRows('recipes', rows);
+  assert.equal(error, null);
+  assert.equal(data.length, 600);
+  assert.equal(data[599].name, 'Recipe number 599 with a plain ASCII name');
+  assert.equal(data[599].id, 'recipe_600');
+});
