@@ -59,6 +59,7 @@ cp build/wasm/alfred_core.wasm web/dist/
 node scripts/generate-wasm-names.mjs
 node scripts/generate-kitchen.mjs
 node scripts/generate-decision-schema.mjs
+node scripts/generate-prompt-templates.mjs
 node scripts/generate-error-codes.mjs
 node scripts/generate-core-rules.mjs
 node scripts/bundle.mjs

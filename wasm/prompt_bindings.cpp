@@ -21,6 +21,12 @@ ALFRED_EXPORT void alfred_build_act_prompt(std::uintptr_t dom, std::uintptr_t re
   publish_output();
 }
 
+// The prompt templates (web/dist/prompt-templates.mjs), once per instance
+// before its first prompt: the module does not carry them.
+ALFRED_EXPORT void alfred_set_prompt_templates(std::size_t length) {
+  publish_text(alfred::api::set_prompt_templates(input_view(length)));
+}
+
 // Argument: the style.
 ALFRED_EXPORT void alfred_render_query(std::size_t length, std::size_t style_length) {
   arguments args;

@@ -17,6 +17,10 @@
 #include <map>
 #include <string>
 
+#include "alfred/json/json.h"
+#include "alfred/prompt/prompt.h"
+#include "alfred_prompt_templates.h"
+
 namespace {
 
 // How many cases the last run selected, from doctest's own count.
@@ -55,7 +59,28 @@ TEST_CASE("test case names hold no semicolon and are unique, so ctest runs every
   CHECK(seen.size() > 100);
 }
 
+// The WebAssembly build of the core carries no prompt templates (the package
+// hands them over: web/dist/prompt-templates.mjs); the doctest binary gives it
+// the same files, compiled in here. The native library has them already.
+bool give_prompt_templates() {
+  if (!alfred::embedded_template_names().empty()) return true;
+  std::string json;
+  alfred::json_writer w(json);
+  w.begin_object();
+  for (const auto& entry : kPromptTemplates) {
+    if (entry.name.empty()) continue;
+    w.key(entry.name);
+    w.string(entry.text);
+  }
+  w.end_object();
+  return alfred::set_prompt_templates(json).ok();
+}
+
 int main(int argc, char** argv) {
+  if (!give_prompt_templates()) {
+    std::fprintf(stderr, "the prompt templates could not be set\n");
+    return 1;
+  }
   doctest::Context context(argc, argv);
   const int result = context.run();
   if (context.shouldExit()) return result;

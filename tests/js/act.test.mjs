@@ -395,7 +395,7 @@ test('updates and deletes without a real filter, and tables outside the domain, 
 
 // ---- 5. output translation --------------------------------------------------
 
-test('FK labels come from one batched lookup; no UUID and no user_id reach the model', async () => {
+test('FK labels come with the read itself; no UUID and no user_id reach the model', async () => {
   const { act, fetch } = actFor();
   const result = ok(await act.execute('db_read', { table: 'meal_plans', order_by: 'date' }));
   const truth = await dbRows('/meal_plans?select=id,recipe_id,recipes(name)');
@@ -411,8 +411,13 @@ test('FK labels come from one batched lookup; no UUID and no user_id reach the m
       assert.equal(row._recipe_id_label, expected.recipes.name, `label of ${row.id}`);
     }
   }
-  const labelLookups = fetch.requests.filter((r) => new URL(r.url).pathname === '/recipes');
-  assert.equal(labelLookups.length, 1, 'one lookup for all recipe labels');
+  assert.deepEqual(fetch.requests.map((r) => new URL(r.url).pathname), ['/meal_plans'], 'one request: no lookup after it');
+  assert.ok(result.data.every((row) => Object.keys(row).every((key) => !key.startsWith('_label_'))), 'the embeds never reach the caller');
+  // The session has met the recipes: the next read joins nothing.
+  fetch.reset();
+  ok(await act.execute('db_read', { table: 'meal_plans', limit: 5 }));
+  assert.equal(fetch.requests.length, 1);
+  assert.ok(!new URL(fetch.requests[0].url).searchParams.get('select').includes('_label_'));
   const keys = Object.keys(result.data[0]);
   assert.equal(keys.indexOf('_recipe_id_label'), keys.indexOf('recipe_id') + 1, 'the label follows its FK');
 });
@@ -547,9 +552,43 @@ test('a raw UUID where a ref belongs is refused before any request, with the ref
   assert.deepEqual([foreign.error.code, foreign.error.path], ['raw_id', 'data.ingredient_id']);
 });
 
+// `url` with its select changed by `change` (the other parameters as they were).
+function withSelect(url, change) {
+  const parsed = new URL(url);
+  const select = parsed.searchParams.get('select');
+  if (select !== null) parsed.searchParams.set('select', change(select));
+  return parsed.toString();
+}
+
+test('labels the read could not bring come from a lookup after it', async () => {
+  // A relationship PostgREST does not know (a foreign key the domain declares
+  // and the database does not): a real 400 (PGRST200). The read is sent again
+  // without it, and the labels are looked up.
+  const fetch = recordingFetch({ rewrite: (url) => withSelect(url, (select) => select.replace(':recipe_id(', ':recipe_idx(')) });
+  const { act } = actFor({ fetch });
+  const result = ok(await act.execute('db_read', { table: 'meal_plans', filters: [{ field: 'recipe_id', op: 'is_not_null' }] }));
+  const truth = await dbRows('/meal_plans?recipe_id=not.is.null&select=id,recipes(name)');
+  assert.equal(result.data.length, truth.length);
+  const map = uuids(act);
+  for (const row of result.data) assert.equal(row._recipe_id_label, truth.find((t) => t.id === map.get(row.id)).recipes.name, `label of ${row.id}`);
+  assert.deepEqual(
+    fetch.requests.map((r) => [r.status, new URL(r.url).pathname]),
+    [[400, '/meal_plans'], [200, '/meal_plans'], [200, '/recipes']],
+  );
+  assert.ok(!new URL(fetch.requests[1].url).searchParams.get('select').includes('_label_'), 'the second read is the call as asked');
+  // The session has met the recipes: the next read does not try the join again.
+  fetch.reset();
+  ok(await act.execute('db_read', { table: 'meal_plans', limit: 3 }));
+  assert.deepEqual(fetch.requests.map((r) => r.status), [200]);
+});
+
 test('a failed label lookup leaves the main result intact, without those labels', async () => {
-  // The label lookup is sent to a table PostgREST does not have: a real 404.
-  const fetch = recordingFetch({ rewrite: (url) => (new URL(url).pathname === '/recipes' ? url.replace('/recipes?', '/recipes_gone?') : url) });
+  // The read does not bring the labels (its embed is taken out on the way),
+  // and the lookup is sent to a table PostgREST does not have: a real 404.
+  const fetch = recordingFetch({
+    rewrite: (url) =>
+      new URL(url).pathname === '/recipes' ? url.replace('/recipes?', '/recipes_gone?') : withSelect(url, (select) => select.replace(',_label_recipe_id:recipe_id(id,name)', '')),
+  });
   const { act } = actFor({ fetch });
   const result = ok(await act.execute('db_read', { table: 'meal_plans', filters: [{ field: 'recipe_id', op: 'is_not_null' }] }));
   const truth = await dbRows('/meal_plans?recipe_id=not.is.null&select=id');

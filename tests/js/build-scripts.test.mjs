@@ -99,7 +99,7 @@ test('build.sh package (what start.sh runs) builds the wasm module and stages we
     'cmake --build build/wasm --target alfred_wasm',
   ]);
   assert.deepEqual(commands.filter((line) => line.startsWith('node ')), [
-    'node scripts/generate-wasm-names.mjs', 'node scripts/generate-kitchen.mjs', 'node scripts/generate-decision-schema.mjs', 'node scripts/generate-error-codes.mjs', 'node scripts/generate-core-rules.mjs', 'node scripts/bundle.mjs',
+    'node scripts/generate-wasm-names.mjs', 'node scripts/generate-kitchen.mjs', 'node scripts/generate-decision-schema.mjs', 'node scripts/generate-prompt-templates.mjs', 'node scripts/generate-error-codes.mjs', 'node scripts/generate-core-rules.mjs', 'node scripts/bundle.mjs',
   ]);
 });
 

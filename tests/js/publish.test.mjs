@@ -45,7 +45,7 @@ test('npm publish --dry-run is clean and ships what the package needs, nothing e
   const report = JSON.parse(stdout);
   const files = (report['alfred-act'] ?? report).files.map((file) => file.path).sort();
   for (const needed of ['LICENSE', 'CHANGELOG.md', 'README.md', 'bin/alfred-act.mjs', 'cli/tool-call.mjs', 'cli/backend.mjs', 'cli/stack.mjs', 'db/stack.mjs', 'db/local-stack.mjs', 'db/stack.d.ts', 'db/auth.mjs', 'db/sql-statements.mjs', 'db/migrations/013_auth_api.sql', 'db/sessions/010_act_sessions.sql',
-    'web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs', 'web/dist/kitchen.mjs', 'web/dist/core-rules.mjs', 'web/dist/error-codes.mjs', 'web/dist/decision-schema.mjs', 'web/index.d.ts', 'web/loop.d.ts', 'web/alfred_core.wasm.d.ts', 'docs/bundlers.md',
+    'web/dist/alfred_core.wasm', 'web/dist/alfred_core.mjs', 'web/dist/kitchen.mjs', 'web/dist/core-rules.mjs', 'web/dist/error-codes.mjs', 'web/dist/decision-schema.mjs', 'web/dist/prompt-templates.mjs', 'web/index.d.ts', 'web/loop.d.ts', 'web/alfred_core.wasm.d.ts', 'docs/bundlers.md',
     'web/mcp.d.ts', 'web/worker.d.ts', 'web/worker-durable.d.ts', 'web/src/mcp/index.js', 'web/src/worker/index.workerd.js', 'web/src/worker/durable.js',
     'web/dist/node-index.js', 'web/dist/node-mcp.js', 'web/dist/node-worker.js']) {
     assert.ok(files.includes(needed), `${needed} is not in the tarball`);

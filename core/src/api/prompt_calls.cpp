@@ -70,6 +70,13 @@ void build_act_prompt(std::string& out, const domain& dom, const ref_registry& r
   });
 }
 
+std::string set_prompt_templates(std::string_view templates_json) {
+  return guarded([&]() {
+    auto set = alfred::set_prompt_templates(templates_json);
+    return set ? std::string(R"({"data":null})") : error_result(set.err());
+  });
+}
+
 std::string render_query(std::string_view record_json, std::string_view style) {
   return guarded([&]() {
     auto text = alfred::render_query(record_json, style == "line" ? query_style::line : query_style::block);

@@ -336,6 +336,7 @@ void execution::state::plan_main() {
              f.values.size() <= settings.max_affected;
     });
   };
+  if (call.kind == tool_kind::read) plan_label_embeds(call);
   if (counted_keys && call.tbl->key_column() && !names_its_rows()) {
     // The write changes only the rows counted: the request is built with
     // their keys added to its filters (the record shows the call as given).
@@ -344,6 +345,32 @@ void execution::state::plan_main() {
     return void(add_request(build_request(dom, pinned, options), &state::consume_main));
   }
   add_request(build_request(dom, call, options), &state::consume_main);
+}
+
+// The labels of the rows a read's foreign keys point at, brought along by
+// the read (label_embeds: one request, not a lookup after it), for the
+// tables the session has met no row of. After that, most rows a read meets
+// are known, and a lookup covers the others without a join on every read
+// (or a refused one on every read, where the database has no such foreign
+// key). None once the database refused the join: consume_rows sends the
+// read again without.
+void execution::state::plan_label_embeds(tool_call& call) {
+  label_embeds.clear();
+  call.extra_select.clear();
+  call.extra_within.clear();
+  if (!call.select_text.empty() || label_embeds_refused) return;
+  label_embeds = alfred::label_embeds(dom, *call.tbl, call.columns);
+  std::erase_if(label_embeds, [&](const label_embed& embed) { return registry.has_refs_of(embed.target->ref_prefix); });
+  for (const auto& embed : label_embeds) {
+    std::string* items = &call.extra_select;
+    if (!embed.within.empty()) {
+      // One entry per embed, in the order the items come.
+      if (call.extra_within.empty() || call.extra_within.back().first != embed.within)
+        call.extra_within.emplace_back(embed.within, std::string());
+      items = &call.extra_within.back().second;
+    }
+    items->append(items->empty() ? "" : ",").append(embed.select);
+  }
 }
 
 }  // namespace alfred

@@ -35,6 +35,14 @@ bool execution::state::consume_main(pending_need& main) {
 void execution::state::consume_rows(need_response answer) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
+  if (!succeeded(answer) && !label_embeds.empty() && (answer.status == 400 || answer.status == 403)) {
+    // The database could not join a foreign key's rows for their labels (a
+    // foreign key the domain declares and the database does not, a table
+    // this role may not read): the read goes again as the call asked, and
+    // the labels are looked up after it where they can be.
+    label_embeds_refused = true;
+    return plan_main();
+  }
   if (!succeeded(answer)) return fail(detail::database_error(answer, "reading " + tbl.name));
   // PostgREST answers with an array of rows unless asked for one object
   // (`Accept: application/vnd.pgrst.object+json`), which no request here
@@ -71,6 +79,12 @@ void execution::state::look_up_labels() {
   // translates after them.
   auto translated = translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action(), me());
   if (!translated) return complete_main(translated.take_error());
+  if (!translated->missing.empty() && !label_embeds.empty()) {
+    // The rows brought the labels along: registered, and translated again.
+    const bool applied = apply_embedded_labels(registry, label_embeds, main_body).ok();
+    label_embeds.clear();
+    if (applied) return look_up_labels();
+  }
   if (translated->missing.empty())
     return complete_main(std::move(translated->rows), translated->count, translated->quotes_uuid);
   for (const auto& lookup : translated->missing) plan_label_lookup(lookup);

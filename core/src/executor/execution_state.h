@@ -62,6 +62,10 @@ struct execution::state {
   /// The rows of the main answer's array as the limits check counted them
   /// (nothing: not an array, or cut off).
   std::optional<std::size_t> main_rows_seen;
+  /// A read's foreign keys whose rows' labels the main request brings along
+  /// (none once the database refused them: the read is sent again without).
+  std::vector<label_embed> label_embeds;
+  bool label_embeds_refused = false;
   /// The main response, kept while the labels it refers to are looked up.
   std::string main_body;
   int main_status = 0;
@@ -188,6 +192,7 @@ struct execution::state {
                      pending_need::round_step after_round = nullptr);
 
   void plan_main();
+  void plan_label_embeds(tool_call& call);
 
   // A db_call (execution_functions.cpp): validated, its vector arguments'
   // text embedded, then the function called.

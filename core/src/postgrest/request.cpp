@@ -58,7 +58,8 @@ using detail::condition_writer;
 using detail::encode_filter;
 using detail::query_writer;
 
-void append_select(std::string& out, const tool_call& call) {
+// The call's own select items.
+void append_own_select(std::string& out, const tool_call& call) {
   const table& tbl = *call.tbl;
   if (call.columns.empty()) {
     append_all_columns(out, tbl);
@@ -78,11 +79,25 @@ void append_select(std::string& out, const tool_call& call) {
   for (const auto& item : call.columns) {
     if (!first) out += ',';
     first = false;
-    if (item == "*")
+    if (item == "*") {
       append_all_columns(out, tbl);
-    else
-      out += item;
+      continue;
+    }
+    out += item;
+    // The executor's items for the embed's rows go inside its parentheses.
+    for (const auto& [name, items] : call.extra_within)
+      if (item.size() > name.size() + 1 && item.compare(0, name.size(), name) == 0 && item[name.size()] == '(') {
+        out.back() = ',';
+        out.append(items).append(")");
+        break;
+      }
   }
+}
+
+// The call's select items, then the executor's (extra_select).
+void append_select(std::string& out, const tool_call& call) {
+  append_own_select(out, call);
+  if (!call.extra_select.empty()) out.append(",").append(call.extra_select);
 }
 
 // Union of the rows' keys in first-seen order, for `columns=`. `extra` is

@@ -1,12 +1,20 @@
-// The templates under prompts/, compiled in (cmake/embed_text.cmake) so the
-// core needs no file system: workers and browsers have none.
+// The templates under prompts/: compiled into the native library (cmake
+// defines ALFRED_EMBED_PROMPT_TEMPLATES), and handed to the WebAssembly
+// module by the package before its first prompt (set_prompt_templates,
+// from web/dist/prompt-templates.mjs, generated from the same files), so
+// that the module a worker loads to serve calls does not carry them. The
+// core needs no file system either way: workers and browsers have none.
 #include <algorithm>
+#include <utility>
 #include <vector>
 
+#include "alfred/json/json.h"
 #include "alfred/prompt/prompt.h"
 #include "alfred/tool_call/filter_ops.h"
-#include "alfred_prompt_templates.h"
 #include "prompt_text.h"
+#ifdef ALFRED_EMBED_PROMPT_TEMPLATES
+#include "alfred_prompt_templates.h"
+#endif
 
 namespace alfred {
 namespace {
@@ -32,31 +40,55 @@ std::string filter_op_table() {
   return out;
 }
 
-// `text` with the operator table written in.
-std::string with_filter_op_table(std::string_view text) {
-  std::string out(text);
-  detail::replace_all(out, kFilterOpTable, filter_op_table());
-  return out;
+// The templates, sorted by name, each with the operator table written in
+// where it asks for it (act/crud; a test checks that it is the only one).
+using template_list = std::vector<std::pair<std::string, std::string>>;
+
+void add_template(template_list& list, std::string name, std::string text) {
+  if (text.find(kFilterOpTable) != std::string::npos) detail::replace_all(text, kFilterOpTable, filter_op_table());
+  list.emplace_back(std::move(name), std::move(text));
+}
+
+template_list& templates() {
+  static template_list list = [] {
+    template_list out;
+#ifdef ALFRED_EMBED_PROMPT_TEMPLATES
+    for (const auto& entry : kPromptTemplates)
+      if (!entry.name.empty()) add_template(out, std::string(entry.name), std::string(entry.text));
+    std::sort(out.begin(), out.end());
+#endif
+    return out;
+  }();
+  return list;
 }
 
 }  // namespace
 
+status set_prompt_templates(std::string_view templates_json) {
+  auto doc = json_document::parse(templates_json);
+  if (!doc || !doc->root().is_object())
+    return error{codes::invalid_option, "templates", "the templates must be one JSON object of texts by name", ""};
+  template_list list;
+  bool texts = true;
+  doc->root().for_each_member([&](std::string_view name, json_value text) {
+    if (!text.is_string() || name.empty()) texts = false;
+    if (texts) add_template(list, std::string(name), std::string(text.str()));
+  });
+  if (!texts) return error{codes::invalid_option, "templates", "each template is a name and its text", ""};
+  std::sort(list.begin(), list.end());
+  templates() = std::move(list);
+  return ok_status();
+}
+
 std::optional<std::string_view> embedded_template(std::string_view name) {
-  for (const auto& entry : kPromptTemplates) {
-    if (entry.name != name) continue;
-    if (entry.text.find(kFilterOpTable) == std::string_view::npos) return entry.text;
-    // act/crud, the one template with the operator table (a test checks
-    // that), written in once.
-    static const std::string with_table = with_filter_op_table(entry.text);
-    return std::string_view(with_table);
-  }
+  for (const auto& [known, text] : templates())
+    if (known == name) return std::string_view(text);
   return std::nullopt;
 }
 
 std::vector<std::string_view> embedded_template_names() {
   std::vector<std::string_view> names;
-  for (const auto& entry : kPromptTemplates) names.push_back(entry.name);
-  std::sort(names.begin(), names.end());
+  for (const auto& entry : templates()) names.push_back(entry.first);
   return names;
 }
 

@@ -1,5 +1,6 @@
 #include "alfred/rows/row_translation.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "../tool_call/row_key.h"
@@ -61,24 +62,112 @@ std::string label_select(const table& tbl) {
   return select;
 }
 
+namespace {
+
+// One row of `target` with its key and label columns: a known row gets its
+// label, an unknown one becomes a `linked` ref with it.
+void apply_label(ref_registry& registry, const table& target, json_value row) {
+  const column* key_col = target.key_column();
+  if (!key_col || !row.is_object()) return;
+  const auto key = detail::row_key_text(target, row);
+  if (!key) return;
+  const std::string label = row_label(target, row);
+  if (label.empty()) return;
+  const ref_entry* known = key_col->type == column_type::uuid ? registry.find_by_uuid(*key, target.ref_prefix)
+                                                              : registry.find_by_key(target.ref_prefix, *key);
+  if (known)
+    registry.set_label(std::size_t(known - registry.entries().data()), label);
+  else
+    registry.register_keyed_row(target.name, target.ref_prefix, key_col->type, *key, ref_action::linked, label);
+}
+
+// Whether the model sees member `name` of rows of `tbl` read with `columns`.
+bool selects_column(const table& tbl, const std::vector<std::string>& columns, std::string_view name) {
+  if (tbl.hides_owner(name) ||
+      std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), name) != tbl.hidden_columns.end())
+    return false;
+  return columns.empty() || std::find(columns.begin(), columns.end(), "*") != columns.end() ||
+         std::find(columns.begin(), columns.end(), name) != columns.end();
+}
+
+}  // namespace
+
 status apply_labels(const domain&, ref_registry& registry, const table& target, std::string_view rows_json) {
   auto doc = json_document::parse(rows_json);
   if (!doc) return error{codes::invalid_json, "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
   const json_value root = doc->root();
-  const column* key_col = target.key_column();
-  if (!key_col) return ok_status();
-  auto apply = [&](json_value row) {
-    const auto key = detail::row_key_text(target, row);
-    if (!key) return;
-    const std::string label = row_label(target, row);
-    if (label.empty()) return;
-    const ref_entry* known = key_col->type == column_type::uuid ? registry.find_by_uuid(*key, target.ref_prefix)
-                                                                : registry.find_by_key(target.ref_prefix, *key);
-    if (known)
-      registry.set_label(std::size_t(known - registry.entries().data()), label);
-    else
-      registry.register_keyed_row(target.name, target.ref_prefix, key_col->type, *key, ref_action::linked, label);
+  if (root.is_array())
+    root.for_each_element([&](std::size_t, json_value row) { apply_label(registry, target, row); });
+  else
+    apply_label(registry, target, root);
+  return ok_status();
+}
+
+std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const std::vector<std::string>& columns) {
+  std::vector<label_embed> out;
+  for (const auto& col : tbl.columns) {
+    if (col.type == column_type::uuid_array || col.references.empty() || tbl.is_key(col.name) ||
+        !selects_column(tbl, columns, col.name))
+      continue;
+    const table* target = dom.find_table(col.references);
+    if (!target || !target->key_column()) continue;
+    const std::string select = label_select(*target);
+    if (select.find(',') == std::string::npos) continue;  // a label of the key alone: nothing to bring
+    // No column is named so (a column's name starts with a letter); past
+    // PostgreSQL's 63 bytes a name would be cut short.
+    std::string alias = "_label_" + col.name;
+    if (alias.size() > kIdentifierRule.max_length) continue;
+    out.push_back({alias, alias + ":" + col.name + "(" + select + ")", target});
+  }
+  // Rows embedded in these: an item `rel(a,b)` as the select reader let it
+  // through, of a relation or of the table a foreign key points at.
+  for (const auto& item : columns) {
+    const auto open = item.find('(');
+    if (open == std::string::npos || item.back() != ')') continue;
+    const relation* rel = tbl.find_relation(std::string_view(item).substr(0, open));
+    const table* rows = rel ? dom.find_table(rel->table) : dom.find_table(std::string_view(item).substr(0, open));
+    if (!rows) continue;
+    // The member the rows arrive under, as the domain spells it.
+    const std::string_view name = rel ? std::string_view(rel->name) : std::string_view(rows->name);
+    std::vector<std::string> inner;
+    const std::string_view list = std::string_view(item).substr(open + 1, item.size() - open - 2);
+    for (std::size_t from = 0; from <= list.size();) {
+      const auto comma = std::min(list.find(',', from), list.size());
+      inner.emplace_back(list.substr(from, comma - from));
+      from = comma + 1;
+    }
+    for (auto embed : label_embeds(dom, *rows, inner)) {
+      // One level, as the select allows; a key to the table they are
+      // embedded in names the row they are under, whose text shows its label.
+      if (!embed.within.empty() || embed.target == &tbl) continue;
+      embed.within = name;
+      out.push_back(std::move(embed));
+    }
+  }
+  return out;
+}
+
+status apply_embedded_labels(ref_registry& registry, const std::vector<label_embed>& embeds,
+                             std::string_view rows_json) {
+  auto doc = json_document::parse(rows_json);
+  if (!doc) return error{codes::invalid_json, "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
+  auto apply_in = [&](json_value row, const label_embed& embed) {
+    if (!row.is_object()) return;
+    if (auto target_row = row.find(embed.alias)) apply_label(registry, *embed.target, *target_row);
   };
+  auto apply = [&](json_value row) {
+    if (!row.is_object()) return;
+    for (const label_embed& embed : embeds) {
+      if (embed.within.empty()) {
+        apply_in(row, embed);
+      } else if (auto rows = row.find(embed.within); rows && rows->is_array()) {
+        rows->for_each_element([&](std::size_t, json_value inner) { apply_in(inner, embed); });
+      } else if (rows) {
+        apply_in(*rows, embed);
+      }
+    }
+  };
+  const json_value root = doc->root();
   if (root.is_array())
     root.for_each_element([&](std::size_t, json_value row) { apply(row); });
   else

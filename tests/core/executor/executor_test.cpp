@@ -147,7 +147,11 @@ TEST_CASE("recipe reads match names loosely and include their ingredients") {
   REQUIRE(r.needs().size() == 1);
   const std::string q = query_of(r.request());
   CHECK(q.find("select=id,name,") == 0);
-  CHECK(q.find(",recipe_ingredients(id,name,quantity,unit,ingredient_id,is_optional,notes)") != std::string::npos);
+  // The ingredients' catalog labels come inside their embed (the session has
+  // met no ingredient yet; it has met recipes, so parent_recipe_id's are not
+  // joined); their recipe_id names the recipe they are under.
+  CHECK(q.find(",recipe_ingredients(id,name,quantity,unit,ingredient_id,is_optional,notes,"
+               "_label_ingredient_id:ingredient_id(id,name))&") != std::string::npos);
   CHECK(q.find("name=imatch." + folded_name("*butter 50\\%\\_off*")) != std::string::npos);
   r.answer(0, ok(std::string(R"([{"id":")") + kRecipe1 + R"(","name":"Butter Chicken","recipe_ingredients":[]}])"));
   const json out = r.result();
@@ -476,6 +480,118 @@ TEST_CASE("foreign keys get labels from one batched lookup per table, a failed l
     CHECK(out["data"].size() == 2);
     CHECK(out["data"][0].count("_recipe_id_label") == 0);
     CHECK(out["query"]["notes"][0] == "labels of recipes rows could not be fetched");
+  }
+}
+
+TEST_CASE("a read brings its foreign keys' labels along: one request, no lookup") {
+  run r;
+  r.registry = ref_registry();  // the session's first read
+  r.start("db_read", R"({"table":"tasks","limit":5})");
+  REQUIRE(r.needs().size() == 1);
+  const std::string q = query_of(r.request());
+  // By the column: one relationship each, whichever table it points at.
+  CHECK(q.find("select=*,_label_recipe_id:recipe_id(id,name),_label_meal_plan_id:meal_plan_id(id,date,meal_type)&") ==
+        0);
+  const std::string plan = numbered_uuid(7);
+  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) + R"(","title":"Marinate","recipe_id":")" +
+                 numbered_uuid(2) + R"(","meal_plan_id":")" + plan + R"(","_label_recipe_id":{"id":")" +
+                 numbered_uuid(2) + R"(","name":"Shakshuka"},"_label_meal_plan_id":{"id":")" + plan +
+                 R"(","date":"2026-02-01","meal_type":"dinner"}},{"id":")" + numbered_uuid(3) +
+                 R"(","title":"Shop","recipe_id":null,"meal_plan_id":null,"_label_recipe_id":null,)"
+                 R"("_label_meal_plan_id":null}])"));
+  const json out = r.result();  // no second round
+  CHECK(out["error"].is_null());
+  CHECK(out["data"][0]["_recipe_id_label"] == "Shakshuka");
+  CHECK(out["data"][0]["_meal_plan_id_label"] == "Feb 01 [dinner]");
+  CHECK(out["data"][0].count("_label_recipe_id") == 0);  // the embeds never reach the model
+  CHECK(out["data"][1].count("_label_meal_plan_id") == 0);
+  CHECK(out["data"][1]["recipe_id"].is_null());
+  // The record shows the call as the model made it.
+  CHECK(out["query"]["effective"].is_null());
+  CHECK(out["query"]["requested"]["columns"].is_null());
+  CHECK(r.registry.find("recipe_1") != nullptr);
+  CHECK(r.registry.find("recipe_1")->label == "Shakshuka");
+
+  // The next read meets known tables: no join, and a lookup for a row not met yet.
+  r.start("db_read", R"({"table":"meal_plans"})");
+  REQUIRE(r.needs().size() == 1);
+  CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+}
+
+TEST_CASE("rows embedded in a read bring their foreign keys' labels inside their embed") {
+  run r;
+  r.registry = ref_registry();
+  r.start("db_read", R"j({"table":"recipes","columns":["name","recipe_ingredients(name,ingredient_id)"]})j");
+  REQUIRE(r.needs().size() == 1);
+  CHECK(query_of(r.request())
+            .find("select=id,name,recipe_ingredients(id,name,ingredient_id,"
+                  "_label_ingredient_id:ingredient_id(id,name))&") == 0);
+  const std::string salt = numbered_uuid(40);
+  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(30) + R"(","name":"Dal","recipe_ingredients":[{"id":")" +
+                 numbered_uuid(31) + R"(","name":"sea salt","ingredient_id":")" + salt +
+                 R"(","_label_ingredient_id":{"id":")" + salt + R"(","name":"salt"}}]}])"));
+  const json out = r.result();  // no lookup round
+  CHECK(out["error"].is_null());
+  const json ingredient = out["data"][0]["recipe_ingredients"][0];
+  CHECK(ingredient["_ingredient_id_label"] == "salt");
+  CHECK(ingredient.count("_label_ingredient_id") == 0);
+}
+
+TEST_CASE("label embeds: only for foreign keys the read shows, to tables whose label is more than their key") {
+  auto select_of = [](std::string_view params) {
+    run r;
+    r.registry = ref_registry();
+    r.start("db_read", params);
+    REQUIRE(r.needs().size() == 1);
+    const std::string q = query_of(r.request());
+    return q.substr(0, q.find('&'));
+  };
+  CHECK(select_of(R"({"table":"tasks","columns":["title","due_date"]})") == "select=id,title,due_date");
+  CHECK(select_of(R"({"table":"tasks","columns":["title","recipe_id"]})") ==
+        "select=id,title,recipe_id,_label_recipe_id:recipe_id(id,name)");
+  // A table pointing at itself: the row the column names, not its children.
+  CHECK(select_of(R"({"table":"recipes","columns":["name","parent_recipe_id"]})") ==
+        "select=id,name,parent_recipe_id,_label_parent_recipe_id:parent_recipe_id(id,name)");
+  CHECK(select_of(R"({"table":"ingredients"})").find("_label_") == std::string::npos);  // no foreign key
+  // buildRequest (no executor) sends the call as it is.
+  const auto built = build("db_read", R"({"table":"tasks"})");
+  REQUIRE(built.ok());
+  CHECK(query_of(*built).find("_label_") == std::string::npos);
+}
+
+TEST_CASE("a database that cannot join a foreign key's rows gets the read again without, and the lookup after it") {
+  for (const int status : {400, 403}) {
+    CAPTURE(status);
+    run r;
+    r.registry = ref_registry();
+    r.start("db_read", R"({"table":"meal_plans"})");
+    REQUIRE(r.needs().size() == 1);
+    CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(id,name)") != std::string::npos);
+    r.answer(
+        0,
+        {status, "", "application/json",
+         R"({"code":"PGRST200","details":null,"hint":null,"message":"Could not find a relationship between 'meal_plans' and 'recipe_id' in the schema cache"})"});
+    REQUIRE(r.needs().size() == 1);
+    CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+    r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) +
+                   R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" + numbered_uuid(2) + R"("}])"));
+    REQUIRE(r.needs().size() == 1);  // the lookup, as before
+    CHECK(r.request().url.find("/recipes?") != std::string::npos);
+    r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(2) + R"(","name":"Shakshuka"}])"));
+    const json out = r.result();
+    CHECK(out["error"].is_null());
+    CHECK(out["data"][0]["_recipe_id_label"] == "Shakshuka");
+    // The session has met recipes now: the next read asks for no join the database refused.
+    r.start("db_read", R"({"table":"meal_plans"})");
+    CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+  }
+  SUBCASE("another failure is the read's error, not a second request") {
+    run r;
+    r.registry = ref_registry();
+    r.start("db_read", R"({"table":"meal_plans"})");
+    r.answer(0, {500, "", "application/json", R"({"code":"XX000","message":"boom"})"});
+    CHECK(r.ex->done());
+    CHECK_FALSE(r.result()["error"].is_null());
   }
 }
 

@@ -80,6 +80,46 @@ std::vector<std::string> used_by(step_type type) {
 
 }  // namespace
 
+TEST_CASE("set_prompt_templates: texts by name replace the templates, act/crud gets its operator table") {
+  // The templates as they are, to put back.
+  std::string original;
+  json_writer w(original);
+  w.begin_object();
+  for (auto name : embedded_template_names()) {
+    w.key(name);
+    w.string(*embedded_template(name));
+  }
+  w.end_object();
+  // Copies: the views point into the templates, which setting replaces.
+  auto names_now = [] {
+    std::vector<std::string> out;
+    for (auto name : embedded_template_names()) out.emplace_back(name);
+    return out;
+  };
+  const auto names = names_now();
+  REQUIRE(names.size() >= 7);
+
+  for (const char* bad : {"[]", "{", R"({"act/base": 1})", R"({"": "x"})"}) {
+    CAPTURE(bad);
+    auto refused = set_prompt_templates(bad);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.err().code == codes::invalid_option);
+    CHECK(names_now() == names);  // as they were
+  }
+  REQUIRE(set_prompt_templates(R"({"act/crud": "ops:\n{{filter_op_table}}\nend", "act/base": "base"})").ok());
+  CHECK(names_now() == std::vector<std::string>{"act/base", "act/crud"});
+  CHECK(*embedded_template("act/base") == "base");
+  const std::string crud(*embedded_template("act/crud"));
+  CHECK(crud.find("{{filter_op_table}}") == std::string::npos);
+  CHECK(crud.find("| `=`") != std::string::npos);
+  CHECK_FALSE(embedded_template("act/read"));
+
+  // The text given back is the text written in (the table once, in place).
+  REQUIRE(set_prompt_templates(original).ok());
+  CHECK(names_now() == names);
+  for (const auto& name : names) CHECK(embedded_template(name)->find("{{filter_op_table}}") == std::string::npos);
+}
+
 TEST_CASE("templates: every placeholder is a slot, and every slot but the loop's own is used") {
   std::set<std::string> slots;
   for (const auto& slot : prompt_example_slots()) slots.insert(std::string(slot.name));

@@ -388,6 +388,49 @@ TEST_CASE("FK labels: an enclosing row whose label reads a hidden column keeps t
                 R"j("text":"milk"}]}])j");
 }
 
+TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose target's label is more than its key") {
+  auto parsed = load_domain(R"({"name": "shop", "tables": {
+    "orders": {"ref": "order", "label": ["code"], "hidden": ["note_id"], "columns": {
+      "id": {"type": "uuid", "writable": false}, "code": {"type": "text"},
+      "customer_id": {"type": "uuid", "references": "customers"}, "note_id": {"type": "uuid", "references": "notes"},
+      "tag_id": {"type": "integer", "references": "tags"},
+      "customer_id_with_a_name_as_long_as_postgresql_allows_it_to_be_x": {"type": "uuid", "references": "customers"}}},
+    "order_details": {"ref": "detail", "label": ["text"], "columns": {
+      "id": {"type": "uuid", "writable": false, "references": "orders"}, "text": {"type": "text"},
+      "customer_id": {"type": "uuid", "references": "customers"}}},
+    "customers": {"ref": "customer", "label": ["name"], "columns": {
+      "id": {"type": "uuid", "writable": false}, "name": {"type": "text"}}},
+    "notes": {"ref": "note", "label": ["body"], "columns": {
+      "id": {"type": "uuid", "writable": false}, "body": {"type": "text"}}},
+    "tags": {"ref": "tag", "label": ["id"], "columns": {"id": {"type": "integer", "writable": false}}}}})");
+  if (!parsed) FAIL(parsed.err().path << ": " << parsed.err().message);
+  const domain& dom = *parsed;
+  auto selects = [&](std::string_view table, std::vector<std::string> columns) {
+    std::vector<std::string> out;
+    for (const auto& embed : label_embeds(dom, *dom.find_table(table), columns)) out.push_back(embed.select);
+    return out;
+  };
+  // orders: note_id is hidden, a tag's label is its key, the longest name's alias would be cut short.
+  CHECK(selects("orders", {}) == std::vector<std::string>{"_label_customer_id:customer_id(id,name)"});
+  // A one-to-one table's key is its parent's: the row's own ref, no label.
+  CHECK(selects("order_details", {}) == std::vector<std::string>{"_label_customer_id:customer_id(id,name)"});
+  CHECK(selects("order_details", {"text"}).empty());
+  CHECK(selects("order_details", {"*"}) == selects("order_details", {}));
+
+  ref_registry reg;
+  const auto embeds = label_embeds(dom, *dom.find_table("order_details"), {});
+  const std::string customer = numbered_uuid(5);
+  REQUIRE(apply_embedded_labels(reg, embeds,
+                                std::string(R"([{"id":")") + numbered_uuid(1) + R"(","_label_customer_id":{"id":")" +
+                                    customer + R"(","name":"Ada"}},{"id":")" + numbered_uuid(2) +
+                                    R"(","_label_customer_id":null},7])")
+              .ok());
+  REQUIRE(reg.find_by_uuid(customer, "customer") != nullptr);
+  CHECK(reg.find_by_uuid(customer, "customer")->label == "Ada");
+  CHECK(reg.entries().size() == 1);
+  CHECK_FALSE(apply_embedded_labels(reg, embeds, "[{").ok());
+}
+
 TEST_CASE("FK labels: a label that repeats the row's own label is left out, before or after it in the row") {
   ref_registry reg = sample_registry();
   reg.register_row("ingredients", "ing", kSalt, ref_action::read, "salt");

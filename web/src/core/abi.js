@@ -301,6 +301,7 @@ function functions(io) {
       m._alfred_build_request(domain.address, registry.address, context.address, length) !== 0,
     executionLimits: text(() => m._alfred_execution_limits()),
     buildActPromptAt: (domain, registry, length) => m._alfred_build_act_prompt(domain.address, registry.address, length),
+    setPromptTemplatesAt: (length) => m._alfred_set_prompt_templates(length),
     renderQueryAt: (length, style) => m._alfred_render_query(length, ...io.args(style)),
     parseDecisionAt: (length, step) => m._alfred_parse_decision(length, ...io.args(step)),
     promptExamples: text((domain) => m._alfred_prompt_examples(domain.address)),

@@ -18,6 +18,7 @@ import { CorePlumbing } from './plumbing.js';
 import { LastContext } from './requests.js';
 import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegistry } from './registry.js';
 import { codes } from '../../dist/error-codes.mjs';
+import { promptTemplatesJson } from '../../dist/prompt-templates.mjs';
 
 /**
  * Instantiates the core from a compiled `WebAssembly.Module`. Workers pass the
@@ -54,6 +55,8 @@ export class Core {
   // The options buildRequest was last given, and their context (a session's repeat).
   #contexts = new LastContext();
   #executionLimits;
+  // Whether this instance has its prompt templates (#givePromptTemplates).
+  #promptTemplatesGiven = false;
   #stepTools;
 
   constructor(module, domain, maxInputBytes) {
@@ -243,10 +246,21 @@ export class Core {
       const registryHandle = registryHandleOf(registry, this);
       const text = jsonText(input ?? null, 'input');
       this.#plumbing.checkInput(text, 'input');
+      this.#givePromptTemplates();
       return parseResult(
         this.#plumbing.callWithInput(text, (length) => module.buildActPromptAt(domainHandle, registryHandle, length)),
       );
     });
+  }
+
+  // The module does not carry the prompt templates (prompts/*.md): they are
+  // handed to this instance once, before its first prompt.
+  #givePromptTemplates() {
+    if (this.#promptTemplatesGiven) return;
+    const module = this.#module;
+    const given = parseResult(this.#plumbing.callWithInput(promptTemplatesJson, (length) => module.setPromptTemplatesAt(length)));
+    if (given.error) throw new AlfredError(given.error);
+    this.#promptTemplatesGiven = true;
   }
 
   /**

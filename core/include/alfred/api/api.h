@@ -187,6 +187,9 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
 /// `{"maxParamsBytes":…,…}`: the default execution limits.
 std::string default_execution_limits();
 
+/// `{"data":null}` once the core's prompt templates are `templates_json`
+/// (texts by name), or the error result.
+std::string set_prompt_templates(std::string_view templates_json);
 /// Writes `{"data":{"system","user"}}` for the prompt input, or the error
 /// result, into `out`.
 void build_act_prompt(std::string& out, const domain& dom, const ref_registry& reg, std::string_view input_json);

@@ -1,5 +1,5 @@
 #pragma once
-/// Assembly of the Act prompt: a system prompt from the embedded templates
+/// Assembly of the Act prompt: a system prompt from the core's templates
 /// (`prompts/act/*.md`) and a user prompt of numbered sections, chosen per
 /// step type. The input is JSON (so JavaScript and the worker pass it
 /// through unchanged; its shape is documented in docs/prompt-anatomy.md);
@@ -14,8 +14,7 @@
 ///
 /// The builders read the domain and the registry only while they run (they
 /// change neither) and return text the caller owns; `embedded_template`'s
-/// views point into text compiled into the library, valid for the whole
-/// program.
+/// views point into the core's templates (see there).
 
 #include <optional>
 #include <string>
@@ -79,14 +78,22 @@ struct act_prompt {
 /// `invalid_prompt_input` (path into the input), `unknown_template`.
 result<act_prompt> build_act_prompt(const domain& dom, const ref_registry& registry, std::string_view input_json);
 
-/// The template compiled into the library under `name` ("act/base",
-/// "act/crud", "act/read", "reply/executed-queries").
+/// The core's template `name` ("act/base", "act/crud", "act/read",
+/// "reply/executed-queries"): prompts/*.md, compiled into the native library
+/// and given to the WebAssembly module by the package (set_prompt_templates).
 /// act/crud has its operator table written in from the filter op rows
-/// (filter_ops.h) where prompts/act/crud.md says `{{filter_op_table}}`.
+/// (filter_ops.h) where prompts/act/crud.md says `{{filter_op_table}}`. The
+/// view is valid until the templates are set again.
 std::optional<std::string_view> embedded_template(std::string_view name);
 
-/// Names of all embedded templates, sorted.
+/// Names of all the core's templates, sorted.
 std::vector<std::string_view> embedded_template_names();
+
+/// Sets the core's templates: `templates_json` is one JSON object of texts
+/// by name (`{"act/base": "# Act: …", …}`), as web/dist/prompt-templates.mjs
+/// holds them. They replace the ones before; `invalid_option` for anything
+/// but texts by name, and the templates stay as they were.
+status set_prompt_templates(std::string_view templates_json);
 
 /// The embedded template `name` with `dom`'s examples in its `{{slots}}`
 /// (prompt_examples.h), as the prompts use it; nullopt for an unknown name.

@@ -212,6 +212,11 @@ class ref_registry {
   const std::vector<ref_entry>& entries() const { return entries_; }
   /// Refs of one prefix (regular and generated), in registration order.
   std::vector<const ref_entry*> refs_of_type(std::string_view type) const;
+  /// Whether a ref of prefix `type` was ever given to a row (not a gen_ ref).
+  bool has_refs_of(std::string_view type) const {
+    const auto it = counters_.find(type);
+    return it != counters_.end() && it->second > 0;
+  }
 
  private:
   static result<ref_entry> parse_entry(const ref_registry& reg, json_value item, const std::string& where);

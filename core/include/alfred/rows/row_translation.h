@@ -9,11 +9,14 @@
 /// (an embedded recipe_ingredients row's `recipe_id`) whose own text shows
 /// that label. `current_user` is the signed-in user's id ("" for none).
 ///
-/// Labels of foreign-key targets the registry has not seen come from one
-/// lookup per target table, run by the executor before translating:
-/// `unlabeled_references` says which rows, `label_select` what to select,
-/// `apply_labels` registers what came back. A failed lookup only means fewer
-/// labels: translation does not depend on it.
+/// Labels of foreign-key targets the registry has not seen come with the
+/// read itself where the database can join them (`label_embeds`: each
+/// foreign key's row embedded under an alias the translation leaves out,
+/// `apply_embedded_labels` registers them), else from one lookup per target
+/// table, run by the executor before translating: `unlabeled_references`
+/// says which rows, `label_select` what to select, `apply_labels` registers
+/// what came back. A failed lookup only means fewer labels: translation does
+/// not depend on it.
 ///
 ///     auto rows = translate_rows(dom, reg, *dom.find_table("inventory"), body, ref_action::read, user_id);
 ///     // [{"id":"inv_1","name":"milk",…,"ingredient_id":"ing_1"}]: no UUID, no owner column; inv_1 in reg
@@ -105,5 +108,38 @@ std::string label_select(const table& tbl);
 /// `linked` ref with its label. Rows without an id or a label are skipped;
 /// invalid JSON is an `invalid_json` error and changes nothing.
 status apply_labels(const domain& dom, ref_registry& registry, const table& target, std::string_view rows_json);
+
+/// A foreign key of a read whose target row's label the read brings along:
+/// `select` is the item (`_label_recipe_id:recipe_id(id,name)`: the row the
+/// column points at, by the column, which names one relationship even when
+/// two columns point at one table or a table at itself), `alias` the member
+/// it arrives under (no column's name starts with `_`, so the translation
+/// does not know it and it never reaches the model).
+struct label_embed {
+  std::string alias;
+  std::string select;
+  const table* target = nullptr;
+  /// For rows embedded in the read's rows, the member they arrive under
+  /// (`recipe_ingredients`, a name of the domain's): the item goes inside
+  /// that embed's select. Empty for the read's own rows.
+  std::string_view within;
+};
+
+/// The label embeds of a read of `tbl` with `columns` (the call's select
+/// items as validated; empty or "*" for every column the model sees): one
+/// per foreign key among them that the model sees, to a table of `dom` with
+/// a one-column key and a label of more than that key, and the same for the
+/// rows of each embed among the items (`recipe_ingredients(…,ingredient_id)`).
+/// None for a foreign key that is the row's own key (a one-to-one table's)
+/// or whose alias would be longer than PostgreSQL's names.
+std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const std::vector<std::string>& columns);
+
+/// Registers the labels that a read's rows (`rows_json`, as PostgREST
+/// returned them with `embeds` selected) carry under the embeds' aliases,
+/// as `apply_labels` does for a lookup's rows. A row without the member, or
+/// with null (no row, or one row-level security hides), adds nothing;
+/// invalid JSON is an `invalid_json` error and changes nothing.
+status apply_embedded_labels(ref_registry& registry, const std::vector<label_embed>& embeds,
+                             std::string_view rows_json);
 
 }  // namespace alfred

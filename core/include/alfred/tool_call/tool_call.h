@@ -163,6 +163,14 @@ struct tool_call {
   /// A read's select list as the executor writes it ("" for the call's own):
   /// an aggregate's `m0:amount.sum(),category`.
   std::string select_text;
+  /// Select items a read sends after its own, written by the executor from
+  /// the domain's names (the labels of its foreign keys' rows:
+  /// `label_embeds` in row_translation.h); not part of the call the query
+  /// record shows.
+  std::string extra_select;
+  /// The same for the rows of an embed among the call's items: its name
+  /// (`recipe_ingredients`) and the items sent inside its parentheses.
+  std::vector<std::pair<std::string_view, std::string>> extra_within;
   std::vector<filter> filters;
   std::vector<filter> or_filters;
   /// Further OR groups, each ANDed with the rest (added by middleware when
