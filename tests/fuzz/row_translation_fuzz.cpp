@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "alfred/registry/uuid_scrub.h"
 #include "alfred/rows/row_translation.h"
@@ -143,10 +144,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   check(survey.ok() == parses, "the label survey and the JSON reader disagree on a body");
   ref_registry labeled = sample_registry();
   check(apply_labels(kitchen(), labeled, tbl, body).ok() == parses, "apply_labels and the JSON reader disagree");
+  // The labels a read's rows bring along (every foreign key of the table, its
+  // embeds' rows' too) are registered as a lookup's are.
+  std::vector<std::string> columns{"*"};
+  for (const auto& rel : tbl.relations) columns.push_back(rel.name + "(*)");
+  check(apply_embedded_labels(labeled, label_embeds(kitchen(), tbl, columns), body).ok() == parses,
+        "apply_embedded_labels and the JSON reader disagree");
   for (const auto& entry : labeled.entries())
     check(
         labeled.find(entry.ref) == &entry && (entry.generated || labeled.find_by_uuid(entry.key, entry.type) == &entry),
         "apply_labels registered a row that is not found", entry.ref);
+  check(ref_registry::from_json(labeled.to_json()).ok(), "labels leave a state that does not restore");
   if (!translated) {
     check(translated.err().code == "invalid_json", "an unexpected translation error", translated.err().code);
     check(reg.to_json() == before, "a refused body changed the registry", reg.to_json());
