@@ -786,7 +786,7 @@ export declare class Core<D extends DomainTypes = any> {
 
   /**
    * Builds the Act prompt for one plan step (docs/prompt-anatomy.md): the
-   * system prompt from the embedded templates, the user prompt's numbered
+   * system prompt from the core's templates, the user prompt's numbered
    * sections from `input`, the registry (entity context) and the domain
    * (schema). Never contains a UUID.
    *

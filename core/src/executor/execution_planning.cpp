@@ -13,6 +13,7 @@
 #include "alfred/json/json.h"
 #include "alfred/rows/row_translation.h"
 #include "alfred/tool_call/tool_call.h"
+#include "alfred/uuid/uuid.h"
 #include "db_error.h"
 #include "execution_state.h"
 #include "generated_read.h"
@@ -344,7 +345,14 @@ void execution::state::plan_main() {
     pinned.filters.push_back(detail::key_in_filter(*call.tbl->key_column(), *counted_keys));
     return void(add_request(build_request(dom, pinned, options), &state::consume_main));
   }
-  add_request(build_request(dom, call, options), &state::consume_main);
+  auto request = build_request(dom, call, options);
+  if (!request && !label_embeds.empty()) {
+    // The embeds made the URL too long: the read goes as the call asked.
+    label_embeds_refused = true;
+    plan_label_embeds(call);
+    request = build_request(dom, call, options);
+  }
+  add_request(std::move(request), &state::consume_main);
 }
 
 // The labels of the rows a read's foreign keys point at, brought along by
@@ -358,9 +366,22 @@ void execution::state::plan_label_embeds(tool_call& call) {
   label_embeds.clear();
   call.extra_select.clear();
   call.extra_within.clear();
+  call.extra_filters.clear();
   if (!call.select_text.empty() || label_embeds_refused) return;
   label_embeds = alfred::label_embeds(dom, *call.tbl, call.columns);
-  std::erase_if(label_embeds, [&](const label_embed& embed) { return registry.has_refs_of(embed.target->ref_prefix); });
+  // A table scoped to its owner is read with the owner's filter, embedded
+  // too (its lookup is); without the user's id, not at all.
+  const std::string user = is_uuid_syntax(me()) ? canonical_uuid(me()) : std::string();
+  std::erase_if(label_embeds, [&](const label_embed& embed) {
+    return registry.has_refs_of(embed.target->ref_prefix) ||
+           (embed.target->owner_scoped && embed.target->has_owner() && user.empty());
+  });
+  for (const auto& embed : label_embeds) {
+    if (!embed.target->owner_scoped || !embed.target->has_owner()) continue;
+    std::string key(embed.within);
+    key.append(key.empty() ? "" : ".").append(embed.alias).append(".").append(embed.target->owner);
+    call.extra_filters.emplace_back(std::move(key), "eq." + user);
+  }
   for (const auto& embed : label_embeds) {
     std::string* items = &call.extra_select;
     if (!embed.within.empty()) {

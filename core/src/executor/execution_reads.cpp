@@ -19,6 +19,24 @@ namespace alfred {
 
 using detail::query_source;
 
+namespace {
+
+// Whether `answer` refuses what a read's label embeds asked for: no such
+// relationship (PGRST200: a foreign key the domain declares and the database
+// does not), an ambiguous one (PGRST201, a 300), or a table the role may not
+// read (42501, a 401 or 403).
+bool refuses_label_embeds(const need_response& answer) {
+  if (answer.failure != transport_failure::none ||
+      (answer.status != 300 && answer.status != 400 && answer.status != 401 && answer.status != 403))
+    return false;
+  auto doc = json_document::parse(answer.body);
+  const auto code = doc && doc->root().is_object() ? doc->root().find("code") : std::nullopt;
+  if (!code || !code->is_string()) return false;
+  return code->str() == "PGRST200" || code->str() == "PGRST201" || code->str() == "42501";
+}
+
+}  // namespace
+
 bool execution::state::consume_main(pending_need& main) {
   need_response& answer = *main.answer;
   main_rows_seen = apply_limits(answer);
@@ -35,11 +53,10 @@ bool execution::state::consume_main(pending_need& main) {
 void execution::state::consume_rows(need_response answer) {
   const tool_call& call = *effective;
   const table& tbl = *call.tbl;
-  if (!succeeded(answer) && !label_embeds.empty() && (answer.status == 400 || answer.status == 403)) {
-    // The database could not join a foreign key's rows for their labels (a
-    // foreign key the domain declares and the database does not, a table
-    // this role may not read): the read goes again as the call asked, and
-    // the labels are looked up after it where they can be.
+  if (!label_embeds.empty() && refuses_label_embeds(answer)) {
+    // The database could not join a foreign key's rows for their labels: the
+    // read goes again as the call asked, and the labels are looked up after
+    // it where they can be.
     label_embeds_refused = true;
     return plan_main();
   }
@@ -81,7 +98,7 @@ void execution::state::look_up_labels() {
   if (!translated) return complete_main(translated.take_error());
   if (!translated->missing.empty() && !label_embeds.empty()) {
     // The rows brought the labels along: registered, and translated again.
-    const bool applied = apply_embedded_labels(registry, label_embeds, main_body).ok();
+    const bool applied = apply_embedded_labels(registry, label_embeds, main_body, me()).ok();
     label_embeds.clear();
     if (applied) return look_up_labels();
   }

@@ -197,6 +197,7 @@ class request_writer {
     query_.add("select", select);
     owner_filter();
     for (const auto& f : call_.filters) encode_filter(f, conditions_);
+    for (const auto& [key, value] : call_.extra_filters) query_.add(key, value);
     // Repeated `or` parameters are ANDed by PostgREST.
     or_group(call_.or_filters);
     for (const auto& group : call_.or_groups) or_group(group);

@@ -301,6 +301,9 @@ result<act_prompt> build_act_prompt(const domain& dom, const ref_registry& regis
   if (!doc) return error{codes::invalid_json, "", doc.err().message, "the prompt input must be one JSON object"};
   auto in = detail::read_prompt_input(doc->root());
   if (!in) return in.take_error();
+  if (embedded_template_names().empty())
+    return error{codes::unknown_template, "templates", "the core has no prompt templates",
+                 "set them before the first prompt (set_prompt_templates; the package does)"};
   for (const auto& [name, text] : in->templates)
     if (!embedded_template(name)) {
       std::string names;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "../tool_call/row_key.h"
+#include "alfred/uuid/uuid.h"
 #include "alfred/uuid/uuid_bits.h"
 #include "row_translation_labels.h"
 #include "row_translation_stream.h"
@@ -65,12 +66,13 @@ std::string label_select(const table& tbl) {
 namespace {
 
 // One row of `target` with its key and label columns: a known row gets its
-// label, an unknown one becomes a `linked` ref with it.
-void apply_label(ref_registry& registry, const table& target, json_value row) {
+// label, an unknown one becomes a `linked` ref with it. The signed-in user's
+// own row (`me`, a table keyed by user ids) gets none.
+void apply_label(ref_registry& registry, const table& target, json_value row, std::string_view me = {}) {
   const column* key_col = target.key_column();
   if (!key_col || !row.is_object()) return;
   const auto key = detail::row_key_text(target, row);
-  if (!key) return;
+  if (!key || (!me.empty() && *key == me && target.keyed_by_user())) return;
   const std::string label = row_label(target, row);
   if (label.empty()) return;
   const ref_entry* known = key_col->type == column_type::uuid ? registry.find_by_uuid(*key, target.ref_prefix)
@@ -106,11 +108,13 @@ status apply_labels(const domain&, ref_registry& registry, const table& target, 
 std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const std::vector<std::string>& columns) {
   std::vector<label_embed> out;
   for (const auto& col : tbl.columns) {
-    if (col.type == column_type::uuid_array || col.references.empty() || tbl.is_key(col.name) ||
+    // A one-to-one table's key is its parent's: the row's own ref, no label.
+    if (col.type == column_type::uuid_array || col.references.empty() || tbl.key_column() == &col ||
         !selects_column(tbl, columns, col.name))
       continue;
+    // A table the API does not serve cannot be joined (its lookup is not sent either).
     const table* target = dom.find_table(col.references);
-    if (!target || !target->key_column()) continue;
+    if (!target || !target->exposed || !target->key_column()) continue;
     const std::string select = label_select(*target);
     if (select.find(',') == std::string::npos) continue;  // a label of the key alone: nothing to bring
     // No column is named so (a column's name starts with a letter); past
@@ -147,13 +151,14 @@ std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const
   return out;
 }
 
-status apply_embedded_labels(ref_registry& registry, const std::vector<label_embed>& embeds,
-                             std::string_view rows_json) {
+status apply_embedded_labels(ref_registry& registry, const std::vector<label_embed>& embeds, std::string_view rows_json,
+                             std::string_view current_user) {
   auto doc = json_document::parse(rows_json);
   if (!doc) return error{codes::invalid_json, "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
+  const std::string me = is_uuid_syntax(current_user) ? canonical_uuid(current_user) : std::string();
   auto apply_in = [&](json_value row, const label_embed& embed) {
     if (!row.is_object()) return;
-    if (auto target_row = row.find(embed.alias)) apply_label(registry, *embed.target, *target_row);
+    if (auto target_row = row.find(embed.alias)) apply_label(registry, *embed.target, *target_row, me);
   };
   auto apply = [&](json_value row) {
     if (!row.is_object()) return;

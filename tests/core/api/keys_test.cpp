@@ -175,6 +175,37 @@ TEST_CASE("keys: bigint ids become refs with every digit kept, the user's own id
   CHECK(reg.find("msg_3")->key == "12");
 }
 
+TEST_CASE("keys: label embeds join a composite key's foreign keys, and the user's own row stays me") {
+  auto selects = [](std::string_view table_name) {
+    std::string out;
+    for (const auto& embed : label_embeds(chat(), *chat().find_table(table_name), {}))
+      out += (out.empty() ? "" : ",") + embed.select;
+    return out;
+  };
+  // A join table's key columns are foreign keys with labels to bring.
+  CHECK(selects("channel_members") == "_label_channel_id:channel_id(id,slug),_label_user_id:user_id(id,username)");
+  CHECK(selects("todos") == "_label_country:country(code,name)");
+  // profiles' key is its owner's id: a profile's own key is no foreign key to bring.
+  CHECK(selects("profiles").empty());
+
+  ref_registry reg;
+  const auto embeds = label_embeds(chat(), *chat().find_table("messages"), {});
+  REQUIRE(apply_embedded_labels(reg, embeds,
+                                std::string(R"([{"id": 1, "user_id": ")") + kAlice +
+                                    R"(", "_label_user_id": {"id": ")" + kAlice +
+                                    R"(", "username": "alice"}, "_label_channel_id": {"id": 7, "slug": "general"}},)"
+                                    R"({"id": 2, "user_id": ")" +
+                                    kBob + R"(", "_label_user_id": {"id": ")" + kBob + R"(", "username": "bob"}}])",
+                                kAlice)
+              .ok());
+  // Bob's profile and the channel get refs with labels; Alice's own stays me (no ref of its own).
+  CHECK(reg.find_by_uuid(kAlice, "profile") == nullptr);
+  REQUIRE(reg.find_by_uuid(kBob, "profile") != nullptr);
+  CHECK(reg.find_by_uuid(kBob, "profile")->label == "bob");
+  REQUIRE(reg.find_by_key("chan", "7") != nullptr);
+  CHECK(reg.find_by_key("chan", "7")->label == "general");
+}
+
 TEST_CASE("keys: refs of bigint rows go back as numbers, every digit kept, raw ids are refused") {
   ref_registry reg = with_messages();
   const http_request read = chat_request("db_read", R"({"table": "messages", "filters": [

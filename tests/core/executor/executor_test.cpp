@@ -492,6 +492,11 @@ TEST_CASE("a read brings its foreign keys' labels along: one request, no lookup"
   // By the column: one relationship each, whichever table it points at.
   CHECK(q.find("select=*,_label_recipe_id:recipe_id(id,name),_label_meal_plan_id:meal_plan_id(id,date,meal_type)&") ==
         0);
+  // Recipes and meal plans are scoped to their owner: the joined rows are
+  // filtered by the owner as their lookup is (a row another user shares is
+  // joined as null).
+  CHECK(q.find(std::string("&_label_recipe_id.user_id=eq.") + kAlice) != std::string::npos);
+  CHECK(q.find(std::string("&_label_meal_plan_id.user_id=eq.") + kAlice) != std::string::npos);
   const std::string plan = numbered_uuid(7);
   r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) + R"(","title":"Marinate","recipe_id":")" +
                  numbered_uuid(2) + R"(","meal_plan_id":")" + plan + R"(","_label_recipe_id":{"id":")" +
@@ -516,6 +521,30 @@ TEST_CASE("a read brings its foreign keys' labels along: one request, no lookup"
   r.start("db_read", R"({"table":"meal_plans"})");
   REQUIRE(r.needs().size() == 1);
   CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+}
+
+TEST_CASE("a read whose label embeds would make its URL too long goes as the call asked") {
+  run r;
+  r.registry = ref_registry();
+  // Meal plans the session has met, without their recipes.
+  std::string rows = "[";
+  std::string refs;
+  for (int i = 1; i <= 202; ++i) {
+    rows += (i > 1 ? "," : "") + std::string(R"({"id":")") + numbered_uuid(1000 + i) +
+            R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":null})";
+    refs += (i > 1 ? "," : "") + std::string("\"meal_") + std::to_string(i) + "\"";
+  }
+  REQUIRE(
+      translate_rows(kitchen(), r.registry, *kitchen().find_table("meal_plans"), rows + "]", ref_action::read).ok());
+  const std::string params = R"({"table":"meal_plans","filters":[{"field":"id","op":"in","value":[)" + refs + "]}]}";
+  // As the call asked, the URL fits.
+  const auto plain = build_request(kitchen(), r.registry, "db_read", params, alice_options());
+  REQUIRE(plain.ok());
+  // No room left for the embed (`,_label_recipe_id:recipe_id(id,name)`, percent-encoded).
+  REQUIRE(plain->url.size() + 40 > alice_options().max_url_length);
+  r.start("db_read", params);
+  REQUIRE(r.needs().size() == 1);
+  CHECK(r.request().url == plain->url);
 }
 
 TEST_CASE("rows embedded in a read bring their foreign keys' labels inside their embed") {
@@ -560,17 +589,16 @@ TEST_CASE("label embeds: only for foreign keys the read shows, to tables whose l
 }
 
 TEST_CASE("a database that cannot join a foreign key's rows gets the read again without, and the lookup after it") {
-  for (const int status : {400, 403}) {
+  const std::pair<int, const char*> refusals[] = {{400, "PGRST200"}, {300, "PGRST201"}, {401, "42501"}, {403, "42501"}};
+  for (const auto& [status, code] : refusals) {
     CAPTURE(status);
     run r;
     r.registry = ref_registry();
     r.start("db_read", R"({"table":"meal_plans"})");
     REQUIRE(r.needs().size() == 1);
     CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(id,name)") != std::string::npos);
-    r.answer(
-        0,
-        {status, "", "application/json",
-         R"({"code":"PGRST200","details":null,"hint":null,"message":"Could not find a relationship between 'meal_plans' and 'recipe_id' in the schema cache"})"});
+    r.answer(0, {status, "", "application/json",
+                 std::string(R"({"code":")") + code + R"(","details":null,"hint":null,"message":"no join"})"});
     REQUIRE(r.needs().size() == 1);
     CHECK(query_of(r.request()).find("_label_") == std::string::npos);
     r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) +
@@ -584,6 +612,14 @@ TEST_CASE("a database that cannot join a foreign key's rows gets the read again 
     // The session has met recipes now: the next read asks for no join the database refused.
     r.start("db_read", R"({"table":"meal_plans"})");
     CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+  }
+  SUBCASE("a refusal for another reason is the read's error, in one request") {
+    run r;
+    r.registry = ref_registry();
+    r.start("db_read", R"({"table":"meal_plans"})");
+    r.answer(0, {400, "", "application/json", R"({"code":"22P02","message":"invalid input syntax for type date"})"});
+    CHECK(r.ex->done());
+    CHECK_FALSE(r.result()["error"].is_null());
   }
   SUBCASE("another failure is the read's error, not a second request") {
     run r;

@@ -114,6 +114,12 @@ TEST_CASE("set_prompt_templates: texts by name replace the templates, act/crud g
   CHECK(crud.find("| `=`") != std::string::npos);
   CHECK_FALSE(embedded_template("act/read"));
 
+  // With none, a prompt is an error, not a system prompt without its text.
+  REQUIRE(set_prompt_templates("{}").ok());
+  auto none = build_act_prompt(kitchen(), ref_registry(), R"({"step":{"type":"read"}})");
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.err().code == codes::unknown_template);
+
   // The text given back is the text written in (the table once, in place).
   REQUIRE(set_prompt_templates(original).ok());
   CHECK(names_now() == names);

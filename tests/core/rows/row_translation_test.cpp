@@ -402,7 +402,12 @@ TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose 
       "id": {"type": "uuid", "writable": false}, "name": {"type": "text"}}},
     "notes": {"ref": "note", "label": ["body"], "columns": {
       "id": {"type": "uuid", "writable": false}, "body": {"type": "text"}}},
-    "tags": {"ref": "tag", "label": ["id"], "columns": {"id": {"type": "integer", "writable": false}}}}})");
+    "tags": {"ref": "tag", "label": ["id"], "columns": {"id": {"type": "integer", "writable": false}}},
+    "vendors": {"ref": "vendor", "exposed": false, "label": ["name"], "columns": {
+      "id": {"type": "uuid", "writable": false}, "name": {"type": "text"}}},
+    "supplies": {"ref": "supply", "label": ["name"], "columns": {
+      "id": {"type": "uuid", "writable": false}, "name": {"type": "text"},
+      "vendor_id": {"type": "uuid", "references": "vendors"}}}}})");
   if (!parsed) FAIL(parsed.err().path << ": " << parsed.err().message);
   const domain& dom = *parsed;
   auto selects = [&](std::string_view table, std::vector<std::string> columns) {
@@ -416,6 +421,8 @@ TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose 
   CHECK(selects("order_details", {}) == std::vector<std::string>{"_label_customer_id:customer_id(id,name)"});
   CHECK(selects("order_details", {"text"}).empty());
   CHECK(selects("order_details", {"*"}) == selects("order_details", {}));
+  // A table the API does not serve cannot be joined.
+  CHECK(selects("supplies", {}).empty());
 
   ref_registry reg;
   const auto embeds = label_embeds(dom, *dom.find_table("order_details"), {});

@@ -17,13 +17,19 @@ const decoder = new TextDecoder();
 // Buffer's ASCII decoder where the runtime has Node's buffer module: Node
 // 20's TextDecoder takes about 0.8 ns a byte even on ASCII, the ASCII decoder
 // a fifth of that, and `isAscii` checks 2.5 MB in 30 µs (docs/benchmarks.md,
-// "Large results in ASCII"). Every other output goes through TextDecoder;
-// for ASCII bytes both give the same string.
+// "Round trips where an agent waits, the module's templates, large ASCII
+// results"). Every other output goes through TextDecoder; for ASCII bytes
+// both give the same string.
 const ASCII_PATH_BYTES = 16384;
 let asciiText; // undefined until probed; null where the runtime has no such module
 
 function probeAsciiText() {
-  const buffer = globalThis.process?.getBuiltinModule?.('buffer');
+  let buffer;
+  try {
+    buffer = globalThis.process?.getBuiltinModule?.('buffer');
+  } catch {
+    return null; // a runtime whose process shim refuses: TextDecoder alone
+  }
   const { isAscii, Buffer } = buffer ?? {};
   if (typeof isAscii !== 'function' || typeof Buffer?.from !== 'function') return null;
   return (bytes) => (isAscii(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('ascii') : null);

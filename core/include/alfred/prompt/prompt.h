@@ -92,7 +92,8 @@ std::vector<std::string_view> embedded_template_names();
 /// Sets the core's templates: `templates_json` is one JSON object of texts
 /// by name (`{"act/base": "# Act: …", …}`), as web/dist/prompt-templates.mjs
 /// holds them. They replace the ones before; `invalid_option` for anything
-/// but texts by name, and the templates stay as they were.
+/// but texts by name, and the templates stay as they were. Not synchronized:
+/// set them before prompts are built on other threads.
 status set_prompt_templates(std::string_view templates_json);
 
 /// The embedded template `name` with `dom`'s examples in its `{{slots}}`

@@ -130,16 +130,19 @@ struct label_embed {
 /// per foreign key among them that the model sees, to a table of `dom` with
 /// a one-column key and a label of more than that key, and the same for the
 /// rows of each embed among the items (`recipe_ingredients(…,ingredient_id)`).
-/// None for a foreign key that is the row's own key (a one-to-one table's)
-/// or whose alias would be longer than PostgreSQL's names.
+/// None for a foreign key that is the row's one-column key (a one-to-one
+/// table's), to a table the API does not serve, or whose alias would be
+/// longer than PostgreSQL's names.
 std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const std::vector<std::string>& columns);
 
 /// Registers the labels that a read's rows (`rows_json`, as PostgREST
 /// returned them with `embeds` selected) carry under the embeds' aliases,
-/// as `apply_labels` does for a lookup's rows. A row without the member, or
-/// with null (no row, or one row-level security hides), adds nothing;
-/// invalid JSON is an `invalid_json` error and changes nothing.
-status apply_embedded_labels(ref_registry& registry, const std::vector<label_embed>& embeds,
-                             std::string_view rows_json);
+/// as `apply_labels` does for a lookup's rows; the signed-in user's own row
+/// (`current_user`'s, in a table keyed by user ids: `me` to the model) gets
+/// no ref. A row without the member, or with null (no row, or one row-level
+/// security hides), adds nothing; invalid JSON is an `invalid_json` error
+/// and changes nothing.
+status apply_embedded_labels(ref_registry& registry, const std::vector<label_embed>& embeds, std::string_view rows_json,
+                             std::string_view current_user = {});
 
 }  // namespace alfred

@@ -171,6 +171,10 @@ struct tool_call {
   /// The same for the rows of an embed among the call's items: its name
   /// (`recipe_ingredients`) and the items sent inside its parentheses.
   std::vector<std::pair<std::string_view, std::string>> extra_within;
+  /// Query parameters a read sends after its own filters, written by the
+  /// executor (an embed's owner filter: `_label_recipe_id.user_id` and
+  /// `eq.<the user's id>`).
+  std::vector<std::pair<std::string, std::string>> extra_filters;
   std::vector<filter> filters;
   std::vector<filter> or_filters;
   /// Further OR groups, each ANDed with the rest (added by middleware when
