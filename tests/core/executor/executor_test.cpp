@@ -590,7 +590,9 @@ TEST_CASE("label embeds: only for foreign keys the read shows, to tables whose l
 
 TEST_CASE("a database that cannot join a foreign key's rows gets the read again without, and the lookup after it") {
   const std::pair<int, const char*> refusals[] = {{400, "PGRST200"}, {300, "PGRST201"}, {401, "42501"}, {403, "42501"}};
-  for (const auto& [status, code] : refusals) {
+  for (const auto& refusal : refusals) {
+    const int status = refusal.first;
+    const char* const code = refusal.second;
     CAPTURE(status);
     run r;
     r.registry = ref_registry();
