@@ -10,8 +10,6 @@
 // Prints the median µs of each build.
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "alfred/api/api.h"
@@ -23,16 +21,7 @@
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "cannot read %s\n", path.c_str());
-    std::exit(1);
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using alfred::bench::read_file;
 
 constexpr const char* kUser = "11111111-1111-1111-1111-111111111111";
 constexpr const char* kContext =

@@ -10,8 +10,6 @@
 // Prints the median ms of each side (translation, scrub) per response.
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "alfred/domain/domain.h"
@@ -20,22 +18,8 @@
 #include "alfred/rows/row_translation.h"
 #include "median_ms.h"
 
-namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "cannot read %s\n", path.c_str());
-    std::exit(1);
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-}  // namespace
-
 using alfred::bench::median_ms;
+using alfred::bench::read_file;
 
 int main(int argc, char** argv) {
   if (argc < 3) {

@@ -377,12 +377,11 @@ void execution::state::plan_label_embeds(tool_call& call) {
            (embed.target->owner_scoped && embed.target->has_owner() && user.empty());
   });
   for (const auto& embed : label_embeds) {
-    if (!embed.target->owner_scoped || !embed.target->has_owner()) continue;
-    std::string key(embed.within);
-    key.append(key.empty() ? "" : ".").append(embed.alias).append(".").append(embed.target->owner);
-    call.extra_filters.emplace_back(std::move(key), "eq." + user);
-  }
-  for (const auto& embed : label_embeds) {
+    if (embed.target->owner_scoped && embed.target->has_owner()) {
+      std::string key(embed.within);
+      key.append(key.empty() ? "" : ".").append(embed.alias).append(".").append(embed.target->owner);
+      call.extra_filters.emplace_back(std::move(key), "eq." + user);
+    }
     std::string* items = &call.extra_select;
     if (!embed.within.empty()) {
       // One entry per embed, in the order the items come.

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "../json/format.h"
+#include "../json/text.h"
 #include "../postgrest/content_range.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
@@ -130,13 +131,7 @@ void execution::state::plan_label_lookup(const label_lookup& lookup, pending_nee
   constexpr std::size_t kChunk = 100;
   const table& target = *lookup.target;
   const column& key_col = *target.key_column();
-  std::vector<std::string> columns;
-  const std::string select = label_select(target);
-  for (std::size_t from = 0; from <= select.size();) {
-    const auto comma = std::min(select.find(',', from), select.size());
-    columns.push_back(select.substr(from, comma - from));
-    from = comma + 1;
-  }
+  const std::vector<std::string> columns = detail::split_list(label_select(target));
   for (std::size_t at = 0; at < lookup.keys.size(); at += kChunk) {
     tool_call call;
     call.kind = tool_kind::read;

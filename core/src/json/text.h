@@ -5,6 +5,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace alfred::detail {
 
@@ -16,6 +17,18 @@ inline std::string trimmed_lower(std::string_view text, std::string_view blanks 
   const auto end = text.find_last_not_of(blanks);
   std::string out(text.substr(begin, end - begin + 1));
   std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return out;
+}
+
+/// The items of a list separated by `separator`, as written ("a,b" → a, b;
+/// "" → one empty item).
+inline std::vector<std::string> split_list(std::string_view text, char separator = ',') {
+  std::vector<std::string> out;
+  for (std::size_t from = 0; from <= text.size();) {
+    const auto at = std::min(text.find(separator, from), text.size());
+    out.emplace_back(text.substr(from, at - from));
+    from = at + 1;
+  }
   return out;
 }
 

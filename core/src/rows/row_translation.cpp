@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "../json/text.h"
 #include "../tool_call/row_key.h"
 #include "alfred/uuid/uuid.h"
 #include "alfred/uuid/uuid_bits.h"
@@ -133,13 +134,7 @@ std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const
     if (!rows) continue;
     // The member the rows arrive under, as the domain spells it.
     const std::string_view name = rel ? std::string_view(rel->name) : std::string_view(rows->name);
-    std::vector<std::string> inner;
-    const std::string_view list = std::string_view(item).substr(open + 1, item.size() - open - 2);
-    for (std::size_t from = 0; from <= list.size();) {
-      const auto comma = std::min(list.find(',', from), list.size());
-      inner.emplace_back(list.substr(from, comma - from));
-      from = comma + 1;
-    }
+    const auto inner = detail::split_list(std::string_view(item).substr(open + 1, item.size() - open - 2));
     for (auto embed : label_embeds(dom, *rows, inner)) {
       // One level, as the select allows; a key to the table they are
       // embedded in names the row they are under, whose text shows its label.
