@@ -626,6 +626,14 @@ export interface RegistryState {
   counters: Record<string, number>;
   gen_counters: Record<string, number>;
   refs: RegistryRef[];
+  /** Creates whose answer was lost: the row ids a retry sends again. */
+  uncertain?: { key: string; ids: string[] }[];
+  /**
+   * Tables whose reads the database refused to join the rows their foreign
+   * keys point at to (for their labels): their reads look the labels up after
+   * the read instead.
+   */
+  joins_refused?: string[];
 }
 
 /** Options of `loadCore`. */

@@ -413,11 +413,14 @@ test('FK labels come with the read itself; no UUID and no user_id reach the mode
   }
   assert.deepEqual(fetch.requests.map((r) => new URL(r.url).pathname), ['/meal_plans'], 'one request: no lookup after it');
   assert.ok(result.data.every((row) => Object.keys(row).every((key) => !key.startsWith('_label_'))), 'the embeds never reach the caller');
-  // The session has met the recipes: the next read joins nothing.
+  // Every read brings the labels along: rows the session knows are
+  // translated as known, and a read that meets new ones is one request too.
   fetch.reset();
-  ok(await act.execute('db_read', { table: 'meal_plans', limit: 5 }));
+  const next = ok(await act.execute('db_read', { table: 'meal_plans', limit: 5 }));
   assert.equal(fetch.requests.length, 1);
-  assert.ok(!new URL(fetch.requests[0].url).searchParams.get('select').includes('_label_'));
+  assert.ok(new URL(fetch.requests[0].url).searchParams.get('select').includes('_label_recipe_id:recipe_id(id,name)'));
+  assert.ok(next.data.length > 0);
+  for (const row of next.data) assert.deepEqual(row, result.data.find((first) => first.id === row.id), `row ${row.id} read again`);
   const keys = Object.keys(result.data[0]);
   assert.equal(keys.indexOf('_recipe_id_label'), keys.indexOf('recipe_id') + 1, 'the label follows its FK');
 });
@@ -576,9 +579,16 @@ test('labels the read could not bring come from a lookup after it', async () => 
     [[400, '/meal_plans'], [200, '/meal_plans'], [200, '/recipes']],
   );
   assert.ok(!new URL(fetch.requests[1].url).searchParams.get('select').includes('_label_'), 'the second read is the call as asked');
-  // The session has met the recipes: the next read does not try the join again.
+  // The registry remembers the refusal (in its state too): the next read
+  // does not try the join again, nor does an act restored from the state.
   fetch.reset();
   ok(await act.execute('db_read', { table: 'meal_plans', limit: 3 }));
+  assert.deepEqual(fetch.requests.map((r) => r.status), [200]);
+  const state = act.registry.toJSON();
+  assert.deepEqual(state.joins_refused, ['meal_plans']);
+  const { act: restored } = actFor({ fetch, state });
+  fetch.reset();
+  ok(await restored.execute('db_read', { table: 'meal_plans', limit: 3 }));
   assert.deepEqual(fetch.requests.map((r) => r.status), [200]);
 });
 

@@ -356,25 +356,24 @@ void execution::state::plan_main() {
 }
 
 // The labels of the rows a read's foreign keys point at, brought along by
-// the read (label_embeds: one request, not a lookup after it), for the
-// tables the session has met no row of. After that, most rows a read meets
-// are known, and a lookup covers the others without a join on every read
-// (or a refused one on every read, where the database has no such foreign
-// key). None once the database refused the join: consume_rows sends the
-// read again without.
+// the read (label_embeds): a read that meets rows the session has not met
+// is one request, not a lookup after it. Every read asks for them, since
+// which rows it meets is known only once it answered; where they are all
+// known already, the translation skips them. None for a table whose read the
+// database refused to join (the registry remembers it, consume_rows sends
+// that read again without), or once the embeds made the URL too long.
 void execution::state::plan_label_embeds(tool_call& call) {
   label_embeds.clear();
   call.extra_select.clear();
   call.extra_within.clear();
   call.extra_filters.clear();
-  if (!call.select_text.empty() || label_embeds_refused) return;
+  if (!call.select_text.empty() || label_embeds_refused || registry.refuses_joins(call.tbl->name)) return;
   label_embeds = alfred::label_embeds(dom, *call.tbl, call.columns);
   // A table scoped to its owner is read with the owner's filter, embedded
   // too (its lookup is); without the user's id, not at all.
   const std::string user = is_uuid_syntax(me()) ? canonical_uuid(me()) : std::string();
   std::erase_if(label_embeds, [&](const label_embed& embed) {
-    return registry.has_refs_of(embed.target->ref_prefix) ||
-           (embed.target->owner_scoped && embed.target->has_owner() && user.empty());
+    return embed.target->owner_scoped && embed.target->has_owner() && user.empty();
   });
   for (const auto& embed : label_embeds) {
     if (embed.target->owner_scoped && embed.target->has_owner()) {

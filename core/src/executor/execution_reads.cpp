@@ -57,8 +57,9 @@ void execution::state::consume_rows(need_response answer) {
   if (!label_embeds.empty() && refuses_label_embeds(answer)) {
     // The database could not join a foreign key's rows for their labels: the
     // read goes again as the call asked, and the labels are looked up after
-    // it where they can be.
+    // it where they can be; later reads of the table do not try the join.
     label_embeds_refused = true;
+    registry.note_refused_joins(tbl.name);
     return plan_main();
   }
   if (!succeeded(answer)) return fail(detail::database_error(answer, "reading " + tbl.name));

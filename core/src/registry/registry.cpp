@@ -166,6 +166,16 @@ void ref_registry::forget_uncertain(std::string_view key) {
       uncertain_.end());
 }
 
+bool ref_registry::refuses_joins(std::string_view table) const {
+  return std::find(joins_refused_.begin(), joins_refused_.end(), table) != joins_refused_.end();
+}
+
+void ref_registry::note_refused_joins(std::string_view table) {
+  if (table.empty() || refuses_joins(table)) return;
+  joins_refused_.emplace_back(table);
+  if (joins_refused_.size() > kMaxJoinsRefused) joins_refused_.erase(joins_refused_.begin());
+}
+
 void ref_registry::set_turn(int n) { turn_ = std::clamp(n, turn_, kMaxTurn); }
 
 void ref_registry::end_turn() {

@@ -1,7 +1,7 @@
 // The registry's state as JSON: what `to_json` writes and `from_json`
 // restores (counters, refs with their keys, labels and history, uncertain
-// creates), every field of a restored state checked before it is used; and
-// the action names that state is written with.
+// creates, tables that refuse joins), every field of a restored state
+// checked before it is used; and the action names that state is written with.
 #include <array>
 #include <map>
 #include <optional>
@@ -10,6 +10,7 @@
 
 #include "../json/format.h"
 #include "../json/json_fields.h"
+#include "alfred/domain/domain.h"
 #include "alfred/domain/ref_format.h"
 #include "alfred/json/json.h"
 #include "alfred/registry/registry.h"
@@ -122,6 +123,14 @@ void write_uncertain(json_writer& w, const uncertain_list& uncertain) {
   w.end_array();
 }
 
+void write_joins_refused(json_writer& w, const std::vector<std::string>& tables) {
+  if (tables.empty()) return;
+  w.key("joins_refused");
+  w.begin_array();
+  for (const auto& table : tables) w.string(table);
+  w.end_array();
+}
+
 }  // namespace
 
 std::string ref_registry::to_json() const {
@@ -141,6 +150,7 @@ std::string ref_registry::to_json() const {
   for (const auto& entry : entries_) write_entry(w, entry);
   w.end_array();
   write_uncertain(w, uncertain_);
+  write_joins_refused(w, joins_refused_);
   w.end_object();
   return out;
 }
@@ -218,6 +228,25 @@ status read_uncertain(json_value state, uncertain_list& target) {
   return ok_status();
 }
 
+// `joins_refused`: the names of tables (refuses_joins), each once.
+status read_joins_refused(json_value state, ref_registry& reg) {
+  auto tables = state.find("joins_refused");
+  if (!tables || tables->is_null()) return ok_status();
+  if (!tables->is_array() || tables->size() > kMaxJoinsRefused)
+    return state_error("joins_refused",
+                       textfmt::format("must be an array of at most {} table names", kMaxJoinsRefused));
+  std::optional<error> failure;
+  tables->for_each_element([&](std::size_t i, json_value table) {
+    if (failure) return;
+    if (!table.is_string() || !is_identifier(table.str()) || reg.refuses_joins(table.str()))
+      failure = state_error(textfmt::format("joins_refused[{}]", i), "must be a table name, each once");
+    else
+      reg.note_refused_joins(table.str());
+  });
+  if (failure) return std::move(*failure);
+  return ok_status();
+}
+
 // Every saved generated ref (at `aliases` in the entries) names a database
 // ref that holds the same key.
 status check_aliases(const ref_registry& reg, const std::vector<std::size_t>& aliases) {
@@ -264,6 +293,7 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
   });
   if (failure) return std::move(*failure);
   if (auto ok = read_uncertain(state, reg.uncertain_); !ok) return ok.take_error();
+  if (auto ok = read_joins_refused(state, reg); !ok) return ok.take_error();
   if (auto ok = check_aliases(reg, aliases); !ok) return ok.take_error();
   return reg;
 }

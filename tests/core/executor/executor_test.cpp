@@ -147,11 +147,13 @@ TEST_CASE("recipe reads match names loosely and include their ingredients") {
   REQUIRE(r.needs().size() == 1);
   const std::string q = query_of(r.request());
   CHECK(q.find("select=id,name,") == 0);
-  // The ingredients' catalog labels come inside their embed (the session has
-  // met no ingredient yet; it has met recipes, so parent_recipe_id's are not
-  // joined); their recipe_id names the recipe they are under.
+  // The ingredients' catalog labels come inside their embed, the parent
+  // recipe's beside it (filtered by its owner); the ingredients' recipe_id
+  // names the recipe they are under.
   CHECK(q.find(",recipe_ingredients(id,name,quantity,unit,ingredient_id,is_optional,notes,"
-               "_label_ingredient_id:ingredient_id(id,name))&") != std::string::npos);
+               "_label_ingredient_id:ingredient_id(id,name)),"
+               "_label_parent_recipe_id:parent_recipe_id(id,name)&") != std::string::npos);
+  CHECK(q.find(std::string("&_label_parent_recipe_id.user_id=eq.") + kAlice + "&") != std::string::npos);
   CHECK(q.find("name=imatch." + folded_name("*butter 50\\%\\_off*")) != std::string::npos);
   r.answer(0, ok(std::string(R"([{"id":")") + kRecipe1 + R"(","name":"Butter Chicken","recipe_ingredients":[]}])"));
   const json out = r.result();
@@ -517,10 +519,24 @@ TEST_CASE("a read brings its foreign keys' labels along: one request, no lookup"
   CHECK(r.registry.find("recipe_1") != nullptr);
   CHECK(r.registry.find("recipe_1")->label == "Shakshuka");
 
-  // The next read meets known tables: no join, and a lookup for a row not met yet.
+  // The next read joins again, since only its answer tells which rows it
+  // meets: a row the session knows is translated as known (its embed
+  // skipped), a new one gets its label from the embed; one request.
   r.start("db_read", R"({"table":"meal_plans"})");
   REQUIRE(r.needs().size() == 1);
-  CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+  CHECK(query_of(r.request()).find("select=*,_label_recipe_id:recipe_id(id,name)&") == 0);
+  r.answer(0, ok(std::string(R"([{"id":")") + plan + R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" +
+                 numbered_uuid(2) + R"(","_label_recipe_id":{"id":")" + numbered_uuid(2) +
+                 R"(","name":"Shakshuka"}},{"id":")" + numbered_uuid(8) +
+                 R"(","date":"2026-02-02","meal_type":"lunch","recipe_id":")" + numbered_uuid(9) +
+                 R"(","_label_recipe_id":{"id":")" + numbered_uuid(9) + R"(","name":"Dal"}}])"));
+  const json next = r.result();
+  CHECK(next["error"].is_null());
+  CHECK(next["data"][0]["recipe_id"] == "recipe_1");
+  CHECK(next["data"][0]["_recipe_id_label"] == "Shakshuka");
+  CHECK(next["data"][1]["recipe_id"] == "recipe_2");
+  CHECK(next["data"][1]["_recipe_id_label"] == "Dal");
+  CHECK(next["data"][1].count("_label_recipe_id") == 0);
 }
 
 TEST_CASE("a read whose label embeds would make its URL too long goes as the call asked") {
@@ -611,9 +627,19 @@ TEST_CASE("a database that cannot join a foreign key's rows gets the read again 
     const json out = r.result();
     CHECK(out["error"].is_null());
     CHECK(out["data"][0]["_recipe_id_label"] == "Shakshuka");
-    // The session has met recipes now: the next read asks for no join the database refused.
+    // The registry remembers the refusal, in its state too: the next read of
+    // meal plans asks for no join, nor does one restored from the state; a
+    // read of another table still joins.
+    CHECK(r.registry.refuses_joins("meal_plans"));
+    const std::string state = r.registry.to_json();
+    CHECK(state.find(R"("joins_refused":["meal_plans"])") != std::string::npos);
     r.start("db_read", R"({"table":"meal_plans"})");
     CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+    r.registry = *ref_registry::from_json(state);
+    r.start("db_read", R"({"table":"meal_plans","limit":3})");
+    CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+    r.start("db_read", R"({"table":"tasks"})");
+    CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(id,name)") != std::string::npos);
   }
   SUBCASE("a refusal for another reason is the read's error, in one request") {
     run r;

@@ -662,4 +662,33 @@ TEST_CASE("creates of unknown outcome: their ids are kept in the state, so a ret
       "invalid_state", "uncertain[0].ids", "must be a non-empty array of UUIDs");
 }
 
+TEST_CASE("tables whose reads the database refused to join are kept in the state") {
+  ref_registry reg = sample_registry();
+  CHECK_FALSE(reg.refuses_joins("meal_plans"));
+  CHECK(reg.to_json().find("joins_refused") == std::string::npos);  // none: the state is as before
+  reg.note_refused_joins("meal_plans");
+  reg.note_refused_joins("meal_plans");  // once
+  reg.note_refused_joins("tasks");
+  CHECK(reg.refuses_joins("meal_plans"));
+  CHECK_FALSE(reg.refuses_joins("recipes"));
+  const std::string state = reg.to_json();
+  CHECK(state.find(R"("joins_refused":["meal_plans","tasks"])") != std::string::npos);
+  auto restored = ref_registry::from_json(state);
+  REQUIRE(restored.ok());
+  CHECK(restored->refuses_joins("tasks"));
+  CHECK(restored->to_json() == state);
+  // The newest are kept.
+  for (std::size_t i = 0; i < kMaxJoinsRefused; ++i) reg.note_refused_joins("t" + std::to_string(i));
+  CHECK_FALSE(reg.refuses_joins("meal_plans"));
+  CHECK(reg.refuses_joins("t0"));
+  const std::string head = R"("format":"alfred-act/registry","version":2,"turn":1,"joins_refused":)";
+  check_restore_error(state_with("{}", "{}", "", head + "{}"), "invalid_state", "joins_refused",
+                      "must be an array of at most 64 table names");
+  check_restore_error(state_with("{}", "{}", "", head + R"(["tasks","tasks"])"), "invalid_state", "joins_refused[1]",
+                      "must be a table name, each once");
+  check_restore_error(state_with("{}", "{}", "", head + R"(["Tasks; drop"])"), "invalid_state", "joins_refused[0]",
+                      "must be a table name, each once");
+  CHECK(ref_registry::from_json(state_with("{}", "{}", "", head + "null")).ok());
+}
+
 }  // namespace alfred::test

@@ -82,6 +82,8 @@ inline constexpr std::size_t kMaxLabelChars = 200;
 /// The most creates of unknown outcome a registry keeps the ids of (the
 /// newest; see `remember_uncertain`).
 inline constexpr std::size_t kMaxUncertainCreates = 100;
+/// The most tables a registry remembers as refusing joins (refuses_joins).
+inline constexpr std::size_t kMaxJoinsRefused = 64;
 
 /// `label`, or its first `kMaxLabelChars - 1` code points and "…" when it
 /// is longer. Every label the registry stores goes through it.
@@ -201,6 +203,15 @@ class ref_registry {
   void remember_uncertain(std::string_view key, std::vector<std::string> ids);
   void forget_uncertain(std::string_view key);
 
+  /// Tables whose reads the database would not join the rows their foreign
+  /// keys point at to (PostgREST knows no such relationship, or the user has
+  /// no right to the other table): a read of one of them brings no labels
+  /// along and looks them up after it instead of sending a join that fails
+  /// first. Part of the state, since that is a property of the database;
+  /// the newest kMaxJoinsRefused stay.
+  bool refuses_joins(std::string_view table) const;
+  void note_refused_joins(std::string_view table);
+
   int turn() const { return turn_; }
   /// Moves to turn `n` (turns only go forward, and stop at kMaxTurn).
   void set_turn(int n);
@@ -212,11 +223,6 @@ class ref_registry {
   const std::vector<ref_entry>& entries() const { return entries_; }
   /// Refs of one prefix (regular and generated), in registration order.
   std::vector<const ref_entry*> refs_of_type(std::string_view type) const;
-  /// Whether a ref of prefix `type` was ever given to a row (not a gen_ ref).
-  bool has_refs_of(std::string_view type) const {
-    const auto it = counters_.find(type);
-    return it != counters_.end() && it->second > 0;
-  }
 
  private:
   static result<ref_entry> parse_entry(const ref_registry& reg, json_value item, const std::string& where);
@@ -260,6 +266,7 @@ class ref_registry {
   std::vector<std::string> saves_in_flight_;
   // Creates of unknown outcome, oldest first: (key, ids).
   std::vector<std::pair<std::string, std::vector<std::string>>> uncertain_;
+  std::vector<std::string> joins_refused_;
 };
 
 }  // namespace alfred
