@@ -50,7 +50,7 @@ try {
   })()`);
   if (json) console.log(JSON.stringify({ runtime: `Chromium ${version}`, results }));
   else {
-    console.log(`a tool result for the model in Chromium ${version}: alfred-act vs a hand-written supabase-js tool, same bytes`);
+    console.log(`a tool result for the model in Chromium ${version}: alfred-act vs a hand-written supabase-js tool, same rows`);
     console.log(`${rounds} interleaved rounds; ratio = supabase-js time / alfred-act time per round (min, median, max)\n`);
     for (const line of toolResultLines(results)) console.log(line);
     console.log(`\ntarget: supabase-js / alfred-act ≥ ${Object.entries(TOOL_RESULT_TARGETS).map(([n, x]) => `${x.toFixed(1)}× at ${n}`).join(', ')} rows`);

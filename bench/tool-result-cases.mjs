@@ -16,12 +16,13 @@
 // `BENCH_ASCII=1` runs the same rows in plain ASCII (accents written as
 // 'e'), as English-only data is.
 //
-// Both sides get the same bytes from a fetch that answers at once (no
-// network): what is timed is the work on either side of the wire. Each pair
-// is checked to carry the same rows before anything is timed. Responses:
-// 10, 100 and 1,000 recipes with their ingredients; as many meal plans
-// whose recipe foreign keys get labels (the registry has read the recipes,
-// as an earlier call of the conversation would have). The size of either
+// Both sides get the rows their own request asks for from a fetch that
+// answers at once (no network): what is timed is the work on either side of
+// the wire. Each pair is checked to carry the same rows before anything is
+// timed. Responses: 10, 100 and 1,000 recipes with their ingredients; as many
+// meal plans whose recipe foreign keys get labels (the registry has read the
+// recipes, as an earlier call of the conversation would have; alfred-act's
+// read also asks for the recipes' names, which come embedded in its rows). The size of either
 // text is given too: bytes, and tokens where the runtime can count them.
 import { catalog, mealPlans, recipesWithIngredients } from './fixtures/postgrest-responses.mjs';
 
@@ -40,13 +41,17 @@ function jwtFor(sub) {
   return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ role: 'authenticated', sub })}.c2lnbmF0dXJl`;
 }
 
-// A fetch that answers as PostgREST would: the main response for its table,
-// and the label lookups of the tables its foreign keys point at (the catalog
-// of ingredients, the recipes) from `labels`.
+// A fetch that answers as PostgREST would: the main response for its table
+// (`withLabels` where the read asks for its foreign keys' labels, as
+// alfred-act's does: `_label_recipe_id:recipe_id(id,name)`), and the label
+// lookups of the tables its foreign keys point at (the catalog of
+// ingredients, the recipes) from `labels`.
 const LABELS = { ingredients: encoder.encode(JSON.stringify(catalog())) };
-const answering = (table, bytes, count, labels = LABELS) => async (url) => {
-  const path = new URL(String(url)).pathname.split('/').pop();
-  const body = path === table ? bytes : (labels[path] ?? encoder.encode('[]'));
+const answering = (table, bytes, count, labels = LABELS, withLabels = null) => async (url) => {
+  const parsed = new URL(String(url));
+  const path = parsed.pathname.split('/').pop();
+  const main = withLabels && parsed.searchParams.get('select')?.includes('_label_') ? withLabels : bytes;
+  const body = path === table ? main : (labels[path] ?? encoder.encode('[]'));
   return new Response(body, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'content-range': `0-${count - 1}/*` } });
 };
 
@@ -83,7 +88,8 @@ function handWrittenTool(supabase, table, select, userId, limit) {
 const asciiOnly = (bytes) => encoder.encode(new TextDecoder().decode(bytes).replace(/[^\x00-\x7f]/g, 'e'));
 
 /**
- * The responses timed: `{ title, table, select, n, bytes, userId, warm? }`.
+ * The responses timed: `{ title, table, select, n, bytes, withLabels?, userId, warm? }`
+ * (`withLabels`: the same rows as the read that asks for their labels gets them).
  * With `ascii`, every text is plain ASCII.
  */
 export function toolResultCases(sizes = [10, 100, 1000], { ascii = false } = {}) {
@@ -96,7 +102,8 @@ export function toolResultCases(sizes = [10, 100, 1000], { ascii = false } = {})
     const recipeBytes = text(recipes.bytes);
     cases.push({ title: `${n} recipes with ingredients${suffix}`, table: 'recipes', select: '*,recipe_ingredients(*)', n, bytes: recipeBytes, userId: recipes.userId, labels });
     const plans = mealPlans(n, recipes.recipeIds, { userId: recipes.userId });
-    cases.push({ title: `${n} meal plans (FK labels)${suffix}`, table: 'meal_plans', select: '*', n, bytes: text(plans.bytes), userId: recipes.userId, warm: { ...recipes, bytes: recipeBytes }, labels });
+    const plansWithLabels = mealPlans(n, recipes.recipeIds, { userId: recipes.userId, recipeNames: recipes.recipeNames });
+    cases.push({ title: `${n} meal plans (FK labels)${suffix}`, table: 'meal_plans', select: '*', n, bytes: text(plans.bytes), withLabels: text(plansWithLabels.bytes), userId: recipes.userId, warm: { ...recipes, bytes: recipeBytes }, labels });
   }
   return cases;
 }
@@ -125,7 +132,7 @@ export async function runToolResultCases({ loadCore, createClient, rounds = 7, s
       fetchBytes = answering('recipes', c.warm.bytes, c.warm.recipeIds.length, c.labels);
       const earlier = await act.execute('db_read', { table: 'recipes', limit: c.warm.recipeIds.length });
       if (earlier.error) throw new Error(earlier.error.message);
-      fetchBytes = answering(c.table, c.bytes, c.n, { ...c.labels, recipes: c.warm.bytes });
+      fetchBytes = answering(c.table, c.bytes, c.n, { ...c.labels, recipes: c.warm.bytes }, c.withLabels);
     }
     // The arguments as a model sends them: JSON text.
     const args = JSON.stringify({ table: c.table, limit: c.n });

@@ -1,8 +1,9 @@
 // A tool result for the model, in Node: the time from PostgREST's response
 // bytes to the text a model receives, alfred-act against a hand-written
-// supabase-js tool on the same bytes (the cases and what each side does:
-// bench/tool-result-cases.mjs). bench/tool-result-browser.mjs runs the same
-// cases in Chromium. Run: node bench/tool-result.mjs (npm run bench:result).
+// supabase-js tool on the same rows, each as its own request brings them
+// (the cases and what each side does: bench/tool-result-cases.mjs).
+// bench/tool-result-browser.mjs runs the same cases in Chromium. Run: node
+// bench/tool-result.mjs (npm run bench:result).
 // Environment: BENCH_ROUNDS (7), BENCH_SIZES ("10,100,1000"), BENCH_ASCII=1
 // (the same rows in plain ASCII),
 // BENCH_JSON=1 prints the results as one JSON line instead.
@@ -19,7 +20,7 @@ const json = process.env.BENCH_JSON === '1';
 const ascii = process.env.BENCH_ASCII === '1';
 
 if (!json) {
-  console.log(`a tool result for the model: alfred-act vs a hand-written supabase-js tool, same bytes, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.split(' ')[0] ?? 'cpu'}, load average ${loadavg()[0].toFixed(2)}`);
+  console.log(`a tool result for the model: alfred-act vs a hand-written supabase-js tool, same rows, Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.split(' ')[0] ?? 'cpu'}, load average ${loadavg()[0].toFixed(2)}`);
   console.log(`${rounds} interleaved rounds; ratio = supabase-js time / alfred-act time per round (min, median, max)\n`);
 }
 // Tokens as OpenAI's o200k_base counts them (npm gpt-tokenizer).

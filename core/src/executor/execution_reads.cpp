@@ -57,12 +57,17 @@ void execution::state::consume_rows(need_response answer) {
   if (!label_embeds.empty() && refuses_label_embeds(answer)) {
     // The database could not join a foreign key's rows for their labels: the
     // read goes again as the call asked, and the labels are looked up after
-    // it where they can be; later reads of the table do not try the join.
+    // it where they can be.
     label_embeds_refused = true;
-    registry.note_refused_joins(tbl.name);
+    join_refused = true;
     return plan_main();
   }
   if (!succeeded(answer)) return fail(detail::database_error(answer, "reading " + tbl.name));
+  // The read without the join went through: the join was what the database
+  // refused, and later reads of the table do not try it (a read that fails
+  // either way, say without a right to the table itself, leaves nothing to
+  // remember).
+  if (join_refused) registry.note_refused_joins(tbl.name);
   // PostgREST answers with an array of rows unless asked for one object
   // (`Accept: application/vnd.pgrst.object+json`), which no request here
   // does; anything else is a broken server or proxy, not zero rows.

@@ -66,6 +66,9 @@ struct execution::state {
   /// (none once the database refused them: the read is sent again without).
   std::vector<label_embed> label_embeds;
   bool label_embeds_refused = false;
+  /// The database refused the read's join (not its URL's length): noted in
+  /// the registry once the read without it succeeds.
+  bool join_refused = false;
   /// The main response, kept while the labels it refers to are looked up.
   std::string main_body;
   int main_status = 0;

@@ -66,9 +66,12 @@ std::string label_select(const table& tbl) {
 
 namespace {
 
-// One row of `target` with its key and label columns: a known row gets its
-// label, an unknown one becomes a `linked` ref with it. The signed-in user's
-// own row (`me`, a table keyed by user ids) gets none.
+// One row of `target` with its key and label columns: a known row without a
+// label gets this one, an unknown one becomes a `linked` ref with it. A
+// label the session knows is kept (a read of the row itself renews it), so a
+// read's labels do not depend on whether it also met rows the session had
+// not met. The signed-in user's own row (`me`, a table keyed by user ids)
+// gets none.
 void apply_label(ref_registry& registry, const table& target, json_value row, std::string_view me = {}) {
   const column* key_col = target.key_column();
   if (!key_col || !row.is_object()) return;
@@ -78,9 +81,9 @@ void apply_label(ref_registry& registry, const table& target, json_value row, st
   if (label.empty()) return;
   const ref_entry* known = key_col->type == column_type::uuid ? registry.find_by_uuid(*key, target.ref_prefix)
                                                               : registry.find_by_key(target.ref_prefix, *key);
-  if (known)
-    registry.set_label(std::size_t(known - registry.entries().data()), label);
-  else
+  if (known) {
+    if (known->label.empty()) registry.set_label(std::size_t(known - registry.entries().data()), label);
+  } else
     registry.register_keyed_row(target.name, target.ref_prefix, key_col->type, *key, ref_action::linked, label);
 }
 

@@ -520,14 +520,15 @@ TEST_CASE("a read brings its foreign keys' labels along: one request, no lookup"
   CHECK(r.registry.find("recipe_1")->label == "Shakshuka");
 
   // The next read joins again, since only its answer tells which rows it
-  // meets: a row the session knows is translated as known (its embed
-  // skipped), a new one gets its label from the embed; one request.
+  // meets: a row the session knows keeps the label it knows (the same
+  // whether or not the read met new rows), a new one gets its label from the
+  // embed; one request.
   r.start("db_read", R"({"table":"meal_plans"})");
   REQUIRE(r.needs().size() == 1);
   CHECK(query_of(r.request()).find("select=*,_label_recipe_id:recipe_id(id,name)&") == 0);
   r.answer(0, ok(std::string(R"([{"id":")") + plan + R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" +
                  numbered_uuid(2) + R"(","_label_recipe_id":{"id":")" + numbered_uuid(2) +
-                 R"(","name":"Shakshuka"}},{"id":")" + numbered_uuid(8) +
+                 R"(","name":"Shakshuka, renamed"}},{"id":")" + numbered_uuid(8) +
                  R"(","date":"2026-02-02","meal_type":"lunch","recipe_id":")" + numbered_uuid(9) +
                  R"(","_label_recipe_id":{"id":")" + numbered_uuid(9) + R"(","name":"Dal"}}])"));
   const json next = r.result();
@@ -561,6 +562,10 @@ TEST_CASE("a read whose label embeds would make its URL too long goes as the cal
   r.start("db_read", params);
   REQUIRE(r.needs().size() == 1);
   CHECK(r.request().url == plain->url);
+  // That was this call's URL, not the database: nothing is remembered.
+  r.answer(0, ok("[]"));
+  CHECK(r.result()["error"].is_null());
+  CHECK_FALSE(r.registry.refuses_joins("meal_plans"));
 }
 
 TEST_CASE("rows embedded in a read bring their foreign keys' labels inside their embed") {
@@ -640,6 +645,18 @@ TEST_CASE("a database that cannot join a foreign key's rows gets the read again 
     CHECK(query_of(r.request()).find("_label_") == std::string::npos);
     r.start("db_read", R"({"table":"tasks"})");
     CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(id,name)") != std::string::npos);
+  }
+  SUBCASE("a read that fails without the join too leaves nothing remembered") {
+    run r;
+    r.registry = ref_registry();
+    r.start("db_read", R"({"table":"meal_plans"})");
+    const std::string denied = R"({"code":"42501","message":"permission denied for table meal_plans"})";
+    r.answer(0, {403, "", "application/json", denied});
+    REQUIRE(r.needs().size() == 1);
+    r.answer(0, {403, "", "application/json", denied});
+    CHECK_FALSE(r.result()["error"].is_null());
+    CHECK_FALSE(r.registry.refuses_joins("meal_plans"));
+    CHECK(r.registry.to_json().find("joins_refused") == std::string::npos);
   }
   SUBCASE("a refusal for another reason is the read's error, in one request") {
     run r;

@@ -147,7 +147,8 @@ export class Registry {
   }
 
   /**
-   * The serializable state (`{ format, version, turn, counters, gen_counters, refs }`).
+   * The serializable state (`{ format, version, turn, counters, gen_counters, refs }`, and
+   * `uncertain` and `joins_refused` when they hold anything).
    * Throws `AlfredError` (`internal_error`) only if the core runs out of memory writing it.
    */
   toJSON() {
