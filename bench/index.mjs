@@ -91,6 +91,9 @@ if (figures.requestRatios) {
   target('size budget the tests enforce', kb(figures.coreGzip), `≤ ${kb(figures.sizeBudget)}`, figures.coreGzip <= figures.sizeBudget);
   const ratio = figures.coldMs / figures.postgrestImportMs;
   target('import + loadCore(), fresh Node process (× postgrest-js import)', `${figures.coldMs.toFixed(1)} ms, ${ratio.toFixed(2)}×`, '≤ 2×', ratio <= 2);
+  if (figures.firstCallMs !== undefined) {
+    target('the first tool call after loadCore (createAct + read), warm-up on / off (ms)', `${figures.firstCallMs.toFixed(1)} / ${figures.firstCallColdMs.toFixed(1)}`, '(printed)', null);
+  }
 }
 if (figures.workerRatios) {
   for (const [clients, ratio] of Object.entries(figures.workerRatios)) {

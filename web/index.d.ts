@@ -665,6 +665,15 @@ export interface LoadOptions {
    * (validated at load; a bad one rejects with `invalid_domain`). Default: `kitchen`.
    */
   domain?: DomainConfig;
+  /**
+   * Default `true`: once per compiled module, when the runtime is next idle,
+   * the core runs one call of its own (a read on a small domain, answered in
+   * process; no request leaves, no tracer or audit hook sees it), so that the
+   * app's first `createAct` and first tool call do not pay for compiling the
+   * WebAssembly code they reach (about 15 ms in Node). Not in Cloudflare
+   * Workers. `false` turns it off (docs/architecture.md, "The first call").
+   */
+  warmUp?: boolean;
 }
 
 /**

@@ -26,6 +26,7 @@ declare const precompiled: WebAssembly.Module;
 const options: LoadOptions = { wasmModule: precompiled };
 const core: Core = await loadCore(options);
 await loadCore();
+await loadCore({ warmUp: false, maxInputBytes: 1 << 20 });
 
 const domain: DomainConfig = kitchen;
 const columnType: 'uuid' | 'text' | 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamp' | 'text[]' | 'uuid[]' | 'tsvector' | 'jsonb' =

@@ -13,10 +13,11 @@ import { domainFromOpenApiWith } from '../pull/index.js';
 import { cachedToolDefinitions, deepFreeze, toolResult, toolResultText } from '../tools.js';
 import { asResult, instantiateModule, jsonText, parseResult, throwingAlfredError } from './boundary.js';
 import { validateDomainWith } from './domains.js';
-import { setInternals } from './internals.js';
+import { internalsOf, setInternals } from './internals.js';
 import { CorePlumbing } from './plumbing.js';
 import { LastContext } from './requests.js';
 import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegistry } from './registry.js';
+import { scheduleWarmUp } from './warm-up.js';
 import { codes } from '../../dist/error-codes.mjs';
 import { promptTemplatesJson } from '../../dist/prompt-templates.mjs';
 
@@ -26,7 +27,10 @@ import { promptTemplatesJson } from '../../dist/prompt-templates.mjs';
  * `domain` is the core's domain: what its registries and calls are bound to
  * unless they name another (loadCore passes the kitchen by default).
  */
-export async function instantiateCore(wasmModule, { maxInputBytes, domain = defaultDomain } = {}) {
+export async function instantiateCore(wasmModule, { maxInputBytes, domain = defaultDomain, warmUp = true } = {}) {
+  if (typeof warmUp !== 'boolean') {
+    throw new AlfredError({ code: codes.invalid_option, path: 'warmUp', message: 'warmUp must be true or false', hint: 'leave it out to warm the core up when the runtime is idle' });
+  }
   if (!(wasmModule instanceof WebAssembly.Module)) {
     throw new AlfredError({
       code: codes.invalid_option,
@@ -36,7 +40,9 @@ export async function instantiateCore(wasmModule, { maxInputBytes, domain = defa
     });
   }
   const module = await instantiateModule(wasmModule);
-  return new Core(module, domain, maxInputBytes);
+  const core = new Core(module, domain, maxInputBytes);
+  if (warmUp) internalsOf(core).warmedUp = scheduleWarmUp(core, wasmModule);
+  return core;
 }
 
 /**

@@ -27,6 +27,11 @@ export class CorePlumbing {
     this.input = { pointer: 0, capacity: 0 };
     /** The most UTF-8 bytes one stateless call takes (`loadCore({ maxInputBytes })`). */
     this.maxInputBytes = checkedInputLimit(maxInputBytes);
+    /**
+     * The warm-up this instance scheduled (core/warm-up.js): a promise of
+     * whether it ran through, or null when it scheduled none.
+     */
+    this.warmedUp = null;
   }
 
   /**
