@@ -47,6 +47,8 @@ const NOT_CODES = new Set([
   'input_required', 'authorization_servers', 'resource_name',
   // A workerd compatibility flag (scripts/serve-worker.mjs).
   'enable_request_signal',
+  // The registry state's tables that refuse joins; the warm-up's domain and refs (core/warm-up.js).
+  'joins_refused', 'alfred_act_warm_up', 'project_1', 'note_1',
 ]);
 
 function sources(dir) {
