@@ -666,12 +666,14 @@ export interface LoadOptions {
    */
   domain?: DomainConfig;
   /**
-   * Default `true`: once per compiled module, when the runtime is next idle,
-   * the core runs one call of its own (a read on a small domain, answered in
-   * process; no request leaves, no tracer or audit hook sees it), so that the
-   * app's first `createAct` and first tool call do not pay for compiling the
-   * WebAssembly code they reach (about 15 ms in Node). Not in Cloudflare
-   * Workers. `false` turns it off (docs/architecture.md, "The first call").
+   * Default `true`: once per compiled module, when the runtime is next idle
+   * after loading, the core runs a few calls of its own (a read, a create and
+   * an update on a small domain, answered in process; no request leaves, no
+   * tracer or audit hook sees them), so that the app's first `createAct` and
+   * first tool call do not pay for compiling the code they reach (about 15 ms
+   * in Node). Skipped when the app has started a call by then, and in
+   * Cloudflare Workers. `false` turns it off (docs/architecture.md, "The
+   * first call").
    */
   warmUp?: boolean;
 }

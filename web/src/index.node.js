@@ -4,6 +4,7 @@ import { createActFactory } from './act/factory.js';
 import { createDomainPull } from './pull/index.js';
 import { globalTracer } from './policy/otel.js';
 import { internalsOf } from './core/internals.js';
+import { warmUpWhenIdle } from './core/warm-up.js';
 
 export * from './public.js';
 
@@ -31,6 +32,9 @@ const loadShipped = createLoadCore(
     }
     return compileBytes(new Uint8Array(bytes), url);
   },
+  // Scheduled by loadCore below, once the tracer is set too: a warm-up that
+  // ran while the tracer's import read from disk would hold loadCore up.
+  { warmUpOnLoad: false },
 );
 
 /**
@@ -47,6 +51,7 @@ const loadShipped = createLoadCore(
 export async function loadCore(options) {
   const [core, tracer] = await Promise.all([loadShipped(options), globalTracer()]);
   internalsOf(core).useDefaultTracer(tracer);
+  warmUpWhenIdle(core);
   return core;
 }
 

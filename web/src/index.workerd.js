@@ -15,7 +15,9 @@ export * from './public.js';
  * import { loadCore } from 'alfred-act'
  * const core = await loadCore()
  */
-export const loadCore = createLoadCore(async () => wasm);
+// No warm-up (core/warm-up.js): an isolate starts with its first request
+// already waiting, and its CPU time is what the account pays for.
+export const loadCore = createLoadCore(async () => wasm, undefined, { warmUpOnLoad: false });
 
 /**
  * An executor for one user, usable at once (the core loads on first use).

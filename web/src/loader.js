@@ -9,6 +9,7 @@
 // Compiled modules are cached (one per URL, one for the shipped file), never
 // instances, so every loadCore() call gets fresh WASM memory.
 import { instantiateCore } from './core/index.js';
+import { warmUpWhenIdle } from './core/warm-up.js';
 import { defaultDomain } from './default-domain.js';
 import { AlfredError } from './errors.js';
 import { codes } from '../dist/error-codes.mjs';
@@ -69,8 +70,11 @@ function wasmOption(wasm) {
 /**
  * `compileShipped()` compiles the package's own .wasm; `compileUrl(url)`
  * compiles one at a URL (default: fetch, resolved against the page).
+ * `warmUpOnLoad`: whether loadCore schedules the core's warm-up
+ * (core/warm-up.js) before it resolves; an entry that passes false
+ * schedules it itself, or not at all.
  */
-export function createLoadCore(compileShipped, compileUrl = (url) => fetchWasm(new URL(url, globalThis.location?.href))) {
+export function createLoadCore(compileShipped, compileUrl = (url) => fetchWasm(new URL(url, globalThis.location?.href)), { warmUpOnLoad = true } = {}) {
   let shipped;
   const byUrl = new Map();
   // A failed load must not poison the cache: the next call tries again.
@@ -79,7 +83,7 @@ export function createLoadCore(compileShipped, compileUrl = (url) => fetchWasm(n
       forget();
       throw cause;
     });
-  return async function loadCore(options = {}) {
+  const load = async (options) => {
     const domain = options?.domain ?? defaultDomain;
     const injected = options?.wasmModule;
     if (injected !== undefined && injected !== null) return instantiateCore(injected, { ...options, domain });
@@ -93,5 +97,12 @@ export function createLoadCore(compileShipped, compileUrl = (url) => fetchWasm(n
       shipped = undefined;
     });
     return instantiateCore(await shipped, { ...options, domain });
+  };
+  // The warm-up is scheduled once the core is handed over (an entry that
+  // does more before it resolves schedules it itself).
+  return async function loadCore(options = {}) {
+    const core = await load(options);
+    if (warmUpOnLoad) warmUpWhenIdle(core);
+    return core;
   };
 }

@@ -17,7 +17,6 @@ import { internalsOf, setInternals } from './internals.js';
 import { CorePlumbing } from './plumbing.js';
 import { LastContext } from './requests.js';
 import { Registry, bindCoreModule, boundRegistry, registryHandleOf, restoreRegistry } from './registry.js';
-import { scheduleWarmUp } from './warm-up.js';
 import { codes } from '../../dist/error-codes.mjs';
 import { promptTemplatesJson } from '../../dist/prompt-templates.mjs';
 
@@ -27,8 +26,8 @@ import { promptTemplatesJson } from '../../dist/prompt-templates.mjs';
  * `domain` is the core's domain: what its registries and calls are bound to
  * unless they name another (loadCore passes the kitchen by default).
  */
-export async function instantiateCore(wasmModule, { maxInputBytes, domain = defaultDomain, warmUp = true } = {}) {
-  if (typeof warmUp !== 'boolean') {
+export async function instantiateCore(wasmModule, { maxInputBytes, domain = defaultDomain, warmUp } = {}) {
+  if (warmUp !== undefined && warmUp !== null && typeof warmUp !== 'boolean') {
     throw new AlfredError({ code: codes.invalid_option, path: 'warmUp', message: 'warmUp must be true or false', hint: 'leave it out to warm the core up when the runtime is idle' });
   }
   if (!(wasmModule instanceof WebAssembly.Module)) {
@@ -41,7 +40,8 @@ export async function instantiateCore(wasmModule, { maxInputBytes, domain = defa
   }
   const module = await instantiateModule(wasmModule);
   const core = new Core(module, domain, maxInputBytes);
-  if (warmUp) internalsOf(core).warmedUp = scheduleWarmUp(core, wasmModule);
+  // What the warm-up needs (loadCore schedules it: core/warm-up.js).
+  internalsOf(core).warmUp = { wanted: warmUp !== false, module: wasmModule, state: 'none', done: null };
   return core;
 }
 

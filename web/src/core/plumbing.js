@@ -28,10 +28,13 @@ export class CorePlumbing {
     /** The most UTF-8 bytes one stateless call takes (`loadCore({ maxInputBytes })`). */
     this.maxInputBytes = checkedInputLimit(maxInputBytes);
     /**
-     * The warm-up this instance scheduled (core/warm-up.js): a promise of
-     * whether it ran through, or null when it scheduled none.
+     * This instance's warm-up (core/warm-up.js): `{ wanted, module, state,
+     * done }`, `state` one of none, scheduled, running, done, failed,
+     * skipped; `done` a promise of the final state once one is scheduled.
      */
-    this.warmedUp = null;
+    this.warmUp = { wanted: false, module: null, state: 'none', done: null };
+    /** How many executions were started (the warm-up skips itself once the app has started one). */
+    this.executionsStarted = 0;
   }
 
   /**
@@ -98,6 +101,7 @@ export class CorePlumbing {
    * JSON text already (an act writes its fixed settings once).
    */
   startExecution(tool, params, context, { registry, domain, settings, settingsText }) {
+    this.executionsStarted++;
     const handles = [this.domainHandle(domain), registryHandleOf(registry, this.core), context.handle];
     const maxParams = settings?.limits?.maxParamsBytes ?? this.core.executionLimits.maxParamsBytes;
     return startExecutionWith(this.module, this.input, handles, { tool, params, settings, settingsText, maxParams });
