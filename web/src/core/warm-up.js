@@ -107,10 +107,9 @@ export function warmUpWhenIdle(core) {
 /** Runs the warm-up calls on `core` now (see above); rejects with what they throw. */
 export async function warmUp(core) {
   const domain = warmUpDomain();
-  const stored = new Map([[ROW.id, ROW]]);
   const fetch = async (url, init = {}) => {
     const method = init.method ?? 'GET';
-    let body = [...stored.values()];
+    let body = [ROW];
     if (method === 'POST') body = [JSON.parse(init.body)].flat().map((row) => ({ ...ROW, ...row }));
     if (method === 'PATCH') body = body.map((row) => ({ ...row, ...JSON.parse(init.body) }));
     const text = JSON.stringify(body.map((row) => ({ ...row, _label_project_id: { id: PARENT, name: 'Home' } })));

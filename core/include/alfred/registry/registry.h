@@ -205,10 +205,11 @@ class ref_registry {
 
   /// Tables whose reads the database would not join the rows their foreign
   /// keys point at to (PostgREST knows no such relationship, or the user has
-  /// no right to the other table): a read of one of them brings no labels
-  /// along and looks them up after it instead of sending a join that fails
-  /// first. Part of the state, since that is a property of the database;
-  /// the newest kMaxJoinsRefused stay.
+  /// no right to the other table), noted once the read without the join
+  /// succeeded: a read of one of them brings no labels along and looks them
+  /// up after it instead of sending a join that fails first. Part of the
+  /// state (the database's schema and the role's rights, which a session
+  /// does not expect to change); the newest kMaxJoinsRefused stay.
   bool refuses_joins(std::string_view table) const;
   void note_refused_joins(std::string_view table);
 
