@@ -592,6 +592,35 @@ test('labels the read could not bring come from a lookup after it', async () => 
   assert.deepEqual(fetch.requests.map((r) => r.status), [200]);
 });
 
+test('a read over maxResponseBytes only with the labels\' rows along goes again without them, then looks them up', async () => {
+  const truth = await dbRows('/meal_plans?select=id,recipe_id,recipes(name)');
+  assert.ok(truth.some((plan) => plan.recipe_id !== null), 'some meal plan has a recipe');
+  // The size of the read with the join, as the stack sends it; a byte less is the limit.
+  let joined = 0;
+  const probe = actFor({
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (new URL(url).searchParams.get('select').includes('_label_')) joined = bytes.length;
+      return new Response(bytes, { status: response.status, headers: response.headers });
+    },
+  });
+  ok(await probe.act.execute('db_read', { table: 'meal_plans' }));
+  assert.ok(joined > 0);
+  const recorder = recordingFetch();
+  const { act } = actFor({ fetch: recorder, limits: { maxResponseBytes: joined - 1 } });
+  const result = ok(await act.execute('db_read', { table: 'meal_plans' }));
+  assert.equal(result.data.length, truth.length);
+  const map = uuids(act);
+  for (const row of result.data) {
+    const expected = truth.find((t) => t.id === map.get(row.id));
+    if (expected.recipe_id) assert.equal(row._recipe_id_label, expected.recipes.name, `label of ${row.id}`);
+  }
+  const sent = recorder.requests.map((r) => [new URL(r.url).pathname, new URL(r.url).searchParams.get('select').includes('_label_')]);
+  assert.deepEqual(sent, [['/meal_plans', true], ['/meal_plans', false], ['/recipes', false]]);
+  assert.equal(act.registry.toJSON().joins_refused, undefined, 'a size is not the database refusing');
+});
+
 test('a failed label lookup leaves the main result intact, without those labels', async () => {
   // The read does not bring the labels (its embed is taken out on the way),
   // and the lookup is sent to a table PostgREST does not have: a real 404.

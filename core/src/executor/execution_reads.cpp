@@ -40,6 +40,9 @@ bool refuses_label_embeds(const need_response& answer) {
 
 bool execution::state::consume_main(pending_need& main) {
   need_response& answer = *main.answer;
+  main_over_bytes =
+      answer.failure == transport_failure::too_large ||
+      (answer.failure == transport_failure::none && answer.body.size() > settings.limits.max_response_bytes);
   main_rows_seen = apply_limits(answer);
   record.source = query_source::database;
   if (effective->kind == tool_kind::call)
@@ -60,6 +63,14 @@ void execution::state::consume_rows(need_response answer) {
     // it where they can be.
     label_embeds_refused = true;
     join_refused = true;
+    return plan_main();
+  }
+  if (!label_embeds.empty() && main_over_bytes) {
+    // Over the response's byte limit with the labels' rows along: the read
+    // goes again as the call asked (for this call only; the labels are
+    // looked up after it), since without them it may fit. Too many rows
+    // would be as many without.
+    label_embeds_refused = true;
     return plan_main();
   }
   if (!succeeded(answer)) return fail(detail::database_error(answer, "reading " + tbl.name));

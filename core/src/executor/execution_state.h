@@ -69,6 +69,8 @@ struct execution::state {
   /// The database refused the read's join (not its URL's length): noted in
   /// the registry once the read without it succeeds.
   bool join_refused = false;
+  /// The main answer was over the response's byte limit (consume_main).
+  bool main_over_bytes = false;
   /// The main response, kept while the labels it refers to are looked up.
   std::string main_body;
   int main_status = 0;

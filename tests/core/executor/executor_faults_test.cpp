@@ -243,9 +243,11 @@ TEST_CASE("regression: a 5xx HTML page gives a short message, the page is kept, 
 
 TEST_CASE("transport failures of reads have their own codes") {
   ref_registry reg = sample_registry();
-  auto failed_read = [&](need_response response) {
+  // Answered the same way each time it asks (a response too large with the
+  // labels' rows along is asked for again without them).
+  auto failed_read = [&](const need_response& response) {
     execution ex(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_session());
-    ex.respond(0, std::move(response));
+    for (int round = 0; round < 3 && !ex.done(); ++round) ex.respond(0, response);
     return result_of(ex)["error"];
   };
   CHECK(failed_read(answer(0, "no response within 30000 ms", transport_failure::timeout))["code"] == "timeout");

@@ -568,6 +568,37 @@ TEST_CASE("a read whose label embeds would make its URL too long goes as the cal
   CHECK_FALSE(r.registry.refuses_joins("meal_plans"));
 }
 
+TEST_CASE("a read whose response with the labels' rows is over the limit goes again as the call asked") {
+  run r;
+  r.registry = ref_registry();
+  r.start("db_read", R"({"table":"meal_plans"})");
+  REQUIRE(r.needs().size() == 1);
+  CHECK(query_of(r.request()).find("_label_recipe_id:") != std::string::npos);
+  r.answer(0, {200, "", "application/json", "content-length 9000000, over 8 MiB", transport_failure::too_large});
+  REQUIRE(r.needs().size() == 1);
+  CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) +
+                 R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" + numbered_uuid(2) + R"("}])"));
+  REQUIRE(r.needs().size() == 1);  // the lookup
+  CHECK(r.request().url.find("/recipes?") != std::string::npos);
+  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(2) + R"(","name":"Shakshuka"}])"));
+  const json out = r.result();
+  CHECK(out["error"].is_null());
+  CHECK(out["data"][0]["_recipe_id_label"] == "Shakshuka");
+  // This call's size, not the database: the next read joins again.
+  CHECK_FALSE(r.registry.refuses_joins("meal_plans"));
+  SUBCASE("too large without them too: the read's error") {
+    run big;
+    big.registry = ref_registry();
+    big.start("db_read", R"({"table":"meal_plans"})");
+    big.answer(0, {200, "", "application/json", "over the limit", transport_failure::too_large});
+    REQUIRE(big.needs().size() == 1);
+    big.answer(0, {200, "", "application/json", "over the limit", transport_failure::too_large});
+    CHECK(big.ex->done());
+    CHECK_FALSE(big.result()["error"].is_null());
+  }
+}
+
 TEST_CASE("rows embedded in a read bring their foreign keys' labels inside their embed") {
   run r;
   r.registry = ref_registry();
