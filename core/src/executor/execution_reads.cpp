@@ -40,10 +40,7 @@ bool refuses_label_embeds(const need_response& answer) {
 
 bool execution::state::consume_main(pending_need& main) {
   need_response& answer = *main.answer;
-  main_over_bytes =
-      answer.failure == transport_failure::too_large ||
-      (answer.failure == transport_failure::none && answer.body.size() > settings.limits.max_response_bytes);
-  main_rows_seen = apply_limits(answer);
+  main_rows_seen = apply_limits(answer, &main_over_bytes);
   record.source = query_source::database;
   if (effective->kind == tool_kind::call)
     consume_call(std::move(answer));

@@ -69,7 +69,7 @@ struct execution::state {
   /// The database refused the read's join (not its URL's length): noted in
   /// the registry once the read without it succeeds.
   bool join_refused = false;
-  /// The main answer was over the response's byte limit (consume_main).
+  /// The main answer was over the response's byte limit (apply_limits).
   bool main_over_bytes = false;
   /// The main response, kept while the labels it refers to are looked up.
   std::string main_body;
@@ -286,7 +286,9 @@ struct execution::state {
   // byte limit already; rows are counted here, before anything is parsed.
   /// Fails an answer over the limits; the rows of an array answer
   /// (counted up to one past the limit), or nothing for any other answer.
-  std::optional<std::size_t> apply_limits(need_response& answer) const;
+  /// `over_bytes`, when given, is set when the answer is over the byte limit
+  /// (here, or already on the JS side).
+  std::optional<std::size_t> apply_limits(need_response& answer, bool* over_bytes = nullptr) const;
 
   // What a 2xx body is when it is not an array ("an object", "a number", …),
   // or null for an array. Only the first character is looked at: the

@@ -52,6 +52,21 @@ std::string query_of(const http_request& req) {
   return out;
 }
 
+// A meal-plans read sent again without its join: its one row, then the
+// lookup of its recipe's label after it; the result names the recipe.
+void read_again_without_join(run& r) {
+  REQUIRE(r.needs().size() == 1);
+  CHECK(query_of(r.request()).find("_label_") == std::string::npos);
+  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) +
+                 R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" + numbered_uuid(2) + R"("}])"));
+  REQUIRE(r.needs().size() == 1);  // the lookup, as before
+  CHECK(r.request().url.find("/recipes?") != std::string::npos);
+  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(2) + R"(","name":"Shakshuka"}])"));
+  const json out = r.result();
+  CHECK(out["error"].is_null());
+  CHECK(out["data"][0]["_recipe_id_label"] == "Shakshuka");
+}
+
 }  // namespace
 
 TEST_CASE("a validation error finishes at once, with the model's params in the query and UUIDs masked") {
@@ -575,16 +590,7 @@ TEST_CASE("a read whose response with the labels' rows is over the limit goes ag
   REQUIRE(r.needs().size() == 1);
   CHECK(query_of(r.request()).find("_label_recipe_id:") != std::string::npos);
   r.answer(0, {200, "", "application/json", "content-length 9000000, over 8 MiB", transport_failure::too_large});
-  REQUIRE(r.needs().size() == 1);
-  CHECK(query_of(r.request()).find("_label_") == std::string::npos);
-  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) +
-                 R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" + numbered_uuid(2) + R"("}])"));
-  REQUIRE(r.needs().size() == 1);  // the lookup
-  CHECK(r.request().url.find("/recipes?") != std::string::npos);
-  r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(2) + R"(","name":"Shakshuka"}])"));
-  const json out = r.result();
-  CHECK(out["error"].is_null());
-  CHECK(out["data"][0]["_recipe_id_label"] == "Shakshuka");
+  read_again_without_join(r);
   // This call's size, not the database: the next read joins again.
   CHECK_FALSE(r.registry.refuses_joins("meal_plans"));
   SUBCASE("too large without them too: the read's error") {
@@ -653,16 +659,7 @@ TEST_CASE("a database that cannot join a foreign key's rows gets the read again 
     CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(id,name)") != std::string::npos);
     r.answer(0, {status, "", "application/json",
                  std::string(R"({"code":")") + code + R"(","details":null,"hint":null,"message":"no join"})"});
-    REQUIRE(r.needs().size() == 1);
-    CHECK(query_of(r.request()).find("_label_") == std::string::npos);
-    r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) +
-                   R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" + numbered_uuid(2) + R"("}])"));
-    REQUIRE(r.needs().size() == 1);  // the lookup, as before
-    CHECK(r.request().url.find("/recipes?") != std::string::npos);
-    r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(2) + R"(","name":"Shakshuka"}])"));
-    const json out = r.result();
-    CHECK(out["error"].is_null());
-    CHECK(out["data"][0]["_recipe_id_label"] == "Shakshuka");
+    read_again_without_join(r);
     // The registry remembers the refusal, in its state too: the next read of
     // meal plans asks for no join, nor does one restored from the state; a
     // read of another table still joins.
