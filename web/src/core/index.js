@@ -41,7 +41,7 @@ export async function instantiateCore(wasmModule, { maxInputBytes, domain = defa
   const module = await instantiateModule(wasmModule);
   const core = new Core(module, domain, maxInputBytes);
   // What the warm-up needs (loadCore schedules it: core/warm-up.js).
-  internalsOf(core).warmUp = { wanted: warmUp !== false, module: wasmModule, state: 'none', done: null };
+  Object.assign(internalsOf(core).warmUp, { wanted: warmUp !== false, module: wasmModule });
   return core;
 }
 
