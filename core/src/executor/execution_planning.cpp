@@ -234,7 +234,7 @@ error execution::state::too_many_rows(long long count) const {
 // write's previewed rows): the keys go in the write's URL.
 constexpr std::size_t kMaxPinnedRows = 100;
 
-bool execution::state::plan_affected_count() {
+tool_call execution::state::affected_count_call() const {
   const tool_call& call = *effective;
   tool_call count;
   count.kind = tool_kind::read;
@@ -248,7 +248,34 @@ bool execution::state::plan_affected_count() {
   // URL can name) restrict the write to them.
   count.limit = call.tbl->key_column() ? long(std::min(settings.max_affected, kMaxPinnedRows)) : 1;
   count.count = "exact";
-  return add_read_need(count, &state::consume_affected_count);
+  return count;
+}
+
+bool execution::state::plan_affected_count() {
+  return add_read_need(affected_count_call(), &state::consume_affected_count);
+}
+
+bool execution::state::names_its_rows() const {
+  const tool_call& call = *effective;
+  const column* key = call.tbl->key_column();
+  return key && std::any_of(call.filters.begin(), call.filters.end(), [&](const filter& f) {
+           return f.col == key && (f.op == filter_op::in || f.op == filter_op::eq) &&
+                  f.values.size() <= settings.max_affected;
+         });
+}
+
+bool execution::state::consume_count_after(pending_need& counted) {
+  need_response& answer = *counted.answer;
+  apply_limits(answer);
+  // Without a count the write's result stands as it is, with the note of a
+  // write that matched nothing.
+  if (succeeded(answer))
+    if (auto total = detail::content_range_total(answer.content_range); total && *total) {
+      affected_counted = true;
+      counted_rows = **total;
+    }
+  complete_main(alfred::result<std::string>(std::string("[]")), 0);
+  return false;
 }
 
 namespace {
@@ -313,9 +340,12 @@ void execution::state::plan_main() {
   tool_call& call = *effective;
   const bool changes_rows = effect_of(call.kind).changes_rows;
   if (changes_rows && settings.max_affected > 0) {
+    // By count, a write that names its rows by key (by ref, or an approved
+    // one pinned to its preview), no more of them than the limit, changes
+    // no row beyond them: it goes without a count, one round trip, not two.
     if (settings.max_affected_by == max_affected_check::header)
       call.max_affected = settings.max_affected;
-    else if (!affected_counted)
+    else if (!affected_counted && !names_its_rows())
       return void(plan_affected_count());
   }
   if (call.kind == tool_kind::create) {
@@ -327,18 +357,8 @@ void execution::state::plan_main() {
           created_ids.push_back(field.json.substr(1, field.json.size() - 2));  // a quoted UUID: no escapes
     if (created_ids.size() != call.rows.size() || !row_ids_drawn) created_ids.clear();
   }
-  // A call that already names its rows by key, no more of them than the
-  // limit (an approved write pinned to its preview), changes no row beyond
-  // them: it is sent as it is, its keys not named twice.
-  const auto names_its_rows = [&] {
-    const column* key = call.tbl->key_column();
-    return std::any_of(call.filters.begin(), call.filters.end(), [&](const filter& f) {
-      return f.col == key && (f.op == filter_op::in || f.op == filter_op::eq) &&
-             f.values.size() <= settings.max_affected;
-    });
-  };
   if (call.kind == tool_kind::read) plan_label_embeds(call);
-  if (counted_keys && call.tbl->key_column() && !names_its_rows()) {
+  if (counted_keys && call.tbl->key_column()) {
     // The write changes only the rows counted: the request is built with
     // their keys added to its filters (the record shows the call as given).
     tool_call pinned = call;

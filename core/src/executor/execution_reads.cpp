@@ -191,6 +191,15 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
   if (!rows) return fail(rows.err());
   const long n = long(written);
   if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove)) {
+    if (!affected_counted && !counted_after && settings.max_affected > 0 &&
+        settings.max_affected_by == max_affected_check::count) {
+      // Sent by key without a count (plan_main), it changed nothing: the
+      // count after it tells a row the user may not change from one that
+      // is not there.
+      counted_after = true;
+      if (auto count = build_request(dom, affected_count_call(), options))
+        return add_need({.ask = {.request = std::move(*count)}, .consume = &state::consume_count_after});
+    }
     if (affected_counted && counted_rows > 0) {
       // The count saw rows the write did not change: row-level security
       // lets this user read them but not change them (or they changed in

@@ -88,6 +88,10 @@ struct execution::state {
   /// An update or delete under `max_affected` checked by count: the rows
   /// its filters select were counted and are within the limit.
   bool affected_counted = false;
+  /// An update or delete by key under `max_affected` by count, sent without
+  /// counting first (its keys bound the rows it changes), that changed none:
+  /// its rows were counted after it, to say why.
+  bool counted_after = false;
   /// How many rows the count found, and the keys of those rows when the
   /// table has a one-column key and they were few enough to name: the
   /// write is restricted to them (a row that starts matching between the
@@ -265,6 +269,14 @@ struct execution::state {
   // the rows an update or delete selects are counted before it is sent.
   bool plan_affected_count();
   bool consume_affected_count(pending_need& counted);
+  // A read that counts the rows the write's filters select (and takes their keys).
+  tool_call affected_count_call() const;
+  // Whether the write names its rows by key, no more of them than the limit:
+  // it changes no row beyond them, so no count need bound it.
+  bool names_its_rows() const;
+  // The count after a write by key that changed no row: the rows the user
+  // can read but not change are said as such (complete_main).
+  bool consume_count_after(pending_need& counted);
   error too_many_rows(long long count) const;
 
   // Consuming answers: rounds and limits (executor.cpp); the catalog and semantic search

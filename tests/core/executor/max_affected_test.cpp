@@ -102,17 +102,93 @@ TEST_CASE(
   CHECK(out["query"]["effective"].is_null());
 }
 
-TEST_CASE("maxAffected by count: a write that names its rows by key (an approved one) is not restricted twice") {
+TEST_CASE(
+    "maxAffected by count: a write that names its rows by key (by ref, or an approved one) goes without a count, once "
+    "restricted") {
   ref_registry reg = sample_registry();
   auto del = start(reg, "db_delete",
                    R"({"table":"inventory","filters":[{"field":"location","op":"=","value":"fridge"},)"
                    R"({"field":"id","op":"in","value":["inv_1"]}]})",
                    5, max_affected_check::count);
-  del->respond(0, answer(206, std::string(R"([{"id":")") + std::string(kInv1) + R"("}])", "0-0/1"));
   REQUIRE(del->needs().size() == 1);
-  const std::string& url = del->needs()[0].request.url;
-  CHECK(url.find("id=in.") != std::string::npos);
-  CHECK(url.find("id=in.") == url.rfind("id=in."));
+  const http_request& write = del->needs()[0].request;
+  CHECK(write.method == "DELETE");
+  CHECK(prefer_of(write) == "return=representation");
+  CHECK(write.url.find("id=in.") != std::string::npos);
+  CHECK(write.url.find("id=in.") == write.url.rfind("id=in."));
+  del->respond(0, answer(200, std::string(R"([{"id":")") + std::string(kInv1) + R"(","name":"milk"}])"));
+  REQUIRE(del->done());
+  const json out = json::parse(del->result_json());
+  CHECK(out["error"].is_null());
+  CHECK(out["count"] == 1);
+  CHECK(out["query"]["notes"] == json::array());
+
+  // By ref with `=`: the same.
+  ref_registry fresh = sample_registry();
+  auto update =
+      start(fresh, "db_update",
+            R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}],"data":{"quantity":2}})", 5,
+            max_affected_check::count);
+  REQUIRE(update->needs().size() == 1);
+  CHECK(update->needs()[0].request.method == "PATCH");
+
+  // More keys than the limit: counted first, as any other filter.
+  auto wide = start(fresh, "db_delete",
+                    R"({"table":"recipes","filters":[{"field":"id","op":"in","value":["recipe_1","recipe_2"]}]})", 1,
+                    max_affected_check::count);
+  REQUIRE(wide->needs().size() == 1);
+  CHECK(wide->needs()[0].request.method == "GET");
+  CHECK(prefer_of(wide->needs()[0].request) == "count=exact");
+}
+
+TEST_CASE(
+    "maxAffected by count: a write by key that changed no row is counted after, to tell a row the user may not "
+    "change from one that is not there") {
+  ref_registry reg = sample_registry();
+  constexpr std::string_view kByRef =
+      R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}],"data":{"quantity":2}})";
+  auto hidden = start(reg, "db_update", kByRef, 5, max_affected_check::count);
+  REQUIRE(hidden->needs()[0].request.method == "PATCH");
+  hidden->respond(0, answer(200, "[]"));
+  REQUIRE_FALSE(hidden->done());
+  REQUIRE(hidden->needs().size() == 1);
+  const http_request& count = hidden->needs()[0].request;
+  CHECK(count.method == "GET");
+  CHECK(prefer_of(count) == "count=exact");
+  CHECK(count.url.find("id=eq.") != std::string::npos);
+  hidden->respond(0, answer(206, std::string(R"([{"id":")") + std::string(kInv1) + R"("}])", "0-0/1"));
+  REQUIRE(hidden->done());
+  json out = json::parse(hidden->result_json());
+  CHECK(out["error"].is_null());
+  CHECK(out["data"] == json::array());
+  CHECK(out["query"]["notes"] ==
+        json::array({"the filters select 1 row this user can read, but the database changed none: row-level security "
+                     "may not let this user change it"}));
+
+  auto gone = start(reg, "db_update", kByRef, 5, max_affected_check::count);
+  gone->respond(0, answer(200, "[]"));
+  gone->respond(0, answer(200, "[]", "*/0"));
+  REQUIRE(gone->done());
+  out = json::parse(gone->result_json());
+  CHECK(out["error"].is_null());
+  CHECK(out["query"]["notes"] ==
+        json::array({"no row matched the filters (it may not exist, or may belong to another user)"}));
+
+  // A count that fails leaves the write's result as it is: nothing is lost, nothing is sent again.
+  auto unsure = start(reg, "db_update", kByRef, 5, max_affected_check::count);
+  unsure->respond(0, answer(200, "[]"));
+  unsure->respond(0, answer(503, "upstream down"));
+  REQUIRE(unsure->done());
+  out = json::parse(unsure->result_json());
+  CHECK(out["error"].is_null());
+  CHECK(out["count"] == 0);
+  CHECK(out["query"]["notes"] ==
+        json::array({"no row matched the filters (it may not exist, or may belong to another user)"}));
+
+  // By header, no count after: the database enforced the limit itself.
+  auto strict = start(reg, "db_update", kByRef, 5, max_affected_check::header);
+  strict->respond(0, answer(200, "[]"));
+  CHECK(strict->done());
 }
 
 TEST_CASE("maxAffected by count: a count that selects nothing sends no write") {
