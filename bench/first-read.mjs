@@ -4,6 +4,9 @@
 // simulated network latency (a hosted project is tens of milliseconds away).
 // Each case starts from a fresh act, as a new conversation does, after the
 // reads it names; the same read again (every row known) is shown beside it.
+// Then a write by ref, the most common write an agent makes ("mark it done",
+// "remove the milk"), after the read or create that gave the ref: the local
+// stack runs PostgREST 12, so maxAffected is checked by count there.
 // Run: node bench/first-read.mjs (npm run bench:first-read). Environment:
 // BENCH_RTT_MS (25; 0 for the local stack alone), BENCH_ITERATIONS (15),
 // BENCH_TREE (another checkout with its web/dist built, to compare builds).
@@ -59,6 +62,39 @@ try {
       }
     }
     console.log(`${title.padEnd(38)}${String(median(first.requests)).padStart(8)}  ${median(first.ms).toFixed(1).padStart(5)}   | ${String(median(next.requests)).padStart(24)}  ${median(next.ms).toFixed(1).padStart(5)}`);
+  }
+
+  console.log(`\na write by ref (maxAffected 50, by count on PostgREST 12), ${RTT_MS} ms added to every request, median of ${ITERATIONS}\n`);
+  console.log('write                                 requests   ms');
+  const WRITES = [
+    ['update by ref, after a read', async (act, i) => {
+      const read = await act.callTool('db_read', { table: 'inventory', limit: 1 });
+      return ['db_update', { table: 'inventory', filters: [{ field: 'id', op: '=', value: read.rows[0].id }], data: { quantity: 100 + i } }];
+    }],
+    ['delete by ref, after a create', async (act, i) => {
+      const made = await act.callTool('db_create', { table: 'inventory', data: { name: `bench crumbs ${i}`, quantity: 1, unit: 'g', location: 'pantry' } });
+      return ['db_delete', { table: 'inventory', filters: [{ field: 'id', op: '=', value: made.rows[0].id }] }];
+    }],
+  ];
+  for (const [title, setUp] of WRITES) {
+    const write = { requests: [], ms: [] };
+    for (let i = 0; i < ITERATIONS; i++) {
+      let requests = 0;
+      const fetchWithLatency = async (url, init) => {
+        requests++;
+        await sleep(RTT_MS);
+        return fetch(url, init);
+      };
+      const act = core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, fetch: fetchWithLatency });
+      const [tool, params] = await setUp(act, i);
+      requests = 0;
+      const started = performance.now();
+      const result = await act.execute(tool, params);
+      write.ms.push(performance.now() - started);
+      if (result.error || result.count !== 1) throw new Error(`${title}: ${JSON.stringify(result.error ?? result.count)}`);
+      write.requests.push(requests);
+    }
+    console.log(`${title.padEnd(38)}${String(median(write.requests)).padStart(8)}  ${median(write.ms).toFixed(1).padStart(5)}`);
   }
 } finally {
   await stack.stop();

@@ -324,11 +324,26 @@ test('maxAffected on PostgREST 12: the strict preference is refused (PGRST122, n
   assert.match(fetch.sent[1].url, /&id=in\.\([0-9a-f-]{36},[0-9a-f-]{36}\)/);
   assert.match(core.renderQuery(narrow.query).data, /2 rows counted before changing them \(at most 5\)/);
   assert.deepEqual(await namesAt('wide-box'), names.slice(2));
+  // A write that names its rows by ref cannot change more than it names: no count, one request.
+  const listed = await act.callTool('db_read', at('wide-box', [{ field: 'name', op: 'in', value: ['wide 2', 'wide 3', 'wide 4'] }]));
+  const refOf = (name) => listed.rows.find((row) => row.name === name).id;
+  fetch.sent.length = 0;
+  const byRef = await act.execute('db_delete', { table: 'inventory', filters: [{ field: 'id', op: '=', value: refOf('wide 2') }] });
+  assert.deepEqual([byRef.error, byRef.count], [null, 1]);
+  assert.deepEqual(fetch.sent.map((request) => [request.method, request.status]), [['DELETE', 200]]);
+  assert.doesNotMatch(core.renderQuery(byRef.query).data, /counted/);
+  assert.deepEqual(await namesAt('wide-box'), names.slice(3));
+  // More refs than the limit: counted first, as any other filter.
+  fetch.sent.length = 0;
+  const tight = core.createAct(base({ fetch, maxAffected: 1, state: act.registry.toJSON() }));
+  const twoRefs = await tight.execute('db_update', { table: 'inventory', filters: [{ field: 'id', op: 'in', value: [refOf('wide 3'), refOf('wide 4')] }], data: { quantity: 9 } });
+  assert.equal(twoRefs.error.code, 'too_many_rows');
+  assert.deepEqual(fetch.sent.map((request) => [request.method, request.status]), [['GET', 206]]);
   // maxAffected: 0 sends neither the preference nor a count.
   const unlimited = statusFetch();
   const off = core.createAct(base({ fetch: unlimited, maxAffected: 0 }));
   const all = await off.execute('db_update', { ...at('wide-box'), data: { quantity: 7 } });
-  assert.equal(all.data.length, 4);
+  assert.equal(all.data.length, 3);
   assert.deepEqual(unlimited.sent.map((request) => request.method), ['PATCH']);
 });
 
