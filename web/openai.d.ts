@@ -104,7 +104,8 @@ export interface RunToolCallsOptions {
 }
 
 /**
- * Runs the function calls in order and resolves to the messages that answer them; `calls` is the SDK's
+ * Runs the function calls in order (reads in a row together, up to four at once; a write after the reads before
+ * it) and resolves to the messages that answer them, in the calls' order; `calls` is the SDK's
  * `message.tool_calls` or `response.output` as it is, and other items (custom tool calls, messages) are skipped.
  *
  * @example

@@ -152,6 +152,48 @@ test('Responses API: function_call items in, function_call_output items out; a c
   assert.deepEqual(body, [{ name: 'responses rice', quantity: 1, unit: 'kg', user_id: ada().id }]);
 });
 
+test('runToolCalls: reads in a row run together, at most four at once; a write waits for the reads before it and the reads after it wait for the write; answers keep the calls\' order', async () => {
+  await put('oa-together', 'oa together fig');
+  let open = 0;
+  let most = 0;
+  const order = [];
+  // Each request held back 30 ms, as a hosted project's round trip.
+  const slowFetch = async (url, init) => {
+    const method = init?.method ?? 'GET';
+    open += 1;
+    most = Math.max(most, open);
+    order.push(`${method} start`);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    try {
+      return await fetch(url, init);
+    } finally {
+      open -= 1;
+      order.push(`${method} end`);
+    }
+  };
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: ada().token, userId: ada().id, approve: 'none', maxAffected: 0, fetch: slowFetch });
+  const readAt = (id, location) => ({ id, type: 'function', function: { name: 'db_read', arguments: JSON.stringify({ table: 'inventory', filters: [{ field: 'location', op: '=', value: location }], ...nulls, columns: ['name'] }) } });
+  const replies = await runToolCalls(act, [
+    readAt('call_1', 'oa-together'),
+    readAt('call_2', 'fridge'),
+    readAt('call_3', 'pantry'),
+    readAt('call_4', 'freezer'),
+    readAt('call_5', 'oa-together'),
+    deleteAt('call_6', 'oa-together'),
+    readAt('call_7', 'oa-together'),
+  ]);
+  assert.deepEqual(replies.map((reply) => reply.tool_call_id), ['call_1', 'call_2', 'call_3', 'call_4', 'call_5', 'call_6', 'call_7']);
+  const [first, , , , fifth, removed, after] = replies.map((reply) => JSON.parse(reply.content));
+  assert.deepEqual([first.rows.map((row) => row.name), fifth.rows.map((row) => row.name)], [['oa together fig'], ['oa together fig']]);
+  assert.deepEqual([removed.ok, removed.count, after.ok, after.count], [true, 1, true, 0]);
+  // The five reads: four at once, then the fifth; the delete alone; the last read after it.
+  assert.equal(most, 4);
+  assert.deepEqual(order.slice(0, 4), ['GET start', 'GET start', 'GET start', 'GET start']);
+  const deleted = order.indexOf('DELETE start');
+  assert.equal(order.slice(0, deleted).filter((step) => step === 'GET end').length, 5);
+  assert.deepEqual(order.slice(deleted), ['DELETE start', 'DELETE end', 'GET start', 'GET end']);
+});
+
 // --- Safety controls: approval fails closed -------------------------------
 
 const put = async (location, name) => {

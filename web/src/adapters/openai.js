@@ -10,6 +10,7 @@
 import { modelJson } from '../model-json.js';
 import { approvalError } from '../policy/gate.js';
 import { SURFACE, surfaceApprove } from '../policy/options.js';
+import { WRITE_TOOLS } from '../policy/tool-effects.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 // The act's calls from here apply the OpenAI adapter's default approval.
@@ -91,9 +92,15 @@ async function runCall(act, call, { signal, approve }) {
 
 const modelCopy = ({ code, path, message, hint, preview }) => ({ code, path, message, hint, preview });
 
+// How many of the model's reads in a row run at once (a browser opens about
+// six connections to one host; the rest of its page needs some too).
+const READS_AT_ONCE = 4;
+
 /**
  * Runs the model's tool calls in order (a write may depend on the read
- * before it) and resolves to the messages that answer them: `{ role: 'tool',
+ * before it; reads in a row, which change nothing, run together, up to four
+ * at once: one round trip where the model asked for several tables) and
+ * resolves to the messages that answer them, in the calls' order: `{ role: 'tool',
  * tool_call_id, content }` for Chat Completions, `{ type:
  * 'function_call_output', call_id, output }` for the Responses API. `calls`
  * is `message.tool_calls` or `response.output`, as the `openai` package types
@@ -117,13 +124,37 @@ const modelCopy = ({ code, path, message, hint, preview }) => ({ code, path, mes
  */
 export async function runToolCalls(act, calls, { signal, approve } = {}) {
   if (approve !== undefined && typeof approve !== 'function') throw new TypeError('runToolCalls: approve must be a function (call, preview) => boolean | Promise<boolean>');
+  const answered = (call, text) => (call.api === 'chat' ? { role: 'tool', tool_call_id: call.id, content: text } : { type: 'function_call_output', call_id: call.id, output: text });
   const out = [];
+  let reads = [];
+  // The reads gathered so far, answered in their order; at most
+  // READS_AT_ONCE in flight.
+  const runReads = async () => {
+    const batch = reads;
+    reads = [];
+    const texts = new Array(batch.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < batch.length) {
+        const at = next++;
+        signal?.throwIfAborted();
+        texts[at] = await runCall(act, batch[at], { signal, approve });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, batch.length) }, worker));
+    batch.forEach((call, at) => out.push(answered(call, texts[at])));
+  };
   for (const item of calls ?? []) {
     const call = callOf(item);
     if (!call) continue;
+    if (!WRITE_TOOLS.has(call.name)) {
+      reads.push(call);
+      continue;
+    }
+    await runReads();
     signal?.throwIfAborted();
-    const text = await runCall(act, call, { signal, approve });
-    out.push(call.api === 'chat' ? { role: 'tool', tool_call_id: call.id, content: text } : { type: 'function_call_output', call_id: call.id, output: text });
+    out.push(answered(call, await runCall(act, call, { signal, approve })));
   }
+  await runReads();
   return out;
 }
