@@ -255,22 +255,29 @@ bool execution::state::plan_affected_count() {
   return add_read_need(affected_count_call(), &state::consume_affected_count);
 }
 
+// A key that may hold NULL (a view's, a unique column given as the key, a
+// hand-written one not declared NOT NULL) does not name one row per value:
+// `= null` selects every row without one. A NOT NULL key is trusted to be
+// unique, as refs trust it (docs/keys-and-owners.md).
 bool execution::state::names_its_rows() const {
   const tool_call& call = *effective;
   const column* key = call.tbl->key_column();
-  return key && std::any_of(call.filters.begin(), call.filters.end(), [&](const filter& f) {
+  return key && !key->nullable && std::any_of(call.filters.begin(), call.filters.end(), [&](const filter& f) {
            return f.col == key && (f.op == filter_op::in || f.op == filter_op::eq) &&
-                  f.values.size() <= settings.max_affected;
+                  f.values.size() <= settings.max_affected &&
+                  std::none_of(f.values.begin(), f.values.end(), [](const scalar& v) { return v.is_null(); });
          });
 }
 
 bool execution::state::consume_count_after(pending_need& counted) {
   need_response& answer = *counted.answer;
   apply_limits(answer);
-  // Without a count the write's result stands as it is, with the note of a
-  // write that matched nothing.
+  // Without a count the write's result stands as it is, and its note says
+  // why no row changed could not be told.
+  count_after_failed = true;
   if (succeeded(answer))
     if (auto total = detail::content_range_total(answer.content_range); total && *total) {
+      count_after_failed = false;
       affected_counted = true;
       counted_rows = **total;
     }

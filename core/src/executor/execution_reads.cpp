@@ -212,6 +212,10 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
           "this user {} {}",
           counted_rows == 1 ? std::string("1 row") : textfmt::format("{} rows", counted_rows),
           call.kind == tool_kind::update ? "change" : "delete", counted_rows == 1 ? "it" : "them"));
+    } else if (count_after_failed) {
+      record.notes.push_back(
+          "the database changed no row; counting the rows the filters select after it failed, so whether one is "
+          "missing or row-level security does not let this user change it is not known");
     } else {
       record.notes.push_back("no row matched the filters (it may not exist, or may belong to another user)");
     }

@@ -92,6 +92,7 @@ struct execution::state {
   /// counting first (its keys bound the rows it changes), that changed none:
   /// its rows were counted after it, to say why.
   bool counted_after = false;
+  bool count_after_failed = false;
   /// How many rows the count found, and the keys of those rows when the
   /// table has a one-column key and they were few enough to name: the
   /// write is restricted to them (a row that starts matching between the

@@ -174,7 +174,8 @@ TEST_CASE(
   CHECK(out["query"]["notes"] ==
         json::array({"no row matched the filters (it may not exist, or may belong to another user)"}));
 
-  // A count that fails leaves the write's result as it is: nothing is lost, nothing is sent again.
+  // A count that fails leaves the write's result as it is (nothing is lost, nothing is sent again), and says
+  // that why no row changed is not known.
   auto unsure = start(reg, "db_update", kByRef, 5, max_affected_check::count);
   unsure->respond(0, answer(200, "[]"));
   unsure->respond(0, answer(503, "upstream down"));
@@ -183,12 +184,43 @@ TEST_CASE(
   CHECK(out["error"].is_null());
   CHECK(out["count"] == 0);
   CHECK(out["query"]["notes"] ==
-        json::array({"no row matched the filters (it may not exist, or may belong to another user)"}));
+        json::array({"the database changed no row; counting the rows the filters select after it failed, so whether "
+                     "one is missing or row-level security does not let this user change it is not known"}));
 
   // By header, no count after: the database enforced the limit itself.
   auto strict = start(reg, "db_update", kByRef, 5, max_affected_check::header);
   strict->respond(0, answer(200, "[]"));
   CHECK(strict->done());
+}
+
+TEST_CASE(
+    "maxAffected by count: a key that may hold NULL, or `= null` on the key, does not name one row per value: "
+    "counted first") {
+  ref_registry reg = sample_registry();
+  // `id = null` on a NOT NULL key selects no row, but is counted, as any filter that names no row.
+  auto by_null = start(reg, "db_delete", R"({"table":"inventory","filters":[{"field":"id","op":"=","value":null}]})", 5,
+                       max_affected_check::count);
+  REQUIRE(by_null->needs().size() == 1);
+  CHECK(by_null->needs()[0].request.method == "GET");
+  CHECK(prefer_of(by_null->needs()[0].request) == "count=exact");
+
+  // A unique text column given as the key, which allows NULL.
+  auto tags = load_domain(
+      R"({"name":"tags","tables":{"tags":{"ref":"tag","key":"slug","columns":{"slug":{"type":"text"},"name":{"type":"text"}}}}})");
+  REQUIRE(tags.ok());
+  ref_registry tag_refs;
+  tag_refs.register_keyed_row("tags", "tag", column_type::text, "soup", ref_action::read, "soup");
+  execution_options settings;
+  settings.max_affected = 1;
+  settings.max_affected_by = max_affected_check::count;
+  for (const std::string_view params : {R"({"table":"tags","filters":[{"field":"slug","op":"=","value":null}]})",
+                                        R"({"table":"tags","filters":[{"field":"slug","op":"=","value":"tag_1"}]})"}) {
+    INFO(params);
+    execution del(*tags, tag_refs, "db_delete", params, alice_session(), settings);
+    REQUIRE(del.needs().size() == 1);
+    CHECK(del.needs()[0].request.method == "GET");
+    CHECK(prefer_of(del.needs()[0].request) == "count=exact");
+  }
 }
 
 TEST_CASE("maxAffected by count: a count that selects nothing sends no write") {
