@@ -6,7 +6,9 @@
 // reads it names; the same read again (every row known) is shown beside it.
 // Then a write by ref, the most common write an agent makes ("mark it done",
 // "remove the milk"), after the read or create that gave the ref: the local
-// stack runs PostgREST 12, so maxAffected is checked by count there.
+// stack runs PostgREST 12, so maxAffected is checked by count there. Last, a
+// model's message that asks for three tables at once, through the OpenAI
+// adapter's runToolCalls.
 // Run: node bench/first-read.mjs (npm run bench:first-read). Environment:
 // BENCH_RTT_MS (25; 0 for the local stack alone), BENCH_ITERATIONS (15),
 // BENCH_TREE (another checkout with its web/dist built, to compare builds).
@@ -14,6 +16,7 @@ import { startStack } from '../db/local-stack.mjs';
 
 const TREE = process.env.BENCH_TREE ?? new URL('..', import.meta.url).pathname;
 const { loadCore } = await import(`${TREE.replace(/\/$/, '')}/web/src/index.node.js`);
+const { runToolCalls } = await import(`${TREE.replace(/\/$/, '')}/web/src/adapters/openai.js`);
 const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 25);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 15);
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
@@ -96,6 +99,29 @@ try {
     }
     console.log(`${title.padEnd(38)}${String(median(write.requests)).padStart(8)}  ${median(write.ms).toFixed(1).padStart(5)}`);
   }
+
+  console.log(`\none model message with three reads (inventory, recipes, meal plans), runToolCalls, ${RTT_MS} ms added to every request, median of ${ITERATIONS}\n`);
+  const calls = [['inventory', 20], ['recipes', 5], ['meal_plans', 20]].map(([table, limit], i) => ({
+    id: `call_${i}`,
+    type: 'function',
+    function: { name: 'db_read', arguments: JSON.stringify({ table, limit }) },
+  }));
+  const message = { requests: [], ms: [] };
+  for (let i = 0; i < ITERATIONS; i++) {
+    let requests = 0;
+    const fetchWithLatency = async (url, init) => {
+      requests++;
+      await sleep(RTT_MS);
+      return fetch(url, init);
+    };
+    const act = core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, fetch: fetchWithLatency });
+    const started = performance.now();
+    const replies = await runToolCalls(act, calls);
+    message.ms.push(performance.now() - started);
+    if (replies.some((reply) => !JSON.parse(reply.content).ok)) throw new Error(`three reads: ${replies.map((reply) => reply.content.slice(0, 200)).join(' | ')}`);
+    message.requests.push(requests);
+  }
+  console.log(`${'three reads in one message'.padEnd(38)}${String(median(message.requests)).padStart(8)}  ${median(message.ms).toFixed(1).padStart(5)}`);
 } finally {
   await stack.stop();
 }
