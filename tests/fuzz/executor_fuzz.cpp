@@ -1,6 +1,6 @@
 // The executor (core/src/executor/executor.cpp) fed arbitrary responses, round after
 // round. Input, in blocks separated by a line "%%":
-//   tool name \n params JSON
+//   tool name [count or header: maxAffected 5, checked so] \n params JSON
 //   %% status \n Content-Range \n Content-Type \n body      (one per need, in order)
 // A need without a block gets status 0 (the network failed).
 //
@@ -118,11 +118,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const auto blocks = split_blocks(input);
   std::string_view head = blocks[0];
-  const std::string tool(take_line(head));
+  // "db_update count": the tool, then how maxAffected (5) is checked, if at all.
+  const std::string_view tool_line = take_line(head);
+  const std::string tool(tool_line.substr(0, tool_line.find(' ')));
   const std::string_view params = head;
+  execution_options settings;
+  if (const auto space = tool_line.find(' '); space != std::string_view::npos) {
+    settings.max_affected = 5;
+    settings.max_affected_by =
+        tool_line.substr(space + 1) == "count" ? max_affected_check::count : max_affected_check::header;
+  }
 
   ref_registry reg = sample_registry();
-  execution ex(kitchen(), reg, tool, params, alice_options());
+  execution ex(kitchen(), reg, tool, params, alice_options(), settings);
   std::size_t next_block = 1;
   int rounds = 0, writes = 0;
   while (!ex.done()) {
