@@ -144,14 +144,13 @@ async function decide(run) {
 }
 
 // Call: runs one validated-by-the-core call and records it; `ended` when the
-// step cannot go on (aborted, executor failure). `started` is the call's
-// execution when it was started ahead (startReads).
-async function runCall(run, tool, params, started = null) {
+// step cannot go on (aborted, executor failure).
+async function runCall(run, tool, params) {
   const { act, result, emit, finish, signal } = run;
   emit('tool_call', { tool, params });
   let outcome;
   try {
-    outcome = await (started ?? act.execute(tool, params, { signal }));
+    outcome = await act.execute(tool, params, { signal });
   } catch (cause) {
     if (signal?.aborted) return { ended: finish('aborted', { error: abortedError() }) };
     return { ended: finish('error', { error: { code: codes.executor_error, path: '', message: String(cause?.message ?? cause), hint: '' } }) };
@@ -215,45 +214,6 @@ function reject(run, reply, reason, error, feedback) {
   return null;
 }
 
-// How many of a reply's reads are started at once (startReads).
-const READS_AT_ONCE = 4;
-
-// The reply's calls before its first write that change nothing (reads,
-// aggregates, functions the domain marks as reads) and would run: allowed,
-// with arguments, not a repeat, within the step's tool-call budget. The
-// first READS_AT_ONCE of them, when there are two or more, are started
-// together, so that a model that asks for several tables waits one round
-// trip; callNativeTools then takes their outcomes in order, as if each had
-// run in turn. What it does not reach (the step ended first) changed
-// nothing.
-function startReads(run, toolCalls) {
-  const { act, allowed, executed, maxToolCalls, result, signal } = run;
-  const budget = maxToolCalls - result.queries.filter((record) => !record.error).length;
-  const reads = [];
-  const keys = new Set();
-  for (const [at, call] of toolCalls.entries()) {
-    if (reads.length >= Math.min(READS_AT_ONCE, budget)) break;
-    if (!allowed.includes(call.name)) continue;
-    const { params, error } = toolArguments(call.arguments);
-    if (error) continue;
-    // A read after a write sees it: nothing past the first write starts early.
-    if (callWrites(run.domain, call.name, params)) break;
-    if (changingCallInRead(run, call.name, params)) continue;
-    const key = JSON.stringify([call.name, params]);
-    if (executed.has(key) || keys.has(key)) continue;
-    keys.add(key);
-    reads.push({ at, key, call, params });
-  }
-  const started = new Map();
-  if (reads.length < 2) return started;
-  for (const { at, key, call, params } of reads) {
-    const execution = act.execute(call.name, params, { signal });
-    execution.catch(() => {});
-    started.set(at, { key, execution });
-  }
-  return started;
-}
-
 // Call (native): each tool call is answered with a tool message; refused
 // ones keep the exchange in the conversation so the model can correct them,
 // and when all ran, their results are in the next prompt instead.
@@ -261,8 +221,7 @@ async function callNativeTools(run, reply) {
   const { core, act, step, allowed, result, executed } = run;
   const answers = [];
   let refused = false;
-  const started = startReads(run, reply.toolCalls);
-  for (const [at, call] of reply.toolCalls.entries()) {
+  for (const call of reply.toolCalls) {
     const answer = (value) => answers.push({ role: 'tool', tool_call_id: call.id, content: core.withoutUuids(JSON.stringify(value), { registry: act.registry }) });
     const refuse = (reason, error) => {
       refused = true;
@@ -295,8 +254,7 @@ async function callNativeTools(run, reply) {
       continue;
     }
     const previousResults = result.queries.filter((record) => !record.error).length;
-    const ahead = started.get(at);
-    const ran = await runCall(run, call.name, params, ahead?.key === callKey ? ahead.execution : null);
+    const ran = await runCall(run, call.name, params);
     if (ran.ended) return ran.ended;
     answer(core.toolResult(call.name, ran.outcome, { registry: act.registry, resultLimits: act.resultLimits }));
     if (ran.record.error) {
