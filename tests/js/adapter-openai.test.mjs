@@ -157,13 +157,14 @@ test('runToolCalls: reads in a row run together, at most four at once; a write w
   let open = 0;
   let most = 0;
   const order = [];
-  // Each request held back 30 ms, as a hosted project's round trip.
+  // Each request held back as a hosted project's round trip: the first read's longest, so the reads end out of
+  // their order and the answers must be put back in it.
   const slowFetch = async (url, init) => {
     const method = init?.method ?? 'GET';
     open += 1;
     most = Math.max(most, open);
     order.push(`${method} start`);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setTimeout(resolve, order.length === 1 ? 90 : 30));
     try {
       return await fetch(url, init);
     } finally {
