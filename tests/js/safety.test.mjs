@@ -370,6 +370,15 @@ test('maxAffected: the first update of an act sends Prefer: handling=strict, max
     ['GET', 'count=exact'],
     ['PATCH', 'return=representation'],
   ]);
+  // A fresh process whose first request is an update by ref (an act restored from a saved state, as a worker's is):
+  // it cannot change more rows than it names, so it carries no preference for PostgREST 12 to refuse, and no count.
+  const refs = await later.callTool('db_read', { ...at('pref-box'), columns: ['name'] });
+  forgetCountingServers();
+  const coldFetch = recordingFetch();
+  const cold = core.createAct(base({ fetch: coldFetch, state: later.registry.toJSON() }));
+  const byRef = await cold.execute('db_update', { table: 'inventory', filters: [{ field: 'id', op: '=', value: refs.rows[0].id }], data: { quantity: 6 } });
+  assert.deepEqual([byRef.error, byRef.count], [null, 1]);
+  assert.deepEqual(coldFetch.requests.map((request) => [request.method, request.headers.prefer]), [['PATCH', 'return=representation']]);
 });
 
 test('maxAffected on PostgREST 12 is learnt once per server, not per act: any answer names the version, and a later act\'s first update counts with no refused request', async () => {

@@ -259,12 +259,11 @@ bool execution::state::plan_affected_count() {
 // hand-written one not declared NOT NULL) does not name one row per value:
 // `= null` selects every row without one. A NOT NULL key is trusted to be
 // unique, as refs trust it (docs/keys-and-owners.md).
-bool execution::state::names_its_rows() const {
+bool execution::state::names_its_rows(std::size_t most) const {
   const tool_call& call = *effective;
   const column* key = call.tbl->key_column();
   return key && !key->nullable && std::any_of(call.filters.begin(), call.filters.end(), [&](const filter& f) {
-           return f.col == key && (f.op == filter_op::in || f.op == filter_op::eq) &&
-                  f.values.size() <= settings.max_affected &&
+           return f.col == key && (f.op == filter_op::in || f.op == filter_op::eq) && f.values.size() <= most &&
                   std::none_of(f.values.begin(), f.values.end(), [](const scalar& v) { return v.is_null(); });
          });
 }
@@ -346,13 +345,15 @@ bool execution::state::consume_affected_count(pending_need& counted) {
 void execution::state::plan_main() {
   tool_call& call = *effective;
   const bool changes_rows = effect_of(call.kind).changes_rows;
-  if (changes_rows && settings.max_affected > 0) {
-    // By count, a write that names its rows by key (by ref, or an approved
-    // one pinned to its preview), no more of them than the limit, changes
-    // no row beyond them: it goes without a count, one round trip, not two.
+  // A write that names its rows by key (by ref, or an approved one pinned
+  // to its preview), no more of them than the limit, changes no row beyond
+  // them: it needs neither a count (one round trip, not two) nor the
+  // preference (which PostgREST 12 refuses: a first write in a process that
+  // has not yet seen the server's version is not sent twice).
+  if (changes_rows && settings.max_affected > 0 && !names_its_rows(settings.max_affected)) {
     if (settings.max_affected_by == max_affected_check::header)
       call.max_affected = settings.max_affected;
-    else if (!affected_counted && !names_its_rows())
+    else if (!affected_counted)
       return void(plan_affected_count());
   }
   if (call.kind == tool_kind::create) {

@@ -191,11 +191,11 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
   if (!rows) return fail(rows.err());
   const long n = long(written);
   if (n == 0 && (call.kind == tool_kind::update || call.kind == tool_kind::remove)) {
-    if (!affected_counted && !counted_after && settings.max_affected > 0 &&
-        settings.max_affected_by == max_affected_check::count) {
-      // Sent by key without a count (plan_main), it changed nothing: the
-      // count after it tells a row the user may not change from one that
-      // is not there.
+    if (!affected_counted && !counted_after && names_its_rows(std::size_t(-1))) {
+      // Sent by key without a count (plan_main, or the database enforced
+      // maxAffected, or none was set), it changed nothing: a row named by a
+      // ref was read, so the count after it tells a row the user may not
+      // change from one that is gone, for one more request on this rare path.
       counted_after = true;
       if (auto count = build_request(dom, affected_count_call(), options))
         return add_need({.ask = {.request = std::move(*count)}, .consume = &state::consume_count_after});

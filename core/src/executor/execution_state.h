@@ -88,9 +88,9 @@ struct execution::state {
   /// An update or delete under `max_affected` checked by count: the rows
   /// its filters select were counted and are within the limit.
   bool affected_counted = false;
-  /// An update or delete by key under `max_affected` by count, sent without
-  /// counting first (its keys bound the rows it changes), that changed none:
-  /// its rows were counted after it, to say why.
+  /// An update or delete by key sent without counting first (its keys bound
+  /// the rows it changes, or the database enforced the limit) that changed
+  /// none: its rows were counted after it, to say why.
   bool counted_after = false;
   bool count_after_failed = false;
   /// How many rows the count found, and the keys of those rows when the
@@ -272,11 +272,12 @@ struct execution::state {
   bool consume_affected_count(pending_need& counted);
   // A read that counts the rows the write's filters select (and takes their keys).
   tool_call affected_count_call() const;
-  // Whether the write names its rows by key, no more of them than the limit:
+  // Whether the write names its rows by key, no more of them than `most`:
   // it changes no row beyond them, so no count need bound it.
-  bool names_its_rows() const;
-  // The count after a write by key that changed no row: the rows the user
-  // can read but not change are said as such (complete_main).
+  bool names_its_rows(std::size_t most) const;
+  // The count after a write by key that changed no row (sent without a
+  // count before it): the rows the user can read but not change are said as
+  // such (complete_main).
   bool consume_count_after(pending_need& counted);
   error too_many_rows(long long count) const;
 

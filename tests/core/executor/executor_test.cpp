@@ -457,6 +457,10 @@ TEST_CASE("database errors are typed by status and code") {
   }
   SUBCASE("no row matched") {
     r.answer(0, ok("[]"));
+    // A write by ref that changed nothing: its rows are counted after it, to say why.
+    REQUIRE(r.needs().size() == 1);
+    CHECK(r.request().method == "GET");
+    r.answer(0, {200, "*/0", "application/json", "[]"});
     const json out = r.result();
     CHECK(out["count"] == 0);
     CHECK(out["query"]["notes"][0].get<std::string>().find("no row matched") == 0);
