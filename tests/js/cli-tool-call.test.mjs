@@ -51,22 +51,31 @@ test('db_create, then db_update and db_delete by the printed ref with --state: e
   assert.deepEqual(await stored(name), [{ name, quantity: 3, unit: 'pods', is_purchased: false, user_id: ada().id }]);
 
   // Plain output: the requests sent, the result as the model sees it. (As a
-  // fresh process would: the server's version not yet seen.)
+  // fresh process would: the server's version not yet seen.) By a filter
+  // that names no row by key: bounded by maxAffected.
   forgetCountingServers();
-  const updated = await cli(['db_update', JSON.stringify({ table: 'shopping_list', filters: byRef(ref), data: { quantity: 6, is_purchased: true } }), '--state', state], { json: false });
+  const updated = await cli(['db_update', JSON.stringify({ table: 'shopping_list', filters: [{ field: 'name', op: '=', value: name }], data: { quantity: 6, is_purchased: true } }), '--state', state], { json: false });
   assert.equal(updated.code, 0, updated.lines);
-  assert.match(updated.lines, /^→ PATCH .*\/shopping_list\?.*id=eq\.[0-9a-f-]{36}/m);
+  assert.match(updated.lines, /^→ PATCH .*\/shopping_list\?/m);
   assert.match(updated.lines, /^← 200/m);
   // The local stack's PostgREST 12 refuses max-affected: the trace says why the 400 is not a failure.
   assert.match(updated.lines, /^← 400: PGRST122, this PostgREST \(before 13\) does not take max-affected; nothing ran, counting the rows first instead$/m);
-  // Counted, the update runs as it is: it names its one row by key already, so the key is not sent twice.
+  // Counted, the update is restricted to the row counted.
   const patches = updated.lines.split('\n').filter((line) => line.startsWith('→ PATCH'));
   assert.equal(patches.length, 2);
-  assert.match(patches[1], /id=eq\.[0-9a-f-]{36}&select=/);
-  assert.doesNotMatch(patches[1], /id=in\./);
+  assert.match(patches[1], /&id=in\.\([0-9a-f-]{36}\)/);
   const shown = JSON.parse(updated.lines.split('Result as the model sees it:\n')[1].split('\n\n')[0]);
   assert.deepEqual(shown.map((row) => [row.id, row.quantity, row.is_purchased]), [[ref, 6, true]]);
   assert.deepEqual(await stored(name), [{ name, quantity: 6, unit: 'pods', is_purchased: true, user_id: ada().id }]);
+
+  // By the printed ref, in a fresh process again: it names its one row, so it needs neither the preference nor a
+  // count: one PATCH, nothing refused.
+  forgetCountingServers();
+  const byRefUpdate = await cli(['db_update', JSON.stringify({ table: 'shopping_list', filters: byRef(ref), data: { quantity: 7 } }), '--state', state]);
+  assert.deepEqual([byRefUpdate.code, byRefUpdate.result.error], [0, null]);
+  assert.deepEqual(byRefUpdate.trace.split('\n').filter((line) => line.startsWith('→')).map((line) => line.split(' ')[1]), ['PATCH']);
+  assert.doesNotMatch(byRefUpdate.trace, /← 400/);
+  assert.deepEqual(await stored(name), [{ name, quantity: 7, unit: 'pods', is_purchased: true, user_id: ada().id }]);
 
   const deleted = await cli(['db_delete', JSON.stringify({ table: 'shopping_list', filters: byRef(ref) }), '--state', state]);
   assert.deepEqual([deleted.code, deleted.result.error], [0, null]);

@@ -26,7 +26,11 @@ function actOver(matching, policy) {
     const { searchParams } = new URL(url);
     sent.push({ method: init.method, url });
     const limit = Number(searchParams.get('limit') ?? matching);
-    const rows = init.method === 'GET' ? Array.from({ length: Math.min(limit, matching) }, (_, i) => ({ id: uuid(i + 1), title: `old ${i + 1}` })) : [];
+    const named = /^in\.\((.*)\)$/.exec(searchParams.get('id') ?? '')?.[1].split(',') ?? [];
+    const rows =
+      init.method === 'GET'
+        ? Array.from({ length: Math.min(limit, matching) }, (_, i) => ({ id: uuid(i + 1), title: `old ${i + 1}` }))
+        : named.map((id) => ({ id, title: `old ${Number(id.slice(-12))}` }));
     const range = rows.length ? `0-${rows.length - 1}/${matching}` : `*/${matching}`;
     return new Response(JSON.stringify(rows), { status: 200, headers: { 'content-type': 'application/json', 'content-range': range } });
   };
@@ -57,7 +61,7 @@ test('at the limit, 100 rows, a delete is held with all 100 in its preview, and 
   assert.equal(held.error.code, 'approval_required');
   assert.deepEqual([held.error.preview.count, held.error.preview.keys.length], [100, 100]);
   const done = await act.execute('db_delete', ALL, { approved: true });
-  assert.equal(done.error, null);
+  assert.deepEqual([done.error, done.count], [null, 100]);
   assert.deepEqual(sent.map((request) => request.method), ['GET', 'GET', 'DELETE']);
   const pinned = decodeURIComponent(sent[2].url);
   for (const n of [1, 100]) assert.ok(pinned.includes(uuid(n)), `row ${n} is in the pinned delete`);
