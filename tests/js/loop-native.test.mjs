@@ -173,6 +173,125 @@ test('runStep native: the tool-call limit ends the step; calls past it in the sa
   assert.deepEqual(result.queries.map((q) => q.params.filters[0].value), ['fridge', 'pantry']);
 });
 
+test('runStep native: the reads of one answer before its first write run together (one round trip), their results and events in the calls\' order; the write, and a read after it that sees it, run after them', async () => {
+  let open = 0;
+  let most = 0;
+  const sent = [];
+  const slowFetch = async (url, init) => {
+    open += 1;
+    most = Math.max(most, open);
+    sent.push(`${init?.method ?? 'GET'} ${new URL(String(url)).pathname.split('/').pop()}`);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    try {
+      return await fetch(url, init);
+    } finally {
+      open -= 1;
+    }
+  };
+  const act = core.createAct({ url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: ada.token, userId: ada.id, fetch: slowFetch, approve: 'none' });
+  const read = (id, table, filters = null) => ({ id, name: 'db_read', arguments: { table, filters, ...nulls, limit: 3 } });
+  const events = [];
+  const result = await withModel(
+    [
+      toolCallsBody([
+        read('call_1', 'inventory', [where('location', '=', 'fridge')]),
+        read('call_2', 'recipes'),
+        read('call_3', 'inventory', [where('location', '=', 'pantry')]),
+        { id: 'call_4', name: 'db_create', arguments: { table: 'shopping_list', data: JSON.stringify({ name: 'together rye', quantity: 1, unit: 'loaf' }) } },
+        read('call_5', 'shopping_list', [where('name', '=', 'together rye')]),
+        // The same read again: answered as a repeat, not run twice.
+        read('call_6', 'recipes'),
+      ]),
+      (body) => {
+        const answers = toolAnswers(body);
+        assert.deepEqual(answers.map(({ id, result: answer }) => [id, answer.ok === false ? answer.error.code : 'ok']), [
+          ['call_1', 'ok'],
+          ['call_2', 'ok'],
+          ['call_3', 'ok'],
+          ['call_4', 'ok'],
+          ['call_5', 'ok'],
+          ['call_6', 'repeated_call'],
+        ]);
+        // The read after the create sees the row it created.
+        assert.deepEqual(answers[4].result.rows.map((row) => row.name), ['together rye']);
+        return decision(stepComplete('Read and added', null, 'done'));
+      },
+    ],
+    (model) => runStep({ core, act, model, toolCalling: 'native', step: { description: 'Read the kitchen, add rye', type: 'write' }, onEvent: (event) => events.push(event) }),
+  );
+  assert.equal(result.status, 'complete', JSON.stringify(result.error ?? result.rejected));
+  assert.deepEqual(result.queries.map((q) => [q.tool, q.table, q.error?.code ?? null]), [
+    ['db_read', 'inventory', null],
+    ['db_read', 'recipes', null],
+    ['db_read', 'inventory', null],
+    ['db_create', 'shopping_list', null],
+    ['db_read', 'shopping_list', null],
+  ]);
+  assert.deepEqual(events.filter((event) => event.type === 'tool_call').map((event) => event.tool), ['db_read', 'db_read', 'db_read', 'db_create', 'db_read']);
+  // The three reads before the create at once; the create's requests and the last read after them, one by one.
+  assert.equal(most, 3);
+  assert.deepEqual(sent.slice(0, 3).sort(), ['GET inventory', 'GET inventory', 'GET recipes']);
+  assert.ok(sent.indexOf('POST shopping_list') >= 3 && sent.indexOf('POST shopping_list') < sent.indexOf('GET shopping_list'), sent.join(', '));
+  assert.equal((await rest('shopping_list?select=name&name=eq.together%20rye')).length, 1);
+});
+
+test('runStep native: only reads the step is sure to reach start early: none after a call the step may refuse for good, none past two reads of one table that may both be empty, none past the tool-call limit', async () => {
+  const counting = () => {
+    const sent = [];
+    const slowFetch = async (url, init) => {
+      sent.push(`${init?.method ?? 'GET'} ${new URL(String(url)).pathname.split('/').pop()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return fetch(url, init);
+    };
+    return { sent, act: core.createAct({ url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: ada.token, userId: ada.id, fetch: slowFetch }) };
+  };
+  const read = (table, filters = null) => ({ name: 'db_read', arguments: { table, filters, ...nulls, limit: 3 } });
+
+  // A call the read step refuses, with no correction left: the step ends blocked, and the reads after it never go.
+  const refusedFirst = counting();
+  const blocked = await withModel(
+    [toolCallsBody([{ name: 'db_drop', arguments: { table: 'inventory' } }, read('recipes'), read('meal_plans')])],
+    (model) => runStep({ core, act: refusedFirst.act, model, toolCalling: 'native', maxRetries: 0, step: { description: 'Read the plans', type: 'read' } }),
+  );
+  assert.equal(blocked.status, 'blocked');
+  assert.deepEqual(refusedFirst.sent, []);
+  // A read that fails (a column the table lacks), with no correction left: the same.
+  const failingFirst = counting();
+  const failed = await withModel(
+    [toolCallsBody([read('inventory', [where('item', '=', 'milk')]), read('recipes'), read('meal_plans')])],
+    (model) => runStep({ core, act: failingFirst.act, model, toolCalling: 'native', maxRetries: 0, step: { description: 'Read the plans', type: 'read' } }),
+  );
+  assert.equal(failed.status, 'blocked');
+  assert.deepEqual(failingFirst.sent.filter((request) => !request.endsWith('inventory')), []);
+
+  // Calls the step may not make at all (reads asked for in an analyze step, which offers no tools): refused, never sent.
+  const notOffered = counting();
+  await withModel(
+    [toolCallsBody([read('recipes'), read('meal_plans')]), decision(stepComplete('Analysed', null, 'done'))],
+    (model) => runStep({ core, act: notOffered.act, model, toolCalling: 'native', step: { description: 'Compare the plans', type: 'analyze' } }),
+  );
+  assert.deepEqual(notOffered.sent, []);
+
+  // Two reads of one table that may both come back empty end the step (no data found): the read after them never goes.
+  const empty = counting();
+  const nothing = await withModel(
+    [toolCallsBody([read('inventory', [where('location', '=', 'nowhere-1')]), read('inventory', [where('location', '=', 'nowhere-2')]), read('recipes')])],
+    (model) => runStep({ core, act: empty.act, model, toolCalling: 'native', step: { description: 'Find the saffron', type: 'read' }}),
+  );
+  assert.equal(nothing.status, 'complete');
+  assert.deepEqual(nothing.queries.map((q) => q.table), ['inventory', 'inventory']);
+  assert.deepEqual(empty.sent.filter((request) => request.endsWith('recipes')), []);
+
+  // The tool-call limit: the third read never goes.
+  const limited = counting();
+  const capped = await withModel(
+    [toolCallsBody([read('inventory'), read('recipes'), read('meal_plans')])],
+    (model) => runStep({ core, act: limited.act, model, toolCalling: 'native', maxToolCalls: 2, step: { description: 'Read everything', type: 'read' } }),
+  );
+  assert.equal(capped.status, 'limit_reached');
+  assert.deepEqual(limited.sent.filter((request) => request.endsWith('meal_plans')), []);
+});
+
 test('runStep: toolCalling other than json/native is an error, not ignored', async () => {
   const result = await runStep({ core, act: newAct(), model: { complete: () => assert.fail('no model call') }, toolCalling: 'tools', step: { description: 'Read', type: 'read' } });
   assert.equal(result.status, 'error');
