@@ -144,14 +144,13 @@ async function decide(run) {
 }
 
 // Call: runs one validated-by-the-core call and records it; `ended` when the
-// step cannot go on (aborted, executor failure). `started` is the call's
-// execution when it was started ahead (startReads).
-async function runCall(run, tool, params, started = null) {
+// step cannot go on (aborted, executor failure).
+async function runCall(run, tool, params) {
   const { act, result, emit, finish, signal } = run;
   emit('tool_call', { tool, params });
   let outcome;
   try {
-    outcome = await (started ?? act.execute(tool, params, { signal }));
+    outcome = await act.execute(tool, params, { signal });
   } catch (cause) {
     if (signal?.aborted) return { ended: finish('aborted', { error: abortedError() }) };
     return { ended: finish('error', { error: { code: codes.executor_error, path: '', message: String(cause?.message ?? cause), hint: '' } }) };
@@ -215,66 +214,14 @@ function reject(run, reply, reason, error, feedback) {
   return null;
 }
 
-// How many of an answer's first reads start at once (startReads).
-const READS_AT_ONCE = 4;
-
-// The reads an answer starts with, started together when there are two or
-// more, so that a model that asks for several tables waits one round trip;
-// callNativeTools then takes their outcomes in order, as if each had run in
-// turn. Only reads the step is sure to reach start early: the answer's first
-// calls, up to the first that is not a read that would run (refused, a
-// repeat, a write), and no further than the step's bounds let every one
-// before it end without ending the step: each could fail (one correction
-// each, within maxRetries), succeed (within maxToolCalls), or find nothing
-// (the empty-reads rule). An abort or an executor failure can still end the
-// step first; callNativeTools then waits for the reads started.
-function startReads(run, toolCalls) {
-  const { act, allowed, executed, emptyReads, maxRetries, maxToolCalls, result, signal } = run;
-  const budget = maxToolCalls - result.queries.filter((record) => !record.error).length;
-  const retries = maxRetries - result.rejected.length;
-  const empties = new Map(emptyReads);
-  const reads = [];
-  const keys = new Set();
-  for (const call of toolCalls) {
-    const before = reads.length;
-    if (before >= READS_AT_ONCE || before >= budget || before > retries) break;
-    if ([...empties.values()].some((count) => count >= EMPTY_READS_PER_TABLE)) break;
-    if (!allowed.includes(call.name)) break;
-    const { params, error } = toolArguments(call.arguments);
-    if (error || callWrites(run.domain, call.name, params)) break;
-    const key = JSON.stringify([call.name, params]);
-    if (executed.has(key) || keys.has(key)) break;
-    keys.add(key);
-    reads.push({ key, call, params });
-    if (call.name === 'db_read') empties.set(params?.table ?? null, (empties.get(params?.table ?? null) ?? 0) + 1);
-  }
-  if (reads.length < 2) return [];
-  return reads.map(({ key, call, params }) => {
-    const execution = act.execute(call.name, params, { signal });
-    execution.catch(() => {});
-    return { key, execution };
-  });
-}
-
 // Call (native): each tool call is answered with a tool message; refused
 // ones keep the exchange in the conversation so the model can correct them,
 // and when all ran, their results are in the next prompt instead.
 async function callNativeTools(run, reply) {
-  const started = startReads(run, reply.toolCalls);
-  try {
-    return await answerNativeTools(run, reply, started);
-  } finally {
-    // A step that ended before it took them (an abort, an executor failure)
-    // returns once they are settled: nothing of its calls comes after it.
-    if (started.length) await Promise.allSettled(started.map(({ execution }) => execution));
-  }
-}
-
-async function answerNativeTools(run, reply, started) {
   const { core, act, step, allowed, result, executed } = run;
   const answers = [];
   let refused = false;
-  for (const [at, call] of reply.toolCalls.entries()) {
+  for (const call of reply.toolCalls) {
     const answer = (value) => answers.push({ role: 'tool', tool_call_id: call.id, content: core.withoutUuids(JSON.stringify(value), { registry: act.registry }) });
     const refuse = (reason, error) => {
       refused = true;
@@ -307,8 +254,7 @@ async function answerNativeTools(run, reply, started) {
       continue;
     }
     const previousResults = result.queries.filter((record) => !record.error).length;
-    const ahead = started[at];
-    const ran = await runCall(run, call.name, params, ahead?.key === callKey ? ahead.execution : null);
+    const ran = await runCall(run, call.name, params);
     if (ran.ended) return ran.ended;
     answer(core.toolResult(call.name, ran.outcome, { registry: act.registry, resultLimits: act.resultLimits }));
     if (ran.record.error) {
