@@ -195,6 +195,48 @@ test('runToolCalls: reads in a row run together, at most four at once; a write w
   assert.deepEqual(order.slice(deleted), ['DELETE start', 'DELETE end', 'GET start', 'GET end']);
 });
 
+test('runToolCalls: a function the domain marks as a read runs with the reads beside it; one that writes waits for them, and the read after it waits for it', async () => {
+  const domain = {
+    name: 'team',
+    tables: { projects: { ref: 'project', label: ['name'], columns: { id: { type: 'uuid', writable: false, nullable: false }, name: { type: 'text', required: true } } } },
+    functions: {
+      count_projects: { read: true, args: {}, returns: { type: 'integer' } },
+      archive_project: { read: false, args: { project_id: { type: 'uuid', required: true, references: 'projects' } }, returns: { table: 'projects' } },
+    },
+  };
+  // A stand-in for PostgREST that answers each request after 20 ms, and records when each starts and ends.
+  const order = [];
+  const fetch = async (url) => {
+    const path = new URL(url).pathname.split('/').slice(-2).join('/');
+    order.push(`start ${path}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    order.push(`end ${path}`);
+    const body = path === 'rpc/count_projects' ? 1 : [{ id: '0b7e0000-0000-4000-8000-000000000001', name: 'Apollo' }];
+    return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', 'content-range': '0-0/*' } });
+  };
+  const act = core.createAct({ url: 'http://db.test', apiKey: 'anon', accessToken: ada().token, domain, fetch, approve: 'none' });
+  const project = (await act.callTool('db_read', { table: 'projects' })).rows[0].id;
+  order.length = 0;
+  const call = (id, name, args) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+  const replies = await runToolCalls(act, [
+    call('call_1', 'db_call', { function: 'count_projects', args: {} }),
+    call('call_2', 'db_read', { table: 'projects' }),
+    call('call_3', 'db_call', { function: 'archive_project', args: { project_id: project } }),
+    call('call_4', 'db_read', { table: 'projects' }),
+  ]);
+  assert.deepEqual(replies.map((reply) => [reply.tool_call_id, JSON.parse(reply.content).ok]), [['call_1', true], ['call_2', true], ['call_3', true], ['call_4', true]]);
+  assert.deepEqual(order, [
+    'start rpc/count_projects',
+    'start v1/projects',
+    'end rpc/count_projects',
+    'end v1/projects',
+    'start rpc/archive_project',
+    'end rpc/archive_project',
+    'start v1/projects',
+    'end v1/projects',
+  ]);
+});
+
 // --- Safety controls: approval fails closed -------------------------------
 
 const put = async (location, name) => {

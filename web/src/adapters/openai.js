@@ -10,7 +10,7 @@
 import { modelJson } from '../model-json.js';
 import { approvalError } from '../policy/gate.js';
 import { SURFACE, surfaceApprove } from '../policy/options.js';
-import { WRITE_TOOLS } from '../policy/tool-effects.js';
+import { callWrites } from '../act/faults.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 // The act's calls from here apply the OpenAI adapter's default approval.
@@ -147,7 +147,8 @@ export async function runToolCalls(act, calls, { signal, approve } = {}) {
   for (const item of calls ?? []) {
     const call = callOf(item);
     if (!call) continue;
-    if (!WRITE_TOOLS.has(call.name)) {
+    // A read, an aggregate or a function the act's domain marks as a read.
+    if (!callWrites(act.domain, call.name, paramsOf(call.args))) {
       reads.push(call);
       continue;
     }
