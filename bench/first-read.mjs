@@ -38,30 +38,35 @@ const stack = await startStack();
 try {
   const core = await loadCore();
   const [user] = stack.users;
+  // A fresh act (a new conversation) whose every request is held back by the
+  // latency, and counted: `sent.requests`, reset between the parts timed.
+  const latencyAct = () => {
+    const sent = { requests: 0 };
+    const fetchWithLatency = async (url, init) => {
+      sent.requests++;
+      await sleep(RTT_MS);
+      return fetch(url, init);
+    };
+    return { sent, act: core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, fetch: fetchWithLatency }) };
+  };
   console.log(`a read that meets rows the session has not met, local stack, ${RTT_MS} ms added to every request, median of ${ITERATIONS}\n`);
   console.log('read                                  requests   ms   | same read again: requests   ms');
   for (const [title, params, before] of READS) {
     const first = { requests: [], ms: [] };
     const next = { requests: [], ms: [] };
     for (let i = 0; i < ITERATIONS; i++) {
-      let requests = 0;
-      const fetchWithLatency = async (url, init) => {
-        requests++;
-        await sleep(RTT_MS);
-        return fetch(url, init);
-      };
-      const act = core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, fetch: fetchWithLatency });
+      const { sent, act } = latencyAct();
       if (before) {
         const earlier = await act.execute('db_read', before);
         if (earlier.error) throw new Error(`${title}: ${earlier.error.message}`);
       }
       for (const side of [first, next]) {
-        requests = 0;
+        sent.requests = 0;
         const started = performance.now();
         const result = await act.execute('db_read', params);
         side.ms.push(performance.now() - started);
         if (result.error) throw new Error(`${title}: ${result.error.message}`);
-        side.requests.push(requests);
+        side.requests.push(sent.requests);
       }
     }
     console.log(`${title.padEnd(38)}${String(median(first.requests)).padStart(8)}  ${median(first.ms).toFixed(1).padStart(5)}   | ${String(median(next.requests)).padStart(24)}  ${median(next.ms).toFixed(1).padStart(5)}`);
@@ -82,20 +87,14 @@ try {
   for (const [title, setUp] of WRITES) {
     const write = { requests: [], ms: [] };
     for (let i = 0; i < ITERATIONS; i++) {
-      let requests = 0;
-      const fetchWithLatency = async (url, init) => {
-        requests++;
-        await sleep(RTT_MS);
-        return fetch(url, init);
-      };
-      const act = core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, fetch: fetchWithLatency });
+      const { sent, act } = latencyAct();
       const [tool, params] = await setUp(act, i);
-      requests = 0;
+      sent.requests = 0;
       const started = performance.now();
       const result = await act.execute(tool, params);
       write.ms.push(performance.now() - started);
       if (result.error || result.count !== 1) throw new Error(`${title}: ${JSON.stringify(result.error ?? result.count)}`);
-      write.requests.push(requests);
+      write.requests.push(sent.requests);
     }
     console.log(`${title.padEnd(38)}${String(median(write.requests)).padStart(8)}  ${median(write.ms).toFixed(1).padStart(5)}`);
   }
@@ -108,18 +107,12 @@ try {
   }));
   const message = { requests: [], ms: [] };
   for (let i = 0; i < ITERATIONS; i++) {
-    let requests = 0;
-    const fetchWithLatency = async (url, init) => {
-      requests++;
-      await sleep(RTT_MS);
-      return fetch(url, init);
-    };
-    const act = core.createAct({ restUrl: stack.url, apiKey: stack.anonKey, accessToken: user.token, userId: user.id, fetch: fetchWithLatency });
+    const { sent, act } = latencyAct();
     const started = performance.now();
     const replies = await runToolCalls(act, calls);
     message.ms.push(performance.now() - started);
     if (replies.some((reply) => !JSON.parse(reply.content).ok)) throw new Error(`three reads: ${replies.map((reply) => reply.content.slice(0, 200)).join(' | ')}`);
-    message.requests.push(requests);
+    message.requests.push(sent.requests);
   }
   console.log(`${'three reads in one message'.padEnd(38)}${String(median(message.requests)).padStart(8)}  ${median(message.ms).toFixed(1).padStart(5)}`);
 } finally {
