@@ -11,6 +11,7 @@ import { modelJson } from '../model-json.js';
 import { approvalError } from '../policy/gate.js';
 import { SURFACE, surfaceApprove } from '../policy/options.js';
 import { callWrites } from '../act/faults.js';
+import { CALLS_FUNCTION } from '../policy/tool-effects.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 // The act's calls from here apply the OpenAI adapter's default approval.
@@ -147,8 +148,9 @@ export async function runToolCalls(act, calls, { signal, approve } = {}) {
   for (const item of calls ?? []) {
     const call = callOf(item);
     if (!call) continue;
-    // A read, an aggregate or a function the act's domain marks as a read.
-    if (!callWrites(act.domain, call.name, paramsOf(call.args))) {
+    // A read, an aggregate or a function the act's domain marks as a read
+    // (only a function call's arguments are parsed for it: which function).
+    if (!callWrites(act.domain, call.name, CALLS_FUNCTION.has(call.name) ? paramsOf(call.args) : null)) {
       reads.push(call);
       continue;
     }
