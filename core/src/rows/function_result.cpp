@@ -37,8 +37,10 @@ class json_translator {
   json_translator(const domain& dom, ref_registry& registry, std::string_view me, std::string& out)
       : dom_(dom), registry_(registry), me_(me.empty() ? std::string() : canonical_uuid(me)), w_(out) {}
 
-  // A ref for `key` of `target`, labelled `label` when it is not empty; ""
-  // when the registry has no number left.
+  // A ref for `key` of `target`, labelled `label` when it is not empty (the
+  // function's answer describes the row as it is now: a team renamed by
+  // update_account reads with its new name from then on); "" when the
+  // registry has no number left.
   std::string ref_for(const table& target, const std::string& key, std::string_view label) {
     const column& key_col = *target.key_column();
     std::size_t index = ref_registry::npos;
@@ -49,7 +51,7 @@ class json_translator {
       index = registry_.register_linked_key_index(target.name, target.ref_prefix, key);
     }
     if (index == ref_registry::npos) return {};
-    if (!label.empty() && registry_.entries()[index].label.empty()) registry_.set_label(index, label);
+    if (!label.empty()) registry_.set_label(index, label);
     return registry_.entries()[index].ref;
   }
 

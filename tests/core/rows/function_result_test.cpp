@@ -50,6 +50,21 @@ TEST_CASE("function JSON: a key under a foreign key's name becomes its ref, and 
   CHECK(reg.find("project_1")->action == ref_action::read);
 }
 
+TEST_CASE("function JSON: the object that describes a known row gives it its label as it is now") {
+  ref_registry reg = team_registry();
+  translated(std::string(R"({"account_id":")") + kAccountBeta + R"(","name":"Beta"})", reg);
+  REQUIRE(reg.find("account_2")->label == "Beta");
+  // update_account answers with the new name: later results and hints show it.
+  translated(std::string(R"({"account_id":")") + kAccountBeta + R"(","name":"Beta Corp","slug":"beta"})", reg);
+  CHECK(reg.find("account_2")->label == "Beta Corp");
+  // An answer without the label's columns leaves the label as it was.
+  translated(std::string(R"({"account_id":")") + kAccountBeta + R"(","account_role":"owner"})", reg);
+  CHECK(reg.find("account_2")->label == "Beta Corp");
+  // A mention inside another row's object does not relabel it.
+  translated(std::string(R"({"id":7,"account_id":")") + kAccountBeta + R"(","name":"A project"})", reg);
+  CHECK(reg.find("account_2")->label == "Beta Corp");
+}
+
 TEST_CASE("function JSON: an object with an id of its own does not label the rows it references") {
   ref_registry reg;
   translated(std::string(R"({"id":7,"account_id":")") + kAccountBeta + R"(","name":"A project"})", reg);
