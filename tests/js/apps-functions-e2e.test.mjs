@@ -456,6 +456,22 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     assert.equal(adas.some((row) => row.name === name), false, 'only its creator is in it');
   });
 
+  test('"rename Ben\'s band to The Band": update_account\'s answer relabels the team, so the reads and creates after it name it by its new name', BOUNDED, async () => {
+    const act = actOf(ben);
+    const name = `Rename me ${tag}`;
+    const [team] = ok(await act.execute('db_call', { function: 'create_account', args: { name, slug: `rename-${tag}` } })).data;
+    const project = ok(await act.execute('db_create', { table: 'projects', data: { name: `Demo ${tag}`, account_id: team.account_id } }));
+    assert.equal(project.data._account_id_label, name);
+    const renamed = `The Band ${tag}`;
+    const [updated] = ok(await act.execute('db_call', { function: 'update_account', args: { account_id: team.account_id, name: renamed } })).data;
+    assert.deepEqual([updated.account_id, updated.name], [team.account_id, renamed]);
+    const [read] = ok(await act.execute('db_read', { table: 'projects', filters: [where('id', '=', project.data.id)] })).data;
+    assert.equal(read._account_id_label, renamed, 'not the name it had when the session met it');
+    const text = await act.callToolText('db_read', JSON.stringify({ table: 'projects', filters: [{ field: 'id', op: '=', value: project.data.id }] }));
+    assert.match(text, new RegExp(`"_account_id_label":"${renamed}"`));
+    assert.doesNotMatch(text, new RegExp(name));
+  });
+
   test('a personal account (keyed by its owner\'s user id) reads as a ref of accounts in projects, as get_accounts gives it', { ...BOUNDED }, async () => {
     const act = actOf(ada);
     const personal = (await teamsOf(act)).find((row) => row.personal_account);
