@@ -1,6 +1,7 @@
-// Three published apps whose data API goes through Postgres functions, end to
+// Four published apps whose data API goes through Postgres functions, end to
 // end as a model uses them: letsrunit (a team app on basejump: projects
 // belong to accounts in a schema the API does not expose, membership decides),
+// basejump as published (functions and no table: teams and invitations),
 // supabase-tenant-rbac (rbac.has_permission in the policies decides per group)
 // and Chatbot UI (retrieval with match_file_items_local over vector(384)).
 // Each app's migrations as published and our seeds run in the local stack
@@ -250,7 +251,10 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     assert.deepEqual(projects.columns.account_id, { type: 'uuid', required: true, references: 'accounts' });
     assert.equal(projects.writable, undefined, 'the members\' policies let a signed-in user write projects');
     assert.deepEqual(projects.relations, { features: 'features', runs: 'runs' });
-    assert.deepEqual(Object.keys(domain.tables).sort(), ['accounts', 'features', 'journal_entries', 'projects', 'runs']);
+    assert.deepEqual(Object.keys(domain.tables).sort(), ['accounts', 'features', 'invitations', 'journal_entries', 'projects', 'runs']);
+    // basejump.invitations: no column references it; delete_invitation's argument names it.
+    assert.deepEqual(domain.tables.invitations, { ref: 'inv', exposed: false, label: ['account_role'], columns: { id: { type: 'uuid' }, account_role: { type: 'text' } } });
+    assert.match(noteOn('tables.invitations')[0], /it is the table the arguments delete_invitation\(invitation_id\) name \(no column references it\)/);
     for (const table of ['features', 'runs', 'journal_entries']) {
       assert.equal(domain.tables[table].writable, false);
       assert.deepEqual(noteOn(`tables.${table}.writable`), ['read-only: no row-level security policy lets a signed-in user insert, update or delete its rows']);
@@ -260,9 +264,10 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     // basejump's API in public: invoker functions are offered, each argument
     // that takes an account's key a ref of accounts; reads are volatile (read: false).
     assert.deepEqual(Object.keys(domain.functions), [
-      'create_account', 'create_invitation', 'current_user_account_role', 'get_account', 'get_account_by_slug',
+      'create_account', 'create_invitation', 'current_user_account_role', 'delete_invitation', 'get_account', 'get_account_by_slug',
       'get_account_invitations', 'get_accounts', 'get_personal_account', 'remove_account_member', 'update_account',
     ]);
+    assert.deepEqual(domain.functions.delete_invitation.args, { invitation_id: { type: 'uuid', required: true, references: 'invitations' } });
     assert.deepEqual(domain.functions.get_accounts, { read: false, args: {}, returns: { type: 'json' } });
     assert.deepEqual(domain.functions.current_user_account_role, { read: false, args: { account_id: { type: 'uuid', required: true, references: 'accounts' } }, returns: { type: 'json' } });
     assert.deepEqual(domain.functions.create_account, { read: false, args: { slug: { type: 'text' }, name: { type: 'text' } }, returns: { type: 'json' } });
@@ -275,14 +280,14 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
       ]);
     }
     assert.match(noteOn('functions.get_account_id')[0], /^left out: it returns a uuid, the key of a table the pull cannot tell/);
-    assert.match(noteOn('functions.delete_invitation')[0], /^left out: its uuid argument invitation_id takes keys of a table the pull cannot tell/);
+    assert.deepEqual(noteOn('functions.delete_invitation'), []);
     assert.deepEqual(noteOn('functions.reap_stale_runs').map((message) => message.split(':')[0]), ['security definer without a pinned search_path', 'left out']);
     assert.match(noteOn('functions.service_role_upsert_customer_subscription')[0], /^left out: the authenticated role may not execute it/);
     // basejump's reads say nothing of their volatility: the pull offers them as writes, and says why and how to say otherwise.
     const readsOffered = notes.filter((note) => note.message.startsWith('offered as a function that changes data')).map((note) => note.path);
     assert.deepEqual(readsOffered, ['current_user_account_role', 'get_account', 'get_account_by_slug', 'get_account_invitations', 'get_accounts', 'get_personal_account'].map((name) => `functions.${name}`));
     assert.deepEqual(noteOn('functions.get_accounts'), [VOLATILE_READ]);
-    for (const name of ['create_account', 'create_invitation', 'remove_account_member', 'update_account']) assert.deepEqual(noteOn(`functions.${name}`), [], `${name} writes`);
+    for (const name of ['create_account', 'create_invitation', 'delete_invitation', 'remove_account_member', 'update_account']) assert.deepEqual(noteOn(`functions.${name}`), [], `${name} writes`);
   });
 
   test('the opt-in for a definer function: get_account_members offered, as a read, with its account argument a ref', BOUNDED, () => {
@@ -733,6 +738,117 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('basejump as published: a schema of functions and no table; the accounts and invitations their arguments name, teams and invitations as the user', () => {
+  let app;
+  let pulled;
+  let ada;
+  let ben;
+  const tag = process.pid.toString(36);
+  const actOf = (user, options = {}) => core.createAct({ supabase: user.supabase, domain: pulled.data, ...options });
+
+  before(async () => {
+    app = await appUnderTest('basejump', {
+      seeds: [],
+      users: [
+        { email: 'ada@example.com', password: 'ada-password' },
+        { email: 'ben@example.com', password: 'ben-password' },
+      ],
+    });
+    [pulled, ada, ben] = await Promise.all([app.pull(), app.signIn('ada@example.com', 'ada-password'), app.signIn('ben@example.com', 'ben-password')]);
+  }, STACK_START);
+  after(() => app?.stop());
+
+  test('the pull with no overrides: accounts and invitations (basejump\'s, not exposed) from the arguments that name them, and the functions that take their refs', BOUNDED, () => {
+    const { data: domain, notes } = pulled;
+    assert.deepEqual(domain.tables, {
+      accounts: { ref: 'account', exposed: false, label: ['name'], columns: { id: { type: 'uuid' }, name: { type: 'text' } } },
+      invitations: { ref: 'inv', exposed: false, label: ['account_role'], columns: { id: { type: 'uuid' }, account_role: { type: 'text' } } },
+    });
+    const references = Object.fromEntries(Object.entries(domain.functions).map(([name, fn]) => [name, Object.entries(fn.args).filter(([, arg]) => arg.references).map(([arg, { references: target }]) => `${arg} → ${target}`)]));
+    assert.deepEqual(references, {
+      create_account: [],
+      create_invitation: ['account_id → accounts'],
+      current_user_account_role: ['account_id → accounts'],
+      delete_invitation: ['invitation_id → invitations'],
+      get_account: ['account_id → accounts'],
+      get_account_by_slug: [],
+      get_account_invitations: ['account_id → accounts'],
+      get_accounts: [],
+      get_personal_account: [],
+      remove_account_member: ['account_id → accounts', 'user_id → auth.users'],
+      update_account: ['account_id → accounts'],
+    });
+    const noteOn = (path) => notes.filter((note) => note.path === path).map((note) => note.message);
+    assert.deepEqual(noteOn('tables.invitations'), [
+      'not exposed: basejump.invitations is in a schema the API does not serve, so the model never reads or writes it; functions such as create_invitation(), get_account_invitations() hand out its refs; it is the table the arguments delete_invitation(invitation_id) name (no column references it): if they take keys of another table, give that table as their "references" in the overrides',
+    ]);
+    assert.match(noteOn('tables.accounts')[0], /^not exposed: basejump\.accounts .* functions such as create_account\(\), get_account\(\), get_accounts\(\), get_personal_account\(\), update_account\(\) hand out its refs; it is the table the arguments create_invitation\(account_id\), /);
+  });
+
+  test('without the catalog the description alone lists no table: the pull says to read the catalog; overrides that declare the tables whole make the domain', BOUNDED, async () => {
+    const response = await fetch(`${app.stack.supabaseUrl}/rest/v1/`, { headers: { accept: 'application/openapi+json', apikey: app.stack.serviceKey } });
+    const description = await response.json();
+    assert.equal(description.definitions, undefined, 'PostgREST lists no definitions for a schema without tables');
+    const bare = core.domainFromOpenApi(description);
+    assert.equal(bare.error.code, 'invalid_openapi');
+    assert.match(bare.error.message, /lists no table or view/);
+    assert.match(bare.error.hint, /pull with the catalog/);
+    // Facts read by an older catalogFacts (no namedTables): the tables are declared in the overrides.
+    const { namedTables: _named, ...older } = app.stack.catalog;
+    const declared = {
+      tables: {
+        accounts: { exposed: false, label: ['name'], columns: { id: { type: 'uuid' }, name: { type: 'text' } } },
+        invitations: { exposed: false, columns: { id: { type: 'uuid' } } },
+      },
+    };
+    const { data, error } = await pullDomain({ url: app.stack.supabaseUrl, apiKey: app.stack.serviceKey, catalog: older, core, overrides: declared });
+    assert.equal(error, null, JSON.stringify(error));
+    assert.deepEqual([data.tables.accounts.ref, data.tables.invitations.ref], ['account', 'inv']);
+    assert.equal(data.functions.delete_invitation.args.invitation_id.references, 'invitations');
+    const withoutThem = await pullDomain({ url: app.stack.supabaseUrl, apiKey: app.stack.serviceKey, catalog: older, core });
+    assert.equal(withoutThem.error.code, 'invalid_openapi');
+    assert.match(withoutThem.error.hint, /"exposed": false/);
+    // A table the overrides name that the database does not have, without "exposed": false, is still refused.
+    const misspelt = await pullDomain({ url: app.stack.supabaseUrl, apiKey: app.stack.serviceKey, catalog: older, core, overrides: { tables: { acounts: { label: ['name'] } } } });
+    assert.equal(misspelt.error.code, 'invalid_overrides');
+    assert.match(misspelt.error.hint, /"exposed": false/);
+  });
+
+  test('"start a team called Acme", "rename it Acme Corp", "invite a member", "delete the invitation": each a function call with the refs it gave; the model reads no UUID', BOUNDED, async () => {
+    const act = actOf(ada);
+    const [personal] = ok(await act.execute('db_call', { function: 'get_personal_account' })).data;
+    assert.deepEqual([personal.account_id, personal.name, personal.personal_account], ['account_1', 'ada', true]);
+    const [team] = ok(await act.execute('db_call', { function: 'create_account', args: { name: `Acme ${tag}`, slug: `acme-${tag}` } })).data;
+    assert.match(team.account_id, /^account_\d+$/);
+    const [renamed] = ok(await act.execute('db_call', { function: 'update_account', args: { account_id: team.account_id, name: `Acme Corp ${tag}` } })).data;
+    assert.deepEqual([renamed.account_id, renamed.name], [team.account_id, `Acme Corp ${tag}`]);
+    const [invitation] = ok(await act.execute('db_call', { function: 'create_invitation', args: { account_id: team.account_id, account_role: 'member', invitation_type: 'one_time' } })).data;
+    assert.equal(typeof invitation.token, 'string');
+    const listed = ok(await act.execute('db_call', { function: 'get_account_invitations', args: { account_id: team.account_id } })).data;
+    assert.deepEqual(listed.map((row) => [row.account_role, row.invitation_type]), [['member', 'one_time']]);
+    assert.match(listed[0].invitation_id, /^inv_\d+$/);
+    ok(await act.execute('db_call', { function: 'delete_invitation', args: { invitation_id: listed[0].invitation_id } }));
+    assert.deepEqual(ok(await act.execute('db_call', { function: 'get_account_invitations', args: { account_id: team.account_id } })).data, []);
+    const text = await act.callToolText('db_call', JSON.stringify({ function: 'get_accounts', args: null }));
+    noUuid(text);
+    assert.match(text, new RegExp(`"account_id":"${team.account_id}","account_role":"owner","is_primary_owner":true,"name":"Acme Corp ${tag}"`));
+  });
+
+  test('Ben, given Ada\'s refs: her team is not his; the functions refuse in basejump\'s words, and he sees his own account only', BOUNDED, async () => {
+    const adas = actOf(ada);
+    const [team] = ok(await adas.execute('db_call', { function: 'create_account', args: { name: `Private ${tag}`, slug: `private-${tag}` } })).data;
+    const act = actOf(ben, { state: adas.registry.toJSON() });
+    const rename = await act.execute('db_call', { function: 'update_account', args: { account_id: team.account_id, name: 'Taken' } });
+    assert.equal(refused(rename, 'function_error').message, 'calling update_account failed: Not found');
+    const invite = await act.execute('db_call', { function: 'create_invitation', args: { account_id: team.account_id, account_role: 'owner', invitation_type: 'one_time' } });
+    assert.ok(['permission_denied', 'function_error'].includes(refused(invite, invite.error.code).code));
+    const bens = ok(await act.execute('db_call', { function: 'get_accounts' })).data;
+    assert.deepEqual(bens.map((row) => [row.name, row.personal_account]), [['ben', true]]);
+    const [adaView] = ok(await adas.execute('db_call', { function: 'get_account', args: { account_id: team.account_id } })).data;
+    assert.equal(adaView.name, `Private ${tag}`, 'unchanged');
   });
 });
 

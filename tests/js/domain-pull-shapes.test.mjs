@@ -437,6 +437,7 @@ test('the catalog of a database that is not Supabase-shaped: no authenticated ro
       schema: 'public',
       tables: { things: { kind: 'table', rls: false, privileges: null, policies: [], references: {} } },
       referencedTables: [],
+      namedTables: [],
       functions: [],
     });
     // A runner that answers the rows themselves is read too.

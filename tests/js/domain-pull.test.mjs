@@ -387,7 +387,7 @@ test('override mistakes: unknown tables and columns are refused by name, misspel
     code: 'invalid_overrides',
     path: 'tables.note',
     message: "'note' is not a table or view in the database description, nor one its foreign keys reach",
-    hint: 'tables: notes, projects',
+    hint: 'tables: notes, projects (a table of a schema the API does not serve is declared whole, with "exposed": false)',
   });
   assert.deepEqual(deriveDomain(spec(NOTES), { tables: { notes: { columns: { text: { values: [] } } } } }).error, {
     code: 'invalid_overrides',
@@ -417,7 +417,7 @@ test('not a PostgREST description: invalid_openapi with how to get one', async (
   assert.deepEqual(deriveDomain({ openapi: '3.0.0', components: {} }).error, {
     code: 'invalid_openapi',
     path: '',
-    message: 'expected PostgREST\'s Swagger 2.0 description (swagger: "2.0" with definitions)',
+    message: 'expected PostgREST\'s Swagger 2.0 description (swagger: "2.0" with definitions or paths)',
     hint,
   });
   const unreachable = await pullDomain({ url: 'http://127.0.0.1:9/', core, fetch: () => Promise.reject(new TypeError('fetch failed')) });

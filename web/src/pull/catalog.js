@@ -3,8 +3,9 @@
 // on, what the `authenticated` role may write, the row-level security
 // policies, the foreign keys (those into auth.users and other schemas
 // included, which PostgREST does not describe), the columns of the tables
-// they reach outside the schema, and the schema's functions
-// (catalog-functions.js). Six read-only queries through a `query(sql)` the
+// they reach outside the schema, the schema's functions
+// (catalog-functions.js), and the tables of other schemas their uuid
+// arguments name. Six or seven read-only queries through a `query(sql)` the
 // caller supplies (node-postgres, PGlite, a server of its own), so this
 // module does no I/O of its own and runs in every runtime. The rules that
 // read these facts are in docs/own-schema.md and docs/functions.md.
@@ -73,6 +74,52 @@ export function catalogQueries(schema = 'public') {
   };
 }
 
+// Schemas whose tables are the platform's, not the app's: no argument of
+// the app's functions is taken for a key of theirs by its name.
+const PLATFORM_SCHEMAS = [
+  'information_schema', 'auth', 'storage', 'realtime', '_realtime', 'supabase_functions', 'supabase_migrations',
+  'extensions', 'graphql', 'graphql_public', 'vault', 'pgsodium', 'pgsodium_masks', 'net', 'cron', 'pgbouncer',
+  '_analytics', 'pgmq', 'alfred_auth',
+];
+
+/**
+ * The query for the tables of schemas other than `schema` (the platform's
+ * aside) named `names`, each with its columns and whether a column is the
+ * table's one-column primary key.
+ */
+export function namedTablesQuery(schema, names) {
+  return `select n.nspname as target_schema, c.relname as target_table, a.attname as column_name,
+      format_type(coalesce(nullif(t.typbasetype, 0), t.oid), null) as column_type, t.typtype::text as type_kind,
+      a.attnotnull as not_null,
+      exists (select from pg_catalog.pg_index i where i.indrelid = c.oid and i.indisprimary
+        and i.indnatts = 1 and i.indkey[0] = a.attnum) as primary_key
+    from pg_catalog.pg_class c
+    join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+    join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+    join pg_catalog.pg_type t on t.oid = a.atttypid
+    where c.relkind in ('r', 'p') and n.nspname <> ${literal(schema)} and n.nspname not like 'pg\\_%'
+      and n.nspname not in (${PLATFORM_SCHEMAS.map(literal).join(', ')})
+      and c.relname in (${names.map(literal).join(', ')})
+    order by n.nspname, c.relname, a.attnum`;
+}
+
+// Plural spellings of a name's stem: project → projects, category → categories.
+export const pluralsOf = (stem) => [`${stem}s`, `${stem}es`, stem.endsWith('y') ? `${stem.slice(0, -1)}ies` : null, stem].filter(Boolean);
+
+// The table names a function argument may name: `invitation_id` (a uuid)
+// and `invitation_ids` (uuid[]) name invitations.
+function namedByArguments(functions) {
+  const names = new Set();
+  for (const fn of functions) {
+    if (fn.extension) continue;
+    for (const arg of fn.args) {
+      const stem = arg.type === 'uuid' ? /^(.+)_id$/.exec(arg.name)?.[1] : arg.type === 'uuid[]' ? /^(.+)_ids$/.exec(arg.name)?.[1] : null;
+      if (stem && /^[a-z_][a-z0-9_]*$/.test(stem)) for (const name of pluralsOf(stem)) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
 // node-postgres and PGlite answer `{ rows }`; a plain array is taken as the rows.
 async function rowsOf(query, sql) {
   const answer = await query(sql);
@@ -92,12 +139,15 @@ function textArray(value) {
  * Reads the catalog facts of `schema` (default `public`) through `query`, a
  * function that runs one SQL statement and resolves to its rows (or to
  * `{ rows }`, as node-postgres's `client.query` and PGlite's `db.query` do).
- * Resolves to `{ schema, tables, referencedTables, functions }`, where
+ * Resolves to `{ schema, tables, referencedTables, namedTables, functions }`, where
  * `tables[name]` is
  * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`,
  * `referencedTables` lists the tables of other schemas those references
  * reach (`{ schema, table, columns: [{ name, type, kind, notNull }] }`, auth.users
- * aside) and `functions` the schema's functions (`functionFacts`).
+ * aside), `namedTables` the tables of other schemas (the platform's aside)
+ * that the functions' uuid arguments name (`invitation_id` → `invitations`:
+ * `{ schema, table, key, columns }`, `key` the one-column primary key or
+ * null), and `functions` the schema's functions (`functionFacts`).
  * Plain JSON: it can be computed where the database is reachable and handed
  * to `pullDomain({ catalog })` elsewhere. A failed query rejects with its error.
  *
@@ -118,6 +168,8 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   const foreignKeys = await rowsOf(query, sql.foreignKeys);
   const referencedColumns = await rowsOf(query, sql.referencedColumns);
   const functions = (await rowsOf(query, sql.functions)).map(functionFacts);
+  const argumentNames = namedByArguments(functions);
+  const namedColumns = argumentNames.length === 0 ? [] : await rowsOf(query, namedTablesQuery(schema, argumentNames));
   const tables = {};
   for (const row of relations) {
     tables[row.table_name] = { kind: RELATION_KINDS[row.kind] ?? 'table', rls: row.rls === true, privileges: null, policies: [], references: {} };
@@ -146,7 +198,14 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
     if (table?.schema !== row.target_schema || table.table !== row.target_table) referencedTables.push((table = { schema: row.target_schema, table: row.target_table, columns: [] }));
     table.columns.push({ name: row.column_name, type: row.column_type, kind: row.type_kind === 'e' ? 'enum' : 'base', notNull: row.not_null === true });
   }
-  return { schema, tables, referencedTables, functions };
+  const namedTables = [];
+  for (const row of namedColumns) {
+    let table = namedTables.at(-1);
+    if (table?.schema !== row.target_schema || table.table !== row.target_table) namedTables.push((table = { schema: row.target_schema, table: row.target_table, key: null, columns: [] }));
+    table.columns.push({ name: row.column_name, type: row.column_type, kind: row.type_kind === 'e' ? 'enum' : 'base', notNull: row.not_null === true });
+    if (row.primary_key === true) table.key = row.column_name;
+  }
+  return { schema, tables, referencedTables, namedTables, functions };
 }
 
 /**
@@ -178,6 +237,15 @@ export function catalogFactsProblem(facts) {
       const ok = isObject(table) && typeof table.schema === 'string' && typeof table.table === 'string' && Array.isArray(table.columns);
       if (!ok || !table.columns.every((c) => isObject(c) && typeof c.name === 'string' && typeof c.type === 'string')) {
         return `referencedTables[${index}] must be { schema, table, columns: [{ name, type, kind, notNull }] }`;
+      }
+    }
+  }
+  if (facts.namedTables !== undefined) {
+    if (!Array.isArray(facts.namedTables)) return 'namedTables must be a list';
+    for (const [index, table] of facts.namedTables.entries()) {
+      const ok = isObject(table) && typeof table.schema === 'string' && typeof table.table === 'string' && (table.key === null || typeof table.key === 'string') && Array.isArray(table.columns);
+      if (!ok || !table.columns.every((c) => isObject(c) && typeof c.name === 'string' && typeof c.type === 'string')) {
+        return `namedTables[${index}] must be { schema, table, key, columns: [{ name, type, kind, notNull }] }`;
       }
     }
   }

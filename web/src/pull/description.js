@@ -63,8 +63,13 @@ function columnTypeOf(property, enumsByFormat) {
   return { type: null };
 }
 
-/** Whether `spec` is a Swagger 2.0 description with definitions, as PostgREST 12 answers. */
-export const isPostgrestDescription = (spec) => isPlainObject(spec) && spec.swagger === '2.0' && isPlainObject(spec.definitions);
+/**
+ * Whether `spec` is a Swagger 2.0 description as PostgREST 12 answers: with
+ * definitions, or, for a schema that exposes functions and no table or view
+ * (basejump as published), with paths and no definitions.
+ */
+export const isPostgrestDescription = (spec) =>
+  isPlainObject(spec) && spec.swagger === '2.0' && (isPlainObject(spec.definitions) || (spec.definitions === undefined && isPlainObject(spec.paths)));
 
 /**
  * The tables and views of a Swagger 2.0 description, sorted by name:
@@ -79,13 +84,14 @@ export const isPostgrestDescription = (spec) => isPlainObject(spec) && spec.swag
  */
 export function describedTables(spec, catalog = null) {
   const enumsByFormat = new Map();
-  for (const definition of Object.values(spec.definitions)) {
+  const definitions = spec.definitions ?? {};
+  for (const definition of Object.values(definitions)) {
     for (const property of Object.values(definition?.properties ?? {})) {
       if (Array.isArray(property?.enum) && property.format) enumsByFormat.set(String(property.format), property.enum);
     }
   }
   const tables = [];
-  for (const [name, definition] of Object.entries(spec.definitions)) {
+  for (const [name, definition] of Object.entries(definitions)) {
     if (!isPlainObject(definition) || !isPlainObject(definition.properties)) continue;
     const facts = catalog?.tables?.[name] ?? null;
     const required = new Set(Array.isArray(definition.required) ? definition.required : []);

@@ -6,6 +6,7 @@
 // role may not execute, is offered only when the overrides opt it in; what is
 // left out gets a note saying why.
 import { INPUT_MODES } from './catalog-functions.js';
+import { pluralsOf } from './catalog.js';
 import { USERS } from './columns.js';
 import { domainTypeOf } from './description.js';
 import { isIdentifier, usableColumnName } from './names.js';
@@ -106,8 +107,6 @@ function argumentType(arg) {
   return type ? { type } : null;
 }
 
-// Plural spellings of a name's stem: project → projects, category → categories.
-const pluralsOf = (stem) => [`${stem}s`, `${stem}es`, stem.endsWith('y') ? `${stem.slice(0, -1)}ies` : null, stem].filter(Boolean);
 
 // The one-column key of a domain table, or null.
 function keyColumn(spec) {

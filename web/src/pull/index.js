@@ -19,7 +19,7 @@ import { assignedKeys, keyOf } from './keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
 import { decideOwners, ownerNote, rlsNote, usersTableOf, writableOf } from './owners.js';
-import { unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
+import { argumentTables, unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 export { refPrefixes } from './names.js';
@@ -111,6 +111,12 @@ function withOverrides(built, overrides, named, { name, defaultName }) {
     const renamed = refPrefixes(clashing, new Set(Object.values(merged.tables).map((t) => t.ref)));
     for (const table of clashing) merged.tables[table].ref = renamed[table];
   }
+  // A table the overrides declare whole gets a prefix of its own unless they give one.
+  const unprefixed = Object.keys(merged.tables).filter((t) => isPlainObject(merged.tables[t]) && merged.tables[t].ref === undefined);
+  if (unprefixed.length > 0) {
+    const prefixes = refPrefixes(unprefixed, new Set(Object.values(merged.tables).map((t) => t?.ref).filter(Boolean)));
+    for (const table of unprefixed) merged.tables[table] = { ref: prefixes[table], ...merged.tables[table] };
+  }
   return merged;
 }
 
@@ -171,7 +177,7 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
   const description = parsed(spec, codes.invalid_openapi, 'the description is not JSON:');
   if (description.error) return { data: null, error: description.error, notes: [] };
   if (!isPostgrestDescription(description.value)) {
-    return { data: null, error: pullError(codes.invalid_openapi, '', 'expected PostgREST\'s Swagger 2.0 description (swagger: "2.0" with definitions)', openApiHint), notes: [] };
+    return { data: null, error: pullError(codes.invalid_openapi, '', 'expected PostgREST\'s Swagger 2.0 description (swagger: "2.0" with definitions or paths)', openApiHint), notes: [] };
   }
   const given = parsed(overrides ?? {}, codes.invalid_overrides, 'overrides are not JSON:');
   if (given.error) return { data: null, error: given.error, notes: [] };
@@ -181,7 +187,9 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
     if (problem) return { data: null, error: pullError(codes.invalid_option, 'catalog', `catalog facts ${problem}`, 'pass what catalogFacts(query) resolves to, or a query function to pullDomain'), notes: [] };
   }
   const tables = describedTables(description.value, catalog ?? null);
-  const unexposed = unexposedTables(tables, catalog ?? null);
+  const referenced = unexposedTables(tables, catalog ?? null);
+  const taken = new Set([...tables.map((t) => t.name), ...referenced.map((t) => t.name)]);
+  const unexposed = [...referenced, ...argumentTables(catalog ?? null, taken, overrides)];
   const described = new Map(tables.map((t) => [t.name, t]));
   const nameable = new Map([...described, ...unexposed.map((table) => [table.name, table])]);
   const overrideError = checkOverrideNames(overrides, nameable) ?? checkFunctionOverrides(overrides, catalog?.functions, description.value);
@@ -210,6 +218,25 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
   const { functions, notes: functionNotes, error: functionsError } = deriveFunctions({ catalog, spec: description.value, overrides, domain: merged, usersTable, tableOfRelation });
   if (functionsError) return { data: null, error: functionsError, notes: [] };
   notes.push(...functionNotes);
+  // A table taken for an argument's name stays only while a function offered takes its refs.
+  for (const table of unexposed.filter((t) => t.byArgument)) {
+    const takesIt = Object.values(functions).some((fn) => Object.values(fn.args ?? {}).some((arg) => arg.references === table.name) || fn.returns?.references === table.name);
+    if (!takesIt) delete merged.tables[table.name];
+  }
+  if (Object.keys(merged.tables).length === 0) {
+    return {
+      data: null,
+      error: pullError(
+        codes.invalid_openapi,
+        '',
+        `the description lists no table or view${catalog ? ', and no argument of the schema\'s functions names a table of another schema' : ''}: a domain needs one`,
+        catalog
+          ? 'declare the tables the functions take keys of in the overrides: "tables": { "<table>": { "exposed": false, "columns": { "id": { "type": "uuid" }, "name": { "type": "text" } }, "label": ["name"] } }'
+          : 'pull with the catalog (--db-url, or the catalog option of pullDomain): it reads the functions and the tables their arguments name',
+      ),
+      notes: byTable(notes),
+    };
+  }
   for (const table of unexposed) if (merged.tables[table.name]) notes.push(unexposedNote(table, functions));
   if (Object.keys(functions).length > 0) merged.functions = functions;
   return { data: ordered(merged), error: null, notes: byTable(notes) };

@@ -36,8 +36,20 @@ export function checkOverrideNames(overrides, described) {
   for (const [table, spec] of Object.entries(overrides.tables)) {
     const path = `tables.${table}`;
     const facts = described.get(table);
+    // A table the API does not serve, declared whole (its key, label and
+    // columns): the one a function's argument takes keys of when the pull
+    // cannot tell which. The core's parser checks its settings.
+    if (!facts && isPlainObject(spec) && spec.exposed === false) {
+      if (!isIdentifier(table)) return pullError(codes.invalid_overrides, path, `'${table}' is not a lower-case identifier, which refs and the domain need`);
+      continue;
+    }
     if (!facts) {
-      return pullError(codes.invalid_overrides, path, `'${table}' is not a table or view in the database description, nor one its foreign keys reach`, `tables: ${[...described.keys()].join(', ')}`);
+      return pullError(
+        codes.invalid_overrides,
+        path,
+        `'${table}' is not a table or view in the database description, nor one its foreign keys reach`,
+        `tables: ${[...described.keys()].join(', ') || 'none'} (a table of a schema the API does not serve is declared whole, with "exposed": false)`,
+      );
     }
     if (spec === null) continue;
     if (!isPlainObject(spec)) return pullError(codes.invalid_overrides, path, 'must be an object of table settings, or null to leave the table out');

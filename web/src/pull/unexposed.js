@@ -5,8 +5,12 @@
 // the column and adds the target to the domain as a table with
 // `"exposed": false`: its key (the referenced column) and its labels, from
 // the catalog's facts about it (catalog.js).
+import { INPUT_MODES } from './catalog-functions.js';
+import { pluralsOf } from './catalog.js';
 import { domainTypeOf } from './description.js';
 import { isIdentifier, labelOf } from './names.js';
+
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 const KEY_TYPES = new Set(['uuid', 'integer', 'text']);
 
@@ -56,6 +60,54 @@ export function unexposedTables(tables, catalog) {
 }
 
 /**
+ * The unexposed tables the functions' uuid arguments name where no table of
+ * the domain does: `invitation_id` (or `invitation_ids`, uuid[]) of
+ * basejump's delete_invitation names `basejump.invitations`, the one table
+ * called invitations (or invitation, invitationes) outside the exposed
+ * schema, keyed by a one-column uuid primary key. A name two such tables
+ * answer to names neither. Only the arguments of functions the pull may
+ * offer count (not an extension's, not one the overrides leave out, not a
+ * security definer or one the authenticated role may not execute unless
+ * they opt it in) and only where the overrides give no `references`.
+ * `taken` holds the names the domain already has; the entries are shaped
+ * as `unexposedTables` makes them, with `referencing` naming the arguments
+ * (`delete_invitation(invitation_id)`) and `byArgument: true`.
+ */
+export function argumentTables(catalog, taken, overrides = {}) {
+  const named = catalog?.namedTables ?? [];
+  if (!Array.isArray(catalog?.functions) || named.length === 0) return [];
+  const given = isPlainObject(overrides?.functions) ? overrides.functions : {};
+  const byName = new Map();
+  for (const fn of catalog.functions) {
+    const settings = given[fn.name];
+    if (fn.extension || settings === null || settings?.expose === false) continue;
+    if ((fn.securityDefiner || fn.executable === false) && settings?.expose !== true) continue;
+    for (const arg of fn.args) {
+      if (!INPUT_MODES.has(arg.mode)) continue;
+      if (settings?.args?.[arg.name]?.references !== undefined) continue;
+      const stem = arg.type === 'uuid' ? /^(.+)_id$/.exec(arg.name)?.[1] : arg.type === 'uuid[]' ? /^(.+)_ids$/.exec(arg.name)?.[1] : null;
+      if (!stem || pluralsOf(stem).some((name) => taken.has(name))) continue;
+      const matches = named.filter((t) => pluralsOf(stem).includes(t.table) && t.key && t.columns.find((c) => c.name === t.key)?.type === 'uuid');
+      if (matches.length !== 1 || !isIdentifier(matches[0].table)) continue;
+      const [match] = matches;
+      const entry = byName.get(match.table) ?? { match, referencing: [] };
+      if (entry.match !== match) continue; // another stem named another table of that name
+      entry.referencing.push(`${fn.name}(${arg.name})`);
+      byName.set(match.table, entry);
+    }
+  }
+  return [...byName.values()].map(({ match, referencing }) => ({
+    name: match.table,
+    schema: match.schema,
+    table: match.table,
+    key: match.key,
+    columns: match.columns.map((c) => ({ name: c.name, type: c.kind === 'enum' ? 'text' : domainTypeOf(c.type), notNull: c.notNull === true })),
+    referencing,
+    byArgument: true,
+  }));
+}
+
+/**
  * The domain's settings of an unexposed table: `"exposed": false`, its key
  * (left out when it is `id`), its label and the columns those need.
  */
@@ -90,9 +142,14 @@ export function unexposedNote(unexposed, functions) {
     .map(([name]) => `${name}()`);
   const source = handing.length > 0
     ? `functions such as ${handing.join(', ')} hand out its refs`
-    : `its refs appear when rows that reference it are read (${unexposed.referencing.join(', ')})`;
+    : unexposed.byArgument
+      ? 'no function of the schema says it hands out its refs'
+      : `its refs appear when rows that reference it are read (${unexposed.referencing.join(', ')})`;
+  const why = unexposed.byArgument
+    ? `; it is the table the arguments ${unexposed.referencing.join(', ')} name (no column references it): if they take keys of another table, give that table as their "references" in the overrides`
+    : '';
   return {
     path: `tables.${unexposed.name}`,
-    message: `not exposed: ${unexposed.schema}.${unexposed.table} is in a schema the API does not serve, so the model never reads or writes it; ${source}`,
+    message: `not exposed: ${unexposed.schema}.${unexposed.table} is in a schema the API does not serve, so the model never reads or writes it; ${source}${why}`,
   };
 }
