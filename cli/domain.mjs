@@ -155,7 +155,12 @@ function readDomainArgs(argv, { stdout, stderr }) {
     return { exitCode: 0 };
   }
   if (positionals[0] !== 'pull' || positionals.length > 1) {
-    stderr.write(`${DOMAIN_USAGE}\n`);
+    // Say which word was not understood: a value given without its flag reads as one.
+    const word = positionals[0] !== 'pull' ? positionals[0] : positionals[1];
+    // A key pasted without its flag is not echoed whole into a terminal's or a CI's log.
+    const stray = word !== undefined && word.length > 24 ? `${word.slice(0, 8)}…` : word;
+    const why = stray === undefined ? 'domain needs a command: pull' : positionals[0] !== 'pull' ? `unknown command '${stray}': the one command is pull` : `unexpected argument '${stray}' (a value needs its flag, as --key KEY)`;
+    stderr.write(`${why}\n\n${DOMAIN_USAGE}\n`);
     return { exitCode: 2 };
   }
   return { flags };

@@ -106,7 +106,10 @@ test('domain pull errors name the path and the fix, and exit 1', async () => {
   assert.match(pasted.stderr, /^error invalid_option at --key: --key contains spaces, control or non-ASCII characters\nhint: pass the key or token exactly as issued\n$/m);
   const usage = await runCli(['push']);
   assert.equal(usage.code, 2);
-  assert.match(usage.stderr, /^usage: alfred-act domain pull/);
+  assert.match(usage.stderr, /^unknown command 'push': the one command is pull\n\nusage: alfred-act domain pull/);
+  const stray = await runCli(['pull', '--url', url, anonKey]);
+  assert.equal(stray.code, 2);
+  assert.match(stray.stderr, /^unexpected argument 'eyJhbGci…' \(a value needs its flag, as --key KEY\)\n\nusage: alfred-act domain pull/);
 });
 
 test('reads: enum filters, fuzzy names, labels of foreign keys, refs instead of UUIDs, only the caller\'s rows', async () => {

@@ -43,6 +43,9 @@ const NOT_CODES = new Set([
   'supabase_auth_admin', 'pg_proc', 'event_trigger', 'format_type', 'openai_api_key', 'prompt_tokens',
   'btree_gin', 'btree_gist', 'dict_int', 'dict_xsyn', 'pg_buffercache', 'pg_freespacemap', 'pg_stat_statements',
   'pg_surgery', 'pg_trgm', 'pg_visibility', 'pg_walinspect', 'tsm_system_rows', 'tsm_system_time', 'uuid_ossp',
+  // The platform's schemas the pull does not search for tables function arguments name, and such an argument.
+  'information_schema', 'supabase_functions', 'supabase_migrations', 'graphql_public', 'pgsodium_masks', 'alfred_auth',
+  'invitation_id', 'invitation_ids',
   // MCP 2026-07-28 and RFC 9728 words.
   'input_required', 'authorization_servers', 'resource_name',
   // A workerd compatibility flag (scripts/serve-worker.mjs).

@@ -151,9 +151,9 @@ class call_parser : detail::call_stage {
                           "and the rows referencing them give",
                           tbl->name, ref_pattern(tbl->ref_prefix)),
           dom_.functions.empty() ? textfmt::format("one of: {}", dom_.table_list())
-                                 : textfmt::format("call a function that lists them (db_call: {}), or read a "
-                                                   "table that references them; tables: {}",
-                                                   dom_.function_list(), dom_.table_list())};
+                                 : textfmt::format("call {} (db_call), or read a table that references them; "
+                                                   "tables: {}",
+                                                   dom_.ref_sources(*tbl), dom_.table_list())};
     if (kind_ != tool_kind::read && kind_ != tool_kind::aggregate && !tbl->writable)
       return error{codes::read_only_table, "table",
                    textfmt::format("{} is read-only here; {} is not allowed on it", tbl->name, tool_name(kind_)),

@@ -25,17 +25,24 @@ std::string describe_ref(const ref_entry& entry) {
                                                          : textfmt::format("{} ({})", entry.ref, entry.label);
 }
 
+// How the model gets refs of `target`: a read of it, or for a table the API
+// does not serve, the functions that hand them out.
+std::string ref_source_hint(const value_scope& scope, const table& target) {
+  return target.exposed ? textfmt::format("read {} first to get refs", target.name)
+                        : textfmt::format("call {} (db_call) to get refs", scope.dom.ref_sources(target));
+}
+
 // "known recipe refs: recipe_1 (Butter Chicken), recipe_2" or how to get some.
-std::string known_refs_hint(const ref_registry& registry, const table& target) {
+std::string known_refs_hint(const value_scope& scope, const table& target) {
   std::vector<std::string> listed;
   std::size_t total = 0;
-  for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
+  for (const ref_entry* entry : scope.registry.refs_of_type(target.ref_prefix)) {
     if (entry->pending() || !entry->saved_as.empty()) continue;
     if (entry->action == ref_action::deleted) continue;
     if (++total <= kMaxListedRefs) listed.push_back(describe_ref(*entry));
   }
   if (listed.empty())
-    return textfmt::format("no {} refs are known yet; read {} first to get refs", target.ref_prefix, target.name);
+    return textfmt::format("no {} refs are known yet; {}", target.ref_prefix, ref_source_hint(scope, target));
   std::string hint = textfmt::format("known {} refs: {}", target.ref_prefix, textfmt::join(listed, ", "));
   if (total > listed.size()) hint += textfmt::format(", … ({} in all)", total);
   return hint;
@@ -81,7 +88,7 @@ error raw_id_error(const value_scope& scope, const table& target, json_value val
   return error{codes::raw_id, path.str(),
                textfmt::format("{} takes a ref such as {}, not {}; refs cannot be made from ids", field,
                                ref_text(target.ref_prefix, 1), what),
-               known_refs_hint(scope.registry, target)};
+               known_refs_hint(scope, target)};
 }
 
 // The key a ref names, or why it names none a filter or row of `target`
@@ -99,13 +106,13 @@ result<std::string> known_ref_key(const value_scope& scope, const table& target,
                                                detail::echoed(text), name.prefix, other->name, field, target.name,
                                                ref_pattern(target.ref_prefix))
                              : textfmt::format("{} is not a known ref; refs cannot be invented", detail::echoed(text)),
-                 known_refs_hint(registry, target)};
+                 known_refs_hint(scope, target)};
   }
   if (entry->type != target.ref_prefix)
     return error{codes::ref_type_mismatch, path.str(),
                  textfmt::format("{} is a row of {}, but {} takes a ref to {} ({})", describe_ref(*entry), entry->table,
                                  field, target.name, ref_pattern(target.ref_prefix)),
-                 known_refs_hint(registry, target)};
+                 known_refs_hint(scope, target)};
   if (entry->pending())
     return error{codes::pending_ref, path.str(),
                  textfmt::format("{} is generated content that has not been saved, so it has no "
@@ -117,7 +124,7 @@ result<std::string> known_ref_key(const value_scope& scope, const table& target,
   if (entry->action == ref_action::deleted)
     return error{codes::deleted_ref, path.str(),
                  textfmt::format("{} was deleted earlier in this session", describe_ref(*entry)),
-                 known_refs_hint(registry, target)};
+                 known_refs_hint(scope, target)};
   // What registry.resolve(text) returns, without looking the ref up again.
   return entry->saved_as.empty() ? entry->key : registry.find(entry->saved_as)->key;
 }
@@ -135,10 +142,10 @@ error uuid_error(const value_scope& scope, const table& target, json_value value
         codes::ref_type_mismatch, path.str(),
         textfmt::format("this UUID belongs to {}, a row of {}, but {} takes a ref to {} ({})", describe_ref(*known),
                         known->table, field, target.name, ref_pattern(target.ref_prefix)),
-        known_refs_hint(registry, target)};
+        known_refs_hint(scope, target)};
   if (auto reason = implausible_uuid_reason(uuid); !reason.empty())
     return error{codes::invented_uuid, path.str(), textfmt::format("'{}' cannot be a row id: {}", text, reason),
-                 "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
+                 "use the refs shown in context instead of UUIDs; " + known_refs_hint(scope, target)};
   // A whole UUID the registry does not hold is never taken for another row
   // it resembles: it may be the id of a row this user must not reach, and
   // naming the row that shares its digits would lead the model to it.
@@ -170,8 +177,10 @@ error not_a_ref_error(const value_scope& scope, const table& target, std::string
   return error{codes::not_a_ref, path.str(),
                textfmt::format("{} takes a ref such as {}, got '{}'", field, ref_text(target.ref_prefix, 1),
                                detail::echoed(text)),
-               known_refs_hint(registry, target) +
-                   textfmt::format("; to find rows by name, read {} with a name filter first", target.name)};
+               known_refs_hint(scope, target) +
+                   (target.exposed
+                        ? textfmt::format("; to find rows by name, read {} with a name filter first", target.name)
+                        : textfmt::format("; to find rows by name, call {} (db_call)", scope.dom.ref_sources(target)))};
 }
 
 }  // namespace
@@ -186,13 +195,13 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
     return error{
         codes::invalid_value, path.str(),
         textfmt::format("{} takes a ref such as {}, got {}", field, ref_text(target.ref_prefix, 1), value.kind_name()),
-        known_refs_hint(registry, target)};
+        known_refs_hint(scope, target)};
   const std::string_view text = value.str();
   if (text == kCurrentUserRef) {
     if (!target.keyed_by_user())
       return error{codes::invalid_value, path.str(),
                    textfmt::format("me is the signed-in user, and {} does not hold user ids", field),
-                   known_refs_hint(registry, target)};
+                   known_refs_hint(scope, target)};
     return current_user_key(scope, path, field);
   }
 
@@ -210,7 +219,7 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
   if (looks_like_broken_uuid(text))
     return error{codes::invalid_uuid, path.str(),
                  textfmt::format("'{}' is not a complete UUID (truncated or altered)", detail::echoed(text)),
-                 "use the refs shown in context instead of UUIDs; " + known_refs_hint(registry, target)};
+                 "use the refs shown in context instead of UUIDs; " + known_refs_hint(scope, target)};
 
   return not_a_ref_error(scope, target, text, path, field);
 }

@@ -180,7 +180,45 @@ TEST_CASE("a table the API does not expose cannot be read or written: the hint n
   CHECK(read.err().message ==
         "accounts is not a table the database serves: its rows are refs (account_N) that function results and the "
         "rows referencing them give");
-  CHECK(read.err().hint.find("db_call: get_accounts") != std::string::npos);
+  // The functions whose name says they list accounts, not every function.
+  CHECK(read.err().hint ==
+        "call get_accounts() (db_call), or read a table that references them; tables: projects, "
+        "tickets, documents");
+}
+
+TEST_CASE(
+    "the functions a hint names for a table's refs: a word of the name is the table, else the name ends with "
+    "its row, else every function") {
+  const domain& dom = team();
+  CHECK(dom.ref_sources(*dom.find_table("accounts")) == "get_accounts()");
+  CHECK(dom.ref_sources(*dom.find_table("documents")) == "match_documents()");
+  CHECK(dom.ref_sources(*dom.find_table("projects")) == "archive_project()");
+  table nothing_names_it;
+  nothing_names_it.name = "labels";
+  CHECK(dom.ref_sources(nothing_names_it) ==
+        "get_accounts(), archive_project(), count_open_tickets(), match_documents(), "
+        "create_account(), current_account(), project_tags(), touch()");
+}
+
+TEST_CASE("a ref of a table the API does not expose: the hints say which functions hand refs out") {
+  ref_registry empty;
+  auto doc = json_document::parse(R"({"table":"projects","data":{"name":"X","account_id":"Acme"}})");
+  auto created = parse_tool_call(team(), empty, "db_create", doc->root(), kAlice);
+  REQUIRE_FALSE(created.ok());
+  CHECK(created.err().code == codes::not_a_ref);
+  CHECK(created.err().hint ==
+        "no account refs are known yet; call get_accounts() (db_call) to get refs; to find rows by name, call "
+        "get_accounts() (db_call)");
+  // With refs known, they are listed, and the way to find more stays; a
+  // known row's name gets its ref.
+  auto other = json_document::parse(R"({"table":"projects","data":{"name":"X","account_id":"Globex"}})");
+  auto known = parse_tool_call(team(), team_registry(), "db_create", other->root(), kAlice);
+  REQUIRE_FALSE(known.ok());
+  CHECK(known.err().hint ==
+        "known account refs: account_1 (Acme); to find rows by name, call get_accounts() (db_call)");
+  auto named = parse_tool_call(team(), team_registry(), "db_create", doc->root(), kAlice);
+  REQUIRE_FALSE(named.ok());
+  CHECK(named.err().hint == "use the ref account_1");
 }
 
 }  // namespace alfred::test

@@ -152,7 +152,8 @@ function policyWords({ readOnly, approve, confirm, tables, maxAffected }) {
   const words = [];
   if (readOnly) words.push('read-only');
   else if (confirm === false || approve === 'none') words.push('writes run without asking');
-  else words.push(approve === 'writes' ? 'creates, updates and deletes ask the user first' : approve === 'deletes' ? 'deletes ask the user first' : 'updates and deletes ask the user first');
+  // Every mode but none holds the calls of functions that change data too (docs/functions.md).
+  else words.push(`${approve === 'writes' ? 'creates, updates, deletes' : approve === 'deletes' ? 'deletes' : 'updates, deletes'} and functions that change data ask the user first`);
   if (tables) words.push(`tables ${tables.join(', ')} only`);
   if (maxAffected) words.push(`at most ${maxAffected} rows per update or delete`);
   else if (maxAffected === 0) words.push('no limit on the rows per update or delete');

@@ -218,28 +218,32 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
   const { functions, notes: functionNotes, error: functionsError } = deriveFunctions({ catalog, spec: description.value, overrides, domain: merged, usersTable, tableOfRelation });
   if (functionsError) return { data: null, error: functionsError, notes: [] };
   notes.push(...functionNotes);
-  // A table taken for an argument's name stays only while a function offered takes its refs.
-  for (const table of unexposed.filter((t) => t.byArgument)) {
-    const takesIt = Object.values(functions).some((fn) => Object.values(fn.args ?? {}).some((arg) => arg.references === table.name) || fn.returns?.references === table.name);
-    if (!takesIt) delete merged.tables[table.name];
-  }
-  if (Object.keys(merged.tables).length === 0) {
-    return {
-      data: null,
-      error: pullError(
-        codes.invalid_openapi,
-        '',
-        `the description lists no table or view${catalog ? ', and no argument of the schema\'s functions names a table of another schema' : ''}: a domain needs one`,
-        catalog
-          ? 'declare the tables the functions take keys of in the overrides: "tables": { "<table>": { "exposed": false, "columns": { "id": { "type": "uuid" }, "name": { "type": "text" } }, "label": ["name"] } }'
-          : 'pull with the catalog (--db-url, or the catalog option of pullDomain): it reads the functions and the tables their arguments name',
-      ),
-      notes: byTable(notes),
-    };
-  }
+  dropUntakenTables(merged, unexposed, functions);
+  if (Object.keys(merged.tables).length === 0) return { data: null, error: noTableError(catalog), notes: byTable(notes) };
   for (const table of unexposed) if (merged.tables[table.name]) notes.push(unexposedNote(table, functions));
   if (Object.keys(functions).length > 0) merged.functions = functions;
   return { data: ordered(merged), error: null, notes: byTable(notes) };
+}
+
+// A table taken for a function argument's name stays only while a function
+// offered takes its refs.
+function dropUntakenTables(merged, unexposed, functions) {
+  const takes = (fn, table) => Object.values(fn.args ?? {}).some((arg) => arg.references === table) || fn.returns?.references === table;
+  for (const table of unexposed.filter((t) => t.byArgument)) {
+    if (!Object.values(functions).some((fn) => takes(fn, table.name))) delete merged.tables[table.name];
+  }
+}
+
+// A domain needs a table: what to do where the schema exposes none.
+function noTableError(catalog) {
+  return pullError(
+    codes.invalid_openapi,
+    '',
+    `the description lists no table or view${catalog ? ", and no argument of the schema's functions names a table of another schema" : ''}: a domain needs one`,
+    catalog
+      ? 'declare the tables the functions take keys of in the overrides: "tables": { "<table>": { "exposed": false, "columns": { "id": { "type": "uuid" }, "name": { "type": "text" } }, "label": ["name"] } }'
+      : 'pull with the catalog (--db-url, or the catalog option of pullDomain): it reads the functions and the tables their arguments name',
+  );
 }
 
 const openApiHint =
