@@ -249,7 +249,7 @@ test('callTool: one result shape for the model (rows with refs and the rendered 
   assert.equal(notJson.error.code, 'invalid_json');
   assert.match(notJson.error.message, /^the arguments are not valid JSON: /);
   const unknownTool = await act.callTool('db_upsert', {});
-  assert.deepEqual(unknownTool.error, { code: 'unknown_tool', path: 'tool', message: "'db_upsert' is not a tool", hint: 'one of: db_read, db_create, db_update, db_delete, db_call, db_aggregate' });
+  assert.deepEqual(unknownTool.error, { code: 'unknown_tool', path: 'tool', message: "'db_upsert' is not a tool", hint: 'one of: db_read, db_create, db_update, db_delete, db_aggregate' });
 });
 
 test('callTool: a UUID quoted inside a text value shows as its ref or <id>; execute keeps the text as written', async () => {

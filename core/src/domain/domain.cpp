@@ -113,37 +113,24 @@ std::string domain::function_list() const {
 }
 
 std::string domain::ref_sources(const table& tbl) const {
-  // The table's name and its row's: accounts and account, categories and category.
+  // First the functions a word of whose name is the table's (get_accounts),
+  // else its row's (get_account), else every function.
   const std::string_view plural = tbl.name;
-  std::string single(plural);
-  if (single.size() > 3 && single.ends_with("ies"))
-    single.replace(single.size() - 3, 3, "y");
-  else if (single.size() > 1 && single.ends_with('s'))
-    single.pop_back();
-  auto has_word = [](std::string_view name, std::string_view word) {
-    for (std::size_t at = name.find(word); at != std::string_view::npos; at = name.find(word, at + 1)) {
-      const bool starts = at == 0 || name[at - 1] == '_';
-      const bool ends = at + word.size() == name.size() || name[at + word.size()] == '_';
-      if (starts && ends) return true;
-    }
-    return false;
-  };
-  auto list = [&](auto&& keep) {
-    std::string out;
+  const std::string_view words[] = {plural, plural.substr(0, plural.size() - (plural.ends_with('s') ? 1 : 0)), ""};
+  std::string out;
+  for (std::string_view word : words) {
     for (const auto& fn : functions) {
-      if (!keep(fn.name)) continue;
+      const std::string_view name = fn.name;
+      bool named = word.empty();
+      for (std::size_t at = name.find(word); !named && at != std::string_view::npos; at = name.find(word, at + 1))
+        named = (at == 0 || name[at - 1] == '_') && (at + word.size() == name.size() || name[at + word.size()] == '_');
+      if (!named) continue;
       if (!out.empty()) out += ", ";
       out += fn.name;
       out += "()";
     }
-    return out;
-  };
-  std::string out = list([&](std::string_view name) { return has_word(name, plural); });
-  if (out.empty())
-    out = list([&](std::string_view name) {
-      return name.size() > single.size() && name.ends_with(single) && name[name.size() - single.size() - 1] == '_';
-    });
-  if (out.empty()) out = list([](std::string_view) { return true; });
+    if (!out.empty()) break;
+  }
   return out;
 }
 

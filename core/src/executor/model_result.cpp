@@ -74,8 +74,10 @@ std::string narrowing_hint(const model_envelope& head, long long count, long lon
                                                            : "returned";
   if (shown >= count)
     return textfmt::format("The call {} {}; long values are cut in this result.", verb, plural(count, "row"));
-  return textfmt::format("The call {} {}; this result shows {}{}. Read them with filters to see the others.", verb,
-                         plural(count, "row"), shown, cut);
+  // A function has no filters: what is left out is the user's to ask for.
+  return textfmt::format("The call {} {}; this result shows {}{}. {}", verb, plural(count, "row"), shown, cut,
+                         head.tool == "db_call" ? "Tell the user that more came back than fits here."
+                                                : "Read them with filters to see the others.");
 }
 
 // Writes the envelope around the rows into `out`: `shown` rows, which

@@ -131,29 +131,35 @@ class call_parser : detail::call_stage {
     return std::move(call_);
   }
 
+  // The tables the model may name; a domain of functions alone has none.
+  std::string tables_hint() const {
+    const std::string tables = dom_.table_list();
+    return tables.empty()
+               ? textfmt::format("no table is served here: call a function with db_call ({})", dom_.function_list())
+               : textfmt::format("one of: {}", tables);
+  }
+
   result<const table*> parse_table(const param_members& params) {
     const auto& value = params[tool_param::table];
-    if (!value || value->is_null())
-      return error{codes::missing_param, "table", "table is required",
-                   textfmt::format("one of: {}", dom_.table_list())};
+    if (!value || value->is_null()) return error{codes::missing_param, "table", "table is required", tables_hint()};
     if (!value->is_string())
       return error{codes::invalid_param, "table", textfmt::format("table must be a string, got {}", value->kind_name()),
-                   textfmt::format("one of: {}", dom_.table_list())};
+                   tables_hint()};
     const table* tbl = dom_.find_table(value->str());
     if (!tbl)
       return error{codes::unknown_table, "table",
                    textfmt::format("'{}' is not a table of the {} domain", detail::echoed(value->str()), dom_.name),
-                   textfmt::format("one of: {}", dom_.table_list())};
+                   tables_hint()};
     if (!tbl->exposed)
-      return error{
-          codes::unknown_table, "table",
-          textfmt::format("{} is not a table the database serves: its rows are refs ({}) that function results "
-                          "and the rows referencing them give",
-                          tbl->name, ref_pattern(tbl->ref_prefix)),
-          dom_.functions.empty() ? textfmt::format("one of: {}", dom_.table_list())
-                                 : textfmt::format("call {} (db_call), or read a table that references them; "
-                                                   "tables: {}",
-                                                   dom_.ref_sources(*tbl), dom_.table_list())};
+      return error{codes::unknown_table, "table",
+                   textfmt::format("{} is not a table the database serves: its rows are refs ({}) that function "
+                                   "results and the rows referencing them give",
+                                   tbl->name, ref_pattern(tbl->ref_prefix)),
+                   dom_.functions.empty()      ? tables_hint()
+                   : dom_.table_list().empty() ? textfmt::format("call {} (db_call)", dom_.ref_sources(*tbl))
+                                               : textfmt::format("call {} (db_call), or read a table that references "
+                                                                 "them; tables: {}",
+                                                                 dom_.ref_sources(*tbl), dom_.table_list())};
     if (kind_ != tool_kind::read && kind_ != tool_kind::aggregate && !tbl->writable)
       return error{codes::read_only_table, "table",
                    textfmt::format("{} is read-only here; {} is not allowed on it", tbl->name, tool_name(kind_)),
@@ -312,8 +318,11 @@ result<tool_call> parse_tool_call(const domain& dom, const ref_registry& registr
                                   std::span<const fixed_value> fixed) {
   auto kind = parse_tool_name(tool);
   if (!kind)
+    // The tools this domain offers: the table tools where it serves a table, db_call where it has functions.
     return error{codes::unknown_tool, "tool", textfmt::format("'{}' is not a tool", detail::echoed(tool)),
-                 "one of: db_read, db_create, db_update, db_delete, db_call, db_aggregate"};
+                 dom.table_list().empty() ? "one of: db_call"
+                 : dom.functions.empty()  ? "one of: db_read, db_create, db_update, db_delete, db_aggregate"
+                                          : "one of: db_read, db_create, db_update, db_delete, db_call, db_aggregate"};
   return call_parser(dom, registry, *kind, current_user, fixed).parse(params);
 }
 

@@ -164,23 +164,34 @@ error not_a_ref_error(const value_scope& scope, const table& target, std::string
                    textfmt::format("write it exactly as shown: {}", entry->ref)};
   }
   // A name given where a ref belongs, matched as the catalog matches names
-  // (case and accents ignored).
+  // (case and accents ignored). Two rows of that name are the user's to
+  // choose between: the model is not pointed at either.
   const std::string wanted = fold_latin(text);
+  std::vector<std::string> named;
   for (const ref_entry* entry : registry.refs_of_type(target.ref_prefix)) {
-    if (!entry->saved_as.empty() || wanted.empty()) continue;
-    if (fold_latin(entry->label) == wanted)
-      return error{codes::not_a_ref, path.str(),
-                   textfmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text),
-                                   entry->ref),
-                   textfmt::format("use the ref {}", entry->ref)};
+    if (!entry->saved_as.empty() || wanted.empty() || entry->action == ref_action::deleted) continue;
+    if (fold_latin(entry->label) == wanted) named.push_back(entry->ref);
   }
+  if (named.size() == 1)
+    return error{
+        codes::not_a_ref, path.str(),
+        textfmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text), named[0]),
+        textfmt::format("use the ref {}", named[0])};
+  if (named.size() > 1)
+    return error{
+        codes::not_a_ref, path.str(),
+        textfmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text),
+                        textfmt::join(named, " and ")),
+        textfmt::format("ask the user which one they mean ({}), then use its ref", textfmt::join(named, ", "))};
+  const bool none_known = registry.refs_of_type(target.ref_prefix).empty();
   return error{codes::not_a_ref, path.str(),
                textfmt::format("{} takes a ref such as {}, got '{}'", field, ref_text(target.ref_prefix, 1),
                                detail::echoed(text)),
-               known_refs_hint(scope, target) +
-                   (target.exposed
-                        ? textfmt::format("; to find rows by name, read {} with a name filter first", target.name)
-                        : textfmt::format("; to find rows by name, call {} (db_call)", scope.dom.ref_sources(target)))};
+               none_known       ? known_refs_hint(scope, target)
+               : target.exposed ? textfmt::format("{}; to find rows by name, read {} with a name filter first",
+                                                  known_refs_hint(scope, target), target.name)
+                                : textfmt::format("{}; to find rows by name, call {} (db_call)",
+                                                  known_refs_hint(scope, target), scope.dom.ref_sources(target))};
 }
 
 }  // namespace

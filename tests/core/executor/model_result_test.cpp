@@ -170,6 +170,15 @@ TEST_CASE("model_tool_result: an outcome JS holds, only its first rows given, wi
   CHECK(r["shown"] == 2);
   CHECK(r["hint"] ==
         "Showing 2 of 7 rows: narrow the read (filters, only the columns you need) or page with limit and offset 2.");
+  // A function has no filters: the rows left out are the user's to ask for.
+  std::string call_out;
+  api::model_tool_result(
+      call_out, reg,
+      R"({"tool":"db_call","limits":{"rows":2,"chars":16000},"returned":7,"count":null,"query":null,"error":null})"
+      "\n"
+      R"([{"a":1},{"a":2}])");
+  CHECK(json::parse(call_out)["hint"] ==
+        "The call returned 7 rows; this result shows 2. Tell the user that more came back than fits here.");
   api::model_tool_result(out, reg, "not json");
   CHECK(json::parse(out)["error"]["code"] == "invalid_params");
   // An outcome that failed after the request was sent: the query says so.

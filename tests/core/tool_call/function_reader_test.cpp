@@ -192,7 +192,7 @@ TEST_CASE(
   const domain& dom = team();
   CHECK(dom.ref_sources(*dom.find_table("accounts")) == "get_accounts()");
   CHECK(dom.ref_sources(*dom.find_table("documents")) == "match_documents()");
-  CHECK(dom.ref_sources(*dom.find_table("projects")) == "archive_project()");
+  CHECK(dom.ref_sources(*dom.find_table("projects")) == "archive_project(), project_tags()");
   table nothing_names_it;
   nothing_names_it.name = "labels";
   CHECK(dom.ref_sources(nothing_names_it) ==
@@ -206,9 +206,7 @@ TEST_CASE("a ref of a table the API does not expose: the hints say which functio
   auto created = parse_tool_call(team(), empty, "db_create", doc->root(), kAlice);
   REQUIRE_FALSE(created.ok());
   CHECK(created.err().code == codes::not_a_ref);
-  CHECK(created.err().hint ==
-        "no account refs are known yet; call get_accounts() (db_call) to get refs; to find rows by name, call "
-        "get_accounts() (db_call)");
+  CHECK(created.err().hint == "no account refs are known yet; call get_accounts() (db_call) to get refs");
   // With refs known, they are listed, and the way to find more stays; a
   // known row's name gets its ref.
   auto other = json_document::parse(R"({"table":"projects","data":{"name":"X","account_id":"Globex"}})");
@@ -219,6 +217,40 @@ TEST_CASE("a ref of a table the API does not expose: the hints say which functio
   auto named = parse_tool_call(team(), team_registry(), "db_create", doc->root(), kAlice);
   REQUIRE_FALSE(named.ok());
   CHECK(named.err().hint == "use the ref account_1");
+}
+
+TEST_CASE("a name two rows share is not taken for either: the model asks the user") {
+  ref_registry reg = team_registry();
+  reg.register_row("accounts", "account", kAccountBeta, ref_action::linked, "Acme");
+  auto doc = json_document::parse(R"({"table":"projects","data":{"name":"X","account_id":"acme"}})");
+  auto created = parse_tool_call(team(), reg, "db_create", doc->root(), kAlice);
+  REQUIRE_FALSE(created.ok());
+  CHECK(created.err().code == codes::not_a_ref);
+  CHECK(created.err().message == "account_id takes a ref, not a name; 'acme' is the label of account_1 and account_2");
+  CHECK(created.err().hint == "ask the user which one they mean (account_1, account_2), then use its ref");
+}
+
+TEST_CASE("a domain of functions and no table served: hints point at db_call, not at tables it has none of") {
+  auto parsed = parse_domain(R"json({"name": "teams", "tables": {
+    "accounts": {"ref": "account", "exposed": false, "label": ["name"],
+                 "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}}},
+    "functions": {"get_accounts": {"read": true, "returns": {"type": "json"}},
+                  "get_account": {"read": true, "args": {"account_id": {"type": "uuid", "required": true,
+                                  "references": "accounts"}}, "returns": {"type": "json"}}}})json");
+  REQUIRE(parsed.ok());
+  const domain& dom = *parsed;
+  ref_registry reg;
+  auto read = json_document::parse(R"({"table":"accounts"})");
+  auto refused = parse_tool_call(dom, reg, "db_read", read->root(), kAlice);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.err().hint == "call get_accounts() (db_call)");
+  auto other = json_document::parse(R"({"table":"teams"})");
+  auto unknown = parse_tool_call(dom, reg, "db_read", other->root(), kAlice);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.err().hint == "no table is served here: call a function with db_call (get_accounts, get_account)");
+  auto tool = parse_tool_call(dom, reg, "db_schema", read->root(), kAlice);
+  REQUIRE_FALSE(tool.ok());
+  CHECK(tool.err().hint == "one of: db_call");
 }
 
 }  // namespace alfred::test

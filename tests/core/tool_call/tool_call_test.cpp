@@ -57,7 +57,7 @@ error recipe_id_error(const std::string& value_json, const ref_registry& reg = s
 
 TEST_CASE("unknown tool name") {
   check_error(build_error("db_upsert", R"j({"table": "recipes"})j"), "unknown_tool", "tool",
-              "'db_upsert' is not a tool", "one of: db_read, db_create, db_update, db_delete, db_call, db_aggregate");
+              "'db_upsert' is not a tool", "one of: db_read, db_create, db_update, db_delete, db_aggregate");
   check_error(build_error("DB_READ", R"j({"table": "recipes"})j"), "unknown_tool", "tool", "'DB_READ' is not a tool");
 }
 

@@ -296,10 +296,9 @@ struct domain {
   std::string table_list() const;
   /// The names of all functions, comma-separated, for error hints.
   std::string function_list() const;
-  /// For hints on a table the API does not serve: the functions whose name
-  /// says they list its rows (a word of the name is the table's,
-  /// `get_accounts` for accounts), else those whose name ends with its row
-  /// (`get_account`), else every function; comma-separated, `name()` each.
+  /// For hints on a table the API does not serve: the functions a word of
+  /// whose name is the table's (get_accounts for accounts), else its row's
+  /// (get_account), else every function; comma-separated, `name()` each.
   std::string ref_sources(const table& tbl) const;
 };
 
