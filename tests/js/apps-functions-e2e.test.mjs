@@ -837,6 +837,15 @@ describe('basejump as published: a schema of functions and no table; the account
     assert.match(text, new RegExp(`"account_id":"${team.account_id}","account_role":"owner","is_primary_owner":true,"name":"Acme Corp ${tag}"`));
   });
 
+  test('the active team fixed by the app (context.account_id) must be its id: a ref or a name is refused when the act is made, not on the model\'s first call', BOUNDED, async () => {
+    for (const given of ['account_2', 'Acme', 42]) {
+      assert.throws(() => actOf(ada, { context: { account_id: given } }), (error) => error.code === 'invalid_option' && error.path === 'context.account_id' && /holds a uuid/.test(error.message), String(given));
+    }
+    const act = actOf(ada, { context: { account_id: ada.user.id } });
+    const [role] = ok(await act.execute('db_call', { function: 'current_user_account_role', args: {} })).data;
+    assert.deepEqual([role.account_role, role.is_personal_account], ['owner', true]);
+  });
+
   test('Ben, given Ada\'s refs: her team is not his; the functions refuse in basejump\'s words, and he sees his own account only', BOUNDED, async () => {
     const adas = actOf(ada);
     const [team] = ok(await adas.execute('db_call', { function: 'create_account', args: { name: `Private ${tag}`, slug: `private-${tag}` } })).data;

@@ -86,18 +86,30 @@ export const invalidOption = (path, message, hint = '') => new AlfredError({ cod
 export function checkContextNames(domain, fixed) {
   const names = Object.keys(fixed);
   if (names.length === 0 || !domain?.tables) return;
-  const taken = new Set();
+  // Each name's types, from the columns and arguments that have it (a hidden
+  // column takes the app's value on creates, as given: its type is unknown here).
+  const types = new Map();
+  const add = (name, type) => types.set(name, [...(types.get(name) ?? []), type ?? null]);
   for (const spec of Object.values(domain.tables)) {
-    for (const column of Object.keys(spec.columns ?? {})) taken.add(column);
-    // A hidden column takes the app's value on creates, as given.
-    for (const column of spec.hidden ?? []) taken.add(column);
+    for (const [column, config] of Object.entries(spec.columns ?? {})) add(column, config?.type);
+    for (const column of spec.hidden ?? []) add(column, null);
   }
-  for (const fn of Object.values(domain.functions ?? {})) for (const arg of Object.keys(fn.args ?? {})) taken.add(arg);
+  for (const fn of Object.values(domain.functions ?? {})) for (const [arg, config] of Object.entries(fn.args ?? {})) add(arg, config?.type);
   for (const name of names) {
-    if (taken.has(name)) continue;
-    throw invalidOption(`context.${name}`, `no column or function argument of the ${domain.name ?? 'act\'s'} domain is named ${name}`, 'context names a column that creates set, or an argument that function calls get (e.g. { account_id: activeTeam.id })');
+    if (!types.has(name)) {
+      throw invalidOption(`context.${name}`, `no column or function argument of the ${domain.name ?? 'act\'s'} domain is named ${name}`, 'context names a column that creates set, or an argument that function calls get (e.g. { account_id: activeTeam.id })');
+    }
+    // A key the app fixes is the row's own id, never a ref or a name: said
+    // when the act is made, not on the model's first call (the core checks
+    // every type per call).
+    const value = fixed[name];
+    if (types.get(name).every((type) => type === 'uuid') && value !== null && !(typeof value === 'string' && UUID_TEXT.test(value))) {
+      throw invalidOption(`context.${name}`, `context.${name} holds a uuid: the row's id as the database stores it, got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 60)) : describe(value)}`, `e.g. { ${name}: activeTeam.id }, the id your app has; not a ref the model sees, nor a name`);
+    }
   }
 }
+
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function checkString(options, name) {
   const value = options[name];
