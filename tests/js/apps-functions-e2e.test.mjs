@@ -28,6 +28,7 @@ import { loadCore, pullDomain } from '../../web/src/index.node.js';
 import { aiToolApproval, aiTools } from '../../web/src/adapters/ai.js';
 import { openaiTools, runToolCalls } from '../../web/src/adapters/openai.js';
 import { createMcpServer } from '../../web/src/mcp/server.js';
+import { mcpInstructions } from '../../web/src/mcp/tools.js';
 import { createHandler } from '../../web/src/worker/index.node.js';
 import { createChatModel } from '../../web/src/llm/index.js';
 import { runStep } from '../../web/src/loop/index.js';
@@ -786,6 +787,10 @@ describe('basejump as published: a schema of functions and no table; the account
       'not exposed: basejump.invitations is in a schema the API does not serve, so the model never reads or writes it; functions such as create_invitation(), get_account_invitations() hand out its refs; it is the table the arguments delete_invitation(invitation_id) name (no column references it): if they take keys of another table, give that table as their "references" in the overrides',
     ]);
     assert.match(noteOn('tables.accounts')[0], /^not exposed: basejump\.accounts .* functions such as create_account\(\), get_account\(\), get_accounts\(\), get_personal_account\(\), update_account\(\) hand out its refs; it is the table the arguments create_invitation\(account_id\), /);
+    // An MCP client is told the domain is served through its functions: no table for db_read.
+    const instructions = mcpInstructions(domain);
+    assert.match(instructions, /domain \(through its functions\).*refs \(account_1, inv_1\).*db_call runs the app's own functions/);
+    assert.doesNotMatch(instructions, /db_read/);
   });
 
   test('without the catalog the description alone lists no table: the pull says to read the catalog; overrides that declare the tables whole make the domain', BOUNDED, async () => {
