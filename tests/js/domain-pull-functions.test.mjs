@@ -20,6 +20,7 @@ import { resolveMcpDomain } from '../../web/src/mcp/domain.js';
 import { catalogFactsProblem } from '../../web/src/pull/catalog.js';
 import { bodyWrites } from '../../web/src/pull/catalog-functions.js';
 import { holdsSecret } from '../../web/src/pull/columns.js';
+import { unexposedTableConfig } from '../../web/src/pull/unexposed.js';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 import { rest } from './support/stack.mjs';
 
@@ -595,6 +596,13 @@ test('columns named like secrets: a word of the name (api_key, apikey, secret, t
   assert.equal(holdsSecret('invite_token', 'uuid'), true);
   for (const [name, type] of [['prompt_tokens', 'text'], ['token_count', 'integer'], ['tokenizer', 'text'], ['keyword', 'text'], ['password_set_at', 'timestamp'], ['has_api_key', 'boolean'], ['secretary', 'text']])
     assert.equal(holdsSecret(name, type), false, name);
+});
+
+test('a table the API does not serve is never labelled by a secret: an invitation with its token first is labelled by its role', () => {
+  const invitations = { name: 'invitations', schema: 'basejump', table: 'invitations', key: 'id', columns: [
+    { name: 'id', type: 'uuid', notNull: true }, { name: 'token', type: 'text', notNull: true }, { name: 'account_role', type: 'text', notNull: true },
+  ] };
+  assert.deepEqual(unexposedTableConfig(invitations), { ref: '', exposed: false, label: ['account_role'], columns: { id: { type: 'uuid' }, account_role: { type: 'text' } } });
 });
 
 // PostgREST describes act_sessions to a signed-in user, not to the service role.

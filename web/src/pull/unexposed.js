@@ -7,6 +7,7 @@
 // the catalog's facts about it (catalog.js).
 import { INPUT_MODES } from './catalog-functions.js';
 import { pluralsOf } from './catalog.js';
+import { holdsSecret } from './columns.js';
 import { domainTypeOf } from './description.js';
 import { isIdentifier, labelOf } from './names.js';
 
@@ -113,7 +114,8 @@ export function argumentTables(catalog, taken, overrides = {}) {
  */
 export function unexposedTableConfig(unexposed) {
   const facts = unexposed.columns.map((c) => ({ name: c.name, config: c.type ? { type: c.type, ...(c.notNull ? { required: true } : {}) } : null }));
-  const labels = labelOf(facts.filter((c) => c.name !== unexposed.key));
+  // Never a secret for a label: a label is what the model reads for the row (basejump's invitations hold a token).
+  const labels = labelOf(facts.filter((c) => c.name !== unexposed.key && !holdsSecret(c.name, c.config?.type)));
   const shown = new Set([unexposed.key, ...(labels.label ?? []), ...(labels.label_format ? ['first_name', 'last_name'] : [])]);
   const columns = {};
   for (const column of unexposed.columns) if (shown.has(column.name) && column.type) columns[column.name] = { type: column.type };
