@@ -324,6 +324,30 @@ test('with no --domain or --pull against the local demo stack: the kitchen demo,
   assert.match(stderr, /^alfred-act mcp: no --domain or --pull: serving the kitchen demo domain, as http:\/\/127\.0\.0\.1:\d+ is the local demo stack\nalfred-act mcp: serving the kitchen domain \(the demo; 9 tables: recipes, /);
 });
 
+test('read-only over a domain of functions none of which reads (basejump\'s volatile reads): db_schema alone, and stderr says why and what to do', async (t) => {
+  const domainFile = join(scratch, 'teams.json');
+  await writeFile(domainFile, JSON.stringify({
+    name: 'teams',
+    tables: { accounts: { ref: 'account', exposed: false, label: ['name'], columns: { id: { type: 'uuid' }, name: { type: 'text' } } } },
+    functions: { get_accounts: { returns: { type: 'json' } } },
+  }));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['bin/alfred-act.mjs', 'mcp', '--domain', domainFile, '--read-only'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...nodeOptions, SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, SUPABASE_ACCESS_TOKEN: ada().token },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr.on('data', (chunk) => (stderr += chunk));
+  const client = mcpClient({ name: 'alfred-act-test', version: '1.0.0' });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name), ['db_schema']);
+  assert.match(stderr, /alfred-act mcp: read-only, and this domain has no table the API serves and no function marked as a read: the model can call nothing but db_schema\. Mark the reads with "read": true/);
+});
+
 /** Ada's shopping-list rows named `name`, read back as Ada. */
 async function shoppingRows(name) {
   const { body } = await rest(stack(), ada().token, 'GET', `/shopping_list?select=name,quantity&name=eq.${encodeURIComponent(name)}`);

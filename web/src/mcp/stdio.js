@@ -281,6 +281,12 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     `serving the ${domainName(served.domain)} domain (${from}; ${tables.length} tables: ${tables.join(', ')}) for ${config.url} over stdio ` +
       `(session store: ${config.store}${config.store === 'supabase' ? `, session ${server.sessionId}` : ''}; ${policyWords(config.policy)})`,
   );
+  // Read-only over a domain whose tables the API does not serve and whose functions none reads: nothing to call.
+  const servesTable = Object.values(server.domain.tables).some((spec) => spec?.exposed !== false);
+  const reads = Object.values(server.domain.functions ?? {}).some((fn) => fn?.read === true);
+  if (config.policy.readOnly && !servesTable && !reads) {
+    say('read-only, and this domain has no table the API serves and no function marked as a read: the model can call nothing but db_schema. Mark the reads with "read": true in the pull\'s overrides (basejump\'s get_accounts is volatile only because nobody wrote stable)');
+  }
   await closed;
   await server.server.close();
   // Whatever is still queued for stdout goes out before the caller exits.
