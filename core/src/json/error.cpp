@@ -7,6 +7,15 @@
 
 namespace alfred {
 
+error::error() = default;
+error::error(error_code code, std::string path, std::string message, std::string hint)
+    : code(code), path(std::move(path)), message(std::move(message)), hint(std::move(hint)) {}
+error::error(const error& other) = default;
+error::error(error&& other) noexcept = default;
+error& error::operator=(const error& other) = default;
+error& error::operator=(error&& other) noexcept = default;
+error::~error() = default;
+
 void write_error(json_writer& w, const error& err) {
   // The last line of defence against an echoed value of any size: messages
   // quote values through detail::echoed, and no field leaves longer than this.

@@ -198,7 +198,6 @@ error not_a_ref_error(const value_scope& scope, const table& target, std::string
 
 result<std::string> resolve_row_ref(const value_scope& scope, const table& target, json_value value,
                                     const param_path& path, std::string_view field) {
-  const auto& registry = scope.registry;
   const column* key_col = target.key_column();
   if (value.is_number() && key_col && key_col->type == column_type::integer)
     return raw_id_error(scope, target, value, path, field, textfmt::format("the number {}", value.raw()));

@@ -26,6 +26,17 @@ namespace alfred {
 /// tool-call params (`filters[0].value[1]`), `message` says what was wrong
 /// and `hint` says what is allowed or gives a corrected example.
 struct error {
+  // Out of line (json/error.cpp): an error is made, moved and destroyed at
+  // hundreds of sites, and each inlined copy of its eleven members' work
+  // cost the module bytes for a path that is never hot.
+  error();
+  error(error_code code, std::string path = {}, std::string message = {}, std::string hint = {});
+  error(const error& other);
+  error(error&& other) noexcept;
+  error& operator=(const error& other);
+  error& operator=(error&& other) noexcept;
+  ~error();
+
   /// From the catalog (error_codes.h): `codes::unknown_column`.
   error_code code;
   std::string path;
