@@ -460,6 +460,11 @@ test('the overrides opt a security definer function in, make a VOLATILE one a re
     ['functions', 'functions.RefreshAll', 'functions.concat_text', 'functions.custom_access_token_hook', 'functions.handle_webhook', 'functions.limit', 'functions.purge_archived', 'functions.reindex_documents', 'functions.remove_account_member', 'functions.search_projects', 'functions.tag_all', 'functions.touch_project'],
   );
   assert.deepEqual(functionNotes(notes).find((note) => note.path === 'functions.remove_account_member'), { path: 'functions.remove_account_member', message: UNPINNED });
+  // Settings for a function left out for its arguments cannot bring it in: its note says they are not used.
+  const variadic = derived({ functions: { tag_all: { args: { tags: { description: 'the tags' } } } } });
+  assert.deepEqual(functionNotes(variadic.notes).filter((note) => note.path === 'functions.tag_all').map((note) => note.message), [
+    'left out: its argument tags is VARIADIC, which a call by name cannot pass; its settings in the overrides are not used: nothing opts in a function left out for its kind, name or arguments',
+  ]);
 });
 
 test('override mistakes are errors with the path to fix: a function or argument the database does not have, a required argument dropped, expose not a boolean, a misspelt setting', async () => {

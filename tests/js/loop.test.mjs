@@ -321,7 +321,7 @@ test("a spoofed user_id is refused with a reason; the corrected calls stay withi
       const result = await run({ description: `Add ${name} to the shopping list`, type: 'write' });
       assert.equal(result.status, 'complete');
       assert.deepEqual(result.queries.map((record) => record.error?.code ?? null), ['system_column', null]);
-      assert.match(feedbackAfter(server, 1), /user_id is set from the signed-in user/);
+      assert.match(feedbackAfter(server, 1), /user_id holds the row's owner, the signed-in user/);
     },
   );
   assert.equal((await rest(ada, `shopping_list?select=name&name=eq.${encodeURIComponent(name)}`)).length, 1);

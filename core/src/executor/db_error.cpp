@@ -18,9 +18,9 @@ struct code_entry {
 
 // PostgreSQL SQLSTATEs and PostgREST PGRST codes the model can do something
 // about; the rest fall back to the HTTP status.
-constexpr std::array<code_entry, 21> kCodes{{
+constexpr std::array<code_entry, 22> kCodes{{
     {"42501", codes::permission_denied, "the row belongs to someone else or the table cannot be changed by this user"},
-    {"23505", codes::duplicate, "a row with this value already exists; update it instead of creating another"},
+    {"23505", codes::duplicate, "a row with this value already exists: change that row, or use another value"},
     {"23503", codes::foreign_key_violation, "a referenced row does not exist, or other rows still reference this one"},
     {"23502", codes::missing_required, "give a value for the column named in the message"},
     {"23514", codes::check_violation,
@@ -29,13 +29,15 @@ constexpr std::array<code_entry, 21> kCodes{{
     {"22007", codes::invalid_value, "dates are written YYYY-MM-DD"},
     {"22008", codes::invalid_value, "the date or time is out of range"},
     {"22003", codes::invalid_value, "the number is out of range for the column"},
+    {"22001", codes::invalid_value, "the text is longer than the column allows: shorten it"},
     {"42703", codes::unknown_column, "use only the columns the schema lists"},
     {"42P01", codes::unknown_table, "use only the tables the schema lists"},
     {"PGRST205", codes::unknown_table, "use only the tables the schema lists"},
     {"PGRST202", codes::unknown_function, "the database has no such function; the schema cache may need a reload"},
     {"PGRST203", codes::ambiguous_function,
      "the database has several functions of this name that fit; the domain must name one with other arguments"},
-    {"P0001", codes::function_error, ""},
+    {"P0001", codes::function_error,
+     "the database refused it for the reason in its message: change what it names, or tell the user"},
     {"25006", codes::read_only_transaction,
      "the function changes data, so it cannot be called as a read; the domain must not mark it \"read\""},
     {"PGRST100", codes::invalid_query, ""},

@@ -76,7 +76,8 @@ bool execution::state::consume_argument_embedding(pending_need& embedding) {
 error execution::state::call_error(const need_response& answer) const {
   const db_function& fn = *effective->fn;
   error err = detail::database_error(answer, "calling " + fn.name);
-  if (err.code == codes::function_error && err.hint.empty())
+  // A function's own refusal (RAISE): the arguments are what the model can change.
+  if (err.code == codes::function_error)
     err.hint = "the function refused the call for the reason in its message: correct the arguments, or tell the user";
   return err;
 }

@@ -39,7 +39,9 @@ value_names names_of(const ref_registry& registry, const domain* dom, const tool
 // holds, whatever its type (a bigint key is no more the model's to read than
 // a UUID: a number it cannot use, which reads as one it could).
 void write_key(json_writer& w, const value_names& names, std::string_view key, bool quoted) {
-  if (names.users && !names.me.empty() && canonical_uuid(key) == canonical_uuid(names.me))
+  // A user id, or the key of a table keyed by user ids (a profile, a personal account), that is the signed-in user's.
+  const bool user_key = names.users || (names.rows && names.rows->keyed_by_user());
+  if (user_key && !names.me.empty() && canonical_uuid(key) == canonical_uuid(names.me))
     return w.string(kCurrentUserRef);
   const bool uuid = is_uuid_syntax(key);
   const std::string_view type = names.rows ? std::string_view(names.rows->ref_prefix) : std::string_view();

@@ -98,7 +98,8 @@ result<const column*> row_reader::writable_column(std::string_view key, const pa
   const table& tbl = *call_.tbl;
   if (tbl.has_owner() && key == tbl.owner)
     return error{codes::system_column, key_path.str(),
-                 textfmt::format("{} is set from the signed-in user; leave it out", key), ""};
+                 textfmt::format("{} holds the row's owner, the signed-in user, and is never given; leave it out", key),
+                 ""};
   if (fixed_for(key))
     return error{codes::system_column, key_path.str(),
                  textfmt::format("{} is set by the app for every call; leave it out", key), ""};

@@ -370,7 +370,8 @@ result<std::string> typed_payload_value(const value_scope& scope, const column& 
       return out;
     case column_type::text: {
       if (!value.is_string())
-        return invalid_value(path.str(), textfmt::format("{} expects a string, got {}", col.name, value.kind_name()));
+        return invalid_value(path.str(), textfmt::format("{} expects a string, got {}", col.name, value.kind_name()),
+                             textfmt::format("give it as text: \"{}\"", detail::echoed(value.raw())));
       std::string text(value.str());
       text.erase(std::remove(text.begin(), text.end(), '\0'), text.end());
       auto ok = check_allowed(col, text, path);

@@ -241,6 +241,26 @@ TEST_CASE("regression: a 5xx HTML page gives a short message, the page is kept, 
   CHECK(raw.size() <= 1000 + 3);
 }
 
+TEST_CASE("database refusals of a table write carry a hint the model can act on: a trigger's RAISE, text too long") {
+  ref_registry reg = sample_registry();
+  auto refused = [&](std::string_view body) {
+    execution ex(kitchen(), reg, "db_update",
+                 R"({"table":"inventory","filters":[{"field":"id","op":"=","value":"inv_1"}],"data":{"name":"x"}})",
+                 alice_session());
+    for (int round = 0; round < 3 && !ex.done(); ++round) ex.respond(0, answer(400, std::string(body)));
+    return result_of(ex)["error"];
+  };
+  const json raised =
+      refused(R"({"code":"P0001","message":"Email cannot be changed here","details":null,"hint":null})");
+  CHECK(raised["code"] == "function_error");
+  CHECK(raised["hint"] ==
+        "the database refused it for the reason in its message: change what it names, or tell the user");
+  const json too_long =
+      refused(R"x({"code":"22001","message":"value too long for type character varying(255)","details":null})x");
+  CHECK(too_long["code"] == "invalid_value");
+  CHECK(too_long["hint"] == "the text is longer than the column allows: shorten it");
+}
+
 TEST_CASE("transport failures of reads have their own codes") {
   ref_registry reg = sample_registry();
   // Answered the same way each time it asks (a response too large with the

@@ -68,4 +68,24 @@ TEST_CASE("query record: a UUID inside the model's own text is shown as (uuid), 
   CHECK(record.find(R"x("field":"title","op":"ilike","value":"(uuid)")x") != std::string::npos);
 }
 
+TEST_CASE(
+    "query record: me for a column referencing a table keyed by user ids (a personal account), not (unregistered "
+    "row)") {
+  auto loaded = parse_domain(R"({"name": "saas", "tables": {
+    "accounts": {"ref": "account", "owner": "id", "label": ["name"], "columns": {
+      "id": {"type": "uuid", "writable": false, "nullable": false}, "name": {"type": "text", "required": true},
+      "created_by": {"type": "uuid", "references": "accounts"}}}}})");
+  REQUIRE(loaded.ok());
+  const domain& dom = *loaded;
+  ref_registry reg;
+  auto params =
+      json_document::parse(R"({"table": "accounts", "filters": [{"field": "created_by", "op": "=", "value": "me"}]})");
+  REQUIRE(params.ok());
+  auto call = parse_tool_call(dom, reg, "db_read", params->root(), kAlice);
+  REQUIRE(call.ok());
+  const std::string record = detail::call_params_json(reg, *call, &dom);
+  CHECK(record.find(R"("field":"created_by","op":"=","value":"me")") != std::string::npos);
+  CHECK(record.find("unregistered") == std::string::npos);
+}
+
 }  // namespace alfred::test

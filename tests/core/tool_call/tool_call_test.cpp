@@ -580,10 +580,12 @@ TEST_CASE("regression: update with only 'name neq null' on a NOT NULL column mus
 TEST_CASE("the owner column and id are refused in payloads") {
   check_error(build_error("db_create", R"j({"table": "inventory", "data": {"name": "milk", "quantity": 1, "unit": "l",
       "user_id": "2222aaaa-2222-4222-8222-222222222222"}})j"),
-              "system_column", "data.user_id", "user_id is set from the signed-in user; leave it out", "");
+              "system_column", "data.user_id",
+              "user_id holds the row's owner, the signed-in user, and is never given; leave it out", "");
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"user_id": "2222aaaa-2222-4222-8222-222222222222"}})j"),
-              "system_column", "data.user_id", "user_id is set from the signed-in user; leave it out");
+              "system_column", "data.user_id",
+              "user_id holds the row's owner, the signed-in user, and is never given; leave it out");
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"id": "inv_2"}})j"),
               "system_column", "data.id",
@@ -657,7 +659,7 @@ TEST_CASE("payload value types") {
               "expiry_date expects an ISO date such as 2026-03-14, got '2026-02-30'");
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"name": 42}})j"),
-              "invalid_value", "data.name", "name expects a string, got a number");
+              "invalid_value", "data.name", "name expects a string, got a number", "give it as text: \"42\"");
   check_error(build_error("db_update", R"j({"table": "recipes", "filters": [{"field": "id", "op": "=",
       "value": "recipe_1"}], "data": {"occasions": {"a": 1}}})j"),
               "invalid_value", "data.occasions",

@@ -308,7 +308,9 @@ function offeredFunction(overloads, settings, context) {
   const [fn] = overloads;
   const notes = overloads.filter((f) => f.securityDefiner && !f.searchPathPinned).map(unpinnedNote);
   const problem = structuralProblem(fn, overloads);
-  if (problem) return { spec: null, notes: [...notes, leftOut(fn.name, problem)] };
+  // Overrides cannot change a function's kind, name or arguments' types: say their settings went unused.
+  const unused = isPlainObject(settings) ? '; its settings in the overrides are not used: nothing opts in a function left out for its kind, name or arguments' : '';
+  if (problem) return { spec: null, notes: [...notes, leftOut(fn.name, `${problem}${unused}`)] };
   if (settings === null || settings?.expose === false) return { spec: null, notes };
   const exposure = settings?.expose === true ? null : exposureProblem(fn);
   if (exposure) return { spec: null, notes: [...notes, leftOut(fn.name, exposure)] };
