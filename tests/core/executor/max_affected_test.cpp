@@ -316,4 +316,21 @@ TEST_CASE("maxAffected: the execution option is read and checked") {
   CHECK(parse_execution_options(negative->root()).err().path == "maxAffected");
 }
 
+TEST_CASE("a write by a name that changed nothing: reads match names loosely, writes as given, and the note says so") {
+  ref_registry reg = sample_registry();
+  // recipes.name is matched loosely by reads (middleware.fuzzy); the update compares it as given.
+  auto ex =
+      start(reg, "db_update",
+            R"({"table":"recipes","filters":[{"field":"name","op":"=","value":"pad thai"}],"data":{"servings":2}})", 0,
+            max_affected_check::header);
+  REQUIRE_FALSE(ex->done());
+  ex->respond(0, answer(200, "[]"));
+  REQUIRE(ex->done());
+  const json out = json::parse(ex->result_json());
+  CHECK(out["error"].is_null());
+  CHECK(out["query"]["notes"] ==
+        json::array({"no row matched the filters exactly (a read matches names loosely, a write "
+                     "as given): read the rows, then write by their refs"}));
+}
+
 }  // namespace alfred::test
