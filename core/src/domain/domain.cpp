@@ -98,6 +98,12 @@ int db_function::embedding_size(std::string_view arg) const {
   return 0;
 }
 
+bool table::labelled_by_key() const {
+  const column* key = key_column();
+  return key && key->type == column_type::text && label_format.empty() && label_columns.size() == 1 &&
+         label_columns[0] == key->name;
+}
+
 bool table::keyed_by_user() const {
   const column* key = key_column();
   return key && key->type == column_type::uuid && (key->user_id || owner == key->name);

@@ -49,6 +49,8 @@ class json_translator {
         index = registry_.register_linked_index(target.name, target.ref_prefix, *bits);
     } else {
       index = registry_.register_linked_key_index(target.name, target.ref_prefix, key);
+      // A row labelled by its key (a role by its name): its text is its label.
+      if (index != ref_registry::npos && label.empty() && target.labelled_by_key()) label = key;
     }
     if (index == ref_registry::npos) return {};
     if (!label.empty()) registry_.set_label(index, label);
@@ -92,6 +94,11 @@ class json_translator {
           if (!ref.empty()) {
             w_.key(key);
             w_.string(ref);
+            // A role by its name: the name beside the ref, as a read shows a foreign key's label.
+            if (target->labelled_by_key()) {
+              w_.key(textfmt::format("_{}_label", key));
+              w_.string(*row_key);
+            }
             return;
           }
         }

@@ -67,7 +67,7 @@ struct row_frame {
   bool has_id = false;
   uuid_bits id;
   bool id_is_uuid = true;
-  std::string id_text;  // a key that is not a UUID (surveys only)
+  std::string id_text;  // a key that is not a UUID (surveys; and a row labelled by its key)
   std::vector<std::string_view> values;
   std::vector<std::string> decoded;  // storage for values that had escapes
   // The foreign-key labels written in the row (output offsets: where the
@@ -82,6 +82,7 @@ struct row_frame {
     plan = &p;
     id_index = ref_registry::npos;
     has_id = false;
+    id_text.clear();
     fk_labels.clear();
     values.assign(p.label.names.size(), {});
     if (decoded.size() < values.size()) decoded.resize(values.size());

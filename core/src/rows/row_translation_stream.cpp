@@ -113,8 +113,12 @@ class row_stream : json_value_copier {
                        : writing_->register_key_index(tbl.name, tbl.ref_prefix, key.text, action, {});
   }
   std::size_t register_linked(const table& target, const row_key& key) {
-    return key.is_uuid ? writing_->register_linked_index(target.name, target.ref_prefix, key.bits)
-                       : writing_->register_linked_key_index(target.name, target.ref_prefix, key.text);
+    if (key.is_uuid) return writing_->register_linked_index(target.name, target.ref_prefix, key.bits);
+    const std::size_t index = writing_->register_linked_key_index(target.name, target.ref_prefix, key.text);
+    // A row labelled by its key (a role by its name) is labelled by its text here already.
+    if (index != ref_registry::npos && target.labelled_by_key() && reading_.entries()[index].label.empty())
+      writing_->set_label(index, key.text);
+    return index;
   }
 
   bool translating() const { return writing_ != nullptr; }
@@ -296,6 +300,7 @@ class row_stream : json_value_copier {
         if (frame.id_index == ref_registry::npos) return registry_full(plan.tbl->ref_prefix);
         emit_key(rule, wrote);
         emit_quoted(reading_.entries()[frame.id_index].ref);
+        if (plan.tbl->labelled_by_key()) frame.id_text.assign(key.text);
       } else if (!key.is_uuid) {
         frame.id_text.assign(key.text);
       }
@@ -303,7 +308,8 @@ class row_stream : json_value_copier {
     }
     if (!translating()) {
       const std::size_t known = find_known(*rule.target, key);
-      if (known == ref_registry::npos || reading_.entries()[known].label.empty()) unlabeled_.add(rule.target, key);
+      if ((known == ref_registry::npos || reading_.entries()[known].label.empty()) && !rule.target->labelled_by_key())
+        unlabeled_.add(rule.target, key);
       return true;
     }
     const std::size_t index = register_linked(*rule.target, key);
@@ -396,8 +402,15 @@ class row_stream : json_value_copier {
 
   void finish_label(std::size_t frame_at) {
     if (translating()) {
+      row_frame& frame = frames_[frame_at];
       const std::string_view own = flush_label(frame_at);
-      if (!frames_[frame_at].fk_labels.empty()) drop_repeated_labels(frames_[frame_at], own);
+      if (!frame.fk_labels.empty()) drop_repeated_labels(frame, own);
+      // The key's text is the label the ref stands in for: `"name":"role_1","_name_label":"owner"`.
+      if (frame.id_index != ref_registry::npos && frame.plan->tbl->labelled_by_key() && !frame.id_text.empty()) {
+        writing_->set_label(frame.id_index, frame.id_text);
+        emit(textfmt::format(",{}:", json_quote(textfmt::format("_{}_label", frame.plan->tbl->key_column()->name))));
+        emit_quoted(frame.id_text);
+      }
       return;
     }
     row_frame& frame = frames_[frame_at];

@@ -9,6 +9,7 @@
 #include "../request_text.h"
 #include "../support.h"
 #include "alfred/registry/uuid_scrub.h"
+#include "alfred/rows/function_result.h"
 
 namespace alfred::test {
 namespace {
@@ -386,6 +387,38 @@ TEST_CASE("FK labels: an enclosing row whose label reads a hidden column keeps t
   REQUIRE(out.ok());
   CHECK(*out == R"j([{"id":"list_1","items":[{"id":"item_1","list_id":"list_1","_list_id_label":"Groceries",)j"
                 R"j("text":"milk"}]}])j");
+}
+
+TEST_CASE(
+    "a row keyed by its name (roles): the ref, and the name beside it, in the row and wherever it is referenced") {
+  auto parsed = load_domain(R"({"name": "saas", "tables": {
+    "roles": {"ref": "role", "key": "name", "label": ["name"], "columns": {
+      "name": {"type": "text", "writable": false}, "hierarchy_level": {"type": "integer"}}},
+    "memberships": {"ref": "member", "label": ["account_role"], "columns": {
+      "id": {"type": "uuid", "writable": false}, "account_role": {"type": "text", "references": "roles"}}}}})");
+  if (!parsed) FAIL(parsed.err().path << ": " << parsed.err().message);
+  const domain& dom = *parsed;
+  CHECK(dom.find_table("roles")->labelled_by_key());
+  CHECK_FALSE(dom.find_table("memberships")->labelled_by_key());
+  ref_registry reg;
+  auto roles = translate_rows(dom, reg, *dom.find_table("roles"),
+                              R"([{"name":"owner","hierarchy_level":1},{"name":"member","hierarchy_level":2}])",
+                              ref_action::read);
+  REQUIRE(roles.ok());
+  CHECK(*roles == R"([{"name":"role_1","hierarchy_level":1,"_name_label":"owner"},)"
+                  R"({"name":"role_2","hierarchy_level":2,"_name_label":"member"}])");
+  // A role the session has not read is labelled by its name too, with no lookup.
+  ref_registry fresh;
+  auto members =
+      translate_rows(dom, fresh, *dom.find_table("memberships"),
+                     std::string(R"([{"id":)") + q(kRi1) + R"(,"account_role":"viewer"}])", ref_action::read);
+  REQUIRE(members.ok());
+  CHECK(*members == R"([{"id":"member_1","account_role":"role_1","_account_role_label":"viewer"}])");
+  CHECK(fresh.find("role_1")->label == "viewer");
+  // In a function's answer too.
+  auto answer = translate_function_json(dom, fresh, R"([{"account_role":"viewer","email":"b@x.com"}])", kAlice);
+  REQUIRE(answer.ok());
+  CHECK(*answer == R"([{"account_role":"role_1","_account_role_label":"viewer","email":"b@x.com"}])");
 }
 
 TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose target's label is more than its key") {

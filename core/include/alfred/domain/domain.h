@@ -170,6 +170,10 @@ struct table {
   /// Whether rows are keyed by user ids (`profiles.id` references
   /// auth.users, or is the owner): `me` names the signed-in user's own row.
   bool keyed_by_user() const;
+  /// Whether a row's label is its key's text (roles keyed by their name): a
+  /// ref would hide the one thing the model reads a row by, so the label is
+  /// shown beside it.
+  bool labelled_by_key() const;
   /// Whether `name` is the owner column of an owner-scoped table, which is
   /// never shown (every row is the user's).
   bool hides_owner(std::string_view name) const { return owner_scoped && name == owner && !is_key(name); }
