@@ -172,6 +172,23 @@ bool execution::state::consume_labels(pending_need& lookup) {
   return true;
 }
 
+namespace {
+
+// A write that matched no row. A read matches a name loosely
+// (middleware.fuzzy); a write compares it as given, so a name the read found
+// may match nothing here.
+std::string_view no_match_note(const tool_call& call) {
+  const auto& fuzzy = call.tbl->middleware.fuzzy_columns;
+  const bool loose = std::any_of(call.filters.begin(), call.filters.end(), [&](const filter& f) {
+    return f.col && std::find(fuzzy.begin(), fuzzy.end(), f.col->name) != fuzzy.end();
+  });
+  return loose ? "no row matched the filters exactly (a read matches names loosely, a write as given): read the "
+                 "rows, then write by their refs"
+               : "no row matched the filters (it may not exist, or may belong to another user)";
+}
+
+}  // namespace
+
 void execution::state::complete_main(std::optional<alfred::result<std::string>> translated, std::size_t written,
                                      bool quotes_uuid) {
   const tool_call& call = *effective;
@@ -217,14 +234,7 @@ void execution::state::complete_main(std::optional<alfred::result<std::string>> 
           "the database changed no row; counting the rows the filters select after it failed, so whether one is "
           "missing or row-level security does not let this user change it is not known");
     } else {
-      // A read matches a name loosely (middleware.fuzzy); a write compares it as given.
-      const auto& fuzzy = call.tbl->middleware.fuzzy_columns;
-      const bool loose = std::any_of(call.filters.begin(), call.filters.end(), [&](const filter& f) {
-        return f.col && std::find(fuzzy.begin(), fuzzy.end(), f.col->name) != fuzzy.end();
-      });
-      record.notes.push_back(loose ? "no row matched the filters exactly (a read matches names loosely, a write as "
-                                     "given): read the rows, then write by their refs"
-                                   : "no row matched the filters (it may not exist, or may belong to another user)");
+      record.notes.emplace_back(no_match_note(call));
     }
   }
   std::optional<long long> count = n;
