@@ -603,6 +603,28 @@ test('columns named like secrets: a word of the name (api_key, apikey, secret, t
     assert.equal(holdsSecret(name, type), false, name);
 });
 
+test('tables a function argument names: a user id names none (next_auth.users), nor does an argument of a function left out', () => {
+  const description = { swagger: '2.0', paths: { '/rpc/notes_count': {}, '/rpc/tag_org': {}, '/rpc/get_invitation': {} } };
+  const fn = (name, args) => ({
+    name, kind: 'function', volatility: 'stable', securityDefiner: false, searchPathPinned: false, executable: true, authHook: false,
+    description: null, extension: null, writes: false, returns: { type: 'json', kind: 'base', set: false, relation: null },
+    args: args.map(([argName, type, mode = 'in']) => ({ name: argName, mode, type, kind: 'base', hasDefault: false })),
+  });
+  const keyed = (schema, table) => ({ schema, table, key: 'id', columns: [{ name: 'id', type: 'uuid', kind: 'base', notNull: true }, { name: 'name', type: 'text', kind: 'base', notNull: false }] });
+  const catalog = {
+    schema: 'public', tables: {}, referencedTables: [],
+    namedTables: [keyed('next_auth', 'users'), keyed('private', 'organizations'), keyed('private', 'invitations')],
+    functions: [fn('notes_count', [['user_id', 'uuid']]), fn('tag_org', [['organization_id', 'uuid'], ['tags', 'text[]', 'variadic']]), fn('get_invitation', [['invitation_id', 'uuid']])],
+  };
+  const { data, error, notes } = deriveDomain(description, {}, { catalog });
+  assert.equal(error, null, JSON.stringify(error));
+  assert.deepEqual(Object.keys(data.tables), ['invitations'], 'neither users nor organizations');
+  assert.equal(data.tables.invitations.ref, 'inv', 'prefixes chosen among the tables kept');
+  assert.deepEqual(data.functions.notes_count.args.user_id, { type: 'uuid', required: true, references: 'auth.users' });
+  assert.equal(data.functions.tag_org, undefined);
+  assert.match(notes.find((note) => note.path === 'functions.tag_org').message, /VARIADIC/);
+});
+
 test('a table the API does not serve is never labelled by a secret: an invitation with its token first is labelled by its role', () => {
   const invitations = { name: 'invitations', schema: 'basejump', table: 'invitations', key: 'id', columns: [
     { name: 'id', type: 'uuid', notNull: true }, { name: 'token', type: 'text', notNull: true }, { name: 'account_role', type: 'text', notNull: true },

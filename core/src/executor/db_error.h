@@ -25,6 +25,11 @@ error write_outcome_unknown(const need_response& response, std::string_view what
 /// the ones it makes itself).
 std::string_view write_outcome_unknown_hint();
 
+/// The hint of a RAISE (P0001) the database gave none for: a table write's
+/// (a trigger); a function call's own replaces it (execution_functions.cpp).
+inline constexpr std::string_view kRaiseHint =
+    "the database refused it for the reason in its message: change what it names, or tell the user";
+
 /// "HTTP 502 Bad Gateway", "HTTP 599" for a status without a known reason.
 std::string status_line(int status);
 

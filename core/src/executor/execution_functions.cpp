@@ -10,11 +10,35 @@
 #include "alfred/rows/function_result.h"
 #include "alfred/rows/row_translation.h"
 #include "alfred/tool_call/tool_call.h"
+#include "alfred/uuid/uuid.h"
 #include "db_error.h"
 #include "execution_state.h"
 #include "query_record.h"
 
 namespace alfred {
+
+namespace {
+
+// The keys of the rows a call named (update_account's account_id), as the
+// translation writes keys: a UUID canonical, an integer's digits, text as it
+// is. An answer describes those rows as they are now.
+std::vector<std::string> subject_keys(const tool_call& call) {
+  std::vector<std::string> keys;
+  for (const auto& field : call.args) {
+    const column* arg = call.fn ? call.fn->args.find_column(field.column) : nullptr;
+    if (!arg || arg->references.empty()) continue;
+    auto value = json_document::parse(field.json);
+    if (!value) continue;
+    const json_value key = value->root();
+    if (key.is_string())
+      keys.push_back(is_uuid_syntax(key.str()) ? canonical_uuid(key.str()) : std::string(key.str()));
+    else if (key.is_integer())
+      keys.emplace_back(key.raw());
+  }
+  return keys;
+}
+
+}  // namespace
 
 void execution::state::start_call(tool_call call) {
   requested = call;
@@ -76,8 +100,8 @@ bool execution::state::consume_argument_embedding(pending_need& embedding) {
 error execution::state::call_error(const need_response& answer) const {
   const db_function& fn = *effective->fn;
   error err = detail::database_error(answer, "calling " + fn.name);
-  // A function's own refusal (RAISE): the arguments are what the model can change.
-  if (err.code == codes::function_error)
+  // A function's own refusal (RAISE) the database gave no hint for: the arguments are what the model can change.
+  if (err.code == codes::function_error && (err.hint.empty() || err.hint == detail::kRaiseHint))
     err.hint = "the function refused the call for the reason in its message: correct the arguments, or tell the user";
   return err;
 }
@@ -142,7 +166,7 @@ void execution::state::consume_call(need_response answer) {
       rows = translate_function_values(dom, registry, fn, answer.body, &written);
       break;
     case function_returns::kind::json:
-      rows = translate_function_json(dom, registry, answer.body, me(), &written);
+      rows = translate_function_json(dom, registry, answer.body, me(), &written, subject_keys(*effective));
       break;
     case function_returns::kind::none:
       record.notes.push_back(textfmt::format("{} returned nothing: it ran without an error", fn.name));

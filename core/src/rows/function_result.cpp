@@ -3,6 +3,9 @@
 // domain's foreign keys become refs, user ids `me` or nothing.
 #include "alfred/rows/function_result.h"
 
+#include <algorithm>
+#include <span>
+
 #include "../json/format.h"
 #include "alfred/json/json.h"
 #include "alfred/rows/row_translation.h"
@@ -34,12 +37,18 @@ std::optional<std::string> key_of(const table& target, json_value value) {
 
 class json_translator {
  public:
-  json_translator(const domain& dom, ref_registry& registry, std::string_view me, std::string& out)
-      : dom_(dom), registry_(registry), me_(me.empty() ? std::string() : canonical_uuid(me)), w_(out) {}
+  json_translator(const domain& dom, ref_registry& registry, std::string_view me, std::string& out,
+                  std::span<const std::string> subjects = {})
+      : dom_(dom),
+        registry_(registry),
+        me_(me.empty() ? std::string() : canonical_uuid(me)),
+        subjects_(subjects),
+        w_(out) {}
 
-  // A ref for `key` of `target`, labelled `label` when it is not empty (the
-  // function's answer describes the row as it is now: a team renamed by
-  // update_account reads with its new name from then on); "" when the
+  // A ref for `key` of `target`, labelled `label` when it is not empty and
+  // the row has none, or when the call named this row (a subject: a team
+  // renamed by update_account(account_id) reads with its new name from then
+  // on; a listing's object may hold another row's name); "" when the
   // registry has no number left.
   std::string ref_for(const table& target, const std::string& key, std::string_view label) {
     const column& key_col = *target.key_column();
@@ -53,7 +62,8 @@ class json_translator {
       if (index != ref_registry::npos && label.empty() && target.labelled_by_key()) label = key;
     }
     if (index == ref_registry::npos) return {};
-    if (!label.empty()) registry_.set_label(index, label);
+    const bool subject = std::find(subjects_.begin(), subjects_.end(), key) != subjects_.end();
+    if (!label.empty() && (subject || registry_.entries()[index].label.empty())) registry_.set_label(index, label);
     return registry_.entries()[index].ref;
   }
 
@@ -88,8 +98,11 @@ class json_translator {
       }
       if (const table* target = dom_.field_reference(key)) {
         if (auto row_key = key_of(*target, member)) {
-          const std::string label = !has_own_id && !labelled ? row_label(*target, value) : std::string();
-          labelled = true;
+          // A row labelled by its key (a role by its name) is labelled by its text (ref_for), never by
+          // the object's columns, which are another row's (a member's name).
+          const bool by_key = target->labelled_by_key();
+          const std::string label = !has_own_id && !labelled && !by_key ? row_label(*target, value) : std::string();
+          labelled = labelled || !by_key;
           const std::string ref = ref_for(*target, *row_key, label);
           if (!ref.empty()) {
             w_.key(key);
@@ -117,6 +130,7 @@ class json_translator {
   const domain& dom_;
   ref_registry& registry_;
   std::string me_;
+  std::span<const std::string> subjects_;
   json_writer w_;
 };
 
@@ -141,14 +155,15 @@ std::size_t write_rows(json_value root, json_writer& w, Row&& row) {
 }  // namespace
 
 result<std::string> translate_function_json(const domain& dom, ref_registry& registry, std::string_view body,
-                                            std::string_view current_user, std::size_t* rows_written) {
+                                            std::string_view current_user, std::size_t* rows_written,
+                                            std::span<const std::string> subjects) {
   auto doc = json_document::parse(body.empty() ? std::string_view("null") : body);
   if (!doc)
     return error{codes::invalid_json, "", textfmt::format("the function's answer is not JSON: {}", doc.err().message),
                  "this is a server problem, not a tool-call problem"};
   std::string out;
   registry.begin_batch();
-  json_translator translator(dom, registry, current_user, out);
+  json_translator translator(dom, registry, current_user, out, subjects);
   json_writer& w = translator.writer();
   const std::size_t n = write_rows(doc->root(), w, [&](json_value item) {
     if (item.is_object()) return translator.object(item);

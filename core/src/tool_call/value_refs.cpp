@@ -25,11 +25,13 @@ std::string describe_ref(const ref_entry& entry) {
                                                          : textfmt::format("{} ({})", entry.ref, entry.label);
 }
 
-// How the model gets refs of `target`: a read of it, or for a table the API
-// does not serve, the functions that hand them out.
-std::string ref_source_hint(const value_scope& scope, const table& target) {
-  return target.exposed ? textfmt::format("read {} first to get refs", target.name)
-                        : textfmt::format("call {} (db_call) to get refs", scope.dom.ref_sources(target));
+// Where the model finds rows of `target` (by name): a read of it; for a table
+// the API does not serve, the functions that hand out its refs, or without
+// functions the rows that reference it.
+std::string rows_source(const value_scope& scope, const table& target) {
+  if (target.exposed) return textfmt::format("read {}", target.name);
+  if (scope.dom.functions.empty()) return textfmt::format("read a table that references {}", target.name);
+  return textfmt::format("call {} (db_call)", scope.dom.ref_sources(target));
 }
 
 // "known recipe refs: recipe_1 (Butter Chicken), recipe_2" or how to get some.
@@ -42,7 +44,8 @@ std::string known_refs_hint(const value_scope& scope, const table& target) {
     if (++total <= kMaxListedRefs) listed.push_back(describe_ref(*entry));
   }
   if (listed.empty())
-    return textfmt::format("no {} refs are known yet; {}", target.ref_prefix, ref_source_hint(scope, target));
+    return textfmt::format("no {} refs are known yet; {} first to get refs", target.ref_prefix,
+                           rows_source(scope, target));
   std::string hint = textfmt::format("known {} refs: {}", target.ref_prefix, textfmt::join(listed, ", "));
   if (total > listed.size()) hint += textfmt::format(", … ({} in all)", total);
   return hint;
@@ -183,15 +186,15 @@ error not_a_ref_error(const value_scope& scope, const table& target, std::string
         textfmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text),
                         textfmt::join(named, " and ")),
         textfmt::format("ask the user which one they mean ({}), then use its ref", textfmt::join(named, ", "))};
-  const bool none_known = registry.refs_of_type(target.ref_prefix).empty();
+  // With no ref known, the hint already says where rows are found.
+  const std::string known = known_refs_hint(scope, target);
   return error{codes::not_a_ref, path.str(),
                textfmt::format("{} takes a ref such as {}, got '{}'", field, ref_text(target.ref_prefix, 1),
                                detail::echoed(text)),
-               none_known       ? known_refs_hint(scope, target)
-               : target.exposed ? textfmt::format("{}; to find rows by name, read {} with a name filter first",
-                                                  known_refs_hint(scope, target), target.name)
-                                : textfmt::format("{}; to find rows by name, call {} (db_call)",
-                                                  known_refs_hint(scope, target), scope.dom.ref_sources(target))};
+               known.starts_with("no ")
+                   ? known
+                   : textfmt::format("{}; to find rows by name, {}{}", known, rows_source(scope, target),
+                                     target.exposed ? " with a name filter first" : "")};
 }
 
 }  // namespace

@@ -170,6 +170,12 @@ TEST_CASE("the function's own error reaches the model as the app wrote it, with 
   CHECK(out["error"]["message"] == "calling create_account failed: An account with that slug already exists");
   CHECK(out["error"]["hint"] ==
         "the function refused the call for the reason in its message: correct the arguments, or tell the user");
+  // A hint the function's RAISE gives is the app's own: it is kept.
+  call_run hinted;
+  hinted.start(R"({"function":"create_account","args":{"name":"Acme"}})");
+  hinted.answer({400, "", "application/json",
+                 R"({"code":"P0001","details":null,"hint":"Use a slug of letters and dashes","message":"Bad slug"})"});
+  CHECK(hinted.result()["error"]["hint"] == "Use a slug of letters and dashes");
 }
 
 TEST_CASE("PostgREST's function errors and a write refused in a read-only call have their own codes") {

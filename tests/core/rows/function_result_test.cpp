@@ -50,18 +50,26 @@ TEST_CASE("function JSON: a key under a foreign key's name becomes its ref, and 
   CHECK(reg.find("project_1")->action == ref_action::read);
 }
 
-TEST_CASE("function JSON: the object that describes a known row gives it its label as it is now") {
+TEST_CASE("function JSON: the row the call named is relabelled as the answer describes it, a listing's object not") {
   ref_registry reg = team_registry();
   translated(std::string(R"({"account_id":")") + kAccountBeta + R"(","name":"Beta"})", reg);
   REQUIRE(reg.find("account_2")->label == "Beta");
-  // update_account answers with the new name: later results and hints show it.
-  translated(std::string(R"({"account_id":")") + kAccountBeta + R"(","name":"Beta Corp","slug":"beta"})", reg);
+  const std::vector<std::string> beta{kAccountBeta};
+  auto named = [&](std::string body) {
+    auto out = translate_function_json(team(), reg, body, kAlice, nullptr, beta);
+    REQUIRE(out.ok());
+  };
+  // update_account(account_id = account_2) answers with the new name: later results and hints show it.
+  named(std::string(R"({"account_id":")") + kAccountBeta + R"(","name":"Beta Corp","slug":"beta"})");
   CHECK(reg.find("account_2")->label == "Beta Corp");
   // An answer without the label's columns leaves the label as it was.
-  translated(std::string(R"({"account_id":")") + kAccountBeta + R"(","account_role":"owner"})", reg);
+  named(std::string(R"({"account_id":")") + kAccountBeta + R"(","account_role":"owner"})");
   CHECK(reg.find("account_2")->label == "Beta Corp");
+  // A listing whose objects hold another row's name (a member of Acme) does not relabel a known row.
+  translated(std::string(R"([{"account_id":")") + kAccountAcme + R"(","name":"Ben Smith","email":"b@x.com"}])", reg);
+  CHECK(reg.find("account_1")->label == "Acme");
   // A mention inside another row's object does not relabel it.
-  translated(std::string(R"({"id":7,"account_id":")") + kAccountBeta + R"(","name":"A project"})", reg);
+  named(std::string(R"({"id":7,"account_id":")") + kAccountBeta + R"(","name":"A project"})");
   CHECK(reg.find("account_2")->label == "Beta Corp");
 }
 

@@ -415,10 +415,13 @@ TEST_CASE(
   REQUIRE(members.ok());
   CHECK(*members == R"([{"id":"member_1","account_role":"role_1","_account_role_label":"viewer"}])");
   CHECK(fresh.find("role_1")->label == "viewer");
-  // In a function's answer too.
-  auto answer = translate_function_json(dom, fresh, R"([{"account_role":"viewer","email":"b@x.com"}])", kAlice);
+  // In a function's answer too; a member's name there is not the role's.
+  auto answer = translate_function_json(dom, fresh,
+                                        R"([{"account_role":"viewer","name":"Ben Smith","email":"b@x.com"}])", kAlice);
   REQUIRE(answer.ok());
-  CHECK(*answer == R"([{"account_role":"role_1","_account_role_label":"viewer","email":"b@x.com"}])");
+  CHECK(*answer ==
+        R"([{"account_role":"role_1","_account_role_label":"viewer","name":"Ben Smith","email":"b@x.com"}])");
+  CHECK(fresh.find("role_1")->label == "viewer");
 }
 
 TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose target's label is more than its key") {

@@ -206,7 +206,7 @@ TEST_CASE("a ref of a table the API does not expose: the hints say which functio
   auto created = parse_tool_call(team(), empty, "db_create", doc->root(), kAlice);
   REQUIRE_FALSE(created.ok());
   CHECK(created.err().code == codes::not_a_ref);
-  CHECK(created.err().hint == "no account refs are known yet; call get_accounts() (db_call) to get refs");
+  CHECK(created.err().hint == "no account refs are known yet; call get_accounts() (db_call) first to get refs");
   // With refs known, they are listed, and the way to find more stays; a
   // known row's name gets its ref.
   auto other = json_document::parse(R"({"table":"projects","data":{"name":"X","account_id":"Globex"}})");
@@ -251,6 +251,21 @@ TEST_CASE("a domain of functions and no table served: hints point at db_call, no
   auto tool = parse_tool_call(dom, reg, "db_schema", read->root(), kAlice);
   REQUIRE_FALSE(tool.ok());
   CHECK(tool.err().hint == "one of: db_call");
+}
+
+TEST_CASE(
+    "a table the API does not serve, in a domain without functions: the hint says to read the rows that reference it") {
+  auto parsed = parse_domain(R"json({"name": "plain", "tables": {
+    "accounts": {"ref": "account", "exposed": false, "label": ["name"],
+                 "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}},
+    "projects": {"ref": "project", "label": ["name"], "columns": {"id": {"type": "uuid", "writable": false},
+                 "name": {"type": "text"}, "account_id": {"type": "uuid", "references": "accounts"}}}}})json");
+  REQUIRE(parsed.ok());
+  ref_registry reg;
+  auto doc = json_document::parse(R"({"table":"projects","data":{"name":"X","account_id":"Acme"}})");
+  auto created = parse_tool_call(*parsed, reg, "db_create", doc->root(), kAlice);
+  REQUIRE_FALSE(created.ok());
+  CHECK(created.err().hint == "no account refs are known yet; read a table that references accounts first to get refs");
 }
 
 }  // namespace alfred::test

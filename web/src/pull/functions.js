@@ -68,7 +68,7 @@ export function checkFunctionOverrides(overrides, catalogFunctions, spec) {
 }
 
 // Why the model cannot call `fn` whatever the overrides say, or null.
-function structuralProblem(fn, overloaded) {
+export function structuralProblem(fn, overloaded) {
   if (fn.kind === 'procedure') return 'a procedure: PostgREST calls functions only';
   if (fn.kind === 'aggregate' || fn.kind === 'window') return `${fn.kind === 'aggregate' ? 'an aggregate' : 'a window'} function, which is not called on its own`;
   if (fn.returns.kind === 'pseudo' && (fn.returns.type === 'trigger' || fn.returns.type === 'event_trigger')) {

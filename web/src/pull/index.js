@@ -219,7 +219,7 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
   if (functionsError) return { data: null, error: functionsError, notes: [] };
   notes.push(...functionNotes);
   dropUntakenTables(merged, unexposed, functions);
-  if (Object.keys(merged.tables).length === 0) return { data: null, error: noTableError(catalog), notes: byTable(notes) };
+  if (Object.keys(merged.tables).length === 0) return { data: null, error: noTableError(catalog, tables.length > 0), notes: byTable(notes) };
   for (const table of unexposed) if (merged.tables[table.name]) notes.push(unexposedNote(table, functions));
   if (Object.keys(functions).length > 0) merged.functions = functions;
   return { data: ordered(merged), error: null, notes: byTable(notes) };
@@ -234,12 +234,14 @@ function dropUntakenTables(merged, unexposed, functions) {
   }
 }
 
-// A domain needs a table: what to do where the schema exposes none.
-function noTableError(catalog) {
+// A domain needs a table: what to do where the schema exposes none (or the
+// overrides left every one out).
+function noTableError(catalog, described) {
+  const none = described ? 'the overrides leave out every table the description lists' : 'the description lists no table or view';
   return pullError(
     codes.invalid_openapi,
     '',
-    `the description lists no table or view${catalog ? ", and no argument of the schema's functions names a table of another schema" : ''}: a domain needs one`,
+    `${none}${catalog ? ", and no argument of the schema's functions names a table of another schema" : ''}: a domain needs one`,
     catalog
       ? 'declare the tables the functions take keys of in the overrides: "tables": { "<table>": { "exposed": false, "columns": { "id": { "type": "uuid" }, "name": { "type": "text" } }, "label": ["name"] } }'
       : 'pull with the catalog (--db-url, or the catalog option of pullDomain): it reads the functions and the tables their arguments name',

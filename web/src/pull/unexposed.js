@@ -8,6 +8,8 @@
 import { INPUT_MODES } from './catalog-functions.js';
 import { pluralsOf } from './catalog.js';
 import { holdsSecret } from './columns.js';
+import { structuralProblem } from './functions.js';
+import { OWNER_NAMES } from './owners.js';
 import { domainTypeOf } from './description.js';
 import { isIdentifier, labelOf } from './names.js';
 
@@ -66,10 +68,12 @@ export function unexposedTables(tables, catalog) {
  * basejump's delete_invitation names `basejump.invitations`, the one table
  * called invitations (or invitation, invitationes) outside the exposed
  * schema, keyed by a one-column uuid primary key. A name two such tables
- * answer to names neither. Only the arguments of functions the pull may
- * offer count (not an extension's, not one the overrides leave out, not a
- * security definer or one the authenticated role may not execute unless
- * they opt it in) and only where the overrides give no `references`.
+ * answer to names neither; a user id's name (user_id, owner_id, …) names
+ * none: it is the signed-in user. Only the arguments of functions the pull
+ * may offer count (not an extension's, not one the overrides leave out or
+ * that is left out for its kind, name or arguments, not a security definer
+ * or one the authenticated role may not execute unless they opt it in) and
+ * only where the overrides give no `references`.
  * `taken` holds the names the domain already has; the entries are shaped
  * as `unexposedTables` makes them, with `referencing` naming the arguments
  * (`delete_invitation(invitation_id)`) and `byArgument: true`.
@@ -83,8 +87,11 @@ export function argumentTables(catalog, taken, overrides = {}) {
     const settings = given[fn.name];
     if (fn.extension || settings === null || settings?.expose === false) continue;
     if ((fn.securityDefiner || fn.executable === false) && settings?.expose !== true) continue;
+    // A function the pull leaves out whatever the overrides say names no table.
+    if (structuralProblem(fn, catalog.functions.filter((f) => f.name === fn.name && !f.extension))) continue;
     for (const arg of fn.args) {
-      if (!INPUT_MODES.has(arg.mode)) continue;
+      // A user id is the signed-in user (`me`), whatever table a schema has of that name (next_auth.users).
+      if (!INPUT_MODES.has(arg.mode) || OWNER_NAMES.includes(arg.name)) continue;
       if (settings?.args?.[arg.name]?.references !== undefined) continue;
       const stem = arg.type === 'uuid' ? /^(.+)_id$/.exec(arg.name)?.[1] : arg.type === 'uuid[]' ? /^(.+)_ids$/.exec(arg.name)?.[1] : null;
       if (!stem || pluralsOf(stem).some((name) => taken.has(name))) continue;

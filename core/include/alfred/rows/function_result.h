@@ -19,6 +19,7 @@
 /// caller owns.
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -31,8 +32,12 @@ namespace alfred {
 /// A `json` result (or a record, or a `returns table (…)`) as rows.
 /// `rows_written`, when given, gets the number of rows. Invalid JSON is an
 /// `invalid_json` error and leaves the registry unchanged.
+/// `subjects`: the keys the call named (its arguments that take refs); an
+/// object that describes one of those rows relabels it, where otherwise only
+/// a row without a label gets one.
 result<std::string> translate_function_json(const domain& dom, ref_registry& registry, std::string_view body,
-                                            std::string_view current_user = {}, std::size_t* rows_written = nullptr);
+                                            std::string_view current_user = {}, std::size_t* rows_written = nullptr,
+                                            std::span<const std::string> subjects = {});
 
 /// A value result (`returns integer`, `returns setof uuid`) as rows of
 /// `{"value": …}`; a value that is a key of `returns.references` becomes its
