@@ -5,12 +5,12 @@
 // lost after it was sent leaves its outcome unknown.
 #include "../json/echo.h"
 #include "../json/format.h"
+#include "../tool_call/row_key.h"
 #include "alfred/json/json.h"
 #include "alfred/registry/uuid_scrub.h"
 #include "alfred/rows/function_result.h"
 #include "alfred/rows/row_translation.h"
 #include "alfred/tool_call/tool_call.h"
-#include "alfred/uuid/uuid.h"
 #include "db_error.h"
 #include "execution_state.h"
 #include "query_record.h"
@@ -20,8 +20,8 @@ namespace alfred {
 namespace {
 
 // The keys of the rows a call named (update_account's account_id), as the
-// translation writes keys: a UUID canonical, an integer's digits, text as it
-// is. An answer describes those rows as they are now.
+// registry holds keys (detail::key_text). An answer describes those rows as
+// they are now.
 std::vector<std::string> subject_keys(const tool_call& call) {
   std::vector<std::string> keys;
   for (const auto& field : call.args) {
@@ -29,11 +29,7 @@ std::vector<std::string> subject_keys(const tool_call& call) {
     if (!arg || arg->references.empty()) continue;
     auto value = json_document::parse(field.json);
     if (!value) continue;
-    const json_value key = value->root();
-    if (key.is_string())
-      keys.push_back(is_uuid_syntax(key.str()) ? canonical_uuid(key.str()) : std::string(key.str()));
-    else if (key.is_integer())
-      keys.emplace_back(key.raw());
+    if (auto key = detail::key_text(arg->type, value->root())) keys.push_back(std::move(*key));
   }
   return keys;
 }

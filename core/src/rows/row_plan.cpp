@@ -56,6 +56,8 @@ std::unique_ptr<table_plan> make_plan(const domain& dom, const table& tbl) {
   auto plan = std::make_unique<table_plan>();
   plan->tbl = &tbl;
   plan->label = compile_label(tbl);
+  if (tbl.labelled_by_key())
+    plan->own_label_key_text = textfmt::format(",{}:", json_quote(textfmt::format("_{}_label", tbl.key.front())));
   auto add = [&](std::string_view key) {
     for (const auto& rule : plan->rules)
       if (rule.name == key) return;

@@ -61,6 +61,10 @@ struct table_plan {
   // Every column the label reads is written to the model: a row's label is
   // in its own text.
   bool label_shown = true;
+  // For a table labelled by its key (table::labelled_by_key: roles by name),
+  // the member its rows show the key's text under (`,"_name_label":`); empty
+  // for every other table.
+  std::string own_label_key_text;
   // A member key's text holds a UUID (a column named like one): the
   // translation then scrubs its output.
   bool quotes_uuid = false;

@@ -300,7 +300,7 @@ class row_stream : json_value_copier {
         if (frame.id_index == ref_registry::npos) return registry_full(plan.tbl->ref_prefix);
         emit_key(rule, wrote);
         emit_quoted(reading_.entries()[frame.id_index].ref);
-        if (plan.tbl->labelled_by_key()) frame.id_text.assign(key.text);
+        if (!plan.own_label_key_text.empty()) frame.id_text.assign(key.text);
       } else if (!key.is_uuid) {
         frame.id_text.assign(key.text);
       }
@@ -406,9 +406,9 @@ class row_stream : json_value_copier {
       const std::string_view own = flush_label(frame_at);
       if (!frame.fk_labels.empty()) drop_repeated_labels(frame, own);
       // The key's text is the label the ref stands in for: `"name":"role_1","_name_label":"owner"`.
-      if (frame.id_index != ref_registry::npos && frame.plan->tbl->labelled_by_key() && !frame.id_text.empty()) {
+      if (frame.id_index != ref_registry::npos && !frame.plan->own_label_key_text.empty() && !frame.id_text.empty()) {
         writing_->set_label(frame.id_index, frame.id_text);
-        emit(textfmt::format(",{}:", json_quote(textfmt::format("_{}_label", frame.plan->tbl->key_column()->name))));
+        emit(frame.plan->own_label_key_text);
         emit_quoted(frame.id_text);
       }
       return;

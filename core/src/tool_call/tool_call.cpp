@@ -139,6 +139,15 @@ class call_parser : detail::call_stage {
                : textfmt::format("one of: {}", tables);
   }
 
+  // How the model reaches rows of a table the API does not serve.
+  std::string unserved_hint(const table& tbl) const {
+    if (dom_.functions.empty()) return tables_hint();
+    const std::string tables = dom_.table_list();
+    return tables.empty() ? textfmt::format("call {} (db_call)", dom_.ref_sources(tbl))
+                          : textfmt::format("call {} (db_call), or read a table that references them; tables: {}",
+                                            dom_.ref_sources(tbl), tables);
+  }
+
   result<const table*> parse_table(const param_members& params) {
     const auto& value = params[tool_param::table];
     if (!value || value->is_null()) return error{codes::missing_param, "table", "table is required", tables_hint()};
@@ -155,11 +164,7 @@ class call_parser : detail::call_stage {
                    textfmt::format("{} is not a table the database serves: its rows are refs ({}) that function "
                                    "results and the rows referencing them give",
                                    tbl->name, ref_pattern(tbl->ref_prefix)),
-                   dom_.functions.empty()      ? tables_hint()
-                   : dom_.table_list().empty() ? textfmt::format("call {} (db_call)", dom_.ref_sources(*tbl))
-                                               : textfmt::format("call {} (db_call), or read a table that references "
-                                                                 "them; tables: {}",
-                                                                 dom_.ref_sources(*tbl), dom_.table_list())};
+                   unserved_hint(*tbl)};
     if (kind_ != tool_kind::read && kind_ != tool_kind::aggregate && !tbl->writable)
       return error{codes::read_only_table, "table",
                    textfmt::format("{} is read-only here; {} is not allowed on it", tbl->name, tool_name(kind_)),

@@ -34,8 +34,9 @@ std::string rows_source(const value_scope& scope, const table& target) {
   return textfmt::format("call {} (db_call)", scope.dom.ref_sources(target));
 }
 
-// "known recipe refs: recipe_1 (Butter Chicken), recipe_2" or how to get some.
-std::string known_refs_hint(const value_scope& scope, const table& target) {
+// "known recipe refs: recipe_1 (Butter Chicken), recipe_2" and `more`, or
+// how to get some (which says where rows are found already).
+std::string known_refs_hint(const value_scope& scope, const table& target, std::string_view more = {}) {
   std::vector<std::string> listed;
   std::size_t total = 0;
   for (const ref_entry* entry : scope.registry.refs_of_type(target.ref_prefix)) {
@@ -48,6 +49,7 @@ std::string known_refs_hint(const value_scope& scope, const table& target) {
                            rows_source(scope, target));
   std::string hint = textfmt::format("known {} refs: {}", target.ref_prefix, textfmt::join(listed, ", "));
   if (total > listed.size()) hint += textfmt::format(", … ({} in all)", total);
+  hint += more;
   return hint;
 }
 
@@ -186,15 +188,12 @@ error not_a_ref_error(const value_scope& scope, const table& target, std::string
         textfmt::format("{} takes a ref, not a name; '{}' is the label of {}", field, detail::echoed(text),
                         textfmt::join(named, " and ")),
         textfmt::format("ask the user which one they mean ({}), then use its ref", textfmt::join(named, ", "))};
-  // With no ref known, the hint already says where rows are found.
-  const std::string known = known_refs_hint(scope, target);
   return error{codes::not_a_ref, path.str(),
                textfmt::format("{} takes a ref such as {}, got '{}'", field, ref_text(target.ref_prefix, 1),
                                detail::echoed(text)),
-               known.starts_with("no ")
-                   ? known
-                   : textfmt::format("{}; to find rows by name, {}{}", known, rows_source(scope, target),
-                                     target.exposed ? " with a name filter first" : "")};
+               known_refs_hint(scope, target,
+                               textfmt::format("; to find rows by name, {}{}", rows_source(scope, target),
+                                               target.exposed ? " with a name filter first" : ""))};
 }
 
 }  // namespace
