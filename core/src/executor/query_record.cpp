@@ -306,6 +306,15 @@ std::string_view source_name(query_source source) {
 }  // namespace
 
 std::string echoed_text(std::string_view text) {
+  // Control characters are left out: JSON writes one as \u00XX, whose hex
+  // digits beside the text could make a UUID the text itself does not show.
+  std::string plain;
+  if (std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+    plain.reserve(text.size());
+    for (char c : text)
+      if (static_cast<unsigned char>(c) >= 0x20) plain += c;
+    text = plain;
+  }
   return shows_uuid(text) ? std::string("(uuid)") : clip_utf8(text, kEchoBytes);
 }
 

@@ -88,4 +88,12 @@ TEST_CASE(
   CHECK(record.find("unregistered") == std::string::npos);
 }
 
+TEST_CASE("query record: a made-up name is echoed without its control characters, whose escapes could spell a UUID") {
+  // JSON writes NUL as \u0000: beside "c1a52-8d3e-…" its digits would read as a UUID the name does not hold.
+  const std::string name = std::string("get_acc---") + '\0' + "c1a52-8d3e-4f7a-9a41-2b7d5e0c9a11";
+  CHECK(detail::echoed_text(name) == "get_acc---c1a52-8d3e-4f7a-9a41-2b7d5e0c9a11");
+  CHECK(detail::echoed_text(std::string("a\x1f") + "b") == "ab");
+  CHECK(detail::echoed_text("plain name") == "plain name");
+}
+
 }  // namespace alfred::test
