@@ -439,11 +439,32 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     assert.equal(refused(denied, 'function_error').message, 'calling get_account_members failed: Only account owners can access this function');
   });
 
-  test('get_account_members\' user_id holds a user id, as remove_account_member(user_id) takes one: me for the owner, left out for others', { ...BOUNDED }, async () => {
-    const act = core.createAct({ supabase: ada.supabase, domain: optedIn.data });
-    const acme = await teamNamed(act, 'Acme Robotics');
-    const members = ok(await act.execute('db_call', { function: 'get_account_members', args: { account_id: acme.account_id } }));
-    assert.deepEqual(members.data.map((m) => [m.name, m.user_id ?? null]).sort(), [['ada', 'me'], ['ben', null]]);
+  test('"make Ben an owner of the crew", then "remove Ben from it": get_account_members gives Ben a ref labelled by his name, and the role and member functions take it; the model reads no UUID', { ...BOUNDED }, async () => {
+    // update_account_user_role is security definer too: opted in here only.
+    const roles = await app.pull({ functions: { ...OPT_IN.functions, update_account_user_role: { expose: true } } });
+    const act = core.createAct({ supabase: ada.supabase, domain: roles.data });
+    const [crew] = ok(await act.execute('db_call', { function: 'create_account', args: { name: `Crew ${tag}`, slug: `crew-${tag}` } })).data;
+    // Ben joins as the app's own screens do: an invitation Ada makes, accepted by Ben.
+    const crewId = (await app.asUser(ada.token, 'POST', '/rpc/get_accounts', {})).find((row) => row.name === `Crew ${tag}`).account_id;
+    const { token } = await app.asUser(ada.token, 'POST', '/rpc/create_invitation', { account_id: crewId, account_role: 'member', invitation_type: 'one_time' });
+    await app.asUser(ben.token, 'POST', '/rpc/accept_invitation', { lookup_invitation_token: token });
+    const members = async () => ok(await act.execute('db_call', { function: 'get_account_members', args: { account_id: crew.account_id } })).data;
+    const listed = await members();
+    assert.deepEqual(listed.map((m) => [m.name, m.account_role, m.user_id.replace(/\d+$/, 'N')]).sort(), [['ada', 'owner', 'me'], ['ben', 'member', 'user_N']]);
+    const bensRef = listed.find((m) => m.name === 'ben').user_id;
+    // A model that writes the name where the ref belongs is told the ref.
+    const byName = await act.execute('db_call', { function: 'update_account_user_role', args: { account_id: crew.account_id, user_id: 'ben', new_account_role: 'owner' } });
+    assert.equal(refused(byName, 'not_a_ref').hint, `use the ref ${bensRef}`);
+    const text = await act.callToolText('db_call', JSON.stringify({ function: 'update_account_user_role', args: { account_id: crew.account_id, user_id: bensRef, new_account_role: 'owner' } }));
+    noUuid(text);
+    assert.deepEqual((await members()).map((m) => [m.name, m.account_role]).sort(), [['ada', 'owner'], ['ben', 'owner']]);
+    ok(await act.execute('db_call', { function: 'remove_account_member', args: { account_id: crew.account_id, user_id: bensRef } }));
+    assert.deepEqual((await members()).map((m) => m.name), ['ada']);
+    const truth = await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {});
+    assert.equal(truth.some((row) => row.name === `Crew ${tag}`), false, 'Ben is no longer in the crew');
+    // A UUID pasted for a member is refused, and names the ref the registry holds for it.
+    const pasted = await act.execute('db_call', { function: 'remove_account_member', args: { account_id: crew.account_id, user_id: ben.user.id } });
+    assert.equal(refused(pasted, 'raw_id').hint, `use the ref ${bensRef}`);
   });
 
   test('"start a team called Ben\'s band and a project in it": create_account\'s result gives the new team\'s ref, the create uses it', BOUNDED, async () => {

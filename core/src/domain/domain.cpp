@@ -78,8 +78,13 @@ const db_function* domain::find_function(std::string_view function_name) const {
 
 const table* domain::field_reference(std::string_view field) const {
   for (const auto& [name, target] : field_references)
-    if (name == field) return find_table(target);
+    if (name == field) return target == kUsersReference ? users_table() : find_table(target);
   return nullptr;
+}
+
+const table* domain::users_table() const {
+  if (users_reference.empty()) return nullptr;
+  return users && users_reference == users->name ? users.get() : find_table(users_reference);
 }
 
 bool domain::field_holds_user_id(std::string_view field) const {
@@ -229,6 +234,24 @@ result<domain> parse_domain(std::string_view config_json) {
   if (auto ok = detail::check_domain_tables(dom); !ok) return ok.take_error();
   if (auto ok = detail::parse_functions(dom, config); !ok) return ok.take_error();
   detail::index_field_references(dom);
+  // Other users' ids are refs of the one table keyed by them, else of users.
+  for (const auto& tbl : dom.tables)
+    if (tbl.keyed_by_user()) dom.users_reference = dom.users_reference.empty() ? tbl.name : "-";
+  if (dom.users_reference == "-") dom.users_reference.clear();
+  if (dom.users_reference.empty()) {
+    dom.users_reference = kUsersReference;
+    auto made = std::make_shared<table>();
+    table& users = *made;
+    users.name = kUsersReference;
+    // `user_2`, or `userx_2` beside a domain table whose refs are `user_…`.
+    users.ref_prefix = "user";
+    while (dom.find_table_by_prefix(users.ref_prefix)) users.ref_prefix += 'x';
+    users.key = {"id"};
+    users.columns.push_back({.name = "id", .type = column_type::uuid, .user_id = true});
+    users.exposed = false;
+    users.label_columns = {"name", "full_name", "display_name", "username", "email"};
+    dom.users = std::move(made);
+  }
   dom.resolved_prompt_examples = prompt_examples(dom);
   dom.row_plans.make(dom);
   return dom;

@@ -10,13 +10,12 @@
 namespace alfred::detail {
 namespace {
 
-// What a filter's values name: rows of a table (its key or a foreign key),
-// or users (a user-id column), so the record shows refs and `me` where the
+// What a filter's values name: rows of a table (its key, a foreign key, or
+// a user-id column's users), so the record shows refs and `me` where the
 // request had keys, whatever their type.
 struct value_names {
   const ref_registry& registry;
   const table* rows = nullptr;
-  bool users = false;
   std::string_view me;
 };
 
@@ -24,14 +23,15 @@ bool shows_uuid(std::string_view text);
 void write_masked(json_writer& w, json_value value);
 
 value_names names_of(const ref_registry& registry, const domain* dom, const tool_call& call, const column* col) {
-  value_names names{registry, nullptr, false, call.current_user};
+  value_names names{registry, nullptr, call.current_user};
   if (!col || !dom) return names;
   const table* tbl = call.kind == tool_kind::call ? (call.fn ? &call.fn->args : nullptr) : call.tbl;
   if (tbl && col == tbl->key_column())
     names.rows = tbl;
   else if (!col->references.empty())
     names.rows = dom->find_table(col->references);
-  names.users = col->user_id;
+  else if (col->user_id)
+    names.rows = dom->users_table();
   return names;
 }
 
@@ -40,7 +40,7 @@ value_names names_of(const ref_registry& registry, const domain* dom, const tool
 // a UUID: a number it cannot use, which reads as one it could).
 void write_key(json_writer& w, const value_names& names, std::string_view key, bool quoted) {
   // A user id, or the key of a table keyed by user ids (a profile, a personal account), that is the signed-in user's.
-  const bool user_key = names.users || (names.rows && names.rows->keyed_by_user());
+  const bool user_key = names.rows && names.rows->keyed_by_user();
   if (user_key && !names.me.empty() && canonical_uuid(key) == canonical_uuid(names.me))
     return w.string(kCurrentUserRef);
   const bool uuid = is_uuid_syntax(key);
@@ -57,7 +57,7 @@ void write_key(json_writer& w, const value_names& names, std::string_view key, b
 }
 
 void write_scalar(json_writer& w, const value_names& names, const scalar& value) {
-  const bool names_rows = names.rows || names.users;
+  const bool names_rows = names.rows;
   switch (value.type) {
     case scalar::kind::null:
       w.null();
@@ -131,9 +131,9 @@ void write_args(json_writer& w, const ref_registry& registry, const domain* dom,
       continue;
     }
     const json_value value = doc->root();
-    if ((names.rows || names.users) && (value.is_string() || value.is_integer()))
+    if (names.rows && (value.is_string() || value.is_integer()))
       write_key(w, names, value.is_string() ? value.str() : value.raw(), value.is_string());
-    else if (value.is_array() && (names.rows || names.users)) {
+    else if (value.is_array() && names.rows) {
       w.begin_array();
       value.for_each_element([&](std::size_t, json_value item) {
         if (item.is_string() || item.is_integer())

@@ -29,6 +29,8 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
     if (tbl.owner == col.name || col.user_id) out += ", me for your own row";
   } else if (col.user_id) {
     out += "user: me when it is you";
+    if (const table* users = dom.users_table())
+      textfmt::format_to(out, ", else a ref ({})", ref_pattern(users->ref_prefix));
   } else if (target && col.type == column_type::uuid_array) {
     textfmt::format_to(out, "list of refs → {} ({})", target->name, ref_pattern(target->ref_prefix));
   } else if (target) {

@@ -107,7 +107,7 @@ void append_function_list(std::string& out, const domain& dom, const tool_schema
   out += "Functions (? optional):\n";
   for (const db_function& fn : dom.functions) {
     if (!options.offers(fn)) continue;
-    out.append("- ").append(detail::function_signature(fn, options.fixed));
+    out.append("- ").append(detail::function_signature(dom, fn, options.fixed));
     if (!fn.description.empty())
       out.append(" — ").append(first_line(fn.description, options.inline_schema ? 400 : 120));
     out.append(fn.read ? " [reads]" : " [changes data]");

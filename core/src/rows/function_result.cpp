@@ -1,12 +1,13 @@
 // A function's answer that is not rows of a domain table, as rows the model
 // may see (alfred/rows/function_result.h): keys in fields named like the
-// domain's foreign keys become refs, user ids `me` or nothing.
+// domain's foreign keys become refs, user ids `me` or refs of the domain's users.
 #include "alfred/rows/function_result.h"
 
 #include <algorithm>
 #include <span>
 
 #include "../json/format.h"
+#include "../tool_call/row_key.h"
 #include "alfred/json/json.h"
 #include "alfred/rows/row_translation.h"
 #include "alfred/uuid/uuid.h"
@@ -15,24 +16,10 @@
 namespace alfred {
 namespace {
 
-// The key text of `value` if it can be a key of `target` (a UUID for a uuid
-// key, digits for an integer key, text for a text key), else nothing.
+// `value` as a key of `target` (row_key.h), or nothing.
 std::optional<std::string> key_of(const table& target, json_value value) {
   const column* key = target.key_column();
-  if (!key) return std::nullopt;
-  switch (key->type) {
-    case column_type::uuid:
-      if (value.is_string() && is_uuid_syntax(value.str())) return canonical_uuid(value.str());
-      return std::nullopt;
-    case column_type::integer:
-      if (value.is_integer()) return std::string(value.raw());
-      return std::nullopt;
-    case column_type::text:
-      if (value.is_string()) return std::string(value.str());
-      return std::nullopt;
-    default:
-      return std::nullopt;
-  }
+  return key ? detail::key_text(key->type, value) : std::nullopt;
 }
 
 class json_translator {
@@ -89,15 +76,16 @@ class json_translator {
     bool labelled = false;
     w_.begin_object();
     value.for_each_member([&](std::string_view key, json_value member) {
-      if (dom_.field_holds_user_id(key) && member.is_string() && is_uuid_syntax(member.str())) {
-        if (!me_.empty() && canonical_uuid(member.str()) == me_) {
-          w_.key(key);
-          w_.string(kCurrentUserRef);
-        }
-        return;  // another user's id never reaches the model
-      }
+      // A user id is a key of the domain's users: the signed-in user's `me`, another's a ref labelled by the
+      // name beside it; it never reaches the model as it is.
       if (const table* target = dom_.field_reference(key)) {
         if (auto row_key = key_of(*target, member)) {
+          if (target->keyed_by_user() && *row_key == me_) {
+            labelled = true;  // the object is the user's (a member listing's own line), not the next key's row
+            w_.key(key);
+            w_.string(kCurrentUserRef);
+            return;
+          }
           // A row labelled by its key (a role by its name) is labelled by its text (ref_for), never by
           // the object's columns, which are another row's (a member's name).
           const bool by_key = target->labelled_by_key();

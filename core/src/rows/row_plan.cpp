@@ -34,7 +34,10 @@ member_rule rule_for(const domain& dom, const table& tbl, std::string_view key) 
       rule.kind = rule.target ? member_kind::foreign_key : member_kind::drop;
       rule.key_type = col->type;
     } else if (col->user_id) {
-      rule.kind = member_kind::user_ref;
+      // A user id is a foreign key to the domain's users: `me`, or another user's ref.
+      rule.target = dom.users_table();
+      rule.kind = rule.target ? member_kind::foreign_key : member_kind::drop;
+      rule.key_type = column_type::uuid;
     } else if (col->type == column_type::uuid) {
       rule.kind = member_kind::drop;  // a uuid the domain cannot name
     } else if (col->type == column_type::uuid_array) {

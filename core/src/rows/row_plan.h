@@ -32,10 +32,9 @@ inline bool same_text(std::string_view a, std::string_view b) {
   return true;
 }
 
-// What a member of a row becomes.
-// `user_ref`: a user id (auth.users), shown as `me` when it is the signed-in
-// user's and left out otherwise.
-enum class member_kind : std::uint8_t { drop, copy, row_id, foreign_key, uuid_array, embed, user_ref };
+// What a member of a row becomes. A user id (auth.users) is a foreign key
+// to the domain's users (domain::users_table()).
+enum class member_kind : std::uint8_t { drop, copy, row_id, foreign_key, uuid_array, embed };
 
 struct member_rule {
   std::string name;

@@ -216,8 +216,6 @@ class row_stream : json_value_copier {
       case member_kind::row_id:
       case member_kind::foreign_key:
         return key_member(plan, *rule, frame_at, depth, wrote);
-      case member_kind::user_ref:
-        return user_member(*rule, depth, wrote);
       case member_kind::uuid_array:
         return uuid_array_member(*rule, depth, wrote);
       case member_kind::embed:
@@ -329,20 +327,6 @@ class row_stream : json_value_copier {
       const std::size_t label_from = out_.offset();
       emit_quoted(entry.label);
       frames_[frame_at].fk_labels.push_back({from, label_from, out_.offset()});
-    }
-    return true;
-  }
-
-  // A user id column: `me` for the signed-in user, null stays null, another
-  // user's id is left out (the domain has no table to name it by).
-  bool user_member(const member_rule& rule, int depth, bool& wrote) {
-    if (at('n')) return null_member(rule, wrote);
-    row_key key;
-    bool found = false;
-    if (!read_key(column_type::uuid, depth, key, found)) return false;
-    if (found && is_me(key) && translating()) {
-      emit_key(rule, wrote);
-      emit("\"me\"");
     }
     return true;
   }

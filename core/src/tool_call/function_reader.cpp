@@ -22,7 +22,7 @@ std::string function_hint(const domain& dom) {
 
 }  // namespace
 
-std::string function_signature(const db_function& fn, std::span<const std::string> fixed) {
+std::string function_signature(const domain& dom, const db_function& fn, std::span<const std::string> fixed) {
   std::string out = fn.name;
   out += '(';
   bool first = true;
@@ -37,6 +37,8 @@ std::string function_signature(const db_function& fn, std::span<const std::strin
       out += "text to search by meaning";
     else if (!arg.references.empty())
       out += "ref of " + arg.references;
+    else if (const table* users = arg.user_id ? dom.users_table() : nullptr)
+      textfmt::format_to(out, "me or a {} ref", users->ref_prefix);
     else if (arg.user_id)
       out += "me";
     else
@@ -93,14 +95,14 @@ status function_reader::given_args(const std::optional<json_value>& args, std::o
     auto doc = json_document::parse(args->str());
     if (!doc || !doc->root().is_object())
       return error{codes::invalid_param, "args", "args is text that is not a JSON object of the function's arguments",
-                   textfmt::format("e.g. {}", function_signature(fn))};
+                   textfmt::format("e.g. {}", function_signature(dom_, fn))};
     text_doc = std::move(*doc);
     given = text_doc->root();
   }
   if (args && !given.is_null() && !given.is_object())
     return error{codes::invalid_param, "args",
                  textfmt::format("args must be an object of the function's arguments, got {}", given.kind_name()),
-                 textfmt::format("{} takes {}", fn.name, function_signature(fn))};
+                 textfmt::format("{} takes {}", fn.name, function_signature(dom_, fn))};
   std::optional<error> failure;
   const param_path root("args");
   if (given.is_object())
@@ -108,10 +110,11 @@ status function_reader::given_args(const std::optional<json_value>& args, std::o
       if (failure) return;
       const column* arg = fn.args.find_column(key);
       if (!arg) {
-        failure = error{codes::unknown_argument, root.member(key).str(),
-                        textfmt::format("{} takes no argument '{}'", fn.name, echoed(key)),
-                        fn.args.columns.empty() ? std::string("it takes no arguments: give \"args\": {}")
-                                                : textfmt::format("{} takes {}", fn.name, function_signature(fn))};
+        failure =
+            error{codes::unknown_argument, root.member(key).str(),
+                  textfmt::format("{} takes no argument '{}'", fn.name, echoed(key)),
+                  fn.args.columns.empty() ? std::string("it takes no arguments: give \"args\": {}")
+                                          : textfmt::format("{} takes {}", fn.name, function_signature(dom_, fn))};
       } else if (is_fixed(arg->name)) {
         failure = error{codes::system_column, root.member(key).str(),
                         textfmt::format("{} is set by the app for every call; leave it out", arg->name),
@@ -145,7 +148,7 @@ status function_reader::read_args(const std::vector<std::pair<std::string_view, 
     if (given == values.end()) {
       if (arg.required)
         return error{codes::missing_argument, at.str(), textfmt::format("{} needs {}", fn.name, arg.name),
-                     textfmt::format("{} takes {}", fn.name, function_signature(fn))};
+                     textfmt::format("{} takes {}", fn.name, function_signature(dom_, fn))};
       continue;
     }
     if (fn.embeds(arg.name)) {

@@ -22,7 +22,7 @@ namespace alfred::detail {
 /// `name(arg: type, other?: ref of projects)`: how hints show a function's
 /// arguments (`?` for an optional one).
 /// Arguments named in `fixed` (set by the app) are left out.
-std::string function_signature(const db_function& fn, std::span<const std::string> fixed = {});
+std::string function_signature(const domain& dom, const db_function& fn, std::span<const std::string> fixed = {});
 
 class function_reader {
  public:

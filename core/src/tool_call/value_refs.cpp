@@ -44,12 +44,17 @@ std::string known_refs_hint(const value_scope& scope, const table& target, std::
     if (entry->action == ref_action::deleted) continue;
     if (++total <= kMaxListedRefs) listed.push_back(describe_ref(*entry));
   }
+  // Users have no rows to read: their refs come with the rows and answers that show them.
+  const bool users = &target == scope.dom.users_table();
+  if (listed.empty() && users)
+    return "me is the signed-in user; others get refs from the rows and function answers that show them (a team's "
+           "members)";
   if (listed.empty())
     return textfmt::format("no {} refs are known yet; {} first to get refs", target.ref_prefix,
                            rows_source(scope, target));
   std::string hint = textfmt::format("known {} refs: {}", target.ref_prefix, textfmt::join(listed, ", "));
   if (total > listed.size()) hint += textfmt::format(", … ({} in all)", total);
-  hint += more;
+  hint += users ? "; me is the signed-in user" : more;
   return hint;
 }
 

@@ -232,19 +232,12 @@ bool is_iso_timestamp(std::string_view text) {
 
 namespace {
 
-// A user id column (auth.users) takes `me`: other users' ids are never shown,
-// so the model has nothing else to give.
+// A user id column (auth.users) takes `me`, or another user's ref (`user_2`):
+// a foreign key to the domain's users.
 result<std::string> user_id_value(const value_scope& scope, const column& col, json_value value,
                                   const param_path& path) {
-  if (value.is_string() && value.str() == kCurrentUserRef) return current_user_key(scope, path, col.name);
-  if (value.is_string() && is_uuid_syntax(value.str()))
-    return error{codes::raw_id, path.str(),
-                 textfmt::format("{} holds user ids; the model gives me (the signed-in user), never a UUID", col.name),
-                 textfmt::format("{{\"field\": \"{}\", \"op\": \"=\", \"value\": \"me\"}}", col.name)};
-  return invalid_value(
-      path.str(),
-      textfmt::format("{} holds user ids and takes me (the signed-in user), got {}", col.name, shown(value)),
-      textfmt::format("{{\"field\": \"{}\", \"op\": \"=\", \"value\": \"me\"}}", col.name));
+  if (const table* users = scope.dom.users_table()) return resolve_row_ref(scope, *users, value, path, col.name);
+  return invalid_value(path.str(), textfmt::format("{} holds user ids, which this domain has no refs for", col.name));
 }
 
 }  // namespace

@@ -266,9 +266,18 @@ TEST_CASE("keys: me is the signed-in user in filters and is never a UUID the mod
                                       kBob + R"("}]})",
                                   reg);
   CHECK(pasted.code == "raw_id");
+  // Another user by their ref: the profile the domain has for user ids.
+  reg.register_row("profiles", "profile", kBob, ref_action::read, "bob");
+  const http_request bobs = chat_request(
+      "db_read", R"({"table": "notes", "filters": [{"field": "assigned_to", "op": "=", "value": "profile_1"}]})", reg);
+  CHECK(query_of(bobs) == std::string("select=*\nassigned_to=eq.") + kBob + "\n");
+  const error by_name = chat_error(
+      "db_read", R"({"table": "notes", "filters": [{"field": "assigned_to", "op": "=", "value": "bob"}]})", reg);
+  CHECK(by_name.code == "not_a_ref");
+  CHECK(by_name.hint == "use the ref profile_1");
 }
 
-TEST_CASE("keys: rows show me for the user's own id, and leave out another user's id nothing can name") {
+TEST_CASE("keys: rows show me for the user's own id, another user's id as the ref of their profile") {
   ref_registry reg;
   CHECK(chat_rows(reg, "profiles",
                   std::string(R"([{"id": ")") + kAlice + R"(", "username": "alice"}, {"id": ")" + kBob +
@@ -280,8 +289,9 @@ TEST_CASE("keys: rows show me for the user's own id, and leave out another user'
                 std::string(R"([{"id": "5b0c6f3e-2a1d-4c8e-9f7a-3d2e1c0b9a88", "body": "a", "assigned_to": ")") +
                     kAlice + R"("}, {"id": "7e3f1a2b-4c5d-4e6f-8a9b-0c1d2e3f4a5b", "body": "b", "assigned_to": ")" +
                     kBob + R"("}, {"id": "2f4e6a8c-1b3d-4f5a-9c7e-0d2b4f6a8c10", "body": "c", "assigned_to": null}])");
-  CHECK(notes == R"([{"id":"note_1","body":"a","assigned_to":"me"},{"id":"note_2","body":"b"},)"
-                 R"({"id":"note_3","body":"c","assigned_to":null}])");
+  CHECK(notes ==
+        R"([{"id":"note_1","body":"a","assigned_to":"me"},{"id":"note_2","body":"b","assigned_to":"profile_1",)"
+        R"("_assigned_to_label":"bob"},{"id":"note_3","body":"c","assigned_to":null}])");
   CHECK(notes.find(kBob) == std::string::npos);
 }
 
@@ -442,7 +452,7 @@ TEST_CASE("regression: a uuid column without references as a row value is refuse
   auto other = build_request(*users, reg, "db_create", R"({"table": "things", "data": {"name": "a", "helper": "bob"}})",
                              alice_options());
   REQUIRE_FALSE(other.ok());
-  CHECK(other.err().code == "invalid_value");
+  CHECK(other.err().code == "not_a_ref");
   CHECK(other.err().path == "data.helper");
 }
 

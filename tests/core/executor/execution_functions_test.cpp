@@ -300,7 +300,7 @@ TEST_CASE("a vector argument's size, when the domain gives it, is checked before
   CHECK(bad.err().path == "functions.search.args.q.dimensions");
 }
 
-TEST_CASE("a function argument names a field as a column does: user ids in a JSON result are me or left out") {
+TEST_CASE("a function argument names a field as a column does: user ids in a JSON result are me or a user's ref") {
   auto dom = parse_domain(R"({"tables":{"accounts":{"ref":"account","exposed":false,"label":["name"],
       "columns":{"id":{"type":"uuid"},"name":{"type":"text"}}}},
     "functions":{"members":{"read":true,"returns":{"type":"json"}},
@@ -312,7 +312,14 @@ TEST_CASE("a function argument names a field as a column does: user ids in a JSO
   execution ex(*dom, reg, "db_call", R"({"function":"members"})", alice_session());
   ex.respond(0, ok(std::string(R"([{"user_id":")") + kAlice + R"(","name":"ada"},{"user_id":")" + kAccountBeta +
                    R"(","name":"ben"}])"));
-  CHECK(json::parse(ex.result_json())["data"] == json::parse(R"([{"user_id":"me","name":"ada"},{"name":"ben"}])"));
+  CHECK(json::parse(ex.result_json())["data"] ==
+        json::parse(R"([{"user_id":"me","name":"ada"},{"user_id":"user_1","name":"ben"}])"));
+  CHECK(ex.result_json().find(kAccountBeta) == std::string::npos);
+  // "Remove Ben": the member by the ref the list gave, sent as his id.
+  execution removed(*dom, reg, "db_call", R"({"function":"remove_member","args":{"user_id":"user_1"}})",
+                    alice_session());
+  REQUIRE(removed.needs().size() == 1);
+  CHECK(removed.needs()[0].request.body.value_or("") == std::string(R"({"user_id":")") + kAccountBeta + "\"}");
 }
 
 }  // namespace alfred::test

@@ -1,5 +1,5 @@
 // A function's JSON and values as rows the model may see: refs for fields
-// named like the domain's foreign keys, `me` or nothing for user ids.
+// named like the domain's foreign keys, `me` or a user's ref for user ids.
 #include "alfred/rows/function_result.h"
 
 #include <doctest/doctest.h>
@@ -86,11 +86,33 @@ TEST_CASE("function JSON: a value that is not a key of the table stays as it is,
   CHECK(reg.entries().empty());
 }
 
-TEST_CASE("function JSON: the signed-in user's id is me, and another user's is left out") {
+TEST_CASE("function JSON: the signed-in user's id is me, and another user's a ref labelled by the name beside it") {
+  ref_registry reg;
+  const std::string bob = "0b4a6c5d-1e7f-4a2b-9d54-556677889900";
+  const std::string body = std::string(R"([{"created_by":")") + kAlice + R"(","name":"Alice"},{"created_by":")" + bob +
+                           R"(","name":"Bob","x":1}])";
+  const json out = translated(body, reg);
+  CHECK(out == json::parse(R"([{"created_by":"me","name":"Alice"},{"created_by":"user_1","name":"Bob","x":1}])"));
+  REQUIRE(reg.entries().size() == 1);
+  CHECK(reg.entries()[0].table == "auth.users");
+  CHECK(reg.entries()[0].label == "Bob");
+  CHECK(reg.resolve("user_1")->key == bob);
+  CHECK(out.dump().find(bob) == std::string::npos);
+}
+
+TEST_CASE("function JSON: beside a domain table whose refs are user_…, other users are userx_…") {
+  auto dom = parse_domain(R"({"name": "d", "tables": {"people": {"ref": "user", "label": ["name"],
+    "columns": {"id": {"type": "uuid"}, "name": {"type": "text"},
+                "created_by": {"type": "uuid", "references": "auth.users"}}}}})");
+  REQUIRE(dom.ok());
+  REQUIRE(dom->users_table() != nullptr);
+  CHECK(dom->users_table()->ref_prefix == "userx");
   ref_registry reg;
   const std::string body = std::string(R"([{"created_by":")") + kAlice +
                            R"("},{"created_by":"0b4a6c5d-1e7f-4a2b-9d54-556677889900","x":1}])";
-  CHECK(translated(body, reg) == json::parse(R"([{"created_by":"me"},{"x":1}])"));
+  auto out = translate_function_json(*dom, reg, body, kAlice);
+  REQUIRE(out.ok());
+  CHECK(json::parse(*out) == json::parse(R"([{"created_by":"me"},{"created_by":"userx_1","x":1}])"));
 }
 
 TEST_CASE("function JSON: invalid JSON is an error and registers nothing") {
@@ -133,6 +155,32 @@ TEST_CASE("a foreign key holding the signed-in user's id is me only where its ta
   const json out = json::parse(*rows);
   CHECK(out[0]["account_id"] == "account_2");
   CHECK(out[0]["created_by"] == "me");
+}
+
+TEST_CASE("a row's user id column: another user is the ref a member list labelled, the query never shows a UUID") {
+  const std::string bob = "0b4a6c5d-1e7f-4a2b-9d54-556677889900";
+  ref_registry reg = team_registry();
+  // A list of people first (get_account_members' objects, under a user-id field of this domain), then the projects
+  // they created.
+  REQUIRE(translate_function_json(team(), reg, R"([{"created_by":")" + bob + R"(","name":"Bob","email":"bob@x.com"}])",
+                                  kAlice)
+              .ok());
+  auto rows =
+      translate_rows(team(), reg, *team().find_table("projects"),
+                     std::string(R"([{"id":")") + kProjectOne + R"(","name":"Apollo","created_by":")" + bob + "\"}]",
+                     ref_action::read, kAlice);
+  REQUIRE(rows.ok());
+  CHECK(json::parse(*rows) ==
+        json::parse(R"([{"id":"project_1","name":"Apollo","created_by":"user_1","_created_by_label":"Bob"}])"));
+  // Unknown until a row shows them: a ref without a label.
+  const std::string carol = "1c5b7d6e-2f80-4b3c-8e65-667788990011";
+  auto unnamed =
+      translate_rows(team(), reg, *team().find_table("projects"),
+                     R"([{"id":"8e3f5c4b-0d60-4fb1-8c43-445566778899","name":"B","created_by":")" + carol + "\"}]",
+                     ref_action::read, kAlice);
+  REQUIRE(unnamed.ok());
+  CHECK(json::parse(*unnamed)[0]["created_by"] == "user_2");
+  CHECK(unnamed->find(carol) == std::string::npos);
 }
 
 }  // namespace alfred::test

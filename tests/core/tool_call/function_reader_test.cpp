@@ -230,6 +230,41 @@ TEST_CASE("a name two rows share is not taken for either: the model asks the use
   CHECK(created.err().hint == "ask the user which one they mean (account_1, account_2), then use its ref");
 }
 
+TEST_CASE("db_call: a user id argument takes me or another user's ref, never a UUID or a name") {
+  const std::string bob = "0b4a6c5d-1e7f-4a2b-9d54-556677889900";
+  ref_registry none = team_registry();
+  auto unknown = call(R"({"function":"project_tags","args":{"owner":"user_1"}})", none);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.err().code == codes::unknown_ref);
+  CHECK(unknown.err().hint ==
+        "me is the signed-in user; others get refs from the rows and function answers that show them (a team's "
+        "members)");
+
+  ref_registry reg = team_registry();
+  reg.register_row("auth.users", "user", bob, ref_action::linked, "Bob");
+  auto theirs = call(R"({"function":"project_tags","args":{"owner":"user_1"}})", reg);
+  REQUIRE(theirs.ok());
+  CHECK(args_text(*theirs) == "owner=\"" + bob + "\";");
+  auto mine = call(R"({"function":"project_tags","args":{"owner":"me"}})", reg);
+  REQUIRE(mine.ok());
+  CHECK(args_text(*mine) == std::string("owner=\"") + kAlice + "\";");
+  auto named = call(R"({"function":"project_tags","args":{"owner":"bob"}})", reg);
+  REQUIRE_FALSE(named.ok());
+  CHECK(named.err().code == codes::not_a_ref);
+  CHECK(named.err().hint == "use the ref user_1");
+  auto pasted = call(R"({"function":"project_tags","args":{"owner":")" + bob + "\"}}", reg);
+  REQUIRE_FALSE(pasted.ok());
+  CHECK(pasted.err().code == codes::raw_id);
+  CHECK(pasted.err().hint == "use the ref user_1");
+  auto other_table = call(R"({"function":"project_tags","args":{"owner":"account_1"}})", reg);
+  REQUIRE_FALSE(other_table.ok());
+  CHECK(other_table.err().code == codes::ref_type_mismatch);
+  CHECK(other_table.err().hint == "known user refs: user_1 (Bob); me is the signed-in user");
+  auto misnamed = call(R"({"function":"project_tags","args":{"user":"user_1"}})", reg);
+  REQUIRE_FALSE(misnamed.ok());
+  CHECK(misnamed.err().hint.find("owner?: me or a user ref") != std::string::npos);
+}
+
 TEST_CASE("a domain of functions and no table served: hints point at db_call, not at tables it has none of") {
   auto parsed = parse_domain(R"json({"name": "teams", "tables": {
     "accounts": {"ref": "account", "exposed": false, "label": ["name"],

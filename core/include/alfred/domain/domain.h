@@ -65,8 +65,9 @@ struct column {
   std::string references;
   /// Holds a user's id (`auth.users`, written `"references": "auth.users"`
   /// in the domain, and every owner column that references no table): shown
-  /// to the model as `me` when it is the signed-in user's and left out
-  /// otherwise; a filter on it takes `me`.
+  /// to the model as `me` when it is the signed-in user's, another user's as
+  /// a ref of the domain's `users` table (`user_2`), and a filter or a value
+  /// on it takes either (docs/keys-and-owners.md#other-users).
   bool user_id = false;
   /// Allowed values for enum-like text columns (empty = any).
   std::vector<std::string> allowed_values;
@@ -287,14 +288,30 @@ struct domain {
   std::vector<std::pair<std::string, std::string>> resolved_prompt_examples;
   /// Each table's translation plan, filled by parse_domain once.
   table_plans row_plans;
+  /// What other users' ids are refs of when no one table of the domain is
+  /// keyed by user ids (`user_2`, labelled by a name or an email a
+  /// function's answer gives beside them): a table the API does not serve,
+  /// keyed by user ids, named `auth.users`, its refs `user_…` (`userx_…`
+  /// when a domain table's refs are `user_…`). Held apart so that its
+  /// address survives the domain's moves, as the tables' do (translation
+  /// plans point at it).
+  std::shared_ptr<const table> users;
+  /// The table whose refs user ids are (users_table()): the one table keyed
+  /// by user ids (a profile), or `auth.users` for `users`; "" in a domain
+  /// parse_domain did not make. A name, so a copied domain stays whole.
+  std::string users_reference;
 
   const table* find_table(std::string_view name) const;
   const table* find_table_by_prefix(std::string_view prefix) const;
   const db_function* find_function(std::string_view name) const;
-  /// The table whose keys a result field named `field` holds, or null.
+  /// The table whose keys a result field named `field` holds (users_table()
+  /// for user ids), or null.
   const table* field_reference(std::string_view field) const;
   /// Whether a result field named `field` holds user ids (`auth.users`).
   bool field_holds_user_id(std::string_view field) const;
+  /// The table other users' ids are refs of (a profile's, or `users`); null
+  /// only in a domain parse_domain did not make.
+  const table* users_table() const;
   /// The names of the tables the model may call, comma-separated, for error
   /// hints (tables the API does not expose are left out).
   std::string table_list() const;
