@@ -458,7 +458,9 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     const text = await act.callToolText('db_call', JSON.stringify({ function: 'update_account_user_role', args: { account_id: crew.account_id, user_id: bensRef, new_account_role: 'owner' } }));
     noUuid(text);
     assert.deepEqual((await members()).map((m) => [m.name, m.account_role]).sort(), [['ada', 'owner'], ['ben', 'owner']]);
-    ok(await act.execute('db_call', { function: 'remove_account_member', args: { account_id: crew.account_id, user_id: bensRef } }));
+    // The ref outlives the act: a later request (the worker's, MCP's) restores it from the state.
+    const later = core.createAct({ supabase: ada.supabase, domain: roles.data, state: JSON.parse(JSON.stringify(act.registry.toJSON())) });
+    ok(await later.execute('db_call', { function: 'remove_account_member', args: { account_id: crew.account_id, user_id: bensRef } }));
     assert.deepEqual((await members()).map((m) => m.name), ['ada']);
     const truth = await app.asUser(ben.token, 'POST', '/rpc/get_accounts', {});
     assert.equal(truth.some((row) => row.name === `Crew ${tag}`), false, 'Ben is no longer in the crew');

@@ -40,7 +40,7 @@ test('a registry carries its domain: its methods and the calls given it use that
   assert.equal(registry.domain, crm);
   const { data: rows, error } = registry.translateRows('organizations', [{ id: ORG, owner_id: USER, name: 'Acme' }]);
   assert.equal(error, null);
-  assert.deepEqual(rows, [{ id: 'org_1', name: 'Acme' }], "another user's id (nobody is signed in here) is left out");
+  assert.deepEqual(rows, [{ id: 'org_1', owner_id: 'user_1', name: 'Acme' }], "another user's id (nobody is signed in here) is a user's ref");
   assert.deepEqual(registry.translateRows('organizations', [{ id: ORG, owner_id: USER, name: 'Acme' }], { userId: USER }).data, [{ id: 'org_1', owner_id: 'me', name: 'Acme' }]);
   const built = core.buildRequest('db_update', { table: 'organizations', filters: [{ field: 'id', op: '=', value: 'org_1' }], data: { industry: 'robots' } }, { ...request, registry });
   assert.equal(built.error, null);
@@ -91,4 +91,23 @@ test('a state saved under one domain does not restore under another', async () =
   const act = createAct({ url: request.baseUrl, domain: crm, state: saved });
   const { error } = await act.execute('db_read', { table: 'deals' });
   assert.equal(error.code, 'invalid_state');
+});
+
+test('another user\'s ref (a table of the domain\'s own for users) restores under its domain, user_… or userx_…, and not under another', async () => {
+  const core = await loadCore();
+  const BOB = 'b0b0b0b0-0000-4000-8000-00000000000b';
+  const notes = { ref: 'note', label: ['body'], columns: { id: { type: 'uuid' }, body: { type: 'text' }, assigned_to: { type: 'uuid', references: 'auth.users' } } };
+  const people = { ref: 'user', label: ['name'], columns: { id: { type: 'uuid' }, name: { type: 'text' } } };
+  const plain = { name: 'team', tables: { notes } };
+  const withUserRefs = { name: 'team', tables: { notes, people } };
+  for (const [domain, expected] of [[plain, 'user_1'], [withUserRefs, 'userx_1']]) {
+    const registry = core.createRegistry(null, { domain });
+    const { data } = registry.translateRows('notes', [{ id: ORG, body: 'call the bank', assigned_to: BOB }]);
+    assert.equal(data[0].assigned_to, expected);
+    const restored = core.createRegistry(registry.toJSON(), { domain });
+    assert.equal(restored.toJSON().refs.find((entry) => entry.ref === expected).uuid, BOB);
+  }
+  const saved = core.createRegistry(null, { domain: plain });
+  saved.translateRows('notes', [{ id: ORG, body: 'x', assigned_to: BOB }]);
+  assert.throws(() => core.createRegistry(saved.toJSON(), { domain: withUserRefs }), (error) => error.code === 'invalid_state' && error.message === 'user_1 (table auth.users) is not a ref of the team domain');
 });

@@ -4,6 +4,7 @@ import { AlfredError, internalError } from '../errors.js';
 import { jsonText, parseResult, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
 import { internalsOf } from './internals.js';
 import { codes } from '../../dist/error-codes.mjs';
+import { NAME_RULES } from '../../dist/core-rules.mjs';
 
 const handles = new WeakMap();
 
@@ -28,7 +29,8 @@ export function domainMismatch(bound, given) {
 export function foreignRefs(state, domain, parseRef) {
   for (const [index, entry] of (state.refs ?? []).entries()) {
     const prefix = parseRef(String(entry.ref))?.prefix;
-    if (domain.tables?.[entry.table]?.ref !== prefix) {
+    const expected = entry.table === NAME_RULES.usersReference ? usersPrefix(domain) : domain.tables?.[entry.table]?.ref;
+    if (expected !== prefix) {
       return {
         code: codes.invalid_state,
         path: `refs[${index}]`,
@@ -39,6 +41,16 @@ export function foreignRefs(state, domain, parseRef) {
   }
   return null;
 }
+// The prefix of other users' refs where the domain has no table keyed by
+// user ids (docs/keys-and-owners.md, Other users): `user`, with an `x` added
+// while a table of the domain has it.
+function usersPrefix(domain) {
+  const taken = new Set(Object.values(domain.tables ?? {}).map((table) => table?.ref));
+  let prefix = 'user';
+  while (taken.has(prefix)) prefix += 'x';
+  return prefix;
+}
+
 // The Emscripten module of each Core, for calls made on a registry's behalf.
 const modules = new WeakMap();
 
