@@ -4,7 +4,8 @@
 //   leaves the registry as it was;
 // - on JSON that nlohmann reads, its rows are nlohmann's rows as the domain
 //   says they are shown: declared columns copied with the same values,
-//   UUIDs replaced by refs that the registry maps back to the same UUID,
+//   UUIDs replaced by refs that the registry maps back to the same UUID
+//   (a user id's by a ref of the domain's users),
 //   the owner and hidden columns and undeclared members left out,
 //   embedded rows translated as rows of their own table;
 // - when it says no string it wrote holds a UUID, the scrub finds none;
@@ -67,7 +68,9 @@ class reference_translation {
       if (const column* col = tbl.find_column(key)) {
         expected_members += shown;
         if (col->type == column_type::uuid) {
-          const table* target = col->name == "id" ? &tbl : kitchen().find_table(col->references);
+          const table* target = col->name == "id" ? &tbl
+                                : col->user_id    ? kitchen().users_table()
+                                                  : kitchen().find_table(col->references);
           const bool uuid = value.is_string() && is_uuid_syntax(value.get<std::string>());
           check(shown == (target && (value.is_null() || uuid)), "a uuid column shown when it must not, or not shown",
                 where + ": " + value.dump());
