@@ -61,7 +61,7 @@ export interface ColumnConfig {
   /**
    * The table a `uuid`, `integer`, `text` or `uuid[]` column points to (its values are refs of that table; the
    * type is the target key's), or `"auth.users"` for a column holding a user id (shown as `me` for the signed-in
-   * user's).
+   * user's, as a ref such as `user_2` for another's, docs/keys-and-owners.md).
    */
   readonly references?: string;
   /** The only values allowed (for `text` and `text[]`). */

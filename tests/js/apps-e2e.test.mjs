@@ -290,7 +290,10 @@ describe('tables as Supabase Studio creates them: identity keys, created_at defa
     const found = ok(await ben.act.execute('db_read', { table: 'notes', filters: [where('title', '=', 'stamps')] }));
     const shared = found.data.find((n) => n.title === title);
     assert.ok(shared, 'a public note of Ada is readable by Ben');
-    assert.equal('user_id' in shared, false, "another user's id is left out (nothing names it)");
+    assert.match(shared.user_id, /^user_\d+$/, "another user's id is a user's ref");
+    // "What else has she shared?": her notes by that ref, the public ones only (RLS).
+    const hers = ok(await ben.act.execute('db_read', { table: 'notes', filters: [where('user_id', '=', shared.user_id)] }));
+    assert.ok(hers.data.length >= 1 && hers.data.every((n) => n.user_id === shared.user_id && n.is_public === true), JSON.stringify(hers.data));
     const comment = ok(await ben.act.execute('db_create', { table: 'comments', data: { note_id: shared.id, body: 'first!' } }));
     assert.deepEqual([comment.data.note_id, comment.data.author_id], [shared.id, 'me']);
     assert.deepEqual(await app.db(`/comments?note_id=eq.${row.id}&select=body,author_id`), [{ body: 'first!', author_id: ben.user.id }]);

@@ -110,4 +110,25 @@ test('another user\'s ref (a table of the domain\'s own for users) restores unde
   const saved = core.createRegistry(null, { domain: plain });
   saved.translateRows('notes', [{ id: ORG, body: 'x', assigned_to: BOB }]);
   assert.throws(() => core.createRegistry(saved.toJSON(), { domain: withUserRefs }), (error) => error.code === 'invalid_state' && error.message === 'user_1 (table auth.users) is not a ref of the team domain');
+  // Where one table is keyed by user ids (a profile), users are its refs: auth.users refs are another domain's.
+  const profiles = { ref: 'profile', owner: 'id', label: ['name'], columns: { id: { type: 'uuid', writable: false }, name: { type: 'text' } } };
+  assert.throws(() => core.createRegistry(saved.toJSON(), { domain: { name: 'team', tables: { notes, profiles } } }), (error) => error.code === 'invalid_state');
+});
+
+test('an act restricted with tables keeps other users\' refs from the state when it names users the same way, and leaves them out when not', async () => {
+  const core = await loadCore();
+  const BOB = 'b0b0b0b0-0000-4000-8000-00000000000b';
+  const notes = { ref: 'note', label: ['body'], columns: { id: { type: 'uuid' }, body: { type: 'text' }, assigned_to: { type: 'uuid', references: 'auth.users' } } };
+  const tags = { ref: 'tag', label: ['name'], columns: { id: { type: 'uuid' }, name: { type: 'text' } } };
+  const people = { ref: 'user', label: ['name'], columns: { id: { type: 'uuid' }, name: { type: 'text' } } };
+  const refsAfter = (domain, tables) => {
+    const registry = core.createRegistry(null, { domain });
+    registry.translateRows('notes', [{ id: ORG, body: 'call the bank', assigned_to: BOB }]);
+    const act = core.createAct({ url: request.baseUrl, domain, tables, state: registry.toJSON() });
+    return act.registry.toJSON().refs.map((entry) => entry.ref);
+  };
+  assert.deepEqual(refsAfter({ name: 'team', tables: { notes, tags } }, ['notes']), ['note_1', 'user_1']);
+  // With people (refs user_…) other users are userx_…; without it, user_…: not the same ref, so it is left out.
+  assert.deepEqual(refsAfter({ name: 'team', tables: { notes, people } }, ['notes']), ['note_1']);
+  assert.deepEqual(refsAfter({ name: 'team', tables: { notes, people } }, ['notes', 'people']), ['note_1', 'userx_1']);
 });

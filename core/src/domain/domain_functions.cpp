@@ -197,7 +197,8 @@ void index_field_references(domain& dom) {
   };
   auto index = [&](const table& tbl) {
     for (const auto& col : tbl.columns) {
-      if (col.type == column_type::uuid_array) continue;
+      // A table's own key names its rows, not a field's (`id` is every row's).
+      if (col.type == column_type::uuid_array || &col == tbl.key_column()) continue;
       if (!col.references.empty())
         add(col.name, col.references);
       else if (col.user_id)

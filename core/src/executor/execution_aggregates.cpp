@@ -358,7 +358,11 @@ bool execution::state::consume_counted_group(pending_need& counted) {
 void execution::state::finish_counted_groups() {
   aggregated->exact = count_mode() == "exact";
   long long counted = 0;
-  for (const auto& group : aggregated->groups) counted += std::stoll(group.values.front());
+  for (const auto& group : aggregated->groups) {
+    long long n = 0;
+    for (char c : group.values.front()) n = n * 10 + (c - '0');  // std::to_string of a total: digits only
+    counted += n;
+  }
   // Rows no group holds: the values are not all known, so the rows decide.
   if (aggregated->exact && counted_total && counted != *counted_total) {
     std::string columns;

@@ -71,8 +71,16 @@ class json_translator {
 
   void object(json_value value) {
     // An object with no id of its own whose first key-holding field names a
-    // row describes that row: its label columns label the ref.
+    // row describes that row: its label columns label the ref. A user id
+    // claims the object only when no other row's key is in it (a member
+    // list's line, not a team's with its creator).
     const bool has_own_id = value.find("id").has_value();
+    const table* users = dom_.users_table();
+    bool others = false;
+    value.for_each_member([&](std::string_view key, json_value member) {
+      const table* target = dom_.field_reference(key);
+      others = others || (target && target != users && !target->labelled_by_key() && key_of(*target, member));
+    });
     bool labelled = false;
     w_.begin_object();
     value.for_each_member([&](std::string_view key, json_value member) {
@@ -80,17 +88,17 @@ class json_translator {
       // name beside it; it never reaches the model as it is.
       if (const table* target = dom_.field_reference(key)) {
         if (auto row_key = key_of(*target, member)) {
+          // A row labelled by its key (a role by its name) is labelled by its text (ref_for), never by
+          // the object's columns, which are another row's (a member's name).
+          const bool claims = !target->labelled_by_key() && (target != users || !others);
           if (target->keyed_by_user() && *row_key == me_) {
-            labelled = true;  // the object is the user's (a member listing's own line), not the next key's row
+            labelled = labelled || claims;  // the user's own line: its name is theirs, not the next key's row's
             w_.key(key);
             w_.string(kCurrentUserRef);
             return;
           }
-          // A row labelled by its key (a role by its name) is labelled by its text (ref_for), never by
-          // the object's columns, which are another row's (a member's name).
-          const bool by_key = target->labelled_by_key();
-          const std::string label = !has_own_id && !labelled && !by_key ? row_label(*target, value) : std::string();
-          labelled = labelled || !by_key;
+          const std::string label = !has_own_id && !labelled && claims ? row_label(*target, value) : std::string();
+          labelled = labelled || claims;
           const std::string ref = ref_for(*target, *row_key, label);
           if (!ref.empty()) {
             w_.key(key);

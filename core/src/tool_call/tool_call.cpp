@@ -236,8 +236,10 @@ class call_parser : detail::call_stage {
     std::optional<long long> n = value->as_integer();
     if (!n) n = detail::whole_number(*value, 1'000'000'000'000'000);
     if (!n && value->is_string() && !value->str().empty() && value->str().size() < 10 &&
-        std::all_of(value->str().begin(), value->str().end(), [](char c) { return c >= '0' && c <= '9'; }))
-      n = std::stoll(std::string(value->str()));
+        std::all_of(value->str().begin(), value->str().end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      n = 0;
+      for (char c : value->str()) *n = *n * 10 + (c - '0');
+    }
     if (!n)
       return error{codes::invalid_param, key,
                    textfmt::format("{} must be a whole number, got {}", key, value->kind_name()), ""};

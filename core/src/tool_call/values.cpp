@@ -197,7 +197,7 @@ bool contains_nul(std::string_view text) { return text.find('\0') != std::string
 bool is_iso_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
   if (!digits_at(text, 0, 4) || !digits_at(text, 5, 2) || !digits_at(text, 8, 2)) return false;
-  const int year = std::stoi(std::string(text.substr(0, 4)));
+  const int year = two_digits(text, 0) * 100 + two_digits(text, 2);
   const int month = two_digits(text, 5);
   const int day = two_digits(text, 8);
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= days_in_month(year, month);

@@ -100,6 +100,32 @@ TEST_CASE("function JSON: the signed-in user's id is me, and another user's a re
   CHECK(out.dump().find(bob) == std::string::npos);
 }
 
+TEST_CASE("function JSON: a user id claims the object's name only when no other row's key is in it") {
+  const std::string bob = "0b4a6c5d-1e7f-4a2b-9d54-556677889900";
+  ref_registry reg;
+  // A team's line with its creator: the name is the team's, whoever created it.
+  translated(R"([{"created_by":")" + bob + R"(","account_id":")" + kAccountAcme + R"(","name":"Acme"}])", reg);
+  CHECK(reg.find("account_1")->label == "Acme");
+  CHECK(reg.find("user_1")->label.empty());
+  translated(
+      std::string(R"([{"created_by":")") + kAlice + R"(","account_id":")" + kAccountBeta + R"(","name":"Beta"}])", reg);
+  CHECK(reg.find("account_2")->label == "Beta");
+}
+
+TEST_CASE(
+    "function JSON: a table's own key names no field, so an answer's id is no user's even beside a profile table") {
+  auto dom = parse_domain(R"({"name": "d", "tables": {"profiles": {"ref": "profile", "owner": "id", "label": ["name"],
+    "columns": {"id": {"type": "uuid", "writable": false, "nullable": false}, "name": {"type": "text"}}}}})");
+  REQUIRE(dom.ok());
+  CHECK(dom->users_table() == dom->find_table("profiles"));
+  CHECK(dom->field_reference("id") == nullptr);
+  ref_registry reg;
+  auto out =
+      translate_function_json(*dom, reg, std::string(R"([{"id":")") + kAccountAcme + R"(","name":"Acme"}])", kAlice);
+  REQUIRE(out.ok());
+  CHECK(reg.entries().empty());
+}
+
 TEST_CASE("function JSON: beside a domain table whose refs are user_…, other users are userx_…") {
   auto dom = parse_domain(R"({"name": "d", "tables": {"people": {"ref": "user", "label": ["name"],
     "columns": {"id": {"type": "uuid"}, "name": {"type": "text"},

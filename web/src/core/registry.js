@@ -4,7 +4,7 @@ import { AlfredError, internalError } from '../errors.js';
 import { jsonText, parseResult, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
 import { internalsOf } from './internals.js';
 import { codes } from '../../dist/error-codes.mjs';
-import { NAME_RULES } from '../../dist/core-rules.mjs';
+import { usersRefs } from './users.js';
 
 const handles = new WeakMap();
 
@@ -27,9 +27,10 @@ export function domainMismatch(bound, given) {
 // read into a CRM registry would otherwise turn recipe_1 into nonsense.
 // `parseRef` is the core's ref grammar.
 export function foreignRefs(state, domain, parseRef) {
+  const users = usersRefs(domain);
   for (const [index, entry] of (state.refs ?? []).entries()) {
     const prefix = parseRef(String(entry.ref))?.prefix;
-    const expected = entry.table === NAME_RULES.usersReference ? usersPrefix(domain) : domain.tables?.[entry.table]?.ref;
+    const expected = entry.table === users.table ? users.prefix : domain.tables?.[entry.table]?.ref;
     if (expected !== prefix) {
       return {
         code: codes.invalid_state,
@@ -41,16 +42,6 @@ export function foreignRefs(state, domain, parseRef) {
   }
   return null;
 }
-// The prefix of other users' refs where the domain has no table keyed by
-// user ids (docs/keys-and-owners.md, Other users): `user`, with an `x` added
-// while a table of the domain has it.
-function usersPrefix(domain) {
-  const taken = new Set(Object.values(domain.tables ?? {}).map((table) => table?.ref));
-  let prefix = 'user';
-  while (taken.has(prefix)) prefix += 'x';
-  return prefix;
-}
-
 // The Emscripten module of each Core, for calls made on a registry's behalf.
 const modules = new WeakMap();
 

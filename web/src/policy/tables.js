@@ -8,6 +8,7 @@
 // or returns rows of another table is not offered.
 import { AlfredError } from '../errors.js';
 import { codes } from '../../dist/error-codes.mjs';
+import { usersRefs } from '../core/users.js';
 
 const USERS = 'auth.users';
 
@@ -160,6 +161,11 @@ export function stateForDomain(state, domain) {
     }
   }
   if (!value || typeof value !== 'object' || !Array.isArray(value.refs)) return state;
-  const refs = value.refs.filter((entry) => !entry || typeof entry !== 'object' || typeof entry.table !== 'string' || Object.hasOwn(domain.tables, entry.table));
+  // Other users' refs stay when this domain names users the same way (docs/keys-and-owners.md, Other users).
+  const users = usersRefs(domain);
+  const kept = (entry) =>
+    Object.hasOwn(domain.tables, entry.table) ||
+    (entry.table === USERS && users.table === USERS && typeof entry.ref === 'string' && entry.ref.startsWith(`${users.prefix}_`) && /^\d+$/.test(entry.ref.slice(users.prefix.length + 1)));
+  const refs = value.refs.filter((entry) => !entry || typeof entry !== 'object' || typeof entry.table !== 'string' || kept(entry));
   return refs.length === value.refs.length ? state : { ...value, refs };
 }

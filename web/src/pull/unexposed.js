@@ -69,7 +69,7 @@ export function unexposedTables(tables, catalog) {
  * called invitations (or invitation, invitationes) outside the exposed
  * schema, keyed by a one-column uuid primary key. A name two such tables
  * answer to names neither; a user id's name (user_id, owner_id, …) names
- * none: it is the signed-in user. Only the arguments of functions the pull
+ * none: it holds a user id (auth.users). Only the arguments of functions the pull
  * may offer count (not an extension's, not one the overrides leave out or
  * that is left out for its kind, name or arguments, not a security definer
  * or one the authenticated role may not execute unless they opt it in) and
@@ -90,7 +90,7 @@ export function argumentTables(catalog, taken, overrides = {}) {
     // A function the pull leaves out whatever the overrides say names no table.
     if (structuralProblem(fn, catalog.functions.filter((f) => f.name === fn.name && !f.extension))) continue;
     for (const arg of fn.args) {
-      // A user id is the signed-in user (`me`), whatever table a schema has of that name (next_auth.users).
+      // A user id is a user's (auth.users), whatever table a schema has of that name (next_auth.users).
       if (!INPUT_MODES.has(arg.mode) || OWNER_NAMES.includes(arg.name)) continue;
       if (settings?.args?.[arg.name]?.references !== undefined) continue;
       const stem = arg.type === 'uuid' ? /^(.+)_id$/.exec(arg.name)?.[1] : arg.type === 'uuid[]' ? /^(.+)_ids$/.exec(arg.name)?.[1] : null;
