@@ -209,6 +209,11 @@ void index_field_references(domain& dom) {
   // A function's argument names what it takes as a column does
   // (`remove_account_member(user_id)`: a user id).
   for (const auto& fn : dom.functions) index(fn.args);
+  // A member list's `user_id` holds user ids where no column or argument of the domain says what it holds.
+  const auto named = [&](const auto& entry) { return entry.first == "user_id"; };
+  if (std::none_of(dom.field_references.begin(), dom.field_references.end(), named) &&
+      std::find(ambiguous.begin(), ambiguous.end(), "user_id") == ambiguous.end())
+    dom.field_references.emplace_back("user_id", kUsersReference);
 }
 
 }  // namespace alfred::detail

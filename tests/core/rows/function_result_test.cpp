@@ -126,6 +126,22 @@ TEST_CASE(
   CHECK(reg.entries().empty());
 }
 
+TEST_CASE("function JSON: a member list's user_id holds user ids where no column of the domain has that name") {
+  auto dom = parse_domain(R"({"name": "d", "tables": {"tasks": {"ref": "task", "label": ["title"],
+    "columns": {"id": {"type": "uuid"}, "title": {"type": "text"}}}},
+    "functions": {"team_members": {"read": true, "returns": {"type": "json"}}}})");
+  REQUIRE(dom.ok());
+  ref_registry reg;
+  const std::string bob = "0b4a6c5d-1e7f-4a2b-9d54-556677889900";
+  auto out = translate_function_json(
+      *dom, reg,
+      std::string(R"([{"user_id":")") + kAlice + R"(","name":"Me"},{"user_id":")" + bob + R"(","name":"Bob"}])",
+      kAlice);
+  REQUIRE(out.ok());
+  CHECK(json::parse(*out) == json::parse(R"([{"user_id":"me","name":"Me"},{"user_id":"user_1","name":"Bob"}])"));
+  CHECK(reg.find("user_1")->label == "Bob");
+}
+
 TEST_CASE("function JSON: beside a domain table whose refs are user_…, other users are userx_…") {
   auto dom = parse_domain(R"({"name": "d", "tables": {"people": {"ref": "user", "label": ["name"],
     "columns": {"id": {"type": "uuid"}, "name": {"type": "text"},
