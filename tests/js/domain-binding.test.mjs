@@ -109,10 +109,14 @@ test('another user\'s ref (a table of the domain\'s own for users) restores unde
   }
   const saved = core.createRegistry(null, { domain: plain });
   saved.translateRows('notes', [{ id: ORG, body: 'x', assigned_to: BOB }]);
-  assert.throws(() => core.createRegistry(saved.toJSON(), { domain: withUserRefs }), (error) => error.code === 'invalid_state' && error.message === 'user_1 (table auth.users) is not a ref of the team domain');
-  // Where one table is keyed by user ids (a profile), users are its refs: auth.users refs are another domain's.
+  // Under a domain that names users another way (userx_…, or a profile table's refs) they are left out, as a
+  // restricted act leaves out refs of tables it does not have; the rest of the state restores.
+  const refsUnder = (domain) => core.createRegistry(saved.toJSON(), { domain }).toJSON().refs.map((entry) => entry.ref);
+  assert.deepEqual(refsUnder(withUserRefs), ['note_1']);
   const profiles = { ref: 'profile', owner: 'id', label: ['name'], columns: { id: { type: 'uuid', writable: false }, name: { type: 'text' } } };
-  assert.throws(() => core.createRegistry(saved.toJSON(), { domain: { name: 'team', tables: { notes, profiles } } }), (error) => error.code === 'invalid_state');
+  assert.deepEqual(refsUnder({ name: 'team', tables: { notes, profiles } }), ['note_1']);
+  // A ref of a table the domain lacks is still another domain's state.
+  assert.throws(() => core.createRegistry(saved.toJSON(), { domain: { name: 'team', tables: { tasks: notes } } }), (error) => error.code === 'invalid_state' && error.message === 'note_1 (table notes) is not a ref of the team domain');
 });
 
 test('an act restricted with tables keeps other users\' refs from the state when it names users the same way, and leaves them out when not', async () => {
@@ -131,4 +135,11 @@ test('an act restricted with tables keeps other users\' refs from the state when
   // With people (refs user_…) other users are userx_…; without it, user_…: not the same ref, so it is left out.
   assert.deepEqual(refsAfter({ name: 'team', tables: { notes, people } }, ['notes']), ['note_1']);
   assert.deepEqual(refsAfter({ name: 'team', tables: { notes, people } }, ['notes', 'people']), ['note_1', 'userx_1']);
+  // The other way: a restricted act's state (user_1) restores into the whole domain (userx_…) without it.
+  const domain = { name: 'team', tables: { notes, people } };
+  const restricted = core.createAct({ url: request.baseUrl, domain, tables: ['notes'] });
+  restricted.registry.translateRows('notes', [{ id: ORG, body: 'x', assigned_to: BOB }]);
+  assert.deepEqual(restricted.registry.toJSON().refs.map((entry) => entry.ref), ['note_1', 'user_1']);
+  const whole = core.createAct({ url: request.baseUrl, domain, state: restricted.registry.toJSON() });
+  assert.deepEqual(whole.registry.toJSON().refs.map((entry) => entry.ref), ['note_1']);
 });

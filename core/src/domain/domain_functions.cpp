@@ -197,8 +197,9 @@ void index_field_references(domain& dom) {
   };
   auto index = [&](const table& tbl) {
     for (const auto& col : tbl.columns) {
-      // A table's own key names its rows, not a field's (`id` is every row's).
-      if (col.type == column_type::uuid_array || &col == tbl.key_column()) continue;
+      // A table's own `id` names its rows, not a field's: `id` is every row's (a profile's
+      // `id` references auth.users, and an answer's `id` is not a user).
+      if (col.type == column_type::uuid_array || (&col == tbl.key_column() && col.name == "id")) continue;
       if (!col.references.empty())
         add(col.name, col.references);
       else if (col.user_id)

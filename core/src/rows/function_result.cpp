@@ -69,36 +69,46 @@ class json_translator {
     w_.end_array();
   }
 
-  void object(json_value value) {
-    // An object with no id of its own whose first key-holding field names a
-    // row describes that row: its label columns label the ref. A user id
-    // claims the object only when no other row's key is in it (a member
-    // list's line, not a team's with its creator).
-    const bool has_own_id = value.find("id").has_value();
+  // Which member (its position) names the row an object with no id of its
+  // own describes, so the object's label columns label that row: a member
+  // list's `user_id`, else the first key of a row that is not a user's (a
+  // team's line with its creator is the team's), else the first user id;
+  // never a row labelled by its key (a role by its name: its text is its
+  // label). npos for none.
+  std::size_t subject_member(json_value value) const {
     const table* users = dom_.users_table();
-    bool others = false;
+    std::size_t at = 0, named = npos, other = npos, user = npos;
     value.for_each_member([&](std::string_view key, json_value member) {
       const table* target = dom_.field_reference(key);
-      others = others || (target && target != users && !target->labelled_by_key() && key_of(*target, member));
+      if (target && !target->labelled_by_key() && key_of(*target, member)) {
+        if (target != users)
+          other = std::min(other, at);
+        else if (key == "user_id")
+          named = at;
+        else
+          user = std::min(user, at);
+      }
+      ++at;
     });
-    bool labelled = false;
+    return named != npos ? named : other != npos ? other : user;
+  }
+
+  void object(json_value value) {
+    const std::size_t subject = value.find("id") ? npos : subject_member(value);
+    std::size_t at = 0;
     w_.begin_object();
     value.for_each_member([&](std::string_view key, json_value member) {
+      const bool is_subject = at++ == subject;
       // A user id is a key of the domain's users: the signed-in user's `me`, another's a ref labelled by the
       // name beside it; it never reaches the model as it is.
       if (const table* target = dom_.field_reference(key)) {
         if (auto row_key = key_of(*target, member)) {
-          // A row labelled by its key (a role by its name) is labelled by its text (ref_for), never by
-          // the object's columns, which are another row's (a member's name).
-          const bool claims = !target->labelled_by_key() && (target != users || !others);
           if (target->keyed_by_user() && *row_key == me_) {
-            labelled = labelled || claims;  // the user's own line: its name is theirs, not the next key's row's
             w_.key(key);
             w_.string(kCurrentUserRef);
             return;
           }
-          const std::string label = !has_own_id && !labelled && claims ? row_label(*target, value) : std::string();
-          labelled = labelled || claims;
+          const std::string label = is_subject ? row_label(*target, value) : std::string();
           const std::string ref = ref_for(*target, *row_key, label);
           if (!ref.empty()) {
             w_.key(key);
@@ -123,6 +133,7 @@ class json_translator {
   json_writer& writer() { return w_; }
 
  private:
+  static constexpr std::size_t npos = std::size_t(-1);
   const domain& dom_;
   ref_registry& registry_;
   std::string me_;

@@ -100,16 +100,26 @@ TEST_CASE("function JSON: the signed-in user's id is me, and another user's a re
   CHECK(out.dump().find(bob) == std::string::npos);
 }
 
-TEST_CASE("function JSON: a user id claims the object's name only when no other row's key is in it") {
+TEST_CASE("function JSON: the row an object without an id describes: a member list's user_id, else another row's key") {
   const std::string bob = "0b4a6c5d-1e7f-4a2b-9d54-556677889900";
+  const std::string carol = "1c5b7d6e-2f80-4b3c-8e65-667788990011";
   ref_registry reg;
   // A team's line with its creator: the name is the team's, whoever created it.
   translated(R"([{"created_by":")" + bob + R"(","account_id":")" + kAccountAcme + R"(","name":"Acme"}])", reg);
   CHECK(reg.find("account_1")->label == "Acme");
   CHECK(reg.find("user_1")->label.empty());
-  translated(
-      std::string(R"([{"created_by":")") + kAlice + R"(","account_id":")" + kAccountBeta + R"(","name":"Beta"}])", reg);
-  CHECK(reg.find("account_2")->label == "Beta");
+  // A member list that carries the team and who invited each: the names are the members'.
+  ref_registry members;
+  translated(std::string(R"([{"user_id":")") + kAlice + R"(","account_id":")" + kAccountBeta +
+                 R"(","name":"Me Myself"},{"created_by":")" + carol + R"(","user_id":")" + bob + R"(","account_id":")" +
+                 kAccountBeta + R"(","name":"Bob"},{"user_id":")" + carol + R"(","account_id":")" + kAccountBeta +
+                 R"(","name":"Carol"}])",
+             members);
+  const ref_entry* beta = members.find_by_uuid_preferring(kAccountBeta, "account");
+  REQUIRE(beta != nullptr);
+  CHECK(beta->label.empty());
+  CHECK(members.find_by_uuid_preferring(bob, "user")->label == "Bob");
+  CHECK(members.find_by_uuid_preferring(carol, "user")->label == "Carol");
 }
 
 TEST_CASE(
@@ -119,6 +129,13 @@ TEST_CASE(
   REQUIRE(dom.ok());
   CHECK(dom->users_table() == dom->find_table("profiles"));
   CHECK(dom->field_reference("id") == nullptr);
+  // A key that is a foreign key under its own name (one billing row per account) still names its field.
+  auto billing = parse_domain(R"({"name": "d", "tables": {
+    "accounts": {"ref": "account", "label": ["name"], "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}},
+    "billing": {"ref": "bill", "key": "account_id", "columns": {"account_id": {"type": "uuid", "references": "accounts"},
+                                                                 "plan": {"type": "text"}}}}})");
+  REQUIRE(billing.ok());
+  CHECK(billing->field_reference("account_id") == billing->find_table("accounts"));
   ref_registry reg;
   auto out =
       translate_function_json(*dom, reg, std::string(R"([{"id":")") + kAccountAcme + R"(","name":"Acme"}])", kAlice);

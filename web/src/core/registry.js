@@ -4,7 +4,7 @@ import { AlfredError, internalError } from '../errors.js';
 import { jsonText, parseResult, rowsRoom, throwingAlfredError, tooLarge } from './boundary.js';
 import { internalsOf } from './internals.js';
 import { codes } from '../../dist/error-codes.mjs';
-import { usersRefs } from './users.js';
+import { usersRefs, withUsableUserRefs } from './users.js';
 
 const handles = new WeakMap();
 
@@ -86,8 +86,11 @@ export function restoreRegistry(handle, state, domain, core) {
   let error;
   let foreign = null;
   try {
-    const text = typeof state === 'string' ? state : JSON.stringify(state);
-    internalsOf(core).checkInput(text, 'state');
+    const given = typeof state === 'string' ? state : JSON.stringify(state);
+    internalsOf(core).checkInput(given, 'state');
+    // Other users' refs saved where users were named another way are left out (web/src/core/users.js).
+    const usable = withUsableUserRefs(given, domain);
+    const text = typeof usable === 'string' ? usable : JSON.stringify(usable);
     ({ error } = throwingAlfredError(() => parseResult(internalsOf(core).callWithInput(text, (length) => handle.restoreAt(length), { read: false }))));
     if (!error) foreign = foreignRefs(throwingAlfredError(() => parseResult(handle.toJSON())).data, domain, (ref) => core.parseRef(ref));
   } catch (cause) {

@@ -4,14 +4,17 @@
 // whose refs are `user_…` (`userx_…` beside a table whose refs are `user_…`).
 import { NAME_RULES } from '../../dist/core-rules.mjs';
 
-const keyOf = (table) => (table.key === undefined ? ['id'] : Array.isArray(table.key) ? table.key : [table.key]);
-const ownerOf = (domain, table) => table.owner ?? (table.user_owned ? (domain.owner_column ?? 'user_id') : null);
+const USERS = NAME_RULES.usersReference;
+// As parse_domain reads them: `key` null is none, `user_owned` counts only as true, an empty `owner_column` is the default.
+const keyOf = (table) => (table.key === undefined ? ['id'] : table.key === null ? [] : Array.isArray(table.key) ? table.key : [table.key]);
+const domainOwner = (domain) => (typeof domain.owner_column === 'string' && domain.owner_column !== '' ? domain.owner_column : 'user_id');
+const ownerOf = (domain, table) => table.owner ?? (table.user_owned === true ? domainOwner(domain) : null);
 
 // A one-column uuid key that references auth.users or is the table's owner.
 function keyedByUsers(domain, table) {
   const key = keyOf(table);
   const column = key.length === 1 ? table.columns?.[key[0]] : undefined;
-  return column?.type === 'uuid' && (column.references === NAME_RULES.usersReference || ownerOf(domain, table) === key[0]);
+  return column?.type === 'uuid' && (column.references === USERS || ownerOf(domain, table) === key[0]);
 }
 
 /**
@@ -27,5 +30,36 @@ export function usersRefs(domain) {
   const taken = new Set(tables.map(([, table]) => table.ref));
   let prefix = 'user';
   while (taken.has(prefix)) prefix += 'x';
-  return { table: NAME_RULES.usersReference, prefix };
+  return { table: USERS, prefix };
+}
+
+/**
+ * Whether a saved ref entry of other users' (`auth.users`) names them as
+ * `users` (usersRefs) does: one saved where users were named another way (an
+ * act restricted with `tables`, a domain with a profile table) is left out of
+ * a restored state, as a restricted act leaves out refs of tables it lacks.
+ */
+export function namesUsersAs(entry, users) {
+  return users.table === USERS && typeof entry.ref === 'string' && entry.ref.startsWith(`${users.prefix}_`) && /^\d+$/.test(entry.ref.slice(users.prefix.length + 1));
+}
+
+/**
+ * `state` (an object or its JSON text) without the other users' refs that
+ * `domain` names another way; `state` itself when there are none.
+ */
+export function withUsableUserRefs(state, domain) {
+  const text = typeof state === 'string' ? state : null;
+  if (text !== null && !text.includes(`"${USERS}"`)) return state;
+  let value = state;
+  if (text !== null) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return state;
+    }
+  }
+  if (!value || typeof value !== 'object' || !Array.isArray(value.refs)) return state;
+  const users = usersRefs(domain);
+  const refs = value.refs.filter((entry) => !entry || typeof entry !== 'object' || entry.table !== USERS || namesUsersAs(entry, users));
+  return refs.length === value.refs.length ? state : { ...value, refs };
 }

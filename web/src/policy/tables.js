@@ -8,7 +8,7 @@
 // or returns rows of another table is not offered.
 import { AlfredError } from '../errors.js';
 import { codes } from '../../dist/error-codes.mjs';
-import { usersRefs } from '../core/users.js';
+import { namesUsersAs, usersRefs } from '../core/users.js';
 
 const USERS = 'auth.users';
 
@@ -163,9 +163,7 @@ export function stateForDomain(state, domain) {
   if (!value || typeof value !== 'object' || !Array.isArray(value.refs)) return state;
   // Other users' refs stay when this domain names users the same way (docs/keys-and-owners.md, Other users).
   const users = usersRefs(domain);
-  const kept = (entry) =>
-    Object.hasOwn(domain.tables, entry.table) ||
-    (entry.table === USERS && users.table === USERS && typeof entry.ref === 'string' && entry.ref.startsWith(`${users.prefix}_`) && /^\d+$/.test(entry.ref.slice(users.prefix.length + 1)));
+  const kept = (entry) => Object.hasOwn(domain.tables, entry.table) || (entry.table === USERS && namesUsersAs(entry, users));
   const refs = value.refs.filter((entry) => !entry || typeof entry !== 'object' || typeof entry.table !== 'string' || kept(entry));
   return refs.length === value.refs.length ? state : { ...value, refs };
 }
