@@ -10,10 +10,12 @@
 /// object as a list of one, a value as `{"value": …}`. A field named like a
 /// foreign-key column of the domain (`account_id`) whose value is a key of the
 /// table that column references becomes that table's ref (registered as
-/// linked; an object without an `id` of its own that holds one such field
-/// describes that row and labels it); a field named like a user-id column
-/// holds `me` for the signed-in user and is left out for anyone else. Other
-/// UUIDs stay as they are here: the caller scrubs what the model reads.
+/// linked; an object without an `id` of its own describes one such row and
+/// labels it: the one under `user_id`, else the first other, else the first
+/// user's); a field named like a user-id column (and `user_id` where nothing
+/// else says) holds `me` for the signed-in user and a ref of the domain's
+/// users for anyone else (docs/keys-and-owners.md, Other users). Other UUIDs
+/// stay as they are here: the caller scrubs what the model reads.
 ///
 /// Reads the domain and writes the registry while it runs; returns text the
 /// caller owns.
