@@ -44,22 +44,32 @@ export function namesUsersAs(entry, users) {
 }
 
 /**
- * `state` (an object or its JSON text) without the other users' refs that
- * `domain` names another way; `state` itself when there are none.
+ * A registry state (an object or its JSON text) with only the ref entries
+ * `keep` takes (entries that are not objects with a table name stay, for
+ * the core to judge); `state` itself when every entry stays or it is no such
+ * state. The one filter of restored states: here, and an act restricted with
+ * `tables` (policy/tables.js).
  */
-export function withUsableUserRefs(state, domain) {
-  const text = typeof state === 'string' ? state : null;
-  if (text !== null && !text.includes(`"${USERS}"`)) return state;
+export function stateKeeping(state, keep) {
   let value = state;
-  if (text !== null) {
+  if (typeof state === 'string') {
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(state);
     } catch {
       return state;
     }
   }
   if (!value || typeof value !== 'object' || !Array.isArray(value.refs)) return state;
-  const users = usersRefs(domain);
-  const refs = value.refs.filter((entry) => !entry || typeof entry !== 'object' || entry.table !== USERS || namesUsersAs(entry, users));
+  const refs = value.refs.filter((entry) => !entry || typeof entry !== 'object' || typeof entry.table !== 'string' || keep(entry));
   return refs.length === value.refs.length ? state : { ...value, refs };
+}
+
+/**
+ * `state` (an object or its JSON text) without the other users' refs that
+ * `domain` names another way; `state` itself when there are none.
+ */
+export function withUsableUserRefs(state, domain) {
+  if (typeof state === 'string' && !state.includes(`"${USERS}"`)) return state;
+  const users = usersRefs(domain);
+  return stateKeeping(state, (entry) => entry.table !== USERS || namesUsersAs(entry, users));
 }

@@ -8,7 +8,7 @@
 // or returns rows of another table is not offered.
 import { AlfredError } from '../errors.js';
 import { codes } from '../../dist/error-codes.mjs';
-import { namesUsersAs, usersRefs } from '../core/users.js';
+import { namesUsersAs, stateKeeping, usersRefs } from '../core/users.js';
 
 const USERS = 'auth.users';
 
@@ -152,18 +152,7 @@ export function restrictDomain(domain, tables) {
  * stateForDomain(savedState, restrictDomain(kitchen, ['inventory'])).refs // only inv_ refs
  */
 export function stateForDomain(state, domain) {
-  let value = state;
-  if (typeof state === 'string') {
-    try {
-      value = JSON.parse(state);
-    } catch {
-      return state;
-    }
-  }
-  if (!value || typeof value !== 'object' || !Array.isArray(value.refs)) return state;
   // Other users' refs stay when this domain names users the same way (docs/keys-and-owners.md, Other users).
   const users = usersRefs(domain);
-  const kept = (entry) => Object.hasOwn(domain.tables, entry.table) || (entry.table === USERS && namesUsersAs(entry, users));
-  const refs = value.refs.filter((entry) => !entry || typeof entry !== 'object' || typeof entry.table !== 'string' || kept(entry));
-  return refs.length === value.refs.length ? state : { ...value, refs };
+  return stateKeeping(state, (entry) => Object.hasOwn(domain.tables, entry.table) || (entry.table === USERS && namesUsersAs(entry, users)));
 }
