@@ -235,10 +235,10 @@ result<domain> parse_domain(std::string_view config_json) {
   if (auto ok = detail::parse_functions(dom, config); !ok) return ok.take_error();
   detail::index_field_references(dom);
   // Other users' ids are refs of the one table keyed by them, else of users.
-  for (const auto& tbl : dom.tables)
-    if (tbl.keyed_by_user()) dom.users_reference = dom.users_reference.empty() ? tbl.name : "-";
-  if (dom.users_reference == "-") dom.users_reference.clear();
-  if (dom.users_reference.empty()) {
+  const auto by_user = [](const table& t) { return t.keyed_by_user(); };
+  if (std::count_if(dom.tables.begin(), dom.tables.end(), by_user) == 1) {
+    dom.users_reference = std::find_if(dom.tables.begin(), dom.tables.end(), by_user)->name;
+  } else {
     dom.users_reference = kUsersReference;
     auto made = std::make_shared<table>();
     table& users = *made;
