@@ -83,8 +83,12 @@ export interface TableConfig {
   readonly scope?: 'rls' | 'owner';
   /** Legacy: `true` is `"owner"` = the domain's `owner_column`. */
   readonly user_owned?: boolean;
-  /** `false` makes the table read-only for the model (no create/update/delete). Default `true` (a table without a key is read-only). */
-  readonly writable?: boolean;
+  /**
+   * `false` makes the table read-only for the model (no create/update/delete); a list names the writes it takes
+   * (`["update"]`: a table whose row-level security lets users update rows, not create or delete them). Default
+   * `true` (a table without a key is read-only).
+   */
+  readonly writable?: boolean | readonly ('create' | 'update' | 'delete')[];
   /**
    * `false`: a table the API does not serve (a foreign key's target in another schema, such as basejump's
    * `accounts`): its rows are refs the model gets from function results and referencing rows, never read or written.
@@ -374,16 +378,21 @@ export interface DomainTypes {
   readonly functions: { readonly [name: string]: FunctionTypes };
 }
 
-/** One table of a `DomainTypes`. A table whose `Insert` is `never` is read-only (no create, update or delete). */
+/**
+ * One table of a `DomainTypes`. Each write the table does not take is `never`: `Insert` (db_create), `Update`
+ * (db_update), `Delete` (db_delete); a read-only table has all three `never`.
+ */
 export interface TableTypes {
   /** A row as a read returns it: every column the model sees, keys and references as refs (`recipe_3`). */
   readonly Row: object;
   /** What a filter's `value` takes per column (and `_semantic` where the table has semantic search). */
   readonly Filters: object;
-  /** A `db_create` row: the columns a create may set, the required ones required; `never` for a read-only table. */
+  /** A `db_create` row: the columns a create may set, the required ones required; `never` where creates are not taken. */
   readonly Insert: object;
-  /** A `db_update` change: the columns an update may set; `never` for a read-only table. */
+  /** A `db_update` change: the columns an update may set; `never` where updates are not taken. */
   readonly Update: object;
+  /** `true` where db_delete takes the table, `never` where not. Absent (types written before it): as `Insert`. */
+  readonly Delete?: true;
   /** The relations a read may embed besides the tables (`columns: ['relation(col)']`). */
   readonly Relations: string;
 }
@@ -396,7 +405,7 @@ export interface FunctionTypes {
 /** Any domain: open table, column and function names, any JSON values. The default of the params types. */
 export interface AnyDomain {
   tables: {
-    [table: string]: { Row: Row; Filters: { [column: string]: JsonValue }; Insert: Row; Update: Row; Relations: string };
+    [table: string]: { Row: Row; Filters: { [column: string]: JsonValue }; Insert: Row; Update: Row; Delete: true; Relations: string };
   };
   functions: { [name: string]: { Args: { [argument: string]: JsonValue } } };
 }
@@ -407,10 +416,29 @@ export type Ref<P extends string> = `${P}_${number}` | `gen_${P}_${number}`;
 /** The tables of `D` the model may read. */
 export type TableName<D extends DomainTypes = AnyDomain> = Extract<keyof D['tables'], string>;
 
-/** The tables of `D` that take creates, updates and deletes. */
-export type WritableTableName<D extends DomainTypes = AnyDomain> = {
+/** The tables of `D` that take creates. */
+export type CreatableTableName<D extends DomainTypes = AnyDomain> = {
   [T in TableName<D>]: [D['tables'][T]['Insert']] extends [never] ? never : T;
 }[TableName<D>];
+
+/** The tables of `D` that take updates. */
+export type UpdatableTableName<D extends DomainTypes = AnyDomain> = {
+  [T in TableName<D>]: [D['tables'][T]['Update']] extends [never] ? never : T;
+}[TableName<D>];
+
+/** The tables of `D` that take deletes. */
+export type DeletableTableName<D extends DomainTypes = AnyDomain> = {
+  [T in TableName<D>]: 'Delete' extends keyof D['tables'][T]
+    ? [D['tables'][T]['Delete']] extends [never]
+      ? never
+      : T
+    : [D['tables'][T]['Insert']] extends [never]
+      ? never
+      : T;
+}[TableName<D>];
+
+/** The tables of `D` that take any write (a table may take some and not others: `"writable": ["update"]`). */
+export type WritableTableName<D extends DomainTypes = AnyDomain> = CreatableTableName<D> | UpdatableTableName<D> | DeletableTableName<D>;
 
 /** The columns of table `T` a read returns and `columns`, `order_by` and `group_by` name. */
 export type ColumnName<D extends DomainTypes = AnyDomain, T extends TableName<D> = TableName<D>> = Extract<keyof D['tables'][T]['Row'], string>;
@@ -485,21 +513,21 @@ export type ReadParams<D extends DomainTypes = AnyDomain> = {
 
 /** `db_create`: insert one row, or a batch. */
 export type CreateParams<D extends DomainTypes = AnyDomain> = {
-  [T in WritableTableName<D>]: { table: T; data: InsertRow<D, T> | readonly InsertRow<D, T>[] };
-}[WritableTableName<D>];
+  [T in CreatableTableName<D>]: { table: T; data: InsertRow<D, T> | readonly InsertRow<D, T>[] };
+}[CreatableTableName<D>];
 
 type InsertRow<D extends DomainTypes, T extends TableName<D>> = D['tables'][T]['Insert'];
 type UpdateRow<D extends DomainTypes, T extends TableName<D>> = D['tables'][T]['Update'];
 
 /** `db_update`: patch the rows the filters select (at least one narrowing filter is required). */
 export type UpdateParams<D extends DomainTypes = AnyDomain> = {
-  [T in WritableTableName<D>]: { table: T; filters: readonly TableFilter<D, T>[]; data: UpdateRow<D, T> };
-}[WritableTableName<D>];
+  [T in UpdatableTableName<D>]: { table: T; filters: readonly TableFilter<D, T>[]; data: UpdateRow<D, T> };
+}[UpdatableTableName<D>];
 
 /** `db_delete`: delete the rows the filters select (at least one narrowing filter is required). */
 export type DeleteParams<D extends DomainTypes = AnyDomain> = {
-  [T in WritableTableName<D>]: { table: T; filters: readonly TableFilter<D, T>[] };
-}[WritableTableName<D>];
+  [T in DeletableTableName<D>]: { table: T; filters: readonly TableFilter<D, T>[] };
+}[DeletableTableName<D>];
 
 /**
  * `db_call`: run one of the domain's functions (docs/functions.md) as the

@@ -122,11 +122,13 @@ function tableType(domain, name, tools, indent) {
       column !== keyColumn ? typeOf(column) : table.columns[column].writable === false ? typeOf(column, { generatedOnly: true }) : valueType(domain, table.columns[column]);
     const entry = (column) => [column, withNull(column, insertType(column)), !insert.required.has(column)];
     members.push(['Insert', objectType([...insert.columns].sort(byName).map(entry), indent + 2)]);
-    const change = (column) => [column, withNull(column, typeOf(column)), true];
-    members.push(['Update', objectType([...(update?.columns ?? [])].sort(byName).map(change), indent + 2)]);
   } else {
-    members.push(['Insert', 'never'], ['Update', 'never']);
+    members.push(['Insert', 'never']);
   }
+  // A table may take some writes and not others (`"writable": ["update"]`).
+  const change = (column) => [column, withNull(column, typeOf(column)), true];
+  members.push(['Update', update ? objectType([...update.columns].sort(byName).map(change), indent + 2) : 'never']);
+  members.push(['Delete', tools.deletes.has(name) ? 'true' : 'never']);
   const relations = Object.keys(table.relations ?? {}).sort(byName);
   members.push(['Relations', relations.length ? union(relations) : 'never']);
   return objectType(members, indent);
@@ -158,6 +160,7 @@ export function domainTypes(core, domain) {
     filterFields: new Set(parameters('db_read')?.$defs?.filter?.properties?.field?.enum ?? []),
     insert: rowSchemas(parameters('db_create')),
     update: rowSchemas(parameters('db_update')),
+    deletes: new Set(parameters('db_delete')?.properties?.table?.enum ?? []),
   };
   // Tables, functions and columns by name (as `supabase gen types` writes them), so that a pull
   // that lists them in another order writes the same file.

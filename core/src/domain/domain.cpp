@@ -109,6 +109,14 @@ bool table::labelled_by_key() const {
          label_columns[0] == key->name;
 }
 
+std::string_view table::write_note() const {
+  // Indexed by the writes taken; read-only when none.
+  static constexpr std::string_view notes[] = {
+      ", read-only", ", no update or delete", ", no create or delete", ", no delete",
+      ", no create or update", ", no update", ", no create", ""};
+  return notes[writable ? writes & write_all : 0];
+}
+
 bool table::keyed_by_user() const {
   const column* key = key_column();
   return key && key->type == column_type::uuid && (key->user_id || owner == key->name);

@@ -240,6 +240,25 @@ status parse_presentation(table& tbl, json_value spec, const std::string& path) 
   return ok_status();
 }
 
+// `"writable"`: true (the default) or false, or the writes the table takes
+// (`["update"]`: its row-level security lets users update its rows, not
+// create or delete them).
+status parse_writes(table& tbl, std::optional<json_value> given, const std::string& path) {
+  if (!given) return ok_status();
+  bool ok = given->is_bool() || given->is_array();
+  tbl.writes = given->is_bool() && given->as_bool() ? write_all : 0;
+  given->for_each_element([&](std::size_t, json_value op) {
+    const std::string_view name = op.is_string() ? op.str() : "";
+    const int bit = name == "create" ? write_create : name == "update" ? write_update : name == "delete" ? write_delete : 0;
+    ok = ok && bit;
+    tbl.writes |= bit;
+  });
+  tbl.writable = tbl.writes != 0;
+  if (ok) return ok_status();
+  return config_error(path + ".writable",
+                      "must be true, false or a list of the writes it takes: \"create\", \"update\", \"delete\"");
+}
+
 // `"exposed": false`: a table the API does not serve, whose rows are refs
 // only (the target of a foreign key into another schema). It has a
 // one-column key for its refs and is never written.
@@ -251,7 +270,7 @@ status parse_exposure(table& tbl, json_value spec, const std::string& path) {
   if (!tbl.key_column())
     return config_error(path + ".key",
                         "a table the API does not expose needs a one-column key, which its refs stand for");
-  if (spec.find("writable") && flag(spec, "writable", false))
+  if (spec.find("writable") && tbl.writable)
     return config_error(path + ".writable", "a table the API does not expose cannot be written");
   if (tbl.has_owner()) return config_error(path + ".owner", "a table the API does not expose has no owner column");
   tbl.writable = false;
@@ -277,13 +296,13 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
   if (!is_ref_prefix(tbl.ref_prefix))
     return config_error(path + ".ref",
                         "must be a lower-case identifier that does not start with 'gen' and is not 'me'");
-  tbl.writable = flag(spec, "writable", true);
+  if (auto ok = parse_writes(tbl, spec.find("writable"), path); !ok) return ok.take_error();
 
   if (auto ok = parse_columns(tbl, spec, path); !ok) return ok.take_error();
   if (auto ok = parse_key(tbl, spec, path); !ok) return ok.take_error();
   if (auto ok = parse_owner(tbl, spec, domain_owner, path); !ok) return ok.take_error();
   // A table without a key has no way to name one row: reads only.
-  if (tbl.key.empty() && tbl.writable && spec.find("writable") && flag(spec, "writable", false))
+  if (tbl.key.empty() && tbl.writable && spec.find("writable"))
     return config_error(path + ".writable", "a table without a key cannot be written; give its \"key\"");
   if (tbl.key.empty()) tbl.writable = false;
   if (auto ok = parse_exposure(tbl, spec, path); !ok) return ok.take_error();

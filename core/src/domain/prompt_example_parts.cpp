@@ -88,13 +88,15 @@ const column* text_label(const table& tbl) {
 
 picks pick(const domain& dom) {
   picks p;
-  auto owned = [](const table& tbl) { return tbl.has_owner() && tbl.writable && tbl.key_column(); };
+  // Examples show every write on the tables they pick: one taking them all.
+  auto writable = [](const table& tbl) { return tbl.writable && tbl.writes == write_all; };
+  auto owned = [&](const table& tbl) { return tbl.has_owner() && writable(tbl) && tbl.key_column(); };
   for (const auto& tbl : dom.tables)
     if (!p.main && owned(tbl) && !tbl.relations.empty() && dom.find_table(tbl.relations.front().table)) p.main = &tbl;
   for (const auto& tbl : dom.tables)
     if (!p.main && owned(tbl) && !tbl.label_columns.empty()) p.main = &tbl;
   for (const auto& tbl : dom.tables)
-    if (!p.main && tbl.writable && tbl.key_column()) p.main = &tbl;
+    if (!p.main && writable(tbl) && tbl.key_column()) p.main = &tbl;
   for (const auto& tbl : dom.tables)
     if (!p.main && tbl.key_column()) p.main = &tbl;
   if (!p.main) p.main = &dom.tables.front();
@@ -110,7 +112,7 @@ picks pick(const domain& dom) {
   }
   // Create examples need a table whose required columns are all plain values.
   for (const auto& tbl : dom.tables) {
-    if (p.create || !tbl.writable || !tbl.key_column()) continue;
+    if (p.create || !writable(tbl) || !tbl.key_column()) continue;
     const bool plain_required = std::all_of(tbl.columns.begin(), tbl.columns.end(), [](const column& col) {
       return !col.required || !col.writable ||
              (col.references.empty() && !col.user_id && col.type != column_type::uuid &&

@@ -40,10 +40,10 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
   } else {
     out.append(type_text(col.type));
   }
-  if (col.required && tbl.writable && col.writable) out += ", required";
+  if (col.required && tbl.allows(write_create) && col.writable) out += ", required";
   if (!col.writable && tbl.writable) out += ", read-only";
   // A one-to-one table's key is its parent's: a create names the parent row.
-  if (&col == tbl.key_column() && target && target != &tbl && tbl.writable && col.writable)
+  if (&col == tbl.key_column() && target && target != &tbl && tbl.allows(write_create) && col.writable)
     textfmt::format_to(out, "; a create gives the {} row's ref ({})", target->name, ref_pattern(target->ref_prefix));
   if (!col.allowed_values.empty()) {
     out += ", one of: ";
@@ -114,11 +114,10 @@ void append_schema_body(std::string& out, const domain& dom, std::span<const std
       continue;
     }
     if (tbl.key_column())
-      textfmt::format_to(out, "\n### {} (refs {}){}\n", tbl.name, ref_pattern(tbl.ref_prefix),
-                         tbl.writable ? "" : ", read-only");
+      textfmt::format_to(out, "\n### {} (refs {}){}\n", tbl.name, ref_pattern(tbl.ref_prefix), tbl.write_note());
     else if (!tbl.key.empty())
       textfmt::format_to(out, "\n### {} (rows named by {}){}\n", tbl.name, textfmt::join(tbl.key, " + "),
-                         tbl.writable ? "" : ", read-only");
+                         tbl.write_note());
     else
       textfmt::format_to(out, "\n### {} (read-only)\n", tbl.name);
     for (const column& col : tbl.columns) {

@@ -23,11 +23,11 @@ using detail::tables_for;
 constexpr std::array<tool_kind, 6> kTools{tool_kind::read,   tool_kind::create, tool_kind::update,
                                           tool_kind::remove, tool_kind::call,   tool_kind::aggregate};
 
-// `"<column>": "<prefix>_1"`: a foreign key of a writable table, for the
+// `"<column>": "<prefix>_1"`: a foreign key of a table that takes creates, for the
 // create description.
 std::string link_example(const domain& dom) {
   for (const auto& tbl : dom.tables) {
-    if (!tbl.writable) continue;
+    if (!tbl.allows(write_create)) continue;
     for (const auto& col : tbl.columns) {
       const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
       if (target && col.type != column_type::uuid_array && col.writable)
@@ -56,9 +56,9 @@ void append_table_line(std::string& out, const domain& dom, const table& tbl, co
     return;
   }
   if (tbl.key_column())
-    out.append(ref_pattern(tbl.ref_prefix)).append(tbl.writable ? "" : ", read-only");
+    out.append(ref_pattern(tbl.ref_prefix)).append(tbl.write_note());
   else if (!tbl.key.empty())
-    textfmt::format_to(out, "rows named by {}{}", textfmt::join(tbl.key, " + "), tbl.writable ? "" : ", read-only");
+    textfmt::format_to(out, "rows named by {}{}", textfmt::join(tbl.key, " + "), tbl.write_note());
   else
     out += "read-only";
   out += "):";
@@ -68,7 +68,7 @@ void append_table_line(std::string& out, const domain& dom, const table& tbl, co
     out.append(first ? " " : ", ").append(col.name);
     first = false;
     if (is_array(col.type)) out += "[]";
-    if (col.required && tbl.writable && col.writable && !options.fixes(col.name)) out += '*';
+    if (col.required && tbl.allows(write_create) && col.writable && !options.fixes(col.name)) out += '*';
     const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
     if (target && &col != tbl.key_column()) out.append("→").append(target->name);
     if (!col.allowed_values.empty()) textfmt::format_to(out, " ({})", textfmt::join(col.allowed_values, "|"));
@@ -131,7 +131,11 @@ void append_function_list(std::string& out, const domain& dom, const tool_schema
 }  // namespace
 
 std::string tool_description(const domain& dom, tool_kind kind, const tool_schema_options& options) {
-  const table* example = ref_table(dom, kind != tool_kind::read);
+  const table* example = ref_table(dom, kind == tool_kind::read     ? 0
+                                       : kind == tool_kind::create ? write_create
+                                       : kind == tool_kind::update ? write_update
+                                       : kind == tool_kind::remove ? write_delete
+                                                                   : write_all);
   const std::string prefix = example ? example->ref_prefix : "row";
   const std::string key = example ? example->key_column()->name : "id";
   switch (kind) {

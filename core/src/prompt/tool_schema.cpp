@@ -26,7 +26,7 @@ using detail::tool_param;
 // What a filter's value holds. The ops it names are the rows' (filter_ops.h):
 // the table test compares the lists with the rows' shapes.
 std::string value_description(const domain& dom) {
-  const table* example = ref_table(dom, false);
+  const table* example = ref_table(dom, 0);
   return textfmt::format(
       "A scalar of the column's type (a ref such as {} for key and foreign-key columns, {} for the signed-in "
       "user, dates as YYYY-MM-DD), a list for in, not_in, contains, contained_by and overlaps, null for is_null and "

@@ -12,11 +12,12 @@
 
 namespace alfred::detail {
 
-/// The first table whose rows have refs, for examples made from the domain
-/// in use (never one domain's words in shared text).
-inline const table* ref_table(const domain& dom, bool writable) {
+/// The first table whose rows have refs and that takes one of `writes`
+/// (write_op bits; 0 for any table), for examples made from the domain in
+/// use (never one domain's words in shared text).
+inline const table* ref_table(const domain& dom, unsigned char writes) {
   for (const auto& tbl : dom.tables)
-    if (tbl.exposed && tbl.key_column() && (!writable || tbl.writable)) return &tbl;
+    if (tbl.exposed && tbl.key_column() && (!writes || (tbl.writable && (tbl.writes & writes)))) return &tbl;
   return nullptr;
 }
 
@@ -30,12 +31,12 @@ inline bool is_visible(const domain&, const table& tbl, const column& col) {
 }
 
 /// The tables `kind` acts on: every table the API serves for db_read and
-/// db_aggregate, the writable ones for the writes, none for db_call.
+/// db_aggregate, those that take the write for a write, none for db_call.
 inline std::vector<const table*> tables_for(const domain& dom, tool_kind kind) {
   std::vector<const table*> out;
   if (kind == tool_kind::call) return out;
   for (const auto& tbl : dom.tables)
-    if (tbl.exposed && (kind == tool_kind::read || kind == tool_kind::aggregate || tbl.writable)) out.push_back(&tbl);
+    if (tbl.exposed && takes(tbl, kind)) out.push_back(&tbl);
   return out;
 }
 

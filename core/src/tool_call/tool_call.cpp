@@ -165,10 +165,13 @@ class call_parser : detail::call_stage {
                                    "results and the rows referencing them give",
                                    tbl->name, ref_pattern(tbl->ref_prefix)),
                    unserved_hint(*tbl)};
-    if (kind_ != tool_kind::read && kind_ != tool_kind::aggregate && !tbl->writable)
+    if (!takes(*tbl, kind_))
       return error{codes::read_only_table, "table",
-                   textfmt::format("{} is read-only here; {} is not allowed on it", tbl->name, tool_name(kind_)),
-                   "read it with db_read and link its rows by ref"};
+                   textfmt::format("{} {}{} here; {} is not allowed on it", tbl->name,
+                                   tbl->writable ? "takes " : "is ", tbl->write_note().substr(2), tool_name(kind_)),
+                   tbl->writable && !dom_.functions.empty()
+                       ? "tell the user it cannot be done here, unless a db_call function does it"
+                       : "read it with db_read and link its rows by ref"};
     return tbl;
   }
 

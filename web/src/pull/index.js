@@ -48,12 +48,13 @@ function buildTable(plan, usersTables, usersTable, notes) {
     columns[column.name] = config ?? { type: null };
     facts.push({ name: column.name, config });
   }
-  const access = isPlainObject(plan.given) && typeof plan.given.writable === 'boolean' ? { writable: plan.given.writable, note: null } : writableOf(table, key, owner);
+  const given = isPlainObject(plan.given) ? plan.given.writable : undefined;
+  const access = typeof given === 'boolean' || Array.isArray(given) ? { writable: given, note: null } : writableOf(table, key, owner);
   for (const note of [plan.keyNote, ownerNote(table, plan.decision, Boolean(table.catalog)), rlsNote(table, access.writable), access.note]) if (note) notes.push(note);
   const out = { ref: '' };
   if (key.length !== 1 || key[0] !== 'id') out.key = key.length === 1 ? key[0] : key;
   if (owner) out.owner = owner;
-  if (!access.writable) out.writable = false;
+  if (access.writable !== true) out.writable = access.writable;
   Object.assign(out, labelOf(facts));
   out.columns = columns;
   return out;

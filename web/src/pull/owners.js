@@ -99,13 +99,25 @@ export function ownerNote(table, decision, hasCatalog) {
   return null;
 }
 
+// The writes of a domain table (its "writable" list), with the privilege
+// and the policy command that allow each.
+const WRITES = [
+  { write: 'create', privilege: 'insert', command: 'INSERT' },
+  { write: 'update', privilege: 'update', command: 'UPDATE' },
+  { write: 'delete', privilege: 'delete', command: 'DELETE' },
+];
+
+const verbs = (writes) => writes.map(({ privilege }) => privilege).join(writes.length === 3 ? ', ' : ' or ').replace(/, (?=[^,]*$)/, ' or ');
+
 /**
- * Whether the model may write the table, with the note that says why not:
- * `{ writable, note }` (a table without a key has its note from keyOf).
- * Without the catalog: a table with an owner. With it: one the
- * `authenticated` role may insert, update or delete, under a row-level
- * security policy that lets a signed-in user write (or, with row-level
- * security off, one with an owner).
+ * Which writes the model may make on the table, with the note that says
+ * why not: `{ writable, note }`, where `writable` is true, false, or the
+ * list of the writes it takes (`["update"]`; a table without a key has its
+ * note from keyOf). Without the catalog: every write on a table with an
+ * owner. With it: each write the `authenticated` role is granted, under a
+ * row-level security policy for that command (or ALL) that applies to
+ * signed-in users (with row-level security off, all granted ones on a table
+ * with an owner).
  */
 export function writableOf(table, key, owner) {
   const path = `tables.${table.name}`;
@@ -117,15 +129,29 @@ export function writableOf(table, key, owner) {
     if (owner) return { writable: true, note: null };
     return readOnly('no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true');
   }
-  const granted = facts.privileges ? ['insert', 'update', 'delete'].filter((what) => facts.privileges[what]) : ['insert', 'update', 'delete'];
+  const granted = facts.privileges ? WRITES.filter(({ privilege }) => facts.privileges[privilege]) : WRITES;
   if (granted.length === 0) return readOnly('the authenticated role may not insert, update or delete it');
+  let allowed = granted;
   if (!facts.rls) {
-    if (owner) return { writable: true, note: null };
-    return readOnly('row-level security is off and no owner column says whose each row is, so nothing would keep a write to the rows of the user who made it; enable row-level security with policies, or name the owner in the overrides ("owner": "<column>")');
+    if (!owner) {
+      return readOnly('row-level security is off and no owner column says whose each row is, so nothing would keep a write to the rows of the user who made it; enable row-level security with policies, or name the owner in the overrides ("owner": "<column>")');
+    }
+  } else {
+    const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
+    allowed = granted.filter(({ command }) => policies.some((p) => p.command === command || p.command === 'ALL'));
+    if (allowed.length === 0) return readOnly('no row-level security policy lets a signed-in user insert, update or delete its rows');
   }
-  const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
-  if (policies.length > 0) return { writable: true, note: null };
-  return readOnly('no row-level security policy lets a signed-in user insert, update or delete its rows');
+  if (allowed.length === WRITES.length) return { writable: true, note: null };
+  const reasons = [];
+  const ungranted = WRITES.filter((w) => !granted.includes(w));
+  const unpolicied = granted.filter((w) => !allowed.includes(w));
+  if (ungranted.length) reasons.push(`the authenticated role may not ${verbs(ungranted)} it`);
+  if (unpolicied.length) reasons.push(`no row-level security policy lets a signed-in user ${verbs(unpolicied)} its rows`);
+  const writes = allowed.map(({ write }) => write);
+  return {
+    writable: writes,
+    note: { path: `${path}.writable`, message: `${writes.join(' and ')} only: ${reasons.join(', and ')} (a function of the app may; "writable" in the overrides wins)` },
+  };
 }
 
 /** The note on a table whose row-level security is off (the catalog says). */

@@ -49,6 +49,9 @@ enum class column_type {
 /// The name used in the domain JSON and in error messages ("text[]").
 std::string_view column_type_name(column_type type);
 
+/// A write the model makes on a table's rows, as bits of `table::writes`.
+enum write_op : unsigned char { write_create = 1, write_update = 2, write_delete = 4, write_all = 7 };
+
 struct column {
   std::string name;
   column_type type = column_type::text;
@@ -143,6 +146,11 @@ struct table {
   bool owner_scoped = false;
   /// False for catalog tables the model may read but never change.
   bool writable = true;
+  /// Which writes a writable table takes (`"writable": ["update"]` for a
+  /// table whose row-level security lets users update it, not create or
+  /// delete its rows): write_op bits, every write by default
+  /// (docs/own-schema.md#writable).
+  unsigned char writes = write_all;
   /// False for a table the API does not expose (a foreign key's target in a
   /// schema PostgREST does not serve, such as basejump's `accounts`): its rows
   /// are refs the model gets from function results and from the rows that
@@ -168,6 +176,11 @@ struct table {
   /// Whether `name` is one of the key's columns.
   bool is_key(std::string_view name) const;
   bool has_owner() const { return !owner.empty(); }
+  /// Whether the model may make write `op` on it.
+  bool allows(write_op op) const { return writable && (writes & op) != 0; }
+  /// What the schema says after the table's refs: ", read-only", the writes
+  /// it does not take (", no create or delete"), or "" when it takes all.
+  std::string_view write_note() const;
   /// Whether rows are keyed by user ids (`profiles.id` references
   /// auth.users, or is the owner): `me` names the signed-in user's own row.
   bool keyed_by_user() const;
