@@ -161,6 +161,8 @@ const AUDIT_COLUMNS = {
   what: { type: 'text', required: true },
 };
 
+const THE_APP_MAY = ' (a function of the app may; "writable" in the overrides wins)';
+
 const WITH_CATALOG = {
   name: 'database',
   tables: {
@@ -170,6 +172,7 @@ const WITH_CATALOG = {
       ref: 'cm',
       key: ['channel_id', 'member_id'],
       owner: 'member_id',
+      writable: ['create', 'delete'],
       columns: {
         channel_id: { type: 'integer', required: true, references: 'channels' },
         member_id: { type: 'uuid', writable: false, nullable: false, references: 'profiles' },
@@ -179,6 +182,7 @@ const WITH_CATALOG = {
     channels: {
       ref: 'channel',
       owner: 'created_by',
+      writable: ['create', 'delete'],
       label: ['slug'],
       relations: { channel_members: 'channel_members', messages: 'messages' },
       middleware: { fuzzy: ['slug'] },
@@ -189,6 +193,7 @@ const WITH_CATALOG = {
     messages: {
       ref: 'message',
       owner: 'user_id',
+      writable: ['create', 'update'],
       columns: {
         ...MESSAGE_COLUMNS,
         user_id: { type: 'uuid', writable: false, nullable: false, references: 'profiles' },
@@ -199,6 +204,7 @@ const WITH_CATALOG = {
     profiles: {
       ref: 'profile',
       owner: 'id',
+      writable: ['create', 'update'],
       label: ['username'],
       middleware: { fuzzy: ['username'] },
       columns: { id: { type: 'uuid', writable: false, nullable: false }, username: { type: 'text' }, avatar_url: { type: 'text' } },
@@ -207,6 +213,7 @@ const WITH_CATALOG = {
       ref: 'tag',
       key: 'slug',
       owner: 'created_by',
+      writable: ['create'],
       label: ['label'],
       middleware: { fuzzy: ['label'] },
       columns: { slug: { type: 'text', required: true }, label: { type: 'text' }, created_by: { type: 'uuid', writable: false, nullable: false, references: 'profiles' } },
@@ -236,8 +243,11 @@ test('with the catalog: owners from the policies (any name, the key of profiles,
     { path: 'tables.act_sessions', message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" },
     { path: 'tables.audit.writable', message: 'read-only: the authenticated role may not insert, update or delete it' },
     { path: 'tables.channel_activity.writable', message: 'read-only: a view; say "writable": true in the overrides if it is updatable' },
+    { path: 'tables.channel_members.writable', message: `create and delete only: no row-level security policy lets a signed-in user update its rows${THE_APP_MAY}` },
+    { path: 'tables.channels.writable', message: `create and delete only: no row-level security policy lets a signed-in user update its rows${THE_APP_MAY}` },
     { path: 'tables.countries.writable', message: 'read-only: no row-level security policy lets a signed-in user insert, update or delete its rows' },
     { path: 'tables.daily_stats.key', message: 'read-only: its primary key (day date) is of type date; a key is uuid, integer or text' },
+    { path: 'tables.messages.writable', message: `create and update only: no row-level security policy lets a signed-in user delete its rows${THE_APP_MAY}` },
     // Read-only for the real reason: row-level security is off and no column says whose a row is.
     { path: 'tables.notes', message: 'row-level security is off: every signed-in user reads every row; enable it and add policies' },
     {
@@ -245,6 +255,8 @@ test('with the catalog: owners from the policies (any name, the key of profiles,
       message:
         'read-only: row-level security is off and no owner column says whose each row is, so nothing would keep a write to the rows of the user who made it; enable row-level security with policies, or name the owner in the overrides ("owner": "<column>")',
     },
+    { path: 'tables.profiles.writable', message: `create and update only: no row-level security policy lets a signed-in user delete its rows${THE_APP_MAY}` },
+    { path: 'tables.tags.writable', message: `create only: no row-level security policy lets a signed-in user update or delete its rows${THE_APP_MAY}` },
     {
       path: 'tables.tasks.owner',
       message: 'no owner: author_id, assignee_id are compared with auth.uid() in its row-level security policies; say which in the overrides ("owner": "author_id", or "owner": null)',
@@ -500,7 +512,7 @@ test('alfred-act domain pull --db-url reads the catalog with node-postgres; the 
   assert.equal(code, 0, stderr);
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), { ...WITH_CATALOG, name: 'chat-app' });
   const lines = stderr.trim().split('\n');
-  assert.equal(lines.length, 9);
+  assert.equal(lines.length, 14);
   assert.equal(lines[0], "note: tables.act_sessions: left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model");
   assert.equal(lines.at(-1), `wrote ${out}: 11 tables (audit, channel_activity, channel_members, channels, countries, daily_stats, messages, notes, profiles, tags, tasks)`);
   assert.doesNotMatch(stderr, /secret/);
