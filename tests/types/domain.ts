@@ -106,3 +106,37 @@ await act.execute('db_aggregate', { table: 'inventory', group_by: ['aisle'], met
 await act.execute('db_call', { function: 'archive_recipe' });
 // @ts-expect-error buildRequest checks the core's domain type too
 core.buildRequest('db_read', { table: 'recipez' }, { restUrl: 'http://127.0.0.1:3000' });
+
+// A table that takes some writes and not others (`"writable": ["update"]`, as `domain pull` writes it for a
+// team's accounts its policies let members rename, not create or delete): db_update names it, the others do not.
+// Types written before `Delete` existed keep their meaning (a table with an Insert takes deletes).
+interface Teams {
+  tables: {
+    accounts: {
+      Row: { id: `account_${number}`; name: string };
+      Filters: { id: `account_${number}`; name: string };
+      Insert: never;
+      Update: { name?: string };
+      Delete: never;
+      Relations: never;
+    };
+    invites: {
+      Row: { id: `invite_${number}`; email: string };
+      Filters: { id: `invite_${number}`; email: string };
+      Insert: { email: string };
+      Update: never;
+      Relations: never;
+    };
+  };
+  functions: {};
+}
+const teams = createAct<Teams>({ url: 'http://127.0.0.1:54321', domain: kitchen });
+await teams.execute('db_update', { table: 'accounts', filters: [{ field: 'id', op: '=', value: 'account_1' }], data: { name: 'Acme Inc' } });
+await teams.execute('db_create', { table: 'invites', data: { email: 'ada@example.com' } });
+await teams.execute('db_delete', { table: 'invites', filters: [{ field: 'email', op: '=', value: 'ada@example.com' }] });
+// @ts-expect-error accounts takes no create
+await teams.execute('db_create', { table: 'accounts', data: { name: 'Globex' } });
+// @ts-expect-error accounts takes no delete
+await teams.execute('db_delete', { table: 'accounts', filters: [{ field: 'id', op: '=', value: 'account_1' }] });
+// @ts-expect-error invites takes no update
+await teams.execute('db_update', { table: 'invites', filters: [{ field: 'id', op: '=', value: 'invite_1' }], data: { email: 'b@example.com' } });

@@ -52,6 +52,7 @@ export interface Domain {
         recipe_id?: `recipe_${number}` | `gen_recipe_${number}` | null;
         servings?: number | null;
       };
+      Delete: true;
       Relations: never;
     };
     ingredients: {
@@ -87,6 +88,7 @@ export interface Domain {
       };
       Insert: never;
       Update: never;
+      Delete: never;
       Relations: never;
     };
     inventory: {
@@ -141,6 +143,7 @@ export interface Domain {
         quantity?: number;
         unit?: string;
       };
+      Delete: true;
       Relations: never;
     };
     meal_plans: {
@@ -177,6 +180,7 @@ export interface Domain {
         recipe_id?: `recipe_${number}` | `gen_recipe_${number}` | null;
         servings?: number;
       };
+      Delete: true;
       Relations: never;
     };
     preferences: {
@@ -261,6 +265,7 @@ export interface Domain {
         subdomain_guidance?: Json | null;
         time_budget_minutes?: number | null;
       };
+      Delete: true;
       Relations: never;
     };
     recipe_ingredients: {
@@ -307,6 +312,7 @@ export interface Domain {
         recipe_id?: `recipe_${number}` | `gen_recipe_${number}`;
         unit?: string | null;
       };
+      Delete: true;
       Relations: never;
     };
     recipes: {
@@ -386,6 +392,7 @@ export interface Domain {
         source_url?: string | null;
         tags?: string[];
       };
+      Delete: true;
       Relations: 'recipe_ingredients';
     };
     shopping_list: {
@@ -434,6 +441,7 @@ export interface Domain {
         source?: string | null;
         unit?: string | null;
       };
+      Delete: true;
       Relations: never;
     };
     tasks: {
@@ -476,6 +484,7 @@ export interface Domain {
         recipe_id?: `recipe_${number}` | `gen_recipe_${number}` | null;
         title?: string;
       };
+      Delete: true;
       Relations: never;
     };
   };

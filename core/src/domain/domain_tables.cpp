@@ -245,14 +245,14 @@ status parse_presentation(table& tbl, json_value spec, const std::string& path) 
 // create or delete them).
 status parse_writes(table& tbl, std::optional<json_value> given, const std::string& path) {
   if (!given) return ok_status();
-  bool ok = given->is_bool() || given->is_array();
+  std::vector<std::string> names;
+  bool ok = given->is_bool() || read_text_list(given, names) == field_state::ok;
   tbl.writes = given->is_bool() && given->as_bool() ? write_all : 0;
-  given->for_each_element([&](std::size_t, json_value op) {
-    const std::string_view name = op.is_string() ? op.str() : "";
+  for (const std::string& name : names) {
     const int bit = name == "create" ? write_create : name == "update" ? write_update : name == "delete" ? write_delete : 0;
     ok = ok && bit;
     tbl.writes |= bit;
-  });
+  }
   tbl.writable = tbl.writes != 0;
   if (ok) return ok_status();
   return config_error(path + ".writable",

@@ -40,6 +40,10 @@ bool is_bare_supabase_project(std::string_view url) {
   return ends_with(rest, ".supabase.co") || ends_with(rest, ".supabase.in");
 }
 
+constexpr const char* kUrlHint =
+    "pass url, the Supabase URL (https://<project>.supabase.co or http://127.0.0.1:54321), or restUrl, the PostgREST "
+    "root";
+
 // The PostgREST root for the one URL option given.
 result<std::string> rest_root(std::string_view field, std::string_view value) {
   const std::string_view trimmed = trim_trailing_slashes(value);
@@ -47,8 +51,7 @@ result<std::string> rest_root(std::string_view field, std::string_view value) {
     if (ends_with(trimmed, kRestPath))
       return error{codes::invalid_option, "url",
                    "url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1",
-                   "pass the Supabase URL (https://<project>.supabase.co, http://127.0.0.1:54321) as url, or the "
-                   "PostgREST root as restUrl"};
+                   kUrlHint};
     // An empty or scheme-less url keeps failing the http(s) check, as given.
     if (trimmed.find("://") == std::string_view::npos) return std::string(value);
     std::string root(trimmed);
@@ -173,8 +176,7 @@ result<std::string_view> checked_base(const request_options& options) {
   const std::string& field = options.base_url_field;
   if (options.base_url.empty())
     return error{codes::invalid_option, field, textfmt::format("{} is required", field),
-                 "pass url, the Supabase URL (https://<project>.supabase.co or http://127.0.0.1:54321), or restUrl, "
-                 "the PostgREST root"};
+                 kUrlHint};
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
     return error{codes::invalid_option, field, textfmt::format("{} must be an http:// or https:// URL", field),
                  field == "url" ? "the Supabase URL, e.g. https://<project>.supabase.co or http://127.0.0.1:54321"

@@ -40,7 +40,7 @@ std::string filter_op_table() {
   return out;
 }
 
-// The templates, sorted by name, each with the operator table written in
+// The templates, in the order given, each with the operator table written in
 // where it asks for it (act/crud; a test checks that it is the only one).
 using template_list = std::vector<std::pair<std::string, std::string>>;
 
@@ -55,7 +55,6 @@ template_list& templates() {
 #ifdef ALFRED_EMBED_PROMPT_TEMPLATES
     for (const auto& entry : kPromptTemplates)
       if (!entry.name.empty()) add_template(out, std::string(entry.name), std::string(entry.text));
-    std::sort(out.begin(), out.end());
 #endif
     return out;
   }();
@@ -75,7 +74,6 @@ status set_prompt_templates(std::string_view templates_json) {
     if (texts) add_template(list, std::string(name), std::string(text.str()));
   });
   if (!texts) return error{codes::invalid_option, "templates", "each template is a name and its text", ""};
-  std::sort(list.begin(), list.end());
   templates() = std::move(list);
   return ok_status();
 }
@@ -89,6 +87,7 @@ std::optional<std::string_view> embedded_template(std::string_view name) {
 std::vector<std::string_view> embedded_template_names() {
   std::vector<std::string_view> names;
   for (const auto& entry : templates()) names.push_back(entry.first);
+  std::sort(names.begin(), names.end());
   return names;
 }
 
