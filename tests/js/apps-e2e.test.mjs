@@ -231,6 +231,20 @@ describe('user management: a profiles table keyed by auth.users, readable by eve
     assert.equal(everyone.data.filter((p) => p.id === 'me').length, 1);
     assert.ok(everyone.data.filter((p) => p.id !== 'me').every((p) => /^profile_\d+$/.test(p.id)));
   });
+
+  test('"delete my profile": the app\'s policies let a user create and update a profile, not delete it, so db_delete does not offer profiles and a call is refused unsent; the row stays', BOUNDED, async () => {
+    const { act, user } = ada;
+    assert.deepEqual(tableOf(app.domain, 'profiles').writable, ['create', 'update']);
+    assert.match(app.notes.find((note) => note.path === 'tables.profiles.writable').message, /^create and update only: no row-level security policy lets a signed-in user delete its rows/);
+    const offered = Object.fromEntries(act.tools().map((tool) => [tool.name, tool.parameters.properties?.table?.enum ?? null]));
+    assert.ok(offered.db_update.includes('profiles'));
+    assert.equal(offered.db_delete, undefined, 'no table of this app takes a delete: the tool is not offered');
+    assert.match(act.tools().find((tool) => tool.name === 'db_read').description, /- profiles \(profile_N, no delete\)/);
+    const refused = await act.execute('db_delete', { table: 'profiles', filters: [where('id', '=', 'me')] });
+    assert.equal(refused.error?.code, 'read_only_table');
+    assert.equal(refused.error.message, 'profiles takes no delete here; db_delete is not allowed on it');
+    assert.equal((await app.db(`/profiles?id=eq.${user.id}&select=id`)).length, 1);
+  });
 });
 
 describe('subscription payments: text keys (Stripe ids), a text foreign key, public catalogs, a users table keyed by auth.users', () => {

@@ -59,7 +59,7 @@
   X(raw_id, core, "the model wrote a row's key (a UUID, a number) where a ref belongs; refs only") \
   X(read_only, core, "a create, update or delete on an act made with readOnly: true; nothing was sent") \
   X(read_only_column, core, "a write sets a column the domain marks read-only") \
-  X(read_only_table, core, "a write to a table the domain marks read-only") \
+  X(read_only_table, core, "a write the domain does not let the table take (read-only, or not in its writable list)") \
   X(ref_type_mismatch, core, "a ref of one table was used where another table's ref belongs") \
   X(registry_full, core, "a table's ref numbers are used up for this session") \
   X(requires_executor, core, "the call (a semantic search) needs createAct().execute, not a plain request") \
