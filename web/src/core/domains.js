@@ -5,6 +5,15 @@ import { AlfredError } from '../errors.js';
 import { jsonText, parseResult } from './boundary.js';
 import { codes } from '../../dist/error-codes.mjs';
 
+/**
+ * Whether a table configuration takes creates: `"writable"` absent, `true`,
+ * or a list naming `"create"` (docs/own-schema.md#writable).
+ *
+ * @example
+ * takesCreates({ writable: ['update'] }) // false
+ */
+export const takesCreates = (table) => table?.writable === undefined || table.writable === true || (Array.isArray(table.writable) && table.writable.includes('create'));
+
 // The core's handles are not garbage-collected: free a compiled domain when
 // the domain object it was cached for is collected.
 const domainFinalizer =

@@ -3,17 +3,18 @@
 // can save it with db_create `{ id: "gen_recipe_1", … }`.
 import { AlfredError, internalError } from '../errors.js';
 import { codes } from '../../dist/error-codes.mjs';
+import { takesCreates } from '../core/domains.js';
 
 // A core call that threw (out of memory, a deleted registry), as an error value.
 const errorOf = (cause) => (cause instanceof AlfredError ? cause.toJSON() : internalError(cause));
 
 const fail = (message, hint) => ({ data: null, error: { code: codes.invalid_artifacts, path: 'data', message, hint } });
 
-// The shape to give, on a table of the domain in use: a writable one with a
-// label column (what a generated row names), one with linked rows first.
+// The shape to give, on a table of the domain in use: one that takes creates
+// with a label column (what a generated row names), one with linked rows first.
 function hintFor(domain) {
   const entries = Object.entries(domain?.tables ?? {});
-  const labelled = ([, t]) => t.writable !== false && t.label?.length > 0;
+  const labelled = ([, t]) => takesCreates(t) && t.label?.length > 0;
   const [table, config] = entries.find((e) => labelled(e) && e[1].relations) ?? entries.find(labelled) ?? entries[0] ?? ['table', {}];
   const column = config.label?.[0] ?? Object.keys(config.columns ?? {}).find((c) => c !== 'id') ?? 'name';
   return (

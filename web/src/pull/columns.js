@@ -4,6 +4,7 @@
 // mean nothing to it).
 import { NAME_RULES } from '../../dist/core-rules.mjs';
 import { usableColumnName } from './names.js';
+import { takesCreates } from '../core/domains.js';
 
 /** How a domain writes a column holding a user id (the core's kUsersReference). */
 export const USERS = NAME_RULES.usersReference;
@@ -181,7 +182,7 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
       hidden.add(column);
       // A create needs a NOT NULL column without a default, and the model
       // cannot give a hidden one: say so where the reason is given.
-      const needed = config?.required === true && spec.writable !== false && !keyColumns.includes(column) && column !== spec.owner;
+      const needed = config?.required === true && takesCreates(spec) && !keyColumns.includes(column) && column !== spec.owner;
       if (why) notes.push({ path, message: `hidden: ${why}${needed ? '; every create needs it (NOT NULL without a default) and the model cannot give it, so the database refuses the creates the model makes' : ''}` });
     }
     for (const fact of facts?.columns ?? []) {
