@@ -644,3 +644,39 @@ test('without overrides the pulled kitchen differs only where the database canno
     },
   });
 });
+
+test('writableOf: each write as its grant and a policy for its command (or ALL) allow it, on a table signed-in users may read; rlsNote names changes only where a write changes rows', async () => {
+  const { writableOf, rlsNote } = await import('../../web/src/pull/owners.js');
+  const policy = (command, extra = {}) => ({ name: command.toLowerCase(), command, roles: ['authenticated'], permissive: true, using: 'true', check: null, ...extra });
+  const all = { select: true, insert: true, update: true, delete: true };
+  const table = (catalog) => ({ name: 't', isView: false, columns: [], catalog: { rls: true, privileges: all, references: {}, ...catalog } });
+  const writes = (catalog, owner = null) => writableOf(table(catalog), ['id'], owner);
+
+  assert.deepEqual(writes({ policies: [policy('ALL')] }), { writable: true, note: null });
+  assert.deepEqual(writes({ policies: [policy('SELECT'), policy('UPDATE')] }), {
+    writable: ['update'],
+    note: { path: 'tables.t.writable', message: 'update only: no row-level security policy lets a signed-in user insert or delete its rows (a function of the app may; "writable" in the overrides wins)' },
+  });
+  assert.deepEqual(writes({ policies: [policy('SELECT'), policy('INSERT'), policy('UPDATE'), policy('DELETE')], privileges: { ...all, delete: false } }).writable, ['create', 'update']);
+  assert.equal(
+    writes({ policies: [policy('SELECT'), policy('INSERT')], privileges: { ...all, update: false } }).note.message,
+    'create only: the authenticated role may not update it, and no row-level security policy lets a signed-in user delete its rows (a function of the app may; "writable" in the overrides wins)',
+  );
+  // A restrictive policy, or one for another role, lets nobody write.
+  assert.deepEqual(writes({ policies: [policy('SELECT'), policy('DELETE', { permissive: false }), policy('INSERT', { roles: ['service_role'] }), policy('UPDATE')] }).writable, ['update']);
+  // Every write reads back the rows it changed: PostgreSQL holds that to the SELECT grant and policies.
+  assert.deepEqual(writes({ policies: [policy('INSERT')] }), {
+    writable: false,
+    note: { path: 'tables.t.writable', message: 'read-only: no row-level security policy lets a signed-in user read its rows, and every write reads back the rows it changed' },
+  });
+  assert.equal(writes({ policies: [policy('ALL')], privileges: { ...all, select: false } }).note.message, 'read-only: the authenticated role may not select from it, and every write reads back the rows it changed');
+  // Row-level security off: the grants decide, on a table with an owner.
+  assert.deepEqual(writes({ rls: false, policies: [], privileges: { ...all, update: false, delete: false } }, 'user_id').writable, ['create']);
+
+  const open = table({ rls: false, policies: [] });
+  assert.match(rlsNote(open, true).message, /reads every row and may change any;/);
+  assert.match(rlsNote(open, ['create', 'update']).message, /and may change any;/);
+  assert.doesNotMatch(rlsNote(open, ['create']).message, /may change/);
+  assert.doesNotMatch(rlsNote(open, []).message, /may change/);
+  assert.doesNotMatch(rlsNote(open, false).message, /may change/);
+});

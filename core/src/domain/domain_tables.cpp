@@ -244,7 +244,7 @@ status parse_presentation(table& tbl, json_value spec, const std::string& path) 
 // (`["update"]`: its row-level security lets users update its rows, not
 // create or delete them).
 status parse_writes(table& tbl, std::optional<json_value> given, const std::string& path) {
-  if (!given) return ok_status();
+  if (!given || given->is_null()) return ok_status();
   std::vector<std::string> names;
   bool ok = given->is_bool() || read_text_list(given, names) == field_state::ok;
   tbl.writes = given->is_bool() && given->as_bool() ? write_all : 0;

@@ -88,15 +88,21 @@ const column* text_label(const table& tbl) {
 
 picks pick(const domain& dom) {
   picks p;
-  // Examples show every write on the tables they pick: one taking them all.
-  auto writable = [](const table& tbl) { return tbl.writable && tbl.writes == write_all; };
-  auto owned = [&](const table& tbl) { return tbl.has_owner() && writable(tbl) && tbl.key_column(); };
-  for (const auto& tbl : dom.tables)
-    if (!p.main && owned(tbl) && !tbl.relations.empty() && dom.find_table(tbl.relations.front().table)) p.main = &tbl;
-  for (const auto& tbl : dom.tables)
-    if (!p.main && owned(tbl) && !tbl.label_columns.empty()) p.main = &tbl;
-  for (const auto& tbl : dom.tables)
-    if (!p.main && writable(tbl) && tbl.key_column()) p.main = &tbl;
+  // Examples show the writes a table takes: the main table takes them all
+  // where one does, else creates (a generated artifact is saved by one).
+  using table_test = bool (*)(const table&);
+  const table_test writes_tests[] = {[](const table& t) { return t.writable && t.writes == write_all; },
+                                     [](const table& t) { return t.allows(write_create); }};
+  for (const table_test writable : writes_tests) {
+    auto owned = [&](const table& tbl) { return tbl.has_owner() && writable(tbl) && tbl.key_column(); };
+    for (const auto& tbl : dom.tables)
+      if (!p.main && owned(tbl) && !tbl.relations.empty() && dom.find_table(tbl.relations.front().table))
+        p.main = &tbl;
+    for (const auto& tbl : dom.tables)
+      if (!p.main && owned(tbl) && !tbl.label_columns.empty()) p.main = &tbl;
+    for (const auto& tbl : dom.tables)
+      if (!p.main && writable(tbl) && tbl.key_column()) p.main = &tbl;
+  }
   for (const auto& tbl : dom.tables)
     if (!p.main && tbl.key_column()) p.main = &tbl;
   if (!p.main) p.main = &dom.tables.front();
@@ -110,9 +116,10 @@ picks pick(const domain& dom) {
         if (!p.child_fk && is_reference(col) && col.references == p.main->name) p.child_fk = &col;
     if (!p.child_fk) p.child = nullptr;
   }
-  // Create examples need a table whose required columns are all plain values.
+  // Create examples need a table whose required columns are all plain
+  // values; updates and deletes one that takes them, that one where it does.
   for (const auto& tbl : dom.tables) {
-    if (p.create || !writable(tbl) || !tbl.key_column()) continue;
+    if (p.create || !tbl.allows(write_create) || !tbl.key_column()) continue;
     const bool plain_required = std::all_of(tbl.columns.begin(), tbl.columns.end(), [](const column& col) {
       return !col.required || !col.writable ||
              (col.references.empty() && !col.user_id && col.type != column_type::uuid &&
@@ -121,6 +128,11 @@ picks pick(const domain& dom) {
     if (plain_required && text_label(tbl)) p.create = &tbl;
   }
   if (!p.create) p.create = p.main;
+  p.update = p.remove = p.create;
+  for (auto it = dom.tables.rbegin(); it != dom.tables.rend(); ++it) {
+    if (!p.create->allows(write_update) && it->allows(write_update) && it->key_column()) p.update = &*it;
+    if (!p.create->allows(write_delete) && it->allows(write_delete) && it->key_column()) p.remove = &*it;
+  }
   p.label = text_label(*p.main);
   std::tie(p.enum_table, p.enum_col) = first_column(
       dom, p.main, [](const column& c) { return c.type == column_type::text && c.allowed_values.size() >= 2; });

@@ -38,7 +38,9 @@ struct picks {
   const table* second = nullptr;  // another table, for variety
   const table* child = nullptr;   // a table that belongs to main (a relation)
   const column* child_fk = nullptr;
-  const table* create = nullptr;  // a writable table for create/update/delete examples
+  const table* create = nullptr;  // a table taking creates, for their examples
+  const table* update = nullptr;  // one taking updates (create's where it does)
+  const table* remove = nullptr;  // one taking deletes (create's where it does)
   const column* label = nullptr;  // main's text label column
   const table* enum_table = nullptr;
   const column* enum_col = nullptr;

@@ -92,7 +92,7 @@ TEST_CASE("writable: true, false or the list of writes a table takes") {
 TEST_CASE("writable: anything but true, false or a list of create, update and delete is refused") {
   const std::string base = R"({"name": "t", "tables": {"things": {"ref": "thing", "writable": )";
   const std::string tail = R"(, "columns": {"id": {"type": "uuid", "writable": false}}}}})";
-  for (const char* bad : {R"("yes")", "1", "null", R"(["insert"])", R"(["update", "upsert"])", R"([true])",
+  for (const char* bad : {R"("yes")", "1", R"(["insert"])", R"(["update", "upsert"])", R"([true])",
                           R"({"update": true})"}) {
     INFO(bad);
     auto parsed = parse_domain(base + bad + tail);
@@ -101,6 +101,10 @@ TEST_CASE("writable: anything but true, false or a list of create, update and de
     CHECK(parsed.err().path == "tables.things.writable");
     CHECK(parsed.err().message.find("\"create\", \"update\", \"delete\"") != std::string::npos);
   }
+  // null reads as absent, as everywhere in the core: every write.
+  auto absent = parse_domain(base + "null" + tail);
+  REQUIRE(absent.ok());
+  CHECK(absent->tables[0].writes == write_all);
   // A repeated write is the same write.
   auto twice = parse_domain(base + R"(["update", "update"])" + tail);
   REQUIRE(twice.ok());
@@ -130,6 +134,15 @@ TEST_CASE("a write the table does not take is refused before a request is made, 
       "data": {"email": "b@b.c"}})");
   REQUIRE_FALSE(changed.ok());
   CHECK(changed.err().message == "invites takes no update here; db_update is not allowed on it");
+  // Without functions, nothing else does it.
+  auto no_functions = parse_domain(
+      R"({"name": "t", "tables": {"notes": {"ref": "note", "writable": ["create", "update"], "columns": {"id": {"type": "uuid", "writable": false}}}}})");
+  REQUIRE(no_functions.ok());
+  auto kept = build_request(*no_functions, ref_registry{}, "db_delete",
+                            R"({"table": "notes", "filters": [{"field": "id", "op": "in", "value": []}]})", alice_session());
+  REQUIRE_FALSE(kept.ok());
+  CHECK(kept.err().code == codes::read_only_table);
+  CHECK(kept.err().hint == "tell the user it cannot be done here");
   auto logged = call("db_create", R"({"table": "events", "data": {"what": "x"}})");
   REQUIRE_FALSE(logged.ok());
   CHECK(logged.err().message == "events is read-only here; db_create is not allowed on it");
@@ -192,6 +205,27 @@ TEST_CASE("prompt examples are drawn from a table that takes every write") {
   INFO(create);
   CHECK(create.find("\"notes\"") != std::string::npos);
   CHECK(create.find("\"accounts\"") == std::string::npos);
+}
+
+TEST_CASE("where no table takes every write, each write's example is of a table that takes it") {
+  // A chat app as its policies have it: an audit log nobody writes, channels
+  // created and deleted, messages created and edited.
+  auto chat = parse_domain(R"({"name": "chat", "tables": {
+    "audit": {"ref": "audit", "writable": false, "label": ["what"],
+      "columns": {"id": {"type": "integer", "writable": false}, "what": {"type": "text"}}},
+    "channels": {"ref": "channel", "writable": ["create", "delete"], "label": ["slug"],
+      "columns": {"id": {"type": "integer", "writable": false}, "slug": {"type": "text", "required": true}}},
+    "messages": {"ref": "message", "writable": ["create", "update"], "label": ["message"],
+      "columns": {"id": {"type": "integer", "writable": false}, "message": {"type": "text"}}}}})");
+  REQUIRE(chat.ok());
+  const auto example = [&](std::string_view slot) { return derived_prompt_example(*chat, slot); };
+  CHECK(example("create_call").find("\"table\": \"channels\"") != std::string::npos);
+  CHECK(example("write_update_example").find("on `messages`") != std::string::npos);
+  CHECK(example("write_ref_filter").find("message_4") != std::string::npos);
+  CHECK(example("write_delete_example").find("on `channels`") != std::string::npos);
+  // Generated content is saved by a create: a table that takes one, not the audit log.
+  CHECK(example("generate_shape").find("\"channels\"") != std::string::npos);
+  CHECK(example("generate_shape").find("audit") == std::string::npos);
 }
 
 }  // namespace

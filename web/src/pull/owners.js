@@ -117,7 +117,7 @@ const verbs = (writes) => writes.map(({ privilege }) => privilege).join(writes.l
  * owner. With it: each write the `authenticated` role is granted, under a
  * row-level security policy for that command (or ALL) that applies to
  * signed-in users (with row-level security off, all granted ones on a table
- * with an owner).
+ * with an owner); none on a table they may not read.
  */
 export function writableOf(table, key, owner) {
   const path = `tables.${table.name}`;
@@ -131,6 +131,11 @@ export function writableOf(table, key, owner) {
   }
   const granted = facts.privileges ? WRITES.filter(({ privilege }) => facts.privileges[privilege]) : WRITES;
   if (granted.length === 0) return readOnly('the authenticated role may not insert, update or delete it');
+  // Every write reads back the rows it changed (RETURNING), and an update or
+  // a delete reads the rows its filters select: PostgreSQL holds both to the
+  // SELECT grant and policies.
+  const readsBack = 'and every write reads back the rows it changed';
+  if (facts.privileges && !facts.privileges.select) return readOnly(`the authenticated role may not select from it, ${readsBack}`);
   let allowed = granted;
   if (!facts.rls) {
     if (!owner) {
@@ -140,6 +145,8 @@ export function writableOf(table, key, owner) {
     const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
     allowed = granted.filter(({ command }) => policies.some((p) => p.command === command || p.command === 'ALL'));
     if (allowed.length === 0) return readOnly('no row-level security policy lets a signed-in user insert, update or delete its rows');
+    const readable = facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesToUsers(p));
+    if (!readable) return readOnly(`no row-level security policy lets a signed-in user read its rows, ${readsBack}`);
   }
   if (allowed.length === WRITES.length) return { writable: true, note: null };
   const reasons = [];
@@ -154,12 +161,13 @@ export function writableOf(table, key, owner) {
   };
 }
 
-/** The note on a table whose row-level security is off (the catalog says). */
+/** The note on a table whose row-level security is off (the catalog says), given its writes. */
 export function rlsNote(table, writable) {
   if (!table.catalog || table.catalog.rls || table.isView) return null;
+  const changes = writable === true || (Array.isArray(writable) && writable.some((write) => write !== 'create'));
   return {
     path: `tables.${table.name}`,
-    message: `row-level security is off: every signed-in user reads every row${writable ? ' and may change any' : ''}; enable it and add policies`,
+    message: `row-level security is off: every signed-in user reads every row${changes ? ' and may change any' : ''}; enable it and add policies`,
   };
 }
 
