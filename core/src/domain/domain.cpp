@@ -112,8 +112,8 @@ bool table::labelled_by_key() const {
 std::string_view table::write_note() const {
   // Indexed by the writes taken; read-only when none.
   static constexpr std::string_view notes[] = {
-      ", read-only", ", no update or delete", ", no create or delete", ", no delete",
-      ", no create or update", ", no update", ", no create", ""};
+      ", read-only",           ", no update or delete", ", no create or delete", ", no delete",
+      ", no create or update", ", no update",           ", no create",           ""};
   return notes[writable ? writes & write_all : 0];
 }
 

@@ -249,7 +249,10 @@ status parse_writes(table& tbl, std::optional<json_value> given, const std::stri
   bool ok = given->is_bool() || read_text_list(given, names) == field_state::ok;
   tbl.writes = given->is_bool() && given->as_bool() ? write_all : 0;
   for (const std::string& name : names) {
-    const int bit = name == "create" ? write_create : name == "update" ? write_update : name == "delete" ? write_delete : 0;
+    const int bit = name == "create"   ? write_create
+                    : name == "update" ? write_update
+                    : name == "delete" ? write_delete
+                                       : 0;
     ok = ok && bit;
     tbl.writes |= bit;
   }

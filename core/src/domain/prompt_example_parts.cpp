@@ -96,8 +96,7 @@ picks pick(const domain& dom) {
   for (const table_test writable : writes_tests) {
     auto owned = [&](const table& tbl) { return tbl.has_owner() && writable(tbl) && tbl.key_column(); };
     for (const auto& tbl : dom.tables)
-      if (!p.main && owned(tbl) && !tbl.relations.empty() && dom.find_table(tbl.relations.front().table))
-        p.main = &tbl;
+      if (!p.main && owned(tbl) && !tbl.relations.empty() && dom.find_table(tbl.relations.front().table)) p.main = &tbl;
     for (const auto& tbl : dom.tables)
       if (!p.main && owned(tbl) && !tbl.label_columns.empty()) p.main = &tbl;
     for (const auto& tbl : dom.tables)

@@ -50,8 +50,7 @@ result<std::string> rest_root(std::string_view field, std::string_view value) {
   if (field == "url") {
     if (ends_with(trimmed, kRestPath))
       return error{codes::invalid_option, "url",
-                   "url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1",
-                   kUrlHint};
+                   "url is the Supabase URL and gets /rest/v1 added; this one already ends in /rest/v1", kUrlHint};
     // An empty or scheme-less url keeps failing the http(s) check, as given.
     if (trimmed.find("://") == std::string_view::npos) return std::string(value);
     std::string root(trimmed);
@@ -175,8 +174,7 @@ result<std::string_view> checked_base(const request_options& options) {
   const std::string_view base = trim_trailing_slashes(options.base_url);
   const std::string& field = options.base_url_field;
   if (options.base_url.empty())
-    return error{codes::invalid_option, field, textfmt::format("{} is required", field),
-                 kUrlHint};
+    return error{codes::invalid_option, field, textfmt::format("{} is required", field), kUrlHint};
   if (base.rfind("http://", 0) != 0 && base.rfind("https://", 0) != 0)
     return error{codes::invalid_option, field, textfmt::format("{} must be an http:// or https:// URL", field),
                  field == "url" ? "the Supabase URL, e.g. https://<project>.supabase.co or http://127.0.0.1:54321"

@@ -65,8 +65,11 @@ std::string tables_of(std::string_view tools_json, std::string_view tool) {
   doc->root().for_each_element([&](std::size_t, json_value def) {
     if (def.find("name")->str() != tool) return;
     out.clear();
-    def.find("parameters")->find("properties")->find("table")->find("enum")->for_each_element(
-        [&](std::size_t i, json_value name) { out.append(i ? "," : "").append(name.str()); });
+    def.find("parameters")
+        ->find("properties")
+        ->find("table")
+        ->find("enum")
+        ->for_each_element([&](std::size_t i, json_value name) { out.append(i ? "," : "").append(name.str()); });
   });
   return out;
 }
@@ -92,8 +95,8 @@ TEST_CASE("writable: true, false or the list of writes a table takes") {
 TEST_CASE("writable: anything but true, false or a list of create, update and delete is refused") {
   const std::string base = R"({"name": "t", "tables": {"things": {"ref": "thing", "writable": )";
   const std::string tail = R"(, "columns": {"id": {"type": "uuid", "writable": false}}}}})";
-  for (const char* bad : {R"("yes")", "1", R"(["insert"])", R"(["update", "upsert"])", R"([true])",
-                          R"({"update": true})"}) {
+  for (const char* bad :
+       {R"("yes")", "1", R"(["insert"])", R"(["update", "upsert"])", R"([true])", R"({"update": true})"}) {
     INFO(bad);
     auto parsed = parse_domain(base + bad + tail);
     REQUIRE_FALSE(parsed.ok());
@@ -127,7 +130,8 @@ TEST_CASE("a write the table does not take is refused before a request is made, 
   CHECK(created.err().path == "table");
   CHECK(created.err().message == "accounts takes no create or delete here; db_create is not allowed on it");
   CHECK(created.err().hint == "tell the user it cannot be done here, unless a db_call function does it");
-  auto deleted = call("db_delete", R"({"table": "accounts", "filters": [{"field": "id", "op": "=", "value": "account_1"}]})");
+  auto deleted =
+      call("db_delete", R"({"table": "accounts", "filters": [{"field": "id", "op": "=", "value": "account_1"}]})");
   REQUIRE_FALSE(deleted.ok());
   CHECK(deleted.err().message == "accounts takes no create or delete here; db_delete is not allowed on it");
   auto changed = call("db_update", R"({"table": "invites", "filters": [{"field": "email", "op": "=", "value": "a@b.c"}],
@@ -138,8 +142,9 @@ TEST_CASE("a write the table does not take is refused before a request is made, 
   auto no_functions = parse_domain(
       R"({"name": "t", "tables": {"notes": {"ref": "note", "writable": ["create", "update"], "columns": {"id": {"type": "uuid", "writable": false}}}}})");
   REQUIRE(no_functions.ok());
-  auto kept = build_request(*no_functions, ref_registry{}, "db_delete",
-                            R"({"table": "notes", "filters": [{"field": "id", "op": "in", "value": []}]})", alice_session());
+  auto kept =
+      build_request(*no_functions, ref_registry{}, "db_delete",
+                    R"({"table": "notes", "filters": [{"field": "id", "op": "in", "value": []}]})", alice_session());
   REQUIRE_FALSE(kept.ok());
   CHECK(kept.err().code == codes::read_only_table);
   CHECK(kept.err().hint == "tell the user it cannot be done here");
@@ -149,13 +154,15 @@ TEST_CASE("a write the table does not take is refused before a request is made, 
   CHECK(logged.err().hint == "read it with db_read and link its rows by ref");
 
   // The writes it takes are built as ever.
-  auto renamed = call("db_update", R"({"table": "accounts", "filters": [{"field": "id", "op": "=", "value": "account_1"}],
+  auto renamed =
+      call("db_update", R"({"table": "accounts", "filters": [{"field": "id", "op": "=", "value": "account_1"}],
       "data": {"name": "Acme Inc"}})");
   REQUIRE(renamed.ok());
   CHECK(renamed->method == "PATCH");
   CHECK(renamed->url.find(kAccount) != std::string::npos);
   CHECK(call("db_create", R"({"table": "invites", "data": {"account_id": "account_1", "email": "a@b.c"}})").ok());
-  CHECK(call("db_delete", R"({"table": "invites", "filters": [{"field": "email", "op": "=", "value": "a@b.c"}]})").ok());
+  CHECK(
+      call("db_delete", R"({"table": "invites", "filters": [{"field": "email", "op": "=", "value": "a@b.c"}]})").ok());
   CHECK(call("db_read", R"({"table": "accounts"})").ok());
   CHECK(call("db_read", R"({"table": "events"})").ok());
 }

@@ -60,8 +60,9 @@ tool_effect effect_of(tool_kind kind);
 /// allows it (table::writes), db_call never (it names a function).
 inline bool takes(const table& tbl, tool_kind kind) {
   if (kind == tool_kind::read || kind == tool_kind::aggregate) return true;
-  return kind != tool_kind::call &&
-         tbl.allows(kind == tool_kind::create ? write_create : kind == tool_kind::update ? write_update : write_delete);
+  return kind != tool_kind::call && tbl.allows(kind == tool_kind::create   ? write_create
+                                               : kind == tool_kind::update ? write_update
+                                                                           : write_delete);
 }
 
 /// The field name that asks for semantic search (`similar`).
