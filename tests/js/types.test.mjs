@@ -159,3 +159,34 @@ test('the check fails when tsc is missing, crashes, times out, or reports an err
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('domainTypes: a user id is me or another user\'s ref, a profile\'s ref may be me; a table\'s writes are its Insert, Update and Delete', async () => {
+  const core = await loadCore();
+  const teams = {
+    name: 'teams',
+    tables: {
+      accounts: { ref: 'account', writable: ['update'], label: ['name'], columns: { id: { type: 'uuid', writable: false }, name: { type: 'text', required: true } } },
+      tasks: {
+        ref: 'task',
+        owner: 'created_by',
+        columns: {
+          id: { type: 'uuid', writable: false },
+          account_id: { type: 'uuid', required: true, references: 'accounts' },
+          created_by: { type: 'uuid', writable: false },
+          assignee_id: { type: 'uuid', references: 'auth.users' },
+        },
+      },
+    },
+  };
+  const types = domainTypes(core, teams);
+  assert.match(types, /assignee_id\?: 'me' \| `user_\$\{number\}` \| null;/);
+  assert.match(types, /created_by: 'me' \| `user_\$\{number\}`;/);
+  assert.match(types, /accounts: \{[\s\S]*?Insert: never;\n\s*Update: \{\n\s*name\?: string;\n\s*\};\n\s*Delete: never;/);
+  assert.match(types, /tasks: \{[\s\S]*?Delete: true;/);
+
+  const withProfiles = structuredClone(teams);
+  withProfiles.tables.profiles = { ref: 'profile', owner: 'id', label: ['username'], columns: { id: { type: 'uuid', writable: false }, username: { type: 'text' } } };
+  const profiled = domainTypes(core, withProfiles);
+  assert.match(profiled, /assignee_id\?: 'me' \| `profile_\$\{number\}` \| null;/);
+  assert.match(profiled, /profiles: \{\n\s*Row: \{\n\s*id: `profile_\$\{number\}` \| `gen_profile_\$\{number\}` \| 'me';/);
+});

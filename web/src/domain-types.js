@@ -11,6 +11,8 @@
 // (`toolDefinitions({ schema: 'inline' })`). What a column holds (its type,
 // its values, the table it references) is the domain's own data.
 
+import { keyedByUsers, usersRefs } from './core/users.js';
+
 const USERS = 'auth.users';
 
 const keyOf = (table) => (table.key === undefined ? (table.columns?.id ? ['id'] : []) : Array.isArray(table.key) ? table.key : [table.key]);
@@ -42,11 +44,19 @@ const refType = (prefix, { generatedOnly = false } = {}) =>
 
 // The TypeScript type of one value of a column (or function argument): a ref
 // for a key or a reference, the listed values, else its type's.
-function valueType(domain, config, { ownKeyPrefix = null, generatedOnly = false } = {}) {
+// A user id (a reference to auth.users, or an owner column without one) is
+// `me` for the signed-in user, another user's ref for others; a ref of a
+// table keyed by user ids (a profile) is `me` for the user's own row too
+// (docs/keys-and-owners.md, Other users).
+function valueType(domain, config, { ownKey = null, generatedOnly = false, userId = false } = {}) {
   const target = config.references;
-  const prefix = ownKeyPrefix ?? (target && target !== USERS ? domain.tables[target]?.ref : null);
+  const table = ownKey ?? (target && target !== USERS ? domain.tables[target] : null);
+  const prefix = table?.ref ?? null;
   const scalar = (type) => {
-    if (prefix && ['uuid', 'integer', 'text', 'uuid[]'].includes(type)) return refType(prefix, { generatedOnly });
+    if (prefix && ['uuid', 'integer', 'text', 'uuid[]'].includes(type)) {
+      return refType(prefix, { generatedOnly }) + (!generatedOnly && type === 'uuid' && keyedByUsers(domain, table) ? " | 'me'" : '');
+    }
+    if ((target === USERS || userId) && type === 'uuid') return `'me' | \`${usersRefs(domain).prefix}_\${number}\``;
     if (config.values?.length && (type === 'text' || type === 'text[]')) return union(config.values);
     switch (type) {
       case 'integer':
@@ -97,7 +107,7 @@ function tableType(domain, name, tools, indent) {
   const keyColumn = key.length === 1 ? key[0] : null;
   const columns = visibleColumns(domain, table).sort(byName);
   const typeOf = (column, options = {}) =>
-    valueType(domain, table.columns[column], { ...options, ownKeyPrefix: column === keyColumn && table.ref ? table.ref : null });
+    valueType(domain, table.columns[column], { ...options, ownKey: column === keyColumn && table.ref ? table : null, userId: column === ownerOf(domain, table) });
   const withNull = (column, type) => (column !== keyColumn && isNullable(table.columns[column]) ? `${type} | null` : type);
   const readable = columns.filter((column) => table.columns[column].type !== 'tsvector');
   const members = [

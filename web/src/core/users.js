@@ -10,8 +10,8 @@ const keyOf = (table) => (table.key === undefined ? ['id'] : table.key === null 
 const domainOwner = (domain) => (typeof domain.owner_column === 'string' && domain.owner_column !== '' ? domain.owner_column : 'user_id');
 const ownerOf = (domain, table) => table.owner ?? (table.user_owned === true ? domainOwner(domain) : null);
 
-// A one-column uuid key that references auth.users or is the table's owner.
-function keyedByUsers(domain, table) {
+/** Whether `table`'s rows are keyed by user ids: a one-column uuid key that references auth.users or is the table's owner. */
+export function keyedByUsers(domain, table) {
   const key = keyOf(table);
   const column = key.length === 1 ? table.columns?.[key[0]] : undefined;
   return column?.type === 'uuid' && (column.references === USERS || ownerOf(domain, table) === key[0]);
