@@ -122,6 +122,11 @@ revoke insert, update, delete on public.audit from authenticated;
 
 -- No row-level security at all.
 create table public.notes (id uuid primary key default gen_random_uuid(), body text);
+
+-- Users send it but never read it: with the catalog, nothing the model could do with it.
+create table public.feedback (id bigint generated always as identity primary key, body text not null, user_id uuid not null default auth.uid());
+alter table public.feedback enable row level security;
+create policy "send feedback" on public.feedback for insert to authenticated with check (user_id = auth.uid());
 `;
 
 const core = await loadCore();
@@ -247,6 +252,11 @@ test('with the catalog: owners from the policies (any name, the key of profiles,
     { path: 'tables.channels.writable', message: `create and delete only: no row-level security policy lets a signed-in user update its rows${THE_APP_MAY}` },
     { path: 'tables.countries.writable', message: 'read-only: no row-level security policy lets a signed-in user insert, update or delete its rows' },
     { path: 'tables.daily_stats.key', message: 'read-only: its primary key (day date) is of type date; a key is uuid, integer or text' },
+    {
+      path: 'tables.feedback',
+      message:
+        'left out: no row-level security policy lets a signed-in user read its rows, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it',
+    },
     { path: 'tables.messages.writable', message: `create and update only: no row-level security policy lets a signed-in user delete its rows${THE_APP_MAY}` },
     // Read-only for the real reason: row-level security is off and no column says whose a row is.
     { path: 'tables.notes', message: 'row-level security is off: every signed-in user reads every row; enable it and add policies' },
@@ -290,6 +300,13 @@ test('without the catalog: owners from auth.uid() defaults and conventional name
       },
       countries: COUNTRIES,
       daily_stats: DAILY_STATS,
+      // Without the catalog the pull cannot tell that users never read it.
+      feedback: {
+        ref: 'feed',
+        owner: 'user_id',
+        label: ['body'],
+        columns: { id: { type: 'integer', writable: false, nullable: false }, body: { type: 'text', required: true }, user_id: { type: 'uuid', writable: false, nullable: false } },
+      },
       messages: {
         ref: 'message',
         owner: 'user_id',
@@ -395,7 +412,7 @@ test('the catalog reader on PGlite: kinds, row-level security, the authenticated
   const facts = stack().inspected;
   assert.equal(facts.schema, 'public');
   assert.deepEqual(Object.keys(facts.tables), [
-    'act_sessions', 'audit', 'channel_activity', 'channel_members', 'channels', 'countries', 'daily_stats', 'messages', 'notes', 'profiles', 'tags', 'tasks',
+    'act_sessions', 'audit', 'channel_activity', 'channel_members', 'channels', 'countries', 'daily_stats', 'feedback', 'messages', 'notes', 'profiles', 'tags', 'tasks',
   ]);
   const all = { select: true, insert: true, update: true, delete: true };
   assert.deepEqual(facts.tables.messages, {
@@ -512,7 +529,7 @@ test('alfred-act domain pull --db-url reads the catalog with node-postgres; the 
   assert.equal(code, 0, stderr);
   assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), { ...WITH_CATALOG, name: 'chat-app' });
   const lines = stderr.trim().split('\n');
-  assert.equal(lines.length, 14);
+  assert.equal(lines.length, 15);
   assert.equal(lines[0], "note: tables.act_sessions: left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model");
   assert.equal(lines.at(-1), `wrote ${out}: 11 tables (audit, channel_activity, channel_members, channels, countries, daily_stats, messages, notes, profiles, tags, tasks)`);
   assert.doesNotMatch(stderr, /secret/);

@@ -174,7 +174,7 @@ std::string new_value(const table& tbl, std::string_view which) {
 
 // A row for a create example: the label, every other required plain column,
 // and `extra` (ready JSON members).
-std::string example_row(const table& tbl, std::string_view which, std::string_view extra) {
+std::string example_row(const table& tbl, std::string_view which, std::string_view extra, const domain* dom) {
   std::string out = "{";
   auto add = [&](std::string_view key, const std::string& value_json) {
     out.append(out.size() > 1 ? ", " : "").append(json_quote(key)).append(": ").append(value_json);
@@ -183,6 +183,11 @@ std::string example_row(const table& tbl, std::string_view which, std::string_vi
   const column* label = text_label(tbl);
   if (label) add(label->name, json_quote(new_value(tbl, which)));
   for (const auto& col : tbl.columns) {
+    if (dom && col.required && col.writable && is_reference(col) && extra.find(json_quote(col.name)) == extra.npos) {
+      const table* target = dom->find_table(col.references);
+      if (col.user_id) add(col.name, json_quote(kCurrentUserRef));
+      if (target && !col.user_id) add(col.name, json_quote(ref_text(target->ref_prefix, 1)));
+    }
     if (!col.required || !col.writable || &col == label || col.type == column_type::uuid || is_reference(col)) continue;
     switch (col.type) {
       case column_type::text:

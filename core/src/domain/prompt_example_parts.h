@@ -67,8 +67,10 @@ std::string array_json(const column& col, std::size_t from, std::size_t count);
 /// `<which> <singular of the table>`: "New deal".
 std::string new_value(const table& tbl, std::string_view which = "New");
 /// A row for a create example: the label, every other required plain column,
-/// and `extra` (ready JSON members).
-std::string example_row(const table& tbl, std::string_view which, std::string_view extra = "");
+/// and `extra` (ready JSON members); with `dom`, also each required foreign
+/// key `extra` does not give, as a ref of its table (`me` for a user id).
+std::string example_row(const table& tbl, std::string_view which, std::string_view extra = "",
+                        const domain* dom = nullptr);
 /// A decision in the strict shape: every field, null where unused ("" for
 /// null).
 std::string decision(std::string_view tool, std::string_view table_name, std::string_view filters_json,

@@ -239,14 +239,15 @@ std::string read_long_columns(const slot_input& in) {
 
 std::string create_call(const slot_input& in) {
   const table& writes = in.writes();
-  const std::string rows = textfmt::format("[{}, {}]", example_row(writes, "First"), example_row(writes, "Second"));
+  const std::string rows = textfmt::format("[{}, {}]", example_row(writes, "First", "", &in.dom),
+                                           example_row(writes, "Second", "", &in.dom));
   return decision("db_create", writes.name, "", "", "", "", rows);
 }
 
 std::string save_generated_steps(const slot_input& in) {
   const picks& p = in.p;
   const std::string gen = in.gen();
-  const std::string parent_row = example_row(in.main(), "New", textfmt::format("\"id\": \"{}\"", gen));
+  const std::string parent_row = example_row(in.main(), "New", textfmt::format("\"id\": \"{}\"", gen), &in.dom);
   if (!p.child) {
     return textfmt::format(
         "1. Create the row with `\"id\": \"{}\"` in it. That marks which artifact the row saves;\n"
@@ -260,8 +261,8 @@ std::string save_generated_steps(const slot_input& in) {
       "   they are saved in step 2.\n   `{}`\n"
       "2. Then create the linked rows in one batch, pointing at the saved parent by the same `gen_` ref:\n"
       "   `[{}, {}]`\n   on `{}`.",
-      gen, p.child->name, parent_row, example_row(*p.child, "First", link), example_row(*p.child, "Second", link),
-      p.child->name);
+      gen, p.child->name, parent_row, example_row(*p.child, "First", link, &in.dom),
+      example_row(*p.child, "Second", link, &in.dom), p.child->name);
 }
 
 std::string write_update_example(const slot_input& in) {

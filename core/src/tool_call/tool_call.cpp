@@ -169,10 +169,9 @@ class call_parser : detail::call_stage {
       return error{codes::read_only_table, "table",
                    textfmt::format("{} {}{} here; {} is not allowed on it", tbl->name, tbl->writable ? "takes " : "is ",
                                    tbl->write_note().substr(2), tool_name(kind_)),
-                   !tbl->writable
-                       ? std::string("read it with db_read and link its rows by ref")
-                       : textfmt::format("tell the user it cannot be done here{}",
-                                         dom_.functions.empty() ? "" : ", unless a db_call function does it")};
+                   textfmt::format("{}tell the user it cannot be done here{}",
+                                   tbl->writable ? "" : "read it with db_read and link its rows by ref, or ",
+                                   dom_.functions.empty() ? "" : ", unless a db_call function does it")};
     return tbl;
   }
 

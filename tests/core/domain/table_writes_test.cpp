@@ -151,7 +151,9 @@ TEST_CASE("a write the table does not take is refused before a request is made, 
   auto logged = call("db_create", R"({"table": "events", "data": {"what": "x"}})");
   REQUIRE_FALSE(logged.ok());
   CHECK(logged.err().message == "events is read-only here; db_create is not allowed on it");
-  CHECK(logged.err().hint == "read it with db_read and link its rows by ref");
+  CHECK(logged.err().hint ==
+        "read it with db_read and link its rows by ref, or tell the user it cannot be done here, unless a db_call "
+        "function does it");
 
   // The writes it takes are built as ever.
   auto renamed =
@@ -212,6 +214,8 @@ TEST_CASE("prompt examples are drawn from a table that takes every write") {
   INFO(create);
   CHECK(create.find("\"notes\"") != std::string::npos);
   CHECK(create.find("\"accounts\"") == std::string::npos);
+  // Its required foreign key, as a ref: the create it shows is one the database takes.
+  CHECK(create.find(R"(\"account_id\": \"account_1\")") != std::string::npos);
 }
 
 TEST_CASE("where no table takes every write, each write's example is of a table that takes it") {

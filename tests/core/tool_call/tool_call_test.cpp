@@ -98,7 +98,7 @@ TEST_CASE("table: missing, not a string, unknown") {
 }
 
 TEST_CASE("writes to the read-only ingredients catalog are refused") {
-  const char* hint = "read it with db_read and link its rows by ref";
+  const char* hint = "read it with db_read and link its rows by ref, or tell the user it cannot be done here";
   check_error(build_error("db_create", R"j({"table": "ingredients", "data": {"name": "salt", "family": "salt"}})j"),
               "read_only_table", "table", "ingredients is read-only here; db_create is not allowed on it", hint);
   check_error(build_error("db_update", R"j({"table": "ingredients", "filters": [{"field": "name", "op": "=",

@@ -18,7 +18,7 @@ import { checkFunctionOverrides, deriveFunctions } from './functions.js';
 import { assignedKeys, keyOf } from './keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
-import { decideOwners, ownerNote, rlsNote, usersTableOf, writableOf } from './owners.js';
+import { decideOwners, ownerNote, readableByUsers, rlsNote, usersTableOf, writableOf } from './owners.js';
 import { argumentTables, unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -62,8 +62,9 @@ function buildTable(plan, usersTables, usersTable, notes) {
 
 // The tables a domain may hold, each with its key: `name → { table, given,
 // key, keyNote, assigned, decision }` (the owner is decided next). Names the
-// domain cannot hold and the session store are left out with a note, tables
-// the overrides remove without one.
+// domain cannot hold, the session store and tables signed-in users may not
+// read (the catalog says) are left out with a note, tables the overrides
+// remove without one.
 function planTables(tables, named, notes) {
   const plans = new Map();
   for (const table of tables) {
@@ -75,6 +76,13 @@ function planTables(tables, named, notes) {
     }
     if (table.name === SESSION_TABLE && spec === undefined) {
       notes.push({ path: `tables.${table.name}`, message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" });
+      continue;
+    }
+    if (spec === undefined && !readableByUsers(table)) {
+      notes.push({
+        path: `tables.${table.name}`,
+        message: `left out: ${table.catalog.privileges?.select === false ? 'the authenticated role may not select from it' : 'no row-level security policy lets a signed-in user read its rows'}, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it`,
+      });
       continue;
     }
     const { key, note } = keyOf(table, spec);

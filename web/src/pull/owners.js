@@ -145,8 +145,7 @@ export function writableOf(table, key, owner) {
     const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
     allowed = granted.filter(({ command }) => policies.some((p) => p.command === command || p.command === 'ALL'));
     if (allowed.length === 0) return readOnly('no row-level security policy lets a signed-in user insert, update or delete its rows');
-    const readable = facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesToUsers(p));
-    if (!readable) return readOnly(`no row-level security policy lets a signed-in user read its rows, ${readsBack}`);
+    if (!readableByUsers(table)) return readOnly(`no row-level security policy lets a signed-in user read its rows, ${readsBack}`);
   }
   if (allowed.length === WRITES.length) return { writable: true, note: null };
   const reasons = [];
@@ -159,6 +158,19 @@ export function writableOf(table, key, owner) {
     writable: writes,
     note: { path: `${path}.writable`, message: `${writes.join(' and ')} only: ${reasons.join(', and ')} (a function of the app may; "writable" in the overrides wins)` },
   };
+}
+
+/**
+ * Whether signed-in users may read any row of the table, as the catalog
+ * says (true without it, and for a view: its tables' policies decide): the
+ * SELECT grant, and with row-level security on, a permissive SELECT or ALL
+ * policy that applies to them.
+ */
+export function readableByUsers(table) {
+  const facts = table.catalog;
+  if (!facts || table.isView) return true;
+  if (facts.privileges && !facts.privileges.select) return false;
+  return !facts.rls || facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesToUsers(p));
 }
 
 /** The note on a table whose row-level security is off (the catalog says), given its writes. */
