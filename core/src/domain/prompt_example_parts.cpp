@@ -86,6 +86,31 @@ const column* text_label(const table& tbl) {
   return nullptr;
 }
 
+namespace {
+
+// The tables the write examples are of: creates of one whose required
+// columns are all plain values; updates and deletes of one that takes them,
+// the create's where it does.
+void pick_writes(const domain& dom, picks& p) {
+  for (const auto& tbl : dom.tables) {
+    if (p.create || !tbl.allows(write_create) || !tbl.key_column()) continue;
+    const bool plain_required = std::all_of(tbl.columns.begin(), tbl.columns.end(), [](const column& col) {
+      return !col.required || !col.writable ||
+             (col.references.empty() && !col.user_id && col.type != column_type::uuid &&
+              col.type != column_type::uuid_array);
+    });
+    if (plain_required && text_label(tbl)) p.create = &tbl;
+  }
+  if (!p.create) p.create = p.main;
+  p.update = p.remove = p.create;
+  for (auto it = dom.tables.rbegin(); it != dom.tables.rend(); ++it) {
+    if (!p.create->allows(write_update) && it->allows(write_update) && it->key_column()) p.update = &*it;
+    if (!p.create->allows(write_delete) && it->allows(write_delete) && it->key_column()) p.remove = &*it;
+  }
+}
+
+}  // namespace
+
 picks pick(const domain& dom) {
   picks p;
   // Examples show the writes a table takes: the main table takes them all
@@ -115,23 +140,7 @@ picks pick(const domain& dom) {
         if (!p.child_fk && is_reference(col) && col.references == p.main->name) p.child_fk = &col;
     if (!p.child_fk) p.child = nullptr;
   }
-  // Create examples need a table whose required columns are all plain
-  // values; updates and deletes one that takes them, that one where it does.
-  for (const auto& tbl : dom.tables) {
-    if (p.create || !tbl.allows(write_create) || !tbl.key_column()) continue;
-    const bool plain_required = std::all_of(tbl.columns.begin(), tbl.columns.end(), [](const column& col) {
-      return !col.required || !col.writable ||
-             (col.references.empty() && !col.user_id && col.type != column_type::uuid &&
-              col.type != column_type::uuid_array);
-    });
-    if (plain_required && text_label(tbl)) p.create = &tbl;
-  }
-  if (!p.create) p.create = p.main;
-  p.update = p.remove = p.create;
-  for (auto it = dom.tables.rbegin(); it != dom.tables.rend(); ++it) {
-    if (!p.create->allows(write_update) && it->allows(write_update) && it->key_column()) p.update = &*it;
-    if (!p.create->allows(write_delete) && it->allows(write_delete) && it->key_column()) p.remove = &*it;
-  }
+  pick_writes(dom, p);
   p.label = text_label(*p.main);
   std::tie(p.enum_table, p.enum_col) = first_column(
       dom, p.main, [](const column& c) { return c.type == column_type::text && c.allowed_values.size() >= 2; });

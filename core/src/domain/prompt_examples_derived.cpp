@@ -46,8 +46,6 @@ struct slot_input {
 
   const table& main() const { return *p.main; }
   const table& writes() const { return *p.create; }
-  const table& updates() const { return *p.update; }
-  const table& removes() const { return *p.remove; }
   std::string gen() const { return ref_text(p.main->ref_prefix, 1, true); }
 };
 
@@ -266,7 +264,7 @@ std::string save_generated_steps(const slot_input& in) {
 }
 
 std::string write_update_example(const slot_input& in) {
-  const table& writes = in.updates();
+  const table& writes = *in.p.update;
   const column* col = nullptr;
   for (const auto& c : writes.columns)
     if (!col && c.writable && usable(in.dom, writes, c) && c.type == column_type::text && !c.allowed_values.empty())
@@ -283,7 +281,7 @@ std::string write_update_example(const slot_input& in) {
 }
 
 std::string write_delete_example(const slot_input& in) {
-  const table& writes = in.removes();
+  const table& writes = *in.p.remove;
   return textfmt::format("`[{}]` on `{}`.", filter(key_of(writes), "in", refs_json(writes, {2, 5})), writes.name);
 }
 
@@ -429,7 +427,7 @@ const std::vector<slot_row>& slot_rows() {
       {{"saved_as_example", "how a saved artifact is marked (write)"},
        [](const slot_input& in) { return code("saved as " + ref(in.main(), 5)); }},
       {{"write_ref_filter", "a filter on one ref (write)"},
-       [](const slot_input& in) { return filter(key_of(in.updates()), "=", json_quote(ref(in.updates(), 4))); }},
+       [](const slot_input& in) { return filter(key_of(*in.p.update), "=", json_quote(ref(*in.p.update, 4))); }},
       {{"write_update_example", "an update by ref (write)"}, write_update_example},
       {{"write_delete_example", "a delete of several refs (write)"}, write_delete_example},
       {{"write_cascade_note", "what a delete also deletes, or nothing (write)"},
