@@ -680,3 +680,30 @@ test('writableOf: each write as its grant and a policy for its command (or ALL) 
   assert.doesNotMatch(rlsNote(open, []).message, /may change/);
   assert.doesNotMatch(rlsNote(open, false).message, /may change/);
 });
+
+test('with the catalog, a table signed-in users may not read is left out, unless another table references it or the overrides name it', () => {
+  const definitions = {
+    ...NOTES,
+    feedback: definition({ id: PK, owner_id: OWNER, body: TEXT }, ['id', 'owner_id', 'body']),
+  };
+  const all = { select: true, insert: true, update: true, delete: true };
+  const policy = (command) => ({ name: command, command, roles: ['authenticated'], permissive: true, using: 'owner_id = auth.uid()', check: null });
+  const facts = (policies) => ({ kind: 'table', rls: true, privileges: all, policies, references: {} });
+  const catalog = {
+    schema: 'public',
+    tables: { projects: facts([]), notes: facts([policy('ALL')]), feedback: facts([policy('INSERT')]) },
+  };
+  const { data, error, notes } = deriveDomain(spec(definitions), {}, { catalog });
+  assert.equal(error, null);
+  // projects: no policy at all, but notes.project_id references it: kept, read-only, its refs what notes hold.
+  assert.deepEqual(Object.keys(data.tables).sort(), ['notes', 'projects']);
+  assert.equal(data.tables.projects.writable, false);
+  assert.equal(data.tables.notes.columns.project_id.references, 'projects');
+  assert.deepEqual(notes.find((note) => note.path === 'tables.feedback'), {
+    path: 'tables.feedback',
+    message:
+      'left out: no row-level security policy lets a signed-in user read its rows, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it',
+  });
+  const kept = deriveDomain(spec(definitions), { tables: { feedback: {} } }, { catalog });
+  assert.equal(kept.data.tables.feedback.writable, false);
+});

@@ -82,7 +82,7 @@ const column* text_label(const table& tbl) {
   for (const auto& name : tbl.label_columns)
     if (const column* col = tbl.find_column(name); col && col->type == column_type::text) return col;
   for (const auto& col : tbl.columns)
-    if (col.type == column_type::text && col.allowed_values.empty()) return &col;
+    if (col.type == column_type::text && col.allowed_values.empty() && col.references.empty()) return &col;
   return nullptr;
 }
 
@@ -192,10 +192,13 @@ std::string example_row(const table& tbl, std::string_view which, std::string_vi
   const column* label = text_label(tbl);
   if (label) add(label->name, json_quote(new_value(tbl, which)));
   for (const auto& col : tbl.columns) {
-    if (dom && col.required && col.writable && is_reference(col) && extra.find(json_quote(col.name)) == extra.npos) {
-      const table* target = dom->find_table(col.references);
+    const bool shown =
+        std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) == tbl.hidden_columns.end();
+    if (dom && shown && &col != label && col.required && col.writable && (is_reference(col) || col.user_id) &&
+        extra.find(json_quote(col.name)) == extra.npos) {
+      const table* target = col.user_id ? nullptr : dom->find_table(col.references);
       if (col.user_id) add(col.name, json_quote(kCurrentUserRef));
-      if (target && !col.user_id) add(col.name, json_quote(ref_text(target->ref_prefix, 1)));
+      if (target) add(col.name, json_quote(ref_text(target->ref_prefix, 1)));
     }
     if (!col.required || !col.writable || &col == label || col.type == column_type::uuid || is_reference(col)) continue;
     switch (col.type) {

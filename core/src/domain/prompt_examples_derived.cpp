@@ -246,7 +246,7 @@ std::string save_generated_steps(const slot_input& in) {
   const picks& p = in.p;
   const std::string gen = in.gen();
   const std::string parent_row = example_row(in.main(), "New", textfmt::format("\"id\": \"{}\"", gen), &in.dom);
-  if (!p.child) {
+  if (!p.child || !p.child->allows(write_create)) {
     return textfmt::format(
         "1. Create the row with `\"id\": \"{}\"` in it. That marks which artifact the row saves;\n"
         "   copy the artifact's columns as they are.\n   `{}`",

@@ -218,6 +218,23 @@ TEST_CASE("prompt examples are drawn from a table that takes every write") {
   CHECK(create.find(R"(\"account_id\": \"account_1\")") != std::string::npos);
 }
 
+TEST_CASE("a create's example gives each required foreign key it shows once, as a ref, and a user id as me") {
+  auto invoices = parse_domain(R"({"name": "billing", "tables": {
+    "currencies": {"ref": "cur", "key": "code", "writable": false, "columns": {"code": {"type": "text"}}},
+    "projects": {"ref": "proj", "writable": false, "columns": {"id": {"type": "uuid", "writable": false}}},
+    "invoices": {"ref": "invoice", "owner": "user_id", "hidden": ["project_id"],
+      "columns": {"id": {"type": "uuid", "writable": false},
+                  "user_id": {"type": "uuid", "writable": false},
+                  "currency": {"type": "text", "required": true, "references": "currencies"},
+                  "project_id": {"type": "uuid", "required": true, "references": "projects"},
+                  "assignee_id": {"type": "uuid", "required": true, "references": "auth.users"}}}}})");
+  REQUIRE(invoices.ok());
+  const std::string create = derived_prompt_example(*invoices, "create_call");
+  INFO(create);
+  CHECK(create.find(R"([{\"currency\": \"cur_1\", \"assignee_id\": \"me\"}, )") != std::string::npos);
+  CHECK(create.find("project_id") == std::string::npos);
+}
+
 TEST_CASE("where no table takes every write, each write's example is of a table that takes it") {
   // A chat app as its policies have it: an audit log nobody writes, channels
   // created and deleted, messages created and edited.

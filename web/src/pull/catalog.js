@@ -32,7 +32,7 @@ export function catalogQueries(schema = 'public') {
       order by c.relname`,
     // No rows where there is no authenticated role (a database that is not Supabase-shaped).
     privileges: `select c.relname as table_name,
-        has_table_privilege('authenticated', c.oid, 'SELECT') as can_select,
+        has_any_column_privilege('authenticated', c.oid, 'SELECT') as can_select,
         has_any_column_privilege('authenticated', c.oid, 'INSERT') as can_insert,
         has_any_column_privilege('authenticated', c.oid, 'UPDATE') as can_update,
         has_table_privilege('authenticated', c.oid, 'DELETE') as can_delete

@@ -63,10 +63,13 @@ function buildTable(plan, usersTables, usersTable, notes) {
 // The tables a domain may hold, each with its key: `name → { table, given,
 // key, keyNote, assigned, decision }` (the owner is decided next). Names the
 // domain cannot hold, the session store and tables signed-in users may not
-// read (the catalog says) are left out with a note, tables the overrides
-// remove without one.
+// read (the catalog says) and no other table references are left out with a
+// note, tables the overrides remove without one.
 function planTables(tables, named, notes) {
   const plans = new Map();
+  // A table another one references stays (read-only where users may not
+  // read it): its refs are what the referencing rows hold.
+  const referenced = new Set(tables.flatMap((t) => t.columns.filter((c) => c.references && c.references.table !== t.name).map((c) => c.references.table)));
   for (const table of tables) {
     const spec = named[table.name];
     if (spec === null) continue;
@@ -78,7 +81,7 @@ function planTables(tables, named, notes) {
       notes.push({ path: `tables.${table.name}`, message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" });
       continue;
     }
-    if (spec === undefined && !readableByUsers(table)) {
+    if (spec === undefined && !readableByUsers(table) && !referenced.has(table.name)) {
       notes.push({
         path: `tables.${table.name}`,
         message: `left out: ${table.catalog.privileges?.select === false ? 'the authenticated role may not select from it' : 'no row-level security policy lets a signed-in user read its rows'}, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it`,
