@@ -192,10 +192,8 @@ std::string example_row(const table& tbl, std::string_view which, std::string_vi
   const column* label = text_label(tbl);
   if (label) add(label->name, json_quote(new_value(tbl, which)));
   for (const auto& col : tbl.columns) {
-    const bool shown =
-        std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) == tbl.hidden_columns.end();
-    if (dom && shown && &col != label && col.required && col.writable && (is_reference(col) || col.user_id) &&
-        extra.find(json_quote(col.name)) == extra.npos) {
+    if (dom && !is_hidden(tbl, col) && &col != label && col.required && col.writable &&
+        (is_reference(col) || col.user_id) && extra.find(json_quote(col.name)) == extra.npos) {
       const table* target = col.user_id ? nullptr : dom->find_table(col.references);
       if (col.user_id) add(col.name, json_quote(kCurrentUserRef));
       if (target) add(col.name, json_quote(ref_text(target->ref_prefix, 1)));

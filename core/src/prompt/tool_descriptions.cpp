@@ -131,11 +131,9 @@ void append_function_list(std::string& out, const domain& dom, const tool_schema
 }  // namespace
 
 std::string tool_description(const domain& dom, tool_kind kind, const tool_schema_options& options) {
-  const table* example = ref_table(dom, kind == tool_kind::read     ? 0
-                                        : kind == tool_kind::create ? write_create
-                                        : kind == tool_kind::update ? write_update
-                                        : kind == tool_kind::remove ? write_delete
-                                                                    : write_all);
+  // A write's example table takes that write; db_call's and db_aggregate's
+  // one that takes any.
+  const table* example = ref_table(dom, kind == tool_kind::read ? 0 : write_of(kind) ? write_of(kind) : write_all);
   const std::string prefix = example ? example->ref_prefix : "row";
   const std::string key = example ? example->key_column()->name : "id";
   switch (kind) {

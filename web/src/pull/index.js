@@ -18,7 +18,7 @@ import { checkFunctionOverrides, deriveFunctions } from './functions.js';
 import { assignedKeys, keyOf } from './keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
-import { decideOwners, ownerNote, readableByUsers, rlsNote, usersTableOf, writableOf } from './owners.js';
+import { decideOwners, ownerNote, rlsNote, unreadableBecause, usersTableOf, writableOf } from './owners.js';
 import { argumentTables, unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -81,10 +81,11 @@ function planTables(tables, named, notes) {
       notes.push({ path: `tables.${table.name}`, message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" });
       continue;
     }
-    if (spec === undefined && !readableByUsers(table) && !referenced.has(table.name)) {
+    const unreadable = spec === undefined && !referenced.has(table.name) ? unreadableBecause(table) : null;
+    if (unreadable) {
       notes.push({
         path: `tables.${table.name}`,
-        message: `left out: ${table.catalog.privileges?.select === false ? 'the authenticated role may not select from it' : 'no row-level security policy lets a signed-in user read its rows'}, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it`,
+        message: `left out: ${unreadable}, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it`,
       });
       continue;
     }

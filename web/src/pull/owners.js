@@ -135,7 +135,8 @@ export function writableOf(table, key, owner) {
   // a delete reads the rows its filters select: PostgreSQL holds both to the
   // SELECT grant and policies.
   const readsBack = 'and every write reads back the rows it changed';
-  if (facts.privileges && !facts.privileges.select) return readOnly(`the authenticated role may not select from it, ${readsBack}`);
+  const unreadable = unreadableBecause(table);
+  if (facts.privileges && !facts.privileges.select) return readOnly(`${unreadable}, ${readsBack}`);
   let allowed = granted;
   if (!facts.rls) {
     if (!owner) {
@@ -145,7 +146,7 @@ export function writableOf(table, key, owner) {
     const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
     allowed = granted.filter(({ command }) => policies.some((p) => p.command === command || p.command === 'ALL'));
     if (allowed.length === 0) return readOnly('no row-level security policy lets a signed-in user insert, update or delete its rows');
-    if (!readableByUsers(table)) return readOnly(`no row-level security policy lets a signed-in user read its rows, ${readsBack}`);
+    if (unreadable) return readOnly(`${unreadable}, ${readsBack}`);
   }
   if (allowed.length === WRITES.length) return { writable: true, note: null };
   const reasons = [];
@@ -161,16 +162,17 @@ export function writableOf(table, key, owner) {
 }
 
 /**
- * Whether signed-in users may read any row of the table, as the catalog
- * says (true without it, and for a view: its tables' policies decide): the
- * SELECT grant, and with row-level security on, a permissive SELECT or ALL
- * policy that applies to them.
+ * Why signed-in users may read no row of the table, as the catalog says, or
+ * null when they may (always without it, and for a view: its tables'
+ * policies decide): no SELECT grant, or row-level security on with no
+ * permissive SELECT or ALL policy that applies to them.
  */
-export function readableByUsers(table) {
+export function unreadableBecause(table) {
   const facts = table.catalog;
-  if (!facts || table.isView) return true;
-  if (facts.privileges && !facts.privileges.select) return false;
-  return !facts.rls || facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesToUsers(p));
+  if (!facts || table.isView) return null;
+  if (facts.privileges && !facts.privileges.select) return 'the authenticated role may not select from it';
+  const readable = !facts.rls || facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesToUsers(p));
+  return readable ? null : 'no row-level security policy lets a signed-in user read its rows';
 }
 
 /** The note on a table whose row-level security is off (the catalog says), given its writes. */

@@ -56,13 +56,20 @@ struct tool_effect {
 /// The effect of `kind`; never fails.
 tool_effect effect_of(tool_kind kind);
 
+/// The write `kind` makes on a table's rows (table::writes), or 0 for a tool
+/// that makes none (reads, db_call).
+inline unsigned char write_of(tool_kind kind) {
+  return kind == tool_kind::create   ? write_create
+         : kind == tool_kind::update ? write_update
+         : kind == tool_kind::remove ? write_delete
+                                     : 0;
+}
+
 /// Whether `tbl` takes `kind`'s calls: reads always, a write when the table
 /// allows it (table::writes), db_call never (it names a function).
 inline bool takes(const table& tbl, tool_kind kind) {
   if (kind == tool_kind::read || kind == tool_kind::aggregate) return true;
-  return kind != tool_kind::call && tbl.allows(kind == tool_kind::create   ? write_create
-                                               : kind == tool_kind::update ? write_update
-                                                                           : write_delete);
+  return write_of(kind) && tbl.allows(write_op(write_of(kind)));
 }
 
 /// The field name that asks for semantic search (`similar`).
