@@ -23,6 +23,7 @@ const TEST_HOMES = {
   whole_number: 'tool_call', // whole_number of values.h against strtod
   keys: 'api', // keys of every type through every layer, up to the api calls
   table_writes: 'domain', // a table's writes, from its domain setting through the tools, the schema and the refusals
+  write_only: 'domain', // tables users may add rows to but not read: their creates, unread back, and the refusals
 };
 // Shared by the tests of every subsystem, at tests/core/ itself.
 const TEST_SUPPORT = ['golden', 'main.cpp', 'prompt_support.h', 'request_text.h', 'support.h', 'team_domain.h'];

@@ -114,6 +114,7 @@ std::string_view table::write_note() const {
   static constexpr std::string_view notes[] = {
       ", read-only",           ", no update or delete", ", no create or delete", ", no delete",
       ", no create or update", ", no update",           ", no create",           ""};
+  if (!readable) return kWriteOnlyNote;
   return notes[writable ? writes & write_all : 0];
 }
 

@@ -262,6 +262,18 @@ status parse_writes(table& tbl, std::optional<json_value> given, const std::stri
                       "must be true, false or a list of the writes it takes: \"create\", \"update\", \"delete\"");
 }
 
+// `"readable": false`: a table users may add rows to but not read (a
+// feedback form's). It takes creates only, which are sent without reading
+// their rows back (docs/own-schema.md#write-only-tables).
+status parse_readable(table& tbl, json_value spec, const std::string& path) {
+  if (read_flag(spec.find("readable"), tbl.readable) == field_state::wrong_type)
+    return config_error(path + ".readable", "must be true or false");
+  if (tbl.readable) return ok_status();
+  if (auto given = spec.find("writable"); !given || given->is_null()) tbl.writes = write_create;
+  if (tbl.writes == write_create && tbl.writable) return ok_status();
+  return config_error(path + ".writable", "a table users cannot read takes creates only: [\"create\"]");
+}
+
 // `"exposed": false`: a table the API does not serve, whose rows are refs
 // only (the target of a foreign key into another schema). It has a
 // one-column key for its refs and is never written.
@@ -288,7 +300,7 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
     return config_error(path, textfmt::format("table name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
   if (auto ok = known_keys(spec,
-                           {"ref", "key", "owner", "scope", "user_owned", "writable", "exposed", "label",
+                           {"ref", "key", "owner", "scope", "user_owned", "writable", "readable", "exposed", "label",
                             "label_format", "hidden", "relations", "middleware", "columns"},
                            path);
       !ok)
@@ -300,14 +312,16 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
     return config_error(path + ".ref",
                         "must be a lower-case identifier that does not start with 'gen' and is not 'me'");
   if (auto ok = parse_writes(tbl, spec.find("writable"), path); !ok) return ok.take_error();
+  if (auto ok = parse_readable(tbl, spec, path); !ok) return ok.take_error();
 
   if (auto ok = parse_columns(tbl, spec, path); !ok) return ok.take_error();
   if (auto ok = parse_key(tbl, spec, path); !ok) return ok.take_error();
   if (auto ok = parse_owner(tbl, spec, domain_owner, path); !ok) return ok.take_error();
-  // A table without a key has no way to name one row: reads only.
-  if (tbl.key.empty() && tbl.writable && spec.find("writable"))
+  // A table without a key has no way to name one row: reads only (creates
+  // that are never read back need none).
+  if (tbl.key.empty() && tbl.readable && tbl.writable && spec.find("writable"))
     return config_error(path + ".writable", "a table without a key cannot be written; give its \"key\"");
-  if (tbl.key.empty()) tbl.writable = false;
+  if (tbl.key.empty() && tbl.readable) tbl.writable = false;
   if (auto ok = parse_exposure(tbl, spec, path); !ok) return ok.take_error();
   if (auto ok = parse_presentation(tbl, spec, path); !ok) return ok.take_error();
 

@@ -93,7 +93,7 @@ namespace {
 // the create's where it does.
 void pick_writes(const domain& dom, picks& p) {
   for (const auto& tbl : dom.tables) {
-    if (p.create || !tbl.allows(write_create) || !tbl.key_column()) continue;
+    if (p.create || !tbl.allows(write_create) || !tbl.readable || !tbl.key_column()) continue;
     const bool plain_required = std::all_of(tbl.columns.begin(), tbl.columns.end(), [](const column& col) {
       return !col.required || !col.writable ||
              (col.references.empty() && !col.user_id && col.type != column_type::uuid &&
@@ -119,19 +119,19 @@ picks pick(const domain& dom) {
   const table_test writes_tests[] = {[](const table& t) { return t.writable && t.writes == write_all; },
                                      [](const table& t) { return t.allows(write_create); }};
   for (const table_test writable : writes_tests) {
-    auto owned = [&](const table& tbl) { return tbl.has_owner() && writable(tbl) && tbl.key_column(); };
+    auto owned = [&](const table& tbl) { return tbl.has_owner() && writable(tbl) && tbl.readable && tbl.key_column(); };
     for (const auto& tbl : dom.tables)
       if (!p.main && owned(tbl) && !tbl.relations.empty() && dom.find_table(tbl.relations.front().table)) p.main = &tbl;
     for (const auto& tbl : dom.tables)
       if (!p.main && owned(tbl) && !tbl.label_columns.empty()) p.main = &tbl;
     for (const auto& tbl : dom.tables)
-      if (!p.main && writable(tbl) && tbl.key_column()) p.main = &tbl;
+      if (!p.main && writable(tbl) && tbl.readable && tbl.key_column()) p.main = &tbl;
   }
   for (const auto& tbl : dom.tables)
-    if (!p.main && tbl.key_column()) p.main = &tbl;
+    if (!p.main && tbl.readable && tbl.key_column()) p.main = &tbl;
   if (!p.main) p.main = &dom.tables.front();
   for (const auto& tbl : dom.tables)
-    if (!p.second && &tbl != p.main) p.second = &tbl;
+    if (!p.second && &tbl != p.main && tbl.readable) p.second = &tbl;
   if (!p.second) p.second = p.main;
   if (!p.main->relations.empty()) {
     p.child = dom.find_table(p.main->relations.front().table);

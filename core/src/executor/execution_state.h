@@ -338,6 +338,8 @@ struct execution::state {
   // unknown, and says so. Created rows carry client ids, so such a create
   // is settled by reading its rows back.
   void consume_write(need_response answer);
+  /// A write_outcome_unknown error, whose hint fits a write-only table.
+  error outcome_unknown(const need_response& answer, std::string_view what, std::string_view why) const;
 
   static bool is_rows_array(std::string_view body);
 

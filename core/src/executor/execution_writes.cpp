@@ -45,9 +45,29 @@ void execution::state::promote_saved(std::string_view body) {
   });
 }
 
+error execution::state::outcome_unknown(const need_response& answer, std::string_view what,
+                                        std::string_view why) const {
+  error err = detail::write_outcome_unknown(answer, what, why);
+  if (!effective->tbl->readable)
+    err.hint = textfmt::format("{} cannot be read to check: {}", effective->tbl->name,
+                               created_ids.empty()
+                                   ? "do not send it again; tell the user it may or may not have been saved"
+                                   : "the same db_create again reuses its row ids, so it cannot save them twice");
+  return err;
+}
+
 void execution::state::consume_write(need_response answer) {
   const tool_call& call = *effective;
   const std::string what = textfmt::format("{} on {}", tool, call.tbl->name);
+  const bool reads_back = call.tbl->readable;
+  if (succeeded(answer) && !reads_back) {
+    // A write-only table's create (return=minimal): its rows are not shown.
+    main_status = answer.status;
+    main_total = static_cast<long long>(call.rows.size());
+    record.notes.push_back(textfmt::format("{} is write-only: the {} saved, and cannot be read back (no refs)",
+                                           call.tbl->name, call.rows.size() == 1 ? "row was" : "rows were"));
+    return complete_main(alfred::result<std::string>(std::string("[]")), 0);
+  }
   if (succeeded(answer) && is_rows_array(answer.body)) {
     main_status = answer.status;
     main_body = std::move(answer.body);
@@ -63,8 +83,8 @@ void execution::state::consume_write(need_response answer) {
                               detail::status_line(answer.status))
             : textfmt::format("the database answered {} but its answer was cut off",
                               detail::status_line(answer.status));
-    error unknown = detail::write_outcome_unknown(answer, what, why);
-    if (!created_ids.empty() && answer.failure != transport_failure::too_large)
+    error unknown = outcome_unknown(answer, what, why);
+    if (!created_ids.empty() && reads_back && answer.failure != transport_failure::too_large)
       return verify_created(std::move(unknown),
                             textfmt::format("the database's answer ({}) could not be read; the created rows were read "
                                             "back by id",
@@ -74,7 +94,7 @@ void execution::state::consume_write(need_response answer) {
   if (answer.status == 0 || answer.failure != transport_failure::none) {
     if (!detail::maybe_sent(answer)) return fail(detail::database_error(answer, what));
     const std::string reason = detail::clip_utf8(answer.body, 200);
-    return fail(detail::write_outcome_unknown(
+    return fail(outcome_unknown(
         answer, what,
         answer.status == 0
             ? textfmt::format("the request was sent but no answer came ({})", reason.empty() ? "no response" : reason)
@@ -85,16 +105,20 @@ void execution::state::consume_write(need_response answer) {
   // between (a gateway, a proxy), which may have given up after the
   // database committed.
   if (answer.status >= 500 && err.db_code.empty())
-    return fail(detail::write_outcome_unknown(
+    return fail(outcome_unknown(
         answer, what,
         textfmt::format("{} came from something other than the database", detail::status_line(answer.status))));
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
   // another unique column.
-  if (err.db_code == "23505" && !created_ids.empty())
+  if (err.db_code == "23505" && !created_ids.empty() && reads_back)
     return verify_created(std::move(err),
                           "these rows were inserted by an earlier attempt whose answer was lost (same row ids); "
                           "nothing was inserted twice");
+  if (err.db_code == "23505" && !created_ids.empty())
+    err.hint =
+        "if this db_create repeats one whose outcome was unknown, that one saved the rows (same row ids): "
+        "tell the user; else a value must be unique";
   fail(err);
 }
 

@@ -230,6 +230,9 @@ class request_writer {
       write_row(w, call_.rows.front(), owner);
     }
     req_.body = std::move(body);
+    // A write-only table's rows cannot be read back: PostgreSQL would hold
+    // the read-back to the SELECT policies the table does not have.
+    if (!tbl_.readable) return void(req_.prefer += "return=minimal");
     query_.add("select", "*");
     req_.prefer += "return=representation";
   }

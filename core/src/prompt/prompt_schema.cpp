@@ -113,7 +113,9 @@ void append_schema_body(std::string& out, const domain& dom, std::span<const std
           dom.functions.empty() ? "the rows that reference it" : "function results and the rows that reference it");
       continue;
     }
-    if (tbl.key_column())
+    if (!tbl.readable)
+      textfmt::format_to(out, "\n### {} ({})\n", tbl.name, tbl.write_note().substr(2));
+    else if (tbl.key_column())
       textfmt::format_to(out, "\n### {} (refs {}){}\n", tbl.name, ref_pattern(tbl.ref_prefix), tbl.write_note());
     else if (!tbl.key.empty())
       textfmt::format_to(out, "\n### {} (rows named by {}){}\n", tbl.name, textfmt::join(tbl.key, " + "),

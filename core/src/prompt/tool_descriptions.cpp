@@ -55,7 +55,9 @@ void append_table_line(std::string& out, const domain& dom, const table& tbl, co
         dom.functions.empty() ? "the rows that reference it" : "db_call results and the rows that reference it");
     return;
   }
-  if (tbl.key_column())
+  if (!tbl.readable)
+    out.append(tbl.write_note().substr(2));
+  else if (tbl.key_column())
     out.append(ref_pattern(tbl.ref_prefix)).append(tbl.write_note());
   else if (!tbl.key.empty())
     textfmt::format_to(out, "rows named by {}{}", textfmt::join(tbl.key, " + "), tbl.write_note());
@@ -168,8 +170,11 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
       return textfmt::format(
           "Create rows (one, or a batch). Link rows with refs{}, including generated artifacts not saved yet (gen_ "
           "refs). The owner and keys the database assigns are set for you. Returns the created rows with their new "
-          "refs.",
-          link_example(dom));
+          "refs{}.",
+          link_example(dom),
+          std::any_of(dom.tables.begin(), dom.tables.end(), [](const table& t) { return !t.readable; })
+              ? " (a write-only table's: how many were saved)"
+              : "");
     case tool_kind::update:
       return textfmt::format(
           "Change the rows the filters select (identify them by ref: {} = {}). Returns the changed rows.", key,

@@ -17,7 +17,7 @@ namespace alfred::detail {
 /// use (never one domain's words in shared text).
 inline const table* ref_table(const domain& dom, unsigned char writes) {
   for (const auto& tbl : dom.tables)
-    if (tbl.exposed && tbl.key_column() && (!writes || tbl.allows(write_op(writes)))) return &tbl;
+    if (tbl.exposed && tbl.readable && tbl.key_column() && (!writes || tbl.allows(write_op(writes)))) return &tbl;
   return nullptr;
 }
 

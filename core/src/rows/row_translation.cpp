@@ -118,7 +118,7 @@ std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const
       continue;
     // A table the API does not serve cannot be joined (its lookup is not sent either).
     const table* target = dom.find_table(col.references);
-    if (!target || !target->exposed || !target->key_column()) continue;
+    if (!target || !target->exposed || !target->readable || !target->key_column()) continue;
     const std::string select = label_select(*target);
     if (select.find(',') == std::string::npos) continue;  // a label of the key alone: nothing to bring
     // No column is named so (a column's name starts with a letter); past

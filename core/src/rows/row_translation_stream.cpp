@@ -95,7 +95,7 @@ class row_stream : json_value_copier {
     for (const auto& item : unlabeled_.rows) {
       // A table the API does not expose cannot be read for labels: its refs
       // are labelled where function results hand them out.
-      if (!item.tbl->exposed || !wanted_row(item)) continue;
+      if (!item.tbl->exposed || !item.tbl->readable || !wanted_row(item)) continue;
       auto it = std::find_if(out.begin(), out.end(), [&](const label_lookup& l) { return l.target == item.tbl; });
       if (it == out.end()) it = out.insert(out.end(), label_lookup{item.tbl, {}});
       it->keys.push_back(item.is_uuid ? uuid_text(item.bits) : item.text);

@@ -165,6 +165,13 @@ class call_parser : detail::call_stage {
                                    "results and the rows referencing them give",
                                    tbl->name, ref_pattern(tbl->ref_prefix)),
                    unserved_hint(*tbl)};
+    if (!tbl->readable && kind_ != tool_kind::create)
+      return error{codes::write_only_table, "table",
+                   textfmt::format("{} is write-only here: users may add rows to it (db_create) but not read, change "
+                                   "or delete them; {} is not allowed on it",
+                                   tbl->name, tool_name(kind_)),
+                   textfmt::format("tell the user its rows cannot be shown or changed here{}",
+                                   dom_.functions.empty() ? "" : ", unless a db_call function does it")};
     if (!takes(*tbl, kind_))
       return error{codes::read_only_table, "table",
                    textfmt::format("{} {}{} here; {} is not allowed on it", tbl->name, tbl->writable ? "takes " : "is ",

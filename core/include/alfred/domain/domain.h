@@ -49,6 +49,9 @@ enum class column_type {
 /// The name used in the domain JSON and in error messages ("text[]").
 std::string_view column_type_name(column_type type);
 
+/// What the schema says of a table users may add rows to but not read.
+inline constexpr std::string_view kWriteOnlyNote = ", write-only: db_create adds rows, which cannot be read back";
+
 /// A write the model makes on a table's rows, as bits of `table::writes`.
 enum write_op : unsigned char { write_create = 1, write_update = 2, write_delete = 4, write_all = 7 };
 
@@ -151,6 +154,11 @@ struct table {
   /// delete its rows): write_op bits, every write by default
   /// (docs/own-schema.md#writable).
   unsigned char writes = write_all;
+  /// False for a table users may add rows to but not read (`"readable":
+  /// false`, a feedback form's): no reads, creates only, sent without
+  /// reading their rows back, so they get no refs
+  /// (docs/own-schema.md#write-only-tables).
+  bool readable = true;
   /// False for a table the API does not expose (a foreign key's target in a
   /// schema PostgREST does not serve, such as basejump's `accounts`): its rows
   /// are refs the model gets from function results and from the rows that
@@ -179,7 +187,8 @@ struct table {
   /// Whether the model may make write `op` on it.
   bool allows(write_op op) const { return writable && (writes & op) != 0; }
   /// What the schema says after the table's refs: ", read-only", the writes
-  /// it does not take (", no create or delete"), or "" when it takes all.
+  /// it does not take (", no create or delete"), kWriteOnlyNote, or "" when
+  /// it takes all.
   std::string_view write_note() const;
   /// Whether rows are keyed by user ids (`profiles.id` references
   /// auth.users, or is the owner): `me` names the signed-in user's own row.

@@ -65,10 +65,11 @@ inline unsigned char write_of(tool_kind kind) {
                                      : 0;
 }
 
-/// Whether `tbl` takes `kind`'s calls: reads always, a write when the table
-/// allows it (table::writes), db_call never (it names a function).
+/// Whether `tbl` takes `kind`'s calls: reads unless it is write-only, a write
+/// when the table allows it (table::writes), db_call never (it names a
+/// function).
 inline bool takes(const table& tbl, tool_kind kind) {
-  if (kind == tool_kind::read || kind == tool_kind::aggregate) return true;
+  if (kind == tool_kind::read || kind == tool_kind::aggregate) return tbl.readable;
   return write_of(kind) && tbl.allows(write_op(write_of(kind)));
 }
 
