@@ -123,7 +123,7 @@ revoke insert, update, delete on public.audit from authenticated;
 -- No row-level security at all.
 create table public.notes (id uuid primary key default gen_random_uuid(), body text);
 
--- Users send it but never read it: with the catalog, nothing the model could do with it.
+-- Users send it but never read it: with the catalog, write-only.
 create table public.feedback (id bigint generated always as identity primary key, body text not null, user_id uuid not null default auth.uid());
 alter table public.feedback enable row level security;
 create policy "send feedback" on public.feedback for insert to authenticated with check (user_id = auth.uid());
@@ -195,6 +195,15 @@ const WITH_CATALOG = {
     },
     countries: COUNTRIES,
     daily_stats: DAILY_STATS,
+    // Users send it and never read it: write-only.
+    feedback: {
+      ref: 'feed',
+      owner: 'user_id',
+      writable: ['create'],
+      readable: false,
+      label: ['body'],
+      columns: { id: { type: 'integer', writable: false, nullable: false }, body: { type: 'text', required: true }, user_id: { type: 'uuid', writable: false, nullable: false } },
+    },
     messages: {
       ref: 'message',
       owner: 'user_id',
@@ -253,9 +262,9 @@ test('with the catalog: owners from the policies (any name, the key of profiles,
     { path: 'tables.countries.writable', message: 'read-only: no row-level security policy lets a signed-in user insert, update or delete its rows' },
     { path: 'tables.daily_stats.key', message: 'read-only: its primary key (day date) is of type date; a key is uuid, integer or text' },
     {
-      path: 'tables.feedback',
+      path: 'tables.feedback.readable',
       message:
-        'left out: no row-level security policy lets a signed-in user read its rows, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it',
+        'write-only: no row-level security policy lets a signed-in user read its rows, so users may only add rows to it, which are not read back (no refs); "readable" and "writable" in the overrides win',
     },
     { path: 'tables.messages.writable', message: `create and update only: no row-level security policy lets a signed-in user delete its rows${THE_APP_MAY}` },
     // Read-only for the real reason: row-level security is off and no column says whose a row is.
@@ -397,6 +406,13 @@ test('the pulled domain drives real calls: the owner is me on creates, bigint id
     { code: 'country_1', name: 'France' },
     { code: 'country_2', name: 'Germany' },
   ]);
+  // Write-only: sent without a read-back, saved as the user's, and never read.
+  const sent = await act.execute('db_create', { table: 'feedback', data: [{ body: 'Love it' }, { body: 'Dark mode?' }] });
+  assert.deepEqual([sent.error, sent.data, sent.count], [null, [], 2]);
+  assert.match(sent.query.notes.join('\n'), /saved in feedback, write-only/);
+  const text = JSON.parse(await act.callToolText('db_create', { table: 'feedback', data: { body: 'Thanks' } }));
+  assert.deepEqual([text.ok, text.count, text.rows], [true, 1, []]);
+  assert.equal((await act.execute('db_read', { table: 'feedback' })).error.code, 'write_only_table');
   const created = ok(await act.execute('db_create', { table: 'tasks', data: { title: 'Ship it', assignee_id: 'me', country: 'country_2' } }));
   assert.deepEqual([created.id, created.author_id, created.assignee_id, created.country], ['task_1', 'me', 'me', 'country_2']);
   assert.deepEqual(ok(await act.execute('db_read', { table: 'channel_activity' })), [{ id: 'ca_1', slug: 'general', message_count: 1 }]);
@@ -406,6 +422,8 @@ test('the pulled domain drives real calls: the owner is me on creates, bigint id
   assert.deepEqual(rows, [{ message: 'hello', user_id: ADA.id, channels: { slug: 'general', created_by: ADA.id } }]);
   const tasks = await (await fetch(`${stack().restUrl}/tasks?select=title,author_id,assignee_id,country`, { headers: { apikey: stack().serviceKey, authorization: `Bearer ${stack().serviceKey}` } })).json();
   assert.deepEqual(tasks, [{ title: 'Ship it', author_id: ADA.id, assignee_id: ADA.id, country: 'de' }]);
+  const feedback = await (await fetch(`${stack().restUrl}/feedback?select=body,user_id&order=id`, { headers: { apikey: stack().serviceKey, authorization: `Bearer ${stack().serviceKey}` } })).json();
+  assert.deepEqual(feedback, [{ body: 'Love it', user_id: ADA.id }, { body: 'Dark mode?', user_id: ADA.id }, { body: 'Thanks', user_id: ADA.id }]);
 });
 
 test('the catalog reader on PGlite: kinds, row-level security, the authenticated role\'s grants, policies as pg_policies shows them, foreign keys into auth.users', () => {
@@ -531,7 +549,7 @@ test('alfred-act domain pull --db-url reads the catalog with node-postgres; the 
   const lines = stderr.trim().split('\n');
   assert.equal(lines.length, 15);
   assert.equal(lines[0], "note: tables.act_sessions: left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model");
-  assert.equal(lines.at(-1), `wrote ${out}: 11 tables (audit, channel_activity, channel_members, channels, countries, daily_stats, messages, notes, profiles, tags, tasks)`);
+  assert.equal(lines.at(-1), `wrote ${out}: 12 tables (audit, channel_activity, channel_members, channels, countries, daily_stats, feedback, messages, notes, profiles, tags, tasks)`);
   assert.doesNotMatch(stderr, /secret/);
 
   const closed = await freePort();

@@ -664,12 +664,25 @@ test('writableOf: each write as its grant and a policy for its command (or ALL) 
   );
   // A restrictive policy, or one for another role, lets nobody write.
   assert.deepEqual(writes({ policies: [policy('SELECT'), policy('DELETE', { permissive: false }), policy('INSERT', { roles: ['service_role'] }), policy('UPDATE')] }).writable, ['update']);
-  // Every write reads back the rows it changed: PostgreSQL holds that to the SELECT grant and policies.
+  // A table users may insert into and not read is write-only: its creates are not read back.
   assert.deepEqual(writes({ policies: [policy('INSERT')] }), {
+    writable: ['create'],
+    readable: false,
+    note: {
+      path: 'tables.t.readable',
+      message: 'write-only: no row-level security policy lets a signed-in user read its rows, so users may only add rows to it, which are not read back (no refs); "readable" and "writable" in the overrides win',
+    },
+  });
+  assert.equal(writes({ policies: [policy('ALL')], privileges: { ...all, select: false } }).note.message, 'write-only: the authenticated role may not select from it, so users may only add rows to it, which are not read back (no refs); "readable" and "writable" in the overrides win');
+  // Every other write reads the rows it changes: PostgreSQL holds that to the SELECT grant and policies.
+  assert.deepEqual(writes({ policies: [policy('UPDATE')] }), {
     writable: false,
     note: { path: 'tables.t.writable', message: 'read-only: no row-level security policy lets a signed-in user read its rows, and every write reads back the rows it changed' },
   });
-  assert.equal(writes({ policies: [policy('ALL')], privileges: { ...all, select: false } }).note.message, 'read-only: the authenticated role may not select from it, and every write reads back the rows it changed');
+  // Row-level security off and no SELECT grant: write-only, owner or not; no note that every user reads every row.
+  const insertOnly = { rls: false, policies: [], privileges: { select: false, insert: true, update: false, delete: false } };
+  assert.deepEqual(writes(insertOnly).writable, ['create']);
+  assert.equal(rlsNote(table(insertOnly), ['create']), null);
   // Row-level security off: the grants decide, on a table with an owner.
   assert.deepEqual(writes({ rls: false, policies: [], privileges: { ...all, update: false, delete: false } }, 'user_id').writable, ['create']);
 
@@ -681,7 +694,7 @@ test('writableOf: each write as its grant and a policy for its command (or ALL) 
   assert.doesNotMatch(rlsNote(open, false).message, /may change/);
 });
 
-test('with the catalog, a table signed-in users may not read is left out, unless another table references it or the overrides name it', () => {
+test('with the catalog, a table signed-in users may neither read nor add to is left out, unless another table references it or the overrides name it; one they may add to is write-only', () => {
   const definitions = {
     ...NOTES,
     feedback: definition({ id: PK, owner_id: OWNER, body: TEXT }, ['id', 'owner_id', 'body']),
@@ -691,7 +704,7 @@ test('with the catalog, a table signed-in users may not read is left out, unless
   const facts = (policies) => ({ kind: 'table', rls: true, privileges: all, policies, references: {} });
   const catalog = {
     schema: 'public',
-    tables: { projects: facts([]), notes: facts([policy('ALL')]), feedback: facts([policy('INSERT')]) },
+    tables: { projects: facts([]), notes: facts([policy('ALL')]), feedback: facts([policy('DELETE')]) },
   };
   const { data, error, notes } = deriveDomain(spec(definitions), {}, { catalog });
   assert.equal(error, null);
@@ -702,8 +715,16 @@ test('with the catalog, a table signed-in users may not read is left out, unless
   assert.deepEqual(notes.find((note) => note.path === 'tables.feedback'), {
     path: 'tables.feedback',
     message:
-      'left out: no row-level security policy lets a signed-in user read its rows, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it',
+      'left out: no row-level security policy lets a signed-in user read its rows, and none may add rows to it, so every read would be empty and every write refused; add a SELECT policy, or name the table in the overrides to keep it',
   });
   const kept = deriveDomain(spec(definitions), { tables: { feedback: {} } }, { catalog });
   assert.equal(kept.data.tables.feedback.writable, false);
+
+  // An INSERT policy alone: kept, write-only, and the core takes it.
+  const sent = deriveDomain(spec(definitions), {}, { catalog: { ...catalog, tables: { ...catalog.tables, feedback: facts([policy('INSERT')]) } } });
+  assert.equal(sent.error, null);
+  assert.equal(sent.data.tables.feedback.readable, false);
+  assert.deepEqual(sent.data.tables.feedback.writable, ['create']);
+  assert.equal(sent.data.tables.feedback.owner, 'owner_id');
+  assert.match(sent.notes.find((note) => note.path === 'tables.feedback.readable').message, /^write-only: /);
 });

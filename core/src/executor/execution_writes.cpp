@@ -48,11 +48,12 @@ void execution::state::promote_saved(std::string_view body) {
 error execution::state::outcome_unknown(const need_response& answer, std::string_view what,
                                         std::string_view why) const {
   error err = detail::write_outcome_unknown(answer, what, why);
+  // The hint's tail: "a repeated db_create of the same data reuses its row ids, …".
+  const std::string_view hint = detail::write_outcome_unknown_hint();
   if (!effective->tbl->readable)
     err.hint = textfmt::format("{} cannot be read to check: {}", effective->tbl->name,
-                               created_ids.empty()
-                                   ? "do not send it again; tell the user it may or may not have been saved"
-                                   : "the same db_create again reuses its row ids, so it cannot save them twice");
+                               created_ids.empty() ? "do not send it again; tell the user it may have been saved"
+                                                   : hint.substr(hint.find("a repeated")));
   return err;
 }
 
@@ -64,8 +65,7 @@ void execution::state::consume_write(need_response answer) {
     // A write-only table's create (return=minimal): its rows are not shown.
     main_status = answer.status;
     main_total = static_cast<long long>(call.rows.size());
-    record.notes.push_back(textfmt::format("{} is write-only: the {} saved, and cannot be read back (no refs)",
-                                           call.tbl->name, call.rows.size() == 1 ? "row was" : "rows were"));
+    record.notes.push_back(textfmt::format("saved in {}{}", call.tbl->name, kWriteOnlyNote));
     return complete_main(alfred::result<std::string>(std::string("[]")), 0);
   }
   if (succeeded(answer) && is_rows_array(answer.body)) {
@@ -111,14 +111,14 @@ void execution::state::consume_write(need_response answer) {
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
   // another unique column.
+  static constexpr std::string_view kInsertedEarlier =
+      "these rows were inserted by an earlier attempt whose answer was lost (same row ids)";
   if (err.db_code == "23505" && !created_ids.empty() && reads_back)
-    return verify_created(std::move(err),
-                          "these rows were inserted by an earlier attempt whose answer was lost (same row ids); "
-                          "nothing was inserted twice");
+    return verify_created(std::move(err), textfmt::format("{}; nothing was inserted twice", kInsertedEarlier));
+  // A write-only table's rows cannot be read to tell which it was.
   if (err.db_code == "23505" && !created_ids.empty())
-    err.hint =
-        "if this db_create repeats one whose outcome was unknown, that one saved the rows (same row ids): "
-        "tell the user; else a value must be unique";
+    err.hint = textfmt::format("if this repeats a db_create whose outcome was unknown, {}; else {}", kInsertedEarlier,
+                               err.hint);
   fail(err);
 }
 

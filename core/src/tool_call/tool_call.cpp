@@ -165,17 +165,12 @@ class call_parser : detail::call_stage {
                                    "results and the rows referencing them give",
                                    tbl->name, ref_pattern(tbl->ref_prefix)),
                    unserved_hint(*tbl)};
-    if (!tbl->readable && kind_ != tool_kind::create)
-      return error{codes::write_only_table, "table",
-                   textfmt::format("{} is write-only here: users may add rows to it (db_create) but not read, change "
-                                   "or delete them; {} is not allowed on it",
-                                   tbl->name, tool_name(kind_)),
-                   textfmt::format("tell the user its rows cannot be shown or changed here{}",
-                                   dom_.functions.empty() ? "" : ", unless a db_call function does it")};
+    // A write-only table (`"readable": false`) takes creates alone.
     if (!takes(*tbl, kind_))
-      return error{codes::read_only_table, "table",
-                   textfmt::format("{} {}{} here; {} is not allowed on it", tbl->name, tbl->writable ? "takes " : "is ",
-                                   tbl->write_note().substr(2), tool_name(kind_)),
+      return error{tbl->readable ? codes::read_only_table : codes::write_only_table, "table",
+                   textfmt::format("{} {}{} here; {} is not allowed on it", tbl->name,
+                                   tbl->writable && tbl->readable ? "takes " : "is ", tbl->write_note().substr(2),
+                                   tool_name(kind_)),
                    textfmt::format("{}tell the user it cannot be done here{}",
                                    tbl->writable ? "" : "read it with db_read and link its rows by ref, or ",
                                    dom_.functions.empty() ? "" : ", unless a db_call function does it")};

@@ -18,7 +18,7 @@ import { checkFunctionOverrides, deriveFunctions } from './functions.js';
 import { assignedKeys, keyOf } from './keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
-import { decideOwners, ownerNote, rlsNote, unreadableBecause, usersTableOf, writableOf } from './owners.js';
+import { allowedWrites, decideOwners, ownerNote, rlsNote, unreadableBecause, usersTableOf, writableOf } from './owners.js';
 import { argumentTables, unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -31,7 +31,7 @@ const SESSION_TABLE = 'act_sessions';
 
 // The order of a domain's keys in the output (the core's parser lists the same).
 const DOMAIN_KEYS = ['name', 'max_rows', 'tables', 'functions'];
-const TABLE_KEYS = ['ref', 'exposed', 'key', 'owner', 'scope', 'writable', 'label', 'label_format', 'hidden', 'relations', 'middleware', 'columns'];
+const TABLE_KEYS = ['ref', 'exposed', 'key', 'owner', 'scope', 'writable', 'readable', 'label', 'label_format', 'hidden', 'relations', 'middleware', 'columns'];
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -55,6 +55,7 @@ function buildTable(plan, usersTables, usersTable, notes) {
   if (key.length !== 1 || key[0] !== 'id') out.key = key.length === 1 ? key[0] : key;
   if (owner) out.owner = owner;
   if (access.writable !== true) out.writable = access.writable;
+  if (access.readable === false) out.readable = false;
   Object.assign(out, labelOf(facts));
   out.columns = columns;
   return out;
@@ -81,11 +82,12 @@ function planTables(tables, named, notes) {
       notes.push({ path: `tables.${table.name}`, message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" });
       continue;
     }
+    // One users may insert into stays, write-only (a feedback form's).
     const unreadable = spec === undefined && !referenced.has(table.name) ? unreadableBecause(table) : null;
-    if (unreadable) {
+    if (unreadable && !allowedWrites(table).allowed.some(({ write }) => write === 'create')) {
       notes.push({
         path: `tables.${table.name}`,
-        message: `left out: ${unreadable}, so every read would be empty and every write refused (each reads back the rows it changed); add a SELECT policy, or name the table in the overrides to keep it`,
+        message: `left out: ${unreadable}, and none may add rows to it, so every read would be empty and every write refused; add a SELECT policy, or name the table in the overrides to keep it`,
       });
       continue;
     }

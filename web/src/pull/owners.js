@@ -111,13 +111,14 @@ const verbs = (writes) => writes.map(({ privilege }) => privilege).join(writes.l
 
 /**
  * Which writes the model may make on the table, with the note that says
- * why not: `{ writable, note }`, where `writable` is true, false, or the
- * list of the writes it takes (`["update"]`; a table without a key has its
- * note from keyOf). Without the catalog: every write on a table with an
- * owner. With it: each write the `authenticated` role is granted, under a
- * row-level security policy for that command (or ALL) that applies to
- * signed-in users (with row-level security off, all granted ones on a table
- * with an owner); none on a table they may not read.
+ * why not: `{ writable, readable, note }`, where `writable` is true, false,
+ * or the list of the writes it takes (`["update"]`; a table without a key has
+ * its note from keyOf), and `readable` is false for a write-only table.
+ * Without the catalog: every write on a table with an owner. With it: each
+ * write the `authenticated` role is granted, under a row-level security
+ * policy for that command (or ALL) that applies to signed-in users (with
+ * row-level security off, all granted ones on a table with an owner); on a
+ * table they may not read, creates alone (write-only) where they may insert.
  */
 export function writableOf(table, key, owner) {
   const path = `tables.${table.name}`;
@@ -129,25 +130,21 @@ export function writableOf(table, key, owner) {
     if (owner) return { writable: true, note: null };
     return readOnly('no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true');
   }
-  const granted = facts.privileges ? WRITES.filter(({ privilege }) => facts.privileges[privilege]) : WRITES;
+  const { granted, allowed } = allowedWrites(table);
   if (granted.length === 0) return readOnly('the authenticated role may not insert, update or delete it');
-  // Every write reads back the rows it changed (RETURNING), and an update or
-  // a delete reads the rows its filters select: PostgreSQL holds both to the
-  // SELECT grant and policies.
-  const readsBack = 'and every write reads back the rows it changed';
   const unreadable = unreadableBecause(table);
-  if (facts.privileges && !facts.privileges.select) return readOnly(`${unreadable}, ${readsBack}`);
-  let allowed = granted;
-  if (!facts.rls) {
-    if (!owner) {
-      return readOnly('row-level security is off and no owner column says whose each row is, so nothing would keep a write to the rows of the user who made it; enable row-level security with policies, or name the owner in the overrides ("owner": "<column>")');
-    }
-  } else {
-    const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
-    allowed = granted.filter(({ command }) => policies.some((p) => p.command === command || p.command === 'ALL'));
-    if (allowed.length === 0) return readOnly('no row-level security policy lets a signed-in user insert, update or delete its rows');
-    if (unreadable) return readOnly(`${unreadable}, ${readsBack}`);
+  if (unreadable) {
+    // An update or a delete reads the rows its filters select, and every
+    // write but a create sent without reading its rows back (return=minimal)
+    // reads them back: PostgreSQL holds both to the SELECT grant and policies.
+    if (!allowed.some(({ write }) => write === 'create')) return readOnly(`${unreadable}, and every write reads back the rows it changed`);
+    const message = `write-only: ${unreadable}, so users may only add rows to it, which are not read back (no refs); "readable" and "writable" in the overrides win`;
+    return { writable: ['create'], readable: false, note: { path: `${path}.readable`, message } };
   }
+  if (!facts.rls && !owner) {
+    return readOnly('row-level security is off and no owner column says whose each row is, so nothing would keep a write to the rows of the user who made it; enable row-level security with policies, or name the owner in the overrides ("owner": "<column>")');
+  }
+  if (allowed.length === 0) return readOnly('no row-level security policy lets a signed-in user insert, update or delete its rows');
   if (allowed.length === WRITES.length) return { writable: true, note: null };
   const reasons = [];
   const ungranted = WRITES.filter((w) => !granted.includes(w));
@@ -159,6 +156,20 @@ export function writableOf(table, key, owner) {
     writable: writes,
     note: { path: `${path}.writable`, message: `${writes.join(' and ')} only: ${reasons.join(', and ')} (a function of the app may; "writable" in the overrides wins)` },
   };
+}
+
+/**
+ * The writes the catalog grants the `authenticated` role on the table
+ * (`granted`), and those of them a permissive row-level security policy for
+ * that command (or ALL) lets signed-in users make (`allowed`; every granted
+ * one with row-level security off). Both every write without the catalog.
+ */
+export function allowedWrites(table) {
+  const facts = table.catalog;
+  const granted = facts?.privileges ? WRITES.filter(({ privilege }) => facts.privileges[privilege]) : WRITES;
+  if (!facts?.rls) return { granted, allowed: granted };
+  const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
+  return { granted, allowed: granted.filter(({ command }) => policies.some((p) => p.command === command || p.command === 'ALL')) };
 }
 
 /**
@@ -177,7 +188,7 @@ export function unreadableBecause(table) {
 
 /** The note on a table whose row-level security is off (the catalog says), given its writes. */
 export function rlsNote(table, writable) {
-  if (!table.catalog || table.catalog.rls || table.isView) return null;
+  if (!table.catalog || table.catalog.rls || table.isView || unreadableBecause(table)) return null;
   const changes = writable === true || (Array.isArray(writable) && writable.some((write) => write !== 'create'));
   return {
     path: `tables.${table.name}`,
