@@ -90,6 +90,11 @@ export interface TableConfig {
    */
   readonly writable?: boolean | readonly ('create' | 'update' | 'delete')[];
   /**
+   * `false`: a write-only table, which users may add rows to but not read (a feedback form's): it takes creates only,
+   * sent without reading their rows back, so they get no refs (docs/own-schema.md#write-only-tables). Default `true`.
+   */
+  readonly readable?: boolean;
+  /**
    * `false`: a table the API does not serve (a foreign key's target in another schema, such as basejump's
    * `accounts`): its rows are refs the model gets from function results and referencing rows, never read or written.
    */
@@ -383,7 +388,7 @@ export interface DomainTypes {
  * (db_update), `Delete` (db_delete); a read-only table has all three `never`.
  */
 export interface TableTypes {
-  /** A row as a read returns it: every column the model sees, keys and references as refs (`recipe_3`). */
+  /** A row as a read returns it: every column the model sees, keys and references as refs (`recipe_3`); `never` for a write-only table. */
   readonly Row: object;
   /** What a filter's `value` takes per column (and `_semantic` where the table has semantic search). */
   readonly Filters: object;
@@ -413,8 +418,13 @@ export interface AnyDomain {
 /** A ref of the table whose prefix is `P`: `recipe_3`, or a generated one, `gen_recipe_1`. */
 export type Ref<P extends string> = `${P}_${number}` | `gen_${P}_${number}`;
 
-/** The tables of `D` the model may read. */
+/** The tables of `D`. */
 export type TableName<D extends DomainTypes = AnyDomain> = Extract<keyof D['tables'], string>;
+
+/** The tables of `D` the model may read: all but the write-only ones (`Row` is `never`). */
+export type ReadableTableName<D extends DomainTypes = AnyDomain> = {
+  [T in TableName<D>]: [D['tables'][T]['Row']] extends [never] ? never : T;
+}[TableName<D>];
 
 /** The tables of `D` that take creates. */
 export type CreatableTableName<D extends DomainTypes = AnyDomain> = {
@@ -496,7 +506,7 @@ export type ColumnSelection<D extends DomainTypes = AnyDomain, T extends TableNa
 
 /** `db_read`: select rows. Filters are ANDed; `or_filters` are ORed with each other. */
 export type ReadParams<D extends DomainTypes = AnyDomain> = {
-  [T in TableName<D>]: {
+  [T in ReadableTableName<D>]: {
     table: T;
     filters?: readonly TableFilter<D, T>[];
     or_filters?: readonly TableFilter<D, T>[];
@@ -509,7 +519,7 @@ export type ReadParams<D extends DomainTypes = AnyDomain> = {
     /** Ask PostgREST for a row count; `true` means `'exact'`. */
     count?: boolean | 'exact' | 'planned' | 'estimated';
   };
-}[TableName<D>];
+}[ReadableTableName<D>];
 
 /** `db_create`: insert one row, or a batch. */
 export type CreateParams<D extends DomainTypes = AnyDomain> = {
@@ -551,7 +561,7 @@ export type CallParams<D extends DomainTypes = AnyDomain> = {
  * { table: 'deals', filters: [{ field: 'stage', op: '=', value: 'won' }], group_by: ['organization_id'], metrics: [{ fn: 'sum', field: 'amount' }], order_by: { metric: 0, dir: 'desc' }, limit: 5 }
  */
 export type AggregateParams<D extends DomainTypes = AnyDomain> = {
-  [T in TableName<D>]: {
+  [T in ReadableTableName<D>]: {
     table: T;
     filters?: readonly TableFilter<D, T>[];
     or_filters?: readonly TableFilter<D, T>[];
@@ -565,7 +575,7 @@ export type AggregateParams<D extends DomainTypes = AnyDomain> = {
     /** How a count of rows is made: exact (the default), planned or estimated. */
     count?: 'exact' | 'planned' | 'estimated';
   };
-}[TableName<D>];
+}[ReadableTableName<D>];
 
 /** The params type of each tool, for the domain `D` (default: any domain). */
 export interface ToolParams<D extends DomainTypes = AnyDomain> {

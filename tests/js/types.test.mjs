@@ -189,4 +189,10 @@ test('domainTypes: a user id is me or another user\'s ref, a profile\'s ref may 
   const profiled = domainTypes(core, withProfiles);
   assert.match(profiled, /assignee_id\?: 'me' \| `profile_\$\{number\}` \| null;/);
   assert.match(profiled, /profiles: \{\n\s*Row: \{\n\s*id: `profile_\$\{number\}` \| `gen_profile_\$\{number\}` \| 'me';/);
+
+  // A write-only table is typed for creates alone.
+  const withFeedback = structuredClone(teams);
+  withFeedback.tables.feedback = { ref: 'feedback', readable: false, columns: { id: { type: 'uuid', writable: false }, body: { type: 'text', required: true } } };
+  const written = domainTypes(core, withFeedback);
+  assert.match(written, /feedback: \{\n\s*Row: never;\n\s*Filters: never;\n\s*Insert: \{\n\s*body: string;\n\s*\};\n\s*Update: never;\n\s*Delete: never;/);
 });

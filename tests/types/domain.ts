@@ -127,6 +127,15 @@ interface Teams {
       Update: never;
       Relations: never;
     };
+    // Write-only ("readable": false): creates alone.
+    feedback: {
+      Row: never;
+      Filters: never;
+      Insert: { body: string };
+      Update: never;
+      Delete: never;
+      Relations: never;
+    };
   };
   functions: {};
 }
@@ -138,5 +147,10 @@ await teams.execute('db_delete', { table: 'invites', filters: [{ field: 'email',
 await teams.execute('db_create', { table: 'accounts', data: { name: 'Globex' } });
 // @ts-expect-error accounts takes no delete
 await teams.execute('db_delete', { table: 'accounts', filters: [{ field: 'id', op: '=', value: 'account_1' }] });
+await teams.execute('db_create', { table: 'feedback', data: [{ body: 'Love it' }] });
+// @ts-expect-error feedback is write-only: no reads
+await teams.execute('db_read', { table: 'feedback' });
+// @ts-expect-error feedback is write-only: no aggregates
+await teams.execute('db_aggregate', { table: 'feedback', metrics: [{ fn: 'count' }] });
 // @ts-expect-error invites takes no update
 await teams.execute('db_update', { table: 'invites', filters: [{ field: 'id', op: '=', value: 'invite_1' }], data: { email: 'b@example.com' } });

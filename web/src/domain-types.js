@@ -110,19 +110,25 @@ function tableType(domain, name, tools, indent) {
     valueType(domain, table.columns[column], { ...options, ownKey: column === keyColumn && table.ref ? table : null, userId: column === ownerOf(domain, table) });
   const withNull = (column, type) => (column !== keyColumn && isNullable(table.columns[column]) ? `${type} | null` : type);
   const readable = columns.filter((column) => table.columns[column].type !== 'tsvector');
-  const members = [
-    ['Row', objectType(readable.map((column) => [column, withNull(column, typeOf(column))]), indent + 2)],
-    [
-      'Filters',
-      objectType(
+  // A write-only table (`"readable": false`) is never read or filtered: creates alone.
+  const members = tools.reads.has(name)
+    ? [
+        ['Row', objectType(readable.map((column) => [column, withNull(column, typeOf(column))]), indent + 2)],
         [
-          ...columns.map((column) => [column, typeOf(column)]),
-          ...(tools.filterFields.has('_semantic') && table.middleware?.semantic ? [['_semantic', 'string']] : []),
+          'Filters',
+          objectType(
+            [
+              ...columns.map((column) => [column, typeOf(column)]),
+              ...(tools.filterFields.has('_semantic') && table.middleware?.semantic ? [['_semantic', 'string']] : []),
+            ],
+            indent + 2,
+          ),
         ],
-        indent + 2,
-      ),
-    ],
-  ];
+      ]
+    : [
+        ['Row', 'never'],
+        ['Filters', 'never'],
+      ];
   const insert = tools.insert.get(name);
   const update = tools.update.get(name);
   if (insert) {
@@ -166,7 +172,9 @@ export function domainTypes(core, domain) {
   const definitions = core.toolDefinitions({ domain, schema: 'inline' });
   const parameters = (tool) => definitions.find((definition) => definition.name === tool)?.parameters;
   const readTables = parameters('db_read')?.properties?.table?.enum ?? [];
+  const createTables = parameters('db_create')?.properties?.table?.enum ?? [];
   const tools = {
+    reads: new Set(readTables),
     filterFields: new Set(parameters('db_read')?.$defs?.filter?.properties?.field?.enum ?? []),
     insert: rowSchemas(parameters('db_create')),
     update: rowSchemas(parameters('db_update')),
@@ -174,7 +182,7 @@ export function domainTypes(core, domain) {
   };
   // Tables, functions and columns by name (as `supabase gen types` writes them), so that a pull
   // that lists them in another order writes the same file.
-  const tables = [...readTables].sort(byName).map((name) => [name, tableType(domain, name, tools, 4)]);
+  const tables = [...new Set([...readTables, ...createTables])].sort(byName).map((name) => [name, tableType(domain, name, tools, 4)]);
   const functions = Object.keys(domain.functions ?? {})
     .sort(byName)
     .map((name) => [name, functionType(domain, domain.functions[name], 4)]);

@@ -530,7 +530,7 @@ class schema_writer {
     text("description", textfmt::format("A row of {}.", tbl.name));
     w_.key("properties");
     w_.begin_object();
-    if (const column* key = tbl.key_column(); kind_ == tool_kind::create && key && !key->writable) {
+    if (const column* key = tbl.key_column(); kind_ == tool_kind::create && key && !key->writable && tbl.readable) {
       w_.key(key->name);
       w_.begin_object();
       type("string", false);
