@@ -9,6 +9,7 @@
 #include <set>
 
 #include "../json/decimal.h"
+#include "../json/stable_order.h"
 
 namespace alfred::detail {
 namespace {
@@ -187,17 +188,28 @@ void finish_groups(const aggregate_spec& spec, aggregate_groups& result) {
                                 });
                               }),
                groups.end());
-  std::stable_sort(groups.begin(), groups.end(), [&](const aggregate_group& a, const aggregate_group& b) {
-    if (spec.order_metric) {
-      const std::string_view x = a.values[*spec.order_metric], y = b.values[*spec.order_metric];
-      if ((x == "null") != (y == "null")) return y == "null";  // groups without a value last, either way
-      const int c = compare_values(x, y);
-      if (c != 0) return spec.descending ? c > 0 : c < 0;
-    }
-    for (std::size_t k = 0; k < a.keys.size(); ++k)
-      if (const int c = compare_values(a.keys[k], b.keys[k]); c != 0) return c < 0;
-    return false;
-  });
+  struct context {
+    const aggregate_spec* spec;
+    const std::vector<aggregate_group>* groups;
+  } const ordering{&spec, &groups};
+  const auto order = stable_order(
+      groups.size(),
+      [](const void* c, std::size_t i, std::size_t j) {
+        const auto& [spec, groups] = *static_cast<const context*>(c);
+        const aggregate_group& a = (*groups)[i];
+        const aggregate_group& b = (*groups)[j];
+        if (spec->order_metric) {
+          const std::string_view x = a.values[*spec->order_metric], y = b.values[*spec->order_metric];
+          if ((x == "null") != (y == "null")) return y == "null";  // groups without a value last, either way
+          const int cmp = compare_values(x, y);
+          if (cmp != 0) return spec->descending ? cmp > 0 : cmp < 0;
+        }
+        for (std::size_t k = 0; k < a.keys.size(); ++k)
+          if (const int cmp = compare_values(a.keys[k], b.keys[k]); cmp != 0) return cmp < 0;
+        return false;
+      },
+      &ordering);
+  apply_order(groups, order);
   result.total = groups.size();
   if (spec.limit && groups.size() > std::size_t(*spec.limit)) groups.resize(std::size_t(*spec.limit));
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "../json/format.h"
+#include "../json/stable_order.h"
 #include "../tool_call/middleware.h"
 #include "../tool_call/param_path.h"
 #include "../tool_call/row_key.h"
@@ -150,7 +151,14 @@ std::string execution::state::ranked(std::string_view body) const {
     const auto at = std::find(ranking->begin(), ranking->end(), key);
     rows.emplace_back(std::size_t(at - ranking->begin()), item);
   });
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto order = detail::stable_order(
+      rows.size(),
+      [](const void* c, std::size_t a, std::size_t b) {
+        const auto& ranks = *static_cast<const decltype(rows)*>(c);
+        return ranks[a].first < ranks[b].first;
+      },
+      &rows);
+  detail::apply_order(rows, order);
   if (semantic_limit && rows.size() > std::size_t(*semantic_limit)) rows.resize(std::size_t(*semantic_limit));
   std::string out;
   json_writer w(out);

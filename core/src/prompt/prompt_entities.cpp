@@ -2,6 +2,7 @@
 #include <map>
 
 #include "../json/format.h"
+#include "../json/stable_order.h"
 #include "prompt_sections.h"
 #include "prompt_text.h"
 
@@ -70,8 +71,14 @@ std::string without_refs(const std::string& lines, const shown_refs::ref_set& re
 // Refs not seen for a while, the most recently seen first, at most `limit`.
 void append_memory(std::string& out, std::vector<const ref_entry*> memory, std::size_t limit) {
   out += "\n### Long-term memory (refs only; read them to see their data)\n";
-  std::stable_sort(memory.begin(), memory.end(),
-                   [](const ref_entry* a, const ref_entry* b) { return a->turn_last > b->turn_last; });
+  const auto order = stable_order(
+      memory.size(),
+      [](const void* c, std::size_t a, std::size_t b) {
+        const auto& refs = *static_cast<const std::vector<const ref_entry*>*>(c);
+        return refs[a]->turn_last > refs[b]->turn_last;
+      },
+      &memory);
+  apply_order(memory, order);
   const std::size_t listed = std::min(memory.size(), limit);
   for (std::size_t i = 0; i < listed; ++i)
     append_ref_line(out, *memory[i], textfmt::format("last seen in turn {}", memory[i]->turn_last));
