@@ -728,3 +728,30 @@ test('with the catalog, a table signed-in users may neither read nor add to is l
   assert.equal(sent.data.tables.feedback.owner, 'owner_id');
   assert.match(sent.notes.find((note) => note.path === 'tables.feedback.readable').message, /^write-only: /);
 });
+
+test('overrides on a write-only table: "readable" wins and silences the note, "writable" of creates alone keeps it write-only, other writes keep it readable with a note', () => {
+  const definitions = { ...NOTES, feedback: definition({ id: PK, owner_id: OWNER, body: TEXT }, ['id', 'owner_id', 'body']) };
+  const all = { select: true, insert: true, update: true, delete: true };
+  const policy = (command) => ({ name: command, command, roles: ['authenticated'], permissive: true, using: 'owner_id = auth.uid()', check: null });
+  const facts = (policies) => ({ kind: 'table', rls: true, privileges: all, policies, references: {} });
+  const catalog = { schema: 'public', tables: { projects: facts([policy('ALL')]), notes: facts([policy('ALL')]), feedback: facts([policy('INSERT')]) } };
+  const pull = (feedback) => deriveDomain(spec(definitions), { tables: { feedback } }, { catalog });
+  const noteOf = (pulled) => pulled.notes.find((note) => note.path.startsWith('tables.feedback'))?.message ?? null;
+
+  const creates = pull({ writable: ['create'] });
+  assert.deepEqual([creates.data.tables.feedback.readable, creates.data.tables.feedback.writable], [false, ['create']]);
+  assert.match(noteOf(creates), /^write-only: /);
+
+  const readable = pull({ readable: true });
+  assert.equal(readable.data.tables.feedback.readable, true);
+  assert.equal(noteOf(readable), null);
+
+  const more = pull({ writable: ['create', 'update'] });
+  assert.deepEqual([more.data.tables.feedback.readable, more.data.tables.feedback.writable], [undefined, ['create', 'update']]);
+  assert.equal(
+    noteOf(more),
+    'kept readable, as "writable" in the overrides takes writes that read rows, though no row-level security policy lets a signed-in user read its rows; say "readable": false and "writable": ["create"] if users only add rows to it',
+  );
+  const none = pull({ writable: false });
+  assert.deepEqual([none.data.tables.feedback.readable, none.data.tables.feedback.writable, noteOf(none)], [undefined, false, null]);
+});

@@ -152,7 +152,10 @@ test('planTurn: strict plan schema request, steps kept, unusable plans and model
     assert.equal(request.response_format.json_schema.strict, true);
     assert.match(request.messages[0].content, /inventory/);
     assert.match(request.messages[1].content, /User: hi\nAssistant: hello/);
-    assert.equal((await planTurn({ core, model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_plan');
+    // A write-only table is named so: no step plans to read it.
+    const withFeedback = { ...kitchen, tables: { ...kitchen.tables, feedback: { ref: 'feedback', readable: false, columns: { id: { type: 'uuid', writable: false }, body: { type: 'text', required: true } } } } };
+    assert.equal((await planTurn({ core, model, userMessage: 'x', domain: withFeedback })).error.code, 'invalid_plan');
+    assert.match(server.requests[1].body.messages[0].content, /, feedback \(write-only: a write step adds rows; no step can read them\)/);
     assert.equal((await planTurn({ core, model, userMessage: 'x', domain: kitchen })).error.code, 'invalid_plan');
     assert.deepEqual((await planTurn({ core, model, userMessage: 'x', domain: kitchen })).error.code, 'http_error');
     // Without the core there is no scrubber: no prompt is sent.

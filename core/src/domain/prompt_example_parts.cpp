@@ -30,10 +30,11 @@ std::pair<const table*, const column*> first_column(const domain& dom, const tab
 
 }  // namespace
 
-// A column the model may use in filters and writes of `tbl`.
+// A column the model may use in filters and writes of `tbl` (never of a
+// write-only table, which is never filtered).
 bool usable(const domain& dom, const table& tbl, const column& col) {
   (void)dom;
-  return !is_hidden(tbl, col) && !tbl.is_key(col.name) && col.name != tbl.owner && !col.user_id;
+  return tbl.readable && !is_hidden(tbl, col) && !tbl.is_key(col.name) && col.name != tbl.owner && !col.user_id;
 }
 
 // The column a table's refs are written in ("id" for most tables).

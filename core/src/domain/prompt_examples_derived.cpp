@@ -61,7 +61,7 @@ std::string ref_examples(const slot_input& in) {
   std::size_t shown = 0;
   for (const auto& tbl : in.dom.tables) {
     if (shown == 4) break;
-    if (!tbl.key_column()) continue;  // rows without refs of their own
+    if (!tbl.key_column() || !tbl.readable) continue;  // rows without refs of their own
     out.append(shown ? ", " : "").append(code(ref(tbl, numbers[shown])));
     ++shown;
   }

@@ -338,6 +338,9 @@ struct execution::state {
   // unknown, and says so. Created rows carry client ids, so such a create
   // is settled by reading its rows back.
   void consume_write(need_response answer);
+  /// A write-only table's create, answered `status`: the rows it sent were
+  /// saved, and are not read back (return=minimal).
+  void saved_unread(int status);
   /// A write_outcome_unknown error, whose hint fits a write-only table.
   error outcome_unknown(const need_response& answer, std::string_view what, std::string_view why) const;
 

@@ -45,6 +45,13 @@ void execution::state::promote_saved(std::string_view body) {
   });
 }
 
+void execution::state::saved_unread(int status) {
+  main_status = status;
+  main_total = static_cast<long long>(effective->rows.size());
+  record.notes.push_back(textfmt::format("saved in {}{}", effective->tbl->name, kWriteOnlyNote));
+  complete_main(alfred::result<std::string>(std::string("[]")), 0);
+}
+
 error execution::state::outcome_unknown(const need_response& answer, std::string_view what,
                                         std::string_view why) const {
   error err = detail::write_outcome_unknown(answer, what, why);
@@ -61,13 +68,7 @@ void execution::state::consume_write(need_response answer) {
   const tool_call& call = *effective;
   const std::string what = textfmt::format("{} on {}", tool, call.tbl->name);
   const bool reads_back = call.tbl->readable;
-  if (succeeded(answer) && !reads_back) {
-    // A write-only table's create (return=minimal): its rows are not shown.
-    main_status = answer.status;
-    main_total = static_cast<long long>(call.rows.size());
-    record.notes.push_back(textfmt::format("saved in {}{}", call.tbl->name, kWriteOnlyNote));
-    return complete_main(alfred::result<std::string>(std::string("[]")), 0);
-  }
+  if (succeeded(answer) && !reads_back) return saved_unread(answer.status);
   if (succeeded(answer) && is_rows_array(answer.body)) {
     main_status = answer.status;
     main_body = std::move(answer.body);
@@ -111,14 +112,19 @@ void execution::state::consume_write(need_response answer) {
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
   // another unique column.
-  static constexpr std::string_view kInsertedEarlier =
-      "these rows were inserted by an earlier attempt whose answer was lost (same row ids)";
+  std::string earlier =
+      "these rows were inserted by an earlier attempt whose answer was lost (same row ids); nothing "
+      "was inserted twice";
   if (err.db_code == "23505" && !created_ids.empty() && reads_back)
-    return verify_created(std::move(err), textfmt::format("{}; nothing was inserted twice", kInsertedEarlier));
-  // A write-only table's rows cannot be read to tell which it was.
-  if (err.db_code == "23505" && !created_ids.empty())
-    err.hint = textfmt::format("if this repeats a db_create whose outcome was unknown, {}; else {}", kInsertedEarlier,
-                               err.hint);
+    return verify_created(std::move(err), std::move(earlier));
+  // A write-only table's rows cannot be read back to tell: a clash on its
+  // primary key (PostgreSQL names it <table>_pkey) with ids drawn at random
+  // is one with the rows an earlier attempt sent with them.
+  if (err.db_code == "23505" && !created_ids.empty() && err.message.find("_pkey\"") != std::string::npos) {
+    record.notes.push_back(std::move(earlier));
+    return saved_unread(201);
+  }
+  if (err.db_code == "23505" && !reads_back) err.hint = "a row with this value already exists: tell the user";
   fail(err);
 }
 

@@ -49,7 +49,10 @@ function functionLines(domain) {
 }
 
 function planSystemPrompt(domain, maxSteps, core) {
-  const tables = Object.entries(domain.tables).filter(([, table]) => table?.exposed !== false).map(([name]) => name);
+  // A write-only table (a feedback form's) is never read: no step may plan to.
+  const tables = Object.entries(domain.tables)
+    .filter(([, table]) => table?.exposed !== false)
+    .map(([name, table]) => (table?.readable === false ? `${name} (write-only: a write step adds rows; no step can read them)` : name));
   return [
     'You plan the steps an execution agent takes to answer the user. It works on these database tables:',
     tables.join(', ') + '.',

@@ -48,8 +48,7 @@ function buildTable(plan, usersTables, usersTable, notes) {
     columns[column.name] = config ?? { type: null };
     facts.push({ name: column.name, config });
   }
-  const given = isPlainObject(plan.given) ? plan.given.writable : undefined;
-  const access = typeof given === 'boolean' || Array.isArray(given) ? { writable: given, note: null } : writableOf(table, key, owner);
+  const access = accessOf(plan, owner);
   for (const note of [plan.keyNote, ownerNote(table, plan.decision, Boolean(table.catalog)), rlsNote(table, access.writable), access.note]) if (note) notes.push(note);
   const out = { ref: '' };
   if (key.length !== 1 || key[0] !== 'id') out.key = key.length === 1 ? key[0] : key;
@@ -59,6 +58,20 @@ function buildTable(plan, usersTables, usersTable, notes) {
   Object.assign(out, labelOf(facts));
   out.columns = columns;
   return out;
+}
+
+// The table's writes and whether users may read it (writableOf), under the
+// overrides: a given "readable" wins, and so does a given "writable", which
+// keeps a write-only table so while it names creates alone.
+function accessOf({ table, key, given }, owner) {
+  const derived = writableOf(table, key, owner);
+  const spec = isPlainObject(given) ? given : {};
+  const readable = typeof spec.readable === 'boolean' ? undefined : derived.readable;
+  if (typeof spec.writable !== 'boolean' && !Array.isArray(spec.writable)) return { ...derived, readable, note: readable === undefined && derived.readable === false ? null : derived.note };
+  if (readable !== false || spec.writable === false) return { writable: spec.writable, note: null };
+  if (Array.isArray(spec.writable) && spec.writable.every((write) => write === 'create')) return { writable: spec.writable, readable, note: derived.note };
+  const message = `kept readable, as "writable" in the overrides takes writes that read rows, though ${unreadableBecause(table)}; say "readable": false and "writable": ["create"] if users only add rows to it`;
+  return { writable: spec.writable, note: { path: derived.note.path, message } };
 }
 
 // The tables a domain may hold, each with its key: `name → { table, given,
