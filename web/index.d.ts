@@ -1456,7 +1456,7 @@ export type ExecuteError = ApprovalError | (ExecuteErrorFields & { code: Exclude
  */
 export type ExecuteResult =
   | {
-      /** Rows as the model sees them (refs, labels); one object for a single create. */
+      /** Rows as the model sees them (refs, labels); one object for a single create (`[]` for a write-only table's, which reads nothing back: `count` says how many were saved). */
       data: Row[] | Row;
       error: null;
       query: QueryRecord | null;

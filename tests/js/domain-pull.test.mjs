@@ -727,6 +727,13 @@ test('with the catalog, a table signed-in users may neither read nor add to is l
   assert.deepEqual(sent.data.tables.feedback.writable, ['create']);
   assert.equal(sent.data.tables.feedback.owner, 'owner_id');
   assert.match(sent.notes.find((note) => note.path === 'tables.feedback.readable').message, /^write-only: /);
+
+  // Creates that are never read back need no key: a table without a primary key is write-only too, with no key note.
+  const keyless = { ...definitions, feedback: definition({ owner_id: OWNER, body: TEXT }, ['owner_id', 'body']) };
+  const waitlist = deriveDomain(spec(keyless), {}, { catalog: { ...catalog, tables: { ...catalog.tables, feedback: facts([policy('INSERT')]) } } });
+  assert.equal(waitlist.error, null);
+  assert.deepEqual([waitlist.data.tables.feedback.key, waitlist.data.tables.feedback.readable, waitlist.data.tables.feedback.writable], [[], false, ['create']]);
+  assert.deepEqual(waitlist.notes.filter((note) => note.path.startsWith('tables.feedback')).map((note) => note.path), ['tables.feedback.readable']);
 });
 
 test('overrides on a write-only table: "readable" wins and silences the note, "writable" of creates alone keeps it write-only, other writes keep it readable with a note', () => {

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "../json/format.h"
 #include "alfred/api/api.h"
 #include "alfred/json/json.h"
 #include "alfred/postgrest/request.h"
@@ -31,6 +32,12 @@ std::string register_generated(const domain& dom, ref_registry& reg, std::string
   return guarded([&]() -> std::string {
     const table* tbl = dom.find_table(table_name);
     if (!tbl) return error_result(unknown_table(table_name));
+    // Saving one is a create read back for its ref: a write-only table's never is.
+    if (!tbl->readable)
+      return error_result(
+          {codes::write_only_table, "table",
+           textfmt::format("{}{}: generated content cannot be saved there as an artifact", tbl->name, kWriteOnlyNote),
+           "create its rows with db_create"});
     auto content = json_document::parse(content_json);
     if (!content) return error_result({codes::invalid_json, "content", content.err().message, ""});
     const std::string label = row_label(*tbl, content->root());

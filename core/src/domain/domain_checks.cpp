@@ -24,7 +24,8 @@ status check_include(const domain& dom, const table& tbl, const std::string& ite
   if (open == std::string::npos || item.back() != ')')
     return config_error(path, textfmt::format("'{}' must be relation(id,column,…)", item));
   const table* target = embed_target(dom, tbl, item.substr(0, open));
-  if (!target) return config_error(path, textfmt::format("{} cannot embed '{}'", tbl.name, item.substr(0, open)));
+  if (!target || !target->readable)
+    return config_error(path, textfmt::format("{} cannot embed '{}'", tbl.name, item.substr(0, open)));
   bool has_id = false;
   std::string_view columns = std::string_view(item).substr(open + 1, item.size() - open - 2);
   while (!columns.empty()) {
@@ -63,7 +64,8 @@ status check_middleware(const domain& dom, const table& tbl, const std::string& 
     }
   if (const auto& link = mw.catalog) {
     const table* catalog = dom.find_table(link->catalog);
-    if (!catalog) return config_error(path + ".catalog.table", textfmt::format("unknown table '{}'", link->catalog));
+    if (!catalog || !catalog->readable)
+      return config_error(path + ".catalog.table", textfmt::format("not a table to read: '{}'", link->catalog));
     const column* fk = tbl.find_column(link->link_column);
     if (!fk || fk->references != catalog->name)
       return config_error(path + ".catalog.link", textfmt::format("must be a column referencing {}", catalog->name));
@@ -132,9 +134,12 @@ status check_domain_tables(domain& dom) {
     const std::string path = "tables." + tbl.name;
     if (auto ok = check_owner(tbl, path); !ok) return ok;
     if (auto ok = check_references(dom, tbl, path + ".columns"); !ok) return ok;
+    // A relation's rows are read: never a write-only table's.
     for (const auto& rel : tbl.relations)
-      if (!dom.find_table(rel.table))
-        return config_error(path + ".relations." + rel.name, textfmt::format("unknown table '{}'", rel.table));
+      if (const table* target = dom.find_table(rel.table); !target || !target->readable)
+        return config_error(path + ".relations." + rel.name, textfmt::format("not a table to read: '{}'", rel.table));
+    if (!tbl.readable && !tbl.exposed)
+      return config_error(path + ".readable", "a table the API does not expose cannot be written");
     if (auto ok = check_middleware(dom, tbl, path + ".middleware"); !ok) return ok;
     for (const auto& label_col : tbl.label_columns)
       if (!tbl.find_column(label_col))

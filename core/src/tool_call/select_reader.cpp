@@ -130,8 +130,10 @@ result<std::string> select_reader::parse_select_item(const std::string& raw, con
 // A declared one-to-many relation, or the target table of a foreign key.
 const table* select_reader::embedded_table(std::string_view name) const {
   if (const relation* rel = call_.tbl->find_relation(name)) return dom_.find_table(rel->table);
+  // A write-only table's rows are never read, embedded or not.
   for (const auto& col : call_.tbl->columns)
-    if (is_embeddable_fk(col) && col.references == name) return dom_.find_table(col.references);
+    if (is_embeddable_fk(col) && col.references == name)
+      if (const table* target = dom_.find_table(col.references); target && target->readable) return target;
   return nullptr;
 }
 

@@ -29,7 +29,7 @@ std::string describe_ref(const ref_entry& entry) {
 // the API does not serve, the functions that hand out its refs, or without
 // functions the rows that reference it.
 std::string rows_source(const value_scope& scope, const table& target) {
-  if (target.exposed) return textfmt::format("read {}", target.name);
+  if (target.exposed && target.readable) return textfmt::format("read {}", target.name);
   if (scope.dom.functions.empty()) return textfmt::format("read a table that references {}", target.name);
   return textfmt::format("call {} (db_call)", scope.dom.ref_sources(target));
 }

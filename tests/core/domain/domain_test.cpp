@@ -270,7 +270,7 @@ TEST_CASE("domain error: column and table names must be lower-case identifiers")
 TEST_CASE("domain error: relations and labels must name things that exist") {
   check_domain_error(domain_text(R"("things": {"ref": "thing", "relations": {"parts": "parts"},
       "columns": {"id": {"type": "uuid"}}})"),
-                     "tables.things.relations.parts", "unknown table 'parts'");
+                     "tables.things.relations.parts", "not a table to read: 'parts'");
   check_domain_error(domain_text(R"("things": {"ref": "thing", "label": ["title"],
       "columns": {"id": {"type": "uuid"}}})"),
                      "tables.things.label", "unknown column 'title'");

@@ -250,4 +250,48 @@ TEST_CASE("a write-only create whose answer was lost says it cannot be checked, 
   }
 }
 
+TEST_CASE("nothing reads a write-only table through another: embeds, relations, includes, generated content") {
+  // orders.feedback_id would embed it by foreign key.
+  auto linked = parse_domain(R"json({"name": "t", "tables": {
+      "feedback": {"ref": "feedback", "readable": false, "columns": {"id": {"type": "uuid", "writable": false}, "body": {"type": "text"}}},
+      "orders": {"ref": "order", "columns": {"id": {"type": "uuid", "writable": false}, "feedback_id": {"type": "uuid", "references": "feedback"}}}}})json");
+  REQUIRE(linked.ok());
+  auto embed = build_request(*linked, ref_registry{}, "db_read",
+                             R"json({"table": "orders", "columns": ["id", "feedback(body)"]})json", alice_session());
+  REQUIRE_FALSE(embed.ok());
+  CHECK(embed.err().code == codes::unknown_relation);
+
+  for (const char* spec : {R"json("relations": {"notes": "feedback"})json",
+                           R"json("middleware": {"include": ["feedback(id,body)"]})json"}) {
+    INFO(spec);
+    auto parsed = parse_domain(std::string(R"json({"name": "t", "tables": {
+      "feedback": {"ref": "feedback", "readable": false, "columns": {"id": {"type": "uuid", "writable": false}, "order_id": {"type": "uuid", "references": "orders"}, "body": {"type": "text"}}},
+      "orders": {"ref": "order", )json") +
+                               spec + R"json(, "columns": {"id": {"type": "uuid", "writable": false}}}}})json");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.err().code == codes::invalid_domain);
+  }
+  auto unserved = parse_domain(
+      R"({"name": "t", "tables": {"f": {"ref": "f", "readable": false, "exposed": false, "columns": {"id": {"type": "uuid"}}}}})");
+  REQUIRE_FALSE(unserved.ok());
+  CHECK(unserved.err().path == "tables.f.readable");
+
+  ref_registry reg;
+  const json generated = json::parse(api::register_generated(shop(), reg, "feedback", R"({"body": "Great"})"));
+  CHECK(generated["error"]["code"] == "write_only_table");
+  CHECK(reg.entries().empty());
+}
+
+TEST_CASE("where every table is write-only, db_create lists them, as no db_read is offered") {
+  auto only = parse_domain(
+      R"({"name": "t", "tables": {"feedback": {"ref": "feedback", "readable": false, "columns": {"id": {"type": "uuid", "writable": false}, "body": {"type": "text", "required": true}}}}})");
+  REQUIRE(only.ok());
+  const std::string tools = tool_definitions_json(*only);
+  CHECK(tables_of(tools, "db_read") == "<not offered>");
+  CHECK(tool_description(*only, tool_kind::create)
+            .find("- feedback (write-only: db_create adds rows, which cannot be "
+                  "read back): id, body*\n") != std::string::npos);
+  CHECK(tool_description(shop(), tool_kind::create).find("- feedback (") == std::string::npos);
+}
+
 }  // namespace alfred::test

@@ -145,9 +145,13 @@ export function createIds(registry, maxRows, tool, params) {
 
 // After the call: the ids of a create whose outcome is unknown are kept in
 // the registry (under the call and each gen_ ref it saves), else forgotten.
+// A repeat refused as a duplicate of those ids keeps them too: its rows may
+// be the earlier attempt's (a write-only table's cannot be read to tell),
+// and a further repeat must meet them again rather than insert anew.
 export function settle(registry, { rowIds, key, saves }, result) {
   if (!rowIds) return;
-  const unknown = result?.error?.code === codes.write_outcome_unknown;
+  const code = result?.error?.code;
+  const unknown = code === codes.write_outcome_unknown || (code === codes.duplicate && registry.uncertainIds(key) !== null);
   registry.setUncertain(key, unknown ? rowIds : null);
   saves.forEach((ref, i) => {
     if (!ref) return;

@@ -14,7 +14,7 @@ const fail = (message, hint) => ({ data: null, error: { code: codes.invalid_arti
 // with a label column (what a generated row names), one with linked rows first.
 function hintFor(domain) {
   const entries = Object.entries(domain?.tables ?? {});
-  const labelled = ([, t]) => takesCreates(t) && t.label?.length > 0;
+  const labelled = ([, t]) => takesCreates(t) && t.readable !== false && t.label?.length > 0;
   const [table, config] = entries.find((e) => labelled(e) && e[1].relations) ?? entries.find(labelled) ?? entries[0] ?? ['table', {}];
   const column = config.label?.[0] ?? Object.keys(config.columns ?? {}).find((c) => c !== 'id') ?? 'name';
   return (

@@ -80,6 +80,8 @@ export function columnConfig(column, plan, usersTables, usersTable) {
 export function relationsOf(domainTables) {
   const relations = {};
   for (const [child, spec] of Object.entries(domainTables)) {
+    // A write-only table's rows are never read, embedded or not.
+    if (spec.readable === false) continue;
     const byTarget = new Map();
     for (const column of Object.values(spec.columns)) {
       if (column?.references && column.references !== USERS && !column.type?.endsWith('[]')) byTarget.set(column.references, [...(byTarget.get(column.references) ?? []), column]);

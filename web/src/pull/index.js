@@ -49,7 +49,8 @@ function buildTable(plan, usersTables, usersTable, notes) {
     facts.push({ name: column.name, config });
   }
   const access = accessOf(plan, owner);
-  for (const note of [plan.keyNote, ownerNote(table, plan.decision, Boolean(table.catalog)), rlsNote(table, access.writable), access.note]) if (note) notes.push(note);
+  // A write-only table's creates need no key: no key note then.
+  for (const note of [access.readable === false ? null : plan.keyNote, ownerNote(table, plan.decision, Boolean(table.catalog)), rlsNote(table, access.writable), access.note]) if (note) notes.push(note);
   const out = { ref: '' };
   if (key.length !== 1 || key[0] !== 'id') out.key = key.length === 1 ? key[0] : key;
   if (owner) out.owner = owner;
@@ -235,7 +236,7 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
   addLooseMatching(merged, named);
   for (const [parent, spec] of Object.entries(merged.tables)) {
     if (!isPlainObject(spec.relations)) continue;
-    for (const [relation, child] of Object.entries(spec.relations)) if (!merged.tables[child]) delete spec.relations[relation];
+    for (const [relation, child] of Object.entries(spec.relations)) if (!merged.tables[child] || merged.tables[child].readable === false) delete spec.relations[relation];
     if (Object.keys(spec.relations).length === 0) delete merged.tables[parent].relations;
   }
   const tableOfRelation = ({ schema, table }) => {

@@ -123,6 +123,16 @@ const verbs = (writes) => writes.map(({ privilege }) => privilege).join(writes.l
 export function writableOf(table, key, owner) {
   const path = `tables.${table.name}`;
   const readOnly = (message) => ({ writable: false, note: { path: `${path}.writable`, message: `read-only: ${message}` } });
+  const { granted, allowed } = allowedWrites(table);
+  // An update or a delete reads the rows its filters select, and every
+  // write but a create sent without reading its rows back (return=minimal)
+  // reads them back: PostgreSQL holds both to the SELECT grant and policies.
+  // Such a create needs no key either.
+  const unreadable = unreadableBecause(table);
+  if (unreadable && allowed.some(({ write }) => write === 'create')) {
+    const message = `write-only: ${unreadable}, so users may only add rows to it, which are not read back (no refs); "readable" and "writable" in the overrides win`;
+    return { writable: ['create'], readable: false, note: { path: `${path}.readable`, message } };
+  }
   if (key.length === 0) return { writable: false, note: null };
   if (table.isView) return readOnly('a view; say "writable": true in the overrides if it is updatable');
   const facts = table.catalog;
@@ -130,17 +140,8 @@ export function writableOf(table, key, owner) {
     if (owner) return { writable: true, note: null };
     return readOnly('no owner column found, so its rows are taken for data every user shares; name the owner in the overrides ("owner": "<column>") if they belong to users, or say "writable": true');
   }
-  const { granted, allowed } = allowedWrites(table);
   if (granted.length === 0) return readOnly('the authenticated role may not insert, update or delete it');
-  const unreadable = unreadableBecause(table);
-  if (unreadable) {
-    // An update or a delete reads the rows its filters select, and every
-    // write but a create sent without reading its rows back (return=minimal)
-    // reads them back: PostgreSQL holds both to the SELECT grant and policies.
-    if (!allowed.some(({ write }) => write === 'create')) return readOnly(`${unreadable}, and every write reads back the rows it changed`);
-    const message = `write-only: ${unreadable}, so users may only add rows to it, which are not read back (no refs); "readable" and "writable" in the overrides win`;
-    return { writable: ['create'], readable: false, note: { path: `${path}.readable`, message } };
-  }
+  if (unreadable) return readOnly(`${unreadable}, and every write reads back the rows it changed`);
   if (!facts.rls && !owner) {
     return readOnly('row-level security is off and no owner column says whose each row is, so nothing would keep a write to the rows of the user who made it; enable row-level security with policies, or name the owner in the overrides ("owner": "<column>")');
   }

@@ -78,7 +78,7 @@
   X(unsupported_filter, core, "the filter kind is not available on this table (semantic search)") \
   X(unsupported_state_version, core, "a registry state from a newer version of the package") \
   X(url_too_long, core, "the request URL would exceed the limit; narrow the filters") \
-  X(write_only_table, core, "a read, update or delete of a table users may only add rows to (\"readable\": false)") \
+  X(write_only_table, core, "a read, aggregate, update or delete of a table users may only add rows to (\"readable\": false)") \
   X(aggregate_too_large, executor, "a total the server does not compute would need more rows than are read to compute it; nothing was summed") \
   X(embedding_failed, executor, "the embedder failed or returned something other than numbers") \
   X(invalid_response, executor, "the database answered something the executor cannot use") \
