@@ -338,6 +338,7 @@ struct execution::state {
   // unknown, and says so. Created rows carry client ids, so such a create
   // is settled by reading its rows back.
   void consume_write(need_response answer);
+  void refused_write(error err);
   /// A write-only table's create, answered `status`: the rows it sent were
   /// saved, and are not read back (return=minimal).
   void saved_unread(int status);

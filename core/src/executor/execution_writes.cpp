@@ -48,7 +48,11 @@ void execution::state::promote_saved(std::string_view body) {
 void execution::state::saved_unread(int status) {
   main_status = status;
   main_total = static_cast<long long>(effective->rows.size());
-  record.notes.push_back(textfmt::format("saved in {}{}", effective->tbl->name, kWriteOnlyNote));
+  const table& tbl = *effective->tbl;
+  record.notes.push_back(tbl.readable ? textfmt::format("saved in {}; row-level security does not let this user read "
+                                                        "them back (no refs)",
+                                                        tbl.name)
+                                      : textfmt::format("saved in {}{}", tbl.name, kWriteOnlyNote));
   complete_main(alfred::result<std::string>(std::string("[]")), 0);
 }
 
@@ -57,7 +61,7 @@ error execution::state::outcome_unknown(const need_response& answer, std::string
   error err = detail::write_outcome_unknown(answer, what, why);
   // The hint's tail: "a repeated db_create of the same data reuses its row ids, …".
   const std::string_view hint = detail::write_outcome_unknown_hint();
-  if (!effective->tbl->readable)
+  if (!effective->tbl->readable || effective->unread)
     err.hint = textfmt::format("{} cannot be read to check: {}", effective->tbl->name,
                                created_ids.empty() ? "do not send it again; tell the user it may have been saved"
                                                    : hint.substr(hint.find("a repeated")));
@@ -67,7 +71,7 @@ error execution::state::outcome_unknown(const need_response& answer, std::string
 void execution::state::consume_write(need_response answer) {
   const tool_call& call = *effective;
   const std::string what = textfmt::format("{} on {}", tool, call.tbl->name);
-  const bool reads_back = call.tbl->readable;
+  const bool reads_back = call.tbl->readable && !call.unread;
   if (succeeded(answer) && !reads_back) return saved_unread(answer.status);
   if (succeeded(answer) && is_rows_array(answer.body)) {
     main_status = answer.status;
@@ -109,6 +113,15 @@ void execution::state::consume_write(need_response answer) {
     return fail(outcome_unknown(
         answer, what,
         textfmt::format("{} came from something other than the database", detail::status_line(answer.status))));
+  refused_write(std::move(err));
+}
+
+// The database refused the write (`err`): a duplicate may be an earlier
+// attempt's rows, and a create row-level security refused to read back is
+// sent once more without the read-back.
+void execution::state::refused_write(error err) {
+  const tool_call& call = *effective;
+  const bool reads_back = call.tbl->readable && !call.unread;
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
   // another unique column.
@@ -125,6 +138,15 @@ void execution::state::consume_write(need_response answer) {
     return saved_unread(201);
   }
   if (err.db_code == "23505" && !reads_back) err.hint = "a row with this value already exists: tell the user";
+  // Row-level security refused the insert or the read-back of its rows (a
+  // table whose SELECT policy lets only admins read it): either rolled the
+  // insert back, so it is sent once more without the read-back. An artifact
+  // saved so would get no ref and be saved again: not for a save.
+  if (err.db_code == "42501" && reads_back && call.kind == tool_kind::create &&
+      std::all_of(call.saves.begin(), call.saves.end(), [](const std::string& ref) { return ref.empty(); })) {
+    effective->unread = true;
+    return void(add_request(build_request(dom, *effective, options), &state::consume_main));
+  }
   fail(err);
 }
 

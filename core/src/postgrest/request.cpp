@@ -232,7 +232,7 @@ class request_writer {
     req_.body = std::move(body);
     // A write-only table's rows cannot be read back: PostgreSQL would hold
     // the read-back to the SELECT policies the table does not have.
-    if (!tbl_.readable) return void(req_.prefer += "return=minimal");
+    if (!tbl_.readable || call_.unread) return void(req_.prefer += "return=minimal");
     query_.add("select", "*");
     req_.prefer += "return=representation";
   }

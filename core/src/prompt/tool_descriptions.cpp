@@ -130,6 +130,28 @@ void append_function_list(std::string& out, const domain& dom, const tool_schema
   }
 }
 
+// db_create's: where every table is write-only, with the tables, as no
+// db_read is offered to list them.
+std::string create_description(const domain& dom, const tool_schema_options& options) {
+  std::string out = textfmt::format(
+      "Create rows (one, or a batch). Link rows with refs{}, including generated artifacts not saved yet (gen_ "
+      "refs). The owner and keys the database assigns are set for you. Returns the created rows with their new "
+      "refs{}.",
+      link_example(dom),
+      std::any_of(dom.tables.begin(), dom.tables.end(), [](const table& t) { return !t.readable; })
+          ? " (a write-only table's: how many were saved)"
+          : "");
+  // Where every table is write-only, db_read is not offered to list them.
+  if (tables_for(dom, tool_kind::read).empty()) {
+    out += "\n\n";
+    if (options.inline_schema)
+      detail::append_schema_body(out, dom);
+    else
+      append_table_list(out, dom, options);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string tool_description(const domain& dom, tool_kind kind, const tool_schema_options& options) {
@@ -166,25 +188,8 @@ std::string tool_description(const domain& dom, tool_kind kind, const tool_schem
       append_function_list(out, dom, options);
       return out;
     }
-    case tool_kind::create: {
-      std::string out = textfmt::format(
-          "Create rows (one, or a batch). Link rows with refs{}, including generated artifacts not saved yet (gen_ "
-          "refs). The owner and keys the database assigns are set for you. Returns the created rows with their new "
-          "refs{}.",
-          link_example(dom),
-          std::any_of(dom.tables.begin(), dom.tables.end(), [](const table& t) { return !t.readable; })
-              ? " (a write-only table's: how many were saved)"
-              : "");
-      // Where every table is write-only, db_read is not offered to list them.
-      if (tables_for(dom, tool_kind::read).empty()) {
-        out += "\n\n";
-        if (options.inline_schema)
-          detail::append_schema_body(out, dom);
-        else
-          append_table_list(out, dom, options);
-      }
-      return out;
-    }
+    case tool_kind::create:
+      return create_description(dom, options);
     case tool_kind::update:
       return textfmt::format(
           "Change the rows the filters select (identify them by ref: {} = {}). Returns the changed rows.", key,

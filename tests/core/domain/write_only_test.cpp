@@ -294,4 +294,40 @@ TEST_CASE("where every table is write-only, db_create lists them, as no db_read 
   CHECK(tool_description(shop(), tool_kind::create).find("- feedback (") == std::string::npos);
 }
 
+TEST_CASE("a create row-level security refused to read back is sent once more without the read-back") {
+  // orders: a SELECT policy for admins only lets a user insert rows but not read them back.
+  const char* refused =
+      R"({"code":"42501","details":null,"hint":null,"message":"new row violates row-level security policy for table \"orders\""})";
+  SUBCASE("saved: counted, with a note, no refs") {
+    ref_registry reg;
+    execution ex(shop(), reg, "db_create", R"({"table": "orders", "data": {"title": "Lamp"}})", alice_session(),
+                 for_model({kNewId}));
+    REQUIRE(ex.needs().size() == 1);
+    CHECK(query_text(ex.needs()[0].request).find("select=") != std::string::npos);
+    ex.respond(0, answer(403, refused));
+    REQUIRE(ex.needs().size() == 1);
+    const http_request& again = ex.needs()[0].request;
+    CHECK(query_text(again).find("select=") == std::string::npos);
+    CHECK(headers_text(again).find("Prefer: return=minimal\n") != std::string::npos);
+    CHECK(json::parse(*again.body)["id"] == kNewId);  // the same row id: the first insert was rolled back
+    ex.respond(0, answer(201, ""));
+    const json model = model_text(ex);
+    CHECK(model["ok"] == true);
+    CHECK(model["count"] == 1);
+    CHECK(model["query"].get<std::string>().find(
+              "Note: saved in orders; row-level security does not let this user read them back (no refs)") !=
+          std::string::npos);
+  }
+  SUBCASE("refused again: the policy refused the row itself") {
+    ref_registry reg;
+    execution ex(shop(), reg, "db_create", R"({"table": "orders", "data": {"title": "Lamp"}})", alice_session(),
+                 for_model({kNewId}));
+    ex.respond(0, answer(403, refused));
+    ex.respond(0, answer(403, refused));
+    const json model = model_text(ex);
+    CHECK(model["ok"] == false);
+    CHECK(model["error"]["code"] == "permission_denied");
+  }
+}
+
 }  // namespace alfred::test

@@ -210,6 +210,10 @@ struct tool_call {
   /// with refs translated.
   std::vector<row> rows;
   bool batch = false;
+  /// create: sent without reading its rows back (return=minimal), as a
+  /// write-only table's always is, and a create row-level security refused
+  /// to read back (docs/own-schema.md#write-only-tables).
+  bool unread = false;
   /// create: for each row, the pending `gen_` ref it saves ("" for none).
   std::vector<std::string> saves;
   /// The text of a `_semantic` `similar` filter ("" when none).
