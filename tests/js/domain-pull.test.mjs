@@ -759,6 +759,11 @@ test('overrides on a write-only table: "readable" wins and silences the note, "w
     noteOf(more),
     'kept readable, as "writable" in the overrides takes writes that read rows, though no row-level security policy lets a signed-in user read its rows; say "readable": false and "writable": ["create"] if users only add rows to it',
   );
-  const none = pull({ writable: false });
-  assert.deepEqual([none.data.tables.feedback.readable, none.data.tables.feedback.writable, noteOf(none)], [undefined, false, null]);
+  const none = pull({ writable: [] });
+  assert.deepEqual([none.data.tables.feedback.readable, none.data.tables.feedback.writable], [undefined, []]);
+  assert.equal(noteOf(none), 'read-only, as the overrides say, though no row-level security policy lets a signed-in user read its rows: every read is empty');
+
+  // "readable": false alone takes creates alone, on a table the pull found readable and writable.
+  const given = deriveDomain(spec(definitions), { tables: { notes: { readable: false } } }, { catalog });
+  assert.deepEqual([given.data.tables.notes.readable, given.data.tables.notes.writable], [false, ['create']]);
 });

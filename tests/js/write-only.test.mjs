@@ -105,12 +105,18 @@ test('"add me to the waitlist" twice: the second is a duplicate to tell the user
 test('a ticket only admins may read: the create is sent again without the read-back, once; a row the policy refuses stays refused', async () => {
   const { domain } = await pulled();
   const sent = [];
-  const act = actOf(domain, { fetch: (url, init) => (sent.push(init?.method ?? 'GET'), fetch(url, init)) });
+  const audit = [];
+  const act = actOf(domain, { fetch: (url, init) => (sent.push(init?.method ?? 'GET'), fetch(url, init)), onAudit: (entry) => audit.push(entry) });
   const opened = await act.execute('db_create', { table: 'tickets', data: { subject: 'Cannot log in' } });
   assert.equal(opened.error, null);
   assert.equal(opened.count, 1);
   assert.match(opened.query.notes.join('\n'), /saved in tickets; row-level security does not let this user read them back \(no refs\)/);
   assert.deepEqual(sent, ['POST', 'POST']);
+  // The trail has both: the refused read-back, and the row saved without one.
+  assert.deepEqual(audit.map(({ status, affected, error }) => ({ status, affected, error })), [
+    { status: 403, affected: 0, error: 'permission_denied' },
+    { status: 201, affected: 1, error: null },
+  ]);
   const urgent = await act.execute('db_create', { table: 'tickets', data: { subject: 'Everything is down', urgent: true } });
   assert.equal(urgent.error.code, 'permission_denied');
   assert.deepEqual(await service('tickets?select=subject,user_id'), [{ subject: 'Cannot log in', user_id: ADA.id }]);

@@ -140,9 +140,11 @@ void execution::state::refused_write(error err) {
   if (err.db_code == "23505" && !reads_back) err.hint = "a row with this value already exists: tell the user";
   // Row-level security refused the insert or the read-back of its rows (a
   // table whose SELECT policy lets only admins read it): either rolled the
-  // insert back, so it is sent once more without the read-back. An artifact
-  // saved so would get no ref and be saved again: not for a save.
-  if (err.db_code == "42501" && reads_back && call.kind == tool_kind::create &&
+  // insert back, so it is sent once more without the read-back. Not for a
+  // grant's refusal ("permission denied for table"), nor for an artifact,
+  // which saved so would get no ref and be saved again.
+  if (err.db_code == "42501" && err.message.find("row-level security policy") != std::string::npos && reads_back &&
+      call.kind == tool_kind::create &&
       std::all_of(call.saves.begin(), call.saves.end(), [](const std::string& ref) { return ref.empty(); })) {
     effective->unread = true;
     return void(add_request(build_request(dom, *effective, options), &state::consume_main));

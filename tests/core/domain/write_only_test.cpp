@@ -318,6 +318,16 @@ TEST_CASE("a create row-level security refused to read back is sent once more wi
               "Note: saved in orders; row-level security does not let this user read them back (no refs)") !=
           std::string::npos);
   }
+  SUBCASE("a grant's refusal is not sent again") {
+    ref_registry reg;
+    execution ex(shop(), reg, "db_create", R"({"table": "orders", "data": {"title": "Lamp"}})", alice_session(),
+                 for_model({kNewId}));
+    ex.respond(
+        0,
+        answer(403, R"({"code":"42501","details":null,"hint":null,"message":"permission denied for table orders"})"));
+    CHECK(ex.done());
+    CHECK(model_text(ex)["error"]["code"] == "permission_denied");
+  }
   SUBCASE("refused again: the policy refused the row itself") {
     ref_registry reg;
     execution ex(shop(), reg, "db_create", R"({"table": "orders", "data": {"title": "Lamp"}})", alice_session(),

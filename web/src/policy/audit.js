@@ -6,6 +6,7 @@
 // when the call ends; an OpenTelemetry span (when a tracer is given) covers
 // the call, with an event per request. Neither may break or stall the call:
 // a hook that throws or rejects is ignored, and nothing here is awaited.
+import { codes } from '../../dist/error-codes.mjs';
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 // OpenTelemetry's SpanKind.CLIENT and SpanStatusCode.ERROR / OK (stable values of the API).
@@ -149,10 +150,12 @@ class Trail {
       },
       end: (result) => {
         const code = result?.error?.code ?? null;
-        const rows = Array.isArray(result?.data) ? result.data.length : result?.data ? 1 : 0;
+        // A create whose rows are not read back (a write-only table's) has none in `data`: `count` says how many.
+        const rows = Array.isArray(result?.data) ? result.data.length || (Number.isInteger(result?.count) ? result.count : 0) : result?.data ? 1 : 0;
         for (const entry of requests) {
           if (entry.status === null) continue; // never answered (an abort): not sent as far as the trail knows
-          entry.error = entry.ok ? null : code;
+          // A refused request of a call that then succeeded (a create sent again without its read-back) keeps its refusal.
+          entry.error = entry.ok ? null : code ?? (entry.status === 401 || entry.status === 403 ? codes.permission_denied : null);
           if (entry.write) entry.affected = entry.ok ? (code ? null : rows) : entry.failure ? null : 0;
           this.#entries.push(entry);
         }

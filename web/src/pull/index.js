@@ -67,12 +67,16 @@ function buildTable(plan, usersTables, usersTable, notes) {
 function accessOf({ table, key, given }, owner) {
   const derived = writableOf(table, key, owner);
   const spec = isPlainObject(given) ? given : {};
+  const writable = Array.isArray(spec.writable) && spec.writable.length === 0 ? false : spec.writable;
+  // A given "readable": false takes creates alone, whatever was derived.
+  if (spec.readable === false && writable === undefined) return { writable: ['create'], note: null };
   const readable = typeof spec.readable === 'boolean' ? undefined : derived.readable;
-  if (typeof spec.writable !== 'boolean' && !Array.isArray(spec.writable)) return { ...derived, readable, note: readable === undefined && derived.readable === false ? null : derived.note };
-  if (readable !== false || spec.writable === false) return { writable: spec.writable, note: null };
-  if (Array.isArray(spec.writable) && spec.writable.every((write) => write === 'create')) return { writable: spec.writable, readable, note: derived.note };
+  if (typeof writable !== 'boolean' && !Array.isArray(writable)) return { ...derived, readable, note: readable === undefined && derived.readable === false ? null : derived.note };
+  if (readable !== false) return { writable, note: null };
+  if (writable === false) return { writable, note: { path: derived.note.path, message: `read-only, as the overrides say, though ${unreadableBecause(table)}: every read is empty` } };
+  if (writable.every((write) => write === 'create')) return { writable, readable, note: derived.note };
   const message = `kept readable, as "writable" in the overrides takes writes that read rows, though ${unreadableBecause(table)}; say "readable": false and "writable": ["create"] if users only add rows to it`;
-  return { writable: spec.writable, note: { path: derived.note.path, message } };
+  return { writable, note: { path: derived.note.path, message } };
 }
 
 // The tables a domain may hold, each with its key: `name → { table, given,
