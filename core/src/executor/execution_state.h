@@ -338,7 +338,9 @@ struct execution::state {
   // unknown, and says so. Created rows carry client ids, so such a create
   // is settled by reading its rows back.
   void consume_write(need_response answer);
-  void refused_write(error err);
+  /// The database refused the write; `reads_back`: it was sent to read its
+  /// rows back (consume_write).
+  void refused_write(error err, bool reads_back);
   /// A write-only table's create, answered `status`: the rows it sent were
   /// saved, and are not read back (return=minimal).
   void saved_unread(int status);

@@ -113,15 +113,14 @@ void execution::state::consume_write(need_response answer) {
     return fail(outcome_unknown(
         answer, what,
         textfmt::format("{} came from something other than the database", detail::status_line(answer.status))));
-  refused_write(std::move(err));
+  refused_write(std::move(err), reads_back);
 }
 
 // The database refused the write (`err`): a duplicate may be an earlier
 // attempt's rows, and a create row-level security refused to read back is
 // sent once more without the read-back.
-void execution::state::refused_write(error err) {
+void execution::state::refused_write(error err, bool reads_back) {
   const tool_call& call = *effective;
-  const bool reads_back = call.tbl->readable && !call.unread;
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
   // another unique column.

@@ -18,7 +18,7 @@ import { checkFunctionOverrides, deriveFunctions } from './functions.js';
 import { assignedKeys, keyOf } from './keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
-import { allowedWrites, decideOwners, ownerNote, rlsNote, unreadableBecause, usersTableOf, writableOf } from './owners.js';
+import { allowedWrites, allowsCreates, decideOwners, ownerNote, rlsNote, unreadableBecause, usersTableOf, writableOf } from './owners.js';
 import { argumentTables, unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -102,7 +102,7 @@ function planTables(tables, named, notes) {
     }
     // One users may insert into stays, write-only (a feedback form's).
     const unreadable = spec === undefined && !referenced.has(table.name) ? unreadableBecause(table) : null;
-    if (unreadable && !allowedWrites(table).allowed.some(({ write }) => write === 'create')) {
+    if (unreadable && !allowsCreates(allowedWrites(table).allowed)) {
       notes.push({
         path: `tables.${table.name}`,
         message: `left out: ${unreadable}, and none may add rows to it, so every read would be empty and every write refused; add a SELECT policy, or name the table in the overrides to keep it`,

@@ -129,7 +129,7 @@ export function writableOf(table, key, owner) {
   // reads them back: PostgreSQL holds both to the SELECT grant and policies.
   // Such a create needs no key either.
   const unreadable = unreadableBecause(table);
-  if (unreadable && allowed.some(({ write }) => write === 'create')) {
+  if (unreadable && allowsCreates(allowed)) {
     const message = `write-only: ${unreadable}, so users may only add rows to it, which are not read back (no refs); "readable" and "writable" in the overrides win`;
     return { writable: ['create'], readable: false, note: { path: `${path}.readable`, message } };
   }
@@ -172,6 +172,9 @@ export function allowedWrites(table) {
   const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
   return { granted, allowed: granted.filter(({ command }) => policies.some((p) => p.command === command || p.command === 'ALL')) };
 }
+
+/** Whether a list of allowedWrites names creates. */
+export const allowsCreates = (writes) => writes.some(({ write }) => write === 'create');
 
 /**
  * Why signed-in users may read no row of the table, as the catalog says, or
