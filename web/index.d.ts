@@ -54,8 +54,12 @@ export interface ColumnConfig {
   readonly type: ColumnType;
   /** A create must set it. Default `false`. */
   readonly required?: boolean;
-  /** The model may set it in a create or update. Default `true`. */
-  readonly writable?: boolean;
+  /**
+   * The model may set it in a create or update (`true`, the default), in neither (`false`), or in the writes
+   * listed: `["create"]` for a column given on a new row and never changed, `["update"]` for one changed and never
+   * given (column privileges; docs/own-schema.md#column-privileges).
+   */
+  readonly writable?: boolean | ReadonlyArray<'create' | 'update'>;
   /** `null` is accepted. Default: `true` unless `required`. */
   readonly nullable?: boolean;
   /**

@@ -109,6 +109,22 @@ bool table::labelled_by_key() const {
          label_columns[0] == key->name;
 }
 
+void table::append_read_columns(std::string& out) const {
+  if (hidden_columns.empty()) {
+    out += '*';
+    return;
+  }
+  bool first = true;
+  for (const auto& col : columns) {
+    if (hides_owner(col.name) ||
+        std::find(hidden_columns.begin(), hidden_columns.end(), col.name) != hidden_columns.end())
+      continue;
+    if (!first) out += ',';
+    first = false;
+    out += col.name;
+  }
+}
+
 std::string_view table::write_note() const {
   // Indexed by the writes taken; read-only when none.
   static constexpr std::string_view notes[] = {

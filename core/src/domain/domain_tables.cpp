@@ -9,7 +9,41 @@
 #include "domain_config.h"
 
 namespace alfred::detail {
-namespace {}  // namespace
+namespace {
+
+// `"writable"` as true, false or a list of writes among `allowed` (bits
+// named "create", "update", "delete"): its write_op bits, or nullopt when it
+// is none of those.
+std::optional<unsigned char> write_bits(json_value given, unsigned char allowed) {
+  std::vector<std::string> names;
+  if (given.is_bool()) return given.as_bool() ? allowed : 0;
+  if (read_text_list(given, names) != field_state::ok) return std::nullopt;
+  unsigned char bits = 0;
+  for (const std::string& name : names) {
+    const int bit = name == "create"   ? write_create
+                    : name == "update" ? write_update
+                    : name == "delete" ? write_delete
+                                       : 0;
+    if (!(bit & allowed)) return std::nullopt;
+    bits |= bit;
+  }
+  return bits;
+}
+
+// A column's `"writable"`: true (the default), false, or the writes that
+// may set it (docs/own-schema.md#column-privileges).
+status parse_column_writes(column& col, std::optional<json_value> given, const std::string& path) {
+  if (!given || given->is_null()) return ok_status();
+  const auto bits = write_bits(*given, write_create | write_update);
+  if (!bits)
+    return config_error(path + ".writable",
+                        "must be true, false, or the writes that may set it: \"create\", \"update\"");
+  col.writes = *bits;
+  col.writable = *bits != 0;
+  return ok_status();
+}
+
+}  // namespace
 
 result<column> parse_column(const std::string& name, json_value spec, const std::string& path,
                             std::initializer_list<std::string_view> extra_keys) {
@@ -32,7 +66,7 @@ result<column> parse_column(const std::string& name, json_value spec, const std:
     return config_error(path + ".type", textfmt::format("unknown column type '{}'", type));
   col.type = found->type;
   col.required = flag(spec, "required", false);
-  col.writable = flag(spec, "writable", true);
+  if (auto ok = parse_column_writes(col, spec.find("writable"), path); !ok) return ok.take_error();
   col.nullable = flag(spec, "nullable", !col.required);
   col.references = text_field(spec, "references");
   if (col.references == kUsersReference) {
@@ -245,21 +279,13 @@ status parse_presentation(table& tbl, json_value spec, const std::string& path) 
 // create or delete them).
 status parse_writes(table& tbl, std::optional<json_value> given, const std::string& path) {
   if (!given || given->is_null()) return ok_status();
-  std::vector<std::string> names;
-  bool ok = given->is_bool() || read_text_list(given, names) == field_state::ok;
-  tbl.writes = given->is_bool() && given->as_bool() ? write_all : 0;
-  for (const std::string& name : names) {
-    const int bit = name == "create"   ? write_create
-                    : name == "update" ? write_update
-                    : name == "delete" ? write_delete
-                                       : 0;
-    ok = ok && bit;
-    tbl.writes |= bit;
-  }
+  const auto bits = write_bits(*given, write_all);
+  if (!bits)
+    return config_error(path + ".writable",
+                        "must be true, false or a list of the writes it takes: \"create\", \"update\", \"delete\"");
+  tbl.writes = *bits;
   tbl.writable = tbl.writes != 0;
-  if (ok) return ok_status();
-  return config_error(path + ".writable",
-                      "must be true, false or a list of the writes it takes: \"create\", \"update\", \"delete\"");
+  return ok_status();
 }
 
 // `"readable": false`: a table users may add rows to but not read (a

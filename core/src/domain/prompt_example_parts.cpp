@@ -96,7 +96,7 @@ void pick_writes(const domain& dom, picks& p) {
   for (const auto& tbl : dom.tables) {
     if (p.create || !tbl.allows(write_create) || !tbl.readable || !tbl.key_column()) continue;
     const bool plain_required = std::all_of(tbl.columns.begin(), tbl.columns.end(), [](const column& col) {
-      return !col.required || !col.writable ||
+      return !col.required || !col.settable(write_create) ||
              (col.references.empty() && !col.user_id && col.type != column_type::uuid &&
               col.type != column_type::uuid_array);
     });
@@ -193,13 +193,15 @@ std::string example_row(const table& tbl, std::string_view which, std::string_vi
   const column* label = text_label(tbl);
   if (label) add(label->name, json_quote(new_value(tbl, which)));
   for (const auto& col : tbl.columns) {
-    if (dom && !is_hidden(tbl, col) && &col != label && col.required && col.writable &&
+    if (dom && !is_hidden(tbl, col) && &col != label && col.required && col.settable(write_create) &&
         (is_reference(col) || col.user_id) && extra.find(json_quote(col.name)) == extra.npos) {
       const table* target = col.user_id ? nullptr : dom->find_table(col.references);
       if (col.user_id) add(col.name, json_quote(kCurrentUserRef));
       if (target) add(col.name, json_quote(ref_text(target->ref_prefix, 1)));
     }
-    if (!col.required || !col.writable || &col == label || col.type == column_type::uuid || is_reference(col)) continue;
+    if (!col.required || !col.settable(write_create) || &col == label || col.type == column_type::uuid ||
+        is_reference(col))
+      continue;
     switch (col.type) {
       case column_type::text:
         add(col.name, json_quote(col.allowed_values.empty() ? plain(col.name) : col.allowed_values.front()));

@@ -267,12 +267,13 @@ std::string write_update_example(const slot_input& in) {
   const table& writes = *in.p.update;
   const column* col = nullptr;
   for (const auto& c : writes.columns)
-    if (!col && c.writable && usable(in.dom, writes, c) && c.type == column_type::text && !c.allowed_values.empty())
+    if (!col && c.settable(write_update) && usable(in.dom, writes, c) && c.type == column_type::text &&
+        !c.allowed_values.empty())
       col = &c;
   std::string data;
   if (col)
     data = textfmt::format("{{\"{}\": \"{}\"}}", col->name, enum_value(*col, 1));
-  else if (const column* label = text_label(writes))
+  else if (const column* label = text_label(writes); label && label->settable(write_update))
     data = textfmt::format("{{\"{}\": \"{}\"}}", label->name, new_value(writes, "Renamed"));
   else
     data = "{}";

@@ -16,22 +16,6 @@
 namespace alfred {
 namespace detail {
 
-void append_all_columns(std::string& out, const table& tbl) {
-  if (tbl.hidden_columns.empty()) {
-    out += '*';
-    return;
-  }
-  bool first = true;
-  for (const auto& col : tbl.columns) {
-    if (tbl.hides_owner(col.name) ||
-        std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end())
-      continue;
-    if (!first) out += ',';
-    first = false;
-    out += col.name;
-  }
-}
-
 void write_row(json_writer& w, const row& fields, const owner_field& owner) {
   w.begin_object();
   for (const auto& field : fields) {
@@ -49,7 +33,6 @@ void write_row(json_writer& w, const row& fields, const owner_field& owner) {
 
 namespace {
 
-using detail::append_all_columns;
 using detail::owner_field;
 using detail::request_parts;
 using detail::write_row;
@@ -62,7 +45,7 @@ using detail::query_writer;
 void append_own_select(std::string& out, const tool_call& call) {
   const table& tbl = *call.tbl;
   if (call.columns.empty()) {
-    append_all_columns(out, tbl);
+    tbl.append_read_columns(out);
     return;
   }
   const bool has_star = std::find(call.columns.begin(), call.columns.end(), "*") != call.columns.end();
@@ -80,7 +63,7 @@ void append_own_select(std::string& out, const tool_call& call) {
     if (!first) out += ',';
     first = false;
     if (item == "*") {
-      append_all_columns(out, tbl);
+      tbl.append_read_columns(out);
       continue;
     }
     out += item;
@@ -233,7 +216,7 @@ class request_writer {
     // A write-only table's rows cannot be read back: PostgreSQL would hold
     // the read-back to the SELECT policies the table does not have.
     if (!tbl_.readable || call_.unread) return void(req_.prefer += "return=minimal");
-    query_.add("select", "*");
+    read_back();
     req_.prefer += "return=representation";
   }
 
@@ -242,7 +225,7 @@ class request_writer {
     req_.method = call_.kind == tool_kind::update ? "PATCH" : "DELETE";
     owner_filter();
     for (const auto& f : call_.filters) encode_filter(f, conditions_);
-    query_.add("select", "*");
+    read_back();
     if (call_.kind == tool_kind::update) {
       std::string body;
       json_writer w(body);
@@ -256,6 +239,14 @@ class request_writer {
   }
 
  private:
+  // A write reads back the columns a read would: column privileges may
+  // refuse `*` (docs/own-schema.md#column-privileges).
+  void read_back() {
+    std::string& select = query_.scratch();
+    tbl_.append_read_columns(select);
+    query_.add("select", select);
+  }
+
   void owner_filter() {
     if (owner_.empty() || !tbl_.owner_scoped) return;
     std::string& text = query_.scratch();

@@ -26,10 +26,6 @@ struct request_parts {
   std::string prefer;
 };
 
-/// `*`, or the visible columns when `*` would also fetch hidden ones
-/// (embedding vectors: kilobytes per row that are dropped anyway).
-void append_all_columns(std::string& out, const table& tbl);
-
 /// The owner column a created row gets, as a field written after the row's own.
 struct owner_field {
   std::string_view column;  // "" for tables that are not user-owned

@@ -97,7 +97,7 @@ result<request_parts> build_call_parts(const tool_call& call, const request_cont
   }
   if (call.tbl && !call.tbl->hidden_columns.empty()) {
     std::string& select = query.scratch();
-    append_all_columns(select, *call.tbl);
+    call.tbl->append_read_columns(select);
     query.add("select", select);
   }
   if (req.url.size() > context.options().max_url_length)

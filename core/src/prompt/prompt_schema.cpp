@@ -40,10 +40,12 @@ void append_column(std::string& out, const domain& dom, const table& tbl, const 
   } else {
     out.append(type_text(col.type));
   }
-  if (col.required && tbl.allows(write_create) && col.writable) out += ", required";
+  if (col.required && tbl.allows(write_create) && col.settable(write_create)) out += ", required";
   if (!col.writable && tbl.writable) out += ", read-only";
+  if (col.writable && tbl.allows(write_create) && !col.settable(write_create)) out += ", not on create";
+  if (col.writable && tbl.allows(write_update) && !col.settable(write_update)) out += ", set on create only";
   // A one-to-one table's key is its parent's: a create names the parent row.
-  if (&col == tbl.key_column() && target && target != &tbl && tbl.allows(write_create) && col.writable)
+  if (&col == tbl.key_column() && target && target != &tbl && tbl.allows(write_create) && col.settable(write_create))
     textfmt::format_to(out, "; a create gives the {} row's ref ({})", target->name, ref_pattern(target->ref_prefix));
   if (!col.allowed_values.empty()) {
     out += ", one of: ";

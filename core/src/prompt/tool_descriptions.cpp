@@ -30,7 +30,7 @@ std::string link_example(const domain& dom) {
     if (!tbl.allows(write_create)) continue;
     for (const auto& col : tbl.columns) {
       const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
-      if (target && col.type != column_type::uuid_array && col.writable)
+      if (target && col.type != column_type::uuid_array && col.settable(write_create))
         return textfmt::format(" (\"{}\": \"{}\")", col.name, ref_text(target->ref_prefix, 1));
     }
   }
@@ -70,7 +70,7 @@ void append_table_line(std::string& out, const domain& dom, const table& tbl, co
     out.append(first ? " " : ", ").append(col.name);
     first = false;
     if (is_array(col.type)) out += "[]";
-    if (col.required && tbl.allows(write_create) && col.writable && !options.fixes(col.name)) out += '*';
+    if (col.required && tbl.allows(write_create) && col.settable(write_create) && !options.fixes(col.name)) out += '*';
     const table* target = col.references.empty() ? nullptr : dom.find_table(col.references);
     if (target && &col != tbl.key_column()) out.append("→").append(target->name);
     if (!col.allowed_values.empty()) textfmt::format_to(out, " ({})", textfmt::join(col.allowed_values, "|"));

@@ -38,8 +38,8 @@ std::string value_description(const domain& dom) {
 // and a key column only when creating (a text slug, a join table's refs).
 bool is_settable(const domain& dom, const table& tbl, const column& col, tool_kind kind,
                  const tool_schema_options& options) {
-  return is_visible(dom, tbl, col) && col.writable && col.name != tbl.owner &&
-         !(tbl.is_key(col.name) && kind != tool_kind::create) && !options.fixes(col.name);
+  return is_visible(dom, tbl, col) && col.settable(kind == tool_kind::create ? write_create : write_update) &&
+         col.name != tbl.owner && !(tbl.is_key(col.name) && kind != tool_kind::create) && !options.fixes(col.name);
 }
 
 // Every visible column of the tables a tool acts on, in first-seen order.

@@ -56,7 +56,7 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
     if (auto ok = add_fixed_values(out, path); !ok) return ok.take_error();
   if (kind_ == tool_kind::create) {
     for (const auto& col : tbl.columns) {
-      if (!col.required || !col.writable) continue;
+      if (!col.required || !col.settable(write_create)) continue;
       const bool given = std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
       if (!given)
         return error{codes::missing_column, path.str(),
@@ -123,6 +123,14 @@ result<const column*> row_reader::writable_column(std::string_view key, const pa
   }
   if (!col->writable)
     return error{codes::read_only_column, key_path.str(), textfmt::format("{} is maintained by the database", key), ""};
+  // Column privileges may let users give a column on a new row and never
+  // change it, or the other way round (docs/own-schema.md#column-privileges).
+  if (kind_ == tool_kind::update && !col->settable(write_update))
+    return error{codes::read_only_column, key_path.str(),
+                 textfmt::format("{} is set when a row is created and cannot be changed", key), ""};
+  if (kind_ == tool_kind::create && !col->settable(write_create))
+    return error{codes::read_only_column, key_path.str(),
+                 textfmt::format("{} cannot be given on a new row; db_update may set it once the row exists", key), ""};
   return col;
 }
 

@@ -123,7 +123,13 @@ result<std::string> select_reader::parse_select_item(const std::string& raw, con
   if (!star)
     for (auto key = target->key.rbegin(); key != target->key.rend(); ++key)
       if (std::find(cols.begin(), cols.end(), *key) == cols.end()) cols.insert(cols.begin(), *key);
-  if (star) cols.insert(cols.begin(), "*");
+  // A table with hidden columns is read by its visible ones, as at the top
+  // level: column privileges may refuse `*`.
+  if (star) {
+    std::string all;
+    target->append_read_columns(all);
+    cols.insert(cols.begin(), std::move(all));
+  }
   return textfmt::format("{}({})", rel_name, textfmt::join(cols, ","));
 }
 

@@ -3,9 +3,13 @@
 // makes new accounts through a function only. The tools offer each table to
 // the writes it takes, the schema says which it does not, and a call of
 // another write is refused before anything is sent (docs/own-schema.md#writable).
+// Columns too: column privileges may let users give a column on a new row
+// and never change it, or change one they may not give, or read none of it
+// (docs/own-schema.md#column-privileges).
 
 #include <string>
 
+#include "../request_text.h"
 #include "../support.h"
 #include "alfred/domain/prompt_examples.h"
 #include "alfred/json/json.h"
@@ -254,6 +258,129 @@ TEST_CASE("where no table takes every write, each write's example is of a table 
   // Generated content is saved by a create: a table that takes one, not the audit log.
   CHECK(example("generate_shape").find("\"channels\"") != std::string::npos);
   CHECK(example("generate_shape").find("audit") == std::string::npos);
+}
+
+// A posts table under column privileges: category is given on a new row
+// and never changed, pinned changed and never given, status set by
+// moderators alone, internal_score not even read.
+constexpr const char* kGrantsDomain = R"json({
+  "name": "blog",
+  "tables": {
+    "posts": {"ref": "post", "label": ["title"], "hidden": ["internal_score"],
+      "columns": {"id": {"type": "integer", "writable": false},
+                  "title": {"type": "text", "required": true},
+                  "category": {"type": "text", "writable": ["create"]},
+                  "pinned": {"type": "boolean", "writable": ["update"]},
+                  "status": {"type": "text", "writable": false},
+                  "internal_score": {"type": "integer"}}},
+    "comments": {"ref": "comment", "label": ["body"],
+      "columns": {"id": {"type": "integer", "writable": false},
+                  "post_id": {"type": "integer", "required": true, "references": "posts"},
+                  "body": {"type": "text", "required": true}}}
+  }
+})json";
+
+const domain& grants_domain() {
+  static const domain dom = [] {
+    auto parsed = parse_domain(kGrantsDomain);
+    REQUIRE(parsed.ok());
+    return std::move(parsed).value();
+  }();
+  return dom;
+}
+
+result<http_request> post_call(std::string_view tool, std::string_view params) {
+  ref_registry reg;
+  reg.set_turn(1);
+  reg.register_keyed_row("posts", "post", column_type::integer, "7", ref_action::read, "Hello");
+  return build_request(grants_domain(), reg, tool, params, alice_session());
+}
+
+TEST_CASE("a column's writable: true, false, or the writes that may set it") {
+  const table& posts = *grants_domain().find_table("posts");
+  const column& category = *posts.find_column("category");
+  CHECK(category.settable(write_create));
+  CHECK_FALSE(category.settable(write_update));
+  const column& pinned = *posts.find_column("pinned");
+  CHECK_FALSE(pinned.settable(write_create));
+  CHECK(pinned.settable(write_update));
+  CHECK_FALSE(posts.find_column("status")->settable(write_create));
+  CHECK(posts.find_column("title")->settable(write_update));
+
+  const std::string base =
+      R"({"name": "t", "tables": {"things": {"ref": "thing", "columns": {"id": {"type": "uuid", "writable": false}, "name": {"type": "text", "writable": )";
+  for (const char* bad : {R"(["delete"])", R"(["insert"])", R"("create")", "1"}) {
+    INFO(bad);
+    auto parsed = parse_domain(base + bad + "}}}}}");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.err().code == codes::invalid_domain);
+    CHECK(parsed.err().path == "tables.things.columns.name.writable");
+  }
+  auto none = parse_domain(base + "[]}}}}}");
+  REQUIRE(none.ok());
+  CHECK_FALSE(none->tables[0].find_column("name")->writable);
+}
+
+TEST_CASE("a column write its privileges refuse is refused before a request, saying what may be done") {
+  auto changed =
+      post_call("db_update", R"({"table": "posts", "filters": [{"field": "id", "op": "=", "value": "post_1"}],
+      "data": {"category": "news"}})");
+  REQUIRE_FALSE(changed.ok());
+  CHECK(changed.err().code == codes::read_only_column);
+  CHECK(changed.err().path == "data.category");
+  CHECK(changed.err().message == "category is set when a row is created and cannot be changed");
+  auto given = post_call("db_create", R"({"table": "posts", "data": {"title": "Hi", "pinned": true}})");
+  REQUIRE_FALSE(given.ok());
+  CHECK(given.err().path == "data.pinned");
+  CHECK(given.err().message == "pinned cannot be given on a new row; db_update may set it once the row exists");
+  CHECK(post_call("db_update", R"({"table": "posts", "filters": [{"field": "id", "op": "=", "value": "post_1"}],
+      "data": {"status": "published"}})")
+            .err()
+            .code == codes::read_only_column);
+  CHECK(post_call("db_create", R"({"table": "posts", "data": {"title": "Hi", "category": "news"}})").ok());
+  CHECK(post_call("db_update", R"({"table": "posts", "filters": [{"field": "id", "op": "=", "value": "post_1"}],
+      "data": {"pinned": true, "title": "Hello again"}})")
+            .ok());
+}
+
+TEST_CASE("writes and embeds read back the columns a read would, never one the domain hides") {
+  const std::string visible = "id,title,category,pinned,status";
+  auto created = post_call("db_create", R"({"table": "posts", "data": {"title": "Hi"}})");
+  REQUIRE(created.ok());
+  CHECK(query_value(*created, "select") == visible);
+  auto changed =
+      post_call("db_update", R"({"table": "posts", "filters": [{"field": "id", "op": "=", "value": "post_1"}],
+      "data": {"title": "Hey"}})");
+  REQUIRE(changed.ok());
+  CHECK(query_value(*changed, "select") == visible);
+  auto removed =
+      post_call("db_delete", R"({"table": "posts", "filters": [{"field": "id", "op": "=", "value": "post_1"}]})");
+  REQUIRE(removed.ok());
+  CHECK(query_value(*removed, "select") == visible);
+  auto embedded = post_call("db_read", R"j({"table": "comments", "columns": ["body", "posts(*)"]})j");
+  REQUIRE(embedded.ok());
+  CHECK(query_value(*embedded, "select") == "id,body,posts(" + visible + ")");
+  // A table without hidden columns is read back whole, as before.
+  auto comment = post_call("db_create", R"({"table": "comments", "data": {"post_id": "post_1", "body": "Nice"}})");
+  REQUIRE(comment.ok());
+  CHECK(query_value(*comment, "select") == "*");
+}
+
+TEST_CASE("the schema says which columns a create or an update may not set, and requires only what a create gives") {
+  tool_schema_options inline_schema;
+  inline_schema.inline_schema = true;
+  const std::string schema = tool_description(grants_domain(), tool_kind::read, inline_schema);
+  CHECK(schema.find("- category: text, set on create only\n") != std::string::npos);
+  CHECK(schema.find("- pinned: boolean, not on create\n") != std::string::npos);
+  CHECK(schema.find("- status: text, read-only\n") != std::string::npos);
+  CHECK(schema.find("internal_score") == std::string::npos);
+  // A required column a create may not give is not asked for: the database decides.
+  auto unsettable = parse_domain(
+      R"({"name": "t", "tables": {"things": {"ref": "thing", "columns": {"id": {"type": "uuid", "writable": false}, "code": {"type": "text", "required": true, "writable": ["update"]}, "name": {"type": "text"}}}}})");
+  REQUIRE(unsettable.ok());
+  CHECK(build_request(*unsettable, ref_registry{}, "db_create", R"({"table": "things", "data": {"name": "x"}})",
+                      alice_session())
+            .ok());
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ constexpr const char* kPepper = "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c21";
 const std::string kRecipeSelect =
     "select=id,name,description,cuisine,difficulty,prep_time_minutes,cook_time_minutes,servings,instructions,"
     "tags,source_url,is_system,parent_recipe_id,occasions,health_tags,flavor_tags,equipment_tags,created_at\n";
+// The same list in a URL, its commas percent-encoded.
+const std::size_t kRecipeSelectInUrl = kRecipeSelect.size() - 8 + 2 * 17;
 const std::string kOwner = std::string("user_id=eq.") + kAlice + "\n";
 const std::string kGetHeaders = "Accept: application/json\n";
 const std::string kWriteHeaders =
@@ -446,7 +448,8 @@ TEST_CASE("columns: string form, duplicates, explicit id, * and many-to-one embe
   CHECK(query_value(request_for("db_read", R"j({"table": "recipes", "columns": ["cuisine", "id"]})j"), "select") ==
         "cuisine,id");
   CHECK(query_value(request_for("db_read", R"j({"table": "inventory", "columns": ["*", "ingredients(*)"]})j"),
-                    "select") == "*,ingredients(*)");
+                    "select") == "*,ingredients(id,name,aliases,category,default_unit,nutrition_per_100g,flavor_compounds,is_system,"
+                                 "parent_category,family,cuisines,tier,created_at)");
   // recipes has a hidden embedding column: * lists the visible columns instead.
   CHECK(query_value(request_for("db_read", R"j({"table": "recipes", "columns": ["*", "recipe_ingredients(*)"]})j"),
                     "select") == kRecipeSelect.substr(7, kRecipeSelect.size() - 8) + ",recipe_ingredients(*)");
@@ -636,7 +639,8 @@ TEST_CASE("delete: DELETE with filters, no body, no Content-Type") {
   const http_request req = request_for("db_delete", R"j({"table": "recipes", "filters": [
       {"field": "id", "op": "in", "value": ["recipe_1", "recipe_2"]}]})j");
   CHECK(req.method == "DELETE");
-  CHECK(query_text(req) == kOwner + "id=in.(" + kRecipe1 + "," + kRecipe2 + ")\nselect=*\n");
+  // A write reads back what a read would: never the embedding.
+  CHECK(query_text(req) == kOwner + "id=in.(" + kRecipe1 + "," + kRecipe2 + ")\n" + kRecipeSelect);
   CHECK(headers_text(req) == "Accept: application/json\nPrefer: return=representation\n");
   CHECK_FALSE(req.body.has_value());
 }
@@ -644,7 +648,7 @@ TEST_CASE("delete: DELETE with filters, no body, no Content-Type") {
 TEST_CASE("delete: 'everything except these' is a real not.in filter") {
   const http_request req = request_for("db_delete", R"j({"table": "recipes", "filters": [
       {"field": "id", "op": "not_in", "value": ["recipe_1", "recipe_2"]}]})j");
-  CHECK(query_text(req) == kOwner + "id=not.in.(" + kRecipe1 + "," + kRecipe2 + ")\nselect=*\n");
+  CHECK(query_text(req) == kOwner + "id=not.in.(" + kRecipe1 + "," + kRecipe2 + ")\n" + kRecipeSelect);
 }
 
 // ---------------------------------------------------------------- options and headers
@@ -938,9 +942,9 @@ TEST_CASE("a long in-list under the URL limit is sent whole") {
   const http_request req = request_for("db_delete", R"j({"table": "recipes", "filters": [{"field": "id", "op": "in",
       "value": [)j" + refs + "]}]}",
                                        reg);
-  CHECK(query_text(req) == kOwner + "id=in.(" + uuids + ")\nselect=*\n");
+  CHECK(query_text(req) == kOwner + "id=in.(" + uuids + ")\n" + kRecipeSelect);
   CHECK(req.url.size() == std::string("http://127.0.0.1:3000/recipes?user_id=eq.").size() + 36 +
-                              std::string("&id=in.%28%29&select=%2A").size() + count * 36 + (count - 1) * 3);
+                              std::string("&id=in.%28%29&select=").size() + kRecipeSelectInUrl + count * 36 + (count - 1) * 3);
   CHECK(req.url.size() <= 8000);
 }
 
@@ -954,7 +958,7 @@ TEST_CASE("a URL over the limit is url_too_long, never truncated") {
   const std::string params =
       R"j({"table": "recipes", "filters": [{"field": "id", "op": "in", "value": [)j" + refs + "]}]}";
   const std::size_t length = std::string("http://127.0.0.1:3000/recipes?user_id=eq.").size() + 36 +
-                             std::string("&id=in.%28%29&select=%2A").size() + count * 36 + (count - 1) * 3;
+                             std::string("&id=in.%28%29&select=").size() + kRecipeSelectInUrl + count * 36 + (count - 1) * 3;
   const error err = build_error("db_delete", params, reg);
   CHECK(err.code == "url_too_long");
   CHECK(err.path == "filters");

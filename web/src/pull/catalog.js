@@ -17,9 +17,23 @@ const COMMANDS = new Set(['ALL', 'SELECT', 'INSERT', 'UPDATE', 'DELETE']);
 // A text literal for a query whose runner takes no parameters.
 const literal = (text) => `'${String(text).replaceAll("'", "''")}'`;
 
+// The columns of tables the role may not read, add to or update whole:
+// what column privileges grant of each (docs/own-schema.md#column-privileges).
+const columnPrivilegesQuery = (name) => `select c.relname as table_name, a.attname as column_name,
+    has_column_privilege('authenticated', c.oid, a.attnum, 'SELECT') as can_select,
+    has_column_privilege('authenticated', c.oid, a.attnum, 'INSERT') as can_insert,
+    has_column_privilege('authenticated', c.oid, a.attnum, 'UPDATE') as can_update
+  from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+  join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+  where n.nspname = ${name} and c.relkind in ('r', 'p', 'v', 'm', 'f')
+    and exists (select from pg_catalog.pg_roles where rolname = 'authenticated')
+    and not (has_table_privilege('authenticated', c.oid, 'SELECT') and has_table_privilege('authenticated', c.oid, 'INSERT')
+      and has_table_privilege('authenticated', c.oid, 'UPDATE'))
+  order by c.relname, a.attnum`;
+
 /**
  * The catalog queries for `schema`: relations (kind, row-level security),
- * the `authenticated` role's privileges, policies, single-column foreign
+ * the `authenticated` role's privileges on tables and columns, policies, single-column foreign
  * keys (into any schema), the columns of the tables those reach in other
  * schemas (auth.users aside), and the functions.
  */
@@ -40,6 +54,7 @@ export function catalogQueries(schema = 'public') {
       where n.nspname = ${name} and c.relkind in ('r', 'p', 'v', 'm', 'f')
         and exists (select from pg_catalog.pg_roles where rolname = 'authenticated')
       order by c.relname`,
+    columnPrivileges: columnPrivilegesQuery(name),
     policies: `select tablename::text as table_name, policyname::text as policy_name, permissive::text as permissive,
         roles::text[] as roles, cmd::text as command, qual, with_check
       from pg_catalog.pg_policies where schemaname = ${name}
@@ -141,7 +156,10 @@ function textArray(value) {
  * `{ rows }`, as node-postgres's `client.query` and PGlite's `db.query` do).
  * Resolves to `{ schema, tables, referencedTables, namedTables, functions }`, where
  * `tables[name]` is
- * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`,
+ * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`
+ * and, where column privileges keep the role from reading, adding or
+ * updating some columns of rows it may otherwise, `columnGrants: { [column]: { select, insert, update } }`
+ * (false where the column's privileges take away what the table's give),
  * `referencedTables` lists the tables of other schemas those references
  * reach (`{ schema, table, columns: [{ name, type, kind, notNull }] }`, auth.users
  * aside), `namedTables` the tables of other schemas (the platform's aside)
@@ -164,6 +182,7 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   const sql = catalogQueries(schema);
   const relations = await rowsOf(query, sql.relations);
   const privileges = await rowsOf(query, sql.privileges);
+  const columnPrivileges = await rowsOf(query, sql.columnPrivileges);
   const policies = await rowsOf(query, sql.policies);
   const foreignKeys = await rowsOf(query, sql.foreignKeys);
   const referencedColumns = await rowsOf(query, sql.referencedColumns);
@@ -177,6 +196,16 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   for (const row of privileges) {
     const table = tables[row.table_name];
     if (table) table.privileges = { select: row.can_select === true, insert: row.can_insert === true, update: row.can_update === true, delete: row.can_delete === true };
+  }
+  // A column's grants as far as they take away from its table's: false where
+  // the role may read, add to or update the table's rows but not this column.
+  for (const row of columnPrivileges) {
+    const table = tables[row.table_name];
+    const allowed = table?.privileges;
+    if (!allowed) continue;
+    const grants = { select: !allowed.select || row.can_select === true, insert: !allowed.insert || row.can_insert === true, update: !allowed.update || row.can_update === true };
+    if (grants.select && grants.insert && grants.update) continue;
+    table.columnGrants = { ...table.columnGrants, [row.column_name]: grants };
   }
   for (const row of policies) {
     tables[row.table_name]?.policies.push({
@@ -226,6 +255,10 @@ export function catalogFactsProblem(facts) {
       if (!isObject(policy) || !COMMANDS.has(policy.command) || !Array.isArray(policy.roles)) return `${at}.policies: each is { name, command, roles, permissive, using, check }`;
     }
     if (!isObject(table.references ?? {})) return `${at}.references must be an object of column → { schema, table, column }`;
+    if (!isObject(table.columnGrants ?? {})) return `${at}.columnGrants must be an object of column → { select, insert, update }`;
+    for (const grants of Object.values(table.columnGrants ?? {})) {
+      if (!isObject(grants) || !['select', 'insert', 'update'].every((what) => typeof grants[what] === 'boolean')) return `${at}.columnGrants: each is { select, insert, update }, true or false`;
+    }
     for (const target of Object.values(table.references ?? {})) {
       if (!isObject(target) || typeof target.schema !== 'string' || typeof target.table !== 'string') return `${at}.references: each is { schema, table, column }`;
     }

@@ -66,11 +66,28 @@ export function columnConfig(column, plan, usersTables, usersTable) {
   const defaultMayBeHidden = column.type.endsWith('[]') || column.type === 'jsonb';
   if (!plan.table.isView && column.notNull && !column.hasDefault && !databaseSets && !defaultMayBeHidden) config.required = true;
   if (databaseSets) config.writable = false;
+  else if (column.grants && (!column.grants.insert || !column.grants.update)) config.writable = grantedWrites(column.grants);
   if (column.notNull && !config.required) config.nullable = false;
   const references = referenceOf(column, plan, usersTables, usersTable);
   if (references) config.references = references;
   if (column.values) config.values = [...column.values];
   return config;
+}
+
+// The writes column privileges let set a column: false, ["create"] or ["update"].
+const grantedWrites = (grants) => (grants.insert ? ['create'] : grants.update ? ['update'] : false);
+
+/**
+ * What a pulled column's privileges mean for the model, as a note's message,
+ * or null: columns it gives on a new row and never changes, or the other
+ * way round, and creates it cannot make when they keep it from giving a
+ * column every create needs.
+ */
+export function grantsNote(column, config) {
+  if (!column.grants || !config) return null;
+  if (config.required && !column.grants.insert) return 'column privileges keep users from giving it, and every create needs it (NOT NULL without a default): the database refuses the creates the model makes';
+  if (!Array.isArray(config.writable)) return null;
+  return config.writable[0] === 'create' ? 'set on create only: column privileges let users give it on a new row, not change it' : 'not on create: column privileges let users change it, not give it on a new row';
 }
 
 /**
@@ -103,6 +120,8 @@ export function relationsOf(domainTables) {
 // nowhere the domain knows (their values would leak).
 function hiddenBecause(column, config, fact, spec, domain, hasCatalog) {
   if (!usableColumnName(column)) return `'${column}' is not a column name the model can use (reserved by PostgREST or not a lower-case identifier)`;
+  // PostgreSQL refuses a whole read that names a column the role may not read.
+  if (fact?.grants?.select === false && spec.readable !== false) return 'column privileges keep signed-in users from reading it (no SELECT on the column)';
   if (!config?.type) return `type '${fact?.format ?? 'unknown'}' is not one the model can read or write${fact?.format && /vector/.test(fact.format) ? ' (an embedding)' : ''}`;
   const isUuid = config.type === 'uuid' || config.type === 'uuid[]';
   const key = spec.key === undefined ? (spec.columns.id ? ['id'] : []) : [spec.key].flat();

@@ -75,12 +75,14 @@ export const isPostgrestDescription = (spec) =>
  * The tables and views of a Swagger 2.0 description, sorted by name:
  * `{ name, isView, catalog, columns: [{ name, format, type, values, note,
  * notNull, hasDefault, default, primaryKey, references, usersReference,
- * outside }], keys }`. `catalog` is the table's catalog facts, or null
+ * outside, grants }], keys }`. `catalog` is the table's catalog facts, or null
  * without them. `references` is the foreign key PostgREST describes
  * (`{ table, column }`), or, with the catalog, one into the exposed schema
  * it does not; `usersReference` is true for a column that references
  * auth.users, and `outside` the target (`{ schema, table, column }`) of one
- * into another schema (only the catalog tells).
+ * into another schema (only the catalog tells), and `grants` what column
+ * privileges take away (`{ select, insert, update }`, false where they
+ * do; null without the catalog or where they take nothing).
  */
 export function describedTables(spec, catalog = null) {
   const enumsByFormat = new Map();
@@ -113,6 +115,8 @@ export function describedTables(spec, catalog = null) {
         references: described ?? inSchema,
         usersReference,
         outside,
+        // What column privileges take away (catalog.js), or null.
+        grants: facts?.columnGrants?.[column] ?? null,
       };
     });
     const keys = columns.filter((c) => c.primaryKey);

@@ -12,7 +12,7 @@
 import { restUrl } from '../act/options.js';
 import { AlfredError, internalError } from '../errors.js';
 import { catalogFacts, catalogFactsProblem } from './catalog.js';
-import { columnConfig, finalizeColumns, relationsOf } from './columns.js';
+import { columnConfig, finalizeColumns, grantsNote, relationsOf } from './columns.js';
 import { describedTables, isPostgrestDescription } from './description.js';
 import { checkFunctionOverrides, deriveFunctions } from './functions.js';
 import { assignedKeys, keyOf } from './keys.js';
@@ -46,6 +46,8 @@ function buildTable(plan, usersTables, usersTable, notes) {
   for (const column of table.columns) {
     const config = columnConfig(column, plan, usersTables, usersTable);
     columns[column.name] = config ?? { type: null };
+    const granted = grantsNote(column, config);
+    if (granted) notes.push({ path: `tables.${table.name}.columns.${column.name}`, message: granted });
     facts.push({ name: column.name, config });
   }
   const access = accessOf(plan, owner);

@@ -62,6 +62,10 @@ struct column {
   bool required = false;
   /// Whether the model may set it (false for keys, the owner column, timestamps).
   bool writable = true;
+  /// Which writes may set it: write_create and write_update bits, both by
+  /// default (`"writable": ["create"]` for a column column privileges let
+  /// users give on a new row and never change; docs/own-schema.md#column-privileges).
+  unsigned char writes = write_create | write_update;
   /// Whether the database allows NULL here; a non-nullable column can never
   /// match `is_null`, so `is_not_null` on it does not narrow an update/delete.
   bool nullable = true;
@@ -77,6 +81,9 @@ struct column {
   bool user_id = false;
   /// Allowed values for enum-like text columns (empty = any).
   std::vector<std::string> allowed_values;
+
+  /// Whether write `op` (write_create or write_update) may set it.
+  bool settable(write_op op) const { return writable && (writes & op) != 0; }
 };
 
 /// A one-to-many embed: `recipes` → `recipe_ingredients(...)`.
@@ -200,6 +207,11 @@ struct table {
   /// Whether `name` is the owner column of an owner-scoped table, which is
   /// never shown (every row is the user's).
   bool hides_owner(std::string_view name) const { return owner_scoped && name == owner && !is_key(name); }
+  /// What a read of every column selects: `*`, or the visible columns when
+  /// `*` would also fetch hidden ones (embeddings: kilobytes per row dropped
+  /// anyway; columns column privileges keep from users, which PostgreSQL
+  /// would refuse).
+  void append_read_columns(std::string& out) const;
 };
 
 /// What a database function returns, as the domain says it.
