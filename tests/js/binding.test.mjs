@@ -70,6 +70,12 @@ test('db_create: refs become UUIDs and the owner is set in the body', () => {
   });
 });
 
+// A write reads back the columns a read would: never the hidden embedding.
+const RECIPE_SELECT = encodeURIComponent(
+  'id,name,description,cuisine,difficulty,prep_time_minutes,cook_time_minutes,servings,instructions,tags,' +
+    'source_url,is_system,parent_recipe_id,occasions,health_tags,flavor_tags,equipment_tags,created_at',
+);
+
 test('db_update: PATCH narrowed by owner and ref', () => {
   const result = core.buildRequest(
     'db_update',
@@ -79,7 +85,7 @@ test('db_update: PATCH narrowed by owner and ref', () => {
   assert.deepEqual(result, {
     data: {
       method: 'PATCH',
-      url: `${BASE}/recipes?user_id=eq.${USER}&id=eq.${RECIPE}&select=%2A`,
+      url: `${BASE}/recipes?user_id=eq.${USER}&id=eq.${RECIPE}&select=${RECIPE_SELECT}`,
       headers: writeHeaders,
       body: '{"servings":4}',
     },
@@ -96,7 +102,7 @@ test('db_delete: DELETE with no body', () => {
   assert.deepEqual(result, {
     data: {
       method: 'DELETE',
-      url: `${BASE}/recipes?user_id=eq.${USER}&id=in.%28${RECIPE}%29&select=%2A`,
+      url: `${BASE}/recipes?user_id=eq.${USER}&id=in.%28${RECIPE}%29&select=${RECIPE_SELECT}`,
       headers: { ...readHeaders, Prefer: 'return=representation' },
       body: null,
     },

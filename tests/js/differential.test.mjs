@@ -583,7 +583,8 @@ const parityCases = [
       db
         .from('recipes')
         .insert({ name: 'Dal', instructions: ['rinse', 'stir, then "serve"'], occasions: ['date, night'], user_id: USER_ID })
-        .select(),
+        // A write reads back what a read would: never the hidden embedding.
+        .select(RECIPE_COLUMNS),
   },
   {
     name: 'insert with a foreign-key ref',
@@ -693,7 +694,7 @@ const parityCases = [
     tool: 'db_update',
     params: { table: 'recipes', filters: [{ field: 'id', op: 'in', value: ['recipe_1', 'recipe_3'] }], data: { servings: 4, difficulty: 'easy' } },
     js: (db) =>
-      db.from('recipes').update({ servings: 4, difficulty: 'easy' }).eq('user_id', USER_ID).in('id', [RECIPE_1, RECIPE_3]).select(),
+      db.from('recipes').update({ servings: 4, difficulty: 'easy' }).eq('user_id', USER_ID).in('id', [RECIPE_1, RECIPE_3]).select(RECIPE_COLUMNS),
   },
   // --- deletes ---
   {
