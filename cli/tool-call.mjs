@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { loadCore } from '../web/src/index.node.js';
 import { APPROVE_DEFAULTS, POLICY_FLAGS, policyFromFlags } from '../web/src/policy/options.js';
+import { EMBEDDER_FLAGS, chooseEmbedder, readEmbedderSettings } from '../web/src/embedder-settings.js';
 import { openBackend } from './backend.mjs';
 import { codes } from '../web/dist/error-codes.mjs';
 
@@ -37,6 +38,20 @@ ALFRED_TABLES, ALFRED_APPROVE and ALFRED_MAX_AFFECTED:
   --max-affected N    an update or delete changes at most N rows (default 50,
                       0: no limit)
 
+Embeddings (the text of a search by meaning, a db_call vector argument): the
+model your rows were embedded with, at an OpenAI-compatible POST /embeddings
+(docs/functions.md#embeddings-from-the-command-line):
+  --embedding-model M       the model; lexical: the offline lexical embedder
+                            (ALFRED_EMBEDDING_MODEL)
+  --embedding-url URL       the endpoint's base URL (ALFRED_EMBEDDING_URL;
+                            default OPENAI_BASE_URL, else api.openai.com/v1)
+  --embedding-dimensions N  the vectors' size, sent as dimensions
+                            (ALFRED_EMBEDDING_DIMENSIONS; default: the model's)
+  The key: ALFRED_EMBEDDING_API_KEY (default OPENAI_API_KEY, unless the URL is
+  named). None configured: the demo domain (no --domain) uses the lexical
+  embedder its data was embedded with; with --domain a search by meaning fails
+  (embedding_failed) saying what to set, instead of ranking by shared words.
+
 Backend: SUPABASE_URL, SUPABASE_ANON_KEY and ALFRED_ACCESS_TOKEN (ALFRED_USER_ID
 is optional: the token's sub) from the environment (a Supabase project, or a
 running local stack: \`npx alfred-act stack start\` prints them), else the
@@ -67,6 +82,7 @@ function parse(argv, env) {
         help: { type: 'boolean', short: 'h' },
         approved: { type: 'boolean', default: false },
         ...POLICY_FLAGS,
+        ...EMBEDDER_FLAGS,
       },
     });
   } catch (cause) {
@@ -90,7 +106,9 @@ function parse(argv, env) {
   } catch (cause) {
     throw new UsageError(codes.invalid_option, cause.message, cause.hint, cause.path);
   }
-  return { flags, tool, params, policy };
+  const { data: embedding, error } = readEmbedderSettings({ flags, env });
+  if (error) throw new UsageError(error.code, error.message, error.hint, error.path);
+  return { flags, tool, params, policy, embedding };
 }
 
 async function readState(file) {
@@ -117,7 +135,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     if (cause instanceof UsageError) return fail(2, cause.detail);
     throw cause;
   }
-  const { flags, tool, params, policy } = options;
+  const { flags, tool, params, policy, embedding } = options;
   if (flags.help) {
     out(USAGE);
     return 0;
@@ -144,7 +162,8 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     domain ??= backend.domain;
     const state = flags.state ? await readState(flags.state) : undefined;
     const { url, apiKey, accessToken, userId } = backend;
-    const createAct = (fetchImpl) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), ...policy, fetch: fetchImpl, state });
+    const { embedder, described } = cliEmbedder(embedding, flags);
+    const createAct = (fetchImpl, embedderImpl = embedder) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), ...policy, fetch: fetchImpl, embedder: embedderImpl, state });
     try {
       createAct(fetch);
     } catch (cause) {
@@ -155,6 +174,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     if (failure) return fail(1, failure);
     if (json) out(JSON.stringify(result, null, 2));
     else printResult(result, { out, core, answeredLocally: !env.SUPABASE_URL && !backend.local });
+    if (embedder.used && described) (json ? err : out)(`(the search text was embedded by ${described})`);
     if (flags.state) await writeFile(flags.state, JSON.stringify(act.registry.toJSON()));
     return result.error ? 1 : 0;
   } finally {
@@ -208,10 +228,13 @@ function actOptionsFailure(cause, flags) {
 async function runCall(createAct, { tool, params, executeOptions }, { env, backend, trace }) {
   if (!env.SUPABASE_URL) {
     let needsDatabase = false;
-    const probe = createAct(async () => {
+    const notStarted = () => {
       needsDatabase = true;
       throw new Error('the local stack is not started');
-    });
+    };
+    // An embedding is asked for only on the way to a request: the probe
+    // stops there, so the embedder is called once, in the real pass.
+    const probe = createAct(async () => notStarted(), { name: 'probe', dimensions: null, embed: async () => notStarted() });
     const result = await probe.execute(tool, params, executeOptions);
     if (!needsDatabase) return { act: probe, result };
     try {
@@ -222,6 +245,25 @@ async function runCall(createAct, { tool, params, executeOptions }, { env, backe
   }
   const act = createAct(tracingFetch(trace));
   return { act, result: await act.execute(tool, params, executeOptions) };
+}
+
+// The call's embedder (embedder-settings.js): the configured one, else for
+// the demo domain (no --domain: its data was embedded with it) the lexical
+// one, else none, whose failure says what to set. `embedder.used` tells
+// whether a call asked it for a vector; `described` is what to print then,
+// so a ranking is never silently lexical (null for none: its error says it).
+function cliEmbedder(settings, flags) {
+  const { embedder, description } = chooseEmbedder({ settings, demo: !flags.domain });
+  const watched = {
+    name: embedder.name,
+    dimensions: embedder.dimensions,
+    used: false,
+    embed: (texts) => {
+      watched.used = true;
+      return embedder.embed(texts);
+    },
+  };
+  return { embedder: watched, described: embedder.name === 'none' ? null : description };
 }
 
 // fetch, showing every request and response status through `trace`.

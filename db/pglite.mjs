@@ -36,6 +36,21 @@ export function migratedKey(migrations = readMigrations()) {
     .slice(0, 24);
 }
 
+/**
+ * Server settings of hosted Supabase that PGlite's own defaults differ on,
+ * given to the backend as start parameters (`-c name=value`, as a
+ * postgresql.conf line would be). default_text_search_config: hosted
+ * Supabase has 'pg_catalog.english', PGlite 'pg_catalog.simple', under which
+ * a text search without a language does not stem ("breads baking" would miss
+ * "Bake the sourdough bread"). A start parameter, because PGlite is one
+ * backend that every session of the stack shares (PostgREST's through the
+ * socket included): it never starts another that would read an `ALTER
+ * DATABASE … SET`, and `reset all` returns to a start parameter.
+ */
+export const SUPABASE_SERVER_SETTINGS = Object.freeze({ default_text_search_config: 'pg_catalog.english' });
+
+const START_PARAMS = [...PGlite.defaultStartParams, ...Object.entries(SUPABASE_SERVER_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])];
+
 const snapshotFile = (name) => join(SNAPSHOT_DIR, `${name}.tgz`);
 const isMemory = (dataDir) => !dataDir || dataDir.startsWith('memory://');
 
@@ -82,6 +97,7 @@ export async function openDatabase({ dataDir, seed, migrations = readMigrations(
   else source = 'initdb';
   const db = await PGlite.create({
     dataDir: location,
+    startParams: START_PARAMS,
     extensions: await extensionsFor([...migrations.map((migration) => migration.sql), ...(seed?.sql ?? []), ...sql]),
     // node:zlib inflates the tarball several times faster than PGlite's own
     // gzip path, so PGlite gets the plain tar.

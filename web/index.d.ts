@@ -99,6 +99,12 @@ export interface TableConfig {
    */
   readonly readable?: boolean;
   /**
+   * `true`: a table without an owner that only signed-in users may read (a team's rows): a call without a user's
+   * session is `not_signed_in` instead of an empty answer (docs/own-schema.md#signed-in-tables). Default `false`;
+   * a table with an owner always needs a session.
+   */
+  readonly signed_in?: boolean;
+  /**
    * `false`: a table the API does not serve (a foreign key's target in another schema, such as basejump's
    * `accounts`): its rows are refs the model gets from function results and referencing rows, never read or written.
    */
@@ -1188,14 +1194,28 @@ export type ActFetch = (
 /** Text → vectors for semantic search; `lexicalEmbedder` (offline, lexical) or `openAIEmbedder`. */
 export interface Embedder {
   readonly name: string;
-  readonly dimensions: number;
+  /** The size of its vectors; null when the model decides (`openAIEmbedder` without `dimensions`). */
+  readonly dimensions: number | null;
   embed(texts: string[]): Promise<number[][]>;
 }
-export declare const lexicalEmbedder: Embedder;
+/** The offline, deterministic, lexical embedder: 1536 numbers, close when texts share words. */
+export declare const lexicalEmbedder: Embedder & { readonly dimensions: 1536 };
+/**
+ * An embedder behind an OpenAI-compatible `POST {baseUrl}/embeddings`.
+ * `dimensions` is sent only when given, and every vector must then have that
+ * many numbers; left out, the model's own size is taken (all vectors of one
+ * answer of one size) and `.dimensions` is null. Throws TypeError for a
+ * missing `baseUrl` or a `dimensions` that is not a whole number from 1 to 65535.
+ *
+ * @example
+ * const embedder = openAIEmbedder({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'gte-small', dimensions: 384 })
+ */
 export declare function openAIEmbedder(options: {
   baseUrl: string;
   apiKey?: string;
   model?: string;
+  /** The vectors' size, sent as the request's `dimensions` (text-embedding-3 models take it; ada-002 does not). */
+  dimensions?: number | null;
   fetch?: (url: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<unknown>;
 }): Embedder;
 /**

@@ -425,6 +425,12 @@ export interface McpConfig {
   schema: ToolSchemaMode;
   /** --read-only, --tables, --approve, --max-affected, --no-confirm (and their variables). */
   policy: McpWritePolicy;
+  /**
+   * --embedding-model, --embedding-url, --embedding-dimensions (ALFRED_EMBEDDING_MODEL, _URL, _DIMENSIONS,
+   * _API_KEY): the embedder of an OpenAI-compatible endpoint (`model: 'lexical'`: the offline lexical one);
+   * null when none is configured (the demo stack's then gets the lexical one, any other database none).
+   */
+  embedding: { model: string; baseUrl: string | null; apiKey: string | undefined; dimensions: number | null; given: string } | null;
 }
 
 /** `alfred-act mcp --help`. */

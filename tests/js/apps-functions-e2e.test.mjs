@@ -925,6 +925,8 @@ describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads
     assert.deepEqual(pulled.data.tables, {
       sensitive_data: {
         ref: 'sen',
+        // Its policies are the authenticated role's: without a session, not_signed_in.
+        signed_in: true,
         hidden: ['owned_by_group'],
         columns: {
           id: { type: 'uuid', writable: false, nullable: false },

@@ -251,6 +251,8 @@ const TABLES = {
   billing_customers: { ref: 'billing', exposed: false, label: ['email'], columns: { id: { type: 'text' }, email: { type: 'text' } } },
   customers: {
     ref: 'cus',
+    // Only signed-in members read a team's rows: without a session, not_signed_in.
+    signed_in: true,
     writable: false,
     label: ['name'],
     middleware: { fuzzy: ['name'] },
@@ -258,6 +260,7 @@ const TABLES = {
   },
   documents: {
     ref: 'doc',
+    signed_in: true,
     writable: false,
     label: ['content'],
     hidden: ['embedding'],
@@ -269,6 +272,7 @@ const TABLES = {
   },
   integrations: {
     ref: 'int',
+    signed_in: true,
     label: ['provider'],
     hidden: ['openai_api_key', 'refresh_token', 'webhook_secret'],
     columns: {
@@ -281,6 +285,7 @@ const TABLES = {
   },
   projects: {
     ref: 'project',
+    signed_in: true,
     label: ['name'],
     relations: { documents: 'documents' },
     middleware: { fuzzy: ['name'] },
@@ -294,6 +299,7 @@ const TABLES = {
   },
   subscriptions: {
     ref: 'sub',
+    signed_in: true,
     writable: false,
     columns: {
       id: { type: 'uuid', writable: false, nullable: false },

@@ -432,7 +432,8 @@ test('the catalog reader on PGlite: kinds, row-level security, the authenticated
   assert.deepEqual(Object.keys(facts.tables), [
     'act_sessions', 'audit', 'channel_activity', 'channel_members', 'channels', 'countries', 'daily_stats', 'feedback', 'messages', 'notes', 'profiles', 'tags', 'tasks',
   ]);
-  const all = { select: true, insert: true, update: true, delete: true };
+  // anonSelect: Supabase grants its anon role (requests without a session) every table too.
+  const all = { select: true, insert: true, update: true, delete: true, anonSelect: true };
   assert.deepEqual(facts.tables.messages, {
     kind: 'table',
     rls: true,
@@ -445,7 +446,7 @@ test('the catalog reader on PGlite: kinds, row-level security, the authenticated
     references: { channel_id: { schema: 'public', table: 'channels', column: 'id' }, user_id: { schema: 'auth', table: 'users', column: 'id' } },
   });
   assert.deepEqual(facts.tables.profiles.references, { id: { schema: 'auth', table: 'users', column: 'id' } });
-  assert.deepEqual(facts.tables.audit.privileges, { select: true, insert: false, update: false, delete: false });
+  assert.deepEqual(facts.tables.audit.privileges, { select: true, insert: false, update: false, delete: false, anonSelect: true });
   assert.deepEqual(facts.tables.tasks.policies, [
     { name: 'author or assignee', command: 'ALL', roles: ['public'], permissive: true, using: '((author_id = auth.uid()) OR (assignee_id = auth.uid()))', check: null },
   ]);

@@ -90,9 +90,10 @@ async function embeddingsServer(answer) {
   };
 }
 
-const vectorOf = (seed) => Array.from({ length: 1536 }, (_, i) => (i === seed ? 1 : 0));
+const vectorOf = (seed, size = 1536) => Array.from({ length: size }, (_, i) => (i === seed ? 1 : 0));
+const answerOf = (body, size) => ({ json: { object: 'list', data: body.input.map((_, i) => ({ object: 'embedding', index: i, embedding: vectorOf(i, size) })) } });
 
-test('openAIEmbedder posts {model, input, dimensions} to /embeddings and returns the vectors in input order', async (t) => {
+test('openAIEmbedder posts {model, input} to /embeddings, without dimensions unless given, and returns the vectors in input order', async (t) => {
   const server = await embeddingsServer((body) => ({
     // Out of order on purpose: the index field decides.
     json: { object: 'list', data: body.input.map((_, i) => ({ object: 'embedding', index: i, embedding: vectorOf(i) })).reverse() },
@@ -100,16 +101,73 @@ test('openAIEmbedder posts {model, input, dimensions} to /embeddings and returns
   t.after(server.stop);
   const embedder = openAIEmbedder({ baseUrl: `${server.baseUrl}/`, apiKey: 'sk-test' });
   assert.equal(embedder.name, 'openai:text-embedding-3-small');
-  assert.equal(embedder.dimensions, 1536);
+  assert.equal(embedder.dimensions, null, 'the model decides the size');
   const vectors = await embedder.embed(['a', 'b', 'c']);
   assert.deepEqual(vectors, [vectorOf(0), vectorOf(1), vectorOf(2)]);
   const [request] = server.requests;
   assert.equal(request.method, 'POST');
   assert.equal(request.path, '/v1/embeddings');
   assert.equal(request.headers.authorization, 'Bearer sk-test');
-  assert.deepEqual(request.body, { model: 'text-embedding-3-small', input: ['a', 'b', 'c'], dimensions: 1536 });
+  assert.deepEqual(request.body, { model: 'text-embedding-3-small', input: ['a', 'b', 'c'] });
   assert.deepEqual(await embedder.embed([]), [], 'no request for no texts');
   assert.equal(server.requests.length, 1);
+});
+
+// chatgpt-your-files embeds with gte-small: 384 numbers. The embedder used to
+// send dimensions 1536 whatever the model and refuse the 384-number answer.
+test('regression: a 384-dimension model (gte-small) without dimensions: no dimensions sent, its 384 numbers taken', async (t) => {
+  const server = await embeddingsServer((body) => answerOf(body, 384));
+  t.after(server.stop);
+  const embedder = openAIEmbedder({ baseUrl: server.baseUrl, model: 'Supabase/gte-small' });
+  assert.equal(embedder.name, 'openai:Supabase/gte-small');
+  const [a, b] = await embedder.embed(['breads baking', 'sourdough']);
+  assert.deepEqual([a, b], [vectorOf(0, 384), vectorOf(1, 384)]);
+  assert.deepEqual(server.requests[0].body, { model: 'Supabase/gte-small', input: ['breads baking', 'sourdough'] });
+  assert.equal(server.requests[0].headers.authorization, undefined, 'no key, no authorization header');
+});
+
+test('openAIEmbedder({ dimensions: 384 }): sent in the request, .dimensions is 384, and an answer of another size is bad_response', async (t) => {
+  const sizes = [384, 1536];
+  const server = await embeddingsServer((body) => answerOf(body, sizes.shift()));
+  t.after(server.stop);
+  const embedder = openAIEmbedder({ baseUrl: server.baseUrl, apiKey: 'sk-test', model: 'text-embedding-3-small', dimensions: 384 });
+  assert.equal(embedder.dimensions, 384);
+  assert.deepEqual(await embedder.embed(['x']), [vectorOf(0, 384)]);
+  assert.deepEqual(server.requests[0].body, { model: 'text-embedding-3-small', input: ['x'], dimensions: 384 });
+  // A server that ignores the parameter answers with its own size.
+  await assert.rejects(embedder.embed(['x']), {
+    name: 'EmbeddingError',
+    code: 'bad_response',
+    message: 'embedding response embedding 0 is not 384 numbers (it has 1536): the dimensions asked for; the model or server may not take `dimensions`',
+  });
+  assert.equal(openAIEmbedder({ baseUrl: server.baseUrl, dimensions: null }).dimensions, null, 'null: not given');
+});
+
+test('openAIEmbedder without dimensions: one answer whose embeddings differ in size, or hold no numbers, is bad_response', async (t) => {
+  const answers = [
+    { json: { data: [{ index: 0, embedding: vectorOf(0, 384) }, { index: 1, embedding: vectorOf(1, 383) }] } },
+    { json: { data: [{ index: 0, embedding: [] }] } },
+    { json: { data: [{ index: 0, embedding: [1, 'two'] }] } },
+  ];
+  const server = await embeddingsServer(() => answers.shift());
+  t.after(server.stop);
+  const embedder = openAIEmbedder({ baseUrl: server.baseUrl });
+  await assert.rejects(embedder.embed(['a', 'b']), {
+    code: 'bad_response',
+    message: "embedding response embedding 1 has 383 numbers and embedding 0 has 384: one answer's embeddings differ in size",
+  });
+  await assert.rejects(embedder.embed(['a']), { code: 'bad_response', message: 'embedding response embedding 0 is not a list of numbers' });
+  await assert.rejects(embedder.embed(['a']), { code: 'bad_response', message: 'embedding response embedding 0 is not a list of numbers' });
+});
+
+test('openAIEmbedder refuses a dimensions that is not a whole number from 1 to 65535, before any request', () => {
+  for (const dimensions of [0, -384, 384.5, 65536, '384', Number.NaN, true]) {
+    assert.throws(() => openAIEmbedder({ baseUrl: 'http://127.0.0.1:1/v1', dimensions }), {
+      name: 'TypeError',
+      message: new RegExp(`^openAIEmbedder: dimensions must be a whole number from 1 to 65535 \\(the size of the vectors your rows hold\\), got ${String(dimensions).replace('.', '\\.')}$`),
+    });
+  }
+  assert.equal(openAIEmbedder({ baseUrl: 'http://127.0.0.1:1/v1', dimensions: 65535 }).dimensions, 65535);
 });
 
 test('openAIEmbedder errors carry a code: http_error with status, bad_response, network_error', async (t) => {
@@ -121,13 +179,58 @@ test('openAIEmbedder errors carry a code: http_error with status, bad_response, 
   ];
   const server = await embeddingsServer(() => answers.shift());
   t.after(server.stop);
-  const embedder = openAIEmbedder({ baseUrl: server.baseUrl, apiKey: 'sk-bad' });
+  const embedder = openAIEmbedder({ baseUrl: server.baseUrl, apiKey: 'sk-bad', dimensions: 1536 });
   await assert.rejects(embedder.embed(['x']), (e) => e instanceof EmbeddingError && e.code === 'http_error' && e.status === 401 && /Incorrect API key/.test(e.message));
   await assert.rejects(embedder.embed(['x']), { code: 'bad_response', message: /not JSON/ });
-  await assert.rejects(embedder.embed(['x']), { code: 'bad_response', message: /not 1536 numbers/ });
+  await assert.rejects(embedder.embed(['x']), { code: 'bad_response', message: /embedding 0 is not 1536 numbers \(it has 3\)/ });
   await assert.rejects(embedder.embed(['x']), { code: 'bad_response', message: /does not hold 1 embeddings/ });
   await assert.rejects(embedder.embed('x'), TypeError);
 
   const closed = openAIEmbedder({ baseUrl: 'http://127.0.0.1:1/v1' });
   await assert.rejects(closed.embed(['x']), { code: 'network_error' });
+});
+
+// The act, not the embedder, holds the vector to the function's declared size.
+test('openAIEmbedder in an act: a 384-number answer goes to a vector(384) argument; a function declaring 1536 refuses it before any request', async (t) => {
+  const { loadCore } = await import('../../web/src/index.node.js');
+  const { signJwt } = await import('../../db/jwt.mjs');
+  const core = await loadCore();
+  const server = await embeddingsServer((body) => answerOf(body, 384));
+  t.after(server.stop);
+  const sections = (dimensions) => ({
+    name: 'files',
+    tables: {
+      documents: { ref: 'doc', label: ['name'], columns: { id: { type: 'uuid', writable: false }, name: { type: 'text' } } },
+    },
+    functions: {
+      match_page_sections: {
+        read: true,
+        args: { embedding: { type: 'vector', required: true, dimensions }, match_count: { type: 'integer' } },
+        returns: { type: 'json', set: true },
+      },
+    },
+  });
+  const sent = [];
+  const fetch = async (url, init) => {
+    sent.push({ url, body: init.body });
+    return new Response('[{"content":"Bake the sourdough bread"}]', { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  const userId = 'a1f0ed00-0000-4000-8000-00000000000a';
+  const accessToken = signJwt({ sub: userId, role: 'authenticated', exp: Math.floor(Date.now() / 1000) + 600 }, 'test-secret-of-at-least-32-characters!');
+  const actOf = (dimensions) =>
+    core.createAct({ restUrl: 'http://127.0.0.1:9', apiKey: 'anon', accessToken, userId, domain: sections(dimensions), fetch, embedder: openAIEmbedder({ baseUrl: server.baseUrl, model: 'gte-small' }) });
+  const call = { function: 'match_page_sections', args: { embedding: 'breads baking', match_count: 3 } };
+
+  const found = await actOf(384).execute('db_call', call);
+  assert.equal(found.error, null, JSON.stringify(found.error));
+  assert.deepEqual(found.data, [{ content: 'Bake the sourdough bread' }]);
+  assert.equal(sent.length, 1);
+  // pgvector's text form of the 384 numbers.
+  assert.deepEqual(JSON.parse(sent[0].body), { embedding: JSON.stringify(vectorOf(0, 384)), match_count: 3 });
+
+  const refused = await actOf(1536).execute('db_call', call);
+  assert.equal(refused.error.code, 'embedding_failed');
+  assert.equal(refused.error.message, 'the embedder gave 384 numbers, and embedding takes a vector of 1536');
+  assert.equal(sent.length, 1, 'nothing sent');
+  assert.deepEqual(server.requests.map((request) => request.body), [{ model: 'gte-small', input: ['breads baking'] }, { model: 'gte-small', input: ['breads baking'] }]);
 });

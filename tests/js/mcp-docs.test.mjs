@@ -53,7 +53,7 @@ test('docs/mcp.md: the stdio command lines configure the server, with a domain f
     assert.equal(error, null, line);
     return data;
   });
-  const base = { url: 'https://abcd.supabase.co', apiKey: anonToken, token: { accessToken: userToken }, store: 'memory', sessionId: undefined, schema: 'compact', policy: {} };
+  const base = { url: 'https://abcd.supabase.co', apiKey: anonToken, token: { accessToken: userToken }, store: 'memory', sessionId: undefined, schema: 'compact', policy: {}, embedding: null };
   assert.deepEqual(configs, [
     { ...base, domain: { file: 'domain.json' } },
     { ...base, domain: { pull: { key: 'sb_secret_abcd', dbUrl: undefined, ownerColumn: undefined, overrides: undefined } } },

@@ -93,10 +93,22 @@ describe('readMcpConfig', () => {
 
   test('flags win over the environment; one token source', () => {
     const { data } = readMcpConfig(['--url', 'http://127.0.0.1:4000', '--token-file', '/tmp/t'], { ...env, ALFRED_MCP_STORE: 'supabase' });
-    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined, domain: null, schema: 'compact', policy: {} });
+    assert.deepEqual(data, { url: 'http://127.0.0.1:4000', apiKey: env.SUPABASE_ANON_KEY, token: { file: '/tmp/t' }, store: 'supabase', sessionId: undefined, domain: null, schema: 'compact', policy: {}, embedding: null });
     assert.equal(readMcpConfig(['--schema', 'inline'], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' }).data.schema, 'inline');
     assert.equal(readMcpConfig([], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt', ALFRED_MCP_SCHEMA: 'inline' }).data.schema, 'inline');
     assert.deepEqual(readMcpConfig([], { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' }).data.token, { accessToken: 'jwt' });
+  });
+
+  test('the embedder: --embedding-model, --embedding-url, --embedding-dimensions or their variables (a flag wins); a size without a model is refused', () => {
+    const user = { ...env, SUPABASE_ACCESS_TOKEN: 'jwt' };
+    assert.deepEqual(readMcpConfig(['--embedding-model', 'gte-small', '--embedding-dimensions', '384'], { ...user, ALFRED_EMBEDDING_MODEL: 'other', ALFRED_EMBEDDING_URL: 'http://127.0.0.1:8080/v1' }).data.embedding, {
+      model: 'gte-small', baseUrl: 'http://127.0.0.1:8080/v1', apiKey: undefined, dimensions: 384, given: '--embedding-model',
+    });
+    assert.deepEqual(readMcpConfig([], { ...user, ALFRED_EMBEDDING_MODEL: 'lexical' }).data.embedding, { model: 'lexical', baseUrl: null, apiKey: undefined, dimensions: 1536, given: 'ALFRED_EMBEDDING_MODEL' });
+    assert.deepEqual(readMcpConfig([], { ...user, ALFRED_EMBEDDING_DIMENSIONS: '384' }), {
+      data: null,
+      error: 'ALFRED_EMBEDDING_DIMENSIONS says where or how to embed, but no embedding model is named (set ALFRED_EMBEDDING_MODEL (or --embedding-model) to the model your rows were embedded with)',
+    });
   });
 
   test('the domain: --domain or ALFRED_DOMAIN, --pull with its options (the flag wins over ALFRED_DOMAIN), or none', () => {

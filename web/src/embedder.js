@@ -1,4 +1,4 @@
-// Text → 1536-dimension vectors for a domain's embedding columns and its
+// Text → vectors for a domain's embedding columns and its
 // semantic-search RPC (the kitchen's recipes.embedding and match_recipes).
 // Two embedders with one shape, { name, dimensions, embed(texts) }:
 //
@@ -12,13 +12,21 @@
 //   Good for tests, demos and offline use; vectors from it are not comparable
 //   with a model's vectors, so a database is embedded with one or the other.
 // - openAIEmbedder: any OpenAI-compatible POST /embeddings endpoint
-//   (text-embedding-3-small at 1536 dimensions by default).
+//   (text-embedding-3-small by default). Its vectors are the model's size:
+//   `dimensions` is sent only when the caller gives it (ada-002 and many
+//   compatible servers refuse or ignore the parameter), and an answer is
+//   then held to it; without it, every vector of one answer must have the
+//   same size. The act checks the size against the function's declared
+//   `dimensions` (embedding_failed, before anything is sent).
 //
 // Runs in Node, browsers, workers and Deno: no node: imports.
 
 import { codes } from '../dist/error-codes.mjs';
 
 export const EMBEDDING_DIMENSIONS = 1536;
+
+/** The largest vector pgvector's `vector` type holds, and the largest `dimensions` a domain's argument declares. */
+export const MAX_EMBEDDING_DIMENSIONS = 65535;
 
 /** A failed embedding call; `code` is `http_error`, `bad_response` or `network_error`. */
 export class EmbeddingError extends Error {
@@ -103,14 +111,26 @@ export const lexicalEmbedder = Object.freeze({
 
 /**
  * An embedder behind an OpenAI-compatible `POST {baseUrl}/embeddings`.
+ * `dimensions` (a whole number from 1 to 65535) is sent as the request's
+ * `dimensions` and every vector must have that many numbers; left out, the
+ * request has no `dimensions` (text-embedding-ada-002 and most compatible
+ * servers refuse or ignore it), the model's own size is taken, and
+ * `.dimensions` is null. Throws TypeError for a missing `baseUrl`, a
+ * `dimensions` that is not such a number, or no `fetch`; `embed` rejects with
+ * an `EmbeddingError`.
  *
  * @example
  * const embedder = openAIEmbedder({ baseUrl: 'https://api.openai.com/v1', apiKey })
- * const [vector] = await embedder.embed(['spicy chicken curry'])   // 1536 numbers
+ * const [vector] = await embedder.embed(['spicy chicken curry'])   // 1536 numbers, text-embedding-3-small's own size
+ * const small = openAIEmbedder({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'gte-small', dimensions: 384 })
  */
-export function openAIEmbedder({ baseUrl, apiKey, model = 'text-embedding-3-small', fetch = globalThis.fetch } = {}) {
+export function openAIEmbedder({ baseUrl, apiKey, model = 'text-embedding-3-small', dimensions, fetch = globalThis.fetch } = {}) {
   if (typeof baseUrl !== 'string' || baseUrl === '') throw new TypeError('openAIEmbedder: baseUrl is required');
   if (typeof fetch !== 'function') throw new TypeError('openAIEmbedder: no fetch in this runtime; pass one');
+  const size = dimensions ?? null;
+  if (size !== null && !(Number.isSafeInteger(size) && size >= 1 && size <= MAX_EMBEDDING_DIMENSIONS)) {
+    throw new TypeError(`openAIEmbedder: dimensions must be a whole number from 1 to ${MAX_EMBEDDING_DIMENSIONS} (the size of the vectors your rows hold), got ${String(dimensions).slice(0, 40)}`);
+  }
   const url = `${baseUrl.replace(/\/+$/, '')}/embeddings`;
   const headers = { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
 
@@ -119,7 +139,7 @@ export function openAIEmbedder({ baseUrl, apiKey, model = 'text-embedding-3-smal
       throw new TypeError('embed: texts must be an array of strings');
     }
     if (texts.length === 0) return [];
-    const body = JSON.stringify({ model, input: texts, dimensions: EMBEDDING_DIMENSIONS });
+    const body = JSON.stringify({ model, input: texts, ...(size === null ? {} : { dimensions: size }) });
     let response;
     try {
       response = await fetch(url, { method: 'POST', headers, body });
@@ -134,10 +154,10 @@ export function openAIEmbedder({ baseUrl, apiKey, model = 'text-embedding-3-smal
         message: `embedding request failed with HTTP ${response.status}: ${providerMessage(text)}`,
       });
     }
-    return vectorsOf(text, texts.length);
+    return vectorsOf(text, texts.length, size);
   }
 
-  return Object.freeze({ name: `openai:${model}`, dimensions: EMBEDDING_DIMENSIONS, embed });
+  return Object.freeze({ name: `openai:${model}`, dimensions: size, embed });
 }
 
 function providerMessage(text) {
@@ -149,8 +169,10 @@ function providerMessage(text) {
 }
 
 // The vectors of an embeddings response in input order (data[].index), each
-// checked to be 1536 finite numbers.
-function vectorsOf(text, count) {
+// checked to be finite numbers: `size` of them when the caller asked for a
+// size, else as many as the answer's other vectors (a server that mixes sizes
+// in one answer is broken, and rows embedded by it could not be compared).
+function vectorsOf(text, count, size) {
   const bad = (why) => new EmbeddingError({ code: codes.bad_response, message: `embedding response ${why}` });
   let json;
   try {
@@ -160,13 +182,19 @@ function vectorsOf(text, count) {
   }
   if (!Array.isArray(json?.data) || json.data.length !== count) throw bad(`does not hold ${count} embeddings`);
   const vectors = new Array(count);
+  let first = null;
   for (const [position, item] of json.data.entries()) {
     const index = Number.isInteger(item?.index) ? item.index : position;
     const vector = item?.embedding;
     if (index < 0 || index >= count || vectors[index]) throw bad(`has a wrong or repeated index ${index}`);
-    if (!Array.isArray(vector) || vector.length !== EMBEDDING_DIMENSIONS || !vector.every(Number.isFinite)) {
-      throw bad(`embedding ${index} is not ${EMBEDDING_DIMENSIONS} numbers`);
+    if (!Array.isArray(vector) || vector.length === 0 || !vector.every(Number.isFinite)) throw bad(`embedding ${index} is not a list of numbers`);
+    if (size !== null && vector.length !== size) {
+      throw bad(`embedding ${index} is not ${size} numbers (it has ${vector.length}): the dimensions asked for; the model or server may not take \`dimensions\``);
     }
+    if (first && vector.length !== first.length) {
+      throw bad(`embedding ${index} has ${vector.length} numbers and embedding ${first.index} has ${first.length}: one answer's embeddings differ in size`);
+    }
+    first ??= { index, length: vector.length };
     vectors[index] = vector;
   }
   return vectors;

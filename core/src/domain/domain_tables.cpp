@@ -326,8 +326,8 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
     return config_error(path, textfmt::format("table name '{}' is not a lower-case identifier", name));
   if (!spec.is_object()) return config_error(path, "must be an object");
   if (auto ok = known_keys(spec,
-                           {"ref", "key", "owner", "scope", "user_owned", "writable", "readable", "exposed", "label",
-                            "label_format", "hidden", "relations", "middleware", "columns"},
+                           {"ref", "key", "owner", "scope", "user_owned", "signed_in", "writable", "readable",
+                            "exposed", "label", "label_format", "hidden", "relations", "middleware", "columns"},
                            path);
       !ok)
     return ok.take_error();
@@ -339,6 +339,8 @@ result<table> parse_table(const std::string& name, json_value spec, std::string_
                         "must be a lower-case identifier that does not start with 'gen' and is not 'me'");
   if (auto ok = parse_writes(tbl, spec.find("writable"), path); !ok) return ok.take_error();
   if (auto ok = parse_readable(tbl, spec, path); !ok) return ok.take_error();
+  if (read_flag(spec.find("signed_in"), tbl.signed_in) == field_state::wrong_type)
+    return config_error(path + ".signed_in", "must be true or false");
 
   if (auto ok = parse_columns(tbl, spec, path); !ok) return ok.take_error();
   if (auto ok = parse_key(tbl, spec, path); !ok) return ok.take_error();

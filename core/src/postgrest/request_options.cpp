@@ -154,8 +154,10 @@ status require_user_token(const request_context& context, std::string_view what)
 }  // namespace
 
 status require_signed_in(const table& tbl, const request_context& context) {
-  if (!tbl.has_owner()) return ok_status();
-  return require_user_token(context, textfmt::format("{} belongs to users", tbl.name));
+  if (!tbl.has_owner() && !tbl.signed_in) return ok_status();
+  return require_user_token(
+      context,
+      textfmt::format("{} {}", tbl.name, tbl.has_owner() ? "belongs to users" : "is for signed-in users only"));
 }
 
 status require_signed_in(const db_function& fn, const request_context& context) {

@@ -849,3 +849,31 @@ TEST_CASE("not_signed_in: a user-owned table without a user's token finishes wit
   CHECK(out["data"].is_null());
 }
 }  // namespace alfred::test
+
+namespace alfred::test {
+TEST_CASE("not_signed_in: a table without an owner marked signed_in needs a user's token too; others do not") {
+  auto dom = parse_domain(R"({"name": "docs", "tables": {
+      "sections": {"ref": "section", "signed_in": true, "columns": {"id": {"type": "integer", "writable": false}, "content": {"type": "text"}}},
+      "topics": {"ref": "topic", "columns": {"id": {"type": "integer", "writable": false}, "name": {"type": "text"}}}}})");
+  REQUIRE(dom.ok());
+  CHECK(dom->find_table("sections")->signed_in);
+  CHECK_FALSE(dom->find_table("topics")->signed_in);
+  ref_registry reg;
+  execution sections(*dom, reg, "db_read", R"({"table":"sections"})", alice_options());
+  CHECK(sections.done());
+  const auto out = nlohmann::json::parse(sections.result_json());
+  CHECK(out["error"]["code"] == "not_signed_in");
+  CHECK(out["error"]["message"] ==
+        "sections is for signed-in users only, and no signed-in user's access token was given");
+  execution counted(*dom, reg, "db_aggregate", R"({"table":"sections","metrics":[{"fn":"count"}]})", alice_options());
+  CHECK(nlohmann::json::parse(counted.result_json())["error"]["code"] == "not_signed_in");
+  execution topics(*dom, reg, "db_read", R"({"table":"topics"})", alice_options());
+  CHECK_FALSE(topics.done());
+  execution signed_in(*dom, reg, "db_read", R"({"table":"sections"})", alice_session());
+  CHECK_FALSE(signed_in.done());
+  auto wrong = parse_domain(
+      R"({"name": "t", "tables": {"a": {"ref": "a", "signed_in": "yes", "columns": {"id": {"type": "integer"}}}}})");
+  REQUIRE_FALSE(wrong.ok());
+  CHECK(wrong.err().path == "tables.a.signed_in");
+}
+}  // namespace alfred::test

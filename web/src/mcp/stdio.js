@@ -15,6 +15,7 @@ import { MemorySessionStore, SupabaseSessionStore } from './store.js';
 import { domainName } from './tools.js';
 import { expiresSoon, isServiceKey, readUserToken } from './user-token.js';
 import { policyFlags, readPolicySettings } from '../policy/options.js';
+import { EMBEDDER_FLAGS, chooseEmbedder, embeddingUses, readEmbedderSettings } from '../embedder-settings.js';
 import { codes } from '../../dist/error-codes.mjs';
 
 export { createMcpServer };
@@ -25,6 +26,7 @@ export const MCP_USAGE = `usage: alfred-act mcp [--domain FILE | --pull [--key K
                     [--store memory|supabase] [--session ID] [--schema compact|inline]
                     [--read-only] [--tables T1,T2] [--approve changes|deletes|writes|none]
                     [--max-affected N] [--no-confirm]
+                    [--embedding-model M [--embedding-url URL] [--embedding-dimensions N]]
 
 An MCP server on stdin/stdout whose tools (db_read, db_create, db_update,
 db_delete, db_schema) act as the signed-in user on your domain's tables,
@@ -69,6 +71,19 @@ under row-level security.
   --no-confirm         run writes without asking (approve none); without
                        it, a client that cannot ask gets approval_required
                        and nothing is written                          (ALFRED_CONFIRM=false)
+  --embedding-model M  the model your rows were embedded with, for searches
+                       by meaning (a function's vector argument), at an
+                       OpenAI-compatible POST /embeddings; lexical: the
+                       offline lexical embedder                       (ALFRED_EMBEDDING_MODEL)
+  --embedding-url URL  the endpoint's base URL (default OPENAI_BASE_URL,
+                       else https://api.openai.com/v1)                (ALFRED_EMBEDDING_URL)
+  --embedding-dimensions N  the vectors' size, sent as dimensions
+                       (default: the model's own)               (ALFRED_EMBEDDING_DIMENSIONS)
+                       The key: ALFRED_EMBEDDING_API_KEY (default
+                       OPENAI_API_KEY unless the URL is named). None
+                       configured: the demo stack's data gets the lexical
+                       embedder it was made with; any other database none,
+                       and a search by meaning is embedding_failed.
 
 The variables that are true or false take true, false, 1, 0, on, off, yes
 or no (any case); a flag wins over its variable.
@@ -94,16 +109,20 @@ const OPTIONS = {
   // --read-only, --tables, --approve, --max-affected, --no-confirm: the
   // policy table's (readPolicyOptions reads them and their variables).
   ...policyFlags('mcp'),
+  // --embedding-model, --embedding-url, --embedding-dimensions: the embedder
+  // table's (readEmbedderSettings reads them and their variables).
+  ...EMBEDDER_FLAGS,
 };
 const PULL_ONLY = ['key', 'db-url', 'owner-column', 'overrides'];
 
 /**
  * The server's configuration from flags and the environment (a flag wins):
- * `{ data: { url, apiKey, token, store, sessionId, domain, schema }, error: message }`.
+ * `{ data: { url, apiKey, token, store, sessionId, domain, schema, policy, embedding }, error: message }`.
  * `token` is `{ accessToken }`, `{ command }` or `{ file }`; `domain` is
  * `{ file }`, `{ pull: { key, dbUrl, ownerColumn, overrides } }` or null (none
  * given: resolveMcpDomain then serves the demo against the local demo stack
- * only). Nothing is read or fetched here.
+ * only); `embedding` is readEmbedderSettings's, null when none is
+ * configured. Nothing is read or fetched here.
  *
  * @example
  * const { data, error } = readMcpConfig(['--domain', 'domain.json'], process.env)
@@ -144,7 +163,9 @@ export function readMcpConfig(argv, env = {}) {
   if (schema !== 'compact' && schema !== 'inline') return { data: null, error: `--schema must be compact or inline, got ${schema}` };
   const { data: policy, error: policyError } = readPolicyOptions(values, env);
   if (policyError) return { data: null, error: policyError };
-  return { data: { url, apiKey, token: { [field]: get(name) }, store, sessionId, domain, schema, policy }, error: null };
+  const { data: embedding, error: embeddingError } = readEmbedderSettings({ flags: values, env });
+  if (embeddingError) return { data: null, error: `${embeddingError.message} (${embeddingError.hint})` };
+  return { data: { url, apiKey, token: { [field]: get(name) }, store, sessionId, domain, schema, policy, embedding }, error: null };
 }
 
 // The write policy in a few words, for the start-up line on stderr.
@@ -259,6 +280,9 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
   if (!served) return exitCode;
 
   const store = config.store === 'supabase' ? new SupabaseSessionStore({ url: config.url, apiKey: config.apiKey }) : new MemorySessionStore();
+  // The demo's data was embedded with the lexical embedder; any other
+  // database gets the configured one or none (embedder-settings.js).
+  const { embedder, description: embedderWords } = chooseEmbedder({ settings: config.embedding, demo: served.origin === 'demo' });
   const { data: server, error: serverError } = await createMcpServer({
     core,
     domain: served.domain,
@@ -268,6 +292,7 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     store,
     sessionId: config.sessionId,
     schema: config.schema,
+    embedder,
     ...config.policy,
   });
   if (serverError) {
@@ -275,23 +300,32 @@ export async function runMcpCommand(argv, { env = process.env, loadCore, pullDom
     return 1;
   }
   const { closed } = await connectStdio(server.server, say);
+  sayServing({ server, served, config, domainFile, embedder, embedderWords }, say);
+  await closed;
+  await server.server.close();
+  // Whatever is still queued for stdout goes out before the caller exits.
+  await new Promise((resolve) => process.stdout.write('', resolve));
+  return 0;
+}
+
+// The start-up lines on stderr: what is served, for whom and under which
+// policy; which embedder a domain that searches by meaning gets; and a
+// read-only domain that leaves the model nothing to call.
+function sayServing({ server, served, config, domainFile, embedder, embedderWords }, say) {
   const tables = Object.keys(server.domain.tables);
   const from = { file: `from ${domainFile}`, pull: `pulled from ${config.url}`, demo: 'the demo' }[served.origin];
   say(
     `serving the ${domainName(served.domain)} domain (${from}; ${tables.length} tables: ${tables.join(', ')}) for ${config.url} over stdio ` +
       `(session store: ${config.store}${config.store === 'supabase' ? `, session ${server.sessionId}` : ''}; ${policyWords(config.policy)})`,
   );
+  const embeds = embeddingUses(server.domain);
+  if (embeds.length > 0) say(`${embedder.name === 'none' ? 'note: ' : ''}embeddings for ${embeds.join(', ')}: ${embedderWords}`);
   // Read-only over a domain whose tables the API does not serve and whose functions none reads: nothing to call.
   const servesTable = Object.values(server.domain.tables).some((spec) => spec?.exposed !== false);
   const reads = Object.values(server.domain.functions ?? {}).some((fn) => fn?.read === true);
   if (config.policy.readOnly && !servesTable && !reads) {
     say('read-only, and this domain has no table the API serves and no function marked as a read: the model can call nothing but db_schema. Mark the reads with "read": true in the pull\'s overrides (basejump\'s get_accounts is volatile only because nobody wrote stable)');
   }
-  await closed;
-  await server.server.close();
-  // Whatever is still queued for stdout goes out before the caller exits.
-  await new Promise((resolve) => process.stdout.write('', resolve));
-  return 0;
 }
 
 // The domain to serve (resolveMcpDomain), its notes said on stderr:

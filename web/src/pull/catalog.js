@@ -49,7 +49,9 @@ export function catalogQueries(schema = 'public') {
         has_any_column_privilege('authenticated', c.oid, 'SELECT') as can_select,
         has_any_column_privilege('authenticated', c.oid, 'INSERT') as can_insert,
         has_any_column_privilege('authenticated', c.oid, 'UPDATE') as can_update,
-        has_table_privilege('authenticated', c.oid, 'DELETE') as can_delete
+        has_table_privilege('authenticated', c.oid, 'DELETE') as can_delete,
+        case when exists (select from pg_catalog.pg_roles where rolname = 'anon')
+          then has_any_column_privilege('anon', c.oid, 'SELECT') end as anon_select
       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where n.nspname = ${name} and c.relkind in ('r', 'p', 'v', 'm', 'f')
         and exists (select from pg_catalog.pg_roles where rolname = 'authenticated')
@@ -156,7 +158,7 @@ function textArray(value) {
  * `{ rows }`, as node-postgres's `client.query` and PGlite's `db.query` do).
  * Resolves to `{ schema, tables, referencedTables, namedTables, functions }`, where
  * `tables[name]` is
- * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`
+ * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete, anonSelect? } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`
  * and, where column privileges keep the role from reading, adding or
  * updating some columns of rows it may otherwise, `columnGrants: { [column]: { select, insert, update } }`
  * (false where the column's privileges take away what the table's give),
@@ -195,7 +197,10 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   }
   for (const row of privileges) {
     const table = tables[row.table_name];
-    if (table) table.privileges = { select: row.can_select === true, insert: row.can_insert === true, update: row.can_update === true, delete: row.can_delete === true };
+    if (!table) continue;
+    table.privileges = { select: row.can_select === true, insert: row.can_insert === true, update: row.can_update === true, delete: row.can_delete === true };
+    // Whether Supabase's anon role (requests without a session) may select; absent without that role.
+    if (typeof row.anon_select === 'boolean') table.privileges.anonSelect = row.anon_select;
   }
   // A column's grants as far as they take away from its table's: false where
   // the role may read, add to or update the table's rows but not this column.

@@ -18,7 +18,7 @@ import { checkFunctionOverrides, deriveFunctions } from './functions.js';
 import { assignedKeys, keyOf } from './keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
-import { allowedWrites, allowsCreates, decideOwners, ownerNote, rlsNote, unreadableBecause, usersTableOf, writableOf } from './owners.js';
+import { allowedWrites, allowsCreates, decideOwners, ownerNote, rlsNote, signedInOnly, unreadableBecause, usersTableOf, writableOf } from './owners.js';
 import { argumentTables, unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -31,7 +31,7 @@ const SESSION_TABLE = 'act_sessions';
 
 // The order of a domain's keys in the output (the core's parser lists the same).
 const DOMAIN_KEYS = ['name', 'max_rows', 'tables', 'functions'];
-const TABLE_KEYS = ['ref', 'exposed', 'key', 'owner', 'scope', 'writable', 'readable', 'label', 'label_format', 'hidden', 'relations', 'middleware', 'columns'];
+const TABLE_KEYS = ['ref', 'exposed', 'key', 'owner', 'scope', 'signed_in', 'writable', 'readable', 'label', 'label_format', 'hidden', 'relations', 'middleware', 'columns'];
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -56,6 +56,8 @@ function buildTable(plan, usersTables, usersTable, notes) {
   const out = { ref: '' };
   if (key.length !== 1 || key[0] !== 'id') out.key = key.length === 1 ? key[0] : key;
   if (owner) out.owner = owner;
+  // A table with an owner needs a session anyway.
+  else if (signedInOnly(table)) out.signed_in = true;
   if (access.writable !== true) out.writable = access.writable;
   if (access.readable === false) out.readable = false;
   Object.assign(out, labelOf(facts));

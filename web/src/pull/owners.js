@@ -190,6 +190,23 @@ export function unreadableBecause(table) {
   return readable ? null : 'no row-level security policy lets a signed-in user read its rows';
 }
 
+/**
+ * Whether only signed-in users may read the table, as the catalog says: the
+ * anon role may not select from it, or row-level security is on and no
+ * permissive SELECT or ALL policy applies to anon. False without the
+ * catalog, without an anon role, and for a view (its tables decide).
+ *
+ * @example
+ * signedInOnly({ catalog: { rls: true, privileges: { select: true, anonSelect: true }, policies: [{ command: 'SELECT', roles: ['authenticated'], permissive: true }] } }) // true
+ */
+export function signedInOnly(table) {
+  const facts = table.catalog;
+  if (!facts?.privileges || typeof facts.privileges.anonSelect !== 'boolean' || table.isView) return false;
+  if (!facts.privileges.anonSelect) return true;
+  const anonymous = (policy) => policy.roles.length === 0 || policy.roles.some((role) => role === 'anon' || role === 'public');
+  return facts.rls && !facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && anonymous(p));
+}
+
 /** The note on a table whose row-level security is off (the catalog says), given its writes. */
 export function rlsNote(table, writable) {
   if (!table.catalog || table.catalog.rls || table.isView || unreadableBecause(table)) return null;

@@ -166,6 +166,11 @@ struct table {
   /// reading their rows back, so they get no refs
   /// (docs/own-schema.md#write-only-tables).
   bool readable = true;
+  /// True for a table without an owner column whose rows only signed-in
+  /// users may read (`"signed_in": true`: a team's rows, the sections of a
+  /// user's documents): a call without a user's session is `not_signed_in`
+  /// instead of an empty answer. A table with an owner always needs one.
+  bool signed_in = false;
   /// False for a table the API does not expose (a foreign key's target in a
   /// schema PostgREST does not serve, such as basejump's `accounts`): its rows
   /// are refs the model gets from function results and from the rows that

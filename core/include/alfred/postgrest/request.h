@@ -98,8 +98,9 @@ class request_context {
 };
 
 /// `not_signed_in` unless `options` carries a signed-in user's access token
-/// for a user-owned `tbl`: a token that is present, and, when it is a JWT,
-/// has a `sub` and is not the `anon` role. Other tables need no session.
+/// for a user-owned `tbl` or one marked `signed_in`: a token that is
+/// present, and, when it is a JWT, has a `sub` and is not the `anon` role.
+/// Other tables need no session.
 status require_signed_in(const table& tbl, const request_context& context);
 status require_signed_in(const table& tbl, const request_options& options);
 /// The same for a function the model calls: every function runs as the
