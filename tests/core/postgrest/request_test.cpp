@@ -448,8 +448,9 @@ TEST_CASE("columns: string form, duplicates, explicit id, * and many-to-one embe
   CHECK(query_value(request_for("db_read", R"j({"table": "recipes", "columns": ["cuisine", "id"]})j"), "select") ==
         "cuisine,id");
   CHECK(query_value(request_for("db_read", R"j({"table": "inventory", "columns": ["*", "ingredients(*)"]})j"),
-                    "select") == "*,ingredients(id,name,aliases,category,default_unit,nutrition_per_100g,flavor_compounds,is_system,"
-                                 "parent_category,family,cuisines,tier,created_at)");
+                    "select") ==
+        "*,ingredients(id,name,aliases,category,default_unit,nutrition_per_100g,flavor_compounds,is_system,"
+        "parent_category,family,cuisines,tier,created_at)");
   // recipes has a hidden embedding column: * lists the visible columns instead.
   CHECK(query_value(request_for("db_read", R"j({"table": "recipes", "columns": ["*", "recipe_ingredients(*)"]})j"),
                     "select") == kRecipeSelect.substr(7, kRecipeSelect.size() - 8) + ",recipe_ingredients(*)");
@@ -944,7 +945,8 @@ TEST_CASE("a long in-list under the URL limit is sent whole") {
                                        reg);
   CHECK(query_text(req) == kOwner + "id=in.(" + uuids + ")\n" + kRecipeSelect);
   CHECK(req.url.size() == std::string("http://127.0.0.1:3000/recipes?user_id=eq.").size() + 36 +
-                              std::string("&id=in.%28%29&select=").size() + kRecipeSelectInUrl + count * 36 + (count - 1) * 3);
+                              std::string("&id=in.%28%29&select=").size() + kRecipeSelectInUrl + count * 36 +
+                              (count - 1) * 3);
   CHECK(req.url.size() <= 8000);
 }
 
@@ -958,7 +960,8 @@ TEST_CASE("a URL over the limit is url_too_long, never truncated") {
   const std::string params =
       R"j({"table": "recipes", "filters": [{"field": "id", "op": "in", "value": [)j" + refs + "]}]}";
   const std::size_t length = std::string("http://127.0.0.1:3000/recipes?user_id=eq.").size() + 36 +
-                             std::string("&id=in.%28%29&select=").size() + kRecipeSelectInUrl + count * 36 + (count - 1) * 3;
+                             std::string("&id=in.%28%29&select=").size() + kRecipeSelectInUrl + count * 36 +
+                             (count - 1) * 3;
   const error err = build_error("db_delete", params, reg);
   CHECK(err.code == "url_too_long");
   CHECK(err.path == "filters");
