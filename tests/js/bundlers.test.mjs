@@ -80,13 +80,18 @@ async function runInChromium(out) {
   }
 }
 
+const RECIPE_COLUMNS =
+  'id,name,description,cuisine,difficulty,prep_time_minutes,cook_time_minutes,servings,instructions,tags,' +
+  'source_url,is_system,parent_recipe_id,occasions,health_tags,flavor_tags,equipment_tags,created_at';
+
 function expectedResult() {
   const { supabaseUrl, users } = stack();
   const url = `${supabaseUrl}/rest/v1`;
   return {
     readUrl: `${url}/inventory?select=%2A&user_id=eq.${users[0].id}&name=eq.eggs&limit=3`,
     ref: 'recipe_1',
-    deleteUrl: `${url}/recipes?user_id=eq.${users[0].id}&id=eq.0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c&select=%2A`,
+    // A write reads back the columns a read would: never the hidden embedding.
+    deleteUrl: `${url}/recipes?user_id=eq.${users[0].id}&id=eq.0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c&select=${encodeURIComponent(RECIPE_COLUMNS)}`,
     executed: { error: null, rows: ['recipe_N', 'recipe_N'] },
   };
 }

@@ -34,7 +34,7 @@ const NOT_CODES = new Set([
   'label_format', 'last_name', 'limit_reached', 'malformed_decision', 'max_rows', 'meal_1', 'meal_plans', 'modified_at',
   'no_response', 'not_a_response', 'not_sent', 'on_conflict', 'owner_column', 'owner_id', 'recipe_1', 'ri_1',
   'service_role', 'step_complete', 'step_done', 'step_started', 'too_large', 'tool_call', 'tool_error', 'turn_done',
-  'turn_plan', 'turn_started', 'updated_at', 'user_owned', 'prompt_examples', 'recipe_ingredients',
+  'turn_plan', 'turn_started', 'updated_at', 'user_owned', 'signed_in', 'prompt_examples', 'recipe_ingredients',
   'planner_generate_example', 'assistant_role', 'tool_calls', 'user_id', 'created_by', 'author_id', 'profile_id', 'creator_id',
   'deal_notes', 'db_url', 'custom_access_token', 'confirm_write', 'recipe_3',
   // db_call and the functions, arguments and refs its examples name.

@@ -211,7 +211,13 @@ class call_parser : detail::call_stage {
     call_.offset = *offset;
 
     if (const auto& order_by = params[tool_param::order_by]; order_by && !order_by->is_null()) {
-      if (!order_by->is_string()) return error{codes::invalid_param, "order_by", "order_by must be a column name", ""};
+      if (!order_by->is_string()) {
+        const table& tbl = *call_.tbl;
+        const std::string& example = tbl.label_columns.empty() ? tbl.columns.front().name : tbl.label_columns.front();
+        return error{
+            codes::invalid_param, "order_by", "order_by must be a column name",
+            textfmt::format("give the direction apart: \"order_by\": \"{}\", \"order_dir\": \"desc\"", example)};
+      }
       auto col = visible_column(order_by->str(), "order_by", *call_.tbl);
       if (!col) return col.take_error();
       call_.order_by = (*col)->name;

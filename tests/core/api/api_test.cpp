@@ -189,9 +189,12 @@ TEST_CASE("api: start_execution reads [tool, settings], a newline and the params
   REQUIRE(ex->done());
   CHECK(parsed(ex->result_json())["error"]["code"] == "invalid_json");
 
-  // A read of a public table: one need, answered, and the result.
-  CHECK(api::start_execution(ex, kitchen(), reg, ctx, "[\"db_read\",null]\n{\"table\":\"ingredients\",\"limit\":1}")
-            .empty());
+  // A read of the catalog signed-in users share: one need, answered, and the result.
+  const request_context signed_in =
+      context_of(R"({"restUrl":"http://127.0.0.1:3000","apiKey":"anon-key","accessToken":"user-token"})");
+  CHECK(
+      api::start_execution(ex, kitchen(), reg, signed_in, "[\"db_read\",null]\n{\"table\":\"ingredients\",\"limit\":1}")
+          .empty());
   REQUIRE(ex.has_value());
   const json needs = parsed(api::execution_needs(*ex));
   REQUIRE(needs.size() == 1);
@@ -208,7 +211,7 @@ TEST_CASE("api: start_execution reads [tool, settings], a newline and the params
   CHECK(parsed(api::execution_needs(*ex)) == json::array());
 
   // A transport failure by name; an unknown name is a failure with no response.
-  CHECK(api::start_execution(ex, kitchen(), reg, ctx, "[\"db_read\",null]\n{\"table\":\"ingredients\"}").empty());
+  CHECK(api::start_execution(ex, kitchen(), reg, signed_in, "[\"db_read\",null]\n{\"table\":\"ingredients\"}").empty());
   CHECK(api::respond(ex, 0, 0, "", "", "no such failure", "connection refused").empty());
   REQUIRE(ex->done());
   CHECK(parsed(ex->result_json())["error"]["code"] == "network_error");

@@ -293,7 +293,8 @@ TEST_CASE("domain error: a misspelt or unknown setting is refused, at every leve
   check_domain_error(
       domain_text(R"("things": {"ref": "thing", "user_owend": true, "columns": {"id": {"type": "uuid"}}})"),
       "tables.things.user_owend", "'user_owend' is not a domain setting",
-      "allowed here: ref, key, owner, scope, user_owned, writable, readable, exposed, label, label_format, hidden, "
+      "allowed here: ref, key, owner, scope, user_owned, signed_in, writable, readable, exposed, label, label_format, "
+      "hidden, "
       "relations, "
       "middleware, columns");
   check_domain_error(

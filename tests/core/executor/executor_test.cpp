@@ -851,7 +851,7 @@ TEST_CASE("not_signed_in: a user-owned table without a user's token finishes wit
 }  // namespace alfred::test
 
 namespace alfred::test {
-TEST_CASE("not_signed_in: a table without an owner marked signed_in needs a user's token too; others do not") {
+TEST_CASE("not_signed_in: a table without an owner marked signed_in needs a user's token too, and others do not") {
   auto dom = parse_domain(R"({"name": "docs", "tables": {
       "sections": {"ref": "section", "signed_in": true, "columns": {"id": {"type": "integer", "writable": false}, "content": {"type": "text"}}},
       "topics": {"ref": "topic", "columns": {"id": {"type": "integer", "writable": false}, "name": {"type": "text"}}}}})");

@@ -908,11 +908,16 @@ TEST_CASE("userId defaults to the access token's sub, and must match it when giv
         std::string("eq.") + kAlice);
 }
 
-TEST_CASE("require_signed_in: user-owned tables need a user's token, the shared catalog does not") {
+TEST_CASE("require_signed_in: user-owned and signed_in tables need a user's token, public ones do not") {
   const table& tasks = *kitchen().find_table("tasks");
+  // The kitchen's catalog is for signed-in users only (its policy is `to authenticated`).
   const table& catalog = *kitchen().find_table("ingredients");
   request_options opts = alice_options();
-  CHECK(require_signed_in(catalog, opts).ok());
+  CHECK(require_signed_in(catalog, opts).err().message ==
+        "ingredients is for signed-in users only, and no signed-in user's access token was given");
+  table open = catalog;
+  open.signed_in = false;
+  CHECK(require_signed_in(open, opts).ok());
   const error none = require_signed_in(tasks, opts).err();
   CHECK(none.code == "not_signed_in");
   CHECK(none.path == "accessToken");

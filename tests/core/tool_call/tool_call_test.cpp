@@ -734,6 +734,10 @@ TEST_CASE("order_by, order_dir and count are validated") {
               "user_id is applied automatically; it cannot be used");
   check_error(build_error("db_read", R"j({"table": "recipes", "order_by": ["name"]})j"), "invalid_param", "order_by",
               "order_by must be a column name");
+  // The object form db_aggregate takes, given to db_read: the hint shows db_read's.
+  check_error(build_error("db_read", R"j({"table": "recipes", "order_by": {"field": "name", "dir": "desc"}})j"),
+              "invalid_param", "order_by", "order_by must be a column name",
+              R"(give the direction apart: "order_by": "name", "order_dir": "desc")");
   check_error(build_error("db_read", R"j({"table": "recipes", "order_by": "name", "order_dir": "sideways"})j"),
               "invalid_param", "order_dir", R"(order_dir must be "asc" or "desc")");
   check_error(build_error("db_read", R"j({"table": "recipes", "count": "bogus"})j"), "invalid_param", "count",
