@@ -326,7 +326,8 @@ const FUNCTIONS = {
   get_accounts: { description: 'The accounts the signed-in user belongs to.', read: false, args: {}, returns: { type: 'json' } },
   match_documents: {
     read: true,
-    args: { query_embedding: { type: 'vector', required: true }, match_count: { type: 'integer' } },
+    // The argument's size is not in the catalog; the schema's one vector column gives it.
+    args: { query_embedding: { type: 'vector', dimensions: 3, required: true }, match_count: { type: 'integer' } },
     returns: { table: 'documents', set: true },
   },
   project_stats: { read: true, args: {}, returns: { type: 'json', set: true } },
@@ -379,6 +380,10 @@ const FUNCTION_NOTES = [
     path: 'functions.lookup_thing',
     message:
       'left out: its uuid argument thing_id takes keys of a table the pull cannot tell (no column named thing_id references one): give "args": { "thing_id": { "references": "<table>" } } in the overrides, or "auth.users" for a user id',
+  },
+  {
+    path: 'functions.match_documents.args.query_embedding.dimensions',
+    message: "3: the size of the schema's vector columns (documents.embedding); a function's argument carries none in the catalog, and an embedder of another size is refused before any request",
   },
   {
     path: 'functions.purge_archived',
@@ -463,7 +468,7 @@ test('the overrides opt a security definer function in, make a VOLATILE one a re
   // The definer without a pinned search_path is still warned about; what the overrides settled has no note.
   assert.deepEqual(
     functionNotes(notes).map((note) => note.path),
-    ['functions', 'functions.RefreshAll', 'functions.concat_text', 'functions.custom_access_token_hook', 'functions.handle_webhook', 'functions.limit', 'functions.purge_archived', 'functions.reindex_documents', 'functions.remove_account_member', 'functions.search_projects', 'functions.tag_all', 'functions.touch_project'],
+    ['functions', 'functions.RefreshAll', 'functions.concat_text', 'functions.custom_access_token_hook', 'functions.handle_webhook', 'functions.limit', 'functions.match_documents.args.query_embedding.dimensions', 'functions.purge_archived', 'functions.reindex_documents', 'functions.remove_account_member', 'functions.search_projects', 'functions.tag_all', 'functions.touch_project'],
   );
   assert.deepEqual(functionNotes(notes).find((note) => note.path === 'functions.remove_account_member'), { path: 'functions.remove_account_member', message: UNPINNED });
   // Settings for a function left out for its arguments cannot bring it in: its note says they are not used.

@@ -341,16 +341,27 @@ describe('not_signed_in: a user-owned table without a user\'s token is an error 
     });
   }
 
-  test('tables that are not user-owned are not refused: the request goes out and row-level security answers', async () => {
+  test('the catalog signed-in users share is refused too: its policy is for them, so a read without a session would be empty', async () => {
     const fetch = recordingFetch();
     const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, fetch });
+    const { data, error } = await act.execute('db_read', { table: 'ingredients', columns: ['name'], limit: 3 });
+    assert.equal(data, null);
+    assert.deepEqual([error?.code, error?.message], ['not_signed_in', "ingredients is for signed-in users only, and no signed-in user's access token was given"]);
+    assert.equal(fetch.requests.length, 0);
+    // What anon would have read: nothing (the kitchen schema grants the catalog to signed-in users only).
+    assert.deepEqual((await rest(stack(), null, 'GET', '/ingredients?select=name&limit=3')).body, []);
+  });
+
+  test('a table neither user-owned nor signed_in is not refused: the request goes out and row-level security answers', async () => {
+    const fetch = recordingFetch();
+    const { kitchen } = await import('../../web/src/index.node.js');
+    const domain = { ...kitchen, tables: { ...kitchen.tables, ingredients: { ...kitchen.tables.ingredients, signed_in: false } } };
+    const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, fetch, domain });
     const { data, error } = await act.execute('db_read', { table: 'ingredients', columns: ['name'], limit: 3 });
     assert.equal(error, null);
     assert.equal(fetch.requests.length, 1);
     assert.equal(fetch.requests[0].headers.authorization, `Bearer ${stack().anonKey}`, 'the legacy anon key is the bearer, as in supabase-js');
-    // The ground truth: what anon may read of the catalog (the kitchen schema grants it to signed-in users only).
-    const { body } = await rest(stack(), null, 'GET', '/ingredients?select=name&limit=3');
-    assert.deepEqual(data.map((row) => row.name), body.map((row) => row.name));
+    assert.deepEqual(data, []);
   });
 
   test('the messages say what is missing', async () => {

@@ -63,7 +63,7 @@ test('loadCore schedules the warm-up after it resolves; it runs once per module,
 
 test('an app that starts a call before the runtime is idle is not competed with: the warm-up skips itself', async () => {
   const core = await loadCore({ wasmModule: await freshModule() });
-  const act = core.createAct({ url: 'http://127.0.0.1:9', apiKey: 'k', fetch: rowsFetch([{ id: 1, name: 'salt' }]) });
+  const act = core.createAct({ url: 'http://127.0.0.1:9', apiKey: 'k', accessToken: 'user-token', fetch: rowsFetch([{ id: 1, name: 'salt' }]) });
   const read = act.execute('db_read', { table: 'ingredients', columns: ['name'], limit: 1 });
   assert.equal(await keptUp(internalsOf(core).warmUp.done), 'skipped');
   assert.equal((await read).error, null);

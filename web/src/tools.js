@@ -67,7 +67,7 @@ export function toolArguments(args) {
         code: codes.invalid_json,
         path: '',
         message: `the arguments are not valid JSON: ${cause?.message ?? cause}`,
-        hint: 'send the arguments as one JSON object, e.g. {"table": "inventory", "filters": []}',
+        hint: 'send the arguments as one JSON object, with the fields the tool\'s parameters name',
       },
     };
   }

@@ -152,6 +152,27 @@ function textArray(value) {
   return [];
 }
 
+// The authenticated role's privileges on each table, and its column grants
+// as far as they take away from the table's (false where the role may read,
+// add to or update the table's rows but not this column).
+function addPrivileges(tables, privileges, columnPrivileges) {
+  for (const row of privileges) {
+    const table = tables[row.table_name];
+    if (!table) continue;
+    table.privileges = { select: row.can_select === true, insert: row.can_insert === true, update: row.can_update === true, delete: row.can_delete === true };
+    // Whether Supabase's anon role (requests without a session) may select; absent without that role.
+    if (typeof row.anon_select === 'boolean') table.privileges.anonSelect = row.anon_select;
+  }
+  for (const row of columnPrivileges) {
+    const table = tables[row.table_name];
+    const allowed = table?.privileges;
+    if (!allowed) continue;
+    const grants = { select: !allowed.select || row.can_select === true, insert: !allowed.insert || row.can_insert === true, update: !allowed.update || row.can_update === true };
+    if (grants.select && grants.insert && grants.update) continue;
+    table.columnGrants = { ...table.columnGrants, [row.column_name]: grants };
+  }
+}
+
 /**
  * Reads the catalog facts of `schema` (default `public`) through `query`, a
  * function that runs one SQL statement and resolves to its rows (or to
@@ -195,23 +216,7 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   for (const row of relations) {
     tables[row.table_name] = { kind: RELATION_KINDS[row.kind] ?? 'table', rls: row.rls === true, privileges: null, policies: [], references: {} };
   }
-  for (const row of privileges) {
-    const table = tables[row.table_name];
-    if (!table) continue;
-    table.privileges = { select: row.can_select === true, insert: row.can_insert === true, update: row.can_update === true, delete: row.can_delete === true };
-    // Whether Supabase's anon role (requests without a session) may select; absent without that role.
-    if (typeof row.anon_select === 'boolean') table.privileges.anonSelect = row.anon_select;
-  }
-  // A column's grants as far as they take away from its table's: false where
-  // the role may read, add to or update the table's rows but not this column.
-  for (const row of columnPrivileges) {
-    const table = tables[row.table_name];
-    const allowed = table?.privileges;
-    if (!allowed) continue;
-    const grants = { select: !allowed.select || row.can_select === true, insert: !allowed.insert || row.can_insert === true, update: !allowed.update || row.can_update === true };
-    if (grants.select && grants.insert && grants.update) continue;
-    table.columnGrants = { ...table.columnGrants, [row.column_name]: grants };
-  }
+  addPrivileges(tables, privileges, columnPrivileges);
   for (const row of policies) {
     tables[row.table_name]?.policies.push({
       name: row.policy_name,

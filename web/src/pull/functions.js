@@ -320,7 +320,39 @@ function offeredFunction(overloads, settings, context) {
   const returned = returnedTableProblem(fn, spec, settings, context.domain);
   if (returned) return { spec: null, notes, error: returned };
   if (fn.volatility === 'volatile' && fn.writes === false && spec.read === false && settings?.read === undefined) notes.push(volatileReadNote(fn.name));
+  for (const [arg, config] of Object.entries(spec.args)) {
+    const note = config.type === 'vector' && config.dimensions === undefined ? sizeVector(fn.name, arg, spec.args, context.vectorSizes) : null;
+    if (note) notes.push(note);
+  }
   return { spec, notes };
+}
+
+// The vector columns of the described tables by size: `{ 384: ['documents.embedding'] }`.
+function vectorSizes(description) {
+  const sizes = {};
+  for (const [table, definition] of Object.entries(description?.definitions ?? {})) {
+    for (const [column, property] of Object.entries(definition?.properties ?? {})) {
+      const size = /(?:^|\.)vector\((\d+)\)$/.exec(String(property?.format ?? ''))?.[1];
+      if (size) (sizes[size] ??= []).push(`${table}.${column}`);
+    }
+  }
+  return sizes;
+}
+
+// A vector argument's size, which the catalog does not keep (vector(384) is
+// vector there): the one size of the schema's vector columns, written into
+// `args` with a note; several sizes make a note asking for it; none, nothing.
+function sizeVector(name, arg, args, sizes) {
+  const known = Object.entries(sizes);
+  const path = `functions.${name}.args.${arg}.dimensions`;
+  if (known.length === 1) {
+    const [[size, columns]] = known;
+    args[arg] = { type: 'vector', dimensions: Number(size), ...args[arg] };
+    return { path, message: `${size}: the size of the schema's vector columns (${columns.join(', ')}); a function's argument carries none in the catalog, and an embedder of another size is refused before any request` };
+  }
+  if (known.length === 0) return null;
+  const listed = known.map(([size, columns]) => `${size}: ${columns.join(', ')}`).join('; ');
+  return { path, message: `not known: a function's argument carries no size in the catalog, and the schema's vector columns hold several (${listed}); give it in the overrides (args.${arg}.dimensions), or the database refuses an embedding of another size` };
 }
 
 /**
@@ -335,7 +367,7 @@ function offeredFunction(overloads, settings, context) {
 export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, tableOfRelation }) {
   const given = isPlainObject(overrides.functions) ? overrides.functions : {};
   if (!catalog || catalog.functions === undefined) return { functions: {}, notes: unreadNote(catalog, spec, given), error: null };
-  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation };
+  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation, vectorSizes: vectorSizes(spec) };
   const own = catalog.functions.filter((fn) => !fn.extension);
   const functions = {};
   const notes = extensionNotes(catalog.functions);
