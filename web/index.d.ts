@@ -252,11 +252,19 @@ export interface CatalogTable {
   kind: 'table' | 'view';
   /** Row-level security is enabled. */
   rls: boolean;
-  /** What the `authenticated` role may do; null where the database has no such role. */
-  privileges: { select: boolean; insert: boolean; update: boolean; delete: boolean } | null;
+  /**
+   * What the `authenticated` role may do; null where the database has no such role. `anonSelect`: whether the
+   * `anon` role (requests without a session) may select, absent where there is no such role.
+   */
+  privileges: { select: boolean; insert: boolean; update: boolean; delete: boolean; anonSelect?: boolean } | null;
   policies: CatalogPolicy[];
   /** Single-column foreign keys, those into auth.users included: column → target. */
   references: { [column: string]: { schema: string; table: string; column: string } };
+  /**
+   * Where column privileges keep the `authenticated` role from reading, adding or updating some columns of rows it
+   * may otherwise: column → false for each of those (docs/own-schema.md#column-privileges).
+   */
+  columnGrants?: { [column: string]: { select: boolean; insert: boolean; update: boolean } };
 }
 
 /** A type as the catalog describes it: `format_type` (a domain type as its base type), its kind, an enum's values. */

@@ -50,6 +50,20 @@ create policy "own reviews" on public.reviews for all to authenticated using (us
 revoke insert on table public.reviews from authenticated;
 grant insert (post_id, user_id) on table public.reviews to authenticated;
 
+-- No update at all, and inserts of two columns: status can be set by no write users make.
+create table public.events (id bigint generated always as identity primary key, title text not null, status text not null default 'new', user_id uuid not null default auth.uid() references auth.users);
+alter table public.events enable row level security;
+create policy "own events" on public.events for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+revoke insert, update on table public.events from authenticated;
+grant insert (title, user_id) on table public.events to authenticated;
+
+-- The owner column users may not give, though every create the act makes sets it.
+create table public.memos (id bigint generated always as identity primary key, title text not null, user_id uuid not null default auth.uid() references auth.users);
+alter table public.memos enable row level security;
+create policy "own memos" on public.memos for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+revoke insert on table public.memos from authenticated;
+grant insert (title) on table public.memos to authenticated;
+
 insert into auth.users (id, email) values ('${BOB.id}', '${BOB.email}');
 insert into public.posts (title, category, status, internal_score, user_id) values ('Bob''s draft', 'news', 'draft', 9, '${BOB.id}');
 `;
@@ -78,6 +92,10 @@ test('the pull reads column privileges: a column users may not read is hidden, a
   // A column every create needs and users may not give: creates cannot succeed, and the pull says so.
   assert.deepEqual(domain.tables.reviews.columns.verdict.writable, ['update']);
   assert.match(noteOf(notes, 'tables.reviews.columns.verdict'), /every create needs it .* the database refuses the creates the model makes$/);
+  // A column no write of its table may set is read-only, not ["update"] on a table that takes no update.
+  assert.equal(domain.tables.events.columns.status.writable, false);
+  assert.equal(noteOf(notes, 'tables.events.columns.status'), undefined);
+  assert.match(noteOf(notes, 'tables.memos.columns.user_id'), /^the owner column, which every create sets to the signed-in user, and column privileges keep users from giving it: the database refuses every create/);
   // Tables without column privileges are pulled as before.
   assert.equal(domain.tables.comments.hidden, undefined);
   assert.equal(domain.tables.comments.columns.body.writable, undefined);

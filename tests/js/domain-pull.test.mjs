@@ -639,7 +639,8 @@ test('without overrides the pulled kitchen differs only where the database canno
   assert.deepEqual(data.functions, {
     match_recipes: {
       read: true,
-      args: { query_embedding: { type: 'vector', required: true }, match_count: { type: 'integer' }, max_distance: { type: 'numeric' } },
+      // The size of recipes.embedding, the schema's one vector column.
+      args: { query_embedding: { type: 'vector', dimensions: 1536, required: true }, match_count: { type: 'integer' }, max_distance: { type: 'numeric' } },
       returns: { type: 'json', set: true },
     },
   });

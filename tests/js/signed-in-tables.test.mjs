@@ -24,6 +24,11 @@ create table public.topics (id bigint generated always as identity primary key, 
 alter table public.topics enable row level security;
 create policy "anyone reads topics" on public.topics for select to anon, authenticated using (true);
 
+-- A waitlist anyone may join, signed in or not, and nobody reads.
+create table public.waitlist (id uuid primary key default gen_random_uuid(), email text not null unique);
+alter table public.waitlist enable row level security;
+create policy "anyone joins" on public.waitlist for insert to anon, authenticated with check (true);
+
 insert into auth.users (id, email) values ('${ADA.id}', '${ADA.email}');
 insert into public.topics (name) values ('Baking');
 insert into public.documents (name, created_by) values ('recipes.md', '${ADA.id}');
@@ -42,6 +47,8 @@ test('the pull marks a table without an owner that anon may not read as signed_i
   const domain = await pulled();
   assert.equal(domain.tables.document_sections.signed_in, true);
   assert.equal(domain.tables.topics.signed_in, undefined);
+  // A write-only table is not: its creates may be anyone's.
+  assert.deepEqual([domain.tables.waitlist.readable, domain.tables.waitlist.signed_in], [false, undefined]);
   // An owner already says so.
   assert.deepEqual([domain.tables.documents.owner, domain.tables.documents.signed_in], ['created_by', undefined]);
 });
@@ -58,6 +65,9 @@ test('without a session, a read or a count of the sections is not_signed_in, nev
   const topics = await anonymous.execute('db_read', { table: 'topics' });
   assert.equal(topics.error, null);
   assert.deepEqual(topics.data.map((row) => row.name), ['Baking']);
+
+  const joined = await anonymous.execute('db_create', { table: 'waitlist', data: { email: 'visitor@example.com' } });
+  assert.deepEqual([joined.error, joined.count], [null, 1]);
 
   const signedIn = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, domain });
   const mine = await signedIn.execute('db_read', { table: 'document_sections' });

@@ -213,7 +213,13 @@ class call_parser : detail::call_stage {
     if (const auto& order_by = params[tool_param::order_by]; order_by && !order_by->is_null()) {
       if (!order_by->is_string()) {
         const table& tbl = *call_.tbl;
-        const std::string& example = tbl.label_columns.empty() ? tbl.columns.front().name : tbl.label_columns.front();
+        std::string_view example = "<column>";
+        for (const auto& col : tbl.columns)
+          if (!tbl.hides_owner(col.name) && !is_hidden(tbl, col.name)) {
+            example = col.name;
+            break;
+          }
+        if (!tbl.label_columns.empty()) example = tbl.label_columns.front();
         return error{
             codes::invalid_param, "order_by", "order_by must be a column name",
             textfmt::format("give the direction apart: \"order_by\": \"{}\", \"order_dir\": \"desc\"", example)};

@@ -66,7 +66,10 @@ export function columnConfig(column, plan, usersTables, usersTable) {
   const defaultMayBeHidden = column.type.endsWith('[]') || column.type === 'jsonb';
   if (!plan.table.isView && column.notNull && !column.hasDefault && !databaseSets && !defaultMayBeHidden) config.required = true;
   if (databaseSets) config.writable = false;
-  else if (column.grants && (!column.grants.insert || !column.grants.update)) config.writable = grantedWrites(column.grants);
+  else if (column.grants) {
+    const writes = grantedWrites(column.grants, plan.table.catalog?.privileges);
+    if (writes !== undefined) config.writable = writes;
+  }
   if (column.notNull && !config.required) config.nullable = false;
   const references = referenceOf(column, plan, usersTables, usersTable);
   if (references) config.references = references;
@@ -74,8 +77,19 @@ export function columnConfig(column, plan, usersTables, usersTable) {
   return config;
 }
 
-// The writes column privileges let set a column: false, ["create"] or ["update"].
-const grantedWrites = (grants) => (grants.insert ? ['create'] : grants.update ? ['update'] : false);
+// The writes that may set a column under its privileges and its table's:
+// false, ["create"], ["update"], or undefined where the column's privileges
+// take away nothing the table gives (a table that takes no update, say).
+function grantedWrites(grants, privileges) {
+  const tableCreates = privileges?.insert !== false;
+  const tableUpdates = privileges?.update !== false;
+  const creates = tableCreates && grants.insert;
+  const updates = tableUpdates && grants.update;
+  if (!creates && !updates) return tableCreates || tableUpdates ? false : undefined;
+  if (creates && (updates || !tableUpdates)) return undefined;
+  if (updates && !tableCreates) return undefined;
+  return creates ? ['create'] : ['update'];
+}
 
 /**
  * What a pulled column's privileges mean for the model, as a note's message,
@@ -83,9 +97,9 @@ const grantedWrites = (grants) => (grants.insert ? ['create'] : grants.update ? 
  * way round, and creates it cannot make when they keep it from giving a
  * column every create needs.
  */
-export function grantsNote(column, config) {
+export function grantsNote(column, config, privileges) {
   if (!column.grants || !config) return null;
-  if (config.required && !column.grants.insert) return 'column privileges keep users from giving it, and every create needs it (NOT NULL without a default): the database refuses the creates the model makes';
+  if (config.required && !column.grants.insert && privileges?.insert !== false) return 'column privileges keep users from giving it, and every create needs it (NOT NULL without a default): the database refuses the creates the model makes';
   if (!Array.isArray(config.writable)) return null;
   return config.writable[0] === 'create' ? 'set on create only: column privileges let users give it on a new row, not change it' : 'not on create: column privileges let users change it, not give it on a new row';
 }

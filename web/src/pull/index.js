@@ -35,6 +35,13 @@ const TABLE_KEYS = ['ref', 'exposed', 'key', 'owner', 'scope', 'signed_in', 'wri
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+// The owner column's note when column privileges keep users from giving it:
+// the act sets the owner on every create, which the database then refuses.
+function ownerGrantsNote(column, table) {
+  if (column.grants?.insert !== false || table.catalog?.privileges?.insert === false) return null;
+  return `the owner column, which every create sets to the signed-in user, and column privileges keep users from giving it: the database refuses every create; grant insert on it (grant insert (${column.name}, …) on ${table.name} to authenticated) or say "writable" without "create" in the overrides`;
+}
+
 // One table of the domain from its plan (key, owner decision): columns,
 // key, owner, whether the model may write, label; the notes on what it
 // decided go to `notes`.
@@ -46,7 +53,7 @@ function buildTable(plan, usersTables, usersTable, notes) {
   for (const column of table.columns) {
     const config = columnConfig(column, plan, usersTables, usersTable);
     columns[column.name] = config ?? { type: null };
-    const granted = grantsNote(column, config);
+    const granted = column.name === owner ? ownerGrantsNote(column, table) : grantsNote(column, config, table.catalog?.privileges);
     if (granted) notes.push({ path: `tables.${table.name}.columns.${column.name}`, message: granted });
     facts.push({ name: column.name, config });
   }
@@ -56,8 +63,9 @@ function buildTable(plan, usersTables, usersTable, notes) {
   const out = { ref: '' };
   if (key.length !== 1 || key[0] !== 'id') out.key = key.length === 1 ? key[0] : key;
   if (owner) out.owner = owner;
-  // A table with an owner needs a session anyway.
-  else if (signedInOnly(table)) out.signed_in = true;
+  // A table with an owner needs a session anyway; a write-only one's creates
+  // may be anyone's (a waitlist), and a refused one gets the database's error.
+  else if (access.readable !== false && signedInOnly(table)) out.signed_in = true;
   if (access.writable !== true) out.writable = access.writable;
   if (access.readable === false) out.readable = false;
   Object.assign(out, labelOf(facts));
