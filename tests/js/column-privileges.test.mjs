@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { catalogFacts } from '../../web/src/pull/catalog.js';
-import { domainTypes, loadCore, pullDomain } from '../../web/src/index.node.js';
-import { ADA, sharedSqlStack } from './support/sql-stack.mjs';
+import { domainTypes, loadCore } from '../../web/src/index.node.js';
+import { ADA, pulledDomain, sharedSqlStack } from './support/sql-stack.mjs';
 
 const BOB = { id: 'b0b0b0b0-0000-4000-8000-00000000000b', email: 'bob@example.com' };
 
@@ -71,11 +71,7 @@ insert into public.posts (title, category, status, internal_score, user_id) valu
 const core = await loadCore();
 const stack = sharedSqlStack({ sql: SQL, inspect: (query) => catalogFacts(query) });
 const service = async (path) => (await fetch(`${stack().restUrl}/${path}`, { headers: { apikey: stack().serviceKey, authorization: `Bearer ${stack().serviceKey}` } })).json();
-const pulled = async () => {
-  const { data, error, notes } = await pullDomain({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, core, catalog: stack().inspected });
-  assert.equal(error, null);
-  return { domain: data, notes };
-};
+const pulled = () => pulledDomain(stack(), core);
 const noteOf = (notes, path) => notes.find((note) => note.path === path)?.message;
 
 test('the pull reads column privileges: a column users may not read is hidden, and each column takes the writes granted on it', async () => {

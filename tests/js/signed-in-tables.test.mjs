@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { catalogFacts } from '../../web/src/pull/catalog.js';
-import { loadCore, pullDomain } from '../../web/src/index.node.js';
-import { ADA, sharedSqlStack } from './support/sql-stack.mjs';
+import { loadCore } from '../../web/src/index.node.js';
+import { ADA, pulledDomain, sharedSqlStack } from './support/sql-stack.mjs';
 
 const SQL = `
 create table public.documents (id bigint generated always as identity primary key, name text not null, created_by uuid not null default auth.uid() references auth.users);
@@ -37,11 +37,7 @@ insert into public.document_sections (document_id, content) values (1, 'Bake the
 
 const core = await loadCore();
 const stack = sharedSqlStack({ sql: SQL, users: [], inspect: (query) => catalogFacts(query) });
-const pulled = async () => {
-  const { data, error } = await pullDomain({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, core, catalog: stack().inspected });
-  assert.equal(error, null);
-  return data;
-};
+const pulled = async () => (await pulledDomain(stack(), core)).domain;
 
 test('the pull marks a table without an owner that anon may not read as signed_in, and leaves public ones alone', async () => {
   const domain = await pulled();

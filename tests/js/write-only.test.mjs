@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { catalogFacts } from '../../web/src/pull/catalog.js';
-import { loadCore, pullDomain } from '../../web/src/index.node.js';
-import { ADA, sharedSqlStack } from './support/sql-stack.mjs';
+import { loadCore } from '../../web/src/index.node.js';
+import { ADA, pulledDomain, sharedSqlStack } from './support/sql-stack.mjs';
 
 const SQL = `
 create table public.profiles (id uuid primary key references auth.users, is_admin boolean not null default false);
@@ -34,11 +34,7 @@ create policy "admins read tickets" on public.tickets for select to authenticate
 const core = await loadCore();
 const stack = sharedSqlStack({ sql: SQL, inspect: (query) => catalogFacts(query) });
 const service = async (path) => (await fetch(`${stack().restUrl}/${path}`, { headers: { apikey: stack().serviceKey, authorization: `Bearer ${stack().serviceKey}` } })).json();
-const pulled = async () => {
-  const { data, error, notes } = await pullDomain({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, core, catalog: stack().inspected });
-  assert.equal(error, null);
-  return { domain: data, notes };
-};
+const pulled = () => pulledDomain(stack(), core);
 const actOf = (domain, options = {}) => core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, userId: ADA.id, domain, ...options });
 
 test('the pull makes insert-only tables write-only, and the model is offered creates alone on them', async () => {

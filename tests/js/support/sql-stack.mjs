@@ -5,6 +5,7 @@
 // with no domain pack and no seed. Before the socket opens (PostgREST is then
 // the only client), `inspect(query)` may read the database; the catalog
 // reader is tested that way.
+import assert from 'node:assert/strict';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { createHash } from 'node:crypto';
 import { after, before } from 'node:test';
@@ -14,6 +15,7 @@ import { openDatabase } from '../../../db/pglite.mjs';
 import { freePort } from '../../../db/ports.mjs';
 import { startPostgrest } from '../../../db/postgrest.mjs';
 import { startRestGateway } from '../../../db/rest-proxy.mjs';
+import { pullDomain } from '../../../web/src/index.node.js';
 
 const HOST = '127.0.0.1';
 export const ADA = { id: 'a1f0ed00-0000-4000-8000-00000000000a', email: 'ada@example.com' };
@@ -82,4 +84,18 @@ export function sharedSqlStack(options) {
     if (!stack) throw new Error('sharedSqlStack: the stack is not started yet (use it inside a test)');
     return stack;
   };
+}
+
+/**
+ * The domain `pullDomain` derives from a started stack (`startSqlStack`'s),
+ * as ADA and with the catalog facts the stack inspected; a pull that fails
+ * fails the test. Resolves to `{ domain, notes }`.
+ *
+ * @example
+ * const { domain, notes } = await pulledDomain(stack(), core)
+ */
+export async function pulledDomain(stack, core) {
+  const { data, error, notes } = await pullDomain({ url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.token, core, catalog: stack.inspected });
+  assert.equal(error, null);
+  return { domain: data, notes };
 }

@@ -11,8 +11,12 @@ export const OWNER_NAMES = ['user_id', 'owner_id', 'created_by', 'author_id', 'p
 const WRITE_COMMANDS = new Set(['ALL', 'INSERT', 'UPDATE', 'DELETE']);
 
 const list = (names) => names.join(', ');
+// A policy the requests of `role` are held to: one for it, for public, or for no role named.
+const appliesTo = (role) => (policy) => policy.roles.length === 0 || policy.roles.some((name) => name === role || name === 'public');
 // A policy a signed-in user's requests are held to.
-const appliesToUsers = (policy) => policy.roles.length === 0 || policy.roles.some((role) => role === 'authenticated' || role === 'public');
+const appliesToUsers = appliesTo('authenticated');
+// Whether row-level security lets `role` read rows: off, or a permissive SELECT or ALL policy for it.
+const rlsLetsRead = (facts, role) => !facts.rls || facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesTo(role)(p));
 
 // The uuid columns of `table` the policies compare with auth.uid(): those of
 // the policies a create must pass (INSERT, ALL) when they name any, else of
@@ -186,8 +190,7 @@ export function unreadableBecause(table) {
   const facts = table.catalog;
   if (!facts || table.isView) return null;
   if (facts.privileges && !facts.privileges.select) return 'the authenticated role may not select from it';
-  const readable = !facts.rls || facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesToUsers(p));
-  return readable ? null : 'no row-level security policy lets a signed-in user read its rows';
+  return rlsLetsRead(facts, 'authenticated') ? null : 'no row-level security policy lets a signed-in user read its rows';
 }
 
 /**
@@ -203,8 +206,7 @@ export function signedInOnly(table) {
   const facts = table.catalog;
   if (!facts?.privileges || typeof facts.privileges.anonSelect !== 'boolean' || table.isView) return false;
   if (!facts.privileges.anonSelect) return true;
-  const anonymous = (policy) => policy.roles.length === 0 || policy.roles.some((role) => role === 'anon' || role === 'public');
-  return facts.rls && !facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && anonymous(p));
+  return !rlsLetsRead(facts, 'anon');
 }
 
 /** The note on a table whose row-level security is off (the catalog says), given its writes. */
