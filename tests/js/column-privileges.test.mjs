@@ -87,7 +87,10 @@ test('the pull reads column privileges: a column users may not read is hidden, a
   assert.equal(noteOf(notes, 'tables.posts.columns.pinned'), 'not on create: column privileges let users change it, not give it on a new row');
   // A column every create needs and users may not give: creates cannot succeed, and the pull says so.
   assert.deepEqual(domain.tables.reviews.columns.verdict.writable, ['update']);
-  assert.match(noteOf(notes, 'tables.reviews.columns.verdict'), /every create needs it .* the database refuses the creates the model makes$/);
+  assert.equal(noteOf(notes, 'tables.reviews.columns.verdict'), 'column privileges keep users from giving it on a new row, and every create needs it (NOT NULL without a default)');
+  // So the model is offered no create of reviews, and the pull says why.
+  assert.deepEqual(domain.tables.reviews.writable, ['update', 'delete']);
+  assert.match(noteOf(notes, 'tables.reviews.writable'), /^no creates: every create needs verdict \(NOT NULL without a default\), which the model cannot give/);
   // A column no write of its table may set is read-only, not ["update"] on a table that takes no update.
   assert.equal(domain.tables.events.columns.status.writable, false);
   assert.equal(noteOf(notes, 'tables.events.columns.status'), undefined);

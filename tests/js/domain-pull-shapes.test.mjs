@@ -190,7 +190,6 @@ const WITH_CATALOG = {
       writable: ['create', 'delete'],
       label: ['slug'],
       relations: { channel_members: 'channel_members', messages: 'messages' },
-      middleware: { fuzzy: ['slug'] },
       columns: { ...CHANNEL_COLUMNS, created_by: { type: 'uuid', writable: false, nullable: false, references: 'profiles' } },
     },
     countries: COUNTRIES,
@@ -220,7 +219,6 @@ const WITH_CATALOG = {
       owner: 'id',
       writable: ['create', 'update'],
       label: ['username'],
-      middleware: { fuzzy: ['username'] },
       columns: { id: { type: 'uuid', writable: false, nullable: false }, username: { type: 'text' }, avatar_url: { type: 'text' } },
     },
     tags: {

@@ -606,7 +606,6 @@ test('without overrides the pulled kitchen differs only where the database canno
     'tables.cooking_log.ref', // 'cooking' derived; the kitchen says 'log'
     'tables.cooking_log.scope', // defence in depth: the kitchen also filters to the owner's rows
     'tables.cooking_log.label_format',
-    'tables.ingredients.middleware', // name matched loosely by default; the kitchen matches catalog names exactly
     'tables.ingredients.columns.parent_category.values',
     'tables.inventory.scope',
     'tables.inventory.middleware',

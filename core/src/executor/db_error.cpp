@@ -36,7 +36,7 @@ constexpr std::array<code_entry, 22> kCodes{{
     {"PGRST202", codes::unknown_function, "the database has no such function; the schema cache may need a reload"},
     {"PGRST203", codes::ambiguous_function,
      "the database has several functions of this name that fit; the domain must name one with other arguments"},
-    {"P0001", codes::function_error, kRaiseHint},
+    {"P0001", codes::rule_violation, kRaiseHint},
     {"25006", codes::read_only_transaction,
      "the function changes data, so it cannot be called as a read; the domain must not mark it \"read\""},
     {"PGRST100", codes::invalid_query, ""},

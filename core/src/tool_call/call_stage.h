@@ -136,6 +136,7 @@ class row_reader : call_stage {
   result<const column*> writable_column(std::string_view key, const param_path& key_path);
   result<std::string> parse_save_marker(json_value value, const param_path& path);
   const fixed_value* fixed_for(std::string_view column) const;
+  std::string settable_hint() const;
   status add_fixed_values(row& out, const param_path& path) const;
 
   std::span<const fixed_value> fixed_;

@@ -23,8 +23,8 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
     const param_path key_path = path.member(key);
     for (const auto& field : out)
       if (field.column == key) {
-        failure =
-            error{codes::invalid_data, key_path.str(), textfmt::format("{} is given twice", detail::echoed(key)), ""};
+        failure = error{codes::invalid_data, key_path.str(), textfmt::format("{} is given twice", detail::echoed(key)),
+                        "give each column once"};
         return;
       }
     // The key of a created row names the artifact it saves (`id:
@@ -94,15 +94,30 @@ const fixed_value* row_reader::fixed_for(std::string_view column) const {
   return nullptr;
 }
 
+// What the model may set instead, for a refusal's hint: "columns db_update
+// may set on documents: data, public_access_level", or that none may be.
+std::string row_reader::settable_hint() const {
+  const table& tbl = *call_.tbl;
+  const write_op op = kind_ == tool_kind::create ? write_create : write_update;
+  std::vector<std::string_view> names;
+  for (const auto& col : tbl.columns)
+    if (col.writable && col.settable(op) && !is_hidden(tbl, col.name) && col.name != tbl.owner &&
+        !(tbl.is_key(col.name) && op == write_update) && !fixed_for(col.name))
+      names.push_back(col.name);
+  const std::string_view tool = op == write_create ? "db_create" : "db_update";
+  if (names.empty()) return textfmt::format("{} may set no column of {}", tool, tbl.name);
+  return textfmt::format("columns {} may set on {}: {}", tool, tbl.name, textfmt::join(names, ", "));
+}
+
 result<const column*> row_reader::writable_column(std::string_view key, const param_path& key_path) {
   const table& tbl = *call_.tbl;
   if (tbl.has_owner() && key == tbl.owner)
     return error{codes::system_column, key_path.str(),
                  textfmt::format("{} holds the row's owner, the signed-in user, and is never given; leave it out", key),
-                 ""};
+                 settable_hint()};
   if (fixed_for(key))
     return error{codes::system_column, key_path.str(),
-                 textfmt::format("{} is set by the app for every call; leave it out", key), ""};
+                 textfmt::format("{} is set by the app for every call; leave it out", key), settable_hint()};
   const column* col = tbl.find_column(key);
   if (col && tbl.is_key(key) && (kind_ == tool_kind::update || !col->writable))
     return error{
@@ -110,7 +125,7 @@ result<const column*> row_reader::writable_column(std::string_view key, const pa
         kind_ == tool_kind::update
             ? textfmt::format("{} is the key of {} and cannot be changed; choose the rows with filters", key, tbl.name)
             : textfmt::format("{} is assigned by the database; leave it out", key),
-        ""};
+        settable_hint()};
   if (col && col->type == column_type::tsvector) return visible_column(key, key_path, tbl).take_error();
   if (!col || is_hidden(tbl, key)) {
     if (is_postgrest_reserved(key))
@@ -122,26 +137,29 @@ result<const column*> row_reader::writable_column(std::string_view key, const pa
                  textfmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
   }
   if (!col->writable)
-    return error{codes::read_only_column, key_path.str(), textfmt::format("{} is maintained by the database", key), ""};
+    return error{codes::read_only_column, key_path.str(), textfmt::format("{} is maintained by the database", key),
+                 settable_hint()};
   // Column privileges may let users give a column on a new row and never
   // change it, or the other way round (docs/own-schema.md#column-privileges).
   if (kind_ == tool_kind::update && !col->settable(write_update))
     return error{codes::read_only_column, key_path.str(),
-                 textfmt::format("{} is set when a row is created and cannot be changed", key), ""};
+                 textfmt::format("{} is set when a row is created and cannot be changed", key), settable_hint()};
   if (kind_ == tool_kind::create && !col->settable(write_create))
     return error{codes::read_only_column, key_path.str(),
-                 textfmt::format("{} cannot be given on a new row; db_update may set it once the row exists", key), ""};
+                 textfmt::format("{} cannot be given on a new row; db_update may set it once the row exists", key),
+                 textfmt::format("leave {} out of the new row", key)};
   return col;
 }
 
 // `id: "gen_recipe_1"` in a create row says which generated artifact it saves.
 result<std::string> row_reader::parse_save_marker(json_value value, const param_path& path) {
   const std::string explain = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
-  if (!value.is_string()) return error{codes::system_column, path.str(), explain, ""};
+  const std::string_view leave_out = "leave id out to create a new row";
+  if (!value.is_string()) return error{codes::system_column, path.str(), explain, std::string(leave_out)};
   const std::string text(value.str());
   auto name = parse_ref_name(text);
   const ref_entry* entry = registry_.find(text);
-  if (!name || !name->generated) return error{codes::system_column, path.str(), explain, ""};
+  if (!name || !name->generated) return error{codes::system_column, path.str(), explain, std::string(leave_out)};
   if (!entry) {
     std::string pending;
     for (const ref_entry* candidate : registry_.refs_of_type(call_.tbl->ref_prefix))
@@ -169,7 +187,8 @@ status row_reader::read_create(const std::optional<json_value>& data) {
     return error{codes::missing_param, "data", "data is required", "an object, or an array of objects for a batch"};
   call_.batch = data->is_array();
   if (call_.batch && data->empty())
-    return error{codes::invalid_data, "data", "data is an empty array; nothing to create", ""};
+    return error{codes::invalid_data, "data", "data is an empty array; nothing to create",
+                 "give one object per row to create"};
   if (call_.batch && data->size() > static_cast<std::size_t>(dom_.max_rows))
     return error{codes::invalid_data, "data", textfmt::format("at most {} rows per create", dom_.max_rows),
                  "split the batch"};
@@ -184,7 +203,7 @@ status row_reader::read_create(const std::optional<json_value>& data) {
     }
     if (!saves.empty() && std::find(call_.saves.begin(), call_.saves.end(), saves) != call_.saves.end()) {
       failure = error{codes::already_saved, path.member("id").str(),
-                      textfmt::format("{} is saved twice in this batch", saves), ""};
+                      textfmt::format("{} is saved twice in this batch", saves), "give each gen_ ref once"};
       return;
     }
     call_.rows.push_back(std::move(*parsed));

@@ -329,10 +329,13 @@ TEST_CASE("a column write its privileges refuse is refused before a request, say
   CHECK(changed.err().code == codes::read_only_column);
   CHECK(changed.err().path == "data.category");
   CHECK(changed.err().message == "category is set when a row is created and cannot be changed");
+  CHECK(changed.err().hint.rfind("columns db_update may set on posts: ", 0) == 0);
+  CHECK(changed.err().hint.find("category") == std::string::npos);
   auto given = post_call("db_create", R"({"table": "posts", "data": {"title": "Hi", "pinned": true}})");
   REQUIRE_FALSE(given.ok());
   CHECK(given.err().path == "data.pinned");
   CHECK(given.err().message == "pinned cannot be given on a new row; db_update may set it once the row exists");
+  CHECK(given.err().hint == "leave pinned out of the new row");
   CHECK(post_call("db_update", R"({"table": "posts", "filters": [{"field": "id", "op": "=", "value": "post_1"}],
       "data": {"status": "published"}})")
             .err()

@@ -252,7 +252,7 @@ TEST_CASE("database refusals of a table write carry a hint the model can act on:
   };
   const json raised =
       refused(R"({"code":"P0001","message":"Email cannot be changed here","details":null,"hint":null})");
-  CHECK(raised["code"] == "function_error");
+  CHECK(raised["code"] == "rule_violation");
   CHECK(raised["hint"] ==
         "the database refused it for the reason in its message: change what it names, or tell the user");
   const json too_long =

@@ -581,7 +581,9 @@ TEST_CASE("the owner column and id are refused in payloads") {
   check_error(build_error("db_create", R"j({"table": "inventory", "data": {"name": "milk", "quantity": 1, "unit": "l",
       "user_id": "2222aaaa-2222-4222-8222-222222222222"}})j"),
               "system_column", "data.user_id",
-              "user_id holds the row's owner, the signed-in user, and is never given; leave it out", "");
+              "user_id holds the row's owner, the signed-in user, and is never given; leave it out",
+              "columns db_create may set on inventory: ingredient_id, name, quantity, unit, location, category, notes, "
+              "expiry_date, purchase_date");
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"user_id": "2222aaaa-2222-4222-8222-222222222222"}})j"),
               "system_column", "data.user_id",
@@ -589,7 +591,9 @@ TEST_CASE("the owner column and id are refused in payloads") {
   check_error(build_error("db_update", R"j({"table": "inventory", "filters": [{"field": "id", "op": "=",
       "value": "inv_1"}], "data": {"id": "inv_2"}})j"),
               "system_column", "data.id",
-              "id is the key of inventory and cannot be changed; choose the rows with filters");
+              "id is the key of inventory and cannot be changed; choose the rows with filters",
+              "columns db_update may set on inventory: ingredient_id, name, quantity, unit, location, category, notes, "
+              "expiry_date, purchase_date");
   const char* create_id = "id is assigned by the database; only a gen_ ref may be given, to save that artifact";
   for (const std::string id : {R"("recipe_1")", R"("c69607bb-5d2e-4b8a-9f3c-1e2d3c4b5a61")", "1", "null"}) {
     CAPTURE(id);

@@ -3,9 +3,9 @@
 // on, what the `authenticated` role may write, the row-level security
 // policies, the foreign keys (those into auth.users and other schemas
 // included, which PostgREST does not describe), the columns of the tables
-// they reach outside the schema, the schema's functions
-// (catalog-functions.js), and the tables of other schemas their uuid
-// arguments name. Six or seven read-only queries through a `query(sql)` the
+// they reach outside the schema, the unique indexes and the triggers that
+// run before a write, the schema's functions (catalog-functions.js), and the
+// tables of other schemas their uuid arguments name. Nine or ten read-only queries through a `query(sql)` the
 // caller supplies (node-postgres, PGlite, a server of its own), so this
 // module does no I/O of its own and runs in every runtime. The rules that
 // read these facts are in docs/own-schema.md and docs/functions.md.
@@ -30,6 +30,28 @@ const columnPrivilegesQuery = (name) => `select c.relname as table_name, a.attna
     and not (has_table_privilege('authenticated', c.oid, 'SELECT') and has_table_privilege('authenticated', c.oid, 'INSERT')
       and has_table_privilege('authenticated', c.oid, 'UPDATE'))
   order by c.relname, a.attnum`;
+
+// Unique indexes but the primary key: their key columns in order (an
+// expression's place left out) and their expressions' text.
+const uniquesQuery = (name) => `select c.relname as table_name,
+        array(select a.attname::text from unnest(i.indkey::int2[]) with ordinality as k(attnum, at)
+          join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum
+          where k.at <= i.indnkeyatts order by k.at) as columns,
+        pg_catalog.pg_get_expr(i.indexprs, i.indrelid) as expressions,
+        i.indpred is not null as partial
+      from pg_catalog.pg_index i join pg_catalog.pg_class c on c.oid = i.indrelid
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${name} and i.indisunique and not i.indisprimary and i.indisvalid
+      order by c.relname, i.indexrelid`;
+
+// Whether a row trigger runs before inserts or updates (it may fill in or
+// change the row's values): tgtype's ROW | BEFORE bits, and INSERT or UPDATE.
+const triggersQuery = (name) => `select c.relname as table_name,
+        bool_or(t.tgtype::int & 7 = 7) as before_insert, bool_or(t.tgtype::int & 19 = 19) as before_update
+      from pg_catalog.pg_trigger t join pg_catalog.pg_class c on c.oid = t.tgrelid
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${name} and not t.tgisinternal
+      group by c.relname order by c.relname`;
 
 /**
  * The catalog queries for `schema`: relations (kind, row-level security),
@@ -57,6 +79,8 @@ export function catalogQueries(schema = 'public') {
         and exists (select from pg_catalog.pg_roles where rolname = 'authenticated')
       order by c.relname`,
     columnPrivileges: columnPrivilegesQuery(name),
+    uniques: uniquesQuery(name),
+    triggers: triggersQuery(name),
     policies: `select tablename::text as table_name, policyname::text as policy_name, permissive::text as permissive,
         roles::text[] as roles, cmd::text as command, qual, with_check
       from pg_catalog.pg_policies where schemaname = ${name}
@@ -180,6 +204,10 @@ function addPrivileges(tables, privileges, columnPrivileges) {
  * Resolves to `{ schema, tables, referencedTables, namedTables, functions }`, where
  * `tables[name]` is
  * `{ kind: 'table' | 'view', rls, privileges: { select, insert, update, delete, anonSelect? } | null, policies: [{ name, command, roles, permissive, using, check }], references: { [column]: { schema, table, column } } }`
+ * and `uniques: [{ columns, expressions, partial }]` (its unique indexes but
+ * the primary key: the key columns, the text of any expressions, as
+ * `lower(name)`, and whether the index has a WHERE), `triggers: { beforeInsert, beforeUpdate }`
+ * where a row trigger runs before those writes,
  * and, where column privileges keep the role from reading, adding or
  * updating some columns of rows it may otherwise, `columnGrants: { [column]: { select, insert, update } }`
  * (false where the column's privileges take away what the table's give),
@@ -206,6 +234,8 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   const relations = await rowsOf(query, sql.relations);
   const privileges = await rowsOf(query, sql.privileges);
   const columnPrivileges = await rowsOf(query, sql.columnPrivileges);
+  const uniques = await rowsOf(query, sql.uniques);
+  const triggers = await rowsOf(query, sql.triggers);
   const policies = await rowsOf(query, sql.policies);
   const foreignKeys = await rowsOf(query, sql.foreignKeys);
   const referencedColumns = await rowsOf(query, sql.referencedColumns);
@@ -217,6 +247,14 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
     tables[row.table_name] = { kind: RELATION_KINDS[row.kind] ?? 'table', rls: row.rls === true, privileges: null, policies: [], references: {} };
   }
   addPrivileges(tables, privileges, columnPrivileges);
+  for (const row of uniques) {
+    const table = tables[row.table_name];
+    if (table) (table.uniques ??= []).push({ columns: textArray(row.columns), expressions: row.expressions ?? null, partial: row.partial === true });
+  }
+  for (const row of triggers) {
+    const table = tables[row.table_name];
+    if (table) table.triggers = { beforeInsert: row.before_insert === true, beforeUpdate: row.before_update === true };
+  }
   for (const row of policies) {
     tables[row.table_name]?.policies.push({
       name: row.policy_name,
@@ -269,6 +307,8 @@ export function catalogFactsProblem(facts) {
     for (const grants of Object.values(table.columnGrants ?? {})) {
       if (!isObject(grants) || !['select', 'insert', 'update'].every((what) => typeof grants[what] === 'boolean')) return `${at}.columnGrants: each is { select, insert, update }, true or false`;
     }
+    if (table.uniques !== undefined && !(Array.isArray(table.uniques) && table.uniques.every((u) => isObject(u) && Array.isArray(u.columns) && u.columns.every((c) => typeof c === 'string')))) return `${at}.uniques must be a list of { columns, expressions, partial }`;
+    if (table.triggers !== undefined && !(isObject(table.triggers) && typeof table.triggers.beforeInsert === 'boolean' && typeof table.triggers.beforeUpdate === 'boolean')) return `${at}.triggers must be { beforeInsert, beforeUpdate }`;
     for (const target of Object.values(table.references ?? {})) {
       if (!isObject(target) || typeof target.schema !== 'string' || typeof target.table !== 'string') return `${at}.references: each is { schema, table, column }`;
     }

@@ -49,6 +49,14 @@ function keyParent(column, plan, usersTables) {
   return column.name === plan.decision?.owner ? null : parent;
 }
 
+// Whether column privileges grant updates of the table column by column and
+// this column among them: the app sets it on purpose (an updated_at its
+// client writes), whatever its name says.
+function grantedByName(table, column) {
+  const grants = Object.values(table.catalog?.columnGrants ?? {});
+  return grants.some((g) => !g.update) && table.catalog.privileges?.update !== false && column.grants?.update !== false;
+}
+
 /**
  * A column's settings from its facts and its table's plan (key, owner), or
  * null for a type the model cannot read or write (hidden later).
@@ -58,7 +66,7 @@ export function columnConfig(column, plan, usersTables, usersTable) {
   const config = { type: column.type };
   // A one-to-one table's key is the model's to give (its parent's ref), not one the database assigns.
   const assigned = plan.assigned.has(column.name) && !keyParent(column, plan, usersTables);
-  const databaseSets = assigned || column.name === plan.decision?.owner || (DATABASE_TIMESTAMPS.has(column.name) && column.hasDefault);
+  const databaseSets = assigned || column.name === plan.decision?.owner || (DATABASE_TIMESTAMPS.has(column.name) && column.hasDefault && !grantedByName(plan.table, column));
   // PostgREST leaves out defaults that are JSON arrays or objects ('{}' on a
   // text[] or jsonb column), so a NOT NULL array or jsonb column may well have
   // one: it is not required, and a create without it that the database
@@ -99,7 +107,7 @@ function grantedWrites(grants, privileges) {
  */
 export function grantsNote(column, config, privileges) {
   if (!column.grants || !config) return null;
-  if (config.required && !column.grants.insert && privileges?.insert !== false) return 'column privileges keep users from giving it, and every create needs it (NOT NULL without a default): the database refuses the creates the model makes';
+  if (config.required && !column.grants.insert && privileges?.insert !== false) return 'column privileges keep users from giving it on a new row, and every create needs it (NOT NULL without a default)';
   if (!Array.isArray(config.writable)) return null;
   return config.writable[0] === 'create' ? 'set on create only: column privileges let users give it on a new row, not change it' : 'not on create: column privileges let users change it, not give it on a new row';
 }
@@ -173,19 +181,46 @@ function keyWithoutParent(config, fact, misdirected, domain) {
   if (fact?.notNull) config.nullable = false;
 }
 
+// A table whose creates all need a column the model cannot give takes none,
+// unless a trigger runs before each insert (it may fill the column in): a
+// create would only reach the database to be refused.
+function dropCreates(table, spec, blockers, facts, notes) {
+  const needs = `every create needs ${blockers.join(' and ')} (NOT NULL without a default), which the model cannot give`;
+  if (facts?.catalog?.triggers?.beforeInsert) {
+    notes.push({ path: `tables.${table}.writable`, message: `${needs}, unless the table's BEFORE INSERT trigger fills ${blockers.length > 1 ? 'them' : 'it'} in: creates kept; say "writable" without "create" in the overrides if it does not` });
+    return;
+  }
+  const writes = (Array.isArray(spec.writable) ? spec.writable : ['create', 'update', 'delete']).filter((write) => write !== 'create');
+  spec.writable = writes.length > 0 ? writes : false;
+  notes.push({ path: `tables.${table}.writable`, message: `no creates: ${needs}; a function of the app may make its rows ("writable" in the overrides wins)` });
+}
+
+// A hidden column's note, and whether it keeps every create from succeeding.
+// A create needs a NOT NULL column without a default, and the model cannot
+// give a hidden one: the app may (createAct's context), unless it is of a
+// type no JSON value is (bytea), which no create can give.
+function hiddenNote(why, column, config, fact, spec, isView) {
+  const keyColumns = spec.key === undefined ? ['id'] : [spec.key].flat();
+  const untyped = Boolean(!config?.type && fact?.notNull && !fact.hasDefault && !isView);
+  const needed = (config?.required === true || untyped) && takesCreates(spec) && !keyColumns.includes(column) && column !== spec.owner;
+  const consequence = untyped ? '' : ' and the model cannot give it, so the database refuses the creates the model makes';
+  return { blocks: needed && untyped, message: `hidden: ${why}${needed ? `; every create needs it (NOT NULL without a default)${consequence}` : ''}` };
+}
+
 // After the overrides: columns the model must not see move to `hidden`, each
 // with a note unless the overrides hid it themselves; a reference that is not
 // to a key, or to a table the domain lacks, is dropped (text, integer) or
 // hidden (uuid); a column named like a secret is hidden unless the overrides
 // give the table's `hidden` themselves; a table whose key lost a column is
 // read-only without one.
-export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGiven = () => false }) {
+export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGiven = () => false, writableGiven = () => false }) {
   for (const [table, spec] of Object.entries(domain.tables)) {
     const facts = described.get(table);
     const hidden = new Set(Array.isArray(spec.hidden) ? spec.hidden : []);
     const secretsShown = hiddenGiven(table);
     const keyColumns = spec.key === undefined ? ['id'] : [spec.key].flat();
     const columns = {};
+    const blockers = []; // the columns every create needs that the model cannot give
     for (const [column, config] of Object.entries(spec.columns ?? {})) {
       const path = `tables.${table}.columns.${column}`;
       const fact = facts?.columns.find((c) => c.name === column);
@@ -212,18 +247,19 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
         // made a NOT NULL column required leaves nothing to say.
         if (config.required === true && config.nullable === false) delete config.nullable;
         columns[column] = config;
+        if (config.required === true && (config.writable === false || (Array.isArray(config.writable) && !config.writable.includes('create'))) && takesCreates(spec)) blockers.push(column);
         continue;
       }
       hidden.add(column);
-      // A create needs a NOT NULL column without a default, and the model
-      // cannot give a hidden one: say so where the reason is given.
-      const needed = config?.required === true && takesCreates(spec) && !keyColumns.includes(column) && column !== spec.owner;
-      if (why) notes.push({ path, message: `hidden: ${why}${needed ? '; every create needs it (NOT NULL without a default) and the model cannot give it, so the database refuses the creates the model makes' : ''}` });
+      const { blocks, message } = hiddenNote(why, column, config, fact, spec, facts?.isView);
+      if (blocks) blockers.push(column);
+      if (why) notes.push({ path, message });
     }
     for (const fact of facts?.columns ?? []) {
       if (fact.note && columns[fact.name] && !columns[fact.name].values) notes.push({ path: `tables.${table}.columns.${fact.name}`, message: fact.note });
     }
     spec.columns = columns;
+    if (blockers.length > 0 && !writableGiven(table)) dropCreates(table, spec, blockers, facts, notes);
     if (hidden.size > 0) spec.hidden = [...hidden];
     else delete spec.hidden;
     if (Array.isArray(spec.label)) spec.label = spec.label.filter((name) => columns[name]);

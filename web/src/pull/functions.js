@@ -312,11 +312,11 @@ function offeredFunction(overloads, settings, context) {
   const unused = isPlainObject(settings) ? '; its settings in the overrides are not used: nothing opts in a function left out for its kind, name or arguments' : '';
   if (problem) return { spec: null, notes: [...notes, leftOut(fn.name, `${problem}${unused}`)] };
   if (settings === null || settings?.expose === false) return { spec: null, notes };
+  // Every reason at once: opting in does not help a function whose arguments also keep it out.
   const exposure = settings?.expose === true ? null : exposureProblem(fn);
-  if (exposure) return { spec: null, notes: [...notes, leftOut(fn.name, exposure)] };
   const spec = withOverrides(derivedFunction(fn, context), settings);
   const unrelated = unrelatedUuid(spec);
-  if (unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, unrelated)] };
+  if (exposure || unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, [exposure, unrelated].filter(Boolean).join('; and '))] };
   const returned = returnedTableProblem(fn, spec, settings, context.domain);
   if (returned) return { spec: null, notes, error: returned };
   if (fn.volatility === 'volatile' && fn.writes === false && spec.read === false && settings?.read === undefined) notes.push(volatileReadNote(fn.name));

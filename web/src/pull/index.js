@@ -248,8 +248,9 @@ export function deriveDomain(spec, overrides = {}, { ownerColumn, name, defaultN
   const usersTables = decideOwners(plans, { globalOwner });
   const { built, usersTable } = derivedTables(plans, usersTables, unexposed, notes);
   const merged = withOverrides(built, overrides, named, { name, defaultName });
-  finalizeColumns(merged, described, notes, { hasCatalog: Boolean(catalog), hiddenGiven: (table) => isPlainObject(named[table]) && named[table].hidden !== undefined });
-  addLooseMatching(merged, named);
+  const overridden = (key) => (table) => isPlainObject(named[table]) && named[table][key] !== undefined;
+  finalizeColumns(merged, described, notes, { hasCatalog: Boolean(catalog), hiddenGiven: overridden('hidden'), writableGiven: overridden('writable') });
+  addLooseMatching(merged, named, (table) => described.get(table)?.catalog?.uniques ?? []);
   for (const [parent, spec] of Object.entries(merged.tables)) {
     if (!isPlainObject(spec.relations)) continue;
     for (const [relation, child] of Object.entries(spec.relations)) if (!merged.tables[child] || merged.tables[child].readable === false) delete spec.relations[relation];

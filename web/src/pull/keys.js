@@ -1,5 +1,6 @@
 // A table's key: its primary key when the core can use it (one or more
-// columns of type uuid, integer or text), else none (read-only), and which
+// columns of type uuid, integer or text), else a unique constraint of NOT
+// NULL such columns (the catalog tells), else none (read-only), and which
 // key columns the database fills in.
 import { usableColumnName } from './names.js';
 
@@ -28,6 +29,10 @@ export function keyOf(table, given) {
   }
   const path = `tables.${table.name}.key`;
   const primary = table.keys;
+  const unique = primary.length === 0 && !table.isView ? uniqueKeyOf(table) : null;
+  if (unique) {
+    return { key: unique, note: { path, message: `${unique.join(', ')}: no primary key, so its unique constraint on ${unique.length > 1 ? 'these columns' : 'this column'} names each row` } };
+  }
   if (primary.length === 0) {
     const message = table.isView
       ? 'read-only: a view without a key PostgREST can infer; give "key" (and "writable": true if it is updatable) in the overrides'
@@ -45,4 +50,20 @@ export function keyOf(table, given) {
     return { key: [], note: { path, message: `read-only: its primary key (${described}) has a column the model cannot name (reserved by PostgREST or not a lower-case identifier)` } };
   }
   return { key: primary.map((c) => c.name), note: null };
+}
+
+// The columns of the table's first unique index, fewest columns first, that
+// can name each row: no expression, no WHERE, every column NOT NULL, of a
+// key type and with a name the model can use. Null without one (or without
+// the catalog).
+function uniqueKeyOf(table) {
+  const byName = new Map(table.columns.map((c) => [c.name, c]));
+  const usable = (names) => names.every((name) => {
+    const column = byName.get(name);
+    return column?.notNull && KEY_TYPES.has(column.type) && usableColumnName(name);
+  });
+  const candidates = (table.catalog?.uniques ?? [])
+    .filter((u) => !u.expressions && !u.partial && u.columns.length > 0 && usable(u.columns))
+    .sort((a, b) => a.columns.length - b.columns.length);
+  return candidates[0] ? [...candidates[0].columns] : null;
 }

@@ -107,15 +107,22 @@ export function mergeable(overrides) {
   return { ...rest, tables };
 }
 
+// Whether one of `uniques` (catalog.js) makes `column` unique alone, as it
+// is or in one case (`lower(name)`), for every row.
+const uniqueAlone = (uniques, column) =>
+  uniques.some((u) => !u.partial && (u.expressions ? u.columns.length === 0 && new RegExp(`^(?:lower|upper)\\(\\s*"?${column}"?\\s*\\)$`, 'i').test(u.expressions.trim()) : u.columns.length === 1 && u.columns[0] === column));
+
 // Name-like labels match loosely unless the overrides say otherwise (any
-// "fuzzy", or "middleware": null) or the table names rows through a catalog.
-export function addLooseMatching(domain, named) {
+// "fuzzy", or "middleware": null), the table names rows through a catalog,
+// or the label is unique (a username: `=` must name one row, not all that contain it).
+export function addLooseMatching(domain, named, uniquesOf = () => []) {
   for (const [table, spec] of Object.entries(domain.tables)) {
     const given = named[table]?.middleware;
     const decided = given === null || (isPlainObject(given) && given.fuzzy !== undefined);
     const key = spec.key === undefined ? (spec.columns?.id ? ['id'] : []) : [spec.key].flat();
     // A table the API does not expose is never filtered on.
-    const label = decided || spec.middleware?.catalog || spec.exposed === false ? null : looseLabelOf(spec, key);
+    let label = decided || spec.middleware?.catalog || spec.exposed === false ? null : looseLabelOf(spec, key);
+    if (label && uniqueAlone(uniquesOf(table), label)) label = null;
     if (label) spec.middleware = { fuzzy: [label], ...spec.middleware };
     if (isPlainObject(spec.middleware) && Array.isArray(spec.middleware.fuzzy) && spec.middleware.fuzzy.length === 0) delete spec.middleware.fuzzy;
     if (isPlainObject(spec.middleware) && Object.keys(spec.middleware).length === 0) delete spec.middleware;

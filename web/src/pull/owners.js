@@ -28,9 +28,15 @@ function policyCandidates(table) {
     const names = new Set(expressions.flatMap((expression) => policyUserColumns(expression, table.name)).filter((name) => byName.has(name)));
     return [...names];
   };
-  const creating = compared(policies.filter((p) => p.command === 'INSERT' || p.command === 'ALL').map((p) => p.check ?? (p.command === 'ALL' ? p.using : null)));
+  const creates = policies.filter((p) => p.command === 'INSERT' || p.command === 'ALL');
+  const creating = compared(creates.map((p) => p.check ?? (p.command === 'ALL' ? p.using : null)));
   const names = creating.length > 0 ? creating : compared(policies.flatMap((p) => [p.using, p.check]));
-  return { uuid: names.filter((name) => byName.get(name).type === 'uuid'), others: names.filter((name) => byName.get(name).type !== 'uuid') };
+  const uuid = names.filter((name) => byName.get(name).type === 'uuid');
+  const others = names.filter((name) => byName.get(name).type !== 'uuid');
+  // Compared only where rows are read, while policies a create must pass
+  // say otherwise: a user adds rows for others (shares a document with them).
+  if (creating.length === 0 && creates.length > 0) return { uuid: [], others: [], readsOnly: uuid };
+  return { uuid, others, readsOnly: [] };
 }
 
 const ambiguous = (candidates, evidence) => ({ owner: null, candidates, evidence });
@@ -42,12 +48,13 @@ const ambiguous = (candidates, evidence) => ({ owner: null, candidates, evidence
  * several columns fit, or null when nothing says.
  */
 export function ownerFromTable(table, key) {
-  const { uuid, others } = policyCandidates(table);
+  const { uuid, others, readsOnly } = policyCandidates(table);
   if (uuid.length === 1) return { owner: uuid[0], evidence: 'policy' };
   if (uuid.length > 1) return ambiguous(uuid, 'are compared with auth.uid() in its row-level security policies');
   const defaults = table.columns.filter((c) => c.type === 'uuid' && defaultsToUserId(c)).map((c) => c.name);
   if (defaults.length === 1) return { owner: defaults[0], evidence: 'default' };
   if (defaults.length > 1) return ambiguous(defaults, 'default to auth.uid()');
+  if (readsOnly.length > 0) return { owner: null, candidates: [], evidence: 'reads-only', named: readsOnly };
   const keyColumn = key.length === 1 ? table.columns.find((c) => c.name === key[0]) : null;
   if (keyColumn?.type === 'uuid' && keyColumn.usersReference) return { owner: keyColumn.name, evidence: 'key' };
   if (others.length > 0) return { owner: null, candidates: [], evidence: 'other-type', others };
@@ -62,20 +69,47 @@ export function ownerFromTable(table, key) {
  * reference to auth.users looks to PostgREST).
  */
 export function ownerFromName(table, usersTables) {
-  const fits = table.columns.filter(
+  const named = table.columns.filter(
     (c) =>
       OWNER_NAMES.includes(c.name) &&
       c.type === 'uuid' &&
       (c.usersReference || usersTables.has(c.references?.table) || (!table.catalog && c.notNull && !c.references)),
   );
+  // Policies that decide whose each row is without naming the column (the
+  // user a document is shared with, beside the document's owner) say it is not the owner.
+  const policies = table.catalog?.rls ? table.catalog.policies.filter(appliesToUsers) : [];
+  const fits = policies.length === 0 ? named : named.filter((c) => policies.some((p) => namesColumn(p.using, table.name, c.name) || namesColumn(p.check, table.name, c.name)));
+  if (fits.length === 0 && named.length > 0) return { owner: null, candidates: [], evidence: 'name-unpoliced', named: named.map((c) => c.name) };
   if (fits.length === 1) return { owner: fits[0].name, evidence: table.catalog || fits[0].usersReference || fits[0].references ? 'name' : 'name-guess' };
   if (fits.length > 1) return ambiguous(fits.map((c) => c.name), 'are named like an owner column and hold user ids');
   return null;
 }
 
+// Whether a policy expression (as pg_policies shows it) names `column` of
+// `table`: bare, or qualified by the table's name; another table's column of
+// that name (`documents.user_id` in a sub-query) is not it.
+function namesColumn(expression, table, column) {
+  if (typeof expression !== 'string') return false;
+  const text = expression.replace(/"([a-z_][a-z0-9_$]*)"/g, '$1');
+  return new RegExp(`(?<![\\w$.])(?:${table}\\.)?${column}(?![\\w$])`).test(text);
+}
+
 /** The note on a table whose owner the pull could not decide, or took on weak evidence. */
 export function ownerNote(table, decision, hasCatalog) {
   const path = `tables.${table.name}.owner`;
+  if (decision?.evidence === 'reads-only') {
+    return {
+      path,
+      message: `no owner: ${list(decision.named)} ${decision.named.length === 1 ? 'is' : 'are'} compared with auth.uid() in the policies that read rows but not in those a create must pass, so users add rows for others (share with them); say "owner": "${decision.named[0]}" in the overrides if each row is the user's who made it`,
+    };
+  }
+  if (decision?.evidence === 'name-unpoliced') {
+    const names = list(decision.named);
+    return {
+      path,
+      message: `no owner: ${names} ${decision.named.length === 1 ? 'holds user ids and is named like an owner column, but no row-level security policy of the table names it' : 'hold user ids and are named like owner columns, but no row-level security policy of the table names them'}, so the policies decide whose each row is some other way (a user a row is shared with is no owner); say "owner": "${decision.named[0]}" in the overrides if it is`,
+    };
+  }
   if (decision?.evidence === 'name-guess') {
     return {
       path,
