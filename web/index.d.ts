@@ -679,6 +679,8 @@ export interface RegistryState {
   format: 'alfred-act/registry';
   version: number;
   turn: number;
+  /** The signed-in user the refs were made for (the token's `sub`); another user's calls are refused. */
+  user?: string;
   counters: Record<string, number>;
   gen_counters: Record<string, number>;
   refs: RegistryRef[];
@@ -1499,6 +1501,12 @@ export type ExecuteResult =
 
 export interface Act<D extends DomainTypes = any> {
   readonly registry: Registry;
+  /**
+   * The current session's user against the refs: `userId` is null without a
+   * signed-in user; the error is `state_of_another_user` when the registry's
+   * refs were made for another user, or the token getter's error.
+   */
+  checkSession(): Promise<{ data: { userId: string | null }; error: null } | { data: null; error: ExecuteError }>;
   readonly domain: DomainConfig;
   /** The limits of one call, the defaults with the act's `limits` applied. */
   readonly limits: ExecutionLimits;

@@ -121,6 +121,9 @@ test('embedder settings that cannot work are usage errors naming the flag or var
 test('readEmbedderSettings: a flag wins over its variable, empty is not given, OPENAI_* fill in only for OpenAI\'s own endpoint', () => {
   assert.deepEqual(readEmbedderSettings({ env: {} }), { data: null, error: null });
   assert.deepEqual(readEmbedderSettings({ env: { ALFRED_EMBEDDING_MODEL: '  ' } }), { data: null, error: null });
+  // A key without a model would be silently ignored: it is refused, like the URL and the size.
+  assert.deepEqual(readEmbedderSettings({ env: { ALFRED_EMBEDDING_API_KEY: 'sk-e' } }).error?.path, 'ALFRED_EMBEDDING_API_KEY');
+  assert.equal(readEmbedderSettings({ env: { ALFRED_EMBEDDING_MODEL: 'lexical', ALFRED_EMBEDDING_API_KEY: 'sk-e' } }).error?.message, 'the lexical embedder is offline and makes 1536 numbers: ALFRED_EMBEDDING_API_KEY does not apply');
   assert.deepEqual(readEmbedderSettings({ env: { ALFRED_EMBEDDING_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk-1' } }).data, {
     model: 'text-embedding-3-small', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-1', dimensions: null, given: 'ALFRED_EMBEDDING_MODEL',
   });

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { catalogFacts } from '../../web/src/pull/catalog.js';
 import { loadCore } from '../../web/src/index.node.js';
+import { runTurn } from '../../web/src/loop/index.js';
 import { ADA, pulledDomain, sharedSqlStack } from './support/sql-stack.mjs';
 
 const BOB = { id: 'b0b0b0b0-0000-4000-8000-00000000000b', email: 'bob@example.com' };
@@ -150,4 +151,33 @@ test('"share my bread recipes with Bob so he can edit them": Ada shares by refs,
   assert.deepEqual([unshared.error, unshared.count], [null, 1]);
   const after = await call(bobs, 'db_read', { table: 'documents', columns: ['title'] });
   assert.deepEqual(after.rows.map((row) => row.title), ["Bob's home"]);
+});
+
+test("Bob signs in on the page where Ada was: her refs, labels and rows never reach his calls or his prompt", async () => {
+  const { domain } = await pulledDomain(stack(), core);
+  const ada = actOf(domain, ADA);
+  assert.equal((await call(ada, 'db_read', { table: 'documents', columns: ['title'] })).ok, true);
+  const saved = ada.registry.toJSON();
+  assert.equal(saved.user, ADA.id);
+  // A server that restores Ada's conversation for Bob: refused as the act is made.
+  assert.throws(() => core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().tokenOf(BOB), domain, state: saved }), { code: 'state_of_another_user' });
+  assert.throws(() => core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().tokenOf(BOB), domain, state: JSON.stringify(saved) }), { code: 'state_of_another_user' });
+  // A long-lived act whose session changes from Ada to Bob.
+  let session = stack().tokenOf(ADA);
+  let sent = 0;
+  const page = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: () => session, domain, state: saved, fetch: (url, init) => (sent++, fetch(url, init)) });
+  assert.deepEqual(await page.checkSession(), { data: { userId: ADA.id }, error: null });
+  session = stack().tokenOf(BOB);
+  const checked = await page.checkSession();
+  assert.equal(checked.error.code, 'state_of_another_user');
+  const before = sent;
+  const refused = await call(page, 'db_read', { table: 'documents', columns: ['title'] });
+  assert.deepEqual([refused.ok, refused.error.code, sent], [false, 'state_of_another_user', before]);
+  const model = { complete: () => assert.fail('no prompt may be built for Bob with Ada\'s refs') };
+  const turn = await runTurn({ core, act: page, model, replyTurn: null, turn: { userMessage: 'what are my documents?', steps: [{ description: 'Read the documents', type: 'read' }] } });
+  assert.deepEqual([turn.status, turn.error.code], ['error', 'state_of_another_user']);
+  // Bob's own act starts with no refs and reads his rows.
+  const bobs = actOf(domain, BOB);
+  assert.equal((await call(bobs, 'db_read', { table: 'documents', columns: ['title'] })).ok, true);
+  assert.equal(bobs.registry.toJSON().user, BOB.id);
 });

@@ -96,6 +96,9 @@ for (const runtime of ['workerd', 'deno']) {
       const stored = await truth(ada(), `/deals?select=title,stage,amount,owner_id,organizations(name,industry,tags)&title=eq.${encodeURIComponent(`Edge rollout ${runtime}`)}`);
       assert.deepEqual(stored, [{ title: `Edge rollout ${runtime}`, stage: 'won', amount: 1200, owner_id: ada().id, organizations: { name, industry: 'logistics', tags: ['edge'] } }]);
       assert.deepEqual(await truth(ben(), `/organizations?select=id&name=eq.${encodeURIComponent(name)}`), []);
+      // Ada's state sent with Ben's token: her refs and labels are not his (docs/sessions.md, "One user's refs").
+      const borrowed = await execute(worker(), { tool: 'db_read', params: { table: 'organizations' }, state: won.body.state }, ben().token);
+      assert.deepEqual([borrowed.status, borrowed.body.error.code, borrowed.body.error.path], [400, 'state_of_another_user', 'state']);
     });
 
     test("a table of another domain is the CRM's unknown_table, naming its tables", async () => {

@@ -66,8 +66,8 @@ const quoted = (text) => JSON.stringify(String(text).slice(0, 60));
  * not given: `{ data: { model, baseUrl, apiKey, dimensions, given } | null,
  * error: { code, path, message, hint } | null }`. `data` is null when no
  * model is named (no embedder configured); `given` is the flag or variable
- * that named it. The URL and the size without a model are refused, never
- * ignored.
+ * that named it. The URL, the key and the size without a model are refused,
+ * never ignored.
  *
  * @example
  * readEmbedderSettings({ env: { ALFRED_EMBEDDING_MODEL: 'gte-small', ALFRED_EMBEDDING_URL: 'http://127.0.0.1:8080/v1', ALFRED_EMBEDDING_DIMENSIONS: '384' } })
@@ -84,7 +84,7 @@ export function readEmbedderSettings({ flags = {}, env = {} } = {}) {
   const refused = (path, message, hint) => ({ data: null, error: { code: codes.invalid_option, path, message, hint } });
   const modelHint = 'set ALFRED_EMBEDDING_MODEL (or --embedding-model) to the model your rows were embedded with';
   if (!read.model) {
-    const stray = read.baseUrl ?? read.dimensions;
+    const stray = read.baseUrl ?? read.dimensions ?? read.apiKey;
     return stray ? refused(stray.name, `${stray.name} says where or how to embed, but no embedding model is named`, modelHint) : { data: null, error: null };
   }
   const model = read.model.value;
@@ -97,7 +97,7 @@ export function readEmbedderSettings({ flags = {}, env = {} } = {}) {
     }
   }
   if (model === LEXICAL_MODEL) {
-    const stray = read.baseUrl ?? (dimensions !== null && dimensions !== lexicalEmbedder.dimensions ? read.dimensions : undefined);
+    const stray = read.baseUrl ?? read.apiKey ?? (dimensions !== null && dimensions !== lexicalEmbedder.dimensions ? read.dimensions : undefined);
     if (stray) return refused(stray.name, `the ${LEXICAL_MODEL} embedder is offline and makes ${lexicalEmbedder.dimensions} numbers: ${stray.name} does not apply`, `drop ${stray.name}, or name a model in ${read.model.name}`);
     return { data: { model, baseUrl: null, apiKey: undefined, dimensions: lexicalEmbedder.dimensions, given: read.model.name }, error: null };
   }

@@ -29,6 +29,7 @@ void execution::state::start(std::string_view tool_text) {
   tool = std::string(tool_text);
   auto kind = parse_tool_name(tool);
   record.tool = kind ? tool_name(*kind) : std::string_view("unknown");
+  if (!bind_user()) return;
   if (!read_params()) return;
   const json_value params = params_doc->root();
   if (kind == tool_kind::read && !answer_from_generated(params)) return;
@@ -56,6 +57,25 @@ void execution::state::start(std::string_view tool_text) {
   if (auto signed_in = require_signed_in(tbl, options); !signed_in) return fail(signed_in.err());
   if (!plan_lookups()) return;
   if (round.empty()) plan_main();
+}
+
+// The refs are one signed-in user's: their labels and data are that user's
+// rows, which another user's call (a session that changed, a state restored
+// for the wrong user) may neither use nor show (docs/sessions.md, "One user's
+// refs"). The first signed-in call that succeeds binds them (finish).
+bool execution::state::bind_user() {
+  const std::string& bound = registry.user();
+  const std::string_view user = me();
+  if (user.empty()) return true;
+  const bool same = bound.empty() || bound == user ||
+                    (is_uuid_syntax(bound) && is_uuid_syntax(user) && canonical_uuid(bound) == canonical_uuid(user));
+  if (!same) {
+    fail({codes::state_of_another_user, "state",
+          "the refs of this conversation were made for another signed-in user, and are not this user's",
+          "start a new conversation for this user: an act without that state (or a new registry)"});
+    return false;
+  }
+  return true;
 }
 
 // The params parsed and held to the size limits; the record names the table

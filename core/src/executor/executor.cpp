@@ -71,6 +71,8 @@ void execution::state::finish_rows(std::string&& rows_json, std::size_t written,
 
 void execution::state::finish(std::string_view data_json, const error* err, std::optional<long long> count) {
   record.count = count;
+  // What a call that succeeded put in the registry is its user's (bind_user).
+  if (!err && !me().empty()) registry.bind_user(me());
   if (settings.for_model) {
     // The rows as the translator wrote them, scrubbed of the UUIDs values
     // quote; the result for the model is made of them

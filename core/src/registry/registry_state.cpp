@@ -143,6 +143,10 @@ std::string ref_registry::to_json() const {
   w.integer(kVersion);
   w.key("turn");
   w.integer(turn_);
+  if (!user_.empty()) {
+    w.key("user");
+    w.string(user_);
+  }
   write_counters(w, "counters", counters_);
   write_counters(w, "gen_counters", gen_counters_);
   w.key("refs");
@@ -273,6 +277,12 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
   auto turn = state_number(state, "turn", "");
   if (!turn) return turn.take_error();
   reg.turn_ = int(*turn);
+  // The user the refs were made for (a state written before it was kept has none).
+  if (auto user = state.find("user"); user && !user->is_null()) {
+    if (!user->is_string() || user->str().empty() || user->str().size() > 256)
+      return state_error("user", "must be the id of the user the refs were made for");
+    reg.user_ = std::string(user->str());
+  }
   if (auto ok = read_counters(state, "counters", reg.counters_); !ok) return ok.take_error();
   if (auto ok = read_counters(state, "gen_counters", reg.gen_counters_); !ok) return ok.take_error();
 

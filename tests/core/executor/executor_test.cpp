@@ -876,4 +876,36 @@ TEST_CASE("not_signed_in: a table without an owner marked signed_in needs a user
   REQUIRE_FALSE(wrong.ok());
   CHECK(wrong.err().path == "tables.a.signed_in");
 }
+
+TEST_CASE("the refs are the first signed-in user's: another user's call is refused before any request") {
+  run r;
+  r.start("db_read", R"({"table": "inventory", "limit": 1})");
+  r.answer(0, ok("[]"));
+  CHECK(r.result()["error"].is_null());
+  CHECK(r.registry.user() == kAlice);
+  // Saved and restored, the refs stay hers.
+  auto restored = restore(state_text(r.registry));
+  REQUIRE(restored.ok());
+  CHECK(restored->user() == kAlice);
+  CHECK(json::parse(state_text(*restored))["user"] == kAlice);
+  // {"role":"authenticated","sub":"b0b0b0b0-0000-4000-8000-00000000000b"}
+  request_options bob = alice_options();
+  bob.user_id = "b0b0b0b0-0000-4000-8000-00000000000b";
+  bob.access_token =
+      "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+      "eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6ImIwYjBiMGIwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwYiJ9.c2lnbmF0dXJl";
+  execution other(kitchen(), *restored, "db_read", R"({"table": "inventory", "limit": 1})", bob);
+  REQUIRE(other.done());
+  const json refused = json::parse(other.result_json());
+  CHECK(refused["error"]["code"] == "state_of_another_user");
+  CHECK(refused["error"]["path"] == "state");
+  // Her own calls go on; a user that is not a string is a damaged state.
+  execution again(kitchen(), *restored, "db_read", R"({"table": "inventory", "limit": 1})", alice_session());
+  CHECK_FALSE(again.done());
+  CHECK(
+      restore(
+          R"({"format":"alfred-act/registry","version":2,"turn":0,"counters":{},"gen_counters":{},"refs":[],"user":7})")
+          .err()
+          .path == "user");
+}
 }  // namespace alfred::test

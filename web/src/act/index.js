@@ -10,7 +10,7 @@
 // the package-level createAct is act/factory.js.
 import { AlfredError, internalError } from '../errors.js';
 import { httpExchange } from '../http-exchange.js';
-import { startTrail } from '../policy/audit.js';
+import { startTrail, subjectOf } from '../policy/audit.js';
 import { Gate } from '../policy/gate.js';
 import { APPROVE_DEFAULTS, EXPLICIT_POLICY, SURFACE, checkedExecuteOptions } from '../policy/options.js';
 import { stateForDomain } from '../policy/tables.js';
@@ -33,6 +33,7 @@ import {
   settle,
 } from './faults.js';
 import { outcomeText, toolCallParams } from './tool-results.js';
+import { anotherUserError, registryUser, sameUser, stateUser } from './session-user.js';
 import { newFence } from '../model-json.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -96,6 +97,10 @@ export class Act {
 
   constructor(core, options = {}) {
     const { resolved, state, registry, embedder, fetchImpl, timeoutMs, limits, resultLimits, policy, context: fixed } = checkedActOptions(core, options);
+    // Another user's saved refs, before any prompt could show them (session-user.js).
+    const saved = present(state) ? stateUser(state) : null;
+    const user = resolved.userId || subjectOf(resolved.fixedToken);
+    if (saved && user && !sameUser(saved, user)) throw new AlfredError(anotherUserError());
     this.#core = core;
     contextFinalizer?.register(this, this.#held);
     const domain = actDomain(core, options, registry, policy);
@@ -133,6 +138,26 @@ export class Act {
       resultLimits,
       fixed,
     };
+  }
+
+  /**
+   * The current session's user against the refs: `{ data: { userId }, error }`,
+   * `userId` null without a signed-in user; the error is the token getter's,
+   * or `state_of_another_user` when the registry's refs were made for another
+   * signed-in user (docs/sessions.md, "One user's refs"). runTurn asks it
+   * before building a prompt.
+   */
+  async checkSession() {
+    let accessToken = this.#options.requestOptions.accessToken;
+    if (this.#options.token) {
+      const current = await callToken(this.#options.token);
+      if (current.error) return { data: null, error: current.error };
+      accessToken = current.token;
+    }
+    const userId = this.#options.requestOptions.userId || subjectOf(accessToken) || null;
+    const bound = userId ? registryUser(this.#registry) : null;
+    if (bound && !sameUser(bound, userId)) return { data: null, error: anotherUserError() };
+    return { data: { userId }, error: null };
   }
 
   /** The ref registry; `registry.toJSON()` is the state to keep for the next turn. */

@@ -46,6 +46,9 @@ export async function runTurn({
   const steps = [];
   const { data: previous, error: stateError } = readTurnState(state);
   if (stateError) return done({ status: 'error', error: stateError, state: state ?? null });
+  // Another user's refs never reach a prompt (docs/sessions.md, "One user's refs").
+  const session = typeof act.checkSession === 'function' ? await act.checkSession() : { error: null };
+  if (session.error) return done({ status: 'error', error: session.error, state: state ?? null });
 
   const registry = act.registry;
   const turnNumber = Math.max(previous.turn, registry.turn) + 1;

@@ -108,9 +108,17 @@ export function mergeable(overrides) {
 }
 
 // Whether one of `uniques` (catalog.js) makes `column` unique alone, as it
-// is or in one case (`lower(name)`), for every row.
+// is or in one case (`lower(name)`, `lower((name)::text)` as the catalog
+// writes it for a varchar or a domain type), for every row.
 const uniqueAlone = (uniques, column) =>
-  uniques.some((u) => !u.partial && (u.expressions ? u.columns.length === 0 && new RegExp(`^(?:lower|upper)\\(\\s*"?${column}"?\\s*\\)$`, 'i').test(u.expressions.trim()) : u.columns.length === 1 && u.columns[0] === column));
+  uniques.some((u) => !u.partial && (u.expressions ? u.columns.length === 0 && caseFolded(u.expressions) === column : u.columns.length === 1 && u.columns[0] === column));
+
+// The column `lower(…)` or `upper(…)` of one column folds, casts and
+// parentheses aside, or null.
+function caseFolded(expression) {
+  const bare = expression.replace(/::\s*[a-z_][\w ]*(?:\[\])?/gi, '').replace(/"([a-z_][a-z0-9_$]*)"/g, '$1').replace(/\s+/g, '');
+  return /^(?:lower|upper)\(\(*([a-z_][a-z0-9_$]*)\)*\)$/i.exec(bare)?.[1] ?? null;
+}
 
 // Name-like labels match loosely unless the overrides say otherwise (any
 // "fuzzy", or "middleware": null), the table names rows through a catalog,

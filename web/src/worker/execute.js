@@ -88,6 +88,6 @@ export function createCallerAct(core, config, caller, registryState, policy = {}
   } catch (cause) {
     if (cause?.name !== 'AlfredError') throw cause;
     const { code, message, path, hint } = cause;
-    return { data: null, error: { status: 400, code, message, path: path ? `state.${path}` : 'state', hint } };
+    return { data: null, error: { status: 400, code, message, path: path && path !== 'state' ? `state.${path}` : 'state', hint } };
   }
 }

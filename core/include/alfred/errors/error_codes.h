@@ -65,6 +65,7 @@
   X(requires_executor, core, "the call (a semantic search) needs createAct().execute, not a plain request") \
   X(reserved_column, core, "a column name is a PostgREST keyword (select, order, or, and, …)") \
   X(service_key_refused, core, "a service-role key was given where a user's token belongs") \
+  X(state_of_another_user, core, "the refs were made for another signed-in user, whose rows their labels show") \
   X(system_column, core, "the call names the owner column, which is applied automatically") \
   X(unknown_argument, core, "the function takes no such argument") \
   X(unknown_column, core, "the table has no such column") \

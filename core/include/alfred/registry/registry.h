@@ -213,6 +213,15 @@ class ref_registry {
   bool refuses_joins(std::string_view table) const;
   void note_refused_joins(std::string_view table);
 
+  /// The signed-in user whose calls made these refs ("" until one makes a
+  /// call): their labels and data are that user's rows, which no other
+  /// user's prompt may show (docs/sessions.md, "One user's refs").
+  const std::string& user() const { return user_; }
+  /// Binds the refs to `user` (a signed-in user's id) when none is bound yet.
+  void bind_user(std::string_view user) {
+    if (user_.empty()) user_ = std::string(user);
+  }
+
   int turn() const { return turn_; }
   /// Moves to turn `n` (turns only go forward, and stop at kMaxTurn).
   void set_turn(int n);
@@ -263,6 +272,7 @@ class ref_registry {
   std::map<std::string, long, std::less<>> counters_;
   std::map<std::string, long, std::less<>> gen_counters_;
   int turn_ = 0;
+  std::string user_;
   // gen_ refs whose save is in flight (few at a time).
   std::vector<std::string> saves_in_flight_;
   // Creates of unknown outcome, oldest first: (key, ids).
