@@ -877,7 +877,12 @@ describe('basejump as published: a schema of functions and no table; the account
   test('Ben, given Ada\'s refs: her team is not his; the functions refuse in basejump\'s words, and he sees his own account only', BOUNDED, async () => {
     const adas = actOf(ada);
     const [team] = ok(await adas.execute('db_call', { function: 'create_account', args: { name: `Private ${tag}`, slug: `private-${tag}` } })).data;
-    const act = actOf(ben, { state: adas.registry.toJSON() });
+    // Her state as saved is refused for Ben before any request (docs/sessions.md, "One user's refs")...
+    const saved = adas.registry.toJSON();
+    assert.equal(refused(await actOf(ben, { state: saved }).execute('db_call', { function: 'get_accounts' }), 'state_of_another_user').path, 'state');
+    // ...and with its user taken out, the database still keeps her team from him.
+    const { user: _ada, ...stolen } = saved;
+    const act = actOf(ben, { state: stolen });
     const rename = await act.execute('db_call', { function: 'update_account', args: { account_id: team.account_id, name: 'Taken' } });
     assert.equal(refused(rename, 'function_error').message, 'calling update_account failed: Not found');
     const invite = await act.execute('db_call', { function: 'create_invitation', args: { account_id: team.account_id, account_role: 'owner', invitation_type: 'one_time' } });

@@ -202,20 +202,30 @@ describe('createAct({ supabase }): the client brings URL, key and session', () =
     assert.equal(fetch.requests.at(-1).headers.authorization, `Bearer ${refreshed}`);
     assert.deepEqual(await inventoryNamed(second), [{ name: second, user_id: ada().id, quantity: 5 }]);
 
-    // Another user signs in on the same client: userId follows the session.
+    // Another user signs in on the same client: the act's refs are Ada's, so
+    // its calls are refused before any request (docs/sessions.md, "One user's
+    // refs"); an act of her own writes as her.
     store(grace(), grace().token, 3600);
     const third = unique('grace session');
-    assert.equal((await act.execute('db_create', { table: 'inventory', data: { name: third, quantity: 6, unit: 'pc' } })).error, null);
+    let before = fetch.requests.length;
+    const mixed = await act.execute('db_create', { table: 'inventory', data: { name: third, quantity: 6, unit: 'pc' } });
+    assert.deepEqual([mixed.error?.code, fetch.requests.length], ['state_of_another_user', before]);
+    const gracesAct = core.createAct({ supabase: client, fetch });
+    assert.deepEqual(await gracesAct.checkSession(), { data: { userId: grace().id }, error: null });
+    assert.equal((await gracesAct.execute('db_create', { table: 'inventory', data: { name: third, quantity: 6, unit: 'pc' } })).error, null);
     assert.deepEqual(await inventoryNamed(third, grace()), [{ name: third, user_id: grace().id, quantity: 6 }]);
     assert.deepEqual(await inventoryNamed(third, ada()), []);
 
-    // Signed out: an error before any request, never an empty result.
+    // Signed out: an error before any request, never an empty result; her
+    // act says its refs are a signed-in user's.
     signOut();
-    const before = fetch.requests.length;
-    const { data, error } = await act.execute('db_read', { table: 'inventory' });
+    before = fetch.requests.length;
+    const { data, error } = await core.createAct({ supabase: client, fetch }).execute('db_read', { table: 'inventory' });
     assert.equal(data, null);
     assert.equal(error.code, 'not_signed_in');
     assert.equal(error.path, 'accessToken');
+    assert.equal((await gracesAct.execute('db_read', { table: 'inventory' })).error.code, 'state_of_another_user');
+    assert.equal((await gracesAct.checkSession()).error.code, 'state_of_another_user');
     assert.equal(fetch.requests.length, before);
   });
 

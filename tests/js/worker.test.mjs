@@ -115,8 +115,12 @@ for (const runtime of ['workerd', 'deno']) {
       assert.deepEqual(updated.body.data.map((row) => [row.id, row.quantity, row.is_purchased]), [[ref, 5, true]]);
       assert.deepEqual(await stored(), [{ name, quantity: 5, unit: 'g', is_purchased: true, user_id: ada().id }]);
 
-      // Another user's call with the same ref and state changes nothing: RLS hides the row.
-      const foreign = await execute(worker(), { tool: 'db_delete', params: { table: 'shopping_list', filters: [where('id', '=', ref)] }, state: updated.body.state }, { token: ben().token });
+      // Another user's call with the same state is refused (the refs are Ada's); with the state's user taken
+      // out, the same ref changes nothing: RLS hides the row.
+      const refused = await execute(worker(), { tool: 'db_delete', params: { table: 'shopping_list', filters: [where('id', '=', ref)] }, state: updated.body.state }, { token: ben().token });
+      assert.deepEqual([refused.status, refused.body.error?.code], [400, 'state_of_another_user']);
+      const { user: _ada, ...stolen } = updated.body.state;
+      const foreign = await execute(worker(), { tool: 'db_delete', params: { table: 'shopping_list', filters: [where('id', '=', ref)] }, state: stolen }, { token: ben().token });
       assert.equal(foreign.status, 200);
       assert.deepEqual(foreign.body.data ?? [], []);
       assert.equal((await stored()).length, 1);

@@ -87,6 +87,8 @@ bool build_request(std::string& out, request_layout& layout, const domain& dom, 
     const json_value call = doc->root();
     if (!call.is_array() || call.size() != 2 || !call.at(0).is_string())
       return fail({codes::invalid_params, "", "expected [tool, params]", ""});
+    // Another user's refs build no request, and lend no label to a preview (docs/sessions.md).
+    if (auto refused = reg.refused_user(context.options().user_id)) return fail(*refused);
     auto parsed = parse_tool_call(dom, reg, call.at(0).str(), call.at(1), context.options().user_id);
     if (!parsed) return fail(parsed.err());
     auto written = append_request_parts(out, layout, dom, *parsed, context);

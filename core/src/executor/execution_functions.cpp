@@ -5,6 +5,7 @@
 // lost after it was sent leaves its outcome unknown.
 #include "../json/echo.h"
 #include "../json/format.h"
+#include "../postgrest/content_range.h"
 #include "../tool_call/row_key.h"
 #include "alfred/json/json.h"
 #include "alfred/registry/uuid_scrub.h"
@@ -46,6 +47,14 @@ void execution::state::start_call(tool_call call) {
   // Functions run as the signed-in user (auth.uid() in their bodies and the
   // policies they read); without a user's token they would run as anon.
   if (auto signed_in = require_signed_in(fn, options); !signed_in) return fail(signed_in.err());
+  // A set a function returns is capped as a read's rows are: the request
+  // asks for the cap and the total, so a function of thousands of rows sends
+  // what the model reads (docs/functions.md, "What comes back").
+  if (const auto& caps = settings.for_model; caps && fn.returns.set) {
+    effective->limit = long(caps->rows);
+    effective->count = "exact";
+    model_limited = true;
+  }
   for (std::size_t i = 0; i < effective->embeds.size(); ++i)
     add_need({.ask = {.type = need::kind::embed, .text = effective->embeds[i].second},
               .consume = &state::consume_argument_embedding,
@@ -138,6 +147,8 @@ void execution::state::consume_call(need_response answer) {
   const std::string what = "calling " + fn.name;
   if (!succeeded(answer)) return fail_call(answer);
   main_status = answer.status;
+  if (!call.count.empty())
+    if (auto total = detail::content_range_total(answer.content_range)) main_total = *total;
   const function_returns& out = fn.returns;
   std::size_t written = 0;
   alfred::result<std::string> rows = std::string();
@@ -184,7 +195,7 @@ void execution::state::consume_call(need_response answer) {
     return fail(rows.err());
   }
   // Scrubbed above: the model's copy needs no second pass.
-  finish_rows(std::move(*rows), written, static_cast<long long>(written), false);
+  finish_rows(std::move(*rows), written, main_total.value_or(static_cast<long long>(written)), false);
 }
 
 }  // namespace alfred

@@ -61,18 +61,12 @@ void execution::state::start(std::string_view tool_text) {
 
 // The refs are one signed-in user's: their labels and data are that user's
 // rows, which another user's call (a session that changed, a state restored
-// for the wrong user) may neither use nor show (docs/sessions.md, "One user's
-// refs"). The first signed-in call that succeeds binds them (finish).
+// for the wrong user), or a call after the user signed out, may neither use
+// nor show (docs/sessions.md, "One user's refs"). The first signed-in call
+// that succeeds binds them (finish).
 bool execution::state::bind_user() {
-  const std::string& bound = registry.user();
-  const std::string_view user = me();
-  if (user.empty()) return true;
-  const bool same = bound.empty() || bound == user ||
-                    (is_uuid_syntax(bound) && is_uuid_syntax(user) && canonical_uuid(bound) == canonical_uuid(user));
-  if (!same) {
-    fail({codes::state_of_another_user, "state",
-          "the refs of this conversation were made for another signed-in user, and are not this user's",
-          "start a new conversation for this user: an act without that state (or a new registry)"});
+  if (auto refused = registry.refused_user(me())) {
+    fail(*refused);
     return false;
   }
   return true;

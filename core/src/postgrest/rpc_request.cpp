@@ -100,6 +100,9 @@ result<request_parts> build_call_parts(const tool_call& call, const request_cont
     call.tbl->append_read_columns(select);
     query.add("select", select);
   }
+  // A set's cap and its total (PostgREST takes both on a function as on a table).
+  if (call.limit) query.add("limit", std::to_string(*call.limit));
+  if (!call.count.empty()) req.prefer = "count=" + call.count;
   if (req.url.size() > context.options().max_url_length)
     return error{codes::url_too_long, "args",
                  textfmt::format("the request URL would be {} bytes, over the {}-byte limit", req.url.size(),

@@ -133,6 +133,16 @@ bool ref_registry::save_claimed(std::string_view gen_ref) const {
   return std::find(saves_in_flight_.begin(), saves_in_flight_.end(), gen_ref) != saves_in_flight_.end();
 }
 
+std::optional<error> ref_registry::refused_user(std::string_view user) const {
+  if (user_.empty() || user_ == user) return std::nullopt;
+  if (!user.empty() && is_uuid_syntax(user_) && is_uuid_syntax(user) && canonical_uuid(user_) == canonical_uuid(user))
+    return std::nullopt;
+  return error{codes::state_of_another_user, "state",
+               user.empty() ? "these refs are a signed-in user's, and no one is signed in now"
+                            : "these refs are another signed-in user's",
+               "start a new conversation for this user: an act without that state (or a new registry)"};
+}
+
 namespace {
 
 // A call's key as kept: short keys as they are, long ones (a call's JSON) as

@@ -280,7 +280,7 @@ result<ref_registry> ref_registry::from_json(std::string_view state_json) {
   // The user the refs were made for (a state written before it was kept has none).
   if (auto user = state.find("user"); user && !user->is_null()) {
     if (!user->is_string() || user->str().empty() || user->str().size() > 256)
-      return state_error("user", "must be the id of the user the refs were made for");
+      return state_error("user", "must be a user id");
     reg.user_ = std::string(user->str());
   }
   if (auto ok = read_counters(state, "counters", reg.counters_); !ok) return ok.take_error();

@@ -23,8 +23,8 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
     const param_path key_path = path.member(key);
     for (const auto& field : out)
       if (field.column == key) {
-        failure = error{codes::invalid_data, key_path.str(), textfmt::format("{} is given twice", detail::echoed(key)),
-                        "give each column once"};
+        failure =
+            error{codes::invalid_data, key_path.str(), textfmt::format("{} is given twice", detail::echoed(key)), ""};
         return;
       }
     // The key of a created row names the artifact it saves (`id:
@@ -147,7 +147,7 @@ result<const column*> row_reader::writable_column(std::string_view key, const pa
   if (kind_ == tool_kind::create && !col->settable(write_create))
     return error{codes::read_only_column, key_path.str(),
                  textfmt::format("{} cannot be given on a new row; db_update may set it once the row exists", key),
-                 textfmt::format("leave {} out of the new row", key)};
+                 settable_hint()};
   return col;
 }
 
@@ -187,8 +187,7 @@ status row_reader::read_create(const std::optional<json_value>& data) {
     return error{codes::missing_param, "data", "data is required", "an object, or an array of objects for a batch"};
   call_.batch = data->is_array();
   if (call_.batch && data->empty())
-    return error{codes::invalid_data, "data", "data is an empty array; nothing to create",
-                 "give one object per row to create"};
+    return error{codes::invalid_data, "data", "data is an empty array; nothing to create", ""};
   if (call_.batch && data->size() > static_cast<std::size_t>(dom_.max_rows))
     return error{codes::invalid_data, "data", textfmt::format("at most {} rows per create", dom_.max_rows),
                  "split the batch"};
@@ -203,7 +202,7 @@ status row_reader::read_create(const std::optional<json_value>& data) {
     }
     if (!saves.empty() && std::find(call_.saves.begin(), call_.saves.end(), saves) != call_.saves.end()) {
       failure = error{codes::already_saved, path.member("id").str(),
-                      textfmt::format("{} is saved twice in this batch", saves), "give each gen_ ref once"};
+                      textfmt::format("{} is saved twice in this batch", saves), ""};
       return;
     }
     call_.rows.push_back(std::move(*parsed));

@@ -323,3 +323,30 @@ TEST_CASE("a function argument names a field as a column does: user ids in a JSO
 }
 
 }  // namespace alfred::test
+
+namespace alfred::test {
+
+TEST_CASE("a set a function returns is capped as a read's rows are: the request asks for the cap and the total") {
+  call_run r;
+  execution_options settings;
+  settings.for_model = result_limits{};
+  settings.for_model->rows = 3;
+  r.start(R"({"function":"project_tags","args":{"tags":["a"]}})", settings);
+  const http_request& req = r.only_need().request;
+  CHECK(req.url.find("limit=3") != std::string::npos);
+  CHECK(headers_text(req).find("Prefer: count=exact\n") != std::string::npos);
+  r.answer({200, "0-2/120", "application/json", R"(["a","b","c"])"});
+  std::string scratch;
+  const std::string& text = api::execution_result(*r.ex, scratch);
+  const json model = json::parse(text.substr(text.find('\n') + 1));
+  CHECK(model["count"] == 120);
+  CHECK(model["truncated"] == true);
+  CHECK(model["hint"] ==
+        "The call returned 120 rows; this result shows 3. Tell the user that more came back than fits here.");
+  // One value, not a set: nothing to cap.
+  call_run one;
+  one.start(R"({"function":"count_open_tickets","args":{"project_id":"project_1"}})", settings);
+  CHECK(one.only_need().request.url.find("limit=") == std::string::npos);
+}
+
+}  // namespace alfred::test

@@ -899,6 +899,13 @@ TEST_CASE("the refs are the first signed-in user's: another user's call is refus
   const json refused = json::parse(other.result_json());
   CHECK(refused["error"]["code"] == "state_of_another_user");
   CHECK(refused["error"]["path"] == "state");
+  // Nor may a call when no one is signed in (she signed out; her labels stay hers).
+  request_options signed_out = alice_options();
+  signed_out.user_id.clear();
+  execution anonymous(kitchen(), *restored, "db_read", R"({"table": "inventory", "limit": 1})", signed_out);
+  REQUIRE(anonymous.done());
+  CHECK(json::parse(anonymous.result_json())["error"]["message"] ==
+        "these refs are a signed-in user's, and no one is signed in now");
   // Her own calls go on; a user that is not a string is a damaged state.
   execution again(kitchen(), *restored, "db_read", R"({"table": "inventory", "limit": 1})", alice_session());
   CHECK_FALSE(again.done());

@@ -119,9 +119,12 @@ test('an error page quoting the request URL does not hand the user id to the mod
 });
 
 test('refs are per user: Ben\'s act cannot reach a row Ada\'s model has a ref for', async () => {
-  const { state, refs, uuid } = await readContext();
+  const { state: saved, refs, uuid } = await readContext();
   const everything = await kit.everything(['inventory']);
-  // Ben's session with Ada's state (a state mixed up between users): the refs resolve, RLS answers.
+  // Ben's session with Ada's state (a state mixed up between users) is refused as the act is made...
+  assert.throws(() => kit.actFor({ user: kit.ben(), state: saved }), { code: 'state_of_another_user' });
+  // ...and with her user taken out of it, the refs resolve and RLS answers.
+  const { user: _ada, ...state } = typeof saved === 'string' ? JSON.parse(saved) : saved;
   const { act, fetch } = kit.actFor({ user: kit.ben(), state });
   const result = await act.execute('db_update', { table: 'inventory', filters: [where('id', '=', refs.inventory)], data: { quantity: 0 } });
   assert.equal(result.error, null);

@@ -33,7 +33,7 @@ import {
   settle,
 } from './faults.js';
 import { outcomeText, toolCallParams } from './tool-results.js';
-import { anotherUserError, registryUser, sameUser, stateUser } from './session-user.js';
+import { refusedUser, registryUser, stateUser } from './session-user.js';
 import { newFence } from '../model-json.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -98,9 +98,9 @@ export class Act {
   constructor(core, options = {}) {
     const { resolved, state, registry, embedder, fetchImpl, timeoutMs, limits, resultLimits, policy, context: fixed } = checkedActOptions(core, options);
     // Another user's saved refs, before any prompt could show them (session-user.js).
-    const saved = present(state) ? stateUser(state) : null;
-    const user = resolved.userId || subjectOf(resolved.fixedToken);
-    if (saved && user && !sameUser(saved, user)) throw new AlfredError(anotherUserError());
+    const user = subjectOf(resolved.fixedToken) || resolved.userId;
+    const saved = !user ? null : present(state) ? stateUser(state) : present(registry) ? registryUser(registry) : null;
+    if (saved && refusedUser(saved, user)) throw new AlfredError(refusedUser(saved, user));
     this.#core = core;
     contextFinalizer?.register(this, this.#held);
     const domain = actDomain(core, options, registry, policy);
@@ -154,10 +154,10 @@ export class Act {
       if (current.error) return { data: null, error: current.error };
       accessToken = current.token;
     }
-    const userId = this.#options.requestOptions.userId || subjectOf(accessToken) || null;
-    const bound = userId ? registryUser(this.#registry) : null;
-    if (bound && !sameUser(bound, userId)) return { data: null, error: anotherUserError() };
-    return { data: { userId }, error: null };
+    // The token's own user first: a userId given beside a session that changed is the old one.
+    const userId = subjectOf(accessToken) || this.#options.requestOptions.userId || null;
+    const refused = refusedUser(registryUser(this.#registry), userId);
+    return refused ? { data: null, error: refused } : { data: { userId }, error: null };
   }
 
   /** The ref registry; `registry.toJSON()` is the state to keep for the next turn. */

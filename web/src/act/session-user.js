@@ -11,7 +11,14 @@ const STATE_USER = /^\{"format":"alfred-act\/registry","version":\d+,"turn":\d+,
 export function stateUser(state) {
   if (typeof state === 'string') {
     const match = STATE_USER.exec(state);
-    return match ? JSON.parse(`"${match[1]}"`) : null;
+    if (match) return JSON.parse(`"${match[1]}"`);
+    // Written some other way (pretty-printed, reordered): read whole, only then.
+    if (!state.includes('"user"')) return null;
+    try {
+      return stateUser(JSON.parse(state));
+    } catch {
+      return null; // the core reports a damaged state
+    }
   }
   return typeof state?.user === 'string' && state.user !== '' ? state.user : null;
 }
@@ -24,10 +31,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Whether two user ids name the same user (a UUID in either letter case). */
 export const sameUser = (a, b) => a === b || (UUID.test(a) && UUID.test(b) && a.toLowerCase() === b.toLowerCase());
 
-/** The refusal of another user's refs, as the core words it. */
-export const anotherUserError = () => ({
-  code: codes.state_of_another_user,
-  path: 'state',
-  message: "the refs of this conversation were made for another signed-in user, and are not this user's",
-  hint: 'start a new conversation for this user: an act without that state (or a new registry)',
-});
+/**
+ * Why `user` (null when no one is signed in) may not use refs made for
+ * `bound` (null: bound to no one), as the core words it; null when it may.
+ */
+export function refusedUser(bound, user) {
+  if (!bound || (user && sameUser(bound, user))) return null;
+  return {
+    code: codes.state_of_another_user,
+    path: 'state',
+    message: user
+      ? "these refs are another signed-in user's"
+      : "these refs are a signed-in user's, and no one is signed in now",
+    hint: 'start a new conversation for this user: an act without that state (or a new registry)',
+  };
+}

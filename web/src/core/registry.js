@@ -154,7 +154,7 @@ export class Registry {
 
   /**
    * The serializable state (`{ format, version, turn, counters, gen_counters, refs }`, and
-   * `uncertain` and `joins_refused` when they hold anything).
+   * `user` (the signed-in user the refs were made for), `uncertain` and `joins_refused` when they hold anything).
    * Throws `AlfredError` (`internal_error`) only if the core runs out of memory writing it.
    */
   toJSON() {

@@ -307,7 +307,8 @@ export function catalogFactsProblem(facts) {
     for (const grants of Object.values(table.columnGrants ?? {})) {
       if (!isObject(grants) || !['select', 'insert', 'update'].every((what) => typeof grants[what] === 'boolean')) return `${at}.columnGrants: each is { select, insert, update }, true or false`;
     }
-    if (table.uniques !== undefined && !(Array.isArray(table.uniques) && table.uniques.every((u) => isObject(u) && Array.isArray(u.columns) && u.columns.every((c) => typeof c === 'string')))) return `${at}.uniques must be a list of { columns, expressions, partial }`;
+    const uniqueIndex = (u) => isObject(u) && Array.isArray(u.columns) && u.columns.every((c) => typeof c === 'string') && (u.expressions === null || typeof u.expressions === 'string') && typeof u.partial === 'boolean';
+    if (table.uniques !== undefined && !(Array.isArray(table.uniques) && table.uniques.every(uniqueIndex))) return `${at}.uniques must be a list of { columns, expressions, partial }`;
     if (table.triggers !== undefined && !(isObject(table.triggers) && typeof table.triggers.beforeInsert === 'boolean' && typeof table.triggers.beforeUpdate === 'boolean')) return `${at}.triggers must be { beforeInsert, beforeUpdate }`;
     for (const target of Object.values(table.references ?? {})) {
       if (!isObject(target) || typeof target.schema !== 'string' || typeof target.table !== 'string') return `${at}.references: each is { schema, table, column }`;

@@ -198,13 +198,16 @@ function dropCreates(table, spec, blockers, facts, notes) {
 // A hidden column's note, and whether it keeps every create from succeeding.
 // A create needs a NOT NULL column without a default, and the model cannot
 // give a hidden one: the app may (createAct's context), unless it is of a
-// type no JSON value is (bytea), which no create can give.
+// type no JSON value is (bytea), or users may not insert it.
 function hiddenNote(why, column, config, fact, spec, isView) {
   const keyColumns = spec.key === undefined ? ['id'] : [spec.key].flat();
-  const untyped = Boolean(!config?.type && fact?.notNull && !fact.hasDefault && !isView);
+  // PostgREST leaves out an array's '{}' default (columnConfig): an array may have one.
+  const untyped = Boolean(!config?.type && fact?.notNull && !fact.hasDefault && !isView && !/\[\]$/.test(fact.format ?? ''));
   const needed = (config?.required === true || untyped) && takesCreates(spec) && !keyColumns.includes(column) && column !== spec.owner;
-  const consequence = untyped ? '' : ' and the model cannot give it, so the database refuses the creates the model makes';
-  return { blocks: needed && untyped, message: `hidden: ${why}${needed ? `; every create needs it (NOT NULL without a default)${consequence}` : ''}` };
+  // Nor may the app give one column privileges keep from users.
+  const blocks = needed && (untyped || fact?.grants?.insert === false);
+  const consequence = blocks ? '' : ' and the model cannot give it, so the database refuses the creates the model makes';
+  return { blocks, message: `hidden: ${why}${needed ? `; every create needs it (NOT NULL without a default)${consequence}` : ''}` };
 }
 
 // After the overrides: columns the model must not see move to `hidden`, each

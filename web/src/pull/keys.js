@@ -14,7 +14,8 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
 export function assignedKeys(table, key) {
   if (key.length !== 1) return new Set();
   const column = table.columns.find((c) => c.name === key[0]);
-  const assigned = column && (column.type === 'uuid' || column.type === 'integer' || (column.type === 'text' && column.hasDefault));
+  // A unique key (no primary key) is filled in only where it has a default.
+  const assigned = column && (column.primaryKey ? column.type === 'uuid' || column.type === 'integer' || (column.type === 'text' && column.hasDefault) : column.hasDefault);
   return new Set(assigned ? key : []);
 }
 

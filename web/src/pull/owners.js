@@ -33,9 +33,12 @@ function policyCandidates(table) {
   const names = creating.length > 0 ? creating : compared(policies.flatMap((p) => [p.using, p.check]));
   const uuid = names.filter((name) => byName.get(name).type === 'uuid');
   const others = names.filter((name) => byName.get(name).type !== 'uuid');
-  // Compared only where rows are read, while policies a create must pass
-  // say otherwise: a user adds rows for others (shares a document with them).
-  if (creating.length === 0 && creates.length > 0) return { uuid: [], others: [], readsOnly: uuid };
+  // Compared only where rows are read (SELECT), while policies a create must
+  // pass exist and compare none: a user adds rows for others (shares a
+  // document with them). A column an UPDATE or DELETE policy compares stays
+  // the owner (Studio's "insert for authenticated users" beside "update own").
+  const changing = compared(policies.filter((p) => p.command === 'UPDATE' || p.command === 'DELETE').flatMap((p) => [p.using, p.check]));
+  if (creating.length === 0 && creates.length > 0 && changing.length === 0) return { uuid: [], others: [], readsOnly: uuid };
   return { uuid, others, readsOnly: [] };
 }
 
@@ -54,9 +57,9 @@ export function ownerFromTable(table, key) {
   const defaults = table.columns.filter((c) => c.type === 'uuid' && defaultsToUserId(c)).map((c) => c.name);
   if (defaults.length === 1) return { owner: defaults[0], evidence: 'default' };
   if (defaults.length > 1) return ambiguous(defaults, 'default to auth.uid()');
-  if (readsOnly.length > 0) return { owner: null, candidates: [], evidence: 'reads-only', named: readsOnly };
   const keyColumn = key.length === 1 ? table.columns.find((c) => c.name === key[0]) : null;
   if (keyColumn?.type === 'uuid' && keyColumn.usersReference) return { owner: keyColumn.name, evidence: 'key' };
+  if (readsOnly.length > 0) return { owner: null, candidates: [], evidence: 'reads-only', named: readsOnly };
   if (others.length > 0) return { owner: null, candidates: [], evidence: 'other-type', others };
   return null;
 }
@@ -90,7 +93,8 @@ export function ownerFromName(table, usersTables) {
 // that name (`documents.user_id` in a sub-query) is not it.
 function namesColumn(expression, table, column) {
   if (typeof expression !== 'string') return false;
-  const text = expression.replace(/"([a-z_][a-z0-9_$]*)"/g, '$1');
+  // A string literal ('user_id' in auth.jwt() ->> 'user_id') names no column.
+  const text = expression.replace(/'(?:[^']|'')*'/g, "''").replace(/"([a-z_][a-z0-9_$]*)"/g, '$1');
   return new RegExp(`(?<![\\w$.])(?:${table}\\.)?${column}(?![\\w$])`).test(text);
 }
 

@@ -105,7 +105,7 @@
   X(permission_denied, database, "row level security or a grant refused it (403, 42501)") \
   X(rate_limited, database, "too many requests (429); retry after the time given") \
   X(read_only_transaction, database, "a function called as a read tried to change data, which the database refused") \
-  X(rule_violation, database, "a rule of the database (a trigger) refused a table write with an error of its own (RAISE EXCEPTION)") \
+  X(rule_violation, database, "a rule of the database (a trigger, a function a policy calls) refused the call with an error of its own (RAISE EXCEPTION)") \
   X(server_error, database, "the database or a gateway failed (5xx)") \
   X(unauthorized, database, "the token is expired or invalid (401)") \
   X(unavailable, database, "the database is busy or starting (503)") \

@@ -221,6 +221,11 @@ class ref_registry {
   void bind_user(std::string_view user) {
     if (user_.empty()) user_ = std::string(user);
   }
+  /// Why a call by `user` ("" when no one is signed in) may not use these
+  /// refs (`state_of_another_user`): they are bound to another user, or to
+  /// one while no one is signed in. Null when they are bound to none or to
+  /// this one.
+  std::optional<error> refused_user(std::string_view user) const;
 
   int turn() const { return turn_; }
   /// Moves to turn `n` (turns only go forward, and stop at kMaxTurn).
