@@ -5,6 +5,9 @@
 import { parseArgs } from 'node:util';
 import { importStack } from './backend.mjs';
 
+// Supabase Auth's shortest password; the stack checks it too (db/local-stack.mjs), this names the flag.
+const MIN_PASSWORD_LENGTH = 6;
+
 const USERS_SHOWN = 10;
 
 /**
@@ -27,7 +30,8 @@ export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} s
   --sessions           with --migrations: add alfred-act's act_sessions table, where \`alfred-act mcp
                        --store supabase\` and the worker's ALFRED_MCP_STORE=supabase keep sessions
                        (a domain pack has it already)
-  --user EMAIL:PASSWORD  a user to create (or whose password to set), signed in at start; repeatable
+  --user EMAIL:PASSWORD  a user to create (or whose password to set), signed in at start; repeatable;
+                         the password at least 6 characters
   --access-token-hook FUNCTION
                        a custom access token hook, as config.toml's [auth.hook.custom_access_token]
                        (public.custom_access_token_hook, or its pg-functions://postgres/public/… uri)
@@ -92,7 +96,10 @@ export function stackOptions(args, env = process.env) {
     options.users = values.user.map((spec) => {
       const colon = spec.indexOf(':');
       if (colon < 1) throw new Error(`--user needs EMAIL:PASSWORD, got ${JSON.stringify(spec)}`);
-      return { email: spec.slice(0, colon), password: spec.slice(colon + 1) };
+      const email = spec.slice(0, colon);
+      const password = spec.slice(colon + 1);
+      if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`--user ${email}: the password must be at least ${MIN_PASSWORD_LENGTH} characters (Supabase Auth's minimum)`);
+      return { email, password };
     });
   }
   if (values.sessions) options.sessions = true;
@@ -132,7 +139,7 @@ export function describeStack(stack) {
     ...stack.notes.map((note) => `  note: ${note}`),
     '',
     `Your domain: npx alfred-act domain pull --url ${stack.supabaseUrl} --key <service key> --out domain.json`,
-    '  (the stack serves its catalog to the service key: owners, policies and references to auth.users come out right)',
+    '  (the stack serves its catalog to that key: owners, policies and references to auth.users come out right)',
     '',
     `export SUPABASE_URL=${stack.supabaseUrl}`,
     `export SUPABASE_ANON_KEY=${stack.anonKey}`,

@@ -406,6 +406,9 @@ grant select, insert, update, delete on public.notes to authenticated;`);
   const { stackOptions } = await import('../../cli/stack.mjs');
   assert.deepEqual(stackOptions(['--migrations', app, '--sessions'], {}), { migrations: app, sessions: true });
   assert.deepEqual(stackOptions(['--migrations', app], {}), { migrations: app });
+  // A password Supabase Auth would refuse is a usage error naming the flag, before anything starts.
+  assert.throws(() => stackOptions(['--user', 'a@x.com:pw'], {}), { message: "--user a@x.com: the password must be at least 6 characters (Supabase Auth's minimum)" });
+  assert.deepEqual(stackOptions(['--user', 'a@x.com:secret'], {}).users, [{ email: 'a@x.com', password: 'secret' }]);
   await assert.rejects(startStack({ migrations: app, sessions: 'yes' }), /startStack: sessions must be true or false/);
 });
 
