@@ -288,6 +288,8 @@ describe('accessToken as a function: called per call, never dropped', () => {
 
   test('a getter returning a promise, through the package-level createAct', async () => {
     const act = packageCreateAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: async () => grace().token });
+    // Asked before the core is loaded, the session waits for it.
+    assert.deepEqual(await act.checkSession(), { data: { userId: grace().id }, error: null });
     const { data, error } = await act.execute('db_read', { table: 'recipes', columns: ['name'], limit: 2 });
     assert.equal(error, null);
     assert.equal(data.length, 2);

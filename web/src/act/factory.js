@@ -79,6 +79,14 @@ function deferredAct(ready, loading, options) {
       }
       return loading.act.execute(tool, params, executeOptions);
     },
+    async checkSession() {
+      try {
+        await ready;
+      } catch (cause) {
+        return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause) };
+      }
+      return loading.act.checkSession();
+    },
     // Tool definitions need the core: `await act.ready` first.
     tools(toolOptions) {
       if (!loading.act) {
