@@ -72,20 +72,12 @@ function deferredAct(ready, loading, options) {
       return loading.act ? loading.act[EXPLICIT_POLICY] : { approve: options.approve !== undefined && options.approve !== null };
     },
     async execute(tool, params, executeOptions) {
-      try {
-        await ready;
-      } catch (cause) {
-        return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause), query: null, count: null };
-      }
-      return loading.act.execute(tool, params, executeOptions);
+      const error = await loadError(ready);
+      return error ? { data: null, error, query: null, count: null } : loading.act.execute(tool, params, executeOptions);
     },
     async checkSession() {
-      try {
-        await ready;
-      } catch (cause) {
-        return { data: null, error: cause instanceof AlfredError ? cause.toJSON() : internalError(cause) };
-      }
-      return loading.act.checkSession();
+      const error = await loadError(ready);
+      return error ? { data: null, error } : loading.act.checkSession();
     },
     // Tool definitions need the core: `await act.ready` first.
     tools(toolOptions) {
@@ -99,6 +91,16 @@ function deferredAct(ready, loading, options) {
     },
     callToolText,
   };
+}
+
+// Why the core did not load, as an error value, or null once it has.
+async function loadError(ready) {
+  try {
+    await ready;
+    return null;
+  } catch (cause) {
+    return cause instanceof AlfredError ? cause.toJSON() : internalError(cause);
+  }
 }
 
 // The domain the act will have, before the core is loaded to check it.
