@@ -105,9 +105,9 @@ bool execution::state::consume_argument_embedding(pending_need& embedding) {
 error execution::state::call_error(const need_response& answer) const {
   const db_function& fn = *effective->fn;
   error err = detail::database_error(answer, "calling " + fn.name);
-  // A function's own refusal (RAISE) the database gave no hint for: the arguments are what the model can change.
   // A RAISE in a call is the function's own refusal, wherever in it it was raised.
   if (err.code == codes::rule_violation) err.code = codes::function_error;
+  // A function's own refusal (RAISE) the database gave no hint for: the arguments are what the model can change.
   if (err.code == codes::function_error && (err.hint.empty() || err.hint == detail::kRaiseHint))
     err.hint = "the function refused the call for the reason in its message: correct the arguments, or tell the user";
   return err;

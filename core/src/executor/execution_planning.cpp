@@ -29,7 +29,12 @@ void execution::state::start(std::string_view tool_text) {
   tool = std::string(tool_text);
   auto kind = parse_tool_name(tool);
   record.tool = kind ? tool_name(*kind) : std::string_view("unknown");
-  if (!bind_user()) return;
+  // The refs are one signed-in user's: their labels and data are that user's
+  // rows, which another user's call (a session that changed, a state restored
+  // for the wrong user), or a call after the user signed out, may neither use
+  // nor show (docs/sessions.md, "One user's refs"). The first signed-in call
+  // that succeeds binds them (finish).
+  if (auto refused = registry.refused_user(me())) return fail(*refused);
   if (!read_params()) return;
   const json_value params = params_doc->root();
   if (kind == tool_kind::read && !answer_from_generated(params)) return;
@@ -57,19 +62,6 @@ void execution::state::start(std::string_view tool_text) {
   if (auto signed_in = require_signed_in(tbl, options); !signed_in) return fail(signed_in.err());
   if (!plan_lookups()) return;
   if (round.empty()) plan_main();
-}
-
-// The refs are one signed-in user's: their labels and data are that user's
-// rows, which another user's call (a session that changed, a state restored
-// for the wrong user), or a call after the user signed out, may neither use
-// nor show (docs/sessions.md, "One user's refs"). The first signed-in call
-// that succeeds binds them (finish).
-bool execution::state::bind_user() {
-  if (auto refused = registry.refused_user(me())) {
-    fail(*refused);
-    return false;
-  }
-  return true;
 }
 
 // The params parsed and held to the size limits; the record names the table

@@ -156,7 +156,6 @@ struct execution::state {
 
   // The signed-in user's id ("" for none): `me` to the model.
   std::string_view me() const { return options.options().user_id; }
-  bool bind_user();
 
   // Finishing, rounds and limits (executor.cpp).
 

@@ -71,7 +71,7 @@ void execution::state::finish_rows(std::string&& rows_json, std::size_t written,
 
 void execution::state::finish(std::string_view data_json, const error* err, std::optional<long long> count) {
   record.count = count;
-  // What a call that succeeded put in the registry is its user's (bind_user).
+  // What a call that succeeded put in the registry is its user's (refused_user guards it at the start).
   if (!err && !me().empty()) registry.bind_user(me());
   if (settings.for_model) {
     // The rows as the translator wrote them, scrubbed of the UUIDs values

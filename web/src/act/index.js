@@ -100,7 +100,8 @@ export class Act {
     // Another user's saved refs, before any prompt could show them (session-user.js).
     const user = subjectOf(resolved.fixedToken) || resolved.userId;
     const saved = !user ? null : present(state) ? stateUser(state) : present(registry) ? registryUser(registry) : null;
-    if (saved && refusedUser(saved, user)) throw new AlfredError(refusedUser(saved, user));
+    const refused = saved ? refusedUser(saved, user) : null;
+    if (refused) throw new AlfredError(refused);
     this.#core = core;
     contextFinalizer?.register(this, this.#held);
     const domain = actDomain(core, options, registry, policy);

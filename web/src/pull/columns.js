@@ -199,8 +199,7 @@ function dropCreates(table, spec, blockers, facts, notes) {
 // A create needs a NOT NULL column without a default, and the model cannot
 // give a hidden one: the app may (createAct's context), unless it is of a
 // type no JSON value is (bytea), or users may not insert it.
-function hiddenNote(why, column, config, fact, spec, isView) {
-  const keyColumns = spec.key === undefined ? ['id'] : [spec.key].flat();
+function hiddenNote(why, column, config, fact, spec, { keyColumns, isView }) {
   // PostgREST leaves out an array's '{}' default (columnConfig): an array may have one.
   const untyped = Boolean(!config?.type && fact?.notNull && !fact.hasDefault && !isView && !/\[\]$/.test(fact.format ?? ''));
   const needed = (config?.required === true || untyped) && takesCreates(spec) && !keyColumns.includes(column) && column !== spec.owner;
@@ -215,7 +214,8 @@ function hiddenNote(why, column, config, fact, spec, isView) {
 // to a key, or to a table the domain lacks, is dropped (text, integer) or
 // hidden (uuid); a column named like a secret is hidden unless the overrides
 // give the table's `hidden` themselves; a table whose key lost a column is
-// read-only without one.
+// read-only without one. A column's "writable" has a table's shape, so
+// takesCreates reads both.
 export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGiven = () => false, writableGiven = () => false }) {
   for (const [table, spec] of Object.entries(domain.tables)) {
     const facts = described.get(table);
@@ -250,11 +250,11 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
         // made a NOT NULL column required leaves nothing to say.
         if (config.required === true && config.nullable === false) delete config.nullable;
         columns[column] = config;
-        if (config.required === true && (config.writable === false || (Array.isArray(config.writable) && !config.writable.includes('create'))) && takesCreates(spec)) blockers.push(column);
+        if (config.required === true && !takesCreates(config) && takesCreates(spec)) blockers.push(column);
         continue;
       }
       hidden.add(column);
-      const { blocks, message } = hiddenNote(why, column, config, fact, spec, facts?.isView);
+      const { blocks, message } = hiddenNote(why, column, config, fact, spec, { keyColumns, isView: facts?.isView });
       if (blocks) blockers.push(column);
       if (why) notes.push({ path, message });
     }
