@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { mcpClient } from './support/mcp-client.mjs';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { freePort } from '../../db/ports.mjs';
@@ -51,6 +51,18 @@ test('npm publish --dry-run is clean and ships what the package needs, nothing e
     assert.ok(files.includes(needed), `${needed} is not in the tarball`);
   }
   assert.deepEqual(files.filter((file) => /^(tests|core|wasm|build|scripts|bench|\.scratch)\//.test(file) || file.endsWith('.cpp')), []);
+  // A document the installed package has links only to files it has too
+  // (images aside: npm's page and the repository show them).
+  const broken = [];
+  for (const doc of files.filter((file) => file.endsWith('.md'))) {
+    const text = await readFile(join(ROOT, doc), 'utf8');
+    for (const [, image, href] of text.matchAll(/(!?)\[[^\]]*\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+      if (image || /^[a-z]+:/.test(href)) continue;
+      const target = posix.normalize(posix.join(posix.dirname(doc), href));
+      if (!files.includes(target) && !files.some((file) => file.startsWith(`${target.replace(/\/$/, '')}/`))) broken.push(`${doc} → ${href}`);
+    }
+  }
+  assert.deepEqual(broken, []);
   // The worker template a user copies (and the README its errors point at), not this repository's runner for the tests.
   assert.deepEqual(files.filter((file) => file.startsWith('worker/')), [
     'worker/README.md', 'worker/deno.js', 'worker/deno.json', 'worker/src/durable.js', 'worker/src/index.js', 'worker/wrangler.jsonc',
