@@ -1385,6 +1385,12 @@ interface ActCommonOptions extends DomainOption, SafetyOptions {
   /** A state from `registry.toJSON()` of an earlier turn. Not together with `registry`. */
   state?: RegistryState | string | null;
   registry?: Registry;
+  /**
+   * Turns the text of a search by meaning into a vector: the model the rows
+   * were embedded with (`openAIEmbedder`). Default: the lexical embedder for the kitchen
+   * demo (named `kitchen`, its rows embedded with it); for any other domain,
+   * none: a search by meaning is `embedding_failed`, saying what to pass.
+   */
   embedder?: Embedder;
   /**
    * Per request, body included; default 30 000. Holds even when `fetch`

@@ -24,7 +24,7 @@ import { generateText, stepCountIs } from 'ai';
 import * as aiTest from 'ai/test';
 import OpenAI from 'openai';
 import { startStack } from '../../db/local-stack.mjs';
-import { loadCore, pullDomain } from '../../web/src/index.node.js';
+import { lexicalEmbedder, loadCore, pullDomain } from '../../web/src/index.node.js';
 import { aiToolApproval, aiTools } from '../../web/src/adapters/ai.js';
 import { openaiTools, runToolCalls } from '../../web/src/adapters/openai.js';
 import { createMcpServer } from '../../web/src/mcp/server.js';
@@ -1201,8 +1201,16 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     assert.deepEqual(ranked(result.rows), LIGHT.slice(0, 2));
   });
 
-  test('an embedder of another size (the package\'s default is 1536): the database refuses the call, and the model reads it with no hint', BOUNDED, async () => {
+  test('no embedder given: a search by meaning is refused before any request, saying what to pass (the lexical one would rank the rows by chance)', BOUNDED, async () => {
     const act = core.createAct({ supabase: tester.supabase, domain: pulled.data });
+    const files = await myFiles(act);
+    const failed = await act.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', file_ids: files.map((file) => file.id) } });
+    assert.deepEqual([failed.error?.code, failed.query.source], ['embedding_failed', 'none']);
+    assert.match(failed.error.message, /no embedder was given.*createAct\(\{ embedder \}\).*openAIEmbedder.*lexicalEmbedder/);
+  });
+
+  test('an embedder of another size (the lexical one, 1536 numbers): the database refuses the call, and the model reads it with no hint', BOUNDED, async () => {
+    const act = core.createAct({ supabase: tester.supabase, domain: pulled.data, embedder: lexicalEmbedder });
     const files = await myFiles(act);
     const failed = await act.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', file_ids: files.map((file) => file.id) } });
     const error = refused(failed, 'bad_request');
@@ -1214,7 +1222,7 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     const sized = await app.pull({ functions: { match_file_items_local: { args: { query_embedding: { dimensions: 384 } } } } });
     assert.equal(sized.error, null);
     assert.deepEqual(sized.data.functions.match_file_items_local.args.query_embedding, { type: 'vector', dimensions: 384, required: true });
-    const act = core.createAct({ supabase: tester.supabase, domain: sized.data });
+    const act = core.createAct({ supabase: tester.supabase, domain: sized.data, embedder: lexicalEmbedder });
     const files = await myFiles(act);
     const failed = await act.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', file_ids: files.map((file) => file.id) } });
     assert.equal(failed.query.source, 'none');

@@ -112,28 +112,27 @@ export function readEmbedderSettings({ flags = {}, env = {} } = {}) {
   return { data: { model, baseUrl, apiKey, dimensions, given: read.model.name }, error: null };
 }
 
+const UNCONFIGURED =
+  'no embedder is configured, and the lexical one (shared words, not meaning) would rank your rows by chance: ' +
+  'set ALFRED_EMBEDDING_MODEL (or --embedding-model) to the model your rows were embedded with, and ALFRED_EMBEDDING_URL and ' +
+  `ALFRED_EMBEDDING_DIMENSIONS as it needs, or ${LEXICAL_MODEL} to rank by shared words on purpose`;
+
 /**
- * An embedder whose every call fails, saying what to configure: what a
- * surface gets with no embedder configured on a database that is not the
- * demo's. The act reports the failure as `embedding_failed` with this
- * message, and sends nothing.
+ * An embedder whose every call fails, saying what to configure (`message`,
+ * by default in the command line's words): what a surface gets with no
+ * embedder configured on a database that is not the demo's. The act reports
+ * the failure as `embedding_failed` with this message, and sends nothing.
  *
  * @example
  * const embedder = unconfiguredEmbedder()
  * await embedder.embed(['breads baking']) // rejects: no embedder is configured …
  */
-export function unconfiguredEmbedder() {
+export function unconfiguredEmbedder(message = UNCONFIGURED) {
   return Object.freeze({
     name: 'none',
     dimensions: null,
     async embed() {
-      throw new EmbeddingError({
-        code: codes.invalid_option,
-        message:
-          'no embedder is configured, and the lexical one (shared words, not meaning) would rank your rows by chance: ' +
-          'set ALFRED_EMBEDDING_MODEL (or --embedding-model) to the model your rows were embedded with, and ALFRED_EMBEDDING_URL and ' +
-          `ALFRED_EMBEDDING_DIMENSIONS as it needs, or ${LEXICAL_MODEL} to rank by shared words on purpose`,
-      });
+      throw new EmbeddingError({ code: codes.invalid_option, message });
     },
   });
 }

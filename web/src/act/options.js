@@ -2,6 +2,7 @@
 // or a URL, a key and a token or a token getter), each checked, and the
 // PostgREST root of a Supabase URL.
 import { lexicalEmbedder } from '../embedder.js';
+import { unconfiguredEmbedder } from '../embedder-settings.js';
 import { AlfredError } from '../errors.js';
 import { MAX_LIMITS } from '../limits.js';
 import { checkedResultLimits } from '../result-limits.js';
@@ -251,11 +252,22 @@ function checkedLimits(defaults, limits) {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+// The embedder of an act given none: the lexical one for the kitchen demo,
+// whose rows were embedded with it; for any other domain, one that fails a
+// search by meaning saying what to pass, rather than ranking the app's rows
+// by shared words (docs/functions.md, "Embedders").
+const NO_EMBEDDER = unconfiguredEmbedder(
+  'no embedder was given, and the lexical one (shared words, not meaning) would rank your rows by chance: pass ' +
+    "createAct({ embedder }) (createHandler's and createMcpServer's too) the model your rows were embedded with, " +
+    'openAIEmbedder({ baseUrl, model, dimensions }), or lexicalEmbedder to rank by shared words on purpose',
+);
+const defaultEmbedder = (domain) => (domain?.name === 'kitchen' ? lexicalEmbedder : NO_EMBEDDER);
+
 // createAct's options checked, each refused with `invalid_option` (the
 // domain and the request options are checked by the Act, in the core).
 export function checkedActOptions(core, options) {
   const resolved = resolveOptions(options);
-  const { state, registry, embedder = lexicalEmbedder } = options;
+  const { state, registry, embedder = defaultEmbedder(options.domain ?? registry?.domain ?? core.domain) } = options;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') {
     throw invalidOption('fetch', 'fetch must be a function');
