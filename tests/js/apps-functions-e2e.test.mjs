@@ -47,7 +47,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const where = (field, op, value = null) => ({ field, op, value });
 // The pull's note on a volatile function whose body only reads (web/src/pull/functions.js).
 const VOLATILE_READ =
-  'offered as a function that changes data (volatile, the default when a function does not say stable), though its body has no statement that changes data: approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides';
+  'offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may. If it changes data some way the catalog does not show, say "read": false in the overrides; if it only reads, mark it stable (create or replace function … stable)';
 
 class NoRealtimeSocket {
   constructor() {
@@ -200,7 +200,8 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
   const MEMBER_WRITE_POLICIES = ['Account members can insert', 'Account members can update', 'Account owners can delete'];
   const DEFINER_FUNCTIONS = ['accept_invitation', 'can_access_project', 'get_account_billing_status', 'get_account_members', 'is_account_member', 'lookup_invitation', 'update_account_user_role'];
   // The opt-in: get_account_members is security definer (it reads the members'
-  // emails), and basejump's reads are volatile only because nobody wrote stable.
+  // emails); basejump's reads, volatile only because nobody wrote stable, are
+  // reads already (their bodies change nothing), and saying so settles it.
   const OPT_IN = {
     functions: {
       get_account_members: { expose: true, read: true },
@@ -263,14 +264,15 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     assert.deepEqual(domain.tables.runs.columns.project_id, { type: 'uuid', required: true, references: 'projects' });
 
     // basejump's API in public: invoker functions are offered, each argument
-    // that takes an account's key a ref of accounts; reads are volatile (read: false).
+    // that takes an account's key a ref of accounts; reads are volatile, and
+    // reads all the same, their bodies changing nothing.
     assert.deepEqual(Object.keys(domain.functions), [
       'create_account', 'create_invitation', 'current_user_account_role', 'delete_invitation', 'get_account', 'get_account_by_slug',
       'get_account_invitations', 'get_accounts', 'get_personal_account', 'remove_account_member', 'update_account',
     ]);
     assert.deepEqual(domain.functions.delete_invitation.args, { invitation_id: { type: 'uuid', required: true, references: 'invitations' } });
-    assert.deepEqual(domain.functions.get_accounts, { read: false, args: {}, returns: { type: 'json' } });
-    assert.deepEqual(domain.functions.current_user_account_role, { read: false, args: { account_id: { type: 'uuid', required: true, references: 'accounts' } }, returns: { type: 'json' } });
+    assert.deepEqual(domain.functions.get_accounts, { read: true, args: {}, returns: { type: 'json' } });
+    assert.deepEqual(domain.functions.current_user_account_role, { read: true, args: { account_id: { type: 'uuid', required: true, references: 'accounts' } }, returns: { type: 'json' } });
     assert.deepEqual(domain.functions.create_account, { read: false, args: { slug: { type: 'text' }, name: { type: 'text' } }, returns: { type: 'json' } });
     assert.deepEqual(domain.functions.remove_account_member.args.user_id, { type: 'uuid', required: true, references: 'auth.users' });
     assert.deepEqual(domain.functions.create_invitation.args.account_role, { type: 'text', required: true, values: ['owner', 'admin', 'member', 'viewer'] });
@@ -284,8 +286,8 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     assert.deepEqual(noteOn('functions.delete_invitation'), []);
     assert.deepEqual(noteOn('functions.reap_stale_runs').map((message) => message.split(':')[0]), ['security definer without a pinned search_path', 'left out']);
     assert.match(noteOn('functions.service_role_upsert_customer_subscription')[0], /^left out: the authenticated role may not execute it/);
-    // basejump's reads say nothing of their volatility: the pull offers them as writes, and says why and how to say otherwise.
-    const readsOffered = notes.filter((note) => note.message.startsWith('offered as a function that changes data')).map((note) => note.path);
+    // basejump's reads say nothing of their volatility: the pull offers them as reads, as their bodies show, and says why and how to say otherwise.
+    const readsOffered = notes.filter((note) => note.message.startsWith('offered as a read')).map((note) => note.path);
     assert.deepEqual(readsOffered, ['current_user_account_role', 'get_account', 'get_account_by_slug', 'get_account_invitations', 'get_accounts', 'get_personal_account'].map((name) => `functions.${name}`));
     assert.deepEqual(noteOn('functions.get_accounts'), [VOLATILE_READ]);
     for (const name of ['create_account', 'create_invitation', 'delete_invitation', 'remove_account_member', 'update_account']) assert.deepEqual(noteOn(`functions.${name}`), [], `${name} writes`);
@@ -552,10 +554,11 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     const tools = aiTools(act);
     assert.deepEqual(Object.keys(tools), ['db_read', 'db_create', 'db_update', 'db_delete', 'db_call', 'db_aggregate']);
     assert.equal(tools.db_call.needsApproval, undefined, 'approve: none asks for nothing');
-    // By default the adapters hold changes: get_accounts, volatile and not
-    // opted in as a read, would be put to the user.
+    // By default the adapters hold changes: create_account would be put to
+    // the user; get_accounts, volatile but a read by its body, is not.
     const held = aiTools(actOf(ben));
-    assert.equal(await held.db_call.needsApproval({ function: 'get_accounts', args: null }, { toolCallId: 'probe' }), true);
+    assert.equal(await held.db_call.needsApproval({ function: 'get_accounts', args: null }, { toolCallId: 'probe' }), false);
+    assert.equal(await held.db_call.needsApproval({ function: 'create_account', args: { name: 'probe' } }, { toolCallId: 'probe' }), true);
     const result = await generateText({ model, tools, stopWhen: stepCountIs(5), prompt: 'Create a project called AI SDK in Acme Robotics.' });
     noUuid(seen.slice(1), 'the tool results the model read');
     const outcomes = result.steps.flatMap((step) => step.toolResults.map((item) => item.output));
@@ -673,20 +676,22 @@ describe('letsrunit (a team app on basejump): teams from get_accounts, projects 
     assert.deepEqual(tools.map((tool) => tool.name), ['db_read', 'db_call', 'db_aggregate', 'db_schema']);
     const dbCall = tools.find((tool) => tool.name === 'db_call');
     assert.deepEqual(dbCall.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-    assert.deepEqual(dbCall.inputSchema.properties.function.enum, ['current_user_account_role', 'get_account', 'get_account_members', 'get_accounts']);
+    assert.deepEqual(dbCall.inputSchema.properties.function.enum, ['current_user_account_role', 'get_account', 'get_account_by_slug', 'get_account_invitations', 'get_account_members', 'get_accounts', 'get_personal_account']);
     const refusedCall = await call('db_call', { function: 'create_account', args: { name: 'Nope' } });
     assert.deepEqual([refusedCall.isError, refusedCall.body.error.code], [true, 'read_only']);
     assert.equal(asked.length, 0);
     assert.equal((await call('db_call', { function: 'get_accounts' })).isError, false);
   });
 
-  test('MCP with no overrides: basejump\'s reads are volatile, so the pull offers them as functions that change data and the server asks before "which teams am I in?"', BOUNDED, async (t) => {
+  test('MCP with no overrides: basejump\'s reads are volatile, but their bodies change nothing, so "which teams am I in?" is answered without asking; create_account is asked about', BOUNDED, async (t) => {
     const { client, call, asked } = await mcpSession(t, { domain: everyday.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: ben.token });
     const { tools } = await client.listTools();
-    assert.match(tools.find((tool) => tool.name === 'db_call').description, /- get_accounts\(\) \[changes data\]/);
+    const description = tools.find((tool) => tool.name === 'db_call').description;
+    assert.match(description, /- get_accounts\(\) \[reads\]/);
+    assert.match(description, /- create_account\(slug\?: text, name\?: text\) \[changes data\]/);
     const teams = await call('db_call', { function: 'get_accounts' });
     assert.deepEqual([teams.isError, teams.body.function], [false, 'get_accounts']);
-    assert.deepEqual(asked.map((request) => request.message), ['Run get_accounts (it changes data)?']);
+    assert.deepEqual(asked, []);
   });
 
   test('the worker\'s /act/execute (Node entry, in process): get_accounts, then a create with its ref carried in the state; a write function held under ALFRED_APPROVE and run once approved', BOUNDED, async () => {
@@ -1126,8 +1131,8 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     const noteOn = (path) => notes.filter((note) => note.path === path).map((note) => note.message);
     const search = { type: 'vector', required: true };
     assert.deepEqual(domain.functions, {
-      match_file_items_local: { read: false, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
-      match_file_items_openai: { read: false, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
+      match_file_items_local: { read: true, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
+      match_file_items_openai: { read: true, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
     });
     assert.deepEqual(domain.tables.file_items.hidden, ['local_embedding', 'openai_embedding']);
     assert.deepEqual(noteOn('tables.file_items.columns.local_embedding'), ['hidden: type \'extensions.vector(384)\' is not one the model can read or write (an embedding)']);
@@ -1138,7 +1143,7 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     }
     for (const name of ['create_profile_and_workspace', 'delete_old_file', 'update_updated_at_column']) assert.deepEqual(noteOn(`functions.${name}`).at(-1), 'left out: a trigger function: the database runs it, not a caller');
     assert.match(noteOn('functions.delete_messages_including_and_after')[0], /^left out: its uuid argument p_user_id takes keys of a table the pull cannot tell/);
-    // The searches are PL/pgSQL that nobody marked stable: offered as writes, with the note that says how to say otherwise.
+    // The searches are PL/pgSQL that nobody marked stable: offered as reads, as their bodies show, with the note that says how to say otherwise.
     assert.deepEqual([noteOn('functions.match_file_items_local'), noteOn('functions.match_file_items_openai')], [[VOLATILE_READ], [VOLATILE_READ]]);
     assert.ok(domain.tables.profiles.hidden.includes('openai_api_key'), 'a secret is hidden');
     assert.deepEqual(['assistants', 'files', 'file_items', 'workspaces'].map((table) => domain.tables[table].ref), ['assistant', 'file', 'fi', 'wor']);
@@ -1230,17 +1235,26 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     assert.match(failed.error.message, /1536/);
   });
 
-  test('MCP (createMcpServer({ embedder })): the search by text over the user\'s files; a function that changes data by the pull\'s reckoning is confirmed first', BOUNDED, async (t) => {
+  test('MCP (createMcpServer({ embedder })): the search by text over the user\'s files, a read asked about nothing; said to change data in the overrides, it is confirmed first, its values as given', BOUNDED, async (t) => {
     const { client, call, asked } = await mcpSession(t, { domain: pulled.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: tester.token, embedder });
     const { tools } = await client.listTools();
-    assert.match(tools.find((tool) => tool.name === 'db_call').description, /- match_file_items_local\(query_embedding: text to search by meaning, match_count\?: integer, file_ids\?: ref of files\) \[changes data\]/);
+    assert.match(tools.find((tool) => tool.name === 'db_call').description, /- match_file_items_local\(query_embedding: text to search by meaning, match_count\?: integer, file_ids\?: ref of files\) \[reads\]/);
     const files = await call('db_read', { table: 'files', columns: ['name'] });
-    const found = await call('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', match_count: 3, file_ids: files.body.rows.map((file) => file.id) } });
+    const args = { query_embedding: 'light', match_count: 3, file_ids: files.body.rows.map((file) => file.id) };
+    const found = await call('db_call', { function: 'match_file_items_local', args });
     assert.equal(found.isError, false);
     assert.deepEqual(ranked(found.body.rows), LIGHT);
+    assert.deepEqual(asked, []);
+
+    const { functions } = pulled.data;
+    const writing = { ...pulled.data, functions: { ...functions, match_file_items_local: { ...functions.match_file_items_local, read: false } } };
+    const held = await mcpSession(t, { domain: writing, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: tester.token, embedder });
+    const heldFiles = await held.call('db_read', { table: 'files', columns: ['name'] });
+    const confirmed = await held.call('db_call', { function: 'match_file_items_local', args: { ...args, file_ids: heldFiles.body.rows.map((file) => file.id) } });
+    assert.deepEqual(ranked(confirmed.body.rows), LIGHT);
     // The question shows each value as the model gave it: a number as a number, a list by its refs.
-    const [first, second] = files.body.rows.map((file) => file.id);
-    assert.deepEqual(asked.map((request) => request.message), [`Run match_file_items_local (it changes data) with query_embedding = "light", match_count = 3, file_ids = ["${first}", "${second}"]?`]);
+    const [first, second] = heldFiles.body.rows.map((file) => file.id);
+    assert.deepEqual(held.asked.map((request) => request.message), [`Run match_file_items_local (it changes data) with query_embedding = "light", match_count = 3, file_ids = ["${first}", "${second}"]?`]);
   });
 
   test('the worker\'s /act/execute (createHandler({ embedder }), Node entry, in process): the files, then the search with their refs in the state', BOUNDED, async () => {

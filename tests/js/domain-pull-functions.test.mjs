@@ -190,6 +190,16 @@ create function public.handle_webhook(json) returns void language sql as $$ sele
 create function public."RefreshAll"() returns void language sql as $$ select $$;
 create function public."limit"() returns integer language sql stable as $$ select 10 $$;
 
+-- Volatile with no write of their own: one calls a function that writes, one calls random().
+create function public.archive_oldest() returns setof public.projects language sql as $$
+  select * from public.archive_projects(array(select id from public.projects order by created_at limit 1));
+$$;
+create function public.pick_project() returns setof public.projects language plpgsql as $$
+begin
+  return query select * from public.projects order by random() limit 1;
+end;
+$$;
+
 create function public.purge_archived() returns integer language sql as $$
   with gone as (delete from public.projects where status = 'archived' returning 1) select count(*)::int from gone
 $$;
@@ -317,19 +327,21 @@ const FUNCTIONS = {
     args: { project_id: { type: 'uuid', required: true, references: 'projects' } },
     returns: { table: 'projects' },
   },
+  archive_oldest: { read: false, args: {}, returns: { table: 'projects', set: true } },
   archive_projects: {
     read: false,
     args: { project_ids: { type: 'uuid[]', required: true, references: 'projects' } },
     returns: { table: 'projects', set: true },
   },
   count_projects: { read: true, args: { status: { type: 'text', required: true, values: ['active', 'paused', 'archived'] } }, returns: { type: 'integer' } },
-  get_accounts: { description: 'The accounts the signed-in user belongs to.', read: false, args: {}, returns: { type: 'json' } },
+  get_accounts: { description: 'The accounts the signed-in user belongs to.', read: true, args: {}, returns: { type: 'json' } },
   match_documents: {
     read: true,
     // The argument's size is not in the catalog; the schema's one vector column gives it.
     args: { query_embedding: { type: 'vector', dimensions: 3, required: true }, match_count: { type: 'integer' } },
     returns: { table: 'documents', set: true },
   },
+  pick_project: { read: true, args: {}, returns: { table: 'projects', set: true } },
   project_stats: { read: true, args: {}, returns: { type: 'json', set: true } },
   // EXECUTE revoked from authenticated alone: PUBLIC's grant still lets it run.
   storage_used: { read: true, args: {}, returns: { type: 'integer' } },
@@ -355,9 +367,18 @@ const TABLE_NOTES = [
   { path: 'tables.subscriptions.writable', message: NO_WRITE_POLICY },
 ];
 
+// The pull's notes on volatile functions whose bodies change no data (web/src/pull/functions.js).
+const VOLATILE_READ =
+  'offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may. If it changes data some way the catalog does not show, say "read": false in the overrides; if it only reads, mark it stable (create or replace function … stable)';
+
 const FUNCTION_NOTES = [
   { path: 'functions', message: "left out: 1 function of the extension uuid-ossp (uuid_helper): the extension's, not the app's" },
   { path: 'functions.RefreshAll', message: "left out: 'RefreshAll' is not a lower-case identifier, which the domain needs" },
+  {
+    path: 'functions.archive_oldest',
+    message:
+      'offered as a function that changes data (volatile, the default when a function does not say stable): its body has no statement that changes data, but it calls archive_projects, which may. Approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides',
+  },
   { path: 'functions.concat_text', message: 'left out: an aggregate function, which is not called on its own' },
   {
     path: 'functions.create_project',
@@ -366,11 +387,7 @@ const FUNCTION_NOTES = [
   },
   { path: 'functions.custom_access_token_hook', message: 'left out: an auth hook (EXECUTE granted to supabase_auth_admin): Supabase Auth calls it, not a user' },
   { path: 'functions.get_account_members', message: DEFINER('get_account_members') },
-  {
-    path: 'functions.get_accounts',
-    message:
-      'offered as a function that changes data (volatile, the default when a function does not say stable), though its body has no statement that changes data: approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides',
-  },
+  { path: 'functions.get_accounts', message: VOLATILE_READ },
   {
     path: 'functions.handle_webhook',
     message: 'left out: its one argument is an unnamed json, which PostgREST fills with the whole request body; the model passes arguments by name',
@@ -385,6 +402,7 @@ const FUNCTION_NOTES = [
     path: 'functions.match_documents.args.query_embedding.dimensions',
     message: "3: the size of the schema's vector columns (documents.embedding); a function's argument carries none in the catalog, and an embedder of another size is refused before any request",
   },
+  { path: 'functions.pick_project', message: VOLATILE_READ },
   {
     path: 'functions.purge_archived',
     message:
@@ -449,7 +467,7 @@ test('the overrides opt a security definer function in, make a VOLATILE one a re
     },
   });
   assert.deepEqual(Object.keys(data.functions), [
-    'archive_project', 'archive_projects', 'create_project', 'get_account_members', 'get_accounts', 'lookup_thing', 'match_documents', 'project_stats', 'remove_account_member',
+    'archive_oldest', 'archive_project', 'archive_projects', 'create_project', 'get_account_members', 'get_accounts', 'lookup_thing', 'match_documents', 'pick_project', 'project_stats', 'remove_account_member',
   ]);
   // A table's "hidden" given in the overrides wins over the secret rule.
   assert.deepEqual(data.tables.integrations.hidden, ['openai_api_key']);
@@ -468,7 +486,7 @@ test('the overrides opt a security definer function in, make a VOLATILE one a re
   // The definer without a pinned search_path is still warned about; what the overrides settled has no note.
   assert.deepEqual(
     functionNotes(notes).map((note) => note.path),
-    ['functions', 'functions.RefreshAll', 'functions.concat_text', 'functions.custom_access_token_hook', 'functions.handle_webhook', 'functions.limit', 'functions.match_documents.args.query_embedding.dimensions', 'functions.purge_archived', 'functions.reindex_documents', 'functions.remove_account_member', 'functions.search_projects', 'functions.tag_all', 'functions.touch_project'],
+    ['functions', 'functions.RefreshAll', 'functions.archive_oldest', 'functions.concat_text', 'functions.custom_access_token_hook', 'functions.handle_webhook', 'functions.limit', 'functions.match_documents.args.query_embedding.dimensions', 'functions.pick_project', 'functions.purge_archived', 'functions.reindex_documents', 'functions.remove_account_member', 'functions.search_projects', 'functions.tag_all', 'functions.touch_project'],
   );
   assert.deepEqual(functionNotes(notes).find((note) => note.path === 'functions.remove_account_member'), { path: 'functions.remove_account_member', message: UNPINNED });
   // Settings for a function left out for its arguments cannot bring it in: its note says they are not used.
@@ -484,7 +502,7 @@ test('override mistakes are errors with the path to fix: a function or argument 
     code: 'invalid_overrides',
     path: 'functions.get_acounts',
     message: "'get_acounts' is not a function of the database",
-    hint: 'functions: RefreshAll, archive_project, archive_projects, concat_text, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts, handle_webhook, limit, lookup_thing, match_documents, project_stats, purge_archived, reindex_documents, remove_account_member, search_projects, storage_used, tag_all, touch_project',
+    hint: 'functions: RefreshAll, archive_oldest, archive_project, archive_projects, concat_text, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts, handle_webhook, limit, lookup_thing, match_documents, pick_project, project_stats, purge_archived, reindex_documents, remove_account_member, search_projects, storage_used, tag_all, touch_project',
   });
   assert.deepEqual(error({ functions: { archive_project: { args: { id: { description: 'x' } } } } }), {
     code: 'invalid_overrides',
@@ -523,7 +541,7 @@ test('without the catalog, or with facts read before functions were: no function
     {
       path: 'functions',
       message:
-        'not read: the description lists 18 functions (RefreshAll, archive_project, archive_projects, count_projects, create_project, custom_access_token_hook, get_account_members, get_accounts and 10 more), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): pull with the catalog (--db-url, or the catalog option of pullDomain)',
+        'not read: the description lists 20 functions (RefreshAll, archive_oldest, archive_project, archive_projects, count_projects, create_project, custom_access_token_hook, get_account_members and 12 more), but only the catalog says which are safe to offer (security definer, who may execute them, what they return): pull with the catalog (--db-url, or the catalog option of pullDomain)',
     },
   ]);
   const { functions: _functions, referencedTables: _referenced, ...older } = stack.catalog;
@@ -554,6 +572,7 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
       description: null,
       extension: null,
       writes: false,
+      volatileCalls: [],
       returns: { type: 'json', kind: 'base', set: false, relation: null },
       args: [
         { name: 'account_id', mode: 'in', type: 'uuid', kind: 'base', hasDefault: false },
@@ -591,6 +610,9 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
   ]);
   // Whether a body has a statement that changes data: read from SQL and PL/pgSQL text only.
   assert.deepEqual(['get_accounts', 'archive_project', 'remove_account_member', 'storage_used', 'uuid_helper'].map((name) => byName(name)[0].writes), [false, true, true, false, false]);
+  // The volatile functions a volatile body names (random() aside; stable and other languages' bodies: null).
+  assert.deepEqual(['get_accounts', 'archive_oldest', 'pick_project', 'storage_used', 'uuid_helper'].map((name) => byName(name)[0].volatileCalls), [[], ['archive_projects'], [], null, null]);
+  assert.equal(catalogFactsProblem({ ...facts, functions: [{ ...facts.functions[0], volatileCalls: 'none' }] }), 'functions[0].volatileCalls must be a list of function names or null');
   assert.equal(catalogFactsProblem(facts), null);
   assert.equal(catalogFactsProblem({ ...facts, functions: [{ ...facts.functions[0], writes: 'no' }] }), 'functions[0].writes must be true, false or null');
   assert.equal(catalogFactsProblem({ ...facts, functions: facts.functions.map(({ writes, ...fn }) => fn) }), null, 'facts read before writes was are still accepted');

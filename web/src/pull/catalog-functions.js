@@ -16,6 +16,10 @@ const MODES = { i: 'in', o: 'out', b: 'inout', v: 'variadic', t: 'table' };
 // Modes that take a value from the call.
 export const INPUT_MODES = new Set(['in', 'inout', 'variadic']);
 
+// Volatile built-in functions that change no data: a body calling them is
+// still a read.
+const HARMLESS_VOLATILE = ['random', 'random_normal', 'gen_random_uuid', 'gen_random_bytes', 'uuid_generate_v1', 'uuid_generate_v1mc', 'uuid_generate_v4', 'clock_timestamp', 'timeofday'];
+
 const FUNCTION_KINDS = new Set(Object.values(KINDS));
 const VOLATILITY_NAMES = new Set(Object.values(VOLATILITIES));
 const MODE_NAMES = new Set(Object.values(MODES));
@@ -26,6 +30,15 @@ const MODE_NAMES = new Set(Object.values(MODES));
  * `executable` is null where there is no authenticated role.
  */
 export function functionsQuery(name) {
+  // The volatile functions (of any schema) a volatile SQL or PL/pgSQL body
+  // names as `name(`, those that change nothing aside: what a body that has
+  // no write of its own may still reach. Another schema's are qualified.
+  const volatileCalls = `case when p.provolatile = 'v' and l.lanname in ('sql', 'plpgsql') then
+      coalesce((select array_agg(distinct case when vn.nspname = ${name} then v.proname::text else vn.nspname || '.' || v.proname end)
+        from pg_catalog.pg_proc v join pg_catalog.pg_namespace vn on vn.oid = v.pronamespace
+        where v.provolatile = 'v' and v.prokind = 'f' and v.oid <> p.oid
+          and v.proname <> all (array[${HARMLESS_VOLATILE.map((fn) => `'${fn}'`).join(', ')}])
+          and p.prosrc ~* ('\\m' || regexp_replace(v.proname, '\\W', '\\\\\\&', 'g') || '\\s*\\(')), '{}') end`;
   // One type described: its format, kind, and enum values (of the element for an array).
   const described = (oid) => `(select json_build_object(
         'type', format_type(bt.oid, null),
@@ -43,6 +56,7 @@ export function functionsQuery(name) {
         where r.rolname = 'supabase_auth_admin' and acl.privilege_type = 'EXECUTE') as auth_hook,
       obj_description(p.oid, 'pg_proc') as description,
       case when l.lanname in ('sql', 'plpgsql') then p.prosrc end as body,
+      ${volatileCalls} as volatile_calls,
       (select e.extname from pg_catalog.pg_depend d join pg_catalog.pg_extension e on e.oid = d.refobjid
         where d.classid = 'pg_catalog.pg_proc'::regclass and d.objid = p.oid
           and d.refclassid = 'pg_catalog.pg_extension'::regclass and d.deptype = 'e' limit 1) as extension,
@@ -61,6 +75,13 @@ export function functionsQuery(name) {
     left join pg_catalog.pg_namespace rn on rn.oid = rc.relnamespace
     where n.nspname = ${name}
     order by p.proname, p.oid`;
+}
+
+/** A text[] as node-postgres and PGlite give it (an array); '{a,b}' text is read too. */
+export function textArray(value) {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === 'string' && /^\{.*\}$/s.test(value)) return value.slice(1, -1).split(',').filter(Boolean).map((item) => item.replace(/^"(.*)"$/, '$1'));
+  return [];
 }
 
 // A json column comes back parsed from node-postgres and PGlite; text is read too.
@@ -107,6 +128,8 @@ export function bodyWrites(body) {
  * `pronargdefaults` inputs have defaults. `authHook`: EXECUTE is granted to
  * `supabase_auth_admin` by name, as Supabase's auth hooks are. `writes`:
  * bodyWrites of a SQL or PL/pgSQL body, null for another language.
+ * `volatileCalls`: for a volatile SQL or PL/pgSQL function, the volatile
+ * functions its body names (random() and the like aside), else null.
  */
 export function functionFacts(row) {
   const args = (parsedJson(row.args) ?? []).map((arg) => ({ name: String(arg.name ?? ''), mode: MODES[arg.mode] ?? 'in', ...typeFacts(arg.type), hasDefault: false }));
@@ -123,6 +146,7 @@ export function functionFacts(row) {
     description: row.description ?? null,
     extension: row.extension ?? null,
     writes: bodyWrites(row.body),
+    volatileCalls: row.volatile_calls === null || row.volatile_calls === undefined ? null : textArray(row.volatile_calls),
     returns: { ...typeFacts(row.returns), set: row.returns_set === true, relation: row.returns_table ? { schema: row.returns_schema, table: row.returns_table } : null },
     args,
   };
@@ -142,6 +166,7 @@ export function functionFactsProblem(functions) {
     if (fn.executable !== null && typeof fn.executable !== 'boolean') return `${at}.executable must be true, false or null`;
     if (fn.authHook !== undefined && typeof fn.authHook !== 'boolean') return `${at}.authHook must be true or false`;
     if (fn.writes !== undefined && fn.writes !== null && typeof fn.writes !== 'boolean') return `${at}.writes must be true, false or null`;
+    if (fn.volatileCalls !== undefined && fn.volatileCalls !== null && !(Array.isArray(fn.volatileCalls) && fn.volatileCalls.every((name) => typeof name === 'string'))) return `${at}.volatileCalls must be a list of function names or null`;
     if (!isType(fn.returns) || typeof fn.returns.set !== 'boolean') return `${at}.returns must be { type, kind, set, relation }`;
     if (!Array.isArray(fn.args)) return `${at}.args must be a list`;
     for (const arg of fn.args) {

@@ -9,7 +9,7 @@
 // caller supplies (node-postgres, PGlite, a server of its own), so this
 // module does no I/O of its own and runs in every runtime. The rules that
 // read these facts are in docs/own-schema.md and docs/functions.md.
-import { functionFacts, functionFactsProblem, functionsQuery } from './catalog-functions.js';
+import { functionFacts, functionFactsProblem, functionsQuery, textArray } from './catalog-functions.js';
 
 const RELATION_KINDS = { r: 'table', p: 'table', v: 'view', m: 'view', f: 'table' };
 const COMMANDS = new Set(['ALL', 'SELECT', 'INSERT', 'UPDATE', 'DELETE']);
@@ -169,12 +169,6 @@ async function rowsOf(query, sql) {
   return rows;
 }
 
-// A text[] comes back as an array from node-postgres and PGlite; '{a,b}' text is read too.
-function textArray(value) {
-  if (Array.isArray(value)) return value.map(String);
-  if (typeof value === 'string' && /^\{.*\}$/s.test(value)) return value.slice(1, -1).split(',').filter(Boolean).map((item) => item.replace(/^"(.*)"$/, '$1'));
-  return [];
-}
 
 // The authenticated role's privileges on each table, and its column grants
 // as far as they take away from the table's (false where the role may read,

@@ -244,15 +244,43 @@ function extensionNotes(functions) {
     .map(([extension, names]) => ({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shortList(names)}): the extension's, not the app's` }));
 }
 
-// A function offered as one that changes data only because it is volatile
-// (the default when a function says nothing), whose body shows no statement
-// that changes data: basejump's get_accounts(), a search in PL/pgSQL. The
-// pull cannot know what the functions it calls do, so it says so rather than
-// deciding.
-const volatileReadNote = (name) => ({
-  path: `functions.${name}`,
-  message: `offered as a function that changes data (volatile, the default when a function does not say stable), though its body has no statement that changes data: approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides`,
-});
+// The volatile functions (the default when a function says nothing) that
+// change no data as far as the catalog shows: a body with no statement that
+// changes data, naming no volatile function but these (basejump's
+// get_accounts(), a search in PL/pgSQL). A fixpoint over the schema's
+// functions; a name one of whose overloads may write is not one, nor a
+// function whose calls were not read (facts of an older pull).
+function volatileReads(functions) {
+  const volatile = functions.filter((fn) => fn.volatility === 'volatile');
+  const readsOnly = (fn) => fn.writes === false && Array.isArray(fn.volatileCalls);
+  const reads = new Set(volatile.filter(readsOnly).map((fn) => fn.name));
+  for (const fn of volatile) if (!readsOnly(fn)) reads.delete(fn.name);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const fn of volatile) {
+      if (reads.has(fn.name) && fn.volatileCalls.some((called) => !reads.has(called))) changed = reads.delete(fn.name);
+    }
+  }
+  return reads;
+}
+
+// A volatile function offered as a read (volatileReads), or as one that
+// changes data though its own body has no statement that does.
+function volatileNote(fn, read) {
+  const path = `functions.${fn.name}`;
+  if (read) {
+    return {
+      path,
+      message: `offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may. If it changes data some way the catalog does not show, say "read": false in the overrides; if it only reads, mark it stable (create or replace function … stable)`,
+    };
+  }
+  const calls = (fn.volatileCalls ?? []).filter((called) => called !== fn.name);
+  const why = calls.length > 0 ? `it calls ${shortList(calls)}, which may` : 'what it calls was not read';
+  return {
+    path,
+    message: `offered as a function that changes data (volatile, the default when a function does not say stable): its body has no statement that changes data, but ${why}. Approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides`,
+  };
+}
 
 // Supabase's advisor warns on a definer function whose search_path is not pinned.
 const unpinnedNote = (fn) => ({
@@ -262,7 +290,7 @@ const unpinnedNote = (fn) => ({
 
 // A callable function's settings as derived: its arguments (with the tables
 // whose refs they take), whether a call is a read, what it returns.
-function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation }) {
+function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation, reads }) {
   const args = {};
   for (const arg of fn.args.filter((a) => INPUT_MODES.has(a.mode))) {
     const { type, values, dimensions } = argumentType(arg);
@@ -275,7 +303,7 @@ function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation }) {
     if (values) config.values = [...values];
     args[arg.name] = config;
   }
-  const derived = { read: fn.volatility !== 'volatile', args, returns: returnsOf(fn, tableOfRelation) };
+  const derived = { read: fn.volatility !== 'volatile' || reads.has(fn.name), args, returns: returnsOf(fn, tableOfRelation) };
   if (fn.description) derived.description = fn.description;
   return derived;
 }
@@ -319,7 +347,7 @@ function offeredFunction(overloads, settings, context) {
   if (exposure || unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, [exposure, unrelated].filter(Boolean).join('; and '))] };
   const returned = returnedTableProblem(fn, spec, settings, context.domain);
   if (returned) return { spec: null, notes, error: returned };
-  if (fn.volatility === 'volatile' && fn.writes === false && spec.read === false && settings?.read === undefined) notes.push(volatileReadNote(fn.name));
+  if (fn.volatility === 'volatile' && fn.writes === false && settings?.read === undefined) notes.push(volatileNote(fn, spec.read));
   for (const [arg, config] of Object.entries(spec.args)) {
     const note = config.type === 'vector' && config.dimensions === undefined ? sizeVector(fn.name, arg, spec.args, context.vectorSizes) : null;
     if (note) notes.push(note);
@@ -367,8 +395,8 @@ function sizeVector(name, arg, args, sizes) {
 export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, tableOfRelation }) {
   const given = isPlainObject(overrides.functions) ? overrides.functions : {};
   if (!catalog || catalog.functions === undefined) return { functions: {}, notes: unreadNote(catalog, spec, given), error: null };
-  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation, vectorSizes: vectorSizes(spec) };
   const own = catalog.functions.filter((fn) => !fn.extension);
+  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation, vectorSizes: vectorSizes(spec), reads: volatileReads(own) };
   const functions = {};
   const notes = extensionNotes(catalog.functions);
   for (const name of [...new Set(own.map((fn) => fn.name))].sort()) {
