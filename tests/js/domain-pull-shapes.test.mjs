@@ -442,6 +442,8 @@ test('the catalog reader on PGlite: kinds, row-level security, the authenticated
       { name: 'post as yourself', command: 'INSERT', roles: ['authenticated'], permissive: true, using: null, check: '(( SELECT auth.uid() AS uid) = user_id)' },
     ],
     references: { channel_id: { schema: 'public', table: 'channels', column: 'id' }, user_id: { schema: 'auth', table: 'users', column: 'id' } },
+    // What every create must give: NOT NULL without a default (the key is an identity, user_id defaults to auth.uid()).
+    withoutDefault: ['channel_id'],
   });
   assert.deepEqual(facts.tables.profiles.references, { id: { schema: 'auth', table: 'users', column: 'id' } });
   assert.deepEqual(facts.tables.audit.privileges, { select: true, insert: false, update: false, delete: false, anonSelect: true });
@@ -481,7 +483,7 @@ test('the catalog of a database that is not Supabase-shaped: no authenticated ro
     await db.exec('create table public.things (id integer primary key, label text)');
     assert.deepEqual(await catalogFacts((sql) => db.query(sql)), {
       schema: 'public',
-      tables: { things: { kind: 'table', rls: false, privileges: null, policies: [], references: {} } },
+      tables: { things: { kind: 'table', rls: false, privileges: null, policies: [], references: {}, withoutDefault: ['id'] } },
       referencedTables: [],
       namedTables: [],
       functions: [],

@@ -624,7 +624,6 @@ test('without overrides the pulled kitchen differs only where the database canno
     'tables.recipes.middleware', // fuzzy name derived; include and semantic search are the kitchen's
     'tables.recipes.columns.difficulty.values',
     'tables.recipes.columns.flavor_tags.values',
-    'tables.recipes.columns.instructions.required', // text[] NOT NULL: its default may be hidden, so not required
     'tables.recipes.columns.is_system.writable', // a boolean with a default, set by the system
     'tables.shopping_list.scope',
     'tables.shopping_list.middleware',

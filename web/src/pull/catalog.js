@@ -53,6 +53,17 @@ const triggersQuery = (name) => `select c.relname as table_name,
       where n.nspname = ${name} and not t.tgisinternal
       group by c.relname order by c.relname`;
 
+// The NOT NULL columns without a default (nor identity, nor generated) of
+// each table: PostgREST's description names every NOT NULL column required
+// and leaves out a default that is a JSON array or object ('{}' on a text[]
+// or jsonb), so only the catalog tells which must be given.
+const withoutDefaultQuery = (name) => `select c.relname as table_name, array_agg(a.attname::text order by a.attnum) as columns
+      from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${name} and c.relkind in ('r', 'p', 'f') and a.attnum > 0 and not a.attisdropped
+        and a.attnotnull and not a.atthasdef and a.attidentity = '' and a.attgenerated = ''
+      group by c.relname order by c.relname`;
+
 /**
  * The catalog queries for `schema`: relations (kind, row-level security),
  * the `authenticated` role's privileges on tables and columns, policies, single-column foreign
@@ -81,6 +92,7 @@ export function catalogQueries(schema = 'public') {
     columnPrivileges: columnPrivilegesQuery(name),
     uniques: uniquesQuery(name),
     triggers: triggersQuery(name),
+    withoutDefault: withoutDefaultQuery(name),
     policies: `select tablename::text as table_name, policyname::text as policy_name, permissive::text as permissive,
         roles::text[] as roles, cmd::text as command, qual, with_check
       from pg_catalog.pg_policies where schemaname = ${name}
@@ -201,7 +213,9 @@ function addPrivileges(tables, privileges, columnPrivileges) {
  * and `uniques: [{ columns, expressions, partial }]` (its unique indexes but
  * the primary key: the key columns, the text of any expressions, as
  * `lower(name)`, and whether the index has a WHERE), `triggers: { beforeInsert, beforeUpdate }`
- * where a row trigger runs before those writes,
+ * where a row trigger runs before those writes, `withoutDefault` (a table's
+ * NOT NULL columns without a default, identity or generation: what every
+ * create must give),
  * and, where column privileges keep the role from reading, adding or
  * updating some columns of rows it may otherwise, `columnGrants: { [column]: { select, insert, update } }`
  * (false where the column's privileges take away what the table's give),
@@ -230,6 +244,7 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   const columnPrivileges = await rowsOf(query, sql.columnPrivileges);
   const uniques = await rowsOf(query, sql.uniques);
   const triggers = await rowsOf(query, sql.triggers);
+  const withoutDefault = await rowsOf(query, sql.withoutDefault);
   const policies = await rowsOf(query, sql.policies);
   const foreignKeys = await rowsOf(query, sql.foreignKeys);
   const referencedColumns = await rowsOf(query, sql.referencedColumns);
@@ -249,6 +264,9 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
     const table = tables[row.table_name];
     if (table) table.triggers = { beforeInsert: row.before_insert === true, beforeUpdate: row.before_update === true };
   }
+  // Every table, so that none reads as facts read before this was (undefined).
+  for (const table of Object.values(tables)) if (table.kind === 'table') table.withoutDefault = [];
+  for (const row of withoutDefault) if (tables[row.table_name]) tables[row.table_name].withoutDefault = textArray(row.columns);
   for (const row of policies) {
     tables[row.table_name]?.policies.push({
       name: row.policy_name,
@@ -303,6 +321,7 @@ export function catalogFactsProblem(facts) {
     }
     const uniqueIndex = (u) => isObject(u) && Array.isArray(u.columns) && u.columns.every((c) => typeof c === 'string') && (u.expressions === null || typeof u.expressions === 'string') && typeof u.partial === 'boolean';
     if (table.uniques !== undefined && !(Array.isArray(table.uniques) && table.uniques.every(uniqueIndex))) return `${at}.uniques must be a list of { columns, expressions, partial }`;
+    if (table.withoutDefault !== undefined && !(Array.isArray(table.withoutDefault) && table.withoutDefault.every((c) => typeof c === 'string'))) return `${at}.withoutDefault must be a list of column names`;
     if (table.triggers !== undefined && !(isObject(table.triggers) && typeof table.triggers.beforeInsert === 'boolean' && typeof table.triggers.beforeUpdate === 'boolean')) return `${at}.triggers must be { beforeInsert, beforeUpdate }`;
     for (const target of Object.values(table.references ?? {})) {
       if (!isObject(target) || typeof target.schema !== 'string' || typeof target.table !== 'string') return `${at}.references: each is { schema, table, column }`;

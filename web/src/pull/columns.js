@@ -68,10 +68,10 @@ export function columnConfig(column, plan, usersTables, usersTable) {
   const assigned = plan.assigned.has(column.name) && !keyParent(column, plan, usersTables);
   const databaseSets = assigned || column.name === plan.decision?.owner || (DATABASE_TIMESTAMPS.has(column.name) && column.hasDefault && !grantedByName(plan.table, column));
   // PostgREST leaves out defaults that are JSON arrays or objects ('{}' on a
-  // text[] or jsonb column), so a NOT NULL array or jsonb column may well have
-  // one: it is not required, and a create without it that the database
-  // refuses gets the database's error.
-  const defaultMayBeHidden = column.type.endsWith('[]') || column.type === 'jsonb';
+  // text[] or jsonb column), so without the catalog a NOT NULL array or jsonb
+  // column may well have one: it is not required, and a create without it
+  // that the database refuses gets the database's error.
+  const defaultMayBeHidden = !column.defaultKnown && (column.type.endsWith('[]') || column.type === 'jsonb');
   if (!plan.table.isView && column.notNull && !column.hasDefault && !databaseSets && !defaultMayBeHidden) config.required = true;
   if (databaseSets) config.writable = false;
   else if (column.grants) {
@@ -198,13 +198,14 @@ function dropCreates(table, spec, blockers, facts, notes) {
 // A hidden column's note, and whether it keeps every create from succeeding.
 // A create needs a NOT NULL column without a default, and the model cannot
 // give a hidden one: the app may (createAct's context), unless it is of a
-// type no JSON value is (bytea), or users may not insert it.
-function hiddenNote(why, column, config, fact, spec, { keyColumns, isView }) {
-  // PostgREST leaves out an array's '{}' default (columnConfig): an array may have one.
-  const untyped = Boolean(!config?.type && fact?.notNull && !fact.hasDefault && !isView && !/\[\]$/.test(fact.format ?? ''));
+// type no JSON value is (bytea), users may not insert it, or it is a secret
+// (a row's own API key is no value an app fixes for every write).
+function hiddenNote(why, column, config, fact, spec, { keyColumns, isView, secret }) {
+  // PostgREST leaves out an array's '{}' default (columnConfig): without the catalog an array may have one.
+  const untyped = Boolean(!config?.type && fact?.notNull && !fact.hasDefault && !isView && (fact.defaultKnown || !/\[\]$/.test(fact.format ?? '')));
   const needed = (config?.required === true || untyped) && takesCreates(spec) && !keyColumns.includes(column) && column !== spec.owner;
   // Nor may the app give one column privileges keep from users.
-  const blocks = needed && (untyped || fact?.grants?.insert === false);
+  const blocks = needed && (untyped || secret || fact?.grants?.insert === false);
   const consequence = blocks ? '' : ' and the model cannot give it, so the database refuses the creates the model makes';
   return { blocks, message: `hidden: ${why}${needed ? `; every create needs it (NOT NULL without a default)${consequence}` : ''}` };
 }
@@ -254,7 +255,7 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
         continue;
       }
       hidden.add(column);
-      const { blocks, message } = hiddenNote(why, column, config, fact, spec, { keyColumns, isView: facts?.isView });
+      const { blocks, message } = hiddenNote(why, column, config, fact, spec, { keyColumns, isView: facts?.isView, secret: why === secret });
       if (blocks) blockers.push(column);
       if (why) notes.push({ path, message });
     }

@@ -74,8 +74,9 @@ export const isPostgrestDescription = (spec) =>
 /**
  * The tables and views of a Swagger 2.0 description, sorted by name:
  * `{ name, isView, catalog, columns: [{ name, format, type, values, note,
- * notNull, hasDefault, default, primaryKey, references, usersReference,
- * outside, grants }], keys }`. `catalog` is the table's catalog facts, or null
+ * notNull, hasDefault, defaultKnown, default, primaryKey, references,
+ * usersReference, outside, grants }], keys }`. `hasDefault` is the
+ * catalog's where it was read (`defaultKnown`), else the description's. `catalog` is the table's catalog facts, or null
  * without them. `references` is the foreign key PostgREST describes
  * (`{ table, column }`), or, with the catalog, one into the exposed schema
  * it does not; `usersReference` is true for a column that references
@@ -97,6 +98,8 @@ export function describedTables(spec, catalog = null) {
     if (!isPlainObject(definition) || !isPlainObject(definition.properties)) continue;
     const facts = catalog?.tables?.[name] ?? null;
     const required = new Set(Array.isArray(definition.required) ? definition.required : []);
+    // The catalog's NOT NULL columns without a default, where it was read (catalog.js).
+    const withoutDefault = Array.isArray(facts?.withoutDefault) ? new Set(facts.withoutDefault) : null;
     const columns = Object.entries(definition.properties).map(([column, property]) => {
       const described = foreignKeyOf(property?.description);
       const target = facts?.references?.[column];
@@ -109,7 +112,9 @@ export function describedTables(spec, catalog = null) {
         format: String(property?.format ?? property?.type ?? 'unknown'),
         ...columnTypeOf(property ?? {}, enumsByFormat),
         notNull: required.has(column),
-        hasDefault: property?.default !== undefined,
+        hasDefault: property?.default !== undefined || Boolean(withoutDefault && required.has(column) && !withoutDefault.has(column)),
+        // Whether hasDefault is known for an array or jsonb, whose '{}' default PostgREST leaves out.
+        defaultKnown: withoutDefault !== null,
         default: property?.default,
         primaryKey: isPrimaryKey(property ?? {}),
         references: described ?? inSchema,
