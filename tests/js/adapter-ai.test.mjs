@@ -62,7 +62,7 @@ function scriptedModel() {
         return toolCall('db_create', { table: 'inventory', data: JSON.stringify({ name: 'ai saffron', quantity: 1, location: 'pantry' }) });
       }
       if (!result.ok && result.error.code === 'missing_column') {
-        const column = /^add "(\w+)" to the row$/.exec(result.error.hint)[1];
+        const column = /^add (\w+) to the row$/.exec(result.error.hint)[1];
         return toolCall('db_create', { table: 'inventory', data: JSON.stringify({ name: 'ai saffron', quantity: 1, location: 'pantry', [column]: 'g' }) });
       }
       if (result.ok && result.tool === 'db_create') {
@@ -120,7 +120,7 @@ test('generateText with aiTools: mistakes come back as tool results, the model c
     ['db_read', true, null],
   ]);
   assert.deepEqual(outcomes[0].error, {
-    code: 'missing_column', path: 'data', message: 'unit is required to create a row in inventory', hint: 'add "unit" to the row',
+    code: 'missing_column', path: 'data', message: 'unit is required to create a row in inventory', hint: 'add unit to the row',
   });
   assert.equal(outcomes[2].error.path, 'filters[0].value');
   // What the model read is exactly what the tool returned.

@@ -38,7 +38,7 @@ export function internalError(cause) {
       code: codes.out_of_memory,
       message: 'alfred-act core failed: the input needs more memory than the core may use',
       path: '',
-      hint: 'use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory cap)',
+      hint: 'use smaller inputs (docs/limits-and-faults.md gives the limits)',
     };
   }
   return {

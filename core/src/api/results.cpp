@@ -27,10 +27,9 @@ std::string error_result(const error& err) {
 }
 
 std::string out_of_memory_result() {
-  return error_result(
-      {codes::out_of_memory, "", "alfred-act core failed: the input needs more memory than the core may use",
-       "use smaller inputs (the limits in docs/limits-and-faults.md keep one call well inside the memory "
-       "cap)"});
+  return error_result({codes::out_of_memory, "",
+                       "alfred-act core failed: the input needs more memory than the core may use",
+                       "use smaller inputs (docs/limits-and-faults.md gives the limits)"});
 }
 
 std::string internal_error_result(const char* what) {

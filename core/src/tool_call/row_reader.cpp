@@ -55,14 +55,19 @@ result<row> row_reader::parse_row(json_value data, const param_path& path, std::
   if (kind_ == tool_kind::create)
     if (auto ok = add_fixed_values(out, path); !ok) return ok.take_error();
   if (kind_ == tool_kind::create) {
+    // Every missing column at once: a model told one at a time makes as many calls.
+    std::string missing;
+    bool several = false;
     for (const auto& col : tbl.columns) {
       if (!col.required || !col.settable(write_create)) continue;
-      const bool given = std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; });
-      if (!given)
-        return error{codes::missing_column, path.str(),
-                     textfmt::format("{} is required to create a row in {}", col.name, tbl.name),
-                     textfmt::format("add \"{}\" to the row", col.name)};
+      if (std::any_of(out.begin(), out.end(), [&](const row_field& f) { return f.column == col.name; })) continue;
+      if (!missing.empty()) missing += ", ", several = true;
+      missing += col.name;
     }
+    if (!missing.empty())
+      return error{codes::missing_column, path.str(),
+                   textfmt::format("{} {} required to create a row in {}", missing, several ? "are" : "is", tbl.name),
+                   textfmt::format("add {} to the row", missing)};
   }
   return out;
 }

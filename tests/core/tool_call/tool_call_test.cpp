@@ -639,8 +639,9 @@ TEST_CASE("payload columns: unknown, reserved, hidden, read-only, required, null
   check_error(build_error("db_update", R"j({"table": "recipes", "filters": [{"field": "id", "op": "=",
       "value": "recipe_1"}], "data": {"is_system": true}})j"),
               "read_only_column", "data.is_system", "is_system is maintained by the database");
+  // Every missing column at once, not one per call.
   check_error(build_error("db_create", R"j({"table": "inventory", "data": {"name": "milk"}})j"), "missing_column",
-              "data", "quantity is required to create a row in inventory");
+              "data", "quantity, unit are required to create a row in inventory", "add quantity, unit to the row");
   check_error(build_error("db_create", R"j({"table": "inventory", "data": [{"name": "milk", "quantity": 1, "unit": "l"},
       {"name": "eggs", "unit": "pcs"}]})j"),
               "missing_column", "data[1]", "quantity is required to create a row in inventory");
