@@ -1103,6 +1103,11 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
       return texts.map((text) => Array.from({ length: 384 }, (_, i) => (axes[i]?.test(text) ? 1 : 0)));
     },
   };
+  const DELETE_AFTER_ARGS = {
+    p_user_id: { type: 'uuid', required: true, references: 'auth.users' },
+    p_chat_id: { type: 'uuid', required: true, references: 'chats' },
+    p_sequence_number: { type: 'integer', required: true },
+  };
   const LIGHT = [
     ['Relativity: the speed of light is the same for every observer.', 1],
     ['Light bulbs are replaced by facilities, not by the team.', 0.8],
@@ -1131,6 +1136,9 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     const noteOn = (path) => notes.filter((note) => note.path === path).map((note) => note.message);
     const search = { type: 'vector', required: true };
     assert.deepEqual(domain.functions, {
+      // p_user_id and p_chat_id read without their prefix: a user id, and a chat's key.
+      delete_message_including_and_after: { read: false, args: DELETE_AFTER_ARGS, returns: { type: 'void' } },
+      delete_messages_including_and_after: { read: false, args: DELETE_AFTER_ARGS, returns: { type: 'void' } },
       match_file_items_local: { read: true, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
       match_file_items_openai: { read: true, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
     });
@@ -1142,11 +1150,29 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
       assert.match(noteOn(`functions.${name}`)[0], /^security definer without a pinned search_path/, name);
     }
     for (const name of ['create_profile_and_workspace', 'delete_old_file', 'update_updated_at_column']) assert.deepEqual(noteOn(`functions.${name}`).at(-1), 'left out: a trigger function: the database runs it, not a caller');
-    assert.match(noteOn('functions.delete_messages_including_and_after')[0], /^left out: its uuid argument p_user_id takes keys of a table the pull cannot tell/);
+    assert.deepEqual(noteOn('functions.delete_messages_including_and_after'), []);
+    // Two arguments the pull cannot tell, in one note.
+    assert.deepEqual(noteOn('functions.create_duplicate_messages_for_new_chat'), [
+      'left out: its uuid arguments old_chat_id, new_chat_id, new_user_id take keys of tables the pull cannot tell (no column of those names references one): give "args": { "old_chat_id": { "references": "<table>" }, "new_chat_id": { "references": "<table>" }, "new_user_id": { "references": "<table>" } } in the overrides, "auth.users" for a user id',
+    ]);
     // The searches are PL/pgSQL that nobody marked stable: offered as reads, as their bodies show, with the note that says how to say otherwise.
     assert.deepEqual([noteOn('functions.match_file_items_local'), noteOn('functions.match_file_items_openai')], [[VOLATILE_READ], [VOLATILE_READ]]);
     assert.ok(domain.tables.profiles.hidden.includes('openai_api_key'), 'a secret is hidden');
     assert.deepEqual(['assistants', 'files', 'file_items', 'workspaces'].map((table) => domain.tables[table].ref), ['assistant', 'file', 'fi', 'wor']);
+  });
+
+  test('"delete my messages in Chat 1 from the eighth on": the app\'s function with me and the chat\'s ref; Ben\'s call with his own id deletes nothing of hers', BOUNDED, async () => {
+    const chatOf = async (act) => ok(await act.execute('db_read', { table: 'chats', columns: ['name'], filters: [where('name', '=', 'Chat 1')] })).data;
+    const mine = actOf(tester);
+    const [chat] = await chatOf(mine);
+    const sequence = async () => (await app.db(`/messages?select=sequence_number&chat_id=eq.${(await app.db('/chats?select=id&name=eq.Chat%201'))[0].id}&order=sequence_number`)).map((row) => row.sequence_number);
+    assert.deepEqual(await sequence(), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const benAct = actOf(ben);
+    assert.deepEqual(await chatOf(benAct), [], 'RLS: Ben does not see her chat');
+    const refused = await benAct.execute('db_call', { function: 'delete_messages_including_and_after', args: { p_user_id: 'me', p_chat_id: chat.id, p_sequence_number: 0 } });
+    assert.deepEqual([refused.error?.code, refused.query.source], ['unknown_ref', 'none']);
+    ok(await mine.execute('db_call', { function: 'delete_messages_including_and_after', args: { p_user_id: 'me', p_chat_id: chat.id, p_sequence_number: 7 } }));
+    assert.deepEqual(await sequence(), [0, 1, 2, 3, 4, 5, 6]);
   });
 
   test('an override that gives the search rows of file_items (it returns five of their columns) is refused by the pull, naming the columns it lacks', BOUNDED, async () => {

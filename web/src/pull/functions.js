@@ -137,20 +137,31 @@ function referencesByName(domain, usersTable) {
   return found;
 }
 
+// The prefixes functions give their arguments to keep them apart from
+// columns (p_chat_id, _user_id, in_account_id).
+const ARGUMENT_PREFIX = /^(?:p_|in_|arg_|_)(?=[a-z])/;
+
 // The table whose refs an argument takes, or null: a column of the same name
 // elsewhere references it, or `<x>_id` (`<x>_ids` for a list) names a table
-// `<x>s` keyed by that type, or it is a user id by its name (user_id, …).
+// `<x>s` keyed by that type, or it is a user id by its name (user_id, …);
+// the name is read without a prefix too (p_chat_id as chat_id).
 function argumentReference(arg, type, list, domain, byName, usersTable) {
-  const fromColumns = list ? null : byName.get(`${arg.name} ${type}`);
+  const bare = arg.name.replace(ARGUMENT_PREFIX, '');
+  const found = referenceByName(arg.name, type, list, domain, byName, usersTable);
+  return found ?? (bare === arg.name ? null : referenceByName(bare, type, list, domain, byName, usersTable));
+}
+
+function referenceByName(name, type, list, domain, byName, usersTable) {
+  const fromColumns = list ? null : byName.get(`${name} ${type}`);
   if (fromColumns) return fromColumns === USERS ? (usersTable ?? USERS) : fromColumns;
-  const stem = (list ? /^(.+)_ids$/ : /^(.+)_id$/).exec(arg.name)?.[1];
+  const stem = (list ? /^(.+)_ids$/ : /^(.+)_id$/).exec(name)?.[1];
   if (stem && (type === 'uuid' || type === 'integer' || type === 'text')) {
     for (const candidate of pluralsOf(stem)) {
       const spec = domain.tables[candidate];
       if (spec && keyColumn(spec)?.type === type) return candidate;
     }
   }
-  if (type === 'uuid' && !list && OWNER_NAMES.includes(arg.name)) return usersTable ?? USERS;
+  if (type === 'uuid' && !list && OWNER_NAMES.includes(name)) return usersTable ?? USERS;
   return null;
 }
 
@@ -203,16 +214,21 @@ function withOverrides(derived, given) {
 // or result that holds no table's refs (the model never sees a uuid).
 // Returns the message, or null.
 function unrelatedUuid(spec) {
-  for (const [name, arg] of Object.entries(spec.args)) {
-    if ((arg.type === 'uuid' || arg.type === 'uuid[]') && !arg.references) {
-      return `its ${arg.type} argument ${name} takes keys of a table the pull cannot tell (no column named ${name} references one): give "args": { "${name}": { "references": "<table>" } } in the overrides, or "auth.users" for a user id`;
-    }
+  const reasons = [];
+  const unknown = Object.entries(spec.args).filter(([, arg]) => (arg.type === 'uuid' || arg.type === 'uuid[]') && !arg.references);
+  if (unknown.length === 1) {
+    const [[name, arg]] = unknown;
+    reasons.push(`its ${arg.type} argument ${name} takes keys of a table the pull cannot tell (no column named ${name} references one): give "args": { "${name}": { "references": "<table>" } } in the overrides, or "auth.users" for a user id`);
+  } else if (unknown.length > 1) {
+    const names = unknown.map(([name]) => name);
+    const settings = names.map((name) => `"${name}": { "references": "<table>" }`).join(', ');
+    reasons.push(`its uuid arguments ${names.join(', ')} take keys of tables the pull cannot tell (no column of those names references one): give "args": { ${settings} } in the overrides, "auth.users" for a user id`);
   }
   const type = spec.returns?.type;
   if ((type === 'uuid' || type === 'uuid[]') && !spec.returns.references) {
-    return `it returns ${type === 'uuid' ? 'a uuid, the key' : 'uuid[], keys'} of a table the pull cannot tell, and the model never sees a uuid: give "returns": { "type": "${type}"${spec.returns.set ? ', "set": true' : ''}, "references": "<table>" } in the overrides`;
+    reasons.push(`it returns ${type === 'uuid' ? 'a uuid, the key' : 'uuid[], keys'} of a table the pull cannot tell, and the model never sees a uuid: give "returns": { "type": "${type}"${spec.returns.set ? ', "set": true' : ''}, "references": "<table>" } in the overrides`);
   }
-  return null;
+  return reasons.length === 0 ? null : reasons.join('; and ');
 }
 
 const leftOut = (name, why) => ({ path: `functions.${name}`, message: `left out: ${why}` });
