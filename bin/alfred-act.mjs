@@ -35,7 +35,10 @@ function usage() {
   return `usage:\n${lines.join('\n')}\n\n  alfred-act <command> --help   the command's options`;
 }
 
-const [first, ...rest] = process.argv.slice(2);
+const given = process.argv.slice(2);
+// Flags may come before the tool (`alfred-act --domain domain.json db_read '{…}'`): the tool goes first.
+const toolAt = given[0]?.startsWith('-') ? given.findIndex((arg) => TOOLS.includes(arg)) : -1;
+const [first, ...rest] = toolAt > 0 ? [given[toolAt], ...given.slice(0, toolAt), ...given.slice(toolAt + 1)] : given;
 let command;
 let argv = rest;
 if (TOOLS.includes(first)) {

@@ -281,9 +281,12 @@ function tracingFetch(trace) {
   };
 }
 
-// The result as the model sees it, and the query it ran.
+// The result as the model sees it (an error without the HTTP status and the
+// database's own code and text, which the model is not given), and the query
+// it ran.
 function printResult(result, { out, core, answeredLocally }) {
-  out(`\nResult as the model sees it:\n${JSON.stringify(result.error ? { error: result.error } : result.data, null, 2)}`);
+  const { status: _status, dbCode: _dbCode, raw: _raw, ...shown } = result.error ?? {};
+  out(`\nResult as the model sees it:\n${JSON.stringify(result.error ? { error: shown } : result.data, null, 2)}`);
   if (result.error?.code === codes.approval_required) out('\n(held for approval: run the same command with --approved to make the change)');
   if (result.query) out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
   if (answeredLocally) out('(answered without starting the database)');

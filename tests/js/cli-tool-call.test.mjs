@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runToolCall } from '../../cli/tool-call.mjs';
 import { kitchen } from '../../web/src/kitchen.js';
-import { SCRATCH } from './support/paths.mjs';
+import { exec, ROOT, SCRATCH } from './support/paths.mjs';
 import { forgetCountingServers } from '../../web/src/act/faults.js';
 import { rest, sharedStack } from './support/stack.mjs';
 
@@ -149,4 +149,15 @@ test('a SUPABASE_URL the act refuses is named as the variable, with a hint about
     assert.match(refused.result.error.hint, /^set SUPABASE_URL to the project URL without \/rest\/v1/);
     assert.doesNotMatch(`${refused.result.error.message} ${refused.result.error.hint}`, /\b(restUrl|url)\b/);
   }
+});
+
+test('flags before the tool (`alfred-act --domain domain.json db_create …`) are read as after it; an error is shown as the model reads it, without the HTTP status or the database\'s own words', async () => {
+  const domainFile = join(dir, 'kitchen-domain.json');
+  await writeFile(domainFile, JSON.stringify(kitchen));
+  const env = { SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ALFRED_ACCESS_TOKEN: ada().token, ALFRED_USER_ID: ada().id };
+  // A rating the table's check refuses: the database answers, with a status and its own code and text.
+  const { stdout } = await exec(process.execPath, [join(ROOT, 'bin/alfred-act.mjs'), '--domain', domainFile, 'db_create', JSON.stringify({ table: 'cooking_log', data: { rating: 9, notes: `cli check ${process.pid}` } })], { env }).catch((failed) => failed);
+  const shown = JSON.parse(stdout.split('Result as the model sees it:\n')[1].split('\n\n')[0]);
+  assert.deepEqual(Object.keys(shown.error).sort(), ['code', 'hint', 'message', 'path']);
+  assert.equal(shown.error.code, 'check_violation');
 });
