@@ -24,6 +24,18 @@ create table public.topics (id bigint generated always as identity primary key, 
 alter table public.topics enable row level security;
 create policy "anyone reads topics" on public.topics for select to anon, authenticated using (true);
 
+-- Supabase's older policy templates (its slack clone): for everyone, but only a signed-in user passes.
+create table public.announcements (id bigint generated always as identity primary key, title text not null);
+alter table public.announcements enable row level security;
+create policy "logged-in read" on public.announcements for select using (auth.role() = 'authenticated');
+create table public.notices (id bigint generated always as identity primary key, title text not null);
+alter table public.notices enable row level security;
+create policy "signed-in read" on public.notices for select using ((select auth.uid()) is not null);
+-- ORed with a column: a visitor reads the public rows.
+create table public.posts (id bigint generated always as identity primary key, title text not null, is_public boolean not null default false);
+alter table public.posts enable row level security;
+create policy "public or signed in" on public.posts for select using (is_public or auth.role() = 'authenticated');
+
 -- A waitlist anyone may join, signed in or not, and nobody reads.
 create table public.waitlist (id uuid primary key default gen_random_uuid(), email text not null unique);
 alter table public.waitlist enable row level security;
@@ -43,6 +55,8 @@ test('the pull marks a table without an owner that anon may not read as signed_i
   const domain = await pulled();
   assert.equal(domain.tables.document_sections.signed_in, true);
   assert.equal(domain.tables.topics.signed_in, undefined);
+  // A policy for everyone whose condition only a signed-in user passes; not when it is ORed with another.
+  assert.deepEqual(['announcements', 'notices', 'posts'].map((table) => domain.tables[table].signed_in), [true, true, undefined]);
   // A write-only table is not: its creates may be anyone's.
   assert.deepEqual([domain.tables.waitlist.readable, domain.tables.waitlist.signed_in], [false, undefined]);
   // An owner already says so.

@@ -15,8 +15,16 @@ const list = (names) => names.join(', ');
 const appliesTo = (role) => (policy) => policy.roles.length === 0 || policy.roles.some((name) => name === role || name === 'public');
 // A policy a signed-in user's requests are held to.
 const appliesToUsers = appliesTo('authenticated');
-// Whether row-level security lets `role` read rows: off, or a permissive SELECT or ALL policy for it.
-const rlsLetsRead = (facts, role) => !facts.rls || facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesTo(role)(p));
+// A policy condition only a signed-in user passes, as pg_policies writes it:
+// `(auth.role() = 'authenticated'::text)` (Supabase's older templates, its
+// slack clone), `(auth.uid() IS NOT NULL)`, either in a sub-select, and
+// nothing ORed with it.
+const SIGNED_IN_CONDITION = /auth\.role\(\)(?: AS role\))?\s*=\s*'authenticated'|auth\.uid\(\)(?: AS uid\))?\s+IS NOT NULL/i;
+const onlySignedIn = (expression) => typeof expression === 'string' && SIGNED_IN_CONDITION.test(expression) && !/\bOR\b/i.test(expression);
+// Whether row-level security lets `role` read rows: off, or a permissive
+// SELECT or ALL policy for it (for anon, one not only for signed-in users).
+const rlsLetsRead = (facts, role) =>
+  !facts.rls || facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesTo(role)(p) && !(role === 'anon' && onlySignedIn(p.using)));
 
 // The uuid columns of `table` the policies compare with auth.uid(): those of
 // the policies a create must pass (INSERT, ALL) when they name any, else of
