@@ -21,7 +21,7 @@ as $$
 begin
   raise exception 'http stand-in: % % was not sent: the local stack makes no HTTP requests', upper(request.method), request.uri
     using errcode = '0A000',
-      hint = 'The http extension is a stand-in on the local stack, so that migrations load; run this path against a Supabase project, or make the request from the app.';
+      hint = 'this needs a request to another service, which the local stack does not make (its http extension only lets migrations load): tell the user it cannot be done here; against a Supabase project it runs';
 end
 $$;
 

@@ -245,6 +245,8 @@ describe('Chatbot UI: file items embedded in vector(384), matched by cosine simi
     const refused = await expect(stack, tester.token, 'DELETE', `/files?id=eq.${file.id}`, 400);
     assert.equal(refused.code, '0A000');
     assert.match(refused.message, /^http stand-in: DELETE http:\/\/supabase_kong_chatbotui:8000\/storage\/v1\/object\/files\/https:\/\/example\.com\/file1 was not sent: the local stack makes no HTTP requests$/);
+    // The hint reaches a model as the database's: it says what to tell the user.
+    assert.match(refused.hint, /^this needs a request to another service, which the local stack does not make .*: tell the user it cannot be done here/);
     assert.deepEqual(await asService(stack, `/files?select=name&id=eq.${file.id}`), [{ name: 'File 1' }]);
   });
 });
