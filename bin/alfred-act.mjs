@@ -36,8 +36,8 @@ function usage() {
 }
 
 const given = process.argv.slice(2);
-// Flags may come before the tool (`alfred-act --domain domain.json db_read '{…}'`): the tool goes first.
-const toolAt = given[0]?.startsWith('-') ? given.findIndex((arg) => TOOLS.includes(arg)) : -1;
+// Flags may come before the tool (`alfred-act --domain domain.json db_read '{…}'`, or before `call`): it goes first.
+const toolAt = given[0]?.startsWith('-') ? given.findIndex((arg) => TOOLS.includes(arg) || arg === 'call') : -1;
 const [first, ...rest] = toolAt > 0 ? [given[toolAt], ...given.slice(0, toolAt), ...given.slice(toolAt + 1)] : given;
 let command;
 let argv = rest;

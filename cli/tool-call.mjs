@@ -281,12 +281,21 @@ function tracingFetch(trace) {
   };
 }
 
-// The result as the model sees it (an error without the HTTP status and the
-// database's own code and text, which the model is not given), and the query
-// it ran.
+// An error as the model is given it: not the HTTP status, the database's
+// own code and text, or a proxy's answer; a held write's preview.
+const modelError = (error) => ({
+  code: error.code,
+  path: error.path ?? '',
+  message: error.message,
+  hint: error.hint ?? '',
+  ...(error.details ? { details: error.details } : {}),
+  ...(error.preview ? { preview: error.preview } : {}),
+});
+
+// The result as the model sees it, and the query it ran.
 function printResult(result, { out, core, answeredLocally }) {
-  const { status: _status, dbCode: _dbCode, raw: _raw, ...shown } = result.error ?? {};
-  out(`\nResult as the model sees it:\n${JSON.stringify(result.error ? { error: shown } : result.data, null, 2)}`);
+  const shown = result.error ? { error: modelError(result.error) } : result.data;
+  out(`\nResult as the model sees it:\n${JSON.stringify(shown, null, 2)}`);
   if (result.error?.code === codes.approval_required) out('\n(held for approval: run the same command with --approved to make the change)');
   if (result.query) out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
   if (answeredLocally) out('(answered without starting the database)');

@@ -1388,7 +1388,7 @@ interface ActCommonOptions extends DomainOption, SafetyOptions {
   /**
    * Turns the text of a search by meaning into a vector: the model the rows
    * were embedded with (`openAIEmbedder`). Default: the lexical embedder for the kitchen
-   * demo (named `kitchen`, its rows embedded with it); for any other domain,
+   * demo's domain (its rows were embedded with it); for any other domain,
    * none: a search by meaning is `embedding_failed`, saying what to pass.
    */
   embedder?: Embedder;

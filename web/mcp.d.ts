@@ -381,7 +381,7 @@ export interface CreateMcpServerOptions {
    * Turns the text of db_call's `vector` arguments (and semantic search) into
    * vectors, of the size the database's functions take (`createAct({ embedder })`).
    * Default: the lexical embedder for the kitchen
-   * demo (named `kitchen`, its rows embedded with it); for any other domain,
+   * demo's domain (its rows were embedded with it); for any other domain,
    * none: a search by meaning is `embedding_failed`, saying what to pass.
    */
   embedder?: Embedder;

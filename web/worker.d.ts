@@ -77,7 +77,7 @@ export interface CreateHandlerOptions extends Pick<LoadOptions, 'wasm' | 'wasmMo
    * Turns the text of db_call's `vector` arguments (and semantic search) into
    * vectors, of the size the database's functions take: an embedder, or one
    * made from each request's `env` (a binding). Default: the lexical embedder for the kitchen
-   * demo (named `kitchen`, its rows embedded with it); for any other domain,
+   * demo's domain (its rows were embedded with it); for any other domain,
    * none: a search by meaning is `embedding_failed`, saying what to pass.
    */
   embedder?: Embedder | ((env: Record<string, unknown>) => Embedder);

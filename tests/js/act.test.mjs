@@ -281,6 +281,18 @@ test('semantic search: ranked through match_recipes with the lexical embedder, l
   assert.deepEqual(unlimited.data.map((r) => r.name), ranking.map((r) => r.name));
 });
 
+test('no embedder given: the kitchen demo\'s domain, or a copy of it, searches with the lexical one its rows were embedded with; another domain named kitchen gets none', async () => {
+  const search = { table: 'recipes', filters: [{ field: '_semantic', op: 'similar', value: 'spicy chicken curry' }], limit: 1, columns: ['name'] };
+  const copy = JSON.parse(JSON.stringify(core.kitchen));
+  for (const domain of [undefined, copy]) assert.equal(ok(await actFor({ domain }).act.execute('db_read', search)).data.length, 1);
+  const other = { ...copy, tables: { ...copy.tables }, max_rows: 999 };
+  const { act, fetch } = actFor({ domain: other });
+  const refused = await act.execute('db_read', search);
+  assert.equal(refused.error?.code, 'embedding_failed');
+  assert.match(refused.error.message, /no embedder was given/);
+  assert.equal(fetch.requests.length, 0);
+});
+
 test('semantic search failures are errors, not "no results"', async () => {
   const wrongRpc = recordingFetch({ rewrite: (url) => url.replace('/rpc/match_recipes', '/rpc/match_recipes_gone') });
   const { act } = actFor({ fetch: wrongRpc });

@@ -47,7 +47,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const where = (field, op, value = null) => ({ field, op, value });
 // The pull's note on a volatile function whose body only reads (web/src/pull/functions.js).
 const VOLATILE_READ =
-  'offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may. If it changes data some way the catalog does not show, say "read": false in the overrides; if it only reads, mark it stable (create or replace function … stable)';
+  'offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may, and a call goes by GET, which PostgREST runs read-only. If it only reads, mark it stable (create or replace function … stable); if it changes data, say "read": false in the overrides';
 
 class NoRealtimeSocket {
   constructor() {
@@ -1139,8 +1139,8 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
       // p_user_id and p_chat_id read without their prefix: a user id, and a chat's key.
       delete_message_including_and_after: { read: false, args: DELETE_AFTER_ARGS, returns: { type: 'void' } },
       delete_messages_including_and_after: { read: false, args: DELETE_AFTER_ARGS, returns: { type: 'void' } },
-      match_file_items_local: { read: true, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
-      match_file_items_openai: { read: true, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
+      match_file_items_local: { read: false, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
+      match_file_items_openai: { read: false, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
     });
     assert.deepEqual(domain.tables.file_items.hidden, ['local_embedding', 'openai_embedding']);
     assert.deepEqual(noteOn('tables.file_items.columns.local_embedding'), ['hidden: type \'extensions.vector(384)\' is not one the model can read or write (an embedding)']);
@@ -1150,13 +1150,20 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
       assert.match(noteOn(`functions.${name}`)[0], /^security definer without a pinned search_path/, name);
     }
     for (const name of ['create_profile_and_workspace', 'delete_old_file', 'update_updated_at_column']) assert.deepEqual(noteOn(`functions.${name}`).at(-1), 'left out: a trigger function: the database runs it, not a caller');
-    assert.deepEqual(noteOn('functions.delete_messages_including_and_after'), []);
+    assert.deepEqual(noteOn('functions.delete_messages_including_and_after'), [], 'it deletes: no note on its volatility');
     // Two arguments the pull cannot tell, in one note.
     assert.deepEqual(noteOn('functions.create_duplicate_messages_for_new_chat'), [
       'left out: its uuid arguments old_chat_id, new_chat_id, new_user_id take keys of tables the pull cannot tell (no column of those names references one): give "args": { "old_chat_id": { "references": "<table>" }, "new_chat_id": { "references": "<table>" }, "new_user_id": { "references": "<table>" } } in the overrides, "auth.users" for a user id',
     ]);
-    // The searches are PL/pgSQL that nobody marked stable: offered as reads, as their bodies show, with the note that says how to say otherwise.
-    assert.deepEqual([noteOn('functions.match_file_items_local'), noteOn('functions.match_file_items_openai')], [[VOLATILE_READ], [VOLATILE_READ]]);
+    // The searches are PL/pgSQL that nobody marked stable, and their embeddings go by POST, which PostgREST runs
+    // read-only only for a stable function: offered as writes, with the note that says why and how to say otherwise.
+    const byPost =
+      'offered as a function that changes data (volatile, the default when a function does not say stable): its arguments go by POST (an embedding, or a name such as limit), which PostgREST runs read-only only for a stable function. Approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides';
+    assert.deepEqual([noteOn('functions.match_file_items_local'), noteOn('functions.match_file_items_openai')], [[byPost], [byPost]]);
+    // An argument read without its prefix says so.
+    assert.deepEqual(noteOn('functions.delete_messages_including_and_after.args.p_chat_id'), [
+      'a ref of chats: read as chat_id (its name without the prefix); if it takes something else, give "references" in the overrides',
+    ]);
     assert.ok(domain.tables.profiles.hidden.includes('openai_api_key'), 'a secret is hidden');
     assert.deepEqual(['assistants', 'files', 'file_items', 'workspaces'].map((table) => domain.tables[table].ref), ['assistant', 'file', 'fi', 'wor']);
   });
@@ -1261,26 +1268,26 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     assert.match(failed.error.message, /1536/);
   });
 
-  test('MCP (createMcpServer({ embedder })): the search by text over the user\'s files, a read asked about nothing; said to change data in the overrides, it is confirmed first, its values as given', BOUNDED, async (t) => {
+  test('MCP (createMcpServer({ embedder })): the search by text over the user\'s files; a function that changes data by the pull\'s reckoning (its embedding goes by POST) is confirmed first, its values as given', BOUNDED, async (t) => {
     const { client, call, asked } = await mcpSession(t, { domain: pulled.data, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: tester.token, embedder });
     const { tools } = await client.listTools();
-    assert.match(tools.find((tool) => tool.name === 'db_call').description, /- match_file_items_local\(query_embedding: text to search by meaning, match_count\?: integer, file_ids\?: ref of files\) \[reads\]/);
+    assert.match(tools.find((tool) => tool.name === 'db_call').description, /- match_file_items_local\(query_embedding: text to search by meaning, match_count\?: integer, file_ids\?: ref of files\) \[changes data\]/);
     const files = await call('db_read', { table: 'files', columns: ['name'] });
-    const args = { query_embedding: 'light', match_count: 3, file_ids: files.body.rows.map((file) => file.id) };
-    const found = await call('db_call', { function: 'match_file_items_local', args });
+    const found = await call('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', match_count: 3, file_ids: files.body.rows.map((file) => file.id) } });
     assert.equal(found.isError, false);
     assert.deepEqual(ranked(found.body.rows), LIGHT);
-    assert.deepEqual(asked, []);
-
-    const { functions } = pulled.data;
-    const writing = { ...pulled.data, functions: { ...functions, match_file_items_local: { ...functions.match_file_items_local, read: false } } };
-    const held = await mcpSession(t, { domain: writing, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: tester.token, embedder });
-    const heldFiles = await held.call('db_read', { table: 'files', columns: ['name'] });
-    const confirmed = await held.call('db_call', { function: 'match_file_items_local', args: { ...args, file_ids: heldFiles.body.rows.map((file) => file.id) } });
-    assert.deepEqual(ranked(confirmed.body.rows), LIGHT);
     // The question shows each value as the model gave it: a number as a number, a list by its refs.
-    const [first, second] = heldFiles.body.rows.map((file) => file.id);
-    assert.deepEqual(held.asked.map((request) => request.message), [`Run match_file_items_local (it changes data) with query_embedding = "light", match_count = 3, file_ids = ["${first}", "${second}"]?`]);
+    const [first, second] = files.body.rows.map((file) => file.id);
+    assert.deepEqual(asked.map((request) => request.message), [`Run match_file_items_local (it changes data) with query_embedding = "light", match_count = 3, file_ids = ["${first}", "${second}"]?`]);
+
+    // Said to be a read in the overrides, it is asked about nothing.
+    const { functions } = pulled.data;
+    const reading = { ...pulled.data, functions: { ...functions, match_file_items_local: { ...functions.match_file_items_local, read: true } } };
+    const quiet = await mcpSession(t, { domain: reading, url: app.stack.supabaseUrl, apiKey: app.stack.anonKey, accessToken: tester.token, embedder });
+    const quietFiles = await quiet.call('db_read', { table: 'files', columns: ['name'] });
+    const read = await quiet.call('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', match_count: 3, file_ids: quietFiles.body.rows.map((file) => file.id) } });
+    assert.deepEqual(ranked(read.body.rows), LIGHT);
+    assert.deepEqual(quiet.asked, []);
   });
 
   test('the worker\'s /act/execute (createHandler({ embedder }), Node entry, in process): the files, then the search with their refs in the state', BOUNDED, async () => {

@@ -369,7 +369,7 @@ const TABLE_NOTES = [
 
 // The pull's notes on volatile functions whose bodies change no data (web/src/pull/functions.js).
 const VOLATILE_READ =
-  'offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may. If it changes data some way the catalog does not show, say "read": false in the overrides; if it only reads, mark it stable (create or replace function … stable)';
+  'offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may, and a call goes by GET, which PostgREST runs read-only. If it only reads, mark it stable (create or replace function … stable); if it changes data, say "read": false in the overrides';
 
 const FUNCTION_NOTES = [
   { path: 'functions', message: "left out: 1 function of the extension uuid-ossp (uuid_helper): the extension's, not the app's" },

@@ -3,6 +3,7 @@
 // PostgREST root of a Supabase URL.
 import { lexicalEmbedder } from '../embedder.js';
 import { unconfiguredEmbedder } from '../embedder-settings.js';
+import { kitchen } from '../kitchen.js';
 import { AlfredError } from '../errors.js';
 import { MAX_LIMITS } from '../limits.js';
 import { checkedResultLimits } from '../result-limits.js';
@@ -261,7 +262,10 @@ const NO_EMBEDDER = unconfiguredEmbedder(
     "createAct({ embedder }) (createHandler's and createMcpServer's too) the model your rows were embedded with, " +
     'openAIEmbedder({ baseUrl, model, dimensions }), or lexicalEmbedder to rank by shared words on purpose',
 );
-const defaultEmbedder = (domain) => (domain?.name === 'kitchen' ? lexicalEmbedder : NO_EMBEDDER);
+let kitchenText;
+// The package's kitchen, or a copy of it (a worker's domain.json): not any domain named kitchen.
+const isKitchen = (domain) => domain === kitchen || (domain?.name === kitchen.name && JSON.stringify(domain) === (kitchenText ??= JSON.stringify(kitchen)));
+const defaultEmbedder = (domain) => (isKitchen(domain) ? lexicalEmbedder : NO_EMBEDDER);
 
 // createAct's options checked, each refused with `invalid_option` (the
 // domain and the request options are checked by the Act, in the core).

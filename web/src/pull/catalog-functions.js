@@ -16,8 +16,8 @@ const MODES = { i: 'in', o: 'out', b: 'inout', v: 'variadic', t: 'table' };
 // Modes that take a value from the call.
 export const INPUT_MODES = new Set(['in', 'inout', 'variadic']);
 
-// Volatile built-in functions that change no data: a body calling them is
-// still a read.
+// Volatile built-in functions (of pg_catalog, or extensions') that change
+// no data: a body calling them is still a read.
 const HARMLESS_VOLATILE = ['random', 'random_normal', 'gen_random_uuid', 'gen_random_bytes', 'uuid_generate_v1', 'uuid_generate_v1mc', 'uuid_generate_v4', 'clock_timestamp', 'timeofday'];
 
 const FUNCTION_KINDS = new Set(Object.values(KINDS));
@@ -33,12 +33,14 @@ export function functionsQuery(name) {
   // The volatile functions (of any schema) a volatile SQL or PL/pgSQL body
   // names as `name(`, those that change nothing aside: what a body that has
   // no write of its own may still reach. Another schema's are qualified.
-  const volatileCalls = `case when p.provolatile = 'v' and l.lanname in ('sql', 'plpgsql') then
+  // (A quoted name, "logEvent"(…), too; strpos first: the regex per pair is slow.)
+  const volatileCalls = `case when p.provolatile = 'v' and l.lanname in ('sql', 'plpgsql') and p.prosrc <> '' then
       coalesce((select array_agg(distinct case when vn.nspname = ${name} then v.proname::text else vn.nspname || '.' || v.proname end)
         from pg_catalog.pg_proc v join pg_catalog.pg_namespace vn on vn.oid = v.pronamespace
         where v.provolatile = 'v' and v.prokind = 'f' and v.oid <> p.oid
-          and v.proname <> all (array[${HARMLESS_VOLATILE.map((fn) => `'${fn}'`).join(', ')}])
-          and p.prosrc ~* ('\\m' || regexp_replace(v.proname, '\\W', '\\\\\\&', 'g') || '\\s*\\(')), '{}') end`;
+          and not (v.proname = any (array[${HARMLESS_VOLATILE.map((fn) => `'${fn}'`).join(', ')}]) and vn.nspname in ('pg_catalog', 'extensions'))
+          and strpos(lower(p.prosrc), lower(v.proname)) > 0
+          and p.prosrc ~* ('\\m' || regexp_replace(v.proname, '\\W', '\\\\\\&', 'g') || '"?\\s*\\(')), '{}') end`;
   // One type described: its format, kind, and enum values (of the element for an array).
   const described = (oid) => `(select json_build_object(
         'type', format_type(bt.oid, null),
@@ -55,7 +57,7 @@ export function functionsQuery(name) {
       exists (select from aclexplode(p.proacl) acl join pg_catalog.pg_roles r on r.oid = acl.grantee
         where r.rolname = 'supabase_auth_admin' and acl.privilege_type = 'EXECUTE') as auth_hook,
       obj_description(p.oid, 'pg_proc') as description,
-      case when l.lanname in ('sql', 'plpgsql') then p.prosrc end as body,
+      case when l.lanname in ('sql', 'plpgsql') and p.prosrc <> '' then p.prosrc end as body, l.lanname::text as language,
       ${volatileCalls} as volatile_calls,
       (select e.extname from pg_catalog.pg_depend d join pg_catalog.pg_extension e on e.oid = d.refobjid
         where d.classid = 'pg_catalog.pg_proc'::regclass and d.objid = p.oid
@@ -96,14 +98,14 @@ function typeFacts(described) {
 
 // Words of a statement (or a PL/pgSQL command) that changes data, or may:
 // a write, DDL, a lock, a sequence, dynamic SQL (EXECUTE), a called
-// procedure, PERFORM (run for its effects).
-const CHANGING_WORDS = /\b(?:insert|update|delete|merge|truncate|copy|create|drop|alter|grant|revoke|comment|lock|nextval|setval|execute|call|perform|notify|refresh|vacuum|analyze|reindex|cluster|import)\b/i;
+// procedure, PERFORM (run for its effects), a DO block.
+const CHANGING_WORDS = /\b(?:insert|update|delete|merge|truncate|copy|create|drop|alter|grant|revoke|comment|lock|nextval|setval|execute|call|perform|notify|refresh|vacuum|analyze|reindex|cluster|import|do)\b/i;
 
 // A body's text without its comments, string literals (quoted and
 // dollar-quoted) and quoted identifiers, whose words say nothing about what
 // it does.
 function codeOf(body) {
-  return body.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'|"(?:[^"]|"")*"|(\$[A-Za-z_]*\$)[\s\S]*?\1/g, ' ');
+  return body.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|\b[eE]'(?:[^'\\]|\\.|'')*'|'(?:[^']|'')*'|"(?:[^"]|"")*"|(\$[A-Za-z_]*\$)[\s\S]*?\1/g, ' ');
 }
 
 /**
@@ -115,9 +117,12 @@ function codeOf(body) {
  * @example
  * bodyWrites("select json_agg(a) from basejump.accounts a") // false
  */
-export function bodyWrites(body) {
+export function bodyWrites(body, language = 'plpgsql') {
   if (typeof body !== 'string') return null;
-  return CHANGING_WORDS.test(codeOf(body));
+  const code = codeOf(body);
+  // In SQL, SELECT … INTO creates a table (in PL/pgSQL it sets a variable).
+  const creates = language === 'sql' && /\binto\b/i.test(code.replace(/\b(?:insert|merge)\s+into\b/gi, ' '));
+  return creates || CHANGING_WORDS.test(code);
 }
 
 /**
@@ -145,7 +150,7 @@ export function functionFacts(row) {
     authHook: row.auth_hook === true,
     description: row.description ?? null,
     extension: row.extension ?? null,
-    writes: bodyWrites(row.body),
+    writes: bodyWrites(row.body, row.language),
     volatileCalls: row.volatile_calls === null || row.volatile_calls === undefined ? null : textArray(row.volatile_calls),
     returns: { ...typeFacts(row.returns), set: row.returns_set === true, relation: row.returns_table ? { schema: row.returns_schema, table: row.returns_table } : null },
     args,

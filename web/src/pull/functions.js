@@ -138,17 +138,21 @@ function referencesByName(domain, usersTable) {
 }
 
 // The prefixes functions give their arguments to keep them apart from
-// columns (p_chat_id, _user_id, in_account_id).
-const ARGUMENT_PREFIX = /^(?:p_|in_|arg_|_)(?=[a-z])/;
+// columns (p_chat_id, in_account_id), before a name that names a table's
+// key by itself (`<x>_id`, `<x>_ids`): p_id stays p_id.
+const ARGUMENT_PREFIX = /^(?:p|in|arg)_(?=[a-z]\w*_ids?$)/;
+
+/** An argument's name without its prefix (p_chat_id → chat_id), or null when it has none. */
+export const unprefixed = (name) => (ARGUMENT_PREFIX.test(name) ? name.replace(ARGUMENT_PREFIX, '') : null);
 
 // The table whose refs an argument takes, or null: a column of the same name
 // elsewhere references it, or `<x>_id` (`<x>_ids` for a list) names a table
 // `<x>s` keyed by that type, or it is a user id by its name (user_id, …);
 // the name is read without a prefix too (p_chat_id as chat_id).
 function argumentReference(arg, type, list, domain, byName, usersTable) {
-  const bare = arg.name.replace(ARGUMENT_PREFIX, '');
   const found = referenceByName(arg.name, type, list, domain, byName, usersTable);
-  return found ?? (bare === arg.name ? null : referenceByName(bare, type, list, domain, byName, usersTable));
+  const bare = found ? null : unprefixed(arg.name);
+  return found ?? (bare ? referenceByName(bare, type, list, domain, byName, usersTable) : null);
 }
 
 function referenceByName(name, type, list, domain, byName, usersTable) {
@@ -280,21 +284,31 @@ function volatileReads(functions) {
   return reads;
 }
 
-// A volatile function offered as a read (volatileReads), or as one that
-// changes data though its own body has no statement that does.
-function volatileNote(fn, read) {
+// Whether a call's arguments go by POST: a vector (its embedding), or a name
+// PostgREST reserves in a query string (the core's rpc request). PostgREST
+// runs a GET read-only whatever the function is, a POST only for a stable
+// or immutable one.
+const sentByPost = (args) => Object.entries(args).some(([name, config]) => config.type === 'vector' || !usableColumnName(name));
+
+// A volatile function offered as a read (its body reads, and a call goes by
+// GET, so a body that writes after all is refused by the database), or as
+// one that changes data though its own body has no statement that does.
+function volatileNote(fn, read, bodyReads) {
   const path = `functions.${fn.name}`;
+  const stable = 'mark it stable (create or replace function … stable)';
   if (read) {
     return {
       path,
-      message: `offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may. If it changes data some way the catalog does not show, say "read": false in the overrides; if it only reads, mark it stable (create or replace function … stable)`,
+      message: `offered as a read though volatile (the default when a function does not say stable): its body changes no data and calls no function that may, and a call goes by GET, which PostgREST runs read-only. If it only reads, ${stable}; if it changes data, say "read": false in the overrides`,
     };
   }
   const calls = (fn.volatileCalls ?? []).filter((called) => called !== fn.name);
-  const why = calls.length > 0 ? `it calls ${shortList(calls)}, which may` : 'what it calls was not read';
+  const why = bodyReads
+    ? 'its arguments go by POST (an embedding, or a name such as limit), which PostgREST runs read-only only for a stable function'
+    : `its body has no statement that changes data, but ${calls.length > 0 ? `it calls ${shortList(calls)}, which may` : 'what it calls was not read'}`;
   return {
     path,
-    message: `offered as a function that changes data (volatile, the default when a function does not say stable): its body has no statement that changes data, but ${why}. Approval asks before it, and read-only acts and read steps leave it out. If it only reads, mark it stable (create or replace function … stable), or say "read": true in the overrides`,
+    message: `offered as a function that changes data (volatile, the default when a function does not say stable): ${why}. Approval asks before it, and read-only acts and read steps leave it out. If it only reads, ${stable}, or say "read": true in the overrides`,
   };
 }
 
@@ -319,7 +333,7 @@ function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation, read
     if (values) config.values = [...values];
     args[arg.name] = config;
   }
-  const derived = { read: fn.volatility !== 'volatile' || reads.has(fn.name), args, returns: returnsOf(fn, tableOfRelation) };
+  const derived = { read: fn.volatility !== 'volatile' || (reads.has(fn.name) && !sentByPost(args)), args, returns: returnsOf(fn, tableOfRelation) };
   if (fn.description) derived.description = fn.description;
   return derived;
 }
@@ -363,7 +377,11 @@ function offeredFunction(overloads, settings, context) {
   if (exposure || unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, [exposure, unrelated].filter(Boolean).join('; and '))] };
   const returned = returnedTableProblem(fn, spec, settings, context.domain);
   if (returned) return { spec: null, notes, error: returned };
-  if (fn.volatility === 'volatile' && fn.writes === false && settings?.read === undefined) notes.push(volatileNote(fn, spec.read));
+  if (fn.volatility === 'volatile' && fn.writes === false && settings?.read === undefined) notes.push(volatileNote(fn, spec.read, context.reads.has(fn.name)));
+  for (const [arg, config] of Object.entries(spec.args)) {
+    const bare = config.references && settings?.args?.[arg]?.references === undefined ? unprefixed(arg) : null;
+    if (bare) notes.push({ path: `functions.${fn.name}.args.${arg}`, message: `a ref of ${config.references}: read as ${bare} (its name without the prefix); if it takes something else, give "references" in the overrides` });
+  }
   for (const [arg, config] of Object.entries(spec.args)) {
     const note = config.type === 'vector' && config.dimensions === undefined ? sizeVector(fn.name, arg, spec.args, context.vectorSizes) : null;
     if (note) notes.push(note);
