@@ -46,6 +46,8 @@ const NOT_CODES = new Set([
   // The platform's schemas the pull does not search for tables function arguments name, and such an argument.
   'information_schema', 'supabase_functions', 'supabase_migrations', 'graphql_public', 'pgsodium_masks', 'alfred_auth',
   'invitation_id', 'invitation_ids',
+  // PostgreSQL's volatile functions that change no data (a read's body may call them).
+  'random_normal', 'gen_random_uuid', 'gen_random_bytes', 'uuid_generate_v1', 'uuid_generate_v1mc', 'uuid_generate_v4', 'clock_timestamp', 'pg_catalog',
   // MCP 2026-07-28 and RFC 9728 words.
   'input_required', 'authorization_servers', 'resource_name',
   // A workerd compatibility flag (scripts/serve-worker.mjs).
