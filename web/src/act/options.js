@@ -263,8 +263,16 @@ const NO_EMBEDDER = unconfiguredEmbedder(
     'openAIEmbedder({ baseUrl, model, dimensions }), or lexicalEmbedder to rank by shared words on purpose',
 );
 let kitchenText;
+// Per domain object: a worker makes an act per request with the same domain.
+const kitchenCopies = new WeakMap();
 // The package's kitchen, or a copy of it (a worker's domain.json): not any domain named kitchen.
-const isKitchen = (domain) => domain === kitchen || (domain?.name === kitchen.name && JSON.stringify(domain) === (kitchenText ??= JSON.stringify(kitchen)));
+function isKitchen(domain) {
+  if (domain === kitchen) return true;
+  if (domain?.name !== kitchen.name || typeof domain !== 'object') return false;
+  let same = kitchenCopies.get(domain);
+  if (same === undefined) kitchenCopies.set(domain, (same = JSON.stringify(domain) === (kitchenText ??= JSON.stringify(kitchen))));
+  return same;
+}
 const defaultEmbedder = (domain) => (isKitchen(domain) ? lexicalEmbedder : NO_EMBEDDER);
 
 // createAct's options checked, each refused with `invalid_option` (the
