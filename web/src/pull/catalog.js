@@ -53,8 +53,8 @@ const triggersQuery = (name) => `select c.relname as table_name,
       where n.nspname = ${name} and not t.tgisinternal
       group by c.relname order by c.relname`;
 
-// The NOT NULL columns without a default (nor identity, nor generated) of
-// each table: PostgREST's description names every NOT NULL column required
+// The NOT NULL columns without a default (nor identity, nor generated, nor
+// of a domain type that has one) of each table: PostgREST's description names every NOT NULL column required
 // and leaves out a default that is a JSON array or object ('{}' on a text[]
 // or jsonb), so only the catalog tells which must be given.
 const withoutDefaultQuery = (name) => `select c.relname as table_name, array_agg(a.attname::text order by a.attnum) as columns
@@ -62,6 +62,7 @@ const withoutDefaultQuery = (name) => `select c.relname as table_name, array_agg
       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where n.nspname = ${name} and c.relkind in ('r', 'p', 'f') and a.attnum > 0 and not a.attisdropped
         and a.attnotnull and not a.atthasdef and a.attidentity = '' and a.attgenerated = ''
+        and not exists (select from pg_catalog.pg_type t where t.oid = a.atttypid and t.typdefault is not null)
       group by c.relname order by c.relname`;
 
 /**
