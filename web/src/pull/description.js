@@ -76,10 +76,10 @@ export const isPostgrestDescription = (spec) =>
  * `{ name, isView, catalog, columns: [{ name, format, type, values, note,
  * notNull, hasDefault, defaultKnown, default, primaryKey, references,
  * usersReference, outside, grants }], keys }`. `hasDefault` is the
- * catalog's where it was read (`defaultKnown`), else the description's. `catalog` is the table's catalog facts, or null
- * without them. `references` is the foreign key PostgREST describes
- * (`{ table, column }`), or, with the catalog, one into the exposed schema
- * it does not; `usersReference` is true for a column that references
+ * catalog's where it was read (`defaultKnown`), else the description's.
+ * `catalog` is the table's catalog facts, or null without them.
+ * `references` is the foreign key PostgREST describes (`{ table, column }`),
+ * or, with the catalog, one into the exposed schema it does not; `usersReference` is true for a column that references
  * auth.users, and `outside` the target (`{ schema, table, column }`) of one
  * into another schema (only the catalog tells), and `grants` what column
  * privileges take away (`{ select, insert, update }`, false where they
