@@ -1134,14 +1134,18 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
   test('the pull with no overrides: match_file_items_local offered with its vector argument, the embeddings hidden, definer and trigger functions left out with notes', BOUNDED, () => {
     const { data: domain, notes } = pulled;
     const noteOn = (path) => notes.filter((note) => note.path === path).map((note) => note.message);
-    const search = { type: 'vector', required: true };
+    // Each search's size is the one of the column its body compares the argument with (local 384, OpenAI's 1536).
+    const search = (dimensions) => ({ type: 'vector', dimensions, required: true });
     assert.deepEqual(domain.functions, {
       // p_user_id and p_chat_id read without their prefix: a user id, and a chat's key.
       delete_message_including_and_after: { read: false, args: DELETE_AFTER_ARGS, returns: { type: 'void' } },
       delete_messages_including_and_after: { read: false, args: DELETE_AFTER_ARGS, returns: { type: 'void' } },
-      match_file_items_local: { read: false, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
-      match_file_items_openai: { read: false, args: { query_embedding: search, match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
+      match_file_items_local: { read: false, args: { query_embedding: search(384), match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
+      match_file_items_openai: { read: false, args: { query_embedding: search(1536), match_count: { type: 'integer' }, file_ids: { type: 'uuid[]', references: 'files' } }, returns: { type: 'json', set: true } },
     });
+    assert.deepEqual(noteOn('functions.match_file_items_local.args.query_embedding.dimensions'), [
+      "384: the size of the vector column its body compares it with (file_items.local_embedding: file_items.local_embedding is vector(384)); a function's argument carries none in the catalog, and an embedder of another size is refused before any request",
+    ]);
     assert.deepEqual(domain.tables.file_items.hidden, ['local_embedding', 'openai_embedding']);
     assert.deepEqual(noteOn('tables.file_items.columns.local_embedding'), ['hidden: type \'extensions.vector(384)\' is not one the model can read or write (an embedding)']);
     assert.deepEqual(domain.tables.file_items.columns.file_id, { type: 'uuid', required: true, references: 'files' });
@@ -1247,16 +1251,22 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     assert.match(failed.error.message, /no embedder was given.*createAct\(\{ embedder \}\).*openAIEmbedder.*lexicalEmbedder/);
   });
 
-  test('an embedder of another size (the lexical one, 1536 numbers): the database refuses the call, and the model reads it with no hint', BOUNDED, async () => {
+  test('an embedder of another size (the lexical one, 1536 numbers): refused before any request, the pull having read the size from the body; without it, the database refuses the call and the model reads it with no hint', BOUNDED, async () => {
     const act = core.createAct({ supabase: tester.supabase, domain: pulled.data, embedder: lexicalEmbedder });
-    const files = await myFiles(act);
-    const failed = await act.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', file_ids: files.map((file) => file.id) } });
+    const early = await act.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light' } });
+    assert.deepEqual([early.error?.code, early.query.source], ['embedding_failed', 'none']);
+    assert.match(early.error.message, /384/);
+    const { functions } = pulled.data;
+    const unsized = { ...pulled.data, functions: { ...functions, match_file_items_local: { ...functions.match_file_items_local, args: { ...functions.match_file_items_local.args, query_embedding: { type: 'vector', required: true } } } } };
+    const late = core.createAct({ supabase: tester.supabase, domain: unsized, embedder: lexicalEmbedder });
+    const files = await myFiles(late);
+    const failed = await late.execute('db_call', { function: 'match_file_items_local', args: { query_embedding: 'light', file_ids: files.map((file) => file.id) } });
     const error = refused(failed, 'bad_request');
     assert.deepEqual([error.message, error.hint], ['calling match_file_items_local failed: different vector dimensions 384 and 1536', '']);
   });
 
   test('an embedder of another size is refused before any request, naming the argument\'s size and the embedder\'s', BOUNDED, async () => {
-    // A function's argument carries no size in the catalog (vector(384) is vector there): the overrides give it.
+    // A function's argument carries no size in the catalog (vector(384) is vector there): the overrides may give it.
     const sized = await app.pull({ functions: { match_file_items_local: { args: { query_embedding: { dimensions: 384 } } } } });
     assert.equal(sized.error, null);
     assert.deepEqual(sized.data.functions.match_file_items_local.args.query_embedding, { type: 'vector', dimensions: 384, required: true });

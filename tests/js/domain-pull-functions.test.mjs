@@ -400,7 +400,7 @@ const FUNCTION_NOTES = [
   },
   {
     path: 'functions.match_documents.args.query_embedding.dimensions',
-    message: "3: the size of the schema's vector columns (documents.embedding); a function's argument carries none in the catalog, and an embedder of another size is refused before any request",
+    message: "3: the size of the vector column its body compares it with (d.embedding: documents.embedding is vector(3)); a function's argument carries none in the catalog, and an embedder of another size is refused before any request",
   },
   { path: 'functions.pick_project', message: VOLATILE_READ },
   {
@@ -573,6 +573,7 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
       extension: null,
       writes: false,
       volatileCalls: [],
+      compared: null,
       returns: { type: 'json', kind: 'base', set: false, relation: null },
       args: [
         { name: 'account_id', mode: 'in', type: 'uuid', kind: 'base', hasDefault: false },
@@ -586,6 +587,9 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
     { type: 'record', kind: 'pseudo', set: true, relation: null },
     [['project_id', 'table', 'uuid'], ['documents', 'table', 'bigint']],
   ]);
+  // The columns a body compares a vector argument with, as written (the alias too): the argument's size comes from them.
+  assert.deepEqual(byName('match_documents')[0].compared, { query_embedding: ['d.embedding'] });
+  assert.equal(catalogFactsProblem({ ...facts, functions: [{ ...facts.functions[0], compared: ['x'] }] }), 'functions[0].compared must be an object of argument → names, or null');
   assert.deepEqual(byName('match_documents')[0].returns, { type: 'documents', kind: 'composite', set: true, relation: { schema: 'public', table: 'documents' } });
   assert.deepEqual(byName('count_projects')[0].args, [{ name: 'status', mode: 'in', type: 'project_status', kind: 'enum', values: ['active', 'paused', 'archived'], hasDefault: false }]);
   assert.deepEqual(byName('tag_all')[0].args, [{ name: 'tags', mode: 'variadic', type: 'text[]', kind: 'base', hasDefault: false }]);

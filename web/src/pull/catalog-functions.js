@@ -125,6 +125,30 @@ export function bodyWrites(body, language = 'plpgsql') {
   return creates || CHANGING_WORDS.test(code);
 }
 
+// pgvector's distance operators, bare or as operator(extensions.<=>), between
+// two names (a column, an argument).
+const DISTANCE = /([A-Za-z_][\w.]*)\s*(?:<=>|<->|<#>|<\+>|operator\s*\(\s*(?:\w+\.)?(?:<=>|<->|<#>|<\+>)\s*\))\s*([A-Za-z_][\w.]*)/gi;
+
+/**
+ * The names a body compares each of `vectorArgs` with by a distance
+ * operator (`file_items.local_embedding <=> query_embedding`): `{ [arg]:
+ * [name, …] }`, the names as written; null for no body or none compared.
+ *
+ * @example
+ * comparedNames('order by file_items.local_embedding <=> query_embedding', ['query_embedding']) // { query_embedding: ['file_items.local_embedding'] }
+ */
+export function comparedNames(body, vectorArgs) {
+  if (typeof body !== 'string' || vectorArgs.length === 0) return null;
+  const out = {};
+  const last = (name) => name.split('.').at(-1);
+  for (const [, left, right] of codeOf(body).matchAll(DISTANCE)) {
+    for (const [arg, other] of [[last(right), left], [last(left), right]]) {
+      if (vectorArgs.includes(arg) && last(other) !== arg) out[arg] = [...new Set([...(out[arg] ?? []), other])];
+    }
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
 /**
  * One function of the catalog's rows as facts: `{ name, kind, volatility,
  * securityDefiner, searchPathPinned, executable, authHook, description, extension,
@@ -135,6 +159,7 @@ export function bodyWrites(body, language = 'plpgsql') {
  * bodyWrites of a SQL or PL/pgSQL body, null for another language.
  * `volatileCalls`: for a volatile SQL or PL/pgSQL function, the volatile
  * functions its body names (random() and the like aside), else null.
+ * `compared`: comparedNames of its vector arguments.
  */
 export function functionFacts(row) {
   const args = (parsedJson(row.args) ?? []).map((arg) => ({ name: String(arg.name ?? ''), mode: MODES[arg.mode] ?? 'in', ...typeFacts(arg.type), hasDefault: false }));
@@ -152,6 +177,7 @@ export function functionFacts(row) {
     extension: row.extension ?? null,
     writes: bodyWrites(row.body, row.language),
     volatileCalls: row.volatile_calls === null || row.volatile_calls === undefined ? null : textArray(row.volatile_calls),
+    compared: comparedNames(row.body, inputs.filter((arg) => arg.type === 'vector' || arg.type.endsWith('.vector')).map((arg) => arg.name)),
     returns: { ...typeFacts(row.returns), set: row.returns_set === true, relation: row.returns_table ? { schema: row.returns_schema, table: row.returns_table } : null },
     args,
   };
@@ -171,6 +197,8 @@ export function functionFactsProblem(functions) {
     if (fn.executable !== null && typeof fn.executable !== 'boolean') return `${at}.executable must be true, false or null`;
     if (fn.authHook !== undefined && typeof fn.authHook !== 'boolean') return `${at}.authHook must be true or false`;
     if (fn.writes !== undefined && fn.writes !== null && typeof fn.writes !== 'boolean') return `${at}.writes must be true, false or null`;
+    const names = (list) => Array.isArray(list) && list.every((name) => typeof name === 'string');
+    if (fn.compared !== undefined && fn.compared !== null && !(isObject(fn.compared) && Object.values(fn.compared).every(names))) return `${at}.compared must be an object of argument → names, or null`;
     if (fn.volatileCalls !== undefined && fn.volatileCalls !== null && !(Array.isArray(fn.volatileCalls) && fn.volatileCalls.every((name) => typeof name === 'string'))) return `${at}.volatileCalls must be a list of function names or null`;
     if (!isType(fn.returns) || typeof fn.returns.set !== 'boolean') return `${at}.returns must be { type, kind, set, relation }`;
     if (!Array.isArray(fn.args)) return `${at}.args must be a list`;

@@ -383,7 +383,7 @@ function offeredFunction(overloads, settings, context) {
     if (bare) notes.push({ path: `functions.${fn.name}.args.${arg}`, message: `a ref of ${config.references}: read as ${bare} (its name without the prefix); if it takes something else, give "references" in the overrides` });
   }
   for (const [arg, config] of Object.entries(spec.args)) {
-    const note = config.type === 'vector' && config.dimensions === undefined ? sizeVector(fn.name, arg, spec.args, context.vectorSizes) : null;
+    const note = config.type === 'vector' && config.dimensions === undefined ? sizeVector(fn.name, arg, spec.args, context.vectorSizes, fn.compared?.[arg]) : null;
     if (note) notes.push(note);
   }
   return { spec, notes };
@@ -401,12 +401,32 @@ function vectorSizes(description) {
   return sizes;
 }
 
+// The sizes (entries of `sizes`) of the vector columns `names` are, as a
+// body writes them: `file_items.local_embedding` exactly, else by the column
+// alone (`d.embedding`, `local_embedding`).
+function sizesNamed(names, sizes) {
+  const entries = Object.entries(sizes);
+  const exact = entries.filter(([, columns]) => columns.some((column) => names.includes(column)));
+  if (exact.length > 0) return exact;
+  const column = (name) => name.split('.').at(-1);
+  const bare = names.map(column);
+  return entries.filter(([, columns]) => columns.some((name) => bare.includes(column(name))));
+}
+
 // A vector argument's size, which the catalog does not keep (vector(384) is
-// vector there): the one size of the schema's vector columns, written into
-// `args` with a note; several sizes make a note asking for it; none, nothing.
-function sizeVector(name, arg, args, sizes) {
-  const known = Object.entries(sizes);
+// vector there): the size of the vector columns its body compares it with
+// (`compared`), else the one size of the schema's vector columns, written
+// into `args` with a note; several sizes make a note asking for it; none,
+// nothing.
+function sizeVector(name, arg, args, sizes, compared = []) {
   const path = `functions.${name}.args.${arg}.dimensions`;
+  const named = sizesNamed(compared, sizes);
+  if (named.length === 1) {
+    const [[size, columns]] = named;
+    args[arg] = { type: 'vector', dimensions: Number(size), ...args[arg] };
+    return { path, message: `${size}: the size of the vector column its body compares it with (${compared.join(', ')}: ${columns.join(', ')} is vector(${size})); a function's argument carries none in the catalog, and an embedder of another size is refused before any request` };
+  }
+  const known = Object.entries(sizes);
   if (known.length === 1) {
     const [[size, columns]] = known;
     args[arg] = { type: 'vector', dimensions: Number(size), ...args[arg] };
