@@ -79,6 +79,9 @@ export function functionsQuery(name) {
     order by p.proname, p.oid`;
 }
 
+/** Whether `list` is a list of names (strings), as the facts' name lists are. */
+export const isNameList = (list) => Array.isArray(list) && list.every((name) => typeof name === 'string');
+
 /** A text[] as node-postgres and PGlite give it (an array); '{a,b}' text is read too. */
 export function textArray(value) {
   if (Array.isArray(value)) return value.map(String);
@@ -197,9 +200,8 @@ export function functionFactsProblem(functions) {
     if (fn.executable !== null && typeof fn.executable !== 'boolean') return `${at}.executable must be true, false or null`;
     if (fn.authHook !== undefined && typeof fn.authHook !== 'boolean') return `${at}.authHook must be true or false`;
     if (fn.writes !== undefined && fn.writes !== null && typeof fn.writes !== 'boolean') return `${at}.writes must be true, false or null`;
-    const names = (list) => Array.isArray(list) && list.every((name) => typeof name === 'string');
-    if (fn.compared !== undefined && fn.compared !== null && !(isObject(fn.compared) && Object.values(fn.compared).every(names))) return `${at}.compared must be an object of argument → names, or null`;
-    if (fn.volatileCalls !== undefined && fn.volatileCalls !== null && !(Array.isArray(fn.volatileCalls) && fn.volatileCalls.every((name) => typeof name === 'string'))) return `${at}.volatileCalls must be a list of function names or null`;
+    if (fn.compared !== undefined && fn.compared !== null && !(isObject(fn.compared) && Object.values(fn.compared).every(isNameList))) return `${at}.compared must be an object of argument → names, or null`;
+    if (fn.volatileCalls !== undefined && fn.volatileCalls !== null && !isNameList(fn.volatileCalls)) return `${at}.volatileCalls must be a list of function names or null`;
     if (!isType(fn.returns) || typeof fn.returns.set !== 'boolean') return `${at}.returns must be { type, kind, set, relation }`;
     if (!Array.isArray(fn.args)) return `${at}.args must be a list`;
     for (const arg of fn.args) {

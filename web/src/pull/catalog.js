@@ -9,7 +9,7 @@
 // caller supplies (node-postgres, PGlite, a server of its own), so this
 // module does no I/O of its own and runs in every runtime. The rules that
 // read these facts are in docs/own-schema.md and docs/functions.md.
-import { functionFacts, functionFactsProblem, functionsQuery, textArray } from './catalog-functions.js';
+import { functionFacts, functionFactsProblem, functionsQuery, isNameList, textArray } from './catalog-functions.js';
 
 const RELATION_KINDS = { r: 'table', p: 'table', v: 'view', m: 'view', f: 'table' };
 const COMMANDS = new Set(['ALL', 'SELECT', 'INSERT', 'UPDATE', 'DELETE']);
@@ -54,9 +54,10 @@ const triggersQuery = (name) => `select c.relname as table_name,
       group by c.relname order by c.relname`;
 
 // The NOT NULL columns without a default (nor identity, nor generated, nor
-// of a domain type that has one) of each table: PostgREST's description names every NOT NULL column required
-// and leaves out a default that is a JSON array or object ('{}' on a text[]
-// or jsonb), so only the catalog tells which must be given.
+// of a domain type that has one) of each table: PostgREST's description
+// names every NOT NULL column required and leaves out a default that is a
+// JSON array or object ('{}' on a text[] or jsonb), so only the catalog
+// tells which must be given.
 const withoutDefaultQuery = (name) => `select c.relname as table_name, array_agg(a.attname::text order by a.attnum) as columns
       from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid
       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
@@ -181,7 +182,6 @@ async function rowsOf(query, sql) {
   if (!Array.isArray(rows)) throw new TypeError('query(sql) must resolve to the rows, or to { rows }');
   return rows;
 }
-
 
 // The authenticated role's privileges on each table, and its column grants
 // as far as they take away from the table's (false where the role may read,
@@ -320,9 +320,9 @@ export function catalogFactsProblem(facts) {
     for (const grants of Object.values(table.columnGrants ?? {})) {
       if (!isObject(grants) || !['select', 'insert', 'update'].every((what) => typeof grants[what] === 'boolean')) return `${at}.columnGrants: each is { select, insert, update }, true or false`;
     }
-    const uniqueIndex = (u) => isObject(u) && Array.isArray(u.columns) && u.columns.every((c) => typeof c === 'string') && (u.expressions === null || typeof u.expressions === 'string') && typeof u.partial === 'boolean';
+    const uniqueIndex = (u) => isObject(u) && isNameList(u.columns) && (u.expressions === null || typeof u.expressions === 'string') && typeof u.partial === 'boolean';
     if (table.uniques !== undefined && !(Array.isArray(table.uniques) && table.uniques.every(uniqueIndex))) return `${at}.uniques must be a list of { columns, expressions, partial }`;
-    if (table.withoutDefault !== undefined && !(Array.isArray(table.withoutDefault) && table.withoutDefault.every((c) => typeof c === 'string'))) return `${at}.withoutDefault must be a list of column names`;
+    if (table.withoutDefault !== undefined && !isNameList(table.withoutDefault)) return `${at}.withoutDefault must be a list of column names`;
     if (table.triggers !== undefined && !(isObject(table.triggers) && typeof table.triggers.beforeInsert === 'boolean' && typeof table.triggers.beforeUpdate === 'boolean')) return `${at}.triggers must be { beforeInsert, beforeUpdate }`;
     for (const target of Object.values(table.references ?? {})) {
       if (!isObject(target) || typeof target.schema !== 'string' || typeof target.table !== 'string') return `${at}.references: each is { schema, table, column }`;
