@@ -175,7 +175,7 @@ create function public.create_project(account_id uuid, name text) returns uuid l
   insert into public.projects (account_id, name) values (account_id, name) returning id;
 $$;
 
-create function public.lookup_thing(thing_id uuid) returns json language sql stable as $$ select json_build_object('id', thing_id) $$;
+create function public.lookup_thing(thing_id uuid) returns json language sql stable as $$ select json_build_object('id', p.id) from public.projects p where p.id = thing_id $$;
 
 create function public.search_projects(query text) returns setof public.projects language sql stable as $$
   select * from public.projects where name ilike '%' || query || '%'
@@ -206,7 +206,7 @@ $$;
 revoke execute on function public.purge_archived() from public, anon, authenticated;
 
 -- Revoked from authenticated alone: PUBLIC's grant still lets it execute.
-create function public.storage_used() returns bigint language sql stable as $$ select 42::bigint $$;
+create function public.storage_used() returns bigint language sql stable as $$ select count(*) from public.documents $$;
 revoke execute on function public.storage_used() from authenticated;
 
 -- An auth hook as Supabase's guide writes it, PUBLIC's grant forgotten: authenticated may still execute it.
@@ -574,6 +574,7 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
       writes: false,
       volatileCalls: [],
       compared: null,
+      tableless: null,
       returns: { type: 'json', kind: 'base', set: false, relation: null },
       args: [
         { name: 'account_id', mode: 'in', type: 'uuid', kind: 'base', hasDefault: false },
@@ -592,6 +593,9 @@ test('the catalog facts of functions: kinds, volatility, definer and search_path
   assert.equal(catalogFactsProblem({ ...facts, functions: [{ ...facts.functions[0], compared: ['x'] }] }), 'functions[0].compared must be an object of argument → names, or null');
   assert.deepEqual(byName('match_documents')[0].returns, { type: 'documents', kind: 'composite', set: true, relation: { schema: 'public', table: 'documents' } });
   assert.deepEqual(byName('count_projects')[0].args, [{ name: 'status', mode: 'in', type: 'project_status', kind: 'enum', values: ['active', 'paused', 'archived'], hasDefault: false }]);
+  // A body that reads and writes no table: the functions it calls (a helper's, unless they are the app's own).
+  assert.deepEqual(byName('tag_all')[0].tableless, ['cardinality']);
+  assert.equal(catalogFactsProblem({ ...facts, functions: [{ ...facts.functions[0], tableless: 'x' }] }), 'functions[0].tableless must be a list of names, or null');
   assert.deepEqual(byName('tag_all')[0].args, [{ name: 'tags', mode: 'variadic', type: 'text[]', kind: 'base', hasDefault: false }]);
   assert.deepEqual(byName('handle_webhook')[0].args, [{ name: '', mode: 'in', type: 'json', kind: 'base', hasDefault: false }]);
   assert.deepEqual(

@@ -45,7 +45,7 @@ const NOT_CODES = new Set([
   'pg_surgery', 'pg_trgm', 'pg_visibility', 'pg_walinspect', 'tsm_system_rows', 'tsm_system_time', 'uuid_ossp',
   // The platform's schemas the pull does not search for tables function arguments name, and such an argument.
   'information_schema', 'supabase_functions', 'supabase_migrations', 'graphql_public', 'pgsodium_masks', 'alfred_auth',
-  'invitation_id', 'invitation_ids', 'query_embedding', 'local_embedding',
+  'invitation_id', 'invitation_ids', 'query_embedding', 'local_embedding', 'regexp_replace', 'team_id',
   // PostgreSQL's volatile functions that change no data (a read's body may call them).
   'random_normal', 'gen_random_uuid', 'gen_random_bytes', 'uuid_generate_v1', 'uuid_generate_v1mc', 'uuid_generate_v4', 'clock_timestamp', 'pg_catalog',
   // MCP 2026-07-28 and RFC 9728 words.

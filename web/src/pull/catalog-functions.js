@@ -128,6 +128,27 @@ export function bodyWrites(body, language = 'plpgsql') {
   return creates || CHANGING_WORDS.test(code);
 }
 
+// Words of a body that reads or writes a table: FROM and JOIN (a FROM in
+// trim(), extract() or substring() counts too: the safe side), a table or
+// SELECT INTO, and every changing word.
+const TABLE_WORDS = /\b(?:from|join|into|table)\b/i;
+
+/**
+ * For a SQL or PL/pgSQL body that reads and writes no table (a helper:
+ * slugify(), nanoid()), the names of the functions it calls, lower-case as
+ * written (`extensions.gen_random_bytes`); null for any other body.
+ *
+ * @example
+ * tablelessCalls("select lower(regexp_replace(value, '[^a-z]+', '-', 'g'))") // ['lower', 'regexp_replace']
+ */
+export function tablelessCalls(body) {
+  // A call by a quoted name ("logSearch"(…)) is not seen in the code: not a helper.
+  if (typeof body !== 'string' || /"(?:[^"]|"")*"\s*\(/.test(body)) return null;
+  const code = codeOf(body);
+  if (TABLE_WORDS.test(code) || CHANGING_WORDS.test(code)) return null;
+  return [...new Set([...code.matchAll(/([A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*)?)\s*\(/g)].map((match) => match[1].toLowerCase()))];
+}
+
 // pgvector's distance operators, bare or as operator(extensions.<=>), between
 // two names (a column, an argument).
 const DISTANCE = /([A-Za-z_][\w.]*)\s*(?:<=>|<->|<#>|<\+>|operator\s*\(\s*(?:\w+\.)?(?:<=>|<->|<#>|<\+>)\s*\))\s*([A-Za-z_][\w.]*)/gi;
@@ -162,7 +183,8 @@ export function comparedNames(body, vectorArgs) {
  * bodyWrites of a SQL or PL/pgSQL body, null for another language.
  * `volatileCalls`: for a volatile SQL or PL/pgSQL function, the volatile
  * functions its body names (random() and the like aside), else null.
- * `compared`: comparedNames of its vector arguments.
+ * `compared`: comparedNames of its vector arguments. `tableless`:
+ * tablelessCalls of its body.
  */
 export function functionFacts(row) {
   const args = (parsedJson(row.args) ?? []).map((arg) => ({ name: String(arg.name ?? ''), mode: MODES[arg.mode] ?? 'in', ...typeFacts(arg.type), hasDefault: false }));
@@ -181,6 +203,7 @@ export function functionFacts(row) {
     writes: bodyWrites(row.body, row.language),
     volatileCalls: row.volatile_calls === null || row.volatile_calls === undefined ? null : textArray(row.volatile_calls),
     compared: comparedNames(row.body, inputs.filter((arg) => arg.type === 'vector' || arg.type.endsWith('.vector')).map((arg) => arg.name)),
+    tableless: tablelessCalls(row.body),
     returns: { ...typeFacts(row.returns), set: row.returns_set === true, relation: row.returns_table ? { schema: row.returns_schema, table: row.returns_table } : null },
     args,
   };
@@ -201,6 +224,7 @@ export function functionFactsProblem(functions) {
     if (fn.authHook !== undefined && typeof fn.authHook !== 'boolean') return `${at}.authHook must be true or false`;
     if (fn.writes !== undefined && fn.writes !== null && typeof fn.writes !== 'boolean') return `${at}.writes must be true, false or null`;
     if (fn.compared !== undefined && fn.compared !== null && !(isObject(fn.compared) && Object.values(fn.compared).every(isNameList))) return `${at}.compared must be an object of argument → names, or null`;
+    if (fn.tableless !== undefined && fn.tableless !== null && !isNameList(fn.tableless)) return `${at}.tableless must be a list of names, or null`;
     if (fn.volatileCalls !== undefined && fn.volatileCalls !== null && !isNameList(fn.volatileCalls)) return `${at}.volatileCalls must be a list of function names or null`;
     if (!isType(fn.returns) || typeof fn.returns.set !== 'boolean') return `${at}.returns must be { type, kind, set, relation }`;
     if (!Array.isArray(fn.args)) return `${at}.args must be a list`;

@@ -57,13 +57,18 @@ const triggersQuery = (name) => `select c.relname as table_name,
 // of a domain type that has one) of each table: PostgREST's description
 // names every NOT NULL column required and leaves out a default that is a
 // JSON array or object ('{}' on a text[] or jsonb), so only the catalog
-// tells which must be given.
+// tells which must be given. A column a BEFORE INSERT row trigger of the
+// table sets (a PL/pgSQL statement new.slug := …) has one in effect.
 const withoutDefaultQuery = (name) => `select c.relname as table_name, array_agg(a.attname::text order by a.attnum) as columns
       from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid
       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where n.nspname = ${name} and c.relkind in ('r', 'p', 'f') and a.attnum > 0 and not a.attisdropped
         and a.attnotnull and not a.atthasdef and a.attidentity = '' and a.attgenerated = ''
         and not exists (select from pg_catalog.pg_type t where t.oid = a.atttypid and t.typdefault is not null)
+        and not exists (select from pg_catalog.pg_trigger tg join pg_catalog.pg_proc p on p.oid = tg.tgfoid
+          join pg_catalog.pg_language l on l.oid = p.prolang and l.lanname = 'plpgsql'
+          where tg.tgrelid = c.oid and not tg.tgisinternal and tg.tgtype::int & 7 = 7 and a.attname ~ '^[a-z_][a-z0-9_]*$'
+            and p.prosrc ~* ('(^|;|\\m(then|else|begin|loop)\\M)\\s*new\\.' || a.attname || '\\s*:?='))
       group by c.relname order by c.relname`;
 
 /**
@@ -367,6 +372,28 @@ const UID = 'auth\\.uid\\(\\)';
  */
 export function policyUserColumns(expression, table) {
   if (typeof expression !== 'string' || expression === '') return [];
+  const text = plainPolicy(expression);
+  const columns = new Set();
+  const take = (operand) => {
+    const [first, second] = operand.split('.');
+    if (second === undefined) columns.add(first);
+    else if (first === table) columns.add(second);
+  };
+  for (const match of text.matchAll(new RegExp(`(?<![\\w$.])(${OPERAND})\\s*=\\s*${UID}`, 'gi'))) take(match[1]);
+  for (const match of text.matchAll(new RegExp(`${UID}\\s*=\\s*(${OPERAND})(?![\\w$.(])`, 'gi'))) take(match[1]);
+  return [...columns];
+}
+
+/**
+ * A policy expression as pg_policies shows it, made plain for matching:
+ * quoted identifiers that need no quotes unquoted, `(select auth.uid())` as
+ * `auth.uid()`, casts dropped, and parentheses around a single operand
+ * removed.
+ *
+ * @example
+ * plainPolicy('((user_id)::text = (( SELECT auth.uid() AS uid))::text)') // '(user_id = auth.uid())'
+ */
+export function plainPolicy(expression) {
   let text = expression
     // Quoted identifiers that need no quotes.
     .replace(/"([a-z_][a-z0-9_$]*)"/g, '$1')
@@ -380,13 +407,5 @@ export function policyUserColumns(expression, table) {
     previous = text;
     text = text.replace(single, '$1');
   }
-  const columns = new Set();
-  const take = (operand) => {
-    const [first, second] = operand.split('.');
-    if (second === undefined) columns.add(first);
-    else if (first === table) columns.add(second);
-  };
-  for (const match of text.matchAll(new RegExp(`(?<![\\w$.])(${OPERAND})\\s*=\\s*${UID}`, 'gi'))) take(match[1]);
-  for (const match of text.matchAll(new RegExp(`${UID}\\s*=\\s*(${OPERAND})(?![\\w$.(])`, 'gi'))) take(match[1]);
-  return [...columns];
+  return text;
 }

@@ -268,12 +268,24 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
     else delete spec.hidden;
     if (Array.isArray(spec.label)) spec.label = spec.label.filter((name) => columns[name]);
     if (Array.isArray(spec.label) && spec.label.length === 0) delete spec.label;
-    const key = spec.key === undefined ? (facts?.columns.some((c) => c.name === 'id') ? ['id'] : []) : [spec.key].flat();
-    const lost = key.filter((name) => !columns[name]);
-    if (lost.length > 0) {
-      spec.key = [];
-      spec.writable = false;
-      notes.push({ path: `tables.${table}.key`, message: `read-only: its key column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} cannot be shown (see ${lost.length > 1 ? 'their notes' : 'its note'})` });
-    }
+    keyShown(table, spec, facts, notes);
+  }
+}
+
+// A table's key once its columns are final: a key column the model cannot
+// see leaves the table keyless and read-only, except a uuid the database
+// draws beside columns that name the row (Midday's users_on_team: user_id,
+// team_id, id), where the others are the key.
+function keyShown(table, spec, facts, notes) {
+  const key = spec.key === undefined ? (facts?.columns.some((c) => c.name === 'id') ? ['id'] : []) : [spec.key].flat();
+  const lost = key.filter((name) => !spec.columns[name]);
+  const surrogate = lost.length === 1 && key.length > 2 ? facts?.columns.find((c) => c.name === lost[0]) : null;
+  if (surrogate?.type === 'uuid' && surrogate.hasDefault && !surrogate.references) {
+    spec.key = key.filter((name) => name !== surrogate.name);
+    notes.push({ path: `tables.${table}.key`, message: `${spec.key.join(', ')}: the rest of its primary key, ${surrogate.name}, is a uuid the database draws, which the model cannot see; a write by these columns is bounded by maxAffected as any other` });
+  } else if (lost.length > 0) {
+    spec.key = [];
+    spec.writable = false;
+    notes.push({ path: `tables.${table}.key`, message: `read-only: its key column${lost.length > 1 ? 's' : ''} ${lost.join(', ')} cannot be shown (see ${lost.length > 1 ? 'their notes' : 'its note'})` });
   }
 }

@@ -177,6 +177,10 @@ function returnsOf(fn, tableOfRelation) {
   const set = returns.set ? { set: true } : {};
   const table = returns.relation ? tableOfRelation(returns.relation) : null;
   if (table) return { table, ...set };
+  // `returns table (name text)` and OUT arguments are named columns, even
+  // one alone: PostgREST sends objects ({ "name": … }), not the values a
+  // `setof text` or `returns bigint` gives.
+  if (fn.args.some((arg) => arg.mode === 'table' || arg.mode === 'out' || arg.mode === 'inout')) return { type: 'json', ...set };
   let type = null;
   if (returns.kind === 'enum') type = 'text';
   else if (returns.type.endsWith('[]') && returns.values) type = 'text[]';
@@ -237,9 +241,28 @@ function unrelatedUuid(spec) {
 
 const leftOut = (name, why) => ({ path: `functions.${name}`, message: `left out: ${why}` });
 
+// The helpers among `functions`: bodies that read and write no table and
+// call no function of the schema but other helpers (slugify(), nanoid(),
+// a score of two values). The model computes such things itself, or has no
+// use for them; each would cost the tool list a description.
+function helpersOf(functions) {
+  const names = new Set(functions.map((fn) => fn.name));
+  // A name is a helper when each of its overloads is.
+  const helpers = new Set([...names].filter((name) => functions.every((fn) => fn.name !== name || Array.isArray(fn.tableless))));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const fn of functions) {
+      const calls = helpers.has(fn.name) ? fn.tableless.map((name) => name.split('.').pop()) : [];
+      if (calls.some((name) => name !== fn.name && names.has(name) && !helpers.has(name))) changed = helpers.delete(fn.name);
+    }
+  }
+  return helpers;
+}
+
 // Why a callable function is not offered unless the overrides opt it in.
-function exposureProblem(fn) {
+function exposureProblem(fn, helpers) {
   const reasons = [];
+  if (helpers.has(fn.name)) reasons.push('a helper: its body reads and writes no table, so it computes what the model can (or draws ids and codes)');
   if (fn.securityDefiner) reasons.push('security definer: runs with its owner\'s rights, so row-level security does not protect what it touches');
   if (fn.executable === false) reasons.push('the authenticated role may not execute it (has_function_privilege), so a signed-in user\'s call would be refused');
   return reasons.length === 0 ? null : `${reasons.join('; and ')}; opt in with functions.${fn.name}.expose: true in the overrides`;
@@ -371,7 +394,7 @@ function offeredFunction(overloads, settings, context) {
   if (problem) return { spec: null, notes: [...notes, leftOut(fn.name, `${problem}${unused}`)] };
   if (settings === null || settings?.expose === false) return { spec: null, notes };
   // Every reason at once: opting in does not help a function whose arguments also keep it out.
-  const exposure = settings?.expose === true ? null : exposureProblem(fn);
+  const exposure = settings?.expose === true ? null : exposureProblem(fn, context.helpers);
   const spec = withOverrides(derivedFunction(fn, context), settings);
   const unrelated = unrelatedUuid(spec);
   if (exposure || unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, [exposure, unrelated].filter(Boolean).join('; and '))] };
@@ -450,7 +473,7 @@ export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, 
   const given = isPlainObject(overrides.functions) ? overrides.functions : {};
   if (!catalog || catalog.functions === undefined) return { functions: {}, notes: unreadNote(catalog, spec, given), error: null };
   const own = catalog.functions.filter((fn) => !fn.extension);
-  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation, vectorSizes: vectorSizes(spec), reads: volatileReads(own) };
+  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation, vectorSizes: vectorSizes(spec), reads: volatileReads(own), helpers: helpersOf(own) };
   const functions = {};
   const notes = extensionNotes(catalog.functions);
   for (const name of [...new Set(own.map((fn) => fn.name))].sort()) {

@@ -19,6 +19,7 @@ import { assignedKeys, keyOf } from './keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
 import { allowedWrites, allowsCreates, decideOwners, ownerNote, rlsNote, signedInOnly, unreadableBecause, usersTableOf, writableOf } from './owners.js';
+import { policyNeeds } from './policy-checks.js';
 import { argumentTables, unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
 import { codes } from '../../dist/error-codes.mjs';
 
@@ -42,6 +43,19 @@ function ownerGrantsNote(column, table) {
   return `the owner column, which every create sets to the signed-in user, and column privileges keep users from giving it: the database refuses every create; grant insert on it (grant insert (${column.name}, …) on ${table.name} to authenticated) or say "writable" without "create" in the overrides`;
 }
 
+// A column the table allows to be NULL, which every create must give all
+// the same because the policies a create must pass need it (a team's key):
+// required, with a note naming the policy's check.
+function requiredByPolicy(table, column, config, notes) {
+  const givenOnCreate = config.writable === undefined || (Array.isArray(config.writable) && config.writable.includes('create'));
+  if (config.required || !givenOnCreate) return;
+  const check = policyNeeds(table, column);
+  if (check === null) return;
+  config.required = true;
+  delete config.nullable;
+  notes.push({ path: `tables.${table.name}.columns.${column}`, message: `required: the table allows NULL, but the row-level security a create must pass needs it (${check})` });
+}
+
 // One table of the domain from its plan (key, owner decision): columns,
 // key, owner, whether the model may write, label; the notes on what it
 // decided go to `notes`.
@@ -52,12 +66,14 @@ function buildTable(plan, usersTables, usersTable, notes) {
   const facts = [];
   for (const column of table.columns) {
     const config = columnConfig(column, plan, usersTables, usersTable);
+    if (config && column.name !== owner) requiredByPolicy(table, column.name, config, notes);
     columns[column.name] = config ?? { type: null };
     const granted = column.name === owner ? ownerGrantsNote(column, table) : grantsNote(column, config, table.catalog?.privileges);
     if (granted) notes.push({ path: `tables.${table.name}.columns.${column.name}`, message: granted });
     facts.push({ name: column.name, config });
   }
-  const access = accessOf(plan, owner);
+  const people = table.columns.filter((c) => c.type === 'uuid' && (c.usersReference || usersTables.has(c.references?.table))).map((c) => c.name);
+  const access = accessOf(plan, owner, people);
   // A write-only table's creates need no key: no key note then.
   for (const note of [access.readable === false ? null : plan.keyNote, ownerNote(table, plan.decision, Boolean(table.catalog)), rlsNote(table, access.writable), access.note]) if (note) notes.push(note);
   const out = { ref: '' };
@@ -76,8 +92,8 @@ function buildTable(plan, usersTables, usersTable, notes) {
 // The table's writes and whether users may read it (writableOf), under the
 // overrides: a given "readable" wins, and so does a given "writable", which
 // keeps a write-only table so while it names creates alone.
-function accessOf({ table, key, given }, owner) {
-  const derived = writableOf(table, key, owner);
+function accessOf({ table, key, given }, owner, people) {
+  const derived = writableOf(table, key, owner, people);
   const spec = isPlainObject(given) ? given : {};
   const writable = Array.isArray(spec.writable) && spec.writable.length === 0 ? false : spec.writable;
   // A given "readable": false takes creates alone, whatever was derived.
@@ -140,7 +156,10 @@ function derivedTables(plans, usersTables, unexposed, notes) {
   for (const [table, plan] of plans) unsorted[table] = buildTable(plan, usersTables, usersTable, notes);
   for (const table of unexposed) unsorted[table.name] = unexposedTableConfig(table);
   const built = Object.fromEntries(Object.keys(unsorted).sort().map((name) => [name, unsorted[name]]));
-  for (const [table, prefix] of Object.entries(refPrefixes(Object.keys(built)))) built[table].ref = prefix;
+  // Without a table of users, other people's refs are user_1, user_2 (the
+  // core's): a table such as user_invites takes another prefix.
+  const people = usersTable === null && !built.users && !built.user ? new Set(['user']) : new Set();
+  for (const [table, prefix] of Object.entries(refPrefixes(Object.keys(built), people))) built[table].ref = prefix;
   for (const [parent, children] of Object.entries(relationsOf(built))) built[parent].relations = children;
   return { built, usersTable };
 }

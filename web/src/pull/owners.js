@@ -170,7 +170,29 @@ const verbs = (writes) => writes.map(({ privilege }) => privilege).join(writes.l
  * row-level security off, all granted ones on a table with an owner); on a
  * table they may not read, creates alone (write-only) where they may insert.
  */
-export function writableOf(table, key, owner) {
+export function writableOf(table, key, owner, people = []) {
+  const derived = derivedWrites(table, key, owner);
+  const open = derived.writable !== false && derived.readable !== false ? openCreates(table, owner, people) : null;
+  if (!open) return derived;
+  const writes = (derived.writable === true ? WRITES.map(({ write }) => write) : derived.writable).filter((write) => write !== 'create');
+  return { writable: writes.length > 0 ? writes : false, note: { path: `tables.${table.name}.writable`, message: open } };
+}
+
+// Why creates are left out of a table whose rows name users, though its
+// policies let them in: a permissive create policy that checks nothing
+// (WITH CHECK (true)) and no owner column the act sets. A model could then
+// add any user, the signed-in one too, to a team or a row of others (a
+// membership table such as Midday's users_on_team). Null otherwise.
+function openCreates(table, owner, people) {
+  if (owner || people.length === 0 || !table.catalog?.rls) return null;
+  const creates = table.catalog.policies.filter((p) => (p.command === 'INSERT' || p.command === 'ALL') && appliesToUsers(p));
+  if (creates.some((p) => !p.permissive)) return null;
+  const checksNothing = (p) => /^[(\s]*true[)\s]*$/i.test(p.check ?? (p.command === 'ALL' ? p.using ?? '' : ''));
+  if (!creates.some(checksNothing)) return null;
+  return `no creates: a row-level security policy lets any signed-in user add any row (WITH CHECK (true)), and its rows name users (${list(people)}), so a create could add anyone, the user too, to rows of others; a function of the app may make its rows ("writable" in the overrides wins)`;
+}
+
+function derivedWrites(table, key, owner) {
   const path = `tables.${table.name}`;
   const readOnly = (message) => ({ writable: false, note: { path: `${path}.writable`, message: `read-only: ${message}` } });
   const { granted, allowed } = allowedWrites(table);

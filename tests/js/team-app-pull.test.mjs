@@ -1,0 +1,187 @@
+// A team app in Midday's shape (a membership table read by a security
+// definer function in a private schema, team columns the schema lets be
+// NULL, a trigger that fills a slug in, functions returning a one-column
+// table), pulled and used on the real local stack: the team column every
+// create must give is required, the slug is not, a one-column table comes
+// back as the objects PostgREST sends, and invitations do not take the
+// people's `user` refs (docs/own-schema.md, "Columns the policies need").
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { catalogFacts } from '../../web/src/pull/catalog.js';
+import { loadCore, pullDomain } from '../../web/src/index.node.js';
+import { ADA, pulledDomain, sharedSqlStack } from './support/sql-stack.mjs';
+
+const BEN = { id: 'b2f0ed00-0000-4000-8000-00000000000b', email: 'ben@example.com' };
+const CAROL = { id: 'c3f0ed00-0000-4000-8000-00000000000c', email: 'carol@example.com' };
+const TEAM_A = 'a0000000-0000-4000-8000-00000000000a';
+const TEAM_B = 'b0000000-0000-4000-8000-00000000000b';
+
+const SQL = `
+insert into auth.users (id, email) values ('${ADA.id}', '${ADA.email}'), ('${BEN.id}', '${BEN.email}'), ('${CAROL.id}', '${CAROL.email}');
+create schema private;
+create table public.teams (id uuid primary key default gen_random_uuid(), name text not null);
+create table public.users_on_team (
+  id uuid not null default gen_random_uuid(),
+  user_id uuid not null references auth.users (id),
+  team_id uuid not null references public.teams (id),
+  role text,
+  primary key (user_id, team_id, id)
+);
+create function private.my_teams() returns setof uuid language sql stable security definer set search_path = public
+  as $$ select team_id from public.users_on_team where user_id = auth.uid() $$;
+grant usage on schema private to authenticated;
+alter table public.teams enable row level security;
+alter table public.users_on_team enable row level security;
+create policy "team read" on public.teams for select to authenticated using (id in (select private.my_teams()));
+create policy "members read" on public.users_on_team for select to authenticated using (team_id in (select private.my_teams()));
+-- Midday's: any signed-in user may add any membership.
+create policy "members insert" on public.users_on_team for insert to authenticated with check (true);
+create policy "members delete" on public.users_on_team for delete to authenticated using (team_id in (select private.my_teams()));
+
+create table public.projects (id uuid primary key default gen_random_uuid(), team_id uuid references public.teams (id), name text not null,
+  created_at timestamptz not null default now());
+alter table public.projects enable row level security;
+create policy "projects" on public.projects for all to authenticated
+  using (team_id in (select private.my_teams())) with check (team_id in (select private.my_teams()));
+
+-- A team column the one create policy needs through EXISTS, and one a second permissive policy lets be empty.
+create table public.notes (id bigint generated always as identity primary key, team_id uuid references public.teams (id), body text not null);
+alter table public.notes enable row level security;
+create policy "notes read" on public.notes for select to authenticated using (exists (select 1 from public.users_on_team m where m.team_id = notes.team_id and m.user_id = auth.uid()));
+create policy "notes insert" on public.notes for insert to authenticated with check (exists (select 1 from public.users_on_team m where m.team_id = notes.team_id and m.user_id = auth.uid()));
+create table public.drafts (id bigint generated always as identity primary key, team_id uuid references public.teams (id), body text not null);
+alter table public.drafts enable row level security;
+create policy "drafts team" on public.drafts for all to authenticated using (team_id in (select private.my_teams())) with check (team_id in (select private.my_teams()));
+create policy "drafts loose" on public.drafts for insert to authenticated with check (team_id is null or body <> '');
+
+-- A slug a BEFORE INSERT trigger always writes.
+create table public.categories (id bigint generated always as identity primary key, team_id uuid not null references public.teams (id),
+  slug text not null, name text not null, unique (team_id, slug));
+create function public.set_slug() returns trigger language plpgsql as $$
+begin
+  new.slug := lower(replace(new.name, ' ', '-'));
+  return new;
+end $$;
+create trigger set_slug before insert on public.categories for each row execute function public.set_slug();
+alter table public.categories enable row level security;
+create policy "categories" on public.categories for all to authenticated
+  using (team_id in (select private.my_teams())) with check (team_id in (select private.my_teams()));
+
+create table public.user_invites (id uuid primary key default gen_random_uuid(), team_id uuid not null references public.teams (id), email text not null);
+alter table public.user_invites enable row level security;
+create policy "invites" on public.user_invites for all to authenticated using (team_id in (select private.my_teams())) with check (team_id in (select private.my_teams()));
+
+-- Functions returning one column: as a table, and as an OUT argument.
+create function public.project_names(team_id uuid) returns table (name text) language sql stable
+  as $$ select p.name from public.projects p where p.team_id = project_names.team_id order by p.name $$;
+create function public.project_count(team_id uuid, out total bigint) language sql stable
+  as $$ select count(*) from public.projects p where p.team_id = project_count.team_id $$;
+
+-- Helpers that read no table (one through another), and a function that calls one that does.
+create function public.make_code(size int) returns text language sql as $$ select substr(md5(random()::text), 1, size) $$;
+create function public.team_code(size int) returns text language sql as $$ select upper(public.make_code(size)) $$;
+create function public.team_total() returns bigint language sql stable as $$ select count(*) from public.teams $$;
+create function public.team_total_text() returns text language sql stable as $$ select 'teams: ' || public.team_total()::text $$;
+
+insert into public.teams (id, name) values ('${TEAM_A}', 'Acme'), ('${TEAM_B}', 'Beta');
+insert into public.users_on_team (user_id, team_id, role) values ('${ADA.id}', '${TEAM_A}', 'owner'), ('${BEN.id}', '${TEAM_B}', 'owner'),
+  ('${CAROL.id}', '${TEAM_A}', 'member');
+insert into public.projects (team_id, name) values ('${TEAM_B}', 'Beta secret');
+`;
+
+const core = await loadCore();
+const stack = sharedSqlStack({ sql: SQL, inspect: (query) => catalogFacts(query), users: [] });
+const noteOf = (notes, path) => notes.find((note) => note.path === path)?.message;
+
+test('the pull: a team column the create policies need is required; one a permissive policy lets be empty is not', async () => {
+  const { domain, notes } = await pulledDomain(stack(), core);
+  assert.deepEqual(domain.tables.projects.columns.team_id, { type: 'uuid', required: true, references: 'teams' });
+  assert.match(noteOf(notes, 'tables.projects.columns.team_id'), /^required: the table allows NULL, but the row-level security a create must pass needs it \(\(team_id IN \( SELECT private\.my_teams\(\)/);
+  assert.equal(domain.tables.notes.columns.team_id.required, true, 'an EXISTS that compares notes.team_id needs it too');
+  assert.equal(domain.tables.drafts.columns.team_id.required, undefined, 'a second permissive policy lets it be NULL');
+  assert.equal(noteOf(notes, 'tables.drafts.columns.team_id'), undefined);
+  // Required team columns embed: a team's projects.
+  assert.equal(domain.tables.teams.relations?.projects, 'projects');
+});
+
+test('the pull: a NOT NULL column a BEFORE INSERT trigger sets is not required', async () => {
+  const { domain } = await pulledDomain(stack(), core);
+  const { slug, name } = domain.tables.categories.columns;
+  assert.equal(slug.required, undefined);
+  assert.equal(slug.nullable, false);
+  assert.equal(name.required, true);
+});
+
+test('the pull: without a table of users, a user_… table does not take the people\'s user refs', async () => {
+  const { domain } = await pulledDomain(stack(), core);
+  assert.notEqual(domain.tables.user_invites.ref, 'user');
+  assert.equal(domain.tables.teams.ref, 'team');
+});
+
+test('the pull: a function returning a one-column table and one with an OUT argument give objects', async () => {
+  const { domain } = await pulledDomain(stack(), core);
+  assert.deepEqual(domain.functions.project_names.returns, { type: 'json', set: true });
+  assert.deepEqual(domain.functions.project_count.returns, { type: 'json' });
+});
+
+test('as Ada: a project is created in her team once the model names it, and the functions answer as PostgREST does', async () => {
+  const { domain } = await pulledDomain(stack(), core);
+  const { supabaseUrl, anonKey, token } = stack();
+  const act = core.createAct({ url: supabaseUrl, apiKey: anonKey, accessToken: token, domain });
+  const missing = await act.execute('db_create', { table: 'projects', data: { name: 'Website' } });
+  assert.equal(missing.error?.code, 'missing_column', 'named before any request, not a row-level security refusal');
+  assert.match(missing.error.message, /team_id/);
+  const teams = await act.execute('db_read', { table: 'teams' });
+  assert.deepEqual(teams.data.map((row) => row.name), ['Acme']);
+  const team = teams.data[0].id;
+  const made = await act.execute('db_create', { table: 'projects', data: { name: 'Website', team_id: team } });
+  assert.equal(made.error, null);
+  const category = await act.execute('db_create', { table: 'categories', data: { name: 'Office Supplies', team_id: team } });
+  assert.equal(category.error, null, JSON.stringify(category.error));
+  assert.equal(category.data.slug, 'office-supplies');
+  const names = await act.execute('db_call', { function: 'project_names', args: { team_id: team } });
+  assert.equal(names.error, null);
+  assert.deepEqual(names.data, [{ name: 'Website' }]);
+  const count = await act.execute('db_call', { function: 'project_count', args: { team_id: team } });
+  assert.deepEqual(count.data, [{ total: 1 }], JSON.stringify(count));
+  // Beta's projects stay Beta's.
+  const all = await act.execute('db_read', { table: 'projects' });
+  assert.deepEqual(all.data.map((row) => row.name), ['Website']);
+});
+
+test('the pull: a membership table keyed with a drawn uuid is keyed by its other columns, and takes no creates its policy leaves open', async () => {
+  const { domain, notes } = await pulledDomain(stack(), core);
+  const members = domain.tables.users_on_team;
+  assert.deepEqual(members.key, ['user_id', 'team_id']);
+  assert.deepEqual(members.writable, ['delete']);
+  assert.match(noteOf(notes, 'tables.users_on_team.key'), /^user_id, team_id: the rest of its primary key, id, is a uuid the database draws/);
+  assert.match(noteOf(notes, 'tables.users_on_team.writable'), /^no creates: a row-level security policy lets any signed-in user add any row \(WITH CHECK \(true\)\), and its rows name users \(user_id\)/);
+});
+
+test('as Ada: she removes Carol from her team; neither she nor the model can add anyone to Beta', async () => {
+  const { domain } = await pulledDomain(stack(), core);
+  const { supabaseUrl, anonKey, token } = stack();
+  const act = core.createAct({ url: supabaseUrl, apiKey: anonKey, accessToken: token, domain });
+  const teams = await act.execute('db_read', { table: 'teams' });
+  const join = await act.execute('db_create', { table: 'users_on_team', data: { user_id: 'me', team_id: teams.data[0].id, role: 'owner' } });
+  assert.equal(join.error?.code, 'read_only_table');
+  const members = await act.execute('db_read', { table: 'users_on_team', order_by: 'role' });
+  assert.deepEqual(members.data.map((row) => row.role), ['member', 'owner']);
+  const carol = members.data[0];
+  assert.match(carol.user_id, /^user_\d+$/);
+  const removed = await act.execute('db_delete', { table: 'users_on_team', filters: [{ field: 'user_id', op: '=', value: carol.user_id }, { field: 'team_id', op: '=', value: carol.team_id }] });
+  assert.equal(removed.error, null, JSON.stringify(removed.error));
+  assert.equal(removed.count, 1);
+  const left = await act.execute('db_read', { table: 'users_on_team' });
+  assert.deepEqual(left.data.map((row) => row.user_id), ['me']);
+});
+
+test('the pull: helpers whose bodies read no table are left out unless opted in; a function calling one that reads is offered', async () => {
+  const { domain, notes } = await pulledDomain(stack(), core);
+  assert.deepEqual(['make_code', 'team_code', 'team_total', 'team_total_text'].map((name) => Boolean(domain.functions[name])), [false, false, true, true]);
+  assert.match(noteOf(notes, 'functions.team_code'), /^left out: a helper: its body reads and writes no table, so it computes what the model can \(or draws ids and codes\); opt in with functions\.team_code\.expose: true in the overrides$/);
+  const { supabaseUrl, anonKey, token } = stack();
+  const { data, error } = await pullDomain({ url: supabaseUrl, apiKey: anonKey, accessToken: token, core, catalog: stack().inspected, overrides: { functions: { make_code: { expose: true } } } });
+  assert.equal(error, null);
+  assert.deepEqual(data.functions.make_code.args, { size: { type: 'integer', required: true } });
+});
