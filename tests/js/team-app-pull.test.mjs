@@ -4,7 +4,7 @@
 // table), pulled and used on the real local stack: the team column every
 // create must give is required, the slug is not, a one-column table comes
 // back as the objects PostgREST sends, and invitations do not take the
-// people's `user` refs (docs/own-schema.md, "Columns the policies need").
+// people's `user` refs (docs/own-schema.md, "Columns": required by the policies).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { catalogFacts } from '../../web/src/pull/catalog.js';

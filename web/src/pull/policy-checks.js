@@ -2,8 +2,8 @@
 // policies a create must pass need them: a team app's `team_id IN (select
 // my_teams())` on a column the table declares nullable. A NULL there never
 // passes, so a create without it is refused as another user's row would be;
-// the pull makes such a column required (docs/own-schema.md, "Columns the
-// policies need").
+// the pull makes such a column required (docs/own-schema.md, "Columns",
+// required by the policies).
 import { plainPolicy } from './catalog.js';
 
 const IDENT = '[A-Za-z_][A-Za-z0-9_$]*';
