@@ -1002,7 +1002,7 @@ describe('supabase-tenant-rbac: rbac.has_permission in the policies allows reads
     const text = `carol alone ${tag}`;
     const alone = await actOf('carol').execute('db_create', { table: 'sensitive_data', data: { data: text } });
     // The database's words: the model cannot tell that the group was missing.
-    assert.equal(refused(alone, 'permission_denied').hint, 'the row belongs to someone else or the table cannot be changed by this user');
+    assert.equal(refused(alone, 'permission_denied').hint, 'this user may not read or change these rows: tell the user');
     assert.equal(alone.query.source, 'database');
     const given = await actOf('carol').execute('db_create', { table: 'sensitive_data', data: { data: text, owned_by_group: 'x' } });
     refused(given, 'unknown_column');
