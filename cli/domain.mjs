@@ -95,7 +95,7 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
       name: flags.name,
       defaultName: await projectName(cwd),
     });
-    for (const note of notes) stderr.write(`note: ${note.path}: ${note.message}\n`);
+    for (const line of noteLines(notes)) stderr.write(`${line}\n`);
     if (error) {
       // The options pullDomain names are this command's flags.
       const flag = { apiKey: '--key', accessToken: '--token' }[error.path];
@@ -188,4 +188,18 @@ async function pullSource({ flags, env, stderr }) {
   const source = { url: stack.supabaseUrl, apiKey: stack.anonKey, accessToken: stack.users[0].token };
   stderr.write(`no --url or SUPABASE_URL: pulled from a fresh local stack (${stack.schema} schema)\n`);
   return { source, facts: data?.catalog ?? stack.catalog, close: data?.close ?? (async () => {}), stack };
+}
+
+/**
+ * The pull's notes as the command prints them: one line per message, the
+ * paths of notes that say the same thing together (Midday's 42 functions
+ * offered as reads though volatile make one line, not 42).
+ *
+ * @example
+ * noteLines([{ path: 'functions.a', message: 'm' }, { path: 'functions.b', message: 'm' }]) // ['note: functions.a, functions.b: m']
+ */
+export function noteLines(notes) {
+  const paths = new Map();
+  for (const { path, message } of notes) paths.set(message, [...(paths.get(message) ?? []), path]);
+  return [...paths].map(([message, at]) => `note: ${at.join(', ')}: ${message}`);
 }
