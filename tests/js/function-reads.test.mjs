@@ -52,7 +52,7 @@ begin
   return a + b;
 end $$;
 create operator public.#~# (leftarg = integer, rightarg = integer, function = public.log_sum);
-create function public.op_sum() returns integer language sql as $$ select 1 operator(public.#~#) (select count(*)::int from public.items) $$;
+create function public.op_sum() returns integer language sql as $$ select 1 operator(public.#~#) 2 $$;
 
 -- An argument whose prefix hides nothing: p_id names no table.
 create function public.item_by_id(p_id uuid) returns setof public.items language sql stable as $$ select * from public.items where false $$;

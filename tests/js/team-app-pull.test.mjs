@@ -1,10 +1,13 @@
 // A team app in Midday's shape (a membership table read by a security
 // definer function in a private schema, team columns the schema lets be
 // NULL, a trigger that fills a slug in, functions returning a one-column
-// table), pulled and used on the real local stack: the team column every
-// create must give is required, the slug is not, a one-column table comes
-// back as the objects PostgREST sends, and invitations do not take the
-// people's `user` refs (docs/own-schema.md, "Columns": required by the policies).
+// table, helpers, a function that mints a key), pulled and used on the real
+// local stack: the team column every create must give is required, a
+// membership keyed with a drawn uuid is keyed by its unique columns and takes
+// no creates its policy leaves open, a one-column table comes back as the
+// objects PostgREST sends, helpers and secret-minting functions are left out,
+// and invitations do not take the people's `user` refs (docs/own-schema.md,
+// "Columns": required by the policies; docs/functions.md).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { catalogFacts } from '../../web/src/pull/catalog.js';
@@ -25,8 +28,19 @@ create table public.users_on_team (
   user_id uuid not null references auth.users (id),
   team_id uuid not null references public.teams (id),
   role text,
-  primary key (user_id, team_id, id)
+  primary key (user_id, team_id, id),
+  unique (user_id, team_id)
 );
+-- The same shape with no unique index on the other columns: a user logs many entries per project.
+create table public.time_entries (
+  id uuid not null default gen_random_uuid(),
+  project_id uuid not null,
+  user_id uuid not null references auth.users (id),
+  hours numeric not null,
+  primary key (project_id, user_id, id)
+);
+alter table public.time_entries enable row level security;
+create policy "own entries" on public.time_entries for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
 create function private.my_teams() returns setof uuid language sql stable security definer set search_path = public
   as $$ select team_id from public.users_on_team where user_id = auth.uid() $$;
 grant usage on schema private to authenticated;
@@ -34,8 +48,15 @@ alter table public.teams enable row level security;
 alter table public.users_on_team enable row level security;
 create policy "team read" on public.teams for select to authenticated using (id in (select private.my_teams()));
 create policy "members read" on public.users_on_team for select to authenticated using (team_id in (select private.my_teams()));
--- Midday's: any signed-in user may add any membership.
+-- Midday's: any signed-in user may add any membership; a restrictive MFA policy checks nothing of the row either.
 create policy "members insert" on public.users_on_team for insert to authenticated with check (true);
+create policy "mfa" on public.users_on_team as restrictive for insert to authenticated with check ((select auth.jwt() ->> 'aal') = 'aal2');
+-- Followers: the insert policy only asks for a signed-in user.
+create table public.followers (id bigint generated always as identity primary key, user_id uuid not null references auth.users (id),
+  team_id uuid not null references public.teams (id));
+alter table public.followers enable row level security;
+create policy "followers read" on public.followers for select to authenticated using (team_id in (select private.my_teams()));
+create policy "followers add" on public.followers for insert to authenticated with check ((select auth.uid()) is not null);
 create policy "members delete" on public.users_on_team for delete to authenticated using (team_id in (select private.my_teams()));
 
 create table public.projects (id uuid primary key default gen_random_uuid(), team_id uuid references public.teams (id), name text not null,
@@ -53,6 +74,16 @@ create table public.drafts (id bigint generated always as identity primary key, 
 alter table public.drafts enable row level security;
 create policy "drafts team" on public.drafts for all to authenticated using (team_id in (select private.my_teams())) with check (team_id in (select private.my_teams()));
 create policy "drafts loose" on public.drafts for insert to authenticated with check (team_id is null or body <> '');
+-- A CASE inside the EXISTS lets a NULL through; a team column with a default is filled in by the database.
+create table public.memos (id bigint generated always as identity primary key, team_id uuid references public.teams (id), body text not null);
+alter table public.memos enable row level security;
+create policy "memos" on public.memos for insert to authenticated with check (exists (select 1 from public.users_on_team m
+  where case when memos.team_id is null then true else m.team_id = memos.team_id end));
+create function private.first_team() returns uuid language sql stable security definer set search_path = public
+  as $$ select team_id from public.users_on_team where user_id = auth.uid() limit 1 $$;
+create table public.pins (id bigint generated always as identity primary key, team_id uuid default private.first_team() references public.teams (id), body text not null);
+alter table public.pins enable row level security;
+create policy "pins" on public.pins for all to authenticated using (team_id in (select private.my_teams())) with check (team_id in (select private.my_teams()));
 
 -- A slug a BEFORE INSERT trigger always writes.
 create table public.categories (id bigint generated always as identity primary key, team_id uuid not null references public.teams (id),
@@ -82,6 +113,18 @@ create function public.make_code(size int) returns text language sql as $$ selec
 create function public.team_code(size int) returns text language sql as $$ select upper(public.make_code(size)) $$;
 create function public.team_total() returns bigint language sql stable as $$ select count(*) from public.teams $$;
 create function public.team_total_text() returns text language sql stable as $$ select 'teams: ' || public.team_total()::text $$;
+create function public.in_a_team() returns boolean language sql stable as $$ select private.first_team() is not null $$;
+-- A function named for the secret it hands back, and one whose name only counts them.
+create table public.api_keys (id bigint generated always as identity primary key, user_id uuid not null default auth.uid() references auth.users (id), key_hash text not null);
+alter table public.api_keys enable row level security;
+create policy "own keys" on public.api_keys for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+create function public.new_api_key() returns text language plpgsql as $$
+declare k text := md5(random()::text);
+begin
+  insert into public.api_keys (key_hash) values (md5(k));
+  return k;
+end $$;
+create function public.api_key_count() returns integer language sql stable as $$ select count(*)::int from public.api_keys $$;
 
 insert into public.teams (id, name) values ('${TEAM_A}', 'Acme'), ('${TEAM_B}', 'Beta');
 insert into public.users_on_team (user_id, team_id, role) values ('${ADA.id}', '${TEAM_A}', 'owner'), ('${BEN.id}', '${TEAM_B}', 'owner'),
@@ -104,12 +147,12 @@ test('the pull: a team column the create policies need is required; one a permis
   assert.equal(domain.tables.teams.relations?.projects, 'projects');
 });
 
-test('the pull: a NOT NULL column a BEFORE INSERT trigger sets is not required', async () => {
+test('the pull: policies that let a NULL through, or a default that fills the column in, leave it optional', async () => {
   const { domain } = await pulledDomain(stack(), core);
-  const { slug, name } = domain.tables.categories.columns;
-  assert.equal(slug.required, undefined);
-  assert.equal(slug.nullable, false);
-  assert.equal(name.required, true);
+  assert.equal(domain.tables.memos.columns.team_id.required, undefined, 'a CASE in the EXISTS');
+  assert.equal(domain.tables.pins.columns.team_id.required, undefined, 'a default');
+  // A NOT NULL column a BEFORE INSERT trigger sets stays required: a trigger may also only normalize it.
+  assert.equal(domain.tables.categories.columns.slug.required, true);
 });
 
 test('the pull: without a table of users, a user_… table does not take the people\'s user refs', async () => {
@@ -136,7 +179,7 @@ test('as Ada: a project is created in her team once the model names it, and the 
   const team = teams.data[0].id;
   const made = await act.execute('db_create', { table: 'projects', data: { name: 'Website', team_id: team } });
   assert.equal(made.error, null);
-  const category = await act.execute('db_create', { table: 'categories', data: { name: 'Office Supplies', team_id: team } });
+  const category = await act.execute('db_create', { table: 'categories', data: { name: 'Office Supplies', slug: 'office', team_id: team } });
   assert.equal(category.error, null, JSON.stringify(category.error));
   assert.equal(category.data.slug, 'office-supplies');
   const names = await act.execute('db_call', { function: 'project_names', args: { team_id: team } });
@@ -154,8 +197,11 @@ test('the pull: a membership table keyed with a drawn uuid is keyed by its other
   const members = domain.tables.users_on_team;
   assert.deepEqual(members.key, ['user_id', 'team_id']);
   assert.deepEqual(members.writable, ['delete']);
-  assert.match(noteOf(notes, 'tables.users_on_team.key'), /^user_id, team_id: the rest of its primary key, id, is a uuid the database draws/);
-  assert.match(noteOf(notes, 'tables.users_on_team.writable'), /^no creates: a row-level security policy lets any signed-in user add any row \(WITH CHECK \(true\)\), and its rows name users \(user_id\)/);
+  assert.match(noteOf(notes, 'tables.users_on_team.key'), /^user_id, team_id: unique, and the rest of its primary key, id, is a uuid the database draws/);
+  assert.match(noteOf(notes, 'tables.users_on_team.writable'), /^no creates: a row-level security policy lets any signed-in user add any row \(its check names no column of the row\), and its rows name users \(user_id\)/);
+  // Without a unique index on the other columns, they name many rows: read-only, as any hidden key column leaves a table.
+  assert.deepEqual([domain.tables.time_entries.key, domain.tables.time_entries.writable], [[], false]);
+  assert.deepEqual(domain.tables.followers.writable, false, 'auth.uid() IS NOT NULL checks nothing of the row either');
 });
 
 test('as Ada: she removes Carol from her team; neither she nor the model can add anyone to Beta', async () => {
@@ -178,10 +224,17 @@ test('as Ada: she removes Carol from her team; neither she nor the model can add
 
 test('the pull: helpers whose bodies read no table are left out unless opted in; a function calling one that reads is offered', async () => {
   const { domain, notes } = await pulledDomain(stack(), core);
-  assert.deepEqual(['make_code', 'team_code', 'team_total', 'team_total_text'].map((name) => Boolean(domain.functions[name])), [false, false, true, true]);
+  assert.deepEqual(['make_code', 'team_code', 'team_total', 'team_total_text', 'in_a_team'].map((name) => Boolean(domain.functions[name])), [false, false, true, true, true]);
   assert.match(noteOf(notes, 'functions.team_code'), /^left out: a helper: its body reads and writes no table, so it computes what the model can \(or draws ids and codes\); opt in with functions\.team_code\.expose: true in the overrides$/);
   const { supabaseUrl, anonKey, token } = stack();
   const { data, error } = await pullDomain({ url: supabaseUrl, apiKey: anonKey, accessToken: token, core, catalog: stack().inspected, overrides: { functions: { make_code: { expose: true } } } });
   assert.equal(error, null);
   assert.deepEqual(data.functions.make_code.args, { size: { type: 'integer', required: true } });
+});
+
+test('the pull: a function named for the secret it returns is left out unless opted in; one that counts them is offered', async () => {
+  const { domain, notes } = await pulledDomain(stack(), core);
+  assert.equal(domain.functions.new_api_key, undefined);
+  assert.match(noteOf(notes, 'functions.new_api_key'), /^left out: its name says it returns a secret \(an API key, a token, a password\), which the model must not read; opt in with functions\.new_api_key\.expose: true/);
+  assert.deepEqual(domain.functions.api_key_count.returns, { type: 'integer' });
 });

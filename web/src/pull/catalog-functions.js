@@ -145,7 +145,8 @@ export function tablelessCalls(body) {
   // A call by a quoted name ("logSearch"(…)) is not seen in the code: not a helper.
   if (typeof body !== 'string' || /"(?:[^"]|"")*"\s*\(/.test(body)) return null;
   const code = codeOf(body);
-  if (TABLE_WORDS.test(code) || CHANGING_WORDS.test(code)) return null;
+  // An operator's function may read or write: not a helper either.
+  if (TABLE_WORDS.test(code) || CHANGING_WORDS.test(code) || /\boperator\s*\(/i.test(code)) return null;
   return [...new Set([...code.matchAll(/([A-Za-z_][\w$]*(?:\.[A-Za-z_][\w$]*)?)\s*\(/g)].map((match) => match[1].toLowerCase()))];
 }
 

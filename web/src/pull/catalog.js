@@ -57,18 +57,13 @@ const triggersQuery = (name) => `select c.relname as table_name,
 // of a domain type that has one) of each table: PostgREST's description
 // names every NOT NULL column required and leaves out a default that is a
 // JSON array or object ('{}' on a text[] or jsonb), so only the catalog
-// tells which must be given. A column a BEFORE INSERT row trigger of the
-// table sets (a PL/pgSQL statement new.slug := …) has one in effect.
+// tells which must be given.
 const withoutDefaultQuery = (name) => `select c.relname as table_name, array_agg(a.attname::text order by a.attnum) as columns
       from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid
       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where n.nspname = ${name} and c.relkind in ('r', 'p', 'f') and a.attnum > 0 and not a.attisdropped
         and a.attnotnull and not a.atthasdef and a.attidentity = '' and a.attgenerated = ''
         and not exists (select from pg_catalog.pg_type t where t.oid = a.atttypid and t.typdefault is not null)
-        and not exists (select from pg_catalog.pg_trigger tg join pg_catalog.pg_proc p on p.oid = tg.tgfoid
-          join pg_catalog.pg_language l on l.oid = p.prolang and l.lanname = 'plpgsql'
-          where tg.tgrelid = c.oid and not tg.tgisinternal and tg.tgtype::int & 7 = 7 and a.attname ~ '^[a-z_][a-z0-9_]*$'
-            and p.prosrc ~* ('(^|;|\\m(then|else|begin|loop)\\M)\\s*new\\.' || a.attname || '\\s*:?='))
       group by c.relname order by c.relname`;
 
 /**

@@ -272,17 +272,26 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
   }
 }
 
+// A default that draws a random uuid.
+const DRAWN_UUID = /^(?:extensions\.|public\.)?(?:gen_random_uuid|uuid_generate_v4|uuid_generate_v7)\(\)$/;
+
+// Whether a unique index (no expression, no WHERE) is on exactly `names`.
+const uniqueOn = (facts, names) =>
+  (facts?.catalog?.uniques ?? []).some((u) => !u.expressions && !u.partial && u.columns.length === names.length && names.every((name) => u.columns.includes(name)));
+
 // A table's key once its columns are final: a key column the model cannot
 // see leaves the table keyless and read-only, except a uuid the database
-// draws beside columns that name the row (Midday's users_on_team: user_id,
-// team_id, id), where the others are the key.
+// draws beside columns a unique index holds to one row (a membership table's
+// user_id, team_id beside its id), which are then the key.
 function keyShown(table, spec, facts, notes) {
   const key = spec.key === undefined ? (facts?.columns.some((c) => c.name === 'id') ? ['id'] : []) : [spec.key].flat();
   const lost = key.filter((name) => !spec.columns[name]);
   const surrogate = lost.length === 1 && key.length > 2 ? facts?.columns.find((c) => c.name === lost[0]) : null;
-  if (surrogate?.type === 'uuid' && surrogate.hasDefault && !surrogate.references) {
-    spec.key = key.filter((name) => name !== surrogate.name);
-    notes.push({ path: `tables.${table}.key`, message: `${spec.key.join(', ')}: the rest of its primary key, ${surrogate.name}, is a uuid the database draws, which the model cannot see; a write by these columns is bounded by maxAffected as any other` });
+  const others = key.filter((name) => name !== surrogate?.name);
+  const drawn = surrogate?.type === 'uuid' && !surrogate.references && DRAWN_UUID.test(String(surrogate.default ?? ''));
+  if (drawn && uniqueOn(facts, others)) {
+    spec.key = others;
+    notes.push({ path: `tables.${table}.key`, message: `${others.join(', ')}: unique, and the rest of its primary key, ${surrogate.name}, is a uuid the database draws, which the model cannot see` });
   } else if (lost.length > 0) {
     spec.key = [];
     spec.writable = false;

@@ -7,7 +7,7 @@
 // left out gets a note saying why.
 import { INPUT_MODES } from './catalog-functions.js';
 import { pluralsOf } from './catalog.js';
-import { USERS } from './columns.js';
+import { holdsSecret, USERS } from './columns.js';
 import { domainTypeOf } from './description.js';
 import { isIdentifier, usableColumnName } from './names.js';
 import { pullError } from './overrides.js';
@@ -241,14 +241,18 @@ function unrelatedUuid(spec) {
 
 const leftOut = (name, why) => ({ path: `functions.${name}`, message: `left out: ${why}` });
 
-// The helpers among `functions`: bodies that read and write no table and
-// call no function of the schema but other helpers (slugify(), nanoid(),
+// The helpers among `functions`: bodies that read and write no table, use
+// no operator(…), call no function of another schema than PostgreSQL's or
+// the extensions' and none of this one but other helpers (slugify(), nanoid(),
 // a score of two values). The model computes such things itself, or has no
 // use for them; each would cost the tool list a description.
-function helpersOf(functions) {
+function helpersOf(functions, schema) {
   const names = new Set(functions.map((fn) => fn.name));
+  // A call into another schema than this one, PostgreSQL's or the
+  // extensions' (a team list kept in a private schema) may read tables.
+  const outside = (fn) => fn.tableless.some((name) => name.includes('.') && !['pg_catalog', 'extensions', schema].includes(name.split('.')[0]));
   // A name is a helper when each of its overloads is.
-  const helpers = new Set([...names].filter((name) => functions.every((fn) => fn.name !== name || Array.isArray(fn.tableless))));
+  const helpers = new Set([...names].filter((name) => functions.every((fn) => fn.name !== name || (Array.isArray(fn.tableless) && !outside(fn)))));
   for (let changed = true; changed; ) {
     changed = false;
     for (const fn of functions) {
@@ -260,8 +264,13 @@ function helpersOf(functions) {
 }
 
 // Why a callable function is not offered unless the overrides opt it in.
-function exposureProblem(fn, helpers) {
+function exposureProblem(fn, helpers, returns) {
   const reasons = [];
+  // A function named like a secret that hands back a value (new_access_token()
+  // returns the token): the model would read it as it reads any result.
+  if (!returns?.table && returns?.type !== 'void' && holdsSecret(fn.name, returns?.type)) {
+    reasons.push('its name says it returns a secret (an API key, a token, a password), which the model must not read');
+  }
   if (helpers.has(fn.name)) reasons.push('a helper: its body reads and writes no table, so it computes what the model can (or draws ids and codes)');
   if (fn.securityDefiner) reasons.push('security definer: runs with its owner\'s rights, so row-level security does not protect what it touches');
   if (fn.executable === false) reasons.push('the authenticated role may not execute it (has_function_privilege), so a signed-in user\'s call would be refused');
@@ -394,8 +403,8 @@ function offeredFunction(overloads, settings, context) {
   if (problem) return { spec: null, notes: [...notes, leftOut(fn.name, `${problem}${unused}`)] };
   if (settings === null || settings?.expose === false) return { spec: null, notes };
   // Every reason at once: opting in does not help a function whose arguments also keep it out.
-  const exposure = settings?.expose === true ? null : exposureProblem(fn, context.helpers);
   const spec = withOverrides(derivedFunction(fn, context), settings);
+  const exposure = settings?.expose === true ? null : exposureProblem(fn, context.helpers, spec.returns);
   const unrelated = unrelatedUuid(spec);
   if (exposure || unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, [exposure, unrelated].filter(Boolean).join('; and '))] };
   const returned = returnedTableProblem(fn, spec, settings, context.domain);
@@ -473,7 +482,7 @@ export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, 
   const given = isPlainObject(overrides.functions) ? overrides.functions : {};
   if (!catalog || catalog.functions === undefined) return { functions: {}, notes: unreadNote(catalog, spec, given), error: null };
   const own = catalog.functions.filter((fn) => !fn.extension);
-  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation, vectorSizes: vectorSizes(spec), reads: volatileReads(own), helpers: helpersOf(own) };
+  const context = { domain, byName: referencesByName(domain, usersTable), usersTable, tableOfRelation, vectorSizes: vectorSizes(spec), reads: volatileReads(own), helpers: helpersOf(own, catalog.schema ?? 'public') };
   const functions = {};
   const notes = extensionNotes(catalog.functions);
   for (const name of [...new Set(own.map((fn) => fn.name))].sort()) {

@@ -43,17 +43,17 @@ function ownerGrantsNote(column, table) {
   return `the owner column, which every create sets to the signed-in user, and column privileges keep users from giving it: the database refuses every create; grant insert on it (grant insert (${column.name}, …) on ${table.name} to authenticated) or say "writable" without "create" in the overrides`;
 }
 
-// A column the table allows to be NULL, which every create must give all
-// the same because the policies a create must pass need it (a team's key):
-// required, with a note naming the policy's check.
+// A column the table allows to be NULL and fills in with no default, which
+// every create must give all the same because the policies a create must
+// pass need it (a team's key): required, with a note naming the check.
 function requiredByPolicy(table, column, config, notes) {
   const givenOnCreate = config.writable === undefined || (Array.isArray(config.writable) && config.writable.includes('create'));
-  if (config.required || !givenOnCreate) return;
-  const check = policyNeeds(table, column);
+  if (config.required || !givenOnCreate || column.hasDefault) return;
+  const check = policyNeeds(table, column.name);
   if (check === null) return;
   config.required = true;
   delete config.nullable;
-  notes.push({ path: `tables.${table.name}.columns.${column}`, message: `required: the table allows NULL, but the row-level security a create must pass needs it (${check})` });
+  notes.push({ path: `tables.${table.name}.columns.${column.name}`, message: `required: the table allows NULL, but the row-level security a create must pass needs it (${check})` });
 }
 
 // One table of the domain from its plan (key, owner decision): columns,
@@ -66,7 +66,7 @@ function buildTable(plan, usersTables, usersTable, notes) {
   const facts = [];
   for (const column of table.columns) {
     const config = columnConfig(column, plan, usersTables, usersTable);
-    if (config && column.name !== owner) requiredByPolicy(table, column.name, config, notes);
+    if (config && column.name !== owner) requiredByPolicy(table, column, config, notes);
     columns[column.name] = config ?? { type: null };
     const granted = column.name === owner ? ownerGrantsNote(column, table) : grantsNote(column, config, table.catalog?.privileges);
     if (granted) notes.push({ path: `tables.${table.name}.columns.${column.name}`, message: granted });

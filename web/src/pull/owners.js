@@ -179,17 +179,20 @@ export function writableOf(table, key, owner, people = []) {
 }
 
 // Why creates are left out of a table whose rows name users, though its
-// policies let them in: a permissive create policy that checks nothing
-// (WITH CHECK (true)) and no owner column the act sets. A model could then
+// policies let them in: a permissive create policy whose check names no
+// column of the row (WITH CHECK (true), auth.uid() IS NOT NULL) and no owner
+// column the act sets. A model could then
 // add any user, the signed-in one too, to a team or a row of others (a
 // membership table such as Midday's users_on_team). Null otherwise.
 function openCreates(table, owner, people) {
   if (owner || people.length === 0 || !table.catalog?.rls) return null;
   const creates = table.catalog.policies.filter((p) => (p.command === 'INSERT' || p.command === 'ALL') && appliesToUsers(p));
-  if (creates.some((p) => !p.permissive)) return null;
-  const checksNothing = (p) => /^[(\s]*true[)\s]*$/i.test(p.check ?? (p.command === 'ALL' ? p.using ?? '' : ''));
-  if (!creates.some(checksNothing)) return null;
-  return `no creates: a row-level security policy lets any signed-in user add any row (WITH CHECK (true)), and its rows name users (${list(people)}), so a create could add anyone, the user too, to rows of others; a function of the app may make its rows ("writable" in the overrides wins)`;
+  const check = (p) => p.check ?? (p.command === 'ALL' ? p.using : null) ?? '';
+  // A check that names no column of the row (true, auth.uid() IS NOT NULL,
+  // an MFA level) lets any row in; a restrictive one that names one may not.
+  const namesRow = (p) => table.columns.some((c) => namesColumn(check(p), table.name, c.name));
+  if (creates.some((p) => !p.permissive && namesRow(p)) || !creates.some((p) => p.permissive && !namesRow(p))) return null;
+  return `no creates: a row-level security policy lets any signed-in user add any row (its check names no column of the row), and its rows name users (${list(people)}), so a create could add anyone, the user too, to rows of others; a function of the app may make its rows ("writable" in the overrides wins)`;
 }
 
 function derivedWrites(table, key, owner) {

@@ -59,15 +59,20 @@ export function conjunctsOf(expression) {
 // `table` is NULL: the column compared by `=` or `IN (…)` with something
 // (or said to be NOT NULL)
 // other than the user's id (that is the owner column, the act's to set), or
-// an EXISTS whose sub-query, with no OR in it, compares the column by `=`.
+// an EXISTS whose sub-query's WHERE compares the column by `=` (and nothing
+// in it lets a NULL through).
 function rejectsNull(part, table, column) {
   const name = `(?:${escaped(table)}\\.)?${escaped(column)}`;
   const left = new RegExp(`^${name}\\s*(?:=|IN\\s*\\()(?!\\s*auth\\.uid\\(\\))|^${name}\\s+IS\\s+NOT\\s+NULL$`, 'i');
   const right = new RegExp(`(?<!auth\\.uid\\(\\)\\s*)=\\s*${name}$`, 'i');
   if (left.test(part) || right.test(part)) return true;
-  if (!/^EXISTS\s*\(/i.test(part) || /\bOR\b/i.test(part)) return false;
+  // An EXISTS counts only where nothing in it lets a NULL through: no OR,
+  // NOT, CASE, COALESCE, IS TRUE/FALSE/NULL or outer join, and the
+  // comparison in its WHERE.
+  if (!/^EXISTS\s*\(/i.test(part) || /\b(?:OR|NOT|CASE|COALESCE|IS|LEFT|RIGHT|FULL)\b/i.test(part)) return false;
+  const where = /\bWHERE\b([\s\S]*)$/i.exec(part)?.[1] ?? '';
   const qualified = `${escaped(table)}\\.${escaped(column)}`;
-  return new RegExp(`(?<![\\w$.])${qualified}\\s*=|=\\s*${qualified}(?![\\w$.(])`, 'i').test(part);
+  return new RegExp(`(?<![\\w$.])${qualified}\\s*=|=\\s*${qualified}(?![\\w$.(])`, 'i').test(where);
 }
 
 const appliesToUsers = (policy) => policy.roles.length === 0 || policy.roles.some((name) => name === 'authenticated' || name === 'public');
