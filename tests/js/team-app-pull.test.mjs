@@ -22,6 +22,14 @@ const TEAM_B = 'b0000000-0000-4000-8000-00000000000b';
 const SQL = `
 insert into auth.users (id, email) values ('${ADA.id}', '${ADA.email}'), ('${BEN.id}', '${BEN.email}'), ('${CAROL.id}', '${CAROL.email}');
 create schema private;
+-- database.dev's handles: a domain over citext, on a table and in a view.
+create extension if not exists citext with schema extensions;
+create domain public.valid_name as extensions.citext check (length(value) <= 32);
+create table public.handles (id bigint generated always as identity primary key, user_id uuid not null default auth.uid() references auth.users (id),
+  handle public.valid_name not null unique);
+alter table public.handles enable row level security;
+create policy "own handles" on public.handles for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+create view public.handle_list with (security_invoker = true) as select id, handle from public.handles;
 create table public.teams (id uuid primary key default gen_random_uuid(), name text not null);
 create table public.users_on_team (
   id uuid not null default gen_random_uuid(),
@@ -237,4 +245,17 @@ test('the pull: a function named for the secret it returns is left out unless op
   assert.equal(domain.functions.new_api_key, undefined);
   assert.match(noteOf(notes, 'functions.new_api_key'), /^left out: its name says it returns a secret \(an API key, a token, a password\), which the model must not read; opt in with functions\.new_api_key\.expose: true/);
   assert.deepEqual(domain.functions.api_key_count.returns, { type: 'integer' });
+});
+
+test('the pull: a column of a domain type is its base type (citext: text), in a table and in a view', async () => {
+  const { domain } = await pulledDomain(stack(), core);
+  assert.deepEqual(domain.tables.handles.columns.handle, { type: 'text', required: true });
+  assert.equal(domain.tables.handle_list.columns.handle.type, 'text');
+  assert.equal(domain.tables.handles.hidden, undefined);
+  const { supabaseUrl, anonKey, token } = stack();
+  const act = core.createAct({ url: supabaseUrl, apiKey: anonKey, accessToken: token, domain });
+  const made = await act.execute('db_create', { table: 'handles', data: { handle: 'Ada' } });
+  assert.equal(made.error, null, JSON.stringify(made.error));
+  const found = await act.execute('db_read', { table: 'handle_list', filters: [{ field: 'handle', op: '=', value: 'ada' }] });
+  assert.deepEqual(found.data.map((row) => row.handle), ['Ada'], 'citext compares without case');
 });

@@ -66,6 +66,35 @@ const withoutDefaultQuery = (name) => `select c.relname as table_name, array_agg
         and not exists (select from pg_catalog.pg_type t where t.oid = a.atttypid and t.typdefault is not null)
       group by c.relname order by c.relname`;
 
+// Columns of a domain type (database.dev's app.valid_name over citext):
+// PostgREST describes them by the domain's name, the catalog knows its base.
+const domainColumnsQuery = (name) => `select c.relname as table_name, a.attname::text as column_name, format_type(t.typbasetype, t.typtypmod) as base_type
+      from pg_catalog.pg_attribute a join pg_catalog.pg_class c on c.oid = a.attrelid
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      join pg_catalog.pg_type t on t.oid = a.atttypid and t.typtype = 'd'
+      where n.nspname = ${name} and c.relkind in ('r', 'p', 'v', 'm', 'f') and a.attnum > 0 and not a.attisdropped
+      order by c.relname, a.attnum`;
+
+// Each table's unique indexes, triggers, columns without a default and
+// columns of a domain type, from their queries' rows.
+function addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColumns }) {
+  for (const row of uniques) {
+    const table = tables[row.table_name];
+    if (table) (table.uniques ??= []).push({ columns: textArray(row.columns), expressions: row.expressions ?? null, partial: row.partial === true });
+  }
+  for (const row of triggers) {
+    const table = tables[row.table_name];
+    if (table) table.triggers = { beforeInsert: row.before_insert === true, beforeUpdate: row.before_update === true };
+  }
+  // Every table, so that none reads as facts read before this was (undefined).
+  for (const table of Object.values(tables)) if (table.kind === 'table') table.withoutDefault = [];
+  for (const row of withoutDefault) if (tables[row.table_name]) tables[row.table_name].withoutDefault = textArray(row.columns);
+  for (const row of domainColumns) {
+    const table = tables[row.table_name];
+    if (table) (table.domainTypes ??= {})[row.column_name] = String(row.base_type);
+  }
+}
+
 /**
  * The catalog queries for `schema`: relations (kind, row-level security),
  * the `authenticated` role's privileges on tables and columns, policies, single-column foreign
@@ -95,6 +124,7 @@ export function catalogQueries(schema = 'public') {
     uniques: uniquesQuery(name),
     triggers: triggersQuery(name),
     withoutDefault: withoutDefaultQuery(name),
+    domainColumns: domainColumnsQuery(name),
     policies: `select tablename::text as table_name, policyname::text as policy_name, permissive::text as permissive,
         roles::text[] as roles, cmd::text as command, qual, with_check
       from pg_catalog.pg_policies where schemaname = ${name}
@@ -216,7 +246,8 @@ function addPrivileges(tables, privileges, columnPrivileges) {
  * `lower(name)`, and whether the index has a WHERE), `triggers: { beforeInsert, beforeUpdate }`
  * where a row trigger runs before those writes, `withoutDefault` (a table's
  * NOT NULL columns without a default, identity or generation: what every
- * create must give),
+ * create must give), `domainTypes` (`{ [column]: base type }` for columns of
+ * a domain type),
  * and, where column privileges keep the role from reading, adding or
  * updating some columns of rows it may otherwise, `columnGrants: { [column]: { select, insert, update } }`
  * (false where the column's privileges take away what the table's give),
@@ -246,6 +277,7 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   const uniques = await rowsOf(query, sql.uniques);
   const triggers = await rowsOf(query, sql.triggers);
   const withoutDefault = await rowsOf(query, sql.withoutDefault);
+  const domainColumns = await rowsOf(query, sql.domainColumns);
   const policies = await rowsOf(query, sql.policies);
   const foreignKeys = await rowsOf(query, sql.foreignKeys);
   const referencedColumns = await rowsOf(query, sql.referencedColumns);
@@ -257,17 +289,7 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
     tables[row.table_name] = { kind: RELATION_KINDS[row.kind] ?? 'table', rls: row.rls === true, privileges: null, policies: [], references: {} };
   }
   addPrivileges(tables, privileges, columnPrivileges);
-  for (const row of uniques) {
-    const table = tables[row.table_name];
-    if (table) (table.uniques ??= []).push({ columns: textArray(row.columns), expressions: row.expressions ?? null, partial: row.partial === true });
-  }
-  for (const row of triggers) {
-    const table = tables[row.table_name];
-    if (table) table.triggers = { beforeInsert: row.before_insert === true, beforeUpdate: row.before_update === true };
-  }
-  // Every table, so that none reads as facts read before this was (undefined).
-  for (const table of Object.values(tables)) if (table.kind === 'table') table.withoutDefault = [];
-  for (const row of withoutDefault) if (tables[row.table_name]) tables[row.table_name].withoutDefault = textArray(row.columns);
+  addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColumns });
   for (const row of policies) {
     tables[row.table_name]?.policies.push({
       name: row.policy_name,
@@ -323,6 +345,7 @@ export function catalogFactsProblem(facts) {
     const uniqueIndex = (u) => isObject(u) && isNameList(u.columns) && (u.expressions === null || typeof u.expressions === 'string') && typeof u.partial === 'boolean';
     if (table.uniques !== undefined && !(Array.isArray(table.uniques) && table.uniques.every(uniqueIndex))) return `${at}.uniques must be a list of { columns, expressions, partial }`;
     if (table.withoutDefault !== undefined && !isNameList(table.withoutDefault)) return `${at}.withoutDefault must be a list of column names`;
+    if (table.domainTypes !== undefined && !(isObject(table.domainTypes) && Object.values(table.domainTypes).every((type) => typeof type === 'string'))) return `${at}.domainTypes must be an object of column → base type`;
     if (table.triggers !== undefined && !(isObject(table.triggers) && typeof table.triggers.beforeInsert === 'boolean' && typeof table.triggers.beforeUpdate === 'boolean')) return `${at}.triggers must be { beforeInsert, beforeUpdate }`;
     for (const target of Object.values(table.references ?? {})) {
       if (!isObject(target) || typeof target.schema !== 'string' || typeof target.table !== 'string') return `${at}.references: each is { schema, table, column }`;

@@ -47,6 +47,14 @@ export function domainTypeOf(format) {
   return null;
 }
 
+// A column of a domain type described by its base type's format (citext
+// for database.dev's app.valid_name), where the catalog names one the model
+// can use; as described otherwise.
+function baseOf(property, base) {
+  const format = typeof base === 'string' ? base.replace(/^(?:pg_catalog|extensions|public)\./, '') : null;
+  return format && domainTypeOf(format) ? { ...property, format } : property;
+}
+
 function columnTypeOf(property, enumsByFormat) {
   const format = String(property.format ?? '');
   if (Array.isArray(property.enum) && property.enum.every((v) => typeof v === 'string')) return { type: 'text', values: property.enum };
@@ -110,7 +118,7 @@ export function describedTables(spec, catalog = null) {
       return {
         name: column,
         format: String(property?.format ?? property?.type ?? 'unknown'),
-        ...columnTypeOf(property ?? {}, enumsByFormat),
+        ...columnTypeOf(baseOf(property ?? {}, facts?.domainTypes?.[column]), enumsByFormat),
         notNull: required.has(column),
         hasDefault: property?.default !== undefined || Boolean(withoutDefault && required.has(column) && !withoutDefault.has(column)),
         // Whether hasDefault is known for an array or jsonb, whose '{}' default PostgREST leaves out.
