@@ -30,8 +30,10 @@ export const stackUsage = (program = 'alfred-act stack') => `usage: ${program} s
   --sessions           with --migrations: add alfred-act's act_sessions table, where \`alfred-act mcp
                        --store supabase\` and the worker's ALFRED_MCP_STORE=supabase keep sessions
                        (a domain pack has it already)
-  --user EMAIL:PASSWORD  a user to create (or whose password to set), signed in at start; repeatable;
-                         the password at least 6 characters
+  --user EMAIL:PASSWORD[:METADATA]
+                       a user to create (or whose password to set), signed in at start; repeatable;
+                       the password at least 6 characters; METADATA a JSON object the app's sign-up
+                       trigger reads (raw_user_meta_data), as in --user 'ada@example.com:pw-ada-1:{"handle":"ada"}'
   --access-token-hook FUNCTION
                        a custom access token hook, as config.toml's [auth.hook.custom_access_token]
                        (public.custom_access_token_hook, or its pg-functions://postgres/public/… uri)
@@ -97,9 +99,9 @@ export function stackOptions(args, env = process.env) {
       const colon = spec.indexOf(':');
       if (colon < 1) throw new Error(`--user needs EMAIL:PASSWORD, got ${JSON.stringify(spec)}`);
       const email = spec.slice(0, colon);
-      const password = spec.slice(colon + 1);
+      const { password, metadata } = passwordAndMetadata(spec.slice(colon + 1));
       if (password.length < MIN_PASSWORD_LENGTH) throw new Error(`--user ${email}: the password must be at least ${MIN_PASSWORD_LENGTH} characters (Supabase Auth's minimum)`);
-      return { email, password };
+      return metadata ? { email, password, user_metadata: metadata } : { email, password };
     });
   }
   if (values.sessions) options.sessions = true;
@@ -204,4 +206,18 @@ export async function runStackCommand(argv, { program = 'alfred-act stack', env 
       stack.stop().then(() => resolve(1));
     });
   }).finally(() => process.off('SIGUSR1', reload));
+}
+
+// A --user's text after the email: the password, and the metadata when it
+// ends in :{…} that is a JSON object (a password may hold a colon).
+function passwordAndMetadata(rest) {
+  const at = rest.lastIndexOf(':{');
+  if (at < 0) return { password: rest, metadata: null };
+  try {
+    const metadata = JSON.parse(rest.slice(at + 1));
+    if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) return { password: rest.slice(0, at), metadata };
+  } catch {
+    // Not JSON: the colon is the password's.
+  }
+  return { password: rest, metadata: null };
 }

@@ -361,7 +361,11 @@ async function signInUsers(db, newUsers, { jwtSecret, issuer, hook }) {
   if (newUsers.length > 0) {
     await db.transaction(async (tx) => {
       for (const user of newUsers) {
-        const { rows } = await tx.query('select alfred_auth.ensure_user($1, $2, $3, $4) as id', [user.email, user.password, user.id, user.metadata]);
+        const { rows } = await tx.query('select alfred_auth.ensure_user($1, $2, $3, $4) as id', [user.email, user.password, user.id, user.metadata]).catch((error) => {
+          // The app's own sign-up trigger on auth.users refused the user (a handle it reads from the metadata, say).
+          const metadata = user.metadata ? `with user_metadata ${JSON.stringify(user.metadata)}` : 'with no user_metadata';
+          throw new Error(`creating the user ${user.email} failed ${metadata}: ${error.message}; a trigger of the app on auth.users may need metadata (its sign-up form's fields): give them as --user EMAIL:PASSWORD:'{"handle":"ada"}', or users[].user_metadata in startStack`, { cause: error });
+        });
         givenIds.push(rows[0].id);
       }
     });

@@ -409,6 +409,9 @@ grant select, insert, update, delete on public.notes to authenticated;`);
   // A password Supabase Auth would refuse is a usage error naming the flag, before anything starts.
   assert.throws(() => stackOptions(['--user', 'a@x.com:pw'], {}), { message: "--user a@x.com: the password must be at least 6 characters (Supabase Auth's minimum)" });
   assert.deepEqual(stackOptions(['--user', 'a@x.com:secret'], {}).users, [{ email: 'a@x.com', password: 'secret' }]);
+  // Metadata for the app's sign-up trigger after the password; a colon that starts no JSON object is the password's.
+  assert.deepEqual(stackOptions(['--user', 'a@x.com:secret:{"handle":"ada"}'], {}).users, [{ email: 'a@x.com', password: 'secret', user_metadata: { handle: 'ada' } }]);
+  assert.deepEqual(stackOptions(['--user', 'a@x.com:se:{cret'], {}).users, [{ email: 'a@x.com', password: 'se:{cret' }]);
   await assert.rejects(startStack({ migrations: app, sessions: 'yes' }), /startStack: sessions must be true or false/);
 });
 
