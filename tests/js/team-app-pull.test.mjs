@@ -259,3 +259,4 @@ test('the pull: a column of a domain type is its base type (citext: text), in a 
   const found = await act.execute('db_read', { table: 'handle_list', filters: [{ field: 'handle', op: '=', value: 'ada' }] });
   assert.deepEqual(found.data.map((row) => row.handle), ['Ada'], 'citext compares without case');
 });
+

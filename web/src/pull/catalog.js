@@ -95,6 +95,28 @@ function addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColum
   }
 }
 
+// The columns of a view over one table that show a column of it referencing
+// auth.users (database.dev's accounts view over app.accounts, keyed by user
+// ids), as foreign keys: PostgREST describes a view's references to tables it
+// serves, never to auth.users, and a view has no constraints of its own.
+const viewUserKeysQuery = (name) => `with bases as (
+        select v.oid as view_oid, v.relname as view_name, d.refobjid as base_oid, d.refobjsubid as base_attnum
+        from pg_catalog.pg_class v
+        join pg_catalog.pg_namespace vn on vn.oid = v.relnamespace
+        join pg_catalog.pg_rewrite r on r.ev_class = v.oid
+        join pg_catalog.pg_depend d on d.classid = 'pg_catalog.pg_rewrite'::regclass and d.objid = r.oid
+          and d.refclassid = 'pg_catalog.pg_class'::regclass and d.refobjid <> v.oid and d.refobjsubid > 0
+        where vn.nspname = ${name} and v.relkind in ('v', 'm'))
+      select b.view_name as table_name, va.attname::text as column_name, 'auth' as target_schema, 'users' as target_table, fa.attname::text as target_column
+      from bases b
+      join pg_catalog.pg_attribute ba on ba.attrelid = b.base_oid and ba.attnum = b.base_attnum
+      join pg_catalog.pg_attribute va on va.attrelid = b.view_oid and va.attname = ba.attname and va.attnum > 0
+      join pg_catalog.pg_constraint con on con.conrelid = b.base_oid and con.contype = 'f' and cardinality(con.conkey) = 1 and con.conkey[1] = b.base_attnum
+        and con.confrelid = to_regclass('auth.users')
+      join pg_catalog.pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = con.confkey[1]
+      where b.view_oid in (select view_oid from bases group by view_oid having count(distinct base_oid) = 1)
+      order by b.view_name, va.attnum`;
+
 /**
  * The catalog queries for `schema`: relations (kind, row-level security),
  * the `authenticated` role's privileges on tables and columns, policies, single-column foreign
@@ -125,6 +147,7 @@ export function catalogQueries(schema = 'public') {
     triggers: triggersQuery(name),
     withoutDefault: withoutDefaultQuery(name),
     domainColumns: domainColumnsQuery(name),
+    viewUserKeys: viewUserKeysQuery(name),
     policies: `select tablename::text as table_name, policyname::text as policy_name, permissive::text as permissive,
         roles::text[] as roles, cmd::text as command, qual, with_check
       from pg_catalog.pg_policies where schemaname = ${name}
@@ -279,7 +302,7 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   const withoutDefault = await rowsOf(query, sql.withoutDefault);
   const domainColumns = await rowsOf(query, sql.domainColumns);
   const policies = await rowsOf(query, sql.policies);
-  const foreignKeys = await rowsOf(query, sql.foreignKeys);
+  const foreignKeys = [...(await rowsOf(query, sql.foreignKeys)), ...(await rowsOf(query, sql.viewUserKeys))];
   const referencedColumns = await rowsOf(query, sql.referencedColumns);
   const functions = (await rowsOf(query, sql.functions)).map(functionFacts);
   const argumentNames = namedByArguments(functions);
