@@ -211,13 +211,14 @@ export async function runStackCommand(argv, { program = 'alfred-act stack', env 
 // A --user's text after the email: the password, and the metadata when it
 // ends in :{…} that is a JSON object (a password may hold a colon).
 function passwordAndMetadata(rest) {
-  const at = rest.lastIndexOf(':{');
-  if (at < 0) return { password: rest, metadata: null };
-  try {
-    const metadata = JSON.parse(rest.slice(at + 1));
-    if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) return { password: rest.slice(0, at), metadata };
-  } catch {
-    // Not JSON: the colon is the password's.
+  // The first :{ whose rest is a JSON object (nested objects hold more).
+  for (let at = rest.indexOf(':{'); at >= 0; at = rest.indexOf(':{', at + 1)) {
+    try {
+      const metadata = JSON.parse(rest.slice(at + 1));
+      if (metadata !== null && typeof metadata === 'object' && !Array.isArray(metadata)) return { password: rest.slice(0, at), metadata };
+    } catch {
+      // Not JSON from here: the colon is the password's.
+    }
   }
   return { password: rest, metadata: null };
 }

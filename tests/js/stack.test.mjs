@@ -412,6 +412,7 @@ grant select, insert, update, delete on public.notes to authenticated;`);
   // Metadata for the app's sign-up trigger after the password; a colon that starts no JSON object is the password's.
   assert.deepEqual(stackOptions(['--user', 'a@x.com:secret:{"handle":"ada"}'], {}).users, [{ email: 'a@x.com', password: 'secret', user_metadata: { handle: 'ada' } }]);
   assert.deepEqual(stackOptions(['--user', 'a@x.com:se:{cret'], {}).users, [{ email: 'a@x.com', password: 'se:{cret' }]);
+  assert.deepEqual(stackOptions(['--user', 'a@x.com:pw-ada-1:{"handle":"ada","prefs":{"x":1}}'], {}).users, [{ email: 'a@x.com', password: 'pw-ada-1', user_metadata: { handle: 'ada', prefs: { x: 1 } } }]);
   await assert.rejects(startStack({ migrations: app, sessions: 'yes' }), /startStack: sessions must be true or false/);
 });
 

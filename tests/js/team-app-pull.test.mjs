@@ -133,6 +133,10 @@ begin
   return k;
 end $$;
 create function public.api_key_count() returns integer language sql stable as $$ select count(*)::int from public.api_keys $$;
+create function public.key_list() returns table (id bigint, key_hash text) language sql stable as $$ select id, key_hash from public.api_keys $$;
+create function public.new_key_row() returns table (id bigint, secret text) language sql as $$
+  insert into public.api_keys (key_hash) values (md5(random()::text)) returning id, key_hash
+$$;
 
 insert into public.teams (id, name) values ('${TEAM_A}', 'Acme'), ('${TEAM_B}', 'Beta');
 insert into public.users_on_team (user_id, team_id, role) values ('${ADA.id}', '${TEAM_A}', 'owner'), ('${BEN.id}', '${TEAM_B}', 'owner'),
@@ -245,6 +249,10 @@ test('the pull: a function named for the secret it returns is left out unless op
   assert.equal(domain.functions.new_api_key, undefined);
   assert.match(noteOf(notes, 'functions.new_api_key'), /^left out: its name says it returns a secret \(an API key, a token, a password\), which the model must not read; opt in with functions\.new_api_key\.expose: true/);
   assert.deepEqual(domain.functions.api_key_count.returns, { type: 'integer' });
+  // A result column named for a secret keeps the function out too; one that only lists keys' hashes is offered.
+  assert.equal(domain.functions.new_key_row, undefined);
+  assert.match(noteOf(notes, 'functions.new_key_row'), /^left out: its result's secret is named for a secret \(an API key, a token, a password\), which the model must not read; opt in/);
+  assert.ok(domain.functions.key_list);
 });
 
 test('the pull: a column of a domain type is its base type (citext: text), in a table and in a view', async () => {

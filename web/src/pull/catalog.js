@@ -95,27 +95,28 @@ function addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColum
   }
 }
 
-// The columns of a view over one table that show a column of it referencing
-// auth.users (database.dev's accounts view over app.accounts, keyed by user
-// ids), as foreign keys: PostgREST describes a view's references to tables it
-// serves, never to auth.users, and a view has no constraints of its own.
-const viewUserKeysQuery = (name) => `with bases as (
-        select v.oid as view_oid, v.relname as view_name, d.refobjid as base_oid, d.refobjsubid as base_attnum
+// The columns of a view that show a column referencing auth.users
+// (database.dev's accounts view over app.accounts, keyed by user ids), as
+// foreign keys: PostgREST describes a view's references to tables it serves,
+// never to auth.users, and a view has no constraints of its own. Where each
+// column comes from is read as PostgREST reads it, from the view's rewrite
+// rule (a target entry's resorigtbl and resorigcol); a view of set operations
+// (UNION, …), or whose rule names a column twice (a sub-query's), says nothing.
+const viewUserKeysQuery = (name) => `with targets as (
+        select v.relname as view_name, m[1] as column_name, m[2]::oid as base_oid, m[3]::int as base_attnum,
+          count(*) over (partition by v.oid, m[1]) as named
         from pg_catalog.pg_class v
         join pg_catalog.pg_namespace vn on vn.oid = v.relnamespace
         join pg_catalog.pg_rewrite r on r.ev_class = v.oid
-        join pg_catalog.pg_depend d on d.classid = 'pg_catalog.pg_rewrite'::regclass and d.objid = r.oid
-          and d.refclassid = 'pg_catalog.pg_class'::regclass and d.refobjid <> v.oid and d.refobjsubid > 0
-        where vn.nspname = ${name} and v.relkind in ('v', 'm'))
-      select b.view_name as table_name, va.attname::text as column_name, 'auth' as target_schema, 'users' as target_table, fa.attname::text as target_column
-      from bases b
-      join pg_catalog.pg_attribute ba on ba.attrelid = b.base_oid and ba.attnum = b.base_attnum
-      join pg_catalog.pg_attribute va on va.attrelid = b.view_oid and va.attname = ba.attname and va.attnum > 0
-      join pg_catalog.pg_constraint con on con.conrelid = b.base_oid and con.contype = 'f' and cardinality(con.conkey) = 1 and con.conkey[1] = b.base_attnum
-        and con.confrelid = to_regclass('auth.users')
+        cross join lateral regexp_matches(r.ev_action::text, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g') as m
+        where vn.nspname = ${name} and v.relkind in ('v', 'm') and r.ev_action::text like '%:setOperations <>%')
+      select t.view_name as table_name, t.column_name, 'auth' as target_schema, 'users' as target_table, fa.attname::text as target_column
+      from targets t
+      join pg_catalog.pg_constraint con on con.conrelid = t.base_oid and con.contype = 'f' and cardinality(con.conkey) = 1
+        and con.conkey[1] = t.base_attnum and con.confrelid = to_regclass('auth.users')
       join pg_catalog.pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = con.confkey[1]
-      where b.view_oid in (select view_oid from bases group by view_oid having count(distinct base_oid) = 1)
-      order by b.view_name, va.attnum`;
+      where t.named = 1
+      order by t.view_name, t.column_name`;
 
 /**
  * The catalog queries for `schema`: relations (kind, row-level security),

@@ -270,6 +270,26 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
     if (Array.isArray(spec.label) && spec.label.length === 0) delete spec.label;
     keyShown(table, spec, facts, notes);
   }
+  dropEmptyTables(domain, notes);
+}
+
+// A table or view whose every column is hidden (a UNION of uuid columns that
+// point nowhere) has nothing to show: left out, with a note, and a column
+// that referenced it is treated as one referencing a table left out.
+function dropEmptyTables(domain, notes) {
+  const empty = Object.keys(domain.tables).filter((table) => Object.keys(domain.tables[table].columns ?? {}).length === 0);
+  for (const table of empty) {
+    notes.push({ path: `tables.${table}`, message: `left out: every column is hidden (see their notes), so it has nothing to show` });
+    delete domain.tables[table];
+  }
+  for (const [table, spec] of Object.entries(domain.tables)) {
+    for (const [column, config] of Object.entries(spec.columns)) {
+      if (!empty.includes(config.references)) continue;
+      notes.push({ path: `tables.${table}.columns.${column}`, message: `hidden: it references ${config.references}, which is left out` });
+      delete spec.columns[column];
+      spec.hidden = [...(spec.hidden ?? []), column];
+    }
+  }
 }
 
 // A default that draws a random uuid.

@@ -264,6 +264,8 @@ function helpersOf(functions, schema) {
 }
 
 // Why a callable function is not offered unless the overrides opt it in.
+const OUTPUT_MODES = new Set(['out', 'inout', 'table']);
+
 function exposureProblem(fn, helpers, returns) {
   const reasons = [];
   // A function named like a secret that hands back a value (new_access_token()
@@ -271,6 +273,9 @@ function exposureProblem(fn, helpers, returns) {
   if (!returns?.table && returns?.type !== 'void' && holdsSecret(fn.name, returns?.type)) {
     reasons.push('its name says it returns a secret (an API key, a token, a password), which the model must not read');
   }
+  // Result columns named for a secret (returns table (id bigint, token text)).
+  const secrets = returns?.table ? [] : fn.args.filter((arg) => OUTPUT_MODES.has(arg.mode) && holdsSecret(arg.name, argumentType(arg)?.type ?? arg.type)).map((arg) => arg.name);
+  if (secrets.length > 0) reasons.push(`its result's ${secrets.join(', ')} ${secrets.length > 1 ? 'are' : 'is'} named for a secret (an API key, a token, a password), which the model must not read`);
   if (helpers.has(fn.name)) reasons.push('a helper: its body reads and writes no table, so it computes what the model can (or draws ids and codes)');
   if (fn.securityDefiner) reasons.push('security definer: runs with its owner\'s rights, so row-level security does not protect what it touches');
   if (fn.executable === false) reasons.push('the authenticated role may not execute it (has_function_privilege), so a signed-in user\'s call would be refused');

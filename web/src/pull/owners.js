@@ -329,7 +329,8 @@ export function usersTableOf(usersTables, plans) {
   const ranked = [...usersTables].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
   function rank(name) {
     const labelled = plans.get(name).table.columns.some((c) => c.type === 'text' && ['username', 'name', 'full_name', 'display_name', 'email', 'handle'].includes(c.name));
-    return (labelled ? 0 : 2) + (name === 'profiles' || name === 'users' ? 0 : 1);
+    // A table before a view of it (a view may show some users only).
+    return (labelled ? 0 : 2) + (name === 'profiles' || name === 'users' ? 0 : 1) + (plans.get(name).table.isView ? 4 : 0);
   }
   return ranked[0] ?? null;
 }
