@@ -414,7 +414,7 @@ const FUNCTION_NOTES = [
   {
     path: 'functions.search_projects',
     message:
-      'left out: overloaded: search_projects(query text) and search_projects(query text, max_rows integer); PostgREST tells overloads apart by their argument names, and a domain holds one function per name: rename one, or drop the one the model should not call',
+      'left out: overloaded: search_projects(query text) and search_projects(query text, max_rows integer); PostgREST tells overloads apart by their argument names, and a domain holds one function per name: rename one, drop the one the model should not call, or choose one with functions.search_projects.overload: [its argument names] in the overrides',
   },
   { path: 'functions.tag_all', message: 'left out: its argument tags is VARIADIC, which a call by name cannot pass' },
   { path: 'functions.touch_project', message: 'left out: a trigger function: the database runs it, not a caller' },

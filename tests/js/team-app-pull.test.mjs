@@ -133,6 +133,14 @@ begin
   return k;
 end $$;
 create function public.api_key_count() returns integer language sql stable as $$ select count(*)::int from public.api_keys $$;
+-- An overload left behind when an argument was added (database.dev's publish_package).
+create table public.posts (id bigint generated always as identity primary key, title text not null, tags text[] not null default '{}');
+alter table public.posts enable row level security;
+create policy "posts" on public.posts for all to authenticated using (true) with check (true);
+create function public.publish(title text) returns bigint language sql as $$ insert into public.posts (title) values (title) returning id $$;
+create function public.publish(title text, tags text[] default '{}') returns bigint language sql as $$
+  insert into public.posts (title, tags) values (title, tags) returning id
+$$;
 create function public.key_list() returns table (id bigint, key_hash text) language sql stable as $$ select id, key_hash from public.api_keys $$;
 create function public.new_key_row() returns table (id bigint, secret text) language sql as $$
   insert into public.api_keys (key_hash) values (md5(random()::text)) returning id, key_hash
@@ -268,3 +276,22 @@ test('the pull: a column of a domain type is its base type (citext: text), in a 
   assert.deepEqual(found.data.map((row) => row.handle), ['Ada'], 'citext compares without case');
 });
 
+
+test('the pull: overloads are left out until the overrides choose one by its arguments, which are then all required', async () => {
+  const { domain, notes } = await pulledDomain(stack(), core);
+  assert.equal(domain.functions.publish, undefined);
+  assert.match(noteOf(notes, 'functions.publish'), /choose one with functions\.publish\.overload: \[its argument names\] in the overrides$/);
+  const { supabaseUrl, anonKey, token } = stack();
+  const pull = (overload) => pullDomain({ url: supabaseUrl, apiKey: anonKey, accessToken: token, core, catalog: stack().inspected, overrides: { functions: { publish: { overload } } } });
+  const wrong = await pull(['title', 'body']);
+  assert.deepEqual([wrong.error.code, wrong.error.path, wrong.error.hint], ['invalid_overrides', 'functions.publish.overload', 'one of ["title"] or ["title","tags"]']);
+  const chosen = await pull(['tags', 'title']);
+  assert.equal(chosen.error, null);
+  assert.deepEqual(chosen.data.functions.publish.args, { title: { type: 'text', required: true }, tags: { type: 'text[]', required: true } });
+  assert.equal(chosen.notes.find((note) => note.path === 'functions.publish')?.message, 'overloaded: the overrides chose publish(title text, tags text[]); every argument is required, since a call with fewer could fit the other too');
+  const act = core.createAct({ url: supabaseUrl, apiKey: anonKey, accessToken: token, domain: chosen.data });
+  const made = await act.execute('db_call', { function: 'publish', args: { title: 'Hello', tags: ['news'] } });
+  assert.equal(made.error, null, JSON.stringify(made.error));
+  const fewer = await act.execute('db_call', { function: 'publish', args: { title: 'Hello' } });
+  assert.equal(fewer.error?.code, 'missing_argument', JSON.stringify(fewer.error));
+});

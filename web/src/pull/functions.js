@@ -10,6 +10,7 @@ import { pluralsOf } from './catalog.js';
 import { holdsSecret, USERS } from './columns.js';
 import { domainTypeOf } from './description.js';
 import { isIdentifier, usableColumnName } from './names.js';
+import { helpersOf, volatileReads } from './function-kinds.js';
 import { pullError } from './overrides.js';
 import { OWNER_NAMES } from './owners.js';
 import { codes } from '../../dist/error-codes.mjs';
@@ -18,7 +19,7 @@ const isPlainObject = (value) => value !== null && typeof value === 'object' && 
 const FUNCTION_KEYS = ['description', 'read', 'args', 'returns'];
 const ARG_KEYS = ['type', 'dimensions', 'required', 'references', 'values', 'description'];
 // Settings of a function's overrides that are the pull's, not the domain's.
-const PULL_SETTINGS = ['expose'];
+const PULL_SETTINGS = ['expose', 'overload'];
 
 // Names for a message: all of a short list, the first few of a long one.
 const shortList = (names, most = 8) => (names.length > most ? `${names.slice(0, most).join(', ')} and ${names.length - most} more` : names.join(', '));
@@ -54,6 +55,11 @@ export function checkFunctionOverrides(overrides, catalogFunctions, spec) {
     if (settings.expose !== undefined && typeof settings.expose !== 'boolean') {
       return pullError(codes.invalid_overrides, `${path}.expose`, 'must be true or false', 'true offers a security definer function, or one the authenticated role may not execute');
     }
+    const overloads = catalogFunctions?.filter((fn) => fn.name === name) ?? [];
+    if (settings.overload !== undefined && !(overloads.length > 1 && Array.isArray(settings.overload) && overloads.some((fn) => sameNames(inputNames(fn), settings.overload)))) {
+      const choices = overloads.map((fn) => JSON.stringify(inputNames(fn))).join(' or ');
+      return pullError(codes.invalid_overrides, `${path}.overload`, overloads.length > 1 ? 'must list the argument names of one of its overloads' : `${name} has one function of that name: no overload to choose`, overloads.length > 1 ? `one of ${choices}` : 'leave out "overload"');
+    }
     if (settings.args === undefined || settings.args === null || !catalogFunctions) continue;
     if (!isPlainObject(settings.args)) return pullError(codes.invalid_overrides, `${path}.args`, 'must be an object of argument name → settings');
     const inputs = catalogFunctions.filter((fn) => fn.name === name).flatMap((fn) => fn.args.filter((a) => INPUT_MODES.has(a.mode) && a.name));
@@ -78,7 +84,7 @@ export function structuralProblem(fn, overloaded) {
   if (!isIdentifier(fn.name)) return `'${fn.name}' is not a lower-case identifier, which the domain needs`;
   if (!usableColumnName(fn.name)) return `'${fn.name}' is a word PostgREST reserves in a request (select, order, limit, …)`;
   if (overloaded.length > 1) {
-    return `overloaded: ${overloaded.map(signature).join(' and ')}; PostgREST tells overloads apart by their argument names, and a domain holds one function per name: rename one, or drop the one the model should not call`;
+    return `overloaded: ${overloaded.map(signature).join(' and ')}; PostgREST tells overloads apart by their argument names, and a domain holds one function per name: rename one, drop the one the model should not call, or choose one with functions.${fn.name}.overload: [its argument names] in the overrides`;
   }
   const inputs = fn.args.filter((arg) => INPUT_MODES.has(arg.mode));
   if (inputs.length === 1 && !inputs[0].name && /^jsonb?$/.test(inputs[0].type)) {
@@ -241,29 +247,6 @@ function unrelatedUuid(spec) {
 
 const leftOut = (name, why) => ({ path: `functions.${name}`, message: `left out: ${why}` });
 
-// The helpers among `functions`: bodies that read and write no table, use
-// no operator(…), call no function of another schema than PostgreSQL's or
-// the extensions' and none of this one but other helpers (slugify(), nanoid(),
-// a score of two values). The model computes such things itself, or has no
-// use for them; each would cost the tool list a description.
-function helpersOf(functions, schema) {
-  const names = new Set(functions.map((fn) => fn.name));
-  // A call into another schema than this one, PostgreSQL's or the
-  // extensions' (a team list kept in a private schema) may read tables.
-  const outside = (fn) => fn.tableless.some((name) => name.includes('.') && !['pg_catalog', 'extensions', schema].includes(name.split('.')[0]));
-  // A name is a helper when each of its overloads is.
-  const helpers = new Set([...names].filter((name) => functions.every((fn) => fn.name !== name || (Array.isArray(fn.tableless) && !outside(fn)))));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const fn of functions) {
-      const calls = helpers.has(fn.name) ? fn.tableless.map((name) => name.split('.').pop()) : [];
-      if (calls.some((name) => name !== fn.name && names.has(name) && !helpers.has(name))) changed = helpers.delete(fn.name);
-    }
-  }
-  return helpers;
-}
-
-// Why a callable function is not offered unless the overrides opt it in.
 const OUTPUT_MODES = new Set(['out', 'inout', 'table']);
 
 function exposureProblem(fn, helpers, returns) {
@@ -299,26 +282,6 @@ function extensionNotes(functions) {
   return [...byExtension]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([extension, names]) => ({ path: 'functions', message: `left out: ${names.length} function${names.length > 1 ? 's' : ''} of the extension ${extension} (${shortList(names)}): the extension's, not the app's` }));
-}
-
-// The volatile functions (the default when a function says nothing) that
-// change no data as far as the catalog shows: a body with no statement that
-// changes data, naming no volatile function but these (basejump's
-// get_accounts(), a search in PL/pgSQL). A fixpoint over the schema's
-// functions; a name one of whose overloads may write is not one, nor a
-// function whose calls were not read (facts of an older pull).
-function volatileReads(functions) {
-  const volatile = functions.filter((fn) => fn.volatility === 'volatile');
-  const readsOnly = (fn) => fn.writes === false && Array.isArray(fn.volatileCalls);
-  const reads = new Set(volatile.filter(readsOnly).map((fn) => fn.name));
-  for (const fn of volatile) if (!readsOnly(fn)) reads.delete(fn.name);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const fn of volatile) {
-      if (reads.has(fn.name) && fn.volatileCalls.some((called) => !reads.has(called))) changed = reads.delete(fn.name);
-    }
-  }
-  return reads;
 }
 
 // Whether a call's arguments go by POST: a vector (its embedding), or a name
@@ -396,19 +359,41 @@ function returnedTableProblem(fn, spec, settings, domain) {
   );
 }
 
+const inputNames = (fn) => fn.args.filter((arg) => INPUT_MODES.has(arg.mode)).map((arg) => arg.name);
+const sameNames = (a, b) => a.length === b.length && a.every((name) => b.includes(name));
+
+// The overload the overrides chose by its argument names (`overload`), or null.
+function chosenOverload(overloads, settings) {
+  if (overloads.length < 2 || !Array.isArray(settings?.overload)) return null;
+  return overloads.find((fn) => sameNames(inputNames(fn), settings.overload)) ?? null;
+}
+
+// A chosen overload's arguments all required where a call giving fewer could
+// fit another overload too (PostgREST then answers PGRST203): the note says so.
+function requireAll(spec, chosen, overloads) {
+  const names = inputNames(chosen);
+  const others = overloads.filter((fn) => fn !== chosen);
+  const ambiguous = others.some((fn) => inputNames(fn).every((name) => names.includes(name)));
+  if (ambiguous) for (const arg of Object.values(spec.args)) arg.required = true;
+  const message = `overloaded: the overrides chose ${signature(chosen)}${ambiguous ? '; every argument is required, since a call with fewer could fit the other too' : ''}`;
+  return { path: `functions.${chosen.name}`, message };
+}
+
 // One function name: `{ spec }` when it is offered (with the overrides'
 // settings), and the notes on it; `{ error }` for overrides the function
 // cannot honour.
 function offeredFunction(overloads, settings, context) {
-  const [fn] = overloads;
+  const chosen = chosenOverload(overloads, settings);
+  const [fn] = chosen ? [chosen] : overloads;
   const notes = overloads.filter((f) => f.securityDefiner && !f.searchPathPinned).map(unpinnedNote);
-  const problem = structuralProblem(fn, overloads);
+  const problem = structuralProblem(fn, chosen ? [chosen] : overloads);
   // Overrides cannot change a function's kind, name or arguments' types: say their settings went unused.
   const unused = isPlainObject(settings) ? '; its settings in the overrides are not used: nothing opts in a function left out for its kind, name or arguments' : '';
   if (problem) return { spec: null, notes: [...notes, leftOut(fn.name, `${problem}${unused}`)] };
   if (settings === null || settings?.expose === false) return { spec: null, notes };
   // Every reason at once: opting in does not help a function whose arguments also keep it out.
   const spec = withOverrides(derivedFunction(fn, context), settings);
+  if (chosen) notes.push(requireAll(spec, chosen, overloads));
   const exposure = settings?.expose === true ? null : exposureProblem(fn, context.helpers, spec.returns);
   const unrelated = unrelatedUuid(spec);
   if (exposure || unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, [exposure, unrelated].filter(Boolean).join('; and '))] };
