@@ -288,7 +288,12 @@ test('the pull: overloads are left out until the overrides choose one by its arg
   const chosen = await pull(['tags', 'title']);
   assert.equal(chosen.error, null);
   assert.deepEqual(chosen.data.functions.publish.args, { title: { type: 'text', required: true }, tags: { type: 'text[]', required: true } });
-  assert.equal(chosen.notes.find((note) => note.path === 'functions.publish')?.message, 'overloaded: the overrides chose publish(title text, tags text[]); every argument is required, since a call with fewer could fit the other too');
+  assert.equal(chosen.notes.find((note) => note.path === 'functions.publish')?.message, 'overloaded: the overrides chose publish(title text, tags text[]); every argument is required, so PostgREST tells it from the others');
+  // The smaller one cannot be told apart: a call with its one argument fits the other, whose second has a default.
+  const smaller = await pull(['title']);
+  assert.deepEqual([smaller.error.code, smaller.error.message], ['invalid_overrides', 'a call with every argument of publish(title text) fits publish(title text, tags text[]) too: PostgREST cannot tell them apart']);
+  const dropped = await pullDomain({ url: supabaseUrl, apiKey: anonKey, accessToken: token, core, catalog: stack().inspected, overrides: { functions: { publish: { overload: ['title', 'tags'], args: { tags: null } } } } });
+  assert.equal(dropped.error.path, 'functions.publish.args.tags');
   const act = core.createAct({ url: supabaseUrl, apiKey: anonKey, accessToken: token, domain: chosen.data });
   const made = await act.execute('db_call', { function: 'publish', args: { title: 'Hello', tags: ['news'] } });
   assert.equal(made.error, null, JSON.stringify(made.error));

@@ -25,6 +25,9 @@ create view public.named_followers with (security_invoker = true) as
 create table app.notes (id uuid primary key default gen_random_uuid(), user_id uuid references auth.users (id), body text);
 create view public.swapped with (security_invoker = true) as select id as user_id, user_id as id, body from app.notes where user_id is not null;
 create view public.either with (security_invoker = true) as select user_id from app.notes union all select id from app.notes;
+create view public.renamed with (security_invoker = true) as select id, user_id from app.notes;
+alter view public.renamed rename column user_id to author;
+alter view public.renamed rename column id to user_id;
 grant usage on schema app to authenticated;
 grant select on app.accounts, app.followers, app.notes to authenticated;
 insert into app.accounts (id, display_name) values ('${ADA.id}', 'Ada'), ('${BEN.id}', 'Ben');
@@ -41,6 +44,7 @@ test('the catalog: a view column shows the reference to auth.users of the column
   assert.deepEqual(tables.named_followers.references, { account: users }, 'from app.accounts.id, under another name');
   assert.deepEqual(tables.swapped.references, { id: users }, 'id is app.notes.user_id; user_id is app.notes.id');
   assert.deepEqual(tables.either.references, {});
+  assert.deepEqual(tables.renamed.references, {}, 'a column renamed since its rule was written says nothing');
 });
 
 test('the pull and an act: the accounts view is the table of users, so the signed-in user is me and others are their refs', async () => {

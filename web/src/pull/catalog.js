@@ -98,18 +98,21 @@ function addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColum
 // The columns of a view that show a column referencing auth.users
 // (database.dev's accounts view over app.accounts, keyed by user ids), as
 // foreign keys: PostgREST describes a view's references to tables it serves,
-// never to auth.users, and a view has no constraints of its own. Where each
-// column comes from is read as PostgREST reads it, from the view's rewrite
-// rule (a target entry's resorigtbl and resorigcol); a view of set operations
-// (UNION, …), or whose rule names a column twice (a sub-query's), says nothing.
+// never to auth.users, and a view has no constraints of its own. Where a
+// column comes from is read as PostgREST reads it, from the view's _RETURN
+// rule: the target entry of the column's number and name (a column renamed
+// since has another), its resorigtbl and resorigcol. An entry of a nested
+// query with the same number and name (a UNION's branches, a sub-query) makes
+// it say nothing.
 const viewUserKeysQuery = (name) => `with targets as (
-        select v.relname as view_name, m[1] as column_name, m[2]::oid as base_oid, m[3]::int as base_attnum,
-          count(*) over (partition by v.oid, m[1]) as named
+        select v.relname as view_name, m[2] as column_name, m[3]::oid as base_oid, m[4]::int as base_attnum,
+          count(*) over (partition by v.oid, m[1], m[2]) as named
         from pg_catalog.pg_class v
         join pg_catalog.pg_namespace vn on vn.oid = v.relnamespace
-        join pg_catalog.pg_rewrite r on r.ev_class = v.oid
-        cross join lateral regexp_matches(r.ev_action::text, ':resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g') as m
-        where vn.nspname = ${name} and v.relkind in ('v', 'm') and r.ev_action::text like '%:setOperations <>%')
+        join pg_catalog.pg_rewrite r on r.ev_class = v.oid and r.rulename = '_RETURN'
+        cross join lateral regexp_matches(r.ev_action::text, ':resno (\\d+) :resname (\\S+) :ressortgroupref \\d+ :resorigtbl (\\d+) :resorigcol (\\d+)', 'g') as m
+        join pg_catalog.pg_attribute va on va.attrelid = v.oid and va.attnum = m[1]::int and va.attname = m[2]
+        where vn.nspname = ${name} and v.relkind in ('v', 'm'))
       select t.view_name as table_name, t.column_name, 'auth' as target_schema, 'users' as target_table, fa.attname::text as target_column
       from targets t
       join pg_catalog.pg_constraint con on con.conrelid = t.base_oid and con.contype = 'f' and cardinality(con.conkey) = 1

@@ -273,22 +273,16 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
   dropEmptyTables(domain, notes);
 }
 
-// A table or view whose every column is hidden (a UNION of uuid columns that
-// point nowhere) has nothing to show: left out, with a note, and a column
-// that referenced it is treated as one referencing a table left out.
+// A table or view whose every column is hidden (a view of a UNION of uuid
+// columns that point nowhere) has nothing to show: left out, with a note,
+// where no column of another table references it (one that does keeps it,
+// and the core then names the problem).
 function dropEmptyTables(domain, notes) {
-  const empty = Object.keys(domain.tables).filter((table) => Object.keys(domain.tables[table].columns ?? {}).length === 0);
-  for (const table of empty) {
-    notes.push({ path: `tables.${table}`, message: `left out: every column is hidden (see their notes), so it has nothing to show` });
-    delete domain.tables[table];
-  }
+  const referenced = new Set(Object.values(domain.tables).flatMap((spec) => Object.values(spec.columns ?? {}).map((config) => config?.references)));
   for (const [table, spec] of Object.entries(domain.tables)) {
-    for (const [column, config] of Object.entries(spec.columns)) {
-      if (!empty.includes(config.references)) continue;
-      notes.push({ path: `tables.${table}.columns.${column}`, message: `hidden: it references ${config.references}, which is left out` });
-      delete spec.columns[column];
-      spec.hidden = [...(spec.hidden ?? []), column];
-    }
+    if (Object.keys(spec.columns ?? {}).length > 0 || referenced.has(table)) continue;
+    notes.push({ path: `tables.${table}`, message: 'left out: every column is hidden (see their notes), so it has nothing to show' });
+    delete domain.tables[table];
   }
 }
 

@@ -11,6 +11,7 @@ import { holdsSecret, USERS } from './columns.js';
 import { domainTypeOf } from './description.js';
 import { isIdentifier, usableColumnName } from './names.js';
 import { helpersOf, volatileReads } from './function-kinds.js';
+import { chosenOverload, overloadProblem, requireAll, signature } from './overloads.js';
 import { pullError } from './overrides.js';
 import { OWNER_NAMES } from './owners.js';
 import { codes } from '../../dist/error-codes.mjs';
@@ -23,7 +24,6 @@ const PULL_SETTINGS = ['expose', 'overload'];
 
 // Names for a message: all of a short list, the first few of a long one.
 const shortList = (names, most = 8) => (names.length > most ? `${names.slice(0, most).join(', ')} and ${names.length - most} more` : names.join(', '));
-const signature = (fn) => `${fn.name}(${fn.args.filter((a) => INPUT_MODES.has(a.mode)).map((a) => `${a.name ? `${a.name} ` : ''}${a.type}`).join(', ')})`;
 const isVector = (type) => /^(?:[a-z_][a-z0-9_]*\.)?vector(?:\(\d+\))?$/.test(type);
 
 /** The functions PostgREST's description lists (`/rpc/<name>` paths). */
@@ -55,17 +55,19 @@ export function checkFunctionOverrides(overrides, catalogFunctions, spec) {
     if (settings.expose !== undefined && typeof settings.expose !== 'boolean') {
       return pullError(codes.invalid_overrides, `${path}.expose`, 'must be true or false', 'true offers a security definer function, or one the authenticated role may not execute');
     }
-    const overloads = catalogFunctions?.filter((fn) => fn.name === name) ?? [];
-    if (settings.overload !== undefined && !(overloads.length > 1 && Array.isArray(settings.overload) && overloads.some((fn) => sameNames(inputNames(fn), settings.overload)))) {
-      const choices = overloads.map((fn) => JSON.stringify(inputNames(fn))).join(' or ');
-      return pullError(codes.invalid_overrides, `${path}.overload`, overloads.length > 1 ? 'must list the argument names of one of its overloads' : `${name} has one function of that name: no overload to choose`, overloads.length > 1 ? `one of ${choices}` : 'leave out "overload"');
+    if (settings.overload !== undefined) {
+      const problem = overloadProblem(name, catalogFunctions, settings.overload);
+      if (problem) return pullError(codes.invalid_overrides, `${path}.overload`, problem.message, problem.hint);
     }
     if (settings.args === undefined || settings.args === null || !catalogFunctions) continue;
     if (!isPlainObject(settings.args)) return pullError(codes.invalid_overrides, `${path}.args`, 'must be an object of argument name → settings');
-    const inputs = catalogFunctions.filter((fn) => fn.name === name).flatMap((fn) => fn.args.filter((a) => INPUT_MODES.has(a.mode) && a.name));
+    const overloads = catalogFunctions.filter((fn) => fn.name === name);
+    const chosen = chosenOverload(overloads, settings);
+    const inputs = (chosen ? [chosen] : overloads).flatMap((fn) => fn.args.filter((a) => INPUT_MODES.has(a.mode) && a.name));
     for (const [arg, argSettings] of Object.entries(settings.args)) {
       const fact = inputs.find((a) => a.name === arg);
       if (!fact) return pullError(codes.invalid_overrides, `${path}.args.${arg}`, `${name} has no argument '${arg}'`, `arguments: ${inputs.map((a) => a.name).join(', ') || 'none'}`);
+      if (argSettings === null && chosen) return pullError(codes.invalid_overrides, `${path}.args.${arg}`, 'a chosen overload is called with every argument, so PostgREST tells it from the others: none can be left out');
       if (argSettings === null && !fact.hasDefault) return pullError(codes.invalid_overrides, `${path}.args.${arg}`, `${arg} has no default, so every call must pass it: it cannot be left out`);
       if (argSettings !== null && !isPlainObject(argSettings)) return pullError(codes.invalid_overrides, `${path}.args.${arg}`, 'must be an object of argument settings, or null to leave out an argument that has a default');
     }
@@ -359,26 +361,6 @@ function returnedTableProblem(fn, spec, settings, domain) {
   );
 }
 
-const inputNames = (fn) => fn.args.filter((arg) => INPUT_MODES.has(arg.mode)).map((arg) => arg.name);
-const sameNames = (a, b) => a.length === b.length && a.every((name) => b.includes(name));
-
-// The overload the overrides chose by its argument names (`overload`), or null.
-function chosenOverload(overloads, settings) {
-  if (overloads.length < 2 || !Array.isArray(settings?.overload)) return null;
-  return overloads.find((fn) => sameNames(inputNames(fn), settings.overload)) ?? null;
-}
-
-// A chosen overload's arguments all required where a call giving fewer could
-// fit another overload too (PostgREST then answers PGRST203): the note says so.
-function requireAll(spec, chosen, overloads) {
-  const names = inputNames(chosen);
-  const others = overloads.filter((fn) => fn !== chosen);
-  const ambiguous = others.some((fn) => inputNames(fn).every((name) => names.includes(name)));
-  if (ambiguous) for (const arg of Object.values(spec.args)) arg.required = true;
-  const message = `overloaded: the overrides chose ${signature(chosen)}${ambiguous ? '; every argument is required, since a call with fewer could fit the other too' : ''}`;
-  return { path: `functions.${chosen.name}`, message };
-}
-
 // One function name: `{ spec }` when it is offered (with the overrides'
 // settings), and the notes on it; `{ error }` for overrides the function
 // cannot honour.
@@ -393,7 +375,7 @@ function offeredFunction(overloads, settings, context) {
   if (settings === null || settings?.expose === false) return { spec: null, notes };
   // Every reason at once: opting in does not help a function whose arguments also keep it out.
   const spec = withOverrides(derivedFunction(fn, context), settings);
-  if (chosen) notes.push(requireAll(spec, chosen, overloads));
+  if (chosen) notes.push(requireAll(spec, chosen));
   const exposure = settings?.expose === true ? null : exposureProblem(fn, context.helpers, spec.returns);
   const unrelated = unrelatedUuid(spec);
   if (exposure || unrelated) return { spec: null, notes: [...notes, leftOut(fn.name, [exposure, unrelated].filter(Boolean).join('; and '))] };
