@@ -44,5 +44,3 @@ export function helpersOf(functions, schema) {
   }
   return helpers;
 }
-
-// Why a callable function is not offered unless the overrides opt it in.

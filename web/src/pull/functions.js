@@ -251,6 +251,7 @@ const leftOut = (name, why) => ({ path: `functions.${name}`, message: `left out:
 
 const OUTPUT_MODES = new Set(['out', 'inout', 'table']);
 
+// Why a callable function is not offered unless the overrides opt it in.
 function exposureProblem(fn, helpers, returns) {
   const reasons = [];
   // A function named like a secret that hands back a value (new_access_token()

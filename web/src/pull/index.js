@@ -10,6 +10,7 @@
 // Pure: no I/O here except in pullDomain, and no node: imports (it runs in
 // every runtime the package supports).
 import { restUrl } from '../act/options.js';
+import { takesCreates } from '../core/domains.js';
 import { AlfredError, internalError } from '../errors.js';
 import { catalogFacts, catalogFactsProblem } from './catalog.js';
 import { columnConfig, finalizeColumns, grantsNote, relationsOf } from './columns.js';
@@ -47,8 +48,7 @@ function ownerGrantsNote(column, table) {
 // every create must give all the same because the policies a create must
 // pass need it (a team's key): required, with a note naming the check.
 function requiredByPolicy(table, column, config, notes) {
-  const givenOnCreate = config.writable === undefined || (Array.isArray(config.writable) && config.writable.includes('create'));
-  if (config.required || !givenOnCreate || column.hasDefault) return;
+  if (config.required || !takesCreates(config) || column.hasDefault) return;
   const check = policyNeeds(table, column.name);
   if (check === null) return;
   config.required = true;
@@ -158,8 +158,8 @@ function derivedTables(plans, usersTables, unexposed, notes) {
   const built = Object.fromEntries(Object.keys(unsorted).sort().map((name) => [name, unsorted[name]]));
   // Without a table of users, other people's refs are user_1, user_2 (the
   // core's): a table such as user_invites takes another prefix.
-  const people = usersTable === null && !built.users && !built.user ? new Set(['user']) : new Set();
-  for (const [table, prefix] of Object.entries(refPrefixes(Object.keys(built), people))) built[table].ref = prefix;
+  const reserved = usersTable === null && !built.users && !built.user ? new Set(['user']) : new Set();
+  for (const [table, prefix] of Object.entries(refPrefixes(Object.keys(built), reserved))) built[table].ref = prefix;
   for (const [parent, children] of Object.entries(relationsOf(built))) built[parent].relations = children;
   return { built, usersTable };
 }

@@ -14,7 +14,9 @@ const list = (names) => names.join(', ');
 // A policy the requests of `role` are held to: one for it, for public, or for no role named.
 const appliesTo = (role) => (policy) => policy.roles.length === 0 || policy.roles.some((name) => name === role || name === 'public');
 // A policy a signed-in user's requests are held to.
-const appliesToUsers = appliesTo('authenticated');
+export const appliesToUsers = appliesTo('authenticated');
+/** The check a policy holds a new row to: its WITH CHECK, or an ALL policy's USING; null for none. */
+export const createCheck = (policy) => policy.check ?? (policy.command === 'ALL' ? policy.using : null);
 // A policy condition only a signed-in user passes, as pg_policies writes it:
 // `(auth.role() = 'authenticated'::text)` (Supabase's older templates, its
 // slack clone), `(auth.uid() IS NOT NULL)`, either in a sub-select, and
@@ -37,7 +39,7 @@ function policyCandidates(table) {
     return [...names];
   };
   const creates = policies.filter((p) => p.command === 'INSERT' || p.command === 'ALL');
-  const creating = compared(creates.map((p) => p.check ?? (p.command === 'ALL' ? p.using : null)));
+  const creating = compared(creates.map(createCheck));
   const names = creating.length > 0 ? creating : compared(policies.flatMap((p) => [p.using, p.check]));
   const uuid = names.filter((name) => byName.get(name).type === 'uuid');
   const others = names.filter((name) => byName.get(name).type !== 'uuid');
@@ -180,14 +182,14 @@ export function writableOf(table, key, owner, people = []) {
 
 // Why creates are left out of a table whose rows name users, though its
 // policies let them in: a permissive create policy whose check names no
-// column of the row (WITH CHECK (true), auth.uid() IS NOT NULL) and no owner
-// column the act sets. A model could then
-// add any user, the signed-in one too, to a team or a row of others (a
-// membership table such as Midday's users_on_team). Null otherwise.
+// column of the row (WITH CHECK (true), auth.uid() IS NOT NULL), and no owner
+// column the act sets. A model could then add any user, the signed-in one
+// too, to a team or a row of others (a membership table such as Midday's
+// users_on_team). Null otherwise.
 function openCreates(table, owner, people) {
   if (owner || people.length === 0 || !table.catalog?.rls) return null;
   const creates = table.catalog.policies.filter((p) => (p.command === 'INSERT' || p.command === 'ALL') && appliesToUsers(p));
-  const check = (p) => p.check ?? (p.command === 'ALL' ? p.using : null) ?? '';
+  const check = (p) => createCheck(p) ?? '';
   // A check that names no column of the row (true, auth.uid() IS NOT NULL,
   // an MFA level) lets any row in; a restrictive one that names one may not.
   const namesRow = (p) => table.columns.some((c) => namesColumn(check(p), table.name, c.name));

@@ -5,6 +5,7 @@
 // the pull makes such a column required (docs/own-schema.md, "Columns",
 // required by the policies).
 import { plainPolicy } from './catalog.js';
+import { appliesToUsers, createCheck } from './owners.js';
 
 const IDENT = '[A-Za-z_][A-Za-z0-9_$]*';
 const escaped = (name) => name.replace(/\$/g, '\\$');
@@ -57,10 +58,9 @@ export function conjunctsOf(expression) {
 
 // Whether one part of a policy's AND is false or unknown when `column` of
 // `table` is NULL: the column compared by `=` or `IN (…)` with something
-// (or said to be NOT NULL)
-// other than the user's id (that is the owner column, the act's to set), or
-// an EXISTS whose sub-query's WHERE compares the column by `=` (and nothing
-// in it lets a NULL through).
+// other than the user's id (that is the owner column, the act's to set), the
+// column said to be NOT NULL, or an EXISTS whose sub-query's WHERE compares
+// the column by `=` (and nothing in it lets a NULL through).
 function rejectsNull(part, table, column) {
   const name = `(?:${escaped(table)}\\.)?${escaped(column)}`;
   const left = new RegExp(`^${name}\\s*(?:=|IN\\s*\\()(?!\\s*auth\\.uid\\(\\))|^${name}\\s+IS\\s+NOT\\s+NULL$`, 'i');
@@ -74,9 +74,6 @@ function rejectsNull(part, table, column) {
   const qualified = `${escaped(table)}\\.${escaped(column)}`;
   return new RegExp(`(?<![\\w$.])${qualified}\\s*=|=\\s*${qualified}(?![\\w$.(])`, 'i').test(where);
 }
-
-const appliesToUsers = (policy) => policy.roles.length === 0 || policy.roles.some((name) => name === 'authenticated' || name === 'public');
-const createCheck = (policy) => policy.check ?? (policy.command === 'ALL' ? policy.using : null);
 
 /**
  * The policy a new row's `column` must not be NULL for, as pg_policies shows
