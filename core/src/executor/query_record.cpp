@@ -153,8 +153,8 @@ void write_args(json_writer& w, const ref_registry& registry, const domain* dom,
   w.end_object();
 }
 
-void write_optional_integer(json_writer& w, std::string_view key, const std::optional<long long>& value) {
-  w.key(key);
+// The member's value after its key: the number or null.
+void write_optional_integer(json_writer& w, const std::optional<long long>& value) {
   if (value)
     w.integer(*value);
   else
@@ -181,7 +181,8 @@ void write_aggregate(json_writer& w, const aggregate_spec& spec) {
   for (const having_clause& h : spec.having)
     w.string(textfmt::format("{} {} {}", spec.metrics[h.metric].key, h.op, h.value));
   w.end_array();
-  write_optional_integer(w, "group_limit", spec.limit);
+  w.key("group_limit");
+  write_optional_integer(w, spec.limit);
 }
 
 void write_call(json_writer& w, const ref_registry& registry, const domain* dom, const tool_call& call) {
@@ -212,8 +213,10 @@ void write_call(json_writer& w, const ref_registry& registry, const domain* dom,
     for (const auto& item : call.columns) w.string(item);
     w.end_array();
   }
-  write_optional_integer(w, "limit", call.limit);
-  write_optional_integer(w, "offset", call.offset);
+  w.key("limit");
+  write_optional_integer(w, call.limit);
+  w.key("offset");
+  write_optional_integer(w, call.offset);
   w.key("order_by");
   if (call.order_by.empty())
     w.null();
@@ -236,7 +239,8 @@ void write_call(json_writer& w, const ref_registry& registry, const domain* dom,
     for (auto name : columns) w.string(name);
     w.end_array();
   }
-  write_optional_integer(w, "records",
+  w.key("records");
+  write_optional_integer(w,
                          call.kind == tool_kind::create ? std::optional<long>(long(call.rows.size())) : std::nullopt);
   if (call.kind == tool_kind::aggregate) write_aggregate(w, call.aggregate);
   w.end_object();
@@ -369,7 +373,8 @@ void write_query_record(json_writer& w, const ref_registry& registry, const quer
   }
   w.key("source");
   w.string(source_name(record.source));
-  write_optional_integer(w, "count", record.count);
+  w.key("count");
+  write_optional_integer(w, record.count);
   w.end_object();
 }
 

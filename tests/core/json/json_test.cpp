@@ -128,4 +128,48 @@ TEST_CASE("json: a repeated key keeps its last value, as JSON.parse does") {
   CHECK(doc->root().find("a")->raw() == "2");
 }
 
+TEST_CASE("json: find matches keys by their text, past nested values, escaped keys and the empty key included") {
+  auto doc = json_document::parse(R"({"ab":{"b":1},"b":[1,{"c":2}],"":3,"\u0063d":4,"c":5,"cd":6,"b\"":7,"\u0065":8})");
+  REQUIRE(doc.ok());
+  const auto root = doc->root();
+  CHECK(root.find("b")->raw() == R"([1,{"c":2}])");
+  CHECK(root.find("")->raw() == "3");
+  CHECK(root.find("cd")->raw() == "6");  // the escaped "\u0063d" first, then the plain one: the last wins
+  CHECK(root.find("c")->raw() == "5");
+  CHECK(root.find("e")->raw() == "8");
+  CHECK(root.find("b\"")->raw() == "7");
+  CHECK_FALSE(root.find("a").has_value());
+  CHECK_FALSE(root.find("abc").has_value());
+  CHECK_FALSE(root.find("b")->find("c").has_value());  // an array has no members
+  CHECK_FALSE(json_value().find("b").has_value());
+}
+
+TEST_CASE("json: keys written from the source and from text read the same") {
+  std::string literal;
+  std::string text;
+  for (auto* out : {&literal, &text}) {
+    json_writer w(*out);
+    w.begin_object();
+    if (out == &literal)
+      w.key("a");
+    else
+      w.key(std::string_view("a"));
+    w.integer(1);
+    if (out == &literal)
+      w.key("table_name");
+    else
+      w.key(std::string_view("table_name"));
+    w.begin_object();
+    if (out == &literal)
+      w.key("x");
+    else
+      w.key(std::string_view("x"));
+    w.null();
+    w.end_object();
+    w.end_object();
+  }
+  CHECK(literal == R"({"a":1,"table_name":{"x":null}})");
+  CHECK(literal == text);
+}
+
 }  // namespace alfred::test

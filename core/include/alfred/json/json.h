@@ -180,6 +180,12 @@ class json_writer {
   void value(json_value value, bool strip_nul = false);
   /// Writes `"key":`; the next value call writes the member's value.
   void key(std::string_view name);
+  /// `key` for a name written in the source, which has nothing to escape
+  /// (plain ASCII): copied as it is, without the scan for escapes.
+  template <std::size_t N>
+  void key(const char (&name)[N]) {
+    plain_key(name, N - 1);
+  }
   void begin_object() {
     separate();
     out_ += '{';
@@ -203,6 +209,7 @@ class json_writer {
 
  private:
   void separate();
+  void plain_key(const char* name, std::size_t size);
   std::string& out_;
   bool first_ = true;
   bool after_key_ = false;
