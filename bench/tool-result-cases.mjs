@@ -109,17 +109,18 @@ export function toolResultCases(sizes = [10, 100, 1000], { ascii = false } = {})
 }
 
 /**
- * Times every case: `[{ title, n, alfredMs, handMs, ratios: [min, median, max], textBytes: { alfred, hand },
- * tokens? }]`. `ratio` is supabase-js time / alfred-act time of one round
- * (both sides interleaved), over `rounds` rounds. `countTokens(text)`, when
- * given, sizes either text in tokens too. `log(result)` is called per case.
+ * The two sides of case `c` (toolResultCases'), each an async function that
+ * makes one call and resolves with the text for the model: `alfred`
+ * (act.callToolText with the arguments as a model's JSON text) and `byHand`
+ * (the hand-written supabase-js tool), answered by the same in-process fetch.
+ * Where the case has an earlier read (`warm`), the act has made it. A side
+ * whose `core` or `createClient` is null is left out.
  */
-export async function runToolResultCases({ loadCore, createClient, rounds = 7, sizes, ascii = false, countTokens, log = () => {} }) {
-  const core = await loadCore();
-  const results = [];
-  for (const c of toolResultCases(sizes, { ascii })) {
-    const token = jwtFor(c.userId);
-    let fetchBytes = answering(c.table, c.bytes, c.n, c.labels);
+export async function sidesOf(core, createClient, c) {
+  const token = jwtFor(c.userId);
+  let fetchBytes = answering(c.table, c.bytes, c.n, c.labels);
+  const sides = {};
+  if (core) {
     const act = core.createAct({
       url: 'https://bench.supabase.co',
       apiKey: 'anon-key',
@@ -132,17 +133,34 @@ export async function runToolResultCases({ loadCore, createClient, rounds = 7, s
       fetchBytes = answering('recipes', c.warm.bytes, c.warm.recipeIds.length, c.labels);
       const earlier = await act.execute('db_read', { table: 'recipes', limit: c.warm.recipeIds.length });
       if (earlier.error) throw new Error(earlier.error.message);
-      fetchBytes = answering(c.table, c.bytes, c.n, { ...c.labels, recipes: c.warm.bytes }, c.withLabels);
     }
     // The arguments as a model sends them: JSON text.
     const args = JSON.stringify({ table: c.table, limit: c.n });
-    const alfred = () => act.callToolText('db_read', args);
+    sides.alfred = () => act.callToolText('db_read', args);
+  }
+  fetchBytes = c.warm ? answering(c.table, c.bytes, c.n, { ...c.labels, recipes: c.warm.bytes }, c.withLabels) : answering(c.table, c.bytes, c.n, c.labels);
+  if (createClient) {
     const supabase = createClient('https://bench.supabase.co', 'anon-key', {
       global: { fetch: (...a) => fetchBytes(...a), headers: { Authorization: `Bearer ${token}` } },
       auth: { persistSession: false, autoRefreshToken: false },
       realtime: { transport: NoSocket },
     });
-    const byHand = handWrittenTool(supabase, c.table, c.select, c.userId, c.n);
+    sides.byHand = handWrittenTool(supabase, c.table, c.select, c.userId, c.n);
+  }
+  return sides;
+}
+
+/**
+ * Times every case: `[{ title, n, alfredMs, handMs, ratios: [min, median, max], textBytes: { alfred, hand },
+ * tokens? }]`. `ratio` is supabase-js time / alfred-act time of one round
+ * (both sides interleaved), over `rounds` rounds. `countTokens(text)`, when
+ * given, sizes either text in tokens too. `log(result)` is called per case.
+ */
+export async function runToolResultCases({ loadCore, createClient, rounds = 7, sizes, ascii = false, countTokens, log = () => {} }) {
+  const core = await loadCore();
+  const results = [];
+  for (const c of toolResultCases(sizes, { ascii })) {
+    const { alfred, byHand } = await sidesOf(core, createClient, c);
 
     // The same rows on both sides.
     const ourText = await alfred();

@@ -54,6 +54,12 @@ end $$;
 create operator public.#~# (leftarg = integer, rightarg = integer, function = public.log_sum);
 create function public.op_sum() returns integer language sql as $$ select 1 operator(public.#~#) 2 $$;
 
+-- A body whose comparison does not fit its types (a key compared with text): PostgreSQL's 42883 at run time.
+create function public.item_named(p_name text) returns setof public.items language plpgsql stable as $$
+begin
+  return query select * from public.items where id = p_name;
+end $$;
+
 -- An argument whose prefix hides nothing: p_id names no table.
 create function public.item_by_id(p_id uuid) returns setof public.items language sql stable as $$ select * from public.items where false $$;
 `;
@@ -101,4 +107,17 @@ test('a read by GET whose body writes after all (through an operator, a stable f
   assert.equal(refused.error?.code, 'read_only');
   const logged = await fetch(`${stack().supabaseUrl}/rest/v1/search_log?select=q`, { headers: { apikey: stack().serviceKey, authorization: `Bearer ${stack().serviceKey}` } });
   assert.deepEqual(await logged.json(), []);
+});
+
+test("a body whose operator does not fit its values (42883, which PostgREST answers 404) is the function's failure, not a row missing", async () => {
+  const { domain } = await pulledDomain(stack(), core);
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, domain });
+  const { error } = await act.execute('db_call', { function: 'item_named', args: { p_name: 'bread' } });
+  assert.equal(error?.code, 'function_error');
+  assert.equal(error?.status, 404);
+  assert.match(error?.message ?? '', /^calling item_named failed: operator does not exist: bigint = text/);
+  assert.equal(error?.hint, 'the function failed inside the database: tell the user');
+  const text = JSON.parse(await act.callToolText('db_call', JSON.stringify({ function: 'item_named', args: { p_name: 'bread' } })));
+  assert.equal(text.error.code, 'function_error');
+  assert.doesNotMatch(JSON.stringify(text), /explicit type casts/);
 });

@@ -107,6 +107,13 @@ error execution::state::call_error(const need_response& answer) const {
   error err = detail::database_error(answer, "calling " + fn.name);
   // A RAISE in a call is the function's own refusal, wherever in it it was raised.
   if (err.code == codes::rule_violation) err.code = codes::function_error;
+  // An operator or function the body uses that does not take the values it
+  // got (42883; PostgREST answers 404): the function failed, no row is missing,
+  // and PostgreSQL's hint (add casts) is the app's to follow.
+  if (err.db_code == "42883") {
+    err.code = codes::function_error;
+    err.hint = "the function failed inside the database: tell the user";
+  }
   // A function's own refusal (RAISE) the database gave no hint for: the arguments are what the model can change.
   if (err.code == codes::function_error && (err.hint.empty() || err.hint == detail::kRaiseHint))
     err.hint = "the function refused the call for the reason in its message: correct the arguments, or tell the user";

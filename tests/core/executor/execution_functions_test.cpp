@@ -178,6 +178,18 @@ TEST_CASE("the function's own error reaches the model as the app wrote it, with 
   CHECK(hinted.result()["error"]["hint"] == "Use a slug of letters and dashes");
 }
 
+TEST_CASE("an operator the function's body uses that does not fit its values is the function's failure") {
+  call_run r;
+  r.start(R"({"function":"get_accounts"})");
+  r.answer({404, "", "application/json",
+            R"({"code":"42883","details":null,"hint":"No operator matches the given name and argument types. You )"
+            R"(might need to add explicit type casts.","message":"operator does not exist: uuid = text"})"});
+  const json out = r.result();
+  CHECK(out["error"]["code"] == "function_error");
+  CHECK(out["error"]["message"] == "calling get_accounts failed: operator does not exist: uuid = text");
+  CHECK(out["error"]["hint"] == "the function failed inside the database: tell the user");
+}
+
 TEST_CASE("PostgREST's function errors and a write refused in a read-only call have their own codes") {
   auto code_for = [](std::string_view params, std::string body, int status) {
     call_run r;
