@@ -116,6 +116,12 @@ create function public.project_names(team_id uuid) returns table (name text) lan
 create function public.project_count(team_id uuid, out total bigint) language sql stable
   as $$ select count(*) from public.projects p where p.team_id = project_count.team_id $$;
 
+-- A team taken as text (Midday's metrics take team_id text), compared with the key as text; a user taken as text.
+create function public.project_total(team_id text) returns bigint language sql stable
+  as $$ select count(*) from public.projects p where p.team_id::text = project_total.team_id $$;
+create function public.entries_of(user_id text) returns bigint language sql stable
+  as $$ select count(*) from public.time_entries e where e.user_id::text = entries_of.user_id $$;
+
 -- Helpers that read no table (one through another), and a function that calls one that does.
 create function public.make_code(size int) returns text language sql as $$ select substr(md5(random()::text), 1, size) $$;
 create function public.team_code(size int) returns text language sql as $$ select upper(public.make_code(size)) $$;
@@ -207,6 +213,16 @@ test('as Ada: a project is created in her team once the model names it, and the 
   assert.deepEqual(names.data, [{ name: 'Website' }]);
   const count = await act.execute('db_call', { function: 'project_count', args: { team_id: team } });
   assert.deepEqual(count.data, [{ total: 1 }], JSON.stringify(count));
+  // A team taken as text takes the team's ref, sent as its uuid's text; Beta's ref is no key Ada can name.
+  assert.deepEqual(domain.functions.project_total.args.team_id, { type: 'text', required: true, references: 'teams' });
+  const total = JSON.parse(await act.callToolText('db_call', JSON.stringify({ function: 'project_total', args: { team_id: team } })));
+  assert.equal(total.ok, true, JSON.stringify(total));
+  assert.deepEqual(total.rows, [{ value: 1 }]);
+  assert.match(total.query, /team_id = team_1/);
+  const raw = await act.execute('db_call', { function: 'project_total', args: { team_id: 'Acme' } });
+  assert.equal(raw.error?.code, 'not_a_ref');
+  // The people's ids stay uuid arguments: a user taken as text is plain text.
+  assert.equal(domain.functions.entries_of.args.user_id.references, undefined);
   // Beta's projects stay Beta's.
   const all = await act.execute('db_read', { table: 'projects' });
   assert.deepEqual(all.data.map((row) => row.name), ['Website']);

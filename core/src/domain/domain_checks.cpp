@@ -104,7 +104,7 @@ status check_owner(table& tbl, const std::string& path) {
 
 }  // namespace
 
-status check_references(const domain& dom, const table& tbl, const std::string& columns_path) {
+status check_references(const domain& dom, const table& tbl, const std::string& columns_path, bool text_takes_uuid) {
   for (const auto& col : tbl.columns) {
     const std::string col_path = columns_path + "." + col.name;
     const bool is_uuid = col.type == column_type::uuid || col.type == column_type::uuid_array;
@@ -117,7 +117,7 @@ status check_references(const domain& dom, const table& tbl, const std::string& 
       const column_type holds = col.type == column_type::uuid_array ? column_type::uuid : col.type;
       if (holds != column_type::uuid && holds != column_type::integer && holds != column_type::text)
         return config_error(col_path, "only uuid, uuid[], integer and text columns can reference a table");
-      if (key->type != holds)
+      if (key->type != holds && !(text_takes_uuid && holds == column_type::text && key->type == column_type::uuid))
         return config_error(col_path, textfmt::format("is {} but the key of {} ({}) is {}", column_type_name(col.type),
                                                       target->name, key->name, column_type_name(key->type)));
     } else if (col.user_id) {

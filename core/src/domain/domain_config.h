@@ -93,8 +93,10 @@ status check_domain_tables(domain& dom);
 /// A column that references a table holds that table's one-column key, of
 /// the same type; any other uuid column is the table's own key or a user id.
 /// `columns_path` is where `tbl`'s columns are in the JSON
-/// (`tables.deals.columns`, `functions.archive.args`).
-status check_references(const domain& dom, const table& tbl, const std::string& columns_path);
+/// (`tables.deals.columns`, `functions.archive.args`). A function's text
+/// argument (`text_takes_uuid`) may take a uuid key too: it is sent as text.
+status check_references(const domain& dom, const table& tbl, const std::string& columns_path,
+                        bool text_takes_uuid = false);
 
 /// `"functions": {"<name>": {…}}` (domain_functions.cpp), read once the
 /// tables are checked: arguments are checked as columns, against the tables.

@@ -134,7 +134,7 @@ result<db_function> parse_function(const std::string& name, json_value spec) {
 // table it returns rows of, the table a returned value is a key of.
 status check_function(const domain& dom, const db_function& fn) {
   const std::string path = "functions." + fn.name;
-  if (auto ok = check_references(dom, fn.args, path + ".args"); !ok) return ok;
+  if (auto ok = check_references(dom, fn.args, path + ".args", true); !ok) return ok;
   const function_returns& out = fn.returns;
   if (out.type == function_returns::kind::rows && !dom.find_table(out.table))
     return config_error(path + ".returns.table", textfmt::format("unknown table '{}'", out.table));

@@ -166,11 +166,17 @@ function argumentReference(arg, type, list, domain, byName, usersTable) {
 function referenceByName(name, type, list, domain, byName, usersTable) {
   const fromColumns = list ? null : byName.get(`${name} ${type}`);
   if (fromColumns) return fromColumns === USERS ? (usersTable ?? USERS) : fromColumns;
+  // A text argument may take a table's uuid key (a team taken as `team_id text`):
+  // the core sends the uuid as text, as the app's own client does. Never the
+  // people's ids: those stay uuid arguments.
+  const textOfUuid = type === 'text' && !list;
+  const asUuid = textOfUuid ? byName.get(`${name} uuid`) : null;
+  if (asUuid && asUuid !== USERS && asUuid !== usersTable) return asUuid;
   const stem = (list ? /^(.+)_ids$/ : /^(.+)_id$/).exec(name)?.[1];
   if (stem && (type === 'uuid' || type === 'integer' || type === 'text')) {
     for (const candidate of pluralsOf(stem)) {
-      const spec = domain.tables[candidate];
-      if (spec && keyColumn(spec)?.type === type) return candidate;
+      const key = domain.tables[candidate] ? keyColumn(domain.tables[candidate])?.type : null;
+      if (key === type || (key === 'uuid' && textOfUuid && candidate !== usersTable)) return candidate;
     }
   }
   if (type === 'uuid' && !list && OWNER_NAMES.includes(name)) return usersTable ?? USERS;
