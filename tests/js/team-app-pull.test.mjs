@@ -122,6 +122,13 @@ create function public.project_total(team_id text) returns bigint language sql s
 create function public.entries_of(user_id text) returns bigint language sql stable
   as $$ select count(*) from public.time_entries e where e.user_id::text = entries_of.user_id $$;
 
+-- A metric kept in three versions (Midday's get_burn_rate, _v2, _v3), and one whose latest version is a helper.
+create function public.project_stats() returns bigint language sql stable as $$ select count(*) from public.projects $$;
+create function public.project_stats_v2() returns bigint language sql stable as $$ select count(*) + 0 from public.projects $$;
+create function public.project_stats_v3() returns bigint language sql stable as $$ select count(*) + 0 + 0 from public.projects $$;
+create function public.team_label() returns text language sql stable as $$ select name from public.teams limit 1 $$;
+create function public.team_label_v2() returns text language sql stable as $$ select 'team' $$;
+
 -- Helpers that read no table (one through another), and a function that calls one that does.
 create function public.make_code(size int) returns text language sql as $$ select substr(md5(random()::text), 1, size) $$;
 create function public.team_code(size int) returns text language sql as $$ select upper(public.make_code(size)) $$;
@@ -256,6 +263,18 @@ test('as Ada: she removes Carol from her team; neither she nor the model can add
   assert.equal(removed.count, 1);
   const left = await act.execute('db_read', { table: 'users_on_team' });
   assert.deepEqual(left.data.map((row) => row.user_id), ['me']);
+});
+
+test('the pull: a function kept beside later versions of itself is left out unless opted in; the latest offered is kept', async () => {
+  const { domain, notes } = await pulledDomain(stack(), core);
+  assert.deepEqual(['project_stats', 'project_stats_v2', 'project_stats_v3'].map((name) => Boolean(domain.functions[name])), [false, false, true]);
+  assert.equal(noteOf(notes, 'functions.project_stats_v2'), 'left out: an older version of project_stats_v3, which is offered; opt in with functions.project_stats_v2.expose: true in the overrides');
+  // team_label_v2 is a helper, left out: team_label is the latest offered.
+  assert.deepEqual(['team_label', 'team_label_v2'].map((name) => Boolean(domain.functions[name])), [true, false]);
+  const { supabaseUrl, anonKey, token } = stack();
+  const { data, error } = await pullDomain({ url: supabaseUrl, apiKey: anonKey, accessToken: token, core, catalog: stack().inspected, overrides: { functions: { project_stats: { expose: true } } } });
+  assert.equal(error, null);
+  assert.deepEqual(['project_stats', 'project_stats_v2', 'project_stats_v3'].map((name) => Boolean(data.functions[name])), [true, false, true]);
 });
 
 test('the pull: helpers whose bodies read no table are left out unless opted in; a function calling one that reads is offered', async () => {

@@ -44,3 +44,24 @@ export function helpersOf(functions, schema) {
   }
   return helpers;
 }
+
+// Versions of one function kept side by side (get_burn_rate, get_burn_rate_v2,
+// get_burn_rate_v3; the bare name is the first): each older one of `names`
+// → the latest. Names of one version (foo and foo_v1) supersede neither.
+export function supersededBy(names) {
+  const versionOf = (name) => {
+    const match = /^(.+)_v(\d+)$/.exec(name);
+    return match ? [match[1], Number(match[2])] : [name, 1];
+  };
+  const latest = new Map();
+  for (const name of names) {
+    const [base, version] = versionOf(name);
+    if (!latest.has(base) || version > latest.get(base).version) latest.set(base, { version, name });
+  }
+  const older = new Map();
+  for (const name of names) {
+    const [base, version] = versionOf(name);
+    if (version < latest.get(base).version) older.set(name, latest.get(base).name);
+  }
+  return older;
+}

@@ -10,7 +10,7 @@ import { pluralsOf } from './catalog.js';
 import { holdsSecret, USERS } from './columns.js';
 import { domainTypeOf } from './description.js';
 import { isIdentifier, usableColumnName } from './names.js';
-import { helpersOf, volatileReads } from './function-kinds.js';
+import { helpersOf, supersededBy, volatileReads } from './function-kinds.js';
 import { chosenOverload, overloadProblem, requireAll, signature } from './overloads.js';
 import { pullError } from './overrides.js';
 import { OWNER_NAMES } from './owners.js';
@@ -469,6 +469,12 @@ export function deriveFunctions({ catalog, spec, overrides, domain, usersTable, 
     if (offered.error) return { functions: {}, notes: [], error: offered.error };
     notes.push(...offered.notes);
     if (offered.spec) functions[name] = offered.spec;
+  }
+  // A function kept beside later versions of itself: the model is offered the latest.
+  for (const [name, latest] of supersededBy(Object.keys(functions))) {
+    if (given[name]?.expose === true) continue;
+    delete functions[name];
+    notes.push(leftOut(name, `an older version of ${latest}, which is offered; opt in with functions.${name}.expose: true in the overrides`));
   }
   return { functions, notes, error: null };
 }
