@@ -646,7 +646,8 @@ test('without overrides the pulled kitchen differs only where the database canno
 
 test('writableOf: each write as its grant and a policy for its command (or ALL) allow it, on a table signed-in users may read; rlsNote names changes only where a write changes rows', async () => {
   const { writableOf, rlsNote } = await import('../../web/src/pull/owners.js');
-  const policy = (command, extra = {}) => ({ name: command.toLowerCase(), command, roles: ['authenticated'], permissive: true, using: 'true', check: null, ...extra });
+  // As pg_policies gives them: an INSERT policy has a WITH CHECK and no USING.
+  const policy = (command, extra = {}) => ({ name: command.toLowerCase(), command, roles: ['authenticated'], permissive: true, using: command === 'INSERT' ? null : 'true', check: command === 'INSERT' ? 'true' : null, ...extra });
   const all = { select: true, insert: true, update: true, delete: true };
   const table = (catalog) => ({ name: 't', isView: false, columns: [], catalog: { rls: true, privileges: all, references: {}, ...catalog } });
   const writes = (catalog, owner = null) => writableOf(table(catalog), ['id'], owner);
@@ -661,6 +662,10 @@ test('writableOf: each write as its grant and a policy for its command (or ALL) 
     writes({ policies: [policy('SELECT'), policy('INSERT')], privileges: { ...all, update: false } }).note.message,
     'create only: the authenticated role may not update it, and no row-level security policy lets a signed-in user delete its rows (a function of the app may; "writable" in the overrides wins)',
   );
+  // A policy with neither USING nor WITH CHECK lets nothing through (PostgreSQL skips it): Quivr's `for all to public`.
+  assert.deepEqual(writes({ policies: [policy('SELECT'), policy('ALL', { using: null, check: null })] }).writable, false);
+  assert.deepEqual(writes({ policies: [policy('SELECT'), policy('INSERT', { check: null })] }).writable, false);
+  assert.equal(writes({ policies: [policy('SELECT', { using: null }), policy('ALL', { using: null, check: null })] }).note.message, 'read-only: no row-level security policy lets a signed-in user read its rows, and every write reads back the rows it changed');
   // A restrictive policy, or one for another role, lets nobody write.
   assert.deepEqual(writes({ policies: [policy('SELECT'), policy('DELETE', { permissive: false }), policy('INSERT', { roles: ['service_role'] }), policy('UPDATE')] }).writable, ['update']);
   // A table users may insert into and not read is write-only: its creates are not read back.
@@ -699,7 +704,7 @@ test('with the catalog, a table signed-in users may neither read nor add to is l
     feedback: definition({ id: PK, owner_id: OWNER, body: TEXT }, ['id', 'owner_id', 'body']),
   };
   const all = { select: true, insert: true, update: true, delete: true };
-  const policy = (command) => ({ name: command, command, roles: ['authenticated'], permissive: true, using: 'owner_id = auth.uid()', check: null });
+  const policy = (command) => ({ name: command, command, roles: ['authenticated'], permissive: true, ...(command === 'INSERT' ? { using: null, check: 'owner_id = auth.uid()' } : { using: 'owner_id = auth.uid()', check: null }) });
   const facts = (policies) => ({ kind: 'table', rls: true, privileges: all, policies, references: {} });
   const catalog = {
     schema: 'public',
@@ -738,7 +743,7 @@ test('with the catalog, a table signed-in users may neither read nor add to is l
 test('overrides on a write-only table: "readable" wins and silences the note, "writable" of creates alone keeps it write-only, other writes keep it readable with a note', () => {
   const definitions = { ...NOTES, feedback: definition({ id: PK, owner_id: OWNER, body: TEXT }, ['id', 'owner_id', 'body']) };
   const all = { select: true, insert: true, update: true, delete: true };
-  const policy = (command) => ({ name: command, command, roles: ['authenticated'], permissive: true, using: 'owner_id = auth.uid()', check: null });
+  const policy = (command) => ({ name: command, command, roles: ['authenticated'], permissive: true, ...(command === 'INSERT' ? { using: null, check: 'owner_id = auth.uid()' } : { using: 'owner_id = auth.uid()', check: null }) });
   const facts = (policies) => ({ kind: 'table', rls: true, privileges: all, policies, references: {} });
   const catalog = { schema: 'public', tables: { projects: facts([policy('ALL')]), notes: facts([policy('ALL')]), feedback: facts([policy('INSERT')]) } };
   const pull = (feedback) => deriveDomain(spec(definitions), { tables: { feedback } }, { catalog });

@@ -54,6 +54,12 @@ end $$;
 create operator public.#~# (leftarg = integer, rightarg = integer, function = public.log_sum);
 create function public.op_sum() returns integer language sql as $$ select 1 operator(public.#~#) 2 $$;
 
+-- A search returning each row's embedding beside it (Quivr's match_vectors): a call selects the other columns.
+create function public.items_like(query_embedding extensions.vector(3))
+  returns table (id bigint, name text, embedding extensions.vector, similarity double precision) language sql stable as $$
+  select i.id, i.name, i.embedding, 1 - (i.embedding operator(extensions.<=>) query_embedding) from public.items i order by 4 desc
+$$;
+
 -- A body whose comparison does not fit its types (a key compared with text): PostgreSQL's 42883 at run time.
 create function public.item_named(p_name text) returns setof public.items language plpgsql stable as $$
 begin
@@ -116,8 +122,20 @@ test("a body whose operator does not fit its values (42883, which PostgREST answ
   assert.equal(error?.code, 'function_error');
   assert.equal(error?.status, 404);
   assert.match(error?.message ?? '', /^calling item_named failed: operator does not exist: bigint = text/);
-  assert.equal(error?.hint, 'the function failed inside the database: tell the user');
+  assert.equal(error?.hint, 'the function failed inside: try other argument values, or tell the user');
   const text = JSON.parse(await act.callToolText('db_call', JSON.stringify({ function: 'item_named', args: { p_name: 'bread' } })));
   assert.equal(text.error.code, 'function_error');
   assert.doesNotMatch(JSON.stringify(text), /explicit type casts/);
+});
+
+test("a function's result columns that hold embeddings are not selected: the model reads the others", async () => {
+  const { domain, notes } = await pulledDomain(stack(), core);
+  assert.deepEqual(domain.functions.items_like.returns, { type: 'json', set: true, columns: ['id', 'name', 'similarity'] });
+  assert.equal(noteOf(notes, 'functions.items_like.returns.columns'), 'id, name, similarity: a call selects these, not embedding, an embedding whose numbers the model has no use for');
+  const embedder = { dimensions: 3, embed: async (texts) => texts.map(() => [1, 0, 0]) };
+  const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().token, domain, embedder });
+  const { data, error } = await act.execute('db_call', { function: 'items_like', args: { query_embedding: 'bread' } });
+  assert.equal(error, null, JSON.stringify(error));
+  assert.deepEqual(data.map((row) => Object.keys(row).sort()), [['id', 'name', 'similarity'], ['id', 'name', 'similarity']]);
+  assert.equal(data[0].name, 'bread');
 });

@@ -121,6 +121,38 @@ create function public.project_total(team_id text) returns bigint language sql s
   as $$ select count(*) from public.projects p where p.team_id::text = project_total.team_id $$;
 create function public.entries_of(user_id text) returns bigint language sql stable
   as $$ select count(*) from public.time_entries e where e.user_id::text = entries_of.user_id $$;
+-- A prefixed one; and one whose name alone names a table (no uuid column of that name): plain text.
+create function public.project_total_of(p_team_id text) returns bigint language sql stable
+  as $$ select count(*) from public.projects p where p.team_id::text = p_team_id $$;
+create function public.invite_email(user_invite_id text) returns text language sql stable
+  as $$ select email from public.user_invites i where i.id::text = user_invite_id $$;
+
+-- Policies without an expression let nothing through (Quivr's "for all to public" with neither USING nor WITH CHECK):
+-- one table has only such a policy, another a read policy beside one.
+create table public.locked (id bigint generated always as identity primary key, note text not null);
+alter table public.locked enable row level security;
+create policy "anything" on public.locked for all to public;
+create table public.read_only_notes (id bigint generated always as identity primary key, note text not null);
+alter table public.read_only_notes enable row level security;
+create policy "read" on public.read_only_notes for select to authenticated using (true);
+create policy "anything" on public.read_only_notes for all to public;
+-- Tables only the service role reaches (Quivr's brains and brains_users): one referenced only by another such is
+-- left out too; one a readable table references stays, read-only.
+create table public.vaults (id uuid primary key default gen_random_uuid(), name text not null);
+create table public.vault_members (vault_id uuid not null references public.vaults (id), user_id uuid not null references auth.users (id));
+create table public.shelves (id uuid primary key default gen_random_uuid(), name text not null);
+create table public.books (id bigint generated always as identity primary key, shelf_id uuid references public.shelves (id), title text not null);
+alter table public.vaults enable row level security;
+alter table public.vault_members enable row level security;
+alter table public.shelves enable row level security;
+alter table public.books enable row level security;
+create policy "books" on public.books for all to authenticated using (true) with check (true);
+
+-- An integration's credentials (OAuth tokens as JSON): a secret by its name.
+create table public.integrations (id bigint generated always as identity primary key, user_id uuid not null default auth.uid() references auth.users (id),
+  provider text not null, credentials jsonb);
+alter table public.integrations enable row level security;
+create policy "own" on public.integrations for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
 
 -- A metric kept in three versions (Midday's get_burn_rate, _v2, _v3), and one whose latest version is a helper.
 create function public.project_stats() returns bigint language sql stable as $$ select count(*) from public.projects $$;
@@ -228,8 +260,12 @@ test('as Ada: a project is created in her team once the model names it, and the 
   assert.match(total.query, /team_id = team_1/);
   const raw = await act.execute('db_call', { function: 'project_total', args: { team_id: 'Acme' } });
   assert.equal(raw.error?.code, 'not_a_ref');
-  // The people's ids stay uuid arguments: a user taken as text is plain text.
+  // The people's ids stay uuid arguments: a user taken as text is plain text; so is a name that only names a table.
   assert.equal(domain.functions.entries_of.args.user_id.references, undefined);
+  assert.equal(domain.functions.invite_email.args.user_invite_id.references, undefined);
+  assert.equal(domain.functions.project_total_of.args.p_team_id.references, 'teams');
+  const { notes } = await pulledDomain(stack(), core);
+  assert.match(noteOf(notes, 'functions.project_total.args.team_id'), /^a ref of teams, sent as its uuid's text \(uuid columns named team_id reference teams\); if it takes something else, give "references": null in the overrides$/);
   // Beta's projects stay Beta's.
   const all = await act.execute('db_read', { table: 'projects' });
   assert.deepEqual(all.data.map((row) => row.name), ['Website']);
@@ -263,6 +299,19 @@ test('as Ada: she removes Carol from her team; neither she nor the model can add
   assert.equal(removed.count, 1);
   const left = await act.execute('db_read', { table: 'users_on_team' });
   assert.deepEqual(left.data.map((row) => row.user_id), ['me']);
+});
+
+test('the pull: a policy with neither USING nor WITH CHECK lets nothing through; credentials are a secret', async () => {
+  const { domain, notes } = await pulledDomain(stack(), core);
+  assert.equal(domain.tables.locked, undefined);
+  assert.match(noteOf(notes, 'tables.locked'), /^left out: no row-level security policy lets a signed-in user read its rows, and none may add rows to it/);
+  assert.equal(domain.tables.read_only_notes.writable, false);
+  assert.equal(domain.tables.read_only_notes.readable, undefined);
+  assert.deepEqual(domain.tables.integrations.hidden, ['credentials']);
+  assert.deepEqual([domain.tables.vaults, domain.tables.vault_members], [undefined, undefined]);
+  assert.match(noteOf(notes, 'tables.vaults'), /^left out: no row-level security policy lets a signed-in user read its rows/);
+  assert.equal(domain.tables.shelves.writable, false);
+  assert.equal(domain.tables.books.columns.shelf_id.references, 'shelves');
 });
 
 test('the pull: a function kept beside later versions of itself is left out unless opted in; the latest offered is kept', async () => {

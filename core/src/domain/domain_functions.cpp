@@ -62,7 +62,7 @@ status parse_argument(db_function& fn, std::string_view arg_name, json_value spe
 // kinds (`json`, `void`).
 status parse_returns(db_function& fn, json_value spec, const std::string& path) {
   if (!spec.is_object()) return config_error(path, "must be an object: {\"table\": …} or {\"type\": …}");
-  if (auto ok = known_keys(spec, {"table", "type", "set", "references"}, path); !ok) return ok.take_error();
+  if (auto ok = known_keys(spec, {"table", "type", "set", "references", "columns"}, path); !ok) return ok.take_error();
   function_returns& out = fn.returns;
   out.set = flag(spec, "set", false);
   if (auto set = spec.find("set"); set && !set->is_bool()) return config_error(path + ".set", "must be true or false");
@@ -70,6 +70,12 @@ status parse_returns(db_function& fn, json_value spec, const std::string& path) 
   const std::string type = text_field(spec, "type");
   if (!table_name.empty() && !type.empty())
     return config_error(path, "gives both \"table\" and \"type\": a function returns rows of a table or values");
+  auto columns = string_list(spec.find("columns"), path + ".columns");
+  if (!columns) return columns.take_error();
+  for (const auto& name : *columns) {
+    if (type != "json" || !is_identifier(name)) return config_error(path + ".columns", "lists a JSON result's columns");
+    out.columns += (out.columns.empty() ? "" : ",") + name;
+  }
   if (!table_name.empty()) {
     out.type = function_returns::kind::rows;
     out.table = table_name;

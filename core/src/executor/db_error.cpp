@@ -33,7 +33,7 @@ constexpr std::array<code_entry, 22> kCodes{{
     {"42703", codes::unknown_column, "use only the columns the schema lists"},
     {"42P01", codes::unknown_table, "use only the tables the schema lists"},
     {"PGRST205", codes::unknown_table, "use only the tables the schema lists"},
-    {"PGRST202", codes::unknown_function, "the database has no such function; the schema cache may need a reload"},
+    {"PGRST202", codes::unknown_function, kNoSuchFunctionHint},
     {"PGRST203", codes::ambiguous_function,
      "several functions of this name fit; the domain must name one by other arguments"},
     {"P0001", codes::rule_violation, kRaiseHint},

@@ -30,6 +30,11 @@ std::string_view write_outcome_unknown_hint();
 inline constexpr std::string_view kRaiseHint =
     "the database refused it for the reason in its message: change what it names, or tell the user";
 
+/// The hint of a function PostgREST's schema cache does not have as called
+/// (PGRST202, and 42883 naming it: execution_functions.cpp).
+inline constexpr std::string_view kNoSuchFunctionHint =
+    "the database has no such function; the schema cache may need a reload";
+
 /// "HTTP 502 Bad Gateway", "HTTP 599" for a status without a known reason.
 std::string status_line(int status);
 

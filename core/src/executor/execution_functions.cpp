@@ -107,12 +107,16 @@ error execution::state::call_error(const need_response& answer) const {
   error err = detail::database_error(answer, "calling " + fn.name);
   // A RAISE in a call is the function's own refusal, wherever in it it was raised.
   if (err.code == codes::rule_violation) err.code = codes::function_error;
-  // An operator or function the body uses that does not take the values it
-  // got (42883; PostgREST answers 404): the function failed, no row is missing,
-  // and PostgreSQL's hint (add casts) is the app's to follow.
+  // 42883 (PostgREST answers 404): no row is missing, and PostgreSQL's hint
+  // (add casts) is the app's to follow. Naming the function called, the
+  // schema cache has it with arguments the database no longer takes; naming
+  // another operator or function, the body failed on the values it got,
+  // which other argument values may avoid.
   if (err.db_code == "42883") {
-    err.code = codes::function_error;
-    err.hint = "the function failed inside the database: tell the user";
+    const bool called = err.message.find("." + fn.name + "(") != std::string::npos;
+    err.code = called ? codes::unknown_function : codes::function_error;
+    err.hint = called ? detail::kNoSuchFunctionHint
+                      : "the function failed inside: try other argument values, or tell the user";
   }
   // A function's own refusal (RAISE) the database gave no hint for: the arguments are what the model can change.
   if (err.code == codes::function_error && (err.hint.empty() || err.hint == detail::kRaiseHint))

@@ -55,7 +55,7 @@ void append_query_value(std::string& out, json_value value) {
 // `GET /rpc/<name>?arg=value` for a read (PostgREST runs it read-only),
 // `POST /rpc/<name>` with the arguments as a JSON object otherwise; a
 // function returning rows of a table with hidden columns selects the
-// visible ones.
+// visible ones, one returning JSON the columns its domain lists.
 }  // namespace
 
 namespace detail {
@@ -99,6 +99,8 @@ result<request_parts> build_call_parts(const tool_call& call, const request_cont
     std::string& select = query.scratch();
     call.tbl->append_read_columns(select);
     query.add("select", select);
+  } else if (!fn.returns.columns.empty()) {
+    query.add("select", fn.returns.columns);
   }
   // A set's cap and its total (PostgREST takes both on a function as on a table).
   if (call.limit) query.add("limit", std::to_string(*call.limit));

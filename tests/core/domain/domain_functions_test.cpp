@@ -6,6 +6,7 @@
 
 #include "../support.h"
 #include "../team_domain.h"
+#include "alfred/executor/executor.h"
 
 namespace alfred::test {
 namespace {
@@ -135,6 +136,32 @@ TEST_CASE("a function's settings are checked, each refusal at its path") {
   refused(with_functions(R"({"f":{"args":{"x":{"type":"text","description":5}},"returns":{"type":"void"}}})"),
           "functions.f.args.x.description", "must be text");
   refused(with_functions(R"([])"), "functions", "must be an object of function name → settings");
+  // A text argument may take a uuid key (sent as text); other types may not, nor may a table's text column.
+  refused(
+      with_functions(R"({"f":{"args":{"x":{"type":"integer","references":"projects"}},"returns":{"type":"void"}}})"),
+      "functions.f.args.x", "is integer but the key of projects (id) is uuid");
+  auto text_arg = parse_domain(
+      with_functions(R"({"f":{"args":{"x":{"type":"text","references":"projects"}},"returns":{"type":"void"}}})"));
+  REQUIRE(text_arg.ok());
+  CHECK(text_arg->find_function("f")->args.find_column("x")->references == "projects");
+}
+
+TEST_CASE("a function returning JSON may name the result columns to select, and a call selects them") {
+  auto loaded = parse_domain(
+      with_functions(R"({"match":{"read":true,"returns":{"type":"json","set":true,"columns":["id","content"]}}})"));
+  REQUIRE(loaded.ok());
+  CHECK(loaded->find_function("match")->returns.columns == "id,content");
+  ref_registry registry;
+  execution ex(*loaded, registry, "db_call", R"({"function":"match"})", alice_session(), {});
+  REQUIRE(ex.needs().size() == 1);
+  CHECK(ex.needs().front().request.url == "http://127.0.0.1:3000/rpc/match?select=id%2Ccontent");
+  const std::string message = "lists a JSON result's columns";
+  refused(with_functions(R"({"f":{"returns":{"table":"projects","columns":["id"]}}})"), "functions.f.returns.columns",
+          message);
+  refused(with_functions(R"({"f":{"returns":{"type":"json","columns":["Id;x"]}}})"), "functions.f.returns.columns",
+          message);
+  refused(with_functions(R"({"f":{"returns":{"type":"json","columns":"id"}}})"), "functions.f.returns.columns",
+          "must be an array of strings");
 }
 
 TEST_CASE("an argument may have a name PostgREST reserves: it is sent in the body, never in a query string") {

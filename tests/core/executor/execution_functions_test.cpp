@@ -187,7 +187,22 @@ TEST_CASE("an operator the function's body uses that does not fit its values is 
   const json out = r.result();
   CHECK(out["error"]["code"] == "function_error");
   CHECK(out["error"]["message"] == "calling get_accounts failed: operator does not exist: uuid = text");
-  CHECK(out["error"]["hint"] == "the function failed inside the database: tell the user");
+  CHECK(out["error"]["hint"] == "the function failed inside: try other argument values, or tell the user");
+  // The same from a function that writes.
+  call_run write;
+  write.start(R"({"function":"create_account","args":{"name":"Acme"}})");
+  write.answer({404, "", "application/json",
+                R"({"code":"42883","hint":null,"message":"function public.slug_of(text, integer) does not exist"})"});
+  CHECK(write.result()["error"]["code"] == "function_error");
+  // Naming the function called: the schema cache has it with arguments the database no longer takes.
+  call_run stale;
+  stale.start(R"({"function":"get_accounts"})");
+  stale.answer({404, "", "application/json",
+                R"({"code":"42883","hint":"No function matches the given name and argument types.",)"
+                R"("message":"function public.get_accounts() does not exist"})"});
+  const json gone = stale.result();
+  CHECK(gone["error"]["code"] == "unknown_function");
+  CHECK(gone["error"]["hint"] == "the database has no such function; the schema cache may need a reload");
 }
 
 TEST_CASE("PostgREST's function errors and a write refused in a read-only call have their own codes") {

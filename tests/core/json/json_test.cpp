@@ -166,9 +166,15 @@ TEST_CASE("json: keys written from the source and from text read the same") {
       w.key(std::string_view("x"));
     w.null();
     w.end_object();
+    if (out == &literal)
+      w.key("b");
+    else
+      w.key(std::string_view("b"));
+    w.begin_array();
+    w.end_array();
     w.end_object();
   }
-  CHECK(literal == R"({"a":1,"table_name":{"x":null}})");
+  CHECK(literal == R"({"a":1,"table_name":{"x":null},"b":[]})");
   CHECK(literal == text);
 }
 

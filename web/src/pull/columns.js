@@ -11,8 +11,9 @@ export const USERS = NAME_RULES.usersReference;
 // Set by the database when a row is written; never by the model.
 const DATABASE_TIMESTAMPS = new Set(['created_at', 'updated_at', 'inserted_at', 'modified_at']);
 // Names of columns that hold secrets, as a word of the name (openai_api_key,
-// refresh_token, password_hash); `tokens` alone is a count (prompt_tokens).
-const SECRET_NAME = /(?:^|_)(?:api_?keys?|apikeys?|secrets?|token|passwords?|private_keys?)(?:_|$)/;
+// refresh_token, password_hash, an integration's credentials, often JSON of
+// OAuth tokens); `tokens` alone is a count (prompt_tokens).
+const SECRET_NAME = /(?:^|_)(?:api_?keys?|apikeys?|secrets?|token|passwords?|private_keys?|credentials?)(?:_|$)/;
 // Types whose values are no secret, whatever the column is called (token_count).
 const PLAIN_TYPES = new Set(['integer', 'numeric', 'boolean', 'date', 'timestamp']);
 

@@ -166,17 +166,18 @@ function argumentReference(arg, type, list, domain, byName, usersTable) {
 function referenceByName(name, type, list, domain, byName, usersTable) {
   const fromColumns = list ? null : byName.get(`${name} ${type}`);
   if (fromColumns) return fromColumns === USERS ? (usersTable ?? USERS) : fromColumns;
-  // A text argument may take a table's uuid key (a team taken as `team_id text`):
-  // the core sends the uuid as text, as the app's own client does. Never the
-  // people's ids: those stay uuid arguments.
-  const textOfUuid = type === 'text' && !list;
-  const asUuid = textOfUuid ? byName.get(`${name} uuid`) : null;
+  // A text argument takes a table's uuid key where uuid columns of its name
+  // reference that table (a team taken as `team_id text` beside the tables'
+  // `team_id uuid`): the core sends the uuid as text, as the app's own
+  // client does. The name alone is not enough (an order number, a Stripe
+  // id), nor are the people's ids: those stay uuid arguments.
+  const asUuid = type === 'text' && !list ? byName.get(`${name} uuid`) : null;
   if (asUuid && asUuid !== USERS && asUuid !== usersTable) return asUuid;
   const stem = (list ? /^(.+)_ids$/ : /^(.+)_id$/).exec(name)?.[1];
   if (stem && (type === 'uuid' || type === 'integer' || type === 'text')) {
     for (const candidate of pluralsOf(stem)) {
-      const key = domain.tables[candidate] ? keyColumn(domain.tables[candidate])?.type : null;
-      if (key === type || (key === 'uuid' && textOfUuid && candidate !== usersTable)) return candidate;
+      const spec = domain.tables[candidate];
+      if (spec && keyColumn(spec)?.type === type) return candidate;
     }
   }
   if (type === 'uuid' && !list && OWNER_NAMES.includes(name)) return usersTable ?? USERS;
@@ -194,7 +195,13 @@ function returnsOf(fn, tableOfRelation) {
   // `returns table (name text)` and OUT arguments are named columns, even
   // one alone: PostgREST sends objects ({ "name": … }), not the values a
   // `setof text` or `returns bigint` gives.
-  if (fn.args.some((arg) => arg.mode === 'table' || arg.mode === 'out' || arg.mode === 'inout')) return { type: 'json', ...set };
+  if (fn.args.some((arg) => arg.mode === 'table' || arg.mode === 'out' || arg.mode === 'inout')) {
+    // An embedding among them is numbers the model has no use for (1,536 of
+    // them per row): the call selects the other columns.
+    const shown = fn.args.filter((arg) => OUTPUT_MODES.has(arg.mode) && !isVector(arg.type)).map((arg) => arg.name);
+    const selects = embeddingsOf(fn).length > 0 && shown.length > 0 && shown.every(isIdentifier);
+    return { type: 'json', ...set, ...(selects ? { columns: shown } : {}) };
+  }
   let type = null;
   if (returns.kind === 'enum') type = 'text';
   else if (returns.type.endsWith('[]') && returns.values) type = 'text[]';
@@ -256,6 +263,8 @@ function unrelatedUuid(spec) {
 const leftOut = (name, why) => ({ path: `functions.${name}`, message: `left out: ${why}` });
 
 const OUTPUT_MODES = new Set(['out', 'inout', 'table']);
+// The result columns (returns table (…), OUT arguments) that hold embeddings.
+const embeddingsOf = (fn) => fn.args.filter((arg) => OUTPUT_MODES.has(arg.mode) && isVector(arg.type)).map((arg) => arg.name);
 
 // Why a callable function is not offered unless the overrides opt it in.
 function exposureProblem(fn, helpers, returns) {
@@ -389,7 +398,10 @@ function offeredFunction(overloads, settings, context) {
   const returned = returnedTableProblem(fn, spec, settings, context.domain);
   if (returned) return { spec: null, notes, error: returned };
   if (fn.volatility === 'volatile' && fn.writes === false && settings?.read === undefined) notes.push(volatileNote(fn, spec.read, context.reads.has(fn.name)));
+  if (spec.returns.columns && settings?.returns === undefined) notes.push({ path: `functions.${fn.name}.returns.columns`, message: `${spec.returns.columns.join(', ')}: a call selects these, not ${embeddingsOf(fn).join(', ')}, an embedding whose numbers the model has no use for` });
   for (const [arg, config] of Object.entries(spec.args)) {
+    const asText = config.type === 'text' && config.references && settings?.args?.[arg]?.references === undefined && keyColumn(context.domain.tables[config.references] ?? {})?.type === 'uuid';
+    if (asText) notes.push({ path: `functions.${fn.name}.args.${arg}`, message: `a ref of ${config.references}, sent as its uuid's text (uuid columns named ${arg} reference ${config.references}); if it takes something else, give "references": null in the overrides` });
     const bare = config.references && settings?.args?.[arg]?.references === undefined ? unprefixed(arg) : null;
     if (bare) notes.push({ path: `functions.${fn.name}.args.${arg}`, message: `a ref of ${config.references}: read as ${bare} (its name without the prefix); if it takes something else, give "references" in the overrides` });
   }

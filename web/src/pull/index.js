@@ -19,7 +19,7 @@ import { checkFunctionOverrides, deriveFunctions } from './functions.js';
 import { assignedKeys, keyOf } from './keys.js';
 import { isIdentifier, labelOf, refPrefixes } from './names.js';
 import { addLooseMatching, checkGlobalOwner, checkOverrideNames, deepMerge, mergeable, pullError } from './overrides.js';
-import { allowedWrites, allowsCreates, decideOwners, ownerNote, rlsNote, signedInOnly, unreadableBecause, usersTableOf, writableOf } from './owners.js';
+import { closedTables, decideOwners, ownerNote, rlsNote, signedInOnly, unreadableBecause, usersTableOf, writableOf } from './owners.js';
 import { policyNeeds } from './policy-checks.js';
 import { argumentTables, unexposedNote, unexposedTableConfig, unexposedTables } from './unexposed.js';
 import { codes } from '../../dist/error-codes.mjs';
@@ -110,13 +110,11 @@ function accessOf({ table, key, given }, owner, people) {
 // The tables a domain may hold, each with its key: `name → { table, given,
 // key, keyNote, assigned, decision }` (the owner is decided next). Names the
 // domain cannot hold, the session store and tables signed-in users may not
-// read (the catalog says) and no other table references are left out with a
-// note, tables the overrides remove without one.
+// read (the catalog says) and no table that stays references are left out
+// with a note, tables the overrides remove without one.
 function planTables(tables, named, notes) {
   const plans = new Map();
-  // A table another one references stays (read-only where users may not
-  // read it): its refs are what the referencing rows hold.
-  const referenced = new Set(tables.flatMap((t) => t.columns.filter((c) => c.references && c.references.table !== t.name).map((c) => c.references.table)));
+  const candidates = [];
   for (const table of tables) {
     const spec = named[table.name];
     if (spec === null) continue;
@@ -128,15 +126,18 @@ function planTables(tables, named, notes) {
       notes.push({ path: `tables.${table.name}`, message: "left out: alfred-act's own MCP session store (docs/mcp.md), not data for the model" });
       continue;
     }
-    // One users may insert into stays, write-only (a feedback form's).
-    const unreadable = spec === undefined && !referenced.has(table.name) ? unreadableBecause(table) : null;
-    if (unreadable && !allowsCreates(allowedWrites(table).allowed)) {
+    candidates.push(table);
+  }
+  const closed = closedTables(candidates, named);
+  for (const table of candidates) {
+    if (closed.has(table.name)) {
       notes.push({
         path: `tables.${table.name}`,
-        message: `left out: ${unreadable}, and none may add rows to it, so every read would be empty and every write refused; add a SELECT policy, or name the table in the overrides to keep it`,
+        message: `left out: ${closed.get(table.name)}, and none may add rows to it, so every read would be empty and every write refused; add a SELECT policy, or name the table in the overrides to keep it`,
       });
       continue;
     }
+    const spec = named[table.name];
     const { key, note } = keyOf(table, spec);
     plans.set(table.name, { table, given: spec, key, keyNote: note, assigned: assignedKeys(table, key), decision: null });
   }

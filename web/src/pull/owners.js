@@ -23,10 +23,18 @@ export const createCheck = (policy) => policy.check ?? (policy.command === 'ALL'
 // nothing ORed with it.
 const SIGNED_IN_CONDITION = /auth\.role\(\)(?: AS role\))?\s*=\s*'authenticated'|auth\.uid\(\)(?: AS uid\))?\s+IS NOT NULL/i;
 const onlySignedIn = (expression) => typeof expression === 'string' && SIGNED_IN_CONDITION.test(expression) && !/\bOR\b/i.test(expression);
+// Whether a policy has the expression `command` is held to: PostgreSQL
+// passes no row through one without it (Quivr's `for all to public` with
+// neither USING nor WITH CHECK lets nothing through). Facts that give
+// neither member do not say, and count as having one.
+const holdsExpression = (policy, command) =>
+  (!('using' in policy) && !('check' in policy)) || (command === 'INSERT' ? createCheck(policy) : policy.using) != null;
 // Whether row-level security lets `role` read rows: off, or a permissive
-// SELECT or ALL policy for it (for anon, one not only for signed-in users).
+// SELECT or ALL policy for it with a USING (for anon, one not only for
+// signed-in users).
 const rlsLetsRead = (facts, role) =>
-  !facts.rls || facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesTo(role)(p) && !(role === 'anon' && onlySignedIn(p.using)));
+  !facts.rls ||
+  facts.policies.some((p) => p.permissive && (p.command === 'SELECT' || p.command === 'ALL') && appliesTo(role)(p) && holdsExpression(p, 'SELECT') && !(role === 'anon' && onlySignedIn(p.using)));
 
 // The uuid columns of `table` the policies compare with auth.uid(): those of
 // the policies a create must pass (INSERT, ALL) when they name any, else of
@@ -247,7 +255,7 @@ export function allowedWrites(table) {
   const granted = facts?.privileges ? WRITES.filter(({ privilege }) => facts.privileges[privilege]) : WRITES;
   if (!facts?.rls) return { granted, allowed: granted };
   const policies = facts.policies.filter((p) => p.permissive && WRITE_COMMANDS.has(p.command) && appliesToUsers(p));
-  return { granted, allowed: granted.filter(({ command }) => policies.some((p) => p.command === command || p.command === 'ALL')) };
+  return { granted, allowed: granted.filter(({ command }) => policies.some((p) => (p.command === command || p.command === 'ALL') && holdsExpression(p, command))) };
 }
 
 /** Whether a list of allowedWrites names creates. */
@@ -335,4 +343,27 @@ export function usersTableOf(usersTables, plans) {
     return (labelled ? 0 : 2) + (name === 'profiles' || name === 'users' ? 0 : 1) + (plans.get(name).table.isView ? 4 : 0);
   }
   return ranked[0] ?? null;
+}
+
+// The tables signed-in users may neither read nor add rows to (the catalog
+// says; one the overrides name stays), each with why, but for those a table
+// that stays references, directly or through others that stay (read-only:
+// their refs are what the referencing rows hold). A table left out keeps
+// none: Quivr's service-only brains_users does not keep brains.
+export function closedTables(tables, named) {
+  const closed = new Map();
+  for (const table of tables) {
+    const unreadable = named[table.name] === undefined ? unreadableBecause(table) : null;
+    // One users may insert into stays, write-only (a feedback form's).
+    if (unreadable && !allowsCreates(allowedWrites(table).allowed)) closed.set(table.name, unreadable);
+  }
+  const byName = new Map(tables.map((table) => [table.name, table]));
+  const reached = tables.filter((table) => !closed.has(table.name));
+  for (let at = 0; at < reached.length; at++) {
+    for (const column of reached[at].columns) {
+      const target = column.references?.table;
+      if (target && closed.delete(target)) reached.push(byName.get(target));
+    }
+  }
+  return closed;
 }

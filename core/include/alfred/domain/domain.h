@@ -239,6 +239,10 @@ struct function_returns {
   /// kind::value: the table whose key the value is ("" for none), so a
   /// returned key becomes a ref.
   std::string references;
+  /// kind::json: the result columns PostgREST selects (`select=`), joined
+  /// by commas; "" for all. A `returns table (…)` whose embedding the model
+  /// has no use for lists the others.
+  std::string columns;
   /// A set of rows or values (`setof`), not one.
   bool set = false;
 };

@@ -97,7 +97,7 @@
   X(conflict, database, "the write conflicts with existing rows (409)") \
   X(duplicate, database, "a row with this unique value already exists") \
   X(foreign_key_violation, database, "a referenced row is missing, or other rows still reference this one") \
-  X(function_error, database, "the function refused the call with an error of its own (RAISE EXCEPTION), or failed inside the database (an operator it uses does not take its values)") \
+  X(function_error, database, "the function refused the call with an error of its own (RAISE EXCEPTION), or failed inside the database (an operator or function it uses does not take its values)") \
   X(invalid_body, database, "PostgREST could not read the request body") \
   X(invalid_query, database, "PostgREST could not parse the query string") \
   X(missing_required, database, "a NOT NULL column got no value") \
