@@ -103,7 +103,32 @@ export async function startPostgrest({ host, pgPort, httpPort, adminPort, jwtSec
   const failure = await untilReady(child, server, { host, adminPort, probe, timeoutMs });
   if (failure === null) return server;
   await server.stop();
-  throw new Error(`PostgREST did not become ready at ${url}: ${failure}\n--- PostgREST output ---\n${output}`);
+  // The kept output may begin inside a line.
+  const { cause, lines } = readOutput(output.length >= OUTPUT_LIMIT ? output.slice(output.indexOf('\n') + 1) : output);
+  throw new Error(`PostgREST did not become ready at ${url}: ${cause ? `it could not load its schema cache: ${cause}` : failure}\n--- PostgREST output ---\n${lines}`);
+}
+
+/**
+ * PostgREST's output, each line without its time and said once with how
+ * often it came (a schema cache it cannot load restarts it in a loop, 64 KB
+ * of the same lines), and `cause`: the database's message when loading the
+ * schema cache failed, else null.
+ *
+ * @example
+ * readOutput('30/Nov/2026:16:40:21 +0000: {"code":"55000","message":"foreign-data wrapper \\"w\\" has no handler"}\n…')
+ * // { cause: 'foreign-data wrapper "w" has no handler (55000)', lines: '…' }
+ */
+export function readOutput(output) {
+  const counts = new Map();
+  for (const line of output.split('\n')) {
+    const text = line.replace(/^\d+\/\w+\/\d+:[\d:]+ [+-]\d{4}: /, '').trim();
+    if (text) counts.set(text, (counts.get(text) ?? 0) + 1);
+  }
+  const lines = [...counts].map(([text, count]) => (count > 1 ? `${text} (${count} times)` : text)).join('\n');
+  // PostgREST 12 writes "ocurred".
+  if (![...counts.keys()].some((text) => /error oc+urred when loading the schema cache/i.test(text))) return { cause: null, lines };
+  const last = [...counts.keys()].map(jsonOrNull).filter((error) => typeof error?.message === 'string').at(-1);
+  return { cause: last ? `${last.message}${last.code ? ` (${last.code})` : ''}` : null, lines };
 }
 
 // Waits until the admin server reports ready and then `probe` answers 200:
@@ -131,4 +156,12 @@ async function untilReady(child, server, { host, adminPort, probe, timeoutMs }) 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return hasExited() ? `PostgREST exited (code ${child.exitCode}, signal ${child.signalCode})` : lastProblem;
+}
+
+function jsonOrNull(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

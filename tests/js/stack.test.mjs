@@ -443,3 +443,19 @@ test('the CLI prints the URL, keys and export lines, serves, and stops cleanly o
   assert.deepEqual(await exited, { code: 0, signal: null });
   await assert.rejects(fetch(`${cli.url}/recipes`), 'PostgREST stopped with the CLI');
 });
+
+test("PostgREST's output in a start that failed: each line once with its count, and the schema cache's error named", async () => {
+  const { readOutput } = await import('../../db/postgrest.mjs');
+  const loop = [
+    'Starting PostgREST 12.0.2...',
+    'Connection successful',
+    '{"code":"55000","details":null,"hint":null,"message":"foreign-data wrapper \\"stripe_wrapper\\" has no handler"}',
+    'An error ocurred when loading the schema cache',
+  ];
+  const output = Array.from({ length: 300 }, () => loop.map((line) => `30/Nov/2026:16:40:21 +0000: ${line}`).join('\n')).join('\n');
+  const { cause, lines } = readOutput(output);
+  assert.equal(cause, 'foreign-data wrapper "stripe_wrapper" has no handler (55000)');
+  assert.equal(lines, loop.map((line) => `${line} (300 times)`).join('\n'));
+  // Without a schema cache failure: no cause, the lines as they came.
+  assert.deepEqual(readOutput('30/Nov/2026:16:40:21 +0000: Listening on port 3000\n'), { cause: null, lines: 'Listening on port 3000' });
+});
