@@ -138,7 +138,8 @@ export async function sidesOf(core, createClient, c) {
     const args = JSON.stringify({ table: c.table, limit: c.n });
     sides.alfred = () => act.callToolText('db_read', args);
   }
-  fetchBytes = c.warm ? answering(c.table, c.bytes, c.n, { ...c.labels, recipes: c.warm.bytes }, c.withLabels) : answering(c.table, c.bytes, c.n, c.labels);
+  // After the earlier read, the labels of the recipes it read are answered too.
+  if (c.warm) fetchBytes = answering(c.table, c.bytes, c.n, { ...c.labels, recipes: c.warm.bytes }, c.withLabels);
   if (createClient) {
     const supabase = createClient('https://bench.supabase.co', 'anon-key', {
       global: { fetch: (...a) => fetchBytes(...a), headers: { Authorization: `Bearer ${token}` } },

@@ -125,9 +125,10 @@ export function readOutput(output) {
     if (text) counts.set(text, (counts.get(text) ?? 0) + 1);
   }
   const lines = [...counts].map(([text, count]) => (count > 1 ? `${text} (${count} times)` : text)).join('\n');
+  const texts = [...counts.keys()];
   // PostgREST 12 writes "ocurred".
-  if (![...counts.keys()].some((text) => /error oc+urred when loading the schema cache/i.test(text))) return { cause: null, lines };
-  const last = [...counts.keys()].map(jsonOrNull).filter((error) => typeof error?.message === 'string').at(-1);
+  if (!texts.some((text) => /error oc+urred when loading the schema cache/i.test(text))) return { cause: null, lines };
+  const last = texts.map(jsonOrNull).filter((error) => typeof error?.message === 'string').at(-1);
   return { cause: last ? `${last.message}${last.code ? ` (${last.code})` : ''}` : null, lines };
 }
 

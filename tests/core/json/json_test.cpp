@@ -147,33 +147,32 @@ TEST_CASE("json: find matches keys by their text, past nested values, escaped ke
 TEST_CASE("json: keys written from the source and from text read the same") {
   std::string literal;
   std::string text;
-  for (auto* out : {&literal, &text}) {
-    json_writer w(*out);
-    w.begin_object();
-    if (out == &literal)
-      w.key("a");
-    else
-      w.key(std::string_view("a"));
-    w.integer(1);
-    if (out == &literal)
-      w.key("table_name");
-    else
-      w.key(std::string_view("table_name"));
-    w.begin_object();
-    if (out == &literal)
-      w.key("x");
-    else
-      w.key(std::string_view("x"));
-    w.null();
-    w.end_object();
-    if (out == &literal)
-      w.key("b");
-    else
-      w.key(std::string_view("b"));
-    w.begin_array();
-    w.end_array();
-    w.end_object();
-  }
+  json_writer from_source(literal);
+  from_source.begin_object();
+  from_source.key("a");
+  from_source.integer(1);
+  from_source.key("table_name");
+  from_source.begin_object();
+  from_source.key("x");
+  from_source.null();
+  from_source.end_object();
+  from_source.key("b");
+  from_source.begin_array();
+  from_source.end_array();
+  from_source.end_object();
+  json_writer from_text(text);
+  from_text.begin_object();
+  from_text.key(std::string_view("a"));
+  from_text.integer(1);
+  from_text.key(std::string_view("table_name"));
+  from_text.begin_object();
+  from_text.key(std::string_view("x"));
+  from_text.null();
+  from_text.end_object();
+  from_text.key(std::string_view("b"));
+  from_text.begin_array();
+  from_text.end_array();
+  from_text.end_object();
   CHECK(literal == R"({"a":1,"table_name":{"x":null},"b":[]})");
   CHECK(literal == text);
 }

@@ -195,11 +195,12 @@ function returnsOf(fn, tableOfRelation) {
   // `returns table (name text)` and OUT arguments are named columns, even
   // one alone: PostgREST sends objects ({ "name": … }), not the values a
   // `setof text` or `returns bigint` gives.
-  if (fn.args.some((arg) => arg.mode === 'table' || arg.mode === 'out' || arg.mode === 'inout')) {
+  const results = fn.args.filter((arg) => OUTPUT_MODES.has(arg.mode));
+  if (results.length > 0) {
     // An embedding among them is numbers the model has no use for (1,536 of
     // them per row): the call selects the other columns.
-    const shown = fn.args.filter((arg) => OUTPUT_MODES.has(arg.mode) && !isVector(arg.type)).map((arg) => arg.name);
-    const selects = embeddingsOf(fn).length > 0 && shown.length > 0 && shown.every(isIdentifier);
+    const shown = results.filter((arg) => !isVector(arg.type)).map((arg) => arg.name);
+    const selects = shown.length < results.length && shown.length > 0 && shown.every(isIdentifier);
     return { type: 'json', ...set, ...(selects ? { columns: shown } : {}) };
   }
   let type = null;
@@ -362,7 +363,7 @@ function derivedFunction(fn, { domain, byName, usersTable, tableOfRelation, read
 // invalid_overrides error naming the ones it lacks, or null.
 function returnedTableProblem(fn, spec, settings, domain) {
   const table = settings?.returns?.table;
-  const columns = fn.args.filter((arg) => arg.mode === 'table' || arg.mode === 'out' || arg.mode === 'inout').map((arg) => arg.name);
+  const columns = fn.args.filter((arg) => OUTPUT_MODES.has(arg.mode)).map((arg) => arg.name);
   if (typeof table !== 'string' || columns.length === 0 || spec.returns?.table !== table) return null;
   const target = domain.tables[table];
   if (!target) return null; // the core's parser names the unknown table
