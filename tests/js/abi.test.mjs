@@ -113,6 +113,10 @@ test('a large output reads the same whether it is ASCII or not, and ASCII takes 
       accents: encoder.encode('{"name":"Crème brûlée","qty":2},'.repeat(2000)),
       astral: encoder.encode('{"name":"🍮 砂糖","qty":2},'.repeat(2000)),
       invalid: new Uint8Array([...encoder.encode('{"name":"'.repeat(3000)), 0xc3, 0x28, 0xff, 0xe2, 0x82]),
+      // Decoded in pieces: characters of 2, 3 and 4 bytes across every split.
+      pieces: encoder.encode('x' + '🍮 砂糖é'.repeat(40000)),
+      // A split inside a run of stray continuation bytes, and one inside a 4-byte character.
+      straySplit: Object.assign(new Uint8Array(140000).fill(0x61), { 65530: 0xf0, 65531: 0x90, 65532: 0x80, 65533: 0x80, 65534: 0x80, 65535: 0x80, 65536: 0x80, 65537: 0x80, 131070: 0xf0, 131071: 0x9f, 131072: 0x8d, 131073: 0xae }),
     };
     const out = {};
     for (const [name, bytes] of Object.entries(cases)) {
@@ -129,7 +133,7 @@ test('a large output reads the same whether it is ASCII or not, and ASCII takes 
   for (const [name, { same }] of Object.entries(out)) assert.ok(same, `${name}: decodeOutput differs from TextDecoder`);
   assert.equal(out.small.checked, false, 'a small output goes straight to TextDecoder');
   if (typeof process.getBuiltinModule === 'function') {
-    for (const name of ['ascii', 'accents', 'astral', 'invalid']) assert.equal(out[name].checked, true, `${name}: a large output is checked for ASCII`);
+    for (const name of ['ascii', 'accents', 'astral', 'invalid', 'pieces', 'straySplit']) assert.equal(out[name].checked, true, `${name}: a large output is checked for ASCII`);
   }
 });
 
@@ -145,4 +149,28 @@ test('a large all-ASCII result of a call arrives whole', () => {
   assert.equal(data.length, 600);
   assert.equal(data[599].name, 'Recipe number 599 with a plain ASCII name');
   assert.equal(data[599].id, 'recipe_600');
+});
+
+test('a large result for the model arrives whole, its characters intact across the pieces it is read in', async () => {
+  // About 250 KB of text for the model: read in pieces of 64 KB, each split
+  // where a character starts; the line before it (the result's fields) apart.
+  const names = ['Crème brûlée 🍮', '砂糖 und Öl', 'plain toast', 'Œufs « brouillés »'];
+  const rows = Array.from({ length: 1000 }, (_, i) => ({
+    id: `0b6a4c1e-8f2d-4e7a-b3c5-${String(i).padStart(12, '0')}`,
+    name: `${names[i % names.length]} ${'é'.repeat(i % 5)}${i}`,
+    cuisine: 'française',
+    instructions: [`Fouettez ${i} œufs — puis « mélangez » 🍳 à feu doux, ${'ü'.repeat(i % 7)} 砂糖 au goût.`.repeat(2)],
+  }));
+  const body = JSON.stringify(rows);
+  const fetch = async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'content-range': `0-${rows.length - 1}/*` } });
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const accessToken = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ role: 'authenticated', sub: RECIPE })}.c2lnbmF0dXJl`;
+  const act = core.createAct({ url: 'https://example.supabase.co', apiKey: 'anon', accessToken, fetch, resultLimits: { rows: 5000, chars: 1 << 22 } });
+  const text = await act.callToolText('db_read', JSON.stringify({ table: 'recipes', limit: 1000 }));
+  assert.ok(text.length > 200_000, `${text.length} characters`);
+  const result = JSON.parse(text);
+  assert.equal(result.ok, true);
+  assert.equal(result.rows.length, 1000);
+  result.rows.forEach((row, i) => assert.deepEqual([row.name, row.instructions], [rows[i].name, rows[i].instructions]));
+  assert.equal(result.rows[999].id, 'recipe_1000');
 });

@@ -32,17 +32,38 @@ function probeAsciiText() {
   }
   const { isAscii, Buffer } = buffer ?? {};
   if (typeof isAscii !== 'function' || typeof Buffer?.from !== 'function') return null;
-  return (bytes) => (isAscii(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('ascii') : null);
+  const read = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('ascii');
+  return (bytes) => (isAscii(bytes) ? read : null);
+}
+
+// A text of more than 128 KB is a large object to V8: making one flat costs
+// about as much as decoding 1 MB on the machines measured (docs/benchmarks.md,
+// "Large texts in pieces"). So a large output is decoded in pieces below that
+// size, split where a character starts, and joined: the text a model reads is
+// then a rope, as JSON.stringify's results are.
+const PIECE_BYTES = 65536;
+
+// Where the piece that would end at `end` ends instead: not inside a
+// character (at most three continuation bytes back).
+function pieceEnd(bytes, end) {
+  for (let at = end; at > end - 4; at--) if ((bytes[at] & 0xc0) !== 0x80) return at;
+  return end; // not UTF-8 here: any split reads the same
 }
 
 /** @internal The text of UTF-8 `bytes` (a view of WASM memory): what TextDecoder gives, faster for large ASCII. */
 export function decodeOutput(bytes) {
-  if (bytes.byteLength >= ASCII_PATH_BYTES) {
-    if (asciiText === undefined) asciiText = probeAsciiText();
-    const text = asciiText?.(bytes);
-    if (typeof text === 'string') return text;
+  const length = bytes.byteLength;
+  if (length < ASCII_PATH_BYTES) return decoder.decode(bytes);
+  if (asciiText === undefined) asciiText = probeAsciiText();
+  const ascii = asciiText?.(bytes) ?? false;
+  let text = '';
+  for (let start = 0; start < length; ) {
+    const end = length - start <= PIECE_BYTES ? length : ascii ? start + PIECE_BYTES : pieceEnd(bytes, start + PIECE_BYTES);
+    const piece = bytes.subarray(start, end);
+    text += ascii ? ascii(piece) : decoder.decode(piece);
+    start = end;
   }
-  return decoder.decode(bytes);
+  return text;
 }
 
 // The headers that vary by request (`{"Content-Type":…,"Prefer":…}`) come
@@ -99,13 +120,30 @@ class Transfer {
 
   /** The text the last call published through the result slot. */
   output() {
+    const bytes = this.outputBytes();
+    const text = decodeOutput(bytes);
+    if (bytes.length > this.keepBytes) this.m._alfred_trim_output();
+    return text;
+  }
+
+  /**
+   * The output's first line and the rest, each read apart (`[text, null]`
+   * without a line break): a large rest stays in pieces (`decodeOutput`),
+   * where finding the break in the joined text would make it flat.
+   */
+  outputLines() {
+    const bytes = this.outputBytes();
+    const newline = bytes.indexOf(10);
+    const lines = newline < 0 ? [decodeOutput(bytes), null] : [decoder.decode(bytes.subarray(0, newline)), decodeOutput(bytes.subarray(newline + 1))];
+    if (bytes.length > this.keepBytes) this.m._alfred_trim_output();
+    return lines;
+  }
+
+  outputBytes() {
     const heap = this.m.HEAPU8;
     const words = new Uint32Array(heap.buffer);
     const at = words[this.slot];
-    const length = words[this.slot + 1];
-    const text = decodeOutput(heap.subarray(at, at + length));
-    if (length > this.keepBytes) this.m._alfred_trim_output();
-    return text;
+    return heap.subarray(at, at + words[this.slot + 1]);
   }
 
   /**
@@ -303,6 +341,8 @@ function functions(io) {
     trimBuffers: () => m._alfred_trim_buffers(),
     // The text the last call published (a large one's buffer given back).
     output: () => io.output(),
+    // Its first line and the rest, each read apart (Transfer.outputLines).
+    outputLines: () => io.outputLines(),
     buildRequestAt: (domain, registry, context, length) =>
       m._alfred_build_request(domain.address, registry.address, context.address, length) !== 0,
     executionLimits: text(() => m._alfred_execution_limits()),

@@ -240,13 +240,14 @@ export function executionCalls(module, input, handle, settings) {
     // as it is (`modelText`), never parsed here.
     result() {
       handle.resultAt();
-      const text = module.output();
-      trimAfterLargeCall(module, input, text.length);
-      if (!settings?.forModel) return JSON.parse(text);
-      const newline = text.indexOf('\n');
-      if (newline < 0) return JSON.parse(text);
-      const head = text.slice(0, newline);
-      const modelText = text.slice(newline + 1);
+      if (!settings?.forModel) {
+        const text = module.output();
+        trimAfterLargeCall(module, input, text.length);
+        return JSON.parse(text);
+      }
+      const [head, modelText] = module.outputLines();
+      trimAfterLargeCall(module, input, head.length + (modelText?.length ?? 0));
+      if (modelText === null) return JSON.parse(head);
       if (!head.startsWith(SUCCEEDED)) return { ...JSON.parse(head), modelText };
       // A call that succeeded, for the model: what it needs is modelText, and
       // the query and count are parsed only when read.
