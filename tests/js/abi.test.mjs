@@ -174,3 +174,38 @@ test('a large result for the model arrives whole, its characters intact across t
   result.rows.forEach((row, i) => assert.deepEqual([row.name, row.instructions], [rows[i].name, rows[i].instructions]));
   assert.equal(result.rows[999].id, 'recipe_1000');
 });
+
+test('a response body in many chunks reaches the core as the same bytes as in one', async () => {
+  const rows = Array.from({ length: 300 }, (_, i) => ({
+    id: `0b6a4c1e-8f2d-4e7a-b3c5-${String(i).padStart(12, '0')}`,
+    name: `Crème brûlée 🍮 砂糖 ${i}`,
+    cuisine: 'française',
+  }));
+  const bytes = new TextEncoder().encode(JSON.stringify(rows));
+  const headers = { 'content-type': 'application/json', 'content-range': `0-${rows.length - 1}/*` };
+  // Chunks of 997 bytes: most splits fall inside a character or a UUID.
+  const chunked = () =>
+    new ReadableStream({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 997) controller.enqueue(bytes.slice(at, at + 997));
+        controller.close();
+      },
+    });
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const accessToken = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ role: 'authenticated', sub: RECIPE })}.c2lnbmF0dXJl`;
+  const read = async (body) => {
+    const act = core.createAct({ url: 'https://example.supabase.co', apiKey: 'anon', accessToken, fetch: async () => new Response(body(), { status: 200, headers }) });
+    try {
+      return await act.execute('db_read', { table: 'recipes', limit: 300 });
+    } finally {
+      act.registry.delete();
+    }
+  };
+  const whole = await read(() => bytes);
+  const inChunks = await read(chunked);
+  assert.equal(whole.error, null);
+  assert.equal(inChunks.error, null);
+  assert.equal(inChunks.data.length, 300);
+  assert.deepEqual(inChunks.data, whole.data);
+  assert.equal(inChunks.data[299].name, rows[299].name);
+});
