@@ -908,6 +908,24 @@ TEST_CASE("userId defaults to the access token's sub, and must match it when giv
         std::string("eq.") + kAlice);
 }
 
+TEST_CASE("tokens read in turn, more of them than the claims kept, each give their own user and role") {
+  // The last two tokens' claims are kept (a session sends the same ones each
+  // time): a third, and the first again, are read afresh, never mixed up.
+  const auto parsed = [](const std::string& token) {
+    return options_from(R"j({"restUrl": "http://h", "apiKey": ")j" + kAnonJwt + R"j(", "accessToken": ")j" + token +
+                        R"j("})j");
+  };
+  for (int round = 0; round < 3; ++round) {
+    CHECK(parsed(kAliceJwt)->user_id == kAlice);
+    CHECK(parsed(kBobJwt)->user_id == "0b7d2c4e-1f3a-4c5b-8d6e-7f8091a2b3c4");
+    CHECK(parsed(kUserJwt)->user_id.empty());
+    request_options service = *parsed(kServiceJwt);
+    CHECK(check_request_options(service).err().code == "service_key_refused");
+    service.access_token = kAliceJwt;
+    CHECK(check_request_options(service).ok());
+  }
+}
+
 TEST_CASE("require_signed_in: user-owned and signed_in tables need a user's token, public ones do not") {
   const table& tasks = *kitchen().find_table("tasks");
   // The kitchen's catalog is for signed-in users only (its policy is `to authenticated`).
