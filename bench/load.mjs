@@ -3,7 +3,10 @@
 // (POST /act/execute) for a fixed time, against the same tool calls sent
 // straight to PostgREST in the same run: the exact HTTP requests the
 // executor sends for each call, recorded once (rounds kept: requests the
-// executor sends together are sent together).
+// executor sends together are sent together); and the same requests
+// through a hand-written proxy worker in workerd (bench/proxy-worker.js:
+// the caller's JWT verified, each request passed on), the floor of any
+// worker on that path, which tells workerd's own share from alfred-act's.
 //
 //   npm run bench:load                 (5 s per run; LOAD_SECONDS=n to change)
 //
@@ -87,6 +90,25 @@ async function direct(rounds) {
   }
 }
 
+// The same PostgREST requests through the hand-written proxy worker
+// (bench/proxy-worker.js), round by round.
+async function throughProxy(proxy, token, rounds) {
+  for (const round of rounds) {
+    await Promise.all(
+      round.map(async ({ url }) => {
+        const { pathname, search } = new URL(url);
+        const response = await fetch(`${proxy.url}/proxy`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ path: `${pathname.replace(/^\/rest\/v1/, '')}${search}` }),
+        });
+        const parsed = await response.json();
+        if (response.status !== 200 || !Array.isArray(parsed.data)) throw new Error(`proxy ${response.status}`);
+      }),
+    );
+  }
+}
+
 async function throughWorker(worker, token, params) {
   const response = await fetch(`${worker.url}/act/execute`, {
     method: 'POST',
@@ -159,12 +181,15 @@ const pad = (value, width) => String(value).padStart(width);
 async function main() {
   const stack = await startStackProcess();
   let worker;
+  let proxy;
   try {
     // Every client is the same user: the per-user limits (120 requests a
     // minute, 4 at once by default) are raised past the load, so the worker's
     // throughput is measured with its limiting still on the path.
     const limits = { ALFRED_REQUESTS_PER_MINUTE: '100000000', ALFRED_CONCURRENT_REQUESTS: '1000' };
     worker = await startWorkerd({ env: { SUPABASE_URL: stack.SUPABASE_URL, SUPABASE_ANON_KEY: stack.SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET: stack.SUPABASE_JWT_SECRET, ...limits } });
+    const proxyEnv = { SUPABASE_URL: stack.SUPABASE_URL, SUPABASE_ANON_KEY: stack.SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET: stack.SUPABASE_JWT_SECRET };
+    proxy = await startWorkerd({ env: proxyEnv, script: fileURLToPath(new URL('./proxy-worker.js', import.meta.url)) });
     const token = stack.ALFRED_ACCESS_TOKEN;
     // The first request into a fresh isolate: its CPU in workerd (the core
     // compiled and loaded, the domain read) and its wall time, before anything warmed it.
@@ -177,9 +202,11 @@ async function main() {
     const paths = {
       direct: (i) => direct(recorded[i % recorded.length].rounds),
       worker: (i) => throughWorker(worker, token, TOOL_CALLS[i % TOOL_CALLS.length]),
+      proxy: (i) => throughProxy(proxy, token, recorded[i % recorded.length].rounds),
     };
+    const pidOf = { worker: worker.pid, proxy: proxy.pid };
 
-    console.log(`load: ${TOOL_CALLS.length} read tool calls round-robin, ${SECONDS} s per path and concurrency (1 s slices, interleaved), worker in workerd vs PostgREST direct`);
+    console.log(`load: ${TOOL_CALLS.length} read tool calls round-robin, ${SECONDS} s per path and concurrency (1 s slices, interleaved), worker in workerd vs PostgREST direct, and vs a hand-written proxy worker in workerd (bench/proxy-worker.js: the JWT verified, the same requests passed through)`);
     for (const [index, params] of TOOL_CALLS.entries()) {
       const { rounds, rows } = recorded[index];
       const requests = rounds.map((round) => round.length).join('+');
@@ -193,44 +220,49 @@ async function main() {
     // falls on both paths alike.
     const results = [];
     for (const clients of CONCURRENCY) {
-      const totals = { direct: newTotals(), worker: newTotals() };
+      const totals = { direct: newTotals(), worker: newTotals(), proxy: newTotals() };
+      const names = Object.keys(totals);
       for (let slice = 0; slice < SECONDS; slice += 1) {
-        const order = slice % 2 === 0 ? ['direct', 'worker'] : ['worker', 'direct'];
+        // Each path first in turn, then the others.
+        const order = names.map((_, at) => names[(slice + at) % names.length]);
         for (const path of order) {
-          const cpuBefore = cpuSecondsOf(worker.pid);
+          const pid = pidOf[path] ?? worker.pid;
+          const cpuBefore = cpuSecondsOf(pid);
           await runSlice(clients, Math.min(1, SECONDS - slice), paths[path], totals[path]);
-          totals[path].cpuSeconds += cpuSecondsOf(worker.pid) - cpuBefore;
+          totals[path].cpuSeconds += cpuSecondsOf(pid) - cpuBefore;
         }
       }
-      results.push({ clients, direct: summary(totals.direct), worker: summary(totals.worker) });
+      results.push({ clients, direct: summary(totals.direct), worker: summary(totals.worker), proxy: summary(totals.proxy) });
     }
 
     console.log('');
     console.log('clients  path    tool calls  errors  calls/s  p50 ms   p95 ms  workerd CPU ms/call');
     console.log('-------  ------  ----------  ------  -------  ------  -------  -------------------');
     let failed = false;
-    for (const { clients, direct: d, worker: w } of results) {
-      for (const [path, r] of [['direct', d], ['worker', w]]) {
-        console.log(`${pad(clients, 7)}  ${path}  ${pad(r.calls, 10)}  ${pad(r.errors, 6)}  ${pad(r.perSecond.toFixed(1), 7)}  ${pad(r.p50.toFixed(1), 6)}  ${pad(r.p95.toFixed(1), 7)}  ${path === 'worker' ? pad(r.cpuMsPerCall.toFixed(2), 19) : ''}`.trimEnd());
+    for (const { clients, direct: d, worker: w, proxy: p } of results) {
+      for (const [path, r] of [['direct', d], ['worker', w], ['proxy ', p]]) {
+        console.log(`${pad(clients, 7)}  ${path}  ${pad(r.calls, 10)}  ${pad(r.errors, 6)}  ${pad(r.perSecond.toFixed(1), 7)}  ${pad(r.p50.toFixed(1), 6)}  ${pad(r.p95.toFixed(1), 7)}  ${path === 'direct' ? '' : pad(r.cpuMsPerCall.toFixed(2), 19)}`.trimEnd());
         for (const [message, count] of r.errorKinds) console.log(`         ${count} × ${message}`);
         failed ||= r.errors > 0;
       }
     }
     console.log('');
-    for (const { clients, direct: d, worker: w } of results) {
+    for (const { clients, direct: d, worker: w, proxy: p } of results) {
       const ratio = w.perSecond / d.perSecond;
       const verdict = ratio >= TARGET_RATIO ? 'met' : 'missed';
-      console.log(`${pad(clients, 2)} clients: worker/direct throughput ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}: ${verdict}), errors ${w.errors + d.errors} (target 0)`);
+      console.log(`${pad(clients, 2)} clients: worker/direct throughput ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}: ${verdict}), errors ${w.errors + d.errors + p.errors} (target 0); the proxy/direct ${(p.perSecond / d.perSecond).toFixed(2)}, worker/proxy ${(w.perSecond / p.perSecond).toFixed(2)}`);
     }
     console.log(`first request into a fresh isolate: ${first.cpuMs.toFixed(0)} ms of workerd CPU (10 ms resolution), ${first.wallMs.toFixed(0)} ms end to end`);
     // bench/index.mjs sums the benches up from this line.
     if (process.env.BENCH_SUMMARY === '1') {
       const ratios = Object.fromEntries(results.map(({ clients, direct: d, worker: w }) => [clients, w.perSecond / d.perSecond]));
-      console.log(`@summary ${JSON.stringify({ workerRatios: ratios, firstRequest: first, errors: results.reduce((sum, r) => sum + r.worker.errors + r.direct.errors, 0) })}`);
+      const proxyRatios = Object.fromEntries(results.map(({ clients, direct: d, proxy: p }) => [clients, p.perSecond / d.perSecond]));
+      console.log(`@summary ${JSON.stringify({ workerRatios: ratios, proxyRatios, firstRequest: first, errors: results.reduce((sum, r) => sum + r.worker.errors + r.direct.errors + r.proxy.errors, 0) })}`);
     }
     return failed ? 1 : 0;
   } finally {
     await worker?.stop();
+    await proxy?.stop();
     await stack.stop();
   }
 }

@@ -41,6 +41,9 @@ async function domainText(domain = kitchen) {
  * listens on and /health answers (with any status), to
  * `{ url, urls, runtime, pid, stop(), output(), exited }`.
  *
+ * `script` (a path) serves that module worker instead of the template, alone
+ * (it imports nothing): bench/load.mjs's hand-written proxy.
+ *
  * `durableLimits: true` serves the template's src/durable.js instead, its
  * limits counted in the LimitCounter Durable Object (in memory) bound as
  * LIMITS, as on Cloudflare; `instances: n` then runs n copies of the worker,
@@ -50,14 +53,14 @@ async function domainText(domain = kitchen) {
  * const worker = await startWorkerd({ env: { SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET }, domain: 'domain.json' })
  * await fetch(`${worker.url}/health`); await worker.stop()
  */
-export async function startWorkerd({ env, port, domain, durableLimits = false, instances = 1 } = {}) {
+export async function startWorkerd({ env, port, domain, durableLimits = false, instances = 1, script } = {}) {
   if (instances > 1 && !durableLimits) throw new Error('startWorkerd: several instances only with durableLimits (they share nothing else)');
   // Port 0: the kernel's choice at bind time, reported on the control descriptor.
   const ports = Array.from({ length: instances }, (_, index) => (index === 0 ? (port ?? 0) : 0));
   await mkdir(SCRATCH, { recursive: true });
   const dir = await mkdtemp(join(SCRATCH, 'workerd-'));
   await writeFile(join(dir, 'domain.json'), await domainText(domain));
-  const config = await writeWorkerdConfig(dir, { env, ports, durableLimits });
+  const config = await writeWorkerdConfig(dir, { env, ports, durableLimits, script });
   return startProcess({
     runtime: 'workerd',
     command: bin('workerd'),
@@ -160,15 +163,14 @@ const onlyWorkerVariables = (env = {}) =>
  * `durableLimits`, the first service defines the LimitCounter namespace
  * (in-memory storage) and every service binds it.
  */
-async function writeWorkerdConfig(dir, { env, ports, durableLimits }) {
+async function writeWorkerdConfig(dir, { env, ports, durableLimits, script }) {
   const main = durableLimits ? 'src/durable.js' : 'src/index.js';
-  const entries = Object.entries(PACKAGE_ENTRIES.workerd).filter(([specifier]) => durableLimits || !specifier.endsWith('/durable'));
+  const entries = script ? [] : Object.entries(PACKAGE_ENTRIES.workerd).filter(([specifier]) => durableLimits || !specifier.endsWith('/durable'));
   const packageModules = await packageGraph(entries.map(([, path]) => path));
   const embed = (path) => JSON.stringify(relative(dir, path));
-  const modules = [
-    `(name = ${JSON.stringify(main)}, esModule = embed ${embed(join(ROOT, 'worker', main))})`,
-    `(name = "domain.json", json = embed ${embed(join(dir, 'domain.json'))})`,
-  ];
+  const modules = script
+    ? [`(name = "worker.js", esModule = embed ${embed(script)})`]
+    : [`(name = ${JSON.stringify(main)}, esModule = embed ${embed(join(ROOT, 'worker', main))})`, `(name = "domain.json", json = embed ${embed(join(dir, 'domain.json'))})`];
   // workerd resolves a bare specifier as a module name next to the
   // importing module: a one-line module there stands in for the package's
   // "workerd" condition.
