@@ -275,6 +275,9 @@ std::string execution_needs(const execution& ex) {
   guarded_into(out, [&]() {
     json_writer w(out);
     w.begin_array();
+    // The context's headers (the access token among them) are the caller's
+    // already: only the request's own cross the boundary.
+    const std::size_t from_context = context_header_count(ex.context().options());
     for (const auto& need : ex.needs()) {
       if (need.type == need::kind::embed) {
         w.begin_object();
@@ -284,12 +287,11 @@ std::string execution_needs(const execution& ex) {
         w.string(need.text);
         w.end_object();
       } else {
-        out += out.back() == '[' ? "" : ",";
         std::string request;
         json_writer rw(request);
-        write_request(rw, need.request);
-        out += "{\"kind\":\"http\",";
-        out.append(request, 1);
+        write_request(rw, need.request, from_context);
+        request.replace(0, 1, "{\"kind\":\"http\",");
+        w.raw_value(request);
       }
     }
     w.end_array();

@@ -223,6 +223,7 @@ execution& execution::operator=(execution&&) noexcept = default;
 
 bool execution::done() const { return state_->finished; }
 const std::vector<need>& execution::needs() const { return state_->handed_out; }
+const request_context& execution::context() const { return state_->options; }
 void execution::respond(std::size_t index, need_response response) { state_->respond(index, std::move(response)); }
 const std::string& execution::result_json() const { return state_->result; }
 

@@ -408,6 +408,12 @@ void write_context_headers(json_writer& w, const request_context& context) {
                           });
 }
 
+std::size_t context_header_count(const request_options& options) {
+  std::size_t count = 0;
+  for_each_context_header(options, [&](std::string_view, std::string_view, std::string_view) { ++count; });
+  return count;
+}
+
 result<http_request> build_request(const domain& dom, const ref_registry& registry, std::string_view tool,
                                    std::string_view params_json, const request_options& options) {
   auto call = parse_tool_call(dom, registry, tool, params_json, options.user_id);
@@ -415,11 +421,11 @@ result<http_request> build_request(const domain& dom, const ref_registry& regist
   return build_request(dom, *call, options);
 }
 
-void write_request(json_writer& w, const http_request& request) {
+void write_request(json_writer& w, const http_request& request, std::size_t first_header) {
   write_request_object(w, request.method, request.url, request.body, [&]() {
-    for (const auto& [name, value] : request.headers) {
-      w.key(name);
-      w.string(value);
+    for (std::size_t i = first_header; i < request.headers.size(); ++i) {
+      w.key(request.headers[i].first);
+      w.string(request.headers[i].second);
     }
   });
 }

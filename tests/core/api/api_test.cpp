@@ -201,6 +201,10 @@ TEST_CASE("api: start_execution reads [tool, settings], a newline and the params
   CHECK(needs[0]["kind"] == "http");
   CHECK(needs[0]["method"] == "GET");
   CHECK(needs[0]["url"].get<std::string>().rfind("http://127.0.0.1:3000/ingredients?", 0) == 0);
+  // The context's headers (the token among them) are the caller's: a read has none of its own.
+  CHECK(needs[0]["headers"] == json::object());
+  CHECK(parsed(api::context_headers(signed_in)) ==
+        json{{"apikey", "anon-key"}, {"Authorization", "Bearer user-token"}, {"Accept", "application/json"}});
   CHECK(api::respond(ex, 0, 200, "0-0/*", "application/json", "",
                      R"([{"id":"0d9a7c2e-3b4f-4e6a-8c1d-7f8e9a0b1c99","name":"salt"}])")
             .empty());
@@ -349,6 +353,10 @@ TEST_CASE("api: an execution with settings takes the client's row ids") {
     REQUIRE(needs.size() == 1);
     if (needs[0]["method"] == "POST") {
       CHECK(needs[0]["body"].get<std::string>().find(id) != std::string::npos);
+      // A write's own headers, and none of the context's.
+      CHECK(needs[0]["headers"]["Content-Type"] == "application/json");
+      CHECK(needs[0]["headers"]["Prefer"].get<std::string>().find("return=representation") != std::string::npos);
+      CHECK_FALSE(needs[0]["headers"].contains("Authorization"));
       return;
     }
     REQUIRE(api::respond(ex, 0, 200, "*/0", "application/json", "", "[]").empty());

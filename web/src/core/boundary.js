@@ -175,13 +175,14 @@ export function withArgumentText(params, text) {
 // Core#startExecution: `[tool, settings]`, a newline and the params (the
 // core parses the params once) into a new Execution handle for
 // `[domainHandle, registryHandle, contextHandle]`; the params over
-// `maxParams` bytes are refused before they are copied.
-export function startExecutionWith(module, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, settingsText, maxParams }) {
+// `maxParams` bytes are refused before they are copied. `contextHeaders`
+// are the context's (its `headers`), which every request sends first.
+export function startExecutionWith(module, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, settingsText, maxParams, contextHeaders }) {
   const paramsText = params?.[ARGUMENT_TEXT] ?? jsonText(params ?? null, 'params');
   checkSize(paramsText, maxParams, codes.params_too_large, '', 'the params');
   const call = `[${JSON.stringify(String(tool))},${settingsText ?? jsonText(settings ?? null, 'options')}]\n${paramsText}`;
   const handle = callWithText(module, input, call, (length) => new module.Execution(domainHandle, registryHandle, contextHandle, length), { read: false });
-  return executionCalls(module, input, handle, settings);
+  return executionCalls(module, input, handle, settings, contextHeaders);
 }
 
 // A successful result for the model keeps its fields' text under HEAD;
@@ -210,14 +211,18 @@ const SUCCEEDED = '{"data":null,"error":null,';
 // round, the responses' bodies into the handle's buffer, the result out of
 // the result slot. `input` is the Core's input buffer, trimmed after a large
 // result.
-export function executionCalls(module, input, handle, settings) {
+export function executionCalls(module, input, handle, settings, contextHeaders) {
   return {
     done: () => handle.done(),
     // An error instead of the list: the core could not write the needs
-    // (out of memory); thrown, so the caller reports it as a result.
+    // (out of memory); thrown, so the caller reports it as a result. An
+    // HTTP need's headers from the core are the request's own: the
+    // context's (the access token among them) go first, from JS, as they
+    // would not change from one request to the next.
     needs: () => {
       const needs = JSON.parse(handle.needs());
       if (!Array.isArray(needs)) throw new AlfredError(needs?.error ?? internalError(new Error('the core returned no needs')));
+      for (const need of needs) if (need.kind === 'http') need.headers = { ...contextHeaders, ...need.headers };
       return needs;
     },
     // The body goes into the handle's own buffer, which the core takes

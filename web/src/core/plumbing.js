@@ -104,7 +104,7 @@ export class CorePlumbing {
     this.executionsStarted++;
     const handles = [this.domainHandle(domain), registryHandleOf(registry, this.core), context.handle];
     const maxParams = settings?.limits?.maxParamsBytes ?? this.core.executionLimits.maxParamsBytes;
-    return startExecutionWith(this.module, this.input, handles, { tool, params, settings, settingsText, maxParams });
+    return startExecutionWith(this.module, this.input, handles, { tool, params, settings, settingsText, maxParams, contextHeaders: context.headers });
   }
 
   /**

@@ -165,6 +165,9 @@ std::string start_execution(std::optional<execution>& into, const domain& dom, r
                             const request_context& context, std::string_view call_text);
 /// The needs of the current round:
 /// `[{"kind":"http","method","url","headers","body"} | {"kind":"embed","text"}]`.
+/// An http need's `headers` are the request's own (`Content-Type`,
+/// `Prefer`): the context's (`context_headers`, the same for every request
+/// of the execution) are sent before them, and are left to the caller.
 std::string execution_needs(const execution& ex);
 /// Gives need `index` of the running execution `ex` its response;
 /// `failure_name` is a transport failure (`no_response`, `body_lost`, …) or

@@ -189,6 +189,8 @@ class execution {
   bool done() const;
   /// The needs of the current round (empty when done).
   const std::vector<need>& needs() const;
+  /// The request context every request of the execution is built with.
+  const request_context& context() const;
   /// Gives the response to need `index` of the current round. When every
   /// need of the round has its response, the next round is planned (or the
   /// execution finishes).

@@ -132,8 +132,10 @@ result<http_request> build_rpc_request(std::string_view function, std::string bo
 result<http_request> build_request(const domain& dom, const ref_registry& registry, std::string_view tool,
                                    std::string_view params_json, const request_options& options);
 
-/// Writes `{"method", "url", "headers": {…}, "body": "…"|null}`.
-void write_request(json_writer& w, const http_request& request);
+/// Writes `{"method", "url", "headers": {…}, "body": "…"|null}`, the
+/// headers from the `first_header`th on (context_header_count: the
+/// request's own).
+void write_request(json_writer& w, const http_request& request, std::size_t first_header = 0);
 
 /// Builds the request for a validated call and appends its JSON result,
 /// `{"data": {"method", …}, "error": null}`, to `out`: the text
@@ -164,5 +166,10 @@ status append_request_parts(std::string& out, request_layout& layout, const doma
 /// Writes the headers every request of `context` carries (`apikey`,
 /// `Authorization`, `Accept`) as the members of a JSON object.
 void write_context_headers(json_writer& w, const request_context& context);
+
+/// How many of an http_request's headers, built with `options`, are the
+/// context's (`write_context_headers`'): they come first, before the
+/// request's own.
+std::size_t context_header_count(const request_options& options);
 
 }  // namespace alfred
