@@ -2,7 +2,7 @@
 // developer writes by hand when a worker only has to pass a signed-in user's
 // read through. It verifies the caller's Supabase JWT (HS256 with the
 // project's secret, and its expiry), sends the PostgREST request the body
-// names (`{ path }`: the path and query under /rest/v1) with the anon key as
+// names (`{ path }`: the path and query under /rest/v1 of a read) with the anon key as
 // apikey and the caller's token as the bearer, and answers the rows as JSON.
 // No validation, refs, labels, limits, policy or state: alfred-act's worker
 // does all of those on top of this much.
@@ -15,10 +15,14 @@ async function verified(token, secret) {
   const [head, claims, signature] = token.split('.');
   if (!signature) return null;
   hmacKey ??= crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-  const ok = await crypto.subtle.verify('HMAC', await hmacKey, fromBase64url(signature), encoder.encode(`${head}.${claims}`));
-  if (!ok) return null;
-  const payload = JSON.parse(new TextDecoder().decode(fromBase64url(claims)));
-  return typeof payload.exp === 'number' && payload.exp * 1000 > Date.now() ? payload : null;
+  try {
+    const ok = await crypto.subtle.verify('HMAC', await hmacKey, fromBase64url(signature), encoder.encode(`${head}.${claims}`));
+    if (!ok) return null;
+    const payload = JSON.parse(new TextDecoder().decode(fromBase64url(claims)));
+    return typeof payload.exp === 'number' && payload.exp * 1000 > Date.now() ? payload : null;
+  } catch {
+    return null; // not base64url, not JSON: not a token
+  }
 }
 
 export default {

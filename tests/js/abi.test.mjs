@@ -117,6 +117,9 @@ test('a large output reads the same whether it is ASCII or not, and ASCII takes 
       pieces: encoder.encode('x' + '🍮 砂糖é'.repeat(40000)),
       // A split inside a run of stray continuation bytes, and one inside a 4-byte character.
       straySplit: Object.assign(new Uint8Array(140000).fill(0x61), { 65530: 0xf0, 65531: 0x90, 65532: 0x80, 65533: 0x80, 65534: 0x80, 65535: 0x80, 65536: 0x80, 65537: 0x80, 131070: 0xf0, 131071: 0x9f, 131072: 0x8d, 131073: 0xae }),
+      // U+FEFF is a character inside a text, wherever a piece starts: at a split, and across one.
+      bomAtSplit: encoder.encode('é' + 'a'.repeat(65534) + '\uFEFF' + 'b'.repeat(70000)),
+      bomAcrossSplit: encoder.encode('é' + 'a'.repeat(65533) + '\uFEFF' + 'b'.repeat(70000)),
     };
     const out = {};
     for (const [name, bytes] of Object.entries(cases)) {
@@ -126,6 +129,11 @@ test('a large output reads the same whether it is ASCII or not, and ASCII takes 
       memory.set(bytes, 8);
       const view = memory.subarray(8, 8 + bytes.length);
       out[name] = { same: decodeOutput(view) === reference.decode(bytes), checked: checks > before };
+    }
+    // Bytes that continue a text (after its first line) keep a U+FEFF they start with, large or small.
+    const keeping = new TextDecoder('utf-8', { ignoreBOM: true });
+    for (const [name, bytes] of [['continuedSmall', encoder.encode('\uFEFF{"a":1}')], ['continuedLarge', encoder.encode('\uFEFFé' + 'c'.repeat(90000))]]) {
+      out[name] = { same: decodeOutput(bytes, true) === keeping.decode(bytes) && decodeOutput(bytes, true).startsWith('\uFEFF'), checked: true };
     }
     console.log(JSON.stringify(out));
   `;

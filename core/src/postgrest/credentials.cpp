@@ -64,10 +64,12 @@ jwt_claims decode_jwt_claims(std::string_view token) {
   thread_local std::size_t oldest = 0;
   for (const answer& known : recent)
     if (known.token == token) return known.claims;
+  // Made whole before it replaces a slot: an allocation that fails on the
+  // way leaves no token kept with another token's claims.
+  answer fresh{std::string(token), decode_claims(token)};
   answer& slot = recent[oldest];
   oldest = 1 - oldest;
-  slot.token.assign(token);
-  slot.claims = decode_claims(token);
+  slot = std::move(fresh);
   return slot.claims;
 }
 

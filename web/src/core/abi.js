@@ -12,6 +12,10 @@ import { codes } from '../../dist/error-codes.mjs';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+// For bytes that continue a text (a piece after the first, the text after
+// a line): a U+FEFF at their start is a character of the text, which
+// `decoder` would drop as a byte-order mark.
+const continuing = new TextDecoder('utf-8', { ignoreBOM: true });
 
 // A large output that is all ASCII (rows of English text, say) is read with
 // Buffer's ASCII decoder where the runtime has Node's buffer module: Node
@@ -37,7 +41,7 @@ function probeAsciiText() {
 }
 
 // A text of more than 128 KB is a large object to V8: making one flat costs
-// about as much as decoding 1 MB on the machines measured (docs/benchmarks.md,
+// about as much as decoding 1 MB on the machine measured (docs/benchmarks.md,
 // "Large texts in pieces"). So a large output is decoded in pieces below that
 // size, split where a character starts, and joined: the text a model reads is
 // then a rope, as JSON.stringify's results are.
@@ -50,17 +54,21 @@ function pieceEnd(bytes, end) {
   return end; // not UTF-8 here: any split reads the same
 }
 
-/** @internal The text of UTF-8 `bytes` (a view of WASM memory): what TextDecoder gives, faster for large ASCII. */
-export function decodeOutput(bytes) {
+/**
+ * @internal The text of UTF-8 `bytes` (a view of WASM memory): what
+ * TextDecoder gives, faster for large ASCII. `continued`: the bytes continue
+ * a text, so a U+FEFF at their start is kept.
+ */
+export function decodeOutput(bytes, continued = false) {
   const length = bytes.byteLength;
-  if (length < ASCII_PATH_BYTES) return decoder.decode(bytes);
+  if (length < ASCII_PATH_BYTES) return (continued ? continuing : decoder).decode(bytes);
   if (asciiText === undefined) asciiText = probeAsciiText();
   const ascii = asciiText?.(bytes) ?? false;
   let text = '';
   for (let start = 0; start < length; ) {
     const end = length - start <= PIECE_BYTES ? length : ascii ? start + PIECE_BYTES : pieceEnd(bytes, start + PIECE_BYTES);
     const piece = bytes.subarray(start, end);
-    text += ascii ? ascii(piece) : decoder.decode(piece);
+    text += ascii ? ascii(piece) : (start > 0 || continued ? continuing : decoder).decode(piece);
     start = end;
   }
   return text;
@@ -134,7 +142,7 @@ class Transfer {
   outputLines() {
     const bytes = this.outputBytes();
     const newline = bytes.indexOf(10);
-    const lines = newline < 0 ? [decodeOutput(bytes), null] : [decoder.decode(bytes.subarray(0, newline)), decodeOutput(bytes.subarray(newline + 1))];
+    const lines = newline < 0 ? [decodeOutput(bytes), null] : [decoder.decode(bytes.subarray(0, newline)), decodeOutput(bytes.subarray(newline + 1), true)];
     if (bytes.length > this.keepBytes) this.m._alfred_trim_output();
     return lines;
   }

@@ -178,6 +178,8 @@ export function withArgumentText(params, text) {
 // `maxParams` bytes are refused before they are copied. `contextHeaders`
 // are the context's (its `headers`), which every request sends first.
 export function startExecutionWith(module, input, [domainHandle, registryHandle, contextHandle], { tool, params, settings, settingsText, maxParams, contextHeaders }) {
+  // Without them every request would leave without its key and token.
+  if (contextHeaders === null || typeof contextHeaders !== 'object') throw new TypeError("startExecution needs the request context's headers");
   const paramsText = params?.[ARGUMENT_TEXT] ?? jsonText(params ?? null, 'params');
   checkSize(paramsText, maxParams, codes.params_too_large, '', 'the params');
   const call = `[${JSON.stringify(String(tool))},${settingsText ?? jsonText(settings ?? null, 'options')}]\n${paramsText}`;
