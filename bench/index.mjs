@@ -98,6 +98,9 @@ if (figures.requestRatios) {
 if (figures.workerRatios) {
   for (const [clients, ratio] of Object.entries(figures.workerRatios)) {
     target(`worker / direct PostgREST, ${clients} clients`, ratio.toFixed(2), clients === '64' ? '≥ 0.9×' : '', clients === '64' ? ratio >= 0.9 : null);
+    // The floor: a hand-written worker that only verifies the token and passes the request on.
+    const proxy = figures.proxyRatios?.[clients];
+    if (proxy !== undefined) target(`  a hand-written proxy worker / direct, ${clients} clients`, proxy.toFixed(2), '(printed)', null);
   }
   target('first request in a fresh workerd isolate (CPU ms)', figures.firstRequest.cpuMs.toFixed(0), '(printed)', null);
 }

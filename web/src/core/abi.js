@@ -42,9 +42,10 @@ function probeAsciiText() {
 
 // A text of more than 128 KB is a large object to V8: making one flat costs
 // about as much as decoding 1 MB on the machine measured (docs/benchmarks.md,
-// "Large texts in pieces"). So a large output is decoded in pieces below that
-// size, split where a character starts, and joined: the text a model reads is
-// then a rope, as JSON.stringify's results are.
+// "Large texts in pieces, a token read once, and a proxy worker's floor").
+// So a large output is decoded in pieces below that size, split where a
+// character starts, and joined: the text a model reads is then a rope, as
+// JSON.stringify's results are.
 const PIECE_BYTES = 65536;
 
 // Where the piece that would end at `end` ends instead: not inside a
