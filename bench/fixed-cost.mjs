@@ -5,7 +5,9 @@
 // is left is alfred-act's own work for a call: the arguments, the policy,
 // the request built and sent, the response read within its limits and
 // timeout, the row translated and the result text written. The part spent in
-// WebAssembly is timed apart (the same execution driven directly).
+// WebAssembly is timed apart (the same execution driven directly), and so is
+// the call with an access token as long as a Supabase session's (the bench's
+// own is short, and every request carries the token).
 // Interleaved rounds; medians. Target: ≤ 25 µs in Node.
 // Run: node bench/fixed-cost.mjs. Environment: BENCH_ROUNDS (9), BENCH_JSON=1.
 import { cpus, loadavg } from 'node:os';
@@ -47,8 +49,19 @@ const fetch = async () => new Response(body, { status: 200, headers });
 const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const accessToken = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ role: 'authenticated', sub: userId })}.c2lnbmF0dXJl`;
 
+// A token as a Supabase session carries one (GoTrue's claims, a 43-character
+// signature): every request sends it, so its length is part of a call's cost.
+const sessionClaims = {
+  aud: 'authenticated', exp: 1799999999, iat: 1764520000, iss: 'https://abcdefghijklmnopqrst.supabase.co/auth/v1', sub: userId,
+  email: 'ada.lovelace@example.com', phone: '', app_metadata: { provider: 'email', providers: ['email'] },
+  user_metadata: { email: 'ada.lovelace@example.com', email_verified: true, phone_verified: false, sub: userId },
+  role: 'authenticated', aal: 'aal1', amr: [{ method: 'password', timestamp: 1764520000 }], session_id: '5d3e0a6b-2f4c-4b8e-9a1d-7c6e5f4a3b2c', is_anonymous: false,
+};
+const sessionToken = `${part({ alg: 'HS256', kid: 'abcd1234', typ: 'JWT' })}.${part(sessionClaims)}.${'s'.repeat(43)}`;
+
 const core = await loadCore();
 const act = core.createAct({ url: 'https://bench.supabase.co', apiKey: 'anon-key', domain, accessToken, fetch });
+const sessionAct = core.createAct({ url: 'https://bench.supabase.co', apiKey: 'anon-key', domain, accessToken: sessionToken, fetch });
 const args = '{"table":"notes","limit":1}';
 const first = JSON.parse(await act.callToolText('db_read', args));
 if (!first.ok || first.rows.length !== 1 || first.rows[0].title !== 'Buy bread') throw new Error(`the read failed: ${JSON.stringify(first)}`);
@@ -74,8 +87,9 @@ const sides = {
   call: () => act.callToolText('db_read', args),
   fetch: async () => (await fetch()).arrayBuffer(),
   core: async () => inCore(),
+  session: () => sessionAct.callToolText('db_read', args),
 };
-const times = { call: [], fetch: [], core: [] };
+const times = { call: [], fetch: [], core: [], session: [] };
 const N = 2000;
 for (let round = 0; round < ROUNDS + 1; round++) {
   for (const name of round % 2 ? Object.keys(sides) : Object.keys(sides).reverse()) {
@@ -91,6 +105,7 @@ const result = {
   fetchUs: median(times.fetch),
   coreUs: median(times.core),
   fixedUs: [fixed[0], median(fixed), fixed[fixed.length - 1]],
+  sessionFixedUs: median(times.session.map((t, i) => t - times.fetch[i])),
 };
 if (json) console.log(JSON.stringify(result));
 else {
@@ -102,6 +117,7 @@ else {
   console.log(`  the fetch alone (new Response + arrayBuffer)                   ${result.fetchUs.toFixed(1).padStart(7)}`);
   console.log(`  alfred-act's own work (the call − the fetch; min med max)      ${result.fixedUs.map((x) => x.toFixed(1)).join(' ')}`);
   console.log(`  of which in WebAssembly (the execution driven directly)        ${result.coreUs.toFixed(1).padStart(7)}`);
+  console.log(`  the same with a Supabase session's token (${sessionToken.length} characters)     ${result.sessionFixedUs.toFixed(1).padStart(7)}`);
   console.log(`\ntarget: alfred-act's own work ≤ ${FIXED_COST_TARGET_US} µs (${result.fixedUs[1] <= FIXED_COST_TARGET_US ? 'met' : 'not met'})`);
 }
 // bench/index.mjs sums the benches up from this line.
