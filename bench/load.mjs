@@ -187,9 +187,9 @@ async function main() {
     // minute, 4 at once by default) are raised past the load, so the worker's
     // throughput is measured with its limiting still on the path.
     const limits = { ALFRED_REQUESTS_PER_MINUTE: '100000000', ALFRED_CONCURRENT_REQUESTS: '1000' };
-    worker = await startWorkerd({ env: { SUPABASE_URL: stack.SUPABASE_URL, SUPABASE_ANON_KEY: stack.SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET: stack.SUPABASE_JWT_SECRET, ...limits } });
-    const proxyEnv = { SUPABASE_URL: stack.SUPABASE_URL, SUPABASE_ANON_KEY: stack.SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET: stack.SUPABASE_JWT_SECRET };
-    proxy = await startWorkerd({ env: proxyEnv, script: fileURLToPath(new URL('./proxy-worker.js', import.meta.url)) });
+    const project = { SUPABASE_URL: stack.SUPABASE_URL, SUPABASE_ANON_KEY: stack.SUPABASE_ANON_KEY, SUPABASE_JWT_SECRET: stack.SUPABASE_JWT_SECRET };
+    worker = await startWorkerd({ env: { ...project, ...limits } });
+    proxy = await startWorkerd({ env: project, script: fileURLToPath(new URL('./proxy-worker.js', import.meta.url)) });
     const token = stack.ALFRED_ACCESS_TOKEN;
     // The first request into a fresh isolate: its CPU in workerd (the core
     // compiled and loaded, the domain read) and its wall time, before anything warmed it.

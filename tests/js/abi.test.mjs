@@ -11,6 +11,9 @@ import { codes } from '../../web/dist/error-codes.mjs';
 
 const core = await loadCore();
 const RECIPE = '0b6a4c1e-8f2d-4e7a-b3c5-9d1e2f3a4b5c';
+// A signed-in user's token for acts whose fetch answers in process (nothing checks its signature).
+const tokenPart = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const USER_TOKEN = `${tokenPart({ alg: 'HS256', typ: 'JWT' })}.${tokenPart({ role: 'authenticated', sub: RECIPE })}.c2lnbmF0dXJl`;
 
 test('the texts of one call arrive each whole and in order, multi-byte characters included', () => {
   const registry = core.createRegistry();
@@ -171,9 +174,7 @@ test('a large result for the model arrives whole, its characters intact across t
   }));
   const body = JSON.stringify(rows);
   const fetch = async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'content-range': `0-${rows.length - 1}/*` } });
-  const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const accessToken = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ role: 'authenticated', sub: RECIPE })}.c2lnbmF0dXJl`;
-  const act = core.createAct({ url: 'https://example.supabase.co', apiKey: 'anon', accessToken, fetch, resultLimits: { rows: 5000, chars: 1 << 22 } });
+  const act = core.createAct({ url: 'https://example.supabase.co', apiKey: 'anon', accessToken: USER_TOKEN, fetch, resultLimits: { rows: 5000, chars: 1 << 22 } });
   const text = await act.callToolText('db_read', JSON.stringify({ table: 'recipes', limit: 1000 }));
   assert.ok(text.length > 200_000, `${text.length} characters`);
   const result = JSON.parse(text);
@@ -199,10 +200,8 @@ test('a response body in many chunks reaches the core as the same bytes as in on
         controller.close();
       },
     });
-  const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const accessToken = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ role: 'authenticated', sub: RECIPE })}.c2lnbmF0dXJl`;
   const read = async (body) => {
-    const act = core.createAct({ url: 'https://example.supabase.co', apiKey: 'anon', accessToken, fetch: async () => new Response(body(), { status: 200, headers }) });
+    const act = core.createAct({ url: 'https://example.supabase.co', apiKey: 'anon', accessToken: USER_TOKEN, fetch: async () => new Response(body(), { status: 200, headers }) });
     try {
       return await act.execute('db_read', { table: 'recipes', limit: 300 });
     } finally {
