@@ -21,23 +21,21 @@ void append_arg(std::string& out, const arg& value, std::string_view spec) {
     std::size_t width = 0;
     for (char c : spec.substr(0, spec.size() - 1))
       if (c >= '0' && c <= '9') width = width * 10 + std::size_t(c - '0');
-    const unsigned long long bits = value.type == arg::kind::signed_number
-                                        ? static_cast<unsigned long long>(value.signed_value)
-                                        : value.unsigned_value;
-    return append_unsigned(out, bits, 16, width);
+    return append_unsigned(out, value.bits, 16, width);
   }
   switch (value.type) {
     case arg::kind::text:
-      out += value.text;
+      out += value.text();
       return;
     case arg::kind::signed_number:
-      if (value.signed_value < 0) {
+      // A signed number's bits are its two's complement.
+      if (static_cast<long long>(value.bits) < 0) {
         out += '-';
-        return append_unsigned(out, 0ULL - static_cast<unsigned long long>(value.signed_value), 10, 0);
+        return append_unsigned(out, 0ULL - value.bits, 10, 0);
       }
-      return append_unsigned(out, static_cast<unsigned long long>(value.signed_value), 10, 0);
+      return append_unsigned(out, value.bits, 10, 0);
     case arg::kind::unsigned_number:
-      return append_unsigned(out, value.unsigned_value, 10, 0);
+      return append_unsigned(out, value.bits, 10, 0);
   }
 }
 

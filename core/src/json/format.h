@@ -20,30 +20,27 @@
 
 namespace alfred::textfmt {
 
-/// One argument of a format call: a view of text, or a number.
+/// One argument of a format call: a view of text, or a number. Three
+/// fields (a text's size or a number's bits share `bits`): every call site
+/// fills one per argument, so its size is the size of each call.
 struct arg {
   enum class kind : unsigned char { text, signed_number, unsigned_number };
   kind type = kind::text;
-  std::string_view text;
-  long long signed_value = 0;
-  unsigned long long unsigned_value = 0;
+  const char* data = nullptr;
+  unsigned long long bits = 0;
 
-  arg(std::string_view value) : text(value) {}
-  arg(const std::string& value) : text(value) {}
-  arg(const char* value) : text(value) {}
+  arg(std::string_view value) : data(value.data()), bits(value.size()) {}
+  arg(const std::string& value) : data(value.data()), bits(value.size()) {}
+  arg(const char* value) : arg(std::string_view(value)) {}
   arg(char value) = delete;  // ambiguous between a character and a number: pass std::string_view(&c, 1)
-  arg(bool value) : text(value ? "true" : "false") {}
+  arg(bool value) : arg(std::string_view(value ? "true" : "false")) {}
   template <class T,
             std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
-  arg(T value) {
-    if constexpr (std::is_signed_v<T>) {
-      type = kind::signed_number;
-      signed_value = value;
-    } else {
-      type = kind::unsigned_number;
-      unsigned_value = value;
-    }
-  }
+  arg(T value)
+      : type(std::is_signed_v<T> ? kind::signed_number : kind::unsigned_number),
+        bits(static_cast<unsigned long long>(value)) {}
+
+  std::string_view text() const { return {data, std::size_t(bits)}; }
 };
 
 /// Appends `pattern` with its placeholders filled from `args` to `out`. A
