@@ -146,7 +146,7 @@ test('execute: the largest response the limits allow fits in 48 MiB of WASM memo
   }
   assert.ok(sizes[0] <= 48 * MiB, `grew to ${sizes[0]} bytes`);
   assert.deepEqual(sizes.slice(1), [sizes[0], sizes[0]]);
-  // One row more than maxRows: refused before translation.
+  // One row more than maxRows: refused when the translation reaches it, with nothing registered.
   const over = core.createAct({ restUrl: 'http://127.0.0.1:3000', userId: USER, accessToken: TOKEN, fetch: async () => new Response(taskRows(10_001), { status: 200 }) });
   const { error } = await over.execute('db_read', { table: 'tasks' });
   assert.deepEqual([error.code, error.message], ['response_too_large', 'reading tasks failed: the response is larger than the limit (more than 10000 rows)']);

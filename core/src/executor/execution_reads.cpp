@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "../json/array_elements.h"
 #include "../json/format.h"
 #include "../json/text.h"
 #include "../postgrest/content_range.h"
@@ -38,9 +39,11 @@ bool refuses_label_embeds(const need_response& answer) {
 
 }  // namespace
 
+bool execution::state::rows_counted_in_translation() const { return effective->kind == tool_kind::read && !ranking; }
+
 bool execution::state::consume_main(pending_need& main) {
   need_response& answer = *main.answer;
-  main_rows_seen = apply_limits(answer, &main_over_bytes);
+  main_rows_seen = apply_limits(answer, &main_over_bytes, !rows_counted_in_translation());
   record.source = query_source::database;
   if (effective->kind == tool_kind::call)
     consume_call(std::move(answer));
@@ -87,15 +90,9 @@ void execution::state::consume_rows(need_response answer) {
     return fail(err);
   }
   // An array cut off (with a Content-Length that matches the cut) is not
-  // rows either.
-  if (!main_rows_seen) {
-    error err{codes::invalid_response, "",
-              textfmt::format("reading {} failed: the database answered {} but not with rows", tbl.name,
-                              detail::status_line(answer.status)),
-              "the database or something in front of it answered oddly; try again"};
-    err.status = answer.status;
-    return fail(err);
-  }
+  // rows either (found here, or by the translation: main_rows_error).
+  main_status = answer.status;
+  if (!main_rows_seen && !rows_counted_in_translation()) return fail(cut_off_rows());
   if (!call.count.empty()) {
     auto total = detail::content_range_total(answer.content_range);
     if (!total) return fail(total.err());
@@ -105,12 +102,34 @@ void execution::state::consume_rows(need_response answer) {
   look_up_labels();
 }
 
+error execution::state::main_rows_error(error err) const {
+  const std::string what = "reading " + effective->tbl->name;
+  if (err.code == codes::response_too_large) {
+    const need_response over{main_status, "", "", err.message, transport_failure::too_large};
+    return detail::database_error(over, what);
+  }
+  if (err.code != codes::invalid_json || detail::array_length(main_body, std::size_t(-1))) return err;
+  return cut_off_rows();
+}
+
+error execution::state::cut_off_rows() const {
+  const std::string what = "reading " + effective->tbl->name;
+  error cut_off{
+      codes::invalid_response, "",
+      textfmt::format("{} failed: the database answered {} but not with rows", what, detail::status_line(main_status)),
+      "the database or something in front of it answered oddly; try again"};
+  cut_off.status = main_status;
+  return cut_off;
+}
+
 void execution::state::look_up_labels() {
   // Translated at once when every label is known (the usual case); else the
   // registry is as it was, the labels are looked up, and complete_main
   // translates after them.
-  auto translated = translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action(), me());
-  if (!translated) return complete_main(translated.take_error());
+  auto translated =
+      translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action(), me(),
+                                rows_counted_in_translation() ? settings.limits.max_rows : std::size_t(-1));
+  if (!translated) return complete_main(main_rows_error(translated.take_error()));
   if (!translated->missing.empty() && !label_embeds.empty()) {
     // The rows brought the labels along: registered, and translated again.
     const bool applied = apply_embedded_labels(registry, label_embeds, main_body, me()).ok();

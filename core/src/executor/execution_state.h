@@ -60,7 +60,8 @@ struct execution::state {
   std::optional<long> semantic_limit;
 
   /// The rows of the main answer's array as the limits check counted them
-  /// (nothing: not an array, or cut off).
+  /// (nothing: not an array, or cut off, or not counted there: see
+  /// rows_counted_in_translation).
   std::optional<std::size_t> main_rows_seen;
   /// A read's foreign keys whose rows' labels the main request brings along
   /// (none once the database refused them: the read is sent again without).
@@ -302,7 +303,18 @@ struct execution::state {
   /// (counted up to one past the limit), or nothing for any other answer.
   /// `over_bytes`, when given, is set when the answer is over the byte limit
   /// (here, or already on the JS side).
-  std::optional<std::size_t> apply_limits(need_response& answer, bool* over_bytes = nullptr) const;
+  /// With `count_rows` false, only the byte limit is checked here.
+  std::optional<std::size_t> apply_limits(need_response& answer, bool* over_bytes = nullptr,
+                                          bool count_rows = true) const;
+  /// Whether the main rows are counted against the row limit while they are
+  /// translated (a read's, not ranked) rather than in a pass of their own.
+  bool rows_counted_in_translation() const;
+  /// The error of a main read's rows that failed to translate: over the row
+  /// limit, the answer over the limits (as apply_limits says it); an array
+  /// cut off, not rows; else the translator's own.
+  error main_rows_error(error err) const;
+  /// A main read answered with an array cut off: not rows.
+  error cut_off_rows() const;
 
   // What a 2xx body is when it is not an array ("an object", "a number", …),
   // or null for an array. Only the first character is looked at: the

@@ -162,7 +162,8 @@ bool execution::state::succeeded(const need_response& answer) {
   return answer.status >= 200 && answer.status < 300 && answer.failure == transport_failure::none;
 }
 
-std::optional<std::size_t> execution::state::apply_limits(need_response& answer, bool* over_bytes) const {
+std::optional<std::size_t> execution::state::apply_limits(need_response& answer, bool* over_bytes,
+                                                          bool count_rows) const {
   if (answer.failure != transport_failure::none) {
     if (over_bytes) *over_bytes = answer.failure == transport_failure::too_large;
     return std::nullopt;
@@ -174,6 +175,8 @@ std::optional<std::size_t> execution::state::apply_limits(need_response& answer,
   if (over_bytes) *over_bytes = too_many_bytes;
   if (too_many_bytes) {
     why = textfmt::format("{} bytes, over {}", answer.body.size(), byte_size(limits.max_response_bytes));
+  } else if (!count_rows) {
+    return std::nullopt;
   } else if (rows = detail::array_length(answer.body, limits.max_rows); rows && *rows > limits.max_rows) {
     why = textfmt::format("more than {} rows", limits.max_rows);
   } else {

@@ -29,20 +29,20 @@ std::string row_label(const table& tbl, json_value row) {
 
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
                                    std::string_view rows_json, ref_action action, std::string_view current_user,
-                                   std::size_t* rows_written, bool* quotes_uuid) {
+                                   std::size_t* rows_written, bool* quotes_uuid, std::size_t max_rows) {
   std::string out;
   auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out, nullptr, current_user,
-                                           rows_written, quotes_uuid);
+                                           rows_written, quotes_uuid, max_rows);
   if (!done) return done.take_error();
   return out;
 }
 
 result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_registry& registry, const table& tbl,
                                                       std::string_view rows_json, ref_action action,
-                                                      std::string_view current_user) {
+                                                      std::string_view current_user, std::size_t max_rows) {
   labeled_translation out;
   auto done = detail::translate_row_stream(dom, registry, tbl, rows_json, action, out.rows, &out.missing, current_user,
-                                           &out.count, &out.quotes_uuid);
+                                           &out.count, &out.quotes_uuid, max_rows);
   if (!done) return done.take_error();
   return out;
 }

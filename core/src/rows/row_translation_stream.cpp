@@ -49,6 +49,8 @@ class row_stream : json_value_copier {
     skip_space();
     if (ok && !lex_.at_end()) fail("unexpected text after the JSON value");
     out_.finish();
+    if (over_limit_)
+      return error{codes::response_too_large, "rows", textfmt::format("more than {} rows", row_limit_), ""};
     if (full_prefix_)
       return error{
           codes::registry_full, "",
@@ -63,6 +65,10 @@ class row_stream : json_value_copier {
 
   /// The rows written at the top (the array's rows, or 1 for one row object).
   std::size_t rows_written() const { return rows_written_; }
+
+  /// Stops at the array's row after `limit` (run then says so): the rows are
+  /// counted as they are translated, not in a pass of their own.
+  void limit_rows(std::size_t limit) { row_limit_ = limit; }
 
   /// Whether a string of the output may hold a UUID: when not, scrub_uuids
   /// would leave the output as it is.
@@ -152,7 +158,10 @@ class row_stream : json_value_copier {
       if (!at('{')) return value(depth + 1, false);
       if (!first) emit(',');
       first = false;
-      if (depth == 0) ++rows_written_;
+      if (depth == 0 && ++rows_written_ > row_limit_) {
+        over_limit_ = true;
+        return fail("too many rows");
+      }
       return row(plan, depth + 1);
     });
     emit(']');
@@ -406,6 +415,8 @@ class row_stream : json_value_copier {
   const ref_registry& reading_;
   ref_registry* writing_;
   std::size_t rows_written_ = 0;
+  std::size_t row_limit_ = std::size_t(-1);
+  bool over_limit_ = false;
   std::optional<std::string> full_prefix_;
   ref_action action_ = ref_action::read;
   std::vector<std::unique_ptr<table_plan>> plans_;
@@ -425,12 +436,14 @@ class row_stream : json_value_copier {
 
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
                             ref_action action, std::string& out, std::vector<label_lookup>* unlabeled,
-                            std::string_view current_user, std::size_t* rows_written, bool* quotes_uuid) {
+                            std::string_view current_user, std::size_t* rows_written, bool* quotes_uuid,
+                            std::size_t max_rows) {
   registry.begin_batch();
   status done = ok_status();
   try {
     row_stream stream(dom, registry, &registry, text, out, current_user);
     if (unlabeled) stream.collect_unlabeled();
+    stream.limit_rows(max_rows);
     done = stream.run(tbl, action);
     if (done && unlabeled) *unlabeled = stream.still_unlabeled();
     if (rows_written) *rows_written = stream.rows_written();

@@ -308,6 +308,41 @@ TEST_CASE("limits: params, strings and rows over the limit are refused with a cl
   CHECK(reg.find("task_1") == nullptr);
 }
 
+TEST_CASE("a read's rows counted as they are translated: over the limit, cut off, or broken inside, each says so") {
+  execution_options tight;
+  tight.limits.max_rows = 2;
+  auto read = [&](const std::string& body, ref_registry& reg) {
+    execution ex(kitchen(), reg, "db_read", R"({"table":"tasks"})", alice_session(), tight);
+    ex.respond(0, answer(200, body));
+    return result_of(ex);
+  };
+  const std::string three = "[" + row(kNewId1, R"("title":"a")") + "," + row(kNewId2, R"("title":"b")") + "," +
+                            row("0b6f1a2c-3d4e-4f50-8a6b-7c8d9e0f1a33", R"("title":"c")") + "]";
+  ref_registry reg = sample_registry();
+  const std::string before = reg.to_json();
+  // Over the limit, whole or cut off after the row past it: nothing registered.
+  for (const std::string& body : {three, three.substr(0, three.size() - 8)}) {
+    CAPTURE(body);
+    const json over = read(body, reg)["error"];
+    CHECK(over["code"] == "response_too_large");
+    CHECK(over["status"] == 200);
+    CHECK(over["message"] == "reading tasks failed: the response is larger than the limit (more than 2 rows)");
+    CHECK(reg.to_json() == before);
+  }
+  // Cut off within the limit: not rows.
+  const json cut = read(three.substr(0, three.find("},{") + 1), reg)["error"];
+  CHECK(cut["code"] == "invalid_response");
+  CHECK(cut["message"] == "reading tasks failed: the database answered HTTP 200 OK but not with rows");
+  CHECK(reg.to_json() == before);
+  // A whole array with a broken row: the translator's own error.
+  const json broken = read("[" + row(kNewId1, R"("title":"a")") + R"(,{"title":01}])", reg)["error"];
+  CHECK(broken["code"] == "invalid_json");
+  CHECK(reg.to_json() == before);
+  // At the limit: the rows.
+  const json two = read("[" + row(kNewId1, R"("title":"a")") + "," + row(kNewId2, R"("title":"b")") + "]", reg);
+  CHECK(two["count"] == 2);
+}
+
 TEST_CASE("execution options are checked") {
   auto parsed = [](std::string_view text) {
     auto doc = json_document::parse(text);

@@ -302,6 +302,37 @@ TEST_CASE("invalid JSON is an error and leaves the registry as it was, even afte
   CHECK(translate(reg, "recipes", "[" + good_row + "]") == R"j([{"id":"recipe_3","name":"New name"}])j");
 }
 
+TEST_CASE("a row limit is counted in the translation pass: a row over it is response_too_large, nothing registered") {
+  const table& recipes = *kitchen().find_table("recipes");
+  const table& tasks = *kitchen().find_table("tasks");
+  ref_registry reg = sample_registry();
+  const std::string before = reg.to_json();
+  // Two rows at the top, with two embedded rows: the embedded ones do not count.
+  const std::string two = "[" + butter_chicken_row() + R"j(,{"id":)j" + q(kParent) + R"j(,"name":"Parent"}])j";
+  std::size_t written = 0;
+  CHECK(translate_rows(kitchen(), reg, recipes, two, ref_action::read, {}, &written, nullptr, 2).ok());
+  CHECK(written == 2);
+  reg = sample_registry();
+  auto over = translate_rows(kitchen(), reg, recipes, two, ref_action::read, {}, nullptr, nullptr, 1);
+  REQUIRE_FALSE(over.ok());
+  CHECK(over.err().code == "response_too_large");
+  CHECK(over.err().message == "more than 1 rows");
+  CHECK(reg.to_json() == before);
+  // Found at the row after the limit: what follows it is not read.
+  CHECK(
+      translate_rows(kitchen(), reg, recipes, two.substr(0, two.size() - 10), ref_action::read, {}, nullptr, nullptr, 1)
+          .err()
+          .code == "response_too_large");
+  // Before any label is looked up: the rows are over the limit whatever their labels.
+  const std::string unlabeled = std::string(R"j([{"id":)j") + q(kTask) + R"j(,"recipe_id":)j" + q(kSaved) +
+                                R"j(},{"id":)j" + q(kLog) + R"j(,"recipe_id":)j" + q(kParent) + "}]";
+  auto lookups = translate_rows_if_labeled(kitchen(), reg, tasks, unlabeled, ref_action::read, {}, 1);
+  REQUIRE_FALSE(lookups.ok());
+  CHECK(lookups.err().code == "response_too_large");
+  CHECK(reg.to_json() == before);
+  CHECK(translate_rows_if_labeled(kitchen(), reg, tasks, unlabeled, ref_action::read, {}, 2).ok());
+}
+
 TEST_CASE("JSON the reader accepts is accepted here too (nesting up to 64 levels, any whitespace)") {
   ref_registry reg;
   const std::string deep = std::string(62, '[') + std::string(62, ']');

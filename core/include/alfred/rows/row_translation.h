@@ -57,9 +57,14 @@ std::string row_label(const table& tbl, json_value row);
 ///     bool quotes_uuid = true;
 ///     auto rows = translate_rows(dom, reg, tbl, body, ref_action::read, user_id, nullptr, &quotes_uuid);
 ///     if (rows && quotes_uuid) scrub_uuids(*rows, reg);  // the model's copy
+///
+/// An array of more than `max_rows` rows is a `response_too_large` error
+/// ("more than N rows") and leaves the registry unchanged: the rows are
+/// counted in the same pass.
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
                                    std::string_view rows_json, ref_action action, std::string_view current_user = {},
-                                   std::size_t* rows_written = nullptr, bool* quotes_uuid = nullptr);
+                                   std::size_t* rows_written = nullptr, bool* quotes_uuid = nullptr,
+                                   std::size_t max_rows = std::size_t(-1));
 
 /// The rows of one table whose labels a response refers to but the registry
 /// lacks.
@@ -96,7 +101,8 @@ struct labeled_translation {
 };
 result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_registry& registry, const table& tbl,
                                                       std::string_view rows_json, ref_action action,
-                                                      std::string_view current_user = {});
+                                                      std::string_view current_user = {},
+                                                      std::size_t max_rows = std::size_t(-1));
 
 /// The PostgREST `select` for a label lookup of `tbl`: its key column, then
 /// the columns its label reads ("id,date,meal_type" for meal plans, "id,name"
