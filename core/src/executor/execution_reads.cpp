@@ -129,7 +129,10 @@ void execution::state::look_up_labels() {
   auto translated =
       translate_rows_if_labeled(dom, registry, *effective->tbl, main_body, main_action(), me(),
                                 rows_counted_in_translation() ? settings.limits.max_rows : std::size_t(-1));
-  if (!translated) return complete_main(main_rows_error(translated.take_error()));
+  if (!translated) {
+    error err = translated.take_error();
+    return complete_main(rows_counted_in_translation() ? main_rows_error(std::move(err)) : std::move(err));
+  }
   if (!translated->missing.empty() && !label_embeds.empty()) {
     // The rows brought the labels along: registered, and translated again.
     const bool applied = apply_embedded_labels(registry, label_embeds, main_body, me()).ok();

@@ -298,7 +298,9 @@ struct execution::state {
   static bool succeeded(const need_response& answer);
 
   // A body over the limits is not read: the JS side stops reading at the
-  // byte limit already; rows are counted here, before anything is parsed.
+  // byte limit already; rows are counted here, before anything is parsed,
+  // except an unranked read's, which its translation counts (one pass over
+  // the bytes).
   /// Fails an answer over the limits; the rows of an array answer
   /// (counted up to one past the limit), or nothing for any other answer.
   /// `over_bytes`, when given, is set when the answer is over the byte limit

@@ -1,8 +1,9 @@
 #pragma once
 // The top-level elements of a JSON array, found without parsing: strings are
 // skipped a vector (or a word) at a time, nesting is counted. The executor
-// counts the rows of every response with it before anything is parsed
-// (array_length), and the model's result picks the rows it shows by it; both
+// counts the rows of a response with it before anything is parsed
+// (array_length; an unranked read's rows are counted as they are translated),
+// and the model's result picks the rows it shows by it; both
 // run over megabytes at times, so the walk is one pass over the bytes with
 // no allocation. It checks nothing else: the text is parsed or translated
 // by something that does.

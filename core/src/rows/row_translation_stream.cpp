@@ -66,8 +66,8 @@ class row_stream : json_value_copier {
   /// The rows written at the top (the array's rows, or 1 for one row object).
   std::size_t rows_written() const { return rows_written_; }
 
-  /// Stops at the array's row after `limit` (run then says so): the rows are
-  /// counted as they are translated, not in a pass of their own.
+  /// Stops at the array's element after `limit` (run then says so): the
+  /// elements are counted as they are translated, not in a pass of their own.
   void limit_rows(std::size_t limit) { row_limit_ = limit; }
 
   /// Whether a string of the output may hold a UUID: when not, scrub_uuids
@@ -155,13 +155,15 @@ class row_stream : json_value_copier {
     bool first = true;
     emit('[');
     const bool ok = container(depth, false, '[', ']', "expected , or ]", [&] {
-      if (!at('{')) return value(depth + 1, false);
-      if (!first) emit(',');
-      first = false;
-      if (depth == 0 && ++rows_written_ > row_limit_) {
+      // Every element at the top counts against the limit, a row or not.
+      if (depth == 0 && ++elements_ > row_limit_) {
         over_limit_ = true;
         return fail("too many rows");
       }
+      if (!at('{')) return value(depth + 1, false);
+      if (!first) emit(',');
+      first = false;
+      if (depth == 0) ++rows_written_;
       return row(plan, depth + 1);
     });
     emit(']');
@@ -416,6 +418,7 @@ class row_stream : json_value_copier {
   ref_registry* writing_;
   std::size_t rows_written_ = 0;
   std::size_t row_limit_ = std::size_t(-1);
+  std::size_t elements_ = 0;
   bool over_limit_ = false;
   std::optional<std::string> full_prefix_;
   ref_action action_ = ref_action::read;

@@ -232,6 +232,17 @@ TEST_CASE("a function that writes, whose answer is lost, has an unknown outcome,
   CHECK(read.result()["error"]["code"] == "network_error");
 }
 
+TEST_CASE("a function's rows cut off are the translator's invalid JSON, not a read's answer without rows") {
+  call_run write;
+  write.start(R"({"function":"archive_project","args":{"project_id":"project_1"}})");
+  write.answer(ok(std::string(R"({"id":")") + kProjectOne + R"(","name":"Apo)"));
+  const json err = write.result()["error"];
+  CHECK(err["code"] == "write_outcome_unknown");
+  const std::string message = err["message"];
+  CHECK(message.find("invalid JSON at byte") != std::string::npos);
+  CHECK(message.find("reading projects") == std::string::npos);
+}
+
 TEST_CASE("a function runs as the signed-in user: without a user's token nothing is sent") {
   ref_registry reg = team_registry();
   execution ex(team(), reg, "db_call", R"({"function":"get_accounts"})", alice_options());

@@ -331,6 +331,10 @@ TEST_CASE("a row limit is counted in the translation pass: a row over it is resp
   CHECK(lookups.err().code == "response_too_large");
   CHECK(reg.to_json() == before);
   CHECK(translate_rows_if_labeled(kitchen(), reg, tasks, unlabeled, ref_action::read, {}, 2).ok());
+  // Elements that are not rows count too, though none is written.
+  CHECK(translate_rows(kitchen(), reg, tasks, "[0,null,\"x\"]", ref_action::read, {}, nullptr, nullptr, 2).err().code ==
+        "response_too_large");
+  CHECK(translate_rows(kitchen(), reg, tasks, "[0,null]", ref_action::read, {}, nullptr, nullptr, 2).ok());
 }
 
 TEST_CASE("JSON the reader accepts is accepted here too (nesting up to 64 levels, any whitespace)") {

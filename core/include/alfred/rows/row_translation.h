@@ -58,7 +58,7 @@ std::string row_label(const table& tbl, json_value row);
 ///     auto rows = translate_rows(dom, reg, tbl, body, ref_action::read, user_id, nullptr, &quotes_uuid);
 ///     if (rows && quotes_uuid) scrub_uuids(*rows, reg);  // the model's copy
 ///
-/// An array of more than `max_rows` rows is a `response_too_large` error
+/// An array of more than `max_rows` elements is a `response_too_large` error
 /// ("more than N rows") and leaves the registry unchanged: the rows are
 /// counted in the same pass.
 result<std::string> translate_rows(const domain& dom, ref_registry& registry, const table& tbl,
