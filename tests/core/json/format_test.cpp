@@ -28,6 +28,9 @@ TEST_CASE("textfmt: texts, numbers at their extremes, positions, braces and hex"
   CHECK(textfmt::format("{{}} {} }}", 1) == "{} 1 }");
   CHECK(textfmt::format("#{:016x}", 0xabcULL) == "#0000000000000abc");
   CHECK(textfmt::format("{:x}", -1) == "ffffffffffffffff");
+  CHECK(textfmt::format("{:016x}", std::int32_t(-1)) == "ffffffffffffffff");
+  CHECK(textfmt::format("{:08x}", std::uint32_t(0xbeef)) == "0000beef");
+  CHECK(textfmt::format("{} {}", long(-42), static_cast<unsigned long>(42)) == "-42 42");
   CHECK(textfmt::format("{} {}", 1) == "1 {}");
   std::string out = "rows:";
   textfmt::format_to(out, " {} of {}", 3, 10);
