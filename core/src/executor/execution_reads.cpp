@@ -103,10 +103,9 @@ void execution::state::consume_rows(need_response answer) {
 }
 
 error execution::state::main_rows_error(error err) const {
-  const std::string what = "reading " + effective->tbl->name;
   if (err.code == codes::response_too_large) {
     const need_response over{main_status, "", "", err.message, transport_failure::too_large};
-    return detail::database_error(over, what);
+    return detail::database_error(over, "reading " + effective->tbl->name);
   }
   if (err.code != codes::invalid_json || detail::array_length(main_body, std::size_t(-1))) return err;
   return cut_off_rows();

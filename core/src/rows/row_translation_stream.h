@@ -24,7 +24,8 @@ namespace alfred::detail {
 /// up and translate again. `quotes_uuid` gets whether a string of `out` may
 /// hold a UUID (when not, scrub_uuids would leave `out` as it is). An array
 /// of more than `max_rows` elements is a `response_too_large` error ("more
-/// than N rows"), found at the row after the limit, with the registry rolled back.
+/// than N rows"), found at the element after the limit, with the registry rolled
+/// back.
 status translate_row_stream(const domain& dom, ref_registry& registry, const table& tbl, std::string_view text,
                             ref_action action, std::string& out, std::vector<label_lookup>* unlabeled = nullptr,
                             std::string_view current_user = {}, std::size_t* rows_written = nullptr,
