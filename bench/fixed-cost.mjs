@@ -71,7 +71,8 @@ const sourceCore = await loadSourceCore();
 const plumbing = internalsOf(sourceCore);
 const registry = sourceCore.createRegistry(undefined, { domain });
 const context = plumbing.requestContext({ url: 'https://bench.supabase.co', apiKey: 'anon-key', accessToken, userId });
-const settings = { limits: act.limits, maxAffected: act.policy.maxAffected, maxAffectedBy: 'header', forModel: { ...act.resultLimits, fence: 'k7Qm2xPaZ3' } };
+// The settings as the act sends them: its limits are the core's defaults, which it leaves out.
+const settings = { maxAffected: act.policy.maxAffected, forModel: { ...act.resultLimits, fence: 'k7Qm2xPaZ3' } };
 const response = { status: 200, contentRange: '0-0/*', contentType: 'application/json; charset=utf-8', body, failure: '' };
 const inCore = () => {
   const execution = plumbing.startExecution('db_read', { table: 'notes', limit: 1 }, context, { registry, domain, settings });

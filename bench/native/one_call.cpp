@@ -31,9 +31,8 @@ constexpr const char* kContext =
     R"("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoiYXV0aGVudGljYXRlZCIsInN1YiI6ImEwOGZmNDliLTZmNzctNDI2My04NzE2LWM0MzA2OWM0M2E4YyJ9.c2lnbmF0dXJl",)"
     R"("userId":""})";
 constexpr const char* kCall =
-    "[\"db_read\",{\"limits\":{\"maxParamsBytes\":1048576,\"maxStringBytes\":262144,\"maxResponseBytes\":8388608,"
-    "\"maxRows\":10000},\"maxAffected\":50,\"maxAffectedBy\":\"header\",\"forModel\":{\"rows\":50,\"chars\":16000,"
-    "\"fence\":\"k7Qm2xPaZ3\"}}]\n{\"table\":\"notes\",\"limit\":1}";
+    "[\"db_read\",{\"maxAffected\":50,\"forModel\":{\"rows\":50,\"chars\":16000,\"fence\":\"k7Qm2xPaZ3\"}}]\n"
+    "{\"table\":\"notes\",\"limit\":1}";
 constexpr const char* kBody =
     R"([{"id":"b548ea75-c1c3-46d9-8a5f-0e0230f7af37","user_id":"a08ff49b-6f77-4263-8716-c43069c43a8c",)"
     R"("title":"Buy bread","body":"and butter and eggs","done":false,"created_at":"2026-11-28T10:00:00+00:00"}])";

@@ -27,3 +27,16 @@ export const MAX_ROWS_LIMIT = MAX_LIMITS.maxRows;
 export const DEFAULT_MAX_INPUT_BYTES = 8 << 20;
 /** Largest value of `loadCore({ maxInputBytes })`. */
 export const MAX_INPUT_BYTES = DEFAULT_MAX_INPUT_BYTES;
+
+/**
+ * `{ limits }` as an execution's settings carry them: only the limits that
+ * differ from the core's defaults (`core.executionLimits`), which the core
+ * takes for any it is not given; `{}` when none does.
+ *
+ * @example
+ * limitsAsSent({ maxRows: 500, maxParamsBytes: 1048576 }, { maxRows: 10000, maxParamsBytes: 1048576 }) // { limits: { maxRows: 500 } }
+ */
+export function limitsAsSent(limits, defaults) {
+  const changed = Object.entries(limits ?? {}).filter(([key, value]) => defaults[key] !== value);
+  return changed.length > 0 ? { limits: Object.fromEntries(changed) } : {};
+}

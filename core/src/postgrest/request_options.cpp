@@ -133,35 +133,41 @@ result<request_options> parse_request_options(json_value options) {
 
 namespace {
 
-// `not_signed_in` unless the context carries a signed-in user's token;
-// `what` says what needs one ("inventory belongs to users").
-status require_user_token(const request_context& context, std::string_view what) {
-  const std::string hint =
-      "pass the signed-in user's session: createAct({ supabase }) or accessToken (a string or a function returning "
-      "one)";
-  if (context.options().access_token.empty())
-    return error{codes::not_signed_in, "accessToken",
-                 textfmt::format("{}, and no signed-in user's access token was given", what), hint};
+// Why the context does not act as a signed-in user ("no signed-in user's
+// access token was given"), or null when it does.
+const char* not_signed_in_because(const request_context& context) {
+  if (context.options().access_token.empty()) return "no signed-in user's access token was given";
   if (context.token_is_jwt() && context.token_role() == "anon")
-    return error{codes::not_signed_in, "accessToken",
-                 textfmt::format("{}, and the access token is the anon key, not a user's token", what), hint};
-  if (context.token_is_jwt() && context.token_sub().empty())
-    return error{codes::not_signed_in, "accessToken",
-                 textfmt::format("{}, and the access token names no user (no sub claim)", what), hint};
-  return ok_status();
+    return "the access token is the anon key, not a user's token";
+  if (context.token_is_jwt() && context.token_sub().empty()) return "the access token names no user (no sub claim)";
+  return nullptr;
+}
+
+// `not_signed_in`: `what` needs a signed-in user ("inventory belongs to
+// users"), and `because` says what the context lacks.
+error not_signed_in(std::string_view what, std::string_view because) {
+  return error{codes::not_signed_in, "accessToken", textfmt::format("{}, and {}", what, because),
+               "pass the signed-in user's session: createAct({ supabase }) or accessToken (a string or a function "
+               "returning one)"};
 }
 
 }  // namespace
 
+// The message is written only for a call that is refused: every call of a
+// user's table asks.
 status require_signed_in(const table& tbl, const request_context& context) {
   if (!tbl.has_owner() && !tbl.signed_in) return ok_status();
-  return require_user_token(
-      context,
-      textfmt::format("{} {}", tbl.name, tbl.has_owner() ? "belongs to users" : "is for signed-in users only"));
+  const char* because = not_signed_in_because(context);
+  if (!because) return ok_status();
+  return not_signed_in(
+      textfmt::format("{} {}", tbl.name, tbl.has_owner() ? "belongs to users" : "is for signed-in users only"),
+      because);
 }
 
 status require_signed_in(const db_function& fn, const request_context& context) {
-  return require_user_token(context, textfmt::format("{} runs as the signed-in user", fn.name));
+  const char* because = not_signed_in_because(context);
+  if (!because) return ok_status();
+  return not_signed_in(textfmt::format("{} runs as the signed-in user", fn.name), because);
 }
 
 status require_signed_in(const table& tbl, const request_options& options) {

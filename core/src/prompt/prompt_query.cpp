@@ -40,10 +40,11 @@ error invalid(std::string path, std::string message) {
 using detail::field_state;
 using detail::present_member;
 
-result<std::string_view> string_member(json_value object, std::string_view key, std::string_view path) {
+// The text of `object`'s `key`, "" when absent; an error at `prefix` + `key` when not text.
+result<std::string_view> string_member(json_value object, std::string_view key, std::string_view prefix) {
   std::string_view text;
   if (detail::read_text(present_member(object, key), text) == field_state::wrong_type)
-    return invalid(std::string(path), textfmt::format("{} must be a string", key));
+    return invalid(textfmt::format("{}{}", prefix, key), textfmt::format("{} must be a string", key));
   return text;
 }
 
@@ -66,18 +67,18 @@ result<query_view> read_record(json_value input) {
     view.data = present_member(input, "data");
     if (auto count = present_member(input, "count")) view.count = count->as_integer();
   }
-  auto tool = string_member(record, "tool", prefix + "tool");
+  auto tool = string_member(record, "tool", prefix);
   if (!tool) return tool.take_error();
   view.tool = *tool;
   if (view.tool.empty()) {
-    auto outer = string_member(input, "tool", "tool");
+    auto outer = string_member(input, "tool", "");
     if (!outer) return outer.take_error();
     view.tool = *outer;
   }
-  auto table = string_member(record, "table", prefix + "table");
+  auto table = string_member(record, "table", prefix);
   if (!table) return table.take_error();
   view.table = *table;
-  auto function = string_member(record, "function", prefix + "function");
+  auto function = string_member(record, "function", prefix);
   if (!function) return function.take_error();
   view.function = *function;
   auto requested = present_member(record, "requested");
@@ -88,7 +89,7 @@ result<query_view> read_record(json_value input) {
     return invalid(prefix + "effective", "effective must be an object or null");
   view.notes = present_member(record, "notes");
   if (view.notes && !view.notes->is_array()) return invalid(prefix + "notes", "notes must be a list of strings");
-  auto source = string_member(record, "source", prefix + "source");
+  auto source = string_member(record, "source", prefix);
   if (!source) return source.take_error();
   if (!source->empty()) view.source = *source;
   if (view.source != "database" && view.source != "generated" && view.source != "none")

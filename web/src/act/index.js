@@ -10,6 +10,7 @@
 // the package-level createAct is act/factory.js.
 import { AlfredError, internalError } from '../errors.js';
 import { httpExchange } from '../http-exchange.js';
+import { limitsAsSent } from '../limits.js';
 import { startTrail, subjectOf } from '../policy/audit.js';
 import { Gate } from '../policy/gate.js';
 import { APPROVE_DEFAULTS, EXPLICIT_POLICY, SURFACE, checkedExecuteOptions } from '../policy/options.js';
@@ -393,10 +394,14 @@ export class Act {
   }
 
   // `settings` as JSON text: the members every call of this act sends the
-  // same (limits, maxAffected, context) are written once.
+  // same (limits, maxAffected, context) are written once, and what the core
+  // takes by default is left out (limits at the core's own values, the
+  // 'header' check): the core reads the settings of every call, and the
+  // limits were most of their bytes.
   #settingsText({ rowIds, limits, maxAffected, maxAffectedBy, forModel, context, aggregates }) {
-    this.#fixedSettings ??= JSON.stringify({ limits, maxAffected, ...(context ? { context } : {}) }).slice(0, -1);
-    let text = `${this.#fixedSettings},"maxAffectedBy":${JSON.stringify(maxAffectedBy)}`;
+    this.#fixedSettings ??= JSON.stringify({ ...limitsAsSent(limits, this.#core.executionLimits), maxAffected, ...(context ? { context } : {}) }).slice(0, -1);
+    let text = this.#fixedSettings;
+    if (maxAffectedBy !== 'header') text += `,"maxAffectedBy":${JSON.stringify(maxAffectedBy)}`;
     if (rowIds) text += `,"rowIds":${JSON.stringify(rowIds)}`;
     if (forModel) {
       // forModel is the act's result limits and the call's fence (callToolText).
