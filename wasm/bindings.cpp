@@ -21,9 +21,10 @@ std::string& argument_bytes() {
   return bytes;
 }
 
-// The output's address and length, then a built request's layout.
+// The output's address and length, then a built request's layout, then
+// whether the output is Latin-1 (1) rather than UTF-8 (0).
 std::uint32_t* result_slot_words() {
-  static std::uint32_t slot[6];
+  static std::uint32_t slot[7];
   return slot;
 }
 
@@ -43,9 +44,10 @@ std::string& output_bytes() {
   return bytes;
 }
 
-void publish(const std::string& text) {
+void publish(const std::string& text, bool latin1) {
   result_slot_words()[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(text.data()));
   result_slot_words()[1] = static_cast<std::uint32_t>(text.size());
+  result_slot_words()[6] = latin1 ? 1 : 0;
 }
 
 void publish_output() { publish(output_bytes()); }

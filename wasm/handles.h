@@ -59,8 +59,8 @@ std::string& output_bytes();
 /// Makes `output_bytes()` visible to JS through the result slot.
 void publish_output();
 /// Makes `text` visible to JS through the result slot, without copying it;
-/// `text` must outlive JS reading it.
-void publish(const std::string& text);
+/// `text` must outlive JS reading it. `latin1`: the text is Latin-1, not UTF-8.
+void publish(const std::string& text, bool latin1 = false);
 /// Makes `text` the output and publishes it.
 void publish_text(std::string text);
 /// Publishes how a built request lies in the output text: the slot's words

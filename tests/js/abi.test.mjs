@@ -184,6 +184,48 @@ test('a large result for the model arrives whole, its characters intact across t
   assert.equal(result.rows[999].id, 'recipe_1000');
 });
 
+test('a large result for the model in Latin-1 characters is read as Latin-1 in Node, whole, and any other stays UTF-8', async () => {
+  const { execFileSync } = await import('node:child_process');
+  // A child process that counts Buffer's Latin-1 reads, so that the test
+  // sees which path each result took.
+  const script = `
+    let reads = 0;
+    const toString = Buffer.prototype.toString;
+    Buffer.prototype.toString = function (encoding, ...rest) {
+      if (encoding === 'latin1') reads++;
+      return toString.call(this, encoding, ...rest);
+    };
+    const { loadCore } = await import(${JSON.stringify(new URL('../../web/src/index.node.js', import.meta.url).href)});
+    const core = await loadCore();
+    // About 170 KB for the model: read in pieces. C1 controls, a no-break space, ÿ: the ends of Latin-1.
+    const names = ['Crème brûlée', 'Smørrebrød «maison»', 'À la carte ±½ ÿ', 'nbsp\u00a0here \u0081\u009f', 'plain toast'];
+    const rowsOf = (extra) => Array.from({ length: 1000 }, (_, i) => ({
+      id: \`0b6a4c1e-8f2d-4e7a-b3c5-\${String(i).padStart(12, '0')}\`,
+      name: \`\${names[i % names.length]} \${i}\${i === 999 ? extra : ''}\`,
+      instructions: ['Fouettez les oeufs, ' + 'à feu doux, ü '.repeat(4 + (i % 4))],
+    }));
+    const read = async (rows) => {
+      const body = JSON.stringify(rows);
+      const fetch = async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'content-range': '0-999/*' } });
+      const act = core.createAct({ url: 'https://example.supabase.co', apiKey: 'anon', accessToken: ${JSON.stringify(USER_TOKEN)}, fetch, resultLimits: { rows: 5000, chars: 1 << 22 } });
+      const before = reads;
+      const text = await act.callToolText('db_read', JSON.stringify({ table: 'recipes', limit: 1000 }));
+      const result = JSON.parse(text);
+      const same = result.ok && result.rows.length === rows.length && result.rows.every((row, i) => row.name === rows[i].name && row.instructions[0] === rows[i].instructions[0]);
+      return { same, length: text.length, latin1: reads > before };
+    };
+    console.log(JSON.stringify({ fits: await read(rowsOf('')), euro: await read(rowsOf(' 5 €')), emoji: await read(rowsOf(' 🍮')) }));
+  `;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+  for (const [name, { same, length }] of Object.entries(out)) {
+    assert.ok(same, `${name}: the rows arrive as sent`);
+    assert.ok(length > 131072, `${name}: ${length} characters, read in pieces`);
+  }
+  if (typeof process.getBuiltinModule === 'function') assert.equal(out.fits.latin1, true, 'every character fits: read as Latin-1');
+  assert.equal(out.euro.latin1, false, 'a character past Latin-1 (€, the last row): read as UTF-8');
+  assert.equal(out.emoji.latin1, false);
+});
+
 test('a response body in many chunks reaches the core as the same bytes as in one', async () => {
   const rows = Array.from({ length: 300 }, (_, i) => ({
     id: `0b6a4c1e-8f2d-4e7a-b3c5-${String(i).padStart(12, '0')}`,

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "../executor/model_result.h"
+#include "../json/latin1.h"
 #include "alfred/api/api.h"
 #include "alfred/json/json.h"
 #include "alfred/postgrest/request.h"
@@ -172,6 +173,15 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
     }
   });
   return scratch;
+}
+
+const std::string& execution_result(const execution& ex, std::string& scratch, bool& latin1) {
+  // Below this size either decoder reads a text in about the same time.
+  constexpr std::size_t kLatin1Bytes = 16384;
+  const std::string& text = execution_result(ex, scratch);
+  // Only the model's text is rewritten: it is written into `scratch`.
+  latin1 = latin1 && &text == &scratch && text.size() >= kLatin1Bytes && detail::utf8_to_latin1(scratch);
+  return text;
 }
 
 namespace {

@@ -404,4 +404,47 @@ TEST_CASE("api: an allocation failure is an out_of_memory result") {
   CHECK(error_code_of(api::guarded([]() -> std::string { throw std::runtime_error("boom"); })) == "internal_error");
 }
 
+TEST_CASE("api: a large result for the model is Latin-1 when asked and every character fits, else UTF-8") {
+  ref_registry reg = sample_registry();
+  const request_context signed_in =
+      context_of(R"({"restUrl":"http://127.0.0.1:3000","apiKey":"anon-key","accessToken":"user-token"})");
+  // A read of `count` ingredients named `name`, for the model; the text for the model as written.
+  auto model_text = [&](const std::string& name, std::size_t count, bool& latin1) {
+    std::optional<execution> ex;
+    REQUIRE(api::start_execution(ex, kitchen(), reg, signed_in,
+                                 R"(["db_read",{"forModel":{"rows":1000,"chars":1000000}}])"
+                                 "\n{\"table\":\"ingredients\",\"limit\":1000}")
+                .empty());
+    json rows = json::array();
+    for (std::size_t i = 0; i < count; ++i) rows.push_back({{"name", name}, {"category", "dairy"}});
+    REQUIRE(api::respond(ex, 0, 200, "*/*", "application/json", "", rows.dump()).empty());
+    REQUIRE(ex->done());
+    std::string scratch;
+    const std::string& text = api::execution_result(*ex, scratch, latin1);
+    return text.substr(text.find('\n') + 1);
+  };
+  bool latin1 = true;
+  const std::string accents = model_text(
+      "Cr\xC3\xA8me fra\xC3\xAE"
+      "che \xC2\xAB"
+      "bio\xC2\xBB",
+      600, latin1);
+  CHECK(latin1);
+  CHECK(accents.size() > 16384);
+  CHECK(accents.find("Cr\xE8me fra\xEE"
+                     "che \xAB"
+                     "bio\xBB") != std::string::npos);
+  // Not asked, too small, or a character past Latin-1: UTF-8 as ever.
+  latin1 = false;
+  CHECK(model_text("Cr\xC3\xA8me", 600, latin1).find("Cr\xC3\xA8me") != std::string::npos);
+  CHECK_FALSE(latin1);
+  latin1 = true;
+  CHECK(json::parse(model_text("Cr\xC3\xA8me", 3, latin1))["rows"][0]["name"] == "Cr\xC3\xA8me");
+  CHECK_FALSE(latin1);
+  latin1 = true;
+  CHECK(json::parse(model_text("Cr\xC3\xA8me \xE2\x82\xAC", 600, latin1))["rows"][599]["name"] ==
+        "Cr\xC3\xA8me \xE2\x82\xAC");
+  CHECK_FALSE(latin1);
+}
+
 }  // namespace alfred::test

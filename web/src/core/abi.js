@@ -27,17 +27,42 @@ const continuing = new TextDecoder('utf-8', { ignoreBOM: true });
 const ASCII_PATH_BYTES = 16384;
 let asciiText; // undefined until probed; null where the runtime has no such module
 
-function probeAsciiText() {
-  let buffer;
+// Node's buffer module where the runtime has one, else null.
+function nodeBuffer() {
   try {
-    buffer = globalThis.process?.getBuiltinModule?.('buffer');
+    return globalThis.process?.getBuiltinModule?.('buffer') ?? null;
   } catch {
     return null; // a runtime whose process shim refuses: TextDecoder alone
   }
-  const { isAscii, Buffer } = buffer ?? {};
+}
+
+function probeAsciiText() {
+  const { isAscii, Buffer } = nodeBuffer() ?? {};
   if (typeof isAscii !== 'function' || typeof Buffer?.from !== 'function') return null;
   const read = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('ascii');
   return (bytes) => (isAscii(bytes) ? read : null);
+}
+
+// Buffer's Latin-1 decoder, where the runtime has Node's buffer module and
+// it reads ISO-8859-1 exactly (0x80 to 0x9F as U+0080 to U+009F); else null.
+// With it, the core writes a large result for the model in Latin-1 when
+// every character fits (api::execution_result): Node 20 and 22 read UTF-8
+// with any accent in it about nine times slower than ASCII, Latin-1 as fast
+// (docs/benchmarks.md, "A call's settings, and results in Latin-1").
+let latin1Text;
+
+function latin1Reader() {
+  if (latin1Text !== undefined) return latin1Text;
+  const { Buffer } = nodeBuffer() ?? {};
+  latin1Text = null;
+  if (typeof Buffer?.from !== 'function') return latin1Text;
+  const read = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  try {
+    if (read(new Uint8Array([0x41, 0x80, 0x9f, 0xe9, 0xff])) === 'A\u0080\u009f\u00e9\u00ff') latin1Text = read;
+  } catch {
+    // not Node's Buffer: TextDecoder alone
+  }
+  return latin1Text;
 }
 
 // A text of more than 128 KB is a large object to V8: making one flat costs
@@ -58,18 +83,20 @@ function pieceEnd(bytes, end) {
 /**
  * @internal The text of UTF-8 `bytes` (a view of WASM memory): what
  * TextDecoder gives, faster for large ASCII. `continued`: the bytes continue
- * a text, so a U+FEFF at their start is kept.
+ * a text, so a U+FEFF at their start is kept. `latin1`: the bytes are
+ * Latin-1 (the core wrote them so for `latin1Reader`), one per character.
  */
-export function decodeOutput(bytes, continued = false) {
+export function decodeOutput(bytes, continued = false, latin1 = false) {
   const length = bytes.byteLength;
-  if (length < ASCII_PATH_BYTES) return (continued ? continuing : decoder).decode(bytes);
+  if (!latin1 && length < ASCII_PATH_BYTES) return (continued ? continuing : decoder).decode(bytes);
   if (asciiText === undefined) asciiText = probeAsciiText();
-  const ascii = asciiText?.(bytes) ?? false;
+  // A reader of one byte per character splits the text anywhere.
+  const oneByte = latin1 ? latin1Reader() : (asciiText?.(bytes) ?? false);
   let text = '';
   for (let start = 0; start < length; ) {
-    const end = length - start <= PIECE_BYTES ? length : ascii ? start + PIECE_BYTES : pieceEnd(bytes, start + PIECE_BYTES);
+    const end = length - start <= PIECE_BYTES ? length : oneByte ? start + PIECE_BYTES : pieceEnd(bytes, start + PIECE_BYTES);
     const piece = bytes.subarray(start, end);
-    text += ascii ? ascii(piece) : (start > 0 || continued ? continuing : decoder).decode(piece);
+    text += oneByte ? oneByte(piece) : (start > 0 || continued ? continuing : decoder).decode(piece);
     start = end;
   }
   return text;
@@ -130,7 +157,7 @@ class Transfer {
   /** The text the last call published through the result slot. */
   output() {
     const bytes = this.outputBytes();
-    const text = decodeOutput(bytes);
+    const text = decodeOutput(bytes, false, this.outputIsLatin1());
     if (bytes.length > this.keepBytes) this.m._alfred_trim_output();
     return text;
   }
@@ -143,9 +170,20 @@ class Transfer {
   outputLines() {
     const bytes = this.outputBytes();
     const newline = bytes.indexOf(10);
-    const lines = newline < 0 ? [decodeOutput(bytes), null] : [decoder.decode(bytes.subarray(0, newline)), decodeOutput(bytes.subarray(newline + 1), true)];
+    const latin1 = this.outputIsLatin1();
+    let lines;
+    if (newline < 0) lines = [decodeOutput(bytes, false, latin1), null];
+    else {
+      const head = bytes.subarray(0, newline);
+      lines = [latin1 ? latin1Reader()(head) : decoder.decode(head), decodeOutput(bytes.subarray(newline + 1), true, latin1)];
+    }
     if (bytes.length > this.keepBytes) this.m._alfred_trim_output();
     return lines;
+  }
+
+  /** Whether the output is Latin-1 rather than UTF-8 (the result slot's word 6). */
+  outputIsLatin1() {
+    return new Uint32Array(this.m.HEAPU8.buffer)[this.slot + 6] === 1;
   }
 
   outputBytes() {
@@ -325,7 +363,7 @@ class ExecutionHandle extends Handle {
   }
 
   resultAt() {
-    this.io.m._alfred_execution_result(this.address);
+    this.io.m._alfred_execution_result(this.address, latin1Reader() ? 1 : 0);
   }
 }
 
