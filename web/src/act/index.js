@@ -399,7 +399,8 @@ export class Act {
   // 'header' check): the core reads the settings of every call, and the
   // limits were most of their bytes.
   #settingsText({ rowIds, limits, maxAffected, maxAffectedBy, forModel, context, aggregates }) {
-    this.#fixedSettings ??= JSON.stringify({ ...limitsAsSent(limits, this.#core.executionLimits), maxAffected, ...(context ? { context } : {}) }).slice(0, -1);
+    // maxAffected, always a number, comes first: the members after it each start with a comma.
+    this.#fixedSettings ??= JSON.stringify({ maxAffected, ...limitsAsSent(limits, this.#core.executionLimits), ...(context ? { context } : {}) }).slice(0, -1);
     let text = this.#fixedSettings;
     if (maxAffectedBy !== 'header') text += `,"maxAffectedBy":${JSON.stringify(maxAffectedBy)}`;
     if (rowIds) text += `,"rowIds":${JSON.stringify(rowIds)}`;

@@ -27,10 +27,14 @@ const continuing = new TextDecoder('utf-8', { ignoreBOM: true });
 const ASCII_PATH_BYTES = 16384;
 let asciiText; // undefined until probed; null where the runtime has no such module
 
-// Node's buffer module where the runtime has one, else null.
+// Node's buffer module where the runtime is Node, else null. Deno's and
+// Bun's have one too, but Deno's decodes Latin-1 and ASCII a character at a
+// time in JavaScript, slower than its TextDecoder.
 function nodeBuffer() {
+  const runtime = globalThis.process;
+  if (runtime?.versions?.deno || runtime?.versions?.bun) return null;
   try {
-    return globalThis.process?.getBuiltinModule?.('buffer') ?? null;
+    return runtime?.getBuiltinModule?.('buffer') ?? null;
   } catch {
     return null; // a runtime whose process shim refuses: TextDecoder alone
   }
@@ -46,9 +50,10 @@ function probeAsciiText() {
 // Buffer's Latin-1 decoder, where the runtime has Node's buffer module and
 // it reads ISO-8859-1 exactly (0x80 to 0x9F as U+0080 to U+009F); else null.
 // With it, the core writes a large result for the model in Latin-1 when
-// every character fits (api::execution_result): Node 20 and 22 read UTF-8
-// with any accent in it about nine times slower than ASCII, Latin-1 as fast
-// (docs/benchmarks.md, "A call's settings, and results in Latin-1").
+// every character fits, ASCII included (api::execution_result): Node 20 and
+// 22 read UTF-8 with any accent in it about nine times slower than ASCII,
+// Latin-1 as fast (docs/benchmarks.md, "A call's settings, and results in
+// Latin-1").
 let latin1Text;
 
 function latin1Reader() {
@@ -125,6 +130,8 @@ class Transfer {
     // the call that used them; below it they are kept for reuse. The core's
     // own constant (kKeepBytes in wasm/handles.h), read from it.
     this.keepBytes = m._alfred_keep_bytes() >>> 0;
+    // Whether the last call that publishes a result asked for it in Latin-1 (askLatin1).
+    this.latin1Asked = false;
   }
 
   /**
@@ -181,9 +188,25 @@ class Transfer {
     return lines;
   }
 
-  /** Whether the output is Latin-1 rather than UTF-8 (the result slot's word 6). */
+  /**
+   * 1 when outputs may come in Latin-1 (the runtime reads it faster), else
+   * 0: what an execution's result asks for. Until the output is read, the
+   * slot's word 6 says which it is.
+   */
+  askLatin1() {
+    this.latin1Asked = latin1Reader() !== null;
+    return this.latin1Asked ? 1 : 0;
+  }
+
+  /**
+   * Whether the output is Latin-1 rather than UTF-8: the result slot's word
+   * 6, read only when the call that published it asked (a module of another
+   * build may leave that word as anything).
+   */
   outputIsLatin1() {
-    return new Uint32Array(this.m.HEAPU8.buffer)[this.slot + 6] === 1;
+    const asked = this.latin1Asked;
+    this.latin1Asked = false;
+    return asked === true && new Uint32Array(this.m.HEAPU8.buffer)[this.slot + 6] === 1;
   }
 
   outputBytes() {
@@ -363,7 +386,7 @@ class ExecutionHandle extends Handle {
   }
 
   resultAt() {
-    this.io.m._alfred_execution_result(this.address, latin1Reader() ? 1 : 0);
+    this.io.m._alfred_execution_result(this.address, this.io.askLatin1());
   }
 }
 
