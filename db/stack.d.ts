@@ -99,7 +99,8 @@ export interface Stack {
  *
  * @example
  * const stack = await startStack({ migrations: 'supabase/migrations', seed: 'supabase/seed.sql', users: [{ email: 'ada@example.com', password: 'ada-password' }] })
- * const supabase = createClient(stack.supabaseUrl, stack.anonKey)
+ * // On Node 20, supabase-js wants a WebSocket class: `import WebSocket from 'ws'`.
+ * const supabase = createClient(stack.supabaseUrl, stack.anonKey, { realtime: { transport: WebSocket } })
  * await supabase.auth.signInWithPassword({ email: 'ada@example.com', password: 'ada-password' })
  * await stack.stop()
  */
