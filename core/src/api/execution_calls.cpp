@@ -283,6 +283,7 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
 std::string execution_needs(const execution& ex) {
   std::string out;
   guarded_into(out, [&]() {
+    out.reserve(512);  // a request's method, URL and own headers: written without growing
     json_writer w(out);
     w.begin_array();
     // The context's headers (the access token among them) are the caller's
@@ -298,6 +299,7 @@ std::string execution_needs(const execution& ex) {
         w.end_object();
       } else {
         std::string request;
+        request.reserve(256 + need.request.url.size() + (need.request.body ? need.request.body->size() : 0));
         json_writer rw(request);
         write_request(rw, need.request, from_context);
         request.replace(0, 1, "{\"kind\":\"http\",");

@@ -93,6 +93,7 @@ void execution::state::finish(std::string_view data_json, const error* err, std:
   // Everything after the data first, so the result (megabytes of rows, at
   // times) is allocated once at its final size rather than grown twice.
   std::string tail;
+  tail.reserve(512);  // a query record's size: written without growing
   json_writer w(tail);
   w.begin_object();
   w.key("error");

@@ -335,6 +335,7 @@ namespace detail {
 
 http_request to_http_request(request_parts parts, const request_options& options) {
   http_request req;
+  req.headers.reserve(5);  // the context's three, Content-Type and Prefer at most
   for_each_header(parts, options, [&](std::string_view name, std::string_view prefix, std::string_view value) {
     std::string text;
     text.reserve(prefix.size() + value.size());
