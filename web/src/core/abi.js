@@ -18,7 +18,7 @@ const decoder = new TextDecoder();
 const continuing = new TextDecoder('utf-8', { ignoreBOM: true });
 
 // A large output that is all ASCII (rows of English text, say) is read with
-// Buffer's ASCII decoder where the runtime has Node's buffer module: Node
+// Buffer's ASCII decoder where the runtime is Node (nodeBuffer): Node
 // 20's TextDecoder takes about 0.8 ns a byte even on ASCII, the ASCII decoder
 // a fifth of that, and `isAscii` checks 2.5 MB in 30 µs (docs/benchmarks.md,
 // "Round trips where an agent waits, the module's templates, large ASCII
