@@ -113,10 +113,7 @@ void execution::state::finish(std::string_view data_json, const error* err, std:
   record.dom = &dom;
   write_query_record(w, registry, record);
   w.key("count");
-  if (count)
-    w.integer(*count);
-  else
-    w.null();
+  count ? w.integer(*count) : w.null();
   w.end_object();
   const std::string_view data = data_json.empty() ? std::string_view("null") : data_json;
   std::string().swap(result);
