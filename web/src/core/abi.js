@@ -40,11 +40,19 @@ function nodeBuffer() {
   }
 }
 
+// `bytes` → text with the buffer module's Buffer in `encoding`, or null
+// without one.
+function bufferDecoder(buffer, encoding) {
+  const Buffer = buffer?.Buffer;
+  if (typeof Buffer?.from !== 'function') return null;
+  return (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(encoding);
+}
+
 function probeAsciiText() {
-  const { isAscii, Buffer } = nodeBuffer() ?? {};
-  if (typeof isAscii !== 'function' || typeof Buffer?.from !== 'function') return null;
-  const read = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('ascii');
-  return (bytes) => (isAscii(bytes) ? read : null);
+  const buffer = nodeBuffer();
+  const read = bufferDecoder(buffer, 'ascii');
+  if (typeof buffer?.isAscii !== 'function' || !read) return null;
+  return (bytes) => (buffer.isAscii(bytes) ? read : null);
 }
 
 // Buffer's Latin-1 decoder, where the runtime has Node's buffer module and
@@ -58,12 +66,10 @@ let latin1Text;
 
 function latin1Reader() {
   if (latin1Text !== undefined) return latin1Text;
-  const { Buffer } = nodeBuffer() ?? {};
+  const read = bufferDecoder(nodeBuffer(), 'latin1');
   latin1Text = null;
-  if (typeof Buffer?.from !== 'function') return latin1Text;
-  const read = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   try {
-    if (read(new Uint8Array([0x41, 0x80, 0x9f, 0xe9, 0xff])) === 'A\u0080\u009f\u00e9\u00ff') latin1Text = read;
+    if (read?.(new Uint8Array([0x41, 0x80, 0x9f, 0xe9, 0xff])) === 'A\u0080\u009f\u00e9\u00ff') latin1Text = read;
   } catch {
     // not Node's Buffer: TextDecoder alone
   }
