@@ -8,6 +8,8 @@ import { loadCore } from '../web/src/index.node.js';
 import { APPROVE_DEFAULTS, POLICY_FLAGS, policyFromFlags } from '../web/src/policy/options.js';
 import { EMBEDDER_FLAGS, chooseEmbedder, readEmbedderSettings } from '../web/src/embedder-settings.js';
 import { openBackend } from './backend.mjs';
+import { isDemoStack } from '../web/src/mcp/domain.js';
+import { domainName } from '../web/src/mcp/tools.js';
 import { codes } from '../web/dist/error-codes.mjs';
 
 export { TOOL_NAMES as TOOLS } from '../web/src/tools.js';
@@ -21,8 +23,9 @@ export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete|d
   --data-dir DIR  keep the local stack's database in DIR between calls
   --user N        the local stack's seeded user to sign in as (0 or 1; default 0)
   --domain FILE   the domain JSON to validate against (for example one written by
-                  alfred-act domain pull); default: the local stack pack's domain,
-                  else the kitchen
+                  alfred-act domain pull); default: the local stack pack's domain.
+                  With SUPABASE_URL it is needed unless that is the local demo
+                  stack (the command refuses, and says how to write one)
   --schema PACK   the local stack's domain pack: kitchen (default) or crm
 
 Safety controls (docs/safety-controls.md); where a flag is absent, from
@@ -169,6 +172,10 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     } catch (cause) {
       return fail(2, actOptionsFailure(cause, flags));
     }
+    if (!domain) {
+      const refused = await notTheDemo(core, { url, apiKey });
+      if (refused) return fail(2, refused);
+    }
     const call = { tool, params, executeOptions: flags.approved ? { approved: true } : undefined };
     const { act, result, failure } = await runCall(createAct, call, { env, backend, trace: json ? err : out });
     if (failure) return fail(1, failure);
@@ -218,6 +225,23 @@ function actOptionsFailure(cause, flags) {
     return { code: cause.code, path: '--domain', message: `${where}: ${cause.message}`, hint: cause.hint ?? '' };
   }
   return { code: cause.code ?? codes.invalid_state, path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' };
+}
+
+// Without --domain the call is checked against the demo domain, which is
+// right only for the local demo stack: any other database's tables would be
+// refused as "not a table of the kitchen domain". As `alfred-act mcp` does,
+// the command then refuses and says how to get the app's domain; null when
+// the database is the demo's.
+async function notTheDemo(core, { url, apiKey }) {
+  const demo = core.domain ?? core.kitchen;
+  const { data: check } = await isDemoStack({ url, apiKey, demo });
+  if (check.demo) return null;
+  return {
+    code: codes.invalid_option,
+    path: '--domain',
+    message: `no --domain given, and ${url} is not the local demo stack: ${check.reason}. Without a domain the call would be checked against the ${domainName(demo)} demo's tables`,
+    hint: `write your app's domain once (npx alfred-act domain pull --url ${url} --key <service key> --out domain.json) and pass --domain domain.json`,
+  };
 }
 
 // Runs the call: `{ act, result }`, or `{ failure }` when the local stack

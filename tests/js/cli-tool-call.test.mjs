@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
 import { runToolCall } from '../../cli/tool-call.mjs';
 import { kitchen } from '../../web/src/kitchen.js';
 import { exec, ROOT, SCRATCH } from './support/paths.mjs';
@@ -148,6 +149,39 @@ test('a SUPABASE_URL the act refuses is named as the variable, with a hint about
     assert.match(refused.result.error.message, /^SUPABASE_URL /);
     assert.match(refused.result.error.hint, /^set SUPABASE_URL to the project URL without \/rest\/v1/);
     assert.doesNotMatch(`${refused.result.error.message} ${refused.result.error.hint}`, /\b(restUrl|url)\b/);
+  }
+});
+
+test('without --domain against a database that is not the local demo stack: exit 2 at --domain, saying how to write the domain, and no call is sent', async () => {
+  // Another app on this machine: its schema description has a table of its own, none of the demo's.
+  const asked = [];
+  const server = createServer((request, response) => {
+    asked.push(`${request.method} ${request.url}`);
+    response.setHeader('content-type', 'application/openapi+json');
+    response.end(JSON.stringify({ swagger: '2.0', paths: {}, definitions: { projects: { properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } } } } }));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${server.address().port}`;
+    const other = await cli(['db_read', '{"table":"projects"}'], { env: { SUPABASE_URL: url } });
+    assert.deepEqual([other.code, other.result.error.code, other.result.error.path], [2, 'invalid_option', '--domain']);
+    assert.match(other.result.error.message, /^no --domain given, and http:\/\/127\.0\.0\.1:\d+ is not the local demo stack: its database has no table recipes, .* of the kitchen demo\. Without a domain the call would be checked against the kitchen demo's tables$/);
+    assert.equal(other.result.error.hint, `write your app's domain once (npx alfred-act domain pull --url ${url} --key <service key> --out domain.json) and pass --domain domain.json`);
+    assert.deepEqual(asked, ['GET /rest/v1/'], 'the schema description only, never the call');
+
+    // A hosted project is refused before any request (the URL does not resolve here).
+    const hosted = await cli(['db_read', '{"table":"projects"}'], { env: { SUPABASE_URL: 'https://abcdefghijklmnop.supabase.co' } });
+    assert.deepEqual([hosted.code, hosted.result.error.path], [2, '--domain']);
+    assert.match(hosted.result.error.message, /is not the local demo stack: it is not on this machine\./);
+
+    // With the app's domain the call goes to the app's table.
+    const domainFile = join(dir, 'projects-domain.json');
+    await writeFile(domainFile, JSON.stringify({ name: 'projects', tables: { projects: { ref: 'project', label: ['name'], columns: { id: { type: 'uuid', writable: false, nullable: false }, name: { type: 'text' } } } } }));
+    const given = await cli(['db_read', '{"table":"projects"}', '--domain', domainFile], { env: { SUPABASE_URL: url } });
+    assert.notEqual(given.result.error?.path, '--domain');
+    assert.match(asked.at(-1), /^GET \/rest\/v1\/projects\?/);
+  } finally {
+    server.close();
   }
 });
 
