@@ -167,15 +167,8 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     const { url, apiKey, accessToken, userId } = backend;
     const { embedder, described } = cliEmbedder(embedding, flags);
     const createAct = (fetchImpl, embedderImpl = embedder) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), ...policy, fetch: fetchImpl, embedder: embedderImpl, state });
-    try {
-      createAct(fetch);
-    } catch (cause) {
-      return fail(2, actOptionsFailure(cause, flags));
-    }
-    if (!domain) {
-      const refused = await notTheDemo(core, { url, apiKey });
-      if (refused) return fail(2, refused);
-    }
+    const refused = await setupRefusal(createAct, { core, domain, backend, flags });
+    if (refused) return fail(2, refused);
     const call = { tool, params, executeOptions: flags.approved ? { approved: true } : undefined };
     const { act, result, failure } = await runCall(createAct, call, { env, backend, trace: json ? err : out });
     if (failure) return fail(1, failure);
@@ -225,6 +218,17 @@ function actOptionsFailure(cause, flags) {
     return { code: cause.code, path: '--domain', message: `${where}: ${cause.message}`, hint: cause.hint ?? '' };
   }
   return { code: cause.code ?? codes.invalid_state, path: '--state', message: `${flags.state}: ${cause.message}`, hint: cause.hint ?? '' };
+}
+
+// Why the call cannot run as configured, or null: options createAct refuses,
+// or no domain for a database that is not the demo's.
+async function setupRefusal(createAct, { core, domain, backend, flags }) {
+  try {
+    createAct(fetch);
+  } catch (cause) {
+    return actOptionsFailure(cause, flags);
+  }
+  return domain ? null : notTheDemo(core, backend);
 }
 
 // Without --domain the call is checked against the demo domain, which is
