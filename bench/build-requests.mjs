@@ -424,7 +424,7 @@ await new Promise((resolve) => setTimeout(resolve, 50));
 const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const user = 'a08ff49b-6f77-4263-8716-c43069c43a8c';
 const recipe = (i) => 'b548ea75-c1c3-46d9-8a5f-0e0230f7ae' + String(i).padStart(2, '0');
-const rows = Array.from({ length: 10 }, (_, i) => ({ id: 'b548ea75-c1c3-46d9-8a5f-0e0230f7af' + String(i).padStart(2, '0'), user_id: user, date: '2026-12-01', meal_type: 'dinner', recipe_id: recipe(i), notes: null, servings: 2, _label_recipe_id: { id: recipe(i), name: 'Dal ' + i } }));
+const rows = Array.from({ length: 10 }, (_, i) => ({ id: 'b548ea75-c1c3-46d9-8a5f-0e0230f7af' + String(i).padStart(2, '0'), user_id: user, date: '2026-12-01', meal_type: 'dinner', recipe_id: recipe(i), notes: null, servings: 2, _label_recipe_id: { name: 'Dal ' + i } }));
 const body = new TextEncoder().encode(JSON.stringify(rows));
 const fetch = async () => new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', 'content-range': '0-9/*' } });
 const accessToken = part({ alg: 'HS256', typ: 'JWT' }) + '.' + part({ role: 'authenticated', sub: user }) + '.c2lnbmF0dXJl';

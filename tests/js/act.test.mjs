@@ -430,7 +430,7 @@ test('FK labels come with the read itself; no UUID and no user_id reach the mode
   fetch.reset();
   const next = ok(await act.execute('db_read', { table: 'meal_plans', limit: 5 }));
   assert.equal(fetch.requests.length, 1);
-  assert.ok(new URL(fetch.requests[0].url).searchParams.get('select').includes('_label_recipe_id:recipe_id(id,name)'));
+  assert.ok(new URL(fetch.requests[0].url).searchParams.get('select').includes('_label_recipe_id:recipe_id(name)'));
   assert.ok(next.data.length > 0);
   for (const row of next.data) assert.deepEqual(row, result.data.find((first) => first.id === row.id), `row ${row.id} read again`);
   const keys = Object.keys(result.data[0]);
@@ -639,7 +639,7 @@ test('a failed label lookup leaves the main result intact, without those labels'
   const fetch = recordingFetch({
     rewrite: (url) => {
       if (new URL(url).pathname === '/recipes') return url.replace('/recipes?', '/recipes_gone?');
-      const parsed = new URL(withSelect(url, (select) => select.replace(',_label_recipe_id:recipe_id(id,name)', '')));
+      const parsed = new URL(withSelect(url, (select) => select.replace(',_label_recipe_id:recipe_id(name)', '')));
       for (const key of [...parsed.searchParams.keys()]) if (key.startsWith('_label_')) parsed.searchParams.delete(key);
       return parsed.toString();
     },

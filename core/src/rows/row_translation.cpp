@@ -1,6 +1,7 @@
 #include "alfred/rows/row_translation.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "../json/text.h"
@@ -53,29 +54,28 @@ result<std::vector<label_lookup>> unlabeled_references(const domain& dom, const 
   return detail::survey_row_stream(dom, registry, tbl, rows_json, current_user);
 }
 
-std::string label_select(const table& tbl) {
+std::string label_select(const table& tbl, bool with_key) {
   const column* key = tbl.key_column();
-  std::string select = key ? key->name : std::string();
+  std::string select = key && with_key ? key->name : std::string();
   for (const auto& name : detail::compile_label(tbl).names) {
-    if (tbl.is_key(name)) continue;
-    select += ',';
-    select += name;
+    if (with_key && tbl.is_key(name)) continue;
+    select.append(select.empty() ? "" : ",").append(name);
   }
   return select;
 }
 
 namespace {
 
-// One row of `target` with its key and label columns: a known row without a
-// label gets this one, an unknown one becomes a `linked` ref with it. A
-// label the session knows is kept (a read of the row itself renews it), so a
-// read's labels do not depend on whether it also met rows the session had
-// not met. The signed-in user's own row (`me`, a table keyed by user ids)
-// gets none.
-void apply_label(ref_registry& registry, const table& target, json_value row, std::string_view me = {}) {
+// One row of `target` by its key (`key`, as row_key_text reads it), with
+// its label columns in `row`: a known row without a label gets this one, an
+// unknown one becomes a `linked` ref with it. A label the session knows is
+// kept (a read of the row itself renews it), so a read's labels do not
+// depend on whether it also met rows the session had not met. The signed-in
+// user's own row (`me`, a table keyed by user ids) gets none.
+void apply_label(ref_registry& registry, const table& target, const std::optional<std::string>& key, json_value row,
+                 std::string_view me = {}) {
   const column* key_col = target.key_column();
   if (!key_col || !row.is_object()) return;
-  const auto key = detail::row_key_text(target, row);
   if (!key || (!me.empty() && *key == me && target.keyed_by_user())) return;
   const std::string label = row_label(target, row);
   if (label.empty()) return;
@@ -102,10 +102,11 @@ status apply_labels(const domain&, ref_registry& registry, const table& target, 
   auto doc = json_document::parse(rows_json);
   if (!doc) return error{codes::invalid_json, "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
   const json_value root = doc->root();
+  auto apply = [&](json_value row) { apply_label(registry, target, detail::row_key_text(target, row), row); };
   if (root.is_array())
-    root.for_each_element([&](std::size_t, json_value row) { apply_label(registry, target, row); });
+    root.for_each_element([&](std::size_t, json_value row) { apply(row); });
   else
-    apply_label(registry, target, root);
+    apply(root);
   return ok_status();
 }
 
@@ -119,13 +120,14 @@ std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const
     // A table the API does not serve cannot be joined (its lookup is not sent either).
     const table* target = dom.find_table(col.references);
     if (!target || !target->exposed || !target->readable || !target->key_column()) continue;
-    const std::string select = label_select(*target);
-    if (select.find(',') == std::string::npos) continue;  // a label of the key alone: nothing to bring
+    // The label's columns: the foreign key beside the embed holds the key.
+    const std::string select = label_select(*target, false);
+    if (select.empty() || select == target->key_column()->name) continue;  // a label of the key alone
     // No column is named so (a column's name starts with a letter); past
     // PostgreSQL's 63 bytes a name would be cut short.
     std::string alias = "_label_" + col.name;
     if (alias.size() > kIdentifierRule.max_length) continue;
-    out.push_back({alias, alias + ":" + col.name + "(" + select + ")", target});
+    out.push_back({alias, alias + ":" + col.name + "(" + select + ")", target, col.name});
   }
   // Rows embedded in these: an item `rel(a,b)` as the select reader let it
   // through, of a relation or of the table a foreign key points at.
@@ -154,9 +156,13 @@ status apply_embedded_labels(ref_registry& registry, const std::vector<label_emb
   auto doc = json_document::parse(rows_json);
   if (!doc) return error{codes::invalid_json, "rows", doc.err().message, "rows must be the JSON PostgREST returned"};
   const std::string me = is_uuid_syntax(current_user) ? canonical_uuid(current_user) : std::string();
+  // The row's key is its foreign key's value, beside the embed.
   auto apply_in = [&](json_value row, const label_embed& embed) {
     if (!row.is_object()) return;
-    if (auto target_row = row.find(embed.alias)) apply_label(registry, *embed.target, *target_row, me);
+    const auto target_row = row.find(embed.alias);
+    const auto key = row.find(embed.column);
+    if (target_row && key)
+      apply_label(registry, *embed.target, detail::key_text(embed.target->key_column()->type, *key), *target_row, me);
   };
   auto apply = [&](json_value row) {
     if (!row.is_object()) return;

@@ -166,8 +166,8 @@ TEST_CASE("recipe reads match names loosely and include their ingredients") {
   // recipe's beside it (filtered by its owner); the ingredients' recipe_id
   // names the recipe they are under.
   CHECK(q.find(",recipe_ingredients(id,name,quantity,unit,ingredient_id,is_optional,notes,"
-               "_label_ingredient_id:ingredient_id(id,name)),"
-               "_label_parent_recipe_id:parent_recipe_id(id,name)&") != std::string::npos);
+               "_label_ingredient_id:ingredient_id(name)),"
+               "_label_parent_recipe_id:parent_recipe_id(name)&") != std::string::npos);
   CHECK(q.find(std::string("&_label_parent_recipe_id.user_id=eq.") + kAlice + "&") != std::string::npos);
   CHECK(q.find("name=imatch." + folded_name("*butter 50\\%\\_off*")) != std::string::npos);
   r.answer(0, ok(std::string(R"([{"id":")") + kRecipe1 + R"(","name":"Butter Chicken","recipe_ingredients":[]}])"));
@@ -511,8 +511,7 @@ TEST_CASE("a read brings its foreign keys' labels along: one request, no lookup"
   REQUIRE(r.needs().size() == 1);
   const std::string q = query_of(r.request());
   // By the column: one relationship each, whichever table it points at.
-  CHECK(q.find("select=*,_label_recipe_id:recipe_id(id,name),_label_meal_plan_id:meal_plan_id(id,date,meal_type)&") ==
-        0);
+  CHECK(q.find("select=*,_label_recipe_id:recipe_id(name),_label_meal_plan_id:meal_plan_id(date,meal_type)&") == 0);
   // Recipes and meal plans are scoped to their owner: the joined rows are
   // filtered by the owner as their lookup is (a row another user shares is
   // joined as null).
@@ -520,9 +519,10 @@ TEST_CASE("a read brings its foreign keys' labels along: one request, no lookup"
   CHECK(q.find(std::string("&_label_meal_plan_id.user_id=eq.") + kAlice) != std::string::npos);
   const std::string plan = numbered_uuid(7);
   r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(1) + R"(","title":"Marinate","recipe_id":")" +
-                 numbered_uuid(2) + R"(","meal_plan_id":")" + plan + R"(","_label_recipe_id":{"id":")" +
-                 numbered_uuid(2) + R"(","name":"Shakshuka"},"_label_meal_plan_id":{"id":")" + plan +
-                 R"(","date":"2026-02-01","meal_type":"dinner"}},{"id":")" + numbered_uuid(3) +
+                 numbered_uuid(2) + R"(","meal_plan_id":")" + plan +
+                 R"(","_label_recipe_id":{"name":"Shakshuka"},"_label_meal_plan_id":{)"
+                 R"("date":"2026-02-01","meal_type":"dinner"}},{"id":")" +
+                 numbered_uuid(3) +
                  R"(","title":"Shop","recipe_id":null,"meal_plan_id":null,"_label_recipe_id":null,)"
                  R"("_label_meal_plan_id":null}])"));
   const json out = r.result();  // no second round
@@ -544,12 +544,11 @@ TEST_CASE("a read brings its foreign keys' labels along: one request, no lookup"
   // embed; one request.
   r.start("db_read", R"({"table":"meal_plans"})");
   REQUIRE(r.needs().size() == 1);
-  CHECK(query_of(r.request()).find("select=*,_label_recipe_id:recipe_id(id,name)&") == 0);
+  CHECK(query_of(r.request()).find("select=*,_label_recipe_id:recipe_id(name)&") == 0);
   r.answer(0, ok(std::string(R"([{"id":")") + plan + R"(","date":"2026-02-01","meal_type":"dinner","recipe_id":")" +
-                 numbered_uuid(2) + R"(","_label_recipe_id":{"id":")" + numbered_uuid(2) +
-                 R"(","name":"Shakshuka, renamed"}},{"id":")" + numbered_uuid(8) +
-                 R"(","date":"2026-02-02","meal_type":"lunch","recipe_id":")" + numbered_uuid(9) +
-                 R"(","_label_recipe_id":{"id":")" + numbered_uuid(9) + R"(","name":"Dal"}}])"));
+                 numbered_uuid(2) + R"(","_label_recipe_id":{"name":"Shakshuka, renamed"}},{"id":")" +
+                 numbered_uuid(8) + R"(","date":"2026-02-02","meal_type":"lunch","recipe_id":")" + numbered_uuid(9) +
+                 R"(","_label_recipe_id":{"name":"Dal"}}])"));
   const json next = r.result();
   CHECK(next["error"].is_null());
   CHECK(next["data"][0]["recipe_id"] == "recipe_1");
@@ -576,7 +575,7 @@ TEST_CASE("a read whose label embeds would make its URL too long goes as the cal
   // As the call asked, the URL fits.
   const auto plain = build_request(kitchen(), r.registry, "db_read", params, alice_options());
   REQUIRE(plain.ok());
-  // No room left for the embed (`,_label_recipe_id:recipe_id(id,name)`, percent-encoded).
+  // No room left for the embed (`,_label_recipe_id:recipe_id(name)`, percent-encoded).
   REQUIRE(plain->url.size() + 40 > alice_options().max_url_length);
   r.start("db_read", params);
   REQUIRE(r.needs().size() == 1);
@@ -616,11 +615,11 @@ TEST_CASE("rows embedded in a read bring their foreign keys' labels inside their
   REQUIRE(r.needs().size() == 1);
   CHECK(query_of(r.request())
             .find("select=id,name,recipe_ingredients(id,name,ingredient_id,"
-                  "_label_ingredient_id:ingredient_id(id,name))&") == 0);
+                  "_label_ingredient_id:ingredient_id(name))&") == 0);
   const std::string salt = numbered_uuid(40);
   r.answer(0, ok(std::string(R"([{"id":")") + numbered_uuid(30) + R"(","name":"Dal","recipe_ingredients":[{"id":")" +
                  numbered_uuid(31) + R"(","name":"sea salt","ingredient_id":")" + salt +
-                 R"(","_label_ingredient_id":{"id":")" + salt + R"(","name":"salt"}}]}])"));
+                 R"(","_label_ingredient_id":{"name":"salt"}}]}])"));
   const json out = r.result();  // no lookup round
   CHECK(out["error"].is_null());
   const json ingredient = out["data"][0]["recipe_ingredients"][0];
@@ -639,10 +638,10 @@ TEST_CASE("label embeds: only for foreign keys the read shows, to tables whose l
   };
   CHECK(select_of(R"({"table":"tasks","columns":["title","due_date"]})") == "select=id,title,due_date");
   CHECK(select_of(R"({"table":"tasks","columns":["title","recipe_id"]})") ==
-        "select=id,title,recipe_id,_label_recipe_id:recipe_id(id,name)");
+        "select=id,title,recipe_id,_label_recipe_id:recipe_id(name)");
   // A table pointing at itself: the row the column names, not its children.
   CHECK(select_of(R"({"table":"recipes","columns":["name","parent_recipe_id"]})") ==
-        "select=id,name,parent_recipe_id,_label_parent_recipe_id:parent_recipe_id(id,name)");
+        "select=id,name,parent_recipe_id,_label_parent_recipe_id:parent_recipe_id(name)");
   CHECK(select_of(R"({"table":"ingredients"})").find("_label_") == std::string::npos);  // no foreign key
   // buildRequest (no executor) sends the call as it is.
   const auto built = build("db_read", R"({"table":"tasks"})");
@@ -660,7 +659,7 @@ TEST_CASE("a database that cannot join a foreign key's rows gets the read again 
     r.registry = ref_registry();
     r.start("db_read", R"({"table":"meal_plans"})");
     REQUIRE(r.needs().size() == 1);
-    CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(id,name)") != std::string::npos);
+    CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(name)") != std::string::npos);
     r.answer(0, {status, "", "application/json",
                  std::string(R"({"code":")") + code + R"(","details":null,"hint":null,"message":"no join"})"});
     read_again_without_join(r);
@@ -676,7 +675,7 @@ TEST_CASE("a database that cannot join a foreign key's rows gets the read again 
     r.start("db_read", R"({"table":"meal_plans","limit":3})");
     CHECK(query_of(r.request()).find("_label_") == std::string::npos);
     r.start("db_read", R"({"table":"tasks"})");
-    CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(id,name)") != std::string::npos);
+    CHECK(query_of(r.request()).find("_label_recipe_id:recipe_id(name)") != std::string::npos);
   }
   SUBCASE("a read that fails without the join too leaves nothing remembered") {
     run r;

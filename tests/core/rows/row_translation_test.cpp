@@ -4,6 +4,7 @@
 
 #include "alfred/rows/row_translation.h"
 
+#include <cctype>
 #include <string>
 
 #include "../request_text.h"
@@ -464,7 +465,7 @@ TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose 
     "orders": {"ref": "order", "label": ["code"], "hidden": ["note_id"], "columns": {
       "id": {"type": "uuid", "writable": false}, "code": {"type": "text"},
       "customer_id": {"type": "uuid", "references": "customers"}, "note_id": {"type": "uuid", "references": "notes"},
-      "tag_id": {"type": "integer", "references": "tags"},
+      "tag_id": {"type": "integer", "references": "tags"}, "region": {"type": "text", "references": "regions"},
       "customer_id_with_a_name_as_long_as_postgresql_allows_it_to_be_x": {"type": "uuid", "references": "customers"}}},
     "order_details": {"ref": "detail", "label": ["text"], "columns": {
       "id": {"type": "uuid", "writable": false, "references": "orders"}, "text": {"type": "text"},
@@ -474,6 +475,8 @@ TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose 
     "notes": {"ref": "note", "label": ["body"], "columns": {
       "id": {"type": "uuid", "writable": false}, "body": {"type": "text"}}},
     "tags": {"ref": "tag", "label": ["id"], "columns": {"id": {"type": "integer", "writable": false}}},
+    "regions": {"ref": "region", "key": ["code"], "label": ["name", "code"], "columns": {
+      "code": {"type": "text"}, "name": {"type": "text"}}},
     "vendors": {"ref": "vendor", "exposed": false, "label": ["name"], "columns": {
       "id": {"type": "uuid", "writable": false}, "name": {"type": "text"}}},
     "supplies": {"ref": "supply", "label": ["name"], "columns": {
@@ -486,10 +489,12 @@ TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose 
     for (const auto& embed : label_embeds(dom, *dom.find_table(table), columns)) out.push_back(embed.select);
     return out;
   };
-  // orders: note_id is hidden, a tag's label is its key, the longest name's alias would be cut short.
-  CHECK(selects("orders", {}) == std::vector<std::string>{"_label_customer_id:customer_id(id,name)"});
+  // orders: note_id is hidden, a tag's label is its key, the longest name's alias would be cut short. An
+  // embed brings the label's columns, the key only where the label reads it (the foreign key holds it).
+  CHECK(selects("orders", {}) == std::vector<std::string>{"_label_customer_id:customer_id(name)",
+                                                          "_label_region:region(name,code)"});
   // A one-to-one table's key is its parent's: the row's own ref, no label.
-  CHECK(selects("order_details", {}) == std::vector<std::string>{"_label_customer_id:customer_id(id,name)"});
+  CHECK(selects("order_details", {}) == std::vector<std::string>{"_label_customer_id:customer_id(name)"});
   CHECK(selects("order_details", {"text"}).empty());
   CHECK(selects("order_details", {"*"}) == selects("order_details", {}));
   // A table the API does not serve cannot be joined.
@@ -498,10 +503,13 @@ TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose 
   ref_registry reg;
   const auto embeds = label_embeds(dom, *dom.find_table("order_details"), {});
   const std::string customer = numbered_uuid(5);
+  // The customer's key is the foreign key beside the embed, which brings the label's columns alone.
+  std::string upper = customer;
+  for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
   REQUIRE(apply_embedded_labels(reg, embeds,
-                                std::string(R"([{"id":")") + numbered_uuid(1) + R"(","_label_customer_id":{"id":")" +
-                                    customer + R"(","name":"Ada"}},{"id":")" + numbered_uuid(2) +
-                                    R"(","_label_customer_id":null},7])")
+                                std::string(R"([{"id":")") + numbered_uuid(1) + R"(","customer_id":")" + upper +
+                                    R"(","_label_customer_id":{"name":"Ada"}},{"id":")" + numbered_uuid(2) +
+                                    R"(","customer_id":null,"_label_customer_id":null},7])")
               .ok());
   REQUIRE(reg.find_by_uuid(customer, "customer") != nullptr);
   CHECK(reg.find_by_uuid(customer, "customer")->label == "Ada");

@@ -112,7 +112,7 @@ export async function warmUp(core) {
     let body = [ROW];
     if (method === 'POST') body = [JSON.parse(init.body)].flat().map((row) => ({ ...ROW, ...row }));
     if (method === 'PATCH') body = body.map((row) => ({ ...row, ...JSON.parse(init.body) }));
-    const text = JSON.stringify(body.map((row) => ({ ...row, _label_project_id: { id: PARENT, name: 'Home' } })));
+    const text = JSON.stringify(body.map((row) => ({ ...row, _label_project_id: { name: 'Home' } })));
     return new Response(text, { status: method === 'POST' ? 201 : 200, headers: { 'content-type': 'application/json; charset=utf-8', 'content-range': `0-${body.length - 1}/*` } });
   };
   const quiet = internalsOf(core).defaultTracer ? { tracer: QUIET_TRACER } : {};

@@ -106,8 +106,9 @@ result<labeled_translation> translate_rows_if_labeled(const domain& dom, ref_reg
 
 /// The PostgREST `select` for a label lookup of `tbl`: its key column, then
 /// the columns its label reads ("id,date,meal_type" for meal plans, "id,name"
-/// for recipes).
-std::string label_select(const table& tbl);
+/// for recipes). Without `with_key`, the columns its label reads alone
+/// ("name"): a label embed's, whose foreign key holds the key.
+std::string label_select(const table& tbl, bool with_key = true);
 
 /// Registers the labels of rows a label lookup of `target` returned: a known
 /// row gets its label (its action and ref stay), an unknown one becomes a
@@ -116,15 +117,18 @@ std::string label_select(const table& tbl);
 status apply_labels(const domain& dom, ref_registry& registry, const table& target, std::string_view rows_json);
 
 /// A foreign key of a read whose target row's label the read brings along:
-/// `select` is the item (`_label_recipe_id:recipe_id(id,name)`: the row the
+/// `select` is the item (`_label_recipe_id:recipe_id(name)`: the row the
 /// column points at, by the column, which names one relationship even when
-/// two columns point at one table or a table at itself), `alias` the member
-/// it arrives under (no column's name starts with `_`, so the translation
-/// does not know it and it never reaches the model).
+/// two columns point at one table or a table at itself; its label's columns,
+/// the key only where the label reads it, since `column` beside it holds
+/// it), `alias` the member it arrives under (no column's name starts with
+/// `_`, so the translation does not know it and it never reaches the model).
 struct label_embed {
   std::string alias;
   std::string select;
   const table* target = nullptr;
+  /// The foreign key (a column of the rows the embed is in): the target row's key.
+  std::string_view column;
   /// For rows embedded in the read's rows, the member they arrive under
   /// (`recipe_ingredients`, a name of the domain's): the item goes inside
   /// that embed's select. Empty for the read's own rows.
