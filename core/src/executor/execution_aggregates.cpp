@@ -61,8 +61,8 @@ std::optional<std::vector<std::string>> known_values(const column& col) {
 }  // namespace
 
 void execution::state::start_aggregate(tool_call call) {
-  requested = call;
-  effective = std::move(call);
+  requested.emplace(call);
+  effective.emplace(std::move(call));
   const table& tbl = *effective->tbl;
   record.table = tbl.name;
   record.raw_params.reset();

@@ -38,8 +38,8 @@ std::vector<std::string> subject_keys(const tool_call& call) {
 }  // namespace
 
 void execution::state::start_call(tool_call call) {
-  requested = call;
-  effective = std::move(call);
+  requested.emplace(call);
+  effective.emplace(std::move(call));
   const db_function& fn = *effective->fn;
   record.function = fn.name;
   record.table = effective->tbl ? effective->tbl->name : std::string();

@@ -52,8 +52,8 @@ void execution::state::start(std::string_view tool_text) {
     if (call->count.empty()) call->count = "exact";
     model_limited = true;
   }
-  requested = *call;
-  effective = std::move(*call);
+  requested.emplace(*call);
+  effective.emplace(std::move(*call));
   const table& tbl = *effective->tbl;
   record.table = tbl.name;
   record.raw_params.reset();
