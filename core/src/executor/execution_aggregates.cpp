@@ -76,21 +76,21 @@ void execution::state::start_aggregate(tool_call call) {
   plan_aggregate_fallback();
 }
 
-tool_call execution::state::aggregate_read() const {
-  tool_call read;
-  read.kind = tool_kind::read;
-  read.tbl = effective->tbl;
-  read.filters = effective->filters;
-  read.or_filters = effective->or_filters;
-  read.or_groups = effective->or_groups;
-  read.current_user = effective->current_user;
-  return read;
+tool_call execution::state::filtered_read() const {
+  // Built in place: the lists are copied, never assigned (a copy assignment
+  // of each would be code of its own in the module).
+  return {.kind = tool_kind::read,
+          .tbl = effective->tbl,
+          .filters = effective->filters,
+          .or_filters = effective->or_filters,
+          .or_groups = effective->or_groups,
+          .current_user = effective->current_user};
 }
 
 std::string execution::state::count_mode() const { return effective->count.empty() ? "exact" : effective->count; }
 
 tool_call execution::state::counting_read() const {
-  tool_call count = aggregate_read();
+  tool_call count = filtered_read();
   count.columns = {counted_column(*count.tbl)};
   count.limit = 0;
   count.count = count_mode();
@@ -145,7 +145,7 @@ bool execution::state::plan_server_aggregate() {
   const long bound = long(dom.max_rows);
   bool planned = false;
   if (std::any_of(aggregate_aliases.begin(), aggregate_aliases.end(), [](const auto& a) { return !a.empty(); })) {
-    tool_call main = aggregate_read();
+    tool_call main = filtered_read();
     main.select_text = std::move(select);
     main.limit = bound + 1;
     if (!add_read_need(main, &state::consume_server_aggregate, &state::merge_server_aggregate)) return false;
@@ -155,7 +155,7 @@ bool execution::state::plan_server_aggregate() {
   // A distinct count: the (group, value) pairs, counted per group here.
   for (std::size_t m = 0; m < spec.metrics.size(); ++m) {
     if (spec.metrics[m].fn != metric_fn::count_distinct) continue;
-    tool_call pairs = aggregate_read();
+    tool_call pairs = filtered_read();
     pairs.select_text = group_items + (group_items.empty() ? "" : ",") + spec.metrics[m].col->name + ",n:count()";
     pairs.limit = bound + 1;
     if (!add_read_need(pairs, &state::consume_server_aggregate, &state::merge_server_aggregate)) return false;
@@ -289,7 +289,7 @@ bool execution::state::plan_aggregate_fallback() {
 // columns only, and how many there are.
 bool execution::state::plan_aggregate_rows() {
   const aggregate_spec& spec = effective->aggregate;
-  tool_call rows = aggregate_read();
+  tool_call rows = filtered_read();
   for (const column* col : spec.group_by) rows.columns.push_back(col->name);
   for (const metric& m : spec.metrics)
     if (m.col && std::find(rows.columns.begin(), rows.columns.end(), m.col->name) == rows.columns.end())

@@ -242,13 +242,7 @@ constexpr std::size_t kMaxPinnedRows = 100;
 
 tool_call execution::state::affected_count_call() const {
   const tool_call& call = *effective;
-  tool_call count;
-  count.kind = tool_kind::read;
-  count.tbl = call.tbl;
-  count.filters = call.filters;
-  count.or_filters = call.or_filters;
-  count.or_groups = call.or_groups;
-  count.current_user = call.current_user;
+  tool_call count = filtered_read();
   count.columns = {call.tbl->key.empty() ? call.tbl->columns.front().name : call.tbl->key.front()};
   // With a one-column key, the keys of the rows counted (when within what a
   // URL can name) restrict the write to them.

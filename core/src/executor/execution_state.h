@@ -219,9 +219,9 @@ struct execution::state {
   // server's aggregate, or its fallbacks (counted groups, the rows), then
   // the groups kept, ordered and cut, their keys as refs.
   void start_aggregate(tool_call call);
-  // A read of the aggregate's table under its filters (the base of each
-  // request it makes).
-  tool_call aggregate_read() const;
+  // A read of the call's table under its filters and user: the base of each
+  // request an aggregate makes, and of the count before a write.
+  tool_call filtered_read() const;
   // How plain counts are made: "exact" unless the model asked otherwise.
   std::string count_mode() const;
   // A read of the aggregate's rows that counts them and reads none (its
