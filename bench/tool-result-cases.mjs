@@ -43,7 +43,7 @@ function jwtFor(sub) {
 
 // A fetch that answers as PostgREST would: the main response for its table
 // (`withLabels` where the read asks for its foreign keys' labels, as
-// alfred-act's does: `_label_recipe_id:recipe_id(id,name)`), and the label
+// alfred-act's does: `_label_recipe_id:recipe_id(name)`), and the label
 // lookups of the tables its foreign keys point at (the catalog of
 // ingredients, the recipes) from `labels`.
 const LABELS = { ingredients: encoder.encode(JSON.stringify(catalog())) };

@@ -77,8 +77,8 @@ function fromEnv(env) {
 
 /**
  * `{ url, apiKey, accessToken, userId, domain, local, persistent, start(), stop() }`;
- * `url` is the Supabase URL and `domain` the local pack's (undefined from the
- * environment: the caller's).
+ * `url` is the Supabase URL and `domain` the local pack's (from the
+ * environment, the pack `schema` names, else undefined: the caller's).
  * From SUPABASE_URL, SUPABASE_ANON_KEY, ALFRED_ACCESS_TOKEN and ALFRED_USER_ID
  * (optional: the token's sub) when SUPABASE_URL is set; otherwise a seeded
  * local stack signed in as its seeded user `user`, kept in `dataDir` when
@@ -93,9 +93,10 @@ function fromEnv(env) {
  * const backend = await openBackend(process.env, { dataDir: '.alfred-db', lazy: true })
  * const act = core.createAct({ url: backend.url, apiKey: backend.apiKey, accessToken: backend.accessToken, userId: backend.userId, fetch: async (url, init) => (await backend.start(), fetch(url, init)) })
  */
-export async function openBackend(env = process.env, { user = 0, dataDir, lazy = false, schema = 'kitchen' } = {}) {
-  if (env.SUPABASE_URL) return fromEnv(env);
-  const pack = await loadPack(schema);
+export async function openBackend(env = process.env, { user = 0, dataDir, lazy = false, schema } = {}) {
+  // A pack named with SUPABASE_URL is the domain of the stack running it (`stack start --schema crm`).
+  if (env.SUPABASE_URL) return { ...fromEnv(env), ...(schema ? { domain: readPackDomain((await loadPack(schema)).name) } : {}) };
+  const pack = await loadPack(schema ?? 'kitchen');
   const seeded = SEED_USERS[user];
   if (!seeded) {
     throw new BackendError({ path: '--user', message: `the local stack has seeded users 0 to ${SEED_USERS.length - 1}, not ${user}` });

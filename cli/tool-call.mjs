@@ -25,8 +25,10 @@ export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete|d
   --domain FILE   the domain JSON to validate against (for example one written by
                   alfred-act domain pull); default: the local stack pack's domain.
                   With SUPABASE_URL it is needed unless that is the local demo
-                  stack (the command refuses, and says how to write one)
-  --schema PACK   the local stack's domain pack: kitchen (default) or crm
+                  stack (a request for its schema description tells; otherwise
+                  the command refuses, and says how to write one)
+  --schema PACK   the local stack's domain pack: kitchen (default) or crm; with
+                  SUPABASE_URL, the pack of the stack it points at
 
 Safety controls (docs/safety-controls.md); where a flag is absent, from
 ALFRED_READ_ONLY (true, false, 1, 0, on, off, yes or no, any case),
@@ -80,7 +82,7 @@ function parse(argv, env) {
         'data-dir': { type: 'string' },
         user: { type: 'string', default: '0' },
         domain: { type: 'string' },
-        schema: { type: 'string', default: 'kitchen' },
+        schema: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
         approved: { type: 'boolean', default: false },
@@ -167,8 +169,8 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     const { url, apiKey, accessToken, userId } = backend;
     const { embedder, described } = cliEmbedder(embedding, flags);
     const createAct = (fetchImpl, embedderImpl = embedder) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), ...policy, fetch: fetchImpl, embedder: embedderImpl, state });
-    const refused = await setupRefusal(createAct, { core, domain, backend, flags });
-    if (refused) return fail(2, refused);
+    const refused = await setupRefusal(createAct, { core, domain, backend, flags, trace: json ? err : out });
+    if (refused) return fail(refused.code === codes.backend_unavailable ? 1 : 2, refused);
     const call = { tool, params, executeOptions: flags.approved ? { approved: true } : undefined };
     const { act, result, failure } = await runCall(createAct, call, { env, backend, trace: json ? err : out });
     if (failure) return fail(1, failure);
@@ -222,24 +224,32 @@ function actOptionsFailure(cause, flags) {
 
 // Why the call cannot run as configured, or null: options createAct refuses,
 // or no domain for a database that is not the demo's.
-async function setupRefusal(createAct, { core, domain, backend, flags }) {
+async function setupRefusal(createAct, { core, domain, backend, flags, trace }) {
   try {
     createAct(fetch);
   } catch (cause) {
     return actOptionsFailure(cause, flags);
   }
-  return domain ? null : notTheDemo(core, backend);
+  return domain ? null : notTheDemo(core, backend, trace);
 }
+
+// How long the schema description may take: a stack that accepts the
+// connection but never answers would otherwise hold the command.
+const DEMO_CHECK_MS = 10_000;
 
 // Without --domain the call is checked against the demo domain, which is
 // right only for the local demo stack: any other database's tables would be
 // refused as "not a table of the kitchen domain". As `alfred-act mcp` does,
 // the command then refuses and says how to get the app's domain; null when
-// the database is the demo's.
-async function notTheDemo(core, { url, apiKey }) {
+// the database is the demo's. The request is traced as the call's are.
+async function notTheDemo(core, { url, apiKey }, trace) {
   const demo = core.domain ?? core.kitchen;
-  const { data: check } = await isDemoStack({ url, apiKey, demo });
+  const traced = tracingFetch(trace);
+  const { data: check } = await isDemoStack({ url, apiKey, demo, fetch: (to, init) => traced(to, { method: 'GET', ...init, signal: AbortSignal.timeout(DEMO_CHECK_MS) }) });
   if (check.demo) return null;
+  if (check.unreachable) {
+    return { code: codes.backend_unavailable, path: 'SUPABASE_URL', message: `no --domain given, and the database at ${url} could not be checked: ${check.reason}`, hint: 'is it running? (`npx alfred-act stack start` prints the variables of a new local stack); or pass --domain domain.json' };
+  }
   return {
     code: codes.invalid_option,
     path: '--domain',

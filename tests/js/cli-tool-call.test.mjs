@@ -38,6 +38,10 @@ async function cli(args, { json = true, env: envChanges = {} } = {}) {
   return { code, result: json ? JSON.parse(out.join('\n')) : null, lines: out.join('\n'), trace: err.join('\n') };
 }
 
+// A trace without the schema description the command reads first (with no --domain: is this the demo stack?).
+const SCHEMA_CHECK = /^→ GET http:\/\/127\.0\.0\.1:\d+\/rest\/v1\/\n← 200\n?/m;
+const withoutCheck = (trace) => trace.replace(SCHEMA_CHECK, '');
+
 const stored = async (name) => (await rest(stack(), ada().token, 'GET', `/shopping_list?select=name,quantity,unit,is_purchased,user_id&name=eq.${encodeURIComponent(name)}`)).body;
 const byRef = (ref) => [{ field: 'id', op: '=', value: ref }];
 
@@ -74,7 +78,9 @@ test('db_create, then db_update and db_delete by the printed ref with --state: e
   forgetCountingServers();
   const byRefUpdate = await cli(['db_update', JSON.stringify({ table: 'shopping_list', filters: byRef(ref), data: { quantity: 7 } }), '--state', state]);
   assert.deepEqual([byRefUpdate.code, byRefUpdate.result.error], [0, null]);
-  assert.deepEqual(byRefUpdate.trace.split('\n').filter((line) => line.startsWith('→')).map((line) => line.split(' ')[1]), ['PATCH']);
+  assert.match(byRefUpdate.trace, SCHEMA_CHECK);
+  const sent = withoutCheck(byRefUpdate.trace).split('\n').filter((line) => line.startsWith('→'));
+  assert.deepEqual(sent.map((line) => line.split(' ')[1]), ['PATCH']);
   assert.doesNotMatch(byRefUpdate.trace, /← 400/);
   assert.deepEqual(await stored(name), [{ name, quantity: 7, unit: 'pods', is_purchased: true, user_id: ada().id }]);
 
@@ -88,7 +94,7 @@ test('db_create, then db_update and db_delete by the printed ref with --state: e
   // Without the state the ref names nothing: unknown_ref, and no request.
   const forgotten = await cli(['db_delete', JSON.stringify({ table: 'shopping_list', filters: byRef(ref) })]);
   assert.deepEqual([forgotten.code, forgotten.result.error.code], [1, 'unknown_ref']);
-  assert.equal(forgotten.trace, '');
+  assert.equal(withoutCheck(forgotten.trace), '');
 });
 
 test('--domain: the call is validated against that file (its name, tables and ref prefixes); a bad file is a usage error', async () => {
@@ -168,6 +174,19 @@ test('without --domain against a database that is not the local demo stack: exit
     assert.match(other.result.error.message, /^no --domain given, and http:\/\/127\.0\.0\.1:\d+ is not the local demo stack: its database has no table recipes, .* of the kitchen demo\. Without a domain the call would be checked against the kitchen demo's tables$/);
     assert.equal(other.result.error.hint, `write your app's domain once (npx alfred-act domain pull --url ${url} --key <service key> --out domain.json) and pass --domain domain.json`);
     assert.deepEqual(asked, ['GET /rest/v1/'], 'the schema description only, never the call');
+    assert.match(other.trace, /^→ GET http:\/\/127\.0\.0\.1:\d+\/rest\/v1\/$/m, 'the check is traced as the calls are');
+
+    // A stack that is not running: said at SUPABASE_URL, as the network's failure (exit 1), not as a missing domain.
+    const stopped = await cli(['db_read', '{"table":"projects"}'], { env: { SUPABASE_URL: 'http://127.0.0.1:1' } });
+    assert.deepEqual([stopped.code, stopped.result.error.code, stopped.result.error.path], [1, 'backend_unavailable', 'SUPABASE_URL']);
+    assert.match(stopped.result.error.message, /^no --domain given, and the database at http:\/\/127\.0\.0\.1:1 could not be checked: its schema description could not be read/);
+    assert.match(stopped.result.error.hint, /^is it running\?/);
+
+    // --schema names the pack of the stack SUPABASE_URL points at: its domain, without the check.
+    const crm = await cli(['db_read', '{"table":"projects"}', '--schema', 'crm'], { env: { SUPABASE_URL: url } });
+    assert.equal(crm.result.error.path, 'table');
+    assert.match(crm.result.error.message, /crm/);
+    assert.equal(asked.length, 1, 'no second check');
 
     // A hosted project is refused before any request (the URL does not resolve here).
     const hosted = await cli(['db_read', '{"table":"projects"}'], { env: { SUPABASE_URL: 'https://abcdefghijklmnop.supabase.co' } });

@@ -161,8 +161,9 @@ status apply_embedded_labels(ref_registry& registry, const std::vector<label_emb
     if (!row.is_object()) return;
     const auto target_row = row.find(embed.alias);
     const auto key = row.find(embed.column);
-    if (target_row && key)
-      apply_label(registry, *embed.target, detail::key_text(embed.target->key_column()->type, *key), *target_row, me);
+    const column* key_col = embed.target->key_column();
+    if (target_row && key && key_col)
+      apply_label(registry, *embed.target, detail::key_text(key_col->type, *key), *target_row, me);
   };
   auto apply = [&](json_value row) {
     if (!row.is_object()) return;

@@ -58,8 +58,8 @@ export async function readDomainFile(file, core) {
  * Whether `url` is the local demo stack: on this machine, and its schema
  * description (PostgREST's, read with the anon key alone, as the local stack
  * serves it; no user token, so an expired one does not matter) has every
- * table and column of `demo`. `{ data: { demo, reason }, error: null }`;
- * never throws.
+ * table and column of `demo`. `{ data: { demo, reason, unreachable? }, error: null }`
+ * (`unreachable` when the description could not be read); never throws.
  *
  * @example
  * const { data } = await isDemoStack({ url, apiKey: anonKey, demo: core.kitchen })
@@ -71,7 +71,7 @@ export async function isDemoStack({ url, apiKey, demo, fetch }) {
   try {
     spec = await fetchOpenApi({ url, apiKey, ...(fetch ? { fetch } : {}) });
   } catch (cause) {
-    return { data: { demo: false, reason: `its schema description could not be read (${cause?.message ?? cause})` }, error: null };
+    return { data: { demo: false, unreachable: true, reason: `its schema description could not be read (${cause?.message ?? cause})` }, error: null };
   }
   const described = spec?.definitions ?? {};
   const missing = [];

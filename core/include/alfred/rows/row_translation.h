@@ -127,7 +127,8 @@ struct label_embed {
   std::string alias;
   std::string select;
   const table* target = nullptr;
-  /// The foreign key (a column of the rows the embed is in): the target row's key.
+  /// The foreign key (a column of the rows the embed is in): the target row's
+  /// key. A name of the domain's, as `target` points into it.
   std::string_view column;
   /// For rows embedded in the read's rows, the member they arrive under
   /// (`recipe_ingredients`, a name of the domain's): the item goes inside
@@ -149,9 +150,10 @@ std::vector<label_embed> label_embeds(const domain& dom, const table& tbl, const
 /// returned them with `embeds` selected) carry under the embeds' aliases,
 /// as `apply_labels` does for a lookup's rows; the signed-in user's own row
 /// (`current_user`'s, in a table keyed by user ids: `me` to the model) gets
-/// no ref. A row without the member, or with null (no row, or one row-level
-/// security hides), adds nothing; invalid JSON is an `invalid_json` error
-/// and changes nothing.
+/// no ref. Each label's row is the one its foreign key beside it names (the
+/// embed brings no key of its own). A row without the member or that foreign
+/// key, or with null (no row, or one row-level security hides), adds
+/// nothing; invalid JSON is an `invalid_json` error and changes nothing.
 status apply_embedded_labels(ref_registry& registry, const std::vector<label_embed>& embeds, std::string_view rows_json,
                              std::string_view current_user = {});
 
