@@ -140,7 +140,7 @@ export function describeStack(stack) {
     ...(stack.users.length > shown.length ? [`  … and ${stack.users.length - shown.length} more users`] : []),
     ...stack.notes.map((note) => `  note: ${note}`),
     '',
-    `Your domain: npx alfred-act domain pull --url ${stack.supabaseUrl} --key <service key> --out domain.json`,
+    `Your domain: npx alfred-act domain pull --url ${stack.supabaseUrl} --key ${stack.serviceKey} --out domain.json`,
     '  (the stack serves its catalog to that key: owners, policies and references to auth.users come out right)',
     '',
     `export SUPABASE_URL=${stack.supabaseUrl}`,

@@ -419,7 +419,8 @@ test('from the tarball, the five-minute start on a project\'s own migrations: st
   const carol = /^ {2}user carol@example\.com\n {4}id {4}(\S+)\n {4}token (\S+)$/m.exec(printed);
   assert.equal(url, `http://127.0.0.1:${apiPort}`);
   assert.ok(serviceKey && carol, printed);
-  assert.match(printed, /^Your domain: npx alfred-act domain pull --url http:\/\/127\.0\.0\.1:\d+ --key <service key> --out domain\.json$/m);
+  // With the local stack's own service key: the line runs as pasted.
+  assert.ok(printed.includes(`\nYour domain: npx alfred-act domain pull --url ${url} --key ${serviceKey} --out domain.json\n`), printed);
 
   const pull = await exec('npx', ['--no', 'alfred-act', 'domain', 'pull', '--url', url, '--key', serviceKey, '--out', 'domain.json'], { cwd: consumer, env, timeout: 100_000 });
   assert.match(pull.stderr, /^note: catalog: read from the local stack$/m);
