@@ -491,8 +491,8 @@ TEST_CASE("label embeds: by the column, for the foreign keys a read shows whose 
   };
   // orders: note_id is hidden, a tag's label is its key, the longest name's alias would be cut short. An
   // embed brings the label's columns, the key only where the label reads it (the foreign key holds it).
-  CHECK(selects("orders", {}) == std::vector<std::string>{"_label_customer_id:customer_id(name)",
-                                                          "_label_region:region(name,code)"});
+  CHECK(selects("orders", {}) ==
+        std::vector<std::string>{"_label_customer_id:customer_id(name)", "_label_region:region(name,code)"});
   // A one-to-one table's key is its parent's: the row's own ref, no label.
   CHECK(selects("order_details", {}) == std::vector<std::string>{"_label_customer_id:customer_id(name)"});
   CHECK(selects("order_details", {"text"}).empty());
