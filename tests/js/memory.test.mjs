@@ -132,6 +132,24 @@ test('memory grown for a large input is reused: the same work again does not gro
   assertHealthy(core);
 });
 
+test('regression: acts made per request and dropped without registry.delete() free their memory once collected: 20,000 calls fit', BOUNDED, async () => {
+  // Each act's registry (about 7 KB with 20 refs) used to stay in the core until 96 MiB ran out, at about the
+  // 14,000th act: every call then failed with out_of_memory. A server yields to its event loop between requests,
+  // where collected registries are freed.
+  const core = await loadCore();
+  const rows = Array.from({ length: 20 }, (_, i) => ({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, user_id: USER, name: `item ${i}`, quantity: i }));
+  const body = new TextEncoder().encode(JSON.stringify(rows));
+  const fetch = async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json', 'content-range': '0-19/*' } });
+  for (let i = 0; i < 20_000; i++) {
+    const act = core.createAct({ url: 'http://127.0.0.1:3000', apiKey: 'anon', accessToken: TOKEN, fetch });
+    const text = await act.callToolText('db_read', '{"table":"inventory"}');
+    if (!text.startsWith('{"ok":true')) assert.fail(`call ${i}: ${text.slice(0, 300)}`);
+    if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.ok(internalsOf(core).memoryBytes <= 48 * MiB, `memory ${internalsOf(core).memoryBytes}`);
+  assertHealthy(core);
+});
+
 test('execute: the largest response the limits allow fits in 48 MiB of WASM memory, and the next one reuses it', BOUNDED, async () => {
   const core = await loadCore();
   const body = taskRows(10_000, { pad: 700 });

@@ -8,6 +8,18 @@ import { usersRefs, withUsableUserRefs } from './users.js';
 
 const handles = new WeakMap();
 
+// The core's handles are not garbage-collected: a registry nobody holds any
+// more (an act made per request and dropped without `registry.delete()`)
+// frees its refs' memory when it is collected. `entry` is the registry's
+// record in `handles`; `delete()` empties it first, so nothing is freed twice.
+const registryFinalizer =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((entry) => {
+        entry.handle?.delete();
+        entry.handle = null;
+      })
+    : null;
+
 // Two domain objects are the same domain when they are one object or have the
 // same JSON (a copy read from the same file).
 export const sameDomain = (a, b) => a === b || JSON.stringify(a) === JSON.stringify(b);
@@ -133,7 +145,9 @@ export class Registry {
 
   constructor(core, handle, domain) {
     this.#core = core;
-    handles.set(this, { core, handle, domain });
+    const entry = { core, handle, domain };
+    handles.set(this, entry);
+    registryFinalizer?.register(this, entry);
   }
 
   #handle() {
