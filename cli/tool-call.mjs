@@ -169,14 +169,15 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     const { url, apiKey, accessToken, userId } = backend;
     const { embedder, described } = cliEmbedder(embedding, flags);
     const createAct = (fetchImpl, embedderImpl = embedder) => core.createAct({ url, apiKey, accessToken, userId, ...(domain ? { domain } : {}), ...policy, fetch: fetchImpl, embedder: embedderImpl, state });
-    const refused = await setupRefusal(createAct, { core, domain, backend, flags, trace: json ? err : out });
+    const trace = json ? err : out;
+    const refused = await setupRefusal(createAct, { core, domain, backend, flags, trace });
     if (refused) return fail(refused.code === codes.backend_unavailable ? 1 : 2, refused);
     const call = { tool, params, executeOptions: flags.approved ? { approved: true } : undefined };
-    const { act, result, failure } = await runCall(createAct, call, { env, backend, trace: json ? err : out });
+    const { act, result, failure } = await runCall(createAct, call, { env, backend, trace });
     if (failure) return fail(1, failure);
     if (json) out(JSON.stringify(result, null, 2));
     else printResult(result, { out, core, answeredLocally: !env.SUPABASE_URL && !backend.local });
-    if (embedder.used && described) (json ? err : out)(`(the search text was embedded by ${described})`);
+    if (embedder.used && described) trace(`(the search text was embedded by ${described})`);
     if (flags.state) await writeFile(flags.state, JSON.stringify(act.registry.toJSON()));
     return result.error ? 1 : 0;
   } finally {

@@ -8,17 +8,19 @@ import { usersRefs, withUsableUserRefs } from './users.js';
 
 const handles = new WeakMap();
 
+// Frees a registry's memory in the core, once: `entry` is its record in
+// `handles`, emptied here.
+function release(entry) {
+  if (!entry?.handle) return;
+  entry.handle.delete();
+  entry.handle = null;
+}
+
 // The core's handles are not garbage-collected: a registry nobody holds any
 // more (an act made per request and dropped without `registry.delete()`)
-// frees its refs' memory when it is collected. `entry` is the registry's
-// record in `handles`; `delete()` empties it first, so nothing is freed twice.
-const registryFinalizer =
-  typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry((entry) => {
-        entry.handle?.delete();
-        entry.handle = null;
-      })
-    : null;
+// frees its refs' memory when it is collected; after `delete()` there is
+// nothing left to free.
+const registryFinalizer = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(release) : null;
 
 // Two domain objects are the same domain when they are one object or have the
 // same JSON (a copy read from the same file).
@@ -350,11 +352,7 @@ export class Registry {
 
   /** Frees the WASM memory; the registry cannot be used afterwards. */
   delete() {
-    const entry = handles.get(this);
-    if (entry?.handle) {
-      entry.handle.delete();
-      entry.handle = null;
-    }
+    release(handles.get(this));
   }
 
   [Symbol.dispose ?? Symbol.for("Symbol.dispose")]() {
