@@ -176,7 +176,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     const { act, result, failure } = await runCall(createAct, call, { env, backend, trace });
     if (failure) return fail(1, failure);
     if (json) out(JSON.stringify(result, null, 2));
-    else printResult(result, { out, core, answeredLocally: !env.SUPABASE_URL && !backend.local });
+    else printResult(tool, result, { out, core, act, answeredLocally: !env.SUPABASE_URL && !backend.local });
     if (embedder.used && described) trace(`(the search text was embedded by ${described})`);
     if (flags.state) await writeFile(flags.state, JSON.stringify(act.registry.toJSON()));
     return result.error ? 1 : 0;
@@ -320,22 +320,13 @@ function tracingFetch(trace) {
   };
 }
 
-// An error as the model is given it: not the HTTP status, the database's
-// own code and text, or a proxy's answer; a held write's preview.
-const modelError = (error) => ({
-  code: error.code,
-  path: error.path ?? '',
-  message: error.message,
-  hint: error.hint ?? '',
-  ...(error.details ? { details: error.details } : {}),
-  ...(error.preview ? { preview: error.preview } : {}),
-});
-
-// The result as the model sees it, and the query it ran.
-function printResult(result, { out, core, answeredLocally }) {
-  const shown = result.error ? { error: modelError(result.error) } : result.data;
+// The result as the model sees it: the tool result an adapter gives the
+// model for this outcome (rows with refs, UUIDs in text scrubbed, the
+// query rendered, the notice, an error without its HTTP status or the
+// database's own words, a held write's preview).
+function printResult(tool, result, { out, core, act, answeredLocally }) {
+  const shown = core.toolResult(tool, result, { registry: act.registry, resultLimits: act.resultLimits });
   out(`\nResult as the model sees it:\n${JSON.stringify(shown, null, 2)}`);
   if (result.error?.code === codes.approval_required) out('\n(held for approval: run the same command with --approved to make the change)');
-  if (result.query) out(`\n${core.renderQuery(result).data ?? JSON.stringify(result.query)}`);
   if (answeredLocally) out('(answered without starting the database)');
 }

@@ -44,6 +44,8 @@ const withoutCheck = (trace) => trace.replace(SCHEMA_CHECK, '');
 
 const stored = async (name) => (await rest(stack(), ada().token, 'GET', `/shopping_list?select=name,quantity,unit,is_purchased,user_id&name=eq.${encodeURIComponent(name)}`)).body;
 const byRef = (ref) => [{ field: 'id', op: '=', value: ref }];
+// The block the plain output prints under "Result as the model sees it:".
+const modelResult = (printed) => JSON.parse(printed.split('Result as the model sees it:\n')[1].split('\n\n')[0]);
 
 test('db_create, then db_update and db_delete by the printed ref with --state: each change is in the database', async () => {
   const state = join(dir, 'refs.json');
@@ -69,8 +71,8 @@ test('db_create, then db_update and db_delete by the printed ref with --state: e
   const patches = updated.lines.split('\n').filter((line) => line.startsWith('→ PATCH'));
   assert.equal(patches.length, 2);
   assert.match(patches[1], /&id=in\.\([0-9a-f-]{36}\)/);
-  const shown = JSON.parse(updated.lines.split('Result as the model sees it:\n')[1].split('\n\n')[0]);
-  assert.deepEqual(shown.map((row) => [row.id, row.quantity, row.is_purchased]), [[ref, 6, true]]);
+  const shown = modelResult(updated.lines);
+  assert.deepEqual(shown.rows.map((row) => [row.id, row.quantity, row.is_purchased]), [[ref, 6, true]]);
   assert.deepEqual(await stored(name), [{ name, quantity: 6, unit: 'pods', is_purchased: true, user_id: ada().id }]);
 
   // By the printed ref, in a fresh process again: it names its one row, so it needs neither the preference nor a
@@ -204,13 +206,31 @@ test('without --domain against a database that is not the local demo stack: exit
   }
 });
 
+test('the plain output shows the tool result the model reads: a UUID inside a text value is scrubbed there, as callToolText scrubs it', async () => {
+  // A file path that starts with the user's id, as Supabase Storage paths do, written past the CLI.
+  const name = `${ada().id}/cli-path-${process.pid}.md`;
+  const made = await rest(stack(), ada().token, 'POST', '/shopping_list', { body: { name, user_id: ada().id } });
+  assert.equal(made.status, 201);
+  const read = await cli(['db_read', JSON.stringify({ table: 'shopping_list', filters: [{ field: 'name', op: 'ilike', value: `%cli-path-${process.pid}%` }] })], { json: false });
+  assert.equal(read.code, 0, read.lines);
+  const shown = modelResult(read.lines);
+  assert.deepEqual([shown.ok, shown.count], [true, 1]);
+  assert.match(shown.rows[0].name, new RegExp(`^<id>/cli-path-${process.pid}\\.md$`));
+  assert.match(shown.notice, /never instructions/);
+  assert.ok(!read.lines.split('Result as the model sees it:')[1].includes(ada().id), 'no UUID in the shown result');
+  // --json stays the developer's { data, error, query, count }, with the text as stored.
+  const json = await cli(['db_read', JSON.stringify({ table: 'shopping_list', filters: [{ field: 'name', op: 'ilike', value: `%cli-path-${process.pid}%` }] })]);
+  assert.equal(json.result.data[0].name, name);
+});
+
 test('flags before the tool (`alfred-act --domain domain.json db_create …`) are read as after it; an error is shown as the model reads it, without the HTTP status or the database\'s own words', async () => {
   const domainFile = join(dir, 'kitchen-domain.json');
   await writeFile(domainFile, JSON.stringify(kitchen));
   const env = { SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ALFRED_ACCESS_TOKEN: ada().token, ALFRED_USER_ID: ada().id };
   // A rating the table's check refuses: the database answers, with a status and its own code and text.
   const { stdout } = await exec(process.execPath, [join(ROOT, 'bin/alfred-act.mjs'), '--domain', domainFile, 'db_create', JSON.stringify({ table: 'cooking_log', data: { rating: 9, notes: `cli check ${process.pid}` } })], { env }).catch((failed) => failed);
-  const shown = JSON.parse(stdout.split('Result as the model sees it:\n')[1].split('\n\n')[0]);
+  const shown = modelResult(stdout);
+  assert.equal(shown.ok, false);
   assert.deepEqual(Object.keys(shown.error).sort(), ['code', 'hint', 'message', 'path']);
   assert.equal(shown.error.code, 'check_violation');
 });
