@@ -6,7 +6,8 @@
 // with rather than its owner, policies that read through a security definer
 // function and through the documents table, workspaces with a
 // case-insensitive unique name, updated_at granted column by column, and a
-// trigger that refuses some updates. On the real local stack (PostgREST 12
+// trigger that refuses some updates, attachments whose every row needs a file
+// uploaded to Supabase Storage. On the real local stack (PostgREST 12
 // on PGlite): the pull reads all of it right (docs/own-schema.md), and Ada
 // shares a document with Bob as a model would.
 import assert from 'node:assert/strict';
@@ -107,6 +108,23 @@ create table public.models (
 alter table public.models enable row level security;
 create policy "own models" on public.models for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
 
+-- Files uploaded to Supabase Storage: an upload makes each storage.objects row,
+-- and the app's client (or a trigger on the upload) the row that points at it.
+create table public.attachments (
+  id uuid primary key default gen_random_uuid(),
+  file_id uuid not null references storage.objects (id),
+  caption text,
+  user_id uuid not null default auth.uid() references auth.users);
+alter table public.attachments enable row level security;
+create policy "own attachments" on public.attachments for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+create table public.albums (
+  id uuid primary key default gen_random_uuid(),
+  name text not null,
+  cover_id uuid references storage.objects (id),
+  user_id uuid not null default auth.uid() references auth.users);
+alter table public.albums enable row level security;
+create policy "own albums" on public.albums for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+
 -- An array every row must have, with no default ('{}' is a default PostgREST does not describe).
 create domain public.paths as text[] default '{}';
 create table public.notes (
@@ -157,6 +175,14 @@ test('the pull: a unique pair is the key, a user shared with is no owner, a crea
   // A secret every create needs: hidden, and no creates (a row's own key is no value the app fixes for every write).
   assert.deepEqual([domain.tables.models.hidden, domain.tables.models.writable], [['api_key'], ['update', 'delete']]);
   assert.match(noteOf(notes, 'tables.models.writable'), /^no creates: every create needs api_key \(NOT NULL without a default\), which the model cannot give/);
+  // Every create needs a file, which only an upload makes: no creates; a file a row may leave out keeps them.
+  assert.deepEqual([domain.tables.attachments.writable, domain.tables.attachments.columns.file_id], [['update', 'delete'], { type: 'uuid', required: true, references: 'objects' }]);
+  assert.match(noteOf(notes, 'tables.attachments.writable'), /^no creates: every create needs file_id \(NOT NULL without a default\), a file of storage\.objects, which an upload to Supabase Storage makes, not the model/);
+  assert.deepEqual([domain.tables.albums.writable, domain.tables.albums.columns.cover_id], [undefined, { type: 'uuid', references: 'objects' }]);
+  // The core points the model at the rows that show a file's refs.
+  const refused = await call(actOf(domain, ADA), 'db_read', { table: 'objects' });
+  assert.equal(refused.error.code, 'unknown_table');
+  assert.equal(refused.error.hint, 'read albums, attachments (their rows show object refs)');
   // The catalog says which NOT NULL array has no default: that one is required; '{}' defaults are not.
   const columns = domain.tables.notes.columns;
   assert.deepEqual([columns.image_paths.required, columns.tags.required, columns.extra.required], [true, undefined, undefined]);

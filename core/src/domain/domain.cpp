@@ -148,26 +148,67 @@ std::string domain::function_list() const {
   return out;
 }
 
+namespace {
+
+// Whether rows of `source` show refs of `target`: a visible column of it
+// references `target`.
+bool carries_refs_of(const table& source, std::string_view target) {
+  return std::any_of(source.columns.begin(), source.columns.end(), [&](const column& col) {
+    return col.references == target && std::find(source.hidden_columns.begin(), source.hidden_columns.end(),
+                                                 col.name) == source.hidden_columns.end();
+  });
+}
+
+void append_name(std::string& out, std::string_view name, std::string_view suffix = {}) {
+  if (!out.empty()) out += ", ";
+  out.append(name).append(suffix);
+}
+
+}  // namespace
+
 std::string domain::ref_sources(const table& tbl) const {
   // First the functions a word of whose name is the table's (get_accounts),
-  // else its row's (get_account), else every function.
+  // else its row's (get_account).
   const std::string_view plural = tbl.name;
-  const std::string_view words[] = {plural, plural.substr(0, plural.size() - (plural.ends_with('s') ? 1 : 0)), ""};
+  const std::string_view words[] = {plural, plural.substr(0, plural.size() - (plural.ends_with('s') ? 1 : 0))};
   std::string out;
   for (std::string_view word : words) {
     for (const auto& fn : functions) {
       const std::string_view name = fn.name;
-      bool named = word.empty();
+      bool named = false;
       for (std::size_t at = name.find(word); !named && at != std::string_view::npos; at = name.find(word, at + 1))
         named = (at == 0 || name[at - 1] == '_') && (at + word.size() == name.size() || name[at + word.size()] == '_');
-      if (!named) continue;
-      if (!out.empty()) out += ", ";
-      out += fn.name;
-      out += "()";
+      if (named) append_name(out, fn.name, "()");
     }
-    if (!out.empty()) break;
+    if (!out.empty()) return out;
+  }
+  // Else those whose results show its refs: its rows, rows that reference
+  // it, or its keys.
+  for (const auto& fn : functions) {
+    const function_returns& r = fn.returns;
+    const table* rows = r.type == function_returns::kind::rows ? find_table(r.table) : nullptr;
+    const bool gives = (rows && (rows == &tbl || carries_refs_of(*rows, tbl.name))) ||
+                       (r.type == function_returns::kind::value && r.references == tbl.name);
+    if (gives) append_name(out, fn.name, "()");
   }
   return out;
+}
+
+std::string domain::referencing_tables(const table& tbl) const {
+  std::string out;
+  for (const auto& source : tables)
+    if (source.exposed && source.readable && carries_refs_of(source, tbl.name)) append_name(out, source.name);
+  return out;
+}
+
+std::string domain::ref_source_hint(const table& tbl) const {
+  const std::string functions_hint = ref_sources(tbl);
+  const std::string tables_hint = referencing_tables(tbl);
+  const std::string call =
+      functions_hint.empty() ? std::string() : textfmt::format("call {} (db_call)", functions_hint);
+  if (tables_hint.empty()) return call;
+  const std::string read = textfmt::format("read {} (their rows show {} refs)", tables_hint, tbl.ref_prefix);
+  return call.empty() ? read : textfmt::format("{}, or {}", call, read);
 }
 
 std::string domain::table_list() const {

@@ -141,11 +141,8 @@ class call_parser : detail::call_stage {
 
   // How the model reaches rows of a table the API does not serve.
   std::string unserved_hint(const table& tbl) const {
-    if (dom_.functions.empty()) return tables_hint();
-    const std::string tables = dom_.table_list();
-    return tables.empty() ? textfmt::format("call {} (db_call)", dom_.ref_sources(tbl))
-                          : textfmt::format("call {} (db_call), or read a table that references them; tables: {}",
-                                            dom_.ref_sources(tbl), tables);
+    std::string hint = dom_.ref_source_hint(tbl);
+    return hint.empty() ? tables_hint() : hint;
   }
 
   result<const table*> parse_table(const param_members& params) {

@@ -26,12 +26,11 @@ std::string describe_ref(const ref_entry& entry) {
 }
 
 // Where the model finds rows of `target` (by name): a read of it; for a table
-// the API does not serve, the functions that hand out its refs, or without
-// functions the rows that reference it.
+// it cannot read, the functions and tables whose answers show its refs.
 std::string rows_source(const value_scope& scope, const table& target) {
   if (target.exposed && target.readable) return textfmt::format("read {}", target.name);
-  if (scope.dom.functions.empty()) return textfmt::format("read a table that references {}", target.name);
-  return textfmt::format("call {} (db_call)", scope.dom.ref_sources(target));
+  std::string hint = scope.dom.ref_source_hint(target);
+  return hint.empty() ? textfmt::format("read a table that references {}", target.name) : hint;
 }
 
 // "known recipe refs: recipe_1 (Butter Chicken), recipe_2" and `more`, or

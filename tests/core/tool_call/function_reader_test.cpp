@@ -180,24 +180,38 @@ TEST_CASE("a table the API does not expose cannot be read or written: the hint n
   CHECK(read.err().message ==
         "accounts is not a table the database serves: its rows are refs (account_N) that function results and the "
         "rows referencing them give");
-  // The functions whose name says they list accounts, not every function.
-  CHECK(read.err().hint ==
-        "call get_accounts() (db_call), or read a table that references them; tables: projects, "
-        "tickets, documents");
+  // The functions whose name says they list accounts, not every function, and
+  // the tables whose rows show account refs, not every table.
+  CHECK(read.err().hint == "call get_accounts() (db_call), or read projects (their rows show account refs)");
 }
 
 TEST_CASE(
     "the functions a hint names for a table's refs: a word of the name is the table, else the name ends with "
-    "its row, else every function") {
+    "its row, else those whose results show its refs, else none") {
   const domain& dom = team();
   CHECK(dom.ref_sources(*dom.find_table("accounts")) == "get_accounts()");
   CHECK(dom.ref_sources(*dom.find_table("documents")) == "match_documents()");
   CHECK(dom.ref_sources(*dom.find_table("projects")) == "archive_project(), project_tags()");
   table nothing_names_it;
   nothing_names_it.name = "labels";
-  CHECK(dom.ref_sources(nothing_names_it) ==
-        "get_accounts(), archive_project(), count_open_tickets(), match_documents(), "
-        "create_account(), current_account(), project_tags(), touch()");
+  CHECK(dom.ref_sources(nothing_names_it).empty());
+  CHECK(dom.ref_source_hint(nothing_names_it).empty());
+  // No name says "objects": the function returning rows that reference them is named, not the others.
+  auto parsed = parse_domain(R"json({"name": "files", "tables": {
+    "objects": {"ref": "object", "exposed": false, "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}},
+    "documents": {"ref": "doc", "label": ["name"], "columns": {"id": {"type": "uuid", "writable": false},
+                  "name": {"type": "text"}, "storage_object_id": {"type": "uuid", "references": "objects"}}},
+    "sections": {"ref": "section", "columns": {"id": {"type": "uuid", "writable": false},
+                 "content": {"type": "text"}}}},
+    "functions": {"match_sections": {"read": true, "returns": {"table": "sections", "set": true}},
+                  "find_documents": {"read": true, "returns": {"table": "documents", "set": true}},
+                  "latest_file": {"read": true, "returns": {"type": "uuid", "references": "objects"}}}})json");
+  REQUIRE(parsed.ok());
+  const table& objects = *parsed->find_table("objects");
+  CHECK(parsed->ref_sources(objects) == "find_documents(), latest_file()");
+  CHECK(parsed->referencing_tables(objects) == "documents");
+  CHECK(parsed->ref_source_hint(objects) ==
+        "call find_documents(), latest_file() (db_call), or read documents (their rows show object refs)");
 }
 
 TEST_CASE("a ref of a table the API does not expose: the hints say which functions hand refs out") {
@@ -206,14 +220,17 @@ TEST_CASE("a ref of a table the API does not expose: the hints say which functio
   auto created = parse_tool_call(team(), empty, "db_create", doc->root(), kAlice);
   REQUIRE_FALSE(created.ok());
   CHECK(created.err().code == codes::not_a_ref);
-  CHECK(created.err().hint == "no account refs are known yet; call get_accounts() (db_call) first to get refs");
+  CHECK(created.err().hint ==
+        "no account refs are known yet; call get_accounts() (db_call), or read projects (their rows show account "
+        "refs) first to get refs");
   // With refs known, they are listed, and the way to find more stays; a
   // known row's name gets its ref.
   auto other = json_document::parse(R"({"table":"projects","data":{"name":"X","account_id":"Globex"}})");
   auto known = parse_tool_call(team(), team_registry(), "db_create", other->root(), kAlice);
   REQUIRE_FALSE(known.ok());
   CHECK(known.err().hint ==
-        "known account refs: account_1 (Acme); to find rows by name, call get_accounts() (db_call)");
+        "known account refs: account_1 (Acme); to find rows by name, call get_accounts() (db_call), or read "
+        "projects (their rows show account refs)");
   auto named = parse_tool_call(team(), team_registry(), "db_create", doc->root(), kAlice);
   REQUIRE_FALSE(named.ok());
   CHECK(named.err().hint == "use the ref account_1");
@@ -289,7 +306,8 @@ TEST_CASE("a domain of functions and no table served: hints point at db_call, no
 }
 
 TEST_CASE(
-    "a table the API does not serve, in a domain without functions: the hint says to read the rows that reference it") {
+    "a table the API does not serve, in a domain without functions: the hint names the tables whose rows reference "
+    "it") {
   auto parsed = parse_domain(R"json({"name": "plain", "tables": {
     "accounts": {"ref": "account", "exposed": false, "label": ["name"],
                  "columns": {"id": {"type": "uuid"}, "name": {"type": "text"}}},
@@ -300,7 +318,8 @@ TEST_CASE(
   auto doc = json_document::parse(R"({"table":"projects","data":{"name":"X","account_id":"Acme"}})");
   auto created = parse_tool_call(*parsed, reg, "db_create", doc->root(), kAlice);
   REQUIRE_FALSE(created.ok());
-  CHECK(created.err().hint == "no account refs are known yet; read a table that references accounts first to get refs");
+  CHECK(created.err().hint ==
+        "no account refs are known yet; read projects (their rows show account refs) first to get refs");
 }
 
 }  // namespace alfred::test

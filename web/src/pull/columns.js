@@ -184,17 +184,28 @@ function keyWithoutParent(config, fact, misdirected, domain) {
 
 // A table whose creates all need a column the model cannot give takes none,
 // unless a trigger runs before each insert (it may fill the column in): a
-// create would only reach the database to be refused.
-function dropCreates(table, spec, blockers, facts, notes) {
-  const needs = `every create needs ${blockers.join(' and ')} (NOT NULL without a default), which the model cannot give`;
+// create would only reach the database to be refused. `files` are required
+// references to storage.objects: a file's row is made by an upload to
+// Supabase Storage, so a create could only point a second row at a file
+// another row already has (chatgpt-your-files' documents, made by a trigger
+// on upload).
+function dropCreates(table, spec, { blockers, files }, facts, notes) {
+  const needed = (columns) => `${columns.join(' and ')} (NOT NULL without a default)`;
+  const parts = [];
+  if (blockers.length > 0) parts.push(`${needed(blockers)}, which the model cannot give`);
+  if (files.length > 0) parts.push(`${needed(files)}, a file of storage.objects, which an upload to Supabase Storage makes, not the model`);
+  const needs = `every create needs ${parts.join(', and ')}`;
   if (facts?.catalog?.triggers?.beforeInsert) {
-    notes.push({ path: `tables.${table}.writable`, message: `${needs}, unless the table's BEFORE INSERT trigger fills ${blockers.length > 1 ? 'them' : 'it'} in: creates kept; say "writable" without "create" in the overrides if it does not` });
+    notes.push({ path: `tables.${table}.writable`, message: `${needs}, unless the table's BEFORE INSERT trigger fills ${blockers.length + files.length > 1 ? 'them' : 'it'} in: creates kept; say "writable" without "create" in the overrides if it does not` });
     return;
   }
   const writes = (Array.isArray(spec.writable) ? spec.writable : ['create', 'update', 'delete']).filter((write) => write !== 'create');
   spec.writable = writes.length > 0 ? writes : false;
   notes.push({ path: `tables.${table}.writable`, message: `no creates: ${needs}; a function of the app may make its rows ("writable" in the overrides wins)` });
 }
+
+// A column that holds a Supabase Storage file's key.
+const isStorageFile = (fact) => fact?.outside?.schema === 'storage' && fact.outside.table === 'objects';
 
 // A hidden column's note, and whether it keeps every create from succeeding.
 // A create needs a NOT NULL column without a default, and the model cannot
@@ -226,6 +237,7 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
     const keyColumns = spec.key === undefined ? ['id'] : [spec.key].flat();
     const columns = {};
     const blockers = []; // the columns every create needs that the model cannot give
+    const files = []; // the columns every create needs that only an upload gives
     for (const [column, config] of Object.entries(spec.columns ?? {})) {
       const path = `tables.${table}.columns.${column}`;
       const fact = facts?.columns.find((c) => c.name === column);
@@ -252,7 +264,10 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
         // made a NOT NULL column required leaves nothing to say.
         if (config.required === true && config.nullable === false) delete config.nullable;
         columns[column] = config;
-        if (config.required === true && !takesCreates(config) && takesCreates(spec)) blockers.push(column);
+        if (config.required === true && takesCreates(spec)) {
+          if (!takesCreates(config)) blockers.push(column);
+          else if (isStorageFile(fact)) files.push(column);
+        }
         continue;
       }
       hidden.add(column);
@@ -264,7 +279,7 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
       if (fact.note && columns[fact.name] && !columns[fact.name].values) notes.push({ path: `tables.${table}.columns.${fact.name}`, message: fact.note });
     }
     spec.columns = columns;
-    if (blockers.length > 0 && !writableGiven(table)) dropCreates(table, spec, blockers, facts, notes);
+    if (blockers.length + files.length > 0 && !writableGiven(table)) dropCreates(table, spec, { blockers, files }, facts, notes);
     if (hidden.size > 0) spec.hidden = [...hidden];
     else delete spec.hidden;
     if (Array.isArray(spec.label)) spec.label = spec.label.filter((name) => columns[name]);

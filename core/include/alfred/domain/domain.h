@@ -362,8 +362,16 @@ struct domain {
   std::string function_list() const;
   /// For hints on a table the API does not serve: the functions a word of
   /// whose name is the table's (get_accounts for accounts), else its row's
-  /// (get_account), else every function; comma-separated, `name()` each.
+  /// (get_account), else those whose results show its refs (its rows, rows
+  /// that reference it, its keys); comma-separated, `name()` each; "" for none.
   std::string ref_sources(const table& tbl) const;
+  /// The tables the model may read whose rows show `tbl`'s refs (a visible
+  /// column references it), comma-separated.
+  std::string referencing_tables(const table& tbl) const;
+  /// Where the model gets refs of `tbl`, a table it cannot read: "call
+  /// get_accounts() (db_call), or read projects (their rows show account
+  /// refs)", either half alone, or "" when nothing here shows them.
+  std::string ref_source_hint(const table& tbl) const;
 };
 
 /// Validates and loads a domain. Functions are checked as tables are: their
