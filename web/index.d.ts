@@ -565,9 +565,17 @@ export type DeleteParams<D extends DomainTypes = AnyDomain> = {
  *
  * @example
  * { function: 'archive_project', args: { project_id: 'project_2' } }
+ * { function: 'suggested_titles', args: { how_many: 500 }, limit: 20, offset: 50 }
  */
 export type CallParams<D extends DomainTypes = AnyDomain> = {
-  [F in Extract<keyof D['functions'], string>]: { function: F; args?: D['functions'][F]['Args'] | string | null };
+  [F in Extract<keyof D['functions'], string>]: {
+    function: F;
+    args?: D['functions'][F]['Args'] | string | null;
+    /** A function that returns a set: at most this many of its rows (the act's cap at most). */
+    limit?: number | null;
+    /** A function that returns a set: rows to skip, for paging. */
+    offset?: number | null;
+  };
 }[Extract<keyof D['functions'], string>];
 
 /**

@@ -1239,7 +1239,7 @@ describe('Chatbot UI: "find the passages about X" through match_file_items_local
     assert.doesNotMatch(text, /\[(?:0, ?){5}/, 'no vector');
     const result = JSON.parse(text);
     assert.deepEqual([result.ok, result.function, result.count], [true, 'match_file_items_local', 2]);
-    assert.equal(result.query, `Query: Function: match_file_items_local | Args: match_count = 2, file_ids = [${files.map((file) => file.id).join(', ')}], query_embedding = light\nNote: query_embedding was sent as the embedding of the text given\nOutcome: 2 rows returned`);
+    assert.equal(result.query, `Query: Function: match_file_items_local | Args: match_count = 2, file_ids = [${files.map((file) => file.id).join(', ')}], query_embedding = light | Limit: 50\nNote: query_embedding was sent as the embedding of the text given\nOutcome: 2 rows returned`);
     assert.deepEqual(ranked(result.rows), LIGHT.slice(0, 2));
   });
 

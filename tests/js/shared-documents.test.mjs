@@ -265,15 +265,24 @@ test("Bob signs in on the page where Ada was: her refs, labels and rows never re
   assert.equal(bobs.registry.toJSON().user, BOB.id);
 });
 
-test('"suggest 500 titles": a function of many rows sends the model\'s cap and says how many there are', async () => {
+test('"suggest 500 titles": a function of many rows sends the model\'s cap, says how many there are, and pages with limit and offset', async () => {
   const { domain } = await pulledDomain(stack(), core);
   const urls = [];
   const act = core.createAct({ url: stack().supabaseUrl, apiKey: stack().anonKey, accessToken: stack().tokenOf(ADA), domain, fetch: (url, init) => (urls.push(decodeURIComponent(String(url))), fetch(url, init)) });
   const listed = await call(act, 'db_call', { function: 'suggested_titles', args: { how_many: 500 } });
   assert.equal(listed.ok, true, JSON.stringify(listed));
   assert.deepEqual([listed.count, listed.rows.length, listed.truncated, listed.rows[0]], [500, 50, true, { value: 'Idea 1' }]);
-  assert.equal(listed.hint, 'The call returned 500 rows; this result shows 50. Tell the user that more came back than fits here.');
+  assert.equal(listed.hint, 'The call returned 500 rows; this result shows 50. Page with limit and offset 50 to see the others.');
   assert.match(urls.at(-1), /\/rpc\/suggested_titles\?how_many=500&limit=50$/);
+  assert.match(listed.query, /^Query: Function: suggested_titles \| Args: how_many = 500 \| Limit: 50\n/);
+  // The next page, as the hint says: PostgREST pages the set the function returns.
+  const page = await call(act, 'db_call', { function: 'suggested_titles', args: { how_many: 500 }, limit: 3, offset: 50 });
+  assert.deepEqual(page.rows, [{ value: 'Idea 51' }, { value: 'Idea 52' }, { value: 'Idea 53' }]);
+  assert.match(urls.at(-1), /\/rpc\/suggested_titles\?how_many=500&limit=3&offset=50$/);
+  assert.match(page.query, /^Query: Function: suggested_titles \| Args: how_many = 500 \| Limit: 3 \| Offset: 50\n/);
+  // The tool offers them: function and args first.
+  const tool = core.toolDefinitions({ domain }).find((definition) => definition.name === 'db_call');
+  assert.deepEqual(Object.keys(tool.parameters.properties), ['function', 'args', 'limit', 'offset']);
   // execute (not for a model) gets every row, as the function returns them.
   const all = await act.execute('db_call', { function: 'suggested_titles', args: { how_many: 500 } });
   assert.equal(all.data.length, 500);

@@ -168,6 +168,7 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
       head.query = query_text;
       head.offset = parts->offset;
       head.limited = parts->limited;
+      head.pages = parts->pages;
       head.fence = parts->fence;
       detail::write_model_success(scratch, head, parts->rows, parts->row_count, true, *parts->registry, parts->limits);
     }

@@ -38,23 +38,25 @@ std::vector<std::string> subject_keys(const tool_call& call) {
 }  // namespace
 
 void execution::state::start_call(tool_call call) {
+  const db_function& fn = *call.fn;
+  // A set a function returns is capped as a read's rows are: without a
+  // limit, or with one over the cap, the request asks for the cap and the
+  // total, as if the model had asked so, so a function of thousands of rows
+  // sends what the model reads (docs/functions.md, "What comes back").
+  if (const auto& caps = settings.for_model;
+      caps && fn.returns.set && (!call.limit || *call.limit > long(caps->rows))) {
+    call.limit = long(caps->rows);
+    call.count = "exact";
+    model_limited = true;
+  }
   requested.emplace(call);
   effective.emplace(std::move(call));
-  const db_function& fn = *effective->fn;
   record.function = fn.name;
   record.table = effective->tbl ? effective->tbl->name : std::string();
   record.raw_params.reset();
   // Functions run as the signed-in user (auth.uid() in their bodies and the
   // policies they read); without a user's token they would run as anon.
   if (auto signed_in = require_signed_in(fn, options); !signed_in) return fail(signed_in.err());
-  // A set a function returns is capped as a read's rows are: the request
-  // asks for the cap and the total, so a function of thousands of rows sends
-  // what the model reads (docs/functions.md, "What comes back").
-  if (const auto& caps = settings.for_model; caps && fn.returns.set) {
-    effective->limit = long(caps->rows);
-    effective->count = "exact";
-    model_limited = true;
-  }
   for (std::size_t i = 0; i < effective->embeds.size(); ++i)
     add_need({.ask = {.type = need::kind::embed, .text = effective->embeds[i].second},
               .consume = &state::consume_argument_embedding,

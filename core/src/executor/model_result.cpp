@@ -74,10 +74,14 @@ std::string narrowing_hint(const model_envelope& head, long long count, long lon
                                                            : "returned";
   if (shown >= count)
     return textfmt::format("The call {} {}; long values are cut in this result.", verb, plural(count, "row"));
-  // A function has no filters: what is left out is the user's to ask for.
-  return textfmt::format("The call {} {}; this result shows {}{}. {}", verb, plural(count, "row"), shown, cut,
-                         head.tool == "db_call" ? "Tell the user that more came back than fits here."
-                                                : "Read them with filters to see the others.");
+  // A function has no filters: a set it reads is paged, and what a write
+  // returned past the cap is the user's to ask for (calling it again would
+  // write again).
+  const std::string next =
+      head.pages ? textfmt::format("Page with limit and offset {} to see the others.", head.offset + shown)
+      : head.tool == "db_call" ? std::string("Tell the user that more came back than fits here.")
+                               : std::string("Read them with filters to see the others.");
+  return textfmt::format("The call {} {}; this result shows {}{}. {}", verb, plural(count, "row"), shown, cut, next);
 }
 
 // Writes the envelope around the rows into `out`: `shown` rows, which

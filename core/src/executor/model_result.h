@@ -43,6 +43,8 @@ struct model_envelope {
   long long offset = 0;
   /// The read was sent with the cap as its limit (the model gave none, or a larger one).
   bool limited = false;
+  /// db_call: the function reads and returns a set, which limit and offset page.
+  bool pages = false;
   /// The marker that fences the rows ("": the notice alone).
   std::string_view fence;
 };

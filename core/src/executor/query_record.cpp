@@ -185,16 +185,27 @@ void write_aggregate(json_writer& w, const aggregate_spec& spec) {
   write_optional_integer(w, spec.limit);
 }
 
+// db_call's record: the function, its arguments, and the page of the set
+// it returns where the call asked for one.
+void write_function_call(json_writer& w, const ref_registry& registry, const domain* dom, const tool_call& call) {
+  w.key("function");
+  w.string(call.fn ? std::string_view(call.fn->name) : std::string_view());
+  w.key("args");
+  write_args(w, registry, dom, call);
+  if (call.limit) {
+    w.key("limit");
+    w.integer(*call.limit);
+  }
+  if (call.offset) {
+    w.key("offset");
+    w.integer(*call.offset);
+  }
+  w.end_object();
+}
+
 void write_call(json_writer& w, const ref_registry& registry, const domain* dom, const tool_call& call) {
   w.begin_object();
-  if (call.kind == tool_kind::call) {
-    w.key("function");
-    w.string(call.fn ? std::string_view(call.fn->name) : std::string_view());
-    w.key("args");
-    write_args(w, registry, dom, call);
-    w.end_object();
-    return;
-  }
+  if (call.kind == tool_kind::call) return write_function_call(w, registry, dom, call);
   w.key("filters");
   write_filters(w, registry, dom, call, call.filters);
   w.key("or_filters");

@@ -104,6 +104,7 @@ result<request_parts> build_call_parts(const tool_call& call, const request_cont
   }
   // A set's cap and its total (PostgREST takes both on a function as on a table).
   if (call.limit) query.add("limit", std::to_string(*call.limit));
+  if (call.offset) query.add("offset", std::to_string(*call.offset));
   if (!call.count.empty()) req.prefer = "count=" + call.count;
   if (req.url.size() > context.options().max_url_length)
     return error{codes::url_too_long, "args",

@@ -237,12 +237,19 @@ struct shape_part {
 };
 using shape_parts = std::vector<shape_part>;
 
-// "Function: archive_project | Args: project_id = project_2 | Returns: rows of projects".
+// The part `kind` with `shape`'s whole number `key`, when it has one ("Limit: 100").
+void append_number(shape_parts& out, part_kind kind, json_value shape, std::string_view key) {
+  if (auto n = integer_member(shape, key)) out.push_back({kind, std::to_string(*n)});
+}
+
+// "Function: archive_project | Args: project_id = project_2 | Returns: rows of projects | Limit: 5".
 shape_parts call_parts(const query_view& q, json_value shape) {
   shape_parts out{{part_kind::function, std::string(q.function)}};
   const std::string args = args_text(shape);
   out.push_back({part_kind::args, args.empty() ? std::string("none") : args});
   if (!q.table.empty()) out.push_back({part_kind::returns, "rows of " + std::string(q.table)});
+  append_number(out, part_kind::limit, shape, "limit");
+  append_number(out, part_kind::offset, shape, "offset");
   return out;
 }
 
@@ -286,9 +293,9 @@ shape_parts shape_parts_of(const query_view& q, json_value shape) {
       if (auto dir = present_member(shape, "order_dir"); dir && dir->is_string()) text.append(" ").append(dir->str());
       out.push_back({part_kind::order, std::move(text)});
     }
-  if (auto limit = integer_member(shape, "limit")) out.push_back({part_kind::limit, std::to_string(*limit)});
+  append_number(out, part_kind::limit, shape, "limit");
   if (verb == "aggregate") append_aggregate(out, shape);
-  if (auto offset = integer_member(shape, "offset")) out.push_back({part_kind::offset, std::to_string(*offset)});
+  append_number(out, part_kind::offset, shape, "offset");
   return out;
 }
 

@@ -128,6 +128,12 @@ class schema_writer {
     w_.end_array();
   }
 
+  // What a `limit` counts in this tool.
+  std::string_view limited_items() const {
+    if (kind_ == tool_kind::aggregate) return "groups";
+    return kind_ == tool_kind::call ? "rows of a function that returns a set" : "rows";
+  }
+
   void property(const detail::tool_param_row& row) {
     // Strict mode makes every key required, and the optional ones nullable.
     const bool optional = strict_ && row.use_by(kind_) != param_use::required;
@@ -146,8 +152,7 @@ class schema_writer {
         break;
       case tool_param::limit:
         type("integer", optional);
-        text("description", textfmt::format("At most this many {} (1 to {}).",
-                                            kind_ == tool_kind::aggregate ? "groups" : "rows", dom_.max_rows));
+        text("description", textfmt::format("At most this many {} (1 to {}).", limited_items(), dom_.max_rows));
         if (!strict_) bounds(1, dom_.max_rows);
         break;
       case tool_param::offset:

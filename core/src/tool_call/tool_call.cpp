@@ -123,12 +123,30 @@ class call_parser : detail::call_stage {
     return failure;
   }
 
-  // db_call: the function and its arguments (function_reader.cpp).
+  // db_call: the function and its arguments (function_reader.cpp), and a
+  // page of the set it returns.
   result<tool_call> parse_call(const param_members& params) {
     auto ok = detail::function_reader(dom_, registry_, call_, fixed_)
                   .read(params[tool_param::function], params[tool_param::args]);
+    if (ok) ok = parse_paging(params);
     if (!ok) return ok.take_error();
+    const db_function& fn = *call_.fn;
+    if ((call_.limit || call_.offset) && !fn.returns.set)
+      return error{codes::invalid_param, call_.limit ? "limit" : "offset",
+                   textfmt::format("{} returns no set of rows to page through", fn.name),
+                   "leave limit and offset out of this call"};
     return std::move(call_);
+  }
+
+  // limit and offset: a page of a read's rows, or of a function's set.
+  status parse_paging(const param_members& params) {
+    auto limit = parse_count_param(params[tool_param::limit], "limit", 1, dom_.max_rows);
+    if (!limit) return limit.take_error();
+    call_.limit = *limit;
+    auto offset = parse_count_param(params[tool_param::offset], "offset", 0, 100000000);
+    if (!offset) return offset.take_error();
+    call_.offset = *offset;
+    return ok_status();
   }
 
   // The tables the model may name; a domain of functions alone has none.
@@ -199,13 +217,8 @@ class call_parser : detail::call_stage {
                   .read(params[tool_param::or_filters], "or_filters", call_.or_filters);
     if (!ok) return ok;
     ok = detail::select_reader(dom_, registry_, kind_, call_).read(params[tool_param::columns]);
+    if (ok) ok = parse_paging(params);
     if (!ok) return ok;
-    auto limit = parse_count_param(params[tool_param::limit], "limit", 1, dom_.max_rows);
-    if (!limit) return limit.take_error();
-    call_.limit = *limit;
-    auto offset = parse_count_param(params[tool_param::offset], "offset", 0, 100000000);
-    if (!offset) return offset.take_error();
-    call_.offset = *offset;
 
     if (const auto& order_by = params[tool_param::order_by]; order_by && !order_by->is_null()) {
       if (!order_by->is_string()) {

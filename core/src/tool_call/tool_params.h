@@ -29,6 +29,8 @@ namespace alfred::detail {
 /// list them (the order of tool_param_rows()).
 enum class tool_param : std::uint8_t {
   table,
+  function,
+  args,
   filters,
   or_filters,
   columns,
@@ -38,8 +40,6 @@ enum class tool_param : std::uint8_t {
   order_dir,
   count,
   data,
-  function,
-  args,
   group_by,
   metrics,
   having

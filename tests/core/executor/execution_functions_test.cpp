@@ -379,12 +379,38 @@ TEST_CASE("a set a function returns is capped as a read's rows are: the request 
   const json model = json::parse(text.substr(text.find('\n') + 1));
   CHECK(model["count"] == 120);
   CHECK(model["truncated"] == true);
+  // A set the function reads is paged as a read's rows are.
   CHECK(model["hint"] ==
-        "The call returned 120 rows; this result shows 3. Tell the user that more came back than fits here.");
+        "The call returned 120 rows; this result shows 3. Page with limit and offset 3 to see the others.");
+  CHECK(model["query"] == "Query: Function: project_tags | Args: tags = [a] | Limit: 3\nOutcome: 120 rows returned");
   // One value, not a set: nothing to cap.
   call_run one;
   one.start(R"({"function":"count_open_tickets","args":{"project_id":"project_1"}})", settings);
   CHECK(one.only_need().request.url.find("limit=") == std::string::npos);
+}
+
+TEST_CASE(
+    "a page of a set a function returns: limit and offset sent, in the query, and a set a write returns is not paged") {
+  call_run r;
+  execution_options settings;
+  settings.for_model = result_limits{};
+  settings.for_model->rows = 3;
+  r.start(R"({"function":"project_tags","args":{"tags":["a"]},"limit":2,"offset":4})", settings);
+  const http_request& req = r.only_need().request;
+  CHECK(req.url.find("limit=2&offset=4") != std::string::npos);
+  // Under the cap: no total asked for, as a read's own limit.
+  CHECK(headers_text(req).find("Prefer: count=") == std::string::npos);
+  r.answer({200, "4-5/*", "application/json", R"(["e","f"])"});
+  std::string scratch;
+  const std::string& text = api::execution_result(*r.ex, scratch);
+  const json model = json::parse(text.substr(text.find('\n') + 1));
+  CHECK(model["rows"] == json::parse(R"([{"value":"e"},{"value":"f"}])"));
+  CHECK(model["query"] ==
+        "Query: Function: project_tags | Args: tags = [a] | Limit: 2 | Offset: 4\nOutcome: 2 rows returned");
+  // A limit over the cap is the cap, as a read's.
+  call_run over;
+  over.start(R"({"function":"project_tags","limit":40})", settings);
+  CHECK(over.only_need().request.url.find("limit=3") != std::string::npos);
 }
 
 }  // namespace alfred::test

@@ -102,7 +102,17 @@ TEST_CASE("db_call: every mistake is refused before any request, with a path and
     CHECK(parsed.err().message == "'delete_everything' is not a function of the database");
   }
   refused(R"({"function":"get_accounts","table":"projects"})", "unknown_param", "table",
-          "db_call does not take 'table'", "allowed: function, args");
+          "db_call does not take 'table'", "allowed: function, args, limit, offset");
+  // A page is of a set: a function that returns one value has none.
+  refused(R"({"function":"count_open_tickets","args":{"project_id":"project_1"},"offset":5})", "invalid_param",
+          "offset", "count_open_tickets returns no set of rows to page through",
+          "leave limit and offset out of this call");
+  refused(R"({"function":"project_tags","limit":0})", "invalid_param", "limit",
+          "limit must be between 1 and 1000, got 0");
+  auto paged = call(R"({"function":"project_tags","limit":5,"offset":10})");
+  REQUIRE(paged.ok());
+  CHECK(paged->limit == 5);
+  CHECK(paged->offset == 10);
   refused(R"({"function":"archive_project","args":{}})", "missing_argument", "args.project_id",
           "archive_project needs project_id", "archive_project takes archive_project(project_id: ref of projects)");
   refused(R"({"function":"archive_project","args":{"project":"project_1"}})", "unknown_argument", "args.project",
