@@ -47,6 +47,40 @@ std::string failed_code(std::optional<json_value> error) {
   return code && code->is_string() && !code->str().empty() ? std::string(code->str()) : std::string("error");
 }
 
+// What an outcome says about its call (the fields JS holds, or an
+// execution's header): the tool (the fields', else its query record's), the
+// table and function the record names (else the table the fields name), the
+// query rendered, whether a request ran.
+struct outcome_subject {
+  std::string tool;
+  std::string table;
+  std::string function;
+  std::string query_text;
+  std::optional<bool> exact;
+  bool ran = false;
+};
+
+std::string text_in(json_value object, const char* key) {
+  auto value = object.find(key);
+  return value && value->is_string() ? std::string(value->str()) : std::string();
+}
+
+outcome_subject subject_of(json_value fields) {
+  outcome_subject out;
+  out.tool = text_in(fields, "tool");
+  if (auto record = fields.find("query"); record && record->is_object()) {
+    out.query_text = model_query_text(*record, failed_code(fields.find("error")));
+    if (out.tool.empty()) out.tool = text_in(*record, "tool");
+    out.table = text_in(*record, "table");
+    out.function = text_in(*record, "function");
+    if (auto source = record->find("source"); source && source->is_string()) out.ran = source->str() != "none";
+    if (auto flag = record->find("exact"); flag && flag->is_bool()) out.exact = flag->as_bool();
+  }
+  // A call refused before it had a query record still names its table.
+  if (out.table.empty()) out.table = text_in(fields, "table");
+  return out;
+}
+
 }  // namespace
 
 std::string make_request_context(request_context& into, std::string_view options_json) {
@@ -133,39 +167,24 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
   guarded_into(scratch, [&]() {
     // The header is small (no data): read it for the query record.
     auto header = json_document::parse(ex.result_json());
-    std::string query_text;
-    std::string table;
-    std::string function;
-    std::optional<bool> exact;
-    bool ran = false;
-    if (header) {
-      if (auto record = header->root().find("query"); record && record->is_object()) {
-        query_text = model_query_text(*record, parts->err ? parts->err->code.name() : std::string_view());
-        if (auto name = record->find("table"); name && name->is_string()) table = std::string(name->str());
-        if (auto name = record->find("function"); name && name->is_string()) function = std::string(name->str());
-        if (auto source = record->find("source"); source && source->is_string()) ran = source->str() != "none";
-        if (auto flag = record->find("exact"); flag && flag->is_bool()) exact = flag->as_bool();
-      }
-    }
-    std::string tool;
-    if (auto record = header ? header->root().find("query") : std::nullopt; record && record->is_object())
-      if (auto name = record->find("tool"); name && name->is_string()) tool = std::string(name->str());
+    const outcome_subject call = header ? subject_of(header->root()) : outcome_subject{};
     // The result's fields, a newline, the text for the model: written in place.
     scratch.clear();
-    scratch.reserve(ex.result_json().size() + 1 + parts->rows.size() + query_text.size() + 512);
+    scratch.reserve(ex.result_json().size() + 1 + parts->rows.size() + call.query_text.size() + 512);
     scratch += ex.result_json();
     scratch += '\n';
     if (parts->err) {
-      scratch += detail::model_error_text(
-          tool, table, *parts->err, ran ? std::string_view(query_text) : std::string_view(), function, parts->fence);
+      scratch += detail::model_error_text(call.tool, call.table, *parts->err,
+                                          call.ran ? std::string_view(call.query_text) : std::string_view(),
+                                          call.function, parts->fence);
     } else {
       detail::model_envelope head;
-      head.tool = tool;
-      head.table = table;
-      head.function = function;
-      head.exact = exact;
+      head.tool = call.tool;
+      head.table = call.table;
+      head.function = call.function;
+      head.exact = call.exact;
       head.count = parts->count;
-      head.query = query_text;
+      head.query = call.query_text;
       head.offset = parts->offset;
       head.limited = parts->limited;
       head.pages = parts->pages;
@@ -186,37 +205,6 @@ const std::string& execution_result(const execution& ex, std::string& scratch, b
 }
 
 namespace {
-
-// What an outcome JS holds says about its call: the tool, the table and
-// function its query record names (else the table the call named), the
-// query rendered, whether a request ran.
-struct outcome_subject {
-  std::string tool;
-  std::string table;
-  std::string function;
-  std::string query_text;
-  std::optional<bool> exact;
-  bool ran = false;
-};
-
-outcome_subject subject_of(json_value fields) {
-  auto text_of = [&](const char* key) -> std::string {
-    auto value = fields.find(key);
-    return value && value->is_string() ? std::string(value->str()) : std::string();
-  };
-  outcome_subject out;
-  if (auto record = fields.find("query"); record && record->is_object()) {
-    out.query_text = model_query_text(*record, failed_code(fields.find("error")));
-    if (auto name = record->find("table"); name && name->is_string()) out.table = std::string(name->str());
-    if (auto name = record->find("function"); name && name->is_string()) out.function = std::string(name->str());
-    if (auto source = record->find("source"); source && source->is_string()) out.ran = source->str() != "none";
-    if (auto flag = record->find("exact"); flag && flag->is_bool()) out.exact = flag->as_bool();
-  }
-  out.tool = text_of("tool");
-  // A call refused before it had a query record still names its table.
-  if (out.table.empty()) out.table = text_of("table");
-  return out;
-}
 
 // The error of an outcome JS made (a policy's, a held write's with its preview).
 std::string given_error_text(const outcome_subject& call, json_value given, std::string_view fence) {
