@@ -7,7 +7,7 @@ import { TOOLS } from '../cli/tool-call.mjs';
 const COMMANDS = {
   call: {
     usage: "<db_read|db_create|db_update|db_delete|db_aggregate|db_call> '<params JSON>' [--json] [--state FILE] [--data-dir DIR] [--user N] [--domain FILE] [--schema PACK]",
-    summary: 'run one tool call and show the requests, the rows as the model sees them and the query',
+    summary: 'run one tool call and show the requests and the tool result the model would read',
     run: async (argv) => (await import('../cli/tool-call.mjs')).runToolCall(argv),
   },
   domain: {

@@ -11,6 +11,7 @@ import { openBackend } from './backend.mjs';
 import { isDemoStack } from '../web/src/mcp/domain.js';
 import { domainName } from '../web/src/mcp/tools.js';
 import { codes } from '../web/dist/error-codes.mjs';
+import { toolResultText } from '../web/src/tools.js';
 
 export { TOOL_NAMES as TOOLS } from '../web/src/tools.js';
 
@@ -176,7 +177,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     const { act, result, failure } = await runCall(createAct, call, { env, backend, trace });
     if (failure) return fail(1, failure);
     if (json) out(JSON.stringify(result, null, 2));
-    else printResult(tool, result, { out, core, act, answeredLocally: !env.SUPABASE_URL && !backend.local });
+    else printResult(call, result, { out, core, act, answeredLocally: !env.SUPABASE_URL && !backend.local });
     if (embedder.used && described) trace(`(the search text was embedded by ${described})`);
     if (flags.state) await writeFile(flags.state, JSON.stringify(act.registry.toJSON()));
     return result.error ? 1 : 0;
@@ -324,8 +325,8 @@ function tracingFetch(trace) {
 // model for this outcome (rows with refs, UUIDs in text scrubbed, the
 // query rendered, the notice, an error without its HTTP status or the
 // database's own words, a held write's preview).
-function printResult(tool, result, { out, core, act, answeredLocally }) {
-  const shown = core.toolResult(tool, result, { registry: act.registry, resultLimits: act.resultLimits });
+function printResult({ tool, params }, result, { out, core, act, answeredLocally }) {
+  const shown = JSON.parse(toolResultText(core, tool, result, { registry: act.registry, resultLimits: act.resultLimits, table: params?.table }));
   out(`\nResult as the model sees it:\n${JSON.stringify(shown, null, 2)}`);
   if (result.error?.code === codes.approval_required) out('\n(held for approval: run the same command with --approved to make the change)');
   if (answeredLocally) out('(answered without starting the database)');

@@ -137,6 +137,15 @@ create table public.notes (
   user_id uuid not null default auth.uid() references auth.users);
 alter table public.notes enable row level security;
 create policy "own notes" on public.notes for all to authenticated using (user_id = auth.uid()) with check (user_id = auth.uid());
+-- A link table: a note's files, each an uploaded file linked again, not made.
+create table public.note_files (
+  note_id bigint not null references public.notes on delete cascade,
+  file_id uuid not null references storage.objects (id),
+  primary key (note_id, file_id));
+alter table public.note_files enable row level security;
+create policy "own note files" on public.note_files for all to authenticated
+  using ((select user_id from public.notes where id = note_id) = auth.uid())
+  with check ((select user_id from public.notes where id = note_id) = auth.uid());
 
 -- No primary key, a unique seat number the app gives.
 create table public.seats (seat_no integer not null unique, holder text);
@@ -179,10 +188,14 @@ test('the pull: a unique pair is the key, a user shared with is no owner, a crea
   assert.deepEqual([domain.tables.attachments.writable, domain.tables.attachments.columns.file_id], [['update', 'delete'], { type: 'uuid', required: true, references: 'objects' }]);
   assert.match(noteOf(notes, 'tables.attachments.writable'), /^no creates: every create needs file_id \(NOT NULL without a default\), a file of storage\.objects, which an upload to Supabase Storage makes, not the model/);
   assert.deepEqual([domain.tables.albums.writable, domain.tables.albums.columns.cover_id], [undefined, { type: 'uuid', references: 'objects' }]);
+  // A file that is part of a link table's key is linked again: creates kept.
+  assert.deepEqual([domain.tables.note_files.key, domain.tables.note_files.columns.file_id.references], [['note_id', 'file_id'], 'objects']);
+  assert.ok(!Array.isArray(domain.tables.note_files.writable) || domain.tables.note_files.writable.includes('create'), JSON.stringify(domain.tables.note_files));
+  assert.equal(noteOf(notes, 'tables.note_files.writable'), undefined);
   // The core points the model at the rows that show a file's refs.
   const refused = await call(actOf(domain, ADA), 'db_read', { table: 'objects' });
   assert.equal(refused.error.code, 'unknown_table');
-  assert.equal(refused.error.hint, 'read albums, attachments (their rows show object refs)');
+  assert.equal(refused.error.hint, 'read albums, attachments, note_files (their rows show object refs)');
   // The catalog says which NOT NULL array has no default: that one is required; '{}' defaults are not.
   const columns = domain.tables.notes.columns;
   assert.deepEqual([columns.image_paths.required, columns.tags.required, columns.extra.required], [true, undefined, undefined]);

@@ -58,6 +58,8 @@ struct outcome_subject {
   std::string query_text;
   std::optional<bool> exact;
   bool ran = false;
+  /// db_call of a function that reads a set: the model pages it.
+  bool pages = false;
 };
 
 std::string text_in(json_value object, const char* key) {
@@ -75,6 +77,7 @@ outcome_subject subject_of(json_value fields) {
     out.function = text_in(*record, "function");
     if (auto source = record->find("source"); source && source->is_string()) out.ran = source->str() != "none";
     if (auto flag = record->find("exact"); flag && flag->is_bool()) out.exact = flag->as_bool();
+    if (auto flag = record->find("pages"); flag && flag->is_bool()) out.pages = flag->as_bool();
   }
   // A call refused before it had a query record still names its table.
   if (out.table.empty()) out.table = text_in(fields, "table");
@@ -187,7 +190,7 @@ const std::string& execution_result(const execution& ex, std::string& scratch) {
       head.query = call.query_text;
       head.offset = parts->offset;
       head.limited = parts->limited;
-      head.pages = parts->pages;
+      head.pages = call.pages;
       head.fence = parts->fence;
       detail::write_model_success(scratch, head, parts->rows, parts->row_count, true, *parts->registry, parts->limits);
     }
@@ -257,6 +260,7 @@ void model_tool_result(std::string& out, const ref_registry& reg, std::string_vi
     envelope.table = call.table;
     envelope.function = call.function;
     envelope.exact = call.exact;
+    envelope.pages = call.pages;
     envelope.count = number_of(fields, "count");
     envelope.query = call.query_text;
     envelope.offset = number_of(fields, "offset").value_or(0);

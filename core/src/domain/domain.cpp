@@ -139,6 +139,10 @@ bool table::keyed_by_user() const {
   return key && key->type == column_type::uuid && (key->user_id || owner == key->name);
 }
 
+bool table::shows_column(std::string_view name) const {
+  return !hides_owner(name) && std::find(hidden_columns.begin(), hidden_columns.end(), name) == hidden_columns.end();
+}
+
 std::string domain::function_list() const {
   std::string out;
   for (const auto& fn : functions) {
@@ -150,13 +154,11 @@ std::string domain::function_list() const {
 
 namespace {
 
-// Whether rows of `source` show refs of `target`: a visible column of it
+// Whether rows of `source` show refs of `target`: a column the model sees
 // references `target`.
 bool carries_refs_of(const table& source, std::string_view target) {
-  return std::any_of(source.columns.begin(), source.columns.end(), [&](const column& col) {
-    return col.references == target && std::find(source.hidden_columns.begin(), source.hidden_columns.end(),
-                                                 col.name) == source.hidden_columns.end();
-  });
+  return std::any_of(source.columns.begin(), source.columns.end(),
+                     [&](const column& col) { return col.references == target && source.shows_column(col.name); });
 }
 
 void append_name(std::string& out, std::string_view name, std::string_view suffix = {}) {
@@ -182,9 +184,11 @@ std::string domain::ref_sources(const table& tbl) const {
     }
     if (!out.empty()) return out;
   }
-  // Else those whose results show its refs: its rows, rows that reference
-  // it, or its keys.
+  // Else the functions that read and whose results show its refs: its rows,
+  // rows that reference it, or its keys (a hint never sends the model to a
+  // function that changes data for refs).
   for (const auto& fn : functions) {
+    if (!fn.read) continue;
     const function_returns& r = fn.returns;
     const table* rows = r.type == function_returns::kind::rows ? find_table(r.table) : nullptr;
     const bool gives = (rows && (rows == &tbl || carries_refs_of(*rows, tbl.name))) ||

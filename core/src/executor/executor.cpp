@@ -238,8 +238,6 @@ std::optional<execution::model_parts> execution::model() const {
   parts.count = s.record.count;
   parts.offset = s.requested && s.requested->offset ? *s.requested->offset : 0;
   parts.limited = s.model_limited;
-  const db_function* fn = s.effective ? s.effective->fn : nullptr;
-  parts.pages = fn && fn->read && fn->returns.set;
   parts.limits = *s.settings.for_model;
   parts.registry = &s.registry;
   parts.fence = s.settings.model_fence;

@@ -349,6 +349,11 @@ void write_query_record(json_writer& w, const ref_registry& registry, const quer
   if (!record.function.empty()) {
     w.key("function");
     w.string(record.function);
+    // A function that reads and returns a set: limit and offset page it.
+    if (const db_function* fn = record.requested ? record.requested->fn : nullptr; fn && fn->read && fn->returns.set) {
+      w.key("pages");
+      w.boolean(true);
+    }
   }
   w.key("requested");
   const std::size_t requested_at = w.text().size();

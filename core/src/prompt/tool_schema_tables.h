@@ -26,9 +26,7 @@ inline bool is_hidden(const table& tbl, std::string_view name) {
 }
 
 /// A column the model may filter, select or order by.
-inline bool is_visible(const domain&, const table& tbl, const column& col) {
-  return !is_hidden(tbl, col.name) && !tbl.hides_owner(col.name);
-}
+inline bool is_visible(const domain&, const table& tbl, const column& col) { return tbl.shows_column(col.name); }
 
 /// The tables `kind` acts on: every table the API serves for db_read and
 /// db_aggregate, those that take the write for a write, none for db_call.

@@ -130,10 +130,14 @@ class call_parser : detail::call_stage {
                   .read(params[tool_param::function], params[tool_param::args]);
     if (ok) ok = parse_paging(params);
     if (!ok) return ok.take_error();
+    // A page is of a set a function reads: another page of a function that
+    // changes data would call it, and change data, again.
     const db_function& fn = *call_.fn;
-    if ((call_.limit || call_.offset) && !fn.returns.set)
+    if (call_.offset == 0) call_.offset.reset();
+    if ((call_.limit || call_.offset) && !(fn.read && fn.returns.set))
       return error{codes::invalid_param, call_.limit ? "limit" : "offset",
-                   textfmt::format("{} returns no set of rows to page through", fn.name),
+                   fn.read ? textfmt::format("{} returns no set of rows to page through", fn.name)
+                           : textfmt::format("{} changes data: a page of its rows would call it again", fn.name),
                    "leave limit and offset out of this call"};
     return std::move(call_);
   }

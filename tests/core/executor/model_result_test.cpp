@@ -170,7 +170,7 @@ TEST_CASE("model_tool_result: an outcome JS holds, only its first rows given, wi
   CHECK(r["shown"] == 2);
   CHECK(r["hint"] ==
         "Showing 2 of 7 rows: narrow the read (filters, only the columns you need) or page with limit and offset 2.");
-  // A function has no filters: the rows left out are the user's to ask for.
+  // A function has no filters: the rows left out of a function that changes data are the user's to ask for.
   std::string call_out;
   api::model_tool_result(
       call_out, reg,
@@ -179,6 +179,17 @@ TEST_CASE("model_tool_result: an outcome JS holds, only its first rows given, wi
       R"([{"a":1},{"a":2}])");
   CHECK(json::parse(call_out)["hint"] ==
         "The call returned 7 rows; this result shows 2. Tell the user that more came back than fits here.");
+  // A set a function reads (its query record says it pages) is paged with limit and offset.
+  std::string paged_out;
+  api::model_tool_result(
+      paged_out, reg,
+      R"({"tool":"db_call","limits":{"rows":2,"chars":16000},"returned":7,"count":null,"error":null,)"
+      R"("query":{"tool":"db_call","table":"","function":"project_tags","pages":true,)"
+      R"("requested":{"function":"project_tags","args":{}},"source":"database"}})"
+      "\n"
+      R"([{"value":"a"},{"value":"b"}])");
+  CHECK(json::parse(paged_out)["hint"] ==
+        "The call returned 7 rows; this result shows 2. Page with limit and offset 2 to see the others.");
   api::model_tool_result(out, reg, "not json");
   CHECK(json::parse(out)["error"]["code"] == "invalid_params");
   // An outcome that failed after the request was sent: the query says so.

@@ -109,6 +109,14 @@ TEST_CASE("db_call: every mistake is refused before any request, with a path and
           "leave limit and offset out of this call");
   refused(R"({"function":"project_tags","limit":0})", "invalid_param", "limit",
           "limit must be between 1 and 1000, got 0");
+  // A page of a function that changes data would call it again: refused, whatever it returns.
+  refused(R"({"function":"archive_project","args":{"project_id":"project_1"},"limit":5})", "invalid_param", "limit",
+          "archive_project changes data: a page of its rows would call it again",
+          "leave limit and offset out of this call");
+  // Strict mode's offset 0 is no offset.
+  auto first_page = call(R"({"function":"count_open_tickets","args":{"project_id":"project_1"},"offset":0})");
+  REQUIRE(first_page.ok());
+  CHECK_FALSE(first_page->offset);
   auto paged = call(R"({"function":"project_tags","limit":5,"offset":10})");
   REQUIRE(paged.ok());
   CHECK(paged->limit == 5);
@@ -215,6 +223,7 @@ TEST_CASE(
                  "content": {"type": "text"}}}},
     "functions": {"match_sections": {"read": true, "returns": {"table": "sections", "set": true}},
                   "find_documents": {"read": true, "returns": {"table": "documents", "set": true}},
+                  "import_documents": {"returns": {"table": "documents", "set": true}},
                   "latest_file": {"read": true, "returns": {"type": "uuid", "references": "objects"}}}})json");
   REQUIRE(parsed.ok());
   const table& objects = *parsed->find_table("objects");

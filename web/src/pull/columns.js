@@ -266,7 +266,8 @@ export function finalizeColumns(domain, described, notes, { hasCatalog, hiddenGi
         columns[column] = config;
         if (config.required === true && takesCreates(spec)) {
           if (!takesCreates(config)) blockers.push(column);
-          else if (isStorageFile(fact)) files.push(column);
+          // A link table's file (part of its key) is linked, not made: creates kept.
+          else if (isStorageFile(fact) && !keyColumns.includes(column)) files.push(column);
         }
         continue;
       }

@@ -213,9 +213,6 @@ class execution {
     long long offset = 0;
     /// The read was sent with the cap as its limit.
     bool limited = false;
-    /// A db_call of a function that reads and returns a set: the model may
-    /// page through it with limit and offset.
-    bool pages = false;
     result_limits limits;
     /// The registry the execution used (refs for UUIDs the rows quote).
     const ref_registry* registry = nullptr;
