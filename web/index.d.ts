@@ -982,6 +982,10 @@ export interface QueryShape {
 export interface QueryRecord {
   tool: ToolName;
   table: string;
+  /** `db_call`: the function called. */
+  function?: string;
+  /** `db_call` of a function that reads and returns a set: `limit` and `offset` page it. */
+  pages?: boolean;
   requested: QueryShape;
   /** What the database was asked after middleware; `null` when nothing changed. */
   effective?: QueryShape | null;
