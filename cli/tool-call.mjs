@@ -11,7 +11,6 @@ import { openBackend } from './backend.mjs';
 import { isDemoStack } from '../web/src/mcp/domain.js';
 import { domainName } from '../web/src/mcp/tools.js';
 import { codes } from '../web/dist/error-codes.mjs';
-import { toolResultText } from '../web/src/tools.js';
 
 export { TOOL_NAMES as TOOLS } from '../web/src/tools.js';
 
@@ -174,10 +173,10 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
     const refused = await setupRefusal(createAct, { core, domain, backend, flags, trace });
     if (refused) return fail(refused.code === codes.backend_unavailable ? 1 : 2, refused);
     const call = { tool, params, executeOptions: flags.approved ? { approved: true } : undefined };
-    const { act, result, failure } = await runCall(createAct, call, { env, backend, trace });
+    const { act, result, failure } = await runCall(createAct, call, { env, backend, trace, forModel: !json });
     if (failure) return fail(1, failure);
     if (json) out(JSON.stringify(result, null, 2));
-    else printResult(call, result, { out, core, act, answeredLocally: !env.SUPABASE_URL && !backend.local });
+    else printResult(result, { out, answeredLocally: !env.SUPABASE_URL && !backend.local });
     if (embedder.used && described) trace(`(the search text was embedded by ${described})`);
     if (flags.state) await writeFile(flags.state, JSON.stringify(act.registry.toJSON()));
     return result.error ? 1 : 0;
@@ -261,11 +260,15 @@ async function notTheDemo(core, { url, apiKey }, trace) {
 }
 
 // Runs the call: `{ act, result }`, or `{ failure }` when the local stack
-// does not start. A local stack starts only when the call gets as far as a
-// request: a first pass whose fetch sends nothing finds out (a refused call
-// or a read of generated refs ends there), then the call runs again from the
-// same state once the stack is up. No request was sent in the first pass.
-async function runCall(createAct, { tool, params, executeOptions }, { env, backend, trace }) {
+// does not start. `forModel`: the call the model makes (`act.callTool`: a
+// read capped by the result limits, its result as the model reads it),
+// else `act.execute`'s `{ data, error, query, count }`. A local stack starts
+// only when the call gets as far as a request: a first pass whose fetch
+// sends nothing finds out (a refused call or a read of generated refs ends
+// there), then the call runs again from the same state once the stack is
+// up. No request was sent in the first pass.
+async function runCall(createAct, { tool, params, executeOptions }, { env, backend, trace, forModel }) {
+  const run = (act) => (forModel ? act.callTool(tool, params, executeOptions) : act.execute(tool, params, executeOptions));
   if (!env.SUPABASE_URL) {
     let needsDatabase = false;
     const notStarted = () => {
@@ -275,7 +278,7 @@ async function runCall(createAct, { tool, params, executeOptions }, { env, backe
     // An embedding is asked for only on the way to a request: the probe
     // stops there, so the embedder is called once, in the real pass.
     const probe = createAct(async () => notStarted(), { name: 'probe', dimensions: null, embed: async () => notStarted() });
-    const result = await probe.execute(tool, params, executeOptions);
+    const result = await run(probe);
     if (!needsDatabase) return { act: probe, result };
     try {
       await backend.start();
@@ -284,7 +287,7 @@ async function runCall(createAct, { tool, params, executeOptions }, { env, backe
     }
   }
   const act = createAct(tracingFetch(trace));
-  return { act, result: await act.execute(tool, params, executeOptions) };
+  return { act, result: await run(act) };
 }
 
 // The call's embedder (embedder-settings.js): the configured one, else for
@@ -322,12 +325,11 @@ function tracingFetch(trace) {
 }
 
 // The result as the model sees it: the tool result an adapter gives the
-// model for this outcome (rows with refs, UUIDs in text scrubbed, the
-// query rendered, the notice, an error without its HTTP status or the
-// database's own words, a held write's preview).
-function printResult({ tool, params }, result, { out, core, act, answeredLocally }) {
-  const shown = JSON.parse(toolResultText(core, tool, result, { registry: act.registry, resultLimits: act.resultLimits, table: params?.table }));
-  out(`\nResult as the model sees it:\n${JSON.stringify(shown, null, 2)}`);
+// model (rows with refs, UUIDs in text scrubbed, the query rendered, the
+// notice, an error without its HTTP status or the database's own words, a
+// held write's preview).
+function printResult(result, { out, answeredLocally }) {
+  out(`\nResult as the model sees it:\n${JSON.stringify(result, null, 2)}`);
   if (result.error?.code === codes.approval_required) out('\n(held for approval: run the same command with --approved to make the change)');
   if (answeredLocally) out('(answered without starting the database)');
 }

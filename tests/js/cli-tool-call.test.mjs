@@ -206,7 +206,7 @@ test('without --domain against a database that is not the local demo stack: exit
   }
 });
 
-test('the plain output shows the tool result the model reads: a UUID inside a text value is scrubbed there, as callToolText scrubs it', async () => {
+test('the plain output is the call the model makes: its capped request, and the tool result it reads (a UUID inside a text value scrubbed)', async () => {
   // A file path that starts with the user's id, as Supabase Storage paths do, written past the CLI.
   const name = `${ada().id}/cli-path-${process.pid}.md`;
   const made = await rest(stack(), ada().token, 'POST', '/shopping_list', { body: { name, user_id: ada().id } });
@@ -218,9 +218,14 @@ test('the plain output shows the tool result the model reads: a UUID inside a te
   assert.match(shown.rows[0].name, new RegExp(`^<id>/cli-path-${process.pid}\\.md$`));
   assert.match(shown.notice, /never instructions/);
   assert.ok(!read.lines.split('Result as the model sees it:')[1].includes(ada().id), 'no UUID in the shown result');
-  // --json stays the developer's { data, error, query, count }, with the text as stored.
+  // The request is the model's own: a read without a limit is sent capped, with an exact count.
+  const get = read.lines.split('\n').find((line) => line.startsWith('→ GET') && line.includes('/shopping_list?'));
+  assert.match(get, /[?&]limit=50(&|$)/);
+  assert.match(shown.query, /Limit: 50/);
+  // --json stays the developer's { data, error, query, count }, uncapped, with the text as stored.
   const json = await cli(['db_read', JSON.stringify({ table: 'shopping_list', filters: [{ field: 'name', op: 'ilike', value: `%cli-path-${process.pid}%` }] })]);
   assert.equal(json.result.data[0].name, name);
+  assert.doesNotMatch(json.trace.split('\n').find((line) => line.includes('/shopping_list?')), /[?&]limit=/);
 });
 
 test('flags before the tool (`alfred-act --domain domain.json db_create …`) are read as after it; an error is shown as the model reads it, without the HTTP status or the database\'s own words', async () => {

@@ -139,8 +139,8 @@ bool table::keyed_by_user() const {
   return key && key->type == column_type::uuid && (key->user_id || owner == key->name);
 }
 
-bool table::shows_column(std::string_view name) const {
-  return !hides_owner(name) && std::find(hidden_columns.begin(), hidden_columns.end(), name) == hidden_columns.end();
+bool table::hides_column(std::string_view name) const {
+  return std::find(hidden_columns.begin(), hidden_columns.end(), name) != hidden_columns.end();
 }
 
 std::string domain::function_list() const {
@@ -169,13 +169,15 @@ void append_name(std::string& out, std::string_view name, std::string_view suffi
 }  // namespace
 
 std::string domain::ref_sources(const table& tbl) const {
-  // First the functions a word of whose name is the table's (get_accounts),
-  // else its row's (get_account).
+  // A hint never sends the model to a function that changes data for refs
+  // (create_project would make one). First the functions that read a word of
+  // whose name is the table's (get_accounts), else its row's (get_account).
   const std::string_view plural = tbl.name;
   const std::string_view words[] = {plural, plural.substr(0, plural.size() - (plural.ends_with('s') ? 1 : 0))};
   std::string out;
   for (std::string_view word : words) {
     for (const auto& fn : functions) {
+      if (!fn.read) continue;
       const std::string_view name = fn.name;
       bool named = false;
       for (std::size_t at = name.find(word); !named && at != std::string_view::npos; at = name.find(word, at + 1))
@@ -185,8 +187,7 @@ std::string domain::ref_sources(const table& tbl) const {
     if (!out.empty()) return out;
   }
   // Else the functions that read and whose results show its refs: its rows,
-  // rows that reference it, or its keys (a hint never sends the model to a
-  // function that changes data for refs).
+  // rows that reference it, or its keys.
   for (const auto& fn : functions) {
     if (!fn.read) continue;
     const function_returns& r = fn.returns;

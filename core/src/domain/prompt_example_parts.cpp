@@ -12,10 +12,6 @@
 namespace alfred::detail {
 namespace {
 
-bool is_hidden(const table& tbl, const column& col) {
-  return std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), col.name) != tbl.hidden_columns.end();
-}
-
 // The first column of `dom` (main's first) that `match` accepts.
 template <class Match>
 std::pair<const table*, const column*> first_column(const domain& dom, const table* prefer, Match match) {
@@ -34,7 +30,7 @@ std::pair<const table*, const column*> first_column(const domain& dom, const tab
 // write-only table, which is never filtered).
 bool usable(const domain& dom, const table& tbl, const column& col) {
   (void)dom;
-  return tbl.readable && !is_hidden(tbl, col) && !tbl.is_key(col.name) && col.name != tbl.owner && !col.user_id;
+  return tbl.readable && !tbl.hides_column(col.name) && !tbl.is_key(col.name) && col.name != tbl.owner && !col.user_id;
 }
 
 // The column a table's refs are written in ("id" for most tables).
@@ -193,7 +189,7 @@ std::string example_row(const table& tbl, std::string_view which, std::string_vi
   const column* label = text_label(tbl);
   if (label) add(label->name, json_quote(new_value(tbl, which)));
   for (const auto& col : tbl.columns) {
-    if (dom && !is_hidden(tbl, col) && &col != label && col.required && col.settable(write_create) &&
+    if (dom && !tbl.hides_column(col.name) && &col != label && col.required && col.settable(write_create) &&
         (is_reference(col) || col.user_id) && extra.find(json_quote(col.name)) == extra.npos) {
       const table* target = col.user_id ? nullptr : dom->find_table(col.references);
       if (col.user_id) add(col.name, json_quote(kCurrentUserRef));

@@ -21,10 +21,6 @@ inline const table* ref_table(const domain& dom, unsigned char writes) {
   return nullptr;
 }
 
-inline bool is_hidden(const table& tbl, std::string_view name) {
-  return std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), name) != tbl.hidden_columns.end();
-}
-
 /// A column the model may filter, select or order by.
 inline bool is_visible(const domain&, const table& tbl, const column& col) { return tbl.shows_column(col.name); }
 

@@ -78,15 +78,11 @@ result<const column*> call_stage::visible_column(std::string_view name, const pa
         codes::unknown_column, path.str(),
         textfmt::format("{} is a text search column: it is searched, never read, written or compared", col->name),
         textfmt::format("{{\"field\": \"{}\", \"op\": \"search\", \"value\": \"words to find\"}}", col->name)};
-  if (!col || is_hidden(tbl, name))
+  if (!col || tbl.hides_column(name))
     return error{codes::unknown_column, path.str(),
                  textfmt::format("{} has no column '{}'", tbl.name, detail::echoed(name)),
                  textfmt::format("columns of {}: {}", tbl.name, visible_columns(dom_, tbl))};
   return col;
-}
-
-bool call_stage::is_hidden(const table& tbl, std::string_view name) {
-  return std::find(tbl.hidden_columns.begin(), tbl.hidden_columns.end(), name) != tbl.hidden_columns.end();
 }
 
 }  // namespace alfred::detail

@@ -46,7 +46,6 @@ class call_stage {
   value_scope scope() const { return {dom_, registry_, *call_.tbl, call_.current_user}; }
   /// A column the model may filter, select or order by.
   result<const column*> visible_column(std::string_view name, const param_path& path, const table& tbl) const;
-  static bool is_hidden(const table& tbl, std::string_view name);
 
   const domain& dom_;
   const ref_registry& registry_;

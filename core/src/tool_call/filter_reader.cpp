@@ -151,7 +151,7 @@ status filter_reader::parse_semantic(filter& f, std::optional<json_value> value,
 status filter_reader::parse_search(filter& f, const detail::object_fields& members, const param_path& path) {
   const table& tbl = *call_.tbl;
   const column* col = tbl.find_column(f.field);
-  if (!col || tbl.hides_owner(f.field) || (is_hidden(tbl, f.field) && col->type != column_type::tsvector)) {
+  if (!col || tbl.hides_owner(f.field) || (tbl.hides_column(f.field) && col->type != column_type::tsvector)) {
     auto visible = visible_column(f.field, path.member("field"), tbl);
     if (!visible) return visible.take_error();
     col = *visible;
@@ -301,7 +301,8 @@ status filter_reader::check_containment(filter& f, std::optional<json_value> val
       return invalid_value(path.str(), textfmt::format("{} on {} needs a JSON object", filter_op_name(f.op), col.name),
                            "{\"field\": \"" + col.name + "\", \"op\": \"contains\", \"value\": {\"key\": \"value\"}}");
     json_writer w(f.json_operand);
-    w.value(*value);
+    status written = write_json_with_keys(w, scope(), *value, path, false);
+    if (!written) return written;
     if (detail::contains_nul(f.json_operand) || f.json_operand.find("\\u0000") != std::string::npos)
       return detail::nul_error(path.str());
     return ok_status();

@@ -106,7 +106,7 @@ std::string row_reader::settable_hint() const {
   const write_op op = kind_ == tool_kind::create ? write_create : write_update;
   std::vector<std::string_view> names;
   for (const auto& col : tbl.columns)
-    if (col.writable && col.settable(op) && !is_hidden(tbl, col.name) && col.name != tbl.owner &&
+    if (col.writable && col.settable(op) && !tbl.hides_column(col.name) && col.name != tbl.owner &&
         !(tbl.is_key(col.name) && op == write_update) && !fixed_for(col.name))
       names.push_back(col.name);
   const std::string_view tool = op == write_create ? "db_create" : "db_update";
@@ -132,7 +132,7 @@ result<const column*> row_reader::writable_column(std::string_view key, const pa
             : textfmt::format("{} is assigned by the database; leave it out", key),
         settable_hint()};
   if (col && col->type == column_type::tsvector) return visible_column(key, key_path, tbl).take_error();
-  if (!col || is_hidden(tbl, key)) {
+  if (!col || tbl.hides_column(key)) {
     if (is_postgrest_reserved(key))
       return error{codes::reserved_column, key_path.str(),
                    textfmt::format("'{}' is a PostgREST keyword, not a column", detail::echoed(key)),

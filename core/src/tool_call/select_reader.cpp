@@ -54,7 +54,7 @@ std::string select_reader::columns_example() const {
   auto first_visible = [&](const table& of) -> std::string {
     if (!of.label_columns.empty()) return of.label_columns.front();
     for (const auto& col : of.columns)
-      if (!of.is_key(col.name) && !of.hides_owner(col.name) && !is_hidden(of, col.name)) return col.name;
+      if (!of.is_key(col.name) && of.shows_column(col.name)) return col.name;
     return of.columns.front().name;
   };
   if (tbl.relations.empty()) return textfmt::format("[\"{}\"]", first_visible(tbl));

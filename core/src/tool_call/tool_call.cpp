@@ -8,6 +8,7 @@
 
 #include "../json/echo.h"
 #include "../json/format.h"
+#include "alfred/uuid/uuid.h"
 #include "call_stage.h"
 #include "function_reader.h"
 #include "param_path.h"
@@ -229,7 +230,7 @@ class call_parser : detail::call_stage {
         const table& tbl = *call_.tbl;
         std::string_view example = "<column>";
         for (const auto& col : tbl.columns)
-          if (!tbl.hides_owner(col.name) && !is_hidden(tbl, col.name)) {
+          if (tbl.shows_column(col.name)) {
             example = col.name;
             break;
           }
@@ -302,11 +303,30 @@ class call_parser : detail::call_stage {
       }
       return true;
     };
-    if (std::any_of(call_.filters.begin(), call_.filters.end(), narrows)) return ok_status();
+    // The owner column naming only the signed-in user (`user_id = me`) is
+    // the user scope itself: every row of theirs. Not so where the owner is
+    // the key (`profiles.id = me` is the user's one row).
+    const table& tbl = *call_.tbl;
+    const std::string me = tbl.owner.empty() || tbl.is_key(tbl.owner) || !is_uuid_syntax(call_.current_user)
+                               ? std::string()
+                               : canonical_uuid(call_.current_user);
+    auto only_me = [&](const filter& f) {
+      return !me.empty() && f.col && f.col->name == tbl.owner && (f.op == filter_op::eq || f.op == filter_op::in) &&
+             !f.values.empty() && std::all_of(f.values.begin(), f.values.end(), [&](const scalar& v) {
+               return v.type == scalar::kind::text && v.text == me;
+             });
+    };
+    if (std::any_of(call_.filters.begin(), call_.filters.end(),
+                    [&](const filter& f) { return narrows(f) && !only_me(f); }))
+      return ok_status();
+    const bool scoped = std::any_of(call_.filters.begin(), call_.filters.end(), only_me);
     return error{codes::missing_filter, "filters",
-                 textfmt::format("{} needs a filter that selects rows; changing every row of {} is refused",
-                                 tool_name(kind_), call_.tbl->name),
-                 detail::narrowing_example(*call_.tbl)};
+                 scoped ? textfmt::format("{} needs a filter that selects rows; {} = me is every row of the user's, "
+                                          "and changing every row of {} is refused",
+                                          tool_name(kind_), tbl.owner, tbl.name)
+                        : textfmt::format("{} needs a filter that selects rows; changing every row of {} is refused",
+                                          tool_name(kind_), tbl.name),
+                 detail::narrowing_example(tbl)};
   }
 
   tool_call call_;

@@ -252,6 +252,34 @@ TEST_CASE("read: contains on jsonb sends JSON and on uuid[] sends translated ref
                     "assumed_staples") == std::string("ov.{") + kSalt + "," + kPepper + "}");
 }
 
+TEST_CASE("jsonb: a string that is exactly a ref is its UUID again, in a containment filter and in a payload") {
+  // Rows show a UUID inside JSON as its ref ({"recipe": "recipe_1"}); the
+  // model gives that value back as it read it.
+  const http_request read = request_for("db_read", R"j({"table": "preferences", "filters": [{"field":
+      "subdomain_guidance", "op": "contains", "value": {"recipe": "recipe_1", "ids": ["recipe_2", "recipe_9"],
+      "note": "recipe_1 or so"}}]})j");
+  CHECK(query_value(read, "subdomain_guidance") == std::string(R"j(cs.{"recipe":")j") + kRecipe1 + R"j(","ids":[")j" +
+                                                       kRecipe2 + R"j(","recipe_9"],"note":"recipe_1 or so"})j");
+  const http_request prefs = request_for("db_update", R"j({"table": "preferences", "filters": [{"field":
+      "cooking_skill_level", "op": "=", "value": "beginner"}], "data": {"subdomain_guidance": {"last": "inv_1"}}})j");
+  CHECK(*prefs.body == std::string(R"j({"subdomain_guidance":{"last":")j") + kInv1 + R"j("}})j");
+  // A pending gen_ ref has no key yet: it stays text.
+  const http_request pending = request_for("db_read", R"j({"table": "preferences", "filters": [{"field":
+      "subdomain_guidance", "op": "contains", "value": {"r": "gen_recipe_1"}}]})j");
+  CHECK(query_value(pending, "subdomain_guidance") == R"j(cs.{"r":"gen_recipe_1"})j");
+  // <id> stands for a key the model never saw: matching or storing it as text would lose it.
+  const error filter = build_error("db_read", R"j({"table": "preferences", "filters": [{"field":
+      "subdomain_guidance", "op": "contains", "value": {"a": [1, "<id>"]}}]})j");
+  const error payload = build_error("db_update", R"j({"table": "preferences", "filters": [{"field":
+      "cooking_skill_level", "op": "=", "value": "beginner"}], "data": {"subdomain_guidance": {"a": [1, "<id>"]}}})j");
+  CHECK(filter.path == "filters[0].value.a[1]");
+  CHECK(payload.path == "data.subdomain_guidance.a[1]");
+  for (const error& refused : {filter, payload}) {
+    CHECK(refused.code == "invalid_value");
+    CHECK(refused.message == "<id> stands for a key that was never shown, so it cannot be written or matched");
+  }
+}
+
 TEST_CASE("read: booleans, numbers as text, timestamps with offsets (+ is encoded)") {
   const http_request req = request_for("db_read", R"j({"table": "recipe_ingredients", "filters": [
       {"field": "is_optional", "op": "=", "value": "TRUE"}, {"field": "quantity", "op": ">", "value": "2.5"},

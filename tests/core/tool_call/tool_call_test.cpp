@@ -841,4 +841,40 @@ TEST_CASE("not_ilike on a non-text column points to the exclusion patterns") {
   CHECK(err.hint.find("use not_in with the refs to drop") != std::string::npos);
 }
 
+TEST_CASE("the owner column naming only the signed-in user is the user scope: it does not narrow a write") {
+  auto parsed = parse_domain(R"json({"name": "inbox", "tables": {
+    "notifications": {"ref": "note", "owner": "user_id", "columns": {"id": {"type": "uuid", "writable": false},
+      "user_id": {"type": "uuid", "writable": false, "references": "auth.users"}, "is_read": {"type": "boolean"}}},
+    "profiles": {"ref": "profile", "owner": "id", "columns": {"id": {"type": "uuid", "writable": false},
+      "name": {"type": "text"}}}}})json");
+  REQUIRE(parsed.ok());
+  ref_registry empty;
+  auto call = [&](const char* tool, const char* params) {
+    auto doc = json_document::parse(params);
+    return parse_tool_call(*parsed, empty, tool, doc->root(), kAlice);
+  };
+  const char* message =
+      "db_update needs a filter that selects rows; user_id = me is every row of the user's, and changing every row "
+      "of notifications is refused";
+  for (const char* filter :
+       {R"({"field": "user_id", "op": "=", "value": "me"})", R"({"field": "user_id", "op": "in", "value": ["me"]})"}) {
+    CAPTURE(filter);
+    auto refused = call("db_update", (std::string(R"({"table": "notifications", "data": {"is_read": true},
+        "filters": [)") + filter + "]}")
+                                         .c_str());
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.err().code == codes::missing_filter);
+    CHECK(refused.err().message == message);
+  }
+  // With a filter that narrows, or on another column, it passes; as it does
+  // where the owner is the key (the user's one profile).
+  CHECK(call("db_update", R"({"table": "notifications", "data": {"is_read": true}, "filters": [
+      {"field": "user_id", "op": "=", "value": "me"}, {"field": "is_read", "op": "=", "value": false}]})")
+            .ok());
+  CHECK(call("db_delete", R"({"table": "profiles", "filters": [{"field": "id", "op": "=", "value": "me"}]})").ok());
+  // A read is not guarded.
+  CHECK(call("db_read", R"({"table": "notifications", "filters": [{"field": "user_id", "op": "=", "value": "me"}]})")
+            .ok());
+}
+
 }  // namespace alfred::test

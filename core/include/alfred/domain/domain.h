@@ -212,9 +212,12 @@ struct table {
   /// Whether `name` is the owner column of an owner-scoped table, which is
   /// never shown (every row is the user's).
   bool hides_owner(std::string_view name) const { return owner_scoped && name == owner && !is_key(name); }
+  /// Whether `name` is one of `hidden_columns`: never read, written or named
+  /// to the model.
+  bool hides_column(std::string_view name) const;
   /// Whether the model sees `name` in this table's rows: not hidden, not
   /// the owner column of a table scoped to its owner.
-  bool shows_column(std::string_view name) const;
+  bool shows_column(std::string_view name) const { return !hides_owner(name) && !hides_column(name); }
   /// What a read of every column selects: `*`, or the visible columns when
   /// `*` would also fetch hidden ones (embeddings: kilobytes per row dropped
   /// anyway; columns column privileges keep from users, which PostgreSQL
@@ -363,11 +366,11 @@ struct domain {
   std::string table_list() const;
   /// The names of all functions, comma-separated, for error hints.
   std::string function_list() const;
-  /// For hints on a table the API does not serve: the functions a word of
-  /// whose name is the table's (get_accounts for accounts), else its row's
-  /// (get_account), else those that read and whose results show its refs
-  /// (its rows, rows that reference it, its keys); comma-separated, `name()`
-  /// each; "" for none.
+  /// For hints on a table the API does not serve, among the functions that
+  /// read (never one that changes data): those a word of whose name is the
+  /// table's (get_accounts for accounts), else its row's (get_account), else
+  /// those whose results show its refs (its rows, rows that reference it,
+  /// its keys); comma-separated, `name()` each; "" for none.
   std::string ref_sources(const table& tbl) const;
   /// The tables the model may read whose rows show `tbl`'s refs (a visible
   /// column references it), comma-separated.
