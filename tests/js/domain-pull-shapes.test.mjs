@@ -20,7 +20,7 @@ import { after, before, test } from 'node:test';
 import { MIGRATIONS_DIR, readMigrations, SESSIONS_MIGRATIONS_DIR } from '../../db/migrations.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
 import { freePort } from '../../db/ports.mjs';
-import { catalogFacts, policyUserColumns } from '../../web/src/pull/catalog.js';
+import { catalogFacts, checkValuesOf, policyUserColumns } from '../../web/src/pull/catalog.js';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 import { ADA, sharedSqlStack } from './support/sql-stack.mjs';
@@ -475,6 +475,33 @@ test('the columns a policy compares with auth.uid(): every form pg_policies writ
   ];
   for (const [expression, columns] of forms) assert.deepEqual(policyUserColumns(expression, 'posts'), columns, expression);
   assert.deepEqual(policyUserColumns(null, 'posts'), []);
+});
+
+test('a CHECK constraint that lists a text column\'s values gives the model its choices; other checks give none', async () => {
+  const db = await PGlite.create();
+  try {
+    await db.exec(`create table public.invites (
+      id integer primary key,
+      status text not null default 'pending' check (status in ('pending', 'accepted', 'it''s off')),
+      role varchar(20) check (role in ('owner', 'member')),
+      tags text[] check (tags <@ array['red', 'blue']),
+      kind text check (kind in ('a', 'b', 'c')) check (kind in ('b', 'c', 'd')),
+      note text check (length(note) < 200),
+      maybe text check (maybe in ('x', 'y') or maybe is null),
+      fixed text check (fixed = 'only'),
+      tier integer check (tier in (1, 2)))`);
+    const { tables } = await catalogFacts((sql) => db.query(sql));
+    // Two checks on one column: the values both allow.
+    assert.deepEqual(tables.invites.checkValues, { status: ['pending', 'accepted', "it's off"], role: ['owner', 'member'], tags: ['red', 'blue'], kind: ['b', 'c'] });
+  } finally {
+    await db.close();
+  }
+  // As PostgreSQL prints them; a quoted column name; anything else is no list.
+  assert.deepEqual(checkValuesOf(`CHECK (("Status" = ANY (ARRAY['a'::text])))`, 'Status'), ['a']);
+  assert.equal(checkValuesOf(`CHECK ((status = ANY (ARRAY['a'::text])))`, 'other'), null);
+  assert.equal(checkValuesOf(`CHECK (((status = ANY (ARRAY['a'::text])) AND (status <> 'b'::text)))`, 'status'), null);
+  assert.equal(checkValuesOf(`CHECK ((status = ANY (ARRAY['a'::text, upper('b'::text)])))`, 'status'), null);
+  assert.equal(checkValuesOf(null, 'status'), null);
 });
 
 test('the catalog of a database that is not Supabase-shaped: no authenticated role, so no privileges; a failing query or malformed facts are errors of the pull', async () => {

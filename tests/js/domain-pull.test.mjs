@@ -602,34 +602,29 @@ test('without overrides the pulled kitchen differs only where the database canno
   assert.deepEqual(differences(normalized(data), normalized(KITCHEN)), [
     // The domain's name (the database does not have one).
     'name',
-    // Check constraints (`check (difficulty in (…))`) are not in the description; enum types would be.
     'tables.cooking_log.ref', // 'cooking' derived; the kitchen says 'log'
     'tables.cooking_log.scope', // defence in depth: the kitchen also filters to the owner's rows
     'tables.cooking_log.label_format',
-    'tables.ingredients.columns.parent_category.values',
     'tables.inventory.scope',
     'tables.inventory.middleware',
     'tables.meal_plans.scope',
     'tables.meal_plans.label', // derived: the first required text column, meal_type; the kitchen labels by date
     'tables.meal_plans.label_format',
-    'tables.meal_plans.columns.meal_type.values',
     'tables.preferences.scope',
     'tables.preferences.label_format',
     'tables.preferences.hidden', // assumed_staples: uuid[] has no foreign key in Postgres …
-    'tables.preferences.columns.cooking_skill_level.values',
+    'tables.preferences.columns.cooking_skill_level.values', // no check in the database: the kitchen's overrides list them
     'tables.preferences.columns.assumed_staples', // … so the kitchen names its target
     'tables.recipe_ingredients.scope',
     'tables.recipe_ingredients.middleware',
     'tables.recipes.scope',
     'tables.recipes.middleware', // fuzzy name derived; include and semantic search are the kitchen's
-    'tables.recipes.columns.difficulty.values',
-    'tables.recipes.columns.flavor_tags.values',
+    'tables.recipes.columns.difficulty.values', // as cooking_skill_level's
     'tables.recipes.columns.is_system.writable', // a boolean with a default, set by the system
     'tables.shopping_list.scope',
     'tables.shopping_list.middleware',
     'tables.tasks.scope',
     'tables.tasks.middleware', // title matched loosely by default; the kitchen matches task titles exactly
-    'tables.tasks.columns.category.values',
     // match_recipes, offered as a function; the kitchen's semantic search calls it (middleware.semantic) and its overrides leave it out.
     'functions.match_recipes',
   ]);

@@ -116,6 +116,10 @@ test('tools/list: the database tools and db_schema, each with an object input sc
 
   const schema = await client.callTool({ name: 'db_schema', arguments: {} });
   assert.equal(schema.isError, false);
+  // An argument is refused, never ignored: the tool takes none.
+  const narrowed = await client.callTool({ name: 'db_schema', arguments: { table: 'inventory' } });
+  assert.equal(narrowed.isError, true);
+  assert.deepEqual(narrowed.structuredContent.error, { code: 'unknown_param', path: 'table', message: 'db_schema takes no arguments, but was given the argument "table"', hint: 'call it with {}: it describes every table and function' });
   assert.deepEqual(schema.structuredContent, { schema: schema.content[0].text });
   assert.match(schema.content[0].text, /^# Database schema\n/);
   assert.match(schema.content[0].text, /### inventory \(refs inv_N\)\n- id: ref \(inv_N\), read-only\n/);

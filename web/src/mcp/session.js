@@ -96,7 +96,7 @@ const CANNOT_ASK = async () => ({ action: 'unavailable' });
  * // { content: [{ type: 'text', text: '{"ok":true,"tool":"db_read","table":"inventory","count":4,"rows":[{"id":"inv_1",…}],"query":"Query: …"}' }], structuredContent: { ok: true, … }, isError: false }
  */
 export async function callSessionTool({ core, store, sessionId, actOptions, name, args, signal, confirmation = CANNOT_ASK }) {
-  const early = schemaOrUnknown(core, actOptions, name);
+  const early = schemaOrUnknown(core, actOptions, name, args);
   if (early) return early;
   const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
   const { data, error } = await withStoredRegistry({ core, store, sessionId, caller, actOptions, missing: 'refuse', run: (act) => runConfirmedCall({ core, act, name, args, signal, confirmation }) });
@@ -128,7 +128,7 @@ export const userRefsId = (domain) => `alfred-act-refs:${domainName(domain)}`.sl
  * const { result, pending } = await callUserTool({ core, store, actOptions, name: 'db_delete', args, confirmation })
  */
 export async function callUserTool({ core, store, actOptions, name, args, signal, confirmation = CANNOT_ASK, approval = null }) {
-  const early = schemaOrUnknown(core, actOptions, name);
+  const early = schemaOrUnknown(core, actOptions, name, args);
   if (early) return { result: early };
   const caller = { userId: actOptions.userId, accessToken: actOptions.accessToken };
   const domain = actOptions.domain ?? coreDomain(core);
@@ -184,9 +184,16 @@ export function shownDomain(core, actOptions) {
 }
 
 // db_schema and an unknown tool need no session: their answer, or null.
-function schemaOrUnknown(core, actOptions, name) {
+// db_schema takes no arguments: one given is refused, never ignored.
+function schemaOrUnknown(core, actOptions, name, args) {
   const domain = shownDomain(core, actOptions);
   if (name === SCHEMA_TOOL) {
+    const given = typeof args === 'string' ? parsedArgs(args) : args;
+    const extra = given === undefined || given === null ? [] : typeof given === 'object' && !Array.isArray(given) ? Object.keys(given) : [''];
+    if (extra.length > 0) {
+      const what = extra[0] === '' ? 'arguments that are not an object' : `the argument ${JSON.stringify(extra[0])}`;
+      return mcpToolError(name, { code: codes.unknown_param, message: `${SCHEMA_TOOL} takes no arguments, but was given ${what}`, path: extra[0], hint: `call it with {}: it describes every table and function` });
+    }
     const { data, error } = schemaDescription(core, domain);
     return error ? mcpToolError(name, error) : mcpSchemaResult(data);
   }
@@ -195,6 +202,15 @@ function schemaOrUnknown(core, actOptions, name) {
     return mcpToolError(name, { code: codes.unknown_tool, message: `there is no tool ${JSON.stringify(name)}`, path: 'name', hint: `tools: ${[...offered, SCHEMA_TOOL].join(', ')}` });
   }
   return null;
+}
+
+// Arguments given as JSON text, parsed; the text itself when it is not JSON.
+function parsedArgs(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 // A pending confirmation where the transport cannot come back for it: as a

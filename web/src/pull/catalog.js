@@ -44,6 +44,49 @@ const uniquesQuery = (name) => `select c.relname as table_name,
       where n.nspname = ${name} and i.indisunique and not i.indisprimary and i.indisvalid
       order by c.relname, i.indexrelid`;
 
+// The CHECK constraints on one column, as PostgreSQL prints them: those that
+// list a text column's values (checkValuesOf) give the model its choices.
+const checksQuery = (name) => `select c.relname as table_name, a.attname as column_name,
+        pg_catalog.pg_get_constraintdef(con.oid) as definition
+      from pg_catalog.pg_constraint con join pg_catalog.pg_class c on c.oid = con.conrelid
+      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum = con.conkey[1]
+      where con.contype = 'c' and n.nspname = ${name} and cardinality(con.conkey) = 1
+      order by c.relname, a.attnum, con.conname`;
+
+const TEXT_CASTS = new Set(['text', 'character varying', 'varchar', 'bpchar', 'character', 'name', 'citext']);
+
+/**
+ * The values a CHECK constraint allows `column`, as PostgreSQL prints
+ * `check (status in ('draft', 'sent'))`: `CHECK ((status = ANY
+ * (ARRAY['draft'::text, 'sent'::text])))`, a varchar's with its casts; and
+ * the elements a text[] takes, `check (tags <@ array['a', 'b'])`. Null for
+ * any other condition (a range, a pattern, `or … is null`).
+ *
+ * @example
+ * checkValuesOf("CHECK ((status = ANY (ARRAY['draft'::text, 'sent'::text])))", 'status') // ['draft', 'sent']
+ */
+export function checkValuesOf(definition, column) {
+  const text = String(definition ?? '');
+  const operator = [' = ANY (', ' <@ '].find((op) => text.includes(op));
+  const at = operator ? text.indexOf(operator) : -1;
+  if (!text.startsWith('CHECK (') || at < 0 || text.indexOf(operator, at + 1) >= 0) return null;
+  const left = text.slice('CHECK ('.length, at).replace(/::[a-z ]+/g, '').replace(/[()]/g, '');
+  if (left !== column && left !== `"${column.replaceAll('"', '""')}"`) return null;
+  const right = text.slice(at + operator.length);
+  let rest = right.replace(/^\(?ARRAY\[/, '');
+  if (rest === right) return null;
+  const values = [];
+  for (;;) {
+    const literal = /^'((?:[^']|'')*)'::([a-z ]+)(, |\])/.exec(rest);
+    if (!literal || !TEXT_CASTS.has(literal[2])) return null;
+    values.push(literal[1].replaceAll("''", "'"));
+    rest = rest.slice(literal[0].length);
+    if (literal[3] === ']') break;
+  }
+  return /^(\)::[a-z ]+\[\])?\)+$/.test(rest) && values.length > 0 ? values : null;
+}
+
 // Whether a row trigger runs before inserts or updates (it may fill in or
 // change the row's values): tgtype's ROW | BEFORE bits, and INSERT or UPDATE.
 const triggersQuery = (name) => `select c.relname as table_name,
@@ -77,7 +120,7 @@ const domainColumnsQuery = (name) => `select c.relname as table_name, a.attname:
 
 // Each table's unique indexes, triggers, columns without a default and
 // columns of a domain type, from their queries' rows.
-function addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColumns }) {
+function addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColumns, checks }) {
   for (const row of uniques) {
     const table = tables[row.table_name];
     if (table) (table.uniques ??= []).push({ columns: textArray(row.columns), expressions: row.expressions ?? null, partial: row.partial === true });
@@ -92,6 +135,14 @@ function addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColum
   for (const row of domainColumns) {
     const table = tables[row.table_name];
     if (table) (table.domainTypes ??= {})[row.column_name] = String(row.base_type);
+  }
+  // Every check must hold: a second list on the column keeps the values both allow.
+  for (const row of checks) {
+    const table = tables[row.table_name];
+    const values = table && checkValuesOf(row.definition, row.column_name);
+    if (!values) continue;
+    const earlier = table.checkValues?.[row.column_name];
+    (table.checkValues ??= {})[row.column_name] = earlier ? earlier.filter((value) => values.includes(value)) : values;
   }
 }
 
@@ -151,6 +202,7 @@ export function catalogQueries(schema = 'public') {
     triggers: triggersQuery(name),
     withoutDefault: withoutDefaultQuery(name),
     domainColumns: domainColumnsQuery(name),
+    checks: checksQuery(name),
     viewUserKeys: viewUserKeysQuery(name),
     policies: `select tablename::text as table_name, policyname::text as policy_name, permissive::text as permissive,
         roles::text[] as roles, cmd::text as command, qual, with_check
@@ -274,7 +326,8 @@ function addPrivileges(tables, privileges, columnPrivileges) {
  * where a row trigger runs before those writes, `withoutDefault` (a table's
  * NOT NULL columns without a default, identity or generation: what every
  * create must give), `domainTypes` (`{ [column]: base type }` for columns of
- * a domain type),
+ * a domain type), `checkValues` (`{ [column]: [values] }` where a CHECK
+ * constraint lists the values a text column takes: `checkValuesOf`),
  * and, where column privileges keep the role from reading, adding or
  * updating some columns of rows it may otherwise, `columnGrants: { [column]: { select, insert, update } }`
  * (false where the column's privileges take away what the table's give),
@@ -305,6 +358,7 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
   const triggers = await rowsOf(query, sql.triggers);
   const withoutDefault = await rowsOf(query, sql.withoutDefault);
   const domainColumns = await rowsOf(query, sql.domainColumns);
+  const checks = await rowsOf(query, sql.checks);
   const policies = await rowsOf(query, sql.policies);
   const foreignKeys = [...(await rowsOf(query, sql.foreignKeys)), ...(await rowsOf(query, sql.viewUserKeys))];
   const referencedColumns = await rowsOf(query, sql.referencedColumns);
@@ -316,7 +370,7 @@ export async function catalogFacts(query, { schema = 'public' } = {}) {
     tables[row.table_name] = { kind: RELATION_KINDS[row.kind] ?? 'table', rls: row.rls === true, privileges: null, policies: [], references: {} };
   }
   addPrivileges(tables, privileges, columnPrivileges);
-  addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColumns });
+  addColumnFacts(tables, { uniques, triggers, withoutDefault, domainColumns, checks });
   for (const row of policies) {
     tables[row.table_name]?.policies.push({
       name: row.policy_name,
@@ -372,6 +426,7 @@ export function catalogFactsProblem(facts) {
     const uniqueIndex = (u) => isObject(u) && isNameList(u.columns) && (u.expressions === null || typeof u.expressions === 'string') && typeof u.partial === 'boolean';
     if (table.uniques !== undefined && !(Array.isArray(table.uniques) && table.uniques.every(uniqueIndex))) return `${at}.uniques must be a list of { columns, expressions, partial }`;
     if (table.withoutDefault !== undefined && !isNameList(table.withoutDefault)) return `${at}.withoutDefault must be a list of column names`;
+    if (table.checkValues !== undefined && !(isObject(table.checkValues) && Object.values(table.checkValues).every(isNameList))) return `${at}.checkValues must be an object of column → list of values`;
     if (table.domainTypes !== undefined && !(isObject(table.domainTypes) && Object.values(table.domainTypes).every((type) => typeof type === 'string'))) return `${at}.domainTypes must be an object of column → base type`;
     if (table.triggers !== undefined && !(isObject(table.triggers) && typeof table.triggers.beforeInsert === 'boolean' && typeof table.triggers.beforeUpdate === 'boolean')) return `${at}.triggers must be { beforeInsert, beforeUpdate }`;
     for (const target of Object.values(table.references ?? {})) {

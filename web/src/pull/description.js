@@ -55,6 +55,12 @@ function baseOf(property, base) {
   return format && domainTypeOf(format) ? { ...property, format } : property;
 }
 
+// A text or text[] column's values a CHECK constraint lists (catalog.js),
+// where its type lists none.
+function withCheckValues(typed, values) {
+  return (typed.type === 'text' || typed.type === 'text[]') && !typed.values && Array.isArray(values) && values.length > 0 ? { ...typed, values: [...values] } : typed;
+}
+
 function columnTypeOf(property, enumsByFormat) {
   const format = String(property.format ?? '');
   if (Array.isArray(property.enum) && property.enum.every((v) => typeof v === 'string')) return { type: 'text', values: property.enum };
@@ -118,7 +124,7 @@ export function describedTables(spec, catalog = null) {
       return {
         name: column,
         format: String(property?.format ?? property?.type ?? 'unknown'),
-        ...columnTypeOf(baseOf(property ?? {}, facts?.domainTypes?.[column]), enumsByFormat),
+        ...withCheckValues(columnTypeOf(baseOf(property ?? {}, facts?.domainTypes?.[column]), enumsByFormat), facts?.checkValues?.[column]),
         notNull: required.has(column),
         hasDefault: property?.default !== undefined || Boolean(withoutDefault && required.has(column) && !withoutDefault.has(column)),
         // Whether hasDefault is known for an array or jsonb, whose '{}' default PostgREST leaves out.
