@@ -20,7 +20,8 @@ import { after, before, test } from 'node:test';
 import { MIGRATIONS_DIR, readMigrations, SESSIONS_MIGRATIONS_DIR } from '../../db/migrations.mjs';
 import { openDatabase } from '../../db/pglite.mjs';
 import { freePort } from '../../db/ports.mjs';
-import { catalogFacts, checkValuesOf, policyUserColumns } from '../../web/src/pull/catalog.js';
+import { checkValuesOf } from '../../web/src/pull/catalog-checks.js';
+import { catalogFacts, policyUserColumns } from '../../web/src/pull/catalog.js';
 import { loadCore, pullDomain } from '../../web/src/index.node.js';
 import { ROOT, SCRATCH } from './support/paths.mjs';
 import { ADA, sharedSqlStack } from './support/sql-stack.mjs';
@@ -502,6 +503,11 @@ test('a CHECK constraint that lists a text column\'s values gives the model its 
   assert.equal(checkValuesOf(`CHECK (((status = ANY (ARRAY['a'::text])) AND (status <> 'b'::text)))`, 'status'), null);
   assert.equal(checkValuesOf(`CHECK ((status = ANY (ARRAY['a'::text, upper('b'::text)])))`, 'status'), null);
   assert.equal(checkValuesOf(null, 'status'), null);
+  // citext compares without case and char(n) pads: an exact list would refuse values the database takes.
+  assert.equal(checkValuesOf(`CHECK ((kind = ANY (ARRAY['Work'::citext, 'Home'::citext])))`, 'kind'), null);
+  assert.equal(checkValuesOf(`CHECK (((kind)::citext = ANY (ARRAY['a'::citext])))`, 'kind'), null);
+  assert.equal(checkValuesOf(`CHECK (((kind)::extensions.citext = ANY (ARRAY['a'::text])))`, 'kind'), null);
+  assert.equal(checkValuesOf(`CHECK ((grade = ANY (ARRAY['A'::bpchar, 'B'::bpchar])))`, 'grade'), null);
 });
 
 test('the catalog of a database that is not Supabase-shaped: no authenticated role, so no privileges; a failing query or malformed facts are errors of the pull', async () => {

@@ -143,6 +143,8 @@ bool table::hides_column(std::string_view name) const {
   return std::find(hidden_columns.begin(), hidden_columns.end(), name) != hidden_columns.end();
 }
 
+bool table::shows_column(std::string_view name) const { return !hides_owner(name) && !hides_column(name); }
+
 std::string domain::function_list() const {
   std::string out;
   for (const auto& fn : functions) {

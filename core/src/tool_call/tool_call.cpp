@@ -305,9 +305,11 @@ class call_parser : detail::call_stage {
     };
     // The owner column naming only the signed-in user (`user_id = me`) is
     // the user scope itself: every row of theirs. Not so where the owner is
-    // the key (`profiles.id = me` is the user's one row).
+    // the whole key (`profiles.id = me` is the user's one row); where it is
+    // one column of two (`bookmarks(user_id, post_id)`) it is every row.
     const table& tbl = *call_.tbl;
-    const std::string me = tbl.owner.empty() || tbl.is_key(tbl.owner) || !is_uuid_syntax(call_.current_user)
+    const column* key = tbl.key_column();
+    const std::string me = tbl.owner.empty() || (key && key->name == tbl.owner) || !is_uuid_syntax(call_.current_user)
                                ? std::string()
                                : canonical_uuid(call_.current_user);
     auto only_me = [&](const filter& f) {

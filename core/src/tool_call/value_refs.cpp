@@ -1,9 +1,11 @@
 // Refs in tool calls: a ref (or `me`) the model wrote where a row's key
 // belongs, resolved through the registry to that key, or refused with the
 // reason and the refs it may use instead (values.h declares row_target and
-// resolve_row_ref; the checks of other values are values.cpp's).
+// resolve_row_ref; the checks of other values are values.cpp's). JSON
+// values (jsonb) are written here too: a ref inside one is its key.
 #include "value_refs.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -238,6 +240,62 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
                  "use the refs shown in context instead of UUIDs; " + known_refs_hint(scope, target)};
 
   return not_a_ref_error(scope, target, text, path, field);
+}
+
+namespace {
+
+// A JSON string or member name as sent: a NUL stripped from a payload's and
+// refused in a filter's, a ref of a UUID key as that key, `<id>` refused.
+result<std::string> json_text(const value_scope& scope, std::string_view text, const param_path& path, bool strip_nul) {
+  std::string out(text);
+  if (contains_nul(out)) {
+    if (!strip_nul) return nul_error(path.str());
+    out.erase(std::remove(out.begin(), out.end(), '\0'), out.end());
+  }
+  if (out == "<id>")
+    return invalid_value(path.str(), "<id> is a key never shown: it cannot be written or matched",
+                         "leave it out, or give the row's ref");
+  const ref_entry* entry = scope.registry.resolve(out);
+  if (entry && entry->uuid_key && !entry->key.empty()) return entry->key;
+  return out;
+}
+
+}  // namespace
+
+status write_json_with_keys(json_writer& w, const value_scope& scope, json_value value, const param_path& path,
+                            bool strip_nul) {
+  if (value.is_string()) {
+    auto text = json_text(scope, value.str(), path, strip_nul);
+    if (!text) return text.take_error();
+    w.string(*text);
+    return ok_status();
+  }
+  status failed = ok_status();
+  if (value.is_object()) {
+    w.begin_object();
+    value.for_each_member([&](std::string_view key, json_value member) {
+      if (!failed) return;
+      // A name's error is the object's: a path with the name in it could
+      // hold the very NUL refused.
+      auto name = json_text(scope, key, path, strip_nul);
+      if (!name) {
+        failed = name.take_error();
+        return;
+      }
+      w.key(*name);
+      failed = write_json_with_keys(w, scope, member, path.member(*name), strip_nul);
+    });
+    w.end_object();
+  } else if (value.is_array()) {
+    w.begin_array();
+    value.for_each_element([&](std::size_t i, json_value item) {
+      if (failed) failed = write_json_with_keys(w, scope, item, path.element(i), strip_nul);
+    });
+    w.end_array();
+  } else {
+    w.value(value, strip_nul);
+  }
+  return failed;
 }
 
 }  // namespace alfred::detail

@@ -332,46 +332,6 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
   return collect_array_elements(scope, col, value, path, nul_handling::refuse);
 }
 
-status write_json_with_keys(json_writer& w, const value_scope& scope, json_value value, const param_path& path,
-                            bool strip_nul) {
-  if (value.is_string()) {
-    const ref_entry* entry = scope.registry.resolve(value.str());
-    if (entry && entry->uuid_key && !entry->key.empty()) {
-      w.string(entry->key);
-    } else if (value.str() == "<id>") {
-      return invalid_value(path.str(), "<id> stands for a key that was never shown, so it cannot be written or matched",
-                           "leave that field out, or give the ref of the row it names");
-    } else {
-      w.value(value, strip_nul);
-    }
-    return ok_status();
-  }
-  status failed = ok_status();
-  if (value.is_object()) {
-    w.begin_object();
-    value.for_each_member([&](std::string_view key, json_value member) {
-      if (strip_nul && contains_nul(key)) {
-        std::string kept(key);
-        kept.erase(std::remove(kept.begin(), kept.end(), '\0'), kept.end());
-        w.key(kept);
-      } else {
-        w.key(key);
-      }
-      if (failed) failed = write_json_with_keys(w, scope, member, path.member(key), strip_nul);
-    });
-    w.end_object();
-  } else if (value.is_array()) {
-    w.begin_array();
-    value.for_each_element([&](std::size_t i, json_value item) {
-      if (failed) failed = write_json_with_keys(w, scope, item, path.element(i), strip_nul);
-    });
-    w.end_array();
-  } else {
-    w.value(value, strip_nul);
-  }
-  return failed;
-}
-
 namespace {
 
 std::string uuid_json(const std::string& uuid) { return "\"" + uuid + "\""; }

@@ -39,15 +39,15 @@ result<scalar> check_filter_scalar(const value_scope& scope, const column& col, 
 
 /// The elements of an array value for contains/contained_by/overlaps (a lone
 /// scalar counts as a one-element array).
+result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col, json_value value,
+                                                 const param_path& path);
+
 /// A JSON column's value (a payload, a containment operand) written as sent:
-/// a string that is exactly a ref of a UUID key is that key again, since
+/// a string or member name that is exactly a ref of a UUID key is that key again, since
 /// rows show such keys inside JSON as refs; `<id>`, a key the model was
 /// never shown, is refused rather than stored or matched as text.
 status write_json_with_keys(json_writer& w, const value_scope& scope, json_value value, const param_path& path,
                             bool strip_nul);
-
-result<std::vector<scalar>> check_array_elements(const value_scope& scope, const column& col, json_value value,
-                                                 const param_path& path);
 
 /// One payload value for `col` (create/update data) as sanitized JSON text:
 /// NUL bytes stripped, "" → null for uuid columns, refs → UUIDs, a lone

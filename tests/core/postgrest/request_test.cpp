@@ -263,6 +263,13 @@ TEST_CASE("jsonb: a string that is exactly a ref is its UUID again, in a contain
   const http_request prefs = request_for("db_update", R"j({"table": "preferences", "filters": [{"field":
       "cooking_skill_level", "op": "=", "value": "beginner"}], "data": {"subdomain_guidance": {"last": "inv_1"}}})j");
   CHECK(*prefs.body == std::string(R"j({"subdomain_guidance":{"last":")j") + kInv1 + R"j("}})j");
+  // A member name is a key too ({"<recipe uuid>": {"rating": 5}} shows as
+  // {"recipe_1": …}); NULs are stripped from a payload's before the lookup.
+  const http_request keyed = request_for("db_update", R"j({"table": "preferences", "filters": [{"field":
+      "cooking_skill_level", "op": "=", "value": "beginner"}], "data": {"subdomain_guidance": {"recipe_1": {"r": 4},
+      "x": "inv_1\u0000"}}})j");
+  CHECK(*keyed.body ==
+        std::string(R"j({"subdomain_guidance":{")j") + kRecipe1 + R"j(":{"r":4},"x":")j" + kInv1 + R"j("}})j");
   // A pending gen_ ref has no key yet: it stays text.
   const http_request pending = request_for("db_read", R"j({"table": "preferences", "filters": [{"field":
       "subdomain_guidance", "op": "contains", "value": {"r": "gen_recipe_1"}}]})j");
@@ -272,11 +279,15 @@ TEST_CASE("jsonb: a string that is exactly a ref is its UUID again, in a contain
       "subdomain_guidance", "op": "contains", "value": {"a": [1, "<id>"]}}]})j");
   const error payload = build_error("db_update", R"j({"table": "preferences", "filters": [{"field":
       "cooking_skill_level", "op": "=", "value": "beginner"}], "data": {"subdomain_guidance": {"a": [1, "<id>"]}}})j");
+  const error named = build_error("db_update", R"j({"table": "preferences", "filters": [{"field":
+      "cooking_skill_level", "op": "=", "value": "beginner"}], "data": {"subdomain_guidance": {"<id>\u0000": 1}}})j");
+  CHECK(named.code == "invalid_value");
+  CHECK(named.path == "data.subdomain_guidance");
   CHECK(filter.path == "filters[0].value.a[1]");
   CHECK(payload.path == "data.subdomain_guidance.a[1]");
   for (const error& refused : {filter, payload}) {
     CHECK(refused.code == "invalid_value");
-    CHECK(refused.message == "<id> stands for a key that was never shown, so it cannot be written or matched");
+    CHECK(refused.message == "<id> is a key never shown: it cannot be written or matched");
   }
 }
 

@@ -846,7 +846,9 @@ TEST_CASE("the owner column naming only the signed-in user is the user scope: it
     "notifications": {"ref": "note", "owner": "user_id", "columns": {"id": {"type": "uuid", "writable": false},
       "user_id": {"type": "uuid", "writable": false, "references": "auth.users"}, "is_read": {"type": "boolean"}}},
     "profiles": {"ref": "profile", "owner": "id", "columns": {"id": {"type": "uuid", "writable": false},
-      "name": {"type": "text"}}}}})json");
+      "name": {"type": "text"}}},
+    "bookmarks": {"ref": "bookmark", "owner": "user_id", "key": ["user_id", "post_id"], "columns": {
+      "user_id": {"type": "uuid", "writable": false, "references": "auth.users"}, "post_id": {"type": "integer"}}}}})json");
   REQUIRE(parsed.ok());
   ref_registry empty;
   auto call = [&](const char* tool, const char* params) {
@@ -872,6 +874,14 @@ TEST_CASE("the owner column naming only the signed-in user is the user scope: it
       {"field": "user_id", "op": "=", "value": "me"}, {"field": "is_read", "op": "=", "value": false}]})")
             .ok());
   CHECK(call("db_delete", R"({"table": "profiles", "filters": [{"field": "id", "op": "=", "value": "me"}]})").ok());
+  // One column of a two-column key: every bookmark of the user's.
+  auto bookmarks =
+      call("db_delete", R"({"table": "bookmarks", "filters": [{"field": "user_id", "op": "=", "value": "me"}]})");
+  REQUIRE_FALSE(bookmarks.ok());
+  CHECK(bookmarks.err().code == codes::missing_filter);
+  CHECK(call("db_delete", R"({"table": "bookmarks", "filters": [{"field": "user_id", "op": "=", "value": "me"},
+      {"field": "post_id", "op": "=", "value": 7}]})")
+            .ok());
   // A read is not guarded.
   CHECK(call("db_read", R"({"table": "notifications", "filters": [{"field": "user_id", "op": "=", "value": "me"}]})")
             .ok());

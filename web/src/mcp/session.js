@@ -188,7 +188,8 @@ export function shownDomain(core, actOptions) {
 function schemaOrUnknown(core, actOptions, name, args) {
   const domain = shownDomain(core, actOptions);
   if (name === SCHEMA_TOOL) {
-    const given = typeof args === 'string' ? parsedArgs(args) : args;
+    // Blank text is no arguments, as {} is.
+    const given = typeof args === 'string' ? (args.trim() === '' ? undefined : parsedArgs(args)) : args;
     const extra = given === undefined || given === null ? [] : typeof given === 'object' && !Array.isArray(given) ? Object.keys(given) : [''];
     if (extra.length > 0) {
       const what = extra[0] === '' ? 'arguments that are not an object' : `the argument ${JSON.stringify(extra[0])}`;

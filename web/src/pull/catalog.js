@@ -9,6 +9,7 @@
 // caller supplies (node-postgres, PGlite, a server of its own), so this
 // module does no I/O of its own and runs in every runtime. The rules that
 // read these facts are in docs/own-schema.md and docs/functions.md.
+import { checkValuesOf, checksQuery } from './catalog-checks.js';
 import { functionFacts, functionFactsProblem, functionsQuery, isNameList, textArray } from './catalog-functions.js';
 
 const RELATION_KINDS = { r: 'table', p: 'table', v: 'view', m: 'view', f: 'table' };
@@ -43,49 +44,6 @@ const uniquesQuery = (name) => `select c.relname as table_name,
       join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where n.nspname = ${name} and i.indisunique and not i.indisprimary and i.indisvalid
       order by c.relname, i.indexrelid`;
-
-// The CHECK constraints on one column, as PostgreSQL prints them: those that
-// list a text column's values (checkValuesOf) give the model its choices.
-const checksQuery = (name) => `select c.relname as table_name, a.attname as column_name,
-        pg_catalog.pg_get_constraintdef(con.oid) as definition
-      from pg_catalog.pg_constraint con join pg_catalog.pg_class c on c.oid = con.conrelid
-      join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-      join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum = con.conkey[1]
-      where con.contype = 'c' and n.nspname = ${name} and cardinality(con.conkey) = 1
-      order by c.relname, a.attnum, con.conname`;
-
-const TEXT_CASTS = new Set(['text', 'character varying', 'varchar', 'bpchar', 'character', 'name', 'citext']);
-
-/**
- * The values a CHECK constraint allows `column`, as PostgreSQL prints
- * `check (status in ('draft', 'sent'))`: `CHECK ((status = ANY
- * (ARRAY['draft'::text, 'sent'::text])))`, a varchar's with its casts; and
- * the elements a text[] takes, `check (tags <@ array['a', 'b'])`. Null for
- * any other condition (a range, a pattern, `or … is null`).
- *
- * @example
- * checkValuesOf("CHECK ((status = ANY (ARRAY['draft'::text, 'sent'::text])))", 'status') // ['draft', 'sent']
- */
-export function checkValuesOf(definition, column) {
-  const text = String(definition ?? '');
-  const operator = [' = ANY (', ' <@ '].find((op) => text.includes(op));
-  const at = operator ? text.indexOf(operator) : -1;
-  if (!text.startsWith('CHECK (') || at < 0 || text.indexOf(operator, at + 1) >= 0) return null;
-  const left = text.slice('CHECK ('.length, at).replace(/::[a-z ]+/g, '').replace(/[()]/g, '');
-  if (left !== column && left !== `"${column.replaceAll('"', '""')}"`) return null;
-  const right = text.slice(at + operator.length);
-  let rest = right.replace(/^\(?ARRAY\[/, '');
-  if (rest === right) return null;
-  const values = [];
-  for (;;) {
-    const literal = /^'((?:[^']|'')*)'::([a-z ]+)(, |\])/.exec(rest);
-    if (!literal || !TEXT_CASTS.has(literal[2])) return null;
-    values.push(literal[1].replaceAll("''", "'"));
-    rest = rest.slice(literal[0].length);
-    if (literal[3] === ']') break;
-  }
-  return /^(\)::[a-z ]+\[\])?\)+$/.test(rest) && values.length > 0 ? values : null;
-}
 
 // Whether a row trigger runs before inserts or updates (it may fill in or
 // change the row's values): tgtype's ROW | BEFORE bits, and INSERT or UPDATE.

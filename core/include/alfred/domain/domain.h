@@ -217,7 +217,7 @@ struct table {
   bool hides_column(std::string_view name) const;
   /// Whether the model sees `name` in this table's rows: not hidden, not
   /// the owner column of a table scoped to its owner.
-  bool shows_column(std::string_view name) const { return !hides_owner(name) && !hides_column(name); }
+  bool shows_column(std::string_view name) const;
   /// What a read of every column selects: `*`, or the visible columns when
   /// `*` would also fetch hidden ones (embeddings: kilobytes per row dropped
   /// anyway; columns column privileges keep from users, which PostgreSQL
