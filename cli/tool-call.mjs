@@ -21,7 +21,8 @@ export const USAGE = `usage: alfred-act <db_read|db_create|db_update|db_delete|d
   --state FILE    keep the ref registry between calls (read before, written after);
                   needs a database that outlives the call: --data-dir or SUPABASE_URL
   --data-dir DIR  keep the local stack's database in DIR between calls
-  --user N        the local stack's seeded user to sign in as (0 or 1; default 0)
+  --user N        the in-process demo stack's seeded user to sign in as (0 or 1;
+                  default 0); not with SUPABASE_URL, whose user is the token's
   --domain FILE   the domain JSON to validate against (for example one written by
                   alfred-act domain pull); default: the local stack pack's domain.
                   With SUPABASE_URL it is needed unless that is the local demo
@@ -80,7 +81,7 @@ function parse(argv, env) {
       options: {
         state: { type: 'string' },
         'data-dir': { type: 'string' },
-        user: { type: 'string', default: '0' },
+        user: { type: 'string' },
         domain: { type: 'string' },
         schema: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -96,7 +97,7 @@ function parse(argv, env) {
   const { values: flags, positionals } = parsed;
   const [tool, paramsText = '{}', ...extra] = positionals;
   if (extra.length) throw new UsageError(codes.invalid_option, `unexpected argument ${JSON.stringify(extra[0])}`, "quote the params JSON: 'db_read' '{\"table\":\"inventory\"}'");
-  if (!/^[01]$/.test(flags.user)) throw new UsageError(codes.invalid_option, `--user must be 0 or 1, not ${JSON.stringify(flags.user)}`);
+  if (flags.user !== undefined && !/^[01]$/.test(flags.user)) throw new UsageError(codes.invalid_option, `--user must be 0 or 1, not ${JSON.stringify(flags.user)}`);
   let params;
   try {
     params = JSON.parse(paramsText);
@@ -157,7 +158,7 @@ export async function runToolCall(argv, { env = process.env, out = console.log, 
   }
   let backend;
   try {
-    backend = await openBackend(env, { user: Number(flags.user), dataDir: flags['data-dir'], schema: flags.schema, lazy: true });
+    backend = await openBackend(env, { user: Number(flags.user ?? 0), dataDir: flags['data-dir'], schema: flags.schema, lazy: true });
   } catch (cause) {
     // The environment's and --user's own refusals say where; anything else is the domain pack --schema names.
     return fail(2, cause.detail ?? { code: codes.invalid_option, path: '--schema', message: cause.message, hint: 'leave --schema out for the kitchen demo, or name one of the packs the message lists' });
@@ -198,6 +199,15 @@ function conflictingFlags(flags, env) {
   }
   if (flags['data-dir'] && env.SUPABASE_URL) {
     return { code: codes.invalid_option, path: '--data-dir', message: '--data-dir is for the local stack, but SUPABASE_URL is set', hint: 'drop one of them' };
+  }
+  // With SUPABASE_URL the user is ALFRED_ACCESS_TOKEN's: --user would be ignored.
+  if (flags.user !== undefined && env.SUPABASE_URL) {
+    return {
+      code: codes.invalid_option,
+      path: '--user',
+      message: "--user picks a seeded user of the in-process demo stack, but SUPABASE_URL is set: the user is ALFRED_ACCESS_TOKEN's",
+      hint: 'drop --user; to act as another user, set ALFRED_ACCESS_TOKEN to their token (stack start prints one per user) and ALFRED_USER_ID to their id, or unset it',
+    };
   }
   return null;
 }

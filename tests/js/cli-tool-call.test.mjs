@@ -148,6 +148,11 @@ test('the environment: ALFRED_USER_ID may be left out (the token names the user)
   const noKey = await cli(['db_read', '{"table":"shopping_list"}'], { env: { SUPABASE_ANON_KEY: undefined } });
   assert.deepEqual([noKey.code, noKey.result.error.path], [2, 'SUPABASE_ANON_KEY']);
   assert.match(noKey.result.error.hint, /never a service key/);
+
+  // --user picks a seeded user of the in-process stack: with SUPABASE_URL it would be ignored, so it is refused.
+  const otherUser = await cli(['db_read', '{"table":"shopping_list"}', '--user', '1']);
+  assert.deepEqual([otherUser.code, otherUser.result.error.code, otherUser.result.error.path, otherUser.trace], [2, 'invalid_option', '--user', '']);
+  assert.match(otherUser.result.error.message, /SUPABASE_URL is set: the user is ALFRED_ACCESS_TOKEN's/);
 });
 
 test('a SUPABASE_URL the act refuses is named as the variable, with a hint about the variable, never an API option', async () => {

@@ -528,7 +528,7 @@ test('regression: a throw from the core while it takes a response is a { data, e
     path: '',
     message:
       "db_create on tasks: the outcome is unknown; the request was sent and the core failed while taking the database's answer (HTTP 201): out_of_memory: alfred-act core failed: the input needs more memory than the core may use",
-    hint: 'the change may or may not have been made: read the rows (db_read) before trying again; a repeated db_create of the same data reuses its row ids, so it cannot insert a second row',
+    hint: 'the change may or may not have been made: read the rows (db_read) before trying again',
     status: 201,
   });
   // The hint is the core's own for an unknown outcome (an update answered 204 with no rows).

@@ -73,6 +73,9 @@ test('bigint keys read as refs and the signed-in user as me: the query text and 
   // A held delete's preview, and the approved delete pinned to the previewed rows.
   const held = await act.callTool('db_delete', { table: 'tickets', filters: [byId('ticket_3')] });
   assert.deepEqual([held.error.code, held.table, held.error.preview.rows], ['approval_required', 'tickets', [{ id: 'ticket_3', title: 'Chair' }]]);
+  // What a held write would set is scrubbed as rows are: a UUID the model wrote into a text is not echoed back.
+  const heldUpdate = await act.callTool('db_update', { table: 'tickets', filters: [byId('ticket_2')], data: { title: 'see 22222222-2222-4222-8222-222222222222' } });
+  assert.deepEqual([heldUpdate.error.code, heldUpdate.error.preview.data], ['approval_required', { title: 'see <id>' }]);
   const approved = await act.execute('db_delete', { table: 'tickets', filters: [byId('ticket_3')] }, { approved: true });
   assert.equal(approved.error, null);
   assert.deepEqual(approved.query.requested.filters.map((filter) => filter.value), ['ticket_3', ['ticket_3']]);

@@ -85,15 +85,18 @@ function rowsForModel(core, rows, registry) {
 }
 
 // The preview of a held write as the model may see it: what it would change
-// (refs and labels), without the keys the host checks approvals against.
+// (refs and labels), without the keys the host checks approvals against. The
+// values the call would write are scrubbed as rows are: a UUID the model
+// wrote into a text is its ref or `<id>` here too.
 function previewForModel(core, preview, registry) {
+  const scrubbed = (value) => (value === undefined ? value : rowsForModel(core, [value], registry)[0]);
   if (preview.tool === 'db_call') {
     const { tool, table, count, function: name, args, argumentLabels } = preview;
-    return { tool, table, count, rows: [], function: name, args, argumentLabels: rowsForModel(core, [argumentLabels ?? {}], registry)[0] };
+    return { tool, table, count, rows: [], function: name, args: scrubbed(args), argumentLabels: scrubbed(argumentLabels ?? {}) };
   }
   const { tool, table, count, rows, data } = preview;
   const out = { tool, table, count, rows: rowsForModel(core, rows ?? [], registry) };
-  if (data !== undefined) out.data = data;
+  if (data !== undefined) out.data = scrubbed(data);
   return out;
 }
 

@@ -234,8 +234,7 @@ error database_error(const need_response& response, std::string_view what) {
 }
 
 std::string_view write_outcome_unknown_hint() {
-  return "the change may or may not have been made: read the rows (db_read) before trying again; a repeated "
-         "db_create of the same data reuses its row ids, so it cannot insert a second row";
+  return "the change may or may not have been made: read the rows (db_read) before trying again";
 }
 
 error write_outcome_unknown(const need_response& response, std::string_view what, std::string_view why) {

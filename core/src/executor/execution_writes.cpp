@@ -59,12 +59,15 @@ void execution::state::saved_unread(int status) {
 error execution::state::outcome_unknown(const need_response& answer, std::string_view what,
                                         std::string_view why) const {
   error err = detail::write_outcome_unknown(answer, what, why);
-  // The hint's tail: "a repeated db_create of the same data reuses its row ids, …".
-  const std::string_view hint = detail::write_outcome_unknown_hint();
+  // Only rows whose ids the call chose are safe to send again: a key the
+  // database generates (an identity, a serial) makes a second row.
+  const char* again = created_ids.empty() ? "do not send it again; tell the user it may have been saved"
+                                          : "a repeated db_create of the same data reuses its row ids, so it "
+                                            "cannot insert a second row";
   if (!effective->tbl->readable || effective->unread)
-    err.hint = textfmt::format("{} cannot be read to check: {}", effective->tbl->name,
-                               created_ids.empty() ? "do not send it again; tell the user it may have been saved"
-                                                   : hint.substr(hint.find("a repeated")));
+    err.hint = textfmt::format("{} cannot be read to check: {}", effective->tbl->name, again);
+  else if (!created_ids.empty())
+    err.hint = textfmt::format("{}; {}", err.hint, again);
   return err;
 }
 

@@ -361,7 +361,11 @@ class schema_writer {
 
   void filter() {
     std::vector<std::string_view> fields = column_names(dom_, tables_);
-    if (kind_ == tool_kind::read) fields.push_back(kSemanticField);
+    // _semantic is offered only where a table of the tool has semantic search.
+    const bool semantic = kind_ == tool_kind::read && std::any_of(tables_.begin(), tables_.end(), [](const table* tbl) {
+                            return tbl->middleware.semantic.has_value();
+                          });
+    if (semantic) fields.push_back(kSemanticField);
     w_.begin_object();
     text("type", "object");
     text("description", "One condition: {field, op, value}.");
@@ -370,8 +374,7 @@ class schema_writer {
     w_.key("field");
     w_.begin_object();
     type("string", false);
-    text("description",
-         kind_ == tool_kind::read ? "A column of the table, or _semantic with op similar." : "A column of the table.");
+    text("description", semantic ? "A column of the table, or _semantic with op similar." : "A column of the table.");
     if (inline_) strings("enum", fields);
     w_.end_object();
     w_.key("op");

@@ -48,7 +48,7 @@ status filter_reader::read(const std::optional<json_value>& list, const char* ke
   if (!list->is_array())
     return error{codes::invalid_param, key,
                  textfmt::format("{} must be an array of filter objects, got {}", key, list->kind_name()),
-                 "[{\"field\": \"cuisine\", \"op\": \"=\", \"value\": \"indian\"}]"};
+                 "[{\"field\": \"<column>\", \"op\": \"=\", \"value\": \"<value>\"}]"};
   const bool in_or = std::string_view(key) == "or_filters";
   std::optional<error> failure;
   const param_path list_path(key);
@@ -66,7 +66,7 @@ status filter_reader::read(const std::optional<json_value>& list, const char* ke
 
 result<filter> filter_reader::parse_filter(json_value clause, const param_path& path, bool in_or) {
   // Only error paths use it; a literal costs nothing on the success path.
-  constexpr const char* example = "{\"field\": \"name\", \"op\": \"ilike\", \"value\": \"%chicken%\"}";
+  constexpr const char* example = "{\"field\": \"<column>\", \"op\": \"=\", \"value\": \"<value>\"}";
   if (!clause.is_object())
     return error{codes::invalid_filter, path.str(),
                  textfmt::format("a filter must be an object, got {}", clause.kind_name()), example};
@@ -126,11 +126,11 @@ result<filter> filter_reader::parse_filter(json_value clause, const param_path& 
 
 status filter_reader::parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or) {
   if (f.field != kSemanticField)
-    return error{codes::invalid_filter, path.member("op").str(),
-                 textfmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField,
-                                 detail::echoed(f.field)),
-                 textfmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"light summer dinner\"}}",
-                                 kSemanticField)};
+    return error{
+        codes::invalid_filter, path.member("op").str(),
+        textfmt::format("similar is semantic search; its field is '{}', not '{}'", kSemanticField,
+                        detail::echoed(f.field)),
+        textfmt::format("{{\"field\": \"{}\", \"op\": \"similar\", \"value\": \"<what to find>\"}}", kSemanticField)};
   if (filter_op_rule_of(f.op).shape != value_shape::search_text)
     return error{codes::invalid_filter, path.member("op").str(),
                  textfmt::format("{} only works with op similar", kSemanticField), ""};

@@ -192,7 +192,7 @@ status row_reader::read_create(const std::optional<json_value>& data) {
     return error{codes::missing_param, "data", "data is required", "an object, or an array of objects for a batch"};
   call_.batch = data->is_array();
   if (call_.batch && data->empty())
-    return error{codes::invalid_data, "data", "data is an empty array; nothing to create", ""};
+    return error{codes::invalid_data, "data", "data is an empty array; nothing to create", "give one object per row"};
   if (call_.batch && data->size() > static_cast<std::size_t>(dom_.max_rows))
     return error{codes::invalid_data, "data", textfmt::format("at most {} rows per create", dom_.max_rows),
                  "split the batch"};

@@ -36,7 +36,7 @@ status select_reader::read(const std::optional<json_value>& value) {
     if (failure) return std::move(*failure);
   } else {
     return error{codes::invalid_param, "columns", "columns must be an array of column names",
-                 "[\"name\", \"cuisine\"]"};
+                 "[\"<column>\", \"<column>\"]"};
   }
   const param_path columns_path("columns");
   for (std::size_t i = 0; i < items.size(); ++i) {

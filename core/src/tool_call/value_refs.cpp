@@ -245,16 +245,15 @@ result<std::string> resolve_row_ref(const value_scope& scope, const table& targe
 namespace {
 
 // A JSON string or member name as sent: a NUL stripped from a payload's and
-// refused in a filter's, a ref of a UUID key as that key, `<id>` refused.
+// refused in a filter's, a ref of a UUID key as that key, one holding `<id>`
+// refused.
 result<std::string> json_text(const value_scope& scope, std::string_view text, const param_path& path, bool strip_nul) {
   std::string out(text);
   if (contains_nul(out)) {
     if (!strip_nul) return nul_error(path.str());
     out.erase(std::remove(out.begin(), out.end(), '\0'), out.end());
   }
-  if (out == "<id>")
-    return invalid_value(path.str(), "<id> is a key never shown: it cannot be written or matched",
-                         "leave it out, or give the row's ref");
+  if (out.find("<id>") != std::string::npos) return hidden_key_error(path.str());
   const ref_entry* entry = scope.registry.resolve(out);
   if (entry && entry->uuid_key && !entry->key.empty()) return entry->key;
   return out;

@@ -78,7 +78,10 @@ std::string type_hint(const column& col) {
   return "a value";
 }
 
+// A text as its column takes it: one of the allowed values, and never holding
+// `<id>` (a key the model was not shown).
 status check_allowed(const column& col, std::string_view text, const param_path& path) {
+  if (text.find("<id>") != std::string_view::npos) return hidden_key_error(path.str());
   if (col.allowed_values.empty() ||
       std::find(col.allowed_values.begin(), col.allowed_values.end(), text) != col.allowed_values.end())
     return ok_status();
@@ -150,6 +153,11 @@ error invalid_value(std::string path, std::string message, std::string hint) {
 error nul_error(std::string path) {
   return {codes::nul_byte, std::move(path), "the value contains a NUL byte (U+0000)",
           "PostgREST truncates filter values at NUL; remove it"};
+}
+
+error hidden_key_error(std::string path) {
+  return invalid_value(std::move(path), "<id> is a key never shown: it cannot be written or matched",
+                       "leave it out, or give the row's ref");
 }
 
 std::optional<long long> whole_number(json_value value, long long bound) {

@@ -70,5 +70,8 @@ bool contains_nul(std::string_view text);
 
 error invalid_value(std::string path, std::string message, std::string hint = {});
 error nul_error(std::string path);
+/// `<id>` (what a key never shown reads as) in a value written or matched:
+/// copied from a result, it would store or look for the placeholder itself.
+error hidden_key_error(std::string path);
 
 }  // namespace alfred::detail

@@ -62,6 +62,17 @@ TEST_CASE("a create sends the row ids it was given, in the order of data, after 
     execution plain(kitchen(), reg, "db_create", R"({"table":"tasks","data":{"title":"a"}})", alice_session());
     CHECK(json::parse(*plain.needs()[0].request.body).count("id") == 0);
   }
+  SUBCASE("a lost answer: only a create that sent its ids is said to be safe to send again") {
+    execution with(kitchen(), reg, "db_create", R"({"table":"tasks","data":{"title":"a"}})", alice_session(),
+                   with_ids({kNewId1}));
+    execution without(kitchen(), reg, "db_create", R"({"table":"tasks","data":{"title":"a"}})", alice_session());
+    for (execution* ex : {&with, &without}) ex->respond(0, answer(0, "socket hang up", transport_failure::no_response));
+    CHECK(result_of(with)["error"]["hint"] ==
+          "the change may or may not have been made: read the rows (db_read) before trying again; a repeated "
+          "db_create of the same data reuses its row ids, so it cannot insert a second row");
+    CHECK(result_of(without)["error"]["hint"] ==
+          "the change may or may not have been made: read the rows (db_read) before trying again");
+  }
 }
 
 TEST_CASE("regression: a write whose answer was lost is write_outcome_unknown, never network_error") {

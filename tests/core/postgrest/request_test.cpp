@@ -285,7 +285,17 @@ TEST_CASE("jsonb: a string that is exactly a ref is its UUID again, in a contain
   CHECK(named.path == "data.subdomain_guidance");
   CHECK(filter.path == "filters[0].value.a[1]");
   CHECK(payload.path == "data.subdomain_guidance.a[1]");
-  for (const error& refused : {filter, payload}) {
+  // Inside a text too: a note the model read ("path <id>/notes.md") and wrote back would lose the key for good.
+  const error inside = build_error("db_update", R"j({"table": "preferences", "filters": [{"field":
+      "cooking_skill_level", "op": "=", "value": "beginner"}], "data": {"subdomain_guidance": {"a": "path <id>/x"}}})j");
+  const error text = build_error("db_update", R"j({"table": "tasks", "filters": [{"field": "title", "op": "=",
+      "value": "x"}], "data": {"title": "see <id>/notes.md"}})j");
+  const error matched = build_error("db_read", R"j({"table": "tasks", "filters": [{"field": "title", "op": "=",
+      "value": "see <id>"}]})j");
+  CHECK(inside.path == "data.subdomain_guidance.a");
+  CHECK(text.path == "data.title");
+  CHECK(matched.path == "filters[0].value");
+  for (const error& refused : {filter, payload, inside, text, matched}) {
     CHECK(refused.code == "invalid_value");
     CHECK(refused.message == "<id> is a key never shown: it cannot be written or matched");
   }

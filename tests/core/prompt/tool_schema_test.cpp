@@ -184,6 +184,11 @@ TEST_CASE("a domain of read-only catalogs gets the reads only: db_read and db_ag
   CHECK(defs->doc.root().size() == 2);
   CHECK(defs->tool("db_aggregate").find("name")->str() == "db_aggregate");
   CHECK(defs->tool("db_read").find("description")->str().rfind("Read rows of the catalog database.", 0) == 0);
+  // No table has semantic search: _semantic is not offered.
+  const json_value field =
+      *defs->tool("db_read").find("parameters")->find("$defs")->find("filter")->find("properties")->find("field");
+  CHECK(strings_of(*field.find("enum")) == std::vector<std::string>{"id", "name"});
+  CHECK(field.find("description")->str() == "A column of the table.");
 }
 
 }  // namespace alfred::test
