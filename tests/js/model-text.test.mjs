@@ -269,3 +269,21 @@ test('an update that row-level security hides (the user reads the row, may not c
   assert.doesNotMatch(result.query, /counted before changing/);
   assert.equal((await asService(stack(), `/tickets?id=eq.${bens.id}&select=status`))[0].status, 'open');
 });
+
+test('a create on an identity key whose answer was lost: the hint says to read first, never that a repeat is safe (it sent no ids, so a repeat would be a second row)', async () => {
+  const title = `lost answer ${process.pid}`;
+  const sent = [];
+  const losing = async (url, init) => {
+    const response = await fetch(url, init);
+    if (init?.method === 'POST') {
+      sent.push(JSON.parse(init.body));
+      throw new TypeError('fetch failed: socket hang up');
+    }
+    return response;
+  };
+  const lost = await actFor({ fetch: losing }).callTool('db_create', { table: 'tickets', data: { title } });
+  assert.equal(lost.error.code, 'write_outcome_unknown');
+  assert.equal(lost.error.hint, 'the change may or may not have been made: read the rows (db_read) before trying again');
+  assert.deepEqual(sent.map((body) => Object.hasOwn(Array.isArray(body) ? body[0] : body, 'id')), [false]);
+  assert.equal((await asService(stack(), `/tickets?title=eq.${encodeURIComponent(title)}&select=id`)).length, 1, 'the row was inserted');
+});
