@@ -250,6 +250,26 @@ test('regression: a create retried after its answer was lost leaves exactly one 
   }
 });
 
+test('a strict tool\'s create, whose data is JSON text, sends row ids too: retried after a lost answer, it leaves exactly one row', BOUNDED, async () => {
+  const proxy = await faultProxy(stack().url);
+  try {
+    const fetch = faultFetch();
+    const act = actWith(fetch, { url: proxy.url });
+    const title = uniqueTitle('strict lost answer');
+    const params = { table: 'tasks', data: JSON.stringify({ title, category: 'prep' }) };
+    proxy.fault('drop');
+    const lost = await executeChecked(act, fetch, 'db_create', params, { code: 'write_outcome_unknown' });
+    const firstId = JSON.parse(lost.writes[0].body).id;
+    assert.match(firstId, UUID);
+    assert.match(lost.result.error.hint, /a repeated db_create of the same data reuses its row ids/);
+    const retried = await executeChecked(act, fetch, 'db_create', params, { code: null });
+    assert.equal(JSON.parse(retried.writes[0].body).id, firstId, 'the retry sends the same row id');
+    assert.deepEqual((await tasksTitled(title)).map((row) => row.id), [firstId], 'exactly one row');
+  } finally {
+    await proxy.close();
+  }
+});
+
 test('the Act loop: a create whose answer was lost is reported as an unknown outcome, and its retry saves one row', BOUNDED, async () => {
   const proxy = await faultProxy(stack().url);
   const title = uniqueTitle('loop retry');

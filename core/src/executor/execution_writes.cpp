@@ -84,13 +84,10 @@ void execution::state::consume_write(need_response answer) {
   }
   if (answer.status >= 200 && answer.status < 300) {
     const std::string why =
-        answer.failure == transport_failure::none
-            ? textfmt::format("the database answered {} but its answer has no rows", detail::status_line(answer.status))
-        : answer.failure == transport_failure::too_large
-            ? textfmt::format("the database answered {} but its answer is over the limit",
-                              detail::status_line(answer.status))
-            : textfmt::format("the database answered {} but its answer was cut off",
-                              detail::status_line(answer.status));
+        textfmt::format("the database answered {} but its answer {}", detail::status_line(answer.status),
+                        answer.failure == transport_failure::none        ? "has no rows"
+                        : answer.failure == transport_failure::too_large ? "is over the limit"
+                                                                         : "was cut off");
     error unknown = outcome_unknown(answer, what, why);
     if (!created_ids.empty() && reads_back && answer.failure != transport_failure::too_large)
       return verify_created(std::move(unknown),

@@ -315,7 +315,7 @@ class call_parser : detail::call_stage {
     auto only_me = [&](const filter& f) {
       return !me.empty() && f.col && f.col->name == tbl.owner && (f.op == filter_op::eq || f.op == filter_op::in) &&
              !f.values.empty() && std::all_of(f.values.begin(), f.values.end(), [&](const scalar& v) {
-               return v.type == scalar::kind::text && v.text == me;
+               return v.is_null() || (v.type == scalar::kind::text && v.text == me);
              });
     };
     if (std::any_of(call_.filters.begin(), call_.filters.end(),

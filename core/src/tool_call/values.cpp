@@ -156,8 +156,14 @@ error nul_error(std::string path) {
 }
 
 error hidden_key_error(std::string path) {
-  return invalid_value(std::move(path), "<id> is a key never shown: it cannot be written or matched",
+  return invalid_value(std::move(path), "<id> is a key never shown: it cannot be sent",
                        "leave it out, or give the row's ref");
+}
+
+status check_filter_text(std::string_view text, const param_path& path) {
+  if (contains_nul(text)) return nul_error(path.str());
+  if (text.find("<id>") != std::string_view::npos) return hidden_key_error(path.str());
+  return ok_status();
 }
 
 std::optional<long long> whole_number(json_value value, long long bound) {

@@ -73,5 +73,9 @@ error nul_error(std::string path);
 /// `<id>` (what a key never shown reads as) in a value written or matched:
 /// copied from a result, it would store or look for the placeholder itself.
 error hidden_key_error(std::string path);
+/// A pattern or the words of a text search: refused with a NUL (PostgREST
+/// would cut the value there) or `<id>` (a negated match of it would
+/// select every row).
+status check_filter_text(std::string_view text, const param_path& path);
 
 }  // namespace alfred::detail

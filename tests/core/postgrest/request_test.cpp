@@ -294,10 +294,17 @@ TEST_CASE("jsonb: a string that is exactly a ref is its UUID again, in a contain
       "value": "see <id>"}]})j");
   CHECK(inside.path == "data.subdomain_guidance.a");
   CHECK(text.path == "data.title");
+  // A negated pattern of it would select every row: a delete must not take it as narrowing.
+  const error unlike = build_error("db_delete", R"j({"table": "tasks", "filters": [{"field": "title", "op":
+      "not_like", "value": "<id>/keep%"}]})j");
+  const error searched = build_error("db_read", R"j({"table": "tasks", "filters": [{"field": "title", "op":
+      "search", "value": "<id> notes"}]})j");
   CHECK(matched.path == "filters[0].value");
-  for (const error& refused : {filter, payload, inside, text, matched}) {
+  CHECK(unlike.path == "filters[0].value");
+  CHECK(searched.path == "filters[0].value");
+  for (const error& refused : {filter, payload, inside, text, matched, unlike, searched}) {
     CHECK(refused.code == "invalid_value");
-    CHECK(refused.message == "<id> is a key never shown: it cannot be written or matched");
+    CHECK(refused.message == "<id> is a key never shown: it cannot be sent");
   }
 }
 

@@ -860,7 +860,8 @@ TEST_CASE("the owner column naming only the signed-in user is the user scope: it
       "db_update needs a filter that selects rows; user_id = me is every row of the user's, and changing every row "
       "of notifications is refused";
   for (const char* filter :
-       {R"({"field": "user_id", "op": "=", "value": "me"})", R"({"field": "user_id", "op": "in", "value": ["me"]})"}) {
+       {R"({"field": "user_id", "op": "=", "value": "me"})", R"({"field": "user_id", "op": "in", "value": ["me"]})",
+        R"({"field": "user_id", "op": "in", "value": ["me", null]})"}) {
     CAPTURE(filter);
     auto refused = call("db_update", (std::string(R"({"table": "notifications", "data": {"is_read": true},
         "filters": [)") + filter + "]}")

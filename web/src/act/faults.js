@@ -8,11 +8,19 @@ import { CALLS_FUNCTION, CHANGES_ROWS, WRITE_TOOLS } from '../policy/tool-effect
 import { OUTCOME_UNKNOWN_HINT } from '../../dist/core-rules.mjs';
 import { codes } from '../../dist/error-codes.mjs';
 
-// How many rows a create's data holds (one id each).
-function rowCount(params) {
-  const data = params?.data;
-  if (Array.isArray(data)) return data.length;
-  return data && typeof data === 'object' ? 1 : 0;
+// A create's rows: `data` as given, or as the JSON text a strict tool sends
+// it in (the core reads that text the same way).
+function rowsOf(params) {
+  let data = params?.data;
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data);
+    } catch {
+      return []; // the core reports the data
+    }
+  }
+  if (Array.isArray(data)) return data;
+  return data && typeof data === 'object' ? [data] : [];
 }
 
 // The tools that may write, and those that change the rows their filters
@@ -73,9 +81,7 @@ export function rememberCounting(key) {
 }
 
 // The gen_ ref each row of a create saves (`id: "gen_recipe_1"`), or null.
-function savedRefs(params) {
-  const data = params?.data;
-  const rows = Array.isArray(data) ? data : [data];
+function savedRefs(rows) {
   return rows.map((row) => (row && typeof row === 'object' && typeof row.id === 'string' && row.id.startsWith('gen_') ? row.id : null));
 }
 
@@ -129,7 +135,8 @@ export function learnServer(key, server) {
 // refuses it as a duplicate instead of inserting twice.
 export function createIds(registry, maxRows, tool, params) {
   if (tool !== 'db_create') return { rowIds: undefined };
-  const count = rowCount(params);
+  const rows = rowsOf(params);
+  const count = rows.length;
   if (count === 0 || count > maxRows) return { rowIds: undefined };
   let key;
   try {
@@ -138,7 +145,7 @@ export function createIds(registry, maxRows, tool, params) {
     return { rowIds: undefined }; // the core reports the params
   }
   const earlier = registry.uncertainIds(key);
-  const saves = savedRefs(params);
+  const saves = savedRefs(rows);
   const rowIds = Array.from({ length: count }, (_, i) => (saves[i] && registry.uncertainIds(saves[i])?.[0]) ?? earlier?.[i] ?? randomUuid());
   return { rowIds, key, saves };
 }
