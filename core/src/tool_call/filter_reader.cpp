@@ -167,7 +167,7 @@ status filter_reader::parse_search(filter& f, const detail::object_fields& membe
   if (!value || !value->is_string() || lower_trimmed(value->str()).empty())
     return invalid_value(path.member("value").str(),
                          textfmt::format("{} needs the words to find, e.g. \"lisbon contract\"", filter_op_name(f.op)));
-  if (auto ok = detail::check_filter_text(value->str(), path.member("value")); !ok) return ok;
+  if (auto ok = detail::check_sent_text(value->str(), path.member("value")); !ok) return ok;
   f.values.push_back({scalar::kind::text, std::string(value->str())});
   f.search_operator = search_modes().front().postgrest;
   if (const auto mode = members["mode"]; mode && !mode->is_null()) {
@@ -286,7 +286,7 @@ status filter_reader::check_pattern(filter& f, std::optional<json_value> value, 
   if (!has_value || !value->is_string())
     return invalid_value(
         path.str(), textfmt::format("{} needs a text pattern such as \"%word%\", got {}", filter_op_name(f.op), got));
-  if (auto ok = detail::check_filter_text(value->str(), path); !ok) return ok;
+  if (auto ok = detail::check_sent_text(value->str(), path); !ok) return ok;
   if (ends_with_lone_escape(value->str()))
     return invalid_value(path.str(), "the pattern ends with a single \\, which would escape nothing",
                          "write \\\\ for a literal backslash");

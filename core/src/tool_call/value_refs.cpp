@@ -249,11 +249,8 @@ namespace {
 // refused.
 result<std::string> json_text(const value_scope& scope, std::string_view text, const param_path& path, bool strip_nul) {
   std::string out(text);
-  if (contains_nul(out)) {
-    if (!strip_nul) return nul_error(path.str());
-    out.erase(std::remove(out.begin(), out.end(), '\0'), out.end());
-  }
-  if (out.find("<id>") != std::string::npos) return hidden_key_error(path.str());
+  if (strip_nul) out.erase(std::remove(out.begin(), out.end(), '\0'), out.end());
+  if (auto ok = check_sent_text(out, path); !ok) return ok.take_error();
   const ref_entry* entry = scope.registry.resolve(out);
   if (entry && entry->uuid_key && !entry->key.empty()) return entry->key;
   return out;

@@ -160,7 +160,7 @@ error hidden_key_error(std::string path) {
                        "leave it out, or give the row's ref");
 }
 
-status check_filter_text(std::string_view text, const param_path& path) {
+status check_sent_text(std::string_view text, const param_path& path) {
   if (contains_nul(text)) return nul_error(path.str());
   if (text.find("<id>") != std::string_view::npos) return hidden_key_error(path.str());
   return ok_status();

@@ -43,9 +43,10 @@ result<std::vector<scalar>> check_array_elements(const value_scope& scope, const
                                                  const param_path& path);
 
 /// A JSON column's value (a payload, a containment operand) written as sent:
-/// a string or member name that is exactly a ref of a UUID key is that key again, since
-/// rows show such keys inside JSON as refs; `<id>`, a key the model was
-/// never shown, is refused rather than stored or matched as text.
+/// a string or member name that is exactly a ref of a UUID key is that key
+/// again, since rows show such keys inside JSON as refs; one that holds
+/// `<id>`, a key the model was never shown, is refused rather than stored or
+/// matched as text.
 status write_json_with_keys(json_writer& w, const value_scope& scope, json_value value, const param_path& path,
                             bool strip_nul);
 
@@ -73,9 +74,10 @@ error nul_error(std::string path);
 /// `<id>` (what a key never shown reads as) in a value written or matched:
 /// copied from a result, it would store or look for the placeholder itself.
 error hidden_key_error(std::string path);
-/// A pattern or the words of a text search: refused with a NUL (PostgREST
-/// would cut the value there) or `<id>` (a negated match of it would
-/// select every row).
-status check_filter_text(std::string_view text, const param_path& path);
+/// A text sent as the model wrote it (a pattern, the words of a text search,
+/// a JSON string or member name): refused with a NUL (PostgREST would cut
+/// the value there) or `<id>` (a negated match of it would select every
+/// row; stored, it would replace the key).
+status check_sent_text(std::string_view text, const param_path& path);
 
 }  // namespace alfred::detail

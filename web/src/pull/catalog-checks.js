@@ -30,9 +30,10 @@ export function checkValuesOf(definition, column) {
   const operator = [' = ANY (', ' <@ '].find((op) => text.includes(op));
   const at = operator ? text.indexOf(operator) : -1;
   if (!text.startsWith('CHECK (') || at < 0 || text.indexOf(operator, at + 1) >= 0) return null;
-  const casts = text.slice('CHECK ('.length, at).match(/::[a-z ]+/g) ?? [];
+  const leftSide = text.slice('CHECK ('.length, at);
+  const casts = leftSide.match(/::[a-z ]+/g) ?? [];
   if (!casts.every((cast) => TEXT_CASTS.has(cast.slice(2)))) return null;
-  const left = text.slice('CHECK ('.length, at).replace(/::[a-z ]+/g, '').replace(/[()]/g, '');
+  const left = leftSide.replace(/::[a-z ]+/g, '').replace(/[()]/g, '');
   if (left !== column && left !== `"${column.replaceAll('"', '""')}"`) return null;
   const right = text.slice(at + operator.length);
   let rest = right.replace(/^\(?ARRAY\[/, '');
