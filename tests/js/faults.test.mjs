@@ -548,13 +548,22 @@ test('regression: a throw from the core while it takes a response is a { data, e
     path: '',
     message:
       "db_create on tasks: the outcome is unknown; the request was sent and the core failed while taking the database's answer (HTTP 201): out_of_memory: alfred-act core failed: the input needs more memory than the core may use",
-    hint: 'the change may or may not have been made: read the rows (db_read) before trying again',
+    hint: 'the change may or may not have been made: read the rows (db_read) before trying again; a repeated db_create of the same data reuses its row ids, so it cannot insert a second row',
     status: 201,
   });
-  // The hint is the core's own for an unknown outcome (an update answered 204 with no rows).
-  const empty = faultFetch(async (request, send) => (request.method === 'PATCH' ? new Response(null, { status: 204 }) : send()));
-  const fromCore = await executeChecked(new Act(core, { ...options, fetch: empty }), empty, 'db_update', { table: 'tasks', filters: [{ field: 'title', op: '=', value: title }], data: { completed: true } }, { code: 'write_outcome_unknown' });
+  // The hint is the core's own for a create of chosen row ids whose answer is unknown (a 201 cut off).
+  const cut = faultFetch(async (request, send) => (request.method === 'POST' ? new Response('[{"id":', { status: 201, headers: { 'content-type': 'application/json' } }) : send()));
+  const fromCore = await executeChecked(new Act(core, { ...options, fetch: cut }), cut, 'db_create', { table: 'tasks', data: { title: uniqueTitle('cut off') } }, { code: 'write_outcome_unknown' });
   assert.equal(failed.result.error.hint, fromCore.result.error.hint);
+  // Without row ids (an update) a repeat is not called safe; a table the
+  // user cannot read is not offered to db_read.
+  const failingPatch = coreFailingToRespond((need) => need.method === 'PATCH', escapedException);
+  const updated = await executeChecked(new Act(failingPatch, { ...options, fetch }), fetch, 'db_update', { table: 'tasks', filters: [{ field: 'title', op: '=', value: title }], data: { completed: false } }, { code: 'write_outcome_unknown' });
+  assert.equal(updated.result.error.hint, 'the change may or may not have been made: read the rows (db_read) before trying again');
+  const { kitchen } = await import('../../web/src/kitchen.js');
+  const writeOnly = { ...kitchen, tables: { ...kitchen.tables, tasks: { ...kitchen.tables.tasks, readable: false } } };
+  const blind = await executeChecked(new Act(coreFailingToRespond((need) => need.method === 'POST', escapedException), { ...options, domain: writeOnly, fetch }), fetch, 'db_create', { table: 'tasks', data: { title: uniqueTitle('write-only') } }, { code: 'write_outcome_unknown' });
+  assert.equal(blind.result.error.hint, 'tasks cannot be read to check: a repeated db_create of the same data reuses its row ids, so it cannot insert a second row');
   const rows = await tasksTitled(title);
   assert.equal(rows.length, 1, 'PostgREST did insert it');
   assert.equal(rows[0].id, JSON.parse(failed.writes[0].body).id);

@@ -25,13 +25,15 @@ using detail::tool_param;
 
 // What a filter's value holds. The ops it names are the rows' (filter_ops.h):
 // the table test compares the lists with the rows' shapes.
-std::string value_description(const domain& dom) {
+// The search text of similar is named only where it is offered.
+std::string value_description(const domain& dom, bool semantic) {
   const table* example = ref_table(dom, 0);
   return textfmt::format(
       "A scalar of the column's type (a ref such as {} for key and foreign-key columns, {} for the signed-in "
       "user, dates as YYYY-MM-DD), a list for in, not_in, contains, contained_by and overlaps, null for is_null and "
-      "is_not_null, the search text for _semantic similar.",
-      ref_text(example ? example->ref_prefix : "row", 1), kCurrentUserRef);
+      "is_not_null{}.",
+      ref_text(example ? example->ref_prefix : "row", 1), kCurrentUserRef,
+      semantic ? ", the search text for _semantic similar" : "");
 }
 
 // A column the model may set in a create or update row: never the owner,
@@ -380,13 +382,14 @@ class schema_writer {
     w_.key("op");
     w_.begin_object();
     type("string", false);
+    // similar (a read's only op of its shape) only where _semantic is offered.
     std::vector<std::string_view> op_names;
     for (const filter_op_rule& rule : filter_op_rules())
-      if (kind_ == tool_kind::read || !read_filters_only(rule.shape)) op_names.push_back(rule.name);
+      if (!read_filters_only(rule.shape) || semantic) op_names.push_back(rule.name);
     strings("enum", op_names);
     w_.end_object();
     w_.key("value");
-    filter_value();
+    filter_value(semantic);
     // A text search's mode and language, where a table offered has a search
     // column; not in strict schemas, where every key is required: each filter
     // a model writes would carry two nulls for the default (websearch).
@@ -439,11 +442,11 @@ class schema_writer {
     }
   }
 
-  void filter_value() {
+  void filter_value(bool semantic) {
     w_.begin_object();
     // The compact writes say it once, in db_read's filters.
     if (inline_ || kind_ == tool_kind::read)
-      text("description", value_description(dom_));
+      text("description", value_description(dom_, semantic));
     else
       text("description", "A value as in db_read's filters.");
     w_.key("anyOf");

@@ -140,7 +140,7 @@ std::optional<error> ref_registry::refused_user(std::string_view user) const {
   return error{codes::state_of_another_user, "state",
                user.empty() ? "these refs are a signed-in user's, and no one is signed in now"
                             : "these refs are another signed-in user's",
-               "start a new conversation for this user: an act without that state (or a new registry)"};
+               "sign in as the user these refs were made for, or start a new conversation (an act without that state)"};
 }
 
 namespace {

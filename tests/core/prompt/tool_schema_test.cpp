@@ -113,6 +113,9 @@ TEST_CASE("tool definitions: the table tools and db_aggregate, tables and column
   CHECK(ops.size() == 20);
   CHECK(ops.front() == "=");
   CHECK(has(ops, "not_in"));
+  CHECK(has(ops, "similar"));
+  CHECK(filter.find("properties")->find("value")->find("description")->str().find("_semantic similar") !=
+        std::string_view::npos);
   CHECK(params.find("properties")->find("limit")->find("maximum")->as_integer() == 1000);
 }
 
@@ -189,6 +192,12 @@ TEST_CASE("a domain of read-only catalogs gets the reads only: db_read and db_ag
       *defs->tool("db_read").find("parameters")->find("$defs")->find("filter")->find("properties")->find("field");
   CHECK(strings_of(*field.find("enum")) == std::vector<std::string>{"id", "name"});
   CHECK(field.find("description")->str() == "A column of the table.");
+  // Nor its op, nor its value: a model offered similar would send it to be refused.
+  const json_value filter = *defs->tool("db_read").find("parameters")->find("$defs")->find("filter");
+  const auto ops = strings_of(*filter.find("properties")->find("op")->find("enum"));
+  CHECK_FALSE(has(ops, "similar"));
+  CHECK(has(ops, "search"));
+  CHECK(filter.find("properties")->find("value")->find("description")->str().find("similar") == std::string::npos);
 }
 
 }  // namespace alfred::test

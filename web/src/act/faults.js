@@ -47,16 +47,21 @@ export const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 // The core failed (a throw from the execution handle, or its own
 // internal_error / out_of_memory result) after the write's request was sent:
 // the database may have applied it, so this is an unknown outcome, with the
-// status that arrived, never "no effect".
-export function coreFailedAfterWrite(tool, params, answer, failure) {
+// status that arrived, never "no effect". The hint is the core's for the
+// same case (execution_writes.cpp, outcome_unknown): a table the user cannot
+// read is not offered to db_read, and a repeat is called safe only for a
+// create that sent its row ids (`rowIds`).
+export function coreFailedAfterWrite(tool, params, answer, failure, { domain, rowIds } = {}) {
   const table = typeof params?.table === 'string' ? params.table.slice(0, 80) : '?';
   const arrived = answer.status ? `HTTP ${answer.status}` : 'no answer';
   const why = `${failure.code}: ${String(failure.message ?? '').slice(0, 300)}`;
+  const again = rowIds ? 'a repeated db_create of the same data reuses its row ids, so it cannot insert a second row' : 'do not send it again; tell the user it may have been saved';
+  const unreadable = tool !== 'db_call' && domain?.tables && Object.hasOwn(domain.tables, table) && domain.tables[table]?.readable === false;
   return {
     code: codes.write_outcome_unknown,
     path: '',
     message: `${tool} on ${table}: the outcome is unknown; the request was sent and the core failed while taking the database's answer (${arrived}): ${why}`,
-    hint: OUTCOME_UNKNOWN_HINT,
+    hint: unreadable ? `${table} cannot be read to check: ${again}` : rowIds ? `${OUTCOME_UNKNOWN_HINT}; ${again}` : OUTCOME_UNKNOWN_HINT,
     ...(answer.status ? { status: answer.status } : {}),
   };
 }

@@ -443,7 +443,7 @@ export class Act {
       result = execution.result();
       const failed = written.answer ? result?.error?.code : null;
       if (failed === codes.internal_error || failed === codes.out_of_memory) {
-        result = { data: null, error: coreFailedAfterWrite(tool, params, written.answer, result.error), query: result.query ?? null, count: null };
+        result = { data: null, error: coreFailedAfterWrite(tool, params, written.answer, result.error, { domain, rowIds: call.rowIds }), query: result.query ?? null, count: null };
       }
     } catch (cause) {
       // A throw from the execution handle (the core answering a response,
@@ -451,7 +451,7 @@ export class Act {
       // caller's abort still rejects.
       if (signal?.aborted) throw signal.reason ?? cause;
       const failure = cause instanceof AlfredError ? cause.toJSON() : internalError(cause);
-      result = { data: null, error: written.answer ? coreFailedAfterWrite(tool, params, written.answer, failure) : failure, query: null, count: null };
+      result = { data: null, error: written.answer ? coreFailedAfterWrite(tool, params, written.answer, failure, { domain, rowIds: call.rowIds }) : failure, query: null, count: null };
     } finally {
       try {
         execution.delete();

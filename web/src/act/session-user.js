@@ -43,6 +43,6 @@ export function refusedUser(bound, user) {
     message: user
       ? "these refs are another signed-in user's"
       : "these refs are a signed-in user's, and no one is signed in now",
-    hint: 'start a new conversation for this user: an act without that state (or a new registry)',
+    hint: 'sign in as the user these refs were made for, or start a new conversation (an act without that state)',
   };
 }
