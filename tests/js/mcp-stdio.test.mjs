@@ -120,6 +120,12 @@ test('tools/list: the database tools and db_schema, each with an object input sc
   const narrowed = await client.callTool({ name: 'db_schema', arguments: { table: 'inventory' } });
   assert.equal(narrowed.isError, true);
   assert.deepEqual(narrowed.structuredContent.error, { code: 'unknown_param', path: 'table', message: 'db_schema takes no arguments, but was given the argument "table"', hint: 'call it with {}: it describes every table and function' });
+  // The placeholder a client adds to a tool of no parameters asks for nothing: the schema, as for {}.
+  const placeholder = await client.callTool({ name: 'db_schema', arguments: { random_string: 'x' } });
+  assert.equal(placeholder.isError, false);
+  assert.deepEqual(placeholder.structuredContent, schema.structuredContent);
+  const withTable = await client.callTool({ name: 'db_schema', arguments: { random_string: 'x', table: 'inventory' } });
+  assert.equal(withTable.structuredContent.error.path, 'table');
   assert.deepEqual(schema.structuredContent, { schema: schema.content[0].text });
   assert.match(schema.content[0].text, /^# Database schema\n/);
   assert.match(schema.content[0].text, /### inventory \(refs inv_N\)\n- id: ref \(inv_N\), read-only\n/);

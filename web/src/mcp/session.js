@@ -183,14 +183,21 @@ export function shownDomain(core, actOptions) {
   return Array.isArray(actOptions.tables) ? restrictDomain(domain, actOptions.tables) : domain;
 }
 
+// The argument some MCP clients add to a tool that takes none (their model
+// is shown a tool with one parameter, and fills it with any text): a
+// client's artifact that asks for nothing, not an option (docs/mcp.md).
+const PLACEHOLDER_ARG = 'random_string';
+
 // db_schema and an unknown tool need no session: their answer, or null.
-// db_schema takes no arguments: one given is refused, never ignored.
+// db_schema takes no arguments: one given is refused, never ignored (but
+// for a client's placeholder, above).
 function schemaOrUnknown(core, actOptions, name, args) {
   const domain = shownDomain(core, actOptions);
   if (name === SCHEMA_TOOL) {
     // Blank text is no arguments, as {} is.
     const given = typeof args === 'string' ? (args.trim() === '' ? undefined : parsedArgs(args)) : args;
-    const extra = given === undefined || given === null ? [] : typeof given === 'object' && !Array.isArray(given) ? Object.keys(given) : [''];
+    const named = (object) => Object.keys(object).filter((key) => !(key === PLACEHOLDER_ARG && typeof object[key] === 'string'));
+    const extra = given === undefined || given === null ? [] : typeof given === 'object' && !Array.isArray(given) ? named(given) : [''];
     if (extra.length > 0) {
       const what = extra[0] === '' ? 'arguments that are not an object' : `the argument ${JSON.stringify(extra[0])}`;
       return mcpToolError(name, { code: codes.unknown_param, message: `${SCHEMA_TOOL} takes no arguments, but was given ${what}`, path: extra[0], hint: `call it with {}: it describes every table and function` });
