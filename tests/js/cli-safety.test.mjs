@@ -46,6 +46,29 @@ test('--approve deletes holds the delete with its preview; --approved runs it on
   assert.deepEqual(await namesAt('cli-held'), []);
 });
 
+test('plain output: a held write says to run it again with --approved, and that run makes the change, shown as the model reads it', async () => {
+  await put('cli-plain-held', ['cli plain nut']);
+  const env = { SUPABASE_URL: stack().supabaseUrl, SUPABASE_ANON_KEY: stack().anonKey, ALFRED_ACCESS_TOKEN: ada().token, ALFRED_USER_ID: ada().id };
+  const plain = async (args) => {
+    const out = [];
+    const code = await runToolCall(args, { env, out: (line) => out.push(line), err: () => {} });
+    return { code, text: out.join('\n') };
+  };
+  const held = await plain(['db_delete', at('cli-plain-held'), '--approve', 'deletes']);
+  assert.equal(held.code, 1);
+  assert.match(held.text, /approval_required/);
+  assert.match(held.text, /run the same command with --approved to make the change/);
+  // The requests traced above it are the developer's (the owner filter's id); the model's part has no UUID.
+  assert.ok(!held.text.split('Result as the model sees it:')[1].includes(ada().id), 'no UUID in what the model reads');
+  assert.match(held.text, /"id": "inv_\d+"/);
+  assert.deepEqual(await namesAt('cli-plain-held'), ['cli plain nut']);
+  const done = await plain(['db_delete', at('cli-plain-held'), '--approve', 'deletes', '--approved']);
+  assert.equal(done.code, 0);
+  assert.doesNotMatch(done.text, /held for approval/);
+  assert.match(done.text, /cli plain nut/);
+  assert.deepEqual(await namesAt('cli-plain-held'), []);
+});
+
 test('--tables and ALFRED_TABLES: other tables are unknown_table; --max-affected stops a wide update', async () => {
   for (const [args, env] of [[['--tables', 'inventory,shopping_list'], {}], [[], { ALFRED_TABLES: 'inventory' }]]) {
     const { code, result } = await cli(['db_read', '{"table":"recipes"}', ...args], env);
