@@ -137,12 +137,8 @@ bool execution::state::plan_lookups() {
       for (const tool_call& lookup : detail::catalog_lookups(dom, tbl, names))
         if (!add_read_need(lookup, &state::consume_catalog, &state::link_catalog)) return false;
     }
+    // Only a table with semantic search has one (filter_reader refuses it elsewhere).
     if (!effective->semantic_query.empty()) {
-      if (!tbl.middleware.semantic) {
-        fail({codes::unsupported_filter, "filters", textfmt::format("{} has no semantic search", tbl.name),
-              "filter with ilike on a text column instead"});
-        return false;
-      }
       add_need({.ask = {.type = need::kind::embed, .text = effective->semantic_query},
                 .consume = &state::consume_embedding});
     }

@@ -125,6 +125,12 @@ result<filter> filter_reader::parse_filter(json_value clause, const param_path& 
 }
 
 status filter_reader::parse_semantic(filter& f, std::optional<json_value> value, const param_path& path, bool in_or) {
+  if (in_or || kind_ != tool_kind::read)
+    return error{codes::invalid_filter, path.str(), "semantic search is only available in db_read filters", ""};
+  // Before the field: a table without it would refuse the corrected filter again.
+  if (!call_.tbl->middleware.semantic)
+    return error{codes::unsupported_filter, path.str(), textfmt::format("{} has no semantic search", call_.tbl->name),
+                 "filter with ilike on a text column instead"};
   if (f.field != kSemanticField)
     return error{
         codes::invalid_filter, path.member("op").str(),
@@ -134,8 +140,6 @@ status filter_reader::parse_semantic(filter& f, std::optional<json_value> value,
   if (filter_op_rule_of(f.op).shape != value_shape::search_text)
     return error{codes::invalid_filter, path.member("op").str(),
                  textfmt::format("{} only works with op similar", kSemanticField), ""};
-  if (in_or || kind_ != tool_kind::read)
-    return error{codes::invalid_filter, path.str(), "semantic search is only available in db_read filters", ""};
   if (!value || !value->is_string() || lower_trimmed(value->str()).empty())
     return invalid_value(path.member("value").str(), "similar needs a non-empty search text");
   if (detail::contains_nul(value->str())) return detail::nul_error(path.member("value").str());

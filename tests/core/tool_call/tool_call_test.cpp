@@ -804,6 +804,13 @@ TEST_CASE("semantic search: only as a _semantic similar filter of db_read") {
       {"field": "_semantic", "op": "similar", "value": "light"},
       {"field": "_semantic", "op": "similar", "value": "dinner"}]})j"),
               "invalid_filter", "filters[1]", "only one semantic search per read");
+  // A table without semantic search says so at once, whichever field the filter names:
+  // pointing the model at _semantic would only earn it a second refusal.
+  for (const std::string field : {"_semantic", "name"})
+    check_error(build_error("db_read", R"j({"table": "inventory", "filters": [{"field": ")j" + field +
+                                           R"j(", "op": "similar", "value": "something cold"}]})j"),
+                "unsupported_filter", "filters[0]", "inventory has no semantic search",
+                "filter with ilike on a text column instead");
   // A valid one cannot become a plain request: it needs the executor's embedding step.
   check_error(build_error("db_read", R"j({"table": "recipes", "filters": [{"field": "_semantic", "op": "similar",
       "value": "light dinner"}]})j"),
