@@ -245,7 +245,7 @@ for (const runtime of ['workerd', 'deno']) {
       const cases = [
         ['/act/execute', [], 'invalid_body', undefined],
         ['/act/execute', { params: {} }, 'invalid_body', 'tool'],
-        ['/act/execute', { tool: 'db_drop', params: {} }, 'invalid_body', 'tool'],
+        ['/act/execute', { tool: 42, params: {} }, 'invalid_body', 'tool'],
         ['/act/execute', { tool: 'db_read', params: [] }, 'invalid_body', 'params'],
         ['/act/execute', { tool: 'db_read', params: fridgeRead, state: 'junk' }, 'invalid_body', 'state'],
         ['/act/execute', { tool: 'db_read', params: fridgeRead, state: { format: 'alfred-act.turn-state', version: 99 } }, 'unsupported_state_version', 'state.version'],
@@ -259,6 +259,12 @@ for (const runtime of ['workerd', 'deno']) {
         assert.deepEqual([response.status, response.body.error.code, response.body.error.path], [400, code, errorPath], JSON.stringify(body));
         assert.ok(response.body.error.message.length > 0);
       }
+
+      // A tool the model made up is its mistake: a tool result to feed back, as MCP's is, not a bad request.
+      const madeUp = await post(worker(), '/act/execute', { tool: 'db_drop', params: { table: 'inventory' } });
+      assert.equal(madeUp.status, 200);
+      assert.deepEqual([madeUp.body.data, madeUp.body.error.code, madeUp.body.error.path], [null, 'unknown_tool', 'tool']);
+      assert.match(madeUp.body.error.hint, /db_read, db_create, db_update, db_delete/);
 
       const damagedRegistry = await execute(worker(), { tool: 'db_read', params: fridgeRead, state: { format: 'alfred-act/registry', version: 1, counters: 'x' } });
       assert.equal(damagedRegistry.status, 400);

@@ -34,7 +34,7 @@ export function modelSafeOutcome(core, outcome, registry) {
 
 /**
  * Body `{ tool, params, state?, approved?, preview?, raw? }` → `{ data, error, query, count, state, raw? }`.
- * A refused or failed tool call is a 200 whose `error` is the executor's
+ * A refused or failed tool call (an unknown tool included) is a 200 whose `error` is the executor's
  * `{ code, path, message, hint }`: it is the tool result an agent feeds
  * back to its model, not a fault of the HTTP request, and holds no UUID
  * (modelSafeOutcome). `raw: true` adds `raw: { data, error }`, the
@@ -49,7 +49,8 @@ export function modelSafeOutcome(core, outcome, registry) {
  */
 export async function executeToolCall({ body, core, config, caller, signal, policy = {} }) {
   const { tool, params, state, approved = false, preview, raw = false } = body;
-  if (!TOOLS.includes(tool)) return { error: invalid('tool', `tool must be one of ${TOOLS.join(', ')}`) };
+  // A tool name the model made up is answered by the act (unknown_tool, a tool result); a body without one is a bad request.
+  if (typeof tool !== 'string') return { error: invalid('tool', `tool must be one of ${TOOLS.join(', ')}`) };
   if (typeof raw !== 'boolean') return { error: invalid('raw', 'raw must be true or false') };
   if (params === null || typeof params !== 'object' || Array.isArray(params)) return { error: invalid('params', 'params must be an object') };
   if (typeof approved !== 'boolean') return { error: invalid('approved', 'approved must be true or false') };
