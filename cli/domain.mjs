@@ -112,7 +112,8 @@ export async function runDomainCommand(argv, { env = process.env, stdout = proce
       await writeFile(flags.out, text);
       const functions = Object.keys(domain.functions ?? {});
       const called = functions.length > 0 ? `, ${functions.length} function${functions.length > 1 ? 's' : ''} (${functions.join(', ')})` : '';
-      stderr.write(`wrote ${flags.out}: ${Object.keys(domain.tables).length} tables (${Object.keys(domain.tables).join(', ')})${called}\n`);
+      const tables = Object.keys(domain.tables);
+      stderr.write(`wrote ${flags.out}: ${tables.length} table${tables.length === 1 ? '' : 's'} (${tables.join(', ')})${called}\n`);
     } else {
       stdout.write(text);
     }
