@@ -36,7 +36,7 @@ const NOT_CODES = new Set([
   'service_role', 'step_complete', 'step_done', 'step_started', 'too_large', 'tool_call', 'tool_error', 'turn_done',
   'turn_plan', 'turn_started', 'updated_at', 'user_owned', 'signed_in', 'prompt_examples', 'recipe_ingredients',
   'planner_generate_example', 'assistant_role', 'tool_calls', 'user_id', 'created_by', 'author_id', 'profile_id', 'creator_id',
-  'deal_notes', 'db_url', 'custom_access_token', 'confirm_write', 'recipe_3',
+  'deal_notes', 'db_url', 'custom_access_token', 'confirm_write', 'recipe_3', 'random_string',
   // db_call and the functions, arguments and refs its examples name.
   'db_call', 'get_accounts', 'archive_project', 'project_2', 'project_id', 'account_id',
   // Catalog words the pull reads (pg_proc, roles, extension names, column names it matches).
