@@ -560,10 +560,18 @@ test('regression: a throw from the core while it takes a response is a { data, e
   const failingPatch = coreFailingToRespond((need) => need.method === 'PATCH', escapedException);
   const updated = await executeChecked(new Act(failingPatch, { ...options, fetch }), fetch, 'db_update', { table: 'tasks', filters: [{ field: 'title', op: '=', value: title }], data: { completed: false } }, { code: 'write_outcome_unknown' });
   assert.equal(updated.result.error.hint, 'the change may or may not have been made: read the rows (db_read) before trying again');
+  // As the core's own for an update whose outcome is unknown (answered 204 with no rows).
+  const empty = faultFetch(async (request, send) => (request.method === 'PATCH' ? new Response(null, { status: 204 }) : send()));
+  const updatedFromCore = await executeChecked(new Act(core, { ...options, fetch: empty }), empty, 'db_update', { table: 'tasks', filters: [{ field: 'title', op: '=', value: title }], data: { completed: true } }, { code: 'write_outcome_unknown' });
+  assert.equal(updated.result.error.hint, updatedFromCore.result.error.hint);
   const { kitchen } = await import('../../web/src/kitchen.js');
   const writeOnly = { ...kitchen, tables: { ...kitchen.tables, tasks: { ...kitchen.tables.tasks, readable: false } } };
   const blind = await executeChecked(new Act(coreFailingToRespond((need) => need.method === 'POST', escapedException), { ...options, domain: writeOnly, fetch }), fetch, 'db_create', { table: 'tasks', data: { title: uniqueTitle('write-only') } }, { code: 'write_outcome_unknown' });
   assert.equal(blind.result.error.hint, 'tasks cannot be read to check: a repeated db_create of the same data reuses its row ids, so it cannot insert a second row');
+  // The same text the core writes for that table (a gateway's 502 before the database's answer): the two stay one.
+  const gateway = faultFetch(async (request, send) => (request.method === 'POST' ? new Response('<html>bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }) : send()));
+  const blindFromCore = await executeChecked(new Act(core, { ...options, domain: writeOnly, fetch: gateway }), gateway, 'db_create', { table: 'tasks', data: { title: uniqueTitle('write-only gateway') } }, { code: 'write_outcome_unknown' });
+  assert.equal(blind.result.error.hint, blindFromCore.result.error.hint);
   const rows = await tasksTitled(title);
   assert.equal(rows.length, 1, 'PostgREST did insert it');
   assert.equal(rows[0].id, JSON.parse(failed.writes[0].body).id);
