@@ -1,6 +1,6 @@
 // Writes web/dist/core-rules.mjs and its types, web/dist/core-rules.d.mts,
 // from the core's own rules (alfred::api::core_rules): the package's
-// `TOOL_NAMES` (the four tools), `STEP_TOOLS` (which tools each plan step
+// `TOOL_NAMES` (the tools), `STEP_TOOLS` (which tools each plan step
 // type may call, the rule `parseDecision` applies), `TOOL_EFFECTS` (what each
 // tool may do to the data: the facts the safety controls read), `FILTER_OPS` (every
 // spelling of every filter op), `OUTCOME_UNKNOWN_HINT`, `ROWS_NOTICE` and `NAME_RULES`
@@ -33,7 +33,7 @@ export function moduleText({ toolNames, stepTools, toolEffects, filterOps, outco
   const effects = Object.entries(toolEffects).map(([tool, effect]) => `  ${tool}: Object.freeze({ ${facts(effect)} }),`);
   return (
     '// Generated from the core (alfred::api::core_rules) by scripts/generate-core-rules.mjs.\n\n' +
-    '/** The four tools, in the order the core lists them. */\n' +
+    '/** The tools, in the order the core lists them. */\n' +
     `export const TOOL_NAMES = ${list(toolNames)};\n\n` +
     "/** Which tools each step type may call, as the core's decision parser rules. */\n" +
     `export const STEP_TOOLS = Object.freeze({\n${steps.join('\n')}\n});\n\n` +

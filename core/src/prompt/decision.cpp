@@ -80,7 +80,7 @@ std::string_view json_text_of(std::string_view text) {
 
 // Params keys each tool takes (tool_params.h; tool_call.cpp checks them
 // again, with its own errors). The ActDecision schema has one params object
-// for all four tools, so a strict model also writes [] or "" for the keys its
+// for all the tools, so a strict model also writes [] or "" for the keys its
 // tool does not take. A key no tool takes counts as db_read's, so that the
 // tool-call parser refuses it by name rather than it being dropped.
 bool tool_takes(tool_kind tool, std::string_view key) {

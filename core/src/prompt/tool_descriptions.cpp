@@ -1,4 +1,4 @@
-// The tools' descriptions (tool_description) and the four tools with their
+// The tools' descriptions (tool_description) and the tools with their
 // schemas as one JSON array (tool_definitions_json); the schemas themselves
 // are tool_schema.cpp's.
 #include <algorithm>

@@ -324,7 +324,8 @@ export class Core {
   }
 
   /**
-   * The four tools (`db_read`, `db_create`, `db_update`, `db_delete`) as
+   * The tools (`db_read`, `db_create`, `db_update`, `db_delete`,
+   * `db_aggregate`, and `db_call` where the domain has functions) as
    * `[{ name, description, parameters }]`, `parameters` being a JSON Schema
    * the core generates from `domain`: table names as an enum, the filter
    * ops, and the tables' columns. `schema: 'compact'` (the default) lists
