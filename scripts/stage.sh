@@ -9,7 +9,7 @@ export STAGE_START
 
 elapsed() {
   local seconds=$((SECONDS - STAGE_START))
-  printf '%dm%02ds' $((seconds / 60)) $((seconds % 60))
+  printf '%d:%02d' $((seconds / 60)) $((seconds % 60))
 }
 
 stage() {
