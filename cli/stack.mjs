@@ -136,7 +136,7 @@ export function describeStack(stack) {
     `  anon key      ${stack.anonKey}`,
     `  service key   ${stack.serviceKey}`,
     ...(stack.users.length === 0 ? ['  no users (add one with --user EMAIL:PASSWORD, or sign up through /auth/v1)'] : []),
-    ...shown.map((u) => `  user ${u.email}\n    id    ${u.id}\n    token ${u.token}`),
+    ...shown.map((u) => `  user ${u.email}\n    id    ${u.id}\n    token ${u.token}${u.hasPassword === false ? `\n    (no password: act with its token, or give --user ${u.email}:PASSWORD to sign in with signInWithPassword)` : ''}`),
     ...(stack.users.length > shown.length ? [`  … and ${stack.users.length - shown.length} more users`] : []),
     ...stack.notes.map((note) => `  note: ${note}`),
     '',

@@ -354,8 +354,10 @@ async function configureHook(db, hook) {
 }
 
 // Creates `newUsers` (or sets their passwords), then signs every user of
-// auth.users in: one session each, `{ id, email, token, refreshToken }`, the
-// given users first in their order, then the rest by creation.
+// auth.users in: one session each, `{ id, email, token, refreshToken,
+// hasPassword }` (whether signInWithPassword can sign the user in: a seed's
+// user may have none), the given users first in their order, then the rest
+// by creation.
 async function signInUsers(db, newUsers, { jwtSecret, issuer, hook }) {
   const givenIds = [];
   if (newUsers.length > 0) {
@@ -371,13 +373,13 @@ async function signInUsers(db, newUsers, { jwtSecret, issuer, hook }) {
     });
   }
   const { rows } = await db.query(`
-    select alfred_auth.issue_session(u) as session
+    select alfred_auth.issue_session(u) as session, coalesce(u.encrypted_password, '') <> '' as has_password
     from auth.users u
     where u.deleted_at is null
     order by array_position($1::uuid[], u.id) nulls last, u.created_at, u.email`, [givenIds]);
   const now = Math.floor(Date.now() / 1000);
   const signed = [];
-  for (const { session: { user, session_id: sessionId, refresh_token: refreshToken } } of rows) {
+  for (const { session: { user, session_id: sessionId, refresh_token: refreshToken }, has_password: hasPassword } of rows) {
     let claims = accessTokenClaims(user, { sessionId, method: 'password', issuer, now, exp: now + TEN_YEARS_S });
     if (hook) {
       const { rows: [{ answer }] } = await db.query('select alfred_auth.run_access_token_hook($1) as answer', [accessTokenHookEvent(claims, 'password')]);
@@ -385,7 +387,7 @@ async function signInUsers(db, newUsers, { jwtSecret, issuer, hook }) {
       if (hooked.error) throw new Error(`the access token hook ${hook} refused ${user.email}: ${hooked.error.message}`);
       claims = hooked.claims;
     }
-    signed.push({ id: user.id, email: user.email, token: signJwt(claims, jwtSecret), refreshToken });
+    signed.push({ id: user.id, email: user.email, token: signJwt(claims, jwtSecret), refreshToken, hasPassword });
   }
   return signed;
 }

@@ -54,6 +54,8 @@ export interface SignedInUser {
   email: string;
   token: string;
   refreshToken: string;
+  /** Whether signInWithPassword can sign the user in (a seed's user may have no password; `users` sets one). */
+  hasPassword: boolean;
 }
 
 export interface Stack {

@@ -476,6 +476,7 @@ describe('alfred-act stack start', () => {
     assert.equal(claimsOf(field('service key')).role, 'service_role');
     const users = [...stdout.matchAll(/^ {2}user (\S+)\n {4}id {4}(\S+)\n {4}token (\S+)$/gm)].map(([, email, id, token]) => ({ email, id, token }));
     assert.deepEqual(users.map((u) => u.email), ['cy@example.com', 'ada@example.com', 'ben@example.com'], '--user first, then the seed\'s');
+    assert.doesNotMatch(stdout, /no password/, 'the seed gave its users passwords, and --user gave cy one');
     for (const user of users) assert.deepEqual([claimsOf(user.token).sub, claimsOf(user.token).email], [user.id, user.email]);
     assert.deepEqual([env.ALFRED_USER_ID, env.ALFRED_ACCESS_TOKEN], [users[0].id, users[0].token]);
 

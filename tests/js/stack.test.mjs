@@ -45,6 +45,7 @@ test('the stack reports its users, keys and a PostgREST root url', () => {
     SEED_USERS.map(({ id, email }) => ({ id, email })),
   );
   for (const token of [anonKey, serviceKey, ...users.map((u) => u.token)]) assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+  assert.deepEqual(users.map((u) => u.hasPassword), [false, false], 'the demo seed gives its users no password');
 });
 
 test('each user reads only their own rows, and both have rows in every table', async () => {
@@ -433,6 +434,8 @@ test('the CLI prints the URL, keys and export lines, serves, and stops cleanly o
   const env = Object.fromEntries([...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map(([, key, value]) => [key, value]));
   assert.deepEqual(Object.keys(env), ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_JWT_SECRET', 'ALFRED_ACCESS_TOKEN', 'ALFRED_USER_ID']);
   assert.equal(env.ALFRED_USER_ID, SEED_USERS[0].id);
+  // A user the seed gave no password says how to act as them, and how to sign in with one.
+  assert.match(stdout, new RegExp(`^ {4}token \\S+\\n {4}\\(no password: act with its token, or give --user ${SEED_USERS[0].email.replaceAll('.', '\\.')}:PASSWORD to sign in with signInWithPassword\\)$`, 'm'));
   // SUPABASE_URL is the Supabase URL: PostgREST answers under /rest/v1, as on a project.
   const cli = { url: `${env.SUPABASE_URL}/rest/v1`, anonKey: env.SUPABASE_ANON_KEY };
   const { status, body } = await rest(cli, env.ALFRED_ACCESS_TOKEN, 'GET', '/recipes?select=user_id');
