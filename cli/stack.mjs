@@ -116,6 +116,14 @@ export function stackOptions(args, env = process.env) {
   return options;
 }
 
+// A signed-in user as `start` prints them; one without a password (a seed's)
+// says how to act as them and how to give them one.
+function userLines(u) {
+  const lines = [`  user ${u.email}`, `    id    ${u.id}`, `    token ${u.token}`];
+  if (u.hasPassword === false) lines.push(`    (no password: act with its token, or give --user ${u.email}:PASSWORD to sign in with signInWithPassword)`);
+  return lines.join('\n');
+}
+
 /**
  * What `start` prints once the stack answers: the URLs, the keys, each user
  * with id and access token (the first ten), notes, and the export lines.
@@ -136,7 +144,7 @@ export function describeStack(stack) {
     `  anon key      ${stack.anonKey}`,
     `  service key   ${stack.serviceKey}`,
     ...(stack.users.length === 0 ? ['  no users (add one with --user EMAIL:PASSWORD, or sign up through /auth/v1)'] : []),
-    ...shown.map((u) => `  user ${u.email}\n    id    ${u.id}\n    token ${u.token}${u.hasPassword === false ? `\n    (no password: act with its token, or give --user ${u.email}:PASSWORD to sign in with signInWithPassword)` : ''}`),
+    ...shown.map(userLines),
     ...(stack.users.length > shown.length ? [`  … and ${stack.users.length - shown.length} more users`] : []),
     ...stack.notes.map((note) => `  note: ${note}`),
     '',

@@ -355,9 +355,9 @@ async function configureHook(db, hook) {
 
 // Creates `newUsers` (or sets their passwords), then signs every user of
 // auth.users in: one session each, `{ id, email, token, refreshToken,
-// hasPassword }` (whether signInWithPassword can sign the user in: a seed's
-// user may have none), the given users first in their order, then the rest
-// by creation.
+// hasPassword }` (the condition alfred_auth.sign_in_with_password checks
+// first: a seed's user may have none), the given users first in their
+// order, then the rest by creation.
 async function signInUsers(db, newUsers, { jwtSecret, issuer, hook }) {
   const givenIds = [];
   if (newUsers.length > 0) {

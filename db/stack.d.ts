@@ -54,7 +54,7 @@ export interface SignedInUser {
   email: string;
   token: string;
   refreshToken: string;
-  /** Whether signInWithPassword can sign the user in (a seed's user may have no password; `users` sets one). */
+  /** Whether the user has a password, without which signInWithPassword refuses them (a seed's user may have none; `users` sets one). */
   hasPassword: boolean;
 }
 
