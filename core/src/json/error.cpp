@@ -10,6 +10,16 @@ namespace alfred {
 error::error() = default;
 error::error(error_code code, std::string path, std::string message, std::string hint)
     : code(code), path(std::move(path)), message(std::move(message)), hint(std::move(hint)) {}
+error::error(error_code code, const char* path, const char* message, const char* hint)
+    : code(code), path(path), message(message), hint(hint) {}
+error::error(error_code code, const char* path, std::string message, const char* hint)
+    : code(code), path(path), message(std::move(message)), hint(hint) {}
+error::error(error_code code, const char* path, std::string message, std::string hint)
+    : code(code), path(path), message(std::move(message)), hint(std::move(hint)) {}
+error::error(error_code code, std::string path, std::string message, const char* hint)
+    : code(code), path(std::move(path)), message(std::move(message)), hint(hint) {}
+error::error(error_code code, const char* path, const char* message, std::string hint)
+    : code(code), path(path), message(message), hint(std::move(hint)) {}
 error::error(const error& other) = default;
 error::error(error&& other) noexcept = default;
 error& error::operator=(const error& other) = default;
