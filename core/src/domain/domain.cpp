@@ -18,6 +18,14 @@ using detail::text_field;
 
 }  // namespace
 
+error detail::config_error(const std::string& path, std::string message) {
+  return {codes::invalid_domain, path, std::move(message), "docs/own-schema.md describes a domain's shape"};
+}
+
+error detail::config_error(const std::string& path, const char* message) {
+  return {codes::invalid_domain, path, message, "docs/own-schema.md describes a domain's shape"};
+}
+
 std::string_view column_type_name(column_type type) {
   for (const auto& entry : detail::kColumnTypes)
     if (entry.type == type) return entry.name;

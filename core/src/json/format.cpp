@@ -86,4 +86,10 @@ void vformat_to(std::string& out, std::string_view pattern, const arg* args, std
   }
 }
 
+std::string vformat(std::string_view pattern, const arg* args, std::size_t count) {
+  std::string out;
+  vformat_to(out, pattern, args, count);
+  return out;
+}
+
 }  // namespace alfred::textfmt

@@ -47,17 +47,18 @@ struct arg {
 /// placeholder without an argument is written as it is.
 void vformat_to(std::string& out, std::string_view pattern, const arg* args, std::size_t count);
 
+/// The text of `pattern` with its placeholders filled from `args`.
+std::string vformat(std::string_view pattern, const arg* args, std::size_t count);
+
 /// The formatted text.
 template <class... Args>
 std::string format(std::string_view pattern, const Args&... values) {
-  std::string out;
   if constexpr (sizeof...(Args) == 0) {
-    vformat_to(out, pattern, nullptr, 0);
+    return vformat(pattern, nullptr, 0);
   } else {
     const arg args[] = {arg(values)...};
-    vformat_to(out, pattern, args, sizeof...(Args));
+    return vformat(pattern, args, sizeof...(Args));
   }
-  return out;
 }
 
 /// Appends the formatted text to `out`.
