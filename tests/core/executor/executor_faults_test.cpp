@@ -191,6 +191,9 @@ TEST_CASE("regression: a create retried after a lost answer is a duplicate key, 
     const json out = result_of(retry);
     CHECK(out["error"]["code"] == "duplicate");
     CHECK(out["error"]["status"] == 409);
+    // The database gave no hint: the model is told which tool changes the row that is there.
+    CHECK(out["error"]["hint"] ==
+          "a row with this value already exists: read it and change it with db_update, or use another value");
     CHECK(reg.find("task_1") == nullptr);
   }
 }
