@@ -5,7 +5,7 @@
 import { gzipSync } from 'node:zlib';
 
 /** wasm + its JS (the names and the loader), each gzipped at level 9, summed: the most the build may be. */
-export const SIZE_BUDGET_BYTES = 220.5 * 1024;
+export const SIZE_BUDGET_BYTES = 218 * 1024;
 
 /**
  * The module as it loads, relative to the repository: the WebAssembly, the
