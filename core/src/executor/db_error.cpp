@@ -20,8 +20,7 @@ struct code_entry {
 // about; the rest fall back to the HTTP status.
 constexpr std::array<code_entry, 22> kCodes{{
     {"42501", codes::permission_denied, "this user may not read or change these rows: tell the user"},
-    {"23505", codes::duplicate,
-     "a row with this value already exists: read it and change it with db_update, or use another value"},
+    {"23505", codes::duplicate, kDuplicateHint},
     {"23503", codes::foreign_key_violation, "a referenced row does not exist, or other rows still reference this one"},
     {"23502", codes::missing_required, "give the column the message names; if the schema lacks it, tell the user"},
     {"23514", codes::check_violation,

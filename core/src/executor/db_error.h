@@ -30,6 +30,12 @@ std::string_view write_outcome_unknown_hint();
 inline constexpr std::string_view kRaiseHint =
     "the database refused it for the reason in its message: change what it names, or tell the user";
 
+/// The hint of a unique violation (23505) the database gave none for; a
+/// create on a table that takes updates names the tool instead
+/// (execution_writes.cpp).
+inline constexpr std::string_view kDuplicateHint =
+    "a row with this value already exists: use that row, or another value";
+
 /// The hint of a function PostgREST's schema cache does not have as called
 /// (PGRST202, and 42883 naming it: execution_functions.cpp).
 inline constexpr std::string_view kNoSuchFunctionHint =

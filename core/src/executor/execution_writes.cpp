@@ -121,6 +121,9 @@ void execution::state::consume_write(need_response answer) {
 // sent once more without the read-back.
 void execution::state::refused_write(error err, bool reads_back) {
   const tool_call& call = *effective;
+  // A create that clashes with a row the model may change is told which tool does.
+  if (err.hint == detail::kDuplicateHint && call.kind == tool_kind::create && call.tbl->allows(write_update))
+    err.hint = "a row with this value already exists: read it and change it with db_update, or use another value";
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
   // another unique column.

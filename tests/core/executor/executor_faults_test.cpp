@@ -198,6 +198,37 @@ TEST_CASE("regression: a create retried after a lost answer is a duplicate key, 
   }
 }
 
+TEST_CASE("a unique value that clashes: a create names db_update only where the table takes updates") {
+  constexpr const char* kDuplicate =
+      R"({"code":"23505","details":"Key (slug)=(public) already exists.","hint":null,)"
+      R"("message":"duplicate key value violates unique constraint \"channels_slug_key\""})";
+  auto chat =
+      load_domain(R"({"name":"chat","tables":{"channels":{"ref":"channel","writable":["create","delete"],)"
+                  R"("columns":{"id":{"type":"uuid","writable":false},"slug":{"type":"text","required":true}}}}})");
+  REQUIRE(chat.ok());
+  ref_registry reg = sample_registry();
+  SUBCASE("a create on a table that takes updates") {
+    execution ex(kitchen(), reg, "db_create", R"({"table":"tasks","data":{"title":"a"}})", alice_session());
+    ex.respond(0, answer(409, kDuplicate));
+    CHECK(result_of(ex)["error"]["hint"] ==
+          "a row with this value already exists: read it and change it with db_update, or use another value");
+  }
+  SUBCASE("a create on a table that takes none (the model may not change the row that is there)") {
+    ref_registry none;
+    execution ex(*chat, none, "db_create", R"({"table":"channels","data":{"slug":"public"}})", alice_session());
+    ex.respond(0, answer(409, kDuplicate));
+    CHECK(result_of(ex)["error"]["code"] == "duplicate");
+    CHECK(result_of(ex)["error"]["hint"] == "a row with this value already exists: use that row, or another value");
+  }
+  SUBCASE("an update to a value another row has") {
+    execution ex(kitchen(), reg, "db_update",
+                 R"({"table":"tasks","filters":[{"field":"title","op":"=","value":"x"}],"data":{"title":"b"}})",
+                 alice_session());
+    ex.respond(0, answer(409, kDuplicate));
+    CHECK(result_of(ex)["error"]["hint"] == "a row with this value already exists: use that row, or another value");
+  }
+}
+
 TEST_CASE("regression: two concurrent saves of one gen_ artifact: the second is refused while the first is in flight") {
   ref_registry reg = sample_registry();
   std::optional<execution> first;
