@@ -121,8 +121,13 @@ void execution::state::consume_write(need_response answer) {
 // sent once more without the read-back.
 void execution::state::refused_write(error err, bool reads_back) {
   const tool_call& call = *effective;
-  // A create that clashes with a row the model may change is told which tool does.
-  if (err.hint == detail::kDuplicateHint && call.kind == tool_kind::create && call.tbl->allows(write_update))
+  // A duplicate says what the model can do about the row that is there:
+  // nothing on a write-only table (it cannot read it), change it with
+  // db_update on a create where the table takes updates (unless the
+  // database gave its own hint).
+  if (err.db_code == "23505" && !reads_back)
+    err.hint = "a row with this value already exists: tell the user";
+  else if (err.hint == detail::kDuplicateHint && call.kind == tool_kind::create && call.tbl->allows(write_update))
     err.hint = "a row with this value already exists: read it and change it with db_update, or use another value";
   // The same ids again: an earlier attempt whose answer was lost did
   // insert these rows. Reading them back tells it apart from a clash on
@@ -139,7 +144,6 @@ void execution::state::refused_write(error err, bool reads_back) {
     record.notes.push_back(std::move(earlier));
     return saved_unread(201);
   }
-  if (err.db_code == "23505" && !reads_back) err.hint = "a row with this value already exists: tell the user";
   // Row-level security refused the insert or the read-back of its rows (a
   // table whose SELECT policy lets only admins read it): either rolled the
   // insert back, so it is sent once more without the read-back. Not for a
